@@ -1,0 +1,1 @@
+package dev.quarry.api;

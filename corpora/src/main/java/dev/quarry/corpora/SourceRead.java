@@ -1,0 +1,6 @@
+package dev.quarry.corpora;
+
+import dev.quarry.engine.SourceState;
+
+/** A source's state together with the corpus revision it was read at. */
+public record SourceRead(String corpus, String corpusId, long revision, SourceState state) {}

@@ -1,0 +1,88 @@
+package dev.quarry.engine;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+
+/**
+ * One corpus: a Lucene index on disk with exact, durable revisions.
+ *
+ * <p>Thread safety: every method may be called from any thread. Mutations are queued to the
+ * corpus's single writer thread, which applies them in order, one revision each, and commits them
+ * in groups. Searches and reads never block on mutations.
+ *
+ * <p>Lifecycle: {@link #open} starts the writer thread; {@link #close} completes queued mutations,
+ * commits and releases the index. The corpus registry owns open instances (one per corpus).
+ */
+public interface CorpusIndex extends Closeable {
+
+  /** Opens (creating when absent) the index of corpus {@code info} in {@code dir}. */
+  static CorpusIndex open(Path dir, CorpusInfo info, EngineConfig config) throws IOException {
+    return dev.quarry.engine.index.LuceneCorpusIndex.open(dir, info, config);
+  }
+
+  CorpusInfo info();
+
+  /** The latest committed and visible revision. */
+  long revision();
+
+  /** The oldest revision a pinned search can still reach. */
+  long oldestRetainedRevision();
+
+  /**
+   * Queues a mutation. The future completes once the mutation is durable and visible, or fails with
+   * a {@link QuarryException} (CAPACITY when the queue is full; REVISION_CONFLICT;
+   * IDEMPOTENCY_KEY_REUSED; UNAVAILABLE, possibly {@link QuarryException#uncertain()}).
+   */
+  CompletableFuture<MutationResult> submit(Mutation mutation);
+
+  /** {@link #submit} and wait. */
+  default MutationResult apply(Mutation mutation) {
+    try {
+      return submit(mutation).join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof QuarryException q) {
+        throw q;
+      }
+      throw new QuarryException(ErrorCode.INTERNAL, "mutation failed", e.getCause());
+    }
+  }
+
+  /** Searches at the latest revision or the one the request names. */
+  SearchResult search(SearchRequest request);
+
+  /** The source's state at the latest revision. */
+  Optional<SourceState> readSource(String source);
+
+  /**
+   * Sources at the latest revision in name order, starting after {@code cursor} (null for the
+   * first page), skipping those {@code visible} rejects.
+   */
+  SourcePage listSources(String prefix, String cursor, int limit, Predicate<String> visible);
+
+  /** The number of sources at the latest revision that {@code visible} accepts. */
+  long countSources(Predicate<String> visible);
+
+  /**
+   * History entries with revision greater than {@code after}, in revision order, at least
+   * {@code limit} of them unless fewer exist (a revision's entries are never split), skipping
+   * sources {@code visible} rejects. CURSOR_EXPIRED when {@code after} predates retention.
+   */
+  HistoryPage history(long after, int limit, Predicate<String> visible);
+
+  /** Looks up a completed idempotent mutation by subject and key, without applying anything. */
+  Optional<StoredOutcome> findIdempotent(String subject, String key);
+
+  /** A recorded idempotent outcome: the request fingerprint and its result. */
+  record StoredOutcome(String fingerprint, MutationResult result) {}
+
+  /** Commits and closes the index; later calls fail with UNAVAILABLE. */
+  @Override
+  void close() throws IOException;
+
+  /** Closes the index and deletes its files (corpus deletion). */
+  void closeAndDelete() throws IOException;
+}

@@ -1,0 +1,89 @@
+package dev.quarry.engine;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * A corpus's analysis, chunking and ranking settings, fixed at creation. Every field is filled in;
+ * {@link #DEFAULT} is what a corpus created without settings gets.
+ */
+public record CorpusSettings(Language language, Chunking chunking, Ranking ranking) {
+
+  /** Default settings: English analysis, ~250-word passages, BM25 with the tuned defaults. */
+  public static final CorpusSettings DEFAULT =
+      new CorpusSettings(Language.ENGLISH, Chunking.DEFAULT, Ranking.DEFAULT);
+
+  public CorpusSettings {
+    Objects.requireNonNull(language, "language");
+    Objects.requireNonNull(chunking, "chunking");
+    Objects.requireNonNull(ranking, "ranking");
+  }
+
+  /** The analyzer family of a corpus. */
+  public enum Language {
+    /** English: stemming, stop words, possessives, ASCII folding. */
+    ENGLISH,
+    /** Unicode word segmentation and lower-casing only; no stemming, no stop words. */
+    STANDARD,
+    /** Chinese, Japanese and Korean text as overlapping bigrams; other scripts as STANDARD. */
+    CJK;
+
+    /** The wire name: {@code english}, {@code standard}, {@code cjk}. */
+    public String wireName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static Language fromWireName(String name) {
+      for (Language l : values()) {
+        if (l.wireName().equals(name)) {
+          return l;
+        }
+      }
+      throw QuarryException.invalid("settings.language",
+          "language must be one of english, standard, cjk; got '" + name + "'");
+    }
+  }
+
+  /** Passage sizes in words. */
+  public record Chunking(int maxWords, int overlapWords) {
+    /** ~250 words: long enough to carry an answer with its context, short enough to rank well. */
+    public static final int DEFAULT_MAX_WORDS = 250;
+    /** ~20% overlap so a sentence cut at a boundary is whole in one of the two passages. */
+    public static final int DEFAULT_OVERLAP_WORDS = 50;
+    public static final int MIN_MAX_WORDS = 16;
+    public static final int MAX_MAX_WORDS = 2000;
+    public static final Chunking DEFAULT = new Chunking(DEFAULT_MAX_WORDS, DEFAULT_OVERLAP_WORDS);
+
+    public Chunking {
+      if (maxWords < MIN_MAX_WORDS || maxWords > MAX_MAX_WORDS) {
+        throw QuarryException.invalid("settings.chunking.maxWords",
+            "maxWords must be between " + MIN_MAX_WORDS + " and " + MAX_MAX_WORDS + "; got " + maxWords);
+      }
+      if (overlapWords < 0 || overlapWords > maxWords / 2) {
+        throw QuarryException.invalid("settings.chunking.overlapWords",
+            "overlapWords must be between 0 and half of maxWords (" + maxWords / 2 + "); got " + overlapWords);
+      }
+    }
+  }
+
+  /** BM25 parameters and the weight of a source's title against its passage text. */
+  public record Ranking(double k1, double b, double titleWeight) {
+    public static final double DEFAULT_K1 = 0.9;
+    public static final double DEFAULT_B = 0.4;
+    public static final double DEFAULT_TITLE_WEIGHT = 1.0;
+    public static final Ranking DEFAULT = new Ranking(DEFAULT_K1, DEFAULT_B, DEFAULT_TITLE_WEIGHT);
+
+    public Ranking {
+      if (!(k1 >= 0 && k1 <= 10)) {
+        throw QuarryException.invalid("settings.ranking.k1", "k1 must be between 0 and 10; got " + k1);
+      }
+      if (!(b >= 0 && b <= 1)) {
+        throw QuarryException.invalid("settings.ranking.b", "b must be between 0 and 1; got " + b);
+      }
+      if (!(titleWeight >= 0 && titleWeight <= 100)) {
+        throw QuarryException.invalid("settings.ranking.titleWeight",
+            "titleWeight must be between 0 and 100; got " + titleWeight);
+      }
+    }
+  }
+}

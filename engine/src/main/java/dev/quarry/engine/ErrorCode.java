@@ -1,0 +1,49 @@
+package dev.quarry.engine;
+
+/**
+ * Stable error codes shared by every layer. The wire carries {@link #name()} verbatim; the HTTP
+ * status for each code is decided by the api module, not here.
+ */
+public enum ErrorCode {
+  INVALID_REQUEST(false),
+  UNSUPPORTED_PROTOCOL_VERSION(false),
+  UNAUTHENTICATED(false),
+  FORBIDDEN(false),
+  NOT_FOUND(false),
+  CORPUS_NOT_FOUND(false),
+  SOURCE_NOT_FOUND(false),
+  CORPUS_EXISTS(false),
+  CORPUS_REPLACED(false),
+  REVISION_CONFLICT(false),
+  IDEMPOTENCY_KEY_REUSED(false),
+  IDEMPOTENCY_IN_PROGRESS(true),
+  REVISION_EXPIRED(false),
+  CURSOR_EXPIRED(false),
+  REQUEST_TOO_LARGE(false),
+  DOCUMENT_TOO_LARGE(false),
+  UNSUPPORTED_MEDIA_TYPE(false),
+  EXTRACTION_FAILED(false),
+  DOCUMENT_ENCRYPTED(false),
+  NO_TEXT_EXTRACTED(false),
+  RETRIEVAL_UNAVAILABLE(false),
+  INDEXING_UNAVAILABLE(false),
+  INGESTION_UNAVAILABLE(false),
+  PDF_INGESTION_UNAVAILABLE(false),
+  CAPACITY(true),
+  CANCELLED(false),
+  IDLE_TIMEOUT(false),
+  /** The store could not complete the operation (I/O failure, closed corpus); safe to retry. */
+  UNAVAILABLE(true),
+  INTERNAL(false);
+
+  private final boolean retryable;
+
+  ErrorCode(boolean retryable) {
+    this.retryable = retryable;
+  }
+
+  /** Whether a client may retry the same request unchanged and expect a different outcome. */
+  public boolean retryable() {
+    return retryable;
+  }
+}

@@ -1,0 +1,116 @@
+package dev.quarry.engine.index;
+
+/**
+ * The Lucene schema of a corpus index: one index holds four kinds of documents.
+ *
+ * <ul>
+ *   <li>{@code chunk}: one passage of one version of a source; what search returns.
+ *   <li>{@code source}: one version of a source's record (its state for read and list).
+ *   <li>{@code history}: one history entry; never soft-deleted, pruned past retention.
+ *   <li>{@code idem}: one idempotency record; pruned past its retention window.
+ * </ul>
+ *
+ * <p>Chunk and source documents are versioned: {@link #ADDED_REV} is the revision that added them,
+ * {@link #SUPERSEDED_REV} the revision that replaced or deleted them ({@link Long#MAX_VALUE} while
+ * current). A document is visible at revision r iff {@code added <= r < superseded}. Superseding a
+ * version sets {@link #SOFT_DELETES} (hiding it from latest-revision readers) and
+ * {@link #SUPERSEDED_REV} in one doc-values update on the version's {@link #VERSION_KEY} term.
+ */
+public final class Fields {
+  private Fields() {}
+
+  /** Lucene's soft-deletes field; a doc with a value here is hidden from latest-revision readers. */
+  public static final String SOFT_DELETES = "__superseded";
+
+  /** StringField: chunk, source, history or idem. */
+  public static final String KIND = "kind";
+  public static final String KIND_CHUNK = "chunk";
+  public static final String KIND_SOURCE = "source";
+  public static final String KIND_HISTORY = "history";
+  public static final String KIND_IDEM = "idem";
+
+  // ---- chunk and source documents ----
+
+  /** StringField (indexed, stored) + SortedDocValuesField: the source id. */
+  public static final String SOURCE = "source";
+  /** StringField: source + '\u0000' + sourceRevision; names one version's documents. */
+  public static final String VERSION_KEY = "ver";
+  /** NumericDocValues: the revision that added the document. */
+  public static final String ADDED_REV = "rev_added";
+  /** NumericDocValues (updatable): the revision that superseded it, Long.MAX_VALUE while current. */
+  public static final String SUPERSEDED_REV = "rev_superseded";
+  /** Stored long: the source's revision (= ADDED_REV of its current version). */
+  public static final String SOURCE_REV = "source_rev";
+  /** Stored: lowercase hex SHA-256 of the submitted content. */
+  public static final String CONTENT_SHA256 = "sha256";
+  /** Stored: the source title (may be absent). */
+  public static final String TITLE_STORED = "title_stored";
+  /** Stored: the media type. */
+  public static final String MEDIA_TYPE = "media_type";
+  /** Stored: metadata as canonical JSON (merged with passage metadata on chunk documents). */
+  public static final String METADATA_JSON = "metadata";
+
+  // ---- chunk documents ----
+
+  /** TextField with offsets in postings, stored: the chunk's text. */
+  public static final String TEXT = "text";
+  /** TextField (not stored): the source title, indexed on every chunk for title boosting. */
+  public static final String TITLE = "title";
+  /** Stored int + NumericDocValues: the chunk's ordinal within its source version (0-based). */
+  public static final String CHUNK = "chunk";
+  /** Stored ints: the chunk's offsets in the source text, [start, end). */
+  public static final String OFFSET_START = "off_start";
+  public static final String OFFSET_END = "off_end";
+  /** Stored ints, absent for unpaged sources: the first and last page of the chunk (1-based). */
+  public static final String PAGE_FROM = "page_from";
+  public static final String PAGE_TO = "page_to";
+  /** Prefix of StringFields for string, boolean and list metadata: "m." + key. */
+  public static final String META_TERM_PREFIX = "m.";
+  /** Prefix of DoublePoint fields for numeric metadata: "n." + key. */
+  public static final String META_NUMBER_PREFIX = "n.";
+
+  // ---- source documents ----
+
+  /** StringField on source records only: the source id, for listing sources in name order. */
+  public static final String SOURCE_RECORD = "source_rec";
+  /** Stored: fingerprint of content, title, media type, metadata and passages ("unchanged" test). */
+  public static final String FINGERPRINT = "fingerprint";
+  public static final String CHUNKS = "chunks";
+  public static final String CHARACTERS = "characters";
+  public static final String PAGES = "pages";
+  public static final String INDEXED_AT = "indexed_at";
+  /** Stored JSON: the ingest report, for ingested sources. */
+  public static final String INGEST_JSON = "ingest";
+
+  // ---- history documents ----
+
+  /** LongPoint + stored + NumericDocValues: the entry's revision. */
+  public static final String HISTORY_REV = "h_rev";
+  /** StringField, stored: the source the entry is about. */
+  public static final String HISTORY_SOURCE = "h_source";
+  /** Stored: operation, content hash, subject, time (epoch millis), ordinal within the revision. */
+  public static final String HISTORY_OP = "h_op";
+  public static final String HISTORY_SHA256 = "h_sha256";
+  public static final String HISTORY_SUBJECT = "h_subject";
+  public static final String HISTORY_AT = "h_at";
+  public static final String HISTORY_ORD = "h_ord";
+
+  // ---- idempotency documents ----
+
+  /** StringField: subject + '\u0000' + key. */
+  public static final String IDEM_KEY = "i_key";
+  public static final String IDEM_FINGERPRINT = "i_fp";
+  /** Stored JSON: the mutation result. */
+  public static final String IDEM_RESULT = "i_result";
+  /** LongPoint + stored: when it was recorded (epoch millis). */
+  public static final String IDEM_AT = "i_at";
+
+  /** Commit user-data keys. */
+  public static final String COMMIT_REVISION = "quarry.revision";
+  public static final String COMMIT_CORPUS_ID = "quarry.corpusId";
+
+  /** The version key of a source version. */
+  public static String versionKey(String source, long sourceRevision) {
+    return source + '\u0000' + sourceRevision;
+  }
+}
