@@ -84,13 +84,13 @@ public final class EvalCommand implements Callable<Integer> {
     if (queries != null && queries < 1) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--queries must be at least 1; got " + queries);
     }
-    Path indexDir = indexDir();
     BeirCollection collection;
     try {
       collection = new BeirReader().read(collectionDir);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
+    Path indexDir = indexDir();
     PrintWriter err = spec.commandLine().getErr();
     err.printf("indexing %d documents of %s...%n", collection.documents().size(), collection.name());
     err.flush();
