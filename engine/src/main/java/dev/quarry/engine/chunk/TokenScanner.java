@@ -200,8 +200,8 @@ final class TokenScanner {
     int limit = Math.min(runEnd, end + maxTokenChars);
     while (end < limit) {
       int cp = text.codePointAt(end);
-      if (Character.isLetterOrDigit(cp)) {
-        return end;
+      if (Character.isLetterOrDigit(cp) || (cp < Character.MIN_SUPPLEMENTARY_CODE_POINT && Scripts.isOpener((char) cp))) {
+        return end; // an opening bracket or quote belongs to the letter after it
       }
       end += Character.charCount(cp);
     }
