@@ -131,11 +131,17 @@ final class SpanPacker {
       return end;
     }
     long limit = Math.min(overlapBudget, tokens.weight(0, end) / 2);
+    // Half the chunk also by plain word count: a chunk weighed down by long data runs has few words.
+    int chunkWords = 0;
+    for (int k = 0; k < end; k++) {
+      chunkWords += tokens.has(k, Tokens.RUN_START) ? 1 : 0;
+    }
     int word = end;
     int sentence = -1;
+    int overlapWords = 0;
     for (int k = end - 1; k >= Math.max(1, bodyStart); k--) {
-      long weight = tokens.weight(k, end);
-      if (weight > limit) {
+      overlapWords += tokens.has(k, Tokens.RUN_START) ? 1 : 0;
+      if (tokens.weight(k, end) > limit || 2 * overlapWords > chunkWords) {
         break;
       }
       word = k;

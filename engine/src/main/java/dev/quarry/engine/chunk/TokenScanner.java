@@ -137,7 +137,7 @@ final class TokenScanner {
 
     boolean first = prevEnd < 0;
     boolean lineStart = first || newlines > 0;
-    int flags = 0;
+    int flags = Tokens.RUN_START;
     if (lineStart) {
       flags |= Tokens.LINE_START;
       inHeadingLine = false;
