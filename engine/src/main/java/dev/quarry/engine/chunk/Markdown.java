@@ -67,9 +67,9 @@ final class Markdown {
     boolean sawNonBlankLine = false;
     int lineStart = 0;
     while (lineStart < limit) {
-      int lineEnd = text.indexOf('\n', lineStart);
-      if (lineEnd < 0 || lineEnd > limit) {
-        lineEnd = limit;
+      int lineEnd = lineStart;
+      while (lineEnd < limit && text.charAt(lineEnd) != '\n') {
+        lineEnd++;
       }
       if (isHeadingLine(text, lineStart, lineEnd)) {
         if (!sawNonBlankLine || ++headings >= MIN_SNIFFED_HEADINGS) {
