@@ -105,13 +105,18 @@ class RevisionViewsTest {
   }
 
   @Test
-  void segmentCache_isDroppedWhenTheSegmentsReaderCloses() throws IOException {
+  void caches_areDroppedWhenTheirReadersClose() throws IOException {
     RevisionViews views = new RevisionViews();
     try (TestCorpus corpus = new TestCorpus(dir)) {
       corpus.index(new Source("a", "words"));
       corpus.index(new Source("b", "words"));
-      withView(corpus, views, corpus.revision(), view -> assertEquals(2, view.reader().leaves().size()));
+      IndexSnapshot snapshot = corpus.snapshot();
+      assertSame(views.at(snapshot, 1), views.at(snapshot, 1), "a view is reused while its snapshot lives");
+      views.at(snapshot, 2);
+      assertEquals(2, views.cachedViews());
       assertTrue(views.cachedSegments() >= 2);
+      snapshot.release();
+      assertEquals(0, views.cachedViews());
     }
     assertEquals(0, views.cachedSegments());
   }
