@@ -147,7 +147,8 @@ final class TokenScanner {
     }
     if (!first && newlines >= 2) {
       flags |= Tokens.PARAGRAPH | Tokens.SENTENCE;
-    } else if (!first && Sentences.endsBefore(text, prevStart, prevEnd, runStart, runEnd)) {
+    } else if (!first && (lineStart && Markdown.isListMarker(text, runStart, runEnd)
+        || Sentences.endsBefore(text, prevStart, prevEnd, runStart, runEnd))) {
       flags |= Tokens.SENTENCE;
     }
     return flags;

@@ -88,6 +88,17 @@ class ChunkerTest {
   }
 
   @Test
+  void split_overlapAfterLongDataRun_isAtMostHalfThePlainWords() {
+    // The 200-character run weighs 25 words, so the first chunk holds only 14 whitespace-separated words.
+    String text = words("a", 5) + " " + "z".repeat(200) + " " + words("b", 20);
+    List<ChunkSpan> spans = splitAndCheck(text, null, null, new CorpusSettings.Chunking(38, 16));
+    String first = text.substring(spans.get(0).start(), spans.get(0).end());
+    String overlap = text.substring(spans.get(1).start(), spans.get(0).end());
+    assertEquals(14, wordCount(first));
+    assertEquals(7, wordCount(overlap));
+  }
+
+  @Test
   void split_zeroOverlap_chunksDoNotOverlap() {
     String text = words("w", 200);
     List<ChunkSpan> spans = splitAndCheck(text, null, null, SMALL_NO_OVERLAP);

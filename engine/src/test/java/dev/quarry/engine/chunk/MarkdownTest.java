@@ -48,4 +48,15 @@ class MarkdownTest {
     assertFalse(Markdown.isHeadingMarker("#######", 0, 7));
     assertFalse(Markdown.isHeadingMarker("#!", 0, 2));
   }
+
+  @Test
+  void isListMarker_bulletsAndNumbers() {
+    assertTrue(Markdown.isListMarker("-", 0, 1));
+    assertTrue(Markdown.isListMarker("\u2022", 0, 1));
+    assertTrue(Markdown.isListMarker("12.", 0, 3));
+    assertTrue(Markdown.isListMarker("3)", 0, 2));
+    assertFalse(Markdown.isListMarker("--", 0, 2));
+    assertFalse(Markdown.isListMarker("a.", 0, 2));
+    assertFalse(Markdown.isListMarker("3.14", 0, 4));
+  }
 }

@@ -97,4 +97,13 @@ class TokenScannerTest {
     assertFalse(tokens.has(1, Tokens.PAGE));
     assertTrue(tokens.has(2, Tokens.PAGE), "a page starting inside a token is marked on the next one");
   }
+
+  @Test
+  void next_listItemAtLineStart_startsASentence() {
+    String text = "items are\n- first item\n2. second item - not a list";
+    Tokens tokens = scan(text, false, null);
+    assertTrue(tokens.has(2, Tokens.SENTENCE), "'-' at a line start");
+    assertTrue(tokens.has(5, Tokens.SENTENCE), "'2.' at a line start");
+    assertFalse(tokens.has(8, Tokens.SENTENCE), "'-' inside a line");
+  }
 }
