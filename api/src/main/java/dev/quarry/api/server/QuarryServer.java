@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Objects;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
-import org.eclipse.jetty.util.BlockingArrayQueue;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,7 +68,8 @@ public final class QuarryServer implements AutoCloseable {
     }
   }
 
-  private static QuarryServer start(Corpora corpora, String host, int port, TokenAuthenticator tokens,
+  /** Serves an already open {@code corpora}; the server closes it on {@link #close}. */
+  static QuarryServer start(Corpora corpora, String host, int port, TokenAuthenticator tokens,
       ServerConfig config) {
     StrictJson json = new StrictJson();
     ObjectMapper mapper = json.mapper();
@@ -85,9 +85,9 @@ public final class QuarryServer implements AutoCloseable {
     EdgeFilter edge = new EdgeFilter(new Cors(config.corsOrigins()), mapper);
     Javalin app = Javalin.create(c -> {
       c.startup.showJavalinBanner = false;
-      c.jetty.threadPool = new QueuedThreadPool(config.maxThreads(), Math.min(8, config.maxThreads()), 60_000,
-          new BlockingArrayQueue<>(ServerConfig.THREAD_QUEUE_CAPACITY, ServerConfig.THREAD_QUEUE_CAPACITY,
-              ServerConfig.THREAD_QUEUE_CAPACITY));
+      // A bounded number of threads. Jetty needs its task queue unbounded (it queues its own
+      // work there); the bound on requests is the plugin's capacity gate, which answers 429.
+      c.jetty.threadPool = new QueuedThreadPool(config.maxThreads(), Math.min(8, config.maxThreads()));
       c.jetty.modifyServletContextHandler(handler ->
           handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST)));
       c.registerPlugin(plugin);

@@ -38,8 +38,6 @@ public record ServerConfig(
     int maxThreads) {
   /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
   public static final int DEFAULT_MAX_THREADS = 128;
-  /** Requests queued for a Jetty thread; beyond this Jetty refuses work rather than grow without bound. */
-  public static final int THREAD_QUEUE_CAPACITY = 1024;
 
   public static final ServerConfig DEFAULT = new ServerConfig(List.of(), QuarryPluginConfig.AVAILABLE_FEATURES,
       Limits.DEFAULT, EngineConfig.DEFAULT_RETAINED_REVISIONS, EngineConfig.DEFAULT_IDEMPOTENCY_RETENTION,
