@@ -32,7 +32,8 @@ public enum Limit {
       Mutation.Idempotency.MAX_KEY_CHARS),
   /** {@code limit} of corpora/list, sources/list and corpora/history when the request omits it. */
   DEFAULT_LIST_LIMIT("defaultListLimit", 100, 1000),
-  MAX_LIST_LIMIT("maxListLimit", 1000, 10_000),
+  // The corpora layer pages at most 1,000 entries at a time.
+  MAX_LIST_LIMIT("maxListLimit", 1000, 1000),
   /** Uploaded document bytes (ingest). */
   MAX_DOCUMENT_BYTES("maxDocumentBytes", 64L << 20, 1L << 30),
   MAX_DOCUMENT_PAGES("maxDocumentPages", 2000, 100_000),
