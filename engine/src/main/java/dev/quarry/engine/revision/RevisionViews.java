@@ -13,9 +13,10 @@ import org.apache.lucene.index.LeafReader;
 
 /**
  * Hands out {@link RevisionView}s of a corpus's snapshots and keeps what they cost to build: each
- * segment's visibility per revision (dropped when the segment's reader closes) and the most recent
- * views with their statistics (dropped when their snapshot's reader closes). Searching the latest revision again on an unchanged snapshot, or a
- * pinned revision again, reuses everything; a new snapshot recomputes only changed segments.
+ * segment's visibility and term counts per revision (dropped when the segment's reader closes) and
+ * the most recent views with their statistics (dropped when their snapshot's reader closes).
+ * Searching the latest revision again on an unchanged snapshot, or a pinned revision again, reuses
+ * everything; a new snapshot recomputes only the segments that changed.
  *
  * <p>Thread-safe; one per open corpus.
  */

@@ -19,8 +19,6 @@ import org.apache.lucene.search.uhighlight.WholeBreakIterator;
  * once per hit. One per search and not thread-safe: it is bound to the searched revision.
  */
 final class MatchHighlighter extends UnifiedHighlighter {
-  private static final String[] FIELDS = {Fields.TEXT};
-  private static final int[] ONE_PASSAGE = {1};
   private Map<Integer, String> texts = Map.of();
 
   MatchHighlighter(IndexSearcher searcher, Analyzer analyzer) {
@@ -38,7 +36,8 @@ final class MatchHighlighter extends UnifiedHighlighter {
    */
   List<List<int[]>> matches(Query textQuery, int[] docs, Map<Integer, String> texts) throws IOException {
     this.texts = texts;
-    Map<String, Object[]> byField = highlightFieldsAsObjects(FIELDS, textQuery, docs, ONE_PASSAGE);
+    Map<String, Object[]> byField =
+        highlightFieldsAsObjects(new String[] {Fields.TEXT}, textQuery, docs, new int[] {1});
     Object[] perDoc = byField.get(Fields.TEXT);
     List<List<int[]>> out = new ArrayList<>(docs.length);
     for (int i = 0; i < docs.length; i++) {

@@ -11,6 +11,7 @@ import dev.quarry.engine.index.IndexSnapshot;
 import dev.quarry.engine.revision.RevisionView;
 import dev.quarry.engine.revision.RevisionViews;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -58,7 +59,7 @@ public final class RevisionSearcher {
     List<Hit> hits;
     try {
       hits = searchAt(snapshot, revision, request);
-    } catch (IOException | AlreadyClosedException e) {
+    } catch (IOException | UncheckedIOException | AlreadyClosedException e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE,
           "corpus '" + info.name() + "' could not be searched: " + e.getMessage(), e);
     }
