@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.pdfbox.cos.COSDictionary;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDPage;
@@ -23,9 +24,16 @@ import org.apache.pdfbox.text.PDFTextStripper;
  * after the text of the page that shows them.
  *
  * <p>NFKC turns presentation forms into plain letters: the ligature "ﬁ" becomes "fi", so a
- * search for "file" finds "ﬁle". One stripper per document; not thread safe.
+ * search for "file" finds "ﬁle". Words hyphenated at a line end are joined. One stripper per document; not thread safe.
  */
 final class PageCollectingStripper extends PDFTextStripper {
+
+  /**
+   * A lower-case letter, a hyphen at the end of a line, and a lower-case letter: a word split
+   * by justification ("com-\npile"), joined again so it can be found. The price is that a
+   * compound broken at its own hyphen ("well-\nknown") loses the hyphen.
+   */
+  private static final Pattern LINE_END_HYPHEN = Pattern.compile("(\\p{Ll})-\n(\\p{Ll})");
 
   private final PagedTextBuilder text;
   private final PageBuffer pageBuffer;
@@ -38,6 +46,7 @@ final class PageCollectingStripper extends PDFTextStripper {
     this.text = text;
     this.pageBuffer = new PageBuffer(maxChars);
     this.formFields = formFields;
+    setLineSeparator("\n");
   }
 
   /**
@@ -94,8 +103,8 @@ final class PageCollectingStripper extends PDFTextStripper {
   @Override
   protected void endPage(PDPage page) throws IOException {
     super.endPage(page);
-    String pageText = Normalizer.normalize(pageBuffer.chars, Normalizer.Form.NFKC)
-        + formFields.textOf(currentPage);
+    String normalized = Normalizer.normalize(pageBuffer.chars, Normalizer.Form.NFKC);
+    String pageText = LINE_END_HYPHEN.matcher(normalized).replaceAll("$1$2") + formFields.textOf(currentPage);
     pageBuffer.chars.setLength(0);
     if (pageText.isBlank()) {
       pagesWithoutText.add(currentPage);

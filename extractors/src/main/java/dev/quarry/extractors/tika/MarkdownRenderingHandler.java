@@ -16,7 +16,7 @@ import org.xml.sax.helpers.DefaultHandler;
  * {@code <head>}, scripts and styles are left out.
  *
  * <p>When {@code paged} is set, each slide ({@code div.slide-content}) or sheet
- * ({@code div.page}) of the top-level document starts a page; embedded documents never do.
+ * ({@code div.sheet}, or {@code div.page} in the binary formats) of the top-level document starts a page; embedded documents never do.
  *
  * <p>One handler per document; not thread safe.
  */
@@ -27,7 +27,7 @@ final class MarkdownRenderingHandler extends DefaultHandler {
       "article", "header", "footer", "aside", "nav", "figure", "figcaption", "address", "hr",
       "caption", "thead", "tbody", "tfoot", "form", "fieldset", "main");
   private static final Set<String> SKIPPED = Set.of("head", "script", "style", "noscript", "template");
-  private static final Set<String> PAGE_CLASSES = Set.of("slide-content", "page");
+  private static final Set<String> PAGE_CLASSES = Set.of("slide-content", "sheet", "page");
 
   private final PagedTextBuilder text;
   private final boolean paged;
