@@ -51,7 +51,8 @@ public final class GeneratedCorpus implements Corpus {
       if (!text.isEmpty()) {
         text.append("\n\n");
       }
-      text.append(capitalize(phrase(random, 2 + random.nextInt(5)))).append("\n\n");
+      // Markdown headings: most submitted text is Markdown, and the chunker starts a chunk at one.
+      text.append("## ").append(capitalize(phrase(random, 2 + random.nextInt(5)))).append("\n\n");
       int paragraphs = 1 + random.nextInt(5);
       for (int p = 0; p < paragraphs && words < target; p++) {
         if (p > 0) {
