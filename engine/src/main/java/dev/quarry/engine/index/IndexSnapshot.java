@@ -47,8 +47,9 @@ public final class IndexSnapshot {
     return allVersions;
   }
 
-  void incRef() {
-    latest.incRef();
+  /** Takes a reference unless the snapshot was already closed; false when it was. */
+  boolean tryIncRef() {
+    return latest.tryIncRef();
   }
 
   /** Releases this reference; the reader closes when the last one is released. */

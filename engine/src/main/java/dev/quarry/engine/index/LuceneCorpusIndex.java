@@ -3,12 +3,253 @@ package dev.quarry.engine.index;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.HistoryPage;
+import dev.quarry.engine.Mutation;
+import dev.quarry.engine.MutationResult;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.SearchRequest;
+import dev.quarry.engine.SearchResult;
+import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.SourcePage;
+import dev.quarry.engine.SourceState;
+import dev.quarry.engine.search.RevisionSearcher;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.TermQuery;
 
-/** The Lucene implementation of {@link CorpusIndex}. */
-public abstract class LuceneCorpusIndex implements CorpusIndex {
+/**
+ * The Lucene implementation of {@link CorpusIndex}: an {@link IndexStore} for the index, a
+ * {@link CorpusWriter} for mutations, a {@link RevisionSearcher} for searches.
+ */
+public final class LuceneCorpusIndex implements CorpusIndex {
+  private final Path dir;
+  private final CorpusInfo info;
+  private final EngineConfig config;
+  private final IndexStore store;
+  private final CorpusWriter writer;
+  private final RevisionSearcher searcher;
+  /** Idempotency keys (subject, key) of mutations queued or being written. */
+  private final Set<String> keysInFlight = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  private LuceneCorpusIndex(Path dir, CorpusInfo info, EngineConfig config) throws IOException {
+    this.dir = dir;
+    this.info = info;
+    this.config = config;
+    this.store = new IndexStore(dir, info, config);
+    this.searcher = new RevisionSearcher(info, store.analyzer());
+    this.writer = new CorpusWriter(info, config, store);
+  }
+
+  /** Opens (creating when absent) the index of corpus {@code info} in {@code dir}. */
   public static CorpusIndex open(Path dir, CorpusInfo info, EngineConfig config) throws IOException {
-    throw new UnsupportedOperationException("TODO");
+    Files.createDirectories(dir);
+    return new LuceneCorpusIndex(dir, info, config);
+  }
+
+  /** The oldest revision a pinned search reaches when {@code revision} is the latest. */
+  static long oldestRetained(long revision, int retainedRevisions) {
+    return Math.max(0, revision - retainedRevisions + 1);
+  }
+
+  @Override
+  public CorpusInfo info() {
+    return info;
+  }
+
+  @Override
+  public long revision() {
+    IndexSnapshot s = store.acquire();
+    try {
+      return s.revision();
+    } finally {
+      s.release();
+    }
+  }
+
+  @Override
+  public long oldestRetainedRevision() {
+    return oldestRetained(revision(), config.retainedRevisions());
+  }
+
+  /** Lucene commits made since open; group commit keeps this below the number of mutations. */
+  public long commits() {
+    return writer.commits();
+  }
+
+  @Override
+  public CompletableFuture<MutationResult> submit(Mutation mutation) {
+    ensureOpen();
+    List<Object> prepared = new ArrayList<>(mutation.operations().size());
+    boolean batch = mutation.operations().size() > 1;
+    for (int i = 0; i < mutation.operations().size(); i++) {
+      SourceOperation op = mutation.operations().get(i);
+      try {
+        prepared.add(op instanceof SourceOperation.Index ix ? PreparedSource.prepare(ix, info.settings().chunking()) : op);
+      } catch (QuarryException e) {
+        throw batch ? e.withFieldPrefix("operations[" + i + "]") : e;
+      }
+    }
+    String key = null;
+    if (mutation.idempotency() != null) {
+      key = Documents.idempotencyTerm(mutation.subject(), mutation.idempotency().key());
+      Optional<StoredOutcome> done = findIdempotent(mutation.subject(), mutation.idempotency().key());
+      if (done.isPresent()) {
+        if (!done.get().fingerprint().equals(mutation.idempotency().fingerprint())) {
+          throw new QuarryException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
+              "Idempotency-Key was already used with a different request");
+        }
+        return CompletableFuture.completedFuture(done.get().result().asReplay());
+      }
+      if (!keysInFlight.add(key)) {
+        throw new QuarryException(ErrorCode.IDEMPOTENCY_IN_PROGRESS,
+            "a request with this Idempotency-Key is still being applied; retry shortly");
+      }
+    }
+    CompletableFuture<MutationResult> future = new CompletableFuture<>();
+    if (key != null) {
+      String k = key;
+      future.whenComplete((r, e) -> keysInFlight.remove(k));
+    }
+    try {
+      writer.submit(new QueuedMutation(mutation, prepared, future));
+    } catch (QuarryException e) {
+      future.completeExceptionally(e);
+      throw e;
+    }
+    return future;
+  }
+
+  @Override
+  public SearchResult search(SearchRequest request) {
+    IndexSnapshot s = store.acquire();
+    try {
+      return searcher.search(s, request);
+    } finally {
+      s.release();
+    }
+  }
+
+  @Override
+  public Optional<SourceState> readSource(String source) {
+    try {
+      return store.readSource(source);
+    } catch (IOException e) {
+      throw unavailable(e);
+    }
+  }
+
+  @Override
+  public SourcePage listSources(String prefix, String cursor, int limit, Predicate<String> visible) {
+    if (limit < 1) {
+      throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
+    }
+    IndexSnapshot s = store.acquire();
+    try {
+      List<String> ids = SourceRecords.ids(s.latest(), prefix, cursor, limit, visible);
+      boolean more = ids.size() > limit;
+      List<SourceState> states = new ArrayList<>();
+      for (String id : more ? ids.subList(0, limit) : ids) {
+        SourceRecords.read(s.latest(), id).ifPresent(states::add);
+      }
+      return new SourcePage(states, more ? ids.get(limit - 1) : null);
+    } catch (IOException e) {
+      throw unavailable(e);
+    } finally {
+      s.release();
+    }
+  }
+
+  @Override
+  public long countSources(Predicate<String> visible) {
+    IndexSnapshot s = store.acquire();
+    try {
+      if (visible == null) {
+        return new IndexSearcher(s.latest()).count(new TermQuery(new Term(Fields.KIND, Fields.KIND_SOURCE)));
+      }
+      return SourceRecords.ids(s.latest(), null, null, Integer.MAX_VALUE - 1, visible).size();
+    } catch (IOException e) {
+      throw unavailable(e);
+    } finally {
+      s.release();
+    }
+  }
+
+  @Override
+  public HistoryPage history(long after, int limit, Predicate<String> visible) {
+    if (limit < 1) {
+      throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
+    }
+    IndexSnapshot s = store.acquire();
+    try {
+      return HistoryLog.page(s.latest(), s.oldestRetainedRevision(), after, limit, visible);
+    } catch (IOException e) {
+      throw unavailable(e);
+    } finally {
+      s.release();
+    }
+  }
+
+  @Override
+  public Optional<StoredOutcome> findIdempotent(String subject, String key) {
+    try {
+      return store.findIdempotent(Documents.idempotencyTerm(subject, key), config.clock().instant(),
+          config.idempotencyRetention());
+    } catch (IOException e) {
+      throw unavailable(e);
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed");
+    }
+  }
+
+  private QuarryException unavailable(IOException e) {
+    return new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' could not be read", e);
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    writer.close();
+    store.close();
+  }
+
+  @Override
+  public void closeAndDelete() throws IOException {
+    close();
+    deleteRecursively(dir);
+  }
+
+  static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
   }
 }

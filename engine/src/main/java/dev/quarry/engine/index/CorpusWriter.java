@@ -1,0 +1,575 @@
+package dev.quarry.engine.index;
+
+import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.Mutation;
+import dev.quarry.engine.MutationResult;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.Receipt;
+import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.SourceState;
+import java.io.Closeable;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+
+/**
+ * The single writer of one corpus: takes queued mutations in order, checks each against the
+ * corpus, gives each that changes something the next revision, writes a whole group of them, commits
+ * once (group commit), publishes a new snapshot, and only then completes the group's futures.
+ *
+ * <p>Writing a group has two phases. Phase 1 adds every new document (chunks, source records,
+ * history, idempotency records), spread over a small pool of indexing threads: Lucene's analysis is
+ * the costly part and runs in parallel. Phase 2, on the writer thread in revision order, supersedes
+ * replaced versions (a doc-values update on the version's key) and applies purges and pruning.
+ * Version keys name exactly one version, so the order of phase 1 cannot matter; a purge travels in a
+ * group of its own because it deletes every document of its source.
+ *
+ * <p>Thread safety: {@link #submit} may be called from any thread; everything else runs on the
+ * writer thread.
+ */
+final class CorpusWriter implements Closeable {
+  private static final Logger LOG = Logger.getLogger(CorpusWriter.class.getName());
+  /** Prune history and idempotency records once retention has moved this many revisions on. */
+  private static final long PRUNE_EVERY_REVISIONS = 64;
+
+  private final CorpusInfo info;
+  private final EngineConfig config;
+  private final IndexStore store;
+  private final BlockingQueue<QueuedMutation> queue;
+  private final ThreadPoolExecutor indexers;
+  private final Thread thread;
+  private final ArrayDeque<QueuedMutation> carried = new ArrayDeque<>();
+  private volatile boolean closing;
+  private volatile QuarryException broken;
+  private long lastPrunedAt;
+  private long commits;
+
+  CorpusWriter(CorpusInfo info, EngineConfig config, IndexStore store) {
+    this.info = info;
+    this.config = config;
+    this.store = store;
+    this.queue = new ArrayBlockingQueue<>(config.maxQueuedMutations());
+    int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+    this.indexers = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+        r -> {
+          Thread t = new Thread(r, "quarry-index-" + info.name());
+          t.setDaemon(true);
+          return t;
+        });
+    this.indexers.allowCoreThreadTimeOut(true);
+    this.thread = new Thread(this::run, "quarry-writer-" + info.name());
+    this.thread.setDaemon(true);
+    this.thread.start();
+  }
+
+  /** Queues a prepared mutation; CAPACITY when the queue is full, UNAVAILABLE once closing. */
+  void submit(QueuedMutation m) {
+    if (broken != null) {
+      throw broken;
+    }
+    if (closing) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closing");
+    }
+    if (!queue.offer(m)) {
+      throw new QuarryException(ErrorCode.CAPACITY,
+          "corpus '" + info.name() + "' has " + config.maxQueuedMutations() + " mutations waiting; retry later");
+    }
+  }
+
+  /** Number of Lucene commits made so far (group commit makes it smaller than the mutation count). */
+  long commits() {
+    return commits;
+  }
+
+  private void run() {
+    while (true) {
+      List<QueuedMutation> group;
+      try {
+        group = nextGroup();
+      } catch (InterruptedException e) {
+        break;
+      }
+      if (group == null) {
+        break;
+      }
+      try {
+        process(group);
+      } catch (Throwable t) {
+        LOG.log(Level.SEVERE, "writer of corpus '" + info.name() + "' failed", t);
+        for (QueuedMutation m : group) {
+          m.future().completeExceptionally(new QuarryException(ErrorCode.INTERNAL, "the corpus writer failed", t));
+        }
+      }
+    }
+    QuarryException closed = new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' was closed");
+    for (QueuedMutation m : carried) {
+      m.future().completeExceptionally(closed);
+    }
+    for (QueuedMutation m; (m = queue.poll()) != null; ) {
+      m.future().completeExceptionally(closed);
+    }
+  }
+
+  /** The next group: queued mutations in order, a purge always alone. Null once closed and drained. */
+  private List<QueuedMutation> nextGroup() throws InterruptedException {
+    QuarryException failure = broken;
+    if (failure != null) {
+      QueuedMutation m = queue.take();
+      m.future().completeExceptionally(failure);
+      return List.of();
+    }
+    QueuedMutation first = carried.poll();
+    while (first == null) {
+      first = queue.poll(100, TimeUnit.MILLISECONDS);
+      if (first == null && closing) {
+        return null;
+      }
+    }
+    List<QueuedMutation> group = new ArrayList<>();
+    group.add(first);
+    if (first.hasPurge()) {
+      return group;
+    }
+    while (group.size() < config.maxGroupSize()) {
+      QueuedMutation next = queue.poll();
+      if (next == null) {
+        break;
+      }
+      if (next.hasPurge()) {
+        carried.add(next);
+        break;
+      }
+      group.add(next);
+    }
+    return group;
+  }
+
+  private void process(List<QueuedMutation> group) throws IOException {
+    if (group.isEmpty()) {
+      return;
+    }
+    long base = store.committedRevision();
+    Instant now = config.clock().instant();
+    GroupPlanner planner = new GroupPlanner(info, store, base, now, config);
+    List<PlannedMutation> planned = new ArrayList<>();
+    for (QueuedMutation m : group) {
+      try {
+        planned.add(planner.plan(m));
+      } catch (QuarryException e) {
+        m.future().completeExceptionally(e);
+      } catch (RuntimeException e) {
+        m.future().completeExceptionally(new QuarryException(ErrorCode.INTERNAL, "mutation could not be planned", e));
+      }
+    }
+    boolean writes = planned.stream().anyMatch(p -> !p.replay());
+    if (!writes) {
+      complete(planned);
+      return;
+    }
+    long target = planner.revision();
+    try {
+      write(planned, now);
+      prune(target, now);
+      store.commit(target);
+      commits++;
+    } catch (Throwable t) {
+      recoverAfterFailedWrite(planned, target, t);
+      return;
+    }
+    boolean purged = planned.stream().anyMatch(p -> p.changes().stream()
+        .anyMatch(c -> c instanceof PlannedMutation.Delete d && d.purge()));
+    try {
+      if (purged) {
+        store.eraseDeleted(target);
+      }
+      store.publish(target);
+    } catch (Throwable t) {
+      // Committed and durable, but not visible: the outcome is known to us, not yet to readers.
+      failAll(planned, new QuarryException(ErrorCode.UNAVAILABLE,
+          "the change was committed but the index could not be reopened", null, true, t));
+      markBroken(t);
+      return;
+    }
+    complete(planned);
+  }
+
+  private void write(List<PlannedMutation> planned, Instant now) throws Exception {
+    IndexWriter writer = store.writer();
+    List<Callable<Void>> adds = new ArrayList<>();
+    for (PlannedMutation p : planned) {
+      if (p.replay()) {
+        continue;
+      }
+      Mutation m = p.queued().mutation();
+      for (PlannedMutation.Change c : p.changes()) {
+        if (c instanceof PlannedMutation.Index ix) {
+          adds.add(() -> {
+            writer.addDocuments(Documents.sourceVersion(ix.prepared(), p.revision(), now));
+            writer.addDocument(Documents.history(p.revision(), ix.ordinal(), ix.prepared().op().operation(),
+                ix.source(), ix.prepared().contentSha256(), m.subject(), now));
+            return null;
+          });
+        } else if (c instanceof PlannedMutation.Delete d && !d.purge()) {
+          adds.add(() -> {
+            writer.addDocument(Documents.history(p.revision(), d.ordinal(), "delete", d.source(), null, m.subject(), now));
+            return null;
+          });
+        }
+      }
+      if (m.idempotency() != null) {
+        String term = Documents.idempotencyTerm(m.subject(), m.idempotency().key());
+        Document record = Documents.idempotency(term, m.idempotency().fingerprint(), ResultCodec.write(p.result()), now);
+        adds.add(() -> {
+          writer.updateDocument(new Term(Fields.IDEM_KEY, term), record);
+          return null;
+        });
+      }
+    }
+    runAll(adds);
+    // Phase 2: in revision order, on this thread.
+    for (PlannedMutation p : planned) {
+      if (p.replay()) {
+        continue;
+      }
+      for (PlannedMutation.Change c : p.changes()) {
+        if (c instanceof PlannedMutation.Index ix && ix.supersededRevision() > 0) {
+          supersede(writer, ix.source(), ix.supersededRevision(), p.revision());
+        } else if (c instanceof PlannedMutation.Delete d) {
+          if (d.purge()) {
+            purge(writer, d, p.revision(), p.queued().mutation().subject(), now);
+          } else {
+            supersede(writer, d.source(), d.currentRevision(), p.revision());
+          }
+        }
+      }
+    }
+  }
+
+  private void runAll(List<Callable<Void>> tasks) throws Exception {
+    if (tasks.size() == 1) {
+      tasks.get(0).call();
+      return;
+    }
+    List<Future<Void>> futures = new ArrayList<>(tasks.size());
+    for (Callable<Void> t : tasks) {
+      futures.add(indexers.submit(t));
+    }
+    Exception first = null;
+    for (Future<Void> f : futures) {
+      try {
+        f.get();
+      } catch (ExecutionException e) {
+        if (first == null) {
+          first = e.getCause() instanceof Exception ex ? ex : new RuntimeException(e.getCause());
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  private static void supersede(IndexWriter writer, String source, long versionRevision, long revision) throws IOException {
+    writer.updateDocValues(new Term(Fields.VERSION_KEY, Fields.versionKey(source, versionRevision)),
+        new NumericDocValuesField(Fields.SOFT_DELETES, 1),
+        new NumericDocValuesField(Fields.SUPERSEDED_REV, revision));
+  }
+
+  /**
+   * Erases every version of a source and strips its history entries to revision, operation, source
+   * and time; the purge itself becomes a history entry.
+   */
+  private void purge(IndexWriter writer, PlannedMutation.Delete d, long revision, String subject, Instant now)
+      throws IOException {
+    List<Document> stripped = new ArrayList<>();
+    IndexSnapshot snapshot = store.acquire();
+    try {
+      IndexSearcher searcher = new IndexSearcher(snapshot.latest());
+      TopDocs top = searcher.search(new TermQuery(new Term(Fields.HISTORY_SOURCE, d.source())), Integer.MAX_VALUE);
+      for (ScoreDoc sd : top.scoreDocs) {
+        Document h = searcher.storedFields().document(sd.doc);
+        stripped.add(Documents.history(
+            h.getField(Fields.HISTORY_REV).numericValue().longValue(),
+            h.getField(Fields.HISTORY_ORD).numericValue().intValue(),
+            h.get(Fields.HISTORY_OP), d.source(), null, null,
+            Instant.ofEpochMilli(h.getField(Fields.HISTORY_AT).numericValue().longValue())));
+      }
+    } finally {
+      snapshot.release();
+    }
+    writer.deleteDocuments(new Term(Fields.SOURCE, d.source()), new Term(Fields.HISTORY_SOURCE, d.source()));
+    stripped.add(Documents.history(revision, d.ordinal(), "purge", d.source(), null, subject, now));
+    writer.addDocuments(stripped);
+  }
+
+  /** Drops history entries older than retention and expired idempotency records, now and then. */
+  private void prune(long revision, Instant now) throws IOException {
+    long oldest = LuceneCorpusIndex.oldestRetained(revision, config.retainedRevisions());
+    if (oldest - lastPrunedAt < PRUNE_EVERY_REVISIONS) {
+      return;
+    }
+    IndexWriter writer = store.writer();
+    writer.deleteDocuments(LongPoint.newRangeQuery(Fields.HISTORY_REV, Long.MIN_VALUE, oldest - 1));
+    long expiredBefore = now.minus(config.idempotencyRetention()).toEpochMilli();
+    writer.deleteDocuments(LongPoint.newRangeQuery(Fields.IDEM_AT, Long.MIN_VALUE, expiredBefore - 1));
+    lastPrunedAt = oldest;
+  }
+
+  /**
+   * Rolls back to the last commit and reopens the writer. If the commit itself made it to disk (the
+   * failure came after), the group succeeded; otherwise nothing of it was applied.
+   */
+  private void recoverAfterFailedWrite(List<PlannedMutation> planned, long target, Throwable cause) {
+    LOG.log(Level.WARNING, "write to corpus '" + info.name() + "' failed; rolling back", cause);
+    try {
+      store.rollbackAndReopen();
+    } catch (Throwable t) {
+      markBroken(t);
+      failAll(planned, new QuarryException(ErrorCode.UNAVAILABLE,
+          "the corpus index failed and could not be reopened", null, true, cause));
+      return;
+    }
+    if (store.committedRevision() == target) {
+      try {
+        store.publish(target);
+        complete(planned);
+        return;
+      } catch (Throwable t) {
+        markBroken(t);
+        failAll(planned, new QuarryException(ErrorCode.UNAVAILABLE,
+            "the change was committed but the index could not be reopened", null, true, t));
+        return;
+      }
+    }
+    failAll(planned, new QuarryException(ErrorCode.UNAVAILABLE,
+        "the change could not be written and was not applied: " + cause.getMessage(), cause));
+  }
+
+  private void markBroken(Throwable cause) {
+    broken = new QuarryException(ErrorCode.UNAVAILABLE,
+        "corpus '" + info.name() + "' is unavailable after a storage failure; restart to recover", cause);
+  }
+
+  private static void complete(List<PlannedMutation> planned) {
+    for (PlannedMutation p : planned) {
+      p.queued().future().complete(p.replay() ? p.result().asReplay() : p.result());
+    }
+  }
+
+  private static void failAll(List<PlannedMutation> planned, QuarryException e) {
+    for (PlannedMutation p : planned) {
+      if (p.replay()) {
+        p.queued().future().complete(p.result().asReplay());
+      } else {
+        p.queued().future().completeExceptionally(e);
+      }
+    }
+  }
+
+  /** Stops taking mutations, finishes the queued ones, and stops the writer thread. */
+  @Override
+  public void close() {
+    closing = true;
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    indexers.shutdown();
+  }
+
+  /** Checks mutations against the corpus in order, as if each earlier one had been applied. */
+  static final class GroupPlanner {
+    private final CorpusInfo info;
+    private final IndexStore store;
+    private final Instant now;
+    private final EngineConfig config;
+    private long revision;
+    /** Sources changed earlier in this group: their state as of the group so far (null: absent). */
+    private final Map<String, Optional<Current>> changed = new HashMap<>();
+    /** Idempotency records written earlier in this group. */
+    private final Map<String, PlannedMutation> recordedKeys = new HashMap<>();
+
+    /** The current version of a source, as far as the planner needs it. */
+    record Current(long sourceRevision, String fingerprint, String contentSha256, int chunks) {}
+
+    GroupPlanner(CorpusInfo info, IndexStore store, long base, Instant now, EngineConfig config) {
+      this.info = info;
+      this.store = store;
+      this.revision = base;
+      this.now = now;
+      this.config = config;
+    }
+
+    /** The revision after every mutation planned so far. */
+    long revision() {
+      return revision;
+    }
+
+    PlannedMutation plan(QueuedMutation q) throws IOException {
+      Mutation m = q.mutation();
+      if (m.expectedCorpusId() != null && !m.expectedCorpusId().equals(info.corpusId())) {
+        throw new QuarryException(ErrorCode.CORPUS_REPLACED,
+            "corpus '" + info.name() + "' was deleted and created again; its corpusId is no longer "
+                + m.expectedCorpusId());
+      }
+      if (m.idempotency() != null) {
+        PlannedMutation replay = replayOf(q);
+        if (replay != null) {
+          return replay;
+        }
+      }
+      boolean batch = m.operations().size() > 1;
+      long next = revision + 1;
+      List<PlannedMutation.Change> changes = new ArrayList<>();
+      List<Object[]> outcomes = new ArrayList<>();
+      for (int i = 0; i < m.operations().size(); i++) {
+        SourceOperation op = m.operations().get(i);
+        String field = batch ? "operations[" + i + "]." : "";
+        Optional<Current> current = current(op.source());
+        checkExpected(op, current, field);
+        if (op instanceof SourceOperation.Index ix) {
+          PreparedSource p = (PreparedSource) q.prepared().get(i);
+          if (current.isPresent() && current.get().fingerprint().equals(p.fingerprint())) {
+            outcomes.add(new Object[] {Receipt.Status.UNCHANGED, current.get(), p});
+          } else {
+            changes.add(new PlannedMutation.Index(p, current.map(Current::sourceRevision).orElse(0L), i));
+            outcomes.add(new Object[] {Receipt.Status.INDEXED, null, p});
+          }
+        } else {
+          SourceOperation.Delete d = (SourceOperation.Delete) op;
+          boolean exists = current.isPresent();
+          boolean retained = d.purge() && !exists && !changed.containsKey(d.source())
+              && store.anyVersionRetained(d.source());
+          if (exists || retained || (d.purge() && changed.containsKey(d.source()))) {
+            changes.add(new PlannedMutation.Delete(d.source(), current.map(Current::sourceRevision).orElse(0L), d.purge(), i));
+            outcomes.add(new Object[] {Receipt.Status.DELETED, null, null});
+          } else {
+            outcomes.add(new Object[] {Receipt.Status.ABSENT, null, null});
+          }
+        }
+      }
+      long at = changes.isEmpty() ? revision : next;
+      List<Receipt> receipts = new ArrayList<>();
+      for (int i = 0; i < outcomes.size(); i++) {
+        Object[] o = outcomes.get(i);
+        Receipt.Status status = (Receipt.Status) o[0];
+        String source = m.operations().get(i).source();
+        PreparedSource p = (PreparedSource) o[2];
+        receipts.add(switch (status) {
+          case INDEXED -> new Receipt(info.name(), info.corpusId(), source, at, at, status, p.contentSha256(),
+              p.chunks().size(), p.op().ingest());
+          case UNCHANGED -> {
+            Current c = (Current) o[1];
+            yield new Receipt(info.name(), info.corpusId(), source, at, c.sourceRevision(), status, c.contentSha256(),
+                c.chunks(), p.op().ingest());
+          }
+          case DELETED, ABSENT -> new Receipt(info.name(), info.corpusId(), source, at, 0, status, null, 0, null);
+        });
+      }
+      MutationResult result = new MutationResult(info.name(), info.corpusId(), at, receipts, false);
+      PlannedMutation plan = new PlannedMutation(q, at, List.copyOf(changes), result, false);
+      // Only now, with every check passed, does the group's state move on.
+      revision = at;
+      for (PlannedMutation.Change c : changes) {
+        if (c instanceof PlannedMutation.Index ix) {
+          PreparedSource p = ix.prepared();
+          changed.put(c.source(), Optional.of(new Current(at, p.fingerprint(), p.contentSha256(), p.chunks().size())));
+        } else {
+          changed.put(c.source(), Optional.empty());
+        }
+      }
+      if (m.idempotency() != null) {
+        recordedKeys.put(Documents.idempotencyTerm(m.subject(), m.idempotency().key()), plan);
+      }
+      return plan;
+    }
+
+    private PlannedMutation replayOf(QueuedMutation q) throws IOException {
+      Mutation m = q.mutation();
+      String term = Documents.idempotencyTerm(m.subject(), m.idempotency().key());
+      PlannedMutation earlier = recordedKeys.get(term);
+      if (earlier != null) {
+        Mutation.Idempotency first = earlier.queued().mutation().idempotency();
+        checkSameRequest(first.fingerprint(), m.idempotency());
+        return new PlannedMutation(q, earlier.revision(), List.of(), earlier.result(), true);
+      }
+      Optional<dev.quarry.engine.CorpusIndex.StoredOutcome> stored = store.findIdempotent(term, now, config.idempotencyRetention());
+      if (stored.isPresent()) {
+        checkSameRequest(stored.get().fingerprint(), m.idempotency());
+        MutationResult r = stored.get().result();
+        return new PlannedMutation(q, r.revision(), List.of(), r, true);
+      }
+      return null;
+    }
+
+    private static void checkSameRequest(String recordedFingerprint, Mutation.Idempotency now) {
+      if (!recordedFingerprint.equals(now.fingerprint())) {
+        throw new QuarryException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
+            "Idempotency-Key was already used with a different request");
+      }
+    }
+
+    private Optional<Current> current(String source) throws IOException {
+      Optional<Current> c = changed.get(source);
+      if (c != null) {
+        return c;
+      }
+      Optional<SourceState> state = store.readSource(source);
+      return state.map(s -> new Current(s.sourceRevision(), null, s.contentSha256(), s.chunks()))
+          .map(cur -> new Current(cur.sourceRevision(), fingerprintOf(source), cur.contentSha256(), cur.chunks()));
+    }
+
+    private String fingerprintOf(String source) {
+      try {
+        return store.fingerprint(source);
+      } catch (IOException e) {
+        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not read source state", e);
+      }
+    }
+
+    private static void checkExpected(SourceOperation op, Optional<Current> current, String field) {
+      Long expected = op.expectedRevision();
+      if (expected == null) {
+        return;
+      }
+      long actual = current.map(Current::sourceRevision).orElse(0L);
+      if (actual != expected) {
+        throw new QuarryException(ErrorCode.REVISION_CONFLICT,
+            expected == 0
+                ? "source '" + op.source() + "' already exists at sourceRevision " + actual
+                : actual == 0
+                    ? "source '" + op.source() + "' does not exist (expected sourceRevision " + expected + ")"
+                    : "source '" + op.source() + "' is at sourceRevision " + actual + ", not " + expected,
+            field + "expectedRevision", false, null);
+      }
+    }
+  }
+}

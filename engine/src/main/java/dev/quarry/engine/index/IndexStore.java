@@ -1,0 +1,233 @@
+package dev.quarry.engine.index;
+
+import dev.quarry.engine.CorpusIndex;
+import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.SourceState;
+import dev.quarry.engine.analysis.Analyzers;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.SoftDeletesRetentionMergePolicy;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+
+/**
+ * The Lucene side of one corpus: its directory, its IndexWriter, its committed revision and the
+ * published snapshot that searches and reads use.
+ *
+ * <p>Writes (everything but {@link #acquire} and the read methods) happen on the corpus's writer
+ * thread only. The committed revision lives in the commit's user data, so it survives crashes with
+ * exactly the documents it names.
+ */
+final class IndexStore implements Closeable {
+  private final CorpusInfo info;
+  private final EngineConfig config;
+  private final Directory directory;
+  private final Analyzer analyzer;
+  private IndexWriter writer;
+  private volatile long committedRevision;
+  private volatile IndexSnapshot snapshot;
+
+  IndexStore(Path dir, CorpusInfo info, EngineConfig config) throws IOException {
+    this.info = info;
+    this.config = config;
+    this.directory = FSDirectory.open(dir);
+    this.analyzer = Analyzers.forLanguage(info.settings().language());
+    try {
+      openWriter();
+    } catch (IOException | RuntimeException e) {
+      directory.close();
+      throw e;
+    }
+  }
+
+  Analyzer analyzer() {
+    return analyzer;
+  }
+
+  private void openWriter() throws IOException {
+    IndexWriterConfig iwc = new IndexWriterConfig(analyzer);
+    iwc.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+    iwc.setSoftDeletesField(Fields.SOFT_DELETES);
+    iwc.setSimilarity(new BM25Similarity((float) info.settings().ranking().k1(), (float) info.settings().ranking().b()));
+    iwc.setRAMBufferSizeMB(config.ramBufferMb());
+    iwc.setCommitOnClose(false);
+    TieredMergePolicy tiered = new TieredMergePolicy();
+    // A purge must be able to rewrite every segment holding a deleted document.
+    tiered.setForceMergeDeletesPctAllowed(0);
+    iwc.setMergePolicy(new SoftDeletesRetentionMergePolicy(Fields.SOFT_DELETES,
+        () -> NumericDocValuesField.newSlowRangeQuery(Fields.SUPERSEDED_REV,
+            LuceneCorpusIndex.oldestRetained(committedRevision, config.retainedRevisions()) + 1, Long.MAX_VALUE),
+        tiered));
+    writer = new IndexWriter(directory, iwc);
+    Map<String, String> data = new HashMap<>();
+    writer.getLiveCommitData().forEach(e -> data.put(e.getKey(), e.getValue()));
+    String id = data.get(Fields.COMMIT_CORPUS_ID);
+    if (id == null) {
+      if (writer.getDocStats().maxDoc != 0) {
+        writer.rollback();
+        throw new QuarryException(ErrorCode.INTERNAL, "index of corpus '" + info.name() + "' has no revision record");
+      }
+      committedRevision = 0;
+      commit(0);
+    } else if (!id.equals(info.corpusId())) {
+      writer.rollback();
+      throw new QuarryException(ErrorCode.INTERNAL,
+          "index of corpus '" + info.name() + "' belongs to corpusId " + id + ", not " + info.corpusId());
+    } else {
+      committedRevision = Long.parseLong(data.get(Fields.COMMIT_REVISION));
+    }
+    DirectoryReader reader = DirectoryReader.open(writer);
+    IndexSnapshot old = snapshot;
+    snapshot = new IndexSnapshot(committedRevision,
+        LuceneCorpusIndex.oldestRetained(committedRevision, config.retainedRevisions()), reader);
+    if (old != null) {
+      old.release();
+    }
+  }
+
+  IndexWriter writer() {
+    return writer;
+  }
+
+  long committedRevision() {
+    return committedRevision;
+  }
+
+  /** Commits everything written so far as {@code revision}: durable once this returns. */
+  void commit(long revision) throws IOException {
+    writer.setLiveCommitData(Map.of(
+        Fields.COMMIT_REVISION, Long.toString(revision),
+        Fields.COMMIT_CORPUS_ID, info.corpusId()).entrySet());
+    writer.commit();
+    committedRevision = revision;
+  }
+
+  /** Makes {@code revision} (already committed) the one searches and reads see. */
+  void publish(long revision) throws IOException {
+    IndexSnapshot old = snapshot;
+    DirectoryReader reader = DirectoryReader.openIfChanged(old.latest(), writer);
+    if (reader == null) {
+      old.latest().incRef();
+      reader = old.latest();
+    }
+    snapshot = new IndexSnapshot(revision, LuceneCorpusIndex.oldestRetained(revision, config.retainedRevisions()), reader);
+    old.release();
+  }
+
+  /** Rewrites segments that hold purged documents so that nothing of them stays on disk. */
+  void eraseDeleted(long revision) throws IOException {
+    writer.forceMergeDeletes(true);
+    commit(revision);
+  }
+
+  /** Discards everything since the last commit and reopens the writer at that commit. */
+  void rollbackAndReopen() throws IOException {
+    try {
+      writer.rollback();
+    } finally {
+      openWriter();
+    }
+  }
+
+  /** The current snapshot, with a reference the caller must {@link IndexSnapshot#release()}. */
+  IndexSnapshot acquire() {
+    while (true) {
+      IndexSnapshot s = snapshot;
+      if (s == null) {
+        throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed");
+      }
+      if (s.tryIncRef()) {
+        return s;
+      }
+      if (s == snapshot) {
+        throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed");
+      }
+    }
+  }
+
+  Optional<SourceState> readSource(String source) throws IOException {
+    IndexSnapshot s = acquire();
+    try {
+      return SourceRecords.read(s.latest(), source);
+    } finally {
+      s.release();
+    }
+  }
+
+  String fingerprint(String source) throws IOException {
+    IndexSnapshot s = acquire();
+    try {
+      return SourceRecords.fingerprint(s.latest(), source);
+    } finally {
+      s.release();
+    }
+  }
+
+  boolean anyVersionRetained(String source) throws IOException {
+    IndexSnapshot s = acquire();
+    try {
+      return SourceRecords.anyVersionRetained(s.allVersions(), source);
+    } finally {
+      s.release();
+    }
+  }
+
+  /** The idempotency record for {@code term} unless it is older than {@code retention}. */
+  Optional<CorpusIndex.StoredOutcome> findIdempotent(String term, Instant now, Duration retention) throws IOException {
+    IndexSnapshot s = acquire();
+    try {
+      IndexSearcher searcher = new IndexSearcher(s.latest());
+      TopDocs top = searcher.search(new TermQuery(new Term(Fields.IDEM_KEY, term)), 1);
+      if (top.scoreDocs.length == 0) {
+        return Optional.empty();
+      }
+      Document d = searcher.storedFields().document(top.scoreDocs[0].doc);
+      long at = d.getField(Fields.IDEM_AT).numericValue().longValue();
+      if (at < now.minus(retention).toEpochMilli()) {
+        return Optional.empty();
+      }
+      return Optional.of(new CorpusIndex.StoredOutcome(d.get(Fields.IDEM_FINGERPRINT), ResultCodec.read(d.get(Fields.IDEM_RESULT))));
+    } finally {
+      s.release();
+    }
+  }
+
+  /** Releases the snapshot and closes the writer (committing nothing new) and the directory. */
+  @Override
+  public void close() throws IOException {
+    IndexSnapshot s = snapshot;
+    snapshot = null;
+    try {
+      if (s != null) {
+        s.release();
+      }
+    } finally {
+      try {
+        writer.close();
+      } finally {
+        directory.close();
+      }
+    }
+  }
+}

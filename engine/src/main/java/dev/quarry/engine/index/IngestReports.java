@@ -1,0 +1,50 @@
+package dev.quarry.engine.index;
+
+import dev.quarry.engine.IngestReport;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Stores ingest reports as JSON maps and reads them back. */
+final class IngestReports {
+  private IngestReports() {}
+
+  static Map<String, Object> toMap(IngestReport r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("extractor", r.extractor());
+    if (r.pages() != null) {
+      m.put("pages", r.pages());
+    }
+    m.put("characters", r.characters());
+    List<Map<String, Object>> warnings = new ArrayList<>();
+    for (IngestReport.Warning w : r.warnings()) {
+      Map<String, Object> wm = new LinkedHashMap<>();
+      wm.put("code", w.code());
+      wm.put("message", w.message());
+      if (w.pages() != null) {
+        wm.put("pages", w.pages());
+      }
+      warnings.add(wm);
+    }
+    m.put("warnings", warnings);
+    return m;
+  }
+
+  @SuppressWarnings("unchecked")
+  static IngestReport fromMap(Map<String, Object> m) {
+    List<IngestReport.Warning> warnings = new ArrayList<>();
+    for (Map<String, Object> wm : (List<Map<String, Object>>) m.getOrDefault("warnings", List.of())) {
+      List<Integer> pages = null;
+      if (wm.get("pages") instanceof List<?> l) {
+        pages = new ArrayList<>();
+        for (Object o : l) {
+          pages.add(((Number) o).intValue());
+        }
+      }
+      warnings.add(new IngestReport.Warning((String) wm.get("code"), (String) wm.get("message"), pages));
+    }
+    Integer pages = m.get("pages") instanceof Number n ? n.intValue() : null;
+    return new IngestReport((String) m.get("extractor"), pages, ((Number) m.get("characters")).longValue(), warnings);
+  }
+}

@@ -1,0 +1,110 @@
+package dev.quarry.engine.index;
+
+import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.Metadata;
+import dev.quarry.engine.PageRange;
+import dev.quarry.engine.Passage;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.chunk.ChunkSpan;
+import dev.quarry.engine.chunk.Chunker;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * An index operation made ready for the writer: content hash, fingerprint and chunks computed on
+ * the caller's thread, so the corpus's writer only stamps revisions and hands documents to Lucene.
+ *
+ * @param chunks each chunk's text, offsets, pages and metadata (source metadata with passage
+ *     metadata laid over it)
+ * @param fingerprint what "unchanged" compares: content, title, media type, metadata and chunking
+ */
+record PreparedSource(
+    SourceOperation.Index op,
+    String contentSha256,
+    String fingerprint,
+    List<PreparedChunk> chunks,
+    long characters,
+    Integer pages,
+    String mediaType) {
+
+  /** Media type reported for text indexed without one. */
+  static final String DEFAULT_MEDIA_TYPE = "text/plain";
+
+  /** One chunk ready to become a Lucene document. */
+  record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata) {}
+
+  static PreparedSource prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking) {
+    List<PreparedChunk> chunks = new ArrayList<>();
+    String content;
+    if (op.text() != null) {
+      content = op.text();
+      List<ChunkSpan> spans = Chunker.split(content, op.pageStarts(), op.mediaType(), chunking);
+      for (ChunkSpan s : spans) {
+        chunks.add(new PreparedChunk(content.substring(s.start(), s.end()), s.start(), s.end(), s.pages(), op.metadata()));
+      }
+    } else {
+      StringBuilder joined = new StringBuilder();
+      for (int i = 0; i < op.passages().size(); i++) {
+        Passage p = op.passages().get(i);
+        if (i > 0) {
+          joined.append("\n\n");
+        }
+        int start = joined.length();
+        joined.append(p.text());
+        if (!p.text().isBlank()) {
+          chunks.add(new PreparedChunk(p.text(), start, joined.length(), null, op.metadata().with(p.metadata())));
+        }
+      }
+      content = joined.toString();
+    }
+    if (chunks.isEmpty()) {
+      throw QuarryException.invalid(op.text() != null ? "text" : "passages", "the source has no text to index");
+    }
+    String sha = op.contentSha256() != null ? op.contentSha256() : sha256Hex(content);
+    Integer pages = op.ingest() != null ? op.ingest().pages()
+        : op.pageStarts() != null ? Integer.valueOf(op.pageStarts().length) : null;
+    String mediaType = op.mediaType() != null ? op.mediaType() : DEFAULT_MEDIA_TYPE;
+    long characters = op.ingest() != null ? op.ingest().characters() : content.length();
+    return new PreparedSource(op, sha, fingerprint(op, sha, mediaType, chunks), List.copyOf(chunks), characters, pages, mediaType);
+  }
+
+  private static String fingerprint(SourceOperation.Index op, String sha, String mediaType, List<PreparedChunk> chunks) {
+    MessageDigest md = sha256();
+    update(md, sha);
+    update(md, op.title() == null ? "\u0000" : op.title());
+    update(md, mediaType);
+    update(md, Json.write(op.metadata().values()));
+    update(md, op.ingest() == null ? "" : Json.write(IngestReports.toMap(op.ingest())));
+    for (PreparedChunk c : chunks) {
+      update(md, c.start() + ":" + c.end() + ":" + (c.pages() == null ? "" : c.pages().from() + "-" + c.pages().to()));
+      update(md, Json.write(c.metadata().values()));
+    }
+    return HexFormat.of().formatHex(md.digest());
+  }
+
+  private static void update(MessageDigest md, String s) {
+    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+    md.update((byte) (b.length >>> 24));
+    md.update((byte) (b.length >>> 16));
+    md.update((byte) (b.length >>> 8));
+    md.update((byte) b.length);
+    md.update(b);
+  }
+
+  static String sha256Hex(String s) {
+    return HexFormat.of().formatHex(sha256().digest(s.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new AssertionError("every JDK has SHA-256", e);
+    }
+  }
+}
