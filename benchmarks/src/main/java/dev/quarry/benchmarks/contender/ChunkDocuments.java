@@ -23,7 +23,8 @@ import org.apache.lucene.util.BytesRef;
 /**
  * Lucene documents for the chunks of one source, with the fields of Quarry's chunk documents
  * ({@link Fields}): the text stored with offsets in its postings, the title indexed, the source
- * as a term and sorted doc values, the revision doc values and the stored provenance. Only
+ * as a term and sorted doc values, the revision doc values and the stored provenance (no
+ * metadata: benchmark sources have none, and Quarry then stores none). Only
  * Quarry's other kinds of documents (source records, history, idempotency) are left out: they are
  * part of what the engine does and the baseline does not.
  */
@@ -31,7 +32,6 @@ final class ChunkDocuments {
   /** Text as Quarry indexes it: tokenized, positions and offsets in postings, stored. */
   static final FieldType TEXT_WITH_OFFSETS = textWithOffsets();
   private static final String MEDIA_TYPE = "text/plain";
-  private static final String NO_METADATA = "{}";
 
   private ChunkDocuments() {}
 
@@ -58,12 +58,11 @@ final class ChunkDocuments {
       d.add(new NumericDocValuesField(Fields.SUPERSEDED_REV, Long.MAX_VALUE));
       d.add(new StoredField(Fields.SOURCE_REV, revision));
       d.add(new StoredField(Fields.CONTENT_SHA256, sha256));
-      if (source.title() != null) {
+      if (source.title() != null && !source.title().isBlank()) {
         d.add(new StoredField(Fields.TITLE_STORED, source.title()));
         d.add(new TextField(Fields.TITLE, source.title(), Field.Store.NO));
       }
       d.add(new StoredField(Fields.MEDIA_TYPE, MEDIA_TYPE));
-      d.add(new StoredField(Fields.METADATA_JSON, NO_METADATA));
       d.add(new Field(Fields.TEXT, source.text().substring(span.start(), span.end()), TEXT_WITH_OFFSETS));
       d.add(new StoredField(Fields.CHUNK, ordinal));
       d.add(new NumericDocValuesField(Fields.CHUNK, ordinal));

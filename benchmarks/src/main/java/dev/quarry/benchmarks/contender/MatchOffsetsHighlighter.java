@@ -17,8 +17,11 @@ import org.apache.lucene.search.uhighlight.WholeBreakIterator;
  * search response's {@code highlights} hold. Not thread-safe; one per search.
  */
 final class MatchOffsetsHighlighter extends UnifiedHighlighter {
-  /** Chunks are a few thousand characters; never cut one short. */
-  private static final int MAX_LENGTH = Integer.MAX_VALUE - 1;
+  /**
+   * Chunks are a few thousand characters (250 words); this never cuts one short. Not
+   * Integer.MAX_VALUE: the highlighter sizes buffers by it.
+   */
+  private static final int MAX_LENGTH = 1 << 20;
 
   MatchOffsetsHighlighter(IndexSearcher searcher, Analyzer analyzer) {
     super(UnifiedHighlighter.builder(searcher, analyzer)

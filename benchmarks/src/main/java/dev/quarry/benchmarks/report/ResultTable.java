@@ -77,8 +77,7 @@ public final class ResultTable {
   }
 
   private static Pair pair(
-      Map<String, Pair> into, String measure, String conditions, int threads
-      String unit) {
+      Map<String, Pair> into, String measure, String conditions, int threads, String unit) {
     String key = measure + '|' + conditions + '|' + threads + '|' + unit;
     return into.computeIfAbsent(key, k -> new Pair(measure, conditions, threads, unit));
   }
@@ -124,8 +123,7 @@ public final class ResultTable {
     private double quarry = Double.NaN;
     private double lucene = Double.NaN;
 
-    Pair(String measure, String conditions, int threads
-      String unit) {
+    Pair(String measure, String conditions, int threads, String unit) {
       this.measure = measure;
       this.conditions = conditions;
       this.threads = threads;
