@@ -21,7 +21,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -112,17 +111,23 @@ public final class Harness {
     if (corpus instanceof JsonlCorpus file) {
       notes.add(file.size() + " documents in the file; larger indexes repeat them under new ids");
     }
-    List<ContenderKind> kinds = availableContenders(notes);
+    List<Availability> availability = probe(notes);
+    List<ContenderKind> indexing = availability.stream().filter(Availability::indexes).map(Availability::kind).toList();
+    List<ContenderKind> searching = availability.stream().filter(Availability::searches).map(Availability::kind).toList();
     List<RunResult> results = new ArrayList<>();
-    List<Footprint> footprints = new ArrayList<>();
-    if (!kinds.isEmpty()) {
-      for (int threads : profile.threads()) {
-        results.addAll(new Runner(indexing(kinds, threads)).run());
-        results.addAll(new Runner(search(kinds, threads)).run());
+    for (int threads : profile.threads()) {
+      if (!indexing.isEmpty()) {
+        results.addAll(new Runner(indexing(indexing, threads)).run());
       }
+      if (!searching.isEmpty()) {
+        results.addAll(new Runner(search(searching, threads)).run());
+      }
+    }
+    List<Footprint> footprints = new ArrayList<>();
+    if (!searching.isEmpty()) {
       QueryMix warmUp = QueryMix.from(sample(corpus, FOOTPRINT_QUERY_SAMPLE), FOOTPRINT_QUERY_SAMPLE, seed);
       for (long chunks : profile.searchChunks()) {
-        for (ContenderKind kind : kinds) {
+        for (ContenderKind kind : searching) {
           footprints.add(FootprintProbe.measure(kind, corpus, chunks, warmUp));
         }
       }
@@ -131,23 +136,25 @@ public final class Harness {
         Files.getFileStore(workspace).type(), notes, ResultTable.of(results, footprints));
   }
 
-  private List<ContenderKind> availableContenders(List<String> notes) throws IOException {
-    List<ContenderKind> kinds = new ArrayList<>();
+  private List<Availability> probe(List<String> notes) throws IOException {
+    List<Availability> availability = new ArrayList<>();
     Path scratch = Workspace.newDirectory("availability");
     try {
       for (ContenderKind kind : ContenderKind.values()) {
-        Optional<String> reason = Availability.whyUnavailable(kind, scratch);
-        if (reason.isPresent()) {
-          notes.add(kind.param() + " not measured: " + reason.get());
-          log.println(kind.param() + " not measured: " + reason.get());
-        } else {
-          kinds.add(kind);
+        Availability a = Availability.probe(kind, scratch);
+        if (!a.indexes()) {
+          notes.add(kind.param() + " indexing not measured: " + a.cannotIndex());
         }
+        if (!a.searches()) {
+          notes.add(kind.param() + " search and footprint not measured: " + a.cannotSearch());
+        }
+        availability.add(a);
       }
     } finally {
       Workspace.delete(scratch);
     }
-    return kinds;
+    notes.forEach(log::println);
+    return availability;
   }
 
   private static List<SourceDocument> sample(Corpus corpus, int documents) {

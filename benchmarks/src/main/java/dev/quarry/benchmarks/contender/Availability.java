@@ -5,46 +5,61 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 
 /**
- * Whether a contender can run here: parts of the engine may not be written yet, and the harness
- * then measures the other contender alone and says why rather than failing every trial.
+ * What a contender can do here: parts of the engine may not be written yet, and the harness then
+ * measures what it can and says why it left the rest out, rather than failing every trial.
+ *
+ * @param cannotIndex why indexing is not measured, or null when it is
+ * @param cannotSearch why search is not measured, or null when it is
  */
-public final class Availability {
+public record Availability(ContenderKind kind, String cannotIndex, String cannotSearch) {
   private static final SourceDocument PROBE =
       new SourceDocument("probe", "Probe", "A probe sentence about quarries and stone.");
 
-  private Availability() {}
+  public boolean indexes() {
+    return cannotIndex == null;
+  }
+
+  public boolean searches() {
+    return cannotSearch == null;
+  }
 
   /**
-   * Empty when {@code kind} indexes and searches a one-document index in {@code scratch} (a new
-   * folder, deleted by the caller); otherwise the reason, when it is not implemented yet.
+   * Indexes and searches a one-document index of {@code kind} in a new folder under
+   * {@code scratch} (which the caller deletes). A part that throws UnsupportedOperationException is
+   * not implemented yet and is reported as such.
    *
-   * @throws IOException for any other failure, which the harness must not hide
+   * @throws IOException or any other exception of the contender, which the harness must not hide
    */
-  public static Optional<String> whyUnavailable(ContenderKind kind, Path scratch) throws IOException {
+  public static Availability probe(ContenderKind kind, Path scratch) throws IOException {
     Path dir = Files.createDirectories(scratch.resolve("probe-" + kind.param()));
     try (Contender target = kind.open(dir)) {
-      target.indexBatch(List.of(PROBE));
-      target.search("quarries");
-      return Optional.empty();
-    } catch (RuntimeException e) {
-      Throwable missing = notImplemented(e);
-      if (missing == null) {
-        throw e;
+      try {
+        target.indexBatch(List.of(PROBE));
+      } catch (RuntimeException e) {
+        String reason = notImplemented(e);
+        return new Availability(kind, reason, reason);
       }
-      StackTraceElement where = missing.getStackTrace().length > 0 ? missing.getStackTrace()[0] : null;
-      return Optional.of("not implemented yet" + (where == null ? "" : " (" + where.getClassName() + ")"));
+      try {
+        target.search("quarries");
+      } catch (RuntimeException e) {
+        return new Availability(kind, null, notImplemented(e));
+      }
+      return new Availability(kind, null, null);
+    } catch (RuntimeException e) {
+      return new Availability(kind, notImplemented(e), notImplemented(e));
     }
   }
 
-  private static Throwable notImplemented(Throwable e) {
+  /** The reason, when {@code e} says something is not implemented; {@code e} itself otherwise. */
+  private static String notImplemented(RuntimeException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof UnsupportedOperationException) {
-        return t;
+        StackTraceElement[] where = t.getStackTrace();
+        return "not implemented yet" + (where.length == 0 ? "" : " (" + where[0].getClassName() + ")");
       }
     }
-    return null;
+    throw e;
   }
 }
