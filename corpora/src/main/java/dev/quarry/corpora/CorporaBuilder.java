@@ -1,17 +1,22 @@
 package dev.quarry.corpora;
 
 import dev.quarry.engine.EngineConfig;
+import dev.quarry.corpora.registry.LuceneCorpusStore;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 
 /** Builds a {@link Corpora} over a data folder with the embedded Lucene store. */
 public final class CorporaBuilder {
   /** Open corpora kept in memory; idle ones beyond this are closed and reopen on demand. */
   public static final int DEFAULT_MAX_OPEN_CORPORA = 64;
+  /** An open corpus untouched this long closes its writer and reader. */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(10);
 
   Path dataDir;
   EngineConfig engineConfig = EngineConfig.defaults();
   int maxOpenCorpora = DEFAULT_MAX_OPEN_CORPORA;
+  Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
 
   CorporaBuilder() {}
 
@@ -37,11 +42,19 @@ public final class CorporaBuilder {
     return this;
   }
 
+  public CorporaBuilder idleTimeout(Duration d) {
+    if (d == null || d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException("idleTimeout must be positive; got " + d);
+    }
+    this.idleTimeout = d;
+    return this;
+  }
+
   /** Opens the data folder (locking it against a second process) and returns the corpora. */
   public Corpora build() {
     if (dataDir == null) {
       throw new IllegalStateException("dataDir is required");
     }
-    throw new UnsupportedOperationException("TODO");
+    return new LocalCorpora(new LuceneCorpusStore(dataDir, engineConfig, maxOpenCorpora, idleTimeout));
   }
 }

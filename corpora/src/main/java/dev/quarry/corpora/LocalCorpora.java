@@ -1,0 +1,227 @@
+package dev.quarry.corpora;
+
+import static dev.quarry.corpora.access.AccessPolicy.requireCorpus;
+
+import dev.quarry.corpora.access.Access;
+import dev.quarry.corpora.access.AccessPolicy;
+import dev.quarry.corpora.access.Scope;
+import dev.quarry.corpora.registry.CorpusStore;
+import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.HistoryPage;
+import dev.quarry.engine.Mutation;
+import dev.quarry.engine.MutationResult;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.SearchRequest;
+import dev.quarry.engine.SearchResult;
+import dev.quarry.engine.SourceIds;
+import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.SourcePage;
+import dev.quarry.engine.SourceState;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * {@link Corpora} over a {@link CorpusStore}: checks grants in the contract's order (validation,
+ * grants, existence, conflicts) and delegates the work to the store's corpus indexes.
+ */
+final class LocalCorpora implements Corpora {
+  static final int MAX_LIST_LIMIT = 1000;
+  private static final Set<Scope> MANAGE = EnumSet.of(Scope.MANAGE);
+  private static final Set<Scope> INDEX = EnumSet.of(Scope.INDEX);
+  private static final Set<Scope> SEARCH = EnumSet.of(Scope.SEARCH);
+  private static final Set<Scope> READ = EnumSet.of(Scope.SEARCH, Scope.INDEX);
+  private static final Set<Scope> ANY = EnumSet.allOf(Scope.class);
+
+  private final CorpusStore store;
+
+  LocalCorpora(CorpusStore store) {
+    this.store = store;
+  }
+
+  @Override
+  public CorpusDescription createCorpus(Access access, String corpus, CorpusSettings settings) {
+    CorpusInfo.checkName(corpus, "corpus");
+    requireCorpus(access, corpus, MANAGE);
+    CorpusInfo info = store.create(corpus, settings == null ? CorpusSettings.DEFAULT : settings);
+    return new CorpusDescription(info, 0, 0);
+  }
+
+  @Override
+  public void deleteCorpus(Access access, String corpus) {
+    CorpusInfo.checkName(corpus, "corpus");
+    requireCorpus(access, corpus, MANAGE);
+    store.delete(corpus);
+  }
+
+  @Override
+  public CorpusDescription readCorpus(Access access, String corpus) {
+    CorpusInfo.checkName(corpus, "corpus");
+    requireCorpus(access, corpus, ANY);
+    return describe(access, corpus);
+  }
+
+  private CorpusDescription describe(Access access, String corpus) {
+    return store.withCorpus(corpus, index -> {
+      long revision = index.revision();
+      long sources = AccessPolicy.seesAllSources(access, corpus, ANY)
+          ? index.countSources(null)
+          : index.countSources(AccessPolicy.visibleSources(access, corpus, ANY));
+      return new CorpusDescription(index.info(), revision, sources);
+    });
+  }
+
+  @Override
+  public CorpusListPage listCorpora(Access access, String cursor, int limit) {
+    checkLimit(limit);
+    String after = decodeCursor(cursor);
+    List<CorpusDescription> out = new ArrayList<>();
+    String last = after;
+    while (out.size() < limit) {
+      List<String> names = store.names(last, limit);
+      if (names.isEmpty()) {
+        return new CorpusListPage(out, null);
+      }
+      for (String name : names) {
+        last = name;
+        if (!AccessPolicy.anyGrant(access, name)) {
+          continue;
+        }
+        try {
+          out.add(describe(access, name));
+        } catch (QuarryException e) {
+          if (e.code() != ErrorCode.CORPUS_NOT_FOUND) {
+            throw e;
+          }
+        }
+        if (out.size() == limit) {
+          break;
+        }
+      }
+    }
+    return new CorpusListPage(out, hasGrantedAfter(access, last) ? encodeCursor(last) : null);
+  }
+
+  private boolean hasGrantedAfter(Access access, String after) {
+    String last = after;
+    while (true) {
+      List<String> names = store.names(last, 256);
+      if (names.isEmpty()) {
+        return false;
+      }
+      for (String n : names) {
+        if (AccessPolicy.anyGrant(access, n)) {
+          return true;
+        }
+        last = n;
+      }
+    }
+  }
+
+  @Override
+  public MutationResult mutate(Access access, String corpus, List<SourceOperation> operations, String expectedCorpusId,
+      Mutation.Idempotency idempotency) {
+    CorpusInfo.checkName(corpus, "corpus");
+    Mutation mutation = new Mutation(operations, access.subject(), idempotency, expectedCorpusId);
+    requireCorpus(access, corpus, INDEX);
+    for (SourceOperation op : mutation.operations()) {
+      AccessPolicy.requireSource(access, corpus, op.source(), INDEX);
+    }
+    return store.withCorpus(corpus, index -> index.apply(mutation));
+  }
+
+  @Override
+  public SearchResult search(Access access, String corpus, SearchRequest request, String expectedCorpusId) {
+    CorpusInfo.checkName(corpus, "corpus");
+    SearchRequest scoped = new SearchRequest(request.query(), AccessPolicy.searchScope(access, corpus, request.scope()),
+        request.filters(), request.topK(), request.revision(), request.maxChunksPerSource(), request.highlight());
+    return store.withCorpus(corpus, index -> {
+      checkCorpusId(index.info(), expectedCorpusId);
+      return index.search(scoped);
+    });
+  }
+
+  @Override
+  public SourceRead readSource(Access access, String corpus, String source) {
+    CorpusInfo.checkName(corpus, "corpus");
+    SourceIds.check(source, "source");
+    requireCorpus(access, corpus, READ);
+    AccessPolicy.requireSource(access, corpus, source, READ);
+    return store.withCorpus(corpus, index -> {
+      long revision = index.revision();
+      SourceState state = index.readSource(source).orElseThrow(
+          () -> new QuarryException(ErrorCode.SOURCE_NOT_FOUND, "source '" + source + "' does not exist"));
+      return new SourceRead(corpus, index.info().corpusId(), revision, state);
+    });
+  }
+
+  @Override
+  public SourcePage listSources(Access access, String corpus, String prefix, String cursor, int limit) {
+    CorpusInfo.checkName(corpus, "corpus");
+    checkLimit(limit);
+    String after = decodeCursor(cursor);
+    requireCorpus(access, corpus, READ);
+    Predicate<String> visible = AccessPolicy.visibleSources(access, corpus, READ);
+    SourcePage page = store.withCorpus(corpus, index -> index.listSources(prefix, after, limit, visible));
+    return new SourcePage(page.sources(), page.nextCursor() == null ? null : encodeCursor(page.nextCursor()));
+  }
+
+  @Override
+  public HistoryPage history(Access access, String corpus, long after, int limit) {
+    CorpusInfo.checkName(corpus, "corpus");
+    checkLimit(limit);
+    if (after < 0) {
+      throw QuarryException.invalid("after", "after must be 0 or more; got " + after);
+    }
+    requireCorpus(access, corpus, INDEX);
+    Predicate<String> visible = AccessPolicy.visibleSources(access, corpus, INDEX);
+    return store.withCorpus(corpus, index -> index.history(after, limit, visible));
+  }
+
+  private static void checkCorpusId(CorpusInfo info, String expected) {
+    if (expected != null && !expected.equals(info.corpusId())) {
+      throw new QuarryException(ErrorCode.CORPUS_REPLACED,
+          "corpus '" + info.name() + "' was deleted and created again; its corpusId is no longer " + expected);
+    }
+  }
+
+  private static void checkLimit(int limit) {
+    if (limit < 1 || limit > MAX_LIST_LIMIT) {
+      throw QuarryException.invalid("limit", "limit must be between 1 and " + MAX_LIST_LIMIT + "; got " + limit);
+    }
+  }
+
+  static String encodeCursor(String position) {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(("v1:" + position).getBytes(StandardCharsets.UTF_8));
+  }
+
+  static String decodeCursor(String cursor) {
+    if (cursor == null) {
+      return null;
+    }
+    try {
+      String s = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+      if (s.startsWith("v1:")) {
+        return s.substring(3);
+      }
+    } catch (IllegalArgumentException e) {
+      // fall through to the typed error
+    }
+    throw QuarryException.invalid("cursor", "cursor is not one this service issued");
+  }
+
+  @Override
+  public void close() {
+    try {
+      store.close();
+    } catch (java.io.IOException e) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "closing the corpus store failed", e);
+    }
+  }
+}

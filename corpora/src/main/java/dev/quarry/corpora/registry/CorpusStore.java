@@ -1,0 +1,34 @@
+package dev.quarry.corpora.registry;
+
+import dev.quarry.engine.CorpusIndex;
+import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.CorpusSettings;
+import java.io.Closeable;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Where corpora live: creates, deletes and lists them, and lends out their {@link CorpusIndex}.
+ * Everything above this interface (grants, idempotency, the HTTP contract) is the same whichever
+ * store answers: the embedded Lucene store today, a cluster-backed one later.
+ */
+public interface CorpusStore extends Closeable {
+
+  /** Creates a corpus with a new corpusId; CORPUS_EXISTS when the name is taken. */
+  CorpusInfo create(String name, CorpusSettings settings);
+
+  /** Deletes a corpus with its history; CORPUS_NOT_FOUND when absent. */
+  void delete(String name);
+
+  Optional<CorpusInfo> info(String name);
+
+  /** Corpus names in order, after {@code after} (exclusive; null for the start), at most {@code limit}. */
+  List<String> names(String after, int limit);
+
+  /**
+   * Runs {@code work} with the open index of corpus {@code name} (CORPUS_NOT_FOUND when absent);
+   * the index stays open at least until {@code work} returns.
+   */
+  <T> T withCorpus(String name, Function<CorpusIndex, T> work);
+}

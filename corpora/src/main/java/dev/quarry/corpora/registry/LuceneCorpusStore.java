@@ -1,0 +1,313 @@
+package dev.quarry.corpora.registry;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.github.benmanes.caffeine.cache.Scheduler;
+import dev.quarry.engine.CorpusIndex;
+import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * The embedded store: one Lucene index per corpus under {@code <data>/corpora/<name>/}, with its
+ * {@code corpus.json} beside the index. Open corpora are a bounded Caffeine cache; an idle or
+ * evicted corpus closes once its last user is done and reopens on demand.
+ *
+ * <p>The data folder is locked for the life of the store, so a second process cannot open it.
+ */
+public final class LuceneCorpusStore implements CorpusStore {
+  private static final String CORPORA = "corpora";
+  private static final String TRASH = "trash";
+  private static final String CREATING_PREFIX = ".creating-";
+  private static final String INDEX = "index";
+  private static final char[] ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
+
+  private final Path corporaDir;
+  private final Path trashDir;
+  private final EngineConfig engineConfig;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+  private final Cache<String, OpenCorpus> open;
+  /** Retired instances still closing, by name: a reopen waits for them. */
+  private final ConcurrentMap<String, OpenCorpus> closing = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, CorpusInfo> infos = new ConcurrentHashMap<>();
+  /** Creation and deletion are rare; one lock keeps them simple and ordered. */
+  private final ReentrantLock catalogLock = new ReentrantLock();
+  private final SecureRandom random = new SecureRandom();
+
+  public LuceneCorpusStore(Path dataDir, EngineConfig engineConfig, int maxOpenCorpora, Duration idleTimeout) {
+    this.engineConfig = engineConfig;
+    this.corporaDir = dataDir.resolve(CORPORA);
+    this.trashDir = dataDir.resolve(TRASH);
+    try {
+      Files.createDirectories(corporaDir);
+      Files.createDirectories(trashDir);
+      lockChannel = FileChannel.open(dataDir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    } catch (IOException e) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open data folder " + dataDir + ": " + e.getMessage(), e);
+    }
+    FileLock l;
+    try {
+      l = lockChannel.tryLock();
+    } catch (IOException | OverlappingFileLockException e) {
+      l = null;
+    }
+    if (l == null) {
+      closeQuietly();
+      throw new QuarryException(ErrorCode.UNAVAILABLE,
+          "data folder " + dataDir + " is in use by another Quarry process; stop it or choose another --data folder");
+    }
+    this.lock = l;
+    cleanLeftovers();
+    this.open = Caffeine.newBuilder()
+        .maximumSize(maxOpenCorpora)
+        .expireAfterAccess(idleTimeout)
+        .scheduler(Scheduler.systemScheduler())
+        .evictionListener((String name, OpenCorpus oc, RemovalCause cause) -> {
+          if (oc != null) {
+            retire(name, oc);
+          }
+        })
+        .build();
+  }
+
+  private void closeQuietly() {
+    try {
+      lockChannel.close();
+    } catch (IOException ignored) {
+      // nothing more to release
+    }
+  }
+
+  /** Removes what an interrupted create or delete left behind. */
+  private void cleanLeftovers() {
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(corporaDir, CREATING_PREFIX + "*")) {
+      for (Path p : s) {
+        deleteRecursively(p);
+      }
+      try (DirectoryStream<Path> t = Files.newDirectoryStream(trashDir)) {
+        for (Path p : t) {
+          deleteRecursively(p);
+        }
+      }
+    } catch (IOException e) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot clean data folder: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public CorpusInfo create(String name, CorpusSettings settings) {
+    CorpusInfo.checkName(name, "corpus");
+    catalogLock.lock();
+    try {
+      Path dir = corporaDir.resolve(name);
+      if (Files.exists(dir)) {
+        throw new QuarryException(ErrorCode.CORPUS_EXISTS, "corpus '" + name + "' already exists");
+      }
+      CorpusInfo info = new CorpusInfo(name, newId(), settings, engineConfig.clock().instant());
+      Path tmp = corporaDir.resolve(CREATING_PREFIX + info.corpusId());
+      try {
+        Files.createDirectories(tmp);
+        CorpusFiles.write(tmp, info);
+        CorpusIndex.open(tmp.resolve(INDEX), info, engineConfig).close();
+        Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+        CorpusFiles.fsyncDir(corporaDir);
+      } catch (IOException e) {
+        try {
+          deleteRecursively(tmp);
+        } catch (IOException ignored) {
+          // left for cleanLeftovers at the next start
+        }
+        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not create corpus '" + name + "': " + e.getMessage(), e);
+      }
+      infos.put(name, info);
+      return info;
+    } finally {
+      catalogLock.unlock();
+    }
+  }
+
+  @Override
+  public void delete(String name) {
+    catalogLock.lock();
+    try {
+      Path dir = corporaDir.resolve(name);
+      if (info(name).isEmpty()) {
+        throw new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist");
+      }
+      CorpusInfo info = infos.remove(name);
+      OpenCorpus oc = open.asMap().remove(name);
+      if (oc != null) {
+        retire(name, oc);
+      }
+      awaitClosed(name);
+      Path trash = trashDir.resolve(name + "-" + (info == null ? newId() : info.corpusId()));
+      try {
+        Files.move(dir, trash, StandardCopyOption.ATOMIC_MOVE);
+        CorpusFiles.fsyncDir(corporaDir);
+        deleteRecursively(trash);
+      } catch (IOException e) {
+        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not delete corpus '" + name + "': " + e.getMessage(), e);
+      }
+    } finally {
+      catalogLock.unlock();
+    }
+  }
+
+  @Override
+  public Optional<CorpusInfo> info(String name) {
+    CorpusInfo cached = infos.get(name);
+    if (cached != null) {
+      return Optional.of(cached);
+    }
+    Path dir = corporaDir.resolve(name);
+    if (!Files.isRegularFile(dir.resolve(CorpusFiles.CORPUS_JSON))) {
+      return Optional.empty();
+    }
+    try {
+      CorpusInfo info = CorpusFiles.read(dir);
+      infos.putIfAbsent(name, info);
+      return Optional.of(info);
+    } catch (IOException e) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus settings are unreadable: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public List<String> names(String after, int limit) {
+    TreeSet<String> names = new TreeSet<>();
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(corporaDir)) {
+      for (Path p : s) {
+        String n = p.getFileName().toString();
+        if (!n.startsWith(".") && (after == null || n.compareTo(after) > 0)) {
+          names.add(n);
+        }
+      }
+    } catch (IOException e) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot list corpora: " + e.getMessage(), e);
+    }
+    List<String> out = new ArrayList<>(Math.min(limit, names.size()));
+    for (String n : names) {
+      if (out.size() == limit) {
+        break;
+      }
+      out.add(n);
+    }
+    return out;
+  }
+
+  @Override
+  public <T> T withCorpus(String name, Function<CorpusIndex, T> work) {
+    OpenCorpus oc = acquire(name);
+    try {
+      return work.apply(oc.index());
+    } finally {
+      oc.release();
+    }
+  }
+
+  private OpenCorpus acquire(String name) {
+    while (true) {
+      CorpusInfo info = info(name).orElseThrow(
+          () -> new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist"));
+      OpenCorpus oc = open.get(name, n -> load(info));
+      if (oc.tryAcquire()) {
+        if (infos.get(name) == null || !infos.get(name).corpusId().equals(oc.index().info().corpusId())) {
+          // Deleted (and perhaps re-created) while we waited: never hand out a stale index.
+          oc.release();
+          open.asMap().remove(name, oc);
+          retire(name, oc);
+          continue;
+        }
+        return oc;
+      }
+      open.asMap().remove(name, oc);
+    }
+  }
+
+  private OpenCorpus load(CorpusInfo info) {
+    awaitClosed(info.name());
+    try {
+      return new OpenCorpus(CorpusIndex.open(corporaDir.resolve(info.name()).resolve(INDEX), info, engineConfig));
+    } catch (IOException e) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open corpus '" + info.name() + "': " + e.getMessage(), e);
+    }
+  }
+
+  private void retire(String name, OpenCorpus oc) {
+    closing.put(name, oc);
+    oc.closed().whenComplete((v, e) -> closing.remove(name, oc));
+    oc.retire();
+  }
+
+  private void awaitClosed(String name) {
+    OpenCorpus previous = closing.get(name);
+    if (previous != null) {
+      previous.closed().join();
+    }
+  }
+
+  private String newId() {
+    char[] id = new char[12];
+    for (int i = 0; i < id.length; i++) {
+      id[i] = ID_ALPHABET[random.nextInt(ID_ALPHABET.length)];
+    }
+    return new String(id);
+  }
+
+  /** Commits and closes every open corpus, then releases the data folder. */
+  @Override
+  public void close() {
+    for (var e : open.asMap().entrySet()) {
+      retire(e.getKey(), e.getValue());
+    }
+    open.invalidateAll();
+    for (OpenCorpus oc : List.copyOf(closing.values())) {
+      oc.closed().join();
+    }
+    try {
+      lock.release();
+    } catch (IOException ignored) {
+      // closing the channel releases it too
+    }
+    closeQuietly();
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package dev.quarry.engine.revision;
+
+import dev.quarry.engine.index.Fields;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.FixedBitSet;
+import org.apache.lucene.util.SmallFloat;
+
+/**
+ * The chunk documents of one segment that are visible at one revision ({@code added <= r <
+ * superseded}, and not hard-deleted), with that segment's share of the revision's field lengths.
+ *
+ * <p>Immutable once built, except for the lazily filled field-length cache. Thread-safe.
+ */
+final class LeafVisibility {
+  private final FixedBitSet visible;
+  private final int visibleCount;
+  private final boolean complete;
+  private final Map<String, FieldLengths> lengths = new ConcurrentHashMap<>();
+
+  private LeafVisibility(FixedBitSet visible, boolean complete) {
+    this.visible = visible;
+    this.visibleCount = visible.cardinality();
+    this.complete = complete;
+  }
+
+  /**
+   * Computes visibility at {@code revision} over an all-versions leaf (one whose live docs are the
+   * hard live docs only). A chunk is recognised by its CHUNK doc values, which only chunks carry.
+   */
+  static LeafVisibility compute(LeafReader leaf, long revision) throws IOException {
+    FixedBitSet bits = new FixedBitSet(Math.max(1, leaf.maxDoc()));
+    Bits hardLive = leaf.getLiveDocs();
+    boolean complete = hardLive == null;
+    NumericDocValues added = leaf.getNumericDocValues(Fields.ADDED_REV);
+    NumericDocValues superseded = leaf.getNumericDocValues(Fields.SUPERSEDED_REV);
+    NumericDocValues chunk = leaf.getNumericDocValues(Fields.CHUNK);
+    if (added != null && chunk != null) {
+      for (int doc = added.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = added.nextDoc()) {
+        if (!chunk.advanceExact(doc)) {
+          continue; // a source record: it has no text, so its visibility changes no statistic
+        }
+        long supersededAt =
+            superseded != null && superseded.advanceExact(doc) ? superseded.longValue() : Long.MAX_VALUE;
+        boolean live = hardLive == null || hardLive.get(doc);
+        if (live && added.longValue() <= revision && revision < supersededAt) {
+          bits.set(doc);
+        } else {
+          complete = false;
+        }
+      }
+    }
+    return new LeafVisibility(bits, complete);
+  }
+
+  /**
+   * The last revision at which this segment's visibility changes: for every later revision it is
+   * the same as at this one. Lets a segment that did not change share its cached visibility across
+   * the ever-advancing latest revision.
+   */
+  static long stableFrom(LeafReader leaf) throws IOException {
+    long stable = 0;
+    NumericDocValues added = leaf.getNumericDocValues(Fields.ADDED_REV);
+    if (added != null) {
+      for (int doc = added.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = added.nextDoc()) {
+        stable = Math.max(stable, added.longValue());
+      }
+    }
+    NumericDocValues superseded = leaf.getNumericDocValues(Fields.SUPERSEDED_REV);
+    if (superseded != null) {
+      for (int doc = superseded.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = superseded.nextDoc()) {
+        long value = superseded.longValue();
+        if (value != Long.MAX_VALUE) {
+          stable = Math.max(stable, value);
+        }
+      }
+    }
+    return stable;
+  }
+
+  /** The visible chunk documents; never modify. */
+  FixedBitSet bits() {
+    return visible;
+  }
+
+  int visibleCount() {
+    return visibleCount;
+  }
+
+  /**
+   * True when no chunk of the segment is hidden at this revision and none is hard-deleted: then
+   * Lucene's own per-segment term statistics are exactly the revision's.
+   */
+  boolean complete() {
+    return complete;
+  }
+
+  /** Visible documents having {@code field}, and the sum of their lengths as their norms encode them. */
+  FieldLengths lengths(LeafReader leaf, String field) throws IOException {
+    FieldLengths cached = lengths.get(field);
+    if (cached == null) {
+      cached = computeLengths(leaf, field);
+      lengths.putIfAbsent(field, cached);
+    }
+    return cached;
+  }
+
+  private FieldLengths computeLengths(LeafReader leaf, String field) throws IOException {
+    NumericDocValues norms = leaf.getNormValues(field);
+    long docCount = 0;
+    long sumLength = 0;
+    if (norms != null) {
+      for (int doc = norms.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = norms.nextDoc()) {
+        long norm = norms.longValue();
+        // A zero norm is a field that produced no token: Lucene does not count it in docCount either.
+        if (norm != 0 && visible.get(doc)) {
+          docCount++;
+          sumLength += SmallFloat.byte4ToInt((byte) norm);
+        }
+      }
+    }
+    return new FieldLengths(docCount, sumLength);
+  }
+
+  /**
+   * A field's document count and summed length over the visible documents of one segment.
+   *
+   * @param sumLength lengths decoded from norms the way BM25 decodes them (exact up to 24 tokens,
+   *     then rounded down to about 3 significant bits), which is lossy but a fixed function of each
+   *     document, so the sum does not depend on how documents are spread over segments
+   */
+  record FieldLengths(long docCount, long sumLength) {}
+}

@@ -1,0 +1,133 @@
+package dev.quarry.engine.revision;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.CollectionStatistics;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.TermStatistics;
+import org.apache.lucene.util.FixedBitSet;
+
+/**
+ * A corpus as it was at one revision: a reader whose live documents are exactly the chunks visible
+ * at that revision, and the term and collection statistics of that revision (as if nothing
+ * superseded or later existed). Lucene's own statistics count every retained version, so searches
+ * must take theirs from here.
+ *
+ * <p>Statistics depend only on the visible documents, never on how they are spread over segments,
+ * so a revision scores the same before and after any merge. Thread-safe; obtained from
+ * {@link RevisionViews}; valid while the snapshot it came from is held.
+ */
+public final class RevisionView {
+  /** Bounds the statistics cache of one view; beyond it statistics are computed each time. */
+  static final int MAX_CACHED_TERMS = 1 << 16;
+
+  private final long revision;
+  private final DirectoryReader reader;
+  private final Map<Term, Optional<TermStatistics>> termStats = new ConcurrentHashMap<>();
+  private final Map<String, Optional<CollectionStatistics>> fieldStats = new ConcurrentHashMap<>();
+
+  RevisionView(long revision, DirectoryReader reader) {
+    this.revision = revision;
+    this.reader = reader;
+  }
+
+  public long revision() {
+    return revision;
+  }
+
+  /** The chunks visible at {@link #revision()}, as live documents. Do not close it. */
+  public DirectoryReader reader() {
+    return reader;
+  }
+
+  /** The term's statistics over the chunks visible at this revision, or null when none has it. */
+  public TermStatistics termStatistics(Term term) throws IOException {
+    Optional<TermStatistics> cached = termStats.get(term);
+    if (cached == null) {
+      cached = Optional.ofNullable(computeTermStatistics(term));
+      if (termStats.size() < MAX_CACHED_TERMS) {
+        termStats.putIfAbsent(term, cached);
+      }
+    }
+    return cached.orElse(null);
+  }
+
+  /**
+   * The field's statistics over the chunks visible at this revision, or null when none has it.
+   * {@code sumTotalTermFreq} sums lengths as norms encode them (see {@link LeafVisibility.FieldLengths});
+   * {@code maxDoc} is the number of visible chunks; {@code sumDocFreq}, which BM25 does not read, is
+   * set to {@code docCount}, the least value the statistics' invariants allow.
+   */
+  public CollectionStatistics collectionStatistics(String field) throws IOException {
+    Optional<CollectionStatistics> cached = fieldStats.get(field);
+    if (cached == null) {
+      cached = Optional.ofNullable(computeCollectionStatistics(field));
+      fieldStats.putIfAbsent(field, cached);
+    }
+    return cached.orElse(null);
+  }
+
+  private TermStatistics computeTermStatistics(Term term) throws IOException {
+    long docFreq = 0;
+    long totalTermFreq = 0;
+    PostingsEnum postings = null;
+    for (LeafReaderContext context : reader.leaves()) {
+      VisibleLeafReader leaf = (VisibleLeafReader) context.reader();
+      LeafVisibility visibility = leaf.visibility();
+      if (visibility.visibleCount() == 0) {
+        continue;
+      }
+      Terms terms = leaf.allVersions().terms(term.field());
+      if (terms == null) {
+        continue;
+      }
+      TermsEnum termsEnum = terms.iterator();
+      if (!termsEnum.seekExact(term.bytes())) {
+        continue;
+      }
+      if (visibility.complete()) {
+        docFreq += termsEnum.docFreq();
+        totalTermFreq += termsEnum.totalTermFreq();
+        continue;
+      }
+      FixedBitSet visible = visibility.bits();
+      postings = termsEnum.postings(postings, PostingsEnum.FREQS);
+      for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
+        if (visible.get(doc)) {
+          docFreq++;
+          totalTermFreq += postings.freq();
+        }
+      }
+    }
+    return docFreq == 0 ? null : new TermStatistics(term.bytes(), docFreq, totalTermFreq);
+  }
+
+  private CollectionStatistics computeCollectionStatistics(String field) throws IOException {
+    long visibleDocs = 0;
+    long docCount = 0;
+    long sumLength = 0;
+    for (LeafReaderContext context : reader.leaves()) {
+      VisibleLeafReader leaf = (VisibleLeafReader) context.reader();
+      LeafVisibility visibility = leaf.visibility();
+      visibleDocs += visibility.visibleCount();
+      if (visibility.visibleCount() == 0) {
+        continue;
+      }
+      LeafVisibility.FieldLengths lengths = visibility.lengths(leaf.allVersions(), field);
+      docCount += lengths.docCount();
+      sumLength += lengths.sumLength();
+    }
+    if (docCount == 0) {
+      return null;
+    }
+    return new CollectionStatistics(field, visibleDocs, docCount, Math.max(sumLength, docCount), docCount);
+  }
+}

@@ -1,0 +1,59 @@
+package dev.quarry.engine.search;
+
+import dev.quarry.engine.index.Fields;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * The distinct terms of a plain-text query as the corpus analyzer produces them, in term (byte)
+ * order, each with how often it occurs. Any text is accepted: text without a word (empty,
+ * punctuation, stop words only) simply has no terms.
+ */
+record QueryTerms(List<QueryTerm> terms) {
+  /**
+   * At most this many distinct terms are kept (the first ones in the query). With a text and a
+   * title clause each this stays under Lucene's default limit of 1024 clauses, which a
+   * 1000-character CJK query (one bigram per character) would otherwise exceed.
+   */
+  static final int MAX_TERMS = 256;
+
+  QueryTerms {
+    terms = List.copyOf(terms);
+  }
+
+  /** One query term; a term written twice weighs twice. */
+  record QueryTerm(BytesRef bytes, int occurrences) {}
+
+  static QueryTerms analyze(Analyzer analyzer, String text) {
+    Map<BytesRef, Integer> counts = new LinkedHashMap<>();
+    try (TokenStream stream = analyzer.tokenStream(Fields.TEXT, text)) {
+      TermToBytesRefAttribute term = stream.addAttribute(TermToBytesRefAttribute.class);
+      stream.reset();
+      while (stream.incrementToken()) {
+        BytesRef bytes = BytesRef.deepCopyOf(term.getBytesRef());
+        if (bytes.length > 0 && (counts.size() < MAX_TERMS || counts.containsKey(bytes))) {
+          counts.merge(bytes, 1, Integer::sum);
+        }
+      }
+      stream.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException("analysis of an in-memory string failed", e);
+    }
+    List<QueryTerm> terms = new ArrayList<>(counts.size());
+    counts.forEach((bytes, n) -> terms.add(new QueryTerm(bytes, n)));
+    terms.sort((a, b) -> a.bytes().compareTo(b.bytes()));
+    return new QueryTerms(terms);
+  }
+
+  boolean isEmpty() {
+    return terms.isEmpty();
+  }
+}
