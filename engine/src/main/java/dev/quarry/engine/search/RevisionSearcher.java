@@ -83,7 +83,7 @@ public final class RevisionSearcher {
 
   private List<Hit> searchAt(IndexSnapshot snapshot, long revision, SearchRequest request) throws IOException {
     QueryTerms terms = QueryTerms.analyze(analyzer, request.query());
-    if (terms.isEmpty() || request.scope().entries().isEmpty()) {
+    if (terms.isEmpty()) {
       return List.of();
     }
     RevisionView view = views.at(snapshot, revision);

@@ -49,18 +49,28 @@ class CrashSafetyTest {
     Path log = tmp.resolve("receipts.log");
     long lastRevision = 0;
     for (int run = 0; run < KILLS; run++) {
-      Process p = new ProcessBuilder(javaBinary(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+      Process p = new ProcessBuilder(javaBinary(), "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
           CrashWriterMain.class.getName(), dir.toString(), log.toString(), Long.toString(seed + run))
           .redirectErrorStream(true).start();
       BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-      String first = out.readLine();
-      assertEquals("writing", first, "the writer process did not start");
-      Thread.sleep(200 + random.nextInt(1200));
+      String line;
+      while ((line = out.readLine()) != null && !line.equals("writing")) {
+        System.out.println("writer: " + line);
+      }
+      assertEquals("writing", line, "the writer process did not start");
+      // Kill at a random point of the receipt stream: after a random number of new receipts,
+      // plus a random delay, so that kills land before, during and after commits.
+      long target = lines(log) + 1 + random.nextInt(40);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (lines(log) < target && System.nanoTime() < deadline && p.isAlive()) {
+        Thread.sleep(20);
+      }
+      Thread.sleep(random.nextInt(300));
       p.destroyForcibly();
       assertTrue(p.waitFor(30, TimeUnit.SECONDS));
       lastRevision = verify(dir, log, lastRevision);
     }
-    assertTrue(lastRevision > KILLS, "the writer made too little progress to test anything: " + lastRevision);
+    assertTrue(lines(log) >= KILLS, "the writer acknowledged too little to test anything: " + lines(log));
   }
 
   /** Checks the index against the receipt log; returns the recovered revision. */
@@ -103,9 +113,8 @@ class CrashSafetyTest {
         }
       }
       // The next mutation continues without a gap.
-      assertEquals(revision + 1, index.apply(dev.quarry.engine.Mutation.of(
-          CrashWriterMain.randomOps(new Random(revision)).get(0) instanceof dev.quarry.engine.SourceOperation.Index ix
-              ? ix : new dev.quarry.engine.SourceOperation.Delete("src-0", null, true), "verifier")).revision());
+      assertEquals(revision + 1, index.apply(dev.quarry.engine.Mutation.of(dev.quarry.engine.SourceOperation.Index.text(
+          "verified-" + revision, null, "checked after a kill at revision " + revision, null), "verifier")).revision());
       revision++;
       List<SourceState> sources = new ArrayList<>();
       String cursor = null;
@@ -136,6 +145,15 @@ class CrashSafetyTest {
       }
       assertEquals(liveChunks, searcher.count(new TermQuery(new Term(Fields.KIND, Fields.KIND_CHUNK))),
           "live chunks exist without a live source record");
+    }
+  }
+
+  private static long lines(Path log) throws IOException {
+    if (!Files.exists(log)) {
+      return 0;
+    }
+    try (var s = Files.lines(log)) {
+      return s.count();
     }
   }
 
