@@ -30,6 +30,8 @@ public record Availability(ContenderKind kind, String cannotIndex, String cannot
    * {@code scratch} (which the caller deletes). A part that throws UnsupportedOperationException is
    * not implemented yet and is reported as such.
    *
+   * @throws IllegalStateException when search works but does not find the probe document
+   *
    * @throws IOException or any other exception of the contender, which the harness must not hide
    */
   public static Availability probe(ContenderKind kind, Path scratch) throws IOException {
@@ -41,10 +43,16 @@ public record Availability(ContenderKind kind, String cannotIndex, String cannot
         String reason = notImplemented(e);
         return new Availability(kind, reason, reason);
       }
+      List<?> hits;
       try {
-        target.search("quarries");
+        hits = target.search("quarries");
       } catch (RuntimeException e) {
         return new Availability(kind, null, notImplemented(e));
+      }
+      if (hits.size() != 1) {
+        // A contender that finds nothing would win every latency comparison by doing no work.
+        throw new IllegalStateException(kind.param() + " found " + hits.size()
+            + " hits for a word of the one document it indexed; expected 1");
       }
       return new Availability(kind, null, null);
     } catch (RuntimeException e) {

@@ -24,7 +24,7 @@ public interface Contender extends Closeable {
 
   /**
    * The top {@link #TOP_K} chunks for {@code query} with their stored provenance and the offsets
-   * of every match in each chunk's text. The result only serves to be consumed by a JMH blackhole.
+   * of every match in each chunk's text, best first.
    */
-  Object search(String query) throws IOException;
+  List<?> search(String query) throws IOException;
 }

@@ -95,7 +95,7 @@ final class LuceneContender implements Contender {
   }
 
   @Override
-  public Object search(String text) throws IOException {
+  public List<LuceneHit> search(String text) throws IOException {
     Query query = query(text);
     if (query == null) {
       return List.of();

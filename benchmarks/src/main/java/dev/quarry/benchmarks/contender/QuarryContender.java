@@ -5,6 +5,7 @@ import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.Hit;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.SearchRequest;
@@ -46,8 +47,8 @@ final class QuarryContender implements Contender {
   }
 
   @Override
-  public Object search(String query) {
-    return index.search(SearchRequest.of(query));
+  public List<Hit> search(String query) {
+    return index.search(SearchRequest.of(query)).hits();
   }
 
   @Override
