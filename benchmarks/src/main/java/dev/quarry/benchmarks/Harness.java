@@ -191,8 +191,11 @@ public final class Harness {
         .warmupIterations(profile.warmupIterations())
         .measurementIterations(profile.measurementIterations())
         .measurementTime(TimeValue.milliseconds(profile.measurementTime().toMillis()))
+        // Lucene decodes postings with the Vector API when the incubator module is readable, as
+        // production launchers (Elasticsearch, OpenSearch) arrange; both contenders gain alike.
         .jvmArgsAppend("-Xms" + profile.heap(), "-Xmx" + profile.heap(),
-            "-D" + Workspace.PROPERTY + "=" + workspace, "--enable-native-access=ALL-UNNAMED")
+            "-D" + Workspace.PROPERTY + "=" + workspace, "--enable-native-access=ALL-UNNAMED",
+            "--add-modules=jdk.incubator.vector")
         .shouldFailOnError(true)
         .verbosity(profile.forks() == 0 ? VerboseMode.SILENT : VerboseMode.NORMAL);
     if (profile.warmupIterations() > 0) {

@@ -35,8 +35,8 @@ public record Profile(
 
   /** Tiny and in-process: the JUnit smoke test; its figures mean nothing. */
   public static final Profile SMOKE = new Profile("smoke", 0, "1g",
-      0, Duration.ZERO, 1, Duration.ofMillis(200),
-      List.of(1, 2), List.of(10), 30, List.of(0L), List.of(200L), 50);
+      0, Duration.ZERO, 1, Duration.ofMillis(100),
+      List.of(1, 2), List.of(10), 20, List.of(0L), List.of(100L), 50);
 
   /** Minutes on two cores: every comparison at small sizes (search at 10k and 100k chunks). */
   public static final Profile QUICK = new Profile("quick", 1, "2g",
