@@ -1,0 +1,244 @@
+package dev.quarry.benchmarks;
+
+import dev.quarry.benchmarks.contender.Availability;
+import dev.quarry.benchmarks.contender.ContenderKind;
+import dev.quarry.benchmarks.corpus.Corpus;
+import dev.quarry.benchmarks.corpus.JsonlCorpus;
+import dev.quarry.benchmarks.corpus.QueryMix;
+import dev.quarry.benchmarks.corpus.SourceDocument;
+import dev.quarry.benchmarks.fixture.Workspace;
+import dev.quarry.benchmarks.jmh.IndexingBenchmark;
+import dev.quarry.benchmarks.jmh.SearchBenchmark;
+import dev.quarry.benchmarks.report.Environment;
+import dev.quarry.benchmarks.report.Footprint;
+import dev.quarry.benchmarks.report.FootprintProbe;
+import dev.quarry.benchmarks.report.ResultTable;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * Runs the suite of one {@link Profile}: indexing and search benchmarks for each thread count,
+ * then the footprint of each search index, and returns the comparison of Quarry with raw Lucene.
+ *
+ * <p>Command line: {@code java -jar benchmarks.jar [smoke|quick|full|growth-1m] [--corpus
+ * generated|jsonl:FILE] [--seed N] [--out FILE] [--keep]}; {@code java -jar benchmarks.jar jmh ...}
+ * hands the rest to JMH's own command line. Indexes live in a new folder under {@code
+ * java.io.tmpdir}, deleted at the end unless {@code --keep}.
+ *
+ * <p>One harness runs one suite; it is not thread-safe.
+ */
+public final class Harness {
+  /** Seed of the generated corpus and of the query mix unless {@code --seed} says otherwise. */
+  public static final long DEFAULT_SEED = 42;
+  /** Documents whose words the footprint probe's warm-up queries come from. */
+  private static final int FOOTPRINT_QUERY_SAMPLE = 500;
+
+  private final Profile profile;
+  private final String corpusSpec;
+  private final long seed;
+  private final Path workspace;
+  private final PrintStream log;
+
+  /**
+   * @param workspace where indexes are built; must exist; its content is left to the caller
+   * @param log where progress goes (JMH's own output too, unless the profile runs in-process)
+   */
+  public Harness(Profile profile, String corpusSpec, long seed, Path workspace, PrintStream log) {
+    this.profile = profile;
+    this.corpusSpec = corpusSpec;
+    this.seed = seed;
+    this.workspace = workspace;
+    this.log = log;
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("jmh")) {
+      org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
+    CommandLine command = CommandLine.parse(args);
+    Path workspace = Files.createTempDirectory("quarry-bench-");
+    try {
+      Report report = new Harness(command.profile(), command.corpus(), command.seed(), workspace, System.out).run();
+      String markdown = report.toMarkdown();
+      System.out.println();
+      System.out.println(markdown);
+      if (command.out() != null) {
+        Files.writeString(command.out(), markdown, StandardCharsets.UTF_8);
+      }
+    } finally {
+      if (command.keep()) {
+        System.out.println("indexes kept in " + workspace);
+      } else {
+        Workspace.delete(workspace);
+      }
+    }
+  }
+
+  /** Runs the suite; throws when any benchmark fails. */
+  public Report run() throws IOException, RunnerException {
+    String previousWorkspace = System.getProperty(Workspace.PROPERTY);
+    // In-process runs (forks 0) and the footprint probe read the workspace from this JVM's property.
+    System.setProperty(Workspace.PROPERTY, workspace.toString());
+    try {
+      return measure();
+    } finally {
+      if (previousWorkspace == null) {
+        System.clearProperty(Workspace.PROPERTY);
+      } else {
+        System.setProperty(Workspace.PROPERTY, previousWorkspace);
+      }
+    }
+  }
+
+  private Report measure() throws IOException, RunnerException {
+    Corpus corpus = Corpus.fromSpec(corpusSpec, seed);
+    List<String> notes = new ArrayList<>();
+    if (corpus instanceof JsonlCorpus file) {
+      notes.add(file.size() + " documents in the file; larger indexes repeat them under new ids");
+    }
+    List<Availability> availability = probe(notes);
+    List<ContenderKind> indexing = availability.stream().filter(Availability::indexes).map(Availability::kind).toList();
+    List<ContenderKind> searching = availability.stream().filter(Availability::searches).map(Availability::kind).toList();
+    List<RunResult> results = new ArrayList<>();
+    for (int threads : profile.threads()) {
+      if (!indexing.isEmpty()) {
+        results.addAll(new Runner(indexing(indexing, threads)).run());
+      }
+      if (!searching.isEmpty()) {
+        results.addAll(new Runner(search(searching, threads)).run());
+      }
+    }
+    List<Footprint> footprints = new ArrayList<>();
+    if (!searching.isEmpty()) {
+      QueryMix warmUp = QueryMix.from(sample(corpus, FOOTPRINT_QUERY_SAMPLE), FOOTPRINT_QUERY_SAMPLE, seed);
+      for (long chunks : profile.searchChunks()) {
+        for (ContenderKind kind : searching) {
+          footprints.add(FootprintProbe.measure(kind, corpus, chunks, warmUp));
+        }
+      }
+    }
+    return new Report(Environment.current(), profile, corpus.describe(),
+        Files.getFileStore(workspace).type(), notes, ResultTable.of(results, footprints));
+  }
+
+  private List<Availability> probe(List<String> notes) throws IOException {
+    List<Availability> availability = new ArrayList<>();
+    Path scratch = Workspace.newDirectory("availability");
+    try {
+      for (ContenderKind kind : ContenderKind.values()) {
+        Availability a = Availability.probe(kind, scratch);
+        if (!a.indexes()) {
+          notes.add(kind.param() + " indexing not measured: " + a.cannotIndex());
+        }
+        if (!a.searches()) {
+          notes.add(kind.param() + " search and footprint not measured: " + a.cannotSearch());
+        }
+        availability.add(a);
+      }
+    } finally {
+      Workspace.delete(scratch);
+    }
+    notes.forEach(log::println);
+    return availability;
+  }
+
+  private static List<SourceDocument> sample(Corpus corpus, int documents) {
+    List<SourceDocument> sample = new ArrayList<>(documents);
+    for (int i = 0; i < documents; i++) {
+      sample.add(corpus.document(i));
+    }
+    return sample;
+  }
+
+  private org.openjdk.jmh.runner.options.Options indexing(List<ContenderKind> kinds, int threads) {
+    return common(IndexingBenchmark.class, kinds, threads)
+        .param("batchSize", strings(profile.batchSizes()))
+        .param("initialChunks", strings(profile.initialChunks()))
+        .param("poolDocuments", Integer.toString(profile.poolDocuments()))
+        .build();
+  }
+
+  private org.openjdk.jmh.runner.options.Options search(List<ContenderKind> kinds, int threads) {
+    return common(SearchBenchmark.class, kinds, threads)
+        .param("chunks", strings(profile.searchChunks()))
+        .param("queries", Integer.toString(profile.queries()))
+        .build();
+  }
+
+  private ChainedOptionsBuilder common(Class<?> benchmark, List<ContenderKind> kinds, int threads) {
+    ChainedOptionsBuilder options = new OptionsBuilder()
+        .include("^" + Pattern.quote(benchmark.getName()) + "\\.")
+        .param("contender", kinds.stream().map(ContenderKind::param).toArray(String[]::new))
+        .param("corpus", corpusSpec)
+        .param("seed", Long.toString(seed))
+        .threads(threads)
+        .forks(profile.forks())
+        .warmupIterations(profile.warmupIterations())
+        .measurementIterations(profile.measurementIterations())
+        .measurementTime(TimeValue.milliseconds(profile.measurementTime().toMillis()))
+        // Lucene decodes postings with the Vector API when the incubator module is readable, as
+        // production launchers (Elasticsearch, OpenSearch) arrange; both contenders gain alike.
+        .jvmArgsAppend("-Xms" + profile.heap(), "-Xmx" + profile.heap(),
+            "-D" + Workspace.PROPERTY + "=" + workspace, "--enable-native-access=ALL-UNNAMED",
+            "--add-modules=jdk.incubator.vector")
+        .shouldFailOnError(true)
+        .verbosity(profile.forks() == 0 ? VerboseMode.SILENT : VerboseMode.NORMAL);
+    if (profile.warmupIterations() > 0) {
+      options.warmupTime(TimeValue.milliseconds(profile.warmupTime().toMillis()));
+    }
+    return options;
+  }
+
+  private static String[] strings(List<? extends Number> values) {
+    return values.stream().map(String::valueOf).toArray(String[]::new);
+  }
+
+  /** The harness's command line. */
+  record CommandLine(Profile profile, String corpus, long seed, Path out, boolean keep) {
+    static CommandLine parse(String[] args) {
+      Profile profile = Profile.QUICK;
+      String corpus = Corpus.GENERATED;
+      long seed = DEFAULT_SEED;
+      Path out = null;
+      boolean keep = false;
+      for (int i = 0; i < args.length; i++) {
+        switch (args[i]) {
+          case "--corpus" -> corpus = value(args, ++i, "--corpus");
+          case "--seed" -> seed = Long.parseLong(value(args, ++i, "--seed"));
+          case "--out" -> out = Path.of(value(args, ++i, "--out"));
+          case "--keep" -> keep = true;
+          default -> {
+            if (args[i].startsWith("--")) {
+              throw new IllegalArgumentException("unknown option " + args[i]
+                  + "; usage: [smoke|quick|full|growth-1m] [--corpus generated|jsonl:FILE] [--seed N] [--out FILE] [--keep]");
+            }
+            profile = Profile.named(args[i]);
+          }
+        }
+      }
+      return new CommandLine(profile, corpus, seed, out, keep);
+    }
+
+    private static String value(String[] args, int i, String option) {
+      if (i >= args.length) {
+        throw new IllegalArgumentException(option + " needs a value");
+      }
+      return args[i];
+    }
+  }
+}

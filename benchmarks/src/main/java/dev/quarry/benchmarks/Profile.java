@@ -1,0 +1,79 @@
+package dev.quarry.benchmarks;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The sizes and durations of one run of the suite. {@link #SMOKE} proves the harness works in
+ * seconds; {@link #QUICK} gives indicative figures in minutes; {@link #FULL} is the run to quote;
+ * {@link #GROWTH_1M} adds the million-chunk point of the growth curve.
+ *
+ * @param forks JMH forks per trial; 0 runs in the harness's own JVM
+ * @param heap the maximum heap of forked JVMs ({@code -Xmx}), and what the footprint probe assumes
+ * @param threads the thread counts every benchmark runs with
+ * @param batchSizes documents per indexing batch
+ * @param poolDocuments distinct documents whose text the indexing batches cycle through
+ * @param initialChunks sizes of the index that indexing batches are added to
+ * @param searchChunks sizes of the index searched
+ * @param queries distinct queries per search trial
+ */
+public record Profile(
+    String name,
+    int forks,
+    String heap,
+    int warmupIterations,
+    Duration warmupTime,
+    int measurementIterations,
+    Duration measurementTime,
+    List<Integer> threads,
+    List<Integer> batchSizes,
+    int poolDocuments,
+    List<Long> initialChunks,
+    List<Long> searchChunks,
+    int queries) {
+
+  /** Tiny and in-process: the JUnit smoke test; its figures mean nothing. */
+  public static final Profile SMOKE = new Profile("smoke", 0, "1g",
+      0, Duration.ZERO, 1, Duration.ofMillis(100),
+      List.of(1, 2), List.of(10), 20, List.of(0L), List.of(100L), 50);
+
+  /** Minutes on two cores: every comparison at small sizes (search at 10k and 100k chunks). */
+  public static final Profile QUICK = new Profile("quick", 1, "2g",
+      1, Duration.ofSeconds(3), 3, Duration.ofSeconds(3),
+      List.of(1, 2), List.of(100), 2_000, List.of(0L, 10_000L), List.of(10_000L, 100_000L), 1_000);
+
+  /** The run to quote: longer iterations, batches of 100 and 500, search up to 200k chunks. */
+  public static final Profile FULL = new Profile("full", 1, "4g",
+      2, Duration.ofSeconds(5), 5, Duration.ofSeconds(5),
+      List.of(1, 2), List.of(100, 500), 4_000, List.of(0L, 10_000L, 100_000L),
+      List.of(10_000L, 100_000L, 200_000L), 2_000);
+
+  /** The growth curve's million-chunk point, for indexing and search; about an hour. */
+  public static final Profile GROWTH_1M = new Profile("growth-1m", 1, "8g",
+      1, Duration.ofSeconds(5), 3, Duration.ofSeconds(5),
+      List.of(1, 2), List.of(100), 4_000, List.of(1_000_000L), List.of(1_000_000L), 2_000);
+
+  public Profile {
+    threads = List.copyOf(threads);
+    batchSizes = List.copyOf(batchSizes);
+    initialChunks = List.copyOf(initialChunks);
+    searchChunks = List.copyOf(searchChunks);
+    if (forks < 0) {
+      throw new IllegalArgumentException("forks must be 0 or more; got " + forks);
+    }
+    if (measurementIterations < 1) {
+      throw new IllegalArgumentException("measurementIterations must be at least 1; got " + measurementIterations);
+    }
+  }
+
+  /** @throws IllegalArgumentException naming the profiles there are */
+  public static Profile named(String name) {
+    for (Profile p : List.of(SMOKE, QUICK, FULL, GROWTH_1M)) {
+      if (p.name.equals(name.toLowerCase(Locale.ROOT))) {
+        return p;
+      }
+    }
+    throw new IllegalArgumentException("profile must be smoke, quick, full or growth-1m; got '" + name + "'");
+  }
+}

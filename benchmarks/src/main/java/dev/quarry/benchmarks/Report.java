@@ -1,0 +1,30 @@
+package dev.quarry.benchmarks;
+
+import dev.quarry.benchmarks.report.Environment;
+import dev.quarry.benchmarks.report.ResultTable;
+import java.util.List;
+
+/**
+ * The outcome of one run of the suite: where and how it ran, what could not be measured and why,
+ * and the comparison table.
+ */
+public record Report(Environment environment, Profile profile, String corpus, String disk, List<String> notes, ResultTable table) {
+  public Report {
+    notes = List.copyOf(notes);
+  }
+
+  public String toMarkdown() {
+    StringBuilder out = new StringBuilder();
+    out.append("Profile ").append(profile.name()).append(", corpus ").append(corpus)
+        .append(", index disk ").append(disk).append('\n');
+    out.append(environment.describe()).append("\n\n");
+    for (String note : notes) {
+      out.append("- ").append(note).append('\n');
+    }
+    if (!notes.isEmpty()) {
+      out.append('\n');
+    }
+    out.append(table.toMarkdown());
+    return out.toString();
+  }
+}

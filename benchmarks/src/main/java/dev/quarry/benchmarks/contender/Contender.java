@@ -1,0 +1,30 @@
+package dev.quarry.benchmarks.contender;
+
+import dev.quarry.benchmarks.corpus.SourceDocument;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * One system under measurement, holding one index on disk. Both implementations do the same
+ * work per call, so their figures can be divided: see {@link ContenderKind}.
+ *
+ * <p>Thread safety: every method may be called from several threads at once. Lifecycle: opened
+ * by {@link ContenderKind#open}, closed by its opener.
+ */
+public interface Contender extends Closeable {
+  /** Results per search, as Quarry's default request asks. */
+  int TOP_K = dev.quarry.engine.SearchRequest.DEFAULT_TOP_K;
+
+  /**
+   * Indexes {@code documents} as new sources in one step: chunked, analyzed, committed (fsync)
+   * and visible to search when this returns.
+   */
+  void indexBatch(List<SourceDocument> documents) throws IOException;
+
+  /**
+   * The top {@link #TOP_K} chunks for {@code query} with their stored provenance and the offsets
+   * of every match in each chunk's text, best first.
+   */
+  List<?> search(String query) throws IOException;
+}

@@ -1,0 +1,43 @@
+package dev.quarry.benchmarks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import dev.quarry.benchmarks.corpus.Corpus;
+import dev.quarry.benchmarks.report.Comparison;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the whole harness at tiny sizes, in-process, so it cannot rot: every benchmark, the
+ * footprint probe and the report. Its figures are meaningless and never asserted on.
+ */
+class HarnessSmokeTest {
+  private static final Set<String> MEASURES = Set.of(
+      "indexing", "search p50", "search p99", "search throughput", "heap after GC per chunk", "disk per chunk");
+
+  @Test
+  void smokeProfile_reportsEveryMeasureForEachMeasuredContender(@TempDir Path workspace) throws Exception {
+    PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+    Report report = new Harness(Profile.SMOKE, Corpus.GENERATED, Harness.DEFAULT_SEED, workspace, quiet).run();
+
+    assumeFalse(report.notes().stream().anyMatch(n -> n.startsWith("lucene indexing not measured")),
+        "the engine's chunker is not implemented yet, so neither contender can index: " + report.notes());
+    boolean quarryMeasured = report.notes().stream().noneMatch(n -> n.startsWith("quarry"));
+    List<Comparison> rows = report.table().rows();
+    assertEquals(MEASURES, rows.stream().map(Comparison::measure).collect(Collectors.toSet()));
+    for (Comparison row : rows) {
+      assertTrue(row.lucene() > 0, "raw Lucene figure of " + row);
+      assertTrue(!quarryMeasured || row.quarry() > 0, "Quarry figure of " + row);
+    }
+    assertEquals(Set.of(0, 1, 2), rows.stream().map(Comparison::threads).collect(Collectors.toSet()));
+    assertTrue(report.toMarkdown().contains("| Quarry / Lucene |"), report.toMarkdown());
+  }
+}
