@@ -227,6 +227,26 @@ class EdgeRulesTest {
     }
   }
 
+  static String raw(byte[] request) throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.getOutputStream().write(request);
+      socket.getOutputStream().flush();
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
+  void malformedHttp_isAnsweredInTheEnvelopeNotHtml() throws IOException {
+    for (String request : List.of("GARBAGE\r\n\r\n", "GET /v1/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\nConnection: close\r\n\r\n")) {
+      String response = raw(request.getBytes(StandardCharsets.US_ASCII));
+      assertTrue(response.startsWith("HTTP/1.1 4"), response);
+      assertTrue(response.contains("AgenticDriver-Version: 1.0"), response);
+      assertTrue(response.contains("{\"error\":{\"code\":"), response);
+      assertFalse(response.contains("<html"), response);
+    }
+  }
+
   @Test
   void malformedJson_namesTheBody() {
     Answer a = api.retrieval("search", TOKEN, "{\"corpus\": ");
