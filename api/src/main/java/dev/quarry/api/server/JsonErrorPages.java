@@ -8,7 +8,6 @@ import dev.quarry.api.wire.StrictJson;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import java.nio.ByteBuffer;
-import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
@@ -32,13 +31,6 @@ final class JsonErrorPages extends ErrorHandler {
     response.getHeaders().put(ProtocolHeaders.VERSION_HEADER, ProtocolHeaders.VERSION);
     response.getHeaders().put("Content-Type", "application/json");
     response.write(true, ByteBuffer.wrap(body(status, message)), callback);
-  }
-
-  @Override
-  public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
-    fields.put(ProtocolHeaders.VERSION_HEADER, ProtocolHeaders.VERSION);
-    fields.put("Content-Type", "application/json");
-    return ByteBuffer.wrap(body(status, reason));
   }
 
   private byte[] body(int status, String reason) {
