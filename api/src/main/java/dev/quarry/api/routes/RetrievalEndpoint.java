@@ -61,8 +61,11 @@ public final class RetrievalEndpoint implements Handler {
             "the " + route.feature().wireName() + " feature is not available on this server");
       }
       if (route.kind().gated()) {
-        try (RequestGate.Permit permit = gate.enter()) {
+        RequestGate.Permit permit = gate.enter();
+        try {
           answer(ctx, call(ctx, access));
+        } finally {
+          permit.close();
         }
       } else {
         answer(ctx, call(ctx, access));

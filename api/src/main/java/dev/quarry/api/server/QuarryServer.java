@@ -88,6 +88,7 @@ public final class QuarryServer implements AutoCloseable {
       // A bounded number of threads. Jetty needs its task queue unbounded (it queues its own
       // work there); the bound on requests is the plugin's capacity gate, which answers 429.
       c.jetty.threadPool = new QueuedThreadPool(config.maxThreads(), Math.min(8, config.maxThreads()));
+      c.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages(mapper)));
       c.jetty.modifyServletContextHandler(handler ->
           handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST)));
       c.registerPlugin(plugin);
