@@ -53,6 +53,12 @@ public interface Corpora extends Closeable {
    */
   SearchResult search(Access access, String corpus, SearchRequest request, String expectedCorpusId);
 
+  /**
+   * The number of sources a search with {@code requested} scope would reach for this caller (the
+   * scope checked against the grants as {@link #search} does).
+   */
+  long countSources(Access access, String corpus, dev.quarry.engine.SourceScope requested);
+
   SourceRead readSource(Access access, String corpus, String source);
 
   SourcePage listSources(Access access, String corpus, String prefix, String cursor, int limit);

@@ -18,6 +18,7 @@ import dev.quarry.engine.SearchResult;
 import dev.quarry.engine.SourceIds;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourcePage;
+import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.SourceState;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -145,6 +146,13 @@ final class LocalCorpora implements Corpora {
       checkCorpusId(index.info(), expectedCorpusId);
       return index.search(scoped);
     });
+  }
+
+  @Override
+  public long countSources(Access access, String corpus, SourceScope requested) {
+    CorpusInfo.checkName(corpus, "corpus");
+    SourceScope scope = AccessPolicy.searchScope(access, corpus, requested);
+    return store.withCorpus(corpus, index -> index.countSources(scope.isAll() ? null : scope::contains));
   }
 
   @Override

@@ -20,7 +20,7 @@ public final class SourceIds {
     }
     for (int i = 0; i < id.length(); i++) {
       char c = id.charAt(i);
-      if (Character.isISOControl(c) || Character.getType(c) == Character.UNASSIGNED && Character.isSurrogate(c) == false && c >= 0xFFFE) {
+      if (Character.isISOControl(c) || c == '\uFFFE' || c == '\uFFFF') {
         throw QuarryException.invalid(field, "source must not contain control characters (at index " + i + ")");
       }
       if (Character.isHighSurrogate(c)) {

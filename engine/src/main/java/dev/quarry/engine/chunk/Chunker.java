@@ -25,8 +25,9 @@ public final class Chunker {
    * and page boundaries in that order of preference.
    *
    * <p>Each span is trimmed of whitespace and the spans are in text order; together they hold every
-   * non-whitespace character. Consecutive spans overlap by about {@code overlapWords} words, never
-   * by more than half a chunk, except across a heading, which starts a chunk afresh. Words are
+   * non-whitespace character. Consecutive spans overlap by up to {@code overlapWords} words, never
+   * more than half a chunk, starting at a sentence when one starts in that window; a heading starts
+   * a chunk afresh, without overlap. Words are
    * whitespace-separated tokens; Han, Hiragana, Katakana and Hangul letters count half a word each,
    * since those scripts are written without spaces (see {@link TokenScanner} for the details).
    * Markdown ATX headings are recognised in declared Markdown, and in plain or untyped text that

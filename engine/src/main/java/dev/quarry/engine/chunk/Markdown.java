@@ -19,6 +19,8 @@ final class Markdown {
   /** CommonMark: more than three spaces of indentation make a code block, not a heading. */
   static final int MAX_HEADING_INDENT = 3;
   static final int MAX_HEADING_LEVEL = 6;
+  /** CommonMark: an ordered list item's number has at most nine digits. */
+  static final int MAX_LIST_NUMBER_DIGITS = 9;
 
   private Markdown() {}
 
@@ -50,6 +52,32 @@ final class Markdown {
     return true;
   }
 
+  /**
+   * Whether {@code text[start, end)}, first on its line, marks a list item ({@code -}, {@code *},
+   * {@code +}, a bullet, {@code 12.} or {@code 3)}): in any text, not only Markdown, an item begins
+   * much as a sentence does.
+   */
+  static boolean isListMarker(String text, int start, int end) {
+    int length = end - start;
+    char first = text.charAt(start);
+    if (length == 1) {
+      return first == '-' || first == '*' || first == '+' || first == '\u2022';
+    }
+    if (length > MAX_LIST_NUMBER_DIGITS + 1) {
+      return false;
+    }
+    char last = text.charAt(end - 1);
+    if (last != '.' && last != ')') {
+      return false;
+    }
+    for (int i = start; i < end - 1; i++) {
+      if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Whether {@code text[start, end)} opens or closes a fenced code block. */
   static boolean isFence(String text, int start, int end) {
     return end - start >= 3 && (text.startsWith("```", start) || text.startsWith("~~~", start));
@@ -67,9 +95,9 @@ final class Markdown {
     boolean sawNonBlankLine = false;
     int lineStart = 0;
     while (lineStart < limit) {
-      int lineEnd = text.indexOf('\n', lineStart);
-      if (lineEnd < 0 || lineEnd > limit) {
-        lineEnd = limit;
+      int lineEnd = lineStart;
+      while (lineEnd < limit && text.charAt(lineEnd) != '\n') {
+        lineEnd++;
       }
       if (isHeadingLine(text, lineStart, lineEnd)) {
         if (!sawNonBlankLine || ++headings >= MIN_SNIFFED_HEADINGS) {

@@ -28,6 +28,9 @@ final class Sentences {
    * that the token starting at {@code nextStart} begins.
    */
   static boolean endsBefore(String text, int prevStart, int prevEnd, int nextStart, int nextEnd) {
+    if (isAsciiLetterOrDigit(text.charAt(prevEnd - 1))) {
+      return false; // most words: decided without looking further
+    }
     int k = prevEnd - 1;
     while (k > prevStart && Scripts.isCloser(text.charAt(k))) {
       k--;
@@ -47,6 +50,9 @@ final class Sentences {
 
   /** Whether a CJK full stop (which needs no space after it) ends the token {@code text[start, end)}. */
   static boolean endsWithCjkTerminal(String text, int start, int end) {
+    if (text.charAt(end - 1) < 0x80) {
+      return false;
+    }
     int k = end - 1;
     while (k > start && Scripts.isCloser(text.charAt(k))) {
       k--;
@@ -76,12 +82,19 @@ final class Sentences {
         }
       }
     }
+    char first = Character.toLowerCase(text.charAt(start));
     for (String abbreviation : ABBREVIATIONS) {
-      if (abbreviation.length() == length && text.regionMatches(true, start, abbreviation, 0, length)) {
+      if (abbreviation.length() == length && abbreviation.charAt(0) == first
+          && text.regionMatches(true, start, abbreviation, 0, length)) {
         return true;
       }
     }
     return false;
+  }
+
+  private static boolean isAsciiLetterOrDigit(char c) {
+    char lower = (char) (c | 0x20);
+    return (lower >= 'a' && lower <= 'z') || (c >= '0' && c <= '9');
   }
 
   /** Whether the token's first letter, after any opening quotes or brackets, is lower case. */

@@ -12,8 +12,9 @@ import java.util.List;
  * break it has passed: the last paragraph or page boundary that leaves it at least half full, else
  * the last sentence end that does, else the last word. A Markdown heading always starts a new
  * chunk, without overlap, and the heading lines at the start of a chunk stay with the text after
- * them. After a size cut, the next chunk starts up to {@code overlapWords} (and at most half the
- * chunk) before the cut, at a sentence start when one lies in the back half of that window.
+ * them. After a size cut, the next chunk starts at the earliest sentence start among the last
+ * {@code overlapWords} words of the chunk (never more than half of it), or without one exactly that
+ * far back: either way a sentence the cut went through is whole in the next chunk when it fits.
  *
  * <p>Each token is scanned once and looked at a bounded number of times afterwards (the overlap is
  * at most half a chunk, the search for a break at most half a chunk), so packing is linear in the
@@ -130,15 +131,21 @@ final class SpanPacker {
       return end;
     }
     long limit = Math.min(overlapBudget, tokens.weight(0, end) / 2);
+    // Half the chunk also by plain word count: a chunk weighed down by long data runs has few words.
+    int chunkWords = 0;
+    for (int k = 0; k < end; k++) {
+      chunkWords += tokens.has(k, Tokens.RUN_START) ? 1 : 0;
+    }
     int word = end;
     int sentence = -1;
+    int overlapWords = 0;
     for (int k = end - 1; k >= Math.max(1, bodyStart); k--) {
-      long weight = tokens.weight(k, end);
-      if (weight > limit) {
+      overlapWords += tokens.has(k, Tokens.RUN_START) ? 1 : 0;
+      if (tokens.weight(k, end) > limit || 2 * overlapWords > chunkWords) {
         break;
       }
       word = k;
-      if (tokens.has(k, Tokens.SENTENCE) && 2 * weight >= limit) {
+      if (tokens.has(k, Tokens.SENTENCE)) {
         sentence = k;
       }
     }

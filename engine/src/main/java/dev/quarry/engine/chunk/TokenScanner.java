@@ -107,14 +107,20 @@ final class TokenScanner {
         break;
       }
       switch (c) {
-        case '\n', '\u000B', '\u2028' -> newlines++;
-        case '\r' -> newlines += i + 1 < length && text.charAt(i + 1) == '\n' ? 0 : 1;
-        case '\f', '\u2029' -> newlines += 2; // a form feed or paragraph separator ends a paragraph
+        case '\n', '\u000B', '\u2028' -> {
+          newlines++;
+          indent = 0;
+        }
+        case '\r' -> { // \r\n is one line break, counted at its \n
+          newlines += i + 1 < length && text.charAt(i + 1) == '\n' ? 0 : 1;
+          indent = 0;
+        }
+        case '\f', '\u2029' -> { // a form feed or paragraph separator ends a paragraph
+          newlines += 2;
+          indent = 0;
+        }
         case '\t' -> indent += 4;
         default -> indent++;
-      }
-      if (c == '\n' || c == '\r' || c == '\u000B' || c == '\u2028' || c == '\f' || c == '\u2029') {
-        indent = 0;
       }
     }
     pos = i;
@@ -131,7 +137,7 @@ final class TokenScanner {
 
     boolean first = prevEnd < 0;
     boolean lineStart = first || newlines > 0;
-    int flags = 0;
+    int flags = Tokens.RUN_START;
     if (lineStart) {
       flags |= Tokens.LINE_START;
       inHeadingLine = false;
@@ -141,7 +147,8 @@ final class TokenScanner {
     }
     if (!first && newlines >= 2) {
       flags |= Tokens.PARAGRAPH | Tokens.SENTENCE;
-    } else if (!first && Sentences.endsBefore(text, prevStart, prevEnd, runStart, runEnd)) {
+    } else if (!first && (lineStart && Markdown.isListMarker(text, runStart, runEnd)
+        || Sentences.endsBefore(text, prevStart, prevEnd, runStart, runEnd))) {
       flags |= Tokens.SENTENCE;
     }
     return flags;
@@ -200,8 +207,8 @@ final class TokenScanner {
     int limit = Math.min(runEnd, end + maxTokenChars);
     while (end < limit) {
       int cp = text.codePointAt(end);
-      if (Character.isLetterOrDigit(cp)) {
-        return end;
+      if (Character.isLetterOrDigit(cp) || (cp < Character.MIN_SUPPLEMENTARY_CODE_POINT && Scripts.isOpener((char) cp))) {
+        return end; // an opening bracket or quote belongs to the letter after it
       }
       end += Character.charCount(cp);
     }

@@ -24,6 +24,8 @@ final class Tokens {
   static final int HEADING = 1 << 4;
   /** The token is part of a heading line, its marker included. */
   static final int IN_HEADING = 1 << 5;
+  /** Whitespace comes before the token: it starts a whitespace-separated word. */
+  static final int RUN_START = 1 << 6;
 
   private static final int INITIAL_CAPACITY = 256;
 

@@ -91,6 +91,16 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     return writer.commits();
   }
 
+  /**
+   * Merges the index down to {@code maxSegments} segments and republishes the current revision.
+   * For tests and maintenance: call it while no mutation is in flight.
+   */
+  void forceMerge(int maxSegments) throws IOException {
+    store.writer().forceMerge(maxSegments);
+    store.writer().commit();
+    store.publish(store.committedRevision());
+  }
+
   @Override
   public CompletableFuture<MutationResult> submit(Mutation mutation) {
     ensureOpen();

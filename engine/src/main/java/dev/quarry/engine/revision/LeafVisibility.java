@@ -6,8 +6,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
 import org.apache.lucene.util.SmallFloat;
 
@@ -18,10 +23,14 @@ import org.apache.lucene.util.SmallFloat;
  * <p>Immutable once built, except for the lazily filled field-length cache. Thread-safe.
  */
 final class LeafVisibility {
+  /** Bounds the per-segment term counts kept for one revision. */
+  static final int MAX_CACHED_TERMS = 1024;
+
   private final FixedBitSet visible;
   private final int visibleCount;
   private final boolean complete;
   private final Map<String, FieldLengths> lengths = new ConcurrentHashMap<>();
+  private final Map<Term, TermCounts> termCounts = new ConcurrentHashMap<>();
 
   private LeafVisibility(FixedBitSet visible, boolean complete) {
     this.visible = visible;
@@ -31,24 +40,23 @@ final class LeafVisibility {
 
   /**
    * Computes visibility at {@code revision} over an all-versions leaf (one whose live docs are the
-   * hard live docs only). A chunk is recognised by its CHUNK doc values, which only chunks carry.
+   * hard live docs only). Only documents of kind chunk can be visible; the other kinds have no
+   * text, so hiding them changes no statistic.
    */
   static LeafVisibility compute(LeafReader leaf, long revision) throws IOException {
     FixedBitSet bits = new FixedBitSet(Math.max(1, leaf.maxDoc()));
     Bits hardLive = leaf.getLiveDocs();
     boolean complete = hardLive == null;
-    NumericDocValues added = leaf.getNumericDocValues(Fields.ADDED_REV);
-    NumericDocValues superseded = leaf.getNumericDocValues(Fields.SUPERSEDED_REV);
-    NumericDocValues chunk = leaf.getNumericDocValues(Fields.CHUNK);
-    if (added != null && chunk != null) {
-      for (int doc = added.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = added.nextDoc()) {
-        if (!chunk.advanceExact(doc)) {
-          continue; // a source record: it has no text, so its visibility changes no statistic
-        }
+    PostingsEnum chunks = chunkDocs(leaf);
+    if (chunks != null) {
+      NumericDocValues added = leaf.getNumericDocValues(Fields.ADDED_REV);
+      NumericDocValues superseded = leaf.getNumericDocValues(Fields.SUPERSEDED_REV);
+      for (int doc = chunks.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = chunks.nextDoc()) {
+        long addedAt = added != null && added.advanceExact(doc) ? added.longValue() : Long.MAX_VALUE;
         long supersededAt =
             superseded != null && superseded.advanceExact(doc) ? superseded.longValue() : Long.MAX_VALUE;
         boolean live = hardLive == null || hardLive.get(doc);
-        if (live && added.longValue() <= revision && revision < supersededAt) {
+        if (live && addedAt <= revision && revision < supersededAt) {
           bits.set(doc);
         } else {
           complete = false;
@@ -56,6 +64,15 @@ final class LeafVisibility {
       }
     }
     return new LeafVisibility(bits, complete);
+  }
+
+  private static PostingsEnum chunkDocs(LeafReader leaf) throws IOException {
+    Terms kinds = leaf.terms(Fields.KIND);
+    if (kinds == null) {
+      return null;
+    }
+    TermsEnum kind = kinds.iterator();
+    return kind.seekExact(new BytesRef(Fields.KIND_CHUNK)) ? kind.postings(null, PostingsEnum.NONE) : null;
   }
 
   /**
@@ -98,6 +115,56 @@ final class LeafVisibility {
    */
   boolean complete() {
     return complete;
+  }
+
+  /**
+   * The term's document and occurrence counts over this segment's visible chunks. A segment that
+   * is not {@link #complete()} needs a walk over the term's postings; the counts are kept (up to
+   * {@link #MAX_CACHED_TERMS} terms), so a segment that stays unchanged while new revisions arrive
+   * is walked once per term.
+   */
+  TermCounts termCounts(LeafReader leaf, Term term) throws IOException {
+    TermCounts cached = termCounts.get(term);
+    if (cached != null) {
+      return cached;
+    }
+    TermCounts counted = countTerm(leaf, term);
+    if (termCounts.size() < MAX_CACHED_TERMS) {
+      termCounts.putIfAbsent(term, counted);
+    }
+    return counted;
+  }
+
+  private TermCounts countTerm(LeafReader leaf, Term term) throws IOException {
+    if (visibleCount == 0) {
+      return TermCounts.NONE;
+    }
+    Terms terms = leaf.terms(term.field());
+    if (terms == null) {
+      return TermCounts.NONE;
+    }
+    TermsEnum termsEnum = terms.iterator();
+    if (!termsEnum.seekExact(term.bytes())) {
+      return TermCounts.NONE;
+    }
+    if (complete) {
+      return new TermCounts(termsEnum.docFreq(), termsEnum.totalTermFreq());
+    }
+    long docFreq = 0;
+    long totalTermFreq = 0;
+    PostingsEnum postings = termsEnum.postings(null, PostingsEnum.FREQS);
+    for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
+      if (visible.get(doc)) {
+        docFreq++;
+        totalTermFreq += postings.freq();
+      }
+    }
+    return new TermCounts(docFreq, totalTermFreq);
+  }
+
+  /** A term's document frequency and total frequency over one segment's visible chunks. */
+  record TermCounts(long docFreq, long totalTermFreq) {
+    static final TermCounts NONE = new TermCounts(0, 0);
   }
 
   /** Visible documents having {@code field}, and the sum of their lengths as their norms encode them. */

@@ -6,14 +6,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Term;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.CollectionStatistics;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.TermStatistics;
-import org.apache.lucene.util.FixedBitSet;
 
 /**
  * A corpus as it was at one revision: a reader whose live documents are exactly the chunks visible
@@ -27,7 +22,7 @@ import org.apache.lucene.util.FixedBitSet;
  */
 public final class RevisionView {
   /** Bounds the statistics cache of one view; beyond it statistics are computed each time. */
-  static final int MAX_CACHED_TERMS = 1 << 16;
+  static final int MAX_CACHED_TERMS = 8192;
 
   private final long revision;
   private final DirectoryReader reader;
@@ -78,34 +73,11 @@ public final class RevisionView {
   private TermStatistics computeTermStatistics(Term term) throws IOException {
     long docFreq = 0;
     long totalTermFreq = 0;
-    PostingsEnum postings = null;
     for (LeafReaderContext context : reader.leaves()) {
       VisibleLeafReader leaf = (VisibleLeafReader) context.reader();
-      LeafVisibility visibility = leaf.visibility();
-      if (visibility.visibleCount() == 0) {
-        continue;
-      }
-      Terms terms = leaf.allVersions().terms(term.field());
-      if (terms == null) {
-        continue;
-      }
-      TermsEnum termsEnum = terms.iterator();
-      if (!termsEnum.seekExact(term.bytes())) {
-        continue;
-      }
-      if (visibility.complete()) {
-        docFreq += termsEnum.docFreq();
-        totalTermFreq += termsEnum.totalTermFreq();
-        continue;
-      }
-      FixedBitSet visible = visibility.bits();
-      postings = termsEnum.postings(postings, PostingsEnum.FREQS);
-      for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
-        if (visible.get(doc)) {
-          docFreq++;
-          totalTermFreq += postings.freq();
-        }
-      }
+      LeafVisibility.TermCounts counts = leaf.visibility().termCounts(leaf.allVersions(), term);
+      docFreq += counts.docFreq();
+      totalTermFreq += counts.totalTermFreq();
     }
     return docFreq == 0 ? null : new TermStatistics(term.bytes(), docFreq, totalTermFreq);
   }

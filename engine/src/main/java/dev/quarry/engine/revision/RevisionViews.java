@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexReader;
@@ -12,9 +13,10 @@ import org.apache.lucene.index.LeafReader;
 
 /**
  * Hands out {@link RevisionView}s of a corpus's snapshots and keeps what they cost to build: each
- * segment's visibility per revision (dropped when the segment's reader closes) and the most recent
- * views with their statistics. Searching the latest revision again on an unchanged snapshot, or a
- * pinned revision again, reuses everything; a new snapshot recomputes only changed segments.
+ * segment's visibility and term counts per revision (dropped when the segment's reader closes) and
+ * the most recent views with their statistics (dropped when their snapshot's reader closes).
+ * Searching the latest revision again on an unchanged snapshot, or a pinned revision again, reuses
+ * everything; a new snapshot recomputes only the segments that changed.
  *
  * <p>Thread-safe; one per open corpus.
  */
@@ -25,6 +27,7 @@ public final class RevisionViews {
   private final int maxViews;
   private final Map<IndexReader.CacheKey, LeafRevisions> segments = new ConcurrentHashMap<>();
   private final Map<ViewKey, RevisionView> views;
+  private final Set<IndexReader.CacheKey> watchedReaders = ConcurrentHashMap.newKeySet();
 
   public RevisionViews() {
     this(DEFAULT_MAX_VIEWS);
@@ -62,12 +65,23 @@ public final class RevisionViews {
     RevisionView view = new RevisionView(revision,
         new RevisionReader(allVersions, leaf -> segment(leaf).at(leaf, revision)));
     if (key != null) {
+      if (watchedReaders.add(key.reader())) {
+        helper.addClosedListener(this::forgetViewsOf);
+      }
       synchronized (views) {
         RevisionView raced = views.putIfAbsent(key, view);
         return raced != null ? raced : view;
       }
     }
     return view;
+  }
+
+  /** Drops the views of a snapshot reader that closed: no one can search it any more. */
+  private void forgetViewsOf(IndexReader.CacheKey reader) {
+    synchronized (views) {
+      views.keySet().removeIf(key -> key.reader() == reader);
+    }
+    watchedReaders.remove(reader);
   }
 
   private LeafRevisions segment(LeafReader leaf) throws IOException {
@@ -92,6 +106,13 @@ public final class RevisionViews {
   /** Number of segments with cached visibility; for tests of the cache's lifecycle. */
   int cachedSegments() {
     return segments.size();
+  }
+
+  /** Number of cached views; for tests of the cache's lifecycle. */
+  int cachedViews() {
+    synchronized (views) {
+      return views.size();
+    }
   }
 
   private record ViewKey(IndexReader.CacheKey reader, long revision) {

@@ -1,12 +1,9 @@
 package dev.quarry.engine.search;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.lucene.search.CollectorManager;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.Scorable;
@@ -14,7 +11,6 @@ import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.SimpleCollector;
 import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.util.BytesRef;
 
 /**
  * Finds the top chunks in exact result order, with Lucene's fast top-k search for candidates.
@@ -45,7 +41,7 @@ final class ChunkRanker {
     while (true) {
       TopDocs top = searcher.search(query, Math.max(1, n));
       ScoreDoc[] hits = top.scoreDocs;
-      List<ScoredChunk> selected = select(scorer.score(docIds(hits)), topK, maxChunksPerSource);
+      List<ScoredChunk> selected = rank(scorer, docIds(hits), topK, maxChunksPerSource);
       boolean everyMatchCollected = hits.length < n;
       if (everyMatchCollected) {
         return selected;
@@ -57,7 +53,7 @@ final class ChunkRanker {
           return selected;
         }
         int[] contenders = collectScoringAtLeast(searcher, query, kth - slack(kth));
-        return select(scorer.score(contenders), topK, maxChunksPerSource);
+        return rank(scorer, contenders, topK, maxChunksPerSource);
       }
       n = (int) Math.min((long) n * 4, (long) maxDoc + 1);
     }
@@ -67,25 +63,11 @@ final class ChunkRanker {
     return Math.abs(score) * RELATIVE_SLACK + Float.MIN_NORMAL;
   }
 
-  /** The first {@code topK} chunks in result order, at most {@code maxChunksPerSource} per source. */
-  static List<ScoredChunk> select(List<ScoredChunk> scored, int topK, Integer maxChunksPerSource) {
-    List<ScoredChunk> ordered = new ArrayList<>(scored);
-    ordered.sort(ScoredChunk.RESULT_ORDER);
-    if (maxChunksPerSource == null) {
-      return ordered.size() <= topK ? ordered : List.copyOf(ordered.subList(0, topK));
-    }
-    List<ScoredChunk> selected = new ArrayList<>(Math.min(topK, ordered.size()));
-    Map<BytesRef, Integer> perSource = new HashMap<>();
-    for (ScoredChunk chunk : ordered) {
-      if (selected.size() == topK) {
-        break;
-      }
-      int taken = perSource.merge(chunk.source(), 1, Integer::sum);
-      if (taken <= maxChunksPerSource) {
-        selected.add(chunk);
-      }
-    }
-    return selected;
+  private static List<ScoredChunk> rank(ExactScorer scorer, int[] docs, int topK, Integer maxChunksPerSource)
+      throws IOException {
+    TopChunks top = new TopChunks(topK, maxChunksPerSource);
+    scorer.score(docs, top);
+    return top.results();
   }
 
   private static int[] docIds(ScoreDoc[] hits) {

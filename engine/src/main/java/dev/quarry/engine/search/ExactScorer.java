@@ -2,7 +2,6 @@ package dev.quarry.engine.search;
 
 import dev.quarry.engine.index.Fields;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.lucene.index.IndexReader;
@@ -36,11 +35,10 @@ final class ExactScorer {
     }
   }
 
-  /** The chunks {@code docs} (ids in the reader, any order, no duplicates), scored; in doc order. */
-  List<ScoredChunk> score(int[] docs) throws IOException {
+  /** Scores the chunks {@code docs} (ids in the reader, any order, no duplicates) into {@code top}. */
+  void score(int[] docs, TopChunks top) throws IOException {
     int[] sorted = docs.clone();
     Arrays.sort(sorted);
-    List<ScoredChunk> out = new ArrayList<>(sorted.length);
     List<LeafReaderContext> leaves = reader.leaves();
     int next = 0;
     for (LeafReaderContext context : leaves) {
@@ -50,13 +48,12 @@ final class ExactScorer {
         next++;
       }
       if (next > from) {
-        scoreLeaf(context, sorted, from, next, out);
+        scoreLeaf(context, sorted, from, next, top);
       }
     }
-    return out;
   }
 
-  private void scoreLeaf(LeafReaderContext context, int[] docs, int from, int to, List<ScoredChunk> out)
+  private void scoreLeaf(LeafReaderContext context, int[] docs, int from, int to, TopChunks top)
       throws IOException {
     LeafReader leaf = context.reader();
     PostingsEnum[] postings = new PostingsEnum[clauses.size()];
@@ -94,11 +91,15 @@ final class ExactScorer {
           sum += clauses.get(i).scorer().score(p.freq(), norm[clauseField[i]]);
         }
       }
+      float score = (float) sum;
+      if (score < top.minCompetitiveScore()) {
+        continue; // cannot enter the results, whatever its source and chunk
+      }
       BytesRef source = sources != null && sources.advanceExact(doc)
           ? BytesRef.deepCopyOf(sources.lookupOrd(sources.ordValue()))
           : new BytesRef();
       int chunk = chunks != null && chunks.advanceExact(doc) ? (int) chunks.longValue() : 0;
-      out.add(new ScoredChunk(docs[d], (float) sum, source, chunk));
+      top.offer(new ScoredChunk(docs[d], score, source, chunk));
     }
   }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
@@ -14,11 +15,11 @@ import org.apache.lucene.search.uhighlight.WholeBreakIterator;
 /**
  * Lucene's UnifiedHighlighter over the offsets stored in the text postings (no re-analysis), with
  * the whole chunk as one passage and {@link MatchOffsetsFormatter} returning every match's range.
- * One per search: it is bound to the searcher of the searched revision.
+ * The chunk texts come from the caller, who has read them already, so stored fields are read
+ * once per hit. One per search and not thread-safe: it is bound to the searched revision.
  */
 final class MatchHighlighter extends UnifiedHighlighter {
-  private static final String[] FIELDS = {Fields.TEXT};
-  private static final int[] ONE_PASSAGE = {1};
+  private Map<Integer, String> texts = Map.of();
 
   MatchHighlighter(IndexSearcher searcher, Analyzer analyzer) {
     super(UnifiedHighlighter.builder(searcher, analyzer)
@@ -29,9 +30,14 @@ final class MatchHighlighter extends UnifiedHighlighter {
         .withMaxNoHighlightPassages(0));
   }
 
-  /** For each of {@code docs}, the ranges of every match of {@code textQuery} in its text (empty when none). */
-  List<List<int[]>> matches(Query textQuery, int[] docs) throws IOException {
-    Map<String, Object[]> byField = highlightFieldsAsObjects(FIELDS, textQuery, docs, ONE_PASSAGE);
+  /**
+   * For each of {@code docs}, the ranges of every match of {@code textQuery} in its text (empty
+   * when none); {@code texts} holds each doc's stored text.
+   */
+  List<List<int[]>> matches(Query textQuery, int[] docs, Map<Integer, String> texts) throws IOException {
+    this.texts = texts;
+    Map<String, Object[]> byField =
+        highlightFieldsAsObjects(new String[] {Fields.TEXT}, textQuery, docs, new int[] {1});
     Object[] perDoc = byField.get(Fields.TEXT);
     List<List<int[]>> out = new ArrayList<>(docs.length);
     for (int i = 0; i < docs.length; i++) {
@@ -41,5 +47,20 @@ final class MatchHighlighter extends UnifiedHighlighter {
       out.add(ranges);
     }
     return out;
+  }
+
+  /** Hands the highlighter the texts already read instead of reading stored fields again. */
+  @Override
+  protected List<CharSequence[]> loadFieldValues(String[] fields, DocIdSetIterator docs, int cacheCharsThreshold)
+      throws IOException {
+    List<CharSequence[]> values = new ArrayList<>();
+    for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
+      CharSequence[] perField = new CharSequence[fields.length];
+      for (int f = 0; f < fields.length; f++) {
+        perField[f] = Fields.TEXT.equals(fields[f]) ? texts.get(doc) : null;
+      }
+      values.add(perField);
+    }
+    return values;
   }
 }

@@ -11,8 +11,11 @@ import dev.quarry.engine.index.IndexSnapshot;
 import dev.quarry.engine.revision.RevisionView;
 import dev.quarry.engine.revision.RevisionViews;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.StoredFields;
@@ -56,7 +59,7 @@ public final class RevisionSearcher {
     List<Hit> hits;
     try {
       hits = searchAt(snapshot, revision, request);
-    } catch (IOException | AlreadyClosedException e) {
+    } catch (IOException | UncheckedIOException | AlreadyClosedException e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE,
           "corpus '" + info.name() + "' could not be searched: " + e.getMessage(), e);
     }
@@ -98,18 +101,29 @@ public final class RevisionSearcher {
     if (top.isEmpty()) {
       return List.of();
     }
-    List<List<int[]>> highlights = request.highlight() ? highlight(searcher, plan, top) : null;
     StoredFields stored = searcher.storedFields();
     List<Hit> hits = new ArrayList<>(top.size());
-    for (int i = 0; i < top.size(); i++) {
-      hits.add(HitReader.read(stored, top.get(i), highlights == null ? List.of() : highlights.get(i)));
+    for (ScoredChunk chunk : top) {
+      hits.add(HitReader.read(stored, chunk, List.of()));
     }
-    return hits;
+    return request.highlight() ? withHighlights(searcher, plan, top, hits) : hits;
   }
 
-  private List<List<int[]>> highlight(RevisionIndexSearcher searcher, ScoringPlan plan, List<ScoredChunk> top)
-      throws IOException {
-    int[] docs = top.stream().mapToInt(ScoredChunk::doc).toArray();
-    return new MatchHighlighter(searcher, analyzer).matches(plan.textQuery(), docs);
+  private List<Hit> withHighlights(RevisionIndexSearcher searcher, ScoringPlan plan, List<ScoredChunk> top,
+      List<Hit> hits) throws IOException {
+    int[] docs = new int[top.size()];
+    Map<Integer, String> texts = new HashMap<>();
+    for (int i = 0; i < docs.length; i++) {
+      docs[i] = top.get(i).doc();
+      texts.put(docs[i], hits.get(i).text());
+    }
+    List<List<int[]>> highlights = new MatchHighlighter(searcher, analyzer).matches(plan.textQuery(), docs, texts);
+    List<Hit> highlighted = new ArrayList<>(hits.size());
+    for (int i = 0; i < hits.size(); i++) {
+      Hit h = hits.get(i);
+      highlighted.add(new Hit(h.source(), h.sourceRevision(), h.chunk(), h.score(), h.text(), highlights.get(i),
+          h.title(), h.mediaType(), h.pages(), h.start(), h.end(), h.contentSha256(), h.metadata()));
+    }
+    return highlighted;
   }
 }

@@ -36,8 +36,8 @@ final class ChunkInvariants {
       String where = "chunk " + n + " [" + span.start() + ", " + span.end() + ")";
       assertFalse(Character.isWhitespace(chunk.charAt(0)), where + " starts with whitespace");
       assertFalse(Character.isWhitespace(chunk.charAt(chunk.length() - 1)), where + " ends with whitespace");
-      assertFalse(Character.isLowSurrogate(chunk.charAt(0)), where + " starts inside a surrogate pair");
-      assertFalse(Character.isHighSurrogate(chunk.charAt(chunk.length() - 1)), where + " ends inside a surrogate pair");
+      assertFalse(splitsSurrogatePair(text, span.start()), where + " starts inside a surrogate pair");
+      assertFalse(splitsSurrogatePair(text, span.end()), where + " ends inside a surrogate pair");
       int words = wordCount(chunk);
       assertTrue(words <= settings.maxWords() || words == 1, where + " has " + words + " words");
       if (previous != null) {
@@ -68,6 +68,11 @@ final class ChunkInvariants {
         fail("character " + i + " (U+" + Integer.toHexString(text.charAt(i)) + ") is in no chunk");
       }
     }
+  }
+
+  private static boolean splitsSurrogatePair(String text, int offset) {
+    return offset > 0 && offset < text.length()
+        && Character.isHighSurrogate(text.charAt(offset - 1)) && Character.isLowSurrogate(text.charAt(offset));
   }
 
   /** Whitespace-separated tokens, the plain definition of a word. */

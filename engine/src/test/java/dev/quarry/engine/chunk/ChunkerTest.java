@@ -74,6 +74,31 @@ class ChunkerTest {
   }
 
   @Test
+  void split_overlap_neverMoreThanHalfTheChunk() {
+    // Paragraphs of 9 words in 16-word chunks: each chunk is one paragraph, so 8 words of overlap would be too many.
+    String paragraph = words("p", 9);
+    String text = String.join("\n\n", paragraph, paragraph, paragraph, paragraph);
+    List<ChunkSpan> spans = splitAndCheck(text, null, null, new CorpusSettings.Chunking(16, 8));
+    for (int i = 1; i < spans.size(); i++) {
+      String overlap = text.substring(spans.get(i).start(), spans.get(i - 1).end());
+      String previous = text.substring(spans.get(i - 1).start(), spans.get(i - 1).end());
+      assertTrue(2 * wordCount(overlap) <= wordCount(previous), overlap + " of " + previous);
+      assertTrue(wordCount(overlap) >= 1, "chunks cut for size overlap");
+    }
+  }
+
+  @Test
+  void split_overlapAfterLongDataRun_isAtMostHalfThePlainWords() {
+    // The 200-character run weighs 25 words, so the first chunk holds only 14 whitespace-separated words.
+    String text = words("a", 5) + " " + "z".repeat(200) + " " + words("b", 20);
+    List<ChunkSpan> spans = splitAndCheck(text, null, null, new CorpusSettings.Chunking(38, 16));
+    String first = text.substring(spans.get(0).start(), spans.get(0).end());
+    String overlap = text.substring(spans.get(1).start(), spans.get(0).end());
+    assertEquals(14, wordCount(first));
+    assertEquals(7, wordCount(overlap));
+  }
+
+  @Test
   void split_zeroOverlap_chunksDoNotOverlap() {
     String text = words("w", 200);
     List<ChunkSpan> spans = splitAndCheck(text, null, null, SMALL_NO_OVERLAP);
@@ -242,6 +267,19 @@ class ChunkerTest {
   }
 
   @Test
+  void split_chineseText_overlapsByAboutTwoCharactersPerOverlapWord() {
+    String sentence = "我们的检索引擎把文档切成段落以便搜索。";
+    String text = sentence.repeat(30);
+    List<ChunkSpan> spans = splitAndCheck(text, null, null, new CorpusSettings.Chunking(100, 20));
+    for (int i = 1; i < spans.size(); i++) {
+      String overlap = text.substring(spans.get(i).start(), spans.get(i - 1).end());
+      long letters = overlap.codePoints().filter(Character::isLetter).count();
+      assertTrue(letters >= 20 && letters <= 40, "overlap of " + letters + " letters");
+      assertEquals('。', text.charAt(spans.get(i).start() - 1), "the overlap starts a sentence");
+    }
+  }
+
+  @Test
   void split_mixedCjkAndLatin_keepsEveryCharacter() {
     String text = "Lucene的检索很快。「日本語のテキスト」も한국어 텍스트도 OK！ ".repeat(200);
     splitAndCheck(text, null, null, SMALL);
@@ -286,6 +324,19 @@ class ChunkerTest {
     String text = "\n".repeat(100_000) + "word" + "\r\n".repeat(100_000) + "other" + " ".repeat(100_000);
     assertEquals(List.of("word\r\n".repeat(1).strip() + "\r\n".repeat(100_000) + "other"),
         texts(text, splitAndCheck(text, null, null, DEFAULT)));
+  }
+
+  @Test
+  void split_manyEmptyHeadings_makesFullChunks() {
+    String text = "#\n".repeat(100_000);
+    List<ChunkSpan> spans = splitAndCheck(text, null, MARKDOWN, DEFAULT);
+    assertEquals(100_000 / 250, spans.size());
+  }
+
+  @Test
+  void split_manyTinySections_eachIsAChunk() {
+    String text = "# h\n\nx\n\n".repeat(20_000);
+    assertEquals(20_000, splitAndCheck(text, null, MARKDOWN, DEFAULT).size());
   }
 
   @Test

@@ -1,0 +1,17 @@
+package dev.quarry.api;
+
+import dev.quarry.corpora.access.Access;
+import java.util.Optional;
+
+/**
+ * Turns a bearer token into the caller's {@link Access}: its subject and grants. The host supplies
+ * one; the standalone server's comes from its tokens file.
+ *
+ * <p>Called once per request, from many threads at once: implementations must be thread-safe, and
+ * should compare tokens in constant time.
+ */
+@FunctionalInterface
+public interface Authenticator {
+  /** The access of the token's holder, or empty for an unknown token. */
+  Optional<Access> authenticate(String bearerToken);
+}

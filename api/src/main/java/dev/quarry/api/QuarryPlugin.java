@@ -1,0 +1,106 @@
+package dev.quarry.api;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.routes.RequestGate;
+import dev.quarry.api.routes.RetrievalEndpoint;
+import dev.quarry.api.routes.RetrievalRoutes;
+import dev.quarry.api.routes.Route;
+import dev.quarry.api.wire.ErrorEnvelope;
+import dev.quarry.api.wire.Feature;
+import dev.quarry.api.wire.HttpStatuses;
+import dev.quarry.api.wire.Limits;
+import dev.quarry.api.wire.ProtocolHeaders;
+import dev.quarry.api.wire.StrictJson;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import io.javalin.config.JavalinState;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import io.javalin.plugin.Plugin;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The retrieval extension as a Javalin plugin: a host registers it in its own app and gets every
+ * endpoint below {@code /v1/retrieval/}, answered with the version header and the error envelope.
+ * The plugin touches nothing else of the host's: the host keeps its own {@code /v1/protocol} and
+ * adds {@link #features()} and {@link #limits()} to it.
+ *
+ * <pre>{@code
+ * QuarryPlugin quarry = new QuarryPlugin(c -> c.corpora(corpora).authenticator(tokens::lookup));
+ * Javalin app = Javalin.create(config -> config.registerPlugin(quarry));
+ * }</pre>
+ *
+ * <p>Thread-safe once built. The host owns the {@code Corpora} and closes it after stopping the app.
+ */
+public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
+  private final Set<Feature> features;
+  private final Limits limits;
+  private final StrictJson json = new StrictJson();
+  private final RequestGate gate;
+
+  /**
+   * @throws IllegalStateException when the configuration lacks corpora or an authenticator
+   */
+  public QuarryPlugin(Consumer<QuarryPluginConfig> userConfig) {
+    super(userConfig, new QuarryPluginConfig());
+    pluginConfig.check();
+    this.features = Set.copyOf(pluginConfig.features);
+    this.limits = pluginConfig.limits;
+    this.gate = new RequestGate(pluginConfig.maxInFlight, pluginConfig.maxWaiting, pluginConfig.maxWaitMillis);
+  }
+
+  @Override
+  public void onInitialize(JavalinState state) {
+    for (Route route : RetrievalRoutes.over(pluginConfig.corpora)) {
+      state.routes.post(RetrievalRoutes.PREFIX + route.path(),
+          new RetrievalEndpoint(route, pluginConfig.authenticator, features, limits, gate, json));
+    }
+    // Registered after the endpoints, so only paths and methods they do not answer land here.
+    for (HandlerType method : List.of(HandlerType.GET, HandlerType.POST, HandlerType.PUT, HandlerType.PATCH,
+        HandlerType.DELETE)) {
+      state.routes.addHttpHandler(method, RetrievalRoutes.PREFIX + "*", this::notFound);
+    }
+  }
+
+  @Override
+  public String name() {
+    return "quarry";
+  }
+
+  /** The features to list in the host's {@code /v1/protocol}, by wire name. */
+  public List<String> features() {
+    return features.stream().sorted().map(Feature::wireName).toList();
+  }
+
+  /** The limits to list under {@code limits} in the host's {@code /v1/protocol}, by wire name. */
+  public Map<String, Long> limits() {
+    return limits.asWireMap();
+  }
+
+  /** A complete {@code /v1/protocol} body for a host with nothing of its own to add. */
+  public ObjectNode protocol() {
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("version", ProtocolHeaders.VERSION);
+    ProtocolHeaders.SUPPORTED_VERSIONS.forEach(out.putArray("supportedVersions")::add);
+    features().forEach(out.putArray("features")::add);
+    ObjectNode limitsNode = out.putObject("limits");
+    limits().forEach(limitsNode::put);
+    return out;
+  }
+
+  private void notFound(Context ctx) {
+    QuarryException e;
+    try {
+      ProtocolHeaders.checkRequestedVersion(ctx.header(ProtocolHeaders.VERSION_HEADER));
+      e = new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()
+          + "; retrieval endpoints are POST " + RetrievalRoutes.PREFIX + "...");
+    } catch (QuarryException versionError) {
+      e = versionError;
+    }
+    RetrievalEndpoint.write(ctx, HttpStatuses.of(e.code()), ErrorEnvelope.of(e), json.mapper());
+  }
+}

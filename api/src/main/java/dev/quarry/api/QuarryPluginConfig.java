@@ -1,0 +1,105 @@
+package dev.quarry.api;
+
+import dev.quarry.api.wire.Feature;
+import dev.quarry.api.wire.Limits;
+import dev.quarry.corpora.Corpora;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What a host hands {@link QuarryPlugin}: the {@link Corpora} to serve, the {@link Authenticator}
+ * for bearer tokens, the features switched on, the limits, and the capacity gate's bounds. Adjust
+ * it in the plugin's {@code Consumer}; the plugin checks it when built.
+ */
+public final class QuarryPluginConfig {
+  /** Searches and mutations running at once; the writer groups concurrent mutations, so more is not faster. */
+  public static final int DEFAULT_MAX_IN_FLIGHT = 64;
+  /** Requests that may wait for a place before the next one is refused with 429 CAPACITY. */
+  public static final int DEFAULT_MAX_WAITING = 256;
+  /** How long a waiting request waits for a place before it is refused with 429 CAPACITY. */
+  public static final long DEFAULT_MAX_WAIT_MILLIS = 10_000;
+  /** The features that work in this build; ingestion comes with its endpoint. */
+  public static final Set<Feature> AVAILABLE_FEATURES =
+      Collections.unmodifiableSet(EnumSet.of(Feature.SCOPED_RETRIEVAL, Feature.RETRIEVAL_INDEXING));
+
+  Corpora corpora;
+  Authenticator authenticator;
+  final EnumSet<Feature> features = EnumSet.copyOf(AVAILABLE_FEATURES);
+  Limits limits = Limits.DEFAULT;
+  int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
+  int maxWaiting = DEFAULT_MAX_WAITING;
+  long maxWaitMillis = DEFAULT_MAX_WAIT_MILLIS;
+
+  QuarryPluginConfig() {}
+
+  /** The corpora to serve. Required; the host owns it and closes it after stopping its server. */
+  public QuarryPluginConfig corpora(Corpora corpora) {
+    this.corpora = Objects.requireNonNull(corpora, "corpora");
+    return this;
+  }
+
+  /** Turns bearer tokens into access. Required. */
+  public QuarryPluginConfig authenticator(Authenticator authenticator) {
+    this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+    return this;
+  }
+
+  /** Switches a feature off: it leaves the advertised features and its endpoints answer *_UNAVAILABLE. */
+  public QuarryPluginConfig disable(Feature feature) {
+    features.remove(Objects.requireNonNull(feature, "feature"));
+    return this;
+  }
+
+  /**
+   * Switches a feature on.
+   *
+   * @throws IllegalArgumentException for a feature this build does not implement
+   */
+  public QuarryPluginConfig enable(Feature feature) {
+    if (!AVAILABLE_FEATURES.contains(feature)) {
+      throw new IllegalArgumentException(feature.wireName() + " is not available in this build; available: "
+          + AVAILABLE_FEATURES.stream().map(Feature::wireName).toList());
+    }
+    features.add(feature);
+    return this;
+  }
+
+  public QuarryPluginConfig limits(Limits limits) {
+    this.limits = Objects.requireNonNull(limits, "limits");
+    return this;
+  }
+
+  /**
+   * Bounds the searches and mutations in progress.
+   *
+   * @param maxInFlight running at once, at least 1
+   * @param maxWaiting waiting for a place, 0 or more; beyond that, 429 CAPACITY at once
+   * @param maxWaitMillis how long one waits, 0 or more
+   */
+  public QuarryPluginConfig capacity(int maxInFlight, int maxWaiting, long maxWaitMillis) {
+    if (maxInFlight < 1) {
+      throw new IllegalArgumentException("maxInFlight must be at least 1; got " + maxInFlight);
+    }
+    if (maxWaiting < 0) {
+      throw new IllegalArgumentException("maxWaiting must be 0 or more; got " + maxWaiting);
+    }
+    if (maxWaitMillis < 0) {
+      throw new IllegalArgumentException("maxWaitMillis must be 0 or more; got " + maxWaitMillis);
+    }
+    this.maxInFlight = maxInFlight;
+    this.maxWaiting = maxWaiting;
+    this.maxWaitMillis = maxWaitMillis;
+    return this;
+  }
+
+  void check() {
+    if (corpora == null) {
+      throw new IllegalStateException("QuarryPlugin needs corpora: config.corpora(Corpora.builder().dataDir(dir).build())");
+    }
+    if (authenticator == null) {
+      throw new IllegalStateException("QuarryPlugin needs an authenticator: config.authenticator(token -> ...)");
+    }
+  }
+}

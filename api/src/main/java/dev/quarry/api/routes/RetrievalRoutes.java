@@ -1,0 +1,39 @@
+package dev.quarry.api.routes;
+
+import dev.quarry.api.wire.Feature;
+import dev.quarry.corpora.Corpora;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import java.util.List;
+
+/** The table of retrieval endpoints: every path below {@link #PREFIX}, its feature, kind and handler. */
+public final class RetrievalRoutes {
+  /** Every retrieval endpoint lives below this path. */
+  public static final String PREFIX = "/v1/retrieval/";
+
+  private RetrievalRoutes() {}
+
+  /** Every endpoint answered by {@code corpora}. */
+  public static List<Route> over(Corpora corpora) {
+    CorpusRoutes corpus = new CorpusRoutes(corpora);
+    SourceRoutes sources = new SourceRoutes(corpora);
+    SearchRoute search = new SearchRoute(corpora);
+    return List.of(
+        new Route("search", Feature.SCOPED_RETRIEVAL, Route.Kind.SEARCH, search::search),
+        new Route("sources/index", Feature.RETRIEVAL_INDEXING, Route.Kind.MUTATION, sources::index),
+        new Route("sources/delete", Feature.RETRIEVAL_INDEXING, Route.Kind.MUTATION, sources::delete),
+        new Route("sources/batch", Feature.RETRIEVAL_INDEXING, Route.Kind.MUTATION, sources::batch),
+        new Route("sources/read", Feature.RETRIEVAL_INDEXING, Route.Kind.READ, sources::read),
+        new Route("sources/list", Feature.RETRIEVAL_INDEXING, Route.Kind.READ, sources::list),
+        new Route("corpora/history", Feature.RETRIEVAL_INDEXING, Route.Kind.READ, sources::history),
+        // Ingestion is not part of this build: the endpoint exists so that it answers its
+        // feature's *_UNAVAILABLE code (the feature is never switched on), not 404.
+        new Route("ingest", Feature.DOCUMENT_INGESTION, Route.Kind.MUTATION, call -> {
+          throw new QuarryException(ErrorCode.INGESTION_UNAVAILABLE, "document ingestion is not available");
+        }),
+        new Route("corpora/create", null, Route.Kind.MUTATION, corpus::create),
+        new Route("corpora/read", null, Route.Kind.READ, corpus::read),
+        new Route("corpora/list", null, Route.Kind.READ, corpus::list),
+        new Route("corpora/delete", null, Route.Kind.MUTATION, corpus::delete));
+  }
+}

@@ -1,0 +1,73 @@
+package dev.quarry.api.wire;
+
+import dev.quarry.engine.CorpusSettings;
+import java.util.Set;
+
+/** The request bodies of the corpora endpoints: create, read, delete, list. */
+public final class CorpusRequests {
+  private CorpusRequests() {}
+
+  /** {@code corpora/create}: a name and optional settings, every setting filled in with its default. */
+  public record Create(String corpus, CorpusSettings settings) {
+    public static Create read(WireObject body) {
+      body.allowOnly(Set.of("corpus", "settings"));
+      String corpus = WireValues.corpus(body);
+      WireObject s = body.optionalObject("settings");
+      return new Create(corpus, s == null ? CorpusSettings.DEFAULT : settings(s));
+    }
+
+    private static CorpusSettings settings(WireObject s) {
+      s.allowOnly(Set.of("language", "chunking", "ranking"));
+      String language = s.optionalString("language", 32);
+      CorpusSettings.Language lang = language == null
+          ? CorpusSettings.DEFAULT.language()
+          : CorpusSettings.Language.fromWireName(language);
+      return new CorpusSettings(lang, chunking(s.optionalObject("chunking")), ranking(s.optionalObject("ranking")));
+    }
+
+    private static CorpusSettings.Chunking chunking(WireObject c) {
+      if (c == null) {
+        return CorpusSettings.Chunking.DEFAULT;
+      }
+      c.allowOnly(Set.of("maxWords", "overlapWords"));
+      Integer maxWords = c.optionalInt("maxWords", 0, Integer.MAX_VALUE);
+      Integer overlap = c.optionalInt("overlapWords", 0, Integer.MAX_VALUE);
+      int words = maxWords == null ? CorpusSettings.Chunking.DEFAULT_MAX_WORDS : maxWords;
+      // Without an explicit overlap, keep the default's ratio (50 of 250 words), so a small
+      // maxWords alone is still a valid setting.
+      int overlapWords = overlap != null ? overlap
+          : Math.min(CorpusSettings.Chunking.DEFAULT_OVERLAP_WORDS, words / 5);
+      return new CorpusSettings.Chunking(words, overlapWords);
+    }
+
+    private static CorpusSettings.Ranking ranking(WireObject r) {
+      if (r == null) {
+        return CorpusSettings.Ranking.DEFAULT;
+      }
+      r.allowOnly(Set.of("k1", "b", "titleWeight"));
+      Double k1 = r.optionalNumber("k1");
+      Double b = r.optionalNumber("b");
+      Double titleWeight = r.optionalNumber("titleWeight");
+      return new CorpusSettings.Ranking(
+          k1 == null ? CorpusSettings.Ranking.DEFAULT_K1 : k1,
+          b == null ? CorpusSettings.Ranking.DEFAULT_B : b,
+          titleWeight == null ? CorpusSettings.Ranking.DEFAULT_TITLE_WEIGHT : titleWeight);
+    }
+  }
+
+  /** {@code corpora/read} and {@code corpora/delete}: just the corpus name. */
+  public record Named(String corpus) {
+    public static Named read(WireObject body) {
+      body.allowOnly(Set.of("corpus"));
+      return new Named(WireValues.corpus(body));
+    }
+  }
+
+  /** {@code corpora/list}: a page after {@code cursor} (null: from the start). */
+  public record Page(String cursor, int limit) {
+    public static Page read(WireObject body, Limits limits) {
+      body.allowOnly(Set.of("cursor", "limit"));
+      return new Page(WireValues.cursor(body), WireValues.listLimit(body, limits));
+    }
+  }
+}

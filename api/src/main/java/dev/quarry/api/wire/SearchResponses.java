@@ -1,0 +1,46 @@
+package dev.quarry.api.wire;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.engine.Hit;
+import dev.quarry.engine.SearchResult;
+
+/** The response body of {@code search}: the revision answered at and the results with provenance. */
+public final class SearchResponses {
+  private SearchResponses() {}
+
+  public static ObjectNode result(SearchResult result) {
+    ObjectNode out = WireJson.object();
+    out.put("corpus", result.corpus());
+    out.put("corpusId", result.corpusId());
+    out.put("revision", result.revision());
+    out.put("tookMs", result.tookMs());
+    ArrayNode results = out.putArray("results");
+    result.hits().forEach(h -> results.add(hit(h)));
+    return out;
+  }
+
+  static ObjectNode hit(Hit h) {
+    ObjectNode out = WireJson.object();
+    out.put("source", h.source());
+    out.put("sourceRevision", h.sourceRevision());
+    out.put("chunk", h.chunk());
+    out.put("score", WireJson.score(h.score()));
+    out.put("text", h.text());
+    if (h.highlights() != null) {
+      ArrayNode highlights = out.putArray("highlights");
+      for (int[] range : h.highlights()) {
+        highlights.addArray().add(range[0]).add(range[1]);
+      }
+    }
+    WireJson.putIfPresent(out, "title", h.title());
+    out.put("mediaType", h.mediaType() == null ? "text/plain" : h.mediaType());
+    if (h.pages() != null) {
+      out.putObject("pages").put("from", h.pages().from()).put("to", h.pages().to());
+    }
+    out.putObject("offsets").put("start", h.start()).put("end", h.end());
+    WireJson.putIfPresent(out, "contentSha256", h.contentSha256());
+    out.set("metadata", WireJson.metadata(h.metadata()));
+    return out;
+  }
+}

@@ -1,0 +1,54 @@
+package dev.quarry.api;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** The tokens the HTTP tests use, and the tokens file that grants them. */
+public final class TestTokens {
+  /** Every scope on every corpus. */
+  public static final String ADMIN = "admin-token";
+  /** search on corpus c1 only. */
+  public static final String SEARCH_C1 = "search-c1-token";
+  /** search and index on c1's public/* sources only. */
+  public static final String PUBLIC_C1 = "public-c1-token";
+  /** every scope on corpus c2 only. */
+  public static final String C2_ONLY = "c2-only-token";
+  /** manage on c1 only. */
+  public static final String MANAGE_C1 = "manage-c1-token";
+
+  private TestTokens() {}
+
+  public static final String FILE = """
+      {"tokens": [
+        {"subject": "admin", "token": "admin-token",
+         "grants": [{"corpus": "*", "scopes": ["search", "index", "manage"]}]},
+        {"subject": "searcher", "token": "search-c1-token",
+         "grants": [{"corpus": "c1", "scopes": ["search"]}]},
+        {"subject": "public-writer", "token": "public-c1-token",
+         "grants": [{"corpus": "c1", "sources": ["public/*"], "scopes": ["search", "index"]}]},
+        {"subject": "other", "token": "c2-only-token",
+         "grants": [{"corpus": "c2", "scopes": ["search", "index", "manage"]}]},
+        {"subject": "manager", "tokenSha256": "%s",
+         "grants": [{"corpus": "c1", "scopes": ["manage"]}]}
+      ]}""".formatted(sha256Hex("manage-c1-token"));
+
+  /** Writes the tokens file into {@code dir}. */
+  public static Path write(Path dir) {
+    try {
+      return Files.writeString(dir.resolve("tokens.json"), FILE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static String sha256Hex(String s) {
+    try {
+      return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+          .digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,83 @@
+package dev.quarry.corpora.run;
+
+import dev.quarry.corpora.Corpora;
+import dev.quarry.corpora.CorpusDescription;
+import dev.quarry.corpora.access.Access;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.SearchRequest;
+import dev.quarry.engine.SearchResult;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Retrieval inside a host's run. The host calls {@link #prepare} before it opens its event stream
+ * (validation and grants fail there, as plain errors), then {@link #run} on its run's thread with a
+ * progress listener and a {@link Cancellation}.
+ *
+ * <pre>{@code
+ * Retrieval retrieval = new Retrieval(corpora);
+ * Retrieval.Prepared prepared = retrieval.prepare(caller, options, prompt);   // 403 etc. here
+ * RetrievalResult result = retrieval.run(prepared, (phase, context) -> emitProgress(phase, context), cancellation);
+ * }</pre>
+ *
+ * <p>Progress is reported only as real work happens; nothing here imposes a deadline: idle
+ * timeouts are the host's, and reach the retrieval through the cancellation.
+ */
+public final class Retrieval {
+  private final Corpora corpora;
+
+  public Retrieval(Corpora corpora) {
+    this.corpora = Objects.requireNonNull(corpora, "corpora");
+  }
+
+  /** A retrieval checked and ready to run: its caller, options and the query it will use. */
+  public record Prepared(Access access, RetrievalOptions options, String query) {}
+
+  /**
+   * Checks the options and the caller's grants (FORBIDDEN whether or not the corpus exists),
+   * without searching. {@code prompt} is the query when the options name none.
+   */
+  public Prepared prepare(Access access, RetrievalOptions options, String prompt) {
+    Objects.requireNonNull(access, "access");
+    Objects.requireNonNull(options, "options");
+    String query = options.query() != null ? options.query() : prompt;
+    if (query == null) {
+      throw QuarryException.invalid("retrieval.query", "a query is required when the run has no input");
+    }
+    if (query.length() > SearchRequest.MAX_QUERY_CHARS) {
+      throw QuarryException.invalid("input",
+          "the prompt used as the query may have at most " + SearchRequest.MAX_QUERY_CHARS + " characters");
+    }
+    dev.quarry.corpora.access.AccessPolicy.searchScope(access, options.corpus(), options.sources());
+    return new Prepared(access, options, query);
+  }
+
+  /**
+   * Runs a prepared retrieval, reporting {@code retrieval.resolving-sources},
+   * {@code retrieval.searching} and {@code retrieval.completed} to {@code progress}. Throws the
+   * cancellation's reason (CANCELLED, IDLE_TIMEOUT) when cancelled in flight.
+   */
+  public RetrievalResult run(Prepared prepared, RetrievalProgress progress, Cancellation cancellation) {
+    RetrievalOptions o = prepared.options();
+    cancellation.check();
+    progress.phase(RetrievalProgress.RESOLVING_SOURCES, Map.of("corpus", o.corpus()));
+    cancellation.check();
+    CorpusDescription corpus = corpora.readCorpus(prepared.access(), o.corpus());
+    if (o.expectedCorpusId() != null && !o.expectedCorpusId().equals(corpus.info().corpusId())) {
+      throw new QuarryException(ErrorCode.CORPUS_REPLACED, "the corpus was deleted and created again");
+    }
+    long revision = o.revision() != null ? o.revision() : corpus.revision();
+    long sources = corpora.countSources(prepared.access(), o.corpus(), o.sources());
+    cancellation.check();
+    progress.phase(RetrievalProgress.SEARCHING, Map.of("corpus", o.corpus(), "revision", revision, "sources", sources));
+    cancellation.check();
+    SearchResult r = corpora.search(prepared.access(), o.corpus(),
+        new SearchRequest(prepared.query(), o.sources(), List.of(), o.topK(), revision, null, true),
+        corpus.info().corpusId());
+    cancellation.check();
+    progress.phase(RetrievalProgress.COMPLETED, Map.of("corpus", o.corpus(), "revision", r.revision(), "results", r.hits().size()));
+    return new RetrievalResult(r.corpus(), r.corpusId(), r.revision(), r.hits());
+  }
+}

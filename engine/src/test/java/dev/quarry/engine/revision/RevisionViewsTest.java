@@ -1,0 +1,127 @@
+package dev.quarry.engine.revision;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quarry.engine.index.Fields;
+import dev.quarry.engine.index.IndexSnapshot;
+import dev.quarry.engine.search.TestCorpus;
+import dev.quarry.engine.search.TestCorpus.Source;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.CollectionStatistics;
+import org.apache.lucene.search.TermStatistics;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A revision view shows the chunks of its revision, with that revision's statistics. */
+class RevisionViewsTest {
+  @TempDir Path dir;
+
+  private static void withView(TestCorpus corpus, RevisionViews views, long revision, Consumer<RevisionView> check)
+      throws IOException {
+    IndexSnapshot snapshot = corpus.snapshot();
+    try {
+      check.accept(views.at(snapshot, revision));
+    } finally {
+      snapshot.release();
+    }
+  }
+
+  private static TermStatistics stats(RevisionView view, String word) {
+    try {
+      return view.termStatistics(new Term(Fields.TEXT, word));
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static CollectionStatistics fieldStats(RevisionView view) {
+    try {
+      return view.collectionStatistics(Fields.TEXT);
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void statistics_countOnlyChunksVisibleAtTheRevision() throws IOException {
+    try (TestCorpus corpus = new TestCorpus(dir)) {
+      long r1 = corpus.index(new Source("a", "xenon xenon yak"), new Source("b", "xenon"));
+      long r2 = corpus.index(new Source("a", "yak"));
+      long r3 = corpus.delete("b");
+      RevisionViews views = new RevisionViews();
+      withView(corpus, views, r1, view -> {
+        assertEquals(2, stats(view, "xenon").docFreq());
+        assertEquals(3, stats(view, "xenon").totalTermFreq());
+        assertEquals(2, fieldStats(view).docCount());
+        assertEquals(4, fieldStats(view).sumTotalTermFreq());
+        assertEquals(2, view.reader().numDocs(), "only the two chunks are live");
+      });
+      withView(corpus, views, r2, view -> {
+        assertEquals(1, stats(view, "xenon").docFreq());
+        assertEquals(1, stats(view, "xenon").totalTermFreq());
+        assertEquals(2, fieldStats(view).sumTotalTermFreq());
+      });
+      corpus.forceMerge(1);
+      withView(corpus, views, r3, view -> {
+        assertNull(stats(view, "xenon"));
+        assertEquals(1, stats(view, "yak").docFreq());
+        assertEquals(1, fieldStats(view).docCount());
+      });
+      withView(corpus, views, r1, view -> assertEquals(3, stats(view, "xenon").totalTermFreq()));
+    }
+  }
+
+  @Test
+  void statistics_ofAnEmptyRevision_areAbsent() throws IOException {
+    try (TestCorpus corpus = new TestCorpus(dir)) {
+      corpus.index(new Source("a", "words"));
+      withView(corpus, new RevisionViews(), 0, view -> {
+        assertNull(fieldStats(view));
+        assertNull(stats(view, "word"));
+        assertEquals(0, view.reader().numDocs());
+      });
+    }
+  }
+
+  @Test
+  void unchangedSegment_sharesItsVisibilityAsTheLatestRevisionAdvances() throws IOException {
+    try (TestCorpus corpus = new TestCorpus(dir)) {
+      corpus.index(new Source("a", "first segment"));
+      RevisionViews views = new RevisionViews();
+      LeafVisibility[] first = new LeafVisibility[1];
+      withView(corpus, views, corpus.revision(), view -> first[0] = leaf(view, 0).visibility());
+      corpus.index(new Source("b", "second segment"));
+      withView(corpus, views, corpus.revision(), view -> {
+        assertEquals(2, view.reader().leaves().size());
+        assertSame(first[0], leaf(view, 0).visibility());
+      });
+    }
+  }
+
+  @Test
+  void caches_areDroppedWhenTheirReadersClose() throws IOException {
+    RevisionViews views = new RevisionViews();
+    try (TestCorpus corpus = new TestCorpus(dir)) {
+      corpus.index(new Source("a", "words"));
+      corpus.index(new Source("b", "words"));
+      IndexSnapshot snapshot = corpus.snapshot();
+      assertSame(views.at(snapshot, 1), views.at(snapshot, 1), "a view is reused while its snapshot lives");
+      views.at(snapshot, 2);
+      assertEquals(2, views.cachedViews());
+      assertTrue(views.cachedSegments() >= 2);
+      snapshot.release();
+      assertEquals(0, views.cachedViews());
+    }
+    assertEquals(0, views.cachedSegments());
+  }
+
+  private static VisibleLeafReader leaf(RevisionView view, int ord) {
+    return (VisibleLeafReader) view.reader().leaves().get(ord).reader();
+  }
+}

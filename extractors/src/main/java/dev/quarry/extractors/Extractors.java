@@ -1,0 +1,210 @@
+package dev.quarry.extractors;
+
+import dev.quarry.extractors.ExtractionException.Failure;
+import dev.quarry.extractors.worker.WorkerCommand;
+import dev.quarry.extractors.worker.WorkerPool;
+import dev.quarry.extractors.worker.WorkerRequest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Turns document files into text, away from the caller's heap: every document is parsed in
+ * one of a small pool of worker processes, each with its own heap cap and a per-document
+ * deadline. A document that hangs a parser or exhausts its memory costs its worker (killed
+ * and replaced) and fails with a typed {@link ExtractionException}; the caller carries on.
+ *
+ * <pre>{@code
+ * try (Extractors extractors = Extractors.builder().build()) {
+ *   Extraction extraction = extractors.extract(file, "application/pdf");
+ *   String text = extraction.text();
+ * }
+ * }</pre>
+ *
+ * <p>Thread safe: share one instance; up to {@code workers} documents are extracted at once and
+ * up to {@code queueCapacity} more wait. Whoever builds it closes it, which ends the workers.
+ */
+public final class Extractors implements AutoCloseable {
+
+  /** Two workers: extraction is CPU-bound and the engine needs cores of its own. */
+  public static final int DEFAULT_WORKERS = 2;
+  /** 512 MiB per worker: enough for the large PDFs seen; larger needs are hostile. */
+  public static final int DEFAULT_WORKER_HEAP_MIB = 512;
+  /** Sixteen documents may wait for a worker before callers are told to come back later. */
+  public static final int DEFAULT_QUEUE_CAPACITY = 16;
+
+  private final ExtractionLimits limits;
+  private final boolean pdfEnabled;
+  private final WorkerPool pool;
+
+  private Extractors(Builder builder) {
+    this.limits = builder.limits;
+    this.pdfEnabled = builder.pdfEnabled;
+    WorkerCommand command = builder.command != null
+        ? builder.command : WorkerCommand.ofCurrentJvm(builder.workerHeapMiB);
+    this.pool = new WorkerPool(command, builder.workers, builder.queueCapacity);
+  }
+
+  /** A builder with the default limits, two workers of 512 MiB, and PDF extraction on. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Extracts {@code file} within this instance's limits.
+   *
+   * @param declaredMediaType the media type the caller was told, or null; the bytes decide, and
+   *     a disagreeing declaration becomes a {@code DECLARED_MEDIA_TYPE_MISMATCH} warning
+   * @throws ExtractionException with the failure that names the contract's error code
+   * @throws IllegalStateException when closed
+   */
+  public Extraction extract(Path file, String declaredMediaType) throws ExtractionException {
+    return extract(file, declaredMediaType, limits);
+  }
+
+  /** Extracts {@code file} within {@code limits} instead of this instance's own. */
+  public Extraction extract(Path file, String declaredMediaType, ExtractionLimits limits)
+      throws ExtractionException {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(limits, "limits");
+    long size;
+    try {
+      size = Files.size(file);
+    } catch (NoSuchFileException e) {
+      throw new ExtractionException(Failure.EXTRACTION_FAILED, "The file does not exist.");
+    } catch (IOException e) {
+      throw new ExtractionException(Failure.EXTRACTION_FAILED, "The file could not be read.");
+    }
+    if (size > limits.maxDocumentBytes()) {
+      throw new ExtractionException(Failure.DOCUMENT_TOO_LARGE, "The document has " + size
+          + " bytes, more than the limit of " + limits.maxDocumentBytes() + " (maxDocumentBytes).");
+    }
+    if (size == 0) {
+      throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE, "The file is empty.");
+    }
+    WorkerRequest request = new WorkerRequest(file.toAbsolutePath().toString(), declaredMediaType,
+        limits.maxDocumentPages(), limits.maxExtractedChars(), pdfEnabled);
+    return pool.extract(request, limits.timeout());
+  }
+
+  /** Whether PDFs are extracted; when not, they fail with {@code PDF_INGESTION_UNAVAILABLE}. */
+  public boolean pdfEnabled() {
+    return pdfEnabled;
+  }
+
+  /** The limits {@link #extract(Path, String)} applies. */
+  public ExtractionLimits limits() {
+    return limits;
+  }
+
+  /** Ends the worker processes; extractions still running fail. */
+  @Override
+  public void close() {
+    pool.close();
+  }
+
+  /** The pool, for tests of the isolation in this module. */
+  WorkerPool pool() {
+    return pool;
+  }
+
+  /**
+   * Configures {@link Extractors}. Each option may be set once; a second call fails, naming
+   * the value already set.
+   */
+  public static final class Builder {
+    private ExtractionLimits limits = ExtractionLimits.defaults();
+    private boolean limitsSet;
+    private int workers = DEFAULT_WORKERS;
+    private boolean workersSet;
+    private int workerHeapMiB = DEFAULT_WORKER_HEAP_MIB;
+    private boolean heapSet;
+    private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
+    private boolean queueSet;
+    private boolean pdfEnabled = true;
+    private boolean pdfSet;
+    private WorkerCommand command;
+
+    private Builder() {}
+
+    /** The limits each document is held to; default {@link ExtractionLimits#defaults()}. */
+    public Builder limits(ExtractionLimits limits) {
+      requireUnset(limitsSet, "limits", this.limits);
+      this.limits = Objects.requireNonNull(limits, "limits");
+      limitsSet = true;
+      return this;
+    }
+
+    /** How many worker processes extract at once; default {@value #DEFAULT_WORKERS}. */
+    public Builder workers(int workers) {
+      requireUnset(workersSet, "workers", this.workers);
+      if (workers < 1) {
+        throw new IllegalArgumentException("workers must be at least 1, got " + workers);
+      }
+      this.workers = workers;
+      workersSet = true;
+      return this;
+    }
+
+    /** Each worker's maximum heap in MiB; default {@value #DEFAULT_WORKER_HEAP_MIB}. */
+    public Builder workerHeapMiB(int heapMiB) {
+      requireUnset(heapSet, "workerHeapMiB", this.workerHeapMiB);
+      if (heapMiB < 64) {
+        throw new IllegalArgumentException("workerHeapMiB must be at least 64, got " + heapMiB);
+      }
+      this.workerHeapMiB = heapMiB;
+      heapSet = true;
+      return this;
+    }
+
+    /**
+     * How many documents may wait for a busy pool before {@code CAPACITY} is raised; default
+     * {@value #DEFAULT_QUEUE_CAPACITY}. Zero refuses whenever every worker is busy.
+     */
+    public Builder queueCapacity(int queueCapacity) {
+      requireUnset(queueSet, "queueCapacity", this.queueCapacity);
+      if (queueCapacity < 0) {
+        throw new IllegalArgumentException("queueCapacity must be at least 0, got " + queueCapacity);
+      }
+      this.queueCapacity = queueCapacity;
+      queueSet = true;
+      return this;
+    }
+
+    /** Whether PDFs are extracted; default true. */
+    public Builder pdfEnabled(boolean enabled) {
+      requireUnset(pdfSet, "pdfEnabled", this.pdfEnabled);
+      this.pdfEnabled = enabled;
+      pdfSet = true;
+      return this;
+    }
+
+    /**
+     * Expert: the java binary and class path workers run with, for hosts whose own class path
+     * does not hold this module's dependencies (the default is the running JVM's). The heap is
+     * {@link #workerHeapMiB(int)}'s.
+     */
+    public Builder workerCommand(String javaBinary, String classPath) {
+      if (command != null) {
+        throw new IllegalStateException("workerCommand was already set to " + command);
+      }
+      this.command = new WorkerCommand(javaBinary, classPath, workerHeapMiB);
+      return this;
+    }
+
+    public Extractors build() {
+      if (command != null && command.heapMiB() != workerHeapMiB) {
+        command = new WorkerCommand(command.javaBinary(), command.classPath(), workerHeapMiB);
+      }
+      return new Extractors(this);
+    }
+
+    private static void requireUnset(boolean set, String option, Object current) {
+      if (set) {
+        throw new IllegalStateException(option + " was already set to " + current);
+      }
+    }
+  }
+}

@@ -1,0 +1,125 @@
+package dev.quarry.extractors.detect;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.tika.config.TikaConfig;
+import org.apache.tika.detect.Detector;
+import org.apache.tika.io.TikaInputStream;
+import org.apache.tika.metadata.Metadata;
+import org.apache.tika.mime.MediaType;
+import org.apache.tika.mime.MediaTypeRegistry;
+
+/**
+ * Detects a document's media type from its bytes with Tika's default detector (magic numbers,
+ * plus container inspection for OOXML, OLE2, OpenDocument and EPUB), and decides which
+ * extractor reads it. The file name is never consulted: a name can lie.
+ *
+ * <p>Thread safe once built; build one per process, since loading Tika's configuration is slow.
+ */
+public final class MediaTypeDetector {
+
+  private static final MediaType MARKDOWN = MediaType.parse("text/markdown");
+  private static final Set<String> MARKDOWN_NAMES =
+      Set.of("text/markdown", "text/x-markdown", "text/x-web-markdown");
+  private static final Set<String> MARKDOWN_LOOKALIKES =
+      Set.of("text/plain", "text/html", "application/xml", "text/x-web-markdown");
+  /** Archives would be unpacked recursively (a zip quine never ends); they are not documents. */
+  private static final Set<String> ARCHIVES = Set.of(
+      "application/zip", "application/x-tar", "application/gzip", "application/x-gzip",
+      "application/x-bzip2", "application/x-xz", "application/x-7z-compressed",
+      "application/x-rar-compressed", "application/vnd.rar", "application/java-archive",
+      "application/x-compress", "application/zstd", "application/x-lzma", "application/x-archive",
+      "application/x-cpio", "application/x-iso9660-image");
+  private static final Set<String> ENCRYPTED = Set.of(
+      "application/x-tika-ooxml-protected", "application/encrypted",
+      "application/x-tika-msoffice-protected");
+  private static final Set<String> PROGRAMS = Set.of(
+      "application/x-executable", "application/x-sharedlib", "application/x-msdownload",
+      "application/x-dosexec", "application/x-mach-o-executable", "application/java-vm",
+      "application/x-elf", "application/x-object", "application/x-coredump");
+
+  private final Detector detector;
+  private final MediaTypeRegistry registry;
+
+  public MediaTypeDetector(TikaConfig config) {
+    this.detector = config.getDetector();
+    this.registry = config.getMediaTypeRegistry();
+  }
+
+  /** The media type of the bytes in {@code file}, without parameters, lower case. */
+  public String detect(Path file) throws IOException {
+    try (InputStream in = TikaInputStream.get(file)) {
+      return detector.detect(in, new Metadata()).getBaseType().toString();
+    }
+  }
+
+  /**
+   * The media type a document is extracted as: the detected one, refined by the declared one
+   * only where bytes cannot tell (Markdown is plain text to a byte detector).
+   */
+  public String refine(String detected, String declared) {
+    String declaredBase = baseOf(declared);
+    if (declaredBase != null && MARKDOWN_NAMES.contains(declaredBase) && MARKDOWN_LOOKALIKES.contains(detected)) {
+      // Markdown may open with HTML comments or tags, which a byte detector takes for markup.
+      return MARKDOWN.toString();
+    }
+    return detected;
+  }
+
+  /**
+   * Whether a declared media type disagrees with the one the bytes show. A declared type that
+   * the detected one specialises (declared {@code application/zip}, detected DOCX), or an alias
+   * of it, agrees.
+   */
+  public boolean disagrees(String declared, String detected) {
+    String declaredBase = baseOf(declared);
+    if (declaredBase == null || declaredBase.equals("application/octet-stream")) {
+      return false;
+    }
+    MediaType declaredType = registry.normalize(MediaType.parse(declaredBase));
+    MediaType detectedType = registry.normalize(MediaType.parse(detected));
+    if (declaredType == null || detectedType == null) {
+      return true;
+    }
+    return !declaredType.equals(detectedType) && !registry.isSpecializationOf(detectedType, declaredType);
+  }
+
+  /** Which extractor reads {@code mediaType}. */
+  public DocumentKind kindOf(String mediaType) {
+    MediaType type = MediaType.parse(mediaType);
+    if (type == null) {
+      return DocumentKind.UNSUPPORTED;
+    }
+    String base = type.getBaseType().toString();
+    if (base.equals("application/pdf") || base.equals("application/x-pdf")) {
+      return DocumentKind.PDF;
+    }
+    if (MARKDOWN_NAMES.contains(base)) {
+      return DocumentKind.MARKDOWN;
+    }
+    if (base.equals("text/plain") || base.equals("text/csv") || base.equals("text/tab-separated-values")) {
+      return DocumentKind.PLAIN_TEXT;
+    }
+    if (ENCRYPTED.contains(base)) {
+      return DocumentKind.ENCRYPTED;
+    }
+    String top = type.getType();
+    if (base.equals("application/octet-stream") || ARCHIVES.contains(base) || PROGRAMS.contains(base)
+        || top.equals("image") || top.equals("audio") || top.equals("video") || top.equals("font")
+        || top.equals("model") || top.equals("chemical")) {
+      return DocumentKind.UNSUPPORTED;
+    }
+    return DocumentKind.TIKA;
+  }
+
+  private static String baseOf(String declared) {
+    if (declared == null || declared.isBlank()) {
+      return null;
+    }
+    MediaType parsed = MediaType.parse(declared.trim().toLowerCase(Locale.ROOT));
+    return parsed == null ? null : parsed.getBaseType().toString();
+  }
+}

@@ -1,0 +1,160 @@
+package dev.quarry.extractors.pdf;
+
+import dev.quarry.extractors.ExtractionException;
+import dev.quarry.extractors.text.PagedTextBuilder;
+import java.io.IOException;
+import java.io.Writer;
+import java.text.Normalizer;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.pdfbox.cos.COSDictionary;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.text.PDFTextStripper;
+
+/**
+ * A text stripper that hands each page's text, NFKC-normalised, to a {@link PagedTextBuilder}
+ * as the page ends, so page starts are exact offsets into the final text and the character
+ * budget is checked page by page rather than after the whole document.
+ *
+ * <p>Form field values (AcroForm), which live outside the page's content stream, are added
+ * after the text of the page that shows them.
+ *
+ * <p>NFKC turns presentation forms into plain letters: the ligature "ﬁ" becomes "fi", so a
+ * search for "file" finds "ﬁle". Words hyphenated at a line end are joined. One stripper per document; not thread safe.
+ */
+final class PageCollectingStripper extends PDFTextStripper {
+
+  /**
+   * A lower-case letter, a hyphen at the end of a line, and a lower-case letter: a word split
+   * by justification ("com-\npile"), joined again so it can be found. The price is that a
+   * compound broken at its own hyphen ("well-\nknown") loses the hyphen.
+   */
+  private static final Pattern LINE_END_HYPHEN = Pattern.compile("(\\p{Ll})-\n(\\p{Ll})");
+
+  private final PagedTextBuilder text;
+  private final PageBuffer pageBuffer;
+  private final FormFieldText formFields;
+  private final List<Integer> pagesWithoutText = new ArrayList<>();
+  private final Map<COSDictionary, Integer> pageNumbers = new IdentityHashMap<>();
+  private int currentPage;
+
+  PageCollectingStripper(PagedTextBuilder text, int maxChars, FormFieldText formFields) {
+    this.text = text;
+    this.pageBuffer = new PageBuffer(maxChars);
+    this.formFields = formFields;
+    setLineSeparator("\n");
+  }
+
+  /**
+   * Extracts every page of {@code document} into the builder. PDFBox skips pages without a
+   * content stream; they still get their (empty) place, so page numbers stay right.
+   */
+  void extract(PDDocument document) throws IOException {
+    int number = 1;
+    for (PDPage page : document.getPages()) {
+      pageNumbers.putIfAbsent(page.getCOSObject(), number++);
+    }
+    writeText(document, pageBuffer);
+    padEmptyPagesUpTo(document.getNumberOfPages());
+  }
+
+  private void padEmptyPagesUpTo(int lastPage) throws IOException {
+    while (currentPage < lastPage) {
+      currentPage++;
+      try {
+        text.startPage();
+        String fields = formFields.textOf(currentPage);
+        if (fields.isBlank()) {
+          pagesWithoutText.add(currentPage);
+        } else {
+          text.append(fields);
+        }
+      } catch (ExtractionException e) {
+        throw new LimitExceededException(e);
+      }
+    }
+  }
+
+  /** The 1-based pages that produced no text (scanned, image-only or blank). */
+  List<Integer> pagesWithoutText() {
+    return List.copyOf(pagesWithoutText);
+  }
+
+  @Override
+  protected void startPage(PDPage page) throws IOException {
+    Integer number = pageNumbers.get(page.getCOSObject());
+    if (number != null) {
+      padEmptyPagesUpTo(number - 1);
+    }
+    pageBuffer.chars.setLength(0);
+    currentPage++;
+    try {
+      text.startPage();
+    } catch (ExtractionException e) {
+      throw new LimitExceededException(e);
+    }
+    super.startPage(page);
+  }
+
+  @Override
+  protected void endPage(PDPage page) throws IOException {
+    super.endPage(page);
+    String normalized = Normalizer.normalize(pageBuffer.chars, Normalizer.Form.NFKC);
+    String pageText = LINE_END_HYPHEN.matcher(normalized).replaceAll("$1$2") + formFields.textOf(currentPage);
+    pageBuffer.chars.setLength(0);
+    if (pageText.isBlank()) {
+      pagesWithoutText.add(currentPage);
+    }
+    try {
+      text.append(pageText);
+    } catch (ExtractionException e) {
+      throw new LimitExceededException(e);
+    }
+  }
+
+  /** Carries a limit failure through PDFBox, which only lets IOExceptions out. */
+  static final class LimitExceededException extends IOException {
+    final ExtractionException failure;
+
+    LimitExceededException(ExtractionException failure) {
+      super(failure.getMessage());
+      this.failure = failure;
+    }
+  }
+
+  /** Holds the current page's raw text; refuses to grow past the document's character budget. */
+  private static final class PageBuffer extends Writer {
+    final StringBuilder chars = new StringBuilder();
+    private final int maxChars;
+
+    PageBuffer(int maxChars) {
+      this.maxChars = maxChars;
+    }
+
+    @Override
+    public void write(char[] buffer, int offset, int length) throws IOException {
+      if ((long) chars.length() + length > maxChars) {
+        throw new LimitExceededException(PagedTextBuilder.tooManyCharacters(maxChars));
+      }
+      chars.append(buffer, offset, length);
+    }
+
+    @Override
+    public void write(String s, int offset, int length) throws IOException {
+      if ((long) chars.length() + length > maxChars) {
+        throw new LimitExceededException(PagedTextBuilder.tooManyCharacters(maxChars));
+      }
+      chars.append(s, offset, offset + length);
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {}
+  }
+}

@@ -1,0 +1,212 @@
+package dev.quarry.extractors.tika;
+
+import dev.quarry.extractors.ExtractionException;
+import dev.quarry.extractors.text.PagedTextBuilder;
+import java.util.ArrayDeque;
+import java.util.Locale;
+import java.util.Set;
+import org.xml.sax.Attributes;
+import org.xml.sax.SAXException;
+import org.xml.sax.helpers.DefaultHandler;
+
+/**
+ * Turns Tika's XHTML events into text a Markdown-aware chunker can split: headings
+ * {@code h1}..{@code h6} become ATX lines ({@code ## Section}), list items start with
+ * {@code - }, block elements end lines, table cells are separated by tabs, and the
+ * {@code <head>}, scripts and styles are left out.
+ *
+ * <p>When {@code paged} is set, each slide ({@code div.slide-content}) or sheet
+ * ({@code div.sheet}, or {@code div.page} in the binary formats) of the top-level document starts a page; embedded documents never do.
+ *
+ * <p>One handler per document; not thread safe.
+ */
+final class MarkdownRenderingHandler extends DefaultHandler {
+
+  private static final Set<String> BLOCKS = Set.of(
+      "p", "div", "tr", "table", "blockquote", "pre", "dl", "dt", "dd", "ul", "ol", "section",
+      "article", "header", "footer", "aside", "nav", "figure", "figcaption", "address", "hr",
+      "caption", "thead", "tbody", "tfoot", "form", "fieldset", "main");
+  private static final Set<String> SKIPPED = Set.of("head", "script", "style", "noscript", "template");
+  private static final Set<String> PAGE_CLASSES = Set.of("slide-content", "sheet", "page");
+
+  private final PagedTextBuilder text;
+  private final boolean paged;
+  /** For each open div, whether it wraps an embedded document. */
+  private final ArrayDeque<Boolean> openDivs = new ArrayDeque<>();
+  private int skipDepth;
+  private int embeddedDepth;
+  private int headingLevel;
+  private int pendingNewlines;
+  private boolean pendingSpace;
+  private boolean cellSeen;
+
+  MarkdownRenderingHandler(PagedTextBuilder text, boolean paged) {
+    this.text = text;
+    this.paged = paged;
+  }
+
+  @Override
+  public void startElement(String uri, String localName, String qName, Attributes atts) throws SAXException {
+    String name = localName.isEmpty() ? qName.toLowerCase(Locale.ROOT) : localName.toLowerCase(Locale.ROOT);
+    if (skipDepth > 0 || SKIPPED.contains(name)) {
+      skipDepth++;
+      return;
+    }
+    String cssClass = atts.getValue("class");
+    if ("div".equals(name)) {
+      boolean embedded = "embedded".equals(cssClass) || "package-entry".equals(cssClass);
+      openDivs.push(embedded);
+      if (embedded) {
+        embeddedDepth++;
+      } else if (paged && embeddedDepth == 0 && cssClass != null && PAGE_CLASSES.contains(cssClass)) {
+        startPage();
+      }
+    }
+    int level = headingLevel(name);
+    if (level > 0) {
+      breakLines(2);
+      headingLevel = level;
+      write("#".repeat(level) + " ");
+    } else if ("li".equals(name)) {
+      breakLines(1);
+      write("- ");
+    } else if ("br".equals(name)) {
+      breakLines(1);
+    } else if ("td".equals(name) || "th".equals(name)) {
+      if (cellSeen) {
+        write("\t");
+      }
+      cellSeen = true;
+    } else if (BLOCKS.contains(name)) {
+      breakLines(name.equals("p") ? 2 : 1);
+      cellSeen = false;
+    }
+  }
+
+  @Override
+  public void endElement(String uri, String localName, String qName) {
+    String name = localName.isEmpty() ? qName.toLowerCase(Locale.ROOT) : localName.toLowerCase(Locale.ROOT);
+    if (skipDepth > 0) {
+      skipDepth--;
+      return;
+    }
+    if (headingLevel(name) > 0) {
+      headingLevel = 0;
+      breakLines(2);
+    } else if ("p".equals(name)) {
+      breakLines(2);
+    } else if (BLOCKS.contains(name) || "li".equals(name)) {
+      breakLines(1);
+      if ("tr".equals(name)) {
+        cellSeen = false;
+      }
+    }
+    if ("div".equals(name) && !openDivs.isEmpty() && openDivs.pop()) {
+      embeddedDepth--;
+    }
+  }
+
+  @Override
+  public void characters(char[] ch, int start, int length) throws SAXException {
+    if (skipDepth > 0) {
+      return;
+    }
+    int end = start + length;
+    int runStart = -1;
+    for (int i = start; i < end; i++) {
+      char c = ch[i];
+      boolean space = c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\u00A0';
+      if (headingLevel > 0 && space) {
+        if (runStart >= 0) {
+          write(new String(ch, runStart, i - runStart));
+          runStart = -1;
+        }
+        pendingSpace = true;
+        continue;
+      }
+      if (c == '\n' || c == '\r') {
+        if (runStart >= 0) {
+          write(new String(ch, runStart, i - runStart));
+          runStart = -1;
+        }
+        breakLines(1);
+        continue;
+      }
+      if (runStart < 0) {
+        runStart = i;
+      }
+    }
+    if (runStart >= 0) {
+      write(new String(ch, runStart, end - runStart));
+    }
+  }
+
+  @Override
+  public void ignorableWhitespace(char[] ch, int start, int length) {
+    // Formatting whitespace between elements carries no text.
+  }
+
+  private void startPage() throws SAXException {
+    pendingNewlines = 0;
+    pendingSpace = false;
+    if (text.length() > 0 && text.lastChar() != '\n') {
+      append("\n");
+    }
+    try {
+      text.startPage();
+    } catch (ExtractionException e) {
+      throw new LimitExceededSaxException(e);
+    }
+  }
+
+  private void breakLines(int count) {
+    pendingNewlines = Math.max(pendingNewlines, count);
+    pendingSpace = false;
+  }
+
+  private void write(String s) throws SAXException {
+    if (s.isEmpty()) {
+      return;
+    }
+    if (text.length() > 0 && pendingNewlines > 0) {
+      int alreadyThere = trailingNewlines();
+      if (alreadyThere < pendingNewlines) {
+        append("\n".repeat(pendingNewlines - alreadyThere));
+      }
+    } else if (pendingSpace && text.length() > 0 && text.lastChar() != ' ' && text.lastChar() != '\n') {
+      append(" ");
+    }
+    pendingNewlines = 0;
+    pendingSpace = false;
+    append(s);
+  }
+
+  private int trailingNewlines() {
+    return text.trailingNewlines(2);
+  }
+
+  private void append(String s) throws SAXException {
+    try {
+      text.append(s);
+    } catch (ExtractionException e) {
+      throw new LimitExceededSaxException(e);
+    }
+  }
+
+  private static int headingLevel(String name) {
+    if (name.length() == 2 && name.charAt(0) == 'h' && name.charAt(1) >= '1' && name.charAt(1) <= '6') {
+      return name.charAt(1) - '0';
+    }
+    return 0;
+  }
+
+  /** Carries a limit failure through Tika, which only lets SAX and Tika exceptions out. */
+  static final class LimitExceededSaxException extends SAXException {
+    final ExtractionException failure;
+
+    LimitExceededSaxException(ExtractionException failure) {
+      super(failure.getMessage());
+      this.failure = failure;
+    }
+  }
+}

@@ -1,0 +1,189 @@
+package dev.quarry.extractors.tika;
+
+import dev.quarry.extractors.Extraction;
+import dev.quarry.extractors.ExtractionException;
+import dev.quarry.extractors.ExtractionException.Failure;
+import dev.quarry.extractors.ExtractionLimits;
+import dev.quarry.extractors.text.PagedTextBuilder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.tika.config.TikaConfig;
+import org.apache.tika.exception.EncryptedDocumentException;
+import org.apache.tika.exception.TikaException;
+import org.apache.tika.exception.UnsupportedFormatException;
+import org.apache.tika.exception.ZeroByteFileException;
+import org.apache.tika.io.TikaInputStream;
+import org.apache.tika.metadata.Metadata;
+import org.apache.tika.metadata.TikaCoreProperties;
+import org.apache.tika.mime.MediaType;
+import org.apache.tika.mime.MediaTypeRegistry;
+import org.apache.tika.parser.AutoDetectParser;
+import org.apache.tika.parser.ParseContext;
+import org.apache.tika.parser.Parser;
+import org.apache.tika.parser.microsoft.OfficeParserConfig;
+import org.xml.sax.SAXException;
+
+/**
+ * Extracts every format Tika's standard parsers read: Office (OOXML and the old binary
+ * formats), OpenDocument, HTML, RTF, EPUB, mail and more. Headings come out as Markdown ATX
+ * lines; slides and sheets come out as pages. Attachments and embedded documents are
+ * extracted too, inline, after their parent's text.
+ *
+ * <p>Thread safe; build one per process, since the parser registry is slow to load.
+ */
+public final class TikaExtractor {
+
+  /** Formats whose slides or sheets become pages. */
+  private static final Set<String> PAGED = Set.of(
+      "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+      "application/vnd.ms-powerpoint.presentation.macroenabled.12",
+      "application/vnd.openxmlformats-officedocument.presentationml.slideshow",
+      "application/vnd.ms-powerpoint",
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      "application/vnd.ms-excel.sheet.macroenabled.12",
+      "application/vnd.ms-excel.sheet.binary.macroenabled.12",
+      "application/vnd.ms-excel");
+
+  private final AutoDetectParser parser;
+  private final MediaTypeRegistry registry;
+
+  public TikaExtractor(TikaConfig config) {
+    this.parser = new AutoDetectParser(config);
+    this.registry = config.getMediaTypeRegistry();
+  }
+
+  /** Extracts {@code file}, whose bytes were detected as {@code mediaType}. */
+  public Extraction extract(Path file, String mediaType, ExtractionLimits limits) throws ExtractionException {
+    ParseContext context = newContext();
+    if (!supports(MediaType.parse(mediaType), context)) {
+      throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE,
+          "No extractor reads " + mediaType + " documents.");
+    }
+    ZipBombGuard.check(file);
+    PagedTextBuilder text = new PagedTextBuilder(limits.maxExtractedChars(), limits.maxDocumentPages());
+    MarkdownRenderingHandler handler = new MarkdownRenderingHandler(text, PAGED.contains(mediaType));
+    Metadata metadata = new Metadata();
+    try {
+      parse(file, handler, metadata, context);
+    } catch (EncryptedDocumentException e) {
+      throw new ExtractionException(Failure.DOCUMENT_ENCRYPTED,
+          "The document is encrypted and needs a password to be opened.");
+    } catch (ZeroByteFileException e) {
+      throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE, "The file is empty.");
+    } catch (UnsupportedFormatException e) {
+      throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE,
+          "The document's format is not supported: " + shortReason(e));
+    } catch (IOException | SAXException | TikaException | RuntimeException e) {
+      ExtractionException failure = classify(e, text);
+      if (failure.failure() != Failure.EXTRACTION_FAILED || !ZipXmlText.isZip(file)) {
+        throw failure;
+      }
+      // The container's parser gave up (an unsupported variant such as Strict OOXML
+      // spreadsheets, or a damaged central directory): read the text of its XML parts.
+      return ZipXmlText.extract(file, mediaType, limits, failure);
+    }
+    if (text.limitFailure() != null) {
+      throw text.limitFailure();
+    }
+    String body = text.text().stripTrailing();
+    if (body.isBlank()) {
+      throw new ExtractionException(Failure.NO_TEXT_EXTRACTED,
+          "The document holds no text (images are not read: OCR is not supported).");
+    }
+    int[] pageStarts = clampedPageStarts(text.pageStarts(), body.length());
+    return new Extraction(body, pageStarts, title(metadata), List.of(), mediaType, Extraction.TIKA,
+        pageStarts == null ? null : pageStarts.length, body.length(), List.of(), true);
+  }
+
+  private void parse(Path file, MarkdownRenderingHandler handler, Metadata metadata, ParseContext context)
+      throws IOException, SAXException, TikaException {
+    try (InputStream in = TikaInputStream.get(file)) {
+      parser.parse(in, handler, metadata, context);
+    }
+  }
+
+  private ParseContext newContext() {
+    ParseContext context = new ParseContext();
+    // Recurse into attachments and embedded documents with the same parser.
+    context.set(Parser.class, parser);
+    OfficeParserConfig office = new OfficeParserConfig();
+    // The streaming (SAX) readers use less memory and also read Strict OOXML documents.
+    office.setUseSAXDocxExtractor(true);
+    office.setUseSAXPptxExtractor(true);
+    office.setExtractMacros(false);
+    context.set(OfficeParserConfig.class, office);
+    return context;
+  }
+
+  private boolean supports(MediaType type, ParseContext context) {
+    Set<MediaType> supported = parser.getSupportedTypes(context);
+    for (MediaType t = type; t != null; t = registry.getSupertype(t)) {
+      if (supported.contains(t) && !t.equals(MediaType.OCTET_STREAM) && !t.equals(MediaType.APPLICATION_ZIP)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static ExtractionException classify(Throwable e, PagedTextBuilder text) {
+    if (text.limitFailure() != null) {
+      return text.limitFailure();
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof MarkdownRenderingHandler.LimitExceededSaxException limit) {
+        return limit.failure;
+      }
+      if (t instanceof EncryptedDocumentException
+          || t instanceof org.apache.poi.EncryptedDocumentException) {
+        return new ExtractionException(Failure.DOCUMENT_ENCRYPTED,
+            "The document is encrypted and needs a password to be opened.");
+      }
+      String message = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
+      if (message.contains("zip bomb") || message.contains("bomb detected")) {
+        return new ExtractionException(Failure.DOCUMENT_TOO_LARGE,
+            "The document is a decompression bomb: " + shortReason(t));
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return new ExtractionException(Failure.EXTRACTION_FAILED,
+        "The document could not be read: " + shortReason(e));
+  }
+
+  private static int[] clampedPageStarts(int[] pageStarts, int length) {
+    if (pageStarts == null) {
+      return null;
+    }
+    for (int i = 0; i < pageStarts.length; i++) {
+      pageStarts[i] = Math.min(pageStarts[i], length);
+    }
+    return pageStarts;
+  }
+
+  private static String title(Metadata metadata) {
+    String title = metadata.get(TikaCoreProperties.TITLE);
+    if (title == null) {
+      return null;
+    }
+    String stripped = title.strip();
+    return stripped.isEmpty() ? null : stripped;
+  }
+
+  private static String shortReason(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root && root.getMessage() == null) {
+      root = root.getCause();
+    }
+    String message = root.getMessage();
+    if (message == null || message.isBlank()) {
+      return root.getClass().getSimpleName();
+    }
+    String firstLine = message.lines().findFirst().orElse("").strip();
+    return firstLine.length() > 200 ? firstLine.substring(0, 200) + "..." : firstLine;
+  }
+}
