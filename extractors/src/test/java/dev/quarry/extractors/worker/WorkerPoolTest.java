@@ -80,6 +80,21 @@ class WorkerPoolTest {
   }
 
   @Test
+  void worker_stdinClosed_exitsByItself() throws Exception {
+    Process worker = new ProcessBuilder(WorkerCommand.ofCurrentJvm(256).toArguments())
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try {
+      String ready = new Frames().read(new java.io.DataInputStream(worker.getInputStream()), String.class);
+      assertEquals(WorkerMain.READY, ready);
+      worker.getOutputStream().close(); // what the parent's death does to the pipe
+      assertTrue(worker.waitFor(30, TimeUnit.SECONDS), "the worker exits once its parent is gone");
+      assertEquals(0, worker.exitValue(), "it exited on its own rather than being killed");
+    } finally {
+      worker.destroyForcibly();
+    }
+  }
+
+  @Test
   void close_endsTheWorkerProcesses() throws Exception {
     WorkerPool own = new WorkerPool(WorkerCommand.ofCurrentJvm(256), 1, 0);
     own.extract(request("pdfjs__copy_paste_ligatures.pdf"), DEADLINE);
