@@ -116,6 +116,11 @@ public final class ServerProcess implements AutoCloseable {
     return new ApiClient(url);
   }
 
+  /** Sends SIGTERM without waiting. */
+  public void signalTerm() {
+    process.destroy();
+  }
+
   /** SIGTERM, then waits for a clean exit; returns the exit code. */
   public int terminate() {
     process.destroy();
