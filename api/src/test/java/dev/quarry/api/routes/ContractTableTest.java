@@ -438,6 +438,33 @@ class ContractTableTest {
     ok(call.send());
   }
 
+  static String cli(String... args) {
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.StringWriter err = new java.io.StringWriter();
+    int code = new picocli.CommandLine(new dev.quarry.api.cli.QuarryCli()).setOut(new java.io.PrintWriter(out))
+        .setErr(new java.io.PrintWriter(err)).execute(args);
+    return code + "\n" + out + err;
+  }
+
+  @Test
+  void cliSearch_printsThePassagesOfARunningServer() {
+    String printed = cli("search", "--url", server.url(), "--token", T, "--corpus", "c1", "parental", "leave");
+    assertTrue(printed.startsWith("0\n"), printed);
+    assertTrue(printed.contains("public/leave.md"), printed);
+  }
+
+  @Test
+  void cliCorpora_listsTheCorpora() {
+    String printed = cli("corpora", "--url", server.url(), "--token", T);
+    assertTrue(printed.startsWith("0\n") && printed.contains("c1 "), printed);
+  }
+
+  @Test
+  void cliSearch_withABadToken_saysWhy() {
+    String printed = cli("search", "--url", server.url(), "--token", "nope", "--corpus", "c1", "leave");
+    assertTrue(printed.startsWith("1\n") && printed.contains("UNAUTHENTICATED"), printed);
+  }
+
   @Test
   void largeTextUnderTheLimits_isIndexed() {
     String words = "lorem ipsum dolor sit amet ".repeat(80_000); // about 2 MB
