@@ -182,8 +182,13 @@ public final class RetrievalRuns {
     /**
      * Ends the run with {@code run.cancelled} ({@code CANCELLED} or {@code IDLE_TIMEOUT}) unless it
      * already ended, and stops its retrieval at the next phase. Returns whether this call ended it.
+     *
+     * @throws IllegalArgumentException for any other code
      */
     public boolean cancel(ErrorCode code, String message) {
+      if (code != ErrorCode.CANCELLED && code != ErrorCode.IDLE_TIMEOUT) {
+        throw new IllegalArgumentException("a run is cancelled with CANCELLED or IDLE_TIMEOUT; got " + code);
+      }
       QuarryException reason = new QuarryException(code, message);
       cancellation.cancel(code, message);
       return events.cancelled(reason);
