@@ -28,10 +28,14 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +62,8 @@ class EmbeddedHostTest {
   static final Access ADMIN = new Access("host-admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
   /** Bounds a hang; never a measure of speed. */
   static final long WAIT_SECONDS = 30;
+  /** Runs this host lets run at once. */
+  static final int MAX_RUNS = 2;
 
   @TempDir
   Path data;
@@ -104,7 +110,7 @@ class EmbeddedHostTest {
     Authenticator authenticator = token -> TOKEN.equals(token) ? Optional.of(USER) : Optional.empty();
     QuarryPlugin quarry = new QuarryPlugin(c -> c.corpora(corpora).authenticator(authenticator));
     Retrieval retrieval = new Retrieval(corpora);
-    runs = new RetrievalRuns(retrieval, 4, observer, InstantSource.system());
+    runs = new RetrievalRuns(retrieval, MAX_RUNS, observer, InstantSource.system());
     RunsEndpoint runsEndpoint = new RunsEndpoint(runs, authenticator, true, Limits.DEFAULT, new StrictJson(),
         Duration.ofMillis(50));
     app = Javalin.create(config -> {
@@ -147,8 +153,6 @@ class EmbeddedHostTest {
   void plugin_servesTheContract_withTheHostsAuthenticator() {
     assertEquals(200, api.retrieval("search", TOKEN, "{\"corpus\": \"handbook\", \"query\": \"leave\"}").status());
     assertEquals(401, api.retrieval("search", "unknown", "{\"corpus\": \"handbook\", \"query\": \"leave\"}").status());
-    assertEquals(404, api.post("/v1/runs-not-here").token(TOKEN).json("{}").send().status(),
-        "the plugin adds no routes the host did not ask for");
   }
 
   @Test
@@ -205,6 +209,35 @@ class EmbeddedHostTest {
     observer.release.countDown();
     awaitNoRunning();
     assertFalse(observer.phases.contains(RetrievalProgress.SEARCHING), "the abandoned retrieval stopped before searching");
+  }
+
+  @Test
+  void aRunBeyondTheBound_isAPlain429_beforeAnyEvent() throws Exception {
+    observer.armed = true;
+    HttpRequest held = HttpRequest.newBuilder(URI.create(api.baseUrl() + "/v1/runs"))
+        .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("""
+            {"provider": "retrieval", "input": "parental leave", "retrieval": {"corpus": "handbook"}, "stream": true}"""))
+        .build();
+    List<CompletableFuture<HttpResponse<String>>> running = new ArrayList<>();
+    for (int i = 0; i < MAX_RUNS; i++) {
+      running.add(api.http().sendAsync(held, HttpResponse.BodyHandlers.ofString()));
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while (runs.running() < MAX_RUNS && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    Answer refused = api.post("/v1/runs").token(TOKEN).json("""
+        {"provider": "retrieval", "input": "parental leave", "retrieval": {"corpus": "handbook"}, "stream": true}""").send();
+    assertEquals(429, refused.status(), refused::toString);
+    assertEquals("CAPACITY", refused.code());
+    assertTrue(refused.json().path("error").path("retryable").asBoolean());
+    assertTrue(refused.header("Content-Type").startsWith("application/json"), "refused before the stream opened");
+    observer.release.countDown();
+    for (CompletableFuture<HttpResponse<String>> r : running) {
+      JsonNode terminal = RunStream.parse(r.get(WAIT_SECONDS, TimeUnit.SECONDS).body()).checkEnvelope();
+      assertEquals("run.completed", terminal.path("type").asText(), "the runs in progress were not disturbed");
+    }
   }
 
   private void awaitNoRunning() throws InterruptedException {
