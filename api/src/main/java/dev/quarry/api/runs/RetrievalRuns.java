@@ -51,7 +51,7 @@ public final class RetrievalRuns {
   private final RunIds ids = new RunIds();
   private final ExecutorService workers;
   private final ScheduledThreadPoolExecutor timers;
-  private final AtomicInteger inUse = new AtomicInteger();
+  private final int maxRunning;
 
   /**
    * @param maxRunning runs at once, at least 1
@@ -65,6 +65,7 @@ public final class RetrievalRuns {
     this.retrieval = Objects.requireNonNull(retrieval, "retrieval");
     this.observer = Objects.requireNonNull(observer, "observer");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.maxRunning = maxRunning;
     this.places = new Semaphore(maxRunning);
     this.workers = Executors.newCachedThreadPool(daemons("quarry-run-"));
     this.timers = new ScheduledThreadPoolExecutor(1, daemons("quarry-run-timer-"));
@@ -79,7 +80,7 @@ public final class RetrievalRuns {
 
   /** Runs holding a place now: started, and their thread not yet finished. */
   public int running() {
-    return inUse.get();
+    return maxRunning - places.availablePermits();
   }
 
   /**
@@ -96,7 +97,6 @@ public final class RetrievalRuns {
     if (!places.tryAcquire()) {
       throw new QuarryException(ErrorCode.CAPACITY, "too many runs in progress; retry shortly");
     }
-    inUse.incrementAndGet();
     RunEvents events = new RunEvents(ids.next(), clock, sink);
     Cancellation cancellation = new Cancellation();
     Run run = new Run(events, cancellation);
@@ -139,7 +139,6 @@ public final class RetrievalRuns {
   }
 
   private void release() {
-    inUse.decrementAndGet();
     places.release();
   }
 
