@@ -74,7 +74,7 @@ public final class QuarryServer implements AutoCloseable {
     StrictJson json = new StrictJson();
     ObjectMapper mapper = json.mapper();
     QuarryPlugin plugin = new QuarryPlugin(c -> {
-      c.corpora(corpora).authenticator(tokens).limits(config.limits())
+      c.corpora(corpora).authenticator(tokens).limits(config.limits()).runs(true)
           .capacity(config.maxInFlight(), config.maxWaiting(), config.maxWaitMillis());
       for (Feature f : Feature.values()) {
         if (!config.features().contains(f)) {
