@@ -6,6 +6,7 @@ import dev.quarry.api.routes.RequestGate;
 import dev.quarry.api.routes.RetrievalEndpoint;
 import dev.quarry.api.routes.RetrievalRoutes;
 import dev.quarry.api.routes.Route;
+import dev.quarry.api.runs.RunsEndpoint;
 import dev.quarry.api.wire.ErrorEnvelope;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.HttpStatuses;
@@ -58,6 +59,10 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     for (Route route : RetrievalRoutes.over(pluginConfig.corpora)) {
       state.routes.post(RetrievalRoutes.PREFIX + route.path(),
           new RetrievalEndpoint(route, pluginConfig.authenticator, features, limits, gate, json));
+    }
+    if (pluginConfig.runs) {
+      state.routes.post(RunsEndpoint.PATH, RunsEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
+          features.contains(Feature.SCOPED_RETRIEVAL), limits, json));
     }
     // Registered after the endpoints, so only paths and methods they do not answer land here.
     for (HandlerType method : List.of(HandlerType.GET, HandlerType.POST, HandlerType.PUT, HandlerType.PATCH,
