@@ -19,6 +19,9 @@ public final class BodyReader {
    * Accepts {@code application/json}, with an optional UTF-8 charset, or no Content-Type at all; any
    * other type is 415 UNSUPPORTED_MEDIA_TYPE.
    */
+  /** An oversized body is read and discarded up to this many times the limit before the 413. */
+  private static final int DRAIN_FACTOR = 4;
+
   public static void checkJsonContentType(String contentType) {
     if (contentType == null || contentType.isBlank()) {
       return;
@@ -40,7 +43,7 @@ public final class BodyReader {
 
   public static byte[] read(InputStream in, long declaredLength, long maxBytes) throws IOException {
     if (declaredLength > maxBytes) {
-      throw tooLarge(maxBytes);
+      throw tooLarge(in, maxBytes);
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream(declaredLength > 0 ? (int) declaredLength : 1024);
     byte[] buffer = new byte[8192];
@@ -49,11 +52,30 @@ public final class BodyReader {
     while ((n = in.read(buffer)) != -1) {
       total += n;
       if (total > maxBytes) {
-        throw tooLarge(maxBytes);
+        throw tooLarge(in, maxBytes);
       }
       out.write(buffer, 0, n);
     }
     return out.toByteArray();
+  }
+
+  /**
+   * The 413 for a body over {@code maxBytes}, after discarding what the client is still sending
+   * (up to {@link #DRAIN_FACTOR} times the limit, unparsed): a server that answers and closes while
+   * the client is still writing makes the client see a reset instead of the answer.
+   */
+  private static QuarryException tooLarge(InputStream in, long maxBytes) {
+    long budget = maxBytes * DRAIN_FACTOR;
+    byte[] buffer = new byte[64 * 1024];
+    try {
+      int n;
+      while (budget > 0 && (n = in.read(buffer)) != -1) {
+        budget -= n;
+      }
+    } catch (IOException ignored) {
+      // the client went away; the answer below is all that is left to give
+    }
+    return tooLarge(maxBytes);
   }
 
   private static QuarryException tooLarge(long maxBytes) {
