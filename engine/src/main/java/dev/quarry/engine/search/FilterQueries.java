@@ -35,7 +35,7 @@ final class FilterQueries {
     return queries;
   }
 
-  /** Exact ids as one term set, each {@code prefix*} as a prefix query; an empty scope matches nothing. */
+  /** Exact ids as one term set, each {@code prefix*} as a prefix query (only called for a restricting scope). */
   static Query scope(SourceScope scope) {
     List<BytesRef> ids = new ArrayList<>();
     List<Query> anyOf = new ArrayList<>();

@@ -80,8 +80,9 @@ class SearchFiltersTest {
   }
 
   @Test
-  void scope_empty_matchesNothing() {
-    assertEquals(List.of(), sources(new SourceScope(List.of())));
+  void scope_unspecified_matchesEverything() {
+    assertEquals(List.of("policies/leave", "policies/leave-old", "private/x", "public/a", "public/b"),
+        sources(SourceScope.ALL));
   }
 
   @Test
