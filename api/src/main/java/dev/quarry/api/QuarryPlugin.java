@@ -7,6 +7,7 @@ import dev.quarry.api.routes.RequestGate;
 import dev.quarry.api.routes.RetrievalEndpoint;
 import dev.quarry.api.routes.RetrievalRoutes;
 import dev.quarry.api.routes.Route;
+import dev.quarry.api.runs.RunsEndpoint;
 import dev.quarry.api.wire.ErrorEnvelope;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.HttpStatuses;
@@ -76,6 +77,10 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     }
     state.routes.post(RetrievalRoutes.PREFIX + IngestEndpoint.PATH,
         new IngestEndpoint(pluginConfig.corpora, pluginConfig.authenticator, features, limits, gate, json));
+    if (pluginConfig.runs) {
+      state.routes.post(RunsEndpoint.PATH, RunsEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
+          features.contains(Feature.SCOPED_RETRIEVAL), limits, json));
+    }
     // Registered after the endpoints, so only paths and methods they do not answer land here.
     for (HandlerType method : List.of(HandlerType.GET, HandlerType.POST, HandlerType.PUT, HandlerType.PATCH,
         HandlerType.DELETE)) {

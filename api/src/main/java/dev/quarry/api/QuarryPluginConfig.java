@@ -34,6 +34,7 @@ public final class QuarryPluginConfig {
   int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
   int maxWaiting = DEFAULT_MAX_WAITING;
   long maxWaitMillis = DEFAULT_MAX_WAIT_MILLIS;
+  boolean runs;
 
   QuarryPluginConfig() {}
 
@@ -94,6 +95,15 @@ public final class QuarryPluginConfig {
     this.maxInFlight = maxInFlight;
     this.maxWaiting = maxWaiting;
     this.maxWaitMillis = maxWaitMillis;
+    return this;
+  }
+
+  /**
+   * Also serves {@code POST /v1/runs}, the reference host's runs of the {@code retrieval} provider
+   * (see docs/runs.md). Off by default: a host with runs of its own calls {@code Retrieval} from them.
+   */
+  public QuarryPluginConfig runs(boolean serveRuns) {
+    this.runs = serveRuns;
     return this;
   }
 

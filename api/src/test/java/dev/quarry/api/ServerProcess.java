@@ -26,11 +26,13 @@ public final class ServerProcess implements AutoCloseable {
   private final Process process;
   private final String url;
   private final Path stderr;
+  private final List<String> stdout;
 
-  private ServerProcess(Process process, String url, Path stderr) {
+  private ServerProcess(Process process, String url, Path stderr, List<String> stdout) {
     this.process = process;
     this.url = url;
     this.stderr = stderr;
+    this.stdout = stdout;
   }
 
   /** Starts {@code serve --data data --port 0 --tokens tokens [--config config]}. */
@@ -45,14 +47,23 @@ public final class ServerProcess implements AutoCloseable {
     if (config != null) {
       args.addAll(List.of("--config", config.toString()));
     }
-    Launch launch = launch(args, heapMiB);
+    return started(launch(args, heapMiB));
+  }
+
+  /** Starts {@code demo --data data --port 0}. */
+  public static ServerProcess demo(Path data) {
+    return started(launch(List.of("demo", "--data", data.toString(), "--port", "0"), DEFAULT_HEAP_MIB));
+  }
+
+  private static ServerProcess started(Launch launch) {
     try {
       String line = launch.firstLine().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
       if (line == null || !line.startsWith("listening on http://127.0.0.1:")) {
         launch.process().waitFor(30, TimeUnit.SECONDS);
         throw new IllegalStateException("server did not start: " + line + "\n" + Files.readString(launch.stderr()));
       }
-      return new ServerProcess(launch.process(), line.substring("listening on ".length()), launch.stderr());
+      return new ServerProcess(launch.process(), line.substring("listening on ".length()), launch.stderr(),
+          launch.stdout());
     } catch (InterruptedException | ExecutionException | TimeoutException | IOException e) {
       launch.process().destroyForcibly();
       String err;
@@ -83,7 +94,7 @@ public final class ServerProcess implements AutoCloseable {
   /** How a command ended. */
   public record Ended(int exitCode, String stderr) {}
 
-  private record Launch(Process process, CompletableFuture<String> firstLine, Path stderr) {}
+  private record Launch(Process process, CompletableFuture<String> firstLine, Path stderr, List<String> stdout) {}
 
   private static Launch launch(List<String> args, int heapMiB) {
     try {
@@ -95,12 +106,14 @@ public final class ServerProcess implements AutoCloseable {
       Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
       BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       CompletableFuture<String> first = new CompletableFuture<>();
+      List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
       Thread reader = new Thread(() -> {
         try {
           first.complete(out.readLine());
-          // Keep draining so the child never blocks on a full pipe.
-          while (out.readLine() != null) {
-            // discard
+          // Keep reading so the child never blocks on a full pipe.
+          String line;
+          while ((line = out.readLine()) != null) {
+            lines.add(line);
           }
         } catch (IOException e) {
           first.complete(null);
@@ -108,7 +121,7 @@ public final class ServerProcess implements AutoCloseable {
       }, "server-stdout");
       reader.setDaemon(true);
       reader.start();
-      return new Launch(p, first, err);
+      return new Launch(p, first, err, lines);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -118,8 +131,18 @@ public final class ServerProcess implements AutoCloseable {
     return url;
   }
 
+  /** The lines printed on stdout after the {@code listening on} line, so far. */
+  public List<String> laterStdout() {
+    return List.copyOf(stdout);
+  }
+
   public ApiClient client() {
     return new ApiClient(url);
+  }
+
+  /** Sends SIGTERM without waiting. */
+  public void signalTerm() {
+    process.destroy();
   }
 
   /** SIGTERM, then waits for a clean exit; returns the exit code. */

@@ -60,7 +60,8 @@ final class DemoCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
             return;
           }
-          System.err.println(instructions(server.url(), token, dir));
+          System.out.println(instructions(server.url(), token, dir));
+          System.out.flush();
         });
   }
 

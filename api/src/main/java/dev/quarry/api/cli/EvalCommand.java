@@ -31,8 +31,9 @@ import picocli.CommandLine.Spec;
     name = "eval",
     mixinStandardHelpOptions = true,
     description = {
-      "Indexes a BEIR-format collection (corpus.jsonl, queries.jsonl, qrels.tsv) into a fresh corpus,",
-      "runs every judged query (top 100, one hit per source) and prints nDCG@10, Recall@100 and MRR@10."
+      "Measures ranking quality on a BEIR-format collection: indexes it into a",
+      "fresh corpus, runs every judged query (top 100, one hit per source) and",
+      "prints nDCG@10, Recall@100 and MRR@10 with the time taken."
     })
 public final class EvalCommand implements Callable<Integer> {
 
@@ -46,11 +47,11 @@ public final class EvalCommand implements Callable<Integer> {
   @Option(names = "--language", paramLabel = "LANG", description = "english, standard or cjk (default: english).")
   private String language;
 
-  @Option(names = "--k1", description = "BM25 k1 (default: ${DEFAULT-VALUE}).",
+  @Option(names = "--k1", paramLabel = "K1", description = "BM25 k1 (default: ${DEFAULT-VALUE}).",
       defaultValue = "" + CorpusSettings.Ranking.DEFAULT_K1)
   private double k1;
 
-  @Option(names = "--b", description = "BM25 b (default: ${DEFAULT-VALUE}).",
+  @Option(names = "--b", paramLabel = "B", description = "BM25 b (default: ${DEFAULT-VALUE}).",
       defaultValue = "" + CorpusSettings.Ranking.DEFAULT_B)
   private double b;
 

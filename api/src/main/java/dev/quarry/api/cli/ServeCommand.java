@@ -4,7 +4,6 @@ import dev.quarry.api.server.QuarryServer;
 import dev.quarry.api.server.ServerConfig;
 import dev.quarry.api.server.TokenAuthenticator;
 import dev.quarry.api.server.TokensFile;
-import dev.quarry.engine.QuarryException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -15,7 +15,8 @@ final class Serving {
    * blocks until SIGTERM/SIGINT, whose shutdown hook closes the server: in-flight requests finish
    * and every corpus is committed and closed.
    *
-   * @return the process exit code: 0, or 1 when the server could not start
+   * @return the process exit code: 0, or 1 when the server could not start (the process exits
+   *     with 1 when {@code afterStart} fails)
    */
   static int serveUntilStopped(Supplier<QuarryServer> start, Consumer<QuarryServer> afterStart)
       throws InterruptedException {
@@ -34,7 +35,12 @@ final class Serving {
     System.out.println("listening on " + server.url());
     System.out.flush();
     if (afterStart != null) {
-      afterStart.accept(server);
+      try {
+        afterStart.accept(server);
+      } catch (RuntimeException e) {
+        System.err.println("quarry: " + e.getMessage());
+        System.exit(1); // runs the shutdown hook, which closes the server
+      }
     }
     stopped.await();
     return 0;

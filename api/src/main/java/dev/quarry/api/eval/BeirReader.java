@@ -38,8 +38,8 @@ public final class BeirReader {
     if (!Files.exists(qrels)) {
       qrels = dir.resolve(BEIR_TEST_QRELS_FILE);
     }
-    String name = dir.toAbsolutePath().normalize().getFileName() == null
-        ? "collection" : dir.toAbsolutePath().normalize().getFileName().toString();
+    Path folder = dir.toAbsolutePath().normalize().getFileName();
+    String name = folder == null ? "collection" : folder.toString();
     return new BeirCollection(name, readDocuments(require(dir.resolve(CORPUS_FILE))),
         readQueries(require(dir.resolve(QUERIES_FILE))), readJudgments(require(qrels)));
   }

@@ -1,9 +1,9 @@
 package dev.quarry.api.eval;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * Relevance judgments (qrels): for each judged query, the graded relevance of each judged document.
@@ -17,7 +17,7 @@ public record Judgments(Map<String, Map<String, Integer>> byQuery) {
     Objects.requireNonNull(byQuery, "byQuery");
     Map<String, Map<String, Integer>> copy = new LinkedHashMap<>();
     byQuery.forEach((query, grades) -> copy.put(query, Map.copyOf(grades)));
-    byQuery = java.util.Collections.unmodifiableMap(copy);
+    byQuery = Collections.unmodifiableMap(copy);
   }
 
   /** Whether {@code queryId} has any judgment at all; queries without one are not evaluated. */
@@ -28,12 +28,5 @@ public record Judgments(Map<String, Map<String, Integer>> byQuery) {
   /** The grades of {@code queryId}'s judged documents; empty when it has none. */
   public Map<String, Integer> grades(String queryId) {
     return byQuery.getOrDefault(queryId, Map.of());
-  }
-
-  /** The ids of every document judged for any query. */
-  public Set<String> judgedDocuments() {
-    Set<String> ids = new java.util.HashSet<>();
-    byQuery.values().forEach(grades -> ids.addAll(grades.keySet()));
-    return ids;
   }
 }

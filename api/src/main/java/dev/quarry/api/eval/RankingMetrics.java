@@ -1,5 +1,6 @@
 package dev.quarry.api.eval;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -32,7 +33,7 @@ public final class RankingMetrics {
     }
     List<Integer> ideal = grades.values().stream()
         .filter(g -> g > 0)
-        .sorted(java.util.Comparator.reverseOrder())
+        .sorted(Comparator.reverseOrder())
         .limit(k)
         .toList();
     double idealDcg = 0;

@@ -12,14 +12,14 @@ import java.util.Locale;
  * anything is read, and a chunked body is cut off as soon as it passes the bound, so an oversized
  * body costs at most {@code maxBytes} of memory.
  */
-final class BodyReader {
+public final class BodyReader {
   private BodyReader() {}
 
   /**
    * Accepts {@code application/json}, with an optional UTF-8 charset, or no Content-Type at all; any
    * other type is 415 UNSUPPORTED_MEDIA_TYPE.
    */
-  static void checkJsonContentType(String contentType) {
+  public static void checkJsonContentType(String contentType) {
     if (contentType == null || contentType.isBlank()) {
       return;
     }
@@ -38,7 +38,7 @@ final class BodyReader {
     }
   }
 
-  static byte[] read(InputStream in, long declaredLength, long maxBytes) throws IOException {
+  public static byte[] read(InputStream in, long declaredLength, long maxBytes) throws IOException {
     if (declaredLength > maxBytes) {
       throw tooLarge(maxBytes);
     }

@@ -61,23 +61,34 @@ public final class RetrievalEndpoint implements Handler {
             "the " + route.feature().wireName() + " feature is not available on this server");
       }
       if (route.kind().gated()) {
-        try (RequestGate.Permit permit = gate.enter()) {
+        RequestGate.Permit permit = gate.enter();
+        try {
           answer(ctx, call(ctx, access));
+        } finally {
+          permit.close();
         }
       } else {
         answer(ctx, call(ctx, access));
       }
     } catch (QuarryException e) {
       fail(ctx, e);
-    } catch (RuntimeException | java.io.IOException | Error e) {
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (RuntimeException | Error e) {
       fail(ctx, internal(e));
     }
   }
 
-  private Reply call(Context ctx, Access access) throws java.io.IOException {
+  private Reply call(Context ctx, Access access) {
     BodyReader.checkJsonContentType(ctx.header("Content-Type"));
-    byte[] bytes = BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(),
-        limits.get(Limit.MAX_REQUEST_BYTES));
+    byte[] bytes;
+    try {
+      bytes = BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(),
+          limits.get(Limit.MAX_REQUEST_BYTES));
+    } catch (java.io.IOException e) {
+      // The client went away or sent a broken chunked body: nothing of ours failed.
+      throw QuarryException.invalid(StrictJson.BODY_FIELD, "the request body could not be read: " + e.getMessage());
+    }
     ObjectNode body = json.parseObject(bytes);
     String key = ctx.header(ProtocolHeaders.IDEMPOTENCY_KEY);
     RouteCall call = new RouteCall(route.path(), access, body, key, limits, json.mapper());

@@ -98,7 +98,7 @@ public final class QuarryServer implements AutoCloseable {
     StrictJson json = new StrictJson();
     ObjectMapper mapper = json.mapper();
     QuarryPlugin plugin = new QuarryPlugin(c -> {
-      c.corpora(corpora).authenticator(tokens).limits(config.limits())
+      c.corpora(corpora).authenticator(tokens).limits(config.limits()).runs(true)
           .capacity(config.maxInFlight(), config.maxWaiting(), config.maxWaitMillis());
       for (Feature f : Feature.values()) {
         if (!config.features().contains(f)) {
@@ -112,6 +112,7 @@ public final class QuarryServer implements AutoCloseable {
       // A bounded number of threads. Jetty needs its task queue unbounded (it queues its own
       // work there); the bound on requests is the plugin's capacity gate, which answers 429.
       c.jetty.threadPool = new QueuedThreadPool(config.maxThreads(), Math.min(8, config.maxThreads()));
+      c.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages(mapper)));
       c.jetty.modifyServletContextHandler(handler ->
           handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST)));
       c.registerPlugin(plugin);

@@ -20,7 +20,8 @@ public final class SearchResponses {
     return out;
   }
 
-  static ObjectNode hit(Hit h) {
+  /** One result as search writes it; run results reuse it so passages look the same everywhere. */
+  public static ObjectNode hit(Hit h) {
     ObjectNode out = WireJson.object();
     out.put("source", h.source());
     out.put("sourceRevision", h.sourceRevision());

@@ -257,6 +257,30 @@ class ContractTableTest {
     assertEquals("revision", a.field());
   }
 
+  static String manyEntries(int n) {
+    StringBuilder b = new StringBuilder("{");
+    for (int i = 0; i < n; i++) {
+      b.append(i == 0 ? "" : ", ").append("\"k").append(i).append("\": ").append(i);
+    }
+    return b.append("}").toString();
+  }
+
+  static String manyDeletes(int n) {
+    StringBuilder b = new StringBuilder("[");
+    for (int i = 0; i < n; i++) {
+      b.append(i == 0 ? "" : ", ").append("{\"delete\": {\"source\": \"public/").append(i).append("\"}}");
+    }
+    return b.append("]").toString();
+  }
+
+  static String manySources(int n) {
+    StringBuilder b = new StringBuilder("[");
+    for (int i = 0; i < n; i++) {
+      b.append(i == 0 ? "" : ", ").append("\"public/").append(i).append("\"");
+    }
+    return b.append("]").toString();
+  }
+
   static Stream<Arguments> invalidBodies() {
     String q = "\"corpus\": \"c1\", \"query\": \"leave\"";
     String src = "\"corpus\": \"c1\", \"source\": \"public/x\"";
@@ -303,6 +327,10 @@ class ContractTableTest {
         Arguments.of("sources/index", "{\"corpus\": \"c1\", \"source\": \" lead\", \"text\": \"x\"}", "source"),
         Arguments.of("sources/index", "{\"corpus\": \"c1\", \"source\": \"" + "s".repeat(513) + "\", \"text\": \"x\"}", "source"),
         Arguments.of("sources/index", "{" + src + ", \"text\": \"x\", \"extra\": true}", "extra"),
+        Arguments.of("sources/index", "{" + src + ", \"text\": \"x\", \"title\": \"" + "t".repeat(1001) + "\"}", "title"),
+        Arguments.of("sources/index", "{" + src + ", \"text\": \"x\", \"metadata\": " + manyEntries(65) + "}", "metadata"),
+        Arguments.of("sources/batch", "{\"corpus\": \"c1\", \"operations\": " + manyDeletes(1001) + "}", "operations"),
+        Arguments.of("search", "{" + q + ", \"sources\": " + manySources(101) + "}", "sources"),
         // sources/delete
         Arguments.of("sources/delete", "{\"corpus\": \"c1\"}", "source"),
         Arguments.of("sources/delete", "{" + src + ", \"purge\": \"true\"}", "purge"),
@@ -408,6 +436,41 @@ class ContractTableTest {
       call.header("AgenticDriver-Version", version);
     }
     ok(call.send());
+  }
+
+  static String cli(String... args) {
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.StringWriter err = new java.io.StringWriter();
+    int code = new picocli.CommandLine(new dev.quarry.api.cli.QuarryCli()).setOut(new java.io.PrintWriter(out))
+        .setErr(new java.io.PrintWriter(err)).execute(args);
+    return code + "\n" + out + err;
+  }
+
+  @Test
+  void cliSearch_printsThePassagesOfARunningServer() {
+    String printed = cli("search", "--url", server.url(), "--token", T, "--corpus", "c1", "parental", "leave");
+    assertTrue(printed.startsWith("0\n"), printed);
+    assertTrue(printed.contains("public/leave.md"), printed);
+  }
+
+  @Test
+  void cliCorpora_listsTheCorpora() {
+    String printed = cli("corpora", "--url", server.url(), "--token", T);
+    assertTrue(printed.startsWith("0\n") && printed.contains("c1 "), printed);
+  }
+
+  @Test
+  void cliSearch_withABadToken_saysWhy() {
+    String printed = cli("search", "--url", server.url(), "--token", "nope", "--corpus", "c1", "leave");
+    assertTrue(printed.startsWith("1\n") && printed.contains("UNAUTHENTICATED"), printed);
+  }
+
+  @Test
+  void largeTextUnderTheLimits_isIndexed() {
+    String words = "lorem ipsum dolor sit amet ".repeat(80_000); // about 2 MB
+    JsonNode r = ok(api.retrieval("sources/index", T,
+        "{\"corpus\": \"c1\", \"source\": \"public/large.md\", \"text\": \"" + words + "\"}"));
+    assertTrue(r.get("chunks").asInt() > 100, r::toString);
   }
 
   @Test

@@ -12,11 +12,11 @@ class RequestGateTest {
   @Test
   void fullGateWithoutQueue_refusesWithRetryableCapacity() {
     RequestGate gate = new RequestGate(1, 0, 0);
-    try (RequestGate.Permit held = gate.enter()) {
-      QuarryException e = assertThrows(QuarryException.class, gate::enter);
-      assertEquals(ErrorCode.CAPACITY, e.code());
-      assertTrue(e.retryable());
-    }
+    RequestGate.Permit held = gate.enter();
+    QuarryException e = assertThrows(QuarryException.class, gate::enter);
+    assertEquals(ErrorCode.CAPACITY, e.code());
+    assertTrue(e.retryable());
+    held.close();
   }
 
   @Test
@@ -29,9 +29,9 @@ class RequestGateTest {
   @Test
   void waiterThatTimesOut_isRefused() {
     RequestGate gate = new RequestGate(1, 1, 1);
-    try (RequestGate.Permit held = gate.enter()) {
-      assertEquals(ErrorCode.CAPACITY, assertThrows(QuarryException.class, gate::enter).code());
-    }
+    RequestGate.Permit held = gate.enter();
+    assertEquals(ErrorCode.CAPACITY, assertThrows(QuarryException.class, gate::enter).code());
+    held.close();
   }
 
   @Test

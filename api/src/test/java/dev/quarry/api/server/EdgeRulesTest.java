@@ -35,6 +35,7 @@ class EdgeRulesTest {
                    "grants": [{"corpus": "*", "scopes": ["search", "index", "manage"]}]}]}""";
   static QuarryServer server;
   static QuarryServer noSearchServer;
+  static QuarryServer oneAtATimeServer;
   static ApiClient api;
   static ApiClient noSearch;
 
@@ -49,6 +50,9 @@ class EdgeRulesTest {
     ServerConfig off = ServerConfig.parse("{\"features\": {\"scoped-retrieval\": false}}".getBytes(StandardCharsets.UTF_8));
     noSearchServer = QuarryServer.start(unreachableCorpora(), "127.0.0.1", 0, tokens, off);
     noSearch = new ApiClient(noSearchServer.url());
+    ServerConfig oneAtATime = ServerConfig.parse("{\"capacity\": {\"maxInFlight\": 1, \"maxWaiting\": 0}}"
+        .getBytes(StandardCharsets.UTF_8));
+    oneAtATimeServer = QuarryServer.start(unreachableCorpora(), "127.0.0.1", 0, tokens, oneAtATime);
   }
 
   @AfterAll
@@ -58,6 +62,9 @@ class EdgeRulesTest {
     }
     if (noSearchServer != null) {
       noSearchServer.close();
+    }
+    if (oneAtATimeServer != null) {
+      oneAtATimeServer.close();
     }
   }
 
@@ -228,6 +235,61 @@ class EdgeRulesTest {
       assertTrue(response.contains("REQUEST_TOO_LARGE"), response);
       assertTrue(response.contains("AgenticDriver-Version: 1.0"), response);
     }
+  }
+
+  static String raw(byte[] request) throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.getOutputStream().write(request);
+      socket.getOutputStream().flush();
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
+  void malformedHttp_isAnsweredInTheEnvelopeNotHtml() throws IOException {
+    for (String request : List.of("GARBAGE\r\n\r\n", "GET /v1/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\nConnection: close\r\n\r\n")) {
+      String response = raw(request.getBytes(StandardCharsets.US_ASCII));
+      assertTrue(response.startsWith("HTTP/1.1 4"), response);
+      assertTrue(response.contains("AgenticDriver-Version: 1.0"), response);
+      assertTrue(response.contains("{\"error\":{\"code\":"), response);
+      assertFalse(response.contains("<html"), response);
+    }
+  }
+
+  @Test
+  void fullCapacity_isRetryable429() throws Exception {
+    ApiClient one = new ApiClient(oneAtATimeServer.url());
+    // A search whose body never finishes arriving holds the only place in the gate.
+    try (Socket holder = new Socket("127.0.0.1", oneAtATimeServer.port())) {
+      holder.getOutputStream().write(("POST /v1/retrieval/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TOKEN
+          + "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"corpus\": ")
+          .getBytes(StandardCharsets.US_ASCII));
+      holder.getOutputStream().flush();
+      Answer refused = null;
+      for (int attempt = 0; attempt < 200 && refused == null; attempt++) {
+        Answer a = one.retrieval("search", TOKEN, "{}"); // invalid: 400 until the holder is inside
+        if (a.status() == 429) {
+          refused = a;
+        } else {
+          assertEquals(400, a.status(), a::toString);
+          Thread.sleep(50);
+        }
+      }
+      assertNotNull(refused, "the second search was never refused with 429");
+      assertError(refused, 429, "CAPACITY");
+      assertTrue(refused.json().at("/error/retryable").asBoolean());
+      // reads are not gated
+      assertError(one.retrieval("corpora/read", TOKEN, "{}"), 400, "INVALID_REQUEST");
+    }
+  }
+
+  @Test
+  void overlongIdempotencyKey_isInvalidNamingTheHeader() {
+    Answer a = api.post("/v1/retrieval/sources/index").token(TOKEN).header("Idempotency-Key", "k".repeat(300))
+        .json("{\"corpus\": \"c1\", \"source\": \"a\", \"text\": \"x\"}").send();
+    assertError(a, 400, "INVALID_REQUEST");
+    assertEquals("Idempotency-Key", a.field());
   }
 
   @Test

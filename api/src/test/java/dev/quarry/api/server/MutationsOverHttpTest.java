@@ -250,6 +250,55 @@ class MutationsOverHttpTest {
 
   @Test
   @Order(22)
+  void sigterm_letsTheRequestInFlightFinish() throws Exception {
+    String body = "{\"corpus\": \"m\", \"source\": \"in-flight.md\", \"text\": \"sent while stopping\"}";
+    byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    java.net.URI uri = java.net.URI.create(server.url());
+    try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+      java.io.OutputStream out = socket.getOutputStream();
+      out.write(("POST /v1/retrieval/sources/index HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + T
+          + "\r\nContent-Type: application/json\r\nConnection: close\r\nExpect: 100-continue\r\nContent-Length: "
+          + bytes.length + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      out.flush();
+      // Jetty answers "100 Continue" once the handler starts reading the body: the request is in flight.
+      java.io.InputStream in = socket.getInputStream();
+      StringBuilder interim = new StringBuilder();
+      while (!interim.toString().endsWith("\r\n\r\n")) {
+        int c = in.read();
+        assertTrue(c >= 0, "connection closed before 100 Continue: " + interim);
+        interim.append((char) c);
+      }
+      assertTrue(interim.toString().startsWith("HTTP/1.1 100"), interim::toString);
+      out.write(bytes, 0, 10);
+      out.flush();
+      server.signalTerm();
+      // Draining has begun once new requests are refused (503) or no longer connect.
+      boolean draining = false;
+      for (int i = 0; i < 400 && !draining; i++) {
+        try {
+          draining = api.get("/healthz").send().status() == 503;
+        } catch (RuntimeException refused) {
+          draining = true;
+        }
+        if (!draining) {
+          Thread.sleep(25);
+        }
+      }
+      assertTrue(draining, "the server never started draining");
+      out.write(bytes, 10, bytes.length - 10);
+      out.flush();
+      String response = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertTrue(response.startsWith("HTTP/1.1 200"), response);
+      assertTrue(response.contains("\"status\":\"indexed\""), response);
+    }
+    assertEquals(143, server.terminate(), server::stderr);
+    server = ServerProcess.serve(data, tokens, null);
+    api = server.client();
+    assertEquals(200, api.retrieval("sources/read", T, "{\"corpus\": \"m\", \"source\": \"in-flight.md\"}").status());
+  }
+
+  @Test
+  @Order(23)
   void bad_tokensFile_stopsStartupNamingTheProblem() throws Exception {
     Path bad = dir.resolve("bad-tokens.json");
     java.nio.file.Files.writeString(bad, """

@@ -4,10 +4,10 @@
  * distribution of one search). Each takes a {@code contender} parameter, {@code quarry} or
  * {@code lucene}, and everything else equal, so the harness can divide one by the other.
  *
- * <p>Extraction (PDF pages/s with PDFBox, documents/s with Tika) belongs here too, as an
- * {@code ExtractionBenchmark} over the shared documents, once the extractors module has an
- * implementation to measure. HTTP figures (sources/batch, search under concurrent load) would
- * measure the api module and are not written yet.
+ * <p>{@link dev.quarry.benchmarks.jmh.ExtractionBenchmark} measures the extractors alone (PDF
+ * pages/s, other documents/s) over the shared documents; it is not in the harness's profiles yet.
+ * HTTP figures (sources/batch, search under concurrent load) would measure the api module and are
+ * not written yet.
  *
  * <p>Run them through {@link dev.quarry.benchmarks.Harness}, which picks the sizes of a profile and
  * prints the comparison; the JMH command line of the jar works too ({@code -h} lists it).

@@ -25,7 +25,8 @@ import org.apache.tika.parser.txt.UniversalEncodingDetector;
  * Reads plain text and Markdown directly, without a parser.
  *
  * <p>The charset is, in order: the one a byte-order mark names; UTF-8 when the bytes are valid
- * UTF-8; the one Tika's universal detector names with confidence (legacy encodings such as
+ * UTF-8, or hold UTF-8 sequences with one or at most 1% damaged ones; the one Tika's universal
+ * detector names with confidence (legacy encodings such as
  * windows-1252 or Shift_JIS). When none applies the bytes are decoded as UTF-8, each malformed
  * sequence becomes U+FFFD and the extraction carries an {@code INVALID_ENCODING} warning. When
  * more than {@link #MAX_REPLACED_FRACTION} of the characters had to be replaced the bytes are
@@ -35,6 +36,8 @@ public final class PlainTextExtractor {
 
   /** Past a quarter of replaced characters the result would be noise, not a damaged text. */
   static final double MAX_REPLACED_FRACTION = 0.25;
+  /** UTF-8 with a few damaged sequences is damaged UTF-8, not another charset. */
+  static final double MOSTLY_UTF8_FRACTION = 0.01;
   /** Real text in the right charset has next to no control characters; binary has many. */
   static final double MAX_CONTROL_FRACTION = 0.001;
 
@@ -116,16 +119,20 @@ public final class PlainTextExtractor {
     } catch (CharacterCodingException notUtf8) {
       // fall through to detection
     }
-    Charset detected = detectLegacyCharset(bytes);
-    if (detected != null && !detected.equals(StandardCharsets.UTF_8)) {
-      try {
-        return strictDecoder(detected).decode(ByteBuffer.wrap(bytes)).toString();
-      } catch (CharacterCodingException wrongGuess) {
-        // fall through to lenient UTF-8
+    String lenient = new String(bytes, StandardCharsets.UTF_8);
+    long replaced = lenient.chars().filter(c -> c == '\uFFFD').count();
+    boolean hasUtf8Sequences = lenient.chars().anyMatch(c -> c >= 0x80 && c != '\uFFFD');
+    if (!hasUtf8Sequences || replaced > Math.max(1, MOSTLY_UTF8_FRACTION * lenient.length())) {
+      Charset detected = detectLegacyCharset(bytes);
+      if (detected != null && !detected.equals(StandardCharsets.UTF_8)) {
+        try {
+          return strictDecoder(detected).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException wrongGuess) {
+          // fall through to lenient UTF-8
+        }
       }
     }
-    String text = new String(bytes, StandardCharsets.UTF_8);
-    long replaced = text.chars().filter(c -> c == '\uFFFD').count();
+    String text = lenient;
     long nonBlank = text.chars().filter(c -> !Character.isWhitespace(c)).count();
     if (replaced > MAX_REPLACED_FRACTION * Math.max(1, nonBlank)) {
       throw new ExtractionException(Failure.EXTRACTION_FAILED,

@@ -165,7 +165,9 @@ final class MarkdownRenderingHandler extends DefaultHandler {
   }
 
   private void write(String s) throws SAXException {
-    if (s.isEmpty()) {
+    boolean atLineStart = text.length() == 0 || text.lastChar() == '\n' || pendingNewlines > 0;
+    if (s.isEmpty() || (atLineStart && s.isBlank())) {
+      // Indentation of the source markup is not text.
       return;
     }
     if (text.length() > 0 && pendingNewlines > 0) {

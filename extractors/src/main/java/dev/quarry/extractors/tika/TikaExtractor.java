@@ -79,7 +79,7 @@ public final class TikaExtractor {
           "The document's format is not supported: " + shortReason(e));
     } catch (IOException | SAXException | TikaException | RuntimeException e) {
       ExtractionException failure = classify(e, text);
-      if (failure.failure() != Failure.EXTRACTION_FAILED || !ZipXmlText.isZip(file)) {
+      if (failure.failure() != Failure.EXTRACTION_FAILED || !ZipBombGuard.isZip(file)) {
         throw failure;
       }
       // The container's parser gave up (an unsupported variant such as Strict OOXML

@@ -34,7 +34,7 @@ final class ZipBombGuard {
 
   /** Checks {@code file} if it is a zip; files that are not zips, or unreadable zips, pass. */
   static void check(Path file) throws ExtractionException {
-    if (!startsLikeZip(file)) {
+    if (!isZip(file)) {
       return;
     }
     try (ZipFile zip = new ZipFile(file.toFile())) {
@@ -64,7 +64,8 @@ final class ZipBombGuard {
     }
   }
 
-  private static boolean startsLikeZip(Path file) {
+  /** Whether {@code file} starts with a zip local file header. */
+  static boolean isZip(Path file) {
     try (InputStream in = Files.newInputStream(file)) {
       byte[] head = in.readNBytes(4);
       return head.length == 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4;

@@ -6,7 +6,6 @@ import dev.quarry.extractors.ExtractionLimits;
 import dev.quarry.extractors.ExtractionWarning;
 import dev.quarry.extractors.text.PagedTextBuilder;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,7 +17,6 @@ import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.parsers.SAXParser;
 import javax.xml.parsers.SAXParserFactory;
 import org.apache.commons.io.input.CloseShieldInputStream;
-import org.xml.sax.Attributes;
 import org.xml.sax.SAXException;
 import org.xml.sax.helpers.DefaultHandler;
 
@@ -36,15 +34,6 @@ final class ZipXmlText {
           + "|xl/worksheets/sheet\\d+\\.xml|ppt/slides/slide\\d+\\.xml");
 
   private ZipXmlText() {}
-
-  static boolean isZip(Path file) {
-    try (InputStream in = Files.newInputStream(file)) {
-      byte[] head = in.readNBytes(4);
-      return head.length == 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4;
-    } catch (IOException e) {
-      return false;
-    }
-  }
 
   /**
    * Extracts the text parts of {@code file}, or throws {@code parserFailure} when there are

@@ -38,6 +38,8 @@ final class ExtractionRouter {
 
   Extraction extract(WorkerRequest request) throws ExtractionException {
     Path file = Path.of(request.file());
+    // The parent has checked the size and enforces the deadline; only pages and characters
+    // can be checked while parsing.
     ExtractionLimits limits = new ExtractionLimits(Long.MAX_VALUE, request.maxDocumentPages(),
         request.maxExtractedChars(), Duration.ofDays(1));
     String detected;

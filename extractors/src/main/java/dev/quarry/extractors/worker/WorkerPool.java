@@ -136,6 +136,11 @@ public final class WorkerPool implements AutoCloseable {
     return pids;
   }
 
+  /** How many documents are being extracted right now. */
+  int busyCount() {
+    return busy.size();
+  }
+
   /** Kills the workers that are extracting right now, as a crash would; for tests. */
   void destroyBusyWorkers() {
     for (Slot slot : busy) {

@@ -31,6 +31,8 @@ final class WorkerProcess {
   private final DataInputStream fromWorker;
   private final Frames frames;
   private final int heapMiB;
+  /** Set once the process was killed or failed a call; a killed process may still look alive. */
+  private volatile boolean broken;
 
   private WorkerProcess(Process process, Frames frames, int heapMiB) {
     this.process = process;
@@ -87,12 +89,15 @@ final class WorkerProcess {
     }, Math.max(1, deadline.toMillis()), TimeUnit.MILLISECONDS);
     try {
       frames.write(toWorker, request);
-      return frames.read(fromWorker, WorkerResponse.class);
+      WorkerResponse response = frames.read(fromWorker, WorkerResponse.class);
+      if (!kill.cancel(false)) {
+        broken = true; // the deadline struck just as the answer arrived: the worker is gone
+      }
+      return response;
     } catch (IOException e) {
-      process.destroyForcibly();
-      throw new ExtractionException(Failure.EXTRACTION_FAILED, whyDied(timedOut.get(), deadline));
-    } finally {
       kill.cancel(false);
+      destroy();
+      throw new ExtractionException(Failure.EXTRACTION_FAILED, whyDied(timedOut.get(), deadline));
     }
   }
 
@@ -123,8 +128,9 @@ final class WorkerProcess {
     return deadline.toMillis() % 1000 == 0 ? deadline.toSeconds() + " s" : deadline.toMillis() + " ms";
   }
 
+  /** Whether the worker can take another request; false once killed, even before it exits. */
   boolean isAlive() {
-    return process.isAlive();
+    return !broken && process.isAlive();
   }
 
   long pid() {
@@ -133,6 +139,7 @@ final class WorkerProcess {
 
   /** Kills the process; used by the pool and by tests that kill a worker mid-document. */
   void destroy() {
+    broken = true;
     process.destroyForcibly();
   }
 

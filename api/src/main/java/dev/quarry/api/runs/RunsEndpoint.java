@@ -1,0 +1,169 @@
+package dev.quarry.api.runs;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.Authenticator;
+import dev.quarry.api.routes.BodyReader;
+import dev.quarry.api.routes.RetrievalEndpoint;
+import dev.quarry.api.wire.ErrorEnvelope;
+import dev.quarry.api.wire.HttpStatuses;
+import dev.quarry.api.wire.Limit;
+import dev.quarry.api.wire.Limits;
+import dev.quarry.api.wire.ProtocolHeaders;
+import dev.quarry.api.wire.StrictJson;
+import dev.quarry.api.wire.WireObject;
+import dev.quarry.corpora.Corpora;
+import dev.quarry.corpora.access.Access;
+import dev.quarry.corpora.run.Retrieval;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * {@code POST /v1/runs}, the reference host's run endpoint for the {@code retrieval} provider.
+ * Everything that can be refused is refused before the stream opens, as a plain HTTP error in the
+ * error envelope: the version, the token (401), the scoped-retrieval feature (400), the request
+ * (400, naming the field), the grants (403) and capacity (429). Then the run starts:
+ *
+ * <ul>
+ *   <li>{@code "stream": true}: {@code 200 text/event-stream}, one frame per event, flushed as it
+ *       happens, ending after the terminal event; a client that goes away cancels the run.
+ *   <li>{@code "stream": false}: once the run ended, {@code {"runId", "result"}}, or the error
+ *       envelope (with {@code runId}) at the status of the error's code.
+ * </ul>
+ *
+ * <p>The host's {@code AgenticDriver-Accept-Optional-Events} header changes nothing: Quarry emits
+ * no advisory events, so every client sees only the required vocabulary. Thread-safe; one per host.
+ */
+public final class RunsEndpoint implements Handler {
+  public static final String PATH = "/v1/runs";
+  /**
+   * How often a quiet stream carries a comment frame: often enough that a client that left is
+   * noticed within a few seconds, and well inside proxies' and Jetty's idle timeouts (30 s).
+   */
+  public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(2);
+
+  private final RetrievalRuns runs;
+  private final Authenticator authenticator;
+  private final boolean retrievalEnabled;
+  private final Limits limits;
+  private final StrictJson json;
+  private final Duration heartbeat;
+
+  /**
+   * @param retrievalEnabled whether the scoped-retrieval feature is on; off, runs answer {@code
+   *     400 RETRIEVAL_UNAVAILABLE}
+   * @param heartbeat the interval of comment frames on a quiet stream, positive
+   */
+  public RunsEndpoint(RetrievalRuns runs, Authenticator authenticator, boolean retrievalEnabled, Limits limits,
+      StrictJson json, Duration heartbeat) {
+    this.runs = Objects.requireNonNull(runs, "runs");
+    this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+    this.retrievalEnabled = retrievalEnabled;
+    this.limits = Objects.requireNonNull(limits, "limits");
+    this.json = Objects.requireNonNull(json, "json");
+    if (heartbeat.isNegative() || heartbeat.isZero()) {
+      throw new IllegalArgumentException("heartbeat must be positive; got " + heartbeat);
+    }
+    this.heartbeat = heartbeat;
+  }
+
+  /** The endpoint with Quarry's defaults: {@link RetrievalRuns#DEFAULT_MAX_RUNNING} runs, the system clock. */
+  public static RunsEndpoint withDefaults(Corpora corpora, Authenticator authenticator, boolean retrievalEnabled,
+      Limits limits, StrictJson json) {
+    RetrievalRuns runs = new RetrievalRuns(new Retrieval(corpora), RetrievalRuns.DEFAULT_MAX_RUNNING, RunObserver.NONE,
+        InstantSource.system());
+    return new RunsEndpoint(runs, authenticator, retrievalEnabled, limits, json, DEFAULT_HEARTBEAT);
+  }
+
+  @Override
+  public void handle(Context ctx) {
+    try {
+      ProtocolHeaders.checkRequestedVersion(ctx.header(ProtocolHeaders.VERSION_HEADER));
+      Access access = RetrievalEndpoint.authenticate(ctx, authenticator);
+      if (!retrievalEnabled) {
+        throw new QuarryException(ErrorCode.RETRIEVAL_UNAVAILABLE,
+            "the scoped-retrieval feature, which runs use, is not available on this server");
+      }
+      RunRequest request = read(ctx);
+      Retrieval.Prepared prepared = runs.retrieval().prepare(access, request.retrieval(), request.input());
+      if (request.stream()) {
+        stream(ctx, prepared, request.idleTimeout());
+      } else {
+        await(ctx, prepared, request.idleTimeout());
+      }
+    } catch (QuarryException e) {
+      fail(ctx, e, null);
+    } catch (RuntimeException | IOException e) {
+      fail(ctx, RetrievalEndpoint.internal(e), null);
+    }
+  }
+
+  private RunRequest read(Context ctx) throws IOException {
+    BodyReader.checkJsonContentType(ctx.header("Content-Type"));
+    byte[] bytes = BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(),
+        limits.get(Limit.MAX_REQUEST_BYTES));
+    return RunRequest.read(WireObject.root(json.parseObject(bytes)), limits);
+  }
+
+  private void stream(Context ctx, Retrieval.Prepared prepared, Duration idleTimeout) throws IOException {
+    BlockingQueue<RunEvent> events = new LinkedBlockingQueue<>();
+    RetrievalRuns.Run run = runs.start(prepared, idleTimeout, events::add);
+    HttpServletResponse res = ctx.res();
+    ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE, Boolean.TRUE);
+    res.setStatus(200);
+    res.setHeader(ProtocolHeaders.VERSION_HEADER, ProtocolHeaders.VERSION);
+    res.setContentType("text/event-stream;charset=utf-8");
+    res.setHeader("Cache-Control", "no-cache");
+    // Proxies that buffer responses (nginx) would hold the events back.
+    res.setHeader("X-Accel-Buffering", "no");
+    try {
+      new SseWriter(res.getOutputStream(), json.mapper(), heartbeat).pump(events, run);
+    } catch (IOException | RuntimeException e) {
+      run.cancel(ErrorCode.CANCELLED, "the stream could not be written");
+      throw e;
+    }
+  }
+
+  private void await(Context ctx, Retrieval.Prepared prepared, Duration idleTimeout) {
+    RetrievalRuns.Run run = runs.start(prepared, idleTimeout, event -> {});
+    RunOutcome outcome;
+    try {
+      outcome = run.outcome().get();
+    } catch (InterruptedException e) {
+      run.cancel(ErrorCode.CANCELLED, "the server stopped waiting for the run");
+      Thread.currentThread().interrupt();
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "the server stopped waiting for the run");
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("a run's outcome is never exceptional", e);
+    }
+    switch (outcome) {
+      case RunOutcome.Completed c -> {
+        ObjectNode body = json.mapper().createObjectNode().put("runId", run.id());
+        body.set("result", RunPayloads.result(c.result()));
+        RetrievalEndpoint.write(ctx, 200, body, json.mapper());
+      }
+      case RunOutcome.Failed f -> fail(ctx, f.error(), run.id());
+      case RunOutcome.Cancelled c -> fail(ctx, c.error(), run.id());
+    }
+  }
+
+  private void fail(Context ctx, QuarryException e, String runId) {
+    if (ctx.res().isCommitted()) {
+      return;
+    }
+    ObjectNode body = ErrorEnvelope.of(e);
+    if (runId != null) {
+      body.put("runId", runId);
+    }
+    RetrievalEndpoint.write(ctx, HttpStatuses.of(e.code()), body, json.mapper());
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * PDF extraction with PDFBox, page by page: text with page starts (NFKC-normalised, form field
+ * values included, line-end hyphenation joined), title (info dictionary or XMP), outline, and
+ * the pages without a text layer. Entry type: {@link dev.quarry.extractors.pdf.PdfExtractor}.
+ *
+ * <p>Runs only inside a worker process. Knows nothing of other formats or of the pool.
+ */
+package dev.quarry.extractors.pdf;

@@ -1,0 +1,164 @@
+package dev.quarry.extractors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** What comes out of chosen real documents: words, pages, reading order, scripts, structure. */
+class ExtractedTextTest {
+
+  private static Extractors extractors;
+
+  @BeforeAll
+  static void startPool() {
+    extractors = Extractors.builder().workers(1).build();
+  }
+
+  @AfterAll
+  static void closePool() {
+    if (extractors != null) {
+      extractors.close();
+    }
+  }
+
+  private static Extraction extract(String goodFile) throws ExtractionException {
+    return extractors.extract(SharedDocs.good(goodFile), SharedDocs.declaredType(goodFile));
+  }
+
+  private static String collapseSpaces(String text) {
+    return text.replaceAll("\\s+", " ");
+  }
+
+  @Test
+  void pdf_wordKnownOnPageThree_landsInPageThree() throws ExtractionException {
+    Extraction extraction = extract("docling__bookmark_sample.pdf");
+    assertEquals(3, extraction.pages());
+    int offset = extraction.text().indexOf("4. Termination");
+    assertTrue(offset >= 0, "the heading is extracted");
+    assertEquals(3, extraction.pageOf(offset));
+    assertTrue(extraction.pageText(3).contains("Sample Agreement — page 3"));
+    assertFalse(extraction.pageText(2).contains("Termination"));
+  }
+
+  @Test
+  void pdf_twoColumnPaper_keepsSentencesOfOneColumnTogether() throws ExtractionException {
+    String text = collapseSpaces(extract("pdfjs__tracemonkey.pdf").text());
+    assertTrue(text.contains("Dynamic languages such as JavaScript are more difficult to compile than statically"
+        + " typed ones. Since no concrete type information is available, traditional compilers need to emit"
+        + " generic code"), "left column read in order, hyphenated word joined");
+  }
+
+  @Test
+  void pdf_ligatures_areNormalised() throws ExtractionException {
+    String text = extract("pdfjs__copy_paste_ligatures.pdf").text();
+    assertTrue(text.contains("abcdeffffiflffifflststghijklmno"), text);
+    assertTrue(text.chars().noneMatch(c -> c >= 0xFB00 && c <= 0xFB06), "no ligature code points remain");
+  }
+
+  @Test
+  void pdf_japanese_textIsPresent() throws ExtractionException {
+    assertTrue(extract("pdfjs__issue16063.pdf").text().contains("電線接続端子部"));
+  }
+
+  @Test
+  void pdf_arabic_textIsPresentInReadingOrder() throws ExtractionException {
+    String text = extract("docling__right_to_left_01.pdf").text();
+    assertTrue(text.contains("تحسين الإنتاجية وحل المشكلات"), text.substring(0, 200));
+  }
+
+  @Test
+  void pdf_titleAndOutline_areRead() throws ExtractionException {
+    Extraction extraction = extract("docling__bookmark_sample.pdf");
+    assertNotNull(extraction.title());
+    List<OutlineEntry> outline = extraction.outline();
+    assertEquals(new OutlineEntry("PART I - DEFINITIONS", 1, 1), outline.get(0));
+    assertTrue(outline.stream().anyMatch(e -> e.level() == 2), "nested entries keep their level");
+    assertTrue(outline.stream().anyMatch(e -> Integer.valueOf(3).equals(e.page())), outline.toString());
+  }
+
+  @Test
+  void pdf_pagesWithoutText_areListedInAWarning() throws ExtractionException {
+    Extraction extraction = extractors.extract(SharedDocs.bad("pdfjs__Pages-tree-refs.pdf"), "application/pdf");
+    ExtractionWarning warning = extraction.warnings().stream()
+        .filter(w -> w.code().equals(ExtractionWarning.NO_TEXT_LAYER)).findFirst().orElseThrow();
+    assertFalse(warning.pages().isEmpty());
+    for (int page : warning.pages()) {
+      assertTrue(extraction.pageText(page).isBlank(), "page " + page + " has no text");
+    }
+  }
+
+  @Test
+  void pdf_wholeScan_isNoTextExtracted_sayingOcrIsNotSupported() {
+    ExtractionException failure = org.junit.jupiter.api.Assertions.assertThrows(ExtractionException.class,
+        () -> extract("ocrmypdf__skew.pdf"));
+    assertEquals(ExtractionException.Failure.NO_TEXT_EXTRACTED, failure.failure());
+    assertTrue(failure.getMessage().contains("OCR is not supported"));
+  }
+
+  @Test
+  void docx_headings_areMarkdownAtxLines() throws ExtractionException {
+    Extraction extraction = extract("docling__word_sample.docx");
+    assertTrue(extraction.markdownHeadings());
+    assertTrue(extraction.text().contains("\n# Swimming in the lake\n"), extraction.text());
+    assertTrue(extraction.text().contains("\n## Let’s eat\n"), extraction.text());
+    assertEquals(null, extraction.pages());
+  }
+
+  @Test
+  void html_headingsAndTitle_areRead() throws ExtractionException {
+    Extraction extraction = extract("tika__testHTML.html");
+    assertEquals("Title : Test Indexation Html", extraction.title());
+    assertTrue(extraction.text().contains("# Test Indexation Html\n"), extraction.text());
+    assertFalse(extraction.text().contains("<"), "no markup");
+  }
+
+  @Test
+  void pptx_eachSlideIsAPage() throws ExtractionException {
+    Extraction extraction = extract("docling__powerpoint_sample.pptx");
+    assertEquals(3, extraction.pages());
+    assertEquals(2, extraction.pageOf(extraction.text().indexOf("Second slide title")));
+    assertEquals(3, extraction.pageOf(extraction.text().indexOf("Final notes on the third slide")));
+  }
+
+  @Test
+  void xlsx_eachSheetIsAPage() throws ExtractionException {
+    Extraction extraction = extract("tika__testEXCEL.xlsx");
+    assertEquals(3, extraction.pages());
+    assertEquals(1, extraction.pageOf(extraction.text().indexOf("Numbers and their Squares")));
+    assertTrue(extraction.pageText(2).contains("Feuil2"));
+  }
+
+  @Test
+  void markdown_isReadAsIs_withMarkdownHeadings() throws ExtractionException {
+    Extraction extraction = extract("ocrmypdf__repo_README_ZH.md");
+    assertEquals("text", extraction.extractor());
+    assertEquals("text/markdown", extraction.mediaType());
+    assertTrue(extraction.markdownHeadings());
+    assertTrue(extraction.text().startsWith("<!-- SPDX"), "the file's own text, untouched");
+  }
+
+  @Test
+  void text_inEbcdic_isDecoded() throws ExtractionException {
+    Extraction extraction = extract("tika__english.cp500.txt");
+    assertTrue(extraction.text().chars().filter(Character::isLetter).count() > 100, extraction.text());
+  }
+
+  @Test
+  void declaredTypeThatDisagrees_isAWarning_andTheBytesWin() throws ExtractionException {
+    Extraction extraction = extractors.extract(SharedDocs.bad("gen__docx-named.pdf"), "application/pdf");
+    assertEquals("application/vnd.openxmlformats-officedocument.wordprocessingml.document", extraction.mediaType());
+    assertTrue(extraction.warnings().stream()
+        .anyMatch(w -> w.code().equals(ExtractionWarning.DECLARED_MEDIA_TYPE_MISMATCH)));
+  }
+
+  @Test
+  void declaredTypeThatAgrees_isNoWarning() throws ExtractionException {
+    assertEquals(List.of(), extract("pdfjs__tracemonkey.pdf").warnings());
+  }
+}
