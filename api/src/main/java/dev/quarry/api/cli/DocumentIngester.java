@@ -6,8 +6,11 @@ package dev.quarry.api.cli;
  */
 interface DocumentIngester extends AutoCloseable {
 
-  /** Null when the corpus can be written to, else why not (it does not exist, no grant, ...). */
+  /** Null when the corpus can be written to, else why not, starting with the error code. */
   String checkCorpus(String corpus);
+
+  /** Creates the corpus with default settings; null when done, else why not, starting with the error code. */
+  String createCorpus(String corpus);
 
   /**
    * Ingests {@code file} as its source; a file whose bytes the source already holds ({@code

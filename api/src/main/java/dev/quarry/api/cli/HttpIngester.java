@@ -47,6 +47,16 @@ final class HttpIngester implements DocumentIngester {
   }
 
   @Override
+  public String createCorpus(String corpus) {
+    try {
+      Answer a = postJson("corpora/create", json.createObjectNode().put("corpus", corpus));
+      return a.status() == 200 ? null : a.code() + ": " + a.message();
+    } catch (IOException e) {
+      return "UNREACHABLE: " + baseUrl + ": " + e.getMessage();
+    }
+  }
+
+  @Override
   public IngestOutcome ingest(String corpus, DocumentFiles.DocumentFile file, String sha256) {
     try {
       Answer read = postJson("sources/read", json.createObjectNode().put("corpus", corpus).put("source", file.source()));

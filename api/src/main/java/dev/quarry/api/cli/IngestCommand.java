@@ -1,6 +1,7 @@
 package dev.quarry.api.cli;
 
 import dev.quarry.corpora.ingest.IngestPipeline;
+import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -38,7 +39,8 @@ final class IngestCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--corpus", required = true, paramLabel = "NAME", description = "The corpus (it must exist).")
+  @Option(names = "--corpus", required = true, paramLabel = "NAME",
+      description = "The corpus; it must exist, unless --create is given.")
   String corpus;
 
   @ArgGroup(exclusive = true, multiplicity = "1")
@@ -56,6 +58,9 @@ final class IngestCommand implements Callable<Integer> {
   @Option(names = "--token", paramLabel = "TOKEN",
       description = "Bearer token with the index grant (with --url). Default: the " + TOKEN_VARIABLE + " variable.")
   String token;
+
+  @Option(names = "--create", description = "Create the corpus, with default settings, when it does not exist.")
+  boolean create;
 
   @Option(names = "--parallel", defaultValue = "" + DEFAULT_PARALLEL, paramLabel = "N",
       description = "Files ingested at once. Default: ${DEFAULT-VALUE}.")
@@ -88,6 +93,9 @@ final class IngestCommand implements Callable<Integer> {
     try (DocumentIngester ingester = target.url != null
         ? new HttpIngester(target.url, bearer) : new LocalIngester(target.data, parallel)) {
       String problem = ingester.checkCorpus(corpus);
+      if (problem != null && create && problem.startsWith(ErrorCode.CORPUS_NOT_FOUND.name())) {
+        problem = ingester.createCorpus(corpus);
+      }
       if (problem != null) {
         err.println("quarry ingest: corpus '" + corpus + "': " + problem);
         return 1;

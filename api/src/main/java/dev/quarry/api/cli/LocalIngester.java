@@ -49,6 +49,16 @@ final class LocalIngester implements DocumentIngester {
   }
 
   @Override
+  public String createCorpus(String corpus) {
+    try {
+      corpora.createCorpus(LOCAL, corpus, null);
+      return null;
+    } catch (QuarryException e) {
+      return e.code() + ": " + e.getMessage();
+    }
+  }
+
+  @Override
   public IngestOutcome ingest(String corpus, DocumentFiles.DocumentFile file, String sha256) {
     try {
       if (holds(corpus, file.source(), sha256)) {

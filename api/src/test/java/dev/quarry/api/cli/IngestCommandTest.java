@@ -106,10 +106,15 @@ class IngestCommandTest {
   }
 
   @Test
-  void missingCorpus_isReported_beforeAnyFileIsSent() {
-    Run run = quarry("ingest", "--data", dir.resolve("empty").toString(), "--corpus", "absent", folder.toString());
+  void missingCorpus_isReported_beforeAnyFileIsSent_andCreatedWhenAsked() {
+    String data = dir.resolve("empty").toString();
+    Run run = quarry("ingest", "--data", data, "--corpus", "absent", folder.toString());
     assertEquals(1, run.exitCode(), run::toString);
     assertTrue(run.err().contains("CORPUS_NOT_FOUND"), run::toString);
+    assertEquals(-1, run.count("ingested"), "no summary: nothing was sent");
+    Run created = quarry("ingest", "--data", data, "--corpus", "absent", "--create", folder.toString());
+    assertEquals(0, created.exitCode(), created::toString);
+    assertEquals(3, created.count("ingested"), created::toString);
   }
 
   @Test
