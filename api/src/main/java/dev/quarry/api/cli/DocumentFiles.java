@@ -17,7 +17,8 @@ final class DocumentFiles {
    * @param source its source id: the path relative to the folder given, with forward slashes, or
    *     the file's name when the file itself was given
    * @param declaredMediaType what the file's extension says, only where the bytes cannot tell
-   *     (Markdown reads as plain text to a detector); else null, and the bytes decide
+   *     (Markdown reads as plain text to a detector; text in a charset without a signature, such
+   *     as EBCDIC, is read only when declared as text); else null, and the bytes decide
    */
   record DocumentFile(Path path, String source, long bytes, String declaredMediaType) {
     DocumentFile(Path path, String source, long bytes) {
@@ -27,7 +28,10 @@ final class DocumentFiles {
 
   static String declaredType(Path file) {
     String name = file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
-    return name.endsWith(".md") || name.endsWith(".markdown") ? "text/markdown" : null;
+    if (name.endsWith(".md") || name.endsWith(".markdown")) {
+      return "text/markdown";
+    }
+    return name.endsWith(".txt") ? "text/plain" : null;
   }
 
   /**
