@@ -44,7 +44,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 public final class Harness {
   /** Seed of the generated corpus and of the query mix unless {@code --seed} says otherwise. */
   public static final long DEFAULT_SEED = 42;
-  /** Documents whose words the footprint probe's warm-up queries come from. */
+  /** At most this many documents give the footprint probe's warm-up queries their words. */
   private static final int FOOTPRINT_QUERY_SAMPLE = 500;
 
   private final Profile profile;
@@ -125,7 +125,8 @@ public final class Harness {
     }
     List<Footprint> footprints = new ArrayList<>();
     if (!searching.isEmpty()) {
-      QueryMix warmUp = QueryMix.from(sample(corpus, FOOTPRINT_QUERY_SAMPLE), FOOTPRINT_QUERY_SAMPLE, seed);
+      int sampled = Math.min(FOOTPRINT_QUERY_SAMPLE, profile.queries());
+      QueryMix warmUp = QueryMix.from(sample(corpus, sampled), sampled, seed);
       for (long chunks : profile.searchChunks()) {
         for (ContenderKind kind : searching) {
           footprints.add(FootprintProbe.measure(kind, corpus, chunks, warmUp));

@@ -40,6 +40,8 @@ import org.apache.lucene.store.FSDirectory;
  * exactly the documents it names.
  */
 final class IndexStore implements Closeable {
+  /** Bounds the purge's merge loop; each round waits for the merges it started. */
+  private static final int MAX_ERASE_ROUNDS = 5;
   private final CorpusInfo info;
   private final EngineConfig config;
   private final Directory directory;
@@ -135,10 +137,32 @@ final class IndexStore implements Closeable {
     old.release();
   }
 
-  /** Rewrites segments that hold purged documents so that nothing of them stays on disk. */
+  /**
+   * Rewrites segments that hold purged documents so that nothing of them stays on disk. A merge
+   * already running when the purge's deletes were applied carries them into its new segment as
+   * deletions, not erasures, so this repeats until no segment holds a hard-deleted document.
+   */
   void eraseDeleted(long revision) throws IOException {
-    writer.forceMergeDeletes(true);
+    for (int round = 0; round < MAX_ERASE_ROUNDS; round++) {
+      writer.forceMergeDeletes(true);
+      if (!anyHardDeletes()) {
+        break;
+      }
+    }
     commit(revision);
+  }
+
+  private boolean anyHardDeletes() throws IOException {
+    try (DirectoryReader reader = DirectoryReader.open(writer)) {
+      for (var leaf : reader.leaves()) {
+        if (org.apache.lucene.index.FilterLeafReader.unwrap(leaf.reader())
+                instanceof org.apache.lucene.index.SegmentReader segment
+            && segment.getSegmentInfo().getDelCount() > 0) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Discards everything since the last commit and reopens the writer at that commit. */

@@ -15,8 +15,9 @@ import org.apache.lucene.search.TopDocs;
 /**
  * Finds the top chunks in exact result order, with Lucene's fast top-k search for candidates.
  *
- * <p>Lucene's score of a chunk and its exact score ({@link ExactScorer}) add the same clause scores
- * in different orders, so they differ by at most {@link #slack} (a generous bound on float rounding).
+ * <p>Lucene's score of a chunk and its exact score ({@link ExactScorer}) add the same per-term
+ * scores (the same floats: both compute each term's BM25F score as CombinedFieldQuery does) in
+ * different orders, so they differ by at most {@link #slack} (a generous bound on float rounding).
  * Lucene collects the {@code n} best candidates by its own score; every chunk left out scored at
  * most the lowest collected, {@code t}, so its exact score is at most {@code t + slack}. When the
  * k-th result's exact score is above that, the candidates hold the exact top k. Otherwise (a tie
@@ -28,7 +29,7 @@ import org.apache.lucene.search.TopDocs;
 final class ChunkRanker {
   /** Candidates beyond topK, so near-ties at the boundary rarely need the second pass. */
   static final int CANDIDATE_MARGIN = 20;
-  /** Relative rounding bound: about 1500 float additions' worth, more than 512 clauses need. */
+  /** Relative rounding bound: about 1500 float additions' worth, more than 256 terms need. */
   static final float RELATIVE_SLACK = 1e-4f;
 
   private ChunkRanker() {}

@@ -15,24 +15,21 @@ import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Scores chunks exactly: the sum of every clause's BM25 score, added in the plan's fixed order, so
- * a chunk's score depends on its own frequencies and norms and the revision's statistics only,
- * never on segment layout or on the order in which Lucene's scorers happen to add clauses.
+ * Scores chunks exactly: the sum of every term's BM25F score, added in the plan's fixed order, so a
+ * chunk's score depends on its own frequencies and norms and the revision's statistics only, never
+ * on segment layout or on the order in which Lucene's scorers happen to add terms. Each term's score
+ * is computed as Lucene's CombinedFieldQuery computes it: the weighted field frequencies added in
+ * field order, scored against the chunk's combined norm ({@link CombinedNorms}).
  */
 final class ExactScorer {
   private final IndexReader reader;
-  private final List<ScoringPlan.ScoringClause> clauses;
-  private final String[] fields;
-  private final int[] clauseField;
+  private final List<ScoringPlan.ScoringTerm> terms;
+  private final List<CombinedFields.WeightedField> fields;
 
   ExactScorer(IndexReader reader, ScoringPlan plan) {
     this.reader = reader;
-    this.clauses = plan.clauses();
-    this.fields = clauses.stream().map(c -> c.term().field()).distinct().toArray(String[]::new);
-    this.clauseField = new int[clauses.size()];
-    for (int i = 0; i < clauses.size(); i++) {
-      clauseField[i] = Arrays.asList(fields).indexOf(clauses.get(i).term().field());
-    }
+    this.terms = plan.terms();
+    this.fields = plan.fields().fields();
   }
 
   /** Scores the chunks {@code docs} (ids in the reader, any order, no duplicates) into {@code top}. */
@@ -56,39 +53,45 @@ final class ExactScorer {
   private void scoreLeaf(LeafReaderContext context, int[] docs, int from, int to, TopChunks top)
       throws IOException {
     LeafReader leaf = context.reader();
-    PostingsEnum[] postings = new PostingsEnum[clauses.size()];
-    for (int i = 0; i < postings.length; i++) {
-      Terms terms = leaf.terms(clauses.get(i).term().field());
-      if (terms != null) {
-        TermsEnum termsEnum = terms.iterator();
-        if (termsEnum.seekExact(clauses.get(i).term().bytes())) {
-          postings[i] = termsEnum.postings(null, PostingsEnum.FREQS);
+    PostingsEnum[][] postings = new PostingsEnum[terms.size()][fields.size()];
+    for (int f = 0; f < fields.size(); f++) {
+      Terms fieldTerms = leaf.terms(fields.get(f).field());
+      TermsEnum termsEnum = fieldTerms == null ? null : fieldTerms.iterator();
+      for (int t = 0; termsEnum != null && t < terms.size(); t++) {
+        if (termsEnum.seekExact(terms.get(t).bytes())) {
+          postings[t][f] = termsEnum.postings(null, PostingsEnum.FREQS);
         }
       }
     }
-    NumericDocValues[] norms = new NumericDocValues[fields.length];
-    for (int f = 0; f < fields.length; f++) {
-      norms[f] = leaf.getNormValues(fields[f]);
+    float[] weights = new float[fields.size()];
+    for (int f = 0; f < weights.length; f++) {
+      weights[f] = fields.get(f).weight();
     }
-    long[] norm = new long[fields.length];
+    CombinedNorms norms = new CombinedNorms(leaf, fields);
     SortedDocValues sources = leaf.getSortedDocValues(Fields.SOURCE);
     NumericDocValues chunks = leaf.getNumericDocValues(Fields.CHUNK);
     for (int d = from; d < to; d++) {
       int doc = docs[d] - context.docBase;
-      for (int f = 0; f < fields.length; f++) {
-        norm[f] = norms[f] != null && norms[f].advanceExact(doc) ? norms[f].longValue() : 1L;
-      }
+      long norm = norms.normOf(doc);
       double sum = 0;
-      for (int i = 0; i < postings.length; i++) {
-        PostingsEnum p = postings[i];
-        if (p == null) {
-          continue;
+      for (int t = 0; t < postings.length; t++) {
+        float freq = 0;
+        boolean matched = false;
+        for (int f = 0; f < weights.length; f++) {
+          PostingsEnum p = postings[t][f];
+          if (p == null) {
+            continue;
+          }
+          if (p.docID() < doc) {
+            p.advance(doc);
+          }
+          if (p.docID() == doc) {
+            freq += weights[f] * p.freq();
+            matched = true;
+          }
         }
-        if (p.docID() < doc) {
-          p.advance(doc);
-        }
-        if (p.docID() == doc) {
-          sum += clauses.get(i).scorer().score(p.freq(), norm[clauseField[i]]);
+        if (matched) {
+          sum += terms.get(t).scorer().score(freq, norm);
         }
       }
       float score = (float) sum;

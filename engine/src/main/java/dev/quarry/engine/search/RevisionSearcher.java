@@ -1,7 +1,6 @@
 package dev.quarry.engine.search;
 
 import dev.quarry.engine.CorpusInfo;
-import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.QuarryException;
@@ -20,30 +19,29 @@ import java.util.concurrent.TimeUnit;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.AlreadyClosedException;
 
 /**
  * Searches a corpus at one revision: reproducibly scored with that revision's statistics.
  *
  * <p>A search sees exactly the chunks visible at its revision ({@link RevisionViews}), scores them
- * with BM25 over the revision's statistics, ranks them by exact score in a fixed summation order
- * ({@link ChunkRanker}), and breaks ties by source then chunk. The same request at the same
- * revision therefore answers the same, whatever was written or merged since.
+ * with BM25F over text and title ({@link CombinedFields}) and the revision's statistics, ranks
+ * them by exact score in a fixed summation order ({@link ChunkRanker}), and breaks ties by source
+ * then chunk. The same request at the same revision therefore answers the same, whatever was
+ * written or merged since.
  *
  * <p>Thread-safe; one per open corpus (it caches per-revision visibility and statistics).
  */
 public final class RevisionSearcher {
   private final CorpusInfo info;
   private final Analyzer analyzer;
-  private final BM25Similarity similarity;
+  private final CombinedFields fields;
   private final RevisionViews views = new RevisionViews();
 
   public RevisionSearcher(CorpusInfo info, Analyzer analyzer) {
     this.info = info;
     this.analyzer = analyzer;
-    CorpusSettings.Ranking ranking = info.settings().ranking();
-    this.similarity = new BM25Similarity((float) ranking.k1(), (float) ranking.b());
+    this.fields = CombinedFields.of(info.settings().ranking());
   }
 
   /**
@@ -90,8 +88,8 @@ public final class RevisionSearcher {
       return List.of();
     }
     RevisionView view = views.at(snapshot, revision);
-    RevisionIndexSearcher searcher = new RevisionIndexSearcher(view, similarity);
-    ScoringPlan plan = ScoringPlan.build(searcher, similarity, terms, info.settings().ranking().titleWeight());
+    RevisionIndexSearcher searcher = new RevisionIndexSearcher(view, fields.similarity());
+    ScoringPlan plan = ScoringPlan.build(searcher, fields, terms);
     if (plan.isEmpty()) {
       return List.of();
     }

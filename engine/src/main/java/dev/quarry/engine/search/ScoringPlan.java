@@ -13,72 +13,75 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TermStatistics;
 import org.apache.lucene.search.similarities.Similarity;
+import org.apache.lucene.util.BytesRef;
 
 /**
- * How one search scores: its clauses in a fixed order (text clauses, then title clauses, each in
- * term order), each with the BM25 scorer built from the revision's statistics, and the Lucene query
- * that finds candidates with the same per-clause scores. A term no visible chunk contains is left
- * out: it could add nothing to any score.
+ * How one search scores: its terms in a fixed (byte) order, each scored with BM25F over the
+ * combined fields ({@link CombinedFields}) by a scorer built from the revision's combined
+ * statistics ({@link CombinedStatistics}), and the Lucene query that finds candidates with the same
+ * per-term scores. A term no visible chunk contains in any field is left out: it could add nothing
+ * to any score.
  */
 final class ScoringPlan {
-  private final List<ScoringClause> clauses;
+  private final CombinedFields fields;
+  private final List<ScoringTerm> terms;
 
-  private ScoringPlan(List<ScoringClause> clauses) {
-    this.clauses = List.copyOf(clauses);
+  private ScoringPlan(CombinedFields fields, List<ScoringTerm> terms) {
+    this.fields = fields;
+    this.terms = List.copyOf(terms);
   }
-
-  /** One weighted term of one field, with its scorer at the searched revision. */
-  record ScoringClause(Term term, float boost, Similarity.SimScorer scorer) {}
 
   /**
-   * Builds the plan of {@code terms} at the searcher's revision; title clauses weigh
-   * {@code titleWeight} each, and are left out when it is 0.
+   * One query term with its weight (how often the query holds it) and its BM25F scorer at the
+   * searched revision.
+   *
+   * @param inText whether a visible chunk holds it in its text: only those can be highlighted
    */
-  static ScoringPlan build(RevisionIndexSearcher searcher, Similarity similarity, QueryTerms terms,
-      double titleWeight) throws IOException {
-    List<ScoringClause> clauses = new ArrayList<>();
-    addField(searcher, similarity, terms, Fields.TEXT, 1f, clauses);
-    if (titleWeight > 0) {
-      addField(searcher, similarity, terms, Fields.TITLE, (float) titleWeight, clauses);
-    }
-    return new ScoringPlan(clauses);
-  }
+  record ScoringTerm(BytesRef bytes, float boost, Similarity.SimScorer scorer, boolean inText) {}
 
-  private static void addField(RevisionIndexSearcher searcher, Similarity similarity, QueryTerms terms,
-      String field, float weight, List<ScoringClause> out) throws IOException {
-    CollectionStatistics fieldStats = searcher.view().collectionStatistics(field);
-    if (fieldStats == null) {
-      return;
+  /** Builds the plan of {@code terms} over {@code fields} at the searcher's revision. */
+  static ScoringPlan build(RevisionIndexSearcher searcher, CombinedFields fields, QueryTerms terms)
+      throws IOException {
+    CollectionStatistics collection = CombinedStatistics.collection(searcher.view(), fields);
+    if (collection == null) {
+      return new ScoringPlan(fields, List.of());
     }
+    List<ScoringTerm> scored = new ArrayList<>();
     for (QueryTerms.QueryTerm queryTerm : terms.terms()) {
-      Term term = new Term(field, queryTerm.bytes());
-      TermStatistics termStats = searcher.view().termStatistics(term);
-      if (termStats != null) {
-        float boost = weight * queryTerm.occurrences();
-        out.add(new ScoringClause(term, boost, similarity.scorer(boost, fieldStats, termStats)));
+      TermStatistics combined = CombinedStatistics.term(searcher.view(), fields, queryTerm.bytes());
+      if (combined != null) {
+        float boost = queryTerm.occurrences();
+        boolean inText = searcher.view().termStatistics(new Term(Fields.TEXT, queryTerm.bytes())) != null;
+        scored.add(new ScoringTerm(queryTerm.bytes(), boost,
+            fields.similarity().scorer(boost, collection, combined), inText));
       }
     }
+    return new ScoringPlan(fields, scored);
   }
 
-  List<ScoringClause> clauses() {
-    return clauses;
+  CombinedFields fields() {
+    return fields;
+  }
+
+  List<ScoringTerm> terms() {
+    return terms;
   }
 
   boolean isEmpty() {
-    return clauses.isEmpty();
+    return terms.isEmpty();
   }
 
   /**
-   * The disjunction of every clause, restricted by {@code filters}. Lucene scores each clause with
-   * the same scorer as {@link #clauses()} (the searcher supplies the revision's statistics); only
-   * the order in which it adds them up may differ.
+   * The disjunction of one combined-field query per term, restricted by {@code filters}. Lucene
+   * scores each term exactly as {@link #terms()} does (the searcher supplies the revision's
+   * per-field statistics, which the query merges as {@link CombinedStatistics} does); only the
+   * order in which it adds the terms' scores up may differ.
    */
   Query query(List<Query> filters) {
     BooleanQuery.Builder disjunction = new BooleanQuery.Builder();
-    for (ScoringClause clause : clauses) {
-      Query query = new TermQuery(clause.term());
-      disjunction.add(clause.boost() == 1f ? query : new BoostQuery(query, clause.boost()),
-          BooleanClause.Occur.SHOULD);
+    for (ScoringTerm term : terms) {
+      Query query = fields.query(term.bytes());
+      disjunction.add(term.boost() == 1f ? query : new BoostQuery(query, term.boost()), BooleanClause.Occur.SHOULD);
     }
     if (filters.isEmpty()) {
       return disjunction.build();
@@ -91,12 +94,12 @@ final class ScoringPlan {
     return filtered.build();
   }
 
-  /** The text clauses alone, for highlighting: the only matches that can be marked in a chunk's text. */
+  /** The terms in the text field alone, for highlighting: the only matches that can be marked in a chunk's text. */
   Query textQuery() {
     BooleanQuery.Builder disjunction = new BooleanQuery.Builder();
-    for (ScoringClause clause : clauses) {
-      if (clause.term().field().equals(Fields.TEXT)) {
-        disjunction.add(new TermQuery(clause.term()), BooleanClause.Occur.SHOULD);
+    for (ScoringTerm term : terms) {
+      if (term.inText()) {
+        disjunction.add(new TermQuery(new Term(Fields.TEXT, term.bytes())), BooleanClause.Occur.SHOULD);
       }
     }
     return disjunction.build();

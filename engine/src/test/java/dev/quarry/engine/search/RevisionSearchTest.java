@@ -62,6 +62,10 @@ class RevisionSearchTest {
     }
   }
 
+  private static List<String> scored(SearchResult result) {
+    return result.hits().stream().map(h -> h.source() + "#" + h.chunk() + "=" + h.score()).toList();
+  }
+
   private static List<String> sorted(SearchResult result) {
     return Results.sourcesAndChunks(result).stream().sorted().toList();
   }
@@ -76,7 +80,8 @@ class RevisionSearchTest {
       for (int round = 0; round < 12; round++) {
         List<Source> batch = new ArrayList<>();
         for (int s = 0; s < 3; s++) {
-          batch.add(new Source("s" + random.nextInt(8), sentence(random, words, 6), sentence(random, words, 9)));
+          batch.add(new Source("s" + random.nextInt(8), sentence(random, words, 6), sentence(random, words, 9))
+              .withTitle(sentence(random, words, 2)));
         }
         corpus.index(batch.toArray(Source[]::new));
         if (round % 4 == 3) {
@@ -96,16 +101,21 @@ class RevisionSearchTest {
 
   @Test
   void pinnedSearch_scoresEqualAFreshIndexOfTheRevisionsChunks() throws IOException {
-    Source[] first = {new Source("a", "solar panels convert light", "panels on roofs"),
-        new Source("b", "wind turbines and solar farms"), new Source("c", "solar solar solar heat")};
+    // Titles count (BM25F): the revision's combined statistics must leave out the superseded and
+    // later titles too.
+    Source[] first = {new Source("a", "solar panels convert light", "panels on roofs").withTitle("Solar panels"),
+        new Source("b", "wind turbines and solar farms").withTitle("Wind"),
+        new Source("c", "solar solar solar heat")};
     long pinned;
     SearchResult pinnedResult;
     try (TestCorpus corpus = new TestCorpus(dir.resolve("history"))) {
-      corpus.index(new Source("a", "old text about solar power"), new Source("z", "solar everywhere solar"));
+      corpus.index(new Source("a", "old text about solar power").withTitle("Old solar panels panels"),
+          new Source("z", "solar everywhere solar").withTitle("Panels"));
       corpus.index(first);
       corpus.delete("z");
       pinned = corpus.revision();
-      corpus.index(new Source("b", "nothing relevant"), new Source("d", "solar solar panels panels"));
+      corpus.index(new Source("b", "nothing relevant").withTitle("Solar panels, solar panels"),
+          new Source("d", "solar solar panels panels").withTitle("Solar"));
       pinnedResult = search(corpus, corpus.newSearcher(), at("solar panels", pinned));
     }
     try (TestCorpus clean = new TestCorpus(dir.resolve("clean"))) {
@@ -116,6 +126,24 @@ class RevisionSearchTest {
         assertEquals(cleanResult.hits().get(i).score(), pinnedResult.hits().get(i).score());
       }
       assertTrue(pinnedResult.hits().size() == 4, "all four chunks mention solar or panels");
+    }
+  }
+
+  @Test
+  void termOnlyInASupersededTitle_scoresAsInAFreshIndexOfTheRevision() throws IOException {
+    Source renamed = new Source("a", "striped horses").withTitle("Horses");
+    Source zebra = new Source("b", "zebra stripes and more zebra facts");
+    SearchResult withHistory;
+    try (TestCorpus corpus = new TestCorpus(dir.resolve("history"))) {
+      corpus.index(new Source("a", "striped horses").withTitle("Zebra zebra"));
+      corpus.index(renamed, zebra);
+      withHistory = search(corpus, corpus.newSearcher(), at("zebra horses", null));
+    }
+    try (TestCorpus clean = new TestCorpus(dir.resolve("clean"))) {
+      clean.index(renamed, zebra);
+      SearchResult fresh = search(clean, clean.newSearcher(), at("zebra horses", null));
+      assertEquals(scored(fresh), scored(withHistory));
+      assertEquals(List.of("a#0", "b#0"), sorted(withHistory));
     }
   }
 

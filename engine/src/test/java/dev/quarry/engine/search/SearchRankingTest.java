@@ -17,14 +17,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.Term;
+import org.apache.lucene.sandbox.search.CombinedFieldQuery;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -118,26 +119,62 @@ class SearchRankingTest {
   }
 
   @Test
-  void scores_matchRawLuceneBm25_onAnIndexWithoutHistory() throws IOException {
-    try (TestCorpus corpus = new TestCorpus(dir)) {
+  void scores_equalLuceneCombinedFieldQuery_onAnIndexWithoutHistory() throws IOException {
+    // Default settings: BM25F with the title weighing 2, k1 0.9, b 0.4.
+    assertScoresEqualLucene(CorpusSettings.DEFAULT, Map.of("text", 1f, "title", 2f), 0.9f);
+  }
+
+  @Test
+  void scores_withTitleWeightBelowOne_equalLuceneWithScaledWeightsAndK1() throws IOException {
+    // Lucene's weights must be at least 1: title 0.5 is text 2, title 1, with k1 doubled.
+    assertScoresEqualLucene(ranked(0.5), Map.of("text", 2f, "title", 1f), 1.8f);
+  }
+
+  @Test
+  void scores_withTitleWeightZero_equalLuceneBm25OverTheTextAlone() throws IOException {
+    assertScoresEqualLucene(ranked(0), Map.of("text", 1f), 0.9f);
+  }
+
+  private static CorpusSettings ranked(double titleWeight) {
+    return new CorpusSettings(CorpusSettings.Language.ENGLISH, CorpusSettings.Chunking.DEFAULT,
+        new CorpusSettings.Ranking(0.9, 0.4, titleWeight));
+  }
+
+  /**
+   * Quarry's scores on a corpus without history equal Lucene's CombinedFieldQuery (one per term,
+   * summed) with {@code weights} and {@code k1}. Texts and titles stay under 24 words, the lengths
+   * norms encode exactly, so Lucene's summed field lengths equal the revision's (which sum decoded
+   * norms) and the average lengths agree.
+   */
+  private void assertScoresEqualLucene(CorpusSettings settings, Map<String, Float> weights, float k1)
+      throws IOException {
+    try (TestCorpus corpus = new TestCorpus(dir, settings)) {
       List<Source> sources = new ArrayList<>();
       for (int i = 0; i < 30; i++) {
         String text = "graph " + "node ".repeat(i % 4) + "edge ".repeat(i % 3) + "filler" + i;
-        sources.add(new Source("s" + i, text).withTitle(i % 5 == 0 ? "graph theory" : null));
+        String title = switch (i % 5) {
+          case 0 -> "graph theory";
+          case 1 -> "edges and nodes of a graph, and more edges";
+          case 2 -> "unrelated heading";
+          default -> null;
+        };
+        sources.add(new Source("s" + i, text).withTitle(title));
       }
+      sources.add(new Source("title-only", "nothing here").withTitle("node"));
       corpus.index(sources.toArray(Source[]::new));
       Map<String, Float> ours = new HashMap<>();
-      search(corpus, top("graph node edge", 100, null)).hits().forEach(h -> ours.put(h.source(), h.score()));
+      search(corpus, top("graph node edge node", 100, null)).hits().forEach(h -> ours.put(h.source(), h.score()));
 
       IndexSnapshot snapshot = corpus.snapshot();
       try {
-        DirectoryReader reader = snapshot.latest();
-        IndexSearcher raw = new IndexSearcher(reader);
-        raw.setSimilarity(new BM25Similarity(0.9f, 0.4f));
+        IndexSearcher raw = new IndexSearcher(snapshot.latest());
+        raw.setSimilarity(new BM25Similarity(k1, 0.4f));
         BooleanQuery.Builder query = new BooleanQuery.Builder();
         for (String word : List.of("edg", "graph", "node")) {
-          query.add(new TermQuery(new Term("text", word)), BooleanClause.Occur.SHOULD);
-          query.add(new TermQuery(new Term("title", word)), BooleanClause.Occur.SHOULD);
+          CombinedFieldQuery.Builder combined = new CombinedFieldQuery.Builder();
+          weights.forEach(combined::addField);
+          Query term = combined.addTerm(new BytesRef(word)).build();
+          query.add(word.equals("node") ? new BoostQuery(term, 2f) : term, BooleanClause.Occur.SHOULD);
         }
         ScoreDoc[] hits = raw.search(query.build(), 100).scoreDocs;
         assertEquals(ours.size(), hits.length);
