@@ -2,6 +2,7 @@ package dev.quarry.api;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.routes.IngestEndpoint;
 import dev.quarry.api.routes.RequestGate;
 import dev.quarry.api.routes.RetrievalEndpoint;
 import dev.quarry.api.routes.RetrievalRoutes;
@@ -13,12 +14,14 @@ import dev.quarry.api.wire.HttpStatuses;
 import dev.quarry.api.wire.Limits;
 import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.api.wire.StrictJson;
+import dev.quarry.corpora.Corpora;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import io.javalin.config.JavalinState;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.plugin.Plugin;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -49,9 +52,21 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
   public QuarryPlugin(Consumer<QuarryPluginConfig> userConfig) {
     super(userConfig, new QuarryPluginConfig());
     pluginConfig.check();
-    this.features = Set.copyOf(pluginConfig.features);
+    this.features = offered(pluginConfig.features, pluginConfig.corpora);
     this.limits = pluginConfig.limits;
     this.gate = new RequestGate(pluginConfig.maxInFlight, pluginConfig.maxWaiting, pluginConfig.maxWaitMillis);
+  }
+
+  /** The switched-on features the corpora can serve: ingestion needs extractors, PDFs need the PDF extractor. */
+  private static Set<Feature> offered(Set<Feature> switchedOn, Corpora corpora) {
+    EnumSet<Feature> offered = switchedOn.isEmpty() ? EnumSet.noneOf(Feature.class) : EnumSet.copyOf(switchedOn);
+    if (!corpora.ingestsDocuments()) {
+      offered.remove(Feature.DOCUMENT_INGESTION);
+    }
+    if (!corpora.ingestsPdf() || !offered.contains(Feature.DOCUMENT_INGESTION)) {
+      offered.remove(Feature.PDF_INGESTION);
+    }
+    return Set.copyOf(offered);
   }
 
   @Override
@@ -60,6 +75,8 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
       state.routes.post(RetrievalRoutes.PREFIX + route.path(),
           new RetrievalEndpoint(route, pluginConfig.authenticator, features, limits, gate, json));
     }
+    state.routes.post(RetrievalRoutes.PREFIX + IngestEndpoint.PATH,
+        new IngestEndpoint(pluginConfig.corpora, pluginConfig.authenticator, features, limits, gate, json));
     if (pluginConfig.runs) {
       state.routes.post(RunsEndpoint.PATH, RunsEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
           features.contains(Feature.SCOPED_RETRIEVAL), limits, json));

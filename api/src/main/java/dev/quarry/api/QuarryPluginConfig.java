@@ -20,9 +20,12 @@ public final class QuarryPluginConfig {
   public static final int DEFAULT_MAX_WAITING = 256;
   /** How long a waiting request waits for a place before it is refused with 429 CAPACITY. */
   public static final long DEFAULT_MAX_WAIT_MILLIS = 10_000;
-  /** The features that work in this build; ingestion comes with its endpoint. */
-  public static final Set<Feature> AVAILABLE_FEATURES =
-      Collections.unmodifiableSet(EnumSet.of(Feature.SCOPED_RETRIEVAL, Feature.RETRIEVAL_INDEXING));
+  /**
+   * The features this build implements. Ingestion is listed only when the corpora were also built
+   * with extractors (and PDF ingestion only when those read PDFs).
+   */
+  public static final Set<Feature> AVAILABLE_FEATURES = Collections.unmodifiableSet(EnumSet.of(
+      Feature.SCOPED_RETRIEVAL, Feature.RETRIEVAL_INDEXING, Feature.DOCUMENT_INGESTION, Feature.PDF_INGESTION));
 
   Corpora corpora;
   Authenticator authenticator;
@@ -110,6 +113,12 @@ public final class QuarryPluginConfig {
     }
     if (authenticator == null) {
       throw new IllegalStateException("QuarryPlugin needs an authenticator: config.authenticator(token -> ...)");
+    }
+    if (!features.contains(Feature.PDF_INGESTION) && features.contains(Feature.DOCUMENT_INGESTION)
+        && corpora.ingestsPdf()) {
+      // The plugin cannot tell a PDF from its bytes; the extractors refuse PDFs when told to.
+      throw new IllegalStateException("pdf-ingestion is switched off but the corpora's extractors read PDFs: "
+          + "build the Extractors with pdfEnabled(false)");
     }
   }
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeoutException;
 public final class ServerProcess implements AutoCloseable {
   /** Generous: the first start of a JVM on a busy machine is slow; this bounds a hang, not speed. */
   private static final long START_TIMEOUT_SECONDS = 120;
+  private static final int DEFAULT_HEAP_MIB = 256;
 
   private final Process process;
   private final String url;
@@ -36,17 +37,22 @@ public final class ServerProcess implements AutoCloseable {
 
   /** Starts {@code serve --data data --port 0 --tokens tokens [--config config]}. */
   public static ServerProcess serve(Path data, Path tokens, Path config) {
+    return serve(data, tokens, config, DEFAULT_HEAP_MIB);
+  }
+
+  /** {@link #serve(Path, Path, Path)} with a server heap of {@code heapMiB} (extraction workers have their own). */
+  public static ServerProcess serve(Path data, Path tokens, Path config, int heapMiB) {
     List<String> args = new ArrayList<>(List.of("serve", "--data", data.toString(), "--port", "0",
         "--tokens", tokens.toString()));
     if (config != null) {
       args.addAll(List.of("--config", config.toString()));
     }
-    return started(launch(args));
+    return started(launch(args, heapMiB));
   }
 
   /** Starts {@code demo --data data --port 0}. */
   public static ServerProcess demo(Path data) {
-    return started(launch(List.of("demo", "--data", data.toString(), "--port", "0")));
+    return started(launch(List.of("demo", "--data", data.toString(), "--port", "0"), DEFAULT_HEAP_MIB));
   }
 
   private static ServerProcess started(Launch launch) {
@@ -72,7 +78,7 @@ public final class ServerProcess implements AutoCloseable {
 
   /** Runs the CLI with {@code args} and returns its exit code and stderr, for commands that end. */
   public static Ended run(List<String> args) {
-    Launch launch = launch(args);
+    Launch launch = launch(args, DEFAULT_HEAP_MIB);
     try {
       if (!launch.process().waitFor(START_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         launch.process().destroyForcibly();
@@ -90,11 +96,11 @@ public final class ServerProcess implements AutoCloseable {
 
   private record Launch(Process process, CompletableFuture<String> firstLine, Path stderr, List<String> stdout) {}
 
-  private static Launch launch(List<String> args) {
+  private static Launch launch(List<String> args, int heapMiB) {
     try {
       Path err = Files.createTempFile("quarry-server-", ".log");
       List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+          "-Xmx" + heapMiB + "m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
           "dev.quarry.api.cli.QuarryCli"));
       command.addAll(args);
       Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();

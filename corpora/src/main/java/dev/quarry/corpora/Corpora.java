@@ -1,6 +1,7 @@
 package dev.quarry.corpora;
 
 import dev.quarry.corpora.access.Access;
+import dev.quarry.corpora.ingest.IngestRequest;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.HistoryPage;
 import dev.quarry.engine.Mutation;
@@ -10,6 +11,7 @@ import dev.quarry.engine.SearchResult;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourcePage;
 import java.io.Closeable;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -64,4 +66,29 @@ public interface Corpora extends Closeable {
   SourcePage listSources(Access access, String corpus, String prefix, String cursor, int limit);
 
   HistoryPage history(Access access, String corpus, long after, int limit);
+
+  /**
+   * Ingests a document file as source {@code request.source()}: its text is extracted (media type
+   * from the bytes, within the extraction limits, in the extractors' worker pool) and indexed at one
+   * new revision, or {@code unchanged} when the source already holds the same bytes, title and
+   * metadata. A failed ingestion changes nothing.
+   *
+   * <p>Order: INGESTION_UNAVAILABLE when built without extractors; validation; grants (INDEX on the
+   * corpus and the source); CORPUS_NOT_FOUND; CORPUS_REPLACED; an idempotent replay returns the
+   * stored outcome without extracting (IDEMPOTENCY_KEY_REUSED for another fingerprint,
+   * IDEMPOTENCY_IN_PROGRESS while the first request runs); then extraction, whose failures carry the
+   * same-named codes (UNSUPPORTED_MEDIA_TYPE, DOCUMENT_TOO_LARGE, EXTRACTION_FAILED,
+   * DOCUMENT_ENCRYPTED, NO_TEXT_EXTRACTED, PDF_INGESTION_UNAVAILABLE, CAPACITY); then conflicts.
+   *
+   * @param file the document's bytes; read, never moved or deleted
+   * @param idempotency the request's idempotency key and fingerprint (the caller's fingerprint must
+   *     cover the file's bytes), or null
+   */
+  MutationResult ingest(Access access, String corpus, IngestRequest request, Path file, Mutation.Idempotency idempotency);
+
+  /** Whether {@link #ingest} works: the corpora were built with extractors. */
+  boolean ingestsDocuments();
+
+  /** Whether {@link #ingest} extracts PDFs; without it, PDFs are PDF_INGESTION_UNAVAILABLE. */
+  boolean ingestsPdf();
 }

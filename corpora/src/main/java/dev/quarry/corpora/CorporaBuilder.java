@@ -1,7 +1,9 @@
 package dev.quarry.corpora;
 
 import dev.quarry.engine.EngineConfig;
+import dev.quarry.corpora.ingest.IngestPipeline;
 import dev.quarry.corpora.registry.LuceneCorpusStore;
+import dev.quarry.extractors.Extractors;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -17,6 +19,7 @@ public final class CorporaBuilder {
   EngineConfig engineConfig = EngineConfig.defaults();
   int maxOpenCorpora = DEFAULT_MAX_OPEN_CORPORA;
   Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+  Extractors extractors;
 
   CorporaBuilder() {}
 
@@ -50,11 +53,25 @@ public final class CorporaBuilder {
     return this;
   }
 
+  /**
+   * The extractors that turn document files into text for {@link Corpora#ingest}. Optional:
+   * without them, ingestion is INGESTION_UNAVAILABLE. The caller keeps ownership and closes them
+   * after closing the corpora.
+   */
+  public CorporaBuilder extractors(Extractors extractors) {
+    if (this.extractors != null) {
+      throw new IllegalStateException("extractors was already set to " + this.extractors);
+    }
+    this.extractors = Objects.requireNonNull(extractors, "extractors");
+    return this;
+  }
+
   /** Opens the data folder (locking it against a second process) and returns the corpora. */
   public Corpora build() {
     if (dataDir == null) {
       throw new IllegalStateException("dataDir is required");
     }
-    return new LocalCorpora(new LuceneCorpusStore(dataDir, engineConfig, maxOpenCorpora, idleTimeout));
+    return new LocalCorpora(new LuceneCorpusStore(dataDir, engineConfig, maxOpenCorpora, idleTimeout),
+        extractors == null ? null : new IngestPipeline(extractors));
   }
 }

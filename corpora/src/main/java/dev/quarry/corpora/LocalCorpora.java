@@ -5,7 +5,10 @@ import static dev.quarry.corpora.access.AccessPolicy.requireCorpus;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.AccessPolicy;
 import dev.quarry.corpora.access.Scope;
+import dev.quarry.corpora.ingest.IngestPipeline;
+import dev.quarry.corpora.ingest.IngestRequest;
 import dev.quarry.corpora.registry.CorpusStore;
+import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.ErrorCode;
@@ -21,10 +24,13 @@ import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.SourceState;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -41,9 +47,12 @@ final class LocalCorpora implements Corpora {
   private static final Set<Scope> ANY = EnumSet.allOf(Scope.class);
 
   private final CorpusStore store;
+  /** Null when built without extractors: ingestion is then unavailable. */
+  private final IngestPipeline ingestion;
 
-  LocalCorpora(CorpusStore store) {
+  LocalCorpora(CorpusStore store, IngestPipeline ingestion) {
     this.store = store;
+    this.ingestion = ingestion;
   }
 
   @Override
@@ -190,6 +199,54 @@ final class LocalCorpora implements Corpora {
     requireCorpus(access, corpus, INDEX);
     Predicate<String> visible = AccessPolicy.visibleSources(access, corpus, INDEX);
     return store.withCorpus(corpus, index -> index.history(after, limit, visible));
+  }
+
+  @Override
+  public MutationResult ingest(Access access, String corpus, IngestRequest request, Path file,
+      Mutation.Idempotency idempotency) {
+    if (ingestion == null) {
+      throw new QuarryException(ErrorCode.INGESTION_UNAVAILABLE, "document ingestion is not configured");
+    }
+    CorpusInfo.checkName(corpus, "corpus");
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(file, "file");
+    requireCorpus(access, corpus, INDEX);
+    AccessPolicy.requireSource(access, corpus, request.source(), INDEX);
+    // Existence, identity and replay are decided before the costly extraction.
+    Optional<MutationResult> replay = store.withCorpus(corpus, index -> {
+      checkCorpusId(index.info(), request.expectedCorpusId());
+      return idempotency == null ? Optional.<MutationResult>empty() : storedOutcome(index, access, idempotency);
+    });
+    if (replay.isPresent()) {
+      return replay.get();
+    }
+    String claimed = idempotency == null ? null : corpus + "\n" + access.subject() + "\n" + idempotency.key();
+    try (IngestPipeline.KeyClaim claim = ingestion.claim(claimed)) {
+      SourceOperation.Index operation = ingestion.prepare(request, file);
+      Mutation mutation = new Mutation(List.of(operation), access.subject(), idempotency, request.expectedCorpusId());
+      return store.withCorpus(corpus, index -> index.apply(mutation));
+    }
+  }
+
+  private static Optional<MutationResult> storedOutcome(CorpusIndex index, Access access,
+      Mutation.Idempotency idempotency) {
+    return index.findIdempotent(access.subject(), idempotency.key()).map(stored -> {
+      if (!stored.fingerprint().equals(idempotency.fingerprint())) {
+        throw new QuarryException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
+            "Idempotency-Key was already used with a different request");
+      }
+      return stored.result().asReplay();
+    });
+  }
+
+  @Override
+  public boolean ingestsDocuments() {
+    return ingestion != null;
+  }
+
+  @Override
+  public boolean ingestsPdf() {
+    return ingestion != null && ingestion.pdfEnabled();
   }
 
   private static void checkCorpusId(CorpusInfo info, String expected) {

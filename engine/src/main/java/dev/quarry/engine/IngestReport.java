@@ -7,13 +7,23 @@ import java.util.Objects;
  * What extraction said about an ingested document; stored with the source and echoed in its receipt.
  *
  * @param extractor the extractor that produced the text, e.g. {@code pdfbox} or {@code tika}
+ * @param mediaType the media type detected from the document's bytes, or null when not recorded
  * @param pages the document's page count, or null when the format has no pages
  * @param characters extracted characters
+ * @param markdownHeadings true when the extractor rendered the document's headings as Markdown ATX
+ *     lines ({@code # Title}): the text is then chunked as Markdown, whatever the document's own
+ *     media type (a DOCX stays {@code application/vnd...document} on the wire)
  */
-public record IngestReport(String extractor, Integer pages, long characters, List<Warning> warnings) {
+public record IngestReport(String extractor, String mediaType, Integer pages, long characters, List<Warning> warnings,
+    boolean markdownHeadings) {
   public IngestReport {
     Objects.requireNonNull(extractor, "extractor");
     warnings = List.copyOf(warnings == null ? List.of() : warnings);
+  }
+
+  /** A report without a recorded media type, of text without Markdown headings. */
+  public IngestReport(String extractor, Integer pages, long characters, List<Warning> warnings) {
+    this(extractor, null, pages, characters, warnings, false);
   }
 
   /** One extraction warning, such as pages without a text layer or a declared type that disagreed. */

@@ -2,8 +2,6 @@ package dev.quarry.api.routes;
 
 import dev.quarry.api.wire.Feature;
 import dev.quarry.corpora.Corpora;
-import dev.quarry.engine.ErrorCode;
-import dev.quarry.engine.QuarryException;
 import java.util.List;
 
 /** The table of retrieval endpoints: every path below {@link #PREFIX}, its feature, kind and handler. */
@@ -13,7 +11,10 @@ public final class RetrievalRoutes {
 
   private RetrievalRoutes() {}
 
-  /** Every endpoint answered by {@code corpora}. */
+  /**
+   * Every JSON endpoint answered by {@code corpora}; {@code ingest} takes a multipart upload and
+   * has its own handler, {@link IngestEndpoint}.
+   */
   public static List<Route> over(Corpora corpora) {
     CorpusRoutes corpus = new CorpusRoutes(corpora);
     SourceRoutes sources = new SourceRoutes(corpora);
@@ -26,11 +27,6 @@ public final class RetrievalRoutes {
         new Route("sources/read", Feature.RETRIEVAL_INDEXING, Route.Kind.READ, sources::read),
         new Route("sources/list", Feature.RETRIEVAL_INDEXING, Route.Kind.READ, sources::list),
         new Route("corpora/history", Feature.RETRIEVAL_INDEXING, Route.Kind.READ, sources::history),
-        // Ingestion is not part of this build: the endpoint exists so that it answers its
-        // feature's *_UNAVAILABLE code (the feature is never switched on), not 404.
-        new Route("ingest", Feature.DOCUMENT_INGESTION, Route.Kind.MUTATION, call -> {
-          throw new QuarryException(ErrorCode.INGESTION_UNAVAILABLE, "document ingestion is not available");
-        }),
         new Route("corpora/create", null, Route.Kind.MUTATION, corpus::create),
         new Route("corpora/read", null, Route.Kind.READ, corpus::read),
         new Route("corpora/list", null, Route.Kind.READ, corpus::list),

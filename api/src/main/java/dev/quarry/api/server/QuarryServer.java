@@ -10,8 +10,10 @@ import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.HttpStatuses;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.corpora.Corpora;
+import dev.quarry.corpora.CorporaBuilder;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.extractors.Extractors;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import jakarta.servlet.DispatcherType;
@@ -28,9 +30,10 @@ import org.slf4j.LoggerFactory;
  * {@code GET /healthz} (no authentication, no data), tokens, CORS, and JSON answers for every path
  * and failure, unknown routes included.
  *
- * <p>Lifecycle: {@link #start} opens the data folder (locking it against a second server) and
- * listens; {@link #close} stops taking requests, lets those in progress finish, stops Jetty and
- * closes the corpora, which commits and closes every corpus. Thread-safe.
+ * <p>Lifecycle: {@link #start} opens the data folder (locking it against a second server), builds
+ * the document extraction pool when document-ingestion is on, and listens; {@link #close} stops
+ * taking requests, lets those in progress finish, stops Jetty, closes the corpora, which commits
+ * and closes every corpus, and then ends the extraction workers. Thread-safe.
  */
 public final class QuarryServer implements AutoCloseable {
   /** How long shutdown waits for requests in progress before stopping anyway. */
@@ -41,10 +44,13 @@ public final class QuarryServer implements AutoCloseable {
   private final Javalin app;
   private final EdgeFilter edge;
   private final String host;
+  /** The extraction pool this server built, closed after the corpora; null when ingestion is off. */
+  private final Extractors extractors;
   private boolean closed;
 
-  private QuarryServer(Corpora corpora, Javalin app, EdgeFilter edge, String host) {
+  private QuarryServer(Corpora corpora, Extractors extractors, Javalin app, EdgeFilter edge, String host) {
     this.corpora = corpora;
+    this.extractors = extractors;
     this.app = app;
     this.edge = edge;
     this.host = host;
@@ -58,12 +64,24 @@ public final class QuarryServer implements AutoCloseable {
    */
   public static QuarryServer start(Path dataDir, String host, int port, TokenAuthenticator tokens, ServerConfig config) {
     Objects.requireNonNull(tokens, "tokens");
-    Corpora corpora = Corpora.builder().dataDir(dataDir).engineConfig(config.engineConfig())
-        .maxOpenCorpora(config.maxOpenCorpora()).build();
+    // Without document ingestion no extraction pool is built at all.
+    Extractors extractors = config.features().contains(Feature.DOCUMENT_INGESTION)
+        ? config.extraction().build(config.limits(), config.features().contains(Feature.PDF_INGESTION))
+        : null;
+    Corpora corpora;
     try {
-      return start(corpora, host, port, tokens, config);
+      CorporaBuilder builder = Corpora.builder().dataDir(dataDir).engineConfig(config.engineConfig())
+          .maxOpenCorpora(config.maxOpenCorpora());
+      corpora = (extractors == null ? builder : builder.extractors(extractors)).build();
+    } catch (RuntimeException e) {
+      closeQuietly(extractors);
+      throw e;
+    }
+    try {
+      return start(corpora, extractors, host, port, tokens, config);
     } catch (RuntimeException e) {
       closeQuietly(corpora);
+      closeQuietly(extractors);
       throw e;
     }
   }
@@ -71,6 +89,12 @@ public final class QuarryServer implements AutoCloseable {
   /** Serves an already open {@code corpora}; the server closes it on {@link #close}. */
   static QuarryServer start(Corpora corpora, String host, int port, TokenAuthenticator tokens,
       ServerConfig config) {
+    return start(corpora, null, host, port, tokens, config);
+  }
+
+  /** Serves {@code corpora}; the server closes it, then {@code extractors} (may be null), on {@link #close}. */
+  private static QuarryServer start(Corpora corpora, Extractors extractors, String host, int port,
+      TokenAuthenticator tokens, ServerConfig config) {
     StrictJson json = new StrictJson();
     ObjectMapper mapper = json.mapper();
     QuarryPlugin plugin = new QuarryPlugin(c -> {
@@ -126,7 +150,7 @@ public final class QuarryServer implements AutoCloseable {
     } catch (RuntimeException e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
     }
-    return new QuarryServer(corpora, app, edge, host);
+    return new QuarryServer(corpora, extractors, app, edge, host);
   }
 
   private static void fail(Context ctx, QuarryException e, ObjectMapper mapper) {
@@ -164,14 +188,18 @@ public final class QuarryServer implements AutoCloseable {
       app.stop();
     } finally {
       closeQuietly(corpora);
+      closeQuietly(extractors);
     }
   }
 
-  private static void closeQuietly(Corpora corpora) {
+  private static void closeQuietly(AutoCloseable resource) {
+    if (resource == null) {
+      return;
+    }
     try {
-      corpora.close();
+      resource.close();
     } catch (Exception e) {
-      LOG.error("closing the corpora failed", e);
+      LOG.error("closing {} failed", resource.getClass().getSimpleName(), e);
     }
   }
 }

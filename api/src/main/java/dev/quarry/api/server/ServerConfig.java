@@ -24,6 +24,7 @@ import java.util.Set;
  * @param corsOrigins origins allowed to call from a browser ({@code *} for any); empty: none
  * @param features the features switched on
  * @param maxThreads Jetty's request threads
+ * @param extraction the document extraction pool (used when document-ingestion is on)
  */
 public record ServerConfig(
     List<String> corsOrigins,
@@ -35,14 +36,16 @@ public record ServerConfig(
     int maxInFlight,
     int maxWaiting,
     long maxWaitMillis,
-    int maxThreads) {
+    int maxThreads,
+    ExtractionSettings extraction) {
   /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
   public static final int DEFAULT_MAX_THREADS = 128;
 
   public static final ServerConfig DEFAULT = new ServerConfig(List.of(), QuarryPluginConfig.AVAILABLE_FEATURES,
       Limits.DEFAULT, EngineConfig.DEFAULT_RETAINED_REVISIONS, EngineConfig.DEFAULT_IDEMPOTENCY_RETENTION,
       CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, QuarryPluginConfig.DEFAULT_MAX_IN_FLIGHT,
-      QuarryPluginConfig.DEFAULT_MAX_WAITING, QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS, DEFAULT_MAX_THREADS);
+      QuarryPluginConfig.DEFAULT_MAX_WAITING, QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS, DEFAULT_MAX_THREADS,
+      ExtractionSettings.DEFAULT);
 
   public ServerConfig {
     corsOrigins = List.copyOf(corsOrigins);
@@ -66,7 +69,7 @@ public record ServerConfig(
     try {
       WireObject root = WireObject.root(new StrictJson().parseObject(json));
       root.allowOnly(Set.of("cors", "features", "limits", "retainedRevisions", "idempotencyRetentionHours",
-          "maxOpenCorpora", "capacity"));
+          "maxOpenCorpora", "capacity", "extraction"));
       ServerConfig d = DEFAULT;
       Long retentionHours = root.optionalLong("idempotencyRetentionHours", 1, 24L * 365);
       WireObject capacity = root.optionalObject("capacity");
@@ -89,7 +92,8 @@ public record ServerConfig(
           maxInFlight == null ? d.maxInFlight : maxInFlight,
           maxWaiting == null ? d.maxWaiting : maxWaiting,
           maxWaitMillis == null ? d.maxWaitMillis : maxWaitMillis,
-          maxThreads == null ? d.maxThreads : maxThreads);
+          maxThreads == null ? d.maxThreads : maxThreads,
+          extraction(root.optionalObject("extraction")));
     } catch (QuarryException e) {
       String field = e.field();
       throw new IllegalArgumentException(field == null || e.getMessage().startsWith(field)
@@ -137,6 +141,19 @@ public record ServerConfig(
       }
     }
     return on;
+  }
+
+  private static ExtractionSettings extraction(WireObject extraction) {
+    ExtractionSettings d = ExtractionSettings.DEFAULT;
+    if (extraction == null) {
+      return d;
+    }
+    extraction.allowOnly(Set.of("workers", "workerHeapMiB", "queueCapacity"));
+    Integer workers = extraction.optionalInt("workers", 1, 64);
+    Integer heap = extraction.optionalInt("workerHeapMiB", 64, 65_536);
+    Integer queue = extraction.optionalInt("queueCapacity", 0, 10_000);
+    return new ExtractionSettings(workers == null ? d.workers() : workers, heap == null ? d.workerHeapMiB() : heap,
+        queue == null ? d.queueCapacity() : queue);
   }
 
   private static Limits limits(WireObject limits) {

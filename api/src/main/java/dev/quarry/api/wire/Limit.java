@@ -37,7 +37,9 @@ public enum Limit {
   /** Uploaded document bytes (ingest). */
   MAX_DOCUMENT_BYTES("maxDocumentBytes", 64L << 20, 1L << 30),
   MAX_DOCUMENT_PAGES("maxDocumentPages", 2000, 100_000),
-  MAX_EXTRACTED_CHARS("maxExtractedChars", 10_000_000, 100_000_000);
+  MAX_EXTRACTED_CHARS("maxExtractedChars", 10_000_000, 100_000_000),
+  /** Wall-clock time one document may take in an extraction worker before it fails (ingest). */
+  EXTRACTION_TIMEOUT_MILLIS("extractionTimeoutMillis", 60_000, 3_600_000);
 
   private final String wireName;
   private final long defaultValue;

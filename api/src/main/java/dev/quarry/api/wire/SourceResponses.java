@@ -113,6 +113,7 @@ public final class SourceResponses {
   }
 
   private static void ingestReport(ObjectNode out, IngestReport report) {
+    WireJson.putIfPresent(out, "mediaType", report.mediaType());
     out.put("extractor", report.extractor());
     if (report.pages() != null) {
       out.put("pages", report.pages());

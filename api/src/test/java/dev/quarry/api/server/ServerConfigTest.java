@@ -1,6 +1,7 @@
 package dev.quarry.api.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,9 +34,11 @@ class ServerConfigTest {
          "features": {"retrieval-indexing": false},
          "limits": {"maxTopK": 20, "maxListLimit": 50, "defaultListLimit": 10},
          "retainedRevisions": 5000, "idempotencyRetentionHours": 48, "maxOpenCorpora": 8,
-         "capacity": {"maxInFlight": 4, "maxWaiting": 2, "maxWaitMillis": 100, "maxThreads": 16}}""");
+         "capacity": {"maxInFlight": 4, "maxWaiting": 2, "maxWaitMillis": 100, "maxThreads": 16},
+         "extraction": {"workers": 3, "workerHeapMiB": 256, "queueCapacity": 4}}""");
     assertEquals(List.of("https://app.example", "http://localhost:3000"), c.corsOrigins());
-    assertEquals(Set.of(Feature.SCOPED_RETRIEVAL), c.features());
+    assertEquals(Set.of(Feature.SCOPED_RETRIEVAL, Feature.DOCUMENT_INGESTION, Feature.PDF_INGESTION), c.features());
+    assertEquals(new ExtractionSettings(3, 256, 4), c.extraction());
     assertEquals(20, c.limits().get(Limit.MAX_TOP_K));
     assertEquals(10, c.limits().get(Limit.DEFAULT_LIST_LIMIT));
     assertEquals(5000, c.retainedRevisions());
@@ -58,8 +61,12 @@ class ServerConfigTest {
   }
 
   @Test
-  void ingestionFeatures_cannotBeSwitchedOnInThisBuild() {
-    assertTrue(problem("{\"features\": {\"document-ingestion\": true}}").contains("not available"));
+  void ingestionFeatures_canBeSwitchedOff_andExtractionTuned() {
+    ServerConfig c = parse("{\"features\": {\"pdf-ingestion\": false}, \"extraction\": {\"workers\": 3}}");
+    assertTrue(c.features().contains(Feature.DOCUMENT_INGESTION));
+    assertFalse(c.features().contains(Feature.PDF_INGESTION));
+    assertEquals(3, c.extraction().workers());
+    assertTrue(problem("{\"extraction\": {\"workers\": 0}}").startsWith("extraction.workers"));
   }
 
   @Test

@@ -13,6 +13,9 @@ final class IngestReports {
   static Map<String, Object> toMap(IngestReport r) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("extractor", r.extractor());
+    if (r.mediaType() != null) {
+      m.put("mediaType", r.mediaType());
+    }
     if (r.pages() != null) {
       m.put("pages", r.pages());
     }
@@ -28,6 +31,10 @@ final class IngestReports {
       warnings.add(wm);
     }
     m.put("warnings", warnings);
+    if (r.markdownHeadings()) {
+      // Written only when set, like mediaType: reports stored before either existed read back the same.
+      m.put("markdownHeadings", true);
+    }
     return m;
   }
 
@@ -45,6 +52,7 @@ final class IngestReports {
       warnings.add(new IngestReport.Warning((String) wm.get("code"), (String) wm.get("message"), pages));
     }
     Integer pages = m.get("pages") instanceof Number n ? n.intValue() : null;
-    return new IngestReport((String) m.get("extractor"), pages, ((Number) m.get("characters")).longValue(), warnings);
+    return new IngestReport((String) m.get("extractor"), (String) m.get("mediaType"), pages,
+        ((Number) m.get("characters")).longValue(), warnings, Boolean.TRUE.equals(m.get("markdownHeadings")));
   }
 }

@@ -34,6 +34,8 @@ record PreparedSource(
 
   /** Media type reported for text indexed without one. */
   static final String DEFAULT_MEDIA_TYPE = "text/plain";
+  /** What the chunker is told for extracted text whose headings are Markdown lines. */
+  static final String MARKDOWN_MEDIA_TYPE = "text/markdown";
 
   /** One chunk ready to become a Lucene document. */
   record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata) {}
@@ -43,7 +45,7 @@ record PreparedSource(
     String content;
     if (op.text() != null) {
       content = op.text();
-      List<ChunkSpan> spans = Chunker.split(content, op.pageStarts(), op.mediaType(), chunking);
+      List<ChunkSpan> spans = Chunker.split(content, op.pageStarts(), chunkingMediaType(op), chunking);
       for (ChunkSpan s : spans) {
         chunks.add(new PreparedChunk(content.substring(s.start(), s.end()), s.start(), s.end(), s.pages(), op.metadata()));
       }
@@ -71,6 +73,14 @@ record PreparedSource(
     String mediaType = op.mediaType() != null ? op.mediaType() : DEFAULT_MEDIA_TYPE;
     long characters = op.ingest() != null ? op.ingest().characters() : content.length();
     return new PreparedSource(op, sha, fingerprint(op, sha, mediaType, chunks), List.copyOf(chunks), characters, pages, mediaType);
+  }
+
+  /**
+   * The media type the chunker reads the text as: Markdown when extraction rendered headings as
+   * Markdown lines, else the source's own. The source keeps its own media type either way.
+   */
+  private static String chunkingMediaType(SourceOperation.Index op) {
+    return op.ingest() != null && op.ingest().markdownHeadings() ? MARKDOWN_MEDIA_TYPE : op.mediaType();
   }
 
   private static String fingerprint(SourceOperation.Index op, String sha, String mediaType, List<PreparedChunk> chunks) {

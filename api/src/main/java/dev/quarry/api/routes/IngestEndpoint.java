@@ -1,0 +1,109 @@
+package dev.quarry.api.routes;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.Authenticator;
+import dev.quarry.api.wire.ErrorEnvelope;
+import dev.quarry.api.wire.Feature;
+import dev.quarry.api.wire.HttpStatuses;
+import dev.quarry.api.wire.IngestRequests;
+import dev.quarry.api.wire.Limit;
+import dev.quarry.api.wire.Limits;
+import dev.quarry.api.wire.ProtocolHeaders;
+import dev.quarry.api.wire.SourceResponses;
+import dev.quarry.api.wire.StrictJson;
+import dev.quarry.api.wire.WireObject;
+import dev.quarry.corpora.Corpora;
+import dev.quarry.corpora.access.Access;
+import dev.quarry.engine.Mutation;
+import dev.quarry.engine.MutationResult;
+import dev.quarry.engine.QuarryException;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import java.io.IOException;
+import java.util.Set;
+
+/**
+ * {@code POST /v1/retrieval/ingest}: a multipart upload of one document, answered with the source's
+ * receipt and what extraction found (media type, extractor, pages, characters, warnings).
+ *
+ * <p>Checks in the contract's order: version, authentication, the {@code document-ingestion}
+ * feature, capacity, then the upload (content type, sizes while streaming, the request part's
+ * JSON), then grants, existence and replay (in {@code Corpora.ingest}), extraction and conflicts.
+ * The uploaded bytes live in a temporary file for the length of the request and are always
+ * deleted. An unexpected fault after the upload was read leaves the outcome uncertain.
+ *
+ * <p>Thread-safe; one per plugin.
+ */
+public final class IngestEndpoint implements Handler {
+  /** The path below {@link RetrievalRoutes#PREFIX}. */
+  public static final String PATH = "ingest";
+
+  private final Corpora corpora;
+  private final Authenticator authenticator;
+  private final Set<Feature> features;
+  private final Limits limits;
+  private final RequestGate gate;
+  private final StrictJson json;
+
+  public IngestEndpoint(Corpora corpora, Authenticator authenticator, Set<Feature> features, Limits limits,
+      RequestGate gate, StrictJson json) {
+    this.corpora = corpora;
+    this.authenticator = authenticator;
+    this.features = Set.copyOf(features);
+    this.limits = limits;
+    this.gate = gate;
+    this.json = json;
+  }
+
+  @Override
+  public void handle(Context ctx) {
+    try {
+      ProtocolHeaders.checkRequestedVersion(ctx.header(ProtocolHeaders.VERSION_HEADER));
+      Access access = RetrievalEndpoint.authenticate(ctx, authenticator);
+      if (!features.contains(Feature.DOCUMENT_INGESTION)) {
+        throw new QuarryException(Feature.DOCUMENT_INGESTION.unavailableCode(),
+            "the " + Feature.DOCUMENT_INGESTION.wireName() + " feature is not available on this server");
+      }
+      try (RequestGate.Permit permit = gate.enter()) {
+        Reply reply = ingest(ctx, access);
+        if (reply.replayed()) {
+          ctx.header(ProtocolHeaders.IDEMPOTENT_REPLAYED, "true");
+        }
+        RetrievalEndpoint.write(ctx, 200, reply.body(), json.mapper());
+      }
+    } catch (QuarryException e) {
+      RetrievalEndpoint.write(ctx, HttpStatuses.of(e.code()), ErrorEnvelope.of(e), json.mapper());
+    } catch (RuntimeException | IOException | Error e) {
+      QuarryException internal = RetrievalEndpoint.internal(e);
+      RetrievalEndpoint.write(ctx, HttpStatuses.of(internal.code()), ErrorEnvelope.of(internal), json.mapper());
+    }
+  }
+
+  private Reply ingest(Context ctx, Access access) throws IOException {
+    try (MultipartUpload.Upload upload = MultipartUpload.read(ctx.req().getInputStream(), ctx.header("Content-Type"),
+        ctx.req().getContentLengthLong(), limits.get(Limit.MAX_REQUEST_BYTES), limits.get(Limit.MAX_DOCUMENT_BYTES),
+        null)) {
+      ObjectNode requestPart;
+      try {
+        requestPart = json.parseObject(upload.request());
+      } catch (QuarryException e) {
+        throw IngestRequests.inRequestPart(e);
+      }
+      IngestRequests request = IngestRequests.read(WireObject.root(requestPart), limits);
+      String key = ctx.header(ProtocolHeaders.IDEMPOTENCY_KEY);
+      Mutation.Idempotency idempotency = key == null ? null
+          : new Mutation.Idempotency(key, IngestRequests.fingerprint(json.mapper(), requestPart, upload.fileSha256()));
+      MutationResult result;
+      try {
+        result = corpora.ingest(access, request.corpus(), request.request(), upload.file(), idempotency);
+      } catch (QuarryException e) {
+        throw e;
+      } catch (RuntimeException | Error e) {
+        // The document may or may not have reached the corpus: the client must reconcile.
+        QuarryException internal = RetrievalEndpoint.internal(e);
+        throw new QuarryException(internal.code(), internal.getMessage(), null, true, null);
+      }
+      return new Reply(SourceResponses.receipt(result.single()), result.replayed());
+    }
+  }
+}

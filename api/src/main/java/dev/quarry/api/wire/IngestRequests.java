@@ -1,0 +1,48 @@
+package dev.quarry.api.wire;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.corpora.ingest.IngestRequest;
+import dev.quarry.engine.QuarryException;
+import java.util.Set;
+
+/**
+ * The {@code request} part of an ingest upload: {@code corpus}, {@code source}, and optionally
+ * {@code corpusId}, {@code title}, {@code metadata}, {@code mediaType} and {@code expectedRevision},
+ * read as strictly as any request body.
+ *
+ * @param corpus the corpus the document goes into
+ * @param request where the document goes and what is recorded with it
+ */
+public record IngestRequests(String corpus, IngestRequest request) {
+  private static final Set<String> FIELDS =
+      Set.of("corpus", "corpusId", "source", "title", "metadata", "mediaType", "expectedRevision");
+
+  public static IngestRequests read(WireObject body, Limits limits) {
+    body.allowOnly(FIELDS);
+    String corpus = WireValues.corpus(body);
+    String corpusId = WireValues.corpusId(body);
+    String source = WireValues.source(body, "source");
+    String title = body.optionalString("title", limits.getInt(Limit.MAX_TITLE_CHARS));
+    String mediaType = WireValues.mediaType(body);
+    var metadata = WireValues.metadata(body, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES));
+    Long expected = body.optionalLong("expectedRevision", 0, Long.MAX_VALUE);
+    return new IngestRequests(corpus, new IngestRequest(source, title, metadata, mediaType, expected, corpusId));
+  }
+
+  /**
+   * The idempotency fingerprint of an upload: the canonical JSON of the request part together with
+   * the SHA-256 of the file's bytes, so the same request with other bytes is another request.
+   */
+  public static String fingerprint(ObjectMapper mapper, ObjectNode request, String fileSha256) {
+    ObjectNode upload = WireJson.object();
+    upload.set("request", request);
+    upload.put("fileSha256", fileSha256);
+    return CanonicalJson.fingerprint(mapper, "ingest", upload);
+  }
+
+  /** The request part's JSON errors name the part, not the whole multipart body. */
+  public static QuarryException inRequestPart(QuarryException e) {
+    return StrictJson.BODY_FIELD.equals(e.field()) ? QuarryException.invalid("request", e.getMessage()) : e;
+  }
+}

@@ -1,0 +1,44 @@
+package dev.quarry.api.ingest;
+
+import dev.quarry.api.ApiClient;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+
+/** Builds and sends {@code multipart/form-data} ingest uploads, as a browser or curl would. */
+final class Upload {
+  static final String BOUNDARY = "----quarry-test-boundary-7MA4YWxkTrZu0gW";
+
+  private Upload() {}
+
+  /** A body with a {@code request} part and, when {@code file} is non-null, a {@code file} part. */
+  static byte[] body(String requestJson, String fileName, byte[] file) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    write(out, "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"request\"\r\n"
+        + "Content-Type: application/json\r\n\r\n" + requestJson + "\r\n");
+    if (file != null) {
+      write(out, "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + fileName + "\"\r\n"
+          + "Content-Type: application/octet-stream\r\n\r\n");
+      out.writeBytes(file);
+      write(out, "\r\n");
+    }
+    write(out, "--" + BOUNDARY + "--\r\n");
+    return out.toByteArray();
+  }
+
+  static ApiClient.Answer send(ApiClient api, String token, String requestJson, String fileName, byte[] file) {
+    return send(api, token, null, body(requestJson, fileName, file));
+  }
+
+  static ApiClient.Answer send(ApiClient api, String token, String idempotencyKey, byte[] body) {
+    ApiClient.Call call = api.post("/v1/retrieval/ingest").token(token)
+        .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY).bytes(body);
+    if (idempotencyKey != null) {
+      call.header("Idempotency-Key", idempotencyKey);
+    }
+    return call.send();
+  }
+
+  private static void write(ByteArrayOutputStream out, String s) {
+    out.writeBytes(s.getBytes(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,35 @@
+package dev.quarry.corpora.ingest;
+
+import dev.quarry.engine.Metadata;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.SourceIds;
+
+/**
+ * What a caller asks of one document ingestion, besides the document's bytes: where it goes and
+ * what to record with it.
+ *
+ * @param source the source id the document becomes
+ * @param title the source's title, or null to use the document's own title (PDF info, Office
+ *     properties, HTML title) when it has one
+ * @param metadata the source's metadata; null means none
+ * @param mediaType the media type the caller declares, or null; the bytes decide, and a
+ *     declaration that disagrees becomes a warning
+ * @param expectedRevision optimistic concurrency on the source (0: must not exist yet), or null
+ * @param expectedCorpusId the corpusId the caller expects (CORPUS_REPLACED otherwise), or null
+ */
+public record IngestRequest(
+    String source, String title, Metadata metadata, String mediaType, Long expectedRevision, String expectedCorpusId) {
+
+  public IngestRequest {
+    SourceIds.check(source, "source");
+    metadata = metadata == null ? Metadata.EMPTY : metadata;
+    if (expectedRevision != null && expectedRevision < 0) {
+      throw QuarryException.invalid("expectedRevision", "expectedRevision must be 0 or more; got " + expectedRevision);
+    }
+  }
+
+  /** A request for {@code source} with nothing else set. */
+  public static IngestRequest of(String source) {
+    return new IngestRequest(source, null, null, null, null, null);
+  }
+}
