@@ -8,7 +8,6 @@ import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Receipt;
 import dev.quarry.engine.SourceOperation;
-import dev.quarry.engine.SourceState;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Instant;
@@ -542,17 +541,14 @@ final class CorpusWriter implements Closeable {
       if (c != null) {
         return c;
       }
-      Optional<SourceState> state = store.readSource(source);
-      return state.map(s -> new Current(s.sourceRevision(), null, s.contentSha256(), s.chunks()))
-          .map(cur -> new Current(cur.sourceRevision(), fingerprintOf(source), cur.contentSha256(), cur.chunks()));
-    }
-
-    private String fingerprintOf(String source) {
-      try {
-        return store.fingerprint(source);
-      } catch (IOException e) {
-        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not read source state", e);
-      }
+      return store.withSnapshot(s -> {
+        Document d = SourceRecords.liveRecord(s.latest(), source);
+        if (d == null) {
+          return Optional.<Current>empty();
+        }
+        return Optional.of(new Current(d.getField(Fields.SOURCE_REV).numericValue().longValue(),
+            d.get(Fields.FINGERPRINT), d.get(Fields.CONTENT_SHA256), d.getField(Fields.CHUNKS).numericValue().intValue()));
+      });
     }
 
     private static void checkExpected(SourceOperation op, Optional<Current> current, String field) {

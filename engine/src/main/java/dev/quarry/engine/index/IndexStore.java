@@ -190,37 +190,33 @@ final class IndexStore implements Closeable {
     }
   }
 
-  Optional<SourceState> readSource(String source) throws IOException {
+  /** Work done on one snapshot, which stays referenced for its duration. */
+  @FunctionalInterface
+  interface SnapshotWork<T> {
+    T apply(IndexSnapshot snapshot) throws IOException;
+  }
+
+  /** Runs {@code work} on the current snapshot and releases it afterwards. */
+  <T> T withSnapshot(SnapshotWork<T> work) throws IOException {
     IndexSnapshot s = acquire();
     try {
-      return SourceRecords.read(s.latest(), source);
+      return work.apply(s);
     } finally {
       s.release();
     }
   }
 
-  String fingerprint(String source) throws IOException {
-    IndexSnapshot s = acquire();
-    try {
-      return SourceRecords.fingerprint(s.latest(), source);
-    } finally {
-      s.release();
-    }
+  Optional<SourceState> readSource(String source) throws IOException {
+    return withSnapshot(s -> SourceRecords.read(s.latest(), source));
   }
 
   boolean anyVersionRetained(String source) throws IOException {
-    IndexSnapshot s = acquire();
-    try {
-      return SourceRecords.anyVersionRetained(s.allVersions(), source);
-    } finally {
-      s.release();
-    }
+    return withSnapshot(s -> SourceRecords.anyVersionRetained(s.allVersions(), source));
   }
 
   /** The idempotency record for {@code term} unless it is older than {@code retention}. */
   Optional<CorpusIndex.StoredOutcome> findIdempotent(String term, Instant now, Duration retention) throws IOException {
-    IndexSnapshot s = acquire();
-    try {
+    return withSnapshot(s -> {
       IndexSearcher searcher = new IndexSearcher(s.latest());
       TopDocs top = searcher.search(new TermQuery(new Term(Fields.IDEM_KEY, term)), 1);
       if (top.scoreDocs.length == 0) {
@@ -232,9 +228,7 @@ final class IndexStore implements Closeable {
         return Optional.empty();
       }
       return Optional.of(new CorpusIndex.StoredOutcome(d.get(Fields.IDEM_FINGERPRINT), ResultCodec.read(d.get(Fields.IDEM_RESULT))));
-    } finally {
-      s.release();
-    }
+    });
   }
 
   /** Releases the snapshot and closes the writer (committing nothing new) and the directory. */

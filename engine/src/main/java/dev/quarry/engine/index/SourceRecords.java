@@ -20,8 +20,6 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
-import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
@@ -31,6 +29,12 @@ final class SourceRecords {
 
   /** The live record of {@code source}, or empty when the source does not exist. */
   static Optional<SourceState> read(DirectoryReader latest, String source) throws IOException {
+    Document d = liveRecord(latest, source);
+    return d == null ? Optional.empty() : Optional.of(toState(d));
+  }
+
+  /** The stored document of {@code source}'s live record, or null. */
+  static Document liveRecord(DirectoryReader latest, String source) throws IOException {
     Term term = new Term(Fields.SOURCE_RECORD, source);
     for (LeafReaderContext ctx : latest.leaves()) {
       LeafReader leaf = ctx.reader();
@@ -41,21 +45,11 @@ final class SourceRecords {
       Bits live = leaf.getLiveDocs();
       for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
         if (live == null || live.get(doc)) {
-          return Optional.of(toState(leaf.storedFields().document(doc)));
+          return leaf.storedFields().document(doc);
         }
       }
     }
-    return Optional.empty();
-  }
-
-  /** The stored fingerprint of {@code source}'s live record, or null. */
-  static String fingerprint(DirectoryReader latest, String source) throws IOException {
-    IndexSearcher searcher = new IndexSearcher(latest);
-    var top = searcher.search(new TermQuery(new Term(Fields.SOURCE_RECORD, source)), 1);
-    if (top.scoreDocs.length == 0) {
-      return null;
-    }
-    return searcher.storedFields().document(top.scoreDocs[0].doc).get(Fields.FINGERPRINT);
+    return null;
   }
 
   /** Whether any document of {@code source}, current or superseded, is still on disk. */
