@@ -34,8 +34,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * Runs the suite of one {@link Profile}: indexing and search benchmarks for each thread count,
  * then the footprint of each search index, and returns the comparison of Quarry with raw Lucene.
  *
- * <p>Command line: {@code java -jar benchmarks.jar [smoke|quick|full|growth-1m] [--corpus
- * generated|jsonl:FILE] [--seed N] [--out FILE] [--keep]}; {@code java -jar benchmarks.jar jmh ...}
+ * <p>Command line: {@code java -jar benchmarks.jar [smoke|quick|compare|full|growth-1m] [--corpus
+ * generated|jsonl:FILE] [--seed N] [--out FILE] [--keep] [--opensearch URL] [--contenders a,b]};
+ * {@code java -jar benchmarks.jar jmh ...}
  * hands the rest to JMH's own command line. Indexes live in a new folder under {@code
  * java.io.tmpdir}, deleted at the end unless {@code --keep}.
  *
@@ -52,17 +53,29 @@ public final class Harness {
   private final long seed;
   private final Path workspace;
   private final PrintStream log;
+  private final String openSearchUrl;
+  private final List<ContenderKind> contenders;
+
+  /** Every contender; OpenSearch is left out (with a note) since no URL is given. */
+  public Harness(Profile profile, String corpusSpec, long seed, Path workspace, PrintStream log) {
+    this(profile, corpusSpec, seed, workspace, log, null, List.of(ContenderKind.values()));
+  }
 
   /**
    * @param workspace where indexes are built; must exist; its content is left to the caller
    * @param log where progress goes (JMH's own output too, unless the profile runs in-process)
+   * @param openSearchUrl the OpenSearch node to measure, or null to leave OpenSearch out
+   * @param contenders the contenders to measure, when they can run here
    */
-  public Harness(Profile profile, String corpusSpec, long seed, Path workspace, PrintStream log) {
+  public Harness(Profile profile, String corpusSpec, long seed, Path workspace, PrintStream log,
+      String openSearchUrl, List<ContenderKind> contenders) {
     this.profile = profile;
     this.corpusSpec = corpusSpec;
     this.seed = seed;
     this.workspace = workspace;
     this.log = log;
+    this.openSearchUrl = openSearchUrl;
+    this.contenders = List.copyOf(contenders);
   }
 
   public static void main(String[] args) throws Exception {
@@ -73,7 +86,8 @@ public final class Harness {
     CommandLine command = CommandLine.parse(args);
     Path workspace = Files.createTempDirectory("quarry-bench-");
     try {
-      Report report = new Harness(command.profile(), command.corpus(), command.seed(), workspace, System.out).run();
+      Report report = new Harness(command.profile(), command.corpus(), command.seed(), workspace, System.out,
+          command.openSearch(), command.contenders()).run();
       String markdown = report.toMarkdown();
       System.out.println();
       System.out.println(markdown);
@@ -91,18 +105,27 @@ public final class Harness {
 
   /** Runs the suite; throws when any benchmark fails. */
   public Report run() throws IOException, RunnerException {
-    String previousWorkspace = System.getProperty(Workspace.PROPERTY);
-    // In-process runs (forks 0) and the footprint probe read the workspace from this JVM's property.
-    System.setProperty(Workspace.PROPERTY, workspace.toString());
+    // In-process runs (forks 0), the availability and the footprint probes read the workspace and
+    // the OpenSearch URL from this JVM's properties.
+    String previousWorkspace = swapProperty(Workspace.PROPERTY, workspace.toString());
+    String previousOpenSearch = swapProperty(ContenderKind.OPENSEARCH_URL_PROPERTY, openSearchUrl);
     try {
       return measure();
     } finally {
-      if (previousWorkspace == null) {
-        System.clearProperty(Workspace.PROPERTY);
-      } else {
-        System.setProperty(Workspace.PROPERTY, previousWorkspace);
-      }
+      swapProperty(Workspace.PROPERTY, previousWorkspace);
+      swapProperty(ContenderKind.OPENSEARCH_URL_PROPERTY, previousOpenSearch);
     }
+  }
+
+  /** Sets (null: clears) a system property and returns its previous value. */
+  private static String swapProperty(String name, String value) {
+    String previous = System.getProperty(name);
+    if (value == null) {
+      System.clearProperty(name);
+    } else {
+      System.setProperty(name, value);
+    }
+    return previous;
   }
 
   private Report measure() throws IOException, RunnerException {
@@ -128,7 +151,8 @@ public final class Harness {
       int sampled = Math.min(FOOTPRINT_QUERY_SAMPLE, profile.queries());
       QueryMix warmUp = QueryMix.from(sample(corpus, sampled), sampled, seed);
       for (long chunks : profile.searchChunks()) {
-        for (ContenderKind kind : searching) {
+        // The heap and folder of an index served by another process are not this JVM's to measure.
+        for (ContenderKind kind : searching.stream().filter(ContenderKind::inProcess).toList()) {
           footprints.add(FootprintProbe.measure(kind, corpus, chunks, warmUp));
         }
       }
@@ -141,7 +165,12 @@ public final class Harness {
     List<Availability> availability = new ArrayList<>();
     Path scratch = Workspace.newDirectory("availability");
     try {
-      for (ContenderKind kind : ContenderKind.values()) {
+      for (ContenderKind kind : contenders) {
+        String unavailable = kind.unavailableReason();
+        if (unavailable != null) {
+          notes.add(kind.param() + " not measured: " + unavailable);
+          continue;
+        }
         Availability a = Availability.probe(kind, scratch);
         if (!a.indexes()) {
           notes.add(kind.param() + " indexing not measured: " + a.cannotIndex());
@@ -196,7 +225,8 @@ public final class Harness {
         // production launchers (Elasticsearch, OpenSearch) arrange; both contenders gain alike.
         .jvmArgsAppend("-Xms" + profile.heap(), "-Xmx" + profile.heap(),
             "-D" + Workspace.PROPERTY + "=" + workspace, "--enable-native-access=ALL-UNNAMED",
-            "--add-modules=jdk.incubator.vector")
+            "--add-modules=jdk.incubator.vector",
+            "-D" + ContenderKind.OPENSEARCH_URL_PROPERTY + "=" + (openSearchUrl == null ? "" : openSearchUrl))
         .shouldFailOnError(true)
         .verbosity(profile.forks() == 0 ? VerboseMode.SILENT : VerboseMode.NORMAL);
     if (profile.warmupIterations() > 0) {
@@ -210,8 +240,11 @@ public final class Harness {
   }
 
   /** The harness's command line. */
-  record CommandLine(Profile profile, String corpus, long seed, Path out, boolean keep) {
+  record CommandLine(Profile profile, String corpus, long seed, Path out, boolean keep, String openSearch,
+      List<ContenderKind> contenders) {
     static CommandLine parse(String[] args) {
+      String openSearch = null;
+      List<ContenderKind> contenders = List.of(ContenderKind.values());
       Profile profile = Profile.QUICK;
       String corpus = Corpus.GENERATED;
       long seed = DEFAULT_SEED;
@@ -223,16 +256,20 @@ public final class Harness {
           case "--seed" -> seed = Long.parseLong(value(args, ++i, "--seed"));
           case "--out" -> out = Path.of(value(args, ++i, "--out"));
           case "--keep" -> keep = true;
+          case "--opensearch" -> openSearch = value(args, ++i, "--opensearch");
+          case "--contenders" -> contenders = Arrays.stream(value(args, ++i, "--contenders").split(","))
+              .map(String::strip).map(ContenderKind::fromParam).toList();
           default -> {
             if (args[i].startsWith("--")) {
               throw new IllegalArgumentException("unknown option " + args[i]
-                  + "; usage: [smoke|quick|full|growth-1m] [--corpus generated|jsonl:FILE] [--seed N] [--out FILE] [--keep]");
+                  + "; usage: [smoke|quick|compare|full|growth-1m] [--corpus generated|jsonl:FILE] [--seed N]"
+                  + " [--out FILE] [--keep] [--opensearch URL] [--contenders quarry,lucene,quarry-http,opensearch]");
             }
             profile = Profile.named(args[i]);
           }
         }
       }
-      return new CommandLine(profile, corpus, seed, out, keep);
+      return new CommandLine(profile, corpus, seed, out, keep, openSearch, contenders);
     }
 
     private static String value(String[] args, int i, String option) {

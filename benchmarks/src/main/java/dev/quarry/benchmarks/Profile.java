@@ -43,6 +43,14 @@ public record Profile(
       1, Duration.ofSeconds(3), 3, Duration.ofSeconds(3),
       List.of(1, 2), List.of(100), 2_000, List.of(0L, 10_000L), List.of(10_000L, 100_000L), 1_000);
 
+  /**
+   * Quick's iterations at the smallest sizes only (indexing into an empty index, search over 10k
+   * chunks): a few minutes for the four contenders side by side, HTTP ones included.
+   */
+  public static final Profile COMPARE = new Profile("compare", 1, "2g",
+      1, Duration.ofSeconds(3), 3, Duration.ofSeconds(3),
+      List.of(1, 2), List.of(100), 2_000, List.of(0L), List.of(10_000L), 1_000);
+
   /** The run to quote: longer iterations, batches of 100 and 500, search up to 200k chunks. */
   public static final Profile FULL = new Profile("full", 1, "4g",
       2, Duration.ofSeconds(5), 5, Duration.ofSeconds(5),
@@ -69,11 +77,11 @@ public record Profile(
 
   /** @throws IllegalArgumentException naming the profiles there are */
   public static Profile named(String name) {
-    for (Profile p : List.of(SMOKE, QUICK, FULL, GROWTH_1M)) {
+    for (Profile p : List.of(SMOKE, QUICK, COMPARE, FULL, GROWTH_1M)) {
       if (p.name.equals(name.toLowerCase(Locale.ROOT))) {
         return p;
       }
     }
-    throw new IllegalArgumentException("profile must be smoke, quick, full or growth-1m; got '" + name + "'");
+    throw new IllegalArgumentException("profile must be smoke, quick, compare, full or growth-1m; got '" + name + "'");
   }
 }

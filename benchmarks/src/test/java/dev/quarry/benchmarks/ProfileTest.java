@@ -16,7 +16,7 @@ class ProfileTest {
   @Test
   void named_unknown_listsTheProfiles() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Profile.named("huge"));
-    assertTrue(e.getMessage().contains("smoke, quick, full or growth-1m"), e.getMessage());
+    assertTrue(e.getMessage().contains("smoke, quick, compare, full or growth-1m"), e.getMessage());
   }
 
   @Test

@@ -39,6 +39,7 @@ public record Availability(ContenderKind kind, String cannotIndex, String cannot
     try (Contender target = kind.open(dir)) {
       try {
         target.indexBatch(List.of(PROBE));
+        target.awaitVisible();
       } catch (RuntimeException e) {
         String reason = notImplemented(e);
         return new Availability(kind, reason, reason);

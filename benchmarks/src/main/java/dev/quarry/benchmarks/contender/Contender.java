@@ -27,4 +27,10 @@ public interface Contender extends Closeable {
    * of every match in each chunk's text, best first.
    */
   List<?> search(String query) throws IOException;
+
+  /**
+   * Makes everything indexed so far visible to search. A no-op for contenders whose batches are
+   * visible when {@link #indexBatch} returns; OpenSearch's become visible at its next refresh.
+   */
+  default void awaitVisible() throws IOException {}
 }

@@ -9,11 +9,31 @@ public enum ContenderKind {
   /** Quarry's engine through its public API ({@code CorpusIndex}). */
   QUARRY,
   /** Lucene's IndexWriter, IndexSearcher and UnifiedHighlighter over the same chunk documents. */
-  LUCENE;
+  LUCENE,
+  /** Quarry's standalone server on 127.0.0.1, called over HTTP ({@code sources/batch}, {@code search}). */
+  QUARRY_HTTP,
+  /** An OpenSearch node given by URL ({@code _bulk}, {@code _search}); measured only when one is given. */
+  OPENSEARCH;
 
-  /** The parameter value: {@code quarry} or {@code lucene}. */
+  /** The system property holding the OpenSearch node's base URL, such as {@code http://127.0.0.1:9200}. */
+  public static final String OPENSEARCH_URL_PROPERTY = "quarry.bench.opensearch";
+
+  /** The parameter value: {@code quarry}, {@code lucene}, {@code quarry-http} or {@code opensearch}. */
   public String param() {
-    return name().toLowerCase(Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  /** True when the index lives in this JVM, so its heap and folder are this contender's footprint. */
+  public boolean inProcess() {
+    return this == QUARRY || this == LUCENE;
+  }
+
+  /** Why this contender cannot run here, or null when it can: OpenSearch needs a node's URL. */
+  public String unavailableReason() {
+    if (this == OPENSEARCH && OpenSearchContender.configuredUrl() == null) {
+      return "no OpenSearch URL given (--opensearch http://127.0.0.1:9200 measures one)";
+    }
+    return null;
   }
 
   /** Opens (creating when absent) this contender's index in {@code dir}. */
@@ -21,6 +41,8 @@ public enum ContenderKind {
     return switch (this) {
       case QUARRY -> QuarryContender.open(dir);
       case LUCENE -> LuceneContender.open(dir);
+      case QUARRY_HTTP -> QuarryHttpContender.open(dir);
+      case OPENSEARCH -> OpenSearchContender.open(dir);
     };
   }
 
@@ -31,6 +53,6 @@ public enum ContenderKind {
         return kind;
       }
     }
-    throw new IllegalArgumentException("contender must be quarry or lucene; got '" + value + "'");
+    throw new IllegalArgumentException("contender must be quarry, lucene, quarry-http or opensearch; got '" + value + "'");
   }
 }

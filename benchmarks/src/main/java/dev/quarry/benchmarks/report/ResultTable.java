@@ -14,8 +14,8 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
 /**
- * Turns JMH results and footprints into {@link Comparison} rows, Quarry beside raw Lucene, and
- * prints them as a Markdown table.
+ * Turns JMH results and footprints into {@link Comparison} rows, Quarry beside raw Lucene (and
+ * the HTTP contenders when measured), and prints them as a Markdown table.
  */
 public final class ResultTable {
   private static final double MEGABYTE = 1_000_000;
@@ -86,11 +86,16 @@ public final class ResultTable {
     return rows;
   }
 
-  /** A Markdown table: one row per comparison, figures to three significant digits. */
+  /**
+   * A Markdown table: one row per comparison, figures to three significant digits. The HTTP
+   * columns appear only when some row has an HTTP figure.
+   */
   public String toMarkdown() {
+    boolean http = rows.stream().anyMatch(c -> !Double.isNaN(c.quarryHttp()) || !Double.isNaN(c.opensearch()));
     StringBuilder out = new StringBuilder();
-    out.append("| measure | conditions | threads | unit | Quarry | raw Lucene | Quarry / Lucene |\n");
-    out.append("|---|---|---:|---|---:|---:|---:|\n");
+    out.append("| measure | conditions | threads | unit | Quarry | raw Lucene | Quarry / Lucene |");
+    out.append(http ? " Quarry HTTP | HTTP / Lucene | OpenSearch | HTTP / OpenSearch |\n" : "\n");
+    out.append("|---|---|---:|---|---:|---:|---:|").append(http ? "---:|---:|---:|---:|\n" : "\n");
     for (Comparison c : rows) {
       out.append("| ").append(c.measure())
           .append(" | ").append(c.conditions())
@@ -98,10 +103,20 @@ public final class ResultTable {
           .append(" | ").append(c.unit())
           .append(" | ").append(figure(c.quarry()))
           .append(" | ").append(figure(c.lucene()))
-          .append(" | ").append(Double.isNaN(c.ratio()) ? "-" : String.format(Locale.ROOT, "%.2fx", c.ratio()))
-          .append(" |\n");
+          .append(" | ").append(ratio(c.ratio()));
+      if (http) {
+        out.append(" | ").append(figure(c.quarryHttp()))
+            .append(" | ").append(ratio(c.httpRatio()))
+            .append(" | ").append(figure(c.opensearch()))
+            .append(" | ").append(ratio(c.httpOverOpenSearch()));
+      }
+      out.append(" |\n");
     }
     return out.toString();
+  }
+
+  private static String ratio(double value) {
+    return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2fx", value);
   }
 
   private static String figure(double value) {
@@ -122,6 +137,8 @@ public final class ResultTable {
     private final String unit;
     private double quarry = Double.NaN;
     private double lucene = Double.NaN;
+    private double quarryHttp = Double.NaN;
+    private double opensearch = Double.NaN;
 
     Pair(String measure, String conditions, int threads, String unit) {
       this.measure = measure;
@@ -134,12 +151,14 @@ public final class ResultTable {
       switch (kind) {
         case QUARRY -> quarry = value;
         case LUCENE -> lucene = value;
+        case QUARRY_HTTP -> quarryHttp = value;
+        case OPENSEARCH -> opensearch = value;
       }
       return this;
     }
 
     Comparison toComparison() {
-      return new Comparison(measure, conditions, threads, unit, quarry, lucene);
+      return new Comparison(measure, conditions, threads, unit, quarry, lucene, quarryHttp, opensearch);
     }
   }
 }

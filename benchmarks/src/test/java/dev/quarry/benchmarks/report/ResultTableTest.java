@@ -32,4 +32,13 @@ class ResultTableTest {
     assertEquals(2 + 2, markdown.lines().count(), markdown);
     assertTrue(markdown.contains("| not measured | - |"), markdown);
   }
+
+  @Test
+  void httpColumns_absentWithoutHttpFigures_andHttpRatiosDivideTheHttpFigure() {
+    String inProcess = ResultTable.of(List.of(), FOOTPRINTS).toMarkdown();
+    assertTrue(!inProcess.contains("Quarry HTTP"), inProcess);
+    Comparison row = new Comparison("search p50", "10 chunks", 1, "ms", 2, 1, 3, 6);
+    assertEquals(3.0, row.httpRatio());
+    assertEquals(0.5, row.httpOverOpenSearch());
+  }
 }
