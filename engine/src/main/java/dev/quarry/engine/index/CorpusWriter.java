@@ -44,8 +44,9 @@ import org.apache.lucene.search.TopDocs;
  * once (group commit), publishes a new snapshot, and only then completes the group's futures.
  *
  * <p>Writing a group has two phases. Phase 1 adds every new document (chunks, source records,
- * history, idempotency records), spread over a small pool of indexing threads: Lucene's analysis is
- * the costly part and runs in parallel. Phase 2, on the writer thread in revision order, supersedes
+ * history, idempotency records); a large group is spread over a small pool of indexing threads
+ * (Lucene's analysis is the costly part), a small one is written on the writer thread alone, see
+ * {@link #lanes}. Phase 2, on the writer thread in revision order, supersedes
  * replaced versions (a doc-values update on the version's key) and applies purges and pruning.
  * Version keys name exactly one version, so the order of phase 1 cannot matter; a purge travels in a
  * group of its own because it deletes every document of its source.
@@ -57,12 +58,21 @@ final class CorpusWriter implements Closeable {
   private static final Logger LOG = Logger.getLogger(CorpusWriter.class.getName());
   /** Prune history and idempotency records once retention has moved this many revisions on. */
   private static final long PRUNE_EVERY_REVISIONS = 64;
+  /**
+   * Characters of chunk text each indexing thread of phase 1 should have to itself before another
+   * thread joins. Every thread that adds documents fills its own Lucene buffer, which the commit
+   * flushes as a segment of its own: a small group spread over two threads commits two small
+   * segments instead of one, and merges (which into a populated index rewrite its small segments
+   * again and again) come twice as often, for an analysis speed-up that small groups hardly see.
+   */
+  static final long CHARS_PER_LANE = 1L << 20;
 
   private final CorpusInfo info;
   private final EngineConfig config;
   private final IndexStore store;
   private final BlockingQueue<QueuedMutation> queue;
   private final ThreadPoolExecutor indexers;
+  private final int indexerThreads;
   private final Thread thread;
   private final ArrayDeque<QueuedMutation> carried = new ArrayDeque<>();
   private volatile boolean closing;
@@ -76,6 +86,7 @@ final class CorpusWriter implements Closeable {
     this.store = store;
     this.queue = new ArrayBlockingQueue<>(config.maxQueuedMutations());
     int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+    this.indexerThreads = threads;
     this.indexers = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
         r -> {
           Thread t = new Thread(r, "quarry-index-" + info.name());
@@ -222,6 +233,7 @@ final class CorpusWriter implements Closeable {
   private void write(List<PlannedMutation> planned, Instant now) throws Exception {
     IndexWriter writer = store.writer();
     List<Callable<Void>> adds = new ArrayList<>();
+    long chars = 0;
     for (PlannedMutation p : planned) {
       if (p.replay()) {
         continue;
@@ -229,6 +241,9 @@ final class CorpusWriter implements Closeable {
       Mutation m = p.queued().mutation();
       for (PlannedMutation.Change c : p.changes()) {
         if (c instanceof PlannedMutation.Index ix) {
+          for (PreparedSource.PreparedChunk chunk : ix.prepared().chunks()) {
+            chars += chunk.text().length();
+          }
           adds.add(() -> {
             writer.addDocuments(Documents.sourceVersion(ix.prepared(), p.revision(), now));
             writer.addDocument(Documents.history(p.revision(), ix.ordinal(), ix.prepared().op().operation(),
@@ -251,7 +266,7 @@ final class CorpusWriter implements Closeable {
         });
       }
     }
-    runAll(adds);
+    runAll(adds, lanes(chars, indexerThreads));
     // Phase 2: in revision order, on this thread.
     for (PlannedMutation p : planned) {
       if (p.replay()) {
@@ -271,14 +286,40 @@ final class CorpusWriter implements Closeable {
     }
   }
 
-  private void runAll(List<Callable<Void>> tasks) throws Exception {
-    if (tasks.size() == 1) {
-      tasks.get(0).call();
+  /**
+   * How many threads phase 1 uses for a group holding {@code chars} characters of chunk text: one
+   * per {@link #CHARS_PER_LANE}, at least one, at most {@code threads}.
+   */
+  static int lanes(long chars, int threads) {
+    return (int) Math.max(1, Math.min(threads, chars / CHARS_PER_LANE));
+  }
+
+  /**
+   * Runs {@code tasks} in {@code lanes} lanes: with one lane in order on this thread, else each lane
+   * in order on its own pool thread. Throws the first failure once every lane has stopped.
+   */
+  private void runAll(List<Callable<Void>> tasks, int lanes) throws Exception {
+    if (lanes <= 1 || tasks.size() <= 1) {
+      for (Callable<Void> t : tasks) {
+        t.call();
+      }
       return;
     }
-    List<Future<Void>> futures = new ArrayList<>(tasks.size());
-    for (Callable<Void> t : tasks) {
-      futures.add(indexers.submit(t));
+    List<List<Callable<Void>>> split = new ArrayList<>(lanes);
+    for (int i = 0; i < lanes; i++) {
+      split.add(new ArrayList<>());
+    }
+    for (int i = 0; i < tasks.size(); i++) {
+      split.get(i % lanes).add(tasks.get(i));
+    }
+    List<Future<Void>> futures = new ArrayList<>(lanes);
+    for (List<Callable<Void>> lane : split) {
+      futures.add(indexers.submit(() -> {
+        for (Callable<Void> t : lane) {
+          t.call();
+        }
+        return null;
+      }));
     }
     Exception first = null;
     for (Future<Void> f : futures) {
