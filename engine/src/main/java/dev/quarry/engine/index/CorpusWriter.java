@@ -457,6 +457,12 @@ final class CorpusWriter implements Closeable {
     /** Idempotency records written earlier in this group. */
     private final Map<String, PlannedMutation> recordedKeys = new HashMap<>();
 
+    /**
+     * What one operation will do: its status, the version it leaves in place (UNCHANGED) and its
+     * prepared content (index operations).
+     */
+    private record Outcome(Receipt.Status status, Current current, PreparedSource prepared) {}
+
     /** The current version of a source, as far as the planner needs it. */
     record Current(long sourceRevision, String fingerprint, String contentSha256, int chunks) {}
 
@@ -489,7 +495,7 @@ final class CorpusWriter implements Closeable {
       boolean batch = m.operations().size() > 1;
       long next = revision + 1;
       List<PlannedMutation.Change> changes = new ArrayList<>();
-      List<Object[]> outcomes = new ArrayList<>();
+      List<Outcome> outcomes = new ArrayList<>();
       for (int i = 0; i < m.operations().size(); i++) {
         SourceOperation op = m.operations().get(i);
         String field = batch ? "operations[" + i + "]." : "";
@@ -498,10 +504,10 @@ final class CorpusWriter implements Closeable {
         if (op instanceof SourceOperation.Index ix) {
           PreparedSource p = (PreparedSource) q.prepared().get(i);
           if (current.isPresent() && current.get().fingerprint().equals(p.fingerprint())) {
-            outcomes.add(new Object[] {Receipt.Status.UNCHANGED, current.get(), p});
+            outcomes.add(new Outcome(Receipt.Status.UNCHANGED, current.get(), p));
           } else {
             changes.add(new PlannedMutation.Index(p, current.map(Current::sourceRevision).orElse(0L), i));
-            outcomes.add(new Object[] {Receipt.Status.INDEXED, null, p});
+            outcomes.add(new Outcome(Receipt.Status.INDEXED, null, p));
           }
         } else {
           SourceOperation.Delete d = (SourceOperation.Delete) op;
@@ -510,28 +516,23 @@ final class CorpusWriter implements Closeable {
               && store.anyVersionRetained(d.source());
           if (exists || retained || (d.purge() && changed.containsKey(d.source()))) {
             changes.add(new PlannedMutation.Delete(d.source(), current.map(Current::sourceRevision).orElse(0L), d.purge(), i));
-            outcomes.add(new Object[] {Receipt.Status.DELETED, null, null});
+            outcomes.add(new Outcome(Receipt.Status.DELETED, null, null));
           } else {
-            outcomes.add(new Object[] {Receipt.Status.ABSENT, null, null});
+            outcomes.add(new Outcome(Receipt.Status.ABSENT, null, null));
           }
         }
       }
       long at = changes.isEmpty() ? revision : next;
       List<Receipt> receipts = new ArrayList<>();
       for (int i = 0; i < outcomes.size(); i++) {
-        Object[] o = outcomes.get(i);
-        Receipt.Status status = (Receipt.Status) o[0];
+        Outcome o = outcomes.get(i);
         String source = m.operations().get(i).source();
-        PreparedSource p = (PreparedSource) o[2];
-        receipts.add(switch (status) {
-          case INDEXED -> new Receipt(info.name(), info.corpusId(), source, at, at, status, p.contentSha256(),
-              p.chunks().size(), p.op().ingest());
-          case UNCHANGED -> {
-            Current c = (Current) o[1];
-            yield new Receipt(info.name(), info.corpusId(), source, at, c.sourceRevision(), status, c.contentSha256(),
-                c.chunks(), p.op().ingest());
-          }
-          case DELETED, ABSENT -> new Receipt(info.name(), info.corpusId(), source, at, 0, status, null, 0, null);
+        receipts.add(switch (o.status()) {
+          case INDEXED -> new Receipt(info.name(), info.corpusId(), source, at, at, o.status(),
+              o.prepared().contentSha256(), o.prepared().chunks().size(), o.prepared().op().ingest());
+          case UNCHANGED -> new Receipt(info.name(), info.corpusId(), source, at, o.current().sourceRevision(),
+              o.status(), o.current().contentSha256(), o.current().chunks(), o.prepared().op().ingest());
+          case DELETED, ABSENT -> new Receipt(info.name(), info.corpusId(), source, at, 0, o.status(), null, 0, null);
         });
       }
       MutationResult result = new MutationResult(info.name(), info.corpusId(), at, receipts, false);
