@@ -191,7 +191,7 @@ public final class LuceneCorpusIndex implements CorpusIndex {
       if (visible == null) {
         return new IndexSearcher(s.latest()).count(new TermQuery(new Term(Fields.KIND, Fields.KIND_SOURCE)));
       }
-      return SourceRecords.ids(s.latest(), null, null, Integer.MAX_VALUE - 1, visible).size();
+      return SourceRecords.count(s.latest(), visible);
     } catch (IOException e) {
       throw unavailable(e);
     } finally {

@@ -22,6 +22,7 @@ import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.StringHelper;
 
 /** Reads source records (the state of each source at the latest revision) from a latest reader. */
 final class SourceRecords {
@@ -78,37 +79,56 @@ final class SourceRecords {
   static List<String> ids(DirectoryReader latest, String prefix, String after, int limit, Predicate<String> visible)
       throws IOException {
     List<String> out = new ArrayList<>();
+    visitIds(latest, prefix, after, visible, id -> {
+      out.add(id);
+      return out.size() <= limit;
+    });
+    return out;
+  }
+
+  /** The number of live sources {@code visible} accepts, without collecting their ids. */
+  static long count(DirectoryReader latest, Predicate<String> visible) throws IOException {
+    long[] count = new long[1];
+    visitIds(latest, null, null, visible, id -> {
+      count[0]++;
+      return true;
+    });
+    return count[0];
+  }
+
+  /**
+   * Visits live source ids in name order (the term dictionary's UTF-8 byte order) after
+   * {@code after}, within {@code prefix}, accepted by {@code visible}, until {@code visitor}
+   * returns false.
+   */
+  private static void visitIds(DirectoryReader latest, String prefix, String after, Predicate<String> visible,
+      Predicate<String> visitor) throws IOException {
     Terms terms = MultiTerms.getTerms(latest, Fields.SOURCE_RECORD);
     if (terms == null) {
-      return out;
+      return;
     }
     TermsEnum te = terms.iterator();
-    String p = prefix == null ? "" : prefix;
-    BytesRef start = new BytesRef(after != null && after.compareTo(p) >= 0 ? after : p);
-    TermsEnum.SeekStatus status = te.seekCeil(start);
-    if (status == TermsEnum.SeekStatus.END) {
-      return out;
+    BytesRef prefixBytes = new BytesRef(prefix == null ? "" : prefix);
+    BytesRef afterBytes = after == null ? null : new BytesRef(after);
+    BytesRef start = afterBytes != null && afterBytes.compareTo(prefixBytes) >= 0 ? afterBytes : prefixBytes;
+    if (te.seekCeil(start) == TermsEnum.SeekStatus.END) {
+      return;
     }
     Bits live = MultiBits.getLiveDocs(latest);
     PostingsEnum postings = null;
     for (BytesRef t = te.term(); t != null; t = te.next()) {
-      String id = t.utf8ToString();
-      if (!id.startsWith(p)) {
+      if (!StringHelper.startsWith(t, prefixBytes)) {
         break;
       }
-      if (after != null && id.compareTo(after) <= 0) {
+      if (afterBytes != null && t.compareTo(afterBytes) <= 0) {
         continue;
       }
       postings = te.postings(postings, PostingsEnum.NONE);
-      if (!hasLive(postings, live) || !visible.test(id)) {
-        continue;
-      }
-      out.add(id);
-      if (out.size() > limit) {
-        break;
+      String id = t.utf8ToString();
+      if (hasLive(postings, live) && visible.test(id) && !visitor.test(id)) {
+        return;
       }
     }
-    return out;
   }
 
   private static boolean hasLive(PostingsEnum postings, Bits live) throws IOException {
