@@ -2,9 +2,7 @@ package dev.quarry.api.routes;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
-import dev.quarry.api.wire.ErrorEnvelope;
 import dev.quarry.api.wire.Feature;
-import dev.quarry.api.wire.HttpStatuses;
 import dev.quarry.api.wire.IngestRequests;
 import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.Limits;
@@ -58,24 +56,14 @@ public final class IngestEndpoint implements Handler {
   @Override
   public void handle(Context ctx) {
     try {
-      ProtocolHeaders.checkRequestedVersion(ctx.header(ProtocolHeaders.VERSION_HEADER));
-      Access access = RetrievalEndpoint.authenticate(ctx, authenticator);
-      if (!features.contains(Feature.DOCUMENT_INGESTION)) {
-        throw new QuarryException(Feature.DOCUMENT_INGESTION.unavailableCode(),
-            "the " + Feature.DOCUMENT_INGESTION.wireName() + " feature is not available on this server");
-      }
+      Access access = RetrievalEndpoint.admit(ctx, authenticator, features, Feature.DOCUMENT_INGESTION);
       try (RequestGate.Permit permit = gate.enter()) {
-        Reply reply = ingest(ctx, access);
-        if (reply.replayed()) {
-          ctx.header(ProtocolHeaders.IDEMPOTENT_REPLAYED, "true");
-        }
-        RetrievalEndpoint.write(ctx, 200, reply.body(), json.mapper());
+        RetrievalEndpoint.answer(ctx, ingest(ctx, access), json.mapper());
       }
     } catch (QuarryException e) {
-      RetrievalEndpoint.write(ctx, HttpStatuses.of(e.code()), ErrorEnvelope.of(e), json.mapper());
+      RetrievalEndpoint.fail(ctx, e, json.mapper());
     } catch (RuntimeException | IOException | Error e) {
-      QuarryException internal = RetrievalEndpoint.internal(e);
-      RetrievalEndpoint.write(ctx, HttpStatuses.of(internal.code()), ErrorEnvelope.of(internal), json.mapper());
+      RetrievalEndpoint.fail(ctx, RetrievalEndpoint.internal(e), json.mapper());
     }
   }
 

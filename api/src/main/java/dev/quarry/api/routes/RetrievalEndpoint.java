@@ -54,12 +54,7 @@ public final class RetrievalEndpoint implements Handler {
   @Override
   public void handle(Context ctx) {
     try {
-      ProtocolHeaders.checkRequestedVersion(ctx.header(ProtocolHeaders.VERSION_HEADER));
-      Access access = authenticate(ctx, authenticator);
-      if (route.feature() != null && !features.contains(route.feature())) {
-        throw new QuarryException(route.feature().unavailableCode(),
-            "the " + route.feature().wireName() + " feature is not available on this server");
-      }
+      Access access = admit(ctx, authenticator, features, route.feature());
       if (route.kind().gated()) {
         RequestGate.Permit permit = gate.enter();
         try {
@@ -105,14 +100,38 @@ public final class RetrievalEndpoint implements Handler {
   }
 
   private void answer(Context ctx, Reply reply) {
-    if (reply.replayed()) {
-      ctx.header(ProtocolHeaders.IDEMPOTENT_REPLAYED, "true");
-    }
-    write(ctx, 200, reply.body(), json.mapper());
+    answer(ctx, reply, json.mapper());
   }
 
   private void fail(Context ctx, QuarryException e) {
-    write(ctx, HttpStatuses.of(e.code()), ErrorEnvelope.of(e), json.mapper());
+    fail(ctx, e, json.mapper());
+  }
+
+  /**
+   * The checks every retrieval endpoint makes before reading its body, in the contract's order:
+   * the requested version, authentication, then the endpoint's feature ({@code null}: none).
+   */
+  static Access admit(Context ctx, Authenticator authenticator, Set<Feature> features, Feature feature) {
+    ProtocolHeaders.checkRequestedVersion(ctx.header(ProtocolHeaders.VERSION_HEADER));
+    Access access = authenticate(ctx, authenticator);
+    if (feature != null && !features.contains(feature)) {
+      throw new QuarryException(feature.unavailableCode(),
+          "the " + feature.wireName() + " feature is not available on this server");
+    }
+    return access;
+  }
+
+  /** Writes a successful reply, marking an idempotent replay. */
+  static void answer(Context ctx, Reply reply, ObjectMapper mapper) {
+    if (reply.replayed()) {
+      ctx.header(ProtocolHeaders.IDEMPOTENT_REPLAYED, "true");
+    }
+    write(ctx, 200, reply.body(), mapper);
+  }
+
+  /** Writes the error envelope of {@code e} with its status. */
+  static void fail(Context ctx, QuarryException e, ObjectMapper mapper) {
+    write(ctx, HttpStatuses.of(e.code()), ErrorEnvelope.of(e), mapper);
   }
 
   /**
