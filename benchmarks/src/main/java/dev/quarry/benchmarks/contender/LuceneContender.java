@@ -8,14 +8,19 @@ import dev.quarry.engine.index.Fields;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.sandbox.search.CombinedFieldQuery;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
@@ -30,14 +35,15 @@ import org.apache.lucene.search.similarities.Similarity;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.IOUtils;
-import org.apache.lucene.util.QueryBuilder;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * The baseline: what an application would write on Lucene alone to offer the same operations
  * without revisions. A batch adds every chunk document of its sources, commits (fsync) and
- * refreshes the searcher, so it is durable and visible like a Quarry receipt. A search runs
- * BM25 (Quarry's default k1 and b) over the text and the title, loads the stored fields of the top
- * hits and asks the UnifiedHighlighter for every match offset in their text.
+ * refreshes the searcher, so it is durable and visible like a Quarry receipt. A search ranks with
+ * BM25F over the text and the title (Quarry's default k1, b and title weight, Lucene's
+ * {@link CombinedFieldQuery}), loads the stored fields of the top hits and asks the
+ * UnifiedHighlighter for every match offset in their text.
  */
 final class LuceneContender implements Contender {
   private static final CorpusSettings.Ranking RANKING = CorpusSettings.DEFAULT.ranking();
@@ -46,7 +52,6 @@ final class LuceneContender implements Contender {
   private final Analyzer analyzer;
   private final IndexWriter writer;
   private final SearcherManager searchers;
-  private final QueryBuilder queries;
   /** Batches are numbered like revisions, so the revision fields hold realistic values. */
   private final AtomicLong revision = new AtomicLong();
 
@@ -55,7 +60,6 @@ final class LuceneContender implements Contender {
     this.analyzer = analyzer;
     this.writer = writer;
     this.searchers = searchers;
-    this.queries = new QueryBuilder(analyzer);
   }
 
   static LuceneContender open(Path dir) throws IOException {
@@ -119,20 +123,34 @@ final class LuceneContender implements Contender {
     }
   }
 
-  /** Any query word in the text or the title; null when analysis leaves no term (stop words). */
-  private Query query(String text) {
-    Query body = queries.createBooleanQuery(Fields.TEXT, text);
-    Query title = queries.createBooleanQuery(Fields.TITLE, text);
-    if (body == null && title == null) {
+  /**
+   * BM25F over the text and the title, as an application on Lucene alone would rank chunks with
+   * Quarry's settings: one {@link CombinedFieldQuery} per distinct query term (text weight 1, title
+   * weight {@code titleWeight}), summed, a term written twice counting twice; null when analysis
+   * leaves no term (stop words).
+   */
+  private Query query(String text) throws IOException {
+    Map<BytesRef, Integer> occurrences = new LinkedHashMap<>();
+    try (TokenStream stream = analyzer.tokenStream(Fields.TEXT, text)) {
+      TermToBytesRefAttribute term = stream.addAttribute(TermToBytesRefAttribute.class);
+      stream.reset();
+      while (stream.incrementToken()) {
+        occurrences.merge(BytesRef.deepCopyOf(term.getBytesRef()), 1, Integer::sum);
+      }
+      stream.end();
+    }
+    if (occurrences.isEmpty()) {
       return null;
     }
     BooleanQuery.Builder query = new BooleanQuery.Builder();
-    if (body != null) {
-      query.add(body, BooleanClause.Occur.SHOULD);
-    }
-    if (title != null) {
-      query.add(new BoostQuery(title, (float) RANKING.titleWeight()), BooleanClause.Occur.SHOULD);
-    }
+    occurrences.forEach((term, count) -> {
+      Query combined = new CombinedFieldQuery.Builder()
+          .addField(Fields.TEXT, 1f)
+          .addField(Fields.TITLE, (float) RANKING.titleWeight())
+          .addTerm(term)
+          .build();
+      query.add(count == 1 ? combined : new BoostQuery(combined, count), BooleanClause.Occur.SHOULD);
+    });
     return query.build();
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.quarry.benchmarks.corpus.SourceDocument;
+import dev.quarry.engine.Hit;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -55,6 +56,30 @@ class LuceneContenderTest {
     try (Contender lucene = ContenderKind.LUCENE.open(dir.resolve("index"))) {
       lucene.indexBatch(List.of(GRANITE));
       assertTrue(lucene.search("the").isEmpty());
+    }
+  }
+
+  /** The baseline ranks with the engine's BM25F (title weight, k1, b): the same chunks, in the same order, with the same scores. */
+  @Test
+  void search_ranksLikeTheEngine() throws Exception {
+    SourceDocument basalt = new SourceDocument("basalt", "Quarry safety", "Basalt columns form as lava cools.");
+    SourceDocument marble = new SourceDocument("marble", null, "Marble from the quarry, and more marble from another quarry.");
+    List<SourceDocument> documents = List.of(GRANITE, SLATE, basalt, marble);
+    try (Contender lucene = ContenderKind.LUCENE.open(dir.resolve("lucene"));
+        Contender quarry = ContenderKind.QUARRY.open(dir.resolve("quarry"))) {
+      lucene.indexBatch(documents);
+      quarry.indexBatch(documents);
+      for (String query : List.of("quarry", "granite quarry quarry", "marble lava safety")) {
+        List<?> baseline = lucene.search(query);
+        List<?> engine = quarry.search(query);
+        assertEquals(engine.size(), baseline.size(), query);
+        for (int i = 0; i < engine.size(); i++) {
+          LuceneHit expected = (LuceneHit) baseline.get(i);
+          Hit actual = (Hit) engine.get(i);
+          assertEquals(expected.source(), actual.source(), query + " #" + i);
+          assertEquals(expected.score(), actual.score(), expected.score() * 1e-5f, query + " #" + i);
+        }
+      }
     }
   }
 }
