@@ -196,7 +196,7 @@ public final class Harness {
   }
 
   private org.openjdk.jmh.runner.options.Options indexing(List<ContenderKind> kinds, int threads) {
-    return common(IndexingBenchmark.class, kinds, threads)
+    return common(IndexingBenchmark.class, kinds, threads, profile.warmupIterations())
         .param("batchSize", strings(profile.batchSizes()))
         .param("initialChunks", strings(profile.initialChunks()))
         .param("poolDocuments", Integer.toString(profile.poolDocuments()))
@@ -204,13 +204,14 @@ public final class Harness {
   }
 
   private org.openjdk.jmh.runner.options.Options search(List<ContenderKind> kinds, int threads) {
-    return common(SearchBenchmark.class, kinds, threads)
+    return common(SearchBenchmark.class, kinds, threads, profile.searchWarmupIterations())
         .param("chunks", strings(profile.searchChunks()))
         .param("queries", Integer.toString(profile.queries()))
         .build();
   }
 
-  private ChainedOptionsBuilder common(Class<?> benchmark, List<ContenderKind> kinds, int threads) {
+  private ChainedOptionsBuilder common(Class<?> benchmark, List<ContenderKind> kinds, int threads,
+      int warmupIterations) {
     ChainedOptionsBuilder options = new OptionsBuilder()
         .include("^" + Pattern.quote(benchmark.getName()) + "\\.")
         .param("contender", kinds.stream().map(ContenderKind::param).toArray(String[]::new))
@@ -218,7 +219,7 @@ public final class Harness {
         .param("seed", Long.toString(seed))
         .threads(threads)
         .forks(profile.forks())
-        .warmupIterations(profile.warmupIterations())
+        .warmupIterations(warmupIterations)
         .measurementIterations(profile.measurementIterations())
         .measurementTime(TimeValue.milliseconds(profile.measurementTime().toMillis()))
         // Lucene decodes postings with the Vector API when the incubator module is readable, as
@@ -229,7 +230,7 @@ public final class Harness {
             "-D" + ContenderKind.OPENSEARCH_URL_PROPERTY + "=" + (openSearchUrl == null ? "" : openSearchUrl))
         .shouldFailOnError(true)
         .verbosity(profile.forks() == 0 ? VerboseMode.SILENT : VerboseMode.NORMAL);
-    if (profile.warmupIterations() > 0) {
+    if (warmupIterations > 0) {
       options.warmupTime(TimeValue.milliseconds(profile.warmupTime().toMillis()));
     }
     return options;

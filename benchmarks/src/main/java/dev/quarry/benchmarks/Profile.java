@@ -11,6 +11,10 @@ import java.util.Locale;
  *
  * @param forks JMH forks per trial; 0 runs in the harness's own JVM
  * @param heap the maximum heap of forked JVMs ({@code -Xmx}), and what the footprint probe assumes
+ * @param warmupIterations warm-up iterations of an indexing trial
+ * @param searchWarmupIterations warm-up iterations of a search trial: more than indexing's, because
+ *     a search takes a millisecond where a batch takes a tenth of a second, and the JIT compiles the
+ *     search path (and, over HTTP, the server's and the client's code) over many thousand calls
  * @param threads the thread counts every benchmark runs with
  * @param batchSizes documents per indexing batch
  * @param poolDocuments distinct documents whose text the indexing batches cycle through
@@ -23,6 +27,7 @@ public record Profile(
     int forks,
     String heap,
     int warmupIterations,
+    int searchWarmupIterations,
     Duration warmupTime,
     int measurementIterations,
     Duration measurementTime,
@@ -35,12 +40,12 @@ public record Profile(
 
   /** Tiny and in-process: the JUnit smoke test; its figures mean nothing. */
   public static final Profile SMOKE = new Profile("smoke", 0, "1g",
-      0, Duration.ZERO, 1, Duration.ofMillis(100),
+      0, 0, Duration.ZERO, 1, Duration.ofMillis(100),
       List.of(1, 2), List.of(10), 20, List.of(0L), List.of(100L), 50);
 
   /** Minutes on two cores: every comparison at small sizes (search at 10k and 100k chunks). */
   public static final Profile QUICK = new Profile("quick", 1, "2g",
-      1, Duration.ofSeconds(3), 3, Duration.ofSeconds(3),
+      1, 4, Duration.ofSeconds(3), 3, Duration.ofSeconds(3),
       List.of(1, 2), List.of(100), 2_000, List.of(0L, 10_000L), List.of(10_000L, 100_000L), 1_000);
 
   /**
@@ -48,18 +53,18 @@ public record Profile(
    * chunks): a few minutes for the four contenders side by side, HTTP ones included.
    */
   public static final Profile COMPARE = new Profile("compare", 1, "2g",
-      1, Duration.ofSeconds(3), 3, Duration.ofSeconds(3),
+      1, 4, Duration.ofSeconds(3), 3, Duration.ofSeconds(3),
       List.of(1, 2), List.of(100), 2_000, List.of(0L), List.of(10_000L), 1_000);
 
   /** The run to quote: longer iterations, batches of 100 and 500, search up to 200k chunks. */
   public static final Profile FULL = new Profile("full", 1, "4g",
-      2, Duration.ofSeconds(5), 5, Duration.ofSeconds(5),
+      2, 4, Duration.ofSeconds(5), 5, Duration.ofSeconds(5),
       List.of(1, 2), List.of(100, 500), 4_000, List.of(0L, 10_000L, 100_000L),
       List.of(10_000L, 100_000L, 200_000L), 2_000);
 
   /** The growth curve's million-chunk point, for indexing and search; about an hour. */
   public static final Profile GROWTH_1M = new Profile("growth-1m", 1, "8g",
-      1, Duration.ofSeconds(5), 3, Duration.ofSeconds(5),
+      1, 4, Duration.ofSeconds(5), 3, Duration.ofSeconds(5),
       List.of(1, 2), List.of(100), 4_000, List.of(1_000_000L), List.of(1_000_000L), 2_000);
 
   public Profile {
@@ -69,6 +74,10 @@ public record Profile(
     searchChunks = List.copyOf(searchChunks);
     if (forks < 0) {
       throw new IllegalArgumentException("forks must be 0 or more; got " + forks);
+    }
+    if (warmupIterations < 0 || searchWarmupIterations < 0) {
+      throw new IllegalArgumentException("warm-up iterations must be 0 or more; got " + warmupIterations
+          + " and " + searchWarmupIterations);
     }
     if (measurementIterations < 1) {
       throw new IllegalArgumentException("measurementIterations must be at least 1; got " + measurementIterations);
