@@ -84,6 +84,10 @@ public final class Harness {
       return;
     }
     CommandLine command = CommandLine.parse(args);
+    if (command.openSearchRefresh() != null) {
+      // Read by the OpenSearch contender, in this JVM and (forwarded) in the forks.
+      System.setProperty(ContenderKind.OPENSEARCH_REFRESH_PROPERTY, command.openSearchRefresh());
+    }
     Path workspace = Files.createTempDirectory("quarry-bench-");
     try {
       Report report = new Harness(command.profile(), command.corpus(), command.seed(), workspace, System.out,
@@ -133,6 +137,12 @@ public final class Harness {
     List<String> notes = new ArrayList<>();
     if (corpus instanceof JsonlCorpus file) {
       notes.add(file.size() + " documents in the file; larger indexes repeat them under new ids");
+    }
+    String refresh = System.getProperty(ContenderKind.OPENSEARCH_REFRESH_PROPERTY);
+    if (openSearchUrl != null && contenders.contains(ContenderKind.OPENSEARCH)) {
+      notes.add(refresh == null || refresh.isBlank() || refresh.equals("default")
+          ? "opensearch bulk loads with its default refresh: visible within 1 s, not on return"
+          : "opensearch bulk loads with refresh=" + refresh + ": visible on return, like the others");
     }
     List<Availability> availability = probe(notes);
     List<ContenderKind> indexing = availability.stream().filter(Availability::indexes).map(Availability::kind).toList();
@@ -227,7 +237,9 @@ public final class Harness {
         .jvmArgsAppend("-Xms" + profile.heap(), "-Xmx" + profile.heap(),
             "-D" + Workspace.PROPERTY + "=" + workspace, "--enable-native-access=ALL-UNNAMED",
             "--add-modules=jdk.incubator.vector",
-            "-D" + ContenderKind.OPENSEARCH_URL_PROPERTY + "=" + (openSearchUrl == null ? "" : openSearchUrl))
+            "-D" + ContenderKind.OPENSEARCH_URL_PROPERTY + "=" + (openSearchUrl == null ? "" : openSearchUrl),
+            "-D" + ContenderKind.OPENSEARCH_REFRESH_PROPERTY + "="
+                + System.getProperty(ContenderKind.OPENSEARCH_REFRESH_PROPERTY, ""))
         .shouldFailOnError(true)
         .verbosity(profile.forks() == 0 ? VerboseMode.SILENT : VerboseMode.NORMAL);
     if (warmupIterations > 0) {
@@ -242,9 +254,10 @@ public final class Harness {
 
   /** The harness's command line. */
   record CommandLine(Profile profile, String corpus, long seed, Path out, boolean keep, String openSearch,
-      List<ContenderKind> contenders) {
+      String openSearchRefresh, List<ContenderKind> contenders) {
     static CommandLine parse(String[] args) {
       String openSearch = null;
+      String openSearchRefresh = null;
       List<ContenderKind> contenders = List.of(ContenderKind.values());
       Profile profile = Profile.QUICK;
       String corpus = Corpus.GENERATED;
@@ -258,19 +271,25 @@ public final class Harness {
           case "--out" -> out = Path.of(value(args, ++i, "--out"));
           case "--keep" -> keep = true;
           case "--opensearch" -> openSearch = value(args, ++i, "--opensearch");
+          case "--opensearch-refresh" -> openSearchRefresh = value(args, ++i, "--opensearch-refresh");
           case "--contenders" -> contenders = Arrays.stream(value(args, ++i, "--contenders").split(","))
               .map(String::strip).map(ContenderKind::fromParam).toList();
           default -> {
             if (args[i].startsWith("--")) {
               throw new IllegalArgumentException("unknown option " + args[i]
                   + "; usage: [smoke|quick|compare|full|growth-1m] [--corpus generated|jsonl:FILE] [--seed N]"
-                  + " [--out FILE] [--keep] [--opensearch URL] [--contenders quarry,lucene,quarry-http,opensearch]");
+                  + " [--out FILE] [--keep] [--opensearch URL] [--opensearch-refresh wait_for|true]"
+                  + " [--contenders quarry,lucene,quarry-http,opensearch]");
             }
             profile = Profile.named(args[i]);
           }
         }
       }
-      return new CommandLine(profile, corpus, seed, out, keep, openSearch, contenders);
+      if (openSearchRefresh != null && !List.of("default", "wait_for", "true").contains(openSearchRefresh)) {
+        throw new IllegalArgumentException("--opensearch-refresh must be default, wait_for or true; got '"
+            + openSearchRefresh + "'");
+      }
+      return new CommandLine(profile, corpus, seed, out, keep, openSearch, openSearchRefresh, contenders);
     }
 
     private static String value(String[] args, int i, String option) {

@@ -35,6 +35,15 @@ class ProfileTest {
   }
 
   @Test
+  void commandLine_opensearchRefresh_acceptsTheModesOpenSearchHasAndRefusesOthers() {
+    assertEquals("wait_for", Harness.CommandLine.parse(new String[] {"--opensearch-refresh", "wait_for"}).openSearchRefresh());
+    assertEquals(null, Harness.CommandLine.parse(new String[] {"compare"}).openSearchRefresh());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Harness.CommandLine.parse(new String[] {"--opensearch-refresh", "false"}));
+    assertTrue(e.getMessage().contains("wait_for"), e.getMessage());
+  }
+
+  @Test
   void commandLine_unknownOption_isRefusedWithUsage() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> Harness.CommandLine.parse(new String[] {"--fast"}));

@@ -17,6 +17,8 @@ public enum ContenderKind {
 
   /** The system property holding the OpenSearch node's base URL, such as {@code http://127.0.0.1:9200}. */
   public static final String OPENSEARCH_URL_PROPERTY = "quarry.bench.opensearch";
+  /** The system property holding the {@code refresh} parameter of OpenSearch bulk loads: {@code wait_for}, {@code true} or none. */
+  public static final String OPENSEARCH_REFRESH_PROPERTY = "quarry.bench.opensearch.refresh";
 
   /** The parameter value: {@code quarry}, {@code lucene}, {@code quarry-http} or {@code opensearch}. */
   public String param() {

@@ -22,17 +22,23 @@ import java.util.Locale;
  * <p>OpenSearch keeps its defaults: each {@code _bulk} is durable when it answers (the translog
  * is fsync'd per request) but becomes visible at the next periodic refresh (1 s), not when the
  * call returns; {@link #awaitVisible} refreshes explicitly where the harness needs to search
- * what was just loaded. The node's indexes outlive the run: start a throwaway node.
+ * what was just loaded. {@link ContenderKind#OPENSEARCH_REFRESH_PROPERTY} passes a {@code refresh}
+ * parameter with every {@code _bulk} instead: {@code wait_for} (answer once a refresh has made the
+ * batch visible) or {@code true} (refresh at once), to load visible-on-return like the others. The
+ * node's indexes outlive the run: start a throwaway node.
  */
 final class OpenSearchContender implements Contender {
   static final String URL_PROPERTY = ContenderKind.OPENSEARCH_URL_PROPERTY;
 
   private final JsonHttp http;
   private final String index;
+  /** The path of a {@code _bulk}, with the configured {@code refresh} parameter if any. */
+  private final String bulkPath;
 
-  private OpenSearchContender(JsonHttp http, String index) {
+  private OpenSearchContender(JsonHttp http, String index, String refresh) {
     this.http = http;
     this.index = index;
+    this.bulkPath = "/" + index + "/_bulk" + (refresh == null ? "" : "?refresh=" + refresh);
   }
 
   /** The node's URL, or null when none was given. */
@@ -41,18 +47,36 @@ final class OpenSearchContender implements Contender {
     return url == null || url.isBlank() ? null : url;
   }
 
+  /**
+   * The {@code refresh} parameter of every {@code _bulk}: null (OpenSearch's default, visible at
+   * the next periodic refresh), {@code wait_for} or {@code true}.
+   *
+   * @throws IllegalArgumentException for any other value
+   */
+  static String configuredRefresh() {
+    String refresh = System.getProperty(ContenderKind.OPENSEARCH_REFRESH_PROPERTY);
+    if (refresh == null || refresh.isBlank() || refresh.equals("default")) {
+      return null;
+    }
+    if (!refresh.equals("wait_for") && !refresh.equals("true")) {
+      throw new IllegalArgumentException("the OpenSearch refresh must be default, wait_for or true; got '" + refresh + "'");
+    }
+    return refresh;
+  }
+
   static OpenSearchContender open(Path dir) throws IOException {
     String url = configuredUrl();
     if (url == null) {
       throw new IllegalStateException("no OpenSearch URL given (--opensearch URL, or -D" + URL_PROPERTY + "=URL)");
     }
+    String refresh = configuredRefresh();
     JsonHttp http = new JsonHttp(url, null);
     String index = indexName(dir);
     JsonHttp.Answer existing = http.send("HEAD", "/" + index, null, null);
     if (existing.status() == 404) {
       http.send("PUT", "/" + index, http.mapper.writeValueAsBytes(mapping(http)), "application/json").ok("create " + index);
     }
-    return new OpenSearchContender(http, index);
+    return new OpenSearchContender(http, index, refresh);
   }
 
   /** Named after the folder, so a prebuilt index reopened in another JVM finds its OpenSearch index. */
@@ -98,7 +122,7 @@ final class OpenSearchContender implements Contender {
         body.write('\n');
       }
     }
-    JsonNode answer = http.send("POST", "/" + index + "/_bulk", body.toByteArray(), "application/x-ndjson")
+    JsonNode answer = http.send("POST", bulkPath, body.toByteArray(), "application/x-ndjson")
         .ok("_bulk");
     if (answer.path("errors").asBoolean(true)) {
       throw new IOException("_bulk reported errors: " + firstError(answer));
