@@ -44,10 +44,10 @@ public record Profile(
 
   /**
    * The concurrent indexing of the search-under-indexing trials: a steady stream of live updates,
-   * batches of 10 every half second, that every contender keeps up with on a shared 2-core
-   * machine (at 100 docs/s, a smoke-sized trial got 20-30 in: each batch is a commit), so each is
-   * measured under the same load. Over a quick trial (21 s) it adds about a fifth to a 10k-chunk
-   * index.
+   * a batch of 10 every half second (each batch is a commit). At 100 docs/s, trials over 1,000
+   * chunks on a shared 2-core machine got only 17-27 in; at 20 they kept the pace, so every
+   * contender is measured under the same load. Over a quick trial (21 s) it adds about a fifth
+   * to a 10k-chunk index.
    */
   static final int INDEXING_LOAD_DOCS_PER_SECOND = 20;
 
