@@ -31,8 +31,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * Runs the suite of one {@link Profile}: indexing and search benchmarks for each thread count,
- * then the footprint of each search index, and returns the comparison of Quarry with raw Lucene.
+ * Runs the suite of one {@link Profile}: indexing and search benchmarks for each thread count
+ * (search over an idle index, then under concurrent indexing), then the footprint of each search index, and returns the comparison of Quarry with raw Lucene.
  *
  * <p>Command line: {@code java -jar benchmarks.jar [smoke|quick|compare|full|growth-1m] [--corpus
  * generated|jsonl:FILE] [--seed N] [--out FILE] [--keep] [--opensearch URL] [--contenders a,b]};
@@ -155,6 +155,9 @@ public final class Harness {
       if (!searching.isEmpty()) {
         results.addAll(new Runner(search(searching, threads)).run());
       }
+      if (!searching.isEmpty() && profile.searchIndexingDocsPerSecond() > 0) {
+        results.addAll(new Runner(searchUnderIndexing(searching, threads)).run());
+      }
     }
     List<Footprint> footprints = new ArrayList<>();
     if (!searching.isEmpty()) {
@@ -217,6 +220,17 @@ public final class Harness {
     return common(SearchBenchmark.class, kinds, threads, profile.searchWarmupIterations())
         .param("chunks", strings(profile.searchChunks()))
         .param("queries", Integer.toString(profile.queries()))
+        .param("indexingDocsPerSecond", "0")
+        .build();
+  }
+
+  /** Search over the smallest search index while new documents are indexed into it at the profile's rate. */
+  private org.openjdk.jmh.runner.options.Options searchUnderIndexing(List<ContenderKind> kinds, int threads) {
+    long smallest = profile.searchChunks().stream().min(Long::compare).orElseThrow();
+    return common(SearchBenchmark.class, kinds, threads, profile.searchWarmupIterations())
+        .param("chunks", Long.toString(smallest))
+        .param("queries", Integer.toString(profile.queries()))
+        .param("indexingDocsPerSecond", Integer.toString(profile.searchIndexingDocsPerSecond()))
         .build();
   }
 

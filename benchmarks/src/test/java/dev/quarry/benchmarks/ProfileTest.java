@@ -49,4 +49,21 @@ class ProfileTest {
         () -> Harness.CommandLine.parse(new String[] {"--fast"}));
     assertTrue(e.getMessage().contains("usage"), e.getMessage());
   }
+
+  @Test
+  void searchUnderIndexing_runsInEveryProfileButTheMillionChunkOne() {
+    for (Profile p : java.util.List.of(Profile.SMOKE, Profile.QUICK, Profile.COMPARE, Profile.FULL)) {
+      assertTrue(p.searchIndexingDocsPerSecond() > 0, p.name());
+    }
+    assertEquals(0, Profile.GROWTH_1M.searchIndexingDocsPerSecond());
+    assertEquals(Profile.QUICK.searchIndexingDocsPerSecond(), Profile.COMPARE.searchIndexingDocsPerSecond());
+    assertEquals(Profile.QUICK.searchIndexingDocsPerSecond(), Profile.FULL.searchIndexingDocsPerSecond());
+  }
+
+  @Test
+  void negativeIndexingRate_isRefused() {
+    assertThrows(IllegalArgumentException.class, () -> new Profile("x", 0, "1g", 0, 0, java.time.Duration.ZERO, 1,
+        java.time.Duration.ofMillis(1), java.util.List.of(1), java.util.List.of(1), 1, java.util.List.of(0L),
+        java.util.List.of(1L), 1, -1));
+  }
 }

@@ -30,6 +30,14 @@ public enum ContenderKind {
     return this == QUARRY || this == LUCENE;
   }
 
+  /**
+   * True when the whole index lives in the folder given to {@link #open}, so copying the folder
+   * copies the index; OpenSearch's lives on its node, only named after the folder.
+   */
+  public boolean indexInFolder() {
+    return this != OPENSEARCH;
+  }
+
   /** Why this contender cannot run here, or null when it can: OpenSearch needs a node's URL. */
   public String unavailableReason() {
     if (this == OPENSEARCH && OpenSearchContender.configuredUrl() == null) {

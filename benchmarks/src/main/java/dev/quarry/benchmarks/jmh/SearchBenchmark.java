@@ -5,11 +5,16 @@ import dev.quarry.benchmarks.contender.ContenderKind;
 import dev.quarry.benchmarks.corpus.Corpus;
 import dev.quarry.benchmarks.corpus.QueryMix;
 import dev.quarry.benchmarks.corpus.SourceDocument;
+import dev.quarry.benchmarks.fixture.Filling;
 import dev.quarry.benchmarks.fixture.PrebuiltIndex;
+import dev.quarry.benchmarks.fixture.TrialIndex;
+import dev.quarry.benchmarks.load.PacedIndexer;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -26,6 +31,13 @@ import org.openjdk.jmh.infra.ThreadParams;
  * Search latency: each operation is one search (top 10, highlights, provenance) for a query of
  * one to three words from {@link QueryMix}, over an index of at least {@code chunks} chunks.
  * Sample-time mode records the latency distribution, from which the harness reports p50 and p99.
+ *
+ * <p>With {@code indexingDocsPerSecond} above 0 the searches run under concurrent indexing: the
+ * trial searches its own copy of the prebuilt index ({@link TrialIndex}, deleted at the end) while
+ * a {@link PacedIndexer} adds new documents to it in batches of {@code indexingBatchSize}, at that
+ * rate, from the trial's set-up to its tear-down, warm-up included. The {@link ConcurrentIndexing}
+ * counters record how many documents the indexer got in during each iteration, so the report can
+ * show the rate achieved beside the latencies. A failure of the indexer fails the trial.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -49,30 +61,85 @@ public class SearchBenchmark {
   @Param("1000")
   public int queries;
 
+  /** Documents per second indexed beside the searches; 0 searches an idle index. */
+  @Param("0")
+  public int indexingDocsPerSecond;
+
+  /** Documents per batch of the concurrent indexing: small, as live updates come. */
+  @Param("10")
+  public int indexingBatchSize;
+
   private Contender target;
   private QueryMix mix;
+  /** The trial's own index when it indexes, else null (the prebuilt index is searched as it is). */
+  private TrialIndex trialIndex;
+  /** The concurrent indexing, or null when there is none. */
+  private PacedIndexer indexer;
 
   @Setup(Level.Trial)
   public void openIndex() throws IOException {
     Corpus documents = Corpus.fromSpec(corpus, seed);
     ContenderKind kind = ContenderKind.fromParam(contender);
-    PrebuiltIndex index = PrebuiltIndex.obtain(kind, documents, chunks);
-    int sampled = (int) Math.min(index.filling().documents(), QUERY_SAMPLE_DOCUMENTS);
+    Path dir;
+    Filling filling;
+    if (indexingDocsPerSecond > 0) {
+      trialIndex = TrialIndex.create(kind, documents, chunks);
+      dir = trialIndex.dir();
+      filling = trialIndex.filling();
+    } else {
+      PrebuiltIndex index = PrebuiltIndex.obtain(kind, documents, chunks);
+      dir = index.dir();
+      filling = index.filling();
+    }
+    // Queries come from the documents indexed before the trial, so the concurrent indexing does
+    // not change what is asked, only what is found.
+    int sampled = (int) Math.min(filling.documents(), QUERY_SAMPLE_DOCUMENTS);
     List<SourceDocument> sample = new ArrayList<>(sampled);
     for (int i = 0; i < sampled; i++) {
       sample.add(documents.document(i));
     }
     mix = QueryMix.from(sample, queries, seed);
-    target = kind.open(index.dir());
+    target = kind.open(dir);
+    if (indexingDocsPerSecond > 0) {
+      indexer = new PacedIndexer(target, documents, filling.documents(), indexingDocsPerSecond, indexingBatchSize);
+      indexer.start();
+    }
+  }
+
+  /** Fails the trial at the end of the iteration in which the concurrent indexing failed. */
+  @TearDown(Level.Iteration)
+  public void checkIndexing() throws IOException {
+    if (indexer != null) {
+      indexer.checkHealthy();
+    }
   }
 
   @TearDown(Level.Trial)
-  public void closeIndex() throws IOException {
-    target.close();
+  public void closeIndex() throws IOException, InterruptedException {
+    try {
+      if (indexer != null) {
+        indexer.stop();
+      }
+    } finally {
+      indexer = null;
+      try {
+        target.close();
+      } finally {
+        if (trialIndex != null) {
+          trialIndex.delete();
+          trialIndex = null;
+        }
+      }
+    }
+  }
+
+  /** The concurrent indexing of this trial, or null when it searches an idle index. */
+  PacedIndexer indexer() {
+    return indexer;
   }
 
   @Benchmark
-  public Object search(QueryCursor cursor) throws IOException {
+  public Object search(QueryCursor cursor, ConcurrentIndexing indexing) throws IOException {
     return target.search(mix.query(cursor.next++));
   }
 
@@ -85,6 +152,48 @@ public class SearchBenchmark {
     @Setup(Level.Trial)
     public void start(ThreadParams thread) {
       next = thread.getThreadIndex() * THREAD_STRIDE;
+    }
+  }
+
+  /**
+   * What the concurrent indexing did during one iteration, as JMH secondary results: documents
+   * indexed, the milliseconds they were indexed in, and batches that started late. Only thread 0
+   * counts (the others report 0), so JMH's sum over threads is the indexer's own count with 1 or 2
+   * search threads; documents over milliseconds is the achieved rate however JMH then combines
+   * iterations and forks, since it combines both counters alike. All 0 without concurrent indexing.
+   */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.EVENTS)
+  public static class ConcurrentIndexing {
+    public long indexedDocuments;
+    public long indexingMillis;
+    public long lateBatches;
+
+    private PacedIndexer indexer;
+    private long documentsBefore;
+    private long lateBefore;
+    private long startNanos;
+
+    @Setup(Level.Iteration)
+    public void openWindow(SearchBenchmark benchmark, ThreadParams thread) {
+      indexedDocuments = 0;
+      indexingMillis = 0;
+      lateBatches = 0;
+      indexer = thread.getThreadIndex() == 0 ? benchmark.indexer() : null;
+      if (indexer != null) {
+        documentsBefore = indexer.indexedDocuments();
+        lateBefore = indexer.lateBatches();
+        startNanos = System.nanoTime();
+      }
+    }
+
+    @TearDown(Level.Iteration)
+    public void closeWindow() {
+      if (indexer != null) {
+        indexingMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        indexedDocuments = indexer.indexedDocuments() - documentsBefore;
+        lateBatches = indexer.lateBatches() - lateBefore;
+      }
     }
   }
 }

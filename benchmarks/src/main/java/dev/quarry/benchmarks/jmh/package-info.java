@@ -1,13 +1,12 @@
 /**
  * The JMH benchmarks: {@link dev.quarry.benchmarks.jmh.IndexingBenchmark} (bulk batches, documents
  * and MB of text per second) and {@link dev.quarry.benchmarks.jmh.SearchBenchmark} (latency
- * distribution of one search). Each takes a {@code contender} parameter, {@code quarry} or
- * {@code lucene}, and everything else equal, so the harness can divide one by the other.
+ * distribution of one search, over an idle index or under concurrent indexing). Each takes a
+ * {@code contender} parameter ({@code quarry}, {@code lucene}, {@code quarry-http} or
+ * {@code opensearch}) and everything else equal, so the harness can divide one by the other.
  *
  * <p>{@link dev.quarry.benchmarks.jmh.ExtractionBenchmark} measures the extractors alone (PDF
  * pages/s, other documents/s) over the shared documents; it is not in the harness's profiles yet.
- * HTTP figures (sources/batch, search under concurrent load) would measure the api module and are
- * not written yet.
  *
  * <p>Run them through {@link dev.quarry.benchmarks.Harness}, which picks the sizes of a profile and
  * prints the comparison; the JMH command line of the jar works too ({@code -h} lists it).

@@ -21,6 +21,7 @@ public final class ResultTable {
   private static final double MEGABYTE = 1_000_000;
   private static final double MICROS_PER_MILLI = 1_000;
   private static final double MICROS_PER_SECOND = 1_000_000;
+  private static final double MILLIS_PER_SECOND = 1_000;
 
   private final List<Comparison> rows;
 
@@ -65,15 +66,33 @@ public final class ResultTable {
 
   private static void addSearch(Map<String, Pair> into, ContenderKind kind, BenchmarkParams params, RunResult result) {
     String conditions = String.format(Locale.ROOT, "%,d chunks", Long.parseLong(params.getParam("chunks")));
+    int docsPerSecond = indexingDocsPerSecond(params);
+    if (docsPerSecond > 0) {
+      conditions += String.format(Locale.ROOT, " while indexing %,d docs/s", docsPerSecond);
+    }
     Result latency = result.getPrimaryResult();
     int threads = params.getThreads();
     pair(into, "search p50", conditions, threads, "ms")
         .set(kind, latency.getStatistics().getPercentile(50) / MICROS_PER_MILLI);
     pair(into, "search p99", conditions, threads, "ms")
         .set(kind, latency.getStatistics().getPercentile(99) / MICROS_PER_MILLI);
+    if (docsPerSecond > 0) {
+      // The rate the contender took in, beside its latencies: below the one asked for, it fell behind.
+      Map<String, Result> secondary = result.getSecondaryResults();
+      double millis = secondary.get("indexingMillis").getScore();
+      pair(into, "concurrent indexing", conditions, threads, "docs/s")
+          .set(kind, millis > 0 ? secondary.get("indexedDocuments").getScore() * MILLIS_PER_SECOND / millis : Double.NaN);
+      return;
+    }
     // Each thread runs searches back to back, so throughput is threads over the mean latency.
     pair(into, "search throughput", conditions, threads, "searches/s")
         .set(kind, threads * MICROS_PER_SECOND / latency.getScore());
+  }
+
+  /** The search trial's concurrent indexing rate; 0 for an idle index, and for results from before the parameter. */
+  private static int indexingDocsPerSecond(BenchmarkParams params) {
+    String value = params.getParam("indexingDocsPerSecond");
+    return value == null ? 0 : Integer.parseInt(value);
   }
 
   private static Pair pair(
