@@ -74,13 +74,17 @@ final class IndexStore implements Closeable {
     iwc.setSimilarity(new BM25Similarity((float) info.settings().ranking().k1(), (float) info.settings().ranking().b()));
     iwc.setRAMBufferSizeMB(config.ramBufferMb());
     iwc.setCommitOnClose(false);
+    // A commit does not wait for merges of the small segments it flushes (Lucene waits up to 500 ms
+    // by default): every receipt waits for its group's commit, and the background merges
+    // combine those segments anyway. Measured: about 18% more bulk throughput (docs/benchmarks.md).
+    iwc.setMaxFullFlushMergeWaitMillis(0);
     TieredMergePolicy tiered = new TieredMergePolicy();
     // A purge must be able to rewrite every segment holding a deleted document.
     tiered.setForceMergeDeletesPctAllowed(0);
-    iwc.setMergePolicy(new SoftDeletesRetentionMergePolicy(Fields.SOFT_DELETES,
+    iwc.setMergePolicy(new ErasingMergePolicy(new SoftDeletesRetentionMergePolicy(Fields.SOFT_DELETES,
         () -> NumericDocValuesField.newSlowRangeQuery(Fields.SUPERSEDED_REV,
             LuceneCorpusIndex.oldestRetained(committedRevision, config.retainedRevisions()) + 1, Long.MAX_VALUE),
-        tiered));
+        tiered)));
     writer = new IndexWriter(directory, iwc);
     Map<String, String> data = new HashMap<>();
     writer.getLiveCommitData().forEach(e -> data.put(e.getKey(), e.getValue()));
