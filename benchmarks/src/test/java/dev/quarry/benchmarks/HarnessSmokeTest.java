@@ -37,8 +37,9 @@ class HarnessSmokeTest {
     List<Comparison> rows = report.table().rows();
     assertEquals(MEASURES, rows.stream().map(Comparison::measure).collect(Collectors.toSet()));
     for (Comparison row : rows) {
-      if (row.measure().equals("concurrent indexing")) {
-        // A 100 ms iteration may end before the first batch returns: a rate, but maybe 0.
+      if (row.measure().equals("concurrent indexing") || row.measure().startsWith("heap after GC")) {
+        // A 100 ms iteration may end before the first batch returns: a rate, but maybe 0. The heap
+        // a 100-chunk index holds is within the noise of a GC, and the probe reports 0 below it.
         assertTrue(row.lucene() >= 0, "raw Lucene figure of " + row);
         assertTrue(!quarryMeasured || row.quarry() >= 0, "Quarry figure of " + row);
         continue;
