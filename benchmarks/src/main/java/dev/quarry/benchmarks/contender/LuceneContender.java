@@ -71,6 +71,8 @@ final class LuceneContender implements Contender {
       IndexWriterConfig config = new IndexWriterConfig(analyzer)
           .setSimilarity(similarity)
           .setRAMBufferSizeMB(EngineConfig.DEFAULT_RAM_BUFFER_MB)
+          // As the engine's writer: a commit does not wait for merges of the segments it flushes.
+          .setMaxFullFlushMergeWaitMillis(0)
           .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
       writer = new IndexWriter(directory, config);
       SearcherManager searchers = new SearcherManager(writer, new SearcherFactory() {
