@@ -15,13 +15,13 @@ import java.util.Locale;
 public final class BodyReader {
   private BodyReader() {}
 
+  /** An oversized body is read and discarded up to this many times the limit before the 413. */
+  private static final int DRAIN_FACTOR = 4;
+
   /**
    * Accepts {@code application/json}, with an optional UTF-8 charset, or no Content-Type at all; any
    * other type is 415 UNSUPPORTED_MEDIA_TYPE.
    */
-  /** An oversized body is read and discarded up to this many times the limit before the 413. */
-  private static final int DRAIN_FACTOR = 4;
-
   public static void checkJsonContentType(String contentType) {
     if (contentType == null || contentType.isBlank()) {
       return;
@@ -41,6 +41,10 @@ public final class BodyReader {
     }
   }
 
+  /**
+   * The whole body; 413 REQUEST_TOO_LARGE when the declared length ({@code -1}: none) or the bytes
+   * actually sent pass {@code maxBytes}.
+   */
   public static byte[] read(InputStream in, long declaredLength, long maxBytes) throws IOException {
     if (declaredLength > maxBytes) {
       throw tooLarge(in, maxBytes);
