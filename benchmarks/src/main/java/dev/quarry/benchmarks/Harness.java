@@ -84,6 +84,10 @@ public final class Harness {
       return;
     }
     CommandLine command = CommandLine.parse(args);
+    if (command.quarryServer() != null) {
+      // Read by the quarry-http contender, in this JVM and (forwarded) in the forks.
+      System.setProperty(ContenderKind.QUARRY_SERVER_URL_PROPERTY, command.quarryServer());
+    }
     if (command.openSearchRefresh() != null) {
       // Read by the OpenSearch contender, in this JVM and (forwarded) in the forks.
       System.setProperty(ContenderKind.OPENSEARCH_REFRESH_PROPERTY, command.openSearchRefresh());
@@ -137,6 +141,12 @@ public final class Harness {
     List<String> notes = new ArrayList<>();
     if (corpus instanceof JsonlCorpus file) {
       notes.add(file.size() + " documents in the file; larger indexes repeat them under new ids");
+    }
+    if (contenders.contains(ContenderKind.QUARRY_HTTP)) {
+      String server = System.getProperty(ContenderKind.QUARRY_SERVER_URL_PROPERTY);
+      notes.add(server == null || server.isBlank()
+          ? "quarry-http: Quarry's server runs inside each benchmark fork (cold, sharing the client's JVM)"
+          : "quarry-http: the Quarry server at " + server + ", its own process for the whole run");
     }
     String refresh = System.getProperty(ContenderKind.OPENSEARCH_REFRESH_PROPERTY);
     if (openSearchUrl != null && contenders.contains(ContenderKind.OPENSEARCH)) {
@@ -253,7 +263,9 @@ public final class Harness {
             "--add-modules=jdk.incubator.vector",
             "-D" + ContenderKind.OPENSEARCH_URL_PROPERTY + "=" + (openSearchUrl == null ? "" : openSearchUrl),
             "-D" + ContenderKind.OPENSEARCH_REFRESH_PROPERTY + "="
-                + System.getProperty(ContenderKind.OPENSEARCH_REFRESH_PROPERTY, ""))
+                + System.getProperty(ContenderKind.OPENSEARCH_REFRESH_PROPERTY, ""),
+            "-D" + ContenderKind.QUARRY_SERVER_URL_PROPERTY + "="
+                + System.getProperty(ContenderKind.QUARRY_SERVER_URL_PROPERTY, ""))
         .shouldFailOnError(true)
         .verbosity(profile.forks() == 0 ? VerboseMode.SILENT : VerboseMode.NORMAL);
     if (warmupIterations > 0) {
@@ -268,10 +280,11 @@ public final class Harness {
 
   /** The harness's command line. */
   record CommandLine(Profile profile, String corpus, long seed, Path out, boolean keep, String openSearch,
-      String openSearchRefresh, List<ContenderKind> contenders) {
+      String openSearchRefresh, String quarryServer, List<ContenderKind> contenders) {
     static CommandLine parse(String[] args) {
       String openSearch = null;
       String openSearchRefresh = null;
+      String quarryServer = null;
       List<ContenderKind> contenders = List.of(ContenderKind.values());
       Profile profile = Profile.QUICK;
       String corpus = Corpus.GENERATED;
@@ -286,13 +299,14 @@ public final class Harness {
           case "--keep" -> keep = true;
           case "--opensearch" -> openSearch = value(args, ++i, "--opensearch");
           case "--opensearch-refresh" -> openSearchRefresh = value(args, ++i, "--opensearch-refresh");
+          case "--quarry-server" -> quarryServer = value(args, ++i, "--quarry-server");
           case "--contenders" -> contenders = Arrays.stream(value(args, ++i, "--contenders").split(","))
               .map(String::strip).map(ContenderKind::fromParam).toList();
           default -> {
             if (args[i].startsWith("--")) {
               throw new IllegalArgumentException("unknown option " + args[i]
                   + "; usage: [smoke|quick|compare|full|growth-1m] [--corpus generated|jsonl:FILE] [--seed N]"
-                  + " [--out FILE] [--keep] [--opensearch URL] [--opensearch-refresh wait_for|true]"
+                  + " [--out FILE] [--keep] [--opensearch URL] [--opensearch-refresh wait_for|true] [--quarry-server URL]"
                   + " [--contenders quarry,lucene,quarry-http,opensearch]");
             }
             profile = Profile.named(args[i]);
@@ -303,7 +317,8 @@ public final class Harness {
         throw new IllegalArgumentException("--opensearch-refresh must be default, wait_for or true; got '"
             + openSearchRefresh + "'");
       }
-      return new CommandLine(profile, corpus, seed, out, keep, openSearch, openSearchRefresh, contenders);
+      return new CommandLine(profile, corpus, seed, out, keep, openSearch, openSearchRefresh, quarryServer,
+          contenders);
     }
 
     private static String value(String[] args, int i, String option) {

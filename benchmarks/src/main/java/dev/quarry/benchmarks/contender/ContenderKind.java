@@ -17,6 +17,12 @@ public enum ContenderKind {
 
   /** The system property holding the OpenSearch node's base URL, such as {@code http://127.0.0.1:9200}. */
   public static final String OPENSEARCH_URL_PROPERTY = "quarry.bench.opensearch";
+  /**
+   * The system property holding the base URL of a running Quarry server for {@code quarry-http}
+   * (its token in the {@code QUARRY_TOKEN} environment variable); without it the contender starts
+   * a server inside the benchmark's JVM.
+   */
+  public static final String QUARRY_SERVER_URL_PROPERTY = "quarry.bench.server";
   /** The system property holding the {@code refresh} parameter of OpenSearch bulk loads: {@code wait_for}, {@code true} or none. */
   public static final String OPENSEARCH_REFRESH_PROPERTY = "quarry.bench.opensearch.refresh";
 
@@ -32,10 +38,11 @@ public enum ContenderKind {
 
   /**
    * True when the whole index lives in the folder given to {@link #open}, so copying the folder
-   * copies the index; OpenSearch's lives on its node, only named after the folder.
+   * copies the index; OpenSearch's lives on its node, and a Quarry server's given by URL on that
+   * server, only named after the folder.
    */
   public boolean indexInFolder() {
-    return this != OPENSEARCH;
+    return this == QUARRY || this == LUCENE || (this == QUARRY_HTTP && QuarryHttpContender.configuredUrl() == null);
   }
 
   /** Why this contender cannot run here, or null when it can: OpenSearch needs a node's URL. */

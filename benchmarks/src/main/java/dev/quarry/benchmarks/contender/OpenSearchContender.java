@@ -81,12 +81,7 @@ final class OpenSearchContender implements Contender {
 
   /** Named after the folder, so a prebuilt index reopened in another JVM finds its OpenSearch index. */
   private static String indexName(Path dir) {
-    byte[] path = dir.toAbsolutePath().normalize().toString().getBytes(StandardCharsets.UTF_8);
-    long hash = 1125899906842597L;
-    for (byte b : path) {
-      hash = 31 * hash + b;
-    }
-    return "quarry-bench-" + HexFormat.of().toHexDigits(hash).toLowerCase(Locale.ROOT);
+    return "quarry-bench-" + FolderNames.hash(dir);
   }
 
   private static ObjectNode mapping(JsonHttp http) {

@@ -25,37 +25,74 @@ import java.util.Set;
  * 127.0.0.1 over the index folder, with a tokens file, called through {@link java.net.http.HttpClient}:
  * a batch is one {@code POST /v1/retrieval/sources/batch} (one mutation, durable and visible when
  * the 200 arrives), a search is {@code POST /v1/retrieval/search} with the defaults (top 10,
- * highlights). The server runs in the benchmark's JVM, so client and server share its cores, as
- * they would share a 2-core machine in separate processes.
+ * highlights). By default the server runs in the benchmark's JVM, so client and server share its
+ * cores, its heap and its JIT, and the server is as cold as the fork.
+ *
+ * <p>With {@link ContenderKind#QUARRY_SERVER_URL_PROPERTY} set, the contender calls that server
+ * instead, a {@code quarry serve} running in its own process for the whole run, as an OpenSearch
+ * node is (token from the {@code QUARRY_TOKEN} environment variable): one corpus per benchmark
+ * index folder, named after the folder, left on the server after the run.
  */
 final class QuarryHttpContender implements Contender {
   static final String CORPUS = "bench";
+  /** The environment variable holding the bearer token for a server given by URL. */
+  static final String TOKEN_VARIABLE = "QUARRY_TOKEN";
 
+  /** The in-JVM server this contender started and closes; null when it calls a server given by URL. */
   private final QuarryServer server;
   private final JsonHttp http;
+  private final String corpus;
 
-  private QuarryHttpContender(QuarryServer server, JsonHttp http) {
+  private QuarryHttpContender(QuarryServer server, JsonHttp http, String corpus) {
     this.server = server;
     this.http = http;
+    this.corpus = corpus;
+  }
+
+  /** The URL of a running Quarry server to measure, or null to start one in this JVM. */
+  static String configuredUrl() {
+    String url = System.getProperty(ContenderKind.QUARRY_SERVER_URL_PROPERTY);
+    return url == null || url.isBlank() ? null : url;
   }
 
   static QuarryHttpContender open(Path dir) throws IOException {
+    String url = configuredUrl();
+    if (url != null) {
+      String token = System.getenv(TOKEN_VARIABLE);
+      if (token == null || token.isBlank()) {
+        throw new IllegalStateException("a Quarry server URL is given but no token: set " + TOKEN_VARIABLE);
+      }
+      return connect(dir, url, token);
+    }
     String token = "qb_" + HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
     TokenAuthenticator tokens = readTokensFile(dir, token);
     QuarryServer server = QuarryServer.start(dir, "127.0.0.1", 0, tokens, textOnly(ServerConfig.DEFAULT));
     try {
-      JsonHttp http = new JsonHttp(server.url(), "Bearer " + token);
-      ObjectNode create = http.mapper.createObjectNode().put("corpus", CORPUS);
-      JsonHttp.Answer created = http.postJson("/v1/retrieval/corpora/create", create);
-      // 409: the corpus is there already (a prebuilt index opened again).
-      if (created.status() != 200 && created.status() != 409) {
-        throw new IOException("corpora/create answered " + created.status() + ": " + created.json());
-      }
-      return new QuarryHttpContender(server, http);
+      return create(server, new JsonHttp(server.url(), "Bearer " + token), CORPUS);
     } catch (IOException | RuntimeException e) {
       server.close();
       throw e;
     }
+  }
+
+  /** The contender for the running server at {@code url}, creating this folder's corpus there if absent. */
+  static QuarryHttpContender connect(Path dir, String url, String token) throws IOException {
+    return create(null, new JsonHttp(url, "Bearer " + token), corpusName(dir));
+  }
+
+  private static QuarryHttpContender create(QuarryServer server, JsonHttp http, String corpus) throws IOException {
+    ObjectNode create = http.mapper.createObjectNode().put("corpus", corpus);
+    JsonHttp.Answer created = http.postJson("/v1/retrieval/corpora/create", create);
+    // 409: the corpus is there already (a prebuilt index opened again).
+    if (created.status() != 200 && created.status() != 409) {
+      throw new IOException("corpora/create answered " + created.status() + ": " + created.json());
+    }
+    return new QuarryHttpContender(server, http, corpus);
+  }
+
+  /** Named after the folder, so a prebuilt index reopened in another fork finds its corpus on the server. */
+  private static String corpusName(Path dir) {
+    return "bench-" + FolderNames.hash(dir);
   }
 
   /** The tokens file a user would write: one token with every scope on every corpus, read back as the server reads it. */
@@ -81,7 +118,7 @@ final class QuarryHttpContender implements Contender {
 
   @Override
   public void indexBatch(List<SourceDocument> documents) throws IOException {
-    ObjectNode batch = http.mapper.createObjectNode().put("corpus", CORPUS);
+    ObjectNode batch = http.mapper.createObjectNode().put("corpus", corpus);
     ArrayNode operations = batch.putArray("operations");
     for (SourceDocument d : documents) {
       ObjectNode index = operations.addObject().putObject("index").put("source", d.id()).put("text", d.text());
@@ -94,7 +131,7 @@ final class QuarryHttpContender implements Contender {
 
   @Override
   public List<JsonNode> search(String query) throws IOException {
-    ObjectNode request = http.mapper.createObjectNode().put("corpus", CORPUS).put("query", query);
+    ObjectNode request = http.mapper.createObjectNode().put("corpus", corpus).put("query", query);
     JsonNode results = http.postJsonOk("/v1/retrieval/search", request).path("results");
     List<JsonNode> hits = new ArrayList<>(results.size());
     results.forEach(hits::add);
@@ -103,6 +140,8 @@ final class QuarryHttpContender implements Contender {
 
   @Override
   public void close() {
-    server.close();
+    if (server != null) {
+      server.close();
+    }
   }
 }

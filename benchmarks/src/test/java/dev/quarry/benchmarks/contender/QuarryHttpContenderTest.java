@@ -3,6 +3,9 @@ package dev.quarry.benchmarks.contender;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.quarry.api.server.QuarryServer;
+import dev.quarry.api.server.ServerConfig;
+import dev.quarry.api.server.TokensFile;
 import dev.quarry.benchmarks.corpus.SourceDocument;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +30,26 @@ class QuarryHttpContenderTest {
     // The corpus exists already: opening again must not fail on corpora/create.
     try (Contender http = ContenderKind.QUARRY_HTTP.open(index)) {
       assertEquals(List.of("granite"), sources(http.search("quarry")));
+    }
+  }
+
+  /** A server given by URL: one corpus per benchmark folder, found again by a later contender for the same folder. */
+  @Test
+  void serverGivenByUrl_keepsOneCorpusPerFolder() throws Exception {
+    Path tokens = dir.resolve("tokens.json");
+    Files.writeString(tokens, "{\"tokens\": [{\"subject\": \"bench\", \"token\": \"bench-token-0123456789\","
+        + " \"grants\": [{\"corpus\": \"*\", \"scopes\": [\"search\", \"index\", \"manage\"]}]}]}");
+    try (QuarryServer server = QuarryServer.start(dir.resolve("data"), "127.0.0.1", 0, TokensFile.read(tokens),
+        ServerConfig.DEFAULT)) {
+      Path first = dir.resolve("first");
+      try (Contender http = QuarryHttpContender.connect(first, server.url(), "bench-token-0123456789")) {
+        http.indexBatch(List.of(GRANITE, SLATE));
+      }
+      try (Contender again = QuarryHttpContender.connect(first, server.url(), "bench-token-0123456789");
+          Contender other = QuarryHttpContender.connect(dir.resolve("second"), server.url(), "bench-token-0123456789")) {
+        assertEquals(List.of("slate"), sources(again.search("slate")));
+        assertEquals(List.of(), sources(other.search("slate")));
+      }
     }
   }
 
