@@ -75,8 +75,8 @@ final class IndexStore implements Closeable {
     iwc.setRAMBufferSizeMB(config.ramBufferMb());
     iwc.setCommitOnClose(false);
     // A commit does not wait for merges of the small segments it flushes (Lucene waits up to 500 ms
-    // by default): every receipt waits for its group's commit, and the background merges
-    // combine those segments anyway. Measured: about 18% more bulk throughput (docs/benchmarks.md).
+    // by default, and profiles showed commits waiting 300 ms there): every receipt waits for its
+    // group's commit, and the background merges combine those segments anyway.
     iwc.setMaxFullFlushMergeWaitMillis(0);
     TieredMergePolicy tiered = new TieredMergePolicy();
     // A purge must be able to rewrite every segment holding a deleted document.
