@@ -62,6 +62,9 @@ public final class IngestEndpoint implements Handler {
       }
     } catch (QuarryException e) {
       RetrievalEndpoint.fail(ctx, e, json.mapper());
+    } catch (VirtualMachineError e) {
+      // Out of memory or stack: the JVM's state is in doubt, so no answer is attempted here.
+      throw e;
     } catch (RuntimeException | IOException | Error e) {
       RetrievalEndpoint.fail(ctx, RetrievalEndpoint.internal(e), json.mapper());
     }
@@ -84,7 +87,7 @@ public final class IngestEndpoint implements Handler {
       MutationResult result;
       try {
         result = corpora.ingest(access, request.corpus(), request.request(), upload.file(), idempotency);
-      } catch (QuarryException e) {
+      } catch (QuarryException | VirtualMachineError e) {
         throw e;
       } catch (RuntimeException | Error e) {
         // The document may or may not have reached the corpus: the client must reconcile.
