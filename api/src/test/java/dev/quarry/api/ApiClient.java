@@ -23,6 +23,12 @@ public final class ApiClient {
     this.baseUrl = baseUrl;
   }
 
+  /** The JSON body of a 200 answer; fails the test, showing the answer, on any other status. */
+  public static JsonNode ok(Answer answer) {
+    org.junit.jupiter.api.Assertions.assertEquals(200, answer.status(), answer::toString);
+    return answer.json();
+  }
+
   /** One answer: status, headers, body text and the body as JSON (null if not JSON). */
   public record Answer(int status, HttpResponse<String> raw, JsonNode json) {
     public String header(String name) {

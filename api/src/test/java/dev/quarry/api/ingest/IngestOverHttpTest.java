@@ -1,5 +1,6 @@
 package dev.quarry.api.ingest;
 
+import static dev.quarry.api.ApiClient.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -73,11 +74,6 @@ class IngestOverHttpTest {
         s.close();
       }
     }
-  }
-
-  static JsonNode ok(Answer a) {
-    assertEquals(200, a.status(), a::toString);
-    return a.json();
   }
 
   static void assertError(Answer a, int status, String code) {

@@ -1,5 +1,6 @@
 package dev.quarry.api.runs;
 
+import static dev.quarry.api.ApiClient.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -52,11 +53,6 @@ class RunsOverHttpTest {
     if (server != null) {
       server.close();
     }
-  }
-
-  static JsonNode ok(Answer a) {
-    assertEquals(200, a.status(), a::toString);
-    return a.json();
   }
 
   static Answer run(String token, String body) {

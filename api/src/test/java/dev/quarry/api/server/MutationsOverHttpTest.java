@@ -1,5 +1,6 @@
 package dev.quarry.api.server;
 
+import static dev.quarry.api.ApiClient.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,11 +56,6 @@ class MutationsOverHttpTest {
     if (server != null) {
       server.close();
     }
-  }
-
-  static JsonNode ok(Answer a) {
-    assertEquals(200, a.status(), a::toString);
-    return a.json();
   }
 
   static long revision() {
