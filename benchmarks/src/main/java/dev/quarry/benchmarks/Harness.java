@@ -20,7 +20,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -53,28 +56,28 @@ public final class Harness {
   private final long seed;
   private final Path workspace;
   private final PrintStream log;
-  private final String openSearchUrl;
+  private final Servers servers;
   private final List<ContenderKind> contenders;
 
   /** Every contender; OpenSearch is left out (with a note) since no URL is given. */
   public Harness(Profile profile, String corpusSpec, long seed, Path workspace, PrintStream log) {
-    this(profile, corpusSpec, seed, workspace, log, null, List.of(ContenderKind.values()));
+    this(profile, corpusSpec, seed, workspace, log, Servers.NONE, List.of(ContenderKind.values()));
   }
 
   /**
    * @param workspace where indexes are built; must exist; its content is left to the caller
    * @param log where progress goes (JMH's own output too, unless the profile runs in-process)
-   * @param openSearchUrl the OpenSearch node to measure, or null to leave OpenSearch out
+   * @param servers the servers of the HTTP contenders that run in processes of their own
    * @param contenders the contenders to measure, when they can run here
    */
   public Harness(Profile profile, String corpusSpec, long seed, Path workspace, PrintStream log,
-      String openSearchUrl, List<ContenderKind> contenders) {
+      Servers servers, List<ContenderKind> contenders) {
     this.profile = profile;
     this.corpusSpec = corpusSpec;
     this.seed = seed;
     this.workspace = workspace;
     this.log = log;
-    this.openSearchUrl = openSearchUrl;
+    this.servers = servers;
     this.contenders = List.copyOf(contenders);
   }
 
@@ -84,18 +87,10 @@ public final class Harness {
       return;
     }
     CommandLine command = CommandLine.parse(args);
-    if (command.quarryServer() != null) {
-      // Read by the quarry-http contender, in this JVM and (forwarded) in the forks.
-      System.setProperty(ContenderKind.QUARRY_SERVER_URL_PROPERTY, command.quarryServer());
-    }
-    if (command.openSearchRefresh() != null) {
-      // Read by the OpenSearch contender, in this JVM and (forwarded) in the forks.
-      System.setProperty(ContenderKind.OPENSEARCH_REFRESH_PROPERTY, command.openSearchRefresh());
-    }
     Path workspace = Files.createTempDirectory("quarry-bench-");
     try {
       Report report = new Harness(command.profile(), command.corpus(), command.seed(), workspace, System.out,
-          command.openSearch(), command.contenders()).run();
+          command.servers(), command.contenders()).run();
       String markdown = report.toMarkdown();
       System.out.println();
       System.out.println(markdown);
@@ -114,15 +109,24 @@ public final class Harness {
   /** Runs the suite; throws when any benchmark fails. */
   public Report run() throws IOException, RunnerException {
     // In-process runs (forks 0), the availability and the footprint probes read the workspace and
-    // the OpenSearch URL from this JVM's properties.
-    String previousWorkspace = swapProperty(Workspace.PROPERTY, workspace.toString());
-    String previousOpenSearch = swapProperty(ContenderKind.OPENSEARCH_URL_PROPERTY, openSearchUrl);
+    // the servers from this JVM's properties; forks get them as -D options (common()).
+    Map<String, String> properties = properties();
+    Map<String, String> previous = new HashMap<>();
+    properties.forEach((name, value) -> previous.put(name, swapProperty(name, value)));
     try {
       return measure();
     } finally {
-      swapProperty(Workspace.PROPERTY, previousWorkspace);
-      swapProperty(ContenderKind.OPENSEARCH_URL_PROPERTY, previousOpenSearch);
+      previous.forEach(Harness::swapProperty);
     }
+  }
+
+  /** The system properties the contenders read: the workspace and the servers (empty: none). */
+  private Map<String, String> properties() {
+    return Map.of(
+        Workspace.PROPERTY, workspace.toString(),
+        ContenderKind.OPENSEARCH_URL_PROPERTY, Objects.toString(servers.openSearchUrl(), ""),
+        ContenderKind.OPENSEARCH_REFRESH_PROPERTY, Objects.toString(servers.openSearchRefresh(), ""),
+        ContenderKind.QUARRY_SERVER_URL_PROPERTY, Objects.toString(servers.quarryServerUrl(), ""));
   }
 
   /** Sets (null: clears) a system property and returns its previous value. */
@@ -143,16 +147,14 @@ public final class Harness {
       notes.add(file.size() + " documents in the file; larger indexes repeat them under new ids");
     }
     if (contenders.contains(ContenderKind.QUARRY_HTTP)) {
-      String server = System.getProperty(ContenderKind.QUARRY_SERVER_URL_PROPERTY);
-      notes.add(server == null || server.isBlank()
+      notes.add(servers.quarryServerUrl() == null
           ? "quarry-http: Quarry's server runs inside each benchmark fork (cold, sharing the client's JVM)"
-          : "quarry-http: the Quarry server at " + server + ", its own process for the whole run");
+          : "quarry-http: the Quarry server at " + servers.quarryServerUrl() + ", its own process for the whole run");
     }
-    String refresh = System.getProperty(ContenderKind.OPENSEARCH_REFRESH_PROPERTY);
-    if (openSearchUrl != null && contenders.contains(ContenderKind.OPENSEARCH)) {
-      notes.add(refresh == null || refresh.isBlank() || refresh.equals("default")
+    if (servers.openSearchUrl() != null && contenders.contains(ContenderKind.OPENSEARCH)) {
+      notes.add(servers.openSearchRefresh() == null
           ? "opensearch bulk loads with its default refresh: visible within 1 s, not on return"
-          : "opensearch bulk loads with refresh=" + refresh + ": visible on return, like the others");
+          : "opensearch bulk loads with refresh=" + servers.openSearchRefresh() + ": visible on return, like the others");
     }
     List<Availability> availability = probe(notes);
     List<ContenderKind> indexing = availability.stream().filter(Availability::indexes).map(Availability::kind).toList();
@@ -258,14 +260,7 @@ public final class Harness {
         .measurementTime(TimeValue.milliseconds(profile.measurementTime().toMillis()))
         // Lucene decodes postings with the Vector API when the incubator module is readable, as
         // production launchers (Elasticsearch, OpenSearch) arrange; both contenders gain alike.
-        .jvmArgsAppend("-Xms" + profile.heap(), "-Xmx" + profile.heap(),
-            "-D" + Workspace.PROPERTY + "=" + workspace, "--enable-native-access=ALL-UNNAMED",
-            "--add-modules=jdk.incubator.vector",
-            "-D" + ContenderKind.OPENSEARCH_URL_PROPERTY + "=" + (openSearchUrl == null ? "" : openSearchUrl),
-            "-D" + ContenderKind.OPENSEARCH_REFRESH_PROPERTY + "="
-                + System.getProperty(ContenderKind.OPENSEARCH_REFRESH_PROPERTY, ""),
-            "-D" + ContenderKind.QUARRY_SERVER_URL_PROPERTY + "="
-                + System.getProperty(ContenderKind.QUARRY_SERVER_URL_PROPERTY, ""))
+        .jvmArgsAppend(jvmArgs())
         .shouldFailOnError(true)
         .verbosity(profile.forks() == 0 ? VerboseMode.SILENT : VerboseMode.NORMAL);
     if (warmupIterations > 0) {
@@ -274,13 +269,38 @@ public final class Harness {
     return options;
   }
 
+  /**
+   * The forks' JVM options. Lucene decodes postings with the Vector API when the incubator module
+   * is readable, as production launchers (Elasticsearch, OpenSearch) arrange; both contenders gain
+   * alike.
+   */
+  private String[] jvmArgs() {
+    List<String> args = new ArrayList<>(List.of("-Xms" + profile.heap(), "-Xmx" + profile.heap(),
+        "--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector"));
+    properties().forEach((name, value) -> args.add("-D" + name + "=" + value));
+    return args.toArray(String[]::new);
+  }
+
   private static String[] strings(List<? extends Number> values) {
     return values.stream().map(String::valueOf).toArray(String[]::new);
   }
 
+  /**
+   * The servers of the HTTP contenders that run in processes of their own.
+   *
+   * @param openSearchUrl the OpenSearch node to measure, or null to leave OpenSearch out
+   * @param openSearchRefresh the {@code refresh} of OpenSearch bulk loads ({@code wait_for} or
+   *     {@code true}), or null for OpenSearch's default
+   * @param quarryServerUrl a running Quarry server for {@code quarry-http}, or null to start one in
+   *     each fork
+   */
+  public record Servers(String openSearchUrl, String openSearchRefresh, String quarryServerUrl) {
+    public static final Servers NONE = new Servers(null, null, null);
+  }
+
   /** The harness's command line. */
-  record CommandLine(Profile profile, String corpus, long seed, Path out, boolean keep, String openSearch,
-      String openSearchRefresh, String quarryServer, List<ContenderKind> contenders) {
+  record CommandLine(Profile profile, String corpus, long seed, Path out, boolean keep, Servers servers,
+      List<ContenderKind> contenders) {
     static CommandLine parse(String[] args) {
       String openSearch = null;
       String openSearchRefresh = null;
@@ -313,12 +333,8 @@ public final class Harness {
           }
         }
       }
-      if (openSearchRefresh != null && !List.of("default", "wait_for", "true").contains(openSearchRefresh)) {
-        throw new IllegalArgumentException("--opensearch-refresh must be default, wait_for or true; got '"
-            + openSearchRefresh + "'");
-      }
-      return new CommandLine(profile, corpus, seed, out, keep, openSearch, openSearchRefresh, quarryServer,
-          contenders);
+      return new CommandLine(profile, corpus, seed, out, keep,
+          new Servers(openSearch, ContenderKind.openSearchRefresh(openSearchRefresh), quarryServer), contenders);
     }
 
     private static String value(String[] args, int i, String option) {

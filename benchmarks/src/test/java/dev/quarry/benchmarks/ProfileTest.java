@@ -36,8 +36,8 @@ class ProfileTest {
 
   @Test
   void commandLine_opensearchRefresh_acceptsTheModesOpenSearchHasAndRefusesOthers() {
-    assertEquals("wait_for", Harness.CommandLine.parse(new String[] {"--opensearch-refresh", "wait_for"}).openSearchRefresh());
-    assertEquals(null, Harness.CommandLine.parse(new String[] {"compare"}).openSearchRefresh());
+    assertEquals("wait_for", Harness.CommandLine.parse(new String[] {"--opensearch-refresh", "wait_for"}).servers().openSearchRefresh());
+    assertEquals(null, Harness.CommandLine.parse(new String[] {"compare"}).servers().openSearchRefresh());
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> Harness.CommandLine.parse(new String[] {"--opensearch-refresh", "false"}));
     assertTrue(e.getMessage().contains("wait_for"), e.getMessage());

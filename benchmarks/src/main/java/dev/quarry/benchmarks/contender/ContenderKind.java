@@ -26,6 +26,28 @@ public enum ContenderKind {
   /** The system property holding the {@code refresh} parameter of OpenSearch bulk loads: {@code wait_for}, {@code true} or none. */
   public static final String OPENSEARCH_REFRESH_PROPERTY = "quarry.bench.opensearch.refresh";
 
+  /** The value of a system property of this harness, or null when it is unset or blank. */
+  public static String setting(String property) {
+    String value = System.getProperty(property);
+    return value == null || value.isBlank() ? null : value;
+  }
+
+  /**
+   * An OpenSearch bulk {@code refresh}: {@code wait_for} or {@code true}; null (also for null,
+   * blank or {@code default}) for OpenSearch's default, visible at the next periodic refresh.
+   *
+   * @throws IllegalArgumentException for any other value
+   */
+  public static String openSearchRefresh(String value) {
+    if (value == null || value.isBlank() || value.equals("default")) {
+      return null;
+    }
+    if (!value.equals("wait_for") && !value.equals("true")) {
+      throw new IllegalArgumentException("the OpenSearch refresh must be default, wait_for or true; got '" + value + "'");
+    }
+    return value;
+  }
+
   /** The parameter value: {@code quarry}, {@code lucene}, {@code quarry-http} or {@code opensearch}. */
   public String param() {
     return name().toLowerCase(Locale.ROOT).replace('_', '-');

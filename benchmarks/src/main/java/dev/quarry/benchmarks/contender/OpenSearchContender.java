@@ -43,25 +43,7 @@ final class OpenSearchContender implements Contender {
 
   /** The node's URL, or null when none was given. */
   static String configuredUrl() {
-    String url = System.getProperty(URL_PROPERTY);
-    return url == null || url.isBlank() ? null : url;
-  }
-
-  /**
-   * The {@code refresh} parameter of every {@code _bulk}: null (OpenSearch's default, visible at
-   * the next periodic refresh), {@code wait_for} or {@code true}.
-   *
-   * @throws IllegalArgumentException for any other value
-   */
-  static String configuredRefresh() {
-    String refresh = System.getProperty(ContenderKind.OPENSEARCH_REFRESH_PROPERTY);
-    if (refresh == null || refresh.isBlank() || refresh.equals("default")) {
-      return null;
-    }
-    if (!refresh.equals("wait_for") && !refresh.equals("true")) {
-      throw new IllegalArgumentException("the OpenSearch refresh must be default, wait_for or true; got '" + refresh + "'");
-    }
-    return refresh;
+    return ContenderKind.setting(URL_PROPERTY);
   }
 
   static OpenSearchContender open(Path dir) throws IOException {
@@ -69,7 +51,7 @@ final class OpenSearchContender implements Contender {
     if (url == null) {
       throw new IllegalStateException("no OpenSearch URL given (--opensearch URL, or -D" + URL_PROPERTY + "=URL)");
     }
-    String refresh = configuredRefresh();
+    String refresh = ContenderKind.openSearchRefresh(System.getProperty(ContenderKind.OPENSEARCH_REFRESH_PROPERTY));
     JsonHttp http = new JsonHttp(url, null);
     String index = indexName(dir);
     JsonHttp.Answer existing = http.send("HEAD", "/" + index, null, null);

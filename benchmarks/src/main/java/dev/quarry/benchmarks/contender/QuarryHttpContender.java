@@ -51,8 +51,7 @@ final class QuarryHttpContender implements Contender {
 
   /** The URL of a running Quarry server to measure, or null to start one in this JVM. */
   static String configuredUrl() {
-    String url = System.getProperty(ContenderKind.QUARRY_SERVER_URL_PROPERTY);
-    return url == null || url.isBlank() ? null : url;
+    return ContenderKind.setting(ContenderKind.QUARRY_SERVER_URL_PROPERTY);
   }
 
   static QuarryHttpContender open(Path dir) throws IOException {
