@@ -34,6 +34,9 @@ public record WorkerCommand(String javaBinary, String classPath, int heapMiB) {
     command.add(javaBinary);
     command.add("-Xmx" + heapMiB + "m");
     command.add("-XX:+ExitOnOutOfMemoryError");
+    // The VM prints its own messages, "Terminating due to java.lang.OutOfMemoryError" among
+    // them, to stdout by default; stdout carries the frames, so they go to stderr instead.
+    command.add("-XX:+DisplayVMOutputToStderr");
     // One worker parses one document at a time; a serial collector is smallest and enough.
     command.add("-XX:+UseSerialGC");
     command.add("-Djava.awt.headless=true");

@@ -25,6 +25,11 @@ final class WorkerProcess {
 
   /** The exit status the JVM uses for {@code -XX:+ExitOnOutOfMemoryError}. */
   static final int OUT_OF_MEMORY_EXIT = 3;
+  /**
+   * How long a worker whose stream broke is given to finish exiting before it is killed. One
+   * that broke its stream while alive (an unreadable frame) costs this much once.
+   */
+  private static final Duration EXIT_GRACE = Duration.ofSeconds(1);
 
   private final Process process;
   private final DataOutputStream toWorker;
@@ -96,8 +101,11 @@ final class WorkerProcess {
       return response;
     } catch (IOException e) {
       kill.cancel(false);
+      // Read why it died before killing it: a kill of a worker that is still on its way out
+      // would replace the exit status that says why (3 for out of memory) with the kill's.
+      String why = whyDied(timedOut.get(), deadline);
       destroy();
-      throw new ExtractionException(Failure.EXTRACTION_FAILED, whyDied(timedOut.get(), deadline));
+      throw new ExtractionException(Failure.EXTRACTION_FAILED, why);
     }
   }
 
@@ -115,9 +123,10 @@ final class WorkerProcess {
         + (exit == null ? "." : " (exit status " + exit + ").");
   }
 
+  /** The worker's exit status, or null if it has not exited within a short grace. */
   private Integer exitStatus() {
     try {
-      return process.waitFor(5, TimeUnit.SECONDS) ? process.exitValue() : null;
+      return process.waitFor(EXIT_GRACE.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : null;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return null;

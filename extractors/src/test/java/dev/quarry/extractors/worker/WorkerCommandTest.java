@@ -1,0 +1,43 @@
+package dev.quarry.extractors.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The worker's JVM options, checked on a real JVM started with them. */
+class WorkerCommandTest {
+
+  /** Stands in for a parser that runs out of memory: it allocates until the heap is gone. */
+  static final class ExhaustsHeap {
+    public static void main(String[] args) {
+      List<long[]> held = new ArrayList<>();
+      while (true) {
+        held.add(new long[1 << 20]);
+      }
+    }
+  }
+
+  @Test
+  void outOfMemory_exitsWithItsStatus_andWritesNothingToTheFrameStream() throws Exception {
+    List<String> arguments = new ArrayList<>(WorkerCommand.ofCurrentJvm(64).toArguments());
+    arguments.set(arguments.size() - 1, ExhaustsHeap.class.getName());
+    Process process = new ProcessBuilder(arguments).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    byte[] stdout = readAll(process.getInputStream());
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the JVM exits");
+    assertEquals(WorkerProcess.OUT_OF_MEMORY_EXIT, process.exitValue());
+    // Any byte here would be read by the parent as the start of a frame.
+    assertEquals("", new String(stdout, java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  private static byte[] readAll(InputStream in) throws IOException {
+    try (in) {
+      return in.readAllBytes();
+    }
+  }
+}
