@@ -27,8 +27,12 @@ import org.apache.lucene.search.TopDocs;
  * Lucene runs out of matches. The answer thus never depends on docIDs or segment layout.
  */
 final class ChunkRanker {
-  /** Candidates beyond topK, so near-ties at the boundary rarely need the second pass. */
-  static final int CANDIDATE_MARGIN = 20;
+  /**
+   * Candidates beyond topK, so near-ties at the boundary rarely need the second pass. Each one
+   * lowers the score Lucene's top-k search must beat to skip a chunk, so it costs work on every
+   * search; a per-source cap asks for four times topK instead, since capped chunks drop out.
+   */
+  static final int CANDIDATE_MARGIN = 10;
   /** Relative rounding bound: about 1500 float additions' worth, more than 256 terms need. */
   static final float RELATIVE_SLACK = 1e-4f;
 
@@ -37,7 +41,7 @@ final class ChunkRanker {
   static List<ScoredChunk> topChunks(RevisionIndexSearcher searcher, Query query, ExactScorer scorer,
       int topK, Integer maxChunksPerSource) throws IOException {
     int maxDoc = searcher.getIndexReader().maxDoc();
-    long wanted = (long) topK * (maxChunksPerSource == null ? 2 : 4) + CANDIDATE_MARGIN;
+    long wanted = (maxChunksPerSource == null ? topK : (long) topK * 4) + CANDIDATE_MARGIN;
     int n = (int) Math.min(wanted, (long) maxDoc + 1);
     while (true) {
       TopDocs top = searcher.search(query, Math.max(1, n));

@@ -49,6 +49,15 @@ final class MatchHighlighter extends UnifiedHighlighter {
     return out;
   }
 
+  /**
+   * The text field always indexes offsets in its postings. Saying so spares the highlighter its
+   * default lookup, which merges the field infos of every segment on each search.
+   */
+  @Override
+  protected OffsetSource getOffsetSource(String field) {
+    return Fields.TEXT.equals(field) ? OffsetSource.POSTINGS : super.getOffsetSource(field);
+  }
+
   /** Hands the highlighter the texts already read instead of reading stored fields again. */
   @Override
   protected List<CharSequence[]> loadFieldValues(String[] fields, DocIdSetIterator docs, int cacheCharsThreshold)
