@@ -128,8 +128,9 @@ class HostileInputTest {
   @Test
   void extract_pastTheDeadline_isExtractionFailed_andTheNextDocumentSucceeds() throws ExtractionException {
     ExtractionLimits limits = extractors.limits().withTimeout(Duration.ofMillis(1));
+    Path book = SharedDocs.good("pdfjs__freeculture.pdf");
     ExtractionException timedOut = assertThrows(ExtractionException.class,
-        () -> extractors.extract(SharedDocs.good("pdfjs__freeculture.pdf"), "application/pdf", limits));
+        () -> extractors.extract(book, "application/pdf", limits));
     assertEquals(Failure.EXTRACTION_FAILED, timedOut.failure());
     assertTrue(timedOut.getMessage().contains("time limit"), timedOut.getMessage());
     assertPoolStillWorks();
@@ -137,8 +138,9 @@ class HostileInputTest {
 
   @Test
   void extract_memoryBomb_isExtractionFailed_andTheNextDocumentSucceeds() throws ExtractionException {
+    Path bomb = SharedDocs.bad("pdfjs__bomb_giant.pdf");
     ExtractionException outOfMemory = assertThrows(ExtractionException.class,
-        () -> extractors.extract(SharedDocs.bad("pdfjs__bomb_giant.pdf"), "application/pdf"));
+        () -> extractors.extract(bomb, "application/pdf"));
     assertEquals(Failure.EXTRACTION_FAILED, outOfMemory.failure());
     assertTrue(outOfMemory.getMessage().contains("memory"), outOfMemory.getMessage());
     assertPoolStillWorks();
