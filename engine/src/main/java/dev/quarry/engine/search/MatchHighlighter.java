@@ -9,6 +9,8 @@ import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.uhighlight.Passage;
+import org.apache.lucene.search.uhighlight.PassageScorer;
 import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
 import org.apache.lucene.search.uhighlight.WholeBreakIterator;
 
@@ -19,6 +21,17 @@ import org.apache.lucene.search.uhighlight.WholeBreakIterator;
  * once per hit. One per search and not thread-safe: it is bound to the searched revision.
  */
 final class MatchHighlighter extends UnifiedHighlighter {
+  /**
+   * Scores the one passage of a chunk without looking at it: there is nothing to choose between.
+   * Lucene's scorer would fill a fresh 32 KB term hash for every highlighted chunk.
+   */
+  private static final PassageScorer ONLY_PASSAGE = new PassageScorer() {
+    @Override
+    public float score(Passage passage, int contentLength) {
+      return 1f;
+    }
+  };
+
   private Map<Integer, String> texts = Map.of();
 
   MatchHighlighter(IndexSearcher searcher, Analyzer analyzer) {
@@ -27,7 +40,8 @@ final class MatchHighlighter extends UnifiedHighlighter {
         .withFormatter(new MatchOffsetsFormatter())
         // Chunks are highlighted whole, however long; the default stops at 10,000 characters.
         .withMaxLength(Integer.MAX_VALUE - 1)
-        .withMaxNoHighlightPassages(0));
+        .withMaxNoHighlightPassages(0)
+        .withScorer(ONLY_PASSAGE));
   }
 
   /**
