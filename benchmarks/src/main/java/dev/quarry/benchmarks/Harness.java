@@ -6,10 +6,14 @@ import dev.quarry.benchmarks.corpus.Corpus;
 import dev.quarry.benchmarks.corpus.JsonlCorpus;
 import dev.quarry.benchmarks.corpus.QueryMix;
 import dev.quarry.benchmarks.corpus.SourceDocument;
+import dev.quarry.benchmarks.extraction.Pdftotext;
+import dev.quarry.benchmarks.extraction.SharedDocuments;
 import dev.quarry.benchmarks.fixture.Workspace;
+import dev.quarry.benchmarks.jmh.ExtractionBenchmark;
 import dev.quarry.benchmarks.jmh.IndexingBenchmark;
 import dev.quarry.benchmarks.jmh.SearchBenchmark;
 import dev.quarry.benchmarks.report.Environment;
+import dev.quarry.benchmarks.report.ExtractionTable;
 import dev.quarry.benchmarks.report.Footprint;
 import dev.quarry.benchmarks.report.FootprintProbe;
 import dev.quarry.benchmarks.report.ResultTable;
@@ -18,6 +22,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -35,10 +40,13 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * Runs the suite of one {@link Profile}: indexing and search benchmarks for each thread count
- * (search over an idle index, then under concurrent indexing), then the footprint of each search index, and returns the comparison of Quarry with raw Lucene.
+ * (search over an idle index, then under concurrent indexing), then the footprint of each search
+ * index, then extraction beside pdftotext where the profile has it, and returns the comparison of
+ * Quarry with raw Lucene (and with pdftotext).
  *
  * <p>Command line: {@code java -jar benchmarks.jar [smoke|quick|compare|full|growth-1m] [--corpus
- * generated|jsonl:FILE] [--seed N] [--out FILE] [--keep] [--opensearch URL] [--contenders a,b]};
+ * generated|jsonl:FILE] [--seed N] [--out FILE] [--keep] [--opensearch URL] [--contenders a,b]
+ * [--shared DIR]};
  * {@code java -jar benchmarks.jar jmh ...}
  * hands the rest to JMH's own command line. Indexes live in a new folder under {@code
  * java.io.tmpdir}, deleted at the end unless {@code --keep}.
@@ -58,10 +66,14 @@ public final class Harness {
   private final PrintStream log;
   private final Servers servers;
   private final List<ContenderKind> contenders;
+  private final Path sharedDir;
 
-  /** Every contender; OpenSearch is left out (with a note) since no URL is given. */
-  public Harness(Profile profile, String corpusSpec, long seed, Path workspace, PrintStream log) {
-    this(profile, corpusSpec, seed, workspace, log, Servers.NONE, List.of(ContenderKind.values()));
+  /**
+   * Every contender (OpenSearch is left out, with a note, since no URL is given); extraction over
+   * the shared documents of {@code sharedDir}.
+   */
+  public Harness(Profile profile, String corpusSpec, long seed, Path workspace, PrintStream log, Path sharedDir) {
+    this(profile, corpusSpec, seed, workspace, log, Servers.NONE, List.of(ContenderKind.values()), sharedDir);
   }
 
   /**
@@ -69,9 +81,10 @@ public final class Harness {
    * @param log where progress goes (JMH's own output too, unless the profile runs in-process)
    * @param servers the servers of the HTTP contenders that run in processes of their own
    * @param contenders the contenders to measure, when they can run here
+   * @param sharedDir the shared folder whose good documents extraction is measured on
    */
   public Harness(Profile profile, String corpusSpec, long seed, Path workspace, PrintStream log,
-      Servers servers, List<ContenderKind> contenders) {
+      Servers servers, List<ContenderKind> contenders, Path sharedDir) {
     this.profile = profile;
     this.corpusSpec = corpusSpec;
     this.seed = seed;
@@ -79,6 +92,7 @@ public final class Harness {
     this.log = log;
     this.servers = servers;
     this.contenders = List.copyOf(contenders);
+    this.sharedDir = sharedDir.toAbsolutePath().normalize();
   }
 
   public static void main(String[] args) throws Exception {
@@ -90,7 +104,7 @@ public final class Harness {
     Path workspace = Files.createTempDirectory("quarry-bench-");
     try {
       Report report = new Harness(command.profile(), command.corpus(), command.seed(), workspace, System.out,
-          command.servers(), command.contenders()).run();
+          command.servers(), command.contenders(), command.shared()).run();
       String markdown = report.toMarkdown();
       System.out.println();
       System.out.println(markdown);
@@ -182,8 +196,47 @@ public final class Harness {
         }
       }
     }
+    ExtractionTable extraction = measureExtraction(notes);
     return new Report(Environment.current(), profile, corpus.describe(),
-        Files.getFileStore(workspace).type(), notes, ResultTable.of(results, footprints));
+        Files.getFileStore(workspace).type(), notes, ResultTable.of(results, footprints), extraction);
+  }
+
+  /**
+   * Quarry's extractors over the shared PDFs and other documents, then pdftotext over the same
+   * PDFs for as long as Quarry's measured iterations took; nothing when the profile has no
+   * extraction, and a note for what could not run.
+   */
+  private ExtractionTable measureExtraction(List<String> notes) throws IOException, RunnerException {
+    if (profile.extractionIterationTime().isZero()) {
+      return ExtractionTable.NONE;
+    }
+    String unavailable = SharedDocuments.unavailableReason(sharedDir);
+    if (unavailable != null) {
+      note(notes, "extraction not measured: " + unavailable);
+      return ExtractionTable.NONE;
+    }
+    SharedDocuments documents = SharedDocuments.read(sharedDir);
+    List<RunResult> results = new ArrayList<>(new Runner(extraction()).run());
+    Pdftotext.Throughput reference = null;
+    if (documents.pdfs().isEmpty()) {
+      note(notes, "pdftotext not measured: no PDFs among the shared documents");
+    } else if (!Pdftotext.installed()) {
+      note(notes, "pdftotext not measured: not installed here (Debian's poppler-utils has it)");
+    } else {
+      try {
+        reference = Pdftotext.measure(documents.pdfs(),
+            profile.extractionIterationTime().multipliedBy(profile.measurementIterations()));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while measuring pdftotext", e);
+      }
+    }
+    return ExtractionTable.of(results, documents, reference);
+  }
+
+  private void note(List<String> notes, String note) {
+    notes.add(note);
+    log.println(note);
   }
 
   private List<Availability> probe(List<String> notes) throws IOException {
@@ -246,25 +299,38 @@ public final class Harness {
         .build();
   }
 
+  /** Both kinds of shared documents, one at a time, as one client of the default pool of workers. */
+  private org.openjdk.jmh.runner.options.Options extraction() {
+    Duration iteration = profile.extractionIterationTime();
+    return options(ExtractionBenchmark.class, 1, Profile.EXTRACTION_WARMUP_ITERATIONS, iteration, iteration)
+        .param("documents", Arrays.stream(SharedDocuments.Kind.values())
+            .map(SharedDocuments.Kind::param).toArray(String[]::new))
+        .param("sharedDir", sharedDir.toString())
+        .build();
+  }
+
   private ChainedOptionsBuilder common(Class<?> benchmark, List<ContenderKind> kinds, int threads,
       int warmupIterations) {
-    ChainedOptionsBuilder options = new OptionsBuilder()
-        .include("^" + Pattern.quote(benchmark.getName()) + "\\.")
+    return options(benchmark, threads, warmupIterations, profile.warmupTime(), profile.measurementTime())
         .param("contender", kinds.stream().map(ContenderKind::param).toArray(String[]::new))
         .param("corpus", corpusSpec)
-        .param("seed", Long.toString(seed))
+        .param("seed", Long.toString(seed));
+  }
+
+  private ChainedOptionsBuilder options(Class<?> benchmark, int threads, int warmupIterations,
+      Duration warmupTime, Duration measurementTime) {
+    ChainedOptionsBuilder options = new OptionsBuilder()
+        .include("^" + Pattern.quote(benchmark.getName()) + "\\.")
         .threads(threads)
         .forks(profile.forks())
         .warmupIterations(warmupIterations)
         .measurementIterations(profile.measurementIterations())
-        .measurementTime(TimeValue.milliseconds(profile.measurementTime().toMillis()))
-        // Lucene decodes postings with the Vector API when the incubator module is readable, as
-        // production launchers (Elasticsearch, OpenSearch) arrange; both contenders gain alike.
+        .measurementTime(TimeValue.milliseconds(measurementTime.toMillis()))
         .jvmArgsAppend(jvmArgs())
         .shouldFailOnError(true)
         .verbosity(profile.forks() == 0 ? VerboseMode.SILENT : VerboseMode.NORMAL);
     if (warmupIterations > 0) {
-      options.warmupTime(TimeValue.milliseconds(profile.warmupTime().toMillis()));
+      options.warmupTime(TimeValue.milliseconds(warmupTime.toMillis()));
     }
     return options;
   }
@@ -300,7 +366,7 @@ public final class Harness {
 
   /** The harness's command line. */
   record CommandLine(Profile profile, String corpus, long seed, Path out, boolean keep, Servers servers,
-      List<ContenderKind> contenders) {
+      List<ContenderKind> contenders, Path shared) {
     static CommandLine parse(String[] args) {
       String openSearch = null;
       String openSearchRefresh = null;
@@ -311,12 +377,14 @@ public final class Harness {
       long seed = DEFAULT_SEED;
       Path out = null;
       boolean keep = false;
+      Path shared = SharedDocuments.DEFAULT_DIR;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--corpus" -> corpus = value(args, ++i, "--corpus");
           case "--seed" -> seed = Long.parseLong(value(args, ++i, "--seed"));
           case "--out" -> out = Path.of(value(args, ++i, "--out"));
           case "--keep" -> keep = true;
+          case "--shared" -> shared = Path.of(value(args, ++i, "--shared"));
           case "--opensearch" -> openSearch = value(args, ++i, "--opensearch");
           case "--opensearch-refresh" -> openSearchRefresh = value(args, ++i, "--opensearch-refresh");
           case "--quarry-server" -> quarryServer = value(args, ++i, "--quarry-server");
@@ -327,14 +395,15 @@ public final class Harness {
               throw new IllegalArgumentException("unknown option " + args[i]
                   + "; usage: [smoke|quick|compare|full|growth-1m] [--corpus generated|jsonl:FILE] [--seed N]"
                   + " [--out FILE] [--keep] [--opensearch URL] [--opensearch-refresh wait_for|true] [--quarry-server URL]"
-                  + " [--contenders quarry,lucene,quarry-http,opensearch]");
+                  + " [--contenders quarry,lucene,quarry-http,opensearch] [--shared DIR]");
             }
             profile = Profile.named(args[i]);
           }
         }
       }
       return new CommandLine(profile, corpus, seed, out, keep,
-          new Servers(openSearch, ContenderKind.openSearchRefresh(openSearchRefresh), quarryServer), contenders);
+          new Servers(openSearch, ContenderKind.openSearchRefresh(openSearchRefresh), quarryServer), contenders,
+          shared);
     }
 
     private static String value(String[] args, int i, String option) {

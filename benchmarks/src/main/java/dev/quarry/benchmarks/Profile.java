@@ -26,6 +26,9 @@ import java.util.Locale;
  * @param searchIndexingDocsPerSecond documents per second indexed beside the searches of the
  *     search-under-indexing trials, run over the smallest of {@code searchChunks} only (the load is
  *     the same at every size, so one size shows what it does); 0 runs none
+ * @param extractionIterationTime the length of each iteration of the extraction trials (PDFs, other
+ *     documents; {@link #EXTRACTION_WARMUP_ITERATIONS} warm-up iterations, then
+ *     {@code measurementIterations}), and of pdftotext's run over the same PDFs; zero runs none
  */
 public record Profile(
     String name,
@@ -42,7 +45,8 @@ public record Profile(
     List<Long> initialChunks,
     List<Long> searchChunks,
     int queries,
-    int searchIndexingDocsPerSecond) {
+    int searchIndexingDocsPerSecond,
+    Duration extractionIterationTime) {
 
   /**
    * The concurrent indexing of the search-under-indexing trials: a steady stream of live updates,
@@ -53,16 +57,22 @@ public record Profile(
    */
   static final int INDEXING_LOAD_DOCS_PER_SECOND = 20;
 
+  /**
+   * Warm-up iterations of an extraction trial. The workers are JVMs of their own that start cold:
+   * on an idle machine the first 30 s extracted 11 PDFs/s and the minutes after 37 to 44.
+   */
+  public static final int EXTRACTION_WARMUP_ITERATIONS = 2;
+
   /** Tiny and in-process: the JUnit smoke test; its figures mean nothing. */
   public static final Profile SMOKE = new Profile("smoke", 0, "1g",
       0, 0, Duration.ZERO, 1, Duration.ofMillis(100),
-      List.of(1, 2), List.of(10), 20, List.of(0L), List.of(100L), 50, 50);
+      List.of(1, 2), List.of(10), 20, List.of(0L), List.of(100L), 50, 50, Duration.ofMillis(200));
 
   /** Minutes on two cores: every comparison at small sizes (search at 10k and 100k chunks). */
   public static final Profile QUICK = new Profile("quick", 1, "2g",
       3, 4, Duration.ofSeconds(3), 3, Duration.ofSeconds(3),
       List.of(1, 2), List.of(100), 2_000, List.of(0L, 10_000L), List.of(10_000L, 100_000L), 1_000,
-      INDEXING_LOAD_DOCS_PER_SECOND);
+      INDEXING_LOAD_DOCS_PER_SECOND, Duration.ofSeconds(10));
 
   /**
    * Quick's iterations at the smallest sizes only (indexing into an empty index, search over 10k
@@ -71,18 +81,18 @@ public record Profile(
   public static final Profile COMPARE = new Profile("compare", 1, "2g",
       3, 4, Duration.ofSeconds(3), 3, Duration.ofSeconds(3),
       List.of(1, 2), List.of(100), 2_000, List.of(0L), List.of(10_000L), 1_000,
-      INDEXING_LOAD_DOCS_PER_SECOND);
+      INDEXING_LOAD_DOCS_PER_SECOND, Duration.ZERO);
 
   /** The run to quote: longer iterations, batches of 100 and 500, search up to 200k chunks. */
   public static final Profile FULL = new Profile("full", 1, "4g",
       6, 4, Duration.ofSeconds(5), 5, Duration.ofSeconds(5),
       List.of(1, 2), List.of(100, 500), 4_000, List.of(0L, 10_000L, 100_000L),
-      List.of(10_000L, 100_000L, 200_000L), 2_000, INDEXING_LOAD_DOCS_PER_SECOND);
+      List.of(10_000L, 100_000L, 200_000L), 2_000, INDEXING_LOAD_DOCS_PER_SECOND, Duration.ofSeconds(30));
 
-  /** The growth curve's million-chunk point, for indexing and search; about an hour. */
+  /** The growth curve's million-chunk point, for indexing and search; about 25 minutes on 2 cores. */
   public static final Profile GROWTH_1M = new Profile("growth-1m", 1, "8g",
       4, 4, Duration.ofSeconds(5), 3, Duration.ofSeconds(5),
-      List.of(1, 2), List.of(100), 4_000, List.of(1_000_000L), List.of(1_000_000L), 2_000, 0);
+      List.of(1, 2), List.of(100), 4_000, List.of(1_000_000L), List.of(1_000_000L), 2_000, 0, Duration.ZERO);
 
   public Profile {
     threads = List.copyOf(threads);
@@ -98,6 +108,9 @@ public record Profile(
     }
     if (searchIndexingDocsPerSecond < 0) {
       throw new IllegalArgumentException("searchIndexingDocsPerSecond must be 0 or more; got " + searchIndexingDocsPerSecond);
+    }
+    if (extractionIterationTime.isNegative()) {
+      throw new IllegalArgumentException("extractionIterationTime must be zero or more; got " + extractionIterationTime);
     }
     if (measurementIterations < 1) {
       throw new IllegalArgumentException("measurementIterations must be at least 1; got " + measurementIterations);

@@ -1,14 +1,16 @@
 package dev.quarry.benchmarks;
 
 import dev.quarry.benchmarks.report.Environment;
+import dev.quarry.benchmarks.report.ExtractionTable;
 import dev.quarry.benchmarks.report.ResultTable;
 import java.util.List;
 
 /**
  * The outcome of one run of the suite: where and how it ran, what could not be measured and why,
- * and the comparison table.
+ * the comparison table, and extraction beside pdftotext (empty where the profile has none).
  */
-public record Report(Environment environment, Profile profile, String corpus, String disk, List<String> notes, ResultTable table) {
+public record Report(Environment environment, Profile profile, String corpus, String disk, List<String> notes,
+    ResultTable table, ExtractionTable extraction) {
   public Report {
     notes = List.copyOf(notes);
   }
@@ -25,6 +27,9 @@ public record Report(Environment environment, Profile profile, String corpus, St
       out.append('\n');
     }
     out.append(table.toMarkdown());
+    if (!extraction.isEmpty()) {
+      out.append('\n').append(extraction.toMarkdown());
+    }
     return out.toString();
   }
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.quarry.benchmarks.corpus.Corpus;
+import dev.quarry.benchmarks.extraction.SharedDocuments;
+import dev.quarry.benchmarks.report.ExtractionTable;
 import dev.quarry.benchmarks.report.Comparison;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -17,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the whole harness at tiny sizes, in-process, so it cannot rot: every benchmark, the
- * footprint probe and the report. Its figures are meaningless and never asserted on.
+ * footprint probe, extraction beside pdftotext (where the shared documents and pdftotext are
+ * here) and the report. Its figures are meaningless and never asserted on.
  */
 class HarnessSmokeTest {
   private static final Set<String> MEASURES = Set.of(
@@ -29,7 +32,7 @@ class HarnessSmokeTest {
   @Test
   void smokeProfile_reportsEveryMeasureForEachMeasuredContender(@TempDir Path workspace) throws Exception {
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-    Report report = new Harness(Profile.SMOKE, Corpus.GENERATED, Harness.DEFAULT_SEED, workspace, quiet).run();
+    Report report = new Harness(Profile.SMOKE, Corpus.GENERATED, Harness.DEFAULT_SEED, workspace, quiet, sharedDir()).run();
 
     assumeFalse(report.notes().stream().anyMatch(n -> n.startsWith("lucene indexing not measured")),
         "the engine's chunker is not implemented yet, so neither contender can index: " + report.notes());
@@ -56,5 +59,34 @@ class HarnessSmokeTest {
           threads + " threads: " + rows);
     }
     assertTrue(report.toMarkdown().contains("| Quarry / Lucene |"), report.toMarkdown());
+    assertExtraction(report);
+  }
+
+  /** Extraction rows for both kinds of documents, and pdftotext's beside the PDFs where it runs. */
+  private static void assertExtraction(Report report) {
+    if (report.notes().stream().anyMatch(n -> n.startsWith("extraction not measured"))) {
+      assertTrue(report.extraction().isEmpty(), report.notes().toString());
+      return;
+    }
+    List<ExtractionTable.Row> rows = report.extraction().rows();
+    assertEquals(Set.of("pages/s", "docs/s"), rows.stream()
+        .filter(r -> r.measure().equals("extraction") && r.documents().contains("PDFs"))
+        .map(ExtractionTable.Row::unit).collect(Collectors.toSet()), rows.toString());
+    assertTrue(rows.stream().anyMatch(r -> r.measure().equals("extraction") && r.documents().contains("other")),
+        rows.toString());
+    boolean pdftotext = report.notes().stream().noneMatch(n -> n.startsWith("pdftotext not measured"));
+    for (ExtractionTable.Row row : rows) {
+      // A 200 ms iteration may end within one slow document: a rate, but maybe 0.
+      assertTrue(row.quarry() >= 0, "Quarry figure of " + row);
+      boolean referenced = row.measure().equals("extraction") && row.documents().contains("PDFs");
+      assertEquals(referenced && pdftotext, row.pdftotext() > 0, "pdftotext figure of " + row);
+    }
+    assertTrue(report.toMarkdown().contains("| Quarry / pdftotext |"), report.toMarkdown());
+  }
+
+  /** The shared folder the build names (the project's sibling), as the other modules' tests find it. */
+  private static Path sharedDir() {
+    String shared = System.getProperty("quarry.shared.dir");
+    return shared == null ? SharedDocuments.DEFAULT_DIR : Path.of(shared);
   }
 }

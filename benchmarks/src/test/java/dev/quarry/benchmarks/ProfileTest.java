@@ -64,6 +64,21 @@ class ProfileTest {
   void negativeIndexingRate_isRefused() {
     assertThrows(IllegalArgumentException.class, () -> new Profile("x", 0, "1g", 0, 0, java.time.Duration.ZERO, 1,
         java.time.Duration.ofMillis(1), java.util.List.of(1), java.util.List.of(1), 1, java.util.List.of(0L),
-        java.util.List.of(1L), 1, -1));
+        java.util.List.of(1L), 1, -1, java.time.Duration.ZERO));
+  }
+
+  @Test
+  void negativeExtractionTime_isRefused() {
+    assertThrows(IllegalArgumentException.class, () -> new Profile("x", 0, "1g", 0, 0, java.time.Duration.ZERO, 1,
+        java.time.Duration.ofMillis(1), java.util.List.of(1), java.util.List.of(1), 1, java.util.List.of(0L),
+        java.util.List.of(1L), 1, 0, java.time.Duration.ofSeconds(-1)));
+  }
+
+  @Test
+  void quickAndFull_measureExtraction_compareAndGrowthLeaveItOut() {
+    assertTrue(Profile.QUICK.extractionIterationTime().isPositive());
+    assertTrue(Profile.FULL.extractionIterationTime().isPositive());
+    assertTrue(Profile.COMPARE.extractionIterationTime().isZero());
+    assertTrue(Profile.GROWTH_1M.extractionIterationTime().isZero());
   }
 }

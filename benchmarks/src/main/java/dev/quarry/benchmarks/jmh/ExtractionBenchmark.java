@@ -1,12 +1,11 @@
 package dev.quarry.benchmarks.jmh;
 
+import dev.quarry.benchmarks.extraction.SharedDocuments;
 import dev.quarry.extractors.Extraction;
 import dev.quarry.extractors.ExtractionException;
 import dev.quarry.extractors.Extractors;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,20 +25,18 @@ import org.openjdk.jmh.annotations.TearDown;
  * Extraction throughput of Quarry's {@link Extractors} (worker processes, default pool and
  * limits) over the shared good documents: {@code pdf} takes every PDF (PDFBox, page by page),
  * {@code other} every other document (Tika, or the plain-text reader). Each operation extracts
- * one document, cycling through them; {@link ExtractedVolume} reports documents, pages and
- * characters per second.
+ * one document, cycling through them in manifest order; {@link ExtractedVolume} reports documents,
+ * pages (by the manifest, whether the document extracted or failed typed, as the reference counts
+ * them), characters and typed failures per second.
  *
  * <p>There is no raw-Lucene side to this: the reference for PDF speed is poppler's
- * {@code pdftotext}, recorded beside the shared documents ({@code data/docs/ANCHOR.md}). Not part
- * of the harness's profiles yet; run it with the jar's {@code jmh} command.
+ * {@code pdftotext} over the same PDFs ({@link dev.quarry.benchmarks.extraction.Pdftotext}), which
+ * the harness runs beside it.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class ExtractionBenchmark {
-  /** The shared documents' manifest: a header, then filename, bytes, media type, ... per line. */
-  static final String MANIFEST = "manifest.tsv";
-
   @Param({"pdf", "other"})
   public String documents;
 
@@ -48,28 +45,19 @@ public class ExtractionBenchmark {
   public String sharedDir;
 
   private Extractors extractors;
-  private List<Path> files;
+  private List<SharedDocuments.Document> files;
   private final AtomicLong next = new AtomicLong();
 
   @Setup(Level.Trial)
   public void startWorkers() throws IOException {
-    Path good = Path.of(sharedDir, "data", "docs", "good");
-    Path manifest = good.resolve(MANIFEST);
-    if (!Files.isReadable(manifest)) {
-      throw new IllegalStateException("no " + manifest + "; pass -p sharedDir=<the shared folder>");
+    Path shared = Path.of(sharedDir);
+    String unavailable = SharedDocuments.unavailableReason(shared);
+    if (unavailable != null) {
+      throw new IllegalStateException(unavailable + "; pass -p sharedDir=<the shared folder>");
     }
-    boolean pdf = switch (documents) {
-      case "pdf" -> true;
-      case "other" -> false;
-      default -> throw new IllegalArgumentException("documents must be pdf or other; got '" + documents + "'");
-    };
-    files = new ArrayList<>();
-    List<String> lines = Files.readAllLines(manifest);
-    for (String line : lines.subList(1, lines.size())) {
-      String[] columns = line.split("\t");
-      if (columns.length > 2 && columns[2].equals("application/pdf") == pdf) {
-        files.add(good.resolve(columns[0]));
-      }
+    files = SharedDocuments.read(shared).of(SharedDocuments.Kind.fromParam(documents));
+    if (files.isEmpty()) {
+      throw new IllegalStateException("no " + documents + " documents in the shared folder " + shared);
     }
     extractors = Extractors.builder().build();
   }
@@ -81,14 +69,15 @@ public class ExtractionBenchmark {
 
   @Benchmark
   public void extract(ExtractedVolume volume) {
-    Path file = files.get((int) (next.getAndIncrement() % files.size()));
+    SharedDocuments.Document file = files.get((int) (next.getAndIncrement() % files.size()));
+    volume.pages += file.pages();
     try {
-      Extraction extraction = extractors.extract(file, null);
+      Extraction extraction = extractors.extract(file.file(), null);
       volume.documents++;
-      volume.pages += extraction.pages() == null ? 0 : extraction.pages();
       volume.characters += extraction.characters();
     } catch (ExtractionException e) {
-      // Good documents may still hit a limit (pages, characters, time); count, do not stop.
+      // Good documents may still fail typed: a limit (pages, characters, time), or no text layer
+      // (image-only PDFs). Counted, and their time stays in the trial, as pdftotext's does.
       volume.failures++;
     }
   }

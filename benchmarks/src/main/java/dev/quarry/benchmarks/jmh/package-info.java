@@ -6,7 +6,8 @@
  * {@code opensearch}) and everything else equal, so the harness can divide one by the other.
  *
  * <p>{@link dev.quarry.benchmarks.jmh.ExtractionBenchmark} measures the extractors alone (PDF
- * pages/s, other documents/s) over the shared documents; it is not in the harness's profiles yet.
+ * pages/s, other documents/s) over the shared documents; the harness runs it in the quick and full
+ * profiles, with poppler's pdftotext over the same PDFs beside it.
  *
  * <p>Run them through {@link dev.quarry.benchmarks.Harness}, which picks the sizes of a profile and
  * prints the comparison; the JMH command line of the jar works too ({@code -h} lists it).

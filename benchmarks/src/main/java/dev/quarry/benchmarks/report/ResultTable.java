@@ -134,11 +134,11 @@ public final class ResultTable {
     return out.toString();
   }
 
-  private static String ratio(double value) {
+  static String ratio(double value) {
     return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2fx", value);
   }
 
-  private static String figure(double value) {
+  static String figure(double value) {
     if (Double.isNaN(value)) {
       return "not measured";
     }
