@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -216,7 +217,7 @@ public final class Harness {
       return ExtractionTable.NONE;
     }
     SharedDocuments documents = SharedDocuments.read(sharedDir);
-    List<RunResult> results = new ArrayList<>(new Runner(extraction()).run());
+    Collection<RunResult> results = new Runner(extraction()).run();
     Pdftotext.Throughput reference = null;
     if (documents.pdfs().isEmpty()) {
       note(notes, "pdftotext not measured: no PDFs among the shared documents");
