@@ -2,6 +2,7 @@ package dev.quarry.benchmarks.extraction;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -20,9 +21,7 @@ public final class Pdftotext {
   /** Whether {@code pdftotext} runs here. */
   public static boolean installed() {
     try {
-      Process version = new ProcessBuilder(COMMAND, "-v")
-          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-      return version.waitFor(10, TimeUnit.SECONDS) && version.exitValue() == 0;
+      return run(Duration.ofSeconds(10), "-v");
     } catch (IOException e) {
       return false;
     } catch (InterruptedException e) {
@@ -47,16 +46,28 @@ public final class Pdftotext {
     long pages = 0;
     do {
       SharedDocuments.Document pdf = pdfs.get((int) (documents % pdfs.size()));
-      Process process = new ProcessBuilder(COMMAND, "-q", pdf.file().toString(), "/dev/null")
-          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-      if (!process.waitFor(PER_FILE_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        throw new IOException("pdftotext took over " + PER_FILE_LIMIT.toSeconds() + " s on " + pdf.file());
-      }
+      run(PER_FILE_LIMIT, "-q", pdf.file().toString(), "/dev/null");
       documents++;
       pages += pdf.pages();
     } while (System.nanoTime() < deadline);
     return new Throughput(documents, pages, (System.nanoTime() - started) / 1e9);
+  }
+
+  /**
+   * Runs pdftotext with {@code arguments}, its output discarded, and says whether it exited 0.
+   *
+   * @throws IOException when it cannot start, or is still running after {@code limit} (then killed)
+   */
+  private static boolean run(Duration limit, String... arguments) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(COMMAND));
+    command.addAll(List.of(arguments));
+    Process process = new ProcessBuilder(command)
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+      process.destroyForcibly();
+      throw new IOException("pdftotext took over " + limit.toSeconds() + " s: " + command);
+    }
+    return process.exitValue() == 0;
   }
 
   /** What one measurement got through. */
