@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.quarry.benchmarks.corpus.Corpus;
-import dev.quarry.benchmarks.extraction.SharedDocuments;
+import dev.quarry.benchmarks.extraction.BuildSharedDir;
 import dev.quarry.benchmarks.report.ExtractionTable;
 import dev.quarry.benchmarks.report.Comparison;
 import java.io.OutputStream;
@@ -32,7 +32,7 @@ class HarnessSmokeTest {
   @Test
   void smokeProfile_reportsEveryMeasureForEachMeasuredContender(@TempDir Path workspace) throws Exception {
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-    Report report = new Harness(Profile.SMOKE, Corpus.GENERATED, Harness.DEFAULT_SEED, workspace, quiet, sharedDir()).run();
+    Report report = new Harness(Profile.SMOKE, Corpus.GENERATED, Harness.DEFAULT_SEED, workspace, quiet, BuildSharedDir.path()).run();
 
     assumeFalse(report.notes().stream().anyMatch(n -> n.startsWith("lucene indexing not measured")),
         "the engine's chunker is not implemented yet, so neither contender can index: " + report.notes());
@@ -82,11 +82,5 @@ class HarnessSmokeTest {
       assertEquals(referenced && pdftotext, row.pdftotext() > 0, "pdftotext figure of " + row);
     }
     assertTrue(report.toMarkdown().contains("| Quarry / pdftotext |"), report.toMarkdown());
-  }
-
-  /** The shared folder the build names (the project's sibling), as the other modules' tests find it. */
-  private static Path sharedDir() {
-    String shared = System.getProperty("quarry.shared.dir");
-    return shared == null ? SharedDocuments.DEFAULT_DIR : Path.of(shared);
   }
 }

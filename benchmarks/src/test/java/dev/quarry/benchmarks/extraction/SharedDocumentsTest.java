@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,19 +62,5 @@ class SharedDocumentsTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> SharedDocuments.Kind.fromParam("PDF"));
     assertTrue(e.getMessage().contains("pdf or other"), e.getMessage());
-  }
-
-  /** The shared documents' first PDF through the real pdftotext: one file, its manifest's pages. */
-  @Test
-  void pdftotext_measuresAtLeastOneFile_countingTheManifestsPages() throws Exception {
-    String property = System.getProperty("quarry.shared.dir");
-    Path shared = property == null ? SharedDocuments.DEFAULT_DIR : Path.of(property);
-    assumeTrue(SharedDocuments.unavailableReason(shared) == null, "no shared documents; skipping");
-    assumeTrue(Pdftotext.installed(), "pdftotext is not installed; skipping");
-    SharedDocuments.Document first = SharedDocuments.read(shared).pdfs().get(0);
-    Pdftotext.Throughput run = Pdftotext.measure(List.of(first), Duration.ZERO);
-    assertEquals(1, run.documents());
-    assertEquals(first.pages(), run.pages());
-    assertTrue(run.seconds() > 0 && run.pagesPerSecond() > 0, run.toString());
   }
 }
