@@ -5,13 +5,13 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /** Builds and sends {@code multipart/form-data} ingest uploads, as a browser or curl would. */
-final class Upload {
-  static final String BOUNDARY = "----quarry-test-boundary-7MA4YWxkTrZu0gW";
+public final class Upload {
+  public static final String BOUNDARY = "----quarry-test-boundary-7MA4YWxkTrZu0gW";
 
   private Upload() {}
 
   /** A body with a {@code request} part and, when {@code file} is non-null, a {@code file} part. */
-  static byte[] body(String requestJson, String fileName, byte[] file) {
+  public static byte[] body(String requestJson, String fileName, byte[] file) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     write(out, "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"request\"\r\n"
         + "Content-Type: application/json\r\n\r\n" + requestJson + "\r\n");
@@ -25,11 +25,11 @@ final class Upload {
     return out.toByteArray();
   }
 
-  static ApiClient.Answer send(ApiClient api, String token, String requestJson, String fileName, byte[] file) {
+  public static ApiClient.Answer send(ApiClient api, String token, String requestJson, String fileName, byte[] file) {
     return send(api, token, null, body(requestJson, fileName, file));
   }
 
-  static ApiClient.Answer send(ApiClient api, String token, String idempotencyKey, byte[] body) {
+  public static ApiClient.Answer send(ApiClient api, String token, String idempotencyKey, byte[] body) {
     ApiClient.Call call = api.post("/v1/retrieval/ingest").token(token)
         .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY).bytes(body);
     if (idempotencyKey != null) {

@@ -23,17 +23,17 @@ import java.util.regex.Pattern;
  * run.started} first, the progress phases in order with their context keys, exactly one terminal
  * event and nothing after it.
  */
-final class RunStream {
-  static final ObjectMapper JSON = new ObjectMapper();
-  static final Set<String> REQUIRED_TYPES = Set.of("run.started", "run.progress", "run.completed", "run.failed",
+public final class RunStream {
+  public static final ObjectMapper JSON = new ObjectMapper();
+  public static final Set<String> REQUIRED_TYPES = Set.of("run.started", "run.progress", "run.completed", "run.failed",
       "run.cancelled");
-  static final Set<String> TERMINAL_TYPES = Set.of("run.completed", "run.failed", "run.cancelled");
-  static final List<String> PHASES = List.of("retrieval.resolving-sources", "retrieval.searching", "retrieval.completed");
-  static final List<Set<String>> PHASE_CONTEXT_KEYS = List.of(Set.of("corpus"), Set.of("corpus", "revision", "sources"),
+  public static final Set<String> TERMINAL_TYPES = Set.of("run.completed", "run.failed", "run.cancelled");
+  public static final List<String> PHASES = List.of("retrieval.resolving-sources", "retrieval.searching", "retrieval.completed");
+  public static final List<Set<String>> PHASE_CONTEXT_KEYS = List.of(Set.of("corpus"), Set.of("corpus", "revision", "sources"),
       Set.of("corpus", "revision", "results"));
   private static final Pattern TIMESTAMP = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z");
 
-  final List<JsonNode> events;
+  public final List<JsonNode> events;
   /** Comment frames seen (heartbeats); never events. */
   final int comments;
 
@@ -43,7 +43,7 @@ final class RunStream {
   }
 
   /** Parses a whole {@code text/event-stream} body; fails on anything but id, data and comment lines. */
-  static RunStream parse(String body) {
+  public static RunStream parse(String body) {
     List<JsonNode> events = new ArrayList<>();
     int comments = 0;
     String id = null;
@@ -82,7 +82,7 @@ final class RunStream {
   }
 
   /** Checks every envelope rule and returns this stream's terminal event. */
-  JsonNode checkEnvelope() {
+  public JsonNode checkEnvelope() {
     assertFalse(events.isEmpty(), "a run sends at least run.started and a terminal event");
     String runId = events.get(0).path("runId").asText();
     assertTrue(runId.startsWith("run_") && runId.length() > 4, "runId: " + runId);
@@ -126,7 +126,7 @@ final class RunStream {
     return terminal;
   }
 
-  String runId() {
+  public String runId() {
     return events.get(0).path("runId").asText();
   }
 }

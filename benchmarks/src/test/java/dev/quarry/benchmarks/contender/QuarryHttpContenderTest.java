@@ -3,9 +3,9 @@ package dev.quarry.benchmarks.contender;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quarry.api.server.QuarryServer;
-import dev.quarry.api.server.ServerConfig;
-import dev.quarry.api.server.TokensFile;
+import dev.quarry.app.server.QuarryServer;
+import dev.quarry.app.server.ServerConfig;
+import dev.quarry.app.server.TokensFile;
 import dev.quarry.benchmarks.corpus.SourceDocument;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,0 @@
-package dev.quarry.api.eval;
-
-/** One query's scores: nDCG@10, Recall@100 and MRR@10. */
-public record QueryScores(String queryId, double ndcgAt10, double recallAt100, double mrrAt10) {}

@@ -1,0 +1,136 @@
+package dev.quarry.app.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.app.server.QuarryServer;
+import dev.quarry.app.server.ServerConfig;
+import dev.quarry.app.server.TokenAuthenticator;
+import dev.quarry.corpora.access.Access;
+import dev.quarry.corpora.access.Grant;
+import dev.quarry.corpora.access.Scope;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code quarry demo}: a server with a small sample corpus ({@code handbook}) indexed, a freshly
+ * minted token with every scope, and ready-to-paste curl commands. The sample is loaded through
+ * the server's own HTTP API, the way an application would.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+    description = "Start a server with a sample corpus and print curl commands to try it.")
+final class DemoCommand implements Callable<Integer> {
+  static final String CORPUS = "handbook";
+
+  @Option(names = "--data", paramLabel = "DIR", description = "The data folder. Default: a new temporary folder.")
+  Path data;
+
+  @Option(names = "--port", defaultValue = "8080", paramLabel = "PORT", description = "Port; 0 picks a free one. Default: ${DEFAULT-VALUE}.")
+  int port;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    Path dir = data != null ? data : Files.createTempDirectory("quarry-demo-");
+    String token = mintToken();
+    Access everything = new Access("demo", List.of(new Grant("*", List.of("*"), EnumSet.allOf(Scope.class))));
+    TokenAuthenticator tokens = TokenAuthenticator.single(token, everything);
+    return Serving.serveUntilStopped(
+        () -> QuarryServer.start(dir, "127.0.0.1", port, tokens, ServerConfig.DEFAULT),
+        server -> {
+          try {
+            loadSample(server.url(), token);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+          System.out.println(instructions(server.url(), token, dir));
+          System.out.flush();
+        });
+  }
+
+  private static String mintToken() {
+    byte[] bytes = new byte[24];
+    new SecureRandom().nextBytes(bytes);
+    return "qd_" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  /** Creates the sample corpus (unless it exists) and indexes the bundled documents in one batch. */
+  private static void loadSample(String url, String token) throws IOException, InterruptedException {
+    ObjectMapper mapper = new ObjectMapper();
+    HttpClient http = HttpClient.newHttpClient();
+    ObjectNode create = mapper.createObjectNode().put("corpus", CORPUS);
+    post(http, mapper, url + "/v1/retrieval/corpora/create", token, create);
+    ObjectNode batch = mapper.createObjectNode().put("corpus", CORPUS);
+    ArrayNode operations = batch.putArray("operations");
+    for (String name : resource("demo/index.txt").lines().filter(l -> !l.isBlank()).toList()) {
+      String text = resource("demo/" + name);
+      String title = text.lines().findFirst().orElse(name).replaceFirst("^#\\s*", "");
+      operations.addObject().putObject("index").put("source", name).put("title", title).put("text", text)
+          .put("mediaType", "text/markdown");
+    }
+    HttpResponse<String> indexed = post(http, mapper, url + "/v1/retrieval/sources/batch", token, batch);
+    if (indexed.statusCode() != 200) {
+      throw new IllegalStateException("indexing the sample failed: " + indexed.body());
+    }
+  }
+
+  private static HttpResponse<String> post(HttpClient http, ObjectMapper mapper, String url, String token,
+      ObjectNode body) throws IOException, InterruptedException {
+    HttpRequest request = HttpRequest.newBuilder(URI.create(url))
+        .header("Authorization", "Bearer " + token)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(mapper.writeValueAsBytes(body)))
+        .build();
+    return http.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String resource(String name) throws IOException {
+    try (InputStream in = DemoCommand.class.getClassLoader().getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IOException("missing bundled resource " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  static String instructions(String url, String token, Path dir) {
+    String auth = "-H 'Authorization: Bearer " + token + "' -H 'Content-Type: application/json'";
+    String post = "curl -s " + auth + " " + url + "/v1/retrieval/";
+    return String.join("\n",
+        "",
+        "Quarry demo: corpus '" + CORPUS + "' is indexed; data in " + dir,
+        "Token (every scope on every corpus): " + token,
+        "",
+        "# What this server offers",
+        "curl -s -H 'Authorization: Bearer " + token + "' " + url + "/v1/protocol",
+        "# Search",
+        post + "search -d '{\"corpus\":\"handbook\",\"query\":\"parental leave\",\"topK\":3}'",
+        "# Index a source (the receipt names the new revision)",
+        post + "sources/index -d '{\"corpus\":\"handbook\",\"source\":\"policies/remote.md\",\"title\":\"Remote work\","
+            + "\"text\":\"Employees may work remotely up to three days a week.\"}'",
+        "# Search pinned to revision 1 (before that index): same answer every time",
+        post + "search -d '{\"corpus\":\"handbook\",\"query\":\"remote work\",\"revision\":1}'",
+        "# Delete a source, then read the history",
+        post + "sources/delete -d '{\"corpus\":\"handbook\",\"source\":\"policies/remote.md\"}'",
+        post + "corpora/history -d '{\"corpus\":\"handbook\"}'",
+        "",
+        "Stop with Ctrl-C.");
+  }
+}

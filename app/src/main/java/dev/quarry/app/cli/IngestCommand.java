@@ -1,0 +1,161 @@
+package dev.quarry.app.cli;
+
+import dev.quarry.corpora.ingest.IngestPipeline;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code quarry ingest --corpus NAME PATH...}: ingests document files, folders walked, either
+ * through a running server ({@code --url}) or straight into a data folder ({@code --data}). Files
+ * go {@code --parallel} at a time; a progress bar on stderr counts files, bytes and failures; files
+ * whose bytes their source already holds are skipped as unchanged; one bad file never stops the
+ * batch. Ends with a table on stdout (ingested, unchanged, failed by code) and exit code 0, or 1
+ * when any file failed.
+ */
+@Command(name = "ingest", mixinStandardHelpOptions = true,
+    description = "Ingest document files (PDF, Office, HTML, Markdown, EPUB, ...) into a corpus.")
+final class IngestCommand implements Callable<Integer> {
+  /** Two at a time: extraction is CPU-bound and the default pool has two workers. */
+  static final int DEFAULT_PARALLEL = 2;
+  static final String TOKEN_VARIABLE = "QUARRY_TOKEN";
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--corpus", required = true, paramLabel = "NAME",
+      description = "The corpus; it must exist, unless --create is given.")
+  String corpus;
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Target target;
+
+  /** Where the documents go: a running server, or a data folder opened in this process. */
+  static final class Target {
+    @Option(names = "--url", paramLabel = "URL", description = "A running server, such as http://127.0.0.1:8080.")
+    String url;
+
+    @Option(names = "--data", paramLabel = "DIR", description = "A data folder to write directly (no server may hold it).")
+    Path data;
+  }
+
+  @Option(names = "--token", paramLabel = "TOKEN",
+      description = "Bearer token with the index grant (with --url). Default: the " + TOKEN_VARIABLE + " variable.")
+  String token;
+
+  @Option(names = "--create", description = "Create the corpus, with default settings, when it does not exist.")
+  boolean create;
+
+  @Option(names = "--parallel", defaultValue = "" + DEFAULT_PARALLEL, paramLabel = "N",
+      description = "Files ingested at once. Default: ${DEFAULT-VALUE}.")
+  int parallel;
+
+  @Parameters(arity = "1..*", paramLabel = "PATH", description = "Files and folders; a file in a folder becomes the "
+      + "source named by its path relative to that folder.")
+  List<Path> paths;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    if (parallel < 1 || parallel > 64) {
+      err.println("quarry ingest: --parallel must be between 1 and 64; got " + parallel);
+      return 2;
+    }
+    List<DocumentFiles.DocumentFile> files;
+    try {
+      files = DocumentFiles.under(paths);
+    } catch (IOException e) {
+      err.println("quarry ingest: " + e.getMessage());
+      return 2;
+    }
+    String bearer = token != null ? token : System.getenv(TOKEN_VARIABLE);
+    if (target.url != null && (bearer == null || bearer.isBlank())) {
+      err.println("quarry ingest: --url needs --token or the " + TOKEN_VARIABLE + " variable");
+      return 2;
+    }
+    try (DocumentIngester ingester = target.url != null
+        ? new HttpIngester(target.url, bearer) : new LocalIngester(target.data, parallel)) {
+      String problem = ingester.checkCorpus(corpus);
+      if (problem != null && create && problem.startsWith(ErrorCode.CORPUS_NOT_FOUND.name())) {
+        problem = ingester.createCorpus(corpus);
+      }
+      if (problem != null) {
+        err.println("quarry ingest: corpus '" + corpus + "': " + problem);
+        return 1;
+      }
+      IngestSummary summary = run(ingester, files, err);
+      summary.print(out);
+      return summary.failed() == 0 ? 0 : 1;
+    } catch (QuarryException e) {
+      err.println("quarry ingest: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private IngestSummary run(DocumentIngester ingester, List<DocumentFiles.DocumentFile> files, PrintWriter err) {
+    IngestSummary summary = new IngestSummary();
+    ExecutorService pool = Executors.newFixedThreadPool(parallel);
+    try (ProgressBar progress = new ProgressBarBuilder().setTaskName("ingest").setInitialMax(files.size())
+        .setConsumer(new ConsoleProgressBarConsumer(System.err)).setUpdateIntervalMillis(250).build()) {
+      List<Future<IngestOutcome>> outcomes = files.stream()
+          .map(file -> pool.submit(() -> ingestOne(ingester, file))).toList();
+      for (int i = 0; i < files.size(); i++) {
+        DocumentFiles.DocumentFile file = files.get(i);
+        IngestOutcome outcome = outcomeOf(outcomes.get(i));
+        summary.add(outcome, file.bytes());
+        if (outcome.isFailure()) {
+          err.println("failed: " + file.path() + ": " + outcome.code() + ": " + outcome.message());
+        }
+        progress.step();
+        progress.setExtraMessage(megabytes(summary.bytes()) + ", " + summary.failed() + " failed");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    err.flush();
+    return summary;
+  }
+
+  private IngestOutcome ingestOne(DocumentIngester ingester, DocumentFiles.DocumentFile file) {
+    String sha256;
+    try {
+      sha256 = IngestPipeline.sha256Hex(file.path());
+    } catch (QuarryException e) {
+      return IngestOutcome.failed("UNREADABLE", "the file could not be read");
+    }
+    return ingester.ingest(corpus, file, sha256);
+  }
+
+  private static IngestOutcome outcomeOf(Future<IngestOutcome> future) {
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return IngestOutcome.failed("CANCELLED", "interrupted");
+    } catch (java.util.concurrent.ExecutionException e) {
+      // An ingester never throws for a document; anything here is a fault of this program.
+      return IngestOutcome.failed("INTERNAL", String.valueOf(e.getCause()));
+    }
+  }
+
+  private static String megabytes(long bytes) {
+    return String.format("%.1f MB", bytes / 1_000_000.0);
+  }
+}

@@ -1,0 +1,33 @@
+package dev.quarry.app.cli;
+
+import java.util.Objects;
+
+/**
+ * What became of one file: {@code indexed} or {@code unchanged}, or failed with an error code and
+ * a message.
+ *
+ * @param status {@code indexed}, {@code unchanged} or {@code failed}
+ * @param code the error code when failed (a contract code, or {@code UNREADABLE}, {@code
+ *     UNREACHABLE}), else null
+ */
+record IngestOutcome(String status, String code, String message) {
+  static final String INDEXED = "indexed";
+  static final String UNCHANGED = "unchanged";
+  static final String FAILED = "failed";
+
+  IngestOutcome {
+    Objects.requireNonNull(status, "status");
+  }
+
+  static IngestOutcome of(String status) {
+    return new IngestOutcome(status, null, null);
+  }
+
+  static IngestOutcome failed(String code, String message) {
+    return new IngestOutcome(FAILED, code, message);
+  }
+
+  boolean isFailure() {
+    return FAILED.equals(status);
+  }
+}

@@ -1,0 +1,96 @@
+package dev.quarry.app.cli;
+
+import dev.quarry.corpora.Corpora;
+import dev.quarry.corpora.access.Access;
+import dev.quarry.corpora.access.Grant;
+import dev.quarry.corpora.access.Scope;
+import dev.quarry.corpora.ingest.IngestRequest;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.MutationResult;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.extractors.Extractors;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+
+/**
+ * Ingests straight into a data folder with {@code Corpora} in this process, as a local caller
+ * with every grant. The folder is locked while open: no server may hold it at the same time.
+ */
+final class LocalIngester implements DocumentIngester {
+  private static final Access LOCAL = new Access("local", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
+
+  private final Extractors extractors;
+  private final Corpora corpora;
+
+  /**
+   * @param workers extraction worker processes
+   * @throws QuarryException when the data folder cannot be opened (another process holds it)
+   */
+  LocalIngester(Path data, int workers) {
+    this.extractors = Extractors.builder().workers(workers).build();
+    try {
+      this.corpora = Corpora.builder().dataDir(data).extractors(extractors).build();
+    } catch (RuntimeException e) {
+      extractors.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public String checkCorpus(String corpus) {
+    try {
+      corpora.readCorpus(LOCAL, corpus);
+      return null;
+    } catch (QuarryException e) {
+      return e.code() + ": " + e.getMessage();
+    }
+  }
+
+  @Override
+  public String createCorpus(String corpus) {
+    try {
+      corpora.createCorpus(LOCAL, corpus, null);
+      return null;
+    } catch (QuarryException e) {
+      return e.code() + ": " + e.getMessage();
+    }
+  }
+
+  @Override
+  public IngestOutcome ingest(String corpus, DocumentFiles.DocumentFile file, String sha256) {
+    try {
+      if (holds(corpus, file.source(), sha256)) {
+        return IngestOutcome.of(IngestOutcome.UNCHANGED);
+      }
+      IngestRequest request = new IngestRequest(file.source(), null, null, file.declaredMediaType(), null, null);
+      MutationResult result = corpora.ingest(LOCAL, corpus, request, file.path(), null);
+      return IngestOutcome.of(result.single().status().wireName());
+    } catch (QuarryException e) {
+      return IngestOutcome.failed(e.code().name(), e.getMessage());
+    }
+  }
+
+  private boolean holds(String corpus, String source, String sha256) {
+    try {
+      return sha256.equals(corpora.readSource(LOCAL, corpus, source).state().contentSha256());
+    } catch (QuarryException e) {
+      if (e.code() == ErrorCode.SOURCE_NOT_FOUND) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      corpora.close();
+    } catch (IOException e) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "closing the data folder failed: " + e.getMessage(), e);
+    } finally {
+      extractors.close();
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package dev.quarry.app.cli;
+
+import dev.quarry.app.server.QuarryServer;
+import dev.quarry.engine.QuarryException;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/** Starts a server, announces it, and keeps it up until the process is asked to stop. */
+final class Serving {
+  private Serving() {}
+
+  /**
+   * Starts the server, prints {@code listening on URL}, runs {@code afterStart} (may be null), then
+   * blocks until SIGTERM/SIGINT, whose shutdown hook closes the server: in-flight requests finish
+   * and every corpus is committed and closed.
+   *
+   * @return the process exit code: 0, or 1 when the server could not start (the process exits
+   *     with 1 when {@code afterStart} fails)
+   */
+  static int serveUntilStopped(Supplier<QuarryServer> start, Consumer<QuarryServer> afterStart)
+      throws InterruptedException {
+    QuarryServer server;
+    try {
+      server = start.get();
+    } catch (QuarryException e) {
+      System.err.println("quarry: " + e.getMessage());
+      return 1;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      server.close();
+      stopped.countDown();
+    }, "quarry-shutdown"));
+    System.out.println("listening on " + server.url());
+    System.out.flush();
+    if (afterStart != null) {
+      try {
+        afterStart.accept(server);
+      } catch (RuntimeException e) {
+        System.err.println("quarry: " + e.getMessage());
+        System.exit(1); // runs the shutdown hook, which closes the server
+      }
+    }
+    stopped.await();
+    return 0;
+  }
+}

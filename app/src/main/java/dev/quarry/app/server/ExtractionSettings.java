@@ -1,0 +1,31 @@
+package dev.quarry.app.server;
+
+import dev.quarry.api.wire.Limit;
+import dev.quarry.api.wire.Limits;
+import dev.quarry.extractors.ExtractionLimits;
+import dev.quarry.extractors.Extractors;
+import java.time.Duration;
+
+/**
+ * The standalone server's extraction pool, from the {@code extraction} key of its configuration:
+ * how many worker processes parse documents, each one's heap, and how many documents may wait.
+ * The per-document bounds come from {@code limits} ({@code maxDocumentBytes},
+ * {@code maxDocumentPages}, {@code maxExtractedChars}, {@code extractionTimeoutMillis}), so what
+ * {@code /v1/protocol} advertises is what the workers enforce.
+ */
+public record ExtractionSettings(int workers, int workerHeapMiB, int queueCapacity) {
+  public static final ExtractionSettings DEFAULT = new ExtractionSettings(
+      Extractors.DEFAULT_WORKERS, Extractors.DEFAULT_WORKER_HEAP_MIB, Extractors.DEFAULT_QUEUE_CAPACITY);
+
+  /** Starts nothing yet: workers start with the first document. The caller closes the result. */
+  public Extractors build(Limits limits, boolean pdfEnabled) {
+    return Extractors.builder().workers(workers).workerHeapMiB(workerHeapMiB).queueCapacity(queueCapacity)
+        .limits(extractionLimits(limits)).pdfEnabled(pdfEnabled).build();
+  }
+
+  /** The extractors' bounds from the advertised limits. */
+  static ExtractionLimits extractionLimits(Limits limits) {
+    return new ExtractionLimits(limits.get(Limit.MAX_DOCUMENT_BYTES), limits.getInt(Limit.MAX_DOCUMENT_PAGES),
+        limits.getInt(Limit.MAX_EXTRACTED_CHARS), Duration.ofMillis(limits.get(Limit.EXTRACTION_TIMEOUT_MILLIS)));
+  }
+}

@@ -1,0 +1,205 @@
+package dev.quarry.app.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.QuarryPlugin;
+import dev.quarry.api.routes.RetrievalEndpoint;
+import dev.quarry.api.wire.ErrorEnvelope;
+import dev.quarry.api.wire.Feature;
+import dev.quarry.api.wire.HttpStatuses;
+import dev.quarry.api.wire.StrictJson;
+import dev.quarry.corpora.Corpora;
+import dev.quarry.corpora.CorporaBuilder;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.extractors.Extractors;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import jakarta.servlet.DispatcherType;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Objects;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The standalone server: {@link QuarryPlugin} over a data folder, plus {@code GET /v1/protocol},
+ * {@code GET /healthz} (no authentication, no data), tokens, CORS, and JSON answers for every path
+ * and failure, unknown routes included.
+ *
+ * <p>Lifecycle: {@link #start} opens the data folder (locking it against a second server), builds
+ * the document extraction pool when document-ingestion is on, and listens; {@link #close} stops
+ * taking requests, lets those in progress finish, stops Jetty, closes the corpora, which commits
+ * and closes every corpus, and then ends the extraction workers. Thread-safe.
+ */
+public final class QuarryServer implements AutoCloseable {
+  /** How long shutdown waits for requests in progress before stopping anyway. */
+  public static final long DRAIN_TIMEOUT_MILLIS = 30_000;
+  private static final Logger LOG = LoggerFactory.getLogger(QuarryServer.class);
+
+  private final Corpora corpora;
+  private final Javalin app;
+  private final EdgeFilter edge;
+  private final String host;
+  /** The extraction pool this server built, closed after the corpora; null when ingestion is off. */
+  private final Extractors extractors;
+  private boolean closed;
+
+  private QuarryServer(Corpora corpora, Extractors extractors, Javalin app, EdgeFilter edge, String host) {
+    this.corpora = corpora;
+    this.extractors = extractors;
+    this.app = app;
+    this.edge = edge;
+    this.host = host;
+  }
+
+  /**
+   * Opens {@code dataDir} and starts listening on {@code host:port} (port 0: a free port).
+   *
+   * @throws QuarryException when the data folder cannot be opened, for example because another
+   *     server holds it
+   */
+  public static QuarryServer start(Path dataDir, String host, int port, TokenAuthenticator tokens, ServerConfig config) {
+    Objects.requireNonNull(tokens, "tokens");
+    // Without document ingestion no extraction pool is built at all.
+    Extractors extractors = config.features().contains(Feature.DOCUMENT_INGESTION)
+        ? config.extraction().build(config.limits(), config.features().contains(Feature.PDF_INGESTION))
+        : null;
+    Corpora corpora;
+    try {
+      CorporaBuilder builder = Corpora.builder().dataDir(dataDir).engineConfig(config.engineConfig())
+          .maxOpenCorpora(config.maxOpenCorpora());
+      corpora = (extractors == null ? builder : builder.extractors(extractors)).build();
+    } catch (RuntimeException e) {
+      closeQuietly(extractors);
+      throw e;
+    }
+    try {
+      return start(corpora, extractors, host, port, tokens, config);
+    } catch (RuntimeException e) {
+      closeQuietly(corpora);
+      closeQuietly(extractors);
+      throw e;
+    }
+  }
+
+  /** Serves an already open {@code corpora}; the server closes it on {@link #close}. */
+  static QuarryServer start(Corpora corpora, String host, int port, TokenAuthenticator tokens,
+      ServerConfig config) {
+    return start(corpora, null, host, port, tokens, config);
+  }
+
+  /** Serves {@code corpora}; the server closes it, then {@code extractors} (may be null), on {@link #close}. */
+  private static QuarryServer start(Corpora corpora, Extractors extractors, String host, int port,
+      TokenAuthenticator tokens, ServerConfig config) {
+    StrictJson json = new StrictJson();
+    ObjectMapper mapper = json.mapper();
+    QuarryPlugin plugin = new QuarryPlugin(c -> {
+      c.corpora(corpora).authenticator(tokens).limits(config.limits()).runs(true)
+          .capacity(config.maxInFlight(), config.maxWaiting(), config.maxWaitMillis());
+      for (Feature f : Feature.values()) {
+        if (!config.features().contains(f)) {
+          c.disable(f);
+        }
+      }
+    });
+    EdgeFilter edge = new EdgeFilter(new Cors(config.corsOrigins()), mapper);
+    Javalin app = Javalin.create(c -> {
+      c.startup.showJavalinBanner = false;
+      // A bounded number of threads. Jetty needs its task queue unbounded (it queues its own
+      // work there); the bound on requests is the plugin's capacity gate, which answers 429.
+      c.jetty.threadPool = new QueuedThreadPool(config.maxThreads(), Math.min(8, config.maxThreads()));
+      c.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages(mapper)));
+      c.jetty.modifyServletContextHandler(handler ->
+          handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST)));
+      c.registerPlugin(plugin);
+      c.routes.get("/v1/protocol", ctx -> {
+        try {
+          RetrievalEndpoint.authenticate(ctx, tokens);
+          RetrievalEndpoint.write(ctx, 200, plugin.protocol(), mapper);
+        } catch (QuarryException e) {
+          fail(ctx, e, mapper);
+        }
+      });
+      c.routes.get("/healthz", ctx -> {
+        ObjectNode ok = JsonNodeFactory.instance.objectNode().put("status", "ok");
+        RetrievalEndpoint.write(ctx, 200, ok, mapper);
+      });
+      c.routes.error(404, ctx -> {
+        if (ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE) == null) {
+          fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()), mapper);
+        }
+      });
+      c.routes.error(405, ctx -> {
+        if (ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE) == null) {
+          fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()), mapper);
+        }
+      });
+      c.routes.error(500, ctx -> {
+        if (ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE) == null) {
+          fail(ctx, new QuarryException(ErrorCode.INTERNAL, "internal error"), mapper);
+        }
+      });
+      c.routes.exception(Exception.class, (e, ctx) -> fail(ctx, RetrievalEndpoint.internal(e), mapper));
+    });
+    try {
+      app.start(host, port);
+    } catch (RuntimeException e) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
+    }
+    return new QuarryServer(corpora, extractors, app, edge, host);
+  }
+
+  private static void fail(Context ctx, QuarryException e, ObjectMapper mapper) {
+    RetrievalEndpoint.write(ctx, HttpStatuses.of(e.code()), ErrorEnvelope.of(e), mapper);
+  }
+
+  /** The port listened on (the free port chosen when started with 0). */
+  public int port() {
+    return app.port();
+  }
+
+  /** The base URL, such as {@code http://127.0.0.1:8080}. */
+  public String url() {
+    return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
+  }
+
+  /**
+   * Stops taking requests, waits for those in progress (up to {@link #DRAIN_TIMEOUT_MILLIS}), stops
+   * Jetty and closes the corpora. Calling it again does nothing.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      if (!edge.drain(DRAIN_TIMEOUT_MILLIS)) {
+        LOG.warn("requests still in progress after {} ms; stopping anyway", DRAIN_TIMEOUT_MILLIS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      app.stop();
+    } finally {
+      closeQuietly(corpora);
+      closeQuietly(extractors);
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable resource) {
+    if (resource == null) {
+      return;
+    }
+    try {
+      resource.close();
+    } catch (Exception e) {
+      LOG.error("closing {} failed", resource.getClass().getSimpleName(), e);
+    }
+  }
+}

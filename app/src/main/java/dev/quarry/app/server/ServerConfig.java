@@ -1,0 +1,183 @@
+package dev.quarry.app.server;
+
+import dev.quarry.api.QuarryPluginConfig;
+import dev.quarry.api.wire.Feature;
+import dev.quarry.api.wire.Limit;
+import dev.quarry.api.wire.Limits;
+import dev.quarry.api.wire.StrictJson;
+import dev.quarry.api.wire.WireObject;
+import dev.quarry.corpora.CorporaBuilder;
+import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.QuarryException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The standalone server's settings, read from the {@code --config} JSON file; every key is optional
+ * and documented in {@code docs/configuration.md}.
+ *
+ * @param corsOrigins origins allowed to call from a browser ({@code *} for any); empty: none
+ * @param features the features switched on
+ * @param maxThreads Jetty's request threads
+ * @param extraction the document extraction pool (used when document-ingestion is on)
+ */
+public record ServerConfig(
+    List<String> corsOrigins,
+    Set<Feature> features,
+    Limits limits,
+    int retainedRevisions,
+    Duration idempotencyRetention,
+    int maxOpenCorpora,
+    int maxInFlight,
+    int maxWaiting,
+    long maxWaitMillis,
+    int maxThreads,
+    ExtractionSettings extraction) {
+  /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
+  public static final int DEFAULT_MAX_THREADS = 128;
+
+  public static final ServerConfig DEFAULT = new ServerConfig(List.of(), QuarryPluginConfig.AVAILABLE_FEATURES,
+      Limits.DEFAULT, EngineConfig.DEFAULT_RETAINED_REVISIONS, EngineConfig.DEFAULT_IDEMPOTENCY_RETENTION,
+      CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, QuarryPluginConfig.DEFAULT_MAX_IN_FLIGHT,
+      QuarryPluginConfig.DEFAULT_MAX_WAITING, QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS, DEFAULT_MAX_THREADS,
+      ExtractionSettings.DEFAULT);
+
+  public ServerConfig {
+    corsOrigins = List.copyOf(corsOrigins);
+    features = Set.copyOf(features);
+  }
+
+  /**
+   * @throws IllegalArgumentException naming the file and the offending key
+   */
+  public static ServerConfig read(Path file) {
+    try {
+      return parse(Files.readAllBytes(file));
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the config file " + file + ": " + e.getMessage(), e);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("config file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  public static ServerConfig parse(byte[] json) {
+    try {
+      WireObject root = WireObject.root(new StrictJson().parseObject(json));
+      root.allowOnly(Set.of("cors", "features", "limits", "retainedRevisions", "idempotencyRetentionHours",
+          "maxOpenCorpora", "capacity", "extraction"));
+      ServerConfig d = DEFAULT;
+      Long retentionHours = root.optionalLong("idempotencyRetentionHours", 1, 24L * 365);
+      WireObject capacity = root.optionalObject("capacity");
+      if (capacity != null) {
+        capacity.allowOnly(Set.of("maxInFlight", "maxWaiting", "maxWaitMillis", "maxThreads"));
+      }
+      Integer maxInFlight = capacity == null ? null : capacity.optionalInt("maxInFlight", 1, 10_000);
+      Integer maxWaiting = capacity == null ? null : capacity.optionalInt("maxWaiting", 0, 100_000);
+      Long maxWaitMillis = capacity == null ? null : capacity.optionalLong("maxWaitMillis", 0, 600_000);
+      Integer maxThreads = capacity == null ? null : capacity.optionalInt("maxThreads", 8, 10_000);
+      Integer retained = root.optionalInt("retainedRevisions", 1000, 100_000_000);
+      Integer maxOpen = root.optionalInt("maxOpenCorpora", 1, 1_000_000);
+      return new ServerConfig(
+          cors(root.optionalObject("cors")),
+          features(root.optionalObject("features")),
+          limits(root.optionalObject("limits")),
+          retained == null ? d.retainedRevisions : retained,
+          retentionHours == null ? d.idempotencyRetention : Duration.ofHours(retentionHours),
+          maxOpen == null ? d.maxOpenCorpora : maxOpen,
+          maxInFlight == null ? d.maxInFlight : maxInFlight,
+          maxWaiting == null ? d.maxWaiting : maxWaiting,
+          maxWaitMillis == null ? d.maxWaitMillis : maxWaitMillis,
+          maxThreads == null ? d.maxThreads : maxThreads,
+          extraction(root.optionalObject("extraction")));
+    } catch (QuarryException e) {
+      String field = e.field();
+      throw new IllegalArgumentException(field == null || e.getMessage().startsWith(field)
+          ? e.getMessage() : field + ": " + e.getMessage());
+    }
+  }
+
+  private static List<String> cors(WireObject cors) {
+    if (cors == null) {
+      return List.of();
+    }
+    cors.allowOnly(Set.of("allowedOrigins"));
+    List<String> origins = cors.optionalStringList("allowedOrigins", 1000, 512);
+    if (origins == null) {
+      return List.of();
+    }
+    for (int i = 0; i < origins.size(); i++) {
+      String o = origins.get(i);
+      if (!o.equals("*") && !o.matches("https?://[^/\\s]+")) {
+        throw QuarryException.invalid(cors.pathOf("allowedOrigins") + "[" + i + "]",
+            "an origin is scheme://host[:port] with no path, or *; got '" + o + "'");
+      }
+    }
+    return origins;
+  }
+
+  private static Set<Feature> features(WireObject features) {
+    EnumSet<Feature> on = EnumSet.copyOf(QuarryPluginConfig.AVAILABLE_FEATURES);
+    if (features == null) {
+      return on;
+    }
+    for (String name : features.fieldNames()) {
+      Feature f = Feature.fromWireName(name);
+      if (f == null) {
+        throw QuarryException.invalid(features.pathOf(name), "unknown feature '" + name + "'");
+      }
+      boolean enabled = features.optionalBoolean(name, true);
+      if (enabled && !QuarryPluginConfig.AVAILABLE_FEATURES.contains(f)) {
+        throw QuarryException.invalid(features.pathOf(name), name + " is not available in this build");
+      }
+      if (enabled) {
+        on.add(f);
+      } else {
+        on.remove(f);
+      }
+    }
+    return on;
+  }
+
+  private static ExtractionSettings extraction(WireObject extraction) {
+    ExtractionSettings d = ExtractionSettings.DEFAULT;
+    if (extraction == null) {
+      return d;
+    }
+    extraction.allowOnly(Set.of("workers", "workerHeapMiB", "queueCapacity"));
+    Integer workers = extraction.optionalInt("workers", 1, 64);
+    Integer heap = extraction.optionalInt("workerHeapMiB", 64, 65_536);
+    Integer queue = extraction.optionalInt("queueCapacity", 0, 10_000);
+    return new ExtractionSettings(workers == null ? d.workers() : workers, heap == null ? d.workerHeapMiB() : heap,
+        queue == null ? d.queueCapacity() : queue);
+  }
+
+  private static Limits limits(WireObject limits) {
+    if (limits == null) {
+      return Limits.DEFAULT;
+    }
+    java.util.EnumMap<Limit, Long> overrides = new java.util.EnumMap<>(Limit.class);
+    for (String name : limits.fieldNames()) {
+      Limit limit = Limit.fromWireName(name);
+      if (limit == null) {
+        throw QuarryException.invalid(limits.pathOf(name), "unknown limit '" + name + "'");
+      }
+      overrides.put(limit, limits.optionalLong(name, 1, limit.ceiling()));
+    }
+    try {
+      return Limits.DEFAULT.with(overrides);
+    } catch (IllegalArgumentException e) {
+      throw QuarryException.invalid(limits.path(), e.getMessage());
+    }
+  }
+
+  /** The engine settings this configuration implies. */
+  public EngineConfig engineConfig() {
+    return EngineConfig.builder().retainedRevisions(retainedRevisions).idempotencyRetention(idempotencyRetention)
+        .build();
+  }
+}

@@ -1,0 +1,138 @@
+package dev.quarry.app.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quarry.app.ServerProcess;
+import dev.quarry.api.TestTokens;
+import dev.quarry.corpora.Corpora;
+import dev.quarry.corpora.access.Access;
+import dev.quarry.corpora.access.Grant;
+import dev.quarry.corpora.access.Scope;
+import dev.quarry.engine.SourceState;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code quarry ingest} over a small folder, both straight into a data folder and through a server
+ * process: exit codes, the summary table, unchanged files on a second run, and a bad file that
+ * fails alone.
+ */
+class IngestCommandTest {
+  static final Access ADMIN = new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
+
+  @TempDir Path dir;
+  Path folder;
+
+  /** What one run of the command printed and returned. */
+  record Run(int exitCode, String out, String err) {
+    int count(String row) {
+      Matcher m = Pattern.compile("(?m)^\\s*" + Pattern.quote(row) + "\\s+(\\d+)$").matcher(out);
+      return m.find() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
+    @Override
+    public String toString() {
+      return "exit " + exitCode + "\n" + out + "\n" + err;
+    }
+  }
+
+  static Run quarry(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = new CommandLine(new QuarryCli()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+        .execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @BeforeEach
+  void writeFolder() throws Exception {
+    folder = Files.createDirectories(dir.resolve("docs"));
+    Files.writeString(folder.resolve("leave.md"), "# Leave\n\nParental leave lasts sixteen weeks.\n");
+    Files.createDirectories(folder.resolve("travel"));
+    Files.writeString(folder.resolve("travel/booking.html"),
+        "<html><head><title>Booking</title></head><body><h1>Booking</h1><p>Book trains early.</p></body></html>");
+    Files.writeString(folder.resolve("notes.txt"), "Plain notes about the office kitchen.\n");
+    Files.writeString(folder.resolve(".hidden.txt"), "never ingested");
+  }
+
+  void createCorpus(Path data) throws Exception {
+    try (Corpora corpora = Corpora.builder().dataDir(data).build()) {
+      corpora.createCorpus(ADMIN, "handbook", null);
+    }
+  }
+
+  @Test
+  void dataFolder_ingestsEveryFile_namedByRelativePath_thenFindsThemUnchanged() throws Exception {
+    Path data = dir.resolve("data");
+    createCorpus(data);
+    Run first = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
+    assertEquals(0, first.exitCode(), first::toString);
+    assertEquals(3, first.count("ingested"), first::toString);
+    assertEquals(0, first.count("failed"), first::toString);
+    Run second = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
+    assertEquals(0, second.exitCode(), second::toString);
+    assertEquals(3, second.count("unchanged"), second::toString);
+    try (Corpora corpora = Corpora.builder().dataDir(data).build()) {
+      List<String> sources = corpora.listSources(ADMIN, "handbook", null, null, 10).sources().stream()
+          .map(SourceState::source).toList();
+      assertEquals(List.of("leave.md", "notes.txt", "travel/booking.html"), sources);
+    }
+  }
+
+  @Test
+  void badFile_failsAlone_withItsCode_andTheExitCodeIsNonZero() throws Exception {
+    Path data = dir.resolve("data");
+    createCorpus(data);
+    byte[] noise = new byte[4096];
+    new Random(11).nextBytes(noise);
+    Files.write(folder.resolve("noise.bin"), noise);
+    Run run = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
+    assertEquals(1, run.exitCode(), run::toString);
+    assertEquals(3, run.count("ingested"), run::toString);
+    assertEquals(1, run.count("UNSUPPORTED_MEDIA_TYPE"), run::toString);
+    assertTrue(run.err().contains("noise.bin"), run::toString);
+  }
+
+  @Test
+  void missingCorpus_isReported_beforeAnyFileIsSent_andCreatedWhenAsked() {
+    String data = dir.resolve("empty").toString();
+    Run run = quarry("ingest", "--data", data, "--corpus", "absent", folder.toString());
+    assertEquals(1, run.exitCode(), run::toString);
+    assertTrue(run.err().contains("CORPUS_NOT_FOUND"), run::toString);
+    assertEquals(-1, run.count("ingested"), "no summary: nothing was sent");
+    Run created = quarry("ingest", "--data", data, "--corpus", "absent", "--create", folder.toString());
+    assertEquals(0, created.exitCode(), created::toString);
+    assertEquals(3, created.count("ingested"), created::toString);
+  }
+
+  @Test
+  void runningServer_ingestsOverHttp_thenFindsThemUnchanged() throws Exception {
+    Path tokens = TestTokens.write(dir);
+    try (ServerProcess server = ServerProcess.serve(dir.resolve("server-data"), tokens, null, 512)) {
+      assertEquals(200, server.client().retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"handbook\"}").status());
+      String[] args = {"ingest", "--url", server.url(), "--token", TestTokens.ADMIN, "--corpus", "handbook",
+          "--parallel", "2", folder.toString()};
+      Run first = quarry(args);
+      assertEquals(0, first.exitCode(), first::toString);
+      assertEquals(3, first.count("ingested"), first::toString);
+      Run second = quarry(args);
+      assertEquals(3, second.count("unchanged"), second::toString);
+      Run forbidden = quarry("ingest", "--url", server.url(), "--token", TestTokens.SEARCH_C1, "--corpus", "handbook",
+          folder.toString());
+      assertEquals(1, forbidden.exitCode(), forbidden::toString);
+      assertTrue(forbidden.err().contains("FORBIDDEN"), forbidden::toString);
+    }
+  }
+}

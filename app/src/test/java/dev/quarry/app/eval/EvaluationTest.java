@@ -1,0 +1,70 @@
+package dev.quarry.app.eval;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.EngineConfig;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EvaluationTest {
+  private static final double EXACT = 1e-9;
+
+  /** One evaluation shared by the tests: each reads a different property of its report. */
+  private EvalReport report;
+
+  @BeforeAll
+  void evaluate(@TempDir Path dir) throws IOException {
+    report = new Evaluation(EngineConfig.defaults())
+        .run(collection(), CorpusSettings.DEFAULT, dir.resolve("index"), Integer.MAX_VALUE);
+  }
+
+  /**
+   * Three sources with disjoint vocabularies: each query can only match one source, so every
+   * metric is known exactly.
+   */
+  private static BeirCollection collection() {
+    return new BeirCollection("tiny",
+        List.of(
+            new BeirDocument("volcano", "Volcanoes", "Magma erupts through the crust of a volcano."),
+            new BeirDocument("glacier", "Glaciers", "Ice sheets carve valleys as glaciers advance."),
+            new BeirDocument("reef", "", "Coral reefs shelter fish in warm shallow seas.")),
+        List.of(
+            new BeirQuery("q-hit", "magma eruption"),
+            new BeirQuery("q-miss", "coral fish"),
+            new BeirQuery("q-unjudged", "glaciers")),
+        new Judgments(Map.of(
+            "q-hit", Map.of("volcano", 1),
+            "q-miss", Map.of("glacier", 1))));
+  }
+
+  @Test
+  void run_scoresEachJudgedQueryOnQuarrysRanking() {
+    // q-hit finds its one relevant source first; q-miss only finds the reef, which is not relevant.
+    assertEquals(List.of(new QueryScores("q-hit", 1, 1, 1), new QueryScores("q-miss", 0, 0, 0)),
+        report.perQuery());
+    assertEquals(0.5, report.ndcgAt10(), EXACT);
+    assertEquals(0.5, report.recallAt100(), EXACT);
+    assertEquals(0.5, report.mrrAt10(), EXACT);
+  }
+
+  @Test
+  void run_indexesEveryDocumentAsOneSource() {
+    assertEquals(3, report.documents());
+    assertEquals(3, report.chunks());
+  }
+
+  @Test
+  void corpusName_isAValidCorpusNameDerivedFromTheFolder() {
+    assertEquals("scifact", Evaluation.corpusName("SciFact"));
+    assertEquals("my-set", Evaluation.corpusName("_my set"));
+    assertEquals("eval", Evaluation.corpusName("__"));
+  }
+}
