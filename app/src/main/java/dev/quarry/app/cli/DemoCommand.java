@@ -61,6 +61,7 @@ final class DemoCommand implements Callable<Integer> {
             return;
           }
           System.out.println(instructions(server.url(), token, dir));
+          System.out.println("Web console: " + server.consoleUrl() + " (sign in with the token above)");
           System.out.flush();
         });
   }
