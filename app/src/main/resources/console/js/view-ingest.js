@@ -146,7 +146,7 @@ class UploadQueue {
 
 function receiptNode(r) {
   const facts = [r.mediaType, r.extractor, r.pages ? `${num(r.pages)} page${r.pages === 1 ? '' : 's'}` : null,
-    r.characters !== undefined ? `${num(r.characters)} characters` : null, `${num(r.chunks)} chunks`].filter(Boolean);
+    r.characters !== undefined ? `${num(r.characters)} characters` : null, `${num(r.chunks)} chunk${r.chunks === 1 ? '' : 's'}`].filter(Boolean);
   return [
     h('strong', {}, r.status === 'unchanged' ? `Unchanged at revision ${num(r.revision)}` : `Indexed at revision ${num(r.revision)}`),
     ' ', h('a', {href: '#/source?' + new URLSearchParams({corpus: r.corpus, source: r.source})}, 'open'),

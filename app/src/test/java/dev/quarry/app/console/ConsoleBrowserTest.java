@@ -185,7 +185,7 @@ class ConsoleBrowserTest {
     String answered = browser.shown("#answered").getText();
     long revision = ok(api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"pinning\"}")).path("revision").asLong();
     assertTrue(answered.contains("Answered at revision " + revision), answered);
-    assertTrue(browser.shown(".curl").getAttribute("textContent").contains("\"query\":\"turbine\""));
+    assertTrue(curl().contains("\"query\":\"turbine\""));
 
     // A later change must not move a pinned search.
     ok(api.retrieval("sources/index", ADMIN,
@@ -194,7 +194,7 @@ class ConsoleBrowserTest {
     String pinned = browser.showing("#answered", "Pinned at revision " + revision).getText();
     assertTrue(pinned.contains("exactly the results the corpus held"), pinned);
     assertTrue(browser.all(".hit[data-source='later.md']").isEmpty(), "a pinned search saw a later source");
-    assertTrue(browser.shown(".curl").getAttribute("textContent").contains("\"revision\":" + revision));
+    assertTrue(curl().contains("\"revision\":" + revision));
 
     browser.shown(".hit[data-source='pump.pdf'] a.open-hit").click();
     WebElement opened = browser.shown("#passages .hit.opened");
@@ -297,6 +297,12 @@ class ConsoleBrowserTest {
       Object overflow = browser.script("return document.documentElement.scrollWidth - window.innerWidth");
       assertTrue(((Number) overflow).longValue() <= 0, hash + " scrolls sideways by " + overflow + " px");
     }
+  }
+
+  /** The copyable curl command of the search (inside a closed disclosure, so present but not shown). */
+  private String curl() {
+    return browser.until(d -> d.findElements(By.cssSelector("#results .curl")).stream().findFirst().orElse(null))
+        .getAttribute("textContent");
   }
 
   private WebElement row(String source) {
