@@ -87,6 +87,21 @@ async function loadContext() {
   return {grants: new Grants(whoami), protocol, go, flash, signOut};
 }
 
+/** Hides the menu entries the token's grants (or the server's features) leave nothing to do in. */
+function offerOnlyWhatIsGranted(c) {
+  const g = c.grants;
+  const features = c.protocol.features || [];
+  const offered = {
+    search: g.anywhere('search') && features.includes('scoped-retrieval'),
+    sources: g.anywhere('search') || g.anywhere('index'),
+    ingest: g.anywhere('index') && features.includes('document-ingestion'),
+    history: g.anywhere('index'),
+  };
+  for (const a of nav.querySelectorAll('a')) {
+    a.hidden = offered[a.dataset.view] === false;
+  }
+}
+
 async function render() {
   const ticket = ++rendering;
   const {name, params} = location_();
@@ -112,6 +127,7 @@ async function render() {
       return;
     }
     document.getElementById('who-subject').textContent = ctx.grants.subject;
+    offerOnlyWhatIsGranted(ctx);
     nav.hidden = false;
     who.hidden = false;
   }

@@ -253,6 +253,9 @@ class ConsoleBrowserTest {
     assertTrue(browser.all("#create-corpus").isEmpty(), "a create form without manage");
     assertTrue(browser.all("[data-action=delete]").isEmpty(), "a delete button without manage");
     assertTrue(browser.all("#corpora a[href^='#/ingest']").isEmpty(), "an ingest link without index");
+    assertFalse(browser.shown("#nav a[data-view=search]").getAttribute("hidden") != null, "search hidden from a searcher");
+    assertTrue(browser.all("#nav a[data-view=ingest]").stream().noneMatch(WebElement::isDisplayed), "ingest offered without index");
+    assertTrue(browser.all("#nav a[data-view=history]").stream().noneMatch(WebElement::isDisplayed), "history offered without index");
     go("#/source?corpus=private&source=salaries.md");
     WebElement alert = browser.shown("[role=alert]");
     assertTrue(alert.getText().contains("Your token's grants do not allow this."), alert.getText());
