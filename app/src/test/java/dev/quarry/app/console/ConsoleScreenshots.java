@@ -44,8 +44,11 @@ class ConsoleScreenshots {
             TinyDocuments.pdf(files, "pump-manual.pdf", ConsoleBrowserTest.PUMP_PAGES),
             TinyDocuments.docx(files, "valves.docx", List.of("Valve maintenance", "Grease the valves monthly.")),
             TinyDocuments.bytes(files, "photo.raw", new byte[] {1, 2, 3, 4, 5, 6, 7, 8}));
-        hash(browser, "#/ingest?corpus=handbook");
-        browser.shown("#source-prefix").sendKeys("manuals/");
+        // Chunks of sixteen words, so each page of the manual is a passage of its own.
+        dev.quarry.api.ApiClient.ok(demo.client().retrieval("corpora/create", token,
+            "{\"corpus\": \"manuals\", \"settings\": {\"chunking\": {\"maxWords\": 16, \"overlapWords\": 0}}}"));
+        hash(browser, "#/ingest?corpus=manuals");
+        browser.shown("#source-prefix").sendKeys("plant/");
         browser.shown("#files").sendKeys(uploads.stream().map(Path::toString).collect(Collectors.joining("\n")));
         browser.showing("#summary", "3 files: 2 indexed, 0 unchanged, 1 failed");
         browser.screenshot(out.resolve("ingest.png"));
@@ -56,12 +59,13 @@ class ConsoleScreenshots {
         browser.shown("#pin").click();
         browser.shown("#answered.pinned");
         browser.shown("#results details summary").click();
+        browser.script("window.scrollTo(0, 0)");
         browser.screenshot(out.resolve("search-pinned.png"));
 
-        hash(browser, "#/source?corpus=handbook&source=manuals%2Fpump-manual.pdf&q=turbine&chunk=1");
-        browser.shown("#passages .hit");
+        hash(browser, "#/source?corpus=manuals&source=plant%2Fpump-manual.pdf&q=turbine&chunk=1");
+        browser.shown("#passages .hit.opened");
         browser.shown("#timeline li");
-        browser.script("window.scrollTo(0, 0)");
+        browser.script("document.querySelector('#passages .hit.opened').scrollIntoView({block: 'center'})");
         browser.screenshot(out.resolve("source.png"));
 
         hash(browser, "#/status");
