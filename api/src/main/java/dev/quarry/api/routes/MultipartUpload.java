@@ -1,5 +1,6 @@
 package dev.quarry.api.routes;
 
+import dev.quarry.api.wire.StrictUtf8;
 import dev.quarry.corpora.ingest.IngestPipeline;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
@@ -207,7 +208,7 @@ final class MultipartUpload {
       }
     }
     String name = null;
-    for (String line : raw.toString(StandardCharsets.UTF_8).split("\r\n")) {
+    for (String line : StrictUtf8.decode(raw.toByteArray(), "$").split("\r\n")) {
       int colon = line.indexOf(':');
       if (colon > 0 && line.substring(0, colon).strip().equalsIgnoreCase("Content-Disposition")) {
         name = dispositionName(line.substring(colon + 1));
