@@ -80,6 +80,7 @@ final class MultipartUpload {
       long maxDocumentBytes, Path tempDir) throws IOException {
     MultipartUpload reader = new MultipartUpload(in, boundary(contentType), maxRequestBytes, maxDocumentBytes);
     if (declaredLength > reader.maxTotalBytes) {
+      BodyReader.discardArrived(in);
       throw new QuarryException(ErrorCode.DOCUMENT_TOO_LARGE, "the upload has " + declaredLength
           + " bytes; a document may have at most " + maxDocumentBytes + " bytes (maxDocumentBytes)");
     }
@@ -281,13 +282,14 @@ final class MultipartUpload {
     System.arraycopy(buffer, position, buffer, 0, unread);
     position = 0;
     limit = unread;
-    int n = in.read(buffer, limit, buffer.length - limit);
+    int n = ClientBody.read(in, buffer, limit, buffer.length - limit);
     if (n < 0) {
       eof = true;
       return;
     }
     consumed += n;
     if (consumed > maxTotalBytes) {
+      BodyReader.discardArrived(in);
       throw new QuarryException(ErrorCode.REQUEST_TOO_LARGE, "the upload is larger than maxDocumentBytes plus "
           + "maxRequestBytes (" + maxTotalBytes + " bytes with the multipart framing)");
     }
