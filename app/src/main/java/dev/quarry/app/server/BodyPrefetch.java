@@ -1,6 +1,5 @@
 package dev.quarry.app.server;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -55,6 +54,8 @@ final class BodyPrefetch extends Handler.Wrapper {
   static final long MIN_BYTES_PER_SECOND = 1024;
   /** A body's first seconds are not measured: a client may wait for {@code 100 Continue} (curl: 1 s). */
   static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
+  /** Most bodies (searches) fit; larger ones grow the buffer as they arrive. */
+  private static final int INITIAL_BUFFER_BYTES = 4096;
   private static final Logger LOG = LoggerFactory.getLogger(BodyPrefetch.class);
 
   private final long maxBodyBytes;
@@ -113,7 +114,9 @@ final class BodyPrefetch extends Handler.Wrapper {
     private final Response response;
     private final Callback callback;
     private final long started = System.nanoTime();
-    private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+    /** The body so far: {@code size} bytes of {@code body}, which grows as they arrive (never ahead of them). */
+    private byte[] body = new byte[INITIAL_BUFFER_BYTES];
+    private int size;
     /** Bytes of the budget this request holds; given back when the request completes. */
     private long reserved;
 
@@ -144,22 +147,22 @@ final class BodyPrefetch extends Handler.Wrapper {
           handOn(collected(false), chunk);
           return;
         }
-        copy(chunk.getByteBuffer());
+        append(chunk.getByteBuffer());
         boolean last = chunk.isLast();
         chunk.release();
         if (last) {
           handOn(collected(true));
           return;
         }
-        if (body.size() > maxBodyBytes) {
+        if (size > maxBodyBytes) {
           // Enough for the endpoint's 413; the rest is neither read nor waited for.
           handOn(collected(false));
           return;
         }
         long elapsed = System.nanoTime() - started;
-        if (elapsed > GRACE_NANOS && body.size() < minBytesPerSecond * TimeUnit.NANOSECONDS.toMillis(elapsed) / 1000) {
+        if (elapsed > GRACE_NANOS && size < minBytesPerSecond * TimeUnit.NANOSECONDS.toMillis(elapsed) / 1000) {
           LOG.warn("cut off a request body from {} that arrived at {} bytes in {} ms (minimum {} bytes/s)",
-              request.getConnectionMetaData().getRemoteSocketAddress(), body.size(),
+              request.getConnectionMetaData().getRemoteSocketAddress(), size,
               TimeUnit.NANOSECONDS.toMillis(elapsed), minBytesPerSecond);
           handOn(Content.Chunk.from(new BadMessageException(HttpStatus.REQUEST_TIMEOUT_408,
               "the request body arrived slower than " + minBytesPerSecond + " bytes/s"), true));
@@ -178,14 +181,17 @@ final class BodyPrefetch extends Handler.Wrapper {
     }
 
     private Content.Chunk collected(boolean last) {
-      return Content.Chunk.from(ByteBuffer.wrap(body.toByteArray()), last);
+      return Content.Chunk.from(ByteBuffer.wrap(body, 0, size), last);
     }
 
-    private void copy(ByteBuffer buffer) {
-      ByteBuffer slice = buffer.slice();
-      byte[] bytes = new byte[slice.remaining()];
-      slice.get(bytes);
-      body.writeBytes(bytes);
+    private void append(ByteBuffer buffer) {
+      int n = buffer.remaining();
+      if (size + n > body.length) {
+        // Doubling, so a body costs at most twice what has arrived (and the bound keeps that finite).
+        body = Arrays.copyOf(body, (int) Math.min(Math.max(2L * body.length, (long) size + n), Integer.MAX_VALUE - 8));
+      }
+      buffer.slice().get(body, size, n);
+      size += n;
     }
 
     /** Hands the request on with {@code chunks} to be read before anything still unread. */

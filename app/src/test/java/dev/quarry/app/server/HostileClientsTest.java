@@ -165,6 +165,26 @@ class HostileClientsTest {
   }
 
   @Test
+  void bodyAfter100Continue_isServed() throws IOException {
+    // curl waits for "100 Continue" before sending a larger body: reading it must not wait for the body.
+    byte[] body = "{\"corpus\": \"wire\", \"query\": \"leave\"}".getBytes(StandardCharsets.UTF_8);
+    try (Socket s = new Socket("127.0.0.1", port())) {
+      s.setSoTimeout(30_000);
+      s.getOutputStream().write(("POST /v1/retrieval/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ADMIN
+          + "\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nConnection: close\r\nContent-Length: "
+          + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().flush();
+      String interim = readHead(s.getInputStream());
+      assertTrue(interim.startsWith("HTTP/1.1 100"), interim);
+      s.getOutputStream().write(body);
+      s.getOutputStream().flush();
+      String answer = readHead(s.getInputStream());
+      assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+      assertTrue(readRest(s.getInputStream()).contains("public/a"));
+    }
+  }
+
+  @Test
   void overDeclaredBody_isAnsweredAtOnce() throws IOException {
     try (Socket s = new Socket("127.0.0.1", port())) {
       s.getOutputStream().write(("POST /v1/retrieval/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ADMIN
