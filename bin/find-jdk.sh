@@ -45,9 +45,13 @@ quarry_maven_jvm_opts() {
   if [ "$1" -ge 23 ]; then printf '%s' "--sun-misc-unsafe-memory-access=allow"; fi
 }
 
-# Options for the JVM that runs Quarry on JDK $1: Lucene's and the extractors' native access,
-# and the Vector API module, which Lucene uses for faster scoring (without it Lucene logs a
-# warning at every start).
+# Options for the JVM that runs Quarry command $2 on JDK $1: native access for Lucene's memory
+# mapping, and for the long-running commands (serve, eval) the Vector API module, with which
+# Lucene decodes postings and scores faster. The JVM then prints one "Using incubator modules"
+# line at start; the short commands skip the module and that line.
 quarry_app_jvm_opts() {
-  printf '%s' "--enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector"
+  printf '%s' "--enable-native-access=ALL-UNNAMED"
+  case "${2:-}" in
+    serve|eval) printf ' %s' "--add-modules jdk.incubator.vector" ;;
+  esac
 }

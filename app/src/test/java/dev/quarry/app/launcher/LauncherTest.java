@@ -102,7 +102,7 @@ class LauncherTest {
 
   @Test
   void appJvmOptions_everyOptionIsKnownToJdk21() throws Exception {
-    Result options = source("quarry_app_jvm_opts 21; echo; quarry_maven_jvm_opts 21", Map.of());
+    Result options = source("quarry_app_jvm_opts 21 serve; echo; quarry_maven_jvm_opts 21", Map.of());
     // Options of JDK 21: native access (JEP 442) and incubator modules; nothing newer.
     for (String option : options.stdout.split("\\s+")) {
       if (!option.isEmpty()) {
