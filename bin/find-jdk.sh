@@ -45,13 +45,18 @@ quarry_maven_jvm_opts() {
   if [ "$1" -ge 23 ]; then printf '%s' "--sun-misc-unsafe-memory-access=allow"; fi
 }
 
-# Options for the JVM that runs Quarry command $2 on JDK $1: native access for Lucene's memory
-# mapping, and for the long-running commands (serve, eval) the Vector API module, with which
-# Lucene decodes postings and scores faster. The JVM then prints one "Using incubator modules"
-# line at start; the short commands skip the module and that line.
+# Options for the JVM at $3 (default $JAVA_HOME) that runs Quarry command $2 on JDK $1: native
+# access for Lucene's memory mapping, and for the long-running commands (serve, eval) the
+# Vector API module, with which Lucene decodes and scores faster, when the runtime has it (its
+# `release` file lists its modules; a trimmed runtime may lack it). The JVM then prints one
+# "Using incubator modules" line at start; the short commands skip the module and that line.
 quarry_app_jvm_opts() {
+  local home="${3:-${JAVA_HOME:-}}"
   printf '%s' "--enable-native-access=ALL-UNNAMED"
   case "${2:-}" in
-    serve|eval) printf ' %s' "--add-modules jdk.incubator.vector" ;;
+    serve|eval)
+      if grep -q '^MODULES=.*jdk\.incubator\.vector' "$home/release" 2>/dev/null; then
+        printf ' %s' "--add-modules jdk.incubator.vector"
+      fi ;;
   esac
 }

@@ -112,6 +112,17 @@ class LauncherTest {
     }
   }
 
+  @Test
+  void appJvmOptions_vectorModule_onlyForLongRunningCommands_andOnlyWhereTheRuntimeHasIt() throws Exception {
+    Path full = fakeJdk("temurin-25-jdk", 25, true);
+    Files.writeString(full.resolve("release"), "JAVA_VERSION=\"25\"\nMODULES=\"java.base jdk.incubator.vector jdk.zipfs\"\n");
+    Path trimmed = fakeJdk("trimmed-25", 25, false);
+    Files.writeString(trimmed.resolve("release"), "JAVA_VERSION=\"25\"\nMODULES=\"java.base java.logging\"\n");
+    assertTrue(source("quarry_app_jvm_opts 25 serve '" + full + "'", Map.of()).stdout.contains("jdk.incubator.vector"));
+    assertFalse(source("quarry_app_jvm_opts 25 search '" + full + "'", Map.of()).stdout.contains("jdk.incubator.vector"));
+    assertFalse(source("quarry_app_jvm_opts 25 serve '" + trimmed + "'", Map.of()).stdout.contains("jdk.incubator.vector"));
+  }
+
   /** A JDK folder whose java prints {@code major} as its specification version and records its arguments. */
   private Path fakeJdk(String name, int major, boolean withJavac) throws IOException {
     Path bin = Files.createDirectories(jvms.resolve(name).resolve("bin"));
