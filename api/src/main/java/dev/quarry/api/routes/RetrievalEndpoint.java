@@ -17,7 +17,6 @@ import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import java.util.Locale;
 import java.util.Set;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -163,7 +162,7 @@ public final class RetrievalEndpoint implements Handler {
 
   /** An unexpected fault as INTERNAL, logged with a reference the client can quote; never a stack trace. */
   public static QuarryException internal(Throwable t) {
-    String reference = UUID.randomUUID().toString();
+    String reference = dev.quarry.api.RequestIds.currentOrRandom();
     LOG.error("internal error {}", reference, t);
     return new QuarryException(ErrorCode.INTERNAL, "internal error (reference " + reference + ")");
   }

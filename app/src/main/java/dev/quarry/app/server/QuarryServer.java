@@ -3,6 +3,7 @@ package dev.quarry.app.server;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.Authenticator;
 import dev.quarry.api.QuarryPlugin;
 import dev.quarry.api.routes.RetrievalEndpoint;
 import dev.quarry.api.wire.ErrorEnvelope;
@@ -64,7 +65,7 @@ public final class QuarryServer implements AutoCloseable {
    * @throws QuarryException when the data folder cannot be opened, for example because another
    *     server holds it
    */
-  public static QuarryServer start(Path dataDir, String host, int port, TokenAuthenticator tokens, ServerConfig config) {
+  public static QuarryServer start(Path dataDir, String host, int port, Authenticator tokens, ServerConfig config) {
     Objects.requireNonNull(tokens, "tokens");
     // Without document ingestion no extraction pool is built at all.
     Extractors extractors = config.features().contains(Feature.DOCUMENT_INGESTION)
@@ -89,14 +90,15 @@ public final class QuarryServer implements AutoCloseable {
   }
 
   /** Serves an already open {@code corpora}; the server closes it on {@link #close}. */
-  static QuarryServer start(Corpora corpora, String host, int port, TokenAuthenticator tokens,
+  static QuarryServer start(Corpora corpora, String host, int port, Authenticator tokens,
       ServerConfig config) {
     return start(corpora, null, host, port, tokens, config);
   }
 
   /** Serves {@code corpora}; the server closes it, then {@code extractors} (may be null), on {@link #close}. */
   private static QuarryServer start(Corpora corpora, Extractors extractors, String host, int port,
-      TokenAuthenticator tokens, ServerConfig config) {
+      Authenticator tokenFile, ServerConfig config) {
+    Authenticator tokens = RequestScope.recordingSubjects(tokenFile);
     StrictJson json = new StrictJson();
     ObjectMapper mapper = json.mapper();
     QuarryPlugin plugin = new QuarryPlugin(c -> {
@@ -119,11 +121,16 @@ public final class QuarryServer implements AutoCloseable {
         // Bodies arrive before a thread or a place in the gate is given to them (BodyPrefetch).
         server.insertHandler(new BodyPrefetch(config.limits().get(Limit.MAX_REQUEST_BYTES),
             BodyPrefetch.MIN_BYTES_PER_SECOND, prefetchBudget(config)));
+        // Outermost, so every answer (refusals before routing included) carries its request id.
+        server.insertHandler(new RequestIds());
+        server.setRequestLog(new AccessLog());
       });
       // Bodies read on a request thread (document uploads) must keep up this rate, or their read fails.
       c.jetty.modifyHttpConfiguration(http -> http.setMinRequestDataRate(BodyPrefetch.MIN_BYTES_PER_SECOND));
-      c.jetty.modifyServletContextHandler(handler ->
-          handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST)));
+      c.jetty.modifyServletContextHandler(handler -> {
+        handler.addFilter(new FilterHolder(new RequestScope()), "/*", EnumSet.of(DispatcherType.REQUEST));
+        handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST));
+      });
       c.registerPlugin(plugin);
       c.routes.get("/v1/protocol", ctx -> {
         try {

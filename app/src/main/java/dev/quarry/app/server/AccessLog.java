@@ -1,0 +1,56 @@
+package dev.quarry.app.server;
+
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.RequestLog;
+import org.eclipse.jetty.server.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One line per answered request, written when the answer is complete (streamed answers included), on
+ * the logger {@code dev.quarry.access}:
+ *
+ * <pre>{@code
+ * request id=3f2a... method=POST path=/v1/retrieval/search status=200 bytes=1843 ms=12 subject=app-1
+ * }</pre>
+ *
+ * The path is logged without its query string; the token, the body and the query are never logged.
+ * {@code subject=-} when no token was accepted. Thread-safe.
+ */
+final class AccessLog implements RequestLog {
+  private static final Logger LOG = LoggerFactory.getLogger("dev.quarry.access");
+
+  @Override
+  public void log(Request request, Response response) {
+    if (!LOG.isInfoEnabled()) {
+      return;
+    }
+    RequestIds.Tag tag = RequestIds.tagOf(request);
+    String id = tag == null ? "-" : tag.id();
+    String subject = tag == null || tag.subject() == null ? "-" : tag.subject();
+    long ms = tag == null ? -1 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - tag.startNanos());
+    LOG.info("request id={} method={} path={} status={} bytes={} ms={} subject={}", id, request.getMethod(),
+        printable(request.getHttpURI().getPath()), response.getStatus(), Response.getContentBytesWritten(response),
+        ms, subject);
+  }
+
+  /** The path with anything that could break the line or the key=value form escaped. */
+  static String printable(String path) {
+    if (path == null || path.isEmpty()) {
+      return "-";
+    }
+    StringBuilder out = new StringBuilder(path.length());
+    for (int i = 0; i < path.length(); i++) {
+      char c = path.charAt(i);
+      if (c <= ' ' || c == 0x7f) {
+        out.append(String.format("%%%02X", (int) c));
+      } else if (c > 0x7e) {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+}
