@@ -41,6 +41,17 @@ public final class ServerProcess implements AutoCloseable {
     return serve(data, tokens, config, DEFAULT_HEAP_MIB);
   }
 
+  /** {@link #serve(Path, Path, Path)} with {@code extraArgs} after the others. */
+  public static ServerProcess serve(Path data, Path tokens, Path config, List<String> extraArgs) {
+    List<String> args = new ArrayList<>(List.of("serve", "--data", data.toString(), "--port", "0",
+        "--tokens", tokens.toString()));
+    if (config != null) {
+      args.addAll(List.of("--config", config.toString()));
+    }
+    args.addAll(extraArgs);
+    return started(launch(args, DEFAULT_HEAP_MIB));
+  }
+
   /** {@link #serve(Path, Path, Path)} with a server heap of {@code heapMiB} (extraction workers have their own). */
   public static ServerProcess serve(Path data, Path tokens, Path config, int heapMiB) {
     List<String> args = new ArrayList<>(List.of("serve", "--data", data.toString(), "--port", "0",
@@ -139,6 +150,25 @@ public final class ServerProcess implements AutoCloseable {
 
   public ApiClient client() {
     return new ApiClient(url);
+  }
+
+  /** Sends {@code signal} (such as {@code HUP}) with {@code kill}, and waits for kill to return. */
+  public void signal(String signal) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+      if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IllegalStateException("kill -" + signal + " failed");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
   }
 
   /** Sends SIGTERM without waiting. */

@@ -2,8 +2,7 @@ package dev.quarry.app.cli;
 
 import dev.quarry.app.server.QuarryServer;
 import dev.quarry.app.server.ServerConfig;
-import dev.quarry.app.server.TokenAuthenticator;
-import dev.quarry.app.server.TokensFile;
+import dev.quarry.app.server.TokenReloader;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -28,21 +27,30 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--tokens", required = true, paramLabel = "FILE", description = "The tokens file (JSON; see docs/configuration.md).")
   Path tokens;
 
+  @Option(names = "--tokens-check-seconds", defaultValue = "2", paramLabel = "SECONDS",
+      description = "How often the tokens file is checked for changes; 0: only on SIGHUP. Default: ${DEFAULT-VALUE}.")
+  int tokensCheckSeconds;
+
   @Option(names = "--config", paramLabel = "FILE", description = "Server settings (JSON; see docs/configuration.md).")
   Path config;
 
   @Override
   public Integer call() throws InterruptedException {
-    TokenAuthenticator authenticator;
+    if (tokensCheckSeconds < 0 || tokensCheckSeconds > 86_400) {
+      System.err.println("quarry: --tokens-check-seconds must be 0 to 86400; got " + tokensCheckSeconds);
+      return 2;
+    }
     ServerConfig settings;
+    TokenReloader authenticator;
     try {
-      authenticator = TokensFile.read(tokens);
       settings = config == null ? ServerConfig.DEFAULT : ServerConfig.read(config);
+      authenticator = TokenReloader.watch(tokens, tokensCheckSeconds * 1000L);
     } catch (IllegalArgumentException e) {
       System.err.println("quarry: " + e.getMessage());
       return 2;
     }
+    authenticator.reloadOnHangup();
     return Serving.serveUntilStopped(() -> QuarryServer.start(data, host, port, authenticator, settings),
-        server -> System.err.println("web console: " + server.consoleUrl()));
+        server -> System.err.println("web console: " + server.consoleUrl()), authenticator::close);
   }
 }
