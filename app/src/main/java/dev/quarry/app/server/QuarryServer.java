@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The standalone server: {@link QuarryPlugin} over a data folder, plus {@code GET /v1/protocol},
- * {@code GET /healthz} (no authentication, no data), the web console below {@code /console/}, tokens,
+ * {@code GET /healthz} (no authentication, no data), {@code GET /readyz} (likewise; see {@link Readiness}), the web console below {@code /console/}, tokens,
  * CORS, and JSON answers for every path and failure, unknown routes included.
  *
  * <p>Lifecycle: {@link #start} opens the data folder (locking it against a second server), builds
@@ -46,12 +46,15 @@ public final class QuarryServer implements AutoCloseable {
   private final Corpora corpora;
   private final Javalin app;
   private final EdgeFilter edge;
+  private final Readiness readiness;
   private final String host;
   /** The extraction pool this server built, closed after the corpora; null when ingestion is off. */
   private final Extractors extractors;
   private boolean closed;
 
-  private QuarryServer(Corpora corpora, Extractors extractors, Javalin app, EdgeFilter edge, String host) {
+  private QuarryServer(Corpora corpora, Extractors extractors, Javalin app, EdgeFilter edge, String host,
+      Readiness readiness) {
+    this.readiness = readiness;
     this.corpora = corpora;
     this.extractors = extractors;
     this.app = app;
@@ -81,7 +84,7 @@ public final class QuarryServer implements AutoCloseable {
       throw e;
     }
     try {
-      return start(corpora, extractors, host, port, tokens, config);
+      return start(corpora, extractors, dataDir, host, port, tokens, config);
     } catch (RuntimeException e) {
       closeQuietly(corpora);
       closeQuietly(extractors);
@@ -92,12 +95,13 @@ public final class QuarryServer implements AutoCloseable {
   /** Serves an already open {@code corpora}; the server closes it on {@link #close}. */
   static QuarryServer start(Corpora corpora, String host, int port, Authenticator tokens,
       ServerConfig config) {
-    return start(corpora, null, host, port, tokens, config);
+    return start(corpora, null, null, host, port, tokens, config);
   }
 
   /** Serves {@code corpora}; the server closes it, then {@code extractors} (may be null), on {@link #close}. */
-  private static QuarryServer start(Corpora corpora, Extractors extractors, String host, int port,
+  private static QuarryServer start(Corpora corpora, Extractors extractors, Path dataDir, String host, int port,
       Authenticator tokenFile, ServerConfig config) {
+    Readiness readiness = new Readiness(dataDir, config.minFreeDiskMiB() * 1024 * 1024);
     Authenticator tokens = RequestScope.recordingSubjects(tokenFile);
     StrictJson json = new StrictJson();
     ObjectMapper mapper = json.mapper();
@@ -147,6 +151,14 @@ public final class QuarryServer implements AutoCloseable {
         ObjectNode ok = JsonNodeFactory.instance.objectNode().put("status", "ok");
         RetrievalEndpoint.write(ctx, 200, ok, mapper);
       });
+      c.routes.get("/readyz", ctx -> {
+        var reason = readiness.notReadyBecause();
+        if (reason.isPresent()) {
+          fail(ctx, new QuarryException(ErrorCode.UNAVAILABLE, "not ready: " + reason.get()), mapper);
+        } else {
+          RetrievalEndpoint.write(ctx, 200, JsonNodeFactory.instance.objectNode().put("status", "ready"), mapper);
+        }
+      });
       c.routes.error(404, ctx -> {
         if (ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE) == null) {
           fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()), mapper);
@@ -169,7 +181,8 @@ public final class QuarryServer implements AutoCloseable {
     } catch (RuntimeException e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
     }
-    return new QuarryServer(corpora, extractors, app, edge, host);
+    readiness.started();
+    return new QuarryServer(corpora, extractors, app, edge, host, readiness);
   }
 
   /**
@@ -209,6 +222,7 @@ public final class QuarryServer implements AutoCloseable {
       return;
     }
     closed = true;
+    readiness.stopping();
     try {
       if (!edge.drain(DRAIN_TIMEOUT_MILLIS)) {
         LOG.warn("requests still in progress after {} ms; stopping anyway", DRAIN_TIMEOUT_MILLIS);

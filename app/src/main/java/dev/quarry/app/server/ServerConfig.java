@@ -25,6 +25,8 @@ import java.util.Set;
  * @param features the features switched on
  * @param maxThreads Jetty's request threads
  * @param extraction the document extraction pool (used when document-ingestion is on)
+ * @param minFreeDiskMiB below this much free space on the data folder's disk, {@code /readyz} says
+ *     not ready; 0: not checked
  */
 public record ServerConfig(
     List<String> corsOrigins,
@@ -37,15 +39,27 @@ public record ServerConfig(
     int maxWaiting,
     long maxWaitMillis,
     int maxThreads,
-    ExtractionSettings extraction) {
+    ExtractionSettings extraction,
+    long minFreeDiskMiB) {
   /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
   public static final int DEFAULT_MAX_THREADS = 128;
+
+  /** Free disk below which the server is not ready: room for a few merges of a mid-sized corpus. */
+  public static final long DEFAULT_MIN_FREE_DISK_MIB = 1024;
 
   public static final ServerConfig DEFAULT = new ServerConfig(List.of(), QuarryPluginConfig.AVAILABLE_FEATURES,
       Limits.DEFAULT, EngineConfig.DEFAULT_RETAINED_REVISIONS, EngineConfig.DEFAULT_IDEMPOTENCY_RETENTION,
       CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, QuarryPluginConfig.DEFAULT_MAX_IN_FLIGHT,
       QuarryPluginConfig.DEFAULT_MAX_WAITING, QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS, DEFAULT_MAX_THREADS,
-      ExtractionSettings.DEFAULT);
+      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB);
+
+  /** The settings with the default readiness threshold. */
+  public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
+      Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
+      int maxThreads, ExtractionSettings extraction) {
+    this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
+        maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB);
+  }
 
   public ServerConfig {
     corsOrigins = List.copyOf(corsOrigins);
@@ -69,7 +83,7 @@ public record ServerConfig(
     try {
       WireObject root = WireObject.root(new StrictJson().parseObject(json));
       root.allowOnly(Set.of("cors", "features", "limits", "retainedRevisions", "idempotencyRetentionHours",
-          "maxOpenCorpora", "capacity", "extraction"));
+          "maxOpenCorpora", "capacity", "extraction", "readiness"));
       ServerConfig d = DEFAULT;
       Long retentionHours = root.optionalLong("idempotencyRetentionHours", 1, 24L * 365);
       WireObject capacity = root.optionalObject("capacity");
@@ -82,6 +96,11 @@ public record ServerConfig(
       Integer maxThreads = capacity == null ? null : capacity.optionalInt("maxThreads", 8, 10_000);
       Integer retained = root.optionalInt("retainedRevisions", 1000, 100_000_000);
       Integer maxOpen = root.optionalInt("maxOpenCorpora", 1, 1_000_000);
+      WireObject readiness = root.optionalObject("readiness");
+      if (readiness != null) {
+        readiness.allowOnly(Set.of("minFreeDiskMiB"));
+      }
+      Long minFreeDisk = readiness == null ? null : readiness.optionalLong("minFreeDiskMiB", 0, 1L << 40);
       return new ServerConfig(
           cors(root.optionalObject("cors")),
           features(root.optionalObject("features")),
@@ -93,7 +112,8 @@ public record ServerConfig(
           maxWaiting == null ? d.maxWaiting : maxWaiting,
           maxWaitMillis == null ? d.maxWaitMillis : maxWaitMillis,
           maxThreads == null ? d.maxThreads : maxThreads,
-          extraction(root.optionalObject("extraction")));
+          extraction(root.optionalObject("extraction")),
+          minFreeDisk == null ? d.minFreeDiskMiB : minFreeDisk);
     } catch (QuarryException e) {
       String field = e.field();
       throw new IllegalArgumentException(field == null || e.getMessage().startsWith(field)
