@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One line per answered request, written when the answer is complete (streamed answers included), on
+ * Records every answered request in the {@link Metrics} and logs one line for it, written when the answer is complete (streamed answers included), on
  * the logger {@code dev.quarry.access}:
  *
  * <pre>{@code
@@ -20,16 +20,26 @@ import org.slf4j.LoggerFactory;
  */
 final class AccessLog implements RequestLog {
   private static final Logger LOG = LoggerFactory.getLogger("dev.quarry.access");
+  private final Metrics metrics;
+
+  /** @param metrics told of every answered request that {@link RequestIds} saw arrive */
+  AccessLog(Metrics metrics) {
+    this.metrics = metrics;
+  }
 
   @Override
   public void log(Request request, Response response) {
+    RequestIds.Tag tag = RequestIds.tagOf(request);
+    long nanos = tag == null ? -1 : System.nanoTime() - tag.startNanos();
+    if (tag != null) {
+      metrics.completed(request.getMethod(), request.getHttpURI().getPath(), response.getStatus(), nanos);
+    }
     if (!LOG.isInfoEnabled()) {
       return;
     }
-    RequestIds.Tag tag = RequestIds.tagOf(request);
     String id = tag == null ? "-" : tag.id();
     String subject = tag == null || tag.subject() == null ? "-" : tag.subject();
-    long ms = tag == null ? -1 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - tag.startNanos());
+    long ms = tag == null ? -1 : TimeUnit.NANOSECONDS.toMillis(nanos);
     LOG.info("request id={} method={} path={} status={} bytes={} ms={} subject={}", id, request.getMethod(),
         printable(request.getHttpURI().getPath()), response.getStatus(), Response.getContentBytesWritten(response),
         ms, subject);

@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.QuarryPlugin;
+import dev.quarry.api.routes.IngestEndpoint;
 import dev.quarry.api.routes.RetrievalEndpoint;
+import dev.quarry.api.routes.RetrievalRoutes;
+import dev.quarry.api.runs.RunsEndpoint;
 import dev.quarry.api.wire.ErrorEnvelope;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.HttpStatuses;
@@ -47,14 +50,16 @@ public final class QuarryServer implements AutoCloseable {
   private final Javalin app;
   private final EdgeFilter edge;
   private final Readiness readiness;
+  private final Metrics metrics;
   private final String host;
   /** The extraction pool this server built, closed after the corpora; null when ingestion is off. */
   private final Extractors extractors;
   private boolean closed;
 
   private QuarryServer(Corpora corpora, Extractors extractors, Javalin app, EdgeFilter edge, String host,
-      Readiness readiness) {
+      Readiness readiness, Metrics metrics) {
     this.readiness = readiness;
+    this.metrics = metrics;
     this.corpora = corpora;
     this.extractors = extractors;
     this.app = app;
@@ -102,6 +107,8 @@ public final class QuarryServer implements AutoCloseable {
   private static QuarryServer start(Corpora corpora, Extractors extractors, Path dataDir, String host, int port,
       Authenticator tokenFile, ServerConfig config) {
     Readiness readiness = new Readiness(dataDir, config.minFreeDiskMiB() * 1024 * 1024);
+    Metrics metrics = new Metrics(endpoints(corpora), readiness, config.metricsTokenSha256() == null ? null
+        : java.util.HexFormat.of().parseHex(config.metricsTokenSha256()));
     Authenticator tokens = RequestScope.recordingSubjects(tokenFile);
     StrictJson json = new StrictJson();
     ObjectMapper mapper = json.mapper();
@@ -126,8 +133,8 @@ public final class QuarryServer implements AutoCloseable {
         server.insertHandler(new BodyPrefetch(config.limits().get(Limit.MAX_REQUEST_BYTES),
             BodyPrefetch.MIN_BYTES_PER_SECOND, prefetchBudget(config)));
         // Outermost, so every answer (refusals before routing included) carries its request id.
-        server.insertHandler(new RequestIds());
-        server.setRequestLog(new AccessLog());
+        server.insertHandler(new RequestIds(metrics));
+        server.setRequestLog(new AccessLog(metrics));
       });
       // Bodies read on a request thread (document uploads) must keep up this rate, or their read fails.
       c.jetty.modifyHttpConfiguration(http -> http.setMinRequestDataRate(BodyPrefetch.MIN_BYTES_PER_SECOND));
@@ -150,6 +157,16 @@ public final class QuarryServer implements AutoCloseable {
       c.routes.get("/healthz", ctx -> {
         ObjectNode ok = JsonNodeFactory.instance.objectNode().put("status", "ok");
         RetrievalEndpoint.write(ctx, 200, ok, mapper);
+      });
+      c.routes.get(Metrics.PATH, ctx -> {
+        if (!metrics.enabled()) {
+          fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "metrics are off: set metrics.tokenSha256 in the "
+              + "config file"), mapper);
+        } else if (!metrics.admits(bearer(ctx))) {
+          fail(ctx, new QuarryException(ErrorCode.UNAUTHENTICATED, "GET /metrics needs the metrics token"), mapper);
+        } else {
+          ctx.status(200).contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape());
+        }
       });
       c.routes.get("/readyz", ctx -> {
         var reason = readiness.notReadyBecause();
@@ -182,7 +199,7 @@ public final class QuarryServer implements AutoCloseable {
       throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
     }
     readiness.started();
-    return new QuarryServer(corpora, extractors, app, edge, host, readiness);
+    return new QuarryServer(corpora, extractors, app, edge, host, readiness, metrics);
   }
 
   /**
@@ -191,6 +208,20 @@ public final class QuarryServer implements AutoCloseable {
    */
   private static long prefetchBudget(ServerConfig config) {
     return Math.max(config.limits().get(Limit.MAX_REQUEST_BYTES) + 1, Runtime.getRuntime().maxMemory() / 8);
+  }
+
+  /** The server's own paths, each its own endpoint label in the metrics. */
+  private static java.util.Set<String> endpoints(Corpora corpora) {
+    java.util.Set<String> paths = new java.util.HashSet<>(java.util.List.of("/v1/protocol", "/healthz", "/readyz",
+        Metrics.PATH, RunsEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH));
+    RetrievalRoutes.over(corpora).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
+    return paths;
+  }
+
+  /** The request's bearer token, or null. */
+  private static String bearer(Context ctx) {
+    String header = ctx.header("Authorization");
+    return header != null && header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).strip() : null;
   }
 
   private static void fail(Context ctx, QuarryException e, ObjectMapper mapper) {
@@ -235,6 +266,7 @@ public final class QuarryServer implements AutoCloseable {
     } finally {
       closeQuietly(corpora);
       closeQuietly(extractors);
+      closeQuietly(metrics);
     }
   }
 

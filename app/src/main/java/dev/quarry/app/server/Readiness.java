@@ -43,6 +43,11 @@ final class Readiness {
     stopping = true;
   }
 
+  /** Whether there is a data folder whose free space {@link #usableBytes} measures. */
+  boolean hasDataDir() {
+    return dataDir != null;
+  }
+
   /** Why the server is not ready, or empty when it is. */
   Optional<String> notReadyBecause() {
     if (stopping) {

@@ -23,12 +23,19 @@ final class RequestIds extends Handler.Wrapper {
   static final String ATTRIBUTE = "dev.quarry.app.requestTag";
   private static final Pattern SANE = Pattern.compile("[A-Za-z0-9._-]{1,128}");
   private static final SecureRandom RANDOM = new SecureRandom();
+  private final Metrics metrics;
+
+  /** @param metrics told of every request's arrival */
+  RequestIds(Metrics metrics) {
+    this.metrics = metrics;
+  }
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
     Tag tag = new Tag(idFor(request.getHeaders().get(HEADER)), System.nanoTime());
     request.setAttribute(ATTRIBUTE, tag);
     response.getHeaders().put(HEADER, tag.id());
+    metrics.started();
     return super.handle(request, response, callback);
   }
 

@@ -27,6 +27,8 @@ import java.util.Set;
  * @param extraction the document extraction pool (used when document-ingestion is on)
  * @param minFreeDiskMiB below this much free space on the data folder's disk, {@code /readyz} says
  *     not ready; 0: not checked
+ * @param metricsTokenSha256 the SHA-256 (64 hex digits) of the bearer token {@code GET /metrics}
+ *     asks for; null: {@code /metrics} is off
  */
 public record ServerConfig(
     List<String> corsOrigins,
@@ -40,7 +42,8 @@ public record ServerConfig(
     long maxWaitMillis,
     int maxThreads,
     ExtractionSettings extraction,
-    long minFreeDiskMiB) {
+    long minFreeDiskMiB,
+    String metricsTokenSha256) {
   /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
   public static final int DEFAULT_MAX_THREADS = 128;
 
@@ -51,14 +54,14 @@ public record ServerConfig(
       Limits.DEFAULT, EngineConfig.DEFAULT_RETAINED_REVISIONS, EngineConfig.DEFAULT_IDEMPOTENCY_RETENTION,
       CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, QuarryPluginConfig.DEFAULT_MAX_IN_FLIGHT,
       QuarryPluginConfig.DEFAULT_MAX_WAITING, QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS, DEFAULT_MAX_THREADS,
-      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB);
+      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null);
 
-  /** The settings with the default readiness threshold. */
+  /** The settings with the default readiness threshold, and metrics off. */
   public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
       Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
       int maxThreads, ExtractionSettings extraction) {
     this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
-        maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB);
+        maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB, null);
   }
 
   public ServerConfig {
@@ -83,7 +86,7 @@ public record ServerConfig(
     try {
       WireObject root = WireObject.root(new StrictJson().parseObject(json));
       root.allowOnly(Set.of("cors", "features", "limits", "retainedRevisions", "idempotencyRetentionHours",
-          "maxOpenCorpora", "capacity", "extraction", "readiness"));
+          "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics"));
       ServerConfig d = DEFAULT;
       Long retentionHours = root.optionalLong("idempotencyRetentionHours", 1, 24L * 365);
       WireObject capacity = root.optionalObject("capacity");
@@ -101,6 +104,17 @@ public record ServerConfig(
         readiness.allowOnly(Set.of("minFreeDiskMiB"));
       }
       Long minFreeDisk = readiness == null ? null : readiness.optionalLong("minFreeDiskMiB", 0, 1L << 40);
+      WireObject metrics = root.optionalObject("metrics");
+      String metricsToken = null;
+      if (metrics != null) {
+        metrics.allowOnly(Set.of("tokenSha256"));
+        metricsToken = metrics.optionalString("tokenSha256");
+        if (metricsToken == null || !metricsToken.matches("[0-9a-fA-F]{64}")) {
+          throw QuarryException.invalid(metrics.pathOf("tokenSha256"),
+              "tokenSha256 must be 64 hex digits, the SHA-256 of the token scrapers send");
+        }
+        metricsToken = metricsToken.toLowerCase(java.util.Locale.ROOT);
+      }
       return new ServerConfig(
           cors(root.optionalObject("cors")),
           features(root.optionalObject("features")),
@@ -113,7 +127,8 @@ public record ServerConfig(
           maxWaitMillis == null ? d.maxWaitMillis : maxWaitMillis,
           maxThreads == null ? d.maxThreads : maxThreads,
           extraction(root.optionalObject("extraction")),
-          minFreeDisk == null ? d.minFreeDiskMiB : minFreeDisk);
+          minFreeDisk == null ? d.minFreeDiskMiB : minFreeDisk,
+          metricsToken);
     } catch (QuarryException e) {
       String field = e.field();
       throw new IllegalArgumentException(field == null || e.getMessage().startsWith(field)

@@ -1,0 +1,118 @@
+package dev.quarry.app.server;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The server's metrics in Prometheus' text format ({@code GET /metrics}), kept by Micrometer: every
+ * answered request by endpoint, method and status (a latency histogram; 429s are {@code
+ * status="429"}), requests in progress, the data folder's free disk, and the JVM's memory, GC,
+ * threads, classes, CPU, uptime and file descriptors.
+ *
+ * <p>Label values are bounded whatever clients send: {@code endpoint} is one of the server's own
+ * paths ({@code other} for anything else, unknown paths included; {@code /console} for the console's
+ * files), {@code method} one of the HTTP methods the server answers ({@code other} otherwise), and
+ * {@code status} a three-digit code. No label names a corpus, a source or a client.
+ *
+ * <p>Thread-safe; one per server, closed with it.
+ */
+final class Metrics implements AutoCloseable {
+  static final String PATH = "/metrics";
+  private static final Set<String> METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD");
+  /** Few buckets, each a threshold worth alerting on: fewer series than Micrometer's default histogram. */
+  private static final Duration[] BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
+      Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
+      Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10),
+      Duration.ofSeconds(30)};
+
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Set<String> endpoints;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final JvmGcMetrics gc = new JvmGcMetrics();
+  /** The SHA-256 of the token a scraper must present; null: metrics are off. */
+  private final byte[] tokenSha256;
+
+  /**
+   * @param endpoints the server's paths, each its own {@code endpoint} label
+   * @param readiness whose {@link Readiness#usableBytes} is the free disk gauge; null: none
+   * @param tokenSha256 the SHA-256 of the scrapers' bearer token; null: {@code /metrics} is off
+   */
+  Metrics(Set<String> endpoints, Readiness readiness, byte[] tokenSha256) {
+    this.endpoints = Set.copyOf(endpoints);
+    this.tokenSha256 = tokenSha256 == null ? null : tokenSha256.clone();
+    new JvmMemoryMetrics().bindTo(registry);
+    gc.bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+    Gauge.builder("quarry.http.requests.in.flight", inFlight, AtomicInteger::get)
+        .description("requests received and not yet answered in full").register(registry);
+    if (readiness != null && readiness.hasDataDir()) {
+      Gauge.builder("quarry.data.disk.free", readiness, Readiness::usableBytes).baseUnit("bytes")
+          .description("usable space on the data folder's file system").register(registry);
+    }
+  }
+
+  /** Whether {@code /metrics} is served at all. */
+  boolean enabled() {
+    return tokenSha256 != null;
+  }
+
+  /** Whether {@code bearerToken} is the scrapers' token; compared in constant time. */
+  boolean admits(String bearerToken) {
+    return tokenSha256 != null && bearerToken != null
+        && MessageDigest.isEqual(tokenSha256, TokensFile.sha256(bearerToken));
+  }
+
+  /** A request arrived. */
+  void started() {
+    inFlight.incrementAndGet();
+  }
+
+  /** A request that {@link #started} was answered in full. */
+  void completed(String method, String path, int status, long nanos) {
+    inFlight.decrementAndGet();
+    Timer.builder("quarry.http.requests").description("answered requests by endpoint, method and status")
+        .tags("endpoint", endpointOf(path), "method", METHODS.contains(method) ? method : "other",
+            "status", status >= 100 && status <= 599 ? Integer.toString(status) : "other")
+        .serviceLevelObjectives(BUCKETS).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** The {@code endpoint} label of {@code path}: one of a fixed set. */
+  String endpointOf(String path) {
+    if (path == null) {
+      return "other";
+    }
+    if (path.equals("/console") || path.startsWith("/console/")) {
+      return "/console";
+    }
+    return endpoints.contains(path) ? path : "other";
+  }
+
+  /** The exposition, in Prometheus' text format. */
+  String scrape() {
+    return registry.scrape();
+  }
+
+  @Override
+  public void close() {
+    gc.close();
+    registry.close();
+  }
+}

@@ -1,0 +1,95 @@
+package dev.quarry.app.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quarry.api.ApiClient;
+import dev.quarry.api.ApiClient.Answer;
+import dev.quarry.api.TestTokens;
+import dev.quarry.api.wire.ProtocolHeaders;
+import dev.quarry.app.ServerProcess;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code GET /metrics} over real HTTP: its token, its content, and labels bounded whatever clients send. */
+class MetricsOverHttpTest {
+  private static final String METRICS_TOKEN = "metrics-scraper-token";
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void theScrapeCountsRequestsByEndpointWithBoundedLabels() throws Exception {
+    Path config = Files.writeString(dir.resolve("config.json"),
+        "{\"metrics\": {\"tokenSha256\": \"" + sha256Hex(METRICS_TOKEN) + "\"}}");
+    try (ServerProcess server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config)) {
+      ApiClient api = server.client();
+      assertEquals(401, api.get("/metrics").send().status());
+      assertEquals(401, api.get("/metrics").token(TestTokens.ADMIN).send().status(),
+          "a data token is not the metrics token");
+      api.get("/healthz").send();
+      assertEquals(401, api.retrieval("search", "wrong", "{\"corpus\": \"c1\", \"query\": \"x\"}").status());
+      long seed = new Random().nextLong();
+      System.out.println("MetricsOverHttpTest seed " + seed);
+      Random random = new Random(seed);
+      for (int i = 0; i < 30; i++) {
+        // Unknown paths, some refused before routing (a bad version): none may become a label.
+        String path = "/v1/retrieval/x" + Long.toHexString(random.nextLong());
+        api.post(path).header(ProtocolHeaders.VERSION_HEADER, i % 2 == 0 ? "999" : ProtocolHeaders.VERSION)
+            .json("{}").send();
+      }
+
+      Answer scrape = api.get("/metrics").token(METRICS_TOKEN).send();
+      assertEquals(200, scrape.status(), scrape::toString);
+      assertTrue(scrape.header("Content-Type").startsWith("text/plain"), scrape.header("Content-Type"));
+      String text = scrape.body();
+      assertTrue(text.contains("quarry_http_requests_seconds_count{endpoint=\"/healthz\",method=\"GET\",status=\"200\"} 1"),
+          text);
+      assertTrue(text.contains("quarry_http_requests_seconds_count{endpoint=\"/v1/retrieval/search\",method=\"POST\","
+          + "status=\"401\"} 1"), text);
+      assertTrue(text.contains("quarry_http_requests_seconds_count{endpoint=\"other\",method=\"POST\",status=\"404\"} 15"),
+          text);
+      assertTrue(text.contains("quarry_http_requests_seconds_count{endpoint=\"other\",method=\"POST\",status=\"400\"} 15"),
+          text);
+      assertTrue(text.contains("quarry_http_requests_seconds_bucket{endpoint=\"/healthz\",method=\"GET\",status=\"200\","
+          + "le=\"0.1\"}"), text);
+      assertFalse(text.contains("/v1/retrieval/x"), "a client's path became a label");
+      // The scrape itself is in flight while it is taken.
+      assertTrue(text.contains("quarry_http_requests_in_flight 1.0\n"), text);
+      assertTrue(text.contains("quarry_data_disk_free_bytes "), text);
+      assertTrue(text.contains("jvm_memory_used_bytes{"), text);
+      assertTrue(text.contains("jvm_threads_live_threads "), text);
+      assertTrue(text.contains("process_files_open_files "), text);
+    }
+  }
+
+  @Test
+  void withoutATokenConfiguredMetricsAreOff() {
+    try (ServerProcess server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null)) {
+      Answer a = server.client().get("/metrics").token(TestTokens.ADMIN).send();
+      assertEquals(404, a.status(), a::toString);
+      assertTrue(a.json().at("/error/message").asText().contains("metrics.tokenSha256"), a::toString);
+    }
+  }
+
+  @Test
+  void theMetricsTokenIsCheckedWhenTheConfigIsRead() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ServerConfig.parse(
+        "{\"metrics\": {\"tokenSha256\": \"not-hex\"}}".getBytes(StandardCharsets.UTF_8)));
+    assertTrue(e.getMessage().contains("metrics.tokenSha256"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> ServerConfig.parse(
+        "{\"metrics\": {}}".getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static String sha256Hex(String s) throws Exception {
+    return HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+        .digest(s.getBytes(StandardCharsets.UTF_8)));
+  }
+}
