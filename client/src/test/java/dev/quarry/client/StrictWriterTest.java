@@ -60,7 +60,7 @@ class StrictWriterTest {
     assertWithin(tree(new QuarryClient.CorpusListing("x", 3)), "ListCorporaRequest");
     assertWithin(tree(new QuarryClient.SourceRef("c", "s")), "ReadSourceRequest");
     assertWithin(tree(new QuarryClient.Named("c")), "NamedCorpusRequest");
-    assertWithin(tree(new QuarryClient.RunRetrieval("c", List.of("a"), "q", 1, 2L, "k")), "RunRequest/properties/retrieval");
+    assertWithin(tree(new QuarryClient.RunRetrieval("c", List.of("a"), "q", 1, 2L, "k")), "RunRetrieval");
   }
 
   @Test

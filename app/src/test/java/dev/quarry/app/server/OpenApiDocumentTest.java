@@ -109,6 +109,12 @@ class OpenApiDocumentTest {
         new Probe("/v1/runs", "{\"provider\": \"retrieval\", \"input\": \"q\", " + u + "}", List.of()),
         new Probe("/v1/runs", "{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\", " + u + "}}",
             List.of("retrieval")),
+        new Probe("/v1/agui/retrieval", "{\"threadId\": \"t\", \"runId\": \"r\", " + u + "}", List.of()),
+        new Probe("/v1/agui/retrieval", "{\"threadId\": \"t\", \"runId\": \"r\", \"forwardedProps\": {" + u + "}}",
+            List.of("forwardedProps")),
+        new Probe("/v1/agui/retrieval",
+            "{\"threadId\": \"t\", \"runId\": \"r\", \"forwardedProps\": {\"retrieval\": {\"corpus\": \"c1\", " + u + "}}}",
+            List.of("forwardedProps", "retrieval")),
         new Probe("/v1/retrieval/ingest", "{\"corpus\": \"c1\", \"source\": \"s\", " + u + "}", List.of("request")));
   }
 
