@@ -120,8 +120,12 @@ public final class AguiEndpoint implements Handler {
           return;
         }
       }
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
       run.cancel(ErrorCode.CANCELLED, "the client closed the stream");
+    } catch (RuntimeException e) {
+      // A fault of ours after the stream opened: the run stops, and the fault is logged by the host.
+      run.cancel(ErrorCode.CANCELLED, "the stream could not be written");
+      throw e;
     } catch (InterruptedException e) {
       run.cancel(ErrorCode.CANCELLED, "the server stopped streaming the run");
       Thread.currentThread().interrupt();
