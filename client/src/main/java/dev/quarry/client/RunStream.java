@@ -29,6 +29,7 @@ public final class RunStream implements Iterator<RunEvent>, AutoCloseable {
   private RunEvent pending;
   private String runId;
   private long sequence;
+  private boolean started;
   private boolean ended;
 
   RunStream(InputStream body) {
@@ -69,7 +70,10 @@ public final class RunStream implements Iterator<RunEvent>, AutoCloseable {
       while (hasNext()) {
         last = next();
       }
-      assert last != null && last.terminal() : "a stream ends only after its terminal event";
+      if (last == null) {
+        throw new IllegalStateException("the run's events were already read or the stream closed");
+      }
+      assert last.terminal() : "a stream ends only after its terminal event";
       if (RunEvent.COMPLETED.equals(last.type())) {
         return last.result();
       }
@@ -142,9 +146,10 @@ public final class RunStream implements Iterator<RunEvent>, AutoCloseable {
       close();
       throw new ProtocolException(ProtocolException.UNSUPPORTED_EVENT, "event type '" + type + "' is not optional");
     }
-    if (sequence == 1 != RunEvent.STARTED.equals(type)) {
-      throw invalid(sequence == 1 ? "the first event is " + type + ", not run.started" : "a second run.started");
+    if (started == RunEvent.STARTED.equals(type)) {
+      throw invalid(started ? "a second run.started" : "the first event is " + type + ", not run.started");
     }
+    started = true;
     RunResult result = null;
     ErrorInfo error = null;
     if (RunEvent.COMPLETED.equals(type)) {

@@ -16,6 +16,8 @@ public final class SafeRetry {
   private final QuarryClient client;
   private final int maxAttempts;
   private final Duration backoff;
+  /** What the latest reconciliation found, for callers that log it; null when none was needed. */
+  private volatile Reconciled last;
 
   /**
    * @param maxAttempts attempts in all (at least 1)
@@ -53,8 +55,6 @@ public final class SafeRetry {
   public Reconciled lastReconciliation() {
     return last;
   }
-
-  private volatile Reconciled last;
 
   private Receipt run(Function<String, Receipt> mutation, java.util.function.BooleanSupplier visible) {
     String key = QuarryClient.newKey();

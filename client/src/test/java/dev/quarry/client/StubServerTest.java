@@ -148,6 +148,13 @@ class StubServerTest {
   }
 
   @Test
+  void anOptionalUnknownEvent_mayComeBeforeTheStart() {
+    List<String> types = types(Reply.events(event(1, "run.queued", ", \"optional\": true"),
+        event(2, "run.started", ""), event(3, "run.completed", RESULT)));
+    assertEquals(List.of("run.started", "run.completed"), types);
+  }
+
+  @Test
   void anUnknownRequiredEvent_isUnsupported() {
     ProtocolException e = assertThrows(ProtocolException.class, () -> types(Reply.events(STARTED,
         event(2, "run.teleported", ""), event(3, "run.completed", RESULT))));
@@ -172,7 +179,8 @@ class StubServerTest {
         Reply.events(event(1, "run.progress", ", \"phase\": \"p\""), event(2, "run.completed", RESULT)),        // no start
         Reply.events(STARTED, "{\"type\": \"run.completed\", \"runId\": \"run_1\", \"sequence\": \"2\","
             + " \"timestamp\": \"t\"" + RESULT + "}"),                                      // a string sequence
-        Reply.events(STARTED, event(2, "", "")));                                           // an empty type
+        Reply.events(STARTED, event(2, "", "")),                                            // an empty type
+        Reply.events(STARTED, event(2, "run.started", ""), event(3, "run.completed", RESULT))); // a second start
     for (Reply reply : broken) {
       ProtocolException e = assertThrows(ProtocolException.class, () -> types(reply), reply.body());
       assertEquals(ProtocolException.INVALID_STREAM, e.code(), reply.body());
