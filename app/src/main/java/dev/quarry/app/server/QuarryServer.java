@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
+import dev.quarry.api.OpenApiDocument;
 import dev.quarry.api.QuarryPlugin;
 import dev.quarry.api.routes.IngestEndpoint;
 import dev.quarry.api.routes.RetrievalEndpoint;
@@ -33,8 +34,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The standalone server: {@link QuarryPlugin} over a data folder, plus {@code GET /v1/protocol},
- * {@code GET /healthz} (no authentication, no data), {@code GET /readyz} (likewise; see {@link Readiness}), the web console below {@code /console/}, tokens,
- * CORS, and JSON answers for every path and failure, unknown routes included.
+ * {@code GET /v1/openapi.yaml}, {@code GET /healthz} and {@code GET /readyz} (no authentication,
+ * no data; see {@link Readiness}), {@code GET /metrics} (see {@link Metrics}), the web console
+ * below {@code /console/}, tokens, CORS, and JSON answers for every path and failure, unknown routes
+ * included.
  *
  * <p>Lifecycle: {@link #start} opens the data folder (locking it against a second server), builds
  * the document extraction pool when document-ingestion is on, and listens; {@link #close} stops
@@ -153,6 +156,8 @@ public final class QuarryServer implements AutoCloseable {
           fail(ctx, e, mapper);
         }
       });
+      // The API's description is public, like the protocol it describes: no token, no data.
+      c.routes.get(OpenApiDocument.PATH, ctx -> ctx.contentType(OpenApiDocument.MEDIA_TYPE).result(OpenApiDocument.bytes()));
       new ConsoleAssets().mount(c.routes);
       c.routes.get("/healthz", ctx -> {
         ObjectNode ok = JsonNodeFactory.instance.objectNode().put("status", "ok");
@@ -213,7 +218,7 @@ public final class QuarryServer implements AutoCloseable {
   /** The server's own paths, each its own endpoint label in the metrics. */
   private static java.util.Set<String> endpoints(Corpora corpora) {
     java.util.Set<String> paths = new java.util.HashSet<>(java.util.List.of("/v1/protocol", "/healthz", "/readyz",
-        Metrics.PATH, RunsEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH));
+        Metrics.PATH, OpenApiDocument.PATH, RunsEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH));
     RetrievalRoutes.over(corpora).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
     return paths;
   }
