@@ -129,7 +129,8 @@ public final class LuceneCorpusStore implements CorpusStore {
       if (Files.exists(dir)) {
         throw new QuarryException(ErrorCode.CORPUS_EXISTS, "corpus '" + name + "' already exists");
       }
-      CorpusInfo info = new CorpusInfo(name, newId(), settings, engineConfig.clock().instant());
+      CorpusInfo info = new CorpusInfo(name, newId(), engineConfig.embeddingModels().resolve(settings),
+          engineConfig.clock().instant());
       Path tmp = corporaDir.resolve(CREATING_PREFIX + info.corpusId());
       try {
         Files.createDirectories(tmp);

@@ -2,6 +2,8 @@ package dev.quarry.engine.index;
 
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.Embedder;
+import dev.quarry.engine.embed.VectorCodec;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.HistoryPage;
@@ -42,6 +44,8 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   private final IndexStore store;
   private final CorpusWriter writer;
   private final RevisionSearcher searcher;
+  /** The corpus's embedding model, or null for a lexical corpus. */
+  private final Embedder embedder;
   /** Idempotency keys (subject, key) of mutations queued or being written. */
   private final Set<String> keysInFlight = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
@@ -50,8 +54,9 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     this.dir = dir;
     this.info = info;
     this.config = config;
+    this.embedder = config.embeddingModels().embedderOf(info);
     this.store = new IndexStore(dir, info, config);
-    this.searcher = new RevisionSearcher(info, store.analyzer());
+    this.searcher = new RevisionSearcher(info, store.analyzer(), embedder);
     this.writer = new CorpusWriter(info, config, store);
   }
 
@@ -135,13 +140,76 @@ public final class LuceneCorpusIndex implements CorpusIndex {
       String k = key;
       future.whenComplete((r, e) -> keysInFlight.remove(k));
     }
+    if (embedder == null) {
+      enqueue(mutation, prepared, future);
+      return future;
+    }
+    CompletableFuture<List<Object>> embedded;
+    try {
+      embedded = embed(prepared);
+    } catch (QuarryException e) {
+      future.completeExceptionally(e);
+      throw e;
+    }
+    embedded.whenComplete((withVectors, failure) -> {
+      if (failure != null) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+            ? failure.getCause() : failure;
+        future.completeExceptionally(cause instanceof QuarryException ? cause
+            : new QuarryException(ErrorCode.INTERNAL, "embedding failed: " + cause.getMessage(), cause));
+        return;
+      }
+      try {
+        enqueue(mutation, withVectors, future);
+      } catch (QuarryException e) {
+        // already completed exceptionally by enqueue
+      }
+    });
+    return future;
+  }
+
+  private void enqueue(Mutation mutation, List<Object> prepared, CompletableFuture<MutationResult> future) {
     try {
       writer.submit(new QueuedMutation(mutation, prepared, future));
     } catch (QuarryException e) {
       future.completeExceptionally(e);
       throw e;
     }
-    return future;
+  }
+
+  /**
+   * Embeds every chunk of the mutation's index operations on the process's embedding pool (never
+   * on the writer thread), so the writer only stores vectors and a receipt covers both sides.
+   */
+  private CompletableFuture<List<Object>> embed(List<Object> prepared) {
+    List<String> texts = new ArrayList<>();
+    for (Object p : prepared) {
+      if (p instanceof PreparedSource ps) {
+        texts.addAll(ps.embeddingTexts());
+      }
+    }
+    if (texts.isEmpty()) {
+      return CompletableFuture.completedFuture(prepared);
+    }
+    return config.embeddingModels().passages().embed(embedder, texts).thenApply(embeddings -> {
+      List<Object> out = new ArrayList<>(prepared.size());
+      int next = 0;
+      for (Object p : prepared) {
+        if (p instanceof PreparedSource ps) {
+          List<byte[]> vectors = new ArrayList<>(ps.chunks().size());
+          int truncated = 0;
+          for (int i = 0; i < ps.chunks().size(); i++) {
+            Embedder.Embedding e = embeddings.get(next++);
+            vectors.add(VectorCodec.encode(e.vector()));
+            truncated += e.truncated() ? 1 : 0;
+          }
+          out.add(ps.withVectors(vectors, truncated));
+        } else {
+          out.add(p);
+        }
+      }
+      return out;
+    });
   }
 
   @Override

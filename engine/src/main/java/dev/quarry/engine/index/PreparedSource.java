@@ -22,6 +22,8 @@ import java.util.List;
  * @param chunks each chunk's text, offsets, pages and metadata (source metadata with passage
  *     metadata laid over it)
  * @param fingerprint what "unchanged" compares: content, title, media type, metadata and chunking
+ * @param truncatedChunks in an embedding corpus, how many chunks were longer than the model's
+ *     window (only their start was embedded); null in a lexical corpus
  */
 record PreparedSource(
     SourceOperation.Index op,
@@ -30,15 +32,51 @@ record PreparedSource(
     List<PreparedChunk> chunks,
     long characters,
     Integer pages,
-    String mediaType) {
+    String mediaType,
+    Integer truncatedChunks) {
 
   /** Media type reported for text indexed without one. */
   static final String DEFAULT_MEDIA_TYPE = "text/plain";
   /** What the chunker is told for extracted text whose headings are Markdown lines. */
   static final String MARKDOWN_MEDIA_TYPE = "text/markdown";
 
-  /** One chunk ready to become a Lucene document. */
-  record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata) {}
+  /**
+   * One chunk ready to become a Lucene document.
+   *
+   * @param vector the chunk's encoded embedding in an embedding corpus, else null
+   */
+  record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector) {
+    PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata) {
+      this(text, start, end, pages, metadata, null);
+    }
+  }
+
+  /**
+   * What is embedded for each chunk: the source's title, then the chunk's text, so that a passage
+   * deep in a document still carries what the document is about.
+   */
+  List<String> embeddingTexts() {
+    String title = op.title();
+    List<String> texts = new ArrayList<>(chunks.size());
+    for (PreparedChunk c : chunks) {
+      texts.add(title == null || title.isBlank() ? c.text() : title + "\n\n" + c.text());
+    }
+    return texts;
+  }
+
+  /** This source with each chunk's encoded vector, in chunk order, and how many were truncated. */
+  PreparedSource withVectors(List<byte[]> vectors, int truncated) {
+    if (vectors.size() != chunks.size()) {
+      throw new IllegalArgumentException(vectors.size() + " vectors for " + chunks.size() + " chunks");
+    }
+    List<PreparedChunk> with = new ArrayList<>(chunks.size());
+    for (int i = 0; i < chunks.size(); i++) {
+      PreparedChunk c = chunks.get(i);
+      with.add(new PreparedChunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), vectors.get(i)));
+    }
+    return new PreparedSource(op, contentSha256, fingerprint, List.copyOf(with), characters, pages, mediaType,
+        truncated);
+  }
 
   static PreparedSource prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking) {
     List<PreparedChunk> chunks = new ArrayList<>();
@@ -72,7 +110,7 @@ record PreparedSource(
         : op.pageStarts() != null ? Integer.valueOf(op.pageStarts().length) : null;
     String mediaType = op.mediaType() != null ? op.mediaType() : DEFAULT_MEDIA_TYPE;
     long characters = op.ingest() != null ? op.ingest().characters() : content.length();
-    return new PreparedSource(op, sha, fingerprint(op, sha, mediaType, chunks), List.copyOf(chunks), characters, pages, mediaType);
+    return new PreparedSource(op, sha, fingerprint(op, sha, mediaType, chunks), List.copyOf(chunks), characters, pages, mediaType, null);
   }
 
   /**
