@@ -27,8 +27,17 @@ public final class Models {
 
   private Models() {}
 
-  /** Every shipped model, each loaded on first use. */
+  /**
+   * Every shipped model, each loaded on first use. One instance per process (a loaded model holds
+   * tens of MB of weights, and the passage pool is meant to be shared by every corpus).
+   */
   public static EmbeddingModels all() {
-    return EmbeddingModels.of(new OnnxEmbedder(BGE_SMALL_EN_V15), new OnnxEmbedder(ALL_MINILM_L6_V2));
+    return Shared.ALL;
+  }
+
+  /** Created on the first call of {@link #all()}. */
+  private static final class Shared {
+    static final EmbeddingModels ALL =
+        EmbeddingModels.of(new OnnxEmbedder(BGE_SMALL_EN_V15), new OnnxEmbedder(ALL_MINILM_L6_V2));
   }
 }
