@@ -150,7 +150,8 @@ final class LocalCorpora implements Corpora {
   public SearchResult search(Access access, String corpus, SearchRequest request, String expectedCorpusId) {
     CorpusInfo.checkName(corpus, "corpus");
     SearchRequest scoped = new SearchRequest(request.query(), AccessPolicy.searchScope(access, corpus, request.scope()),
-        request.filters(), request.topK(), request.revision(), request.maxChunksPerSource(), request.highlight());
+        request.filters(), request.topK(), request.revision(), request.maxChunksPerSource(), request.highlight(),
+        request.mode(), request.fusion());
     return store.withCorpus(corpus, index -> {
       checkCorpusId(index.info(), expectedCorpusId);
       return index.search(scoped);
