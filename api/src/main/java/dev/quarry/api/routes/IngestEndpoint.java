@@ -25,8 +25,8 @@ import java.util.Set;
  * receipt and what extraction found (media type, extractor, pages, characters, warnings).
  *
  * <p>Checks in the contract's order: version, authentication, the {@code document-ingestion}
- * feature, capacity, then the upload (content type, sizes while streaming, the request part's
- * JSON), then grants, existence and replay (in {@code Corpora.ingest}), extraction and conflicts.
+ * feature, then the upload (content type, sizes while streaming), capacity, the request part's
+ * JSON, then grants, existence and replay (in {@code Corpora.ingest}), extraction and conflicts.
  * The uploaded bytes live in a temporary file for the length of the request and are always
  * deleted. An unexpected fault after the upload was read leaves the outcome uncertain.
  *
@@ -57,9 +57,7 @@ public final class IngestEndpoint implements Handler {
   public void handle(Context ctx) {
     try {
       Access access = RetrievalEndpoint.admit(ctx, authenticator, features, Feature.DOCUMENT_INGESTION);
-      try (RequestGate.Permit permit = gate.enter()) {
-        RetrievalEndpoint.answer(ctx, ingest(ctx, access), json.mapper());
-      }
+      RetrievalEndpoint.answer(ctx, ingest(ctx, access), json.mapper());
     } catch (QuarryException e) {
       RetrievalEndpoint.fail(ctx, e, json.mapper());
     } catch (VirtualMachineError e) {
@@ -73,7 +71,9 @@ public final class IngestEndpoint implements Handler {
   private Reply ingest(Context ctx, Access access) throws IOException {
     try (MultipartUpload.Upload upload = MultipartUpload.read(ctx.req().getInputStream(), ctx.header("Content-Type"),
         ctx.req().getContentLengthLong(), limits.get(Limit.MAX_REQUEST_BYTES), limits.get(Limit.MAX_DOCUMENT_BYTES),
-        null)) {
+        null);
+        // The upload is read before a place in the gate is taken: a client slow to send holds none.
+        RequestGate.Permit permit = gate.enter()) {
       ObjectNode requestPart;
       try {
         requestPart = json.parseObject(upload.request());

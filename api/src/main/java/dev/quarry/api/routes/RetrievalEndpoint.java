@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Javalin handler behind every retrieval endpoint: it applies the contract's checks in the
- * contract's order (version, authentication, feature, then the request itself) and answers every
+ * contract's order (version, authentication, feature, then the request itself: content type, size,
+ * the body's bytes, capacity, the body's JSON) and answers every
  * outcome, failures included, as JSON with the version header. Nothing escapes to the host's
  * exception mappers: an unexpected fault is logged and answered as {@code 500 INTERNAL}.
  *
@@ -55,15 +56,17 @@ public final class RetrievalEndpoint implements Handler {
   public void handle(Context ctx) {
     try {
       Access access = admit(ctx, authenticator, features, route.feature());
+      // The body is read before a place in the gate is taken: a client slow to send holds none.
+      byte[] bytes = body(ctx);
       if (route.kind().gated()) {
         RequestGate.Permit permit = gate.enter();
         try {
-          answer(ctx, call(ctx, access));
+          answer(ctx, call(ctx, access, bytes));
         } finally {
           permit.close();
         }
       } else {
-        answer(ctx, call(ctx, access));
+        answer(ctx, call(ctx, access, bytes));
       }
     } catch (QuarryException e) {
       fail(ctx, e);
@@ -74,16 +77,19 @@ public final class RetrievalEndpoint implements Handler {
     }
   }
 
-  private Reply call(Context ctx, Access access) {
+  /** The request's bytes, after its content type and size were checked. */
+  private byte[] body(Context ctx) {
     BodyReader.checkJsonContentType(ctx.header("Content-Type"));
-    byte[] bytes;
     try {
-      bytes = BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(),
+      return BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(),
           limits.get(Limit.MAX_REQUEST_BYTES));
     } catch (java.io.IOException e) {
       // The client went away or sent a broken chunked body: nothing of ours failed.
-      throw QuarryException.invalid(StrictJson.BODY_FIELD, "the request body could not be read: " + e.getMessage());
+      throw ClientBody.failure(e);
     }
+  }
+
+  private Reply call(Context ctx, Access access, byte[] bytes) {
     ObjectNode body = json.parseObject(bytes);
     String key = ctx.header(ProtocolHeaders.IDEMPOTENCY_KEY);
     RouteCall call = new RouteCall(route.path(), access, body, key, limits, json.mapper());

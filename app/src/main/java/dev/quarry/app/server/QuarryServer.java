@@ -8,6 +8,7 @@ import dev.quarry.api.routes.RetrievalEndpoint;
 import dev.quarry.api.wire.ErrorEnvelope;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.HttpStatuses;
+import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorporaBuilder;
@@ -112,7 +113,14 @@ public final class QuarryServer implements AutoCloseable {
       // A bounded number of threads. Jetty needs its task queue unbounded (it queues its own
       // work there); the bound on requests is the plugin's capacity gate, which answers 429.
       c.jetty.threadPool = new QueuedThreadPool(config.maxThreads(), Math.min(8, config.maxThreads()));
-      c.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages(mapper)));
+      c.jetty.modifyServer(server -> {
+        server.setErrorHandler(new JsonErrorPages(mapper));
+        // Bodies arrive before a thread or a place in the gate is given to them (BodyPrefetch).
+        server.insertHandler(new BodyPrefetch(config.limits().get(Limit.MAX_REQUEST_BYTES),
+            BodyPrefetch.MIN_BYTES_PER_SECOND, prefetchBudget(config)));
+      });
+      // Bodies read on a request thread (document uploads) must keep up this rate, or their read fails.
+      c.jetty.modifyHttpConfiguration(http -> http.setMinRequestDataRate(BodyPrefetch.MIN_BYTES_PER_SECOND));
       c.jetty.modifyServletContextHandler(handler ->
           handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST)));
       c.registerPlugin(plugin);
@@ -151,6 +159,14 @@ public final class QuarryServer implements AutoCloseable {
       throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
     }
     return new QuarryServer(corpora, extractors, app, edge, host);
+  }
+
+  /**
+   * What all requests together may hold of JSON bodies still arriving: an eighth of the heap, and at
+   * least one body of the largest size.
+   */
+  private static long prefetchBudget(ServerConfig config) {
+    return Math.max(config.limits().get(Limit.MAX_REQUEST_BYTES) + 1, Runtime.getRuntime().maxMemory() / 8);
   }
 
   private static void fail(Context ctx, QuarryException e, ObjectMapper mapper) {
