@@ -23,15 +23,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * writer thread, with a cache by (model SHA-256, text SHA-256) so that re-indexing unchanged text
  * costs a lookup. One per process, shared by every embedding corpus.
  *
- * <p>Work is split into batches of {@link #BATCH} passages; when the pool's queue cannot take all
- * of a request's batches, the request is refused with CAPACITY and nothing of it runs.
+ * <p>A request's passages are split into at most four parts per thread (of at least {@link #BATCH}
+ * passages each), so however large a request is, it fits an idle pool; when the pool's queue
+ * cannot take all of a request's parts now, the request is refused with CAPACITY and nothing of it
+ * runs.
  */
 public final class PassageEmbedder implements AutoCloseable {
-  /** Passages per model call: large enough to amortize a call, small enough to pad little. */
+  /** The fewest passages in one part of a request: a part is one task on the pool. */
   static final int BATCH = 16;
+  /** Parts per thread a request is split into at most, so that a large one is spread evenly. */
+  static final int PARTS_PER_THREAD = 4;
   /** Cached vectors; a 384-dimension vector is about 1.6 KB, so the default holds ~30 MB. */
   public static final int DEFAULT_CACHE_ENTRIES = 20_000;
-  /** Batches waiting for a thread beyond this many are refused (about 16k passages). */
+  /** Parts waiting for a thread beyond this many are refused (a few hundred concurrent requests). */
   public static final int DEFAULT_QUEUED_BATCHES = 1024;
 
   private final ThreadPoolExecutor pool;
@@ -81,14 +85,15 @@ public final class PassageEmbedder implements AutoCloseable {
     if (missing.isEmpty()) {
       return CompletableFuture.completedFuture(List.of(out));
     }
-    int batches = (missing.size() + BATCH - 1) / BATCH;
+    int batches = Math.min((missing.size() + BATCH - 1) / BATCH, pool.getMaximumPoolSize() * PARTS_PER_THREAD);
+    int perPart = (missing.size() + batches - 1) / batches;
     if (pool.getQueue().remainingCapacity() < batches) {
       throw capacity();
     }
     List<CompletableFuture<Void>> parts = new ArrayList<>(batches);
     try {
-      for (int b = 0; b < batches; b++) {
-        List<Integer> slice = missing.subList(b * BATCH, Math.min(missing.size(), (b + 1) * BATCH));
+      for (int b = 0; b * perPart < missing.size(); b++) {
+        List<Integer> slice = missing.subList(b * perPart, Math.min(missing.size(), (b + 1) * perPart));
         parts.add(CompletableFuture.runAsync(() -> embedSlice(embedder, texts, slice, keys, out), pool));
       }
     } catch (RejectedExecutionException e) {
