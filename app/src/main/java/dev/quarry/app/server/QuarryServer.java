@@ -10,6 +10,7 @@ import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.HttpStatuses;
 import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.StrictJson;
+import dev.quarry.app.console.ConsoleAssets;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorporaBuilder;
 import dev.quarry.engine.ErrorCode;
@@ -28,8 +29,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The standalone server: {@link QuarryPlugin} over a data folder, plus {@code GET /v1/protocol},
- * {@code GET /healthz} (no authentication, no data), tokens, CORS, and JSON answers for every path
- * and failure, unknown routes included.
+ * {@code GET /healthz} (no authentication, no data), the web console below {@code /console/}, tokens,
+ * CORS, and JSON answers for every path and failure, unknown routes included.
  *
  * <p>Lifecycle: {@link #start} opens the data folder (locking it against a second server), builds
  * the document extraction pool when document-ingestion is on, and listens; {@link #close} stops
@@ -127,11 +128,14 @@ public final class QuarryServer implements AutoCloseable {
       c.routes.get("/v1/protocol", ctx -> {
         try {
           RetrievalEndpoint.authenticate(ctx, tokens);
-          RetrievalEndpoint.write(ctx, 200, plugin.protocol(), mapper);
+          ObjectNode protocol = plugin.protocol();
+          protocol.putObject("server").put("name", "quarry").put("version", ServerVersion.VERSION);
+          RetrievalEndpoint.write(ctx, 200, protocol, mapper);
         } catch (QuarryException e) {
           fail(ctx, e, mapper);
         }
       });
+      new ConsoleAssets().mount(c.routes);
       c.routes.get("/healthz", ctx -> {
         ObjectNode ok = JsonNodeFactory.instance.objectNode().put("status", "ok");
         RetrievalEndpoint.write(ctx, 200, ok, mapper);
@@ -181,6 +185,11 @@ public final class QuarryServer implements AutoCloseable {
   /** The base URL, such as {@code http://127.0.0.1:8080}. */
   public String url() {
     return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
+  }
+
+  /** The web console's address, such as {@code http://127.0.0.1:8080/console/}. */
+  public String consoleUrl() {
+    return url() + ConsoleAssets.PREFIX;
   }
 
   /**
