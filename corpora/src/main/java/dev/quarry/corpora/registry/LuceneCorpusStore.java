@@ -143,7 +143,7 @@ public final class LuceneCorpusStore implements CorpusStore {
         } catch (IOException ignored) {
           // left for cleanLeftovers at the next start
         }
-        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not create corpus '" + name + "': " + e.getMessage(), e);
+        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not create corpus '" + name + "'", e);
       }
       infos.put(name, info);
       return info;
@@ -172,7 +172,7 @@ public final class LuceneCorpusStore implements CorpusStore {
         CorpusFiles.fsyncDir(corporaDir);
         deleteRecursively(trash);
       } catch (IOException e) {
-        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not delete corpus '" + name + "': " + e.getMessage(), e);
+        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not delete corpus '" + name + "'", e);
       }
     } finally {
       catalogLock.unlock();
@@ -194,7 +194,7 @@ public final class LuceneCorpusStore implements CorpusStore {
       infos.putIfAbsent(name, info);
       return Optional.of(info);
     } catch (IOException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus settings are unreadable: " + e.getMessage(), e);
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus settings are unreadable", e);
     }
   }
 
@@ -209,7 +209,7 @@ public final class LuceneCorpusStore implements CorpusStore {
         }
       }
     } catch (IOException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot list corpora: " + e.getMessage(), e);
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot list corpora", e);
     }
     List<String> out = new ArrayList<>(Math.min(limit, names.size()));
     for (String n : names) {
@@ -255,7 +255,7 @@ public final class LuceneCorpusStore implements CorpusStore {
     try {
       return new OpenCorpus(CorpusIndex.open(corporaDir.resolve(info.name()).resolve(INDEX), info, engineConfig));
     } catch (IOException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open corpus '" + info.name() + "': " + e.getMessage(), e);
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open corpus '" + info.name() + "'", e);
     }
   }
 
