@@ -19,9 +19,10 @@ import java.util.Locale;
  * memory, at most {@code maxRequestBytes}) and a {@code file} part (streamed to a temporary file
  * while its SHA-256 is computed). Limits are checked while reading, so an oversized upload costs at
  * most one buffer of memory and {@code maxDocumentBytes} of disk before it is refused: the file
- * part past {@code maxDocumentBytes} is 413 DOCUMENT_TOO_LARGE, the request part past {@code
- * maxRequestBytes} or the whole body past both together (plus {@link #OVERHEAD_BYTES}) is 413
- * REQUEST_TOO_LARGE. Anything else that is not such an upload is 400 INVALID_REQUEST (or 415 for
+ * part past {@code maxDocumentBytes}, or a declared Content-Length past both limits together (plus
+ * {@link #OVERHEAD_BYTES}), is 413 DOCUMENT_TOO_LARGE; the request part past {@code maxRequestBytes},
+ * or a body without a declared length that streams past both together, is 413 REQUEST_TOO_LARGE.
+ * Anything else that is not such an upload is 400 INVALID_REQUEST (or 415 for
  * another content type).
  *
  * <p>Not thread-safe; one per request. The temporary file is deleted by {@link Upload#close()},

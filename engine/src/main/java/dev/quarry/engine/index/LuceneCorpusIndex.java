@@ -46,19 +46,25 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   private final Set<String> keysInFlight = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
-  private LuceneCorpusIndex(Path dir, CorpusInfo info, EngineConfig config) throws IOException {
+  private LuceneCorpusIndex(Path dir, CorpusInfo info, EngineConfig config, WriterTuning tuning) throws IOException {
     this.dir = dir;
     this.info = info;
     this.config = config;
-    this.store = new IndexStore(dir, info, config);
+    this.store = new IndexStore(dir, info, config, tuning);
     this.searcher = new RevisionSearcher(info, store.analyzer());
     this.writer = new CorpusWriter(info, config, store);
   }
 
   /** Opens (creating when absent) the index of corpus {@code info} in {@code dir}. */
   public static CorpusIndex open(Path dir, CorpusInfo info, EngineConfig config) throws IOException {
+    return open(dir, info, config, WriterTuning.NONE);
+  }
+
+  /** Expert, for tests: {@link #open(Path, CorpusInfo, EngineConfig)} with the writer's configuration tuned. */
+  static LuceneCorpusIndex open(Path dir, CorpusInfo info, EngineConfig config, WriterTuning tuning)
+      throws IOException {
     Files.createDirectories(dir);
-    return new LuceneCorpusIndex(dir, info, config);
+    return new LuceneCorpusIndex(dir, info, config, tuning);
   }
 
   /** The oldest revision a pinned search reaches when {@code revision} is the latest. */
