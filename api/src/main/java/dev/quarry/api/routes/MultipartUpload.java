@@ -1,8 +1,8 @@
 package dev.quarry.api.routes;
 
-import dev.quarry.corpora.ingest.IngestPipeline;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.Sha256;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,8 +10,8 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.DigestOutputStream;
 import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.Locale;
 
 /**
@@ -110,12 +110,12 @@ final class MultipartUpload {
           }
           file = tempDir == null ? Files.createTempFile("quarry-upload-", ".part")
               : Files.createTempFile(tempDir, "quarry-upload-", ".part");
-          MessageDigest sha = IngestPipeline.sha256();
-          try (OutputStream out = Files.newOutputStream(file)) {
-            fileBytes = copyUntilDelimiter(new DigestingStream(out, sha), maxDocumentBytes, ErrorCode.DOCUMENT_TOO_LARGE,
+          MessageDigest sha = Sha256.newDigest();
+          try (OutputStream out = new DigestOutputStream(Files.newOutputStream(file), sha)) {
+            fileBytes = copyUntilDelimiter(out, maxDocumentBytes, ErrorCode.DOCUMENT_TOO_LARGE,
                 "the document is larger than " + maxDocumentBytes + " bytes (maxDocumentBytes)");
           }
-          sha256 = HexFormat.of().formatHex(sha.digest());
+          sha256 = Sha256.hex(sha);
         } else {
           throw invalid(headers.name(), "unknown part '" + headers.name()
               + "'; an upload has a 'request' part (JSON) and a 'file' part");
@@ -319,29 +319,6 @@ final class MultipartUpload {
       Files.deleteIfExists(file);
     } catch (IOException e) {
       file.toFile().deleteOnExit();
-    }
-  }
-
-  /** Writes through to {@code out} and into the digest. */
-  private static final class DigestingStream extends OutputStream {
-    private final OutputStream out;
-    private final MessageDigest digest;
-
-    DigestingStream(OutputStream out, MessageDigest digest) {
-      this.out = out;
-      this.digest = digest;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      out.write(b);
-      digest.update((byte) b);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-      digest.update(b, off, len);
     }
   }
 }

@@ -491,11 +491,7 @@ final class CorpusWriter implements Closeable {
 
     PlannedMutation plan(QueuedMutation q) throws IOException {
       Mutation m = q.mutation();
-      if (m.expectedCorpusId() != null && !m.expectedCorpusId().equals(info.corpusId())) {
-        throw new QuarryException(ErrorCode.CORPUS_REPLACED,
-            "corpus '" + info.name() + "' was deleted and created again; its corpusId is no longer "
-                + m.expectedCorpusId());
-      }
+      info.requireCorpusId(m.expectedCorpusId());
       if (m.idempotency() != null) {
         PlannedMutation replay = replayOf(q);
         if (replay != null) {
@@ -512,7 +508,7 @@ final class CorpusWriter implements Closeable {
         Optional<Current> current = current(op.source());
         checkExpected(op, current, field);
         if (op instanceof SourceOperation.Index ix) {
-          PreparedSource p = (PreparedSource) q.prepared().get(i);
+          PreparedSource p = q.prepared().get(i);
           if (current.isPresent() && current.get().fingerprint().equals(p.fingerprint())) {
             outcomes.add(new Outcome(Receipt.Status.UNCHANGED, current.get(), p));
           } else {
@@ -569,23 +565,16 @@ final class CorpusWriter implements Closeable {
       PlannedMutation earlier = recordedKeys.get(term);
       if (earlier != null) {
         Mutation.Idempotency first = earlier.queued().mutation().idempotency();
-        checkSameRequest(first.fingerprint(), m.idempotency());
+        m.idempotency().requireSameRequest(first.fingerprint());
         return new PlannedMutation(q, earlier.revision(), List.of(), earlier.result(), true);
       }
       Optional<dev.quarry.engine.CorpusIndex.StoredOutcome> stored = store.findIdempotent(term, now, config.idempotencyRetention());
       if (stored.isPresent()) {
-        checkSameRequest(stored.get().fingerprint(), m.idempotency());
+        m.idempotency().requireSameRequest(stored.get().fingerprint());
         MutationResult r = stored.get().result();
         return new PlannedMutation(q, r.revision(), List.of(), r, true);
       }
       return null;
-    }
-
-    private static void checkSameRequest(String recordedFingerprint, Mutation.Idempotency now) {
-      if (!recordedFingerprint.equals(now.fingerprint())) {
-        throw new QuarryException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
-            "Idempotency-Key was already used with a different request");
-      }
     }
 
     private Optional<Current> current(String source) throws IOException {

@@ -118,9 +118,7 @@ public final class RevisionSearcher {
     List<List<int[]>> highlights = new MatchHighlighter(searcher, analyzer).matches(plan.textQuery(), docs, texts);
     List<Hit> highlighted = new ArrayList<>(hits.size());
     for (int i = 0; i < hits.size(); i++) {
-      Hit h = hits.get(i);
-      highlighted.add(new Hit(h.source(), h.sourceRevision(), h.chunk(), h.score(), h.text(), highlights.get(i),
-          h.title(), h.mediaType(), h.pages(), h.start(), h.end(), h.contentSha256(), h.metadata()));
+      highlighted.add(hits.get(i).withHighlights(highlights.get(i)));
     }
     return highlighted;
   }
