@@ -9,6 +9,11 @@ import java.util.Optional;
  *
  * <p>Called once per request, from many threads at once: implementations must be thread-safe, and
  * should compare tokens in constant time.
+ *
+ * <p>Fails closed: an authenticator that throws (for example because it built a {@code Grant} with
+ * an empty sources list, which {@code Grant} refuses) gets the request answered {@code 500
+ * INTERNAL}, never served with more than it meant to grant. To grant nothing in a corpus, leave the
+ * grant out.
  */
 @FunctionalInterface
 public interface Authenticator {

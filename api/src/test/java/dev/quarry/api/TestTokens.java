@@ -37,7 +37,14 @@ public final class TestTokens {
   /** Writes the tokens file into {@code dir}. */
   public static Path write(Path dir) {
     try {
-      return Files.writeString(dir.resolve("tokens.json"), FILE);
+      Path file = Files.writeString(dir.resolve("tokens.json"), FILE);
+      try {
+        // As a tokens file should be: readable by its owner only (the server warns otherwise).
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+      } catch (UnsupportedOperationException notPosix) {
+        // nothing to narrow
+      }
+      return file;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

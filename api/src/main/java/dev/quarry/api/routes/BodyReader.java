@@ -6,17 +6,21 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads a JSON request body within {@code maxBytes}: the declared Content-Length is checked before
  * anything is read, and a chunked body is cut off as soon as it passes the bound, so an oversized
- * body costs at most {@code maxBytes} of memory.
+ * body costs at most {@code maxBytes} of memory. An oversized body is answered at once: only what
+ * has already arrived is discarded, never waited for (a client that declares a gigabyte and sends
+ * nothing must not hold a thread until the idle timeout); the server then closes the connection
+ * rather than read the rest. A read that fails is a typed error ({@link ClientBody}).
  */
 public final class BodyReader {
-  private BodyReader() {}
+  private static final Logger LOG = LoggerFactory.getLogger(BodyReader.class);
 
-  /** An oversized body is read and discarded up to this many times the limit before the 413. */
-  private static final int DRAIN_FACTOR = 4;
+  private BodyReader() {}
 
   /**
    * Accepts {@code application/json}, with an optional UTF-8 charset, or no Content-Type at all; any
@@ -47,15 +51,17 @@ public final class BodyReader {
    */
   public static byte[] read(InputStream in, long declaredLength, long maxBytes) throws IOException {
     if (declaredLength > maxBytes) {
+      LOG.info("refused a request body that declares {} bytes (maxRequestBytes {})", declaredLength, maxBytes);
       throw tooLarge(in, maxBytes);
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream(declaredLength > 0 ? (int) declaredLength : 1024);
     byte[] buffer = new byte[8192];
     long total = 0;
     int n;
-    while ((n = in.read(buffer)) != -1) {
+    while ((n = ClientBody.read(in, buffer, 0, buffer.length)) != -1) {
       total += n;
       if (total > maxBytes) {
+        LOG.info("refused a request body of more than {} bytes (maxRequestBytes)", maxBytes);
         throw tooLarge(in, maxBytes);
       }
       out.write(buffer, 0, n);
@@ -64,26 +70,27 @@ public final class BodyReader {
   }
 
   /**
-   * The 413 for a body over {@code maxBytes}, after discarding what the client is still sending
-   * (up to {@link #DRAIN_FACTOR} times the limit, unparsed): a server that answers and closes while
-   * the client is still writing makes the client see a reset instead of the answer.
+   * The 413 for a body over {@code maxBytes}, after discarding what has already arrived and can be
+   * read without waiting, so a client that sent its whole (small) body still reads the answer.
    */
-  private static QuarryException tooLarge(InputStream in, long maxBytes) {
-    long budget = maxBytes * DRAIN_FACTOR;
-    byte[] buffer = new byte[64 * 1024];
-    try {
-      int n;
-      while (budget > 0 && (n = in.read(buffer)) != -1) {
-        budget -= n;
-      }
-    } catch (IOException ignored) {
-      // the client went away; the answer below is all that is left to give
-    }
-    return tooLarge(maxBytes);
-  }
-
-  private static QuarryException tooLarge(long maxBytes) {
+  static QuarryException tooLarge(InputStream in, long maxBytes) {
+    discardArrived(in);
     return new QuarryException(ErrorCode.REQUEST_TOO_LARGE,
         "the request body is larger than maxRequestBytes (" + maxBytes + " bytes)");
+  }
+
+  /** Reads and drops what {@code in} holds without blocking; stops at the first sign of waiting. */
+  static void discardArrived(InputStream in) {
+    byte[] buffer = new byte[64 * 1024];
+    try {
+      int available;
+      while ((available = in.available()) > 0) {
+        if (in.read(buffer, 0, Math.min(available, buffer.length)) < 0) {
+          return;
+        }
+      }
+    } catch (IOException | RuntimeException ignored) {
+      // the client went away or was cut off; the answer is all that is left to give
+    }
   }
 }

@@ -1,7 +1,5 @@
 package dev.quarry.api.routes;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limit;
@@ -19,11 +17,12 @@ import java.util.Set;
 /**
  * The pipeline every Quarry endpoint runs, as Elasticsearch's {@code BaseRestHandler}: a final
  * {@link #handle} applies the contract's order of checks (version, authentication, the endpoint's
- * feature, capacity), then calls {@link #prepare}, the one method an endpoint writes, which reads
- * its body (content type, size, then the body itself; {@link #readJson} for JSON bodies) and does
- * the work; the {@link Answer} it returns is written while the capacity permit is still held. Every
- * failure, {@code Error}s included, is answered through {@link ErrorResponses}; only a {@link
- * VirtualMachineError} escapes, since the JVM's state is then in doubt.
+ * feature), then calls {@link #prepare}, the one method an endpoint writes, which reads the
+ * request (content type, size, the body's bytes; {@link #readBody} for JSON bodies) and returns
+ * the {@link Work} to do; capacity is taken after the body arrived, so a client slow to send holds
+ * no place in the gate, and the work (the body's JSON, the call, the answer) runs holding it.
+ * Every failure, {@code Error}s included, is answered through {@link ErrorResponses}; only a
+ * {@link VirtualMachineError} escapes, since the JVM's state is then in doubt.
  *
  * <p>Thread-safe; subclasses hold no per-request state.
  */
@@ -32,7 +31,7 @@ public abstract class Endpoint implements Handler {
   private final Set<Feature> features;
   private final Feature feature;
   private final RequestGate gate;
-  /** The request limits, for {@link #readJson} and the endpoint's own reading. */
+  /** The request limits, for {@link #readBody} and the endpoint's own reading. */
   protected final Limits limits;
   /** The strict JSON reader, whose mapper also writes the answers. */
   protected final StrictJson json;
@@ -61,11 +60,13 @@ public abstract class Endpoint implements Handler {
         throw new QuarryException(feature.unavailableCode(),
             "the " + feature.wireName() + " feature is not available on this server");
       }
-      if (gate == null) {
-        prepare(ctx, access).write(ctx, json.mapper());
-      } else {
-        try (RequestGate.Permit permit = gate.enter()) {
-          prepare(ctx, access).write(ctx, json.mapper());
+      try (Work work = prepare(ctx, access)) {
+        if (gate == null) {
+          work.run(ctx);
+        } else {
+          try (RequestGate.Permit permit = gate.enter()) {
+            work.run(ctx);
+          }
         }
       }
     } catch (VirtualMachineError e) {
@@ -76,33 +77,35 @@ public abstract class Endpoint implements Handler {
   }
 
   /**
-   * Reads the request (content type, size, body) and does the endpoint's work for a caller that
-   * passed the version, authentication, feature and capacity checks.
+   * Reads the request (content type, size, the body) of a caller that passed the version,
+   * authentication and feature checks, and returns the work to do with it.
    *
-   * @return what to write back; it runs while the capacity permit is held
+   * @return the work, run once capacity is granted and closed in any case
    */
-  protected abstract Answer prepare(Context ctx, Access access) throws IOException;
+  protected abstract Work prepare(Context ctx, Access access) throws IOException;
 
   /**
-   * The JSON body as an object, after the content-type check (415) and within {@link
-   * Limit#MAX_REQUEST_BYTES} (413); malformed JSON or a non-object is 400.
+   * The request's body, after the content-type check (415) and within {@link
+   * Limit#MAX_REQUEST_BYTES} (413); a read that fails is the client's error ({@link ClientBody}).
    */
-  protected final ObjectNode readJson(Context ctx) {
+  protected final byte[] readBody(Context ctx) {
     BodyReader.checkJsonContentType(ctx.header("Content-Type"));
-    byte[] bytes;
     try {
-      bytes = BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(),
+      return BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(),
           limits.get(Limit.MAX_REQUEST_BYTES));
     } catch (IOException e) {
-      // The client went away or sent a broken chunked body: nothing of ours failed.
-      throw QuarryException.invalid(StrictJson.BODY_FIELD, "the request body could not be read: " + e.getMessage());
+      // The client went away, sent a broken chunked body, or sent it too slowly: nothing of ours failed.
+      throw ClientBody.failure(e);
     }
-    return json.parseObject(bytes);
   }
 
-  /** What an endpoint writes back once its work is done. */
+  /** An endpoint's work on a request it has read: it answers through the context. */
   @FunctionalInterface
-  public interface Answer {
-    void write(Context ctx, ObjectMapper mapper) throws IOException;
+  public interface Work extends AutoCloseable {
+    void run(Context ctx) throws IOException;
+
+    /** Releases what the request holds (an uploaded file); called whether or not the work ran. */
+    @Override
+    default void close() throws IOException {}
   }
 }

@@ -24,8 +24,9 @@ import java.util.Set;
  * receipt and what extraction found (media type, extractor, pages, characters, warnings).
  *
  * <p>After {@link Endpoint}'s checks (version, authentication, the {@code document-ingestion}
- * feature, capacity) come the upload (content type, sizes while streaming, the request part's
- * JSON), then grants, existence and replay (in {@code Corpora.ingest}), extraction and conflicts.
+ * feature) comes the upload (content type, sizes while streaming), then capacity (the upload is
+ * read before a place in the gate is taken: a client slow to send holds none), the request part's
+ * JSON, then grants, existence and replay (in {@code Corpora.ingest}), extraction and conflicts.
  * The uploaded bytes live in a temporary file for the length of the request and are always
  * deleted. An unexpected fault once the document was handed to the corpora leaves the outcome
  * uncertain; one before it is a plain failure.
@@ -45,30 +46,43 @@ public final class IngestEndpoint extends Endpoint {
   }
 
   @Override
-  protected Answer prepare(Context ctx, Access access) throws IOException {
-    try (MultipartUpload.Upload upload = MultipartUpload.read(ctx.req().getInputStream(), ctx.header("Content-Type"),
+  protected Work prepare(Context ctx, Access access) throws IOException {
+    MultipartUpload.Upload upload = MultipartUpload.read(ctx.req().getInputStream(), ctx.header("Content-Type"),
         ctx.req().getContentLengthLong(), limits.get(Limit.MAX_REQUEST_BYTES), limits.get(Limit.MAX_DOCUMENT_BYTES),
-        null)) {
-      ObjectNode requestPart;
-      try {
-        requestPart = json.parseObject(upload.request());
-      } catch (QuarryException e) {
-        throw IngestRequests.inRequestPart(e);
+        null);
+    return new Work() {
+      @Override
+      public void run(Context c) {
+        Responses.reply(c, ingest(c, access, upload), json.mapper());
       }
-      IngestRequests request = IngestRequests.read(WireObject.root(requestPart), limits);
-      String key = ctx.header(ProtocolHeaders.IDEMPOTENCY_KEY);
-      Mutation.Idempotency idempotency = key == null ? null
-          : new Mutation.Idempotency(key, IngestRequests.fingerprint(json.mapper(), requestPart, upload.fileSha256()));
-      MutationResult result;
-      try {
-        result = corpora.ingest(access, request.corpus(), request.request(), upload.file(), idempotency);
-      } catch (QuarryException | VirtualMachineError e) {
-        throw e;
-      } catch (RuntimeException | Error e) {
-        // The document may or may not have reached the corpus: the client must reconcile.
-        throw ErrorResponses.uncertain(e);
+
+      @Override
+      public void close() {
+        upload.close();
       }
-      return new Reply(SourceResponses.receipt(result.single()), result.replayed());
+    };
+  }
+
+  private Reply ingest(Context ctx, Access access, MultipartUpload.Upload upload) {
+    ObjectNode requestPart;
+    try {
+      requestPart = json.parseObject(upload.request());
+    } catch (QuarryException e) {
+      throw IngestRequests.inRequestPart(e);
     }
+    IngestRequests request = IngestRequests.read(WireObject.root(requestPart), limits);
+    String key = ctx.header(ProtocolHeaders.IDEMPOTENCY_KEY);
+    Mutation.Idempotency idempotency = key == null ? null
+        : new Mutation.Idempotency(key, IngestRequests.fingerprint(json.mapper(), requestPart, upload.fileSha256()));
+    MutationResult result;
+    try {
+      result = corpora.ingest(access, request.corpus(), request.request(), upload.file(), idempotency);
+    } catch (QuarryException | VirtualMachineError e) {
+      throw e;
+    } catch (RuntimeException | Error e) {
+      // The document may or may not have reached the corpus: the client must reconcile.
+      throw ErrorResponses.uncertain(e);
+    }
+    return new Reply(SourceResponses.receipt(result.single()), result.replayed());
   }
 }

@@ -1,5 +1,6 @@
 package dev.quarry.api.routes;
 
+import dev.quarry.api.wire.StrictUtf8;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Sha256;
@@ -80,6 +81,7 @@ final class MultipartUpload {
       long maxDocumentBytes, Path tempDir) throws IOException {
     MultipartUpload reader = new MultipartUpload(in, boundary(contentType), maxRequestBytes, maxDocumentBytes);
     if (declaredLength > reader.maxTotalBytes) {
+      BodyReader.discardArrived(in);
       throw new QuarryException(ErrorCode.DOCUMENT_TOO_LARGE, "the upload has " + declaredLength
           + " bytes; a document may have at most " + maxDocumentBytes + " bytes (maxDocumentBytes)");
     }
@@ -208,7 +210,7 @@ final class MultipartUpload {
       }
     }
     String name = null;
-    for (String line : raw.toString(StandardCharsets.UTF_8).split("\r\n")) {
+    for (String line : StrictUtf8.decode(raw.toByteArray(), "$").split("\r\n")) {
       int colon = line.indexOf(':');
       if (colon > 0 && line.substring(0, colon).strip().equalsIgnoreCase("Content-Disposition")) {
         name = dispositionName(line.substring(colon + 1));
@@ -281,13 +283,14 @@ final class MultipartUpload {
     System.arraycopy(buffer, position, buffer, 0, unread);
     position = 0;
     limit = unread;
-    int n = in.read(buffer, limit, buffer.length - limit);
+    int n = ClientBody.read(in, buffer, limit, buffer.length - limit);
     if (n < 0) {
       eof = true;
       return;
     }
     consumed += n;
     if (consumed > maxTotalBytes) {
+      BodyReader.discardArrived(in);
       throw new QuarryException(ErrorCode.REQUEST_TOO_LARGE, "the upload is larger than maxDocumentBytes plus "
           + "maxRequestBytes (" + maxTotalBytes + " bytes with the multipart framing)");
     }

@@ -1,24 +1,17 @@
 package dev.quarry.api.routes;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.javalin.http.Context;
 import java.util.Objects;
 
 /**
  * A route's successful answer: the JSON body, and whether it replays an earlier mutation's outcome.
  */
-public record Reply(ObjectNode body, boolean replayed) implements Endpoint.Answer {
+public record Reply(ObjectNode body, boolean replayed) {
   public Reply {
     Objects.requireNonNull(body, "body");
   }
 
   public static Reply of(ObjectNode body) {
     return new Reply(body, false);
-  }
-
-  @Override
-  public void write(Context ctx, ObjectMapper mapper) {
-    Responses.reply(ctx, this, mapper);
   }
 }

@@ -11,9 +11,10 @@ import io.javalin.http.Context;
 import java.util.Set;
 
 /**
- * The endpoint behind every JSON retrieval route: after {@link Endpoint}'s checks it reads the JSON
- * body and hands it to the route's handler. A fault after a mutating route started its write
- * answers with {@code "outcome": "uncertain"}; one before it is a plain failure.
+ * The endpoint behind every JSON retrieval route: after {@link Endpoint}'s checks it reads the
+ * body's bytes, and holding a place in the capacity gate (for a gated route) parses the JSON and
+ * hands it to the route's handler. A fault after a mutating route started its write answers with
+ * {@code "outcome": "uncertain"}; one before it is a plain failure.
  *
  * <p>Thread-safe; one per route.
  */
@@ -27,9 +28,14 @@ public final class RetrievalEndpoint extends Endpoint {
   }
 
   @Override
-  protected Answer prepare(Context ctx, Access access) {
-    RouteCall call = new RouteCall(route.path(), access, readJson(ctx), ctx.header(ProtocolHeaders.IDEMPOTENCY_KEY),
-        limits, json.mapper());
+  protected Work prepare(Context ctx, Access access) {
+    byte[] bytes = readBody(ctx);
+    return c -> Responses.reply(c, call(c, access, bytes), json.mapper());
+  }
+
+  private Reply call(Context ctx, Access access, byte[] bytes) {
+    RouteCall call = new RouteCall(route.path(), access, json.parseObject(bytes),
+        ctx.header(ProtocolHeaders.IDEMPOTENCY_KEY), limits, json.mapper());
     try {
       return route.handler().handle(call);
     } catch (VirtualMachineError e) {

@@ -4,7 +4,8 @@
  * and writing a wire record. Every endpoint ({@link dev.quarry.api.routes.RetrievalEndpoint} for the
  * JSON routes, {@link dev.quarry.api.routes.IngestEndpoint}, and {@code RunsEndpoint}) extends {@link
  * dev.quarry.api.routes.Endpoint}, whose final {@code handle} applies the contract's order of checks
- * (version, authentication, feature, capacity, then the endpoint's content type, size and body);
+ * (version, authentication, feature, then the endpoint's content type, size and body bytes, then
+ * capacity, then the body's JSON and the work);
  * {@link dev.quarry.api.routes.ErrorResponses} turns every failure into the error envelope.
  *
  * <p>The table of endpoints is {@link dev.quarry.api.routes.RetrievalRoutes#over}.

@@ -79,13 +79,13 @@ public final class RunsEndpoint extends Endpoint {
   }
 
   @Override
-  protected Answer prepare(Context ctx, Access access) {
-    RunRequest request = RunRequest.read(WireObject.root(readJson(ctx)), limits);
+  protected Work prepare(Context ctx, Access access) {
+    RunRequest request = RunRequest.read(WireObject.root(json.parseObject(readBody(ctx))), limits);
     Retrieval.Prepared prepared = runs.retrieval().prepare(access, request.retrieval(), request.input());
     if (request.stream()) {
-      return (c, mapper) -> stream(c, prepared, request.idleTimeout());
+      return c -> stream(c, prepared, request.idleTimeout());
     }
-    return (c, mapper) -> await(c, prepared, request.idleTimeout());
+    return c -> await(c, prepared, request.idleTimeout());
   }
 
   private void stream(Context ctx, Retrieval.Prepared prepared, Duration idleTimeout) throws IOException {

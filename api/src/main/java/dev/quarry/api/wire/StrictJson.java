@@ -13,8 +13,9 @@ import dev.quarry.engine.QuarryException;
 import java.io.IOException;
 
 /**
- * Parses request bodies as the contract demands: one JSON object, UTF-8, nothing after it, no
- * duplicate keys, no comments or other JSON extensions. Anything else is {@code INVALID_REQUEST}
+ * Parses request bodies as the contract demands: one JSON object, strict UTF-8 ({@link StrictUtf8}:
+ * no overlong forms, surrogates or other encodings, and no lone surrogate spelled as an escape),
+ * nothing after it, no duplicate keys, no comments or other JSON extensions. Anything else is {@code INVALID_REQUEST}
  * with the field {@link #BODY_FIELD}.
  *
  * <p>Thread-safe; share one.
@@ -43,9 +44,11 @@ public final class StrictJson {
     if (body.length == 0) {
       throw QuarryException.invalid(BODY_FIELD, "the request body is empty; send a JSON object");
     }
+    // Decoded strictly here, so Jackson never guesses an encoding nor decodes leniently.
+    String text = StrictUtf8.decode(body, BODY_FIELD);
     JsonNode node;
     try {
-      node = mapper.readTree(body);
+      node = mapper.readTree(text);
     } catch (JsonProcessingException e) {
       throw QuarryException.invalid(BODY_FIELD, "the request body is not valid JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
@@ -58,6 +61,7 @@ public final class StrictJson {
       throw QuarryException.invalid(BODY_FIELD,
           "the request body must be a JSON object; got " + WireObject.describe(node));
     }
+    StrictUtf8.checkText(object, "");
     return object;
   }
 

@@ -33,6 +33,55 @@ class StrictJsonTest {
     assertEquals(StrictJson.BODY_FIELD, refused(deep).field());
   }
 
+  static byte[] withRaw(String before, byte[] raw, String after) {
+    byte[] a = before.getBytes(StandardCharsets.UTF_8);
+    byte[] c = after.getBytes(StandardCharsets.UTF_8);
+    byte[] out = new byte[a.length + raw.length + c.length];
+    System.arraycopy(a, 0, out, 0, a.length);
+    System.arraycopy(raw, 0, out, a.length, raw.length);
+    System.arraycopy(c, 0, out, a.length + raw.length, c.length);
+    return out;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"C0AF", "E080AF", "C0AEC0AE", "F08080AF", "EDA080", "EDBFBF", "F4908080", "F5808080", "FF",
+      "80", "E2", "C2"})
+  void nonStrictUtf8_inAString_isInvalidNamingTheBody(String hex) {
+    byte[] raw = java.util.HexFormat.of().parseHex(hex);
+    QuarryException e = assertThrows(QuarryException.class,
+        () -> json.parseObject(withRaw("{\"source\": \"u", raw, "x\"}")));
+    assertEquals(ErrorCode.INVALID_REQUEST, e.code());
+    assertEquals(StrictJson.BODY_FIELD, e.field());
+  }
+
+  @Test
+  void utf16Body_isInvalid() {
+    String body = "{\"corpus\": \"a\"}";
+    for (java.nio.charset.Charset cs : java.util.List.of(StandardCharsets.UTF_16, StandardCharsets.UTF_16LE,
+        StandardCharsets.UTF_16BE)) {
+      QuarryException e = assertThrows(QuarryException.class, () -> json.parseObject(body.getBytes(cs)), cs::name);
+      assertEquals(StrictJson.BODY_FIELD, e.field());
+    }
+  }
+
+  @Test
+  void loneEscapedSurrogate_isInvalidNamingItsField() {
+    assertEquals("title", refused("{\"title\": \"a\\ud800b\"}").field());
+    assertEquals("operations[1].index.text", refused(
+        "{\"operations\": [{}, {\"index\": {\"text\": \"x\\udc00\"}}]}").field());
+    assertEquals("metadata.\uFFFD", refused("{\"metadata\": {\"\\ud83d\": 1}}").field());
+  }
+
+  @Test
+  void pairedSurrogates_multibyteText_andALeadingBom_areAccepted() {
+    assertEquals("\uD83D\uDE00", json.parseObject("{\"a\": \"\\ud83d\\ude00\"}".getBytes(StandardCharsets.UTF_8))
+        .get("a").textValue());
+    assertEquals("Grüße 😀 日本", json.parseObject("{\"a\": \"Grüße 😀 日本\"}".getBytes(StandardCharsets.UTF_8))
+        .get("a").textValue());
+    assertEquals(1, json.parseObject(withRaw("", new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, "{\"a\": 1}"))
+        .get("a").intValue());
+  }
+
   @Test
   void invalidUtf8_isInvalid() {
     byte[] body = {'{', '"', 'a', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}'};

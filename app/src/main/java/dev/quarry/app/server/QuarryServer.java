@@ -8,7 +8,9 @@ import dev.quarry.api.routes.Authentication;
 import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.api.routes.Responses;
 import dev.quarry.api.wire.Feature;
+import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.StrictJson;
+import dev.quarry.app.console.ConsoleAssets;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorporaBuilder;
 import dev.quarry.engine.ErrorCode;
@@ -27,8 +29,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The standalone server: {@link QuarryPlugin} over a data folder, plus {@code GET /v1/protocol},
- * {@code GET /healthz} (no authentication, no data), tokens, CORS, and JSON answers for every path
- * and failure, unknown routes included.
+ * {@code GET /healthz} (no authentication, no data), the web console below {@code /console/}, tokens,
+ * CORS, and JSON answers for every path and failure, unknown routes included.
  *
  * <p>Lifecycle: {@link #start} opens the data folder (locking it against a second server), builds
  * the document extraction pool when document-ingestion is on, and listens; {@link #close} stops
@@ -112,18 +114,28 @@ public final class QuarryServer implements AutoCloseable {
       // A bounded number of threads. Jetty needs its task queue unbounded (it queues its own
       // work there); the bound on requests is the plugin's capacity gate, which answers 429.
       c.jetty.threadPool = new QueuedThreadPool(config.maxThreads(), Math.min(8, config.maxThreads()));
-      c.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages(mapper)));
+      c.jetty.modifyServer(server -> {
+        server.setErrorHandler(new JsonErrorPages(mapper));
+        // Bodies arrive before a thread or a place in the gate is given to them (BodyPrefetch).
+        server.insertHandler(new BodyPrefetch(config.limits().get(Limit.MAX_REQUEST_BYTES),
+            BodyPrefetch.MIN_BYTES_PER_SECOND, prefetchBudget(config)));
+      });
+      // Bodies read on a request thread (document uploads) must keep up this rate, or their read fails.
+      c.jetty.modifyHttpConfiguration(http -> http.setMinRequestDataRate(BodyPrefetch.MIN_BYTES_PER_SECOND));
       c.jetty.modifyServletContextHandler(handler ->
           handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST)));
       c.registerPlugin(plugin);
       c.routes.get("/v1/protocol", ctx -> {
         try {
           Authentication.authenticate(ctx, tokens);
-          Responses.write(ctx, 200, plugin.protocol(), mapper);
+          ObjectNode protocol = plugin.protocol();
+          protocol.putObject("server").put("name", "quarry").put("version", ServerVersion.VERSION);
+          Responses.write(ctx, 200, protocol, mapper);
         } catch (QuarryException e) {
           fail(ctx, e, mapper);
         }
       });
+      new ConsoleAssets().mount(c.routes);
       c.routes.get("/healthz", ctx -> {
         ObjectNode ok = JsonNodeFactory.instance.objectNode().put("status", "ok");
         Responses.write(ctx, 200, ok, mapper);
@@ -153,6 +165,14 @@ public final class QuarryServer implements AutoCloseable {
     return new QuarryServer(corpora, extractors, app, edge, host);
   }
 
+  /**
+   * What all requests together may hold of JSON bodies still arriving: an eighth of the heap, and at
+   * least one body of the largest size.
+   */
+  private static long prefetchBudget(ServerConfig config) {
+    return Math.max(config.limits().get(Limit.MAX_REQUEST_BYTES) + 1, Runtime.getRuntime().maxMemory() / 8);
+  }
+
   private static void fail(Context ctx, QuarryException e, ObjectMapper mapper) {
     ErrorResponses.write(ctx, e, mapper);
   }
@@ -165,6 +185,11 @@ public final class QuarryServer implements AutoCloseable {
   /** The base URL, such as {@code http://127.0.0.1:8080}. */
   public String url() {
     return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
+  }
+
+  /** The web console's address, such as {@code http://127.0.0.1:8080/console/}. */
+  public String consoleUrl() {
+    return url() + ConsoleAssets.PREFIX;
   }
 
   /**

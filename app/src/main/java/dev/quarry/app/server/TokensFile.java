@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -20,6 +21,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads the standalone server's tokens file:
@@ -31,9 +34,15 @@ import java.util.regex.Pattern;
  *
  * Each token gives either {@code token} (the secret itself) or {@code tokenSha256} (its SHA-256 in
  * hex, so the file need not hold secrets). A malformed file is refused with a message naming the
- * offending entry, such as {@code tokens[2].grants[0].scopes[1]: unknown scope 'admin'}.
+ * offending entry, such as {@code tokens[2].grants[0].scopes[1]: unknown scope 'admin'}. A file
+ * that other users may read or change is accepted with a warning: it holds secrets (or the hashes
+ * that stand for them), but refusing it would turn a careless {@code chmod} into an outage.
  */
 public final class TokensFile {
+  private static final Logger LOG = LoggerFactory.getLogger(TokensFile.class);
+  /** Permissions that let users other than the file's owner read it or change who holds which grant. */
+  private static final Set<PosixFilePermission> SHARED = EnumSet.of(PosixFilePermission.OTHERS_READ,
+      PosixFilePermission.OTHERS_WRITE, PosixFilePermission.GROUP_WRITE);
   private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-fA-F]{64}");
   private static final int MAX_SECRET_CHARS = 4096;
 
@@ -49,10 +58,25 @@ public final class TokensFile {
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read the tokens file " + file + ": " + e.getMessage(), e);
     }
+    warnIfShared(file);
     try {
       return parse(bytes);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("tokens file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Logs a warning when users other than the owner may read the file, or others may change it. */
+  static void warnIfShared(Path file) {
+    Set<PosixFilePermission> permissions;
+    try {
+      permissions = Files.getPosixFilePermissions(file);
+    } catch (UnsupportedOperationException | IOException e) {
+      return; // not a POSIX file system: nothing this check can say
+    }
+    if (permissions.stream().anyMatch(SHARED::contains)) {
+      LOG.warn("the tokens file {} can be read or changed by other users (mode {}); it holds secrets: "
+          + "chmod 600 it", file, java.nio.file.attribute.PosixFilePermissions.toString(permissions));
     }
   }
 
@@ -123,6 +147,11 @@ public final class TokensFile {
       throw QuarryException.invalid(g.pathOf("corpus"), "corpus must be a corpus name or a prefix ending in *");
     }
     List<String> sources = g.optionalStringList("sources", 10_000, 513);
+    if (sources != null && sources.isEmpty()) {
+      // "No sources" grants nothing; reading it as every source would grant the opposite.
+      throw QuarryException.invalid(g.pathOf("sources"), "an empty sources list grants no source; omit sources "
+          + "for every source of the corpus, or name the sources (ids or prefixes ending in *)");
+    }
     List<String> scopeNames = g.optionalStringList("scopes", 3, 32);
     if (scopeNames == null) {
       throw g.missing("scopes");
@@ -139,7 +168,7 @@ public final class TokensFile {
       }
       scopes.add(scope);
     }
-    return new Grant(corpus, sources == null ? List.of("*") : sources, scopes);
+    return new Grant(corpus, sources, scopes);
   }
 
   static byte[] sha256(String token) {

@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.corpora.Corpora;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,6 +19,9 @@ import java.lang.reflect.Proxy;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,6 +41,7 @@ class EdgeRulesTest {
   static QuarryServer server;
   static QuarryServer noSearchServer;
   static QuarryServer oneAtATimeServer;
+  static final HeldSearch HELD_SEARCH = new HeldSearch();
   static ApiClient api;
   static ApiClient noSearch;
 
@@ -52,7 +58,7 @@ class EdgeRulesTest {
     noSearch = new ApiClient(noSearchServer.url());
     ServerConfig oneAtATime = ServerConfig.parse("{\"capacity\": {\"maxInFlight\": 1, \"maxWaiting\": 0}}"
         .getBytes(StandardCharsets.UTF_8));
-    oneAtATimeServer = QuarryServer.start(unreachableCorpora(), "127.0.0.1", 0, tokens, oneAtATime);
+    oneAtATimeServer = QuarryServer.start(HELD_SEARCH.corpora(), "127.0.0.1", 0, tokens, oneAtATime);
   }
 
   @AfterAll
@@ -260,35 +266,42 @@ class EdgeRulesTest {
   @Test
   void fullCapacity_isRetryable429() throws Exception {
     ApiClient one = new ApiClient(oneAtATimeServer.url());
-    Answer refused = null;
-    // A search whose body never finishes arriving holds the only place in the gate once the server
-    // has dispatched it. Now and then a holder is not dispatched for seconds; another one is.
-    for (int holder = 0; holder < 5 && refused == null; holder++) {
-      refused = refusedWhileHeld(one);
+    // A search held inside the corpora takes the only place in the gate.
+    CompletableFuture<Answer> holder = CompletableFuture.supplyAsync(
+        () -> one.retrieval("search", TOKEN, "{\"corpus\": \"held\", \"query\": \"q\"}"));
+    try {
+      assertTrue(HELD_SEARCH.entered.await(60, TimeUnit.SECONDS), "the held search never reached the corpora");
+      Answer refused = one.retrieval("search", TOKEN, "{\"corpus\": \"other\", \"query\": \"q\"}");
+      assertError(refused, 429, "CAPACITY");
+      assertTrue(refused.json().at("/error/retryable").asBoolean());
+      // reads are not gated
+      assertError(one.retrieval("corpora/read", TOKEN, "{}"), 400, "INVALID_REQUEST");
+    } finally {
+      HELD_SEARCH.release.countDown();
     }
-    assertNotNull(refused, "the second search was never refused with 429");
-    assertError(refused, 429, "CAPACITY");
-    assertTrue(refused.json().at("/error/retryable").asBoolean());
+    assertError(holder.get(60, TimeUnit.SECONDS), 503, "UNAVAILABLE");
   }
 
-  /** Holds the gate with a half-sent search and returns the 429 a second search gets, or null. */
-  private static Answer refusedWhileHeld(ApiClient one) throws Exception {
-    try (Socket holder = new Socket("127.0.0.1", oneAtATimeServer.port())) {
-      holder.getOutputStream().write(("POST /v1/retrieval/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TOKEN
-          + "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"corpus\": ")
-          .getBytes(StandardCharsets.US_ASCII));
-      holder.getOutputStream().flush();
-      for (int attempt = 0; attempt < 40; attempt++) {
-        Answer a = one.retrieval("search", TOKEN, "{}"); // invalid: 400 until the holder is inside
-        if (a.status() == 429) {
-          // reads are not gated
-          assertError(one.retrieval("corpora/read", TOKEN, "{}"), 400, "INVALID_REQUEST");
-          return a;
-        }
-        assertEquals(400, a.status(), a::toString);
-        Thread.sleep(50);
-      }
-      return null;
+  /** Holds the first search that reaches it until released, then refuses it; any other call fails the test. */
+  static final class HeldSearch {
+    final CountDownLatch entered = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+
+    Corpora corpora() {
+      Corpora unreachable = unreachableCorpora();
+      return (Corpora) Proxy.newProxyInstance(Corpora.class.getClassLoader(), new Class<?>[] {Corpora.class},
+          (proxy, method, args) -> {
+            if (!method.getName().equals("search")) {
+              try {
+                return method.invoke(unreachable, args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+            }
+            entered.countDown();
+            release.await(60, TimeUnit.SECONDS);
+            throw new QuarryException(ErrorCode.UNAVAILABLE, "held by the test");
+          });
     }
   }
 

@@ -51,6 +51,14 @@ class TokensFileTest {
   }
 
   @Test
+  void emptySources_isRefusedNamingTheEntry_neverReadAsEverySource() {
+    assertTrue(problem("""
+        {"tokens": [{"subject": "a", "token": "t", "grants": [{"corpus": "a", "scopes": ["search"]},
+          {"corpus": "a", "sources": [], "scopes": ["search"]}]}]}""")
+        .startsWith("tokens[0].grants[1].sources: an empty sources list grants no source"));
+  }
+
+  @Test
   void unknownScope_isNamedByItsPath() {
     assertEquals("tokens[1].grants[0].scopes[1]: unknown scope 'admin' (known: search, index, manage)", problem("""
         {"tokens": [{"subject": "a", "token": "t1", "grants": []},

@@ -89,9 +89,14 @@ public final class AccessPolicy {
     return requested;
   }
 
+  /**
+   * The source entries of the grants on {@code corpus} with one of {@code scopes}; empty when none
+   * applies, which every caller reads as "nothing" (fail closed), never as "everything".
+   */
   private static List<String> sourceEntries(Access access, String corpus, Set<Scope> scopes) {
     Set<String> entries = new LinkedHashSet<>();
     for (Grant g : grantsFor(access, corpus, scopes)) {
+      assert !g.sources().isEmpty() : "a grant never holds an empty sources list";
       entries.addAll(g.sources());
     }
     return new ArrayList<>(entries);

@@ -9,11 +9,24 @@ import java.util.Set;
 /**
  * A grant: a corpus name (or a prefix ending in {@code *}), the sources inside it (ids or prefixes
  * ending in {@code *}; {@code *} for all) and the scopes allowed on them.
+ *
+ * <p>{@code sources} null means every source ({@code ["*"]}), as an absent {@code sources} does in
+ * a tokens file. An empty list is refused: "no sources" grants nothing useful, and reading it as
+ * "every source" would grant the opposite of what it says, so a grant never holds an empty list.
+ *
+ * @throws IllegalArgumentException when {@code sources} is empty
  */
 public record Grant(String corpus, List<String> sources, Set<Scope> scopes) {
+  /** What a null {@code sources} stands for: every source of the corpus. */
+  public static final List<String> EVERY_SOURCE = List.of("*");
+
   public Grant {
     Objects.requireNonNull(corpus, "corpus");
-    sources = List.copyOf(sources == null || sources.isEmpty() ? List.of("*") : sources);
+    if (sources != null && sources.isEmpty()) {
+      throw new IllegalArgumentException("a grant's sources must not be empty: pass null (or [\"*\"]) for every "
+          + "source of corpus '" + corpus + "', or name the sources");
+    }
+    sources = sources == null ? EVERY_SOURCE : List.copyOf(sources);
     scopes = Set.copyOf(scopes.isEmpty() ? EnumSet.noneOf(Scope.class) : EnumSet.copyOf(scopes));
   }
 

@@ -1,0 +1,280 @@
+package dev.quarry.app.server;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.http.BadMessageException;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a JSON request body without a thread before the request is handled, so a client that is
+ * slow to send (or sends nothing) holds neither a request thread nor a place in the capacity gate
+ * while its body trickles in: the handler behind it finds the whole body already there and never
+ * blocks on it. Jetty's servlet reads block a thread per request; without this, a few hundred
+ * connections sending one byte a second would hold every thread.
+ *
+ * <p>What it does not do is answer: every request reaches the handler behind it, which applies the
+ * contract's order of checks (version, authentication, feature, content type, size) before it looks
+ * at the body. So:
+ *
+ * <ul>
+ *   <li>a body whose declared length passes {@code maxBodyBytes} is not read at all (the endpoint
+ *       refuses it at once, 413);
+ *   <li>a body that passes {@code maxBodyBytes} while arriving (chunked) is handed on with what has
+ *       arrived, one byte over the bound, which is enough for the endpoint's 413;
+ *   <li>a body that arrives slower than {@code minBytesPerSecond} (measured from when the request was
+ *       read, after a short grace) is cut off: the handler's read fails with {@code 408}, which the
+ *       endpoint answers as {@code 408 IDLE_TIMEOUT} after its own checks. A client that sends
+ *       nothing at all is ended by the connector's idle timeout;
+ *   <li>multipart uploads (documents, up to {@code maxDocumentBytes}) are not buffered in memory; they
+ *       stream to disk on a request thread, bounded by Jetty's minimum data rate;
+ *   <li>all requests together buffer at most {@code budgetBytes}; past that, bodies are read the
+ *       old way, on a request thread (bounded by Jetty's minimum data rate), so memory stays bounded
+ *       under any number of connections.
+ * </ul>
+ *
+ * <p>Thread-safe; one per server, installed in front of the servlet context.
+ */
+final class BodyPrefetch extends Handler.Wrapper {
+  /**
+   * Below this rate a body is cut off. 1 KiB/s (8 kbit/s) is far below any link a client of a search
+   * service uses, and far above a slowloris client's byte a second.
+   */
+  static final long MIN_BYTES_PER_SECOND = 1024;
+  /** A body's first seconds are not measured: a client may wait for {@code 100 Continue} (curl: 1 s). */
+  static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
+  /** Most bodies (searches) fit; larger ones grow the buffer as they arrive. */
+  private static final int INITIAL_BUFFER_BYTES = 4096;
+  private static final Logger LOG = LoggerFactory.getLogger(BodyPrefetch.class);
+
+  private final long maxBodyBytes;
+  private final long minBytesPerSecond;
+  private final long budgetBytes;
+  private final AtomicLong buffered = new AtomicLong();
+
+  /**
+   * @param maxBodyBytes the largest body the endpoints accept (maxRequestBytes)
+   * @param minBytesPerSecond the slowest rate a body may arrive at
+   * @param budgetBytes the most bytes all requests together may hold here at once
+   */
+  BodyPrefetch(long maxBodyBytes, long minBytesPerSecond, long budgetBytes) {
+    if (maxBodyBytes < 1 || minBytesPerSecond < 1 || budgetBytes < 1) {
+      throw new IllegalArgumentException("maxBodyBytes, minBytesPerSecond and budgetBytes must be positive; got "
+          + maxBodyBytes + ", " + minBytesPerSecond + ", " + budgetBytes);
+    }
+    this.maxBodyBytes = maxBodyBytes;
+    this.minBytesPerSecond = minBytesPerSecond;
+    this.budgetBytes = budgetBytes;
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) throws Exception {
+    Handler next = getHandler();
+    if (next == null) {
+      return false;
+    }
+    if (!prefetched(request)) {
+      return next.handle(request, response, callback);
+    }
+    new Collector(next, request, response, callback).run();
+    return true;
+  }
+
+  /** Whether the body of {@code request} is read here: a body is coming, within the bound, not multipart. */
+  private boolean prefetched(Request request) {
+    long declared = request.getLength();
+    boolean body = declared > 0 || (declared < 0 && request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING));
+    if (!body || declared > maxBodyBytes) {
+      return false;
+    }
+    String type = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+    return type == null || !type.strip().toLowerCase(Locale.ROOT).startsWith("multipart/");
+  }
+
+  /** Bytes buffered here right now, across all requests. */
+  long bufferedBytes() {
+    return buffered.get();
+  }
+
+  /** Collects one request's body as it arrives, then hands the request on. */
+  private final class Collector implements Runnable {
+    private final Handler next;
+    private final Request request;
+    private final Response response;
+    private final Callback callback;
+    private final long started = System.nanoTime();
+    /** The body so far: {@code size} bytes of {@code body}, which grows as they arrive (never ahead of them). */
+    private byte[] body = new byte[INITIAL_BUFFER_BYTES];
+    private int size;
+    /** Bytes of the budget this request holds; given back when the request completes. */
+    private long reserved;
+
+    Collector(Handler next, Request request, Response response, Callback callback) {
+      this.next = next;
+      this.request = request;
+      this.response = response;
+      this.callback = callback;
+    }
+
+    /** Reads what has arrived; asks to be called again when more does. Runs on Jetty's threads, never blocks. */
+    @Override
+    public void run() {
+      while (true) {
+        Content.Chunk chunk = request.read();
+        if (chunk == null) {
+          request.demand(this);
+          return;
+        }
+        if (Content.Chunk.isFailure(chunk)) {
+          // The client went away, or the idle timeout passed: the handler's read reports it.
+          handOn(Content.Chunk.from(chunk.getFailure(), true));
+          return;
+        }
+        if (!reserve(chunk.remaining())) {
+          // Too many bodies are buffered already: this one is read the old way, on the request
+          // thread, starting with what was collected and the chunk in hand.
+          handOn(collected(false), chunk);
+          return;
+        }
+        append(chunk.getByteBuffer());
+        boolean last = chunk.isLast();
+        chunk.release();
+        if (last) {
+          handOn(collected(true));
+          return;
+        }
+        if (size > maxBodyBytes) {
+          // Enough for the endpoint's 413; the rest is neither read nor waited for.
+          handOn(collected(false));
+          return;
+        }
+        long elapsed = System.nanoTime() - started;
+        if (elapsed > GRACE_NANOS && size < minBytesPerSecond * TimeUnit.NANOSECONDS.toMillis(elapsed) / 1000) {
+          LOG.warn("cut off a request body from {} that arrived at {} bytes in {} ms (minimum {} bytes/s)",
+              request.getConnectionMetaData().getRemoteSocketAddress(), size,
+              TimeUnit.NANOSECONDS.toMillis(elapsed), minBytesPerSecond);
+          handOn(Content.Chunk.from(new BadMessageException(HttpStatus.REQUEST_TIMEOUT_408,
+              "the request body arrived slower than " + minBytesPerSecond + " bytes/s"), true));
+          return;
+        }
+      }
+    }
+
+    private boolean reserve(int n) {
+      if (buffered.addAndGet(n) > budgetBytes) {
+        buffered.addAndGet(-n);
+        return false;
+      }
+      reserved += n;
+      return true;
+    }
+
+    private Content.Chunk collected(boolean last) {
+      return Content.Chunk.from(ByteBuffer.wrap(body, 0, size), last);
+    }
+
+    private void append(ByteBuffer buffer) {
+      int n = buffer.remaining();
+      if (size + n > body.length) {
+        // Doubling, so a body costs at most twice what has arrived (and the bound keeps that finite).
+        body = Arrays.copyOf(body, (int) Math.min(Math.max(2L * body.length, (long) size + n), Integer.MAX_VALUE - 8));
+      }
+      buffer.slice().get(body, size, n);
+      size += n;
+    }
+
+    /** Hands the request on with {@code chunks} to be read before anything still unread. */
+    private void handOn(Content.Chunk... chunks) {
+      Replay replay = new Replay(request, chunks);
+      Callback done = new Release(callback, reserved);
+      try {
+        if (!next.handle(replay, response, done)) {
+          Response.writeError(replay, response, done, HttpStatus.NOT_FOUND_404);
+        }
+      } catch (Throwable t) {
+        Response.writeError(replay, response, done, t);
+      }
+    }
+  }
+
+  /** A request whose content starts with the chunks collected for it. */
+  private static final class Replay extends Request.Wrapper {
+    /** Read first, in order; a terminal chunk stays at the head and is read again and again. */
+    private final ArrayDeque<Content.Chunk> pending = new ArrayDeque<>();
+
+    Replay(Request wrapped, Content.Chunk... chunks) {
+      super(wrapped);
+      pending.addAll(Arrays.asList(chunks));
+    }
+
+    @Override
+    public Content.Chunk read() {
+      synchronized (this) {
+        Content.Chunk chunk = pending.peekFirst();
+        if (chunk != null) {
+          if (Content.Chunk.isFailure(chunk)) {
+            return chunk;
+          }
+          pending.removeFirst();
+          if (chunk.isLast()) {
+            pending.addFirst(Content.Chunk.EOF);
+          }
+          return chunk;
+        }
+      }
+      return super.read();
+    }
+
+    @Override
+    public void demand(Runnable demandCallback) {
+      boolean ready;
+      synchronized (this) {
+        ready = !pending.isEmpty();
+      }
+      if (ready) {
+        getContext().execute(demandCallback);
+      } else {
+        super.demand(demandCallback);
+      }
+    }
+  }
+
+  /** Gives a request's share of the budget back when it completes. */
+  private final class Release implements Callback {
+    private final Callback callback;
+    private final long bytes;
+
+    Release(Callback callback, long bytes) {
+      this.callback = callback;
+      this.bytes = bytes;
+    }
+
+    @Override
+    public void succeeded() {
+      buffered.addAndGet(-bytes);
+      callback.succeeded();
+    }
+
+    @Override
+    public void failed(Throwable x) {
+      buffered.addAndGet(-bytes);
+      callback.failed(x);
+    }
+
+    @Override
+    public InvocationType getInvocationType() {
+      return callback.getInvocationType();
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package dev.quarry.corpora.access;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.SourceScope;
+import java.util.EnumSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class GrantTest {
+  @Test
+  void nullSources_isEverySource() {
+    Grant g = new Grant("c", null, EnumSet.of(Scope.SEARCH));
+    assertEquals(List.of("*"), g.sources());
+    assertTrue(g.coversAllSources());
+  }
+
+  @Test
+  void emptySources_isRefused_neverEverySource() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new Grant("c", List.of(), EnumSet.of(Scope.SEARCH)));
+    assertTrue(e.getMessage().contains("must not be empty"), e.getMessage());
+  }
+
+  @Test
+  void prefixGrant_seesOnlyItsPrefix() {
+    Access access = new Access("a", List.of(new Grant("c", List.of("public/*"), EnumSet.of(Scope.SEARCH))));
+    assertTrue(AccessPolicy.visibleSources(access, "c", EnumSet.of(Scope.SEARCH)).test("public/x"));
+    assertFalse(AccessPolicy.visibleSources(access, "c", EnumSet.of(Scope.SEARCH)).test("y/secret"));
+    assertFalse(AccessPolicy.seesAllSources(access, "c", EnumSet.of(Scope.SEARCH)));
+    assertEquals(List.of("public/*"), AccessPolicy.searchScope(access, "c", SourceScope.ALL).entries());
+  }
+
+  @Test
+  void noGrantWithTheScope_seesNothing() {
+    Access access = new Access("a", List.of(new Grant("c", null, EnumSet.of(Scope.MANAGE))));
+    assertFalse(AccessPolicy.visibleSources(access, "c", EnumSet.of(Scope.SEARCH)).test("x"));
+    assertThrows(QuarryException.class, () -> AccessPolicy.searchScope(access, "c", SourceScope.ALL));
+  }
+}
