@@ -8,6 +8,8 @@ import dev.quarry.api.routes.RequestGate;
 import dev.quarry.api.routes.RetrievalEndpoint;
 import dev.quarry.api.routes.RetrievalRoutes;
 import dev.quarry.api.routes.Route;
+import dev.quarry.api.runs.AguiCapabilities;
+import dev.quarry.api.runs.AguiEndpoint;
 import dev.quarry.api.runs.RunsEndpoint;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limits;
@@ -79,6 +81,10 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     if (pluginConfig.runs) {
       state.routes.post(RunsEndpoint.PATH, RunsEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
           features.contains(Feature.SCOPED_RETRIEVAL), limits, json));
+      // The same runs spoken as AG-UI (docs/agui.md).
+      state.routes.post(AguiEndpoint.PATH, AguiEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
+          features.contains(Feature.SCOPED_RETRIEVAL), limits, json));
+      state.routes.get(AguiCapabilities.PATH, new AguiCapabilities(pluginConfig.authenticator, json.mapper()));
     }
     // Registered after the endpoints, so only paths and methods they do not answer land here.
     for (HandlerType method : List.of(HandlerType.GET, HandlerType.POST, HandlerType.PUT, HandlerType.PATCH,

@@ -55,7 +55,8 @@ public record RunRequest(String input, RetrievalOptions retrieval, boolean strea
     return new RunRequest(input, retrieval, stream, idleMs == null ? null : Duration.ofMillis(idleMs));
   }
 
-  private static RetrievalOptions retrieval(WireObject o, Limits limits) {
+  /** The {@code retrieval} option of a run; the AG-UI binding reads its {@code forwardedProps.retrieval} with it too. */
+  static RetrievalOptions retrieval(WireObject o, Limits limits) {
     o.allowOnly(RETRIEVAL_FIELDS);
     // The name itself is checked once, by RetrievalOptions, at the corpora layer's boundary.
     String corpus = o.requireString("corpus");

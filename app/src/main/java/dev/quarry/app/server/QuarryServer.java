@@ -3,6 +3,7 @@ package dev.quarry.app.server;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.OpenApiDocument;
 import dev.quarry.api.QuarryPlugin;
 import dev.quarry.api.routes.Authentication;
 import dev.quarry.api.routes.ErrorResponses;
@@ -29,8 +30,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The standalone server: {@link QuarryPlugin} over a data folder, plus {@code GET /v1/protocol},
- * {@code GET /healthz} (no authentication, no data), the web console below {@code /console/}, tokens,
- * CORS, and JSON answers for every path and failure, unknown routes included.
+ * {@code GET /v1/openapi.yaml}, {@code GET /healthz} (no authentication, no data), the web console
+ * below {@code /console/}, tokens, CORS, and JSON answers for every path and failure, unknown routes
+ * included.
  *
  * <p>Lifecycle: {@link #start} opens the data folder (locking it against a second server), builds
  * the document extraction pool when document-ingestion is on, and listens; {@link #close} stops
@@ -135,6 +137,8 @@ public final class QuarryServer implements AutoCloseable {
           fail(ctx, e, mapper);
         }
       });
+      // The API's description is public, like the protocol it describes: no token, no data.
+      c.routes.get(OpenApiDocument.PATH, ctx -> ctx.contentType(OpenApiDocument.MEDIA_TYPE).result(OpenApiDocument.bytes()));
       new ConsoleAssets().mount(c.routes);
       c.routes.get("/healthz", ctx -> {
         ObjectNode ok = JsonNodeFactory.instance.objectNode().put("status", "ok");
