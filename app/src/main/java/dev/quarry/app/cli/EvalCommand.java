@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -22,6 +21,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import org.apache.lucene.util.IOUtils;
 
 /**
  * {@code quarry eval COLLECTION_DIR}: measures ranking quality on a BEIR-format collection through
@@ -139,7 +139,7 @@ public final class EvalCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     } finally {
       if (data == null) {
-        deleteRecursively(indexDir);
+        IOUtils.rm(indexDir);
       }
     }
     PrintWriter out = spec.commandLine().getOut();
@@ -180,16 +180,5 @@ public final class EvalCommand implements Callable<Integer> {
       }
     }
     return data;
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.OpenApiDocument;
 import dev.quarry.api.QuarryPlugin;
-import dev.quarry.api.routes.RetrievalEndpoint;
-import dev.quarry.api.wire.ErrorEnvelope;
+import dev.quarry.api.routes.Authentication;
+import dev.quarry.api.routes.ErrorResponses;
+import dev.quarry.api.routes.Responses;
 import dev.quarry.api.wire.Feature;
-import dev.quarry.api.wire.HttpStatuses;
 import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.app.console.ConsoleAssets;
@@ -129,10 +129,10 @@ public final class QuarryServer implements AutoCloseable {
       c.registerPlugin(plugin);
       c.routes.get("/v1/protocol", ctx -> {
         try {
-          RetrievalEndpoint.authenticate(ctx, tokens);
+          Authentication.authenticate(ctx, tokens);
           ObjectNode protocol = plugin.protocol();
           protocol.putObject("server").put("name", "quarry").put("version", ServerVersion.VERSION);
-          RetrievalEndpoint.write(ctx, 200, protocol, mapper);
+          Responses.write(ctx, 200, protocol, mapper);
         } catch (QuarryException e) {
           fail(ctx, e, mapper);
         }
@@ -142,24 +142,24 @@ public final class QuarryServer implements AutoCloseable {
       new ConsoleAssets().mount(c.routes);
       c.routes.get("/healthz", ctx -> {
         ObjectNode ok = JsonNodeFactory.instance.objectNode().put("status", "ok");
-        RetrievalEndpoint.write(ctx, 200, ok, mapper);
+        Responses.write(ctx, 200, ok, mapper);
       });
       c.routes.error(404, ctx -> {
-        if (ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE) == null) {
+        if (!Responses.answered(ctx)) {
           fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()), mapper);
         }
       });
       c.routes.error(405, ctx -> {
-        if (ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE) == null) {
+        if (!Responses.answered(ctx)) {
           fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()), mapper);
         }
       });
       c.routes.error(500, ctx -> {
-        if (ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE) == null) {
+        if (!Responses.answered(ctx)) {
           fail(ctx, new QuarryException(ErrorCode.INTERNAL, "internal error"), mapper);
         }
       });
-      c.routes.exception(Exception.class, (e, ctx) -> fail(ctx, RetrievalEndpoint.internal(e), mapper));
+      c.routes.exception(Exception.class, (e, ctx) -> ErrorResponses.write(ctx, e, mapper));
     });
     try {
       app.start(host, port);
@@ -178,7 +178,7 @@ public final class QuarryServer implements AutoCloseable {
   }
 
   private static void fail(Context ctx, QuarryException e, ObjectMapper mapper) {
-    RetrievalEndpoint.write(ctx, HttpStatuses.of(e.code()), ErrorEnvelope.of(e), mapper);
+    ErrorResponses.write(ctx, e, mapper);
   }
 
   /** The port listened on (the free port chosen when started with 0). */

@@ -17,21 +17,21 @@ import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceState;
 import dev.quarry.engine.search.RevisionSearcher;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.IOUtils;
 
 /**
  * The Lucene implementation of {@link CorpusIndex}: an {@link IndexStore} for the index, a
@@ -50,20 +50,26 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   private final Set<String> keysInFlight = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
-  private LuceneCorpusIndex(Path dir, CorpusInfo info, EngineConfig config) throws IOException {
+  private LuceneCorpusIndex(Path dir, CorpusInfo info, EngineConfig config, WriterTuning tuning) throws IOException {
     this.dir = dir;
     this.info = info;
     this.config = config;
     this.embedder = config.embeddingModels().embedderOf(info);
-    this.store = new IndexStore(dir, info, config);
+    this.store = new IndexStore(dir, info, config, tuning);
     this.searcher = new RevisionSearcher(info, store.analyzer(), embedder);
     this.writer = new CorpusWriter(info, config, store);
   }
 
   /** Opens (creating when absent) the index of corpus {@code info} in {@code dir}. */
   public static CorpusIndex open(Path dir, CorpusInfo info, EngineConfig config) throws IOException {
+    return open(dir, info, config, WriterTuning.NONE);
+  }
+
+  /** Expert, for tests: {@link #open(Path, CorpusInfo, EngineConfig)} with the writer's configuration tuned. */
+  static LuceneCorpusIndex open(Path dir, CorpusInfo info, EngineConfig config, WriterTuning tuning)
+      throws IOException {
     Files.createDirectories(dir);
-    return new LuceneCorpusIndex(dir, info, config);
+    return new LuceneCorpusIndex(dir, info, config, tuning);
   }
 
   /** The oldest revision a pinned search reaches when {@code revision} is the latest. */
@@ -109,14 +115,15 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   @Override
   public CompletableFuture<MutationResult> submit(Mutation mutation) {
     ensureOpen();
-    List<Object> prepared = new ArrayList<>(mutation.operations().size());
+    Map<Integer, PreparedSource> prepared = new HashMap<>();
     boolean batch = mutation.operations().size() > 1;
     for (int i = 0; i < mutation.operations().size(); i++) {
-      SourceOperation op = mutation.operations().get(i);
-      try {
-        prepared.add(op instanceof SourceOperation.Index ix ? PreparedSource.prepare(ix, info.settings().chunking()) : op);
-      } catch (QuarryException e) {
-        throw batch ? e.withFieldPrefix("operations[" + i + "]") : e;
+      if (mutation.operations().get(i) instanceof SourceOperation.Index ix) {
+        try {
+          prepared.put(i, PreparedSource.prepare(ix, info.settings().chunking()));
+        } catch (QuarryException e) {
+          throw batch ? e.withFieldPrefix("operations[" + i + "]") : e;
+        }
       }
     }
     String key = null;
@@ -124,10 +131,7 @@ public final class LuceneCorpusIndex implements CorpusIndex {
       key = Documents.idempotencyTerm(mutation.subject(), mutation.idempotency().key());
       Optional<StoredOutcome> done = findIdempotent(mutation.subject(), mutation.idempotency().key());
       if (done.isPresent()) {
-        if (!done.get().fingerprint().equals(mutation.idempotency().fingerprint())) {
-          throw new QuarryException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
-              "Idempotency-Key was already used with a different request");
-        }
+        mutation.idempotency().requireSameRequest(done.get().fingerprint());
         return CompletableFuture.completedFuture(done.get().result().asReplay());
       }
       if (!keysInFlight.add(key)) {
@@ -144,7 +148,7 @@ public final class LuceneCorpusIndex implements CorpusIndex {
       enqueue(mutation, prepared, future);
       return future;
     }
-    CompletableFuture<List<Object>> embedded;
+    CompletableFuture<Map<Integer, PreparedSource>> embedded;
     try {
       embedded = embed(prepared);
     } catch (QuarryException e) {
@@ -168,7 +172,8 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     return future;
   }
 
-  private void enqueue(Mutation mutation, List<Object> prepared, CompletableFuture<MutationResult> future) {
+  private void enqueue(Mutation mutation, Map<Integer, PreparedSource> prepared,
+      CompletableFuture<MutationResult> future) {
     try {
       writer.submit(new QueuedMutation(mutation, prepared, future));
     } catch (QuarryException e) {
@@ -181,32 +186,28 @@ public final class LuceneCorpusIndex implements CorpusIndex {
    * Embeds every chunk of the mutation's index operations on the process's embedding pool (never
    * on the writer thread), so the writer only stores vectors and a receipt covers both sides.
    */
-  private CompletableFuture<List<Object>> embed(List<Object> prepared) {
+  private CompletableFuture<Map<Integer, PreparedSource>> embed(Map<Integer, PreparedSource> prepared) {
+    List<Integer> order = new ArrayList<>(new java.util.TreeSet<>(prepared.keySet()));
     List<String> texts = new ArrayList<>();
-    for (Object p : prepared) {
-      if (p instanceof PreparedSource ps) {
-        texts.addAll(ps.embeddingTexts());
-      }
+    for (int i : order) {
+      texts.addAll(prepared.get(i).embeddingTexts());
     }
     if (texts.isEmpty()) {
       return CompletableFuture.completedFuture(prepared);
     }
     return config.embeddingModels().passages().embed(embedder, texts).thenApply(embeddings -> {
-      List<Object> out = new ArrayList<>(prepared.size());
+      Map<Integer, PreparedSource> out = new HashMap<>();
       int next = 0;
-      for (Object p : prepared) {
-        if (p instanceof PreparedSource ps) {
-          List<byte[]> vectors = new ArrayList<>(ps.chunks().size());
-          int truncated = 0;
-          for (int i = 0; i < ps.chunks().size(); i++) {
-            Embedder.Embedding e = embeddings.get(next++);
-            vectors.add(VectorCodec.encode(e.vector()));
-            truncated += e.truncated() ? 1 : 0;
-          }
-          out.add(ps.withVectors(vectors, truncated));
-        } else {
-          out.add(p);
+      for (int i : order) {
+        PreparedSource ps = prepared.get(i);
+        List<byte[]> vectors = new ArrayList<>(ps.chunks().size());
+        int truncated = 0;
+        for (int c = 0; c < ps.chunks().size(); c++) {
+          Embedder.Embedding e = embeddings.get(next++);
+          vectors.add(VectorCodec.encode(e.vector()));
+          truncated += e.truncated() ? 1 : 0;
         }
+        out.put(i, ps.withVectors(vectors, truncated));
       }
       return out;
     });
@@ -315,19 +316,6 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   @Override
   public void closeAndDelete() throws IOException {
     close();
-    deleteRecursively(dir);
-  }
-
-  static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
+    IOUtils.rm(dir);
   }
 }

@@ -90,7 +90,7 @@ public final class RevisionSearcher {
           : denseSearchAt(snapshot, revision, request, mode, queryVector);
     } catch (IOException | UncheckedIOException | AlreadyClosedException e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE,
-          "corpus '" + info.name() + "' could not be searched: " + e.getMessage(), e);
+          "corpus '" + info.name() + "' could not be searched", e);
     }
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     return new SearchResult(info.name(), info.corpusId(), revision, tookMs, hits);
