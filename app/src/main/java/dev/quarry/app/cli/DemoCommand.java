@@ -43,26 +43,44 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--port", defaultValue = "8080", paramLabel = "PORT", description = "Port; 0 picks a free one. Default: ${DEFAULT-VALUE}.")
   int port;
 
+  @Option(names = "--token", paramLabel = "TOKEN",
+      description = "The token to accept (for example the README's change-me). Default: a new random one.")
+  String token;
+
   @Override
   public Integer call() throws IOException, InterruptedException {
+    if (token != null && (token.isBlank() || !token.chars().allMatch(c -> c > ' ' && c < 127))) {
+      throw new UsageException("--token must be printable ASCII without spaces");
+    }
+    String bearer = token != null ? token : mintToken();
+    // A folder the demo made is the demo's to remove; a folder given with --data is the user's.
     Path dir = data != null ? data : Files.createTempDirectory("quarry-demo-");
-    String token = mintToken();
+    Runnable cleanUp = data != null ? () -> { } : () -> deleteTree(dir);
     Access everything = new Access("demo", List.of(new Grant("*", List.of("*"), EnumSet.allOf(Scope.class))));
-    TokenAuthenticator tokens = TokenAuthenticator.single(token, everything);
+    TokenAuthenticator tokens = TokenAuthenticator.single(bearer, everything);
     return Serving.serveUntilStopped(
         () -> QuarryServer.start(dir, "127.0.0.1", port, tokens, ServerConfig.DEFAULT),
         server -> {
           try {
-            loadSample(server.url(), token);
+            loadSample(server.url(), bearer);
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
           }
-          System.out.println(instructions(server.url(), token, dir));
+          System.out.println(instructions(server.url(), bearer, dir, data == null));
           System.out.flush();
-        });
+        },
+        cleanUp);
+  }
+
+  private static void deleteTree(Path dir) {
+    try (var paths = Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException | UncheckedIOException e) {
+      System.err.println("quarry demo: could not remove " + dir + ": " + e.getMessage());
+    }
   }
 
   private static String mintToken() {
@@ -110,12 +128,13 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  static String instructions(String url, String token, Path dir) {
+  static String instructions(String url, String token, Path dir, boolean temporary) {
     String auth = "-H 'Authorization: Bearer " + token + "' -H 'Content-Type: application/json'";
     String post = "curl -s " + auth + " " + url + "/v1/retrieval/";
     return String.join("\n",
         "",
-        "Quarry demo: corpus '" + CORPUS + "' is indexed; data in " + dir,
+        "Quarry demo: corpus '" + CORPUS + "' is indexed; data in " + dir
+            + (temporary ? " (removed when the demo stops)" : ""),
         "Token (every scope on every corpus): " + token,
         "",
         "# What this server offers",

@@ -31,9 +31,10 @@ import picocli.CommandLine.Spec;
     name = "eval",
     mixinStandardHelpOptions = true,
     description = {
-      "Measures ranking quality on a BEIR-format collection: indexes it into a",
-      "fresh corpus, runs every judged query (top 100, one hit per source) and",
-      "prints nDCG@10, Recall@100 and MRR@10 with the time taken."
+      "Measure ranking quality (nDCG@10, Recall@100, MRR@10) on a BEIR collection.",
+      "",
+      "Indexes the collection into a fresh corpus, runs every judged query (top 100, one hit per",
+      "source) and prints nDCG@10, Recall@100 and MRR@10 with the time taken."
     })
 public final class EvalCommand implements Callable<Integer> {
 

@@ -11,9 +11,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import me.tongfei.progressbar.ConsoleProgressBarConsumer;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,7 +21,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code quarry ingest --corpus NAME PATH...}: ingests document files, folders walked, either
  * through a running server ({@code --url}) or straight into a data folder ({@code --data}). Files
- * go {@code --parallel} at a time; a progress bar on stderr counts files, bytes and failures; files
+ * go {@code --parallel} at a time; progress on stderr (a bar on a terminal, plain lines otherwise)
+ * counts files, bytes and failures; files
  * whose bytes their source already holds are skipped as unchanged; one bad file never stops the
  * batch. Ends with a table on stdout (ingested, unchanged, failed by code) and exit code 0, or 1
  * when any file failed.
@@ -97,7 +95,9 @@ final class IngestCommand implements Callable<Integer> {
         problem = ingester.createCorpus(corpus);
       }
       if (problem != null) {
-        err.println("quarry ingest: corpus '" + corpus + "': " + problem);
+        boolean missing = problem.startsWith(ErrorCode.CORPUS_NOT_FOUND.name());
+        err.println("quarry ingest: corpus '" + corpus + "': " + problem
+            + (missing && !create ? " (add --create to create it)" : ""));
         return 1;
       }
       IngestSummary summary = run(ingester, files, err);
@@ -112,8 +112,7 @@ final class IngestCommand implements Callable<Integer> {
   private IngestSummary run(DocumentIngester ingester, List<DocumentFiles.DocumentFile> files, PrintWriter err) {
     IngestSummary summary = new IngestSummary();
     ExecutorService pool = Executors.newFixedThreadPool(parallel);
-    try (ProgressBar progress = new ProgressBarBuilder().setTaskName("ingest").setInitialMax(files.size())
-        .setConsumer(new ConsoleProgressBarConsumer(System.err)).setUpdateIntervalMillis(250).build()) {
+    try (IngestProgress progress = IngestProgress.on(System.err, files.size(), Terminal.interactive())) {
       List<Future<IngestOutcome>> outcomes = files.stream()
           .map(file -> pool.submit(() -> ingestOne(ingester, file))).toList();
       for (int i = 0; i < files.size(); i++) {
@@ -123,8 +122,7 @@ final class IngestCommand implements Callable<Integer> {
         if (outcome.isFailure()) {
           err.println("failed: " + file.path() + ": " + outcome.code() + ": " + outcome.message());
         }
-        progress.step();
-        progress.setExtraMessage(megabytes(summary.bytes()) + ", " + summary.failed() + " failed");
+        progress.fileDone(summary.bytes(), summary.failed());
       }
     } finally {
       pool.shutdownNow();
@@ -153,9 +151,5 @@ final class IngestCommand implements Callable<Integer> {
       // An ingester never throws for a document; anything here is a fault of this program.
       return IngestOutcome.failed("INTERNAL", String.valueOf(e.getCause()));
     }
-  }
-
-  private static String megabytes(long bytes) {
-    return String.format("%.1f MB", bytes / 1_000_000.0);
   }
 }

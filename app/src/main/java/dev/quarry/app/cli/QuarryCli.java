@@ -1,24 +1,71 @@
 package dev.quarry.app.cli;
 
+import java.net.ConnectException;
+import java.net.http.HttpTimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * The {@code quarry} command: {@code serve}, {@code demo}, {@code search}, {@code corpora},
- * {@code ingest}, {@code eval}.
+ * {@code ingest}, {@code eval} and {@code help}. A user's mistake (no token, no server at the
+ * URL) is one line on stderr and exit code 2; only a fault of the program prints a stack trace.
  */
 @Command(name = "quarry", mixinStandardHelpOptions = true, version = "quarry 0.1.0",
     description = "Quarry: retrieval and document ingestion with exact, durable corpus revisions.",
     subcommands = {ServeCommand.class, DemoCommand.class, SearchCommand.class, CorporaCommand.class,
-        IngestCommand.class, EvalCommand.class})
+        IngestCommand.class, EvalCommand.class, CommandLine.HelpCommand.class},
+    footer = {"", "From a source checkout, the ./quarry launcher also runs:",
+        "  test     Run the test suite (Maven verify; arguments go to Maven).",
+        "  build    Build without running the tests.",
+        "", "Run 'quarry help COMMAND' for the options of a command."})
 public final class QuarryCli implements Runnable {
+  /**
+   * Lucene reports at startup whether it uses the Vector API; the launcher decides that (it
+   * enables the module for serve and eval), so the report is noise for a user. Held in a field:
+   * the logging framework keeps only weak references to loggers, which would forget the level.
+   */
+  private static final Logger LUCENE_VECTORIZATION = Logger.getLogger("org.apache.lucene.internal.vectorization");
 
   public static void main(String[] args) {
-    System.exit(new CommandLine(new QuarryCli()).execute(args));
+    System.exit(commandLine().execute(args));
   }
+
+  static CommandLine commandLine() {
+    LUCENE_VECTORIZATION.setLevel(Level.SEVERE);
+    CommandLine commandLine = new CommandLine(new QuarryCli());
+    commandLine.setUsageHelpLongOptionsMaxWidth(30);
+    commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
+      String message = userMessage(e);
+      if (message == null) {
+        throw e;
+      }
+      cmd.getErr().println("quarry " + cmd.getCommandName() + ": " + message);
+      return 2;
+    });
+    return commandLine;
+  }
+
+  /** The one line a user's mistake deserves, or null for a fault of the program. */
+  private static String userMessage(Exception e) {
+    if (e instanceof UsageException) {
+      return e.getMessage();
+    }
+    if (e instanceof ConnectException || e.getCause() instanceof ConnectException) {
+      return "no server answers at that URL (is it running? see --url or QUARRY_URL)";
+    }
+    if (e instanceof HttpTimeoutException) {
+      return "the server did not answer in time";
+    }
+    return null;
+  }
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    new CommandLine(this).usage(System.out);
+    spec.commandLine().usage(spec.commandLine().getOut());
   }
 }

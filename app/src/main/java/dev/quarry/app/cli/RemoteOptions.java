@@ -39,7 +39,7 @@ final class RemoteOptions {
   /** POSTs {@code body} to {@code /v1/retrieval/<endpoint>}. */
   Answer post(String endpoint, ObjectNode body, ObjectMapper mapper) throws IOException, InterruptedException {
     if (token == null || token.isBlank()) {
-      throw new IllegalArgumentException("no token: pass --token or set QUARRY_TOKEN");
+      throw new UsageException("no token: pass --token TOKEN or set QUARRY_TOKEN");
     }
     HttpRequest request = HttpRequest.newBuilder(URI.create(url.replaceAll("/+$", "") + "/v1/retrieval/" + endpoint))
         .timeout(Duration.ofMinutes(5))

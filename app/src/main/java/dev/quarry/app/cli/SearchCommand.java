@@ -13,7 +13,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code quarry search}: searches a corpus of a running server and prints the passages. */
+/**
+ * {@code quarry search}: searches a corpus of a running server and prints, per hit, its source,
+ * title, pages and score, and a snippet of its text with the matched words highlighted.
+ */
 @Command(name = "search", mixinStandardHelpOptions = true, description = "Search a corpus of a running server.")
 final class SearchCommand implements Callable<Integer> {
   @Mixin
@@ -54,12 +57,32 @@ final class SearchCommand implements Callable<Integer> {
       out.println(mapper.writeValueAsString(answer.body()));
       return 0;
     }
-    JsonNode result = answer.body();
-    out.printf("%s at revision %d: %d results%n", corpus, result.get("revision").asLong(), result.get("results").size());
-    for (JsonNode hit : result.get("results")) {
-      out.printf("%n%.3f  %s  (chunk %d)%n", hit.get("score").asDouble(), hit.get("source").asText(), hit.get("chunk").asInt());
-      out.println("  " + hit.get("text").asText().replaceAll("\\s+", " "));
-    }
+    out.print(render(corpus, answer.body(), Terminal.bold()));
+    out.flush();
     return 0;
+  }
+
+  /** The answer of {@code search} as a person reads it. */
+  static String render(String corpus, JsonNode result, boolean bold) {
+    StringBuilder out = new StringBuilder();
+    int count = result.get("results").size();
+    out.append(corpus).append(" at revision ").append(result.get("revision").asLong()).append(": ")
+        .append(count).append(count == 1 ? " result" : " results").append('\n');
+    int rank = 0;
+    for (JsonNode hit : result.get("results")) {
+      out.append('\n').append(++rank).append(". ").append(hit.get("source").asText());
+      JsonNode pages = hit.get("pages");
+      if (pages != null && pages.hasNonNull("from")) {
+        int from = pages.get("from").asInt();
+        int to = pages.path("to").asInt(from);
+        out.append(from == to ? "  page " + from : "  pages " + from + "-" + to);
+      }
+      out.append(String.format(java.util.Locale.ROOT, "  score %.3f%n", hit.get("score").asDouble()));
+      if (hit.hasNonNull("title")) {
+        out.append("   ").append(hit.get("title").asText()).append('\n');
+      }
+      out.append("   ").append(Snippet.of(hit.get("text").asText(), hit.get("highlights"), bold)).append('\n');
+    }
+    return out.toString();
   }
 }

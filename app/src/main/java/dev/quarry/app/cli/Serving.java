@@ -20,17 +20,31 @@ final class Serving {
    */
   static int serveUntilStopped(Supplier<QuarryServer> start, Consumer<QuarryServer> afterStart)
       throws InterruptedException {
+    return serveUntilStopped(start, afterStart, () -> { });
+  }
+
+  /**
+   * As {@link #serveUntilStopped(Supplier, Consumer)}, then runs {@code afterStop} once the server
+   * is closed (in the shutdown hook, or at once when the server could not start).
+   */
+  static int serveUntilStopped(Supplier<QuarryServer> start, Consumer<QuarryServer> afterStart, Runnable afterStop)
+      throws InterruptedException {
     QuarryServer server;
     try {
       server = start.get();
     } catch (QuarryException e) {
       System.err.println("quarry: " + e.getMessage());
+      afterStop.run();
       return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.close();
-      stopped.countDown();
+      try {
+        server.close();
+      } finally {
+        afterStop.run();
+        stopped.countDown();
+      }
     }, "quarry-shutdown"));
     System.out.println("listening on " + server.url());
     System.out.flush();

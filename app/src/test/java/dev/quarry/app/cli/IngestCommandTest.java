@@ -22,7 +22,6 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code quarry ingest} over a small folder, both straight into a data folder and through a server
@@ -51,7 +50,7 @@ class IngestCommandTest {
   static Run quarry(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = new CommandLine(new QuarryCli()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+    int code = QuarryCli.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
         .execute(args);
     return new Run(code, out.toString(), err.toString());
   }
@@ -111,6 +110,7 @@ class IngestCommandTest {
     Run run = quarry("ingest", "--data", data, "--corpus", "absent", folder.toString());
     assertEquals(1, run.exitCode(), run::toString);
     assertTrue(run.err().contains("CORPUS_NOT_FOUND"), run::toString);
+    assertTrue(run.err().contains("add --create to create it"), run::toString);
     assertEquals(-1, run.count("ingested"), "no summary: nothing was sent");
     Run created = quarry("ingest", "--data", data, "--corpus", "absent", "--create", folder.toString());
     assertEquals(0, created.exitCode(), created::toString);

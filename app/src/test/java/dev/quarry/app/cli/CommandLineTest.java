@@ -1,0 +1,95 @@
+package dev.quarry.app.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The command line as a person meets it: help, one-line mistakes, readable search results, progress. */
+class CommandLineTest {
+
+  @Test
+  void help_asACommand_listsEveryCommand_withWholeDescriptions() {
+    IngestCommandTest.Run help = IngestCommandTest.quarry("help");
+    assertEquals(0, help.exitCode(), help::toString);
+    for (String command : new String[] {"serve", "demo", "search", "corpora", "ingest", "eval", "test", "build"}) {
+      assertTrue(help.out().contains("\n  " + command + " "), () -> command + " missing:\n" + help.out());
+    }
+    assertTrue(help.out().replaceAll("\\s+", " ").contains("Measure ranking quality (nDCG@10, Recall@100, MRR@10) on a BEIR collection."),
+        help.out());
+  }
+
+  @Test
+  void help_ofACommand_showsItsOptions() {
+    IngestCommandTest.Run help = IngestCommandTest.quarry("help", "demo");
+    assertEquals(0, help.exitCode(), help::toString);
+    assertTrue(help.out().contains("--token"), help.out());
+  }
+
+  @Test
+  void search_withoutToken_isOneLine_withoutStackTrace() {
+    IngestCommandTest.Run run = IngestCommandTest.quarry("search", "--token", "", "--corpus", "handbook", "leave");
+    assertEquals(2, run.exitCode(), run::toString);
+    assertEquals("quarry search: no token: pass --token TOKEN or set QUARRY_TOKEN", run.err().strip());
+  }
+
+  @Test
+  void corpora_noServerAtTheUrl_isOneLine() throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort(); // closed again: nothing listens there
+    }
+    IngestCommandTest.Run run = IngestCommandTest.quarry("corpora", "--token", "t", "--url", "http://127.0.0.1:" + port);
+    assertEquals(2, run.exitCode(), run::toString);
+    assertTrue(run.err().startsWith("quarry corpora: no server answers at that URL"), run::toString);
+    assertFalse(run.err().contains("\tat "), run::toString);
+  }
+
+  @Test
+  void searchResults_countInTheRightNumber_withPagesAndHighlights() throws Exception {
+    JsonNode one = new ObjectMapper().readTree("""
+        {"revision": 4, "results": [{"source": "handbook.pdf", "chunk": 0, "score": 1.5, "title": "Handbook",
+          "text": "Book trains for trips under four hours.", "highlights": [[5, 11]], "pages": {"from": 2, "to": 2}}]}""");
+    String rendered = SearchCommand.render("docs", one, false);
+    assertTrue(rendered.startsWith("docs at revision 4: 1 result\n"), rendered);
+    assertTrue(rendered.contains("1. handbook.pdf  page 2  score 1.500"), rendered);
+    assertTrue(rendered.contains("Book **trains** for trips"), rendered);
+    JsonNode none = new ObjectMapper().readTree("{\"revision\": 4, \"results\": []}");
+    assertTrue(SearchCommand.render("docs", none, false).startsWith("docs at revision 4: 0 results"));
+  }
+
+  @Test
+  void snippet_ofALongText_isAWindowAroundTheFirstHighlight() throws Exception {
+    String text = "filler ".repeat(100) + "the parental leave rule " + "more ".repeat(100);
+    int at = text.indexOf("parental");
+    JsonNode highlights = new ObjectMapper().readTree("[[" + at + "," + (at + 8) + "]]");
+    String snippet = Snippet.of(text, highlights, false);
+    assertTrue(snippet.startsWith("…") && snippet.endsWith("…"), snippet);
+    assertTrue(snippet.contains("the **parental** leave rule"), snippet);
+    assertTrue(snippet.length() <= Snippet.WIDTH + 20, snippet);
+    assertEquals("\u001b[1mparental\u001b[0m", Snippet.of("parental", new ObjectMapper().readTree("[[0,8]]"), true));
+  }
+
+  @Test
+  void progress_notOnATerminal_isPlainPeriodicLines() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    AtomicLong clock = new AtomicLong();
+    PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    try (IngestProgress progress = new IngestProgress.Lines(err, 3, clock::get)) {
+      progress.fileDone(1_000_000, 0);
+      clock.addAndGet(IngestProgress.LINE_EVERY_MILLIS);
+      progress.fileDone(2_000_000, 1);
+      progress.fileDone(2_500_000, 1);
+    }
+    assertEquals("ingest: 2/3 files, 2.0 MB, 1 failed\ningest: 3/3 files, 2.5 MB, 1 failed\n",
+        bytes.toString(StandardCharsets.UTF_8));
+  }
+}
