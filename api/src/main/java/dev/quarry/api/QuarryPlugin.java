@@ -2,15 +2,16 @@ package dev.quarry.api;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.api.routes.IngestEndpoint;
 import dev.quarry.api.routes.RequestGate;
 import dev.quarry.api.routes.RetrievalEndpoint;
 import dev.quarry.api.routes.RetrievalRoutes;
 import dev.quarry.api.routes.Route;
+import dev.quarry.api.runs.AguiCapabilities;
+import dev.quarry.api.runs.AguiEndpoint;
 import dev.quarry.api.runs.RunsEndpoint;
-import dev.quarry.api.wire.ErrorEnvelope;
 import dev.quarry.api.wire.Feature;
-import dev.quarry.api.wire.HttpStatuses;
 import dev.quarry.api.wire.Limits;
 import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.api.wire.StrictJson;
@@ -80,6 +81,10 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     if (pluginConfig.runs) {
       state.routes.post(RunsEndpoint.PATH, RunsEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
           features.contains(Feature.SCOPED_RETRIEVAL), limits, json));
+      // The same runs spoken as AG-UI (docs/agui.md).
+      state.routes.post(AguiEndpoint.PATH, AguiEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
+          features.contains(Feature.SCOPED_RETRIEVAL), limits, json));
+      state.routes.get(AguiCapabilities.PATH, new AguiCapabilities(pluginConfig.authenticator, json.mapper()));
     }
     // Registered after the endpoints, so only paths and methods they do not answer land here.
     for (HandlerType method : List.of(HandlerType.GET, HandlerType.POST, HandlerType.PUT, HandlerType.PATCH,
@@ -123,6 +128,6 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     } catch (QuarryException versionError) {
       e = versionError;
     }
-    RetrievalEndpoint.write(ctx, HttpStatuses.of(e.code()), ErrorEnvelope.of(e), json.mapper());
+    ErrorResponses.write(ctx, e, json.mapper());
   }
 }

@@ -13,7 +13,10 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** A small HTTP client for tests: real requests on loopback, answers parsed as JSON. */
+/**
+ * A small HTTP client for tests: real requests on loopback, answers parsed as JSON and checked
+ * against {@code openapi.yaml} ({@link OpenApiContract}).
+ */
 public final class ApiClient {
   public static final ObjectMapper JSON = new ObjectMapper();
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -97,6 +100,9 @@ public final class ApiClient {
         } catch (IOException notJson) {
           // left null: the test decides whether that is a failure
         }
+        // Every answer a test receives is held to openapi.yaml.
+        OpenApiContract.get().check(method, path, res.statusCode(),
+            res.headers().firstValue("Content-Type").orElse(null), json);
         return new Answer(res.statusCode(), res, json);
       } catch (IOException e) {
         throw new UncheckedIOException(e);

@@ -23,4 +23,11 @@ public record Hit(
     int start,
     int end,
     String contentSha256,
-    Metadata metadata) {}
+    Metadata metadata) {
+
+  /** This hit with {@code newHighlights} as its match ranges. */
+  public Hit withHighlights(List<int[]> newHighlights) {
+    return new Hit(source, sourceRevision, chunk, score, text, newHighlights, title, mediaType, pages, start, end,
+        contentSha256, metadata);
+  }
+}

@@ -26,6 +26,11 @@ public record SearchRequest(
   public static final int DEFAULT_TOP_K = 10;
   public static final int MAX_QUERY_CHARS = 1000;
 
+  /** This request searching {@code newScope} instead, such as the caller's scope narrowed to its grants. */
+  public SearchRequest withScope(SourceScope newScope) {
+    return new SearchRequest(query, newScope, filters, topK, revision, maxChunksPerSource, highlight);
+  }
+
   public SearchRequest {
     Objects.requireNonNull(query, "query");
     if (query.length() > MAX_QUERY_CHARS) {

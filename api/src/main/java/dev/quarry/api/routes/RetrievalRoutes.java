@@ -30,6 +30,7 @@ public final class RetrievalRoutes {
         new Route("corpora/create", null, Route.Kind.MUTATION, corpus::create),
         new Route("corpora/read", null, Route.Kind.READ, corpus::read),
         new Route("corpora/list", null, Route.Kind.READ, corpus::list),
-        new Route("corpora/delete", null, Route.Kind.MUTATION, corpus::delete));
+        new Route("corpora/delete", null, Route.Kind.MUTATION, corpus::delete),
+        new Route("whoami", null, Route.Kind.READ, WhoamiRoute::whoami));
   }
 }

@@ -70,6 +70,7 @@ final class DemoCommand implements Callable<Integer> {
             return;
           }
           System.out.println(instructions(server.url(), bearer, dir, data == null));
+          System.out.println("Web console: " + server.consoleUrl() + " (sign in with the token above)");
           System.out.flush();
         },
         cleanUp);

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -20,6 +19,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import org.apache.lucene.util.IOUtils;
 
 /**
  * {@code quarry eval COLLECTION_DIR}: measures ranking quality on a BEIR-format collection through
@@ -102,7 +102,7 @@ public final class EvalCommand implements Callable<Integer> {
           .run(collection, settings, indexDir, queries == null ? Integer.MAX_VALUE : queries);
     } finally {
       if (data == null) {
-        deleteRecursively(indexDir);
+        IOUtils.rm(indexDir);
       }
     }
     PrintWriter out = spec.commandLine().getOut();
@@ -136,16 +136,5 @@ public final class EvalCommand implements Callable<Integer> {
       }
     }
     return data;
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

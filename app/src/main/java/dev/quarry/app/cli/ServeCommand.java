@@ -42,6 +42,7 @@ final class ServeCommand implements Callable<Integer> {
       System.err.println("quarry: " + e.getMessage());
       return 2;
     }
-    return Serving.serveUntilStopped(() -> QuarryServer.start(data, host, port, authenticator, settings), null);
+    return Serving.serveUntilStopped(() -> QuarryServer.start(data, host, port, authenticator, settings),
+        server -> System.err.println("web console: " + server.consoleUrl()));
   }
 }

@@ -3,13 +3,15 @@ package dev.quarry.app.server;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.OpenApiDocument;
 import dev.quarry.api.QuarryPlugin;
-import dev.quarry.api.routes.RetrievalEndpoint;
-import dev.quarry.api.wire.ErrorEnvelope;
+import dev.quarry.api.routes.Authentication;
+import dev.quarry.api.routes.ErrorResponses;
+import dev.quarry.api.routes.Responses;
 import dev.quarry.api.wire.Feature;
-import dev.quarry.api.wire.HttpStatuses;
 import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.StrictJson;
+import dev.quarry.app.console.ConsoleAssets;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorporaBuilder;
 import dev.quarry.engine.ErrorCode;
@@ -28,8 +30,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The standalone server: {@link QuarryPlugin} over a data folder, plus {@code GET /v1/protocol},
- * {@code GET /healthz} (no authentication, no data), tokens, CORS, and JSON answers for every path
- * and failure, unknown routes included.
+ * {@code GET /v1/openapi.yaml}, {@code GET /healthz} (no authentication, no data), the web console
+ * below {@code /console/}, tokens, CORS, and JSON answers for every path and failure, unknown routes
+ * included.
  *
  * <p>Lifecycle: {@link #start} opens the data folder (locking it against a second server), builds
  * the document extraction pool when document-ingestion is on, and listens; {@link #close} stops
@@ -126,32 +129,37 @@ public final class QuarryServer implements AutoCloseable {
       c.registerPlugin(plugin);
       c.routes.get("/v1/protocol", ctx -> {
         try {
-          RetrievalEndpoint.authenticate(ctx, tokens);
-          RetrievalEndpoint.write(ctx, 200, plugin.protocol(), mapper);
+          Authentication.authenticate(ctx, tokens);
+          ObjectNode protocol = plugin.protocol();
+          protocol.putObject("server").put("name", "quarry").put("version", ServerVersion.VERSION);
+          Responses.write(ctx, 200, protocol, mapper);
         } catch (QuarryException e) {
           fail(ctx, e, mapper);
         }
       });
+      // The API's description is public, like the protocol it describes: no token, no data.
+      c.routes.get(OpenApiDocument.PATH, ctx -> ctx.contentType(OpenApiDocument.MEDIA_TYPE).result(OpenApiDocument.bytes()));
+      new ConsoleAssets().mount(c.routes);
       c.routes.get("/healthz", ctx -> {
         ObjectNode ok = JsonNodeFactory.instance.objectNode().put("status", "ok");
-        RetrievalEndpoint.write(ctx, 200, ok, mapper);
+        Responses.write(ctx, 200, ok, mapper);
       });
       c.routes.error(404, ctx -> {
-        if (ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE) == null) {
+        if (!Responses.answered(ctx)) {
           fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()), mapper);
         }
       });
       c.routes.error(405, ctx -> {
-        if (ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE) == null) {
+        if (!Responses.answered(ctx)) {
           fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()), mapper);
         }
       });
       c.routes.error(500, ctx -> {
-        if (ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE) == null) {
+        if (!Responses.answered(ctx)) {
           fail(ctx, new QuarryException(ErrorCode.INTERNAL, "internal error"), mapper);
         }
       });
-      c.routes.exception(Exception.class, (e, ctx) -> fail(ctx, RetrievalEndpoint.internal(e), mapper));
+      c.routes.exception(Exception.class, (e, ctx) -> ErrorResponses.write(ctx, e, mapper));
     });
     try {
       app.start(host, port);
@@ -170,7 +178,7 @@ public final class QuarryServer implements AutoCloseable {
   }
 
   private static void fail(Context ctx, QuarryException e, ObjectMapper mapper) {
-    RetrievalEndpoint.write(ctx, HttpStatuses.of(e.code()), ErrorEnvelope.of(e), mapper);
+    ErrorResponses.write(ctx, e, mapper);
   }
 
   /** The port listened on (the free port chosen when started with 0). */
@@ -181,6 +189,11 @@ public final class QuarryServer implements AutoCloseable {
   /** The base URL, such as {@code http://127.0.0.1:8080}. */
   public String url() {
     return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
+  }
+
+  /** The web console's address, such as {@code http://127.0.0.1:8080/console/}. */
+  public String consoleUrl() {
+    return url() + ConsoleAssets.PREFIX;
   }
 
   /**

@@ -15,21 +15,21 @@ import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceState;
 import dev.quarry.engine.search.RevisionSearcher;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.IOUtils;
 
 /**
  * The Lucene implementation of {@link CorpusIndex}: an {@link IndexStore} for the index, a
@@ -46,19 +46,25 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   private final Set<String> keysInFlight = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
-  private LuceneCorpusIndex(Path dir, CorpusInfo info, EngineConfig config) throws IOException {
+  private LuceneCorpusIndex(Path dir, CorpusInfo info, EngineConfig config, WriterTuning tuning) throws IOException {
     this.dir = dir;
     this.info = info;
     this.config = config;
-    this.store = new IndexStore(dir, info, config);
+    this.store = new IndexStore(dir, info, config, tuning);
     this.searcher = new RevisionSearcher(info, store.analyzer());
     this.writer = new CorpusWriter(info, config, store);
   }
 
   /** Opens (creating when absent) the index of corpus {@code info} in {@code dir}. */
   public static CorpusIndex open(Path dir, CorpusInfo info, EngineConfig config) throws IOException {
+    return open(dir, info, config, WriterTuning.NONE);
+  }
+
+  /** Expert, for tests: {@link #open(Path, CorpusInfo, EngineConfig)} with the writer's configuration tuned. */
+  static LuceneCorpusIndex open(Path dir, CorpusInfo info, EngineConfig config, WriterTuning tuning)
+      throws IOException {
     Files.createDirectories(dir);
-    return new LuceneCorpusIndex(dir, info, config);
+    return new LuceneCorpusIndex(dir, info, config, tuning);
   }
 
   /** The oldest revision a pinned search reaches when {@code revision} is the latest. */
@@ -104,14 +110,15 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   @Override
   public CompletableFuture<MutationResult> submit(Mutation mutation) {
     ensureOpen();
-    List<Object> prepared = new ArrayList<>(mutation.operations().size());
+    Map<Integer, PreparedSource> prepared = new HashMap<>();
     boolean batch = mutation.operations().size() > 1;
     for (int i = 0; i < mutation.operations().size(); i++) {
-      SourceOperation op = mutation.operations().get(i);
-      try {
-        prepared.add(op instanceof SourceOperation.Index ix ? PreparedSource.prepare(ix, info.settings().chunking()) : op);
-      } catch (QuarryException e) {
-        throw batch ? e.withFieldPrefix("operations[" + i + "]") : e;
+      if (mutation.operations().get(i) instanceof SourceOperation.Index ix) {
+        try {
+          prepared.put(i, PreparedSource.prepare(ix, info.settings().chunking()));
+        } catch (QuarryException e) {
+          throw batch ? e.withFieldPrefix("operations[" + i + "]") : e;
+        }
       }
     }
     String key = null;
@@ -119,10 +126,7 @@ public final class LuceneCorpusIndex implements CorpusIndex {
       key = Documents.idempotencyTerm(mutation.subject(), mutation.idempotency().key());
       Optional<StoredOutcome> done = findIdempotent(mutation.subject(), mutation.idempotency().key());
       if (done.isPresent()) {
-        if (!done.get().fingerprint().equals(mutation.idempotency().fingerprint())) {
-          throw new QuarryException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
-              "Idempotency-Key was already used with a different request");
-        }
+        mutation.idempotency().requireSameRequest(done.get().fingerprint());
         return CompletableFuture.completedFuture(done.get().result().asReplay());
       }
       if (!keysInFlight.add(key)) {
@@ -247,19 +251,6 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   @Override
   public void closeAndDelete() throws IOException {
     close();
-    deleteRecursively(dir);
-  }
-
-  static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
+    IOUtils.rm(dir);
   }
 }

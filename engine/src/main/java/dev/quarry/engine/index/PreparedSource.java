@@ -5,14 +5,13 @@ import dev.quarry.engine.Metadata;
 import dev.quarry.engine.PageRange;
 import dev.quarry.engine.Passage;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.Sha256;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.chunk.ChunkSpan;
 import dev.quarry.engine.chunk.Chunker;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -67,7 +66,7 @@ record PreparedSource(
     if (chunks.isEmpty()) {
       throw QuarryException.invalid(op.text() != null ? "text" : "passages", "the source has no text to index");
     }
-    String sha = op.contentSha256() != null ? op.contentSha256() : sha256Hex(content);
+    String sha = op.contentSha256() != null ? op.contentSha256() : Sha256.ofUtf8(content);
     Integer pages = op.ingest() != null ? op.ingest().pages()
         : op.pageStarts() != null ? Integer.valueOf(op.pageStarts().length) : null;
     String mediaType = op.mediaType() != null ? op.mediaType() : DEFAULT_MEDIA_TYPE;
@@ -84,7 +83,7 @@ record PreparedSource(
   }
 
   private static String fingerprint(SourceOperation.Index op, String sha, String mediaType, List<PreparedChunk> chunks) {
-    MessageDigest md = sha256();
+    MessageDigest md = Sha256.newDigest();
     update(md, sha);
     update(md, op.title() == null ? "\u0000" : op.title());
     update(md, mediaType);
@@ -94,7 +93,7 @@ record PreparedSource(
       update(md, c.start() + ":" + c.end() + ":" + (c.pages() == null ? "" : c.pages().from() + "-" + c.pages().to()));
       update(md, Json.write(c.metadata().values()));
     }
-    return HexFormat.of().formatHex(md.digest());
+    return Sha256.hex(md);
   }
 
   private static void update(MessageDigest md, String s) {
@@ -104,17 +103,5 @@ record PreparedSource(
     md.update((byte) (b.length >>> 8));
     md.update((byte) b.length);
     md.update(b);
-  }
-
-  static String sha256Hex(String s) {
-    return HexFormat.of().formatHex(sha256().digest(s.getBytes(StandardCharsets.UTF_8)));
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError("every JDK has SHA-256", e);
-    }
   }
 }

@@ -59,7 +59,7 @@ public final class RevisionSearcher {
       hits = searchAt(snapshot, revision, request);
     } catch (IOException | UncheckedIOException | AlreadyClosedException e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE,
-          "corpus '" + info.name() + "' could not be searched: " + e.getMessage(), e);
+          "corpus '" + info.name() + "' could not be searched", e);
     }
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     return new SearchResult(info.name(), info.corpusId(), revision, tookMs, hits);
@@ -118,9 +118,7 @@ public final class RevisionSearcher {
     List<List<int[]>> highlights = new MatchHighlighter(searcher, analyzer).matches(plan.textQuery(), docs, texts);
     List<Hit> highlighted = new ArrayList<>(hits.size());
     for (int i = 0; i < hits.size(); i++) {
-      Hit h = hits.get(i);
-      highlighted.add(new Hit(h.source(), h.sourceRevision(), h.chunk(), h.score(), h.text(), highlights.get(i),
-          h.title(), h.mediaType(), h.pages(), h.start(), h.end(), h.contentSha256(), h.metadata()));
+      highlighted.add(hits.get(i).withHighlights(highlights.get(i)));
     }
     return highlighted;
   }

@@ -1,0 +1,143 @@
+package dev.quarry.app.console;
+
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * Serves the console's files from the class path ({@code console/...}) below {@link #PREFIX}, and
+ * sends a browser that opens the server's root there.
+ *
+ * <p>Every console answer carries a Content-Security-Policy that allows only this origin's own
+ * scripts, styles and API ({@code connect-src 'self'}), no inline script or style, no framing, and
+ * requires Trusted Types, so a value from the index can never become markup even through a
+ * programming slip: the browser refuses string assignments to {@code innerHTML} and friends.
+ *
+ * <p>Files are read once and kept (they are a few tens of KiB); thread-safe.
+ */
+public final class ConsoleAssets {
+  /** Where the console lives on the server. */
+  public static final String PREFIX = "/console/";
+
+  /** The policy of every console page: only this origin's own files and API, nothing inline. */
+  static final String CONTENT_SECURITY_POLICY = String.join("; ",
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data:",
+      "connect-src 'self'",
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+      "require-trusted-types-for 'script'",
+      "trusted-types 'none'");
+
+  /** File names the console may have: lower-case words, one level of folders, a known extension. */
+  private static final Pattern ASSET_NAME = Pattern.compile("(?:[a-z0-9][a-z0-9-]*/)?[a-z0-9][a-z0-9.-]*\\.(html|css|js|svg|png|ico)");
+
+  private static final Map<String, String> CONTENT_TYPES = Map.of(
+      "html", "text/html; charset=utf-8",
+      "css", "text/css; charset=utf-8",
+      "js", "text/javascript; charset=utf-8",
+      "svg", "image/svg+xml",
+      "png", "image/png",
+      "ico", "image/x-icon");
+
+  private final String resourceRoot;
+  private final Map<String, Optional<Asset>> cache = new ConcurrentHashMap<>();
+
+  private record Asset(byte[] bytes, String contentType, String etag) {}
+
+  /** The console shipped in this jar, under {@code console/} on the class path. */
+  public ConsoleAssets() {
+    this("console/");
+  }
+
+  ConsoleAssets(String resourceRoot) {
+    this.resourceRoot = resourceRoot;
+  }
+
+  /** Adds {@code GET /} (a redirect to the console) and {@code GET /console/*}. */
+  public void mount(RoutesConfig routes) {
+    routes.get("/", ConsoleAssets::redirect);
+    // Javalin ignores trailing slashes: "/console" answers "/console/" too, and serve() sends
+    // the bare "/console" to "/console/".
+    routes.get(PREFIX.substring(0, PREFIX.length() - 1), this::serve);
+    routes.get(PREFIX + "*", this::serve);
+  }
+
+  private static void redirect(Context ctx) {
+    ctx.status(302);
+    ctx.header("Location", PREFIX);
+    ctx.header("Cache-Control", "no-store");
+  }
+
+  /**
+   * Answers one file, or leaves the context untouched (a 404, which the server turns into the
+   * error envelope) when there is no such file.
+   */
+  private void serve(Context ctx) {
+    if (!ctx.path().startsWith(PREFIX)) {
+      // "/console": the page's relative links need the trailing slash.
+      redirect(ctx);
+      return;
+    }
+    String name = ctx.path().substring(PREFIX.length());
+    if (name.isEmpty()) {
+      name = "index.html";
+    }
+    Optional<Asset> asset = ASSET_NAME.matcher(name).matches()
+        ? cache.computeIfAbsent(name, this::load)
+        : Optional.empty();
+    if (asset.isEmpty()) {
+      ctx.status(404);
+      return;
+    }
+    Asset a = asset.get();
+    ctx.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+    ctx.header("X-Content-Type-Options", "nosniff");
+    ctx.header("X-Frame-Options", "DENY");
+    ctx.header("Referrer-Policy", "no-referrer");
+    ctx.header("Cross-Origin-Opener-Policy", "same-origin");
+    // Revalidated on every load, so a new server version never runs a stale script.
+    ctx.header("Cache-Control", "no-cache");
+    ctx.header("ETag", a.etag());
+    if (a.etag().equals(ctx.header("If-None-Match"))) {
+      ctx.status(304);
+      return;
+    }
+    ctx.contentType(a.contentType());
+    ctx.result(a.bytes());
+  }
+
+  private Optional<Asset> load(String name) {
+    try (InputStream in = ConsoleAssets.class.getClassLoader().getResourceAsStream(resourceRoot + name)) {
+      if (in == null) {
+        return Optional.empty();
+      }
+      byte[] bytes = in.readAllBytes();
+      String extension = name.substring(name.lastIndexOf('.') + 1);
+      return Optional.of(new Asset(bytes, CONTENT_TYPES.get(extension), etag(bytes)));
+    } catch (IOException e) {
+      throw new UncheckedIOException("the console file " + name + " cannot be read", e);
+    }
+  }
+
+  private static String etag(byte[] bytes) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes);
+      return "\"" + HexFormat.of().formatHex(digest, 0, 16) + "\"";
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,69 @@
+// Pieces several screens share: the corpus picker, the typed confirmation, the copyable command.
+import * as api from './api.js';
+import {h} from './dom.js';
+
+/** Every corpus the token has a grant on (following cursors), in the server's order. */
+export async function allCorpora() {
+  const out = [];
+  let cursor;
+  do {
+    const page = await api.call('corpora/list', cursor ? {cursor, limit: 1000} : {limit: 1000});
+    out.push(...page.corpora);
+    cursor = page.nextCursor;
+  } while (cursor && out.length < 10000);
+  return out;
+}
+
+/**
+ * A labelled <select> of the corpora the token may use with `allowed(name)`; calls onChange(name).
+ * With nothing to choose, it says so instead.
+ */
+export async function corpusPicker(ctx, selected, allowed, onChange) {
+  const corpora = (await allCorpora()).filter(c => allowed(c.corpus));
+  if (!corpora.length) {
+    return {node: h('p', {class: 'banner info'}, 'No corpus you may use here yet.'), value: null};
+  }
+  const value = corpora.some(c => c.corpus === selected) ? selected : corpora[0].corpus;
+  const select = h('select', {id: 'corpus', name: 'corpus', onchange: () => onChange(select.value)},
+    corpora.map(c => h('option', {value: c.corpus, selected: c.corpus === value}, c.corpus)));
+  select.value = value;
+  return {node: h('label', {}, 'Corpus', select), value, select};
+}
+
+/**
+ * A confirmation that asks the user to type `expected` before the button works: for what cannot be
+ * undone (deleting a corpus, purging a source).
+ */
+export function typedConfirmation(what, expected, buttonText, onConfirm, onCancel) {
+  const input = h('input', {type: 'text', id: 'confirm-text', autocomplete: 'off', spellcheck: 'false'});
+  const button = h('button', {type: 'submit', class: 'danger', disabled: true}, buttonText);
+  input.addEventListener('input', () => { button.disabled = input.value !== expected; });
+  const form = h('form', {class: 'card confirm', role: 'group', 'aria-label': buttonText, onsubmit: e => {
+    e.preventDefault();
+    if (input.value === expected) onConfirm();
+  }},
+  h('p', {}, what),
+  h('label', {}, ['Type ', h('code', {}, expected), ' to confirm'], input),
+  h('div', {class: 'row'}, button, h('button', {type: 'button', onclick: onCancel}, 'Cancel')));
+  queueMicrotask(() => input.focus());
+  return form;
+}
+
+/** A command in a dark box with a Copy button. */
+export function copyable(command, label) {
+  const pre = h('pre', {class: 'curl', tabindex: '0', 'aria-label': label}, command);
+  const status = h('span', {class: 'muted', role: 'status'});
+  const copy = h('button', {type: 'button', onclick: async () => {
+    try {
+      await navigator.clipboard.writeText(command);
+      status.textContent = 'Copied.';
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents(pre);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+      status.textContent = 'Selected: press Ctrl+C to copy.';
+    }
+  }}, 'Copy');
+  return h('div', {class: 'copyable'}, pre, h('div', {class: 'row'}, copy, status));
+}

@@ -1,0 +1,337 @@
+package dev.quarry.app.console;
+
+import static dev.quarry.api.ApiClient.ok;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.ApiClient;
+import dev.quarry.app.ServerProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.logging.LogEntry;
+
+/**
+ * The web console in a real headless Chromium against a real {@code quarry serve}: signing in,
+ * creating a corpus, uploading documents, searching, pinning, opening a hit at its page, deleting a
+ * source and reading its history, the refusals, and indexed markup that must never run.
+ *
+ * <p>Skipped (visibly) without {@code /usr/bin/chromium} and {@code /usr/bin/chromedriver}.
+ */
+class ConsoleBrowserTest {
+  static final String ADMIN = "console-admin-token";
+  static final String READER = "console-reader-token";
+  static final String TOKENS = """
+      {"tokens": [
+        {"subject": "console-admin", "token": "console-admin-token",
+         "grants": [{"corpus": "*", "scopes": ["search", "index", "manage"]}]},
+        {"subject": "docs-reader", "token": "console-reader-token",
+         "grants": [{"corpus": "docs", "scopes": ["search"]}]}
+      ]}""";
+
+  /** Three pages of fifteen words each: with sixteen-word chunks, every chunk stays on its page. */
+  static final List<String> PUMP_PAGES = List.of(
+      "Priming the pump comes first, before any valve opens or any pressure builds in the line.",
+      "The turbine spins at night when demand is low and the reservoir refills from the river.",
+      "Shutdown drains every pipe, closes each valve in order and records the final pressure reading.");
+
+  @TempDir
+  static Path dir;
+  static ServerProcess server;
+  static ApiClient api;
+  Browser browser;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path tokens = Files.writeString(dir.resolve("tokens.json"), TOKENS);
+    server = ServerProcess.serve(dir.resolve("data"), tokens, null, 512);
+    api = server.client();
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"docs\"}"));
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"private\"}"));
+    ok(api.retrieval("sources/index", ADMIN,
+        "{\"corpus\": \"docs\", \"source\": \"readme.md\", \"text\": \"Quarry answers searches.\"}"));
+    ok(api.retrieval("sources/index", ADMIN,
+        "{\"corpus\": \"private\", \"source\": \"salaries.md\", \"text\": \"Confidential pay.\"}"));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @AfterEach
+  void closeBrowser() {
+    if (browser != null) {
+      try {
+        List<String> errors = pageErrors();
+        assertTrue(errors.isEmpty(), () -> "the page logged errors: " + errors);
+      } finally {
+        browser.close();
+      }
+    }
+  }
+
+  /**
+   * Console messages that mean the page misbehaved: script errors and policy violations. Failed
+   * API answers (a 401 or a 415 a test provokes) are logged by Chromium too, and are expected.
+   */
+  private List<String> pageErrors() {
+    return browser.consoleLog().stream()
+        .filter(e -> e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue())
+        .map(LogEntry::getMessage)
+        .filter(m -> !m.contains("Failed to load resource: the server responded with a status of"))
+        .collect(Collectors.toList());
+  }
+
+  private void signIn(String token) {
+    browser = browser != null ? browser : Browser.open(1280, 900);
+    browser.get(server.url() + "/");
+    browser.shown("#token").sendKeys(token);
+    browser.shown("#sign-in button[type=submit]").click();
+  }
+
+  private void go(String hash) {
+    browser.script("location.hash = arguments[0]", hash);
+  }
+
+  @Test
+  void root_redirectsToTheConsole_andSignInKeepsTheTokenInSessionStorageOnly() {
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    assertTrue(browser.driver().getCurrentUrl().startsWith(server.url() + "/console/"), browser.driver().getCurrentUrl());
+    assertFalse(browser.driver().getCurrentUrl().contains(ADMIN));
+    assertEquals(ADMIN, browser.script("return sessionStorage.getItem('quarry.token')"));
+    assertEquals(0L, browser.script("return localStorage.length"));
+    assertEquals("", browser.script("return document.cookie"));
+  }
+
+  @Test
+  void statusPage_showsSubjectGrantsVersionFeaturesAndHealth() {
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    go("#/status");
+    browser.showing("#health", "ok");
+    String server = browser.shown("#server").getText();
+    assertTrue(server.contains("Protocol version\n1.0"), server);
+    assertFalse(server.contains("unknown"), server);
+    assertTrue(browser.shown("#features").getText().contains("pdf-ingestion on"), browser.shown("#features").getText());
+    String grants = browser.shown("#grants").getText();
+    assertTrue(grants.contains("search, index, manage"), grants);
+  }
+
+  @Test
+  void wrongToken_isRefusedInWords_andNothingIsShown() {
+    signIn("not-a-token");
+    WebElement alert = browser.shown("[role=alert]");
+    assertTrue(alert.getText().contains("The token is not valid"), alert.getText());
+    assertTrue(alert.getText().contains("UNAUTHENTICATED"), alert.getText());
+    assertTrue(browser.all("#nav:not([hidden])").isEmpty(), "navigation shown without a valid token");
+    assertNull(browser.script("return sessionStorage.getItem('quarry.token')"));
+  }
+
+  @Test
+  void ingest_pdfDocxAndMarkdown_showReceipts_andAnUnsupportedFileFailsAlone() throws Exception {
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    go("#/corpora");
+    createCorpus("manuals");
+    go("#/ingest?corpus=manuals");
+    Path files = Files.createDirectories(dir.resolve("upload-1"));
+    byte[] noise = new byte[4096];
+    long seed = new Random().nextLong();
+    new Random(seed).nextBytes(noise);
+    List<Path> uploads = List.of(
+        TinyDocuments.pdf(files, "pump.pdf", PUMP_PAGES),
+        TinyDocuments.docx(files, "valves.docx", List.of("Valve maintenance schedule", "Grease the valves monthly.")),
+        TinyDocuments.text(files, "notes.md", "# Field notes\n\nThe compressor hums quietly.\n"),
+        TinyDocuments.bytes(files, "noise.bin", noise));
+    browser.shown("#files").sendKeys(uploads.stream().map(Path::toString).collect(Collectors.joining("\n")));
+    browser.showing("#summary", "4 files: 3 indexed, 0 unchanged, 1 failed");
+    assertEquals("indexed", row("pump.pdf").getAttribute("data-status"));
+    assertTrue(row("pump.pdf").getText().contains("application/pdf"), row("pump.pdf").getText());
+    assertTrue(row("pump.pdf").getText().contains("3 pages"), row("pump.pdf").getText());
+    assertEquals("indexed", row("valves.docx").getAttribute("data-status"));
+    assertEquals("indexed", row("notes.md").getAttribute("data-status"));
+    WebElement failed = row("noise.bin");
+    assertEquals("UNSUPPORTED_MEDIA_TYPE", failed.getAttribute("data-code"), "seed " + seed);
+    assertTrue(failed.getText().contains("This kind of file cannot be read."), failed.getText());
+    assertEquals(3, ok(api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"manuals\"}")).path("sources").asInt());
+  }
+
+  @Test
+  void search_opensAHitAtItsPage_andPinsTheRevision() throws Exception {
+    ingestSample("pinning");
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    go("#/search?corpus=pinning");
+    browser.shown("#query").sendKeys("turbine\n");
+    WebElement hit = browser.shown(".hit[data-source='pump.pdf']");
+    assertTrue(hit.getText().contains("p. 2\n"), hit.getText());
+    assertEquals("turbine", hit.findElement(By.cssSelector("mark")).getText().toLowerCase());
+    String answered = browser.shown("#answered").getText();
+    long revision = ok(api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"pinning\"}")).path("revision").asLong();
+    assertTrue(answered.contains("Answered at revision " + revision), answered);
+    assertTrue(curl().contains("\"query\":\"turbine\""));
+
+    // A later change must not move a pinned search.
+    ok(api.retrieval("sources/index", ADMIN,
+        "{\"corpus\": \"pinning\", \"source\": \"later.md\", \"text\": \"A second turbine arrived later.\"}"));
+    browser.shown("#pin").click();
+    String pinned = browser.showing("#answered", "Pinned at revision " + revision).getText();
+    assertTrue(pinned.contains("exactly the results the corpus held"), pinned);
+    assertTrue(browser.all(".hit[data-source='later.md']").isEmpty(), "a pinned search saw a later source");
+    assertTrue(curl().contains("\"revision\":" + revision));
+
+    browser.shown(".hit[data-source='pump.pdf'] a.open-hit").click();
+    WebElement opened = browser.shown("#passages .hit.opened");
+    assertTrue(opened.getText().contains("p. 2"), opened.getText());
+    assertTrue(opened.getText().contains("The turbine spins at night"), opened.getText());
+    assertFalse(opened.getText().contains("Priming"), opened.getText());
+    String state = browser.shown("#source-state").getText();
+    assertTrue(state.contains("application/pdf"), state);
+    assertTrue(state.contains("Extraction report"), state);
+  }
+
+  @Test
+  void deletingASource_needsConfirmation_andItsHistoryRemains() throws Exception {
+    ingestSample("history");
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    go("#/sources?corpus=history");
+    browser.shown("#sources tr[data-source='notes.md'] a").click();
+    browser.shown("#delete-source").click();
+    browser.shown("#confirm-delete").click();
+    browser.shown("#source-absent");
+    List<WebElement> entries = browser.until(d -> {
+      List<WebElement> items = d.findElements(By.cssSelector("#timeline li"));
+      return items.size() >= 2 ? items : null;
+    });
+    assertEquals("ingest", entries.get(0).getAttribute("data-operation"));
+    assertEquals("delete", entries.get(entries.size() - 1).getAttribute("data-operation"));
+    assertTrue(entries.get(entries.size() - 1).getText().contains("deleted by console-admin"), entries.get(1).getText());
+    assertEquals(404, api.retrieval("sources/read", ADMIN, "{\"corpus\": \"history\", \"source\": \"notes.md\"}").status());
+  }
+
+  @Test
+  void deletingACorpus_takesItsTypedName() throws Exception {
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"doomed\"}"));
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    go("#/corpora");
+    browser.shown("#corpora tr[data-corpus='doomed'] [data-action=delete]").click();
+    WebElement confirm = browser.shown("#corpus-panel button.danger");
+    assertFalse(confirm.isEnabled());
+    browser.shown("#confirm-text").sendKeys("doome");
+    assertFalse(confirm.isEnabled());
+    browser.shown("#confirm-text").sendKeys("d");
+    confirm.click();
+    browser.showing("#flash", "Corpus doomed deleted.");
+    assertEquals(404, api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"doomed\"}").status());
+  }
+
+  @Test
+  void aCorpusOutsideTheGrants_isRefused_andNothingBeyondTheGrantsIsOffered() {
+    signIn(READER);
+    browser.showing("#who-subject", "docs-reader");
+    WebElement table = browser.shown("#corpora");
+    assertTrue(table.getText().contains("docs"), table.getText());
+    assertFalse(table.getText().contains("private"), table.getText());
+    assertTrue(browser.all("#create-corpus").isEmpty(), "a create form without manage");
+    assertTrue(browser.all("[data-action=delete]").isEmpty(), "a delete button without manage");
+    assertTrue(browser.all("#corpora a[href^='#/ingest']").isEmpty(), "an ingest link without index");
+    assertFalse(browser.shown("#nav a[data-view=search]").getAttribute("hidden") != null, "search hidden from a searcher");
+    assertTrue(browser.all("#nav a[data-view=ingest]").stream().noneMatch(WebElement::isDisplayed), "ingest offered without index");
+    assertTrue(browser.all("#nav a[data-view=history]").stream().noneMatch(WebElement::isDisplayed), "history offered without index");
+    go("#/source?corpus=private&source=salaries.md");
+    WebElement alert = browser.shown("[role=alert]");
+    assertTrue(alert.getText().contains("Your token's grants do not allow this."), alert.getText());
+    assertTrue(alert.getText().contains("FORBIDDEN"), alert.getText());
+    assertFalse(browser.driver().getPageSource().contains("Confidential"));
+  }
+
+  @Test
+  void indexedMarkup_isShownAsText_andNeverRuns() {
+    String attack = "<img src=x onerror=\"window.__pwned=1\"><script>window.__pwned=2</script>";
+    ObjectNode body = ApiClient.JSON.createObjectNode().put("corpus", "docs")
+        .put("source", "evil/" + attack).put("title", "Title " + attack)
+        .put("text", "payload " + attack + " payload");
+    body.putObject("metadata").put("note", attack);
+    ok(api.retrieval("sources/index", ADMIN, body.toString()));
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    go("#/search?corpus=docs&q=payload");
+    WebElement hit = browser.shown(".hit[data-source^='evil/']");
+    assertTrue(hit.getText().contains("<img src=x onerror="), hit.getText());
+    hit.findElement(By.cssSelector("a.open-hit")).click();
+    browser.shown("#passages .hit.opened");
+    browser.shown("#source-title");
+    go("#/sources?corpus=docs&prefix=evil/");
+    browser.shown("#sources tr[data-source^='evil/']");
+    go("#/history?corpus=docs");
+    browser.shown("#timeline li");
+    assertNull(browser.script("return window.__pwned === undefined ? null : window.__pwned"));
+    assertEquals(0L, browser.script("return document.querySelectorAll('img[src=x], main script').length"));
+  }
+
+  @Test
+  void phoneWidth_hasNoSidewaysScrolling() throws Exception {
+    browser = Browser.open(390, 844);
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    for (String hash : List.of("#/corpora", "#/search?corpus=docs&q=quarry", "#/sources?corpus=docs", "#/ingest?corpus=docs",
+        "#/status")) {
+      go(hash);
+      browser.until(d -> browser.all("main h1").isEmpty() ? null : true);
+      browser.until(d -> browser.all("main p.muted").stream().noneMatch(e -> e.getText().equals("Loading…")) ? true : null);
+      Object overflow = browser.script("return document.documentElement.scrollWidth - window.innerWidth");
+      assertTrue(((Number) overflow).longValue() <= 0, hash + " scrolls sideways by " + overflow + " px");
+    }
+  }
+
+  /** The copyable curl command of the search (inside a closed disclosure, so present but not shown). */
+  private String curl() {
+    return browser.until(d -> d.findElements(By.cssSelector("#results .curl")).stream().findFirst().orElse(null))
+        .getAttribute("textContent");
+  }
+
+  private WebElement row(String source) {
+    return browser.shown("#uploads li[data-source='" + source + "']");
+  }
+
+  /** Creates a corpus through the console's form, with chunks small enough to stay on one page. */
+  private void createCorpus(String name) {
+    browser.shown("#new-corpus").sendKeys(name);
+    browser.shown("#create-corpus summary").click();
+    browser.shown("#new-max-words").sendKeys("16");
+    browser.shown("#new-overlap").sendKeys("0");
+    browser.shown("#create-corpus button[type=submit]").click();
+    browser.showing("#flash", "Corpus " + name + " created at revision 0.");
+    browser.shown("#corpora tr[data-corpus='" + name + "']");
+  }
+
+  /** The corpus with a two-page PDF and a Markdown note, ingested over HTTP. */
+  private static void ingestSample(String corpus) throws Exception {
+    ok(api.retrieval("corpora/create", ADMIN,
+        "{\"corpus\": \"" + corpus + "\", \"settings\": {\"chunking\": {\"maxWords\": 16, \"overlapWords\": 0}}}"));
+    Path files = Files.createDirectories(dir.resolve("sample-" + corpus));
+    Path pdf = TinyDocuments.pdf(files, "pump.pdf", PUMP_PAGES);
+    ok(dev.quarry.api.ingest.Upload.send(api, ADMIN, "{\"corpus\": \"" + corpus + "\", \"source\": \"pump.pdf\"}",
+        "pump.pdf", Files.readAllBytes(pdf)));
+    ok(dev.quarry.api.ingest.Upload.send(api, ADMIN, "{\"corpus\": \"" + corpus + "\", \"source\": \"notes.md\"}",
+        "notes.md", "# Field notes\n\nThe compressor hums quietly.\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+  }
+}

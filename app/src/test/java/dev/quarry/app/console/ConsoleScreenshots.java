@@ -1,0 +1,91 @@
+package dev.quarry.app.console;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.quarry.app.ServerProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The screenshots of docs/console.md, taken from {@code quarry demo} in headless Chromium. Runs only
+ * when asked, with the folder to write them to:
+ *
+ * <pre>
+ * mvn -B -q -pl app -am verify -Dtest=ConsoleScreenshots -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Dquarry.screenshots=$PWD/docs/console
+ * </pre>
+ */
+class ConsoleScreenshots {
+  @TempDir
+  Path dir;
+
+  @Test
+  void takeScreenshots() throws Exception {
+    String target = System.getProperty("quarry.screenshots");
+    assumeTrue(target != null && !target.isBlank(), "screenshots are taken only with -Dquarry.screenshots=FOLDER");
+    Path out = Path.of(target);
+    try (ServerProcess demo = ServerProcess.demo(dir.resolve("data"))) {
+      String token = ConsoleOverHttpTest.demoToken(demo);
+      try (Browser browser = Browser.open(1200, 760)) {
+        browser.get(demo.url() + "/");
+        browser.shown("#token");
+        browser.screenshot(out.resolve("sign-in.png"));
+        browser.shown("#token").sendKeys(token);
+        browser.shown("#sign-in button[type=submit]").click();
+        browser.shown("#corpora");
+        browser.screenshot(out.resolve("corpora.png"));
+
+        Path files = Files.createDirectories(dir.resolve("files"));
+        List<Path> uploads = List.of(
+            TinyDocuments.pdf(files, "pump-manual.pdf", ConsoleBrowserTest.PUMP_PAGES),
+            TinyDocuments.docx(files, "valves.docx", List.of("Valve maintenance", "Grease the valves monthly.")),
+            TinyDocuments.bytes(files, "photo.raw", new byte[] {1, 2, 3, 4, 5, 6, 7, 8}));
+        // Chunks of sixteen words, so each page of the manual is a passage of its own.
+        dev.quarry.api.ApiClient.ok(demo.client().retrieval("corpora/create", token,
+            "{\"corpus\": \"manuals\", \"settings\": {\"chunking\": {\"maxWords\": 16, \"overlapWords\": 0}}}"));
+        hash(browser, "#/ingest?corpus=manuals");
+        browser.shown("#source-prefix").sendKeys("plant/");
+        browser.shown("#files").sendKeys(uploads.stream().map(Path::toString).collect(Collectors.joining("\n")));
+        browser.showing("#summary", "3 files: 2 indexed, 0 unchanged, 1 failed");
+        browser.screenshot(out.resolve("ingest.png"));
+
+        hash(browser, "#/search?corpus=handbook&q=parental%20leave");
+        browser.shown(".hit");
+        browser.screenshot(out.resolve("search.png"));
+        browser.shown("#pin").click();
+        browser.shown("#answered.pinned");
+        browser.shown("#results details summary").click();
+        browser.script("window.scrollTo(0, 0)");
+        browser.screenshot(out.resolve("search-pinned.png"));
+
+        hash(browser, "#/source?corpus=manuals&source=plant%2Fpump-manual.pdf&q=turbine&chunk=1");
+        browser.shown("#passages .hit.opened");
+        browser.shown("#timeline li");
+        browser.script("document.querySelector('#passages .hit.opened').scrollIntoView({block: 'center'})");
+        browser.screenshot(out.resolve("source.png"));
+
+        hash(browser, "#/status");
+        browser.shown("#health");
+        browser.screenshot(out.resolve("status.png"));
+      }
+      try (Browser phone = Browser.open(390, 760)) {
+        phone.get(demo.url() + "/");
+        phone.shown("#token").sendKeys(token);
+        phone.shown("#sign-in button[type=submit]").click();
+        phone.shown("#corpora");
+        hash(phone, "#/search?corpus=handbook&q=expenses");
+        phone.shown(".hit");
+        phone.screenshot(out.resolve("phone-search.png"));
+      }
+    }
+  }
+
+  private static void hash(Browser browser, String hash) {
+    browser.script("location.hash = arguments[0]", hash);
+    browser.until(d -> browser.all("main h1").isEmpty() ? null : true);
+  }
+}

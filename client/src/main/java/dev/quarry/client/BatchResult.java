@@ -1,0 +1,6 @@
+package dev.quarry.client;
+
+import java.util.List;
+
+/** {@code sources/batch}: the one revision of the batch and a receipt per operation, in order. */
+public record BatchResult(String corpus, String corpusId, long revision, List<Receipt> results) {}

@@ -1,0 +1,103 @@
+package dev.quarry.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.UUID;
+
+/**
+ * One {@code POST /v1/retrieval/ingest}: a {@code multipart/form-data} body of the {@code request}
+ * JSON and the {@code file} bytes, streamed (never held in memory), with the bytes' SHA-256
+ * computed on the way and compared with the receipt's {@code contentSha256}.
+ */
+final class MultipartIngest {
+  private final Transport transport;
+  private final IngestRequest request;
+  private final String boundary = "quarry-" + UUID.randomUUID();
+
+  MultipartIngest(Transport transport, IngestRequest request) {
+    this.transport = transport;
+    this.request = request;
+  }
+
+  /** The bytes of the document: a file read when the body is sent, or a stream read once. */
+  static final class FileBytes {
+    private final Path path;
+    private final InputStream stream;
+    private MessageDigest digest;
+
+    private FileBytes(Path path, InputStream stream) {
+      this.path = path;
+      this.stream = stream;
+    }
+
+    static FileBytes of(Path path) {
+      if (!Files.isRegularFile(path)) {
+        throw new UncheckedIOException(new FileNotFoundException(path.toString()));
+      }
+      return new FileBytes(path, null);
+    }
+
+    static FileBytes of(InputStream stream) {
+      return new FileBytes(null, stream);
+    }
+
+    /** A publisher of the bytes, hashing them as they are sent. */
+    HttpRequest.BodyPublisher publisher() {
+      return HttpRequest.BodyPublishers.ofInputStream(() -> {
+        digest = Sha256.digest(); // a fresh hash each time the client (re)reads the body
+        try {
+          InputStream in = path != null ? Files.newInputStream(path) : stream;
+          return new DigestInputStream(in, digest);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    }
+
+    String sha256() {
+      return HexFormat.of().formatHex(digest.digest());
+    }
+  }
+
+  Receipt send(FileBytes file, String idempotencyKey) {
+    byte[] head = ("--" + boundary + "\r\n"
+        + "Content-Disposition: form-data; name=\"request\"\r\n"
+        + "Content-Type: application/json\r\n\r\n"
+        + new String(Transport.write(request), StandardCharsets.UTF_8) + "\r\n"
+        + "--" + boundary + "\r\n"
+        + "Content-Disposition: form-data; name=\"file\"; filename=\"document\"\r\n"
+        + "Content-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8);
+    byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
+    HttpRequest http = transport.request("v1/retrieval/ingest")
+        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+        .header(Transport.IDEMPOTENCY_KEY, idempotencyKey)
+        .POST(HttpRequest.BodyPublishers.concat(HttpRequest.BodyPublishers.ofByteArray(head), file.publisher(),
+            HttpRequest.BodyPublishers.ofByteArray(tail)))
+        .build();
+    HttpResponse<InputStream> res = transport.send(http);
+    JsonNode answer;
+    try {
+      answer = Transport.JSON.readTree(Transport.readAll(res));
+    } catch (IOException e) {
+      throw new ProtocolException(ProtocolException.INVALID_RESPONSE, "an ingest receipt is not JSON", e);
+    }
+    Receipt receipt = Transport.read(answer, Receipt.class);
+    String sent = file.sha256();
+    if (receipt.contentSha256() != null && !receipt.contentSha256().equals(sent)) {
+      throw new ProtocolException(ProtocolException.INVALID_RESPONSE, "the server stored content with SHA-256 "
+          + receipt.contentSha256() + " but the bytes sent hash to " + sent);
+    }
+    return receipt;
+  }
+}

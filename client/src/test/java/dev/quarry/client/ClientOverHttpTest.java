@@ -1,0 +1,202 @@
+package dev.quarry.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quarry.api.TestTokens;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The client against a real server: every endpoint, its errors, listings, ingest and runs. */
+class ClientOverHttpTest {
+  @TempDir
+  static Path dir;
+  static RealServer server;
+  static QuarryClient admin;
+
+  @BeforeAll
+  static void start() {
+    server = new RealServer(dir.resolve("server"));
+    admin = server.client(TestTokens.ADMIN);
+    admin.createCorpus("c1", null);
+    admin.index("c1", Document.text("public/leave.md", "Parental leave is twenty weeks. Annual leave is twenty five days.")
+        .withTitle("Leave policy").withMediaType("text/markdown").withMetadata(Map.of("department", "hr", "year", 2024)));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void protocol_describesTheServer() {
+    Protocol p = admin.protocol();
+    assertEquals("1.0", p.version());
+    assertEquals(List.of("1.0"), p.supportedVersions());
+    assertTrue(p.hasFeature("scoped-retrieval"));
+    assertEquals(100L, p.limit("maxTopK"));
+  }
+
+  @Test
+  void corpora_createReadListDelete() {
+    Corpus created = admin.createCorpus("settings-1", new Settings("standard", new Settings.Chunking(100, null), null));
+    assertEquals(0, created.revision());
+    assertEquals(100, created.settings().chunking().maxWords());
+    assertEquals(2.0, created.settings().ranking().titleWeight());
+    assertEquals(created.corpusId(), admin.readCorpus("settings-1").corpusId());
+    assertTrue(admin.corpora().anyMatch(c -> c.corpus().equals("settings-1")));
+    assertEquals("CORPUS_EXISTS", assertThrows(ApiException.ConflictException.class,
+        () -> admin.createCorpus("settings-1", null)).code());
+    admin.deleteCorpus("settings-1");
+    assertEquals("CORPUS_NOT_FOUND", assertThrows(ApiException.NotFoundException.class,
+        () -> admin.readCorpus("settings-1")).code());
+  }
+
+  @Test
+  void indexSearchRead_withProvenance() {
+    Document doc = Document.text("public/travel.md", "Travel is booked through the travel desk two weeks ahead.")
+        .withTitle("Travel").withMetadata(Map.of("department", "finance", "year", 2021));
+    Receipt r = admin.index("c1", doc);
+    assertEquals("indexed", r.status());
+    assertEquals(doc.contentSha256(), r.contentSha256());
+    SearchResult found = admin.search(SearchRequest.of("c1", "travel desk").withFilter(Map.of("year", Map.of("gte", 2020)))
+        .withTopK(3));
+    assertTrue(found.revision() >= r.revision());
+    Hit hit = found.results().get(0);
+    assertEquals("public/travel.md", hit.source());
+    assertEquals(r.sourceRevision(), hit.sourceRevision());
+    assertEquals(doc.contentSha256(), hit.contentSha256());
+    assertFalse(hit.highlights().isEmpty());
+    assertNotNull(hit.offsets());
+    SourceState state = admin.readSource("c1", "public/travel.md");
+    assertEquals(doc.contentSha256(), state.contentSha256());
+    assertEquals("Travel", state.title());
+    // Pinned: the same answer again at the same revision.
+    assertEquals(found.results(), admin.search(SearchRequest.of("c1", "travel desk")
+        .withFilter(Map.of("year", Map.of("gte", 2020))).withTopK(3).withRevision(found.revision())).results());
+  }
+
+  @Test
+  void theSameKeyAndBody_returnTheOriginalReceipt_anotherBodyIsAConflict() {
+    Document doc = Document.text("public/idem.md", "Idempotent text.");
+    String key = QuarryClient.newKey();
+    Receipt first = admin.index("c1", null, doc, key);
+    Receipt again = admin.index("c1", null, doc, key);
+    assertEquals(first, again);
+    ApiException e = assertThrows(ApiException.ConflictException.class,
+        () -> admin.index("c1", null, Document.text("public/idem.md", "Other text."), key));
+    assertEquals("IDEMPOTENCY_KEY_REUSED", e.code());
+  }
+
+  @Test
+  void refusalsAreTyped() {
+    ApiException.InvalidRequestException invalid = assertThrows(ApiException.InvalidRequestException.class,
+        () -> admin.search(SearchRequest.of("c1", "q").withTopK(500)));
+    assertEquals("topK", invalid.field());
+    assertEquals("INVALID_REQUEST", invalid.code());
+    assertThrows(ApiException.ForbiddenException.class, () -> server.client(TestTokens.SEARCH_C1).search("c2", "q"));
+    assertThrows(ApiException.UnauthenticatedException.class, () -> server.client("nobody").protocol());
+    assertEquals("SOURCE_NOT_FOUND", assertThrows(ApiException.NotFoundException.class,
+        () -> admin.readSource("c1", "public/none.md")).code());
+    ApiException.ConflictException conflict = assertThrows(ApiException.ConflictException.class,
+        () -> admin.index("c1", Document.text("public/leave.md", "x").withExpectedRevision(0)));
+    assertEquals("REVISION_CONFLICT", conflict.code());
+  }
+
+  @Test
+  void listingsAndHistory_iteratePageByPage() {
+    admin.createCorpus("paged", null);
+    List<QuarryClient.BatchOperation> ops = new ArrayList<>();
+    IntStream.range(0, 7).forEach(i -> ops.add(QuarryClient.BatchOperation.index(Document.text("doc-" + i, "text number " + i))));
+    BatchResult batch = admin.batch("paged", ops);
+    assertEquals(7, batch.results().size());
+    admin.delete("paged", "doc-3");
+    Page<SourceState> first = admin.listSources("paged", null, null, 3);
+    assertEquals(3, first.items().size());
+    assertNotNull(first.next());
+    List<String> all = admin.sources("paged", null).map(SourceState::source).toList();
+    assertEquals(List.of("doc-0", "doc-1", "doc-2", "doc-4", "doc-5", "doc-6"), all);
+    assertEquals(List.of("doc-4", "doc-5"), admin.sources("paged", "doc-").skip(3).limit(2).map(SourceState::source).toList());
+    Page<HistoryEntry> page = admin.history("paged", 0, 2);
+    assertEquals(7, page.items().size(), "a page never splits the batch's revision");
+    List<HistoryEntry> history = admin.historyAfter("paged", 0).toList();
+    assertEquals(8, history.size());
+    assertEquals("delete", history.get(7).operation());
+    assertEquals(List.of(history.get(7)), admin.historyAfter("paged", batch.revision()).toList());
+  }
+
+  @Test
+  void ingest_fromAFileAndFromAStream_withTheBytesHash() throws Exception {
+    byte[] bytes = "# Expenses\n\nReceipts are filed within thirty days.\n".getBytes(StandardCharsets.UTF_8);
+    String sha = HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+    Path file = Files.write(dir.resolve("expenses.md"), bytes);
+    Receipt fromFile = admin.ingest(IngestRequest.of("c1", "public/expenses.md").withTitle("Expenses"), file);
+    assertEquals(sha, fromFile.contentSha256());
+    assertEquals("indexed", fromFile.status());
+    assertNotNull(fromFile.extractor());
+    Receipt fromStream = admin.ingest(IngestRequest.of("c1", "public/expenses-2.md"), new ByteArrayInputStream(bytes),
+        QuarryClient.newKey());
+    assertEquals(sha, fromStream.contentSha256());
+    // The same key, request and bytes: the original receipt.
+    String key = QuarryClient.newKey();
+    Receipt once = admin.ingest(IngestRequest.of("c1", "public/expenses-3.md"), file, key);
+    assertEquals(once, admin.ingest(IngestRequest.of("c1", "public/expenses-3.md"), file, key));
+    assertTrue(admin.search("c1", "receipts filed").results().stream().anyMatch(h -> h.source().equals("public/expenses.md")));
+  }
+
+  @Test
+  void aStreamedRun_reportsItsPhases_thenItsResult() {
+    List<RunEvent> events = new ArrayList<>();
+    try (RunStream stream = admin.stream(RunRequest.of("c1", "parental leave").withTopK(2))) {
+      stream.forEachRemaining(events::add);
+    }
+    assertEquals(List.of("run.started", "run.progress", "run.progress", "run.progress", "run.completed"),
+        events.stream().map(RunEvent::type).toList());
+    assertEquals(List.of("retrieval.resolving-sources", "retrieval.searching", "retrieval.completed"),
+        events.subList(1, 4).stream().map(RunEvent::phase).toList());
+    RunResult result = events.get(4).result();
+    assertEquals("public/leave.md", result.passages().get(0).source());
+    assertEquals(result.passages(), admin.stream(RunRequest.of("c1", "parental leave").withTopK(2)).result().passages());
+  }
+
+  @Test
+  void aBlockingRun_returnsTheResult_orThrowsTheRunsFailure() {
+    RunResult result = admin.run(RunRequest.of("c1", "parental leave").withIdleTimeoutMs(60_000));
+    assertEquals("public/leave.md", result.passages().get(0).source());
+    RunFailedException failed = assertThrows(RunFailedException.class, () -> admin.run(RunRequest.of("no-such", "q")));
+    assertEquals("CORPUS_NOT_FOUND", failed.error().code());
+    assertTrue(failed.runId().startsWith("run_"));
+    RunFailedException streamed = assertThrows(RunFailedException.class,
+        () -> admin.stream(RunRequest.of("no-such", "q")).result());
+    assertEquals("CORPUS_NOT_FOUND", streamed.error().code());
+    // Refused before the run starts: a plain typed refusal, no run.
+    assertThrows(ApiException.ForbiddenException.class,
+        () -> server.client(TestTokens.SEARCH_C1).stream(RunRequest.of("c2", "q")));
+  }
+
+  @Test
+  void safeRetry_againstARealServer_appliesOnce() {
+    SafeRetry retry = new SafeRetry(admin, 3, Duration.ofMillis(10));
+    Receipt indexed = retry.index("c1", Document.text("public/safe.md", "Safe text."));
+    assertEquals("indexed", indexed.status());
+    assertEquals("deleted", retry.delete("c1", "public/safe.md").status());
+    assertEquals("absent", retry.delete("c1", "public/safe.md").status());
+  }
+}

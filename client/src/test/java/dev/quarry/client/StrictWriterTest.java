@@ -1,0 +1,78 @@
+package dev.quarry.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.quarry.api.OpenApiContract;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The client never writes a field the contract lacks: every request record, with every part set,
+ * writes only properties that openapi.yaml's request schema has at that place.
+ */
+class StrictWriterTest {
+  static final JsonNode SCHEMAS = OpenApiContract.get().document().path("components").path("schemas");
+
+  static void assertWithin(JsonNode written, String schema) {
+    JsonNode properties = SCHEMAS.at("/" + schema).path("properties");
+    Set<String> extra = new TreeSet<>();
+    written.fieldNames().forEachRemaining(f -> {
+      if (!properties.has(f)) {
+        extra.add(f);
+      }
+    });
+    assertEquals(Set.of(), extra, "fields " + schema + " does not have");
+  }
+
+  static JsonNode tree(Object o) {
+    return Transport.JSON.valueToTree(o);
+  }
+
+  @Test
+  void everyRequestWritesOnlyDocumentedFields() {
+    SearchRequest search = SearchRequest.of("c", "q").withCorpusId("k").withSources(List.of("a*")).withFilter(Map.of("y", 1))
+        .withTopK(3).withRevision(2).withMaxChunksPerSource(1).withHighlight(false);
+    JsonNode s = tree(search);
+    assertEquals(9, s.size(), "every part of a search is written when set");
+    assertWithin(s, "SearchRequest");
+
+    Document doc = Document.text("s", "t").withTitle("T").withMediaType("text/plain").withMetadata(Map.of("k", "v"))
+        .withExpectedRevision(0);
+    assertWithin(tree(doc), "IndexOperation");
+    assertWithin(tree(Document.passages("s", List.of(new Document.Passage("p", Map.of("k", "v"))))).path("passages").get(0),
+        "Passage");
+    assertWithin(tree(new QuarryClient.DeleteOperation("s", 1L, true)), "DeleteOperation");
+    JsonNode batch = tree(new QuarryClient.Batch("c", "k", List.of(QuarryClient.BatchOperation.index(doc))));
+    assertWithin(batch, "BatchRequest");
+    assertEquals(Set.of("index"), names(batch.path("operations").get(0)), "a batch operation writes only its kind");
+    assertWithin(tree(IngestRequest.of("c", "s").withTitle("t").withMetadata(Map.of("a", 1)).withCorpusId("k")
+        .withExpectedRevision(3)), "IngestRequest");
+    assertWithin(tree(new QuarryClient.CreateCorpus("c", new Settings("english", new Settings.Chunking(100, 10),
+        new Settings.Ranking(1.0, 0.5, 2.0)))), "CreateCorpusRequest");
+    assertWithin(tree(new Settings("english", new Settings.Chunking(100, 10), new Settings.Ranking(1.0, 0.5, 2.0))), "Settings");
+    assertWithin(tree(new QuarryClient.SourceListing("c", "p", "x", 3)), "ListSourcesRequest");
+    assertWithin(tree(new QuarryClient.HistoryListing("c", 3, 3)), "HistoryRequest");
+    assertWithin(tree(new QuarryClient.CorpusListing("x", 3)), "ListCorporaRequest");
+    assertWithin(tree(new QuarryClient.SourceRef("c", "s")), "ReadSourceRequest");
+    assertWithin(tree(new QuarryClient.Named("c")), "NamedCorpusRequest");
+    assertWithin(tree(new QuarryClient.RunRetrieval("c", List.of("a"), "q", 1, 2L, "k")), "RunRetrieval");
+  }
+
+  @Test
+  void absentPartsAreOmitted_neverNull() {
+    JsonNode s = tree(SearchRequest.of("c", "q"));
+    assertEquals(Set.of("corpus", "query"), names(s));
+    assertTrue(tree(Document.text("s", "t")).findValues("title").isEmpty());
+  }
+
+  static Set<String> names(JsonNode n) {
+    Set<String> out = new TreeSet<>();
+    n.fieldNames().forEachRemaining(out::add);
+    return out;
+  }
+}
