@@ -52,8 +52,12 @@ final class BodyPrefetch extends Handler.Wrapper {
    * service uses, and far above a slowloris client's byte a second.
    */
   static final long MIN_BYTES_PER_SECOND = 1024;
-  /** A body's first seconds are not measured: a client may wait for {@code 100 Continue} (curl: 1 s). */
-  static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
+  /**
+   * A body's first seconds are not measured: a client may wait for {@code 100 Continue} (curl: 1 s),
+   * and a client on a loaded machine may stall between its headers and its body. A slow body holds
+   * no thread and no capacity here, so a generous grace costs only its bounded buffer.
+   */
+  static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(10);
   /** Most bodies (searches) fit; larger ones grow the buffer as they arrive. */
   private static final int INITIAL_BUFFER_BYTES = 4096;
   private static final Logger LOG = LoggerFactory.getLogger(BodyPrefetch.class);
