@@ -120,7 +120,7 @@ public final class QuarryServer implements AutoCloseable {
         server.setErrorHandler(new JsonErrorPages(mapper));
         // Bodies arrive before a thread or a place in the gate is given to them (BodyPrefetch).
         server.insertHandler(new BodyPrefetch(config.limits().get(Limit.MAX_REQUEST_BYTES),
-            BodyPrefetch.MIN_BYTES_PER_SECOND, prefetchBudget(config)));
+            BodyPrefetch.MIN_BYTES_PER_SECOND, prefetchBudget(config), edge));
       });
       // Bodies read on a request thread (document uploads) must keep up this rate, or their read fails.
       c.jetty.modifyHttpConfiguration(http -> http.setMinRequestDataRate(BodyPrefetch.MIN_BYTES_PER_SECOND));
