@@ -2,6 +2,7 @@ package dev.quarry.api;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.api.routes.IngestEndpoint;
 import dev.quarry.api.routes.RequestGate;
 import dev.quarry.api.routes.RetrievalEndpoint;
@@ -10,9 +11,7 @@ import dev.quarry.api.routes.Route;
 import dev.quarry.api.runs.AguiCapabilities;
 import dev.quarry.api.runs.AguiEndpoint;
 import dev.quarry.api.runs.RunsEndpoint;
-import dev.quarry.api.wire.ErrorEnvelope;
 import dev.quarry.api.wire.Feature;
-import dev.quarry.api.wire.HttpStatuses;
 import dev.quarry.api.wire.Limits;
 import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.api.wire.StrictJson;
@@ -129,6 +128,6 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     } catch (QuarryException versionError) {
       e = versionError;
     }
-    RetrievalEndpoint.write(ctx, HttpStatuses.of(e.code()), ErrorEnvelope.of(e), json.mapper());
+    ErrorResponses.write(ctx, e, json.mapper());
   }
 }

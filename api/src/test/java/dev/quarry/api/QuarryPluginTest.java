@@ -42,7 +42,7 @@ class QuarryPluginTest {
       config.registerPlugin(plugin);
       config.routes.get("/hello", ctx -> ctx.result("hello from the host"));
       config.routes.error(404, ctx -> {
-        if (ctx.attribute(dev.quarry.api.routes.RetrievalEndpoint.ANSWERED_ATTRIBUTE) == null) {
+        if (!dev.quarry.api.routes.Responses.answered(ctx)) {
           ctx.result("host's own 404");
         }
       });

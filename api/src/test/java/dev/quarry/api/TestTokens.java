@@ -51,11 +51,6 @@ public final class TestTokens {
   }
 
   static String sha256Hex(String s) {
-    try {
-      return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-          .digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return dev.quarry.engine.Sha256.ofUtf8(s);
   }
 }

@@ -1,5 +1,6 @@
 package dev.quarry.corpora;
 
+import dev.quarry.embeddings.Models;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.corpora.ingest.IngestPipeline;
 import dev.quarry.corpora.registry.LuceneCorpusStore;
@@ -16,7 +17,8 @@ public final class CorporaBuilder {
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(10);
 
   Path dataDir;
-  EngineConfig engineConfig = EngineConfig.defaults();
+  /** Default engine settings, with every shipped embedding model (each loaded on first use). */
+  EngineConfig engineConfig = EngineConfig.builder().embeddingModels(Models.all()).build();
   int maxOpenCorpora = DEFAULT_MAX_OPEN_CORPORA;
   Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
   Extractors extractors;

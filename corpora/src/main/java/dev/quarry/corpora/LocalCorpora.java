@@ -149,10 +149,9 @@ final class LocalCorpora implements Corpora {
   @Override
   public SearchResult search(Access access, String corpus, SearchRequest request, String expectedCorpusId) {
     CorpusInfo.checkName(corpus, "corpus");
-    SearchRequest scoped = new SearchRequest(request.query(), AccessPolicy.searchScope(access, corpus, request.scope()),
-        request.filters(), request.topK(), request.revision(), request.maxChunksPerSource(), request.highlight());
+    SearchRequest scoped = request.withScope(AccessPolicy.searchScope(access, corpus, request.scope()));
     return store.withCorpus(corpus, index -> {
-      checkCorpusId(index.info(), expectedCorpusId);
+      index.info().requireCorpusId(expectedCorpusId);
       return index.search(scoped);
     });
   }
@@ -214,7 +213,7 @@ final class LocalCorpora implements Corpora {
     AccessPolicy.requireSource(access, corpus, request.source(), INDEX);
     // Existence, identity and replay are decided before the costly extraction.
     Optional<MutationResult> replay = store.withCorpus(corpus, index -> {
-      checkCorpusId(index.info(), request.expectedCorpusId());
+      index.info().requireCorpusId(request.expectedCorpusId());
       return idempotency == null ? Optional.<MutationResult>empty() : storedOutcome(index, access, idempotency);
     });
     if (replay.isPresent()) {
@@ -231,10 +230,7 @@ final class LocalCorpora implements Corpora {
   private static Optional<MutationResult> storedOutcome(CorpusIndex index, Access access,
       Mutation.Idempotency idempotency) {
     return index.findIdempotent(access.subject(), idempotency.key()).map(stored -> {
-      if (!stored.fingerprint().equals(idempotency.fingerprint())) {
-        throw new QuarryException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
-            "Idempotency-Key was already used with a different request");
-      }
+      idempotency.requireSameRequest(stored.fingerprint());
       return stored.result().asReplay();
     });
   }
@@ -247,13 +243,6 @@ final class LocalCorpora implements Corpora {
   @Override
   public boolean ingestsPdf() {
     return ingestion != null && ingestion.pdfEnabled();
-  }
-
-  private static void checkCorpusId(CorpusInfo info, String expected) {
-    if (expected != null && !expected.equals(info.corpusId())) {
-      throw new QuarryException(ErrorCode.CORPUS_REPLACED,
-          "corpus '" + info.name() + "' was deleted and created again; its corpusId is no longer " + expected);
-    }
   }
 
   private static void checkLimit(int limit) {

@@ -15,6 +15,18 @@ public record CorpusInfo(String name, String corpusId, CorpusSettings settings, 
     Objects.requireNonNull(createdAt, "createdAt");
   }
 
+  /**
+   * Refuses a request that expects another corpus under this name: {@code CORPUS_REPLACED} when
+   * {@code expectedCorpusId} is given and is not this corpus's id (the corpus was deleted and
+   * created again since the caller last saw it).
+   */
+  public void requireCorpusId(String expectedCorpusId) {
+    if (expectedCorpusId != null && !expectedCorpusId.equals(corpusId)) {
+      throw new QuarryException(ErrorCode.CORPUS_REPLACED,
+          "corpus '" + name + "' was deleted and created again; its corpusId is no longer " + expectedCorpusId);
+    }
+  }
+
   /** Throws INVALID_REQUEST naming {@code field} unless {@code name} is a valid corpus name. */
   public static String checkName(String name, String field) {
     if (name == null || !NAME.matcher(name).matches()) {

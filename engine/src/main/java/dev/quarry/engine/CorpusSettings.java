@@ -7,16 +7,66 @@ import java.util.Objects;
  * A corpus's analysis, chunking and ranking settings, fixed at creation. Every field is filled in;
  * {@link #DEFAULT} is what a corpus created without settings gets.
  */
-public record CorpusSettings(Language language, Chunking chunking, Ranking ranking) {
+public record CorpusSettings(Language language, Chunking chunking, Ranking ranking, Embedding embedding) {
 
   /** Default settings: English analysis, ~250-word passages, BM25 with the tuned defaults. */
   public static final CorpusSettings DEFAULT =
-      new CorpusSettings(Language.ENGLISH, Chunking.DEFAULT, Ranking.DEFAULT);
+      new CorpusSettings(Language.ENGLISH, Chunking.DEFAULT, Ranking.DEFAULT, null);
 
+  /**
+   * @param embedding the corpus's embedding model and fusion weight, or null for a lexical corpus
+   */
   public CorpusSettings {
     Objects.requireNonNull(language, "language");
     Objects.requireNonNull(chunking, "chunking");
     Objects.requireNonNull(ranking, "ranking");
+  }
+
+  /** Settings of a lexical corpus. */
+  public CorpusSettings(Language language, Chunking chunking, Ranking ranking) {
+    this(language, chunking, ranking, null);
+  }
+
+  /** Whether the corpus stores a vector with every chunk and answers semantic and hybrid searches. */
+  public boolean hasEmbedding() {
+    return embedding != null;
+  }
+
+  /** These settings with {@code embedding} in place of the current one. */
+  public CorpusSettings withEmbedding(Embedding embedding) {
+    return new CorpusSettings(language, chunking, ranking, embedding);
+  }
+
+  /**
+   * The embedding model of a corpus and the weight of its semantic side in hybrid search.
+   *
+   * @param model the model's name (see {@link EmbeddingModels})
+   * @param sha256 the SHA-256 of the model's weights the corpus was created with; null only in a
+   *     creation request, before the model is resolved
+   * @param semanticWeight the semantic side's share in the convex combination of normalized scores
+   *     (the lexical side gets the rest); a request may override it
+   */
+  public record Embedding(String model, String sha256, double semanticWeight) {
+    /**
+     * Equal shares: the neutral choice when nothing is known about a collection, and the setting
+     * Bruch, Gai and Ingber report as robust across BEIR collections without tuning (docs/hybrid.md).
+     */
+    public static final double DEFAULT_SEMANTIC_WEIGHT = 0.5;
+
+    public Embedding {
+      if (model == null || model.isBlank()) {
+        throw QuarryException.invalid("settings.embedding.model", "model is required");
+      }
+      if (!(semanticWeight >= 0 && semanticWeight <= 1)) {
+        throw QuarryException.invalid("settings.embedding.semanticWeight",
+            "semanticWeight must be between 0 and 1; got " + semanticWeight);
+      }
+    }
+
+    /** These settings bound to the model's weights. */
+    public Embedding withSha256(String sha) {
+      return new Embedding(model, sha, semanticWeight);
+    }
   }
 
   /** The analyzer family of a corpus. */

@@ -26,6 +26,7 @@ public final class EngineConfig {
   private final int maxGroupSize;
   private final double ramBufferMb;
   private final Clock clock;
+  private final EmbeddingModels embeddingModels;
 
   private EngineConfig(Builder b) {
     this.retainedRevisions = b.retainedRevisions;
@@ -34,6 +35,7 @@ public final class EngineConfig {
     this.maxGroupSize = b.maxGroupSize;
     this.ramBufferMb = b.ramBufferMb;
     this.clock = b.clock;
+    this.embeddingModels = b.embeddingModels;
   }
 
   public static EngineConfig defaults() {
@@ -68,6 +70,11 @@ public final class EngineConfig {
     return clock;
   }
 
+  /** The embedding models this process runs; a corpus whose model is not here cannot be opened. */
+  public EmbeddingModels embeddingModels() {
+    return embeddingModels;
+  }
+
   /** Builder for {@link EngineConfig}; setters reject out-of-range values naming the parameter. */
   public static final class Builder {
     private int retainedRevisions = DEFAULT_RETAINED_REVISIONS;
@@ -76,6 +83,7 @@ public final class EngineConfig {
     private int maxGroupSize = DEFAULT_MAX_GROUP_SIZE;
     private double ramBufferMb = DEFAULT_RAM_BUFFER_MB;
     private Clock clock = Clock.systemUTC();
+    private EmbeddingModels embeddingModels = EmbeddingModels.NONE;
 
     private Builder() {}
 
@@ -121,6 +129,11 @@ public final class EngineConfig {
 
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    public Builder embeddingModels(EmbeddingModels models) {
+      this.embeddingModels = Objects.requireNonNull(models, "embeddingModels");
       return this;
     }
 

@@ -29,6 +29,8 @@ public enum ErrorCode {
   INDEXING_UNAVAILABLE(false),
   INGESTION_UNAVAILABLE(false),
   PDF_INGESTION_UNAVAILABLE(false),
+  /** The corpus's embedding model is not one this server runs (or its weights differ). */
+  EMBEDDING_UNAVAILABLE(false),
   CAPACITY(true),
   CANCELLED(false),
   IDLE_TIMEOUT(false),

@@ -9,6 +9,8 @@ import java.util.List;
  * @param pages the pages the chunk spans, or null for unpaged sources
  * @param start the chunk's start offset in its source's text
  * @param end the chunk's end offset (exclusive)
+ * @param parts each side's score and rank behind {@code score} in a semantic or hybrid search, or
+ *     null in a lexical one
  */
 public record Hit(
     String source,
@@ -23,4 +25,29 @@ public record Hit(
     int start,
     int end,
     String contentSha256,
-    Metadata metadata) {}
+    Metadata metadata,
+    ScoreParts parts) {
+
+  /** A hit of a lexical search. */
+  public Hit(String source, long sourceRevision, int chunk, float score, String text, List<int[]> highlights,
+      String title, String mediaType, PageRange pages, int start, int end, String contentSha256, Metadata metadata) {
+    this(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
+        contentSha256, metadata, null);
+  }
+
+  /** This hit with {@code highlights}. */
+  public Hit withHighlights(List<int[]> ranges) {
+    return new Hit(source, sourceRevision, chunk, score, text, ranges, title, mediaType, pages, start, end,
+        contentSha256, metadata, parts);
+  }
+
+  /**
+   * What a fused score is made of. A side's score and rank are null when the chunk was not among
+   * that side's candidates (it then counts as that side's lowest).
+   *
+   * @param lexicalRank 1-based rank among the lexical candidates
+   * @param semanticScore the cosine of query and chunk (up to quantization)
+   * @param semanticRank 1-based rank among the semantic candidates
+   */
+  public record ScoreParts(Float lexicalScore, Integer lexicalRank, Float semanticScore, Integer semanticRank) {}
+}

@@ -47,5 +47,16 @@ public record Mutation(List<SourceOperation> operations, String subject, Idempot
       }
       Objects.requireNonNull(fingerprint, "fingerprint");
     }
+
+    /**
+     * Refuses this request unless it is the one that first used the key: {@code
+     * IDEMPOTENCY_KEY_REUSED} when {@code recordedFingerprint}, that first request's, differs.
+     */
+    public void requireSameRequest(String recordedFingerprint) {
+      if (!recordedFingerprint.equals(fingerprint)) {
+        throw new QuarryException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
+            "Idempotency-Key was already used with a different request");
+      }
+    }
   }
 }

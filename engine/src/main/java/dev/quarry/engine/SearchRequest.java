@@ -13,6 +13,9 @@ import java.util.Objects;
  * @param revision the revision to answer at, or null for the latest
  * @param maxChunksPerSource the most chunks of one source in the results, or null for no limit
  * @param highlight whether to compute highlight ranges
+ * @param mode lexical, semantic or hybrid, or null for the corpus's default (hybrid on an embedding
+ *     corpus, lexical otherwise)
+ * @param fusion how hybrid search combines its two sides, or null for the corpus's default
  */
 public record SearchRequest(
     String query,
@@ -21,10 +24,17 @@ public record SearchRequest(
     int topK,
     Long revision,
     Integer maxChunksPerSource,
-    boolean highlight) {
+    boolean highlight,
+    Mode mode,
+    Fusion fusion) {
   public static final int MAX_TOP_K = 100;
   public static final int DEFAULT_TOP_K = 10;
   public static final int MAX_QUERY_CHARS = 1000;
+
+  /** This request searching {@code newScope} instead, such as the caller's scope narrowed to its grants. */
+  public SearchRequest withScope(SourceScope newScope) {
+    return new SearchRequest(query, newScope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion);
+  }
 
   public SearchRequest {
     Objects.requireNonNull(query, "query");
@@ -46,8 +56,81 @@ public record SearchRequest(
     }
   }
 
+  /** A search with the corpus's default mode and fusion. */
+  public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
+      Integer maxChunksPerSource, boolean highlight) {
+    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, null, null);
+  }
+
   /** A latest-revision search of everything with default options. */
   public static SearchRequest of(String query) {
     return new SearchRequest(query, SourceScope.ALL, List.of(), DEFAULT_TOP_K, null, null, true);
+  }
+
+  /** This request in {@code mode}. */
+  public SearchRequest withMode(Mode mode) {
+    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion);
+  }
+
+  /** What a search ranks by. */
+  public enum Mode {
+    /** BM25F over title and text. */
+    LEXICAL,
+    /** Cosine of the query's and each chunk's embedding, scored exactly over every chunk in scope. */
+    SEMANTIC,
+    /** Both, fused ({@link Fusion}). */
+    HYBRID;
+
+    /** The wire name: {@code lexical}, {@code semantic}, {@code hybrid}. */
+    public String wireName() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    public static Mode fromWireName(String name, String field) {
+      for (Mode m : values()) {
+        if (m.wireName().equals(name)) {
+          return m;
+        }
+      }
+      throw QuarryException.invalid(field, "mode must be one of lexical, semantic, hybrid; got '" + name + "'");
+    }
+  }
+
+  /**
+   * How hybrid search fuses its lexical and semantic rankings.
+   *
+   * @param method convex (a weighted sum of min-max normalized scores) or rrf (reciprocal ranks)
+   * @param semanticWeight for convex: the semantic side's share, or null for the corpus's setting
+   */
+  public record Fusion(Method method, Double semanticWeight) {
+    public Fusion {
+      Objects.requireNonNull(method, "method");
+      if (semanticWeight != null && !(semanticWeight >= 0 && semanticWeight <= 1)) {
+        throw QuarryException.invalid("fusion.semanticWeight",
+            "semanticWeight must be between 0 and 1; got " + semanticWeight);
+      }
+      if (semanticWeight != null && method != Method.CONVEX) {
+        throw QuarryException.invalid("fusion.semanticWeight", "semanticWeight applies to convex fusion only");
+      }
+    }
+
+    /** The two fusion functions. */
+    public enum Method {
+      CONVEX,
+      RRF;
+
+      public String wireName() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+      }
+
+      public static Method fromWireName(String name, String field) {
+        for (Method m : values()) {
+          if (m.wireName().equals(name)) {
+            return m;
+          }
+        }
+        throw QuarryException.invalid(field, "method must be one of convex, rrf; got '" + name + "'");
+      }
+    }
   }
 }

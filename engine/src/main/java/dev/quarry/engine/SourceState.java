@@ -19,4 +19,13 @@ public record SourceState(
     long characters,
     Integer pages,
     Instant indexedAt,
-    IngestReport ingest) {}
+    IngestReport ingest,
+    Integer truncatedChunks) {
+
+  /** The state of a source in a lexical corpus. */
+  public SourceState(String source, long sourceRevision, String contentSha256, String title, String mediaType,
+      Metadata metadata, int chunks, long characters, Integer pages, Instant indexedAt, IngestReport ingest) {
+    this(source, sourceRevision, contentSha256, title, mediaType, metadata, chunks, characters, pages, indexedAt,
+        ingest, null);
+  }
+}

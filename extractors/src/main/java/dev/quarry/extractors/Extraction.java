@@ -68,6 +68,12 @@ public record Extraction(
     }
   }
 
+  /** This extraction with {@code newWarnings} as its warnings. */
+  public Extraction withWarnings(List<ExtractionWarning> newWarnings) {
+    return new Extraction(text, pageStarts, title, outline, mediaType, extractor, pages, characters, newWarnings,
+        markdownHeadings);
+  }
+
   /** A copy of the page start offsets, or null for unpaged formats. */
   @Override
   public int[] pageStarts() {

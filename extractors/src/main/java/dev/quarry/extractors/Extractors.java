@@ -40,11 +40,11 @@ public final class Extractors implements AutoCloseable {
   private final WorkerPool pool;
 
   private Extractors(Builder builder) {
-    this.limits = builder.limits;
-    this.pdfEnabled = builder.pdfEnabled;
+    this.limits = builder.getLimits();
+    this.pdfEnabled = builder.getPdfEnabled();
     WorkerCommand command = builder.command != null
-        ? builder.command : WorkerCommand.ofCurrentJvm(builder.workerHeapMiB);
-    this.pool = new WorkerPool(command, builder.workers, builder.queueCapacity);
+        ? builder.command : WorkerCommand.ofCurrentJvm(builder.getWorkerHeapMiB());
+    this.pool = new WorkerPool(command, builder.getWorkers(), builder.getQueueCapacity());
   }
 
   /** A builder with the default limits, two workers of 512 MiB, and PDF extraction on. */
@@ -115,47 +115,38 @@ public final class Extractors implements AutoCloseable {
    * the value already set.
    */
   public static final class Builder {
-    private ExtractionLimits limits = ExtractionLimits.defaults();
-    private boolean limitsSet;
-    private int workers = DEFAULT_WORKERS;
-    private boolean workersSet;
-    private int workerHeapMiB = DEFAULT_WORKER_HEAP_MIB;
-    private boolean heapSet;
-    private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
-    private boolean queueSet;
-    private boolean pdfEnabled = true;
-    private boolean pdfSet;
+    /** An option not set yet: its getter gives the default (as Caffeine's builder does). */
+    static final int UNSET_INT = -1;
+
+    private ExtractionLimits limits;
+    private int workers = UNSET_INT;
+    private int workerHeapMiB = UNSET_INT;
+    private int queueCapacity = UNSET_INT;
+    private Boolean pdfEnabled;
     private WorkerCommand command;
 
     private Builder() {}
 
     /** The limits each document is held to; default {@link ExtractionLimits#defaults()}. */
     public Builder limits(ExtractionLimits limits) {
-      requireUnset(limitsSet, "limits", this.limits);
+      requireState(this.limits == null, "limits was already set to %s", this.limits);
       this.limits = Objects.requireNonNull(limits, "limits");
-      limitsSet = true;
       return this;
     }
 
     /** How many worker processes extract at once; default {@value #DEFAULT_WORKERS}. */
     public Builder workers(int workers) {
-      requireUnset(workersSet, "workers", this.workers);
-      if (workers < 1) {
-        throw new IllegalArgumentException("workers must be at least 1, got " + workers);
-      }
+      requireState(this.workers == UNSET_INT, "workers was already set to %s", this.workers);
+      requireArgument(workers >= 1, "workers must be at least 1, got %s", workers);
       this.workers = workers;
-      workersSet = true;
       return this;
     }
 
     /** Each worker's maximum heap in MiB; default {@value #DEFAULT_WORKER_HEAP_MIB}. */
     public Builder workerHeapMiB(int heapMiB) {
-      requireUnset(heapSet, "workerHeapMiB", this.workerHeapMiB);
-      if (heapMiB < 64) {
-        throw new IllegalArgumentException("workerHeapMiB must be at least 64, got " + heapMiB);
-      }
+      requireState(this.workerHeapMiB == UNSET_INT, "workerHeapMiB was already set to %s", this.workerHeapMiB);
+      requireArgument(heapMiB >= 64, "workerHeapMiB must be at least 64, got %s", heapMiB);
       this.workerHeapMiB = heapMiB;
-      heapSet = true;
       return this;
     }
 
@@ -164,21 +155,37 @@ public final class Extractors implements AutoCloseable {
      * {@value #DEFAULT_QUEUE_CAPACITY}. Zero refuses whenever every worker is busy.
      */
     public Builder queueCapacity(int queueCapacity) {
-      requireUnset(queueSet, "queueCapacity", this.queueCapacity);
-      if (queueCapacity < 0) {
-        throw new IllegalArgumentException("queueCapacity must be at least 0, got " + queueCapacity);
-      }
+      requireState(this.queueCapacity == UNSET_INT, "queueCapacity was already set to %s", this.queueCapacity);
+      requireArgument(queueCapacity >= 0, "queueCapacity must be at least 0, got %s", queueCapacity);
       this.queueCapacity = queueCapacity;
-      queueSet = true;
       return this;
     }
 
     /** Whether PDFs are extracted; default true. */
     public Builder pdfEnabled(boolean enabled) {
-      requireUnset(pdfSet, "pdfEnabled", this.pdfEnabled);
+      requireState(this.pdfEnabled == null, "pdfEnabled was already set to %s", this.pdfEnabled);
       this.pdfEnabled = enabled;
-      pdfSet = true;
       return this;
+    }
+
+    ExtractionLimits getLimits() {
+      return limits == null ? ExtractionLimits.defaults() : limits;
+    }
+
+    int getWorkers() {
+      return workers == UNSET_INT ? DEFAULT_WORKERS : workers;
+    }
+
+    int getWorkerHeapMiB() {
+      return workerHeapMiB == UNSET_INT ? DEFAULT_WORKER_HEAP_MIB : workerHeapMiB;
+    }
+
+    int getQueueCapacity() {
+      return queueCapacity == UNSET_INT ? DEFAULT_QUEUE_CAPACITY : queueCapacity;
+    }
+
+    boolean getPdfEnabled() {
+      return pdfEnabled == null || pdfEnabled;
     }
 
     /**
@@ -187,23 +194,27 @@ public final class Extractors implements AutoCloseable {
      * {@link #workerHeapMiB(int)}'s.
      */
     public Builder workerCommand(String javaBinary, String classPath) {
-      if (command != null) {
-        throw new IllegalStateException("workerCommand was already set to " + command);
-      }
-      this.command = new WorkerCommand(javaBinary, classPath, workerHeapMiB);
+      requireState(command == null, "workerCommand was already set to %s", command);
+      this.command = new WorkerCommand(javaBinary, classPath, getWorkerHeapMiB());
       return this;
     }
 
     public Extractors build() {
-      if (command != null && command.heapMiB() != workerHeapMiB) {
-        command = new WorkerCommand(command.javaBinary(), command.classPath(), workerHeapMiB);
+      if (command != null && command.heapMiB() != getWorkerHeapMiB()) {
+        command = new WorkerCommand(command.javaBinary(), command.classPath(), getWorkerHeapMiB());
       }
       return new Extractors(this);
     }
 
-    private static void requireUnset(boolean set, String option, Object current) {
-      if (set) {
-        throw new IllegalStateException(option + " was already set to " + current);
+    private static void requireState(boolean expression, String template, Object value) {
+      if (!expression) {
+        throw new IllegalStateException(String.format(template, value));
+      }
+    }
+
+    private static void requireArgument(boolean expression, String template, Object value) {
+      if (!expression) {
+        throw new IllegalArgumentException(String.format(template, value));
       }
     }
   }

@@ -17,6 +17,19 @@ class ExtractorsBuilderTest {
   }
 
   @Test
+  void pdfEnabled_setTwice_failsNamingTheFirstValue() {
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> Extractors.builder().pdfEnabled(false).pdfEnabled(true));
+    assertTrue(e.getMessage().contains("pdfEnabled was already set to false"), e.getMessage());
+  }
+
+  @Test
+  void queueCapacity_setToZeroThenAgain_fails() {
+    // Zero is a value, not "unset": setting it counts.
+    assertThrows(IllegalStateException.class, () -> Extractors.builder().queueCapacity(0).queueCapacity(3));
+  }
+
+  @Test
   void workers_zero_fails() {
     assertThrows(IllegalArgumentException.class, () -> Extractors.builder().workers(0));
   }

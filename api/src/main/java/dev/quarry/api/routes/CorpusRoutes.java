@@ -15,7 +15,8 @@ final class CorpusRoutes {
   /** {@code {"corpus", "settings"?}} -> the new corpus with every setting filled in; CORPUS_EXISTS if taken. */
   Reply create(RouteCall call) {
     CorpusRequests.Create request = CorpusRequests.Create.read(call.body());
-    return Reply.of(CorpusResponses.described(corpora.createCorpus(call.access(), request.corpus(), request.settings())));
+    return Reply.of(CorpusResponses.described(
+        call.write(() -> corpora.createCorpus(call.access(), request.corpus(), request.settings()))));
   }
 
   /** {@code {"corpus"}} -> identity, revision, visible sources, settings, creation time. */
@@ -33,7 +34,10 @@ final class CorpusRoutes {
   /** {@code {"corpus"}} -> {@code {"corpus", "status": "deleted"}}: the corpus and its history are gone. */
   Reply delete(RouteCall call) {
     CorpusRequests.Named request = CorpusRequests.Named.read(call.body());
-    corpora.deleteCorpus(call.access(), request.corpus());
+    call.write(() -> {
+      corpora.deleteCorpus(call.access(), request.corpus());
+      return null;
+    });
     return Reply.of(CorpusResponses.deleted(request.corpus()));
   }
 }

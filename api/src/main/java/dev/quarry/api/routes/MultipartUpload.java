@@ -1,9 +1,9 @@
 package dev.quarry.api.routes;
 
 import dev.quarry.api.wire.StrictUtf8;
-import dev.quarry.corpora.ingest.IngestPipeline;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.Sha256;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,8 +11,8 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.DigestOutputStream;
 import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.Locale;
 
 /**
@@ -20,9 +20,10 @@ import java.util.Locale;
  * memory, at most {@code maxRequestBytes}) and a {@code file} part (streamed to a temporary file
  * while its SHA-256 is computed). Limits are checked while reading, so an oversized upload costs at
  * most one buffer of memory and {@code maxDocumentBytes} of disk before it is refused: the file
- * part past {@code maxDocumentBytes} is 413 DOCUMENT_TOO_LARGE, the request part past {@code
- * maxRequestBytes} or the whole body past both together (plus {@link #OVERHEAD_BYTES}) is 413
- * REQUEST_TOO_LARGE. Anything else that is not such an upload is 400 INVALID_REQUEST (or 415 for
+ * part past {@code maxDocumentBytes}, or a declared Content-Length past both limits together (plus
+ * {@link #OVERHEAD_BYTES}), is 413 DOCUMENT_TOO_LARGE; the request part past {@code maxRequestBytes},
+ * or a body without a declared length that streams past both together, is 413 REQUEST_TOO_LARGE.
+ * Anything else that is not such an upload is 400 INVALID_REQUEST (or 415 for
  * another content type).
  *
  * <p>Not thread-safe; one per request. The temporary file is deleted by {@link Upload#close()},
@@ -111,12 +112,12 @@ final class MultipartUpload {
           }
           file = tempDir == null ? Files.createTempFile("quarry-upload-", ".part")
               : Files.createTempFile(tempDir, "quarry-upload-", ".part");
-          MessageDigest sha = IngestPipeline.sha256();
-          try (OutputStream out = Files.newOutputStream(file)) {
-            fileBytes = copyUntilDelimiter(new DigestingStream(out, sha), maxDocumentBytes, ErrorCode.DOCUMENT_TOO_LARGE,
+          MessageDigest sha = Sha256.newDigest();
+          try (OutputStream out = new DigestOutputStream(Files.newOutputStream(file), sha)) {
+            fileBytes = copyUntilDelimiter(out, maxDocumentBytes, ErrorCode.DOCUMENT_TOO_LARGE,
                 "the document is larger than " + maxDocumentBytes + " bytes (maxDocumentBytes)");
           }
-          sha256 = HexFormat.of().formatHex(sha.digest());
+          sha256 = Sha256.hex(sha);
         } else {
           throw invalid(headers.name(), "unknown part '" + headers.name()
               + "'; an upload has a 'request' part (JSON) and a 'file' part");
@@ -321,29 +322,6 @@ final class MultipartUpload {
       Files.deleteIfExists(file);
     } catch (IOException e) {
       file.toFile().deleteOnExit();
-    }
-  }
-
-  /** Writes through to {@code out} and into the digest. */
-  private static final class DigestingStream extends OutputStream {
-    private final OutputStream out;
-    private final MessageDigest digest;
-
-    DigestingStream(OutputStream out, MessageDigest digest) {
-      this.out = out;
-      this.digest = digest;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      out.write(b);
-      digest.update((byte) b);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-      digest.update(b, off, len);
     }
   }
 }

@@ -15,7 +15,10 @@ public record Route(String path, Feature feature, Kind kind, Handler handler) {
     READ,
     /** A search: gated. */
     SEARCH,
-    /** Changes state: gated, and an unexpected fault leaves its outcome uncertain. */
+    /**
+     * Changes state: gated, and an unexpected fault after its handler started the write ({@link
+     * RouteCall#write}) leaves its outcome uncertain.
+     */
     MUTATION;
 
     boolean gated() {

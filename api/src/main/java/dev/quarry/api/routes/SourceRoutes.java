@@ -21,24 +21,24 @@ final class SourceRoutes {
   /** One source from text or passages -> its receipt, once durable and visible to search. */
   Reply index(RouteCall call) {
     SourceRequests.Index request = SourceRequests.Index.read(call.body(), call.limits());
-    MutationResult result = corpora.mutate(call.access(), request.corpus(), List.of(request.operation()),
-        request.corpusId(), call.idempotency());
+    MutationResult result = call.write(() -> corpora.mutate(call.access(), request.corpus(),
+        List.of(request.operation()), request.corpusId(), call.idempotency()));
     return new Reply(SourceResponses.receipt(result.single()), result.replayed());
   }
 
   /** One source deleted (or purged) -> {@code deleted}, or {@code absent} with no new revision. */
   Reply delete(RouteCall call) {
     SourceRequests.Delete request = SourceRequests.Delete.read(call.body());
-    MutationResult result = corpora.mutate(call.access(), request.corpus(), List.of(request.operation()),
-        request.corpusId(), call.idempotency());
+    MutationResult result = call.write(() -> corpora.mutate(call.access(), request.corpus(),
+        List.of(request.operation()), request.corpusId(), call.idempotency()));
     return new Reply(SourceResponses.receipt(result.single()), result.replayed());
   }
 
   /** Many operations, all at one new revision or none. */
   Reply batch(RouteCall call) {
     SourceRequests.Batch request = SourceRequests.Batch.read(call.body(), call.limits());
-    MutationResult result = corpora.mutate(call.access(), request.corpus(), request.operations(),
-        request.corpusId(), call.idempotency());
+    MutationResult result = call.write(() -> corpora.mutate(call.access(), request.corpus(), request.operations(),
+        request.corpusId(), call.idempotency()));
     return new Reply(SourceResponses.batch(result), result.replayed());
   }
 

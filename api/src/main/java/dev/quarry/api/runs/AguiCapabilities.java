@@ -3,9 +3,9 @@ package dev.quarry.api.runs;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
-import dev.quarry.api.routes.RetrievalEndpoint;
-import dev.quarry.api.wire.ErrorEnvelope;
-import dev.quarry.api.wire.HttpStatuses;
+import dev.quarry.api.routes.Authentication;
+import dev.quarry.api.routes.ErrorResponses;
+import dev.quarry.api.routes.Responses;
 import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.engine.QuarryException;
 import io.javalin.http.Context;
@@ -45,10 +45,10 @@ public final class AguiCapabilities implements Handler {
   public void handle(Context ctx) {
     try {
       ProtocolHeaders.checkRequestedVersion(ctx.header(ProtocolHeaders.VERSION_HEADER));
-      RetrievalEndpoint.authenticate(ctx, authenticator);
-      RetrievalEndpoint.write(ctx, 200, capabilities.deepCopy(), mapper);
+      Authentication.authenticate(ctx, authenticator);
+      Responses.write(ctx, 200, capabilities.deepCopy(), mapper);
     } catch (QuarryException e) {
-      RetrievalEndpoint.write(ctx, HttpStatuses.of(e.code()), ErrorEnvelope.of(e), mapper);
+      ErrorResponses.write(ctx, e, mapper);
     }
   }
 }

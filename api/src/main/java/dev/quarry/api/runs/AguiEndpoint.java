@@ -3,7 +3,9 @@ package dev.quarry.api.runs;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.routes.BodyReader;
-import dev.quarry.api.routes.RetrievalEndpoint;
+import dev.quarry.api.routes.Authentication;
+import dev.quarry.api.routes.ErrorResponses;
+import dev.quarry.api.routes.Responses;
 import dev.quarry.api.wire.ErrorEnvelope;
 import dev.quarry.api.wire.HttpStatuses;
 import dev.quarry.api.wire.Limit;
@@ -70,7 +72,7 @@ public final class AguiEndpoint implements Handler {
   public void handle(Context ctx) {
     try {
       ProtocolHeaders.checkRequestedVersion(ctx.header(ProtocolHeaders.VERSION_HEADER));
-      Access access = RetrievalEndpoint.authenticate(ctx, authenticator);
+      Access access = Authentication.authenticate(ctx, authenticator);
       if (!retrievalEnabled) {
         throw new QuarryException(ErrorCode.RETRIEVAL_UNAVAILABLE,
             "the scoped-retrieval feature, which AG-UI runs use, is not available on this server");
@@ -84,7 +86,7 @@ public final class AguiEndpoint implements Handler {
     } catch (QuarryException e) {
       fail(ctx, e);
     } catch (RuntimeException | IOException e) {
-      fail(ctx, RetrievalEndpoint.internal(e));
+      fail(ctx, ErrorResponses.internal(e));
     }
   }
 
@@ -93,7 +95,7 @@ public final class AguiEndpoint implements Handler {
     BlockingQueue<RunEvent> events = new LinkedBlockingQueue<>();
     RetrievalRuns.Run run = runs.start(prepared, request.idleTimeout(), events::add);
     HttpServletResponse res = ctx.res();
-    ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE, Boolean.TRUE);
+    Responses.markAnswered(ctx);
     res.setStatus(200);
     res.setHeader(ProtocolHeaders.VERSION_HEADER, ProtocolHeaders.VERSION);
     res.setContentType(framing.contentType());
@@ -137,6 +139,6 @@ public final class AguiEndpoint implements Handler {
       return;
     }
     ObjectNode body = ErrorEnvelope.of(e);
-    RetrievalEndpoint.write(ctx, HttpStatuses.of(e.code()), body, json.mapper());
+    Responses.write(ctx, HttpStatuses.of(e.code()), body, json.mapper());
   }
 }

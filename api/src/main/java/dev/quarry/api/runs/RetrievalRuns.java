@@ -1,6 +1,6 @@
 package dev.quarry.api.runs;
 
-import dev.quarry.api.routes.RetrievalEndpoint;
+import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.corpora.run.Cancellation;
 import dev.quarry.corpora.run.Retrieval;
 import dev.quarry.corpora.run.RetrievalResult;
@@ -128,10 +128,12 @@ public final class RetrievalRuns {
       if (reason != null) {
         events.cancelled(reason);
       } else {
-        events.failed(e);
+        events.failed(ErrorResponses.of(e));
       }
+    } catch (VirtualMachineError e) {
+      throw e;
     } catch (RuntimeException | Error e) {
-      events.failed(RetrievalEndpoint.internal(e));
+      events.failed(ErrorResponses.of(e));
     } finally {
       idle.stop();
       release();

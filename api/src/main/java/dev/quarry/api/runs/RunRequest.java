@@ -4,7 +4,6 @@ import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.Limits;
 import dev.quarry.api.wire.WireObject;
 import dev.quarry.corpora.run.RetrievalOptions;
-import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SourceIds;
 import dev.quarry.engine.SourceScope;
@@ -59,7 +58,8 @@ public record RunRequest(String input, RetrievalOptions retrieval, boolean strea
   /** The {@code retrieval} option of a run; the AG-UI binding reads its {@code forwardedProps.retrieval} with it too. */
   static RetrievalOptions retrieval(WireObject o, Limits limits) {
     o.allowOnly(RETRIEVAL_FIELDS);
-    String corpus = CorpusInfo.checkName(o.requireString("corpus"), o.pathOf("corpus"));
+    // The name itself is checked once, by RetrievalOptions, at the corpora layer's boundary.
+    String corpus = o.requireString("corpus");
     SourceScope sources = sources(o, limits);
     String query = o.optionalString("query", limits.getInt(Limit.MAX_QUERY_CHARS));
     Integer topK = o.optionalInt("topK", 1, limits.getInt(Limit.MAX_TOP_K));

@@ -2,11 +2,10 @@ package dev.quarry.api.runs;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
-import dev.quarry.api.routes.BodyReader;
-import dev.quarry.api.routes.RetrievalEndpoint;
-import dev.quarry.api.wire.ErrorEnvelope;
-import dev.quarry.api.wire.HttpStatuses;
-import dev.quarry.api.wire.Limit;
+import dev.quarry.api.routes.Endpoint;
+import dev.quarry.api.routes.ErrorResponses;
+import dev.quarry.api.routes.Responses;
+import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limits;
 import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.api.wire.StrictJson;
@@ -17,12 +16,12 @@ import dev.quarry.corpora.run.Retrieval;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import io.javalin.http.Context;
-import io.javalin.http.Handler;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -43,7 +42,7 @@ import java.util.concurrent.LinkedBlockingQueue;
  * <p>The host's {@code AgenticDriver-Accept-Optional-Events} header changes nothing: Quarry emits
  * no advisory events, so every client sees only the required vocabulary. Thread-safe; one per host.
  */
-public final class RunsEndpoint implements Handler {
+public final class RunsEndpoint extends Endpoint {
   public static final String PATH = "/v1/runs";
   /**
    * How often a quiet stream carries a comment frame: often enough that a client that left is
@@ -52,10 +51,6 @@ public final class RunsEndpoint implements Handler {
   public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(2);
 
   private final RetrievalRuns runs;
-  private final Authenticator authenticator;
-  private final boolean retrievalEnabled;
-  private final Limits limits;
-  private final StrictJson json;
   private final Duration heartbeat;
 
   /**
@@ -65,11 +60,10 @@ public final class RunsEndpoint implements Handler {
    */
   public RunsEndpoint(RetrievalRuns runs, Authenticator authenticator, boolean retrievalEnabled, Limits limits,
       StrictJson json, Duration heartbeat) {
+    // Not behind the request gate: the runs have their own bound, checked after the grants (429).
+    super(authenticator, retrievalEnabled ? Set.of(Feature.SCOPED_RETRIEVAL) : Set.of(), Feature.SCOPED_RETRIEVAL, null,
+        limits, json);
     this.runs = Objects.requireNonNull(runs, "runs");
-    this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
-    this.retrievalEnabled = retrievalEnabled;
-    this.limits = Objects.requireNonNull(limits, "limits");
-    this.json = Objects.requireNonNull(json, "json");
     if (heartbeat.isNegative() || heartbeat.isZero()) {
       throw new IllegalArgumentException("heartbeat must be positive; got " + heartbeat);
     }
@@ -85,40 +79,20 @@ public final class RunsEndpoint implements Handler {
   }
 
   @Override
-  public void handle(Context ctx) {
-    try {
-      ProtocolHeaders.checkRequestedVersion(ctx.header(ProtocolHeaders.VERSION_HEADER));
-      Access access = RetrievalEndpoint.authenticate(ctx, authenticator);
-      if (!retrievalEnabled) {
-        throw new QuarryException(ErrorCode.RETRIEVAL_UNAVAILABLE,
-            "the scoped-retrieval feature, which runs use, is not available on this server");
-      }
-      RunRequest request = read(ctx);
-      Retrieval.Prepared prepared = runs.retrieval().prepare(access, request.retrieval(), request.input());
-      if (request.stream()) {
-        stream(ctx, prepared, request.idleTimeout());
-      } else {
-        await(ctx, prepared, request.idleTimeout());
-      }
-    } catch (QuarryException e) {
-      fail(ctx, e, null);
-    } catch (RuntimeException | IOException e) {
-      fail(ctx, RetrievalEndpoint.internal(e), null);
+  protected Work prepare(Context ctx, Access access) {
+    RunRequest request = RunRequest.read(WireObject.root(json.parseObject(readBody(ctx))), limits);
+    Retrieval.Prepared prepared = runs.retrieval().prepare(access, request.retrieval(), request.input());
+    if (request.stream()) {
+      return c -> stream(c, prepared, request.idleTimeout());
     }
-  }
-
-  private RunRequest read(Context ctx) throws IOException {
-    BodyReader.checkJsonContentType(ctx.header("Content-Type"));
-    byte[] bytes = BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(),
-        limits.get(Limit.MAX_REQUEST_BYTES));
-    return RunRequest.read(WireObject.root(json.parseObject(bytes)), limits);
+    return c -> await(c, prepared, request.idleTimeout());
   }
 
   private void stream(Context ctx, Retrieval.Prepared prepared, Duration idleTimeout) throws IOException {
     BlockingQueue<RunEvent> events = new LinkedBlockingQueue<>();
     RetrievalRuns.Run run = runs.start(prepared, idleTimeout, events::add);
     HttpServletResponse res = ctx.res();
-    ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE, Boolean.TRUE);
+    Responses.markAnswered(ctx);
     res.setStatus(200);
     res.setHeader(ProtocolHeaders.VERSION_HEADER, ProtocolHeaders.VERSION);
     res.setContentType("text/event-stream;charset=utf-8");
@@ -127,7 +101,7 @@ public final class RunsEndpoint implements Handler {
     res.setHeader("X-Accel-Buffering", "no");
     try {
       new SseWriter(res.getOutputStream(), json.mapper(), heartbeat).pump(events, run);
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | Error e) {
       run.cancel(ErrorCode.CANCELLED, "the stream could not be written");
       throw e;
     }
@@ -149,21 +123,10 @@ public final class RunsEndpoint implements Handler {
       case RunOutcome.Completed c -> {
         ObjectNode body = json.mapper().createObjectNode().put("runId", run.id());
         body.set("result", RunPayloads.result(c.result()));
-        RetrievalEndpoint.write(ctx, 200, body, json.mapper());
+        Responses.write(ctx, 200, body, json.mapper());
       }
-      case RunOutcome.Failed f -> fail(ctx, f.error(), run.id());
-      case RunOutcome.Cancelled c -> fail(ctx, c.error(), run.id());
+      case RunOutcome.Failed f -> ErrorResponses.write(ctx, f.error(), json.mapper(), run.id());
+      case RunOutcome.Cancelled c -> ErrorResponses.write(ctx, c.error(), json.mapper(), run.id());
     }
-  }
-
-  private void fail(Context ctx, QuarryException e, String runId) {
-    if (ctx.res().isCommitted()) {
-      return;
-    }
-    ObjectNode body = ErrorEnvelope.of(e);
-    if (runId != null) {
-      body.put("runId", runId);
-    }
-    RetrievalEndpoint.write(ctx, HttpStatuses.of(e.code()), body, json.mapper());
   }
 }

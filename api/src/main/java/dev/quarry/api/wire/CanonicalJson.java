@@ -5,11 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.engine.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -31,15 +30,11 @@ public final class CanonicalJson {
 
   /** Lowercase hex SHA-256 of {@code endpoint + "\n" + canonical(body)}. */
   public static String fingerprint(ObjectMapper mapper, String endpoint, JsonNode body) {
-    try {
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      sha.update(endpoint.getBytes(StandardCharsets.UTF_8));
-      sha.update((byte) '\n');
-      sha.update(canonical(mapper, body).getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(sha.digest());
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-    }
+    MessageDigest sha = Sha256.newDigest();
+    sha.update(endpoint.getBytes(StandardCharsets.UTF_8));
+    sha.update((byte) '\n');
+    sha.update(canonical(mapper, body).getBytes(StandardCharsets.UTF_8));
+    return Sha256.hex(sha);
   }
 
   private static JsonNode sorted(JsonNode value) {

@@ -17,12 +17,25 @@ public final class CorpusRequests {
     }
 
     private static CorpusSettings settings(WireObject s) {
-      s.allowOnly(Set.of("language", "chunking", "ranking"));
+      s.allowOnly(Set.of("language", "chunking", "ranking", "embedding"));
       String language = s.optionalString("language", 32);
       CorpusSettings.Language lang = language == null
           ? CorpusSettings.DEFAULT.language()
           : CorpusSettings.Language.fromWireName(language);
-      return new CorpusSettings(lang, chunking(s.optionalObject("chunking")), ranking(s.optionalObject("ranking")));
+      return new CorpusSettings(lang, chunking(s.optionalObject("chunking")), ranking(s.optionalObject("ranking")),
+          embedding(s.optionalObject("embedding")));
+    }
+
+    /** Null (a lexical corpus) when absent; the model's SHA-256 is bound when the corpus is created. */
+    private static CorpusSettings.Embedding embedding(WireObject e) {
+      if (e == null) {
+        return null;
+      }
+      e.allowOnly(Set.of("model", "semanticWeight"));
+      String model = e.requireString("model");
+      Double weight = e.optionalNumber("semanticWeight");
+      return new CorpusSettings.Embedding(model, null,
+          weight == null ? CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT : weight);
     }
 
     private static CorpusSettings.Chunking chunking(WireObject c) {

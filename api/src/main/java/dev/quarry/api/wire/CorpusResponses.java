@@ -55,6 +55,12 @@ public final class CorpusResponses {
     ranking.put("k1", s.ranking().k1());
     ranking.put("b", s.ranking().b());
     ranking.put("titleWeight", s.ranking().titleWeight());
+    if (s.hasEmbedding()) {
+      ObjectNode embedding = out.putObject("embedding");
+      embedding.put("model", s.embedding().model());
+      embedding.put("sha256", s.embedding().sha256());
+      embedding.put("semanticWeight", s.embedding().semanticWeight());
+    }
     return out;
   }
 }

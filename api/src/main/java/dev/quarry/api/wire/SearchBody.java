@@ -17,7 +17,8 @@ import java.util.Set;
  */
 public record SearchBody(String corpus, String corpusId, SearchRequest request) {
   private static final Set<String> FIELDS = Set.of("corpus", "corpusId", "query", "sources", "filter", "topK",
-      "revision", "maxChunksPerSource", "highlight");
+      "revision", "maxChunksPerSource", "highlight", "mode", "fusion");
+  private static final Set<String> FUSION_FIELDS = Set.of("method", "semanticWeight");
   private static final Set<String> CONDITION_KEYS = Set.of("in", "gt", "gte", "lt", "lte");
 
   public static SearchBody read(WireObject body, Limits limits) {
@@ -36,9 +37,31 @@ public record SearchBody(String corpus, String corpusId, SearchRequest request) 
     Long revision = body.optionalLong("revision", 0, Long.MAX_VALUE);
     Integer maxChunks = body.optionalInt("maxChunksPerSource", 1, maxTopK);
     boolean highlight = body.optionalBoolean("highlight", true);
+    String mode = body.optionalString("mode", 16);
     SearchRequest request = new SearchRequest(query, scope, filters,
-        topK == null ? SearchRequest.DEFAULT_TOP_K : topK, revision, maxChunks, highlight);
+        topK == null ? SearchRequest.DEFAULT_TOP_K : topK, revision, maxChunks, highlight,
+        mode == null ? null : SearchRequest.Mode.fromWireName(mode, body.pathOf("mode")), fusion(body));
     return new SearchBody(corpus, corpusId, request);
+  }
+
+  /** Hybrid search's fusion, or null for the corpus's default (convex, with its semantic weight). */
+  private static SearchRequest.Fusion fusion(WireObject body) {
+    WireObject f = body.optionalObject("fusion");
+    if (f == null) {
+      return null;
+    }
+    f.allowOnly(FUSION_FIELDS);
+    String method = f.optionalString("method", 16);
+    Double weight = f.optionalNumber("semanticWeight");
+    if (weight != null && !(weight >= 0 && weight <= 1)) {
+      throw QuarryException.invalid(f.pathOf("semanticWeight"), "semanticWeight must be between 0 and 1; got " + weight);
+    }
+    SearchRequest.Fusion.Method m = method == null ? SearchRequest.Fusion.Method.CONVEX
+        : SearchRequest.Fusion.Method.fromWireName(method, f.pathOf("method"));
+    if (weight != null && m != SearchRequest.Fusion.Method.CONVEX) {
+      throw QuarryException.invalid(f.pathOf("semanticWeight"), "semanticWeight applies to convex fusion only");
+    }
+    return new SearchRequest.Fusion(m, weight);
   }
 
   /** The requested scope, or ALL (narrowed to the grants by the corpora layer) when absent. */

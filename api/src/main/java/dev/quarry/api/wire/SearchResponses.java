@@ -42,6 +42,23 @@ public final class SearchResponses {
     out.putObject("offsets").put("start", h.start()).put("end", h.end());
     WireJson.putIfPresent(out, "contentSha256", h.contentSha256());
     out.set("metadata", WireJson.metadata(h.metadata()));
+    if (h.parts() != null) {
+      ObjectNode parts = out.putObject("parts");
+      part(parts, "lexical", h.parts().lexicalScore(), h.parts().lexicalRank());
+      part(parts, "semantic", h.parts().semanticScore(), h.parts().semanticRank());
+    }
     return out;
+  }
+
+  /** One side's score and rank; the rank is absent when the chunk was not among that side's candidates. */
+  private static void part(ObjectNode parts, String side, Float score, Integer rank) {
+    if (score == null) {
+      return;
+    }
+    ObjectNode p = parts.putObject(side);
+    p.put("score", WireJson.score(score));
+    if (rank != null) {
+      p.put("rank", rank);
+    }
   }
 }

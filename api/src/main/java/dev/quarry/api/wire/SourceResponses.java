@@ -103,6 +103,9 @@ public final class SourceResponses {
     if (s.indexedAt() != null) {
       out.put("indexedAt", WireJson.time(s.indexedAt()));
     }
+    if (s.truncatedChunks() != null) {
+      out.put("truncatedChunks", s.truncatedChunks());
+    }
     if (s.ingest() != null) {
       out.put("extractor", s.ingest().extractor());
       if (!s.ingest().warnings().isEmpty()) {

@@ -5,14 +5,15 @@ import dev.quarry.app.eval.BeirReader;
 import dev.quarry.app.eval.EvalReport;
 import dev.quarry.app.eval.Evaluation;
 import dev.quarry.app.eval.ReportFormat;
+import dev.quarry.embeddings.Models;
 import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.QuarryException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -20,6 +21,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import org.apache.lucene.util.IOUtils;
 
 /**
  * {@code quarry eval COLLECTION_DIR}: measures ranking quality on a BEIR-format collection through
@@ -70,6 +72,23 @@ public final class EvalCommand implements Callable<Integer> {
       defaultValue = "" + CorpusSettings.Chunking.DEFAULT_OVERLAP_WORDS)
   private int overlapWords;
 
+  @Option(names = "--model", paramLabel = "MODEL",
+      description = "Embed every chunk with MODEL (bge-small-en-v1.5 or all-minilm-l6-v2); default: a lexical corpus.")
+  private String model;
+
+  @Option(names = "--mode", paramLabel = "MODE", split = ",",
+      description = "lexical, semantic or hybrid; several, comma-separated, evaluate one index in each"
+          + " (default: hybrid with --model, else lexical).")
+  private java.util.List<String> modes;
+
+  @Option(names = "--semantic-weight", paramLabel = "W",
+      description = "Hybrid: the semantic side's share in the convex combination (default: "
+          + CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT + ").")
+  private Double semanticWeight;
+
+  @Option(names = "--fusion", paramLabel = "METHOD", description = "Hybrid: convex (default) or rrf.")
+  private String fusion;
+
   @Option(names = "--queries", paramLabel = "N", description = "Evaluate only the first N judged queries.")
   private Integer queries;
 
@@ -96,17 +115,37 @@ public final class EvalCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     err.printf("indexing %d documents of %s...%n", collection.documents().size(), collection.name());
     err.flush();
-    EvalReport report;
+    java.util.List<SearchRequest.Mode> searchModes = new java.util.ArrayList<>();
+    java.util.List<EvalReport> reports;
+    SearchRequest.Fusion fusionOption;
     try {
-      report = new Evaluation(EngineConfig.defaults())
-          .run(collection, settings, indexDir, queries == null ? Integer.MAX_VALUE : queries);
+      if (modes == null || modes.isEmpty()) {
+        searchModes.add(null);
+      } else {
+        for (String m : modes) {
+          searchModes.add(SearchRequest.Mode.fromWireName(m.trim(), "--mode"));
+        }
+      }
+      fusionOption = fusion == null ? null
+          : new SearchRequest.Fusion(SearchRequest.Fusion.Method.fromWireName(fusion, "--fusion"), null);
+    } catch (QuarryException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    try {
+      reports = new Evaluation(EngineConfig.builder().embeddingModels(Models.all()).build())
+          .run(collection, settings, indexDir, queries == null ? Integer.MAX_VALUE : queries, searchModes,
+              fusionOption);
+    } catch (QuarryException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     } finally {
       if (data == null) {
-        deleteRecursively(indexDir);
+        IOUtils.rm(indexDir);
       }
     }
     PrintWriter out = spec.commandLine().getOut();
-    out.print(json ? ReportFormat.json(report) : ReportFormat.text(report));
+    for (EvalReport report : reports) {
+      out.print(json ? ReportFormat.json(report) : ReportFormat.text(report));
+    }
     out.flush();
     return 0;
   }
@@ -116,8 +155,13 @@ public final class EvalCommand implements Callable<Integer> {
     try {
       CorpusSettings.Language lang = language == null
           ? CorpusSettings.DEFAULT.language() : CorpusSettings.Language.fromWireName(language);
+      CorpusSettings.Embedding embedding = model == null ? null : new CorpusSettings.Embedding(model, null,
+          semanticWeight == null ? CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT : semanticWeight);
+      if (model == null && semanticWeight != null) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--semantic-weight needs --model");
+      }
       return new CorpusSettings(lang, new CorpusSettings.Chunking(maxWords, overlapWords),
-          new CorpusSettings.Ranking(k1, b, titleWeight));
+          new CorpusSettings.Ranking(k1, b, titleWeight), embedding);
     } catch (QuarryException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -136,16 +180,5 @@ public final class EvalCommand implements Callable<Integer> {
       }
     }
     return data;
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param perQuery each evaluated query's scores, in query order
  * @param indexing wall time from the first mutation to the last receipt (durable and visible)
  * @param searching wall time of all searches, run one after another
+ * @param mode the search mode evaluated: lexical, semantic or hybrid
  */
 public record EvalReport(
     String collection,
@@ -22,13 +23,21 @@ public record EvalReport(
     long chunks,
     List<QueryScores> perQuery,
     Duration indexing,
-    Duration searching) {
+    Duration searching,
+    String mode) {
   public EvalReport {
+    Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(collection, "collection");
     Objects.requireNonNull(settings, "settings");
     perQuery = List.copyOf(perQuery);
     Objects.requireNonNull(indexing, "indexing");
     Objects.requireNonNull(searching, "searching");
+  }
+
+  /** A lexical evaluation. */
+  public EvalReport(String collection, CorpusSettings settings, int documents, long chunks,
+      List<QueryScores> perQuery, Duration indexing, Duration searching) {
+    this(collection, settings, documents, chunks, perQuery, indexing, searching, "lexical");
   }
 
   public int queries() {

@@ -55,11 +55,22 @@ public final class Evaluation {
    */
   public EvalReport run(BeirCollection collection, CorpusSettings settings, Path indexDir, int maxQueries)
       throws IOException {
+    return run(collection, settings, indexDir, maxQueries, java.util.Collections.singletonList(null), null).get(0);
+  }
+
+  /**
+   * Indexes {@code collection} once and evaluates it in each of {@code modes} (null: the corpus's
+   * default mode), one report per mode.
+   *
+   * @param fusion hybrid search's fusion, or null for the corpus's default
+   */
+  public List<EvalReport> run(BeirCollection collection, CorpusSettings settings, Path indexDir, int maxQueries,
+      List<SearchRequest.Mode> modes, SearchRequest.Fusion fusion) throws IOException {
     if (maxQueries < 1) {
       throw new IllegalArgumentException("maxQueries must be at least 1; got " + maxQueries);
     }
     CorpusInfo info = new CorpusInfo(corpusName(collection.name()), UUID.randomUUID().toString(),
-        settings, Instant.now());
+        config.embeddingModels().resolve(settings), Instant.now());
     try (CorpusIndex index = CorpusIndex.open(indexDir, info, config)) {
       long start = System.nanoTime();
       long chunks = indexAll(index, collection.documents());
@@ -67,19 +78,25 @@ public final class Evaluation {
 
       List<BeirQuery> queries = collection.judgedQueries();
       queries = queries.subList(0, Math.min(maxQueries, queries.size()));
-      List<QueryScores> scores = new ArrayList<>(queries.size());
-      start = System.nanoTime();
-      for (BeirQuery query : queries) {
-        List<String> ranking = rank(index, query.text());
-        var grades = collection.judgments().grades(query.id());
-        scores.add(new QueryScores(query.id(),
-            RankingMetrics.ndcg(ranking, grades, TOP),
-            RankingMetrics.recall(ranking, grades, RANKING_DEPTH),
-            RankingMetrics.reciprocalRank(ranking, grades, TOP)));
+      List<EvalReport> reports = new ArrayList<>(modes.size());
+      for (SearchRequest.Mode mode : modes) {
+        SearchRequest.Mode effective = mode != null ? mode
+            : info.settings().hasEmbedding() ? SearchRequest.Mode.HYBRID : SearchRequest.Mode.LEXICAL;
+        List<QueryScores> scores = new ArrayList<>(queries.size());
+        start = System.nanoTime();
+        for (BeirQuery query : queries) {
+          List<String> ranking = rank(index, query.text(), effective, fusion);
+          var grades = collection.judgments().grades(query.id());
+          scores.add(new QueryScores(query.id(),
+              RankingMetrics.ndcg(ranking, grades, TOP),
+              RankingMetrics.recall(ranking, grades, RANKING_DEPTH),
+              RankingMetrics.reciprocalRank(ranking, grades, TOP)));
+        }
+        Duration searching = Duration.ofNanos(System.nanoTime() - start);
+        reports.add(new EvalReport(collection.name(), info.settings(), collection.documents().size(), chunks,
+            scores, indexing, searching, effective.wireName()));
       }
-      Duration searching = Duration.ofNanos(System.nanoTime() - start);
-      return new EvalReport(collection.name(), settings, collection.documents().size(), chunks,
-          scores, indexing, searching);
+      return reports;
     }
   }
 
@@ -100,11 +117,12 @@ public final class Evaluation {
   }
 
   /** The ids of the best sources for {@code query}, best first, each once. */
-  private static List<String> rank(CorpusIndex index, String query) {
+  private static List<String> rank(CorpusIndex index, String query, SearchRequest.Mode mode,
+      SearchRequest.Fusion fusion) {
     String text = query.length() > SearchRequest.MAX_QUERY_CHARS
         ? query.substring(0, SearchRequest.MAX_QUERY_CHARS) : query;
     SearchRequest request =
-        new SearchRequest(text, SourceScope.ALL, List.of(), RANKING_DEPTH, null, 1, false);
+        new SearchRequest(text, SourceScope.ALL, List.of(), RANKING_DEPTH, null, 1, false, mode, fusion);
     // maxChunksPerSource already yields one hit per source; the set keeps the metrics right even so.
     Set<String> sources = new LinkedHashSet<>();
     for (Hit hit : index.search(request).hits()) {

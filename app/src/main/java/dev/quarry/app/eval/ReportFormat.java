@@ -23,6 +23,11 @@ public final class ReportFormat {
         "settings    language %s, maxWords %d, overlapWords %d, k1 %s, b %s, titleWeight %s%n",
         s.language().wireName(), s.chunking().maxWords(), s.chunking().overlapWords(),
         number(s.ranking().k1()), number(s.ranking().b()), number(s.ranking().titleWeight())));
+    if (s.hasEmbedding()) {
+      out.append(String.format(Locale.ROOT, "embedding   %s, semanticWeight %s%n", s.embedding().model(),
+          number(s.embedding().semanticWeight())));
+    }
+    out.append(String.format(Locale.ROOT, "mode        %s%n", r.mode()));
     out.append(String.format(Locale.ROOT, "nDCG@10     %.4f%n", r.ndcgAt10()));
     out.append(String.format(Locale.ROOT, "Recall@100  %.4f%n", r.recallAt100()));
     out.append(String.format(Locale.ROOT, "MRR@10      %.4f%n", r.mrrAt10()));
@@ -47,12 +52,20 @@ public final class ReportFormat {
     ranking.put("b", s.ranking().b());
     ranking.put("titleWeight", s.ranking().titleWeight());
     settings.put("ranking", ranking);
+    if (s.hasEmbedding()) {
+      Map<String, Object> embedding = new LinkedHashMap<>();
+      embedding.put("model", s.embedding().model());
+      embedding.put("sha256", s.embedding().sha256());
+      embedding.put("semanticWeight", s.embedding().semanticWeight());
+      settings.put("embedding", embedding);
+    }
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("collection", r.collection());
     out.put("documents", r.documents());
     out.put("chunks", r.chunks());
     out.put("queries", r.queries());
     out.put("settings", settings);
+    out.put("mode", r.mode());
     out.put("ndcgAt10", r.ndcgAt10());
     out.put("recallAt100", r.recallAt100());
     out.put("mrrAt10", r.mrrAt10());

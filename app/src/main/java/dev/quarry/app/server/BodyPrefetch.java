@@ -52,8 +52,12 @@ final class BodyPrefetch extends Handler.Wrapper {
    * service uses, and far above a slowloris client's byte a second.
    */
   static final long MIN_BYTES_PER_SECOND = 1024;
-  /** A body's first seconds are not measured: a client may wait for {@code 100 Continue} (curl: 1 s). */
-  static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
+  /**
+   * A body's first seconds are not measured: a client may wait for {@code 100 Continue} (curl: 1 s),
+   * and a client on a loaded machine may stall between its headers and its body. A slow body holds
+   * no thread and no capacity here, so a generous grace costs only its bounded buffer.
+   */
+  static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(10);
   /** Most bodies (searches) fit; larger ones grow the buffer as they arrive. */
   private static final int INITIAL_BUFFER_BYTES = 4096;
   private static final Logger LOG = LoggerFactory.getLogger(BodyPrefetch.class);
@@ -62,13 +66,15 @@ final class BodyPrefetch extends Handler.Wrapper {
   private final long minBytesPerSecond;
   private final long budgetBytes;
   private final AtomicLong buffered = new AtomicLong();
+  private final EdgeFilter edge;
 
   /**
    * @param maxBodyBytes the largest body the endpoints accept (maxRequestBytes)
    * @param minBytesPerSecond the slowest rate a body may arrive at
    * @param budgetBytes the most bytes all requests together may hold here at once
+   * @param edge counts requests in progress for shutdown, from when their body starts arriving
    */
-  BodyPrefetch(long maxBodyBytes, long minBytesPerSecond, long budgetBytes) {
+  BodyPrefetch(long maxBodyBytes, long minBytesPerSecond, long budgetBytes, EdgeFilter edge) {
     if (maxBodyBytes < 1 || minBytesPerSecond < 1 || budgetBytes < 1) {
       throw new IllegalArgumentException("maxBodyBytes, minBytesPerSecond and budgetBytes must be positive; got "
           + maxBodyBytes + ", " + minBytesPerSecond + ", " + budgetBytes);
@@ -76,6 +82,7 @@ final class BodyPrefetch extends Handler.Wrapper {
     this.maxBodyBytes = maxBodyBytes;
     this.minBytesPerSecond = minBytesPerSecond;
     this.budgetBytes = budgetBytes;
+    this.edge = edge;
   }
 
   @Override
@@ -84,9 +91,12 @@ final class BodyPrefetch extends Handler.Wrapper {
     if (next == null) {
       return false;
     }
-    if (!prefetched(request)) {
+    if (!prefetched(request) || !edge.enter()) {
+      // Not collected here, or the server is shutting down and the edge filter refuses it.
       return next.handle(request, response, callback);
     }
+    // Counted in progress from now on, so shutdown lets a request whose body is arriving finish.
+    request.setAttribute(EdgeFilter.COUNTED_ATTRIBUTE, Boolean.TRUE);
     new Collector(next, request, response, callback).run();
     return true;
   }
@@ -250,7 +260,7 @@ final class BodyPrefetch extends Handler.Wrapper {
     }
   }
 
-  /** Gives a request's share of the budget back when it completes. */
+  /** Gives a request's share of the budget back, and its count in progress, when it completes. */
   private final class Release implements Callback {
     private final Callback callback;
     private final long bytes;
@@ -263,12 +273,14 @@ final class BodyPrefetch extends Handler.Wrapper {
     @Override
     public void succeeded() {
       buffered.addAndGet(-bytes);
+      edge.leave();
       callback.succeeded();
     }
 
     @Override
     public void failed(Throwable x) {
       buffered.addAndGet(-bytes);
+      edge.leave();
       callback.failed(x);
     }
 

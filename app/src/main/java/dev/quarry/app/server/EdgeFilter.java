@@ -27,6 +27,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe; one per server.
  */
 final class EdgeFilter implements Filter {
+  /** Set on a request already counted by {@link #enter()} before it reached this filter. */
+  static final String COUNTED_ATTRIBUTE = "dev.quarry.app.counted";
   private final Cors cors;
   private final ObjectMapper mapper;
   private final ReentrantLock lock = new ReentrantLock();
@@ -48,7 +50,9 @@ final class EdgeFilter implements Filter {
     if (cors.apply(req, res)) {
       return;
     }
-    if (!enter()) {
+    // A request whose body was collected first (BodyPrefetch) was counted when it arrived.
+    boolean counted = req.getAttribute(COUNTED_ATTRIBUTE) != null;
+    if (!counted && !enter()) {
       refuse(res, new QuarryException(ErrorCode.UNAVAILABLE, "the server is shutting down"));
       return;
     }
@@ -58,7 +62,9 @@ final class EdgeFilter implements Filter {
     } catch (QuarryException e) {
       refuse(res, e);
     } finally {
-      leave();
+      if (!counted) {
+        leave();
+      }
     }
   }
 
@@ -84,7 +90,11 @@ final class EdgeFilter implements Filter {
     }
   }
 
-  private boolean enter() {
+  /**
+   * Counts a request in progress from before its body arrives, so shutdown waits for a request
+   * already accepted; false once draining (the request is then refused here, 503).
+   */
+  boolean enter() {
     lock.lock();
     try {
       if (draining) {
@@ -97,7 +107,7 @@ final class EdgeFilter implements Filter {
     }
   }
 
-  private void leave() {
+  void leave() {
     lock.lock();
     try {
       if (--inFlight == 0) {

@@ -6,13 +6,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.OpenApiDocument;
 import dev.quarry.api.QuarryPlugin;
+import dev.quarry.api.routes.Authentication;
+import dev.quarry.api.routes.ErrorResponses;
+import dev.quarry.api.routes.Responses;
 import dev.quarry.api.routes.IngestEndpoint;
-import dev.quarry.api.routes.RetrievalEndpoint;
 import dev.quarry.api.routes.RetrievalRoutes;
 import dev.quarry.api.runs.RunsEndpoint;
-import dev.quarry.api.wire.ErrorEnvelope;
 import dev.quarry.api.wire.Feature;
-import dev.quarry.api.wire.HttpStatuses;
 import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.app.console.ConsoleAssets;
@@ -134,7 +134,7 @@ public final class QuarryServer implements AutoCloseable {
         server.setErrorHandler(new JsonErrorPages(mapper));
         // Bodies arrive before a thread or a place in the gate is given to them (BodyPrefetch).
         server.insertHandler(new BodyPrefetch(config.limits().get(Limit.MAX_REQUEST_BYTES),
-            BodyPrefetch.MIN_BYTES_PER_SECOND, prefetchBudget(config)));
+            BodyPrefetch.MIN_BYTES_PER_SECOND, prefetchBudget(config), edge));
         // Outermost, so every answer (refusals before routing included) carries its request id.
         server.insertHandler(new RequestIds(metrics));
         server.setRequestLog(new AccessLog(metrics));
@@ -148,10 +148,10 @@ public final class QuarryServer implements AutoCloseable {
       c.registerPlugin(plugin);
       c.routes.get("/v1/protocol", ctx -> {
         try {
-          RetrievalEndpoint.authenticate(ctx, tokens);
+          Authentication.authenticate(ctx, tokens);
           ObjectNode protocol = plugin.protocol();
           protocol.putObject("server").put("name", "quarry").put("version", ServerVersion.VERSION);
-          RetrievalEndpoint.write(ctx, 200, protocol, mapper);
+          Responses.write(ctx, 200, protocol, mapper);
         } catch (QuarryException e) {
           fail(ctx, e, mapper);
         }
@@ -161,7 +161,7 @@ public final class QuarryServer implements AutoCloseable {
       new ConsoleAssets().mount(c.routes);
       c.routes.get("/healthz", ctx -> {
         ObjectNode ok = JsonNodeFactory.instance.objectNode().put("status", "ok");
-        RetrievalEndpoint.write(ctx, 200, ok, mapper);
+        Responses.write(ctx, 200, ok, mapper);
       });
       c.routes.get(Metrics.PATH, ctx -> {
         if (!metrics.enabled()) {
@@ -178,25 +178,25 @@ public final class QuarryServer implements AutoCloseable {
         if (reason.isPresent()) {
           fail(ctx, new QuarryException(ErrorCode.UNAVAILABLE, "not ready: " + reason.get()), mapper);
         } else {
-          RetrievalEndpoint.write(ctx, 200, JsonNodeFactory.instance.objectNode().put("status", "ready"), mapper);
+          Responses.write(ctx, 200, JsonNodeFactory.instance.objectNode().put("status", "ready"), mapper);
         }
       });
       c.routes.error(404, ctx -> {
-        if (ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE) == null) {
+        if (!Responses.answered(ctx)) {
           fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()), mapper);
         }
       });
       c.routes.error(405, ctx -> {
-        if (ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE) == null) {
+        if (!Responses.answered(ctx)) {
           fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()), mapper);
         }
       });
       c.routes.error(500, ctx -> {
-        if (ctx.attribute(RetrievalEndpoint.ANSWERED_ATTRIBUTE) == null) {
+        if (!Responses.answered(ctx)) {
           fail(ctx, new QuarryException(ErrorCode.INTERNAL, "internal error"), mapper);
         }
       });
-      c.routes.exception(Exception.class, (e, ctx) -> fail(ctx, RetrievalEndpoint.internal(e), mapper));
+      c.routes.exception(Exception.class, (e, ctx) -> ErrorResponses.write(ctx, e, mapper));
     });
     try {
       app.start(host, port);
@@ -230,7 +230,7 @@ public final class QuarryServer implements AutoCloseable {
   }
 
   private static void fail(Context ctx, QuarryException e, ObjectMapper mapper) {
-    RetrievalEndpoint.write(ctx, HttpStatuses.of(e.code()), ErrorEnvelope.of(e), mapper);
+    ErrorResponses.write(ctx, e, mapper);
   }
 
   /** The port listened on (the free port chosen when started with 0). */

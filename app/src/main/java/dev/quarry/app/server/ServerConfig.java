@@ -7,6 +7,7 @@ import dev.quarry.api.wire.Limits;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.api.wire.WireObject;
 import dev.quarry.corpora.CorporaBuilder;
+import dev.quarry.embeddings.Models;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.QuarryException;
 import java.io.IOException;
@@ -213,6 +214,6 @@ public record ServerConfig(
   /** The engine settings this configuration implies. */
   public EngineConfig engineConfig() {
     return EngineConfig.builder().retainedRevisions(retainedRevisions).idempotencyRetention(idempotencyRetention)
-        .build();
+        .embeddingModels(Models.all()).build();
   }
 }

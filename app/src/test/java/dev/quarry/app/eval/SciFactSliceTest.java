@@ -94,6 +94,33 @@ class SciFactSliceTest {
   }
 
   @Test
+  void eval_withAModel_reportsSemanticAndHybridFromOneIndex() throws IOException {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = new CommandLine(new EvalCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+        .execute(slice.toString(), "--json", "--model", "all-minilm-l6-v2", "--mode", "semantic,hybrid",
+            "--max-words", "150", "--overlap-words", "30");
+    assertEquals(0, exit, err.toString());
+    List<JsonNode> reports = new ArrayList<>();
+    for (String line : out.toString().split("\\R")) {
+      if (!line.isBlank()) {
+        reports.add(new ObjectMapper().readTree(line));
+      }
+    }
+    assertEquals(2, reports.size(), out.toString());
+    assertEquals("semantic", reports.get(0).get("mode").asText());
+    assertEquals("hybrid", reports.get(1).get("mode").asText());
+    JsonNode embedding = reports.get(1).get("settings").get("embedding");
+    assertEquals("all-minilm-l6-v2", embedding.get("model").asText());
+    assertTrue(embedding.get("sha256").asText().matches("[0-9a-f]{64}"));
+    // The smallest model alone and fused with BM25F; a broken pooling, prefix or fusion falls far
+    // below these floors on this slice.
+    assertTrue(reports.get(0).get("ndcgAt10").asDouble() >= 0.60, reports.get(0).toString());
+    assertTrue(reports.get(1).get("ndcgAt10").asDouble() >= 0.75, reports.get(1).toString());
+    assertTrue(reports.get(1).get("recallAt100").asDouble() >= 0.90, reports.get(1).toString());
+  }
+
+  @Test
   void eval_options_setTheCorpusSettingsAndTheNumberOfQueries() throws IOException {
     JsonNode report = eval("--queries", "5", "--k1", "1.2", "--b", "0.75", "--title-weight", "3",
         "--max-words", "120", "--overlap-words", "20", "--language", "standard");

@@ -165,6 +165,25 @@ class HostileClientsTest {
   }
 
   @Test
+  void slowUpload_isCutOffTyped() throws IOException {
+    // Uploads stream on a request thread; Jetty's minimum data rate ends one that trickles.
+    try (Socket s = new Socket("127.0.0.1", port())) {
+      s.getOutputStream().write(("POST /v1/retrieval/ingest HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ADMIN
+          + "\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n--b\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().flush();
+      s.setSoTimeout(500);
+      String answer = null;
+      for (int i = 0; i < 60 && answer == null; i++) {
+        trickle(s);
+        answer = readIfAny(s);
+      }
+      assertTrue(answer != null && answer.startsWith("HTTP/1.1 408"), String.valueOf(answer));
+      assertTrue(answer.contains("\"IDLE_TIMEOUT\""), answer);
+    }
+  }
+
+  @Test
   void bodyAfter100Continue_isServed() throws IOException {
     // curl waits for "100 Continue" before sending a larger body: reading it must not wait for the body.
     byte[] body = "{\"corpus\": \"wire\", \"query\": \"leave\"}".getBytes(StandardCharsets.UTF_8);

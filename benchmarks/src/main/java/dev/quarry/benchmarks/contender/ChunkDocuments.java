@@ -1,13 +1,10 @@
 package dev.quarry.benchmarks.contender;
 
 import dev.quarry.benchmarks.corpus.SourceDocument;
+import dev.quarry.engine.Sha256;
 import dev.quarry.engine.chunk.ChunkSpan;
 import dev.quarry.engine.index.Fields;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -44,7 +41,7 @@ final class ChunkDocuments {
 
   /** One document per chunk of {@code source}, added at {@code revision}. */
   static List<Document> of(SourceDocument source, List<ChunkSpan> spans, long revision) {
-    String sha256 = sha256(source.text());
+    String sha256 = Sha256.ofUtf8(source.text());
     String versionKey = Fields.versionKey(source.id(), revision);
     List<Document> documents = new ArrayList<>(spans.size());
     for (int ordinal = 0; ordinal < spans.size(); ordinal++) {
@@ -71,14 +68,5 @@ final class ChunkDocuments {
       documents.add(d);
     }
     return documents;
-  }
-
-  private static String sha256(String text) {
-    try {
-      MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(digest.digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
   }
 }

@@ -3,6 +3,7 @@ package dev.quarry.corpora.ingest;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.IngestReport;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.Sha256;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.extractors.Extraction;
 import dev.quarry.extractors.ExtractionException;
@@ -10,13 +11,8 @@ import dev.quarry.extractors.ExtractionLimits;
 import dev.quarry.extractors.ExtractionWarning;
 import dev.quarry.extractors.Extractors;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -122,25 +118,10 @@ public final class IngestPipeline {
 
   /** Lowercase hex SHA-256 of the file's bytes: the source's {@code contentSha256}. */
   public static String sha256Hex(Path file) {
-    MessageDigest sha = sha256();
-    byte[] buffer = new byte[64 * 1024];
-    try (InputStream in = Files.newInputStream(file)) {
-      int n;
-      while ((n = in.read(buffer)) != -1) {
-        sha.update(buffer, 0, n);
-      }
+    try {
+      return Sha256.ofFile(file);
     } catch (IOException e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE, "the uploaded document could not be read back", e);
-    }
-    return HexFormat.of().formatHex(sha.digest());
-  }
-
-  /** A fresh SHA-256 digest. */
-  public static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError("every Java runtime has SHA-256", e);
     }
   }
 

@@ -32,6 +32,10 @@ final class CorpusFiles {
     settings.putObject("chunking").put("maxWords", s.chunking().maxWords()).put("overlapWords", s.chunking().overlapWords());
     settings.putObject("ranking").put("k1", s.ranking().k1()).put("b", s.ranking().b())
         .put("titleWeight", s.ranking().titleWeight());
+    if (s.hasEmbedding()) {
+      settings.putObject("embedding").put("model", s.embedding().model()).put("sha256", s.embedding().sha256())
+          .put("semanticWeight", s.embedding().semanticWeight());
+    }
     byte[] bytes = MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root).getBytes(StandardCharsets.UTF_8);
     Path tmp = corpusDir.resolve(CORPUS_JSON + ".tmp");
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
@@ -51,6 +55,11 @@ final class CorpusFiles {
         new CorpusSettings.Chunking(s.path("chunking").path("maxWords").asInt(), s.path("chunking").path("overlapWords").asInt()),
         new CorpusSettings.Ranking(s.path("ranking").path("k1").asDouble(), s.path("ranking").path("b").asDouble(),
             s.path("ranking").path("titleWeight").asDouble()));
+    JsonNode e = s.path("embedding");
+    if (e.isObject()) {
+      settings = settings.withEmbedding(new CorpusSettings.Embedding(e.path("model").asText(),
+          e.path("sha256").asText(), e.path("semanticWeight").asDouble()));
+    }
     return new CorpusInfo(root.path("corpus").asText(), root.path("corpusId").asText(), settings,
         Instant.parse(root.path("createdAt").asText()));
   }

@@ -11,7 +11,6 @@ import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -23,7 +22,6 @@ import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -31,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import java.util.stream.Stream;
+import org.apache.lucene.util.IOUtils;
 
 /**
  * The embedded store: one Lucene index per corpus under {@code <data>/corpora/<name>/}, with its
@@ -108,11 +106,11 @@ public final class LuceneCorpusStore implements CorpusStore {
   private void cleanLeftovers() {
     try (DirectoryStream<Path> s = Files.newDirectoryStream(corporaDir, CREATING_PREFIX + "*")) {
       for (Path p : s) {
-        deleteRecursively(p);
+        IOUtils.rm(p);
       }
       try (DirectoryStream<Path> t = Files.newDirectoryStream(trashDir)) {
         for (Path p : t) {
-          deleteRecursively(p);
+          IOUtils.rm(p);
         }
       }
     } catch (IOException e) {
@@ -129,7 +127,8 @@ public final class LuceneCorpusStore implements CorpusStore {
       if (Files.exists(dir)) {
         throw new QuarryException(ErrorCode.CORPUS_EXISTS, "corpus '" + name + "' already exists");
       }
-      CorpusInfo info = new CorpusInfo(name, newId(), settings, engineConfig.clock().instant());
+      CorpusInfo info = new CorpusInfo(name, newId(), engineConfig.embeddingModels().resolve(settings),
+          engineConfig.clock().instant());
       Path tmp = corporaDir.resolve(CREATING_PREFIX + info.corpusId());
       try {
         Files.createDirectories(tmp);
@@ -139,11 +138,11 @@ public final class LuceneCorpusStore implements CorpusStore {
         CorpusFiles.fsyncDir(corporaDir);
       } catch (IOException e) {
         try {
-          deleteRecursively(tmp);
+          IOUtils.rm(tmp);
         } catch (IOException ignored) {
           // left for cleanLeftovers at the next start
         }
-        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not create corpus '" + name + "': " + e.getMessage(), e);
+        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not create corpus '" + name + "'", e);
       }
       infos.put(name, info);
       return info;
@@ -170,9 +169,9 @@ public final class LuceneCorpusStore implements CorpusStore {
       try {
         Files.move(dir, trash, StandardCopyOption.ATOMIC_MOVE);
         CorpusFiles.fsyncDir(corporaDir);
-        deleteRecursively(trash);
+        IOUtils.rm(trash);
       } catch (IOException e) {
-        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not delete corpus '" + name + "': " + e.getMessage(), e);
+        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not delete corpus '" + name + "'", e);
       }
     } finally {
       catalogLock.unlock();
@@ -194,7 +193,7 @@ public final class LuceneCorpusStore implements CorpusStore {
       infos.putIfAbsent(name, info);
       return Optional.of(info);
     } catch (IOException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus settings are unreadable: " + e.getMessage(), e);
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus settings are unreadable", e);
     }
   }
 
@@ -209,7 +208,7 @@ public final class LuceneCorpusStore implements CorpusStore {
         }
       }
     } catch (IOException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot list corpora: " + e.getMessage(), e);
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot list corpora", e);
     }
     List<String> out = new ArrayList<>(Math.min(limit, names.size()));
     for (String n : names) {
@@ -255,7 +254,7 @@ public final class LuceneCorpusStore implements CorpusStore {
     try {
       return new OpenCorpus(CorpusIndex.open(corporaDir.resolve(info.name()).resolve(INDEX), info, engineConfig));
     } catch (IOException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open corpus '" + info.name() + "': " + e.getMessage(), e);
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open corpus '" + info.name() + "'", e);
     }
   }
 
@@ -296,18 +295,5 @@ public final class LuceneCorpusStore implements CorpusStore {
       // closing the channel releases it too
     }
     closeQuietly();
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
   }
 }

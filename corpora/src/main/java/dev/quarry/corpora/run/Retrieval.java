@@ -3,7 +3,6 @@ package dev.quarry.corpora.run;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorpusDescription;
 import dev.quarry.corpora.access.Access;
-import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SearchResult;
@@ -47,8 +46,11 @@ public final class Retrieval {
       throw QuarryException.invalid("retrieval.query", "a query is required when the run has no input");
     }
     if (query.length() > SearchRequest.MAX_QUERY_CHARS) {
-      throw QuarryException.invalid("input",
-          "the prompt used as the query may have at most " + SearchRequest.MAX_QUERY_CHARS + " characters");
+      throw options.query() != null
+          ? QuarryException.invalid("retrieval.query", "query may have at most " + SearchRequest.MAX_QUERY_CHARS
+              + " characters; got " + query.length())
+          : QuarryException.invalid("input", "the prompt used as the query may have at most "
+              + SearchRequest.MAX_QUERY_CHARS + " characters");
     }
     dev.quarry.corpora.access.AccessPolicy.searchScope(access, options.corpus(), options.sources());
     return new Prepared(access, options, query);
@@ -65,9 +67,7 @@ public final class Retrieval {
     progress.phase(RetrievalProgress.RESOLVING_SOURCES, Map.of("corpus", o.corpus()));
     cancellation.check();
     CorpusDescription corpus = corpora.readCorpus(prepared.access(), o.corpus());
-    if (o.expectedCorpusId() != null && !o.expectedCorpusId().equals(corpus.info().corpusId())) {
-      throw new QuarryException(ErrorCode.CORPUS_REPLACED, "the corpus was deleted and created again");
-    }
+    corpus.info().requireCorpusId(o.expectedCorpusId());
     long revision = o.revision() != null ? o.revision() : corpus.revision();
     long sources = corpora.countSources(prepared.access(), o.corpus(), o.sources());
     cancellation.check();

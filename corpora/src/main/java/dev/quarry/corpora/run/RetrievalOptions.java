@@ -25,10 +25,6 @@ public record RetrievalOptions(String corpus, SourceScope sources, String query,
     CorpusInfo.checkName(corpus, "retrieval.corpus");
     sources = sources == null ? SourceScope.ALL : sources;
     Objects.requireNonNull(sources, "sources");
-    if (query != null && query.length() > SearchRequest.MAX_QUERY_CHARS) {
-      throw QuarryException.invalid("retrieval.query",
-          "query may have at most " + SearchRequest.MAX_QUERY_CHARS + " characters; got " + query.length());
-    }
     if (topK < 1 || topK > SearchRequest.MAX_TOP_K) {
       throw QuarryException.invalid("retrieval.topK", "topK must be between 1 and " + SearchRequest.MAX_TOP_K + "; got " + topK);
     }

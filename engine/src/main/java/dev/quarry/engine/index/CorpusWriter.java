@@ -30,7 +30,6 @@ import java.util.logging.Logger;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
-import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
@@ -113,6 +112,11 @@ final class CorpusWriter implements Closeable {
     }
   }
 
+  /** Whether the caller is this corpus's writer thread, the one thread that commits and rolls back. */
+  private boolean ownsWriter() {
+    return Thread.currentThread() == thread;
+  }
+
   /** Number of Lucene commits made so far (group commit makes it smaller than the mutation count). */
   long commits() {
     return commits;
@@ -182,6 +186,8 @@ final class CorpusWriter implements Closeable {
   }
 
   private void process(List<QueuedMutation> group) throws IOException {
+    assert ownsWriter() : "only the writer thread of corpus '" + info.name() + "' writes; called on "
+        + Thread.currentThread().getName();
     if (group.isEmpty()) {
       return;
     }
@@ -204,6 +210,8 @@ final class CorpusWriter implements Closeable {
       return;
     }
     long target = planner.revision();
+    // A group of unchanged sources writes only idempotency records, at the same revision.
+    assert target >= base : "revisions only move forward: " + base + " -> " + target;
     try {
       write(planned, now);
       prune(target, now);
@@ -336,7 +344,8 @@ final class CorpusWriter implements Closeable {
     }
   }
 
-  private static void supersede(IndexWriter writer, String source, long versionRevision, long revision) throws IOException {
+  /** Marks the version of {@code source} added at {@code versionRevision} as superseded at {@code revision}. */
+  static void supersede(IndexWriter writer, String source, long versionRevision, long revision) throws IOException {
     writer.updateDocValues(new Term(Fields.VERSION_KEY, Fields.versionKey(source, versionRevision)),
         new NumericDocValuesField(Fields.SOFT_DELETES, 1),
         new NumericDocValuesField(Fields.SUPERSEDED_REV, revision));
@@ -387,6 +396,7 @@ final class CorpusWriter implements Closeable {
    * failure came after), the group succeeded; otherwise nothing of it was applied.
    */
   private void recoverAfterFailedWrite(List<PlannedMutation> planned, long target, Throwable cause) {
+    assert ownsWriter() : "only the writer thread rolls the writer back";
     LOG.log(Level.WARNING, "write to corpus '" + info.name() + "' failed; rolling back", cause);
     try {
       store.rollbackAndReopen();
@@ -409,7 +419,7 @@ final class CorpusWriter implements Closeable {
       }
     }
     failAll(planned, new QuarryException(ErrorCode.UNAVAILABLE,
-        "the change could not be written and was not applied: " + cause.getMessage(), cause));
+        "the change could not be written and was not applied", cause));
   }
 
   private void markBroken(Throwable cause) {
@@ -452,7 +462,7 @@ final class CorpusWriter implements Closeable {
     private final Instant now;
     private final EngineConfig config;
     private long revision;
-    /** Sources changed earlier in this group: their state as of the group so far (null: absent). */
+    /** Sources changed earlier in this group: their state as of the group so far (empty: absent). */
     private final Map<String, Optional<Current>> changed = new HashMap<>();
     /** Idempotency records written earlier in this group. */
     private final Map<String, PlannedMutation> recordedKeys = new HashMap<>();
@@ -481,11 +491,7 @@ final class CorpusWriter implements Closeable {
 
     PlannedMutation plan(QueuedMutation q) throws IOException {
       Mutation m = q.mutation();
-      if (m.expectedCorpusId() != null && !m.expectedCorpusId().equals(info.corpusId())) {
-        throw new QuarryException(ErrorCode.CORPUS_REPLACED,
-            "corpus '" + info.name() + "' was deleted and created again; its corpusId is no longer "
-                + m.expectedCorpusId());
-      }
+      info.requireCorpusId(m.expectedCorpusId());
       if (m.idempotency() != null) {
         PlannedMutation replay = replayOf(q);
         if (replay != null) {
@@ -502,7 +508,7 @@ final class CorpusWriter implements Closeable {
         Optional<Current> current = current(op.source());
         checkExpected(op, current, field);
         if (op instanceof SourceOperation.Index ix) {
-          PreparedSource p = (PreparedSource) q.prepared().get(i);
+          PreparedSource p = q.prepared().get(i);
           if (current.isPresent() && current.get().fingerprint().equals(p.fingerprint())) {
             outcomes.add(new Outcome(Receipt.Status.UNCHANGED, current.get(), p));
           } else {
@@ -559,23 +565,16 @@ final class CorpusWriter implements Closeable {
       PlannedMutation earlier = recordedKeys.get(term);
       if (earlier != null) {
         Mutation.Idempotency first = earlier.queued().mutation().idempotency();
-        checkSameRequest(first.fingerprint(), m.idempotency());
+        m.idempotency().requireSameRequest(first.fingerprint());
         return new PlannedMutation(q, earlier.revision(), List.of(), earlier.result(), true);
       }
       Optional<dev.quarry.engine.CorpusIndex.StoredOutcome> stored = store.findIdempotent(term, now, config.idempotencyRetention());
       if (stored.isPresent()) {
-        checkSameRequest(stored.get().fingerprint(), m.idempotency());
+        m.idempotency().requireSameRequest(stored.get().fingerprint());
         MutationResult r = stored.get().result();
         return new PlannedMutation(q, r.revision(), List.of(), r, true);
       }
       return null;
-    }
-
-    private static void checkSameRequest(String recordedFingerprint, Mutation.Idempotency now) {
-      if (!recordedFingerprint.equals(now.fingerprint())) {
-        throw new QuarryException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
-            "Idempotency-Key was already used with a different request");
-      }
     }
 
     private Optional<Current> current(String source) throws IOException {

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.document.Field;
@@ -59,6 +60,9 @@ final class Documents {
         d.add(new StoredField(Fields.PAGE_TO, c.pages().to()));
       }
       addMetadata(d, c.metadata());
+      if (c.vector() != null) {
+        d.add(new BinaryDocValuesField(Fields.VECTOR, new BytesRef(c.vector())));
+      }
       docs.add(d);
     }
     Document rec = new Document();
@@ -79,6 +83,9 @@ final class Documents {
       rec.add(new StoredField(Fields.PAGES, p.pages()));
     }
     rec.add(new StoredField(Fields.INDEXED_AT, at.toEpochMilli()));
+    if (p.truncatedChunks() != null) {
+      rec.add(new StoredField(Fields.TRUNCATED_CHUNKS, p.truncatedChunks()));
+    }
     if (p.op().ingest() != null) {
       rec.add(new StoredField(Fields.INGEST_JSON, Json.write(IngestReports.toMap(p.op().ingest()))));
     }

@@ -64,6 +64,13 @@ public final class Fields {
   /** Stored ints, absent for unpaged sources: the first and last page of the chunk (1-based). */
   public static final String PAGE_FROM = "page_from";
   public static final String PAGE_TO = "page_to";
+  /**
+   * BinaryDocValues, on chunk documents of an embedding corpus: the chunk's embedding (of its
+   * source's title and its text) as {@link dev.quarry.engine.embed.VectorCodec} bytes.
+   */
+  public static final String VECTOR = "vec";
+  /** Stored int on source records of an embedding corpus: chunks longer than the model's window. */
+  public static final String TRUNCATED_CHUNKS = "truncated_chunks";
   /** Prefix of StringFields for string, boolean and list metadata: "m." + key. */
   public static final String META_TERM_PREFIX = "m.";
   /** Prefix of DoublePoint fields for numeric metadata: "n." + key. */

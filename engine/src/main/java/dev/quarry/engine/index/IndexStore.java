@@ -46,13 +46,15 @@ final class IndexStore implements Closeable {
   private final EngineConfig config;
   private final Directory directory;
   private final Analyzer analyzer;
+  private final WriterTuning tuning;
   private IndexWriter writer;
   private volatile long committedRevision;
   private volatile IndexSnapshot snapshot;
 
-  IndexStore(Path dir, CorpusInfo info, EngineConfig config) throws IOException {
+  IndexStore(Path dir, CorpusInfo info, EngineConfig config, WriterTuning tuning) throws IOException {
     this.info = info;
     this.config = config;
+    this.tuning = tuning;
     this.directory = FSDirectory.open(dir);
     this.analyzer = Analyzers.forLanguage(info.settings().language());
     try {
@@ -85,7 +87,8 @@ final class IndexStore implements Closeable {
     iwc.setMergePolicy(new ErasingMergePolicy(new SoftDeletesRetentionMergePolicy(Fields.SOFT_DELETES,
         () -> NumericDocValuesField.newSlowRangeQuery(Fields.SUPERSEDED_REV,
             LuceneCorpusIndex.oldestRetained(committedRevision, config.retainedRevisions()) + 1, Long.MAX_VALUE),
-        tiered)));
+        tuning.mergePolicy(tiered))));
+    tuning.configure(iwc);
     writer = new IndexWriter(directory, iwc);
     Map<String, String> data = new HashMap<>();
     writer.getLiveCommitData().forEach(e -> data.put(e.getKey(), e.getValue()));
@@ -123,6 +126,8 @@ final class IndexStore implements Closeable {
 
   /** Commits everything written so far as {@code revision}: durable once this returns. */
   void commit(long revision) throws IOException {
+    assert revision >= committedRevision
+        : "revisions only move forward: committing " + revision + " after " + committedRevision;
     writer.setLiveCommitData(Map.of(
         Fields.COMMIT_REVISION, Long.toString(revision),
         Fields.COMMIT_CORPUS_ID, info.corpusId()).entrySet());
@@ -133,6 +138,9 @@ final class IndexStore implements Closeable {
   /** Makes {@code revision} (already committed) the one searches and reads see. */
   void publish(long revision) throws IOException {
     IndexSnapshot old = snapshot;
+    assert revision == committedRevision && revision >= old.revision()
+        : "only the committed revision is published, and never an older one: " + revision + " (committed "
+            + committedRevision + ", published " + old.revision() + ")";
     DirectoryReader reader = DirectoryReader.openIfChanged(old.latest(), writer);
     if (reader == null) {
       old.latest().incRef();

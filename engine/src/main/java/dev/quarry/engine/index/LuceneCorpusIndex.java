@@ -2,6 +2,8 @@ package dev.quarry.engine.index;
 
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.Embedder;
+import dev.quarry.engine.embed.VectorCodec;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.HistoryPage;
@@ -15,21 +17,21 @@ import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceState;
 import dev.quarry.engine.search.RevisionSearcher;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.IOUtils;
 
 /**
  * The Lucene implementation of {@link CorpusIndex}: an {@link IndexStore} for the index, a
@@ -42,23 +44,32 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   private final IndexStore store;
   private final CorpusWriter writer;
   private final RevisionSearcher searcher;
+  /** The corpus's embedding model, or null for a lexical corpus. */
+  private final Embedder embedder;
   /** Idempotency keys (subject, key) of mutations queued or being written. */
   private final Set<String> keysInFlight = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
-  private LuceneCorpusIndex(Path dir, CorpusInfo info, EngineConfig config) throws IOException {
+  private LuceneCorpusIndex(Path dir, CorpusInfo info, EngineConfig config, WriterTuning tuning) throws IOException {
     this.dir = dir;
     this.info = info;
     this.config = config;
-    this.store = new IndexStore(dir, info, config);
-    this.searcher = new RevisionSearcher(info, store.analyzer());
+    this.embedder = config.embeddingModels().embedderOf(info);
+    this.store = new IndexStore(dir, info, config, tuning);
+    this.searcher = new RevisionSearcher(info, store.analyzer(), embedder);
     this.writer = new CorpusWriter(info, config, store);
   }
 
   /** Opens (creating when absent) the index of corpus {@code info} in {@code dir}. */
   public static CorpusIndex open(Path dir, CorpusInfo info, EngineConfig config) throws IOException {
+    return open(dir, info, config, WriterTuning.NONE);
+  }
+
+  /** Expert, for tests: {@link #open(Path, CorpusInfo, EngineConfig)} with the writer's configuration tuned. */
+  static LuceneCorpusIndex open(Path dir, CorpusInfo info, EngineConfig config, WriterTuning tuning)
+      throws IOException {
     Files.createDirectories(dir);
-    return new LuceneCorpusIndex(dir, info, config);
+    return new LuceneCorpusIndex(dir, info, config, tuning);
   }
 
   /** The oldest revision a pinned search reaches when {@code revision} is the latest. */
@@ -104,14 +115,15 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   @Override
   public CompletableFuture<MutationResult> submit(Mutation mutation) {
     ensureOpen();
-    List<Object> prepared = new ArrayList<>(mutation.operations().size());
+    Map<Integer, PreparedSource> prepared = new HashMap<>();
     boolean batch = mutation.operations().size() > 1;
     for (int i = 0; i < mutation.operations().size(); i++) {
-      SourceOperation op = mutation.operations().get(i);
-      try {
-        prepared.add(op instanceof SourceOperation.Index ix ? PreparedSource.prepare(ix, info.settings().chunking()) : op);
-      } catch (QuarryException e) {
-        throw batch ? e.withFieldPrefix("operations[" + i + "]") : e;
+      if (mutation.operations().get(i) instanceof SourceOperation.Index ix) {
+        try {
+          prepared.put(i, PreparedSource.prepare(ix, info.settings().chunking()));
+        } catch (QuarryException e) {
+          throw batch ? e.withFieldPrefix("operations[" + i + "]") : e;
+        }
       }
     }
     String key = null;
@@ -119,10 +131,7 @@ public final class LuceneCorpusIndex implements CorpusIndex {
       key = Documents.idempotencyTerm(mutation.subject(), mutation.idempotency().key());
       Optional<StoredOutcome> done = findIdempotent(mutation.subject(), mutation.idempotency().key());
       if (done.isPresent()) {
-        if (!done.get().fingerprint().equals(mutation.idempotency().fingerprint())) {
-          throw new QuarryException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
-              "Idempotency-Key was already used with a different request");
-        }
+        mutation.idempotency().requireSameRequest(done.get().fingerprint());
         return CompletableFuture.completedFuture(done.get().result().asReplay());
       }
       if (!keysInFlight.add(key)) {
@@ -135,13 +144,73 @@ public final class LuceneCorpusIndex implements CorpusIndex {
       String k = key;
       future.whenComplete((r, e) -> keysInFlight.remove(k));
     }
+    if (embedder == null) {
+      enqueue(mutation, prepared, future);
+      return future;
+    }
+    CompletableFuture<Map<Integer, PreparedSource>> embedded;
+    try {
+      embedded = embed(prepared);
+    } catch (QuarryException e) {
+      future.completeExceptionally(e);
+      throw e;
+    }
+    embedded.whenComplete((withVectors, failure) -> {
+      if (failure != null) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+            ? failure.getCause() : failure;
+        future.completeExceptionally(cause instanceof QuarryException ? cause
+            : new QuarryException(ErrorCode.INTERNAL, "embedding failed: " + cause.getMessage(), cause));
+        return;
+      }
+      try {
+        enqueue(mutation, withVectors, future);
+      } catch (QuarryException e) {
+        // already completed exceptionally by enqueue
+      }
+    });
+    return future;
+  }
+
+  private void enqueue(Mutation mutation, Map<Integer, PreparedSource> prepared,
+      CompletableFuture<MutationResult> future) {
     try {
       writer.submit(new QueuedMutation(mutation, prepared, future));
     } catch (QuarryException e) {
       future.completeExceptionally(e);
       throw e;
     }
-    return future;
+  }
+
+  /**
+   * Embeds every chunk of the mutation's index operations on the process's embedding pool (never
+   * on the writer thread), so the writer only stores vectors and a receipt covers both sides.
+   */
+  private CompletableFuture<Map<Integer, PreparedSource>> embed(Map<Integer, PreparedSource> prepared) {
+    List<Integer> order = new ArrayList<>(new java.util.TreeSet<>(prepared.keySet()));
+    List<String> texts = new ArrayList<>();
+    for (int i : order) {
+      texts.addAll(prepared.get(i).embeddingTexts());
+    }
+    if (texts.isEmpty()) {
+      return CompletableFuture.completedFuture(prepared);
+    }
+    return config.embeddingModels().passages().embed(embedder, texts).thenApply(embeddings -> {
+      Map<Integer, PreparedSource> out = new HashMap<>();
+      int next = 0;
+      for (int i : order) {
+        PreparedSource ps = prepared.get(i);
+        List<byte[]> vectors = new ArrayList<>(ps.chunks().size());
+        int truncated = 0;
+        for (int c = 0; c < ps.chunks().size(); c++) {
+          Embedder.Embedding e = embeddings.get(next++);
+          vectors.add(VectorCodec.encode(e.vector()));
+          truncated += e.truncated() ? 1 : 0;
+        }
+        out.put(i, ps.withVectors(vectors, truncated));
+      }
+      return out;
+    });
   }
 
   @Override
@@ -247,19 +316,6 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   @Override
   public void closeAndDelete() throws IOException {
     close();
-    deleteRecursively(dir);
-  }
-
-  static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
+    IOUtils.rm(dir);
   }
 }

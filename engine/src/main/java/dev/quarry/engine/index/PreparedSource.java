@@ -5,14 +5,13 @@ import dev.quarry.engine.Metadata;
 import dev.quarry.engine.PageRange;
 import dev.quarry.engine.Passage;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.Sha256;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.chunk.ChunkSpan;
 import dev.quarry.engine.chunk.Chunker;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -22,6 +21,8 @@ import java.util.List;
  * @param chunks each chunk's text, offsets, pages and metadata (source metadata with passage
  *     metadata laid over it)
  * @param fingerprint what "unchanged" compares: content, title, media type, metadata and chunking
+ * @param truncatedChunks in an embedding corpus, how many chunks were longer than the model's
+ *     window (only their start was embedded); null in a lexical corpus
  */
 record PreparedSource(
     SourceOperation.Index op,
@@ -30,15 +31,57 @@ record PreparedSource(
     List<PreparedChunk> chunks,
     long characters,
     Integer pages,
-    String mediaType) {
+    String mediaType,
+    Integer truncatedChunks) {
 
   /** Media type reported for text indexed without one. */
   static final String DEFAULT_MEDIA_TYPE = "text/plain";
   /** What the chunker is told for extracted text whose headings are Markdown lines. */
   static final String MARKDOWN_MEDIA_TYPE = "text/markdown";
 
-  /** One chunk ready to become a Lucene document. */
-  record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata) {}
+  /**
+   * One chunk ready to become a Lucene document.
+   *
+   * @param vector the chunk's encoded embedding in an embedding corpus, else null
+   */
+  record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector) {
+    PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata) {
+      this(text, start, end, pages, metadata, null);
+    }
+  }
+
+  /** A source of a lexical corpus (no vectors, so nothing truncated). */
+  PreparedSource(SourceOperation.Index op, String contentSha256, String fingerprint, List<PreparedChunk> chunks,
+      long characters, Integer pages, String mediaType) {
+    this(op, contentSha256, fingerprint, chunks, characters, pages, mediaType, null);
+  }
+
+  /**
+   * What is embedded for each chunk: the source's title, then the chunk's text, so that a passage
+   * deep in a document still carries what the document is about.
+   */
+  List<String> embeddingTexts() {
+    String title = op.title();
+    List<String> texts = new ArrayList<>(chunks.size());
+    for (PreparedChunk c : chunks) {
+      texts.add(title == null || title.isBlank() ? c.text() : title + "\n\n" + c.text());
+    }
+    return texts;
+  }
+
+  /** This source with each chunk's encoded vector, in chunk order, and how many were truncated. */
+  PreparedSource withVectors(List<byte[]> vectors, int truncated) {
+    if (vectors.size() != chunks.size()) {
+      throw new IllegalArgumentException(vectors.size() + " vectors for " + chunks.size() + " chunks");
+    }
+    List<PreparedChunk> with = new ArrayList<>(chunks.size());
+    for (int i = 0; i < chunks.size(); i++) {
+      PreparedChunk c = chunks.get(i);
+      with.add(new PreparedChunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), vectors.get(i)));
+    }
+    return new PreparedSource(op, contentSha256, fingerprint, List.copyOf(with), characters, pages, mediaType,
+        truncated);
+  }
 
   static PreparedSource prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking) {
     List<PreparedChunk> chunks = new ArrayList<>();
@@ -67,12 +110,12 @@ record PreparedSource(
     if (chunks.isEmpty()) {
       throw QuarryException.invalid(op.text() != null ? "text" : "passages", "the source has no text to index");
     }
-    String sha = op.contentSha256() != null ? op.contentSha256() : sha256Hex(content);
+    String sha = op.contentSha256() != null ? op.contentSha256() : Sha256.ofUtf8(content);
     Integer pages = op.ingest() != null ? op.ingest().pages()
         : op.pageStarts() != null ? Integer.valueOf(op.pageStarts().length) : null;
     String mediaType = op.mediaType() != null ? op.mediaType() : DEFAULT_MEDIA_TYPE;
     long characters = op.ingest() != null ? op.ingest().characters() : content.length();
-    return new PreparedSource(op, sha, fingerprint(op, sha, mediaType, chunks), List.copyOf(chunks), characters, pages, mediaType);
+    return new PreparedSource(op, sha, fingerprint(op, sha, mediaType, chunks), List.copyOf(chunks), characters, pages, mediaType, null);
   }
 
   /**
@@ -84,7 +127,7 @@ record PreparedSource(
   }
 
   private static String fingerprint(SourceOperation.Index op, String sha, String mediaType, List<PreparedChunk> chunks) {
-    MessageDigest md = sha256();
+    MessageDigest md = Sha256.newDigest();
     update(md, sha);
     update(md, op.title() == null ? "\u0000" : op.title());
     update(md, mediaType);
@@ -94,7 +137,7 @@ record PreparedSource(
       update(md, c.start() + ":" + c.end() + ":" + (c.pages() == null ? "" : c.pages().from() + "-" + c.pages().to()));
       update(md, Json.write(c.metadata().values()));
     }
-    return HexFormat.of().formatHex(md.digest());
+    return Sha256.hex(md);
   }
 
   private static void update(MessageDigest md, String s) {
@@ -104,17 +147,5 @@ record PreparedSource(
     md.update((byte) (b.length >>> 8));
     md.update((byte) b.length);
     md.update(b);
-  }
-
-  static String sha256Hex(String s) {
-    return HexFormat.of().formatHex(sha256().digest(s.getBytes(StandardCharsets.UTF_8)));
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError("every JDK has SHA-256", e);
-    }
   }
 }

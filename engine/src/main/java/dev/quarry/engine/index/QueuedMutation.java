@@ -3,17 +3,21 @@ package dev.quarry.engine.index;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.SourceOperation;
-import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * A mutation waiting for the writer: its operations prepared (index operations chunked and hashed
  * on the submitting thread) and the future its caller waits on.
  *
- * @param prepared one entry per operation: a {@link PreparedSource} for index operations, the
- *     {@link SourceOperation.Delete} itself for deletes
+ * @param prepared the prepared content of each index operation, by the operation's position
+ *     (deletes need none)
  */
-record QueuedMutation(Mutation mutation, List<Object> prepared, CompletableFuture<MutationResult> future) {
+record QueuedMutation(
+    Mutation mutation, Map<Integer, PreparedSource> prepared, CompletableFuture<MutationResult> future) {
+  QueuedMutation {
+    prepared = Map.copyOf(prepared);
+  }
 
   boolean hasPurge() {
     for (SourceOperation op : mutation.operations()) {

@@ -155,6 +155,8 @@ final class SourceRecords {
         d.getField(Fields.CHARACTERS).numericValue().longValue(),
         pages == null ? null : pages.numericValue().intValue(),
         Instant.ofEpochMilli(d.getField(Fields.INDEXED_AT).numericValue().longValue()),
-        ingestJson == null ? null : IngestReports.fromMap(Json.readMap(ingestJson)));
+        ingestJson == null ? null : IngestReports.fromMap(Json.readMap(ingestJson)),
+        d.getField(Fields.TRUNCATED_CHUNKS) == null ? null
+            : d.getField(Fields.TRUNCATED_CHUNKS).numericValue().intValue());
   }
 }

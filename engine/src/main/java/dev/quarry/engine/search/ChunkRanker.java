@@ -58,10 +58,18 @@ final class ChunkRanker {
           return selected;
         }
         int[] contenders = collectScoringAtLeast(searcher, query, kth - slack(kth));
+        assert covers(contenders, selected) : "the second pass must hold every chunk of the first's top " + topK;
         return rank(scorer, contenders, topK, maxChunksPerSource);
       }
       n = (int) Math.min((long) n * 4, (long) maxDoc + 1);
     }
+  }
+
+  /** Whether {@code contenders} holds every chunk of {@code selected}. */
+  private static boolean covers(int[] contenders, List<ScoredChunk> selected) {
+    int[] sorted = contenders.clone();
+    Arrays.sort(sorted);
+    return selected.stream().allMatch(c -> Arrays.binarySearch(sorted, c.doc()) >= 0);
   }
 
   static float slack(float score) {

@@ -50,6 +50,24 @@ final class ExactScorer {
     }
   }
 
+  /**
+   * The exact scores of {@code docs} (ids in the reader, no duplicates), in the same order; 0 for a
+   * chunk that holds none of the terms.
+   */
+  float[] scores(int[] docs) throws IOException {
+    TopChunks all = new TopChunks(Math.max(1, docs.length), null);
+    score(docs, all);
+    java.util.Map<Integer, Float> byDoc = new java.util.HashMap<>();
+    for (ScoredChunk c : all.results()) {
+      byDoc.put(c.doc(), c.score());
+    }
+    float[] out = new float[docs.length];
+    for (int i = 0; i < docs.length; i++) {
+      out[i] = byDoc.getOrDefault(docs[i], 0f);
+    }
+    return out;
+  }
+
   private void scoreLeaf(LeafReaderContext context, int[] docs, int from, int to, TopChunks top)
       throws IOException {
     LeafReader leaf = context.reader();

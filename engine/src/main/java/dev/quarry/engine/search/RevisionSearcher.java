@@ -1,6 +1,7 @@
 package dev.quarry.engine.search;
 
 import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.Embedder;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.QuarryException;
@@ -37,11 +38,38 @@ public final class RevisionSearcher {
   private final Analyzer analyzer;
   private final CombinedFields fields;
   private final RevisionViews views = new RevisionViews();
+  /** The corpus's embedding model, or null for a lexical corpus. */
+  private final Embedder embedder;
 
   public RevisionSearcher(CorpusInfo info, Analyzer analyzer) {
+    this(info, analyzer, null);
+  }
+
+  /**
+   * @param embedder the model of an embedding corpus ({@link CorpusInfo#settings()} names it), null
+   *     for a lexical corpus
+   */
+  public RevisionSearcher(CorpusInfo info, Analyzer analyzer, Embedder embedder) {
     this.info = info;
     this.analyzer = analyzer;
     this.fields = CombinedFields.of(info.settings().ranking());
+    if ((embedder != null) != info.settings().hasEmbedding()) {
+      throw new IllegalArgumentException("an embedder is given iff the corpus has an embedding model");
+    }
+    this.embedder = embedder;
+  }
+
+  /** The mode a request runs in: its own, or hybrid on an embedding corpus and lexical on others. */
+  SearchRequest.Mode modeOf(SearchRequest request) {
+    SearchRequest.Mode mode = request.mode();
+    if (mode == null) {
+      return embedder != null ? SearchRequest.Mode.HYBRID : SearchRequest.Mode.LEXICAL;
+    }
+    if (mode != SearchRequest.Mode.LEXICAL && embedder == null) {
+      throw QuarryException.invalid("mode", "mode '" + mode.wireName() + "' needs a corpus with an embedding model;"
+          + " corpus '" + info.name() + "' is lexical (settings.embedding at creation)");
+    }
+    return mode;
   }
 
   /**
@@ -53,13 +81,16 @@ public final class RevisionSearcher {
    */
   public SearchResult search(IndexSnapshot snapshot, SearchRequest request) {
     long started = System.nanoTime();
+    SearchRequest.Mode mode = modeOf(request);
     long revision = revisionOf(snapshot, request);
+    float[] queryVector = mode == SearchRequest.Mode.LEXICAL ? null : queryVector(request.query());
     List<Hit> hits;
     try {
-      hits = searchAt(snapshot, revision, request);
+      hits = mode == SearchRequest.Mode.LEXICAL ? searchAt(snapshot, revision, request)
+          : denseSearchAt(snapshot, revision, request, mode, queryVector);
     } catch (IOException | UncheckedIOException | AlreadyClosedException e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE,
-          "corpus '" + info.name() + "' could not be searched: " + e.getMessage(), e);
+          "corpus '" + info.name() + "' could not be searched", e);
     }
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     return new SearchResult(info.name(), info.corpusId(), revision, tookMs, hits);
@@ -81,6 +112,96 @@ public final class RevisionSearcher {
     }
     return pinned;
   }
+
+  private float[] queryVector(String query) {
+    if (query.isBlank()) {
+      throw QuarryException.invalid("query", "a semantic or hybrid search needs a query with some text");
+    }
+    return embedder.embedQuery(query);
+  }
+
+  /**
+   * A semantic or hybrid search. Each side's candidates are its exact top {@link #candidates} (no
+   * per-source cap, which applies to the fused ranking); every candidate then gets both sides' exact
+   * scores, and the fused ranking keeps the top {@code topK} under the request's cap.
+   */
+  private List<Hit> denseSearchAt(IndexSnapshot snapshot, long revision, SearchRequest request,
+      SearchRequest.Mode mode, float[] queryVector) throws IOException {
+    RevisionView view = views.at(snapshot, revision);
+    RevisionIndexSearcher searcher = new RevisionIndexSearcher(view, fields.similarity());
+    List<org.apache.lucene.search.Query> filters = FilterQueries.of(request.scope(), request.filters());
+    DenseScorer dense = new DenseScorer(searcher, queryVector);
+    QueryTerms terms = QueryTerms.analyze(analyzer, request.query());
+    ScoringPlan plan = terms.isEmpty() ? null : ScoringPlan.build(searcher, fields, terms);
+    if (plan != null && plan.isEmpty()) {
+      plan = null;
+    }
+    StoredFields stored = searcher.storedFields();
+    List<Hit> hits = new ArrayList<>();
+    List<ScoredChunk> top;
+    List<Hit.ScoreParts> parts = new ArrayList<>();
+    if (mode == SearchRequest.Mode.SEMANTIC) {
+      top = dense.top(filters, request.topK(), request.maxChunksPerSource());
+      for (int i = 0; i < top.size(); i++) {
+        parts.add(new Hit.ScoreParts(null, null, top.get(i).score(), i + 1));
+      }
+    } else {
+      int n = candidates(request.topK());
+      List<ScoredChunk> semantic = dense.top(filters, n, null);
+      List<ScoredChunk> lexical = plan == null ? List.of()
+          : ChunkRanker.topChunks(searcher, plan.query(filters), new ExactScorer(view.reader(), plan), n, null);
+      Map<Integer, int[]> ranks = HybridFusion.ranks(lexical, semantic);
+      int[] docs = ranks.keySet().stream().mapToInt(Integer::intValue).toArray();
+      float[] semanticScores = dense.scores(docs);
+      float[] lexicalScores = plan == null ? new float[docs.length]
+          : new ExactScorer(view.reader(), plan).scores(docs);
+      Map<Integer, ScoredChunk> chunksByDoc = new HashMap<>();
+      lexical.forEach(c -> chunksByDoc.put(c.doc(), c));
+      semantic.forEach(c -> chunksByDoc.put(c.doc(), c));
+      SearchRequest.Fusion fusion = request.fusion();
+      SearchRequest.Fusion.Method method = fusion == null ? SearchRequest.Fusion.Method.CONVEX : fusion.method();
+      double weight = fusion != null && fusion.semanticWeight() != null ? fusion.semanticWeight()
+          : info.settings().embedding().semanticWeight();
+      HybridFusion.Range lexicalRange = HybridFusion.Range.of(lexical);
+      HybridFusion.Range semanticRange = HybridFusion.Range.of(semantic);
+      TopChunks fused = new TopChunks(request.topK(), request.maxChunksPerSource());
+      Map<Integer, HybridFusion.Candidate> candidatesByDoc = new HashMap<>();
+      for (int i = 0; i < docs.length; i++) {
+        int[] r = ranks.get(docs[i]);
+        ScoredChunk c = chunksByDoc.get(docs[i]);
+        HybridFusion.Candidate candidate =
+            new HybridFusion.Candidate(c, lexicalScores[i], r[0], semanticScores[i], r[1]);
+        candidatesByDoc.put(docs[i], candidate);
+        float score = HybridFusion.fuse(candidate, method, weight, lexicalRange, semanticRange);
+        fused.offer(new ScoredChunk(c.doc(), score, c.source(), c.chunk()));
+      }
+      top = fused.results();
+      for (ScoredChunk c : top) {
+        parts.add(candidatesByDoc.get(c.doc()).parts());
+      }
+    }
+    for (int i = 0; i < top.size(); i++) {
+      Hit h = HitReader.read(stored, top.get(i), List.of());
+      hits.add(new Hit(h.source(), h.sourceRevision(), h.chunk(), h.score(), h.text(), h.highlights(), h.title(),
+          h.mediaType(), h.pages(), h.start(), h.end(), h.contentSha256(), h.metadata(), parts.get(i)));
+    }
+    if (!request.highlight() || plan == null || hits.isEmpty()) {
+      return hits;
+    }
+    return withHighlights(searcher, plan, top, hits);
+  }
+
+  /**
+   * Candidates per side in hybrid search: enough that a chunk ranked well by one side and fairly by
+   * the other is seen by both (every candidate gets both exact scores), and a per-source cap still
+   * leaves topK results in most corpora.
+   */
+  static int candidates(int topK) {
+    return Math.max(HYBRID_MIN_CANDIDATES, 2 * topK);
+  }
+
+  /** The fewest candidates a hybrid search takes from each side. */
+  static final int HYBRID_MIN_CANDIDATES = 100;
 
   private List<Hit> searchAt(IndexSnapshot snapshot, long revision, SearchRequest request) throws IOException {
     QueryTerms terms = QueryTerms.analyze(analyzer, request.query());
@@ -118,9 +239,7 @@ public final class RevisionSearcher {
     List<List<int[]>> highlights = new MatchHighlighter(searcher, analyzer).matches(plan.textQuery(), docs, texts);
     List<Hit> highlighted = new ArrayList<>(hits.size());
     for (int i = 0; i < hits.size(); i++) {
-      Hit h = hits.get(i);
-      highlighted.add(new Hit(h.source(), h.sourceRevision(), h.chunk(), h.score(), h.text(), highlights.get(i),
-          h.title(), h.mediaType(), h.pages(), h.start(), h.end(), h.contentSha256(), h.metadata()));
+      highlighted.add(hits.get(i).withHighlights(highlights.get(i)));
     }
     return highlighted;
   }

@@ -1,11 +1,14 @@
 package dev.quarry.engine.chunk;
 
+import dev.quarry.engine.TestSeed;
 import dev.quarry.engine.CorpusSettings;
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Random texts of every kind the chunker meets, each checked against {@link ChunkInvariants}. */
+@ExtendWith(TestSeed.class)
 class ChunkerRandomizedTest {
   private static final int TEXTS = 200;
   private static final String[] PIECES = {
@@ -17,10 +20,7 @@ class ChunkerRandomizedTest {
   };
 
   @Test
-  void split_randomTexts_keepEveryInvariant() {
-    long seed = new Random().nextLong();
-    System.out.println("ChunkerRandomizedTest seed: " + seed);
-    Random random = new Random(seed);
+  void split_randomTexts_keepEveryInvariant(Random random) {
     for (int n = 0; n < TEXTS; n++) {
       String text = randomText(random);
       int[] pageStarts = random.nextInt(3) == 0 ? null : randomPageStarts(random, text.length());
@@ -35,7 +35,7 @@ class ChunkerRandomizedTest {
       try {
         ChunkInvariants.splitAndCheck(text, pageStarts, mediaType, settings);
       } catch (AssertionError | RuntimeException e) {
-        throw new AssertionError("seed " + seed + ", text " + n + " (" + text.length() + " chars, " + settings
+        throw new AssertionError("text " + n + " (" + text.length() + " chars, " + settings
             + ", " + mediaType + ", pages " + Arrays.toString(pageStarts) + "): " + e.getMessage(), e);
       }
     }

@@ -75,7 +75,7 @@ class CorpusIndexWriteTest {
     assertEquals(1, r.revision());
     assertEquals(1, r.sourceRevision());
     assertEquals(2, r.chunks());
-    assertEquals(PreparedSource.sha256Hex("alpha one\n\nalpha two"), r.contentSha256());
+    assertEquals(dev.quarry.engine.Sha256.ofUtf8("alpha one\n\nalpha two"), r.contentSha256());
     assertEquals(1, index.revision());
     SourceState s = index.readSource("a").orElseThrow();
     assertEquals(1, s.sourceRevision());

@@ -1,5 +1,6 @@
 package dev.quarry.engine.index;
 
+import dev.quarry.engine.TestSeed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,6 +29,7 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,16 +37,15 @@ import org.junit.jupiter.api.io.TempDir;
  * acknowledged revision survived, that no source is half-written, and that revisions go on without
  * gaps.
  */
+@ExtendWith(TestSeed.class)
 class CrashSafetyTest {
   private static final int KILLS = 10;
 
   @TempDir Path tmp;
 
   @Test
-  void sigkill_neverLosesAcknowledgedRevisions() throws Exception {
-    long seed = System.nanoTime();
-    System.out.println("CrashSafetyTest seed " + seed);
-    Random random = new Random(seed);
+  void sigkill_neverLosesAcknowledgedRevisions(Random random) throws Exception {
+    long seed = random.nextLong();
     Path dir = tmp.resolve("index");
     Path log = tmp.resolve("receipts.log");
     long lastRevision = 0;

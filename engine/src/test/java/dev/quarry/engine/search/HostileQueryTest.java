@@ -1,5 +1,6 @@
 package dev.quarry.engine.search;
 
+import dev.quarry.engine.TestSeed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
@@ -14,9 +15,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** No query text is ever an error: it matches something or nothing. */
+@ExtendWith(TestSeed.class)
 class HostileQueryTest {
   @TempDir Path dir;
 
@@ -38,9 +41,7 @@ class HostileQueryTest {
   }
 
   @Test
-  void hostileQueries_returnResultsWithoutErrors_inEveryLanguage() throws IOException {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void hostileQueries_returnResultsWithoutErrors_inEveryLanguage(Random random) throws IOException {
     for (CorpusSettings.Language language : CorpusSettings.Language.values()) {
       CorpusSettings settings = new CorpusSettings(language, CorpusSettings.Chunking.DEFAULT,
           CorpusSettings.Ranking.DEFAULT);
@@ -51,7 +52,7 @@ class HostileQueryTest {
           RevisionSearcher searcher = corpus.newSearcher();
           for (String query : hostileQueries(random)) {
             SearchResult result = searcher.search(snapshot, SearchRequest.of(query));
-            assertNotNull(result.hits(), "seed " + seed);
+            assertNotNull(result.hits());
             assertEquals(corpus.revision(), result.revision());
           }
           assertEquals(0, searcher.search(snapshot, SearchRequest.of("?!")).hits().size());

@@ -1,5 +1,6 @@
 package dev.quarry.engine.search;
 
+import dev.quarry.engine.TestSeed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,9 +21,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Searches at a revision see that revision's chunks, scored with that revision's statistics. */
+@ExtendWith(TestSeed.class)
 class RevisionSearchTest {
   @TempDir Path dir;
 
@@ -71,9 +74,8 @@ class RevisionSearchTest {
   }
 
   @Test
-  void pinnedSearch_scoresAsWhenThatRevisionWasLatest() throws IOException {
-    try (TestCorpus corpus = new TestCorpus(dir)) {
-      Random random = new Random(42);
+  void pinnedSearch_scoresAsWhenThatRevisionWasLatest(Random random) throws IOException {
+    try (TestCorpus corpus = new TestCorpus(dir, random)) {
       List<String> words = List.of("apple", "banana", "cherry", "date", "elder", "fig", "grape");
       Map<Long, String> renderedWhenLatest = new HashMap<>();
       RevisionSearcher searcher = corpus.newSearcher();
@@ -148,9 +150,8 @@ class RevisionSearchTest {
   }
 
   @Test
-  void search_afterForceMergeAndLaterRevisions_returnsIdenticalResults() throws IOException {
-    try (TestCorpus corpus = new TestCorpus(dir)) {
-      Random random = new Random(7);
+  void search_afterForceMergeAndLaterRevisions_returnsIdenticalResults(Random random) throws IOException {
+    try (TestCorpus corpus = new TestCorpus(dir, random)) {
       List<String> words = List.of("north", "south", "east", "west", "wind", "rain", "snow", "storm");
       for (int round = 0; round < 10; round++) {
         corpus.index(new Source("doc" + random.nextInt(15), sentence(random, words, 8), sentence(random, words, 5)),

@@ -1,5 +1,6 @@
 package dev.quarry.engine.search;
 
+import dev.quarry.engine.TestSeed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
@@ -8,8 +9,10 @@ import java.util.List;
 import java.util.Random;
 import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The results kept are those of a greedy walk over every chunk in result order, whatever the offer order. */
+@ExtendWith(TestSeed.class)
 class TopChunksTest {
 
   private static ScoredChunk chunk(int doc, float score, String source, int chunk) {
@@ -43,9 +46,7 @@ class TopChunksTest {
   }
 
   @Test
-  void results_doNotDependOnOfferOrder() {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void results_doNotDependOnOfferOrder(Random random) {
     List<ScoredChunk> chunks = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
       chunks.add(chunk(i, random.nextInt(5), "s" + random.nextInt(20), i));
@@ -54,8 +55,8 @@ class TopChunksTest {
     List<String> expectedUncapped = keep(chunks, 10, null);
     for (int round = 0; round < 5; round++) {
       Collections.shuffle(chunks, random);
-      assertEquals(expected, keep(chunks, 10, 3), "seed " + seed);
-      assertEquals(expectedUncapped, keep(chunks, 10, null), "seed " + seed);
+      assertEquals(expected, keep(chunks, 10, 3));
+      assertEquals(expectedUncapped, keep(chunks, 10, null));
     }
   }
 }

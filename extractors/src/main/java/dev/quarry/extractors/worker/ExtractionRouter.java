@@ -92,8 +92,6 @@ final class ExtractionRouter {
     warnings.add(new ExtractionWarning(ExtractionWarning.DECLARED_MEDIA_TYPE_MISMATCH,
         "The declared media type " + declared + " disagrees with the bytes, which are "
             + detected + "; the bytes were trusted."));
-    return new Extraction(extraction.text(), extraction.pageStarts(), extraction.title(),
-        extraction.outline(), extraction.mediaType(), extraction.extractor(), extraction.pages(),
-        extraction.characters(), warnings, extraction.markdownHeadings());
+    return extraction.withWarnings(warnings);
   }
 }

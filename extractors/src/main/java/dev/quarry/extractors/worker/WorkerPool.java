@@ -42,9 +42,29 @@ public final class WorkerPool implements AutoCloseable {
   private final ScheduledExecutorService timer;
   private volatile boolean closed;
 
-  /** One place in the pool; holds a live worker, or null until one is started. */
+  /**
+   * One place in the pool; holds a live worker, or null until one is started. A slot is idle (in
+   * {@code idle}) or held by one caller (in {@code busy}), never both: {@link #take} and {@link
+   * #release} check the moves between the two. The queue hands a slot from thread to thread, which
+   * orders their reads and writes of its fields.
+   */
   private static final class Slot {
     WorkerProcess worker;
+    private boolean held;
+
+    void take() {
+      assert !held : "an extraction slot was taken while held";
+      held = true;
+    }
+
+    void release() {
+      assert held : "an extraction slot was released without being taken";
+      held = false;
+    }
+
+    boolean held() {
+      return held;
+    }
   }
 
   public WorkerPool(WorkerCommand command, int size, int queueCapacity) {
@@ -79,6 +99,7 @@ public final class WorkerPool implements AutoCloseable {
    */
   public Extraction extract(WorkerRequest request, Duration deadline) throws ExtractionException {
     Slot slot = acquire();
+    slot.take();
     busy.add(slot);
     try {
       if (closed) {
@@ -97,6 +118,7 @@ public final class WorkerPool implements AutoCloseable {
         slot.worker.close(CLOSE_GRACE);
         slot.worker = null;
       }
+      slot.release();
       idle.add(slot);
     }
   }
@@ -161,6 +183,7 @@ public final class WorkerPool implements AutoCloseable {
     List<Slot> drained = new ArrayList<>();
     idle.drainTo(drained);
     for (Slot slot : drained) {
+      assert !slot.held() : "an idle extraction slot is held";
       if (slot.worker != null) {
         slot.worker.close(CLOSE_GRACE);
         slot.worker = null;

@@ -1,0 +1,34 @@
+package dev.quarry.api.routes;
+
+import dev.quarry.api.Authenticator;
+import dev.quarry.corpora.access.Access;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import io.javalin.http.Context;
+import java.util.Locale;
+
+/** Reads the caller's bearer token; the one place that answers {@code 401 UNAUTHENTICATED}. */
+public final class Authentication {
+  private Authentication() {}
+
+  /**
+   * The caller's access from {@code Authorization: Bearer <token>}; 401 UNAUTHENTICATED when the
+   * header is missing, malformed or names an unknown token.
+   */
+  public static Access authenticate(Context ctx, Authenticator authenticator) {
+    String header = ctx.header("Authorization");
+    if (header == null || header.isBlank()) {
+      ctx.header("WWW-Authenticate", "Bearer");
+      throw new QuarryException(ErrorCode.UNAUTHENTICATED, "send Authorization: Bearer <token>");
+    }
+    String token = header.length() > 7 && header.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")
+        ? header.substring(7).strip()
+        : null;
+    Access access = token == null || token.isEmpty() ? null : authenticator.authenticate(token).orElse(null);
+    if (access == null) {
+      ctx.header("WWW-Authenticate", "Bearer error=\"invalid_token\"");
+      throw new QuarryException(ErrorCode.UNAUTHENTICATED, "the bearer token is not valid");
+    }
+    return access;
+  }
+}

@@ -1,0 +1,106 @@
+package dev.quarry.app.server;
+
+import static dev.quarry.api.ApiClient.ok;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.quarry.api.ApiClient;
+import dev.quarry.api.ApiClient.Answer;
+import dev.quarry.api.TestTokens;
+import dev.quarry.app.ServerProcess;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An embedding corpus over HTTP with the smallest shipped model: creation and read show the model
+ * with its SHA-256, searches default to hybrid and explain each hit, and bad requests are typed 400s
+ * naming the field.
+ */
+class HybridOverHttpTest {
+  static final String T = TestTokens.ADMIN;
+
+  @TempDir
+  static Path dir;
+  static ServerProcess server;
+  static ApiClient api;
+
+  @BeforeAll
+  static void start() {
+    server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null);
+    api = server.client();
+    ok(api.retrieval("corpora/create", T, """
+        {"corpus": "h", "settings": {"embedding": {"model": "all-minilm-l6-v2"}}}"""));
+    ok(api.retrieval("corpora/create", T, "{\"corpus\": \"lex\"}"));
+    ok(api.retrieval("sources/batch", T, """
+        {"corpus": "h", "operations": [
+          {"index": {"source": "cats.md", "title": "Cats", "text": "The kitten curled up and slept on the warm rug."}},
+          {"index": {"source": "rates.md", "title": "Markets", "text": "Shares fell after the central bank raised interest rates."}}]}"""));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void readShowsTheModelWithItsSha256() {
+    JsonNode embedding = ok(api.retrieval("corpora/read", T, "{\"corpus\": \"h\"}")).path("settings").path("embedding");
+    assertEquals("all-minilm-l6-v2", embedding.path("model").asText());
+    assertTrue(embedding.path("sha256").asText().matches("[0-9a-f]{64}"), embedding::toString);
+    assertEquals(0.5, embedding.path("semanticWeight").asDouble());
+    assertTrue(ok(api.retrieval("corpora/read", T, "{\"corpus\": \"lex\"}")).path("settings").path("embedding").isMissingNode());
+  }
+
+  @Test
+  void searchIsHybridByDefault_andEachHitCarriesItsParts() {
+    JsonNode hits = ok(api.retrieval("search", T, "{\"corpus\": \"h\", \"query\": \"interest rates\"}")).get("results");
+    JsonNode top = hits.get(0);
+    assertEquals("rates.md", top.get("source").asText());
+    assertEquals(1, top.path("parts").path("lexical").path("rank").asInt(), top::toString);
+    assertTrue(top.path("parts").path("semantic").has("score"), top::toString);
+    assertTrue(top.get("highlights").size() > 0);
+
+    JsonNode semantic = ok(api.retrieval("search", T,
+        "{\"corpus\": \"h\", \"query\": \"a sleeping cat\", \"mode\": \"semantic\"}")).get("results");
+    assertEquals("cats.md", semantic.get(0).get("source").asText());
+    assertTrue(semantic.get(0).path("parts").path("lexical").isMissingNode());
+
+    JsonNode rrf = ok(api.retrieval("search", T,
+        "{\"corpus\": \"h\", \"query\": \"interest rates\", \"fusion\": {\"method\": \"rrf\"}}")).get("results");
+    assertEquals("rates.md", rrf.get(0).get("source").asText());
+
+    JsonNode lexical = ok(api.retrieval("search", T,
+        "{\"corpus\": \"h\", \"query\": \"interest rates\", \"mode\": \"lexical\"}")).get("results");
+    assertTrue(lexical.get(0).path("parts").isMissingNode());
+  }
+
+  @Test
+  void badRequestsAreTypedErrorsNamingTheField() {
+    assertError(api.retrieval("corpora/create", T,
+        "{\"corpus\": \"x\", \"settings\": {\"embedding\": {\"model\": \"no-such-model\"}}}"), "settings.embedding.model");
+    assertError(api.retrieval("corpora/create", T,
+        "{\"corpus\": \"x\", \"settings\": {\"embedding\": {}}}"), "settings.embedding.model");
+    assertError(api.retrieval("corpora/create", T,
+        "{\"corpus\": \"x\", \"settings\": {\"embedding\": {\"model\": \"all-minilm-l6-v2\", \"semanticWeight\": 2}}}"),
+        "settings.embedding.semanticWeight");
+    assertError(api.retrieval("search", T, "{\"corpus\": \"lex\", \"query\": \"rates\", \"mode\": \"semantic\"}"), "mode");
+    assertError(api.retrieval("search", T, "{\"corpus\": \"h\", \"query\": \"rates\", \"mode\": \"dense\"}"), "mode");
+    assertError(api.retrieval("search", T,
+        "{\"corpus\": \"h\", \"query\": \"rates\", \"fusion\": {\"method\": \"rrf\", \"semanticWeight\": 0.3}}"),
+        "fusion.semanticWeight");
+    assertError(api.retrieval("search", T,
+        "{\"corpus\": \"h\", \"query\": \"" + "q ".repeat(450) + "\", \"mode\": \"semantic\"}"), "query");
+  }
+
+  private static void assertError(Answer a, String field) {
+    assertEquals(400, a.status(), a::toString);
+    assertEquals("INVALID_REQUEST", a.code(), a::toString);
+    assertEquals(field, a.field(), a::toString);
+  }
+}

@@ -1,0 +1,43 @@
+package dev.quarry.embeddings;
+
+import dev.quarry.engine.EmbeddingModels;
+
+/** The models that ship with Quarry. */
+public final class Models {
+  /**
+   * BAAI's bge-small-en-v1.5, int8-quantized: 384 dimensions, a 512-token window, CLS pooling, and
+   * the retrieval instruction before queries only (as its model card prescribes for short queries
+   * against passages). The default: the best English retrieval quality of the small models that
+   * ship in Maven artifacts (docs/hybrid.md).
+   */
+  public static final ModelSpec BGE_SMALL_EN_V15 = new ModelSpec("bge-small-en-v1.5",
+      "bge-small-en-v1.5-q.onnx", "bge-small-en-v1.5-q-tokenizer.json", ModelSpec.Pooling.CLS,
+      "Represent this sentence for searching relevant passages: ", "", 512, 384);
+
+  /**
+   * sentence-transformers' all-MiniLM-L6-v2, int8-quantized: 384 dimensions, mean pooling, no
+   * prefixes. Its window is the 256 word pieces sentence-transformers runs it with; it was trained
+   * on 128, so longer passages are read with less care. Faster than bge-small, weaker at retrieval.
+   */
+  public static final ModelSpec ALL_MINILM_L6_V2 = new ModelSpec("all-minilm-l6-v2",
+      "all-minilm-l6-v2-q.onnx", "all-minilm-l6-v2-q-tokenizer.json", ModelSpec.Pooling.MEAN, "", "", 256, 384);
+
+  /** The default model of a new embedding corpus. */
+  public static final String DEFAULT_MODEL = BGE_SMALL_EN_V15.name();
+
+  private Models() {}
+
+  /**
+   * Every shipped model, each loaded on first use. One instance per process (a loaded model holds
+   * tens of MB of weights, and the passage pool is meant to be shared by every corpus).
+   */
+  public static EmbeddingModels all() {
+    return Shared.ALL;
+  }
+
+  /** Created on the first call of {@link #all()}. */
+  private static final class Shared {
+    static final EmbeddingModels ALL =
+        EmbeddingModels.of(new OnnxEmbedder(BGE_SMALL_EN_V15), new OnnxEmbedder(ALL_MINILM_L6_V2));
+  }
+}

@@ -1,0 +1,233 @@
+package dev.quarry.embeddings;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import dev.quarry.engine.Embedder;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.LongBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One model run by ONNX Runtime, its text split by the model's own HuggingFace tokenizer. The
+ * weights are read from the class path on first use (so a process that lists a model but never
+ * uses it pays nothing) and hashed then; {@link #sha256()} is what a corpus records.
+ *
+ * <p>Every text runs alone, never padded into a batch: the quantized models scale their
+ * activations per tensor at run time, so a text's vector would otherwise depend on the texts
+ * batched with it (by about 1% of cosine), and the same chunk would embed differently in two
+ * requests. Each text's vector is thus a function of its text and the weights only.
+ *
+ * <p>Each call runs on the caller's thread with one intra-op thread: parallelism comes from the
+ * callers (the passage pool has one thread per core), which keeps a query's latency independent
+ * of ingestion running beside it.
+ */
+public final class OnnxEmbedder implements Embedder {
+  private final ModelSpec spec;
+  private volatile Loaded loaded;
+
+  /** The session, tokenizer and hash of a loaded model. */
+  private record Loaded(OrtSession session, HuggingFaceTokenizer tokenizer, String sha256, boolean typeIds) {}
+
+  public OnnxEmbedder(ModelSpec spec) {
+    this.spec = spec;
+  }
+
+  @Override
+  public String model() {
+    return spec.name();
+  }
+
+  @Override
+  public String sha256() {
+    return load().sha256();
+  }
+
+  @Override
+  public int dimensions() {
+    return spec.dimensions();
+  }
+
+  @Override
+  public int maxTokens() {
+    return spec.maxTokens();
+  }
+
+  @Override
+  public List<Embedding> embedPassages(List<String> texts) {
+    if (texts.isEmpty()) {
+      return List.of();
+    }
+    Loaded m = load();
+    Encoding[] encodings = new Encoding[texts.size()];
+    for (int i = 0; i < encodings.length; i++) {
+      encodings[i] = m.tokenizer().encode(spec.passagePrefix() + texts.get(i));
+    }
+    List<Embedding> out = new ArrayList<>(encodings.length);
+    for (Encoding e : encodings) {
+      out.add(new Embedding(run(m, new Encoding[] {e})[0], e.exceedMaxLength()));
+    }
+    return out;
+  }
+
+  @Override
+  public float[] embedQuery(String query) {
+    Loaded m = load();
+    Encoding encoding = m.tokenizer().encode(spec.queryPrefix() + query);
+    if (encoding.exceedMaxLength()) {
+      throw QuarryException.invalid("query", "the query is longer than the " + spec.maxTokens()
+          + " word pieces model '" + spec.name() + "' reads (its instruction included); shorten it");
+    }
+    return run(m, new Encoding[] {encoding})[0];
+  }
+
+  /** Runs one padded batch and pools each row into a unit vector. */
+  private float[][] run(Loaded m, Encoding[] encodings) {
+    int batch = encodings.length;
+    int length = 0;
+    for (Encoding e : encodings) {
+      length = Math.max(length, e.getIds().length);
+    }
+    long[] ids = new long[batch * length];
+    long[] mask = new long[batch * length];
+    long[] types = new long[batch * length];
+    for (int b = 0; b < batch; b++) {
+      long[] eIds = encodings[b].getIds();
+      long[] eMask = encodings[b].getAttentionMask();
+      long[] eTypes = encodings[b].getTypeIds();
+      System.arraycopy(eIds, 0, ids, b * length, eIds.length);
+      System.arraycopy(eMask, 0, mask, b * length, eMask.length);
+      System.arraycopy(eTypes, 0, types, b * length, eTypes.length);
+    }
+    OrtEnvironment env = OrtEnvironment.getEnvironment();
+    long[] shape = {batch, length};
+    Map<String, OnnxTensor> inputs = new HashMap<>();
+    try {
+      inputs.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(ids), shape));
+      inputs.put("attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(mask), shape));
+      if (m.typeIds()) {
+        inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(types), shape));
+      }
+      try (OrtSession.Result result = m.session().run(inputs)) {
+        float[][][] hidden = (float[][][]) result.get(0).getValue();
+        float[][] out = new float[batch][];
+        for (int b = 0; b < batch; b++) {
+          out[b] = normalize(pool(hidden[b], mask, b * length, length));
+        }
+        return out;
+      }
+    } catch (OrtException e) {
+      throw new QuarryException(ErrorCode.INTERNAL, "model '" + spec.name() + "' failed: " + e.getMessage(), e);
+    } finally {
+      inputs.values().forEach(OnnxTensor::close);
+    }
+  }
+
+  private float[] pool(float[][] tokens, long[] mask, int offset, int length) {
+    if (spec.pooling() == ModelSpec.Pooling.CLS) {
+      return tokens[0].clone();
+    }
+    float[] sum = new float[spec.dimensions()];
+    int n = 0;
+    for (int t = 0; t < length; t++) {
+      if (mask[offset + t] == 0) {
+        continue;
+      }
+      n++;
+      for (int d = 0; d < sum.length; d++) {
+        sum[d] += tokens[t][d];
+      }
+    }
+    for (int d = 0; d < sum.length; d++) {
+      sum[d] /= Math.max(1, n);
+    }
+    return sum;
+  }
+
+  private static float[] normalize(float[] v) {
+    double norm = 0;
+    for (float x : v) {
+      norm += (double) x * x;
+    }
+    float inv = norm == 0 ? 0f : (float) (1 / Math.sqrt(norm));
+    for (int i = 0; i < v.length; i++) {
+      v[i] *= inv;
+    }
+    return v;
+  }
+
+  private Loaded load() {
+    Loaded l = loaded;
+    if (l == null) {
+      synchronized (this) {
+        l = loaded;
+        if (l == null) {
+          l = loaded = open();
+        }
+      }
+    }
+    return l;
+  }
+
+  private Loaded open() {
+    byte[] weights = resource(spec.onnxResource());
+    try (InputStream tokenizerJson = stream(spec.tokenizerResource())) {
+      Map<String, String> options = Map.of(
+          "addSpecialTokens", "true",
+          "truncation", "true",
+          "padding", "false",
+          "maxLength", Integer.toString(spec.maxTokens()),
+          "modelMaxLength", Integer.toString(spec.maxTokens()));
+      HuggingFaceTokenizer tokenizer = HuggingFaceTokenizer.newInstance(tokenizerJson, options);
+      OrtSession.SessionOptions so = new OrtSession.SessionOptions();
+      so.setIntraOpNumThreads(1);
+      so.setInterOpNumThreads(1);
+      OrtSession session = OrtEnvironment.getEnvironment().createSession(weights, so);
+      boolean typeIds = session.getInputNames().contains("token_type_ids");
+      return new Loaded(session, tokenizer, sha256(weights), typeIds);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (OrtException e) {
+      throw new QuarryException(ErrorCode.INTERNAL, "model '" + spec.name() + "' could not be loaded: "
+          + e.getMessage(), e);
+    }
+  }
+
+  private static byte[] resource(String name) {
+    try (InputStream in = stream(name)) {
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static InputStream stream(String name) {
+    InputStream in = OnnxEmbedder.class.getClassLoader().getResourceAsStream(name);
+    if (in == null) {
+      throw new QuarryException(ErrorCode.EMBEDDING_UNAVAILABLE, "model resource " + name
+          + " is not on the class path");
+    }
+    return in;
+  }
+
+  private static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new AssertionError("every JDK has SHA-256", e);
+    }
+  }
+}

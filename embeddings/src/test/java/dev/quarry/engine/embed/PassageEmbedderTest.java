@@ -1,0 +1,58 @@
+package dev.quarry.engine.embed;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quarry.embeddings.Models;
+import dev.quarry.embeddings.OnnxEmbedder;
+import dev.quarry.engine.Embedder;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** The passage pool with the smallest real model: its cache, and its refusal when full. */
+class PassageEmbedderTest {
+  private static final Embedder MINI = new OnnxEmbedder(Models.ALL_MINILM_L6_V2);
+
+  private static List<String> texts(String tag, int n, int words) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(tag + " passage " + i + " " + "about otters and rivers ".repeat(words / 4));
+    }
+    return out;
+  }
+
+  @Test
+  void embeddingTheSameTextAgainIsACacheLookup() throws Exception {
+    try (PassageEmbedder pool = new PassageEmbedder(1, 8, 100)) {
+      List<String> texts = texts("cache", 3, 8);
+      List<Embedder.Embedding> first = pool.embed(MINI, texts).get();
+      CompletableFuture<List<Embedder.Embedding>> again = pool.embed(MINI, texts);
+      assertTrue(again.isDone(), "every text was cached: nothing to run");
+      for (int i = 0; i < texts.size(); i++) {
+        assertArrayEquals(first.get(i).vector(), again.get().get(i).vector());
+      }
+    }
+  }
+
+  @Test
+  void aFullPoolRefusesWithCapacity_andRunsNothingOfTheRefusedRequest() throws Exception {
+    MINI.embedPassages(List.of("load the model first"));
+    try (PassageEmbedder pool = new PassageEmbedder(1, 2, 1000)) {
+      // One part runs on the only thread for a while; two more parts fill the queue.
+      CompletableFuture<List<Embedder.Embedding>> running = pool.embed(MINI, texts("a", 16, 200));
+      CompletableFuture<List<Embedder.Embedding>> queued = pool.embed(MINI, texts("b", 32, 8));
+      QuarryException full = assertThrows(QuarryException.class, () -> pool.embed(MINI, texts("c", 4, 8)));
+      assertEquals(ErrorCode.CAPACITY, full.code());
+      assertTrue(full.code().retryable());
+      assertEquals(16, running.get().size());
+      assertEquals(32, queued.get().size());
+      assertEquals(4, pool.embed(MINI, texts("c", 4, 8)).get().size(), "once drained, the pool takes work again");
+    }
+  }
+}

@@ -1,0 +1,254 @@
+package dev.quarry.engine.index;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quarry.embeddings.Models;
+import dev.quarry.embeddings.OnnxEmbedder;
+import dev.quarry.engine.CorpusIndex;
+import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.EmbeddingModels;
+import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.Filter;
+import dev.quarry.engine.Hit;
+import dev.quarry.engine.Metadata;
+import dev.quarry.engine.Mutation;
+import dev.quarry.engine.MutationResult;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.SearchRequest;
+import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.SourceScope;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Semantic and hybrid search against a model of every revision, with the smallest shipped model
+ * through the real runtime: after random writes and forced merges, every retained revision answers
+ * exactly (hits, order, scores, parts) as it did when it was the latest.
+ */
+class HybridRevisionTest {
+  private static final EmbeddingModels MODELS = EmbeddingModels.of(new OnnxEmbedder(Models.ALL_MINILM_L6_V2));
+  private static final String MODEL = Models.ALL_MINILM_L6_V2.name();
+  private static final String[] WORDS = {"river", "otter", "bank", "delta", "stone", "bridge", "water", "salmon",
+      "reed", "heron", "mill", "ford", "loan", "interest", "vault"};
+  private static final List<String> QUERIES = List.of("river", "otter in the water", "money in a bank", "heron mill");
+
+  @TempDir Path dir;
+
+  private static EngineConfig config() {
+    return EngineConfig.builder().embeddingModels(MODELS).build();
+  }
+
+  private static CorpusInfo info(String name) {
+    CorpusSettings settings = new CorpusSettings(CorpusSettings.Language.ENGLISH, new CorpusSettings.Chunking(16, 0),
+        CorpusSettings.Ranking.DEFAULT, new CorpusSettings.Embedding(MODEL, null, 0.5));
+    return new CorpusInfo(name, name + "-id", MODELS.resolve(settings), Instant.EPOCH);
+  }
+
+  /** A hit reduced to what must be identical across repeated searches. */
+  record Answer(String source, long sourceRevision, int chunk, float score, String text, Hit.ScoreParts parts) {}
+
+  @Test
+  void everyRetainedRevision_answersSemanticAndHybridExactlyAsWhenItWasLatest() throws Exception {
+    long seed = System.nanoTime();
+    System.out.println("HybridRevisionTest seed " + seed);
+    Random random = new Random(seed);
+    Map<Long, Map<String, String>> model = new TreeMap<>();
+    Map<String, String> current = new TreeMap<>();
+    model.put(0L, Map.copyOf(current));
+    Map<Long, Map<String, List<Answer>>> answers = new HashMap<>();
+    try (CorpusIndex index = CorpusIndex.open(dir, info("hybrid"), config())) {
+      answers.put(0L, answerAll(index, 0));
+      for (int step = 0; step < Integer.getInteger("hybrid.steps", 20); step++) {
+        List<SourceOperation> ops = new ArrayList<>();
+        Map<String, String> next = new TreeMap<>(current);
+        int n = random.nextInt(4) == 0 ? 2 + random.nextInt(3) : 1;
+        Set<String> used = new HashSet<>();
+        while (ops.size() < n) {
+          String source = "s" + random.nextInt(10);
+          if (!used.add(source)) {
+            continue;
+          }
+          if (current.containsKey(source) && random.nextInt(4) == 0) {
+            ops.add(new SourceOperation.Delete(source, null, false));
+            next.remove(source);
+          } else {
+            String text = randomText(random);
+            ops.add(SourceOperation.Index.text(source, null, text, null));
+            next.put(source, text);
+          }
+        }
+        MutationResult r = index.apply(new Mutation(ops, "tester", null, null));
+        if (!next.equals(current)) {
+          current = next;
+          model.put(r.revision(), Map.copyOf(current));
+          answers.put(r.revision(), answerAll(index, r.revision()));
+        }
+        if (random.nextInt(5) == 0) {
+          ((LuceneCorpusIndex) index).forceMerge(1 + random.nextInt(2));
+        }
+        for (Map.Entry<Long, Map<String, String>> at : model.entrySet()) {
+          long rev = at.getKey();
+          Map<String, List<Answer>> again = answerAll(index, rev);
+          assertEquals(answers.get(rev), again, "revision " + rev + " answered differently at step " + step);
+          checkSemanticSeesEveryChunk(at.getValue(), again, rev);
+        }
+      }
+    }
+  }
+
+  /** A semantic search with a large topK returns every chunk visible at the revision, once each. */
+  private static void checkSemanticSeesEveryChunk(Map<String, String> sources, Map<String, List<Answer>> byQuery,
+      long rev) {
+    for (Map.Entry<String, List<Answer>> e : byQuery.entrySet()) {
+      if (!e.getKey().startsWith("semantic:")) {
+        continue;
+      }
+      Set<String> got = new TreeSet<>();
+      Set<String> keys = new HashSet<>();
+      for (Answer a : e.getValue()) {
+        got.add(a.source());
+        assertTrue(keys.add(a.source() + "#" + a.chunk()), "chunk twice in one answer: " + a);
+        assertTrue(sources.get(a.source()).contains(a.text()), "hit " + a + " is not content of revision " + rev);
+        assertNull(a.parts().lexicalScore());
+        assertNotNull(a.parts().semanticRank());
+      }
+      assertEquals(sources.keySet(), got, "semantic sources at revision " + rev);
+      for (int i = 1; i < e.getValue().size(); i++) {
+        assertTrue(e.getValue().get(i - 1).score() >= e.getValue().get(i).score(), "semantic hits out of order");
+      }
+    }
+  }
+
+  private static Map<String, List<Answer>> answerAll(CorpusIndex index, long revision) {
+    Map<String, List<Answer>> out = new TreeMap<>();
+    for (String q : QUERIES) {
+      for (SearchRequest.Mode mode : List.of(SearchRequest.Mode.SEMANTIC, SearchRequest.Mode.HYBRID)) {
+        List<Answer> list = new ArrayList<>();
+        SearchRequest request = new SearchRequest(q, SourceScope.ALL, List.of(), 100, revision, null, false, mode, null);
+        for (Hit h : index.search(request).hits()) {
+          list.add(new Answer(h.source(), h.sourceRevision(), h.chunk(), h.score(), h.text(), h.parts()));
+        }
+        out.put(mode.wireName() + ":" + q, list);
+      }
+    }
+    return out;
+  }
+
+  private static String randomText(Random random) {
+    int words = 3 + random.nextInt(40);
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < words; i++) {
+      sb.append(i == 0 ? "" : " ").append(WORDS[random.nextInt(WORDS.length)]);
+    }
+    return sb.toString();
+  }
+
+  @Test
+  void hybridRanksByMeaningAndWords_withPartsFiltersAndCaps() throws Exception {
+    try (CorpusIndex index = CorpusIndex.open(dir, info("meaning"), config())) {
+      index.apply(new Mutation(List.of(
+          index("cats", "Cats", "The kitten curled up and slept on the warm rug near the fireplace.", "pets"),
+          index("dogs", "Dogs", "A puppy chased the ball across the garden all afternoon.", "pets"),
+          index("stocks", "Markets", "Shares fell sharply after the central bank raised interest rates.", "finance"),
+          index("bonds", "Markets", "Bond yields rose as investors expected higher rates.", "finance")),
+          "t", null, null));
+      List<Hit> semantic = index.search(request("a sleeping cat", SearchRequest.Mode.SEMANTIC, null)).hits();
+      assertEquals("cats", semantic.get(0).source(), "no word in common, but the same meaning");
+      assertNull(semantic.get(0).parts().lexicalScore());
+      assertEquals(1, semantic.get(0).parts().semanticRank());
+
+      List<Hit> hybrid = index.search(request("interest rates", null, null)).hits();
+      assertEquals("stocks", hybrid.get(0).source());
+      Hit.ScoreParts parts = hybrid.get(0).parts();
+      assertNotNull(parts.lexicalScore());
+      assertNotNull(parts.semanticScore());
+      assertEquals(1, parts.lexicalRank());
+
+      SearchRequest finance = new SearchRequest("a sleeping cat", SourceScope.ALL,
+          List.of(new Filter.Equals("topic", "finance")), 10, null, null, true, SearchRequest.Mode.HYBRID, null);
+      assertTrue(index.search(finance).hits().stream().allMatch(h -> h.metadata().values().get("topic").equals("finance")));
+      SearchRequest scoped = new SearchRequest("cat", new SourceScope(List.of("dogs")), List.of(), 10, null, null,
+          true, SearchRequest.Mode.SEMANTIC, null);
+      assertEquals(Set.of("dogs"), sourcesOf(index.search(scoped).hits()));
+      SearchRequest rrf = new SearchRequest("interest rates", SourceScope.ALL, List.of(), 10, null, null, true,
+          SearchRequest.Mode.HYBRID, new SearchRequest.Fusion(SearchRequest.Fusion.Method.RRF, null));
+      List<Hit> fused = index.search(rrf).hits();
+      Hit.ScoreParts first = fused.get(0).parts();
+      assertEquals((float) (1.0 / (60 + first.lexicalRank()) + 1.0 / (60 + first.semanticRank())), fused.get(0).score());
+      if (fused.get(0).score() == fused.get(1).score()) {
+        assertTrue(fused.get(0).source().compareTo(fused.get(1).source()) < 0, "ties go by source");
+      }
+      assertTrue(hybrid.get(0).highlights().size() > 0, "a hybrid hit is highlighted where the words match");
+    }
+  }
+
+  @Test
+  void aCorpusKeepsItsModel_andBadRequestsAreTypedErrors() throws Exception {
+    CorpusSettings wide = info("typed").settings();
+    CorpusInfo info = new CorpusInfo("typed", "typed-id", new CorpusSettings(wide.language(),
+        new CorpusSettings.Chunking(1000, 0), wide.ranking(), wide.embedding()), Instant.EPOCH);
+    try (CorpusIndex index = CorpusIndex.open(dir, info, config())) {
+      String longText = "heron ".repeat(400);
+      index.apply(Mutation.of(SourceOperation.Index.text("long", null, longText, null), "t"));
+      assertEquals(1, index.readSource("long").orElseThrow().truncatedChunks(),
+          "a chunk longer than the model's window is reported");
+      QuarryException tooLong = assertThrows(QuarryException.class,
+          () -> index.search(request("word ".repeat(300), SearchRequest.Mode.SEMANTIC, null)));
+      assertEquals("query", tooLong.field());
+      QuarryException blank = assertThrows(QuarryException.class,
+          () -> index.search(request("   ", SearchRequest.Mode.HYBRID, null)));
+      assertEquals("query", blank.field());
+    }
+    QuarryException missing = assertThrows(QuarryException.class,
+        () -> CorpusIndex.open(dir, info, EngineConfig.defaults()));
+    assertEquals(ErrorCode.EMBEDDING_UNAVAILABLE, missing.code());
+    CorpusInfo otherWeights = new CorpusInfo("typed", "typed-id", info.settings().withEmbedding(
+        info.settings().embedding().withSha256("0".repeat(64))), Instant.EPOCH);
+    assertEquals(ErrorCode.EMBEDDING_UNAVAILABLE,
+        assertThrows(QuarryException.class, () -> CorpusIndex.open(dir, otherWeights, config())).code());
+    QuarryException unknown = assertThrows(QuarryException.class, () -> MODELS.resolve(CorpusSettings.DEFAULT
+        .withEmbedding(new CorpusSettings.Embedding("no-such-model", null, 0.5))));
+    assertEquals("settings.embedding.model", unknown.field());
+
+    CorpusInfo lexical = new CorpusInfo("lexical", "lexical-id", CorpusSettings.DEFAULT, Instant.EPOCH);
+    try (CorpusIndex index = CorpusIndex.open(dir.resolve("lexical"), lexical, config())) {
+      QuarryException semantic = assertThrows(QuarryException.class,
+          () -> index.search(request("river", SearchRequest.Mode.SEMANTIC, null)));
+      assertEquals(ErrorCode.INVALID_REQUEST, semantic.code());
+      assertEquals("mode", semantic.field());
+      assertTrue(index.search(SearchRequest.of("river")).hits().isEmpty());
+    }
+  }
+
+  private static SearchRequest request(String q, SearchRequest.Mode mode, SearchRequest.Fusion fusion) {
+    return new SearchRequest(q, SourceScope.ALL, List.of(), 10, null, null, true, mode, fusion);
+  }
+
+  private static SourceOperation index(String id, String title, String text, String topic) {
+    return new SourceOperation.Index(id, title, text, null, null, Metadata.of(Map.of("topic", topic), "metadata"),
+        null, null, null, null);
+  }
+
+  private static Set<String> sourcesOf(List<Hit> hits) {
+    Set<String> s = new TreeSet<>();
+    hits.forEach(h -> s.add(h.source()));
+    return s;
+  }
+}

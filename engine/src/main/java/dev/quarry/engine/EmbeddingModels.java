@@ -1,0 +1,94 @@
+package dev.quarry.engine;
+
+import dev.quarry.engine.embed.PassageEmbedder;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The embedding models a process can run, by model name, and the one pool that embeds passages
+ * with them. Thread-safe.
+ */
+public final class EmbeddingModels {
+  /** No models: every corpus is lexical. */
+  public static final EmbeddingModels NONE = new EmbeddingModels(Map.of());
+
+  private final Map<String, Embedder> byName;
+  private final PassageEmbedder passages;
+
+  private EmbeddingModels(Map<String, Embedder> byName) {
+    this.byName = byName;
+    this.passages = byName.isEmpty() ? null : PassageEmbedder.withDefaults();
+  }
+
+  /** The process's bounded pool (with its cache) that embeds passages for every corpus. */
+  public PassageEmbedder passages() {
+    if (passages == null) {
+      throw new IllegalStateException("no embedding models");
+    }
+    return passages;
+  }
+
+  /** The given models, each under its own {@link Embedder#model()} name. */
+  public static EmbeddingModels of(Embedder... embedders) {
+    Map<String, Embedder> m = new TreeMap<>();
+    for (Embedder e : embedders) {
+      if (m.put(e.model(), e) != null) {
+        throw new IllegalArgumentException("two embedders are named " + e.model());
+      }
+    }
+    return new EmbeddingModels(Map.copyOf(m));
+  }
+
+  public Optional<Embedder> find(String model) {
+    return Optional.ofNullable(byName.get(model));
+  }
+
+  /**
+   * {@code settings} bound to the weights of the model they name, for a corpus being created.
+   *
+   * @throws QuarryException INVALID_REQUEST on {@code settings.embedding.model} for a model this
+   *     process does not run
+   */
+  public CorpusSettings resolve(CorpusSettings settings) {
+    if (!settings.hasEmbedding()) {
+      return settings;
+    }
+    Embedder e = byName.get(settings.embedding().model());
+    if (e == null) {
+      throw QuarryException.invalid("settings.embedding.model", "unknown embedding model '"
+          + settings.embedding().model() + "'; this server runs " + (byName.isEmpty() ? "none" : names()));
+    }
+    return settings.withEmbedding(settings.embedding().withSha256(e.sha256()));
+  }
+
+  /**
+   * The embedder of an existing corpus, or null for a lexical corpus.
+   *
+   * @throws QuarryException EMBEDDING_UNAVAILABLE when this process lacks the corpus's model or
+   *     runs different weights under its name (the stored vectors would not compare)
+   */
+  public Embedder embedderOf(CorpusInfo info) {
+    CorpusSettings.Embedding wanted = info.settings().embedding();
+    if (wanted == null) {
+      return null;
+    }
+    Embedder e = byName.get(wanted.model());
+    if (e == null) {
+      throw new QuarryException(ErrorCode.EMBEDDING_UNAVAILABLE, "corpus '" + info.name()
+          + "' needs embedding model '" + wanted.model() + "', which this server does not run");
+    }
+    if (wanted.sha256() != null && !wanted.sha256().equals(e.sha256())) {
+      throw new QuarryException(ErrorCode.EMBEDDING_UNAVAILABLE, "corpus '" + info.name()
+          + "' was embedded with other weights of model '" + wanted.model() + "' (SHA-256 " + wanted.sha256()
+          + "); this server runs " + e.sha256());
+    }
+    return e;
+  }
+
+  /** Model names, sorted. */
+  public Set<String> names() {
+    return new java.util.TreeSet<>(byName.keySet());
+  }
+}

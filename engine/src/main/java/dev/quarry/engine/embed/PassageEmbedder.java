@@ -1,0 +1,139 @@
+package dev.quarry.engine.embed;
+
+import dev.quarry.engine.Embedder;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Embeds the passages of index operations on a bounded pool of threads, never on a corpus's
+ * writer thread, with a cache by (model SHA-256, text SHA-256) so that re-indexing unchanged text
+ * costs a lookup. One per process, shared by every embedding corpus.
+ *
+ * <p>A request's passages are split into at most four parts per thread (of at least {@link #BATCH}
+ * passages each), so however large a request is, it fits an idle pool; when the pool's queue
+ * cannot take all of a request's parts now, the request is refused with CAPACITY and nothing of it
+ * runs.
+ */
+public final class PassageEmbedder implements AutoCloseable {
+  /** The fewest passages in one part of a request: a part is one task on the pool. */
+  static final int BATCH = 16;
+  /** Parts per thread a request is split into at most, so that a large one is spread evenly. */
+  static final int PARTS_PER_THREAD = 4;
+  /** Cached vectors; a 384-dimension vector is about 1.6 KB, so the default holds ~30 MB. */
+  public static final int DEFAULT_CACHE_ENTRIES = 20_000;
+  /** Parts waiting for a thread beyond this many are refused (a few hundred concurrent requests). */
+  public static final int DEFAULT_QUEUED_BATCHES = 1024;
+
+  private final ThreadPoolExecutor pool;
+  private final Map<String, Embedder.Embedding> cache;
+
+  public PassageEmbedder(int threads, int queuedBatches, int cacheEntries) {
+    AtomicInteger n = new AtomicInteger();
+    this.pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(queuedBatches), r -> {
+          Thread t = new Thread(r, "quarry-embed-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    this.pool.allowCoreThreadTimeOut(true);
+    this.cache = new LinkedHashMap<>(1024, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, Embedder.Embedding> eldest) {
+        return size() > cacheEntries;
+      }
+    };
+  }
+
+  /** A pool with one thread per core, the default queue and cache. */
+  public static PassageEmbedder withDefaults() {
+    return new PassageEmbedder(Runtime.getRuntime().availableProcessors(), DEFAULT_QUEUED_BATCHES,
+        DEFAULT_CACHE_ENTRIES);
+  }
+
+  /**
+   * Embeds {@code texts} with {@code embedder}, completing with one result per text in order.
+   *
+   * @throws QuarryException CAPACITY when the pool cannot queue the work now
+   */
+  public CompletableFuture<List<Embedder.Embedding>> embed(Embedder embedder, List<String> texts) {
+    Embedder.Embedding[] out = new Embedder.Embedding[texts.size()];
+    List<Integer> missing = new ArrayList<>();
+    String[] keys = new String[texts.size()];
+    synchronized (cache) {
+      for (int i = 0; i < texts.size(); i++) {
+        keys[i] = embedder.sha256() + ':' + sha256(texts.get(i));
+        out[i] = cache.get(keys[i]);
+        if (out[i] == null) {
+          missing.add(i);
+        }
+      }
+    }
+    if (missing.isEmpty()) {
+      return CompletableFuture.completedFuture(List.of(out));
+    }
+    int batches = Math.min((missing.size() + BATCH - 1) / BATCH, pool.getMaximumPoolSize() * PARTS_PER_THREAD);
+    int perPart = (missing.size() + batches - 1) / batches;
+    if (pool.getQueue().remainingCapacity() < batches) {
+      throw capacity();
+    }
+    List<CompletableFuture<Void>> parts = new ArrayList<>(batches);
+    try {
+      for (int b = 0; b * perPart < missing.size(); b++) {
+        List<Integer> slice = missing.subList(b * perPart, Math.min(missing.size(), (b + 1) * perPart));
+        parts.add(CompletableFuture.runAsync(() -> embedSlice(embedder, texts, slice, keys, out), pool));
+      }
+    } catch (RejectedExecutionException e) {
+      parts.forEach(p -> p.cancel(false));
+      throw capacity();
+    }
+    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> List.of(out));
+  }
+
+  private void embedSlice(Embedder embedder, List<String> texts, List<Integer> slice, String[] keys,
+      Embedder.Embedding[] out) {
+    List<String> batch = new ArrayList<>(slice.size());
+    for (int i : slice) {
+      batch.add(texts.get(i));
+    }
+    List<Embedder.Embedding> vectors = embedder.embedPassages(batch);
+    synchronized (cache) {
+      for (int j = 0; j < slice.size(); j++) {
+        int i = slice.get(j);
+        out[i] = vectors.get(j);
+        cache.put(keys[i], vectors.get(j));
+      }
+    }
+  }
+
+  private static QuarryException capacity() {
+    return new QuarryException(ErrorCode.CAPACITY,
+        "the embedding pool is full; retry the request shortly");
+  }
+
+  private static String sha256(String s) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new AssertionError("every JDK has SHA-256", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    pool.shutdownNow();
+  }
+}

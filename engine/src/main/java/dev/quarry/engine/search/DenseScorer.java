@@ -1,0 +1,140 @@
+package dev.quarry.engine.search;
+
+import dev.quarry.engine.embed.VectorCodec;
+import dev.quarry.engine.index.Fields;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.SortedDocValues;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.CollectorManager;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.SimpleCollector;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * Exact semantic scoring: the query vector against the stored vector of every visible chunk in
+ * scope ({@link VectorCodec#dot}), with no approximate index. A chunk's score depends on its own
+ * stored bytes and the query only, and the top chunks are kept in result order (score, then
+ * source, then chunk), so the answer is the same whatever the segment layout or the order in which
+ * segments are visited.
+ */
+final class DenseScorer {
+  private final RevisionIndexSearcher searcher;
+  private final float[] query;
+
+  DenseScorer(RevisionIndexSearcher searcher, float[] query) {
+    this.searcher = searcher;
+    this.query = query;
+  }
+
+  /** The best {@code topK} chunks (at most {@code maxChunksPerSource} each) matching every filter. */
+  List<ScoredChunk> top(List<Query> filters, int topK, Integer maxChunksPerSource) throws IOException {
+    BooleanQuery.Builder b = new BooleanQuery.Builder();
+    b.add(new TermQuery(new Term(Fields.KIND, Fields.KIND_CHUNK)), BooleanClause.Occur.FILTER);
+    for (Query f : filters) {
+      b.add(f, BooleanClause.Occur.FILTER);
+    }
+    List<TopChunks> perCollector = searcher.search(b.build(), new CollectorManager<Collector, List<TopChunks>>() {
+      @Override
+      public Collector newCollector() {
+        return new Collector(new TopChunks(topK, maxChunksPerSource));
+      }
+
+      @Override
+      public List<TopChunks> reduce(Collection<Collector> collectors) {
+        List<TopChunks> all = new ArrayList<>();
+        collectors.forEach(c -> all.add(c.top));
+        return all;
+      }
+    });
+    TopChunks merged = new TopChunks(topK, maxChunksPerSource);
+    for (TopChunks t : perCollector) {
+      t.results().forEach(merged::offer);
+    }
+    return merged.results();
+  }
+
+  /** The exact semantic scores of {@code docs} (ids in the searcher's reader), in the same order. */
+  float[] scores(int[] docs) throws IOException {
+    int[] order = new int[docs.length];
+    Integer[] idx = new Integer[docs.length];
+    for (int i = 0; i < idx.length; i++) {
+      idx[i] = i;
+    }
+    Arrays.sort(idx, (x, y) -> Integer.compare(docs[x], docs[y]));
+    for (int i = 0; i < idx.length; i++) {
+      order[i] = idx[i];
+    }
+    float[] out = new float[docs.length];
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    int leaf = 0;
+    BinaryDocValues vectors = null;
+    for (int i : order) {
+      while (docs[i] >= leaves.get(leaf).docBase + leaves.get(leaf).reader().maxDoc()) {
+        leaf++;
+        vectors = null;
+      }
+      LeafReaderContext context = leaves.get(leaf);
+      if (vectors == null) {
+        vectors = context.reader().getBinaryDocValues(Fields.VECTOR);
+      }
+      int doc = docs[i] - context.docBase;
+      out[i] = vectors != null && vectors.advanceExact(doc) ? VectorCodec.dot(query, vectors.binaryValue()) : 0f;
+    }
+    return out;
+  }
+
+  /** Scores every collected chunk that has a vector and keeps the best. */
+  private final class Collector extends SimpleCollector {
+    final TopChunks top;
+    private int docBase;
+    private BinaryDocValues vectors;
+    private SortedDocValues sources;
+    private NumericDocValues chunks;
+
+    Collector(TopChunks top) {
+      this.top = top;
+    }
+
+    @Override
+    public ScoreMode scoreMode() {
+      return ScoreMode.COMPLETE_NO_SCORES;
+    }
+
+    @Override
+    protected void doSetNextReader(LeafReaderContext context) throws IOException {
+      LeafReader leaf = context.reader();
+      docBase = context.docBase;
+      vectors = leaf.getBinaryDocValues(Fields.VECTOR);
+      sources = leaf.getSortedDocValues(Fields.SOURCE);
+      chunks = leaf.getNumericDocValues(Fields.CHUNK);
+    }
+
+    @Override
+    public void collect(int doc) throws IOException {
+      if (vectors == null || !vectors.advanceExact(doc)) {
+        return; // written before the corpus had vectors: never, for a corpus is created with its model
+      }
+      float score = VectorCodec.dot(query, vectors.binaryValue());
+      if (score < top.minCompetitiveScore()) {
+        return;
+      }
+      BytesRef source = sources != null && sources.advanceExact(doc)
+          ? BytesRef.deepCopyOf(sources.lookupOrd(sources.ordValue()))
+          : new BytesRef();
+      int chunk = chunks != null && chunks.advanceExact(doc) ? (int) chunks.longValue() : 0;
+      top.offer(new ScoredChunk(docBase + doc, score, source, chunk));
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package dev.quarry.engine.search;
+
+import dev.quarry.engine.Hit;
+import dev.quarry.engine.SearchRequest;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Fuses a lexical and a semantic ranking of candidates into one.
+ *
+ * <p>Convex: each side's scores are min-max normalized over that side's candidates (the best
+ * becomes 1, the last candidate 0; a chunk outside a side's candidates counts as 0 there), and the
+ * fused score is {@code w * semantic + (1 - w) * lexical}. RRF: the sum over sides of
+ * {@code 1 / (60 + rank)}. Both are computed in double from the exact per-side scores, in a fixed
+ * order, then rounded once to float; ties are broken by source then chunk like every ranking here.
+ */
+final class HybridFusion {
+  /** RRF's constant from Cormack, Clarke and Büttcher (SIGIR 2009), used unchanged since. */
+  static final int RRF_K = 60;
+
+  private HybridFusion() {}
+
+  /** A candidate with each side's exact score and its rank (0 when not among that side's candidates). */
+  record Candidate(ScoredChunk chunk, float lexicalScore, int lexicalRank, float semanticScore, int semanticRank) {
+    Hit.ScoreParts parts() {
+      return new Hit.ScoreParts(lexicalScore, lexicalRank == 0 ? null : lexicalRank, semanticScore,
+          semanticRank == 0 ? null : semanticRank);
+    }
+  }
+
+  /**
+   * The candidates of both sides by doc, each with its rank on each side.
+   *
+   * @param lexical the lexical candidates in result order
+   * @param semantic the semantic candidates in result order
+   */
+  static Map<Integer, int[]> ranks(List<ScoredChunk> lexical, List<ScoredChunk> semantic) {
+    Map<Integer, int[]> ranks = new LinkedHashMap<>();
+    for (int i = 0; i < lexical.size(); i++) {
+      ranks.computeIfAbsent(lexical.get(i).doc(), d -> new int[2])[0] = i + 1;
+    }
+    for (int i = 0; i < semantic.size(); i++) {
+      ranks.computeIfAbsent(semantic.get(i).doc(), d -> new int[2])[1] = i + 1;
+    }
+    return ranks;
+  }
+
+  /** The fused score of {@code c}. */
+  static float fuse(Candidate c, SearchRequest.Fusion.Method method, double semanticWeight,
+      Range lexical, Range semantic) {
+    if (method == SearchRequest.Fusion.Method.RRF) {
+      double sum = 0;
+      if (c.lexicalRank() > 0) {
+        sum += 1.0 / (RRF_K + c.lexicalRank());
+      }
+      if (c.semanticRank() > 0) {
+        sum += 1.0 / (RRF_K + c.semanticRank());
+      }
+      return (float) sum;
+    }
+    double lex = c.lexicalRank() > 0 ? lexical.normalize(c.lexicalScore()) : 0;
+    double sem = c.semanticRank() > 0 ? semantic.normalize(c.semanticScore()) : 0;
+    return (float) (semanticWeight * sem + (1 - semanticWeight) * lex);
+  }
+
+  /** The score range of one side's candidates. */
+  record Range(float min, float max) {
+    static Range of(List<ScoredChunk> ranked) {
+      if (ranked.isEmpty()) {
+        return new Range(0, 0);
+      }
+      return new Range(ranked.get(ranked.size() - 1).score(), ranked.get(0).score());
+    }
+
+    /** {@code score} in [0, 1]; every candidate is 1 when all score the same. */
+    double normalize(float score) {
+      if (max <= min) {
+        return 1;
+      }
+      return Math.max(0, Math.min(1, ((double) score - min) / ((double) max - min)));
+    }
+  }
+
+  /** Exact scores of some docs on one side, by doc. */
+  static Map<Integer, Float> byDoc(int[] docs, float[] scores) {
+    Map<Integer, Float> m = new HashMap<>();
+    for (int i = 0; i < docs.length; i++) {
+      m.put(docs[i], scores[i]);
+    }
+    return m;
+  }
+}
