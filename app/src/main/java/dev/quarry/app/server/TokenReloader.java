@@ -151,10 +151,16 @@ public final class TokenReloader implements Authenticator, AutoCloseable {
   @SuppressWarnings("sunapi") // sun.misc.Signal: the JDK's only way to catch a signal, in jdk.unsupported
   public void reloadOnHangup() {
     try {
-      sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> {
+      sun.misc.SignalHandler before = sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> {
         LOG.info("SIGHUP: reloading the tokens file {}", file);
         reload();
       });
+      if (before == sun.misc.SignalHandler.SIG_IGN) {
+        // A process started with SIGHUP ignored (nohup does that) keeps it ignored: the JVM will not
+        // take it over, and the signal never arrives.
+        LOG.warn("SIGHUP is ignored by this process (started under nohup?), so it cannot reload the tokens file;"
+            + " the file is reloaded when it changes");
+      }
     } catch (IllegalArgumentException | UnsupportedOperationException e) {
       LOG.warn("SIGHUP cannot be caught here ({}); the tokens file is reloaded when it changes", e.getMessage());
     }
