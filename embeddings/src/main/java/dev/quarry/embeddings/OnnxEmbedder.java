@@ -9,15 +9,13 @@ import ai.onnxruntime.OrtSession;
 import dev.quarry.engine.Embedder;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.Sha256;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.LongBuffer;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -197,7 +195,7 @@ public final class OnnxEmbedder implements Embedder {
       so.setInterOpNumThreads(1);
       OrtSession session = OrtEnvironment.getEnvironment().createSession(weights, so);
       boolean typeIds = session.getInputNames().contains("token_type_ids");
-      return new Loaded(session, tokenizer, sha256(weights), typeIds);
+      return new Loaded(session, tokenizer, Sha256.of(weights), typeIds);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (OrtException e) {
@@ -223,11 +221,4 @@ public final class OnnxEmbedder implements Embedder {
     return in;
   }
 
-  private static String sha256(byte[] bytes) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError("every JDK has SHA-256", e);
-    }
-  }
 }

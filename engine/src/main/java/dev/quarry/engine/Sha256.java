@@ -31,9 +31,14 @@ public final class Sha256 {
     return HexFormat.of().formatHex(digest.digest());
   }
 
+  /** Lowercase hex SHA-256 of {@code bytes}. */
+  public static String of(byte[] bytes) {
+    return HexFormat.of().formatHex(newDigest().digest(bytes));
+  }
+
   /** Lowercase hex SHA-256 of {@code text}'s UTF-8 bytes. */
   public static String ofUtf8(String text) {
-    return HexFormat.of().formatHex(newDigest().digest(text.getBytes(StandardCharsets.UTF_8)));
+    return of(text.getBytes(StandardCharsets.UTF_8));
   }
 
   /** Lowercase hex SHA-256 of the file's bytes. */

@@ -1,12 +1,11 @@
 package dev.quarry.app.console;
 
+import dev.quarry.engine.Sha256;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
@@ -133,11 +132,6 @@ public final class ConsoleAssets {
   }
 
   private static String etag(byte[] bytes) {
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes);
-      return "\"" + HexFormat.of().formatHex(digest, 0, 16) + "\"";
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JVM has SHA-256", e);
-    }
+    return "\"" + HexFormat.of().formatHex(Sha256.newDigest().digest(bytes), 0, 16) + "\"";
   }
 }

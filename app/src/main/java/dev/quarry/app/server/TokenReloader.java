@@ -2,10 +2,10 @@ package dev.quarry.app.server;
 
 import dev.quarry.api.Authenticator;
 import dev.quarry.corpora.access.Access;
+import dev.quarry.engine.Sha256;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -137,11 +137,7 @@ public final class TokenReloader implements Authenticator, AutoCloseable {
   }
 
   private static byte[] digest(byte[] bytes) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(bytes);
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-    }
+    return Sha256.newDigest().digest(bytes);
   }
 
   /**

@@ -3,11 +3,9 @@ package dev.quarry.engine.embed;
 import dev.quarry.engine.Embedder;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.Sha256;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,7 +73,7 @@ public final class PassageEmbedder implements AutoCloseable {
     String[] keys = new String[texts.size()];
     synchronized (cache) {
       for (int i = 0; i < texts.size(); i++) {
-        keys[i] = embedder.sha256() + ':' + sha256(texts.get(i));
+        keys[i] = embedder.sha256() + ':' + Sha256.ofUtf8(texts.get(i));
         out[i] = cache.get(keys[i]);
         if (out[i] == null) {
           missing.add(i);
@@ -124,13 +122,6 @@ public final class PassageEmbedder implements AutoCloseable {
         "the embedding pool is full; retry the request shortly");
   }
 
-  private static String sha256(String s) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError("every JDK has SHA-256", e);
-    }
-  }
 
   @Override
   public void close() {
