@@ -8,7 +8,8 @@ import java.util.Objects;
  *
  * @param query plain text; no operator syntax, and no character is ever an error
  * @param scope the sources that may be returned (the caller's grants intersected with the request)
- * @param filters metadata conditions, combined with AND
+ * @param filters metadata conditions, combined with AND ({@link Filter}: field conditions and the
+ *     operators and, or, not, nested at most {@link Filter#MAX_DEPTH} deep)
  * @param topK 1 to {@link #MAX_TOP_K} results
  * @param revision the revision to answer at, or null for the latest
  * @param maxChunksPerSource the most chunks of one source in the results, or null for no limit
@@ -44,6 +45,12 @@ public record SearchRequest(
     }
     scope = scope == null ? SourceScope.ALL : scope;
     filters = List.copyOf(filters == null ? List.of() : filters);
+    for (Filter filter : filters) {
+      if (Filter.depth(filter) > Filter.MAX_DEPTH) {
+        throw QuarryException.invalid("filter",
+            "filters may nest at most " + Filter.MAX_DEPTH + " operators (and, or, not) deep");
+      }
+    }
     if (topK < 1 || topK > MAX_TOP_K) {
       throw QuarryException.invalid("topK", "topK must be between 1 and " + MAX_TOP_K + "; got " + topK);
     }

@@ -1,5 +1,6 @@
 package dev.quarry.api.wire;
 
+import dev.quarry.engine.Filter;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.SearchRequest;
@@ -17,8 +18,15 @@ public enum Limit {
   MAX_TOP_K("maxTopK", SearchRequest.MAX_TOP_K, SearchRequest.MAX_TOP_K),
   /** Entries of a search's {@code sources}. */
   MAX_SOURCES_PER_SEARCH("maxSourcesPerSearch", 100, 1000),
-  /** Fields of a search's {@code filter}. */
+  /** Fields of one object of a search's {@code filter} (the filter itself, or one inside and, or, not). */
   MAX_FILTER_FIELDS("maxFilterFields", 32, 256),
+  /**
+   * Conditions and operators in a whole {@code filter}, at every level. Each becomes at most a few
+   * Lucene clauses; the ceiling keeps a filter with the longest query under Lucene's 1024 clauses.
+   */
+  MAX_FILTER_CONDITIONS("maxFilterConditions", 64, 200),
+  /** Operators (and, or, not) enclosing a filter condition; fixed by the engine. */
+  MAX_FILTER_DEPTH("maxFilterDepth", Filter.MAX_DEPTH, Filter.MAX_DEPTH),
   /** Values of one {@code {"in": [...]}} condition. */
   MAX_FILTER_VALUES("maxFilterValues", 100, 1024),
   /** Characters of one source's {@code text}, or of all its passages together. */

@@ -1,6 +1,5 @@
 package dev.quarry.api.wire;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.engine.Filter;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
@@ -19,7 +18,6 @@ public record SearchBody(String corpus, String corpusId, SearchRequest request) 
   private static final Set<String> FIELDS = Set.of("corpus", "corpusId", "query", "sources", "filter", "topK",
       "revision", "maxChunksPerSource", "highlight", "mode", "fusion");
   private static final Set<String> FUSION_FIELDS = Set.of("method", "semanticWeight");
-  private static final Set<String> CONDITION_KEYS = Set.of("in", "gt", "gte", "lt", "lte");
 
   public static SearchBody read(WireObject body, Limits limits) {
     body.allowOnly(FIELDS);
@@ -31,7 +29,7 @@ public record SearchBody(String corpus, String corpusId, SearchRequest request) 
           "query may have at most " + limits.get(Limit.MAX_QUERY_CHARS) + " characters; got " + query.length());
     }
     SourceScope scope = scope(body, limits);
-    List<Filter> filters = filters(body, limits);
+    List<Filter> filters = FilterReader.read(body, limits);
     int maxTopK = limits.getInt(Limit.MAX_TOP_K);
     Integer topK = body.optionalInt("topK", 1, maxTopK);
     Long revision = body.optionalLong("revision", 0, Long.MAX_VALUE);
@@ -87,53 +85,5 @@ public record SearchBody(String corpus, String corpusId, SearchRequest request) 
       }
     }
     return new SourceScope(entries);
-  }
-
-  private static List<Filter> filters(WireObject body, Limits limits) {
-    WireObject filter = body.optionalObject("filter");
-    if (filter == null) {
-      return List.of();
-    }
-    List<String> fields = filter.fieldNames();
-    if (fields.size() > limits.getInt(Limit.MAX_FILTER_FIELDS)) {
-      throw QuarryException.invalid("filter",
-          "filter may have at most " + limits.getInt(Limit.MAX_FILTER_FIELDS) + " fields; got " + fields.size());
-    }
-    List<Filter> out = new ArrayList<>(fields.size());
-    for (String field : fields) {
-      out.add(condition(field, filter.raw(field), filter.pathOf(field), limits));
-    }
-    return out;
-  }
-
-  private static Filter condition(String field, JsonNode value, String path, Limits limits) {
-    if (value.isArray()) {
-      throw QuarryException.invalid(path, "a list is not a filter value; use {\"in\": [...]} for membership");
-    }
-    if (!value.isObject()) {
-      return new Filter.Equals(field, WireValues.scalar(value, path, "a filter value is a string, number or boolean"));
-    }
-    WireObject c = WireObject.at(value, path);
-    c.allowOnly(CONDITION_KEYS);
-    if (c.fieldNames().isEmpty()) {
-      throw QuarryException.invalid(path, "a condition needs 'in' or one of gt, gte, lt, lte");
-    }
-    if (c.has("in")) {
-      if (c.fieldNames().size() > 1) {
-        throw QuarryException.invalid(path, "'in' cannot be combined with a range in one condition");
-      }
-      List<JsonNode> items = c.optionalArray("in", limits.getInt(Limit.MAX_FILTER_VALUES));
-      if (items.isEmpty()) {
-        throw QuarryException.invalid(c.pathOf("in"), "'in' needs at least one value");
-      }
-      List<Object> values = new ArrayList<>(items.size());
-      for (int i = 0; i < items.size(); i++) {
-        values.add(WireValues.scalar(items.get(i), c.pathOf("in") + "[" + i + "]",
-            "an 'in' value is a string, number or boolean"));
-      }
-      return new Filter.In(field, values);
-    }
-    return new Filter.Range(field, c.optionalNumber("gt"), c.optionalNumber("gte"), c.optionalNumber("lt"),
-        c.optionalNumber("lte"));
   }
 }

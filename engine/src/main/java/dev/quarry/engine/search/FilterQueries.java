@@ -9,11 +9,13 @@ import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.PrefixQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TermRangeQuery;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -57,7 +59,44 @@ final class FilterQueries {
       case Filter.Equals equals -> equality(equals.field(), equals.value());
       case Filter.In in -> membership(in.field(), in.values());
       case Filter.Range range -> range(range);
+      case Filter.Exists exists -> exists(exists.field());
+      case Filter.Prefix prefix -> new PrefixQuery(new Term(Fields.META_TERM_PREFIX + prefix.field(), prefix.prefix()));
+      case Filter.AllOf all -> allOf(all.filters());
+      case Filter.AnyOf any -> anyOf(any.filters().stream().map(FilterQueries::filter).toList());
+      case Filter.Not not -> not(filter(not.filter()));
     };
+  }
+
+  /**
+   * Any term of the field (strings, booleans, list elements) or any number. Neither kind of field
+   * has norms or doc values, so Lucene's FieldExistsQuery cannot answer; an open range over each
+   * can, and Lucene rewrites it to the field's postings or point tree.
+   */
+  private static Query exists(String field) {
+    return anyOf(List.of(
+        new TermRangeQuery(Fields.META_TERM_PREFIX + field, null, null, true, true),
+        DoublePoint.newRangeQuery(Fields.META_NUMBER_PREFIX + field, Double.NEGATIVE_INFINITY,
+            Double.POSITIVE_INFINITY)));
+  }
+
+  private static Query allOf(List<Filter> filters) {
+    BooleanQuery.Builder builder = new BooleanQuery.Builder();
+    for (Filter f : filters) {
+      builder.add(filter(f), BooleanClause.Occur.FILTER);
+    }
+    return builder.build();
+  }
+
+  /**
+   * Every visible chunk except those {@code excluded} matches. Lucene matches nothing with a
+   * negative clause alone, so the positive side is every live document: the reader of a revision
+   * has exactly the chunks visible at that revision live.
+   */
+  private static Query not(Query excluded) {
+    return new BooleanQuery.Builder()
+        .add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
+        .add(excluded, BooleanClause.Occur.MUST_NOT)
+        .build();
   }
 
   /** Strings and booleans are indexed as terms (each list element too), numbers as double points. */

@@ -128,4 +128,86 @@ class SearchFiltersTest {
     assertEquals(List.of("policies/leave"), sources(new SourceScope(List.of("policies/*")),
         new Filter.Equals("dept", "hr"), new Filter.Range("year", null, 2021.0, null, null)));
   }
+
+  @Test
+  void orFilter_matchesEitherSide() {
+    assertEquals(List.of("private/x", "public/a"), sources(new Filter.AnyOf(List.of(
+        new Filter.Equals("dept", "finance"), new Filter.Range("year", null, 2022.0, null, null)))));
+  }
+
+  @Test
+  void notFilter_matchesChunksWithoutTheField() {
+    // Sources without "dept" at all are kept, as Elasticsearch's must_not keeps them.
+    assertEquals(List.of("policies/leave-old", "private/x", "public/a"), sources(new Filter.Not(new Filter.Equals("dept", "hr"))));
+    assertEquals(List.of("policies/leave", "policies/leave-old", "private/x"),
+        sources(new Filter.Not(new Filter.Equals("tags", "money")), new Filter.Not(new Filter.Equals("tags", "people"))));
+  }
+
+  @Test
+  void existsFilter_matchesAnyValueOfAnyType() {
+    assertEquals(List.of("policies/leave", "public/a", "public/b"), sources(new Filter.Exists("dept")));
+    assertEquals(List.of("policies/leave", "private/x", "public/a", "public/b"), sources(new Filter.Exists("year")));
+    assertEquals(List.of("public/a", "public/b"), sources(new Filter.Exists("draft")));
+    assertEquals(List.of("public/a", "public/b"), sources(new Filter.Exists("tags")));
+    assertEquals(List.of("policies/leave-old", "private/x"), sources(new Filter.Not(new Filter.Exists("dept"))));
+    assertEquals(List.of(), sources(new Filter.Exists("nowhere")));
+  }
+
+  @Test
+  void prefixFilter_matchesStringsAndListElementsThatStartWithIt() {
+    assertEquals(List.of("public/a"), sources(new Filter.Prefix("dept", "fin")));
+    assertEquals(List.of("public/a", "public/b"), sources(new Filter.Prefix("tags", "p")));
+    assertEquals(List.of(), sources(new Filter.Prefix("dept", "HR")), "exact characters: no case folding");
+    assertEquals(List.of(), sources(new Filter.Prefix("year", "20")), "numbers have no prefix");
+  }
+
+  @Test
+  void operators_nest() {
+    // (dept = hr and not draft) or (tags starts with "mo" and year < 2020)
+    Filter nested = new Filter.AnyOf(List.of(
+        new Filter.AllOf(List.of(new Filter.Equals("dept", "hr"), new Filter.Not(new Filter.Equals("draft", true)))),
+        new Filter.AllOf(List.of(new Filter.Prefix("tags", "mo"), new Filter.Range("year", null, null, 2020.0, null)))));
+    assertEquals(List.of("policies/leave", "public/a", "public/b"), sources(nested));
+    assertEquals(List.of("policies/leave-old", "private/x"), sources(new Filter.Not(nested)));
+  }
+
+  @Test
+  void operators_deeperThanTheBound_areRefusedNamingTheFilter() {
+    Filter f = new Filter.Equals("dept", "hr");
+    for (int i = 0; i < Filter.MAX_DEPTH; i++) {
+      f = new Filter.Not(f);
+    }
+    assertEquals(List.of("policies/leave", "public/b"), sources(f), "an even number of nots is the condition itself");
+    Filter tooDeep = new Filter.AnyOf(List.of(f));
+    dev.quarry.engine.QuarryException e = org.junit.jupiter.api.Assertions.assertThrows(
+        dev.quarry.engine.QuarryException.class, () -> sources(tooDeep));
+    assertEquals("filter", e.field());
+  }
+
+  @Test
+  void notAndExists_atAPinnedRevision_seeThatRevisionsMetadata(@TempDir Path dir) throws IOException {
+    try (TestCorpus c = new TestCorpus(dir)) {
+      long first = c.index(new Source("a", "budget").withMetadata(Map.of("status", "draft")),
+          new Source("b", "budget"));
+      c.index(new Source("a", "budget").withMetadata(Map.of("status", "final")),
+          new Source("b", "budget").withMetadata(Map.of("status", "draft")));
+      IndexSnapshot s = c.snapshot();
+      try {
+        RevisionSearcher r = c.newSearcher();
+        Filter notDraft = new Filter.Not(new Filter.Prefix("status", "dra"));
+        Filter missing = new Filter.Not(new Filter.Exists("status"));
+        assertEquals(List.of("b"), hits(r, s, first, notDraft));
+        assertEquals(List.of("b"), hits(r, s, first, missing));
+        assertEquals(List.of("a"), hits(r, s, null, notDraft));
+        assertEquals(List.of(), hits(r, s, null, missing));
+      } finally {
+        s.release();
+      }
+    }
+  }
+
+  private static List<String> hits(RevisionSearcher r, IndexSnapshot s, Long revision, Filter filter) {
+    SearchRequest request = new SearchRequest("budget", SourceScope.ALL, List.of(filter), 10, revision, null, false);
+    return r.search(s, request).hits().stream().map(dev.quarry.engine.Hit::source).sorted().toList();
+  }
 }
