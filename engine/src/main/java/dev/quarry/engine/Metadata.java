@@ -39,13 +39,18 @@ public record Metadata(Map<String, Object> values) {
     for (Map.Entry<String, ?> e : raw.entrySet()) {
       String key = e.getKey();
       String path = field + "." + key;
-      if (key == null || !KEY.matcher(key).matches()) {
-        throw QuarryException.invalid(path,
-            "metadata keys are 1 to " + MAX_KEY_CHARS + " characters of letters, digits, '_', '.', '-'");
-      }
+      checkKey(key, path);
       out.put(key, checkValue(e.getValue(), path));
     }
     return new Metadata(out);
+  }
+
+  /** Throws INVALID_REQUEST naming {@code path} unless {@code key} is a valid metadata key. */
+  public static void checkKey(String key, String path) {
+    if (key == null || !KEY.matcher(key).matches()) {
+      throw QuarryException.invalid(path,
+          "metadata keys are 1 to " + MAX_KEY_CHARS + " characters of letters, digits, '_', '.', '-'");
+    }
   }
 
   private static Object checkValue(Object v, String path) {

@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param mode lexical, semantic or hybrid, or null for the corpus's default (hybrid on an embedding
  *     corpus, lexical otherwise)
  * @param fusion how hybrid search combines its two sides, or null for the corpus's default
+ * @param facets the metadata fields to count values of over the matches ({@link FacetCounts}), at
+ *     most {@link #MAX_FACETS}, each once
  */
 public record SearchRequest(
     String query,
@@ -27,14 +29,24 @@ public record SearchRequest(
     Integer maxChunksPerSource,
     boolean highlight,
     Mode mode,
-    Fusion fusion) {
+    Fusion fusion,
+    List<Facet> facets) {
   public static final int MAX_TOP_K = 100;
   public static final int DEFAULT_TOP_K = 10;
   public static final int MAX_QUERY_CHARS = 1000;
+  /** Facet fields of one search: each costs a pass over the field's postings in the matches. */
+  public static final int MAX_FACETS = 16;
+
+  /** The same search with the corpus's default syntax and no facets. */
+  public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
+      Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion) {
+    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, List.of());
+  }
 
   /** This request searching {@code newScope} instead, such as the caller's scope narrowed to its grants. */
   public SearchRequest withScope(SourceScope newScope) {
-    return new SearchRequest(query, newScope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion);
+    return new SearchRequest(query, newScope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
+        facets);
   }
 
   public SearchRequest {
@@ -57,9 +69,45 @@ public record SearchRequest(
     if (revision != null && revision < 0) {
       throw QuarryException.invalid("revision", "revision must be 0 or more; got " + revision);
     }
+    facets = List.copyOf(facets == null ? List.of() : facets);
+    if (facets.size() > MAX_FACETS) {
+      throw QuarryException.invalid("facets", "facets may name at most " + MAX_FACETS + " fields; got " + facets.size());
+    }
+    if (facets.stream().map(Facet::field).distinct().count() < facets.size()) {
+      throw QuarryException.invalid("facets", "facets names a field twice");
+    }
     if (maxChunksPerSource != null && maxChunksPerSource < 1) {
       throw QuarryException.invalid("maxChunksPerSource",
           "maxChunksPerSource must be at least 1; got " + maxChunksPerSource);
+    }
+  }
+
+  /** This request counting {@code newFacets}. */
+  public SearchRequest withFacets(List<Facet> newFacets) {
+    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
+        newFacets);
+  }
+
+  /**
+   * A metadata field to count values of, and how many of its values to return.
+   *
+   * @param size 1 to {@link #MAX_SIZE}: the values with the highest counts
+   */
+  public record Facet(String field, int size) {
+    /** Enough for a sidebar of choices; ask for more with a size. */
+    public static final int DEFAULT_SIZE = 10;
+    /** Counting is exact whatever the size; the bound keeps answers small. */
+    public static final int MAX_SIZE = 100;
+
+    public Facet {
+      Metadata.checkKey(field, "facets");
+      if (size < 1 || size > MAX_SIZE) {
+        throw QuarryException.invalid("facets", "a facet size is between 1 and " + MAX_SIZE + "; got " + size);
+      }
+    }
+
+    public Facet(String field) {
+      this(field, DEFAULT_SIZE);
     }
   }
 
@@ -76,7 +124,8 @@ public record SearchRequest(
 
   /** This request in {@code mode}. */
   public SearchRequest withMode(Mode mode) {
-    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion);
+    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
+        facets);
   }
 
   /** What a search ranks by. */

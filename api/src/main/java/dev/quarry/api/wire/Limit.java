@@ -29,6 +29,10 @@ public enum Limit {
   MAX_FILTER_DEPTH("maxFilterDepth", Filter.MAX_DEPTH, Filter.MAX_DEPTH),
   /** Values of one {@code {"in": [...]}} condition. */
   MAX_FILTER_VALUES("maxFilterValues", 100, 1024),
+  /** Fields of a search's {@code facets}. */
+  MAX_FACETS("maxFacets", 8, SearchRequest.MAX_FACETS),
+  /** Values one facet returns ({@code size}); counting is exact whatever the size. */
+  MAX_FACET_SIZE("maxFacetSize", SearchRequest.Facet.MAX_SIZE, SearchRequest.Facet.MAX_SIZE),
   /** Characters of one source's {@code text}, or of all its passages together. */
   MAX_TEXT_CHARS("maxTextChars", 4_000_000, 64_000_000),
   MAX_PASSAGES("maxPassages", 10_000, 100_000),

@@ -1,6 +1,8 @@
 package dev.quarry.api.wire;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.engine.Filter;
+import dev.quarry.engine.Metadata;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceIds;
@@ -16,7 +18,8 @@ import java.util.Set;
  */
 public record SearchBody(String corpus, String corpusId, SearchRequest request) {
   private static final Set<String> FIELDS = Set.of("corpus", "corpusId", "query", "sources", "filter", "topK",
-      "revision", "maxChunksPerSource", "highlight", "mode", "fusion");
+      "revision", "maxChunksPerSource", "highlight", "mode", "fusion", "facets");
+  private static final Set<String> FACET_FIELDS = Set.of("field", "size");
   private static final Set<String> FUSION_FIELDS = Set.of("method", "semanticWeight");
 
   public static SearchBody read(WireObject body, Limits limits) {
@@ -38,8 +41,47 @@ public record SearchBody(String corpus, String corpusId, SearchRequest request) 
     String mode = body.optionalString("mode", 16);
     SearchRequest request = new SearchRequest(query, scope, filters,
         topK == null ? SearchRequest.DEFAULT_TOP_K : topK, revision, maxChunks, highlight,
-        mode == null ? null : SearchRequest.Mode.fromWireName(mode, body.pathOf("mode")), fusion(body));
+        mode == null ? null : SearchRequest.Mode.fromWireName(mode, body.pathOf("mode")), fusion(body),
+        facets(body, limits));
     return new SearchBody(corpus, corpusId, request);
+  }
+
+  /**
+   * The facet fields: each entry a field name (the default size) or {@code {"field", "size"?}};
+   * a field named twice is refused at its second entry.
+   */
+  private static List<SearchRequest.Facet> facets(WireObject body, Limits limits) {
+    List<JsonNode> items = body.optionalArray("facets", limits.getInt(Limit.MAX_FACETS));
+    if (items == null) {
+      return List.of();
+    }
+    List<SearchRequest.Facet> out = new ArrayList<>(items.size());
+    Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < items.size(); i++) {
+      String path = body.pathOf("facets") + "[" + i + "]";
+      JsonNode item = items.get(i);
+      String field;
+      int size = SearchRequest.Facet.DEFAULT_SIZE;
+      String fieldPath = path;
+      if (item.isTextual()) {
+        field = item.textValue();
+      } else if (item.isObject()) {
+        WireObject facet = WireObject.at(item, path).allowOnly(FACET_FIELDS);
+        field = facet.requireString("field");
+        fieldPath = facet.pathOf("field");
+        Integer requested = facet.optionalInt("size", 1, limits.getInt(Limit.MAX_FACET_SIZE));
+        size = requested == null ? size : requested;
+      } else {
+        throw QuarryException.invalid(path, path + " must be a field name or {\"field\", \"size\"}; got "
+            + WireObject.describe(item));
+      }
+      Metadata.checkKey(field, fieldPath);
+      if (!seen.add(field)) {
+        throw QuarryException.invalid(fieldPath, "facets names '" + field + "' twice");
+      }
+      out.add(new SearchRequest.Facet(field, size));
+    }
+    return out;
   }
 
   /** Hybrid search's fusion, or null for the corpus's default (convex, with its semantic weight). */

@@ -2,6 +2,7 @@ package dev.quarry.api.wire;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.engine.FacetCounts;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.SearchResult;
 
@@ -17,6 +18,28 @@ public final class SearchResponses {
     out.put("tookMs", result.tookMs());
     ArrayNode results = out.putArray("results");
     result.hits().forEach(h -> results.add(hit(h)));
+    if (!result.facets().isEmpty()) {
+      ArrayNode facets = out.putArray("facets");
+      result.facets().forEach(f -> facets.add(facet(f)));
+    }
+    return out;
+  }
+
+  private static ObjectNode facet(FacetCounts counts) {
+    ObjectNode out = WireJson.object();
+    out.put("field", counts.field());
+    ArrayNode values = out.putArray("values");
+    for (FacetCounts.Value v : counts.values()) {
+      ObjectNode value = values.addObject();
+      switch (v.value()) {
+        case String s -> value.put("value", s);
+        case Long l -> value.put("value", l);
+        case Double d -> value.put("value", d);
+        default -> throw new IllegalStateException("facet value " + v.value());
+      }
+      value.put("count", v.count());
+    }
+    out.put("distinctValues", counts.distinctValues());
     return out;
   }
 

@@ -163,5 +163,83 @@ class SearchFeaturesOverHttpTest {
     assertEquals(4, limits.get("maxFilterDepth").asInt());
     assertEquals(64, limits.get("maxFilterConditions").asInt());
     assertTrue(limits.has("maxFilterFields"));
+    assertEquals(8, limits.get("maxFacets").asInt());
+    assertEquals(100, limits.get("maxFacetSize").asInt());
+  }
+
+  // ---- facets
+
+  /** A facet's counts as "value=count" strings, then "distinct=n". */
+  static List<String> facet(JsonNode answer, int i) {
+    JsonNode f = answer.get("facets").get(i);
+    List<String> out = new ArrayList<>();
+    f.get("values").forEach(v -> out.add(v.get("value").asText() + "=" + v.get("count").asLong()));
+    out.add("distinct=" + f.get("distinctValues").asInt());
+    return out;
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("everyMode")
+  void facets_countSourcesOverEveryMatch_inEveryMode(String corpus, String mode) {
+    JsonNode a = ok(search(T, corpus, "\"query\": \"leave\", \"mode\": \"" + mode + "\", \"topK\": 1, "
+        + "\"facets\": [\"department\", {\"field\": \"year\", \"size\": 2}, \"tags\"]"));
+    assertEquals(1, a.get("results").size());
+    assertEquals(List.of("hr=2", "finance=1", "hr-finance=1", "distinct=3"), facet(a, 0));
+    assertEquals(List.of("2024=2", "2019=1", "distinct=3"), facet(a, 1));
+    assertTrue(a.get("facets").get(1).get("values").get(0).get("value").isIntegralNumber());
+    assertEquals(List.of("archive=1", "people=1", "policy=1", "distinct=3"), facet(a, 2));
+    JsonNode filtered = ok(search(T, corpus, "\"query\": \"leave\", \"mode\": \"" + mode + "\", "
+        + "\"filter\": {\"not\": {\"department\": \"hr\"}}, \"facets\": [\"department\"]"));
+    assertEquals(List.of("finance=1", "hr-finance=1", "distinct=2"), facet(filtered, 0));
+  }
+
+  @Test
+  void facets_neverCountSourcesOutsideTheGrants() {
+    JsonNode a = ok(search(TestTokens.PUBLIC_C1, "c1", "\"query\": \"leave\", \"facets\": [\"department\"]"));
+    assertEquals(List.of("hr=2", "finance=1", "distinct=2"), facet(a, 0));
+  }
+
+  @Test
+  void facets_absentUnlessAskedFor() {
+    assertTrue(ok(search(T, "c1", "\"query\": \"leave\"")).path("facets").isMissingNode());
+  }
+
+  @Test
+  void pinnedFacets_stayTheRevisionsCounts_andPassageMetadataCountsPerValue() {
+    ok(api.retrieval("corpora/create", T, "{\"corpus\": \"pin\"}"));
+    long first = ok(api.retrieval("sources/index", T, """
+        {"corpus": "pin", "source": "guide.md", "metadata": {"lang": "en"},
+         "passages": [{"text": "install the tool"}, {"text": "install the tool again", "metadata": {"lang": "de"}}]}"""))
+        .get("revision").asLong();
+    String body = "\"query\": \"install\", \"revision\": " + first + ", \"facets\": [\"lang\"]";
+    assertEquals(List.of("de=1", "en=1", "distinct=2"), facet(ok(search(T, "pin", body)), 0));
+    ok(api.retrieval("sources/index", T, """
+        {"corpus": "pin", "source": "guide.md", "text": "install it", "metadata": {"lang": "fr"}}"""));
+    assertEquals(List.of("de=1", "en=1", "distinct=2"), facet(ok(search(T, "pin", body)), 0));
+    assertEquals(List.of("fr=1", "distinct=1"),
+        facet(ok(search(T, "pin", "\"query\": \"install\", \"facets\": [\"lang\"]")), 0));
+  }
+
+  static Stream<Arguments> badFacets() {
+    return Stream.of(
+        Arguments.of("\"department\"", "facets"),
+        Arguments.of("[5]", "facets[0]"),
+        Arguments.of("[\"bad key!\"]", "facets[0]"),
+        Arguments.of("[\"a\", \"b\", \"a\"]", "facets[2]"),
+        Arguments.of("[{\"field\": \"a\", \"size\": 0}]", "facets[0].size"),
+        Arguments.of("[{\"field\": \"a\", \"size\": 101}]", "facets[0].size"),
+        Arguments.of("[{\"size\": 3}]", "facets[0].field"),
+        Arguments.of("[{\"field\": \"a\", \"top\": 3}]", "facets[0].top"),
+        Arguments.of("[\"a\", {\"field\": \"a\"}]", "facets[1].field"),
+        Arguments.of("[\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\", \"i\"]", "facets"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badFacets")
+  void badFacets_areTypedErrorsNamingThePath(String facets, String field) {
+    Answer a = search(T, "c1", "\"query\": \"leave\", \"facets\": " + facets);
+    assertEquals(400, a.status(), a::toString);
+    assertEquals("INVALID_REQUEST", a.code(), a::toString);
+    assertEquals(field, a.field(), a::toString);
   }
 }

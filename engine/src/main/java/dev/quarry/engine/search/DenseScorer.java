@@ -40,12 +40,7 @@ final class DenseScorer {
 
   /** The best {@code topK} chunks (at most {@code maxChunksPerSource} each) matching every filter. */
   List<ScoredChunk> top(List<Query> filters, int topK, Integer maxChunksPerSource) throws IOException {
-    BooleanQuery.Builder b = new BooleanQuery.Builder();
-    b.add(new TermQuery(new Term(Fields.KIND, Fields.KIND_CHUNK)), BooleanClause.Occur.FILTER);
-    for (Query f : filters) {
-      b.add(f, BooleanClause.Occur.FILTER);
-    }
-    List<TopChunks> perCollector = searcher.search(b.build(), new CollectorManager<Collector, List<TopChunks>>() {
+    List<TopChunks> perCollector = searcher.search(candidates(filters), new CollectorManager<Collector, List<TopChunks>>() {
       @Override
       public Collector newCollector() {
         return new Collector(new TopChunks(topK, maxChunksPerSource));
@@ -63,6 +58,16 @@ final class DenseScorer {
       t.results().forEach(merged::offer);
     }
     return merged.results();
+  }
+
+  /** Every chunk a semantic search scores: each visible chunk that matches every filter. */
+  static Query candidates(List<Query> filters) {
+    BooleanQuery.Builder b = new BooleanQuery.Builder();
+    b.add(new TermQuery(new Term(Fields.KIND, Fields.KIND_CHUNK)), BooleanClause.Occur.FILTER);
+    for (Query f : filters) {
+      b.add(f, BooleanClause.Occur.FILTER);
+    }
+    return b.build();
   }
 
   /** The exact semantic scores of {@code docs} (ids in the searcher's reader), in the same order. */

@@ -3,6 +3,7 @@ package dev.quarry.engine.search;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.Embedder;
 import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.FacetCounts;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
@@ -85,15 +86,38 @@ public final class RevisionSearcher {
     long revision = revisionOf(snapshot, request);
     float[] queryVector = mode == SearchRequest.Mode.LEXICAL ? null : queryVector(request.query());
     List<Hit> hits;
+    List<FacetCounts> facets;
     try {
       hits = mode == SearchRequest.Mode.LEXICAL ? searchAt(snapshot, revision, request)
           : denseSearchAt(snapshot, revision, request, mode, queryVector);
+      facets = request.facets().isEmpty() ? List.of() : facetsAt(snapshot, revision, request, mode);
     } catch (IOException | UncheckedIOException | AlreadyClosedException e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE,
           "corpus '" + info.name() + "' could not be searched", e);
     }
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-    return new SearchResult(info.name(), info.corpusId(), revision, tookMs, hits);
+    return new SearchResult(info.name(), info.corpusId(), revision, tookMs, hits, facets);
+  }
+
+  /**
+   * The facet counts over every chunk the search matches before its top k: in a lexical search the
+   * chunks holding a query term, in a semantic or hybrid one every chunk in scope (the semantic side
+   * scores them all); in both, only those the scope and filters allow.
+   */
+  private List<FacetCounts> facetsAt(IndexSnapshot snapshot, long revision, SearchRequest request,
+      SearchRequest.Mode mode) throws IOException {
+    RevisionView view = views.at(snapshot, revision);
+    RevisionIndexSearcher searcher = new RevisionIndexSearcher(view, fields.similarity());
+    List<Query> filters = FilterQueries.of(request.scope(), request.filters());
+    Query matching;
+    if (mode == SearchRequest.Mode.LEXICAL) {
+      QueryTerms terms = QueryTerms.analyze(analyzer, request.query());
+      ScoringPlan plan = terms.isEmpty() ? null : ScoringPlan.build(searcher, fields, terms);
+      matching = plan == null || plan.isEmpty() ? null : plan.query(filters);
+    } else {
+      matching = DenseScorer.candidates(filters);
+    }
+    return FacetCounter.count(searcher, matching, request.facets());
   }
 
   private static long revisionOf(IndexSnapshot snapshot, SearchRequest request) {
