@@ -11,6 +11,7 @@ import java.util.List;
  * @param end the chunk's end offset (exclusive)
  * @param parts each side's score and rank behind {@code score} in a semantic or hybrid search, or
  *     null in a lexical one
+ * @param snippet a readable window of {@code text} around the matches, or null when not asked for
  */
 public record Hit(
     String source,
@@ -26,7 +27,16 @@ public record Hit(
     int end,
     String contentSha256,
     Metadata metadata,
-    ScoreParts parts) {
+    ScoreParts parts,
+    Snippet snippet) {
+
+  /** A hit without a snippet. */
+  public Hit(String source, long sourceRevision, int chunk, float score, String text, List<int[]> highlights,
+      String title, String mediaType, PageRange pages, int start, int end, String contentSha256, Metadata metadata,
+      ScoreParts parts) {
+    this(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
+        contentSha256, metadata, parts, null);
+  }
 
   /** A hit of a lexical search. */
   public Hit(String source, long sourceRevision, int chunk, float score, String text, List<int[]> highlights,
@@ -38,7 +48,13 @@ public record Hit(
   /** This hit with {@code highlights}. */
   public Hit withHighlights(List<int[]> ranges) {
     return new Hit(source, sourceRevision, chunk, score, text, ranges, title, mediaType, pages, start, end,
-        contentSha256, metadata, parts);
+        contentSha256, metadata, parts, snippet);
+  }
+
+  /** This hit with {@code newSnippet}. */
+  public Hit withSnippet(Snippet newSnippet) {
+    return new Hit(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
+        contentSha256, metadata, parts, newSnippet);
   }
 
   /**

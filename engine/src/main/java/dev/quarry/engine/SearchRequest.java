@@ -19,6 +19,7 @@ import java.util.Objects;
  * @param fusion how hybrid search combines its two sides, or null for the corpus's default
  * @param facets the metadata fields to count values of over the matches ({@link FacetCounts}), at
  *     most {@link #MAX_FACETS}, each once
+ * @param snippets how to cut each hit's readable {@link Snippet}, or null for none
  */
 public record SearchRequest(
     String query,
@@ -30,7 +31,8 @@ public record SearchRequest(
     boolean highlight,
     Mode mode,
     Fusion fusion,
-    List<Facet> facets) {
+    List<Facet> facets,
+    Snippets snippets) {
   public static final int MAX_TOP_K = 100;
   public static final int DEFAULT_TOP_K = 10;
   public static final int MAX_QUERY_CHARS = 1000;
@@ -40,13 +42,19 @@ public record SearchRequest(
   /** The same search with the corpus's default syntax and no facets. */
   public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
       Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion) {
-    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, List.of());
+    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, List.of(), null);
+  }
+
+  /** The same search without snippets. */
+  public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
+      Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion, List<Facet> facets) {
+    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, facets, null);
   }
 
   /** This request searching {@code newScope} instead, such as the caller's scope narrowed to its grants. */
   public SearchRequest withScope(SourceScope newScope) {
     return new SearchRequest(query, newScope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets);
+        facets, snippets);
   }
 
   public SearchRequest {
@@ -85,7 +93,58 @@ public record SearchRequest(
   /** This request counting {@code newFacets}. */
   public SearchRequest withFacets(List<Facet> newFacets) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        newFacets);
+        newFacets, snippets);
+  }
+
+  /** This request with snippets cut as {@code newSnippets} says (null: none). */
+  public SearchRequest withSnippets(Snippets newSnippets) {
+    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
+        facets, newSnippets);
+  }
+
+  /**
+   * How each hit's snippet is cut and rendered.
+   *
+   * @param maxChars the longest window, {@link #MIN_CHARS} to {@link #MAX_CHARS}
+   * @param markers what wraps each match in the HTML form, or null for no HTML form
+   */
+  public record Snippets(int maxChars, Markers markers) {
+    /** About two lines of a results page. */
+    public static final int DEFAULT_MAX_CHARS = 200;
+    public static final int MIN_CHARS = 20;
+    /** A chunk is usually longer; a snippet that is not shorter is the hit's text. */
+    public static final int MAX_CHARS = 2000;
+    public static final Snippets DEFAULT = new Snippets(DEFAULT_MAX_CHARS, null);
+
+    public Snippets {
+      if (maxChars < MIN_CHARS || maxChars > MAX_CHARS) {
+        throw QuarryException.invalid("snippet.maxChars",
+            "maxChars is between " + MIN_CHARS + " and " + MAX_CHARS + "; got " + maxChars);
+      }
+    }
+
+    /**
+     * The markup around each match in the HTML form, inserted as given (not escaped).
+     *
+     * @param pre before each match, at most {@link #MAX_MARKER_CHARS}
+     * @param post after each match
+     */
+    public record Markers(String pre, String post) {
+      public static final int MAX_MARKER_CHARS = 64;
+      /** HTML's own element for marked text. */
+      public static final Markers DEFAULT = new Markers("<mark>", "</mark>");
+
+      public Markers {
+        Objects.requireNonNull(pre, "pre");
+        Objects.requireNonNull(post, "post");
+        if (pre.length() > MAX_MARKER_CHARS) {
+          throw QuarryException.invalid("snippet.pre", "pre may have at most " + MAX_MARKER_CHARS + " characters");
+        }
+        if (post.length() > MAX_MARKER_CHARS) {
+          throw QuarryException.invalid("snippet.post", "post may have at most " + MAX_MARKER_CHARS + " characters");
+        }
+      }
+    }
   }
 
   /**
@@ -125,7 +184,7 @@ public record SearchRequest(
   /** This request in {@code mode}. */
   public SearchRequest withMode(Mode mode) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets);
+        facets, snippets);
   }
 
   /** What a search ranks by. */

@@ -18,7 +18,8 @@ import java.util.Set;
  */
 public record SearchBody(String corpus, String corpusId, SearchRequest request) {
   private static final Set<String> FIELDS = Set.of("corpus", "corpusId", "query", "sources", "filter", "topK",
-      "revision", "maxChunksPerSource", "highlight", "mode", "fusion", "facets");
+      "revision", "maxChunksPerSource", "highlight", "mode", "fusion", "facets", "snippet");
+  private static final Set<String> SNIPPET_FIELDS = Set.of("maxChars", "html", "pre", "post");
   private static final Set<String> FACET_FIELDS = Set.of("field", "size");
   private static final Set<String> FUSION_FIELDS = Set.of("method", "semanticWeight");
 
@@ -42,8 +43,43 @@ public record SearchBody(String corpus, String corpusId, SearchRequest request) 
     SearchRequest request = new SearchRequest(query, scope, filters,
         topK == null ? SearchRequest.DEFAULT_TOP_K : topK, revision, maxChunks, highlight,
         mode == null ? null : SearchRequest.Mode.fromWireName(mode, body.pathOf("mode")), fusion(body),
-        facets(body, limits));
+        facets(body, limits), snippets(body));
     return new SearchBody(corpus, corpusId, request);
+  }
+
+  /**
+   * {@code snippet}: {@code true} for the defaults, {@code false} or absent for none, or {@code
+   * {"maxChars"?, "html"?, "pre"?, "post"?}}; markers apply to the HTML form, so giving one without
+   * {@code "html": true} is refused rather than silently ignored.
+   */
+  private static SearchRequest.Snippets snippets(WireObject body) {
+    JsonNode value = body.raw("snippet");
+    if (value == null) {
+      return null;
+    }
+    if (value.isBoolean()) {
+      return value.booleanValue() ? SearchRequest.Snippets.DEFAULT : null;
+    }
+    if (!value.isObject()) {
+      throw QuarryException.invalid("snippet", "snippet must be true, false or an object; got "
+          + WireObject.describe(value));
+    }
+    WireObject o = WireObject.at(value, "snippet").allowOnly(SNIPPET_FIELDS);
+    Integer maxChars = o.optionalInt("maxChars", SearchRequest.Snippets.MIN_CHARS, SearchRequest.Snippets.MAX_CHARS);
+    boolean html = o.optionalBoolean("html", false);
+    int maxMarker = SearchRequest.Snippets.Markers.MAX_MARKER_CHARS;
+    String pre = o.optionalString("pre", maxMarker);
+    String post = o.optionalString("post", maxMarker);
+    if (!html && (pre != null || post != null)) {
+      String field = pre != null ? "pre" : "post";
+      throw QuarryException.invalid(o.pathOf(field), field + " marks matches in the HTML form; add \"html\": true");
+    }
+    SearchRequest.Snippets.Markers markers = null;
+    if (html) {
+      SearchRequest.Snippets.Markers d = SearchRequest.Snippets.Markers.DEFAULT;
+      markers = new SearchRequest.Snippets.Markers(pre == null ? d.pre() : pre, post == null ? d.post() : post);
+    }
+    return new SearchRequest.Snippets(maxChars == null ? SearchRequest.Snippets.DEFAULT_MAX_CHARS : maxChars, markers);
   }
 
   /**

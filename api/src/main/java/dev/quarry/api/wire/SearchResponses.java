@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.engine.FacetCounts;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.SearchResult;
+import dev.quarry.engine.Snippet;
 
 /** The response body of {@code search}: the revision answered at and the results with provenance. */
 public final class SearchResponses {
@@ -65,6 +66,18 @@ public final class SearchResponses {
     out.putObject("offsets").put("start", h.start()).put("end", h.end());
     WireJson.putIfPresent(out, "contentSha256", h.contentSha256());
     out.set("metadata", WireJson.metadata(h.metadata()));
+    if (h.snippet() != null) {
+      Snippet snippet = h.snippet();
+      ObjectNode o = out.putObject("snippet");
+      o.put("text", snippet.text());
+      o.put("start", snippet.start());
+      o.put("end", snippet.end());
+      ArrayNode highlights = o.putArray("highlights");
+      for (int[] range : snippet.highlights()) {
+        highlights.addArray().add(range[0]).add(range[1]);
+      }
+      WireJson.putIfPresent(o, "html", snippet.html());
+    }
     if (h.parts() != null) {
       ObjectNode parts = out.putObject("parts");
       part(parts, "lexical", h.parts().lexicalScore(), h.parts().lexicalRank());

@@ -83,6 +83,8 @@ class OpenApiDocumentTest {
             List.of("filter", "*")),
         new Probe("/v1/retrieval/search", "{\"corpus\": \"c1\", \"query\": \"q\", \"facets\": [{" + u + "}]}",
             List.of("facets", "[]")),
+        new Probe("/v1/retrieval/search", "{\"corpus\": \"c1\", \"query\": \"q\", \"snippet\": {" + u + "}}",
+            List.of("snippet")),
         new Probe("/v1/retrieval/search", "{\"corpus\": \"c1\", \"query\": \"q\", \"filter\": {\"or\": [{\"year\": {" + u + "}}]}}",
             List.of("filter", "*")),
         new Probe("/v1/retrieval/sources/index", "{\"corpus\": \"c1\", \"source\": \"s\", \"text\": \"t\", " + u + "}", List.of()),

@@ -242,4 +242,73 @@ class SearchFeaturesOverHttpTest {
     assertEquals("INVALID_REQUEST", a.code(), a::toString);
     assertEquals(field, a.field(), a::toString);
   }
+
+  // ---- snippets
+
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("everyMode")
+  void snippets_markTheMatchesInsideTheWindow_inEveryMode(String corpus, String mode) {
+    JsonNode hits = ok(search(T, corpus, "\"query\": \"parental leave\", \"mode\": \"" + mode + "\", \"topK\": 100, "
+        + "\"filter\": {\"tags\": \"people\"}, \"snippet\": {\"maxChars\": 40, \"html\": true, "
+        + "\"pre\": \"<em class='q'>\", \"post\": \"</em>\"}")).get("results");
+    assertEquals(1, hits.size());
+    JsonNode hit = hits.get(0);
+    JsonNode snippet = hit.get("snippet");
+    String text = hit.get("text").asText();
+    int start = snippet.get("start").asInt();
+    assertEquals(text.substring(start, snippet.get("end").asInt()), snippet.get("text").asText());
+    assertTrue(snippet.get("text").asText().length() <= 40, snippet::toString);
+    List<String> marked = new ArrayList<>();
+    snippet.get("highlights").forEach(h -> marked.add(snippet.get("text").asText().substring(h.get(0).asInt(), h.get(1).asInt())));
+    assertTrue(marked.contains("Parental") && marked.contains("leave"), snippet::toString);
+    assertEquals("<em class='q'>Parental</em> <em class='q'>leave</em> is sixteen weeks of paid\u2026",
+        snippet.get("html").asText());
+    // the hit's exact offsets into the source stay, and so do its own highlights
+    assertEquals(0, hit.get("offsets").get("start").asInt());
+    assertTrue(hit.get("highlights").size() >= 3, hit::toString);
+  }
+
+  @Test
+  void snippetTrue_givesTheDefaults_withoutHtml_andHighlightFalseKeepsSnippetMatches() {
+    JsonNode hit = ok(search(T, "c1", "\"query\": \"reimbursed\", \"snippet\": true, \"highlight\": false"))
+        .get("results").get(0);
+    assertEquals("Travel on leave days is not reimbursed. Book trains before flights.", hit.get("snippet").get("text").asText());
+    assertEquals("[[28,38]]", hit.get("snippet").get("highlights").toString());
+    assertTrue(hit.get("snippet").path("html").isMissingNode());
+    assertEquals(0, hit.get("highlights").size());
+    assertTrue(ok(search(T, "c1", "\"query\": \"reimbursed\", \"snippet\": false")).get("results").get(0)
+        .path("snippet").isMissingNode());
+  }
+
+  @Test
+  void htmlSnippets_escapeTheText() {
+    ok(api.retrieval("corpora/create", T, "{\"corpus\": \"esc\"}"));
+    ok(api.retrieval("sources/index", T, """
+        {"corpus": "esc", "source": "x.html", "text": "<script>alert('leave')</script> & more"}"""));
+    JsonNode snippet = ok(search(T, "esc", "\"query\": \"leave\", \"snippet\": {\"html\": true}"))
+        .get("results").get(0).get("snippet");
+    assertEquals("&lt;script&gt;alert(&#39;<mark>leave</mark>&#39;)&lt;/script&gt; &amp; more", snippet.get("html").asText());
+  }
+
+  static Stream<Arguments> badSnippets() {
+    return Stream.of(
+        Arguments.of("\"yes\"", "snippet"),
+        Arguments.of("{\"maxChars\": 19}", "snippet.maxChars"),
+        Arguments.of("{\"maxChars\": 2001}", "snippet.maxChars"),
+        Arguments.of("{\"maxChars\": 50.5}", "snippet.maxChars"),
+        Arguments.of("{\"pre\": \"<b>\"}", "snippet.pre"),
+        Arguments.of("{\"html\": false, \"post\": \"</b>\"}", "snippet.post"),
+        Arguments.of("{\"html\": true, \"pre\": \"" + "x".repeat(65) + "\"}", "snippet.pre"),
+        Arguments.of("{\"html\": \"true\"}", "snippet.html"),
+        Arguments.of("{\"length\": 5}", "snippet.length"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badSnippets")
+  void badSnippets_areTypedErrorsNamingThePath(String snippet, String field) {
+    Answer a = search(T, "c1", "\"query\": \"leave\", \"snippet\": " + snippet);
+    assertEquals(400, a.status(), a::toString);
+    assertEquals("INVALID_REQUEST", a.code(), a::toString);
+    assertEquals(field, a.field(), a::toString);
+  }
 }

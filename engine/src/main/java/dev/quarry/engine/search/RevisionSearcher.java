@@ -209,10 +209,7 @@ public final class RevisionSearcher {
       hits.add(new Hit(h.source(), h.sourceRevision(), h.chunk(), h.score(), h.text(), h.highlights(), h.title(),
           h.mediaType(), h.pages(), h.start(), h.end(), h.contentSha256(), h.metadata(), parts.get(i)));
     }
-    if (!request.highlight() || plan == null || hits.isEmpty()) {
-      return hits;
-    }
-    return withHighlights(searcher, plan, top, hits);
+    return present(searcher, plan, top, hits, request);
   }
 
   /**
@@ -249,10 +246,37 @@ public final class RevisionSearcher {
     for (ScoredChunk chunk : top) {
       hits.add(HitReader.read(stored, chunk, List.of()));
     }
-    return request.highlight() ? withHighlights(searcher, plan, top, hits) : hits;
+    return present(searcher, plan, top, hits, request);
   }
 
-  private List<Hit> withHighlights(RevisionIndexSearcher searcher, ScoringPlan plan, List<ScoredChunk> top,
+  /**
+   * The hits with their highlights and snippets as the request asks: both come from the same
+   * matches of the query's terms in each chunk's text (none without a plan, as for a query whose
+   * words no chunk holds in a semantic search).
+   */
+  private List<Hit> present(RevisionIndexSearcher searcher, ScoringPlan plan, List<ScoredChunk> top, List<Hit> hits,
+      SearchRequest request) throws IOException {
+    SearchRequest.Snippets snippets = request.snippets();
+    if (hits.isEmpty() || (!request.highlight() && snippets == null)) {
+      return hits;
+    }
+    List<List<int[]>> matches = plan == null ? null : matches(searcher, plan, top, hits);
+    List<Hit> presented = new ArrayList<>(hits.size());
+    for (int i = 0; i < hits.size(); i++) {
+      Hit hit = hits.get(i);
+      List<int[]> chunkMatches = matches == null ? List.of() : matches.get(i);
+      if (request.highlight() && matches != null) {
+        hit = hit.withHighlights(chunkMatches);
+      }
+      if (snippets != null) {
+        hit = hit.withSnippet(SnippetWindow.of(hit.text(), chunkMatches, snippets));
+      }
+      presented.add(hit);
+    }
+    return presented;
+  }
+
+  private List<List<int[]>> matches(RevisionIndexSearcher searcher, ScoringPlan plan, List<ScoredChunk> top,
       List<Hit> hits) throws IOException {
     int[] docs = new int[top.size()];
     Map<Integer, String> texts = new HashMap<>();
@@ -260,11 +284,6 @@ public final class RevisionSearcher {
       docs[i] = top.get(i).doc();
       texts.put(docs[i], hits.get(i).text());
     }
-    List<List<int[]>> highlights = new MatchHighlighter(searcher, analyzer).matches(plan.textQuery(), docs, texts);
-    List<Hit> highlighted = new ArrayList<>(hits.size());
-    for (int i = 0; i < hits.size(); i++) {
-      highlighted.add(hits.get(i).withHighlights(highlights.get(i)));
-    }
-    return highlighted;
+    return new MatchHighlighter(searcher, analyzer).matches(plan.textQuery(), docs, texts);
   }
 }
