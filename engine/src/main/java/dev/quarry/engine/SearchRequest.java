@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * A search over one corpus.
  *
- * @param query plain text; no operator syntax, and no character is ever an error
+ * @param query text as a person or a model writes it; no character is ever an error
  * @param scope the sources that may be returned (the caller's grants intersected with the request)
  * @param filters metadata conditions, combined with AND ({@link Filter}: field conditions and the
  *     operators and, or, not, nested at most {@link Filter#MAX_DEPTH} deep)
@@ -20,6 +20,8 @@ import java.util.Objects;
  * @param facets the metadata fields to count values of over the matches ({@link FacetCounts}), at
  *     most {@link #MAX_FACETS}, each once
  * @param snippets how to cut each hit's readable {@link Snippet}, or null for none
+ * @param syntax how {@code query} is read: plain text (the default) or with phrase, required and
+ *     excluded operators
  */
 public record SearchRequest(
     String query,
@@ -32,7 +34,8 @@ public record SearchRequest(
     Mode mode,
     Fusion fusion,
     List<Facet> facets,
-    Snippets snippets) {
+    Snippets snippets,
+    Syntax syntax) {
   public static final int MAX_TOP_K = 100;
   public static final int DEFAULT_TOP_K = 10;
   public static final int MAX_QUERY_CHARS = 1000;
@@ -42,19 +45,21 @@ public record SearchRequest(
   /** The same search with the corpus's default syntax and no facets. */
   public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
       Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion) {
-    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, List.of(), null);
+    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, List.of(), null,
+        Syntax.PLAIN);
   }
 
   /** The same search without snippets. */
   public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
       Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion, List<Facet> facets) {
-    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, facets, null);
+    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, facets, null,
+        Syntax.PLAIN);
   }
 
   /** This request searching {@code newScope} instead, such as the caller's scope narrowed to its grants. */
   public SearchRequest withScope(SourceScope newScope) {
     return new SearchRequest(query, newScope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets);
+        facets, snippets, syntax);
   }
 
   public SearchRequest {
@@ -64,6 +69,7 @@ public record SearchRequest(
           "query may have at most " + MAX_QUERY_CHARS + " characters; got " + query.length());
     }
     scope = scope == null ? SourceScope.ALL : scope;
+    syntax = syntax == null ? Syntax.PLAIN : syntax;
     filters = List.copyOf(filters == null ? List.of() : filters);
     for (Filter filter : filters) {
       if (Filter.depth(filter) > Filter.MAX_DEPTH) {
@@ -93,13 +99,43 @@ public record SearchRequest(
   /** This request counting {@code newFacets}. */
   public SearchRequest withFacets(List<Facet> newFacets) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        newFacets, snippets);
+        newFacets, snippets, syntax);
+  }
+
+  /** This request with its query read in {@code newSyntax}. */
+  public SearchRequest withSyntax(Syntax newSyntax) {
+    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
+        facets, snippets, newSyntax);
+  }
+
+  /** How the query string is read. */
+  public enum Syntax {
+    /** Every character is text: the contract's default, so a pasted quote or dash never changes a search. */
+    PLAIN,
+    /**
+     * {@code "a phrase"}, {@code +required} and {@code -excluded} are operators that decide which
+     * chunks match; the score is the same BM25F over the words that are not excluded.
+     */
+    OPERATORS;
+
+    public String wireName() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    public static Syntax fromWireName(String name, String field) {
+      for (Syntax s : values()) {
+        if (s.wireName().equals(name)) {
+          return s;
+        }
+      }
+      throw QuarryException.invalid(field, "syntax must be one of plain, operators; got '" + name + "'");
+    }
   }
 
   /** This request with snippets cut as {@code newSnippets} says (null: none). */
   public SearchRequest withSnippets(Snippets newSnippets) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, newSnippets);
+        facets, newSnippets, syntax);
   }
 
   /**
@@ -184,7 +220,7 @@ public record SearchRequest(
   /** This request in {@code mode}. */
   public SearchRequest withMode(Mode mode) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets);
+        facets, snippets, syntax);
   }
 
   /** What a search ranks by. */

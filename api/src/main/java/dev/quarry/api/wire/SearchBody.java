@@ -18,7 +18,7 @@ import java.util.Set;
  */
 public record SearchBody(String corpus, String corpusId, SearchRequest request) {
   private static final Set<String> FIELDS = Set.of("corpus", "corpusId", "query", "sources", "filter", "topK",
-      "revision", "maxChunksPerSource", "highlight", "mode", "fusion", "facets", "snippet");
+      "revision", "maxChunksPerSource", "highlight", "mode", "fusion", "facets", "snippet", "syntax");
   private static final Set<String> SNIPPET_FIELDS = Set.of("maxChars", "html", "pre", "post");
   private static final Set<String> FACET_FIELDS = Set.of("field", "size");
   private static final Set<String> FUSION_FIELDS = Set.of("method", "semanticWeight");
@@ -43,8 +43,14 @@ public record SearchBody(String corpus, String corpusId, SearchRequest request) 
     SearchRequest request = new SearchRequest(query, scope, filters,
         topK == null ? SearchRequest.DEFAULT_TOP_K : topK, revision, maxChunks, highlight,
         mode == null ? null : SearchRequest.Mode.fromWireName(mode, body.pathOf("mode")), fusion(body),
-        facets(body, limits), snippets(body));
+        facets(body, limits), snippets(body), syntax(body));
     return new SearchBody(corpus, corpusId, request);
+  }
+
+  /** How the query is read: {@code plain} (the default) or {@code operators}. */
+  private static SearchRequest.Syntax syntax(WireObject body) {
+    String syntax = body.optionalString("syntax", 16);
+    return syntax == null ? SearchRequest.Syntax.PLAIN : SearchRequest.Syntax.fromWireName(syntax, body.pathOf("syntax"));
   }
 
   /**

@@ -311,4 +311,53 @@ class SearchFeaturesOverHttpTest {
     assertEquals("INVALID_REQUEST", a.code(), a::toString);
     assertEquals(field, a.field(), a::toString);
   }
+
+  // ---- query syntax
+
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("everyMode")
+  void operators_decideMatches_inEveryMode(String corpus, String mode) {
+    String m = "\"mode\": \"" + mode + "\", \"topK\": 100, \"syntax\": \"operators\", ";
+    assertEquals(List.of("public/leave.md", "public/old-leave.md"),
+        sources(ok(search(T, corpus, m + "\"query\": \"\\\"leave policy\\\" parental\""))));
+    assertEquals(List.of("public/leave.md"),
+        sources(ok(search(T, corpus, m + "\"query\": \"\\\"parental leave\\\" -unpaid\""))));
+    assertEquals(List.of("private/salaries.md", "public/leave.md"),
+        sources(ok(search(T, corpus, m + "\"query\": \"leave +paid\""))));
+    // an unbalanced quote is ignored: the words after it are plain words
+    assertEquals(sources(ok(search(T, corpus, m + "\"query\": \"trains flights\""))),
+        sources(ok(search(T, corpus, m + "\"query\": \"\\\"trains flights\""))));
+  }
+
+  @Test
+  void operators_keepThePlainScoresOfTheirWords_andPlainSyntaxIsTheDefault() {
+    JsonNode operators = ok(search(T, "c1", "\"syntax\": \"operators\", \"query\": \"\\\"parental leave\\\" -unpaid\""))
+        .get("results").get(0);
+    JsonNode plain = ok(search(T, "c1", "\"query\": \"parental leave\"")).get("results");
+    JsonNode same = null;
+    for (JsonNode h : plain) {
+      if (h.get("source").equals(operators.get("source"))) {
+        same = h;
+      }
+    }
+    assertEquals(same.get("score"), operators.get("score"));
+    // by default the quote and the minus are text: "-unpaid" scores the word unpaid
+    List<String> byDefault = sources(ok(search(T, "c1", "\"topK\": 100, \"query\": \"\\\"parental leave\\\" -unpaid\"")));
+    assertTrue(byDefault.contains("public/old-leave.md"), byDefault::toString);
+  }
+
+  @Test
+  void onlyExclusions_matchNothingLexically_andAreA400NamingQueryInSemanticSearch() {
+    assertEquals(0, ok(search(T, "c1", "\"syntax\": \"operators\", \"query\": \"-leave\"")).get("results").size());
+    Answer a = search(T, "h", "\"syntax\": \"operators\", \"mode\": \"semantic\", \"query\": \"-leave\"");
+    assertEquals(400, a.status(), a::toString);
+    assertEquals("query", a.field(), a::toString);
+  }
+
+  @Test
+  void anUnknownSyntax_isA400NamingIt() {
+    Answer a = search(T, "c1", "\"syntax\": \"lucene\", \"query\": \"leave\"");
+    assertEquals(400, a.status(), a::toString);
+    assertEquals("syntax", a.field(), a::toString);
+  }
 }

@@ -92,7 +92,7 @@ final class FilterQueries {
    * negative clause alone, so the positive side is every live document: the reader of a revision
    * has exactly the chunks visible at that revision live.
    */
-  private static Query not(Query excluded) {
+  static Query not(Query excluded) {
     return new BooleanQuery.Builder()
         .add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
         .add(excluded, BooleanClause.Occur.MUST_NOT)

@@ -84,13 +84,14 @@ public final class RevisionSearcher {
     long started = System.nanoTime();
     SearchRequest.Mode mode = modeOf(request);
     long revision = revisionOf(snapshot, request);
-    float[] queryVector = mode == SearchRequest.Mode.LEXICAL ? null : queryVector(request.query());
+    QuerySyntax syntax = QuerySyntax.of(request, analyzer);
+    float[] queryVector = mode == SearchRequest.Mode.LEXICAL ? null : queryVector(syntax.scoringText());
     List<Hit> hits;
     List<FacetCounts> facets;
     try {
-      hits = mode == SearchRequest.Mode.LEXICAL ? searchAt(snapshot, revision, request)
-          : denseSearchAt(snapshot, revision, request, mode, queryVector);
-      facets = request.facets().isEmpty() ? List.of() : facetsAt(snapshot, revision, request, mode);
+      hits = mode == SearchRequest.Mode.LEXICAL ? searchAt(snapshot, revision, request, syntax)
+          : denseSearchAt(snapshot, revision, request, syntax, mode, queryVector);
+      facets = request.facets().isEmpty() ? List.of() : facetsAt(snapshot, revision, request, syntax, mode);
     } catch (IOException | UncheckedIOException | AlreadyClosedException e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE,
           "corpus '" + info.name() + "' could not be searched", e);
@@ -105,19 +106,33 @@ public final class RevisionSearcher {
    * scores them all); in both, only those the scope and filters allow.
    */
   private List<FacetCounts> facetsAt(IndexSnapshot snapshot, long revision, SearchRequest request,
-      SearchRequest.Mode mode) throws IOException {
+      QuerySyntax syntax, SearchRequest.Mode mode) throws IOException {
     RevisionView view = views.at(snapshot, revision);
     RevisionIndexSearcher searcher = new RevisionIndexSearcher(view, fields.similarity());
-    List<Query> filters = FilterQueries.of(request.scope(), request.filters());
+    List<Query> filters = filters(request, syntax);
     Query matching;
     if (mode == SearchRequest.Mode.LEXICAL) {
-      QueryTerms terms = QueryTerms.analyze(analyzer, request.query());
+      QueryTerms terms = QueryTerms.analyze(analyzer, syntax.scoringText());
       ScoringPlan plan = terms.isEmpty() ? null : ScoringPlan.build(searcher, fields, terms);
       matching = plan == null || plan.isEmpty() ? null : plan.query(filters);
     } else {
       matching = DenseScorer.candidates(filters);
     }
     return FacetCounter.count(searcher, matching, request.facets());
+  }
+
+  /**
+   * The non-scoring queries every result must match: the scope, the metadata filters and the query
+   * syntax's phrases, required and excluded words. Every mode applies the same list.
+   */
+  private static List<Query> filters(SearchRequest request, QuerySyntax syntax) {
+    List<Query> filters = FilterQueries.of(request.scope(), request.filters());
+    if (syntax.constraints().isEmpty()) {
+      return filters;
+    }
+    List<Query> all = new ArrayList<>(filters);
+    all.addAll(syntax.constraints());
+    return all;
   }
 
   private static long revisionOf(IndexSnapshot snapshot, SearchRequest request) {
@@ -150,12 +165,12 @@ public final class RevisionSearcher {
    * scores, and the fused ranking keeps the top {@code topK} under the request's cap.
    */
   private List<Hit> denseSearchAt(IndexSnapshot snapshot, long revision, SearchRequest request,
-      SearchRequest.Mode mode, float[] queryVector) throws IOException {
+      QuerySyntax syntax, SearchRequest.Mode mode, float[] queryVector) throws IOException {
     RevisionView view = views.at(snapshot, revision);
     RevisionIndexSearcher searcher = new RevisionIndexSearcher(view, fields.similarity());
-    List<org.apache.lucene.search.Query> filters = FilterQueries.of(request.scope(), request.filters());
+    List<org.apache.lucene.search.Query> filters = filters(request, syntax);
     DenseScorer dense = new DenseScorer(searcher, queryVector);
-    QueryTerms terms = QueryTerms.analyze(analyzer, request.query());
+    QueryTerms terms = QueryTerms.analyze(analyzer, syntax.scoringText());
     ScoringPlan plan = terms.isEmpty() ? null : ScoringPlan.build(searcher, fields, terms);
     if (plan != null && plan.isEmpty()) {
       plan = null;
@@ -224,8 +239,9 @@ public final class RevisionSearcher {
   /** The fewest candidates a hybrid search takes from each side. */
   static final int HYBRID_MIN_CANDIDATES = 100;
 
-  private List<Hit> searchAt(IndexSnapshot snapshot, long revision, SearchRequest request) throws IOException {
-    QueryTerms terms = QueryTerms.analyze(analyzer, request.query());
+  private List<Hit> searchAt(IndexSnapshot snapshot, long revision, SearchRequest request, QuerySyntax syntax)
+      throws IOException {
+    QueryTerms terms = QueryTerms.analyze(analyzer, syntax.scoringText());
     if (terms.isEmpty()) {
       return List.of();
     }
@@ -235,7 +251,7 @@ public final class RevisionSearcher {
     if (plan.isEmpty()) {
       return List.of();
     }
-    Query query = plan.query(FilterQueries.of(request.scope(), request.filters()));
+    Query query = plan.query(filters(request, syntax));
     List<ScoredChunk> top = ChunkRanker.topChunks(searcher, query, new ExactScorer(view.reader(), plan),
         request.topK(), request.maxChunksPerSource());
     if (top.isEmpty()) {

@@ -1,0 +1,130 @@
+package dev.quarry.engine.search;
+
+import dev.quarry.engine.SearchRequest;
+import dev.quarry.engine.index.Fields;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.util.QueryBuilder;
+
+/**
+ * A query string read in one of the two syntaxes: what it scores and what it requires.
+ *
+ * <p>{@link SearchRequest.Syntax#PLAIN} reads every character as text: the query scores as written
+ * and requires nothing. {@link SearchRequest.Syntax#OPERATORS} also reads three operators:
+ * {@code "a phrase"} (the chunk must hold the words in that order, in its text or its title),
+ * {@code +word} (must hold the word) and {@code -word} or {@code -"a phrase"} (must not hold it). A
+ * {@code +} or {@code -} is an operator only at the start of the query or after white space and
+ * directly before a word or a quote ({@code well-known}, {@code C++} and {@code a - b} are text);
+ * a quote without its closing quote is ignored. Operators only decide which chunks match: the score
+ * is BM25F over every word that is not excluded (phrase and required words included), exactly as
+ * the plain syntax scores the same words, so scores stay exact and reproducible.
+ *
+ * @param scoringText the words that score (and that a semantic search embeds)
+ * @param constraints non-scoring queries every match must satisfy (each one a filter clause)
+ */
+record QuerySyntax(String scoringText, List<Query> constraints) {
+  /**
+   * Operators honoured in one query; further ones are read as plain words. Each becomes two phrase
+   * queries (text and title), and the bound keeps a query with every filter under Lucene's 1024
+   * clauses.
+   */
+  static final int MAX_OPERATORS = 32;
+
+  QuerySyntax {
+    constraints = List.copyOf(constraints);
+  }
+
+  static QuerySyntax of(SearchRequest request, Analyzer analyzer) {
+    if (request.syntax() != SearchRequest.Syntax.OPERATORS) {
+      return new QuerySyntax(request.query(), List.of());
+    }
+    return parse(request.query(), analyzer);
+  }
+
+  /** What a clause of the query does. */
+  enum Occur { SHOULD, MUST, MUST_NOT }
+
+  /** One word or phrase of the query, with its operator. */
+  record Clause(Occur occur, String text, boolean phrase) {}
+
+  /** The clauses of {@code query} in the operator syntax, in order. Never fails. */
+  static List<Clause> clauses(String query) {
+    List<Clause> out = new ArrayList<>();
+    int operators = 0;
+    int i = 0;
+    int n = query.length();
+    while (i < n) {
+      if (Character.isWhitespace(query.charAt(i))) {
+        i++;
+        continue;
+      }
+      Occur occur = Occur.SHOULD;
+      char c = query.charAt(i);
+      if ((c == '+' || c == '-') && i + 1 < n && !Character.isWhitespace(query.charAt(i + 1))
+          && operators < MAX_OPERATORS) {
+        occur = c == '+' ? Occur.MUST : Occur.MUST_NOT;
+        i++;
+      }
+      if (query.charAt(i) == '"') {
+        int close = query.indexOf('"', i + 1);
+        if (close >= 0 && (occur != Occur.SHOULD || operators < MAX_OPERATORS)) {
+          out.add(new Clause(occur == Occur.SHOULD ? Occur.MUST : occur, query.substring(i + 1, close), true));
+          operators++;
+          i = close + 1;
+          continue;
+        }
+        i++; // an unbalanced quote (or one past the bound) is ignored; what follows is read as words
+        if (i >= n || Character.isWhitespace(query.charAt(i))) {
+          continue;
+        }
+      }
+      int end = i;
+      while (end < n && !Character.isWhitespace(query.charAt(end))) {
+        end++;
+      }
+      if (occur != Occur.SHOULD) {
+        operators++;
+      }
+      out.add(new Clause(occur, query.substring(i, end), false));
+      i = end;
+    }
+    return out;
+  }
+
+  static QuerySyntax parse(String query, Analyzer analyzer) {
+    StringBuilder scoring = new StringBuilder();
+    List<Query> constraints = new ArrayList<>();
+    QueryBuilder builder = new QueryBuilder(analyzer);
+    for (Clause clause : clauses(query)) {
+      if (clause.occur() != Occur.MUST_NOT) {
+        scoring.append(scoring.isEmpty() ? "" : " ").append(clause.text());
+      }
+      if (clause.occur() == Occur.SHOULD) {
+        continue;
+      }
+      Query inTextOrTitle = inTextOrTitle(builder, clause.text());
+      if (inTextOrTitle == null) {
+        continue; // no word the analyzer keeps (stop words, punctuation): nothing to require or exclude
+      }
+      constraints.add(clause.occur() == Occur.MUST ? inTextOrTitle : FilterQueries.not(inTextOrTitle));
+    }
+    return new QuerySyntax(scoring.toString(), constraints);
+  }
+
+  /** The words of {@code text} in order (stop words leave their gap) in the text or the title; null without words. */
+  private static Query inTextOrTitle(QueryBuilder builder, String text) {
+    Query inText = builder.createPhraseQuery(Fields.TEXT, text);
+    Query inTitle = builder.createPhraseQuery(Fields.TITLE, text);
+    if (inText == null) {
+      return null;
+    }
+    return new BooleanQuery.Builder()
+        .add(inText, BooleanClause.Occur.SHOULD)
+        .add(inTitle, BooleanClause.Occur.SHOULD)
+        .build();
+  }
+}
