@@ -12,7 +12,7 @@ import java.util.Set;
  * Reads a search's {@code filter}: an object whose keys are metadata fields (each a value or a
  * condition) and the operators {@code and}, {@code or} (lists of filter objects) and {@code not}
  * (one filter object), all combined with AND. Every error names the full path of the offending
- * part ({@code filter.or[1].dept.prefix}); operators nest at most {@link Filter#MAX_DEPTH} deep and
+ * part ({@code filter.or[1].dept.prefix}); operators nest at most {@link Limit#MAX_FILTER_DEPTH} deep and
  * the whole filter holds at most {@link Limit#MAX_FILTER_CONDITIONS} conditions and operators, so
  * a request cannot build a query Lucene would refuse. Not thread-safe; one per request.
  */
@@ -93,9 +93,10 @@ final class FilterReader {
     return filter;
   }
 
-  private static void checkDepth(String path, int depth) {
-    if (depth > Filter.MAX_DEPTH) {
-      throw QuarryException.invalid(path, "filter operators (and, or, not) nest at most " + Filter.MAX_DEPTH
+  private void checkDepth(String path, int depth) {
+    int max = limits.getInt(Limit.MAX_FILTER_DEPTH);
+    if (depth > max) {
+      throw QuarryException.invalid(path, "filter operators (and, or, not) nest at most " + max
           + " deep; " + path + " is " + depth + " deep");
     }
   }

@@ -25,7 +25,7 @@ public enum Limit {
    * Lucene clauses; the ceiling keeps a filter with the longest query under Lucene's 1024 clauses.
    */
   MAX_FILTER_CONDITIONS("maxFilterConditions", 64, 200),
-  /** Operators (and, or, not) enclosing a filter condition; fixed by the engine. */
+  /** Operators (and, or, not) enclosing a filter condition; the engine refuses more than its own bound. */
   MAX_FILTER_DEPTH("maxFilterDepth", Filter.MAX_DEPTH, Filter.MAX_DEPTH),
   /** Values of one {@code {"in": [...]}} condition. */
   MAX_FILTER_VALUES("maxFilterValues", 100, 1024),
