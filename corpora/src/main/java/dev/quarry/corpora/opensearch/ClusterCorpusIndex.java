@@ -252,8 +252,9 @@ final class ClusterCorpusIndex implements CorpusIndex {
   }
 
   @Override
-  public SourcePage listSources(String prefix, String cursor, int limit, Predicate<String> visible) {
+  public SourcePage listSources(String prefix, String cursor, int limit, Predicate<String> visibleOrNull) {
     checkOpen();
+    Predicate<String> visible = visibleOrNull == null ? s -> true : visibleOrNull;
     if (limit < 1) {
       throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
     }
@@ -294,6 +295,13 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   @Override
   public long countSources(Predicate<String> visible) {
+    if (visible == null) {
+      ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+      ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+      filter.add(CorpusDocs.term("kind", "source"));
+      filter.add(CorpusDocs.visibleAt(revision()));
+      return http.json("POST", "/" + index + "/_count", q).require("counting sources").body().path("count").asLong();
+    }
     long n = 0;
     String cursor = null;
     do {
@@ -305,8 +313,9 @@ final class ClusterCorpusIndex implements CorpusIndex {
   }
 
   @Override
-  public HistoryPage history(long after, int limit, Predicate<String> visible) {
+  public HistoryPage history(long after, int limit, Predicate<String> visibleOrNull) {
     checkOpen();
+    Predicate<String> visible = visibleOrNull == null ? s -> true : visibleOrNull;
     if (limit < 1) {
       throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
     }
