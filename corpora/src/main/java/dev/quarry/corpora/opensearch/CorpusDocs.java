@@ -179,17 +179,13 @@ final class CorpusDocs {
     return q;
   }
 
-  /** The keyword a metadata value is matched by: its field and a canonical form of its value. */
+  /**
+   * The keyword a metadata value is matched by: its field and a canonical form of its value. As in
+   * the embedded store, strings and booleans match by their text ({@code true} and {@code "true"}
+   * alike) and numbers by their value as a double ({@code 3} and {@code 3.0} alike).
+   */
   static String metaKey(String field, Object value) {
-    String v = switch (value) {
-      case String s -> "s:" + s;
-      case Boolean b -> "b:" + b;
-      case Long l -> "n:" + Double.toString(l.doubleValue());
-      case Integer i -> "n:" + Double.toString(i.doubleValue());
-      case Double d -> "n:" + Double.toString(d);
-      case Number n -> "n:" + Double.toString(n.doubleValue());
-      default -> "s:" + value;
-    };
+    String v = value instanceof Number n ? "n:" + Double.toString(n.doubleValue()) : "t:" + value;
     return field + "\u0000" + v;
   }
 
