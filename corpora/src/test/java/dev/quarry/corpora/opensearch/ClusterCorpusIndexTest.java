@@ -38,7 +38,9 @@ class ClusterCorpusIndexTest {
 
   @AfterEach
   void close() {
-    store.close();
+    if (store != null) {
+      store.close();
+    }
   }
 
   static SourceOperation.Index doc(String source, String title, String text) {
