@@ -26,9 +26,13 @@ import java.util.concurrent.TimeUnit;
  * Starts a real OpenSearch node (no Bootstrap, no security policy) whose "modules" are
  * loaded from the classpath instead of $HOME/modules.
  *
- * Usage: java -cp 'target/classes:target/lib/*' spike.OsNode -Epath.home=DIR -Ehttp.port=9200 ...
+ * Usage: java -cp 'target/classes:target/lib/*' dev.quarry.opensearch.OsNode -Epath.home=DIR -Ehttp.port=9200 ...
  * If DIR/config/opensearch.yml exists it is read (command-line -E settings win).
  * If DIR/config/log4j2.properties exists it is used, else console logging at INFO.
+ *
+ * <p>For the cluster store's tests only: the node runs without OpenSearch's security sandbox (its
+ * agent jar is not on Maven Central), so keep it on loopback. Production clusters use the
+ * OpenSearch distribution.
  */
 public final class OsNode {
 
