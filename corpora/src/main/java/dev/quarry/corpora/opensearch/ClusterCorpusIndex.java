@@ -140,6 +140,17 @@ final class ClusterCorpusIndex implements CorpusIndex {
       throw QuarryException.invalid("mode", "mode '" + request.mode().wireName()
           + "' needs a corpus with an embedding model; corpora on an OpenSearch cluster are lexical");
     }
+    // Offered by the embedded store only so far: refused by name rather than silently ignored.
+    if (!request.facets().isEmpty()) {
+      throw QuarryException.invalid("facets", "facets are not offered by corpora on an OpenSearch cluster yet");
+    }
+    if (request.snippets() != null) {
+      throw QuarryException.invalid("snippet", "snippets are not offered by corpora on an OpenSearch cluster yet");
+    }
+    if (request.syntax() != SearchRequest.Syntax.PLAIN) {
+      throw QuarryException.invalid("syntax", "the operator syntax is not offered by corpora on an OpenSearch"
+          + " cluster yet; use syntax plain");
+    }
     long latest = revision();
     long p = latest;
     if (request.revision() != null) {

@@ -145,22 +145,26 @@ final class CorpusDocs {
     return q;
   }
 
-  /** A metadata condition as a filter over {@code meta_kv} (equality) or {@code meta_num} (ranges). */
+  /**
+   * A metadata condition as a filter over {@code meta_kv} (equality, prefix, existence) or {@code
+   * meta_num} (ranges), and the operators as bool queries; a bool with only {@code must_not}
+   * matches every chunk the rest of the query allows except those, as the embedded store's not does.
+   */
   static ObjectNode filter(Filter f) {
     ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
     switch (f) {
-      case Filter.Equals e -> q.putObject("term").put("meta_kv", metaKey(f.field(), e.value()));
+      case Filter.Equals e -> q.putObject("term").put("meta_kv", metaKey(e.field(), e.value()));
       case Filter.In in -> {
         ArrayNode values = q.putObject("terms").putArray("meta_kv");
         for (Object v : in.values()) {
-          values.add(metaKey(f.field(), v));
+          values.add(metaKey(in.field(), v));
         }
       }
       case Filter.Range r -> {
         ObjectNode nested = q.putObject("nested");
         nested.put("path", "meta_num");
         ArrayNode must = nested.putObject("query").putObject("bool").putArray("filter");
-        must.add(term("meta_num.k", f.field()));
+        must.add(term("meta_num.k", r.field()));
         ObjectNode range = must.addObject().putObject("range").putObject("meta_num.v");
         if (r.gt() != null) {
           range.put("gt", r.gt());
@@ -175,6 +179,21 @@ final class CorpusDocs {
           range.put("lte", r.lte());
         }
       }
+      // Every value of a field, of any type, is a meta_kv keyword starting with the field and a NUL.
+      case Filter.Exists e -> q.putObject("prefix").put("meta_kv", e.field() + "\u0000");
+      // Strings and booleans are "t:" keywords, as in metaKey.
+      case Filter.Prefix p -> q.putObject("prefix").put("meta_kv", p.field() + "\u0000t:" + p.prefix());
+      case Filter.AllOf all -> {
+        ArrayNode clauses = q.putObject("bool").putArray("filter");
+        all.filters().forEach(c -> clauses.add(filter(c)));
+      }
+      case Filter.AnyOf any -> {
+        ObjectNode bool = q.putObject("bool");
+        ArrayNode clauses = bool.putArray("should");
+        any.filters().forEach(c -> clauses.add(filter(c)));
+        bool.put("minimum_should_match", 1);
+      }
+      case Filter.Not not -> q.putObject("bool").putArray("must_not").add(filter(not.filter()));
     }
     return q;
   }
