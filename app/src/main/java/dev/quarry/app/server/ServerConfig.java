@@ -7,6 +7,7 @@ import dev.quarry.api.wire.Limits;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.api.wire.WireObject;
 import dev.quarry.corpora.CorporaBuilder;
+import dev.quarry.corpora.jobs.JobSettings;
 import dev.quarry.embeddings.Models;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.QuarryException;
@@ -30,6 +31,8 @@ import java.util.Set;
  *     not ready; 0: not checked
  * @param metricsTokenSha256 the SHA-256 (64 hex digits) of the bearer token {@code GET /metrics}
  *     asks for; null: {@code /metrics} is off
+ * @param jobs the bounds and timings of ingestion jobs (used when ingestion-jobs is on); the
+ *     per-job bounds come from {@code limits.maxJobFiles} and {@code limits.maxJobBytes}
  */
 public record ServerConfig(
     List<String> corsOrigins,
@@ -44,7 +47,8 @@ public record ServerConfig(
     int maxThreads,
     ExtractionSettings extraction,
     long minFreeDiskMiB,
-    String metricsTokenSha256) {
+    String metricsTokenSha256,
+    JobSettings jobs) {
   /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
   public static final int DEFAULT_MAX_THREADS = 128;
 
@@ -55,14 +59,14 @@ public record ServerConfig(
       Limits.DEFAULT, EngineConfig.DEFAULT_RETAINED_REVISIONS, EngineConfig.DEFAULT_IDEMPOTENCY_RETENTION,
       CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, QuarryPluginConfig.DEFAULT_MAX_IN_FLIGHT,
       QuarryPluginConfig.DEFAULT_MAX_WAITING, QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS, DEFAULT_MAX_THREADS,
-      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null);
+      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null, JobSettings.DEFAULT);
 
   /** The settings with the default readiness threshold, and metrics off. */
   public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
       Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
       int maxThreads, ExtractionSettings extraction) {
     this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
-        maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB, null);
+        maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB, null, JobSettings.DEFAULT);
   }
 
   public ServerConfig {
@@ -87,7 +91,7 @@ public record ServerConfig(
     try {
       WireObject root = WireObject.root(new StrictJson().parseObject(json));
       root.allowOnly(Set.of("cors", "features", "limits", "retainedRevisions", "idempotencyRetentionHours",
-          "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics"));
+          "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics", "jobs"));
       ServerConfig d = DEFAULT;
       Long retentionHours = root.optionalLong("idempotencyRetentionHours", 1, 24L * 365);
       WireObject capacity = root.optionalObject("capacity");
@@ -116,10 +120,11 @@ public record ServerConfig(
         }
         metricsToken = metricsToken.toLowerCase(java.util.Locale.ROOT);
       }
+      Limits limits = limits(root.optionalObject("limits"));
       return new ServerConfig(
           cors(root.optionalObject("cors")),
           features(root.optionalObject("features")),
-          limits(root.optionalObject("limits")),
+          limits,
           retained == null ? d.retainedRevisions : retained,
           retentionHours == null ? d.idempotencyRetention : Duration.ofHours(retentionHours),
           maxOpen == null ? d.maxOpenCorpora : maxOpen,
@@ -129,7 +134,8 @@ public record ServerConfig(
           maxThreads == null ? d.maxThreads : maxThreads,
           extraction(root.optionalObject("extraction")),
           minFreeDisk == null ? d.minFreeDiskMiB : minFreeDisk,
-          metricsToken);
+          metricsToken,
+          jobs(root.optionalObject("jobs"), limits));
     } catch (QuarryException e) {
       String field = e.field();
       throw new IllegalArgumentException(field == null || e.getMessage().startsWith(field)
@@ -177,6 +183,26 @@ public record ServerConfig(
       }
     }
     return on;
+  }
+
+  /** The {@code jobs} section, with the per-job bounds of {@code limits}. */
+  private static JobSettings jobs(WireObject jobs, Limits limits) {
+    JobSettings d = JobSettings.DEFAULT;
+    if (jobs != null) {
+      jobs.allowOnly(Set.of("workers", "maxActiveJobs", "maxQueuedFiles", "maxQueuedBytes", "retentionMinutes",
+          "openIdleMinutes"));
+    }
+    Integer workers = jobs == null ? null : jobs.optionalInt("workers", 1, 64);
+    Integer active = jobs == null ? null : jobs.optionalInt("maxActiveJobs", 1, 100_000);
+    Integer queuedFiles = jobs == null ? null : jobs.optionalInt("maxQueuedFiles", 1, 100_000_000);
+    Long queuedBytes = jobs == null ? null : jobs.optionalLong("maxQueuedBytes", 1, 1L << 50);
+    Long retention = jobs == null ? null : jobs.optionalLong("retentionMinutes", 1, 60L * 24 * 365);
+    Long idle = jobs == null ? null : jobs.optionalLong("openIdleMinutes", 1, 60L * 24 * 30);
+    return new JobSettings(limits.getInt(Limit.MAX_JOB_FILES), limits.get(Limit.MAX_JOB_BYTES),
+        active == null ? d.maxActiveJobs() : active, queuedFiles == null ? d.maxQueuedFiles() : queuedFiles,
+        queuedBytes == null ? d.maxQueuedBytes() : queuedBytes,
+        retention == null ? d.retention() : Duration.ofMinutes(retention),
+        idle == null ? d.openIdleTimeout() : Duration.ofMinutes(idle), workers == null ? d.workers() : workers);
   }
 
   private static ExtractionSettings extraction(WireObject extraction) {
