@@ -91,13 +91,29 @@ final class JobClient {
     return ok(http.postJson("jobs/cancel", http.json().createObjectNode().put("job", job)));
   }
 
-  /** The job and a page of its files after {@code cursor} (null: the first page). */
+  /**
+   * The job and a page of its files after {@code cursor} (null: the first page). A read changes
+   * nothing, so one refused for a passing reason (a busy server: 429, 503, or a body cut off as too
+   * slow, 408) is simply sent again, a few times.
+   */
   JsonNode read(String job, String cursor, int limit) throws IOException, JobException {
     ObjectNode body = http.json().createObjectNode().put("job", job).put("limit", limit);
     if (cursor != null) {
       body.put("cursor", cursor);
     }
-    return ok(http.postJson("jobs/read", body));
+    for (int attempt = 1; ; attempt++) {
+      HttpIngester.Answer answer = http.postJson("jobs/read", body);
+      boolean passing = answer.status() == 408 || answer.status() == 429 || answer.status() == 503;
+      if (!passing || attempt == HttpIngester.MAX_ATTEMPTS) {
+        return ok(answer);
+      }
+      try {
+        Thread.sleep(HttpIngester.RETRY_PAUSE.toMillis() * attempt);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted", e);
+      }
+    }
   }
 
   /** Every source of {@code corpus} the token may see, with its content hash. */
