@@ -31,6 +31,8 @@ import java.util.Set;
  *     not ready; 0: not checked
  * @param metricsTokenSha256 the SHA-256 (64 hex digits) of the bearer token {@code GET /metrics}
  *     asks for; null: {@code /metrics} is off
+ * @param openSearch where corpora live when they are on an OpenSearch cluster ({@code "store":
+ *     {"opensearch": ...}}, docs/scale-out.md); null: in the data folder
  * @param jobs the bounds and timings of ingestion jobs (used when ingestion-jobs is on); the
  *     per-job bounds come from {@code limits.maxJobFiles} and {@code limits.maxJobBytes}
  */
@@ -48,6 +50,7 @@ public record ServerConfig(
     ExtractionSettings extraction,
     long minFreeDiskMiB,
     String metricsTokenSha256,
+    dev.quarry.corpora.opensearch.OpenSearchSettings openSearch,
     JobSettings jobs) {
   /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
   public static final int DEFAULT_MAX_THREADS = 128;
@@ -59,14 +62,23 @@ public record ServerConfig(
       Limits.DEFAULT, EngineConfig.DEFAULT_RETAINED_REVISIONS, EngineConfig.DEFAULT_IDEMPOTENCY_RETENTION,
       CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, QuarryPluginConfig.DEFAULT_MAX_IN_FLIGHT,
       QuarryPluginConfig.DEFAULT_MAX_WAITING, QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS, DEFAULT_MAX_THREADS,
-      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null, JobSettings.DEFAULT);
+      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null, null, JobSettings.DEFAULT);
 
   /** The settings with the default readiness threshold, and metrics off. */
   public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
       Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
       int maxThreads, ExtractionSettings extraction) {
     this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
-        maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB, null, JobSettings.DEFAULT);
+        maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB, null);
+  }
+
+  /** The settings with corpora in the data folder (the embedded store). */
+  public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
+      Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
+      int maxThreads, ExtractionSettings extraction, long minFreeDiskMiB, String metricsTokenSha256) {
+    this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
+        maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256, null,
+        JobSettings.DEFAULT);
   }
 
   public ServerConfig {
@@ -91,7 +103,7 @@ public record ServerConfig(
     try {
       WireObject root = WireObject.root(new StrictJson().parseObject(json));
       root.allowOnly(Set.of("cors", "features", "limits", "retainedRevisions", "idempotencyRetentionHours",
-          "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics", "jobs"));
+          "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics", "store", "jobs"));
       ServerConfig d = DEFAULT;
       Long retentionHours = root.optionalLong("idempotencyRetentionHours", 1, 24L * 365);
       WireObject capacity = root.optionalObject("capacity");
@@ -135,6 +147,7 @@ public record ServerConfig(
           extraction(root.optionalObject("extraction")),
           minFreeDisk == null ? d.minFreeDiskMiB : minFreeDisk,
           metricsToken,
+          StoreConfig.openSearch(root.optionalObject("store")),
           jobs(root.optionalObject("jobs"), limits));
     } catch (QuarryException e) {
       String field = e.field();
