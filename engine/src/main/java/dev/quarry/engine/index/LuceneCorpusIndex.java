@@ -120,7 +120,7 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     for (int i = 0; i < mutation.operations().size(); i++) {
       if (mutation.operations().get(i) instanceof SourceOperation.Index ix) {
         try {
-          prepared.put(i, PreparedSource.prepare(ix, info.settings().chunking()));
+          prepared.put(i, PreparedSource.prepare(ix, info.settings().chunking(), embedder));
         } catch (QuarryException e) {
           throw batch ? e.withFieldPrefix("operations[" + i + "]") : e;
         }
@@ -221,6 +221,16 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     } finally {
       s.release();
     }
+  }
+
+  @Override
+  public boolean embedQuery(String query) {
+    ensureOpen();
+    if (embedder == null) {
+      return false;
+    }
+    searcher.queryVector(query);
+    return true;
   }
 
   @Override

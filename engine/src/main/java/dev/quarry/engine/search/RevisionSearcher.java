@@ -113,7 +113,16 @@ public final class RevisionSearcher {
     return pinned;
   }
 
-  private float[] queryVector(String query) {
+  /**
+   * The query's vector from the corpus's model (which caches recent queries, so a vector computed
+   * ahead of the search is found again).
+   *
+   * @throws QuarryException INVALID_REQUEST on {@code query} when blank or over the model's window
+   */
+  public float[] queryVector(String query) {
+    if (embedder == null) {
+      throw new IllegalStateException("corpus '" + info.name() + "' is lexical");
+    }
     if (query.isBlank()) {
       throw QuarryException.invalid("query", "a semantic or hybrid search needs a query with some text");
     }
