@@ -2,6 +2,7 @@ package dev.quarry.engine.index;
 
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Embedder;
 import dev.quarry.engine.embed.VectorCodec;
 import dev.quarry.engine.EngineConfig;
@@ -207,7 +208,8 @@ public final class LuceneCorpusIndex implements CorpusIndex {
           vectors.add(VectorCodec.encode(e.vector()));
           truncated += e.truncated() ? 1 : 0;
         }
-        out.put(i, ps.withVectors(vectors, truncated));
+        out.put(i, ps.withVectors(vectors, truncated,
+            info.settings().embedding().index() == CorpusSettings.VectorIndex.HNSW));
       }
       return out;
     });

@@ -45,10 +45,12 @@ record PreparedSource(
    * One chunk ready to become a Lucene document.
    *
    * @param vector the chunk's encoded embedding in an embedding corpus, else null
+   * @param graph whether the vector also goes into the corpus's approximate (HNSW) index
    */
-  record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector) {
+  record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector,
+      boolean graph) {
     PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata) {
-      this(text, start, end, pages, metadata, null);
+      this(text, start, end, pages, metadata, null, false);
     }
   }
 
@@ -74,15 +76,19 @@ record PreparedSource(
     return title == null || title.isBlank() ? chunk : title + "\n\n" + chunk;
   }
 
-  /** This source with each chunk's encoded vector, in chunk order, and how many were truncated. */
-  PreparedSource withVectors(List<byte[]> vectors, int truncated) {
+  /**
+   * This source with each chunk's encoded vector, in chunk order, and how many were truncated.
+   *
+   * @param graph whether the vectors also go into the corpus's approximate index
+   */
+  PreparedSource withVectors(List<byte[]> vectors, int truncated, boolean graph) {
     if (vectors.size() != chunks.size()) {
       throw new IllegalArgumentException(vectors.size() + " vectors for " + chunks.size() + " chunks");
     }
     List<PreparedChunk> with = new ArrayList<>(chunks.size());
     for (int i = 0; i < chunks.size(); i++) {
       PreparedChunk c = chunks.get(i);
-      with.add(new PreparedChunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), vectors.get(i)));
+      with.add(new PreparedChunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), vectors.get(i), graph));
     }
     return new PreparedSource(op, contentSha256, fingerprint, List.copyOf(with), characters, pages, mediaType,
         truncated);

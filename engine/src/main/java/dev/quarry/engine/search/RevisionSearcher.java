@@ -150,13 +150,15 @@ public final class RevisionSearcher {
     List<ScoredChunk> top;
     List<Hit.ScoreParts> parts = new ArrayList<>();
     if (mode == SearchRequest.Mode.SEMANTIC) {
-      top = dense.top(filters, request.topK(), request.maxChunksPerSource());
+      top = approximate()
+          ? dense.approximateTop(filters, candidates(request.topK()), request.topK(), request.maxChunksPerSource())
+          : dense.top(filters, request.topK(), request.maxChunksPerSource());
       for (int i = 0; i < top.size(); i++) {
         parts.add(new Hit.ScoreParts(null, null, top.get(i).score(), i + 1));
       }
     } else {
       int n = candidates(request.topK());
-      List<ScoredChunk> semantic = dense.top(filters, n, null);
+      List<ScoredChunk> semantic = approximate() ? dense.approximateTop(filters, n, n, null) : dense.top(filters, n, null);
       List<ScoredChunk> lexical = plan == null ? List.of()
           : ChunkRanker.topChunks(searcher, plan.query(filters), new ExactScorer(view.reader(), plan), n, null);
       Map<Integer, int[]> ranks = HybridFusion.ranks(lexical, semantic);
@@ -198,6 +200,11 @@ public final class RevisionSearcher {
       return hits;
     }
     return withHighlights(searcher, plan, top, hits);
+  }
+
+  /** Whether the corpus opted into the approximate index for its semantic candidates. */
+  private boolean approximate() {
+    return info.settings().embedding().index() == dev.quarry.engine.CorpusSettings.VectorIndex.HNSW;
   }
 
   /**
