@@ -111,6 +111,10 @@ public final class Harness {
       org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length));
       return;
     }
+    if (args.length > 0 && args[0].equals("report")) {
+      ReportCommand.main(Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
     CommandLine command = CommandLine.parse(args);
     if (command.scifact()) {
       String unavailable = Scifact.unavailableReason(command.shared());
@@ -130,6 +134,10 @@ public final class Harness {
       System.out.println(markdown);
       if (command.out() != null) {
         Files.writeString(command.out(), markdown, StandardCharsets.UTF_8);
+      }
+      if (command.json() != null) {
+        report.toResultSet(command.commit()).write(command.json());
+        System.out.println("results kept in " + command.json() + " (for the report command)");
       }
     } finally {
       if (command.keep()) {
@@ -415,10 +423,11 @@ public final class Harness {
 
   /** The harness's command line. */
   record CommandLine(Profile profile, String corpus, String queries, boolean scifact, long seed, Path out,
-      boolean keep, Servers servers, List<ContenderKind> contenders, Path shared) {
+      Path json, String commit, boolean keep, Servers servers, List<ContenderKind> contenders, Path shared) {
     /** This command line over a real corpus and its own queries. */
     CommandLine withRealText(String corpusSpec, String querySpec) {
-      return new CommandLine(profile, corpusSpec, querySpec, scifact, seed, out, keep, servers, contenders, shared);
+      return new CommandLine(profile, corpusSpec, querySpec, scifact, seed, out, json, commit, keep, servers,
+          contenders, shared);
     }
 
     static CommandLine parse(String[] args) {
@@ -432,6 +441,8 @@ public final class Harness {
       boolean scifact = false;
       long seed = DEFAULT_SEED;
       Path out = null;
+      Path json = null;
+      String commit = "unknown";
       boolean keep = false;
       Path shared = SharedDocuments.DEFAULT_DIR;
       for (int i = 0; i < args.length; i++) {
@@ -441,6 +452,8 @@ public final class Harness {
           case "--scifact" -> scifact = true;
           case "--seed" -> seed = Long.parseLong(value(args, ++i, "--seed"));
           case "--out" -> out = Path.of(value(args, ++i, "--out"));
+          case "--json" -> json = Path.of(value(args, ++i, "--json"));
+          case "--commit" -> commit = value(args, ++i, "--commit");
           case "--keep" -> keep = true;
           case "--shared" -> shared = Path.of(value(args, ++i, "--shared"));
           case "--opensearch" -> openSearch = value(args, ++i, "--opensearch");
@@ -453,7 +466,7 @@ public final class Harness {
               throw new IllegalArgumentException("unknown option " + args[i]
                   + "; usage: [smoke|quick|compare|full|growth-1m] [--corpus generated|jsonl:FILE]"
                   + " [--queries generated|jsonl:FILE] [--scifact] [--seed N]"
-                  + " [--out FILE] [--keep] [--opensearch URL] [--opensearch-refresh wait_for|true] [--quarry-server URL]"
+                  + " [--out FILE] [--json FILE] [--commit HASH] [--keep] [--opensearch URL] [--opensearch-refresh wait_for|true] [--quarry-server URL]"
                   + " [--contenders quarry,lucene,quarry-http,opensearch] [--shared DIR]");
             }
             profile = Profile.named(args[i]);
@@ -463,7 +476,7 @@ public final class Harness {
       if (!queries.equals(QueryFile.GENERATED) && !QueryFile.isFile(queries)) {
         throw new IllegalArgumentException("--queries must be generated or jsonl:FILE; got '" + queries + "'");
       }
-      return new CommandLine(profile, corpus, queries, scifact, seed, out, keep,
+      return new CommandLine(profile, corpus, queries, scifact, seed, out, json, commit, keep,
           new Servers(openSearch, ContenderKind.openSearchRefresh(openSearchRefresh), quarryServer), contenders,
           shared);
     }
