@@ -10,6 +10,7 @@ import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.XYPlot;
@@ -67,6 +68,7 @@ public final class Charts {
     x.setBase(10);
     x.setSmallestValue(1);
     x.setNumberFormatOverride(new java.text.DecimalFormat("#,###"));
+    x.setTickUnit(new NumberTickUnit(1.0)); // a tick at each power of ten (the unit is in log10 units)
     plot.setDomainAxis(x);
     ((NumberAxis) plot.getRangeAxis()).setAutoRangeIncludesZero(true);
     XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);

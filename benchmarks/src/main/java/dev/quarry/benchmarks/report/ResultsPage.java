@@ -46,7 +46,10 @@ public final class ResultsPage {
       Files.writeString(chartDir.resolve(chart.getKey()), chart.getValue(), StandardCharsets.UTF_8);
     }
     StringBuilder out = new StringBuilder();
-    out.append(BEGIN).append("\n\n").append(headline()).append('\n');
+    out.append(BEGIN).append("\n\n")
+        .append("Each target's latest figures, one ratio per thread count, from the result sets listed below the charts "
+            + "(their machine and load there).\n\n")
+        .append(headline()).append('\n');
     if (charts.containsKey(SIZE_CHART)) {
       out.append("### Search latency against index size\n\n")
           .append("![search p50 against index size](").append(chartLink).append('/').append(SIZE_CHART).append(")\n\n");
@@ -59,9 +62,11 @@ public final class ResultsPage {
       out.append("### Search over HTTP against OpenSearch\n\n")
           .append("![HTTP search p50 against OpenSearch](").append(chartLink).append('/').append(HTTP_CHART).append(")\n\n");
     }
-    out.append("Result sets drawn on:\n\n");
-    for (ResultSet set : sets) {
-      out.append("- ").append(source(set)).append(": ").append(set.run());
+    out.append("The result sets (in `benchmarks/results`) these are drawn from:\n\n");
+    for (int i = 0; i < sets.size(); i++) {
+      ResultSet set = sets.get(i);
+      out.append(i + 1).append(". ").append(set.date()).append(", `").append(set.commit()).append("`, ")
+          .append(set.machine()).append(": ").append(set.run());
       set.notes().forEach(n -> out.append("; ").append(n));
       out.append('\n');
     }
@@ -86,7 +91,7 @@ public final class ResultsPage {
   /** One row per target: its latest ratios (per thread count), the bound, whether they meet it, and where they came from. */
   String headline() {
     StringBuilder out = new StringBuilder();
-    out.append("| target | bound | latest ratio | met | measured |\n|---|---|---|---|---|\n");
+    out.append("| target | bound | latest ratio | met | measured (result set below) |\n|---|---|---|---|---|\n");
     for (Target target : Target.ALL) {
       Optional<ResultSet> latest = sets.reversed().stream()
           .filter(s -> s.rows().stream().anyMatch(target::reads)).findFirst();
@@ -116,8 +121,9 @@ public final class ResultsPage {
     return out.toString();
   }
 
-  private static String source(ResultSet set) {
-    return set.date() + ", " + set.machine() + ", `" + set.commit() + "`";
+  /** Where a figure comes from, short: the day, the commit and the set's number in the list below the charts. */
+  private String source(ResultSet set) {
+    return set.date() + ", `" + set.commit() + "` (" + (sets.indexOf(set) + 1) + ")";
   }
 
   /** The charts there are figures for, by file name. */
@@ -151,7 +157,7 @@ public final class ResultsPage {
           }
         }
       }
-      if (used) {
+      if (used && !from.contains(set.date() + " `" + set.commit() + "`")) {
         from.add(set.date() + " `" + set.commit() + "`");
       }
     }
@@ -192,7 +198,10 @@ public final class ResultsPage {
     return Optional.empty();
   }
 
-  /** Quarry over HTTP beside OpenSearch, search p50, from every set that measured both. */
+  /**
+   * Quarry over HTTP beside OpenSearch, search p50, by clients and load; where two sets measured the
+   * same, the later one's figures.
+   */
   private Optional<String> httpChart() {
     Map<String, Map<String, Double>> values = new LinkedHashMap<>();
     List<String> from = new ArrayList<>();
@@ -201,14 +210,15 @@ public final class ResultsPage {
       for (ResultSet.Row row : set.rows()) {
         if (row.measure().equals("search p50") && !Double.isNaN(row.value("quarry-http"))
             && !Double.isNaN(row.value("opensearch"))) {
-          String category = set.date() + ", " + row.conditions().replace(" while indexing ", " + indexing ")
-              + ", " + row.threads() + "t";
+          String category = (row.threads() == 1 ? "1 client" : row.threads() + " clients")
+              + (row.conditions().contains("queries of ") ? ", real queries" : "")
+              + (row.conditions().contains(" while indexing ") ? ", while indexing" : ", idle index");
           values.computeIfAbsent("quarry-http", c -> new LinkedHashMap<>()).put(category, row.value("quarry-http"));
           values.computeIfAbsent("opensearch", c -> new LinkedHashMap<>()).put(category, row.value("opensearch"));
           used = true;
         }
       }
-      if (used) {
+      if (used && !from.contains(set.date() + " `" + set.commit() + "`")) {
         from.add(set.date() + " `" + set.commit() + "`");
       }
     }

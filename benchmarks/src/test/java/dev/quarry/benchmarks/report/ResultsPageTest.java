@@ -44,9 +44,10 @@ class ResultsPageTest {
     String headline = new ResultsPage(List.of(newer(), older())).headline();
     // Search p50 comes from the newer set, 1.00x against a bound of 1.25x.
     assertTrue(headline.contains("| engine search p50 / raw Lucene, 10k chunks | <= 1.25x | 1.00x (1 thread) | yes | "
-        + "2026-11-29, 2 CPUs, load 2, `bbbbbbb` |"), headline);
+        + "2026-11-29, `bbbbbbb` (2) |"), headline);
     // Indexing only the older set has: one ratio per thread count, each judged.
-    assertTrue(headline.contains("| 0.71x / 0.93x (1 / 2 threads) | **no** / yes | 2026-11-28"), headline);
+    assertTrue(headline.contains("| 0.71x / 0.93x (1 / 2 threads) | **no** / yes | 2026-11-28, `aaaaaaa` (1) |"),
+        headline);
     assertTrue(headline.contains("| HTTP search p50 / OpenSearch, generated queries, 10k chunks | <= 0.5x | 0.80x "
         + "(1 thread) | **no** |"), headline);
     assertTrue(headline.contains("| engine search p50 / raw Lucene, SciFact's own claims | <= 1.25x | not measured yet |"),
@@ -88,6 +89,7 @@ class ResultsPageTest {
     assertTrue(written.startsWith("# Benchmarks\n\nintro\n\n" + ResultsPage.BEGIN), written);
     assertTrue(written.endsWith(ResultsPage.END + "\n\n## Method\n\nkept\n"), written);
     assertFalse(written.contains("stale"), written);
+    assertTrue(written.contains("2. 2026-11-29, `bbbbbbb`, 2 CPUs, load 2: `benchmarks.jar compare`; a note\n"), written);
     assertTrue(written.contains("![search p50 against index size](benchmarks/" + ResultsPage.SIZE_CHART + ")"), written);
     assertTrue(Files.isRegularFile(dir.resolve("docs").resolve("benchmarks").resolve(ResultsPage.SIZE_CHART)));
     // Rendering again changes nothing.
