@@ -23,13 +23,6 @@ public final class BodyReader {
   private BodyReader() {}
 
   /**
-   * A request attribute under which a host that has already read a JSON request's whole body hands
-   * it to the endpoints ({@code byte[]}, every byte of the body): they read it from there instead of
-   * the servlet's input, with the same bound. The standalone server's body prefetch sets it.
-   */
-  public static final String WHOLE_BODY_ATTRIBUTE = "dev.quarry.api.wholeBody";
-
-  /**
    * Accepts {@code application/json}, with an optional UTF-8 charset, or no Content-Type at all; any
    * other type is 415 UNSUPPORTED_MEDIA_TYPE.
    */

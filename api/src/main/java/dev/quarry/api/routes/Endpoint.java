@@ -10,7 +10,6 @@ import dev.quarry.corpora.access.Access;
 import dev.quarry.engine.QuarryException;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.Set;
@@ -92,13 +91,6 @@ public abstract class Endpoint implements Handler {
   protected final byte[] readBody(Context ctx) {
     BodyReader.checkJsonContentType(ctx.header("Content-Type"));
     try {
-      if (ctx.req().getAttribute(BodyReader.WHOLE_BODY_ATTRIBUTE) instanceof byte[] whole) {
-        // The host read the whole body already. Reading it again through the servlet's input would
-        // meet Jetty's minimum data rate, which judges a body by bytes per second since its first
-        // byte at every read: a 40-byte body whose reader is descheduled for 40 ms between two
-        // reads (a loaded machine) is refused 408 although every byte is in memory.
-        return BodyReader.read(new ByteArrayInputStream(whole), whole.length, limits.get(Limit.MAX_REQUEST_BYTES));
-      }
       return BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(),
           limits.get(Limit.MAX_REQUEST_BYTES));
     } catch (IOException e) {

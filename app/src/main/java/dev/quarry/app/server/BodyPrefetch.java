@@ -1,6 +1,5 @@
 package dev.quarry.app.server;
 
-import dev.quarry.api.routes.BodyReader;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -163,9 +162,6 @@ final class BodyPrefetch extends Handler.Wrapper {
         boolean last = chunk.isLast();
         chunk.release();
         if (last) {
-          // The endpoints take the body from here, not through the servlet's input, whose reads
-          // Jetty's minimum data rate would judge again (BodyReader.WHOLE_BODY_ATTRIBUTE).
-          request.setAttribute(BodyReader.WHOLE_BODY_ATTRIBUTE, Arrays.copyOf(body, size));
           handOn(collected(true));
           return;
         }
