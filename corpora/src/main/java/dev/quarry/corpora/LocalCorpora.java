@@ -71,6 +71,13 @@ final class LocalCorpora implements Corpora {
   }
 
   @Override
+  public CorpusBackup backupCorpus(Access access, String corpus, Path targetDataDir) {
+    CorpusInfo.checkName(corpus, "corpus");
+    requireCorpus(access, corpus, MANAGE);
+    return store.backup(corpus, targetDataDir);
+  }
+
+  @Override
   public CorpusDescription readCorpus(Access access, String corpus) {
     CorpusInfo.checkName(corpus, "corpus");
     requireCorpus(access, corpus, ANY);

@@ -157,6 +157,9 @@ public final class QuarryServer implements AutoCloseable {
         }
       });
       // The API's description is public, like the protocol it describes: no token, no data.
+      c.routes.post(BackupEndpoint.PATH, new BackupEndpoint(tokens, config.limits(), json,
+          config.backupDirectory() == null || dataDir == null ? null : new dev.quarry.app.backup.Backups(corpora,
+              dataDir, config.backupDirectory(), ServerVersion.VERSION, java.time.Clock.systemUTC())));
       c.routes.get(OpenApiDocument.PATH, ctx -> ctx.contentType(OpenApiDocument.MEDIA_TYPE).result(OpenApiDocument.bytes()));
       new ConsoleAssets().mount(c.routes);
       c.routes.get("/healthz", ctx -> {
@@ -218,7 +221,7 @@ public final class QuarryServer implements AutoCloseable {
   /** The server's own paths, each its own endpoint label in the metrics. */
   private static java.util.Set<String> endpoints(Corpora corpora) {
     java.util.Set<String> paths = new java.util.HashSet<>(java.util.List.of("/v1/protocol", "/healthz", "/readyz",
-        Metrics.PATH, OpenApiDocument.PATH, RunsEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH));
+        Metrics.PATH, OpenApiDocument.PATH, RunsEndpoint.PATH, BackupEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH));
     RetrievalRoutes.over(corpora).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
     return paths;
   }

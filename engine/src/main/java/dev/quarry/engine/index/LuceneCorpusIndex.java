@@ -304,6 +304,14 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   }
 
   @Override
+  public long backup(Path target) throws IOException {
+    if (closed) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed");
+    }
+    return store.copyLastCommit(target);
+  }
+
+  @Override
   public synchronized void close() throws IOException {
     if (closed) {
       return;
