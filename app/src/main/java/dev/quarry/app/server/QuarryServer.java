@@ -85,7 +85,8 @@ public final class QuarryServer implements AutoCloseable {
     Corpora corpora;
     try {
       CorporaBuilder builder = Corpora.builder().dataDir(dataDir).engineConfig(config.engineConfig())
-          .maxOpenCorpora(config.maxOpenCorpora());
+          .maxOpenCorpora(config.maxOpenCorpora())
+          .writeAdmission(new DiskFloor(dataDir, config.writeMinFreeDiskMiB() * 1024 * 1024));
       corpora = (extractors == null ? builder : builder.extractors(extractors)).build();
     } catch (RuntimeException e) {
       closeQuietly(extractors);
