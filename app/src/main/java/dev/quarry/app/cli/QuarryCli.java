@@ -35,6 +35,12 @@ public final class QuarryCli implements Runnable {
   }
 
   static CommandLine commandLine() {
+    // The engine and the corpora log through java.util.logging: their lines go to the same backend,
+    // in the same format (text or JSON), as everything else.
+    if (!org.slf4j.bridge.SLF4JBridgeHandler.isInstalled()) {
+      org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
+      org.slf4j.bridge.SLF4JBridgeHandler.install();
+    }
     LUCENE_VECTORIZATION.setLevel(Level.SEVERE);
     CommandLine commandLine = new CommandLine(new QuarryCli());
     commandLine.setUsageHelpLongOptionsMaxWidth(30);
