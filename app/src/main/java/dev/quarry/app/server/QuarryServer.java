@@ -83,8 +83,9 @@ public final class QuarryServer implements AutoCloseable {
         ? config.extraction().build(config.limits(), config.features().contains(Feature.PDF_INGESTION))
         : null;
     Corpora corpora;
+    EngineMetrics engineMetrics = new EngineMetrics();
     try {
-      CorporaBuilder builder = Corpora.builder().dataDir(dataDir).engineConfig(config.engineConfig())
+      CorporaBuilder builder = Corpora.builder().dataDir(dataDir).engineConfig(config.engineConfig(engineMetrics))
           .maxOpenCorpora(config.maxOpenCorpora())
           .writeAdmission(new DiskFloor(dataDir, config.writeMinFreeDiskMiB() * 1024 * 1024));
       corpora = (extractors == null ? builder : builder.extractors(extractors)).build();
@@ -93,7 +94,7 @@ public final class QuarryServer implements AutoCloseable {
       throw e;
     }
     try {
-      return start(corpora, extractors, dataDir, host, port, tokens, config);
+      return start(corpora, extractors, dataDir, host, port, tokens, config, engineMetrics);
     } catch (RuntimeException e) {
       closeQuietly(corpora);
       closeQuietly(extractors);
@@ -104,15 +105,18 @@ public final class QuarryServer implements AutoCloseable {
   /** Serves an already open {@code corpora}; the server closes it on {@link #close}. */
   static QuarryServer start(Corpora corpora, String host, int port, Authenticator tokens,
       ServerConfig config) {
-    return start(corpora, null, null, host, port, tokens, config);
+    return start(corpora, null, null, host, port, tokens, config, null);
   }
 
   /** Serves {@code corpora}; the server closes it, then {@code extractors} (may be null), on {@link #close}. */
   private static QuarryServer start(Corpora corpora, Extractors extractors, Path dataDir, String host, int port,
-      Authenticator tokenFile, ServerConfig config) {
+      Authenticator tokenFile, ServerConfig config, EngineMetrics engineMetrics) {
     Readiness readiness = new Readiness(dataDir, config.minFreeDiskMiB() * 1024 * 1024);
     Metrics metrics = new Metrics(endpoints(corpora), readiness, config.metricsTokenSha256() == null ? null
         : java.util.HexFormat.of().parseHex(config.metricsTokenSha256()));
+    if (engineMetrics != null) {
+      metrics.bind(engineMetrics);
+    }
     Authenticator tokens = RequestScope.recordingSubjects(tokenFile);
     StrictJson json = new StrictJson();
     ObjectMapper mapper = json.mapper();

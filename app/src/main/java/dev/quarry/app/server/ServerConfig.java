@@ -273,7 +273,12 @@ public record ServerConfig(
 
   /** The engine settings this configuration implies. */
   public EngineConfig engineConfig() {
+    return engineConfig(dev.quarry.engine.EngineListener.NONE);
+  }
+
+  /** The engine settings this configuration implies, telling {@code listener} of the engine's work. */
+  public EngineConfig engineConfig(dev.quarry.engine.EngineListener listener) {
     return EngineConfig.builder().retainedRevisions(retainedRevisions).idempotencyRetention(idempotencyRetention)
-        .embeddingModels(Models.all()).build();
+        .embeddingModels(Models.all()).listener(listener).build();
   }
 }

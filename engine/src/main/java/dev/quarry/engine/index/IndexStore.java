@@ -92,7 +92,7 @@ final class IndexStore implements Closeable {
     // by default, and profiles showed commits waiting 300 ms there): every receipt waits for its
     // group's commit, and the background merges combine those segments anyway.
     iwc.setMaxFullFlushMergeWaitMillis(0);
-    iwc.setMergeScheduler(new LoggingMergeScheduler(info.name()));
+    iwc.setMergeScheduler(new LoggingMergeScheduler(info.name(), config.listener()));
     TieredMergePolicy tiered = new TieredMergePolicy();
     // A purge must be able to rewrite every segment holding a deleted document.
     tiered.setForceMergeDeletesPctAllowed(0);

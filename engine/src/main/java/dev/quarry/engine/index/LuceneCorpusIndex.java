@@ -215,9 +215,13 @@ public final class LuceneCorpusIndex implements CorpusIndex {
 
   @Override
   public SearchResult search(SearchRequest request) {
+    long start = System.nanoTime();
     IndexSnapshot s = store.acquire();
     try {
-      return searcher.search(s, request);
+      SearchResult result = searcher.search(s, request);
+      config.listener().searched(request.mode() == null ? "default"
+          : request.mode().name().toLowerCase(java.util.Locale.ROOT), System.nanoTime() - start);
+      return result;
     } finally {
       s.release();
     }
