@@ -34,6 +34,8 @@ import java.util.Set;
  * @param writeMinFreeDiskMiB below this much free space on the data folder's disk, writes are
  *     refused with 507 INSUFFICIENT_STORAGE before any work; 0: not checked
  * @param logFormat how log lines are written (the command line's {@code --log-format} wins)
+ * @param openSearch where corpora live when they are on an OpenSearch cluster ({@code "store":
+ *     {"opensearch": ...}}, docs/scale-out.md); null: in the data folder
  */
 public record ServerConfig(
     List<String> corsOrigins,
@@ -51,7 +53,8 @@ public record ServerConfig(
     String metricsTokenSha256,
     Path backupDirectory,
     long writeMinFreeDiskMiB,
-    LogFormat logFormat) {
+    LogFormat logFormat,
+    dev.quarry.corpora.opensearch.OpenSearchSettings openSearch) {
   /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
   public static final int DEFAULT_MAX_THREADS = 128;
 
@@ -68,7 +71,8 @@ public record ServerConfig(
       Limits.DEFAULT, EngineConfig.DEFAULT_RETAINED_REVISIONS, EngineConfig.DEFAULT_IDEMPOTENCY_RETENTION,
       CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, QuarryPluginConfig.DEFAULT_MAX_IN_FLIGHT,
       QuarryPluginConfig.DEFAULT_MAX_WAITING, QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS, DEFAULT_MAX_THREADS,
-      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null, null, DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT);
+      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null, null, DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT,
+      null);
 
   /** The settings with the default readiness threshold, and metrics off. */
   public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
@@ -76,7 +80,16 @@ public record ServerConfig(
       int maxThreads, ExtractionSettings extraction) {
     this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
         maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB, null, null,
-        DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT);
+        DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null);
+  }
+
+  /** The settings with corpora in the data folder (the embedded store). */
+  public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
+      Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
+      int maxThreads, ExtractionSettings extraction, long minFreeDiskMiB, String metricsTokenSha256) {
+    this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
+        maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256, null,
+        DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null);
   }
 
   public ServerConfig {
@@ -92,7 +105,7 @@ public record ServerConfig(
   public ServerConfig withLogFormat(LogFormat format) {
     return new ServerConfig(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora,
         maxInFlight, maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256,
-        backupDirectory, writeMinFreeDiskMiB, format);
+        backupDirectory, writeMinFreeDiskMiB, format, openSearch);
   }
 
   /**
@@ -112,7 +125,8 @@ public record ServerConfig(
     try {
       WireObject root = WireObject.root(new StrictJson().parseObject(json));
       root.allowOnly(Set.of("cors", "features", "limits", "retainedRevisions", "idempotencyRetentionHours",
-          "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics", "backup", "storage", "logging"));
+          "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics", "backup", "storage", "logging",
+          "store"));
       ServerConfig d = DEFAULT;
       Long retentionHours = root.optionalLong("idempotencyRetentionHours", 1, 24L * 365);
       WireObject capacity = root.optionalObject("capacity");
@@ -189,7 +203,8 @@ public record ServerConfig(
           metricsToken,
           backupDirectory,
           writeFloor == null ? d.writeMinFreeDiskMiB : writeFloor,
-          logFormat);
+          logFormat,
+          StoreConfig.openSearch(root.optionalObject("store")));
     } catch (QuarryException e) {
       String field = e.field();
       throw new IllegalArgumentException(field == null || e.getMessage().startsWith(field)
