@@ -49,7 +49,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * generated|jsonl:FILE] [--seed N] [--out FILE] [--keep] [--opensearch URL] [--contenders a,b]
  * [--shared DIR]};
  * {@code java -jar benchmarks.jar jmh ...}
- * hands the rest to JMH's own command line. Indexes live in a new folder under {@code
+ * hands the rest to JMH's own command line; {@code java -jar benchmarks.jar hybrid ...} runs
+ * {@link dev.quarry.benchmarks.hybrid.HybridBenchmark} (hybrid retrieval against lexical). Indexes live in a new folder under {@code
  * java.io.tmpdir}, deleted at the end unless {@code --keep}.
  *
  * <p>One harness runs one suite; it is not thread-safe.
@@ -97,6 +98,10 @@ public final class Harness {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("hybrid")) {
+      dev.quarry.benchmarks.hybrid.HybridBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
     if (args.length > 0 && args[0].equals("jmh")) {
       org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length));
       return;
