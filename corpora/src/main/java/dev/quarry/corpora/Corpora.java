@@ -112,4 +112,13 @@ public interface Corpora extends Closeable {
 
   /** Whether {@link #ingest} extracts PDFs; without it, PDFs are PDF_INGESTION_UNAVAILABLE. */
   boolean ingestsPdf();
+
+  /**
+   * Copies corpus {@code corpus}, consistent at one revision while writes go on, into the data
+   * folder {@code targetDataDir}: a server started on that folder holds the corpus with the same
+   * corpusId, at the revision returned (at least every revision acknowledged before this call), with
+   * its retained past revisions, history and idempotency records. Needs the {@code manage} scope on
+   * the corpus (FORBIDDEN otherwise, whether or not it exists); CORPUS_NOT_FOUND when absent.
+   */
+  CorpusBackup backupCorpus(Access access, String corpus, Path targetDataDir);
 }

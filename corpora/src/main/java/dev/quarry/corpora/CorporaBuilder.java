@@ -25,9 +25,16 @@ public final class CorporaBuilder {
   int maxOpenCorpora = DEFAULT_MAX_OPEN_CORPORA;
   Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
   Extractors extractors;
+  WriteAdmission writeAdmission = WriteAdmission.ALWAYS;
   dev.quarry.corpora.opensearch.OpenSearchSettings openSearch;
 
   CorporaBuilder() {}
+
+  /** What decides whether writes that add data may go ahead (default: {@link WriteAdmission#ALWAYS}). */
+  public CorporaBuilder writeAdmission(WriteAdmission admission) {
+    this.writeAdmission = Objects.requireNonNull(admission, "writeAdmission");
+    return this;
+  }
 
   /** The data folder; corpora live in {@code dataDir/corpora/NAME}. Required. */
   public CorporaBuilder dataDir(Path dir) {
@@ -91,6 +98,6 @@ public final class CorporaBuilder {
       throw new IllegalStateException("dataDir is required");
     }
     return new LocalCorpora(new LuceneCorpusStore(dataDir, engineConfig, maxOpenCorpora, idleTimeout),
-        extractors == null ? null : new IngestPipeline(extractors));
+        extractors == null ? null : new IngestPipeline(extractors), writeAdmission);
   }
 }

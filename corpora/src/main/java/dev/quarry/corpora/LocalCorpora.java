@@ -50,15 +50,23 @@ final class LocalCorpora implements Corpora {
   /** Null when built without extractors: ingestion is then unavailable. */
   private final IngestPipeline ingestion;
 
+  private final WriteAdmission writes;
+
   LocalCorpora(CorpusStore store, IngestPipeline ingestion) {
+    this(store, ingestion, WriteAdmission.ALWAYS);
+  }
+
+  LocalCorpora(CorpusStore store, IngestPipeline ingestion, WriteAdmission writes) {
     this.store = store;
     this.ingestion = ingestion;
+    this.writes = Objects.requireNonNull(writes, "writes");
   }
 
   @Override
   public CorpusDescription createCorpus(Access access, String corpus, CorpusSettings settings) {
     CorpusInfo.checkName(corpus, "corpus");
     requireCorpus(access, corpus, MANAGE);
+    writes.admit();
     CorpusInfo info = store.create(corpus, settings == null ? CorpusSettings.DEFAULT : settings);
     return new CorpusDescription(info, 0, 0);
   }
@@ -68,6 +76,13 @@ final class LocalCorpora implements Corpora {
     CorpusInfo.checkName(corpus, "corpus");
     requireCorpus(access, corpus, MANAGE);
     store.delete(corpus);
+  }
+
+  @Override
+  public CorpusBackup backupCorpus(Access access, String corpus, Path targetDataDir) {
+    CorpusInfo.checkName(corpus, "corpus");
+    requireCorpus(access, corpus, MANAGE);
+    return store.backup(corpus, targetDataDir);
   }
 
   @Override
@@ -143,7 +158,13 @@ final class LocalCorpora implements Corpora {
     for (SourceOperation op : mutation.operations()) {
       AccessPolicy.requireSource(access, corpus, op.source(), INDEX);
     }
-    return store.withCorpus(corpus, index -> index.apply(mutation));
+    boolean adds = mutation.operations().stream().anyMatch(op -> op instanceof SourceOperation.Index);
+    return store.withCorpus(corpus, index -> {
+      if (adds) {
+        writes.admit();
+      }
+      return index.apply(mutation);
+    });
   }
 
   @Override
@@ -226,6 +247,7 @@ final class LocalCorpora implements Corpora {
     if (replay.isPresent()) {
       return replay.get();
     }
+    writes.admit();
     String claimed = idempotency == null ? null : corpus + "\n" + access.subject() + "\n" + idempotency.key();
     try (IngestPipeline.KeyClaim claim = ingestion.claim(claimed)) {
       SourceOperation.Index operation = ingestion.prepare(request, file);

@@ -91,6 +91,19 @@ public interface CorpusIndex extends Closeable {
   /** A recorded idempotent outcome: the request fingerprint and its result. */
   record StoredOutcome(String fingerprint, MutationResult result) {}
 
+  /**
+   * Copies the index as of its last commit into {@code target} (absent or empty), durably, while
+   * mutations go on, and returns the revision the copy holds: at least every revision acknowledged
+   * before the call. Opening the copy as corpus {@link #info()} gives exactly that revision, its
+   * retained past revisions, history and idempotency records included; a source purged before the
+   * call leaves no trace in it.
+   *
+   * @throws QuarryException UNAVAILABLE when this store cannot back up, or the copy fails
+   */
+  default long backup(Path target) throws IOException {
+    throw new QuarryException(ErrorCode.UNAVAILABLE, "this corpus store does not support backups");
+  }
+
   /** Commits and closes the index; later calls fail with UNAVAILABLE. */
   @Override
   void close() throws IOException;

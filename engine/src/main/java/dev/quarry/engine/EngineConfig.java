@@ -27,8 +27,10 @@ public final class EngineConfig {
   private final double ramBufferMb;
   private final Clock clock;
   private final EmbeddingModels embeddingModels;
+  private final EngineListener listener;
 
   private EngineConfig(Builder b) {
+    this.listener = b.listener;
     this.retainedRevisions = b.retainedRevisions;
     this.idempotencyRetention = b.idempotencyRetention;
     this.maxQueuedMutations = b.maxQueuedMutations;
@@ -71,12 +73,18 @@ public final class EngineConfig {
   }
 
   /** The embedding models this process runs; a corpus whose model is not here cannot be opened. */
+  /** Told of commits, refreshes, searches and merges (for metrics); {@link EngineListener#NONE} by default. */
+  public EngineListener listener() {
+    return listener;
+  }
+
   public EmbeddingModels embeddingModels() {
     return embeddingModels;
   }
 
   /** Builder for {@link EngineConfig}; setters reject out-of-range values naming the parameter. */
   public static final class Builder {
+    private EngineListener listener = EngineListener.NONE;
     private int retainedRevisions = DEFAULT_RETAINED_REVISIONS;
     private Duration idempotencyRetention = DEFAULT_IDEMPOTENCY_RETENTION;
     private int maxQueuedMutations = DEFAULT_MAX_QUEUED_MUTATIONS;
@@ -134,6 +142,12 @@ public final class EngineConfig {
 
     public Builder embeddingModels(EmbeddingModels models) {
       this.embeddingModels = Objects.requireNonNull(models, "embeddingModels");
+      return this;
+    }
+
+    /** Expert: what is told of the engine's work, for metrics. */
+    public Builder listener(EngineListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

@@ -39,7 +39,14 @@ public enum ErrorCode {
   JOB_TOO_LARGE(false),
   /** The corpus's embedding model is not one this server runs (or its weights differ). */
   EMBEDDING_UNAVAILABLE(false),
+  /** A backup of that name already exists; choose another name (backups are never overwritten). */
+  BACKUP_EXISTS(false),
   CAPACITY(true),
+  /**
+   * The data folder's disk has less free space than the configured floor for writes: the write was
+   * refused before any work, and changed nothing. Searches go on.
+   */
+  INSUFFICIENT_STORAGE(true),
   CANCELLED(false),
   IDLE_TIMEOUT(false),
   /** The store could not complete the operation (I/O failure, closed corpus); safe to retry. */

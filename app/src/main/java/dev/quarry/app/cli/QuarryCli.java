@@ -9,13 +9,15 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code quarry} command: {@code serve}, {@code demo}, {@code search}, {@code corpora},
+ * {@code backup}, {@code restore},
  * {@code ingest}, {@code eval} and {@code help}. A user's mistake (no token, no server at the
  * URL) is one line on stderr and exit code 2; only a fault of the program prints a stack trace.
  */
 @Command(name = "quarry", mixinStandardHelpOptions = true, version = "quarry 0.1.0",
     description = "Quarry: retrieval and document ingestion with exact, durable corpus revisions.",
     subcommands = {ServeCommand.class, DemoCommand.class, SearchCommand.class, CorporaCommand.class,
-        IngestCommand.class, EvalCommand.class, CommandLine.HelpCommand.class},
+        IngestCommand.class, EvalCommand.class, BackupCommand.class, RestoreCommand.class,
+        CommandLine.HelpCommand.class},
     footer = {"", "From a source checkout, the ./quarry launcher also runs:",
         "  test     Run the test suite (Maven verify; arguments go to Maven).",
         "  build    Build without running the tests.",
@@ -33,6 +35,12 @@ public final class QuarryCli implements Runnable {
   }
 
   static CommandLine commandLine() {
+    // The engine and the corpora log through java.util.logging: their lines go to the same backend,
+    // in the same format (text or JSON), as everything else.
+    if (!org.slf4j.bridge.SLF4JBridgeHandler.isInstalled()) {
+      org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
+      org.slf4j.bridge.SLF4JBridgeHandler.install();
+    }
     LUCENE_VECTORIZATION.setLevel(Level.SEVERE);
     CommandLine commandLine = new CommandLine(new QuarryCli());
     commandLine.setUsageHelpLongOptionsMaxWidth(30);

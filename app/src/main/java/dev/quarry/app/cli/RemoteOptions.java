@@ -38,11 +38,17 @@ final class RemoteOptions {
 
   /** POSTs {@code body} to {@code /v1/retrieval/<endpoint>}. */
   Answer post(String endpoint, ObjectNode body, ObjectMapper mapper) throws IOException, InterruptedException {
+    return postTo("/v1/retrieval/" + endpoint, body, mapper, Duration.ofMinutes(5));
+  }
+
+  /** POSTs {@code body} to {@code path} (such as {@code /v1/admin/backup}), waiting up to {@code timeout}. */
+  Answer postTo(String path, ObjectNode body, ObjectMapper mapper, Duration timeout)
+      throws IOException, InterruptedException {
     if (token == null || token.isBlank()) {
       throw new UsageException("no token: pass --token TOKEN or set QUARRY_TOKEN");
     }
-    HttpRequest request = HttpRequest.newBuilder(URI.create(url.replaceAll("/+$", "") + "/v1/retrieval/" + endpoint))
-        .timeout(Duration.ofMinutes(5))
+    HttpRequest request = HttpRequest.newBuilder(URI.create(url.replaceAll("/+$", "") + path))
+        .timeout(timeout)
         .header("Authorization", "Bearer " + token)
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofByteArray(mapper.writeValueAsBytes(body)))

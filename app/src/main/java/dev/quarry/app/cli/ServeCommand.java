@@ -1,5 +1,7 @@
 package dev.quarry.app.cli;
 
+import dev.quarry.app.logging.Logging;
+import dev.quarry.app.server.LogFormat;
 import dev.quarry.app.server.QuarryServer;
 import dev.quarry.app.server.ServerConfig;
 import dev.quarry.app.server.TokenReloader;
@@ -34,6 +36,11 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--config", paramLabel = "FILE", description = "Server settings (JSON; see docs/configuration.md).")
   Path config;
 
+  @Option(names = "--log-format", paramLabel = "FORMAT",
+      description = "Log lines on stderr: text (for people) or json (one object per line). Default: the config "
+          + "file's logging.format, else text.")
+  String logFormat;
+
   @Override
   public Integer call() throws InterruptedException {
     if (tokensCheckSeconds < 0 || tokensCheckSeconds > 86_400) {
@@ -42,15 +49,26 @@ final class ServeCommand implements Callable<Integer> {
     }
     ServerConfig settings;
     TokenReloader authenticator;
+    LogFormat format = logFormat == null ? null : LogFormat.fromName(logFormat);
+    if (logFormat != null && format == null) {
+      System.err.println("quarry: --log-format is text or json; got '" + logFormat + "'");
+      return 2;
+    }
     try {
       settings = config == null ? ServerConfig.DEFAULT : ServerConfig.read(config);
+      if (format != null) {
+        settings = settings.withLogFormat(format);
+      }
+      Logging.use(settings.logFormat());
       authenticator = TokenReloader.watch(tokens, tokensCheckSeconds * 1000L);
     } catch (IllegalArgumentException e) {
       System.err.println("quarry: " + e.getMessage());
       return 2;
     }
     authenticator.reloadOnHangup();
-    return Serving.serveUntilStopped(() -> QuarryServer.start(data, host, port, authenticator, settings),
-        server -> System.err.println("web console: " + server.consoleUrl()), authenticator::close);
+    ServerConfig serverSettings = settings;
+    return Serving.serveUntilStopped(() -> QuarryServer.start(data, host, port, authenticator, serverSettings),
+        server -> org.slf4j.LoggerFactory.getLogger(ServeCommand.class).info("web console: {}", server.consoleUrl()),
+        authenticator::close);
   }
 }

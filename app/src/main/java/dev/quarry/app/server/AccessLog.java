@@ -40,9 +40,13 @@ final class AccessLog implements RequestLog {
     String id = tag == null ? "-" : tag.id();
     String subject = tag == null || tag.subject() == null ? "-" : tag.subject();
     long ms = tag == null ? -1 : TimeUnit.NANOSECONDS.toMillis(nanos);
-    LOG.info("request id={} method={} path={} status={} bytes={} ms={} subject={}", id, request.getMethod(),
-        printable(request.getHttpURI().getPath()), response.getStatus(), Response.getContentBytesWritten(response),
-        ms, subject);
+    // Written after the request's own threads let go of it: the id is bound again for this line.
+    try (org.slf4j.MDC.MDCCloseable logged = tag == null ? null
+        : org.slf4j.MDC.putCloseable(dev.quarry.app.logging.JsonLineLayout.REQUEST_ID, id)) {
+      LOG.info("request id={} method={} path={} status={} bytes={} ms={} subject={}", id, request.getMethod(),
+          printable(request.getHttpURI().getPath()), response.getStatus(), Response.getContentBytesWritten(response),
+          ms, subject);
+    }
   }
 
   /** The path with anything that could break the line or the key=value form escaped. */

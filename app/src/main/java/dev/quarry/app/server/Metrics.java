@@ -69,6 +69,11 @@ final class Metrics implements AutoCloseable {
     }
   }
 
+  /** Adds {@code binder}'s meters (the engine's) to the registry. */
+  void bind(io.micrometer.core.instrument.binder.MeterBinder binder) {
+    binder.bindTo(registry);
+  }
+
   /** Whether {@code /metrics} is served at all. */
   boolean enabled() {
     return tokenSha256 != null;

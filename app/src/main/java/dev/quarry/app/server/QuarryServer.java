@@ -88,9 +88,11 @@ public final class QuarryServer implements AutoCloseable {
         ? config.extraction().build(config.limits(), config.features().contains(Feature.PDF_INGESTION))
         : null;
     Corpora corpora;
+    EngineMetrics engineMetrics = new EngineMetrics();
     try {
-      CorporaBuilder builder = Corpora.builder().dataDir(dataDir).engineConfig(config.engineConfig())
-          .maxOpenCorpora(config.maxOpenCorpora());
+      CorporaBuilder builder = Corpora.builder().dataDir(dataDir).engineConfig(config.engineConfig(engineMetrics))
+          .maxOpenCorpora(config.maxOpenCorpora())
+          .writeAdmission(new DiskFloor(dataDir, config.writeMinFreeDiskMiB() * 1024 * 1024));
       if (config.openSearch() != null) {
         builder.openSearch(config.openSearch());
       }
@@ -104,7 +106,7 @@ public final class QuarryServer implements AutoCloseable {
       // Jobs left by the last run resume here, before the server takes requests.
       jobs = extractors != null && config.features().contains(Feature.INGESTION_JOBS)
           ? IngestJobs.open(dataDir, corpora, config.jobs()) : null;
-      return start(corpora, extractors, jobs, dataDir, host, port, tokens, config);
+      return start(corpora, extractors, jobs, dataDir, host, port, tokens, config, engineMetrics);
     } catch (RuntimeException e) {
       closeQuietly(jobs);
       closeQuietly(corpora);
@@ -116,15 +118,18 @@ public final class QuarryServer implements AutoCloseable {
   /** Serves an already open {@code corpora}; the server closes it on {@link #close}. */
   static QuarryServer start(Corpora corpora, String host, int port, Authenticator tokens,
       ServerConfig config) {
-    return start(corpora, null, null, null, host, port, tokens, config);
+    return start(corpora, null, null, null, host, port, tokens, config, null);
   }
 
   /** Serves {@code corpora}; the server closes it, then {@code extractors} (may be null), on {@link #close}. */
   private static QuarryServer start(Corpora corpora, Extractors extractors, IngestJobs jobs, Path dataDir, String host,
-      int port, Authenticator tokenFile, ServerConfig config) {
+      int port, Authenticator tokenFile, ServerConfig config, EngineMetrics engineMetrics) {
     Readiness readiness = new Readiness(dataDir, config.minFreeDiskMiB() * 1024 * 1024);
     Metrics metrics = new Metrics(endpoints(corpora), readiness, config.metricsTokenSha256() == null ? null
         : java.util.HexFormat.of().parseHex(config.metricsTokenSha256()));
+    if (engineMetrics != null) {
+      metrics.bind(engineMetrics);
+    }
     Authenticator tokens = RequestScope.recordingSubjects(tokenFile);
     StrictJson json = new StrictJson();
     ObjectMapper mapper = json.mapper();
@@ -172,6 +177,9 @@ public final class QuarryServer implements AutoCloseable {
         }
       });
       // The API's description is public, like the protocol it describes: no token, no data.
+      c.routes.post(BackupEndpoint.PATH, new BackupEndpoint(tokens, config.limits(), json,
+          config.backupDirectory() == null || dataDir == null ? null : new dev.quarry.app.backup.Backups(corpora,
+              dataDir, config.backupDirectory(), ServerVersion.VERSION, java.time.Clock.systemUTC())));
       c.routes.get(OpenApiDocument.PATH, ctx -> ctx.contentType(OpenApiDocument.MEDIA_TYPE).result(OpenApiDocument.bytes()));
       new ConsoleAssets().mount(c.routes);
       c.routes.get("/healthz", ctx -> {
@@ -233,7 +241,7 @@ public final class QuarryServer implements AutoCloseable {
   /** The server's own paths, each its own endpoint label in the metrics. */
   private static java.util.Set<String> endpoints(Corpora corpora) {
     java.util.Set<String> paths = new java.util.HashSet<>(java.util.List.of("/v1/protocol", "/healthz", "/readyz",
-        Metrics.PATH, OpenApiDocument.PATH, RunsEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH));
+        Metrics.PATH, OpenApiDocument.PATH, RunsEndpoint.PATH, BackupEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH));
     RetrievalRoutes.over(corpora).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
     RetrievalRoutes.jobs(null).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
     paths.add(RetrievalRoutes.PREFIX + JobUploadEndpoint.UPLOAD_PATH);

@@ -12,7 +12,8 @@ import java.util.Optional;
 
 /**
  * Binds the request's id to the request thread while it serves the request, so an internal
- * failure's envelope quotes it ({@link dev.quarry.api.RequestIds#currentOrRandom}); and records the
+ * failure's envelope quotes it ({@link dev.quarry.api.RequestIds#currentOrRandom}) and every line
+ * logged on that thread meanwhile carries it (the logging MDC's {@code requestId}); and records the
  * subject of the token the request was served under, for the access log. Both are cleared
  * afterwards, since request threads are pooled.
  *
@@ -31,7 +32,9 @@ final class RequestScope implements Filter {
       return;
     }
     SERVING.set(tag);
-    try (dev.quarry.api.RequestIds.Scope bound = dev.quarry.api.RequestIds.bind(tag.id())) {
+    try (dev.quarry.api.RequestIds.Scope bound = dev.quarry.api.RequestIds.bind(tag.id());
+        org.slf4j.MDC.MDCCloseable logged = org.slf4j.MDC.putCloseable(
+            dev.quarry.app.logging.JsonLineLayout.REQUEST_ID, tag.id())) {
       chain.doFilter(request, response);
     } finally {
       SERVING.remove();

@@ -31,6 +31,10 @@ import java.util.Set;
  *     not ready; 0: not checked
  * @param metricsTokenSha256 the SHA-256 (64 hex digits) of the bearer token {@code GET /metrics}
  *     asks for; null: {@code /metrics} is off
+ * @param backupDirectory the folder backups are written to (absolute); null: backups are off
+ * @param writeMinFreeDiskMiB below this much free space on the data folder's disk, writes are
+ *     refused with 507 INSUFFICIENT_STORAGE before any work; 0: not checked
+ * @param logFormat how log lines are written (the command line's {@code --log-format} wins)
  * @param openSearch where corpora live when they are on an OpenSearch cluster ({@code "store":
  *     {"opensearch": ...}}, docs/scale-out.md); null: in the data folder
  * @param jobs the bounds and timings of ingestion jobs (used when ingestion-jobs is on); the
@@ -50,6 +54,9 @@ public record ServerConfig(
     ExtractionSettings extraction,
     long minFreeDiskMiB,
     String metricsTokenSha256,
+    Path backupDirectory,
+    long writeMinFreeDiskMiB,
+    LogFormat logFormat,
     dev.quarry.corpora.opensearch.OpenSearchSettings openSearch,
     JobSettings jobs) {
   /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
@@ -58,18 +65,26 @@ public record ServerConfig(
   /** Free disk below which the server is not ready: room for a few merges of a mid-sized corpus. */
   public static final long DEFAULT_MIN_FREE_DISK_MIB = 1024;
 
+  /**
+   * Free disk below which writes are refused: well under the readiness floor, so a server stops
+   * being ready first, and enough for Lucene to finish the commits and merges already under way.
+   */
+  public static final long DEFAULT_WRITE_MIN_FREE_DISK_MIB = 256;
+
   public static final ServerConfig DEFAULT = new ServerConfig(List.of(), QuarryPluginConfig.AVAILABLE_FEATURES,
       Limits.DEFAULT, EngineConfig.DEFAULT_RETAINED_REVISIONS, EngineConfig.DEFAULT_IDEMPOTENCY_RETENTION,
       CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, QuarryPluginConfig.DEFAULT_MAX_IN_FLIGHT,
       QuarryPluginConfig.DEFAULT_MAX_WAITING, QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS, DEFAULT_MAX_THREADS,
-      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null, null, JobSettings.DEFAULT);
+      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null, null, DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT,
+      null, JobSettings.DEFAULT);
 
   /** The settings with the default readiness threshold, and metrics off. */
   public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
       Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
       int maxThreads, ExtractionSettings extraction) {
     this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
-        maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB, null);
+        maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB, null, null,
+        DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null, JobSettings.DEFAULT);
   }
 
   /** The settings with corpora in the data folder (the embedded store). */
@@ -78,12 +93,23 @@ public record ServerConfig(
       int maxThreads, ExtractionSettings extraction, long minFreeDiskMiB, String metricsTokenSha256) {
     this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
         maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256, null,
-        JobSettings.DEFAULT);
+        DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null, JobSettings.DEFAULT);
   }
 
   public ServerConfig {
     corsOrigins = List.copyOf(corsOrigins);
     features = Set.copyOf(features);
+    java.util.Objects.requireNonNull(logFormat, "logFormat");
+    if (backupDirectory != null && !backupDirectory.isAbsolute()) {
+      throw new IllegalArgumentException("backup.directory must be an absolute path; got " + backupDirectory);
+    }
+  }
+
+  /** These settings with {@code format} for the logs. */
+  public ServerConfig withLogFormat(LogFormat format) {
+    return new ServerConfig(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora,
+        maxInFlight, maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256,
+        backupDirectory, writeMinFreeDiskMiB, format, openSearch, jobs);
   }
 
   /**
@@ -103,7 +129,8 @@ public record ServerConfig(
     try {
       WireObject root = WireObject.root(new StrictJson().parseObject(json));
       root.allowOnly(Set.of("cors", "features", "limits", "retainedRevisions", "idempotencyRetentionHours",
-          "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics", "store", "jobs"));
+          "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics", "backup", "storage", "logging",
+          "store", "jobs"));
       ServerConfig d = DEFAULT;
       Long retentionHours = root.optionalLong("idempotencyRetentionHours", 1, 24L * 365);
       WireObject capacity = root.optionalObject("capacity");
@@ -132,6 +159,38 @@ public record ServerConfig(
         }
         metricsToken = metricsToken.toLowerCase(java.util.Locale.ROOT);
       }
+      WireObject backup = root.optionalObject("backup");
+      Path backupDirectory = null;
+      if (backup != null) {
+        backup.allowOnly(Set.of("directory"));
+        String dir = backup.requireString("directory");
+        try {
+          backupDirectory = Path.of(dir);
+        } catch (java.nio.file.InvalidPathException e) {
+          throw QuarryException.invalid(backup.pathOf("directory"), "not a path: " + e.getMessage());
+        }
+        if (!backupDirectory.isAbsolute()) {
+          throw QuarryException.invalid(backup.pathOf("directory"),
+              "the backup directory must be an absolute path; got '" + dir + "'");
+        }
+      }
+      WireObject storage = root.optionalObject("storage");
+      if (storage != null) {
+        storage.allowOnly(Set.of("minFreeDiskMiB"));
+      }
+      Long writeFloor = storage == null ? null : storage.optionalLong("minFreeDiskMiB", 0, 1L << 40);
+      WireObject logging = root.optionalObject("logging");
+      LogFormat logFormat = d.logFormat;
+      if (logging != null) {
+        logging.allowOnly(Set.of("format"));
+        String format = logging.optionalString("format");
+        if (format != null) {
+          logFormat = LogFormat.fromName(format);
+          if (logFormat == null) {
+            throw QuarryException.invalid(logging.pathOf("format"), "format is text or json; got '" + format + "'");
+          }
+        }
+      }
       Limits limits = limits(root.optionalObject("limits"));
       return new ServerConfig(
           cors(root.optionalObject("cors")),
@@ -147,6 +206,9 @@ public record ServerConfig(
           extraction(root.optionalObject("extraction")),
           minFreeDisk == null ? d.minFreeDiskMiB : minFreeDisk,
           metricsToken,
+          backupDirectory,
+          writeFloor == null ? d.writeMinFreeDiskMiB : writeFloor,
+          logFormat,
           StoreConfig.openSearch(root.optionalObject("store")),
           jobs(root.optionalObject("jobs"), limits));
     } catch (QuarryException e) {
@@ -252,7 +314,12 @@ public record ServerConfig(
 
   /** The engine settings this configuration implies. */
   public EngineConfig engineConfig() {
+    return engineConfig(dev.quarry.engine.EngineListener.NONE);
+  }
+
+  /** The engine settings this configuration implies, telling {@code listener} of the engine's work. */
+  public EngineConfig engineConfig(dev.quarry.engine.EngineListener listener) {
     return EngineConfig.builder().retainedRevisions(retainedRevisions).idempotencyRetention(idempotencyRetention)
-        .embeddingModels(Models.all()).build();
+        .embeddingModels(Models.all()).listener(listener).build();
   }
 }

@@ -71,6 +71,33 @@ class MetricsOverHttpTest {
   }
 
   @Test
+  void theEngineReportsCommitsRefreshesAndSearchesByMode() throws Exception {
+    Path config = Files.writeString(dir.resolve("config.json"),
+        "{\"metrics\": {\"tokenSha256\": \"" + sha256Hex(METRICS_TOKEN) + "\"}}");
+    try (ServerProcess server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config)) {
+      ApiClient api = server.client();
+      ApiClient.ok(api.retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"c1\"}"));
+      for (int i = 0; i < 3; i++) {
+        ApiClient.ok(api.retrieval("sources/index", TestTokens.ADMIN,
+            "{\"corpus\": \"c1\", \"source\": \"s" + i + "\", \"text\": \"engine metrics words " + i + "\"}"));
+      }
+      for (String mode : new String[] {"\"lexical\"", "\"lexical\"", null}) {
+        ApiClient.ok(api.retrieval("search", TestTokens.ADMIN, "{\"corpus\": \"c1\", \"query\": \"words\""
+            + (mode == null ? "" : ", \"mode\": " + mode) + "}"));
+      }
+      String text = api.get("/metrics").token(METRICS_TOKEN).send().body();
+      assertTrue(text.contains("quarry_engine_search_seconds_count{mode=\"lexical\"} 2"), text);
+      assertTrue(text.contains("quarry_engine_search_seconds_count{mode=\"default\"} 1"), text);
+      assertTrue(text.contains("quarry_engine_search_seconds_bucket{mode=\"lexical\",le=\"0.005\"}"), text);
+      assertTrue(text.contains("quarry_engine_commit_seconds_count 3"), text);
+      assertTrue(text.contains("quarry_engine_commit_mutations_sum 3"), text);
+      assertTrue(text.contains("quarry_engine_refresh_seconds_count 3"), text);
+      assertTrue(text.contains("quarry_engine_merge_seconds_count "), text);
+      assertFalse(text.contains("c1"), "no label names a corpus");
+    }
+  }
+
+  @Test
   void withoutATokenConfiguredMetricsAreOff() {
     try (ServerProcess server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null)) {
       Answer a = server.client().get("/metrics").token(TestTokens.ADMIN).send();

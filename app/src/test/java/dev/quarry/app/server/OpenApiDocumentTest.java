@@ -51,7 +51,15 @@ class OpenApiDocumentTest {
 
   @BeforeAll
   static void start() {
-    server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null);
+    Path config;
+    try {
+      // Backups on, so that the backup endpoint reads its body too.
+      config = java.nio.file.Files.writeString(dir.resolve("config.json"), "{\"backup\": {\"directory\": \""
+          + dir.resolve("backups").toString().replace("\\", "\\\\") + "\"}}");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config);
     api = server.client();
     ApiClient.ok(api.retrieval("corpora/create", T, "{\"corpus\": \"c1\"}"));
   }
@@ -134,7 +142,8 @@ class OpenApiDocumentTest {
         new Probe("/v1/retrieval/jobs/submit", "{\"corpus\": \"c1\", \"files\": [{\"source\": \"s\"}], " + u + "}",
             List.of("request")),
         new Probe("/v1/retrieval/jobs/submit", "{\"corpus\": \"c1\", \"files\": [{\"source\": \"s\", " + u + "}]}",
-            List.of("request", "files", "[]")));
+            List.of("request", "files", "[]")),
+        new Probe("/v1/admin/backup", "{\"name\": \"n\", " + u + "}", List.of()));
   }
 
   @ParameterizedTest(name = "{0}")

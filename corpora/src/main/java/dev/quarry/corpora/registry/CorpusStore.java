@@ -31,4 +31,15 @@ public interface CorpusStore extends Closeable {
    * the index stays open at least until {@code work} returns.
    */
   <T> T withCorpus(String name, Function<CorpusIndex, T> work);
+
+  /**
+   * Copies corpus {@code name}, consistent at one revision while writes go on, into the data folder
+   * {@code targetDataDir} (in this store's layout, so that a store opened there holds it with the
+   * same corpusId). CORPUS_NOT_FOUND when absent; UNAVAILABLE when the copy fails or this store
+   * cannot back up.
+   */
+  default dev.quarry.corpora.CorpusBackup backup(String name, java.nio.file.Path targetDataDir) {
+    throw new dev.quarry.engine.QuarryException(dev.quarry.engine.ErrorCode.UNAVAILABLE,
+        "this corpus store does not support backups");
+  }
 }

@@ -41,6 +41,12 @@ import org.apache.lucene.util.IOUtils;
 public final class LuceneCorpusStore implements CorpusStore {
   private static final String CORPORA = "corpora";
   private static final String TRASH = "trash";
+  private static final String LOCK = ".lock";
+  /**
+   * The entries of a data folder this store owns: everything else in it belongs to other parts of
+   * the application, which a backup copies as files.
+   */
+  public static final java.util.Set<String> OWNED_ENTRIES = java.util.Set.of(CORPORA, TRASH, LOCK);
   private static final String CREATING_PREFIX = ".creating-";
   private static final String INDEX = "index";
   private static final char[] ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
@@ -65,7 +71,7 @@ public final class LuceneCorpusStore implements CorpusStore {
     try {
       Files.createDirectories(corporaDir);
       Files.createDirectories(trashDir);
-      lockChannel = FileChannel.open(dataDir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      lockChannel = FileChannel.open(dataDir.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     } catch (IOException e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open data folder " + dataDir + ": " + e.getMessage(), e);
     }
@@ -228,6 +234,20 @@ public final class LuceneCorpusStore implements CorpusStore {
     } finally {
       oc.release();
     }
+  }
+
+  @Override
+  public dev.quarry.corpora.CorpusBackup backup(String name, Path targetDataDir) {
+    return withCorpus(name, index -> {
+      Path dir = targetDataDir.resolve(CORPORA).resolve(name);
+      try {
+        long revision = index.backup(dir.resolve(INDEX));
+        CorpusFiles.write(dir, index.info());
+        return new dev.quarry.corpora.CorpusBackup(name, index.info().corpusId(), revision);
+      } catch (IOException e) {
+        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not back up corpus '" + name + "': " + e.getMessage(), e);
+      }
+    });
   }
 
   private OpenCorpus acquire(String name) {

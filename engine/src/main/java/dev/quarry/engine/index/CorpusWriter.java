@@ -215,7 +215,10 @@ final class CorpusWriter implements Closeable {
     try {
       write(planned, now);
       prune(target, now);
+      long commitStart = System.nanoTime();
       store.commit(target);
+      config.listener().committed((int) planned.stream().filter(p -> !p.replay()).count(),
+          System.nanoTime() - commitStart);
       commits++;
     } catch (Throwable t) {
       recoverAfterFailedWrite(planned, target, t);
@@ -227,7 +230,9 @@ final class CorpusWriter implements Closeable {
       if (purged) {
         store.eraseDeleted(target);
       }
+      long refreshStart = System.nanoTime();
       store.publish(target);
+      config.listener().refreshed(System.nanoTime() - refreshStart);
     } catch (Throwable t) {
       // Committed and durable, but not visible: the outcome is known to us, not yet to readers.
       failAll(planned, new QuarryException(ErrorCode.UNAVAILABLE,

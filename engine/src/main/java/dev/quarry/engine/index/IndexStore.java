@@ -20,7 +20,10 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexCommit;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.KeepOnlyLastCommitDeletionPolicy;
+import org.apache.lucene.index.SnapshotDeletionPolicy;
 import org.apache.lucene.index.SoftDeletesRetentionMergePolicy;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TieredMergePolicy;
@@ -30,6 +33,8 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.IOContext;
+import org.apache.lucene.store.AlreadyClosedException;
 
 /**
  * The Lucene side of one corpus: its directory, its IndexWriter, its committed revision and the
@@ -47,7 +52,13 @@ final class IndexStore implements Closeable {
   private final Directory directory;
   private final Analyzer analyzer;
   private final WriterTuning tuning;
-  private IndexWriter writer;
+  /**
+   * Keeps only the last commit, except those a backup holds while it copies them. One instance for
+   * the life of the store, so a writer reopened after a rollback keeps honouring those holds.
+   */
+  private final SnapshotDeletionPolicy commits = new SnapshotDeletionPolicy(new KeepOnlyLastCommitDeletionPolicy());
+  /** Replaced only by the writer thread (rollback); read by backups on other threads. */
+  private volatile IndexWriter writer;
   private volatile long committedRevision;
   private volatile IndexSnapshot snapshot;
 
@@ -76,11 +87,12 @@ final class IndexStore implements Closeable {
     iwc.setSimilarity(new BM25Similarity((float) info.settings().ranking().k1(), (float) info.settings().ranking().b()));
     iwc.setRAMBufferSizeMB(config.ramBufferMb());
     iwc.setCommitOnClose(false);
+    iwc.setIndexDeletionPolicy(commits);
     // A commit does not wait for merges of the small segments it flushes (Lucene waits up to 500 ms
     // by default, and profiles showed commits waiting 300 ms there): every receipt waits for its
     // group's commit, and the background merges combine those segments anyway.
     iwc.setMaxFullFlushMergeWaitMillis(0);
-    iwc.setMergeScheduler(new LoggingMergeScheduler(info.name()));
+    iwc.setMergeScheduler(new LoggingMergeScheduler(info.name(), config.listener()));
     TieredMergePolicy tiered = new TieredMergePolicy();
     // A purge must be able to rewrite every segment holding a deleted document.
     tiered.setForceMergeDeletesPctAllowed(0);
@@ -176,6 +188,47 @@ final class IndexStore implements Closeable {
       }
     }
     return false;
+  }
+
+  /**
+   * Copies the last commit into {@code target} (an empty or absent folder), fsynced, and returns the
+   * revision it holds. Any thread: the commit is held (Lucene's snapshot deletion policy) while its
+   * files are copied, so commits and merges go on meanwhile without deleting them; once released,
+   * files only that commit used are deleted at once, so a purge that committed during the copy
+   * leaves nothing behind. The copy is a complete Lucene index whose commit names the corpusId.
+   */
+  long copyLastCommit(Path target) throws IOException {
+    IndexCommit commit;
+    try {
+      commit = commits.snapshot();
+    } catch (IllegalStateException e) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' has no commit to back up", e);
+    }
+    try {
+      assert info.corpusId().equals(commit.getUserData().get(Fields.COMMIT_CORPUS_ID))
+          : "every commit names its corpus: " + commit.getUserData();
+      java.nio.file.Files.createDirectories(target);
+      try (Directory out = FSDirectory.open(target)) {
+        // segments_N last: a folder cut short by a crash holds no commit that names missing files.
+        String segments = commit.getSegmentsFileName();
+        for (String file : commit.getFileNames()) {
+          if (!file.equals(segments)) {
+            out.copyFrom(directory, file, file, IOContext.READONCE);
+          }
+        }
+        out.copyFrom(directory, segments, segments, IOContext.READONCE);
+        out.sync(commit.getFileNames());
+        out.syncMetaData();
+      }
+      return Long.parseLong(commit.getUserData().get(Fields.COMMIT_REVISION));
+    } finally {
+      commits.release(commit);
+      try {
+        writer.deleteUnusedFiles();
+      } catch (AlreadyClosedException e) {
+        // closed meanwhile: the next writer's start deletes what no commit uses
+      }
+    }
   }
 
   /** Discards everything since the last commit and reopens the writer at that commit. */

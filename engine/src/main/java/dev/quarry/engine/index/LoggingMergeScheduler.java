@@ -22,10 +22,23 @@ final class LoggingMergeScheduler extends ConcurrentMergeScheduler {
   private static final Logger LOG = Logger.getLogger(LoggingMergeScheduler.class.getName());
 
   private final String corpus;
+  private final dev.quarry.engine.EngineListener listener;
   private final AtomicLong failures = new AtomicLong();
 
-  LoggingMergeScheduler(String corpus) {
+  LoggingMergeScheduler(String corpus, dev.quarry.engine.EngineListener listener) {
     this.corpus = corpus;
+    this.listener = listener;
+  }
+
+  @Override
+  protected void doMerge(MergeSource mergeSource, org.apache.lucene.index.MergePolicy.OneMerge merge)
+      throws java.io.IOException {
+    long start = System.nanoTime();
+    try {
+      super.doMerge(mergeSource, merge);
+    } finally {
+      listener.merged(System.nanoTime() - start);
+    }
   }
 
   @Override

@@ -217,9 +217,13 @@ public final class LuceneCorpusIndex implements CorpusIndex {
 
   @Override
   public SearchResult search(SearchRequest request) {
+    long start = System.nanoTime();
     IndexSnapshot s = store.acquire();
     try {
-      return searcher.search(s, request);
+      SearchResult result = searcher.search(s, request);
+      config.listener().searched(request.mode() == null ? "default"
+          : request.mode().name().toLowerCase(java.util.Locale.ROOT), System.nanoTime() - start);
+      return result;
     } finally {
       s.release();
     }
@@ -313,6 +317,14 @@ public final class LuceneCorpusIndex implements CorpusIndex {
 
   private QuarryException unavailable(IOException e) {
     return new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' could not be read", e);
+  }
+
+  @Override
+  public long backup(Path target) throws IOException {
+    if (closed) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed");
+    }
+    return store.copyLastCommit(target);
   }
 
   @Override

@@ -32,7 +32,7 @@ class LoggingMergeSchedulerTest {
       public void close() {}
     };
     logger.addHandler(capture);
-    try (LoggingMergeScheduler scheduler = new LoggingMergeScheduler("handbook")) {
+    try (LoggingMergeScheduler scheduler = new LoggingMergeScheduler("handbook", dev.quarry.engine.EngineListener.NONE)) {
       // What Lucene's default scheduler rethrows on the merge thread (a raw trace on stderr).
       scheduler.handleMergeException(new IOException("No space left on device"));
       scheduler.handleMergeException(new IOException("No space left on device"));

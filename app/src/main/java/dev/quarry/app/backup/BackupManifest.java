@@ -1,0 +1,96 @@
+package dev.quarry.app.backup;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.corpora.CorpusBackup;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@code quarry-backup.json}: what a backup holds. Written last, so a folder without it is not a
+ * (complete) backup.
+ *
+ * @param name the backup's name
+ * @param createdAt when the backup began: every receipt sent before then is in it
+ * @param serverVersion the release that wrote it
+ * @param corpora each corpus with its corpusId and the revision it was copied at, in name order
+ * @param bytes the size of everything copied
+ */
+public record BackupManifest(String name, Instant createdAt, String serverVersion, List<CorpusBackup> corpora,
+    long bytes) {
+  public static final String FILE = "quarry-backup.json";
+  /** The layout's version; a restore refuses others. */
+  public static final int FORMAT = 1;
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  public BackupManifest {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(createdAt, "createdAt");
+    Objects.requireNonNull(serverVersion, "serverVersion");
+    corpora = List.copyOf(corpora);
+  }
+
+  /** The manifest as JSON, the shape the backup endpoint answers with. */
+  public ObjectNode toJson() {
+    ObjectNode root = MAPPER.createObjectNode();
+    root.put("format", FORMAT).put("name", name).put("createdAt", createdAt.toString())
+        .put("serverVersion", serverVersion);
+    ArrayNode list = root.putArray("corpora");
+    for (CorpusBackup c : corpora) {
+      list.addObject().put("corpus", c.corpus()).put("corpusId", c.corpusId()).put("revision", c.revision());
+    }
+    root.put("bytes", bytes);
+    return root;
+  }
+
+  /** Writes the manifest into {@code backupDir}, fsynced. */
+  void write(Path backupDir) throws IOException {
+    byte[] json = MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(toJson());
+    try (FileChannel ch = FileChannel.open(backupDir.resolve(FILE), StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.wrap(json));
+      ch.force(true);
+    }
+  }
+
+  /**
+   * Reads the manifest of {@code backupDir}.
+   *
+   * @throws IllegalArgumentException when the folder holds no complete backup of a known format
+   */
+  public static BackupManifest read(Path backupDir) throws IOException {
+    JsonNode root;
+    try {
+      root = MAPPER.readTree(backupDir.resolve(FILE).toFile());
+    } catch (NoSuchFileException | java.io.FileNotFoundException e) {
+      throw new IllegalArgumentException(backupDir + " is not a Quarry backup: it has no " + FILE
+          + " (an interrupted backup has none either)");
+    }
+    if (root.path("format").asInt(-1) != FORMAT) {
+      throw new IllegalArgumentException(backupDir + " holds a backup of format " + root.path("format")
+          + "; this release restores format " + FORMAT);
+    }
+    List<CorpusBackup> corpora = new ArrayList<>();
+    for (JsonNode c : root.path("corpora")) {
+      corpora.add(new CorpusBackup(c.path("corpus").asText(), c.path("corpusId").asText(), c.path("revision").asLong()));
+    }
+    return new BackupManifest(root.path("name").asText(), Instant.parse(root.path("createdAt").asText()),
+        root.path("serverVersion").asText(), corpora, root.path("bytes").asLong());
+  }
+
+  /** Whether {@code dir} has a manifest, complete or not. */
+  static boolean present(Path dir) {
+    return Files.exists(dir.resolve(FILE));
+  }
+}

@@ -1,0 +1,51 @@
+package dev.quarry.app.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code quarry backup NAME}: asks a running server to back up its data folder into its
+ * {@code backup.directory} as {@code NAME} ({@code POST /v1/admin/backup}), waits until the backup
+ * is complete, and prints what it holds.
+ */
+@Command(name = "backup", mixinStandardHelpOptions = true,
+    description = {"Back up a running server's data folder (every corpus at one revision each, while writes go on).",
+        "The backup is written by the server, into the backup.directory of its config file, as NAME.",
+        "The token needs the manage scope on every corpus (a grant on '*')."})
+final class BackupCommand implements Callable<Integer> {
+  @Mixin
+  RemoteOptions remote;
+
+  @Parameters(index = "0", paramLabel = "NAME", description = "The backup's name (A-Z a-z 0-9 . _ -), new.")
+  String name;
+
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    ObjectMapper mapper = new ObjectMapper();
+    RemoteOptions.Answer answer = remote.postTo("/v1/admin/backup", mapper.createObjectNode().put("name", name),
+        mapper, Duration.ofHours(24));
+    if (!answer.ok()) {
+      spec.commandLine().getErr().println("quarry backup: " + answer.error());
+      return 1;
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    JsonNode body = answer.body();
+    for (JsonNode c : body.path("corpora")) {
+      out.printf("%-32s revision %d%n", c.path("corpus").asText(), c.path("revision").asLong());
+    }
+    out.printf("backup %s complete: %d corpora, %d bytes%n", body.path("name").asText(), body.path("corpora").size(),
+        body.path("bytes").asLong());
+    return 0;
+  }
+}

@@ -1,0 +1,48 @@
+package dev.quarry.app.server;
+
+import dev.quarry.api.Authenticator;
+import dev.quarry.api.routes.Endpoint;
+import dev.quarry.api.routes.Responses;
+import dev.quarry.api.wire.Limits;
+import dev.quarry.api.wire.StrictJson;
+import dev.quarry.api.wire.WireObject;
+import dev.quarry.app.backup.BackupManifest;
+import dev.quarry.app.backup.Backups;
+import dev.quarry.corpora.access.Access;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import io.javalin.http.Context;
+import java.util.Set;
+
+/**
+ * {@code POST /v1/admin/backup} {@code {"name"}}: backs up the whole data folder into the server's
+ * {@code backup.directory} and answers the backup's manifest once it is complete. Needs a token
+ * with {@code manage} on every corpus (a grant on {@code *}). Without {@code backup.directory} the
+ * endpoint is off: 404 NOT_FOUND, after authentication. Not held to the capacity gate (a backup
+ * takes no search or mutation place); {@link Backups} runs one at a time.
+ */
+final class BackupEndpoint extends Endpoint {
+  static final String PATH = "/v1/admin/backup";
+  private final Backups backups;
+
+  /** @param backups where backups go, or null when they are off */
+  BackupEndpoint(Authenticator tokens, Limits limits, StrictJson json, Backups backups) {
+    super(tokens, Set.of(), null, null, limits, json);
+    this.backups = backups;
+  }
+
+  @Override
+  protected Work prepare(Context ctx, Access access) {
+    if (backups == null) {
+      throw new QuarryException(ErrorCode.NOT_FOUND, "backups are off: set backup.directory in the config file");
+    }
+    byte[] body = readBody(ctx);
+    return c -> {
+      WireObject request = WireObject.root(json.parseObject(body));
+      request.allowOnly(Set.of("name"));
+      String name = request.requireString("name");
+      BackupManifest manifest = backups.create(access, name);
+      Responses.write(c, 200, manifest.toJson(), json.mapper());
+    };
+  }
+}
