@@ -39,11 +39,14 @@ final class PageCollectingStripper extends PDFTextStripper {
   private final PageBuffer pageBuffer;
   private final FormFieldText formFields;
   private final List<Integer> pagesWithoutText = new ArrayList<>();
+  /** Recognises pages without a text layer, or null when OCR is off. */
+  private final PageOcr ocr;
   private final Map<COSDictionary, Integer> pageNumbers = new IdentityHashMap<>();
   private int currentPage;
 
-  PageCollectingStripper(PagedTextBuilder text, int maxChars, FormFieldText formFields) {
+  PageCollectingStripper(PagedTextBuilder text, int maxChars, FormFieldText formFields, PageOcr ocr) {
     this.text = text;
+    this.ocr = ocr;
     this.pageBuffer = new PageBuffer(maxChars);
     this.formFields = formFields;
     setLineSeparator("\n");
@@ -106,10 +109,13 @@ final class PageCollectingStripper extends PDFTextStripper {
     String normalized = Normalizer.normalize(pageBuffer.chars, Normalizer.Form.NFKC);
     String pageText = LINE_END_HYPHEN.matcher(normalized).replaceAll("$1$2") + formFields.textOf(currentPage);
     pageBuffer.chars.setLength(0);
-    if (pageText.isBlank()) {
-      pagesWithoutText.add(currentPage);
-    }
     try {
+      if (pageText.isBlank() && ocr != null) {
+        pageText = ocr.recognize(currentPage);
+      }
+      if (pageText.isBlank()) {
+        pagesWithoutText.add(currentPage);
+      }
       text.append(pageText);
     } catch (ExtractionException e) {
       throw new LimitExceededException(e);
