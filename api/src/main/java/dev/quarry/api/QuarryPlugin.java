@@ -58,7 +58,7 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     this.gate = new RequestGate(pluginConfig.maxInFlight, pluginConfig.maxWaiting, pluginConfig.maxWaitMillis);
   }
 
-  /** The switched-on features the corpora can serve: ingestion needs extractors, PDFs need the PDF extractor. */
+  /** The switched-on features the corpora can serve: ingestion needs extractors, PDFs need the PDF extractor, OCR needs Tesseract. */
   private static Set<Feature> offered(Set<Feature> switchedOn, Corpora corpora) {
     EnumSet<Feature> offered = switchedOn.isEmpty() ? EnumSet.noneOf(Feature.class) : EnumSet.copyOf(switchedOn);
     if (!corpora.ingestsDocuments()) {
@@ -66,6 +66,9 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     }
     if (!corpora.ingestsPdf() || !offered.contains(Feature.DOCUMENT_INGESTION)) {
       offered.remove(Feature.PDF_INGESTION);
+    }
+    if (!corpora.ingestsWithOcr() || !offered.contains(Feature.DOCUMENT_INGESTION)) {
+      offered.remove(Feature.OCR);
     }
     return Set.copyOf(offered);
   }

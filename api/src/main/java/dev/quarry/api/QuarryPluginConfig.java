@@ -25,7 +25,8 @@ public final class QuarryPluginConfig {
    * with extractors (and PDF ingestion only when those read PDFs).
    */
   public static final Set<Feature> AVAILABLE_FEATURES = Collections.unmodifiableSet(EnumSet.of(
-      Feature.SCOPED_RETRIEVAL, Feature.RETRIEVAL_INDEXING, Feature.DOCUMENT_INGESTION, Feature.PDF_INGESTION));
+      Feature.SCOPED_RETRIEVAL, Feature.RETRIEVAL_INDEXING, Feature.DOCUMENT_INGESTION, Feature.PDF_INGESTION,
+      Feature.OCR));
 
   Corpora corpora;
   Authenticator authenticator;

@@ -91,4 +91,12 @@ public interface Corpora extends Closeable {
 
   /** Whether {@link #ingest} extracts PDFs; without it, PDFs are PDF_INGESTION_UNAVAILABLE. */
   boolean ingestsPdf();
+
+  /**
+   * Whether {@link #ingest} recognises images and PDF pages without a text layer (OCR switched on
+   * and Tesseract found); without it, images are UNSUPPORTED_MEDIA_TYPE.
+   */
+  default boolean ingestsWithOcr() {
+    return false;
+  }
 }

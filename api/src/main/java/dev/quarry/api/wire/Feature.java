@@ -10,7 +10,12 @@ public enum Feature {
   SCOPED_RETRIEVAL("scoped-retrieval", ErrorCode.RETRIEVAL_UNAVAILABLE),
   RETRIEVAL_INDEXING("retrieval-indexing", ErrorCode.INDEXING_UNAVAILABLE),
   DOCUMENT_INGESTION("document-ingestion", ErrorCode.INGESTION_UNAVAILABLE),
-  PDF_INGESTION("pdf-ingestion", ErrorCode.PDF_INGESTION_UNAVAILABLE);
+  PDF_INGESTION("pdf-ingestion", ErrorCode.PDF_INGESTION_UNAVAILABLE),
+  /**
+   * Images and PDF pages without a text layer are recognised (Tesseract). Not an endpoint of its
+   * own: without it an image is UNSUPPORTED_MEDIA_TYPE and {@code ocr: "auto"} is refused.
+   */
+  OCR("ocr", ErrorCode.UNSUPPORTED_MEDIA_TYPE);
 
   private final String wireName;
   private final ErrorCode unavailable;

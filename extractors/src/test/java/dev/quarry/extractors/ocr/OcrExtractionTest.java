@@ -15,6 +15,7 @@ import dev.quarry.extractors.ExtractionOptions;
 import dev.quarry.extractors.ExtractionWarning;
 import dev.quarry.extractors.Extractors;
 import dev.quarry.extractors.ScannedPages;
+import dev.quarry.extractors.SharedDocs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -112,6 +113,36 @@ class OcrExtractionTest {
     assertEquals(Failure.NO_TEXT_EXTRACTED,
         assertThrows(ExtractionException.class, () -> extractors.extractWith(blank, ExtractionOptions.declared(null)))
             .failure());
+  }
+
+  /**
+   * Scans of the shared collection (labelled image-only): most get text, and the rate is printed.
+   * Eight files, so the suite stays short on a small machine.
+   */
+  @Test
+  void sharedScans_mostAreRecognised_pagesPerSecondPrinted() throws Exception {
+    List<SharedDocs.Row> scans = SharedDocs.manifest("good").stream()
+        .filter(row -> SharedDocs.labels(row).contains("image-only") && row.file().endsWith(".pdf"))
+        .limit(8).toList();
+    int recognised = 0;
+    int pages = 0;
+    long started = System.nanoTime();
+    for (SharedDocs.Row row : scans) {
+      try {
+        Extraction extraction = extractors.extractWith(SharedDocs.good(row.file()),
+            new ExtractionOptions("application/pdf", row.file(), null));
+        recognised++;
+        pages += extraction.ocr().pagesRecognized();
+        System.out.printf("  %-45s %d pages recognised, mean confidence %s, %d characters%n", row.file(),
+            extraction.ocr().pagesRecognized(), extraction.ocr().meanConfidence(), extraction.characters());
+      } catch (ExtractionException e) {
+        System.out.printf("  %-45s %s: %s%n", row.file(), e.failure(), e.getMessage());
+      }
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    System.out.printf("OCR of %d shared scans: %d recognised, %d pages in %.1f s (%.2f pages/s, one worker)%n",
+        scans.size(), recognised, pages, seconds, pages / seconds);
+    assertTrue(recognised * 4 >= scans.size() * 3, recognised + " of " + scans.size() + " scans recognised");
   }
 
   @Test
