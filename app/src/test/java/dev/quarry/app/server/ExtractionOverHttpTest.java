@@ -55,7 +55,7 @@ class ExtractionOverHttpTest {
     }
   }
 
-  static Answer ingest(String source, String fileName, byte[] bytes) {
+  static Answer ingestSource(String source, String fileName, byte[] bytes) {
     return ingest("{\"corpus\": \"docs\", \"source\": \"" + source + "\"}", fileName, bytes);
   }
 
@@ -75,7 +75,7 @@ class ExtractionOverHttpTest {
     assertFalse(features.contains("ocr"), features::toString);
 
     byte[] png = TestScans.encode(TestScans.render(TestScans.textPdf(1, TestScans.PAGE), 100), "png");
-    Answer image = ingest("scans/page.png", "page.png", png);
+    Answer image = ingestSource("scans/page.png", "page.png", png);
     assertError(image, 415, "UNSUPPORTED_MEDIA_TYPE");
     assertTrue(image.json().at("/error/message").asText().contains("image/png"), image::toString);
 
@@ -96,7 +96,7 @@ class ExtractionOverHttpTest {
   @Test
   void markdownOpeningWithComment_isMarkdownByItsFileName() {
     byte[] markdown = "<!-- translated from README.md -->\n# 安装\n\nRun the installer.\n".getBytes(StandardCharsets.UTF_8);
-    JsonNode receipt = ok(ingest("readme/zh", "README_ZH.md", markdown));
+    JsonNode receipt = ok(ingestSource("readme/zh", "README_ZH.md", markdown));
     assertEquals("text/markdown", receipt.get("mediaType").asText(), receipt::toString);
     assertEquals("text", receipt.get("extractor").asText());
   }
@@ -105,7 +105,7 @@ class ExtractionOverHttpTest {
   void ebcdicText_namedTxt_isIndexed_andItsEncodingReported() {
     String text = "Mainframe reports are written in EBCDIC. The quarterly figures for the northern region "
         + "were reconciled on Friday, and every account balanced to the cent.\n";
-    JsonNode receipt = ok(ingest("mainframe/report", "report.cp500.txt",
+    JsonNode receipt = ok(ingestSource("mainframe/report", "report.cp500.txt",
         text.repeat(3).getBytes(Charset.forName("IBM500"))));
     assertEquals("text/plain", receipt.get("mediaType").asText());
     assertEquals("IBM500", receipt.get("encoding").asText(), receipt::toString);
@@ -116,17 +116,17 @@ class ExtractionOverHttpTest {
 
   @Test
   void fullExtractionPool_answersRetryable429_andTheRefusedDocumentIsNotIndexed() throws Exception {
-    // About 1,500 pages: several seconds in the only worker, the window in which others are refused.
+    // About 400 pages: seconds in the only worker, the window in which others are refused.
     List<String> lines = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
       lines.add("Line " + i + " of a long report whose extraction keeps the only worker busy for a while.");
     }
-    byte[] slow = TestScans.textPdf(1500, lines);
-    CompletableFuture<Answer> holder = CompletableFuture.supplyAsync(() -> ingest("long/report", "report.pdf", slow));
+    byte[] slow = TestScans.textPdf(400, lines);
+    CompletableFuture<Answer> holder = CompletableFuture.supplyAsync(() -> ingestSource("long/report", "report.pdf", slow));
     Answer refused = null;
     int probes = 0;
     while (!holder.isDone() && refused == null) {
-      Answer probe = ingest("probe/" + probes, "probe.txt", ("probe " + probes).getBytes(StandardCharsets.UTF_8));
+      Answer probe = ingestSource("probe/" + probes, "probe.txt", ("probe " + probes).getBytes(StandardCharsets.UTF_8));
       probes++;
       if (probe.status() == 429) {
         refused = probe;
@@ -142,8 +142,8 @@ class ExtractionOverHttpTest {
         "{\"corpus\": \"docs\", \"source\": \"" + refusedSource + "\"}").status(), "a refused document is not indexed");
 
     JsonNode receipt = ok(holder.get(300, TimeUnit.SECONDS));
-    assertEquals(1500, receipt.get("pages").asInt());
+    assertEquals(400, receipt.get("pages").asInt());
     // The pool is free again: the refused document goes in when retried.
-    ok(ingest(refusedSource, "probe.txt", "probe again".getBytes(StandardCharsets.UTF_8)));
+    ok(ingestSource(refusedSource, "probe.txt", "probe again".getBytes(StandardCharsets.UTF_8)));
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.api.wire.Feature;
+import dev.quarry.extractors.ocr.OcrMode;
 import dev.quarry.api.wire.Limit;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -35,10 +36,11 @@ class ServerConfigTest {
          "limits": {"maxTopK": 20, "maxListLimit": 50, "defaultListLimit": 10},
          "retainedRevisions": 5000, "idempotencyRetentionHours": 48, "maxOpenCorpora": 8,
          "capacity": {"maxInFlight": 4, "maxWaiting": 2, "maxWaitMillis": 100, "maxThreads": 16},
-         "extraction": {"workers": 3, "workerHeapMiB": 256, "queueCapacity": 4}}""");
+         "extraction": {"workers": 3, "workerHeapMiB": 256, "queueCapacity": 4, "ocr": "auto"}}""");
     assertEquals(List.of("https://app.example", "http://localhost:3000"), c.corsOrigins());
-    assertEquals(Set.of(Feature.SCOPED_RETRIEVAL, Feature.DOCUMENT_INGESTION, Feature.PDF_INGESTION), c.features());
-    assertEquals(new ExtractionSettings(3, 256, 4), c.extraction());
+    assertEquals(Set.of(Feature.SCOPED_RETRIEVAL, Feature.DOCUMENT_INGESTION, Feature.PDF_INGESTION, Feature.OCR),
+        c.features());
+    assertEquals(new ExtractionSettings(3, 256, 4, OcrMode.AUTO), c.extraction());
     assertEquals(20, c.limits().get(Limit.MAX_TOP_K));
     assertEquals(10, c.limits().get(Limit.DEFAULT_LIST_LIMIT));
     assertEquals(5000, c.retainedRevisions());
@@ -67,6 +69,8 @@ class ServerConfigTest {
     assertFalse(c.features().contains(Feature.PDF_INGESTION));
     assertEquals(3, c.extraction().workers());
     assertTrue(problem("{\"extraction\": {\"workers\": 0}}").startsWith("extraction.workers"));
+    assertEquals(OcrMode.OFF, c.extraction().ocr());
+    assertTrue(problem("{\"extraction\": {\"ocr\": \"always\"}}").startsWith("extraction.ocr"));
   }
 
   @Test
