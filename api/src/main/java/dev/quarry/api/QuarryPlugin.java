@@ -67,7 +67,7 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     if (!corpora.ingestsPdf() || !offered.contains(Feature.DOCUMENT_INGESTION)) {
       offered.remove(Feature.PDF_INGESTION);
     }
-    if (!corpora.ingestsWithOcr() || !offered.contains(Feature.DOCUMENT_INGESTION)) {
+    if (!offered.contains(Feature.DOCUMENT_INGESTION) || !corpora.ingestsWithOcr()) {
       offered.remove(Feature.OCR);
     }
     return Set.copyOf(offered);
