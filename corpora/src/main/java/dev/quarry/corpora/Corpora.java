@@ -84,7 +84,19 @@ public interface Corpora extends Closeable {
    * @param idempotency the request's idempotency key and fingerprint (the caller's fingerprint must
    *     cover the file's bytes), or null
    */
-  MutationResult ingest(Access access, String corpus, IngestRequest request, Path file, Mutation.Idempotency idempotency);
+  default MutationResult ingest(Access access, String corpus, IngestRequest request, Path file,
+      Mutation.Idempotency idempotency) {
+    return ingest(access, corpus, request, file, idempotency, () -> { });
+  }
+
+  /**
+   * {@link #ingest(Access, String, IngestRequest, Path, Mutation.Idempotency)}, calling {@code
+   * beforeWrite} once the document is extracted, just before its revision is written: an exception
+   * from it ends the ingestion with nothing written. Ingestion jobs use it so that a cancel that
+   * arrives while a document is being extracted keeps that document out.
+   */
+  MutationResult ingest(Access access, String corpus, IngestRequest request, Path file, Mutation.Idempotency idempotency,
+      Runnable beforeWrite);
 
   /** Whether {@link #ingest} works: the corpora were built with extractors. */
   boolean ingestsDocuments();

@@ -15,7 +15,9 @@ public enum Feature {
    * Images and PDF pages without a text layer are recognised (Tesseract). Not an endpoint of its
    * own: without it an image is UNSUPPORTED_MEDIA_TYPE and {@code ocr: "auto"} is refused.
    */
-  OCR("ocr", ErrorCode.UNSUPPORTED_MEDIA_TYPE);
+  OCR("ocr", ErrorCode.UNSUPPORTED_MEDIA_TYPE),
+  /** Durable ingestion jobs (docs/ingestion.md): many files, detached from the connection, surviving restarts. */
+  INGESTION_JOBS("ingestion-jobs", ErrorCode.INGESTION_JOBS_UNAVAILABLE);
 
   private final String wireName;
   private final ErrorCode unavailable;
