@@ -56,6 +56,15 @@ public interface Corpora extends Closeable {
   SearchResult search(Access access, String corpus, SearchRequest request, String expectedCorpusId);
 
   /**
+   * Embeds {@code query} with the corpus's model ahead of its search (which then reuses the
+   * vector), under the same grants a search of {@code requested} needs; false, doing nothing, on a
+   * lexical corpus or a store that cannot embed separately.
+   */
+  default boolean embedQuery(Access access, String corpus, dev.quarry.engine.SourceScope requested, String query) {
+    return false;
+  }
+
+  /**
    * The number of sources a search with {@code requested} scope would reach for this caller (the
    * scope checked against the grants as {@link #search} does).
    */

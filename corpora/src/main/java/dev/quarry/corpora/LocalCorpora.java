@@ -157,6 +157,13 @@ final class LocalCorpora implements Corpora {
   }
 
   @Override
+  public boolean embedQuery(Access access, String corpus, SourceScope requested, String query) {
+    CorpusInfo.checkName(corpus, "corpus");
+    AccessPolicy.searchScope(access, corpus, requested);
+    return store.withCorpus(corpus, index -> index.embedQuery(query));
+  }
+
+  @Override
   public long countSources(Access access, String corpus, SourceScope requested) {
     CorpusInfo.checkName(corpus, "corpus");
     SourceScope scope = AccessPolicy.searchScope(access, corpus, requested);

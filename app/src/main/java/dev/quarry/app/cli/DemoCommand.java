@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.app.server.QuarryServer;
+import dev.quarry.embeddings.Models;
 import dev.quarry.app.server.ServerConfig;
 import dev.quarry.app.server.TokenAuthenticator;
 import dev.quarry.corpora.access.Access;
@@ -95,6 +96,8 @@ final class DemoCommand implements Callable<Integer> {
     ObjectMapper mapper = new ObjectMapper();
     HttpClient http = HttpClient.newHttpClient();
     ObjectNode create = mapper.createObjectNode().put("corpus", CORPUS);
+    // A hybrid corpus: the sample shows search by meaning beside search by words.
+    create.putObject("settings").putObject("embedding").put("model", Models.DEFAULT_MODEL);
     post(http, mapper, url + "/v1/retrieval/corpora/create", token, create);
     ObjectNode batch = mapper.createObjectNode().put("corpus", CORPUS);
     ArrayNode operations = batch.putArray("operations");
@@ -140,8 +143,10 @@ final class DemoCommand implements Callable<Integer> {
         "",
         "# What this server offers",
         "curl -s -H 'Authorization: Bearer " + token + "' " + url + "/v1/protocol",
-        "# Search",
+        "# Search (hybrid: words and meaning; each hit's parts say which side found it)",
         post + "search -d '{\"corpus\":\"handbook\",\"query\":\"parental leave\",\"topK\":3}'",
+        "# Search by meaning: no word of this query is in the passage that answers it",
+        post + "search -d '{\"corpus\":\"handbook\",\"query\":\"time off after a baby is born\",\"mode\":\"semantic\",\"topK\":3}'",
         "# Index a source (the receipt names the new revision)",
         post + "sources/index -d '{\"corpus\":\"handbook\",\"source\":\"policies/remote.md\",\"title\":\"Remote work\","
             + "\"text\":\"Employees may work remotely up to three days a week.\"}'",

@@ -155,8 +155,6 @@ public final class QuarryServer implements AutoCloseable {
         server.insertHandler(new RequestIds(metrics));
         server.setRequestLog(new AccessLog(metrics));
       });
-      // Bodies read on a request thread (document uploads) must keep up this rate, or their read fails.
-      c.jetty.modifyHttpConfiguration(http -> http.setMinRequestDataRate(BodyPrefetch.MIN_BYTES_PER_SECOND));
       c.jetty.modifyServletContextHandler(handler -> {
         handler.addFilter(new FilterHolder(new RequestScope()), "/*", EnumSet.of(DispatcherType.REQUEST));
         handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST));

@@ -94,24 +94,11 @@ class JobsOverHttpTest {
     return client.retrieval("jobs/read", token, "{\"job\": \"" + job + "\"}");
   }
 
-  /**
-   * {@link #read} for polling while the server is busy ingesting: on a machine this loaded, Jetty's
-   * minimum request data rate (1 KiB/s, measured from a body's first byte) can cut off a 30-byte
-   * body whose end is read a few tens of milliseconds late, answering 408; such a poll is repeated.
-   */
-  static Answer poll(ApiClient client, String token, String job) {
-    Answer a = read(client, token, job);
-    for (int i = 0; i < 3 && a.status() == 408; i++) {
-      a = read(client, token, job);
-    }
-    return a;
-  }
-
   /** Reads the job until it has ended; fails after two minutes (a bound on a hang, not on speed). */
   static JsonNode awaitEnd(ApiClient client, String token, String job) throws InterruptedException {
     long deadline = System.nanoTime() + 120_000_000_000L;
     while (true) {
-      JsonNode page = ok(poll(client, token, job));
+      JsonNode page = ok(read(client, token, job));
       if (page.path("job").has("endedAt")) {
         return page;
       }

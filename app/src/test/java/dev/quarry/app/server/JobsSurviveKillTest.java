@@ -60,7 +60,7 @@ class JobsSurviveKillTest {
       assertEquals(FILES, job.at("/counts/files").asInt());
       long deadline = System.nanoTime() + 120_000_000_000L;
       while (true) {
-        JsonNode counts = ok(JobsOverHttpTest.poll(api, T, id)).at("/job/counts");
+        JsonNode counts = ok(JobsOverHttpTest.read(api, T, id)).at("/job/counts");
         indexedBeforeKill = counts.get("indexed").asInt();
         if (indexedBeforeKill >= 3) {
           break;
