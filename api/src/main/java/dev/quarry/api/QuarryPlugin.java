@@ -63,7 +63,10 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     this.gate = new RequestGate(pluginConfig.maxInFlight, pluginConfig.maxWaiting, pluginConfig.maxWaitMillis);
   }
 
-  /** The switched-on features the corpora can serve: ingestion needs extractors, PDFs need the PDF extractor. */
+  /**
+   * The switched-on features the corpora can serve: ingestion needs extractors, PDFs need the PDF
+   * extractor, OCR needs Tesseract, jobs need a job store.
+   */
   private static Set<Feature> offered(Set<Feature> switchedOn, Corpora corpora, IngestJobs jobs) {
     EnumSet<Feature> offered = switchedOn.isEmpty() ? EnumSet.noneOf(Feature.class) : EnumSet.copyOf(switchedOn);
     if (!corpora.ingestsDocuments()) {
@@ -71,6 +74,9 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     }
     if (!corpora.ingestsPdf() || !offered.contains(Feature.DOCUMENT_INGESTION)) {
       offered.remove(Feature.PDF_INGESTION);
+    }
+    if (!offered.contains(Feature.DOCUMENT_INGESTION) || !corpora.ingestsWithOcr()) {
+      offered.remove(Feature.OCR);
     }
     if (jobs == null || !offered.contains(Feature.DOCUMENT_INGESTION)) {
       offered.remove(Feature.INGESTION_JOBS);

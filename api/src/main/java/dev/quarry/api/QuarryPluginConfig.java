@@ -27,7 +27,7 @@ public final class QuarryPluginConfig {
    */
   public static final Set<Feature> AVAILABLE_FEATURES = Collections.unmodifiableSet(EnumSet.of(
       Feature.SCOPED_RETRIEVAL, Feature.RETRIEVAL_INDEXING, Feature.DOCUMENT_INGESTION, Feature.PDF_INGESTION,
-      Feature.INGESTION_JOBS));
+      Feature.OCR, Feature.INGESTION_JOBS));
 
   Corpora corpora;
   IngestJobs jobs;

@@ -121,4 +121,12 @@ public interface Corpora extends Closeable {
    * the corpus (FORBIDDEN otherwise, whether or not it exists); CORPUS_NOT_FOUND when absent.
    */
   CorpusBackup backupCorpus(Access access, String corpus, Path targetDataDir);
+
+  /**
+   * Whether {@link #ingest} recognises images and PDF pages without a text layer (OCR switched on
+   * and Tesseract found); without it, images are UNSUPPORTED_MEDIA_TYPE.
+   */
+  default boolean ingestsWithOcr() {
+    return false;
+  }
 }

@@ -275,6 +275,11 @@ final class LocalCorpora implements Corpora {
     return ingestion != null && ingestion.pdfEnabled();
   }
 
+  @Override
+  public boolean ingestsWithOcr() {
+    return ingestion != null && ingestion.ocrAvailable();
+  }
+
   private static void checkLimit(int limit) {
     if (limit < 1 || limit > MAX_LIST_LIMIT) {
       throw QuarryException.invalid("limit", "limit must be between 1 and " + MAX_LIST_LIMIT + "; got " + limit);

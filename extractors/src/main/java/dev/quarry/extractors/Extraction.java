@@ -17,12 +17,16 @@ import java.util.Objects;
  *     title), or null
  * @param outline the document's outline (PDF bookmarks), possibly empty
  * @param mediaType the media type detected from the bytes, for example {@code application/pdf}
- * @param extractor which extractor read it: {@value #PDFBOX}, {@value #TIKA} or {@value #TEXT}
+ * @param extractor which extractor read it: {@value #PDFBOX}, {@value #TIKA}, {@value #TEXT}
+ *     or {@value #TESSERACT}
  * @param pages the number of pages, slides or sheets, or null for unpaged formats
  * @param characters the length of {@code text}
  * @param warnings what the caller should know, possibly empty
  * @param markdownHeadings true when headings are rendered in {@code text} as Markdown ATX lines
  *     ({@code # Title}, {@code ## Section}), so a chunker may split the text as Markdown
+ * @param encoding the charset plain text was decoded from (for example {@code UTF-8},
+ *     {@code IBM500}), or null for formats that carry their own encoding (PDF, Office, HTML)
+ * @param ocr what optical character recognition did, or null when it recognised no page
  */
 public record Extraction(
     String text,
@@ -34,14 +38,25 @@ public record Extraction(
     Integer pages,
     int characters,
     List<ExtractionWarning> warnings,
-    boolean markdownHeadings) {
+    boolean markdownHeadings,
+    String encoding,
+    OcrReport ocr) {
 
   /** Extractor name of the PDFBox page-by-page PDF extractor. */
   public static final String PDFBOX = "pdfbox";
   /** Extractor name of the Apache Tika extractor (Office, OpenDocument, HTML, mail, ...). */
   public static final String TIKA = "tika";
+  /** Extractor name of optical character recognition of an image. */
+  public static final String TESSERACT = "tesseract";
   /** Extractor name of the direct reader of plain text and Markdown. */
   public static final String TEXT = "text";
+
+  /** An extraction without a decoded charset and without OCR. */
+  public Extraction(String text, int[] pageStarts, String title, List<OutlineEntry> outline, String mediaType,
+      String extractor, Integer pages, int characters, List<ExtractionWarning> warnings, boolean markdownHeadings) {
+    this(text, pageStarts, title, outline, mediaType, extractor, pages, characters, warnings, markdownHeadings,
+        null, null);
+  }
 
   public Extraction {
     Objects.requireNonNull(text, "text");
@@ -71,7 +86,7 @@ public record Extraction(
   /** This extraction with {@code newWarnings} as its warnings. */
   public Extraction withWarnings(List<ExtractionWarning> newWarnings) {
     return new Extraction(text, pageStarts, title, outline, mediaType, extractor, pages, characters, newWarnings,
-        markdownHeadings);
+        markdownHeadings, encoding, ocr);
   }
 
   /** A copy of the page start offsets, or null for unpaged formats. */
@@ -125,7 +140,9 @@ public record Extraction(
         && extractor.equals(that.extractor)
         && Objects.equals(pages, that.pages)
         && warnings.equals(that.warnings)
-        && markdownHeadings == that.markdownHeadings;
+        && markdownHeadings == that.markdownHeadings
+        && Objects.equals(encoding, that.encoding)
+        && Objects.equals(ocr, that.ocr);
   }
 
   @Override
@@ -138,6 +155,7 @@ public record Extraction(
   public String toString() {
     return "Extraction[mediaType=" + mediaType + ", extractor=" + extractor + ", pages=" + pages
         + ", characters=" + characters + ", title=" + title + ", outline=" + outline.size()
-        + " entries, warnings=" + warnings + ", markdownHeadings=" + markdownHeadings + "]";
+        + " entries, warnings=" + warnings + ", markdownHeadings=" + markdownHeadings + ", encoding=" + encoding
+        + ", ocr=" + ocr + "]";
   }
 }

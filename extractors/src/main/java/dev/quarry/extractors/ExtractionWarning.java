@@ -21,6 +21,11 @@ public record ExtractionWarning(String code, String message, List<Integer> pages
   /** A part of the document (an outline, a page) could not be read and was left out. */
   public static final String PARTIALLY_READ = "PARTIALLY_READ";
 
+  /** Pages whose recognised text has a mean word confidence under 60 of 100: expect misread words. */
+  public static final String OCR_LOW_CONFIDENCE = "OCR_LOW_CONFIDENCE";
+  /** Pages that optical character recognition failed on; their text is missing. */
+  public static final String OCR_FAILED = "OCR_FAILED";
+
   public ExtractionWarning {
     Objects.requireNonNull(code, "code");
     Objects.requireNonNull(message, "message");

@@ -1,6 +1,8 @@
 package dev.quarry.extractors;
 
 import dev.quarry.extractors.ExtractionException.Failure;
+import dev.quarry.extractors.ocr.OcrMode;
+import dev.quarry.extractors.ocr.Tesseract;
 import dev.quarry.extractors.worker.WorkerCommand;
 import dev.quarry.extractors.worker.WorkerPool;
 import dev.quarry.extractors.worker.WorkerRequest;
@@ -37,11 +39,14 @@ public final class Extractors implements AutoCloseable {
 
   private final ExtractionLimits limits;
   private final boolean pdfEnabled;
+  /** Whether OCR was asked for and Tesseract with English data answered at build time. */
+  private final boolean ocrAvailable;
   private final WorkerPool pool;
 
   private Extractors(Builder builder) {
     this.limits = builder.getLimits();
     this.pdfEnabled = builder.getPdfEnabled();
+    this.ocrAvailable = builder.getOcr() == OcrMode.AUTO && Tesseract.onPath().available();
     WorkerCommand command = builder.command != null
         ? builder.command : WorkerCommand.ofCurrentJvm(builder.getWorkerHeapMiB());
     this.pool = new WorkerPool(command, builder.getWorkers(), builder.getQueueCapacity());
@@ -61,14 +66,36 @@ public final class Extractors implements AutoCloseable {
    * @throws IllegalStateException when closed
    */
   public Extraction extract(Path file, String declaredMediaType) throws ExtractionException {
-    return extract(file, declaredMediaType, limits);
+    return extractWith(file, ExtractionOptions.declared(declaredMediaType), limits);
   }
 
   /** Extracts {@code file} within {@code limits} instead of this instance's own. */
   public Extraction extract(Path file, String declaredMediaType, ExtractionLimits limits)
       throws ExtractionException {
+    return extractWith(file, ExtractionOptions.declared(declaredMediaType), limits);
+  }
+
+  /**
+   * Extracts {@code file} with what the caller knows of it (declared media type, file name, OCR)
+   * within this instance's limits.
+   *
+   * @throws IllegalArgumentException when {@code options} asks for OCR and {@link #ocrAvailable()}
+   *     is false
+   */
+  public Extraction extractWith(Path file, ExtractionOptions options) throws ExtractionException {
+    return extractWith(file, options, limits);
+  }
+
+  /** Extracts {@code file} with {@code options} within {@code limits} instead of this instance's own. */
+  public Extraction extractWith(Path file, ExtractionOptions options, ExtractionLimits limits)
+      throws ExtractionException {
     Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(options, "options");
     Objects.requireNonNull(limits, "limits");
+    if (options.ocr() == OcrMode.AUTO && !ocrAvailable) {
+      throw new IllegalArgumentException("OCR was asked for but these extractors do not offer it");
+    }
+    boolean ocr = options.ocr() == null ? ocrAvailable : options.ocr() == OcrMode.AUTO;
     long size;
     try {
       size = Files.size(file);
@@ -84,14 +111,23 @@ public final class Extractors implements AutoCloseable {
     if (size == 0) {
       throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE, "The file is empty.");
     }
-    WorkerRequest request = new WorkerRequest(file.toAbsolutePath().toString(), declaredMediaType,
-        limits.maxDocumentPages(), limits.maxExtractedChars(), pdfEnabled);
+    WorkerRequest request = new WorkerRequest(file.toAbsolutePath().toString(), options.declaredMediaType(),
+        limits.maxDocumentPages(), limits.maxExtractedChars(), pdfEnabled, options.fileName(), ocr,
+        limits.timeout().toMillis());
     return pool.extract(request, limits.timeout());
   }
 
   /** Whether PDFs are extracted; when not, they fail with {@code PDF_INGESTION_UNAVAILABLE}. */
   public boolean pdfEnabled() {
     return pdfEnabled;
+  }
+
+  /**
+   * Whether images and PDF pages without a text layer are recognised: OCR was switched on
+   * ({@link Builder#ocr(OcrMode)}) and the {@code tesseract} command with English data was found.
+   */
+  public boolean ocrAvailable() {
+    return ocrAvailable;
   }
 
   /** The limits {@link #extract(Path, String)} applies. */
@@ -123,6 +159,7 @@ public final class Extractors implements AutoCloseable {
     private int workerHeapMiB = UNSET_INT;
     private int queueCapacity = UNSET_INT;
     private Boolean pdfEnabled;
+    private OcrMode ocr;
     private WorkerCommand command;
 
     private Builder() {}
@@ -166,6 +203,21 @@ public final class Extractors implements AutoCloseable {
       requireState(this.pdfEnabled == null, "pdfEnabled was already set to %s", this.pdfEnabled);
       this.pdfEnabled = enabled;
       return this;
+    }
+
+    /**
+     * Whether images and PDF pages without a text layer are recognised with Tesseract; default
+     * {@link OcrMode#OFF}. {@link OcrMode#AUTO} needs the {@code tesseract} command with English
+     * language data on the PATH; without it OCR stays off ({@link Extractors#ocrAvailable()}).
+     */
+    public Builder ocr(OcrMode mode) {
+      requireState(this.ocr == null, "ocr was already set to %s", this.ocr);
+      this.ocr = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    OcrMode getOcr() {
+      return ocr == null ? OcrMode.OFF : ocr;
     }
 
     ExtractionLimits getLimits() {

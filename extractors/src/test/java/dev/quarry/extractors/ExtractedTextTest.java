@@ -94,13 +94,13 @@ class ExtractedTextTest {
   }
 
   @Test
-  void pdf_wholeScan_isNoTextExtracted_sayingOcrIsNotSupported() {
+  void pdf_wholeScan_withOcrOff_isNoTextExtracted_sayingOcrIsOff() {
     // Resolved before assertThrows: a missing shared folder must skip the test, not count as a wrong exception.
     java.nio.file.Path scan = SharedDocs.good("ocrmypdf__skew.pdf");
     ExtractionException failure = org.junit.jupiter.api.Assertions.assertThrows(ExtractionException.class,
         () -> extractors.extract(scan, "application/pdf"));
     assertEquals(ExtractionException.Failure.NO_TEXT_EXTRACTED, failure.failure());
-    assertTrue(failure.getMessage().contains("OCR is not supported"));
+    assertTrue(failure.getMessage().contains("OCR is off"), failure.getMessage());
   }
 
   @Test

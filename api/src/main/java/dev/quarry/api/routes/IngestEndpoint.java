@@ -15,6 +15,7 @@ import dev.quarry.corpora.access.Access;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.extractors.ocr.OcrMode;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.util.Set;
@@ -38,11 +39,13 @@ public final class IngestEndpoint extends Endpoint {
   public static final String PATH = "ingest";
 
   private final Corpora corpora;
+  private final Set<Feature> features;
 
   public IngestEndpoint(Corpora corpora, Authenticator authenticator, Set<Feature> features, Limits limits,
       RequestGate gate, StrictJson json) {
     super(authenticator, features, Feature.DOCUMENT_INGESTION, gate, limits, json);
     this.corpora = corpora;
+    this.features = Set.copyOf(features);
   }
 
   @Override
@@ -70,7 +73,11 @@ public final class IngestEndpoint extends Endpoint {
     } catch (QuarryException e) {
       throw IngestRequests.inRequestPart(e);
     }
-    IngestRequests request = IngestRequests.read(WireObject.root(requestPart), limits);
+    IngestRequests request = IngestRequests.read(WireObject.root(requestPart), limits, upload.fileName());
+    if (request.request().ocr() == OcrMode.AUTO && !features.contains(Feature.OCR)) {
+      throw QuarryException.invalid("ocr", "this server does not offer OCR (the feature 'ocr' is not advertised);"
+          + " leave ocr out or set it to 'off'");
+    }
     String key = ctx.header(ProtocolHeaders.IDEMPOTENCY_KEY);
     Mutation.Idempotency idempotency = key == null ? null
         : new Mutation.Idempotency(key, IngestRequests.fingerprint(json.mapper(), requestPart, upload.fileSha256()));

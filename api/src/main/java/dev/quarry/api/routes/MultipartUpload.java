@@ -67,8 +67,12 @@ final class MultipartUpload {
     this.maxTotalBytes = maxRequestBytes + maxDocumentBytes + OVERHEAD_BYTES;
   }
 
-  /** What was uploaded: the request part's bytes and the file part on disk. Close it to delete the file. */
-  record Upload(byte[] request, Path file, long fileBytes, String fileSha256) implements AutoCloseable {
+  /**
+   * What was uploaded: the request part's bytes and the file part on disk, with the name the
+   * client gave the file (its {@code filename} parameter, or null). Close it to delete the file.
+   */
+  record Upload(byte[] request, Path file, long fileBytes, String fileSha256, String fileName)
+      implements AutoCloseable {
     @Override
     public void close() {
       deleteQuietly(file);
@@ -98,6 +102,7 @@ final class MultipartUpload {
     Path file = null;
     long fileBytes = 0;
     String sha256 = null;
+    String fileName = null;
     try {
       skipPreamble();
       boolean more = afterDelimiter();
@@ -115,6 +120,7 @@ final class MultipartUpload {
           if (file != null) {
             throw invalid(FILE_PART, "the upload has more than one 'file' part; ingest one document at a time");
           }
+          fileName = headers.fileName();
           file = tempDir == null ? Files.createTempFile("quarry-upload-", ".part")
               : Files.createTempFile(tempDir, "quarry-upload-", ".part");
           MessageDigest sha = Sha256.newDigest();
@@ -135,7 +141,7 @@ final class MultipartUpload {
       if (file == null) {
         throw invalid(FILE_PART, "the upload has no 'file' part with the document's bytes");
       }
-      return new Upload(request, file, fileBytes, sha256);
+      return new Upload(request, file, fileBytes, sha256, fileName);
     } catch (IOException | RuntimeException | Error e) {
       deleteQuietly(file);
       throw e;
@@ -269,7 +275,8 @@ final class MultipartUpload {
     throw invalid("$", "malformed multipart body after a boundary");
   }
 
-  private record PartHeaders(String name) {}
+  /** A part's form field name and, for a file, the name the client gave it (or null). */
+  private record PartHeaders(String name, String fileName) {}
 
   private PartHeaders readHeaders() throws IOException {
     ByteArrayOutputStream raw = new ByteArrayOutputStream();
@@ -290,23 +297,26 @@ final class MultipartUpload {
       }
     }
     String name = null;
+    String fileName = null;
     for (String line : StrictUtf8.decode(raw.toByteArray(), "$").split("\r\n")) {
       int colon = line.indexOf(':');
       if (colon > 0 && line.substring(0, colon).strip().equalsIgnoreCase("Content-Disposition")) {
-        name = dispositionName(line.substring(colon + 1));
+        name = dispositionParameter(line.substring(colon + 1), "name");
+        fileName = dispositionParameter(line.substring(colon + 1), "filename");
       }
     }
     if (name == null) {
       throw invalid("$", "a part has no Content-Disposition: form-data; name=\"...\"");
     }
-    return new PartHeaders(name);
+    return new PartHeaders(name, fileName == null || fileName.isBlank() ? null : fileName);
   }
 
-  private static String dispositionName(String value) {
+  private static String dispositionParameter(String value, String parameter) {
+    String prefix = parameter + "=";
     for (String param : value.split(";")) {
       String p = param.strip();
-      if (p.toLowerCase(Locale.ROOT).startsWith("name=")) {
-        String name = p.substring("name=".length()).strip();
+      if (p.toLowerCase(Locale.ROOT).startsWith(prefix)) {
+        String name = p.substring(prefix.length()).strip();
         if (name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"")) {
           name = name.substring(1, name.length() - 1);
         }

@@ -11,6 +11,11 @@ public enum Feature {
   RETRIEVAL_INDEXING("retrieval-indexing", ErrorCode.INDEXING_UNAVAILABLE),
   DOCUMENT_INGESTION("document-ingestion", ErrorCode.INGESTION_UNAVAILABLE),
   PDF_INGESTION("pdf-ingestion", ErrorCode.PDF_INGESTION_UNAVAILABLE),
+  /**
+   * Images and PDF pages without a text layer are recognised (Tesseract). Not an endpoint of its
+   * own: without it an image is UNSUPPORTED_MEDIA_TYPE and {@code ocr: "auto"} is refused.
+   */
+  OCR("ocr", ErrorCode.UNSUPPORTED_MEDIA_TYPE),
   /** Durable ingestion jobs (docs/ingestion.md): many files, detached from the connection, surviving restarts. */
   INGESTION_JOBS("ingestion-jobs", ErrorCode.INGESTION_JOBS_UNAVAILABLE);
 

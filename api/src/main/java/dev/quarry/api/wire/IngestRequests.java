@@ -4,21 +4,31 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.corpora.ingest.IngestRequest;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.extractors.ocr.OcrMode;
 import java.util.Set;
 
 /**
  * The {@code request} part of an ingest upload: {@code corpus}, {@code source}, and optionally
- * {@code corpusId}, {@code title}, {@code metadata}, {@code mediaType} and {@code expectedRevision},
- * read as strictly as any request body.
+ * {@code corpusId}, {@code title}, {@code metadata}, {@code mediaType}, {@code expectedRevision} and
+ * {@code ocr} ({@code auto} or {@code off}), read as strictly as any request body.
  *
  * @param corpus the corpus the document goes into
  * @param request where the document goes and what is recorded with it
  */
 public record IngestRequests(String corpus, IngestRequest request) {
   private static final Set<String> FIELDS =
-      Set.of("corpus", "corpusId", "source", "title", "metadata", "mediaType", "expectedRevision");
+      Set.of("corpus", "corpusId", "source", "title", "metadata", "mediaType", "expectedRevision", "ocr");
 
+  /** Reads the request part of an upload without a file name. */
   public static IngestRequests read(WireObject body, Limits limits) {
+    return read(body, limits, null);
+  }
+
+  /**
+   * Reads the request part of an upload whose file part was named {@code fileName} (or null), a
+   * hint for detection.
+   */
+  public static IngestRequests read(WireObject body, Limits limits, String fileName) {
     body.allowOnly(FIELDS);
     String corpus = WireValues.corpus(body);
     String corpusId = WireValues.corpusId(body);
@@ -27,7 +37,23 @@ public record IngestRequests(String corpus, IngestRequest request) {
     String mediaType = WireValues.mediaType(body);
     var metadata = WireValues.metadata(body, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES));
     Long expected = body.optionalLong("expectedRevision", 0, Long.MAX_VALUE);
-    return new IngestRequests(corpus, new IngestRequest(source, title, metadata, mediaType, expected, corpusId));
+    OcrMode ocr = ocr(body);
+    return new IngestRequests(corpus,
+        new IngestRequest(source, title, metadata, mediaType, expected, corpusId, fileName, ocr));
+  }
+
+  /** {@code ocr}: {@code auto} or {@code off}, or null when absent. */
+  private static OcrMode ocr(WireObject body) {
+    String value = body.optionalString("ocr");
+    if (value == null) {
+      return null;
+    }
+    OcrMode mode = OcrMode.fromWireName(value);
+    if (mode == null) {
+      throw QuarryException.invalid(body.pathOf("ocr"), body.pathOf("ocr") + " must be 'auto' or 'off'; got '"
+          + (value.length() > 20 ? value.substring(0, 20) + "..." : value) + "'");
+    }
+    return mode;
   }
 
   /**

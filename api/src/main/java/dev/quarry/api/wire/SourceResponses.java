@@ -122,6 +122,15 @@ public final class SourceResponses {
       out.put("pages", report.pages());
     }
     out.put("characters", report.characters());
+    WireJson.putIfPresent(out, "encoding", report.encoding());
+    if (report.ocr() != null) {
+      ObjectNode ocr = out.putObject("ocr");
+      ocr.put("pagesRecognized", report.ocr().pagesRecognized());
+      if (report.ocr().meanConfidence() != null) {
+        ocr.put("meanConfidence", report.ocr().meanConfidence());
+      }
+      ocr.put("words", report.ocr().words());
+    }
     out.set("warnings", warnings(report));
   }
 

@@ -4,6 +4,7 @@ import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.Limits;
 import dev.quarry.extractors.ExtractionLimits;
 import dev.quarry.extractors.Extractors;
+import dev.quarry.extractors.ocr.OcrMode;
 import java.time.Duration;
 
 /**
@@ -12,15 +13,29 @@ import java.time.Duration;
  * The per-document bounds come from {@code limits} ({@code maxDocumentBytes},
  * {@code maxDocumentPages}, {@code maxExtractedChars}, {@code extractionTimeoutMillis}), so what
  * {@code /v1/protocol} advertises is what the workers enforce.
+ *
+ * <p>{@code ocr} ({@code auto} or {@code off}, default off) switches on optical character
+ * recognition of images and of PDF pages without a text layer; it takes effect only where the
+ * {@code tesseract} command with English data is installed, and the feature {@code ocr} is
+ * advertised only then.
  */
-public record ExtractionSettings(int workers, int workerHeapMiB, int queueCapacity) {
+public record ExtractionSettings(int workers, int workerHeapMiB, int queueCapacity, OcrMode ocr) {
   public static final ExtractionSettings DEFAULT = new ExtractionSettings(
-      Extractors.DEFAULT_WORKERS, Extractors.DEFAULT_WORKER_HEAP_MIB, Extractors.DEFAULT_QUEUE_CAPACITY);
+      Extractors.DEFAULT_WORKERS, Extractors.DEFAULT_WORKER_HEAP_MIB, Extractors.DEFAULT_QUEUE_CAPACITY, OcrMode.OFF);
+
+  /** Settings without OCR. */
+  public ExtractionSettings(int workers, int workerHeapMiB, int queueCapacity) {
+    this(workers, workerHeapMiB, queueCapacity, OcrMode.OFF);
+  }
+
+  public ExtractionSettings {
+    ocr = ocr == null ? OcrMode.OFF : ocr;
+  }
 
   /** Starts nothing yet: workers start with the first document. The caller closes the result. */
   public Extractors build(Limits limits, boolean pdfEnabled) {
     return Extractors.builder().workers(workers).workerHeapMiB(workerHeapMiB).queueCapacity(queueCapacity)
-        .limits(extractionLimits(limits)).pdfEnabled(pdfEnabled).build();
+        .limits(extractionLimits(limits)).pdfEnabled(pdfEnabled).ocr(ocr).build();
   }
 
   /** The extractors' bounds from the advertised limits. */

@@ -3,6 +3,7 @@ package dev.quarry.app.server;
 import dev.quarry.api.QuarryPluginConfig;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limit;
+import dev.quarry.extractors.ocr.OcrMode;
 import dev.quarry.api.wire.Limits;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.api.wire.WireObject;
@@ -285,12 +286,17 @@ public record ServerConfig(
     if (extraction == null) {
       return d;
     }
-    extraction.allowOnly(Set.of("workers", "workerHeapMiB", "queueCapacity"));
+    extraction.allowOnly(Set.of("workers", "workerHeapMiB", "queueCapacity", "ocr"));
     Integer workers = extraction.optionalInt("workers", 1, 64);
     Integer heap = extraction.optionalInt("workerHeapMiB", 64, 65_536);
     Integer queue = extraction.optionalInt("queueCapacity", 0, 10_000);
+    String ocrName = extraction.optionalString("ocr");
+    OcrMode ocr = ocrName == null ? d.ocr() : OcrMode.fromWireName(ocrName);
+    if (ocr == null) {
+      throw QuarryException.invalid(extraction.pathOf("ocr"), "ocr must be 'auto' or 'off'; got '" + ocrName + "'");
+    }
     return new ExtractionSettings(workers == null ? d.workers() : workers, heap == null ? d.workerHeapMiB() : heap,
-        queue == null ? d.queueCapacity() : queue);
+        queue == null ? d.queueCapacity() : queue, ocr);
   }
 
   private static Limits limits(WireObject limits) {

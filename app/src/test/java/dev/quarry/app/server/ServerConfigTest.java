@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.api.wire.Feature;
+import dev.quarry.extractors.ocr.OcrMode;
 import dev.quarry.api.wire.Limit;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -35,15 +36,15 @@ class ServerConfigTest {
          "limits": {"maxTopK": 20, "maxListLimit": 50, "defaultListLimit": 10, "maxJobFiles": 7, "maxJobBytes": 9000},
          "retainedRevisions": 5000, "idempotencyRetentionHours": 48, "maxOpenCorpora": 8,
          "capacity": {"maxInFlight": 4, "maxWaiting": 2, "maxWaitMillis": 100, "maxThreads": 16},
-         "extraction": {"workers": 3, "workerHeapMiB": 256, "queueCapacity": 4},
+         "extraction": {"workers": 3, "workerHeapMiB": 256, "queueCapacity": 4, "ocr": "auto"},
          "jobs": {"workers": 3, "maxActiveJobs": 5, "maxQueuedFiles": 50, "maxQueuedBytes": 123456,
                   "retentionMinutes": 30, "openIdleMinutes": 10}}""");
     assertEquals(List.of("https://app.example", "http://localhost:3000"), c.corsOrigins());
-    assertEquals(Set.of(Feature.SCOPED_RETRIEVAL, Feature.DOCUMENT_INGESTION, Feature.PDF_INGESTION,
+    assertEquals(Set.of(Feature.SCOPED_RETRIEVAL, Feature.DOCUMENT_INGESTION, Feature.PDF_INGESTION, Feature.OCR,
         Feature.INGESTION_JOBS), c.features());
     assertEquals(new dev.quarry.corpora.jobs.JobSettings(7, 9000, 5, 50, 123456, Duration.ofMinutes(30),
         Duration.ofMinutes(10), 3), c.jobs());
-    assertEquals(new ExtractionSettings(3, 256, 4), c.extraction());
+    assertEquals(new ExtractionSettings(3, 256, 4, OcrMode.AUTO), c.extraction());
     assertEquals(20, c.limits().get(Limit.MAX_TOP_K));
     assertEquals(10, c.limits().get(Limit.DEFAULT_LIST_LIMIT));
     assertEquals(5000, c.retainedRevisions());
@@ -72,6 +73,8 @@ class ServerConfigTest {
     assertFalse(c.features().contains(Feature.PDF_INGESTION));
     assertEquals(3, c.extraction().workers());
     assertTrue(problem("{\"extraction\": {\"workers\": 0}}").startsWith("extraction.workers"));
+    assertEquals(OcrMode.OFF, c.extraction().ocr());
+    assertTrue(problem("{\"extraction\": {\"ocr\": \"always\"}}").startsWith("extraction.ocr"));
   }
 
   @Test

@@ -8,6 +8,9 @@ import dev.quarry.engine.SourceOperation;
 import dev.quarry.extractors.Extraction;
 import dev.quarry.extractors.ExtractionException;
 import dev.quarry.extractors.ExtractionLimits;
+import dev.quarry.extractors.ExtractionOptions;
+import dev.quarry.extractors.OcrReport;
+import dev.quarry.extractors.ocr.OcrMode;
 import dev.quarry.extractors.ExtractionWarning;
 import dev.quarry.extractors.Extractors;
 import java.io.IOException;
@@ -41,6 +44,11 @@ public final class IngestPipeline {
   /** Whether PDFs are extracted; when not, they fail with PDF_INGESTION_UNAVAILABLE. */
   public boolean pdfEnabled() {
     return extractors.pdfEnabled();
+  }
+
+  /** Whether images and PDF pages without a text layer are recognised (OCR on, Tesseract found). */
+  public boolean ocrAvailable() {
+    return extractors.ocrAvailable();
   }
 
   /** The bounds each document is held to. */
@@ -80,9 +88,14 @@ public final class IngestPipeline {
    */
   public SourceOperation.Index prepare(IngestRequest request, Path file) {
     String sha256 = sha256Hex(file);
+    if (request.ocr() == OcrMode.AUTO && !extractors.ocrAvailable()) {
+      throw QuarryException.invalid("ocr", "this server does not offer OCR (feature 'ocr' is not advertised);"
+          + " leave ocr out or set it to 'off'");
+    }
     Extraction extraction;
     try {
-      extraction = extractors.extract(file, request.mediaType());
+      extraction = extractors.extractWith(file,
+          new ExtractionOptions(request.mediaType(), request.fileName(), request.ocr()));
     } catch (ExtractionException e) {
       throw new QuarryException(codeOf(e.failure()), e.getMessage());
     } catch (IllegalStateException e) {
@@ -112,8 +125,10 @@ public final class IngestPipeline {
     for (ExtractionWarning w : extraction.warnings()) {
       warnings.add(new IngestReport.Warning(w.code(), w.message(), w.pages().isEmpty() ? null : w.pages()));
     }
+    OcrReport ocr = extraction.ocr();
     return new IngestReport(extraction.extractor(), extraction.mediaType(), extraction.pages(),
-        extraction.characters(), warnings, extraction.markdownHeadings());
+        extraction.characters(), warnings, extraction.markdownHeadings(), extraction.encoding(),
+        ocr == null ? null : new IngestReport.Ocr(ocr.pagesRecognized(), ocr.meanConfidence(), ocr.words()));
   }
 
   /** Lowercase hex SHA-256 of the file's bytes: the source's {@code contentSha256}. */

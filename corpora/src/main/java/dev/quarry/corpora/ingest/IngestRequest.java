@@ -3,6 +3,7 @@ package dev.quarry.corpora.ingest;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SourceIds;
+import dev.quarry.extractors.ocr.OcrMode;
 
 /**
  * What a caller asks of one document ingestion, besides the document's bytes: where it goes and
@@ -16,9 +17,19 @@ import dev.quarry.engine.SourceIds;
  *     declaration that disagrees becomes a warning
  * @param expectedRevision optimistic concurrency on the source (0: must not exist yet), or null
  * @param expectedCorpusId the corpusId the caller expects (CORPUS_REPLACED otherwise), or null
+ * @param fileName the uploaded file's name, or null: a hint for detection where the bytes cannot
+ *     tell (Markdown, text in a legacy charset), never stronger than the bytes
+ * @param ocr whether the document may be recognised by OCR, or null for the server's setting
  */
 public record IngestRequest(
-    String source, String title, Metadata metadata, String mediaType, Long expectedRevision, String expectedCorpusId) {
+    String source, String title, Metadata metadata, String mediaType, Long expectedRevision, String expectedCorpusId,
+    String fileName, OcrMode ocr) {
+
+  /** A request without a file name, with the server's OCR setting. */
+  public IngestRequest(
+      String source, String title, Metadata metadata, String mediaType, Long expectedRevision, String expectedCorpusId) {
+    this(source, title, metadata, mediaType, expectedRevision, expectedCorpusId, null, null);
+  }
 
   public IngestRequest {
     SourceIds.check(source, "source");

@@ -35,6 +35,18 @@ final class IngestReports {
       // Written only when set, like mediaType: reports stored before either existed read back the same.
       m.put("markdownHeadings", true);
     }
+    if (r.encoding() != null) {
+      m.put("encoding", r.encoding());
+    }
+    if (r.ocr() != null) {
+      Map<String, Object> ocr = new LinkedHashMap<>();
+      ocr.put("pagesRecognized", r.ocr().pagesRecognized());
+      if (r.ocr().meanConfidence() != null) {
+        ocr.put("meanConfidence", r.ocr().meanConfidence());
+      }
+      ocr.put("words", r.ocr().words());
+      m.put("ocr", ocr);
+    }
     return m;
   }
 
@@ -52,7 +64,13 @@ final class IngestReports {
       warnings.add(new IngestReport.Warning((String) wm.get("code"), (String) wm.get("message"), pages));
     }
     Integer pages = m.get("pages") instanceof Number n ? n.intValue() : null;
+    IngestReport.Ocr ocr = null;
+    if (m.get("ocr") instanceof Map<?, ?> om) {
+      ocr = new IngestReport.Ocr(((Number) om.get("pagesRecognized")).intValue(),
+          om.get("meanConfidence") instanceof Number c ? c.doubleValue() : null, ((Number) om.get("words")).intValue());
+    }
     return new IngestReport((String) m.get("extractor"), (String) m.get("mediaType"), pages,
-        ((Number) m.get("characters")).longValue(), warnings, Boolean.TRUE.equals(m.get("markdownHeadings")));
+        ((Number) m.get("characters")).longValue(), warnings, Boolean.TRUE.equals(m.get("markdownHeadings")),
+        (String) m.get("encoding"), ocr);
   }
 }

@@ -10,8 +10,10 @@ public enum DocumentKind {
   MARKDOWN,
   /** Anything Tika parses into text: Office, OpenDocument, HTML, RTF, EPUB, mail, ... */
   TIKA,
+  /** An image whose text only optical character recognition reads: PNG, JPEG, TIFF, WebP. */
+  IMAGE,
   /** A container that is encrypted as a whole (password-protected Office files). */
   ENCRYPTED,
-  /** Bytes no extractor turns into text: unknown bytes, images, audio, video, archives, programs. */
+  /** Bytes no extractor turns into text: unknown bytes, other images, audio, video, archives, programs. */
   UNSUPPORTED
 }

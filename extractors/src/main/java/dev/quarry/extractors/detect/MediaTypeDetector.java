@@ -9,13 +9,22 @@ import org.apache.tika.config.TikaConfig;
 import org.apache.tika.detect.Detector;
 import org.apache.tika.io.TikaInputStream;
 import org.apache.tika.metadata.Metadata;
+import org.apache.tika.metadata.TikaCoreProperties;
 import org.apache.tika.mime.MediaType;
 import org.apache.tika.mime.MediaTypeRegistry;
+import org.apache.tika.mime.MimeType;
+import org.apache.tika.mime.MimeTypes;
 
 /**
  * Detects a document's media type from its bytes with Tika's default detector (magic numbers,
  * plus container inspection for OOXML, OLE2, OpenDocument and EPUB), and decides which
- * extractor reads it. The file name is never consulted: a name can lie.
+ * extractor reads it.
+ *
+ * <p>A file name, when known, is a hint as Tika's detector takes it: it may only specialise what
+ * the bytes show (a {@code .md} name on plain text is Markdown, a {@code .txt} name on bytes no
+ * magic recognises is text), never contradict it (a {@code .txt} that is a PDF is a PDF). One
+ * more specialisation is Quarry's own: Markdown may open with an HTML comment or tag, which a byte
+ * detector takes for XML or HTML, so a Markdown name or declaration on such bytes means Markdown.
  *
  * <p>Thread safe once built; build one per process, since loading Tika's configuration is slow.
  */
@@ -41,19 +50,59 @@ public final class MediaTypeDetector {
       "application/x-dosexec", "application/x-mach-o-executable", "application/java-vm",
       "application/x-elf", "application/x-object", "application/x-coredump");
 
+  /** Images Tesseract (through Leptonica) reads. */
+  private static final Set<String> OCR_IMAGES = Set.of("image/png", "image/jpeg", "image/tiff", "image/webp");
+
   private final Detector detector;
   private final MediaTypeRegistry registry;
+  private final MimeTypes names;
 
   public MediaTypeDetector(TikaConfig config) {
     this.detector = config.getDetector();
     this.registry = config.getMediaTypeRegistry();
+    this.names = config.getMimeRepository();
   }
 
   /** The media type of the bytes in {@code file}, without parameters, lower case. */
   public String detect(Path file) throws IOException {
-    try (InputStream in = TikaInputStream.get(file)) {
-      return detector.detect(in, new Metadata()).getBaseType().toString();
+    return detect(file, null);
+  }
+
+  /**
+   * The media type of the bytes in {@code file}, with {@code fileName} (or null) as a hint that
+   * may specialise but never contradict what the bytes show; without parameters, lower case.
+   */
+  public String detect(Path file, String fileName) throws IOException {
+    Metadata metadata = new Metadata();
+    if (fileName != null) {
+      metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, fileName);
     }
+    try (InputStream in = TikaInputStream.get(file)) {
+      return detector.detect(in, metadata).getBaseType().toString();
+    }
+  }
+
+  /** The media type a file name's extension suggests, or null. */
+  public String typeOfName(String fileName) {
+    if (fileName == null) {
+      return null;
+    }
+    MimeType type = names.getMimeType(fileName);
+    String base = type == null ? null : type.getType().getBaseType().toString();
+    return base == null || base.equals("application/octet-stream") ? null : base;
+  }
+
+  /**
+   * The media type a document is extracted as: the detected one, refined by the declared one
+   * or the file name only where bytes cannot tell (Markdown is plain text, or XML when it opens
+   * with a comment, to a byte detector).
+   */
+  public String refine(String detected, String declared, String fileName) {
+    String named = typeOfName(fileName);
+    if (named != null && MARKDOWN_NAMES.contains(named) && MARKDOWN_LOOKALIKES.contains(detected)) {
+      return MARKDOWN.toString();
+    }
+    return refine(detected, declared);
   }
 
   /**
@@ -105,6 +154,9 @@ public final class MediaTypeDetector {
     }
     if (ENCRYPTED.contains(base)) {
       return DocumentKind.ENCRYPTED;
+    }
+    if (OCR_IMAGES.contains(base)) {
+      return DocumentKind.IMAGE;
     }
     String top = type.getType();
     if (base.equals("application/octet-stream") || ARCHIVES.contains(base) || PROGRAMS.contains(base)

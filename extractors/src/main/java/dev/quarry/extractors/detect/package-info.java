@@ -3,7 +3,7 @@
  * inspection), and the choice of extractor for each type. Entry type:
  * {@link dev.quarry.extractors.detect.MediaTypeDetector}.
  *
- * <p>Must not trust file names; the declared media type only refines what bytes cannot tell
- * (Markdown looks like plain text) and otherwise becomes a warning. Knows no parser.
+ * <p>File names and the declared media type only refine what bytes cannot tell
+ * (Markdown looks like plain text); a declaration that disagrees becomes a warning. Knows no parser.
  */
 package dev.quarry.extractors.detect;

@@ -9,6 +9,7 @@ import org.apache.pdfbox.pdmodel.PDPage;
 import org.apache.pdfbox.pdmodel.interactive.annotation.PDAnnotationWidget;
 import org.apache.pdfbox.pdmodel.interactive.form.PDAcroForm;
 import org.apache.pdfbox.pdmodel.interactive.form.PDField;
+import org.apache.pdfbox.pdmodel.interactive.form.PDSignatureField;
 import org.apache.pdfbox.pdmodel.interactive.form.PDTerminalField;
 
 /**
@@ -45,7 +46,8 @@ final class FormFieldText {
         if (++fields > MAX_FIELDS || chars > maxChars) {
           break;
         }
-        if (!(field instanceof PDTerminalField terminal)) {
+        if (!(field instanceof PDTerminalField terminal) || field instanceof PDSignatureField) {
+          // A signature's value is a dictionary, not text: its string form is an object's identity.
           continue;
         }
         String value = terminal.getValueAsString();

@@ -5,15 +5,20 @@ import dev.quarry.extractors.text.PagedTextBuilder;
 import java.io.IOException;
 import java.io.Writer;
 import java.text.Normalizer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.pdfbox.cos.COSDictionary;
 import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.cos.COSName;
 import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.pdmodel.documentinterchange.markedcontent.PDMarkedContent;
 import org.apache.pdfbox.text.PDFTextStripper;
+import org.apache.pdfbox.text.TextPosition;
 
 /**
  * A text stripper that hands each page's text, NFKC-normalised, to a {@link PagedTextBuilder}
@@ -39,14 +44,59 @@ final class PageCollectingStripper extends PDFTextStripper {
   private final PageBuffer pageBuffer;
   private final FormFieldText formFields;
   private final List<Integer> pagesWithoutText = new ArrayList<>();
+  /** Recognises pages without a text layer, or null when OCR is off. */
+  private final PageOcr ocr;
   private final Map<COSDictionary, Integer> pageNumbers = new IdentityHashMap<>();
   private int currentPage;
 
-  PageCollectingStripper(PagedTextBuilder text, int maxChars, FormFieldText formFields) {
+  PageCollectingStripper(PagedTextBuilder text, int maxChars, FormFieldText formFields, PageOcr ocr) {
     this.text = text;
+    this.ocr = ocr;
     this.pageBuffer = new PageBuffer(maxChars);
     this.formFields = formFields;
     setLineSeparator("\n");
+    // The same rule, answered by a cheaper structure (OverprintFilter); see processTextPosition.
+    setSuppressDuplicateOverlappingText(false);
+  }
+
+  /** Glyphs already shown on the current page, to drop the second drawing of a fake-bold glyph. */
+  private final OverprintFilter overprints = new OverprintFilter();
+
+  /**
+   * Per open marked-content sequence, whether it carries an /ActualText; mirrors PDFBox's own
+   * bookkeeping, which skips the duplicate rule while an /ActualText replaces the glyphs.
+   */
+  private final Deque<Boolean> markedContentHasActualText = new ArrayDeque<>();
+  private boolean inActualText;
+
+  @Override
+  public void beginMarkedContentSequence(COSName tag, COSDictionary properties) {
+    boolean hasActualText = PDMarkedContent.create(tag, properties).getActualText() != null;
+    markedContentHasActualText.push(hasActualText);
+    inActualText = hasActualText;
+    super.beginMarkedContentSequence(tag, properties);
+  }
+
+  @Override
+  public void endMarkedContentSequence() {
+    Boolean hadActualText = markedContentHasActualText.poll();
+    if (Boolean.TRUE.equals(hadActualText)) {
+      inActualText = false;
+    }
+    super.endMarkedContentSequence();
+  }
+
+  @Override
+  protected void processTextPosition(TextPosition text) {
+    if (inActualText) {
+      super.processTextPosition(text);
+      return;
+    }
+    String character = text.getUnicode();
+    float tolerance = text.getWidth() / character.length() / 3.0f;
+    if (!overprints.isRepeat(character, text.getX(), text.getY(), tolerance)) {
+      super.processTextPosition(text);
+    }
   }
 
   /**
@@ -91,6 +141,7 @@ final class PageCollectingStripper extends PDFTextStripper {
       padEmptyPagesUpTo(number - 1);
     }
     pageBuffer.chars.setLength(0);
+    overprints.clear();
     currentPage++;
     try {
       text.startPage();
@@ -106,10 +157,13 @@ final class PageCollectingStripper extends PDFTextStripper {
     String normalized = Normalizer.normalize(pageBuffer.chars, Normalizer.Form.NFKC);
     String pageText = LINE_END_HYPHEN.matcher(normalized).replaceAll("$1$2") + formFields.textOf(currentPage);
     pageBuffer.chars.setLength(0);
-    if (pageText.isBlank()) {
-      pagesWithoutText.add(currentPage);
-    }
     try {
+      if (pageText.isBlank() && ocr != null) {
+        pageText = ocr.recognize(currentPage);
+      }
+      if (pageText.isBlank()) {
+        pagesWithoutText.add(currentPage);
+      }
       text.append(pageText);
     } catch (ExtractionException e) {
       throw new LimitExceededException(e);

@@ -6,6 +6,7 @@ import dev.quarry.extractors.ExtractionException.Failure;
 import dev.quarry.extractors.ExtractionLimits;
 import dev.quarry.extractors.ExtractionWarning;
 import dev.quarry.extractors.OutlineEntry;
+import dev.quarry.extractors.ocr.Recognizer;
 import dev.quarry.extractors.text.PagedTextBuilder;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -21,8 +22,9 @@ import org.apache.pdfbox.pdmodel.encryption.InvalidPasswordException;
 
 /**
  * Extracts a PDF's text page by page with PDFBox: page starts, title, outline, and a warning
- * listing pages without a text layer. A PDF with no text on any page is
- * {@link Failure#NO_TEXT_EXTRACTED} (OCR is not supported).
+ * listing pages without a text layer. Given a {@link Recognizer}, pages without a text layer are
+ * rendered and recognised (pages with text keep their own). A PDF with no text on any page is
+ * {@link Failure#NO_TEXT_EXTRACTED}.
  *
  * <p>Streams are cached in temporary files, not on the heap, so a large document's memory stays
  * bounded. The page count is checked against the limit before any page is read.
@@ -41,8 +43,16 @@ public final class PdfExtractor {
   /** Acrobat looks for the end-of-file marker in the last 1024 bytes; so do we. */
   static final int EOF_MARKER_WINDOW = 1024;
 
-  /** Extracts {@code file}, a PDF. */
+  /** Extracts {@code file}, a PDF, without OCR. */
   public Extraction extract(Path file, ExtractionLimits limits) throws ExtractionException {
+    return extract(file, limits, null);
+  }
+
+  /**
+   * Extracts {@code file}, a PDF; pages without a text layer are recognised by {@code recognizer}
+   * unless it is null.
+   */
+  public Extraction extract(Path file, ExtractionLimits limits, Recognizer recognizer) throws ExtractionException {
     checkNotTruncated(file);
     try (PDDocument document = open(file)) {
       int pageCount = document.getNumberOfPages();
@@ -55,7 +65,8 @@ public final class PdfExtractor {
       }
       PagedTextBuilder text = new PagedTextBuilder(limits.maxExtractedChars(), limits.maxDocumentPages());
       PageCollectingStripper stripper = new PageCollectingStripper(
-          text, limits.maxExtractedChars(), FormFieldText.read(document, limits.maxExtractedChars()));
+          text, limits.maxExtractedChars(), FormFieldText.read(document, limits.maxExtractedChars()),
+          recognizer == null ? null : new PageOcr(document, recognizer));
       stripper.setSortByPosition(SORT_BY_POSITION);
       try {
         stripper.extract(document);
@@ -65,26 +76,31 @@ public final class PdfExtractor {
       if (text.limitFailure() != null) {
         throw text.limitFailure();
       }
-      return toExtraction(document, text, stripper.pagesWithoutText());
+      return toExtraction(document, text, stripper.pagesWithoutText(), recognizer);
     } catch (IOException e) {
       throw new ExtractionException(Failure.EXTRACTION_FAILED,
           "The PDF could not be read: " + shortReason(e));
     }
   }
 
-  private static Extraction toExtraction(PDDocument document, PagedTextBuilder text, List<Integer> blankPages)
-      throws ExtractionException {
+  private static Extraction toExtraction(PDDocument document, PagedTextBuilder text, List<Integer> blankPages,
+      Recognizer recognizer) throws ExtractionException {
     String body = text.text();
     int pages = text.pageCount();
     if (body.isBlank()) {
       throw new ExtractionException(Failure.NO_TEXT_EXTRACTED, "None of the PDF's " + pages
-          + " pages has a text layer; it appears to be scanned or image-only, and OCR is not supported.");
+          + " pages has a text layer; it appears to be scanned or image-only, and "
+          + (recognizer == null ? "OCR is off." : "optical character recognition found no text on them."));
     }
     List<ExtractionWarning> warnings = new ArrayList<>();
     if (!blankPages.isEmpty()) {
       warnings.add(new ExtractionWarning(ExtractionWarning.NO_TEXT_LAYER,
-          blankPages.size() + " of " + pages + " pages have no text layer (scanned, image-only or"
-              + " blank); their content is missing.", blankPages));
+          blankPages.size() + " of " + pages + " pages have no text layer (scanned, image-only or blank)"
+              + (recognizer == null ? "" : " and recognition found no text on them")
+              + "; their content is missing.", blankPages));
+    }
+    if (recognizer != null) {
+      warnings.addAll(recognizer.warnings());
     }
     List<OutlineEntry> outline;
     try {
@@ -95,7 +111,8 @@ public final class PdfExtractor {
           "The PDF's outline could not be read and was left out."));
     }
     return new Extraction(body, text.pageStarts(), PdfTitleReader.read(document), outline,
-        "application/pdf", Extraction.PDFBOX, pages, body.length(), warnings, false);
+        "application/pdf", Extraction.PDFBOX, pages, body.length(), warnings, false, null,
+        recognizer == null ? null : recognizer.report());
   }
 
   private static PDDocument open(Path file) throws ExtractionException {

@@ -27,7 +27,9 @@ import org.apache.tika.parser.txt.UniversalEncodingDetector;
  * <p>The charset is, in order: the one a byte-order mark names; UTF-8 when the bytes are valid
  * UTF-8, or hold UTF-8 sequences with one or at most 1% damaged ones; the one Tika's universal
  * detector names with confidence (legacy encodings such as
- * windows-1252 or Shift_JIS). When none applies the bytes are decoded as UTF-8, each malformed
+ * windows-1252 or Shift_JIS); the one Tika's ICU-based detector names, when the text it decodes
+ * to is free of control characters (EBCDIC, IBM866 and other encodings the universal detector
+ * does not know). The extraction reports the charset used. When none applies the bytes are decoded as UTF-8, each malformed
  * sequence becomes U+FFFD and the extraction carries an {@code INVALID_ENCODING} warning. When
  * more than {@link #MAX_REPLACED_FRACTION} of the characters had to be replaced the bytes are
  * not text at all and extraction fails with {@code EXTRACTION_FAILED}.
@@ -55,7 +57,8 @@ public final class PlainTextExtractor {
       throw new ExtractionException(Failure.EXTRACTION_FAILED, "The file could not be read.");
     }
     List<ExtractionWarning> warnings = new ArrayList<>();
-    String text = decode(bytes, warnings);
+    Decoded decoded = decode(bytes, warnings);
+    String text = decoded.text();
     if (text.startsWith("\uFEFF")) {
       text = text.substring(1);
     }
@@ -66,7 +69,7 @@ public final class PlainTextExtractor {
       throw new ExtractionException(Failure.NO_TEXT_EXTRACTED, "The file holds only white space.");
     }
     return new Extraction(text, null, null, List.of(), mediaType, Extraction.TEXT, null,
-        text.length(), warnings, markdown);
+        text.length(), warnings, markdown, decoded.charset().name(), null);
   }
 
   /**
@@ -82,14 +85,9 @@ public final class PlainTextExtractor {
     } catch (IOException e) {
       throw new ExtractionException(Failure.EXTRACTION_FAILED, "The file could not be read.");
     }
-    Charset charset = null;
-    try {
-      charset = new Icu4jEncodingDetector().detect(new ByteArrayInputStream(bytes), new Metadata());
-    } catch (IOException | RuntimeException undetectable) {
-      // no charset fits
-    }
+    Charset charset = detectByIcu(bytes);
     String text = charset == null ? null : new String(bytes, charset);
-    if (text == null || controlCharacters(text) > MAX_CONTROL_FRACTION * text.length()) {
+    if (text == null || !looksLikeText(text)) {
       throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE,
           "The file is declared as text but its bytes are not text in any known charset.");
     }
@@ -100,8 +98,25 @@ public final class PlainTextExtractor {
       throw new ExtractionException(Failure.NO_TEXT_EXTRACTED, "The file holds only white space.");
     }
     return new Extraction(text, null, null, List.of(), mediaType, Extraction.TEXT, null,
-        text.length(), List.of(), markdown);
+        text.length(), List.of(), markdown, charset.name(), null);
   }
+
+  /** The charset Tika's ICU-based detector names, or null. */
+  private static Charset detectByIcu(byte[] bytes) {
+    try {
+      return new Icu4jEncodingDetector().detect(new ByteArrayInputStream(bytes), new Metadata());
+    } catch (IOException | RuntimeException undetectable) {
+      return null;
+    }
+  }
+
+  /** Whether decoded text is free of what real text in its right charset never holds. */
+  private static boolean looksLikeText(String text) {
+    return !text.isBlank() && controlCharacters(text) <= MAX_CONTROL_FRACTION * text.length();
+  }
+
+  /** Text and the charset it was decoded from. */
+  private record Decoded(String text, Charset charset) {}
 
   private static long controlCharacters(String text) {
     return text.chars()
@@ -109,13 +124,14 @@ public final class PlainTextExtractor {
         .count();
   }
 
-  private static String decode(byte[] bytes, List<ExtractionWarning> warnings) throws ExtractionException {
+  private static Decoded decode(byte[] bytes, List<ExtractionWarning> warnings) throws ExtractionException {
     Charset bom = charsetOfByteOrderMark(bytes);
     if (bom != null) {
-      return new String(bytes, bom);
+      return new Decoded(new String(bytes, bom), bom);
     }
     try {
-      return strictDecoder(StandardCharsets.UTF_8).decode(ByteBuffer.wrap(bytes)).toString();
+      return new Decoded(strictDecoder(StandardCharsets.UTF_8).decode(ByteBuffer.wrap(bytes)).toString(),
+          StandardCharsets.UTF_8);
     } catch (CharacterCodingException notUtf8) {
       // fall through to detection
     }
@@ -126,7 +142,18 @@ public final class PlainTextExtractor {
       Charset detected = detectLegacyCharset(bytes);
       if (detected != null && !detected.equals(StandardCharsets.UTF_8)) {
         try {
-          return strictDecoder(detected).decode(ByteBuffer.wrap(bytes)).toString();
+          return new Decoded(strictDecoder(detected).decode(ByteBuffer.wrap(bytes)).toString(), detected);
+        } catch (CharacterCodingException wrongGuess) {
+          // fall through to ICU
+        }
+      }
+      Charset icu = detectByIcu(bytes);
+      if (icu != null && !icu.equals(StandardCharsets.UTF_8)) {
+        try {
+          String text = strictDecoder(icu).decode(ByteBuffer.wrap(bytes)).toString();
+          if (looksLikeText(text)) {
+            return new Decoded(text, icu);
+          }
         } catch (CharacterCodingException wrongGuess) {
           // fall through to lenient UTF-8
         }
@@ -141,7 +168,7 @@ public final class PlainTextExtractor {
     }
     warnings.add(new ExtractionWarning(ExtractionWarning.INVALID_ENCODING,
         replaced + " byte sequences are not valid UTF-8 and were replaced with U+FFFD."));
-    return text;
+    return new Decoded(text, StandardCharsets.UTF_8);
   }
 
   private static CharsetDecoder strictDecoder(Charset charset) {

@@ -7,6 +7,9 @@ import dev.quarry.extractors.ExtractionLimits;
 import dev.quarry.extractors.ExtractionWarning;
 import dev.quarry.extractors.detect.DocumentKind;
 import dev.quarry.extractors.detect.MediaTypeDetector;
+import dev.quarry.extractors.ocr.ImageExtractor;
+import dev.quarry.extractors.ocr.Recognizer;
+import dev.quarry.extractors.ocr.Tesseract;
 import dev.quarry.extractors.pdf.PdfExtractor;
 import dev.quarry.extractors.tika.TikaExtractor;
 import dev.quarry.extractors.text.PlainTextExtractor;
@@ -29,6 +32,8 @@ final class ExtractionRouter {
   private final PdfExtractor pdf = new PdfExtractor();
   private final TikaExtractor tika;
   private final PlainTextExtractor plainText = new PlainTextExtractor();
+  private final ImageExtractor image = new ImageExtractor();
+  private final Tesseract tesseract = Tesseract.onPath();
 
   ExtractionRouter() {
     TikaConfig config = TikaConfig.getDefaultConfig();
@@ -37,6 +42,9 @@ final class ExtractionRouter {
   }
 
   Extraction extract(WorkerRequest request) throws ExtractionException {
+    // Started before anything is read, so recognition ends before the parent's deadline does.
+    Duration budget = Duration.ofMillis(request.timeoutMillis());
+    Recognizer recognizer = request.ocr() ? new Recognizer(tesseract, budget) : null;
     Path file = Path.of(request.file());
     // The parent has checked the size and enforces the deadline; only pages and characters
     // can be checked while parsing.
@@ -44,18 +52,25 @@ final class ExtractionRouter {
         request.maxExtractedChars(), Duration.ofDays(1));
     String detected;
     try {
-      detected = detector.detect(file);
+      detected = detector.detect(file, request.fileName());
     } catch (IOException e) {
       throw new ExtractionException(Failure.EXTRACTION_FAILED, "The file could not be read.");
     }
-    String mediaType = detector.refine(detected, request.declaredMediaType());
+    String mediaType = detector.refine(detected, request.declaredMediaType(), request.fileName());
     Extraction extraction = switch (detector.kindOf(mediaType)) {
       case PDF -> {
         if (!request.pdfEnabled()) {
           throw new ExtractionException(Failure.PDF_INGESTION_UNAVAILABLE,
               "The document is a PDF and PDF extraction is switched off.");
         }
-        yield pdf.extract(file, limits);
+        yield pdf.extract(file, limits, recognizer);
+      }
+      case IMAGE -> {
+        if (recognizer == null) {
+          throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE, "The document is an image (" + mediaType
+              + "); its text can only be read by optical character recognition, which is off.");
+        }
+        yield image.extract(file, mediaType, recognizer, limits);
       }
       case MARKDOWN -> plainText.extract(file, mediaType, true, limits);
       case PLAIN_TEXT -> plainText.extract(file, mediaType, false, limits);
@@ -64,8 +79,11 @@ final class ExtractionRouter {
           "The document is encrypted and needs a password to be opened.");
       case UNSUPPORTED -> {
         DocumentKind declaredKind = declaredTextKind(request.declaredMediaType());
+        if (declaredKind == null) {
+          declaredKind = declaredTextKind(detector.typeOfName(request.fileName()));
+        }
         if (detected.equals("application/octet-stream") && declaredKind != null) {
-          // Bytes in a charset no magic recognises (EBCDIC, say) may still be the declared text.
+          // Bytes in a charset no magic recognises (EBCDIC, say) may still be the declared or named text.
           String declared = declaredKind == DocumentKind.MARKDOWN ? "text/markdown" : "text/plain";
           yield plainText.extractDeclared(file, declared, declaredKind == DocumentKind.MARKDOWN, limits);
         }

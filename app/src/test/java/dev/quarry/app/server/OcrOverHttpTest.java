@@ -1,0 +1,106 @@
+package dev.quarry.app.server;
+
+import static dev.quarry.api.ApiClient.ok;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.quarry.api.ApiClient;
+import dev.quarry.api.ApiClient.Answer;
+import dev.quarry.api.TestTokens;
+import dev.quarry.api.ingest.Upload;
+import dev.quarry.app.ServerProcess;
+import dev.quarry.extractors.ocr.Tesseract;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A server with {@code "extraction": {"ocr": "auto"}}: it advertises {@code ocr}, images and
+ * scanned PDFs are recognised and found by search, the receipt reports the recognition, and a
+ * request may switch it off. Skipped when Tesseract with English data is not installed.
+ */
+class OcrOverHttpTest {
+  static final String T = TestTokens.ADMIN;
+
+  @TempDir
+  static Path dir;
+  static ServerProcess server;
+  static ApiClient api;
+  static BufferedImage page;
+
+  @BeforeAll
+  static void start() throws Exception {
+    assumeTrue(Tesseract.onPath().available(),
+        "tesseract with English language data is not installed (Debian: tesseract-ocr tesseract-ocr-eng); skipping");
+    Path tokens = TestTokens.write(dir);
+    Path config = Files.writeString(dir.resolve("config.json"),
+        "{\"extraction\": {\"ocr\": \"auto\"}, \"limits\": {\"extractionTimeoutMillis\": 120000}}");
+    server = ServerProcess.serve(dir.resolve("data"), tokens, config, 512);
+    api = server.client();
+    ok(api.retrieval("corpora/create", T, "{\"corpus\": \"scans\"}"));
+    page = TestScans.render(TestScans.textPdf(1, TestScans.PAGE), 200);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  static Answer ingest(String request, String fileName, byte[] bytes) {
+    return Upload.send(api, T, request, fileName, bytes);
+  }
+
+  @Test
+  void protocol_advertisesOcr() {
+    List<String> features = new ArrayList<>();
+    ok(api.get("/v1/protocol").token(T).send()).get("features").forEach(f -> features.add(f.asText()));
+    assertTrue(features.contains("ocr"), features::toString);
+  }
+
+  @Test
+  void png_isRecognised_reported_andFound() throws Exception {
+    JsonNode receipt = ok(ingest("{\"corpus\": \"scans\", \"source\": \"logbook.png\"}", "logbook.png",
+        TestScans.encode(page, "png")));
+    assertEquals("image/png", receipt.get("mediaType").asText());
+    assertEquals("tesseract", receipt.get("extractor").asText());
+    assertEquals(1, receipt.at("/ocr/pagesRecognized").asInt(), receipt::toString);
+    assertTrue(receipt.at("/ocr/meanConfidence").asDouble() > 80, receipt::toString);
+    assertTrue(receipt.at("/ocr/words").asInt() > 20, receipt::toString);
+    JsonNode hits = ok(api.retrieval("search", T, "{\"corpus\": \"scans\", \"query\": \"northern lighthouse logbook\"}"))
+        .get("results");
+    assertFalse(hits.isEmpty());
+  }
+
+  @Test
+  void scannedPdf_isRecognised_pageByPage() throws Exception {
+    JsonNode receipt = ok(ingest("{\"corpus\": \"scans\", \"source\": \"scan.pdf\"}", "scan.pdf",
+        TestScans.imageOnlyPdf(page)));
+    assertEquals("pdfbox", receipt.get("extractor").asText());
+    assertEquals(1, receipt.get("pages").asInt());
+    assertEquals(1, receipt.at("/ocr/pagesRecognized").asInt(), receipt::toString);
+    assertTrue(receipt.get("warnings").isEmpty(), receipt::toString);
+  }
+
+  @Test
+  void ocrOffForOneRequest_imageIsRefused_scanHasNoText() throws Exception {
+    Answer image = ingest("{\"corpus\": \"scans\", \"source\": \"off.png\", \"ocr\": \"off\"}", "off.png",
+        TestScans.encode(page, "png"));
+    assertEquals(415, image.status(), image::toString);
+    assertEquals("UNSUPPORTED_MEDIA_TYPE", image.code());
+    Answer scan = ingest("{\"corpus\": \"scans\", \"source\": \"off.pdf\", \"ocr\": \"off\"}", "off.pdf",
+        TestScans.imageOnlyPdf(page));
+    assertEquals(422, scan.status(), scan::toString);
+    assertEquals("NO_TEXT_EXTRACTED", scan.code());
+  }
+}

@@ -1,0 +1,81 @@
+package dev.quarry.app.server;
+
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.pdmodel.PDPageContentStream;
+import org.apache.pdfbox.pdmodel.common.PDRectangle;
+import org.apache.pdfbox.pdmodel.font.PDType1Font;
+import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
+import org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory;
+import org.apache.pdfbox.rendering.ImageType;
+import org.apache.pdfbox.rendering.PDFRenderer;
+
+/** Documents made by the over-HTTP tests: text PDFs, their pages as images, and image-only copies. */
+final class TestScans {
+  static final List<String> PAGE = List.of(
+      "The keeper of the northern lighthouse wrote in his logbook every evening.",
+      "On the third of March the wind turned east and the fishing boats stayed in",
+      "the harbour. He counted seven ships passing the cape before noon.");
+
+  private TestScans() {}
+
+  /** A text PDF of {@code pages} pages, each holding {@code lines}. */
+  static byte[] textPdf(int pages, List<String> lines) throws IOException {
+    try (PDDocument document = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+      PDType1Font font = new PDType1Font(Standard14Fonts.FontName.HELVETICA);
+      for (int p = 0; p < pages; p++) {
+        PDPage page = new PDPage(PDRectangle.LETTER);
+        document.addPage(page);
+        try (PDPageContentStream content = new PDPageContentStream(document, page)) {
+          content.beginText();
+          content.setFont(font, 12);
+          content.setLeading(16);
+          content.newLineAtOffset(72, 720);
+          for (String line : lines) {
+            content.showText(line);
+            content.newLine();
+          }
+          content.endText();
+        }
+      }
+      document.save(out);
+      return out.toByteArray();
+    }
+  }
+
+  /** The first page of {@code pdf} rendered in grey at {@code dpi}. */
+  static BufferedImage render(byte[] pdf, float dpi) throws IOException {
+    try (PDDocument document = Loader.loadPDF(pdf)) {
+      return new PDFRenderer(document).renderImageWithDPI(0, dpi, ImageType.GRAY);
+    }
+  }
+
+  /** {@code image} encoded as {@code format} (png, jpeg, tiff). */
+  static byte[] encode(BufferedImage image, String format) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    if (!ImageIO.write(image, format, out)) {
+      throw new IOException("no ImageIO writer for " + format);
+    }
+    return out.toByteArray();
+  }
+
+  /** A one-page PDF holding only {@code image}, as a scanner makes it. */
+  static byte[] imageOnlyPdf(BufferedImage image) throws IOException {
+    try (PDDocument document = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+      PDPage page = new PDPage(PDRectangle.LETTER);
+      document.addPage(page);
+      try (PDPageContentStream content = new PDPageContentStream(document, page)) {
+        content.drawImage(LosslessFactory.createFromImage(document, image), 0, 0,
+            PDRectangle.LETTER.getWidth(), PDRectangle.LETTER.getHeight());
+      }
+      document.save(out);
+      return out.toByteArray();
+    }
+  }
+}

@@ -1,0 +1,163 @@
+package dev.quarry.extractors.ocr;
+
+import dev.quarry.extractors.ExtractionException;
+import dev.quarry.extractors.ExtractionException.Failure;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the {@code tesseract} command on one image file, in its own process, and reads back its
+ * words with their confidences (Tesseract's TSV output).
+ *
+ * <p>Each run is bounded: it is killed when its time is up, and where the system has them it runs
+ * under {@code timeout -s KILL} (so it dies on time even if the worker that started it was killed
+ * first) and {@code prlimit --as} (so a hostile image cannot take the machine's memory). It uses
+ * one thread: extraction workers are the unit of parallelism.
+ *
+ * <p>Thread safe; holds only the command's location.
+ */
+public final class Tesseract {
+
+  /** The language data Debian's {@code tesseract-ocr-eng} installs. */
+  public static final String LANGUAGE = "eng";
+  /** Address space one recognition may use; a 300 dpi page needs a few hundred MiB. */
+  static final long MAX_ADDRESS_SPACE_BYTES = 2L << 30;
+  private static final Path TIMEOUT = Path.of("/usr/bin/timeout");
+  private static final Path PRLIMIT = Path.of("/usr/bin/prlimit");
+
+  private final String command;
+
+  private Tesseract(String command) {
+    this.command = command;
+  }
+
+  /** The {@code tesseract} on the PATH, whether or not it is installed. */
+  public static Tesseract onPath() {
+    return new Tesseract("tesseract");
+  }
+
+  /** The tesseract at {@code command} (a path or a name looked up on the PATH). */
+  public static Tesseract at(String command) {
+    return new Tesseract(Objects.requireNonNull(command, "command"));
+  }
+
+  /**
+   * Whether this tesseract runs and has the English language data: asks it for its languages,
+   * within a few seconds.
+   */
+  public boolean available() {
+    try {
+      Process process = new ProcessBuilder(command, "--list-langs").redirectErrorStream(true).start();
+      process.getOutputStream().close();
+      byte[] out = process.getInputStream().readNBytes(64 << 10);
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        return false;
+      }
+      return process.exitValue() == 0
+          && new String(out, StandardCharsets.UTF_8).lines().anyMatch(l -> l.strip().equals(LANGUAGE));
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * Recognises the text of {@code image} (PNG, JPEG, TIFF with all its frames, WebP, ...).
+   *
+   * @param budget how long it may take; past it the process is killed and extraction fails
+   * @throws ExtractionException {@code EXTRACTION_FAILED} when tesseract cannot read the image,
+   *     fails, or runs out of time
+   */
+  public TesseractTsv.Recognition recognize(Path image, Duration budget) throws ExtractionException {
+    long millis = budget.toMillis();
+    if (millis <= 0) {
+      throw new ExtractionException(Failure.EXTRACTION_FAILED,
+          "No time was left within the extraction deadline to recognise the text of an image.");
+    }
+    Path out = null;
+    Path err = null;
+    Process process = null;
+    try {
+      out = Files.createTempFile("quarry-ocr-", ".tsv");
+      err = Files.createTempFile("quarry-ocr-", ".err");
+      ProcessBuilder builder = new ProcessBuilder(commandLine(image, millis))
+          .redirectOutput(out.toFile()).redirectError(err.toFile());
+      // One thread per recognition: the workers are the parallelism, the cores are shared.
+      builder.environment().put("OMP_THREAD_LIMIT", "1");
+      process = builder.start();
+      process.getOutputStream().close();
+      if (!process.waitFor(millis, TimeUnit.MILLISECONDS)) {
+        throw new ExtractionException(Failure.EXTRACTION_FAILED,
+            "Recognising the text of an image took longer than the extraction deadline allows.");
+      }
+      if (process.exitValue() != 0) {
+        throw new ExtractionException(Failure.EXTRACTION_FAILED,
+            "Tesseract could not recognise the image: " + firstLine(err, process.exitValue()));
+      }
+      return TesseractTsv.parse(Files.readString(out, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new ExtractionException(Failure.EXTRACTION_FAILED, "Tesseract could not be run: " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ExtractionException(Failure.EXTRACTION_FAILED, "Recognition was interrupted.");
+    } finally {
+      if (process != null && process.isAlive()) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+      }
+      deleteQuietly(out);
+      deleteQuietly(err);
+    }
+  }
+
+  private List<String> commandLine(Path image, long millis) {
+    List<String> line = new ArrayList<>();
+    if (Files.isExecutable(TIMEOUT)) {
+      // Outlives a killed worker and still ends tesseract on time.
+      line.addAll(List.of(TIMEOUT.toString(), "-s", "KILL", (millis + 999) / 1000 + "s"));
+    }
+    if (Files.isExecutable(PRLIMIT)) {
+      line.addAll(List.of(PRLIMIT.toString(), "--as=" + MAX_ADDRESS_SPACE_BYTES, "--"));
+    }
+    line.addAll(List.of(command, image.toString(), "stdout", "-l", LANGUAGE, "--psm", "3", "tsv"));
+    return line;
+  }
+
+  private static String firstLine(Path err, int exitValue) {
+    try {
+      String text = Files.readString(err, StandardCharsets.UTF_8).strip();
+      String line = text.lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("");
+      if (line.isEmpty()) {
+        return "exit status " + exitValue;
+      }
+      return line.length() > 200 ? line.substring(0, 200) + "..." : line;
+    } catch (IOException | RuntimeException e) {
+      return "exit status " + exitValue;
+    }
+  }
+
+  private static void deleteQuietly(Path file) {
+    if (file != null) {
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException ignored) {
+        // a temporary file; the system's cleaner takes it
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Tesseract[" + command + "]";
+  }
+}

@@ -1,0 +1,162 @@
+package dev.quarry.extractors.ocr;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.quarry.extractors.Extraction;
+import dev.quarry.extractors.ExtractionException;
+import dev.quarry.extractors.ExtractionException.Failure;
+import dev.quarry.extractors.ExtractionOptions;
+import dev.quarry.extractors.ExtractionWarning;
+import dev.quarry.extractors.Extractors;
+import dev.quarry.extractors.ScannedPages;
+import dev.quarry.extractors.SharedDocs;
+import dev.quarry.extractors.ExtractionLimits;
+import java.io.IOException;
+import java.time.Duration;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Optical character recognition through the worker pool, on pages whose text is known: a text PDF
+ * made here, rendered to images the way a scanner would. Skipped when {@code tesseract} with
+ * English data is not installed.
+ */
+class OcrExtractionTest {
+  private static Extractors extractors;
+
+  @BeforeAll
+  static void start() {
+    assumeTrue(Tesseract.onPath().available(),
+        "tesseract with English language data is not installed (Debian: tesseract-ocr tesseract-ocr-eng); skipping");
+    // Five minutes a document: a recognised page takes seconds of CPU, and the machines running
+    // the tests are often busy.
+    extractors = Extractors.builder().workers(1).ocr(OcrMode.AUTO)
+        .limits(ExtractionLimits.defaults().withTimeout(Duration.ofMinutes(5))).build();
+    assertTrue(extractors.ocrAvailable());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (extractors != null) {
+      extractors.close();
+    }
+  }
+
+  @Test
+  void scannedPdf_isRecognised_withWordAccuracyReported(@TempDir Path dir) throws Exception {
+    Path text = ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(ScannedPages.PAGE));
+    Path scan = ScannedPages.scannedCopy(text, dir.resolve("scan.pdf"), 200);
+
+    Extraction extraction = extractors.extractWith(scan, new ExtractionOptions(null, "scan.pdf", null));
+
+    double accuracy = ScannedPages.wordAccuracy(String.join(" ", ScannedPages.PAGE), extraction.text());
+    System.out.printf("OCR word accuracy on a page scanned at 200 dpi: %.3f (mean confidence %s)%n",
+        accuracy, extraction.ocr().meanConfidence());
+    assertTrue(accuracy >= 0.95, "word accuracy " + accuracy + " on: " + extraction.text());
+    assertEquals("pdfbox", extraction.extractor());
+    assertEquals(1, extraction.ocr().pagesRecognized());
+    assertTrue(extraction.ocr().meanConfidence() > 80, "confidence " + extraction.ocr());
+    assertTrue(extraction.warnings().stream().noneMatch(w -> w.code().equals(ExtractionWarning.NO_TEXT_LAYER)));
+  }
+
+  @Test
+  void mixedPdf_pagesWithTextKeepTheirText_onlyTheScannedPageIsRecognised(@TempDir Path dir) throws Exception {
+    Path first = ScannedPages.textPdf(dir.resolve("first.pdf"), List.of(List.of("Quarterly ledger of the harbour office.")));
+    Path second = ScannedPages.scannedCopy(
+        ScannedPages.textPdf(dir.resolve("second.pdf"), List.of(ScannedPages.PAGE)), dir.resolve("s.pdf"), 200);
+    Path mixed = ScannedPages.concatenate(dir.resolve("mixed.pdf"), first, second);
+
+    Extraction extraction = extractors.extractWith(mixed, ExtractionOptions.declared("application/pdf"));
+
+    assertEquals(2, extraction.pages());
+    assertEquals("Quarterly ledger of the harbour office.", extraction.pageText(1).strip());
+    assertTrue(extraction.pageText(2).contains("lighthouse"), extraction.pageText(2));
+    assertEquals(1, extraction.ocr().pagesRecognized());
+  }
+
+  @Test
+  void pngAndTiff_areRecognised(@TempDir Path dir) throws Exception {
+    Path text = ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(ScannedPages.PAGE));
+    for (String format : List.of("png", "tiff", "jpeg")) {
+      Path image = ScannedPages.pageImage(text, dir.resolve("page." + format), 200, format);
+      Extraction extraction = extractors.extractWith(image, ExtractionOptions.declared(null));
+      assertEquals("tesseract", extraction.extractor(), format);
+      assertEquals("image/" + format, extraction.mediaType());
+      assertEquals(1, extraction.pages());
+      double accuracy = ScannedPages.wordAccuracy(String.join(" ", ScannedPages.PAGE), extraction.text());
+      assertTrue(accuracy >= 0.95, format + " accuracy " + accuracy);
+    }
+  }
+
+  @Test
+  void ocrOffForOneDocument_imageIsRefused_scanHasNoText(@TempDir Path dir) throws Exception {
+    Path text = ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(ScannedPages.PAGE));
+    Path image = ScannedPages.pageImage(text, dir.resolve("page.png"), 100, "png");
+    Path scan = ScannedPages.scannedCopy(text, dir.resolve("scan.pdf"), 100);
+    ExtractionOptions off = new ExtractionOptions(null, null, OcrMode.OFF);
+
+    ExtractionException refused = assertThrows(ExtractionException.class, () -> extractors.extractWith(image, off));
+    assertEquals(Failure.UNSUPPORTED_MEDIA_TYPE, refused.failure());
+    assertTrue(refused.getMessage().contains("optical character recognition"), refused.getMessage());
+    assertEquals(Failure.NO_TEXT_EXTRACTED,
+        assertThrows(ExtractionException.class, () -> extractors.extractWith(scan, off)).failure());
+  }
+
+  @Test
+  void blankImage_hasNoText(@TempDir Path dir) throws IOException {
+    Path blank = ScannedPages.blankPng(dir.resolve("blank.png"));
+    assertEquals(Failure.NO_TEXT_EXTRACTED,
+        assertThrows(ExtractionException.class, () -> extractors.extractWith(blank, ExtractionOptions.declared(null)))
+            .failure());
+  }
+
+  /**
+   * One-page scans of the shared collection (labelled image-only): most get text, and the rate is
+   * printed. Five files, so the suite stays short on a small machine.
+   */
+  @Test
+  void sharedScans_mostAreRecognised_pagesPerSecondPrinted() throws Exception {
+    List<SharedDocs.Row> scans = SharedDocs.manifest("good").stream()
+        .filter(row -> SharedDocs.labels(row).contains("image-only") && row.file().endsWith(".pdf")
+            && row.column("pdf_pages").equals("1"))
+        .limit(5).toList();
+    int recognised = 0;
+    int pages = 0;
+    long started = System.nanoTime();
+    for (SharedDocs.Row row : scans) {
+      try {
+        Extraction extraction = extractors.extractWith(SharedDocs.good(row.file()),
+            new ExtractionOptions("application/pdf", row.file(), null));
+        recognised++;
+        pages += extraction.ocr().pagesRecognized();
+        System.out.printf("  %-45s %d pages recognised, mean confidence %s, %d characters%n", row.file(),
+            extraction.ocr().pagesRecognized(), extraction.ocr().meanConfidence(), extraction.characters());
+      } catch (ExtractionException e) {
+        System.out.printf("  %-45s %s: %s%n", row.file(), e.failure(), e.getMessage());
+      }
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    System.out.printf("OCR of %d shared scans: %d recognised, %d pages in %.1f s (%.2f pages/s, one worker)%n",
+        scans.size(), recognised, pages, seconds, pages / seconds);
+    assertTrue(recognised * 4 >= scans.size() * 3, recognised + " of " + scans.size() + " scans recognised");
+  }
+
+  @Test
+  void textPdf_isNotRecognised(@TempDir Path dir) throws Exception {
+    Path text = ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(ScannedPages.PAGE));
+    Extraction extraction = extractors.extractWith(text, ExtractionOptions.declared(null));
+    assertNull(extraction.ocr());
+    assertNotNull(extraction.text());
+    assertFalse(extraction.text().isBlank());
+  }
+}

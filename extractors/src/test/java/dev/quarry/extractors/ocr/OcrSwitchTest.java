@@ -1,0 +1,58 @@
+package dev.quarry.extractors.ocr;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quarry.extractors.ExtractionException;
+import dev.quarry.extractors.ExtractionException.Failure;
+import dev.quarry.extractors.ExtractionOptions;
+import dev.quarry.extractors.Extractors;
+import dev.quarry.extractors.ScannedPages;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Extractors without OCR (the default, or no Tesseract): images get a typed refusal. Needs no Tesseract. */
+class OcrSwitchTest {
+
+  @Test
+  void ocrOffByDefault_imageIsUnsupported_ocrCannotBeAskedFor(@TempDir Path dir) throws Exception {
+    Path text = ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(List.of("A line of text.")));
+    Path image = ScannedPages.pageImage(text, dir.resolve("page.png"), 72, "png");
+    try (Extractors extractors = Extractors.builder().workers(1).build()) {
+      assertFalse(extractors.ocrAvailable());
+      ExtractionException refused = assertThrows(ExtractionException.class,
+          () -> extractors.extractWith(image, ExtractionOptions.declared("image/png")));
+      assertEquals(Failure.UNSUPPORTED_MEDIA_TYPE, refused.failure());
+      assertTrue(refused.getMessage().contains("image/png"), refused.getMessage());
+      assertThrows(IllegalArgumentException.class,
+          () -> extractors.extractWith(image, new ExtractionOptions(null, null, OcrMode.AUTO)));
+    }
+  }
+
+  @Test
+  void missingTesseract_ocrIsNotAvailable() {
+    assertFalse(Tesseract.at("/nonexistent/tesseract").available());
+  }
+
+  @Test
+  void tsv_wordsJoinedByLineAndParagraph_confidenceAveraged() {
+    String tsv = String.join("\n",
+        "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext",
+        "1\t1\t0\t0\t0\t0\t0\t0\t100\t100\t-1\t",
+        "5\t1\t1\t1\t1\t1\t0\t0\t10\t10\t90\tThe",
+        "5\t1\t1\t1\t1\t2\t0\t0\t10\t10\t80\tkeeper",
+        "5\t1\t1\t1\t2\t1\t0\t0\t10\t10\t70\twrote.",
+        "5\t1\t2\t1\t1\t1\t0\t0\t10\t10\t60\tEnd",
+        "5\t1\t2\t1\t1\t2\t0\t0\t10\t10\t-1\t ",
+        "1\t2\t0\t0\t0\t0\t0\t0\t100\t100\t-1\t",
+        "");
+    TesseractTsv.Recognition recognition = TesseractTsv.parse(tsv);
+    assertEquals(List.of("The keeper\nwrote.\n\nEnd", ""), recognition.pages());
+    assertEquals(4, recognition.words());
+    assertEquals(75.0, recognition.meanConfidence());
+  }
+}
