@@ -91,7 +91,16 @@ public final class QuarryClient {
   // ----- search
 
   public SearchResult search(SearchRequest request) {
-    return Transport.read(transport.post("v1/retrieval/search", request, null), SearchResult.class);
+    return Transport.read(searchAsJson(request), SearchResult.class);
+  }
+
+  /**
+   * The search's answer as the server wrote it, every field included (also those newer than this
+   * client's records), for a caller that shows or passes it on as it is; {@link #search} reads the
+   * same answer into a {@link SearchResult}.
+   */
+  public JsonNode searchAsJson(SearchRequest request) {
+    return transport.post("v1/retrieval/search", request, null);
   }
 
   /** The latest revision's top results for {@code query}. */

@@ -1,25 +1,22 @@
 package dev.quarry.app.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.app.server.QuarryServer;
 import dev.quarry.app.server.ServerConfig;
 import dev.quarry.app.server.TokenAuthenticator;
+import dev.quarry.client.ApiException;
+import dev.quarry.client.Document;
+import dev.quarry.client.QuarryClient;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
@@ -30,7 +27,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code quarry demo}: a server with a small sample corpus ({@code handbook}) indexed, a freshly
  * minted token with every scope, and ready-to-paste curl commands. The sample is loaded through
- * the server's own HTTP API, the way an application would.
+ * the server's own HTTP API with the Java client, the way an application would.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = "Start a server with a sample corpus and print curl commands to try it.")
@@ -65,9 +62,6 @@ final class DemoCommand implements Callable<Integer> {
             loadSample(server.url(), bearer);
           } catch (IOException e) {
             throw new UncheckedIOException(e);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
           }
           System.out.println(instructions(server.url(), bearer, dir, data == null));
           System.out.println("Web console: " + server.consoleUrl() + " (sign in with the token above)");
@@ -91,33 +85,21 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   /** Creates the sample corpus (unless it exists) and indexes the bundled documents in one batch. */
-  private static void loadSample(String url, String token) throws IOException, InterruptedException {
-    ObjectMapper mapper = new ObjectMapper();
-    HttpClient http = HttpClient.newHttpClient();
-    ObjectNode create = mapper.createObjectNode().put("corpus", CORPUS);
-    post(http, mapper, url + "/v1/retrieval/corpora/create", token, create);
-    ObjectNode batch = mapper.createObjectNode().put("corpus", CORPUS);
-    ArrayNode operations = batch.putArray("operations");
+  private static void loadSample(String url, String token) throws IOException {
+    QuarryClient client = QuarryClient.create(url, token);
+    try {
+      client.createCorpus(CORPUS, null);
+    } catch (ApiException.ConflictException e) {
+      // CORPUS_EXISTS: a data folder given with --data keeps the corpus of an earlier demo.
+    }
+    List<QuarryClient.BatchOperation> operations = new ArrayList<>();
     for (String name : resource("demo/index.txt").lines().filter(l -> !l.isBlank()).toList()) {
       String text = resource("demo/" + name);
       String title = text.lines().findFirst().orElse(name).replaceFirst("^#\\s*", "");
-      operations.addObject().putObject("index").put("source", name).put("title", title).put("text", text)
-          .put("mediaType", "text/markdown");
+      operations.add(QuarryClient.BatchOperation.index(
+          Document.text(name, text).withTitle(title).withMediaType("text/markdown")));
     }
-    HttpResponse<String> indexed = post(http, mapper, url + "/v1/retrieval/sources/batch", token, batch);
-    if (indexed.statusCode() != 200) {
-      throw new IllegalStateException("indexing the sample failed: " + indexed.body());
-    }
-  }
-
-  private static HttpResponse<String> post(HttpClient http, ObjectMapper mapper, String url, String token,
-      ObjectNode body) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(url))
-        .header("Authorization", "Bearer " + token)
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(mapper.writeValueAsBytes(body)))
-        .build();
-    return http.send(request, HttpResponse.BodyHandlers.ofString());
+    client.batch(CORPUS, operations);
   }
 
   private static String resource(String name) throws IOException {

@@ -441,7 +441,7 @@ class ContractTableTest {
   static String cli(String... args) {
     java.io.StringWriter out = new java.io.StringWriter();
     java.io.StringWriter err = new java.io.StringWriter();
-    int code = new picocli.CommandLine(new dev.quarry.app.cli.QuarryCli()).setOut(new java.io.PrintWriter(out))
+    int code = dev.quarry.app.cli.QuarryCli.commandLine().setOut(new java.io.PrintWriter(out))
         .setErr(new java.io.PrintWriter(err)).execute(args);
     return code + "\n" + out + err;
   }
@@ -462,7 +462,8 @@ class ContractTableTest {
   @Test
   void cliSearch_withABadToken_saysWhy() {
     String printed = cli("search", "--url", server.url(), "--token", "nope", "--corpus", "c1", "leave");
-    assertTrue(printed.startsWith("1\n") && printed.contains("UNAUTHENTICATED"), printed);
+    assertTrue(printed.startsWith("1\n") && printed.contains("quarry search: UNAUTHENTICATED: "), printed);
+    assertFalse(printed.contains("\tat "), printed);
   }
 
   @Test
