@@ -84,7 +84,7 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
       // The same runs spoken as AG-UI (docs/agui.md).
       state.routes.post(AguiEndpoint.PATH, AguiEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
           features.contains(Feature.SCOPED_RETRIEVAL), limits, json));
-      state.routes.get(AguiCapabilities.PATH, new AguiCapabilities(pluginConfig.authenticator, json.mapper()));
+      state.routes.get(AguiCapabilities.PATH, new AguiCapabilities(pluginConfig.authenticator, limits, json));
     }
     // Registered after the endpoints, so only paths and methods they do not answer land here.
     for (HandlerType method : List.of(HandlerType.GET, HandlerType.POST, HandlerType.PUT, HandlerType.PATCH,
