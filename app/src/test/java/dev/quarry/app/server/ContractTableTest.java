@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ContractTableTest {
   static final String T = TestTokens.ADMIN;
   static final List<String> ENDPOINTS = List.of("search", "sources/index", "sources/delete", "sources/batch",
-      "sources/read", "sources/list", "corpora/history", "corpora/create", "corpora/read", "corpora/list",
+      "sources/read", "sources/chunks", "sources/list", "corpora/history", "corpora/create", "corpora/read", "corpora/list",
       "corpora/delete");
 
   @TempDir
@@ -356,6 +356,12 @@ class ContractTableTest {
             "operations[0].purge"),
         // sources/read, sources/list, corpora/history
         Arguments.of("sources/read", "{\"corpus\": \"c1\"}", "source"),
+        Arguments.of("sources/chunks", "{\"corpus\": \"c1\"}", "source"),
+        Arguments.of("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"public/leave.md\", \"revision\": -1}", "revision"),
+        Arguments.of("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"public/leave.md\", \"revision\": 999999}", "revision"),
+        Arguments.of("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"public/leave.md\", \"after\": \"3\"}", "after"),
+        Arguments.of("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"public/leave.md\", \"after\": -1}", "after"),
+        Arguments.of("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"public/leave.md\", \"limit\": 1001}", "limit"),
         Arguments.of("sources/list", "{\"corpus\": \"c1\", \"limit\": 0}", "limit"),
         Arguments.of("sources/list", "{\"corpus\": \"c1\", \"limit\": 1001}", "limit"),
         Arguments.of("sources/list", "{\"corpus\": \"c1\", \"cursor\": 5}", "cursor"),

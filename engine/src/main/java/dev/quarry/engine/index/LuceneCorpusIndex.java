@@ -14,6 +14,7 @@ import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SearchResult;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourcePage;
+import dev.quarry.engine.SourceChunks;
 import dev.quarry.engine.SourceState;
 import dev.quarry.engine.search.RevisionSearcher;
 import java.io.IOException;
@@ -218,6 +219,16 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     IndexSnapshot s = store.acquire();
     try {
       return searcher.search(s, request);
+    } finally {
+      s.release();
+    }
+  }
+
+  @Override
+  public Optional<SourceChunks> readChunks(String source, Long revision, int after, int limit) {
+    IndexSnapshot s = store.acquire();
+    try {
+      return searcher.chunks(s, source, revision, after, limit);
     } finally {
       s.release();
     }
