@@ -15,7 +15,7 @@ import dev.quarry.api.runs.RunsEndpoint;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.StrictJson;
-import dev.quarry.app.console.ConsoleAssets;
+import dev.quarry.api.console.ConsoleAssets;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorporaBuilder;
 import dev.quarry.engine.ErrorCode;
@@ -116,7 +116,7 @@ public final class QuarryServer implements AutoCloseable {
     StrictJson json = new StrictJson();
     ObjectMapper mapper = json.mapper();
     QuarryPlugin plugin = new QuarryPlugin(c -> {
-      c.corpora(corpora).authenticator(tokens).limits(config.limits()).runs(true)
+      c.corpora(corpora).authenticator(tokens).limits(config.limits()).runs(true).console(true)
           .capacity(config.maxInFlight(), config.maxWaiting(), config.maxWaitMillis());
       for (Feature f : Feature.values()) {
         if (!config.features().contains(f)) {
@@ -158,7 +158,8 @@ public final class QuarryServer implements AutoCloseable {
       });
       // The API's description is public, like the protocol it describes: no token, no data.
       c.routes.get(OpenApiDocument.PATH, ctx -> ctx.contentType(OpenApiDocument.MEDIA_TYPE).result(OpenApiDocument.bytes()));
-      new ConsoleAssets().mount(c.routes);
+      // The plugin serves the console below /console/; the server's root opens it.
+      c.routes.get("/", ConsoleAssets::redirect);
       c.routes.get("/healthz", ctx -> {
         ObjectNode ok = JsonNodeFactory.instance.objectNode().put("status", "ok");
         Responses.write(ctx, 200, ok, mapper);
