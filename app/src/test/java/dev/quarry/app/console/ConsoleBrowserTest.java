@@ -229,6 +229,24 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void aHybridSearch_showsEachHitsLexicalAndSemanticParts() {
+    ok(api.retrieval("corpora/create", ADMIN, """
+        {"corpus": "hybrid", "settings": {"embedding": {"model": "all-minilm-l6-v2"}}}"""));
+    ok(api.retrieval("sources/batch", ADMIN, """
+        {"corpus": "hybrid", "operations": [
+          {"index": {"source": "cats.md", "text": "The kitten curled up and slept on the warm rug."}},
+          {"index": {"source": "rates.md", "text": "Shares fell after the central bank raised interest rates."}}]}"""));
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    go("#/search?corpus=hybrid&q=interest+rates");
+    WebElement hit = browser.shown(".hit[data-source='rates.md']");
+    String lexical = hit.findElement(By.cssSelector(".lexical")).getText();
+    String semantic = hit.findElement(By.cssSelector(".semantic")).getText();
+    assertTrue(lexical.matches("lexical -?\\d+\\.\\d{4} \\(#1\\)"), lexical);
+    assertTrue(semantic.matches("semantic -?\\d+\\.\\d{4} \\(#1\\)"), semantic);
+  }
+
+  @Test
   void deletingASource_needsConfirmation_andItsHistoryRemains() throws Exception {
     ingestSample("history");
     signIn(ADMIN);
