@@ -90,7 +90,10 @@ final class DemoCommand implements Callable<Integer> {
     try {
       client.createCorpus(CORPUS, null);
     } catch (ApiException.ConflictException e) {
-      // CORPUS_EXISTS: a data folder given with --data keeps the corpus of an earlier demo.
+      if (!e.code().equals("CORPUS_EXISTS")) {
+        throw e;
+      }
+      // A data folder given with --data keeps the corpus of an earlier demo.
     }
     List<QuarryClient.BatchOperation> operations = new ArrayList<>();
     for (String name : resource("demo/index.txt").lines().filter(l -> !l.isBlank()).toList()) {
