@@ -9,7 +9,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 
-/** Builds a {@link Corpora} over a data folder with the embedded Lucene store. */
+/**
+ * Builds a {@link Corpora} over a data folder with the embedded Lucene store, or over an OpenSearch
+ * cluster ({@link #openSearch}).
+ */
 public final class CorporaBuilder {
   /** Open corpora kept in memory; idle ones beyond this are closed and reopen on demand. */
   public static final int DEFAULT_MAX_OPEN_CORPORA = 64;
@@ -22,6 +25,7 @@ public final class CorporaBuilder {
   int maxOpenCorpora = DEFAULT_MAX_OPEN_CORPORA;
   Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
   Extractors extractors;
+  dev.quarry.corpora.opensearch.OpenSearchSettings openSearch;
 
   CorporaBuilder() {}
 
@@ -68,8 +72,21 @@ public final class CorporaBuilder {
     return this;
   }
 
+  /**
+   * Keeps corpora on an OpenSearch cluster instead of the data folder (docs/scale-out.md): any
+   * number of servers may then share them. The data folder is not needed for corpora then.
+   */
+  public CorporaBuilder openSearch(dev.quarry.corpora.opensearch.OpenSearchSettings settings) {
+    this.openSearch = Objects.requireNonNull(settings, "openSearch");
+    return this;
+  }
+
   /** Opens the data folder (locking it against a second process) and returns the corpora. */
   public Corpora build() {
+    if (openSearch != null) {
+      return new LocalCorpora(new dev.quarry.corpora.opensearch.OpenSearchCorpusStore(openSearch, engineConfig),
+          extractors == null ? null : new IngestPipeline(extractors));
+    }
     if (dataDir == null) {
       throw new IllegalStateException("dataDir is required");
     }

@@ -86,6 +86,9 @@ public final class QuarryServer implements AutoCloseable {
     try {
       CorporaBuilder builder = Corpora.builder().dataDir(dataDir).engineConfig(config.engineConfig())
           .maxOpenCorpora(config.maxOpenCorpora());
+      if (config.openSearch() != null) {
+        builder.openSearch(config.openSearch());
+      }
       corpora = (extractors == null ? builder : builder.extractors(extractors)).build();
     } catch (RuntimeException e) {
       closeQuietly(extractors);
@@ -150,7 +153,8 @@ public final class QuarryServer implements AutoCloseable {
         try {
           Authentication.authenticate(ctx, tokens);
           ObjectNode protocol = plugin.protocol();
-          protocol.putObject("server").put("name", "quarry").put("version", ServerVersion.VERSION);
+          protocol.putObject("server").put("name", "quarry").put("version", ServerVersion.VERSION)
+              .set("store", StoreConfig.describe(config.openSearch(), mapper));
           Responses.write(ctx, 200, protocol, mapper);
         } catch (QuarryException e) {
           fail(ctx, e, mapper);

@@ -30,6 +30,8 @@ import java.util.Set;
  *     not ready; 0: not checked
  * @param metricsTokenSha256 the SHA-256 (64 hex digits) of the bearer token {@code GET /metrics}
  *     asks for; null: {@code /metrics} is off
+ * @param openSearch where corpora live when they are on an OpenSearch cluster ({@code "store":
+ *     {"opensearch": ...}}, docs/scale-out.md); null: in the data folder
  */
 public record ServerConfig(
     List<String> corsOrigins,
@@ -44,7 +46,8 @@ public record ServerConfig(
     int maxThreads,
     ExtractionSettings extraction,
     long minFreeDiskMiB,
-    String metricsTokenSha256) {
+    String metricsTokenSha256,
+    dev.quarry.corpora.opensearch.OpenSearchSettings openSearch) {
   /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
   public static final int DEFAULT_MAX_THREADS = 128;
 
@@ -63,6 +66,14 @@ public record ServerConfig(
       int maxThreads, ExtractionSettings extraction) {
     this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
         maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB, null);
+  }
+
+  /** The settings with corpora in the data folder (the embedded store). */
+  public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
+      Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
+      int maxThreads, ExtractionSettings extraction, long minFreeDiskMiB, String metricsTokenSha256) {
+    this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
+        maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256, null);
   }
 
   public ServerConfig {
@@ -87,7 +98,7 @@ public record ServerConfig(
     try {
       WireObject root = WireObject.root(new StrictJson().parseObject(json));
       root.allowOnly(Set.of("cors", "features", "limits", "retainedRevisions", "idempotencyRetentionHours",
-          "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics"));
+          "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics", "store"));
       ServerConfig d = DEFAULT;
       Long retentionHours = root.optionalLong("idempotencyRetentionHours", 1, 24L * 365);
       WireObject capacity = root.optionalObject("capacity");
@@ -129,7 +140,8 @@ public record ServerConfig(
           maxThreads == null ? d.maxThreads : maxThreads,
           extraction(root.optionalObject("extraction")),
           minFreeDisk == null ? d.minFreeDiskMiB : minFreeDisk,
-          metricsToken);
+          metricsToken,
+          StoreConfig.openSearch(root.optionalObject("store")));
     } catch (QuarryException e) {
       String field = e.field();
       throw new IllegalArgumentException(field == null || e.getMessage().startsWith(field)

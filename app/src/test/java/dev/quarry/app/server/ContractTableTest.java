@@ -27,6 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * requests and their shapes, then a table of invalid bodies, each answered 400 INVALID_REQUEST
  * naming the offending field's path.
  */
+@org.junit.jupiter.api.TestInstance(org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS)
 class ContractTableTest {
   static final String T = TestTokens.ADMIN;
   static final List<String> ENDPOINTS = List.of("search", "sources/index", "sources/delete", "sources/batch",
@@ -38,9 +39,14 @@ class ContractTableTest {
   static ServerProcess server;
   static ApiClient api;
 
+  /** The server's config file: none here (corpora in the data folder); a subclass puts them elsewhere. */
+  Path storeConfig(Path dir) {
+    return null;
+  }
+
   @BeforeAll
-  static void start() {
-    server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null);
+  void start() {
+    server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), storeConfig(dir));
     api = server.client();
     ok(api.retrieval("corpora/create", T, "{\"corpus\": \"c1\"}"));
     ok(api.retrieval("sources/index", T, """

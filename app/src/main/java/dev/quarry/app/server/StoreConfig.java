@@ -1,0 +1,73 @@
+package dev.quarry.app.server;
+
+import dev.quarry.api.wire.WireObject;
+import dev.quarry.corpora.opensearch.OpenSearchSettings;
+import dev.quarry.engine.QuarryException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The config file's {@code store}: where corpora live. Absent (or {@code {}}): the data folder.
+ * {@code {"opensearch": {"urls": [...], "indexPrefix": "quarry", "shards": 1, "replicas": 1,
+ * "leaseTtlSeconds": 30}}}: an OpenSearch cluster (docs/scale-out.md).
+ */
+final class StoreConfig {
+  private StoreConfig() {}
+
+  /** The cluster settings, or null for the embedded store. */
+  static OpenSearchSettings openSearch(WireObject store) {
+    if (store == null) {
+      return null;
+    }
+    store.allowOnly(Set.of("opensearch"));
+    WireObject os = store.optionalObject("opensearch");
+    if (os == null) {
+      return null;
+    }
+    os.allowOnly(Set.of("urls", "indexPrefix", "shards", "replicas", "leaseTtlSeconds", "requestTimeoutSeconds"));
+    List<String> raw = os.optionalStringList("urls", 100, 2048);
+    if (raw == null || raw.isEmpty()) {
+      throw QuarryException.invalid(os.pathOf("urls"), "urls must list at least one node, such as \"http://127.0.0.1:9200\"");
+    }
+    List<URI> urls = new ArrayList<>();
+    for (int i = 0; i < raw.size(); i++) {
+      String u = raw.get(i);
+      if (!u.matches("https?://[^/\\s]+/?")) {
+        throw QuarryException.invalid(os.pathOf("urls") + "[" + i + "]",
+            "a node URL is http(s)://host:port with no path; got '" + u + "'");
+      }
+      urls.add(URI.create(u.endsWith("/") ? u : u + "/"));
+    }
+    OpenSearchSettings d = OpenSearchSettings.of(urls);
+    String prefix = os.optionalString("indexPrefix");
+    if (prefix != null && !prefix.matches("[a-z0-9][a-z0-9_-]{0,40}")) {
+      throw QuarryException.invalid(os.pathOf("indexPrefix"), "indexPrefix must match [a-z0-9][a-z0-9_-]{0,40}; got '" + prefix + "'");
+    }
+    Integer shards = os.optionalInt("shards", 1, 1024);
+    Integer replicas = os.optionalInt("replicas", 0, 16);
+    Integer ttl = os.optionalInt("leaseTtlSeconds", 5, 3600);
+    Integer timeout = os.optionalInt("requestTimeoutSeconds", 1, 3600);
+    return new OpenSearchSettings(urls, prefix == null ? d.indexPrefix() : prefix,
+        shards == null ? d.shards() : shards, replicas == null ? d.replicas() : replicas,
+        ttl == null ? d.leaseTtl() : Duration.ofSeconds(ttl),
+        timeout == null ? d.requestTimeout() : Duration.ofSeconds(timeout));
+  }
+
+  /**
+   * What {@code /v1/protocol} says of the store under {@code server.store}: its kind and the promises
+   * that differ between stores (docs/scale-out.md).
+   */
+  static com.fasterxml.jackson.databind.node.ObjectNode describe(OpenSearchSettings openSearch,
+      com.fasterxml.jackson.databind.ObjectMapper mapper) {
+    com.fasterxml.jackson.databind.node.ObjectNode out = mapper.createObjectNode();
+    boolean cluster = openSearch != null;
+    out.put("kind", cluster ? "opensearch" : "embedded");
+    out.put("exactScores", !cluster || dev.quarry.corpora.opensearch.OpenSearchCorpusStore.EXACT_SCORES);
+    out.put("semanticSearch", !cluster);
+    out.put("purgeErasesAtOnce", !cluster);
+    return out;
+  }
+}

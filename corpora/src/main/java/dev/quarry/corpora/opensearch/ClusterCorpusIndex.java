@@ -1,0 +1,408 @@
+package dev.quarry.corpora.opensearch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.engine.CorpusIndex;
+import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.Filter;
+import dev.quarry.engine.HistoryEntry;
+import dev.quarry.engine.HistoryPage;
+import dev.quarry.engine.Hit;
+import dev.quarry.engine.Mutation;
+import dev.quarry.engine.MutationResult;
+import dev.quarry.engine.PageRange;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.SearchRequest;
+import dev.quarry.engine.SearchResult;
+import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.SourcePage;
+import dev.quarry.engine.SourceState;
+import dev.quarry.engine.analysis.Analyzers;
+import dev.quarry.engine.index.SourcePreparation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Predicate;
+import org.apache.lucene.analysis.Analyzer;
+
+/**
+ * One corpus kept in an OpenSearch index. Reads and searches answer at the head's published
+ * revision P (or the pinned one) by filtering {@code added <= P < superseded}; mutations go, one at
+ * a time per front, through {@link ClusterWriter}. The index holds no state of its own beyond the
+ * cluster's, so any number of fronts may open the same corpus.
+ *
+ * <p>Scores are OpenSearch's BM25 (the corpus's k1 and b, Quarry's terms) with the shard's
+ * statistics, which also count versions superseded or not yet published: hits and their order
+ * follow the revision filter exactly, but scores (and so the order among close scores) may differ
+ * from the embedded store's and between two pinned searches of one revision. The store advertises
+ * this ({@link OpenSearchCorpusStore#EXACT_SCORES} is false).
+ */
+final class ClusterCorpusIndex implements CorpusIndex {
+  /** The most queued mutations per corpus and front; more are CAPACITY. */
+  static final int MAX_QUEUED = 256;
+  /** How long a mutation waits for another front's writer lease. */
+  static final Duration LEASE_WAIT = Duration.ofSeconds(60);
+
+  private final ClusterHttp http;
+  private final String index;
+  private final CorpusInfo info;
+  private final EngineConfig config;
+  private final Analyzer analyzer;
+  private final ClusterWriter writer;
+  private final ExecutorService writes;
+  private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
+  private volatile boolean closed;
+
+  ClusterCorpusIndex(ClusterHttp http, String index, CorpusInfo info, EngineConfig config, OpenSearchSettings settings,
+      String owner) {
+    this.http = http;
+    this.index = index;
+    this.info = info;
+    this.config = config;
+    this.analyzer = Analyzers.forLanguage(info.settings().language());
+    WriterLease lease = new WriterLease(http, index, owner, settings.leaseTtl(), config.clock());
+    this.writer = new ClusterWriter(http, index, info, config, lease, analyzer, this);
+    this.writes = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "quarry-cluster-writer-" + info.name());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  String indexName() {
+    return index;
+  }
+
+  @Override
+  public CorpusInfo info() {
+    return info;
+  }
+
+  @Override
+  public long revision() {
+    checkOpen();
+    return CorpusHead.read(http, index).published();
+  }
+
+  @Override
+  public long oldestRetainedRevision() {
+    return oldestRetained(revision());
+  }
+
+  private long oldestRetained(long latest) {
+    return Math.max(0, latest - config.retainedRevisions() + 1);
+  }
+
+  @Override
+  public CompletableFuture<MutationResult> submit(Mutation mutation) {
+    checkOpen();
+    List<SourcePreparation.Prepared> prepared = new ArrayList<>();
+    for (SourceOperation op : mutation.operations()) {
+      prepared.add(op instanceof SourceOperation.Index ix ? SourcePreparation.prepare(ix, info.settings().chunking()) : null);
+    }
+    if (queued.incrementAndGet() > MAX_QUEUED) {
+      queued.decrementAndGet();
+      return CompletableFuture.failedFuture(new QuarryException(ErrorCode.CAPACITY,
+          "corpus '" + info.name() + "' has " + MAX_QUEUED + " mutations queued; try again"));
+    }
+    try {
+      return CompletableFuture.supplyAsync(() -> {
+        try {
+          return writer.apply(mutation, prepared, LEASE_WAIT);
+        } finally {
+          queued.decrementAndGet();
+        }
+      }, writes);
+    } catch (RejectedExecutionException e) {
+      queued.decrementAndGet();
+      return CompletableFuture.failedFuture(new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed"));
+    }
+  }
+
+  @Override
+  public SearchResult search(SearchRequest request) {
+    checkOpen();
+    long start = System.nanoTime();
+    if (request.mode() != null && request.mode() != SearchRequest.Mode.LEXICAL) {
+      throw QuarryException.invalid("mode", "mode '" + request.mode().wireName()
+          + "' needs a corpus with an embedding model; corpora on an OpenSearch cluster are lexical");
+    }
+    long latest = revision();
+    long p = latest;
+    if (request.revision() != null) {
+      p = request.revision();
+      if (p > latest) {
+        throw QuarryException.invalid("revision", "revision " + p + " is above the corpus's current revision " + latest);
+      }
+      if (p < oldestRetained(latest)) {
+        throw new QuarryException(ErrorCode.REVISION_EXPIRED, "revision " + p
+            + " is no longer retained; the oldest retained revision is " + oldestRetained(latest));
+      }
+    }
+    List<CorpusDocs.Token> queryTokens = CorpusDocs.analyze(analyzer, request.query());
+    if (queryTokens.isEmpty()) {
+      return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), List.of());
+    }
+    StringBuilder joined = new StringBuilder();
+    Set<String> terms = new HashSet<>();
+    for (CorpusDocs.Token t : queryTokens) {
+      joined.append(joined.isEmpty() ? "" : " ").append(t.term());
+      terms.add(t.term());
+    }
+    ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
+    int window = request.maxChunksPerSource() == null ? request.topK() : Math.min(1000, request.topK() * 10);
+    body.put("size", window).put("track_total_hits", false);
+    ObjectNode bool = body.putObject("query").putObject("bool");
+    ArrayNode filter = bool.putArray("filter");
+    filter.add(CorpusDocs.term("kind", "chunk"));
+    filter.add(CorpusDocs.visibleAt(p));
+    ObjectNode scope = CorpusDocs.scope(request.scope());
+    if (scope != null) {
+      filter.add(scope);
+    }
+    for (Filter f : request.filters()) {
+      filter.add(CorpusDocs.filter(f));
+    }
+    ArrayNode should = bool.putArray("should");
+    should.addObject().putObject("match").putObject("tokens").put("query", joined.toString());
+    should.addObject().putObject("match").putObject("title_tokens").put("query", joined.toString())
+        .put("boost", info.settings().ranking().titleWeight());
+    bool.put("minimum_should_match", 1);
+    ArrayNode sort = body.putArray("sort");
+    sort.addObject().put("_score", "desc");
+    sort.addObject().put("source", "asc");
+    sort.addObject().put("chunk", "asc");
+    body.putArray("_source").add("source").add("chunk").add("text").add("title").add("media_type").add("sha")
+        .add("start").add("end").add("page_from").add("page_to").add("metadata").add("added");
+    JsonNode answer = http.json("POST", "/" + index + "/_search", body).require("searching").body();
+    List<Hit> hits = new ArrayList<>();
+    Map<String, Integer> perSource = new HashMap<>();
+    for (JsonNode h : answer.path("hits").path("hits")) {
+      if (hits.size() >= request.topK()) {
+        break;
+      }
+      JsonNode s = h.path("_source");
+      String source = s.path("source").asText();
+      if (request.maxChunksPerSource() != null
+          && perSource.merge(source, 1, Integer::sum) > request.maxChunksPerSource()) {
+        continue;
+      }
+      String text = s.path("text").asText();
+      PageRange pages = s.hasNonNull("page_from") ? new PageRange(s.get("page_from").asInt(), s.get("page_to").asInt()) : null;
+      hits.add(new Hit(source, s.path("added").asLong(), s.path("chunk").asInt(), (float) h.path("_score").asDouble(), text,
+          request.highlight() ? highlights(text, terms) : List.of(), CorpusDocs.text(s, "title"),
+          CorpusDocs.text(s, "media_type"), pages, s.path("start").asInt(), s.path("end").asInt(),
+          CorpusDocs.text(s, "sha"), CorpusDocs.metadata(s.get("metadata"))));
+    }
+    return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), hits);
+  }
+
+  /** The ranges of {@code text} whose terms (by the corpus analyzer) are query terms. */
+  private List<int[]> highlights(String text, Set<String> terms) {
+    List<int[]> out = new ArrayList<>();
+    for (CorpusDocs.Token t : CorpusDocs.analyze(analyzer, text)) {
+      if (terms.contains(t.term())) {
+        out.add(new int[] {t.start(), t.end()});
+      }
+    }
+    return out;
+  }
+
+  private static long elapsedMs(long start) {
+    return (System.nanoTime() - start) / 1_000_000;
+  }
+
+  /** The live source record of {@code source} (as of the last refresh, which follows every publication), or null. */
+  JsonNode liveRecord(String source) {
+    ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+    q.put("size", 1);
+    ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+    filter.add(CorpusDocs.term("kind", "source"));
+    filter.add(CorpusDocs.term("source", source));
+    filter.addObject().putObject("term").put("superseded", CorpusDocs.LIVE);
+    JsonNode hits = http.json("POST", "/" + index + "/_search", q).require("reading a source").body().path("hits").path("hits");
+    return hits.isEmpty() ? null : hits.get(0).path("_source");
+  }
+
+  @Override
+  public Optional<SourceState> readSource(String source) {
+    checkOpen();
+    long p = revision();
+    ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+    q.put("size", 1);
+    ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+    filter.add(CorpusDocs.term("kind", "source"));
+    filter.add(CorpusDocs.term("source", source));
+    filter.add(CorpusDocs.visibleAt(p));
+    JsonNode hits = http.json("POST", "/" + index + "/_search", q).require("reading a source").body().path("hits").path("hits");
+    return hits.isEmpty() ? Optional.empty() : Optional.of(CorpusDocs.sourceState(hits.get(0).path("_source")));
+  }
+
+  @Override
+  public SourcePage listSources(String prefix, String cursor, int limit, Predicate<String> visibleOrNull) {
+    checkOpen();
+    Predicate<String> visible = visibleOrNull == null ? s -> true : visibleOrNull;
+    if (limit < 1) {
+      throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
+    }
+    long p = revision();
+    List<SourceState> out = new ArrayList<>();
+    String after = cursor;
+    while (true) {
+      ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+      int page = Math.min(1000, limit + 1);
+      q.put("size", page).put("track_total_hits", false);
+      ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+      filter.add(CorpusDocs.term("kind", "source"));
+      filter.add(CorpusDocs.visibleAt(p));
+      if (prefix != null && !prefix.isEmpty()) {
+        filter.addObject().putObject("prefix").put("source", prefix);
+      }
+      q.putArray("sort").addObject().put("source", "asc");
+      if (after != null) {
+        q.putArray("search_after").add(after);
+      }
+      JsonNode hits = http.json("POST", "/" + index + "/_search", q).require("listing sources").body().path("hits").path("hits");
+      for (JsonNode h : hits) {
+        String source = h.path("_source").path("source").asText();
+        after = source;
+        if (!visible.test(source)) {
+          continue;
+        }
+        if (out.size() == limit) {
+          return new SourcePage(out, out.get(limit - 1).source());
+        }
+        out.add(CorpusDocs.sourceState(h.path("_source")));
+      }
+      if (hits.size() < page) {
+        return new SourcePage(out, null);
+      }
+    }
+  }
+
+  @Override
+  public long countSources(Predicate<String> visible) {
+    if (visible == null) {
+      ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+      ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+      filter.add(CorpusDocs.term("kind", "source"));
+      filter.add(CorpusDocs.visibleAt(revision()));
+      return http.json("POST", "/" + index + "/_count", q).require("counting sources").body().path("count").asLong();
+    }
+    long n = 0;
+    String cursor = null;
+    do {
+      SourcePage page = listSources(null, cursor, 1000, visible);
+      n += page.sources().size();
+      cursor = page.nextCursor();
+    } while (cursor != null);
+    return n;
+  }
+
+  @Override
+  public HistoryPage history(long after, int limit, Predicate<String> visibleOrNull) {
+    checkOpen();
+    Predicate<String> visible = visibleOrNull == null ? s -> true : visibleOrNull;
+    if (limit < 1) {
+      throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
+    }
+    if (after < 0) {
+      throw QuarryException.invalid("after", "after must be 0 or more; got " + after);
+    }
+    long p = revision();
+    long oldest = oldestRetained(p);
+    if (after < oldest - 1) {
+      throw new QuarryException(ErrorCode.CURSOR_EXPIRED,
+          "history after revision " + after + " is no longer retained; the oldest retained revision is " + oldest);
+    }
+    List<HistoryEntry> entries = new ArrayList<>();
+    Object[] searchAfter = null;
+    Long lastRevision = null;
+    while (true) {
+      ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+      q.put("size", 500).put("track_total_hits", false);
+      ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+      filter.add(CorpusDocs.term("kind", "history"));
+      filter.addObject().putObject("range").putObject("added").put("gt", after).put("lte", p);
+      ArrayNode sort = q.putArray("sort");
+      sort.addObject().put("added", "asc");
+      sort.addObject().put("seq", "asc");
+      if (searchAfter != null) {
+        q.putArray("search_after").add((Long) searchAfter[0]).add((Long) searchAfter[1]);
+      }
+      JsonNode hits = http.json("POST", "/" + index + "/_search", q).require("reading history").body().path("hits").path("hits");
+      for (JsonNode h : hits) {
+        JsonNode s = h.path("_source");
+        long revision = s.path("added").asLong();
+        searchAfter = new Object[] {revision, s.path("seq").asLong()};
+        if (entries.size() >= limit && lastRevision != null && revision != lastRevision) {
+          return new HistoryPage(entries, lastRevision);
+        }
+        lastRevision = revision;
+        if (visible.test(s.path("source").asText())) {
+          entries.add(new HistoryEntry(revision, s.path("operation").asText(), s.path("source").asText(),
+              CorpusDocs.text(s, "sha"), CorpusDocs.text(s, "subject"), Instant.parse(s.path("at").asText())));
+        }
+      }
+      if (hits.size() < 500) {
+        return new HistoryPage(entries, null);
+      }
+    }
+  }
+
+  @Override
+  public Optional<StoredOutcome> findIdempotent(String subject, String key) {
+    checkOpen();
+    ClusterHttp.Answer a = http.get("/" + index + "/_doc/" + ClusterWriter.idempotencyId(subject, key));
+    if (a.status() == 404) {
+      return Optional.empty();
+    }
+    JsonNode s = a.require("reading an idempotency record").body().path("_source");
+    CorpusHead head = CorpusHead.read(http, index);
+    if (s.path("added").asLong() > head.published()) {
+      return Optional.empty(); // written by an unpublished revision: it never happened
+    }
+    Instant at = Instant.parse(s.path("at").asText());
+    if (at.plus(config.idempotencyRetention()).isBefore(config.clock().instant())) {
+      return Optional.empty();
+    }
+    return Optional.of(new StoredOutcome(s.path("fingerprint").asText(),
+        SourcePreparation.resultFromJson(s.path("result").asText())));
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    writes.shutdown();
+    try {
+      writes.awaitTermination(2, java.util.concurrent.TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void closeAndDelete() {
+    close();
+    http.send("DELETE", "/" + index, null, null);
+  }
+}

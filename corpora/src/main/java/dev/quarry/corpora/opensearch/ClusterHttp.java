@@ -1,0 +1,116 @@
+package dev.quarry.corpora.opensearch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Plain JSON over HTTP to an OpenSearch cluster (the JDK client and Jackson, no cluster client
+ * library). A request that cannot reach a node is tried on the next one, so one lost node costs a
+ * retry, not an error; an answer, whatever its status, is the cluster's and is returned as it is.
+ */
+final class ClusterHttp {
+  static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private final List<URI> nodes;
+  private final HttpClient client;
+  private final Duration timeout;
+  /** The node that answered last: tried first next time. */
+  private final AtomicInteger preferred = new AtomicInteger();
+
+  ClusterHttp(List<URI> nodes, Duration timeout) {
+    this.nodes = List.copyOf(nodes);
+    this.timeout = timeout;
+    this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1).build();
+  }
+
+  /** A cluster's answer: its status and JSON body (missing when empty). */
+  record Answer(int status, JsonNode body) {
+    boolean ok() {
+      return status >= 200 && status < 300;
+    }
+
+    /** This answer when successful, else UNAVAILABLE naming {@code what}. */
+    Answer require(String what) {
+      if (!ok()) {
+        throw new QuarryException(ErrorCode.UNAVAILABLE,
+            what + " failed on the OpenSearch cluster: HTTP " + status + " " + abbreviate(body.toString()));
+      }
+      return this;
+    }
+  }
+
+  Answer get(String path) {
+    return send("GET", path, null, null);
+  }
+
+  Answer json(String method, String path, Object body) {
+    try {
+      return send(method, path, body == null ? null : MAPPER.writeValueAsBytes(body), "application/json");
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot serialize a request body", e);
+    }
+  }
+
+  Answer ndjson(String path, byte[] body) {
+    return send("POST", path, body, "application/x-ndjson");
+  }
+
+  Answer send(String method, String path, byte[] body, String contentType) {
+    IOException last = null;
+    int start = preferred.get();
+    for (int attempt = 0; attempt < nodes.size() * 2; attempt++) {
+      int n = (start + attempt) % nodes.size();
+      URI uri = nodes.get(n).resolve(path);
+      HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(timeout)
+          .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+      if (contentType != null) {
+        b.header("Content-Type", contentType);
+      }
+      try {
+        HttpResponse<byte[]> r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+        if (r.statusCode() == 503 && attempt + 1 < nodes.size() * 2) {
+          // A node without an elected manager or still recovering: another one may answer.
+          last = new IOException("HTTP 503 from " + nodes.get(n));
+          pause(attempt);
+          continue;
+        }
+        preferred.set(n);
+        JsonNode json = r.body().length == 0 ? MissingNode.getInstance() : MAPPER.readTree(r.body());
+        return new Answer(r.statusCode(), json);
+      } catch (IOException e) {
+        last = e;
+        pause(attempt);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new QuarryException(ErrorCode.UNAVAILABLE, "interrupted while talking to the OpenSearch cluster", e);
+      }
+    }
+    throw new QuarryException(ErrorCode.UNAVAILABLE,
+        "no OpenSearch node answered " + method + " " + path + ": " + (last == null ? "" : last.getMessage()), last);
+  }
+
+  private void pause(int attempt) {
+    if (attempt + 1 >= nodes.size()) {
+      try {
+        Thread.sleep(Math.min(2000, 100L << Math.min(attempt, 5)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  static String abbreviate(String s) {
+    return s.length() > 300 ? s.substring(0, 300) + "..." : s;
+  }
+}

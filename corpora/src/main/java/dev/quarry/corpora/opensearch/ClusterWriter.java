@@ -1,0 +1,383 @@
+package dev.quarry.corpora.opensearch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.engine.CorpusIndex;
+import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.Mutation;
+import dev.quarry.engine.MutationResult;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.Receipt;
+import dev.quarry.engine.Sha256;
+import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.index.SourcePreparation;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.lucene.analysis.Analyzer;
+
+/**
+ * Applies one mutation to a corpus on the cluster as one revision: take the writer lease, roll back
+ * what a dead writer left above the published revision P, plan against P, mark revision r = P + 1
+ * as being written (compare-and-set on the head), write its documents (new chunks and source
+ * records with {@code added = r}, {@code superseded = r} on the versions they replace, history
+ * entries, the idempotency record), refresh, renew the lease, and publish r with one
+ * compare-and-set on the head. Nothing of r is visible before that last step, since every read
+ * filters {@code added <= P < superseded}; a front that dies before it leaves r for the next writer
+ * to roll back.
+ */
+final class ClusterWriter {
+  private final ClusterHttp http;
+  private final String index;
+  private final CorpusInfo info;
+  private final EngineConfig config;
+  private final WriterLease lease;
+  private final Analyzer analyzer;
+  private final ClusterCorpusIndex reads;
+
+  ClusterWriter(ClusterHttp http, String index, CorpusInfo info, EngineConfig config, WriterLease lease,
+      Analyzer analyzer, ClusterCorpusIndex reads) {
+    this.http = http;
+    this.index = index;
+    this.info = info;
+    this.config = config;
+    this.lease = lease;
+    this.analyzer = analyzer;
+    this.reads = reads;
+  }
+
+  /** What one operation found: the live source record, if any. */
+  private record Current(long sourceRevision, String fingerprint, String sha, int chunks) {}
+
+  MutationResult apply(Mutation m, List<SourcePreparation.Prepared> prepared, java.time.Duration leaseWait) {
+    info.requireCorpusId(m.expectedCorpusId());
+    lease.acquire(leaseWait);
+    try {
+      CorpusHead head = CorpusHead.read(http, index);
+      if (head.writing() != null) {
+        head = rollBack(head);
+      }
+      long p = head.published();
+      if (m.idempotency() != null) {
+        Optional<CorpusIndex.StoredOutcome> stored = reads.findIdempotent(m.subject(), m.idempotency().key());
+        if (stored.isPresent()) {
+          m.idempotency().requireSameRequest(stored.get().fingerprint());
+          return stored.get().result().asReplay();
+        }
+      }
+      return write(m, prepared, head, p);
+    } finally {
+      lease.release();
+    }
+  }
+
+  private MutationResult write(Mutation m, List<SourcePreparation.Prepared> prepared, CorpusHead head, long p) {
+    long r = p + 1;
+    Instant now = config.clock().instant();
+    boolean batch = m.operations().size() > 1;
+    List<Receipt> receipts = new ArrayList<>();
+    ByteArrayOutputStream bulk = new ByteArrayOutputStream();
+    List<String> purged = new ArrayList<>();
+    int changes = 0;
+    List<Receipt.Status> statuses = new ArrayList<>();
+    List<Current> currents = new ArrayList<>();
+    for (int i = 0; i < m.operations().size(); i++) {
+      SourceOperation op = m.operations().get(i);
+      Current current = current(op.source());
+      checkExpected(op, current, batch ? "operations[" + i + "]." : "");
+      currents.add(current);
+      if (op instanceof SourceOperation.Index) {
+        boolean unchanged = current != null && current.fingerprint().equals(prepared.get(i).fingerprint());
+        statuses.add(unchanged ? Receipt.Status.UNCHANGED : Receipt.Status.INDEXED);
+        changes += unchanged ? 0 : 1;
+      } else {
+        SourceOperation.Delete d = (SourceOperation.Delete) op;
+        boolean exists = current != null;
+        boolean purgeRetained = d.purge() && !exists && anyVersion(d.source());
+        statuses.add(exists || purgeRetained ? Receipt.Status.DELETED : Receipt.Status.ABSENT);
+        changes += exists || purgeRetained ? 1 : 0;
+      }
+    }
+    long at = changes == 0 ? p : r;
+    int seq = 0;
+    for (int i = 0; i < m.operations().size(); i++) {
+      SourceOperation op = m.operations().get(i);
+      Current current = currents.get(i);
+      Receipt.Status status = statuses.get(i);
+      switch (status) {
+        case INDEXED -> {
+          SourceOperation.Index ix = (SourceOperation.Index) op;
+          SourcePreparation.Prepared pr = prepared.get(i);
+          if (current != null) {
+            supersede(bulk, op.source(), current, r);
+          }
+          writeSource(bulk, ix, pr, r, now);
+          history(bulk, r, seq++, ix.operation(), op.source(), pr.contentSha256(), m.subject(), now);
+          receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, at, status, pr.contentSha256(),
+              pr.chunks().size(), ix.ingest()));
+        }
+        case UNCHANGED -> {
+          SourceOperation.Index ix = (SourceOperation.Index) op;
+          receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, current.sourceRevision(), status,
+              current.sha(), current.chunks(), ix.ingest()));
+        }
+        case DELETED -> {
+          SourceOperation.Delete d = (SourceOperation.Delete) op;
+          if (current != null) {
+            supersede(bulk, op.source(), current, r);
+          }
+          if (d.purge()) {
+            purged.add(op.source());
+          }
+          history(bulk, r, seq++, d.purge() ? "purge" : "delete", op.source(), null, m.subject(), now);
+          receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, 0, status, null, 0, null));
+        }
+        case ABSENT -> receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, 0, status, null, 0, null));
+      }
+    }
+    MutationResult result = new MutationResult(info.name(), info.corpusId(), at, receipts, false);
+    if (m.idempotency() != null) {
+      idempotency(bulk, m, result, at, now);
+    }
+    if (changes == 0) {
+      // Nothing changes: no revision. Only an idempotency record, if any, is written (durably, visibly).
+      if (bulk.size() > 0) {
+        bulkWrite(bulk.toByteArray());
+        refresh();
+      }
+      return result;
+    }
+    if (!head.compareAndSet(http, index, p, r)) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null);
+    }
+    CorpusHead marked = CorpusHead.read(http, index);
+    try {
+      bulkWrite(bulk.toByteArray());
+      for (String source : purged) {
+        purge(source, r);
+      }
+      refresh();
+    } catch (QuarryException e) {
+      tryRollBack(marked);
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "the change could not be written to the cluster; nothing was applied",
+          null, false, e);
+    }
+    if (!lease.renew()) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE,
+          "the writer lease expired before the change was published; nothing was applied", null, false, null);
+    }
+    boolean published;
+    try {
+      published = marked.compareAndSet(http, index, r, null);
+    } catch (QuarryException e) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "the cluster did not confirm the change's publication",
+          null, true, e);
+    }
+    if (!published) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "another server took the corpus over; nothing was applied",
+          null, false, null);
+    }
+    return result;
+  }
+
+  private void tryRollBack(CorpusHead marked) {
+    try {
+      rollBack(CorpusHead.read(http, index));
+    } catch (QuarryException ignored) {
+      // The next writer rolls it back.
+    }
+  }
+
+  /**
+   * Removes every trace of the unpublished revision {@code head.writing()}: its documents are
+   * deleted and the versions it superseded become live again; then the head says nothing is being
+   * written.
+   */
+  CorpusHead rollBack(CorpusHead head) {
+    long p = head.published();
+    ObjectNode above = ClusterHttp.MAPPER.createObjectNode();
+    above.putObject("query").putObject("range").putObject("added").put("gt", p);
+    http.json("POST", "/" + index + "/_delete_by_query?conflicts=proceed&refresh=true", above).require("rolling back");
+    ObjectNode revive = ClusterHttp.MAPPER.createObjectNode();
+    ObjectNode bool = revive.putObject("query").putObject("bool");
+    bool.putArray("filter").addObject().putObject("range").putObject("superseded").put("gt", p).put("lt", CorpusDocs.LIVE);
+    revive.putObject("script").put("lang", "painless").put("source", "ctx._source.superseded = " + CorpusDocs.LIVE + "L");
+    http.json("POST", "/" + index + "/_update_by_query?conflicts=proceed&refresh=true", revive).require("rolling back");
+    if (!head.compareAndSet(http, index, p, null)) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null);
+    }
+    return CorpusHead.read(http, index);
+  }
+
+  private Current current(String source) {
+    JsonNode s = reads.liveRecord(source);
+    if (s == null) {
+      return null;
+    }
+    return new Current(s.path("added").asLong(), s.path("fingerprint").asText(), s.path("sha").asText(),
+        s.path("chunks").asInt());
+  }
+
+  private boolean anyVersion(String source) {
+    ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+    ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+    filter.add(CorpusDocs.term("source", source));
+    filter.add(CorpusDocs.term("kind", "chunk"));
+    return http.json("POST", "/" + index + "/_count", q).require("counting").body().path("count").asLong() > 0;
+  }
+
+  private static void checkExpected(SourceOperation op, Current current, String field) {
+    Long expected = op.expectedRevision();
+    if (expected == null) {
+      return;
+    }
+    long actual = current == null ? 0 : current.sourceRevision();
+    if (actual != expected) {
+      throw new QuarryException(ErrorCode.REVISION_CONFLICT,
+          expected == 0
+              ? "source '" + op.source() + "' already exists at sourceRevision " + actual
+              : actual == 0
+                  ? "source '" + op.source() + "' does not exist (expected sourceRevision " + expected + ")"
+                  : "source '" + op.source() + "' is at sourceRevision " + actual + ", not " + expected,
+          field + "expectedRevision", false, null);
+    }
+  }
+
+  static String sourceKey(String source) {
+    return Sha256.ofUtf8(source).substring(0, 32);
+  }
+
+  static String chunkId(String source, long sourceRevision, int chunk) {
+    return "c:" + sourceKey(source) + ":" + sourceRevision + ":" + chunk;
+  }
+
+  static String recordId(String source, long sourceRevision) {
+    return "s:" + sourceKey(source) + ":" + sourceRevision;
+  }
+
+  private void supersede(ByteArrayOutputStream bulk, String source, Current current, long r) {
+    ObjectNode partial = ClusterHttp.MAPPER.createObjectNode();
+    partial.putObject("doc").put("superseded", r);
+    line(bulk, action("update", recordId(source, current.sourceRevision())));
+    line(bulk, partial);
+    for (int c = 0; c < current.chunks(); c++) {
+      line(bulk, action("update", chunkId(source, current.sourceRevision(), c)));
+      line(bulk, partial);
+    }
+  }
+
+  private void writeSource(ByteArrayOutputStream bulk, SourceOperation.Index ix, SourcePreparation.Prepared pr,
+      long r, Instant now) {
+    ObjectNode rec = ClusterHttp.MAPPER.createObjectNode();
+    rec.put("kind", "source").put("source", ix.source()).put("added", r).put("superseded", CorpusDocs.LIVE)
+        .put("fingerprint", pr.fingerprint()).put("sha", pr.contentSha256()).put("title", ix.title())
+        .put("media_type", pr.mediaType()).put("chunks", pr.chunks().size()).put("characters", pr.characters())
+        .put("indexed_at", now.toString());
+    rec.set("metadata", ClusterHttp.MAPPER.valueToTree(ix.metadata().values()));
+    if (pr.pages() != null) {
+      rec.put("pages", pr.pages());
+    }
+    if (ix.ingest() != null) {
+      rec.set("ingest", ClusterHttp.MAPPER.valueToTree(SourcePreparation.ingestToMap(ix.ingest())));
+    }
+    line(bulk, action("index", recordId(ix.source(), r)));
+    line(bulk, rec);
+    String titleTokens = CorpusDocs.tokens(analyzer, ix.title());
+    for (int c = 0; c < pr.chunks().size(); c++) {
+      SourcePreparation.Chunk chunk = pr.chunks().get(c);
+      ObjectNode doc = ClusterHttp.MAPPER.createObjectNode();
+      doc.put("kind", "chunk").put("source", ix.source()).put("added", r).put("superseded", CorpusDocs.LIVE)
+          .put("chunk", c).put("text", chunk.text()).put("start", chunk.start()).put("end", chunk.end())
+          .put("title", ix.title()).put("media_type", pr.mediaType()).put("sha", pr.contentSha256())
+          .put("tokens", CorpusDocs.tokens(analyzer, chunk.text())).put("title_tokens", titleTokens);
+      if (chunk.pages() != null) {
+        doc.put("page_from", chunk.pages().from()).put("page_to", chunk.pages().to());
+      }
+      CorpusDocs.putMetadata(doc, chunk.metadata());
+      line(bulk, action("index", chunkId(ix.source(), r, c)));
+      line(bulk, doc);
+    }
+  }
+
+  private static void history(ByteArrayOutputStream bulk, long r, int seq, String operation, String source, String sha,
+      String subject, Instant now) {
+    ObjectNode doc = ClusterHttp.MAPPER.createObjectNode();
+    doc.put("kind", "history").put("added", r).put("superseded", CorpusDocs.LIVE).put("seq", seq)
+        .put("operation", operation).put("source", source).put("sha", sha).put("subject", subject)
+        .put("at", now.toString());
+    line(bulk, action("index", "h:" + r + ":" + seq));
+    line(bulk, doc);
+  }
+
+  static String idempotencyId(String subject, String key) {
+    return "i:" + Sha256.ofUtf8(subject + "\u0000" + key);
+  }
+
+  private static void idempotency(ByteArrayOutputStream bulk, Mutation m, MutationResult result, long at, Instant now) {
+    ObjectNode doc = ClusterHttp.MAPPER.createObjectNode();
+    doc.put("kind", "idem").put("added", at).put("superseded", CorpusDocs.LIVE)
+        .put("fingerprint", m.idempotency().fingerprint()).put("result", SourcePreparation.resultToJson(result))
+        .put("at", now.toString());
+    line(bulk, action("index", idempotencyId(m.subject(), m.idempotency().key())));
+    line(bulk, doc);
+  }
+
+  /**
+   * Purge: every version of the source is deleted from the cluster at once (so no revision shows it
+   * again) and its history entries lose their hash and subject. The space is reclaimed when
+   * OpenSearch merges the segments that held them.
+   */
+  private void purge(String source, long r) {
+    ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+    ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+    filter.add(CorpusDocs.term("source", source));
+    ArrayNode kinds = filter.addObject().putObject("terms").putArray("kind");
+    kinds.add("chunk").add("source");
+    http.json("POST", "/" + index + "/_delete_by_query?conflicts=proceed", q).require("purging");
+    ObjectNode erase = ClusterHttp.MAPPER.createObjectNode();
+    ArrayNode hf = erase.putObject("query").putObject("bool").putArray("filter");
+    hf.add(CorpusDocs.term("source", source));
+    hf.add(CorpusDocs.term("kind", "history"));
+    hf.addObject().putObject("range").putObject("added").put("lt", r);
+    erase.putObject("script").put("lang", "painless").put("source", "ctx._source.sha = null; ctx._source.subject = null");
+    http.json("POST", "/" + index + "/_update_by_query?conflicts=proceed", erase).require("purging history");
+  }
+
+  private void bulkWrite(byte[] body) {
+    ClusterHttp.Answer a = http.ndjson("/" + index + "/_bulk", body).require("writing");
+    if (a.body().path("errors").asBoolean()) {
+      for (JsonNode item : a.body().path("items")) {
+        JsonNode result = item.elements().next();
+        if (result.has("error")) {
+          throw new QuarryException(ErrorCode.UNAVAILABLE,
+              "the cluster refused a write: " + ClusterHttp.abbreviate(result.get("error").toString()));
+        }
+      }
+    }
+  }
+
+  void refresh() {
+    http.json("POST", "/" + index + "/_refresh", null).require("refreshing");
+  }
+
+  private static ObjectNode action(String op, String id) {
+    ObjectNode a = ClusterHttp.MAPPER.createObjectNode();
+    a.putObject(op).put("_id", id);
+    return a;
+  }
+
+  private static void line(ByteArrayOutputStream out, JsonNode node) {
+    try {
+      out.write(ClusterHttp.MAPPER.writeValueAsBytes(node));
+      out.write('\n');
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,236 @@
+package dev.quarry.corpora.opensearch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.Filter;
+import dev.quarry.engine.IngestReport;
+import dev.quarry.engine.Metadata;
+import dev.quarry.engine.SourceScope;
+import dev.quarry.engine.SourceState;
+import dev.quarry.engine.analysis.Analyzers;
+import dev.quarry.engine.index.SourcePreparation;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
+
+/**
+ * The documents of one corpus index and the filters over them. Every versioned document (chunk,
+ * source record, history entry) carries {@code added}, the revision that wrote it, and {@code
+ * superseded}, the revision that replaced it ({@link #LIVE} while current): revision P sees exactly
+ * the documents with {@code added <= P < superseded}.
+ *
+ * <p>Text reaches the cluster already analysed by Quarry's analyzer of the corpus language: the
+ * {@code tokens} fields hold the terms separated by spaces and are indexed with OpenSearch's
+ * {@code whitespace} analyzer, which cannot split or change them, so both stores index and query
+ * the same terms.
+ */
+final class CorpusDocs {
+  /** {@code superseded} of a document no revision has replaced. */
+  static final long LIVE = Long.MAX_VALUE;
+
+  static final String HEAD_ID = "head";
+  static final String LEASE_ID = "lease";
+
+  private CorpusDocs() {}
+
+  /** The settings and mapping of a corpus index: BM25 with the corpus's k1 and b, translog synced per request. */
+  static ObjectNode indexBody(CorpusSettings settings, OpenSearchSettings cluster) {
+    ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
+    ObjectNode index = body.putObject("settings").putObject("index");
+    index.put("number_of_shards", cluster.shards()).put("number_of_replicas", cluster.replicas());
+    // A receipt promises durability: every write request fsyncs the translog before it answers.
+    index.putObject("translog").put("durability", "request");
+    // Visibility is Quarry's own (an explicit refresh before each publishing step), not a timer's.
+    index.put("refresh_interval", "-1");
+    // Document replication: a write answers once every in-sync copy has it.
+    index.put("replication.type", "DOCUMENT");
+    index.putObject("similarity").putObject("quarry_bm25").put("type", "BM25")
+        .put("k1", settings.ranking().k1()).put("b", settings.ranking().b());
+    ObjectNode mappings = body.putObject("mappings");
+    mappings.put("dynamic", false);
+    ObjectNode p = mappings.putObject("properties");
+    for (String keyword : List.of("kind", "source", "operation", "fingerprint", "owner", "meta_kv")) {
+      p.putObject(keyword).put("type", "keyword");
+    }
+    for (String number : List.of("added", "superseded", "published", "writing", "expires", "seq", "chunk")) {
+      p.putObject(number).put("type", "long");
+    }
+    for (String tokens : List.of("tokens", "title_tokens")) {
+      p.putObject(tokens).put("type", "text").put("analyzer", "whitespace").put("similarity", "quarry_bm25");
+    }
+    ObjectNode num = p.putObject("meta_num");
+    num.put("type", "nested");
+    ObjectNode numProps = num.putObject("properties");
+    numProps.putObject("k").put("type", "keyword");
+    numProps.putObject("v").put("type", "double");
+    return body;
+  }
+
+  /** Quarry's terms of {@code text} in the corpus language, space-separated. */
+  static String tokens(Analyzer analyzer, String text) {
+    StringBuilder out = new StringBuilder();
+    for (Token t : analyze(analyzer, text)) {
+      if (!out.isEmpty()) {
+        out.append(' ');
+      }
+      out.append(t.term());
+    }
+    return out.toString();
+  }
+
+  /** One term with its offsets in the analysed text. */
+  record Token(String term, int start, int end) {}
+
+  static List<Token> analyze(Analyzer analyzer, String text) {
+    List<Token> out = new ArrayList<>();
+    if (text == null) {
+      return out;
+    }
+    try (TokenStream stream = analyzer.tokenStream("text", text)) {
+      CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+      OffsetAttribute offsets = stream.addAttribute(OffsetAttribute.class);
+      stream.reset();
+      while (stream.incrementToken()) {
+        if (term.length() > 0 && term.length() <= Analyzers.MAX_TOKEN_CHARS && term.chars().noneMatch(Character::isWhitespace)) {
+          out.add(new Token(term.toString(), offsets.startOffset(), offsets.endOffset()));
+        }
+      }
+      stream.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException("analysis of an in-memory string failed", e);
+    }
+    return out;
+  }
+
+  /** The filter of what revision {@code p} sees. */
+  static ObjectNode visibleAt(long p) {
+    ObjectNode bool = ClusterHttp.MAPPER.createObjectNode();
+    ArrayNode filter = bool.putObject("bool").putArray("filter");
+    filter.addObject().putObject("range").putObject("added").put("lte", p);
+    filter.addObject().putObject("range").putObject("superseded").put("gt", p);
+    return bool;
+  }
+
+  static ObjectNode term(String field, String value) {
+    ObjectNode t = ClusterHttp.MAPPER.createObjectNode();
+    t.putObject("term").put(field, value);
+    return t;
+  }
+
+  /** The sources of {@code scope} as a filter, or null when the scope is everything. */
+  static ObjectNode scope(SourceScope scope) {
+    if (scope.isAll()) {
+      return null;
+    }
+    ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+    ObjectNode bool = q.putObject("bool");
+    ArrayNode should = bool.putArray("should");
+    for (String e : scope.entries()) {
+      if (e.endsWith("*")) {
+        should.addObject().putObject("prefix").put("source", e.substring(0, e.length() - 1));
+      } else {
+        should.add(term("source", e));
+      }
+    }
+    bool.put("minimum_should_match", 1);
+    return q;
+  }
+
+  /** A metadata condition as a filter over {@code meta_kv} (equality) or {@code meta_num} (ranges). */
+  static ObjectNode filter(Filter f) {
+    ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+    switch (f) {
+      case Filter.Equals e -> q.putObject("term").put("meta_kv", metaKey(f.field(), e.value()));
+      case Filter.In in -> {
+        ArrayNode values = q.putObject("terms").putArray("meta_kv");
+        for (Object v : in.values()) {
+          values.add(metaKey(f.field(), v));
+        }
+      }
+      case Filter.Range r -> {
+        ObjectNode nested = q.putObject("nested");
+        nested.put("path", "meta_num");
+        ArrayNode must = nested.putObject("query").putObject("bool").putArray("filter");
+        must.add(term("meta_num.k", f.field()));
+        ObjectNode range = must.addObject().putObject("range").putObject("meta_num.v");
+        if (r.gt() != null) {
+          range.put("gt", r.gt());
+        }
+        if (r.gte() != null) {
+          range.put("gte", r.gte());
+        }
+        if (r.lt() != null) {
+          range.put("lt", r.lt());
+        }
+        if (r.lte() != null) {
+          range.put("lte", r.lte());
+        }
+      }
+    }
+    return q;
+  }
+
+  /**
+   * The keyword a metadata value is matched by: its field and a canonical form of its value. As in
+   * the embedded store, strings and booleans match by their text ({@code true} and {@code "true"}
+   * alike) and numbers by their value as a double ({@code 3} and {@code 3.0} alike).
+   */
+  static String metaKey(String field, Object value) {
+    String v = value instanceof Number n ? "n:" + Double.toString(n.doubleValue()) : "t:" + value;
+    return field + "\u0000" + v;
+  }
+
+  /** Adds {@code meta_kv} and {@code meta_num} of {@code metadata} to a chunk document. */
+  static void putMetadata(ObjectNode doc, Metadata metadata) {
+    doc.set("metadata", ClusterHttp.MAPPER.valueToTree(metadata.values()));
+    ArrayNode kv = doc.putArray("meta_kv");
+    ArrayNode num = doc.putArray("meta_num");
+    for (Map.Entry<String, Object> e : metadata.values().entrySet()) {
+      List<?> values = e.getValue() instanceof List<?> l ? l : List.of(e.getValue());
+      for (Object v : values) {
+        if (v == null) {
+          continue;
+        }
+        kv.add(metaKey(e.getKey(), v));
+        if (v instanceof Number n) {
+          num.addObject().put("k", e.getKey()).put("v", n.doubleValue());
+        }
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  static Metadata metadata(JsonNode node) {
+    if (node == null || !node.isObject() || node.isEmpty()) {
+      return Metadata.EMPTY;
+    }
+    Map<String, Object> raw = ClusterHttp.MAPPER.convertValue(node, Map.class);
+    return Metadata.of(raw, "metadata");
+  }
+
+  /** A source record's state. */
+  @SuppressWarnings("unchecked")
+  static SourceState sourceState(JsonNode s) {
+    JsonNode ingest = s.get("ingest");
+    IngestReport report = ingest == null || ingest.isNull() ? null
+        : SourcePreparation.ingestFromMap(ClusterHttp.MAPPER.convertValue(ingest, Map.class));
+    return new SourceState(s.path("source").asText(), s.path("added").asLong(), s.path("sha").asText(),
+        text(s, "title"), text(s, "media_type"), metadata(s.get("metadata")), s.path("chunks").asInt(),
+        s.path("characters").asLong(), s.hasNonNull("pages") ? s.get("pages").asInt() : null,
+        Instant.parse(s.path("indexed_at").asText()), report, null);
+  }
+
+  static String text(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    return v == null || v.isNull() ? null : v.asText();
+  }
+}

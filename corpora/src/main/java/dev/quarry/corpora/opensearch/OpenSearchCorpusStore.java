@@ -1,0 +1,196 @@
+package dev.quarry.corpora.opensearch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.corpora.registry.CorpusStore;
+import dev.quarry.engine.CorpusIndex;
+import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * Corpora on an OpenSearch cluster: a registry index ({@code PREFIX-registry}, one document per
+ * corpus name) and one index per corpus ({@code PREFIX-corpus-CORPUSID}). The store keeps no state
+ * of its own beyond a cache of open corpora, so any number of servers (fronts) may use one cluster
+ * at once: every decision that matters (a name taken, a revision published, a writer lease) is made
+ * by the cluster with create-only or compare-and-set writes.
+ */
+public final class OpenSearchCorpusStore implements CorpusStore {
+  /**
+   * Whether a pinned search answers with exactly the embedded store's scores. It does not: scores
+   * are OpenSearch's BM25 over Quarry's terms, with statistics that count every version the index
+   * still holds (see {@link ClusterCorpusIndex}).
+   */
+  public static final boolean EXACT_SCORES = false;
+
+  private static final char[] ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
+
+  private final OpenSearchSettings settings;
+  private final EngineConfig engineConfig;
+  private final ClusterHttp http;
+  private final String registry;
+  private final String owner;
+  private final SecureRandom random = new SecureRandom();
+  private final ConcurrentHashMap<String, ClusterCorpusIndex> open = new ConcurrentHashMap<>();
+
+  public OpenSearchCorpusStore(OpenSearchSettings settings, EngineConfig engineConfig) {
+    this.settings = settings;
+    this.engineConfig = engineConfig;
+    this.http = new ClusterHttp(settings.urls(), settings.requestTimeout());
+    this.registry = settings.indexPrefix() + "-registry";
+    this.owner = "front-" + newId();
+    ensureRegistry();
+  }
+
+  private void ensureRegistry() {
+    if (http.send("HEAD", "/" + registry, null, null).status() == 200) {
+      return;
+    }
+    ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
+    body.putObject("settings").putObject("index").put("number_of_shards", 1)
+        .put("number_of_replicas", settings.replicas()).put("translog.durability", "request");
+    ObjectNode props = body.putObject("mappings").put("dynamic", false).putObject("properties");
+    props.putObject("name").put("type", "keyword");
+    ClusterHttp.Answer a = http.json("PUT", "/" + registry, body);
+    if (!a.ok() && !a.body().path("error").path("type").asText().equals("resource_already_exists_exception")) {
+      a.require("creating the corpus registry");
+    }
+    waitForActive(registry);
+  }
+
+  private void waitForActive(String index) {
+    http.get("/_cluster/health/" + index + "?wait_for_active_shards=all&timeout=30s");
+  }
+
+  private String indexOf(CorpusInfo info) {
+    return settings.indexPrefix() + "-corpus-" + info.corpusId();
+  }
+
+  @Override
+  public CorpusInfo create(String name, CorpusSettings corpusSettings) {
+    CorpusInfo.checkName(name, "corpus");
+    if (corpusSettings.hasEmbedding()) {
+      throw QuarryException.invalid("embedding",
+          "corpora on an OpenSearch cluster are lexical: an embedding model is not supported there");
+    }
+    if (info(name).isPresent()) {
+      throw new QuarryException(ErrorCode.CORPUS_EXISTS, "corpus '" + name + "' already exists");
+    }
+    CorpusInfo info = new CorpusInfo(name, newId(), corpusSettings, engineConfig.clock().instant());
+    String index = indexOf(info);
+    http.json("PUT", "/" + index, CorpusDocs.indexBody(corpusSettings, settings)).require("creating the corpus index");
+    waitForActive(index);
+    http.json("PUT", "/" + index + "/_doc/" + CorpusDocs.HEAD_ID + "?refresh=true", CorpusHead.body(0, null))
+        .require("writing the corpus head");
+    ObjectNode doc = ClusterHttp.MAPPER.createObjectNode();
+    doc.put("name", name).put("corpusId", info.corpusId()).put("createdAt", info.createdAt().toString());
+    ObjectNode s = doc.putObject("settings");
+    s.put("language", corpusSettings.language().wireName());
+    s.putObject("chunking").put("maxWords", corpusSettings.chunking().maxWords())
+        .put("overlapWords", corpusSettings.chunking().overlapWords());
+    s.putObject("ranking").put("k1", corpusSettings.ranking().k1()).put("b", corpusSettings.ranking().b())
+        .put("titleWeight", corpusSettings.ranking().titleWeight());
+    // Create-only: of two fronts creating one name at once, one wins and the other's index goes.
+    ClusterHttp.Answer a = http.json("PUT", "/" + registry + "/_doc/" + name + "?op_type=create&refresh=true", doc);
+    if (a.status() == 409) {
+      http.send("DELETE", "/" + index, null, null);
+      throw new QuarryException(ErrorCode.CORPUS_EXISTS, "corpus '" + name + "' already exists");
+    }
+    a.require("registering the corpus");
+    return info;
+  }
+
+  @Override
+  public void delete(String name) {
+    CorpusInfo info = info(name).orElseThrow(() ->
+        new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist"));
+    ClusterHttp.Answer a = http.send("DELETE", "/" + registry + "/_doc/" + name + "?refresh=true", null, null);
+    if (a.status() == 404) {
+      throw new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist");
+    }
+    a.require("deleting the corpus");
+    ClusterCorpusIndex cached = open.remove(name);
+    if (cached != null) {
+      cached.close();
+    }
+    http.send("DELETE", "/" + indexOf(info), null, null);
+  }
+
+  @Override
+  public Optional<CorpusInfo> info(String name) {
+    ClusterHttp.Answer a = http.get("/" + registry + "/_doc/" + name);
+    if (a.status() == 404) {
+      return Optional.empty();
+    }
+    return Optional.of(read(a.require("reading the corpus registry").body().path("_source")));
+  }
+
+  private static CorpusInfo read(JsonNode root) {
+    JsonNode s = root.path("settings");
+    CorpusSettings settings = new CorpusSettings(
+        CorpusSettings.Language.fromWireName(s.path("language").asText()),
+        new CorpusSettings.Chunking(s.path("chunking").path("maxWords").asInt(), s.path("chunking").path("overlapWords").asInt()),
+        new CorpusSettings.Ranking(s.path("ranking").path("k1").asDouble(), s.path("ranking").path("b").asDouble(),
+            s.path("ranking").path("titleWeight").asDouble()));
+    return new CorpusInfo(root.path("name").asText(), root.path("corpusId").asText(), settings,
+        Instant.parse(root.path("createdAt").asText()));
+  }
+
+  @Override
+  public List<String> names(String after, int limit) {
+    ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+    q.put("size", limit).put("track_total_hits", false);
+    q.putObject("query").putObject("match_all");
+    q.putArray("sort").addObject().put("name", "asc");
+    if (after != null) {
+      q.putArray("search_after").add(after);
+    }
+    q.putArray("_source").add("name");
+    List<String> out = new ArrayList<>();
+    for (JsonNode h : http.json("POST", "/" + registry + "/_search", q).require("listing corpora").body().path("hits").path("hits")) {
+      out.add(h.path("_source").path("name").asText());
+    }
+    return out;
+  }
+
+  @Override
+  public <T> T withCorpus(String name, Function<CorpusIndex, T> work) {
+    CorpusInfo info = info(name).orElseThrow(() ->
+        new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist"));
+    ClusterCorpusIndex index = open.compute(name, (n, cached) -> {
+      if (cached != null && cached.info().corpusId().equals(info.corpusId())) {
+        return cached;
+      }
+      if (cached != null) {
+        cached.close(); // deleted and created again, perhaps by another front
+      }
+      return new ClusterCorpusIndex(http, indexOf(info), info, engineConfig, settings, owner);
+    });
+    return work.apply(index);
+  }
+
+  private String newId() {
+    char[] id = new char[12];
+    for (int i = 0; i < id.length; i++) {
+      id[i] = ID_ALPHABET[random.nextInt(ID_ALPHABET.length)];
+    }
+    return new String(id);
+  }
+
+  @Override
+  public void close() {
+    for (ClusterCorpusIndex index : open.values()) {
+      index.close();
+    }
+    open.clear();
+  }
+}

@@ -1,0 +1,164 @@
+package dev.quarry.corpora.opensearch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.quarry.engine.CorpusIndex;
+import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.HistoryEntry;
+import dev.quarry.engine.Hit;
+import dev.quarry.engine.Metadata;
+import dev.quarry.engine.Mutation;
+import dev.quarry.engine.MutationResult;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.Receipt;
+import dev.quarry.engine.SearchRequest;
+import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.SourceScope;
+import dev.quarry.engine.SourceState;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The same random sequence of writes on the embedded store and on a real OpenSearch node, then the
+ * same reads of both: receipts, revisions, sources, history, and every search (latest and pinned at
+ * each earlier revision) must agree on which chunks match, with the same provenance and text. Scores
+ * are not compared (the cluster store does not promise them; docs/scale-out.md), and so neither is
+ * the order of hits: the test searches with a topK above the number of matches and compares the
+ * sets. Replay a failure with {@code -Dtests.seed=<seed>}.
+ */
+class StoresDifferentialTest {
+  static final String[] WORDS = ("apple banana cherry delta echo fjord glacier harbor island jungle kelp lagoon "
+      + "meadow nectar orchard prairie quarry river summit tundra upland valley willow xenon yarrow zephyr").split(" ");
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void randomWrites_answerTheSameOnBothStores() throws Exception {
+    long seed = Long.getLong("tests.seed", new Random().nextLong());
+    System.out.printf("StoresDifferentialTest seed: %d (replay with -Dtests.seed=%d)%n", seed, seed);
+    Random random = new Random(seed);
+    CorpusSettings settings = new CorpusSettings(random.nextBoolean() ? CorpusSettings.Language.ENGLISH
+        : CorpusSettings.Language.STANDARD, new CorpusSettings.Chunking(16, 4), CorpusSettings.Ranking.DEFAULT);
+    EngineConfig config = EngineConfig.builder().build();
+    OpenSearchCorpusStore cluster = new OpenSearchCorpusStore(OpenSearchSettings.of(OpenSearchNodes.single().urls())
+        .withReplicas(0).withPrefix("t-diff-" + Math.floorMod(seed, 1_000_000)), config);
+    CorpusInfo info = cluster.create("diff", settings);
+    try (CorpusIndex embedded = CorpusIndex.open(dir.resolve("index"), info, config)) {
+      cluster.withCorpus("diff", remote -> {
+        run(random, embedded, remote);
+        return null;
+      });
+    } finally {
+      cluster.delete("diff");
+      cluster.close();
+    }
+  }
+
+  private static void run(Random random, CorpusIndex embedded, CorpusIndex remote) {
+    int steps = 40;
+    for (int step = 0; step < steps; step++) {
+      Mutation m = randomMutation(random, step);
+      Object local = outcome(embedded, m);
+      Object cluster = outcome(remote, m);
+      assertEquals(local, cluster, "step " + step + ": " + m.operations());
+      assertEquals(embedded.revision(), remote.revision());
+    }
+    long latest = embedded.revision();
+    assertEquals(sources(embedded), sources(remote));
+    assertEquals(history(embedded), history(remote));
+    for (String word : WORDS) {
+      for (Long at : new Long[] {null, latest / 2, (long) random.nextInt((int) latest + 1), Math.max(0, latest - 1)}) {
+        assertEquals(matches(embedded, word, at), matches(remote, word, at), "search '" + word + "' at " + at);
+      }
+    }
+    String two = WORDS[random.nextInt(WORDS.length)] + " " + WORDS[random.nextInt(WORDS.length)];
+    assertEquals(matches(embedded, two, null), matches(remote, two, null), "search '" + two + "'");
+  }
+
+  private static Mutation randomMutation(Random random, int step) {
+    int n = random.nextInt(10) == 0 ? 2 + random.nextInt(3) : 1;
+    List<SourceOperation> ops = new ArrayList<>();
+    TreeSet<String> used = new TreeSet<>();
+    while (ops.size() < n) {
+      String source = "doc-" + random.nextInt(12);
+      if (!used.add(source)) {
+        continue;
+      }
+      int kind = random.nextInt(10);
+      if (kind < 2) {
+        ops.add(new SourceOperation.Delete(source, null, false));
+      } else if (kind == 2 && step > 0) {
+        // The same text as one written before (perhaps unchanged).
+        ops.add(SourceOperation.Index.text(source, null, text(new Random(source.hashCode()), 20), Metadata.EMPTY));
+      } else {
+        String title = random.nextBoolean() ? null : WORDS[random.nextInt(WORDS.length)] + " notes";
+        ops.add(SourceOperation.Index.text(source, title, text(random, 5 + random.nextInt(60)), Metadata.EMPTY));
+      }
+    }
+    return new Mutation(ops, "tester", null, null);
+  }
+
+  private static String text(Random random, int words) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < words; i++) {
+      b.append(i == 0 ? "" : i % 9 == 0 ? ". " : " ").append(WORDS[random.nextInt(WORDS.length)]);
+    }
+    return b.append('.').toString();
+  }
+
+  /** A mutation's receipts (status, revisions, hash, chunks), or its error code. */
+  private static Object outcome(CorpusIndex index, Mutation m) {
+    try {
+      MutationResult r = index.apply(m);
+      List<String> out = new ArrayList<>();
+      out.add("revision " + r.revision());
+      for (Receipt receipt : r.receipts()) {
+        out.add(receipt.source() + " " + receipt.status() + " " + receipt.revision() + " " + receipt.sourceRevision()
+            + " " + receipt.contentSha256() + " " + receipt.chunks());
+      }
+      return out;
+    } catch (QuarryException e) {
+      return e.code();
+    }
+  }
+
+  private static List<String> sources(CorpusIndex index) {
+    List<String> out = new ArrayList<>();
+    for (SourceState s : index.listSources(null, null, 1000, x -> true).sources()) {
+      out.add(s.source() + " " + s.sourceRevision() + " " + s.contentSha256() + " " + s.title() + " " + s.mediaType()
+          + " " + s.chunks() + " " + s.characters() + " " + s.pages());
+    }
+    return out;
+  }
+
+  private static List<String> history(CorpusIndex index) {
+    List<String> out = new ArrayList<>();
+    for (HistoryEntry e : index.history(0, 10_000, x -> true).entries()) {
+      out.add(e.revision() + " " + e.operation() + " " + e.source() + " " + e.contentSha256() + " " + e.subject());
+    }
+    return out;
+  }
+
+  /** Every chunk a search matches, with its provenance and text, in source and chunk order. */
+  private static TreeSet<String> matches(CorpusIndex index, String query, Long revision) {
+    List<Hit> hits = index.search(new SearchRequest(query, SourceScope.ALL, List.of(), SearchRequest.MAX_TOP_K, revision,
+        null, false)).hits();
+    if (hits.size() >= SearchRequest.MAX_TOP_K) {
+      throw new IllegalStateException("more matches than topK: the sets cannot be compared");
+    }
+    TreeSet<String> out = new TreeSet<>();
+    for (Hit h : hits) {
+      out.add(h.source() + "#" + h.chunk() + "@" + h.sourceRevision() + " [" + h.start() + "," + h.end() + ") "
+          + h.title() + " " + h.contentSha256() + " " + h.text());
+    }
+    return out;
+  }
+}

@@ -1,0 +1,56 @@
+package dev.quarry.engine.index;
+
+import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.IngestReport;
+import dev.quarry.engine.Metadata;
+import dev.quarry.engine.MutationResult;
+import dev.quarry.engine.PageRange;
+import dev.quarry.engine.SourceOperation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The embedded store's preparation of an index operation (content hash, "unchanged" fingerprint,
+ * chunks) for another corpus store, so that every store chunks and compares sources alike.
+ */
+public final class SourcePreparation {
+  private SourcePreparation() {}
+
+  /** A prepared source of a lexical corpus. */
+  public record Prepared(
+      String contentSha256, String fingerprint, List<Chunk> chunks, long characters, Integer pages, String mediaType) {}
+
+  /** One chunk: its text, offsets in the source's text, pages and metadata. */
+  public record Chunk(String text, int start, int end, PageRange pages, Metadata metadata) {}
+
+  /** Prepares {@code op} as the embedded store does (INVALID_REQUEST when it has no text to index). */
+  public static Prepared prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking) {
+    PreparedSource p = PreparedSource.prepare(op, chunking);
+    List<Chunk> chunks = new ArrayList<>(p.chunks().size());
+    for (PreparedSource.PreparedChunk c : p.chunks()) {
+      chunks.add(new Chunk(c.text(), c.start(), c.end(), c.pages(), c.metadata()));
+    }
+    return new Prepared(p.contentSha256(), p.fingerprint(), List.copyOf(chunks), p.characters(), p.pages(), p.mediaType());
+  }
+
+  /** An extraction report as the JSON-ready map the embedded store records. */
+  public static Map<String, Object> ingestToMap(IngestReport report) {
+    return IngestReports.toMap(report);
+  }
+
+  /** The report {@link #ingestToMap} wrote. */
+  public static IngestReport ingestFromMap(Map<String, Object> map) {
+    return IngestReports.fromMap(map);
+  }
+
+  /** A mutation's outcome as the JSON the embedded store records for idempotent replays. */
+  public static String resultToJson(MutationResult result) {
+    return ResultCodec.write(result);
+  }
+
+  /** The outcome {@link #resultToJson} wrote. */
+  public static MutationResult resultFromJson(String json) {
+    return ResultCodec.read(json);
+  }
+}
