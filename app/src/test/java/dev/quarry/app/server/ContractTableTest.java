@@ -364,7 +364,6 @@ class ContractTableTest {
         Arguments.of("sources/read", "{\"corpus\": \"c1\"}", "source"),
         Arguments.of("sources/chunks", "{\"corpus\": \"c1\"}", "source"),
         Arguments.of("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"public/leave.md\", \"revision\": -1}", "revision"),
-        Arguments.of("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"public/leave.md\", \"revision\": 999999}", "revision"),
         Arguments.of("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"public/leave.md\", \"after\": \"3\"}", "after"),
         Arguments.of("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"public/leave.md\", \"after\": -1}", "after"),
         Arguments.of("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"public/leave.md\", \"limit\": 1001}", "limit"),

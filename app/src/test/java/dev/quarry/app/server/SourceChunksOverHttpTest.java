@@ -143,6 +143,9 @@ class SourceChunksOverHttpTest {
     Answer replaced = api.retrieval("sources/chunks", T, "{\"corpus\": \"t\", \"source\": \"later.md\", \"corpusId\": \"other\"}");
     assertEquals(409, replaced.status(), replaced::toString);
     assertEquals("CORPUS_REPLACED", replaced.code());
+    Answer above = api.retrieval("sources/chunks", T, "{\"corpus\": \"t\", \"source\": \"later.md\", \"revision\": 999999}");
+    assertEquals(400, above.status(), above::toString);
+    assertEquals("revision", above.field(), above::toString);
     Answer noCorpus = api.retrieval("sources/chunks", T, "{\"corpus\": \"absent\", \"source\": \"later.md\"}");
     assertEquals(404, noCorpus.status(), noCorpus::toString);
     assertEquals("CORPUS_NOT_FOUND", noCorpus.code());
