@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.console.ConsoleAssets;
 import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.api.routes.IngestEndpoint;
+import dev.quarry.api.routes.JobUploadEndpoint;
 import dev.quarry.api.routes.RequestGate;
 import dev.quarry.api.routes.RetrievalEndpoint;
 import dev.quarry.api.routes.RetrievalRoutes;
@@ -13,10 +14,12 @@ import dev.quarry.api.runs.AguiCapabilities;
 import dev.quarry.api.runs.AguiEndpoint;
 import dev.quarry.api.runs.RunsEndpoint;
 import dev.quarry.api.wire.Feature;
+import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.Limits;
 import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.corpora.Corpora;
+import dev.quarry.corpora.jobs.IngestJobs;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import io.javalin.config.JavalinState;
@@ -55,19 +58,24 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
   public QuarryPlugin(Consumer<QuarryPluginConfig> userConfig) {
     super(userConfig, new QuarryPluginConfig());
     pluginConfig.check();
-    this.features = offered(pluginConfig.features, pluginConfig.corpora);
-    this.limits = pluginConfig.limits;
+    this.features = offered(pluginConfig.features, pluginConfig.corpora, pluginConfig.jobs);
+    this.limits = pluginConfig.jobs == null ? pluginConfig.limits : pluginConfig.limits.with(Map.of(
+        Limit.MAX_JOB_FILES, (long) pluginConfig.jobs.settings().maxFilesPerJob(),
+        Limit.MAX_JOB_BYTES, pluginConfig.jobs.settings().maxBytesPerJob()));
     this.gate = new RequestGate(pluginConfig.maxInFlight, pluginConfig.maxWaiting, pluginConfig.maxWaitMillis);
   }
 
   /** The switched-on features the corpora can serve: ingestion needs extractors, PDFs need the PDF extractor. */
-  private static Set<Feature> offered(Set<Feature> switchedOn, Corpora corpora) {
+  private static Set<Feature> offered(Set<Feature> switchedOn, Corpora corpora, IngestJobs jobs) {
     EnumSet<Feature> offered = switchedOn.isEmpty() ? EnumSet.noneOf(Feature.class) : EnumSet.copyOf(switchedOn);
     if (!corpora.ingestsDocuments()) {
       offered.remove(Feature.DOCUMENT_INGESTION);
     }
     if (!corpora.ingestsPdf() || !offered.contains(Feature.DOCUMENT_INGESTION)) {
       offered.remove(Feature.PDF_INGESTION);
+    }
+    if (jobs == null || !offered.contains(Feature.DOCUMENT_INGESTION)) {
+      offered.remove(Feature.INGESTION_JOBS);
     }
     return Set.copyOf(offered);
   }
@@ -80,6 +88,15 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     }
     state.routes.post(RetrievalRoutes.PREFIX + IngestEndpoint.PATH,
         new IngestEndpoint(pluginConfig.corpora, pluginConfig.authenticator, features, limits, gate, json));
+    IngestJobs jobs = features.contains(Feature.INGESTION_JOBS) ? pluginConfig.jobs : null;
+    for (Route route : RetrievalRoutes.jobs(jobs)) {
+      state.routes.post(RetrievalRoutes.PREFIX + route.path(),
+          new RetrievalEndpoint(route, pluginConfig.authenticator, features, limits, gate, json));
+    }
+    state.routes.post(RetrievalRoutes.PREFIX + JobUploadEndpoint.UPLOAD_PATH,
+        new JobUploadEndpoint(jobs, false, pluginConfig.authenticator, features, limits, json));
+    state.routes.post(RetrievalRoutes.PREFIX + JobUploadEndpoint.SUBMIT_PATH,
+        new JobUploadEndpoint(jobs, true, pluginConfig.authenticator, features, limits, json));
     if (pluginConfig.runs) {
       state.routes.post(RunsEndpoint.PATH, RunsEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
           features.contains(Feature.SCOPED_RETRIEVAL), limits, json));

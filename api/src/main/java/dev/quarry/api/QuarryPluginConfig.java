@@ -3,6 +3,7 @@ package dev.quarry.api;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limits;
 import dev.quarry.corpora.Corpora;
+import dev.quarry.corpora.jobs.IngestJobs;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -25,9 +26,11 @@ public final class QuarryPluginConfig {
    * with extractors (and PDF ingestion only when those read PDFs).
    */
   public static final Set<Feature> AVAILABLE_FEATURES = Collections.unmodifiableSet(EnumSet.of(
-      Feature.SCOPED_RETRIEVAL, Feature.RETRIEVAL_INDEXING, Feature.DOCUMENT_INGESTION, Feature.PDF_INGESTION));
+      Feature.SCOPED_RETRIEVAL, Feature.RETRIEVAL_INDEXING, Feature.DOCUMENT_INGESTION, Feature.PDF_INGESTION,
+      Feature.INGESTION_JOBS));
 
   Corpora corpora;
+  IngestJobs jobs;
   Authenticator authenticator;
   final EnumSet<Feature> features = EnumSet.copyOf(AVAILABLE_FEATURES);
   Limits limits = Limits.DEFAULT;
@@ -42,6 +45,17 @@ public final class QuarryPluginConfig {
   /** The corpora to serve. Required; the host owns it and closes it after stopping its server. */
   public QuarryPluginConfig corpora(Corpora corpora) {
     this.corpora = Objects.requireNonNull(corpora, "corpora");
+    return this;
+  }
+
+  /**
+   * Serves ingestion jobs ({@code /v1/retrieval/jobs/*}, feature {@code ingestion-jobs}) from
+   * {@code jobs}, opened over the same corpora. Optional: without it the feature is not offered. The
+   * host owns it and closes it before the corpora. Its per-job bounds are advertised as the limits
+   * {@code maxJobFiles} and {@code maxJobBytes}.
+   */
+  public QuarryPluginConfig jobs(IngestJobs jobs) {
+    this.jobs = Objects.requireNonNull(jobs, "jobs");
     return this;
   }
 

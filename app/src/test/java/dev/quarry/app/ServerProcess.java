@@ -171,6 +171,19 @@ public final class ServerProcess implements AutoCloseable {
     return process.isAlive();
   }
 
+  /** SIGKILL (kill -9): the process ends at once, with nothing flushed or closed; waits for it to be gone. */
+  public void kill() {
+    process.destroyForcibly();
+    try {
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("server still alive 60 s after SIGKILL");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Sends SIGTERM without waiting. */
   public void signalTerm() {
     process.destroy();

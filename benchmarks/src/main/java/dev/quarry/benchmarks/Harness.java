@@ -4,7 +4,10 @@ import dev.quarry.benchmarks.contender.Availability;
 import dev.quarry.benchmarks.contender.ContenderKind;
 import dev.quarry.benchmarks.corpus.Corpus;
 import dev.quarry.benchmarks.corpus.JsonlCorpus;
+import dev.quarry.benchmarks.contender.Chunks;
+import dev.quarry.benchmarks.corpus.QueryFile;
 import dev.quarry.benchmarks.corpus.QueryMix;
+import dev.quarry.benchmarks.corpus.Scifact;
 import dev.quarry.benchmarks.corpus.SourceDocument;
 import dev.quarry.benchmarks.extraction.Pdftotext;
 import dev.quarry.benchmarks.extraction.SharedDocuments;
@@ -28,6 +31,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -46,10 +50,11 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * Quarry with raw Lucene (and with pdftotext).
  *
  * <p>Command line: {@code java -jar benchmarks.jar [smoke|quick|compare|full|growth-1m] [--corpus
- * generated|jsonl:FILE] [--seed N] [--out FILE] [--keep] [--opensearch URL] [--contenders a,b]
- * [--shared DIR]};
+ * generated|jsonl:FILE] [--queries generated|jsonl:FILE] [--scifact] [--seed N] [--out FILE] [--keep]
+ * [--opensearch URL] [--contenders a,b] [--shared DIR]};
  * {@code java -jar benchmarks.jar jmh ...}
- * hands the rest to JMH's own command line. Indexes live in a new folder under {@code
+ * hands the rest to JMH's own command line; {@code java -jar benchmarks.jar hybrid ...} runs
+ * {@link dev.quarry.benchmarks.hybrid.HybridBenchmark} (hybrid retrieval against lexical). Indexes live in a new folder under {@code
  * java.io.tmpdir}, deleted at the end unless {@code --keep}.
  *
  * <p>One harness runs one suite; it is not thread-safe.
@@ -62,6 +67,7 @@ public final class Harness {
 
   private final Profile profile;
   private final String corpusSpec;
+  private final String querySpec;
   private final long seed;
   private final Path workspace;
   private final PrintStream log;
@@ -74,20 +80,25 @@ public final class Harness {
    * the shared documents of {@code sharedDir}.
    */
   public Harness(Profile profile, String corpusSpec, long seed, Path workspace, PrintStream log, Path sharedDir) {
-    this(profile, corpusSpec, seed, workspace, log, Servers.NONE, List.of(ContenderKind.values()), sharedDir);
+    this(profile, corpusSpec, QueryFile.GENERATED, seed, workspace, log, Servers.NONE,
+        List.of(ContenderKind.values()), sharedDir);
   }
 
   /**
+   * @param querySpec {@code generated} or {@code jsonl:FILE}, a BEIR {@code queries.jsonl} whose
+   *     queries every search asks in turn; with real queries over a JSONL corpus, search runs over
+   *     the file's documents once (no repeats), the text the queries were written for
    * @param workspace where indexes are built; must exist; its content is left to the caller
    * @param log where progress goes (JMH's own output too, unless the profile runs in-process)
    * @param servers the servers of the HTTP contenders that run in processes of their own
    * @param contenders the contenders to measure, when they can run here
    * @param sharedDir the shared folder whose good documents extraction is measured on
    */
-  public Harness(Profile profile, String corpusSpec, long seed, Path workspace, PrintStream log,
+  public Harness(Profile profile, String corpusSpec, String querySpec, long seed, Path workspace, PrintStream log,
       Servers servers, List<ContenderKind> contenders, Path sharedDir) {
     this.profile = profile;
     this.corpusSpec = corpusSpec;
+    this.querySpec = querySpec;
     this.seed = seed;
     this.workspace = workspace;
     this.log = log;
@@ -97,20 +108,41 @@ public final class Harness {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("hybrid")) {
+      dev.quarry.benchmarks.hybrid.HybridBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
     if (args.length > 0 && args[0].equals("jmh")) {
       org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length));
       return;
     }
+    if (args.length > 0 && args[0].equals("report")) {
+      ReportCommand.main(Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
     CommandLine command = CommandLine.parse(args);
+    if (command.scifact()) {
+      String unavailable = Scifact.unavailableReason(command.shared());
+      if (unavailable != null) {
+        System.out.println("SciFact not measured: " + unavailable);
+        return;
+      }
+      command = command.withRealText(Corpus.JSONL_PREFIX + Scifact.corpus(command.shared()),
+          QueryFile.JSONL_PREFIX + Scifact.queries(command.shared()));
+    }
     Path workspace = Files.createTempDirectory("quarry-bench-");
     try {
-      Report report = new Harness(command.profile(), command.corpus(), command.seed(), workspace, System.out,
-          command.servers(), command.contenders(), command.shared()).run();
+      Report report = new Harness(command.profile(), command.corpus(), command.queries(), command.seed(), workspace,
+          System.out, command.servers(), command.contenders(), command.shared()).run();
       String markdown = report.toMarkdown();
       System.out.println();
       System.out.println(markdown);
       if (command.out() != null) {
         Files.writeString(command.out(), markdown, StandardCharsets.UTF_8);
+      }
+      if (command.json() != null) {
+        report.toResultSet(command.commit()).write(command.json());
+        System.out.println("results kept in " + command.json() + " (for the report command)");
       }
     } finally {
       if (command.keep()) {
@@ -158,8 +190,15 @@ public final class Harness {
   private Report measure() throws IOException, RunnerException {
     Corpus corpus = Corpus.fromSpec(corpusSpec, seed);
     List<String> notes = new ArrayList<>();
+    List<Long> searchChunks = searchChunks(corpus);
     if (corpus instanceof JsonlCorpus file) {
       notes.add(file.size() + " documents in the file; larger indexes repeat them under new ids");
+    }
+    if (QueryFile.isFile(querySpec)) {
+      List<String> queries = QueryFile.load(QueryFile.path(querySpec));
+      notes.add(String.format(Locale.ROOT, "search asks the %,d queries of %s in turn (%.1f words on average)"
+          + " over %,d chunks", queries.size(), QueryFile.describe(querySpec),
+          queries.stream().mapToInt(q -> q.strip().split("\\s+").length).average().orElse(0), searchChunks.get(0)));
     }
     if (contenders.contains(ContenderKind.QUARRY_HTTP)) {
       notes.add(servers.quarryServerUrl() == null
@@ -180,17 +219,17 @@ public final class Harness {
         results.addAll(new Runner(indexing(indexing, threads)).run());
       }
       if (!searching.isEmpty()) {
-        results.addAll(new Runner(search(searching, threads)).run());
+        results.addAll(new Runner(search(searching, threads, searchChunks)).run());
       }
       if (!searching.isEmpty() && profile.searchIndexingDocsPerSecond() > 0) {
-        results.addAll(new Runner(searchUnderIndexing(searching, threads)).run());
+        results.addAll(new Runner(searchUnderIndexing(searching, threads, searchChunks)).run());
       }
     }
     List<Footprint> footprints = new ArrayList<>();
     if (!searching.isEmpty()) {
       int sampled = Math.min(FOOTPRINT_QUERY_SAMPLE, profile.queries());
       QueryMix warmUp = QueryMix.from(sample(corpus, sampled), sampled, seed);
-      for (long chunks : profile.searchChunks()) {
+      for (long chunks : searchChunks) {
         // The heap and folder of an index served by another process are not this JVM's to measure.
         for (ContenderKind kind : searching.stream().filter(ContenderKind::inProcess).toList()) {
           footprints.add(FootprintProbe.measure(kind, corpus, chunks, warmUp));
@@ -282,18 +321,34 @@ public final class Harness {
         .build();
   }
 
-  private org.openjdk.jmh.runner.options.Options search(List<ContenderKind> kinds, int threads) {
-    return common(SearchBenchmark.class, kinds, threads, profile.searchWarmupIterations())
-        .param("chunks", strings(profile.searchChunks()))
+  /**
+   * The index sizes searched: the profile's, or with real queries over a JSONL corpus the chunks of
+   * the file's documents once, so the queries meet the text they were written for, unrepeated.
+   */
+  private List<Long> searchChunks(Corpus corpus) {
+    if (!QueryFile.isFile(querySpec) || !(corpus instanceof JsonlCorpus file)) {
+      return profile.searchChunks();
+    }
+    long chunks = 0;
+    for (int i = 0; i < file.size(); i++) {
+      chunks += Chunks.of(file.document(i)).size();
+    }
+    return List.of(chunks);
+  }
+
+  private org.openjdk.jmh.runner.options.Options search(List<ContenderKind> kinds, int threads, List<Long> chunks) {
+    return searchOptions(kinds, threads)
+        .param("chunks", strings(chunks))
         .param("queries", Integer.toString(profile.queries()))
         .param("indexingDocsPerSecond", "0")
         .build();
   }
 
   /** Search over the smallest search index while new documents are indexed into it at the profile's rate. */
-  private org.openjdk.jmh.runner.options.Options searchUnderIndexing(List<ContenderKind> kinds, int threads) {
-    long smallest = profile.searchChunks().stream().min(Long::compare).orElseThrow();
-    return common(SearchBenchmark.class, kinds, threads, profile.searchWarmupIterations())
+  private org.openjdk.jmh.runner.options.Options searchUnderIndexing(List<ContenderKind> kinds, int threads,
+      List<Long> chunks) {
+    long smallest = chunks.stream().min(Long::compare).orElseThrow();
+    return searchOptions(kinds, threads)
         .param("chunks", Long.toString(smallest))
         .param("queries", Integer.toString(profile.queries()))
         .param("indexingDocsPerSecond", Integer.toString(profile.searchIndexingDocsPerSecond()))
@@ -316,6 +371,12 @@ public final class Harness {
         .param("contender", kinds.stream().map(ContenderKind::param).toArray(String[]::new))
         .param("corpus", corpusSpec)
         .param("seed", Long.toString(seed));
+  }
+
+  /** A search benchmark's options: the common ones and the query set. */
+  private ChainedOptionsBuilder searchOptions(List<ContenderKind> kinds, int threads) {
+    return common(SearchBenchmark.class, kinds, threads, profile.searchWarmupIterations())
+        .param("querySet", querySpec);
   }
 
   private ChainedOptionsBuilder options(Class<?> benchmark, int threads, int warmupIterations,
@@ -366,8 +427,14 @@ public final class Harness {
   }
 
   /** The harness's command line. */
-  record CommandLine(Profile profile, String corpus, long seed, Path out, boolean keep, Servers servers,
-      List<ContenderKind> contenders, Path shared) {
+  record CommandLine(Profile profile, String corpus, String queries, boolean scifact, long seed, Path out,
+      Path json, String commit, boolean keep, Servers servers, List<ContenderKind> contenders, Path shared) {
+    /** This command line over a real corpus and its own queries. */
+    CommandLine withRealText(String corpusSpec, String querySpec) {
+      return new CommandLine(profile, corpusSpec, querySpec, scifact, seed, out, json, commit, keep, servers,
+          contenders, shared);
+    }
+
     static CommandLine parse(String[] args) {
       String openSearch = null;
       String openSearchRefresh = null;
@@ -375,15 +442,23 @@ public final class Harness {
       List<ContenderKind> contenders = List.of(ContenderKind.values());
       Profile profile = Profile.QUICK;
       String corpus = Corpus.GENERATED;
+      String queries = QueryFile.GENERATED;
+      boolean scifact = false;
       long seed = DEFAULT_SEED;
       Path out = null;
+      Path json = null;
+      String commit = "unknown";
       boolean keep = false;
       Path shared = SharedDocuments.DEFAULT_DIR;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--corpus" -> corpus = value(args, ++i, "--corpus");
+          case "--queries" -> queries = value(args, ++i, "--queries");
+          case "--scifact" -> scifact = true;
           case "--seed" -> seed = Long.parseLong(value(args, ++i, "--seed"));
           case "--out" -> out = Path.of(value(args, ++i, "--out"));
+          case "--json" -> json = Path.of(value(args, ++i, "--json"));
+          case "--commit" -> commit = value(args, ++i, "--commit");
           case "--keep" -> keep = true;
           case "--shared" -> shared = Path.of(value(args, ++i, "--shared"));
           case "--opensearch" -> openSearch = value(args, ++i, "--opensearch");
@@ -394,15 +469,19 @@ public final class Harness {
           default -> {
             if (args[i].startsWith("--")) {
               throw new IllegalArgumentException("unknown option " + args[i]
-                  + "; usage: [smoke|quick|compare|full|growth-1m] [--corpus generated|jsonl:FILE] [--seed N]"
-                  + " [--out FILE] [--keep] [--opensearch URL] [--opensearch-refresh wait_for|true] [--quarry-server URL]"
+                  + "; usage: [smoke|quick|compare|full|growth-1m] [--corpus generated|jsonl:FILE]"
+                  + " [--queries generated|jsonl:FILE] [--scifact] [--seed N]"
+                  + " [--out FILE] [--json FILE] [--commit HASH] [--keep] [--opensearch URL] [--opensearch-refresh wait_for|true] [--quarry-server URL]"
                   + " [--contenders quarry,lucene,quarry-http,opensearch] [--shared DIR]");
             }
             profile = Profile.named(args[i]);
           }
         }
       }
-      return new CommandLine(profile, corpus, seed, out, keep,
+      if (!queries.equals(QueryFile.GENERATED) && !QueryFile.isFile(queries)) {
+        throw new IllegalArgumentException("--queries must be generated or jsonl:FILE; got '" + queries + "'");
+      }
+      return new CommandLine(profile, corpus, queries, scifact, seed, out, json, commit, keep,
           new Servers(openSearch, ContenderKind.openSearchRefresh(openSearchRefresh), quarryServer), contenders,
           shared);
     }

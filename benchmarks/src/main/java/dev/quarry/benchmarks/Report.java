@@ -2,6 +2,8 @@ package dev.quarry.benchmarks;
 
 import dev.quarry.benchmarks.report.Environment;
 import dev.quarry.benchmarks.report.ExtractionTable;
+import dev.quarry.benchmarks.report.LoadAverage;
+import dev.quarry.benchmarks.report.ResultSet;
 import dev.quarry.benchmarks.report.ResultTable;
 import java.util.List;
 
@@ -13,6 +15,18 @@ public record Report(Environment environment, Profile profile, String corpus, St
     ResultTable table, ExtractionTable extraction) {
   public Report {
     notes = List.copyOf(notes);
+  }
+
+  /**
+   * This run as a result set for the {@code report} command: the day, the machine with its load
+   * average at the end of the run (the figures mean little without it), and {@code commit}.
+   */
+  public ResultSet toResultSet(String commit) {
+    String machine = String.format(java.util.Locale.ROOT, "%d CPUs (%s), %.1f GB RAM, load average %s at the end",
+        environment.processors(), environment.cpu(), environment.memoryBytes() / 1e9, LoadAverage.now());
+    String run = "`benchmarks.jar " + profile.name() + "`, corpus " + corpus;
+    return new ResultSet(environment.when().toString().substring(0, 10), machine, commit, run, notes,
+        ResultSet.rows(table));
   }
 
   public String toMarkdown() {

@@ -35,6 +35,20 @@ class ProfileTest {
   }
 
   @Test
+  void commandLine_readsRealQueries() {
+    Harness.CommandLine line = Harness.CommandLine.parse(new String[] {"compare", "--queries", "jsonl:q.jsonl"});
+    assertEquals("jsonl:q.jsonl", line.queries());
+    assertEquals("generated", Harness.CommandLine.parse(new String[] {"compare"}).queries());
+    Harness.CommandLine scifact = Harness.CommandLine.parse(new String[] {"compare", "--scifact"});
+    assertTrue(scifact.scifact());
+    assertEquals("jsonl:a", scifact.withRealText("jsonl:a", "jsonl:b").corpus());
+    assertEquals("jsonl:b", scifact.withRealText("jsonl:a", "jsonl:b").queries());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Harness.CommandLine.parse(new String[] {"--queries", "q.jsonl"}));
+    assertTrue(e.getMessage().contains("jsonl:FILE"), e.getMessage());
+  }
+
+  @Test
   void commandLine_opensearchRefresh_acceptsTheModesOpenSearchHasAndRefusesOthers() {
     assertEquals("wait_for", Harness.CommandLine.parse(new String[] {"--opensearch-refresh", "wait_for"}).servers().openSearchRefresh());
     assertEquals(null, Harness.CommandLine.parse(new String[] {"compare"}).servers().openSearchRefresh());

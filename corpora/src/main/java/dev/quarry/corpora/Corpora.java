@@ -56,6 +56,15 @@ public interface Corpora extends Closeable {
   SearchResult search(Access access, String corpus, SearchRequest request, String expectedCorpusId);
 
   /**
+   * Embeds {@code query} with the corpus's model ahead of its search (which then reuses the
+   * vector), under the same grants a search of {@code requested} needs; false, doing nothing, on a
+   * lexical corpus or a store that cannot embed separately.
+   */
+  default boolean embedQuery(Access access, String corpus, dev.quarry.engine.SourceScope requested, String query) {
+    return false;
+  }
+
+  /**
    * The number of sources a search with {@code requested} scope would reach for this caller (the
    * scope checked against the grants as {@link #search} does).
    */
@@ -95,7 +104,19 @@ public interface Corpora extends Closeable {
    * @param idempotency the request's idempotency key and fingerprint (the caller's fingerprint must
    *     cover the file's bytes), or null
    */
-  MutationResult ingest(Access access, String corpus, IngestRequest request, Path file, Mutation.Idempotency idempotency);
+  default MutationResult ingest(Access access, String corpus, IngestRequest request, Path file,
+      Mutation.Idempotency idempotency) {
+    return ingest(access, corpus, request, file, idempotency, () -> { });
+  }
+
+  /**
+   * {@link #ingest(Access, String, IngestRequest, Path, Mutation.Idempotency)}, calling {@code
+   * beforeWrite} once the document is extracted, just before its revision is written: an exception
+   * from it ends the ingestion with nothing written. Ingestion jobs use it so that a cancel that
+   * arrives while a document is being extracted keeps that document out.
+   */
+  MutationResult ingest(Access access, String corpus, IngestRequest request, Path file, Mutation.Idempotency idempotency,
+      Runnable beforeWrite);
 
   /** Whether {@link #ingest} works: the corpora were built with extractors. */
   boolean ingestsDocuments();

@@ -158,6 +158,13 @@ final class LocalCorpora implements Corpora {
   }
 
   @Override
+  public boolean embedQuery(Access access, String corpus, SourceScope requested, String query) {
+    CorpusInfo.checkName(corpus, "corpus");
+    AccessPolicy.searchScope(access, corpus, requested);
+    return store.withCorpus(corpus, index -> index.embedQuery(query));
+  }
+
+  @Override
   public long countSources(Access access, String corpus, SourceScope requested) {
     CorpusInfo.checkName(corpus, "corpus");
     SourceScope scope = AccessPolicy.searchScope(access, corpus, requested);
@@ -226,7 +233,7 @@ final class LocalCorpora implements Corpora {
 
   @Override
   public MutationResult ingest(Access access, String corpus, IngestRequest request, Path file,
-      Mutation.Idempotency idempotency) {
+      Mutation.Idempotency idempotency, Runnable beforeWrite) {
     if (ingestion == null) {
       throw new QuarryException(ErrorCode.INGESTION_UNAVAILABLE, "document ingestion is not configured");
     }
@@ -246,6 +253,7 @@ final class LocalCorpora implements Corpora {
     String claimed = idempotency == null ? null : corpus + "\n" + access.subject() + "\n" + idempotency.key();
     try (IngestPipeline.KeyClaim claim = ingestion.claim(claimed)) {
       SourceOperation.Index operation = ingestion.prepare(request, file);
+      beforeWrite.run();
       Mutation mutation = new Mutation(List.of(operation), access.subject(), idempotency, request.expectedCorpusId());
       return store.withCorpus(corpus, index -> index.apply(mutation));
     }

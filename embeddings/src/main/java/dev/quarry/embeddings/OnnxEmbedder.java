@@ -37,8 +37,12 @@ public final class OnnxEmbedder implements Embedder {
   private final ModelSpec spec;
   private volatile Loaded loaded;
 
-  /** The session, tokenizer and hash of a loaded model. */
-  private record Loaded(OrtSession session, HuggingFaceTokenizer tokenizer, String sha256, boolean typeIds) {}
+  /**
+   * The session, the model's tokenizer (truncating at the window), the same tokenizer without
+   * truncation (to count a passage's word pieces), and the weights' hash.
+   */
+  private record Loaded(OrtSession session, HuggingFaceTokenizer tokenizer, HuggingFaceTokenizer counter,
+      String sha256, boolean typeIds) {}
 
   public OnnxEmbedder(ModelSpec spec) {
     this.spec = spec;
@@ -62,6 +66,11 @@ public final class OnnxEmbedder implements Embedder {
   @Override
   public int maxTokens() {
     return spec.maxTokens();
+  }
+
+  @Override
+  public int passageTokens(String text) {
+    return load().counter().encode(spec.passagePrefix() + text).getIds().length;
   }
 
   @Override
@@ -182,7 +191,8 @@ public final class OnnxEmbedder implements Embedder {
 
   private Loaded open() {
     byte[] weights = resource(spec.onnxResource());
-    try (InputStream tokenizerJson = stream(spec.tokenizerResource())) {
+    try (InputStream tokenizerJson = stream(spec.tokenizerResource());
+        InputStream counterJson = stream(spec.tokenizerResource())) {
       Map<String, String> options = Map.of(
           "addSpecialTokens", "true",
           "truncation", "true",
@@ -190,12 +200,14 @@ public final class OnnxEmbedder implements Embedder {
           "maxLength", Integer.toString(spec.maxTokens()),
           "modelMaxLength", Integer.toString(spec.maxTokens()));
       HuggingFaceTokenizer tokenizer = HuggingFaceTokenizer.newInstance(tokenizerJson, options);
+      HuggingFaceTokenizer counter = HuggingFaceTokenizer.newInstance(counterJson, Map.of(
+          "addSpecialTokens", "true", "truncation", "false", "padding", "false"));
       OrtSession.SessionOptions so = new OrtSession.SessionOptions();
       so.setIntraOpNumThreads(1);
       so.setInterOpNumThreads(1);
       OrtSession session = OrtEnvironment.getEnvironment().createSession(weights, so);
       boolean typeIds = session.getInputNames().contains("token_type_ids");
-      return new Loaded(session, tokenizer, Sha256.of(weights), typeIds);
+      return new Loaded(session, tokenizer, counter, Sha256.of(weights), typeIds);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (OrtException e) {

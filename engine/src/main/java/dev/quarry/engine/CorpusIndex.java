@@ -54,6 +54,18 @@ public interface CorpusIndex extends Closeable {
   /** Searches at the latest revision or the one the request names. */
   SearchResult search(SearchRequest request);
 
+  /**
+   * Embeds {@code query} with the corpus's model ahead of a semantic or hybrid search, which then
+   * finds its vector cached: a caller that reports progress can tell the model call from the
+   * search. Does nothing, and answers false, on a lexical corpus.
+   *
+   * @throws QuarryException INVALID_REQUEST on {@code query} when it is blank or does not fit the
+   *     model's window, as the search would
+   */
+  default boolean embedQuery(String query) {
+    return false;
+  }
+
   /** The source's state at the latest revision. */
   Optional<SourceState> readSource(String source);
 

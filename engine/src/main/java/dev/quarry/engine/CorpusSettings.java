@@ -45,15 +45,23 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
    *     creation request, before the model is resolved
    * @param semanticWeight the semantic side's share in the convex combination of normalized scores
    *     (the lexical side gets the rest); a request may override it
+   * @param index how semantic candidates are found: {@link VectorIndex#EXACT} (the default) or the
+   *     opt-in approximate {@link VectorIndex#HNSW}
    */
-  public record Embedding(String model, String sha256, double semanticWeight) {
+  public record Embedding(String model, String sha256, double semanticWeight, VectorIndex index) {
     /**
      * Equal shares: the neutral choice when nothing is known about a collection, and the setting
      * Bruch, Gai and Ingber report as robust across BEIR collections without tuning (docs/hybrid.md).
      */
     public static final double DEFAULT_SEMANTIC_WEIGHT = 0.5;
 
+    /** Exact semantic search, the default. */
+    public Embedding(String model, String sha256, double semanticWeight) {
+      this(model, sha256, semanticWeight, VectorIndex.EXACT);
+    }
+
     public Embedding {
+      Objects.requireNonNull(index, "index");
       if (model == null || model.isBlank()) {
         throw QuarryException.invalid("settings.embedding.model", "model is required");
       }
@@ -65,7 +73,37 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
 
     /** These settings bound to the model's weights. */
     public Embedding withSha256(String sha) {
-      return new Embedding(model, sha, semanticWeight);
+      return new Embedding(model, sha, semanticWeight, index);
+    }
+  }
+
+  /**
+   * How semantic search finds its candidates.
+   *
+   * <p>{@link #EXACT} scores every visible chunk in scope: the answer at a pinned revision never
+   * changes, and cost grows linearly with the chunks in scope. {@link #HNSW} adds Lucene's
+   * approximate nearest-neighbour graph and asks it for the candidates, whose scores are then
+   * computed exactly as EXACT computes them: faster on large corpora, but which chunks are found
+   * depends on the graph, which merges rebuild, so a pinned search's hits (not the score of a hit)
+   * may differ after merges, and a chunk the exact search would rank may be missed (recall below
+   * 1). Chosen at creation; changing it is a re-index into a new corpus.
+   */
+  public enum VectorIndex {
+    EXACT,
+    HNSW;
+
+    /** The wire name: {@code exact}, {@code hnsw}. */
+    public String wireName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static VectorIndex fromWireName(String name, String field) {
+      for (VectorIndex v : values()) {
+        if (v.wireName().equals(name)) {
+          return v;
+        }
+      }
+      throw QuarryException.invalid(field, "index must be one of exact, hnsw; got '" + name + "'");
     }
   }
 

@@ -25,6 +25,13 @@ public interface Embedder {
   int maxTokens();
 
   /**
+   * How many word pieces the model reads for {@code text} as a passage (its passage prefix and
+   * special tokens included), counted past {@link #maxTokens()}: what the engine sizes chunks by,
+   * so that a chunk fits the window instead of being cut.
+   */
+  int passageTokens(String text);
+
+  /**
    * Embeds passages for storage, each with the model's passage prefix (if any).
    *
    * @return one result per text, in order

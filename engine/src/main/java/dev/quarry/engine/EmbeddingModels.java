@@ -1,6 +1,7 @@
 package dev.quarry.engine;
 
 import dev.quarry.engine.embed.PassageEmbedder;
+import dev.quarry.engine.embed.QueryCachingEmbedder;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -30,11 +31,14 @@ public final class EmbeddingModels {
     return passages;
   }
 
-  /** The given models, each under its own {@link Embedder#model()} name. */
+  /**
+   * The given models, each under its own {@link Embedder#model()} name, each with a cache of its
+   * recent query vectors ({@link QueryCachingEmbedder}).
+   */
   public static EmbeddingModels of(Embedder... embedders) {
     Map<String, Embedder> m = new TreeMap<>();
     for (Embedder e : embedders) {
-      if (m.put(e.model(), e) != null) {
+      if (m.put(e.model(), new QueryCachingEmbedder(e, QueryCachingEmbedder.DEFAULT_QUERIES)) != null) {
         throw new IllegalArgumentException("two embedders are named " + e.model());
       }
     }

@@ -29,6 +29,14 @@ public enum ErrorCode {
   INDEXING_UNAVAILABLE(false),
   INGESTION_UNAVAILABLE(false),
   PDF_INGESTION_UNAVAILABLE(false),
+  /** The ingestion-jobs feature is switched off (or the host runs no jobs). */
+  INGESTION_JOBS_UNAVAILABLE(false),
+  /** No ingestion job with this id that the caller may see: unknown and another subject's answer alike. */
+  JOB_NOT_FOUND(false),
+  /** Files sent to, or a close of, an ingestion job that no longer takes files. */
+  JOB_CLOSED(false),
+  /** An ingestion job would hold more files or bytes than its limits allow. */
+  JOB_TOO_LARGE(false),
   /** The corpus's embedding model is not one this server runs (or its weights differ). */
   EMBEDDING_UNAVAILABLE(false),
   CAPACITY(true),

@@ -1,6 +1,7 @@
 package dev.quarry.api.routes;
 
 import dev.quarry.api.wire.StrictUtf8;
+import dev.quarry.corpora.jobs.IngestJobs;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Sha256;
@@ -13,7 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Reads an ingest upload, {@code multipart/form-data} with a {@code request} part (JSON, kept in
@@ -47,7 +52,7 @@ final class MultipartUpload {
   private final byte[] buffer;
   private final long maxRequestBytes;
   private final long maxDocumentBytes;
-  private final long maxTotalBytes;
+  private long maxTotalBytes;
   private int position;
   private int limit;
   private long consumed;
@@ -133,6 +138,81 @@ final class MultipartUpload {
       return new Upload(request, file, fileBytes, sha256);
     } catch (IOException | RuntimeException | Error e) {
       deleteQuietly(file);
+      throw e;
+    }
+  }
+
+  /** What a job upload holds: the upload its files went to, and each file as stored, in part order. */
+  record JobParts(IngestJobs.Upload upload, List<IngestJobs.StoredFile> stored) {}
+
+  /**
+   * Reads an ingestion-job upload: a {@code request} part first (JSON, at most {@code
+   * maxRequestBytes}), handed to {@code begin}, which checks it and returns the upload the file
+   * parts go to; then one {@code file} part per entry of the request's {@code files}, each streamed
+   * to {@link IngestJobs.Upload#part} with its SHA-256, at most {@code maxDocumentBytes} each (413
+   * DOCUMENT_TOO_LARGE) and {@link IngestJobs.Upload#maxBytes} together ({@link
+   * IngestJobs.Upload#overBudget}). Nothing of the files is read before the request part passed
+   * {@code begin}. When reading fails, the upload is closed (its parts deleted) before the failure
+   * is rethrown; otherwise the caller commits or closes it.
+   */
+  static JobParts readJob(InputStream in, String contentType, long declaredLength, long maxRequestBytes,
+      long maxDocumentBytes, Function<byte[], IngestJobs.Upload> begin) throws IOException {
+    MultipartUpload reader = new MultipartUpload(in, boundary(contentType), maxRequestBytes, maxDocumentBytes);
+    reader.maxTotalBytes = maxRequestBytes + OVERHEAD_BYTES;
+    return reader.readJobParts(declaredLength, begin);
+  }
+
+  private JobParts readJobParts(long declaredLength, Function<byte[], IngestJobs.Upload> begin) throws IOException {
+    skipPreamble();
+    if (!afterDelimiter() || !REQUEST_PART.equals(readHeaders().name())) {
+      throw invalid(REQUEST_PART, "a job upload starts with its 'request' part (JSON), before the file parts");
+    }
+    ByteArrayOutputStream json = new ByteArrayOutputStream();
+    copyUntilDelimiter(json, maxRequestBytes, ErrorCode.REQUEST_TOO_LARGE, "the request part is larger than "
+        + maxRequestBytes + " bytes (maxRequestBytes)");
+    IngestJobs.Upload upload = begin.apply(json.toByteArray());
+    try {
+      int files = upload.files().size();
+      long budget = Math.min(upload.maxBytes(), files * maxDocumentBytes);
+      maxTotalBytes = maxRequestBytes + budget + OVERHEAD_BYTES + (long) files * MAX_PART_HEADER_BYTES;
+      if (declaredLength > maxTotalBytes) {
+        BodyReader.discardArrived(in);
+        throw upload.maxBytes() < files * maxDocumentBytes ? upload.overBudget()
+            : new QuarryException(ErrorCode.DOCUMENT_TOO_LARGE, "the upload has " + declaredLength + " bytes; each of its "
+                + files + " documents may have at most " + maxDocumentBytes + " bytes (maxDocumentBytes)");
+      }
+      List<IngestJobs.StoredFile> stored = new ArrayList<>(files);
+      long used = 0;
+      boolean more = afterDelimiter();
+      while (more) {
+        String name = readHeaders().name();
+        if (!FILE_PART.equals(name)) {
+          throw invalid(name, "unexpected part '" + name + "'; after the 'request' part come the 'file' parts, "
+              + "one per entry of files");
+        }
+        int i = stored.size();
+        if (i == files) {
+          throw invalid("files", "the upload has more 'file' parts than files lists (" + files + ")");
+        }
+        long room = upload.maxBytes() - used;
+        boolean jobIsTheBound = room < maxDocumentBytes;
+        MessageDigest sha = Sha256.newDigest();
+        long bytes;
+        try (OutputStream out = new DigestOutputStream(Files.newOutputStream(upload.part(i)), sha)) {
+          bytes = copyUntilDelimiter(out, Math.min(room, maxDocumentBytes), () -> jobIsTheBound ? upload.overBudget()
+              : new QuarryException(ErrorCode.DOCUMENT_TOO_LARGE, "file " + i + " (" + upload.files().get(i).source()
+                  + ") is larger than " + maxDocumentBytes + " bytes (maxDocumentBytes)"));
+        }
+        used += bytes;
+        stored.add(new IngestJobs.StoredFile(Sha256.hex(sha), bytes));
+        more = afterDelimiter();
+      }
+      if (stored.size() != files) {
+        throw invalid("files", "files lists " + files + " files but the upload has " + stored.size() + " 'file' parts");
+      }
+      return new JobParts(upload, stored);
+    } catch (IOException | RuntimeException | Error e) {
+      upload.close();
       throw e;
     }
   }
@@ -239,6 +319,12 @@ final class MultipartUpload {
   /** Copies bytes up to the next delimiter to {@code out}; fails with {@code tooLarge} past {@code maxBytes}. */
   private long copyUntilDelimiter(OutputStream out, long maxBytes, ErrorCode tooLarge, String message)
       throws IOException {
+    return copyUntilDelimiter(out, maxBytes, () -> new QuarryException(tooLarge, message));
+  }
+
+  /** Copies bytes up to the next delimiter to {@code out}; fails with {@code tooLarge}'s exception past {@code maxBytes}. */
+  private long copyUntilDelimiter(OutputStream out, long maxBytes, Supplier<QuarryException> tooLarge)
+      throws IOException {
     long copied = 0;
     while (true) {
       int found = indexOfDelimiter();
@@ -249,7 +335,7 @@ final class MultipartUpload {
       int n = end - position;
       copied += n;
       if (copied > maxBytes) {
-        throw new QuarryException(tooLarge, message);
+        throw tooLarge.get();
       }
       out.write(buffer, position, n);
       position = end;

@@ -34,4 +34,14 @@ public final class RetrievalRoutes {
         new Route("corpora/delete", null, Route.Kind.MUTATION, corpus::delete),
         new Route("whoami", null, Route.Kind.READ, WhoamiRoute::whoami));
   }
+
+  /**
+   * The JSON endpoints of ingestion jobs ({@code jobs/create}, {@code jobs/close}, {@code
+   * jobs/cancel}, {@code jobs/read}); the uploads have their own handler, {@link JobUploadEndpoint}.
+   *
+   * @param jobs the jobs, or null when the host runs none
+   */
+  public static List<Route> jobs(dev.quarry.corpora.jobs.IngestJobs jobs) {
+    return JobRoutes.over(jobs);
+  }
 }

@@ -4,7 +4,8 @@
  * ({@link dev.quarry.api.runs.RetrievalRuns}: ids, events, idle timeouts, capacity).
  *
  * <p>A run is {@code run.started}, one {@code run.progress} per retrieval phase ({@code
- * retrieval.resolving-sources}, {@code retrieval.searching}, {@code retrieval.completed}) and
+ * retrieval.resolving-sources}, {@code retrieval.embedding-query} on a corpus with an embedding
+ * model, {@code retrieval.searching}, {@code retrieval.completed}) and
  * exactly one terminal event ({@code run.completed}, {@code run.failed} or {@code run.cancelled}),
  * numbered from 1 by one; {@code RunEvents} guards that order against the races of the run, its
  * idle timer and its stream writer. The events are documented in {@code docs/runs.md}.

@@ -31,11 +31,14 @@ public final class CorpusRequests {
       if (e == null) {
         return null;
       }
-      e.allowOnly(Set.of("model", "semanticWeight"));
+      e.allowOnly(Set.of("model", "semanticWeight", "index"));
       String model = e.requireString("model");
       Double weight = e.optionalNumber("semanticWeight");
+      String index = e.optionalString("index", 16);
       return new CorpusSettings.Embedding(model, null,
-          weight == null ? CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT : weight);
+          weight == null ? CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT : weight,
+          index == null ? CorpusSettings.VectorIndex.EXACT
+              : CorpusSettings.VectorIndex.fromWireName(index, "settings.embedding.index"));
     }
 
     private static CorpusSettings.Chunking chunking(WireObject c) {

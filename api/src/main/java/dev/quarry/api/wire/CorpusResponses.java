@@ -60,6 +60,7 @@ public final class CorpusResponses {
       embedding.put("model", s.embedding().model());
       embedding.put("sha256", s.embedding().sha256());
       embedding.put("semanticWeight", s.embedding().semanticWeight());
+      embedding.put("index", s.embedding().index().wireName());
     }
     return out;
   }

@@ -10,7 +10,9 @@ public enum Feature {
   SCOPED_RETRIEVAL("scoped-retrieval", ErrorCode.RETRIEVAL_UNAVAILABLE),
   RETRIEVAL_INDEXING("retrieval-indexing", ErrorCode.INDEXING_UNAVAILABLE),
   DOCUMENT_INGESTION("document-ingestion", ErrorCode.INGESTION_UNAVAILABLE),
-  PDF_INGESTION("pdf-ingestion", ErrorCode.PDF_INGESTION_UNAVAILABLE);
+  PDF_INGESTION("pdf-ingestion", ErrorCode.PDF_INGESTION_UNAVAILABLE),
+  /** Durable ingestion jobs (docs/ingestion.md): many files, detached from the connection, surviving restarts. */
+  INGESTION_JOBS("ingestion-jobs", ErrorCode.INGESTION_JOBS_UNAVAILABLE);
 
   private final String wireName;
   private final ErrorCode unavailable;

@@ -1,5 +1,6 @@
 package dev.quarry.api.wire;
 
+import dev.quarry.corpora.jobs.JobSettings;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.SearchRequest;
@@ -39,7 +40,11 @@ public enum Limit {
   MAX_DOCUMENT_PAGES("maxDocumentPages", 2000, 100_000),
   MAX_EXTRACTED_CHARS("maxExtractedChars", 10_000_000, 100_000_000),
   /** Wall-clock time one document may take in an extraction worker before it fails (ingest). */
-  EXTRACTION_TIMEOUT_MILLIS("extractionTimeoutMillis", 60_000, 3_600_000);
+  EXTRACTION_TIMEOUT_MILLIS("extractionTimeoutMillis", 60_000, 3_600_000),
+  /** Files one ingestion job may hold (ingestion-jobs). */
+  MAX_JOB_FILES("maxJobFiles", JobSettings.DEFAULT_MAX_FILES_PER_JOB, 1_000_000),
+  /** Bytes one ingestion job's files may hold together (ingestion-jobs). */
+  MAX_JOB_BYTES("maxJobBytes", JobSettings.DEFAULT_MAX_BYTES_PER_JOB, 1L << 40);
 
   private final String wireName;
   private final long defaultValue;

@@ -29,6 +29,34 @@ public final class Upload {
     return send(api, token, null, body(requestJson, fileName, file));
   }
 
+  /** Sends a {@code request} part and one {@code file} part to the multipart endpoint at {@code path}. */
+  public static ApiClient.Answer send(ApiClient api, String token, String path, String requestJson, String fileName,
+      byte[] file) {
+    return api.post(path).token(token).header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
+        .bytes(body(requestJson, fileName, file)).send();
+  }
+
+  /** A body with a {@code request} part and one {@code file} part per entry of {@code files}, in order. */
+  public static byte[] body(String requestJson, java.util.List<byte[]> files) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    write(out, "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"request\"\r\n"
+        + "Content-Type: application/json\r\n\r\n" + requestJson + "\r\n");
+    for (int i = 0; i < files.size(); i++) {
+      write(out, "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f" + i + "\"\r\n"
+          + "Content-Type: application/octet-stream\r\n\r\n");
+      out.writeBytes(files.get(i));
+      write(out, "\r\n");
+    }
+    write(out, "--" + BOUNDARY + "--\r\n");
+    return out.toByteArray();
+  }
+
+  /** Posts a multipart {@code body} (from {@link #body}) to {@code path}. */
+  public static ApiClient.Answer post(ApiClient api, String token, String path, byte[] body) {
+    return api.post(path).token(token).header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
+        .bytes(body).send();
+  }
+
   public static ApiClient.Answer send(ApiClient api, String token, String idempotencyKey, byte[] body) {
     ApiClient.Call call = api.post("/v1/retrieval/ingest").token(token)
         .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY).bytes(body);

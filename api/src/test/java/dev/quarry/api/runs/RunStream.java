@@ -29,6 +29,8 @@ public final class RunStream {
       "run.cancelled");
   public static final Set<String> TERMINAL_TYPES = Set.of("run.completed", "run.failed", "run.cancelled");
   public static final List<String> PHASES = List.of("retrieval.resolving-sources", "retrieval.searching", "retrieval.completed");
+  /** The phase a run on a corpus with an embedding model adds before searching. */
+  public static final String EMBEDDING_QUERY = "retrieval.embedding-query";
   public static final List<Set<String>> PHASE_CONTEXT_KEYS = List.of(Set.of("corpus"), Set.of("corpus", "revision", "sources"),
       Set.of("corpus", "revision", "results"));
   private static final Pattern TIMESTAMP = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z");
@@ -100,7 +102,13 @@ public final class RunStream {
       String timestamp = e.path("timestamp").asText();
       assertTrue(TIMESTAMP.matcher(timestamp).matches(), "ISO-8601 UTC with milliseconds: " + timestamp);
       assertNotNull(Instant.parse(timestamp));
-      if (type.equals("run.progress")) {
+      if (type.equals("run.progress") && e.path("phase").asText().equals(EMBEDDING_QUERY)) {
+        // Only on a corpus with an embedding model, between resolving the sources and searching.
+        assertEquals(1, phase, "retrieval.embedding-query comes right after retrieval.resolving-sources");
+        Set<String> keys = new java.util.HashSet<>();
+        e.path("context").fieldNames().forEachRemaining(keys::add);
+        assertEquals(Set.of("corpus", "model"), keys, "context of " + EMBEDDING_QUERY);
+      } else if (type.equals("run.progress")) {
         assertTrue(phase < PHASES.size(), "no phase after retrieval.completed");
         assertEquals(PHASES.get(phase), e.path("phase").asText(), "phases in order");
         Set<String> keys = new java.util.HashSet<>();

@@ -86,8 +86,13 @@ public final class EvalCommand implements Callable<Integer> {
           + CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT + ").")
   private Double semanticWeight;
 
-  @Option(names = "--fusion", paramLabel = "METHOD", description = "Hybrid: convex (default) or rrf.")
-  private String fusion;
+  @Option(names = "--fusion", paramLabel = "METHOD", split = ",",
+      description = "Hybrid: convex (default), convex:W (semantic weight W for this run) or rrf; several,"
+          + " comma-separated, evaluate one index with each.")
+  private java.util.List<String> fusion;
+
+  @Option(names = "--per-query", description = "With --json: each query's scores too.")
+  private boolean perQuery;
 
   @Option(names = "--queries", paramLabel = "N", description = "Evaluate only the first N judged queries.")
   private Integer queries;
@@ -117,7 +122,7 @@ public final class EvalCommand implements Callable<Integer> {
     err.flush();
     java.util.List<SearchRequest.Mode> searchModes = new java.util.ArrayList<>();
     java.util.List<EvalReport> reports;
-    SearchRequest.Fusion fusionOption;
+    java.util.List<SearchRequest.Fusion> fusionOptions = new java.util.ArrayList<>();
     try {
       if (modes == null || modes.isEmpty()) {
         searchModes.add(null);
@@ -126,15 +131,20 @@ public final class EvalCommand implements Callable<Integer> {
           searchModes.add(SearchRequest.Mode.fromWireName(m.trim(), "--mode"));
         }
       }
-      fusionOption = fusion == null ? null
-          : new SearchRequest.Fusion(SearchRequest.Fusion.Method.fromWireName(fusion, "--fusion"), null);
+      if (fusion == null || fusion.isEmpty()) {
+        fusionOptions.add(null);
+      } else {
+        for (String f : fusion) {
+          fusionOptions.add(fusionOption(f.trim()));
+        }
+      }
     } catch (QuarryException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     try {
       reports = new Evaluation(EngineConfig.builder().embeddingModels(Models.all()).build())
           .run(collection, settings, indexDir, queries == null ? Integer.MAX_VALUE : queries, searchModes,
-              fusionOption);
+              fusionOptions);
     } catch (QuarryException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     } finally {
@@ -144,10 +154,25 @@ public final class EvalCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     for (EvalReport report : reports) {
-      out.print(json ? ReportFormat.json(report) : ReportFormat.text(report));
+      out.print(json ? ReportFormat.json(report, perQuery) : ReportFormat.text(report));
     }
     out.flush();
     return 0;
+  }
+
+  /** {@code convex}, {@code convex:W} or {@code rrf}. */
+  private static SearchRequest.Fusion fusionOption(String spec) {
+    int colon = spec.indexOf(':');
+    String method = colon < 0 ? spec : spec.substring(0, colon);
+    Double weight = null;
+    if (colon >= 0) {
+      try {
+        weight = Double.valueOf(spec.substring(colon + 1));
+      } catch (NumberFormatException e) {
+        throw QuarryException.invalid("--fusion", "a fusion's weight must be a number; got '" + spec + "'");
+      }
+    }
+    return new SearchRequest.Fusion(SearchRequest.Fusion.Method.fromWireName(method, "--fusion"), weight);
   }
 
   /** The default settings with this command's overrides; out-of-range values are usage errors. */

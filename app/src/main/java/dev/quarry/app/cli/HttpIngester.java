@@ -31,6 +31,14 @@ final class HttpIngester implements DocumentIngester {
   private final String baseUrl;
   private final String token;
 
+  String baseUrl() {
+    return baseUrl;
+  }
+
+  ObjectMapper json() {
+    return json;
+  }
+
   HttpIngester(String baseUrl, String token) {
     this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
     this.token = token;
@@ -103,11 +111,12 @@ final class HttpIngester implements DocumentIngester {
   }
 
   /** The file's name for the part header, without characters that would break the header. */
-  private static String fileName(DocumentFiles.DocumentFile file) {
+  static String fileName(DocumentFiles.DocumentFile file) {
     return file.path().getFileName().toString().replaceAll("[\"\\\\\\r\\n]", "_");
   }
 
-  private Answer postJson(String endpoint, ObjectNode body) throws IOException {
+  /** POSTs {@code body} to {@code /v1/retrieval/<endpoint>}. */
+  Answer postJson(String endpoint, ObjectNode body) throws IOException {
     try {
       return send(HttpRequest.newBuilder(URI.create(baseUrl + "/v1/retrieval/" + endpoint))
           .header("Content-Type", "application/json")
@@ -118,7 +127,8 @@ final class HttpIngester implements DocumentIngester {
     }
   }
 
-  private Answer send(HttpRequest.Builder request) throws IOException, InterruptedException {
+  /** Sends {@code request} with the token and version header; the answer's body parsed as JSON. */
+  Answer send(HttpRequest.Builder request) throws IOException, InterruptedException {
     HttpResponse<String> response = http.send(request.header("Authorization", "Bearer " + token)
         .header("AgenticDriver-Version", "1.0").timeout(REQUEST_TIMEOUT).build(),
         HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
@@ -132,7 +142,7 @@ final class HttpIngester implements DocumentIngester {
   }
 
   /** A server's answer: the status and the JSON body (an error envelope unless 200). */
-  private record Answer(int status, JsonNode body) {
+  record Answer(int status, JsonNode body) {
     String code() {
       return body.path("error").path("code").asText("HTTP_" + status);
     }

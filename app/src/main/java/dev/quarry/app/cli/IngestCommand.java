@@ -20,8 +20,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code quarry ingest --corpus NAME PATH...}: ingests document files, folders walked, either
- * through a running server ({@code --url}) or straight into a data folder ({@code --data}). Files
- * go {@code --parallel} at a time; progress on stderr (a bar on a terminal, plain lines otherwise)
+ * through a running server ({@code --url}, as one durable ingestion job: {@link JobIngest}; {@code
+ * --watch JOB} and {@code --cancel JOB} act on a job submitted earlier) or straight into a data
+ * folder ({@code --data}). Into a data folder, files go {@code --parallel} at a time; progress on stderr (a bar on a terminal, plain lines otherwise)
  * counts files, bytes and failures; files
  * whose bytes their source already holds are skipped as unchanged; one bad file never stops the
  * batch. Ends with a table on stdout (ingested, unchanged, failed by code) and exit code 0, or 1
@@ -37,8 +38,8 @@ final class IngestCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--corpus", required = true, paramLabel = "NAME",
-      description = "The corpus; it must exist, unless --create is given.")
+  @Option(names = "--corpus", paramLabel = "NAME",
+      description = "The corpus; it must exist, unless --create is given. Required with PATHs.")
   String corpus;
 
   @ArgGroup(exclusive = true, multiplicity = "1")
@@ -64,9 +65,19 @@ final class IngestCommand implements Callable<Integer> {
       description = "Files ingested at once. Default: ${DEFAULT-VALUE}.")
   int parallel;
 
-  @Parameters(arity = "1..*", paramLabel = "PATH", description = "Files and folders; a file in a folder becomes the "
+  @Option(names = "--wait", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "With --url: watch the job until it ends (default). --no-wait returns once the files are uploaded.")
+  boolean wait;
+
+  @Option(names = "--watch", paramLabel = "JOB", description = "With --url: watch a job submitted earlier until it ends.")
+  String watch;
+
+  @Option(names = "--cancel", paramLabel = "JOB", description = "With --url: cancel a job; files already indexed stay.")
+  String cancel;
+
+  @Parameters(arity = "0..*", paramLabel = "PATH", description = "Files and folders; a file in a folder becomes the "
       + "source named by its path relative to that folder.")
-  List<Path> paths;
+  List<Path> paths = List.of();
 
   @Override
   public Integer call() {
@@ -74,6 +85,13 @@ final class IngestCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     if (parallel < 1 || parallel > 64) {
       err.println("quarry ingest: --parallel must be between 1 and 64; got " + parallel);
+      return 2;
+    }
+    if (watch != null || cancel != null) {
+      return jobCommand(out, err);
+    }
+    if (corpus == null || paths.isEmpty()) {
+      err.println("quarry ingest: give --corpus NAME and at least one PATH (or --watch JOB, --cancel JOB)");
       return 2;
     }
     List<DocumentFiles.DocumentFile> files;
@@ -100,12 +118,46 @@ final class IngestCommand implements Callable<Integer> {
             + (missing && !create ? " (add --create to create it)" : ""));
         return 1;
       }
+      if (ingester instanceof HttpIngester http) {
+        // Over a server, the files go as one durable ingestion job.
+        int code = new JobIngest(new JobClient(http), err).run(corpus, files, wait, out);
+        if (code != JobIngest.NO_JOBS) {
+          return code;
+        }
+        err.println("quarry ingest: the server runs no ingestion jobs; sending the files one by one");
+      }
       IngestSummary summary = run(ingester, files, err);
       summary.print(out);
       return summary.failed() == 0 ? 0 : 1;
-    } catch (QuarryException e) {
+    } catch (QuarryException | JobClient.JobException e) {
       err.println("quarry ingest: " + e.getMessage());
       return 1;
+    } catch (java.io.IOException e) {
+      err.println("quarry ingest: UNREACHABLE: " + target.url + ": " + e.getMessage());
+      return 2;
+    }
+  }
+
+  /** {@code --watch JOB} and {@code --cancel JOB}: over a server only. */
+  private int jobCommand(PrintWriter out, PrintWriter err) {
+    if (target.url == null || !paths.isEmpty() || (watch != null && cancel != null)) {
+      err.println("quarry ingest: --watch JOB and --cancel JOB take --url (and the token), one of them, and no PATH");
+      return 2;
+    }
+    String bearer = token != null ? token : System.getenv(TOKEN_VARIABLE);
+    if (bearer == null || bearer.isBlank()) {
+      err.println("quarry ingest: --url needs --token or the " + TOKEN_VARIABLE + " variable");
+      return 2;
+    }
+    try (HttpIngester http = new HttpIngester(target.url, bearer)) {
+      JobIngest jobs = new JobIngest(new JobClient(http), err);
+      return watch != null ? jobs.watch(watch, new IngestSummary(), out) : jobs.cancel(cancel, out);
+    } catch (JobClient.JobException e) {
+      err.println("quarry ingest: " + e.getMessage());
+      return 1;
+    } catch (java.io.IOException e) {
+      err.println("quarry ingest: UNREACHABLE: " + target.url + ": " + e.getMessage());
+      return 2;
     }
   }
 

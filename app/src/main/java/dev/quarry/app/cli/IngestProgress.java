@@ -21,6 +21,9 @@ abstract class IngestProgress implements AutoCloseable {
   /** One more file is done; {@code bytes} and {@code failed} count every file done so far. */
   abstract void fileDone(long bytes, int failed);
 
+  /** {@code done} files are done so far, {@code failed} of them failed (a job's counts). */
+  abstract void progress(int done, int failed);
+
   @Override
   public abstract void close();
 
@@ -40,6 +43,12 @@ abstract class IngestProgress implements AutoCloseable {
     void fileDone(long bytes, int failed) {
       bar.step();
       bar.setExtraMessage(megabytes(bytes) + ", " + failed + " failed");
+    }
+
+    @Override
+    void progress(int done, int failed) {
+      bar.stepTo(done);
+      bar.setExtraMessage(failed + " failed");
     }
 
     @Override
@@ -76,8 +85,20 @@ abstract class IngestProgress implements AutoCloseable {
       }
     }
 
+    @Override
+    void progress(int done, int failed) {
+      this.done = done;
+      this.failed = failed;
+      long now = clock.getAsLong();
+      if (now - lastLine >= LINE_EVERY_MILLIS && done < files) {
+        line();
+        lastLine = now;
+      }
+    }
+
     private void line() {
-      err.println("ingest: " + done + "/" + files + " files, " + megabytes(bytes) + ", " + failed + " failed");
+      err.println("ingest: " + done + "/" + files + " files" + (bytes > 0 ? ", " + megabytes(bytes) : "") + ", "
+          + failed + " failed");
       err.flush();
     }
 

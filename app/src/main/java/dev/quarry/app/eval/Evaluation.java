@@ -55,17 +55,22 @@ public final class Evaluation {
    */
   public EvalReport run(BeirCollection collection, CorpusSettings settings, Path indexDir, int maxQueries)
       throws IOException {
-    return run(collection, settings, indexDir, maxQueries, java.util.Collections.singletonList(null), null).get(0);
+    return run(collection, settings, indexDir, maxQueries, java.util.Collections.singletonList(null),
+        java.util.Collections.singletonList(null)).get(0);
   }
 
   /**
    * Indexes {@code collection} once and evaluates it in each of {@code modes} (null: the corpus's
-   * default mode), one report per mode.
+   * default mode), one report per mode, and a hybrid mode once per fusion: comparing fusions costs
+   * searches, not another indexing.
    *
-   * @param fusion hybrid search's fusion, or null for the corpus's default
+   * @param fusions hybrid search's fusions, each null for the corpus's default; at least one
    */
   public List<EvalReport> run(BeirCollection collection, CorpusSettings settings, Path indexDir, int maxQueries,
-      List<SearchRequest.Mode> modes, SearchRequest.Fusion fusion) throws IOException {
+      List<SearchRequest.Mode> modes, List<SearchRequest.Fusion> fusions) throws IOException {
+    if (fusions.isEmpty()) {
+      throw new IllegalArgumentException("at least one fusion (null: the corpus's default)");
+    }
     if (maxQueries < 1) {
       throw new IllegalArgumentException("maxQueries must be at least 1; got " + maxQueries);
     }
@@ -82,6 +87,8 @@ public final class Evaluation {
       for (SearchRequest.Mode mode : modes) {
         SearchRequest.Mode effective = mode != null ? mode
             : info.settings().hasEmbedding() ? SearchRequest.Mode.HYBRID : SearchRequest.Mode.LEXICAL;
+        for (SearchRequest.Fusion fusion : effective == SearchRequest.Mode.HYBRID ? fusions
+            : java.util.Collections.<SearchRequest.Fusion>singletonList(null)) {
         List<QueryScores> scores = new ArrayList<>(queries.size());
         start = System.nanoTime();
         for (BeirQuery query : queries) {
@@ -94,7 +101,8 @@ public final class Evaluation {
         }
         Duration searching = Duration.ofNanos(System.nanoTime() - start);
         reports.add(new EvalReport(collection.name(), info.settings(), collection.documents().size(), chunks,
-            scores, indexing, searching, effective.wireName()));
+            scores, indexing, searching, label(effective, fusion)));
+        }
       }
       return reports;
     }
@@ -129,6 +137,15 @@ public final class Evaluation {
       sources.add(hit.source());
     }
     return List.copyOf(sources);
+  }
+
+  /** The mode as a report names it: {@code hybrid (rrf)}, {@code hybrid (convex 0.3)} with a fusion given. */
+  static String label(SearchRequest.Mode mode, SearchRequest.Fusion fusion) {
+    if (fusion == null) {
+      return mode.wireName();
+    }
+    return mode.wireName() + " (" + fusion.method().wireName()
+        + (fusion.semanticWeight() == null ? "" : " " + fusion.semanticWeight()) + ")";
   }
 
   /** A valid corpus name derived from the collection's name. */

@@ -40,6 +40,11 @@ public final class ReportFormat {
 
   /** One JSON object with camelCase fields, the settings as the wire names them. */
   public static String json(EvalReport r) {
+    return json(r, false);
+  }
+
+  /** As {@link #json(EvalReport)}, with each query's scores under {@code perQuery} when asked. */
+  public static String json(EvalReport r, boolean perQuery) {
     CorpusSettings s = r.settings();
     Map<String, Object> settings = new LinkedHashMap<>();
     settings.put("language", s.language().wireName());
@@ -71,6 +76,18 @@ public final class ReportFormat {
     out.put("mrrAt10", r.mrrAt10());
     out.put("indexingMs", r.indexing().toMillis());
     out.put("searchingMs", r.searching().toMillis());
+    if (perQuery) {
+      java.util.List<Map<String, Object>> queries = new java.util.ArrayList<>();
+      for (QueryScores q : r.perQuery()) {
+        Map<String, Object> one = new LinkedHashMap<>();
+        one.put("query", q.queryId());
+        one.put("ndcgAt10", q.ndcgAt10());
+        one.put("recallAt100", q.recallAt100());
+        one.put("mrrAt10", q.mrrAt10());
+        queries.add(one);
+      }
+      out.put("perQuery", queries);
+    }
     try {
       return new ObjectMapper().writeValueAsString(out) + System.lineSeparator();
     } catch (JsonProcessingException e) {

@@ -38,9 +38,9 @@ import org.slf4j.LoggerFactory;
  *       endpoint answers as {@code 408 IDLE_TIMEOUT} after its own checks. A client that sends
  *       nothing at all is ended by the connector's idle timeout;
  *   <li>multipart uploads (documents, up to {@code maxDocumentBytes}) are not buffered in memory; they
- *       stream to disk on a request thread, bounded by Jetty's minimum data rate;
+ *       stream to disk on a request thread, held to the same minimum rate as they are read;
  *   <li>all requests together buffer at most {@code budgetBytes}; past that, bodies are read the
- *       old way, on a request thread (bounded by Jetty's minimum data rate), so memory stays bounded
+ *       old way, on a request thread (held to the same minimum rate), so memory stays bounded
  *       under any number of connections.
  * </ul>
  *
@@ -92,8 +92,9 @@ final class BodyPrefetch extends Handler.Wrapper {
       return false;
     }
     if (!prefetched(request) || !edge.enter()) {
-      // Not collected here, or the server is shutting down and the edge filter refuses it.
-      return next.handle(request, response, callback);
+      // Not collected here (read on a request thread, at the same minimum rate), or the server is
+      // shutting down and the edge filter refuses it.
+      return next.handle(new Replay(request, System.nanoTime(), 0, minBytesPerSecond), response, callback);
     }
     // Counted in progress from now on, so shutdown lets a request whose body is arriving finish.
     request.setAttribute(EdgeFilter.COUNTED_ATTRIBUTE, Boolean.TRUE);
@@ -174,8 +175,7 @@ final class BodyPrefetch extends Handler.Wrapper {
           LOG.warn("cut off a request body from {} that arrived at {} bytes in {} ms (minimum {} bytes/s)",
               request.getConnectionMetaData().getRemoteSocketAddress(), size,
               TimeUnit.NANOSECONDS.toMillis(elapsed), minBytesPerSecond);
-          handOn(Content.Chunk.from(new BadMessageException(HttpStatus.REQUEST_TIMEOUT_408,
-              "the request body arrived slower than " + minBytesPerSecond + " bytes/s"), true));
+          handOn(tooSlow(minBytesPerSecond));
           return;
         }
       }
@@ -206,7 +206,7 @@ final class BodyPrefetch extends Handler.Wrapper {
 
     /** Hands the request on with {@code chunks} to be read before anything still unread. */
     private void handOn(Content.Chunk... chunks) {
-      Replay replay = new Replay(request, chunks);
+      Replay replay = new Replay(request, started, size, minBytesPerSecond, chunks);
       Callback done = new Release(callback, reserved);
       try {
         if (!next.handle(replay, response, done)) {
@@ -218,13 +218,26 @@ final class BodyPrefetch extends Handler.Wrapper {
     }
   }
 
-  /** A request whose content starts with the chunks collected for it. */
+  /**
+   * A request whose content starts with the chunks collected for it; what is read after them is held
+   * to the same minimum rate as a collected body. This replaces Jetty's own minimum request data rate,
+   * which measures from a body's first byte to each read of the servlet's input stream: a 30-byte body
+   * whose end-of-input is read 30 ms after its bytes (a request thread descheduled on a loaded
+   * machine) failed it, and was answered 408 though the client had sent everything at once.
+   */
   private static final class Replay extends Request.Wrapper {
     /** Read first, in order; a terminal chunk stays at the head and is read again and again. */
     private final ArrayDeque<Content.Chunk> pending = new ArrayDeque<>();
+    private final long started;
+    private final long minBytesPerSecond;
+    /** Bytes of the body that have arrived, collected ones included; guarded by {@code this}. */
+    private long arrived;
 
-    Replay(Request wrapped, Content.Chunk... chunks) {
+    Replay(Request wrapped, long started, long collectedBytes, long minBytesPerSecond, Content.Chunk... chunks) {
       super(wrapped);
+      this.started = started;
+      this.arrived = collectedBytes;
+      this.minBytesPerSecond = minBytesPerSecond;
       pending.addAll(Arrays.asList(chunks));
     }
 
@@ -243,7 +256,24 @@ final class BodyPrefetch extends Handler.Wrapper {
           return chunk;
         }
       }
-      return super.read();
+      Content.Chunk chunk = super.read();
+      if (chunk == null || Content.Chunk.isFailure(chunk) || chunk.isLast()) {
+        return chunk;
+      }
+      synchronized (this) {
+        arrived += chunk.remaining();
+        long elapsed = System.nanoTime() - started;
+        if (elapsed > GRACE_NANOS && arrived < minBytesPerSecond * TimeUnit.NANOSECONDS.toMillis(elapsed) / 1000) {
+          chunk.release();
+          LOG.warn("cut off a request body from {} that arrived at {} bytes in {} ms (minimum {} bytes/s)",
+              getConnectionMetaData().getRemoteSocketAddress(), arrived,
+              TimeUnit.NANOSECONDS.toMillis(elapsed), minBytesPerSecond);
+          Content.Chunk tooSlow = tooSlow(minBytesPerSecond);
+          pending.addFirst(tooSlow);
+          return tooSlow;
+        }
+      }
+      return chunk;
     }
 
     @Override
@@ -258,6 +288,12 @@ final class BodyPrefetch extends Handler.Wrapper {
         super.demand(demandCallback);
       }
     }
+  }
+
+  /** The terminal failure a body arriving slower than {@code minBytesPerSecond} reads as. */
+  private static Content.Chunk tooSlow(long minBytesPerSecond) {
+    return Content.Chunk.from(new BadMessageException(HttpStatus.REQUEST_TIMEOUT_408,
+        "the request body arrived slower than " + minBytesPerSecond + " bytes/s"), true);
   }
 
   /** Gives a request's share of the budget back, and its count in progress, when it completes. */

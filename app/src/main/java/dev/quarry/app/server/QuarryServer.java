@@ -10,6 +10,7 @@ import dev.quarry.api.routes.Authentication;
 import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.api.routes.Responses;
 import dev.quarry.api.routes.IngestEndpoint;
+import dev.quarry.api.routes.JobUploadEndpoint;
 import dev.quarry.api.routes.RetrievalRoutes;
 import dev.quarry.api.runs.RunsEndpoint;
 import dev.quarry.api.wire.Feature;
@@ -18,6 +19,7 @@ import dev.quarry.api.wire.StrictJson;
 import dev.quarry.api.console.ConsoleAssets;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorporaBuilder;
+import dev.quarry.corpora.jobs.IngestJobs;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.extractors.Extractors;
@@ -57,10 +59,13 @@ public final class QuarryServer implements AutoCloseable {
   private final String host;
   /** The extraction pool this server built, closed after the corpora; null when ingestion is off. */
   private final Extractors extractors;
+  /** The ingestion jobs, closed before the corpora; null when ingestion-jobs is off. */
+  private final IngestJobs jobs;
   private boolean closed;
 
-  private QuarryServer(Corpora corpora, Extractors extractors, Javalin app, EdgeFilter edge, String host,
-      Readiness readiness, Metrics metrics) {
+  private QuarryServer(Corpora corpora, Extractors extractors, IngestJobs jobs, Javalin app, EdgeFilter edge,
+      String host, Readiness readiness, Metrics metrics) {
+    this.jobs = jobs;
     this.readiness = readiness;
     this.metrics = metrics;
     this.corpora = corpora;
@@ -94,9 +99,14 @@ public final class QuarryServer implements AutoCloseable {
       closeQuietly(extractors);
       throw e;
     }
+    IngestJobs jobs = null;
     try {
-      return start(corpora, extractors, dataDir, host, port, tokens, config);
+      // Jobs left by the last run resume here, before the server takes requests.
+      jobs = extractors != null && config.features().contains(Feature.INGESTION_JOBS)
+          ? IngestJobs.open(dataDir, corpora, config.jobs()) : null;
+      return start(corpora, extractors, jobs, dataDir, host, port, tokens, config);
     } catch (RuntimeException e) {
+      closeQuietly(jobs);
       closeQuietly(corpora);
       closeQuietly(extractors);
       throw e;
@@ -106,12 +116,12 @@ public final class QuarryServer implements AutoCloseable {
   /** Serves an already open {@code corpora}; the server closes it on {@link #close}. */
   static QuarryServer start(Corpora corpora, String host, int port, Authenticator tokens,
       ServerConfig config) {
-    return start(corpora, null, null, host, port, tokens, config);
+    return start(corpora, null, null, null, host, port, tokens, config);
   }
 
   /** Serves {@code corpora}; the server closes it, then {@code extractors} (may be null), on {@link #close}. */
-  private static QuarryServer start(Corpora corpora, Extractors extractors, Path dataDir, String host, int port,
-      Authenticator tokenFile, ServerConfig config) {
+  private static QuarryServer start(Corpora corpora, Extractors extractors, IngestJobs jobs, Path dataDir, String host,
+      int port, Authenticator tokenFile, ServerConfig config) {
     Readiness readiness = new Readiness(dataDir, config.minFreeDiskMiB() * 1024 * 1024);
     Metrics metrics = new Metrics(endpoints(corpora), readiness, config.metricsTokenSha256() == null ? null
         : java.util.HexFormat.of().parseHex(config.metricsTokenSha256()));
@@ -121,6 +131,9 @@ public final class QuarryServer implements AutoCloseable {
     QuarryPlugin plugin = new QuarryPlugin(c -> {
       c.corpora(corpora).authenticator(tokens).limits(config.limits()).runs(true).console(true)
           .capacity(config.maxInFlight(), config.maxWaiting(), config.maxWaitMillis());
+      if (jobs != null) {
+        c.jobs(jobs);
+      }
       for (Feature f : Feature.values()) {
         if (!config.features().contains(f)) {
           c.disable(f);
@@ -142,8 +155,6 @@ public final class QuarryServer implements AutoCloseable {
         server.insertHandler(new RequestIds(metrics));
         server.setRequestLog(new AccessLog(metrics));
       });
-      // Bodies read on a request thread (document uploads) must keep up this rate, or their read fails.
-      c.jetty.modifyHttpConfiguration(http -> http.setMinRequestDataRate(BodyPrefetch.MIN_BYTES_PER_SECOND));
       c.jetty.modifyServletContextHandler(handler -> {
         handler.addFilter(new FilterHolder(new RequestScope()), "/*", EnumSet.of(DispatcherType.REQUEST));
         handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST));
@@ -209,7 +220,7 @@ public final class QuarryServer implements AutoCloseable {
       throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
     }
     readiness.started();
-    return new QuarryServer(corpora, extractors, app, edge, host, readiness, metrics);
+    return new QuarryServer(corpora, extractors, jobs, app, edge, host, readiness, metrics);
   }
 
   /**
@@ -225,6 +236,9 @@ public final class QuarryServer implements AutoCloseable {
     java.util.Set<String> paths = new java.util.HashSet<>(java.util.List.of("/v1/protocol", "/healthz", "/readyz",
         Metrics.PATH, OpenApiDocument.PATH, RunsEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH));
     RetrievalRoutes.over(corpora).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
+    RetrievalRoutes.jobs(null).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
+    paths.add(RetrievalRoutes.PREFIX + JobUploadEndpoint.UPLOAD_PATH);
+    paths.add(RetrievalRoutes.PREFIX + JobUploadEndpoint.SUBMIT_PATH);
     return paths;
   }
 
@@ -274,6 +288,8 @@ public final class QuarryServer implements AutoCloseable {
     try {
       app.stop();
     } finally {
+      // Files being ingested by a job finish; the rest resume at the next start.
+      closeQuietly(jobs);
       closeQuietly(corpora);
       closeQuietly(extractors);
       closeQuietly(metrics);

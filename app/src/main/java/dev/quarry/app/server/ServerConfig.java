@@ -7,6 +7,7 @@ import dev.quarry.api.wire.Limits;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.api.wire.WireObject;
 import dev.quarry.corpora.CorporaBuilder;
+import dev.quarry.corpora.jobs.JobSettings;
 import dev.quarry.embeddings.Models;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.QuarryException;
@@ -32,6 +33,8 @@ import java.util.Set;
  *     asks for; null: {@code /metrics} is off
  * @param openSearch where corpora live when they are on an OpenSearch cluster ({@code "store":
  *     {"opensearch": ...}}, docs/scale-out.md); null: in the data folder
+ * @param jobs the bounds and timings of ingestion jobs (used when ingestion-jobs is on); the
+ *     per-job bounds come from {@code limits.maxJobFiles} and {@code limits.maxJobBytes}
  */
 public record ServerConfig(
     List<String> corsOrigins,
@@ -47,7 +50,8 @@ public record ServerConfig(
     ExtractionSettings extraction,
     long minFreeDiskMiB,
     String metricsTokenSha256,
-    dev.quarry.corpora.opensearch.OpenSearchSettings openSearch) {
+    dev.quarry.corpora.opensearch.OpenSearchSettings openSearch,
+    JobSettings jobs) {
   /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
   public static final int DEFAULT_MAX_THREADS = 128;
 
@@ -58,7 +62,7 @@ public record ServerConfig(
       Limits.DEFAULT, EngineConfig.DEFAULT_RETAINED_REVISIONS, EngineConfig.DEFAULT_IDEMPOTENCY_RETENTION,
       CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, QuarryPluginConfig.DEFAULT_MAX_IN_FLIGHT,
       QuarryPluginConfig.DEFAULT_MAX_WAITING, QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS, DEFAULT_MAX_THREADS,
-      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null);
+      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null, null, JobSettings.DEFAULT);
 
   /** The settings with the default readiness threshold, and metrics off. */
   public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
@@ -73,7 +77,8 @@ public record ServerConfig(
       Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
       int maxThreads, ExtractionSettings extraction, long minFreeDiskMiB, String metricsTokenSha256) {
     this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
-        maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256, null);
+        maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256, null,
+        JobSettings.DEFAULT);
   }
 
   public ServerConfig {
@@ -98,7 +103,7 @@ public record ServerConfig(
     try {
       WireObject root = WireObject.root(new StrictJson().parseObject(json));
       root.allowOnly(Set.of("cors", "features", "limits", "retainedRevisions", "idempotencyRetentionHours",
-          "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics", "store"));
+          "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics", "store", "jobs"));
       ServerConfig d = DEFAULT;
       Long retentionHours = root.optionalLong("idempotencyRetentionHours", 1, 24L * 365);
       WireObject capacity = root.optionalObject("capacity");
@@ -127,10 +132,11 @@ public record ServerConfig(
         }
         metricsToken = metricsToken.toLowerCase(java.util.Locale.ROOT);
       }
+      Limits limits = limits(root.optionalObject("limits"));
       return new ServerConfig(
           cors(root.optionalObject("cors")),
           features(root.optionalObject("features")),
-          limits(root.optionalObject("limits")),
+          limits,
           retained == null ? d.retainedRevisions : retained,
           retentionHours == null ? d.idempotencyRetention : Duration.ofHours(retentionHours),
           maxOpen == null ? d.maxOpenCorpora : maxOpen,
@@ -141,7 +147,8 @@ public record ServerConfig(
           extraction(root.optionalObject("extraction")),
           minFreeDisk == null ? d.minFreeDiskMiB : minFreeDisk,
           metricsToken,
-          StoreConfig.openSearch(root.optionalObject("store")));
+          StoreConfig.openSearch(root.optionalObject("store")),
+          jobs(root.optionalObject("jobs"), limits));
     } catch (QuarryException e) {
       String field = e.field();
       throw new IllegalArgumentException(field == null || e.getMessage().startsWith(field)
@@ -189,6 +196,26 @@ public record ServerConfig(
       }
     }
     return on;
+  }
+
+  /** The {@code jobs} section, with the per-job bounds of {@code limits}. */
+  private static JobSettings jobs(WireObject jobs, Limits limits) {
+    JobSettings d = JobSettings.DEFAULT;
+    if (jobs != null) {
+      jobs.allowOnly(Set.of("workers", "maxActiveJobs", "maxQueuedFiles", "maxQueuedBytes", "retentionMinutes",
+          "openIdleMinutes"));
+    }
+    Integer workers = jobs == null ? null : jobs.optionalInt("workers", 1, 64);
+    Integer active = jobs == null ? null : jobs.optionalInt("maxActiveJobs", 1, 100_000);
+    Integer queuedFiles = jobs == null ? null : jobs.optionalInt("maxQueuedFiles", 1, 100_000_000);
+    Long queuedBytes = jobs == null ? null : jobs.optionalLong("maxQueuedBytes", 1, 1L << 50);
+    Long retention = jobs == null ? null : jobs.optionalLong("retentionMinutes", 1, 60L * 24 * 365);
+    Long idle = jobs == null ? null : jobs.optionalLong("openIdleMinutes", 1, 60L * 24 * 30);
+    return new JobSettings(limits.getInt(Limit.MAX_JOB_FILES), limits.get(Limit.MAX_JOB_BYTES),
+        active == null ? d.maxActiveJobs() : active, queuedFiles == null ? d.maxQueuedFiles() : queuedFiles,
+        queuedBytes == null ? d.maxQueuedBytes() : queuedBytes,
+        retention == null ? d.retention() : Duration.ofMinutes(retention),
+        idle == null ? d.openIdleTimeout() : Duration.ofMinutes(idle), workers == null ? d.workers() : workers);
   }
 
   private static ExtractionSettings extraction(WireObject extraction) {

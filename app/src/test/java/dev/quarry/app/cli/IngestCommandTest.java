@@ -135,4 +135,26 @@ class IngestCommandTest {
       assertTrue(forbidden.err().contains("FORBIDDEN"), forbidden::toString);
     }
   }
+
+  @Test
+  void runningServer_noWait_detaches_thenWatchByIdReportsTheJob_andCancelAnswers() throws Exception {
+    Path tokens = TestTokens.write(dir);
+    try (ServerProcess server = ServerProcess.serve(dir.resolve("server-data"), tokens, null, 512)) {
+      assertEquals(200, server.client().retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"handbook\"}").status());
+      Run detached = quarry("ingest", "--url", server.url(), "--token", TestTokens.ADMIN, "--corpus", "handbook",
+          "--no-wait", folder.toString());
+      assertEquals(0, detached.exitCode(), detached::toString);
+      Matcher job = Pattern.compile("--watch (job_[a-z0-9]+)").matcher(detached.err());
+      assertTrue(job.find(), detached::toString);
+      Run watched = quarry("ingest", "--url", server.url(), "--token", TestTokens.ADMIN, "--watch", job.group(1));
+      assertEquals(0, watched.exitCode(), watched::toString);
+      assertEquals(3, watched.count("ingested"), watched::toString);
+      Run cancelled = quarry("ingest", "--url", server.url(), "--token", TestTokens.ADMIN, "--cancel", job.group(1));
+      assertEquals(0, cancelled.exitCode(), cancelled::toString);
+      assertTrue(cancelled.out().contains("completed: 3 indexed"), cancelled::toString);
+      Run notYours = quarry("ingest", "--url", server.url(), "--token", TestTokens.PUBLIC_C1, "--watch", job.group(1));
+      assertEquals(1, notYours.exitCode(), notYours::toString);
+      assertTrue(notYours.err().contains("JOB_NOT_FOUND"), notYours::toString);
+    }
+  }
 }

@@ -266,7 +266,10 @@ class EdgeRulesTest {
   @Test
   void fullCapacity_isRetryable429() throws Exception {
     ApiClient one = new ApiClient(oneAtATimeServer.url());
-    // A search held inside the corpora takes the only place in the gate.
+    // A search held inside the corpora takes the only place in the gate. Nothing probes the gate
+    // before the holder is inside: a probe is itself a search and takes the only place while it
+    // runs, so a holder arriving meanwhile is refused 429 at once and the gate is never seen full
+    // (this, not a request waiting for a thread, is what once looked like an undispatched holder).
     CompletableFuture<Answer> holder = CompletableFuture.supplyAsync(
         () -> one.retrieval("search", TOKEN, "{\"corpus\": \"held\", \"query\": \"q\"}"));
     try {

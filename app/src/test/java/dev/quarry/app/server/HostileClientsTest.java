@@ -166,7 +166,7 @@ class HostileClientsTest {
 
   @Test
   void slowUpload_isCutOffTyped() throws IOException {
-    // Uploads stream on a request thread; Jetty's minimum data rate ends one that trickles.
+    // Uploads stream on a request thread, held to the same minimum rate: one that trickles is cut off.
     try (Socket s = new Socket("127.0.0.1", port())) {
       s.getOutputStream().write(("POST /v1/retrieval/ingest HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ADMIN
           + "\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n--b\r\n")

@@ -54,7 +54,13 @@ class HybridOverHttpTest {
     assertEquals("all-minilm-l6-v2", embedding.path("model").asText());
     assertTrue(embedding.path("sha256").asText().matches("[0-9a-f]{64}"), embedding::toString);
     assertEquals(0.5, embedding.path("semanticWeight").asDouble());
+    assertEquals("exact", embedding.path("index").asText(), "exact unless the approximate index is asked for");
     assertTrue(ok(api.retrieval("corpora/read", T, "{\"corpus\": \"lex\"}")).path("settings").path("embedding").isMissingNode());
+    JsonNode approx = ok(api.retrieval("corpora/create", T, "{\"corpus\": \"approx\", \"settings\": {\"embedding\":"
+        + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"hnsw\"}}}")).path("settings").path("embedding");
+    assertEquals("hnsw", approx.path("index").asText());
+    assertEquals("hnsw", ok(api.retrieval("corpora/read", T, "{\"corpus\": \"approx\"}"))
+        .path("settings").path("embedding").path("index").asText(), "the choice is kept");
   }
 
   @Test
@@ -89,6 +95,9 @@ class HybridOverHttpTest {
     assertError(api.retrieval("corpora/create", T,
         "{\"corpus\": \"x\", \"settings\": {\"embedding\": {\"model\": \"all-minilm-l6-v2\", \"semanticWeight\": 2}}}"),
         "settings.embedding.semanticWeight");
+    assertError(api.retrieval("corpora/create", T,
+        "{\"corpus\": \"x\", \"settings\": {\"embedding\": {\"model\": \"all-minilm-l6-v2\", \"index\": \"ivf\"}}}"),
+        "settings.embedding.index");
     assertError(api.retrieval("search", T, "{\"corpus\": \"lex\", \"query\": \"rates\", \"mode\": \"semantic\"}"), "mode");
     assertError(api.retrieval("search", T, "{\"corpus\": \"h\", \"query\": \"rates\", \"mode\": \"dense\"}"), "mode");
     assertError(api.retrieval("search", T,

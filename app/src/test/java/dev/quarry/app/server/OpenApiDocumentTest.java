@@ -117,14 +117,28 @@ class OpenApiDocumentTest {
         new Probe("/v1/agui/retrieval",
             "{\"threadId\": \"t\", \"runId\": \"r\", \"forwardedProps\": {\"retrieval\": {\"corpus\": \"c1\", " + u + "}}}",
             List.of("forwardedProps", "retrieval")),
-        new Probe("/v1/retrieval/ingest", "{\"corpus\": \"c1\", \"source\": \"s\", " + u + "}", List.of("request")));
+        new Probe("/v1/retrieval/ingest", "{\"corpus\": \"c1\", \"source\": \"s\", " + u + "}", List.of("request")),
+        new Probe("/v1/retrieval/jobs/create", "{\"corpus\": \"c1\", " + u + "}", List.of()),
+        new Probe("/v1/retrieval/jobs/close", "{\"job\": \"job_x\", " + u + "}", List.of()),
+        new Probe("/v1/retrieval/jobs/cancel", "{\"job\": \"job_x\", " + u + "}", List.of()),
+        new Probe("/v1/retrieval/jobs/read", "{\"job\": \"job_x\", " + u + "}", List.of()),
+        new Probe("/v1/retrieval/jobs/upload", "{\"job\": \"job_x\", \"files\": [{\"source\": \"s\"}], " + u + "}",
+            List.of("request")),
+        new Probe("/v1/retrieval/jobs/upload", "{\"job\": \"job_x\", \"files\": [{\"source\": \"s\", " + u + "}]}",
+            List.of("request", "files", "[]")),
+        new Probe("/v1/retrieval/jobs/submit", "{\"corpus\": \"c1\", \"files\": [{\"source\": \"s\"}], " + u + "}",
+            List.of("request")),
+        new Probe("/v1/retrieval/jobs/submit", "{\"corpus\": \"c1\", \"files\": [{\"source\": \"s\", " + u + "}]}",
+            List.of("request", "files", "[]")));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("probes")
   void requestFields_areTheDocumentsFields(Probe probe) {
-    Answer a = probe.path().endsWith("/ingest")
-        ? Upload.send(api, T, probe.body(), "a.txt", "text".getBytes(StandardCharsets.UTF_8))
+    boolean multipart = probe.path().endsWith("/ingest") || probe.path().endsWith("/jobs/upload")
+        || probe.path().endsWith("/jobs/submit");
+    Answer a = multipart
+        ? Upload.send(api, T, probe.path(), probe.body(), "a.txt", "text".getBytes(StandardCharsets.UTF_8))
         : api.post(probe.path()).token(T).json(probe.body()).send();
     assertEquals(400, a.status(), a::toString);
     assertEquals("INVALID_REQUEST", a.code(), a::toString);

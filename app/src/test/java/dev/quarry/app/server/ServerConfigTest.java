@@ -32,12 +32,17 @@ class ServerConfigTest {
     ServerConfig c = parse("""
         {"cors": {"allowedOrigins": ["https://app.example", "http://localhost:3000"]},
          "features": {"retrieval-indexing": false},
-         "limits": {"maxTopK": 20, "maxListLimit": 50, "defaultListLimit": 10},
+         "limits": {"maxTopK": 20, "maxListLimit": 50, "defaultListLimit": 10, "maxJobFiles": 7, "maxJobBytes": 9000},
          "retainedRevisions": 5000, "idempotencyRetentionHours": 48, "maxOpenCorpora": 8,
          "capacity": {"maxInFlight": 4, "maxWaiting": 2, "maxWaitMillis": 100, "maxThreads": 16},
-         "extraction": {"workers": 3, "workerHeapMiB": 256, "queueCapacity": 4}}""");
+         "extraction": {"workers": 3, "workerHeapMiB": 256, "queueCapacity": 4},
+         "jobs": {"workers": 3, "maxActiveJobs": 5, "maxQueuedFiles": 50, "maxQueuedBytes": 123456,
+                  "retentionMinutes": 30, "openIdleMinutes": 10}}""");
     assertEquals(List.of("https://app.example", "http://localhost:3000"), c.corsOrigins());
-    assertEquals(Set.of(Feature.SCOPED_RETRIEVAL, Feature.DOCUMENT_INGESTION, Feature.PDF_INGESTION), c.features());
+    assertEquals(Set.of(Feature.SCOPED_RETRIEVAL, Feature.DOCUMENT_INGESTION, Feature.PDF_INGESTION,
+        Feature.INGESTION_JOBS), c.features());
+    assertEquals(new dev.quarry.corpora.jobs.JobSettings(7, 9000, 5, 50, 123456, Duration.ofMinutes(30),
+        Duration.ofMinutes(10), 3), c.jobs());
     assertEquals(new ExtractionSettings(3, 256, 4), c.extraction());
     assertEquals(20, c.limits().get(Limit.MAX_TOP_K));
     assertEquals(10, c.limits().get(Limit.DEFAULT_LIST_LIMIT));

@@ -3,6 +3,7 @@ package dev.quarry.benchmarks.jmh;
 import dev.quarry.benchmarks.contender.Contender;
 import dev.quarry.benchmarks.contender.ContenderKind;
 import dev.quarry.benchmarks.corpus.Corpus;
+import dev.quarry.benchmarks.corpus.QueryFile;
 import dev.quarry.benchmarks.corpus.QueryMix;
 import dev.quarry.benchmarks.corpus.SourceDocument;
 import dev.quarry.benchmarks.fixture.Filling;
@@ -29,7 +30,8 @@ import org.openjdk.jmh.infra.ThreadParams;
 
 /**
  * Search latency: each operation is one search (top 10, highlights, provenance) for a query of
- * one to three words from {@link QueryMix}, over an index of at least {@code chunks} chunks.
+ * one to three words from {@link QueryMix}, or, with {@code querySet} naming a file, for the real
+ * queries of that file in turn ({@link QueryFile}), over an index of at least {@code chunks} chunks.
  * Sample-time mode records the latency distribution, from which the harness reports p50 and p99.
  *
  * <p>With {@code indexingDocsPerSecond} above 0 the searches run under concurrent indexing: the
@@ -58,8 +60,13 @@ public class SearchBenchmark {
   @Param("10000")
   public long chunks;
 
+  /** Distinct generated queries; unused when {@code querySet} names a file. */
   @Param("1000")
   public int queries;
+
+  /** {@code generated} ({@link QueryMix}) or {@code jsonl:<path>}: a BEIR {@code queries.jsonl}. */
+  @Param(QueryFile.GENERATED)
+  public String querySet;
 
   /** Documents per second indexed beside the searches; 0 searches an idle index. */
   @Param("0")
@@ -70,7 +77,8 @@ public class SearchBenchmark {
   public int indexingBatchSize;
 
   private Contender target;
-  private QueryMix mix;
+  /** The queries asked, in turn. */
+  private List<String> queryTexts;
   /** The trial's own index when it indexes, else null (the prebuilt index is searched as it is). */
   private TrialIndex trialIndex;
   /** The concurrent indexing, or null when there is none. */
@@ -98,7 +106,8 @@ public class SearchBenchmark {
     for (int i = 0; i < sampled; i++) {
       sample.add(documents.document(i));
     }
-    mix = QueryMix.from(sample, queries, seed);
+    queryTexts = QueryFile.isFile(querySet) ? QueryFile.load(QueryFile.path(querySet))
+        : QueryMix.from(sample, queries, seed).queries();
     target = kind.open(dir);
     if (indexingDocsPerSecond > 0) {
       indexer = new PacedIndexer(target, documents, filling.documents(), indexingDocsPerSecond, indexingBatchSize);
@@ -140,7 +149,7 @@ public class SearchBenchmark {
 
   @Benchmark
   public Object search(QueryCursor cursor, ConcurrentIndexing indexing) throws IOException {
-    return target.search(mix.query(cursor.next++));
+    return target.search(queryTexts.get((int) Math.floorMod(cursor.next++, (long) queryTexts.size())));
   }
 
   /** Where each thread is in the query list; threads start far apart so they ask different queries. */

@@ -1,6 +1,7 @@
 package dev.quarry.benchmarks.report;
 
 import dev.quarry.benchmarks.contender.ContenderKind;
+import dev.quarry.benchmarks.corpus.QueryFile;
 import dev.quarry.benchmarks.jmh.IndexingBenchmark;
 import dev.quarry.benchmarks.jmh.SearchBenchmark;
 import java.util.ArrayList;
@@ -66,6 +67,11 @@ public final class ResultTable {
 
   private static void addSearch(Map<String, Pair> into, ContenderKind kind, BenchmarkParams params, RunResult result) {
     String conditions = String.format(Locale.ROOT, "%,d chunks", Long.parseLong(params.getParam("chunks")));
+    String querySet = params.getParam("querySet");
+    if (QueryFile.isFile(querySet)) {
+      // Real queries are a different measure from generated ones: their own rows.
+      conditions += ", queries of " + QueryFile.describe(querySet);
+    }
     int docsPerSecond = indexingDocsPerSecond(params);
     if (docsPerSecond > 0) {
       conditions += String.format(Locale.ROOT, " while indexing %,d docs/s", docsPerSecond);

@@ -34,7 +34,7 @@ final class CorpusFiles {
         .put("titleWeight", s.ranking().titleWeight());
     if (s.hasEmbedding()) {
       settings.putObject("embedding").put("model", s.embedding().model()).put("sha256", s.embedding().sha256())
-          .put("semanticWeight", s.embedding().semanticWeight());
+          .put("semanticWeight", s.embedding().semanticWeight()).put("index", s.embedding().index().wireName());
     }
     byte[] bytes = MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root).getBytes(StandardCharsets.UTF_8);
     Path tmp = corpusDir.resolve(CORPUS_JSON + ".tmp");
@@ -58,7 +58,9 @@ final class CorpusFiles {
     JsonNode e = s.path("embedding");
     if (e.isObject()) {
       settings = settings.withEmbedding(new CorpusSettings.Embedding(e.path("model").asText(),
-          e.path("sha256").asText(), e.path("semanticWeight").asDouble()));
+          e.path("sha256").asText(), e.path("semanticWeight").asDouble(),
+          // Corpora written before the approximate index existed are exact.
+          CorpusSettings.VectorIndex.fromWireName(e.path("index").asText("exact"), "index")));
     }
     return new CorpusInfo(root.path("corpus").asText(), root.path("corpusId").asText(), settings,
         Instant.parse(root.path("createdAt").asText()));

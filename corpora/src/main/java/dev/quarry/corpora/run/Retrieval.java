@@ -58,7 +58,9 @@ public final class Retrieval {
 
   /**
    * Runs a prepared retrieval, reporting {@code retrieval.resolving-sources},
-   * {@code retrieval.searching} and {@code retrieval.completed} to {@code progress}. Throws the
+   * {@code retrieval.embedding-query} (on a corpus with an embedding model: the query's model call,
+   * often the longest step), {@code retrieval.searching} and {@code retrieval.completed} to
+   * {@code progress}. Throws the
    * cancellation's reason (CANCELLED, IDLE_TIMEOUT) when cancelled in flight.
    */
   public RetrievalResult run(Prepared prepared, RetrievalProgress progress, Cancellation cancellation) {
@@ -71,6 +73,13 @@ public final class Retrieval {
     long revision = o.revision() != null ? o.revision() : corpus.revision();
     long sources = corpora.countSources(prepared.access(), o.corpus(), o.sources());
     cancellation.check();
+    if (corpus.info().settings().hasEmbedding()) {
+      progress.phase(RetrievalProgress.EMBEDDING_QUERY,
+          Map.of("corpus", o.corpus(), "model", corpus.info().settings().embedding().model()));
+      cancellation.check();
+      corpora.embedQuery(prepared.access(), o.corpus(), o.sources(), prepared.query());
+      cancellation.check();
+    }
     progress.phase(RetrievalProgress.SEARCHING, Map.of("corpus", o.corpus(), "revision", revision, "sources", sources));
     cancellation.check();
     SearchResult r = corpora.search(prepared.access(), o.corpus(),

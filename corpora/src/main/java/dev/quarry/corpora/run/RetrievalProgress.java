@@ -10,6 +10,8 @@ import java.util.Map;
 @FunctionalInterface
 public interface RetrievalProgress {
   String RESOLVING_SOURCES = "retrieval.resolving-sources";
+  /** Only on a corpus with an embedding model: the query goes through the model before the search. */
+  String EMBEDDING_QUERY = "retrieval.embedding-query";
   String SEARCHING = "retrieval.searching";
   String COMPLETED = "retrieval.completed";
 

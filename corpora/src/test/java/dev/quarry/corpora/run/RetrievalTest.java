@@ -8,6 +8,9 @@ import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
+import dev.quarry.embeddings.Models;
+import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.QuarryException;
@@ -86,5 +89,49 @@ class RetrievalTest {
     assertEquals(List.of(RetrievalProgress.RESOLVING_SOURCES), phases);
     assertTrue(cancellation.isCancelled());
     assertTrue(!cancellation.cancel(ErrorCode.CANCELLED, "later"), "the first reason stands");
+  }
+
+  @Test
+  void run_onAnEmbeddingCorpus_reportsEmbeddingTheQuery_beforeSearching() throws Exception {
+    try (Corpora hybrid = Corpora.builder().dataDir(data.resolve("hybrid"))
+        .engineConfig(EngineConfig.builder().embeddingModels(Models.all()).build()).build()) {
+      hybrid.createCorpus(ADMIN, "papers", new CorpusSettings(CorpusSettings.Language.ENGLISH,
+          CorpusSettings.Chunking.DEFAULT, CorpusSettings.Ranking.DEFAULT,
+          new CorpusSettings.Embedding("all-minilm-l6-v2", null, 0.5)));
+      hybrid.mutate(ADMIN, "papers", List.of(
+          SourceOperation.Index.text("otters", "Otters", "Otters hold hands while they sleep in the water.", null),
+          SourceOperation.Index.text("tax", "Tax", "The tax return is due at the end of April.", null)), null, null);
+      List<String> phases = new ArrayList<>();
+      List<Map<String, Object>> contexts = new ArrayList<>();
+      Retrieval.Prepared p = new Retrieval(hybrid).prepare(ADMIN,
+          new RetrievalOptions("papers", null, null, 1, null, null), "sea mammals resting");
+      RetrievalResult r = new Retrieval(hybrid).run(p, (phase, context) -> {
+        phases.add(phase);
+        contexts.add(context);
+      }, new Cancellation());
+      assertEquals(List.of(RetrievalProgress.RESOLVING_SOURCES, RetrievalProgress.EMBEDDING_QUERY,
+          RetrievalProgress.SEARCHING, RetrievalProgress.COMPLETED), phases);
+      assertEquals(Map.of("corpus", "papers", "model", "all-minilm-l6-v2"), contexts.get(1));
+      assertEquals(List.of("otters"), r.passages().stream().map(Hit::source).toList(),
+          "found by meaning: no query word is in the passage");
+    }
+  }
+
+  @Test
+  void run_onAnEmbeddingCorpus_aBlankQueryFailsAtTheEmbeddingPhase_namingTheQuery() throws Exception {
+    try (Corpora hybrid = Corpora.builder().dataDir(data.resolve("hybrid"))
+        .engineConfig(EngineConfig.builder().embeddingModels(Models.all()).build()).build()) {
+      hybrid.createCorpus(ADMIN, "papers", new CorpusSettings(CorpusSettings.Language.ENGLISH,
+          CorpusSettings.Chunking.DEFAULT, CorpusSettings.Ranking.DEFAULT,
+          new CorpusSettings.Embedding("all-minilm-l6-v2", null, 0.5)));
+      List<String> phases = new ArrayList<>();
+      Retrieval.Prepared p = new Retrieval(hybrid).prepare(ADMIN,
+          new RetrievalOptions("papers", null, "   ", 1, null, null), null);
+      QuarryException e = assertThrows(QuarryException.class,
+          () -> new Retrieval(hybrid).run(p, (phase, context) -> phases.add(phase), new Cancellation()));
+      assertEquals(ErrorCode.INVALID_REQUEST, e.code());
+      assertEquals("query", e.field());
+      assertEquals(List.of(RetrievalProgress.RESOLVING_SOURCES, RetrievalProgress.EMBEDDING_QUERY), phases);
+    }
   }
 }

@@ -206,9 +206,10 @@ class HybridRevisionTest {
         new CorpusSettings.Chunking(1000, 0), wide.ranking(), wide.embedding()), Instant.EPOCH);
     try (CorpusIndex index = CorpusIndex.open(dir, info, config())) {
       String longText = "heron ".repeat(400);
-      index.apply(Mutation.of(SourceOperation.Index.text("long", null, longText, null), "t"));
+      index.apply(Mutation.of(new SourceOperation.Index("long", null, null,
+          List.of(new dev.quarry.engine.Passage(longText, null)), null, null, null, null, null, null), "t"));
       assertEquals(1, index.readSource("long").orElseThrow().truncatedChunks(),
-          "a chunk longer than the model's window is reported");
+          "a caller's passage longer than the model's window is embedded from its start, and reported");
       QuarryException tooLong = assertThrows(QuarryException.class,
           () -> index.search(request("word ".repeat(300), SearchRequest.Mode.SEMANTIC, null)));
       assertEquals("query", tooLong.field());
@@ -234,6 +235,66 @@ class HybridRevisionTest {
       assertEquals(ErrorCode.INVALID_REQUEST, semantic.code());
       assertEquals("mode", semantic.field());
       assertTrue(index.search(SearchRequest.of("river")).hits().isEmpty());
+    }
+  }
+
+  @Test
+  void chunksAreSizedForTheModelsWindow_soNoneIsTruncated_andPagesStayRight() throws Exception {
+    CorpusSettings base = info("window").settings();
+    // 1,000-word chunks: English prose would take ~1,300 word pieces, numbers far more; the model reads 256.
+    CorpusInfo info = new CorpusInfo("window", "window-id", new CorpusSettings(base.language(),
+        new CorpusSettings.Chunking(1000, 100), base.ranking(), base.embedding()), Instant.EPOCH);
+    OnnxEmbedder model = new OnnxEmbedder(Models.ALL_MINILM_L6_V2);
+    StringBuilder text = new StringBuilder();
+    int[] pageStarts = new int[3];
+    for (int page = 0; page < 3; page++) {
+      pageStarts[page] = text.length();
+      for (int i = 0; i < 60; i++) {
+        text.append("Table ").append(page).append('.').append(i).append(" reads 3.14159, 2.71828 and 1.41421. ");
+      }
+      text.append("\n\n");
+    }
+    String title = "Constants measured on three pages";
+    try (CorpusIndex index = CorpusIndex.open(dir, info, config())) {
+      index.apply(Mutation.of(new SourceOperation.Index("numbers", title, text.toString(), null, null, null, null,
+          pageStarts, null, null), "t"));
+      var state = index.readSource("numbers").orElseThrow();
+      assertEquals(0, state.truncatedChunks(), "every chunk fits the window");
+      assertTrue(state.chunks() > 3, "the 1,000-word budget was split for a 256-piece window: " + state.chunks());
+      List<Hit> hits = index.search(new SearchRequest("table reads", SourceScope.ALL, List.of(), 100, null, null,
+          false, SearchRequest.Mode.LEXICAL, null)).hits();
+      assertEquals(state.chunks(), hits.size());
+      int covered = 0;
+      for (Hit h : hits) {
+        assertTrue(model.passageTokens(title + "\n\n" + h.text()) <= model.maxTokens(),
+            "chunk " + h.chunk() + " fits the window");
+        int firstPage = 1 + (h.start() >= pageStarts[2] ? 2 : h.start() >= pageStarts[1] ? 1 : 0);
+        assertEquals(firstPage, h.pages().from(), "chunk " + h.chunk() + " starts on the page holding its start");
+        covered = Math.max(covered, h.end());
+      }
+      assertEquals(text.toString().strip().length(), covered, "the chunks still cover the whole text");
+    }
+  }
+
+  @Test
+  void aQueryEmbeddedAheadOfItsSearch_isNotEmbeddedAgain() throws Exception {
+    try (CorpusIndex index = CorpusIndex.open(dir, info("ahead"), config())) {
+      index.apply(Mutation.of(SourceOperation.Index.text("otter", null, "otters in the river", null), "t"));
+      assertTrue(index.embedQuery("river animals"));
+      var searcherEmbedder = MODELS.find(MODEL).orElseThrow();
+      assertTrue(searcherEmbedder instanceof dev.quarry.engine.embed.QueryCachingEmbedder);
+      float[] cached = searcherEmbedder.embedQuery("river animals");
+      float[] fresh = new OnnxEmbedder(Models.ALL_MINILM_L6_V2).embedQuery("river animals");
+      org.junit.jupiter.api.Assertions.assertArrayEquals(fresh, cached, "a cached vector is the model's own");
+      cached[0] = 42;
+      org.junit.jupiter.api.Assertions.assertArrayEquals(fresh, searcherEmbedder.embedQuery("river animals"),
+          "a caller cannot change the cached vector");
+      assertEquals(ErrorCode.INVALID_REQUEST,
+          assertThrows(QuarryException.class, () -> index.embedQuery("  ")).code());
+    }
+    CorpusInfo lexical = new CorpusInfo("lexical", "lexical-id", CorpusSettings.DEFAULT, Instant.EPOCH);
+    try (CorpusIndex index = CorpusIndex.open(dir.resolve("lexical"), lexical, config())) {
+      assertTrue(!index.embedQuery("river"), "a lexical corpus embeds nothing");
     }
   }
 

@@ -62,6 +62,10 @@ final class Documents {
       addMetadata(d, c.metadata());
       if (c.vector() != null) {
         d.add(new BinaryDocValuesField(Fields.VECTOR, new BytesRef(c.vector())));
+        if (c.graph()) {
+          d.add(new org.apache.lucene.document.KnnByteVectorField(Fields.VECTOR_GRAPH, c.vector(),
+              org.apache.lucene.index.VectorSimilarityFunction.DOT_PRODUCT));
+        }
       }
       docs.add(d);
     }

@@ -69,6 +69,12 @@ public final class Fields {
    * source's title and its text) as {@link dev.quarry.engine.embed.VectorCodec} bytes.
    */
   public static final String VECTOR = "vec";
+  /**
+   * KnnByteVectorField (dot product), on chunk documents of a corpus that opted into the
+   * approximate index: the same bytes as {@link #VECTOR}, in Lucene's HNSW graph. Only finds
+   * candidates; their scores come from {@link #VECTOR}.
+   */
+  public static final String VECTOR_GRAPH = "vec_hnsw";
   /** Stored int on source records of an embedding corpus: chunks longer than the model's window. */
   public static final String TRUNCATED_CHUNKS = "truncated_chunks";
   /** Prefix of StringFields for string, boolean and list metadata: "m." + key. */

@@ -2,6 +2,7 @@ package dev.quarry.engine.index;
 
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Embedder;
 import dev.quarry.engine.embed.VectorCodec;
 import dev.quarry.engine.EngineConfig;
@@ -121,7 +122,7 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     for (int i = 0; i < mutation.operations().size(); i++) {
       if (mutation.operations().get(i) instanceof SourceOperation.Index ix) {
         try {
-          prepared.put(i, PreparedSource.prepare(ix, info.settings().chunking()));
+          prepared.put(i, PreparedSource.prepare(ix, info.settings().chunking(), embedder));
         } catch (QuarryException e) {
           throw batch ? e.withFieldPrefix("operations[" + i + "]") : e;
         }
@@ -208,7 +209,8 @@ public final class LuceneCorpusIndex implements CorpusIndex {
           vectors.add(VectorCodec.encode(e.vector()));
           truncated += e.truncated() ? 1 : 0;
         }
-        out.put(i, ps.withVectors(vectors, truncated));
+        out.put(i, ps.withVectors(vectors, truncated,
+            info.settings().embedding().index() == CorpusSettings.VectorIndex.HNSW));
       }
       return out;
     });
@@ -232,6 +234,16 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     } finally {
       s.release();
     }
+  }
+
+  @Override
+  public boolean embedQuery(String query) {
+    ensureOpen();
+    if (embedder == null) {
+      return false;
+    }
+    searcher.queryVector(query);
+    return true;
   }
 
   @Override

@@ -9,6 +9,8 @@ import dev.quarry.engine.Sha256;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.chunk.ChunkSpan;
 import dev.quarry.engine.chunk.Chunker;
+import dev.quarry.engine.chunk.WindowFit;
+import dev.quarry.engine.Embedder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -43,10 +45,12 @@ record PreparedSource(
    * One chunk ready to become a Lucene document.
    *
    * @param vector the chunk's encoded embedding in an embedding corpus, else null
+   * @param graph whether the vector also goes into the corpus's approximate (HNSW) index
    */
-  record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector) {
+  record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector,
+      boolean graph) {
     PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata) {
-      this(text, start, end, pages, metadata, null);
+      this(text, start, end, pages, metadata, null, false);
     }
   }
 
@@ -61,34 +65,56 @@ record PreparedSource(
    * deep in a document still carries what the document is about.
    */
   List<String> embeddingTexts() {
-    String title = op.title();
     List<String> texts = new ArrayList<>(chunks.size());
     for (PreparedChunk c : chunks) {
-      texts.add(title == null || title.isBlank() ? c.text() : title + "\n\n" + c.text());
+      texts.add(embeddingText(op.title(), c.text()));
     }
     return texts;
   }
 
-  /** This source with each chunk's encoded vector, in chunk order, and how many were truncated. */
-  PreparedSource withVectors(List<byte[]> vectors, int truncated) {
+  private static String embeddingText(String title, String chunk) {
+    return title == null || title.isBlank() ? chunk : title + "\n\n" + chunk;
+  }
+
+  /**
+   * This source with each chunk's encoded vector, in chunk order, and how many were truncated.
+   *
+   * @param graph whether the vectors also go into the corpus's approximate index
+   */
+  PreparedSource withVectors(List<byte[]> vectors, int truncated, boolean graph) {
     if (vectors.size() != chunks.size()) {
       throw new IllegalArgumentException(vectors.size() + " vectors for " + chunks.size() + " chunks");
     }
     List<PreparedChunk> with = new ArrayList<>(chunks.size());
     for (int i = 0; i < chunks.size(); i++) {
       PreparedChunk c = chunks.get(i);
-      with.add(new PreparedChunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), vectors.get(i)));
+      with.add(new PreparedChunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), vectors.get(i), graph));
     }
     return new PreparedSource(op, contentSha256, fingerprint, List.copyOf(with), characters, pages, mediaType,
         truncated);
   }
 
+  /** A source of a lexical corpus: the chunker's chunks. */
   static PreparedSource prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking) {
+    return prepare(op, chunking, null);
+  }
+
+  /**
+   * @param embedder the corpus's model, or null in a lexical corpus; with one, a chunk whose
+   *     embedded text would not fit the model's window is split further ({@link WindowFit})
+   */
+  static PreparedSource prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking, Embedder embedder) {
     List<PreparedChunk> chunks = new ArrayList<>();
     String content;
     if (op.text() != null) {
       content = op.text();
-      List<ChunkSpan> spans = Chunker.split(content, op.pageStarts(), chunkingMediaType(op), chunking);
+      String mediaType = chunkingMediaType(op);
+      List<ChunkSpan> spans = Chunker.split(content, op.pageStarts(), mediaType, chunking);
+      if (embedder != null) {
+        spans = WindowFit.fit(content, op.pageStarts(), mediaType, chunking, spans,
+            chunk -> embedder.passageTokens(embeddingText(op.title(), chunk)),
+            embedder.passageTokens(embeddingText(op.title(), "")), embedder.maxTokens());
+      }
       for (ChunkSpan s : spans) {
         chunks.add(new PreparedChunk(content.substring(s.start(), s.end()), s.start(), s.end(), s.pages(), op.metadata()));
       }

@@ -16,6 +16,7 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.CollectorManager;
+import org.apache.lucene.search.KnnByteVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.SimpleCollector;
@@ -24,10 +25,11 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * Exact semantic scoring: the query vector against the stored vector of every visible chunk in
- * scope ({@link VectorCodec#dot}), with no approximate index. A chunk's score depends on its own
- * stored bytes and the query only, and the top chunks are kept in result order (score, then
- * source, then chunk), so the answer is the same whatever the segment layout or the order in which
- * segments are visited.
+ * scope ({@link VectorCodec#dot}). A chunk's score depends on its own stored bytes and the query
+ * only, and the top chunks are kept in result order (score, then source, then chunk), so the
+ * answer is the same whatever the segment layout or the order in which segments are visited. A
+ * corpus that opted into the approximate index asks Lucene's HNSW graph for its candidates
+ * ({@link #approximateTop}) and scores those the same exact way.
  */
 final class DenseScorer {
   private final RevisionIndexSearcher searcher;
@@ -40,12 +42,34 @@ final class DenseScorer {
 
   /** The best {@code topK} chunks (at most {@code maxChunksPerSource} each) matching every filter. */
   List<ScoredChunk> top(List<Query> filters, int topK, Integer maxChunksPerSource) throws IOException {
+    return collect(inScope(filters), topK, maxChunksPerSource);
+  }
+
+  /**
+   * The best {@code topK} chunks (at most {@code maxChunksPerSource} each) among the
+   * {@code candidates} nearest ones the approximate index finds in scope: which chunks are found
+   * depends on the HNSW graph (so on merges), but each found chunk's score is exact, as in
+   * {@link #top}.
+   */
+  List<ScoredChunk> approximateTop(List<Query> filters, int candidates, int topK, Integer maxChunksPerSource)
+      throws IOException {
+    Query nearest = new KnnByteVectorQuery(Fields.VECTOR_GRAPH, VectorCodec.encode(query), candidates,
+        inScope(filters));
+    return collect(nearest, topK, maxChunksPerSource);
+  }
+
+  private static Query inScope(List<Query> filters) {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
     b.add(new TermQuery(new Term(Fields.KIND, Fields.KIND_CHUNK)), BooleanClause.Occur.FILTER);
     for (Query f : filters) {
       b.add(f, BooleanClause.Occur.FILTER);
     }
-    List<TopChunks> perCollector = searcher.search(b.build(), new CollectorManager<Collector, List<TopChunks>>() {
+    return b.build();
+  }
+
+  /** Scores exactly every chunk {@code matching} matches (visible ones: live docs are the revision's). */
+  private List<ScoredChunk> collect(Query matching, int topK, Integer maxChunksPerSource) throws IOException {
+    List<TopChunks> perCollector = searcher.search(matching, new CollectorManager<Collector, List<TopChunks>>() {
       @Override
       public Collector newCollector() {
         return new Collector(new TopChunks(topK, maxChunksPerSource));

@@ -174,7 +174,16 @@ public final class RevisionSearcher {
     return pinned;
   }
 
-  private float[] queryVector(String query) {
+  /**
+   * The query's vector from the corpus's model (which caches recent queries, so a vector computed
+   * ahead of the search is found again).
+   *
+   * @throws QuarryException INVALID_REQUEST on {@code query} when blank or over the model's window
+   */
+  public float[] queryVector(String query) {
+    if (embedder == null) {
+      throw new IllegalStateException("corpus '" + info.name() + "' is lexical");
+    }
     if (query.isBlank()) {
       throw QuarryException.invalid("query", "a semantic or hybrid search needs a query with some text");
     }
@@ -202,13 +211,15 @@ public final class RevisionSearcher {
     List<ScoredChunk> top;
     List<Hit.ScoreParts> parts = new ArrayList<>();
     if (mode == SearchRequest.Mode.SEMANTIC) {
-      top = dense.top(filters, request.topK(), request.maxChunksPerSource());
+      top = approximate()
+          ? dense.approximateTop(filters, candidates(request.topK()), request.topK(), request.maxChunksPerSource())
+          : dense.top(filters, request.topK(), request.maxChunksPerSource());
       for (int i = 0; i < top.size(); i++) {
         parts.add(new Hit.ScoreParts(null, null, top.get(i).score(), i + 1));
       }
     } else {
       int n = candidates(request.topK());
-      List<ScoredChunk> semantic = dense.top(filters, n, null);
+      List<ScoredChunk> semantic = approximate() ? dense.approximateTop(filters, n, n, null) : dense.top(filters, n, null);
       List<ScoredChunk> lexical = plan == null ? List.of()
           : ChunkRanker.topChunks(searcher, plan.query(filters), new ExactScorer(view.reader(), plan), n, null);
       Map<Integer, int[]> ranks = HybridFusion.ranks(lexical, semantic);
@@ -250,6 +261,11 @@ public final class RevisionSearcher {
       return hits;
     }
     return withHighlights(searcher, plan, top, hits);
+  }
+
+  /** Whether the corpus opted into the approximate index for its semantic candidates. */
+  private boolean approximate() {
+    return info.settings().embedding().index() == dev.quarry.engine.CorpusSettings.VectorIndex.HNSW;
   }
 
   /**

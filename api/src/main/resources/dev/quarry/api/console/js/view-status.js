@@ -12,7 +12,7 @@ export async function statusView(main, ctx) {
   }
   const protocol = await api.protocol();
   if (!ctx.current()) return;
-  const all = ['scoped-retrieval', 'retrieval-indexing', 'document-ingestion', 'pdf-ingestion'];
+  const all = ['scoped-retrieval', 'retrieval-indexing', 'document-ingestion', 'pdf-ingestion', 'ingestion-jobs'];
   const features = [...new Set([...all, ...(protocol.features || [])])];
   replace(main,
     h('h1', {}, 'Status'),

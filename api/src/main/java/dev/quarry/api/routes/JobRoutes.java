@@ -1,0 +1,64 @@
+package dev.quarry.api.routes;
+
+import dev.quarry.api.wire.Feature;
+import dev.quarry.api.wire.JobRequests;
+import dev.quarry.api.wire.JobResponses;
+import dev.quarry.corpora.jobs.IngestJobs;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import java.util.List;
+
+/**
+ * The JSON endpoints of ingestion jobs: {@code jobs/create}, {@code jobs/close}, {@code
+ * jobs/cancel} and {@code jobs/read} (the uploads are {@link JobUploadEndpoint}). Reading and
+ * cancelling answer JOB_NOT_FOUND for a job that is not the caller's (unless it may manage the
+ * job's corpus), exactly as for an unknown id.
+ */
+final class JobRoutes {
+  private final IngestJobs jobs;
+
+  private JobRoutes(IngestJobs jobs) {
+    this.jobs = jobs;
+  }
+
+  /** The routes; with null {@code jobs} they exist but their feature is off, so they answer *_UNAVAILABLE. */
+  static List<Route> over(IngestJobs jobs) {
+    JobRoutes r = new JobRoutes(jobs);
+    return List.of(
+        new Route("jobs/create", Feature.INGESTION_JOBS, Route.Kind.MUTATION, r::create),
+        new Route("jobs/close", Feature.INGESTION_JOBS, Route.Kind.MUTATION, r::close),
+        new Route("jobs/cancel", Feature.INGESTION_JOBS, Route.Kind.MUTATION, r::cancel),
+        new Route("jobs/read", Feature.INGESTION_JOBS, Route.Kind.READ, r::read));
+  }
+
+  private IngestJobs jobs() {
+    if (jobs == null) {
+      throw new QuarryException(ErrorCode.INGESTION_JOBS_UNAVAILABLE, "this server runs no ingestion jobs");
+    }
+    return jobs;
+  }
+
+  /** An open job for a corpus, ready for uploads. */
+  Reply create(RouteCall call) {
+    JobRequests.Create request = JobRequests.Create.read(call.body());
+    return Reply.of(JobResponses.job(call.write(() -> jobs().create(call.access(), request.corpus(), request.corpusId()))));
+  }
+
+  /** No more files; the job ends once those it holds have their outcome. */
+  Reply close(RouteCall call) {
+    JobRequests.Job request = JobRequests.Job.read(call.body());
+    return Reply.of(JobResponses.job(call.write(() -> jobs().close(call.access(), request.job()))));
+  }
+
+  /** Files not yet indexed never will be; indexed ones stay. */
+  Reply cancel(RouteCall call) {
+    JobRequests.Job request = JobRequests.Job.read(call.body());
+    return Reply.of(JobResponses.job(call.write(() -> jobs().cancel(call.access(), request.job()))));
+  }
+
+  /** The job, with one keyset page of its files. */
+  Reply read(RouteCall call) {
+    JobRequests.Read request = JobRequests.Read.read(call.body(), call.limits());
+    return Reply.of(JobResponses.page(jobs().read(call.access(), request.job(), request.after(), request.limit())));
+  }
+}

@@ -1,0 +1,121 @@
+package dev.quarry.api.wire;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.quarry.corpora.jobs.IngestJobs;
+import dev.quarry.corpora.jobs.JobFile;
+import dev.quarry.engine.QuarryException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The requests of the ingestion-job endpoints ({@code jobs/*}), read as strictly as any other:
+ * the JSON bodies of create, close, cancel and read, and the {@code request} parts of the
+ * multipart upload and submit.
+ */
+public final class JobRequests {
+  private static final Set<String> FILE_FIELDS = Set.of("source", "title", "metadata", "mediaType");
+  private static final String CURSOR_PREFIX = "v1:file:";
+
+  private JobRequests() {}
+
+  /** {@code jobs/create}: an open job for a corpus. */
+  public record Create(String corpus, String corpusId) {
+    public static Create read(WireObject body) {
+      body.allowOnly(Set.of("corpus", "corpusId"));
+      return new Create(WireValues.corpus(body), WireValues.corpusId(body));
+    }
+  }
+
+  /** {@code jobs/close} and {@code jobs/cancel}: one job by id. */
+  public record Job(String job) {
+    public static Job read(WireObject body) {
+      body.allowOnly(Set.of("job"));
+      return new Job(jobId(body));
+    }
+  }
+
+  /** {@code jobs/read}: a job and a page of its files after {@code cursor}. */
+  public record Read(String job, int after, int limit) {
+    public static Read read(WireObject body, Limits limits) {
+      body.allowOnly(Set.of("job", "cursor", "limit"));
+      String job = jobId(body);
+      return new Read(job, decodeCursor(WireValues.cursor(body)), WireValues.listLimit(body, limits));
+    }
+  }
+
+  /** The {@code request} part of {@code jobs/upload}: files for an open job, and whether to close it after them. */
+  public record Upload(String job, List<JobFile> files, boolean close) {
+    public static Upload read(WireObject body, Limits limits) {
+      body.allowOnly(Set.of("job", "files", "close"));
+      String job = jobId(body);
+      List<JobFile> files = readFiles(body, limits);
+      return new Upload(job, files, body.optionalBoolean("close", false));
+    }
+  }
+
+  /** The {@code request} part of {@code jobs/submit}: a job created, filled and closed in one request. */
+  public record Submit(String corpus, String corpusId, List<JobFile> files) {
+    public static Submit read(WireObject body, Limits limits) {
+      body.allowOnly(Set.of("corpus", "corpusId", "files"));
+      String corpus = WireValues.corpus(body);
+      String corpusId = WireValues.corpusId(body);
+      return new Submit(corpus, corpusId, readFiles(body, limits));
+    }
+  }
+
+  private static String jobId(WireObject body) {
+    String job = body.requireString("job");
+    try {
+      IngestJobs.checkId(job);
+    } catch (QuarryException e) {
+      throw QuarryException.invalid(body.pathOf("job"), e.getMessage());
+    }
+    return job;
+  }
+
+  /** {@code files}: one entry per file part, in the order the parts follow; at least one. */
+  private static List<JobFile> readFiles(WireObject body, Limits limits) {
+    // More than maxJobFiles is the job's bound (413 JOB_TOO_LARGE, after grants), not a malformed request.
+    List<JsonNode> items = body.optionalArray("files", (int) Limit.MAX_JOB_FILES.ceiling());
+    if (items == null || items.isEmpty()) {
+      throw QuarryException.invalid(body.pathOf("files"), "files must list at least one file, one entry per file part");
+    }
+    List<JobFile> out = new ArrayList<>(items.size());
+    for (int i = 0; i < items.size(); i++) {
+      WireObject f = WireObject.at(items.get(i), body.pathOf("files") + "[" + i + "]");
+      f.allowOnly(FILE_FIELDS);
+      String source = WireValues.source(f, "source");
+      String title = f.optionalString("title", limits.getInt(Limit.MAX_TITLE_CHARS));
+      var metadata = WireValues.metadata(f, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES));
+      out.add(new JobFile(source, title, metadata, WireValues.mediaType(f)));
+    }
+    return out;
+  }
+
+  /** The cursor after file {@code index}. */
+  public static String cursorAfter(int index) {
+    return Base64.getUrlEncoder().withoutPadding()
+        .encodeToString((CURSOR_PREFIX + index).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static int decodeCursor(String cursor) {
+    if (cursor == null) {
+      return -1;
+    }
+    try {
+      String s = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+      if (s.startsWith(CURSOR_PREFIX)) {
+        int index = Integer.parseInt(s.substring(CURSOR_PREFIX.length()));
+        if (index >= 0) {
+          return index;
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      // the typed error below
+    }
+    throw QuarryException.invalid("cursor", "cursor is not one this service issued");
+  }
+}

@@ -1,0 +1,2 @@
+/** What hybrid retrieval costs against lexical retrieval: ingest, search latency, memory. */
+package dev.quarry.benchmarks.hybrid;

@@ -1,0 +1,156 @@
+package dev.quarry.corpora.jobs;
+
+import dev.quarry.corpora.access.Access;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.Receipt;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One ingestion job in memory: who submitted it (with the grants it was submitted under, which
+ * the runner uses, also after a restart), its corpus, its state and timings, and its files in
+ * the order they were acknowledged. Its folder on disk ({@link JobFolder}) holds the same.
+ *
+ * <p>Guarded by its own monitor: every field that changes is read and written holding it.
+ */
+final class IngestJob {
+  final String id;
+  final String corpus;
+  final String corpusId;
+  /** The submitter, with the grants it had when it submitted. */
+  final Access access;
+  final Instant createdAt;
+  final JobFolder folder;
+  final List<Entry> files = new ArrayList<>();
+
+  JobState state = JobState.OPEN;
+  Instant startedAt;
+  Instant closedAt;
+  Instant endedAt;
+  /** The last upload or close, for the idle timeout of an open job. */
+  Instant lastActivity;
+  boolean cancelRequested;
+  ErrorCode errorCode;
+  String errorMessage;
+  /** Files reserved by uploads in progress, not yet acknowledged. */
+  int reservedFiles;
+  /** Runners past the point of no return: their file will be indexed even if the job is cancelled now. */
+  int writing;
+
+  IngestJob(String id, String corpus, String corpusId, Access access, Instant createdAt, JobFolder folder) {
+    this.id = Objects.requireNonNull(id, "id");
+    this.corpus = Objects.requireNonNull(corpus, "corpus");
+    this.corpusId = Objects.requireNonNull(corpusId, "corpusId");
+    this.access = Objects.requireNonNull(access, "access");
+    this.createdAt = Objects.requireNonNull(createdAt, "createdAt");
+    this.lastActivity = createdAt;
+    this.folder = folder;
+  }
+
+  /** One acknowledged file. */
+  static final class Entry {
+    final int index;
+    final JobFile spec;
+    final String sha256;
+    final long bytes;
+    FileStatus status = FileStatus.QUEUED;
+    Receipt receipt;
+    ErrorCode errorCode;
+    String errorMessage;
+    Instant endedAt;
+    /** Tries that ended in a retryable refusal (the extraction pool full), for the pause before the next. */
+    int retries;
+
+    Entry(int index, JobFile spec, String sha256, long bytes) {
+      this.index = index;
+      this.spec = spec;
+      this.sha256 = sha256;
+      this.bytes = bytes;
+    }
+
+    FileOutcome outcome() {
+      return new FileOutcome(index, spec.source(), sha256, bytes, status, receipt, errorCode, errorMessage, endedAt);
+    }
+  }
+
+  synchronized long bytes() {
+    long sum = 0;
+    for (Entry e : files) {
+      sum += e.bytes;
+    }
+    return sum;
+  }
+
+  /** Bytes of files that have no outcome yet. */
+  synchronized long pendingBytes() {
+    long sum = 0;
+    for (Entry e : files) {
+      if (!e.status.isOutcome()) {
+        sum += e.bytes;
+      }
+    }
+    return sum;
+  }
+
+  synchronized int pendingFiles() {
+    int n = reservedFiles;
+    for (Entry e : files) {
+      if (!e.status.isOutcome()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Whether every file has its outcome and the job takes no more: time for a final state. */
+  synchronized boolean readyToEnd() {
+    if (endedAt != null || state == JobState.OPEN || reservedFiles > 0) {
+      return false;
+    }
+    for (Entry e : files) {
+      if (!e.status.isOutcome()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  synchronized JobView view(Duration retention) {
+    int queued = 0, extracting = 0, indexed = 0, unchanged = 0, failed = 0, cancelled = 0;
+    long bytes = 0;
+    for (Entry e : files) {
+      bytes += e.bytes;
+      switch (e.status) {
+        case QUEUED -> queued++;
+        case EXTRACTING -> extracting++;
+        case INDEXED -> indexed++;
+        case UNCHANGED -> unchanged++;
+        case FAILED -> failed++;
+        case CANCELLED -> cancelled++;
+      }
+    }
+    JobView.Counts counts = new JobView.Counts(files.size(), queued, extracting, indexed, unchanged, failed, cancelled);
+    return new JobView(id, corpus, corpusId, access.subject(), state, counts, bytes, createdAt, startedAt, closedAt,
+        endedAt, endedAt == null ? null : endedAt.plus(retention), errorCode, errorMessage);
+  }
+
+  /** Files with an index above {@code after} (-1: from the first), at most {@code limit} of them. */
+  synchronized List<FileOutcome> page(int after, int limit) {
+    List<FileOutcome> out = new ArrayList<>();
+    for (int i = Math.max(0, after + 1); i < files.size() && out.size() < limit; i++) {
+      out.add(files.get(i).outcome());
+    }
+    return out;
+  }
+
+  synchronized Instant endedAtOrNull() {
+    return endedAt;
+  }
+
+  synchronized int fileCount() {
+    return files.size();
+  }
+}

@@ -1,0 +1,157 @@
+package dev.quarry.corpora.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quarry.corpora.Corpora;
+import dev.quarry.corpora.access.Access;
+import dev.quarry.corpora.access.Grant;
+import dev.quarry.corpora.access.Scope;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.Sha256;
+import dev.quarry.extractors.Extractors;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link IngestJobs} over a real data folder and real extractors: recovery from what a crash
+ * leaves on disk (a torn log line, an unacknowledged upload part), retention, and the bounds.
+ */
+class IngestJobsTest {
+  static final Access ADMIN = new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
+  static final JobSettings SHORT = new JobSettings(3, 1 << 20, 4, 1000, 1L << 30, Duration.ofSeconds(1),
+      Duration.ofHours(1), 1);
+
+  static Extractors extractors;
+  @TempDir Path dir;
+  Path data;
+  Corpora corpora;
+
+  @BeforeAll
+  static void startExtractors() {
+    extractors = Extractors.builder().workers(1).build();
+  }
+
+  @AfterAll
+  static void stopExtractors() {
+    extractors.close();
+  }
+
+  @BeforeEach
+  void open() {
+    data = dir.resolve("data");
+    corpora = Corpora.builder().dataDir(data).extractors(extractors).build();
+    corpora.createCorpus(ADMIN, "docs", null);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    corpora.close();
+  }
+
+  static byte[] text(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Submits {@code files} as one job the way the HTTP endpoint does: parts written, then committed. */
+  static JobView submit(IngestJobs jobs, List<String> sources, List<byte[]> bytes) throws Exception {
+    List<JobFile> specs = sources.stream().map(s -> new JobFile(s, null, null, null)).toList();
+    try (IngestJobs.Upload upload = jobs.submit(ADMIN, "docs", null, specs)) {
+      List<IngestJobs.StoredFile> stored = new ArrayList<>();
+      for (int i = 0; i < bytes.size(); i++) {
+        Files.write(upload.part(i), bytes.get(i));
+        stored.add(new IngestJobs.StoredFile(Sha256.of(bytes.get(i)), bytes.get(i).length));
+      }
+      return upload.commit(stored);
+    }
+  }
+
+  static JobPage awaitEnd(IngestJobs jobs, String id) throws InterruptedException {
+    long deadline = System.nanoTime() + 120_000_000_000L;
+    while (true) {
+      JobPage page = jobs.read(ADMIN, id, -1, 1000);
+      if (page.job().endedAt() != null) {
+        return page;
+      }
+      assertTrue(System.nanoTime() < deadline, "the job did not end: " + page.job());
+      Thread.sleep(20);
+    }
+  }
+
+  @Test
+  void reopen_ingestsWhatWasAcknowledged_andDropsATornLineAndUnacknowledgedParts() throws Exception {
+    String id;
+    Path folder;
+    // A job whose runner never gets to run: closed at once, before the files could be ingested.
+    IngestJobs first = IngestJobs.open(data, corpora, SHORT);
+    first.close();
+    // Its files are acknowledged (a closed IngestJobs still stores them), and never ingested.
+    JobView job = submit(first, List.of("a.txt", "b.txt"), List.of(text("Alpha document.\n"), text("Beta document.\n")));
+    id = job.id();
+    folder = data.resolve(IngestJobs.FOLDER).resolve(id);
+    assertEquals(2, job.counts().queued());
+    // What a crash in the middle of the next upload leaves: a torn line and a part.
+    Files.writeString(folder.resolve(JobFolder.FILES_LOG), "{\"index\": 2, \"sour", java.nio.file.StandardOpenOption.APPEND);
+    Files.writeString(folder.resolve(JobFolder.FILES).resolve(JobFolder.PART_PREFIX + "x-0"), "unacknowledged");
+
+    try (IngestJobs second = IngestJobs.open(data, corpora, SHORT)) {
+      JobPage ended = awaitEnd(second, id);
+      assertEquals(JobState.COMPLETED, ended.job().state());
+      assertEquals(2, ended.job().counts().files(), "the torn line was never a file");
+      assertEquals(2, ended.job().counts().indexed());
+      assertTrue(Files.readString(folder.resolve(JobFolder.FILES_LOG)).endsWith("\n"), "the log was cut to whole lines");
+      try (var parts = Files.list(folder.resolve(JobFolder.FILES))) {
+        assertEquals(List.of(), parts.toList(), "no part and no ingested file's bytes are left");
+      }
+      assertEquals(Sha256.of(text("Beta document.\n")), corpora.readSource(ADMIN, "docs", "b.txt").state().contentSha256());
+    }
+  }
+
+  @Test
+  void endedJobs_areRemoved_afterTheirRetention() throws Exception {
+    try (IngestJobs jobs = IngestJobs.open(data, corpora, SHORT)) {
+      String id = submit(jobs, List.of("r.txt"), List.of(text("Retained for a second.\n"))).id();
+      JobView ended = awaitEnd(jobs, id).job();
+      assertNotNull(ended.expiresAt());
+      long deadline = System.nanoTime() + 60_000_000_000L;
+      while (Files.exists(data.resolve(IngestJobs.FOLDER).resolve(id))) {
+        assertTrue(System.nanoTime() < deadline, "the job was not removed");
+        Thread.sleep(100);
+      }
+      QuarryException gone = assertThrows(QuarryException.class, () -> jobs.read(ADMIN, id, -1, 10));
+      assertEquals(ErrorCode.JOB_NOT_FOUND, gone.code());
+      assertTrue(corpora.readSource(ADMIN, "docs", "r.txt").state() != null, "its sources stay");
+    }
+  }
+
+  @Test
+  void aFailedUpload_leavesNothing_andASubmitThatFailsLeavesNoJob() throws Exception {
+    try (IngestJobs jobs = IngestJobs.open(data, corpora, SHORT)) {
+      QuarryException tooMany = assertThrows(QuarryException.class, () -> jobs.submit(ADMIN, "docs", null,
+          List.of(new JobFile("1", null, null, null), new JobFile("2", null, null, null),
+              new JobFile("3", null, null, null), new JobFile("4", null, null, null))));
+      assertEquals(ErrorCode.JOB_TOO_LARGE, tooMany.code());
+      IngestJobs.Upload abandoned = jobs.submit(ADMIN, "docs", null, List.of(new JobFile("x", null, null, null)));
+      Files.write(abandoned.part(0), text("never committed"));
+      abandoned.close();
+      try (var left = Files.list(data.resolve(IngestJobs.FOLDER))) {
+        assertFalse(left.findAny().isPresent(), "neither submit left a job behind");
+      }
+    }
+  }
+}
