@@ -2,6 +2,7 @@ package dev.quarry.api;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.console.ConsoleAssets;
 import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.api.routes.IngestEndpoint;
 import dev.quarry.api.routes.JobUploadEndpoint;
@@ -33,7 +34,8 @@ import java.util.function.Consumer;
 
 /**
  * The retrieval extension as a Javalin plugin: a host registers it in its own app and gets every
- * endpoint below {@code /v1/retrieval/}, answered with the version header and the error envelope.
+ * endpoint below {@code /v1/retrieval/}, answered with the version header and the error envelope
+ * (and, when it opts in, {@code /v1/runs}, the AG-UI endpoints and the web console below {@code /console/}).
  * The plugin touches nothing else of the host's: the host keeps its own {@code /v1/protocol} and
  * adds {@link #features()} and {@link #limits()} to it.
  *
@@ -107,7 +109,10 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
       // The same runs spoken as AG-UI (docs/agui.md).
       state.routes.post(AguiEndpoint.PATH, AguiEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
           features.contains(Feature.SCOPED_RETRIEVAL), limits, json));
-      state.routes.get(AguiCapabilities.PATH, new AguiCapabilities(pluginConfig.authenticator, json.mapper()));
+      state.routes.get(AguiCapabilities.PATH, new AguiCapabilities(pluginConfig.authenticator, limits, json));
+    }
+    if (pluginConfig.console) {
+      new ConsoleAssets().mount(state.routes);
     }
     // Registered after the endpoints, so only paths and methods they do not answer land here.
     for (HandlerType method : List.of(HandlerType.GET, HandlerType.POST, HandlerType.PUT, HandlerType.PATCH,

@@ -38,6 +38,7 @@ public final class QuarryPluginConfig {
   int maxWaiting = DEFAULT_MAX_WAITING;
   long maxWaitMillis = DEFAULT_MAX_WAIT_MILLIS;
   boolean runs;
+  boolean console;
 
   QuarryPluginConfig() {}
 
@@ -118,6 +119,18 @@ public final class QuarryPluginConfig {
    */
   public QuarryPluginConfig runs(boolean serveRuns) {
     this.runs = serveRuns;
+    return this;
+  }
+
+  /**
+   * Also serves the web console below {@code /console/} (docs/console.md): static files only, with
+   * a strict Content-Security-Policy; the browser signs in with a token and calls the API like any
+   * client. It reads the host's {@code GET /v1/protocol} ({@link QuarryPlugin#protocol()} is a
+   * complete body) and, on its status page, {@code GET /healthz} when the host has one. Off by
+   * default: the console is a page the host chooses to show, at a path it chooses to give.
+   */
+  public QuarryPluginConfig console(boolean serveConsole) {
+    this.console = serveConsole;
     return this;
   }
 

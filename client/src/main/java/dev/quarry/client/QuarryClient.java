@@ -91,7 +91,16 @@ public final class QuarryClient {
   // ----- search
 
   public SearchResult search(SearchRequest request) {
-    return Transport.read(transport.post("v1/retrieval/search", request, null), SearchResult.class);
+    return Transport.read(searchAsJson(request), SearchResult.class);
+  }
+
+  /**
+   * The search's answer as the server wrote it, every field included (also those newer than this
+   * client's records), for a caller that shows or passes it on as it is; {@link #search} reads the
+   * same answer into a {@link SearchResult}.
+   */
+  public JsonNode searchAsJson(SearchRequest request) {
+    return transport.post("v1/retrieval/search", request, null);
   }
 
   /** The latest revision's top results for {@code query}. */
@@ -189,6 +198,29 @@ public final class QuarryClient {
   public SourceState readSource(String corpus, String source) {
     return Transport.read(transport.post("v1/retrieval/sources/read", new SourceRef(corpus, source), null),
         SourceState.class);
+  }
+
+  /**
+   * One page of a source's chunks at {@code revision} (null: the latest), numbered above {@code
+   * after} (null: from the first); {@link ApiException.NotFoundException} ({@code SOURCE_NOT_FOUND})
+   * when the source did not exist at that revision.
+   */
+  public SourceText readChunks(String corpus, String source, Long revision, Integer after, Integer limit) {
+    return Transport.read(transport.post("v1/retrieval/sources/chunks",
+        new ChunksListing(corpus, null, source, revision, after, limit), null), SourceText.class);
+  }
+
+  /**
+   * The source's whole text, chunk by chunk, page by page as the stream is consumed, every page at
+   * the revision the first one answered at (so the pages fit together while the corpus changes).
+   */
+  public Stream<SourceText.Chunk> chunks(String corpus, String source, Long revision) {
+    long[] at = {revision == null ? -1 : revision};
+    return keyset(next -> {
+      SourceText page = readChunks(corpus, source, at[0] < 0 ? null : at[0], next == null ? null : Integer.valueOf(next), null);
+      at[0] = page.revision();
+      return new Page<>(page.chunks(), page.nextAfter() == null ? null : page.nextAfter().toString());
+    });
   }
 
   /** One page of sources in name order. */
@@ -341,6 +373,8 @@ public final class QuarryClient {
   record SourceRef(String corpus, String source) {}
 
   record SourceListing(String corpus, String prefix, String cursor, Integer limit) {}
+
+  record ChunksListing(String corpus, String corpusId, String source, Long revision, Integer after, Integer limit) {}
 
   record HistoryListing(String corpus, long after, Integer limit) {}
 

@@ -59,6 +59,7 @@ class StrictWriterTest {
     assertWithin(tree(new QuarryClient.HistoryListing("c", 3, 3)), "HistoryRequest");
     assertWithin(tree(new QuarryClient.CorpusListing("x", 3)), "ListCorporaRequest");
     assertWithin(tree(new QuarryClient.SourceRef("c", "s")), "ReadSourceRequest");
+    assertWithin(tree(new QuarryClient.ChunksListing("c", "k", "s", 2L, 3, 4)), "ReadChunksRequest");
     assertWithin(tree(new QuarryClient.Named("c")), "NamedCorpusRequest");
     assertWithin(tree(new QuarryClient.RunRetrieval("c", List.of("a"), "q", 1, 2L, "k")), "RunRetrieval");
   }

@@ -74,6 +74,17 @@ public interface Corpora extends Closeable {
 
   SourcePage listSources(Access access, String corpus, String prefix, String cursor, int limit);
 
+  /**
+   * A page of a source's chunks (its text as it was split, with pages and offsets) at {@code
+   * revision} (null: the latest), numbered above {@code after} (null: from the first). Order:
+   * validation; grants (SEARCH or INDEX on the corpus and the source); CORPUS_NOT_FOUND;
+   * CORPUS_REPLACED when {@code expectedCorpusId} is given and differs; the revision (INVALID_REQUEST
+   * above the current one, REVISION_EXPIRED past retention); SOURCE_NOT_FOUND when the source did
+   * not exist at that revision.
+   */
+  SourceText readChunks(Access access, String corpus, String source, Long revision, Integer after, int limit,
+      String expectedCorpusId);
+
   HistoryPage history(Access access, String corpus, long after, int limit);
 
   /**

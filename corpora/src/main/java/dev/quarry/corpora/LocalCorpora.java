@@ -22,6 +22,7 @@ import dev.quarry.engine.SourceIds;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceScope;
+import dev.quarry.engine.SourceChunks;
 import dev.quarry.engine.SourceState;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -202,6 +203,29 @@ final class LocalCorpora implements Corpora {
       SourceState state = index.readSource(source).orElseThrow(
           () -> new QuarryException(ErrorCode.SOURCE_NOT_FOUND, "source '" + source + "' does not exist"));
       return new SourceRead(corpus, index.info().corpusId(), revision, state);
+    });
+  }
+
+  @Override
+  public SourceText readChunks(Access access, String corpus, String source, Long revision, Integer after, int limit,
+      String expectedCorpusId) {
+    CorpusInfo.checkName(corpus, "corpus");
+    SourceIds.check(source, "source");
+    checkLimit(limit);
+    if (revision != null && revision < 0) {
+      throw QuarryException.invalid("revision", "revision must be 0 or more; got " + revision);
+    }
+    if (after != null && after < 0) {
+      throw QuarryException.invalid("after", "after must be 0 or more; got " + after);
+    }
+    requireCorpus(access, corpus, READ);
+    AccessPolicy.requireSource(access, corpus, source, READ);
+    return store.withCorpus(corpus, index -> {
+      index.info().requireCorpusId(expectedCorpusId);
+      SourceChunks chunks = index.readChunks(source, revision, after == null ? -1 : after, limit).orElseThrow(
+          () -> new QuarryException(ErrorCode.SOURCE_NOT_FOUND, "source '" + source + "' does not exist"
+              + (revision == null ? "" : " at revision " + revision)));
+      return new SourceText(corpus, index.info().corpusId(), chunks);
     });
   }
 

@@ -70,6 +70,20 @@ public interface CorpusIndex extends Closeable {
   Optional<SourceState> readSource(String source);
 
   /**
+   * A page of the source's chunks as the corpus held them at {@code revision} (null: the latest),
+   * numbered above {@code after} (-1: from the first), at most {@code limit} of them; empty when the
+   * source did not exist at that revision.
+   *
+   * <p>A store that cannot read chunks back answers UNAVAILABLE (the default).
+   *
+   * @throws QuarryException INVALID_REQUEST for a revision above the current one, REVISION_EXPIRED
+   *     for one older than {@link #oldestRetainedRevision()}
+   */
+  default Optional<SourceChunks> readChunks(String source, Long revision, int after, int limit) {
+    throw new QuarryException(ErrorCode.UNAVAILABLE, "this corpus store cannot read a source's chunks back");
+  }
+
+  /**
    * Sources at the latest revision in name order, starting after {@code cursor} (null for the
    * first page), skipping those {@code visible} rejects.
    */

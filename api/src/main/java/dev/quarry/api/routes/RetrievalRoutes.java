@@ -25,6 +25,7 @@ public final class RetrievalRoutes {
         new Route("sources/delete", Feature.RETRIEVAL_INDEXING, Route.Kind.MUTATION, sources::delete),
         new Route("sources/batch", Feature.RETRIEVAL_INDEXING, Route.Kind.MUTATION, sources::batch),
         new Route("sources/read", Feature.RETRIEVAL_INDEXING, Route.Kind.READ, sources::read),
+        new Route("sources/chunks", Feature.RETRIEVAL_INDEXING, Route.Kind.READ, sources::chunks),
         new Route("sources/list", Feature.RETRIEVAL_INDEXING, Route.Kind.READ, sources::list),
         new Route("corpora/history", Feature.RETRIEVAL_INDEXING, Route.Kind.READ, sources::history),
         new Route("corpora/create", null, Route.Kind.MUTATION, corpus::create),

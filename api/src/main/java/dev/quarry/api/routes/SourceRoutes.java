@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * {@code sources/index}, {@code sources/delete}, {@code sources/batch}, {@code sources/read},
- * {@code sources/list} and {@code corpora/history}. Mutations pass their Idempotency-Key to the
+ * {@code sources/chunks}, {@code sources/list} and {@code corpora/history}. Mutations pass their Idempotency-Key to the
  * corpora layer, which replays, refuses or applies them.
  */
 final class SourceRoutes {
@@ -46,6 +46,13 @@ final class SourceRoutes {
   Reply read(RouteCall call) {
     SourceRequests.Read request = SourceRequests.Read.read(call.body());
     return Reply.of(SourceResponses.read(corpora.readSource(call.access(), request.corpus(), request.source())));
+  }
+
+  /** A source's chunks at a revision, one keyset page at a time; grants are decided before existence. */
+  Reply chunks(RouteCall call) {
+    SourceRequests.Chunks request = SourceRequests.Chunks.read(call.body(), call.limits());
+    return Reply.of(SourceResponses.chunks(corpora.readChunks(call.access(), request.corpus(), request.source(),
+        request.revision(), request.after(), request.limit(), request.corpusId())));
   }
 
   /** Visible sources in name order, one keyset page at a time. */

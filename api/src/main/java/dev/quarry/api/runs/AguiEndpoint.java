@@ -2,13 +2,9 @@ package dev.quarry.api.runs;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
-import dev.quarry.api.routes.BodyReader;
-import dev.quarry.api.routes.Authentication;
-import dev.quarry.api.routes.ErrorResponses;
+import dev.quarry.api.routes.Endpoint;
 import dev.quarry.api.routes.Responses;
-import dev.quarry.api.wire.ErrorEnvelope;
-import dev.quarry.api.wire.HttpStatuses;
-import dev.quarry.api.wire.Limit;
+import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limits;
 import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.api.wire.StrictJson;
@@ -17,15 +13,14 @@ import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.run.Retrieval;
 import dev.quarry.engine.ErrorCode;
-import dev.quarry.engine.QuarryException;
 import io.javalin.http.Context;
-import io.javalin.http.Handler;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -38,26 +33,31 @@ import java.util.concurrent.TimeUnit;
  * checks as {@code /v1/runs}: everything that can be refused is refused before the stream opens,
  * as a plain HTTP error in Quarry's error envelope; what goes wrong after {@code RUN_STARTED} is
  * {@code RUN_ERROR}. A client that goes away cancels the run; {@code forwardedProps.idleTimeoutMs}
- * ends a quiet run with {@code RUN_ERROR} {@code IDLE_TIMEOUT}. Thread-safe; one per host.
+ * ends a quiet run with {@code RUN_ERROR} {@code IDLE_TIMEOUT}. The checks before the stream are
+ * the {@link Endpoint} pipeline's (version, authentication, feature, then the body read here), so
+ * their order cannot drift from the other endpoints'. Thread-safe; one per host.
  */
-public final class AguiEndpoint implements Handler {
+public final class AguiEndpoint extends Endpoint {
   public static final String PATH = "/v1/agui/retrieval";
 
   private final RetrievalRuns runs;
-  private final Authenticator authenticator;
-  private final boolean retrievalEnabled;
-  private final Limits limits;
-  private final StrictJson json;
   private final Duration heartbeat;
 
+  /**
+   * @param retrievalEnabled whether the scoped-retrieval feature is on; off, runs answer {@code
+   *     400 RETRIEVAL_UNAVAILABLE}
+   * @param heartbeat the interval of comment frames on a quiet SSE stream, positive
+   */
   public AguiEndpoint(RetrievalRuns runs, Authenticator authenticator, boolean retrievalEnabled, Limits limits,
       StrictJson json, Duration heartbeat) {
+    // Not behind the request gate: runs have their own bound, checked after the grants (429), as on /v1/runs.
+    super(authenticator, retrievalEnabled ? Set.of(Feature.SCOPED_RETRIEVAL) : Set.of(), Feature.SCOPED_RETRIEVAL, null,
+        limits, json);
     this.runs = Objects.requireNonNull(runs, "runs");
-    this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
-    this.retrievalEnabled = retrievalEnabled;
-    this.limits = Objects.requireNonNull(limits, "limits");
-    this.json = Objects.requireNonNull(json, "json");
-    this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
+    if (heartbeat.isNegative() || heartbeat.isZero()) {
+      throw new IllegalArgumentException("heartbeat must be positive; got " + heartbeat);
+    }
+    this.heartbeat = heartbeat;
   }
 
   /** The endpoint with Quarry's defaults: its own {@link RetrievalRuns#DEFAULT_MAX_RUNNING} runs, the system clock. */
@@ -68,26 +68,13 @@ public final class AguiEndpoint implements Handler {
     return new AguiEndpoint(runs, authenticator, retrievalEnabled, limits, json, RunsEndpoint.DEFAULT_HEARTBEAT);
   }
 
+  /** The RunAgentInput (400 naming the field), the grants (403) and existence: all before the stream opens. */
   @Override
-  public void handle(Context ctx) {
-    try {
-      ProtocolHeaders.checkRequestedVersion(ctx.header(ProtocolHeaders.VERSION_HEADER));
-      Access access = Authentication.authenticate(ctx, authenticator);
-      if (!retrievalEnabled) {
-        throw new QuarryException(ErrorCode.RETRIEVAL_UNAVAILABLE,
-            "the scoped-retrieval feature, which AG-UI runs use, is not available on this server");
-      }
-      BodyReader.checkJsonContentType(ctx.header("Content-Type"));
-      byte[] bytes = BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(),
-          limits.get(Limit.MAX_REQUEST_BYTES));
-      AguiRequest request = AguiRequest.read(WireObject.root(json.parseObject(bytes)), limits);
-      Retrieval.Prepared prepared = runs.retrieval().prepare(access, request.options(), request.query());
-      stream(ctx, request, prepared, AguiFraming.forAccept(ctx.header("Accept"), json.mapper()));
-    } catch (QuarryException e) {
-      fail(ctx, e);
-    } catch (RuntimeException | IOException e) {
-      fail(ctx, ErrorResponses.internal(e));
-    }
+  protected Work prepare(Context ctx, Access access) {
+    AguiRequest request = AguiRequest.read(WireObject.root(json.parseObject(readBody(ctx))), limits);
+    Retrieval.Prepared prepared = runs.retrieval().prepare(access, request.options(), request.query());
+    AguiFraming framing = AguiFraming.forAccept(ctx.header("Accept"), json.mapper());
+    return c -> stream(c, request, prepared, framing);
   }
 
   private void stream(Context ctx, AguiRequest request, Retrieval.Prepared prepared, AguiFraming framing)
@@ -124,21 +111,14 @@ public final class AguiEndpoint implements Handler {
       }
     } catch (IOException e) {
       run.cancel(ErrorCode.CANCELLED, "the client closed the stream");
-    } catch (RuntimeException e) {
-      // A fault of ours after the stream opened: the run stops, and the fault is logged by the host.
+    } catch (RuntimeException | Error e) {
+      // A fault of ours after the stream opened: the run stops; the pipeline logs the fault, and
+      // writes nothing more on the committed answer (ErrorResponses).
       run.cancel(ErrorCode.CANCELLED, "the stream could not be written");
       throw e;
     } catch (InterruptedException e) {
       run.cancel(ErrorCode.CANCELLED, "the server stopped streaming the run");
       Thread.currentThread().interrupt();
     }
-  }
-
-  private void fail(Context ctx, QuarryException e) {
-    if (ctx.res().isCommitted()) {
-      return;
-    }
-    ObjectNode body = ErrorEnvelope.of(e);
-    Responses.write(ctx, HttpStatuses.of(e.code()), body, json.mapper());
   }
 }

@@ -90,6 +90,16 @@ public final class SourceRequests {
     }
   }
 
+  /** {@code sources/chunks}: a page of a source's chunks at the latest or a pinned revision. */
+  public record Chunks(String corpus, String corpusId, String source, Long revision, Integer after, int limit) {
+    public static Chunks read(WireObject body, Limits limits) {
+      body.allowOnly(Set.of("corpus", "corpusId", "source", "revision", "after", "limit"));
+      return new Chunks(WireValues.corpus(body), WireValues.corpusId(body), WireValues.source(body, "source"),
+          body.optionalLong("revision", 0, Long.MAX_VALUE), body.optionalInt("after", 0, Integer.MAX_VALUE),
+          WireValues.listLimit(body, limits));
+    }
+  }
+
   /** {@code sources/list}: sources in name order, optionally under a prefix. */
   public record Page(String corpus, String prefix, String cursor, int limit) {
     public static Page read(WireObject body, Limits limits) {

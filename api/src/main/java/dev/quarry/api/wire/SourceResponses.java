@@ -3,11 +3,13 @@ package dev.quarry.api.wire;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.corpora.SourceRead;
+import dev.quarry.corpora.SourceText;
 import dev.quarry.engine.HistoryEntry;
 import dev.quarry.engine.HistoryPage;
 import dev.quarry.engine.IngestReport;
 import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.Receipt;
+import dev.quarry.engine.SourceChunks;
 import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceState;
 
@@ -46,6 +48,38 @@ public final class SourceResponses {
     out.put("revision", result.revision());
     ArrayNode results = out.putArray("results");
     result.receipts().forEach(r -> results.add(receipt(r)));
+    return out;
+  }
+
+  /**
+   * {@code sources/chunks}: the revision read at, the source's version there, and a page of its
+   * chunks in order, each with its text, pages and offsets (as search results give them).
+   */
+  public static ObjectNode chunks(SourceText text) {
+    SourceChunks c = text.chunks();
+    ObjectNode out = WireJson.object();
+    out.put("corpus", text.corpus());
+    out.put("corpusId", text.corpusId());
+    out.put("revision", c.revision());
+    out.put("source", c.source());
+    out.put("sourceRevision", c.sourceRevision());
+    WireJson.putIfPresent(out, "title", c.title());
+    WireJson.putIfPresent(out, "mediaType", c.mediaType());
+    WireJson.putIfPresent(out, "contentSha256", c.contentSha256());
+    ArrayNode chunks = out.putArray("chunks");
+    for (SourceChunks.Chunk chunk : c.chunks()) {
+      ObjectNode o = chunks.addObject();
+      o.put("chunk", chunk.chunk());
+      o.put("text", chunk.text());
+      if (chunk.pages() != null) {
+        o.putObject("pages").put("from", chunk.pages().from()).put("to", chunk.pages().to());
+      }
+      o.putObject("offsets").put("start", chunk.start()).put("end", chunk.end());
+      o.set("metadata", WireJson.metadata(chunk.metadata()));
+    }
+    if (c.nextAfter() != null) {
+      out.put("nextAfter", c.nextAfter());
+    }
     return out;
   }
 

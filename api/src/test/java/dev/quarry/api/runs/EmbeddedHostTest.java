@@ -117,6 +117,9 @@ class EmbeddedHostTest {
       config.startup.showJavalinBanner = false;
       config.registerPlugin(quarry);
       config.routes.post("/v1/runs", runsEndpoint);
+      // The same runs (and so the same holding observer) spoken as AG-UI.
+      config.routes.post(AguiEndpoint.PATH, new AguiEndpoint(runs, authenticator, true, Limits.DEFAULT, new StrictJson(),
+          Duration.ofMillis(50)));
       // The host's own run: it calls Retrieval directly and reports the phases it saw.
       config.routes.post("/host/ask", ctx -> {
         Access access = authenticator.authenticate(ctx.header("X-Host-Token")).orElseThrow();
@@ -209,6 +212,109 @@ class EmbeddedHostTest {
     observer.release.countDown();
     awaitNoRunning();
     assertFalse(observer.phases.contains(RetrievalProgress.SEARCHING), "the abandoned retrieval stopped before searching");
+  }
+
+  static String aguiInput(String idleTimeout) {
+    return """
+        {"threadId": "t1", "runId": "r1", "messages": [{"id": "u1", "role": "user", "content": "parental leave"}],
+         "tools": [], "context": [], "state": {},
+         "forwardedProps": {"retrieval": {"corpus": "handbook"}%s}}""".formatted(idleTimeout);
+  }
+
+  @Test
+  void aguiIdleTimeout_whileTheRetrievalIsHeld_endsWithOneRunErrorIdleTimeout() throws Exception {
+    observer.armed = true;
+    Answer a = api.post(AguiEndpoint.PATH).token(TOKEN).header("Accept", "text/event-stream")
+        .json(aguiInput(", \"idleTimeoutMs\": 400")).send();
+    assertEquals(200, a.status(), a::toString);
+    List<JsonNode> events = new ArrayList<>();
+    int heartbeats = 0;
+    for (String line : a.body().split("\n")) {
+      if (line.startsWith("data: ")) {
+        events.add(ApiClient.JSON.readTree(line.substring(6)));
+      } else if (line.startsWith(":")) {
+        heartbeats++;
+      }
+    }
+    List<String> types = events.stream().map(e -> e.path("type").asText()).toList();
+    assertEquals("RUN_STARTED", types.get(0), types::toString);
+    assertEquals("RUN_ERROR", types.get(types.size() - 1), types::toString);
+    assertEquals(1, types.stream().filter(t -> t.equals("RUN_ERROR") || t.equals("RUN_FINISHED")).count(), types::toString);
+    assertFalse(types.contains("TOOL_CALL_RESULT"), "the held retrieval found nothing: " + types);
+    assertEquals("IDLE_TIMEOUT", events.get(events.size() - 1).path("code").asText(), events::toString);
+    assertTrue(heartbeats > 0, "heartbeats flowed while the run was held, and did not reset the idle timer");
+    RunOutcome outcome = observer.ended.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    assertEquals(ErrorCode.IDLE_TIMEOUT, assertInstanceOf(RunOutcome.Cancelled.class, outcome).error().code());
+    observer.release.countDown();
+    awaitNoRunning();
+    assertEquals(List.of(RetrievalProgress.RESOLVING_SOURCES), observer.phases, "the cancelled retrieval searched nothing");
+  }
+
+  @Test
+  void aguiIdleTimeout_overProtobuf_endsTheFramesWithTheRunError() throws Exception {
+    observer.armed = true;
+    HttpRequest request = HttpRequest.newBuilder(URI.create(api.baseUrl() + AguiEndpoint.PATH))
+        .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+        .header("Accept", AguiFraming.PROTO_MEDIA_TYPE)
+        .POST(HttpRequest.BodyPublishers.ofString(aguiInput(", \"idleTimeoutMs\": 400"))).build();
+    HttpResponse<byte[]> res = api.http().send(request, HttpResponse.BodyHandlers.ofByteArray());
+    assertEquals(200, res.statusCode());
+    assertEquals(AguiFraming.PROTO_MEDIA_TYPE, res.headers().firstValue("Content-Type").orElseThrow());
+    // Length-prefixed frames, the last one the RUN_ERROR carrying the code.
+    java.nio.ByteBuffer frames = java.nio.ByteBuffer.wrap(res.body());
+    byte[] last = null;
+    while (frames.remaining() >= 4) {
+      last = new byte[frames.getInt()];
+      frames.get(last);
+    }
+    assertEquals(0, frames.remaining(), "the body is whole frames");
+    assertTrue(last != null && new String(last, StandardCharsets.ISO_8859_1).contains("IDLE_TIMEOUT"));
+    RunOutcome outcome = observer.ended.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    assertEquals(ErrorCode.IDLE_TIMEOUT, assertInstanceOf(RunOutcome.Cancelled.class, outcome).error().code());
+  }
+
+  @Test
+  void aguiClientDisconnect_cancelsTheRetrievalInFlight() throws Exception {
+    observer.armed = true;
+    byte[] bytes = aguiInput("").getBytes(StandardCharsets.UTF_8);
+    try (Socket socket = new Socket("127.0.0.1", app.port())) {
+      OutputStream out = socket.getOutputStream();
+      out.write(("POST " + AguiEndpoint.PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TOKEN
+          + "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length + "\r\n\r\n")
+          .getBytes(StandardCharsets.UTF_8));
+      out.write(bytes);
+      out.flush();
+      BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+      String line;
+      do {
+        line = in.readLine();
+      } while (line != null && !line.contains("RUN_STARTED"));
+      assertTrue(line != null, "the stream opened");
+      assertTrue(observer.held.await(WAIT_SECONDS, TimeUnit.SECONDS));
+    }
+    // The next heartbeat finds the connection gone and cancels the run, while the retrieval is still held.
+    RunOutcome outcome = observer.ended.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    assertEquals(ErrorCode.CANCELLED, assertInstanceOf(RunOutcome.Cancelled.class, outcome).error().code());
+    observer.release.countDown();
+    awaitNoRunning();
+    assertFalse(observer.phases.contains(RetrievalProgress.SEARCHING), "the abandoned retrieval stopped before searching");
+  }
+
+  @Test
+  void aguiRefusals_followThePipelinesOrder() {
+    // version before authentication, authentication before the body, the body before the grants
+    Answer version = api.post(AguiEndpoint.PATH).token("unknown").header("AgenticDriver-Version", "2.0").json("{").send();
+    assertEquals(400, version.status());
+    assertEquals("UNSUPPORTED_PROTOCOL_VERSION", version.code());
+    Answer unauthenticated = api.post(AguiEndpoint.PATH).token("unknown").json("{").send();
+    assertEquals(401, unauthenticated.status());
+    Answer malformed = api.post(AguiEndpoint.PATH).token(TOKEN).json("{").send();
+    assertEquals(400, malformed.status());
+    assertEquals("INVALID_REQUEST", malformed.code());
+    Answer forbidden = api.post(AguiEndpoint.PATH).token(TOKEN)
+        .json(aguiInput("").replace("\"handbook\"", "\"elsewhere\"")).send();
+    assertEquals(403, forbidden.status(), forbidden::toString);
+    assertTrue(forbidden.header("Content-Type").startsWith("application/json"), "refused before the stream opened");
   }
 
   @Test

@@ -1,16 +1,18 @@
 package dev.quarry.app.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.client.Corpus;
 import java.io.PrintWriter;
+import java.util.Iterator;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code quarry corpora}: lists the corpora a token may see on a running server. */
+/**
+ * {@code quarry corpora}: lists the corpora a token may see on a running server, every page of the
+ * keyset listing, each line printed as its page arrives.
+ */
 @Command(name = "corpora", mixinStandardHelpOptions = true, description = "List the corpora of a running server.")
 final class CorporaCommand implements Callable<Integer> {
   @Mixin
@@ -20,26 +22,14 @@ final class CorporaCommand implements Callable<Integer> {
   CommandSpec spec;
 
   @Override
-  public Integer call() throws Exception {
-    ObjectMapper mapper = new ObjectMapper();
+  public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    String cursor = null;
-    do {
-      ObjectNode body = mapper.createObjectNode();
-      if (cursor != null) {
-        body.put("cursor", cursor);
-      }
-      RemoteOptions.Answer answer = remote.post("corpora/list", body, mapper);
-      if (!answer.ok()) {
-        spec.commandLine().getErr().println("quarry: " + answer.error());
-        return 1;
-      }
-      for (JsonNode c : answer.body().get("corpora")) {
-        out.printf("%-32s revision %-8d sources %d%n", c.get("corpus").asText(), c.get("revision").asLong(),
-            c.get("sources").asLong());
-      }
-      cursor = answer.body().path("nextCursor").asText(null);
-    } while (cursor != null);
+    Iterator<Corpus> corpora = remote.client().corpora().iterator();
+    while (corpora.hasNext()) {
+      Corpus c = corpora.next();
+      out.printf("%-32s revision %-8d sources %d%n", c.corpus(), c.revision(), c.sources());
+      out.flush();
+    }
     return 0;
   }
 }

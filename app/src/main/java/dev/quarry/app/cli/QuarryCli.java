@@ -1,5 +1,8 @@
 package dev.quarry.app.cli;
 
+import dev.quarry.client.ApiException;
+import dev.quarry.client.ProtocolException;
+import dev.quarry.client.TransportException;
 import java.net.ConnectException;
 import java.net.http.HttpTimeoutException;
 import java.util.logging.Level;
@@ -11,7 +14,9 @@ import picocli.CommandLine.Command;
  * The {@code quarry} command: {@code serve}, {@code demo}, {@code search}, {@code corpora},
  * {@code backup}, {@code restore},
  * {@code ingest}, {@code eval} and {@code help}. A user's mistake (no token, no server at the
- * URL) is one line on stderr and exit code 2; only a fault of the program prints a stack trace.
+ * URL, a URL that is not a Quarry server) is one line on stderr and exit code 2; a refusal by the
+ * server (its error code and message) is one line and exit code 1; only a fault of the program
+ * prints a stack trace.
  */
 @Command(name = "quarry", mixinStandardHelpOptions = true, version = "quarry 0.1.0",
     description = "Quarry: retrieval and document ingestion with exact, durable corpus revisions.",
@@ -34,7 +39,8 @@ public final class QuarryCli implements Runnable {
     System.exit(commandLine().execute(args));
   }
 
-  static CommandLine commandLine() {
+  /** The command line with its handling of mistakes and refusals, as {@link #main} runs it. */
+  public static CommandLine commandLine() {
     // The engine and the corpora log through java.util.logging: their lines go to the same backend,
     // in the same format (text or JSON), as everything else.
     if (!org.slf4j.bridge.SLF4JBridgeHandler.isInstalled()) {
@@ -45,6 +51,11 @@ public final class QuarryCli implements Runnable {
     CommandLine commandLine = new CommandLine(new QuarryCli());
     commandLine.setUsageHelpLongOptionsMaxWidth(30);
     commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
+      if (e instanceof ApiException refused) {
+        // The server answered and refused: its code and message, as the contract's envelope gave them.
+        cmd.getErr().println("quarry " + cmd.getCommandName() + ": " + refused.code() + ": " + refused.error().message());
+        return 1;
+      }
       String message = userMessage(e);
       if (message == null) {
         throw e;
@@ -63,8 +74,15 @@ public final class QuarryCli implements Runnable {
     if (e instanceof ConnectException || e.getCause() instanceof ConnectException) {
       return "no server answers at that URL (is it running? see --url or QUARRY_URL)";
     }
-    if (e instanceof HttpTimeoutException) {
+    if (e instanceof HttpTimeoutException || e.getCause() instanceof HttpTimeoutException) {
       return "the server did not answer in time";
+    }
+    if (e instanceof TransportException) {
+      return "the connection to the server failed: " + e.getMessage();
+    }
+    if (e instanceof ProtocolException p) {
+      // Not a Quarry server at that URL, or one of a wire version this command does not speak.
+      return "the server at that URL does not answer as a Quarry server of wire version 1.0 does (" + p.getMessage() + ")";
     }
     return null;
   }

@@ -2,7 +2,7 @@ package dev.quarry.app.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.client.SearchRequest;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code quarry search}: searches a corpus of a running server and prints, per hit, its source,
- * title, pages and score, and a snippet of its text with the matched words highlighted.
+ * title, pages and score, and a snippet of its text with the matched words highlighted. A refusal
+ * of the server is one line with its error code and exit code 1 ({@link QuarryCli}).
  */
 @Command(name = "search", mixinStandardHelpOptions = true, description = "Search a corpus of a running server.")
 final class SearchCommand implements Callable<Integer> {
@@ -42,22 +43,18 @@ final class SearchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    ObjectMapper mapper = new ObjectMapper();
-    ObjectNode body = mapper.createObjectNode().put("corpus", corpus).put("query", String.join(" ", query)).put("topK", topK);
+    SearchRequest request = SearchRequest.of(corpus, String.join(" ", query)).withTopK(topK);
     if (revision != null) {
-      body.put("revision", revision);
+      request = request.withRevision(revision);
     }
-    RemoteOptions.Answer answer = remote.post("search", body, mapper);
+    // The answer as the server wrote it: --json prints it whole, fields newer than the client's records included.
+    JsonNode answer = remote.client().searchAsJson(request);
     PrintWriter out = spec.commandLine().getOut();
-    if (!answer.ok()) {
-      spec.commandLine().getErr().println("quarry: " + answer.error());
-      return 1;
-    }
     if (json) {
-      out.println(mapper.writeValueAsString(answer.body()));
+      out.println(new ObjectMapper().writeValueAsString(answer));
       return 0;
     }
-    out.print(render(corpus, answer.body(), Terminal.bold()));
+    out.print(render(corpus, answer, Terminal.bold()));
     out.flush();
     return 0;
   }

@@ -16,7 +16,7 @@ import dev.quarry.api.runs.RunsEndpoint;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.StrictJson;
-import dev.quarry.app.console.ConsoleAssets;
+import dev.quarry.api.console.ConsoleAssets;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorporaBuilder;
 import dev.quarry.corpora.jobs.IngestJobs;
@@ -134,7 +134,7 @@ public final class QuarryServer implements AutoCloseable {
     StrictJson json = new StrictJson();
     ObjectMapper mapper = json.mapper();
     QuarryPlugin plugin = new QuarryPlugin(c -> {
-      c.corpora(corpora).authenticator(tokens).limits(config.limits()).runs(true)
+      c.corpora(corpora).authenticator(tokens).limits(config.limits()).runs(true).console(true)
           .capacity(config.maxInFlight(), config.maxWaiting(), config.maxWaitMillis());
       if (jobs != null) {
         c.jobs(jobs);
@@ -181,7 +181,8 @@ public final class QuarryServer implements AutoCloseable {
           config.backupDirectory() == null || dataDir == null ? null : new dev.quarry.app.backup.Backups(corpora,
               dataDir, config.backupDirectory(), ServerVersion.VERSION, java.time.Clock.systemUTC())));
       c.routes.get(OpenApiDocument.PATH, ctx -> ctx.contentType(OpenApiDocument.MEDIA_TYPE).result(OpenApiDocument.bytes()));
-      new ConsoleAssets().mount(c.routes);
+      // The plugin serves the console below /console/; the server's root opens it.
+      c.routes.get("/", ConsoleAssets::redirect);
       c.routes.get("/healthz", ctx -> {
         ObjectNode ok = JsonNodeFactory.instance.objectNode().put("status", "ok");
         Responses.write(ctx, 200, ok, mapper);

@@ -8,6 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
@@ -51,6 +54,36 @@ class CommandLineTest {
     assertEquals(2, run.exitCode(), run::toString);
     assertTrue(run.err().startsWith("quarry corpora: no server answers at that URL"), run::toString);
     assertFalse(run.err().contains("\tat "), run::toString);
+  }
+
+  @Test
+  void corpora_aUrlThatIsNotHttp_isOneLine() {
+    IngestCommandTest.Run run = IngestCommandTest.quarry("corpora", "--token", "t", "--url", "localhost:8080");
+    assertEquals(2, run.exitCode(), run::toString);
+    assertTrue(run.err().startsWith("quarry corpora: --url must be an http:// or https:// address"), run::toString);
+  }
+
+  @Test
+  void search_againstAServerThatIsNotQuarry_isOneLine() throws Exception {
+    HttpServer other = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    other.createContext("/", exchange -> {
+      byte[] page = "<html><body>Not Found</body></html>".getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", "text/html");
+      exchange.sendResponseHeaders(404, page.length);
+      exchange.getResponseBody().write(page);
+      exchange.close();
+    });
+    other.start();
+    try {
+      IngestCommandTest.Run run = IngestCommandTest.quarry("search", "--token", "t", "--corpus", "c", "--url",
+          "http://127.0.0.1:" + other.getAddress().getPort(), "leave");
+      assertEquals(2, run.exitCode(), run::toString);
+      assertTrue(run.err().startsWith("quarry search: the server at that URL does not answer as a Quarry server"),
+          run::toString);
+      assertFalse(run.err().contains("\tat "), run::toString);
+    } finally {
+      other.stop(0);
+    }
   }
 
   @Test

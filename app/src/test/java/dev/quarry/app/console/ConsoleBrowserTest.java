@@ -204,6 +204,46 @@ class ConsoleBrowserTest {
     String state = browser.shown("#source-state").getText();
     assertTrue(state.contains("application/pdf"), state);
     assertTrue(state.contains("Extraction report"), state);
+
+    // The whole text, chunk by chunk at the pinned revision, the hit's chunk marked.
+    browser.showing("#text-revision", "at revision " + revision + " (pinned)");
+    String text = browser.shown("#chunks").getText();
+    assertTrue(text.contains("Priming") && text.contains("The turbine spins at night"), text);
+    WebElement openedChunk = browser.shown("#chunks .chunk.opened");
+    assertEquals(opened.getAttribute("data-chunk"), openedChunk.getAttribute("data-chunk"));
+    assertTrue(openedChunk.getText().contains("p. 2"), openedChunk.getText());
+  }
+
+  @Test
+  void aDeletedSource_showsItsTextAtARevisionOfItsHistory() throws Exception {
+    ingestSample("then");
+    ok(api.retrieval("sources/delete", ADMIN, "{\"corpus\": \"then\", \"source\": \"notes.md\"}"));
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    go("#/source?corpus=then&source=notes.md");
+    browser.shown("#source-absent");
+    browser.shown("#timeline li[data-operation=ingest] a.text-at").click();
+    browser.showing("#text-revision", "(pinned)");
+    assertTrue(browser.shown("#chunks").getText().contains("The compressor hums quietly."),
+        browser.shown("#chunks").getText());
+  }
+
+  @Test
+  void aHybridSearch_showsEachHitsLexicalAndSemanticParts() {
+    ok(api.retrieval("corpora/create", ADMIN, """
+        {"corpus": "hybrid", "settings": {"embedding": {"model": "all-minilm-l6-v2"}}}"""));
+    ok(api.retrieval("sources/batch", ADMIN, """
+        {"corpus": "hybrid", "operations": [
+          {"index": {"source": "cats.md", "text": "The kitten curled up and slept on the warm rug."}},
+          {"index": {"source": "rates.md", "text": "Shares fell after the central bank raised interest rates."}}]}"""));
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    go("#/search?corpus=hybrid&q=interest+rates");
+    WebElement hit = browser.shown(".hit[data-source='rates.md']");
+    String lexical = hit.findElement(By.cssSelector(".lexical")).getText();
+    String semantic = hit.findElement(By.cssSelector(".semantic")).getText();
+    assertTrue(lexical.matches("lexical -?\\d+\\.\\d{4} \\(#1\\)"), lexical);
+    assertTrue(semantic.matches("semantic -?\\d+\\.\\d{4} \\(#1\\)"), semantic);
   }
 
   @Test
@@ -279,6 +319,8 @@ class ConsoleBrowserTest {
     hit.findElement(By.cssSelector("a.open-hit")).click();
     browser.shown("#passages .hit.opened");
     browser.shown("#source-title");
+    assertTrue(browser.shown("#chunks .chunk").getText().contains("<img src=x onerror="),
+        "the source's text is shown as text");
     go("#/sources?corpus=docs&prefix=evil/");
     browser.shown("#sources tr[data-source^='evil/']");
     go("#/history?corpus=docs");

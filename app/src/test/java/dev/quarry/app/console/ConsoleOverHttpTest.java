@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
+import dev.quarry.api.console.ConsoleAssets;
 import dev.quarry.app.ServerProcess;
 import java.nio.file.Path;
 import java.util.regex.Matcher;

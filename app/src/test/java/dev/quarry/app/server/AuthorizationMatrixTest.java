@@ -46,6 +46,7 @@ class AuthorizationMatrixTest {
       Map.entry("sources/batch", "{\"corpus\": \"c1\", \"operations\": [{\"index\": {\"source\": \"public/new.md\","
           + " \"text\": \"ok\"}}, {\"delete\": {\"source\": \"secret/b.md\"}}]}"),
       Map.entry("sources/read", "{\"corpus\": \"c1\", \"source\": \"secret/b.md\"}"),
+      Map.entry("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"secret/b.md\"}"),
       Map.entry("sources/list", "{\"corpus\": \"c1\", \"prefix\": \"secret/\"}"),
       Map.entry("corpora/history", "{\"corpus\": \"c1\"}"),
       Map.entry("corpora/create", "{\"corpus\": \"c1-new\"}"),
@@ -111,7 +112,7 @@ class AuthorizationMatrixTest {
     }
     // manage only: no search, no source reads
     for (String e : List.of("search", "sources/index", "sources/delete", "sources/batch", "sources/read",
-        "sources/list", "corpora/history")) {
+        "sources/chunks", "sources/list", "corpora/history")) {
       out.add(Arguments.of(e, TestTokens.MANAGE_C1));
     }
     return out.stream();
@@ -201,6 +202,18 @@ class AuthorizationMatrixTest {
     assertEquals(200, api.retrieval("sources/read", TestTokens.SEARCH_C1,
         "{\"corpus\": \"c1\", \"source\": \"public/a.md\"}").status());
     assertEquals(200, api.retrieval("sources/list", TestTokens.SEARCH_C1, "{\"corpus\": \"c1\"}").status());
+    assertEquals(200, api.retrieval("sources/chunks", TestTokens.SEARCH_C1,
+        "{\"corpus\": \"c1\", \"source\": \"public/a.md\"}").status());
+  }
+
+  @Test
+  void sourceChunks_outsideTheGrants_isForbiddenWhetherOrNotTheSourceExists() {
+    for (String source : List.of("secret/b.md", "secret/no-such-source.md")) {
+      assertRefused(api.retrieval("sources/chunks", TestTokens.PUBLIC_C1,
+          "{\"corpus\": \"c1\", \"source\": \"" + source + "\"}"), 403, "FORBIDDEN");
+    }
+    assertRefused(api.retrieval("sources/chunks", TestTokens.PUBLIC_C1,
+        "{\"corpus\": \"c1\", \"source\": \"public/no-such-source.md\"}"), 404, "SOURCE_NOT_FOUND");
   }
 
   @Test

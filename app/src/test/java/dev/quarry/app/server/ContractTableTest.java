@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ContractTableTest {
   static final String T = TestTokens.ADMIN;
   static final List<String> ENDPOINTS = List.of("search", "sources/index", "sources/delete", "sources/batch",
-      "sources/read", "sources/list", "corpora/history", "corpora/create", "corpora/read", "corpora/list",
+      "sources/read", "sources/chunks", "sources/list", "corpora/history", "corpora/create", "corpora/read", "corpora/list",
       "corpora/delete");
 
   @TempDir
@@ -362,6 +362,11 @@ class ContractTableTest {
             "operations[0].purge"),
         // sources/read, sources/list, corpora/history
         Arguments.of("sources/read", "{\"corpus\": \"c1\"}", "source"),
+        Arguments.of("sources/chunks", "{\"corpus\": \"c1\"}", "source"),
+        Arguments.of("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"public/leave.md\", \"revision\": -1}", "revision"),
+        Arguments.of("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"public/leave.md\", \"after\": \"3\"}", "after"),
+        Arguments.of("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"public/leave.md\", \"after\": -1}", "after"),
+        Arguments.of("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"public/leave.md\", \"limit\": 1001}", "limit"),
         Arguments.of("sources/list", "{\"corpus\": \"c1\", \"limit\": 0}", "limit"),
         Arguments.of("sources/list", "{\"corpus\": \"c1\", \"limit\": 1001}", "limit"),
         Arguments.of("sources/list", "{\"corpus\": \"c1\", \"cursor\": 5}", "cursor"),
@@ -447,7 +452,7 @@ class ContractTableTest {
   static String cli(String... args) {
     java.io.StringWriter out = new java.io.StringWriter();
     java.io.StringWriter err = new java.io.StringWriter();
-    int code = new picocli.CommandLine(new dev.quarry.app.cli.QuarryCli()).setOut(new java.io.PrintWriter(out))
+    int code = dev.quarry.app.cli.QuarryCli.commandLine().setOut(new java.io.PrintWriter(out))
         .setErr(new java.io.PrintWriter(err)).execute(args);
     return code + "\n" + out + err;
   }
@@ -468,7 +473,8 @@ class ContractTableTest {
   @Test
   void cliSearch_withABadToken_saysWhy() {
     String printed = cli("search", "--url", server.url(), "--token", "nope", "--corpus", "c1", "leave");
-    assertTrue(printed.startsWith("1\n") && printed.contains("UNAUTHENTICATED"), printed);
+    assertTrue(printed.startsWith("1\n") && printed.contains("quarry search: UNAUTHENTICATED: "), printed);
+    assertFalse(printed.contains("\tat "), printed);
   }
 
   @Test

@@ -109,6 +109,7 @@ class OpenApiDocumentTest {
             "{\"corpus\": \"c1\", \"operations\": [{\"delete\": {\"source\": \"s\", " + u + "}}]}",
             List.of("operations", "[]", "delete")),
         new Probe("/v1/retrieval/sources/read", "{\"corpus\": \"c1\", \"source\": \"s\", " + u + "}", List.of()),
+        new Probe("/v1/retrieval/sources/chunks", "{\"corpus\": \"c1\", \"source\": \"s\", " + u + "}", List.of()),
         new Probe("/v1/retrieval/sources/list", "{\"corpus\": \"c1\", " + u + "}", List.of()),
         new Probe("/v1/retrieval/corpora/history", "{\"corpus\": \"c1\", " + u + "}", List.of()),
         new Probe("/v1/retrieval/corpora/create", "{\"corpus\": \"c9\", " + u + "}", List.of()),

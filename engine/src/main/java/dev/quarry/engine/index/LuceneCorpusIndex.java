@@ -15,6 +15,7 @@ import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SearchResult;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourcePage;
+import dev.quarry.engine.SourceChunks;
 import dev.quarry.engine.SourceState;
 import dev.quarry.engine.search.RevisionSearcher;
 import java.io.IOException;
@@ -224,6 +225,16 @@ public final class LuceneCorpusIndex implements CorpusIndex {
       config.listener().searched(request.mode() == null ? "default"
           : request.mode().name().toLowerCase(java.util.Locale.ROOT), System.nanoTime() - start);
       return result;
+    } finally {
+      s.release();
+    }
+  }
+
+  @Override
+  public Optional<SourceChunks> readChunks(String source, Long revision, int after, int limit) {
+    IndexSnapshot s = store.acquire();
+    try {
+      return searcher.chunks(s, source, revision, after, limit);
     } finally {
       s.release();
     }

@@ -8,6 +8,7 @@ import dev.quarry.engine.Hit;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.PageRange;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.SourceChunks;
 import dev.quarry.engine.index.Fields;
 import java.io.IOException;
 import java.util.List;
@@ -27,6 +28,17 @@ final class HitReader {
 
   private HitReader() {}
 
+  /** A chunk as {@link dev.quarry.engine.SourceChunks} holds it: its text and provenance, no score. */
+  static SourceChunks.Chunk chunk(Document doc) {
+    return new SourceChunks.Chunk(number(doc, Fields.CHUNK).intValue(), doc.get(Fields.TEXT), pages(doc),
+        number(doc, Fields.OFFSET_START).intValue(), number(doc, Fields.OFFSET_END).intValue(),
+        metadata(doc.get(Fields.METADATA_JSON)));
+  }
+
+  static Document document(StoredFields stored, int doc) throws IOException {
+    return stored.document(doc, STORED);
+  }
+
   static Hit read(StoredFields stored, ScoredChunk chunk, List<int[]> highlights) throws IOException {
     Document doc = stored.document(chunk.doc(), STORED);
     return new Hit(
@@ -45,7 +57,7 @@ final class HitReader {
         metadata(doc.get(Fields.METADATA_JSON)));
   }
 
-  private static Number number(Document doc, String field) {
+  static Number number(Document doc, String field) {
     IndexableField value = doc.getField(field);
     if (value == null || value.numericValue() == null) {
       throw new QuarryException(ErrorCode.INTERNAL, "chunk document lacks stored field " + field);
@@ -53,7 +65,7 @@ final class HitReader {
     return value.numericValue();
   }
 
-  private static PageRange pages(Document doc) {
+  static PageRange pages(Document doc) {
     IndexableField from = doc.getField(Fields.PAGE_FROM);
     IndexableField to = doc.getField(Fields.PAGE_TO);
     if (from == null || to == null) {
@@ -62,7 +74,7 @@ final class HitReader {
     return new PageRange(from.numericValue().intValue(), to.numericValue().intValue());
   }
 
-  private static Metadata metadata(String json) {
+  static Metadata metadata(String json) {
     if (json == null || json.isEmpty()) {
       return Metadata.EMPTY;
     }

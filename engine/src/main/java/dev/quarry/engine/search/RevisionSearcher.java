@@ -8,6 +8,8 @@ import dev.quarry.engine.Hit;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SearchResult;
+import dev.quarry.engine.SourceChunks;
+import dev.quarry.engine.index.Fields;
 import dev.quarry.engine.index.IndexSnapshot;
 import dev.quarry.engine.revision.RevisionView;
 import dev.quarry.engine.revision.RevisionViews;
@@ -17,9 +19,20 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.store.AlreadyClosedException;
 
@@ -135,12 +148,60 @@ public final class RevisionSearcher {
     return all;
   }
 
+  /**
+   * The source's chunks numbered above {@code after} at {@code revision} (null: the snapshot's), at
+   * most {@code limit}, in chunk order; empty when the source did not exist at that revision.
+   *
+   * @throws QuarryException as {@link #search} for the revision; UNAVAILABLE when the index cannot be read
+   */
+  public Optional<SourceChunks> chunks(IndexSnapshot snapshot, String source, Long revision, int after, int limit) {
+    if (limit < 1) {
+      throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
+    }
+    long at = revisionOf(snapshot, revision);
+    try {
+      RevisionView view = views.at(snapshot, at);
+      IndexSearcher searcher = new IndexSearcher(view.reader());
+      Query ofSource = new BooleanQuery.Builder()
+          .add(new TermQuery(new Term(Fields.KIND, Fields.KIND_CHUNK)), BooleanClause.Occur.FILTER)
+          .add(new TermQuery(new Term(Fields.SOURCE, source)), BooleanClause.Occur.FILTER)
+          .build();
+      TopDocs any = searcher.search(ofSource, 1);
+      if (any.scoreDocs.length == 0) {
+        return Optional.empty();
+      }
+      StoredFields stored = searcher.storedFields();
+      // Every chunk of one version carries the version's provenance; any one of them tells it.
+      Document first = HitReader.document(stored, any.scoreDocs[0].doc);
+      Query page = new BooleanQuery.Builder()
+          .add(ofSource, BooleanClause.Occur.FILTER)
+          .add(NumericDocValuesField.newSlowRangeQuery(Fields.CHUNK, (long) after + 1, Long.MAX_VALUE),
+              BooleanClause.Occur.FILTER)
+          .build();
+      TopDocs top = searcher.search(page, limit + 1, new Sort(new SortField(Fields.CHUNK, SortField.Type.LONG)));
+      List<SourceChunks.Chunk> chunks = new ArrayList<>();
+      for (int i = 0; i < Math.min(limit, top.scoreDocs.length); i++) {
+        chunks.add(HitReader.chunk(HitReader.document(stored, top.scoreDocs[i].doc)));
+      }
+      Integer nextAfter = top.scoreDocs.length > limit ? chunks.get(chunks.size() - 1).chunk() : null;
+      return Optional.of(new SourceChunks(at, source, HitReader.number(first, Fields.SOURCE_REV).longValue(),
+          first.get(Fields.TITLE_STORED), first.get(Fields.MEDIA_TYPE), first.get(Fields.CONTENT_SHA256), chunks,
+          nextAfter));
+    } catch (IOException | UncheckedIOException | AlreadyClosedException e) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' could not be read", e);
+    }
+  }
+
   private static long revisionOf(IndexSnapshot snapshot, SearchRequest request) {
+    return revisionOf(snapshot, request.revision());
+  }
+
+  private static long revisionOf(IndexSnapshot snapshot, Long requested) {
     long latest = snapshot.revision();
-    if (request.revision() == null) {
+    if (requested == null) {
       return latest;
     }
-    long pinned = request.revision();
+    long pinned = requested;
     if (pinned > latest) {
       throw QuarryException.invalid("revision",
           "revision " + pinned + " is above the corpus's current revision " + latest);

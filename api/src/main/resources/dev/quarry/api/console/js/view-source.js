@@ -1,5 +1,6 @@
-// One source: its state and extraction report, its passages (opened at the hit's page), its
-// history, and delete or purge.
+// One source: its state and extraction report, the passages matching a search (opened at the hit's
+// page), its whole text chunk by chunk (at the pinned revision when there is one), its history, and
+// delete or purge.
 import * as api from './api.js';
 import {facts, h, num, replace, time} from './dom.js';
 import {typedConfirmation} from './common.js';
@@ -21,8 +22,9 @@ export async function sourceView(main, ctx) {
   const stateBox = h('section', {id: 'source-state'});
   const actions = h('section', {id: 'source-actions'});
   const passages = h('section', {id: 'passages'});
+  const text = h('section', {id: 'source-text'});
   const history = h('section', {id: 'source-history'});
-  replace(main, header, stateBox, actions, passages, history);
+  replace(main, header, stateBox, actions, passages, text, history);
 
   let state = null;
   try {
@@ -40,6 +42,11 @@ export async function sourceView(main, ctx) {
   const q = p.get('q');
   if (q && ctx.grants.can(corpus, 'search')) {
     await showPassages(ctx, passages, corpus, source, q, p.get('chunk'), p.get('revision'));
+  }
+  const revision = p.get('revision');
+  if (state || revision) {
+    await showText(ctx, text, corpus, source, revision, p.get('chunk'));
+    if (!ctx.current()) return;
   }
   if (ctx.grants.can(corpus, 'index')) {
     const {entries, complete} = await sourceHistory(corpus, source);
@@ -124,4 +131,69 @@ async function showPassages(ctx, box, corpus, source, query, chunk, revision) {
   } catch (err) {
     replace(box, errorBlock(err));
   }
+}
+
+/** Chunks asked per page of sources/chunks; more pages load on request. */
+const TEXT_PAGE = 50;
+/** How many pages are loaded at once to reach the chunk a hit opened. */
+const MAX_PAGES_TO_OPENED = 20;
+
+/**
+ * The source's text as it was split, chunk by chunk with pages and offsets, at `revision` (pinned)
+ * or the latest; the chunk `opened` (from a search hit) is marked and scrolled to.
+ */
+async function showText(ctx, box, corpus, source, revision, opened) {
+  const list = h('ol', {class: 'chunks', id: 'chunks'});
+  const more = h('div', {class: 'row'});
+  const note = h('p', {class: 'muted', id: 'text-revision'}, 'Loading…');
+  replace(box, h('h2', {}, 'Text'), note, list, more);
+  let after = null;
+  let answer = null;
+  const load = async () => {
+    const body = {corpus, source, limit: TEXT_PAGE};
+    if (revision) body.revision = Number(revision);
+    if (after !== null) body.after = after;
+    answer = await api.call('sources/chunks', body);
+    for (const c of answer.chunks) list.append(chunkItem(c, String(c.chunk) === opened));
+    after = answer.nextAfter ?? null;
+  };
+  try {
+    await load();
+    for (let pages = 1; opened && after !== null && Number(opened) > after && pages < MAX_PAGES_TO_OPENED; pages++) {
+      await load();
+    }
+    if (!ctx.current()) return;
+    replace(note, `${num(list.children.length)} chunk${list.children.length === 1 ? '' : 's'} `
+      + `at revision ${num(answer.revision)}${revision ? ' (pinned)' : ''}, source revision ${num(answer.sourceRevision)}.`);
+    const showMore = () => replace(more, after === null ? null : h('button', {type: 'button', id: 'more-text',
+      onclick: async () => {
+        try {
+          await load();
+          replace(note, `${num(list.children.length)} chunks at revision ${num(answer.revision)}`
+            + `${revision ? ' (pinned)' : ''}, source revision ${num(answer.sourceRevision)}.`);
+          showMore();
+        } catch (err) {
+          replace(more, errorBlock(err));
+        }
+      }}, 'Show more text'));
+    showMore();
+    const target = opened && !box.closest('main').querySelector('.hit.opened') ? list.querySelector('.chunk.opened') : null;
+    if (target) {
+      target.setAttribute('tabindex', '-1');
+      target.scrollIntoView({block: 'center'});
+      target.focus({preventScroll: true});
+    }
+  } catch (err) {
+    replace(box, h('h2', {}, 'Text'), errorBlock(err));
+  }
+}
+
+function chunkItem(c, opened) {
+  const page = pageLabel(c.pages);
+  return h('li', {class: opened ? 'chunk opened' : 'chunk', id: `chunk-${c.chunk}`, 'data-chunk': c.chunk},
+    h('div', {class: 'facts'},
+      h('span', {}, `chunk ${c.chunk}`),
+      page ? h('span', {class: 'page'}, page) : null,
+      h('span', {class: 'mono'}, `${c.offsets.start}–${c.offsets.end}`)),
+    h('p', {class: 'passage'}, c.text));
 }

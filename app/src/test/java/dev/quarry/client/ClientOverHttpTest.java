@@ -199,4 +199,25 @@ class ClientOverHttpTest {
     assertEquals("deleted", retry.delete("c1", "public/safe.md").status());
     assertEquals("absent", retry.delete("c1", "public/safe.md").status());
   }
+
+  @Test
+  void sourceText_isEveryChunkInOrder_atOneRevision() {
+    admin.createCorpus("chunked", new Settings(null, new Settings.Chunking(16, 0), null));
+    String text = IntStream.range(0, 100).mapToObj(i -> "word" + i).collect(java.util.stream.Collectors.joining(" "));
+    Receipt r = admin.index("chunked", Document.text("long.md", text));
+    SourceText first = admin.readChunks("chunked", "long.md", null, null, 2);
+    assertEquals(r.revision(), first.revision());
+    assertEquals(2, first.chunks().size());
+    assertEquals(1, first.nextAfter().intValue());
+    admin.index("chunked", Document.text("long.md", "replaced later"));
+    List<SourceText.Chunk> all = admin.chunks("chunked", "long.md", r.revision()).toList();
+    assertEquals((int) r.chunks(), all.size());
+    for (int i = 0; i < all.size(); i++) {
+      SourceText.Chunk c = all.get(i);
+      assertEquals(i, c.chunk());
+      assertEquals(text.substring(c.offsets().start(), c.offsets().end()), c.text());
+    }
+    assertEquals("SOURCE_NOT_FOUND", assertThrows(ApiException.NotFoundException.class,
+        () -> admin.readChunks("chunked", "absent.md", null, null, null)).code());
+  }
 }

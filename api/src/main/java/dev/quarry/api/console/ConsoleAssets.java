@@ -1,4 +1,4 @@
-package dev.quarry.app.console;
+package dev.quarry.api.console;
 
 import dev.quarry.engine.Sha256;
 import io.javalin.config.RoutesConfig;
@@ -13,8 +13,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * Serves the console's files from the class path ({@code console/...}) below {@link #PREFIX}, and
- * sends a browser that opens the server's root there.
+ * Serves the console's files from the class path ({@code dev/quarry/api/console/...}, in this jar)
+ * below {@link #PREFIX}. The standalone server mounts it and sends a browser that opens its root
+ * there ({@link #redirect}); a host that embeds the plugin mounts it with {@code
+ * QuarryPluginConfig.console(true)}.
  *
  * <p>Every console answer carries a Content-Security-Policy that allows only this origin's own
  * scripts, styles and API ({@code connect-src 'self'}), no inline script or style, no framing, and
@@ -28,7 +30,7 @@ public final class ConsoleAssets {
   public static final String PREFIX = "/console/";
 
   /** The policy of every console page: only this origin's own files and API, nothing inline. */
-  static final String CONTENT_SECURITY_POLICY = String.join("; ",
+  public static final String CONTENT_SECURITY_POLICY = String.join("; ",
       "default-src 'none'",
       "script-src 'self'",
       "style-src 'self'",
@@ -56,25 +58,28 @@ public final class ConsoleAssets {
 
   private record Asset(byte[] bytes, String contentType, String etag) {}
 
-  /** The console shipped in this jar, under {@code console/} on the class path. */
+  /** The console shipped in this jar, under {@code dev/quarry/api/console/} on the class path. */
   public ConsoleAssets() {
-    this("console/");
+    this("dev/quarry/api/console/");
   }
 
   ConsoleAssets(String resourceRoot) {
     this.resourceRoot = resourceRoot;
   }
 
-  /** Adds {@code GET /} (a redirect to the console) and {@code GET /console/*}. */
+  /**
+   * Adds {@code GET /console} and {@code GET /console/*}; a server that gives its root to the
+   * console adds {@code GET /} with {@link #redirect} itself.
+   */
   public void mount(RoutesConfig routes) {
-    routes.get("/", ConsoleAssets::redirect);
     // Javalin ignores trailing slashes: "/console" answers "/console/" too, and serve() sends
     // the bare "/console" to "/console/".
     routes.get(PREFIX.substring(0, PREFIX.length() - 1), this::serve);
     routes.get(PREFIX + "*", this::serve);
   }
 
-  private static void redirect(Context ctx) {
+  /** A redirect to the console: for a server's root, and for the bare {@code /console}. */
+  public static void redirect(Context ctx) {
     ctx.status(302);
     ctx.header("Location", PREFIX);
     ctx.header("Cache-Control", "no-store");

@@ -11,7 +11,12 @@ export function entryItem(e, corpus) {
       h('strong', {}, `Revision ${num(e.revision)}`), ' · ',
       h('a', {href: '#/source?' + new URLSearchParams({corpus, source: e.source})}, h('span', {class: 'mono'}, e.source)),
       ` ${VERBS[e.operation] || e.operation}`,
-      e.subject ? [' by ', h('span', {class: 'subject'}, e.subject)] : null),
+      e.subject ? [' by ', h('span', {class: 'subject'}, e.subject)] : null,
+      // The text this version had: the source read at the revision that wrote it.
+      e.operation === 'index' || e.operation === 'ingest'
+        ? [' · ', h('a', {class: 'text-at', href: '#/source?' + new URLSearchParams({corpus, source: e.source, revision: e.revision})},
+          'text then')]
+        : null),
     h('div', {class: 'when'}, time(e.at), e.contentSha256 ? [' · sha-256 ', h('span', {class: 'mono'}, e.contentSha256.slice(0, 16) + '…')] : null));
 }
 

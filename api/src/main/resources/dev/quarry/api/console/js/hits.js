@@ -12,14 +12,18 @@ function score(n) {
 }
 
 /**
- * The lexical and semantic parts of a hybrid score, when the server sends them: as
- * `scores: {lexical, semantic}` or as `lexicalScore`/`semanticScore` (or `lexical`/`semantic`).
+ * The lexical and semantic parts behind a semantic or hybrid score, as the server sends them:
+ * `parts: {lexical: {score, rank}, semantic: {score, rank}}` (either side absent when it did not
+ * see the chunk). Each is `{score, rank}` or undefined.
  */
 export function scoreParts(r) {
-  const parts = r.scores && typeof r.scores === 'object' ? r.scores : {};
-  const lexical = [parts.lexical, r.lexicalScore, r.lexical].find(v => typeof v === 'number');
-  const semantic = [parts.semantic, r.semanticScore, r.semantic].find(v => typeof v === 'number');
-  return {lexical, semantic};
+  const parts = r.parts && typeof r.parts === 'object' ? r.parts : {};
+  const side = s => (s && typeof s.score === 'number' ? {score: s.score, rank: s.rank} : undefined);
+  return {lexical: side(parts.lexical), semantic: side(parts.semantic)};
+}
+
+function partLabel(name, part) {
+  return `${name} ${score(part.score)}${typeof part.rank === 'number' ? ` (#${part.rank})` : ''}`;
 }
 
 /** The list item of one hit; `link` is the address that opens it in its source. */
@@ -34,8 +38,8 @@ export function hitItem(r, link, opened) {
     page ? h('span', {class: 'page'}, page) : null,
     h('span', {}, `chunk ${r.chunk}`),
     h('span', {class: 'score'}, `score ${score(r.score)}`),
-    lexical !== undefined ? h('span', {class: 'lexical'}, `lexical ${score(lexical)}`) : null,
-    semantic !== undefined ? h('span', {class: 'semantic'}, `semantic ${score(semantic)}`) : null,
+    lexical ? h('span', {class: 'lexical'}, partLabel('lexical', lexical)) : null,
+    semantic ? h('span', {class: 'semantic'}, partLabel('semantic', semantic)) : null,
     h('span', {}, `source revision ${num(r.sourceRevision)}`),
     r.mediaType ? h('span', {}, r.mediaType) : null),
   h('p', {class: 'passage'}, highlighted(r.text || '', r.highlights)),

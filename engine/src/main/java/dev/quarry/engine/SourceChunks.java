@@ -1,0 +1,39 @@
+package dev.quarry.engine;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One page of a source's chunks, in chunk order, exactly as a corpus held them at {@code revision}:
+ * the source's text as it was split, with each chunk's pages and offsets, for reading a source
+ * whole (search returns only the chunks that match).
+ *
+ * @param revision the corpus revision the chunks were read at
+ * @param sourceRevision the revision that indexed this version of the source
+ * @param title the source's title, or null
+ * @param chunks the chunks numbered above the page's {@code after}, in order
+ * @param nextAfter the last chunk number of this page when more follow, else null
+ */
+public record SourceChunks(long revision, String source, long sourceRevision, String title, String mediaType,
+    String contentSha256, List<Chunk> chunks, Integer nextAfter) {
+  public SourceChunks {
+    Objects.requireNonNull(source, "source");
+    chunks = List.copyOf(chunks);
+    assert nextAfter == null || (!chunks.isEmpty() && chunks.get(chunks.size() - 1).chunk() == nextAfter)
+        : "a next page starts after this page's last chunk";
+  }
+
+  /**
+   * One chunk.
+   *
+   * @param pages the pages it spans, or null for unpaged sources
+   * @param start its start offset in the source's extracted text, UTF-16 code units
+   * @param end its end offset (exclusive)
+   */
+  public record Chunk(int chunk, String text, PageRange pages, int start, int end, Metadata metadata) {
+    public Chunk {
+      Objects.requireNonNull(text, "text");
+      metadata = metadata == null ? Metadata.EMPTY : metadata;
+    }
+  }
+}
