@@ -18,7 +18,7 @@ public final class ExtractionException extends Exception {
     EXTRACTION_FAILED,
     /** The document needs a password or a certificate to be read. */
     DOCUMENT_ENCRYPTED,
-    /** The document was read but holds no text (for example a scanned PDF; OCR is not supported). */
+    /** The document was read but holds no text (for example a scanned PDF with OCR off). */
     NO_TEXT_EXTRACTED,
     /** The document is a PDF and the PDF extractor is switched off. */
     PDF_INGESTION_UNAVAILABLE,

@@ -52,12 +52,12 @@ class MadeDocumentsTest {
   }
 
   @Test
-  void pdf_onlyAnImage_isNoTextExtracted_sayingOcrIsNotSupported(@TempDir Path dir) throws IOException {
+  void pdf_onlyAnImage_withOcrOff_isNoTextExtracted_sayingSo(@TempDir Path dir) throws IOException {
     Path scan = MadeDocuments.scannedPdf(dir.resolve("scan.pdf"));
     ExtractionException failure = assertThrows(ExtractionException.class,
         () -> extractors.extract(scan, "application/pdf"));
     assertEquals(Failure.NO_TEXT_EXTRACTED, failure.failure());
-    assertTrue(failure.getMessage().contains("OCR is not supported"), failure.getMessage());
+    assertTrue(failure.getMessage().contains("OCR is off"), failure.getMessage());
   }
 
   @Test

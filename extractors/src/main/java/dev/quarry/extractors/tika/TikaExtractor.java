@@ -92,7 +92,7 @@ public final class TikaExtractor {
     String body = text.text().stripTrailing();
     if (body.isBlank()) {
       throw new ExtractionException(Failure.NO_TEXT_EXTRACTED,
-          "The document holds no text (images are not read: OCR is not supported).");
+          "The document holds no text (images inside it are not read: OCR applies to images and PDF pages only).");
     }
     int[] pageStarts = clampedPageStarts(text.pageStarts(), body.length());
     return new Extraction(body, pageStarts, title(metadata), List.of(), mediaType, Extraction.TIKA,
