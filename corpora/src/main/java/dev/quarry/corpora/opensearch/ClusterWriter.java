@@ -13,6 +13,7 @@ import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Receipt;
 import dev.quarry.engine.Sha256;
 import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.index.ExpectedRevision;
 import dev.quarry.engine.index.SourcePreparation;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -233,20 +234,7 @@ final class ClusterWriter {
   }
 
   private static void checkExpected(SourceOperation op, Current current, String field) {
-    Long expected = op.expectedRevision();
-    if (expected == null) {
-      return;
-    }
-    long actual = current == null ? 0 : current.sourceRevision();
-    if (actual != expected) {
-      throw new QuarryException(ErrorCode.REVISION_CONFLICT,
-          expected == 0
-              ? "source '" + op.source() + "' already exists at sourceRevision " + actual
-              : actual == 0
-                  ? "source '" + op.source() + "' does not exist (expected sourceRevision " + expected + ")"
-                  : "source '" + op.source() + "' is at sourceRevision " + actual + ", not " + expected,
-          field + "expectedRevision", false, null);
-    }
+    ExpectedRevision.check(op.source(), op.expectedRevision(), current == null ? 0 : current.sourceRevision(), field);
   }
 
   static String sourceKey(String source) {

@@ -598,20 +598,7 @@ final class CorpusWriter implements Closeable {
     }
 
     private static void checkExpected(SourceOperation op, Optional<Current> current, String field) {
-      Long expected = op.expectedRevision();
-      if (expected == null) {
-        return;
-      }
-      long actual = current.map(Current::sourceRevision).orElse(0L);
-      if (actual != expected) {
-        throw new QuarryException(ErrorCode.REVISION_CONFLICT,
-            expected == 0
-                ? "source '" + op.source() + "' already exists at sourceRevision " + actual
-                : actual == 0
-                    ? "source '" + op.source() + "' does not exist (expected sourceRevision " + expected + ")"
-                    : "source '" + op.source() + "' is at sourceRevision " + actual + ", not " + expected,
-            field + "expectedRevision", false, null);
-      }
+      ExpectedRevision.check(op.source(), op.expectedRevision(), current.map(Current::sourceRevision).orElse(0L), field);
     }
   }
 }
