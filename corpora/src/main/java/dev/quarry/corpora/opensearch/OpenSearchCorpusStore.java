@@ -2,6 +2,7 @@ package dev.quarry.corpora.opensearch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.corpora.CorpusIds;
 import dev.quarry.corpora.registry.CorpusStore;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
@@ -9,7 +10,6 @@ import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
-import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,14 +32,12 @@ public final class OpenSearchCorpusStore implements CorpusStore {
    */
   public static final boolean EXACT_SCORES = false;
 
-  private static final char[] ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
 
   private final OpenSearchSettings settings;
   private final EngineConfig engineConfig;
   private final ClusterHttp http;
   private final String registry;
   private final String owner;
-  private final SecureRandom random = new SecureRandom();
   private final ConcurrentHashMap<String, ClusterCorpusIndex> open = new ConcurrentHashMap<>();
 
   public OpenSearchCorpusStore(OpenSearchSettings settings, EngineConfig engineConfig) {
@@ -47,7 +45,7 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     this.engineConfig = engineConfig;
     this.http = new ClusterHttp(settings.urls(), settings.requestTimeout());
     this.registry = settings.indexPrefix() + "-registry";
-    this.owner = "front-" + newId();
+    this.owner = "front-" + CorpusIds.next();
     ensureRegistry();
   }
 
@@ -85,7 +83,7 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     if (info(name).isPresent()) {
       throw new QuarryException(ErrorCode.CORPUS_EXISTS, "corpus '" + name + "' already exists");
     }
-    CorpusInfo info = new CorpusInfo(name, newId(), corpusSettings, engineConfig.clock().instant());
+    CorpusInfo info = new CorpusInfo(name, CorpusIds.next(), corpusSettings, engineConfig.clock().instant());
     String index = indexOf(info);
     http.json("PUT", "/" + index, CorpusDocs.indexBody(corpusSettings, settings)).require("creating the corpus index");
     waitForActive(index);
@@ -176,14 +174,6 @@ public final class OpenSearchCorpusStore implements CorpusStore {
       return new ClusterCorpusIndex(http, indexOf(info), info, engineConfig, settings, owner);
     });
     return work.apply(index);
-  }
-
-  private String newId() {
-    char[] id = new char[12];
-    for (int i = 0; i < id.length; i++) {
-      id[i] = ID_ALPHABET[random.nextInt(ID_ALPHABET.length)];
-    }
-    return new String(id);
   }
 
   @Override

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Scheduler;
+import dev.quarry.corpora.CorpusIds;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.CorpusSettings;
@@ -19,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +49,6 @@ public final class LuceneCorpusStore implements CorpusStore {
   public static final java.util.Set<String> OWNED_ENTRIES = java.util.Set.of(CORPORA, TRASH, LOCK);
   private static final String CREATING_PREFIX = ".creating-";
   private static final String INDEX = "index";
-  private static final char[] ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
 
   private final Path corporaDir;
   private final Path trashDir;
@@ -62,7 +61,6 @@ public final class LuceneCorpusStore implements CorpusStore {
   private final ConcurrentMap<String, CorpusInfo> infos = new ConcurrentHashMap<>();
   /** Creation and deletion are rare; one lock keeps them simple and ordered. */
   private final ReentrantLock catalogLock = new ReentrantLock();
-  private final SecureRandom random = new SecureRandom();
 
   public LuceneCorpusStore(Path dataDir, EngineConfig engineConfig, int maxOpenCorpora, Duration idleTimeout) {
     this.engineConfig = engineConfig;
@@ -133,7 +131,7 @@ public final class LuceneCorpusStore implements CorpusStore {
       if (Files.exists(dir)) {
         throw new QuarryException(ErrorCode.CORPUS_EXISTS, "corpus '" + name + "' already exists");
       }
-      CorpusInfo info = new CorpusInfo(name, newId(), engineConfig.embeddingModels().resolve(settings),
+      CorpusInfo info = new CorpusInfo(name, CorpusIds.next(), engineConfig.embeddingModels().resolve(settings),
           engineConfig.clock().instant());
       Path tmp = corporaDir.resolve(CREATING_PREFIX + info.corpusId());
       try {
@@ -171,7 +169,7 @@ public final class LuceneCorpusStore implements CorpusStore {
         retire(name, oc);
       }
       awaitClosed(name);
-      Path trash = trashDir.resolve(name + "-" + (info == null ? newId() : info.corpusId()));
+      Path trash = trashDir.resolve(name + "-" + (info == null ? CorpusIds.next() : info.corpusId()));
       try {
         Files.move(dir, trash, StandardCopyOption.ATOMIC_MOVE);
         CorpusFiles.fsyncDir(corporaDir);
@@ -289,14 +287,6 @@ public final class LuceneCorpusStore implements CorpusStore {
     if (previous != null) {
       previous.closed().join();
     }
-  }
-
-  private String newId() {
-    char[] id = new char[12];
-    for (int i = 0; i < id.length; i++) {
-      id[i] = ID_ALPHABET[random.nextInt(ID_ALPHABET.length)];
-    }
-    return new String(id);
   }
 
   /** Commits and closes every open corpus, then releases the data folder. */
