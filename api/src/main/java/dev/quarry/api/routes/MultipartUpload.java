@@ -191,7 +191,8 @@ final class MultipartUpload {
       long used = 0;
       boolean more = afterDelimiter();
       while (more) {
-        String name = readHeaders().name();
+        PartHeaders part = readHeaders();
+        String name = part.name();
         if (!FILE_PART.equals(name)) {
           throw invalid(name, "unexpected part '" + name + "'; after the 'request' part come the 'file' parts, "
               + "one per entry of files");
@@ -210,7 +211,7 @@ final class MultipartUpload {
                   + ") is larger than " + maxDocumentBytes + " bytes (maxDocumentBytes)"));
         }
         used += bytes;
-        stored.add(new IngestJobs.StoredFile(Sha256.hex(sha), bytes));
+        stored.add(new IngestJobs.StoredFile(Sha256.hex(sha), bytes, part.fileName()));
         more = afterDelimiter();
       }
       if (stored.size() != files) {

@@ -38,11 +38,16 @@ public final class Upload {
 
   /** A body with a {@code request} part and one {@code file} part per entry of {@code files}, in order. */
   public static byte[] body(String requestJson, java.util.List<byte[]> files) {
+    return namedBody(requestJson, java.util.stream.IntStream.range(0, files.size()).mapToObj(i -> "f" + i).toList(), files);
+  }
+
+  /** {@link #body(String, java.util.List)} with each file part named by {@code fileNames}, in order. */
+  public static byte[] namedBody(String requestJson, java.util.List<String> fileNames, java.util.List<byte[]> files) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     write(out, "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"request\"\r\n"
         + "Content-Type: application/json\r\n\r\n" + requestJson + "\r\n");
     for (int i = 0; i < files.size(); i++) {
-      write(out, "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f" + i + "\"\r\n"
+      write(out, "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + fileNames.get(i) + "\"\r\n"
           + "Content-Type: application/octet-stream\r\n\r\n");
       out.writeBytes(files.get(i));
       write(out, "\r\n");

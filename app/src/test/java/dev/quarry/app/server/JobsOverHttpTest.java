@@ -125,6 +125,19 @@ class JobsOverHttpTest {
   }
 
   @Test
+  void eachFilePartsName_isADetectionHint_asOnASingleIngest() throws Exception {
+    // Markdown that opens with an HTML comment reads as XML by its bytes alone; its name says Markdown.
+    byte[] markdown = text("<!-- generated -->\n# Wombat care\n\nWombats dig burrows with their claws.\n");
+    JsonNode job = ok(Upload.post(api, T, "/v1/retrieval/jobs/submit", Upload.namedBody(
+        "{\"corpus\": \"docs\", \"files\": [{\"source\": \"named/wombats\"}]}",
+        List.of("wombats.md"), List.of(markdown)))).get("job");
+    String id = job.get("id").asText();
+    JsonNode page = awaitEnd(api, T, id);
+    assertEquals(1, page.at("/job/counts/indexed").asInt(), page::toString);
+    assertEquals("text/markdown", page.at("/files/0/receipt/mediaType").asText(), page::toString);
+  }
+
+  @Test
   void submit_ingestsEveryFile_withAReceiptEach_andPagesByCursor() throws Exception {
     List<String> sources = IntStream.range(0, 5).mapToObj(i -> "submit/doc-" + i + ".txt").toList();
     List<byte[]> bytes = IntStream.range(0, 5).mapToObj(i -> text("Submitted document " + i + " mentions quokka"

@@ -347,8 +347,8 @@ public final class IngestJobs implements AutoCloseable {
               + settings.maxBytesPerJob() + " bytes (maxJobBytes)");
         }
         for (int i = 0; i < files.size(); i++) {
-          entries.add(new IngestJob.Entry(job.files.size() + i, files.get(i), stored.get(i).sha256(),
-              stored.get(i).bytes()));
+          entries.add(new IngestJob.Entry(job.files.size() + i, files.get(i).withFileName(stored.get(i).fileName()),
+              stored.get(i).sha256(), stored.get(i).bytes()));
         }
         try {
           job.folder.acknowledge(uploadId, entries, 0);
@@ -390,10 +390,19 @@ public final class IngestJobs implements AutoCloseable {
     }
   }
 
-  /** One file as stored by an upload: its SHA-256 (lowercase hex) and size. */
-  public record StoredFile(String sha256, long bytes) {
+  /**
+   * One file as stored by an upload: its SHA-256 (lowercase hex), its size, and the name the client
+   * gave it (its part's {@code filename}, or null), which detection takes as a hint as on a single
+   * ingest.
+   */
+  public record StoredFile(String sha256, long bytes, String fileName) {
     public StoredFile {
       Objects.requireNonNull(sha256, "sha256");
+    }
+
+    /** A file stored without a name. */
+    public StoredFile(String sha256, long bytes) {
+      this(sha256, bytes, null);
     }
   }
 

@@ -11,15 +11,30 @@ import dev.quarry.engine.SourceIds;
  * @param title the source's title, or null for the document's own
  * @param metadata null for none
  * @param mediaType the declared media type, or null; the bytes decide
+ * @param fileName the name the client gave the file, or null: a hint for detection, never
+ *     overriding what the bytes prove (as on a single ingest)
  */
-public record JobFile(String source, String title, Metadata metadata, String mediaType) {
+public record JobFile(String source, String title, Metadata metadata, String mediaType, String fileName) {
   public JobFile {
     SourceIds.check(source, "source");
     metadata = metadata == null ? Metadata.EMPTY : metadata;
   }
 
-  /** The ingestion of this file into the job's corpus, which must still be {@code corpusId}. */
+  /** A file without a name, as a client lists it before its bytes arrive. */
+  public JobFile(String source, String title, Metadata metadata, String mediaType) {
+    this(source, title, metadata, mediaType, null);
+  }
+
+  /** This file with the name its bytes arrived under. */
+  JobFile withFileName(String name) {
+    return new JobFile(source, title, metadata, mediaType, name);
+  }
+
+  /**
+   * The ingestion of this file into the job's corpus, which must still be {@code corpusId}, with the
+   * server's OCR setting.
+   */
   IngestRequest toRequest(String corpusId) {
-    return new IngestRequest(source, title, metadata, mediaType, null, corpusId);
+    return new IngestRequest(source, title, metadata, mediaType, null, corpusId, fileName, null);
   }
 }

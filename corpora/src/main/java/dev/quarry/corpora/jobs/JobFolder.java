@@ -144,6 +144,9 @@ final class JobFolder {
       if (e.spec.mediaType() != null) {
         line.put("mediaType", e.spec.mediaType());
       }
+      if (e.spec.fileName() != null) {
+        line.put("fileName", e.spec.fileName());
+      }
       line.put("sha256", e.sha256);
       line.put("bytes", e.bytes);
       lines.writeBytes(JSON.writeValueAsBytes(line));
@@ -210,7 +213,8 @@ final class JobFolder {
       Metadata metadata = line.has("metadata")
           ? Metadata.of(JSON.convertValue(line.get("metadata"), new TypeReference<Map<String, Object>>() {}), "metadata")
           : null;
-      JobFile spec = new JobFile(line.path("source").asText(), text(line, "title"), metadata, text(line, "mediaType"));
+      JobFile spec = new JobFile(line.path("source").asText(), text(line, "title"), metadata, text(line, "mediaType"),
+          text(line, "fileName"));
       int index = line.path("index").asInt();
       assert index == job.files.size() : "files.log holds the files in index order";
       job.files.add(new IngestJob.Entry(index, spec, line.path("sha256").asText(), line.path("bytes").asLong()));
