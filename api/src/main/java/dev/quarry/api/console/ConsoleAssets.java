@@ -8,7 +8,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.HexFormat;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
@@ -54,7 +53,8 @@ public final class ConsoleAssets {
       "ico", "image/x-icon");
 
   private final String resourceRoot;
-  private final Map<String, Optional<Asset>> cache = new ConcurrentHashMap<>();
+  /** The files found so far; a name that is not a file is not kept, so requests for made-up names cost no memory. */
+  private final Map<String, Asset> cache = new ConcurrentHashMap<>();
 
   private record Asset(byte[] bytes, String contentType, String etag) {}
 
@@ -99,14 +99,11 @@ public final class ConsoleAssets {
     if (name.isEmpty()) {
       name = "index.html";
     }
-    Optional<Asset> asset = ASSET_NAME.matcher(name).matches()
-        ? cache.computeIfAbsent(name, this::load)
-        : Optional.empty();
-    if (asset.isEmpty()) {
+    Asset a = ASSET_NAME.matcher(name).matches() ? cache.computeIfAbsent(name, this::load) : null;
+    if (a == null) {
       ctx.status(404);
       return;
     }
-    Asset a = asset.get();
     ctx.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
     ctx.header("X-Content-Type-Options", "nosniff");
     ctx.header("X-Frame-Options", "DENY");
@@ -123,14 +120,15 @@ public final class ConsoleAssets {
     ctx.result(a.bytes());
   }
 
-  private Optional<Asset> load(String name) {
+  /** The file {@code name}, or null when the console has none (computeIfAbsent then stores nothing). */
+  private Asset load(String name) {
     try (InputStream in = ConsoleAssets.class.getClassLoader().getResourceAsStream(resourceRoot + name)) {
       if (in == null) {
-        return Optional.empty();
+        return null;
       }
       byte[] bytes = in.readAllBytes();
       String extension = name.substring(name.lastIndexOf('.') + 1);
-      return Optional.of(new Asset(bytes, CONTENT_TYPES.get(extension), etag(bytes)));
+      return new Asset(bytes, CONTENT_TYPES.get(extension), etag(bytes));
     } catch (IOException e) {
       throw new UncheckedIOException("the console file " + name + " cannot be read", e);
     }
