@@ -3,10 +3,7 @@ package dev.quarry.api.runs;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.routes.Endpoint;
-import dev.quarry.api.routes.Responses;
-import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limits;
-import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.api.wire.WireObject;
 import dev.quarry.corpora.Corpora;
@@ -14,13 +11,9 @@ import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.run.Retrieval;
 import dev.quarry.engine.ErrorCode;
 import io.javalin.http.Context;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
-import java.time.InstantSource;
-import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -37,11 +30,8 @@ import java.util.concurrent.TimeUnit;
  * the {@link Endpoint} pipeline's (version, authentication, feature, then the body read here), so
  * their order cannot drift from the other endpoints'. Thread-safe; one per host.
  */
-public final class AguiEndpoint extends Endpoint {
+public final class AguiEndpoint extends StreamingRunEndpoint {
   public static final String PATH = "/v1/agui/retrieval";
-
-  private final RetrievalRuns runs;
-  private final Duration heartbeat;
 
   /**
    * @param retrievalEnabled whether the scoped-retrieval feature is on; off, runs answer {@code
@@ -50,22 +40,14 @@ public final class AguiEndpoint extends Endpoint {
    */
   public AguiEndpoint(RetrievalRuns runs, Authenticator authenticator, boolean retrievalEnabled, Limits limits,
       StrictJson json, Duration heartbeat) {
-    // Not behind the request gate: runs have their own bound, checked after the grants (429), as on /v1/runs.
-    super(authenticator, retrievalEnabled ? Set.of(Feature.SCOPED_RETRIEVAL) : Set.of(), Feature.SCOPED_RETRIEVAL, null,
-        limits, json);
-    this.runs = Objects.requireNonNull(runs, "runs");
-    if (heartbeat.isNegative() || heartbeat.isZero()) {
-      throw new IllegalArgumentException("heartbeat must be positive; got " + heartbeat);
-    }
-    this.heartbeat = heartbeat;
+    super(runs, authenticator, retrievalEnabled, limits, json, heartbeat);
   }
 
   /** The endpoint with Quarry's defaults: its own {@link RetrievalRuns#DEFAULT_MAX_RUNNING} runs, the system clock. */
   public static AguiEndpoint withDefaults(Corpora corpora, Authenticator authenticator, boolean retrievalEnabled,
       Limits limits, StrictJson json) {
-    RetrievalRuns runs = new RetrievalRuns(new Retrieval(corpora), RetrievalRuns.DEFAULT_MAX_RUNNING, RunObserver.NONE,
-        InstantSource.system());
-    return new AguiEndpoint(runs, authenticator, retrievalEnabled, limits, json, RunsEndpoint.DEFAULT_HEARTBEAT);
+    return new AguiEndpoint(defaultRuns(corpora), authenticator, retrievalEnabled, limits, json,
+        RunsEndpoint.DEFAULT_HEARTBEAT);
   }
 
   /** The RunAgentInput (400 naming the field), the grants (403) and existence: all before the stream opens. */
@@ -81,15 +63,8 @@ public final class AguiEndpoint extends Endpoint {
       throws IOException {
     BlockingQueue<RunEvent> events = new LinkedBlockingQueue<>();
     RetrievalRuns.Run run = runs.start(prepared, request.idleTimeout(), events::add);
-    HttpServletResponse res = ctx.res();
-    Responses.markAnswered(ctx);
-    res.setStatus(200);
-    res.setHeader(ProtocolHeaders.VERSION_HEADER, ProtocolHeaders.VERSION);
-    res.setContentType(framing.contentType());
-    res.setHeader("Cache-Control", "no-cache");
-    res.setHeader("X-Accel-Buffering", "no");
+    OutputStream out = openStream(ctx, framing.contentType());
     AguiEvents translator = new AguiEvents(request, json.mapper());
-    OutputStream out = res.getOutputStream();
     try {
       while (true) {
         RunEvent event = events.poll(heartbeat.toNanos(), TimeUnit.NANOSECONDS);

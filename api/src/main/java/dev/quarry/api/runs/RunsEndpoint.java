@@ -2,12 +2,9 @@ package dev.quarry.api.runs;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
-import dev.quarry.api.routes.Endpoint;
 import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.api.routes.Responses;
-import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limits;
-import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.api.wire.WireObject;
 import dev.quarry.corpora.Corpora;
@@ -16,12 +13,8 @@ import dev.quarry.corpora.run.Retrieval;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import io.javalin.http.Context;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.InstantSource;
-import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -42,16 +35,13 @@ import java.util.concurrent.LinkedBlockingQueue;
  * <p>The host's {@code AgenticDriver-Accept-Optional-Events} header changes nothing: Quarry emits
  * no advisory events, so every client sees only the required vocabulary. Thread-safe; one per host.
  */
-public final class RunsEndpoint extends Endpoint {
+public final class RunsEndpoint extends StreamingRunEndpoint {
   public static final String PATH = "/v1/runs";
   /**
    * How often a quiet stream carries a comment frame: often enough that a client that left is
    * noticed within a few seconds, and well inside proxies' and Jetty's idle timeouts (30 s).
    */
   public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(2);
-
-  private final RetrievalRuns runs;
-  private final Duration heartbeat;
 
   /**
    * @param retrievalEnabled whether the scoped-retrieval feature is on; off, runs answer {@code
@@ -60,22 +50,13 @@ public final class RunsEndpoint extends Endpoint {
    */
   public RunsEndpoint(RetrievalRuns runs, Authenticator authenticator, boolean retrievalEnabled, Limits limits,
       StrictJson json, Duration heartbeat) {
-    // Not behind the request gate: the runs have their own bound, checked after the grants (429).
-    super(authenticator, retrievalEnabled ? Set.of(Feature.SCOPED_RETRIEVAL) : Set.of(), Feature.SCOPED_RETRIEVAL, null,
-        limits, json);
-    this.runs = Objects.requireNonNull(runs, "runs");
-    if (heartbeat.isNegative() || heartbeat.isZero()) {
-      throw new IllegalArgumentException("heartbeat must be positive; got " + heartbeat);
-    }
-    this.heartbeat = heartbeat;
+    super(runs, authenticator, retrievalEnabled, limits, json, heartbeat);
   }
 
   /** The endpoint with Quarry's defaults: {@link RetrievalRuns#DEFAULT_MAX_RUNNING} runs, the system clock. */
   public static RunsEndpoint withDefaults(Corpora corpora, Authenticator authenticator, boolean retrievalEnabled,
       Limits limits, StrictJson json) {
-    RetrievalRuns runs = new RetrievalRuns(new Retrieval(corpora), RetrievalRuns.DEFAULT_MAX_RUNNING, RunObserver.NONE,
-        InstantSource.system());
-    return new RunsEndpoint(runs, authenticator, retrievalEnabled, limits, json, DEFAULT_HEARTBEAT);
+    return new RunsEndpoint(defaultRuns(corpora), authenticator, retrievalEnabled, limits, json, DEFAULT_HEARTBEAT);
   }
 
   @Override
@@ -91,16 +72,8 @@ public final class RunsEndpoint extends Endpoint {
   private void stream(Context ctx, Retrieval.Prepared prepared, Duration idleTimeout) throws IOException {
     BlockingQueue<RunEvent> events = new LinkedBlockingQueue<>();
     RetrievalRuns.Run run = runs.start(prepared, idleTimeout, events::add);
-    HttpServletResponse res = ctx.res();
-    Responses.markAnswered(ctx);
-    res.setStatus(200);
-    res.setHeader(ProtocolHeaders.VERSION_HEADER, ProtocolHeaders.VERSION);
-    res.setContentType("text/event-stream;charset=utf-8");
-    res.setHeader("Cache-Control", "no-cache");
-    // Proxies that buffer responses (nginx) would hold the events back.
-    res.setHeader("X-Accel-Buffering", "no");
     try {
-      new SseWriter(res.getOutputStream(), json.mapper(), heartbeat).pump(events, run);
+      new SseWriter(openStream(ctx, "text/event-stream;charset=utf-8"), json.mapper(), heartbeat).pump(events, run);
     } catch (IOException | RuntimeException | Error e) {
       run.cancel(ErrorCode.CANCELLED, "the stream could not be written");
       throw e;
