@@ -112,10 +112,7 @@ final class MultipartUpload {
           if (request != null) {
             throw invalid(REQUEST_PART, "the upload has more than one 'request' part");
           }
-          ByteArrayOutputStream json = new ByteArrayOutputStream();
-          copyUntilDelimiter(json, maxRequestBytes, ErrorCode.REQUEST_TOO_LARGE, "the request part is larger than "
-              + maxRequestBytes + " bytes (maxRequestBytes)");
-          request = json.toByteArray();
+          request = readRequestPart();
         } else if (FILE_PART.equals(headers.name())) {
           if (file != null) {
             throw invalid(FILE_PART, "the upload has more than one 'file' part; ingest one document at a time");
@@ -123,12 +120,10 @@ final class MultipartUpload {
           fileName = headers.fileName();
           file = tempDir == null ? Files.createTempFile("quarry-upload-", ".part")
               : Files.createTempFile(tempDir, "quarry-upload-", ".part");
-          MessageDigest sha = Sha256.newDigest();
-          try (OutputStream out = new DigestOutputStream(Files.newOutputStream(file), sha)) {
-            fileBytes = copyUntilDelimiter(out, maxDocumentBytes, ErrorCode.DOCUMENT_TOO_LARGE,
-                "the document is larger than " + maxDocumentBytes + " bytes (maxDocumentBytes)");
-          }
-          sha256 = Sha256.hex(sha);
+          StoredPart stored = streamFilePart(file, maxDocumentBytes, () -> new QuarryException(
+              ErrorCode.DOCUMENT_TOO_LARGE, "the document is larger than " + maxDocumentBytes + " bytes (maxDocumentBytes)"));
+          fileBytes = stored.bytes();
+          sha256 = stored.sha256();
         } else {
           throw invalid(headers.name(), "unknown part '" + headers.name()
               + "'; an upload has a 'request' part (JSON) and a 'file' part");
@@ -173,10 +168,7 @@ final class MultipartUpload {
     if (!afterDelimiter() || !REQUEST_PART.equals(readHeaders().name())) {
       throw invalid(REQUEST_PART, "a job upload starts with its 'request' part (JSON), before the file parts");
     }
-    ByteArrayOutputStream json = new ByteArrayOutputStream();
-    copyUntilDelimiter(json, maxRequestBytes, ErrorCode.REQUEST_TOO_LARGE, "the request part is larger than "
-        + maxRequestBytes + " bytes (maxRequestBytes)");
-    IngestJobs.Upload upload = begin.apply(json.toByteArray());
+    IngestJobs.Upload upload = begin.apply(readRequestPart());
     try {
       int files = upload.files().size();
       long budget = Math.min(upload.maxBytes(), files * maxDocumentBytes);
@@ -203,15 +195,12 @@ final class MultipartUpload {
         }
         long room = upload.maxBytes() - used;
         boolean jobIsTheBound = room < maxDocumentBytes;
-        MessageDigest sha = Sha256.newDigest();
-        long bytes;
-        try (OutputStream out = new DigestOutputStream(Files.newOutputStream(upload.part(i)), sha)) {
-          bytes = copyUntilDelimiter(out, Math.min(room, maxDocumentBytes), () -> jobIsTheBound ? upload.overBudget()
-              : new QuarryException(ErrorCode.DOCUMENT_TOO_LARGE, "file " + i + " (" + upload.files().get(i).source()
-                  + ") is larger than " + maxDocumentBytes + " bytes (maxDocumentBytes)"));
-        }
-        used += bytes;
-        stored.add(new IngestJobs.StoredFile(Sha256.hex(sha), bytes, part.fileName()));
+        StoredPart file = streamFilePart(upload.part(i), Math.min(room, maxDocumentBytes), () -> jobIsTheBound
+            ? upload.overBudget()
+            : new QuarryException(ErrorCode.DOCUMENT_TOO_LARGE, "file " + i + " (" + upload.files().get(i).source()
+                + ") is larger than " + maxDocumentBytes + " bytes (maxDocumentBytes)"));
+        used += file.bytes();
+        stored.add(new IngestJobs.StoredFile(file.sha256(), file.bytes(), part.fileName()));
         more = afterDelimiter();
       }
       if (stored.size() != files) {
@@ -222,6 +211,27 @@ final class MultipartUpload {
       upload.close();
       throw e;
     }
+  }
+
+  /** The {@code request} part's bytes (JSON, kept in memory); 413 REQUEST_TOO_LARGE past {@code maxRequestBytes}. */
+  private byte[] readRequestPart() throws IOException {
+    ByteArrayOutputStream json = new ByteArrayOutputStream();
+    copyUntilDelimiter(json, maxRequestBytes, ErrorCode.REQUEST_TOO_LARGE, "the request part is larger than "
+        + maxRequestBytes + " bytes (maxRequestBytes)");
+    return json.toByteArray();
+  }
+
+  /** A file part as written to disk: its size and the SHA-256 of its bytes. */
+  private record StoredPart(long bytes, String sha256) {}
+
+  /** Streams a file part to {@code file} while hashing it; fails with {@code tooLarge}'s exception past {@code maxBytes}. */
+  private StoredPart streamFilePart(Path file, long maxBytes, Supplier<QuarryException> tooLarge) throws IOException {
+    MessageDigest sha = Sha256.newDigest();
+    long bytes;
+    try (OutputStream out = new DigestOutputStream(Files.newOutputStream(file), sha)) {
+      bytes = copyUntilDelimiter(out, maxBytes, tooLarge);
+    }
+    return new StoredPart(bytes, Sha256.hex(sha));
   }
 
   /** The boundary parameter of a multipart/form-data Content-Type; 415 for any other type. */
