@@ -67,12 +67,7 @@ public final class IngestEndpoint extends Endpoint {
   }
 
   private Reply ingest(Context ctx, Access access, MultipartUpload.Upload upload) {
-    ObjectNode requestPart;
-    try {
-      requestPart = json.parseObject(upload.request());
-    } catch (QuarryException e) {
-      throw IngestRequests.inRequestPart(e);
-    }
+    ObjectNode requestPart = IngestRequests.parseRequestPart(json, upload.request());
     IngestRequests request = IngestRequests.read(WireObject.root(requestPart), limits, upload.fileName());
     if (request.request().ocr() == OcrMode.AUTO && !features.contains(Feature.OCR)) {
       throw QuarryException.invalid("ocr", "this server does not offer OCR (the feature 'ocr' is not advertised);"

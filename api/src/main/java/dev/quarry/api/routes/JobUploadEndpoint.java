@@ -1,6 +1,5 @@
 package dev.quarry.api.routes;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.IngestRequests;
@@ -12,7 +11,6 @@ import dev.quarry.api.wire.StrictJson;
 import dev.quarry.api.wire.WireObject;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.jobs.IngestJobs;
-import dev.quarry.engine.QuarryException;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.util.Set;
@@ -69,13 +67,7 @@ public final class JobUploadEndpoint extends Endpoint {
   }
 
   private IngestJobs.Upload begin(Access access, byte[] request) {
-    ObjectNode node;
-    try {
-      node = json.parseObject(request);
-    } catch (QuarryException e) {
-      throw IngestRequests.inRequestPart(e);
-    }
-    WireObject body = WireObject.root(node);
+    WireObject body = WireObject.root(IngestRequests.parseRequestPart(json, request));
     if (submit) {
       JobRequests.Submit s = JobRequests.Submit.read(body, limits);
       return jobs.submit(access, s.corpus(), s.corpusId(), s.files());

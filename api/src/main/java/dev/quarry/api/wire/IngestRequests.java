@@ -67,8 +67,15 @@ public record IngestRequests(String corpus, IngestRequest request) {
     return CanonicalJson.fingerprint(mapper, "ingest", upload);
   }
 
-  /** The request part's JSON errors name the part, not the whole multipart body. */
-  public static QuarryException inRequestPart(QuarryException e) {
-    return StrictJson.BODY_FIELD.equals(e.field()) ? QuarryException.invalid("request", e.getMessage()) : e;
+  /**
+   * The JSON object of an upload's {@code request} part (an ingest's or a job's), parsed as strictly
+   * as any body; its errors name the part, not the whole multipart body.
+   */
+  public static ObjectNode parseRequestPart(StrictJson json, byte[] part) {
+    try {
+      return json.parseObject(part);
+    } catch (QuarryException e) {
+      throw StrictJson.BODY_FIELD.equals(e.field()) ? QuarryException.invalid("request", e.getMessage()) : e;
+    }
   }
 }
