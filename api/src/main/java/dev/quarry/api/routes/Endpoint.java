@@ -76,6 +76,11 @@ public abstract class Endpoint implements Handler {
     }
   }
 
+  /** Whether the server offers {@code f}: for an endpoint whose request may ask for a feature besides its own. */
+  protected final boolean offers(Feature f) {
+    return features.contains(f);
+  }
+
   /**
    * Reads the request (content type, size, the body) of a caller that passed the version,
    * authentication and feature checks, and returns the work to do with it.

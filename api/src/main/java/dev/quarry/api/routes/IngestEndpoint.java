@@ -39,13 +39,11 @@ public final class IngestEndpoint extends Endpoint {
   public static final String PATH = "ingest";
 
   private final Corpora corpora;
-  private final Set<Feature> features;
 
   public IngestEndpoint(Corpora corpora, Authenticator authenticator, Set<Feature> features, Limits limits,
       RequestGate gate, StrictJson json) {
     super(authenticator, features, Feature.DOCUMENT_INGESTION, gate, limits, json);
     this.corpora = corpora;
-    this.features = Set.copyOf(features);
   }
 
   @Override
@@ -69,7 +67,7 @@ public final class IngestEndpoint extends Endpoint {
   private Reply ingest(Context ctx, Access access, MultipartUpload.Upload upload) {
     ObjectNode requestPart = IngestRequests.parseRequestPart(json, upload.request());
     IngestRequests request = IngestRequests.read(WireObject.root(requestPart), limits, upload.fileName());
-    if (request.request().ocr() == OcrMode.AUTO && !features.contains(Feature.OCR)) {
+    if (request.request().ocr() == OcrMode.AUTO && !offers(Feature.OCR)) {
       throw QuarryException.invalid("ocr", "this server does not offer OCR (the feature 'ocr' is not advertised);"
           + " leave ocr out or set it to 'off'");
     }
