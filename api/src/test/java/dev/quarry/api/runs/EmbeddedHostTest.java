@@ -190,23 +190,9 @@ class EmbeddedHostTest {
   @Test
   void clientDisconnect_cancelsTheRetrievalInFlight() throws Exception {
     observer.armed = true;
-    String body = """
-        {"provider": "retrieval", "input": "parental leave", "retrieval": {"corpus": "handbook"}, "stream": true}""";
-    try (Socket socket = new Socket("127.0.0.1", app.port())) {
-      OutputStream out = socket.getOutputStream();
-      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-      out.write(("POST /v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TOKEN
-          + "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length + "\r\n\r\n").getBytes(StandardCharsets.UTF_8));
-      out.write(bytes);
-      out.flush();
-      BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-      String line;
-      do {
-        line = in.readLine();
-      } while (line != null && !line.contains("retrieval.resolving-sources"));
-      assertTrue(line != null, "the stream reached the first phase");
-      assertTrue(observer.held.await(WAIT_SECONDS, TimeUnit.SECONDS));
-    }
+    postThenGoAway("/v1/runs", """
+        {"provider": "retrieval", "input": "parental leave", "retrieval": {"corpus": "handbook"}, "stream": true}""",
+        "retrieval.resolving-sources");
     RunOutcome outcome = observer.ended.get(WAIT_SECONDS, TimeUnit.SECONDS);
     assertEquals(ErrorCode.CANCELLED, assertInstanceOf(RunOutcome.Cancelled.class, outcome).error().code());
     observer.release.countDown();
@@ -276,22 +262,7 @@ class EmbeddedHostTest {
   @Test
   void aguiClientDisconnect_cancelsTheRetrievalInFlight() throws Exception {
     observer.armed = true;
-    byte[] bytes = aguiInput("").getBytes(StandardCharsets.UTF_8);
-    try (Socket socket = new Socket("127.0.0.1", app.port())) {
-      OutputStream out = socket.getOutputStream();
-      out.write(("POST " + AguiEndpoint.PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TOKEN
-          + "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length + "\r\n\r\n")
-          .getBytes(StandardCharsets.UTF_8));
-      out.write(bytes);
-      out.flush();
-      BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-      String line;
-      do {
-        line = in.readLine();
-      } while (line != null && !line.contains("RUN_STARTED"));
-      assertTrue(line != null, "the stream opened");
-      assertTrue(observer.held.await(WAIT_SECONDS, TimeUnit.SECONDS));
-    }
+    postThenGoAway(AguiEndpoint.PATH, aguiInput(""), "RUN_STARTED");
     // The next heartbeat finds the connection gone and cancels the run, while the retrieval is still held.
     RunOutcome outcome = observer.ended.get(WAIT_SECONDS, TimeUnit.SECONDS);
     assertEquals(ErrorCode.CANCELLED, assertInstanceOf(RunOutcome.Cancelled.class, outcome).error().code());
@@ -343,6 +314,29 @@ class EmbeddedHostTest {
     for (CompletableFuture<HttpResponse<String>> r : running) {
       JsonNode terminal = RunStream.parse(r.get(WAIT_SECONDS, TimeUnit.SECONDS).body()).checkEnvelope();
       assertEquals("run.completed", terminal.path("type").asText(), "the runs in progress were not disturbed");
+    }
+  }
+
+  /**
+   * Posts {@code body} to {@code path} on a raw connection, reads the stream until a line holds
+   * {@code marker} and the observer holds the retrieval, then closes the connection without a word.
+   */
+  private void postThenGoAway(String path, String body, String marker) throws Exception {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    try (Socket socket = new Socket("127.0.0.1", app.port())) {
+      OutputStream out = socket.getOutputStream();
+      out.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TOKEN
+          + "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length + "\r\n\r\n")
+          .getBytes(StandardCharsets.UTF_8));
+      out.write(bytes);
+      out.flush();
+      BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+      String line;
+      do {
+        line = in.readLine();
+      } while (line != null && !line.contains(marker));
+      assertTrue(line != null, "the stream reached " + marker);
+      assertTrue(observer.held.await(WAIT_SECONDS, TimeUnit.SECONDS), "the retrieval was held");
     }
   }
 
