@@ -12,17 +12,8 @@ public final class Upload {
 
   /** A body with a {@code request} part and, when {@code file} is non-null, a {@code file} part. */
   public static byte[] body(String requestJson, String fileName, byte[] file) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    write(out, "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"request\"\r\n"
-        + "Content-Type: application/json\r\n\r\n" + requestJson + "\r\n");
-    if (file != null) {
-      write(out, "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + fileName + "\"\r\n"
-          + "Content-Type: application/octet-stream\r\n\r\n");
-      out.writeBytes(file);
-      write(out, "\r\n");
-    }
-    write(out, "--" + BOUNDARY + "--\r\n");
-    return out.toByteArray();
+    return file == null ? namedBody(requestJson, java.util.List.of(), java.util.List.of())
+        : namedBody(requestJson, java.util.Collections.singletonList(fileName), java.util.List.of(file));
   }
 
   public static ApiClient.Answer send(ApiClient api, String token, String requestJson, String fileName, byte[] file) {
@@ -32,8 +23,7 @@ public final class Upload {
   /** Sends a {@code request} part and one {@code file} part to the multipart endpoint at {@code path}. */
   public static ApiClient.Answer send(ApiClient api, String token, String path, String requestJson, String fileName,
       byte[] file) {
-    return api.post(path).token(token).header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
-        .bytes(body(requestJson, fileName, file)).send();
+    return post(api, token, path, body(requestJson, fileName, file));
   }
 
   /** A body with a {@code request} part and one {@code file} part per entry of {@code files}, in order. */
