@@ -26,10 +26,18 @@ function partLabel(name, part) {
   return `${name} ${score(part.score)}${typeof part.rank === 'number' ? ` (#${part.rank})` : ''}`;
 }
 
+/** Each metadata entry as a pill (`dept: hr`; a list's values joined), or null when there are none. */
+export function metadataPills(metadata) {
+  return metadata && Object.keys(metadata).length
+    ? Object.entries(metadata).map(([k, v]) => h('span', {class: 'pill'}, `${k}: ${Array.isArray(v) ? v.join(', ') : v}`))
+    : null;
+}
+
 /** The list item of one hit; `link` is the address that opens it in its source. */
 export function hitItem(r, link, opened) {
   const {lexical, semantic} = scoreParts(r);
   const page = pageLabel(r.pages);
+  const pills = metadataPills(r.metadata);
   return h('li', {class: opened ? 'hit opened' : 'hit', 'data-source': r.source, 'data-chunk': r.chunk,
     id: `hit-${r.chunk}-${r.source}`},
   h('h3', {}, link ? h('a', {href: link, class: 'open-hit'}, r.title || r.source) : (r.title || r.source)),
@@ -43,8 +51,5 @@ export function hitItem(r, link, opened) {
     h('span', {}, `source revision ${num(r.sourceRevision)}`),
     r.mediaType ? h('span', {}, r.mediaType) : null),
   h('p', {class: 'passage'}, highlighted(r.text || '', r.highlights)),
-  r.metadata && Object.keys(r.metadata).length
-    ? h('div', {class: 'meta'}, Object.entries(r.metadata).map(([k, v]) =>
-      h('span', {class: 'pill'}, `${k}: ${Array.isArray(v) ? v.join(', ') : v}`)))
-    : null);
+  pills ? h('div', {class: 'meta'}, pills) : null);
 }

@@ -5,7 +5,7 @@ import * as api from './api.js';
 import {facts, h, num, replace, time} from './dom.js';
 import {typedConfirmation} from './common.js';
 import {entryItem, sourceHistory} from './history.js';
-import {hitItem, pageLabel} from './hits.js';
+import {hitItem, metadataPills, pageLabel} from './hits.js';
 import {errorBlock} from './words.js';
 
 export async function sourceView(main, ctx) {
@@ -72,9 +72,7 @@ function stateCard(s) {
       ['Corpus revision', num(s.revision)],
       ['Indexed', time(s.indexedAt)],
       ['Content SHA-256', h('span', {class: 'mono'}, s.contentSha256 || '')],
-      ['Metadata', s.metadata && Object.keys(s.metadata).length
-        ? Object.entries(s.metadata).map(([k, v]) => h('span', {class: 'pill'}, `${k}: ${Array.isArray(v) ? v.join(', ') : v}`))
-        : null],
+      ['Metadata', metadataPills(s.metadata)],
     ]),
     s.extractor ? h('h3', {}, 'Extraction report') : null,
     s.extractor
@@ -122,12 +120,7 @@ async function showPassages(ctx, box, corpus, source, query, chunk, revision) {
       h('p', {class: 'muted'}, `At revision ${num(answer.revision)}${revision ? ' (pinned)' : ''}, in chunk order`,
         opened && opened.pages ? `; opened at ${pageLabel(opened.pages)}` : '', '.'),
       items.length ? h('ol', {class: 'hits'}, items) : h('p', {class: 'muted'}, 'No passage of this source matches.'));
-    const target = box.querySelector('.hit.opened');
-    if (target) {
-      target.setAttribute('tabindex', '-1');
-      target.scrollIntoView({block: 'center'});
-      target.focus({preventScroll: true});
-    }
+    reveal(box.querySelector('.hit.opened'));
   } catch (err) {
     replace(box, errorBlock(err));
   }
@@ -163,29 +156,33 @@ async function showText(ctx, box, corpus, source, revision, opened) {
       await load();
     }
     if (!ctx.current()) return;
-    replace(note, `${num(list.children.length)} chunk${list.children.length === 1 ? '' : 's'} `
+    const showNote = () => replace(note, `${num(list.children.length)} chunk${list.children.length === 1 ? '' : 's'} `
       + `at revision ${num(answer.revision)}${revision ? ' (pinned)' : ''}, source revision ${num(answer.sourceRevision)}.`);
+    showNote();
     const showMore = () => replace(more, after === null ? null : h('button', {type: 'button', id: 'more-text',
       onclick: async () => {
         try {
           await load();
-          replace(note, `${num(list.children.length)} chunks at revision ${num(answer.revision)}`
-            + `${revision ? ' (pinned)' : ''}, source revision ${num(answer.sourceRevision)}.`);
+          showNote();
           showMore();
         } catch (err) {
           replace(more, errorBlock(err));
         }
       }}, 'Show more text'));
     showMore();
-    const target = opened && !box.closest('main').querySelector('.hit.opened') ? list.querySelector('.chunk.opened') : null;
-    if (target) {
-      target.setAttribute('tabindex', '-1');
-      target.scrollIntoView({block: 'center'});
-      target.focus({preventScroll: true});
-    }
+    // The text scrolls to the opened chunk only when no matching passage above took the focus.
+    if (opened && !box.closest('main').querySelector('.hit.opened')) reveal(list.querySelector('.chunk.opened'));
   } catch (err) {
     replace(box, h('h2', {}, 'Text'), errorBlock(err));
   }
+}
+
+/** Scrolls `target` (if any) to the middle of the view and focuses it: the passage or chunk a hit opened. */
+function reveal(target) {
+  if (!target) return;
+  target.setAttribute('tabindex', '-1');
+  target.scrollIntoView({block: 'center'});
+  target.focus({preventScroll: true});
 }
 
 function chunkItem(c, opened) {
