@@ -9,6 +9,7 @@ import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.QuarryPlugin;
+import dev.quarry.api.runs.AguiEndpoint;
 import dev.quarry.api.runs.RunsEndpoint;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limits;
@@ -120,7 +121,9 @@ class EndpointPipelineTest {
 
   @Test
   void anErrorInAnyEndpoint_isAnsweredAsInternal() {
-    for (String path : List.of("/v1/retrieval/search", "/v1/retrieval/ingest", RunsEndpoint.PATH)) {
+    // One path of each kind of endpoint: a JSON route, an upload, a job upload, a run, an AG-UI run.
+    for (String path : List.of("/v1/retrieval/search", "/v1/retrieval/ingest", "/v1/retrieval/jobs/upload",
+        RunsEndpoint.PATH, AguiEndpoint.PATH)) {
       Answer a = api.post(path).token(BROKEN_TOKEN).json("{}").send();
       assertEquals(500, a.status(), path + ": " + a.body());
       assertEquals("INTERNAL", a.code(), path);
