@@ -332,9 +332,7 @@ public final class LuceneCorpusIndex implements CorpusIndex {
 
   @Override
   public long backup(Path target) throws IOException {
-    if (closed) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed");
-    }
+    ensureOpen();
     return store.copyLastCommit(target);
   }
 
