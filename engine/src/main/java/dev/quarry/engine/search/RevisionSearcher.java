@@ -301,9 +301,7 @@ public final class RevisionSearcher {
       }
     }
     for (int i = 0; i < top.size(); i++) {
-      Hit h = HitReader.read(stored, top.get(i), List.of());
-      hits.add(new Hit(h.source(), h.sourceRevision(), h.chunk(), h.score(), h.text(), h.highlights(), h.title(),
-          h.mediaType(), h.pages(), h.start(), h.end(), h.contentSha256(), h.metadata(), parts.get(i)));
+      hits.add(HitReader.read(stored, top.get(i), List.of()).withParts(parts.get(i)));
     }
     return present(searcher, plan, top, hits, request);
   }
