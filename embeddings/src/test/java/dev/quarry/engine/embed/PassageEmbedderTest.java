@@ -13,6 +13,8 @@ import dev.quarry.engine.QuarryException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +46,8 @@ class PassageEmbedderTest {
   /** The model, counting the passages it is asked to embed. */
   private static final class Counting implements Embedder {
     final AtomicInteger passages = new AtomicInteger();
+    /** Open once the model has been asked for its first passages. */
+    final CountDownLatch started = new CountDownLatch(1);
 
     @Override
     public String model() {
@@ -73,6 +77,7 @@ class PassageEmbedderTest {
     @Override
     public List<Embedding> embedPassages(List<String> texts) {
       passages.addAndGet(texts.size());
+      started.countDown();
       return MINI.embedPassages(texts);
     }
 
@@ -89,6 +94,8 @@ class PassageEmbedderTest {
     try (PassageEmbedder pool = new PassageEmbedder(1, 2, 1000)) {
       // One part runs on the only thread for a while; two more parts fill the queue.
       CompletableFuture<List<Embedder.Embedding>> running = pool.embed(counting, texts("a", 16, 200));
+      // Queued only once that part is on the thread, so the queue holds exactly the next two.
+      assertTrue(counting.started.await(60, TimeUnit.SECONDS), "the first part never started");
       CompletableFuture<List<Embedder.Embedding>> queued = pool.embed(counting, texts("b", 32, 8));
       QuarryException full = assertThrows(QuarryException.class, () -> pool.embed(counting, texts("c", 4, 8)));
       assertEquals(ErrorCode.CAPACITY, full.code());
