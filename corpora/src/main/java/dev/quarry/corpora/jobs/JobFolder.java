@@ -12,6 +12,7 @@ import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.IngestReport;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Receipt;
+import dev.quarry.engine.index.SourcePreparation;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -291,48 +292,16 @@ final class JobFolder {
       out.put("contentSha256", r.contentSha256());
     }
     out.put("chunks", r.chunks());
-    IngestReport report = r.ingest();
-    if (report != null) {
-      ObjectNode ingest = out.putObject("ingest");
-      ingest.put("extractor", report.extractor());
-      if (report.mediaType() != null) {
-        ingest.put("mediaType", report.mediaType());
-      }
-      if (report.pages() != null) {
-        ingest.put("pages", report.pages());
-      }
-      ingest.put("characters", report.characters());
-      ingest.put("markdownHeadings", report.markdownHeadings());
-      ArrayNode warnings = ingest.putArray("warnings");
-      for (IngestReport.Warning w : report.warnings()) {
-        ObjectNode warning = warnings.addObject().put("code", w.code()).put("message", w.message());
-        if (w.pages() != null) {
-          w.pages().forEach(warning.putArray("pages")::add);
-        }
-      }
+    if (r.ingest() != null) {
+      out.set("ingest", JSON.valueToTree(SourcePreparation.ingestToMap(r.ingest())));
     }
     return out;
   }
 
   private static Receipt receipt(JsonNode n) {
-    IngestReport report = null;
     JsonNode ingest = n.get("ingest");
-    if (ingest != null) {
-      List<IngestReport.Warning> warnings = new ArrayList<>();
-      for (JsonNode w : ingest.path("warnings")) {
-        List<Integer> pages = null;
-        if (w.has("pages")) {
-          pages = new ArrayList<>();
-          for (JsonNode p : w.get("pages")) {
-            pages.add(p.asInt());
-          }
-        }
-        warnings.add(new IngestReport.Warning(w.path("code").asText(), w.path("message").asText(), pages));
-      }
-      report = new IngestReport(ingest.path("extractor").asText(), text(ingest, "mediaType"),
-          ingest.has("pages") ? ingest.get("pages").asInt() : null, ingest.path("characters").asLong(), warnings,
-          ingest.path("markdownHeadings").asBoolean(false));
-    }
+    IngestReport report = ingest == null ? null
+        : SourcePreparation.ingestFromMap(JSON.convertValue(ingest, new TypeReference<Map<String, Object>>() {}));
     return new Receipt(n.path("corpus").asText(), n.path("corpusId").asText(), n.path("source").asText(),
         n.path("revision").asLong(), n.path("sourceRevision").asLong(), Receipt.Status.valueOf(n.path("status").asText()),
         text(n, "contentSha256"), n.path("chunks").asInt(), report);
