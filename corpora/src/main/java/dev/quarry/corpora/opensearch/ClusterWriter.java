@@ -154,10 +154,8 @@ final class ClusterWriter {
       }
       return result;
     }
-    if (!head.compareAndSet(http, index, p, r)) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null);
-    }
-    CorpusHead marked = CorpusHead.read(http, index);
+    CorpusHead marked = head.compareAndSet(http, index, p, r).orElseThrow(() ->
+        new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null));
     try {
       bulkWrite(bulk.toByteArray());
       for (String source : purged) {
@@ -175,7 +173,7 @@ final class ClusterWriter {
     }
     boolean published;
     try {
-      published = marked.compareAndSet(http, index, r, null);
+      published = marked.compareAndSet(http, index, r, null).isPresent();
     } catch (QuarryException e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE, "the cluster did not confirm the change's publication",
           null, true, e);
@@ -210,10 +208,8 @@ final class ClusterWriter {
     bool.putArray("filter").addObject().putObject("range").putObject("superseded").put("gt", p).put("lt", CorpusDocs.LIVE);
     revive.putObject("script").put("lang", "painless").put("source", "ctx._source.superseded = " + CorpusDocs.LIVE + "L");
     http.json("POST", "/" + index + "/_update_by_query?conflicts=proceed&refresh=true", revive).require("rolling back");
-    if (!head.compareAndSet(http, index, p, null)) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null);
-    }
-    return CorpusHead.read(http, index);
+    return head.compareAndSet(http, index, p, null).orElseThrow(() ->
+        new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null));
   }
 
   private Current current(String source) {

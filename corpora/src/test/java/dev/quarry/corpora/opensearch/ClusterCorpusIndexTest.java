@@ -93,7 +93,7 @@ class ClusterCorpusIndexTest {
     ClusterHttp http = new ClusterHttp(settings.urls(), settings.requestTimeout());
     String index = store.withCorpus("crash", ix -> ((ClusterCorpusIndex) ix).indexName());
     CorpusHead head = CorpusHead.read(http, index);
-    assertTrue(head.compareAndSet(http, index, 1, 2L));
+    assertTrue(head.compareAndSet(http, index, 1, 2L).isPresent());
     var chunk = ClusterHttp.MAPPER.createObjectNode().put("kind", "chunk").put("source", "ghost").put("added", 2)
         .put("superseded", CorpusDocs.LIVE).put("chunk", 0).put("text", "phantom").put("tokens", "phantom");
     http.json("PUT", "/" + index + "/_doc/ghost?refresh=true", chunk).require("test write");
