@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.lucene.analysis.Analyzer;
 
@@ -88,9 +89,10 @@ final class ClusterWriter {
     int changes = 0;
     List<Receipt.Status> statuses = new ArrayList<>();
     List<Current> currents = new ArrayList<>();
+    Map<String, JsonNode> live = reads.liveRecords(m.operations().stream().map(SourceOperation::source).toList());
     for (int i = 0; i < m.operations().size(); i++) {
       SourceOperation op = m.operations().get(i);
-      Current current = current(op.source());
+      Current current = current(live.get(op.source()));
       checkExpected(op, current, batch ? "operations[" + i + "]." : "");
       currents.add(current);
       if (op instanceof SourceOperation.Index) {
@@ -212,8 +214,8 @@ final class ClusterWriter {
         new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null));
   }
 
-  private Current current(String source) {
-    JsonNode s = reads.liveRecord(source);
+  /** The planner's view of a live source record, or null for none. */
+  private static Current current(JsonNode s) {
     if (s == null) {
       return null;
     }
