@@ -277,7 +277,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
     if (limit < 1) {
       throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
     }
-    long p = revision();
+    return listSourcesAt(revision(), prefix, cursor, limit, visible);
+  }
+
+  /** A page of the sources revision {@code p} holds. */
+  private SourcePage listSourcesAt(long p, String prefix, String cursor, int limit, Predicate<String> visible) {
     List<SourceState> out = new ArrayList<>();
     String after = cursor;
     while (true) {
@@ -321,10 +325,12 @@ final class ClusterCorpusIndex implements CorpusIndex {
       filter.add(CorpusDocs.visibleAt(revision()));
       return http.json("POST", "/" + index + "/_count", q).require("counting sources").body().path("count").asLong();
     }
+    // Every page at one revision: a count of one state of the corpus, with one read of its head.
+    long p = revision();
     long n = 0;
     String cursor = null;
     do {
-      SourcePage page = listSources(null, cursor, 1000, visible);
+      SourcePage page = listSourcesAt(p, null, cursor, 1000, visible);
       n += page.sources().size();
       cursor = page.nextCursor();
     } while (cursor != null);

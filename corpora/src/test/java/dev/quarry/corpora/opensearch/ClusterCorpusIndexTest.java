@@ -78,6 +78,9 @@ class ClusterCorpusIndexTest {
       assertEquals(List.of("a"), ix.listSources(null, null, 10, s -> true).sources().stream().map(s -> s.source()).toList());
       assertEquals(4, ix.history(0, 100, s -> true).entries().size());
       assertEquals(2, ix.readSource("a").orElseThrow().sourceRevision());
+      assertEquals(1, ix.countSources(null));
+      assertEquals(1, ix.countSources(s -> s.equals("a")), "counted through the visible sources");
+      assertEquals(0, ix.countSources(s -> !s.equals("a")));
       return null;
     });
     QuarryException conflict = assertThrows(QuarryException.class, () -> apply("docs",
