@@ -29,7 +29,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
+import org.apache.lucene.util.IOUtils;
 
 /**
  * One job's folder under {@code <data>/ingest-jobs/<id>/}, the only durable form of a job:
@@ -270,14 +270,7 @@ final class JobFolder {
 
   /** Removes the folder and everything in it. */
   void delete() throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
+    IOUtils.rm(dir);
   }
 
   private static ObjectNode receipt(Receipt r) {
