@@ -124,9 +124,9 @@ final class JobFolder {
    * then one line per file appended to files.log and fsynced. Until the log's fsync returns,
    * nothing of the upload is acknowledged, and a crash leaves parts that loading deletes.
    */
-  void acknowledge(String uploadId, List<IngestJob.Entry> entries, int firstPart) throws IOException {
+  void acknowledge(String uploadId, List<IngestJob.Entry> entries) throws IOException {
     for (int i = 0; i < entries.size(); i++) {
-      Path part = part(uploadId, firstPart + i);
+      Path part = part(uploadId, i);
       fsync(part);
       Files.move(part, file(entries.get(i).index), StandardCopyOption.ATOMIC_MOVE);
     }
