@@ -165,7 +165,7 @@ final class ClusterWriter {
       }
       refresh();
     } catch (QuarryException e) {
-      tryRollBack(marked);
+      tryRollBack();
       throw new QuarryException(ErrorCode.UNAVAILABLE, "the change could not be written to the cluster; nothing was applied",
           null, false, e);
     }
@@ -187,7 +187,7 @@ final class ClusterWriter {
     return result;
   }
 
-  private void tryRollBack(CorpusHead marked) {
+  private void tryRollBack() {
     try {
       rollBack(CorpusHead.read(http, index));
     } catch (QuarryException ignored) {
