@@ -351,7 +351,7 @@ public final class IngestJobs implements AutoCloseable {
               stored.get(i).sha256(), stored.get(i).bytes()));
         }
         try {
-          job.folder.acknowledge(uploadId, entries, 0);
+          job.folder.acknowledge(uploadId, entries);
         } catch (IOException e) {
           throw new QuarryException(ErrorCode.UNAVAILABLE, "the files could not be stored", e);
         }

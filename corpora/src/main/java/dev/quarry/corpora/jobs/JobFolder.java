@@ -12,6 +12,7 @@ import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.IngestReport;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Receipt;
+import dev.quarry.engine.index.SourcePreparation;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -28,7 +29,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
+import org.apache.lucene.util.IOUtils;
 
 /**
  * One job's folder under {@code <data>/ingest-jobs/<id>/}, the only durable form of a job:
@@ -123,9 +124,9 @@ final class JobFolder {
    * then one line per file appended to files.log and fsynced. Until the log's fsync returns,
    * nothing of the upload is acknowledged, and a crash leaves parts that loading deletes.
    */
-  void acknowledge(String uploadId, List<IngestJob.Entry> entries, int firstPart) throws IOException {
+  void acknowledge(String uploadId, List<IngestJob.Entry> entries) throws IOException {
     for (int i = 0; i < entries.size(); i++) {
-      Path part = part(uploadId, firstPart + i);
+      Path part = part(uploadId, i);
       fsync(part);
       Files.move(part, file(entries.get(i).index), StandardCopyOption.ATOMIC_MOVE);
     }
@@ -269,14 +270,7 @@ final class JobFolder {
 
   /** Removes the folder and everything in it. */
   void delete() throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
+    IOUtils.rm(dir);
   }
 
   private static ObjectNode receipt(Receipt r) {
@@ -291,48 +285,16 @@ final class JobFolder {
       out.put("contentSha256", r.contentSha256());
     }
     out.put("chunks", r.chunks());
-    IngestReport report = r.ingest();
-    if (report != null) {
-      ObjectNode ingest = out.putObject("ingest");
-      ingest.put("extractor", report.extractor());
-      if (report.mediaType() != null) {
-        ingest.put("mediaType", report.mediaType());
-      }
-      if (report.pages() != null) {
-        ingest.put("pages", report.pages());
-      }
-      ingest.put("characters", report.characters());
-      ingest.put("markdownHeadings", report.markdownHeadings());
-      ArrayNode warnings = ingest.putArray("warnings");
-      for (IngestReport.Warning w : report.warnings()) {
-        ObjectNode warning = warnings.addObject().put("code", w.code()).put("message", w.message());
-        if (w.pages() != null) {
-          w.pages().forEach(warning.putArray("pages")::add);
-        }
-      }
+    if (r.ingest() != null) {
+      out.set("ingest", JSON.valueToTree(SourcePreparation.ingestToMap(r.ingest())));
     }
     return out;
   }
 
   private static Receipt receipt(JsonNode n) {
-    IngestReport report = null;
     JsonNode ingest = n.get("ingest");
-    if (ingest != null) {
-      List<IngestReport.Warning> warnings = new ArrayList<>();
-      for (JsonNode w : ingest.path("warnings")) {
-        List<Integer> pages = null;
-        if (w.has("pages")) {
-          pages = new ArrayList<>();
-          for (JsonNode p : w.get("pages")) {
-            pages.add(p.asInt());
-          }
-        }
-        warnings.add(new IngestReport.Warning(w.path("code").asText(), w.path("message").asText(), pages));
-      }
-      report = new IngestReport(ingest.path("extractor").asText(), text(ingest, "mediaType"),
-          ingest.has("pages") ? ingest.get("pages").asInt() : null, ingest.path("characters").asLong(), warnings,
-          ingest.path("markdownHeadings").asBoolean(false));
-    }
+    IngestReport report = ingest == null ? null
+        : SourcePreparation.ingestFromMap(JSON.convertValue(ingest, new TypeReference<Map<String, Object>>() {}));
     return new Receipt(n.path("corpus").asText(), n.path("corpusId").asText(), n.path("source").asText(),
         n.path("revision").asLong(), n.path("sourceRevision").asLong(), Receipt.Status.valueOf(n.path("status").asText()),
         text(n, "contentSha256"), n.path("chunks").asInt(), report);

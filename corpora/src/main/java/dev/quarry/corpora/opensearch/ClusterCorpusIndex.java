@@ -236,16 +236,24 @@ final class ClusterCorpusIndex implements CorpusIndex {
     return (System.nanoTime() - start) / 1_000_000;
   }
 
-  /** The live source record of {@code source} (as of the last refresh, which follows every publication), or null. */
-  JsonNode liveRecord(String source) {
+  /**
+   * The live source records of {@code sources} by source, with one search (as of the last refresh,
+   * which follows every publication); a source without one is absent from the map.
+   */
+  Map<String, JsonNode> liveRecords(List<String> sources) {
     ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
-    q.put("size", 1);
+    // A source has at most one live record, so every one fits.
+    q.put("size", sources.size()).put("track_total_hits", false);
     ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
     filter.add(CorpusDocs.term("kind", "source"));
-    filter.add(CorpusDocs.term("source", source));
+    ArrayNode names = filter.addObject().putObject("terms").putArray("source");
+    sources.forEach(names::add);
     filter.addObject().putObject("term").put("superseded", CorpusDocs.LIVE);
-    JsonNode hits = http.json("POST", "/" + index + "/_search", q).require("reading a source").body().path("hits").path("hits");
-    return hits.isEmpty() ? null : hits.get(0).path("_source");
+    Map<String, JsonNode> out = new HashMap<>();
+    for (JsonNode h : http.json("POST", "/" + index + "/_search", q).require("reading sources").body().path("hits").path("hits")) {
+      out.put(h.path("_source").path("source").asText(), h.path("_source"));
+    }
+    return out;
   }
 
   @Override
@@ -269,7 +277,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
     if (limit < 1) {
       throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
     }
-    long p = revision();
+    return listSourcesAt(revision(), prefix, cursor, limit, visible);
+  }
+
+  /** A page of the sources revision {@code p} holds. */
+  private SourcePage listSourcesAt(long p, String prefix, String cursor, int limit, Predicate<String> visible) {
     List<SourceState> out = new ArrayList<>();
     String after = cursor;
     while (true) {
@@ -313,10 +325,12 @@ final class ClusterCorpusIndex implements CorpusIndex {
       filter.add(CorpusDocs.visibleAt(revision()));
       return http.json("POST", "/" + index + "/_count", q).require("counting sources").body().path("count").asLong();
     }
+    // Every page at one revision: a count of one state of the corpus, with one read of its head.
+    long p = revision();
     long n = 0;
     String cursor = null;
     do {
-      SourcePage page = listSources(null, cursor, 1000, visible);
+      SourcePage page = listSourcesAt(p, null, cursor, 1000, visible);
       n += page.sources().size();
       cursor = page.nextCursor();
     } while (cursor != null);

@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.lucene.analysis.Analyzer;
 
@@ -88,9 +89,10 @@ final class ClusterWriter {
     int changes = 0;
     List<Receipt.Status> statuses = new ArrayList<>();
     List<Current> currents = new ArrayList<>();
+    Map<String, JsonNode> live = reads.liveRecords(m.operations().stream().map(SourceOperation::source).toList());
     for (int i = 0; i < m.operations().size(); i++) {
       SourceOperation op = m.operations().get(i);
-      Current current = current(op.source());
+      Current current = current(live.get(op.source()));
       checkExpected(op, current, batch ? "operations[" + i + "]." : "");
       currents.add(current);
       if (op instanceof SourceOperation.Index) {
@@ -154,10 +156,8 @@ final class ClusterWriter {
       }
       return result;
     }
-    if (!head.compareAndSet(http, index, p, r)) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null);
-    }
-    CorpusHead marked = CorpusHead.read(http, index);
+    CorpusHead marked = head.compareAndSet(http, index, p, r).orElseThrow(() ->
+        new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null));
     try {
       bulkWrite(bulk.toByteArray());
       for (String source : purged) {
@@ -165,7 +165,7 @@ final class ClusterWriter {
       }
       refresh();
     } catch (QuarryException e) {
-      tryRollBack(marked);
+      tryRollBack();
       throw new QuarryException(ErrorCode.UNAVAILABLE, "the change could not be written to the cluster; nothing was applied",
           null, false, e);
     }
@@ -175,7 +175,7 @@ final class ClusterWriter {
     }
     boolean published;
     try {
-      published = marked.compareAndSet(http, index, r, null);
+      published = marked.compareAndSet(http, index, r, null).isPresent();
     } catch (QuarryException e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE, "the cluster did not confirm the change's publication",
           null, true, e);
@@ -187,7 +187,7 @@ final class ClusterWriter {
     return result;
   }
 
-  private void tryRollBack(CorpusHead marked) {
+  private void tryRollBack() {
     try {
       rollBack(CorpusHead.read(http, index));
     } catch (QuarryException ignored) {
@@ -210,14 +210,12 @@ final class ClusterWriter {
     bool.putArray("filter").addObject().putObject("range").putObject("superseded").put("gt", p).put("lt", CorpusDocs.LIVE);
     revive.putObject("script").put("lang", "painless").put("source", "ctx._source.superseded = " + CorpusDocs.LIVE + "L");
     http.json("POST", "/" + index + "/_update_by_query?conflicts=proceed&refresh=true", revive).require("rolling back");
-    if (!head.compareAndSet(http, index, p, null)) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null);
-    }
-    return CorpusHead.read(http, index);
+    return head.compareAndSet(http, index, p, null).orElseThrow(() ->
+        new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null));
   }
 
-  private Current current(String source) {
-    JsonNode s = reads.liveRecord(source);
+  /** The planner's view of a live source record, or null for none. */
+  private static Current current(JsonNode s) {
     if (s == null) {
       return null;
     }

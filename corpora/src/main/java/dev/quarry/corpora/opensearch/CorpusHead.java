@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
+import java.util.Optional;
 
 /**
  * The head document of a corpus, as read with its sequence number and primary term: the published
@@ -36,16 +37,18 @@ record CorpusHead(long published, Long writing, long seqNo, long primaryTerm) {
   }
 
   /**
-   * Replaces this head with {@code (published, writing)} if nobody changed it since it was read:
-   * true when this call moved it, false when another writer did first.
+   * Replaces this head with {@code (published, writing)} if nobody changed it since it was read: the
+   * head this call wrote (with the sequence number the cluster gave it), or empty when another
+   * writer moved it first.
    */
-  boolean compareAndSet(ClusterHttp http, String index, long newPublished, Long newWriting) {
+  Optional<CorpusHead> compareAndSet(ClusterHttp http, String index, long newPublished, Long newWriting) {
     ClusterHttp.Answer a = http.json("PUT", "/" + index + "/_doc/" + CorpusDocs.HEAD_ID + "?if_seq_no=" + seqNo
         + "&if_primary_term=" + primaryTerm, body(newPublished, newWriting));
     if (a.status() == 409) {
-      return false;
+      return Optional.empty();
     }
     a.require("moving the corpus head");
-    return true;
+    return Optional.of(new CorpusHead(newPublished, newWriting, a.body().path("_seq_no").asLong(),
+        a.body().path("_primary_term").asLong()));
   }
 }

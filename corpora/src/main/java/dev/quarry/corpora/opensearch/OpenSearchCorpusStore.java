@@ -3,6 +3,7 @@ package dev.quarry.corpora.opensearch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.corpora.CorpusIds;
+import dev.quarry.corpora.registry.CorpusSettingsJson;
 import dev.quarry.corpora.registry.CorpusStore;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
@@ -91,12 +92,7 @@ public final class OpenSearchCorpusStore implements CorpusStore {
         .require("writing the corpus head");
     ObjectNode doc = ClusterHttp.MAPPER.createObjectNode();
     doc.put("name", name).put("corpusId", info.corpusId()).put("createdAt", info.createdAt().toString());
-    ObjectNode s = doc.putObject("settings");
-    s.put("language", corpusSettings.language().wireName());
-    s.putObject("chunking").put("maxWords", corpusSettings.chunking().maxWords())
-        .put("overlapWords", corpusSettings.chunking().overlapWords());
-    s.putObject("ranking").put("k1", corpusSettings.ranking().k1()).put("b", corpusSettings.ranking().b())
-        .put("titleWeight", corpusSettings.ranking().titleWeight());
+    CorpusSettingsJson.write(doc.putObject("settings"), corpusSettings);
     // Create-only: of two fronts creating one name at once, one wins and the other's index goes.
     ClusterHttp.Answer a = http.json("PUT", "/" + registry + "/_doc/" + name + "?op_type=create&refresh=true", doc);
     if (a.status() == 409) {
@@ -133,13 +129,8 @@ public final class OpenSearchCorpusStore implements CorpusStore {
   }
 
   private static CorpusInfo read(JsonNode root) {
-    JsonNode s = root.path("settings");
-    CorpusSettings settings = new CorpusSettings(
-        CorpusSettings.Language.fromWireName(s.path("language").asText()),
-        new CorpusSettings.Chunking(s.path("chunking").path("maxWords").asInt(), s.path("chunking").path("overlapWords").asInt()),
-        new CorpusSettings.Ranking(s.path("ranking").path("k1").asDouble(), s.path("ranking").path("b").asDouble(),
-            s.path("ranking").path("titleWeight").asDouble()));
-    return new CorpusInfo(root.path("name").asText(), root.path("corpusId").asText(), settings,
+    return new CorpusInfo(root.path("name").asText(), root.path("corpusId").asText(),
+        CorpusSettingsJson.read(root.path("settings")),
         Instant.parse(root.path("createdAt").asText()));
   }
 

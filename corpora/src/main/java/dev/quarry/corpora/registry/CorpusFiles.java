@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.engine.CorpusInfo;
-import dev.quarry.engine.CorpusSettings;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -26,16 +25,7 @@ final class CorpusFiles {
     root.put("corpus", info.name());
     root.put("corpusId", info.corpusId());
     root.put("createdAt", info.createdAt().toString());
-    ObjectNode settings = root.putObject("settings");
-    CorpusSettings s = info.settings();
-    settings.put("language", s.language().wireName());
-    settings.putObject("chunking").put("maxWords", s.chunking().maxWords()).put("overlapWords", s.chunking().overlapWords());
-    settings.putObject("ranking").put("k1", s.ranking().k1()).put("b", s.ranking().b())
-        .put("titleWeight", s.ranking().titleWeight());
-    if (s.hasEmbedding()) {
-      settings.putObject("embedding").put("model", s.embedding().model()).put("sha256", s.embedding().sha256())
-          .put("semanticWeight", s.embedding().semanticWeight()).put("index", s.embedding().index().wireName());
-    }
+    CorpusSettingsJson.write(root.putObject("settings"), info.settings());
     byte[] bytes = MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root).getBytes(StandardCharsets.UTF_8);
     Path tmp = corpusDir.resolve(CORPUS_JSON + ".tmp");
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
@@ -49,20 +39,8 @@ final class CorpusFiles {
 
   static CorpusInfo read(Path corpusDir) throws IOException {
     JsonNode root = MAPPER.readTree(corpusDir.resolve(CORPUS_JSON).toFile());
-    JsonNode s = root.path("settings");
-    CorpusSettings settings = new CorpusSettings(
-        CorpusSettings.Language.fromWireName(s.path("language").asText()),
-        new CorpusSettings.Chunking(s.path("chunking").path("maxWords").asInt(), s.path("chunking").path("overlapWords").asInt()),
-        new CorpusSettings.Ranking(s.path("ranking").path("k1").asDouble(), s.path("ranking").path("b").asDouble(),
-            s.path("ranking").path("titleWeight").asDouble()));
-    JsonNode e = s.path("embedding");
-    if (e.isObject()) {
-      settings = settings.withEmbedding(new CorpusSettings.Embedding(e.path("model").asText(),
-          e.path("sha256").asText(), e.path("semanticWeight").asDouble(),
-          // Corpora written before the approximate index existed are exact.
-          CorpusSettings.VectorIndex.fromWireName(e.path("index").asText("exact"), "index")));
-    }
-    return new CorpusInfo(root.path("corpus").asText(), root.path("corpusId").asText(), settings,
+    return new CorpusInfo(root.path("corpus").asText(), root.path("corpusId").asText(),
+        CorpusSettingsJson.read(root.path("settings")),
         Instant.parse(root.path("createdAt").asText()));
   }
 

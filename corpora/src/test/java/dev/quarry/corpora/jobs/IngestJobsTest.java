@@ -123,6 +123,23 @@ class IngestJobsTest {
   }
 
   @Test
+  void reopen_readsAnOutcomeBack_withItsWholeReceipt() throws Exception {
+    JobSettings kept = new JobSettings(3, 1 << 20, 4, 1000, 1L << 30, Duration.ofHours(1), Duration.ofHours(1), 1);
+    String id;
+    FileOutcome before;
+    try (IngestJobs jobs = IngestJobs.open(data, corpora, kept)) {
+      id = submit(jobs, List.of("e.txt"), List.of(text("Plain text in UTF-8: na\u00efve caf\u00e9.\n"))).id();
+      before = awaitEnd(jobs, id).files().get(0);
+    }
+    assertEquals(FileStatus.INDEXED, before.status());
+    assertEquals("UTF-8", before.receipt().ingest().encoding(), "plain text reports the charset it was read in");
+    try (IngestJobs reopened = IngestJobs.open(data, corpora, kept)) {
+      FileOutcome after = reopened.read(ADMIN, id, -1, 10).files().get(0);
+      assertEquals(before.receipt(), after.receipt(), "the receipt read back from outcomes.log, its ingest report whole");
+    }
+  }
+
+  @Test
   void endedJobs_areRemoved_afterTheirRetention() throws Exception {
     try (IngestJobs jobs = IngestJobs.open(data, corpora, SHORT)) {
       String id = submit(jobs, List.of("r.txt"), List.of(text("Retained for a second.\n"))).id();

@@ -78,6 +78,9 @@ class ClusterCorpusIndexTest {
       assertEquals(List.of("a"), ix.listSources(null, null, 10, s -> true).sources().stream().map(s -> s.source()).toList());
       assertEquals(4, ix.history(0, 100, s -> true).entries().size());
       assertEquals(2, ix.readSource("a").orElseThrow().sourceRevision());
+      assertEquals(1, ix.countSources(null));
+      assertEquals(1, ix.countSources(s -> s.equals("a")), "counted through the visible sources");
+      assertEquals(0, ix.countSources(s -> !s.equals("a")));
       return null;
     });
     QuarryException conflict = assertThrows(QuarryException.class, () -> apply("docs",
@@ -93,7 +96,7 @@ class ClusterCorpusIndexTest {
     ClusterHttp http = new ClusterHttp(settings.urls(), settings.requestTimeout());
     String index = store.withCorpus("crash", ix -> ((ClusterCorpusIndex) ix).indexName());
     CorpusHead head = CorpusHead.read(http, index);
-    assertTrue(head.compareAndSet(http, index, 1, 2L));
+    assertTrue(head.compareAndSet(http, index, 1, 2L).isPresent());
     var chunk = ClusterHttp.MAPPER.createObjectNode().put("kind", "chunk").put("source", "ghost").put("added", 2)
         .put("superseded", CorpusDocs.LIVE).put("chunk", 0).put("text", "phantom").put("tokens", "phantom");
     http.json("PUT", "/" + index + "/_doc/ghost?refresh=true", chunk).require("test write");
