@@ -1,5 +1,6 @@
 package dev.quarry.app.server;
 
+import static dev.quarry.api.ApiClient.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -50,11 +51,6 @@ class SourceChunksOverHttpTest {
     }
   }
 
-  static JsonNode ok(Answer a) {
-    assertEquals(200, a.status(), a::toString);
-    return a.json();
-  }
-
   static long index(String source, String text) {
     return ok(api.retrieval("sources/index", T, "{\"corpus\": \"t\", \"source\": \"" + source + "\", \"title\": \"T\","
         + " \"mediaType\": \"text/plain\", \"text\": \"" + text + "\", \"metadata\": {\"kind\": \"test\"}}"))
@@ -65,10 +61,11 @@ class SourceChunksOverHttpTest {
     return ok(api.retrieval("sources/chunks", T, "{\"corpus\": \"t\", \"source\": \"" + source + "\"" + extra + "}"));
   }
 
-  /** Every chunk, following nextAfter with pages of {@code limit}. */
+  /** Every chunk, following nextAfter with pages of {@code limit}; each page must move past the last. */
   static List<JsonNode> allChunks(String source, String extra, int limit) {
     List<JsonNode> out = new ArrayList<>();
     String after = "";
+    int previous = -1;
     while (true) {
       JsonNode page = chunks(source, extra + ", \"limit\": " + limit + after);
       assertTrue(page.get("chunks").size() <= limit, page::toString);
@@ -76,7 +73,10 @@ class SourceChunksOverHttpTest {
       if (!page.has("nextAfter")) {
         return out;
       }
-      after = ", \"after\": " + page.get("nextAfter").asInt();
+      int next = page.get("nextAfter").asInt();
+      assertTrue(next > previous && !page.get("chunks").isEmpty(), () -> "a page that does not move on: " + page);
+      previous = next;
+      after = ", \"after\": " + next;
     }
   }
 
