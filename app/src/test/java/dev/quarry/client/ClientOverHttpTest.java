@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.api.TestTokens;
+import dev.quarry.engine.Sha256;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -145,7 +145,7 @@ class ClientOverHttpTest {
   @Test
   void ingest_fromAFileAndFromAStream_withTheBytesHash() throws Exception {
     byte[] bytes = "# Expenses\n\nReceipts are filed within thirty days.\n".getBytes(StandardCharsets.UTF_8);
-    String sha = HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+    String sha = Sha256.of(bytes);
     Path file = Files.write(dir.resolve("expenses.md"), bytes);
     Receipt fromFile = admin.ingest(IngestRequest.of("c1", "public/expenses.md").withTitle("Expenses"), file);
     assertEquals(sha, fromFile.contentSha256());

@@ -10,10 +10,10 @@ import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.TestTokens;
 import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.app.ServerProcess;
+import dev.quarry.engine.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HexFormat;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +28,7 @@ class MetricsOverHttpTest {
   @Test
   void theScrapeCountsRequestsByEndpointWithBoundedLabels() throws Exception {
     Path config = Files.writeString(dir.resolve("config.json"),
-        "{\"metrics\": {\"tokenSha256\": \"" + sha256Hex(METRICS_TOKEN) + "\"}}");
+        "{\"metrics\": {\"tokenSha256\": \"" + Sha256.ofUtf8(METRICS_TOKEN) + "\"}}");
     try (ServerProcess server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config)) {
       ApiClient api = server.client();
       assertEquals(401, api.get("/metrics").send().status());
@@ -73,7 +73,7 @@ class MetricsOverHttpTest {
   @Test
   void theEngineReportsCommitsRefreshesAndSearchesByMode() throws Exception {
     Path config = Files.writeString(dir.resolve("config.json"),
-        "{\"metrics\": {\"tokenSha256\": \"" + sha256Hex(METRICS_TOKEN) + "\"}}");
+        "{\"metrics\": {\"tokenSha256\": \"" + Sha256.ofUtf8(METRICS_TOKEN) + "\"}}");
     try (ServerProcess server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config)) {
       ApiClient api = server.client();
       ApiClient.ok(api.retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"c1\"}"));
@@ -113,10 +113,5 @@ class MetricsOverHttpTest {
     assertTrue(e.getMessage().contains("metrics.tokenSha256"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> ServerConfig.parse(
         "{\"metrics\": {}}".getBytes(StandardCharsets.UTF_8)));
-  }
-
-  private static String sha256Hex(String s) throws Exception {
-    return HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-        .digest(s.getBytes(StandardCharsets.UTF_8)));
   }
 }
