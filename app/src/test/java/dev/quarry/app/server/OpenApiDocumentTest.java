@@ -202,7 +202,9 @@ class OpenApiDocumentTest {
     JsonNode settings = schema("Settings");
     assertEquals(settings.at("/properties/language/default").asText(), created.get("language").asText());
     for (String group : List.of("chunking", "ranking")) {
-      settings.path("properties").path(group).path("properties").fields().forEachRemaining(f -> {
+      JsonNode properties = settings.path("properties").path(group).path("properties");
+      assertTrue(properties.size() > 0, "openapi.yaml documents settings." + group);
+      properties.fields().forEachRemaining(f -> {
         JsonNode documented = f.getValue().get("default");
         assertTrue(documented != null && documented.isNumber(), "a default for " + group + "." + f.getKey());
         assertEquals(documented.doubleValue(), created.path(group).path(f.getKey()).doubleValue(), 1e-12,
