@@ -152,19 +152,27 @@ class AguiOverHttpTest {
     assertEquals(403, forbidden.status(), forbidden::toString);
     assertEquals("FORBIDDEN", forbidden.code());
     Answer invalid = api.post("/v1/agui/retrieval").token(T).json(input("c1", "q").replace("\"topK\": 3", "\"topK\": 0")).send();
-    assertEquals("forwardedProps.retrieval.topK", invalid.field(), invalid::toString);
+    assertInvalid(invalid, "forwardedProps.retrieval.topK");
     Answer noQuestion = api.post("/v1/agui/retrieval").token(T).json("""
         {"threadId": "t", "runId": "r", "messages": [{"id": "a", "role": "assistant", "content": "hi"}],
          "forwardedProps": {"retrieval": {"corpus": "c1"}}}""").send();
-    assertEquals("messages", noQuestion.field(), noQuestion::toString);
+    assertInvalid(noQuestion, "messages");
     Answer resume = api.post("/v1/agui/retrieval").token(T).json(input("c1", "q")
         .replace("\"state\": {}", "\"resume\": [{\"interruptId\": \"x\"}]")).send();
-    assertEquals("resume", resume.field(), resume::toString);
+    assertInvalid(resume, "resume");
     Answer parts = api.post("/v1/agui/retrieval").token(T).json("""
         {"threadId": "t", "runId": "r", "messages": [{"id": "u", "role": "user",
            "content": [{"type": "image", "source": {"type": "url", "value": "x"}}]}],
          "forwardedProps": {"retrieval": {"corpus": "c1"}}}""").send();
-    assertEquals("messages[0].content[0].type", parts.field(), parts::toString);
+    assertInvalid(parts, "messages[0].content[0].type");
+  }
+
+  /** A plain 400 INVALID_REQUEST in the error envelope (no stream began) naming {@code field}. */
+  static void assertInvalid(Answer a, String field) {
+    assertEquals(400, a.status(), a::toString);
+    assertTrue(a.header("Content-Type").startsWith("application/json"), a::toString);
+    assertEquals("INVALID_REQUEST", a.code(), a::toString);
+    assertEquals(field, a.field(), a::toString);
   }
 
   @Test
