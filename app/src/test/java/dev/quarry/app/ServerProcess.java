@@ -22,7 +22,7 @@ import java.util.concurrent.TimeoutException;
 public final class ServerProcess implements AutoCloseable {
   /** Generous: the first start of a JVM on a busy machine is slow; this bounds a hang, not speed. */
   private static final long START_TIMEOUT_SECONDS = 120;
-  private static final int DEFAULT_HEAP_MIB = 256;
+  static final int DEFAULT_HEAP_MIB = 256;
 
   private final Process process;
   private final String url;

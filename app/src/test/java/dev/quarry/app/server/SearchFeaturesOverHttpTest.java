@@ -9,15 +9,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.TestTokens;
-import dev.quarry.app.ServerProcess;
-import java.nio.file.Path;
+import dev.quarry.app.ServerPerClass;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,14 +28,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SearchFeaturesOverHttpTest {
   static final String T = TestTokens.ADMIN;
 
-  @TempDir
-  static Path dir;
-  static ServerProcess server;
+  @RegisterExtension
+  static final ServerPerClass server = ServerPerClass.withTestTokens();
   static ApiClient api;
 
   @BeforeAll
   static void start() {
-    server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null);
     api = server.client();
     ok(api.retrieval("corpora/create", T, "{\"corpus\": \"c1\"}"));
     ok(api.retrieval("corpora/create", T, """
@@ -59,13 +55,6 @@ class SearchFeaturesOverHttpTest {
               "metadata": {"department": "hr-finance", "year": 2024}}},
             {"index": {"source": "public/notes.md",
               "text": "Notes about leave requests, without any metadata."}}]}""".formatted(corpus)));
-    }
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
     }
   }
 
