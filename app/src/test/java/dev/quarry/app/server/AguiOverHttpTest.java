@@ -8,18 +8,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.TestTokens;
-import dev.quarry.app.ServerProcess;
+import dev.quarry.app.ServerPerClass;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code POST /v1/agui/retrieval} over HTTP, as the server writes it (the reference AG-UI client's
@@ -29,26 +27,17 @@ import org.junit.jupiter.api.io.TempDir;
 class AguiOverHttpTest {
   static final String T = TestTokens.ADMIN;
 
-  @TempDir
-  static Path dir;
-  static ServerProcess server;
+  @RegisterExtension
+  static final ServerPerClass server = ServerPerClass.withTestTokens();
   static ApiClient api;
 
   @BeforeAll
   static void start() {
-    server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null);
     api = server.client();
     ApiClient.ok(api.retrieval("corpora/create", T, "{\"corpus\": \"c1\"}"));
     ApiClient.ok(api.retrieval("sources/index", T, """
         {"corpus": "c1", "source": "public/leave.md", "title": "Leave policy",
          "text": "Parental leave is twenty weeks. Annual leave is twenty five days."}"""));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.terminate();
-    }
   }
 
   static String input(String corpus, String question) {

@@ -9,16 +9,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.TestTokens;
-import dev.quarry.app.ServerProcess;
-import java.nio.file.Path;
+import dev.quarry.app.ServerPerClass;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code sources/chunks} over HTTP: a source's text as it was split, page by page, at the latest
@@ -31,24 +29,15 @@ class SourceChunksOverHttpTest {
   static final String TEXT = IntStream.range(0, 160).mapToObj(i -> "word" + i + (i % 12 == 11 ? "." : ""))
       .collect(Collectors.joining(" "));
 
-  @TempDir
-  static Path dir;
-  static ServerProcess server;
+  @RegisterExtension
+  static final ServerPerClass server = ServerPerClass.withTestTokens();
   static ApiClient api;
 
   @BeforeAll
   static void start() {
-    server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null);
     api = server.client();
     ok(api.retrieval("corpora/create", T,
         "{\"corpus\": \"t\", \"settings\": {\"chunking\": {\"maxWords\": 16, \"overlapWords\": 0}}}"));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.terminate();
-    }
   }
 
   static long index(String source, String text) {
