@@ -111,6 +111,7 @@ public final class ServerProcess implements AutoCloseable {
   private static Launch launch(List<String> args, int heapMiB) {
     try {
       Path err = Files.createTempFile("quarry-server-", ".log");
+      err.toFile().deleteOnExit(); // read after the server stopped, so kept until the test JVM ends
       List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-Xmx" + heapMiB + "m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
           "dev.quarry.app.cli.QuarryCli"));
