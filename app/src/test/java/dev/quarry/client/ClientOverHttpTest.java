@@ -3,6 +3,7 @@ package dev.quarry.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -194,10 +195,15 @@ class ClientOverHttpTest {
   @Test
   void safeRetry_againstARealServer_appliesOnce() {
     SafeRetry retry = new SafeRetry(admin, 3, Duration.ofMillis(10));
+    long before = admin.readCorpus("c1").revision();
     Receipt indexed = retry.index("c1", Document.text("public/safe.md", "Safe text."));
     assertEquals("indexed", indexed.status());
     assertEquals("deleted", retry.delete("c1", "public/safe.md").status());
     assertEquals("absent", retry.delete("c1", "public/safe.md").status());
+    assertNull(retry.lastReconciliation(), "a healthy server needs no reconciliation");
+    // Once each: one index and one delete in the history; the second delete found nothing to do.
+    assertEquals(List.of("index", "delete"), admin.historyAfter("c1", before)
+        .filter(e -> e.source().equals("public/safe.md")).map(HistoryEntry::operation).toList());
   }
 
   @Test
