@@ -128,10 +128,13 @@ class AguiOverHttpTest {
       at += 4 + length;
     }
     assertEquals(body.length, at, "the frames fill the body exactly");
-    // RUN_STARTED is Event field 12, RUN_FINISHED 13, STEP_STARTED 15, TOOL_CALL_RESULT 22.
+    // The events of the SSE run above, as AG-UI's Event fields: RUN_STARTED is 12, STEP_STARTED 15,
+    // STEP_FINISHED 16, TOOL_CALL_START/ARGS/END 4/5/6, TOOL_CALL_RESULT 22, TEXT_MESSAGE_START/
+    // CONTENT/END 1/2/3, RUN_FINISHED 13.
     assertEquals(12, oneofFields.get(0));
     assertEquals(13, oneofFields.get(oneofFields.size() - 1));
     assertEquals(13, oneofFields.size());
+    assertEquals(List.of(12, 15, 16, 15, 4, 5, 6, 16, 22, 1, 2, 3, 13), oneofFields);
   }
 
   @Test
