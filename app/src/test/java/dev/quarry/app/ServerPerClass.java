@@ -56,6 +56,10 @@ public final class ServerPerClass implements BeforeAllCallback, AfterAllCallback
 
   @Override
   public void beforeAll(ExtensionContext context) throws IOException {
+    // One server per registration: a @Nested class would run this again and leak the first one.
+    if (dir != null) {
+      throw new IllegalStateException("ServerPerClass already started for " + context.getRequiredTestClass());
+    }
     dir = Files.createTempDirectory("quarry-server-");
     Path tokens = TestTokens.write(dir);
     Path configFile = config == null ? null : Files.writeString(dir.resolve("config.json"), config.apply(dir));
