@@ -79,13 +79,10 @@ public final class OnnxEmbedder implements Embedder {
       return List.of();
     }
     Loaded m = load();
-    Encoding[] encodings = new Encoding[texts.size()];
-    for (int i = 0; i < encodings.length; i++) {
-      encodings[i] = m.tokenizer().encode(spec.passagePrefix() + texts.get(i));
-    }
-    List<Embedding> out = new ArrayList<>(encodings.length);
-    for (Encoding e : encodings) {
-      out.add(new Embedding(run(m, new Encoding[] {e})[0], e.exceedMaxLength()));
+    List<Embedding> out = new ArrayList<>(texts.size());
+    for (String text : texts) {
+      Encoding e = m.tokenizer().encode(spec.passagePrefix() + text);
+      out.add(new Embedding(run(m, e), e.exceedMaxLength()));
     }
     return out;
   }
@@ -98,43 +95,23 @@ public final class OnnxEmbedder implements Embedder {
       throw QuarryException.invalid("query", "the query is longer than the " + spec.maxTokens()
           + " word pieces model '" + spec.name() + "' reads (its instruction included); shorten it");
     }
-    return run(m, new Encoding[] {encoding})[0];
+    return run(m, encoding);
   }
 
-  /** Runs one padded batch and pools each row into a unit vector. */
-  private float[][] run(Loaded m, Encoding[] encodings) {
-    int batch = encodings.length;
-    int length = 0;
-    for (Encoding e : encodings) {
-      length = Math.max(length, e.getIds().length);
-    }
-    long[] ids = new long[batch * length];
-    long[] mask = new long[batch * length];
-    long[] types = new long[batch * length];
-    for (int b = 0; b < batch; b++) {
-      long[] eIds = encodings[b].getIds();
-      long[] eMask = encodings[b].getAttentionMask();
-      long[] eTypes = encodings[b].getTypeIds();
-      System.arraycopy(eIds, 0, ids, b * length, eIds.length);
-      System.arraycopy(eMask, 0, mask, b * length, eMask.length);
-      System.arraycopy(eTypes, 0, types, b * length, eTypes.length);
-    }
+  /** Runs one text (unpadded, so every mask bit is set) and pools it into a unit vector. */
+  private float[] run(Loaded m, Encoding encoding) {
+    long[] shape = {1, encoding.getIds().length};
     OrtEnvironment env = OrtEnvironment.getEnvironment();
-    long[] shape = {batch, length};
     Map<String, OnnxTensor> inputs = new HashMap<>();
     try {
-      inputs.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(ids), shape));
-      inputs.put("attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(mask), shape));
+      inputs.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getIds()), shape));
+      inputs.put("attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getAttentionMask()), shape));
       if (m.typeIds()) {
-        inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(types), shape));
+        inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getTypeIds()), shape));
       }
       try (OrtSession.Result result = m.session().run(inputs)) {
         float[][][] hidden = (float[][][]) result.get(0).getValue();
-        float[][] out = new float[batch][];
-        for (int b = 0; b < batch; b++) {
-          out[b] = normalize(pool(hidden[b], mask, b * length, length));
-        }
-        return out;
+        return normalize(pool(hidden[0], encoding.getAttentionMask()));
       }
     } catch (OrtException e) {
       throw new QuarryException(ErrorCode.INTERNAL, "model '" + spec.name() + "' failed: " + e.getMessage(), e);
@@ -143,14 +120,14 @@ public final class OnnxEmbedder implements Embedder {
     }
   }
 
-  private float[] pool(float[][] tokens, long[] mask, int offset, int length) {
+  private float[] pool(float[][] tokens, long[] mask) {
     if (spec.pooling() == ModelSpec.Pooling.CLS) {
       return tokens[0].clone();
     }
     float[] sum = new float[spec.dimensions()];
     int n = 0;
-    for (int t = 0; t < length; t++) {
-      if (mask[offset + t] == 0) {
+    for (int t = 0; t < mask.length; t++) {
+      if (mask[t] == 0) {
         continue;
       }
       n++;

@@ -72,12 +72,12 @@ public final class EngineConfig {
     return clock;
   }
 
-  /** The embedding models this process runs; a corpus whose model is not here cannot be opened. */
   /** Told of commits, refreshes, searches and merges (for metrics); {@link EngineListener#NONE} by default. */
   public EngineListener listener() {
     return listener;
   }
 
+  /** The embedding models this process runs; a corpus whose model is not here cannot be opened. */
   public EmbeddingModels embeddingModels() {
     return embeddingModels;
   }

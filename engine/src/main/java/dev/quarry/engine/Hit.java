@@ -51,6 +51,12 @@ public record Hit(
         contentSha256, metadata, parts, snippet);
   }
 
+  /** This hit with {@code newParts}. */
+  public Hit withParts(ScoreParts newParts) {
+    return new Hit(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
+        contentSha256, metadata, newParts, snippet);
+  }
+
   /** This hit with {@code newSnippet}. */
   public Hit withSnippet(Snippet newSnippet) {
     return new Hit(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,

@@ -130,7 +130,7 @@ public final class OpenSearchNodes {
     Path lib = launcher.resolve("target/lib");
     Path classes = launcher.resolve("target/classes");
     Assumptions.assumeTrue(Files.isDirectory(lib) && Files.isDirectory(classes.resolve("dev/quarry/opensearch")),
-        "OpenSearch is not prepared: run `mvn -B -q -f opensearch/pom.xml package` (.ci/run does) to test the cluster store");
+        "OpenSearch is not prepared: run `./quarry test` (it builds the launcher) or `mvn -B -q -f opensearch/pom.xml package` to test the cluster store");
     Assumptions.assumeTrue(Runtime.version().feature() >= 21, "OpenSearch needs Java 21+; this JVM is " + Runtime.version());
     String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Path home = Files.createTempDirectory("quarry-opensearch-" + clusterName);

@@ -13,6 +13,9 @@ import dev.quarry.engine.QuarryException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** The passage pool with the smallest real model: its cache, and its refusal when full. */
@@ -40,19 +43,69 @@ class PassageEmbedderTest {
     }
   }
 
+  /** The model, counting the passages it is asked to embed. */
+  private static final class Counting implements Embedder {
+    final AtomicInteger passages = new AtomicInteger();
+    /** Open once the model has been asked for its first passages. */
+    final CountDownLatch started = new CountDownLatch(1);
+
+    @Override
+    public String model() {
+      return MINI.model();
+    }
+
+    @Override
+    public String sha256() {
+      return MINI.sha256();
+    }
+
+    @Override
+    public int dimensions() {
+      return MINI.dimensions();
+    }
+
+    @Override
+    public int maxTokens() {
+      return MINI.maxTokens();
+    }
+
+    @Override
+    public int passageTokens(String text) {
+      return MINI.passageTokens(text);
+    }
+
+    @Override
+    public List<Embedding> embedPassages(List<String> texts) {
+      passages.addAndGet(texts.size());
+      started.countDown();
+      return MINI.embedPassages(texts);
+    }
+
+    @Override
+    public float[] embedQuery(String query) {
+      return MINI.embedQuery(query);
+    }
+  }
+
   @Test
   void aFullPoolRefusesWithCapacity_andRunsNothingOfTheRefusedRequest() throws Exception {
     MINI.embedPassages(List.of("load the model first"));
+    Counting counting = new Counting();
     try (PassageEmbedder pool = new PassageEmbedder(1, 2, 1000)) {
       // One part runs on the only thread for a while; two more parts fill the queue.
-      CompletableFuture<List<Embedder.Embedding>> running = pool.embed(MINI, texts("a", 16, 200));
-      CompletableFuture<List<Embedder.Embedding>> queued = pool.embed(MINI, texts("b", 32, 8));
-      QuarryException full = assertThrows(QuarryException.class, () -> pool.embed(MINI, texts("c", 4, 8)));
+      CompletableFuture<List<Embedder.Embedding>> running = pool.embed(counting, texts("a", 16, 200));
+      // Queued only once that part is on the thread, so the queue holds exactly the next two.
+      assertTrue(counting.started.await(60, TimeUnit.SECONDS), "the first part never started");
+      CompletableFuture<List<Embedder.Embedding>> queued = pool.embed(counting, texts("b", 32, 8));
+      QuarryException full = assertThrows(QuarryException.class, () -> pool.embed(counting, texts("c", 4, 8)));
       assertEquals(ErrorCode.CAPACITY, full.code());
       assertTrue(full.code().retryable());
       assertEquals(16, running.get().size());
       assertEquals(32, queued.get().size());
-      assertEquals(4, pool.embed(MINI, texts("c", 4, 8)).get().size(), "once drained, the pool takes work again");
+      assertEquals(4, pool.embed(counting, texts("d", 4, 8)).get().size(), "once drained, the pool takes work again");
+      // The only thread runs parts in the order they were queued: a part of the refused request
+      // would have run before the last request's.
+      assertEquals(16 + 32 + 4, counting.passages.get(), "no passage of the refused request was embedded");
     }
   }
 }

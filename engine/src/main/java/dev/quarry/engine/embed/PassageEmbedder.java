@@ -4,7 +4,6 @@ import dev.quarry.engine.Embedder;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Sha256;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,9 +70,12 @@ public final class PassageEmbedder implements AutoCloseable {
     Embedder.Embedding[] out = new Embedder.Embedding[texts.size()];
     List<Integer> missing = new ArrayList<>();
     String[] keys = new String[texts.size()];
+    String model = embedder.sha256();
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = model + ':' + Sha256.ofUtf8(texts.get(i)); // hashed outside the lock every ingest shares
+    }
     synchronized (cache) {
       for (int i = 0; i < texts.size(); i++) {
-        keys[i] = embedder.sha256() + ':' + Sha256.ofUtf8(texts.get(i));
         out[i] = cache.get(keys[i]);
         if (out[i] == null) {
           missing.add(i);

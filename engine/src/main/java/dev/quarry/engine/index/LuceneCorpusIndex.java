@@ -222,8 +222,8 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     IndexSnapshot s = store.acquire();
     try {
       SearchResult result = searcher.search(s, request);
-      config.listener().searched(request.mode() == null ? "default"
-          : request.mode().name().toLowerCase(java.util.Locale.ROOT), System.nanoTime() - start);
+      config.listener().searched(request.mode() == null ? "default" : request.mode().wireName(),
+          System.nanoTime() - start);
       return result;
     } finally {
       s.release();
@@ -332,9 +332,7 @@ public final class LuceneCorpusIndex implements CorpusIndex {
 
   @Override
   public long backup(Path target) throws IOException {
-    if (closed) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed");
-    }
+    ensureOpen();
     return store.copyLastCommit(target);
   }
 

@@ -55,15 +55,23 @@ final class ExactScorer {
    * chunk that holds none of the terms.
    */
   float[] scores(int[] docs) throws IOException {
-    TopChunks all = new TopChunks(Math.max(1, docs.length), null);
-    score(docs, all);
-    java.util.Map<Integer, Float> byDoc = new java.util.HashMap<>();
-    for (ScoredChunk c : all.results()) {
-      byDoc.put(c.doc(), c.score());
-    }
-    float[] out = new float[docs.length];
+    // Each doc with its position, sorted by doc: postings only move forward.
+    long[] byDoc = new long[docs.length];
     for (int i = 0; i < docs.length; i++) {
-      out[i] = byDoc.getOrDefault(docs[i], 0f);
+      byDoc[i] = ((long) docs[i] << 32) | i;
+    }
+    Arrays.sort(byDoc);
+    float[] out = new float[docs.length];
+    int next = 0;
+    for (LeafReaderContext context : reader.leaves()) {
+      int end = context.docBase + context.reader().maxDoc();
+      if (next == byDoc.length || (int) (byDoc[next] >>> 32) >= end) {
+        continue;
+      }
+      LeafScores leaf = new LeafScores(context.reader());
+      for (; next < byDoc.length && (int) (byDoc[next] >>> 32) < end; next++) {
+        out[(int) byDoc[next]] = leaf.score((int) (byDoc[next] >>> 32) - context.docBase);
+      }
     }
     return out;
   }
@@ -71,25 +79,47 @@ final class ExactScorer {
   private void scoreLeaf(LeafReaderContext context, int[] docs, int from, int to, TopChunks top)
       throws IOException {
     LeafReader leaf = context.reader();
-    PostingsEnum[][] postings = new PostingsEnum[terms.size()][fields.size()];
-    for (int f = 0; f < fields.size(); f++) {
-      Terms fieldTerms = leaf.terms(fields.get(f).field());
-      TermsEnum termsEnum = fieldTerms == null ? null : fieldTerms.iterator();
-      for (int t = 0; termsEnum != null && t < terms.size(); t++) {
-        if (termsEnum.seekExact(terms.get(t).bytes())) {
-          postings[t][f] = termsEnum.postings(null, PostingsEnum.FREQS);
-        }
-      }
-    }
-    float[] weights = new float[fields.size()];
-    for (int f = 0; f < weights.length; f++) {
-      weights[f] = fields.get(f).weight();
-    }
-    CombinedNorms norms = new CombinedNorms(leaf, fields);
+    LeafScores scores = new LeafScores(leaf);
     SortedDocValues sources = leaf.getSortedDocValues(Fields.SOURCE);
     NumericDocValues chunks = leaf.getNumericDocValues(Fields.CHUNK);
     for (int d = from; d < to; d++) {
       int doc = docs[d] - context.docBase;
+      float score = scores.score(doc);
+      if (score < top.minCompetitiveScore()) {
+        continue; // cannot enter the results, whatever its source and chunk
+      }
+      BytesRef source = sources != null && sources.advanceExact(doc)
+          ? BytesRef.deepCopyOf(sources.lookupOrd(sources.ordValue()))
+          : new BytesRef();
+      int chunk = chunks != null && chunks.advanceExact(doc) ? (int) chunks.longValue() : 0;
+      top.offer(new ScoredChunk(docs[d], score, source, chunk));
+    }
+  }
+
+  /** One segment's postings of the plan's terms and its combined norms; docs are scored in increasing order. */
+  private final class LeafScores {
+    private final PostingsEnum[][] postings = new PostingsEnum[terms.size()][fields.size()];
+    private final float[] weights = new float[fields.size()];
+    private final CombinedNorms norms;
+
+    LeafScores(LeafReader leaf) throws IOException {
+      for (int f = 0; f < fields.size(); f++) {
+        Terms fieldTerms = leaf.terms(fields.get(f).field());
+        TermsEnum termsEnum = fieldTerms == null ? null : fieldTerms.iterator();
+        for (int t = 0; termsEnum != null && t < terms.size(); t++) {
+          if (termsEnum.seekExact(terms.get(t).bytes())) {
+            postings[t][f] = termsEnum.postings(null, PostingsEnum.FREQS);
+          }
+        }
+      }
+      for (int f = 0; f < weights.length; f++) {
+        weights[f] = fields.get(f).weight();
+      }
+      norms = new CombinedNorms(leaf, fields);
+    }
+
+    /** The exact score of {@code doc} (in the segment), at or after the last doc scored. */
+    float score(int doc) throws IOException {
       long norm = norms.normOf(doc);
       double sum = 0;
       for (int t = 0; t < postings.length; t++) {
@@ -112,15 +142,7 @@ final class ExactScorer {
           sum += terms.get(t).scorer().score(freq, norm);
         }
       }
-      float score = (float) sum;
-      if (score < top.minCompetitiveScore()) {
-        continue; // cannot enter the results, whatever its source and chunk
-      }
-      BytesRef source = sources != null && sources.advanceExact(doc)
-          ? BytesRef.deepCopyOf(sources.lookupOrd(sources.ordValue()))
-          : new BytesRef();
-      int chunk = chunks != null && chunks.advanceExact(doc) ? (int) chunks.longValue() : 0;
-      top.offer(new ScoredChunk(docs[d], score, source, chunk));
+      return (float) sum;
     }
   }
 }

@@ -2,7 +2,6 @@ package dev.quarry.engine.search;
 
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.SearchRequest;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,14 +80,5 @@ final class HybridFusion {
       }
       return Math.max(0, Math.min(1, ((double) score - min) / ((double) max - min)));
     }
-  }
-
-  /** Exact scores of some docs on one side, by doc. */
-  static Map<Integer, Float> byDoc(int[] docs, float[] scores) {
-    Map<Integer, Float> m = new HashMap<>();
-    for (int i = 0; i < docs.length; i++) {
-      m.put(docs[i], scores[i]);
-    }
-    return m;
   }
 }

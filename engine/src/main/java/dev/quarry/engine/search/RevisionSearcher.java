@@ -102,9 +102,10 @@ public final class RevisionSearcher {
     List<Hit> hits;
     List<FacetCounts> facets;
     try {
-      hits = mode == SearchRequest.Mode.LEXICAL ? searchAt(snapshot, revision, request, syntax)
-          : denseSearchAt(snapshot, revision, request, syntax, mode, queryVector);
-      facets = request.facets().isEmpty() ? List.of() : facetsAt(snapshot, revision, request, syntax, mode);
+      Prepared prepared = prepare(snapshot, revision, request, syntax);
+      hits = mode == SearchRequest.Mode.LEXICAL ? searchAt(prepared, request)
+          : denseSearchAt(prepared, request, mode, queryVector);
+      facets = request.facets().isEmpty() ? List.of() : facetsAt(prepared, request, mode);
     } catch (IOException | UncheckedIOException | AlreadyClosedException e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE,
           "corpus '" + info.name() + "' could not be searched", e);
@@ -114,24 +115,37 @@ public final class RevisionSearcher {
   }
 
   /**
+   * What the ranking and the facet counts of one search share: the revision's searcher, every
+   * filter, and the lexical plan (null when no query word is in the revision's index).
+   */
+  private record Prepared(RevisionIndexSearcher searcher, List<Query> filters, ScoringPlan plan) {
+    RevisionView view() {
+      return searcher.view();
+    }
+  }
+
+  private Prepared prepare(IndexSnapshot snapshot, long revision, SearchRequest request, QuerySyntax syntax)
+      throws IOException {
+    RevisionIndexSearcher searcher = new RevisionIndexSearcher(views.at(snapshot, revision), fields.similarity());
+    QueryTerms terms = QueryTerms.analyze(analyzer, syntax.scoringText());
+    ScoringPlan plan = terms.isEmpty() ? null : ScoringPlan.build(searcher, fields, terms);
+    return new Prepared(searcher, filters(request, syntax), plan == null || plan.isEmpty() ? null : plan);
+  }
+
+  /**
    * The facet counts over every chunk the search matches before its top k: in a lexical search the
    * chunks holding a query term, in a semantic or hybrid one every chunk in scope (the semantic side
    * scores them all); in both, only those the scope and filters allow.
    */
-  private List<FacetCounts> facetsAt(IndexSnapshot snapshot, long revision, SearchRequest request,
-      QuerySyntax syntax, SearchRequest.Mode mode) throws IOException {
-    RevisionView view = views.at(snapshot, revision);
-    RevisionIndexSearcher searcher = new RevisionIndexSearcher(view, fields.similarity());
-    List<Query> filters = filters(request, syntax);
+  private static List<FacetCounts> facetsAt(Prepared prepared, SearchRequest request, SearchRequest.Mode mode)
+      throws IOException {
     Query matching;
     if (mode == SearchRequest.Mode.LEXICAL) {
-      QueryTerms terms = QueryTerms.analyze(analyzer, syntax.scoringText());
-      ScoringPlan plan = terms.isEmpty() ? null : ScoringPlan.build(searcher, fields, terms);
-      matching = plan == null || plan.isEmpty() ? null : plan.query(filters);
+      matching = prepared.plan() == null ? null : prepared.plan().query(prepared.filters());
     } else {
-      matching = DenseScorer.inScope(filters);
+      matching = DenseScorer.inScope(prepared.filters());
     }
-    return FacetCounter.count(searcher, matching, request.facets());
+    return FacetCounter.count(prepared.searcher(), matching, request.facets());
   }
 
   /**
@@ -234,17 +248,12 @@ public final class RevisionSearcher {
    * per-source cap, which applies to the fused ranking); every candidate then gets both sides' exact
    * scores, and the fused ranking keeps the top {@code topK} under the request's cap.
    */
-  private List<Hit> denseSearchAt(IndexSnapshot snapshot, long revision, SearchRequest request,
-      QuerySyntax syntax, SearchRequest.Mode mode, float[] queryVector) throws IOException {
-    RevisionView view = views.at(snapshot, revision);
-    RevisionIndexSearcher searcher = new RevisionIndexSearcher(view, fields.similarity());
-    List<org.apache.lucene.search.Query> filters = filters(request, syntax);
+  private List<Hit> denseSearchAt(Prepared prepared, SearchRequest request, SearchRequest.Mode mode,
+      float[] queryVector) throws IOException {
+    RevisionIndexSearcher searcher = prepared.searcher();
+    List<Query> filters = prepared.filters();
+    ScoringPlan plan = prepared.plan();
     DenseScorer dense = new DenseScorer(searcher, queryVector);
-    QueryTerms terms = QueryTerms.analyze(analyzer, syntax.scoringText());
-    ScoringPlan plan = terms.isEmpty() ? null : ScoringPlan.build(searcher, fields, terms);
-    if (plan != null && plan.isEmpty()) {
-      plan = null;
-    }
     StoredFields stored = searcher.storedFields();
     List<Hit> hits = new ArrayList<>();
     List<ScoredChunk> top;
@@ -259,13 +268,13 @@ public final class RevisionSearcher {
     } else {
       int n = candidates(request.topK());
       List<ScoredChunk> semantic = approximate() ? dense.approximateTop(filters, n, n, null) : dense.top(filters, n, null);
+      ExactScorer exact = plan == null ? null : new ExactScorer(prepared.view().reader(), plan);
       List<ScoredChunk> lexical = plan == null ? List.of()
-          : ChunkRanker.topChunks(searcher, plan.query(filters), new ExactScorer(view.reader(), plan), n, null);
+          : ChunkRanker.topChunks(searcher, plan.query(filters), exact, n, null);
       Map<Integer, int[]> ranks = HybridFusion.ranks(lexical, semantic);
       int[] docs = ranks.keySet().stream().mapToInt(Integer::intValue).toArray();
       float[] semanticScores = dense.scores(docs);
-      float[] lexicalScores = plan == null ? new float[docs.length]
-          : new ExactScorer(view.reader(), plan).scores(docs);
+      float[] lexicalScores = plan == null ? new float[docs.length] : exact.scores(docs);
       Map<Integer, ScoredChunk> chunksByDoc = new HashMap<>();
       lexical.forEach(c -> chunksByDoc.put(c.doc(), c));
       semantic.forEach(c -> chunksByDoc.put(c.doc(), c));
@@ -292,9 +301,7 @@ public final class RevisionSearcher {
       }
     }
     for (int i = 0; i < top.size(); i++) {
-      Hit h = HitReader.read(stored, top.get(i), List.of());
-      hits.add(new Hit(h.source(), h.sourceRevision(), h.chunk(), h.score(), h.text(), h.highlights(), h.title(),
-          h.mediaType(), h.pages(), h.start(), h.end(), h.contentSha256(), h.metadata(), parts.get(i)));
+      hits.add(HitReader.read(stored, top.get(i), List.of()).withParts(parts.get(i)));
     }
     return present(searcher, plan, top, hits, request);
   }
@@ -316,20 +323,14 @@ public final class RevisionSearcher {
   /** The fewest candidates a hybrid search takes from each side. */
   static final int HYBRID_MIN_CANDIDATES = 100;
 
-  private List<Hit> searchAt(IndexSnapshot snapshot, long revision, SearchRequest request, QuerySyntax syntax)
-      throws IOException {
-    QueryTerms terms = QueryTerms.analyze(analyzer, syntax.scoringText());
-    if (terms.isEmpty()) {
+  private List<Hit> searchAt(Prepared prepared, SearchRequest request) throws IOException {
+    ScoringPlan plan = prepared.plan();
+    if (plan == null) {
       return List.of();
     }
-    RevisionView view = views.at(snapshot, revision);
-    RevisionIndexSearcher searcher = new RevisionIndexSearcher(view, fields.similarity());
-    ScoringPlan plan = ScoringPlan.build(searcher, fields, terms);
-    if (plan.isEmpty()) {
-      return List.of();
-    }
-    Query query = plan.query(filters(request, syntax));
-    List<ScoredChunk> top = ChunkRanker.topChunks(searcher, query, new ExactScorer(view.reader(), plan),
+    RevisionIndexSearcher searcher = prepared.searcher();
+    Query query = plan.query(prepared.filters());
+    List<ScoredChunk> top = ChunkRanker.topChunks(searcher, query, new ExactScorer(prepared.view().reader(), plan),
         request.topK(), request.maxChunksPerSource());
     if (top.isEmpty()) {
       return List.of();

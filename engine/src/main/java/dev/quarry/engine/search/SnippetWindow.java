@@ -80,11 +80,15 @@ final class SnippetWindow {
     int bestLast = 0;
     int bestDistinct = -1;
     int bestCount = -1;
+    String[] matched = new String[matches.size()]; // each match's word once, not once per span holding it
+    for (int i = 0; i < matched.length; i++) {
+      matched[i] = text.substring(matches.get(i)[0], matches.get(i)[1]).toLowerCase(Locale.ROOT);
+    }
     for (int i = 0; i < matches.size(); i++) {
       Set<String> words = new HashSet<>();
       int j = i;
       while (j < matches.size() && matches.get(j)[1] - matches.get(i)[0] <= max) {
-        words.add(text.substring(matches.get(j)[0], matches.get(j)[1]).toLowerCase(Locale.ROOT));
+        words.add(matched[j]);
         j++;
       }
       int last = Math.max(i, j - 1); // a single match longer than max still anchors its own span
