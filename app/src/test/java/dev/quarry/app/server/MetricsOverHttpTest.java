@@ -11,6 +11,7 @@ import dev.quarry.api.TestTokens;
 import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.app.ServerProcess;
 import dev.quarry.engine.Sha256;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,9 +28,7 @@ class MetricsOverHttpTest {
 
   @Test
   void theScrapeCountsRequestsByEndpointWithBoundedLabels() throws Exception {
-    Path config = Files.writeString(dir.resolve("config.json"),
-        "{\"metrics\": {\"tokenSha256\": \"" + Sha256.ofUtf8(METRICS_TOKEN) + "\"}}");
-    try (ServerProcess server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config)) {
+    try (ServerProcess server = metricsServer()) {
       ApiClient api = server.client();
       assertEquals(401, api.get("/metrics").send().status());
       assertEquals(401, api.get("/metrics").token(TestTokens.ADMIN).send().status(),
@@ -72,9 +71,7 @@ class MetricsOverHttpTest {
 
   @Test
   void theEngineReportsCommitsRefreshesAndSearchesByMode() throws Exception {
-    Path config = Files.writeString(dir.resolve("config.json"),
-        "{\"metrics\": {\"tokenSha256\": \"" + Sha256.ofUtf8(METRICS_TOKEN) + "\"}}");
-    try (ServerProcess server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config)) {
+    try (ServerProcess server = metricsServer()) {
       ApiClient api = server.client();
       ApiClient.ok(api.retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"c1\"}"));
       for (int i = 0; i < 3; i++) {
@@ -95,6 +92,13 @@ class MetricsOverHttpTest {
       assertTrue(text.contains("quarry_engine_merge_seconds_count "), text);
       assertFalse(text.contains("c1"), "no label names a corpus");
     }
+  }
+
+  /** A server whose {@code /metrics} answers to {@link #METRICS_TOKEN}. */
+  private ServerProcess metricsServer() throws IOException {
+    Path config = Files.writeString(dir.resolve("config.json"),
+        "{\"metrics\": {\"tokenSha256\": \"" + Sha256.ofUtf8(METRICS_TOKEN) + "\"}}");
+    return ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config);
   }
 
   @Test
