@@ -22,7 +22,7 @@ import java.util.concurrent.TimeoutException;
 public final class ServerProcess implements AutoCloseable {
   /** Generous: the first start of a JVM on a busy machine is slow; this bounds a hang, not speed. */
   private static final long START_TIMEOUT_SECONDS = 120;
-  private static final int DEFAULT_HEAP_MIB = 256;
+  static final int DEFAULT_HEAP_MIB = 256;
 
   private final Process process;
   private final String url;
@@ -111,6 +111,7 @@ public final class ServerProcess implements AutoCloseable {
   private static Launch launch(List<String> args, int heapMiB) {
     try {
       Path err = Files.createTempFile("quarry-server-", ".log");
+      err.toFile().deleteOnExit(); // read after the server stopped, so kept until the test JVM ends
       List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-Xmx" + heapMiB + "m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
           "dev.quarry.app.cli.QuarryCli"));

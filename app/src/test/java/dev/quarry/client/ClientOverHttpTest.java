@@ -3,17 +3,18 @@ package dev.quarry.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.api.TestTokens;
+import dev.quarry.engine.Sha256;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -145,7 +146,7 @@ class ClientOverHttpTest {
   @Test
   void ingest_fromAFileAndFromAStream_withTheBytesHash() throws Exception {
     byte[] bytes = "# Expenses\n\nReceipts are filed within thirty days.\n".getBytes(StandardCharsets.UTF_8);
-    String sha = HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+    String sha = Sha256.of(bytes);
     Path file = Files.write(dir.resolve("expenses.md"), bytes);
     Receipt fromFile = admin.ingest(IngestRequest.of("c1", "public/expenses.md").withTitle("Expenses"), file);
     assertEquals(sha, fromFile.contentSha256());
@@ -194,10 +195,15 @@ class ClientOverHttpTest {
   @Test
   void safeRetry_againstARealServer_appliesOnce() {
     SafeRetry retry = new SafeRetry(admin, 3, Duration.ofMillis(10));
+    long before = admin.readCorpus("c1").revision();
     Receipt indexed = retry.index("c1", Document.text("public/safe.md", "Safe text."));
     assertEquals("indexed", indexed.status());
     assertEquals("deleted", retry.delete("c1", "public/safe.md").status());
     assertEquals("absent", retry.delete("c1", "public/safe.md").status());
+    assertNull(retry.lastReconciliation(), "a healthy server needs no reconciliation");
+    // Once each: one index and one delete in the history; the second delete found nothing to do.
+    assertEquals(List.of("index", "delete"), admin.historyAfter("c1", before)
+        .filter(e -> e.source().equals("public/safe.md")).map(HistoryEntry::operation).toList());
   }
 
   @Test

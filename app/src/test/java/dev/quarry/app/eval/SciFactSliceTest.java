@@ -110,6 +110,9 @@ class SciFactSliceTest {
     assertEquals(2, reports.size(), out.toString());
     assertEquals("semantic", reports.get(0).get("mode").asText());
     assertEquals("hybrid", reports.get(1).get("mode").asText());
+    // One index for both modes: the reports share its chunk count and the one time it took.
+    assertEquals(reports.get(0).get("chunks"), reports.get(1).get("chunks"));
+    assertEquals(reports.get(0).get("indexingMs"), reports.get(1).get("indexingMs"), out::toString);
     JsonNode embedding = reports.get(1).get("settings").get("embedding");
     assertEquals("all-minilm-l6-v2", embedding.get("model").asText());
     assertTrue(embedding.get("sha256").asText().matches("[0-9a-f]{64}"));

@@ -8,18 +8,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.TestTokens;
-import dev.quarry.app.ServerProcess;
+import dev.quarry.app.ServerPerClass;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code POST /v1/agui/retrieval} over HTTP, as the server writes it (the reference AG-UI client's
@@ -29,26 +27,17 @@ import org.junit.jupiter.api.io.TempDir;
 class AguiOverHttpTest {
   static final String T = TestTokens.ADMIN;
 
-  @TempDir
-  static Path dir;
-  static ServerProcess server;
+  @RegisterExtension
+  static final ServerPerClass server = ServerPerClass.withTestTokens();
   static ApiClient api;
 
   @BeforeAll
   static void start() {
-    server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null);
     api = server.client();
     ApiClient.ok(api.retrieval("corpora/create", T, "{\"corpus\": \"c1\"}"));
     ApiClient.ok(api.retrieval("sources/index", T, """
         {"corpus": "c1", "source": "public/leave.md", "title": "Leave policy",
          "text": "Parental leave is twenty weeks. Annual leave is twenty five days."}"""));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.terminate();
-    }
   }
 
   static String input(String corpus, String question) {
@@ -139,10 +128,13 @@ class AguiOverHttpTest {
       at += 4 + length;
     }
     assertEquals(body.length, at, "the frames fill the body exactly");
-    // RUN_STARTED is Event field 12, RUN_FINISHED 13, STEP_STARTED 15, TOOL_CALL_RESULT 22.
+    // The events of the SSE run above, as AG-UI's Event fields: RUN_STARTED is 12, STEP_STARTED 15,
+    // STEP_FINISHED 16, TOOL_CALL_START/ARGS/END 4/5/6, TOOL_CALL_RESULT 22, TEXT_MESSAGE_START/
+    // CONTENT/END 1/2/3, RUN_FINISHED 13.
     assertEquals(12, oneofFields.get(0));
     assertEquals(13, oneofFields.get(oneofFields.size() - 1));
     assertEquals(13, oneofFields.size());
+    assertEquals(List.of(12, 15, 16, 15, 4, 5, 6, 16, 22, 1, 2, 3, 13), oneofFields);
   }
 
   @Test
@@ -152,19 +144,27 @@ class AguiOverHttpTest {
     assertEquals(403, forbidden.status(), forbidden::toString);
     assertEquals("FORBIDDEN", forbidden.code());
     Answer invalid = api.post("/v1/agui/retrieval").token(T).json(input("c1", "q").replace("\"topK\": 3", "\"topK\": 0")).send();
-    assertEquals("forwardedProps.retrieval.topK", invalid.field(), invalid::toString);
+    assertInvalid(invalid, "forwardedProps.retrieval.topK");
     Answer noQuestion = api.post("/v1/agui/retrieval").token(T).json("""
         {"threadId": "t", "runId": "r", "messages": [{"id": "a", "role": "assistant", "content": "hi"}],
          "forwardedProps": {"retrieval": {"corpus": "c1"}}}""").send();
-    assertEquals("messages", noQuestion.field(), noQuestion::toString);
+    assertInvalid(noQuestion, "messages");
     Answer resume = api.post("/v1/agui/retrieval").token(T).json(input("c1", "q")
         .replace("\"state\": {}", "\"resume\": [{\"interruptId\": \"x\"}]")).send();
-    assertEquals("resume", resume.field(), resume::toString);
+    assertInvalid(resume, "resume");
     Answer parts = api.post("/v1/agui/retrieval").token(T).json("""
         {"threadId": "t", "runId": "r", "messages": [{"id": "u", "role": "user",
            "content": [{"type": "image", "source": {"type": "url", "value": "x"}}]}],
          "forwardedProps": {"retrieval": {"corpus": "c1"}}}""").send();
-    assertEquals("messages[0].content[0].type", parts.field(), parts::toString);
+    assertInvalid(parts, "messages[0].content[0].type");
+  }
+
+  /** A plain 400 INVALID_REQUEST in the error envelope (no stream began) naming {@code field}. */
+  static void assertInvalid(Answer a, String field) {
+    assertEquals(400, a.status(), a::toString);
+    assertTrue(a.header("Content-Type").startsWith("application/json"), a::toString);
+    assertEquals("INVALID_REQUEST", a.code(), a::toString);
+    assertEquals(field, a.field(), a::toString);
   }
 
   @Test

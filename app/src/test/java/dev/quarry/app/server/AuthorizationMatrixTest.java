@@ -7,17 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
-import dev.quarry.app.ServerProcess;
+import dev.quarry.app.ServerPerClass;
 import dev.quarry.api.TestTokens;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -33,9 +31,8 @@ class AuthorizationMatrixTest {
   /** Names only the admin may learn of. */
   static final List<String> HIDDEN = List.of("secret/b.md", "secret/", "hidden-corpus", "zebra");
 
-  @TempDir
-  static Path dir;
-  static ServerProcess server;
+  @RegisterExtension
+  static final ServerPerClass server = ServerPerClass.withTestTokens();
   static ApiClient api;
 
   /** A valid body for each endpoint, aimed at corpus c1 and, where a source is named, at secret/b.md. */
@@ -56,7 +53,6 @@ class AuthorizationMatrixTest {
 
   @BeforeAll
   static void start() {
-    server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null);
     api = server.client();
     for (String corpus : List.of("c1", "c2", "hidden-corpus")) {
       assertEquals(200, api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"" + corpus + "\"}").status());
@@ -66,13 +62,6 @@ class AuthorizationMatrixTest {
           {"index": {"source": "public/a.md", "text": "The public policy on leave applies to everyone."}},
           {"index": {"source": "secret/b.md", "text": "The secret zebra policy on leave is confidential."}}]}""");
     assertEquals(200, loaded.status(), loaded::toString);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.terminate();
-    }
   }
 
   static void assertRefused(Answer a, int status, String code) {

@@ -1,6 +1,7 @@
 package dev.quarry.app.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -75,16 +77,16 @@ class BackupOverHttpTest {
         t.start();
         writers.add(t);
       }
-      while (acknowledged.size() < 20 && failures.isEmpty()) {
-        Thread.sleep(20);
-      }
+      awaitWhileWriting(() -> acknowledged.size() >= 20, failures, "20 receipts before the backup");
       beforeBackup = List.copyOf(acknowledged);
       Answer backup = api.post("/v1/admin/backup").token(TestTokens.ADMIN).json("{\"name\": \"nightly-1\"}").send();
       int afterBackup = acknowledged.size();
-      Thread.sleep(200); // writes go on after the backup too
+      // Writes go on after the backup too: the writers were writing before, during and after it.
+      awaitWhileWriting(() -> acknowledged.size() > afterBackup, failures, "a receipt after the backup answered");
       stop.set(true);
       for (Thread t : writers) {
         t.join(60_000);
+        assertFalse(t.isAlive(), t.getName() + " did not stop");
       }
       assertTrue(failures.isEmpty(), () -> "a writer failed: " + failures);
       assertEquals(200, backup.status(), backup::toString);
@@ -154,6 +156,16 @@ class BackupOverHttpTest {
       assertTrue(off.json().at("/error/message").asText().contains("backup.directory"), off::toString);
       Answer anonymous = server.client().post("/v1/admin/backup").json("{\"name\": \"n\"}").send();
       assertEquals(401, anonymous.status(), anonymous::toString);
+    }
+  }
+
+  /** Waits until {@code reached}, or a writer failed; fails after two minutes (a bound on a hang, not on speed). */
+  private static void awaitWhileWriting(BooleanSupplier reached, List<Throwable> failures, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + 120_000_000_000L;
+    while (!reached.getAsBoolean() && failures.isEmpty()) {
+      assertTrue(System.nanoTime() < deadline, "the writers never got to " + what);
+      Thread.sleep(20);
     }
   }
 

@@ -10,19 +10,16 @@ import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.TestTokens;
 import dev.quarry.api.ingest.Upload;
-import dev.quarry.app.ServerProcess;
+import dev.quarry.app.ServerPerClass;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Extraction over HTTP on a server without OCR and with one extraction worker and no queue: the
@@ -33,26 +30,15 @@ import org.junit.jupiter.api.io.TempDir;
 class ExtractionOverHttpTest {
   static final String T = TestTokens.ADMIN;
 
-  @TempDir
-  static Path dir;
-  static ServerProcess server;
+  @RegisterExtension
+  static final ServerPerClass server = ServerPerClass.withTestTokens().heapMiB(512).config(
+      "{\"extraction\": {\"workers\": 1, \"queueCapacity\": 0}, \"limits\": {\"extractionTimeoutMillis\": 300000}}");
   static ApiClient api;
 
   @BeforeAll
-  static void start() throws Exception {
-    Path tokens = TestTokens.write(dir);
-    Path config = Files.writeString(dir.resolve("config.json"),
-        "{\"extraction\": {\"workers\": 1, \"queueCapacity\": 0}, \"limits\": {\"extractionTimeoutMillis\": 300000}}");
-    server = ServerProcess.serve(dir.resolve("data"), tokens, config, 512);
+  static void start() {
     api = server.client();
     ok(api.retrieval("corpora/create", T, "{\"corpus\": \"docs\"}"));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
   }
 
   static Answer ingestSource(String source, String fileName, byte[] bytes) {

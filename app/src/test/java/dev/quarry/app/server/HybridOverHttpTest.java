@@ -8,12 +8,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.TestTokens;
-import dev.quarry.app.ServerProcess;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
+import dev.quarry.app.ServerPerClass;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An embedding corpus over HTTP with the smallest shipped model: creation and read show the model
@@ -23,14 +21,12 @@ import org.junit.jupiter.api.io.TempDir;
 class HybridOverHttpTest {
   static final String T = TestTokens.ADMIN;
 
-  @TempDir
-  static Path dir;
-  static ServerProcess server;
+  @RegisterExtension
+  static final ServerPerClass server = ServerPerClass.withTestTokens();
   static ApiClient api;
 
   @BeforeAll
   static void start() {
-    server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null);
     api = server.client();
     ok(api.retrieval("corpora/create", T, """
         {"corpus": "h", "settings": {"embedding": {"model": "all-minilm-l6-v2"}}}"""));
@@ -39,13 +35,6 @@ class HybridOverHttpTest {
         {"corpus": "h", "operations": [
           {"index": {"source": "cats.md", "title": "Cats", "text": "The kitten curled up and slept on the warm rug."}},
           {"index": {"source": "rates.md", "title": "Markets", "text": "Shares fell after the central bank raised interest rates."}}]}"""));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

@@ -10,10 +10,11 @@ import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.TestTokens;
 import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.app.ServerProcess;
+import dev.quarry.engine.Sha256;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HexFormat;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,9 +28,7 @@ class MetricsOverHttpTest {
 
   @Test
   void theScrapeCountsRequestsByEndpointWithBoundedLabels() throws Exception {
-    Path config = Files.writeString(dir.resolve("config.json"),
-        "{\"metrics\": {\"tokenSha256\": \"" + sha256Hex(METRICS_TOKEN) + "\"}}");
-    try (ServerProcess server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config)) {
+    try (ServerProcess server = metricsServer()) {
       ApiClient api = server.client();
       assertEquals(401, api.get("/metrics").send().status());
       assertEquals(401, api.get("/metrics").token(TestTokens.ADMIN).send().status(),
@@ -72,9 +71,7 @@ class MetricsOverHttpTest {
 
   @Test
   void theEngineReportsCommitsRefreshesAndSearchesByMode() throws Exception {
-    Path config = Files.writeString(dir.resolve("config.json"),
-        "{\"metrics\": {\"tokenSha256\": \"" + sha256Hex(METRICS_TOKEN) + "\"}}");
-    try (ServerProcess server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config)) {
+    try (ServerProcess server = metricsServer()) {
       ApiClient api = server.client();
       ApiClient.ok(api.retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"c1\"}"));
       for (int i = 0; i < 3; i++) {
@@ -97,6 +94,13 @@ class MetricsOverHttpTest {
     }
   }
 
+  /** A server whose {@code /metrics} answers to {@link #METRICS_TOKEN}. */
+  private ServerProcess metricsServer() throws IOException {
+    Path config = Files.writeString(dir.resolve("config.json"),
+        "{\"metrics\": {\"tokenSha256\": \"" + Sha256.ofUtf8(METRICS_TOKEN) + "\"}}");
+    return ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config);
+  }
+
   @Test
   void withoutATokenConfiguredMetricsAreOff() {
     try (ServerProcess server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null)) {
@@ -113,10 +117,5 @@ class MetricsOverHttpTest {
     assertTrue(e.getMessage().contains("metrics.tokenSha256"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> ServerConfig.parse(
         "{\"metrics\": {}}".getBytes(StandardCharsets.UTF_8)));
-  }
-
-  private static String sha256Hex(String s) throws Exception {
-    return HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-        .digest(s.getBytes(StandardCharsets.UTF_8)));
   }
 }

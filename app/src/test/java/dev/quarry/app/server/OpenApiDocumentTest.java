@@ -14,20 +14,18 @@ import dev.quarry.api.TestTokens;
 import dev.quarry.api.ingest.Upload;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limit;
-import dev.quarry.app.ServerProcess;
+import dev.quarry.app.ServerPerClass;
 import dev.quarry.engine.ErrorCode;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -44,31 +42,16 @@ class OpenApiDocumentTest {
   static final String UNKNOWN = "zzUnknownField";
   static final JsonNode DOC = OpenApiContract.get().document();
 
-  @TempDir
-  static Path dir;
-  static ServerProcess server;
+  /** Backups on, so that the backup endpoint reads its body too. */
+  @RegisterExtension
+  static final ServerPerClass server = ServerPerClass.withTestTokens().config(dir -> "{\"backup\": {\"directory\": \""
+      + dir.resolve("backups").toString().replace("\\", "\\\\") + "\"}}");
   static ApiClient api;
 
   @BeforeAll
   static void start() {
-    Path config;
-    try {
-      // Backups on, so that the backup endpoint reads its body too.
-      config = java.nio.file.Files.writeString(dir.resolve("config.json"), "{\"backup\": {\"directory\": \""
-          + dir.resolve("backups").toString().replace("\\", "\\\\") + "\"}}");
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config);
     api = server.client();
     ApiClient.ok(api.retrieval("corpora/create", T, "{\"corpus\": \"c1\"}"));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.terminate();
-    }
   }
 
   /**
@@ -202,7 +185,9 @@ class OpenApiDocumentTest {
     JsonNode settings = schema("Settings");
     assertEquals(settings.at("/properties/language/default").asText(), created.get("language").asText());
     for (String group : List.of("chunking", "ranking")) {
-      settings.path("properties").path(group).path("properties").fields().forEachRemaining(f -> {
+      JsonNode properties = settings.path("properties").path(group).path("properties");
+      assertTrue(properties.size() > 0, "openapi.yaml documents settings." + group);
+      properties.fields().forEachRemaining(f -> {
         JsonNode documented = f.getValue().get("default");
         assertTrue(documented != null && documented.isNumber(), "a default for " + group + "." + f.getKey());
         assertEquals(documented.doubleValue(), created.path(group).path(f.getKey()).doubleValue(), 1e-12,

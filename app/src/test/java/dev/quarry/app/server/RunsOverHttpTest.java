@@ -9,10 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
-import dev.quarry.app.ServerProcess;
+import dev.quarry.app.ServerPerClass;
 import dev.quarry.api.TestTokens;
 import dev.quarry.api.runs.RunStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -22,23 +21,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code POST /v1/runs} of the standalone server, over real HTTP against a server process. */
 class RunsOverHttpTest {
   static final String ADMIN = TestTokens.ADMIN;
 
-  @TempDir
-  static Path dir;
-  static ServerProcess server;
+  @RegisterExtension
+  static final ServerPerClass server = ServerPerClass.withTestTokens();
   static ApiClient api;
 
   @BeforeAll
   static void start() {
-    server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null);
     api = server.client();
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"c1\"}"));
     ok(api.retrieval("sources/batch", ADMIN, """
@@ -47,13 +43,6 @@ class RunsOverHttpTest {
                      "metadata": {"team": "hr"}}},
           {"index": {"source": "public/travel.md", "title": "Travel", "text": "Travel is booked through the portal."}},
           {"index": {"source": "secret/salaries.md", "text": "Parental leave salary tables."}}]}"""));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
   }
 
   static Answer run(String token, String body) {

@@ -2,21 +2,20 @@ package dev.quarry.app.server;
 
 import static dev.quarry.api.ApiClient.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.TestTokens;
-import dev.quarry.app.ServerProcess;
-import java.nio.file.Path;
+import dev.quarry.app.ServerPerClass;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -29,14 +28,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SearchFeaturesOverHttpTest {
   static final String T = TestTokens.ADMIN;
 
-  @TempDir
-  static Path dir;
-  static ServerProcess server;
+  @RegisterExtension
+  static final ServerPerClass server = ServerPerClass.withTestTokens();
   static ApiClient api;
 
   @BeforeAll
   static void start() {
-    server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null);
     api = server.client();
     ok(api.retrieval("corpora/create", T, "{\"corpus\": \"c1\"}"));
     ok(api.retrieval("corpora/create", T, """
@@ -61,15 +58,15 @@ class SearchFeaturesOverHttpTest {
     }
   }
 
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
-  }
-
   static Answer search(String token, String corpus, String rest) {
     return api.retrieval("search", token, "{\"corpus\": \"" + corpus + "\", " + rest + "}");
+  }
+
+  /** A 400 INVALID_REQUEST naming {@code field}. */
+  static void assertInvalid(Answer a, String field) {
+    assertEquals(400, a.status(), a::toString);
+    assertEquals("INVALID_REQUEST", a.code(), a::toString);
+    assertEquals(field, a.field(), a::toString);
   }
 
   static List<String> sources(JsonNode answer) {
@@ -134,10 +131,7 @@ class SearchFeaturesOverHttpTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("badFilters")
   void badFilters_areTypedErrorsNamingThePath(String filter, String field) {
-    Answer a = search(T, "c1", "\"query\": \"leave\", \"filter\": " + filter);
-    assertEquals(400, a.status(), a::toString);
-    assertEquals("INVALID_REQUEST", a.code(), a::toString);
-    assertEquals(field, a.field(), a::toString);
+    assertInvalid(search(T, "c1", "\"query\": \"leave\", \"filter\": " + filter), field);
   }
 
   @Test
@@ -146,15 +140,14 @@ class SearchFeaturesOverHttpTest {
     for (int i = 0; i < 64; i++) {
       or.append(i == 0 ? "" : ", ").append("{\"year\": ").append(i).append("}");
     }
-    Answer a = search(T, "c1", "\"query\": \"leave\", \"filter\": " + or + "]}");
-    assertEquals(400, a.status(), a::toString);
-    assertEquals("filter.or[63].year", a.field(), a::toString);
+    assertInvalid(search(T, "c1", "\"query\": \"leave\", \"filter\": " + or + "]}"), "filter.or[63].year");
   }
 
   @Test
   void aValidFilter_onACorpusOutsideTheGrants_isForbidden() {
     Answer a = search(TestTokens.C2_ONLY, "c1", "\"query\": \"leave\", \"filter\": {\"year\": {\"gt\": 1}}");
     assertEquals(403, a.status(), a::toString);
+    assertEquals("FORBIDDEN", a.code(), a::toString);
   }
 
   @Test
@@ -237,10 +230,7 @@ class SearchFeaturesOverHttpTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("badFacets")
   void badFacets_areTypedErrorsNamingThePath(String facets, String field) {
-    Answer a = search(T, "c1", "\"query\": \"leave\", \"facets\": " + facets);
-    assertEquals(400, a.status(), a::toString);
-    assertEquals("INVALID_REQUEST", a.code(), a::toString);
-    assertEquals(field, a.field(), a::toString);
+    assertInvalid(search(T, "c1", "\"query\": \"leave\", \"facets\": " + facets), field);
   }
 
   // ---- snippets
@@ -306,10 +296,7 @@ class SearchFeaturesOverHttpTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("badSnippets")
   void badSnippets_areTypedErrorsNamingThePath(String snippet, String field) {
-    Answer a = search(T, "c1", "\"query\": \"leave\", \"snippet\": " + snippet);
-    assertEquals(400, a.status(), a::toString);
-    assertEquals("INVALID_REQUEST", a.code(), a::toString);
-    assertEquals(field, a.field(), a::toString);
+    assertInvalid(search(T, "c1", "\"query\": \"leave\", \"snippet\": " + snippet), field);
   }
 
   // ---- query syntax
@@ -340,6 +327,7 @@ class SearchFeaturesOverHttpTest {
         same = h;
       }
     }
+    assertNotNull(same, () -> operators.get("source") + " is not among the plain query's hits: " + plain);
     assertEquals(same.get("score"), operators.get("score"));
     // by default the quote and the minus are text: "-unpaid" scores the word unpaid
     List<String> byDefault = sources(ok(search(T, "c1", "\"topK\": 100, \"query\": \"\\\"parental leave\\\" -unpaid\"")));
@@ -349,15 +337,11 @@ class SearchFeaturesOverHttpTest {
   @Test
   void onlyExclusions_matchNothingLexically_andAreA400NamingQueryInSemanticSearch() {
     assertEquals(0, ok(search(T, "c1", "\"syntax\": \"operators\", \"query\": \"-leave\"")).get("results").size());
-    Answer a = search(T, "h", "\"syntax\": \"operators\", \"mode\": \"semantic\", \"query\": \"-leave\"");
-    assertEquals(400, a.status(), a::toString);
-    assertEquals("query", a.field(), a::toString);
+    assertInvalid(search(T, "h", "\"syntax\": \"operators\", \"mode\": \"semantic\", \"query\": \"-leave\""), "query");
   }
 
   @Test
   void anUnknownSyntax_isA400NamingIt() {
-    Answer a = search(T, "c1", "\"syntax\": \"lucene\", \"query\": \"leave\"");
-    assertEquals(400, a.status(), a::toString);
-    assertEquals("syntax", a.field(), a::toString);
+    assertInvalid(search(T, "c1", "\"syntax\": \"lucene\", \"query\": \"leave\""), "syntax");
   }
 }

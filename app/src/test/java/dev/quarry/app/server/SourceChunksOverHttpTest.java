@@ -1,5 +1,6 @@
 package dev.quarry.app.server;
 
+import static dev.quarry.api.ApiClient.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,16 +9,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.TestTokens;
-import dev.quarry.app.ServerProcess;
-import java.nio.file.Path;
+import dev.quarry.app.ServerPerClass;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code sources/chunks} over HTTP: a source's text as it was split, page by page, at the latest
@@ -30,29 +29,15 @@ class SourceChunksOverHttpTest {
   static final String TEXT = IntStream.range(0, 160).mapToObj(i -> "word" + i + (i % 12 == 11 ? "." : ""))
       .collect(Collectors.joining(" "));
 
-  @TempDir
-  static Path dir;
-  static ServerProcess server;
+  @RegisterExtension
+  static final ServerPerClass server = ServerPerClass.withTestTokens();
   static ApiClient api;
 
   @BeforeAll
   static void start() {
-    server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null);
     api = server.client();
     ok(api.retrieval("corpora/create", T,
         "{\"corpus\": \"t\", \"settings\": {\"chunking\": {\"maxWords\": 16, \"overlapWords\": 0}}}"));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.terminate();
-    }
-  }
-
-  static JsonNode ok(Answer a) {
-    assertEquals(200, a.status(), a::toString);
-    return a.json();
   }
 
   static long index(String source, String text) {
@@ -65,10 +50,11 @@ class SourceChunksOverHttpTest {
     return ok(api.retrieval("sources/chunks", T, "{\"corpus\": \"t\", \"source\": \"" + source + "\"" + extra + "}"));
   }
 
-  /** Every chunk, following nextAfter with pages of {@code limit}. */
+  /** Every chunk, following nextAfter with pages of {@code limit}; each page must move past the last. */
   static List<JsonNode> allChunks(String source, String extra, int limit) {
     List<JsonNode> out = new ArrayList<>();
     String after = "";
+    int previous = -1;
     while (true) {
       JsonNode page = chunks(source, extra + ", \"limit\": " + limit + after);
       assertTrue(page.get("chunks").size() <= limit, page::toString);
@@ -76,7 +62,10 @@ class SourceChunksOverHttpTest {
       if (!page.has("nextAfter")) {
         return out;
       }
-      after = ", \"after\": " + page.get("nextAfter").asInt();
+      int next = page.get("nextAfter").asInt();
+      assertTrue(next > previous && !page.get("chunks").isEmpty(), () -> "a page that does not move on: " + page);
+      previous = next;
+      after = ", \"after\": " + next;
     }
   }
 

@@ -1,0 +1,111 @@
+package dev.quarry.app;
+
+import dev.quarry.api.ApiClient;
+import dev.quarry.api.TestTokens;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * One {@link ServerProcess} for a whole test class: {@code serve} over a fresh folder with the
+ * {@link TestTokens} (and a config file when one is given), started before the class's
+ * {@code @BeforeAll} methods, so they can create its corpora, and stopped after its last test, its
+ * folder then removed. Registered as a static field:
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static final ServerPerClass server = ServerPerClass.withTestTokens().config("{...}").heapMiB(512);
+ * }</pre>
+ */
+public final class ServerPerClass implements BeforeAllCallback, AfterAllCallback {
+  private Function<Path, String> config;
+  private int heapMiB = ServerProcess.DEFAULT_HEAP_MIB;
+  private Path dir;
+  private ServerProcess process;
+
+  private ServerPerClass() {}
+
+  /** A server with the test tokens, no config file and the default heap. */
+  public static ServerPerClass withTestTokens() {
+    return new ServerPerClass();
+  }
+
+  /** Starts the server with this config file. */
+  public ServerPerClass config(String json) {
+    return config(dir -> json);
+  }
+
+  /** Starts the server with the config file {@code json} writes, given the server's folder (for paths in it). */
+  public ServerPerClass config(Function<Path, String> json) {
+    this.config = json;
+    return this;
+  }
+
+  /** The server's heap (extraction workers have their own). */
+  public ServerPerClass heapMiB(int heapMiB) {
+    this.heapMiB = heapMiB;
+    return this;
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws IOException {
+    // One server per registration: a @Nested class would run this again and leak the first one.
+    if (dir != null) {
+      throw new IllegalStateException("ServerPerClass already started for " + context.getRequiredTestClass());
+    }
+    dir = Files.createTempDirectory("quarry-server-");
+    Path tokens = TestTokens.write(dir);
+    Path configFile = config == null ? null : Files.writeString(dir.resolve("config.json"), config.apply(dir));
+    process = ServerProcess.serve(dir.resolve("data"), tokens, configFile, heapMiB);
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws IOException {
+    try {
+      if (process != null) {
+        process.close();
+      }
+    } finally {
+      if (dir != null) {
+        try (Stream<Path> files = Files.walk(dir)) {
+          files.sorted(Comparator.reverseOrder()).forEach(ServerPerClass::delete);
+        }
+      }
+    }
+  }
+
+  private static void delete(Path p) {
+    try {
+      Files.delete(p);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The running server (fails before {@code beforeAll} started it). */
+  public ServerProcess process() {
+    if (process == null) {
+      throw new IllegalStateException("the server starts before the class's @BeforeAll methods, not earlier");
+    }
+    return process;
+  }
+
+  public ApiClient client() {
+    return process().client();
+  }
+
+  public String url() {
+    return process().url();
+  }
+
+  public String stderr() {
+    return process().stderr();
+  }
+}
