@@ -202,6 +202,11 @@ final class ClusterWriter {
    */
   CorpusHead rollBack(CorpusHead head) {
     long p = head.published();
+    // The dead writer may have died between its bulk write and its refresh, and the index never
+    // refreshes on its own (refresh_interval -1): by-query requests only see refreshed documents, so
+    // without this refresh its documents would survive the roll-back and become visible with the
+    // next writer's revision.
+    refresh();
     ObjectNode above = ClusterHttp.MAPPER.createObjectNode();
     above.putObject("query").putObject("range").putObject("added").put("gt", p);
     http.json("POST", "/" + index + "/_delete_by_query?conflicts=proceed&refresh=true", above).require("rolling back");
