@@ -8,10 +8,26 @@ import java.util.Map;
  *
  * @param highlights ranges of query-term matches inside {@code text}; null when highlighting was off
  * @param pages the pages the passage spans, for paged formats; else null
+ * @param snippet the window of {@code text} around the matches, when the request asked for it; else null
+ * @param parts each side's score and rank in a semantic or hybrid search; else null
  */
 public record Hit(String source, long sourceRevision, int chunk, double score, String text, List<List<Integer>> highlights,
-    String title, String mediaType, Pages pages, Offsets offsets, String contentSha256, Map<String, Object> metadata) {
+    String title, String mediaType, Pages pages, Offsets offsets, String contentSha256, Map<String, Object> metadata,
+    Snippet snippet, Parts parts) {
   public record Pages(int from, int to) {}
 
   public record Offsets(int start, int end) {}
+
+  /**
+   * A readable window of the hit's text: {@code text} is {@code hit.text().substring(start, end)},
+   * {@code highlights} are matches inside it, {@code html} the escaped form with marked matches
+   * (when asked for with {@code html}).
+   */
+  public record Snippet(String text, int start, int end, List<List<Integer>> highlights, String html) {}
+
+  /** The lexical and semantic sides of the score; a side is null when the chunk has no score on it. */
+  public record Parts(Part lexical, Part semantic) {}
+
+  /** One side's exact score, and its rank among that side's candidates (null when it was not among them). */
+  public record Part(double score, Integer rank) {}
 }
