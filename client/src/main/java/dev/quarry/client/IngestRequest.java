@@ -25,6 +25,10 @@ public record IngestRequest(String corpus, String corpusId, String source, Strin
     return new IngestRequest(corpus, id, source, title, metadata, mediaType, expectedRevision);
   }
 
+  public IngestRequest withMediaType(String m) {
+    return new IngestRequest(corpus, corpusId, source, title, metadata, m, expectedRevision);
+  }
+
   public IngestRequest withExpectedRevision(long r) {
     return new IngestRequest(corpus, corpusId, source, title, metadata, mediaType, r);
   }

@@ -34,22 +34,33 @@ final class MultipartIngest {
   static final class FileBytes {
     private final Path path;
     private final InputStream stream;
+    private final String name;
     private MessageDigest digest;
 
-    private FileBytes(Path path, InputStream stream) {
+    private FileBytes(Path path, InputStream stream, String name) {
       this.path = path;
       this.stream = stream;
+      this.name = name;
     }
 
+    /** The file at {@code path}, named by its file name (a hint for detecting its type); it must exist. */
     static FileBytes of(Path path) {
       if (!Files.isRegularFile(path)) {
         throw new UncheckedIOException(new FileNotFoundException(path.toString()));
       }
-      return new FileBytes(path, null);
+      Path fileName = path.getFileName();
+      return new FileBytes(path, null, fileName == null ? "document" : fileName.toString());
     }
 
     static FileBytes of(InputStream stream) {
-      return new FileBytes(null, stream);
+      return new FileBytes(null, stream, "document");
+    }
+
+    /** The {@code file} part's header, with the file name stripped of what would break the header. */
+    byte[] partHeader(String boundary) {
+      return ("--" + boundary + "\r\n"
+          + "Content-Disposition: form-data; name=\"file\"; filename=\"" + name.replaceAll("[\"\\\\\r\n]", "_")
+          + "\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8);
     }
 
     /** A publisher of the bytes, hashing them as they are sent. */
@@ -70,19 +81,21 @@ final class MultipartIngest {
     }
   }
 
-  Receipt send(FileBytes file, String idempotencyKey) {
-    byte[] head = ("--" + boundary + "\r\n"
+  /** The {@code request} part (the JSON of {@code request}) with its boundary line. */
+  static byte[] requestPart(String boundary, Object request) {
+    return ("--" + boundary + "\r\n"
         + "Content-Disposition: form-data; name=\"request\"\r\n"
         + "Content-Type: application/json\r\n\r\n"
-        + new String(Transport.write(request), StandardCharsets.UTF_8) + "\r\n"
-        + "--" + boundary + "\r\n"
-        + "Content-Disposition: form-data; name=\"file\"; filename=\"document\"\r\n"
-        + "Content-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8);
+        + new String(Transport.write(request), StandardCharsets.UTF_8) + "\r\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  Receipt send(FileBytes file, String idempotencyKey) {
     byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
     HttpRequest http = transport.request("v1/retrieval/ingest")
         .header("Content-Type", "multipart/form-data; boundary=" + boundary)
         .header(Transport.IDEMPOTENCY_KEY, idempotencyKey)
-        .POST(HttpRequest.BodyPublishers.concat(HttpRequest.BodyPublishers.ofByteArray(head), file.publisher(),
+        .POST(HttpRequest.BodyPublishers.concat(HttpRequest.BodyPublishers.ofByteArray(requestPart(boundary, request)),
+            HttpRequest.BodyPublishers.ofByteArray(file.partHeader(boundary)), file.publisher(),
             HttpRequest.BodyPublishers.ofByteArray(tail)))
         .build();
     HttpResponse<InputStream> res = transport.send(http);

@@ -269,6 +269,61 @@ public final class QuarryClient {
     return new MultipartIngest(transport, request).send(MultipartIngest.FileBytes.of(content), key(idempotencyKey));
   }
 
+  // ----- ingestion jobs
+
+  /** {@code jobs/create}: a new open job for {@code corpus} ({@code corpusId}: the id expected, or null). */
+  public Job createJob(String corpus, String corpusId) {
+    return job(transport.post("v1/retrieval/jobs/create", new JobCreate(corpus, corpusId), null));
+  }
+
+  /**
+   * {@code jobs/upload}: {@code files} for an open job, streamed from disk in one request; with
+   * {@code close}, the job takes no more files after them. Answered once every file is on the
+   * server's disk; a refused upload keeps none of its files.
+   *
+   * @throws java.io.UncheckedIOException when a file is not a regular file, before anything is sent
+   */
+  public Job uploadToJob(String job, List<JobFile> files, boolean close) {
+    return JobUpload.upload(transport, job, files, close);
+  }
+
+  /** {@code jobs/submit}: a job created, given {@code files} and closed by one request. */
+  public Job submitJob(String corpus, String corpusId, List<JobFile> files) {
+    return JobUpload.submit(transport, corpus, corpusId, files);
+  }
+
+  /** {@code jobs/close}: no more files; the job ends once those it holds have their outcome. */
+  public Job closeJob(String job) {
+    return job(transport.post("v1/retrieval/jobs/close", new JobRef(job), null));
+  }
+
+  /** {@code jobs/cancel}: files not yet indexed never will be; indexed ones stay. */
+  public Job cancelJob(String job) {
+    return job(transport.post("v1/retrieval/jobs/cancel", new JobRef(job), null));
+  }
+
+  /**
+   * {@code jobs/read}: the job and one page of its files after {@code cursor} (null: the first),
+   * {@code limit} at a time (null: the server's default); {@link ApiException.NotFoundException}
+   * ({@code JOB_NOT_FOUND}) for a job that is not the token's to read.
+   */
+  public JobPage readJob(String job, String cursor, Integer limit) {
+    return Transport.read(transport.post("v1/retrieval/jobs/read", new JobListing(job, cursor, limit), null),
+        JobPage.class);
+  }
+
+  /** Every file of a job with its outcome, page by page as the stream is consumed. */
+  public Stream<JobPage.FileOutcome> jobFiles(String job) {
+    return keyset(cursor -> {
+      JobPage page = readJob(job, cursor, null);
+      return new Page<>(page.files(), page.nextCursor());
+    });
+  }
+
+  private static Job job(JsonNode answer) {
+    return Transport.read(answer.path("job"), Job.class);
+  }
+
   // ----- runs
 
   /**
@@ -379,6 +434,12 @@ public final class QuarryClient {
   record HistoryListing(String corpus, long after, Integer limit) {}
 
   record Batch(String corpus, String corpusId, List<BatchOperation> operations) {}
+
+  record JobCreate(String corpus, String corpusId) {}
+
+  record JobRef(String job) {}
+
+  record JobListing(String job, String cursor, Integer limit) {}
 
   record RunRetrieval(String corpus, List<String> sources, String query, Integer topK, Long revision, String corpusId) {}
 }

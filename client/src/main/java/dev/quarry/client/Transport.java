@@ -142,7 +142,7 @@ final class Transport {
     }
   }
 
-  private static JsonNode json(HttpResponse<InputStream> res) {
+  static JsonNode json(HttpResponse<InputStream> res) {
     byte[] body = readAll(res);
     try {
       JsonNode node = JSON.readTree(body);

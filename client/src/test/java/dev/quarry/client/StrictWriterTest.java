@@ -36,10 +36,24 @@ class StrictWriterTest {
   @Test
   void everyRequestWritesOnlyDocumentedFields() {
     SearchRequest search = SearchRequest.of("c", "q").withCorpusId("k").withSources(List.of("a*")).withFilter(Map.of("y", 1))
-        .withTopK(3).withRevision(2).withMaxChunksPerSource(1).withHighlight(false);
+        .withTopK(3).withRevision(2).withMaxChunksPerSource(1).withHighlight(false)
+        .withMode(SearchRequest.Mode.HYBRID).withFusion(SearchRequest.Fusion.convex(0.3))
+        .withFacets(List.of(SearchRequest.Facet.of("a"), new SearchRequest.Facet("b", 3)))
+        .withSnippet(SearchRequest.Snippet.maxChars(80).withHtml("<b>", "</b>")).withSyntax(SearchRequest.Syntax.OPERATORS);
     JsonNode s = tree(search);
-    assertEquals(9, s.size(), "every part of a search is written when set");
+    assertEquals(14, s.size(), "every part of a search is written when set");
     assertWithin(s, "SearchRequest");
+    assertWithin(s.path("fusion"), "SearchRequest/properties/fusion");
+    assertWithin(s.path("facets").get(1), "FacetRequest");
+    assertWithin(s.path("snippet"), "SnippetOptions");
+    assertEquals("hybrid", s.path("mode").textValue());
+    assertEquals("operators", s.path("syntax").textValue());
+    assertEquals(Set.of("field"), names(s.path("facets").get(0)), "a facet without a size leaves it to the server");
+    assertEquals(Map.of("or", List.of(Map.of("d", "hr"), Map.of("d", Map.of("prefix", "le"))), "y", Map.of("gte", 2020)),
+        SearchFilter.anyOf(SearchFilter.equal("d", "hr"), SearchFilter.prefix("d", "le"))
+            .and(SearchFilter.atLeast("y", 2020)).asMap());
+    assertEquals(Set.of("and"), SearchFilter.atLeast("y", 1).and(SearchFilter.atMost("y", 3)).asMap().keySet(),
+        "two conditions on one field are an and, not one overwriting the other");
 
     Document doc = Document.text("s", "t").withTitle("T").withMediaType("text/plain").withMetadata(Map.of("k", "v"))
         .withExpectedRevision(0);
@@ -55,6 +69,17 @@ class StrictWriterTest {
     assertWithin(tree(new QuarryClient.CreateCorpus("c", new Settings("english", new Settings.Chunking(100, 10),
         new Settings.Ranking(1.0, 0.5, 2.0)))), "CreateCorpusRequest");
     assertWithin(tree(new Settings("english", new Settings.Chunking(100, 10), new Settings.Ranking(1.0, 0.5, 2.0))), "Settings");
+    JsonNode embedding = tree(new Settings(null, null, null, Settings.Embedding.of("all-minilm-l6-v2")));
+    assertWithin(embedding.path("embedding"), "Settings/properties/embedding");
+    assertEquals(Set.of("model"), names(embedding.path("embedding")), "sha256 is the server's, never sent");
+    JobFile file = JobFile.of(java.nio.file.Path.of("a.md"), "s").withTitle("t").withMetadata(Map.of("k", "v"))
+        .withMediaType("text/markdown");
+    assertWithin(tree(new QuarryClient.JobCreate("c", "k")), "CreateJobRequest");
+    assertWithin(tree(new JobUpload.Upload("job_1", List.of(file.entry()), true)), "UploadJobRequest");
+    assertWithin(tree(new JobUpload.Submit("c", "k", List.of(file.entry()))), "SubmitJobRequest");
+    assertWithin(tree(file.entry()), "JobFileRequest");
+    assertWithin(tree(new QuarryClient.JobRef("job_1")), "JobRequest");
+    assertWithin(tree(new QuarryClient.JobListing("job_1", "x", 3)), "ReadJobRequest");
     assertWithin(tree(new QuarryClient.SourceListing("c", "p", "x", 3)), "ListSourcesRequest");
     assertWithin(tree(new QuarryClient.HistoryListing("c", 3, 3)), "HistoryRequest");
     assertWithin(tree(new QuarryClient.CorpusListing("x", 3)), "ListCorporaRequest");

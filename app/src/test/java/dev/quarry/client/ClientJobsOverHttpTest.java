@@ -1,0 +1,171 @@
+package dev.quarry.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quarry.api.TestTokens;
+import dev.quarry.engine.Sha256;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Ingestion jobs through the client against a real server: submit, create/upload/close, read, cancel, refusals. */
+class ClientJobsOverHttpTest {
+  @TempDir
+  static Path dir;
+  static RealServer server;
+  static QuarryClient admin;
+
+  @BeforeAll
+  static void start() {
+    server = new RealServer(dir.resolve("server"));
+    admin = server.client(TestTokens.ADMIN);
+    admin.createCorpus("c1", null);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  static Path file(String name, String text) throws Exception {
+    Path f = dir.resolve(name);
+    Files.createDirectories(f.getParent());
+    return Files.writeString(f, text, StandardCharsets.UTF_8);
+  }
+
+  /** Reads the job until it has ended; fails after two minutes (a bound on a hang, not on speed). */
+  static Job awaitEnd(String job) throws InterruptedException {
+    long deadline = System.nanoTime() + 120_000_000_000L;
+    while (true) {
+      Job j = admin.readJob(job, null, 1).job();
+      if (j.ended()) {
+        return j;
+      }
+      assertTrue(System.nanoTime() < deadline, "the job did not end: " + j);
+      Thread.sleep(50);
+    }
+  }
+
+  @Test
+  void submit_ingestsEveryFile_andItsFilesReadPageByPage() throws Exception {
+    List<String> texts = List.of("<!-- a note -->\n# Leave\n\nParental leave is twenty weeks.\n",
+        "Travel is booked two weeks ahead.", "Expenses are filed within thirty days.");
+    List<JobFile> files = List.of(
+        JobFile.of(file("submit/leave.md", texts.get(0)), "public/leave.md").withTitle("Leave")
+            .withMetadata(Map.of("dept", "hr")),
+        JobFile.of(file("submit/travel.txt", texts.get(1)), "public/travel.txt"),
+        JobFile.of(file("submit/expenses.txt", texts.get(2)), "public/expenses.txt").withMediaType("text/plain"));
+    Job submitted = admin.submitJob("c1", null, files);
+    assertTrue(submitted.id().startsWith("job_"), submitted::id);
+    assertEquals("c1", submitted.corpus());
+    assertEquals(3, submitted.counts().files());
+    assertNotNull(submitted.closedAt(), "a submitted job is closed at once");
+    Job ended = awaitEnd(submitted.id());
+    assertEquals("completed", ended.state());
+    assertEquals(3, ended.counts().indexed());
+    assertEquals(3, ended.counts().done());
+    assertNotNull(ended.expiresAt());
+
+    JobPage first = admin.readJob(submitted.id(), null, 2);
+    assertEquals(2, first.files().size());
+    assertNotNull(first.nextCursor());
+    JobPage second = admin.readJob(submitted.id(), first.nextCursor(), 2);
+    assertEquals(1, second.files().size());
+    assertNull(second.nextCursor());
+    List<JobPage.FileOutcome> all = admin.jobFiles(submitted.id()).toList();
+    assertEquals(3, all.size());
+    for (int i = 0; i < 3; i++) {
+      JobPage.FileOutcome f = all.get(i);
+      assertEquals(i, f.index());
+      assertEquals(files.get(i).source(), f.source());
+      assertEquals(Sha256.of(texts.get(i).getBytes(StandardCharsets.UTF_8)), f.contentSha256());
+      assertEquals("indexed", f.status());
+      assertEquals("indexed", f.receipt().status());
+      assertNull(f.error());
+    }
+    assertEquals("text/markdown", all.get(0).receipt().mediaType(), "the file's name reaches the server as a hint");
+    Hit hit = admin.search(SearchRequest.of("c1", "parental leave").withFilter(SearchFilter.equal("dept", "hr")))
+        .results().get(0);
+    assertEquals("public/leave.md", hit.source());
+    assertEquals("Leave", hit.title());
+  }
+
+  @Test
+  void createUploadClose_thenTheJobTakesNoMoreFiles() throws Exception {
+    Job created = admin.createJob("c1", admin.readCorpus("c1").corpusId());
+    assertEquals("open", created.state());
+    assertEquals(0, created.counts().files());
+    Job once = admin.uploadToJob(created.id(), List.of(JobFile.of(file("up/a.txt", "Alpha text."), "up/a.txt")), false);
+    assertEquals("open", once.state());
+    assertEquals(1, once.counts().files());
+    Job closed = admin.uploadToJob(created.id(), List.of(JobFile.of(file("up/b.txt", "Beta text."), "up/b.txt"),
+        JobFile.of(file("up/c.txt", "Gamma text."), "up/c.txt")), true);
+    assertEquals(3, closed.counts().files());
+    assertNotNull(closed.closedAt());
+    ApiException.ConflictException after = assertThrows(ApiException.ConflictException.class,
+        () -> admin.uploadToJob(created.id(), List.of(JobFile.of(file("up/d.txt", "Delta."), "up/d.txt")), false));
+    assertEquals("JOB_CLOSED", after.code());
+    assertEquals("completed", awaitEnd(created.id()).state());
+    assertEquals(Set.of("indexed"), Set.copyOf(admin.jobFiles(created.id()).map(JobPage.FileOutcome::status).toList()));
+  }
+
+  @Test
+  void cancel_endsTheJob_andKeepsWhatWasIndexed() throws Exception {
+    Job job = admin.createJob("c1", null);
+    admin.uploadToJob(job.id(), List.of(JobFile.of(file("cancel/a.txt", "Cancelled maybe."), "cancel/a.txt")), false);
+    Job cancelled = admin.cancelJob(job.id());
+    assertEquals("cancelled", cancelled.state());
+    assertEquals(0, cancelled.counts().queued(), "nothing waits to be ingested any more");
+    Job ended = awaitEnd(job.id());
+    assertEquals("cancelled", ended.state());
+    assertEquals(1, ended.counts().indexed() + ended.counts().cancelled(), ended::toString);
+    Job closedJob = admin.createJob("c1", null);
+    Job closed = admin.closeJob(closedJob.id());
+    assertNotNull(closed.closedAt());
+    assertTrue(Set.of("running", "completed").contains(closed.state()), closed::toString);
+  }
+
+  @Test
+  void refusals_areTyped_withTheServersCodeAndField() throws Exception {
+    Path a = file("refused/a.txt", "A.");
+    Job job = admin.createJob("c1", null);
+    ApiException.NotFoundException notYours = assertThrows(ApiException.NotFoundException.class,
+        () -> server.client(TestTokens.C2_ONLY).readJob(job.id(), null, null));
+    assertEquals("JOB_NOT_FOUND", notYours.code(), "another subject's job is as unknown as one that never existed");
+    assertEquals("JOB_NOT_FOUND", assertThrows(ApiException.NotFoundException.class,
+        () -> server.client(TestTokens.C2_ONLY).cancelJob(job.id())).code());
+    assertEquals("CORPUS_NOT_FOUND", assertThrows(ApiException.NotFoundException.class,
+        () -> admin.createJob("no-such-corpus", null)).code());
+    assertEquals("CORPUS_REPLACED", assertThrows(ApiException.ConflictException.class,
+        () -> admin.createJob("c1", "not-the-id")).code());
+    assertEquals("FORBIDDEN", assertThrows(ApiException.ForbiddenException.class,
+        () -> server.client(TestTokens.PUBLIC_C1).submitJob("c1", null, List.of(JobFile.of(a, "private/a.txt")))).code());
+    ApiException.InvalidRequestException badSource = assertThrows(ApiException.InvalidRequestException.class,
+        () -> admin.uploadToJob(job.id(), List.of(JobFile.of(a, "ok.txt"), JobFile.of(a, " padded.txt")), false));
+    assertEquals("files[1].source", badSource.field(), badSource::getMessage);
+    ApiException.InvalidRequestException badId = assertThrows(ApiException.InvalidRequestException.class,
+        () -> admin.readJob("JOB!", null, null));
+    assertEquals("job", badId.field());
+    assertEquals("cursor", assertThrows(ApiException.InvalidRequestException.class,
+        () -> admin.readJob(job.id(), "bm90LWEtY3Vyc29y", null)).field());
+    // A missing file fails before anything is sent: the job still holds nothing.
+    assertThrows(UncheckedIOException.class, () -> admin.uploadToJob(job.id(),
+        List.of(JobFile.of(a, "a.txt"), JobFile.of(dir.resolve("refused/none.txt"), "none.txt")), false));
+    assertEquals(0, admin.readJob(job.id(), null, null).job().counts().files());
+    admin.cancelJob(job.id());
+  }
+}

@@ -1,0 +1,23 @@
+package dev.quarry.client;
+
+import java.util.List;
+
+/**
+ * {@code jobs/read}: the job and one keyset page of its files in the order they were acknowledged,
+ * each as it is when the page is read.
+ *
+ * @param nextCursor the cursor of the next page, or null on the last
+ */
+public record JobPage(Job job, List<FileOutcome> files, String nextCursor) {
+  /**
+   * One file of a job.
+   *
+   * @param index its place in the job, from 0
+   * @param contentSha256 the SHA-256 of the bytes the server acknowledged
+   * @param status {@code queued}, {@code extracting}, {@code indexed}, {@code unchanged}, {@code failed} or {@code cancelled}
+   * @param receipt the ingest receipt, once indexed or unchanged; else null
+   * @param error why it failed; else null
+   */
+  public record FileOutcome(int index, String source, String contentSha256, long bytes, String status, String endedAt,
+      Receipt receipt, ErrorInfo error) {}
+}
