@@ -1,5 +1,8 @@
 package dev.quarry.app.cli;
 
+import dev.quarry.client.ApiException;
+import dev.quarry.client.QuarryClientException;
+import dev.quarry.client.TransportException;
 import dev.quarry.corpora.ingest.IngestPipeline;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
@@ -120,7 +123,7 @@ final class IngestCommand implements Callable<Integer> {
       }
       if (ingester instanceof HttpIngester http) {
         // Over a server, the files go as one durable ingestion job.
-        int code = new JobIngest(new JobClient(http), err).run(corpus, files, wait, out);
+        int code = new JobIngest(http.client(), http.baseUrl(), err).run(corpus, files, wait, out);
         if (code != JobIngest.NO_JOBS) {
           return code;
         }
@@ -129,13 +132,25 @@ final class IngestCommand implements Callable<Integer> {
       IngestSummary summary = run(ingester, files, err);
       summary.print(out);
       return summary.failed() == 0 ? 0 : 1;
-    } catch (QuarryException | JobClient.JobException e) {
+    } catch (QuarryException e) {
       err.println("quarry ingest: " + e.getMessage());
       return 1;
-    } catch (java.io.IOException e) {
-      err.println("quarry ingest: UNREACHABLE: " + target.url + ": " + e.getMessage());
+    } catch (QuarryClientException e) {
+      return refused(e, err);
+    }
+  }
+
+  /**
+   * A job call that failed: a refusal ({@code CODE: message}) is exit code 1, a server out of
+   * reach 2.
+   */
+  private int refused(QuarryClientException e, PrintWriter err) {
+    if (e instanceof TransportException t) {
+      err.println("quarry ingest: UNREACHABLE: " + target.url + ": " + HttpIngester.reason(t));
       return 2;
     }
+    err.println("quarry ingest: " + (e instanceof ApiException api ? api.code() + ": " + api.error().message() : e.getMessage()));
+    return 1;
   }
 
   /** {@code --watch JOB} and {@code --cancel JOB}: over a server only. */
@@ -150,14 +165,10 @@ final class IngestCommand implements Callable<Integer> {
       return 2;
     }
     try (HttpIngester http = new HttpIngester(target.url, bearer)) {
-      JobIngest jobs = new JobIngest(new JobClient(http), err);
+      JobIngest jobs = new JobIngest(http.client(), http.baseUrl(), err);
       return watch != null ? jobs.watch(watch, new IngestSummary(), out) : jobs.cancel(cancel, out);
-    } catch (JobClient.JobException e) {
-      err.println("quarry ingest: " + e.getMessage());
-      return 1;
-    } catch (java.io.IOException e) {
-      err.println("quarry ingest: UNREACHABLE: " + target.url + ": " + e.getMessage());
-      return 2;
+    } catch (QuarryClientException e) {
+      return refused(e, err);
     }
   }
 

@@ -1,23 +1,33 @@
 package dev.quarry.app.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.quarry.client.ApiException;
+import dev.quarry.client.Job;
+import dev.quarry.client.JobFile;
+import dev.quarry.client.JobPage;
+import dev.quarry.client.Page;
+import dev.quarry.client.QuarryClient;
+import dev.quarry.client.QuarryClientException;
+import dev.quarry.client.SourceState;
 import dev.quarry.corpora.ingest.IngestPipeline;
 import dev.quarry.engine.QuarryException;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * {@code quarry ingest --url} as an ingestion job: files whose bytes their source already holds are
- * skipped, the others are uploaded in batches to one job (closed with the last batch), and the
- * job's counts drive the progress bar until it ends. Ctrl-C detaches: the job goes on on the server
- * (an upload cut short is closed, so the files already sent are still ingested), and the command
- * prints how to watch it again or cancel it. One bad file never stops the batch: a batch the server
- * refuses is sent again file by file, and each refused file fails alone with its code.
+ * {@code quarry ingest --url} as an ingestion job, through the {@link QuarryClient}: files whose
+ * bytes their source already holds are skipped, the others are uploaded in batches to one job
+ * (closed with the last batch), and the job's counts drive the progress bar until it ends. Ctrl-C
+ * detaches: the job goes on on the server (an upload cut short is closed, so the files already sent
+ * are still ingested), and the command prints how to watch it again or cancel it. One bad file never
+ * stops the batch: a batch the server refuses is sent again file by file, and each refused file
+ * fails alone with its code. A refusal of the job itself is thrown as the client's {@link
+ * ApiException}, a server out of reach as its {@code TransportException}.
  */
 final class JobIngest {
   /** Files per upload request: few requests, and a refused batch costs little to resend file by file. */
@@ -27,15 +37,21 @@ final class JobIngest {
   static final long POLL_MILLIS = 500;
   /** Tries of one upload the server refuses as retryable (429 CAPACITY). */
   static final int MAX_ATTEMPTS = 5;
+  /** Sources per page when listing what the corpus already holds. */
+  static final int SOURCES_PAGE = 1000;
+  /** Files per page when reading a job's outcomes. */
+  static final int FILES_PAGE = 1000;
 
   /** What {@link #run} returns when the server runs no ingestion jobs: ingest file by file instead. */
   static final int NO_JOBS = -1;
 
-  private final JobClient client;
+  private final QuarryClient client;
+  private final String baseUrl;
   private final PrintWriter err;
 
-  JobIngest(JobClient client, PrintWriter err) {
+  JobIngest(QuarryClient client, String baseUrl, PrintWriter err) {
     this.client = client;
+    this.baseUrl = baseUrl;
     this.err = err;
   }
 
@@ -44,10 +60,9 @@ final class JobIngest {
    *
    * @return the exit code, or {@link #NO_JOBS}
    */
-  int run(String corpus, List<DocumentFiles.DocumentFile> files, boolean wait, PrintWriter out)
-      throws IOException, JobClient.JobException {
+  int run(String corpus, List<DocumentFiles.DocumentFile> files, boolean wait, PrintWriter out) {
     IngestSummary summary = new IngestSummary();
-    Map<String, String> held = client.contentHashes(corpus);
+    Map<String, String> held = contentHashes(corpus);
     List<DocumentFiles.DocumentFile> send = new ArrayList<>();
     for (DocumentFiles.DocumentFile f : files) {
       String sha256;
@@ -69,9 +84,9 @@ final class JobIngest {
     }
     String job;
     try {
-      job = client.create(corpus);
-    } catch (JobClient.JobException e) {
-      if (e.code.equals("INGESTION_JOBS_UNAVAILABLE") || e.code.equals("NOT_FOUND")) {
+      job = client.createJob(corpus, null).id();
+    } catch (ApiException e) {
+      if (e.code().equals("INGESTION_JOBS_UNAVAILABLE") || e.code().equals("NOT_FOUND")) {
         return NO_JOBS;
       }
       throw e;
@@ -84,8 +99,8 @@ final class JobIngest {
       }
       if (!uploaded.get()) {
         try {
-          client.close(job);
-        } catch (IOException | JobClient.JobException ignored) {
+          client.closeJob(job);
+        } catch (QuarryClientException ignored) {
           // the server closes an idle open job by itself
         }
       }
@@ -119,6 +134,22 @@ final class JobIngest {
     }
   }
 
+  /** Every source of {@code corpus} the token may see, with its content hash. */
+  private Map<String, String> contentHashes(String corpus) {
+    Map<String, String> out = new HashMap<>();
+    String cursor = null;
+    do {
+      Page<SourceState> page = client.listSources(corpus, null, cursor, SOURCES_PAGE);
+      for (SourceState s : page.items()) {
+        if (s.contentSha256() != null) {
+          out.put(s.source(), s.contentSha256());
+        }
+      }
+      cursor = page.next();
+    } while (cursor != null);
+    return out;
+  }
+
   private List<List<DocumentFiles.DocumentFile>> batches(List<DocumentFiles.DocumentFile> files) {
     List<List<DocumentFiles.DocumentFile>> out = new ArrayList<>();
     List<DocumentFiles.DocumentFile> batch = new ArrayList<>();
@@ -137,20 +168,23 @@ final class JobIngest {
   }
 
   /** Uploads one batch; a refused batch is sent again file by file, and each refused file fails alone. */
-  private void upload(String job, List<DocumentFiles.DocumentFile> batch, boolean last, IngestSummary summary)
-      throws IOException, JobClient.JobException {
+  private void upload(String job, List<DocumentFiles.DocumentFile> batch, boolean last, IngestSummary summary) {
     try {
       send(job, batch, last);
       return;
-    } catch (JobClient.JobException e) {
-      if (e.code.equals("JOB_NOT_FOUND") || e.code.equals("JOB_CLOSED")) {
+    } catch (ApiException e) {
+      if (e.code().equals("JOB_NOT_FOUND") || e.code().equals("JOB_CLOSED")) {
         throw e; // the job is gone or cancelled: nothing more can be sent to it
       }
       if (batch.size() == 1) {
-        fail(summary, batch.get(0), IngestOutcome.failed(e.code, e.detail));
-        if (last) {
-          client.close(job);
-        }
+        failAlone(job, batch.get(0), last, summary, IngestOutcome.failed(e.code(), e.error().message()));
+        return;
+      }
+    } catch (UncheckedIOException e) {
+      // A file went away since the folder was walked: the client sent nothing of this batch.
+      if (batch.size() == 1) {
+        failAlone(job, batch.get(0), last, summary,
+            IngestOutcome.failed("UNREADABLE", "the file could not be read: " + e.getCause().getMessage()));
         return;
       }
     }
@@ -159,14 +193,50 @@ final class JobIngest {
     }
   }
 
-  private void send(String job, List<DocumentFiles.DocumentFile> batch, boolean close)
-      throws IOException, JobClient.JobException {
+  /** One file the job could not take; the job is still closed when it was to come last. */
+  private void failAlone(String job, DocumentFiles.DocumentFile f, boolean last, IngestSummary summary,
+      IngestOutcome outcome) {
+    fail(summary, f, outcome);
+    if (last) {
+      client.closeJob(job);
+    }
+  }
+
+  private void send(String job, List<DocumentFiles.DocumentFile> batch, boolean close) {
+    List<JobFile> files = batch.stream().map(f -> {
+      JobFile file = JobFile.of(f.path(), f.source());
+      return f.declaredMediaType() == null ? file : file.withMediaType(f.declaredMediaType());
+    }).toList();
     for (int attempt = 1; ; attempt++) {
       try {
-        client.upload(job, batch, close);
+        client.uploadToJob(job, files, close);
         return;
-      } catch (JobClient.JobException e) {
-        if (!e.code.equals("CAPACITY") || attempt == MAX_ATTEMPTS) {
+      } catch (ApiException e) {
+        if (!e.code().equals("CAPACITY") || attempt == MAX_ATTEMPTS) {
+          throw e;
+        }
+        try {
+          Thread.sleep(HttpIngester.RETRY_PAUSE.toMillis() * attempt);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
+  }
+
+  /**
+   * The job and a page of its files after {@code cursor} (null: the first page). A read changes
+   * nothing, so one refused for a passing reason (a busy server: 429, 503, or a body cut off as too
+   * slow, 408) is simply sent again, a few times.
+   */
+  private JobPage read(String job, String cursor, int limit) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return client.readJob(job, cursor, limit);
+      } catch (ApiException e) {
+        boolean passing = e.status() == 408 || e.status() == 429 || e.status() == 503;
+        if (!passing || attempt == HttpIngester.MAX_ATTEMPTS) {
           throw e;
         }
         try {
@@ -185,17 +255,12 @@ final class JobIngest {
   }
 
   /** Watches a job to its end with a progress bar from its counts, then prints its failures and the table. */
-  int watch(String job, IngestSummary summary, PrintWriter out) throws IOException, JobClient.JobException {
-    JsonNode first = client.read(job, null, 1).get("job");
-    int files = first.at("/counts/files").asInt();
-    JsonNode state = first;
-    try (IngestProgress progress = IngestProgress.on(System.err, files, Terminal.interactive())) {
+  int watch(String job, IngestSummary summary, PrintWriter out) {
+    Job state = read(job, null, 1).job();
+    try (IngestProgress progress = IngestProgress.on(System.err, state.counts().files(), Terminal.interactive())) {
       while (true) {
-        JsonNode c = state.get("counts");
-        int done = c.get("indexed").asInt() + c.get("unchanged").asInt() + c.get("failed").asInt()
-            + c.get("cancelled").asInt();
-        progress.progress(done, c.get("failed").asInt());
-        if (state.has("endedAt")) {
+        progress.progress(state.counts().done(), state.counts().failed());
+        if (state.ended()) {
           break;
         }
         try {
@@ -204,45 +269,43 @@ final class JobIngest {
           Thread.currentThread().interrupt();
           return 130;
         }
-        state = client.read(job, null, 1).get("job");
+        state = read(job, null, 1).job();
       }
     }
     String cursor = null;
     do {
-      JsonNode page = client.read(job, cursor, 1000);
-      for (JsonNode f : page.path("files")) {
-        String status = f.get("status").asText();
-        long bytes = f.get("bytes").asLong();
-        switch (status) {
-          case "indexed", "unchanged" -> summary.add(IngestOutcome.of(status), bytes);
-          case "cancelled" -> summary.add(IngestOutcome.failed("CANCELLED", "the job was cancelled"), bytes);
+      JobPage page = read(job, cursor, FILES_PAGE);
+      for (JobPage.FileOutcome f : page.files()) {
+        switch (f.status()) {
+          case "indexed", "unchanged" -> summary.add(IngestOutcome.of(f.status()), f.bytes());
+          case "cancelled" -> summary.add(IngestOutcome.failed("CANCELLED", "the job was cancelled"), f.bytes());
           default -> {
-            IngestOutcome failed = IngestOutcome.failed(f.at("/error/code").asText("FAILED"),
-                f.at("/error/message").asText(""));
-            summary.add(failed, bytes);
-            err.println("failed: " + f.get("source").asText() + ": " + failed.code() + ": " + failed.message());
+            IngestOutcome failed = f.error() == null ? IngestOutcome.failed("FAILED", "")
+                : IngestOutcome.failed(f.error().code(), f.error().message());
+            summary.add(failed, f.bytes());
+            err.println("failed: " + f.source() + ": " + failed.code() + ": " + failed.message());
           }
         }
       }
-      cursor = page.path("nextCursor").asText(null);
+      cursor = page.nextCursor();
     } while (cursor != null);
     err.flush();
-    if (!state.get("state").asText().equals("completed")) {
-      err.println("job " + job + " " + state.get("state").asText()
-          + (state.has("error") ? ": " + state.at("/error/code").asText() + ": " + state.at("/error/message").asText() : ""));
+    boolean completed = state.state().equals("completed");
+    if (!completed) {
+      err.println("job " + job + " " + state.state()
+          + (state.error() != null ? ": " + state.error().code() + ": " + state.error().message() : ""));
       err.flush();
     }
     summary.print(out);
-    return summary.failed() == 0 && state.get("state").asText().equals("completed") ? 0 : 1;
+    return summary.failed() == 0 && completed ? 0 : 1;
   }
 
   /** Cancels a job and prints what became of it. */
-  int cancel(String job, PrintWriter out) throws IOException, JobClient.JobException {
-    JsonNode answer = client.cancel(job).get("job");
-    JsonNode c = answer.get("counts");
-    out.println("job " + job + " " + answer.get("state").asText() + ": " + c.get("indexed").asInt() + " indexed, "
-        + c.get("unchanged").asInt() + " unchanged, " + c.get("failed").asInt() + " failed, "
-        + c.get("cancelled").asInt() + " cancelled, " + c.get("extracting").asInt() + " still extracting");
+  int cancel(String job, PrintWriter out) {
+    Job answer = client.cancelJob(job);
+    Job.Counts c = answer.counts();
+    out.println("job " + job + " " + answer.state() + ": " + c.indexed() + " indexed, " + c.unchanged() + " unchanged, "
+        + c.failed() + " failed, " + c.cancelled() + " cancelled, " + c.extracting() + " still extracting");
     out.flush();
     return 0;
   }
@@ -255,12 +318,12 @@ final class JobIngest {
   }
 
   private void howTo(PrintStream stream, String job) {
-    stream.println("  watch it:  quarry ingest --url " + client.baseUrl() + " --watch " + job);
-    stream.println("  cancel it: quarry ingest --url " + client.baseUrl() + " --cancel " + job);
+    stream.println("  watch it:  quarry ingest --url " + baseUrl + " --watch " + job);
+    stream.println("  cancel it: quarry ingest --url " + baseUrl + " --cancel " + job);
   }
 
   private void howTo(PrintWriter writer, String job) {
-    writer.println("  watch it:  quarry ingest --url " + client.baseUrl() + " --watch " + job);
-    writer.println("  cancel it: quarry ingest --url " + client.baseUrl() + " --cancel " + job);
+    writer.println("  watch it:  quarry ingest --url " + baseUrl + " --watch " + job);
+    writer.println("  cancel it: quarry ingest --url " + baseUrl + " --cancel " + job);
   }
 }
