@@ -53,6 +53,8 @@ class ClientDocExampleTest {
       System.out.print(text);
       assertTrue(text.contains("policies/leave.md#0"), text);
       assertTrue(text.contains("run.completed"), text);
+      assertTrue(text.contains("department hr: 1"), text);
+      assertTrue(text.contains("snippet: "), text);
       assertTrue(text.contains("refused: INVALID_REQUEST at topK"), text);
       assertEquals(List.of("policies/expenses.md", "policies/leave.md", "policies/remote.md", "policies/travel.md"),
           server.client(TestTokens.ADMIN).sources("handbook", null).map(SourceState::source).toList());
