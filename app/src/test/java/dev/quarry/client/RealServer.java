@@ -14,13 +14,17 @@ final class RealServer implements AutoCloseable {
   private final QuarryServer server;
 
   RealServer(Path dir) {
+    this(dir, ServerConfig.DEFAULT);
+  }
+
+  RealServer(Path dir, ServerConfig config) {
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     server = QuarryServer.start(dir.resolve("data"), "127.0.0.1", 0, TokensFile.read(TestTokens.write(dir)),
-        ServerConfig.DEFAULT);
+        config);
   }
 
   String url() {

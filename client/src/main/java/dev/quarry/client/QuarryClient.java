@@ -25,8 +25,8 @@ import java.util.stream.StreamSupport;
  * <p>Every request carries {@code AgenticDriver-Version: 1.0}; an answer selecting another version
  * is refused before its body is read ({@link ProtocolException}). Answers are read tolerantly
  * (unknown fields ignored, unknown error codes kept verbatim in {@link ApiException}); requests are
- * written strictly from records that hold exactly the contract's fields. Every mutation carries an
- * {@code Idempotency-Key}: a fresh one unless the caller gives one, which makes a retry with the
+ * written strictly from records that hold exactly the contract's fields. Every mutation of sources
+ * carries an {@code Idempotency-Key}: a fresh one unless the caller gives one, which makes a retry with the
  * same key safe ({@link SafeRetry} does that for index and delete). Nothing is retried
  * automatically. Thread-safe; one instance serves many threads.
  */
@@ -324,6 +324,24 @@ public final class QuarryClient {
     return Transport.read(answer.path("job"), Job.class);
   }
 
+  // ----- operations
+
+  /**
+   * {@code POST /v1/admin/backup}: backs up the whole data folder into the server's {@code
+   * backup.directory} as {@code name} (the token needs {@code manage} on every corpus) and answers
+   * once it is complete, which may take long: {@code timeout} bounds the wait (null: unbounded)
+   * instead of the client's. {@link ApiException.NotFoundException} when the server takes no
+   * backups, {@code BACKUP_EXISTS} for a name already used.
+   */
+  public Backup backup(String name, Duration timeout) {
+    HttpRequest.Builder b = transport.request("v1/admin/backup", false).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(Transport.write(new BackupName(name))));
+    if (timeout != null) {
+      b.timeout(timeout);
+    }
+    return Transport.read(Transport.json(transport.send(b.build())), Backup.class);
+  }
+
   // ----- runs
 
   /**
@@ -434,6 +452,8 @@ public final class QuarryClient {
   record HistoryListing(String corpus, long after, Integer limit) {}
 
   record Batch(String corpus, String corpusId, List<BatchOperation> operations) {}
+
+  record BackupName(String name) {}
 
   record JobCreate(String corpus, String corpusId) {}
 

@@ -1,7 +1,6 @@
 package dev.quarry.app.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quarry.client.Backup;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -31,21 +30,14 @@ final class BackupCommand implements Callable<Integer> {
   CommandSpec spec;
 
   @Override
-  public Integer call() throws Exception {
-    ObjectMapper mapper = new ObjectMapper();
-    RemoteOptions.Answer answer = remote.postTo("/v1/admin/backup", mapper.createObjectNode().put("name", name),
-        mapper, Duration.ofHours(24));
-    if (!answer.ok()) {
-      spec.commandLine().getErr().println("quarry backup: " + answer.error());
-      return 1;
-    }
+  public Integer call() {
+    // A refusal (ApiException) is printed as CODE: message with exit code 1 by the command line's handler.
+    Backup backup = remote.client().backup(name, Duration.ofHours(24));
     PrintWriter out = spec.commandLine().getOut();
-    JsonNode body = answer.body();
-    for (JsonNode c : body.path("corpora")) {
-      out.printf("%-32s revision %d%n", c.path("corpus").asText(), c.path("revision").asLong());
+    for (Backup.CorpusRevision c : backup.corpora()) {
+      out.printf("%-32s revision %d%n", c.corpus(), c.revision());
     }
-    out.printf("backup %s complete: %d corpora, %d bytes%n", body.path("name").asText(), body.path("corpora").size(),
-        body.path("bytes").asLong());
+    out.printf("backup %s complete: %d corpora, %d bytes%n", backup.name(), backup.corpora().size(), backup.bytes());
     return 0;
   }
 }

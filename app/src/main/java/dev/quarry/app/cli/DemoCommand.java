@@ -1,9 +1,10 @@
 package dev.quarry.app.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.app.server.QuarryServer;
+import dev.quarry.client.ApiException;
+import dev.quarry.client.Document;
+import dev.quarry.client.QuarryClient;
+import dev.quarry.client.Settings;
 import dev.quarry.embeddings.Models;
 import dev.quarry.app.server.ServerConfig;
 import dev.quarry.app.server.TokenAuthenticator;
@@ -13,14 +14,11 @@ import dev.quarry.corpora.access.Scope;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
@@ -31,7 +29,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code quarry demo}: a server with a small sample corpus ({@code handbook}) indexed, a freshly
  * minted token with every scope, and ready-to-paste curl commands. The sample is loaded through
- * the server's own HTTP API, the way an application would.
+ * the Java client (the server's own HTTP API), the way an application would.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = "Start a server with a sample corpus and print curl commands to try it.")
@@ -66,9 +64,6 @@ final class DemoCommand implements Callable<Integer> {
             loadSample(server.url(), bearer);
           } catch (IOException e) {
             throw new UncheckedIOException(e);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
           }
           System.out.println(instructions(server.url(), bearer, dir, data == null));
           System.out.println("Web console: " + server.consoleUrl() + " (sign in with the token above)");
@@ -91,36 +86,24 @@ final class DemoCommand implements Callable<Integer> {
     return "qd_" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
-  /** Creates the sample corpus (unless it exists) and indexes the bundled documents in one batch. */
-  private static void loadSample(String url, String token) throws IOException, InterruptedException {
-    ObjectMapper mapper = new ObjectMapper();
-    HttpClient http = HttpClient.newHttpClient();
-    ObjectNode create = mapper.createObjectNode().put("corpus", CORPUS);
-    // A hybrid corpus: the sample shows search by meaning beside search by words.
-    create.putObject("settings").putObject("embedding").put("model", Models.DEFAULT_MODEL);
-    post(http, mapper, url + "/v1/retrieval/corpora/create", token, create);
-    ObjectNode batch = mapper.createObjectNode().put("corpus", CORPUS);
-    ArrayNode operations = batch.putArray("operations");
+  /** Creates the sample corpus (unless it exists) and indexes the bundled documents in one batch, through the client. */
+  private static void loadSample(String url, String token) throws IOException {
+    // Embedding the sample takes a while on a small machine: no bound on the wait but the server's.
+    QuarryClient client = QuarryClient.builder(url).token(token).timeout(null).build();
+    try {
+      // A hybrid corpus: the sample shows search by meaning beside search by words.
+      client.createCorpus(CORPUS, new Settings(null, null, null, Settings.Embedding.of(Models.DEFAULT_MODEL)));
+    } catch (ApiException.ConflictException exists) {
+      // a data folder given with --data may hold the sample already: it is indexed again, unchanged
+    }
+    List<QuarryClient.BatchOperation> operations = new ArrayList<>();
     for (String name : resource("demo/index.txt").lines().filter(l -> !l.isBlank()).toList()) {
       String text = resource("demo/" + name);
       String title = text.lines().findFirst().orElse(name).replaceFirst("^#\\s*", "");
-      operations.addObject().putObject("index").put("source", name).put("title", title).put("text", text)
-          .put("mediaType", "text/markdown");
+      operations.add(QuarryClient.BatchOperation.index(Document.text(name, text).withTitle(title)
+          .withMediaType("text/markdown")));
     }
-    HttpResponse<String> indexed = post(http, mapper, url + "/v1/retrieval/sources/batch", token, batch);
-    if (indexed.statusCode() != 200) {
-      throw new IllegalStateException("indexing the sample failed: " + indexed.body());
-    }
-  }
-
-  private static HttpResponse<String> post(HttpClient http, ObjectMapper mapper, String url, String token,
-      ObjectNode body) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(url))
-        .header("Authorization", "Bearer " + token)
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(mapper.writeValueAsBytes(body)))
-        .build();
-    return http.send(request, HttpResponse.BodyHandlers.ofString());
+    client.batch(CORPUS, operations);
   }
 
   private static String resource(String name) throws IOException {
