@@ -703,6 +703,12 @@ public final class IngestJobs implements AutoCloseable {
     }
   }
 
+  /**
+   * The key of one file's ingestion: the job and the file's place in it, so only this file's own
+   * retries (after a crash) ever present it. Its file name is logged with the file and never
+   * changes, so it needs no place in the fingerprint; adding it would only turn the retry of a file
+   * recorded by an earlier version into a refusal.
+   */
   private static Mutation.Idempotency idempotency(IngestJob job, IngestJob.Entry e) {
     return new Mutation.Idempotency("ingest-job:" + job.id + ":" + e.index,
         Sha256.ofUtf8("ingest-job\n" + job.id + "\n" + e.index + "\n" + e.spec.source() + "\n" + e.sha256));
