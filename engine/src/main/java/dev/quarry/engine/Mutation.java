@@ -36,8 +36,13 @@ public record Mutation(List<SourceOperation> operations, String subject, Idempot
   /**
    * An idempotency key scoped to the subject (and, by living in one corpus, to the corpus), with
    * the fingerprint of the request that used it: the same key with another fingerprint is refused.
+   *
+   * @param fingerprint the request's fingerprint, the one recorded with the key
+   * @param earlierFingerprint the fingerprint an earlier version of the service computed for the
+   *     same request, or null when it computed the same one; a key recorded with it still matches,
+   *     so a retry that is really the same request replays across an upgrade
    */
-  public record Idempotency(String key, String fingerprint) {
+  public record Idempotency(String key, String fingerprint, String earlierFingerprint) {
     public static final int MAX_KEY_CHARS = 256;
 
     public Idempotency {
@@ -48,12 +53,18 @@ public record Mutation(List<SourceOperation> operations, String subject, Idempot
       Objects.requireNonNull(fingerprint, "fingerprint");
     }
 
+    /** A key whose fingerprint never changed form. */
+    public Idempotency(String key, String fingerprint) {
+      this(key, fingerprint, null);
+    }
+
     /**
      * Refuses this request unless it is the one that first used the key: {@code
-     * IDEMPOTENCY_KEY_REUSED} when {@code recordedFingerprint}, that first request's, differs.
+     * IDEMPOTENCY_KEY_REUSED} when {@code recordedFingerprint}, that first request's, is neither
+     * this request's fingerprint nor its earlier form.
      */
     public void requireSameRequest(String recordedFingerprint) {
-      if (!recordedFingerprint.equals(fingerprint)) {
+      if (!recordedFingerprint.equals(fingerprint) && !recordedFingerprint.equals(earlierFingerprint)) {
         throw new QuarryException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
             "Idempotency-Key was already used with a different request");
       }

@@ -73,7 +73,7 @@ public final class IngestEndpoint extends Endpoint {
     }
     String key = ctx.header(ProtocolHeaders.IDEMPOTENCY_KEY);
     Mutation.Idempotency idempotency = key == null ? null
-        : new Mutation.Idempotency(key, IngestRequests.fingerprint(json.mapper(), requestPart, upload.fileSha256()));
+        : IngestRequests.idempotency(json.mapper(), key, requestPart, upload.fileSha256(), upload.fileName());
     MutationResult result;
     try {
       result = corpora.ingest(access, request.corpus(), request.request(), upload.file(), idempotency);

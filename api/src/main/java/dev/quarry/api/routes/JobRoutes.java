@@ -10,9 +10,9 @@ import java.util.List;
 
 /**
  * The JSON endpoints of ingestion jobs: {@code jobs/create}, {@code jobs/close}, {@code
- * jobs/cancel} and {@code jobs/read} (the uploads are {@link JobUploadEndpoint}). Reading and
- * cancelling answer JOB_NOT_FOUND for a job that is not the caller's (unless it may manage the
- * job's corpus), exactly as for an unknown id.
+ * jobs/cancel}, {@code jobs/read} and {@code jobs/list} (the uploads are {@link JobUploadEndpoint}).
+ * Reading and cancelling answer JOB_NOT_FOUND for a job that is not the caller's (unless it may
+ * manage the job's corpus), exactly as for an unknown id; listing leaves such jobs out.
  */
 final class JobRoutes {
   private final IngestJobs jobs;
@@ -28,7 +28,8 @@ final class JobRoutes {
         new Route("jobs/create", Feature.INGESTION_JOBS, Route.Kind.MUTATION, r::create),
         new Route("jobs/close", Feature.INGESTION_JOBS, Route.Kind.MUTATION, r::close),
         new Route("jobs/cancel", Feature.INGESTION_JOBS, Route.Kind.MUTATION, r::cancel),
-        new Route("jobs/read", Feature.INGESTION_JOBS, Route.Kind.READ, r::read));
+        new Route("jobs/read", Feature.INGESTION_JOBS, Route.Kind.READ, r::read),
+        new Route("jobs/list", Feature.INGESTION_JOBS, Route.Kind.READ, r::list));
   }
 
   private IngestJobs jobs() {
@@ -60,5 +61,12 @@ final class JobRoutes {
   Reply read(RouteCall call) {
     JobRequests.Read request = JobRequests.Read.read(call.body(), call.limits());
     return Reply.of(JobResponses.page(jobs().read(call.access(), request.job(), request.after(), request.limit())));
+  }
+
+  /** One keyset page of the jobs the caller may read, newest first. */
+  Reply list(RouteCall call) {
+    JobRequests.ListJobs request = JobRequests.ListJobs.read(call.body(), call.limits());
+    return Reply.of(JobResponses.list(jobs().list(call.access(), request.corpus(), request.state(), request.after(),
+        request.limit())));
   }
 }

@@ -37,7 +37,7 @@ public final class RetrievalRoutes {
 
   /**
    * The JSON endpoints of ingestion jobs ({@code jobs/create}, {@code jobs/close}, {@code
-   * jobs/cancel}, {@code jobs/read}); the uploads have their own handler, {@link JobUploadEndpoint}.
+   * jobs/cancel}, {@code jobs/read}, {@code jobs/list}); the uploads have their own handler, {@link JobUploadEndpoint}.
    *
    * @param jobs the jobs, or null when the host runs none
    */

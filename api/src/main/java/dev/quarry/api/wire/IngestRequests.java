@@ -3,6 +3,7 @@ package dev.quarry.api.wire;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.corpora.ingest.IngestRequest;
+import dev.quarry.engine.Mutation;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.extractors.ocr.OcrMode;
 import java.util.Set;
@@ -57,14 +58,27 @@ public record IngestRequests(String corpus, IngestRequest request) {
   }
 
   /**
-   * The idempotency fingerprint of an upload: the canonical JSON of the request part together with
-   * the SHA-256 of the file's bytes, so the same request with other bytes is another request.
+   * The idempotency of an upload sent with {@code key}: its fingerprint is the canonical JSON of the
+   * request part together with the SHA-256 of the file's bytes and the file part's name (JSON null
+   * without one), so the same request with other bytes, or under another name (a detection hint that
+   * can change what is extracted), is another request. Keys recorded before the name was part of
+   * the fingerprint carry its earlier form, without {@code fileName}; that form is accepted too, so
+   * retrying such a request replays it (those records cannot tell names apart, and expire with the
+   * idempotency retention). The earlier form can never match a key recorded now: those always
+   * carry {@code fileName}.
    */
-  public static String fingerprint(ObjectMapper mapper, ObjectNode request, String fileSha256) {
+  public static Mutation.Idempotency idempotency(ObjectMapper mapper, String key, ObjectNode request, String fileSha256,
+      String fileName) {
     ObjectNode upload = WireJson.object();
     upload.set("request", request);
     upload.put("fileSha256", fileSha256);
-    return CanonicalJson.fingerprint(mapper, "ingest", upload);
+    String earlier = CanonicalJson.fingerprint(mapper, "ingest", upload);
+    if (fileName == null) {
+      upload.putNull("fileName");
+    } else {
+      upload.put("fileName", fileName);
+    }
+    return new Mutation.Idempotency(key, CanonicalJson.fingerprint(mapper, "ingest", upload), earlier);
   }
 
   /**

@@ -3,21 +3,30 @@ package dev.quarry.api.wire;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.corpora.jobs.IngestJobs;
 import dev.quarry.corpora.jobs.JobFile;
+import dev.quarry.corpora.jobs.JobListPage;
+import dev.quarry.corpora.jobs.JobState;
 import dev.quarry.engine.QuarryException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The requests of the ingestion-job endpoints ({@code jobs/*}), read as strictly as any other:
- * the JSON bodies of create, close, cancel and read, and the {@code request} parts of the
+ * the JSON bodies of create, close, cancel, read and list, and the {@code request} parts of the
  * multipart upload and submit.
  */
 public final class JobRequests {
   private static final Set<String> FILE_FIELDS = Set.of("source", "title", "metadata", "mediaType");
   private static final String CURSOR_PREFIX = "v1:file:";
+  private static final String LIST_CURSOR_PREFIX = "v1:job:";
+  private static final String STATES = Stream.of(JobState.values()).map(JobState::wireName)
+      .collect(Collectors.joining("', '", "'", "'"));
 
   private JobRequests() {}
 
@@ -44,6 +53,62 @@ public final class JobRequests {
       String job = jobId(body);
       return new Read(job, decodeCursor(WireValues.cursor(body)), WireValues.listLimit(body, limits));
     }
+  }
+
+  /**
+   * {@code jobs/list}: the caller's readable jobs after {@code cursor}, optionally of one corpus
+   * and in one state.
+   *
+   * @param corpus null for every corpus
+   * @param state null for every state
+   * @param after null for the first page
+   */
+  public record ListJobs(String corpus, JobState state, JobListPage.Key after, int limit) {
+    public static ListJobs read(WireObject body, Limits limits) {
+      body.allowOnly(Set.of("corpus", "state", "cursor", "limit"));
+      String corpus = body.has("corpus") ? WireValues.corpus(body) : null;
+      JobState state = state(body);
+      JobListPage.Key after = decodeListCursor(body, WireValues.cursor(body));
+      return new ListJobs(corpus, state, after, WireValues.listLimit(body, limits));
+    }
+
+    private static JobState state(WireObject body) {
+      String value = body.optionalString("state", 32);
+      if (value == null) {
+        return null;
+      }
+      for (JobState s : JobState.values()) {
+        if (s.wireName().equals(value)) {
+          return s;
+        }
+      }
+      throw QuarryException.invalid(body.pathOf("state"), body.pathOf("state") + " must be one of " + STATES
+          + "; got '" + value + "'");
+    }
+  }
+
+  /** The cursor after job {@code key} in {@code jobs/list}. */
+  public static String listCursorAfter(JobListPage.Key key) {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(
+        (LIST_CURSOR_PREFIX + key.id() + ":" + key.createdAt()).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static JobListPage.Key decodeListCursor(WireObject body, String cursor) {
+    if (cursor == null) {
+      return null;
+    }
+    try {
+      String s = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+      int colon = s.indexOf(':', LIST_CURSOR_PREFIX.length());
+      if (s.startsWith(LIST_CURSOR_PREFIX) && colon > 0) {
+        String id = s.substring(LIST_CURSOR_PREFIX.length(), colon);
+        IngestJobs.checkId(id);
+        return new JobListPage.Key(Instant.parse(s.substring(colon + 1)), id);
+      }
+    } catch (IllegalArgumentException | DateTimeParseException | QuarryException e) {
+      // the typed error below
+    }
+    throw QuarryException.invalid(body.pathOf("cursor"), "cursor is not one this service issued");
   }
 
   /** The {@code request} part of {@code jobs/upload}: files for an open job, and whether to close it after them. */

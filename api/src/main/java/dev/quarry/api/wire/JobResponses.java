@@ -3,11 +3,15 @@ package dev.quarry.api.wire;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.corpora.jobs.FileOutcome;
+import dev.quarry.corpora.jobs.JobListPage;
 import dev.quarry.corpora.jobs.JobPage;
 import dev.quarry.corpora.jobs.JobView;
 import dev.quarry.engine.ErrorCode;
 
-/** The answers of the ingestion-job endpoints: {@code {"job": {...}}}, with a page of files for {@code jobs/read}. */
+/**
+ * The answers of the ingestion-job endpoints: {@code {"job": {...}}}, with a page of files for
+ * {@code jobs/read}; {@code {"jobs": [...]}} for {@code jobs/list}, each entry the same summary.
+ */
 public final class JobResponses {
   private JobResponses() {}
 
@@ -41,6 +45,17 @@ public final class JobResponses {
     }
     if (page.nextAfter() != null) {
       out.put("nextCursor", JobRequests.cursorAfter(page.nextAfter()));
+    }
+    return out;
+  }
+
+  /** {@code jobs/list}: the jobs of the page, newest first, and {@code nextCursor} when more follow. */
+  public static ObjectNode list(JobListPage page) {
+    ObjectNode out = WireJson.object();
+    ArrayNode jobs = out.putArray("jobs");
+    page.jobs().forEach(v -> jobs.add(view(v)));
+    if (page.next() != null) {
+      out.put("nextCursor", JobRequests.listCursorAfter(page.next()));
     }
     return out;
   }

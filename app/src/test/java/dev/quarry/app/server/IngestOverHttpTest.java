@@ -214,6 +214,24 @@ class IngestOverHttpTest {
   }
 
   @Test
+  void idempotencyKey_withTheSameBytesUnderAnotherFileName_isRefused_andChangesNothing() {
+    // The name is a detection hint: by its bytes alone this Markdown reads as XML, by its name as Markdown.
+    byte[] markdown = "<!-- generated -->\n# Numbat notes\n\nNumbats eat termites.\n".getBytes(StandardCharsets.UTF_8);
+    String requestJson = request("docs", "keyed/numbats");
+    JsonNode first = ok(Upload.send(api, T, "ingest-key-name", Upload.body(requestJson, "numbats.md", markdown)));
+    assertEquals("text/markdown", first.get("mediaType").asText(), first::toString);
+    Answer renamed = Upload.send(api, T, "ingest-key-name", Upload.body(requestJson, "numbats.xml", markdown));
+    assertError(renamed, 409, "IDEMPOTENCY_KEY_REUSED");
+    JsonNode source = ok(api.retrieval("sources/read", T, "{\"corpus\": \"docs\", \"source\": \"keyed/numbats\"}"));
+    assertEquals(first.get("sourceRevision").asLong(), source.get("sourceRevision").asLong(), source::toString);
+    assertEquals("text/markdown", source.get("mediaType").asText(), source::toString);
+    // The same key, bytes and name again is the same request: its receipt replays.
+    Answer replay = Upload.send(api, T, "ingest-key-name", Upload.body(requestJson, "numbats.md", markdown));
+    assertEquals(first, ok(replay));
+    assertEquals("true", replay.header("Idempotent-Replayed"), replay::toString);
+  }
+
+  @Test
   void tokenWithoutGrant_isForbidden_beforeTheDocumentIsRead() {
     assertError(Upload.send(api, TestTokens.C2_ONLY, request("docs", "x.md"), "x.md", "# x".getBytes(StandardCharsets.UTF_8)),
         403, "FORBIDDEN");

@@ -119,6 +119,7 @@ class OpenApiDocumentTest {
         new Probe("/v1/retrieval/jobs/close", "{\"job\": \"job_x\", " + u + "}", List.of()),
         new Probe("/v1/retrieval/jobs/cancel", "{\"job\": \"job_x\", " + u + "}", List.of()),
         new Probe("/v1/retrieval/jobs/read", "{\"job\": \"job_x\", " + u + "}", List.of()),
+        new Probe("/v1/retrieval/jobs/list", "{" + u + "}", List.of()),
         new Probe("/v1/retrieval/jobs/upload", "{\"job\": \"job_x\", \"files\": [{\"source\": \"s\"}], " + u + "}",
             List.of("request")),
         new Probe("/v1/retrieval/jobs/upload", "{\"job\": \"job_x\", \"files\": [{\"source\": \"s\", " + u + "}]}",

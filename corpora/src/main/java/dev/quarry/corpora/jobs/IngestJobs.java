@@ -51,9 +51,10 @@ import java.util.regex.Pattern;
  * every acknowledged file is indexed exactly once. {@link #cancel} keeps every file not yet written
  * out of the corpus; files already indexed stay.
  *
- * <p>Grants: creating and uploading need {@code index} on the corpus and every named source; reading
- * and cancelling need the submitting subject, or {@code manage} on the corpus. Any other caller gets
- * JOB_NOT_FOUND, exactly as for an id that never existed, so a token never learns of others' jobs.
+ * <p>Grants: creating and uploading need {@code index} on the corpus and every named source; reading,
+ * listing and cancelling need the submitting subject, or {@code manage} on the corpus. Any other
+ * caller gets JOB_NOT_FOUND, exactly as for an id that never existed, and {@link #list} leaves such
+ * jobs out, so a token never learns of others' jobs.
  * The runner ingests with the grants the submitter had when it created the job.
  *
  * <p>Jobs live under {@code <data>/ingest-jobs/} ({@link JobFolder}); an ended job is removed
@@ -495,26 +496,74 @@ public final class IngestJobs implements AutoCloseable {
   }
 
   /**
+   * The jobs the caller may {@link #read}, newest first: those after {@code after} (null: from the
+   * newest), at most {@code limit}, narrowed to {@code corpus} and {@code state} when they are not
+   * null. A job the caller may not read is never listed, so it cannot be counted either; {@code
+   * next} is set only when a readable job follows. Order: validation, then grants (FORBIDDEN when
+   * {@code corpus} is named and the caller has no grant on it, as for any request on a corpus).
+   */
+  public JobListPage list(Access access, String corpus, JobState state, JobListPage.Key after, int limit) {
+    if (limit < 1) {
+      throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
+    }
+    if (corpus != null) {
+      CorpusInfo.checkName(corpus, "corpus");
+      if (!AccessPolicy.anyGrant(access, corpus)) {
+        throw AccessPolicy.forbidden();
+      }
+    }
+    List<JobView> matching = new ArrayList<>();
+    for (IngestJob job : jobs.values()) {
+      if ((corpus != null && !job.corpus.equals(corpus)) || !mayRead(access, job, true)) {
+        continue;
+      }
+      JobView view = job.view(settings.retention());
+      if ((state == null || view.state() == state) && (after == null || JobListPage.Key.of(view).compareTo(after) > 0)) {
+        matching.add(view);
+      }
+    }
+    matching.sort((a, b) -> JobListPage.Key.of(a).compareTo(JobListPage.Key.of(b)));
+    if (matching.size() <= limit) {
+      return new JobListPage(matching, null);
+    }
+    List<JobView> page = matching.subList(0, limit);
+    return new JobListPage(page, JobListPage.Key.of(page.get(limit - 1)));
+  }
+
+  /**
    * The caller's job: its own, or any on a corpus it may manage when {@code manageMayRead}.
    * Everything else is JOB_NOT_FOUND, worded as for an id that never existed.
    */
   private IngestJob find(Access access, String jobId, boolean manageMayRead) {
     checkId(jobId);
     IngestJob job = jobs.get(jobId);
-    if (job != null && AccessPolicy.anyGrant(access, job.corpus)) {
-      if (job.access.subject().equals(access.subject())) {
-        return job;
-      }
-      if (manageMayRead) {
-        try {
-          AccessPolicy.requireCorpus(access, job.corpus, MANAGE);
-          return job;
-        } catch (QuarryException notManager) {
-          // answered below, as for an unknown id
-        }
-      }
+    if (job != null && mayRead(access, job, manageMayRead)) {
+      return job;
     }
     throw new QuarryException(ErrorCode.JOB_NOT_FOUND, "no ingestion job '" + jobId + "' that this token may see");
+  }
+
+  /**
+   * Whether the caller may see {@code job}: it needs a grant on the job's corpus, and must be the
+   * submitting subject or, when {@code manageMayRead}, hold {@code manage} on that corpus. One
+   * rule for reading, cancelling and listing.
+   */
+  private static boolean mayRead(Access access, IngestJob job, boolean manageMayRead) {
+    if (!AccessPolicy.anyGrant(access, job.corpus)) {
+      return false;
+    }
+    if (job.access.subject().equals(access.subject())) {
+      return true;
+    }
+    if (manageMayRead) {
+      try {
+        AccessPolicy.requireCorpus(access, job.corpus, MANAGE);
+        return true;
+      } catch (QuarryException notManager) {
+        return false;
+      }
+    }
+    return false;
   }
 
   /** INVALID_REQUEST naming {@code job} unless {@code id} could be a job id. */
@@ -654,6 +703,12 @@ public final class IngestJobs implements AutoCloseable {
     }
   }
 
+  /**
+   * The key of one file's ingestion: the job and the file's place in it, so only this file's own
+   * retries (after a crash) ever present it. Its file name is logged with the file and never
+   * changes, so it needs no place in the fingerprint; adding it would only turn the retry of a file
+   * recorded by an earlier version into a refusal.
+   */
   private static Mutation.Idempotency idempotency(IngestJob job, IngestJob.Entry e) {
     return new Mutation.Idempotency("ingest-job:" + job.id + ":" + e.index,
         Sha256.ofUtf8("ingest-job\n" + job.id + "\n" + e.index + "\n" + e.spec.source() + "\n" + e.sha256));
