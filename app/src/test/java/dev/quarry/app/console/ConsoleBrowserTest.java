@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.support.ui.Select;
 
 /**
  * The web console in a real headless Chromium against a real {@code quarry serve}: signing in,
@@ -244,6 +245,30 @@ class ConsoleBrowserTest {
     String semantic = hit.findElement(By.cssSelector(".semantic")).getText();
     assertTrue(lexical.matches("lexical -?\\d+\\.\\d{4} \\(#1\\)"), lexical);
     assertTrue(semantic.matches("semantic -?\\d+\\.\\d{4} \\(#1\\)"), semantic);
+
+    // An embedding corpus offers the modes; fusion only for hybrid, the default.
+    assertTrue(browser.shown("#mode-controls").getText().contains("all-minilm-l6-v2"), browser.shown("#mode-controls").getText());
+    assertTrue(browser.shown("#fusion-controls").isDisplayed());
+    new Select(browser.shown("#mode")).selectByValue("semantic");
+    assertFalse(browser.all("#fusion-controls").get(0).isDisplayed(), "fusion offered for a semantic search");
+    browser.shown("#search-form button[type=submit]").click();
+    browser.until(d -> curl().contains("\"mode\":\"semantic\"") ? true : null);
+    browser.shown(".hit[data-source='rates.md']");
+    assertFalse(curl().contains("\"fusion\""), curl());
+
+    new Select(browser.shown("#mode")).selectByValue("");
+    new Select(browser.shown("#fusion")).selectByValue("rrf");
+    assertFalse(browser.shown("#semantic-weight").isEnabled(), "a weight offered for rrf");
+    browser.shown("#search-form button[type=submit]").click();
+    browser.until(d -> curl().contains("\"fusion\":{\"method\":\"rrf\"}") ? true : null);
+    assertFalse(curl().contains("\"mode\""), curl());
+    browser.shown(".hit[data-source='rates.md'] .semantic");
+
+    new Select(browser.shown("#fusion")).selectByValue("");
+    browser.shown("#semantic-weight").sendKeys("0.7");
+    browser.shown("#search-form button[type=submit]").click();
+    browser.until(d -> curl().contains("\"fusion\":{\"method\":\"convex\",\"semanticWeight\":0.7}") ? true : null);
+    browser.shown(".hit[data-source='rates.md']");
   }
 
   @Test
