@@ -272,6 +272,45 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void anIngestionJob_listsItsFilesWithTheirOutcomes_andAnUnknownJobIsRefused() throws Exception {
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"batch\"}"));
+    String job = ok(dev.quarry.api.ingest.Upload.post(api, ADMIN, "/v1/retrieval/jobs/submit",
+        dev.quarry.api.ingest.Upload.namedBody(
+            "{\"corpus\": \"batch\", \"files\": [{\"source\": \"notes.md\"}, {\"source\": \"noise.bin\"}]}",
+            List.of("notes.md", "noise.bin"),
+            List.of("# Notes\n\nThe pump hums.\n".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                new byte[] {0, 1, 2, 3, (byte) 0xff, (byte) 0xfe, 7, 8})))).at("/job/id").asText();
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    browser.shown("#nav a[data-view=jobs]").click();
+    browser.shown("#job-id").sendKeys(job + "\n");
+    // The job runs in the background: refresh until it has ended, as a person would.
+    browser.until(d -> {
+      if ("completed".equals(browser.script("const s = document.getElementById('job-state'); return s && s.textContent"))) {
+        return true;
+      }
+      browser.script("const b = document.getElementById('refresh-job'); if (b) b.click()");
+      return null;
+    });
+    assertTrue(browser.shown("#job-counts").getText().contains("indexed 1"), browser.shown("#job-counts").getText());
+    WebElement indexed = browser.shown("#job-files tr[data-source='notes.md']");
+    assertEquals("indexed", indexed.getAttribute("data-status"));
+    assertTrue(indexed.getText().contains("revision "), indexed.getText());
+    WebElement failed = browser.shown("#job-files tr[data-source='noise.bin']");
+    assertEquals("failed", failed.getAttribute("data-status"));
+    assertTrue(failed.getText().contains(failed.getAttribute("data-code")), failed.getText());
+    indexed.findElement(By.cssSelector("a")).click();
+    browser.showing("#source-title", "notes.md");
+
+    go("#/jobs?job=job_" + "a".repeat(24));
+    WebElement alert = browser.shown("[role=alert]");
+    assertTrue(alert.getText().contains("There is no such job") && alert.getText().contains("JOB_NOT_FOUND"), alert.getText());
+    go("#/jobs?job=Not-A-Job");
+    alert = browser.showing("[role=alert]", "INVALID_REQUEST");
+    assertTrue(alert.getText().contains("The value of job is not valid."), alert.getText());
+  }
+
+  @Test
   void deletingASource_needsConfirmation_andItsHistoryRemains() throws Exception {
     ingestSample("history");
     signIn(ADMIN);
