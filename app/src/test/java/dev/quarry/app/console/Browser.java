@@ -104,6 +104,31 @@ final class Browser implements AutoCloseable {
     return ((JavascriptExecutor) driver).executeScript(js, args);
   }
 
+  /**
+   * Console messages since the last call that mean the page misbehaved: script errors and policy
+   * violations. Failed API answers (a 401 or a 400 a test provokes) are logged by Chromium too,
+   * and are expected.
+   */
+  List<String> pageErrors() {
+    return consoleLog().stream()
+        .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
+        .map(LogEntry::getMessage)
+        .filter(m -> !m.contains("Failed to load resource: the server responded with a status of"))
+        .toList();
+  }
+
+  /** Opens the console at {@code baseUrl} and signs in with {@code token}. */
+  void signIn(String baseUrl, String token) {
+    get(baseUrl + "/");
+    shown("#token").sendKeys(token);
+    shown("#sign-in button[type=submit]").click();
+  }
+
+  /** Goes to a console address ({@code #/search?...}) as a link would. */
+  void go(String hash) {
+    script("location.hash = arguments[0]", hash);
+  }
+
   /** The browser's console messages since the last call. */
   List<LogEntry> consoleLog() {
     return driver.manage().logs().get(LogType.BROWSER).getAll();

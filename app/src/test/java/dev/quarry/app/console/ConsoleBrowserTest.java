@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.support.ui.Select;
 
 /**
  * The web console in a real headless Chromium against a real {@code quarry serve}: signing in,
@@ -244,6 +245,69 @@ class ConsoleBrowserTest {
     String semantic = hit.findElement(By.cssSelector(".semantic")).getText();
     assertTrue(lexical.matches("lexical -?\\d+\\.\\d{4} \\(#1\\)"), lexical);
     assertTrue(semantic.matches("semantic -?\\d+\\.\\d{4} \\(#1\\)"), semantic);
+
+    // An embedding corpus offers the modes; fusion only for hybrid, the default.
+    assertTrue(browser.shown("#mode-controls").getText().contains("all-minilm-l6-v2"), browser.shown("#mode-controls").getText());
+    assertTrue(browser.shown("#fusion-controls").isDisplayed());
+    new Select(browser.shown("#mode")).selectByValue("semantic");
+    assertFalse(browser.all("#fusion-controls").get(0).isDisplayed(), "fusion offered for a semantic search");
+    browser.shown("#search-form button[type=submit]").click();
+    browser.until(d -> curl().contains("\"mode\":\"semantic\"") ? true : null);
+    browser.shown(".hit[data-source='rates.md']");
+    assertFalse(curl().contains("\"fusion\""), curl());
+
+    new Select(browser.shown("#mode")).selectByValue("");
+    new Select(browser.shown("#fusion")).selectByValue("rrf");
+    assertFalse(browser.shown("#semantic-weight").isEnabled(), "a weight offered for rrf");
+    browser.shown("#search-form button[type=submit]").click();
+    browser.until(d -> curl().contains("\"fusion\":{\"method\":\"rrf\"}") ? true : null);
+    assertFalse(curl().contains("\"mode\""), curl());
+    browser.shown(".hit[data-source='rates.md'] .semantic");
+
+    new Select(browser.shown("#fusion")).selectByValue("");
+    browser.shown("#semantic-weight").sendKeys("0.7");
+    browser.shown("#search-form button[type=submit]").click();
+    browser.until(d -> curl().contains("\"fusion\":{\"method\":\"convex\",\"semanticWeight\":0.7}") ? true : null);
+    browser.shown(".hit[data-source='rates.md']");
+  }
+
+  @Test
+  void anIngestionJob_listsItsFilesWithTheirOutcomes_andAnUnknownJobIsRefused() throws Exception {
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"batch\"}"));
+    String job = ok(dev.quarry.api.ingest.Upload.post(api, ADMIN, "/v1/retrieval/jobs/submit",
+        dev.quarry.api.ingest.Upload.namedBody(
+            "{\"corpus\": \"batch\", \"files\": [{\"source\": \"notes.md\"}, {\"source\": \"noise.bin\"}]}",
+            List.of("notes.md", "noise.bin"),
+            List.of("# Notes\n\nThe pump hums.\n".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                new byte[] {0, 1, 2, 3, (byte) 0xff, (byte) 0xfe, 7, 8})))).at("/job/id").asText();
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    browser.shown("#nav a[data-view=jobs]").click();
+    browser.shown("#job-id").sendKeys(job + "\n");
+    // The job runs in the background: refresh until it has ended, as a person would.
+    browser.until(d -> {
+      if ("completed".equals(browser.script("const s = document.getElementById('job-state'); return s && s.textContent"))) {
+        return true;
+      }
+      browser.script("const b = document.getElementById('refresh-job'); if (b) b.click()");
+      return null;
+    });
+    assertTrue(browser.shown("#job-counts").getText().contains("indexed 1"), browser.shown("#job-counts").getText());
+    WebElement indexed = browser.shown("#job-files tr[data-source='notes.md']");
+    assertEquals("indexed", indexed.getAttribute("data-status"));
+    assertTrue(indexed.getText().contains("revision "), indexed.getText());
+    WebElement failed = browser.shown("#job-files tr[data-source='noise.bin']");
+    assertEquals("failed", failed.getAttribute("data-status"));
+    assertTrue(failed.getText().contains(failed.getAttribute("data-code")), failed.getText());
+    indexed.findElement(By.cssSelector("a")).click();
+    browser.showing("#source-title", "notes.md");
+
+    go("#/jobs?job=job_" + "a".repeat(24));
+    WebElement alert = browser.shown("[role=alert]");
+    assertTrue(alert.getText().contains("There is no such job") && alert.getText().contains("JOB_NOT_FOUND"), alert.getText());
+    go("#/jobs?job=Not-A-Job");
+    alert = browser.showing("[role=alert]", "INVALID_REQUEST");
+    assertTrue(alert.getText().contains("The value of job is not valid."), alert.getText());
   }
 
   @Test

@@ -100,7 +100,7 @@ class ConsoleOverHttpTest {
     assertTrue(!page.matches("(?s).*<script(?![^>]*\\bsrc=)[^>]*>.*"), "an inline script in index.html");
     for (String file : new String[] {"main.js", "dom.js", "api.js", "common.js", "hits.js", "history.js", "grants.js",
         "words.js", "session.js", "view-corpora.js", "view-search.js", "view-sources.js", "view-source.js",
-        "view-ingest.js", "view-history.js", "view-status.js"}) {
+        "view-ingest.js", "view-history.js", "view-status.js", "search-request.js", "search-form.js", "facets.js", "view-jobs.js"}) {
       Answer js = api.get("/console/js/" + file).send();
       assertEquals(200, js.status(), file);
       assertTrue(!js.body().contains(".innerHTML") && !js.body().contains("outerHTML") && !js.body().contains("insertAdjacentHTML")

@@ -20,6 +20,18 @@ import org.junit.jupiter.api.io.TempDir;
  * </pre>
  */
 class ConsoleScreenshots {
+  private static final String FACETED_POLICIES = """
+      {"corpus": "policies", "operations": [
+        {"index": {"source": "hr/parental-leave.md", "title": "Parental leave",
+          "metadata": {"department": "hr", "year": 2024},
+          "text": "Parental leave is sixteen weeks of paid leave for every new parent, taken in one block or in two parts within the first year. Tell your manager at least eight weeks before the leave starts; your pay and benefits continue while you are away, and your role is kept for you."}},
+        {"index": {"source": "hr/sick-leave.md", "title": "Sick leave",
+          "metadata": {"department": "hr", "year": 2023},
+          "text": "Sick leave is paid from the first day. After three days away, a note from a doctor is needed; long absences are planned with the people team so that your return is gradual."}},
+        {"index": {"source": "finance/travel.md", "title": "Travel during leave",
+          "metadata": {"department": "finance", "year": 2024},
+          "text": "Travel booked for work and cancelled because of leave is refunded in full; keep the booking and the cancellation notice and file them with your expenses."}}]}""";
+
   @TempDir
   Path dir;
 
@@ -61,6 +73,14 @@ class ConsoleScreenshots {
         browser.shown("#results details summary").click();
         browser.script("window.scrollTo(0, 0)");
         browser.screenshot(out.resolve("search-pinned.png"));
+
+        // A small corpus with metadata, so the facets have values to count.
+        dev.quarry.api.ApiClient.ok(demo.client().retrieval("corpora/create", token, "{\"corpus\": \"policies\"}"));
+        dev.quarry.api.ApiClient.ok(demo.client().retrieval("sources/batch", token, FACETED_POLICIES));
+        hash(browser, "#/search?corpus=policies&q=leave&facets=department%2C%20year");
+        browser.shown("#facets");
+        browser.script("document.getElementById('answered').scrollIntoView()");
+        browser.screenshot(out.resolve("search-facets.png"));
 
         hash(browser, "#/source?corpus=manuals&source=plant%2Fpump-manual.pdf&q=turbine&chunk=1");
         browser.shown("#passages .hit.opened");

@@ -33,6 +33,22 @@ export function metadataPills(metadata) {
     : null;
 }
 
+/**
+ * The hit's snippet (its matches marked from the snippet's own ranges, never from the server's
+ * HTML form) with the whole passage folded beneath it; the whole passage alone when the hit has no
+ * snippet or the snippet is the whole passage.
+ */
+function passageNodes(r) {
+  const text = r.text || '';
+  const s = r.snippet;
+  const passage = h('p', {class: 'passage'}, highlighted(text, r.highlights));
+  if (!s || typeof s.text !== 'string' || (s.start === 0 && s.end === text.length)) return passage;
+  return [
+    h('p', {class: 'snippet'}, s.start > 0 ? '…' : null, highlighted(s.text, s.highlights), s.end < text.length ? '…' : null),
+    h('details', {class: 'whole'}, h('summary', {}, 'Whole passage'), passage),
+  ];
+}
+
 /** The list item of one hit; `link` is the address that opens it in its source. */
 export function hitItem(r, link, opened) {
   const {lexical, semantic} = scoreParts(r);
@@ -50,6 +66,6 @@ export function hitItem(r, link, opened) {
     semantic ? h('span', {class: 'semantic'}, partLabel('semantic', semantic)) : null,
     h('span', {}, `source revision ${num(r.sourceRevision)}`),
     r.mediaType ? h('span', {}, r.mediaType) : null),
-  h('p', {class: 'passage'}, highlighted(r.text || '', r.highlights)),
+  passageNodes(r),
   pills ? h('div', {class: 'meta'}, pills) : null);
 }

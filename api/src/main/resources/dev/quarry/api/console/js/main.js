@@ -12,10 +12,11 @@ import {sourceView} from './view-source.js';
 import {ingestView} from './view-ingest.js';
 import {historyView} from './view-history.js';
 import {statusView} from './view-status.js';
+import {jobsView} from './view-jobs.js';
 
 const VIEWS = {
   corpora: corporaView, search: searchView, sources: sourcesView, source: sourceView,
-  ingest: ingestView, history: historyView, status: statusView,
+  ingest: ingestView, jobs: jobsView, history: historyView, status: statusView,
 };
 
 const main = document.getElementById('view');
@@ -95,6 +96,7 @@ function offerOnlyWhatIsGranted(c) {
     search: g.anywhere('search') && features.includes('scoped-retrieval'),
     sources: g.anywhere('search') || g.anywhere('index'),
     ingest: g.anywhere('index') && features.includes('document-ingestion'),
+    jobs: g.anywhere('index') && features.includes('ingestion-jobs'),
     history: g.anywhere('index'),
   };
   for (const a of nav.querySelectorAll('a')) {

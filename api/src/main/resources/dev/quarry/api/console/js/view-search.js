@@ -1,27 +1,13 @@
-// Search: the request as the API takes it, the results as it gives them, the revision answered
-// at (and pinning to it), and the same request as a curl command.
+// Search: the request as the API takes it, the results as it gives them (with facets to filter
+// on), the revision answered at (and pinning to it), and the same request as a curl command.
 import * as api from './api.js';
 import {h, num, replace} from './dom.js';
 import {copyable, corpusPicker} from './common.js';
 import {hitItem} from './hits.js';
+import {activeFilters, facetPanel, facetSuggestions} from './facets.js';
+import {searchForm} from './search-form.js';
+import {facetFields, picks, searchBody} from './search-request.js';
 import {errorBlock} from './words.js';
-
-/** The search body from the address's parameters; throws a field error for a malformed filter. */
-export function searchBody(p) {
-  const body = {corpus: p.get('corpus'), query: p.get('q')};
-  if (p.get('sources')) body.sources = p.get('sources').split(',').map(s => s.trim()).filter(Boolean);
-  if (p.get('filter')) {
-    try {
-      body.filter = JSON.parse(p.get('filter'));
-    } catch (e) {
-      throw Object.assign(new Error(`The filter is not JSON: ${e.message}`), {code: 'INVALID_REQUEST', field: 'filter'});
-    }
-  }
-  for (const [param, name] of [['topK', 'topK'], ['per', 'maxChunksPerSource'], ['revision', 'revision']]) {
-    if (p.get(param)) body[name] = Number(p.get(param));
-  }
-  return body;
-}
 
 export async function searchView(main, ctx) {
   const p = ctx.params;
@@ -29,33 +15,16 @@ export async function searchView(main, ctx) {
     corpus => ctx.go('search', {corpus}));
   if (!ctx.current()) return;
   const corpus = picker.value;
-  const q = h('input', {type: 'search', id: 'query', name: 'q', value: p.get('q') || '', required: true,
-    maxlength: String(ctx.protocol.limits?.maxQueryChars || 1000), class: 'grow', autocomplete: 'off'});
-  const topK = h('input', {type: 'number', id: 'top-k', min: '1', max: String(ctx.protocol.limits?.maxTopK || 100),
-    value: p.get('topK') || '', placeholder: '10'});
-  const per = h('input', {type: 'number', id: 'per-source', min: '1', value: p.get('per') || '', placeholder: 'all'});
-  const sources = h('input', {type: 'text', id: 'sources-scope', value: p.get('sources') || '',
-    placeholder: 'policies/*, guides/intro.md', autocomplete: 'off'});
-  const filter = h('textarea', {id: 'filter', rows: '2', placeholder: '{"department": "hr", "year": {"gte": 2020}}',
-    spellcheck: 'false'}, p.get('filter') || '');
-  const revision = h('input', {type: 'number', id: 'revision', min: '0', value: p.get('revision') || '', placeholder: 'latest'});
-  const form = h('form', {id: 'search-form', role: 'search', onsubmit: e => {
-    e.preventDefault();
-    ctx.go('search', {corpus: picker.select ? picker.select.value : corpus, q: q.value, topK: topK.value,
-      per: per.value, sources: sources.value, filter: filter.value.trim(), revision: revision.value});
-  }},
-  h('div', {class: 'row'}, picker.node, h('label', {class: 'grow'}, 'Query', q),
-    h('button', {type: 'submit', class: 'primary'}, 'Search')),
-  h('details', {open: p.get('topK') || p.get('per') || p.get('sources') || p.get('filter') || p.get('revision')},
-    h('summary', {}, 'Options'),
-    h('div', {class: 'row'},
-      h('label', {}, 'Results (topK)', topK), h('label', {}, 'Per source (maxChunksPerSource)', per),
-      h('label', {}, 'Revision', revision), h('label', {class: 'grow'}, 'Sources (ids or prefixes*)', sources)),
-    h('label', {}, 'Metadata filter (JSON)', filter)));
+  // The mode selector is offered only where there is a choice: a corpus with an embedding model.
+  const settings = corpus ? (await api.call('corpora/read', {corpus})).settings : null;
+  if (!ctx.current()) return;
+  const embedding = settings && settings.embedding ? settings.embedding : null;
+  const {form, focus} = searchForm(ctx, p, picker, embedding,
+    params => ctx.go('search', {corpus: picker.select ? picker.select.value : corpus, ...params}));
   const results = h('section', {id: 'results', 'aria-live': 'polite'});
   replace(main, h('h1', {}, 'Search'), form, results);
   if (!corpus || !p.get('q')) {
-    q.focus();
+    focus();
     return;
   }
   let body;
@@ -68,15 +37,27 @@ export async function searchView(main, ctx) {
   try {
     const answer = await api.call('search', body);
     if (!ctx.current()) return;
-    replace(results, ...answerNodes(ctx, body, answer));
+    replace(results, ...answerNodes(ctx, {...Object.fromEntries(p), corpus}, body, answer));
   } catch (err) {
-    replace(results, errorBlock(err), copyable(api.curl('search', body), 'The request as curl'));
+    if (!ctx.current()) return;
+    const picked = picks(p);
+    replace(results, errorBlock(err),
+      activeFilters(picked, next => ctx.go('search', {...Object.fromEntries(p), corpus, picks: pickParam(next)})),
+      copyable(api.curl('search', body), 'The request as curl'));
   }
 }
 
-function answerNodes(ctx, body, answer) {
+/** The picks as the address holds them; none is no parameter at all. */
+function pickParam(picked) {
+  return Object.keys(picked).length ? JSON.stringify(picked) : '';
+}
+
+function answerNodes(ctx, base, body, answer) {
   const pinned = body.revision !== undefined;
-  const base = Object.fromEntries(ctx.params);
+  const params = new URLSearchParams(base);
+  const picked = picks(params);
+  const fields = facetFields(params);
+  const refilter = next => ctx.go('search', {...base, picks: pickParam(next)});
   const banner = pinned
     ? h('div', {class: 'banner pinned', id: 'answered'},
       h('strong', {}, `Pinned at revision ${num(answer.revision)}.`),
@@ -90,9 +71,14 @@ function answerNodes(ctx, body, answer) {
     corpus: answer.corpus, source: r.source, q: body.query, chunk: r.chunk,
     ...(pinned ? {revision: answer.revision} : {}),
   })));
+  const facets = facetPanel(answer.facets, picked, refilter);
+  const list = h('div', {class: 'hit-list'},
+    facetSuggestions(answer.results, fields, field => ctx.go('search', {...base, facets: [...fields, field].join(', ')})),
+    hits.length ? h('ol', {class: 'hits'}, hits) : h('p', {class: 'muted', id: 'no-results'}, 'No passage matches.'));
   return [
     banner,
-    hits.length ? h('ol', {class: 'hits'}, hits) : h('p', {class: 'muted', id: 'no-results'}, 'No passage matches.'),
+    activeFilters(picked, refilter),
+    facets ? h('div', {class: 'with-facets'}, facets, list) : list,
     h('details', {}, h('summary', {}, 'This request as curl'), copyable(api.curl('search', body), 'The request as curl')),
   ];
 }

@@ -1,0 +1,92 @@
+// The search request as the address holds it (#/search?corpus=...&q=...) and as the API takes it.
+// Everything the form offers lives in the address, so a search survives a reload and can be shared.
+
+/** A field error raised in the browser, shown like the server's own refusals. */
+function invalid(field, message) {
+  return Object.assign(new Error(message), {code: 'INVALID_REQUEST', field});
+}
+
+/**
+ * The facet values picked as filters: `{field: [value, ...]}` from the `picks` parameter (JSON, so
+ * a number stays a number and a value may hold any character). Anything else in it is ignored.
+ */
+export function picks(p) {
+  let parsed;
+  try {
+    parsed = JSON.parse(p.get('picks') || '{}');
+  } catch {
+    return {};
+  }
+  const out = {};
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return out;
+  for (const [field, values] of Object.entries(parsed)) {
+    const kept = Array.isArray(values) ? values.filter(v => typeof v === 'string' || typeof v === 'number') : [];
+    if (kept.length) out[field] = kept;
+  }
+  return out;
+}
+
+/** The picks with one value of `field` added, or removed when it was there: a facet click. */
+export function toggled(current, field, value) {
+  const out = {...current};
+  const values = out[field] || [];
+  out[field] = values.includes(value) ? values.filter(v => v !== value) : [...values, value];
+  if (!out[field].length) delete out[field];
+  return out;
+}
+
+/** The picks as a filter: one value is an equality, several of a field are `in` (any of them). */
+function pickedFilter(picked) {
+  const out = {};
+  for (const [field, values] of Object.entries(picked)) out[field] = values.length === 1 ? values[0] : {in: values};
+  return out;
+}
+
+/**
+ * The typed JSON filter and the picked values together: merged into one object when they name
+ * different fields (the shortest request), else both under `and`.
+ */
+function combined(typed, picked) {
+  const fromPicks = pickedFilter(picked);
+  if (!Object.keys(fromPicks).length) return typed;
+  if (typed === undefined) return fromPicks;
+  const plain = typed && typeof typed === 'object' && !Array.isArray(typed);
+  if (plain && !Object.keys(fromPicks).some(k => k in typed)) return {...typed, ...fromPicks};
+  return {and: [typed, fromPicks]};
+}
+
+/** The facet fields named in the `facets` parameter (comma-separated), each once. */
+export function facetFields(p) {
+  return [...new Set((p.get('facets') || '').split(',').map(s => s.trim()).filter(Boolean))];
+}
+
+/** The search body from the address's parameters; throws a field error for a malformed filter. */
+export function searchBody(p) {
+  const body = {corpus: p.get('corpus'), query: p.get('q')};
+  if (p.get('mode')) body.mode = p.get('mode');
+  if (p.get('fusion') || p.get('weight')) {
+    body.fusion = {method: p.get('fusion') || 'convex'};
+    if (p.get('weight')) body.fusion.semanticWeight = Number(p.get('weight'));
+  }
+  if (p.get('ops')) body.syntax = 'operators';
+  if (p.get('sources')) body.sources = p.get('sources').split(',').map(s => s.trim()).filter(Boolean);
+  let typed;
+  if (p.get('filter')) {
+    try {
+      typed = JSON.parse(p.get('filter'));
+    } catch (e) {
+      throw invalid('filter', `The filter is not JSON: ${e.message}`);
+    }
+  }
+  const filter = combined(typed, picks(p));
+  if (filter !== undefined) body.filter = filter;
+  const facets = facetFields(p);
+  if (facets.length) body.facets = facets;
+  for (const [param, name] of [['topK', 'topK'], ['per', 'maxChunksPerSource'], ['revision', 'revision']]) {
+    if (p.get(param)) body[name] = Number(p.get(param));
+  }
+  // Plain-text snippets: the console marks the matches itself from their offsets, so no markup
+  // from the server is ever parsed.
+  body.snippet = {maxChars: 240};
+  return body;
+}

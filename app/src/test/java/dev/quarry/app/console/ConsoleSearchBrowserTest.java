@@ -1,0 +1,220 @@
+package dev.quarry.app.console;
+
+import static dev.quarry.api.ApiClient.ok;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.ApiClient;
+import dev.quarry.app.ServerProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The search page's controls in a real headless Chromium against a real {@code quarry serve}:
+ * facets and the filters they add, snippets, the operator syntax, and the server's refusals. The
+ * mode selector of an embedding corpus is in {@link ConsoleBrowserTest}, whose server already has
+ * one.
+ *
+ * <p>Skipped (visibly) without {@code /usr/bin/chromium} and {@code /usr/bin/chromedriver}.
+ */
+class ConsoleSearchBrowserTest {
+  static final String ADMIN = ConsoleBrowserTest.ADMIN;
+  /** About a hundred words without a query word of the tests, to make a chunk longer than a snippet. */
+  static final String FILLER = "Routine checks keep the plant running smoothly every day. ".repeat(11);
+  static final String ATTACK = "<img src=x onerror=\"window.__pwned=1\"><script>window.__pwned=2</script>";
+
+  @TempDir
+  static Path dir;
+  static ServerProcess server;
+  static ApiClient api;
+  Browser browser;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path tokens = Files.writeString(dir.resolve("tokens.json"), ConsoleBrowserTest.TOKENS);
+    server = ServerProcess.serve(dir.resolve("data"), tokens, null, 512);
+    api = server.client();
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"policies\"}"));
+    index("policies", "hr/leave.md", "Parental leave is sixteen weeks of paid leave for every new parent.",
+        Map.of("dept", "hr", "year", 2024));
+    index("policies", "hr/sick.md", "Sick leave needs a note from a doctor after three days.",
+        Map.of("dept", "hr", "year", 2023));
+    index("policies", "finance/travel.md", "Travel expenses during leave are not refunded.",
+        Map.of("dept", "finance", "year", 2024));
+    index("policies", "ops/turbines.md", FILLER + "The turbine spins at night. " + FILLER, Map.of("dept", "ops"));
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"hostile\"}"));
+    index("hostile", "evil.md", FILLER + "Take leave " + ATTACK + " now. " + FILLER, Map.of("dept", ATTACK));
+  }
+
+  private static void index(String corpus, String source, String text, Map<String, Object> metadata) {
+    ObjectNode body = ApiClient.JSON.createObjectNode().put("corpus", corpus).put("source", source).put("text", text);
+    body.set("metadata", ApiClient.JSON.valueToTree(metadata));
+    ok(api.retrieval("sources/index", ADMIN, body.toString()));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @AfterEach
+  void closeBrowser() {
+    if (browser != null) {
+      try {
+        List<String> errors = browser.pageErrors();
+        assertTrue(errors.isEmpty(), () -> "the page logged errors: " + errors);
+      } finally {
+        browser.close();
+      }
+    }
+  }
+
+  private void signIn() {
+    browser = Browser.open(1280, 900);
+    browser.signIn(server.url(), ADMIN);
+    browser.showing("#who-subject", "console-admin");
+  }
+
+  @Test
+  void facetCounts_areTheServers_andAClickOnAValueNarrowsTheHitsToIt() {
+    signIn();
+    browser.go("#/search?corpus=policies&q=leave&facets=dept");
+    browser.shown("#facets button.facet-value");
+    JsonNode answer = ok(api.retrieval("search", ADMIN,
+        "{\"corpus\": \"policies\", \"query\": \"leave\", \"facets\": [\"dept\"]}"));
+    Map<String, String> expected = new HashMap<>();
+    answer.at("/facets/0/values").forEach(v -> expected.put(v.path("value").asText(), v.path("count").asText()));
+    assertEquals(Map.of("hr", "2", "finance", "1"), expected);
+    Map<String, String> shown = browser.all("#facets button.facet-value").stream()
+        .collect(Collectors.toMap(b -> b.getAttribute("data-value"), b -> b.findElement(By.cssSelector(".count")).getText()));
+    assertEquals(expected, shown);
+    assertEquals(Set.of("hr/leave.md", "hr/sick.md", "finance/travel.md"), hitSources());
+
+    browser.shown("#facets button.facet-value[data-value='finance']").click();
+    browser.until(d -> hitSources().equals(Set.of("finance/travel.md")) ? true : null);
+    WebElement chip = browser.shown("#active-filters .active-filter");
+    assertEquals("dept", chip.getAttribute("data-field"));
+    assertEquals("finance", chip.getAttribute("data-value"));
+    assertTrue(curl().contains("\"filter\":{\"dept\":\"finance\"}"), curl());
+    assertEquals("true", browser.shown("#facets button.facet-value[data-value='finance']").getAttribute("aria-pressed"));
+
+    // The counts are over what the search now matches: the filtered field has its one value left.
+    assertEquals(List.of("finance"), browser.all("#facets button.facet-value").stream()
+        .map(b -> b.getAttribute("data-value")).toList());
+
+    browser.shown("#active-filters .active-filter[data-value='finance'] button.remove").click();
+    browser.until(d -> hitSources().size() == 3 && browser.all("#active-filters").isEmpty() ? true : null);
+    assertFalse(curl().contains("\"filter\""), curl());
+  }
+
+  @Test
+  void aPickedValue_joinsTheTypedFilter() {
+    signIn();
+    browser.go("#/search?corpus=policies&q=leave&facets=dept&filter=" + java.net.URLEncoder.encode(
+        "{\"year\": 2024}", java.nio.charset.StandardCharsets.UTF_8));
+    browser.until(d -> hitSources().equals(Set.of("hr/leave.md", "finance/travel.md")) ? true : null);
+    assertEquals("1", browser.shown("#facets button.facet-value[data-value='hr'] .count").getText());
+    browser.shown("#facets button.facet-value[data-value='hr']").click();
+    browser.until(d -> hitSources().equals(Set.of("hr/leave.md")) ? true : null);
+    assertTrue(curl().contains("\"filter\":{\"year\":2024,\"dept\":\"hr\"}"), curl());
+    browser.shown("#clear-filters").click();
+    browser.until(d -> hitSources().size() == 2 && browser.all("#active-filters").isEmpty() ? true : null);
+  }
+
+  @Test
+  void aFieldTheHitsCarry_isOfferedAsAFacet_andAddsIt() {
+    signIn();
+    browser.go("#/search?corpus=policies&q=leave");
+    browser.shown("#facet-suggestions .add-facet[data-field='year']").click();
+    WebElement year = browser.shown("#facets .facet[data-field='year']");
+    assertTrue(year.getText().contains("2024"), year.getText());
+    assertEquals("2", year.findElement(By.cssSelector("button[data-value='2024'] .count")).getText());
+    assertEquals("year", browser.shown("#facet-fields").getAttribute("value"));
+  }
+
+  @Test
+  void aLexicalCorpus_hasNoModeSelector_andHitsShowTheirSnippetWithItsMatchesMarked() {
+    signIn();
+    browser.go("#/search?corpus=policies&q=turbine");
+    WebElement hit = browser.shown(".hit[data-source='ops/turbines.md']");
+    assertTrue(browser.all("#mode").isEmpty(), "a mode selector on a lexical corpus");
+    WebElement snippet = hit.findElement(By.cssSelector(".snippet"));
+    assertEquals("turbine", snippet.findElement(By.cssSelector("mark")).getText().toLowerCase());
+    assertTrue(snippet.getText().startsWith("…") && snippet.getText().endsWith("…"), snippet.getText());
+    String whole = hit.findElement(By.cssSelector("details.whole .passage")).getAttribute("textContent");
+    assertTrue(whole.length() > snippet.getText().length() + 100, whole);
+    assertTrue(whole.contains(snippet.getText().replace("…", "")), "the snippet is a part of the passage");
+  }
+
+  @Test
+  void operatorSyntax_excludesAWord_andThePlainSyntaxDoesNot() {
+    signIn();
+    browser.go("#/search?corpus=policies");
+    browser.shown("#query").sendKeys("leave -expenses\n");
+    browser.until(d -> hitSources().contains("finance/travel.md") ? true : null);
+    assertFalse(curl().contains("\"syntax\""), curl());
+    assertTrue(browser.shown("#operators-hint").getText().contains("-word"), browser.shown("#operators-hint").getText());
+    browser.shown("#operators").click();
+    browser.shown("#search-form button[type=submit]").click();
+    browser.until(d -> hitSources().equals(Set.of("hr/leave.md", "hr/sick.md")) ? true : null);
+    assertTrue(curl().contains("\"syntax\":\"operators\""), curl());
+    assertTrue(browser.shown("#operators").isSelected());
+  }
+
+  @Test
+  void aRefusal_isShownWithItsCodeAndMessage() {
+    signIn();
+    browser.go("#/search?corpus=policies&q=leave&facets=a,b,c,d,e,f,g,h,i");
+    WebElement alert = browser.shown("#results [role=alert]");
+    assertTrue(alert.getText().contains("INVALID_REQUEST"), alert.getText());
+    assertTrue(alert.getText().contains("The value of facets is not valid."), alert.getText());
+    assertTrue(alert.findElement(By.cssSelector(".detail")).getText().contains("8"), alert.getText());
+  }
+
+  @Test
+  void hostileTextAndMetadata_inSnippetsFacetsAndFilters_areShownAsText() {
+    signIn();
+    browser.go("#/search?corpus=hostile&q=leave&facets=dept");
+    WebElement value = browser.shown("#facets button.facet-value");
+    assertEquals(ATTACK, value.findElement(By.cssSelector(".value")).getText());
+    WebElement snippet = browser.shown(".hit[data-source='evil.md'] .snippet");
+    assertTrue(snippet.getText().contains("leave " + ATTACK), snippet.getText());
+    value.click();
+    WebElement chip = browser.shown("#active-filters .active-filter");
+    assertTrue(chip.getText().contains("dept: " + ATTACK), chip.getText());
+    browser.shown(".hit[data-source='evil.md']");
+    assertEquals(1, browser.all(".hit").size());
+    assertNull(browser.script("return window.__pwned === undefined ? null : window.__pwned"));
+    assertEquals(0L, browser.script("return document.querySelectorAll('img[src=x], main script').length"));
+  }
+
+  /** The sources of the hits now shown, once the answer is in. */
+  private Set<String> hitSources() {
+    browser.shown("#answered");
+    return browser.all(".hit").stream().map(e -> e.getAttribute("data-source")).collect(Collectors.toSet());
+  }
+
+  /** The copyable curl command of the search (inside a closed disclosure, so present but not shown). */
+  private String curl() {
+    return browser.until(d -> d.findElements(By.cssSelector("#results .curl")).stream().findFirst().orElse(null))
+        .getAttribute("textContent");
+  }
+}
