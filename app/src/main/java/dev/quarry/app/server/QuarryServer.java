@@ -130,6 +130,12 @@ public final class QuarryServer implements AutoCloseable {
     if (engineMetrics != null) {
       metrics.bind(engineMetrics);
     }
+    if (corpora.openCorpora().isPresent()) {
+      metrics.bind(new CorporaMetrics(corpora));
+    }
+    if (extractors != null) {
+      metrics.bind(new ExtractionMetrics(extractors));
+    }
     Authenticator tokens = RequestScope.recordingSubjects(tokenFile);
     StrictJson json = new StrictJson();
     ObjectMapper mapper = json.mapper();
