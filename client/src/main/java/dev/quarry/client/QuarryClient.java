@@ -334,8 +334,16 @@ public final class QuarryClient {
    * backups, {@code BACKUP_EXISTS} for a name already used.
    */
   public Backup backup(String name, Duration timeout) {
+    return backup(name, null, timeout);
+  }
+
+  /**
+   * {@code POST /v1/admin/backup} of only the corpora named ({@code corpora} non-empty; null backs
+   * up everything): {@code CORPUS_NOT_FOUND} when one does not exist.
+   */
+  public Backup backup(String name, List<String> corpora, Duration timeout) {
     HttpRequest.Builder b = transport.request("v1/admin/backup", false).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(Transport.write(new BackupName(name))));
+        .POST(HttpRequest.BodyPublishers.ofByteArray(Transport.write(new BackupRequest(name, corpora))));
     if (timeout != null) {
       b.timeout(timeout);
     }
@@ -453,7 +461,8 @@ public final class QuarryClient {
 
   record Batch(String corpus, String corpusId, List<BatchOperation> operations) {}
 
-  record BackupName(String name) {}
+  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+  record BackupRequest(String name, List<String> corpora) {}
 
   record JobCreate(String corpus, String corpusId) {}
 

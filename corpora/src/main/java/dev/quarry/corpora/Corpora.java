@@ -134,6 +134,15 @@ public interface Corpora extends Closeable {
   CorpusBackup backupCorpus(Access access, String corpus, Path targetDataDir);
 
   /**
+   * Expert: the corpora open in memory now and what their published revisions occupy, for a
+   * server's metrics (no grant is asked: nothing names a corpus); empty when the store cannot tell
+   * cheaply (corpora on a cluster). Opens no corpus and lists no folder.
+   */
+  default java.util.Optional<OpenCorporaFootprint> openCorpora() {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * Whether {@link #ingest} recognises images and PDF pages without a text layer (OCR switched on
    * and Tesseract found); without it, images are UNSUPPORTED_MEDIA_TYPE.
    */

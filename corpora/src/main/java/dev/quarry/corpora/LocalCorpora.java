@@ -87,6 +87,11 @@ final class LocalCorpora implements Corpora {
   }
 
   @Override
+  public java.util.Optional<OpenCorporaFootprint> openCorpora() {
+    return store.openCorpora();
+  }
+
+  @Override
   public CorpusDescription readCorpus(Access access, String corpus) {
     CorpusInfo.checkName(corpus, "corpus");
     requireCorpus(access, corpus, ANY);

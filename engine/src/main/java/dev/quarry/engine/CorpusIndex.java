@@ -118,6 +118,17 @@ public interface CorpusIndex extends Closeable {
     throw new QuarryException(ErrorCode.UNAVAILABLE, "this corpus store does not support backups");
   }
 
+  /**
+   * Expert: the segments of the published revision and their size on disk, for metrics; empty when
+   * this store cannot tell cheaply. Cheap where it answers: no folder is listed, and each
+   * segment's size is measured once (a few file sizes) and then remembered.
+   *
+   * @throws QuarryException UNAVAILABLE when the index is closed
+   */
+  default java.util.Optional<IndexFootprint> footprint() {
+    return java.util.Optional.empty();
+  }
+
   /** Commits and closes the index; later calls fail with UNAVAILABLE. */
   @Override
   void close() throws IOException;

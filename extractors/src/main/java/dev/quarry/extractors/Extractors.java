@@ -135,6 +135,11 @@ public final class Extractors implements AutoCloseable {
     return limits;
   }
 
+  /** Expert: how busy the extraction pool is now, for metrics. Cheap: a few counters. */
+  public ExtractionPoolState poolState() {
+    return new ExtractionPoolState(pool.size(), pool.busyCount(), pool.waitingCount(), pool.refusedCount());
+  }
+
   /** Ends the worker processes; extractions still running fail. */
   @Override
   public void close() {

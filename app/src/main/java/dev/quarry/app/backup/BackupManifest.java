@@ -24,11 +24,14 @@ import java.util.Objects;
  * @param name the backup's name
  * @param createdAt when the backup began: every receipt sent before then is in it
  * @param serverVersion the release that wrote it
+ * @param allCorpora true: every corpus of the data folder, and its other entries; false: only the
+ *     corpora it lists, which were named when it was asked for (absent from manifests written
+ *     before per-corpus backups, which were all of the first kind)
  * @param corpora each corpus with its corpusId and the revision it was copied at, in name order
  * @param bytes the size of everything copied
  */
-public record BackupManifest(String name, Instant createdAt, String serverVersion, List<CorpusBackup> corpora,
-    long bytes) {
+public record BackupManifest(String name, Instant createdAt, String serverVersion, boolean allCorpora,
+    List<CorpusBackup> corpora, long bytes) {
   public static final String FILE = "quarry-backup.json";
   /** The layout's version; a restore refuses others. */
   public static final int FORMAT = 1;
@@ -45,7 +48,7 @@ public record BackupManifest(String name, Instant createdAt, String serverVersio
   public ObjectNode toJson() {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("format", FORMAT).put("name", name).put("createdAt", createdAt.toString())
-        .put("serverVersion", serverVersion);
+        .put("serverVersion", serverVersion).put("allCorpora", allCorpora);
     ArrayNode list = root.putArray("corpora");
     for (CorpusBackup c : corpora) {
       list.addObject().put("corpus", c.corpus()).put("corpusId", c.corpusId()).put("revision", c.revision());
@@ -86,7 +89,8 @@ public record BackupManifest(String name, Instant createdAt, String serverVersio
       corpora.add(new CorpusBackup(c.path("corpus").asText(), c.path("corpusId").asText(), c.path("revision").asLong()));
     }
     return new BackupManifest(root.path("name").asText(), Instant.parse(root.path("createdAt").asText()),
-        root.path("serverVersion").asText(), corpora, root.path("bytes").asLong());
+        root.path("serverVersion").asText(), root.path("allCorpora").asBoolean(true), corpora,
+        root.path("bytes").asLong());
   }
 
   /** Whether {@code dir} has a manifest, complete or not. */

@@ -8,6 +8,7 @@ import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.AccessPolicy;
 import dev.quarry.corpora.access.Scope;
 import dev.quarry.corpora.registry.LuceneCorpusStore;
+import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import java.io.IOException;
@@ -72,27 +73,68 @@ public final class Backups {
   /**
    * Backs up every corpus and the rest of the data folder as {@code name}.
    *
-   * @param access the caller: it must hold {@code manage} on every corpus (a grant on {@code *})
-   * @throws QuarryException FORBIDDEN; INVALID_REQUEST (field {@code name}); BACKUP_EXISTS; CAPACITY
-   *     while another backup runs; UNAVAILABLE when writing fails (nothing is left behind)
+   * @see #create(Access, String, List)
    */
   public BackupManifest create(Access access, String name) {
-    AccessPolicy.requireCorpus(access, "*", EnumSet.of(Scope.MANAGE));
+    return create(access, name, null);
+  }
+
+  /**
+   * Backs up the corpora {@code only} names as {@code name}; null: every corpus and the rest of the
+   * data folder. A backup of named corpora holds those corpora alone (no other entry of the data
+   * folder: ingestion jobs, for one, hold files of other corpora too).
+   *
+   * <p>Checked in the contract's order before anything is written: the request (INVALID_REQUEST,
+   * field {@code name} or {@code corpora[i]}), the caller's grants (FORBIDDEN), each named corpus's
+   * existence (CORPUS_NOT_FOUND), then the backups running (CAPACITY) and the name's use
+   * (BACKUP_EXISTS).
+   *
+   * @param access the caller: it must hold {@code manage} on every corpus (a grant on {@code *}),
+   *     whichever corpora it names: a backup is the server's, written into its backup directory
+   * @param only the corpora to back up (1 to {@code maxCorpora} distinct names), or null for all
+   * @throws QuarryException INVALID_REQUEST; FORBIDDEN; CORPUS_NOT_FOUND (a named corpus does not
+   *     exist, or was deleted while the backup ran); BACKUP_EXISTS; CAPACITY while another backup
+   *     runs; UNAVAILABLE when writing fails (nothing is left behind)
+   */
+  public BackupManifest create(Access access, String name, List<String> only) {
     if (!NAME.matcher(name).matches()) {
       throw QuarryException.invalid("name", "a backup name is 1 to 128 of A-Z a-z 0-9 . _ - and starts with a "
           + "letter or digit; got '" + name + "'");
+    }
+    List<String> named = only == null ? null : checkCorpusNames(only);
+    AccessPolicy.requireCorpus(access, "*", EnumSet.of(Scope.MANAGE));
+    if (named != null) {
+      for (String corpus : named) {
+        corpora.readCorpus(access, corpus); // CORPUS_NOT_FOUND before anything is written
+      }
     }
     if (!running.tryLock()) {
       throw new QuarryException(ErrorCode.CAPACITY, "a backup is already running; retry once it has finished");
     }
     try {
-      return createLocked(access, name);
+      return createLocked(access, name, named);
     } finally {
       running.unlock();
     }
   }
 
-  private BackupManifest createLocked(Access access, String name) {
+  /** The names, in name order: each a corpus name, none twice, at least one. */
+  private static List<String> checkCorpusNames(List<String> names) {
+    if (names.isEmpty()) {
+      throw QuarryException.invalid("corpora", "corpora must name at least one corpus; omit it to back up every corpus");
+    }
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < names.size(); i++) {
+      String field = "corpora[" + i + "]";
+      CorpusInfo.checkName(names.get(i), field);
+      if (!seen.add(names.get(i))) {
+        throw QuarryException.invalid(field, field + " names '" + names.get(i) + "' a second time");
+      }
+    }
+    return names.stream().sorted().toList();
+  }
+
+  private BackupManifest createLocked(Access access, String name, List<String> named) {
     Path target = directory.resolve(name);
     if (Files.exists(target)) {
       throw exists(name);
@@ -102,9 +144,18 @@ public final class Backups {
     try {
       Files.createDirectories(directory);
       Files.createDirectory(partial);
-      List<CorpusBackup> copied = copyCorpora(access, partial);
-      FileCopies.copyEntries(dataDir, partial, n -> !LuceneCorpusStore.OWNED_ENTRIES.contains(n) && !n.startsWith("."));
-      BackupManifest manifest = new BackupManifest(name, started, serverVersion, copied, FileCopies.size(partial));
+      List<CorpusBackup> copied;
+      if (named == null) {
+        copied = copyCorpora(access, partial);
+        FileCopies.copyEntries(dataDir, partial, n -> !LuceneCorpusStore.OWNED_ENTRIES.contains(n) && !n.startsWith("."));
+      } else {
+        copied = new ArrayList<>();
+        for (String corpus : named) {
+          copied.add(corpora.backupCorpus(access, corpus, partial));
+        }
+      }
+      BackupManifest manifest = new BackupManifest(name, started, serverVersion, named == null, copied,
+          FileCopies.size(partial));
       manifest.write(partial);
       FileCopies.fsyncDir(partial);
       try {
@@ -113,7 +164,8 @@ public final class Backups {
         throw exists(name);
       }
       FileCopies.fsyncDir(directory);
-      LOG.info("backup {} written to {}: {} corpora, {} bytes", name, target, copied.size(), manifest.bytes());
+      LOG.info("backup {} written to {}: {} corpora{}, {} bytes", name, target, copied.size(),
+          named == null ? "" : " (named)", manifest.bytes());
       return manifest;
     } catch (IOException e) {
       LOG.error("backup {} failed", name, e);

@@ -17,8 +17,9 @@ import java.util.List;
 /**
  * Restores a backup into an empty data folder, with the server stopped: copies the backup's files
  * (everything but its manifest), then opens the folder as a server would and checks that every
- * corpus of the manifest is there with its corpusId at its revision. A folder that is not empty is
- * refused before anything is written; a restore that fails removes what it copied.
+ * corpus of the manifest is there with its corpusId at its revision. A backup of named corpora
+ * restores the same way and holds just those corpora (the manifest lists them). A folder that is
+ * not empty is refused before anything is written; a restore that fails removes what it copied.
  */
 public final class Restore {
   private Restore() {}

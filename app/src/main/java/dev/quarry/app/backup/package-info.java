@@ -3,7 +3,8 @@
  *
  * <p>{@link dev.quarry.app.backup.Backups} writes a backup from a running server: every corpus at
  * one revision (Lucene's commit held while its files are copied, so writes go on), the data
- * folder's other entries as files, and a manifest, {@code quarry-backup.json}, written last; the
+ * folder's other entries as files (or only corpora named by the caller, and nothing else), and a
+ * manifest, {@code quarry-backup.json}, that lists the corpora held, written last; the
  * backup appears under its name only once complete. A backup folder has the data folder's own
  * layout, so {@link dev.quarry.app.backup.Restore} copies it into an empty data folder and checks
  * every corpus opens at the revision the manifest names.

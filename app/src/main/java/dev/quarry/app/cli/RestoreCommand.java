@@ -49,8 +49,8 @@ final class RestoreCommand implements Callable<Integer> {
     for (CorpusBackup c : manifest.corpora()) {
       out.printf("%-32s revision %d%n", c.corpus(), c.revision());
     }
-    out.printf("restored backup %s (taken %s) into %s: %d corpora%n", manifest.name(), manifest.createdAt(), data,
-        manifest.corpora().size());
+    out.printf("restored backup %s (taken %s) into %s: %d corpora%s%n", manifest.name(), manifest.createdAt(), data,
+        manifest.corpora().size(), manifest.allCorpora() ? "" : ", the ones named when it was taken");
     return 0;
   }
 }

@@ -18,7 +18,7 @@ import java.time.format.DateTimeFormatter;
  *
  * <pre>{@code
  * {"time":"2026-12-01T03:20:13.530Z","level":"INFO","logger":"dev.quarry.access","thread":"qtp-37",
- *  "message":"request id=3f2a... method=POST ...","requestId":"3f2a..."}
+ *  "message":"method=POST path=/v1/retrieval/search ...","requestId":"3f2a..."}
  * }</pre>
  *
  * {@code requestId} is there on every line logged while a request is served (from the MDC);

@@ -12,11 +12,13 @@ import org.slf4j.LoggerFactory;
  * the logger {@code dev.quarry.access}:
  *
  * <pre>{@code
- * request id=3f2a... method=POST path=/v1/retrieval/search status=200 bytes=1843 ms=12 subject=app-1
+ * method=POST path=/v1/retrieval/search status=200 bytes=1843 ms=12 subject=app-1
  * }</pre>
  *
- * The path is logged without its query string; the token, the body and the query are never logged.
- * {@code subject=-} when no token was accepted. Thread-safe.
+ * The request's id is not part of the message: it is bound to the MDC for this line, as for every
+ * other line of the request, so the layout writes it once ({@code request=ID} in text,
+ * {@code requestId} in JSON). The path is logged without its query string; the token, the body and
+ * the query are never logged. {@code subject=-} when no token was accepted. Thread-safe.
  */
 final class AccessLog implements RequestLog {
   private static final Logger LOG = LoggerFactory.getLogger("dev.quarry.access");
@@ -37,13 +39,12 @@ final class AccessLog implements RequestLog {
     if (!LOG.isInfoEnabled()) {
       return;
     }
-    String id = tag == null ? "-" : tag.id();
     String subject = tag == null || tag.subject() == null ? "-" : tag.subject();
     long ms = tag == null ? -1 : TimeUnit.NANOSECONDS.toMillis(nanos);
     // Written after the request's own threads let go of it: the id is bound again for this line.
     try (org.slf4j.MDC.MDCCloseable logged = tag == null ? null
-        : org.slf4j.MDC.putCloseable(dev.quarry.app.logging.JsonLineLayout.REQUEST_ID, id)) {
-      LOG.info("request id={} method={} path={} status={} bytes={} ms={} subject={}", id, request.getMethod(),
+        : org.slf4j.MDC.putCloseable(dev.quarry.app.logging.JsonLineLayout.REQUEST_ID, tag.id())) {
+      LOG.info("method={} path={} status={} bytes={} ms={} subject={}", request.getMethod(),
           printable(request.getHttpURI().getPath()), response.getStatus(), Response.getContentBytesWritten(response),
           ms, subject);
     }

@@ -12,17 +12,22 @@ import dev.quarry.corpora.access.Access;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import io.javalin.http.Context;
+import dev.quarry.api.wire.Limit;
+import java.util.List;
 import java.util.Set;
 
 /**
- * {@code POST /v1/admin/backup} {@code {"name"}}: backs up the whole data folder into the server's
- * {@code backup.directory} and answers the backup's manifest once it is complete. Needs a token
- * with {@code manage} on every corpus (a grant on {@code *}). Without {@code backup.directory} the
+ * {@code POST /v1/admin/backup} {@code {"name", "corpora"?}}: backs up the whole data folder (or only
+ * the corpora named) into the server's {@code backup.directory} and answers the backup's manifest once
+ * it is complete. Needs a token with {@code manage} on every corpus (a grant on {@code *}), whichever
+ * corpora it names. Without {@code backup.directory} the
  * endpoint is off: 404 NOT_FOUND, after authentication. Not held to the capacity gate (a backup
  * takes no search or mutation place); {@link Backups} runs one at a time.
  */
 final class BackupEndpoint extends Endpoint {
   static final String PATH = "/v1/admin/backup";
+  /** Longer than any corpus name, so that a long one is refused by the name rule, naming the rule. */
+  private static final int MAX_NAME_CHARS = 256;
   private final Backups backups;
 
   /** @param backups where backups go, or null when they are off */
@@ -39,9 +44,11 @@ final class BackupEndpoint extends Endpoint {
     byte[] body = readBody(ctx);
     return c -> {
       WireObject request = WireObject.root(json.parseObject(body));
-      request.allowOnly(Set.of("name"));
+      request.allowOnly(Set.of("name", "corpora"));
       String name = request.requireString("name");
-      BackupManifest manifest = backups.create(access, name);
+      // At most one list page of names: as many as corpora/list answers at once.
+      List<String> only = request.optionalStringList("corpora", (int) limits.get(Limit.MAX_LIST_LIMIT), MAX_NAME_CHARS);
+      BackupManifest manifest = backups.create(access, name, only);
       Responses.write(c, 200, manifest.toJson(), json.mapper());
     };
   }

@@ -4,7 +4,10 @@ import java.util.Locale;
 
 /** How the server writes its log lines: for people ({@link #TEXT}) or for log shippers ({@link #JSON}). */
 public enum LogFormat {
-  /** {@code 2026-12-01T03:20:13.530Z INFO [thread] logger - message}, one line per event. */
+  /**
+   * {@code 2026-12-01T03:20:13.530+0000 [thread] INFO logger request=ID - message}, one line per
+   * event ({@code request=ID} on the lines logged while a request is served).
+   */
   TEXT,
   /** One JSON object per line: time, level, logger, thread, message, requestId, error. */
   JSON;

@@ -21,7 +21,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The server's metrics in Prometheus' text format ({@code GET /metrics}), kept by Micrometer: every
  * answered request by endpoint, method and status (a latency histogram; 429s are {@code
  * status="429"}), requests in progress, the data folder's free disk, and the JVM's memory, GC,
- * threads, classes, CPU, uptime and file descriptors.
+ * threads, classes, CPU, uptime and file descriptors; the engine's work ({@link EngineMetrics}), the
+ * open corpora ({@link CorporaMetrics}) and the extraction pool ({@link ExtractionMetrics}) are
+ * {@link #bind bound} to it.
  *
  * <p>Label values are bounded whatever clients send: {@code endpoint} is one of the server's own
  * paths ({@code other} for anything else, unknown paths included; {@code /console} for the console's

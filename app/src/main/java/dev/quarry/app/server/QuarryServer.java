@@ -130,6 +130,12 @@ public final class QuarryServer implements AutoCloseable {
     if (engineMetrics != null) {
       metrics.bind(engineMetrics);
     }
+    if (corpora.openCorpora().isPresent()) {
+      metrics.bind(new CorporaMetrics(corpora));
+    }
+    if (extractors != null) {
+      metrics.bind(new ExtractionMetrics(extractors));
+    }
     Authenticator tokens = RequestScope.recordingSubjects(tokenFile);
     StrictJson json = new StrictJson();
     ObjectMapper mapper = json.mapper();
@@ -170,7 +176,7 @@ public final class QuarryServer implements AutoCloseable {
           Authentication.authenticate(ctx, tokens);
           ObjectNode protocol = plugin.protocol();
           protocol.putObject("server").put("name", "quarry").put("version", ServerVersion.VERSION)
-              .set("store", StoreConfig.describe(config.openSearch(), mapper));
+              .set("store", StoreConfig.describe(config, dataDir != null, mapper));
           Responses.write(ctx, 200, protocol, mapper);
         } catch (QuarryException e) {
           fail(ctx, e, mapper);

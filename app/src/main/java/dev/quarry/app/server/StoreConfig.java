@@ -59,15 +59,26 @@ final class StoreConfig {
   /**
    * What {@code /v1/protocol} says of the store under {@code server.store}: its kind and the promises
    * that differ between stores (docs/scale-out.md).
+   *
+   * <p>{@code minFreeDiskMiB} is the free disk below which writes that add data are refused with 507
+   * ({@code storage.minFreeDiskMiB}; 0 when not checked). It is absent when no floor guards the
+   * writes: corpora on a cluster (the store takes no write admission; the cluster's own disk
+   * watermarks apply) or corpora the server did not open in its data folder itself.
+   *
+   * @param openedInDataFolder whether the server opened the corpora itself, with its disk floor
    */
-  static com.fasterxml.jackson.databind.node.ObjectNode describe(OpenSearchSettings openSearch,
+  static com.fasterxml.jackson.databind.node.ObjectNode describe(ServerConfig config, boolean openedInDataFolder,
       com.fasterxml.jackson.databind.ObjectMapper mapper) {
+    OpenSearchSettings openSearch = config.openSearch();
     com.fasterxml.jackson.databind.node.ObjectNode out = mapper.createObjectNode();
     boolean cluster = openSearch != null;
     out.put("kind", cluster ? "opensearch" : "embedded");
     out.put("exactScores", !cluster || dev.quarry.corpora.opensearch.OpenSearchCorpusStore.EXACT_SCORES);
     out.put("semanticSearch", !cluster);
     out.put("purgeErasesAtOnce", !cluster);
+    if (!cluster && openedInDataFolder) {
+      out.put("minFreeDiskMiB", config.writeMinFreeDiskMiB());
+    }
     return out;
   }
 }

@@ -29,6 +29,7 @@ class InsufficientStorageOverHttpTest {
     Path tokens = TestTokens.write(dir);
     try (ServerProcess server = ServerProcess.serve(data, tokens, null)) {
       ApiClient api = server.client();
+      assertEquals(ServerConfig.DEFAULT_WRITE_MIN_FREE_DISK_MIB, advertisedFloor(api), "the default floor is advertised");
       ApiClient.ok(api.retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"c1\"}"));
       for (String s : new String[] {"a", "b"}) {
         ApiClient.ok(api.retrieval("sources/index", TestTokens.ADMIN,
@@ -39,6 +40,7 @@ class InsufficientStorageOverHttpTest {
     Path config = Files.writeString(dir.resolve("config.json"), "{\"storage\": {\"minFreeDiskMiB\": 1099511627776}}");
     try (ServerProcess server = ServerProcess.serve(data, tokens, config)) {
       ApiClient api = server.client();
+      assertEquals(1099511627776L, advertisedFloor(api), "clients can see the floor that refuses them");
       Answer index = api.retrieval("sources/index", TestTokens.ADMIN,
           "{\"corpus\": \"c1\", \"source\": \"c\", \"text\": \"more words\"}");
       assertRefused(index);
@@ -71,6 +73,29 @@ class InsufficientStorageOverHttpTest {
     IllegalArgumentException negative = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
         () -> ServerConfig.parse("{\"storage\": {\"minFreeDiskMiB\": -1}}".getBytes(StandardCharsets.UTF_8)));
     assertTrue(negative.getMessage().contains("storage.minFreeDiskMiB"), negative.getMessage());
+  }
+
+  @Test
+  void theProtocolClaimsNoFloorWhereNoneGuardsTheWrites() {
+    ServerConfig cluster = ServerConfig.parse("""
+        {"store": {"opensearch": {"urls": ["http://127.0.0.1:9200"]}}, "storage": {"minFreeDiskMiB": 512}}"""
+        .getBytes(StandardCharsets.UTF_8));
+    // What the server writes under server.store: no admission guards a cluster's writes, so no floor is claimed.
+    com.fasterxml.jackson.databind.JsonNode store = StoreConfig.describe(cluster, true,
+        new com.fasterxml.jackson.databind.ObjectMapper());
+    assertEquals("opensearch", store.get("kind").asText());
+    assertTrue(store.path("minFreeDiskMiB").isMissingNode(), store::toString);
+    // Corpora handed to the server already open were built without its floor.
+    assertTrue(StoreConfig.describe(ServerConfig.DEFAULT, false, new com.fasterxml.jackson.databind.ObjectMapper())
+        .path("minFreeDiskMiB").isMissingNode());
+  }
+
+  /** {@code server.store.minFreeDiskMiB} of {@code GET /v1/protocol}. */
+  private static long advertisedFloor(ApiClient api) {
+    com.fasterxml.jackson.databind.JsonNode floor = ApiClient.ok(api.get("/v1/protocol").token(TestTokens.C2_ONLY).send())
+        .at("/server/store/minFreeDiskMiB");
+    assertTrue(floor.isIntegralNumber(), floor::toString);
+    return floor.asLong();
   }
 
   private static void assertRefused(Answer answer) {

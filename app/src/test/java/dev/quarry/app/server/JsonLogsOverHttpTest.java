@@ -49,7 +49,9 @@ class JsonLogsOverHttpTest {
     }
     List<JsonNode> ofRequest = lines.stream().filter(l -> "backup-req-1".equals(l.path("requestId").asText(null))).toList();
     assertTrue(ofRequest.stream().anyMatch(l -> l.get("logger").asText().equals("dev.quarry.access")
-        && l.get("message").asText().contains("path=/v1/admin/backup")), () -> "no access line: " + ofRequest);
+        && l.get("message").asText().startsWith("method=POST path=/v1/admin/backup ")), () -> "no access line: " + ofRequest);
+    assertFalse(lines.stream().anyMatch(l -> l.get("message").asText().contains("backup-req-1")),
+        "the request id is the requestId field, not part of a message");
     assertTrue(ofRequest.stream().anyMatch(l -> l.get("logger").asText().endsWith("Backups")
         && l.get("message").asText().contains("backup b1 written")), () -> "no line of the backup itself: " + ofRequest);
     assertFalse(lines.stream().anyMatch(l -> l.get("message").asText().contains("backup b1 written")
@@ -67,8 +69,9 @@ class JsonLogsOverHttpTest {
     try (ServerProcess server = ServerProcess.serve(text.resolve("data"), TestTokens.write(text), null)) {
       ApiClient.ok(server.client().retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"c1\"}"));
       server.client().get("/healthz").header("X-Request-Id", "health-req-2").send();
-      String line = awaitText(server, "id=health-req-2");
-      assertTrue(line.contains(" INFO dev.quarry.access request=health-req-2 - request id=health-req-2"), line);
+      String line = awaitText(server, "health-req-2");
+      assertTrue(line.contains(" INFO dev.quarry.access request=health-req-2 - method=GET path=/healthz "), line);
+      assertEquals(line.indexOf("health-req-2"), line.lastIndexOf("health-req-2"), () -> "the id twice: " + line);
       assertFalse(line.startsWith("{"), line);
     }
   }

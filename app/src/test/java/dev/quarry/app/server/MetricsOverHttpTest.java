@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,10 +95,115 @@ class MetricsOverHttpTest {
     }
   }
 
+  @Test
+  void theScrapeReportsOpenCorporaTheirSegmentsAndBytesAndTheExtractionPool() throws Exception {
+    // One extraction place and no queue: a document arriving while another is extracted is refused.
+    try (ServerProcess server = metricsServer(", \"extraction\": {\"workers\": 1, \"queueCapacity\": 0}")) {
+      ApiClient api = server.client();
+      for (String c : List.of("c1", "c2")) {
+        ApiClient.ok(api.retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"" + c + "\"}"));
+        for (int i = 0; i < 3; i++) {
+          ApiClient.ok(api.retrieval("sources/index", TestTokens.ADMIN, "{\"corpus\": \"" + c + "\", \"source\": \"s"
+              + i + "\", \"text\": \"segment and byte metrics words " + i + "\"}"));
+        }
+      }
+      long refusedSeen = 0;
+      int uploaded = 0;
+      // Rounds of simultaneous uploads until one met a busy worker (the first round nearly always
+      // does: it starts the worker process); every refusal must be counted, none invented.
+      for (int round = 0; round < 20 && refusedSeen == 0; round++) {
+        List<Answer> answers = uploadAtOnce(server.url(), 4, round);
+        for (Answer a : answers) {
+          if (a.status() == 429) {
+            assertEquals("CAPACITY", a.code(), a::toString);
+            refusedSeen++;
+          } else {
+            ApiClient.ok(a);
+            uploaded++;
+          }
+        }
+      }
+      assertTrue(refusedSeen > 0, "no upload met a busy extraction worker in 20 rounds");
+      assertTrue(uploaded > 0);
+
+      String text = api.get("/metrics").token(METRICS_TOKEN).send().body();
+      assertEquals(2, value(text, "quarry_corpora_open"), text);
+      assertEquals(1, value(text, "quarry_extraction_workers"), text);
+      assertEquals(0, value(text, "quarry_extraction_workers_busy"), text);
+      assertEquals(0, value(text, "quarry_extraction_queued"), text);
+      assertEquals(refusedSeen, value(text, "quarry_extraction_refused_total"), text);
+
+      // The open corpora's published segments: at least one each, no more than the segments on disk.
+      long segments = (long) value(text, "quarry_corpora_segments");
+      long largestSegments = (long) value(text, "quarry_corpora_segments_largest");
+      long onDisk = countFiles(dir.resolve("data/corpora"), ".si");
+      assertTrue(segments >= 2 && segments <= onDisk, () -> segments + " segments, " + onDisk + " on disk");
+      assertTrue(largestSegments >= 1 && largestSegments <= segments, text);
+      // Their bytes: some, and no more than the index folders hold.
+      long bytes = (long) value(text, "quarry_corpora_index_bytes");
+      long largestBytes = (long) value(text, "quarry_corpora_index_largest_bytes");
+      long folders = sizeOf(dir.resolve("data/corpora"));
+      assertTrue(bytes > 0 && bytes <= folders, () -> bytes + " bytes, the folders hold " + folders);
+      assertTrue(largestBytes > 0 && largestBytes <= bytes && 2 * largestBytes >= bytes, text);
+      assertFalse(text.contains("c1") || text.contains("c2"), "no label names a corpus");
+    }
+  }
+
+  /** {@code count} uploads of a small document, each on its own connection, sent at once; their answers. */
+  private static List<Answer> uploadAtOnce(String url, int count, int round) throws Exception {
+    java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+    List<java.util.concurrent.Future<Answer>> sent = new java.util.ArrayList<>();
+    try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < count; i++) {
+        String source = "doc-" + round + "-" + i + ".txt";
+        ApiClient own = new ApiClient(url);
+        sent.add(threads.submit(() -> {
+          go.await();
+          return dev.quarry.api.ingest.Upload.send(own, TestTokens.ADMIN, "{\"corpus\": \"c1\", \"source\": \""
+              + source + "\"}", source, ("an uploaded document " + source).getBytes(StandardCharsets.UTF_8));
+        }));
+      }
+      go.countDown();
+      List<Answer> answers = new java.util.ArrayList<>();
+      for (var f : sent) {
+        answers.add(f.get(5, java.util.concurrent.TimeUnit.MINUTES));
+      }
+      return answers;
+    }
+  }
+
+  /** The value of the sample {@code series} (a name with its labels, if any) in a scrape. */
+  private static double value(String scrape, String series) {
+    return scrape.lines().filter(l -> l.startsWith(series + " ")).findFirst()
+        .map(l -> Double.parseDouble(l.substring(series.length() + 1).strip()))
+        .orElseThrow(() -> new AssertionError("no " + series + " in:\n" + scrape));
+  }
+
+  private static long countFiles(Path folder, String suffix) throws IOException {
+    try (var files = Files.walk(folder)) {
+      return files.filter(p -> p.getFileName().toString().endsWith(suffix)).count();
+    }
+  }
+
+  private static long sizeOf(Path folder) throws IOException {
+    try (var files = Files.walk(folder)) {
+      long total = 0;
+      for (Path p : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+        total += Files.size(p);
+      }
+      return total;
+    }
+  }
+
   /** A server whose {@code /metrics} answers to {@link #METRICS_TOKEN}. */
   private ServerProcess metricsServer() throws IOException {
+    return metricsServer("");
+  }
+
+  /** The same, with {@code moreConfig} (", key: value" pairs) in its config file. */
+  private ServerProcess metricsServer(String moreConfig) throws IOException {
     Path config = Files.writeString(dir.resolve("config.json"),
-        "{\"metrics\": {\"tokenSha256\": \"" + Sha256.ofUtf8(METRICS_TOKEN) + "\"}}");
+        "{\"metrics\": {\"tokenSha256\": \"" + Sha256.ofUtf8(METRICS_TOKEN) + "\"}" + moreConfig + "}");
     return ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config);
   }
 

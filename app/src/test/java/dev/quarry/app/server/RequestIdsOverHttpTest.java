@@ -59,17 +59,18 @@ class RequestIdsOverHttpTest {
     Answer a = api.post("/v1/retrieval/search").token(TestTokens.ADMIN).header("X-Request-Id", "access-log-1")
         .json("{\"corpus\": \"nosuchcorpus\", \"query\": \"confidential-query-words\"}").send();
     assertEquals(404, a.status(), a::toString);
-    String line = awaitLogLine("id=access-log-1 ");
+    String line = awaitLogLine("request=access-log-1 ");
     assertTrue(line.contains("method=POST path=/v1/retrieval/search status=404 bytes=" + a.body().getBytes(
         java.nio.charset.StandardCharsets.UTF_8).length + " ms="), line);
     assertTrue(line.endsWith("subject=admin"), line);
+    assertEquals(line.indexOf("access-log-1"), line.lastIndexOf("access-log-1"), () -> "the id twice: " + line);
     String log = server.stderr();
     assertFalse(log.contains(TestTokens.ADMIN), "the token was logged");
     assertFalse(log.contains("confidential-query-words"), "the body was logged");
 
     api.get("/healthz").header("X-Request-Id", "access-log-2").send();
-    assertTrue(awaitLogLine("id=access-log-2 ").contains("status=200"));
-    assertTrue(awaitLogLine("id=access-log-2 ").endsWith("subject=-"));
+    assertTrue(awaitLogLine("request=access-log-2 ").contains("status=200"));
+    assertTrue(awaitLogLine("request=access-log-2 ").endsWith("subject=-"));
   }
 
   /** The access log line of a request; it is written once the answer completed, so it may lag the answer. */

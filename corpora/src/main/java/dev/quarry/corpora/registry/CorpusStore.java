@@ -33,6 +33,14 @@ public interface CorpusStore extends Closeable {
   <T> T withCorpus(String name, Function<CorpusIndex, T> work);
 
   /**
+   * Expert: the corpora this store holds open now and what they occupy, for metrics; empty when the
+   * store cannot tell cheaply. Opens nothing.
+   */
+  default java.util.Optional<dev.quarry.corpora.OpenCorporaFootprint> openCorpora() {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * Copies corpus {@code name}, consistent at one revision while writes go on, into the data folder
    * {@code targetDataDir} (in this store's layout, so that a store opened there holds it with the
    * same corpusId). CORPUS_NOT_FOUND when absent; UNAVAILABLE when the copy fails or this store

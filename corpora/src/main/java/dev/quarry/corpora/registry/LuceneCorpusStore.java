@@ -234,6 +234,41 @@ public final class LuceneCorpusStore implements CorpusStore {
     }
   }
 
+  /**
+   * Reads each open corpus's footprint (its published segments, whose sizes Lucene remembers once
+   * measured): no folder is listed and no corpus is opened, so a call costs a few reads per segment of
+   * at most {@code maxOpenCorpora} corpora. A corpus closing meanwhile is left out.
+   */
+  @Override
+  public Optional<dev.quarry.corpora.OpenCorporaFootprint> openCorpora() {
+    int count = 0;
+    int largestSegments = 0;
+    long segments = 0;
+    long bytes = 0;
+    long largestBytes = 0;
+    for (OpenCorpus oc : open.asMap().values()) {
+      if (!oc.tryAcquire()) {
+        continue;
+      }
+      try {
+        Optional<dev.quarry.engine.IndexFootprint> f = oc.index().footprint();
+        count++;
+        if (f.isPresent()) {
+          segments += f.get().segments();
+          largestSegments = Math.max(largestSegments, f.get().segments());
+          bytes += f.get().bytes();
+          largestBytes = Math.max(largestBytes, f.get().bytes());
+        }
+      } catch (QuarryException e) {
+        // closed under us (a failed writer): it is not open any more
+      } finally {
+        oc.release();
+      }
+    }
+    return Optional.of(new dev.quarry.corpora.OpenCorporaFootprint(count, segments, largestSegments, bytes,
+        largestBytes));
+  }
+
   @Override
   public dev.quarry.corpora.CorpusBackup backup(String name, Path targetDataDir) {
     return withCorpus(name, index -> {

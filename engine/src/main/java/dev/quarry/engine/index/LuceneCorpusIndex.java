@@ -8,6 +8,7 @@ import dev.quarry.engine.embed.VectorCodec;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.HistoryPage;
+import dev.quarry.engine.IndexFootprint;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.QuarryException;
@@ -328,6 +329,28 @@ public final class LuceneCorpusIndex implements CorpusIndex {
 
   private QuarryException unavailable(IOException e) {
     return new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' could not be read", e);
+  }
+
+  @Override
+  public Optional<IndexFootprint> footprint() {
+    ensureOpen();
+    IndexSnapshot s = store.acquire();
+    try {
+      // The searcher's own segments: while it holds them the writer keeps their files, and
+      // Lucene remembers each segment's size once measured.
+      long bytes = 0;
+      for (var leaf : s.latest().leaves()) {
+        if (org.apache.lucene.index.FilterLeafReader.unwrap(leaf.reader())
+            instanceof org.apache.lucene.index.SegmentReader segment) {
+          bytes += segment.getSegmentInfo().sizeInBytes();
+        }
+      }
+      return Optional.of(new IndexFootprint(s.latest().leaves().size(), bytes));
+    } catch (IOException e) {
+      throw unavailable(e);
+    } finally {
+      s.release();
+    }
   }
 
   @Override

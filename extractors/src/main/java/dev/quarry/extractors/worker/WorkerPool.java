@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A bounded pool of long-lived worker processes. Each document takes one worker for its whole
@@ -39,6 +40,7 @@ public final class WorkerPool implements AutoCloseable {
   private final Set<Slot> busy = ConcurrentHashMap.newKeySet();
   private final List<Slot> all = new ArrayList<>();
   private final AtomicInteger waiting = new AtomicInteger();
+  private final AtomicLong refused = new AtomicLong();
   private final ScheduledExecutorService timer;
   private volatile boolean closed;
 
@@ -133,6 +135,7 @@ public final class WorkerPool implements AutoCloseable {
     }
     if (waiting.incrementAndGet() > queueCapacity) {
       waiting.decrementAndGet();
+      refused.incrementAndGet();
       throw new ExtractionException(Failure.CAPACITY,
           "All extraction workers are busy and " + queueCapacity + " documents already wait; try again later.");
     }
@@ -159,8 +162,23 @@ public final class WorkerPool implements AutoCloseable {
   }
 
   /** How many documents are being extracted right now. */
-  int busyCount() {
+  public int busyCount() {
     return busy.size();
+  }
+
+  /** The pool's places: how many documents may be extracted at once. */
+  public int size() {
+    return all.size();
+  }
+
+  /** How many documents wait for a worker right now. */
+  public int waitingCount() {
+    return Math.min(waiting.get(), queueCapacity);
+  }
+
+  /** How many documents were refused with CAPACITY since the pool was built. */
+  public long refusedCount() {
+    return refused.get();
   }
 
   /** Kills the workers that are extracting right now, as a crash would; for tests. */

@@ -70,10 +70,14 @@ class WorkerPoolTest {
   void extract_everyWorkerBusyAndNoQueue_isCapacity() throws Exception {
     CompletableFuture<Extraction> running = startLongExtraction();
     try {
+      assertEquals(0, pool.refusedCount());
       ExtractionException refused = assertThrows(ExtractionException.class,
           () -> pool.extract(request("pdfjs__copy_paste_ligatures.pdf"), DEADLINE));
       assertEquals(Failure.CAPACITY, refused.failure());
       assertTrue(refused.failure().retryable());
+      assertEquals(1, pool.refusedCount(), "the refusal is counted, for metrics");
+      assertEquals(1, pool.busyCount());
+      assertEquals(0, pool.waitingCount(), "a refused document does not count as waiting");
     } finally {
       running.join();
     }
