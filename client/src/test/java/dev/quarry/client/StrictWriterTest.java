@@ -75,7 +75,8 @@ class StrictWriterTest {
     JobFile file = JobFile.of(java.nio.file.Path.of("a.md"), "s").withTitle("t").withMetadata(Map.of("k", "v"))
         .withMediaType("text/markdown");
     assertWithin(tree(new QuarryClient.JobCreate("c", "k")), "CreateJobRequest");
-    assertWithin(tree(new QuarryClient.BackupName("nightly")), "BackupRequest");
+    assertWithin(tree(new QuarryClient.BackupRequest("nightly", null)), "BackupRequest");
+    assertWithin(tree(new QuarryClient.BackupRequest("nightly", List.of("docs"))), "BackupRequest");
     assertWithin(tree(new JobUpload.Upload("job_1", List.of(file.entry()), true)), "UploadJobRequest");
     assertWithin(tree(new JobUpload.Submit("c", "k", List.of(file.entry()))), "SubmitJobRequest");
     assertWithin(tree(file.entry()), "JobFileRequest");
