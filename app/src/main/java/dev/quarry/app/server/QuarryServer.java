@@ -130,9 +130,8 @@ public final class QuarryServer implements AutoCloseable {
     if (engineMetrics != null) {
       metrics.bind(engineMetrics);
     }
-    if (corpora.openCorpora().isPresent()) {
-      metrics.bind(new CorporaMetrics(corpora));
-    }
+    // Read at scrape time, never here: a server may start before its corpora are reachable.
+    metrics.bind(new CorporaMetrics(corpora));
     if (extractors != null) {
       metrics.bind(new ExtractionMetrics(extractors));
     }
