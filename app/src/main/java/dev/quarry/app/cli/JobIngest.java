@@ -35,8 +35,6 @@ final class JobIngest {
   /** Bytes per upload request, so one request never carries a whole large folder. */
   static final long BATCH_BYTES = 32L << 20;
   static final long POLL_MILLIS = 500;
-  /** Tries of one upload the server refuses as retryable (429 CAPACITY). */
-  static final int MAX_ATTEMPTS = 5;
   /** Sources per page when listing what the corpus already holds. */
   static final int SOURCES_PAGE = 1000;
   /** Files per page when reading a job's outcomes. */
@@ -207,22 +205,7 @@ final class JobIngest {
       JobFile file = JobFile.of(f.path(), f.source());
       return f.declaredMediaType() == null ? file : file.withMediaType(f.declaredMediaType());
     }).toList();
-    for (int attempt = 1; ; attempt++) {
-      try {
-        client.uploadToJob(job, files, close);
-        return;
-      } catch (ApiException e) {
-        if (!e.code().equals("CAPACITY") || attempt == MAX_ATTEMPTS) {
-          throw e;
-        }
-        try {
-          Thread.sleep(HttpIngester.RETRY_PAUSE.toMillis() * attempt);
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-      }
-    }
+    HttpIngester.retried(() -> client.uploadToJob(job, files, close), e -> e.code().equals("CAPACITY"));
   }
 
   /**
@@ -231,22 +214,8 @@ final class JobIngest {
    * slow, 408) is simply sent again, a few times.
    */
   private JobPage read(String job, String cursor, int limit) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return client.readJob(job, cursor, limit);
-      } catch (ApiException e) {
-        boolean passing = e.status() == 408 || e.status() == 429 || e.status() == 503;
-        if (!passing || attempt == HttpIngester.MAX_ATTEMPTS) {
-          throw e;
-        }
-        try {
-          Thread.sleep(HttpIngester.RETRY_PAUSE.toMillis() * attempt);
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-      }
-    }
+    return HttpIngester.retried(() -> client.readJob(job, cursor, limit),
+        e -> e.status() == 408 || e.status() == 429 || e.status() == 503);
   }
 
   private void fail(IngestSummary summary, DocumentFiles.DocumentFile f, IngestOutcome outcome) {
