@@ -52,7 +52,7 @@ final class HttpIngester implements DocumentIngester {
       client.readCorpus(corpus);
       return null;
     } catch (QuarryClientException e) {
-      return problem(e);
+      return problem(e, baseUrl);
     }
   }
 
@@ -62,12 +62,15 @@ final class HttpIngester implements DocumentIngester {
       client.createCorpus(corpus, null);
       return null;
     } catch (QuarryClientException e) {
-      return problem(e);
+      return problem(e, baseUrl);
     }
   }
 
-  /** {@code CODE: message} of a failed call, as the command prints it. */
-  String problem(QuarryClientException e) {
+  /**
+   * {@code CODE: message} of a failed call to the server at {@code baseUrl}, as the command prints
+   * it; a server out of reach is {@code UNREACHABLE}.
+   */
+  static String problem(QuarryClientException e, String baseUrl) {
     return switch (e) {
       case ApiException api -> api.code() + ": " + api.error().message();
       case TransportException t -> "UNREACHABLE: " + baseUrl + ": " + reason(t);
@@ -76,7 +79,7 @@ final class HttpIngester implements DocumentIngester {
   }
 
   /** Why the server could not be reached: the cause's words when it has some. */
-  static String reason(TransportException e) {
+  private static String reason(TransportException e) {
     Throwable cause = e.getCause();
     return cause != null && cause.getMessage() != null ? cause.getMessage() : e.getMessage();
   }
