@@ -116,7 +116,7 @@ final class JobIngest {
       if (!wait) {
         finished.set(true);
         err.println("job " + job + " holds the files and runs on the server.");
-        howTo(err, job);
+        err.print(howTo(job));
         err.flush();
         return summary.failed() == 0 ? 0 : 1;
       }
@@ -282,17 +282,13 @@ final class JobIngest {
   private void detached(PrintStream stream, String job) {
     stream.println();
     stream.println("detached: job " + job + " goes on on the server.");
-    howTo(stream, job);
+    stream.print(howTo(job));
     stream.flush();
   }
 
-  private void howTo(PrintStream stream, String job) {
-    stream.println("  watch it:  quarry ingest --url " + baseUrl + " --watch " + job);
-    stream.println("  cancel it: quarry ingest --url " + baseUrl + " --cancel " + job);
-  }
-
-  private void howTo(PrintWriter writer, String job) {
-    writer.println("  watch it:  quarry ingest --url " + baseUrl + " --watch " + job);
-    writer.println("  cancel it: quarry ingest --url " + baseUrl + " --cancel " + job);
+  /** The commands that watch or cancel {@code job}, a line each. */
+  private String howTo(String job) {
+    return "  watch it:  quarry ingest --url " + baseUrl + " --watch " + job + System.lineSeparator()
+        + "  cancel it: quarry ingest --url " + baseUrl + " --cancel " + job + System.lineSeparator();
   }
 }
