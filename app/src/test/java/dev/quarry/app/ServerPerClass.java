@@ -74,10 +74,15 @@ public final class ServerPerClass implements BeforeAllCallback, AfterAllCallback
       }
     } finally {
       if (dir != null) {
-        try (Stream<Path> files = Files.walk(dir)) {
-          files.sorted(Comparator.reverseOrder()).forEach(ServerPerClass::delete);
-        }
+        deleteTree(dir);
       }
+    }
+  }
+
+  /** Removes {@code dir} and everything in it: a test server's folder, once the server is closed. */
+  public static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(ServerPerClass::delete);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.quarry.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,12 +23,16 @@ class ClientBackupOverHttpTest {
   @TempDir
   Path dir;
 
+  /** A server config whose backups go into {@code backups}. */
+  static ServerConfig backupsIn(Path backups) {
+    return ServerConfig.parse(("{\"backup\": {\"directory\": \"" + backups.toString().replace("\\", "\\\\") + "\"}}")
+        .getBytes(StandardCharsets.UTF_8));
+  }
+
   @Test
   void backup_writesEveryCorpusAtItsRevision_andRefusalsAreTyped() throws Exception {
     Path backups = dir.resolve("backups");
-    ServerConfig config = ServerConfig.parse(("{\"backup\": {\"directory\": \""
-        + backups.toString().replace("\\", "\\\\") + "\"}}").getBytes(StandardCharsets.UTF_8));
-    try (RealServer server = new RealServer(dir.resolve("server"), config)) {
+    try (RealServer server = new RealServer(dir.resolve("server"), backupsIn(backups))) {
       QuarryClient admin = server.client(TestTokens.ADMIN);
       admin.createCorpus("c1", null);
       long revision = admin.index("c1", Document.text("a.md", "Backed up text.")).revision();
@@ -56,6 +62,31 @@ class ClientBackupOverHttpTest {
           .execute("backup", "--url", server.url(), "--token", TestTokens.ADMIN, "b2");
       assertEquals(1, refused);
       assertTrue(again.toString().startsWith("quarry backup: BACKUP_EXISTS: "), again::toString);
+    }
+  }
+
+  @Test
+  void backupOfSomeCorpora_holdsOnlyThose_throughTheClientAndTheCommand() throws Exception {
+    Path backups = dir.resolve("backups");
+    try (RealServer server = new RealServer(dir.resolve("server"), backupsIn(backups))) {
+      QuarryClient admin = server.client(TestTokens.ADMIN);
+      admin.createCorpus("c1", null);
+      admin.createCorpus("c2", null);
+      long revision = admin.index("c2", Document.text("b.md", "Only this corpus.")).revision();
+
+      Backup only = admin.backup("only-c2", List.of("c2"), Duration.ofMinutes(5));
+      assertEquals(List.of(new Backup.CorpusRevision("c2", admin.readCorpus("c2").corpusId(), revision)), only.corpora());
+      assertEquals("CORPUS_NOT_FOUND", assertThrows(ApiException.NotFoundException.class,
+          () -> admin.backup("missing", List.of("c2", "nope"), null)).code());
+      assertFalse(Files.exists(backups.resolve("missing")), "a refused backup writes nothing");
+
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      int code = QuarryCli.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+          .execute("backup", "--url", server.url(), "--token", TestTokens.ADMIN, "--corpus", "c1", "only-c1");
+      assertEquals(0, code, err::toString);
+      assertTrue(out.toString().contains("backup only-c1 complete: 1 corpora"), out::toString);
+      assertTrue(out.toString().startsWith("c1 "), out::toString);
     }
   }
 }

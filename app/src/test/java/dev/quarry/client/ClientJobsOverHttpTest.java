@@ -15,30 +15,23 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Ingestion jobs through the client against a real server: submit, create/upload/close, read, cancel, refusals. */
 class ClientJobsOverHttpTest {
   @TempDir
   static Path dir;
-  static RealServer server;
+  @RegisterExtension
+  static final RealServer.PerClass server = RealServer.perClass();
   static QuarryClient admin;
 
   @BeforeAll
   static void start() {
-    server = new RealServer(dir.resolve("server"));
     admin = server.client(TestTokens.ADMIN);
     admin.createCorpus("c1", null);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
   }
 
   static Path file(String name, String text) throws Exception {

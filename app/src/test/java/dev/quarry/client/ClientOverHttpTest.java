@@ -18,32 +18,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The client against a real server: every endpoint, its errors, listings, ingest and runs. */
 class ClientOverHttpTest {
   @TempDir
   static Path dir;
-  static RealServer server;
+  @RegisterExtension
+  static final RealServer.PerClass server = RealServer.perClass();
   static QuarryClient admin;
 
   @BeforeAll
   static void start() {
-    server = new RealServer(dir.resolve("server"));
     admin = server.client(TestTokens.ADMIN);
     admin.createCorpus("c1", null);
     admin.index("c1", Document.text("public/leave.md", "Parental leave is twenty weeks. Annual leave is twenty five days.")
         .withTitle("Leave policy").withMediaType("text/markdown").withMetadata(Map.of("department", "hr", "year", 2024)));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

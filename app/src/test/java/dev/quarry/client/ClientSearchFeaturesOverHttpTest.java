@@ -7,16 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.api.TestTokens;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every search part the client writes, against a real server: each has its effect (a filter
@@ -28,14 +26,12 @@ class ClientSearchFeaturesOverHttpTest {
       + " room before the one sentence that does: the policy on remote work allows two days a week at home. More"
       + " filler follows here so that the window has to be cut on both of its sides.";
 
-  @TempDir
-  static Path dir;
-  static RealServer server;
+  @RegisterExtension
+  static final RealServer.PerClass server = RealServer.perClass();
   static QuarryClient admin;
 
   @BeforeAll
   static void start() {
-    server = new RealServer(dir.resolve("server"));
     admin = server.client(TestTokens.ADMIN);
     admin.createCorpus("f", null);
     admin.batch("f", List.of(
@@ -46,13 +42,6 @@ class ClientSearchFeaturesOverHttpTest {
         QuarryClient.BatchOperation.index(Document.text("finance.md", "The expense policy for travel and meals.")
             .withMetadata(Map.of("dept", "finance"))),
         QuarryClient.BatchOperation.index(Document.text("remote.md", LONG).withMetadata(Map.of("dept", "hr")))));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
   }
 
   static Set<String> sources(SearchRequest request) {

@@ -59,6 +59,11 @@ class IngestCommandOverClientTest {
           "handbook", docs.toString());
       assertEquals(1, unreachable.code(), unreachable::toString);
       assertTrue(unreachable.err().contains("UNREACHABLE: http://127.0.0.1:1"), unreachable::toString);
+      Run watchUnreachable = quarry("ingest", "--url", "http://127.0.0.1:1", "--token", TestTokens.ADMIN, "--watch",
+          "job_1");
+      assertEquals(2, watchUnreachable.code(), watchUnreachable::toString);
+      assertTrue(watchUnreachable.err().startsWith("quarry ingest: UNREACHABLE: http://127.0.0.1:1: "),
+          watchUnreachable::toString);
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.quarry.client;
 
 import dev.quarry.api.TestTokens;
+import dev.quarry.app.ServerPerClass;
 import dev.quarry.app.server.QuarryServer;
 import dev.quarry.app.server.ServerConfig;
 import dev.quarry.app.server.TokensFile;
@@ -8,8 +9,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** A real Quarry server on loopback, in this JVM, over its own data folder, with the test tokens. */
+/**
+ * A real Quarry server on loopback, in this JVM, over its own data folder, with the test tokens.
+ * {@link #perClass()} gives one for a whole test class.
+ */
 final class RealServer implements AutoCloseable {
   private final QuarryServer server;
 
@@ -38,5 +45,61 @@ final class RealServer implements AutoCloseable {
   @Override
   public void close() {
     server.close();
+  }
+
+  /**
+   * One server for a whole test class, the in-process counterpart of {@link ServerPerClass}: started
+   * over a fresh folder before the class's {@code @BeforeAll} methods (so they can create its
+   * corpora), closed after its last test, its folder then removed. Registered as a static field:
+   *
+   * <pre>{@code
+   * @RegisterExtension
+   * static final RealServer.PerClass server = RealServer.perClass();
+   * }</pre>
+   */
+  static PerClass perClass() {
+    return new PerClass();
+  }
+
+  static final class PerClass implements BeforeAllCallback, AfterAllCallback {
+    private Path dir;
+    private RealServer server;
+
+    private PerClass() {}
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException {
+      dir = Files.createTempDirectory("quarry-client-");
+      server = new RealServer(dir);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws IOException {
+      try {
+        if (server != null) {
+          server.close();
+        }
+      } finally {
+        if (dir != null) {
+          ServerPerClass.deleteTree(dir);
+        }
+      }
+    }
+
+    /** The running server (fails before {@code beforeAll} started it). */
+    RealServer server() {
+      if (server == null) {
+        throw new IllegalStateException("the server starts before the class's @BeforeAll methods, not earlier");
+      }
+      return server;
+    }
+
+    String url() {
+      return server().url();
+    }
+
+    QuarryClient client(String token) {
+      return server().client(token);
+    }
   }
 }

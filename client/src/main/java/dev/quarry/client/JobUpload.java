@@ -1,10 +1,7 @@
 package dev.quarry.client;
 
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * One {@code POST /v1/retrieval/jobs/upload} or {@code jobs/submit}: a {@code multipart/form-data}
@@ -38,21 +35,8 @@ final class JobUpload {
   }
 
   private static Job send(Transport transport, String path, Object request, List<JobFile> files) {
-    String boundary = "quarry-" + UUID.randomUUID();
     List<MultipartIngest.FileBytes> bytes = files.stream().map(f -> MultipartIngest.FileBytes.of(f.path())).toList();
-    List<HttpRequest.BodyPublisher> parts = new ArrayList<>();
-    parts.add(HttpRequest.BodyPublishers.ofByteArray(MultipartIngest.requestPart(boundary, request)));
-    byte[] lineEnd = "\r\n".getBytes(StandardCharsets.UTF_8);
-    for (MultipartIngest.FileBytes file : bytes) {
-      parts.add(HttpRequest.BodyPublishers.ofByteArray(file.partHeader(boundary)));
-      parts.add(file.publisher());
-      parts.add(HttpRequest.BodyPublishers.ofByteArray(lineEnd));
-    }
-    parts.add(HttpRequest.BodyPublishers.ofByteArray(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8)));
-    HttpRequest http = transport.request(path)
-        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-        .POST(HttpRequest.BodyPublishers.concat(parts.toArray(HttpRequest.BodyPublisher[]::new)))
-        .build();
+    HttpRequest http = MultipartIngest.post(transport, path, request, bytes).build();
     return Transport.read(Transport.json(transport.send(http)).path("job"), Job.class);
   }
 }

@@ -12,18 +12,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.UUID;
 
 /**
  * One {@code POST /v1/retrieval/ingest}: a {@code multipart/form-data} body of the {@code request}
  * JSON and the {@code file} bytes, streamed (never held in memory), with the bytes' SHA-256
- * computed on the way and compared with the receipt's {@code contentSha256}.
+ * computed on the way and compared with the receipt's {@code contentSha256}. Its multipart body,
+ * with one file part per file, is also the body of a job upload ({@link JobUpload}).
  */
 final class MultipartIngest {
   private final Transport transport;
   private final IngestRequest request;
-  private final String boundary = "quarry-" + UUID.randomUUID();
 
   MultipartIngest(Transport transport, IngestRequest request) {
     this.transport = transport;
@@ -81,22 +83,32 @@ final class MultipartIngest {
     }
   }
 
-  /** The {@code request} part (the JSON of {@code request}) with its boundary line. */
-  static byte[] requestPart(String boundary, Object request) {
-    return ("--" + boundary + "\r\n"
+  /**
+   * A {@code POST} to {@code path} of a {@code multipart/form-data} body: the {@code request} part
+   * (the JSON of {@code request}), then one {@code file} part per file, each streamed when the body
+   * is sent, then the closing boundary.
+   */
+  static HttpRequest.Builder post(Transport transport, String path, Object request, List<FileBytes> files) {
+    String boundary = "quarry-" + UUID.randomUUID();
+    List<HttpRequest.BodyPublisher> parts = new ArrayList<>();
+    parts.add(HttpRequest.BodyPublishers.ofByteArray(("--" + boundary + "\r\n"
         + "Content-Disposition: form-data; name=\"request\"\r\n"
         + "Content-Type: application/json\r\n\r\n"
-        + new String(Transport.write(request), StandardCharsets.UTF_8) + "\r\n").getBytes(StandardCharsets.UTF_8);
+        + new String(Transport.write(request), StandardCharsets.UTF_8) + "\r\n").getBytes(StandardCharsets.UTF_8)));
+    for (FileBytes file : files) {
+      parts.add(HttpRequest.BodyPublishers.ofByteArray(file.partHeader(boundary)));
+      parts.add(file.publisher());
+      parts.add(HttpRequest.BodyPublishers.ofByteArray("\r\n".getBytes(StandardCharsets.UTF_8)));
+    }
+    parts.add(HttpRequest.BodyPublishers.ofByteArray(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8)));
+    return transport.request(path)
+        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+        .POST(HttpRequest.BodyPublishers.concat(parts.toArray(HttpRequest.BodyPublisher[]::new)));
   }
 
   Receipt send(FileBytes file, String idempotencyKey) {
-    byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
-    HttpRequest http = transport.request("v1/retrieval/ingest")
-        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+    HttpRequest http = post(transport, "v1/retrieval/ingest", request, List.of(file))
         .header(Transport.IDEMPOTENCY_KEY, idempotencyKey)
-        .POST(HttpRequest.BodyPublishers.concat(HttpRequest.BodyPublishers.ofByteArray(requestPart(boundary, request)),
-            HttpRequest.BodyPublishers.ofByteArray(file.partHeader(boundary)), file.publisher(),
-            HttpRequest.BodyPublishers.ofByteArray(tail)))
         .build();
     HttpResponse<InputStream> res = transport.send(http);
     JsonNode answer;

@@ -342,12 +342,11 @@ public final class QuarryClient {
    * up everything): {@code CORPUS_NOT_FOUND} when one does not exist.
    */
   public Backup backup(String name, List<String> corpora, Duration timeout) {
-    HttpRequest.Builder b = transport.request("v1/admin/backup", false).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(Transport.write(new BackupRequest(name, corpora))));
+    HttpRequest.Builder b = transport.request("v1/admin/backup", false);
     if (timeout != null) {
       b.timeout(timeout);
     }
-    return Transport.read(Transport.json(transport.send(b.build())), Backup.class);
+    return Transport.read(transport.post(b, new BackupRequest(name, corpora), null), Backup.class);
   }
 
   // ----- runs
@@ -461,7 +460,6 @@ public final class QuarryClient {
 
   record Batch(String corpus, String corpusId, List<BatchOperation> operations) {}
 
-  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
   record BackupRequest(String name, List<String> corpora) {}
 
   record JobCreate(String corpus, String corpusId) {}

@@ -61,8 +61,12 @@ final class Transport {
 
   /** POSTs {@code body} as JSON and returns the 200 answer's JSON. */
   JsonNode post(String path, Object body, String idempotencyKey) {
-    HttpRequest.Builder b = request(path).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(write(body)));
+    return post(request(path), body, idempotencyKey);
+  }
+
+  /** POSTs {@code body} as JSON with the request {@code b} (its path, its timeout) and returns the 200 answer's JSON. */
+  JsonNode post(HttpRequest.Builder b, Object body, String idempotencyKey) {
+    b.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(write(body)));
     if (idempotencyKey != null) {
       b.header(IDEMPOTENCY_KEY, idempotencyKey);
     }

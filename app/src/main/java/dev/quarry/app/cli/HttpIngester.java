@@ -10,6 +10,8 @@ import dev.quarry.client.TransportException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Ingests through a running server with the {@link QuarryClient}: each file is streamed from disk
@@ -50,7 +52,7 @@ final class HttpIngester implements DocumentIngester {
       client.readCorpus(corpus);
       return null;
     } catch (QuarryClientException e) {
-      return problem(e);
+      return problem(e, baseUrl);
     }
   }
 
@@ -60,12 +62,15 @@ final class HttpIngester implements DocumentIngester {
       client.createCorpus(corpus, null);
       return null;
     } catch (QuarryClientException e) {
-      return problem(e);
+      return problem(e, baseUrl);
     }
   }
 
-  /** {@code CODE: message} of a failed call, as the command prints it. */
-  String problem(QuarryClientException e) {
+  /**
+   * {@code CODE: message} of a failed call to the server at {@code baseUrl}, as the command prints
+   * it; a server out of reach is {@code UNREACHABLE}.
+   */
+  static String problem(QuarryClientException e, String baseUrl) {
     return switch (e) {
       case ApiException api -> api.code() + ": " + api.error().message();
       case TransportException t -> "UNREACHABLE: " + baseUrl + ": " + reason(t);
@@ -74,7 +79,7 @@ final class HttpIngester implements DocumentIngester {
   }
 
   /** Why the server could not be reached: the cause's words when it has some. */
-  static String reason(TransportException e) {
+  private static String reason(TransportException e) {
     Throwable cause = e.getCause();
     return cause != null && cause.getMessage() != null ? cause.getMessage() : e.getMessage();
   }
@@ -85,22 +90,16 @@ final class HttpIngester implements DocumentIngester {
       if (sha256.equals(heldSha256(corpus, file.source()))) {
         return IngestOutcome.of(IngestOutcome.UNCHANGED);
       }
-      IngestRequest request = IngestRequest.of(corpus, file.source());
-      if (file.declaredMediaType() != null) {
-        request = request.withMediaType(file.declaredMediaType());
-      }
+      IngestRequest request = file.declaredMediaType() == null ? IngestRequest.of(corpus, file.source())
+          : IngestRequest.of(corpus, file.source()).withMediaType(file.declaredMediaType());
       String key = QuarryClient.newKey();
-      for (int attempt = 1; ; attempt++) {
-        try {
-          Receipt receipt = client.ingest(request, file.path(), key);
-          return IngestOutcome.of(receipt.status());
-        } catch (ApiException e) {
-          if (!e.retryable() || attempt == MAX_ATTEMPTS) {
-            return IngestOutcome.failed(e.code(), e.error().message());
-          }
-          Thread.sleep(RETRY_PAUSE.toMillis() * attempt);
-        }
+      Receipt receipt = retried(() -> client.ingest(request, file.path(), key), ApiException::retryable);
+      return IngestOutcome.of(receipt.status());
+    } catch (ApiException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        return IngestOutcome.failed("CANCELLED", "interrupted"); // interrupted while waiting to retry
       }
+      return IngestOutcome.failed(e.code(), e.error().message());
     } catch (UncheckedIOException e) {
       return IngestOutcome.failed("UNREADABLE", "the file could not be read: " + e.getCause().getMessage());
     } catch (TransportException e) {
@@ -110,9 +109,30 @@ final class HttpIngester implements DocumentIngester {
       return IngestOutcome.failed("UNREACHABLE", baseUrl + ": " + reason(e));
     } catch (ProtocolException e) {
       return IngestOutcome.failed(e.code(), e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return IngestOutcome.failed("CANCELLED", "interrupted");
+    }
+  }
+
+  /**
+   * {@code call}, sent again while the server refuses it for a passing reason ({@code passing}),
+   * at most {@link #MAX_ATTEMPTS} times, each pause one {@link #RETRY_PAUSE} longer than the last.
+   * The last refusal is thrown; so is the refusal whose pause is interrupted (the thread keeps its
+   * interrupt, for the caller to see).
+   */
+  static <T> T retried(Supplier<T> call, Predicate<ApiException> passing) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return call.get();
+      } catch (ApiException e) {
+        if (!passing.test(e) || attempt == MAX_ATTEMPTS) {
+          throw e;
+        }
+        try {
+          Thread.sleep(RETRY_PAUSE.toMillis() * attempt);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
     }
   }
 

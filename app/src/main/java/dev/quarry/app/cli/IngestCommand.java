@@ -1,6 +1,5 @@
 package dev.quarry.app.cli;
 
-import dev.quarry.client.ApiException;
 import dev.quarry.client.QuarryClientException;
 import dev.quarry.client.TransportException;
 import dev.quarry.corpora.ingest.IngestPipeline;
@@ -145,12 +144,8 @@ final class IngestCommand implements Callable<Integer> {
    * reach 2.
    */
   private int refused(QuarryClientException e, PrintWriter err) {
-    if (e instanceof TransportException t) {
-      err.println("quarry ingest: UNREACHABLE: " + target.url + ": " + HttpIngester.reason(t));
-      return 2;
-    }
-    err.println("quarry ingest: " + (e instanceof ApiException api ? api.code() + ": " + api.error().message() : e.getMessage()));
-    return 1;
+    err.println("quarry ingest: " + HttpIngester.problem(e, target.url));
+    return e instanceof TransportException ? 2 : 1;
   }
 
   /** {@code --watch JOB} and {@code --cancel JOB}: over a server only. */

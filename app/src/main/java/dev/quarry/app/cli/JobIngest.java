@@ -35,8 +35,6 @@ final class JobIngest {
   /** Bytes per upload request, so one request never carries a whole large folder. */
   static final long BATCH_BYTES = 32L << 20;
   static final long POLL_MILLIS = 500;
-  /** Tries of one upload the server refuses as retryable (429 CAPACITY). */
-  static final int MAX_ATTEMPTS = 5;
   /** Sources per page when listing what the corpus already holds. */
   static final int SOURCES_PAGE = 1000;
   /** Files per page when reading a job's outcomes. */
@@ -118,7 +116,7 @@ final class JobIngest {
       if (!wait) {
         finished.set(true);
         err.println("job " + job + " holds the files and runs on the server.");
-        howTo(err, job);
+        err.print(howTo(job));
         err.flush();
         return summary.failed() == 0 ? 0 : 1;
       }
@@ -207,22 +205,7 @@ final class JobIngest {
       JobFile file = JobFile.of(f.path(), f.source());
       return f.declaredMediaType() == null ? file : file.withMediaType(f.declaredMediaType());
     }).toList();
-    for (int attempt = 1; ; attempt++) {
-      try {
-        client.uploadToJob(job, files, close);
-        return;
-      } catch (ApiException e) {
-        if (!e.code().equals("CAPACITY") || attempt == MAX_ATTEMPTS) {
-          throw e;
-        }
-        try {
-          Thread.sleep(HttpIngester.RETRY_PAUSE.toMillis() * attempt);
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-      }
-    }
+    HttpIngester.retried(() -> client.uploadToJob(job, files, close), e -> e.code().equals("CAPACITY"));
   }
 
   /**
@@ -231,22 +214,8 @@ final class JobIngest {
    * slow, 408) is simply sent again, a few times.
    */
   private JobPage read(String job, String cursor, int limit) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return client.readJob(job, cursor, limit);
-      } catch (ApiException e) {
-        boolean passing = e.status() == 408 || e.status() == 429 || e.status() == 503;
-        if (!passing || attempt == HttpIngester.MAX_ATTEMPTS) {
-          throw e;
-        }
-        try {
-          Thread.sleep(HttpIngester.RETRY_PAUSE.toMillis() * attempt);
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-      }
-    }
+    return HttpIngester.retried(() -> client.readJob(job, cursor, limit),
+        e -> e.status() == 408 || e.status() == 429 || e.status() == 503);
   }
 
   private void fail(IngestSummary summary, DocumentFiles.DocumentFile f, IngestOutcome outcome) {
@@ -313,17 +282,13 @@ final class JobIngest {
   private void detached(PrintStream stream, String job) {
     stream.println();
     stream.println("detached: job " + job + " goes on on the server.");
-    howTo(stream, job);
+    stream.print(howTo(job));
     stream.flush();
   }
 
-  private void howTo(PrintStream stream, String job) {
-    stream.println("  watch it:  quarry ingest --url " + baseUrl + " --watch " + job);
-    stream.println("  cancel it: quarry ingest --url " + baseUrl + " --cancel " + job);
-  }
-
-  private void howTo(PrintWriter writer, String job) {
-    writer.println("  watch it:  quarry ingest --url " + baseUrl + " --watch " + job);
-    writer.println("  cancel it: quarry ingest --url " + baseUrl + " --cancel " + job);
+  /** The commands that watch or cancel {@code job}, a line each. */
+  private String howTo(String job) {
+    return "  watch it:  quarry ingest --url " + baseUrl + " --watch " + job + System.lineSeparator()
+        + "  cancel it: quarry ingest --url " + baseUrl + " --cancel " + job + System.lineSeparator();
   }
 }
