@@ -285,6 +285,29 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void sourcesList_pagesOnAndBackToTheFirstPage() {
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"paged\"}"));
+    // One more source than a page holds (25), so the list has a second page.
+    String operations = java.util.stream.IntStream.range(0, 26)
+        .mapToObj(i -> "{\"index\": {\"source\": \"s%02d.md\", \"text\": \"Note %d.\"}}".formatted(i, i))
+        .collect(Collectors.joining(", "));
+    ok(api.retrieval("sources/batch", ADMIN, "{\"corpus\": \"paged\", \"operations\": [" + operations + "]}"));
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    go("#/sources?corpus=paged");
+    browser.shown("#sources tr[data-source='s24.md']");
+    assertTrue(browser.all("#sources tr[data-source='s25.md']").isEmpty(), "more than a page shown");
+    assertTrue(browser.all(".pager a:not(#next-page)").isEmpty(), "a way back from the first page");
+    browser.shown("#next-page").click();
+    browser.shown("#sources tr[data-source='s25.md']");
+    assertEquals(1, browser.all("#sources tbody tr").size());
+    assertTrue(browser.all("#next-page").isEmpty(), "a next page after the last");
+    browser.showing(".pager a", "First page").click();
+    browser.shown("#sources tr[data-source='s00.md']");
+    assertTrue(browser.driver().getCurrentUrl().endsWith("#/sources?corpus=paged"), browser.driver().getCurrentUrl());
+  }
+
+  @Test
   void deletingASource_needsConfirmation_andItsHistoryRemains() throws Exception {
     ingestSample("history");
     signIn(ADMIN);
