@@ -3,7 +3,7 @@
 import * as api from './api.js';
 import {bytes, facts, h, num, replace, time} from './dom.js';
 import {pager} from './common.js';
-import {sentence} from './words.js';
+import {errorLine} from './words.js';
 
 const PAGE = 50;
 const COUNTS = ['files', 'queued', 'extracting', 'indexed', 'unchanged', 'failed', 'cancelled'];
@@ -63,8 +63,7 @@ function filesTable(job, files) {
 /** A file's receipt in short, or its error as sentence, message and code. */
 function outcome(f) {
   if (f.error) {
-    return [h('strong', {}, sentence(f.error)), ' ', h('span', {class: 'detail'}, f.error.message || ''), ' ',
-      h('code', {class: 'code'}, f.error.code)];
+    return errorLine(f.error);
   }
   if (f.receipt) return `revision ${num(f.receipt.revision)}`;
   return '';
