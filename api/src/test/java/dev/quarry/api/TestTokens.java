@@ -36,8 +36,13 @@ public final class TestTokens {
 
   /** Writes the tokens file into {@code dir}. */
   public static Path write(Path dir) {
+    return write(dir, FILE);
+  }
+
+  /** Writes {@code tokensJson} as the tokens file into {@code dir}: for tests whose tokens are their own. */
+  public static Path write(Path dir, String tokensJson) {
     try {
-      Path file = Files.writeString(dir.resolve("tokens.json"), FILE);
+      Path file = Files.writeString(dir.resolve("tokens.json"), tokensJson);
       try {
         // As a tokens file should be: readable by its owner only (the server warns otherwise).
         Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * One {@link ServerProcess} for a whole test class: {@code serve} over a fresh folder with the
- * {@link TestTokens} (and a config file when one is given), started before the class's
+ * {@link TestTokens} or a tokens file of the class's own (and a config file when one is given), started before the class's
  * {@code @BeforeAll} methods, so they can create its corpora, and stopped after its last test, its
  * folder then removed. Registered as a static field:
  *
@@ -25,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * }</pre>
  */
 public final class ServerPerClass implements BeforeAllCallback, AfterAllCallback {
+  private String tokens = TestTokens.FILE;
   private Function<Path, String> config;
   private int heapMiB = ServerProcess.DEFAULT_HEAP_MIB;
   private Path dir;
@@ -35,6 +36,13 @@ public final class ServerPerClass implements BeforeAllCallback, AfterAllCallback
   /** A server with the test tokens, no config file and the default heap. */
   public static ServerPerClass withTestTokens() {
     return new ServerPerClass();
+  }
+
+  /** A server with this tokens file instead, no config file and the default heap. */
+  public static ServerPerClass withTokens(String tokensJson) {
+    ServerPerClass server = new ServerPerClass();
+    server.tokens = tokensJson;
+    return server;
   }
 
   /** Starts the server with this config file. */
@@ -61,7 +69,7 @@ public final class ServerPerClass implements BeforeAllCallback, AfterAllCallback
       throw new IllegalStateException("ServerPerClass already started for " + context.getRequiredTestClass());
     }
     dir = Files.createTempDirectory("quarry-server-");
-    Path tokens = TestTokens.write(dir);
+    Path tokens = TestTokens.write(dir, this.tokens);
     Path configFile = config == null ? null : Files.writeString(dir.resolve("config.json"), config.apply(dir));
     process = ServerProcess.serve(dir.resolve("data"), tokens, configFile, heapMiB);
   }

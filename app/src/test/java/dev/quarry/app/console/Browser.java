@@ -1,5 +1,6 @@
 package dev.quarry.app.console;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -127,6 +128,22 @@ final class Browser implements AutoCloseable {
   /** Goes to a console address ({@code #/search?...}) as a link would. */
   void go(String hash) {
     script("location.hash = arguments[0]", hash);
+  }
+
+  /** The copyable curl command of the search shown (inside a closed disclosure, so present but not shown). */
+  String searchCurl() {
+    return until(d -> d.findElements(By.cssSelector("#results .curl")).stream().findFirst().orElse(null))
+        .getAttribute("textContent");
+  }
+
+  /** Closes the browser, failing the test first when the page logged errors ({@link #pageErrors}) since the last look. */
+  void closeFailingOnPageErrors() {
+    try {
+      List<String> errors = pageErrors();
+      assertTrue(errors.isEmpty(), () -> "the page logged errors: " + errors);
+    } finally {
+      close();
+    }
   }
 
   /** The browser's console messages since the last call. */

@@ -8,20 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.ApiClient;
-import dev.quarry.app.ServerProcess;
+import dev.quarry.app.ServerPerClass;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.support.ui.Select;
 
 /**
@@ -48,16 +47,16 @@ class ConsoleBrowserTest {
       "The turbine spins at night when demand is low and the reservoir refills from the river.",
       "Shutdown drains every pipe, closes each valve in order and records the final pressure reading.");
 
+  @RegisterExtension
+  static final ServerPerClass server = ServerPerClass.withTokens(TOKENS).heapMiB(512);
+  /** Files the tests upload. */
   @TempDir
   static Path dir;
-  static ServerProcess server;
   static ApiClient api;
   Browser browser;
 
   @BeforeAll
-  static void start() throws Exception {
-    Path tokens = Files.writeString(dir.resolve("tokens.json"), TOKENS);
-    server = ServerProcess.serve(dir.resolve("data"), tokens, null, 512);
+  static void start() {
     api = server.client();
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"docs\"}"));
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"private\"}"));
@@ -67,46 +66,21 @@ class ConsoleBrowserTest {
         "{\"corpus\": \"private\", \"source\": \"salaries.md\", \"text\": \"Confidential pay.\"}"));
   }
 
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
-  }
-
   @AfterEach
   void closeBrowser() {
     if (browser != null) {
-      try {
-        List<String> errors = pageErrors();
-        assertTrue(errors.isEmpty(), () -> "the page logged errors: " + errors);
-      } finally {
-        browser.close();
-      }
+      browser.closeFailingOnPageErrors();
     }
   }
 
-  /**
-   * Console messages that mean the page misbehaved: script errors and policy violations. Failed
-   * API answers (a 401 or a 415 a test provokes) are logged by Chromium too, and are expected.
-   */
-  private List<String> pageErrors() {
-    return browser.consoleLog().stream()
-        .filter(e -> e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue())
-        .map(LogEntry::getMessage)
-        .filter(m -> !m.contains("Failed to load resource: the server responded with a status of"))
-        .collect(Collectors.toList());
-  }
-
+  /** Signs in, in the browser a test opened or else in one of desktop size. */
   private void signIn(String token) {
     browser = browser != null ? browser : Browser.open(1280, 900);
-    browser.get(server.url() + "/");
-    browser.shown("#token").sendKeys(token);
-    browser.shown("#sign-in button[type=submit]").click();
+    browser.signIn(server.url(), token);
   }
 
   private void go(String hash) {
-    browser.script("location.hash = arguments[0]", hash);
+    browser.go(hash);
   }
 
   @Test
@@ -186,7 +160,7 @@ class ConsoleBrowserTest {
     String answered = browser.shown("#answered").getText();
     long revision = ok(api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"pinning\"}")).path("revision").asLong();
     assertTrue(answered.contains("Answered at revision " + revision), answered);
-    assertTrue(curl().contains("\"query\":\"turbine\""));
+    assertTrue(browser.searchCurl().contains("\"query\":\"turbine\""));
 
     // A later change must not move a pinned search.
     ok(api.retrieval("sources/index", ADMIN,
@@ -195,7 +169,7 @@ class ConsoleBrowserTest {
     String pinned = browser.showing("#answered", "Pinned at revision " + revision).getText();
     assertTrue(pinned.contains("exactly the results the corpus held"), pinned);
     assertTrue(browser.all(".hit[data-source='later.md']").isEmpty(), "a pinned search saw a later source");
-    assertTrue(curl().contains("\"revision\":" + revision));
+    assertTrue(browser.searchCurl().contains("\"revision\":" + revision));
 
     browser.shown(".hit[data-source='pump.pdf'] a.open-hit").click();
     WebElement opened = browser.shown("#passages .hit.opened");
@@ -252,22 +226,22 @@ class ConsoleBrowserTest {
     new Select(browser.shown("#mode")).selectByValue("semantic");
     assertFalse(browser.all("#fusion-controls").get(0).isDisplayed(), "fusion offered for a semantic search");
     browser.shown("#search-form button[type=submit]").click();
-    browser.until(d -> curl().contains("\"mode\":\"semantic\"") ? true : null);
+    browser.until(d -> browser.searchCurl().contains("\"mode\":\"semantic\"") ? true : null);
     browser.shown(".hit[data-source='rates.md']");
-    assertFalse(curl().contains("\"fusion\""), curl());
+    assertFalse(browser.searchCurl().contains("\"fusion\""), browser.searchCurl());
 
     new Select(browser.shown("#mode")).selectByValue("");
     new Select(browser.shown("#fusion")).selectByValue("rrf");
     assertFalse(browser.shown("#semantic-weight").isEnabled(), "a weight offered for rrf");
     browser.shown("#search-form button[type=submit]").click();
-    browser.until(d -> curl().contains("\"fusion\":{\"method\":\"rrf\"}") ? true : null);
-    assertFalse(curl().contains("\"mode\""), curl());
+    browser.until(d -> browser.searchCurl().contains("\"fusion\":{\"method\":\"rrf\"}") ? true : null);
+    assertFalse(browser.searchCurl().contains("\"mode\""), browser.searchCurl());
     browser.shown(".hit[data-source='rates.md'] .semantic");
 
     new Select(browser.shown("#fusion")).selectByValue("");
     browser.shown("#semantic-weight").sendKeys("0.7");
     browser.shown("#search-form button[type=submit]").click();
-    browser.until(d -> curl().contains("\"fusion\":{\"method\":\"convex\",\"semanticWeight\":0.7}") ? true : null);
+    browser.until(d -> browser.searchCurl().contains("\"fusion\":{\"method\":\"convex\",\"semanticWeight\":0.7}") ? true : null);
     browser.shown(".hit[data-source='rates.md']");
   }
 
@@ -308,6 +282,29 @@ class ConsoleBrowserTest {
     go("#/jobs?job=Not-A-Job");
     alert = browser.showing("[role=alert]", "INVALID_REQUEST");
     assertTrue(alert.getText().contains("The value of job is not valid."), alert.getText());
+  }
+
+  @Test
+  void sourcesList_pagesOnAndBackToTheFirstPage() {
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"paged\"}"));
+    // One more source than a page holds (25), so the list has a second page.
+    String operations = java.util.stream.IntStream.range(0, 26)
+        .mapToObj(i -> "{\"index\": {\"source\": \"s%02d.md\", \"text\": \"Note %d.\"}}".formatted(i, i))
+        .collect(Collectors.joining(", "));
+    ok(api.retrieval("sources/batch", ADMIN, "{\"corpus\": \"paged\", \"operations\": [" + operations + "]}"));
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    go("#/sources?corpus=paged");
+    browser.shown("#sources tr[data-source='s24.md']");
+    assertTrue(browser.all("#sources tr[data-source='s25.md']").isEmpty(), "more than a page shown");
+    assertTrue(browser.all(".pager a:not(#next-page)").isEmpty(), "a way back from the first page");
+    browser.shown("#next-page").click();
+    browser.shown("#sources tr[data-source='s25.md']");
+    assertEquals(1, browser.all("#sources tbody tr").size());
+    assertTrue(browser.all("#next-page").isEmpty(), "a next page after the last");
+    browser.showing(".pager a", "First page").click();
+    browser.shown("#sources tr[data-source='s00.md']");
+    assertTrue(browser.driver().getCurrentUrl().endsWith("#/sources?corpus=paged"), browser.driver().getCurrentUrl());
   }
 
   @Test
@@ -408,11 +405,6 @@ class ConsoleBrowserTest {
     }
   }
 
-  /** The copyable curl command of the search (inside a closed disclosure, so present but not shown). */
-  private String curl() {
-    return browser.until(d -> d.findElements(By.cssSelector("#results .curl")).stream().findFirst().orElse(null))
-        .getAttribute("textContent");
-  }
 
   private WebElement row(String source) {
     return browser.shown("#uploads li[data-source='" + source + "']");

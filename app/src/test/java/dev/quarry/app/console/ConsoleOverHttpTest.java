@@ -10,6 +10,11 @@ import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.console.ConsoleAssets;
 import dev.quarry.app.ServerProcess;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -98,14 +103,28 @@ class ConsoleOverHttpTest {
   void noInlineScript_andNoInnerHtml_inAnyConsoleFile() throws Exception {
     String page = api.get("/console/").send().body();
     assertTrue(!page.matches("(?s).*<script(?![^>]*\\bsrc=)[^>]*>.*"), "an inline script in index.html");
-    for (String file : new String[] {"main.js", "dom.js", "api.js", "common.js", "hits.js", "history.js", "grants.js",
-        "words.js", "session.js", "view-corpora.js", "view-search.js", "view-sources.js", "view-source.js",
-        "view-ingest.js", "view-history.js", "view-status.js", "search-request.js", "search-form.js", "facets.js", "view-jobs.js"}) {
+    // Every module the page loads: main.js and, from it, every import in turn, so a new module is
+    // checked without being listed here.
+    Pattern imported = Pattern.compile("from '\\./([a-z0-9-]+\\.js)'");
+    Set<String> checked = new TreeSet<>();
+    Deque<String> toCheck = new ArrayDeque<>(List.of("main.js"));
+    while (!toCheck.isEmpty()) {
+      String file = toCheck.pop();
+      if (!checked.add(file)) {
+        continue;
+      }
       Answer js = api.get("/console/js/" + file).send();
       assertEquals(200, js.status(), file);
       assertTrue(!js.body().contains(".innerHTML") && !js.body().contains("outerHTML") && !js.body().contains("insertAdjacentHTML")
           && !js.body().contains("document.write"), file + " writes markup from strings");
+      for (Matcher m = imported.matcher(js.body()); m.find(); ) {
+        toCheck.push(m.group(1));
+      }
     }
+    assertTrue(checked.containsAll(List.of("main.js", "dom.js", "api.js", "common.js", "hits.js", "history.js", "grants.js",
+        "words.js", "session.js", "view-corpora.js", "view-search.js", "view-sources.js", "view-source.js",
+        "view-ingest.js", "view-history.js", "view-status.js", "search-request.js", "search-form.js", "facets.js", "view-jobs.js")),
+        "modules not reached from main.js: " + checked);
   }
 
   @Test

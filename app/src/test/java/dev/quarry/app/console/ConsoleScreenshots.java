@@ -105,7 +105,7 @@ class ConsoleScreenshots {
   }
 
   private static void hash(Browser browser, String hash) {
-    browser.script("location.hash = arguments[0]", hash);
+    browser.go(hash);
     browser.until(d -> browser.all("main h1").isEmpty() ? null : true);
   }
 }

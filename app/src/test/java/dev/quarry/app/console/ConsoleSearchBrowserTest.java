@@ -9,19 +9,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.ApiClient;
-import dev.quarry.app.ServerProcess;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.quarry.app.ServerPerClass;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
@@ -39,16 +36,13 @@ class ConsoleSearchBrowserTest {
   static final String FILLER = "Routine checks keep the plant running smoothly every day. ".repeat(11);
   static final String ATTACK = "<img src=x onerror=\"window.__pwned=1\"><script>window.__pwned=2</script>";
 
-  @TempDir
-  static Path dir;
-  static ServerProcess server;
+  @RegisterExtension
+  static final ServerPerClass server = ServerPerClass.withTokens(ConsoleBrowserTest.TOKENS).heapMiB(512);
   static ApiClient api;
   Browser browser;
 
   @BeforeAll
-  static void start() throws Exception {
-    Path tokens = Files.writeString(dir.resolve("tokens.json"), ConsoleBrowserTest.TOKENS);
-    server = ServerProcess.serve(dir.resolve("data"), tokens, null, 512);
+  static void start() {
     api = server.client();
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"policies\"}"));
     index("policies", "hr/leave.md", "Parental leave is sixteen weeks of paid leave for every new parent.",
@@ -68,22 +62,10 @@ class ConsoleSearchBrowserTest {
     ok(api.retrieval("sources/index", ADMIN, body.toString()));
   }
 
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
-    }
-  }
-
   @AfterEach
   void closeBrowser() {
     if (browser != null) {
-      try {
-        List<String> errors = browser.pageErrors();
-        assertTrue(errors.isEmpty(), () -> "the page logged errors: " + errors);
-      } finally {
-        browser.close();
-      }
+      browser.closeFailingOnPageErrors();
     }
   }
 
@@ -113,7 +95,7 @@ class ConsoleSearchBrowserTest {
     WebElement chip = browser.shown("#active-filters .active-filter");
     assertEquals("dept", chip.getAttribute("data-field"));
     assertEquals("finance", chip.getAttribute("data-value"));
-    assertTrue(curl().contains("\"filter\":{\"dept\":\"finance\"}"), curl());
+    assertTrue(browser.searchCurl().contains("\"filter\":{\"dept\":\"finance\"}"), browser.searchCurl());
     assertEquals("true", browser.shown("#facets button.facet-value[data-value='finance']").getAttribute("aria-pressed"));
 
     // The counts are over what the search now matches: the filtered field has its one value left.
@@ -122,7 +104,7 @@ class ConsoleSearchBrowserTest {
 
     browser.shown("#active-filters .active-filter[data-value='finance'] button.remove").click();
     browser.until(d -> hitSources().size() == 3 && browser.all("#active-filters").isEmpty() ? true : null);
-    assertFalse(curl().contains("\"filter\""), curl());
+    assertFalse(browser.searchCurl().contains("\"filter\""), browser.searchCurl());
   }
 
   @Test
@@ -134,7 +116,7 @@ class ConsoleSearchBrowserTest {
     assertEquals("1", browser.shown("#facets button.facet-value[data-value='hr'] .count").getText());
     browser.shown("#facets button.facet-value[data-value='hr']").click();
     browser.until(d -> hitSources().equals(Set.of("hr/leave.md")) ? true : null);
-    assertTrue(curl().contains("\"filter\":{\"year\":2024,\"dept\":\"hr\"}"), curl());
+    assertTrue(browser.searchCurl().contains("\"filter\":{\"year\":2024,\"dept\":\"hr\"}"), browser.searchCurl());
     browser.shown("#clear-filters").click();
     browser.until(d -> hitSources().size() == 2 && browser.all("#active-filters").isEmpty() ? true : null);
   }
@@ -170,12 +152,12 @@ class ConsoleSearchBrowserTest {
     browser.go("#/search?corpus=policies");
     browser.shown("#query").sendKeys("leave -expenses\n");
     browser.until(d -> hitSources().contains("finance/travel.md") ? true : null);
-    assertFalse(curl().contains("\"syntax\""), curl());
+    assertFalse(browser.searchCurl().contains("\"syntax\""), browser.searchCurl());
     assertTrue(browser.shown("#operators-hint").getText().contains("-word"), browser.shown("#operators-hint").getText());
     browser.shown("#operators").click();
     browser.shown("#search-form button[type=submit]").click();
     browser.until(d -> hitSources().equals(Set.of("hr/leave.md", "hr/sick.md")) ? true : null);
-    assertTrue(curl().contains("\"syntax\":\"operators\""), curl());
+    assertTrue(browser.searchCurl().contains("\"syntax\":\"operators\""), browser.searchCurl());
     assertTrue(browser.shown("#operators").isSelected());
   }
 
@@ -212,9 +194,4 @@ class ConsoleSearchBrowserTest {
     return browser.all(".hit").stream().map(e -> e.getAttribute("data-source")).collect(Collectors.toSet());
   }
 
-  /** The copyable curl command of the search (inside a closed disclosure, so present but not shown). */
-  private String curl() {
-    return browser.until(d -> d.findElements(By.cssSelector("#results .curl")).stream().findFirst().orElse(null))
-        .getAttribute("textContent");
-  }
 }

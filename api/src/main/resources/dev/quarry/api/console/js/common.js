@@ -1,6 +1,26 @@
-// Pieces several screens share: the corpus picker, the typed confirmation, the copyable command.
+// Pieces several screens share: addresses and the pager, the corpus picker, the typed confirmation,
+// the copyable command.
 import * as api from './api.js';
 import {h} from './dom.js';
+
+/** A view's address (#/view?param=value); parameters with empty values are left out. */
+export function address(view, params = {}) {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v !== null && v !== undefined && v !== '') query.set(k, String(v));
+  }
+  return `#/${view}${query.size ? '?' + query : ''}`;
+}
+
+/**
+ * The links of a keyset-paged list at `view` with parameters `here`: back to the first page when
+ * `cursor` (the page shown) is one further on, and on to `nextCursor` when there is more.
+ */
+export function pager(view, here, cursor, nextCursor) {
+  return h('nav', {class: 'pager', 'aria-label': 'Pages'},
+    cursor ? h('a', {href: address(view, here)}, 'First page') : null,
+    nextCursor ? h('a', {id: 'next-page', href: address(view, {...here, cursor: nextCursor})}, 'Next page') : null);
+}
 
 /** Every corpus the token has a grant on (following cursors), in the server's order. */
 export async function allCorpora() {

@@ -2,6 +2,7 @@
 // has an address that survives a reload without the token ever entering a URL.
 import * as api from './api.js';
 import {h, replace} from './dom.js';
+import {address} from './common.js';
 import {Grants} from './grants.js';
 import * as session from './session.js';
 import {errorBlock} from './words.js';
@@ -39,11 +40,7 @@ function location_() {
 
 /** Goes to a view; parameters with empty values are left out of the address. */
 export function go(name, params = {}) {
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
-    if (v !== null && v !== undefined && v !== '') query.set(k, String(v));
-  }
-  const hash = `#/${name}${query.size ? '?' + query : ''}`;
+  const hash = address(name, params);
   if (location.hash === hash) {
     render();
   } else {

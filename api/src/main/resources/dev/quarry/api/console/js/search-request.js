@@ -56,7 +56,7 @@ function combined(typed, picked) {
 }
 
 /** The facet fields named in the `facets` parameter (comma-separated), each once. */
-export function facetFields(p) {
+function facetFields(p) {
   return [...new Set((p.get('facets') || '').split(',').map(s => s.trim()).filter(Boolean))];
 }
 

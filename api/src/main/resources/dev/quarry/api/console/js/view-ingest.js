@@ -3,7 +3,7 @@
 import * as api from './api.js';
 import {bytes, h, num, replace} from './dom.js';
 import {corpusPicker} from './common.js';
-import {sentence} from './words.js';
+import {errorLine} from './words.js';
 
 /** Uploads in flight at once: enough to keep the extraction workers busy, few enough to be fair. */
 const PARALLEL = 3;
@@ -130,7 +130,7 @@ class UploadQueue {
       this.counts.failed++;
       job.row.dataset.status = 'failed';
       job.row.dataset.code = err.code;
-      replace(job.state, h('strong', {}, sentence(err)), ' ', err.message, ' ', h('code', {}, err.code));
+      replace(job.state, errorLine(err));
       job.state.className = 'state bad';
       job.state.setAttribute('role', 'alert');
     }

@@ -2,7 +2,8 @@
 // counts, and its files with each one's outcome, a page at a time.
 import * as api from './api.js';
 import {bytes, facts, h, num, replace, time} from './dom.js';
-import {sentence} from './words.js';
+import {pager} from './common.js';
+import {errorLine} from './words.js';
 
 const PAGE = 50;
 const COUNTS = ['files', 'queued', 'extracting', 'indexed', 'unchanged', 'failed', 'cancelled'];
@@ -41,9 +42,7 @@ export async function jobsView(main, ctx) {
       ]),
       h('p', {}, h('button', {type: 'button', id: 'refresh-job', onclick: () => ctx.go('jobs', {...here, cursor: p.get('cursor')})}, 'Refresh'))),
     page.files.length ? filesTable(job, page.files) : h('p', {class: 'muted', id: 'no-files'}, 'No files on this page.'),
-    h('nav', {class: 'pager', 'aria-label': 'Pages'},
-      p.get('cursor') ? h('a', {href: '#/jobs?' + new URLSearchParams(here)}, 'First page') : null,
-      page.nextCursor ? h('a', {id: 'next-page', href: '#/jobs?' + new URLSearchParams({...here, cursor: page.nextCursor})}, 'Next page') : null));
+    pager('jobs', here, p.get('cursor'), page.nextCursor));
 }
 
 function filesTable(job, files) {
@@ -64,8 +63,7 @@ function filesTable(job, files) {
 /** A file's receipt in short, or its error as sentence, message and code. */
 function outcome(f) {
   if (f.error) {
-    return [h('strong', {}, sentence(f.error)), ' ', h('span', {class: 'detail'}, f.error.message || ''), ' ',
-      h('code', {class: 'code'}, f.error.code)];
+    return errorLine(f.error);
   }
   if (f.receipt) return `revision ${num(f.receipt.revision)}`;
   return '';

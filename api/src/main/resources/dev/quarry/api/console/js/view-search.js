@@ -6,7 +6,7 @@ import {copyable, corpusPicker} from './common.js';
 import {hitItem} from './hits.js';
 import {activeFilters, facetPanel, facetSuggestions} from './facets.js';
 import {searchForm} from './search-form.js';
-import {facetFields, picks, searchBody} from './search-request.js';
+import {picks, searchBody} from './search-request.js';
 import {errorBlock} from './words.js';
 
 export async function searchView(main, ctx) {
@@ -27,22 +27,23 @@ export async function searchView(main, ctx) {
     focus();
     return;
   }
+  const here = {...Object.fromEntries(p), corpus};
   let body;
   try {
-    body = searchBody(new URLSearchParams({...Object.fromEntries(p), corpus}));
+    body = searchBody(new URLSearchParams(here));
   } catch (err) {
     replace(results, errorBlock(err));
     return;
   }
+  const picked = picks(p);
+  const refilter = next => ctx.go('search', {...here, picks: pickParam(next)});
   try {
     const answer = await api.call('search', body);
     if (!ctx.current()) return;
-    replace(results, ...answerNodes(ctx, {...Object.fromEntries(p), corpus}, body, answer));
+    replace(results, ...answerNodes(ctx, here, body, answer, picked, refilter));
   } catch (err) {
     if (!ctx.current()) return;
-    const picked = picks(p);
-    replace(results, errorBlock(err),
-      activeFilters(picked, next => ctx.go('search', {...Object.fromEntries(p), corpus, picks: pickParam(next)})),
+    replace(results, errorBlock(err), activeFilters(picked, refilter),
       copyable(api.curl('search', body), 'The request as curl'));
   }
 }
@@ -52,12 +53,10 @@ function pickParam(picked) {
   return Object.keys(picked).length ? JSON.stringify(picked) : '';
 }
 
-function answerNodes(ctx, base, body, answer) {
+/** The answer's nodes; `picked` are the facet values filtered on, and `refilter(picks)` searches again with others. */
+function answerNodes(ctx, base, body, answer, picked, refilter) {
   const pinned = body.revision !== undefined;
-  const params = new URLSearchParams(base);
-  const picked = picks(params);
-  const fields = facetFields(params);
-  const refilter = next => ctx.go('search', {...base, picks: pickParam(next)});
+  const fields = body.facets || [];
   const banner = pinned
     ? h('div', {class: 'banner pinned', id: 'answered'},
       h('strong', {}, `Pinned at revision ${num(answer.revision)}.`),

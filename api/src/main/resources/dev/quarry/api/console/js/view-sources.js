@@ -1,7 +1,7 @@
 // Sources: a keyset-paged list in name order, narrowed by a prefix.
 import * as api from './api.js';
 import {h, num, replace, time} from './dom.js';
-import {corpusPicker} from './common.js';
+import {corpusPicker, pager} from './common.js';
 
 const PAGE = 25;
 
@@ -42,11 +42,5 @@ export async function sourcesView(main, ctx) {
           h('th', {class: 'num wide-only'}, 'Pages'), h('th', {class: 'wide-only'}, 'Indexed'))),
         h('tbody', {}, rows)))
       : h('p', {class: 'banner info', id: 'no-sources'}, p.get('prefix') ? 'No source starts with that prefix.' : 'No sources yet.'),
-    h('nav', {class: 'pager', 'aria-label': 'Pages'},
-      p.get('cursor') ? h('a', {href: '#/sources?' + new URLSearchParams(clean(here))}, 'First page') : null,
-      page.nextCursor ? h('a', {id: 'next-page', href: '#/sources?' + new URLSearchParams(clean({...here, cursor: page.nextCursor}))}, 'Next page') : null));
-}
-
-function clean(params) {
-  return Object.fromEntries(Object.entries(params).filter(([, v]) => v));
+    pager('sources', here, p.get('cursor'), page.nextCursor));
 }

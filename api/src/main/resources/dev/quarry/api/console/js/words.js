@@ -39,6 +39,12 @@ export function sentence(error) {
   return SENTENCES[error.code] || 'The request failed.';
 }
 
+/** An error on one line (one file's outcome in a list): the sentence, the server's message, the code. */
+export function errorLine(error) {
+  return [h('strong', {}, sentence(error)), ' ', h('span', {class: 'detail'}, error.message || ''), ' ',
+    h('code', {class: 'code'}, error.code)];
+}
+
 /** An error as a block: the sentence, the server's own message, the code and the status. */
 export function errorBlock(error) {
   const detail = error.message && error.message !== sentence(error) ? error.message : null;
