@@ -34,14 +34,12 @@ class JobsSurviveDisconnectsTest {
   static final String TRAILER = "\r\n--" + Upload.BOUNDARY + "--\r\n";
 
   @RegisterExtension
-  static final ServerPerClass server = ServerPerClass.withTestTokens();
+  static final ServerPerClass server = ServerPerClass.withTestTokens().corpus("docs").corpus("gone");
   static ApiClient api;
 
   @BeforeAll
   static void start() {
     api = server.client();
-    ok(api.retrieval("corpora/create", T, "{\"corpus\": \"docs\"}"));
-    ok(api.retrieval("corpora/create", T, "{\"corpus\": \"gone\"}"));
   }
 
   static byte[] text(String s) {
