@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.api.TestTokens;
+import dev.quarry.app.ServerProcess;
 import dev.quarry.app.cli.QuarryCli;
 import dev.quarry.app.server.ServerConfig;
 import java.io.PrintWriter;
@@ -24,8 +25,7 @@ class ClientBackupOverHttpTest {
   @Test
   void backup_writesEveryCorpusAtItsRevision_andRefusalsAreTyped() throws Exception {
     Path backups = dir.resolve("backups");
-    ServerConfig config = ServerConfig.parse(("{\"backup\": {\"directory\": \""
-        + backups.toString().replace("\\", "\\\\") + "\"}}").getBytes(StandardCharsets.UTF_8));
+    ServerConfig config = ServerConfig.parse(ServerProcess.backupConfig(backups).getBytes(StandardCharsets.UTF_8));
     try (RealServer server = new RealServer(dir.resolve("server"), config)) {
       QuarryClient admin = server.client(TestTokens.ADMIN);
       admin.createCorpus("c1", null);
