@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -15,19 +17,22 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * One {@link ServerProcess} for a whole test class: {@code serve} over a fresh folder with the
- * {@link TestTokens} or a tokens file of the class's own (and a config file when one is given), started before the class's
- * {@code @BeforeAll} methods, so they can create its corpora, and stopped after its last test, its
- * folder then removed. Registered as a static field:
+ * {@link TestTokens} or a tokens file of the class's own (and a config file when one is given),
+ * started before the class's {@code @BeforeAll} methods, with the corpora it is given created by
+ * the admin token, so those methods can fill them, and stopped after its last test, its folder then
+ * removed. Registered as a static field:
  *
  * <pre>{@code
  * @RegisterExtension
- * static final ServerPerClass server = ServerPerClass.withTestTokens().config("{...}").heapMiB(512);
+ * static final ServerPerClass server = ServerPerClass.withTestTokens().config("{...}").heapMiB(512)
+ *     .corpus("c1").corpus("h", "{\"embedding\": {\"model\": \"all-minilm-l6-v2\"}}");
  * }</pre>
  */
 public final class ServerPerClass implements BeforeAllCallback, AfterAllCallback {
   private String tokens = TestTokens.FILE;
   private Function<Path, String> config;
   private int heapMiB = ServerProcess.DEFAULT_HEAP_MIB;
+  private final List<String> corpora = new ArrayList<>();
   private Path dir;
   private ServerProcess process;
 
@@ -62,6 +67,17 @@ public final class ServerPerClass implements BeforeAllCallback, AfterAllCallback
     return this;
   }
 
+  /** Creates corpus {@code name}, with the default settings, once the server is up. */
+  public ServerPerClass corpus(String name) {
+    return corpus(name, null);
+  }
+
+  /** Creates corpus {@code name} with {@code settings} (a JSON object, as corpora/create takes it) once the server is up. */
+  public ServerPerClass corpus(String name, String settings) {
+    corpora.add("{\"corpus\": \"" + name + "\"" + (settings == null ? "" : ", \"settings\": " + settings) + "}");
+    return this;
+  }
+
   @Override
   public void beforeAll(ExtensionContext context) throws IOException {
     // One server per registration: a @Nested class would run this again and leak the first one.
@@ -72,6 +88,10 @@ public final class ServerPerClass implements BeforeAllCallback, AfterAllCallback
     Path tokens = TestTokens.write(dir, this.tokens);
     Path configFile = config == null ? null : Files.writeString(dir.resolve("config.json"), config.apply(dir));
     process = ServerProcess.serve(dir.resolve("data"), tokens, configFile, heapMiB);
+    ApiClient api = process.client();
+    for (String create : corpora) {
+      ApiClient.ok(api.retrieval("corpora/create", TestTokens.ADMIN, create));
+    }
   }
 
   @Override

@@ -36,6 +36,11 @@ public final class ServerProcess implements AutoCloseable {
     this.stdout = stdout;
   }
 
+  /** A server config that turns backups on, written into {@code backups}. */
+  public static String backupConfig(Path backups) {
+    return "{\"backup\": {\"directory\": \"" + backups.toString().replace("\\", "\\\\") + "\"}}";
+  }
+
   /** Starts {@code serve --data data --port 0 --tokens tokens [--config config]}. */
   public static ServerProcess serve(Path data, Path tokens, Path config) {
     return serve(data, tokens, config, DEFAULT_HEAP_MIB);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.api.TestTokens;
+import dev.quarry.app.ServerProcess;
 import dev.quarry.app.cli.QuarryCli;
 import dev.quarry.app.server.ServerConfig;
 import java.io.PrintWriter;
@@ -25,8 +26,7 @@ class ClientBackupOverHttpTest {
 
   /** A server config whose backups go into {@code backups}. */
   static ServerConfig backupsIn(Path backups) {
-    return ServerConfig.parse(("{\"backup\": {\"directory\": \"" + backups.toString().replace("\\", "\\\\") + "\"}}")
-        .getBytes(StandardCharsets.UTF_8));
+    return ServerConfig.parse(ServerProcess.backupConfig(backups).getBytes(StandardCharsets.UTF_8));
   }
 
   @Test

@@ -121,7 +121,8 @@ public interface CorpusIndex extends Closeable {
   /**
    * Expert: the segments of the published revision and their size on disk, for metrics; empty when
    * this store cannot tell cheaply. Cheap where it answers: no folder is listed, and each
-   * segment's size is measured once (a few file sizes) and then remembered.
+   * segment's size is measured (a few file sizes) when it appears or a write changed it (its
+   * deletions or doc values), and otherwise remembered.
    *
    * @throws QuarryException UNAVAILABLE when the index is closed
    */

@@ -71,15 +71,6 @@ public final class Backups {
   }
 
   /**
-   * Backs up every corpus and the rest of the data folder as {@code name}.
-   *
-   * @see #create(Access, String, List)
-   */
-  public BackupManifest create(Access access, String name) {
-    return create(access, name, null);
-  }
-
-  /**
    * Backs up the corpora {@code only} names as {@code name}; null: every corpus and the rest of the
    * data folder. A backup of named corpora holds those corpora alone (no other entry of the data
    * folder: ingestion jobs, for one, hold files of other corpora too).

@@ -17,7 +17,8 @@ import java.util.function.ToLongFunction;
  *
  * <p>Cost: a scrape reads all five gauges from one reading of {@link Corpora#openCorpora()}, taken
  * at most once a second: no folder is listed and no corpus is opened, only the sizes Lucene keeps for
- * each segment of at most {@code maxOpenCorpora} corpora (a new segment's files are measured once).
+ * each segment of at most {@code maxOpenCorpora} corpora (a segment's files are measured when it
+ * appears, and again after a write changes it, as superseding a version in it does).
  * Corpora closed for being idle are not counted. Thread-safe.
  */
 final class CorporaMetrics implements MeterBinder {

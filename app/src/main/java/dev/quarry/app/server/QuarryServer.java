@@ -130,8 +130,12 @@ public final class QuarryServer implements AutoCloseable {
     if (engineMetrics != null) {
       metrics.bind(engineMetrics);
     }
-    // Read at scrape time, never here: a server may start before its corpora are reachable.
-    metrics.bind(new CorporaMetrics(corpora));
+    // Read at scrape time, never here: a server may start before its corpora are reachable. Only
+    // the embedded store can tell what its open corpora hold: with corpora on a cluster the series
+    // are left out rather than reading 0 (the cluster reports its own).
+    if (config.openSearch() == null) {
+      metrics.bind(new CorporaMetrics(corpora));
+    }
     if (extractors != null) {
       metrics.bind(new ExtractionMetrics(extractors));
     }

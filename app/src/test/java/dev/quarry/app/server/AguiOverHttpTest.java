@@ -28,13 +28,12 @@ class AguiOverHttpTest {
   static final String T = TestTokens.ADMIN;
 
   @RegisterExtension
-  static final ServerPerClass server = ServerPerClass.withTestTokens();
+  static final ServerPerClass server = ServerPerClass.withTestTokens().corpus("c1");
   static ApiClient api;
 
   @BeforeAll
   static void start() {
     api = server.client();
-    ApiClient.ok(api.retrieval("corpora/create", T, "{\"corpus\": \"c1\"}"));
     ApiClient.ok(api.retrieval("sources/index", T, """
         {"corpus": "c1", "source": "public/leave.md", "title": "Leave policy",
          "text": "Parental leave is twenty weeks. Annual leave is twenty five days."}"""));

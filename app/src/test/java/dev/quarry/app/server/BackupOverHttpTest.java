@@ -39,8 +39,7 @@ class BackupOverHttpTest {
   @Test
   void aBackupTakenDuringIngestionRestoresEveryAcknowledgedReceiptAndAnswersPinnedSearchesAlike() throws Exception {
     Path backups = dir.resolve("backups");
-    Path config = Files.writeString(dir.resolve("config.json"),
-        "{\"backup\": {\"directory\": \"" + backups.toString().replace("\\", "\\\\") + "\"}}");
+    Path config = Files.writeString(dir.resolve("config.json"), ServerProcess.backupConfig(backups));
     Path tokens = TestTokens.write(dir);
     List<Acknowledged> acknowledged = new CopyOnWriteArrayList<>();
     List<Acknowledged> beforeBackup;

@@ -33,8 +33,7 @@ class CorpusBackupOverHttpTest {
   @Test
   void aBackupOfNamedCorporaHoldsThemAloneAndRestoresIntoANewDataFolder() throws Exception {
     Path backups = dir.resolve("backups");
-    Path config = Files.writeString(dir.resolve("config.json"),
-        "{\"backup\": {\"directory\": \"" + backups.toString().replace("\\", "\\\\") + "\"}}");
+    Path config = Files.writeString(dir.resolve("config.json"), ServerProcess.backupConfig(backups));
     Path tokens = TestTokens.write(dir);
     Map<String, JsonNode> before = new HashMap<>();
     try (ServerProcess server = ServerProcess.serve(dir.resolve("data"), tokens, config)) {

@@ -32,13 +32,13 @@ class ExtractionOverHttpTest {
 
   @RegisterExtension
   static final ServerPerClass server = ServerPerClass.withTestTokens().heapMiB(512).config(
-      "{\"extraction\": {\"workers\": 1, \"queueCapacity\": 0}, \"limits\": {\"extractionTimeoutMillis\": 300000}}");
+      "{\"extraction\": {\"workers\": 1, \"queueCapacity\": 0}, \"limits\": {\"extractionTimeoutMillis\": 300000}}")
+      .corpus("docs");
   static ApiClient api;
 
   @BeforeAll
   static void start() {
     api = server.client();
-    ok(api.retrieval("corpora/create", T, "{\"corpus\": \"docs\"}"));
   }
 
   static Answer ingestSource(String source, String fileName, byte[] bytes) {

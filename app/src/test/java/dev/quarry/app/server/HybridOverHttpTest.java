@@ -22,15 +22,13 @@ class HybridOverHttpTest {
   static final String T = TestTokens.ADMIN;
 
   @RegisterExtension
-  static final ServerPerClass server = ServerPerClass.withTestTokens();
+  static final ServerPerClass server = ServerPerClass.withTestTokens()
+      .corpus("h", "{\"embedding\": {\"model\": \"all-minilm-l6-v2\"}}").corpus("lex");
   static ApiClient api;
 
   @BeforeAll
   static void start() {
     api = server.client();
-    ok(api.retrieval("corpora/create", T, """
-        {"corpus": "h", "settings": {"embedding": {"model": "all-minilm-l6-v2"}}}"""));
-    ok(api.retrieval("corpora/create", T, "{\"corpus\": \"lex\"}"));
     ok(api.retrieval("sources/batch", T, """
         {"corpus": "h", "operations": [
           {"index": {"source": "cats.md", "title": "Cats", "text": "The kitten curled up and slept on the warm rug."}},

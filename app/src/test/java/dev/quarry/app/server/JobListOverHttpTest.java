@@ -33,7 +33,7 @@ class JobListOverHttpTest {
   static final String PUBLIC = TestTokens.PUBLIC_C1;
 
   @RegisterExtension
-  static final ServerPerClass server = ServerPerClass.withTestTokens();
+  static final ServerPerClass server = ServerPerClass.withTestTokens().corpus("c1").corpus("c2").corpus("c3");
   static ApiClient api;
   /** The public writer's jobs on c1. */
   static final List<String> publicC1 = new ArrayList<>();
@@ -47,9 +47,6 @@ class JobListOverHttpTest {
   @BeforeAll
   static void start() {
     api = server.client();
-    for (String corpus : List.of("c1", "c2", "c3")) {
-      ok(api.retrieval("corpora/create", T, "{\"corpus\": \"" + corpus + "\"}"));
-    }
     for (int i = 0; i < 3; i++) {
       publicC1.add(create(PUBLIC, "c1"));
     }

@@ -17,6 +17,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,14 +35,12 @@ class JobsSurviveDisconnectsTest {
   static final String TRAILER = "\r\n--" + Upload.BOUNDARY + "--\r\n";
 
   @RegisterExtension
-  static final ServerPerClass server = ServerPerClass.withTestTokens();
+  static final ServerPerClass server = ServerPerClass.withTestTokens().corpus("docs").corpus("gone");
   static ApiClient api;
 
   @BeforeAll
   static void start() {
     api = server.client();
-    ok(api.retrieval("corpora/create", T, "{\"corpus\": \"docs\"}"));
-    ok(api.retrieval("corpora/create", T, "{\"corpus\": \"gone\"}"));
   }
 
   static byte[] text(String s) {
@@ -94,15 +93,26 @@ class JobsSurviveDisconnectsTest {
     return ok(api.retrieval("jobs/read", T, "{\"job\": \"" + job + "\", \"limit\": 1000}"));
   }
 
-  /** Reads the job until {@code done} holds; fails after two minutes (a bound on a hang, not on speed). */
+  /** Reads the job until {@code done} holds. */
   static JsonNode awaitJob(String job, Predicate<JsonNode> done) throws InterruptedException {
+    return await("the job", () -> read(job), done);
+  }
+
+  /** Lists the jobs of {@code corpus} until {@code done} holds. */
+  static JsonNode awaitList(String corpus, Predicate<JsonNode> done) throws InterruptedException {
+    return await("the jobs of " + corpus,
+        () -> ok(api.retrieval("jobs/list", T, "{\"corpus\": \"" + corpus + "\"}")).get("jobs"), done);
+  }
+
+  /** Reads {@code what} until {@code done} holds; fails after two minutes (a bound on a hang, not on speed). */
+  static JsonNode await(String what, Supplier<JsonNode> reading, Predicate<JsonNode> done) throws InterruptedException {
     long deadline = System.nanoTime() + 120_000_000_000L;
     while (true) {
-      JsonNode page = read(job);
-      if (done.test(page)) {
-        return page;
+      JsonNode read = reading.get();
+      if (done.test(read)) {
+        return read;
       }
-      assertTrue(System.nanoTime() < deadline, "the job did not get there: " + page);
+      assertTrue(System.nanoTime() < deadline, what + " did not get there: " + read);
       Thread.sleep(50);
     }
   }
@@ -154,19 +164,6 @@ class JobsSurviveDisconnectsTest {
       assertEquals(404, a.status(), a::toString);
     }
     assertEquals(0, ok(api.retrieval("corpora/read", T, "{\"corpus\": \"gone\"}")).get("revision").asLong());
-  }
-
-  /** Lists the jobs of {@code corpus} until {@code done} holds; fails after two minutes (a bound on a hang). */
-  static JsonNode awaitList(String corpus, Predicate<JsonNode> done) throws InterruptedException {
-    long deadline = System.nanoTime() + 120_000_000_000L;
-    while (true) {
-      JsonNode jobs = ok(api.retrieval("jobs/list", T, "{\"corpus\": \"" + corpus + "\"}")).get("jobs");
-      if (done.test(jobs)) {
-        return jobs;
-      }
-      assertTrue(System.nanoTime() < deadline, "the jobs of " + corpus + " did not get there: " + jobs);
-      Thread.sleep(50);
-    }
   }
 
   @Test

@@ -15,6 +15,7 @@ import dev.quarry.api.ingest.Upload;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limit;
 import dev.quarry.app.ServerPerClass;
+import dev.quarry.app.ServerProcess;
 import dev.quarry.engine.ErrorCode;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -44,14 +45,13 @@ class OpenApiDocumentTest {
 
   /** Backups on, so that the backup endpoint reads its body too. */
   @RegisterExtension
-  static final ServerPerClass server = ServerPerClass.withTestTokens().config(dir -> "{\"backup\": {\"directory\": \""
-      + dir.resolve("backups").toString().replace("\\", "\\\\") + "\"}}");
+  static final ServerPerClass server = ServerPerClass.withTestTokens()
+      .config(dir -> ServerProcess.backupConfig(dir.resolve("backups"))).corpus("c1");
   static ApiClient api;
 
   @BeforeAll
   static void start() {
     api = server.client();
-    ApiClient.ok(api.retrieval("corpora/create", T, "{\"corpus\": \"c1\"}"));
   }
 
   /**

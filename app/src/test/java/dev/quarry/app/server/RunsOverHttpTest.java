@@ -30,13 +30,12 @@ class RunsOverHttpTest {
   static final String ADMIN = TestTokens.ADMIN;
 
   @RegisterExtension
-  static final ServerPerClass server = ServerPerClass.withTestTokens();
+  static final ServerPerClass server = ServerPerClass.withTestTokens().corpus("c1");
   static ApiClient api;
 
   @BeforeAll
   static void start() {
     api = server.client();
-    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"c1\"}"));
     ok(api.retrieval("sources/batch", ADMIN, """
         {"corpus": "c1", "operations": [
           {"index": {"source": "public/leave.md", "title": "Leave", "text": "Parental leave lasts sixteen weeks.",

@@ -29,15 +29,13 @@ class SearchFeaturesOverHttpTest {
   static final String T = TestTokens.ADMIN;
 
   @RegisterExtension
-  static final ServerPerClass server = ServerPerClass.withTestTokens();
+  static final ServerPerClass server = ServerPerClass.withTestTokens().corpus("c1")
+      .corpus("h", "{\"embedding\": {\"model\": \"all-minilm-l6-v2\"}}");
   static ApiClient api;
 
   @BeforeAll
   static void start() {
     api = server.client();
-    ok(api.retrieval("corpora/create", T, "{\"corpus\": \"c1\"}"));
-    ok(api.retrieval("corpora/create", T, """
-        {"corpus": "h", "settings": {"embedding": {"model": "all-minilm-l6-v2"}}}"""));
     for (String corpus : List.of("c1", "h")) {
       ok(api.retrieval("sources/batch", T, """
           {"corpus": "%s", "operations": [

@@ -30,14 +30,13 @@ class SourceChunksOverHttpTest {
       .collect(Collectors.joining(" "));
 
   @RegisterExtension
-  static final ServerPerClass server = ServerPerClass.withTestTokens();
+  static final ServerPerClass server = ServerPerClass.withTestTokens()
+      .corpus("t", "{\"chunking\": {\"maxWords\": 16, \"overlapWords\": 0}}");
   static ApiClient api;
 
   @BeforeAll
   static void start() {
     api = server.client();
-    ok(api.retrieval("corpora/create", T,
-        "{\"corpus\": \"t\", \"settings\": {\"chunking\": {\"maxWords\": 16, \"overlapWords\": 0}}}"));
   }
 
   static long index(String source, String text) {

@@ -21,6 +21,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
@@ -512,22 +513,29 @@ public final class IngestJobs implements AutoCloseable {
         throw AccessPolicy.forbidden();
       }
     }
-    List<JobView> matching = new ArrayList<>();
+    // The keys never change, so the jobs are placed by them first; only the jobs the page can hold
+    // are then viewed (a view counts every file of its job), one by one in list order until the
+    // page is full and one more match shows that another page follows.
+    List<IngestJob> candidates = new ArrayList<>();
     for (IngestJob job : jobs.values()) {
-      if ((corpus != null && !job.corpus.equals(corpus)) || !mayRead(access, job, true)) {
+      if ((corpus == null || job.corpus.equals(corpus)) && (after == null || JobListPage.Key.of(job).compareTo(after) > 0)
+          && mayRead(access, job, true)) {
+        candidates.add(job);
+      }
+    }
+    candidates.sort(Comparator.comparing(JobListPage.Key::of));
+    List<JobView> page = new ArrayList<>();
+    for (IngestJob job : candidates) {
+      JobView view = job.view(settings.retention());
+      if (state != null && view.state() != state) {
         continue;
       }
-      JobView view = job.view(settings.retention());
-      if ((state == null || view.state() == state) && (after == null || JobListPage.Key.of(view).compareTo(after) > 0)) {
-        matching.add(view);
+      if (page.size() == limit) {
+        return new JobListPage(page, JobListPage.Key.of(page.get(limit - 1)));
       }
+      page.add(view);
     }
-    matching.sort((a, b) -> JobListPage.Key.of(a).compareTo(JobListPage.Key.of(b)));
-    if (matching.size() <= limit) {
-      return new JobListPage(matching, null);
-    }
-    List<JobView> page = matching.subList(0, limit);
-    return new JobListPage(page, JobListPage.Key.of(page.get(limit - 1)));
+    return new JobListPage(page, null);
   }
 
   /**

@@ -29,6 +29,10 @@ public record JobListPage(List<JobView> jobs, Key next) {
       return new Key(view.createdAt(), view.id());
     }
 
+    static Key of(IngestJob job) {
+      return new Key(job.createdAt, job.id);
+    }
+
     /** List order: the newest job first. */
     @Override
     public int compareTo(Key other) {
