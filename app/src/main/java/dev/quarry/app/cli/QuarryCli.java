@@ -52,8 +52,12 @@ public final class QuarryCli implements Runnable {
     commandLine.setUsageHelpLongOptionsMaxWidth(30);
     commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
       if (e instanceof ApiException refused) {
-        // The server answered and refused: its code and message, as the contract's envelope gave them.
-        cmd.getErr().println("quarry " + cmd.getCommandName() + ": " + refused.code() + ": " + refused.error().message());
+        // The server answered and refused: its code, the field it names (a bad value's path in the
+        // request) unless its message already does, and its message, as the contract's envelope gave them.
+        String field = refused.error().field();
+        String named = field == null || refused.error().message().contains(field) ? "" : " (" + field + ")";
+        cmd.getErr().println("quarry " + cmd.getCommandName() + ": " + refused.code() + named + ": "
+            + refused.error().message());
         return 1;
       }
       String message = userMessage(e);
