@@ -1,6 +1,7 @@
 package dev.quarry.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -160,5 +162,47 @@ class ClientJobsOverHttpTest {
         List.of(JobFile.of(a, "a.txt"), JobFile.of(dir.resolve("refused/none.txt"), "none.txt")), false));
     assertEquals(0, admin.readJob(job.id(), null, null).job().counts().files());
     admin.cancelJob(job.id());
+  }
+  @Test
+  void listJobs_pageByPage_narrowedByCorpusAndState_onlyTheTokensOwn() {
+    admin.createCorpus("listed", null);
+    Job first = admin.createJob("listed", null);
+    Job second = admin.createJob("listed", null);
+    Job third = admin.createJob("listed", null);
+    admin.cancelJob(second.id());
+    try {
+      Page<Job> page = admin.listJobs("listed", null, null, 2);
+      assertEquals(2, page.items().size());
+      assertNotNull(page.next(), "a third job follows");
+      Page<Job> rest = admin.listJobs("listed", null, page.next(), 2);
+      assertEquals(1, rest.items().size());
+      assertNull(rest.next(), "the last page");
+      List<Job> all = admin.jobs("listed", null).toList();
+      assertEquals(Set.of(first.id(), second.id(), third.id()), Set.copyOf(all.stream().map(Job::id).toList()));
+      assertEquals(3, all.size(), "each job once");
+      for (int i = 1; i < all.size(); i++) {
+        assertFalse(Instant.parse(all.get(i).createdAt()).isAfter(Instant.parse(all.get(i - 1).createdAt())),
+            "newest first: " + all);
+      }
+      assertEquals(all, java.util.stream.Stream.concat(page.items().stream(), rest.items().stream()).toList(),
+          "the stream reads the same pages");
+      Job cancelled = admin.jobs("listed", "cancelled").findFirst().orElseThrow();
+      assertEquals(second.id(), cancelled.id());
+      assertEquals("cancelled", cancelled.state());
+      assertEquals(Set.of(first.id(), third.id()),
+          Set.copyOf(admin.jobs("listed", "open").map(Job::id).toList()));
+      assertTrue(admin.jobs(null, "open").map(Job::id).toList().containsAll(List.of(first.id(), third.id())),
+          "without a corpus: every corpus");
+
+      QuarryClient other = server.client(TestTokens.C2_ONLY);
+      assertEquals("FORBIDDEN", assertThrows(ApiException.ForbiddenException.class,
+          () -> other.listJobs("listed", null, null, null)).code(), "a corpus outside the grants");
+      assertTrue(other.jobs(null, null).noneMatch(j -> j.corpus().equals("listed")), "another subject's jobs stay unseen");
+      assertEquals("state", assertThrows(ApiException.InvalidRequestException.class,
+          () -> admin.listJobs(null, "paused", null, null)).field());
+    } finally {
+      admin.cancelJob(first.id());
+      admin.cancelJob(third.id());
+    }
   }
 }

@@ -320,6 +320,23 @@ public final class QuarryClient {
     });
   }
 
+  /**
+   * {@code jobs/list}: one page of the jobs the token may read (those its subject submitted, and
+   * every job of a corpus it may manage), newest first, after {@code cursor} (null: the first),
+   * {@code limit} at a time (null: the server's default). {@code corpus} (a name inside the
+   * token's grants, else {@link ApiException.ForbiddenException}) and {@code state} ({@code open},
+   * {@code running}, {@code completed}, {@code cancelled} or {@code failed}) narrow it; null for any.
+   */
+  public Page<Job> listJobs(String corpus, String state, String cursor, Integer limit) {
+    JsonNode page = transport.post("v1/retrieval/jobs/list", new JobsListing(corpus, state, cursor, limit), null);
+    return new Page<>(list(page.path("jobs"), Job.class), page.path("nextCursor").textValue());
+  }
+
+  /** Every job {@link #listJobs} would show, newest first, page by page as the stream is consumed. */
+  public Stream<Job> jobs(String corpus, String state) {
+    return keyset(cursor -> listJobs(corpus, state, cursor, null));
+  }
+
   private static Job job(JsonNode answer) {
     return Transport.read(answer.path("job"), Job.class);
   }
@@ -467,6 +484,8 @@ public final class QuarryClient {
   record JobRef(String job) {}
 
   record JobListing(String job, String cursor, Integer limit) {}
+
+  record JobsListing(String corpus, String state, String cursor, Integer limit) {}
 
   record RunRetrieval(String corpus, List<String> sources, String query, Integer topK, Long revision, String corpusId) {}
 }

@@ -82,6 +82,9 @@ class StrictWriterTest {
     assertWithin(tree(file.entry()), "JobFileRequest");
     assertWithin(tree(new QuarryClient.JobRef("job_1")), "JobRequest");
     assertWithin(tree(new QuarryClient.JobListing("job_1", "x", 3)), "ReadJobRequest");
+    JsonNode jobs = tree(new QuarryClient.JobsListing("c", "running", "x", 3));
+    assertEquals(4, jobs.size(), "every part of a jobs listing is written when set");
+    assertWithin(jobs, "ListJobsRequest");
     assertWithin(tree(new QuarryClient.SourceListing("c", "p", "x", 3)), "ListSourcesRequest");
     assertWithin(tree(new QuarryClient.HistoryListing("c", 3, 3)), "HistoryRequest");
     assertWithin(tree(new QuarryClient.CorpusListing("x", 3)), "ListCorporaRequest");

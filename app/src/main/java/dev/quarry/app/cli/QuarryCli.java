@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 /**
  * The {@code quarry} command: {@code serve}, {@code demo}, {@code search}, {@code corpora},
  * {@code backup}, {@code restore},
- * {@code ingest}, {@code eval} and {@code help}. A user's mistake (no token, no server at the
+ * {@code ingest}, {@code jobs}, {@code eval} and {@code help}. A user's mistake (no token, no server at the
  * URL, a URL that is not a Quarry server) is one line on stderr and exit code 2; a refusal by the
  * server (its error code and message) is one line and exit code 1; only a fault of the program
  * prints a stack trace.
@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
 @Command(name = "quarry", mixinStandardHelpOptions = true, version = "quarry 0.1.0",
     description = "Quarry: retrieval and document ingestion with exact, durable corpus revisions.",
     subcommands = {ServeCommand.class, DemoCommand.class, SearchCommand.class, CorporaCommand.class,
-        IngestCommand.class, EvalCommand.class, BackupCommand.class, RestoreCommand.class,
+        IngestCommand.class, JobsCommand.class, EvalCommand.class, BackupCommand.class, RestoreCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "From a source checkout, the ./quarry launcher also runs:",
         "  test     Run the test suite (Maven verify; arguments go to Maven).",
@@ -52,8 +52,12 @@ public final class QuarryCli implements Runnable {
     commandLine.setUsageHelpLongOptionsMaxWidth(30);
     commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
       if (e instanceof ApiException refused) {
-        // The server answered and refused: its code and message, as the contract's envelope gave them.
-        cmd.getErr().println("quarry " + cmd.getCommandName() + ": " + refused.code() + ": " + refused.error().message());
+        // The server answered and refused: its code, the field it names (a bad value's path in the
+        // request) unless its message already does, and its message, as the contract's envelope gave them.
+        String field = refused.error().field();
+        String named = field == null || refused.error().message().contains(field) ? "" : " (" + field + ")";
+        cmd.getErr().println("quarry " + cmd.getCommandName() + ": " + refused.code() + named + ": "
+            + refused.error().message());
         return 1;
       }
       String message = userMessage(e);

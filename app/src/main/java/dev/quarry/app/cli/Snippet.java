@@ -30,7 +30,24 @@ final class Snippet {
     while (end < text.length() && !Character.isWhitespace(text.charAt(end))) {
       end++; // end at a word
     }
-    StringBuilder out = new StringBuilder(start > 0 ? "…" : "");
+    return marked(text, highlights, start, end, start > 0, end < text.length(), bold);
+  }
+
+  /**
+   * The server's snippet of a hit (its {@code snippet} object: the window's {@code text}, its
+   * {@code start} and {@code end} in the hit's text and the matches inside it), marked as
+   * {@link #of} marks, with an ellipsis where it cuts the hit's text of {@code textLength} units.
+   */
+  static String ofServer(JsonNode snippet, int textLength, boolean bold) {
+    String text = snippet.path("text").asText();
+    return marked(text, snippet.get("highlights"), 0, text.length(), snippet.path("start").asInt() > 0,
+        snippet.path("end").asInt(textLength) < textLength, bold);
+  }
+
+  /** {@code text} from {@code start} to {@code end}, each highlight inside marked, on one line. */
+  private static String marked(String text, JsonNode highlights, int start, int end, boolean cutBefore,
+      boolean cutAfter, boolean bold) {
+    StringBuilder out = new StringBuilder(cutBefore ? "…" : "");
     int at = start;
     if (highlights != null) {
       for (JsonNode span : highlights) {
@@ -43,7 +60,7 @@ final class Snippet {
         at = to;
       }
     }
-    out.append(text, at, end).append(end < text.length() ? "…" : "");
+    out.append(text, at, end).append(cutAfter ? "…" : "");
     return out.toString().replaceAll("\\s+", " ").strip();
   }
 }

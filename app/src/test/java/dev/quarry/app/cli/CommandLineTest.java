@@ -23,7 +23,7 @@ class CommandLineTest {
   void help_asACommand_listsEveryCommand_withWholeDescriptions() {
     IngestCommandTest.Run help = IngestCommandTest.quarry("help");
     assertEquals(0, help.exitCode(), help::toString);
-    for (String command : new String[] {"serve", "demo", "search", "corpora", "ingest", "eval", "test", "build"}) {
+    for (String command : new String[] {"serve", "demo", "search", "corpora", "ingest", "jobs", "eval", "test", "build"}) {
       assertTrue(help.out().contains("\n  " + command + " "), () -> command + " missing:\n" + help.out());
     }
     assertTrue(help.out().replaceAll("\\s+", " ").contains("Measure ranking quality (nDCG@10, Recall@100, MRR@10) on a BEIR collection."),
