@@ -59,10 +59,13 @@ final class CacheMetrics implements MeterBinder {
    * server keeps (the corpora, the process's models), never one made for the purpose.
    */
   private static <T> void bind(MeterRegistry registry, String cache, T source, Function<T, CacheCounts> counts) {
-    FunctionCounter.builder("quarry.cache.gets", source, s -> counts.apply(s).hits()).tags("cache", cache, "result", "hit")
-        .description("cache lookups that found what they looked for").register(registry);
-    FunctionCounter.builder("quarry.cache.gets", source, s -> counts.apply(s).misses()).tags("cache", cache, "result", "miss")
-        .description("cache lookups that found nothing, so the work was done").register(registry);
+    String gets = "cache lookups, by whether they found an entry (hit) or not, so the work was done (miss)";
+    FunctionCounter.builder("quarry.cache.gets", source, s -> counts.apply(s).hits())
+        .tags("cache", cache, "result", "hit")
+        .description(gets).register(registry);
+    FunctionCounter.builder("quarry.cache.gets", source, s -> counts.apply(s).misses())
+        .tags("cache", cache, "result", "miss")
+        .description(gets).register(registry);
     FunctionCounter.builder("quarry.cache.evictions", source, s -> counts.apply(s).evictions()).tag("cache", cache)
         .description("entries pushed out of a cache to stay within its bound").register(registry);
     Gauge.builder("quarry.cache.size", source, s -> counts.apply(s).size()).tag("cache", cache)

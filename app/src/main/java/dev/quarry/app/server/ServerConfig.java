@@ -180,7 +180,8 @@ public record ServerConfig(
         storage.allowOnly(Set.of("minFreeDiskMiB"));
       }
       Long writeFloor = storage == null ? null : storage.optionalLong("minFreeDiskMiB", 0, 1L << 40);
-      dev.quarry.corpora.opensearch.OpenSearchSettings openSearch = StoreConfig.openSearch(root.optionalObject("store"));
+      dev.quarry.corpora.opensearch.OpenSearchSettings openSearch =
+          StoreConfig.openSearch(root.optionalObject("store"));
       if (writeFloor != null && openSearch != null) {
         // The floor guards the data folder's disk, where the cluster keeps no corpus: a value set
         // here would be believed to protect something and protect nothing.

@@ -100,7 +100,8 @@ class RestoreRefusesTamperedBackupsTest {
   void anEntryBesideTheCorporaOfANamedBackup_isRefused() throws IOException {
     Path backup = copyOf("only-c1");
     Files.createDirectories(backup.resolve("ingest-jobs"));
-    assertRefused(backup, new Mismatch(Kind.NOT_LISTED, "ingest-jobs", "a backup of named corpora holds only corpora/"));
+    assertRefused(backup, new Mismatch(Kind.NOT_LISTED, "ingest-jobs",
+        "a backup of named corpora holds only corpora/"));
   }
 
   @Test
