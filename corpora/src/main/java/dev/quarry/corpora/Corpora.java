@@ -143,6 +143,15 @@ public interface Corpora extends Closeable {
   }
 
   /**
+   * Expert: the counts of the cache that keeps corpora open (uses that found a corpus open, uses that
+   * opened it, corpora closed for the bound or for being idle), for a server's metrics; names no
+   * corpus. Empty when the store keeps no such cache (corpora on a cluster).
+   */
+  default java.util.Optional<dev.quarry.engine.CacheCounts> openCorporaCache() {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * Whether {@link #ingest} recognises images and PDF pages without a text layer (OCR switched on
    * and Tesseract found); without it, images are UNSUPPORTED_MEDIA_TYPE.
    */

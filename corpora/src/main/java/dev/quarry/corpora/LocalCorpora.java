@@ -92,6 +92,11 @@ final class LocalCorpora implements Corpora {
   }
 
   @Override
+  public java.util.Optional<dev.quarry.engine.CacheCounts> openCorporaCache() {
+    return store.openCorporaCache();
+  }
+
+  @Override
   public CorpusDescription readCorpus(Access access, String corpus) {
     CorpusInfo.checkName(corpus, "corpus");
     requireCorpus(access, corpus, ANY);

@@ -91,6 +91,25 @@ public final class EmbeddingModels {
     return e;
   }
 
+  /**
+   * The counts of the passage cache ({@link PassageEmbedder}), shared by every corpus; {@link
+   * CacheCounts#NONE} without models.
+   */
+  public CacheCounts passageCache() {
+    return passages == null ? CacheCounts.NONE : passages.cacheCounts();
+  }
+
+  /** The counts of the query caches ({@link QueryCachingEmbedder}), every model's together. */
+  public CacheCounts queryCache() {
+    CacheCounts total = CacheCounts.NONE;
+    for (Embedder e : byName.values()) {
+      if (e instanceof QueryCachingEmbedder q) {
+        total = total.plus(q.cacheCounts());
+      }
+    }
+    return total;
+  }
+
   /** Model names, sorted. */
   public Set<String> names() {
     return new java.util.TreeSet<>(byName.keySet());

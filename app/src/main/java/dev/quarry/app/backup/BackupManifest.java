@@ -29,9 +29,12 @@ import java.util.Objects;
  *     before per-corpus backups, which were all of the first kind)
  * @param corpora each corpus with its corpusId and the revision it was copied at, in name order
  * @param bytes the size of everything copied
+ * @param contents every folder and file copied, each file with its size and SHA-256, which a restore
+ *     checks the backup against; kept in the manifest's file only (the backup endpoint answers
+ *     without it). Null in manifests written before backups recorded their contents
  */
 public record BackupManifest(String name, Instant createdAt, String serverVersion, boolean allCorpora,
-    List<CorpusBackup> corpora, long bytes) {
+    List<CorpusBackup> corpora, long bytes, BackupContents contents) {
   public static final String FILE = "quarry-backup.json";
   /** The layout's version; a restore refuses others. */
   public static final int FORMAT = 1;
@@ -57,9 +60,19 @@ public record BackupManifest(String name, Instant createdAt, String serverVersio
     return root;
   }
 
-  /** Writes the manifest into {@code backupDir}, fsynced. */
+  /** Writes the manifest, with its contents, into {@code backupDir}, fsynced. */
   void write(Path backupDir) throws IOException {
-    byte[] json = MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(toJson());
+    ObjectNode root = toJson();
+    if (contents != null) {
+      ObjectNode c = root.putObject("contents");
+      ArrayNode folders = c.putArray("folders");
+      contents.folders().forEach(folders::add);
+      ArrayNode files = c.putArray("files");
+      for (BackupContents.BackupFile f : contents.files()) {
+        files.addObject().put("path", f.path()).put("bytes", f.bytes()).put("sha256", f.sha256());
+      }
+    }
+    byte[] json = MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
     try (FileChannel ch = FileChannel.open(backupDir.resolve(FILE), StandardOpenOption.CREATE_NEW,
         StandardOpenOption.WRITE)) {
       ch.write(ByteBuffer.wrap(json));
@@ -90,7 +103,22 @@ public record BackupManifest(String name, Instant createdAt, String serverVersio
     }
     return new BackupManifest(root.path("name").asText(), Instant.parse(root.path("createdAt").asText()),
         root.path("serverVersion").asText(), root.path("allCorpora").asBoolean(true), corpora,
-        root.path("bytes").asLong());
+        root.path("bytes").asLong(), contents(root.get("contents")));
+  }
+
+  /** The recorded contents, or null when the manifest has none. */
+  private static BackupContents contents(JsonNode contents) {
+    if (contents == null || contents.isNull()) {
+      return null;
+    }
+    List<String> folders = new ArrayList<>();
+    contents.path("folders").forEach(f -> folders.add(f.asText()));
+    List<BackupContents.BackupFile> files = new ArrayList<>();
+    for (JsonNode f : contents.path("files")) {
+      files.add(new BackupContents.BackupFile(f.path("path").asText(), f.path("bytes").asLong(),
+          f.path("sha256").asText()));
+    }
+    return new BackupContents(folders, files, List.of());
   }
 
   /** Whether {@code dir} has a manifest, complete or not. */

@@ -145,8 +145,9 @@ public final class Backups {
           copied.add(corpora.backupCorpus(access, corpus, partial));
         }
       }
+      BackupContents contents = BackupContents.list(partial); // reads the copy once more, for its checksums
       BackupManifest manifest = new BackupManifest(name, started, serverVersion, named == null, copied,
-          FileCopies.size(partial));
+          contents.bytes(), contents);
       manifest.write(partial);
       FileCopies.fsyncDir(partial);
       try {

@@ -13,7 +13,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
-/** File chores of backups and restores: durable recursive copies, sizes, removal. */
+/** File chores of backups and restores: durable recursive copies, removal. */
 final class FileCopies {
   private FileCopies() {}
 
@@ -71,19 +71,6 @@ final class FileCopies {
         return FileVisitResult.CONTINUE;
       }
     });
-  }
-
-  /** The total size of the files under {@code dir}. */
-  static long size(Path dir) throws IOException {
-    try (Stream<Path> files = Files.walk(dir)) {
-      long total = 0;
-      for (Path p : (Iterable<Path>) files::iterator) {
-        if (Files.isRegularFile(p)) {
-          total += Files.size(p);
-        }
-      }
-      return total;
-    }
   }
 
   /** Deletes {@code path} and everything under it. */

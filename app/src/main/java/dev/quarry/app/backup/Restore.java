@@ -15,8 +15,9 @@ import java.util.EnumSet;
 import java.util.List;
 
 /**
- * Restores a backup into an empty data folder, with the server stopped: copies the backup's files
- * (everything but its manifest), then opens the folder as a server would and checks that every
+ * Restores a backup into an empty data folder, with the server stopped: checks that the backup
+ * folder holds what its manifest says and nothing more ({@link BackupCheck}), copies the backup's
+ * files (everything but its manifest), then opens the folder as a server would and checks that every
  * corpus of the manifest is there with its corpusId at its revision. A backup of named corpora
  * restores the same way and holds just those corpora (the manifest lists them). A folder that is
  * not empty is refused before anything is written; a restore that fails removes what it copied.
@@ -26,6 +27,8 @@ public final class Restore {
 
   /**
    * @return the manifest of the backup restored
+   * @throws BackupMismatchException when the backup folder does not hold what its manifest says;
+   *     nothing is written then
    * @throws IllegalArgumentException when {@code backupDir} is no complete backup, {@code dataDir}
    *     is not empty, or the restored folder does not hold what the manifest names
    */
@@ -35,6 +38,7 @@ public final class Restore {
       throw new IllegalArgumentException("the data folder " + dataDir + " is not empty; restore only into an empty "
           + "or new folder (move the old one aside first)");
     }
+    BackupCheck.check(backupDir, manifest);
     boolean created = !Files.exists(dataDir);
     Files.createDirectories(dataDir);
     boolean done = false;

@@ -15,8 +15,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code quarry restore --from BACKUP --data DIR}: restores a backup into an empty (or new) data
- * folder, with no server running on it, and checks that every corpus opens with its corpusId at its
- * backed-up revision.
+ * folder, with no server running on it, once the backup is found to hold what its manifest says
+ * and nothing more, and checks that every corpus opens with its corpusId at its backed-up revision.
+ * A backup that differs from its manifest is refused (exit code 2) with every difference named.
  */
 @Command(name = "restore", mixinStandardHelpOptions = true,
     description = {"Restore a backup into an empty data folder (no server may run on it).",

@@ -22,13 +22,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * answered request by endpoint, method and status (a latency histogram; 429s are {@code
  * status="429"}), requests in progress, the data folder's free disk, and the JVM's memory, GC,
  * threads, classes, CPU, uptime and file descriptors; the engine's work ({@link EngineMetrics}), the
- * open corpora ({@link CorporaMetrics}) and the extraction pool ({@link ExtractionMetrics}) are
- * {@link #bind bound} to it.
+ * open corpora ({@link CorporaMetrics}), the caches ({@link CacheMetrics}) and the extraction pool
+ * ({@link ExtractionMetrics}) are {@link #bind bound} to it.
  *
  * <p>Label values are bounded whatever clients send: {@code endpoint} is one of the server's own
  * paths ({@code other} for anything else, unknown paths included; {@code /console} for the console's
  * files), {@code method} one of the HTTP methods the server answers ({@code other} otherwise), and
- * {@code status} a three-digit code. No label names a corpus, a source or a client.
+ * {@code status} a three-digit code, {@code cache} one of the server's kinds of cache. No label
+ * names a corpus, a source or a client.
  *
  * <p>Thread-safe; one per server, closed with it.
  */

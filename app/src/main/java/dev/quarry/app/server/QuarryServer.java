@@ -89,8 +89,9 @@ public final class QuarryServer implements AutoCloseable {
         : null;
     Corpora corpora;
     EngineMetrics engineMetrics = new EngineMetrics();
+    dev.quarry.engine.EngineConfig engineConfig = config.engineConfig(engineMetrics);
     try {
-      CorporaBuilder builder = Corpora.builder().dataDir(dataDir).engineConfig(config.engineConfig(engineMetrics))
+      CorporaBuilder builder = Corpora.builder().dataDir(dataDir).engineConfig(engineConfig)
           .maxOpenCorpora(config.maxOpenCorpora())
           .writeAdmission(new DiskFloor(dataDir, config.writeMinFreeDiskMiB() * 1024 * 1024));
       if (config.openSearch() != null) {
@@ -106,7 +107,8 @@ public final class QuarryServer implements AutoCloseable {
       // Jobs left by the last run resume here, before the server takes requests.
       jobs = extractors != null && config.features().contains(Feature.INGESTION_JOBS)
           ? IngestJobs.open(dataDir, corpora, config.jobs()) : null;
-      return start(corpora, extractors, jobs, dataDir, host, port, tokens, config, engineMetrics);
+      return start(corpora, extractors, jobs, dataDir, host, port, tokens, config, engineMetrics,
+          engineConfig.embeddingModels());
     } catch (RuntimeException e) {
       closeQuietly(jobs);
       closeQuietly(corpora);
@@ -118,12 +120,13 @@ public final class QuarryServer implements AutoCloseable {
   /** Serves an already open {@code corpora}; the server closes it on {@link #close}. */
   static QuarryServer start(Corpora corpora, String host, int port, Authenticator tokens,
       ServerConfig config) {
-    return start(corpora, null, null, null, host, port, tokens, config, null);
+    return start(corpora, null, null, null, host, port, tokens, config, null, null);
   }
 
   /** Serves {@code corpora}; the server closes it, then {@code extractors} (may be null), on {@link #close}. */
   private static QuarryServer start(Corpora corpora, Extractors extractors, IngestJobs jobs, Path dataDir, String host,
-      int port, Authenticator tokenFile, ServerConfig config, EngineMetrics engineMetrics) {
+      int port, Authenticator tokenFile, ServerConfig config, EngineMetrics engineMetrics,
+      dev.quarry.engine.EmbeddingModels models) {
     Readiness readiness = new Readiness(dataDir, config.minFreeDiskMiB() * 1024 * 1024);
     Metrics metrics = new Metrics(endpoints(corpora), readiness, config.metricsTokenSha256() == null ? null
         : java.util.HexFormat.of().parseHex(config.metricsTokenSha256()));
@@ -136,6 +139,7 @@ public final class QuarryServer implements AutoCloseable {
     if (config.openSearch() == null) {
       metrics.bind(new CorporaMetrics(corpora));
     }
+    metrics.bind(new CacheMetrics(corpora, models));
     if (extractors != null) {
       metrics.bind(new ExtractionMetrics(extractors));
     }

@@ -180,6 +180,15 @@ public record ServerConfig(
         storage.allowOnly(Set.of("minFreeDiskMiB"));
       }
       Long writeFloor = storage == null ? null : storage.optionalLong("minFreeDiskMiB", 0, 1L << 40);
+      dev.quarry.corpora.opensearch.OpenSearchSettings openSearch =
+          StoreConfig.openSearch(root.optionalObject("store"));
+      if (writeFloor != null && openSearch != null) {
+        // The floor guards the data folder's disk, where the cluster keeps no corpus: a value set
+        // here would be believed to protect something and protect nothing.
+        throw QuarryException.invalid(storage.pathOf("minFreeDiskMiB"), "storage.minFreeDiskMiB has no effect "
+            + "when corpora live on OpenSearch (store.opensearch): the cluster's own disk watermarks guard its "
+            + "writes; remove the key");
+      }
       WireObject logging = root.optionalObject("logging");
       LogFormat logFormat = d.logFormat;
       if (logging != null) {
@@ -210,7 +219,7 @@ public record ServerConfig(
           backupDirectory,
           writeFloor == null ? d.writeMinFreeDiskMiB : writeFloor,
           logFormat,
-          StoreConfig.openSearch(root.optionalObject("store")),
+          openSearch,
           jobs(root.optionalObject("jobs"), limits));
     } catch (QuarryException e) {
       String field = e.field();

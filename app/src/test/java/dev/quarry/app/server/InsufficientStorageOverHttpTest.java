@@ -77,9 +77,11 @@ class InsufficientStorageOverHttpTest {
 
   @Test
   void theProtocolClaimsNoFloorWhereNoneGuardsTheWrites() {
+    // Setting storage.minFreeDiskMiB beside a cluster is refused (StoreConfigTest); the default
+    // floor the settings still carry must not be claimed either.
     ServerConfig cluster = ServerConfig.parse("""
-        {"store": {"opensearch": {"urls": ["http://127.0.0.1:9200"]}}, "storage": {"minFreeDiskMiB": 512}}"""
-        .getBytes(StandardCharsets.UTF_8));
+        {"store": {"opensearch": {"urls": ["http://127.0.0.1:9200"]}}}""".getBytes(StandardCharsets.UTF_8));
+    assertEquals(ServerConfig.DEFAULT_WRITE_MIN_FREE_DISK_MIB, cluster.writeMinFreeDiskMiB());
     // What the server writes under server.store: no admission guards a cluster's writes, so no floor is claimed.
     com.fasterxml.jackson.databind.JsonNode store = StoreConfig.describe(cluster, true,
         new com.fasterxml.jackson.databind.ObjectMapper());

@@ -149,6 +149,92 @@ class MetricsOverHttpTest {
     }
   }
 
+  @Test
+  void cacheHitsMissesAndEvictionsMoveWithRequests() throws Exception {
+    // One corpus open at a time: using the other closes the first (an eviction).
+    try (ServerProcess server = metricsServer(", \"maxOpenCorpora\": 1")) {
+      ApiClient api = server.client();
+      ApiClient.ok(api.retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"cachedvectors\", \"settings\": "
+          + "{\"embedding\": {\"model\": \"all-minilm-l6-v2\"}}}"));
+      ApiClient.ok(api.retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"cachedwords\"}"));
+      CacheReading start = CacheReading.of(scrape(api));
+
+      // The same text twice: the second passage comes from the cache, the model does not run.
+      String text = "a cat sleeps on the warm windowsill all afternoon";
+      index(api, "cachedvectors", "first", text);
+      CacheReading once = CacheReading.of(scrape(api));
+      assertTrue(once.passages.misses > start.passages.misses, () -> once + " after " + start);
+      assertEquals(start.passages.hits, once.passages.hits, () -> once + " after " + start);
+      index(api, "cachedvectors", "second", text);
+      CacheReading twice = CacheReading.of(scrape(api));
+      assertEquals(once.passages.misses, twice.passages.misses, () -> twice + " after " + once);
+      assertEquals(once.passages.misses - start.passages.misses, twice.passages.hits - once.passages.hits,
+          () -> "every passage of the same text is a hit: " + twice + " after " + once);
+      assertTrue(twice.passages.size >= 1, twice::toString);
+
+      // The same semantic query twice: the second search embeds nothing.
+      String search = "{\"corpus\": \"cachedvectors\", \"query\": \"a sleeping cat\", \"mode\": \"semantic\"}";
+      ApiClient.ok(api.retrieval("search", TestTokens.ADMIN, search));
+      CacheReading searched = CacheReading.of(scrape(api));
+      assertTrue(searched.queries.misses > twice.queries.misses, () -> searched + " after " + twice);
+      ApiClient.ok(api.retrieval("search", TestTokens.ADMIN, search));
+      CacheReading again = CacheReading.of(scrape(api));
+      assertEquals(searched.queries.misses, again.queries.misses, () -> again + " after " + searched);
+      assertTrue(again.queries.hits > searched.queries.hits, () -> again + " after " + searched);
+
+      // The open corpora: uses of the corpus already open are hits; the other corpus is opened (a
+      // miss), which closes the first (an eviction), and the first is opened again (a miss).
+      assertTrue(again.corpora.hits > start.corpora.hits, again::toString);
+      index(api, "cachedwords", "words", "a lexical corpus takes its turn");
+      index(api, "cachedvectors", "third", "and the first corpus opens again");
+      CacheReading reopened = CacheReading.of(scrape(api));
+      assertTrue(reopened.corpora.misses >= again.corpora.misses + 2, () -> reopened + " after " + again);
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+      CacheReading evicted = reopened;
+      // The bound is kept by the cache's maintenance, which may run just after the request.
+      while (evicted.corpora.evictions < again.corpora.evictions + 2 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+        evicted = CacheReading.of(scrape(api));
+      }
+      assertTrue(evicted.corpora.evictions >= again.corpora.evictions + 2, evicted::toString);
+      assertEquals(1, evicted.corpora.size, evicted::toString);
+
+      String last = scrape(api);
+      assertFalse(last.contains("cachedvectors") || last.contains("cachedwords"), "no label names a corpus");
+      assertTrue(last.contains("# HELP quarry_cache_gets_total"), last);
+    }
+  }
+
+  private static void index(ApiClient api, String corpus, String source, String text) {
+    ApiClient.ok(api.retrieval("sources/index", TestTokens.ADMIN, "{\"corpus\": \"" + corpus + "\", \"source\": \""
+        + source + "\", \"text\": \"" + text + "\"}"));
+  }
+
+  private static String scrape(ApiClient api) {
+    Answer a = api.get("/metrics").token(METRICS_TOKEN).send();
+    assertEquals(200, a.status(), a::toString);
+    return a.body();
+  }
+
+  /** One cache's series in a scrape. */
+  private record CacheSeries(long hits, long misses, long evictions, long size) {
+    static CacheSeries of(String scrape, String cache) {
+      return new CacheSeries(
+          (long) value(scrape, "quarry_cache_gets_total{cache=\"" + cache + "\",result=\"hit\"}"),
+          (long) value(scrape, "quarry_cache_gets_total{cache=\"" + cache + "\",result=\"miss\"}"),
+          (long) value(scrape, "quarry_cache_evictions_total{cache=\"" + cache + "\"}"),
+          (long) value(scrape, "quarry_cache_size{cache=\"" + cache + "\"}"));
+    }
+  }
+
+  /** The three caches' series in a scrape. */
+  private record CacheReading(CacheSeries corpora, CacheSeries passages, CacheSeries queries) {
+    static CacheReading of(String scrape) {
+      return new CacheReading(CacheSeries.of(scrape, "open-corpora"), CacheSeries.of(scrape, "passage-embeddings"),
+          CacheSeries.of(scrape, "query-embeddings"));
+    }
+  }
+
   /** {@code count} uploads of a small document, each on its own connection, sent at once; their answers. */
   private static List<Answer> uploadAtOnce(String url, int count, int round) throws Exception {
     java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);

@@ -1,16 +1,23 @@
 package dev.quarry.app.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quarry.api.TestTokens;
+import dev.quarry.app.ServerProcess;
 import dev.quarry.corpora.opensearch.OpenSearchSettings;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The config file's {@code store}: the data folder by default, an OpenSearch cluster when named. */
 class StoreConfigTest {
@@ -61,5 +68,37 @@ class StoreConfigTest {
         .contains("store.opensearch.shards"));
     assertTrue(problem("{\"store\": {\"opensearch\": {\"urls\": [\"http://x\"], \"colour\": 1}}}")
         .contains("store.opensearch.colour"));
+  }
+
+  @Test
+  void theWriteDiskFloor_isRefusedWithAClusterStore_namingTheKey() {
+    String both = """
+        {"storage": {"minFreeDiskMiB": 512}, "store": {"opensearch": {"urls": ["http://x:9200"]}}}""";
+    String message = problem(both);
+    assertTrue(message.startsWith("storage.minFreeDiskMiB"), message);
+    assertTrue(message.contains("store.opensearch"), message);
+    // Even 0 (off) is refused: the key means nothing there, whatever its value.
+    assertTrue(problem("""
+        {"storage": {"minFreeDiskMiB": 0}, "store": {"opensearch": {"urls": ["http://x:9200"]}}}""")
+        .startsWith("storage.minFreeDiskMiB"));
+    // Either alone is fine, and so is the readiness floor, which watches the data folder a cluster
+    // server still keeps (ingestion jobs).
+    assertEquals(512, parse("{\"storage\": {\"minFreeDiskMiB\": 512}}").writeMinFreeDiskMiB());
+    assertEquals(ServerConfig.DEFAULT_WRITE_MIN_FREE_DISK_MIB, parse("""
+        {"store": {"opensearch": {"urls": ["http://x:9200"]}}}""").writeMinFreeDiskMiB());
+    assertEquals(64, parse("""
+        {"readiness": {"minFreeDiskMiB": 64}, "store": {"opensearch": {"urls": ["http://x:9200"]}}}""")
+        .minFreeDiskMiB());
+  }
+
+  @Test
+  void theWriteDiskFloor_withAClusterStore_stopsStartUp(@TempDir Path dir) throws IOException {
+    Path config = Files.writeString(dir.resolve("config.json"), """
+        {"storage": {"minFreeDiskMiB": 512}, "store": {"opensearch": {"urls": ["http://127.0.0.1:9"]}}}""");
+    ServerProcess.Ended ended = ServerProcess.run(List.of("serve", "--data", dir.resolve("data").toString(),
+        "--port", "0", "--tokens", TestTokens.write(dir).toString(), "--config", config.toString()));
+    assertEquals(2, ended.exitCode(), ended.stderr());
+    assertTrue(ended.stderr().contains("storage.minFreeDiskMiB has no effect"), ended.stderr());
+    assertFalse(Files.exists(dir.resolve("data")), "a refused config created the data folder");
   }
 }

@@ -41,6 +41,14 @@ public interface CorpusStore extends Closeable {
   }
 
   /**
+   * Expert: the counts of the cache that keeps corpora open, for metrics; empty when the store keeps
+   * none (corpora on a cluster).
+   */
+  default java.util.Optional<dev.quarry.engine.CacheCounts> openCorporaCache() {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * Copies corpus {@code name}, consistent at one revision while writes go on, into the data folder
    * {@code targetDataDir} (in this store's layout, so that a store opened there holds it with the
    * same corpusId). CORPUS_NOT_FOUND when absent; UNAVAILABLE when the copy fails or this store

@@ -90,6 +90,7 @@ public final class LuceneCorpusStore implements CorpusStore {
         .maximumSize(maxOpenCorpora)
         .expireAfterAccess(idleTimeout)
         .scheduler(Scheduler.systemScheduler())
+        .recordStats()
         .evictionListener((String name, OpenCorpus oc, RemovalCause cause) -> {
           if (oc != null) {
             retire(name, oc);
@@ -267,6 +268,18 @@ public final class LuceneCorpusStore implements CorpusStore {
     }
     return Optional.of(new dev.quarry.corpora.OpenCorporaFootprint(count, segments, largestSegments, bytes,
         largestBytes));
+  }
+
+  /**
+   * The open-corpora cache's counts: a hit is a use of a corpus already open, a miss one that opened
+   * it, an eviction a corpus closed for the {@code maxOpenCorpora} bound or for being idle (not one
+   * deleted).
+   */
+  @Override
+  public Optional<dev.quarry.engine.CacheCounts> openCorporaCache() {
+    com.github.benmanes.caffeine.cache.stats.CacheStats stats = open.stats();
+    return Optional.of(new dev.quarry.engine.CacheCounts(stats.hitCount(), stats.missCount(), stats.evictionCount(),
+        open.estimatedSize()));
   }
 
   @Override

@@ -43,6 +43,31 @@ class PassageEmbedderTest {
     }
   }
 
+  @Test
+  void theCacheCountsHitsAndMissesPerPassageAndItsEvictions() throws Exception {
+    try (PassageEmbedder pool = new PassageEmbedder(1, 8, 4)) {
+      assertEquals(dev.quarry.engine.CacheCounts.NONE, pool.cacheCounts());
+      List<String> texts = texts("counted", 3, 8);
+      pool.embed(MINI, texts).get();
+      assertEquals(new dev.quarry.engine.CacheCounts(0, 3, 0, 3), pool.cacheCounts());
+      pool.embed(MINI, texts).get();
+      assertEquals(new dev.quarry.engine.CacheCounts(3, 3, 0, 3), pool.cacheCounts());
+      // Three new texts into a cache of four: two of the first three are pushed out.
+      pool.embed(MINI, List.of(texts.get(0), "new one", "new two", "new three")).get();
+      assertEquals(new dev.quarry.engine.CacheCounts(4, 6, 2, 4), pool.cacheCounts());
+    }
+  }
+
+  @Test
+  void theQueryCacheCountsHitsMissesAndEvictions() {
+    QueryCachingEmbedder queries = new QueryCachingEmbedder(MINI, 2);
+    queries.embedQuery("otters");
+    queries.embedQuery("otters");
+    queries.embedQuery("rivers");
+    queries.embedQuery("estuaries");
+    assertEquals(new dev.quarry.engine.CacheCounts(1, 3, 1, 2), queries.cacheCounts());
+  }
+
   /** The model, counting the passages it is asked to embed. */
   private static final class Counting implements Embedder {
     final AtomicInteger passages = new AtomicInteger();

@@ -1,5 +1,6 @@
 package dev.quarry.engine.embed;
 
+import dev.quarry.engine.CacheCounts;
 import dev.quarry.engine.Embedder;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
@@ -37,6 +38,10 @@ public final class PassageEmbedder implements AutoCloseable {
 
   private final ThreadPoolExecutor pool;
   private final Map<String, Embedder.Embedding> cache;
+  /** Passages found in the cache and not (per passage, not per request), and pushed out; under its lock. */
+  private long hits;
+  private long misses;
+  private long evictions;
 
   public PassageEmbedder(int threads, int queuedBatches, int cacheEntries) {
     AtomicInteger n = new AtomicInteger();
@@ -50,7 +55,11 @@ public final class PassageEmbedder implements AutoCloseable {
     this.cache = new LinkedHashMap<>(1024, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<String, Embedder.Embedding> eldest) {
-        return size() > cacheEntries;
+        if (size() > cacheEntries) {
+          evictions++;
+          return true;
+        }
+        return false;
       }
     };
   }
@@ -81,6 +90,8 @@ public final class PassageEmbedder implements AutoCloseable {
           missing.add(i);
         }
       }
+      hits += texts.size() - missing.size();
+      misses += missing.size();
     }
     if (missing.isEmpty()) {
       return CompletableFuture.completedFuture(List.of(out));
@@ -116,6 +127,13 @@ public final class PassageEmbedder implements AutoCloseable {
         out[i] = vectors.get(j);
         cache.put(keys[i], vectors.get(j));
       }
+    }
+  }
+
+  /** The cache's counts so far: passages found and not, vectors pushed out, vectors held. */
+  public CacheCounts cacheCounts() {
+    synchronized (cache) {
+      return new CacheCounts(hits, misses, evictions, cache.size());
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.quarry.engine.embed;
 
+import dev.quarry.engine.CacheCounts;
 import dev.quarry.engine.Embedder;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +19,10 @@ public final class QueryCachingEmbedder implements Embedder {
 
   private final Embedder model;
   private final Map<String, float[]> recent;
+  /** Written under {@code recent}'s lock only. */
+  private long hits;
+  private long misses;
+  private long evictions;
 
   public QueryCachingEmbedder(Embedder model, int queries) {
     if (queries < 1) {
@@ -27,7 +32,11 @@ public final class QueryCachingEmbedder implements Embedder {
     this.recent = new LinkedHashMap<>(64, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
-        return size() > queries;
+        if (size() > queries) {
+          evictions++;
+          return true;
+        }
+        return false;
       }
     };
   }
@@ -68,6 +77,11 @@ public final class QueryCachingEmbedder implements Embedder {
     float[] v;
     synchronized (recent) {
       v = recent.get(query);
+      if (v == null) {
+        misses++;
+      } else {
+        hits++;
+      }
     }
     if (v == null) {
       // Outside the lock: two threads may embed the same new query at once; both get the same vector.
@@ -77,6 +91,13 @@ public final class QueryCachingEmbedder implements Embedder {
       }
     }
     return v.clone();
+  }
+
+  /** The cache's counts so far: queries found and not, vectors pushed out, vectors held. */
+  public CacheCounts cacheCounts() {
+    synchronized (recent) {
+      return new CacheCounts(hits, misses, evictions, recent.size());
+    }
   }
 
   /** Whether {@code query}'s vector is cached (for tests). */
