@@ -285,6 +285,47 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void aCorpusDeletedAndCreatedAgain_isReadAgain_andItsNewSettingsShow() {
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"reborn\"}"));
+    ok(api.retrieval("sources/index", ADMIN, "{\"corpus\": \"reborn\", \"source\": \"a.md\", \"text\": \"Gravel and sand.\"}"));
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    go("#/search?corpus=reborn&q=gravel");
+    browser.shown(".hit[data-source='a.md']");
+    assertTrue(browser.all("#mode").isEmpty(), "a mode selector on a lexical corpus");
+
+    // Searching again asks the server nothing but the search: the corpus's settings are kept.
+    browser.recordApiCalls();
+    browser.shown("#query").sendKeys(" sand\n");
+    browser.until(d -> browser.searchCurl().contains("gravel sand") ? true : null);
+    browser.shown(".hit[data-source='a.md']");
+    assertEquals(List.of("/v1/retrieval/search"), browser.apiCalls().stream().map(Browser.ApiCall::endpoint).toList());
+
+    // Deleted: the search says so, and what was kept of it is forgotten.
+    ok(api.retrieval("corpora/delete", ADMIN, "{\"corpus\": \"reborn\"}"));
+    browser.shown("#search-form button[type=submit]").click();
+    browser.showing("#results [role=alert]", "CORPUS_NOT_FOUND");
+    ok(api.retrieval("corpora/create", ADMIN, """
+        {"corpus": "reborn", "settings": {"embedding": {"model": "all-minilm-l6-v2"}}}"""));
+    ok(api.retrieval("sources/index", ADMIN, "{\"corpus\": \"reborn\", \"source\": \"b.md\", \"text\": \"Gravel pits.\"}"));
+    browser.shown("#search-form button[type=submit]").click();
+    browser.shown(".hit[data-source='b.md']");
+    browser.shown("#mode");
+
+    // Replaced between two searches: the answer's corpus id differs from the one kept, so the
+    // settings are read again (a lexical corpus now: no mode to choose).
+    ok(api.retrieval("corpora/delete", ADMIN, "{\"corpus\": \"reborn\"}"));
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"reborn\"}"));
+    ok(api.retrieval("sources/index", ADMIN, "{\"corpus\": \"reborn\", \"source\": \"c.md\", \"text\": \"Gravel roads.\"}"));
+    browser.recordApiCalls();
+    browser.shown("#search-form button[type=submit]").click();
+    browser.shown(".hit[data-source='c.md']");
+    browser.until(d -> browser.all("#mode").isEmpty() ? true : null);
+    assertTrue(browser.apiCalls().stream().anyMatch(c -> c.endpoint().equals("/v1/retrieval/corpora/read")),
+        browser.apiCalls().toString());
+  }
+
+  @Test
   void sourcesList_pagesOnAndBackToTheFirstPage() {
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"paged\"}"));
     // One more source than a page holds (25), so the list has a second page.
