@@ -285,6 +285,55 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void jobsList_showsTheServersOrder_filtersByCorpusAndState_pagesOn_andOpensAJob() {
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"jobs-a\"}"));
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"jobs-b\"}"));
+    // One more job of jobs-b than a page of the list holds (25), each closed at once.
+    for (int i = 0; i < 26; i++) {
+      String id = ok(api.retrieval("jobs/create", ADMIN, "{\"corpus\": \"jobs-b\"}")).at("/job/id").asText();
+      ok(api.retrieval("jobs/close", ADMIN, "{\"job\": \"" + id + "\"}"));
+    }
+    String open = ok(api.retrieval("jobs/create", ADMIN, "{\"corpus\": \"jobs-a\"}")).at("/job/id").asText();
+    try {
+      signIn(ADMIN);
+      browser.showing("#who-subject", "console-admin");
+      browser.shown("#nav a[data-view=jobs]").click();
+      browser.shown("#jobs tr[data-job='" + open + "']");
+
+      new Select(browser.shown("#corpus")).selectByValue("jobs-b");
+      browser.until(d -> jobRows().size() == 25 && jobRows().stream().allMatch(r -> r.get(2).equals("jobs-b")) ? true : null);
+      List<String> expected = new java.util.ArrayList<>();
+      ok(api.retrieval("jobs/list", ADMIN, "{\"corpus\": \"jobs-b\", \"limit\": 100}")).path("jobs")
+          .forEach(j -> expected.add(j.path("id").asText()));
+      assertEquals(26, expected.size());
+      assertEquals(expected.subList(0, 25), jobRows().stream().map(r -> r.get(0)).toList());
+      String firstRow = browser.shown("#jobs tbody tr").getText();
+      assertTrue(firstRow.contains("0 files"), firstRow);
+      assertTrue(browser.driver().getCurrentUrl().endsWith("#/jobs?corpus=jobs-b"), browser.driver().getCurrentUrl());
+      browser.shown("#next-page").click();
+      browser.until(d -> jobRows().size() == 1 ? true : null);
+      assertEquals(expected.get(25), jobRows().get(0).get(0));
+      browser.showing(".pager a", "First page").click();
+      browser.until(d -> jobRows().size() == 25 ? true : null);
+
+      new Select(browser.shown("#job-state-filter")).selectByValue("open");
+      browser.shown("#no-jobs");
+      assertTrue(browser.driver().getCurrentUrl().endsWith("#/jobs?corpus=jobs-b&state=open"), browser.driver().getCurrentUrl());
+      new Select(browser.shown("#corpus")).selectByValue("");
+      browser.until(d -> jobRows().stream().anyMatch(r -> r.get(0).equals(open)) ? true : null);
+      assertTrue(jobRows().stream().allMatch(r -> r.get(1).equals("open")), jobRows().toString());
+
+      browser.shown("#jobs tr[data-job='" + open + "'] a.open-job").click();
+      browser.showing("#job-state", "open");
+      assertTrue(browser.shown("#job h2").getText().equals(open));
+      browser.shown("#all-jobs").click();
+      browser.shown("#jobs tr[data-job='" + open + "']");
+    } finally {
+      ok(api.retrieval("jobs/cancel", ADMIN, "{\"job\": \"" + open + "\"}"));
+    }
+  }
+
+  @Test
   void aCorpusDeletedAndCreatedAgain_isReadAgain_andItsNewSettingsShow() {
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"reborn\"}"));
     ok(api.retrieval("sources/index", ADMIN, "{\"corpus\": \"reborn\", \"source\": \"a.md\", \"text\": \"Gravel and sand.\"}"));
@@ -446,6 +495,13 @@ class ConsoleBrowserTest {
     }
   }
 
+
+  /** The rows of the jobs list shown: each its job id, state and corpus. */
+  @SuppressWarnings("unchecked")
+  private List<List<String>> jobRows() {
+    return (List<List<String>>) browser.script(
+        "return [...document.querySelectorAll('#jobs tbody tr')].map(r => [r.dataset.job, r.dataset.state, r.dataset.corpus])");
+  }
 
   private WebElement row(String source) {
     return browser.shown("#uploads li[data-source='" + source + "']");
