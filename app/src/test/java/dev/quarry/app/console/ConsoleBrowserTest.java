@@ -486,7 +486,7 @@ class ConsoleBrowserTest {
     signIn(ADMIN);
     browser.showing("#who-subject", "console-admin");
     for (String hash : List.of("#/corpora", "#/search?corpus=docs&q=quarry", "#/sources?corpus=docs", "#/ingest?corpus=docs",
-        "#/status")) {
+        "#/jobs", "#/status")) {
       go(hash);
       browser.until(d -> browser.all("main h1").isEmpty() ? null : true);
       browser.until(d -> browser.all("main p.muted").stream().noneMatch(e -> e.getText().equals("Loading…")) ? true : null);
