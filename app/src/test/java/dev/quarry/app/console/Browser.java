@@ -130,6 +130,33 @@ final class Browser implements AutoCloseable {
     script("location.hash = arguments[0]", hash);
   }
 
+  /**
+   * Starts recording the page's API calls afresh: wraps the page's {@code fetch} (the console's only
+   * way to the API but for uploads), once per page, and empties the record. Survives moves between
+   * the console's views, which change the address's fragment only.
+   */
+  void recordApiCalls() {
+    script("""
+        window.__quarryCalls = [];
+        if (!window.__quarryFetch) {
+          window.__quarryFetch = window.fetch;
+          window.fetch = function (url, init) {
+            window.__quarryCalls.push({endpoint: new URL(String(url), location.href).pathname, body: (init && init.body) || null});
+            return window.__quarryFetch.apply(this, arguments);
+          };
+        }""");
+  }
+
+  /** The API calls since {@link #recordApiCalls}, in order: each its path and its JSON body (null for a GET). */
+  List<ApiCall> apiCalls() {
+    @SuppressWarnings("unchecked")
+    List<java.util.Map<String, Object>> calls = (List<java.util.Map<String, Object>>) script("return window.__quarryCalls");
+    return calls.stream().map(c -> new ApiCall((String) c.get("endpoint"), (String) c.get("body"))).toList();
+  }
+
+  /** One recorded API call: {@code /v1/retrieval/search} and its body. */
+  record ApiCall(String endpoint, String body) {}
+
   /** The copyable curl command of the search shown (inside a closed disclosure, so present but not shown). */
   String searchCurl() {
     return until(d -> d.findElements(By.cssSelector("#results .curl")).stream().findFirst().orElse(null))

@@ -285,6 +285,96 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void jobsList_showsTheServersOrder_filtersByCorpusAndState_pagesOn_andOpensAJob() {
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"jobs-a\"}"));
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"jobs-b\"}"));
+    // One more job of jobs-b than a page of the list holds (25), each closed at once.
+    for (int i = 0; i < 26; i++) {
+      String id = ok(api.retrieval("jobs/create", ADMIN, "{\"corpus\": \"jobs-b\"}")).at("/job/id").asText();
+      ok(api.retrieval("jobs/close", ADMIN, "{\"job\": \"" + id + "\"}"));
+    }
+    String open = ok(api.retrieval("jobs/create", ADMIN, "{\"corpus\": \"jobs-a\"}")).at("/job/id").asText();
+    try {
+      signIn(ADMIN);
+      browser.showing("#who-subject", "console-admin");
+      browser.shown("#nav a[data-view=jobs]").click();
+      browser.shown("#jobs tr[data-job='" + open + "']");
+
+      new Select(browser.shown("#corpus")).selectByValue("jobs-b");
+      browser.until(d -> jobRows().size() == 25 && jobRows().stream().allMatch(r -> r.get(2).equals("jobs-b")) ? true : null);
+      List<String> expected = new java.util.ArrayList<>();
+      ok(api.retrieval("jobs/list", ADMIN, "{\"corpus\": \"jobs-b\", \"limit\": 100}")).path("jobs")
+          .forEach(j -> expected.add(j.path("id").asText()));
+      assertEquals(26, expected.size());
+      assertEquals(expected.subList(0, 25), jobRows().stream().map(r -> r.get(0)).toList());
+      String firstRow = browser.shown("#jobs tbody tr").getText();
+      assertTrue(firstRow.contains("0 files"), firstRow);
+      assertTrue(browser.driver().getCurrentUrl().endsWith("#/jobs?corpus=jobs-b"), browser.driver().getCurrentUrl());
+      browser.shown("#next-page").click();
+      browser.until(d -> jobRows().size() == 1 ? true : null);
+      assertEquals(expected.get(25), jobRows().get(0).get(0));
+      browser.showing(".pager a", "First page").click();
+      browser.until(d -> jobRows().size() == 25 ? true : null);
+
+      new Select(browser.shown("#job-state-filter")).selectByValue("open");
+      browser.shown("#no-jobs");
+      assertTrue(browser.driver().getCurrentUrl().endsWith("#/jobs?corpus=jobs-b&state=open"), browser.driver().getCurrentUrl());
+      new Select(browser.shown("#corpus")).selectByValue("");
+      browser.until(d -> jobRows().stream().anyMatch(r -> r.get(0).equals(open)) ? true : null);
+      assertTrue(jobRows().stream().allMatch(r -> r.get(1).equals("open")), jobRows().toString());
+
+      browser.shown("#jobs tr[data-job='" + open + "'] a.open-job").click();
+      browser.showing("#job-state", "open");
+      assertTrue(browser.shown("#job h2").getText().equals(open));
+      browser.shown("#all-jobs").click();
+      browser.shown("#jobs tr[data-job='" + open + "']");
+    } finally {
+      ok(api.retrieval("jobs/cancel", ADMIN, "{\"job\": \"" + open + "\"}"));
+    }
+  }
+
+  @Test
+  void aCorpusDeletedAndCreatedAgain_isReadAgain_andItsNewSettingsShow() {
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"reborn\"}"));
+    ok(api.retrieval("sources/index", ADMIN, "{\"corpus\": \"reborn\", \"source\": \"a.md\", \"text\": \"Gravel and sand.\"}"));
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    go("#/search?corpus=reborn&q=gravel");
+    browser.shown(".hit[data-source='a.md']");
+    assertTrue(browser.all("#mode").isEmpty(), "a mode selector on a lexical corpus");
+
+    // Searching again asks the server nothing but the search: the corpus's settings are kept.
+    browser.recordApiCalls();
+    browser.shown("#query").sendKeys(" sand\n");
+    browser.until(d -> browser.searchCurl().contains("gravel sand") ? true : null);
+    browser.shown(".hit[data-source='a.md']");
+    assertEquals(List.of("/v1/retrieval/search"), browser.apiCalls().stream().map(Browser.ApiCall::endpoint).toList());
+
+    // Deleted: the search says so, and what was kept of it is forgotten.
+    ok(api.retrieval("corpora/delete", ADMIN, "{\"corpus\": \"reborn\"}"));
+    browser.shown("#search-form button[type=submit]").click();
+    browser.showing("#results [role=alert]", "CORPUS_NOT_FOUND");
+    ok(api.retrieval("corpora/create", ADMIN, """
+        {"corpus": "reborn", "settings": {"embedding": {"model": "all-minilm-l6-v2"}}}"""));
+    ok(api.retrieval("sources/index", ADMIN, "{\"corpus\": \"reborn\", \"source\": \"b.md\", \"text\": \"Gravel pits.\"}"));
+    browser.shown("#search-form button[type=submit]").click();
+    browser.shown(".hit[data-source='b.md']");
+    browser.shown("#mode");
+
+    // Replaced between two searches: the answer's corpus id differs from the one kept, so the
+    // settings are read again (a lexical corpus now: no mode to choose).
+    ok(api.retrieval("corpora/delete", ADMIN, "{\"corpus\": \"reborn\"}"));
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"reborn\"}"));
+    ok(api.retrieval("sources/index", ADMIN, "{\"corpus\": \"reborn\", \"source\": \"c.md\", \"text\": \"Gravel roads.\"}"));
+    browser.recordApiCalls();
+    browser.shown("#search-form button[type=submit]").click();
+    browser.shown(".hit[data-source='c.md']");
+    browser.until(d -> browser.all("#mode").isEmpty() ? true : null);
+    assertTrue(browser.apiCalls().stream().anyMatch(c -> c.endpoint().equals("/v1/retrieval/corpora/read")),
+        browser.apiCalls().toString());
+  }
+
+  @Test
   void sourcesList_pagesOnAndBackToTheFirstPage() {
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"paged\"}"));
     // One more source than a page holds (25), so the list has a second page.
@@ -396,7 +486,7 @@ class ConsoleBrowserTest {
     signIn(ADMIN);
     browser.showing("#who-subject", "console-admin");
     for (String hash : List.of("#/corpora", "#/search?corpus=docs&q=quarry", "#/sources?corpus=docs", "#/ingest?corpus=docs",
-        "#/status")) {
+        "#/jobs", "#/status")) {
       go(hash);
       browser.until(d -> browser.all("main h1").isEmpty() ? null : true);
       browser.until(d -> browser.all("main p.muted").stream().noneMatch(e -> e.getText().equals("Loading…")) ? true : null);
@@ -405,6 +495,13 @@ class ConsoleBrowserTest {
     }
   }
 
+
+  /** The rows of the jobs list shown: each its job id, state and corpus. */
+  @SuppressWarnings("unchecked")
+  private List<List<String>> jobRows() {
+    return (List<List<String>>) browser.script(
+        "return [...document.querySelectorAll('#jobs tbody tr')].map(r => [r.dataset.job, r.dataset.state, r.dataset.corpus])");
+  }
 
   private WebElement row(String source) {
     return browser.shown("#uploads li[data-source='" + source + "']");

@@ -123,7 +123,8 @@ class ConsoleOverHttpTest {
     }
     assertTrue(checked.containsAll(List.of("main.js", "dom.js", "api.js", "common.js", "hits.js", "history.js", "grants.js",
         "words.js", "session.js", "view-corpora.js", "view-search.js", "view-sources.js", "view-source.js",
-        "view-ingest.js", "view-history.js", "view-status.js", "search-request.js", "search-form.js", "facets.js", "view-jobs.js")),
+        "view-ingest.js", "view-history.js", "view-status.js", "search-request.js", "search-form.js", "facets.js", "view-jobs.js",
+        "corpus-cache.js", "facet-counts.js")),
         "modules not reached from main.js: " + checked);
   }
 

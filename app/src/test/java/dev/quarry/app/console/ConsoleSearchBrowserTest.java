@@ -98,13 +98,59 @@ class ConsoleSearchBrowserTest {
     assertTrue(browser.searchCurl().contains("\"filter\":{\"dept\":\"finance\"}"), browser.searchCurl());
     assertEquals("true", browser.shown("#facets button.facet-value[data-value='finance']").getAttribute("aria-pressed"));
 
-    // The counts are over what the search now matches: the filtered field has its one value left.
-    assertEquals(List.of("finance"), browser.all("#facets button.facet-value").stream()
-        .map(b -> b.getAttribute("data-value")).toList());
+    // The picked field is counted without its own pick, so its other values stay offered.
+    assertEquals(expected, facetCounts("dept"));
+    assertEquals("false", browser.shown("#facets button.facet-value[data-value='hr']").getAttribute("aria-pressed"));
 
     browser.shown("#active-filters .active-filter[data-value='finance'] button.remove").click();
     browser.until(d -> hitSources().size() == 3 && browser.all("#active-filters").isEmpty() ? true : null);
     assertFalse(browser.searchCurl().contains("\"filter\""), browser.searchCurl());
+  }
+
+  @Test
+  void aSecondValueOfAPickedField_joinsItsInSet_andAFacetClickCostsOneSearch() throws Exception {
+    signIn();
+    browser.recordApiCalls();
+    // An address with a pick, as a bookmark gives it: the search, and the picked field counted without it.
+    browser.go("#/search?corpus=policies&q=leave&facets=dept,year&picks=" + java.net.URLEncoder.encode(
+        "{\"dept\": [\"hr\"]}", java.nio.charset.StandardCharsets.UTF_8));
+    browser.until(d -> hitSources().equals(Set.of("hr/leave.md", "hr/sick.md")) ? true : null);
+    long revision = ok(api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"policies\"}")).path("revision").asLong();
+    List<Browser.ApiCall> searches = calls("/v1/retrieval/search");
+    assertEquals(2, searches.size(), browser.apiCalls().toString());
+    JsonNode facetOnly = ApiClient.JSON.readTree(searches.get(1).body());
+    assertEquals("[\"dept\"]", facetOnly.path("facets").toString());
+    assertEquals(1, facetOnly.path("topK").asInt());
+    assertFalse(facetOnly.has("filter"), facetOnly.toString());
+    assertEquals(revision, facetOnly.path("revision").asLong());
+    assertEquals(Map.of("hr", "2", "finance", "1"), facetCounts("dept"));
+    assertEquals(Map.of("2024", "1", "2023", "1"), facetCounts("year"));
+
+    // A second value of the field: one search, no corpus read, and the field's values are any of them.
+    browser.recordApiCalls();
+    browser.shown("#facets button.facet-value[data-field='dept'][data-value='finance']").click();
+    browser.until(d -> hitSources().size() == 3 ? true : null);
+    assertEquals(List.of("/v1/retrieval/search"), endpoints());
+    assertTrue(browser.searchCurl().contains("\"filter\":{\"dept\":{\"in\":[\"hr\",\"finance\"]}}"), browser.searchCurl());
+    assertEquals(2, browser.all("#active-filters .active-filter").size());
+    assertEquals(Map.of("hr", "2", "finance", "1"), facetCounts("dept"));
+    assertEquals(Map.of("2024", "2", "2023", "1"), facetCounts("year"));
+
+    // A value of another field: its counts were the last answer's, the first field is counted again.
+    browser.recordApiCalls();
+    browser.shown("#facets button.facet-value[data-field='year'][data-value='2024']").click();
+    browser.until(d -> hitSources().equals(Set.of("hr/leave.md", "finance/travel.md")) ? true : null);
+    searches = calls("/v1/retrieval/search");
+    assertEquals(2, searches.size(), browser.apiCalls().toString());
+    assertEquals("{\"year\":2024}", ApiClient.JSON.readTree(searches.get(1).body()).path("filter").toString());
+    JsonNode counted = ok(api.retrieval("search", ADMIN,
+        "{\"corpus\": \"policies\", \"query\": \"leave\", \"filter\": {\"year\": 2024}, \"facets\": [\"dept\"]}"));
+    Map<String, String> expected = new HashMap<>();
+    counted.at("/facets/0/values").forEach(v -> expected.put(v.path("value").asText(), v.path("count").asText()));
+    assertEquals(Map.of("hr", "1", "finance", "1"), expected);
+    assertEquals(expected, facetCounts("dept"));
+    assertEquals(Map.of("2024", "2", "2023", "1"), facetCounts("year"));
+    assertEquals("true", browser.shown("#facets button.facet-value[data-field='year'][data-value='2024']").getAttribute("aria-pressed"));
   }
 
   @Test
@@ -186,6 +232,22 @@ class ConsoleSearchBrowserTest {
     assertEquals(1, browser.all(".hit").size());
     assertNull(browser.script("return window.__pwned === undefined ? null : window.__pwned"));
     assertEquals(0L, browser.script("return document.querySelectorAll('img[src=x], main script').length"));
+  }
+
+  /** The values a field's facet shows, each with its count. */
+  private Map<String, String> facetCounts(String field) {
+    return browser.all("#facets button.facet-value[data-field='" + field + "']").stream()
+        .collect(Collectors.toMap(b -> b.getAttribute("data-value"), b -> b.findElement(By.cssSelector(".count")).getText()));
+  }
+
+  /** The recorded API calls to {@code endpoint}. */
+  private List<Browser.ApiCall> calls(String endpoint) {
+    return browser.apiCalls().stream().filter(c -> c.endpoint().equals(endpoint)).toList();
+  }
+
+  /** The endpoints of the recorded API calls, in order. */
+  private List<String> endpoints() {
+    return browser.apiCalls().stream().map(Browser.ApiCall::endpoint).toList();
   }
 
   /** The sources of the hits now shown, once the answer is in. */

@@ -1,6 +1,6 @@
 // Pieces several screens share: addresses and the pager, the corpus picker, the typed confirmation,
 // the copyable command.
-import * as api from './api.js';
+import {corpusList, forgetCorpus} from './corpus-cache.js';
 import {h} from './dom.js';
 
 /** A view's address (#/view?param=value); parameters with empty values are left out. */
@@ -22,30 +22,25 @@ export function pager(view, here, cursor, nextCursor) {
     nextCursor ? h('a', {id: 'next-page', href: address(view, {...here, cursor: nextCursor})}, 'Next page') : null);
 }
 
-/** Every corpus the token has a grant on (following cursors), in the server's order. */
-export async function allCorpora() {
-  const out = [];
-  let cursor;
-  do {
-    const page = await api.call('corpora/list', cursor ? {cursor, limit: 1000} : {limit: 1000});
-    out.push(...page.corpora);
-    cursor = page.nextCursor;
-  } while (cursor && out.length < 10000);
-  return out;
-}
-
 /**
  * A labelled <select> of the corpora the token may use with `allowed(name)`; calls onChange(name).
- * With nothing to choose, it says so instead.
+ * With nothing to choose, it says so instead. With `anyLabel`, its first option (value '') stands
+ * for every corpus and is chosen unless `selected` names one. The corpora are the kept list
+ * (corpus-cache.js); picking another corpus forgets that corpus's kept settings, so the view it
+ * opens reads them fresh.
  */
-export async function corpusPicker(ctx, selected, allowed, onChange) {
-  const corpora = (await allCorpora()).filter(c => allowed(c.corpus));
-  if (!corpora.length) {
+export async function corpusPicker(ctx, selected, allowed, onChange, anyLabel) {
+  const corpora = (await corpusList(selected)).filter(c => allowed(c.corpus));
+  if (!corpora.length && !anyLabel) {
     return {node: h('p', {class: 'banner info'}, 'No corpus you may use here yet.'), value: null};
   }
-  const value = corpora.some(c => c.corpus === selected) ? selected : corpora[0].corpus;
-  const select = h('select', {id: 'corpus', name: 'corpus', onchange: () => onChange(select.value)},
-    corpora.map(c => h('option', {value: c.corpus, selected: c.corpus === value}, c.corpus)));
+  const value = corpora.some(c => c.corpus === selected) ? selected : anyLabel ? '' : corpora[0].corpus;
+  const select = h('select', {id: 'corpus', name: 'corpus', onchange: () => {
+    forgetCorpus(select.value);
+    onChange(select.value);
+  }},
+  anyLabel ? h('option', {value: ''}, anyLabel) : null,
+  corpora.map(c => h('option', {value: c.corpus, selected: c.corpus === value}, c.corpus)));
   select.value = value;
   return {node: h('label', {}, 'Corpus', select), value, select};
 }

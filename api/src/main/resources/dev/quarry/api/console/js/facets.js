@@ -23,7 +23,9 @@ export function activeFilters(picked, onChange) {
 
 /**
  * The facets of an answer. A value's count is the number of sources that hold it among everything
- * the search matched (docs/search.md), so it is also how many sources its filter keeps.
+ * the search matched (docs/search.md). A field with picked values is counted as if none of them
+ * were picked (facet-counts.js), so its other values stay offered: a click adds one to the field's
+ * picks (any of them matches), and its count is how many sources it brings.
  */
 export function facetPanel(facets, picked, onChange) {
   if (!facets || !facets.length) return null;

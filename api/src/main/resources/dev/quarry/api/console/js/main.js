@@ -3,6 +3,8 @@
 import * as api from './api.js';
 import {h, replace} from './dom.js';
 import {address} from './common.js';
+import {forgetCorpora} from './corpus-cache.js';
+import {forgetFacetCounts} from './facet-counts.js';
 import {Grants} from './grants.js';
 import * as session from './session.js';
 import {errorBlock} from './words.js';
@@ -54,8 +56,15 @@ function flash(node) {
   replace(document.getElementById('flash'), node || '');
 }
 
+/** Forgets what the console kept for the token signed in: another token may have other grants. */
+function forgetKept() {
+  forgetCorpora();
+  forgetFacetCounts();
+}
+
 function signOut(error) {
   session.forget();
+  forgetKept();
   ctx = null;
   signInError = error || null;
   go('signin');
@@ -67,6 +76,7 @@ function signInView(error) {
   const form = h('form', {class: 'card', id: 'sign-in', onsubmit: async e => {
     e.preventDefault();
     session.remember(input.value.trim());
+    forgetKept();
     ctx = null;
     const target = location_();
     go(target.name === 'signin' ? 'corpora' : target.name, Object.fromEntries(target.params));

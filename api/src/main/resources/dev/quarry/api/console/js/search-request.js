@@ -60,8 +60,12 @@ function facetFields(p) {
   return [...new Set((p.get('facets') || '').split(',').map(s => s.trim()).filter(Boolean))];
 }
 
-/** The search body from the address's parameters; throws a field error for a malformed filter. */
-export function searchBody(p) {
+/**
+ * The parts of the search body that decide what matches (and so the facet counts): the corpus,
+ * the query and how to read it, the scope, the typed filter with the values `picked`, and a
+ * pinned revision. Throws a field error for a malformed filter.
+ */
+function matchBody(p, picked) {
   const body = {corpus: p.get('corpus'), query: p.get('q')};
   if (p.get('mode')) body.mode = p.get('mode');
   if (p.get('fusion') || p.get('weight')) {
@@ -78,15 +82,35 @@ export function searchBody(p) {
       throw invalid('filter', `The filter is not JSON: ${e.message}`);
     }
   }
-  const filter = combined(typed, picks(p));
+  const filter = combined(typed, picked);
   if (filter !== undefined) body.filter = filter;
+  if (p.get('revision')) body.revision = Number(p.get('revision'));
+  return body;
+}
+
+/** The search body from the address's parameters; throws a field error for a malformed filter. */
+export function searchBody(p) {
+  const body = matchBody(p, picks(p));
   const facets = facetFields(p);
   if (facets.length) body.facets = facets;
-  for (const [param, name] of [['topK', 'topK'], ['per', 'maxChunksPerSource'], ['revision', 'revision']]) {
+  for (const [param, name] of [['topK', 'topK'], ['per', 'maxChunksPerSource']]) {
     if (p.get(param)) body[name] = Number(p.get(param));
   }
   // Plain-text snippets: the console marks the matches itself from their offsets, so no markup
   // from the server is ever parsed.
   body.snippet = {maxChars: 240};
   return body;
+}
+
+/**
+ * The request for one facet's counts as if none of its own values were picked (the other fields'
+ * picks and the typed filter still apply): what a multi-select facet shows, so each value says how
+ * many sources picking it too would add. Only that facet, and the least of the rest: topK and
+ * maxChunksPerSource do not change counts (docs/search.md), so one hit without highlights or a
+ * snippet.
+ */
+export function facetOnlyBody(p, field) {
+  const others = {...picks(p)};
+  delete others[field];
+  return {...matchBody(p, others), facets: [field], topK: 1, highlight: false};
 }

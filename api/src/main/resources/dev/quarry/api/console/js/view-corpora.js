@@ -2,11 +2,14 @@
 import * as api from './api.js';
 import {facts, h, num, replace, time} from './dom.js';
 import {typedConfirmation} from './common.js';
+import {forgetCorpora} from './corpus-cache.js';
 import {errorBlock} from './words.js';
 
 export async function corporaView(main, ctx) {
   const g = ctx.grants;
   const cursor = ctx.params.get('cursor');
+  // The place to see the corpora as they are now: what the other views keep of them is read again.
+  forgetCorpora();
   const page = await api.call('corpora/list', cursor ? {cursor, limit: 50} : {limit: 50});
   if (!ctx.current()) return;
   const panel = h('div', {id: 'corpus-panel'});

@@ -1,12 +1,15 @@
-// Ingestion jobs: one job by its id (what `quarry ingest` and jobs/submit print), its state and
-// counts, and its files with each one's outcome, a page at a time.
+// Ingestion jobs: the jobs the token may read, newest first, narrowed by corpus and state, a page
+// at a time; and one job (from the list, or by the id `quarry ingest` and jobs/submit print) with
+// its state and counts, and its files with each one's outcome, a page at a time.
 import * as api from './api.js';
 import {bytes, facts, h, num, replace, time} from './dom.js';
-import {pager} from './common.js';
+import {address, corpusPicker, pager} from './common.js';
 import {errorLine} from './words.js';
 
 const PAGE = 50;
+const LIST_PAGE = 25;
 const COUNTS = ['files', 'queued', 'extracting', 'indexed', 'unchanged', 'failed', 'cancelled'];
+const STATES = ['open', 'running', 'completed', 'cancelled', 'failed'];
 
 export async function jobsView(main, ctx) {
   const p = ctx.params;
@@ -16,11 +19,64 @@ export async function jobsView(main, ctx) {
     e.preventDefault();
     ctx.go('jobs', {job: id.value.trim()});
   }}, h('label', {class: 'grow'}, 'Job id', id), h('button', {type: 'submit', class: 'primary'}, 'Show'));
-  replace(main, h('h1', {}, 'Ingestion jobs'), form);
-  if (!p.get('job')) {
-    id.focus();
-    return;
+  if (p.get('job')) {
+    replace(main, h('h1', {}, 'Ingestion jobs'), form,
+      h('p', {}, h('a', {id: 'all-jobs', href: address('jobs')}, 'All jobs')));
+    await jobDetail(main, ctx);
+  } else {
+    replace(main, h('h1', {}, 'Ingestion jobs'), form);
+    await jobList(main, ctx);
   }
+}
+
+/** The jobs the token may read, newest first, narrowed by the address's corpus and state. */
+async function jobList(main, ctx) {
+  const p = ctx.params;
+  const g = ctx.grants;
+  // Jobs are read by their submitter (who needed index) or by whoever may manage their corpus.
+  const picker = await corpusPicker(ctx, p.get('corpus'), c => g.can(c, 'index') || g.can(c, 'manage'),
+    corpus => ctx.go('jobs', {corpus, state: p.get('state')}), 'All corpora');
+  if (!ctx.current()) return;
+  const corpus = picker.value;
+  const state = h('select', {id: 'job-state-filter', name: 'state',
+    onchange: () => ctx.go('jobs', {corpus, state: state.value})},
+  h('option', {value: ''}, 'Any state'), STATES.map(s => h('option', {value: s}, s)));
+  state.value = STATES.includes(p.get('state')) ? p.get('state') : '';
+  main.append(h('div', {class: 'row', id: 'jobs-filters'}, picker.node, h('label', {}, 'State', state)));
+  const body = {limit: LIST_PAGE};
+  if (corpus) body.corpus = corpus;
+  if (p.get('state')) body.state = p.get('state');
+  if (p.get('cursor')) body.cursor = p.get('cursor');
+  const page = await api.call('jobs/list', body);
+  if (!ctx.current()) return;
+  const here = {corpus, state: p.get('state')};
+  const rows = page.jobs.map(j => h('tr', {'data-job': j.id, 'data-state': j.state, 'data-corpus': j.corpus},
+    h('td', {}, h('a', {class: 'mono open-job', href: address('jobs', {job: j.id})}, j.id)),
+    h('td', {class: 'state'}, j.state),
+    h('td', {}, j.corpus),
+    h('td', {class: 'counts'}, countsSummary(j.counts || {})),
+    h('td', {class: 'wide-only'}, time(j.createdAt))));
+  main.append(
+    rows.length
+      ? h('div', {class: 'table-wrap'}, h('table', {id: 'jobs'},
+        h('thead', {}, h('tr', {}, h('th', {}, 'Job'), h('th', {}, 'State'), h('th', {}, 'Corpus'),
+          h('th', {}, 'Files'), h('th', {class: 'wide-only'}, 'Created'))),
+        h('tbody', {}, rows)))
+      : h('p', {class: 'banner info', id: 'no-jobs'},
+        corpus || p.get('state') ? 'No job you may read matches.' : 'No job you may read yet.'),
+    pager('jobs', here, p.get('cursor'), page.nextCursor));
+}
+
+/** "3 files: 2 indexed · 1 failed": the total and every status some file is in. */
+function countsSummary(counts) {
+  const parts = COUNTS.slice(1).filter(k => counts[k] > 0).map(k => `${num(counts[k])} ${k}`);
+  const total = `${num(counts.files || 0)} ${counts.files === 1 ? 'file' : 'files'}`;
+  return parts.length ? `${total}: ${parts.join(' · ')}` : total;
+}
+
+/** One job: its summary and a page of its files. */
+async function jobDetail(main, ctx) {
+  const p = ctx.params;
   const body = {job: p.get('job'), limit: PAGE};
   if (p.get('cursor')) body.cursor = p.get('cursor');
   const page = await api.call('jobs/read', body);

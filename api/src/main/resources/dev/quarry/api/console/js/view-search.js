@@ -5,9 +5,14 @@ import {h, num, replace} from './dom.js';
 import {copyable, corpusPicker} from './common.js';
 import {hitItem} from './hits.js';
 import {activeFilters, facetPanel, facetSuggestions} from './facets.js';
+import {multiSelectFacets} from './facet-counts.js';
+import {corpusInfo, forgetCorpora, staleAfter} from './corpus-cache.js';
 import {searchForm} from './search-form.js';
 import {picks, searchBody} from './search-request.js';
 import {errorBlock} from './words.js';
+
+/** The corpus id of the last answer that showed a replaced corpus, so the page is shown anew once for it. */
+let replacedSince = null;
 
 export async function searchView(main, ctx) {
   const p = ctx.params;
@@ -16,8 +21,10 @@ export async function searchView(main, ctx) {
   if (!ctx.current()) return;
   const corpus = picker.value;
   // The mode selector is offered only where there is a choice: a corpus with an embedding model.
-  const settings = corpus ? (await api.call('corpora/read', {corpus})).settings : null;
+  // The corpus's settings are kept for the session (corpus-cache.js), not read before every search.
+  const info = corpus ? await corpusInfo(corpus) : null;
   if (!ctx.current()) return;
+  const settings = info ? info.settings : null;
   const embedding = settings && settings.embedding ? settings.embedding : null;
   const {form, focus} = searchForm(ctx, p, picker, embedding,
     params => ctx.go('search', {corpus: picker.select ? picker.select.value : corpus, ...params}));
@@ -40,8 +47,19 @@ export async function searchView(main, ctx) {
   try {
     const answer = await api.call('search', body);
     if (!ctx.current()) return;
-    replace(results, ...answerNodes(ctx, here, body, answer, picked, refilter));
+    if (answer.corpusId !== info.corpusId && replacedSince !== answer.corpusId) {
+      // The corpus was deleted and created again since its settings were read: they may differ
+      // (an embedding model, so other modes), so read them again and show the page anew, once.
+      replacedSince = answer.corpusId;
+      forgetCorpora();
+      ctx.go('search', here);
+      return;
+    }
+    const facets = await multiSelectFacets(new URLSearchParams(here), answer);
+    if (!ctx.current()) return;
+    replace(results, ...answerNodes(ctx, here, body, {...answer, facets}, picked, refilter));
   } catch (err) {
+    staleAfter(err);
     if (!ctx.current()) return;
     replace(results, errorBlock(err), activeFilters(picked, refilter),
       copyable(api.curl('search', body), 'The request as curl'));
