@@ -12,6 +12,7 @@ import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Receipt;
 import dev.quarry.engine.Sha256;
+import dev.quarry.extractors.ocr.OcrMode;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -147,7 +148,17 @@ public final class IngestJobs implements AutoCloseable {
    * capacity (CAPACITY when {@link JobSettings#maxActiveJobs()} jobs are open or running).
    */
   public JobView create(Access access, String corpus, String expectedCorpusId) {
-    return createJob(access, corpus, expectedCorpusId, List.of()).view(settings.retention());
+    return create(access, corpus, expectedCorpusId, null);
+  }
+
+  /**
+   * As {@link #create(Access, String, String)}, for a job whose files are extracted with OCR
+   * {@code ocr} (each file may name its own; null: the server's setting). Whether the server offers
+   * OCR is the caller's to check, before the grants, as a single ingest does; a file that asks for it
+   * on a server that no longer offers it (restarted without it) fails alone at its extraction.
+   */
+  public JobView create(Access access, String corpus, String expectedCorpusId, OcrMode ocr) {
+    return createJob(access, corpus, expectedCorpusId, ocr, List.of()).view(settings.retention());
   }
 
   /**
@@ -173,8 +184,13 @@ public final class IngestJobs implements AutoCloseable {
    * ({@code index} on the corpus and every source), existence, CORPUS_REPLACED, capacity.
    */
   public Upload submit(Access access, String corpus, String expectedCorpusId, List<JobFile> files) {
+    return submit(access, corpus, expectedCorpusId, null, files);
+  }
+
+  /** As {@link #submit(Access, String, String, List)}, for a job with OCR choice {@code ocr} (see {@link #create}). */
+  public Upload submit(Access access, String corpus, String expectedCorpusId, OcrMode ocr, List<JobFile> files) {
     checkFiles(files);
-    IngestJob job = createJob(access, corpus, expectedCorpusId, files);
+    IngestJob job = createJob(access, corpus, expectedCorpusId, ocr, files);
     try {
       return reserve(job, files, true, true);
     } catch (RuntimeException e) {
@@ -183,7 +199,7 @@ public final class IngestJobs implements AutoCloseable {
     }
   }
 
-  private IngestJob createJob(Access access, String corpus, String expectedCorpusId, List<JobFile> files) {
+  private IngestJob createJob(Access access, String corpus, String expectedCorpusId, OcrMode ocr, List<JobFile> files) {
     CorpusInfo.checkName(corpus, "corpus");
     AccessPolicy.requireCorpus(access, corpus, INDEX);
     for (JobFile f : files) {
@@ -197,7 +213,7 @@ public final class IngestJobs implements AutoCloseable {
         throw new QuarryException(ErrorCode.CAPACITY, "the server already runs " + active
             + " ingestion jobs (maxActiveJobs); retry once one has ended");
       }
-      IngestJob job = new IngestJob(newId(), corpus, description.info().corpusId(), access, now(), null);
+      IngestJob job = new IngestJob(newId(), corpus, description.info().corpusId(), access, now(), ocr, null);
       try {
         Files.createDirectories(root);
         IngestJob stored = withFolder(job, JobFolder.create(root, job));
@@ -210,7 +226,7 @@ public final class IngestJobs implements AutoCloseable {
   }
 
   private static IngestJob withFolder(IngestJob job, JobFolder folder) {
-    return new IngestJob(job.id, job.corpus, job.corpusId, job.access, job.createdAt, folder);
+    return new IngestJob(job.id, job.corpus, job.corpusId, job.access, job.createdAt, job.ocr, folder);
   }
 
   private static void checkFiles(List<JobFile> files) {
@@ -621,7 +637,7 @@ public final class IngestJobs implements AutoCloseable {
     }
     boolean[] writing = {false};
     try {
-      MutationResult result = corpora.ingest(job.access, job.corpus, e.spec.toRequest(job.corpusId),
+      MutationResult result = corpora.ingest(job.access, job.corpus, e.spec.toRequest(job.corpusId, job.ocr),
           job.folder.file(e.index), idempotency(job, e), () -> {
             synchronized (job) {
               if (job.state == JobState.CANCELLED) {
