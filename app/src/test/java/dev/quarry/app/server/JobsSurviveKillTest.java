@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * started again on the same data folder and the job finishes with every acknowledged file indexed
  * exactly once (one history entry per source) and none lost. Killed in the middle of an upload that
  * a client streams slowly, the restarted server holds the files of the uploads it had answered,
- * nothing of the one cut short, and the job is still open for the rest.
+ * nothing of the one cut short, and the job is still open for the rest; a submit cut short leaves no job.
  */
 class JobsSurviveKillTest {
   static final String T = TestTokens.ADMIN;
@@ -159,6 +159,10 @@ class JobsSurviveKillTest {
     return at + head.length();
   }
 
+  static List<String> concat(List<String> a, List<String> b) {
+    return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+  }
+
   static String filesJson(List<String> sources) {
     return sources.stream().map(s -> "{\"source\": \"" + s + "\"}").collect(Collectors.joining(", ", "[", "]"));
   }
@@ -171,6 +175,7 @@ class JobsSurviveKillTest {
         "{\"extraction\": {\"workers\": 1}, \"jobs\": {\"workers\": 1}}");
     List<String> answered = List.of("up/a.md", "up/b.md", "up/c.md", "up/d.md");
     List<String> cut = List.of("up/e.md", "up/f.md", "up/g.md");
+    List<String> submitted = List.of("sub/x.md", "sub/y.md");
     Map<String, byte[]> bytes = new HashMap<>();
     Map<String, Integer> number = new HashMap<>();
     for (int i = 0; i < answered.size() + cut.size(); i++) {
@@ -192,11 +197,17 @@ class JobsSurviveKillTest {
       byte[] body = Upload.namedBody("{\"job\": \"" + id + "\", \"files\": " + filesJson(cut) + ", \"close\": true}",
           cut, cut.stream().map(bytes::get).toList());
       int middleOfSecond = fileStart(body, cut.get(1)) + bytes.get(cut.get(1)).length / 2;
-      CountDownLatch midFile = new CountDownLatch(1);
+      // And a submit of two more, streamed alongside and cut in its first file: it was never answered.
+      byte[] submitBody = Upload.namedBody("{\"corpus\": \"docs\", \"files\": " + filesJson(submitted) + "}",
+          submitted, List.of(document(200), document(201)));
+      CountDownLatch midFile = new CountDownLatch(2);
       Thread writer = streamSlowly(first.url(), "/v1/retrieval/jobs/upload", body, middleOfSecond, midFile);
-      assertTrue(midFile.await(60, TimeUnit.SECONDS), "the upload reached the middle of its second file");
+      Thread submitter = streamSlowly(first.url(), "/v1/retrieval/jobs/submit", submitBody,
+          fileStart(submitBody, submitted.get(0)) + document(200).length / 2, midFile);
+      assertTrue(midFile.await(60, TimeUnit.SECONDS), "the upload and the submit reached the middle of a file");
       first.kill();
       writer.join(30_000);
+      submitter.join(30_000);
     } finally {
       first.kill();
     }
@@ -217,7 +228,10 @@ class JobsSurviveKillTest {
         assertEquals(List.of(), left.map(p -> p.getFileName().toString()).toList(),
             "neither the cut upload's parts nor an ingested file's bytes are left");
       }
-      for (String source : cut) {
+      JsonNode listed = ok(api.retrieval("jobs/list", T, "{\"corpus\": \"docs\"}")).get("jobs");
+      assertEquals(1, listed.size(), "the cut submit left no job: " + listed);
+      assertEquals(id, listed.get(0).get("id").asText(), listed::toString);
+      for (String source : concat(cut, submitted)) {
         Answer absent = api.retrieval("sources/read", T, "{\"corpus\": \"docs\", \"source\": \"" + source + "\"}");
         assertEquals(404, absent.status(), source + " of the cut upload was never acknowledged: " + absent);
       }

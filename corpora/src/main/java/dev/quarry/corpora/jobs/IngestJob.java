@@ -36,6 +36,11 @@ final class IngestJob {
   /** The last upload or close, for the idle timeout of an open job. */
   Instant lastActivity;
   boolean cancelRequested;
+  /**
+   * Created by a submit whose upload is not yet committed: such a job was never acknowledged, so a
+   * restart that finds it so marked on disk removes it.
+   */
+  boolean uncommittedSubmit;
   ErrorCode errorCode;
   String errorMessage;
   /** Files reserved by uploads in progress, not yet acknowledged. */

@@ -158,7 +158,7 @@ public final class IngestJobs implements AutoCloseable {
    * on a server that no longer offers it (restarted without it) fails alone at its extraction.
    */
   public JobView create(Access access, String corpus, String expectedCorpusId, OcrMode ocr) {
-    return createJob(access, corpus, expectedCorpusId, ocr, List.of()).view(settings.retention());
+    return createJob(access, corpus, expectedCorpusId, ocr, List.of(), false).view(settings.retention());
   }
 
   /**
@@ -190,7 +190,7 @@ public final class IngestJobs implements AutoCloseable {
   /** As {@link #submit(Access, String, String, List)}, for a job with OCR choice {@code ocr} (see {@link #create}). */
   public Upload submit(Access access, String corpus, String expectedCorpusId, OcrMode ocr, List<JobFile> files) {
     checkFiles(files);
-    IngestJob job = createJob(access, corpus, expectedCorpusId, ocr, files);
+    IngestJob job = createJob(access, corpus, expectedCorpusId, ocr, files, true);
     try {
       return reserve(job, files, true, true);
     } catch (RuntimeException e) {
@@ -199,7 +199,12 @@ public final class IngestJobs implements AutoCloseable {
     }
   }
 
-  private IngestJob createJob(Access access, String corpus, String expectedCorpusId, OcrMode ocr, List<JobFile> files) {
+  /**
+   * @param submitting for a submit: the job is stored marked so, and a restart before its upload is
+   *     committed removes it, as closing the uncommitted upload does
+   */
+  private IngestJob createJob(Access access, String corpus, String expectedCorpusId, OcrMode ocr, List<JobFile> files,
+      boolean submitting) {
     CorpusInfo.checkName(corpus, "corpus");
     AccessPolicy.requireCorpus(access, corpus, INDEX);
     for (JobFile f : files) {
@@ -214,9 +219,11 @@ public final class IngestJobs implements AutoCloseable {
             + " ingestion jobs (maxActiveJobs); retry once one has ended");
       }
       IngestJob job = new IngestJob(newId(), corpus, description.info().corpusId(), access, now(), ocr, null);
+      job.uncommittedSubmit = submitting;
       try {
         Files.createDirectories(root);
         IngestJob stored = withFolder(job, JobFolder.create(root, job));
+        stored.uncommittedSubmit = submitting;
         jobs.put(stored.id, stored);
         return stored;
       } catch (IOException e) {
@@ -377,6 +384,8 @@ public final class IngestJobs implements AutoCloseable {
         job.files.addAll(entries);
         job.reservedFiles -= files.size();
         job.lastActivity = now();
+        // A submit's job is acknowledged with its files: closing it rewrites job.json without the mark.
+        job.uncommittedSubmit = false;
         if (closeAfter) {
           closeLocked(job);
         }
@@ -802,6 +811,11 @@ public final class IngestJobs implements AutoCloseable {
           continue;
         }
         IngestJob job = JobFolder.load(dir);
+        if (job.uncommittedSubmit) {
+          // A submit cut short by the crash: never answered, so nothing of it was acknowledged.
+          job.folder.delete();
+          continue;
+        }
         jobs.put(job.id, job);
       }
     }

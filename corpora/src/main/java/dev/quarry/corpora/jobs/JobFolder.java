@@ -37,7 +37,8 @@ import org.apache.lucene.util.IOUtils;
  *
  * <ul>
  *   <li>{@code job.json}: id, corpus, corpusId, the submitter's subject and grants, the job's OCR
- *       choice (absent: the server's setting), timings, and whether it is closed, cancelled or ended; replaced atomically (temp file, fsync, rename,
+ *       choice (absent: the server's setting), timings, and whether it is closed, cancelled or ended
+ *       (or, {@code submitting}, created by a submit not yet acknowledged: removed when loaded); replaced atomically (temp file, fsync, rename,
  *       fsync of the folder).
  *   <li>{@code files/<index>}: each acknowledged file's bytes, fsynced before the file is
  *       acknowledged; removed once the file has its outcome.
@@ -109,6 +110,9 @@ final class JobFolder {
     putTime(root, "endedAt", job.endedAt);
     root.put("state", job.state.wireName());
     root.put("cancelRequested", job.cancelRequested);
+    if (job.uncommittedSubmit) {
+      root.put("submitting", true);
+    }
     if (job.errorCode != null) {
       root.putObject("error").put("code", job.errorCode.name()).put("message", job.errorMessage);
     }
@@ -212,6 +216,7 @@ final class JobFolder {
     job.endedAt = time(root, "endedAt");
     job.state = JobState.fromWireName(root.path("state").asText());
     job.cancelRequested = root.path("cancelRequested").asBoolean(false);
+    job.uncommittedSubmit = root.path("submitting").asBoolean(false);
     if (root.has("error")) {
       job.errorCode = ErrorCode.valueOf(root.path("error").path("code").asText());
       job.errorMessage = root.path("error").path("message").asText();

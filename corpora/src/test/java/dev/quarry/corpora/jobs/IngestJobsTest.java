@@ -212,4 +212,32 @@ class IngestJobsTest {
       }
     }
   }
+
+  /**
+   * A crash in the middle of a submit (its job stored, its files arriving) leaves no job after the
+   * restart: the submit was never answered. A crash mid-upload to a created job keeps that job.
+   */
+  @Test
+  void reopen_afterACrashMidSubmit_leavesNoJob_butKeepsACreatedJob() throws Exception {
+    IngestJobs first = IngestJobs.open(data, corpora, SHORT);
+    first.close();
+    String created = first.create(ADMIN, "docs", null).id();
+    IngestJobs.Upload cutUpload = first.upload(ADMIN, created, List.of(new JobFile("u.txt", null, null, null)), false);
+    Files.write(cutUpload.part(0), text("half an upl"));
+    IngestJobs.Upload cutSubmit = first.submit(ADMIN, "docs", null, List.of(new JobFile("s.txt", null, null, null)));
+    Files.write(cutSubmit.part(0), text("half a subm"));
+    String submitted = cutSubmit.jobId();
+    // Neither upload is committed nor closed: the process is gone.
+
+    try (IngestJobs second = IngestJobs.open(data, corpora, SHORT)) {
+      JobListPage listed = second.list(ADMIN, "docs", null, null, 10);
+      assertEquals(List.of(created), listed.jobs().stream().map(JobView::id).toList(),
+          "the created job stays (open, without the cut upload's file), the cut submit's is gone");
+      assertEquals(JobState.OPEN, listed.jobs().get(0).state());
+      assertEquals(0, listed.jobs().get(0).counts().files());
+      assertFalse(Files.exists(data.resolve(IngestJobs.FOLDER).resolve(submitted)), "the cut submit's folder is removed");
+      QuarryException gone = assertThrows(QuarryException.class, () -> second.read(ADMIN, submitted, -1, 10));
+      assertEquals(ErrorCode.JOB_NOT_FOUND, gone.code());
+    }
+  }
 }
