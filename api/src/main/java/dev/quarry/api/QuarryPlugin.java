@@ -95,7 +95,7 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     state.routes.post(RetrievalRoutes.PREFIX + IngestEndpoint.PATH,
         new IngestEndpoint(pluginConfig.corpora, pluginConfig.authenticator, features, limits, gate, json));
     IngestJobs jobs = features.contains(Feature.INGESTION_JOBS) ? pluginConfig.jobs : null;
-    for (Route route : RetrievalRoutes.jobs(jobs)) {
+    for (Route route : RetrievalRoutes.jobs(jobs, features.contains(Feature.OCR))) {
       state.routes.post(RetrievalRoutes.PREFIX + route.path(),
           new RetrievalEndpoint(route, pluginConfig.authenticator, features, limits, gate, json));
     }

@@ -119,6 +119,23 @@ class ClientJobsOverHttpTest {
   }
 
   @Test
+  void ocrChoice_ofTheJobAndOfAFile_isSentAndShown_andAutoIsRefusedWithoutTheFeature() throws Exception {
+    Job job = admin.createJob("c1", null, "off");
+    assertEquals("off", job.ocr());
+    admin.uploadToJob(job.id(), List.of(JobFile.of(file("ocr/a.txt", "Alpha text."), "ocr/a.txt")), true);
+    awaitEnd(job.id());
+    assertEquals(List.of("off"), admin.jobFiles(job.id()).map(JobPage.FileOutcome::ocr).toList());
+    assertNull(admin.createJob("c1", null).ocr(), "no choice: the server's setting");
+    ApiException.InvalidRequestException auto = assertThrows(ApiException.InvalidRequestException.class,
+        () -> admin.createJob("c1", null, "auto"));
+    assertEquals("ocr", auto.field(), auto::getMessage);
+    Path b = file("ocr/b.txt", "Beta text.");
+    ApiException.InvalidRequestException fileAuto = assertThrows(ApiException.InvalidRequestException.class,
+        () -> admin.submitJob("c1", null, "off", List.of(JobFile.of(b, "ocr/b.txt").withOcr("auto"))));
+    assertEquals("files[0].ocr", fileAuto.field(), fileAuto::getMessage);
+  }
+
+  @Test
   void cancel_endsTheJob_andKeepsWhatWasIndexed() throws Exception {
     Job job = admin.createJob("c1", null);
     admin.uploadToJob(job.id(), List.of(JobFile.of(file("cancel/a.txt", "Cancelled maybe."), "cancel/a.txt")), false);

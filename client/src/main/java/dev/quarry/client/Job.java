@@ -7,9 +7,10 @@ package dev.quarry.client;
  * @param state {@code open} (takes files), {@code running} (closed, ingesting), then {@code
  *     completed}, {@code cancelled} or {@code failed} (its corpus was deleted or replaced: {@code error})
  * @param bytes the bytes of every file acknowledged
+ * @param ocr the job's OCR choice ({@code auto} or {@code off}), or null for the server's setting
  * @param expiresAt when an ended job will be removed
  */
-public record Job(String id, String corpus, String corpusId, String state, Counts counts, long bytes,
+public record Job(String id, String corpus, String corpusId, String state, Counts counts, long bytes, String ocr,
     String createdAt, String startedAt, String closedAt, String endedAt, String expiresAt, ErrorInfo error) {
   /** How many of the job's files are where. */
   public record Counts(int files, int queued, int extracting, int indexed, int unchanged, int failed, int cancelled) {

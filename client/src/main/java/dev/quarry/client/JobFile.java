@@ -8,28 +8,38 @@ import java.util.Map;
  * {@code files} entry of the upload's {@code request} part records with it.
  *
  * @param mediaType declared; the bytes decide, and a disagreement is a warning in the file's receipt
+ * @param ocr {@code auto} or {@code off} for this file alone, overriding the job's; null: the job's choice
  */
-public record JobFile(Path path, String source, String title, Map<String, Object> metadata, String mediaType) {
+public record JobFile(Path path, String source, String title, Map<String, Object> metadata, String mediaType,
+    String ocr) {
   public static JobFile of(Path path, String source) {
-    return new JobFile(path, source, null, null, null);
+    return new JobFile(path, source, null, null, null, null);
   }
 
   public JobFile withTitle(String t) {
-    return new JobFile(path, source, t, metadata, mediaType);
+    return new JobFile(path, source, t, metadata, mediaType, ocr);
   }
 
   public JobFile withMetadata(Map<String, Object> m) {
-    return new JobFile(path, source, title, Map.copyOf(m), mediaType);
+    return new JobFile(path, source, title, Map.copyOf(m), mediaType, ocr);
   }
 
   public JobFile withMediaType(String m) {
-    return new JobFile(path, source, title, metadata, m);
+    return new JobFile(path, source, title, metadata, m, ocr);
+  }
+
+  /**
+   * This file with its own OCR choice: {@code auto} (the server must advertise the feature {@code
+   * ocr}, else the upload is refused) or {@code off}.
+   */
+  public JobFile withOcr(String mode) {
+    return new JobFile(path, source, title, metadata, mediaType, mode);
   }
 
   /** The {@code files} entry: exactly the contract's fields. */
   Entry entry() {
-    return new Entry(source, title, metadata, mediaType);
+    return new Entry(source, title, metadata, mediaType, ocr);
   }
 
-  record Entry(String source, String title, Map<String, Object> metadata, String mediaType) {}
+  record Entry(String source, String title, Map<String, Object> metadata, String mediaType, String ocr) {}
 }

@@ -15,9 +15,10 @@ public record JobPage(Job job, List<FileOutcome> files, String nextCursor) {
    * @param index its place in the job, from 0
    * @param contentSha256 the SHA-256 of the bytes the server acknowledged
    * @param status {@code queued}, {@code extracting}, {@code indexed}, {@code unchanged}, {@code failed} or {@code cancelled}
+   * @param ocr the OCR choice it is extracted with (its own, else the job's), or null for the server's setting
    * @param receipt the ingest receipt, once indexed or unchanged; else null
    * @param error why it failed; else null
    */
-  public record FileOutcome(int index, String source, String contentSha256, long bytes, String status, String endedAt,
-      Receipt receipt, ErrorInfo error) {}
+  public record FileOutcome(int index, String source, String contentSha256, long bytes, String status, String ocr,
+      String endedAt, Receipt receipt, ErrorInfo error) {}
 }

@@ -273,7 +273,16 @@ public final class QuarryClient {
 
   /** {@code jobs/create}: a new open job for {@code corpus} ({@code corpusId}: the id expected, or null). */
   public Job createJob(String corpus, String corpusId) {
-    return job(transport.post("v1/retrieval/jobs/create", new JobCreate(corpus, corpusId), null));
+    return createJob(corpus, corpusId, null);
+  }
+
+  /**
+   * {@code jobs/create} with an OCR choice for the job's files: {@code auto} (refused with {@code
+   * INVALID_REQUEST} unless the server advertises the feature {@code ocr}), {@code off}, or null for
+   * the server's setting. A file may name its own ({@link JobFile#withOcr}).
+   */
+  public Job createJob(String corpus, String corpusId, String ocr) {
+    return job(transport.post("v1/retrieval/jobs/create", new JobCreate(corpus, corpusId, ocr), null));
   }
 
   /**
@@ -289,7 +298,12 @@ public final class QuarryClient {
 
   /** {@code jobs/submit}: a job created, given {@code files} and closed by one request. */
   public Job submitJob(String corpus, String corpusId, List<JobFile> files) {
-    return JobUpload.submit(transport, corpus, corpusId, files);
+    return submitJob(corpus, corpusId, null, files);
+  }
+
+  /** {@code jobs/submit} with an OCR choice for the job's files, as {@link #createJob(String, String, String)}. */
+  public Job submitJob(String corpus, String corpusId, String ocr, List<JobFile> files) {
+    return JobUpload.submit(transport, corpus, corpusId, ocr, files);
   }
 
   /** {@code jobs/close}: no more files; the job ends once those it holds have their outcome. */
@@ -479,7 +493,7 @@ public final class QuarryClient {
 
   record BackupRequest(String name, List<String> corpora) {}
 
-  record JobCreate(String corpus, String corpusId) {}
+  record JobCreate(String corpus, String corpusId, String ocr) {}
 
   record JobRef(String job) {}
 

@@ -73,13 +73,22 @@ class StrictWriterTest {
     assertWithin(embedding.path("embedding"), "Settings/properties/embedding");
     assertEquals(Set.of("model"), names(embedding.path("embedding")), "sha256 is the server's, never sent");
     JobFile file = JobFile.of(java.nio.file.Path.of("a.md"), "s").withTitle("t").withMetadata(Map.of("k", "v"))
-        .withMediaType("text/markdown");
-    assertWithin(tree(new QuarryClient.JobCreate("c", "k")), "CreateJobRequest");
+        .withMediaType("text/markdown").withOcr("off");
+    JsonNode create = tree(new QuarryClient.JobCreate("c", "k", "auto"));
+    assertEquals(3, create.size(), "every part of a job's creation is written when set");
+    assertWithin(create, "CreateJobRequest");
+    assertEquals(Set.of("corpus"), names(tree(new QuarryClient.JobCreate("c", null, null))),
+        "a job without an OCR choice leaves it to the server");
     assertWithin(tree(new QuarryClient.BackupRequest("nightly", null)), "BackupRequest");
     assertWithin(tree(new QuarryClient.BackupRequest("nightly", List.of("docs"))), "BackupRequest");
     assertWithin(tree(new JobUpload.Upload("job_1", List.of(file.entry()), true)), "UploadJobRequest");
-    assertWithin(tree(new JobUpload.Submit("c", "k", List.of(file.entry()))), "SubmitJobRequest");
-    assertWithin(tree(file.entry()), "JobFileRequest");
+    JsonNode submit = tree(new JobUpload.Submit("c", "k", "off", List.of(file.entry())));
+    assertEquals(4, submit.size(), "every part of a submit is written when set");
+    assertWithin(submit, "SubmitJobRequest");
+    JsonNode entry = tree(file.entry());
+    assertEquals(5, entry.size(), "every part of a job's file is written when set");
+    assertEquals("off", entry.path("ocr").textValue());
+    assertWithin(entry, "JobFileRequest");
     assertWithin(tree(new QuarryClient.JobRef("job_1")), "JobRequest");
     assertWithin(tree(new QuarryClient.JobListing("job_1", "x", 3)), "ReadJobRequest");
     JsonNode jobs = tree(new QuarryClient.JobsListing("c", "running", "x", 3));

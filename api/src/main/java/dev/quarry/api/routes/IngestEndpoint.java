@@ -15,7 +15,6 @@ import dev.quarry.corpora.access.Access;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.QuarryException;
-import dev.quarry.extractors.ocr.OcrMode;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.util.Set;
@@ -67,10 +66,7 @@ public final class IngestEndpoint extends Endpoint {
   private Reply ingest(Context ctx, Access access, MultipartUpload.Upload upload) {
     ObjectNode requestPart = IngestRequests.parseRequestPart(json, upload.request());
     IngestRequests request = IngestRequests.read(WireObject.root(requestPart), limits, upload.fileName());
-    if (request.request().ocr() == OcrMode.AUTO && !offers(Feature.OCR)) {
-      throw QuarryException.invalid("ocr", "this server does not offer OCR (the feature 'ocr' is not advertised);"
-          + " leave ocr out or set it to 'off'");
-    }
+    IngestRequests.requireOcrOffered(request.request().ocr(), "ocr", offers(Feature.OCR));
     String key = ctx.header(ProtocolHeaders.IDEMPOTENCY_KEY);
     Mutation.Idempotency idempotency = key == null ? null
         : IngestRequests.idempotency(json.mapper(), key, requestPart, upload.fileSha256(), upload.fileName());

@@ -16,14 +16,20 @@ import java.util.List;
  */
 final class JobRoutes {
   private final IngestJobs jobs;
+  private final boolean ocrOffered;
 
-  private JobRoutes(IngestJobs jobs) {
+  private JobRoutes(IngestJobs jobs, boolean ocrOffered) {
     this.jobs = jobs;
+    this.ocrOffered = ocrOffered;
   }
 
-  /** The routes; with null {@code jobs} they exist but their feature is off, so they answer *_UNAVAILABLE. */
-  static List<Route> over(IngestJobs jobs) {
-    JobRoutes r = new JobRoutes(jobs);
+  /**
+   * The routes; with null {@code jobs} they exist but their feature is off, so they answer
+   * *_UNAVAILABLE. {@code ocrOffered}: whether the server advertises the feature {@code ocr}, which
+   * a job's {@code ocr: auto} needs.
+   */
+  static List<Route> over(IngestJobs jobs, boolean ocrOffered) {
+    JobRoutes r = new JobRoutes(jobs, ocrOffered);
     return List.of(
         new Route("jobs/create", Feature.INGESTION_JOBS, Route.Kind.MUTATION, r::create),
         new Route("jobs/close", Feature.INGESTION_JOBS, Route.Kind.MUTATION, r::close),
@@ -42,7 +48,9 @@ final class JobRoutes {
   /** An open job for a corpus, ready for uploads. */
   Reply create(RouteCall call) {
     JobRequests.Create request = JobRequests.Create.read(call.body());
-    return Reply.of(JobResponses.job(call.write(() -> jobs().create(call.access(), request.corpus(), request.corpusId()))));
+    request.requireOcrOffered(ocrOffered);
+    return Reply.of(JobResponses.job(call.write(() -> jobs().create(call.access(), request.corpus(),
+        request.corpusId(), request.ocr()))));
   }
 
   /** No more files; the job ends once those it holds have their outcome. */

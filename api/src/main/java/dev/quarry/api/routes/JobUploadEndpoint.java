@@ -70,9 +70,11 @@ public final class JobUploadEndpoint extends Endpoint {
     WireObject body = WireObject.root(IngestRequests.parseRequestPart(json, request));
     if (submit) {
       JobRequests.Submit s = JobRequests.Submit.read(body, limits);
-      return jobs.submit(access, s.corpus(), s.corpusId(), s.files());
+      s.requireOcrOffered(offers(Feature.OCR));
+      return jobs.submit(access, s.corpus(), s.corpusId(), s.ocr(), s.files());
     }
     JobRequests.Upload u = JobRequests.Upload.read(body, limits);
+    u.requireOcrOffered(offers(Feature.OCR));
     return jobs.upload(access, u.job(), u.files(), u.close());
   }
 }

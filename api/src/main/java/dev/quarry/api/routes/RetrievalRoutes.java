@@ -40,8 +40,9 @@ public final class RetrievalRoutes {
    * jobs/cancel}, {@code jobs/read}, {@code jobs/list}); the uploads have their own handler, {@link JobUploadEndpoint}.
    *
    * @param jobs the jobs, or null when the host runs none
+   * @param ocrOffered whether the host advertises the feature {@code ocr} (a job's {@code ocr: auto} needs it)
    */
-  public static List<Route> jobs(dev.quarry.corpora.jobs.IngestJobs jobs) {
-    return JobRoutes.over(jobs);
+  public static List<Route> jobs(dev.quarry.corpora.jobs.IngestJobs jobs, boolean ocrOffered) {
+    return JobRoutes.over(jobs, ocrOffered);
   }
 }

@@ -38,23 +38,21 @@ public record IngestRequests(String corpus, IngestRequest request) {
     String mediaType = WireValues.mediaType(body);
     var metadata = WireValues.metadata(body, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES));
     Long expected = body.optionalLong("expectedRevision", 0, Long.MAX_VALUE);
-    OcrMode ocr = ocr(body);
+    OcrMode ocr = WireValues.ocr(body);
     return new IngestRequests(corpus,
         new IngestRequest(source, title, metadata, mediaType, expected, corpusId, fileName, ocr));
   }
 
-  /** {@code ocr}: {@code auto} or {@code off}, or null when absent. */
-  private static OcrMode ocr(WireObject body) {
-    String value = body.optionalString("ocr");
-    if (value == null) {
-      return null;
+  /**
+   * Refuses {@code ocr: auto} (at {@code field}, such as {@code ocr} or {@code files[2].ocr}) on a
+   * server that does not advertise the feature {@code ocr}: a validation error, checked right after
+   * the request is read and before grants, for single ingests and jobs alike.
+   */
+  public static void requireOcrOffered(OcrMode ocr, String field, boolean offered) {
+    if (ocr == OcrMode.AUTO && !offered) {
+      throw QuarryException.invalid(field, "this server does not offer OCR (the feature 'ocr' is not advertised);"
+          + " leave " + field + " out or set it to 'off'");
     }
-    OcrMode mode = OcrMode.fromWireName(value);
-    if (mode == null) {
-      throw QuarryException.invalid(body.pathOf("ocr"), body.pathOf("ocr") + " must be 'auto' or 'off'; got '"
-          + (value.length() > 20 ? value.substring(0, 20) + "..." : value) + "'");
-    }
-    return mode;
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.quarry.corpora.jobs.JobFile;
 import dev.quarry.corpora.jobs.JobListPage;
 import dev.quarry.corpora.jobs.JobState;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.extractors.ocr.OcrMode;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -22,7 +23,7 @@ import java.util.stream.Stream;
  * multipart upload and submit.
  */
 public final class JobRequests {
-  private static final Set<String> FILE_FIELDS = Set.of("source", "title", "metadata", "mediaType");
+  private static final Set<String> FILE_FIELDS = Set.of("source", "title", "metadata", "mediaType", "ocr");
   private static final String CURSOR_PREFIX = "v1:file:";
   private static final String LIST_CURSOR_PREFIX = "v1:job:";
   private static final String STATES = Stream.of(JobState.values()).map(JobState::wireName)
@@ -30,11 +31,20 @@ public final class JobRequests {
 
   private JobRequests() {}
 
-  /** {@code jobs/create}: an open job for a corpus. */
-  public record Create(String corpus, String corpusId) {
+  /**
+   * {@code jobs/create}: an open job for a corpus.
+   *
+   * @param ocr the OCR choice for the job's files (each may name its own), or null for the server's setting
+   */
+  public record Create(String corpus, String corpusId, OcrMode ocr) {
     public static Create read(WireObject body) {
-      body.allowOnly(Set.of("corpus", "corpusId"));
-      return new Create(WireValues.corpus(body), WireValues.corpusId(body));
+      body.allowOnly(Set.of("corpus", "corpusId", "ocr"));
+      return new Create(WireValues.corpus(body), WireValues.corpusId(body), WireValues.ocr(body));
+    }
+
+    /** Refuses {@code ocr: auto} on a server without the feature {@code ocr}, as a single ingest does. */
+    public void requireOcrOffered(boolean offered) {
+      IngestRequests.requireOcrOffered(ocr, "ocr", offered);
     }
   }
 
@@ -119,15 +129,37 @@ public final class JobRequests {
       List<JobFile> files = readFiles(body, limits);
       return new Upload(job, files, body.optionalBoolean("close", false));
     }
+
+    /** Refuses a file's {@code ocr: auto} on a server without the feature {@code ocr}, naming the file. */
+    public void requireOcrOffered(boolean offered) {
+      requireFilesOcrOffered(files, offered);
+    }
   }
 
-  /** The {@code request} part of {@code jobs/submit}: a job created, filled and closed in one request. */
-  public record Submit(String corpus, String corpusId, List<JobFile> files) {
+  /**
+   * The {@code request} part of {@code jobs/submit}: a job created, filled and closed in one request.
+   *
+   * @param ocr the OCR choice for the job's files (each may name its own), or null for the server's setting
+   */
+  public record Submit(String corpus, String corpusId, OcrMode ocr, List<JobFile> files) {
     public static Submit read(WireObject body, Limits limits) {
-      body.allowOnly(Set.of("corpus", "corpusId", "files"));
+      body.allowOnly(Set.of("corpus", "corpusId", "ocr", "files"));
       String corpus = WireValues.corpus(body);
       String corpusId = WireValues.corpusId(body);
-      return new Submit(corpus, corpusId, readFiles(body, limits));
+      OcrMode ocr = WireValues.ocr(body);
+      return new Submit(corpus, corpusId, ocr, readFiles(body, limits));
+    }
+
+    /** Refuses {@code ocr: auto}, the job's or a file's, on a server without the feature {@code ocr}. */
+    public void requireOcrOffered(boolean offered) {
+      IngestRequests.requireOcrOffered(ocr, "ocr", offered);
+      requireFilesOcrOffered(files, offered);
+    }
+  }
+
+  private static void requireFilesOcrOffered(List<JobFile> files, boolean offered) {
+    for (int i = 0; i < files.size(); i++) {
+      IngestRequests.requireOcrOffered(files.get(i).ocr(), "files[" + i + "].ocr", offered);
     }
   }
 
@@ -155,7 +187,8 @@ public final class JobRequests {
       String source = WireValues.source(f, "source");
       String title = f.optionalString("title", limits.getInt(Limit.MAX_TITLE_CHARS));
       var metadata = WireValues.metadata(f, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES));
-      out.add(new JobFile(source, title, metadata, WireValues.mediaType(f)));
+      String mediaType = WireValues.mediaType(f);
+      out.add(new JobFile(source, title, metadata, mediaType).withOcr(WireValues.ocr(f)));
     }
     return out;
   }

@@ -33,6 +33,9 @@ public final class JobResponses {
       file.put("contentSha256", f.contentSha256());
       file.put("bytes", f.bytes());
       file.put("status", f.status().wireName());
+      if (f.ocr() != null) {
+        file.put("ocr", f.ocr().wireName());
+      }
       if (f.endedAt() != null) {
         file.put("endedAt", WireJson.time(f.endedAt()));
       }
@@ -71,6 +74,9 @@ public final class JobResponses {
         .put("indexed", c.indexed()).put("unchanged", c.unchanged()).put("failed", c.failed())
         .put("cancelled", c.cancelled());
     job.put("bytes", v.bytes());
+    if (v.ocr() != null) {
+      job.put("ocr", v.ocr().wireName());
+    }
     job.put("createdAt", WireJson.time(v.createdAt()));
     if (v.startedAt() != null) {
       job.put("startedAt", WireJson.time(v.startedAt()));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.extractors.ocr.OcrMode;
 import dev.quarry.engine.SourceIds;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,6 +38,23 @@ final class WireValues {
           "mediaType must be a media type such as text/markdown; got '" + type + "'");
     }
     return type;
+  }
+
+  /**
+   * {@code ocr}: {@code auto} or {@code off}, or null when absent (the server's setting, or for a
+   * job's file, the job's choice).
+   */
+  static OcrMode ocr(WireObject o) {
+    String value = o.optionalString("ocr");
+    if (value == null) {
+      return null;
+    }
+    OcrMode mode = OcrMode.fromWireName(value);
+    if (mode == null) {
+      throw QuarryException.invalid(o.pathOf("ocr"), o.pathOf("ocr") + " must be 'auto' or 'off'; got '"
+          + (value.length() > 20 ? value.substring(0, 20) + "..." : value) + "'");
+    }
+    return mode;
   }
 
   /** Metadata: strings, numbers, booleans or lists of strings, at most {@code maxEntries} keys. */

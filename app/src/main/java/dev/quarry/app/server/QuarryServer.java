@@ -257,7 +257,7 @@ public final class QuarryServer implements AutoCloseable {
     java.util.Set<String> paths = new java.util.HashSet<>(java.util.List.of("/v1/protocol", "/healthz", "/readyz",
         Metrics.PATH, OpenApiDocument.PATH, RunsEndpoint.PATH, BackupEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH));
     RetrievalRoutes.over(corpora).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
-    RetrievalRoutes.jobs(null).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
+    RetrievalRoutes.jobs(null, false).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
     paths.add(RetrievalRoutes.PREFIX + JobUploadEndpoint.UPLOAD_PATH);
     paths.add(RetrievalRoutes.PREFIX + JobUploadEndpoint.SUBMIT_PATH);
     return paths;

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A server with {@code "extraction": {"ocr": "auto"}}: it advertises {@code ocr}, images and
  * scanned PDFs are recognised and found by search, the receipt reports the recognition, and a
- * request may switch it off. Skipped when Tesseract with English data is not installed.
+ * request may switch it off, as may an ingestion job (for all its files, or one file), a choice the
+ * job keeps across a restart of the server. Skipped when Tesseract with English data is not installed.
  */
 class OcrOverHttpTest {
   static final String T = TestTokens.ADMIN;
@@ -105,5 +106,57 @@ class OcrOverHttpTest {
         TestScans.imageOnlyPdf(page));
     assertEquals(422, scan.status(), scan::toString);
     assertEquals("NO_TEXT_EXTRACTED", scan.code());
+  }
+
+  @Test
+  void jobWithOcrOff_failsAsASingleIngestWithOcrOff_andAFileMayAskForIt() throws Exception {
+    byte[] png = TestScans.encode(page, "png");
+    byte[] scan = TestScans.imageOnlyPdf(page);
+    Answer singleImage = ingest("{\"corpus\": \"scans\", \"source\": \"s-off.png\", \"ocr\": \"off\"}", "s.png", png);
+    Answer singleScan = ingest("{\"corpus\": \"scans\", \"source\": \"s-off.pdf\", \"ocr\": \"off\"}", "s.pdf", scan);
+    JsonNode job = ok(Upload.post(api, T, "/v1/retrieval/jobs/submit", Upload.namedBody("{\"corpus\": \"scans\","
+        + " \"ocr\": \"off\", \"files\": [{\"source\": \"job-off.png\"}, {\"source\": \"job-off.pdf\"},"
+        + " {\"source\": \"job-auto.png\", \"ocr\": \"auto\"}]}", List.of("a.png", "b.pdf", "c.png"),
+        List.of(png, scan, png)))).get("job");
+    JsonNode ended = JobsOverHttpTest.awaitEnd(api, T, job.get("id").asText());
+    assertEquals("off", ended.at("/job/ocr").asText(), ended::toString);
+    assertEquals(singleImage.code(), ended.at("/files/0/error/code").asText(), ended::toString);
+    assertEquals(singleScan.code(), ended.at("/files/1/error/code").asText(), ended::toString);
+    JsonNode asked = ended.at("/files/2");
+    assertEquals("auto", asked.get("ocr").asText(), asked::toString);
+    assertEquals("indexed", asked.get("status").asText(), asked::toString);
+    assertEquals(1, asked.at("/receipt/ocr/pagesRecognized").asInt(), asked::toString);
+  }
+
+  /**
+   * A job created with {@code ocr: off} on this server (whose setting is {@code auto}) keeps its
+   * choice through a {@code kill -9}: the image sent after the restart is refused as without OCR.
+   */
+  @Test
+  void jobsOcrChoice_survivesARestart_andDecidesTheExtractionAfterIt() throws Exception {
+    Path tokens = dir.resolve("tokens.json");
+    Path data = dir.resolve("restart-data");
+    Path config = Files.writeString(dir.resolve("restart.json"),
+        "{\"extraction\": {\"ocr\": \"auto\"}, \"limits\": {\"extractionTimeoutMillis\": 120000}}");
+    String id;
+    ServerProcess first = ServerProcess.serve(data, tokens, config, 512);
+    try {
+      ApiClient a = first.client();
+      ok(a.retrieval("corpora/create", T, "{\"corpus\": \"scans\"}"));
+      id = ok(a.retrieval("jobs/create", T, "{\"corpus\": \"scans\", \"ocr\": \"off\"}")).at("/job/id").asText();
+    } finally {
+      first.kill();
+    }
+    try (ServerProcess second = ServerProcess.serve(data, tokens, config, 512)) {
+      ApiClient a = second.client();
+      byte[] png = TestScans.encode(page, "png");
+      ok(Upload.post(a, T, "/v1/retrieval/jobs/upload", Upload.namedBody("{\"job\": \"" + id + "\", \"files\": ["
+          + "{\"source\": \"after.png\"}, {\"source\": \"asked.png\", \"ocr\": \"auto\"}], \"close\": true}",
+          List.of("after.png", "asked.png"), List.of(png, png))));
+      JsonNode ended = JobsOverHttpTest.awaitEnd(a, T, id);
+      assertEquals("off", ended.at("/job/ocr").asText(), ended::toString);
+      assertEquals("UNSUPPORTED_MEDIA_TYPE", ended.at("/files/0/error/code").asText(), ended::toString);
+      assertEquals("indexed", ended.at("/files/1/status").asText(), ended::toString);
+    }
   }
 }

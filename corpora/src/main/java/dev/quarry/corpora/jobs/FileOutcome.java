@@ -2,6 +2,7 @@ package dev.quarry.corpora.jobs;
 
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.Receipt;
+import dev.quarry.extractors.ocr.OcrMode;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -12,9 +13,10 @@ import java.util.Objects;
  * @param receipt for indexed and unchanged files: the source's receipt; null otherwise
  * @param errorCode for failed files: why; null otherwise
  * @param endedAt when it got its outcome, or null while queued or extracting
+ * @param ocr the OCR choice it is extracted with (its own, else its job's), or null for the server's setting
  */
 public record FileOutcome(int index, String source, String contentSha256, long bytes, FileStatus status,
-    Receipt receipt, ErrorCode errorCode, String errorMessage, Instant endedAt) {
+    Receipt receipt, ErrorCode errorCode, String errorMessage, Instant endedAt, OcrMode ocr) {
   public FileOutcome {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(contentSha256, "contentSha256");

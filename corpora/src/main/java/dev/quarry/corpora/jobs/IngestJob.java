@@ -3,6 +3,7 @@ package dev.quarry.corpora.jobs;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.Receipt;
+import dev.quarry.extractors.ocr.OcrMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +24,8 @@ final class IngestJob {
   /** The submitter, with the grants it had when it submitted. */
   final Access access;
   final Instant createdAt;
+  /** Whether its files may be recognised by OCR (a file may name its own choice), or null for the server's setting. */
+  final OcrMode ocr;
   final JobFolder folder;
   final List<Entry> files = new ArrayList<>();
 
@@ -33,6 +36,11 @@ final class IngestJob {
   /** The last upload or close, for the idle timeout of an open job. */
   Instant lastActivity;
   boolean cancelRequested;
+  /**
+   * Created by a submit whose upload is not yet committed: such a job was never acknowledged, so a
+   * restart that finds it so marked on disk removes it.
+   */
+  boolean uncommittedSubmit;
   ErrorCode errorCode;
   String errorMessage;
   /** Files reserved by uploads in progress, not yet acknowledged. */
@@ -40,13 +48,15 @@ final class IngestJob {
   /** Runners past the point of no return: their file will be indexed even if the job is cancelled now. */
   int writing;
 
-  IngestJob(String id, String corpus, String corpusId, Access access, Instant createdAt, JobFolder folder) {
+  IngestJob(String id, String corpus, String corpusId, Access access, Instant createdAt, OcrMode ocr,
+      JobFolder folder) {
     this.id = Objects.requireNonNull(id, "id");
     this.corpus = Objects.requireNonNull(corpus, "corpus");
     this.corpusId = Objects.requireNonNull(corpusId, "corpusId");
     this.access = Objects.requireNonNull(access, "access");
     this.createdAt = Objects.requireNonNull(createdAt, "createdAt");
     this.lastActivity = createdAt;
+    this.ocr = ocr;
     this.folder = folder;
   }
 
@@ -71,8 +81,9 @@ final class IngestJob {
       this.bytes = bytes;
     }
 
-    FileOutcome outcome() {
-      return new FileOutcome(index, spec.source(), sha256, bytes, status, receipt, errorCode, errorMessage, endedAt);
+    FileOutcome outcome(OcrMode jobOcr) {
+      return new FileOutcome(index, spec.source(), sha256, bytes, status, receipt, errorCode, errorMessage, endedAt,
+          spec.ocrWithin(jobOcr));
     }
   }
 
@@ -134,14 +145,14 @@ final class IngestJob {
     }
     JobView.Counts counts = new JobView.Counts(files.size(), queued, extracting, indexed, unchanged, failed, cancelled);
     return new JobView(id, corpus, corpusId, access.subject(), state, counts, bytes, createdAt, startedAt, closedAt,
-        endedAt, endedAt == null ? null : endedAt.plus(retention), errorCode, errorMessage);
+        endedAt, endedAt == null ? null : endedAt.plus(retention), errorCode, errorMessage, ocr);
   }
 
   /** Files with an index above {@code after} (-1: from the first), at most {@code limit} of them. */
   synchronized List<FileOutcome> page(int after, int limit) {
     List<FileOutcome> out = new ArrayList<>();
     for (int i = Math.max(0, after + 1); i < files.size() && out.size() < limit; i++) {
-      out.add(files.get(i).outcome());
+      out.add(files.get(i).outcome(ocr));
     }
     return out;
   }

@@ -12,6 +12,7 @@ import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Receipt;
 import dev.quarry.engine.Sha256;
+import dev.quarry.extractors.ocr.OcrMode;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -147,7 +148,17 @@ public final class IngestJobs implements AutoCloseable {
    * capacity (CAPACITY when {@link JobSettings#maxActiveJobs()} jobs are open or running).
    */
   public JobView create(Access access, String corpus, String expectedCorpusId) {
-    return createJob(access, corpus, expectedCorpusId, List.of()).view(settings.retention());
+    return create(access, corpus, expectedCorpusId, null);
+  }
+
+  /**
+   * As {@link #create(Access, String, String)}, for a job whose files are extracted with OCR
+   * {@code ocr} (each file may name its own; null: the server's setting). Whether the server offers
+   * OCR is the caller's to check, before the grants, as a single ingest does; a file that asks for it
+   * on a server that no longer offers it (restarted without it) fails alone at its extraction.
+   */
+  public JobView create(Access access, String corpus, String expectedCorpusId, OcrMode ocr) {
+    return createJob(access, corpus, expectedCorpusId, ocr, List.of(), false).view(settings.retention());
   }
 
   /**
@@ -173,8 +184,13 @@ public final class IngestJobs implements AutoCloseable {
    * ({@code index} on the corpus and every source), existence, CORPUS_REPLACED, capacity.
    */
   public Upload submit(Access access, String corpus, String expectedCorpusId, List<JobFile> files) {
+    return submit(access, corpus, expectedCorpusId, null, files);
+  }
+
+  /** As {@link #submit(Access, String, String, List)}, for a job with OCR choice {@code ocr} (see {@link #create}). */
+  public Upload submit(Access access, String corpus, String expectedCorpusId, OcrMode ocr, List<JobFile> files) {
     checkFiles(files);
-    IngestJob job = createJob(access, corpus, expectedCorpusId, files);
+    IngestJob job = createJob(access, corpus, expectedCorpusId, ocr, files, true);
     try {
       return reserve(job, files, true, true);
     } catch (RuntimeException e) {
@@ -183,7 +199,12 @@ public final class IngestJobs implements AutoCloseable {
     }
   }
 
-  private IngestJob createJob(Access access, String corpus, String expectedCorpusId, List<JobFile> files) {
+  /**
+   * @param submitting for a submit: the job is stored marked so, and a restart before its upload is
+   *     committed removes it, as closing the uncommitted upload does
+   */
+  private IngestJob createJob(Access access, String corpus, String expectedCorpusId, OcrMode ocr, List<JobFile> files,
+      boolean submitting) {
     CorpusInfo.checkName(corpus, "corpus");
     AccessPolicy.requireCorpus(access, corpus, INDEX);
     for (JobFile f : files) {
@@ -197,10 +218,12 @@ public final class IngestJobs implements AutoCloseable {
         throw new QuarryException(ErrorCode.CAPACITY, "the server already runs " + active
             + " ingestion jobs (maxActiveJobs); retry once one has ended");
       }
-      IngestJob job = new IngestJob(newId(), corpus, description.info().corpusId(), access, now(), null);
+      IngestJob job = new IngestJob(newId(), corpus, description.info().corpusId(), access, now(), ocr, null);
+      job.uncommittedSubmit = submitting;
       try {
         Files.createDirectories(root);
         IngestJob stored = withFolder(job, JobFolder.create(root, job));
+        stored.uncommittedSubmit = submitting;
         jobs.put(stored.id, stored);
         return stored;
       } catch (IOException e) {
@@ -210,7 +233,7 @@ public final class IngestJobs implements AutoCloseable {
   }
 
   private static IngestJob withFolder(IngestJob job, JobFolder folder) {
-    return new IngestJob(job.id, job.corpus, job.corpusId, job.access, job.createdAt, folder);
+    return new IngestJob(job.id, job.corpus, job.corpusId, job.access, job.createdAt, job.ocr, folder);
   }
 
   private static void checkFiles(List<JobFile> files) {
@@ -361,6 +384,8 @@ public final class IngestJobs implements AutoCloseable {
         job.files.addAll(entries);
         job.reservedFiles -= files.size();
         job.lastActivity = now();
+        // A submit's job is acknowledged with its files: closing it rewrites job.json without the mark.
+        job.uncommittedSubmit = false;
         if (closeAfter) {
           closeLocked(job);
         }
@@ -621,7 +646,7 @@ public final class IngestJobs implements AutoCloseable {
     }
     boolean[] writing = {false};
     try {
-      MutationResult result = corpora.ingest(job.access, job.corpus, e.spec.toRequest(job.corpusId),
+      MutationResult result = corpora.ingest(job.access, job.corpus, e.spec.toRequest(job.corpusId, job.ocr),
           job.folder.file(e.index), idempotency(job, e), () -> {
             synchronized (job) {
               if (job.state == JobState.CANCELLED) {
@@ -786,6 +811,11 @@ public final class IngestJobs implements AutoCloseable {
           continue;
         }
         IngestJob job = JobFolder.load(dir);
+        if (job.uncommittedSubmit) {
+          // A submit cut short by the crash: never answered, so nothing of it was acknowledged.
+          job.folder.delete();
+          continue;
+        }
         jobs.put(job.id, job);
       }
     }

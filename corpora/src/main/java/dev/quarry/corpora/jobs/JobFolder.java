@@ -13,6 +13,7 @@ import dev.quarry.engine.IngestReport;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Receipt;
 import dev.quarry.engine.index.SourcePreparation;
+import dev.quarry.extractors.ocr.OcrMode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -35,13 +36,14 @@ import org.apache.lucene.util.IOUtils;
  * One job's folder under {@code <data>/ingest-jobs/<id>/}, the only durable form of a job:
  *
  * <ul>
- *   <li>{@code job.json}: id, corpus, corpusId, the submitter's subject and grants, timings, and
- *       whether it is closed, cancelled or ended; replaced atomically (temp file, fsync, rename,
+ *   <li>{@code job.json}: id, corpus, corpusId, the submitter's subject and grants, the job's OCR
+ *       choice (absent: the server's setting), timings, and whether it is closed, cancelled or ended
+ *       (or, {@code submitting}, created by a submit not yet acknowledged: removed when loaded); replaced atomically (temp file, fsync, rename,
  *       fsync of the folder).
  *   <li>{@code files/<index>}: each acknowledged file's bytes, fsynced before the file is
  *       acknowledged; removed once the file has its outcome.
  *   <li>{@code files.log}: one JSON line per acknowledged file (index, source, title, metadata,
- *       declared media type, SHA-256, size), appended and fsynced before the answer that
+ *       declared media type, file name, its own OCR choice, SHA-256, size), appended and fsynced before the answer that
  *       acknowledges it. A file is acknowledged exactly when its line is in this log.
  *   <li>{@code outcomes.log}: one JSON line per file outcome (its receipt or its error), appended
  *       and fsynced when the file ends.
@@ -100,11 +102,17 @@ final class JobFolder {
       g.sources().forEach(grant.putArray("sources")::add);
       g.scopes().stream().map(Scope::wireName).sorted().forEach(grant.putArray("scopes")::add);
     }
+    if (job.ocr != null) {
+      root.put("ocr", job.ocr.wireName());
+    }
     root.put("createdAt", job.createdAt.toString());
     putTime(root, "closedAt", job.closedAt);
     putTime(root, "endedAt", job.endedAt);
     root.put("state", job.state.wireName());
     root.put("cancelRequested", job.cancelRequested);
+    if (job.uncommittedSubmit) {
+      root.put("submitting", true);
+    }
     if (job.errorCode != null) {
       root.putObject("error").put("code", job.errorCode.name()).put("message", job.errorMessage);
     }
@@ -147,6 +155,9 @@ final class JobFolder {
       }
       if (e.spec.fileName() != null) {
         line.put("fileName", e.spec.fileName());
+      }
+      if (e.spec.ocr() != null) {
+        line.put("ocr", e.spec.ocr().wireName());
       }
       line.put("sha256", e.sha256);
       line.put("bytes", e.bytes);
@@ -200,11 +211,12 @@ final class JobFolder {
     }
     IngestJob job = new IngestJob(root.path("id").asText(), root.path("corpus").asText(),
         root.path("corpusId").asText(), new Access(root.path("subject").asText(), grants),
-        Instant.parse(root.path("createdAt").asText()), folder);
+        Instant.parse(root.path("createdAt").asText()), ocr(root), folder);
     job.closedAt = time(root, "closedAt");
     job.endedAt = time(root, "endedAt");
     job.state = JobState.fromWireName(root.path("state").asText());
     job.cancelRequested = root.path("cancelRequested").asBoolean(false);
+    job.uncommittedSubmit = root.path("submitting").asBoolean(false);
     if (root.has("error")) {
       job.errorCode = ErrorCode.valueOf(root.path("error").path("code").asText());
       job.errorMessage = root.path("error").path("message").asText();
@@ -215,7 +227,7 @@ final class JobFolder {
           ? Metadata.of(JSON.convertValue(line.get("metadata"), new TypeReference<Map<String, Object>>() {}), "metadata")
           : null;
       JobFile spec = new JobFile(line.path("source").asText(), text(line, "title"), metadata, text(line, "mediaType"),
-          text(line, "fileName"));
+          text(line, "fileName"), ocr(line));
       int index = line.path("index").asInt();
       assert index == job.files.size() : "files.log holds the files in index order";
       job.files.add(new IngestJob.Entry(index, spec, line.path("sha256").asText(), line.path("bytes").asLong()));
@@ -303,6 +315,19 @@ final class JobFolder {
   private static String text(JsonNode n, String field) {
     JsonNode v = n.get(field);
     return v == null || v.isNull() ? null : v.asText();
+  }
+
+  /** The OCR choice a job or file line records; absent (null) in folders written before jobs had one. */
+  private static OcrMode ocr(JsonNode n) {
+    String name = text(n, "ocr");
+    if (name == null) {
+      return null;
+    }
+    OcrMode mode = OcrMode.fromWireName(name);
+    if (mode == null) {
+      throw new IllegalStateException("unknown OCR choice '" + name + "' in a job folder");
+    }
+    return mode;
   }
 
   private static void putTime(ObjectNode n, String field, Instant t) {

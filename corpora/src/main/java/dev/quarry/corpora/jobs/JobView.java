@@ -1,6 +1,7 @@
 package dev.quarry.corpora.jobs;
 
 import dev.quarry.engine.ErrorCode;
+import dev.quarry.extractors.ocr.OcrMode;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -12,10 +13,11 @@ import java.util.Objects;
  * @param endedAt when it reached a final state, or null
  * @param expiresAt when an ended job is removed, or null while it has not ended
  * @param errorCode why a failed job failed, or null
+ * @param ocr the job's OCR choice for its files (each file may name its own), or null for the server's setting
  */
 public record JobView(String id, String corpus, String corpusId, String subject, JobState state, Counts counts,
     long bytes, Instant createdAt, Instant startedAt, Instant closedAt, Instant endedAt, Instant expiresAt,
-    ErrorCode errorCode, String errorMessage) {
+    ErrorCode errorCode, String errorMessage, OcrMode ocr) {
   public JobView {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(state, "state");

@@ -14,6 +14,7 @@ import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Sha256;
 import dev.quarry.extractors.Extractors;
+import dev.quarry.extractors.ocr.OcrMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -122,6 +123,46 @@ class IngestJobsTest {
     }
   }
 
+  /**
+   * The job's OCR choice and a file's own are stored with the job and reach each file's extraction
+   * after a reopen. These extractors have no OCR, so a file extracted with {@code auto} is refused
+   * by the ingest path itself (INVALID_REQUEST naming {@code ocr}): proof that the reloaded choice
+   * was the one used, while the file that overrides it with {@code off} is indexed.
+   */
+  @Test
+  void reopen_keepsTheJobsAndEachFilesOcrChoice_andExtractsWithIt() throws Exception {
+    IngestJobs first = IngestJobs.open(data, corpora, SHORT);
+    first.close();
+    List<JobFile> specs = List.of(new JobFile("auto.txt", null, null, null),
+        new JobFile("off.txt", null, null, null).withOcr(OcrMode.OFF));
+    List<byte[]> bytes = List.of(text("Asks for recognition.\n"), text("Plain text, no recognition.\n"));
+    String id;
+    try (IngestJobs.Upload upload = first.submit(ADMIN, "docs", null, OcrMode.AUTO, specs)) {
+      List<IngestJobs.StoredFile> stored = new ArrayList<>();
+      for (int i = 0; i < bytes.size(); i++) {
+        Files.write(upload.part(i), bytes.get(i));
+        stored.add(new IngestJobs.StoredFile(Sha256.of(bytes.get(i)), bytes.get(i).length));
+      }
+      JobView job = upload.commit(stored);
+      id = job.id();
+      assertEquals(2, job.counts().queued(), "acknowledged, never ingested by the closed runners");
+      assertEquals(OcrMode.AUTO, job.ocr());
+    }
+
+    try (IngestJobs second = IngestJobs.open(data, corpora, SHORT)) {
+      JobPage ended = awaitEnd(second, id);
+      assertEquals(OcrMode.AUTO, ended.job().ocr(), "the job's choice read back from job.json");
+      FileOutcome auto = ended.files().get(0);
+      FileOutcome off = ended.files().get(1);
+      assertEquals(OcrMode.AUTO, auto.ocr(), "a file without its own choice takes the job's");
+      assertEquals(OcrMode.OFF, off.ocr(), "a file's own choice, read back from files.log, overrides the job's");
+      assertEquals(FileStatus.FAILED, auto.status(), auto::toString);
+      assertEquals(ErrorCode.INVALID_REQUEST, auto.errorCode(), auto::toString);
+      assertTrue(auto.errorMessage().contains("OCR"), auto::toString);
+      assertEquals(FileStatus.INDEXED, off.status(), off::toString);
+    }
+  }
+
   @Test
   void reopen_readsAnOutcomeBack_withItsWholeReceipt() throws Exception {
     JobSettings kept = new JobSettings(3, 1 << 20, 4, 1000, 1L << 30, Duration.ofHours(1), Duration.ofHours(1), 1);
@@ -169,6 +210,34 @@ class IngestJobsTest {
       try (var left = Files.list(data.resolve(IngestJobs.FOLDER))) {
         assertFalse(left.findAny().isPresent(), "neither submit left a job behind");
       }
+    }
+  }
+
+  /**
+   * A crash in the middle of a submit (its job stored, its files arriving) leaves no job after the
+   * restart: the submit was never answered. A crash mid-upload to a created job keeps that job.
+   */
+  @Test
+  void reopen_afterACrashMidSubmit_leavesNoJob_butKeepsACreatedJob() throws Exception {
+    IngestJobs first = IngestJobs.open(data, corpora, SHORT);
+    first.close();
+    String created = first.create(ADMIN, "docs", null).id();
+    IngestJobs.Upload cutUpload = first.upload(ADMIN, created, List.of(new JobFile("u.txt", null, null, null)), false);
+    Files.write(cutUpload.part(0), text("half an upl"));
+    IngestJobs.Upload cutSubmit = first.submit(ADMIN, "docs", null, List.of(new JobFile("s.txt", null, null, null)));
+    Files.write(cutSubmit.part(0), text("half a subm"));
+    String submitted = cutSubmit.jobId();
+    // Neither upload is committed nor closed: the process is gone.
+
+    try (IngestJobs second = IngestJobs.open(data, corpora, SHORT)) {
+      JobListPage listed = second.list(ADMIN, "docs", null, null, 10);
+      assertEquals(List.of(created), listed.jobs().stream().map(JobView::id).toList(),
+          "the created job stays (open, without the cut upload's file), the cut submit's is gone");
+      assertEquals(JobState.OPEN, listed.jobs().get(0).state());
+      assertEquals(0, listed.jobs().get(0).counts().files());
+      assertFalse(Files.exists(data.resolve(IngestJobs.FOLDER).resolve(submitted)), "the cut submit's folder is removed");
+      QuarryException gone = assertThrows(QuarryException.class, () -> second.read(ADMIN, submitted, -1, 10));
+      assertEquals(ErrorCode.JOB_NOT_FOUND, gone.code());
     }
   }
 }
