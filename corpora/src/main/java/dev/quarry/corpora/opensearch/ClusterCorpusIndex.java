@@ -67,6 +67,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
   private final ExecutorService writes;
   private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
   private volatile boolean closed;
+  private volatile boolean holdsPhrases;
 
   ClusterCorpusIndex(ClusterHttp http, String index, CorpusInfo info, EngineConfig config, OpenSearchSettings settings,
       String owner) {
@@ -142,10 +143,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
       throw QuarryException.invalid("mode", "mode '" + request.mode().wireName()
           + "' needs a corpus with an embedding model; corpora on an OpenSearch cluster are lexical");
     }
-    // Offered by the embedded store only so far: refused by name rather than silently ignored.
-    if (request.syntax() != SearchRequest.Syntax.PLAIN) {
-      throw QuarryException.invalid("syntax", "the operator syntax is not offered by corpora on an OpenSearch"
-          + " cluster yet; use syntax plain");
+    ClusterQuerySyntax syntax = ClusterQuerySyntax.of(request, analyzer);
+    if (request.syntax() == SearchRequest.Syntax.OPERATORS && !holdsPhrases()) {
+      throw QuarryException.invalid("syntax", "corpus '" + info.name() + "' was created on the OpenSearch cluster"
+          + " before the operator syntax was offered there and does not index phrases; use syntax plain");
     }
     long latest = revision();
     long p = latest;
@@ -159,7 +160,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
             + " is no longer retained; the oldest retained revision is " + oldestRetained(latest));
       }
     }
-    List<CorpusDocs.Token> queryTokens = CorpusDocs.analyze(analyzer, request.query());
+    List<CorpusDocs.Token> queryTokens = CorpusDocs.analyze(analyzer, syntax.scoringText());
     if (queryTokens.isEmpty()) {
       return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), List.of(),
           ClusterFacets.count(http, index, null, request.facets()));
@@ -184,6 +185,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
     }
     for (Filter f : request.filters()) {
       filter.add(CorpusDocs.filter(f));
+    }
+    syntax.required().forEach(filter::add);
+    if (!syntax.excluded().isEmpty()) {
+      ArrayNode mustNot = bool.putArray("must_not");
+      syntax.excluded().forEach(mustNot::add);
     }
     ArrayNode should = bool.putArray("should");
     should.addObject().putObject("match").putObject("tokens").put("query", joined.toString());
@@ -222,6 +228,20 @@ final class ClusterCorpusIndex implements CorpusIndex {
     List<FacetCounts> facets = request.facets().isEmpty() ? List.of()
         : ClusterFacets.count(http, index, query, request.facets());
     return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), hits, facets);
+  }
+
+  /**
+   * Whether the corpus index maps the phrase fields the operator syntax reads: indexes created
+   * before they existed hold no phrases (their documents' values were never indexed), and a search
+   * there would silently miss every phrase. Asked once, then remembered when true.
+   */
+  private boolean holdsPhrases() {
+    if (holdsPhrases) {
+      return true;
+    }
+    JsonNode mapping = http.get("/" + index + "/_mapping/field/phrase_tokens").require("reading the corpus mapping").body();
+    holdsPhrases = !mapping.path(index).path("mappings").path("phrase_tokens").isMissingNode();
+    return holdsPhrases;
   }
 
   /** The ranges of {@code text} whose terms (by the corpus analyzer) are query terms. */

@@ -43,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterSearchFeaturesTest {
   static final String[] WORDS = ("apple banana cherry delta echo fjord glacier harbor island jungle kelp lagoon "
       + "meadow nectar orchard prairie quarry river summit tundra").split(" ");
+  static final String[] STOP_WORDS = {"of", "the", "and"};
 
   @TempDir
   static Path dir;
@@ -81,7 +82,10 @@ class ClusterSearchFeaturesTest {
         StringBuilder text = new StringBuilder();
         int words = 10 + random.nextInt(50);
         for (int w = 0; w < words; w++) {
-          text.append(w == 0 ? "" : w % 7 == 0 ? ". " : " ").append(WORDS[random.nextInt(WORDS.length)]);
+          text.append(w == 0 ? "" : w % 7 == 0 ? ". " : " ");
+          // Stop words leave gaps in the positions the operator syntax's phrases must respect.
+          text.append(random.nextInt(4) == 0 ? STOP_WORDS[random.nextInt(STOP_WORDS.length)]
+              : WORDS[random.nextInt(WORDS.length)]);
         }
         ops.add(SourceOperation.Index.text("doc-" + (i + round * 5), random.nextBoolean() ? "apple notes" : null,
             text.append('.').toString(), Metadata.of(meta, "metadata")));
@@ -209,12 +213,66 @@ class ClusterSearchFeaturesTest {
     assertEquals(sources, whole.get(3).values().stream().mapToLong(FacetCounts.Value::count).sum());
   }
 
+  /** The chunks a search matches, by source and chunk (at most topK: the test's queries match fewer). */
+  static java.util.TreeSet<String> matched(SearchResult r) {
+    assertTrue(r.hits().size() < SearchRequest.MAX_TOP_K, "more matches than topK: the sets cannot be compared");
+    java.util.TreeSet<String> out = new java.util.TreeSet<>();
+    r.hits().forEach(h -> out.add(h.source() + "#" + h.chunk() + "@" + h.sourceRevision()));
+    return out;
+  }
+
   @Test
-  void theOperatorSyntax_isStillRefusedByName() {
-    QuarryException e = assertThrows(QuarryException.class, () -> cluster.withCorpus("features",
-        ix -> ix.search(request("\"apple banana\"", List.of(), null, List.of(), null, false)
-            .withSyntax(SearchRequest.Syntax.OPERATORS))));
-    assertEquals(ErrorCode.INVALID_REQUEST, e.code());
-    assertEquals("syntax", e.field());
+  void theOperatorSyntax_matchesTheSameChunksAsTheEmbeddedStore() {
+    List<SearchRequest.Facet> facets = List.of(new SearchRequest.Facet("department"), new SearchRequest.Facet("year"));
+    int nonEmpty = 0;
+    for (String q : List.of("\"river summit\"", "\"river of summit\"", "\"river the summit\" kelp",
+        "\"apple and banana\"", "+apple +banana", "+apple -banana", "cherry -\"the apple\"", "+\"apple notes\" river",
+        "river -notes", "-apple", "-\"of the\" apple", "\"of the\"", "\"river summit", "delta -\"delta echo\" -fjord",
+        "+\"glaciers harbors\"", "+the kelp", "kelp -the")) {
+      for (Long revision : new Long[] {null, 1L}) {
+        SearchRequest request = request(q, List.of(), revision, facets, SearchRequest.Snippets.DEFAULT, true)
+            .withSyntax(SearchRequest.Syntax.OPERATORS);
+        List<SearchResult> local = new ArrayList<>();
+        SearchResult remote = both(request, local);
+        assertEquals(matched(local.get(0)), matched(remote), q + " at " + revision);
+        assertEquals(local.get(0).facets(), remote.facets(), q + " at " + revision);
+        assertEquals(snippets(local.get(0)), snippets(remote), q + " at " + revision);
+        nonEmpty += remote.hits().isEmpty() ? 0 : 1;
+      }
+    }
+    assertTrue(nonEmpty > 15, "most searches match something: " + nonEmpty);
+    // A phrase is a phrase: its words apart do not match it.
+    SearchRequest apart = request("+\"summit river\"", List.of(), null, List.of(), null, true)
+        .withSyntax(SearchRequest.Syntax.OPERATORS);
+    for (Hit h : cluster.withCorpus("features", ix -> ix.search(apart)).hits()) {
+      // The analyzer drops punctuation, so a phrase runs across it, in both stores.
+      assertTrue(h.text().toLowerCase().replaceAll("[^a-z ]", "").contains("summit river"), h.text());
+    }
+  }
+
+  @Test
+  void theOperatorSyntax_isRefusedByNameOnACorpusIndexedWithoutPhrases() {
+    ClusterHttp http = new ClusterHttp(clusterSettings.urls(), clusterSettings.requestTimeout());
+    cluster.create("older", CorpusSettings.DEFAULT);
+    try {
+      // An index as created before phrases were indexed: the same index without the phrase fields.
+      String index = cluster.withCorpus("older", ix -> ((ClusterCorpusIndex) ix).indexName());
+      http.send("DELETE", "/" + index, null, null);
+      var body = CorpusDocs.indexBody(CorpusSettings.DEFAULT, clusterSettings);
+      var props = (com.fasterxml.jackson.databind.node.ObjectNode) body.path("mappings").path("properties");
+      props.remove(List.of("phrase_tokens", "title_phrase_tokens"));
+      http.json("PUT", "/" + index, body).require("test index");
+      http.json("PUT", "/" + index + "/_doc/" + CorpusDocs.HEAD_ID + "?refresh=true", CorpusHead.body(0, null))
+          .require("test head");
+      QuarryException e = assertThrows(QuarryException.class, () -> cluster.withCorpus("older",
+          ix -> ix.search(request("\"apple banana\"", List.of(), null, List.of(), null, false)
+              .withSyntax(SearchRequest.Syntax.OPERATORS))));
+      assertEquals(ErrorCode.INVALID_REQUEST, e.code());
+      assertEquals("syntax", e.field());
+      assertTrue(cluster.withCorpus("older", ix -> ix.search(request("apple", List.of(), null, List.of(), null, false)))
+          .hits().isEmpty(), "plain searches still answer");
+    } finally {
+      cluster.delete("older");
+    }
   }
 }
