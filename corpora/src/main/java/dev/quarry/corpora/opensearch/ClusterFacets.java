@@ -7,6 +7,7 @@ import dev.quarry.engine.FacetCounts;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.search.FacetRanking;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -107,14 +108,14 @@ final class ClusterFacets {
         ids.put(value, id);
         values.add(value);
         if (id == pairs.length) {
-          pairs = java.util.Arrays.copyOf(pairs, id * 2);
+          pairs = Arrays.copyOf(pairs, id * 2);
         }
       }
       pairs[id]++;
     }
 
     long[] counts() {
-      return java.util.Arrays.copyOf(pairs, values.size());
+      return Arrays.copyOf(pairs, values.size());
     }
   }
 }
