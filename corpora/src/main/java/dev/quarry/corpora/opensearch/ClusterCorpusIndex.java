@@ -7,6 +7,7 @@ import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.FacetCounts;
 import dev.quarry.engine.Filter;
 import dev.quarry.engine.HistoryEntry;
 import dev.quarry.engine.HistoryPage;
@@ -22,6 +23,7 @@ import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceState;
 import dev.quarry.engine.analysis.Analyzers;
 import dev.quarry.engine.index.SourcePreparation;
+import dev.quarry.engine.search.SnippetWindow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -65,6 +67,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
   private final ExecutorService writes;
   private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
   private volatile boolean closed;
+  private volatile boolean holdsPhrases;
 
   ClusterCorpusIndex(ClusterHttp http, String index, CorpusInfo info, EngineConfig config, OpenSearchSettings settings,
       String owner) {
@@ -140,16 +143,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
       throw QuarryException.invalid("mode", "mode '" + request.mode().wireName()
           + "' needs a corpus with an embedding model; corpora on an OpenSearch cluster are lexical");
     }
-    // Offered by the embedded store only so far: refused by name rather than silently ignored.
-    if (!request.facets().isEmpty()) {
-      throw QuarryException.invalid("facets", "facets are not offered by corpora on an OpenSearch cluster yet");
-    }
-    if (request.snippets() != null) {
-      throw QuarryException.invalid("snippet", "snippets are not offered by corpora on an OpenSearch cluster yet");
-    }
-    if (request.syntax() != SearchRequest.Syntax.PLAIN) {
-      throw QuarryException.invalid("syntax", "the operator syntax is not offered by corpora on an OpenSearch"
-          + " cluster yet; use syntax plain");
+    ClusterQuerySyntax syntax = ClusterQuerySyntax.of(request, analyzer);
+    if (request.syntax() == SearchRequest.Syntax.OPERATORS && !holdsPhrases()) {
+      throw QuarryException.invalid("syntax", "corpus '" + info.name() + "' was created on the OpenSearch cluster"
+          + " before the operator syntax was offered there and does not index phrases; use syntax plain");
     }
     long latest = revision();
     long p = latest;
@@ -163,9 +160,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
             + " is no longer retained; the oldest retained revision is " + oldestRetained(latest));
       }
     }
-    List<CorpusDocs.Token> queryTokens = CorpusDocs.analyze(analyzer, request.query());
+    List<CorpusDocs.Token> queryTokens = CorpusDocs.analyze(analyzer, syntax.scoringText());
     if (queryTokens.isEmpty()) {
-      return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), List.of());
+      return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), List.of(),
+          ClusterFacets.count(http, index, null, request.facets()));
     }
     StringBuilder joined = new StringBuilder();
     Set<String> terms = new HashSet<>();
@@ -176,7 +174,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
     ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
     int window = request.maxChunksPerSource() == null ? request.topK() : Math.min(1000, request.topK() * 10);
     body.put("size", window).put("track_total_hits", false);
-    ObjectNode bool = body.putObject("query").putObject("bool");
+    ObjectNode query = body.putObject("query");
+    ObjectNode bool = query.putObject("bool");
     ArrayNode filter = bool.putArray("filter");
     filter.add(CorpusDocs.term("kind", "chunk"));
     filter.add(CorpusDocs.visibleAt(p));
@@ -186,6 +185,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
     }
     for (Filter f : request.filters()) {
       filter.add(CorpusDocs.filter(f));
+    }
+    syntax.required().forEach(filter::add);
+    if (!syntax.excluded().isEmpty()) {
+      ArrayNode mustNot = bool.putArray("must_not");
+      syntax.excluded().forEach(mustNot::add);
     }
     ArrayNode should = bool.putArray("should");
     should.addObject().putObject("match").putObject("tokens").put("query", joined.toString());
@@ -212,13 +216,32 @@ final class ClusterCorpusIndex implements CorpusIndex {
         continue;
       }
       String text = s.path("text").asText();
+      List<int[]> matches = request.highlight() || request.snippets() != null ? highlights(text, terms) : List.of();
       PageRange pages = s.hasNonNull("page_from") ? new PageRange(s.get("page_from").asInt(), s.get("page_to").asInt()) : null;
-      hits.add(new Hit(source, s.path("added").asLong(), s.path("chunk").asInt(), (float) h.path("_score").asDouble(), text,
-          request.highlight() ? highlights(text, terms) : List.of(), CorpusDocs.text(s, "title"),
+      Hit hit = new Hit(source, s.path("added").asLong(), s.path("chunk").asInt(), (float) h.path("_score").asDouble(), text,
+          request.highlight() ? matches : List.of(), CorpusDocs.text(s, "title"),
           CorpusDocs.text(s, "media_type"), pages, s.path("start").asInt(), s.path("end").asInt(),
-          CorpusDocs.text(s, "sha"), CorpusDocs.metadata(s.get("metadata"))));
+          CorpusDocs.text(s, "sha"), CorpusDocs.metadata(s.get("metadata")));
+      // The embedded store's window over the same matches: the same text gives the same snippet on both stores.
+      hits.add(request.snippets() == null ? hit : hit.withSnippet(SnippetWindow.of(text, matches, request.snippets())));
     }
-    return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), hits);
+    List<FacetCounts> facets = request.facets().isEmpty() ? List.of()
+        : ClusterFacets.count(http, index, query, request.facets());
+    return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), hits, facets);
+  }
+
+  /**
+   * Whether the corpus index maps the phrase fields the operator syntax reads: indexes created
+   * before they existed hold no phrases (their documents' values were never indexed), and a search
+   * there would silently miss every phrase. Asked once, then remembered when true.
+   */
+  private boolean holdsPhrases() {
+    if (holdsPhrases) {
+      return true;
+    }
+    JsonNode mapping = http.get("/" + index + "/_mapping/field/phrase_tokens").require("reading the corpus mapping").body();
+    holdsPhrases = !mapping.path(index).path("mappings").path("phrase_tokens").isMissingNode();
+    return holdsPhrases;
   }
 
   /** The ranges of {@code text} whose terms (by the corpus analyzer) are query terms. */

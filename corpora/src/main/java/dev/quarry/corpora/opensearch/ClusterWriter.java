@@ -280,13 +280,15 @@ final class ClusterWriter {
     line(bulk, action("index", recordId(ix.source(), r)));
     line(bulk, rec);
     String titleTokens = CorpusDocs.tokens(analyzer, ix.title());
+    String titlePhrases = CorpusDocs.phraseTokens(analyzer, ix.title());
     for (int c = 0; c < pr.chunks().size(); c++) {
       SourcePreparation.Chunk chunk = pr.chunks().get(c);
       ObjectNode doc = ClusterHttp.MAPPER.createObjectNode();
       doc.put("kind", "chunk").put("source", ix.source()).put("added", r).put("superseded", CorpusDocs.LIVE)
           .put("chunk", c).put("text", chunk.text()).put("start", chunk.start()).put("end", chunk.end())
           .put("title", ix.title()).put("media_type", pr.mediaType()).put("sha", pr.contentSha256())
-          .put("tokens", CorpusDocs.tokens(analyzer, chunk.text())).put("title_tokens", titleTokens);
+          .put("tokens", CorpusDocs.tokens(analyzer, chunk.text())).put("title_tokens", titleTokens)
+          .put("phrase_tokens", CorpusDocs.phraseTokens(analyzer, chunk.text())).put("title_phrase_tokens", titlePhrases);
       if (chunk.pages() != null) {
         doc.put("page_from", chunk.pages().from()).put("page_to", chunk.pages().to());
       }

@@ -21,6 +21,7 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 
 /**
  * The documents of one corpus index and the filters over them. Every versioned document (chunk,
@@ -55,6 +56,10 @@ final class CorpusDocs {
     index.put("replication.type", "DOCUMENT");
     index.putObject("similarity").putObject("quarry_bm25").put("type", "BM25")
         .put("k1", settings.ranking().k1()).put("b", settings.ranking().b());
+    ObjectNode analysis = index.putObject("analysis");
+    analysis.putObject("filter").putObject("quarry_gap").put("type", "stop").putArray("stopwords").add(GAP);
+    analysis.putObject("analyzer").putObject(PHRASE_ANALYZER).put("type", "custom").put("tokenizer", "whitespace")
+        .putArray("filter").add("quarry_gap");
     ObjectNode mappings = body.putObject("mappings");
     mappings.put("dynamic", false);
     ObjectNode p = mappings.putObject("properties");
@@ -66,6 +71,10 @@ final class CorpusDocs {
     }
     for (String tokens : List.of("tokens", "title_tokens")) {
       p.putObject(tokens).put("type", "text").put("analyzer", "whitespace").put("similarity", "quarry_bm25");
+    }
+    // The operator syntax's phrases, required and excluded words: they only filter, so they need no norms.
+    for (String phrases : List.of("phrase_tokens", "title_phrase_tokens")) {
+      p.putObject(phrases).put("type", "text").put("analyzer", PHRASE_ANALYZER).put("norms", false);
     }
     ObjectNode num = p.putObject("meta_num");
     num.put("type", "nested");
@@ -87,8 +96,22 @@ final class CorpusDocs {
     return out.toString();
   }
 
-  /** One term with its offsets in the analysed text. */
-  record Token(String term, int start, int end) {}
+  /**
+   * The stand-in for a position the analyzer left empty (a stop word it dropped) in the phrase
+   * fields: the fields' analyzer drops it again and keeps the gap, as Lucene's stop filter does. No
+   * term of Quarry's analyzers is this character.
+   */
+  static final String GAP = "\u0000";
+
+  /** The analyzer of the phrase fields: the terms as they are, with a position left empty for each {@link #GAP}. */
+  static final String PHRASE_ANALYZER = "quarry_positions";
+
+  /**
+   * One term with its offsets in the analysed text.
+   *
+   * @param positionIncrement how many positions after the previous term it stands (more than 1 after a dropped word)
+   */
+  record Token(String term, int start, int end, int positionIncrement) {}
 
   static List<Token> analyze(Analyzer analyzer, String text) {
     List<Token> out = new ArrayList<>();
@@ -98,10 +121,16 @@ final class CorpusDocs {
     try (TokenStream stream = analyzer.tokenStream("text", text)) {
       CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
       OffsetAttribute offsets = stream.addAttribute(OffsetAttribute.class);
+      PositionIncrementAttribute increments = stream.addAttribute(PositionIncrementAttribute.class);
       stream.reset();
+      int skipped = 0;
       while (stream.incrementToken()) {
         if (term.length() > 0 && term.length() <= Analyzers.MAX_TOKEN_CHARS && term.chars().noneMatch(Character::isWhitespace)) {
-          out.add(new Token(term.toString(), offsets.startOffset(), offsets.endOffset()));
+          out.add(new Token(term.toString(), offsets.startOffset(), offsets.endOffset(),
+              increments.getPositionIncrement() + skipped));
+          skipped = 0;
+        } else {
+          skipped += increments.getPositionIncrement();
         }
       }
       stream.end();
@@ -109,6 +138,23 @@ final class CorpusDocs {
       throw new UncheckedIOException("analysis of an in-memory string failed", e);
     }
     return out;
+  }
+
+  /**
+   * Quarry's terms of {@code text} with their positions, for phrases: space-separated, with a
+   * {@link #GAP} for each position the analyzer left empty, so that a phrase matches on the
+   * cluster exactly where it matches in the embedded store (where {@code "leave of absence"}
+   * matches {@code leave for absence} and not {@code leave absence}). Empty without terms.
+   */
+  static String phraseTokens(Analyzer analyzer, String text) {
+    StringBuilder out = new StringBuilder();
+    for (Token t : analyze(analyzer, text)) {
+      for (int gap = 1; gap < t.positionIncrement(); gap++) {
+        out.append(out.isEmpty() ? "" : " ").append(GAP);
+      }
+      out.append(out.isEmpty() ? "" : " ").append(t.term());
+    }
+    return out.toString();
   }
 
   /** The filter of what revision {@code p} sees. */

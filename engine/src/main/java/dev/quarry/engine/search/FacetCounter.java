@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,17 +41,6 @@ import org.apache.lucene.util.FixedBitSet;
  * thread-safe.
  */
 final class FacetCounter {
-  /** Numbers before strings; numbers numerically, strings by UTF-8 bytes (code point order). */
-  private static final Comparator<Object> VALUE_ORDER = (a, b) -> {
-    if (a instanceof Double x && b instanceof Double y) {
-      return Double.compare(x, y);
-    }
-    if (a instanceof BytesRef x && b instanceof BytesRef y) {
-      return x.compareTo(y);
-    }
-    return a instanceof Double ? -1 : 1;
-  };
-
   private final RevisionIndexSearcher searcher;
   /** Per segment (by leaf ordinal): the matching chunks, or null when none. */
   private final FixedBitSet[] matches;
@@ -176,17 +164,7 @@ final class FacetCounter {
       }
     }
     long[] counts = pairs.distinctCountsPerValue(values.size());
-    Integer[] order = new Integer[values.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, Comparator.<Integer>comparingLong(i -> -counts[i])
-        .thenComparing(i -> values.get(i), VALUE_ORDER));
-    List<FacetCounts.Value> top = new ArrayList<>(Math.min(facet.size(), order.length));
-    for (int i = 0; i < order.length && i < facet.size(); i++) {
-      top.add(new FacetCounts.Value(wireValue(values.get(order[i])), counts[order[i]]));
-    }
-    return new FacetCounts(facet.field(), top, values.size());
+    return FacetRanking.rank(facet.field(), values, counts, facet.size());
   }
 
   private static int idOf(Object value, List<Object> values, Map<Object, Integer> ids) {
@@ -197,15 +175,6 @@ final class FacetCounter {
       values.add(value);
     }
     return id;
-  }
-
-  /** Integral numbers as Long (2020, not 2020.0), others as Double; terms as strings. */
-  private static Object wireValue(Object value) {
-    if (value instanceof Double d) {
-      boolean integral = d == Math.rint(d) && Math.abs(d) < 0x1p53 && !(d == 0 && 1 / d < 0);
-      return integral ? (Object) d.longValue() : d;
-    }
-    return ((BytesRef) value).utf8ToString();
   }
 
   /** (value, source) pairs, possibly repeated, as longs; distinct pairs are counted per value. */

@@ -23,18 +23,21 @@ import org.apache.lucene.util.QueryBuilder;
  * is BM25F over every word that is not excluded (phrase and required words included), exactly as
  * the plain syntax scores the same words, so scores stay exact and reproducible.
  *
+ * <p>Public for its reading of the query ({@link #clauses}), which every store shares so that a
+ * query means the same on each.
+ *
  * @param scoringText the words that score (and that a semantic search embeds)
  * @param constraints non-scoring queries every match must satisfy (each one a filter clause)
  */
-record QuerySyntax(String scoringText, List<Query> constraints) {
+public record QuerySyntax(String scoringText, List<Query> constraints) {
   /**
    * Operators honoured in one query; further ones are read as plain words. Each becomes two phrase
    * queries (text and title), and the bound keeps a query with every filter under Lucene's 1024
    * clauses.
    */
-  static final int MAX_OPERATORS = 32;
+  public static final int MAX_OPERATORS = 32;
 
-  QuerySyntax {
+  public QuerySyntax {
     constraints = List.copyOf(constraints);
   }
 
@@ -46,13 +49,13 @@ record QuerySyntax(String scoringText, List<Query> constraints) {
   }
 
   /** What a clause of the query does. */
-  enum Occur { SHOULD, MUST, MUST_NOT }
+  public enum Occur { SHOULD, MUST, MUST_NOT }
 
   /** One word or phrase of the query, with its operator. */
-  record Clause(Occur occur, String text, boolean phrase) {}
+  public record Clause(Occur occur, String text, boolean phrase) {}
 
   /** The clauses of {@code query} in the operator syntax, in order. Never fails. */
-  static List<Clause> clauses(String query) {
+  public static List<Clause> clauses(String query) {
     List<Clause> out = new ArrayList<>();
     int operators = 0;
     int i = 0;

@@ -13,9 +13,10 @@ import java.util.Set;
  * distinct matched words, then the most matches (the earliest such span on a tie), widened with
  * context (a third before, the rest after, or from the start of its sentence when that is near) and
  * cut at word boundaries. Without matches it is the text's beginning. A pure function of the text,
- * its matches and the options, so a pinned search gives the same snippets every time.
+ * its matches and the options, so a pinned search gives the same snippets every time; public so that
+ * every store cuts the same window from the same text and matches.
  */
-final class SnippetWindow {
+public final class SnippetWindow {
   /** An ellipsis marks where the rendered window cuts the text. */
   static final String ELLIPSIS = "\u2026";
 
@@ -24,7 +25,7 @@ final class SnippetWindow {
   /**
    * @param matches {@code [start, end)} ranges in {@code text}, in order, not overlapping
    */
-  static Snippet of(String text, List<int[]> matches, SearchRequest.Snippets options) {
+  public static Snippet of(String text, List<int[]> matches, SearchRequest.Snippets options) {
     int max = options.maxChars();
     int start;
     int end;
