@@ -6,10 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtSession;
 import dev.quarry.engine.Embedder;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
+import java.io.InputStream;
+import java.nio.LongBuffer;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** e5-small-v2 through the real runtime and its own tokenizer: no mock, no download. */
@@ -75,6 +84,73 @@ class E5SmallV2Test {
         "the same text is embedded differently as a query and as a passage");
     // "passage: " is two word pieces, between [CLS] and [SEP]: the engine sizes chunks with it counted.
     assertEquals(4, E5.passageTokens(""));
+  }
+
+  /**
+   * The query's vector recomputed here from the raw network output: the model's last hidden layer
+   * for "query: " + text, averaged over every token (in double), then scaled to unit length. The
+   * first token's vector alone (CLS pooling, as bge uses) is a different vector.
+   */
+  @Test
+  void theVectorIsTheMeanOfEveryTokenOfTheLastLayer_notTheFirstToken() throws Exception {
+    String text = "does vitamin D prevent broken bones in the elderly?";
+    float[][] tokens = lastLayer("query: " + text);
+    double[] mean = new double[384];
+    for (float[] token : tokens) {
+      for (int d = 0; d < mean.length; d++) {
+        mean[d] += token[d] / (double) tokens.length;
+      }
+    }
+    float[] expected = unit(mean);
+    float[] actual = E5.embedQuery(text);
+    for (int d = 0; d < expected.length; d++) {
+      assertEquals(expected[d], actual[d], 1e-5, "component " + d);
+    }
+    double[] first = new double[384];
+    for (int d = 0; d < first.length; d++) {
+      first[d] = tokens[0][d];
+    }
+    assertTrue(dot(unit(first), actual) < 0.95f, "the first token alone is not what the model was trained to give");
+  }
+
+  private static float[] unit(double[] v) {
+    double norm = 0;
+    for (double x : v) {
+      norm += x * x;
+    }
+    float[] out = new float[v.length];
+    for (int i = 0; i < v.length; i++) {
+      out[i] = (float) (v[i] / Math.sqrt(norm));
+    }
+    return out;
+  }
+
+  /** The ONNX graph's first output for {@code text}, tokenized by the model's own tokenizer.json. */
+  private static float[][] lastLayer(String text) throws Exception {
+    ClassLoader cl = E5SmallV2Test.class.getClassLoader();
+    byte[] weights;
+    try (InputStream in = cl.getResourceAsStream(Models.E5_SMALL_V2.onnxResource())) {
+      weights = in.readAllBytes();
+    }
+    Encoding encoding;
+    try (InputStream in = cl.getResourceAsStream(Models.E5_SMALL_V2.tokenizerResource());
+        HuggingFaceTokenizer tokenizer = HuggingFaceTokenizer.newInstance(in, Map.of())) {
+      encoding = tokenizer.encode(text);
+    }
+    OrtEnvironment env = OrtEnvironment.getEnvironment();
+    long[] shape = {1, encoding.getIds().length};
+    try (OrtSession session = env.createSession(weights, new OrtSession.SessionOptions());
+        OnnxTensor ids = OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getIds()), shape);
+        OnnxTensor mask = OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getAttentionMask()), shape);
+        OnnxTensor types = OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getTypeIds()), shape)) {
+      Map<String, OnnxTensor> inputs = new HashMap<>(Map.of("input_ids", ids, "attention_mask", mask));
+      if (session.getInputNames().contains("token_type_ids")) {
+        inputs.put("token_type_ids", types);
+      }
+      try (OrtSession.Result result = session.run(inputs)) {
+        return ((float[][][]) result.get(0).getValue())[0];
+      }
+    }
   }
 
   @Test
