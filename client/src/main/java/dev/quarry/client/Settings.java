@@ -17,8 +17,8 @@ public record Settings(String language, Chunking chunking, Ranking ranking, Embe
   public record Ranking(Double k1, Double b, Double titleWeight) {}
 
   /**
-   * An embedding corpus's model ({@code bge-small-en-v1.5}, {@code all-minilm-l6-v2}), its default
-   * semantic weight in hybrid search and its vector index ({@code exact} or {@code hnsw}). {@code
+   * An embedding corpus's model ({@code bge-small-en-v1.5}, {@code all-minilm-l6-v2},
+   * {@code e5-small-v2}), its default semantic weight in hybrid search and its vector index ({@code exact} or {@code hnsw}). {@code
    * sha256}, the model's weights the corpus is bound to, is the server's to fill in: leave it null
    * in a request ({@link #of}).
    */

@@ -8,8 +8,10 @@ package dev.quarry.embeddings;
  * @param onnxResource the class-path resource holding the ONNX graph and weights
  * @param tokenizerResource the class-path resource holding the HuggingFace {@code tokenizer.json}
  * @param pooling how token vectors are combined, as the model was trained
- * @param queryPrefix prepended to a query (bge's retrieval instruction), or empty
- * @param passagePrefix prepended to a passage, or empty
+ * @param queryPrefix prepended to a query (bge's retrieval instruction, e5's {@code "query: "}), or
+ *     empty
+ * @param passagePrefix prepended to a passage (e5's {@code "passage: "}), or empty; counted against
+ *     the window when chunks are sized
  * @param maxTokens the window, special tokens included
  * @param dimensions components per vector
  */

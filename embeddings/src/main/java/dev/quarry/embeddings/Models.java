@@ -1,6 +1,7 @@
 package dev.quarry.embeddings;
 
 import dev.quarry.engine.EmbeddingModels;
+import java.util.List;
 
 /** The models that ship with Quarry. */
 public final class Models {
@@ -22,6 +23,18 @@ public final class Models {
   public static final ModelSpec ALL_MINILM_L6_V2 = new ModelSpec("all-minilm-l6-v2",
       "all-minilm-l6-v2-q.onnx", "all-minilm-l6-v2-q-tokenizer.json", ModelSpec.Pooling.MEAN, "", "", 256, 384);
 
+  /**
+   * intfloat's e5-small-v2, int8-quantized: 384 dimensions, a 512-token window, mean pooling, and
+   * the prefixes it was trained with on both sides, {@code "query: "} before a query and
+   * {@code "passage: "} before a passage (its model card: without them quality drops). Its
+   * tokenizer file sets no truncation of its own; the window is the model's 512 positions.
+   */
+  public static final ModelSpec E5_SMALL_V2 = new ModelSpec("e5-small-v2",
+      "e5-small-v2-q.onnx", "e5-small-v2-q-tokenizer.json", ModelSpec.Pooling.MEAN, "query: ", "passage: ", 512, 384);
+
+  /** Every model that ships, the default first. */
+  public static final List<ModelSpec> SHIPPED = List.of(BGE_SMALL_EN_V15, ALL_MINILM_L6_V2, E5_SMALL_V2);
+
   /** The default model of a new embedding corpus. */
   public static final String DEFAULT_MODEL = BGE_SMALL_EN_V15.name();
 
@@ -38,6 +51,6 @@ public final class Models {
   /** Created on the first call of {@link #all()}. */
   private static final class Shared {
     static final EmbeddingModels ALL =
-        EmbeddingModels.of(new OnnxEmbedder(BGE_SMALL_EN_V15), new OnnxEmbedder(ALL_MINILM_L6_V2));
+        EmbeddingModels.of(SHIPPED.stream().map(OnnxEmbedder::new).toArray(OnnxEmbedder[]::new));
   }
 }

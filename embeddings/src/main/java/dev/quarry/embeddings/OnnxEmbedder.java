@@ -93,7 +93,7 @@ public final class OnnxEmbedder implements Embedder {
     Encoding encoding = m.tokenizer().encode(spec.queryPrefix() + query);
     if (encoding.exceedMaxLength()) {
       throw QuarryException.invalid("query", "the query is longer than the " + spec.maxTokens()
-          + " word pieces model '" + spec.name() + "' reads (its instruction included); shorten it");
+          + " word pieces model '" + spec.name() + "' reads (its query prefix included); shorten it");
     }
     return run(m, encoding);
   }

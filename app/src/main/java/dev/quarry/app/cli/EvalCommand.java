@@ -73,7 +73,7 @@ public final class EvalCommand implements Callable<Integer> {
   private int overlapWords;
 
   @Option(names = "--model", paramLabel = "MODEL",
-      description = "Embed every chunk with MODEL (bge-small-en-v1.5 or all-minilm-l6-v2); default: a lexical corpus.")
+      description = "Embed every chunk with MODEL (bge-small-en-v1.5, all-minilm-l6-v2 or e5-small-v2); default: a lexical corpus.")
   private String model;
 
   @Option(names = "--mode", paramLabel = "MODE", split = ",",
