@@ -6,30 +6,40 @@ import java.util.Map;
  * The {@code request} part of an ingest: where the document goes and what is recorded with it.
  *
  * @param mediaType declared; the bytes decide, and a disagreement is a warning in the receipt
+ * @param ocr {@code auto} or {@code off} for this document; null (not sent): the server's setting
  */
 public record IngestRequest(String corpus, String corpusId, String source, String title, Map<String, Object> metadata,
-    String mediaType, Long expectedRevision) {
+    String mediaType, Long expectedRevision, String ocr) {
   public static IngestRequest of(String corpus, String source) {
-    return new IngestRequest(corpus, null, source, null, null, null, null);
+    return new IngestRequest(corpus, null, source, null, null, null, null, null);
   }
 
   public IngestRequest withTitle(String t) {
-    return new IngestRequest(corpus, corpusId, source, t, metadata, mediaType, expectedRevision);
+    return new IngestRequest(corpus, corpusId, source, t, metadata, mediaType, expectedRevision, ocr);
   }
 
   public IngestRequest withMetadata(Map<String, Object> m) {
-    return new IngestRequest(corpus, corpusId, source, title, Map.copyOf(m), mediaType, expectedRevision);
+    return new IngestRequest(corpus, corpusId, source, title, Map.copyOf(m), mediaType, expectedRevision, ocr);
   }
 
   public IngestRequest withCorpusId(String id) {
-    return new IngestRequest(corpus, id, source, title, metadata, mediaType, expectedRevision);
+    return new IngestRequest(corpus, id, source, title, metadata, mediaType, expectedRevision, ocr);
   }
 
   public IngestRequest withMediaType(String m) {
-    return new IngestRequest(corpus, corpusId, source, title, metadata, m, expectedRevision);
+    return new IngestRequest(corpus, corpusId, source, title, metadata, m, expectedRevision, ocr);
   }
 
   public IngestRequest withExpectedRevision(long r) {
-    return new IngestRequest(corpus, corpusId, source, title, metadata, mediaType, r);
+    return new IngestRequest(corpus, corpusId, source, title, metadata, mediaType, r, ocr);
+  }
+
+  /**
+   * This document with an OCR choice: {@code auto} (the server must advertise the feature {@code
+   * ocr}, else the ingest is refused with {@code INVALID_REQUEST} naming {@code ocr}) or {@code off}
+   * (an image is then refused as unsupported, and a scanned PDF as without text).
+   */
+  public IngestRequest withOcr(String mode) {
+    return new IngestRequest(corpus, corpusId, source, title, metadata, mediaType, expectedRevision, mode);
   }
 }

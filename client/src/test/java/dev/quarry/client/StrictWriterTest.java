@@ -64,8 +64,16 @@ class StrictWriterTest {
     JsonNode batch = tree(new QuarryClient.Batch("c", "k", List.of(QuarryClient.BatchOperation.index(doc))));
     assertWithin(batch, "BatchRequest");
     assertEquals(Set.of("index"), names(batch.path("operations").get(0)), "a batch operation writes only its kind");
-    assertWithin(tree(IngestRequest.of("c", "s").withTitle("t").withMetadata(Map.of("a", 1)).withCorpusId("k")
-        .withExpectedRevision(3)), "IngestRequest");
+    JsonNode ingest = tree(IngestRequest.of("c", "s").withTitle("t").withMetadata(Map.of("a", 1)).withCorpusId("k")
+        .withMediaType("image/png").withExpectedRevision(3).withOcr("auto"));
+    assertEquals(8, ingest.size(), "every part of an ingest is written when set");
+    assertEquals("auto", ingest.path("ocr").textValue());
+    assertWithin(ingest, "IngestRequest");
+    List<String> ocrValues = new java.util.ArrayList<>();
+    SCHEMAS.at("/IngestRequest/properties/ocr/enum").forEach(v -> ocrValues.add(v.asText()));
+    assertEquals(List.of("auto", "off"), ocrValues, "the values withOcr documents are the contract's");
+    assertEquals(Set.of("corpus", "source"), names(tree(IngestRequest.of("c", "s"))),
+        "an ingest without an OCR choice leaves it to the server");
     assertWithin(tree(new QuarryClient.CreateCorpus("c", new Settings("english", new Settings.Chunking(100, 10),
         new Settings.Ranking(1.0, 0.5, 2.0)))), "CreateCorpusRequest");
     assertWithin(tree(new Settings("english", new Settings.Chunking(100, 10), new Settings.Ranking(1.0, 0.5, 2.0))), "Settings");

@@ -32,9 +32,12 @@ final class HttpIngester implements DocumentIngester {
       .version(HttpClient.Version.HTTP_1_1).build();
   private final String baseUrl;
   private final QuarryClient client;
+  private final String ocr;
 
-  HttpIngester(String baseUrl, String token) {
+  /** @param ocr {@code auto} or {@code off}, sent with every file, or null for the server's setting */
+  HttpIngester(String baseUrl, String token, String ocr) {
     this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    this.ocr = ocr;
     this.client = QuarryClient.builder(this.baseUrl).token(token).httpClient(http).timeout(REQUEST_TIMEOUT).build();
   }
 
@@ -90,8 +93,8 @@ final class HttpIngester implements DocumentIngester {
       if (sha256.equals(heldSha256(corpus, file.source()))) {
         return IngestOutcome.of(IngestOutcome.UNCHANGED);
       }
-      IngestRequest request = file.declaredMediaType() == null ? IngestRequest.of(corpus, file.source())
-          : IngestRequest.of(corpus, file.source()).withMediaType(file.declaredMediaType());
+      IngestRequest request = IngestRequest.of(corpus, file.source()).withMediaType(file.declaredMediaType())
+          .withOcr(ocr);
       String key = QuarryClient.newKey();
       Receipt receipt = retried(() -> client.ingest(request, file.path(), key), ApiException::retryable);
       return IngestOutcome.of(receipt.status());

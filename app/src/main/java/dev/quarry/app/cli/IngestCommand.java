@@ -5,6 +5,7 @@ import dev.quarry.client.TransportException;
 import dev.quarry.corpora.ingest.IngestPipeline;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.extractors.ocr.OcrMode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -27,8 +28,9 @@ import picocli.CommandLine.Spec;
  * folder ({@code --data}). Into a data folder, files go {@code --parallel} at a time; progress on stderr (a bar on a terminal, plain lines otherwise)
  * counts files, bytes and failures; files
  * whose bytes their source already holds are skipped as unchanged; one bad file never stops the
- * batch. Ends with a table on stdout (ingested, unchanged, failed by code) and exit code 0, or 1
- * when any file failed.
+ * batch. {@code --ocr auto|off} chooses OCR for every file: the job's choice, each file's over a
+ * server without jobs, the extractors' in a data folder. Ends with a table on stdout (ingested,
+ * unchanged, failed by code) and exit code 0, or 1 when any file failed.
  */
 @Command(name = "ingest", mixinStandardHelpOptions = true,
     description = "Ingest document files (PDF, Office, HTML, Markdown, EPUB, ...) into a corpus.")
@@ -67,6 +69,11 @@ final class IngestCommand implements Callable<Integer> {
       description = "Files ingested at once. Default: ${DEFAULT-VALUE}.")
   int parallel;
 
+  @Option(names = "--ocr", paramLabel = "auto|off",
+      description = "Read images and PDF pages without a text layer with OCR (auto; with --url the server must offer "
+          + "it, with --data Tesseract must be installed), or never (off). Default: the server's setting; off with --data.")
+  String ocr;
+
   @Option(names = "--wait", negatable = true, defaultValue = "true", fallbackValue = "true",
       description = "With --url: watch the job until it ends (default). --no-wait returns once the files are uploaded.")
   boolean wait;
@@ -89,6 +96,11 @@ final class IngestCommand implements Callable<Integer> {
       err.println("quarry ingest: --parallel must be between 1 and 64; got " + parallel);
       return 2;
     }
+    OcrMode ocrMode = ocr == null ? null : OcrMode.fromWireName(ocr);
+    if (ocr != null && ocrMode == null) {
+      err.println("quarry ingest: --ocr must be auto or off; got '" + ocr + "'");
+      return 2;
+    }
     if (watch != null || cancel != null) {
       return jobCommand(out, err);
     }
@@ -109,7 +121,7 @@ final class IngestCommand implements Callable<Integer> {
       return 2;
     }
     try (DocumentIngester ingester = target.url != null
-        ? new HttpIngester(target.url, bearer) : new LocalIngester(target.data, parallel)) {
+        ? new HttpIngester(target.url, bearer, ocr) : new LocalIngester(target.data, parallel, ocrMode)) {
       String problem = ingester.checkCorpus(corpus);
       if (problem != null && create && problem.startsWith(ErrorCode.CORPUS_NOT_FOUND.name())) {
         problem = ingester.createCorpus(corpus);
@@ -122,7 +134,7 @@ final class IngestCommand implements Callable<Integer> {
       }
       if (ingester instanceof HttpIngester http) {
         // Over a server, the files go as one durable ingestion job.
-        int code = new JobIngest(http.client(), http.baseUrl(), err).run(corpus, files, wait, out);
+        int code = new JobIngest(http.client(), http.baseUrl(), err).run(corpus, ocr, files, wait, out);
         if (code != JobIngest.NO_JOBS) {
           return code;
         }
@@ -150,8 +162,9 @@ final class IngestCommand implements Callable<Integer> {
 
   /** {@code --watch JOB} and {@code --cancel JOB}: over a server only. */
   private int jobCommand(PrintWriter out, PrintWriter err) {
-    if (target.url == null || !paths.isEmpty() || (watch != null && cancel != null)) {
-      err.println("quarry ingest: --watch JOB and --cancel JOB take --url (and the token), one of them, and no PATH");
+    if (target.url == null || !paths.isEmpty() || ocr != null || (watch != null && cancel != null)) {
+      err.println("quarry ingest: --watch JOB and --cancel JOB take --url (and the token), one of them, and no PATH"
+          + " or --ocr");
       return 2;
     }
     String bearer = token != null ? token : System.getenv(TOKEN_VARIABLE);
@@ -159,7 +172,7 @@ final class IngestCommand implements Callable<Integer> {
       err.println("quarry ingest: --url needs --token or the " + TOKEN_VARIABLE + " variable");
       return 2;
     }
-    try (HttpIngester http = new HttpIngester(target.url, bearer)) {
+    try (HttpIngester http = new HttpIngester(target.url, bearer, null)) {
       JobIngest jobs = new JobIngest(http.client(), http.baseUrl(), err);
       return watch != null ? jobs.watch(watch, new IngestSummary(), out) : jobs.cancel(cancel, out);
     } catch (QuarryClientException e) {

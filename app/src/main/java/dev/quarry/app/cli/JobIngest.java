@@ -56,9 +56,11 @@ final class JobIngest {
   /**
    * Sends {@code files} to {@code corpus} as one job; with {@code wait}, watches it to its end.
    *
+   * @param ocr the job's OCR choice for every file, {@code auto} or {@code off}, or null for the
+   *     server's setting; {@code auto} on a server without OCR refuses the job before any file is sent
    * @return the exit code, or {@link #NO_JOBS}
    */
-  int run(String corpus, List<DocumentFiles.DocumentFile> files, boolean wait, PrintWriter out) {
+  int run(String corpus, String ocr, List<DocumentFiles.DocumentFile> files, boolean wait, PrintWriter out) {
     IngestSummary summary = new IngestSummary();
     Map<String, String> held = contentHashes(corpus);
     List<DocumentFiles.DocumentFile> send = new ArrayList<>();
@@ -82,7 +84,7 @@ final class JobIngest {
     }
     String job;
     try {
-      job = client.createJob(corpus, null).id();
+      job = client.createJob(corpus, null, ocr).id();
     } catch (ApiException e) {
       if (e.code().equals("INGESTION_JOBS_UNAVAILABLE") || e.code().equals("NOT_FOUND")) {
         return NO_JOBS;

@@ -9,6 +9,7 @@ import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.extractors.Extractors;
+import dev.quarry.extractors.ocr.OcrMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -23,14 +24,23 @@ final class LocalIngester implements DocumentIngester {
 
   private final Extractors extractors;
   private final Corpora corpora;
+  private final OcrMode ocr;
 
   /**
    * @param workers extraction worker processes
-   * @throws QuarryException when the data folder cannot be opened (another process holds it)
+   * @param ocr {@link OcrMode#AUTO} to recognise images and PDF pages without a text layer, else
+   *     (off, or null) never
+   * @throws QuarryException when the data folder cannot be opened (another process holds it), or
+   *     OCR is asked for and Tesseract with English data is not installed
    */
-  LocalIngester(Path data, int workers) {
-    this.extractors = Extractors.builder().workers(workers).build();
+  LocalIngester(Path data, int workers, OcrMode ocr) {
+    this.ocr = ocr;
+    this.extractors = Extractors.builder().workers(workers).ocr(ocr == null ? OcrMode.OFF : ocr).build();
     try {
+      if (ocr == OcrMode.AUTO && !extractors.ocrAvailable()) {
+        throw QuarryException.invalid("ocr", "--ocr auto needs the tesseract command with English language data"
+            + " (Debian: tesseract-ocr tesseract-ocr-eng); it was not found");
+      }
       this.corpora = Corpora.builder().dataDir(data).extractors(extractors).build();
     } catch (RuntimeException e) {
       extractors.close();
@@ -64,7 +74,8 @@ final class LocalIngester implements DocumentIngester {
       if (holds(corpus, file.source(), sha256)) {
         return IngestOutcome.of(IngestOutcome.UNCHANGED);
       }
-      IngestRequest request = new IngestRequest(file.source(), null, null, file.declaredMediaType(), null, null);
+      IngestRequest request = new IngestRequest(file.source(), null, null, file.declaredMediaType(), null, null, null,
+          ocr);
       MutationResult result = corpora.ingest(LOCAL, corpus, request, file.path(), null);
       return IngestOutcome.of(result.single().status().wireName());
     } catch (QuarryException e) {

@@ -2,14 +2,17 @@ package dev.quarry.app.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.quarry.app.ServerProcess;
+import dev.quarry.app.server.TestScans;
 import dev.quarry.api.TestTokens;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
 import dev.quarry.engine.SourceState;
+import dev.quarry.extractors.ocr.Tesseract;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -25,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code quarry ingest} over a small folder, both straight into a data folder and through a server
- * process: exit codes, the summary table, unchanged files on a second run, and a bad file that
- * fails alone.
+ * process: exit codes, the summary table, unchanged files on a second run, a bad file that fails
+ * alone, and {@code --ocr} into a data folder ({@code IngestCommandOcrOverHttpTest} has it over HTTP).
  */
 class IngestCommandTest {
   static final Access ADMIN = new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
@@ -102,6 +105,30 @@ class IngestCommandTest {
     assertEquals(3, run.count("ingested"), run::toString);
     assertEquals(1, run.count("UNSUPPORTED_MEDIA_TYPE"), run::toString);
     assertTrue(run.err().contains("noise.bin"), run::toString);
+  }
+
+  @Test
+  void dataFolder_ocrAuto_recognisesAnImage_offAndUnsetRefuseIt() throws Exception {
+    Path data = dir.resolve("data");
+    createCorpus(data);
+    Path scans = Files.createDirectories(dir.resolve("scans"));
+    Files.write(scans.resolve("logbook.png"),
+        TestScans.encode(TestScans.render(TestScans.textPdf(1, TestScans.PAGE), 200), "png"));
+    Run unset = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", scans.toString());
+    assertEquals(1, unset.count("UNSUPPORTED_MEDIA_TYPE"), "a data folder reads without OCR by default: " + unset);
+    Run off = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", "--ocr", "off", scans.toString());
+    assertEquals(1, off.count("UNSUPPORTED_MEDIA_TYPE"), off::toString);
+    Run bad = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", "--ocr", "on", scans.toString());
+    assertEquals(2, bad.exitCode(), bad::toString);
+    assertTrue(bad.err().contains("--ocr must be auto or off; got 'on'"), bad::toString);
+    assumeTrue(Tesseract.onPath().available(),
+        "tesseract with English language data is not installed (Debian: tesseract-ocr tesseract-ocr-eng); skipping");
+    Run auto = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", "--ocr", "auto", scans.toString());
+    assertEquals(0, auto.exitCode(), auto::toString);
+    assertEquals(1, auto.count("ingested"), auto::toString);
+    try (Corpora corpora = Corpora.builder().dataDir(data).build()) {
+      assertEquals("image/png", corpora.readSource(ADMIN, "handbook", "logbook.png").state().mediaType());
+    }
   }
 
   @Test

@@ -16,9 +16,12 @@ import org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory;
 import org.apache.pdfbox.rendering.ImageType;
 import org.apache.pdfbox.rendering.PDFRenderer;
 
-/** Documents made by the over-HTTP tests: text PDFs, their pages as images, and image-only copies. */
-final class TestScans {
-  static final List<String> PAGE = List.of(
+/**
+ * Documents made by the over-HTTP tests (the server's, the client's and the command line's): text
+ * PDFs, their pages as images, and image-only copies.
+ */
+public final class TestScans {
+  public static final List<String> PAGE = List.of(
       "The keeper of the northern lighthouse wrote in his logbook every evening.",
       "On the third of March the wind turned east and the fishing boats stayed in",
       "the harbour. He counted seven ships passing the cape before noon.");
@@ -26,7 +29,7 @@ final class TestScans {
   private TestScans() {}
 
   /** A text PDF of {@code pages} pages, each holding {@code lines}. */
-  static byte[] textPdf(int pages, List<String> lines) throws IOException {
+  public static byte[] textPdf(int pages, List<String> lines) throws IOException {
     try (PDDocument document = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
       PDType1Font font = new PDType1Font(Standard14Fonts.FontName.HELVETICA);
       for (int p = 0; p < pages; p++) {
@@ -50,14 +53,14 @@ final class TestScans {
   }
 
   /** The first page of {@code pdf} rendered in grey at {@code dpi}. */
-  static BufferedImage render(byte[] pdf, float dpi) throws IOException {
+  public static BufferedImage render(byte[] pdf, float dpi) throws IOException {
     try (PDDocument document = Loader.loadPDF(pdf)) {
       return new PDFRenderer(document).renderImageWithDPI(0, dpi, ImageType.GRAY);
     }
   }
 
   /** {@code image} encoded as {@code format} (png, jpeg, tiff). */
-  static byte[] encode(BufferedImage image, String format) throws IOException {
+  public static byte[] encode(BufferedImage image, String format) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     if (!ImageIO.write(image, format, out)) {
       throw new IOException("no ImageIO writer for " + format);
@@ -66,7 +69,7 @@ final class TestScans {
   }
 
   /** A one-page PDF holding only {@code image}, as a scanner makes it. */
-  static byte[] imageOnlyPdf(BufferedImage image) throws IOException {
+  public static byte[] imageOnlyPdf(BufferedImage image) throws IOException {
     try (PDDocument document = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
       PDPage page = new PDPage(PDRectangle.LETTER);
       document.addPage(page);

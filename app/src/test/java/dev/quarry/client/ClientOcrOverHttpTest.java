@@ -1,0 +1,96 @@
+package dev.quarry.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.quarry.api.TestTokens;
+import dev.quarry.app.server.ServerConfig;
+import dev.quarry.app.server.TestScans;
+import dev.quarry.extractors.ocr.Tesseract;
+import java.awt.image.BufferedImage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A single ingest's OCR choice ({@link IngestRequest#withOcr}) against real servers: on one without
+ * the feature {@code ocr}, {@code auto} is refused naming the field {@code ocr} and {@code off} gives
+ * an image the refusal it gets anyway; on one with OCR switched on (skipped when Tesseract with
+ * English data is not installed), {@code off} refuses what the server would otherwise recognise,
+ * and {@code auto} recognises a scanned page, found by search.
+ */
+class ClientOcrOverHttpTest {
+  @TempDir
+  static Path dir;
+  @RegisterExtension
+  static final RealServer.PerClass server = RealServer.perClass();
+  static QuarryClient admin;
+  static Path png;
+  static Path scan;
+
+  @BeforeAll
+  static void start() throws Exception {
+    admin = server.client(TestTokens.ADMIN);
+    admin.createCorpus("c1", null);
+    BufferedImage page = TestScans.render(TestScans.textPdf(1, TestScans.PAGE), 200);
+    png = Files.write(dir.resolve("logbook.png"), TestScans.encode(page, "png"));
+    scan = Files.write(dir.resolve("scan.pdf"), TestScans.imageOnlyPdf(page));
+  }
+
+  @Test
+  void withoutTheFeature_autoIsRefusedNamingOcr_andOffGivesTheImagesRefusal() {
+    assertFalse(admin.protocol().hasFeature("ocr"), "this server has OCR switched off");
+    ApiException.InvalidRequestException auto = assertThrows(ApiException.InvalidRequestException.class,
+        () -> admin.ingest(IngestRequest.of("c1", "auto.png").withOcr("auto"), png));
+    assertEquals(400, auto.status());
+    assertEquals("INVALID_REQUEST", auto.code());
+    assertEquals("ocr", auto.field(), auto::getMessage);
+    assertEquals("SOURCE_NOT_FOUND", assertThrows(ApiException.NotFoundException.class,
+        () -> admin.readSource("c1", "auto.png")).code(), "a refused ingest creates nothing");
+    ApiException.InvalidRequestException off = assertThrows(ApiException.InvalidRequestException.class,
+        () -> admin.ingest(IngestRequest.of("c1", "off.png").withOcr("off"), png));
+    ApiException.InvalidRequestException unset = assertThrows(ApiException.InvalidRequestException.class,
+        () -> admin.ingest(IngestRequest.of("c1", "unset.png"), png));
+    assertEquals(415, off.status());
+    assertEquals("UNSUPPORTED_MEDIA_TYPE", off.code());
+    assertEquals(unset.code(), off.code(), "off is what this server does anyway");
+  }
+
+  @Test
+  void withOcrOn_offRefusesTheImageAndTheScan_autoRecognisesThem() throws Exception {
+    assumeTrue(Tesseract.onPath().available(),
+        "tesseract with English language data is not installed (Debian: tesseract-ocr tesseract-ocr-eng); skipping");
+    ServerConfig ocr = ServerConfig.parse(("{\"extraction\": {\"ocr\": \"auto\"}, \"limits\": {\"extractionTimeoutMillis\":"
+        + " 120000}}").getBytes(StandardCharsets.UTF_8));
+    try (RealServer withOcr = new RealServer(dir.resolve("ocr-server"), ocr)) {
+      QuarryClient client = withOcr.client(TestTokens.ADMIN);
+      assertTrue(client.protocol().hasFeature("ocr"), "this server has OCR switched on");
+      client.createCorpus("scans", null);
+      ApiException.InvalidRequestException image = assertThrows(ApiException.InvalidRequestException.class,
+          () -> client.ingest(IngestRequest.of("scans", "off.png").withOcr("off"), png));
+      assertEquals(415, image.status());
+      assertEquals("UNSUPPORTED_MEDIA_TYPE", image.code());
+      ApiException.InvalidRequestException scanned = assertThrows(ApiException.InvalidRequestException.class,
+          () -> client.ingest(IngestRequest.of("scans", "off.pdf").withOcr("off"), scan));
+      assertEquals(422, scanned.status());
+      assertEquals("NO_TEXT_EXTRACTED", scanned.code());
+
+      Receipt recognised = client.ingest(IngestRequest.of("scans", "logbook.png").withOcr("auto"), png);
+      assertEquals("indexed", recognised.status());
+      assertEquals("tesseract", recognised.extractor(), recognised::toString);
+      assertEquals("image/png", recognised.mediaType());
+      assertTrue(client.search("scans", "northern lighthouse logbook").results().stream()
+          .anyMatch(h -> h.source().equals("logbook.png")), "the recognised words are found");
+      Receipt pdf = client.ingest(IngestRequest.of("scans", "scan.pdf").withOcr("auto"), scan);
+      assertEquals("pdfbox", pdf.extractor(), pdf::toString);
+      assertTrue(pdf.characters() > 100, pdf::toString);
+    }
+  }
+}
