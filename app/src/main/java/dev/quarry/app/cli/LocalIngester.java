@@ -74,8 +74,9 @@ final class LocalIngester implements DocumentIngester {
       if (holds(corpus, file.source(), sha256)) {
         return IngestOutcome.of(IngestOutcome.UNCHANGED);
       }
-      IngestRequest request = new IngestRequest(file.source(), null, null, file.declaredMediaType(), null, null, null,
-          ocr);
+      // The file's name is the same detection hint an upload's part name is (a .md that opens with a comment).
+      IngestRequest request = new IngestRequest(file.source(), null, null, file.declaredMediaType(), null, null,
+          file.path().getFileName().toString(), ocr);
       MutationResult result = corpora.ingest(LOCAL, corpus, request, file.path(), null);
       return IngestOutcome.of(result.single().status().wireName());
     } catch (QuarryException e) {

@@ -94,6 +94,20 @@ class IngestCommandTest {
   }
 
   @Test
+  void dataFolder_aMarkdownFileOpeningWithAComment_isIndexedAsMarkdown() throws Exception {
+    Path data = dir.resolve("data");
+    createCorpus(data);
+    // Bytes a detector alone takes for XML: only the .md name makes them Markdown.
+    Files.writeString(folder.resolve("draft.md"), "<!-- draft -->\n# Draft\n\nTravel is booked two weeks ahead.\n");
+    Run run = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
+    assertEquals(0, run.exitCode(), run::toString);
+    assertEquals(4, run.count("ingested"), run::toString);
+    try (Corpora corpora = Corpora.builder().dataDir(data).build()) {
+      assertEquals("text/markdown", corpora.readSource(ADMIN, "handbook", "draft.md").state().mediaType());
+    }
+  }
+
+  @Test
   void badFile_failsAlone_withItsCode_andTheExitCodeIsNonZero() throws Exception {
     Path data = dir.resolve("data");
     createCorpus(data);
