@@ -92,25 +92,35 @@ function backgrounds(el) {
   return out;
 }
 
+/** One piece of text: where it is, what it says, and what decides its contrast. */
+function textOf(el, text, style) {
+  return {
+    selector: selectorOf(el),
+    text: text.trim().slice(0, 40),
+    color: style.color,
+    backgrounds: backgrounds(el),
+    fontSize: parseFloat(style.fontSize),
+    fontWeight: Number(style.fontWeight) || 400,
+  };
+}
+
 /**
  * Every piece of text shown, with what decides its contrast. Form fields count with the colour of
- * the value typed in them. Disabled controls are left out: WCAG exempts inactive controls.
+ * the value typed in them, and an empty field with its placeholder's. Disabled controls are left
+ * out: WCAG exempts inactive controls.
  */
 function texts() {
   const fields = 'input:not([type=checkbox]):not([type=radio]):not([type=file]):not([type=hidden]):not([type=range]), select, textarea';
   return [...document.body.querySelectorAll('*')]
     .filter(el => (ownText(el) || el.matches(fields)) && !el.matches('option, script, style, noscript'))
     .filter(el => shown(el) && !el.closest(':disabled'))
-    .map(el => {
-      const style = getComputedStyle(el);
-      return {
-        selector: selectorOf(el),
-        text: (el.matches(fields) ? el.value || el.localName : el.textContent).trim().slice(0, 40),
-        color: style.color,
-        backgrounds: backgrounds(el),
-        fontSize: parseFloat(style.fontSize),
-        fontWeight: Number(style.fontWeight) || 400,
-      };
+    .flatMap(el => {
+      if (!el.matches(fields)) return [textOf(el, el.textContent, getComputedStyle(el))];
+      const out = [textOf(el, el.value || el.localName, getComputedStyle(el))];
+      if (el.placeholder && !el.value) {
+        out.push(textOf(el, 'placeholder ' + el.placeholder, getComputedStyle(el, '::placeholder')));
+      }
+      return out;
     });
 }
 
