@@ -77,6 +77,14 @@ final class Browser implements AutoCloseable {
     return driver;
   }
 
+  /**
+   * Makes the page behave as if its window were in front, as a person's is: a headless window never
+   * gets the system's focus, and a page without it matches no {@code :focus} style at all.
+   */
+  void focusWindow() {
+    driver.executeCdpCommand("Emulation.setFocusEmulationEnabled", java.util.Map.of("enabled", true));
+  }
+
   void get(String url) {
     driver.get(url);
   }

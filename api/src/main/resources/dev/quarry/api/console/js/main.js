@@ -31,6 +31,8 @@ let rendering = 0;
 let signInError = null;
 /** Whether the next address change came from go(), whose caller may just have flashed a message. */
 let keepFlash = false;
+/** The view shown last, so that showing it again (a new search, another filter) keeps the keyboard's place. */
+let shownView = null;
 
 /** The current address: view name and parameters. */
 function location_() {
@@ -54,6 +56,26 @@ export function go(name, params = {}) {
 /** A short message under the header, replaced by the next one. */
 function flash(node) {
   replace(document.getElementById('flash'), node || '');
+}
+
+/**
+ * Focuses the element with `id` as soon as the view being rendered shows it again, unless the
+ * view has put the focus somewhere already. Re-rendering replaces every node, so without this a
+ * keyboard user who pressed Enter in the query box would find the focus back at the page's top.
+ * Returns the function that stops watching.
+ */
+function keepFocusOn(id) {
+  const refocus = () => {
+    const el = document.getElementById(id);
+    if (!el || !main.contains(el)) return false;
+    if (!document.activeElement || document.activeElement === document.body) el.focus();
+    return true;
+  };
+  const observer = new MutationObserver(() => {
+    if (refocus()) observer.disconnect();
+  });
+  observer.observe(main, {childList: true, subtree: true});
+  return () => observer.disconnect();
 }
 
 /** Forgets what the console kept for the token signed in: another token may have other grants. */
@@ -146,6 +168,10 @@ async function render() {
     if (a.dataset.view === name || (name === 'source' && a.dataset.view === 'sources')) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
+  const focused = document.activeElement;
+  const stopKeepingFocus = name === shownView && focused && focused.id && main.contains(focused)
+    ? keepFocusOn(focused.id) : () => {};
+  shownView = name;
   replace(main, h('p', {class: 'muted'}, 'Loading…'));
   try {
     await view(main, {...ctx, params, current: () => ticket === rendering});
@@ -155,6 +181,8 @@ async function render() {
       return;
     }
     if (ticket === rendering) replace(main, errorBlock(e));
+  } finally {
+    stopKeepingFocus();
   }
 }
 

@@ -90,6 +90,7 @@ function answerNodes(ctx, base, body, answer, picked, refilter) {
   })));
   const facets = facetPanel(answer.facets, picked, refilter);
   const list = h('div', {class: 'hit-list'},
+    h('h2', {class: 'visually-hidden'}, 'Results'),
     facetSuggestions(answer.results, fields, field => ctx.go('search', {...base, facets: [...fields, field].join(', ')})),
     hits.length ? h('ol', {class: 'hits'}, hits) : h('p', {class: 'muted', id: 'no-results'}, 'No passage matches.'));
   return [
