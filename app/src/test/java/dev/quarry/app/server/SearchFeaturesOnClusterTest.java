@@ -47,22 +47,7 @@ class SearchFeaturesOnClusterTest {
     server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config);
     api = server.client();
     ok(api.retrieval("corpora/create", T, "{\"corpus\": \"c1\"}"));
-    ok(api.retrieval("sources/batch", T, """
-        {"corpus": "c1", "operations": [
-          {"index": {"source": "public/leave.md", "title": "Leave policy",
-            "text": "Parental leave is sixteen weeks of paid leave for every new parent.",
-            "metadata": {"department": "hr", "year": 2024, "tags": ["policy", "people"]}}},
-          {"index": {"source": "public/travel.md", "title": "Travel",
-            "text": "Travel on leave days is not reimbursed. Book trains before flights.",
-            "metadata": {"department": "finance", "year": 2023, "draft": true}}},
-          {"index": {"source": "public/old-leave.md", "title": "Old leave policy",
-            "text": "Leave was twelve weeks, unpaid, before the new parental policy.",
-            "metadata": {"department": "hr", "year": 2019, "tags": ["archive"]}}},
-          {"index": {"source": "private/salaries.md", "title": "Salaries",
-            "text": "Salaries and paid leave budgets for the hr department.",
-            "metadata": {"department": "hr-finance", "year": 2024}}},
-          {"index": {"source": "public/notes.md",
-            "text": "Notes about leave requests, without any metadata."}}]}"""));
+    ok(api.retrieval("sources/batch", T, SearchFeaturesOverHttpTest.sampleBatch("c1")));
   }
 
   @AfterAll

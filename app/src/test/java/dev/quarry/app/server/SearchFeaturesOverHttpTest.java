@@ -37,22 +37,7 @@ class SearchFeaturesOverHttpTest {
   static void start() {
     api = server.client();
     for (String corpus : List.of("c1", "h")) {
-      ok(api.retrieval("sources/batch", T, """
-          {"corpus": "%s", "operations": [
-            {"index": {"source": "public/leave.md", "title": "Leave policy",
-              "text": "Parental leave is sixteen weeks of paid leave for every new parent.",
-              "metadata": {"department": "hr", "year": 2024, "tags": ["policy", "people"]}}},
-            {"index": {"source": "public/travel.md", "title": "Travel",
-              "text": "Travel on leave days is not reimbursed. Book trains before flights.",
-              "metadata": {"department": "finance", "year": 2023, "draft": true}}},
-            {"index": {"source": "public/old-leave.md", "title": "Old leave policy",
-              "text": "Leave was twelve weeks, unpaid, before the new parental policy.",
-              "metadata": {"department": "hr", "year": 2019, "tags": ["archive"]}}},
-            {"index": {"source": "private/salaries.md", "title": "Salaries",
-              "text": "Salaries and paid leave budgets for the hr department.",
-              "metadata": {"department": "hr-finance", "year": 2024}}},
-            {"index": {"source": "public/notes.md",
-              "text": "Notes about leave requests, without any metadata."}}]}""".formatted(corpus)));
+      ok(api.retrieval("sources/batch", T, sampleBatch(corpus)));
     }
   }
 
@@ -341,5 +326,25 @@ class SearchFeaturesOverHttpTest {
   @Test
   void anUnknownSyntax_isA400NamingIt() {
     assertInvalid(search(T, "c1", "\"syntax\": \"lucene\", \"query\": \"leave\""), "syntax");
+  }
+
+  /** The five sources every search-feature test reads, as a {@code sources/batch} body for {@code corpus}. */
+  static String sampleBatch(String corpus) {
+    return """
+        {"corpus": "%s", "operations": [
+          {"index": {"source": "public/leave.md", "title": "Leave policy",
+            "text": "Parental leave is sixteen weeks of paid leave for every new parent.",
+            "metadata": {"department": "hr", "year": 2024, "tags": ["policy", "people"]}}},
+          {"index": {"source": "public/travel.md", "title": "Travel",
+            "text": "Travel on leave days is not reimbursed. Book trains before flights.",
+            "metadata": {"department": "finance", "year": 2023, "draft": true}}},
+          {"index": {"source": "public/old-leave.md", "title": "Old leave policy",
+            "text": "Leave was twelve weeks, unpaid, before the new parental policy.",
+            "metadata": {"department": "hr", "year": 2019, "tags": ["archive"]}}},
+          {"index": {"source": "private/salaries.md", "title": "Salaries",
+            "text": "Salaries and paid leave budgets for the hr department.",
+            "metadata": {"department": "hr-finance", "year": 2024}}},
+          {"index": {"source": "public/notes.md",
+            "text": "Notes about leave requests, without any metadata."}}]}""".formatted(corpus);
   }
 }
