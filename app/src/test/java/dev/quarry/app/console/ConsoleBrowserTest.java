@@ -418,6 +418,32 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void purgingASource_takesItsTypedName_andEvenASearchPinnedBeforeFindsNothing() throws Exception {
+    ingestSample("purging");
+    long before = ok(api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"purging\"}")).path("revision").asLong();
+    String pinned = "{\"corpus\": \"purging\", \"query\": \"compressor hums\", \"revision\": " + before + "}";
+    assertEquals(1, ok(api.retrieval("search", ADMIN, pinned)).path("results").size());
+    signIn(ADMIN);
+    browser.showing("#who-subject", "console-admin");
+    go("#/sources?corpus=purging");
+    browser.shown("#sources tr[data-source='notes.md'] a").click();
+    browser.shown("#purge-source").click();
+    WebElement confirm = browser.shown("form.confirm button.danger");
+    browser.shown("#confirm-text").sendKeys("notes.m");
+    assertFalse(confirm.isEnabled(), "a name typed short of the source's purges nothing");
+    browser.shown("#confirm-text").sendKeys("d");
+    confirm.click();
+    browser.showing("#flash", "notes.md purged at revision " + (before + 1) + ".");
+    List<WebElement> entries = browser.until(d -> {
+      List<WebElement> items = d.findElements(By.cssSelector("#timeline li"));
+      return items.size() >= 2 ? items : null;
+    });
+    assertEquals("purge", entries.get(entries.size() - 1).getAttribute("data-operation"));
+    assertEquals(0, ok(api.retrieval("search", ADMIN, pinned)).path("results").size(),
+        "a purge erases the source from every revision, the pinned one included");
+  }
+
+  @Test
   void deletingACorpus_takesItsTypedName() throws Exception {
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"doomed\"}"));
     signIn(ADMIN);
