@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
+import dev.quarry.api.OpenApiContract;
 import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerPerClass;
 import java.io.IOException;
@@ -58,9 +59,12 @@ class AguiOverHttpTest {
     return api.http().send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
   }
 
+  /** The events of an SSE answer, each held to openapi.yaml's AguiEvent. */
   static List<JsonNode> sse(byte[] body) throws IOException {
+    String text = new String(body, java.nio.charset.StandardCharsets.UTF_8);
+    OpenApiContract.get().checkEvents("POST", "/v1/agui/retrieval", 200, "text/event-stream", text);
     List<JsonNode> events = new ArrayList<>();
-    for (String line : new String(body, java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+    for (String line : text.split("\n")) {
       if (line.startsWith("data: ")) {
         events.add(ApiClient.JSON.readTree(line.substring(6)));
       } else {
