@@ -1,6 +1,7 @@
 package dev.quarry.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.OpenApiContract;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * method is called once against a stub that answers every documented path, and the paths the stub
  * received must be the document's, less the few that are not an application's to call. A new
  * endpoint in the document fails here until the client has its method (or is listed below with
- * the reason it has none).
+ * the reason it has none), and each request to an operation the document gives an
+ * {@code Idempotency-Key} carries one.
  */
 class EveryEndpointTest {
   /** Documented endpoints the client has no method for, and why. */
@@ -106,5 +108,18 @@ class EveryEndpointTest {
     assertEquals(expected, called, "the client's methods and openapi.yaml's endpoints");
     JsonNode paths = OpenApiContract.get().document().path("paths");
     NOT_THE_CLIENTS.keySet().forEach(p -> assertEquals(true, paths.has(p), p + " is still documented"));
+    // Every request to an operation that takes an Idempotency-Key carried one.
+    Set<String> keyed = new TreeSet<>();
+    for (StubServer.Received r : stub.received) {
+      JsonNode operation = paths.path(r.path()).path(r.method().toLowerCase(java.util.Locale.ROOT));
+      for (JsonNode parameter : operation.path("parameters")) {
+        if (parameter.path("$ref").asText().endsWith("/IdempotencyKey")) {
+          keyed.add(r.path());
+          assertNotNull(r.header("Idempotency-key"), r.path() + " without an Idempotency-Key");
+        }
+      }
+    }
+    assertEquals(Set.of("/v1/retrieval/ingest", "/v1/retrieval/sources/batch", "/v1/retrieval/sources/delete",
+        "/v1/retrieval/sources/index"), keyed, "the mutations the document keys");
   }
 }
