@@ -160,6 +160,11 @@ class AguiOverHttpTest {
            "content": [{"type": "image", "source": {"type": "url", "value": "x"}}]}],
          "forwardedProps": {"retrieval": {"corpus": "c1"}}}""").send();
     assertInvalid(parts, "messages[0].content[0].type");
+    for (String idle : List.of("0", "86400001", "\"5000\"", "null")) {
+      Answer timeout = api.post("/v1/agui/retrieval").token(T).json(input("c1", "q")
+          .replace("\"topK\": 3}", "\"topK\": 3}, \"idleTimeoutMs\": " + idle)).send();
+      assertInvalid(timeout, "forwardedProps.idleTimeoutMs");
+    }
   }
 
   /** A plain 400 INVALID_REQUEST in the error envelope (no stream began) naming {@code field}. */
