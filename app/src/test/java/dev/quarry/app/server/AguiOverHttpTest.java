@@ -16,6 +16,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -110,6 +114,28 @@ class AguiOverHttpTest {
     assertEquals("CORPUS_NOT_FOUND", last.get("code").asText());
     assertEquals(1, events.stream().filter(e -> e.get("type").asText().startsWith("RUN_E")).count());
     assertFalse(events.stream().anyMatch(e -> e.get("type").asText().equals("RUN_FINISHED")));
+  }
+
+  /**
+   * openapi.yaml's AguiEvent names exactly the fields the server writes, both ways: every event
+   * type of a run that finishes and of one that fails has the document's properties for its type,
+   * no more (the contract check of each event) and no fewer (here).
+   */
+  @Test
+  void theDocumentsEvents_areTheEventsWritten() throws Exception {
+    Map<String, Set<String>> written = new TreeMap<>();
+    List<JsonNode> events = new ArrayList<>(sse(run(input("c1", "parental leave"), null, T).body()));
+    events.addAll(sse(run(input("absent", "q"), null, T).body()));
+    for (JsonNode e : events) {
+      e.fieldNames().forEachRemaining(f -> written.computeIfAbsent(e.get("type").asText(), t -> new TreeSet<>()).add(f));
+    }
+    Map<String, Set<String>> documented = new TreeMap<>();
+    for (JsonNode branch : OpenApiContract.get().document().at("/components/schemas/AguiEvent/oneOf")) {
+      Set<String> fields = new TreeSet<>();
+      branch.path("properties").fieldNames().forEachRemaining(fields::add);
+      documented.put(branch.at("/properties/type/const").asText(), fields);
+    }
+    assertEquals(documented, written);
   }
 
   @Test
