@@ -119,6 +119,28 @@ public final class OpenApiContract {
   }
 
   /**
+   * Checks a JSON request body against the operation's request schema (closed, as the server is
+   * strict): for a client's tests, that it writes nothing the contract lacks.
+   *
+   * @throws AssertionError naming the operation and every violation, or when the document
+   *     describes no JSON body for the operation
+   */
+  public void checkRequest(String method, String path, JsonNode body) {
+    JsonNode schema = document.path("paths").path(path).path(method.toLowerCase(java.util.Locale.ROOT))
+        .path("requestBody").path("content").path("application/json").path("schema");
+    String schemaPointer = schema.path("$ref").asText(null);
+    if (schemaPointer == null) {
+      throw new AssertionError("openapi.yaml gives " + method + " " + path + " no JSON request schema");
+    }
+    Set<ValidationMessage> errors = schema(schemaPointer).validate(body);
+    if (!errors.isEmpty()) {
+      throw new AssertionError(method + " " + path + " request does not match openapi.yaml (" + schemaPointer + "): "
+          + errors.stream().map(ValidationMessage::getMessage).sorted().collect(Collectors.joining("; "))
+          + "\nbody: " + body);
+    }
+  }
+
+  /**
    * Checks each event of a {@code text/event-stream} answer (each {@code data:} line's JSON)
    * against the schema the document gives for the operation's event stream; a no-op for other
    * answers and for paths the document does not describe.

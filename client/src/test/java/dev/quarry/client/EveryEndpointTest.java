@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * method is called once against a stub that answers every documented path, and the paths the stub
  * received must be the document's, less the few that are not an application's to call. A new
  * endpoint in the document fails here until the client has its method (or is listed below with
- * the reason it has none), and each request to an operation the document gives an
- * {@code Idempotency-Key} carries one.
+ * the reason it has none); each request to an operation the document gives an
+ * {@code Idempotency-Key} carries one, and each JSON body matches the operation's request schema.
  */
 class EveryEndpointTest {
   /** Documented endpoints the client has no method for, and why. */
@@ -121,5 +121,18 @@ class EveryEndpointTest {
     }
     assertEquals(Set.of("/v1/retrieval/ingest", "/v1/retrieval/sources/batch", "/v1/retrieval/sources/delete",
         "/v1/retrieval/sources/index"), keyed, "the mutations the document keys");
+    // Every JSON body written matches the operation's (closed) request schema; the multipart
+    // uploads' request parts are held to theirs by StrictWriterTest.
+    Set<String> checked = new TreeSet<>();
+    for (StubServer.Received r : stub.received) {
+      if (r.method().equals("POST") && String.valueOf(r.header("Content-type")).startsWith("application/json")) {
+        OpenApiContract.get().checkRequest("POST", r.path(), Transport.JSON.readTree(r.body()));
+        checked.add(r.path());
+      }
+    }
+    Set<String> notJson = new TreeSet<>(called);
+    notJson.removeAll(checked);
+    assertEquals(Set.of("/v1/protocol", "/v1/retrieval/ingest", "/v1/retrieval/jobs/submit", "/v1/retrieval/jobs/upload"),
+        notJson, "every request but GET /v1/protocol and the uploads is JSON, and checked");
   }
 }
