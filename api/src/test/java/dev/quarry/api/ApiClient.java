@@ -101,8 +101,9 @@ public final class ApiClient {
           // left null: the test decides whether that is a failure
         }
         // Every answer a test receives is held to openapi.yaml.
-        OpenApiContract.get().check(method, path, res.statusCode(),
-            res.headers().firstValue("Content-Type").orElse(null), json);
+        String contentType = res.headers().firstValue("Content-Type").orElse(null);
+        OpenApiContract.get().check(method, path, res.statusCode(), contentType, json);
+        OpenApiContract.get().checkEvents(method, path, res.statusCode(), contentType, res.body());
         return new Answer(res.statusCode(), res, json);
       } catch (IOException e) {
         throw new UncheckedIOException(e);

@@ -26,12 +26,14 @@ import java.util.stream.Collectors;
  * <p>Tests read the response schemas strictly: every object schema that lists its {@code properties}
  * and says nothing about others gets {@code unevaluatedProperties: false}, so a field the server
  * writes but the document lacks fails the test that received it. (Clients are told to tolerate
- * unknown fields; the document must still name every field the server sends.)
+ * unknown fields; the document must still name every field the server sends.) The events of an
+ * event stream are held to the schema the document gives for the stream, each on its own.
  */
 public final class OpenApiContract {
   /** Where the document lives on the classpath of the api module. */
   public static final String RESOURCE = "/dev/quarry/api/openapi.yaml";
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final OpenApiContract INSTANCE = new OpenApiContract(load());
 
   private final JsonNode document;
@@ -113,6 +115,72 @@ public final class OpenApiContract {
       throw new AssertionError(method + " " + bare + " " + status + " does not match openapi.yaml ("
           + schemaPointer + "): " + errors.stream().map(ValidationMessage::getMessage).sorted()
           .collect(Collectors.joining("; ")) + "\nbody: " + body);
+    }
+  }
+
+  /**
+   * Checks a JSON request body against the operation's request schema (closed, as the server is
+   * strict): for a client's tests, that it writes nothing the contract lacks.
+   *
+   * @throws AssertionError naming the operation and every violation, or when the document
+   *     describes no JSON body for the operation
+   */
+  public void checkRequest(String method, String path, JsonNode body) {
+    JsonNode schema = document.path("paths").path(path).path(method.toLowerCase(java.util.Locale.ROOT))
+        .path("requestBody").path("content").path("application/json").path("schema");
+    String schemaPointer = schema.path("$ref").asText(null);
+    if (schemaPointer == null) {
+      throw new AssertionError("openapi.yaml gives " + method + " " + path + " no JSON request schema");
+    }
+    Set<ValidationMessage> errors = schema(schemaPointer).validate(body);
+    if (!errors.isEmpty()) {
+      throw new AssertionError(method + " " + path + " request does not match openapi.yaml (" + schemaPointer + "): "
+          + errors.stream().map(ValidationMessage::getMessage).sorted().collect(Collectors.joining("; "))
+          + "\nbody: " + body);
+    }
+  }
+
+  /**
+   * Checks each event of a {@code text/event-stream} answer (each {@code data:} line's JSON)
+   * against the schema the document gives for the operation's event stream; a no-op for other
+   * answers and for paths the document does not describe.
+   *
+   * @throws AssertionError naming the operation, the event and every violation, or when the
+   *     document gives the operation no event-stream schema
+   */
+  public void checkEvents(String method, String path, int status, String contentType, String body) {
+    if (body == null || contentType == null || !contentType.startsWith("text/event-stream")) {
+      return;
+    }
+    int query = path.indexOf('?');
+    String bare = query < 0 ? path : path.substring(0, query);
+    JsonNode operation = document.path("paths").path(bare).path(method.toLowerCase(java.util.Locale.ROOT));
+    if (operation.isMissingNode()) {
+      return;
+    }
+    JsonNode schema = resolve(operation.path("responses").path(Integer.toString(status)))
+        .path("content").path("text/event-stream").path("schema");
+    String schemaPointer = schema.path("$ref").asText(null);
+    if (schemaPointer == null) {
+      throw new AssertionError(method + " " + bare + " answered " + status
+          + " with an event stream, for which openapi.yaml gives no $ref schema");
+    }
+    for (String line : body.split("\n")) {
+      if (!line.startsWith("data:")) {
+        continue;
+      }
+      JsonNode event;
+      try {
+        event = JSON.readTree(line.substring(5).strip());
+      } catch (IOException e) {
+        throw new AssertionError(method + " " + bare + ": an event that is not JSON: " + line, e);
+      }
+      Set<ValidationMessage> errors = schema(schemaPointer).validate(event);
+      if (!errors.isEmpty()) {
+        throw new AssertionError(method + " " + bare + " event does not match openapi.yaml (" + schemaPointer + "): "
+            + errors.stream().map(ValidationMessage::getMessage).sorted().collect(Collectors.joining("; "))
+            + "\nevent: " + event);
+      }
     }
   }
 

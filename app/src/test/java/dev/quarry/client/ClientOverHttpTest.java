@@ -49,6 +49,18 @@ class ClientOverHttpTest {
   }
 
   @Test
+  void whoami_isTheTokensOwnSubjectAndGrants() {
+    Whoami publicWriter = server.client(TestTokens.PUBLIC_C1).whoami();
+    assertEquals("public-writer", publicWriter.subject());
+    assertEquals(List.of(new Whoami.Grant("c1", List.of("public/*"), List.of("search", "index"))), publicWriter.grants());
+    Whoami everything = admin.whoami();
+    assertEquals("admin", everything.subject());
+    assertEquals("*", everything.grants().get(0).corpus());
+    assertEquals("UNAUTHENTICATED", assertThrows(ApiException.UnauthenticatedException.class,
+        () -> server.client("no-such-token").whoami()).code());
+  }
+
+  @Test
   void corpora_createReadListDelete() {
     Corpus created = admin.createCorpus("settings-1", new Settings("standard", new Settings.Chunking(100, null), null));
     assertEquals(0, created.revision());

@@ -15,10 +15,13 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real Quarry server on loopback, in this JVM, over its own data folder, with the test tokens.
- * {@link #perClass()} gives one for a whole test class.
+ * {@link #perClass()} gives one for a whole test class. Its clients' answers are held to
+ * openapi.yaml ({@link ContractCheckingHttpClient}).
  */
 final class RealServer implements AutoCloseable {
   private final QuarryServer server;
+  /** Every answer a client of {@link #client} receives is held to openapi.yaml. */
+  private final ContractCheckingHttpClient http = ContractCheckingHttpClient.standard();
 
   RealServer(Path dir) {
     this(dir, ServerConfig.DEFAULT);
@@ -38,13 +41,16 @@ final class RealServer implements AutoCloseable {
     return server.url();
   }
 
+  /** A client with {@code token} whose every answer is held to openapi.yaml. */
   QuarryClient client(String token) {
-    return QuarryClient.create(url(), token);
+    return QuarryClient.builder(url()).token(token).httpClient(http).build();
   }
 
+  /** Stops the server, then fails if a client of {@link #client} received an answer openapi.yaml does not describe. */
   @Override
   public void close() {
     server.close();
+    http.assertNoViolations();
   }
 
   /**

@@ -88,6 +88,14 @@ public final class QuarryClient {
     return Transport.read(transport.get("v1/protocol"), Protocol.class);
   }
 
+  /**
+   * {@code POST /v1/retrieval/whoami}: the token's own subject and grants (any valid token); says
+   * nothing about which corpora or sources exist.
+   */
+  public Whoami whoami() {
+    return Transport.read(transport.post("v1/retrieval/whoami", Transport.JSON.createObjectNode(), null), Whoami.class);
+  }
+
   // ----- search
 
   public SearchResult search(SearchRequest request) {

@@ -246,17 +246,19 @@ class EmbeddedHostTest {
     HttpResponse<byte[]> res = api.http().send(request, HttpResponse.BodyHandlers.ofByteArray());
     assertEquals(200, res.statusCode());
     assertEquals(AguiFraming.PROTO_MEDIA_TYPE, res.headers().firstValue("Content-Type").orElseThrow());
-    // Length-prefixed frames, the last one the RUN_ERROR carrying the code.
-    java.nio.ByteBuffer frames = java.nio.ByteBuffer.wrap(res.body());
-    byte[] last = null;
-    while (frames.remaining() >= 4) {
-      last = new byte[frames.getInt()];
-      frames.get(last);
-    }
-    assertEquals(0, frames.remaining(), "the body is whole frames");
-    assertTrue(last != null && new String(last, StandardCharsets.ISO_8859_1).contains("IDLE_TIMEOUT"));
+    List<AguiFrames.Frame> frames = AguiFrames.parse(res.body());
+    List<String> types = frames.stream().map(AguiFrames.Frame::type).toList();
+    assertEquals("RUN_STARTED", types.get(0), types::toString);
+    assertEquals(List.of("t1", "r1"), List.of(frames.get(0).string(2), frames.get(0).string(3)), "the request's ids");
+    assertEquals("RUN_ERROR", types.get(types.size() - 1), types::toString);
+    assertEquals(1, types.stream().filter(t -> t.equals("RUN_ERROR") || t.equals("RUN_FINISHED")).count(), types::toString);
+    assertFalse(types.contains("TOOL_CALL_RESULT"), "the held retrieval found nothing: " + types);
+    assertEquals("IDLE_TIMEOUT", frames.get(frames.size() - 1).string(2), "RunErrorEvent.code");
     RunOutcome outcome = observer.ended.get(WAIT_SECONDS, TimeUnit.SECONDS);
     assertEquals(ErrorCode.IDLE_TIMEOUT, assertInstanceOf(RunOutcome.Cancelled.class, outcome).error().code());
+    observer.release.countDown();
+    awaitNoRunning();
+    assertEquals(List.of(RetrievalProgress.RESOLVING_SOURCES), observer.phases, "the cancelled retrieval searched nothing");
   }
 
   @Test

@@ -12,6 +12,8 @@ import dev.quarry.api.routes.Responses;
 import dev.quarry.api.routes.IngestEndpoint;
 import dev.quarry.api.routes.JobUploadEndpoint;
 import dev.quarry.api.routes.RetrievalRoutes;
+import dev.quarry.api.runs.AguiCapabilities;
+import dev.quarry.api.runs.AguiEndpoint;
 import dev.quarry.api.runs.RunsEndpoint;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limit;
@@ -253,9 +255,10 @@ public final class QuarryServer implements AutoCloseable {
   }
 
   /** The server's own paths, each its own endpoint label in the metrics. */
-  private static java.util.Set<String> endpoints(Corpora corpora) {
+  static java.util.Set<String> endpoints(Corpora corpora) {
     java.util.Set<String> paths = new java.util.HashSet<>(java.util.List.of("/v1/protocol", "/healthz", "/readyz",
-        Metrics.PATH, OpenApiDocument.PATH, RunsEndpoint.PATH, BackupEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH));
+        Metrics.PATH, OpenApiDocument.PATH, RunsEndpoint.PATH, AguiEndpoint.PATH, AguiCapabilities.PATH,
+        BackupEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH));
     RetrievalRoutes.over(corpora).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
     RetrievalRoutes.jobs(null, false).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
     paths.add(RetrievalRoutes.PREFIX + JobUploadEndpoint.UPLOAD_PATH);

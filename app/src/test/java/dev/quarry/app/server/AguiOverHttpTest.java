@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
+import dev.quarry.api.OpenApiContract;
 import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerPerClass;
 import java.io.IOException;
@@ -15,6 +16,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -58,9 +63,12 @@ class AguiOverHttpTest {
     return api.http().send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
   }
 
+  /** The events of an SSE answer, each held to openapi.yaml's AguiEvent. */
   static List<JsonNode> sse(byte[] body) throws IOException {
+    String text = new String(body, java.nio.charset.StandardCharsets.UTF_8);
+    OpenApiContract.get().checkEvents("POST", "/v1/agui/retrieval", 200, "text/event-stream", text);
     List<JsonNode> events = new ArrayList<>();
-    for (String line : new String(body, java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+    for (String line : text.split("\n")) {
       if (line.startsWith("data: ")) {
         events.add(ApiClient.JSON.readTree(line.substring(6)));
       } else {
@@ -106,6 +114,28 @@ class AguiOverHttpTest {
     assertEquals("CORPUS_NOT_FOUND", last.get("code").asText());
     assertEquals(1, events.stream().filter(e -> e.get("type").asText().startsWith("RUN_E")).count());
     assertFalse(events.stream().anyMatch(e -> e.get("type").asText().equals("RUN_FINISHED")));
+  }
+
+  /**
+   * openapi.yaml's AguiEvent names exactly the fields the server writes, both ways: every event
+   * type of a run that finishes and of one that fails has the document's properties for its type,
+   * no more (the contract check of each event) and no fewer (here).
+   */
+  @Test
+  void theDocumentsEvents_areTheEventsWritten() throws Exception {
+    Map<String, Set<String>> written = new TreeMap<>();
+    List<JsonNode> events = new ArrayList<>(sse(run(input("c1", "parental leave"), null, T).body()));
+    events.addAll(sse(run(input("absent", "q"), null, T).body()));
+    for (JsonNode e : events) {
+      e.fieldNames().forEachRemaining(f -> written.computeIfAbsent(e.get("type").asText(), t -> new TreeSet<>()).add(f));
+    }
+    Map<String, Set<String>> documented = new TreeMap<>();
+    for (JsonNode branch : OpenApiContract.get().document().at("/components/schemas/AguiEvent/oneOf")) {
+      Set<String> fields = new TreeSet<>();
+      branch.path("properties").fieldNames().forEachRemaining(fields::add);
+      documented.put(branch.at("/properties/type/const").asText(), fields);
+    }
+    assertEquals(documented, written);
   }
 
   @Test
@@ -156,6 +186,11 @@ class AguiOverHttpTest {
            "content": [{"type": "image", "source": {"type": "url", "value": "x"}}]}],
          "forwardedProps": {"retrieval": {"corpus": "c1"}}}""").send();
     assertInvalid(parts, "messages[0].content[0].type");
+    for (String idle : List.of("0", "86400001", "\"5000\"", "null")) {
+      Answer timeout = api.post("/v1/agui/retrieval").token(T).json(input("c1", "q")
+          .replace("\"topK\": 3}", "\"topK\": 3}, \"idleTimeoutMs\": " + idle)).send();
+      assertInvalid(timeout, "forwardedProps.idleTimeoutMs");
+    }
   }
 
   /** A plain 400 INVALID_REQUEST in the error envelope (no stream began) naming {@code field}. */

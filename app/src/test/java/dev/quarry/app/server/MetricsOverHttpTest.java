@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
+import dev.quarry.api.OpenApiContract;
 import dev.quarry.api.TestTokens;
 import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.app.ServerProcess;
+import dev.quarry.corpora.Corpora;
 import dev.quarry.engine.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +19,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,6 +71,19 @@ class MetricsOverHttpTest {
       assertTrue(text.contains("jvm_memory_used_bytes{"), text);
       assertTrue(text.contains("jvm_threads_live_threads "), text);
       assertTrue(text.contains("process_files_open_files "), text);
+    }
+  }
+
+  /** Each endpoint of openapi.yaml is its own label: none is counted as "other". */
+  @Test
+  void everyDocumentedPath_isItsOwnEndpointLabel() throws Exception {
+    Set<String> documented = new TreeSet<>();
+    OpenApiContract.get().document().path("paths").fieldNames().forEachRemaining(documented::add);
+    try (Corpora corpora = Corpora.builder().dataDir(dir.resolve("data")).build()) {
+      Set<String> labelled = QuarryServer.endpoints(corpora);
+      Set<String> missing = new TreeSet<>(documented);
+      missing.removeAll(labelled);
+      assertEquals(Set.of(), missing, "documented endpoints the metrics count as \"other\"");
     }
   }
 

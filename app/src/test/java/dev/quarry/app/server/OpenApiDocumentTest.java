@@ -14,6 +14,7 @@ import dev.quarry.api.TestTokens;
 import dev.quarry.api.ingest.Upload;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limit;
+import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.app.ServerPerClass;
 import dev.quarry.app.ServerProcess;
 import dev.quarry.engine.ErrorCode;
@@ -176,6 +177,45 @@ class OpenApiDocumentTest {
     for (Limit limit : Limit.values()) {
       assertEquals(limit.defaultValue(), limits.path("properties").path(limit.wireName()).path("default").asLong(),
           "the documented default of " + limit.wireName());
+    }
+  }
+
+  /**
+   * Every header of the contract that the server reads or writes is named in the document, as a
+   * parameter or a response header, and an answer's protocol headers are among those named.
+   */
+  @Test
+  void protocolHeaders_areDocumented() {
+    Set<String> documented = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    // Where headers are named (the components' own headers map is keyed by component names).
+    for (String place : List.of("/paths", "/components/parameters", "/components/responses")) {
+      documentedHeaders(DOC.at(place), documented);
+    }
+    Set<String> server = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    server.addAll(ProtocolHeaders.CORS_REQUEST_HEADERS);
+    server.removeAll(List.of("Authorization", "Content-Type")); // HTTP's own, and the security scheme's
+    server.addAll(List.of(ProtocolHeaders.VERSION_HEADER, ProtocolHeaders.IDEMPOTENCY_KEY,
+        ProtocolHeaders.IDEMPOTENT_REPLAYED, RequestIds.HEADER, "WWW-Authenticate"));
+    Set<String> missing = new TreeSet<>(server);
+    missing.removeAll(documented);
+    assertEquals(Set.of(), missing, "headers the server reads or writes that openapi.yaml does not name");
+    Answer a = api.get("/v1/protocol").token(T).header(RequestIds.HEADER, "trace-1").send();
+    assertEquals("trace-1", a.header(RequestIds.HEADER));
+    a.raw().headers().map().keySet().stream()
+        .filter(h -> h.regionMatches(true, 0, "AgenticDriver-", 0, 14) || h.equalsIgnoreCase(RequestIds.HEADER))
+        .forEach(h -> assertTrue(documented.contains(h), h + " is on the answer but not in openapi.yaml"));
+  }
+
+  /** The names of header parameters and response headers anywhere in {@code node}. */
+  static void documentedHeaders(JsonNode node, Set<String> out) {
+    if (node.isObject()) {
+      if ("header".equals(node.path("in").asText(null)) && node.has("name")) {
+        out.add(node.get("name").asText());
+      }
+      node.path("headers").fieldNames().forEachRemaining(out::add);
+      node.elements().forEachRemaining(child -> documentedHeaders(child, out));
+    } else if (node.isArray()) {
+      node.forEach(child -> documentedHeaders(child, out));
     }
   }
 
