@@ -18,7 +18,8 @@ import java.util.concurrent.Future;
  *
  * <p>Two layouts: a corpus per front (how the cluster scales when different corpora are written at
  * once), and both fronts writing one corpus (one revision at a time: the fronts take turns through
- * the corpus's writer lease, so the second front adds contention, not throughput). Every front
+ * the corpus's writer lease for the write itself, while what a front does before it, such as
+ * chunking, overlaps the other front's write). Every front
  * writes {@code batches} batches of new sources in both runs, so two fronts write twice the documents.
  */
 final class FrontsIngest {
