@@ -54,7 +54,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * [--opensearch URL] [--contenders a,b] [--shared DIR]};
  * {@code java -jar benchmarks.jar jmh ...}
  * hands the rest to JMH's own command line; {@code java -jar benchmarks.jar hybrid ...} runs
- * {@link dev.quarry.benchmarks.hybrid.HybridBenchmark} (hybrid retrieval against lexical). Indexes live in a new folder under {@code
+ * {@link dev.quarry.benchmarks.hybrid.HybridBenchmark} (hybrid retrieval against lexical); {@code java -jar
+ * benchmarks.jar cluster ... --opensearch URL} runs {@link dev.quarry.benchmarks.cluster.ClusterBenchmark}
+ * (the OpenSearch cluster store against OpenSearch alone). Indexes live in a new folder under {@code
  * java.io.tmpdir}, deleted at the end unless {@code --keep}.
  *
  * <p>One harness runs one suite; it is not thread-safe.
@@ -114,6 +116,10 @@ public final class Harness {
     }
     if (args.length > 0 && args[0].equals("jmh")) {
       org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
+    if (args.length > 0 && args[0].equals("cluster")) {
+      dev.quarry.benchmarks.cluster.ClusterBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
       return;
     }
     if (args.length > 0 && args[0].equals("report")) {

@@ -14,13 +14,14 @@ import java.time.Duration;
  * The client side of the HTTP contenders: JSON (or NDJSON) bodies over one keep-alive
  * {@link HttpClient}, answers parsed with Jackson, as an application would call a search server.
  * HTTP/1.1 on purpose: both servers speak it, and the client's HTTP/2 upgrade attempt would add
- * a header exchange to every first request. Thread-safe.
+ * a header exchange to every first request. Thread-safe. The cluster benchmark
+ * ({@link dev.quarry.benchmarks.cluster}) uses it for its plain OpenSearch index too.
  */
-final class JsonHttp {
+public final class JsonHttp {
   /** Bounds a hung server; a batch of 500 documents takes seconds on a loaded machine. */
   private static final Duration TIMEOUT = Duration.ofMinutes(5);
 
-  final ObjectMapper mapper = new ObjectMapper();
+  public final ObjectMapper mapper = new ObjectMapper();
   private final HttpClient client = HttpClient.newBuilder()
       .version(HttpClient.Version.HTTP_1_1)
       .connectTimeout(Duration.ofSeconds(10))
@@ -29,13 +30,13 @@ final class JsonHttp {
   private final String authorization;
 
   /** @param authorization the Authorization header's value, or null for none */
-  JsonHttp(String baseUrl, String authorization) {
+  public JsonHttp(String baseUrl, String authorization) {
     this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
     this.authorization = authorization;
   }
 
   /** Sends {@code body} with {@code method} to {@code path}; returns the status and the parsed answer. */
-  Answer send(String method, String path, byte[] body, String contentType) throws IOException {
+  public Answer send(String method, String path, byte[] body, String contentType) throws IOException {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
         .timeout(TIMEOUT)
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
@@ -58,19 +59,19 @@ final class JsonHttp {
   }
 
   /** POSTs {@code body} as JSON. */
-  Answer postJson(String path, Object body) throws IOException {
+  public Answer postJson(String path, Object body) throws IOException {
     return send("POST", path, mapper.writeValueAsBytes(body), "application/json");
   }
 
   /** POSTs {@code body} as JSON and fails unless the status is 200. */
-  JsonNode postJsonOk(String path, Object body) throws IOException {
+  public JsonNode postJsonOk(String path, Object body) throws IOException {
     Answer answer = postJson(path, body);
     return answer.ok(path);
   }
 
   /** A status and a parsed JSON body. */
-  record Answer(int status, JsonNode json) {
-    JsonNode ok(String path) throws IOException {
+  public record Answer(int status, JsonNode json) {
+    public JsonNode ok(String path) throws IOException {
       if (status != 200) {
         throw new IOException(path + " answered " + status + ": " + json);
       }

@@ -41,7 +41,18 @@ public record Target(String name, String measure, String conditions, String unit
       new Target("engine search p50 / raw Lucene, SciFact's own claims", "search p50",
           ".* chunks, queries of scifact/queries\\.jsonl", "ms", "quarry", "lucene", 1.25, true),
       new Target("heap after GC per chunk / raw Lucene, about 10k chunks", "heap after GC per chunk",
-          "10,0\\d\\d chunks", "bytes", "quarry", "lucene", 1.5, true));
+          "10,0\\d\\d chunks", "bytes", "quarry", "lucene", 1.5, true),
+      // The cluster store against OpenSearch alone on the same cluster (benchmarks.jar cluster).
+      new Target("cluster store bulk ingest / OpenSearch `_bulk?refresh=wait_for`, batches of 100", "indexing",
+          "batches of 100 docs into an empty index, visible on return", "docs/s", "quarry-cluster",
+          "opensearch-plain", 1.0, false),
+      new Target("cluster store search p50 / a plain `match` query, same cluster", "search p50",
+          ".* chunks, cluster store beside a plain index", "ms", "quarry-cluster", "opensearch-plain", 1.5, true),
+      new Target("cluster store search p99 / a plain `match` query, same cluster", "search p99",
+          ".* chunks, cluster store beside a plain index", "ms", "quarry-cluster", "opensearch-plain", 1.5, true),
+      // No bound was set for growth; at least 1x says a second front must not slow ingest down.
+      new Target("cluster store bulk ingest, two fronts / one front, a corpus per front", "indexing by fronts",
+          "batches of 100 docs, a corpus per front", "docs/s", "2 fronts", "1 front", 1.0, false));
 
   /** The ratio in {@code row}, NaN when either contender is missing from it. */
   public double ratio(ResultSet.Row row) {
