@@ -21,9 +21,16 @@ public final class ApiClient {
   public static final ObjectMapper JSON = new ObjectMapper();
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
   private final String baseUrl;
+  private final OpenApiContract.Observer observer;
 
   public ApiClient(String baseUrl) {
+    this(baseUrl, OpenApiContract.Observer.NONE);
+  }
+
+  /** A client that also tells {@code observer} every documented property its answers carried. */
+  public ApiClient(String baseUrl, OpenApiContract.Observer observer) {
     this.baseUrl = baseUrl;
+    this.observer = observer;
   }
 
   /** The JSON body of a 200 answer; fails the test, showing the answer, on any other status. */
@@ -102,8 +109,8 @@ public final class ApiClient {
         }
         // Every answer a test receives is held to openapi.yaml.
         String contentType = res.headers().firstValue("Content-Type").orElse(null);
-        OpenApiContract.get().check(method, path, res.statusCode(), contentType, json);
-        OpenApiContract.get().checkEvents(method, path, res.statusCode(), contentType, res.body());
+        OpenApiContract.get().check(method, path, res.statusCode(), contentType, json, observer);
+        OpenApiContract.get().checkEvents(method, path, res.statusCode(), contentType, res.body(), observer);
         return new Answer(res.statusCode(), res, json);
       } catch (IOException e) {
         throw new UncheckedIOException(e);

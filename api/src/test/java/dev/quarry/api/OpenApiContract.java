@@ -28,6 +28,10 @@ import java.util.stream.Collectors;
  * writes but the document lacks fails the test that received it. (Clients are told to tolerate
  * unknown fields; the document must still name every field the server sends.) The events of an
  * event stream are held to the schema the document gives for the stream, each on its own.
+ *
+ * <p>An {@link Observer} given to a check is told every documented property the answer carried
+ * ({@link ResponseProperties}), so a test can prove the server sends each field the document
+ * promises, optional ones included ({@code ApiTourTest}).
  */
 public final class OpenApiContract {
   /** Where the document lives on the classpath of the api module. */
@@ -36,6 +40,14 @@ public final class OpenApiContract {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final OpenApiContract INSTANCE = new OpenApiContract(load());
 
+  /** Told each documented property a checked answer carried: its schema's name and its path inside it. */
+  @FunctionalInterface
+  public interface Observer {
+    Observer NONE = (schema, path) -> {};
+
+    void observed(String schema, String path);
+  }
+
   private final JsonNode document;
   private final ObjectNode strictComponents;
   /** 2020-12, OpenAPI 3.1's dialect; the wrapper's {@code components} is data for references, not a keyword. */
@@ -43,11 +55,13 @@ public final class OpenApiContract {
       builder -> builder.metaSchema(JsonMetaSchema.builder(JsonMetaSchema.getV202012())
           .keyword(new NonValidationKeyword("components")).build()));
   private final Map<String, JsonSchema> schemas = new ConcurrentHashMap<>();
+  private final ResponseProperties properties;
 
   private OpenApiContract(JsonNode document) {
     this.document = document;
     this.strictComponents = document.get("components").deepCopy();
     closeObjects(strictComponents.get("schemas"));
+    this.properties = new ResponseProperties(document, this::matches);
   }
 
   public static OpenApiContract get() {
@@ -57,6 +71,19 @@ public final class OpenApiContract {
   /** The parsed document (tests read field sets and enums from it). */
   public JsonNode document() {
     return document;
+  }
+
+  /**
+   * Every property of every schema an answer of the document may carry, as {@link
+   * ResponseProperties#key} names them: what a tour of the API must see the server send.
+   */
+  public java.util.SortedSet<String> responseProperties() {
+    return properties.documented();
+  }
+
+  /** Whether {@code value} matches the (closed) schema at {@code pointer}, a JSON pointer into the document. */
+  boolean matches(String pointer, JsonNode value) {
+    return schema(pointer).validate(value).isEmpty();
   }
 
   /** Parses the document from the classpath. */
@@ -78,6 +105,14 @@ public final class OpenApiContract {
    * @throws AssertionError naming the operation and every violation
    */
   public void check(String method, String path, int status, String contentType, JsonNode body) {
+    check(method, path, status, contentType, body, Observer.NONE);
+  }
+
+  /**
+   * As {@link #check(String, String, int, String, JsonNode)}; then tells {@code observer} every
+   * documented property the (valid) answer carried.
+   */
+  public void check(String method, String path, int status, String contentType, JsonNode body, Observer observer) {
     if (body == null || contentType == null || !contentType.startsWith("application/json")) {
       return;
     }
@@ -116,6 +151,7 @@ public final class OpenApiContract {
           + schemaPointer + "): " + errors.stream().map(ValidationMessage::getMessage).sorted()
           .collect(Collectors.joining("; ")) + "\nbody: " + body);
     }
+    properties.observe(schemaPointer, body, observer);
   }
 
   /**
@@ -149,6 +185,12 @@ public final class OpenApiContract {
    *     document gives the operation no event-stream schema
    */
   public void checkEvents(String method, String path, int status, String contentType, String body) {
+    checkEvents(method, path, status, contentType, body, Observer.NONE);
+  }
+
+  /** As {@link #checkEvents(String, String, int, String, String)}, telling {@code observer} each event's properties. */
+  public void checkEvents(String method, String path, int status, String contentType, String body,
+      Observer observer) {
     if (body == null || contentType == null || !contentType.startsWith("text/event-stream")) {
       return;
     }
@@ -181,6 +223,7 @@ public final class OpenApiContract {
             + errors.stream().map(ValidationMessage::getMessage).sorted().collect(Collectors.joining("; "))
             + "\nevent: " + event);
       }
+      properties.observe(schemaPointer, event, observer);
     }
   }
 

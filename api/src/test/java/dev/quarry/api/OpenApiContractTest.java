@@ -1,9 +1,12 @@
 package dev.quarry.api;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The checker every test's answers go through really refuses what the document does not say. */
@@ -48,5 +51,24 @@ class OpenApiContractTest {
         + " \"mediaType\": \"text/plain\", \"offsets\": {\"start\": 0, \"end\": 1, \"extra\": 2}, \"metadata\": {}}";
     assertThrows(AssertionError.class, () -> CONTRACT.check("POST", "/v1/retrieval/search", 200, "application/json",
         json("{\"corpus\": \"c\", \"corpusId\": \"k\", \"revision\": 1, \"tookMs\": 0, \"results\": [" + hit + "]}")));
+  }
+
+  @Test
+  void theObserverIsToldTheDocumentedPropertiesAnAnswerCarried() throws Exception {
+    ObservedProperties seen = new ObservedProperties();
+    CONTRACT.check("POST", "/v1/retrieval/sources/delete", 200, "application/json", json("{\"corpus\": \"c\","
+        + " \"corpusId\": \"k\", \"source\": \"s\", \"revision\": 3, \"sourceRevision\": 3, \"status\": \"deleted\"}"),
+        seen);
+    assertTrue(seen.has("Receipt status"));
+    assertFalse(seen.has("Receipt chunks"), "absent from the answer");
+    CONTRACT.checkEvents("POST", "/v1/agui/retrieval", 200, "text/event-stream", "data: {\"type\": \"RUN_STARTED\","
+        + " \"timestamp\": 1, \"threadId\": \"t\", \"runId\": \"r\", \"metadata\": {\"quarryRunId\": \"q\"}}\n\n", seen);
+    assertTrue(seen.has("AguiEvent oneOf[RUN_STARTED].metadata.quarryRunId"));
+    assertFalse(seen.has("AguiEvent oneOf[STEP_STARTED].type"), "a branch the event did not take");
+    assertTrue(CONTRACT.responseProperties().containsAll(Set.of("Receipt chunks", "Hit snippet.html",
+        "Warnings [].pages", "AguiEvent oneOf[STEP_STARTED].type", "Protocol server.store.minFreeDiskMiB")));
+    assertFalse(CONTRACT.responseProperties().contains("SearchRequest query"), "a request schema");
+    assertEquals(Set.of("Receipt chunks"), seen.missing(Set.of("Receipt status", "Receipt chunks", "Receipt source"),
+        Set.of("Receipt source")), "what no answer carried, but for the exempt");
   }
 }
