@@ -35,7 +35,9 @@ final class CacheMetrics implements MeterBinder {
   private final EmbeddingModels models;
 
   /**
-   * @param corpora whose open-corpora cache is counted, when its store keeps one
+   * @param corpora whose open-corpora cache is counted, or null to leave that cache out (corpora on
+   *     a cluster keep none); never read before a scrape, since a server may start before its
+   *     corpora are reachable
    * @param models whose embedding caches are counted; null or without models: none
    */
   CacheMetrics(Corpora corpora, EmbeddingModels models) {
@@ -45,7 +47,7 @@ final class CacheMetrics implements MeterBinder {
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    if (corpora.openCorporaCache().isPresent()) {
+    if (corpora != null) {
       bind(registry, OPEN_CORPORA, corpora, c -> c.openCorporaCache().orElse(CacheCounts.NONE));
     }
     if (models != null && !models.names().isEmpty()) {

@@ -138,10 +138,11 @@ public final class QuarryServer implements AutoCloseable {
     // Read at scrape time, never here: a server may start before its corpora are reachable. Only
     // the embedded store can tell what its open corpora hold: with corpora on a cluster the series
     // are left out rather than reading 0 (the cluster reports its own).
-    if (config.openSearch() == null) {
+    boolean embeddedStore = config.openSearch() == null;
+    if (embeddedStore) {
       metrics.bind(new CorporaMetrics(corpora));
     }
-    metrics.bind(new CacheMetrics(corpora, models));
+    metrics.bind(new CacheMetrics(embeddedStore ? corpora : null, models));
     if (extractors != null) {
       metrics.bind(new ExtractionMetrics(extractors));
     }
