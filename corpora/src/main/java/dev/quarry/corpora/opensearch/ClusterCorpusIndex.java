@@ -68,6 +68,12 @@ final class ClusterCorpusIndex implements CorpusIndex {
   private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
   private volatile boolean closed;
   private volatile boolean holdsPhrases;
+  /**
+   * The head the store read on this thread to check that this corpus still exists, handed to the
+   * first read of the head in the call it opened (so a search costs no second head read), then
+   * dropped: every later read of the head, and every one after a mutation, asks the cluster again.
+   */
+  private final ThreadLocal<CorpusHead> handedHead = new ThreadLocal<>();
 
   ClusterCorpusIndex(ClusterHttp http, String index, CorpusInfo info, EngineConfig config, OpenSearchSettings settings,
       String owner) {
@@ -97,7 +103,25 @@ final class ClusterCorpusIndex implements CorpusIndex {
   @Override
   public long revision() {
     checkOpen();
+    CorpusHead handed = handedHead.get();
+    if (handed != null) {
+      handedHead.remove();
+      return handed.published();
+    }
     return CorpusHead.read(http, index).published();
+  }
+
+  /**
+   * Runs {@code work} on this thread with {@code head}, just read from the cluster, as the answer
+   * to its first read of the head.
+   */
+  <T> T withHead(CorpusHead head, java.util.function.Supplier<T> work) {
+    handedHead.set(head);
+    try {
+      return work.get();
+    } finally {
+      handedHead.remove();
+    }
   }
 
   @Override
@@ -112,6 +136,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
   @Override
   public CompletableFuture<MutationResult> submit(Mutation mutation) {
     checkOpen();
+    handedHead.remove(); // a read after this mutation must see it
     List<SourcePreparation.Prepared> prepared = new ArrayList<>();
     for (SourceOperation op : mutation.operations()) {
       prepared.add(op instanceof SourceOperation.Index ix ? SourcePreparation.prepare(ix, info.settings().chunking()) : null);

@@ -15,14 +15,25 @@ record CorpusHead(long published, Long writing, long seqNo, long primaryTerm) {
 
   /** Reads the head with a real-time GET (never stale, whatever the last refresh). */
   static CorpusHead read(ClusterHttp http, String index) {
+    return find(http, index).orElseThrow(() ->
+        new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "the corpus's index is gone from the cluster"));
+  }
+
+  /**
+   * The head, or empty when the corpus was deleted: its index is gone, or its head is (deleting a
+   * corpus deletes the head first, before its registry entry, so a head that is found proves that
+   * the corpus was not deleted when it was read).
+   */
+  static Optional<CorpusHead> find(ClusterHttp http, String index) {
     ClusterHttp.Answer a = http.get("/" + index + "/_doc/" + CorpusDocs.HEAD_ID);
     if (a.status() == 404) {
-      throw new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "the corpus's index is gone from the cluster");
+      return Optional.empty();
     }
     a.require("reading the corpus head");
     JsonNode s = a.body().path("_source");
-    return new CorpusHead(s.path("published").asLong(), s.hasNonNull("writing") ? s.get("writing").asLong() : null,
-        a.body().path("_seq_no").asLong(), a.body().path("_primary_term").asLong());
+    return Optional.of(new CorpusHead(s.path("published").asLong(),
+        s.hasNonNull("writing") ? s.get("writing").asLong() : null,
+        a.body().path("_seq_no").asLong(), a.body().path("_primary_term").asLong()));
   }
 
   static ObjectNode body(long published, Long writing) {

@@ -21,7 +21,8 @@ import java.util.function.Function;
 /**
  * Corpora on an OpenSearch cluster: a registry index ({@code PREFIX-registry}, one document per
  * corpus name) and one index per corpus ({@code PREFIX-corpus-CORPUSID}). The store keeps no state
- * of its own beyond a cache of open corpora, so any number of servers (fronts) may use one cluster
+ * of its own beyond a cache of open corpora (each with its registry entry, checked on every use by
+ * the corpus's head: see {@link #withCorpus}), so any number of servers (fronts) may use one cluster
  * at once: every decision that matters (a name taken, a revision published, a writer lease) is made
  * by the cluster with create-only or compare-and-set writes.
  */
@@ -105,10 +106,24 @@ public final class OpenSearchCorpusStore implements CorpusStore {
 
   @Override
   public void delete(String name) {
-    CorpusInfo info = info(name).orElseThrow(() ->
-        new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist"));
-    ClusterHttp.Answer a = http.send("DELETE", "/" + registry + "/_doc/" + name + "?refresh=true", null, null);
-    if (a.status() == 404) {
+    ClusterHttp.Answer entry = http.get("/" + registry + "/_doc/" + name);
+    if (entry.status() == 404) {
+      throw new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist");
+    }
+    CorpusInfo info = read(entry.require("reading the corpus registry").body().path("_source"));
+    String index = indexOf(info);
+    // The head goes first: from now on every front that still holds this corpus's entry finds no
+    // head, and so asks the registry again, before the entry and the index go (see withCorpus).
+    ClusterHttp.Answer head = http.send("DELETE", "/" + index + "/_doc/" + CorpusDocs.HEAD_ID, null, null);
+    if (head.status() != 404) {
+      head.require("deleting the corpus head");
+    }
+    // Only the entry that was read: if another front deleted the corpus and created the name again
+    // meanwhile, the new corpus's entry stays.
+    ClusterHttp.Answer a = http.send("DELETE", "/" + registry + "/_doc/" + name + "?refresh=true&if_seq_no="
+        + entry.body().path("_seq_no").asLong() + "&if_primary_term=" + entry.body().path("_primary_term").asLong(),
+        null, null);
+    if (a.status() == 404 || a.status() == 409) {
       throw new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist");
     }
     a.require("deleting the corpus");
@@ -116,7 +131,7 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     if (cached != null) {
       cached.close();
     }
-    http.send("DELETE", "/" + indexOf(info), null, null);
+    http.send("DELETE", "/" + index, null, null);
   }
 
   @Override
@@ -151,16 +166,34 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     return out;
   }
 
+  /**
+   * Runs {@code work} with the corpus's index. A corpus this front opened before is not looked up
+   * in the registry again: reading its head (which a search needs anyway, for the published
+   * revision) proves that it still exists, since a corpus index is named by its corpusId and
+   * deleting a corpus deletes its head before its registry entry. A corpus deleted since (and
+   * perhaps created again under the same name, by any front) has no head: its entry is dropped and
+   * read again from the registry, so the call answers as the corpus the name holds now.
+   */
   @Override
   public <T> T withCorpus(String name, Function<CorpusIndex, T> work) {
+    ClusterCorpusIndex cached = open.get(name);
+    if (cached != null) {
+      Optional<CorpusHead> head = CorpusHead.find(http, cached.indexName());
+      if (head.isPresent()) {
+        return cached.withHead(head.get(), () -> work.apply(cached));
+      }
+      if (open.remove(name, cached)) {
+        cached.close(); // deleted, perhaps created again, perhaps by another front
+      }
+    }
     CorpusInfo info = info(name).orElseThrow(() ->
         new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist"));
-    ClusterCorpusIndex index = open.compute(name, (n, cached) -> {
-      if (cached != null && cached.info().corpusId().equals(info.corpusId())) {
-        return cached;
+    ClusterCorpusIndex index = open.compute(name, (n, current) -> {
+      if (current != null && current.info().corpusId().equals(info.corpusId())) {
+        return current;
       }
-      if (cached != null) {
-        cached.close(); // deleted and created again, perhaps by another front
+      if (current != null) {
+        current.close(); // deleted and created again, perhaps by another front
       }
       return new ClusterCorpusIndex(http, indexOf(info), info, engineConfig, settings, owner);
     });
