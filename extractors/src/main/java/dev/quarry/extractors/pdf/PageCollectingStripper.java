@@ -155,7 +155,9 @@ final class PageCollectingStripper extends PDFTextStripper {
   protected void endPage(PDPage page) throws IOException {
     super.endPage(page);
     String normalized = Normalizer.normalize(pageBuffer.chars, Normalizer.Form.NFKC);
-    String pageText = LINE_END_HYPHEN.matcher(normalized).replaceAll("$1$2") + formFields.textOf(currentPage);
+    // Most pages have no hyphen at a line end: the cheap test spares them the pattern's scan.
+    String joined = normalized.contains("-\n") ? LINE_END_HYPHEN.matcher(normalized).replaceAll("$1$2") : normalized;
+    String pageText = joined + formFields.textOf(currentPage);
     pageBuffer.chars.setLength(0);
     try {
       if (pageText.isBlank() && ocr != null) {

@@ -117,7 +117,10 @@ public final class PdfExtractor {
 
   private static PDDocument open(Path file) throws ExtractionException {
     try {
-      return Loader.loadPDF(file.toFile(), "", null, null, IOUtils.createTempFileOnlyStreamCache());
+      PDDocument document = Loader.loadPDF(file.toFile(), "", null, null, IOUtils.createTempFileOnlyStreamCache());
+      // Before any page is read: each page takes the document's cache when it is created.
+      document.setResourceCache(new DocumentResourceCache());
+      return document;
     } catch (InvalidPasswordException e) {
       throw encrypted();
     } catch (IOException e) {

@@ -48,6 +48,21 @@ class OverprintFilterTest {
   }
 
   @Test
+  void window_includesItsLowEdge_excludesItsHighEdge() {
+    OverprintFilter filter = new OverprintFilter();
+    assertFalse(filter.isRepeat("A", 100f, 700f, 2f));
+    assertFalse(filter.isRepeat("A", 98f, 700f, 2f), "x window [96, 100) leaves out 100");
+    assertFalse(filter.isRepeat("A", 100f, 698f, 2f), "y window [696, 700) leaves out 700");
+    filter.clear();
+    assertFalse(filter.isRepeat("A", 100f, 700f, 2f));
+    assertTrue(filter.isRepeat("A", 102f, 702f, 2f), "windows [100, 104) hold 100 and 700");
+    PdfBoxRule reference = new PdfBoxRule();
+    assertFalse(reference.isRepeat("A", 100f, 700f, 2f));
+    assertFalse(reference.isRepeat("A", 98f, 700f, 2f));
+    assertFalse(reference.isRepeat("A", 100f, 698f, 2f));
+  }
+
+  @Test
   void randomGlyphs_sameAnswersAsPdfBox() {
     long seed = System.nanoTime();
     System.out.println("OverprintFilterTest seed: " + seed);
@@ -67,6 +82,30 @@ class OverprintFilterTest {
           case 3 -> Float.NaN;
           default -> random.nextFloat() * 5;
         };
+        assertEquals(reference.isRepeat(character, x, y, tolerance), filter.isRepeat(character, x, y, tolerance),
+            "seed " + seed + ", glyph " + i + " of page " + page + ": " + character + " at " + x + "," + y
+                + " tolerance " + tolerance);
+      }
+    }
+  }
+
+  @Test
+  void oneFilterClearedBetweenPages_sameAnswersAsPdfBoxOnEveryPage() {
+    long seed = System.nanoTime();
+    System.out.println("OverprintFilterTest seed: " + seed);
+    Random random = new Random(seed);
+    OverprintFilter filter = new OverprintFilter();
+    for (int page = 0; page < 40; page++) {
+      filter.clear();
+      PdfBoxRule reference = new PdfBoxRule();
+      // Some pages with many distinct characters and glyphs, so the filter's tables grow mid-page.
+      int alphabet = page % 3 == 0 ? 300 : 6;
+      int glyphs = page % 4 == 0 ? 12_000 : 1_500;
+      for (int i = 0; i < glyphs; i++) {
+        String character = random.nextInt(20) == 0 ? "ff" : String.valueOf((char) ('a' + random.nextInt(alphabet)));
+        float x = random.nextInt(2400) / 4f - 20;
+        float y = random.nextInt(3200) / 4f - 20;
+        float tolerance = random.nextInt(50) == 0 ? 90f : random.nextFloat() * 4;
         assertEquals(reference.isRepeat(character, x, y, tolerance), filter.isRepeat(character, x, y, tolerance),
             "seed " + seed + ", glyph " + i + " of page " + page + ": " + character + " at " + x + "," + y
                 + " tolerance " + tolerance);
