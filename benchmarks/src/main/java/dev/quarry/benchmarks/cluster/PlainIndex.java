@@ -2,13 +2,11 @@ package dev.quarry.benchmarks.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.quarry.benchmarks.contender.Chunks;
+import dev.quarry.benchmarks.contender.ChunkBulk;
 import dev.quarry.benchmarks.contender.Contender;
 import dev.quarry.benchmarks.contender.JsonHttp;
 import dev.quarry.benchmarks.corpus.SourceDocument;
 import dev.quarry.engine.CorpusSettings;
-import dev.quarry.engine.chunk.ChunkSpan;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,27 +52,7 @@ final class PlainIndex implements Contender {
 
   @Override
   public void indexBatch(List<SourceDocument> documents) throws IOException {
-    ByteArrayOutputStream body = new ByteArrayOutputStream();
-    for (SourceDocument d : documents) {
-      List<ChunkSpan> spans = Chunks.of(d);
-      for (int i = 0; i < spans.size(); i++) {
-        ChunkSpan span = spans.get(i);
-        ObjectNode action = http.mapper.createObjectNode();
-        action.putObject("index").put("_id", d.id() + "#" + i);
-        ObjectNode chunk = http.mapper.createObjectNode()
-            .put("source", d.id()).put("chunk", i).put("start", span.start()).put("end", span.end())
-            .put("title", d.title()).put("text", d.text().substring(span.start(), span.end()));
-        http.mapper.writeValue(body, action);
-        body.write('\n');
-        http.mapper.writeValue(body, chunk);
-        body.write('\n');
-      }
-    }
-    JsonNode answer = http.send("POST", "/" + name + "/_bulk?refresh=wait_for", body.toByteArray(),
-        "application/x-ndjson").ok("_bulk");
-    if (answer.path("errors").asBoolean(true)) {
-      throw new IOException("_bulk into " + name + " reported errors: " + answer.path("items").path(0));
-    }
+    ChunkBulk.send(http, "/" + name + "/_bulk?refresh=wait_for", documents);
   }
 
   @Override

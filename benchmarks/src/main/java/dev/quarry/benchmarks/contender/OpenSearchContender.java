@@ -3,8 +3,6 @@ package dev.quarry.benchmarks.contender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.benchmarks.corpus.SourceDocument;
-import dev.quarry.engine.chunk.ChunkSpan;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -82,38 +80,7 @@ final class OpenSearchContender implements Contender {
 
   @Override
   public void indexBatch(List<SourceDocument> documents) throws IOException {
-    ByteArrayOutputStream body = new ByteArrayOutputStream();
-    for (SourceDocument d : documents) {
-      List<ChunkSpan> spans = Chunks.of(d);
-      for (int i = 0; i < spans.size(); i++) {
-        ChunkSpan span = spans.get(i);
-        ObjectNode action = http.mapper.createObjectNode();
-        action.putObject("index").put("_id", d.id() + "#" + i);
-        ObjectNode chunk = http.mapper.createObjectNode()
-            .put("source", d.id()).put("chunk", i).put("start", span.start()).put("end", span.end())
-            .put("title", d.title())
-            .put("text", d.text().substring(span.start(), span.end()));
-        http.mapper.writeValue(body, action);
-        body.write('\n');
-        http.mapper.writeValue(body, chunk);
-        body.write('\n');
-      }
-    }
-    JsonNode answer = http.send("POST", bulkPath, body.toByteArray(), "application/x-ndjson")
-        .ok("_bulk");
-    if (answer.path("errors").asBoolean(true)) {
-      throw new IOException("_bulk reported errors: " + firstError(answer));
-    }
-  }
-
-  private static String firstError(JsonNode answer) {
-    for (JsonNode item : answer.path("items")) {
-      JsonNode error = item.path("index").path("error");
-      if (!error.isMissingNode()) {
-        return error.toString();
-      }
-    }
-    return answer.toString();
+    ChunkBulk.send(http, bulkPath, documents);
   }
 
   @Override
