@@ -1,5 +1,6 @@
 package dev.quarry.engine.revision;
 
+import dev.quarry.engine.CacheCounter;
 import dev.quarry.engine.index.IndexSnapshot;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -25,6 +26,9 @@ public final class RevisionViews {
   public static final int DEFAULT_MAX_VIEWS = 16;
 
   private final int maxViews;
+  /** Count the views (hits, misses, evictions for the bound, entries held) and the segments' visibilities. */
+  private final CacheCounter viewCounter;
+  private final CacheCounter visibilityCounter;
   private final Map<IndexReader.CacheKey, LeafRevisions> segments = new ConcurrentHashMap<>();
   private final Map<ViewKey, RevisionView> views;
   private final Set<IndexReader.CacheKey> watchedReaders = ConcurrentHashMap.newKeySet();
@@ -34,14 +38,28 @@ public final class RevisionViews {
   }
 
   public RevisionViews(int maxViews) {
+    this(maxViews, new CacheCounter(), new CacheCounter());
+  }
+
+  /**
+   * @param viewCounter counts this cache of views (shared with other corpora's)
+   * @param visibilityCounter counts the segments' caches of visibilities (shared likewise)
+   */
+  public RevisionViews(int maxViews, CacheCounter viewCounter, CacheCounter visibilityCounter) {
     if (maxViews < 1) {
       throw new IllegalArgumentException("maxViews must be at least 1; got " + maxViews);
     }
     this.maxViews = maxViews;
+    this.viewCounter = java.util.Objects.requireNonNull(viewCounter, "viewCounter");
+    this.visibilityCounter = java.util.Objects.requireNonNull(visibilityCounter, "visibilityCounter");
     this.views = new LinkedHashMap<>(16, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<ViewKey, RevisionView> eldest) {
-        return size() > RevisionViews.this.maxViews;
+        boolean evict = size() > RevisionViews.this.maxViews;
+        if (evict) {
+          RevisionViews.this.viewCounter.evicted();
+        }
+        return evict;
       }
     };
   }
@@ -58,10 +76,12 @@ public final class RevisionViews {
       synchronized (views) {
         RevisionView cached = views.get(key);
         if (cached != null) {
+          viewCounter.hit();
           return cached;
         }
       }
     }
+    viewCounter.miss();
     RevisionView view = new RevisionView(revision,
         new RevisionReader(allVersions, leaf -> segment(leaf).at(leaf, revision)));
     if (key != null) {
@@ -70,7 +90,11 @@ public final class RevisionViews {
       }
       synchronized (views) {
         RevisionView raced = views.putIfAbsent(key, view);
-        return raced != null ? raced : view;
+        if (raced != null) {
+          return raced;
+        }
+        viewCounter.added();
+        return view;
       }
     }
     return view;
@@ -79,7 +103,9 @@ public final class RevisionViews {
   /** Drops the views of a snapshot reader that closed: no one can search it any more. */
   private void forgetViewsOf(IndexReader.CacheKey reader) {
     synchronized (views) {
+      int before = views.size();
       views.keySet().removeIf(key -> key.reader() == reader);
+      viewCounter.dropped(before - views.size());
     }
     watchedReaders.remove(reader);
   }
@@ -87,20 +113,29 @@ public final class RevisionViews {
   private LeafRevisions segment(LeafReader leaf) throws IOException {
     IndexReader.CacheHelper helper = leaf.getReaderCacheHelper();
     if (helper == null) {
-      return new LeafRevisions(LeafVisibility.stableFrom(leaf));
+      // Kept by no one: counted apart, so that its entries are not counted as held.
+      return new LeafRevisions(LeafVisibility.stableFrom(leaf), new CacheCounter());
     }
     IndexReader.CacheKey key = helper.getKey();
     LeafRevisions known = segments.get(key);
     if (known != null) {
       return known;
     }
-    LeafRevisions computed = new LeafRevisions(LeafVisibility.stableFrom(leaf));
+    LeafRevisions computed = new LeafRevisions(LeafVisibility.stableFrom(leaf), visibilityCounter);
     LeafRevisions raced = segments.putIfAbsent(key, computed);
     if (raced != null) {
       return raced;
     }
-    helper.addClosedListener(segments::remove);
+    helper.addClosedListener(this::forgetSegment);
     return computed;
+  }
+
+  /** Drops the visibilities of a segment reader that closed. */
+  private void forgetSegment(IndexReader.CacheKey segment) {
+    LeafRevisions gone = segments.remove(segment);
+    if (gone != null) {
+      visibilityCounter.dropped(gone.size());
+    }
   }
 
   /** Number of segments with cached visibility; for tests of the cache's lifecycle. */
