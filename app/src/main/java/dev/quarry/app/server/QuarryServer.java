@@ -140,7 +140,12 @@ public final class QuarryServer implements AutoCloseable {
     // are left out rather than reading 0 (the cluster reports its own).
     boolean embeddedStore = config.openSearch() == null;
     if (embeddedStore) {
-      metrics.bind(new CorporaMetrics(corpora));
+      CorporaMetrics corporaMetrics = new CorporaMetrics(corpora);
+      metrics.bind(corporaMetrics);
+      if (config.metricsCorpusLabels() > 0) {
+        CorpusSeries perCorpus = new CorpusSeries(corporaMetrics, config.metricsCorpusLabels());
+        metrics.bind(perCorpus, perCorpus::refresh);
+      }
     }
     metrics.bind(new CacheMetrics(embeddedStore ? corpora : null, models, embeddedStore ? searchCaches : null));
     if (extractors != null) {
