@@ -12,6 +12,9 @@ import org.apache.lucene.search.QueryCache;
  * <ul>
  *   <li>{@link #revisionViews()}: the recent revisions searched in each open corpus, each with the
  *       statistics it scores with (at most 16 per corpus); a hit is a search that reused them.
+ *   <li>{@link #termStatistics()}: each of those revisions' statistics of the terms searched (at
+ *       most 8,192 terms per revision, none pushed out: beyond that they are computed each time); a
+ *       hit is a term whose statistics were not counted again.
  *   <li>{@link #segmentVisibility()}: which documents of a segment are visible at a revision (at
  *       most 8 revisions per segment); a hit is a segment not scanned again for a search.
  *   <li>{@link #luceneQueries()}: Lucene's own query cache, one per process.
@@ -19,11 +22,17 @@ import org.apache.lucene.search.QueryCache;
  */
 public final class SearchCaches {
   private final CacheCounter revisionViews = new CacheCounter();
+  private final CacheCounter termStatistics = new CacheCounter();
   private final CacheCounter segmentVisibility = new CacheCounter();
 
   /** Counts the per-revision views of the open corpora. */
   public CacheCounter revisionViewCounter() {
     return revisionViews;
+  }
+
+  /** Counts the term statistics the views of the open corpora hold. */
+  public CacheCounter termStatisticsCounter() {
+    return termStatistics;
   }
 
   /** Counts the per-segment visibilities of the open corpora. */
@@ -33,6 +42,10 @@ public final class SearchCaches {
 
   public CacheCounts revisionViews() {
     return revisionViews.counts();
+  }
+
+  public CacheCounts termStatistics() {
+    return termStatistics.counts();
   }
 
   public CacheCounts segmentVisibility() {

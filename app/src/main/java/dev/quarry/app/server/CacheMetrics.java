@@ -25,6 +25,8 @@ import java.util.function.Function;
  *       or hybrid search that ran no model.
  *   <li>{@code revision-views}: the revisions searched lately in each open corpus with their scoring
  *       statistics, all corpora together (embedded store only); a hit is a search that reused them.
+ *   <li>{@code term-statistics}: those revisions' statistics of the terms searched, all views
+ *       together (embedded store only); a hit is a term whose statistics were not counted again.
  *   <li>{@code segment-visibility}: which documents of a segment a revision sees, every open
  *       corpus's segments together (embedded store only); a hit is a segment not scanned again.
  *   <li>{@code lucene-queries}: Lucene's query cache, one per process (embedded store only).
@@ -38,6 +40,7 @@ final class CacheMetrics implements MeterBinder {
   static final String PASSAGE_EMBEDDINGS = "passage-embeddings";
   static final String QUERY_EMBEDDINGS = "query-embeddings";
   static final String REVISION_VIEWS = "revision-views";
+  static final String TERM_STATISTICS = "term-statistics";
   static final String SEGMENT_VISIBILITY = "segment-visibility";
   static final String LUCENE_QUERIES = "lucene-queries";
 
@@ -70,6 +73,7 @@ final class CacheMetrics implements MeterBinder {
     }
     if (searchCaches != null) {
       bind(registry, REVISION_VIEWS, searchCaches, SearchCaches::revisionViews);
+      bind(registry, TERM_STATISTICS, searchCaches, SearchCaches::termStatistics);
       bind(registry, SEGMENT_VISIBILITY, searchCaches, SearchCaches::segmentVisibility);
       bind(registry, LUCENE_QUERIES, searchCaches, c -> SearchCaches.luceneQueries());
     }

@@ -232,15 +232,21 @@ class MetricsOverHttpTest {
       ApiClient.ok(api.retrieval("search", TestTokens.ADMIN, search));
       String text = scrape(api);
       CacheSeries views = CacheSeries.of(text, "revision-views");
+      CacheSeries terms = CacheSeries.of(text, "term-statistics");
       CacheSeries segments = CacheSeries.of(text, "segment-visibility");
       assertTrue(views.misses >= 1 && views.size >= 1, views::toString);
       assertTrue(segments.misses >= 1 && segments.size >= 1, segments::toString);
+      assertTrue(terms.misses >= 1 && terms.size >= 1, terms::toString);
 
       // The same revision again: its view is reused.
       ApiClient.ok(api.retrieval("search", TestTokens.ADMIN, search));
-      CacheSeries viewsAgain = CacheSeries.of(scrape(api), "revision-views");
+      String again = scrape(api);
+      CacheSeries viewsAgain = CacheSeries.of(again, "revision-views");
       assertEquals(views.misses, viewsAgain.misses, viewsAgain::toString);
       assertEquals(views.hits + 1, viewsAgain.hits, viewsAgain::toString);
+      CacheSeries termsAgain = CacheSeries.of(again, "term-statistics");
+      assertEquals(terms.misses, termsAgain.misses, termsAgain::toString);
+      assertTrue(termsAgain.hits > terms.hits, () -> termsAgain + " after " + terms);
 
       // Another source is a new segment and a new revision: the old segment's visibility is reused.
       index(api, "cached", "second", "more words");

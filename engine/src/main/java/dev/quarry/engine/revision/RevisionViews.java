@@ -26,8 +26,12 @@ public final class RevisionViews {
   public static final int DEFAULT_MAX_VIEWS = 16;
 
   private final int maxViews;
-  /** Count the views (hits, misses, evictions for the bound, entries held) and the segments' visibilities. */
+  /**
+   * Count the views (hits, misses, evictions for the bound, entries held), their term statistics
+   * and the segments' visibilities.
+   */
   private final CacheCounter viewCounter;
+  private final CacheCounter termCounter;
   private final CacheCounter visibilityCounter;
   private final Map<IndexReader.CacheKey, LeafRevisions> segments = new ConcurrentHashMap<>();
   private final Map<ViewKey, RevisionView> views;
@@ -38,19 +42,22 @@ public final class RevisionViews {
   }
 
   public RevisionViews(int maxViews) {
-    this(maxViews, new CacheCounter(), new CacheCounter());
+    this(maxViews, new CacheCounter(), new CacheCounter(), new CacheCounter());
   }
 
   /**
    * @param viewCounter counts this cache of views (shared with other corpora's)
+   * @param termCounter counts the views' caches of term statistics (shared likewise)
    * @param visibilityCounter counts the segments' caches of visibilities (shared likewise)
    */
-  public RevisionViews(int maxViews, CacheCounter viewCounter, CacheCounter visibilityCounter) {
+  public RevisionViews(int maxViews, CacheCounter viewCounter, CacheCounter termCounter,
+      CacheCounter visibilityCounter) {
     if (maxViews < 1) {
       throw new IllegalArgumentException("maxViews must be at least 1; got " + maxViews);
     }
     this.maxViews = maxViews;
     this.viewCounter = java.util.Objects.requireNonNull(viewCounter, "viewCounter");
+    this.termCounter = java.util.Objects.requireNonNull(termCounter, "termCounter");
     this.visibilityCounter = java.util.Objects.requireNonNull(visibilityCounter, "visibilityCounter");
     this.views = new LinkedHashMap<>(16, 0.75f, true) {
       @Override
@@ -58,6 +65,7 @@ public final class RevisionViews {
         boolean evict = size() > RevisionViews.this.maxViews;
         if (evict) {
           RevisionViews.this.viewCounter.evicted();
+          eldest.getValue().retire();
         }
         return evict;
       }
@@ -82,8 +90,10 @@ public final class RevisionViews {
       }
     }
     viewCounter.miss();
-    RevisionView view = new RevisionView(revision,
-        new RevisionReader(allVersions, leaf -> segment(leaf).at(leaf, revision)));
+    RevisionReader reader = new RevisionReader(allVersions, leaf -> segment(leaf).at(leaf, revision));
+    // A view kept by no one has its term statistics counted apart, so they are not counted as held.
+    RevisionView view = key == null ? new RevisionView(revision, reader)
+        : new RevisionView(revision, reader, termCounter);
     if (key != null) {
       if (watchedReaders.add(key.reader())) {
         helper.addClosedListener(this::forgetViewsOf);
@@ -91,6 +101,7 @@ public final class RevisionViews {
       synchronized (views) {
         RevisionView raced = views.putIfAbsent(key, view);
         if (raced != null) {
+          view.retire();
           return raced;
         }
         viewCounter.added();
@@ -103,9 +114,15 @@ public final class RevisionViews {
   /** Drops the views of a snapshot reader that closed: no one can search it any more. */
   private void forgetViewsOf(IndexReader.CacheKey reader) {
     synchronized (views) {
-      int before = views.size();
-      views.keySet().removeIf(key -> key.reader() == reader);
-      viewCounter.dropped(before - views.size());
+      var entries = views.entrySet().iterator();
+      while (entries.hasNext()) {
+        var e = entries.next();
+        if (e.getKey().reader() == reader) {
+          entries.remove();
+          viewCounter.dropped(1);
+          e.getValue().retire();
+        }
+      }
     }
     watchedReaders.remove(reader);
   }

@@ -74,7 +74,7 @@ public final class RevisionSearcher {
   public RevisionSearcher(CorpusInfo info, Analyzer analyzer, Embedder embedder,
       dev.quarry.engine.SearchCaches caches) {
     this.views = new RevisionViews(RevisionViews.DEFAULT_MAX_VIEWS, caches.revisionViewCounter(),
-        caches.segmentVisibilityCounter());
+        caches.termStatisticsCounter(), caches.segmentVisibilityCounter());
     this.info = info;
     this.analyzer = analyzer;
     this.fields = CombinedFields.of(info.settings().ranking());
