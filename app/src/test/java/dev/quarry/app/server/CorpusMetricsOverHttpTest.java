@@ -36,11 +36,12 @@ class CorpusMetricsOverHttpTest {
   void corpusLabels_nameTheLargestOpenCorporaAndSumTheRestUnderOther() throws Exception {
     try (ServerProcess server = metricsServer(", \"corpusLabels\": 2")) {
       ApiClient api = server.client();
-      // Four corpora of clearly different sizes: 40, 12, 3 and 1 sources of growing text.
+      // Four corpora of clearly different sizes: 40, 16, 5 and 1 sources of the same size, in text
+      // that does not compress, so that their sizes on disk are far apart whatever their segments.
       Map<String, Long> revisions = new LinkedHashMap<>();
       revisions.put("big", fill(api, "big", 40));
-      revisions.put("mid", fill(api, "mid", 12));
-      revisions.put("small", fill(api, "small", 3));
+      revisions.put("mid", fill(api, "mid", 16));
+      revisions.put("small", fill(api, "small", 5));
       revisions.put("tiny", fill(api, "tiny", 1));
 
       String text = scrape(api);
@@ -125,7 +126,10 @@ class CorpusMetricsOverHttpTest {
     assertTrue(ended.stderr().contains("metrics.corpusLabels"), ended.stderr());
   }
 
-  /** Creates {@code corpus} unless it exists and indexes sources 0..count-1 of growing text; the last revision. */
+  /**
+   * Creates {@code corpus} unless it exists and indexes sources 0..count-1, each 2,000 random words
+   * (the same for the same corpus and source); the last revision.
+   */
   private static long fill(ApiClient api, String corpus, int count) {
     Answer created = api.retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"" + corpus + "\"}");
     if (created.status() != 409) {
@@ -133,7 +137,14 @@ class CorpusMetricsOverHttpTest {
     }
     long revision = 0;
     for (int i = 0; i < count; i++) {
-      String text = ("words of source " + i + " in " + corpus + " ").repeat(20 + i);
+      java.util.Random random = new java.util.Random(corpus.hashCode() * 31L + i);
+      StringBuilder text = new StringBuilder();
+      for (int w = 0; w < 2000; w++) {
+        for (int c = 0; c < 8; c++) {
+          text.append((char) ('a' + random.nextInt(26)));
+        }
+        text.append(' ');
+      }
       revision = ApiClient.ok(api.retrieval("sources/index", TestTokens.ADMIN, "{\"corpus\": \"" + corpus
           + "\", \"source\": \"s" + i + "\", \"text\": \"" + text + "\"}")).at("/revision").asLong();
     }
