@@ -143,6 +143,17 @@ public interface Corpora extends Closeable {
   }
 
   /**
+   * Expert: each corpus open in memory now, by name, with its published revision and what that
+   * revision occupies, for a server's metrics when its operator asks for series per corpus. No grant
+   * is asked, and this names corpora: only a caller that decided to reveal the names may use it.
+   * Empty when the store cannot tell cheaply (corpora on a cluster). Opens no corpus and lists no
+   * folder.
+   */
+  default java.util.Optional<java.util.List<OpenCorpusFootprint>> openCorpusFootprints() {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * Expert: the counts of the cache that keeps corpora open (uses that found a corpus open, uses that
    * opened it, corpora closed for the bound or for being idle), for a server's metrics; names no
    * corpus. Empty when the store keeps no such cache (corpora on a cluster).

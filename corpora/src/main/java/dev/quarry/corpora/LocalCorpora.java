@@ -92,6 +92,11 @@ final class LocalCorpora implements Corpora {
   }
 
   @Override
+  public java.util.Optional<java.util.List<OpenCorpusFootprint>> openCorpusFootprints() {
+    return store.openCorpusFootprints();
+  }
+
+  @Override
   public java.util.Optional<dev.quarry.engine.CacheCounts> openCorporaCache() {
     return store.openCorporaCache();
   }

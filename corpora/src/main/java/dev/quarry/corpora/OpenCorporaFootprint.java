@@ -1,5 +1,7 @@
 package dev.quarry.corpora;
 
+import java.util.Collection;
+
 /**
  * Expert: the corpora a store holds open now and what their published revisions occupy, for
  * metrics ({@link Corpora#openCorpora()}). Names no corpus, so that metrics built on it have no
@@ -11,4 +13,22 @@ package dev.quarry.corpora;
  * @param bytes the size on disk of those segments, all of them together
  * @param largestBytes the largest size on disk of one of them
  */
-public record OpenCorporaFootprint(int open, long segments, int largestSegments, long bytes, long largestBytes) {}
+public record OpenCorporaFootprint(int open, long segments, int largestSegments, long bytes, long largestBytes) {
+  /** No corpus open. */
+  public static final OpenCorporaFootprint NONE = new OpenCorporaFootprint(0, 0, 0, 0, 0);
+
+  /** The totals and largest values of {@code corpora}, one footprint per open corpus. */
+  public static OpenCorporaFootprint of(Collection<OpenCorpusFootprint> corpora) {
+    long segments = 0;
+    int largestSegments = 0;
+    long bytes = 0;
+    long largestBytes = 0;
+    for (OpenCorpusFootprint c : corpora) {
+      segments += c.segments();
+      largestSegments = Math.max(largestSegments, c.segments());
+      bytes += c.bytes();
+      largestBytes = Math.max(largestBytes, c.bytes());
+    }
+    return new OpenCorporaFootprint(corpora.size(), segments, largestSegments, bytes, largestBytes);
+  }
+}

@@ -28,6 +28,7 @@ public final class EngineConfig {
   private final Clock clock;
   private final EmbeddingModels embeddingModels;
   private final EngineListener listener;
+  private final SearchCaches searchCaches = new SearchCaches();
 
   private EngineConfig(Builder b) {
     this.listener = b.listener;
@@ -75,6 +76,11 @@ public final class EngineConfig {
   /** Told of commits, refreshes, searches and merges (for metrics); {@link EngineListener#NONE} by default. */
   public EngineListener listener() {
     return listener;
+  }
+
+  /** The counts of the caches searches use, shared by every corpus opened with this configuration. */
+  public SearchCaches searchCaches() {
+    return searchCaches;
   }
 
   /** The embedding models this process runs; a corpus whose model is not here cannot be opened. */

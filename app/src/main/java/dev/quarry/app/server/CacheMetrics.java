@@ -3,6 +3,7 @@ package dev.quarry.app.server;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.engine.CacheCounts;
 import dev.quarry.engine.EmbeddingModels;
+import dev.quarry.engine.SearchCaches;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,27 +23,43 @@ import java.util.function.Function;
  *       is a passage indexed without running the model. Counted per passage.
  *   <li>{@code query-embeddings}: recent query vectors, every model's together; a hit is a semantic
  *       or hybrid search that ran no model.
+ *   <li>{@code revision-views}: the revisions searched lately in each open corpus with their scoring
+ *       statistics, all corpora together (embedded store only); a hit is a search that reused them.
+ *   <li>{@code term-statistics}: those revisions' statistics of the terms searched, all views
+ *       together (embedded store only); a hit is a term whose statistics were not counted again.
+ *   <li>{@code segment-visibility}: which documents of a segment a revision sees, every open
+ *       corpus's segments together (embedded store only); a hit is a segment not scanned again.
+ *   <li>{@code lucene-queries}: Lucene's query cache, one per process (embedded store only).
  * </ul>
  *
- * <p>Read from the caches' own counts at each scrape (a lock taken briefly per cache); thread-safe.
+ * <p>Read from the caches' own counts at each scrape (a lock taken briefly per cache, or counters
+ * kept as the caches work); thread-safe.
  */
 final class CacheMetrics implements MeterBinder {
   static final String OPEN_CORPORA = "open-corpora";
   static final String PASSAGE_EMBEDDINGS = "passage-embeddings";
   static final String QUERY_EMBEDDINGS = "query-embeddings";
+  static final String REVISION_VIEWS = "revision-views";
+  static final String TERM_STATISTICS = "term-statistics";
+  static final String SEGMENT_VISIBILITY = "segment-visibility";
+  static final String LUCENE_QUERIES = "lucene-queries";
 
   private final Corpora corpora;
   private final EmbeddingModels models;
+  private final SearchCaches searchCaches;
 
   /**
    * @param corpora whose open-corpora cache is counted, or null to leave that cache out (corpora on
    *     a cluster keep none); never read before a scrape, since a server may start before its
    *     corpora are reachable
    * @param models whose embedding caches are counted; null or without models: none
+   * @param searchCaches the counts of the caches the embedded store's searches use, or null to leave
+   *     them out (corpora on a cluster search there)
    */
-  CacheMetrics(Corpora corpora, EmbeddingModels models) {
+  CacheMetrics(Corpora corpora, EmbeddingModels models, SearchCaches searchCaches) {
     this.corpora = corpora;
     this.models = models;
+    this.searchCaches = searchCaches;
   }
 
   @Override
@@ -53,6 +70,12 @@ final class CacheMetrics implements MeterBinder {
     if (models != null && !models.names().isEmpty()) {
       bind(registry, PASSAGE_EMBEDDINGS, models, EmbeddingModels::passageCache);
       bind(registry, QUERY_EMBEDDINGS, models, EmbeddingModels::queryCache);
+    }
+    if (searchCaches != null) {
+      bind(registry, REVISION_VIEWS, searchCaches, SearchCaches::revisionViews);
+      bind(registry, TERM_STATISTICS, searchCaches, SearchCaches::termStatistics);
+      bind(registry, SEGMENT_VISIBILITY, searchCaches, SearchCaches::segmentVisibility);
+      bind(registry, LUCENE_QUERIES, searchCaches, c -> SearchCaches.luceneQueries());
     }
   }
 

@@ -13,7 +13,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -29,7 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * paths ({@code other} for anything else, unknown paths included; {@code /console} for the console's
  * files), {@code method} one of the HTTP methods the server answers ({@code other} otherwise), and
  * {@code status} a three-digit code, {@code cache} one of the server's kinds of cache. No label
- * names a corpus, a source or a client.
+ * names a source or a client, and none names a corpus unless the operator asks for series per
+ * corpus ({@link CorpusSeries}: at most {@code metrics.corpusLabels} names and one overflow value).
  *
  * <p>Thread-safe; one per server, closed with it.
  */
@@ -46,6 +49,8 @@ final class Metrics implements AutoCloseable {
   private final Set<String> endpoints;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final JvmGcMetrics gc = new JvmGcMetrics();
+  /** Run before each scrape: meters whose rows follow what they measure set them there. */
+  private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
   /** The SHA-256 of the token a scraper must present; null: metrics are off. */
   private final byte[] tokenSha256;
 
@@ -75,6 +80,12 @@ final class Metrics implements AutoCloseable {
   /** Adds {@code binder}'s meters (the engine's) to the registry. */
   void bind(io.micrometer.core.instrument.binder.MeterBinder binder) {
     binder.bindTo(registry);
+  }
+
+  /** Adds {@code binder}'s meters, and runs {@code refresh} before each scrape (to set their rows). */
+  void bind(io.micrometer.core.instrument.binder.MeterBinder binder, Runnable refresh) {
+    binder.bindTo(registry);
+    beforeScrape.add(refresh);
   }
 
   /** Whether {@code /metrics} is served at all. */
@@ -115,6 +126,9 @@ final class Metrics implements AutoCloseable {
 
   /** The exposition, in Prometheus' text format. */
   String scrape() {
+    for (Runnable r : beforeScrape) {
+      r.run();
+    }
     return registry.scrape();
   }
 

@@ -110,7 +110,7 @@ public final class QuarryServer implements AutoCloseable {
       jobs = extractors != null && config.features().contains(Feature.INGESTION_JOBS)
           ? IngestJobs.open(dataDir, corpora, config.jobs()) : null;
       return start(corpora, extractors, jobs, dataDir, host, port, tokens, config, engineMetrics,
-          engineConfig.embeddingModels());
+          engineConfig.embeddingModels(), engineConfig.searchCaches());
     } catch (RuntimeException e) {
       closeQuietly(jobs);
       closeQuietly(corpora);
@@ -122,13 +122,13 @@ public final class QuarryServer implements AutoCloseable {
   /** Serves an already open {@code corpora}; the server closes it on {@link #close}. */
   static QuarryServer start(Corpora corpora, String host, int port, Authenticator tokens,
       ServerConfig config) {
-    return start(corpora, null, null, null, host, port, tokens, config, null, null);
+    return start(corpora, null, null, null, host, port, tokens, config, null, null, null);
   }
 
   /** Serves {@code corpora}; the server closes it, then {@code extractors} (may be null), on {@link #close}. */
   private static QuarryServer start(Corpora corpora, Extractors extractors, IngestJobs jobs, Path dataDir, String host,
       int port, Authenticator tokenFile, ServerConfig config, EngineMetrics engineMetrics,
-      dev.quarry.engine.EmbeddingModels models) {
+      dev.quarry.engine.EmbeddingModels models, dev.quarry.engine.SearchCaches searchCaches) {
     Readiness readiness = new Readiness(dataDir, config.minFreeDiskMiB() * 1024 * 1024);
     Metrics metrics = new Metrics(endpoints(corpora), readiness, config.metricsTokenSha256() == null ? null
         : java.util.HexFormat.of().parseHex(config.metricsTokenSha256()));
@@ -140,9 +140,14 @@ public final class QuarryServer implements AutoCloseable {
     // are left out rather than reading 0 (the cluster reports its own).
     boolean embeddedStore = config.openSearch() == null;
     if (embeddedStore) {
-      metrics.bind(new CorporaMetrics(corpora));
+      CorporaMetrics corporaMetrics = new CorporaMetrics(corpora);
+      metrics.bind(corporaMetrics);
+      if (config.metricsCorpusLabels() > 0) {
+        CorpusSeries perCorpus = new CorpusSeries(corporaMetrics, config.metricsCorpusLabels());
+        metrics.bind(perCorpus, perCorpus::refresh);
+      }
     }
-    metrics.bind(new CacheMetrics(embeddedStore ? corpora : null, models));
+    metrics.bind(new CacheMetrics(embeddedStore ? corpora : null, models, embeddedStore ? searchCaches : null));
     if (extractors != null) {
       metrics.bind(new ExtractionMetrics(extractors));
     }

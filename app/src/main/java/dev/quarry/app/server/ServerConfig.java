@@ -32,6 +32,8 @@ import java.util.Set;
  *     not ready; 0: not checked
  * @param metricsTokenSha256 the SHA-256 (64 hex digits) of the bearer token {@code GET /metrics}
  *     asks for; null: {@code /metrics} is off
+ * @param metricsCorpusLabels how many open corpora get series of their own, labelled with their
+ *     name (the rest summed under {@code corpus="_other"}); 0: none, no label names a corpus
  * @param backupDirectory the folder backups are written to (absolute); null: backups are off
  * @param writeMinFreeDiskMiB below this much free space on the data folder's disk, writes are
  *     refused with 507 INSUFFICIENT_STORAGE before any work; 0: not checked
@@ -55,6 +57,7 @@ public record ServerConfig(
     ExtractionSettings extraction,
     long minFreeDiskMiB,
     String metricsTokenSha256,
+    int metricsCorpusLabels,
     Path backupDirectory,
     long writeMinFreeDiskMiB,
     LogFormat logFormat,
@@ -72,19 +75,25 @@ public record ServerConfig(
    */
   public static final long DEFAULT_WRITE_MIN_FREE_DISK_MIB = 256;
 
+  /**
+   * The most corpora {@code metrics.corpusLabels} may name: each adds a few series to every scrape,
+   * and a monitoring system holds each series apart.
+   */
+  public static final int MAX_METRICS_CORPUS_LABELS = 1000;
+
   public static final ServerConfig DEFAULT = new ServerConfig(List.of(), QuarryPluginConfig.AVAILABLE_FEATURES,
       Limits.DEFAULT, EngineConfig.DEFAULT_RETAINED_REVISIONS, EngineConfig.DEFAULT_IDEMPOTENCY_RETENTION,
       CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, QuarryPluginConfig.DEFAULT_MAX_IN_FLIGHT,
       QuarryPluginConfig.DEFAULT_MAX_WAITING, QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS, DEFAULT_MAX_THREADS,
-      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null, null, DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT,
-      null, JobSettings.DEFAULT);
+      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null, 0, null, DEFAULT_WRITE_MIN_FREE_DISK_MIB,
+      LogFormat.TEXT, null, JobSettings.DEFAULT);
 
   /** The settings with the default readiness threshold, and metrics off. */
   public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
       Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
       int maxThreads, ExtractionSettings extraction) {
     this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
-        maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB, null, null,
+        maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB, null, 0, null,
         DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null, JobSettings.DEFAULT);
   }
 
@@ -93,7 +102,7 @@ public record ServerConfig(
       Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
       int maxThreads, ExtractionSettings extraction, long minFreeDiskMiB, String metricsTokenSha256) {
     this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
-        maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256, null,
+        maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256, 0, null,
         DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null, JobSettings.DEFAULT);
   }
 
@@ -101,6 +110,10 @@ public record ServerConfig(
     corsOrigins = List.copyOf(corsOrigins);
     features = Set.copyOf(features);
     java.util.Objects.requireNonNull(logFormat, "logFormat");
+    if (metricsCorpusLabels < 0 || metricsCorpusLabels > MAX_METRICS_CORPUS_LABELS) {
+      throw new IllegalArgumentException("metrics.corpusLabels must be between 0 and " + MAX_METRICS_CORPUS_LABELS
+          + "; got " + metricsCorpusLabels);
+    }
     if (backupDirectory != null && !backupDirectory.isAbsolute()) {
       throw new IllegalArgumentException("backup.directory must be an absolute path; got " + backupDirectory);
     }
@@ -110,7 +123,7 @@ public record ServerConfig(
   public ServerConfig withLogFormat(LogFormat format) {
     return new ServerConfig(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora,
         maxInFlight, maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256,
-        backupDirectory, writeMinFreeDiskMiB, format, openSearch, jobs);
+        metricsCorpusLabels, backupDirectory, writeMinFreeDiskMiB, format, openSearch, jobs);
   }
 
   /**
@@ -151,14 +164,16 @@ public record ServerConfig(
       Long minFreeDisk = readiness == null ? null : readiness.optionalLong("minFreeDiskMiB", 0, 1L << 40);
       WireObject metrics = root.optionalObject("metrics");
       String metricsToken = null;
+      Integer corpusLabels = null;
       if (metrics != null) {
-        metrics.allowOnly(Set.of("tokenSha256"));
+        metrics.allowOnly(Set.of("tokenSha256", "corpusLabels"));
         metricsToken = metrics.optionalString("tokenSha256");
         if (metricsToken == null || !metricsToken.matches("[0-9a-fA-F]{64}")) {
           throw QuarryException.invalid(metrics.pathOf("tokenSha256"),
               "tokenSha256 must be 64 hex digits, the SHA-256 of the token scrapers send");
         }
         metricsToken = metricsToken.toLowerCase(java.util.Locale.ROOT);
+        corpusLabels = metrics.optionalInt("corpusLabels", 0, MAX_METRICS_CORPUS_LABELS);
       }
       WireObject backup = root.optionalObject("backup");
       Path backupDirectory = null;
@@ -189,6 +204,13 @@ public record ServerConfig(
             + "when corpora live on OpenSearch (store.opensearch): the cluster's own disk watermarks guard its "
             + "writes; remove the key");
       }
+      if (corpusLabels != null && openSearch != null) {
+        // Only the embedded store can tell cheaply what each open corpus holds: on a cluster the
+        // series would never appear, and the key would promise what it cannot give.
+        throw QuarryException.invalid(metrics.pathOf("corpusLabels"), "metrics.corpusLabels has no effect when "
+            + "corpora live on OpenSearch (store.opensearch): the cluster reports each index's size and documents "
+            + "itself; remove the key");
+      }
       WireObject logging = root.optionalObject("logging");
       LogFormat logFormat = d.logFormat;
       if (logging != null) {
@@ -216,6 +238,7 @@ public record ServerConfig(
           extraction(root.optionalObject("extraction")),
           minFreeDisk == null ? d.minFreeDiskMiB : minFreeDisk,
           metricsToken,
+          corpusLabels == null ? d.metricsCorpusLabels : corpusLabels,
           backupDirectory,
           writeFloor == null ? d.writeMinFreeDiskMiB : writeFloor,
           logFormat,

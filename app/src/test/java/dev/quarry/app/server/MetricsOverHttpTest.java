@@ -222,6 +222,45 @@ class MetricsOverHttpTest {
     }
   }
 
+  @Test
+  void theSearchCachesCountReusedRevisionsAndSegments() throws Exception {
+    try (ServerProcess server = metricsServer()) {
+      ApiClient api = server.client();
+      ApiClient.ok(api.retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"cached\"}"));
+      index(api, "cached", "first", "searched words");
+      String search = "{\"corpus\": \"cached\", \"query\": \"words\", \"mode\": \"lexical\"}";
+      ApiClient.ok(api.retrieval("search", TestTokens.ADMIN, search));
+      String text = scrape(api);
+      CacheSeries views = CacheSeries.of(text, "revision-views");
+      CacheSeries terms = CacheSeries.of(text, "term-statistics");
+      CacheSeries segments = CacheSeries.of(text, "segment-visibility");
+      assertTrue(views.misses >= 1 && views.size >= 1, views::toString);
+      assertTrue(segments.misses >= 1 && segments.size >= 1, segments::toString);
+      assertTrue(terms.misses >= 1 && terms.size >= 1, terms::toString);
+
+      // The same revision again: its view is reused.
+      ApiClient.ok(api.retrieval("search", TestTokens.ADMIN, search));
+      String again = scrape(api);
+      CacheSeries viewsAgain = CacheSeries.of(again, "revision-views");
+      assertEquals(views.misses, viewsAgain.misses, viewsAgain::toString);
+      assertEquals(views.hits + 1, viewsAgain.hits, viewsAgain::toString);
+      CacheSeries termsAgain = CacheSeries.of(again, "term-statistics");
+      assertEquals(terms.misses, termsAgain.misses, termsAgain::toString);
+      assertTrue(termsAgain.hits > terms.hits, () -> termsAgain + " after " + terms);
+
+      // Another source is a new segment and a new revision: the old segment's visibility is reused.
+      index(api, "cached", "second", "more words");
+      ApiClient.ok(api.retrieval("search", TestTokens.ADMIN, search));
+      String after = scrape(api);
+      CacheSeries segmentsAgain = CacheSeries.of(after, "segment-visibility");
+      assertTrue(segmentsAgain.hits > segments.hits, () -> segmentsAgain + " after " + segments);
+      assertTrue(CacheSeries.of(after, "revision-views").misses > viewsAgain.misses, after);
+      CacheSeries lucene = CacheSeries.of(after, "lucene-queries");
+      assertTrue(lucene.hits >= 0 && lucene.size >= 0, lucene::toString);
+      assertFalse(after.contains("cached\""), "no label names a corpus");
+    }
+  }
+
   private static void index(ApiClient api, String corpus, String source, String text) {
     ApiClient.ok(api.retrieval("sources/index", TestTokens.ADMIN, "{\"corpus\": \"" + corpus + "\", \"source\": \""
         + source + "\", \"text\": \"" + text + "\"}"));

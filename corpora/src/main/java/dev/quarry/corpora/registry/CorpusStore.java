@@ -41,6 +41,14 @@ public interface CorpusStore extends Closeable {
   }
 
   /**
+   * Expert: each corpus this store holds open now, by name, with its published revision and what it
+   * occupies, for metrics; empty when the store cannot tell cheaply. Opens nothing.
+   */
+  default java.util.Optional<List<dev.quarry.corpora.OpenCorpusFootprint>> openCorpusFootprints() {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * Expert: the counts of the cache that keeps corpora open, for metrics; empty when the store keeps
    * none (corpora on a cluster).
    */

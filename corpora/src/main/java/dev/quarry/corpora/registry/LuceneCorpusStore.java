@@ -236,38 +236,38 @@ public final class LuceneCorpusStore implements CorpusStore {
   }
 
   /**
-   * Reads each open corpus's footprint (its published segments, whose sizes Lucene remembers once
-   * measured): no folder is listed and no corpus is opened, so a call costs a few reads per segment of
-   * at most {@code maxOpenCorpora} corpora. A corpus closing meanwhile is left out.
+   * Reads each open corpus's footprint (its published revision and segments, whose sizes Lucene
+   * remembers once measured): no folder is listed and no corpus is opened, so a call costs a few
+   * reads per segment of at most {@code maxOpenCorpora} corpora. A corpus closing meanwhile is left
+   * out; the list is in no particular order.
    */
   @Override
-  public Optional<dev.quarry.corpora.OpenCorporaFootprint> openCorpora() {
-    int count = 0;
-    int largestSegments = 0;
-    long segments = 0;
-    long bytes = 0;
-    long largestBytes = 0;
-    for (OpenCorpus oc : open.asMap().values()) {
+  public Optional<List<dev.quarry.corpora.OpenCorpusFootprint>> openCorpusFootprints() {
+    List<dev.quarry.corpora.OpenCorpusFootprint> out = new ArrayList<>();
+    for (var e : open.asMap().entrySet()) {
+      OpenCorpus oc = e.getValue();
       if (!oc.tryAcquire()) {
         continue;
       }
       try {
-        Optional<dev.quarry.engine.IndexFootprint> f = oc.index().footprint();
-        count++;
-        if (f.isPresent()) {
-          segments += f.get().segments();
-          largestSegments = Math.max(largestSegments, f.get().segments());
-          bytes += f.get().bytes();
-          largestBytes = Math.max(largestBytes, f.get().bytes());
-        }
-      } catch (QuarryException e) {
+        CorpusIndex index = oc.index();
+        // The footprint first: it fails on a closed index, before the revision is read from it.
+        dev.quarry.engine.IndexFootprint f =
+            index.footprint().orElse(new dev.quarry.engine.IndexFootprint(0, 0));
+        out.add(new dev.quarry.corpora.OpenCorpusFootprint(e.getKey(), index.revision(), f.segments(), f.bytes()));
+      } catch (QuarryException ex) {
         // closed under us (a failed writer): it is not open any more
       } finally {
         oc.release();
       }
     }
-    return Optional.of(new dev.quarry.corpora.OpenCorporaFootprint(count, segments, largestSegments, bytes,
-        largestBytes));
+    return Optional.of(out);
+  }
+
+  /** The totals of {@link #openCorpusFootprints()}. */
+  @Override
+  public Optional<dev.quarry.corpora.OpenCorporaFootprint> openCorpora() {
+    return openCorpusFootprints().map(dev.quarry.corpora.OpenCorporaFootprint::of);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.quarry.engine.revision;
 
+import dev.quarry.engine.CacheCounter;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,16 +17,30 @@ final class LeafRevisions {
   static final int MAX_REVISIONS_PER_SEGMENT = 8;
 
   private final long stableFrom;
+  /** Counts lookups, entries and evictions (shared by the segments of every open corpus). */
+  private final CacheCounter counter;
   private final Map<Long, LeafVisibility> byRevision =
       new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, LeafVisibility> eldest) {
-          return size() > MAX_REVISIONS_PER_SEGMENT;
+          boolean evict = size() > MAX_REVISIONS_PER_SEGMENT;
+          if (evict) {
+            counter.evicted();
+          }
+          return evict;
         }
       };
 
-  LeafRevisions(long stableFrom) {
+  LeafRevisions(long stableFrom, CacheCounter counter) {
     this.stableFrom = stableFrom;
+    this.counter = counter;
+  }
+
+  /** The visibilities held now. */
+  int size() {
+    synchronized (byRevision) {
+      return byRevision.size();
+    }
   }
 
   LeafVisibility at(LeafReader allVersionsLeaf, long revision) throws IOException {
@@ -33,13 +48,19 @@ final class LeafRevisions {
     synchronized (byRevision) {
       LeafVisibility cached = byRevision.get(effective);
       if (cached != null) {
+        counter.hit();
         return cached;
       }
     }
+    counter.miss();
     LeafVisibility computed = LeafVisibility.compute(allVersionsLeaf, effective);
     synchronized (byRevision) {
       LeafVisibility raced = byRevision.putIfAbsent(effective, computed);
-      return raced != null ? raced : computed;
+      if (raced != null) {
+        return raced;
+      }
+      counter.added();
+      return computed;
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.quarry.engine.revision;
 
+import dev.quarry.engine.CacheCounter;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
@@ -28,10 +29,30 @@ public final class RevisionView {
   private final DirectoryReader reader;
   private final Map<Term, Optional<TermStatistics>> termStats = new ConcurrentHashMap<>();
   private final Map<String, Optional<CollectionStatistics>> fieldStats = new ConcurrentHashMap<>();
+  /** Counts the term statistics looked up and held (shared with the other views of the process). */
+  private final CacheCounter termCounter;
+  /** Set once the view left its cache: what it still computes is no longer counted as held. */
+  private boolean retired;
 
   RevisionView(long revision, DirectoryReader reader) {
+    this(revision, reader, new CacheCounter());
+  }
+
+  RevisionView(long revision, DirectoryReader reader, CacheCounter termCounter) {
     this.revision = revision;
     this.reader = reader;
+    this.termCounter = termCounter;
+  }
+
+  /**
+   * The view left its cache (evicted, or its snapshot closed): its term statistics are no longer
+   * counted as held, including any a search still using it adds.
+   */
+  synchronized void retire() {
+    if (!retired) {
+      retired = true;
+      termCounter.dropped(termStats.size());
+    }
   }
 
   public long revision() {
@@ -46,10 +67,15 @@ public final class RevisionView {
   /** The term's statistics over the chunks visible at this revision, or null when none has it. */
   public TermStatistics termStatistics(Term term) throws IOException {
     Optional<TermStatistics> cached = termStats.get(term);
-    if (cached == null) {
-      cached = Optional.ofNullable(computeTermStatistics(term));
-      if (termStats.size() < MAX_CACHED_TERMS) {
-        termStats.putIfAbsent(term, cached);
+    if (cached != null) {
+      termCounter.hit();
+      return cached.orElse(null);
+    }
+    termCounter.miss();
+    cached = Optional.ofNullable(computeTermStatistics(term));
+    synchronized (this) {
+      if (termStats.size() < MAX_CACHED_TERMS && termStats.putIfAbsent(term, cached) == null && !retired) {
+        termCounter.added();
       }
     }
     return cached.orElse(null);

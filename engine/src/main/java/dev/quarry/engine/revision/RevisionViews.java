@@ -1,5 +1,6 @@
 package dev.quarry.engine.revision;
 
+import dev.quarry.engine.CacheCounter;
 import dev.quarry.engine.index.IndexSnapshot;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -25,6 +26,13 @@ public final class RevisionViews {
   public static final int DEFAULT_MAX_VIEWS = 16;
 
   private final int maxViews;
+  /**
+   * Count the views (hits, misses, evictions for the bound, entries held), their term statistics
+   * and the segments' visibilities.
+   */
+  private final CacheCounter viewCounter;
+  private final CacheCounter termCounter;
+  private final CacheCounter visibilityCounter;
   private final Map<IndexReader.CacheKey, LeafRevisions> segments = new ConcurrentHashMap<>();
   private final Map<ViewKey, RevisionView> views;
   private final Set<IndexReader.CacheKey> watchedReaders = ConcurrentHashMap.newKeySet();
@@ -34,14 +42,32 @@ public final class RevisionViews {
   }
 
   public RevisionViews(int maxViews) {
+    this(maxViews, new CacheCounter(), new CacheCounter(), new CacheCounter());
+  }
+
+  /**
+   * @param viewCounter counts this cache of views (shared with other corpora's)
+   * @param termCounter counts the views' caches of term statistics (shared likewise)
+   * @param visibilityCounter counts the segments' caches of visibilities (shared likewise)
+   */
+  public RevisionViews(int maxViews, CacheCounter viewCounter, CacheCounter termCounter,
+      CacheCounter visibilityCounter) {
     if (maxViews < 1) {
       throw new IllegalArgumentException("maxViews must be at least 1; got " + maxViews);
     }
     this.maxViews = maxViews;
+    this.viewCounter = java.util.Objects.requireNonNull(viewCounter, "viewCounter");
+    this.termCounter = java.util.Objects.requireNonNull(termCounter, "termCounter");
+    this.visibilityCounter = java.util.Objects.requireNonNull(visibilityCounter, "visibilityCounter");
     this.views = new LinkedHashMap<>(16, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<ViewKey, RevisionView> eldest) {
-        return size() > RevisionViews.this.maxViews;
+        boolean evict = size() > RevisionViews.this.maxViews;
+        if (evict) {
+          RevisionViews.this.viewCounter.evicted();
+          eldest.getValue().retire();
+        }
+        return evict;
       }
     };
   }
@@ -58,19 +84,28 @@ public final class RevisionViews {
       synchronized (views) {
         RevisionView cached = views.get(key);
         if (cached != null) {
+          viewCounter.hit();
           return cached;
         }
       }
     }
-    RevisionView view = new RevisionView(revision,
-        new RevisionReader(allVersions, leaf -> segment(leaf).at(leaf, revision)));
+    viewCounter.miss();
+    RevisionReader reader = new RevisionReader(allVersions, leaf -> segment(leaf).at(leaf, revision));
+    // A view kept by no one has its term statistics counted apart, so they are not counted as held.
+    RevisionView view = key == null ? new RevisionView(revision, reader)
+        : new RevisionView(revision, reader, termCounter);
     if (key != null) {
       if (watchedReaders.add(key.reader())) {
         helper.addClosedListener(this::forgetViewsOf);
       }
       synchronized (views) {
         RevisionView raced = views.putIfAbsent(key, view);
-        return raced != null ? raced : view;
+        if (raced != null) {
+          view.retire();
+          return raced;
+        }
+        viewCounter.added();
+        return view;
       }
     }
     return view;
@@ -79,7 +114,15 @@ public final class RevisionViews {
   /** Drops the views of a snapshot reader that closed: no one can search it any more. */
   private void forgetViewsOf(IndexReader.CacheKey reader) {
     synchronized (views) {
-      views.keySet().removeIf(key -> key.reader() == reader);
+      var entries = views.entrySet().iterator();
+      while (entries.hasNext()) {
+        var e = entries.next();
+        if (e.getKey().reader() == reader) {
+          entries.remove();
+          viewCounter.dropped(1);
+          e.getValue().retire();
+        }
+      }
     }
     watchedReaders.remove(reader);
   }
@@ -87,20 +130,29 @@ public final class RevisionViews {
   private LeafRevisions segment(LeafReader leaf) throws IOException {
     IndexReader.CacheHelper helper = leaf.getReaderCacheHelper();
     if (helper == null) {
-      return new LeafRevisions(LeafVisibility.stableFrom(leaf));
+      // Kept by no one: counted apart, so that its entries are not counted as held.
+      return new LeafRevisions(LeafVisibility.stableFrom(leaf), new CacheCounter());
     }
     IndexReader.CacheKey key = helper.getKey();
     LeafRevisions known = segments.get(key);
     if (known != null) {
       return known;
     }
-    LeafRevisions computed = new LeafRevisions(LeafVisibility.stableFrom(leaf));
+    LeafRevisions computed = new LeafRevisions(LeafVisibility.stableFrom(leaf), visibilityCounter);
     LeafRevisions raced = segments.putIfAbsent(key, computed);
     if (raced != null) {
       return raced;
     }
-    helper.addClosedListener(segments::remove);
+    helper.addClosedListener(this::forgetSegment);
     return computed;
+  }
+
+  /** Drops the visibilities of a segment reader that closed. */
+  private void forgetSegment(IndexReader.CacheKey segment) {
+    LeafRevisions gone = segments.remove(segment);
+    if (gone != null) {
+      visibilityCounter.dropped(gone.size());
+    }
   }
 
   /** Number of segments with cached visibility; for tests of the cache's lifecycle. */

@@ -51,7 +51,7 @@ public final class RevisionSearcher {
   private final CorpusInfo info;
   private final Analyzer analyzer;
   private final CombinedFields fields;
-  private final RevisionViews views = new RevisionViews();
+  private final RevisionViews views;
   /** The corpus's embedding model, or null for a lexical corpus. */
   private final Embedder embedder;
 
@@ -64,6 +64,17 @@ public final class RevisionSearcher {
    *     for a lexical corpus
    */
   public RevisionSearcher(CorpusInfo info, Analyzer analyzer, Embedder embedder) {
+    this(info, analyzer, embedder, new dev.quarry.engine.SearchCaches());
+  }
+
+  /**
+   * @param embedder the model of an embedding corpus, null for a lexical corpus
+   * @param caches where the per-revision caches of this corpus are counted (the process's)
+   */
+  public RevisionSearcher(CorpusInfo info, Analyzer analyzer, Embedder embedder,
+      dev.quarry.engine.SearchCaches caches) {
+    this.views = new RevisionViews(RevisionViews.DEFAULT_MAX_VIEWS, caches.revisionViewCounter(),
+        caches.termStatisticsCounter(), caches.segmentVisibilityCounter());
     this.info = info;
     this.analyzer = analyzer;
     this.fields = CombinedFields.of(info.settings().ranking());

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quarry.engine.CacheCounter;
+import dev.quarry.engine.CacheCounts;
 import dev.quarry.engine.index.Fields;
 import dev.quarry.engine.index.IndexSnapshot;
 import dev.quarry.engine.search.TestCorpus;
@@ -119,6 +121,36 @@ class RevisionViewsTest {
       assertEquals(0, views.cachedViews());
     }
     assertEquals(0, views.cachedSegments());
+  }
+
+  @Test
+  void counters_countHitsMissesEvictionsAndHeldEntries_backToNoneWhenTheReadersClose() throws IOException {
+    CacheCounter viewCounter = new CacheCounter();
+    CacheCounter termCounter = new CacheCounter();
+    CacheCounter visibilityCounter = new CacheCounter();
+    RevisionViews views = new RevisionViews(2, viewCounter, termCounter, visibilityCounter);
+    try (TestCorpus corpus = new TestCorpus(dir)) {
+      corpus.index(new Source("a", "words"));
+      corpus.index(new Source("b", "words"));
+      corpus.index(new Source("c", "words"));
+      IndexSnapshot snapshot = corpus.snapshot();
+      stats(views.at(snapshot, 1), "words");
+      stats(views.at(snapshot, 1), "words");
+      stats(views.at(snapshot, 2), "words");
+      assertEquals(new CacheCounts(1, 2, 0, 2), termCounter.counts(), "one term in each of two views");
+      assertEquals(new CacheCounts(1, 2, 0, 2), viewCounter.counts());
+      views.at(snapshot, 3); // a third view: the bound of two pushes the least recently used one out
+      assertEquals(new CacheCounts(1, 3, 1, 2), viewCounter.counts());
+      assertEquals(1, termCounter.counts().size(), "the evicted view's term statistics are held no more");
+      CacheCounts visibilities = visibilityCounter.counts();
+      assertTrue(visibilities.misses() >= 3 && visibilities.size() >= 3, visibilities::toString);
+      assertEquals(visibilities.misses() - visibilities.evictions(), visibilities.size(), visibilities::toString);
+      snapshot.release();
+      assertEquals(0, viewCounter.counts().size(), "the views of a closed reader are held no more");
+      assertEquals(0, termCounter.counts().size(), "nor their term statistics");
+    }
+    assertEquals(0, visibilityCounter.counts().size(), "nor the visibilities of closed segments");
+    assertEquals(new CacheCounts(1, 3, 1, 0), viewCounter.counts(), "the counts stay");
   }
 
   private static VisibleLeafReader leaf(RevisionView view, int ord) {
