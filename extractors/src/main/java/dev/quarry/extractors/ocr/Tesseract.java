@@ -29,6 +29,8 @@ public final class Tesseract {
   public static final String LANGUAGE = "eng";
   /** Address space one recognition may use; a 300 dpi page needs a few hundred MiB. */
   static final long MAX_ADDRESS_SPACE_BYTES = 2L << 30;
+  /** Automatic page segmentation with orientation and script detection. */
+  static final String PAGE_SEGMENTATION = "1";
   private static final Path TIMEOUT = Path.of("/usr/bin/timeout");
   private static final Path PRLIMIT = Path.of("/usr/bin/prlimit");
 
@@ -72,7 +74,8 @@ public final class Tesseract {
   }
 
   /**
-   * Recognises the text of {@code image} (PNG, JPEG, TIFF with all its frames, WebP, ...).
+   * Recognises the text of {@code image} (PNG, JPEG, TIFF with all its frames, WebP, ...), each
+   * frame turned upright first when its text lies turned by a quarter, half or three quarters.
    *
    * @param budget how long it may take; past it the process is killed and extraction fails
    * @throws ExtractionException {@code EXTRACTION_FAILED} when tesseract cannot read the image,
@@ -129,7 +132,11 @@ public final class Tesseract {
     if (Files.isExecutable(PRLIMIT)) {
       line.addAll(List.of(PRLIMIT.toString(), "--as=" + MAX_ADDRESS_SPACE_BYTES, "--"));
     }
-    line.addAll(List.of(command, image.toString(), "stdout", "-l", LANGUAGE, "--psm", "3", "tsv"));
+    // Page segmentation mode 1 is mode 3 (automatic layout) after orientation detection: a page
+    // scanned turned 90, 180 or 270 degrees is turned upright inside this same bounded process,
+    // whatever the image format and for each frame of a TIFF. It needs the orientation data
+    // (osd.traineddata); without it tesseract says so on stderr and reads the page as it lies.
+    line.addAll(List.of(command, image.toString(), "stdout", "-l", LANGUAGE, "--psm", PAGE_SEGMENTATION, "tsv"));
     return line;
   }
 
