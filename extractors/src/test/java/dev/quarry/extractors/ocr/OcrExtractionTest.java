@@ -130,6 +130,27 @@ class OcrExtractionTest {
     assertReadUpright(extractors.extractWith(rotate, ExtractionOptions.declared(null)), 180, "/Rotate 180");
   }
 
+  /**
+   * A real scan from the shared collection, saved turned a quarter, reads as its upright twin does
+   * (skipped without the shared collection).
+   */
+  @Test
+  void sharedScanTurnedAQuarter_readsAsItsUprightTwin() throws Exception {
+    Extraction upright = extractors.extractWith(SharedDocs.good("docling__ocr_test.pdf"),
+        ExtractionOptions.declared("application/pdf"));
+    Extraction turned = extractors.extractWith(SharedDocs.good("docling__ocr_test_rotated_90.pdf"),
+        ExtractionOptions.declared("application/pdf"));
+    double accuracy = ScannedPages.wordAccuracy(upright.text(), turned.text());
+    System.out.printf("OCR of a real scan turned a quarter: word accuracy %.3f against its upright twin; %s%n",
+        accuracy, turned.warnings());
+    assertTrue(upright.text().split("\\s+").length >= 10, upright.text());
+    assertTrue(accuracy >= 0.9, "word accuracy " + accuracy + " on: " + turned.text());
+    assertTrue(turned.warnings().stream().anyMatch(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)
+        && w.pages().equals(List.of(1))), turned.warnings()::toString);
+    assertTrue(upright.warnings().stream().noneMatch(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)),
+        upright.warnings()::toString);
+  }
+
   private static void assertReadUpright(Extraction extraction, int degrees, String what) {
     double accuracy = ScannedPages.wordAccuracy(String.join(" ", ScannedPages.PAGE), extraction.text());
     System.out.printf("OCR word accuracy on a page scanned at 200 dpi, %s: %.3f (mean confidence %s)%n", what,
