@@ -96,7 +96,8 @@ public final class Recognizer {
           + " pages could not be recognised; their text is missing.", failedPages));
     }
     rotatedPages.forEach((degrees, pages) -> warnings.add(new ExtractionWarning(ExtractionWarning.OCR_ROTATED,
-        pages.size() + " recognised pages lay turned " + degrees + " degrees clockwise; they were read upright.",
+        (pages.size() == 1 ? "1 recognised page lay turned " : pages.size() + " recognised pages lay turned ")
+            + degrees + " degrees clockwise; " + (pages.size() == 1 ? "it was" : "they were") + " read upright.",
         pages)));
     return warnings;
   }
