@@ -101,6 +101,13 @@ class ClientOcrOverHttpTest {
       assertTrue(pdf.characters() > 100, pdf::toString);
       assertRecognised(pdf);
 
+      Receipt text = client.ingest(IngestRequest.of("scans", "notes.txt"),
+          Files.writeString(dir.resolve("notes.txt"), "Notes typed about the northern lighthouse.\n"));
+      assertNull(text.ocr(), "no OCR report when nothing was recognised: " + text);
+      assertEquals(List.of(), text.ocrWarnings());
+
+      assumeTrue(Tesseract.onPath().detectsOrientation(),
+          "tesseract has no orientation data (osd; Debian: tesseract-ocr-osd); skipping the page scanned upside down");
       Receipt turned = client.ingest(IngestRequest.of("scans", "upside-down.png"), upsideDown);
       assertRecognised(turned);
       assertEquals(List.of("OCR_ROTATED"), turned.ocrWarnings().stream().map(Receipt.Warning::code).toList(),
@@ -109,11 +116,6 @@ class ClientOcrOverHttpTest {
       assertTrue(turned.ocrWarnings().get(0).message().contains("180 degrees"), turned::toString);
       assertTrue(client.search("scans", "seven ships passing the cape").results().stream()
           .anyMatch(h -> h.source().equals("upside-down.png")), "the page was read upright");
-
-      Receipt text = client.ingest(IngestRequest.of("scans", "notes.txt"),
-          Files.writeString(dir.resolve("notes.txt"), "Notes typed about the northern lighthouse.\n"));
-      assertNull(text.ocr(), "no OCR report when nothing was recognised: " + text);
-      assertEquals(List.of(), text.ocrWarnings());
     }
   }
 

@@ -27,6 +27,8 @@ public final class Tesseract {
 
   /** The language data Debian's {@code tesseract-ocr-eng} installs. */
   public static final String LANGUAGE = "eng";
+  /** The orientation and script data Debian's {@code tesseract-ocr-osd} installs. */
+  public static final String ORIENTATION_DATA = "osd";
   /** Address space one recognition may use; a 300 dpi page needs a few hundred MiB. */
   static final long MAX_ADDRESS_SPACE_BYTES = 2L << 30;
   /** Automatic page segmentation with orientation and script detection. */
@@ -55,6 +57,19 @@ public final class Tesseract {
    * within a few seconds.
    */
   public boolean available() {
+    return hasData(LANGUAGE);
+  }
+
+  /**
+   * Whether this tesseract has the orientation data ({@value #ORIENTATION_DATA}) that turns pages
+   * scanned sideways or upside down upright; without it they are read as they lie.
+   */
+  public boolean detectsOrientation() {
+    return hasData(ORIENTATION_DATA);
+  }
+
+  /** Whether {@code tesseract --list-langs} names {@code data}, asked within a few seconds. */
+  private boolean hasData(String data) {
     try {
       Process process = new ProcessBuilder(command, "--list-langs").redirectErrorStream(true).start();
       process.getOutputStream().close();
@@ -64,7 +79,7 @@ public final class Tesseract {
         return false;
       }
       return process.exitValue() == 0
-          && new String(out, StandardCharsets.UTF_8).lines().anyMatch(l -> l.strip().equals(LANGUAGE));
+          && new String(out, StandardCharsets.UTF_8).lines().anyMatch(l -> l.strip().equals(data));
     } catch (IOException e) {
       return false;
     } catch (InterruptedException e) {

@@ -102,8 +102,15 @@ class OcrExtractionTest {
     }
   }
 
+  /** Skips, saying so, without the orientation data: pages are then read as they lie. */
+  private static void assumeOrientationData() {
+    assumeTrue(Tesseract.onPath().detectsOrientation(),
+        "tesseract has no orientation data (osd; Debian: tesseract-ocr-osd); skipping the turned pages");
+  }
+
   @Test
   void turnedImages_areReadUpright_andTheTurnIsReported(@TempDir Path dir) throws Exception {
+    assumeOrientationData();
     BufferedImage upright = ScannedPages.render(
         ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(ScannedPages.PAGE)), 200);
     for (int degrees : List.of(90, 180, 270)) {
@@ -116,6 +123,7 @@ class OcrExtractionTest {
 
   @Test
   void turnedScansInPdfs_areReadUpright_andTheTurnIsReported(@TempDir Path dir) throws Exception {
+    assumeOrientationData();
     Path text = ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(ScannedPages.PAGE));
     BufferedImage upright = ScannedPages.render(text, 200);
     for (int degrees : List.of(90, 180)) {
@@ -136,6 +144,7 @@ class OcrExtractionTest {
    */
   @Test
   void sharedScanTurnedAQuarter_readsAsItsUprightTwin() throws Exception {
+    assumeOrientationData();
     Extraction upright = extractors.extractWith(SharedDocs.good("docling__ocr_test.pdf"),
         ExtractionOptions.declared("application/pdf"));
     Extraction turned = extractors.extractWith(SharedDocs.good("docling__ocr_test_rotated_90.pdf"),

@@ -36,6 +36,7 @@ class OcrSwitchTest {
   @Test
   void missingTesseract_ocrIsNotAvailable() {
     assertFalse(Tesseract.at("/nonexistent/tesseract").available());
+    assertFalse(Tesseract.at("/nonexistent/tesseract").detectsOrientation());
   }
 
   @Test
