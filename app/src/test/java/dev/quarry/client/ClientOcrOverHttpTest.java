@@ -2,6 +2,8 @@ package dev.quarry.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -14,6 +16,7 @@ import java.awt.image.BufferedImage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +27,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the feature {@code ocr}, {@code auto} is refused naming the field {@code ocr} and {@code off} gives
  * an image the refusal it gets anyway; on one with OCR switched on (skipped when Tesseract with
  * English data is not installed), {@code off} refuses what the server would otherwise recognise,
- * and {@code auto} recognises a scanned page, found by search.
+ * and {@code auto} recognises a scanned page, found by search, its receipt carrying the OCR report
+ * ({@link Receipt#ocr()}, {@link Receipt#ocrWarnings()}), a page scanned upside down included.
  */
 class ClientOcrOverHttpTest {
   @TempDir
@@ -34,6 +38,7 @@ class ClientOcrOverHttpTest {
   static QuarryClient admin;
   static Path png;
   static Path scan;
+  static Path upsideDown;
 
   @BeforeAll
   static void start() throws Exception {
@@ -42,6 +47,7 @@ class ClientOcrOverHttpTest {
     BufferedImage page = TestScans.render(TestScans.textPdf(1, TestScans.PAGE), 200);
     png = Files.write(dir.resolve("logbook.png"), TestScans.encode(page, "png"));
     scan = Files.write(dir.resolve("scan.pdf"), TestScans.imageOnlyPdf(page));
+    upsideDown = Files.write(dir.resolve("upside-down.png"), TestScans.encode(TestScans.turned(page, 180), "png"));
   }
 
   @Test
@@ -88,9 +94,36 @@ class ClientOcrOverHttpTest {
       assertEquals("image/png", recognised.mediaType());
       assertTrue(client.search("scans", "northern lighthouse logbook").results().stream()
           .anyMatch(h -> h.source().equals("logbook.png")), "the recognised words are found");
+      assertRecognised(recognised);
+      assertEquals(List.of(), recognised.ocrWarnings(), "an upright page read well warns of nothing");
       Receipt pdf = client.ingest(IngestRequest.of("scans", "scan.pdf").withOcr("auto"), scan);
       assertEquals("pdfbox", pdf.extractor(), pdf::toString);
       assertTrue(pdf.characters() > 100, pdf::toString);
+      assertRecognised(pdf);
+
+      Receipt text = client.ingest(IngestRequest.of("scans", "notes.txt"),
+          Files.writeString(dir.resolve("notes.txt"), "Notes typed about the northern lighthouse.\n"));
+      assertNull(text.ocr(), "no OCR report when nothing was recognised: " + text);
+      assertEquals(List.of(), text.ocrWarnings());
+
+      assumeTrue(Tesseract.onPath().detectsOrientation(),
+          "tesseract has no orientation data (osd; Debian: tesseract-ocr-osd); skipping the page scanned upside down");
+      Receipt turned = client.ingest(IngestRequest.of("scans", "upside-down.png"), upsideDown);
+      assertRecognised(turned);
+      assertEquals(List.of("OCR_ROTATED"), turned.ocrWarnings().stream().map(Receipt.Warning::code).toList(),
+          turned::toString);
+      assertEquals(List.of(1), turned.ocrWarnings().get(0).pages());
+      assertTrue(turned.ocrWarnings().get(0).message().contains("180 degrees"), turned::toString);
+      assertTrue(client.search("scans", "seven ships passing the cape").results().stream()
+          .anyMatch(h -> h.source().equals("upside-down.png")), "the page was read upright");
     }
+  }
+
+  /** The receipt's OCR report: one page read, its words, a high confidence. */
+  private static void assertRecognised(Receipt receipt) {
+    assertNotNull(receipt.ocr(), receipt::toString);
+    assertEquals(1, receipt.ocr().pagesRecognized(), receipt::toString);
+    assertTrue(receipt.ocr().words() >= 20, receipt::toString);
+    assertTrue(receipt.ocr().meanConfidence() > 80, receipt::toString);
   }
 }

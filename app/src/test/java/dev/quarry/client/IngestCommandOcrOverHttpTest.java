@@ -1,6 +1,7 @@
 package dev.quarry.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -28,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code auto} on a server without OCR is the server's refusal naming {@code ocr}; any other value
  * is a usage error naming the option. With Tesseract installed (skipped otherwise), {@code off}
  * refuses an image a server with OCR would recognise, and {@code auto} recognises it, both as a job
- * and file by file.
+ * and file by file, printing each recognised file's OCR report (pages, words, confidence, and the
+ * warning of a page scanned upside down) on stdout.
  */
 class IngestCommandOcrOverHttpTest {
   @TempDir
@@ -57,8 +59,9 @@ class IngestCommandOcrOverHttpTest {
     admin = server.client(TestTokens.ADMIN);
     folder = Files.createDirectories(dir.resolve("scans"));
     Files.writeString(folder.resolve("notes.txt"), "Notes typed about the northern lighthouse.\n");
-    Files.write(folder.resolve("logbook.png"),
-        TestScans.encode(TestScans.render(TestScans.textPdf(1, TestScans.PAGE), 200), "png"));
+    java.awt.image.BufferedImage page = TestScans.render(TestScans.textPdf(1, TestScans.PAGE), 200);
+    Files.write(folder.resolve("logbook.png"), TestScans.encode(page, "png"));
+    Files.write(folder.resolve("upside-down.png"), TestScans.encode(TestScans.turned(page, 180), "png"));
   }
 
   static Run ingest(String url, String corpus, String... more) {
@@ -92,7 +95,7 @@ class IngestCommandOcrOverHttpTest {
     Run off = ingest(server.url(), "off", "--ocr", "off");
     assertEquals(1, off.code(), off::toString);
     assertEquals(1, off.count("ingested"), off::toString);
-    assertEquals(1, off.count("UNSUPPORTED_MEDIA_TYPE"), off::toString);
+    assertEquals(2, off.count("UNSUPPORTED_MEDIA_TYPE"), off::toString);
     assertEquals(List.of("off"), admin.listJobs("off", null, null, null).items().stream().map(Job::ocr).toList(),
         "the job carries the choice");
     Run unset = ingest(server.url(), "unset");
@@ -115,10 +118,11 @@ class IngestCommandOcrOverHttpTest {
       Run auto = ingest(noJobs.url(), "auto", "--ocr", "auto");
       assertEquals(1, auto.code(), auto::toString);
       assertTrue(auto.err().contains("sending the files one by one"), auto::toString);
-      assertEquals(2, auto.count("INVALID_REQUEST"), "each file is refused for asking OCR: " + auto);
+      assertEquals(3, auto.count("INVALID_REQUEST"), "each file is refused for asking OCR: " + auto);
       Run off = ingest(noJobs.url(), "off", "--ocr", "off");
       assertEquals(1, off.count("ingested"), off::toString);
-      assertEquals(1, off.count("UNSUPPORTED_MEDIA_TYPE"), off::toString);
+      assertEquals(2, off.count("UNSUPPORTED_MEDIA_TYPE"), off::toString);
+      assertFalse(off.out().contains("ocr "), "no file was read by OCR: " + off);
     }
   }
 
@@ -127,20 +131,32 @@ class IngestCommandOcrOverHttpTest {
     assumeTrue(Tesseract.onPath().available(),
         "tesseract with English language data is not installed (Debian: tesseract-ocr tesseract-ocr-eng); skipping");
     String ocr = "\"extraction\": {\"ocr\": \"auto\"}, \"limits\": {\"extractionTimeoutMillis\": 120000}";
+    List<Run> autos = new java.util.ArrayList<>();
     try (RealServer jobs = new RealServer(dir.resolve("ocr-jobs"), config("{" + ocr + "}"));
         RealServer noJobs = new RealServer(dir.resolve("ocr-no-jobs"),
             config("{" + ocr + ", \"features\": {\"ingestion-jobs\": false}}"))) {
       for (RealServer s : List.of(jobs, noJobs)) {
         Run off = ingest(s.url(), "scans", "--ocr", "off");
         assertEquals(1, off.code(), off::toString);
-        assertEquals(1, off.count("UNSUPPORTED_MEDIA_TYPE"), off::toString);
+        assertEquals(2, off.count("UNSUPPORTED_MEDIA_TYPE"), off::toString);
         Run auto = ingest(s.url(), "scans", "--ocr", "auto");
         assertEquals(0, auto.code(), auto::toString);
-        assertEquals(1, auto.count("ingested"), "the image, the text file unchanged: " + auto);
+        assertEquals(2, auto.count("ingested"), "the images, the text file unchanged: " + auto);
+        assertTrue(Pattern.compile("(?m)^ocr logbook\\.png: 1 page recognised, \\d+ words, mean confidence \\d+\\.\\d$")
+            .matcher(auto.out()).find(), auto::toString);
+        assertFalse(auto.out().contains("ocr notes.txt"), "a text file has no OCR report: " + auto);
         QuarryClient client = s.client(TestTokens.ADMIN);
         assertTrue(client.search("scans", "lighthouse logbook").results().stream()
             .anyMatch(h -> h.source().equals("logbook.png")), "the recognised words are found");
+        autos.add(auto);
       }
+    }
+    assumeTrue(Tesseract.onPath().detectsOrientation(),
+        "tesseract has no orientation data (osd; Debian: tesseract-ocr-osd); skipping the page scanned upside down");
+    for (Run auto : autos) {
+      assertTrue(Pattern.compile("(?m)^ocr upside-down\\.png: 1 page recognised, \\d+ words, mean confidence "
+          + "\\d+\\.\\d\\n  OCR_ROTATED \\(page 1\\): .*180 degrees clockwise.*$").matcher(auto.out()).find(),
+          auto::toString);
     }
   }
 }

@@ -25,6 +25,11 @@ public record ExtractionWarning(String code, String message, List<Integer> pages
   public static final String OCR_LOW_CONFIDENCE = "OCR_LOW_CONFIDENCE";
   /** Pages that optical character recognition failed on; their text is missing. */
   public static final String OCR_FAILED = "OCR_FAILED";
+  /**
+   * Pages whose text lay turned in the image (a sideways or upside-down scan) and was read upright;
+   * one warning per angle, the message saying which.
+   */
+  public static final String OCR_ROTATED = "OCR_ROTATED";
 
   public ExtractionWarning {
     Objects.requireNonNull(code, "code");

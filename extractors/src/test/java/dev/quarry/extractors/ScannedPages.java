@@ -93,6 +93,57 @@ public final class ScannedPages {
     return file;
   }
 
+  /** The first page of {@code pdf} rendered in grey at {@code dpi}. */
+  public static BufferedImage render(Path pdf, float dpi) throws IOException {
+    try (PDDocument source = Loader.loadPDF(pdf.toFile())) {
+      return new PDFRenderer(source).renderImageWithDPI(0, dpi, ImageType.GRAY);
+    }
+  }
+
+  /** {@code image} turned {@code degrees} (a multiple of 90) clockwise, as a page fed in sideways is scanned. */
+  public static BufferedImage turned(BufferedImage image, int degrees) {
+    int quadrants = Math.floorMod(degrees / 90, 4);
+    int width = image.getWidth();
+    int height = image.getHeight();
+    boolean sideways = quadrants % 2 == 1;
+    BufferedImage turned = new BufferedImage(sideways ? height : width, sideways ? width : height,
+        BufferedImage.TYPE_BYTE_GRAY);
+    java.awt.Graphics2D graphics = turned.createGraphics();
+    java.awt.geom.AffineTransform transform = new java.awt.geom.AffineTransform();
+    transform.translate(turned.getWidth() / 2.0, turned.getHeight() / 2.0);
+    transform.quadrantRotate(quadrants);
+    transform.translate(-width / 2.0, -height / 2.0);
+    graphics.drawImage(image, transform, null);
+    graphics.dispose();
+    return turned;
+  }
+
+  /** A one-page PDF holding only {@code image}, drawn over the whole page at {@code dpi}. */
+  public static Path imageOnlyPdf(BufferedImage image, float dpi, Path file) throws IOException {
+    try (PDDocument scan = new PDDocument()) {
+      PDRectangle box = new PDRectangle(image.getWidth() * 72f / dpi, image.getHeight() * 72f / dpi);
+      PDPage page = new PDPage(box);
+      scan.addPage(page);
+      PDImageXObject xobject = LosslessFactory.createFromImage(scan, image);
+      try (PDPageContentStream content = new PDPageContentStream(scan, page)) {
+        content.drawImage(xobject, 0, 0, box.getWidth(), box.getHeight());
+      }
+      scan.save(file.toFile());
+    }
+    return file;
+  }
+
+  /** {@code pdf} with every page's {@code /Rotate} set to {@code degrees}: viewers show it turned so. */
+  public static Path withPageRotation(Path pdf, int degrees, Path file) throws IOException {
+    try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
+      for (PDPage page : document.getPages()) {
+        page.setRotation(degrees);
+      }
+      document.save(file.toFile());
+    }
+    return file;
+  }
+
   /** A white PNG without any text. */
   public static Path blankPng(Path file) throws IOException {
     BufferedImage image = new BufferedImage(600, 400, BufferedImage.TYPE_BYTE_GRAY);

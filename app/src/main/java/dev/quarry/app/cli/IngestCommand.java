@@ -29,8 +29,9 @@ import picocli.CommandLine.Spec;
  * counts files, bytes and failures; files
  * whose bytes their source already holds are skipped as unchanged; one bad file never stops the
  * batch. {@code --ocr auto|off} chooses OCR for every file: the job's choice, each file's over a
- * server without jobs, the extractors' in a data folder. Ends with a table on stdout (ingested,
- * unchanged, failed by code) and exit code 0, or 1 when any file failed.
+ * server without jobs, the extractors' in a data folder. Each file read by OCR gets its
+ * {@link RecognitionReport} on stdout. Ends with a table on stdout (ingested, unchanged, failed by
+ * code) and exit code 0, or 1 when any file failed.
  */
 @Command(name = "ingest", mixinStandardHelpOptions = true,
     description = "Ingest document files (PDF, Office, HTML, Markdown, EPUB, ...) into a corpus.")
@@ -140,7 +141,7 @@ final class IngestCommand implements Callable<Integer> {
         }
         err.println("quarry ingest: the server runs no ingestion jobs; sending the files one by one");
       }
-      IngestSummary summary = run(ingester, files, err);
+      IngestSummary summary = run(ingester, files, out, err);
       summary.print(out);
       return summary.failed() == 0 ? 0 : 1;
     } catch (QuarryException e) {
@@ -180,7 +181,8 @@ final class IngestCommand implements Callable<Integer> {
     }
   }
 
-  private IngestSummary run(DocumentIngester ingester, List<DocumentFiles.DocumentFile> files, PrintWriter err) {
+  private IngestSummary run(DocumentIngester ingester, List<DocumentFiles.DocumentFile> files, PrintWriter out,
+      PrintWriter err) {
     IngestSummary summary = new IngestSummary();
     ExecutorService pool = Executors.newFixedThreadPool(parallel);
     try (IngestProgress progress = IngestProgress.on(System.err, files.size(), Terminal.interactive())) {
@@ -192,6 +194,9 @@ final class IngestCommand implements Callable<Integer> {
         summary.add(outcome, file.bytes());
         if (outcome.isFailure()) {
           err.println("failed: " + file.path() + ": " + outcome.code() + ": " + outcome.message());
+        }
+        if (outcome.ocr() != null) {
+          outcome.ocr().print(file.source(), out);
         }
         progress.fileDone(summary.bytes(), summary.failed());
       }

@@ -9,8 +9,9 @@ import java.util.Objects;
  * @param status {@code indexed}, {@code unchanged} or {@code failed}
  * @param code the error code when failed (a contract code, or {@code UNREADABLE}, {@code
  *     UNREACHABLE}), else null
+ * @param ocr what recognition did for the file, when its extraction recognised pages; else null
  */
-record IngestOutcome(String status, String code, String message) {
+record IngestOutcome(String status, String code, String message, RecognitionReport ocr) {
   static final String INDEXED = "indexed";
   static final String UNCHANGED = "unchanged";
   static final String FAILED = "failed";
@@ -20,11 +21,15 @@ record IngestOutcome(String status, String code, String message) {
   }
 
   static IngestOutcome of(String status) {
-    return new IngestOutcome(status, null, null);
+    return new IngestOutcome(status, null, null, null);
+  }
+
+  static IngestOutcome of(String status, RecognitionReport ocr) {
+    return new IngestOutcome(status, null, null, ocr);
   }
 
   static IngestOutcome failed(String code, String message) {
-    return new IngestOutcome(FAILED, code, message);
+    return new IngestOutcome(FAILED, code, message, null);
   }
 
   boolean isFailure() {

@@ -225,7 +225,10 @@ final class JobIngest {
     err.println("failed: " + f.path() + ": " + outcome.code() + ": " + outcome.message());
   }
 
-  /** Watches a job to its end with a progress bar from its counts, then prints its failures and the table. */
+  /**
+   * Watches a job to its end with a progress bar from its counts, then prints its failures, the
+   * OCR report of each file read by OCR, and the table.
+   */
   int watch(String job, IngestSummary summary, PrintWriter out) {
     Job state = read(job, null, 1).job();
     try (IngestProgress progress = IngestProgress.on(System.err, state.counts().files(), Terminal.interactive())) {
@@ -248,7 +251,13 @@ final class JobIngest {
       JobPage page = read(job, cursor, FILES_PAGE);
       for (JobPage.FileOutcome f : page.files()) {
         switch (f.status()) {
-          case "indexed", "unchanged" -> summary.add(IngestOutcome.of(f.status()), f.bytes());
+          case "indexed", "unchanged" -> {
+            summary.add(IngestOutcome.of(f.status()), f.bytes());
+            RecognitionReport ocr = RecognitionReport.of(f.receipt());
+            if (ocr != null) {
+              ocr.print(f.source(), out);
+            }
+          }
           case "cancelled" -> summary.add(IngestOutcome.failed("CANCELLED", "the job was cancelled"), f.bytes());
           default -> {
             IngestOutcome failed = f.error() == null ? IngestOutcome.failed("FAILED", "")

@@ -78,7 +78,7 @@ final class LocalIngester implements DocumentIngester {
       IngestRequest request = new IngestRequest(file.source(), null, null, file.declaredMediaType(), null, null,
           file.path().getFileName().toString(), ocr);
       MutationResult result = corpora.ingest(LOCAL, corpus, request, file.path(), null);
-      return IngestOutcome.of(result.single().status().wireName());
+      return IngestOutcome.of(result.single().status().wireName(), RecognitionReport.of(result.single().ingest()));
     } catch (QuarryException e) {
       return IngestOutcome.failed(e.code().name(), e.getMessage());
     }

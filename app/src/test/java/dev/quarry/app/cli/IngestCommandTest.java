@@ -140,6 +140,7 @@ class IngestCommandTest {
     Run auto = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", "--ocr", "auto", scans.toString());
     assertEquals(0, auto.exitCode(), auto::toString);
     assertEquals(1, auto.count("ingested"), auto::toString);
+    assertTrue(auto.out().contains("ocr logbook.png: 1 page recognised, "), "the file's OCR report: " + auto);
     try (Corpora corpora = Corpora.builder().dataDir(data).build()) {
       assertEquals("image/png", corpora.readSource(ADMIN, "handbook", "logbook.png").state().mediaType());
     }

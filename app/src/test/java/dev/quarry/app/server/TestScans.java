@@ -1,5 +1,7 @@
 package dev.quarry.app.server;
 
+import java.awt.Graphics2D;
+import java.awt.geom.AffineTransform;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -57,6 +59,22 @@ public final class TestScans {
     try (PDDocument document = Loader.loadPDF(pdf)) {
       return new PDFRenderer(document).renderImageWithDPI(0, dpi, ImageType.GRAY);
     }
+  }
+
+  /** {@code image} turned {@code degrees} (a multiple of 90) clockwise, as a page fed in sideways is scanned. */
+  public static BufferedImage turned(BufferedImage image, int degrees) {
+    int quadrants = Math.floorMod(degrees / 90, 4);
+    boolean sideways = quadrants % 2 == 1;
+    BufferedImage turned = new BufferedImage(sideways ? image.getHeight() : image.getWidth(),
+        sideways ? image.getWidth() : image.getHeight(), BufferedImage.TYPE_BYTE_GRAY);
+    AffineTransform transform = new AffineTransform();
+    transform.translate(turned.getWidth() / 2.0, turned.getHeight() / 2.0);
+    transform.quadrantRotate(quadrants);
+    transform.translate(-image.getWidth() / 2.0, -image.getHeight() / 2.0);
+    Graphics2D graphics = turned.createGraphics();
+    graphics.drawImage(image, transform, null);
+    graphics.dispose();
+    return turned;
   }
 
   /** {@code image} encoded as {@code format} (png, jpeg, tiff). */

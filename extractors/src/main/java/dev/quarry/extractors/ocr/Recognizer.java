@@ -7,10 +7,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Recognises the images of one document within its deadline and keeps the tally the extraction
- * report gives: pages recognised, mean word confidence, pages read poorly or not at all.
+ * report gives: pages recognised, mean word confidence, pages read poorly or not at all, pages
+ * whose text lay turned.
  *
  * <p>One per document; not thread safe.
  */
@@ -25,6 +28,8 @@ public final class Recognizer {
   private int words;
   private final List<Integer> lowConfidencePages = new ArrayList<>();
   private final List<Integer> failedPages = new ArrayList<>();
+  /** Pages read upright after lying turned, by clockwise angle in degrees. */
+  private final Map<Integer, List<Integer>> rotatedPages = new TreeMap<>();
 
   /** A recognizer that must be done {@code budget} from now. */
   public Recognizer(Tesseract tesseract, Duration budget) {
@@ -52,6 +57,12 @@ public final class Recognizer {
     pages += texts.size();
     confidenceSum += recognition.confidenceSum();
     words += recognition.words();
+    for (int i = 0; i < recognition.rotations().size(); i++) {
+      int degrees = recognition.rotations().get(i);
+      if (degrees != 0) {
+        rotatedPages.computeIfAbsent(degrees, d -> new ArrayList<>()).add(firstPage + i);
+      }
+    }
     Double mean = recognition.meanConfidence();
     if (mean != null && mean < LOW_CONFIDENCE) {
       for (int i = 0; i < texts.size(); i++) {
@@ -72,7 +83,7 @@ public final class Recognizer {
     return pages == 0 ? null : new OcrReport(pages, words == 0 ? null : round(confidenceSum / words), words);
   }
 
-  /** Warnings for pages recognised poorly or not at all. */
+  /** Warnings for pages recognised poorly or not at all, and for pages that lay turned. */
   public List<ExtractionWarning> warnings() {
     List<ExtractionWarning> warnings = new ArrayList<>();
     if (!lowConfidencePages.isEmpty()) {
@@ -84,6 +95,10 @@ public final class Recognizer {
       warnings.add(new ExtractionWarning(ExtractionWarning.OCR_FAILED, failedPages.size()
           + " pages could not be recognised; their text is missing.", failedPages));
     }
+    rotatedPages.forEach((degrees, pages) -> warnings.add(new ExtractionWarning(ExtractionWarning.OCR_ROTATED,
+        (pages.size() == 1 ? "1 recognised page lay turned " : pages.size() + " recognised pages lay turned ")
+            + degrees + " degrees clockwise; " + (pages.size() == 1 ? "it was" : "they were") + " read upright.",
+        pages)));
     return warnings;
   }
 

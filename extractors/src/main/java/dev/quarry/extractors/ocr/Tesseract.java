@@ -27,8 +27,12 @@ public final class Tesseract {
 
   /** The language data Debian's {@code tesseract-ocr-eng} installs. */
   public static final String LANGUAGE = "eng";
+  /** The orientation and script data Debian's {@code tesseract-ocr-osd} installs. */
+  public static final String ORIENTATION_DATA = "osd";
   /** Address space one recognition may use; a 300 dpi page needs a few hundred MiB. */
   static final long MAX_ADDRESS_SPACE_BYTES = 2L << 30;
+  /** Automatic page segmentation with orientation and script detection. */
+  static final String PAGE_SEGMENTATION = "1";
   private static final Path TIMEOUT = Path.of("/usr/bin/timeout");
   private static final Path PRLIMIT = Path.of("/usr/bin/prlimit");
 
@@ -53,6 +57,19 @@ public final class Tesseract {
    * within a few seconds.
    */
   public boolean available() {
+    return hasData(LANGUAGE);
+  }
+
+  /**
+   * Whether this tesseract has the orientation data ({@value #ORIENTATION_DATA}) that turns pages
+   * scanned sideways or upside down upright; without it they are read as they lie.
+   */
+  public boolean detectsOrientation() {
+    return hasData(ORIENTATION_DATA);
+  }
+
+  /** Whether {@code tesseract --list-langs} names {@code data}, asked within a few seconds. */
+  private boolean hasData(String data) {
     try {
       Process process = new ProcessBuilder(command, "--list-langs").redirectErrorStream(true).start();
       process.getOutputStream().close();
@@ -62,7 +79,7 @@ public final class Tesseract {
         return false;
       }
       return process.exitValue() == 0
-          && new String(out, StandardCharsets.UTF_8).lines().anyMatch(l -> l.strip().equals(LANGUAGE));
+          && new String(out, StandardCharsets.UTF_8).lines().anyMatch(l -> l.strip().equals(data));
     } catch (IOException e) {
       return false;
     } catch (InterruptedException e) {
@@ -72,7 +89,8 @@ public final class Tesseract {
   }
 
   /**
-   * Recognises the text of {@code image} (PNG, JPEG, TIFF with all its frames, WebP, ...).
+   * Recognises the text of {@code image} (PNG, JPEG, TIFF with all its frames, WebP, ...), each
+   * frame turned upright first when its text lies turned by a quarter, half or three quarters.
    *
    * @param budget how long it may take; past it the process is killed and extraction fails
    * @throws ExtractionException {@code EXTRACTION_FAILED} when tesseract cannot read the image,
@@ -129,7 +147,11 @@ public final class Tesseract {
     if (Files.isExecutable(PRLIMIT)) {
       line.addAll(List.of(PRLIMIT.toString(), "--as=" + MAX_ADDRESS_SPACE_BYTES, "--"));
     }
-    line.addAll(List.of(command, image.toString(), "stdout", "-l", LANGUAGE, "--psm", "3", "tsv"));
+    // Page segmentation mode 1 is mode 3 (automatic layout) after orientation detection: a page
+    // scanned turned 90, 180 or 270 degrees is turned upright inside this same bounded process,
+    // whatever the image format and for each frame of a TIFF. It needs the orientation data
+    // (osd.traineddata); without it tesseract says so on stderr and reads the page as it lies.
+    line.addAll(List.of(command, image.toString(), "stdout", "-l", LANGUAGE, "--psm", PAGE_SEGMENTATION, "tsv"));
     return line;
   }
 

@@ -17,10 +17,12 @@ import dev.quarry.extractors.Extractors;
 import dev.quarry.extractors.ScannedPages;
 import dev.quarry.extractors.SharedDocs;
 import dev.quarry.extractors.ExtractionLimits;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.time.Duration;
 import java.nio.file.Path;
 import java.util.List;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -67,6 +69,8 @@ class OcrExtractionTest {
     assertEquals(1, extraction.ocr().pagesRecognized());
     assertTrue(extraction.ocr().meanConfidence() > 80, "confidence " + extraction.ocr());
     assertTrue(extraction.warnings().stream().noneMatch(w -> w.code().equals(ExtractionWarning.NO_TEXT_LAYER)));
+    assertTrue(extraction.warnings().stream().noneMatch(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)),
+        "an upright page is not reported turned: " + extraction.warnings());
   }
 
   @Test
@@ -96,6 +100,76 @@ class OcrExtractionTest {
       double accuracy = ScannedPages.wordAccuracy(String.join(" ", ScannedPages.PAGE), extraction.text());
       assertTrue(accuracy >= 0.95, format + " accuracy " + accuracy);
     }
+  }
+
+  /** Skips, saying so, without the orientation data: pages are then read as they lie. */
+  private static void assumeOrientationData() {
+    assumeTrue(Tesseract.onPath().detectsOrientation(),
+        "tesseract has no orientation data (osd; Debian: tesseract-ocr-osd); skipping the turned pages");
+  }
+
+  @Test
+  void turnedImages_areReadUpright_andTheTurnIsReported(@TempDir Path dir) throws Exception {
+    assumeOrientationData();
+    BufferedImage upright = ScannedPages.render(
+        ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(ScannedPages.PAGE)), 200);
+    for (int degrees : List.of(90, 180, 270)) {
+      Path png = dir.resolve("turned-" + degrees + ".png");
+      ImageIO.write(ScannedPages.turned(upright, degrees), "png", png.toFile());
+      Extraction extraction = extractors.extractWith(png, ExtractionOptions.declared(null));
+      assertReadUpright(extraction, degrees, "PNG turned " + degrees);
+    }
+  }
+
+  @Test
+  void turnedScansInPdfs_areReadUpright_andTheTurnIsReported(@TempDir Path dir) throws Exception {
+    assumeOrientationData();
+    Path text = ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(ScannedPages.PAGE));
+    BufferedImage upright = ScannedPages.render(text, 200);
+    for (int degrees : List.of(90, 180)) {
+      Path scan = ScannedPages.imageOnlyPdf(ScannedPages.turned(upright, degrees), 200,
+          dir.resolve("turned-" + degrees + ".pdf"));
+      assertReadUpright(extractors.extractWith(scan, ExtractionOptions.declared(null)), degrees,
+          "PDF scan turned " + degrees);
+    }
+    // An upright scan whose page says /Rotate 180: it renders, as viewers show it, upside down.
+    Path rotate = ScannedPages.withPageRotation(ScannedPages.scannedCopy(text, dir.resolve("scan.pdf"), 200), 180,
+        dir.resolve("rotate-180.pdf"));
+    assertReadUpright(extractors.extractWith(rotate, ExtractionOptions.declared(null)), 180, "/Rotate 180");
+  }
+
+  /**
+   * A real scan from the shared collection, saved turned a quarter, reads as its upright twin does
+   * (skipped without the shared collection).
+   */
+  @Test
+  void sharedScanTurnedAQuarter_readsAsItsUprightTwin() throws Exception {
+    assumeOrientationData();
+    Extraction upright = extractors.extractWith(SharedDocs.good("docling__ocr_test.pdf"),
+        ExtractionOptions.declared("application/pdf"));
+    Extraction turned = extractors.extractWith(SharedDocs.good("docling__ocr_test_rotated_90.pdf"),
+        ExtractionOptions.declared("application/pdf"));
+    double accuracy = ScannedPages.wordAccuracy(upright.text(), turned.text());
+    System.out.printf("OCR of a real scan turned a quarter: word accuracy %.3f against its upright twin; %s%n",
+        accuracy, turned.warnings());
+    assertTrue(upright.text().split("\\s+").length >= 10, upright.text());
+    assertTrue(accuracy >= 0.9, "word accuracy " + accuracy + " on: " + turned.text());
+    assertTrue(turned.warnings().stream().anyMatch(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)
+        && w.pages().equals(List.of(1))), turned.warnings()::toString);
+    assertTrue(upright.warnings().stream().noneMatch(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)),
+        upright.warnings()::toString);
+  }
+
+  private static void assertReadUpright(Extraction extraction, int degrees, String what) {
+    double accuracy = ScannedPages.wordAccuracy(String.join(" ", ScannedPages.PAGE), extraction.text());
+    System.out.printf("OCR word accuracy on a page scanned at 200 dpi, %s: %.3f (mean confidence %s)%n", what,
+        accuracy, extraction.ocr().meanConfidence());
+    assertTrue(accuracy >= 0.95, what + ": word accuracy " + accuracy + " on: " + extraction.text());
+    List<ExtractionWarning> turned = extraction.warnings().stream()
+        .filter(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)).toList();
+    assertEquals(1, turned.size(), what + ": " + extraction.warnings());
+    assertEquals(List.of(1), turned.get(0).pages(), what);
+    assertTrue(turned.get(0).message().contains(degrees + " degrees clockwise"), what + ": " + turned.get(0));
   }
 
   @Test

@@ -36,6 +36,7 @@ class OcrSwitchTest {
   @Test
   void missingTesseract_ocrIsNotAvailable() {
     assertFalse(Tesseract.at("/nonexistent/tesseract").available());
+    assertFalse(Tesseract.at("/nonexistent/tesseract").detectsOrientation());
   }
 
   @Test
@@ -54,5 +55,27 @@ class OcrSwitchTest {
     assertEquals(List.of("The keeper\nwrote.\n\nEnd", ""), recognition.pages());
     assertEquals(4, recognition.words());
     assertEquals(75.0, recognition.meanConfidence());
+    assertEquals(List.of(0, 0), recognition.rotations(), "too few words to tell: upright");
+  }
+
+  @Test
+  void tsv_theWayWordsFollowEachOther_tellsHowThePageLayTurned() {
+    // Word boxes as Tesseract gives them for one line of five words on a page turned clockwise by
+    // 0, 90, 180 and 270 degrees: left, top, width, height in the image as it was.
+    int[][][] boxes = {
+        {{200, 176, 55, 24}, {269, 176, 99, 31}, {379, 176, 27, 24}, {417, 176, 40, 24}, {470, 176, 90, 24}},
+        {{2000, 200, 24, 55}, {1993, 269, 31, 99}, {2000, 379, 24, 27}, {2000, 417, 24, 40}, {2000, 470, 24, 90}},
+        {{1443, 2000, 55, 24}, {1331, 1993, 99, 31}, {1293, 2000, 27, 24}, {1240, 2000, 40, 24}, {1140, 2000, 90, 24}},
+        {{176, 1443, 24, 55}, {176, 1331, 31, 99}, {176, 1293, 24, 27}, {176, 1240, 24, 40}, {176, 1140, 24, 90}}};
+    StringBuilder tsv = new StringBuilder("level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop"
+        + "\twidth\theight\tconf\ttext\n");
+    for (int page = 0; page < boxes.length; page++) {
+      for (int word = 0; word < boxes[page].length; word++) {
+        int[] b = boxes[page][word];
+        tsv.append("5\t").append(page + 1).append("\t1\t1\t1\t").append(word + 1).append('\t').append(b[0])
+            .append('\t').append(b[1]).append('\t').append(b[2]).append('\t').append(b[3]).append("\t95\tword\n");
+      }
+    }
+    assertEquals(List.of(0, 90, 180, 270), TesseractTsv.parse(tsv.toString()).rotations());
   }
 }
