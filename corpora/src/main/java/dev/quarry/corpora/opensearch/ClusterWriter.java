@@ -184,6 +184,7 @@ final class ClusterWriter {
       throw new QuarryException(ErrorCode.UNAVAILABLE, "another server took the corpus over; nothing was applied",
           null, false, null);
     }
+    reads.sawPublished(r);
     return result;
   }
 
