@@ -63,7 +63,7 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     this.maxOpen = maxOpenCorpora;
     this.settings = settings;
     this.engineConfig = engineConfig;
-    this.http = new ClusterHttp(settings.urls(), settings.requestTimeout());
+    this.http = new ClusterHttp(settings);
     this.registry = settings.indexPrefix() + "-registry";
     this.owner = "front-" + CorpusIds.next();
     ensureRegistry();
