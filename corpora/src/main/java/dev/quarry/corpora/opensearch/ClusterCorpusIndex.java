@@ -110,6 +110,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
     return index;
   }
 
+  /** For tests: runs {@code hook} on the writer after a revision is marked and before its documents are written. */
+  void beforeWrites(Runnable hook) {
+    writer.beforeWrites(hook);
+  }
+
   /** Takes this index for one call of the store: false once it was retired (the store opens it anew). */
   boolean acquire() {
     while (true) {
