@@ -67,8 +67,13 @@ final class ClusterCorpusIndex implements CorpusIndex {
   private final ExecutorService writes;
   private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
   private volatile boolean closed;
-  /** The store's calls using this index now; -1 once the store retired it (see {@link #retireIfIdle}). */
+  /**
+   * The store's calls using this index now; {@link #RETIRING} while {@link #retireIfIdle} decides,
+   * {@link #RETIRED} once it closed the index for the store's bound.
+   */
   private final java.util.concurrent.atomic.AtomicInteger users = new java.util.concurrent.atomic.AtomicInteger();
+  private static final int RETIRING = -1;
+  private static final int RETIRED = -2;
   /** When a call last took this index ({@link System#nanoTime}): the store retires the least recent first. */
   private volatile long lastUsed = System.nanoTime();
   private volatile boolean holdsPhrases;
@@ -119,10 +124,12 @@ final class ClusterCorpusIndex implements CorpusIndex {
   boolean acquire() {
     while (true) {
       int u = users.get();
-      if (u < 0) {
+      if (u == RETIRED) {
         return false;
       }
-      if (users.compareAndSet(u, u + 1)) {
+      if (u == RETIRING) {
+        Thread.onSpinWait(); // decided in a moment, without any request to the cluster
+      } else if (users.compareAndSet(u, u + 1)) {
         lastUsed = System.nanoTime();
         return true;
       }
@@ -138,7 +145,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
   }
 
   boolean retired() {
-    return users.get() < 0;
+    return users.get() == RETIRED;
   }
 
   /**
@@ -148,13 +155,14 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * queued, nothing can be queued any more.
    */
   boolean retireIfIdle() {
-    if (!users.compareAndSet(0, -1)) {
+    if (queued.get() > 0 || !users.compareAndSet(0, RETIRING)) {
       return false;
     }
     if (queued.get() > 0) {
       users.set(0);
       return false;
     }
+    users.set(RETIRED);
     close();
     return true;
   }
