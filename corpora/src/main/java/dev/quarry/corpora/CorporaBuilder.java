@@ -91,7 +91,7 @@ public final class CorporaBuilder {
   /** Opens the data folder (locking it against a second process) and returns the corpora. */
   public Corpora build() {
     if (openSearch != null) {
-      return new LocalCorpora(new dev.quarry.corpora.opensearch.OpenSearchCorpusStore(openSearch, engineConfig),
+      return new LocalCorpora(new dev.quarry.corpora.opensearch.OpenSearchCorpusStore(openSearch, engineConfig, maxOpenCorpora),
           extractors == null ? null : new IngestPipeline(extractors));
     }
     if (dataDir == null) {

@@ -1,9 +1,11 @@
 package dev.quarry.app.server;
 
 import dev.quarry.api.wire.WireObject;
+import dev.quarry.corpora.opensearch.ClusterSecurity;
 import dev.quarry.corpora.opensearch.OpenSearchSettings;
 import dev.quarry.engine.QuarryException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +14,8 @@ import java.util.Set;
 /**
  * The config file's {@code store}: where corpora live. Absent (or {@code {}}): the data folder.
  * {@code {"opensearch": {"urls": [...], "indexPrefix": "quarry", "shards": 1, "replicas": 1,
- * "leaseTtlSeconds": 30}}}: an OpenSearch cluster (docs/scale-out.md).
+ * "leaseTtlSeconds": 30, "username": "quarry", "passwordFile": "...", "caFile": "..."}}}: an
+ * OpenSearch cluster (docs/scale-out.md).
  */
 final class StoreConfig {
   private StoreConfig() {}
@@ -27,7 +30,8 @@ final class StoreConfig {
     if (os == null) {
       return null;
     }
-    os.allowOnly(Set.of("urls", "indexPrefix", "shards", "replicas", "leaseTtlSeconds", "requestTimeoutSeconds"));
+    os.allowOnly(Set.of("urls", "indexPrefix", "shards", "replicas", "leaseTtlSeconds", "requestTimeoutSeconds",
+        "username", "passwordFile", "caFile"));
     List<String> raw = os.optionalStringList("urls", 100, 2048);
     if (raw == null || raw.isEmpty()) {
       throw QuarryException.invalid(os.pathOf("urls"), "urls must list at least one node, such as \"http://127.0.0.1:9200\"");
@@ -53,7 +57,50 @@ final class StoreConfig {
     return new OpenSearchSettings(urls, prefix == null ? d.indexPrefix() : prefix,
         shards == null ? d.shards() : shards, replicas == null ? d.replicas() : replicas,
         ttl == null ? d.leaseTtl() : Duration.ofSeconds(ttl),
-        timeout == null ? d.requestTimeout() : Duration.ofSeconds(timeout));
+        timeout == null ? d.requestTimeout() : Duration.ofSeconds(timeout), security(os, urls));
+  }
+
+  /**
+   * The credentials and trusted authorities of {@code os}: {@code username} with {@code
+   * passwordFile} (the password is never written in the config, so never in a copy of it), and
+   * {@code caFile}, a PEM file of the authorities that sign the https nodes' certificates. Each is
+   * checked now, so a server with an unreadable file does not start.
+   */
+  private static ClusterSecurity security(WireObject os, List<URI> urls) {
+    String username = os.optionalString("username", 256);
+    String passwordFile = os.optionalString("passwordFile", 4096);
+    String caFile = os.optionalString("caFile", 4096);
+    if (username != null && passwordFile == null) {
+      throw QuarryException.invalid(os.pathOf("passwordFile"), "passwordFile is required with username: the file"
+          + " that holds the cluster user's password");
+    }
+    if (passwordFile != null && username == null) {
+      throw QuarryException.invalid(os.pathOf("username"), "username is required with passwordFile");
+    }
+    if (username != null && (username.isEmpty() || username.contains(":"))) {
+      throw QuarryException.invalid(os.pathOf("username"), "username must be non-empty and hold no ':'");
+    }
+    String password = null;
+    if (passwordFile != null) {
+      try {
+        password = ClusterSecurity.readPassword(Path.of(passwordFile));
+      } catch (IllegalArgumentException e) {
+        throw QuarryException.invalid(os.pathOf("passwordFile"), e.getMessage());
+      }
+    }
+    Path ca = null;
+    if (caFile != null) {
+      if (urls.stream().noneMatch(u -> "https".equals(u.getScheme()))) {
+        throw QuarryException.invalid(os.pathOf("caFile"), "caFile is for https nodes, and urls lists none");
+      }
+      try {
+        ca = Path.of(caFile);
+        ClusterSecurity.checkCaFile(ca);
+      } catch (IllegalArgumentException e) {
+        throw QuarryException.invalid(os.pathOf("caFile"), e.getMessage());
+      }
+    }
+    return new ClusterSecurity(username, password, ca);
   }
 
   /**

@@ -101,4 +101,54 @@ class StoreConfigTest {
     assertTrue(ended.stderr().contains("storage.minFreeDiskMiB has no effect"), ended.stderr());
     assertFalse(Files.exists(dir.resolve("data")), "a refused config created the data folder");
   }
+
+  @Test
+  void credentialsAndTrustedAuthorities_areReadFromFiles_namingTheKeyOfABadOne(@TempDir Path dir) throws Exception {
+    Path password = Files.writeString(dir.resolve("password"), "p4ss:word\n");
+    String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+    Path keystore = dir.resolve("ca.p12");
+    Path ca = dir.resolve("ca.pem");
+    for (List<String> command : List.of(
+        List.of(keytool, "-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=ca",
+            "-validity", "2", "-keystore", keystore.toString(), "-storetype", "PKCS12", "-storepass", "changeit"),
+        List.of(keytool, "-exportcert", "-rfc", "-alias", "ca", "-keystore", keystore.toString(), "-storepass",
+            "changeit", "-file", ca.toString()))) {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals(0, p.waitFor(), out);
+    }
+    String pw = json(password);
+    String caPath = json(ca);
+    OpenSearchSettings s = parse("""
+        {"store": {"opensearch": {"urls": ["https://a:9200"], "username": "quarry", "passwordFile": %s,
+          "caFile": %s}}}""".formatted(pw, caPath)).openSearch();
+    assertEquals("quarry", s.security().username());
+    assertEquals("p4ss:word", s.security().password(), "one trailing line break is not part of it");
+    assertEquals(ca, s.security().caFile());
+    assertFalse(s.toString().contains("p4ss"), s.toString());
+    assertNull(parse("{\"store\": {\"opensearch\": {\"urls\": [\"http://a:9200\"]}}}").openSearch().security().username());
+
+    String urls = "\"urls\": [\"https://a:9200\"]";
+    assertTrue(problem("{\"store\": {\"opensearch\": {" + urls + ", \"username\": \"quarry\"}}}")
+        .startsWith("store.opensearch.passwordFile"));
+    assertTrue(problem("{\"store\": {\"opensearch\": {" + urls + ", \"passwordFile\": " + pw + "}}}")
+        .startsWith("store.opensearch.username"));
+    assertTrue(problem("{\"store\": {\"opensearch\": {" + urls + ", \"username\": \"a:b\", \"passwordFile\": " + pw
+        + "}}}").startsWith("store.opensearch.username"));
+    String missing = problem("{\"store\": {\"opensearch\": {" + urls + ", \"username\": \"quarry\", \"passwordFile\": "
+        + json(dir.resolve("nope")) + "}}}");
+    assertTrue(missing.startsWith("store.opensearch.passwordFile"), missing);
+    Path empty = Files.writeString(dir.resolve("empty"), "");
+    assertTrue(problem("{\"store\": {\"opensearch\": {" + urls + ", \"username\": \"quarry\", \"passwordFile\": "
+        + json(empty) + "}}}").startsWith("store.opensearch.passwordFile"));
+    assertTrue(problem("{\"store\": {\"opensearch\": {\"urls\": [\"http://a:9200\"], \"caFile\": " + caPath + "}}}")
+        .startsWith("store.opensearch.caFile"), "a CA file means nothing without an https node");
+    String notPem = problem("{\"store\": {\"opensearch\": {" + urls + ", \"caFile\": " + pw + "}}}");
+    assertTrue(notPem.startsWith("store.opensearch.caFile"), notPem);
+    assertFalse(notPem.contains("p4ss"), "never the content of a file: " + notPem);
+  }
+
+  private static String json(Path p) {
+    return "\"" + p.toString().replace("\\", "\\\\") + "\"";
+  }
 }

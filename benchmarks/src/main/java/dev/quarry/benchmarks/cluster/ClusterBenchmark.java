@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       durable and visible on return) against {@code _bulk?refresh=wait_for} of the same chunks
  *       into a plain index ({@link PlainIndex}), one client each, the two taking turns by round;
  *   <li>search p50 and p99: the store's lexical search (top 10, no highlights) against a plain
- *       {@code match} query on the plain index, the same queries, the two asked in turn;
+ *       {@code match} query on the plain index, the same queries, the two asked in turn; then the
+ *       same with the store's searches pinned to its latest revision;
  *   <li>bulk ingest with one front against two ({@link FrontsIngest}), a corpus per front and one
  *       corpus for both.
  * </ol>
@@ -257,16 +258,41 @@ public final class ClusterBenchmark {
     return System.nanoTime() - start;
   }
 
-  /** Warm-up queries, then each query of the mix of both, in turn (which goes first alternates). */
+  /** A search of the store, as one way of asking it. */
+  private interface StoreSearch {
+    List<?> search(String query) throws IOException;
+  }
+
+  /**
+   * Warm-up queries, then each query of the mix of both, in turn (which goes first alternates): first
+   * the store's searches of its latest revision, then the same queries pinned to that revision (what
+   * a client paging through results or repeating a search at one revision asks).
+   */
   private void search(ClusterStoreFront store, PlainIndex plain, List<SourceDocument> documents, long chunks,
       List<ResultSet.Row> rows, List<String> notes) throws IOException {
     List<SourceDocument> sample = documents.subList(0, Math.min(documents.size(), 5_000));
     List<String> queries = QueryMix.from(sample, profile.queries(), seed).queries();
     List<String> warmUp = QueryMix.from(sample, Math.max(1, profile.warmupQueries()), seed + 1).queries();
+    long revision = store.revision();
     for (int i = 0; i < profile.warmupQueries(); i++) {
       store.search(warmUp.get(i));
+      store.searchPinned(warmUp.get(i), revision);
       plain.search(warmUp.get(i));
     }
+    String conditions = searchConditions(chunks);
+    int[] empty = timeSearches("search", store::search, plain, queries, conditions, rows);
+    int[] pinnedEmpty = timeSearches("pinned search", q -> store.searchPinned(q, revision), plain, queries,
+        conditions, rows);
+    notes.add(String.format(Locale.ROOT, "search: %,d queries, each asked of both once after %,d warm-up queries;"
+        + " queries without hits: store %d, plain %d", queries.size(), profile.warmupQueries(), empty[0], empty[1]));
+    notes.add(String.format(Locale.ROOT, "pinned search: the same queries, the store's pinned to its latest revision"
+        + " (%d), each asked of both once after the unpinned ones; queries without hits: store %d, plain %d", revision,
+        pinnedEmpty[0], pinnedEmpty[1]));
+  }
+
+  /** Times each query of both, in turn; adds the p50 and p99 rows; returns the queries without hits of each. */
+  private int[] timeSearches(String measure, StoreSearch store, PlainIndex plain, List<String> queries,
+      String conditions, List<ResultSet.Row> rows) throws IOException {
     Latencies storeTimes = new Latencies(queries.size());
     Latencies plainTimes = new Latencies(queries.size());
     int storeEmpty = 0;
@@ -276,7 +302,7 @@ public final class ClusterBenchmark {
       for (int turn = 0; turn < 2; turn++) {
         boolean storeTurn = (turn == 0) == (i % 2 == 0);
         long start = System.nanoTime();
-        int hits = (storeTurn ? store : plain).search(query).size();
+        int hits = (storeTurn ? store.search(query) : plain.search(query)).size();
         long elapsed = System.nanoTime() - start;
         if (storeTurn) {
           storeTimes.add(elapsed);
@@ -287,13 +313,11 @@ public final class ClusterBenchmark {
         }
       }
     }
-    String conditions = searchConditions(chunks);
-    rows.add(row("search p50", conditions, 1, "ms", storeTimes.percentileMillis(50), plainTimes.percentileMillis(50)));
-    rows.add(row("search p99", conditions, 1, "ms", storeTimes.percentileMillis(99), plainTimes.percentileMillis(99)));
-    notes.add(String.format(Locale.ROOT, "search: %,d queries, each asked of both once after %,d warm-up queries;"
-        + " queries without hits: store %d, plain %d", queries.size(), profile.warmupQueries(), storeEmpty, plainEmpty));
-    log.printf(Locale.ROOT, "search p50 store %.2f ms, plain %.2f ms%n", storeTimes.percentileMillis(50),
+    rows.add(row(measure + " p50", conditions, 1, "ms", storeTimes.percentileMillis(50), plainTimes.percentileMillis(50)));
+    rows.add(row(measure + " p99", conditions, 1, "ms", storeTimes.percentileMillis(99), plainTimes.percentileMillis(99)));
+    log.printf(Locale.ROOT, "%s p50 store %.2f ms, plain %.2f ms%n", measure, storeTimes.percentileMillis(50),
         plainTimes.percentileMillis(50));
+    return new int[] {storeEmpty, plainEmpty};
   }
 
   private static ResultSet.Row row(String measure, String conditions, int threads, String unit, double store,

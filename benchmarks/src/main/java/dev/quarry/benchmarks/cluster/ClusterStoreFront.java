@@ -16,8 +16,8 @@ import java.util.List;
  * One corpus on the cluster seen through one front (an {@link OpenSearchCorpusStore}): a batch is
  * one {@link Mutation} of {@link SourceOperation.Index} operations (one revision: lease, plan, bulk
  * write, refresh, publish; durable and visible on return), a search is a lexical search of the
- * latest revision, top 10, without highlights (the plain index's {@code match} query computes
- * none either). Several fronts may hold the same corpus; the store is its opener's to close.
+ * latest revision (or one pinned revision), top 10, without highlights (the plain index's {@code
+ * match} query computes none either). Several fronts may hold the same corpus; the store is its opener's to close.
  */
 final class ClusterStoreFront implements Contender {
   private static final String SUBJECT = "bench";
@@ -54,6 +54,17 @@ final class ClusterStoreFront implements Contender {
   public List<?> search(String query) {
     SearchRequest request = new SearchRequest(query, SourceScope.ALL, List.of(), TOP_K, null, null, false);
     return store.withCorpus(corpus, index -> index.search(request).hits());
+  }
+
+  /** A lexical search as {@link #search}, pinned to revision {@code revision}. */
+  List<?> searchPinned(String query, long revision) {
+    SearchRequest request = new SearchRequest(query, SourceScope.ALL, List.of(), TOP_K, revision, null, false);
+    return store.withCorpus(corpus, index -> index.search(request).hits());
+  }
+
+  /** The corpus's published revision. */
+  long revision() {
+    return store.withCorpus(corpus, index -> index.revision());
   }
 
   String corpusName() {

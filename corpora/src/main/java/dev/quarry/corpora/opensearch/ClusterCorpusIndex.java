@@ -67,13 +67,33 @@ final class ClusterCorpusIndex implements CorpusIndex {
   private final ExecutorService writes;
   private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
   private volatile boolean closed;
+  /**
+   * The store's calls using this index now; {@link #RETIRING} while {@link #retireIfIdle} decides,
+   * {@link #RETIRED} once it closed the index for the store's bound.
+   */
+  private final java.util.concurrent.atomic.AtomicInteger users = new java.util.concurrent.atomic.AtomicInteger();
+  private static final int RETIRING = -1;
+  private static final int RETIRED = -2;
+  /** When a call last took this index ({@link System#nanoTime}): the store retires the least recent first. */
+  private volatile long lastUsed = System.nanoTime();
   private volatile boolean holdsPhrases;
   /**
-   * The head the store read on this thread to check that this corpus still exists, handed to the
-   * first read of the head in the call it opened (so a search costs no second head read), then
-   * dropped: every later read of the head, and every one after a mutation, asks the cluster again.
+   * The existence check of the call the store runs on this thread with this corpus (see {@link
+   * CallHead}): its head is handed to the first read of the head in the call (so a search costs no
+   * second head read); every later read, and every one after a mutation, asks the cluster again.
    */
-  private final ThreadLocal<CorpusHead> handedHead = new ThreadLocal<>();
+  private final ThreadLocal<CallHead> callHead = new ThreadLocal<>();
+  /**
+   * The highest revision this front has seen published in this corpus's head. Published revisions
+   * never go back (the head moves only forward, by compare-and-set, and a roll-back only removes
+   * revisions above the published one), and a corpus index is named by its corpusId, so a revision
+   * at or below this one was published, with all its documents refreshed, before anything this
+   * front sends now: a search pinned to it may be sent before the head is read (see {@link #search}).
+   * Revision 0 is published when the corpus is created.
+   */
+  private final java.util.concurrent.atomic.AtomicLong seenPublished = new java.util.concurrent.atomic.AtomicLong();
+  /** Runs the searches a pinned search sends before it reads the head: blocking HTTP, so virtual threads. */
+  private static final ExecutorService EARLY_SEARCHES = Executors.newVirtualThreadPerTaskExecutor();
 
   ClusterCorpusIndex(ClusterHttp http, String index, CorpusInfo info, EngineConfig config, OpenSearchSettings settings,
       String owner) {
@@ -95,6 +115,58 @@ final class ClusterCorpusIndex implements CorpusIndex {
     return index;
   }
 
+  /** For tests: runs {@code hook} on the writer after a revision is marked and before its documents are written. */
+  void beforeWrites(Runnable hook) {
+    writer.beforeWrites(hook);
+  }
+
+  /** Takes this index for one call of the store: false once it was retired (the store opens it anew). */
+  boolean acquire() {
+    while (true) {
+      int u = users.get();
+      if (u == RETIRED) {
+        return false;
+      }
+      if (u == RETIRING) {
+        Thread.onSpinWait(); // decided in a moment, without any request to the cluster
+      } else if (users.compareAndSet(u, u + 1)) {
+        lastUsed = System.nanoTime();
+        return true;
+      }
+    }
+  }
+
+  void release() {
+    users.decrementAndGet();
+  }
+
+  long lastUsed() {
+    return lastUsed;
+  }
+
+  boolean retired() {
+    return users.get() == RETIRED;
+  }
+
+  /**
+   * Closes this index if no call uses it and its writer has no mutation queued or running (a batch
+   * is never cut short): true when it did, and from then on {@link #acquire} refuses it. A
+   * mutation is only submitted by a call holding the index, so once no call holds it and nothing is
+   * queued, nothing can be queued any more.
+   */
+  boolean retireIfIdle() {
+    if (queued.get() > 0 || !users.compareAndSet(0, RETIRING)) {
+      return false;
+    }
+    if (queued.get() > 0) {
+      users.set(0);
+      return false;
+    }
+    users.set(RETIRED);
+    close();
+    return true;
+  }
+
   @Override
   public CorpusInfo info() {
     return info;
@@ -103,24 +175,37 @@ final class ClusterCorpusIndex implements CorpusIndex {
   @Override
   public long revision() {
     checkOpen();
-    CorpusHead handed = handedHead.get();
-    if (handed != null) {
-      handedHead.remove();
-      return handed.published();
+    CallHead call = callHead.get();
+    if (call != null) {
+      Optional<CorpusHead> handed = call.handOnce();
+      if (handed.isPresent()) {
+        return sawPublished(handed.get().published());
+      }
     }
-    return CorpusHead.read(http, index).published();
+    return sawPublished(CorpusHead.read(http, index).published());
+  }
+
+  /** Remembers that {@code published} was seen published; returns it. */
+  long sawPublished(long published) {
+    seenPublished.accumulateAndGet(published, Math::max);
+    return published;
   }
 
   /**
-   * Runs {@code work} on this thread with {@code head}, just read from the cluster, as the answer
-   * to its first read of the head.
+   * Runs {@code work} on this thread with {@code call} as its existence check: the first read of
+   * the head in the call reads it (or a mutation, which confirms it first).
    */
-  <T> T withHead(CorpusHead head, java.util.function.Supplier<T> work) {
-    handedHead.set(head);
+  <T> T withHead(CallHead call, java.util.function.Supplier<T> work) {
+    CallHead outer = callHead.get();
+    callHead.set(call);
     try {
       return work.get();
     } finally {
-      handedHead.remove();
+      if (outer == null) {
+        callHead.remove();
+      } else {
+        callHead.set(outer);
+      }
     }
   }
 
@@ -136,7 +221,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
   @Override
   public CompletableFuture<MutationResult> submit(Mutation mutation) {
     checkOpen();
-    handedHead.remove(); // a read after this mutation must see it
+    CallHead call = callHead.get();
+    if (call != null) {
+      call.confirm(); // never a write to a corpus that is gone
+      callHead.remove(); // a read after this mutation must see it
+    }
     List<SourcePreparation.Prepared> prepared = new ArrayList<>();
     for (SourceOperation op : mutation.operations()) {
       prepared.add(op instanceof SourceOperation.Index ix ? SourcePreparation.prepare(ix, info.settings().chunking()) : null);
@@ -173,10 +262,28 @@ final class ClusterCorpusIndex implements CorpusIndex {
       throw QuarryException.invalid("syntax", "corpus '" + info.name() + "' was created on the OpenSearch cluster"
           + " before the operator syntax was offered there and does not index phrases; use syntax plain");
     }
+    List<CorpusDocs.Token> queryTokens = CorpusDocs.analyze(analyzer, syntax.scoringText());
+    StringBuilder joined = new StringBuilder();
+    Set<String> terms = new HashSet<>();
+    for (CorpusDocs.Token t : queryTokens) {
+      joined.append(joined.isEmpty() ? "" : " ").append(t.term());
+      terms.add(t.term());
+    }
+    // A search pinned to a revision this front has seen published goes out now, beside the head's
+    // read: the revision's documents were all visible before it was published (see seenPublished).
+    // The head's checks below still decide whether it is answered.
+    Long pinned = request.revision();
+    ObjectNode earlyBody = null;
+    CompletableFuture<ClusterHttp.Answer> early = null;
+    if (pinned != null && pinned >= 0 && pinned <= seenPublished.get() && !queryTokens.isEmpty()) {
+      ObjectNode body = searchBody(request, syntax, pinned, joined.toString());
+      earlyBody = body;
+      early = CompletableFuture.supplyAsync(() -> http.json("POST", "/" + index + "/_search", body), EARLY_SEARCHES);
+    }
     long latest = revision();
     long p = latest;
-    if (request.revision() != null) {
-      p = request.revision();
+    if (pinned != null) {
+      p = pinned;
       if (p > latest) {
         throw QuarryException.invalid("revision", "revision " + p + " is above the corpus's current revision " + latest);
       }
@@ -185,49 +292,14 @@ final class ClusterCorpusIndex implements CorpusIndex {
             + " is no longer retained; the oldest retained revision is " + oldestRetained(latest));
       }
     }
-    List<CorpusDocs.Token> queryTokens = CorpusDocs.analyze(analyzer, syntax.scoringText());
     if (queryTokens.isEmpty()) {
       return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), List.of(),
           ClusterFacets.count(http, index, null, request.facets()));
     }
-    StringBuilder joined = new StringBuilder();
-    Set<String> terms = new HashSet<>();
-    for (CorpusDocs.Token t : queryTokens) {
-      joined.append(joined.isEmpty() ? "" : " ").append(t.term());
-      terms.add(t.term());
-    }
-    ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
-    int window = request.maxChunksPerSource() == null ? request.topK() : Math.min(1000, request.topK() * 10);
-    body.put("size", window).put("track_total_hits", false);
-    ObjectNode query = body.putObject("query");
-    ObjectNode bool = query.putObject("bool");
-    ArrayNode filter = bool.putArray("filter");
-    filter.add(CorpusDocs.term("kind", "chunk"));
-    filter.add(CorpusDocs.visibleAt(p));
-    ObjectNode scope = CorpusDocs.scope(request.scope());
-    if (scope != null) {
-      filter.add(scope);
-    }
-    for (Filter f : request.filters()) {
-      filter.add(CorpusDocs.filter(f));
-    }
-    syntax.required().forEach(filter::add);
-    if (!syntax.excluded().isEmpty()) {
-      ArrayNode mustNot = bool.putArray("must_not");
-      syntax.excluded().forEach(mustNot::add);
-    }
-    ArrayNode should = bool.putArray("should");
-    should.addObject().putObject("match").putObject("tokens").put("query", joined.toString());
-    should.addObject().putObject("match").putObject("title_tokens").put("query", joined.toString())
-        .put("boost", info.settings().ranking().titleWeight());
-    bool.put("minimum_should_match", 1);
-    ArrayNode sort = body.putArray("sort");
-    sort.addObject().put("_score", "desc");
-    sort.addObject().put("source", "asc");
-    sort.addObject().put("chunk", "asc");
-    body.putArray("_source").add("source").add("chunk").add("text").add("title").add("media_type").add("sha")
-        .add("start").add("end").add("page_from").add("page_to").add("metadata").add("added");
-    JsonNode answer = http.json("POST", "/" + index + "/_search", body).require("searching").body();
+    ObjectNode body = early != null ? earlyBody : searchBody(request, syntax, p, joined.toString());
+    ObjectNode query = (ObjectNode) body.get("query");
+    JsonNode answer = (early != null ? joinEarly(early) : http.json("POST", "/" + index + "/_search", body))
+        .require("searching").body();
     List<Hit> hits = new ArrayList<>();
     Map<String, Integer> perSource = new HashMap<>();
     for (JsonNode h : answer.path("hits").path("hits")) {
@@ -253,6 +325,54 @@ final class ClusterCorpusIndex implements CorpusIndex {
     List<FacetCounts> facets = request.facets().isEmpty() ? List.of()
         : ClusterFacets.count(http, index, query, request.facets());
     return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), hits, facets);
+  }
+
+  /** The search of revision {@code p}: the best chunks for the query's terms {@code joined}, with the request's filters. */
+  private ObjectNode searchBody(SearchRequest request, ClusterQuerySyntax syntax, long p, String joined) {
+    ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
+    int window = request.maxChunksPerSource() == null ? request.topK() : Math.min(1000, request.topK() * 10);
+    body.put("size", window).put("track_total_hits", false);
+    ObjectNode query = body.putObject("query");
+    ObjectNode bool = query.putObject("bool");
+    ArrayNode filter = bool.putArray("filter");
+    filter.add(CorpusDocs.term("kind", "chunk"));
+    filter.add(CorpusDocs.visibleAt(p));
+    ObjectNode scope = CorpusDocs.scope(request.scope());
+    if (scope != null) {
+      filter.add(scope);
+    }
+    for (Filter f : request.filters()) {
+      filter.add(CorpusDocs.filter(f));
+    }
+    syntax.required().forEach(filter::add);
+    if (!syntax.excluded().isEmpty()) {
+      ArrayNode mustNot = bool.putArray("must_not");
+      syntax.excluded().forEach(mustNot::add);
+    }
+    ArrayNode should = bool.putArray("should");
+    should.addObject().putObject("match").putObject("tokens").put("query", joined);
+    should.addObject().putObject("match").putObject("title_tokens").put("query", joined)
+        .put("boost", info.settings().ranking().titleWeight());
+    bool.put("minimum_should_match", 1);
+    ArrayNode sort = body.putArray("sort");
+    sort.addObject().put("_score", "desc");
+    sort.addObject().put("source", "asc");
+    sort.addObject().put("chunk", "asc");
+    body.putArray("_source").add("source").add("chunk").add("text").add("title").add("media_type").add("sha")
+        .add("start").add("end").add("page_from").add("page_to").add("metadata").add("added");
+    return body;
+  }
+
+  /** The answer to a search sent ahead of the head's read, or the failure that request met. */
+  private static ClusterHttp.Answer joinEarly(CompletableFuture<ClusterHttp.Answer> early) {
+    try {
+      return early.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw e;
+    }
   }
 
   /**

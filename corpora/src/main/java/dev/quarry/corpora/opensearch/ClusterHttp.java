@@ -28,10 +28,27 @@ final class ClusterHttp {
   /** The node that answered last: tried first next time. */
   private final AtomicInteger preferred = new AtomicInteger();
 
+  /** The {@code Authorization} header sent with every request; null for none. */
+  private final String authorization;
+
   ClusterHttp(List<URI> nodes, Duration timeout) {
+    this(nodes, timeout, ClusterSecurity.NONE);
+  }
+
+  ClusterHttp(OpenSearchSettings settings) {
+    this(settings.urls(), settings.requestTimeout(), settings.security());
+  }
+
+  ClusterHttp(List<URI> nodes, Duration timeout, ClusterSecurity security) {
     this.nodes = List.copyOf(nodes);
     this.timeout = timeout;
-    this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1).build();
+    this.authorization = security.authorization();
+    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1);
+    javax.net.ssl.SSLContext tls = security.sslContext();
+    if (tls != null) {
+      b.sslContext(tls);
+    }
+    this.client = b.build();
   }
 
   /** A cluster's answer: its status and JSON body (missing when empty). */
@@ -76,6 +93,9 @@ final class ClusterHttp {
           .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
       if (contentType != null) {
         b.header("Content-Type", contentType);
+      }
+      if (authorization != null) {
+        b.header("Authorization", authorization);
       }
       try {
         HttpResponse<byte[]> r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());

@@ -42,6 +42,8 @@ final class ClusterWriter {
   private final WriterLease lease;
   private final Analyzer analyzer;
   private final ClusterCorpusIndex reads;
+  /** Runs after the revision is marked and before its documents are written: a test's stall. */
+  private volatile Runnable beforeWrites = () -> {};
 
   ClusterWriter(ClusterHttp http, String index, CorpusInfo info, EngineConfig config, WriterLease lease,
       Analyzer analyzer, ClusterCorpusIndex reads) {
@@ -158,12 +160,18 @@ final class ClusterWriter {
     }
     CorpusHead marked = head.compareAndSet(http, index, p, r).orElseThrow(() ->
         new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null));
+    beforeWrites.run();
     try {
+      leaseBeforeWrite();
       bulkWrite(bulk.toByteArray());
       for (String source : purged) {
+        leaseBeforeWrite();
         purge(source, r);
       }
       refresh();
+    } catch (LeaseLost e) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE,
+          "the writer lease expired before the change was written; nothing was applied", null, false, null);
     } catch (QuarryException e) {
       tryRollBack();
       throw new QuarryException(ErrorCode.UNAVAILABLE, "the change could not be written to the cluster; nothing was applied",
@@ -184,7 +192,31 @@ final class ClusterWriter {
       throw new QuarryException(ErrorCode.UNAVAILABLE, "another server took the corpus over; nothing was applied",
           null, false, null);
     }
+    reads.sawPublished(r);
     return result;
+  }
+
+  /** The lease was lost before a write request: nothing more of the batch may be sent, nor rolled back by this front. */
+  private static final class LeaseLost extends RuntimeException {
+    LeaseLost() {
+      super(null, null, false, false);
+    }
+  }
+
+  /**
+   * Renews the lease before each write request of a batch: a front that stalled after marking its
+   * revision (a long pause, a slow plan) and lost the lease to another front, which rolled that
+   * revision back and may be writing the same revision number itself, sends nothing more, so none
+   * of its documents can land under the other front's publication.
+   */
+  private void leaseBeforeWrite() {
+    if (!lease.renewBeforeWrite()) {
+      throw new LeaseLost();
+    }
+  }
+
+  void beforeWrites(Runnable hook) {
+    this.beforeWrites = hook;
   }
 
   private void tryRollBack() {

@@ -40,12 +40,30 @@ public final class OpenSearchCorpusStore implements CorpusStore {
   private final ClusterHttp http;
   private final String registry;
   private final String owner;
+  /**
+   * The corpora this front opened, by name, each with its registry entry: at most {@link #maxOpen}
+   * once calls are done with them (idle ones beyond it are closed, least recently used first, and
+   * read from the registry again on their next use).
+   */
   private final ConcurrentHashMap<String, ClusterCorpusIndex> open = new ConcurrentHashMap<>();
+  private final int maxOpen;
 
   public OpenSearchCorpusStore(OpenSearchSettings settings, EngineConfig engineConfig) {
+    this(settings, engineConfig, dev.quarry.corpora.CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA);
+  }
+
+  /**
+   * @param maxOpenCorpora the corpora this front keeps open (with their registry entries) when no
+   *     call is using them; more stay open only while calls or queued mutations use them
+   */
+  public OpenSearchCorpusStore(OpenSearchSettings settings, EngineConfig engineConfig, int maxOpenCorpora) {
+    if (maxOpenCorpora < 1) {
+      throw new IllegalArgumentException("maxOpenCorpora must be at least 1; got " + maxOpenCorpora);
+    }
+    this.maxOpen = maxOpenCorpora;
     this.settings = settings;
     this.engineConfig = engineConfig;
-    this.http = new ClusterHttp(settings.urls(), settings.requestTimeout());
+    this.http = new ClusterHttp(settings);
     this.registry = settings.indexPrefix() + "-registry";
     this.owner = "front-" + CorpusIds.next();
     ensureRegistry();
@@ -170,17 +188,33 @@ public final class OpenSearchCorpusStore implements CorpusStore {
    * Runs {@code work} with the corpus's index. A corpus this front opened before is not looked up
    * in the registry again: reading its head (which a search needs anyway, for the published
    * revision) proves that it still exists, since a corpus index is named by its corpusId and
-   * deleting a corpus deletes its head before its registry entry. A corpus deleted since (and
-   * perhaps created again under the same name, by any front) has no head: its entry is dropped and
-   * read again from the registry, so the call answers as the corpus the name holds now.
+   * deleting a corpus deletes its head before its registry entry. The head is read when the call
+   * first needs it (see {@link CallHead}), at the latest when {@code work} returns. A corpus deleted
+   * since (and perhaps created again under the same name, by any front) has no head: whatever
+   * {@code work} answered is dropped (it could only read: a mutation confirms the head first), the
+   * entry is dropped and read again from the registry, and the call answers as the corpus the name
+   * holds now.
    */
   @Override
   public <T> T withCorpus(String name, Function<CorpusIndex, T> work) {
     ClusterCorpusIndex cached = open.get(name);
-    if (cached != null) {
-      Optional<CorpusHead> head = CorpusHead.find(http, cached.indexName());
-      if (head.isPresent()) {
-        return cached.withHead(head.get(), () -> work.apply(cached));
+    if (cached != null && cached.acquire()) {
+      CallHead call = new CallHead(() -> CorpusHead.find(http, cached.indexName()));
+      try {
+        T result;
+        try {
+          result = cached.withHead(call, () -> work.apply(cached));
+        } catch (RuntimeException e) {
+          if (call.exists()) {
+            throw e;
+          }
+          result = null;
+        }
+        if (call.exists()) {
+          return result;
+        }
+      } finally {
+        release(cached);
       }
       if (open.remove(name, cached)) {
         cached.close(); // deleted, perhaps created again, perhaps by another front
@@ -188,16 +222,62 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     }
     CorpusInfo info = info(name).orElseThrow(() ->
         new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist"));
-    ClusterCorpusIndex index = open.compute(name, (n, current) -> {
-      if (current != null && current.info().corpusId().equals(info.corpusId())) {
-        return current;
+    while (true) {
+      ClusterCorpusIndex index = open.compute(name, (n, current) -> {
+        if (current != null && !current.retired() && current.info().corpusId().equals(info.corpusId())) {
+          return current;
+        }
+        if (current != null) {
+          current.close(); // deleted and created again, perhaps by another front; or retired
+        }
+        return new ClusterCorpusIndex(http, indexOf(info), info, engineConfig, settings, owner);
+      });
+      if (index.acquire()) {
+        try {
+          return work.apply(index);
+        } finally {
+          release(index);
+        }
       }
-      if (current != null) {
-        current.close(); // deleted and created again, perhaps by another front
+      // Retired for the bound between its opening and this call's taking it: open it again.
+    }
+  }
+
+  private void release(ClusterCorpusIndex index) {
+    index.release();
+    if (open.size() > maxOpen) {
+      retireIdle();
+    }
+  }
+
+  /**
+   * Closes idle corpora, least recently used first, until at most {@link #maxOpen} are open. One in
+   * use, or with a mutation queued or running, is never closed: it is retired by a later call once
+   * it is idle.
+   */
+  private void retireIdle() {
+    record Kept(String name, ClusterCorpusIndex index, long lastUsed) {}
+    List<Kept> byUse = new ArrayList<>();
+    open.forEach((name, index) -> byUse.add(new Kept(name, index, index.lastUsed())));
+    byUse.sort(java.util.Comparator.comparingLong(Kept::lastUsed));
+    for (Kept k : byUse) {
+      if (open.size() <= maxOpen) {
+        return;
       }
-      return new ClusterCorpusIndex(http, indexOf(info), info, engineConfig, settings, owner);
-    });
-    return work.apply(index);
+      if (k.index().retireIfIdle()) {
+        open.remove(k.name(), k.index());
+      }
+    }
+  }
+
+  /** The corpora this front holds open now. */
+  int openCount() {
+    return open.size();
+  }
+
+  /** The index this front holds open for corpus {@code name}, if any. */
+  ClusterCorpusIndex kept(String name) {
+    return open.get(name);
   }
 
   @Override

@@ -16,9 +16,12 @@ import java.util.Objects;
  * @param leaseTtl how long a front's writer lease on a corpus lasts without renewal; another front
  *     takes the corpus over only after it expired
  * @param requestTimeout the longest one HTTP request to the cluster may take
+ * @param security the credentials sent to the cluster and the certificate authorities trusted for
+ *     its {@code https} nodes ({@link ClusterSecurity#NONE}: none, the JDK's)
  */
 public record OpenSearchSettings(
-    List<URI> urls, String indexPrefix, int shards, int replicas, Duration leaseTtl, Duration requestTimeout) {
+    List<URI> urls, String indexPrefix, int shards, int replicas, Duration leaseTtl, Duration requestTimeout,
+    ClusterSecurity security) {
   public static final String DEFAULT_PREFIX = "quarry";
   public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(30);
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
@@ -43,6 +46,13 @@ public record OpenSearchSettings(
     if (leaseTtl.isNegative() || leaseTtl.isZero() || requestTimeout.isNegative() || requestTimeout.isZero()) {
       throw new IllegalArgumentException("leaseTtl and requestTimeout must be positive");
     }
+    Objects.requireNonNull(security, "security");
+  }
+
+  /** Settings without credentials, trusting the JDK's certificate authorities. */
+  public OpenSearchSettings(
+      List<URI> urls, String indexPrefix, int shards, int replicas, Duration leaseTtl, Duration requestTimeout) {
+    this(urls, indexPrefix, shards, replicas, leaseTtl, requestTimeout, ClusterSecurity.NONE);
   }
 
   /** Settings with the defaults: prefix {@code quarry}, 1 shard, 1 replica. */
@@ -51,18 +61,22 @@ public record OpenSearchSettings(
   }
 
   public OpenSearchSettings withPrefix(String prefix) {
-    return new OpenSearchSettings(urls, prefix, shards, replicas, leaseTtl, requestTimeout);
+    return new OpenSearchSettings(urls, prefix, shards, replicas, leaseTtl, requestTimeout, security);
   }
 
   public OpenSearchSettings withReplicas(int n) {
-    return new OpenSearchSettings(urls, indexPrefix, shards, n, leaseTtl, requestTimeout);
+    return new OpenSearchSettings(urls, indexPrefix, shards, n, leaseTtl, requestTimeout, security);
   }
 
   public OpenSearchSettings withShards(int n) {
-    return new OpenSearchSettings(urls, indexPrefix, n, replicas, leaseTtl, requestTimeout);
+    return new OpenSearchSettings(urls, indexPrefix, n, replicas, leaseTtl, requestTimeout, security);
+  }
+
+  public OpenSearchSettings withSecurity(ClusterSecurity s) {
+    return new OpenSearchSettings(urls, indexPrefix, shards, replicas, leaseTtl, requestTimeout, s);
   }
 
   public OpenSearchSettings withLeaseTtl(Duration ttl) {
-    return new OpenSearchSettings(urls, indexPrefix, shards, replicas, ttl, requestTimeout);
+    return new OpenSearchSettings(urls, indexPrefix, shards, replicas, ttl, requestTimeout, security);
   }
 }

@@ -24,6 +24,8 @@ final class WriterLease {
   private final Clock clock;
   private long seqNo = -1;
   private long primaryTerm = -1;
+  /** When ({@link System#nanoTime}) the request that took or renewed the lease last was sent. */
+  private long heldSince;
 
   WriterLease(ClusterHttp http, String index, String owner, Duration ttl, Clock clock) {
     this.http = http;
@@ -48,6 +50,7 @@ final class WriterLease {
     long deadline = System.nanoTime() + wait.toNanos();
     String path = "/" + index + "/_doc/" + CorpusDocs.LEASE_ID;
     while (true) {
+      heldSince = System.nanoTime();
       ClusterHttp.Answer current = http.get(path);
       if (current.status() == 404) {
         ClusterHttp.Answer a = http.json("PUT", path + "?op_type=create", body());
@@ -92,6 +95,7 @@ final class WriterLease {
    * in which case nothing may be published.
    */
   boolean renew() {
+    long sent = System.nanoTime();
     ClusterHttp.Answer a = http.json("PUT", "/" + index + "/_doc/" + CorpusDocs.LEASE_ID + "?if_seq_no=" + seqNo
         + "&if_primary_term=" + primaryTerm, body());
     if (a.status() == 409) {
@@ -99,7 +103,19 @@ final class WriterLease {
     }
     a.require("renewing the writer lease");
     remember(a.body());
+    heldSince = sent;
     return true;
+  }
+
+  /**
+   * Renews the lease just before a write request of the batch is sent, so that the request leaves
+   * with a fresh lease: false when the lease was lost (another front may have rolled this batch's
+   * revision back and be writing it itself: nothing more may be written), or when this front
+   * stalled for half the lease's time to live since the renewal (a pause of the process) and can no
+   * longer be sure to hold it when the request lands.
+   */
+  boolean renewBeforeWrite() {
+    return renew() && System.nanoTime() - heldSince < ttl.toNanos() / 2;
   }
 
   /** Gives the lease up so that another front may write at once; a lease already lost is left alone. */
