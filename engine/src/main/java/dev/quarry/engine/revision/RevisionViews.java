@@ -28,6 +28,13 @@ public final class RevisionViews {
   private final Map<IndexReader.CacheKey, LeafRevisions> segments = new ConcurrentHashMap<>();
   private final Map<ViewKey, RevisionView> views;
   private final Set<IndexReader.CacheKey> watchedReaders = ConcurrentHashMap.newKeySet();
+  /**
+   * The view handed out last. Most searches ask again for the revision the one before asked for
+   * (the latest, until the next write), so they find it here without taking the lock of the
+   * views' access order. A view found here is not moved up in that order: if evicted meanwhile,
+   * it is still valid while its snapshot is held, and built again once another view has been asked for.
+   */
+  private volatile Recent recent;
 
   public RevisionViews() {
     this(DEFAULT_MAX_VIEWS);
@@ -55,9 +62,14 @@ public final class RevisionViews {
     IndexReader.CacheHelper helper = allVersions.getReaderCacheHelper();
     ViewKey key = helper == null ? null : new ViewKey(helper.getKey(), revision);
     if (key != null) {
+      Recent last = recent;
+      if (last != null && last.key().equals(key)) {
+        return last.view();
+      }
       synchronized (views) {
         RevisionView cached = views.get(key);
         if (cached != null) {
+          recent = new Recent(key, cached);
           return cached;
         }
       }
@@ -70,7 +82,9 @@ public final class RevisionViews {
       }
       synchronized (views) {
         RevisionView raced = views.putIfAbsent(key, view);
-        return raced != null ? raced : view;
+        RevisionView kept = raced != null ? raced : view;
+        recent = new Recent(key, kept);
+        return kept;
       }
     }
     return view;
@@ -80,6 +94,10 @@ public final class RevisionViews {
   private void forgetViewsOf(IndexReader.CacheKey reader) {
     synchronized (views) {
       views.keySet().removeIf(key -> key.reader() == reader);
+      Recent last = recent;
+      if (last != null && last.key().reader() == reader) {
+        recent = null;
+      }
     }
     watchedReaders.remove(reader);
   }
@@ -114,6 +132,8 @@ public final class RevisionViews {
       return views.size();
     }
   }
+
+  private record Recent(ViewKey key, RevisionView view) {}
 
   private record ViewKey(IndexReader.CacheKey reader, long revision) {
     ViewKey {
