@@ -36,6 +36,13 @@ public final class RevisionViews {
   private final Map<IndexReader.CacheKey, LeafRevisions> segments = new ConcurrentHashMap<>();
   private final Map<ViewKey, RevisionView> views;
   private final Set<IndexReader.CacheKey> watchedReaders = ConcurrentHashMap.newKeySet();
+  /**
+   * The view handed out last. Most searches ask again for the revision the one before asked for
+   * (the latest, until the next write), so they find it here without taking the lock of the
+   * views' access order. A view found here is not moved up in that order: if evicted meanwhile,
+   * it is still valid while its snapshot is held, and built again once another view has been asked for.
+   */
+  private volatile Recent recent;
 
   public RevisionViews() {
     this(DEFAULT_MAX_VIEWS);
@@ -81,10 +88,16 @@ public final class RevisionViews {
     IndexReader.CacheHelper helper = allVersions.getReaderCacheHelper();
     ViewKey key = helper == null ? null : new ViewKey(helper.getKey(), revision);
     if (key != null) {
+      Recent last = recent;
+      if (last != null && last.key().equals(key)) {
+        viewCounter.hit();
+        return last.view();
+      }
       synchronized (views) {
         RevisionView cached = views.get(key);
         if (cached != null) {
           viewCounter.hit();
+          recent = new Recent(key, cached);
           return cached;
         }
       }
@@ -102,9 +115,11 @@ public final class RevisionViews {
         RevisionView raced = views.putIfAbsent(key, view);
         if (raced != null) {
           view.retire();
+          recent = new Recent(key, raced);
           return raced;
         }
         viewCounter.added();
+        recent = new Recent(key, view);
         return view;
       }
     }
@@ -122,6 +137,10 @@ public final class RevisionViews {
           viewCounter.dropped(1);
           e.getValue().retire();
         }
+      }
+      Recent last = recent;
+      if (last != null && last.key().reader() == reader) {
+        recent = null;
       }
     }
     watchedReaders.remove(reader);
@@ -166,6 +185,8 @@ public final class RevisionViews {
       return views.size();
     }
   }
+
+  private record Recent(ViewKey key, RevisionView view) {}
 
   private record ViewKey(IndexReader.CacheKey reader, long revision) {
     ViewKey {

@@ -10,6 +10,7 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.SortedDocValues;
+import org.apache.lucene.index.TermState;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.util.BytesRef;
@@ -22,6 +23,9 @@ import org.apache.lucene.util.BytesRef;
  * field order, scored against the chunk's combined norm ({@link CombinedNorms}).
  */
 final class ExactScorer {
+  /** Docs of one segment scored together: bounds the per-search frequencies to a block of them. */
+  static final int BLOCK_DOCS = 512;
+
   private final IndexReader reader;
   private final List<ScoringPlan.ScoringTerm> terms;
   private final List<CombinedFields.WeightedField> fields;
@@ -65,12 +69,20 @@ final class ExactScorer {
     int next = 0;
     for (LeafReaderContext context : reader.leaves()) {
       int end = context.docBase + context.reader().maxDoc();
-      if (next == byDoc.length || (int) (byDoc[next] >>> 32) >= end) {
+      int from = next;
+      while (next < byDoc.length && (int) (byDoc[next] >>> 32) < end) {
+        next++;
+      }
+      if (next == from) {
         continue;
       }
-      LeafScores leaf = new LeafScores(context.reader());
-      for (; next < byDoc.length && (int) (byDoc[next] >>> 32) < end; next++) {
-        out[(int) byDoc[next]] = leaf.score((int) (byDoc[next] >>> 32) - context.docBase);
+      int[] leafDocs = new int[next - from];
+      for (int d = 0; d < leafDocs.length; d++) {
+        leafDocs[d] = (int) (byDoc[from + d] >>> 32) - context.docBase;
+      }
+      float[] scores = leafScores(context.reader(), leafDocs);
+      for (int d = 0; d < leafDocs.length; d++) {
+        out[(int) byDoc[from + d]] = scores[d];
       }
     }
     return out;
@@ -79,70 +91,93 @@ final class ExactScorer {
   private void scoreLeaf(LeafReaderContext context, int[] docs, int from, int to, TopChunks top)
       throws IOException {
     LeafReader leaf = context.reader();
-    LeafScores scores = new LeafScores(leaf);
-    SortedDocValues sources = leaf.getSortedDocValues(Fields.SOURCE);
-    NumericDocValues chunks = leaf.getNumericDocValues(Fields.CHUNK);
-    for (int d = from; d < to; d++) {
-      int doc = docs[d] - context.docBase;
-      float score = scores.score(doc);
+    int[] leafDocs = new int[to - from];
+    for (int d = 0; d < leafDocs.length; d++) {
+      leafDocs[d] = docs[from + d] - context.docBase;
+    }
+    float[] scores = leafScores(leaf, leafDocs);
+    SortedDocValues sources = null;
+    NumericDocValues chunks = null;
+    for (int d = 0; d < leafDocs.length; d++) {
+      int doc = leafDocs[d];
+      float score = scores[d];
       if (score < top.minCompetitiveScore()) {
         continue; // cannot enter the results, whatever its source and chunk
+      }
+      if (sources == null) {
+        sources = leaf.getSortedDocValues(Fields.SOURCE);
+        chunks = leaf.getNumericDocValues(Fields.CHUNK);
       }
       BytesRef source = sources != null && sources.advanceExact(doc)
           ? BytesRef.deepCopyOf(sources.lookupOrd(sources.ordValue()))
           : new BytesRef();
       int chunk = chunks != null && chunks.advanceExact(doc) ? (int) chunks.longValue() : 0;
-      top.offer(new ScoredChunk(docs[d], score, source, chunk));
+      top.offer(new ScoredChunk(docs[from + d], score, source, chunk));
     }
   }
 
-  /** One segment's postings of the plan's terms and its combined norms; docs are scored in increasing order. */
-  private final class LeafScores {
-    private final PostingsEnum[][] postings = new PostingsEnum[terms.size()][fields.size()];
-    private final float[] weights = new float[fields.size()];
-    private final CombinedNorms norms;
-
-    LeafScores(LeafReader leaf) throws IOException {
-      for (int f = 0; f < fields.size(); f++) {
-        Terms fieldTerms = leaf.terms(fields.get(f).field());
-        TermsEnum termsEnum = fieldTerms == null ? null : fieldTerms.iterator();
-        for (int t = 0; termsEnum != null && t < terms.size(); t++) {
-          if (termsEnum.seekExact(terms.get(t).bytes())) {
-            postings[t][f] = termsEnum.postings(null, PostingsEnum.FREQS);
-          }
+  /**
+   * The exact scores of one segment's {@code docs} (in increasing order), term at a time over
+   * blocks of at most {@link #BLOCK_DOCS} docs, one postings enum per field reused from term to
+   * term. A term's weighted frequency is still added up field by field in field order, and a
+   * chunk's term scores in the plan's term order, so each score is the same float as when every
+   * term's postings are walked side by side.
+   */
+  private float[] leafScores(LeafReader leaf, int[] docs) throws IOException {
+    int termCount = terms.size();
+    TermsEnum[] termsEnums = new TermsEnum[fields.size()];
+    TermState[][] states = new TermState[fields.size()][termCount];
+    for (int f = 0; f < termsEnums.length; f++) {
+      Terms fieldTerms = leaf.terms(fields.get(f).field());
+      termsEnums[f] = fieldTerms == null ? null : fieldTerms.iterator();
+      for (int t = 0; termsEnums[f] != null && t < termCount; t++) {
+        if (termsEnums[f].seekExact(terms.get(t).bytes())) {
+          states[f][t] = termsEnums[f].termState();
         }
       }
-      for (int f = 0; f < weights.length; f++) {
-        weights[f] = fields.get(f).weight();
-      }
-      norms = new CombinedNorms(leaf, fields);
     }
-
-    /** The exact score of {@code doc} (in the segment), at or after the last doc scored. */
-    float score(int doc) throws IOException {
-      long norm = norms.normOf(doc);
-      double sum = 0;
-      for (int t = 0; t < postings.length; t++) {
-        float freq = 0;
-        boolean matched = false;
-        for (int f = 0; f < weights.length; f++) {
-          PostingsEnum p = postings[t][f];
-          if (p == null) {
+    CombinedNorms norms = new CombinedNorms(leaf, fields);
+    float[] scores = new float[docs.length];
+    int block = Math.min(docs.length, BLOCK_DOCS);
+    float[] freqs = new float[block * termCount];
+    boolean[] matched = new boolean[block * termCount];
+    for (int from = 0; from < docs.length; from += block) {
+      int to = Math.min(docs.length, from + block);
+      Arrays.fill(freqs, 0f);
+      Arrays.fill(matched, false);
+      for (int f = 0; f < termsEnums.length; f++) {
+        float weight = fields.get(f).weight();
+        PostingsEnum postings = null;
+        for (int t = 0; t < termCount; t++) {
+          if (states[f][t] == null) {
             continue;
           }
-          if (p.docID() < doc) {
-            p.advance(doc);
+          termsEnums[f].seekExact(terms.get(t).bytes(), states[f][t]);
+          postings = termsEnums[f].postings(postings, PostingsEnum.FREQS);
+          for (int d = from; d < to; d++) {
+            if (postings.docID() < docs[d]) {
+              postings.advance(docs[d]);
+            }
+            if (postings.docID() == docs[d]) {
+              int at = (d - from) * termCount + t;
+              freqs[at] += weight * postings.freq();
+              matched[at] = true;
+            }
           }
-          if (p.docID() == doc) {
-            freq += weights[f] * p.freq();
-            matched = true;
-          }
-        }
-        if (matched) {
-          sum += terms.get(t).scorer().score(freq, norm);
         }
       }
-      return (float) sum;
+      for (int d = from; d < to; d++) {
+        long norm = norms.normOf(docs[d]);
+        double sum = 0;
+        for (int t = 0; t < termCount; t++) {
+          int at = (d - from) * termCount + t;
+          if (matched[at]) {
+            sum += terms.get(t).scorer().score(freqs[at], norm);
+          }
+        }
+        scores[d] = (float) sum;
+      }
     }
+    return scores;
   }
 }

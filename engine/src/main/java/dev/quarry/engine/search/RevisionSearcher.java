@@ -381,14 +381,15 @@ public final class RevisionSearcher {
     return presented;
   }
 
-  private List<List<int[]>> matches(RevisionIndexSearcher searcher, ScoringPlan plan, List<ScoredChunk> top,
+  private static List<List<int[]>> matches(RevisionIndexSearcher searcher, ScoringPlan plan, List<ScoredChunk> top,
       List<Hit> hits) throws IOException {
     int[] docs = new int[top.size()];
-    Map<Integer, String> texts = new HashMap<>();
+    int[] textLengths = new int[top.size()];
     for (int i = 0; i < docs.length; i++) {
       docs[i] = top.get(i).doc();
-      texts.put(docs[i], hits.get(i).text());
+      String text = hits.get(i).text();
+      textLengths[i] = text == null ? 0 : text.length();
     }
-    return new MatchHighlighter(searcher, analyzer).matches(plan.textQuery(), docs, texts);
+    return TextMatches.of(searcher.getIndexReader(), plan.textTerms(), docs, textLengths);
   }
 }

@@ -10,7 +10,6 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.CollectionStatistics;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TermStatistics;
 import org.apache.lucene.search.similarities.Similarity;
 import org.apache.lucene.util.BytesRef;
@@ -94,14 +93,14 @@ final class ScoringPlan {
     return filtered.build();
   }
 
-  /** The terms in the text field alone, for highlighting: the only matches that can be marked in a chunk's text. */
-  Query textQuery() {
-    BooleanQuery.Builder disjunction = new BooleanQuery.Builder();
+  /** The terms some visible chunk holds in its text: the only matches that can be marked in a chunk's text. */
+  List<BytesRef> textTerms() {
+    List<BytesRef> inText = new ArrayList<>(terms.size());
     for (ScoringTerm term : terms) {
       if (term.inText()) {
-        disjunction.add(new TermQuery(new Term(Fields.TEXT, term.bytes())), BooleanClause.Occur.SHOULD);
+        inText.add(term.bytes());
       }
     }
-    return disjunction.build();
+    return inText;
   }
 }

@@ -13,8 +13,8 @@
  * Lucene collects candidates with one {@code CombinedFieldQuery} per term; {@code ExactScorer}
  * rescores them by adding term scores in a fixed order and {@code ChunkRanker} proves (or
  * widens) the candidate set so the answer is the exact top k in (score, source, chunk) order.
- * {@code MatchHighlighter} marks every match in the chunk text with the UnifiedHighlighter over
- * stored offsets; {@code HitReader} reads the stored fields of returned chunks only.
+ * {@code TextMatches} marks every match in the chunk text from the offsets the text postings
+ * store; {@code HitReader} reads the stored fields of returned chunks only.
  *
  * <p>This package knows nothing of HTTP, tokens or grants (the scope it receives is already
  * narrowed to them), and it never writes to an index.
