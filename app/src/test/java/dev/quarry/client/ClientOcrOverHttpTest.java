@@ -16,7 +16,10 @@ import java.awt.image.BufferedImage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -117,6 +120,47 @@ class ClientOcrOverHttpTest {
       assertTrue(client.search("scans", "seven ships passing the cape").results().stream()
           .anyMatch(h -> h.source().equals("upside-down.png")), "the page was read upright");
     }
+  }
+
+  /**
+   * A server with {@code "ocrDetectOrientation": false} reads a page scanned upside down as it
+   * lies: no turn is reported and few of its words are found (the same page is read upright with
+   * detection on, above).
+   */
+  @Test
+  void withOrientationDetectionOff_anUpsideDownPageIsReadAsItLies() throws Exception {
+    assumeTrue(Tesseract.onPath().available(),
+        "tesseract with English language data is not installed (Debian: tesseract-ocr tesseract-ocr-eng); skipping");
+    assumeTrue(Tesseract.onPath().detectsOrientation(),
+        "tesseract has no orientation data (osd; Debian: tesseract-ocr-osd); skipping the page scanned upside down");
+    ServerConfig upright = ServerConfig.parse(("{\"extraction\": {\"ocr\": \"auto\", \"ocrDetectOrientation\": false},"
+        + " \"limits\": {\"extractionTimeoutMillis\": 120000}}").getBytes(StandardCharsets.UTF_8));
+    try (RealServer uprightOnly = new RealServer(dir.resolve("upright-server"), upright)) {
+      QuarryClient client = uprightOnly.client(TestTokens.ADMIN);
+      client.createCorpus("scans", null);
+      Receipt turned;
+      try {
+        turned = client.ingest(IngestRequest.of("scans", "upside-down.png"), upsideDown);
+      } catch (ApiException.InvalidRequestException e) {
+        // Nothing legible at all is the other way of reading the page as it lies.
+        assertEquals("NO_TEXT_EXTRACTED", e.code(), e::getMessage);
+        return;
+      }
+      assertNotNull(turned.ocr(), turned::toString);
+      assertTrue(turned.ocrWarnings().stream().noneMatch(w -> w.code().equals("OCR_ROTATED")), turned::toString);
+      String text = String.join(" ", client.readChunks("scans", "upside-down.png", null, null, null).chunks().stream()
+          .map(SourceText.Chunk::text).toList());
+      double found = wordsFound(String.join(" ", TestScans.PAGE), text);
+      assertTrue(found < 0.5, "share of the page's words read: " + found + " in: " + text);
+    }
+  }
+
+  /** The share of {@code expected}'s distinct words of five letters or more that {@code text} holds. */
+  private static double wordsFound(String expected, String text) {
+    Set<String> read = Set.copyOf(Arrays.asList(text.toLowerCase(Locale.ROOT).split("[^\\p{L}]+")));
+    List<String> wanted = Arrays.stream(expected.toLowerCase(Locale.ROOT).split("[^\\p{L}]+"))
+        .filter(w -> w.length() >= 5).distinct().toList();
+    return (double) wanted.stream().filter(read::contains).count() / wanted.size();
   }
 
   /** The receipt's OCR report: one page read, its words, a high confidence. */

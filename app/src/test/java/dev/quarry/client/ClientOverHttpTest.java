@@ -168,6 +168,23 @@ class ClientOverHttpTest {
   }
 
   @Test
+  void ingestReceipt_namesTheEncodingOfText_aLegacyOneIncluded() throws Exception {
+    String russian = ("Текст в старой кодировке DOS должен быть прочитан и проиндексирован целиком, "
+        + "а кодировка должна быть названа в квитанции. Отчёт за третий квартал сверен без ошибок.\n").repeat(4);
+    Path dos = Files.write(dir.resolve("report.cp866.txt"), russian.getBytes(java.nio.charset.Charset.forName("IBM866")));
+    Receipt legacy = admin.ingest(IngestRequest.of("c1", "dos/report.txt"), dos);
+    assertEquals("IBM866", legacy.encoding(), legacy::toString);
+    assertEquals("text/plain", legacy.mediaType());
+    assertTrue(admin.search("c1", "квартал сверен").results().stream()
+        .anyMatch(h -> h.source().equals("dos/report.txt")), "the text was decoded right");
+    Receipt utf8 = admin.ingest(IngestRequest.of("c1", "dos/report-utf8.txt"),
+        Files.writeString(dir.resolve("report.txt"), russian));
+    assertEquals("UTF-8", utf8.encoding(), utf8::toString);
+    assertNull(admin.index("c1", Document.text("dos/typed.txt", "Typed, not extracted.")).encoding(),
+        "a document sent as text was not decoded from a file");
+  }
+
+  @Test
   void aStreamedRun_reportsItsPhases_thenItsResult() {
     List<RunEvent> events = new ArrayList<>();
     try (RunStream stream = admin.stream(RunRequest.of("c1", "parental leave").withTopK(2))) {

@@ -8,6 +8,7 @@ import dev.quarry.app.cli.QuarryCli;
 import dev.quarry.app.server.ServerConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,18 +40,22 @@ class IngestCommandOverClientTest {
     // Bytes a detector alone takes for XML: only the .md name makes them Markdown.
     Files.writeString(docs.resolve("leave.md"), "<!-- draft -->\n# Leave\n\nParental leave lasts sixteen weeks.\n");
     Files.writeString(docs.resolve("travel.txt"), "Travel is booked two weeks ahead.\n");
+    // Text in the DOS code page IBM866: its charset is printed, as the receipt gives it.
+    Files.write(docs.resolve("dos.txt"), ("Текст в старой кодировке DOS должен быть прочитан целиком, а кодировка"
+        + " названа в отчёте. Отчёт за третий квартал сверен без ошибок.\n").repeat(4).getBytes(Charset.forName("IBM866")));
     try (RealServer server = new RealServer(dir.resolve("server"), noJobs)) {
       String[] args = {"ingest", "--url", server.url(), "--token", TestTokens.ADMIN, "--corpus", "handbook", "--create",
           docs.toString()};
       Run first = quarry(args);
       assertEquals(0, first.code(), first::toString);
       assertTrue(first.err().contains("the server runs no ingestion jobs; sending the files one by one"), first::toString);
-      assertTrue(first.out().matches("(?s).*ingested\\s+2.*"), first::toString);
+      assertTrue(first.out().matches("(?s).*ingested\\s+3.*"), first::toString);
+      assertTrue(first.out().contains("encoding dos.txt: IBM866\n"), first::toString);
       QuarryClient admin = server.client(TestTokens.ADMIN);
       assertEquals("text/markdown", admin.readSource("handbook", "leave.md").mediaType());
       Run second = quarry(args);
       assertEquals(0, second.code(), second::toString);
-      assertTrue(second.out().matches("(?s).*unchanged\\s+2.*"), second::toString);
+      assertTrue(second.out().matches("(?s).*unchanged\\s+3.*"), second::toString);
       Run forbidden = quarry("ingest", "--url", server.url(), "--token", TestTokens.SEARCH_C1, "--corpus", "handbook",
           docs.toString());
       assertEquals(1, forbidden.code(), forbidden::toString);

@@ -7,13 +7,16 @@ import java.util.List;
  * visible to search. Ingest receipts add what extraction found.
  *
  * @param status {@code indexed}, {@code unchanged}, {@code deleted} or {@code absent}
+ * @param encoding the charset an ingested plain text or Markdown file was decoded from, as the
+ *     server names it ({@code UTF-8}, or a legacy one it detected: {@code windows-1252},
+ *     {@code IBM866}, {@code IBM500}, ...); null on other receipts (the server sends none)
  * @param ocr what optical character recognition did, on an ingest receipt whose document had
  *     pages or frames recognised; null otherwise (the server sends none)
  * @param warnings what extraction warns of; those of recognition are also in {@link #ocrWarnings()}
  */
 public record Receipt(String corpus, String corpusId, String source, long revision, long sourceRevision, String status,
-    String contentSha256, Integer chunks, String mediaType, String extractor, Integer pages, Long characters, Ocr ocr,
-    List<Warning> warnings) {
+    String contentSha256, Integer chunks, String mediaType, String extractor, Integer pages, Long characters, String encoding,
+    Ocr ocr, List<Warning> warnings) {
   /** The prefix of the warning codes recognition gives ({@code OCR_LOW_CONFIDENCE}, ...). */
   public static final String OCR_WARNING_PREFIX = "OCR_";
 

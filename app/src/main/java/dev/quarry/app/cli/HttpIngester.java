@@ -97,7 +97,7 @@ final class HttpIngester implements DocumentIngester {
           .withOcr(ocr);
       String key = QuarryClient.newKey();
       Receipt receipt = retried(() -> client.ingest(request, file.path(), key), ApiException::retryable);
-      return IngestOutcome.of(receipt.status(), RecognitionReport.of(receipt));
+      return IngestOutcome.of(receipt.status(), RecognitionReport.of(receipt), DecodingReport.of(receipt.encoding()));
     } catch (ApiException e) {
       if (Thread.currentThread().isInterrupted()) {
         return IngestOutcome.failed("CANCELLED", "interrupted"); // interrupted while waiting to retry

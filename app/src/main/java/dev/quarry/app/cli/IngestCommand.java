@@ -29,8 +29,9 @@ import picocli.CommandLine.Spec;
  * counts files, bytes and failures; files
  * whose bytes their source already holds are skipped as unchanged; one bad file never stops the
  * batch. {@code --ocr auto|off} chooses OCR for every file: the job's choice, each file's over a
- * server without jobs, the extractors' in a data folder. Each file read by OCR gets its
- * {@link RecognitionReport} on stdout. Ends with a table on stdout (ingested, unchanged, failed by
+ * server without jobs, the extractors' in a data folder. Each text file decoded from a legacy
+ * charset gets its {@link DecodingReport} on stdout, each file read by OCR its
+ * {@link RecognitionReport}. Ends with a table on stdout (ingested, unchanged, failed by
  * code) and exit code 0, or 1 when any file failed.
  */
 @Command(name = "ingest", mixinStandardHelpOptions = true,
@@ -195,9 +196,7 @@ final class IngestCommand implements Callable<Integer> {
         if (outcome.isFailure()) {
           err.println("failed: " + file.path() + ": " + outcome.code() + ": " + outcome.message());
         }
-        if (outcome.ocr() != null) {
-          outcome.ocr().print(file.source(), out);
-        }
+        outcome.printReports(file.source(), out);
         progress.fileDone(summary.bytes(), summary.failed());
       }
     } finally {

@@ -227,7 +227,8 @@ final class JobIngest {
 
   /**
    * Watches a job to its end with a progress bar from its counts, then prints its failures, the
-   * OCR report of each file read by OCR, and the table.
+   * legacy charset of each text file decoded from one, the OCR report of each file read by OCR,
+   * and the table.
    */
   int watch(String job, IngestSummary summary, PrintWriter out) {
     Job state = read(job, null, 1).job();
@@ -252,11 +253,10 @@ final class JobIngest {
       for (JobPage.FileOutcome f : page.files()) {
         switch (f.status()) {
           case "indexed", "unchanged" -> {
-            summary.add(IngestOutcome.of(f.status()), f.bytes());
-            RecognitionReport ocr = RecognitionReport.of(f.receipt());
-            if (ocr != null) {
-              ocr.print(f.source(), out);
-            }
+            IngestOutcome outcome = IngestOutcome.of(f.status(), RecognitionReport.of(f.receipt()),
+                DecodingReport.of(f.receipt() == null ? null : f.receipt().encoding()));
+            summary.add(outcome, f.bytes());
+            outcome.printReports(f.source(), out);
           }
           case "cancelled" -> summary.add(IngestOutcome.failed("CANCELLED", "the job was cancelled"), f.bytes());
           default -> {

@@ -6,6 +6,7 @@ import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
 import dev.quarry.corpora.ingest.IngestRequest;
 import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.IngestReport;
 import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.extractors.Extractors;
@@ -78,7 +79,9 @@ final class LocalIngester implements DocumentIngester {
       IngestRequest request = new IngestRequest(file.source(), null, null, file.declaredMediaType(), null, null,
           file.path().getFileName().toString(), ocr);
       MutationResult result = corpora.ingest(LOCAL, corpus, request, file.path(), null);
-      return IngestOutcome.of(result.single().status().wireName(), RecognitionReport.of(result.single().ingest()));
+      IngestReport report = result.single().ingest();
+      return IngestOutcome.of(result.single().status().wireName(), RecognitionReport.of(report),
+          DecodingReport.of(report == null ? null : report.encoding()));
     } catch (QuarryException e) {
       return IngestOutcome.failed(e.code().name(), e.getMessage());
     }

@@ -17,15 +17,23 @@ import java.time.Duration;
  * <p>{@code ocr} ({@code auto} or {@code off}, default off) switches on optical character
  * recognition of images and of PDF pages without a text layer; it takes effect only where the
  * {@code tesseract} command with English data is installed, and the feature {@code ocr} is
- * advertised only then.
+ * advertised only then. {@code ocrDetectOrientation} (default true) has recognition turn pages
+ * scanned sideways or upside down upright first; false reads every page as it lies, saving the
+ * detection's cost on every page of collections known to be scanned upright.
  */
-public record ExtractionSettings(int workers, int workerHeapMiB, int queueCapacity, OcrMode ocr) {
+public record ExtractionSettings(int workers, int workerHeapMiB, int queueCapacity, OcrMode ocr,
+    boolean ocrDetectOrientation) {
   public static final ExtractionSettings DEFAULT = new ExtractionSettings(
       Extractors.DEFAULT_WORKERS, Extractors.DEFAULT_WORKER_HEAP_MIB, Extractors.DEFAULT_QUEUE_CAPACITY, OcrMode.OFF);
 
   /** Settings without OCR. */
   public ExtractionSettings(int workers, int workerHeapMiB, int queueCapacity) {
     this(workers, workerHeapMiB, queueCapacity, OcrMode.OFF);
+  }
+
+  /** Settings whose OCR, when on, detects orientation. */
+  public ExtractionSettings(int workers, int workerHeapMiB, int queueCapacity, OcrMode ocr) {
+    this(workers, workerHeapMiB, queueCapacity, ocr, true);
   }
 
   public ExtractionSettings {
@@ -35,7 +43,8 @@ public record ExtractionSettings(int workers, int workerHeapMiB, int queueCapaci
   /** Starts nothing yet: workers start with the first document. The caller closes the result. */
   public Extractors build(Limits limits, boolean pdfEnabled) {
     return Extractors.builder().workers(workers).workerHeapMiB(workerHeapMiB).queueCapacity(queueCapacity)
-        .limits(extractionLimits(limits)).pdfEnabled(pdfEnabled).ocr(ocr).build();
+        .limits(extractionLimits(limits)).pdfEnabled(pdfEnabled).ocr(ocr)
+        .detectOrientation(ocrDetectOrientation).build();
   }
 
   /** The extractors' bounds from the advertised limits. */

@@ -318,7 +318,7 @@ public record ServerConfig(
     if (extraction == null) {
       return d;
     }
-    extraction.allowOnly(Set.of("workers", "workerHeapMiB", "queueCapacity", "ocr"));
+    extraction.allowOnly(Set.of("workers", "workerHeapMiB", "queueCapacity", "ocr", "ocrDetectOrientation"));
     Integer workers = extraction.optionalInt("workers", 1, 64);
     Integer heap = extraction.optionalInt("workerHeapMiB", 64, 65_536);
     Integer queue = extraction.optionalInt("queueCapacity", 0, 10_000);
@@ -327,8 +327,9 @@ public record ServerConfig(
     if (ocr == null) {
       throw QuarryException.invalid(extraction.pathOf("ocr"), "ocr must be 'auto' or 'off'; got '" + ocrName + "'");
     }
+    boolean detectOrientation = extraction.optionalBoolean("ocrDetectOrientation", d.ocrDetectOrientation());
     return new ExtractionSettings(workers == null ? d.workers() : workers, heap == null ? d.workerHeapMiB() : heap,
-        queue == null ? d.queueCapacity() : queue, ocr);
+        queue == null ? d.queueCapacity() : queue, ocr, detectOrientation);
   }
 
   private static Limits limits(WireObject limits) {

@@ -159,6 +159,35 @@ class IngestCommandTest {
     assertEquals(3, created.count("ingested"), created::toString);
   }
 
+  /** Russian prose long enough for a charset detector, written in the DOS code page IBM866. */
+  static Path dosText(Path file) throws Exception {
+    String russian = ("Текст в старой кодировке DOS должен быть прочитан и проиндексирован целиком, "
+        + "а кодировка должна быть названа в отчёте. Отчёт за третий квартал сверен без ошибок.\n").repeat(4);
+    return Files.write(file, russian.getBytes(java.nio.charset.Charset.forName("IBM866")));
+  }
+
+  @Test
+  void legacyCharset_isPrintedPerFile_intoADataFolderAndThroughAServer() throws Exception {
+    dosText(folder.resolve("dos.txt"));
+    Path data = dir.resolve("data");
+    createCorpus(data);
+    Run local = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
+    assertEquals(0, local.exitCode(), local::toString);
+    assertEquals(List.of("encoding dos.txt: IBM866"), encodingLines(local), local::toString);
+    try (ServerProcess server = ServerProcess.serve(dir.resolve("server-data"), TestTokens.write(dir), null, 512)) {
+      assertEquals(200, server.client().retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"handbook\"}").status());
+      Run remote = quarry("ingest", "--url", server.url(), "--token", TestTokens.ADMIN, "--corpus", "handbook",
+          folder.toString());
+      assertEquals(0, remote.exitCode(), remote::toString);
+      assertEquals(List.of("encoding dos.txt: IBM866"), encodingLines(remote), remote::toString);
+    }
+  }
+
+  /** The lines of {@code run}'s stdout that report a file's charset; UTF-8 files have none. */
+  static List<String> encodingLines(Run run) {
+    return run.out().lines().filter(l -> l.startsWith("encoding ")).toList();
+  }
+
   @Test
   void runningServer_ingestsOverHttp_thenFindsThemUnchanged() throws Exception {
     Path tokens = TestTokens.write(dir);

@@ -5,14 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quarry.api.TestTokens;
 import dev.quarry.api.wire.Feature;
+import dev.quarry.app.ServerProcess;
 import dev.quarry.extractors.ocr.OcrMode;
 import dev.quarry.api.wire.Limit;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ServerConfigTest {
   static ServerConfig parse(String json) {
@@ -75,6 +81,38 @@ class ServerConfigTest {
     assertTrue(problem("{\"extraction\": {\"workers\": 0}}").startsWith("extraction.workers"));
     assertEquals(OcrMode.OFF, c.extraction().ocr());
     assertTrue(problem("{\"extraction\": {\"ocr\": \"always\"}}").startsWith("extraction.ocr"));
+  }
+
+  @Test
+  void ocrOrientationDetection_isOnByDefault_andMaySwitchOff() {
+    assertTrue(parse("{}").extraction().ocrDetectOrientation());
+    assertTrue(parse("{\"extraction\": {\"ocr\": \"auto\"}}").extraction().ocrDetectOrientation());
+    ExtractionSettings off = parse("{\"extraction\": {\"ocr\": \"auto\", \"ocrDetectOrientation\": false}}")
+        .extraction();
+    assertEquals(new ExtractionSettings(ExtractionSettings.DEFAULT.workers(), ExtractionSettings.DEFAULT.workerHeapMiB(),
+        ExtractionSettings.DEFAULT.queueCapacity(), OcrMode.AUTO, false), off);
+    assertTrue(parse("{\"extraction\": {\"ocrDetectOrientation\": true}}").extraction().ocrDetectOrientation());
+  }
+
+  @Test
+  void ocrOrientationDetection_ofTheWrongType_isRefusedNamingTheField() {
+    for (String value : List.of("\"false\"", "0", "null", "{}", "[]")) {
+      String problem = problem("{\"extraction\": {\"ocrDetectOrientation\": " + value + "}}");
+      assertTrue(problem.startsWith("extraction.ocrDetectOrientation"), value + ": " + problem);
+    }
+    assertTrue(problem("{\"extraction\": {\"ocrDetectOrientations\": false}}")
+        .startsWith("extraction.ocrDetectOrientations"));
+  }
+
+  @Test
+  void ocrOrientationDetection_ofTheWrongType_stopsServe(@TempDir Path dir) throws IOException {
+    Path config = Files.writeString(dir.resolve("config.json"),
+        "{\"extraction\": {\"ocr\": \"auto\", \"ocrDetectOrientation\": \"no\"}}");
+    ServerProcess.Ended ended = ServerProcess.run(List.of("serve", "--data", dir.resolve("data").toString(),
+        "--port", "0", "--tokens", TestTokens.write(dir).toString(), "--config", config.toString()));
+    assertEquals(2, ended.exitCode(), ended.stderr());
+    assertTrue(ended.stderr().contains("extraction.ocrDetectOrientation"), ended.stderr());
+    assertFalse(Files.exists(dir.resolve("data")), "a refused config created the data folder");
   }
 
   @Test

@@ -12,17 +12,19 @@ import java.util.Objects;
  * @param pdfEnabled whether PDFs may be extracted
  * @param fileName the document's file name, a detection hint, or null
  * @param ocr whether images and pages without a text layer are recognised
+ * @param detectOrientation whether recognition turns pages scanned sideways or upside down upright
+ *     first (Tesseract's orientation detection), or reads every page as it lies
  * @param timeoutMillis the document's deadline, which the parent enforces by killing the worker;
  *     the worker gives the programs it starts (Tesseract) no more than what is left of it
  */
 public record WorkerRequest(
     String file, String declaredMediaType, int maxDocumentPages, int maxExtractedChars, boolean pdfEnabled,
-    String fileName, boolean ocr, long timeoutMillis) {
+    String fileName, boolean ocr, boolean detectOrientation, long timeoutMillis) {
 
   /** Extraction without OCR or a file name, within a minute. */
   public WorkerRequest(
       String file, String declaredMediaType, int maxDocumentPages, int maxExtractedChars, boolean pdfEnabled) {
-    this(file, declaredMediaType, maxDocumentPages, maxExtractedChars, pdfEnabled, null, false, 60_000);
+    this(file, declaredMediaType, maxDocumentPages, maxExtractedChars, pdfEnabled, null, false, true, 60_000);
   }
 
   public WorkerRequest {

@@ -160,6 +160,40 @@ class OcrExtractionTest {
         upright.warnings()::toString);
   }
 
+  /**
+   * With orientation detection off a page scanned upside down is read as it lies: few of its words
+   * are found, and no turn is reported; the same page is read upright with it on (the default).
+   */
+  @Test
+  void orientationDetectionOff_readsAnUpsideDownPageAsItLies(@TempDir Path dir) throws Exception {
+    assumeOrientationData();
+    BufferedImage upright = ScannedPages.render(
+        ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(ScannedPages.PAGE)), 200);
+    Path png = dir.resolve("turned-180.png");
+    ImageIO.write(ScannedPages.turned(upright, 180), "png", png.toFile());
+    assertTrue(extractors.detectsOrientation(), "detection is on by default");
+    assertReadUpright(extractors.extractWith(png, ExtractionOptions.declared(null)), 180, "PNG turned 180, detection on");
+
+    try (Extractors uprightOnly = Extractors.builder().workers(1).ocr(OcrMode.AUTO).detectOrientation(false)
+        .limits(ExtractionLimits.defaults().withTimeout(Duration.ofMinutes(5))).build()) {
+      assertFalse(uprightOnly.detectsOrientation());
+      Extraction asItLies;
+      try {
+        asItLies = uprightOnly.extractWith(png, ExtractionOptions.declared(null));
+      } catch (ExtractionException e) {
+        // Nothing legible at all is the other way of reading the page as it lies.
+        assertEquals(Failure.NO_TEXT_EXTRACTED, e.failure(), e::getMessage);
+        return;
+      }
+      double accuracy = ScannedPages.wordAccuracy(String.join(" ", ScannedPages.PAGE), asItLies.text());
+      System.out.printf("OCR word accuracy on a page scanned upside down, orientation detection off: %.3f%n",
+          accuracy);
+      assertTrue(accuracy < 0.5, "word accuracy " + accuracy + " on: " + asItLies.text());
+      assertTrue(asItLies.warnings().stream().noneMatch(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)),
+          asItLies.warnings()::toString);
+    }
+  }
+
   private static void assertReadUpright(Extraction extraction, int degrees, String what) {
     double accuracy = ScannedPages.wordAccuracy(String.join(" ", ScannedPages.PAGE), extraction.text());
     System.out.printf("OCR word accuracy on a page scanned at 200 dpi, %s: %.3f (mean confidence %s)%n", what,
