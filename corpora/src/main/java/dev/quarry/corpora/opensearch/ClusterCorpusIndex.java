@@ -105,7 +105,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
     this.analyzer = Analyzers.forLanguage(info.settings().language());
     WriterLease lease = new WriterLease(http, index, owner, settings.leaseTtl(), config.clock());
     this.writer = new ClusterWriter(http, index, info, config, lease, analyzer, this);
-    this.expired = new ExpiredVersions(http, index, lease, this::oldestRetained);
+    this.expired = new ExpiredVersions(http, index, lease, this::oldestRetained,
+        ExpiredVersions.settleFor(settings.requestTimeout()));
     this.writes = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "quarry-cluster-writer-" + info.name());
       t.setDaemon(true);
@@ -269,9 +270,14 @@ final class ClusterCorpusIndex implements CorpusIndex {
     }
   }
 
-  /** For tests and operations: a reclaim now, on the writer thread; how many versions it deleted, -1 if it did not run. */
+  /** For tests: a reclaim now, on the writer thread; how many versions it deleted, -1 if it did not run. */
   CompletableFuture<Long> reclaimExpired() {
     return CompletableFuture.supplyAsync(expired::reclaim, writes);
+  }
+
+  /** For tests: how long after a revision expired its versions may be reclaimed. */
+  void reclaimSettle(Duration settle) {
+    writes.execute(() -> expired.settle(settle));
   }
 
   @Override

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.engine.QuarryException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.function.LongUnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -24,6 +25,12 @@ import java.util.logging.Logger;
  * never versioned away ({@code superseded} stays live) and are left alone; cursors name a source
  * or a revision, never a version.
  *
+ * <p>A revision expires while a search pinned to it may still be running: that search read the
+ * head (which still retained it) and then sends its requests, each answered within the request
+ * timeout or given up. So a reclaim only goes up to the oldest retained revision as it was at
+ * least {@link #settleFor} ago (four request timeouts): any search that found a newer revision
+ * retained had its answers by then.
+ *
  * <p>It runs on the corpus's writer thread, between mutations and after their receipts were given,
  * under the writer lease (taken without waiting: when another front writes, this one tries again
  * later), so fronts do not repeat each other's work. A failure is logged and the reclaim is tried
@@ -40,28 +47,62 @@ final class ExpiredVersions {
   private final String index;
   private final WriterLease lease;
   private final LongUnaryOperator oldestRetained;
-  /** The oldest retained revision when this front last reclaimed everything below it (writer thread only). */
+  /** How long a revision stays unreclaimed after it expired: longer than any search pinned to it runs. */
+  private volatile long settleNanos;
+  /**
+   * Oldest retained revisions and when ({@link System#nanoTime}) they were seen, in both orders;
+   * those seen longer than {@link #settleNanos} ago are folded into {@link #settled}. Writer thread only.
+   */
+  private final ArrayDeque<long[]> seen = new ArrayDeque<>();
+  /** The highest oldest retained revision seen at least {@link #settleNanos} ago: what may be reclaimed. */
+  private long settled;
+  /** The bound of this front's last complete reclaim (writer thread only). */
   private long reclaimedThrough;
 
   /**
    * @param oldestRetained the oldest retained revision when the given one is the published one
+   * @param settle how long after it expired a revision's versions may go
    */
-  ExpiredVersions(ClusterHttp http, String index, WriterLease lease, LongUnaryOperator oldestRetained) {
+  ExpiredVersions(ClusterHttp http, String index, WriterLease lease, LongUnaryOperator oldestRetained, Duration settle) {
     this.http = http;
     this.index = index;
     this.lease = lease;
     this.oldestRetained = oldestRetained;
+    this.settleNanos = settle.toNanos();
+  }
+
+  /** The default settle time for a cluster answering each request within {@code requestTimeout}. */
+  static Duration settleFor(Duration requestTimeout) {
+    return requestTimeout.multipliedBy(4);
+  }
+
+  /** For tests: another settle time. */
+  void settle(Duration settle) {
+    this.settleNanos = settle.toNanos();
   }
 
   /** Whether revision {@code published} having been published makes a reclaim due. */
   boolean dueAfter(long published) {
-    return oldestRetained.applyAsLong(published) - reclaimedThrough >= EVERY;
+    return settledAfter(published) - reclaimedThrough >= EVERY;
+  }
+
+  /** Notes that {@code published} is published now; the oldest retained revision that has settled. */
+  private long settledAfter(long published) {
+    long oldest = oldestRetained.applyAsLong(published);
+    long now = System.nanoTime();
+    if (oldest > settled && (seen.isEmpty() || seen.peekLast()[1] < oldest)) {
+      seen.addLast(new long[] {now, oldest});
+    }
+    while (!seen.isEmpty() && now - seen.peekFirst()[0] >= settleNanos) {
+      settled = Math.max(settled, seen.pollFirst()[1]);
+    }
+    return settled;
   }
 
   /**
-   * Deletes the versions that no retained revision sees, as of the head's published revision now:
-   * how many it deleted, or -1 when it did not run (another front holds the lease, or the cluster
-   * failed; it is tried again later).
+   * Deletes the versions that no revision retained since the settle time sees: how many it
+   * deleted, or -1 when it did not run (another front holds the lease, or the cluster failed; it
+   * is tried again later).
    */
   long reclaim() {
     try {
@@ -71,7 +112,7 @@ final class ExpiredVersions {
       return -1;
     }
     try {
-      long oldest = oldestRetained.applyAsLong(CorpusHead.read(http, index).published());
+      long oldest = settledAfter(CorpusHead.read(http, index).published());
       if (oldest <= 0) {
         return 0;
       }

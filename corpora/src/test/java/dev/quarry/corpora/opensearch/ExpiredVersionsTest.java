@@ -14,6 +14,7 @@ import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -90,8 +91,32 @@ class ExpiredVersionsTest {
   }
 
   @Test
+  void aRevisionJustExpired_keepsItsVersionsWhileASearchPinnedToItMayStillRun() throws Exception {
+    store.create("churn", CorpusSettings.DEFAULT);
+    long last = ExpiredVersions.EVERY + RETAINED + 1;
+    for (long r = 1; r <= last; r++) {
+      writeRevision(r);
+    }
+    // Expired, but only just (the settle time is four request timeouts): nothing goes yet.
+    assertEquals(0L, (long) store.withCorpus("churn", ix -> ((ClusterCorpusIndex) ix).reclaimExpired()).get());
+    assertEquals(last * SOURCES, count("chunk"));
+    store.withCorpus("churn", ix -> {
+      ((ClusterCorpusIndex) ix).reclaimSettle(Duration.ZERO);
+      return null;
+    });
+    assertEquals(2L * (last - RETAINED) * SOURCES,
+        (long) store.withCorpus("churn", ix -> ((ClusterCorpusIndex) ix).reclaimExpired()).get());
+    assertEquals((long) RETAINED * SOURCES, count("chunk"));
+  }
+
+  @Test
   void replacedVersionsGo_retainedRevisionsAnswerAsBefore_andRolledBackVersionsSurvive() throws Exception {
     store.create("churn", CorpusSettings.DEFAULT);
+    // Reclaim as soon as a revision expires (no search pinned to it is running).
+    store.withCorpus("churn", ix -> {
+      ((ClusterCorpusIndex) ix).reclaimSettle(Duration.ZERO);
+      return null;
+    });
     // A reclaim is due once the oldest retained revision moved EVERY revisions: at revision
     // 2 * EVERY + RETAINED - 1 it becomes 2 * EVERY, the second one.
     long last = 2L * ExpiredVersions.EVERY + RETAINED - 1;
