@@ -18,6 +18,7 @@ import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.SourceState;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -67,6 +68,8 @@ class StoresDifferentialTest {
     CorpusInfo info = cluster.create("diff", settings);
     try (CorpusIndex embedded = CorpusIndex.open(dir.resolve("index"), info, config)) {
       cluster.withCorpus("diff", remote -> {
+        // Versions go as soon as their revisions expire, between the writes.
+        ((ClusterCorpusIndex) remote).reclaimSettle(Duration.ZERO);
         run(random, embedded, remote, steps);
         return null;
       });
