@@ -50,7 +50,7 @@ final class ExpiredVersions {
   /** How long a revision stays unreclaimed after it expired: longer than any search pinned to it runs. */
   private volatile long settleNanos;
   /**
-   * Oldest retained revisions and when ({@link System#nanoTime}) they were seen, in both orders;
+   * Oldest retained revisions and when ({@link System#nanoTime}) they were seen, oldest first (both rise);
    * those seen longer than {@link #settleNanos} ago are folded into {@link #settled}. Writer thread only.
    */
   private final ArrayDeque<long[]> seen = new ArrayDeque<>();
