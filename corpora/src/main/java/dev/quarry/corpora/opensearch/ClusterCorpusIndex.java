@@ -64,6 +64,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
   private final EngineConfig config;
   private final Analyzer analyzer;
   private final ClusterWriter writer;
+  private final ExpiredVersions expired;
   private final ExecutorService writes;
   private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
   private volatile boolean closed;
@@ -104,6 +105,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
     this.analyzer = Analyzers.forLanguage(info.settings().language());
     WriterLease lease = new WriterLease(http, index, owner, settings.leaseTtl(), config.clock());
     this.writer = new ClusterWriter(http, index, info, config, lease, analyzer, this);
+    this.expired = new ExpiredVersions(http, index, lease, this::oldestRetained,
+        ExpiredVersions.settleFor(settings.requestTimeout()));
     this.writes = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "quarry-cluster-writer-" + info.name());
       t.setDaemon(true);
@@ -238,7 +241,9 @@ final class ClusterCorpusIndex implements CorpusIndex {
     try {
       return CompletableFuture.supplyAsync(() -> {
         try {
-          return writer.apply(mutation, prepared, LEASE_WAIT);
+          MutationResult result = writer.apply(mutation, prepared, LEASE_WAIT);
+          reclaimIfDue(result.revision());
+          return result;
         } finally {
           queued.decrementAndGet();
         }
@@ -247,6 +252,32 @@ final class ClusterCorpusIndex implements CorpusIndex {
       queued.decrementAndGet();
       return CompletableFuture.failedFuture(new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed"));
     }
+  }
+
+  /**
+   * Queues a reclaim of the versions no retained revision sees (see {@link ExpiredVersions}) behind
+   * this mutation, when {@code published} makes one due: it runs on the writer thread after the
+   * mutation's receipt was given, never on a request's path.
+   */
+  private void reclaimIfDue(long published) {
+    if (!expired.dueAfter(published)) {
+      return;
+    }
+    try {
+      writes.execute(expired::reclaim);
+    } catch (RejectedExecutionException e) {
+      // Closing: a later front or opening reclaims them.
+    }
+  }
+
+  /** For tests: a reclaim now, on the writer thread; how many versions it deleted, -1 if it did not run. */
+  CompletableFuture<Long> reclaimExpired() {
+    return CompletableFuture.supplyAsync(expired::reclaim, writes);
+  }
+
+  /** For tests: how long after a revision expired its versions may be reclaimed. */
+  void reclaimSettle(Duration settle) {
+    writes.execute(() -> expired.settle(settle));
   }
 
   @Override

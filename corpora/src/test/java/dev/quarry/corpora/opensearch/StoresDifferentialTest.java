@@ -18,6 +18,7 @@ import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.SourceState;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -28,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The same random sequence of writes on the embedded store and on a real OpenSearch node, then the
  * same reads of both: receipts, revisions, sources, history, and every search (latest and pinned at
- * each earlier revision) must agree on which chunks match, with the same provenance and text. Scores
+ * each retained revision) must agree on which chunks match, with the same provenance and text, also
+ * when revisions expire meanwhile and the cluster store reclaims their versions. Scores
  * are not compared (the cluster store does not promise them; docs/scale-out.md), and so neither is
  * the order of hits: the test searches with a topK above the number of matches and compares the
  * sets. Replay a failure with {@code -Dtests.seed=<seed>}.
@@ -42,18 +44,33 @@ class StoresDifferentialTest {
 
   @Test
   void randomWrites_answerTheSameOnBothStores() throws Exception {
+    randomWrites(EngineConfig.builder().build(), 40, "t-diff-");
+  }
+
+  /**
+   * Retention short enough that revisions expire during the sequence: the cluster store deletes
+   * the versions no retained revision sees in the background, between the writes, and every
+   * retained revision still answers as the embedded store's.
+   */
+  @Test
+  void randomWritesUnderShortRetention_answerTheSameOnBothStores() throws Exception {
+    randomWrites(EngineConfig.builder().retainedRevisions(10).build(), 70, "t-diffret-");
+  }
+
+  private void randomWrites(EngineConfig config, int steps, String prefix) throws Exception {
     long seed = Long.getLong("tests.seed", new Random().nextLong());
     System.out.printf("StoresDifferentialTest seed: %d (replay with -Dtests.seed=%d)%n", seed, seed);
     Random random = new Random(seed);
     CorpusSettings settings = new CorpusSettings(random.nextBoolean() ? CorpusSettings.Language.ENGLISH
         : CorpusSettings.Language.STANDARD, new CorpusSettings.Chunking(16, 4), CorpusSettings.Ranking.DEFAULT);
-    EngineConfig config = EngineConfig.builder().build();
     OpenSearchCorpusStore cluster = new OpenSearchCorpusStore(OpenSearchSettings.of(OpenSearchNodes.single().urls())
-        .withReplicas(0).withPrefix("t-diff-" + Math.floorMod(seed, 1_000_000)), config);
+        .withReplicas(0).withPrefix(prefix + Math.floorMod(seed, 1_000_000)), config);
     CorpusInfo info = cluster.create("diff", settings);
     try (CorpusIndex embedded = CorpusIndex.open(dir.resolve("index"), info, config)) {
       cluster.withCorpus("diff", remote -> {
-        run(random, embedded, remote);
+        // Versions go as soon as their revisions expire, between the writes.
+        ((ClusterCorpusIndex) remote).reclaimSettle(Duration.ZERO);
+        run(random, embedded, remote, steps);
         return null;
       });
     } finally {
@@ -62,8 +79,7 @@ class StoresDifferentialTest {
     }
   }
 
-  private static void run(Random random, CorpusIndex embedded, CorpusIndex remote) {
-    int steps = 40;
+  private static void run(Random random, CorpusIndex embedded, CorpusIndex remote, int steps) {
     for (int step = 0; step < steps; step++) {
       Mutation m = randomMutation(random, step);
       Object local = outcome(embedded, m);
@@ -72,10 +88,13 @@ class StoresDifferentialTest {
       assertEquals(embedded.revision(), remote.revision());
     }
     long latest = embedded.revision();
+    long oldest = embedded.oldestRetainedRevision();
+    assertEquals(oldest, remote.oldestRetainedRevision());
     assertEquals(sources(embedded), sources(remote));
-    assertEquals(history(embedded), history(remote));
+    assertEquals(history(embedded, oldest), history(remote, oldest));
     for (String word : WORDS) {
-      for (Long at : new Long[] {null, latest / 2, (long) random.nextInt((int) latest + 1), Math.max(0, latest - 1)}) {
+      for (Long at : new Long[] {null, oldest + (latest - oldest) / 2, oldest + random.nextInt((int) (latest - oldest) + 1),
+          Math.max(oldest, latest - 1), oldest}) {
         assertEquals(matches(embedded, word, at), matches(remote, word, at), "search '" + word + "' at " + at);
       }
     }
@@ -139,9 +158,10 @@ class StoresDifferentialTest {
     return out;
   }
 
-  private static List<String> history(CorpusIndex index) {
+  /** The history of the retained revisions, from {@code oldest} on. */
+  private static List<String> history(CorpusIndex index, long oldest) {
     List<String> out = new ArrayList<>();
-    for (HistoryEntry e : index.history(0, 10_000, x -> true).entries()) {
+    for (HistoryEntry e : index.history(Math.max(0, oldest - 1), 10_000, x -> true).entries()) {
       out.add(e.revision() + " " + e.operation() + " " + e.source() + " " + e.contentSha256() + " " + e.subject());
     }
     return out;
