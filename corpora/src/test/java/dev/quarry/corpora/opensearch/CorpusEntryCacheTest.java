@@ -1,5 +1,6 @@
 package dev.quarry.corpora.opensearch;
 
+import static dev.quarry.corpora.opensearch.ClusterWrites.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -56,11 +57,6 @@ class CorpusEntryCacheTest {
         s.close();
       }
     }
-  }
-
-  static void write(OpenSearchCorpusStore front, String corpus, String source, String text) {
-    front.withCorpus(corpus, ix -> ix.apply(new Mutation(List.of(
-        SourceOperation.Index.text(source, null, text, Metadata.EMPTY)), "tester", null, null)));
   }
 
   /** A search as the HTTP layer makes it: the expected corpusId checked first, then the search. */

@@ -1,5 +1,6 @@
 package dev.quarry.corpora.opensearch;
 
+import static dev.quarry.corpora.opensearch.ClusterWrites.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,12 +10,9 @@ import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.Hit;
-import dev.quarry.engine.Metadata;
-import dev.quarry.engine.Mutation;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SearchResult;
-import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -55,11 +53,6 @@ class PinnedSearchOnClusterTest {
         s.close();
       }
     }
-  }
-
-  static void write(OpenSearchCorpusStore front, String corpus, String source, String text) {
-    front.withCorpus(corpus, ix -> ix.apply(new Mutation(List.of(
-        SourceOperation.Index.text(source, null, text, Metadata.EMPTY)), "tester", null, null)));
   }
 
   static SearchRequest request(String q, Long revision) {
