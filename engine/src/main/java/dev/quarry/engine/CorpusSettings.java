@@ -47,8 +47,13 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
    *     (the lexical side gets the rest); a request may override it
    * @param index how semantic candidates are found: {@link VectorIndex#EXACT} (the default) or the
    *     opt-in approximate {@link VectorIndex#HNSW}
+   * @param normalization how convex fusion normalizes each side's scores; a request may override it
    */
-  public record Embedding(String model, String sha256, double semanticWeight, VectorIndex index) {
+  public record Embedding(String model, String sha256, double semanticWeight, VectorIndex index,
+      Normalization normalization) {
+    /** What a corpus created without a normalization gets (docs/hybrid.md says why). */
+    public static final Normalization DEFAULT_NORMALIZATION = Normalization.MINMAX;
+
     /**
      * Equal shares: the neutral choice when nothing is known about a collection, and the setting
      * Bruch, Gai and Ingber report as robust across BEIR collections without tuning (docs/hybrid.md).
@@ -60,8 +65,14 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
       this(model, sha256, semanticWeight, VectorIndex.EXACT);
     }
 
+    /** The default normalization. */
+    public Embedding(String model, String sha256, double semanticWeight, VectorIndex index) {
+      this(model, sha256, semanticWeight, index, DEFAULT_NORMALIZATION);
+    }
+
     public Embedding {
       Objects.requireNonNull(index, "index");
+      Objects.requireNonNull(normalization, "normalization");
       if (model == null || model.isBlank()) {
         throw QuarryException.invalid("settings.embedding.model", "model is required");
       }
@@ -73,7 +84,36 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
 
     /** These settings bound to the model's weights. */
     public Embedding withSha256(String sha) {
-      return new Embedding(model, sha, semanticWeight, index);
+      return new Embedding(model, sha, semanticWeight, index, normalization);
+    }
+  }
+
+  /**
+   * How convex fusion brings each side's scores to [0, 1] before weighing them.
+   *
+   * <p>{@link #MINMAX}: over that side's candidates, the best becomes 1 and the last candidate 0; a
+   * chunk outside the side's candidates counts 0 there. {@link #THEORETICAL} (Bruch, Gai and Ingber's
+   * "theoretical min-max", TMM): the lower end is the least score the scoring function can give, 0
+   * for BM25 and -1 for a cosine, and the upper end the side's best score; every candidate is
+   * normalized from its exact score on both sides, so the scale does not depend on which chunks
+   * happened to be the last candidates.
+   */
+  public enum Normalization {
+    MINMAX,
+    THEORETICAL;
+
+    /** The wire name: {@code minmax}, {@code theoretical}. */
+    public String wireName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static Normalization fromWireName(String name, String field) {
+      for (Normalization n : values()) {
+        if (n.wireName().equals(name)) {
+          return n;
+        }
+      }
+      throw QuarryException.invalid(field, "normalization must be one of minmax, theoretical; got '" + name + "'");
     }
   }
 

@@ -250,12 +250,22 @@ public record SearchRequest(
   /**
    * How hybrid search fuses its lexical and semantic rankings.
    *
-   * @param method convex (a weighted sum of min-max normalized scores) or rrf (reciprocal ranks)
+   * @param method convex (a weighted sum of normalized scores) or rrf (reciprocal ranks)
    * @param semanticWeight for convex: the semantic side's share, or null for the corpus's setting
+   * @param normalization for convex: how each side's scores are brought to [0, 1], or null for the
+   *     corpus's setting
    */
-  public record Fusion(Method method, Double semanticWeight) {
+  public record Fusion(Method method, Double semanticWeight, CorpusSettings.Normalization normalization) {
+    /** The corpus's normalization. */
+    public Fusion(Method method, Double semanticWeight) {
+      this(method, semanticWeight, null);
+    }
+
     public Fusion {
       Objects.requireNonNull(method, "method");
+      if (normalization != null && method != Method.CONVEX) {
+        throw QuarryException.invalid("fusion.normalization", "normalization applies to convex fusion only");
+      }
       if (semanticWeight != null && !(semanticWeight >= 0 && semanticWeight <= 1)) {
         throw QuarryException.invalid("fusion.semanticWeight",
             "semanticWeight must be between 0 and 1; got " + semanticWeight);

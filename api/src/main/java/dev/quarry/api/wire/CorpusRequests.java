@@ -31,14 +31,17 @@ public final class CorpusRequests {
       if (e == null) {
         return null;
       }
-      e.allowOnly(Set.of("model", "semanticWeight", "index"));
+      e.allowOnly(Set.of("model", "semanticWeight", "index", "normalization"));
       String model = e.requireString("model");
       Double weight = e.optionalNumber("semanticWeight");
       String index = e.optionalString("index", 16);
+      String normalization = e.optionalString("normalization", 16);
       return new CorpusSettings.Embedding(model, null,
           weight == null ? CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT : weight,
           index == null ? CorpusSettings.VectorIndex.EXACT
-              : CorpusSettings.VectorIndex.fromWireName(index, "settings.embedding.index"));
+              : CorpusSettings.VectorIndex.fromWireName(index, "settings.embedding.index"),
+          normalization == null ? CorpusSettings.Embedding.DEFAULT_NORMALIZATION
+              : CorpusSettings.Normalization.fromWireName(normalization, "settings.embedding.normalization"));
     }
 
     private static CorpusSettings.Chunking chunking(WireObject c) {

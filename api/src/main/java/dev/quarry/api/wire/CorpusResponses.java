@@ -61,6 +61,7 @@ public final class CorpusResponses {
       embedding.put("sha256", s.embedding().sha256());
       embedding.put("semanticWeight", s.embedding().semanticWeight());
       embedding.put("index", s.embedding().index().wireName());
+      embedding.put("normalization", s.embedding().normalization().wireName());
     }
     return out;
   }

@@ -1,6 +1,7 @@
 package dev.quarry.api.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Filter;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.QuarryException;
@@ -21,7 +22,7 @@ public record SearchBody(String corpus, String corpusId, SearchRequest request) 
       "revision", "maxChunksPerSource", "highlight", "mode", "fusion", "facets", "snippet", "syntax");
   private static final Set<String> SNIPPET_FIELDS = Set.of("maxChars", "html", "pre", "post");
   private static final Set<String> FACET_FIELDS = Set.of("field", "size");
-  private static final Set<String> FUSION_FIELDS = Set.of("method", "semanticWeight");
+  private static final Set<String> FUSION_FIELDS = Set.of("method", "semanticWeight", "normalization");
 
   public static SearchBody read(WireObject body, Limits limits) {
     body.allowOnly(FIELDS);
@@ -143,7 +144,13 @@ public record SearchBody(String corpus, String corpusId, SearchRequest request) 
     if (weight != null && m != SearchRequest.Fusion.Method.CONVEX) {
       throw QuarryException.invalid(f.pathOf("semanticWeight"), "semanticWeight applies to convex fusion only");
     }
-    return new SearchRequest.Fusion(m, weight);
+    String normalization = f.optionalString("normalization", 16);
+    CorpusSettings.Normalization n = normalization == null ? null
+        : CorpusSettings.Normalization.fromWireName(normalization, f.pathOf("normalization"));
+    if (n != null && m != SearchRequest.Fusion.Method.CONVEX) {
+      throw QuarryException.invalid(f.pathOf("normalization"), "normalization applies to convex fusion only");
+    }
+    return new SearchRequest.Fusion(m, weight, n);
   }
 
   /** The requested scope, or ALL (narrowed to the grants by the corpora layer) when absent. */

@@ -2,6 +2,7 @@ package dev.quarry.app.cli;
 
 import dev.quarry.app.eval.BeirCollection;
 import dev.quarry.app.eval.BeirReader;
+import dev.quarry.app.eval.EvalIndex;
 import dev.quarry.app.eval.EvalReport;
 import dev.quarry.app.eval.Evaluation;
 import dev.quarry.app.eval.ReportFormat;
@@ -87,8 +88,9 @@ public final class EvalCommand implements Callable<Integer> {
   private Double semanticWeight;
 
   @Option(names = "--fusion", paramLabel = "METHOD", split = ",",
-      description = "Hybrid: convex (default), convex:W (semantic weight W for this run) or rrf; several,"
-          + " comma-separated, evaluate one index with each.")
+      description = "Hybrid: convex (default), convex:W (semantic weight W for this run), convex:NORM or"
+          + " convex:W:NORM (NORM: minmax or theoretical) or rrf; several, comma-separated, evaluate one"
+          + " index with each.")
   private java.util.List<String> fusion;
 
   @Option(names = "--per-query", description = "With --json: each query's scores too.")
@@ -98,7 +100,10 @@ public final class EvalCommand implements Callable<Integer> {
   private Integer queries;
 
   @Option(names = "--data", paramLabel = "DIR",
-      description = "Build the index in DIR (absent or empty) and keep it; default: a temporary folder, deleted afterwards.")
+      description = "Keep the index in DIR: built there when DIR is absent or empty; when DIR holds an index an"
+          + " earlier eval finished with the same collection, language, chunking and model, searched as it is"
+          + " (no re-indexing; k1, b, title weight and fusion are this run's). Default: a temporary folder,"
+          + " deleted afterwards.")
   private Path data;
 
   @Option(names = "--json", description = "Print the report as one JSON object.")
@@ -110,16 +115,6 @@ public final class EvalCommand implements Callable<Integer> {
     if (queries != null && queries < 1) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--queries must be at least 1; got " + queries);
     }
-    BeirCollection collection;
-    try {
-      collection = new BeirReader().read(collectionDir);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
-    Path indexDir = indexDir();
-    PrintWriter err = spec.commandLine().getErr();
-    err.printf("indexing %d documents of %s...%n", collection.documents().size(), collection.name());
-    err.flush();
     java.util.List<SearchRequest.Mode> searchModes = new java.util.ArrayList<>();
     java.util.List<EvalReport> reports;
     java.util.List<SearchRequest.Fusion> fusionOptions = new java.util.ArrayList<>();
@@ -141,11 +136,25 @@ public final class EvalCommand implements Callable<Integer> {
     } catch (QuarryException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
+    BeirCollection collection;
+    try {
+      collection = new BeirReader().read(collectionDir);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    Path indexDir = indexDir();
+    PrintWriter err = spec.commandLine().getErr();
+    if (Files.isRegularFile(indexDir.resolve(EvalIndex.FILE))) {
+      err.printf("reusing the index of %s in %s...%n", collection.name(), indexDir);
+    } else {
+      err.printf("indexing %d documents of %s...%n", collection.documents().size(), collection.name());
+    }
+    err.flush();
     try {
       reports = new Evaluation(EngineConfig.builder().embeddingModels(Models.all()).build())
           .run(collection, settings, indexDir, queries == null ? Integer.MAX_VALUE : queries, searchModes,
               fusionOptions);
-    } catch (QuarryException e) {
+    } catch (QuarryException | IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     } finally {
       if (data == null) {
@@ -160,19 +169,36 @@ public final class EvalCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** {@code convex}, {@code convex:W} or {@code rrf}. */
-  private static SearchRequest.Fusion fusionOption(String spec) {
-    int colon = spec.indexOf(':');
-    String method = colon < 0 ? spec : spec.substring(0, colon);
+  /**
+   * {@code rrf} or {@code convex}, optionally followed by {@code :W} (the semantic weight) and/or
+   * {@code :NORMALIZATION} ({@code minmax} or {@code theoretical}): {@code convex:0.3:theoretical}.
+   */
+  static SearchRequest.Fusion fusionOption(String spec) {
+    String[] parts = spec.split(":", -1);
+    if (parts.length > 3) {
+      throw QuarryException.invalid("--fusion", "a fusion is METHOD[:WEIGHT][:NORMALIZATION]; got '" + spec + "'");
+    }
     Double weight = null;
-    if (colon >= 0) {
-      try {
-        weight = Double.valueOf(spec.substring(colon + 1));
-      } catch (NumberFormatException e) {
-        throw QuarryException.invalid("--fusion", "a fusion's weight must be a number; got '" + spec + "'");
+    CorpusSettings.Normalization normalization = null;
+    for (int i = 1; i < parts.length; i++) {
+      if (!parts[i].isEmpty() && (Character.isDigit(parts[i].charAt(0)) || parts[i].charAt(0) == '.')) {
+        if (weight != null || i == 2 && normalization != null) {
+          throw QuarryException.invalid("--fusion", "a fusion is METHOD[:WEIGHT][:NORMALIZATION]; got '" + spec + "'");
+        }
+        try {
+          weight = Double.valueOf(parts[i]);
+        } catch (NumberFormatException e) {
+          throw QuarryException.invalid("--fusion", "a fusion's weight must be a number; got '" + spec + "'");
+        }
+      } else {
+        if (normalization != null) {
+          throw QuarryException.invalid("--fusion", "a fusion is METHOD[:WEIGHT][:NORMALIZATION]; got '" + spec + "'");
+        }
+        normalization = CorpusSettings.Normalization.fromWireName(parts[i], "--fusion");
       }
     }
-    return new SearchRequest.Fusion(SearchRequest.Fusion.Method.fromWireName(method, "--fusion"), weight);
+    return new SearchRequest.Fusion(SearchRequest.Fusion.Method.fromWireName(parts[0], "--fusion"), weight,
+        normalization);
   }
 
   /** The default settings with this command's overrides; out-of-range values are usage errors. */
@@ -196,11 +222,11 @@ public final class EvalCommand implements Callable<Integer> {
     if (data == null) {
       return Files.createTempDirectory("quarry-eval-");
     }
-    if (Files.isDirectory(data)) {
+    if (Files.isDirectory(data) && !Files.isRegularFile(data.resolve(EvalIndex.FILE))) {
       try (Stream<Path> entries = Files.list(data)) {
         if (entries.findAny().isPresent()) {
           throw new CommandLine.ParameterException(spec.commandLine(),
-              "--data " + data + " is not empty; give an empty or new folder");
+              "--data " + data + " is neither empty nor an index a finished eval kept; give an empty or new folder");
         }
       }
     }

@@ -50,8 +50,9 @@ public final class Evaluation {
   }
 
   /**
-   * Indexes {@code collection} into a new corpus in {@code indexDir} (which must be empty or absent)
-   * and evaluates its first {@code maxQueries} judged queries.
+   * Indexes {@code collection} into a new corpus in {@code indexDir} (empty or absent; or holding an
+   * index a previous evaluation finished there with the same index-time settings, which is then
+   * searched as it is, see {@link EvalIndex}) and evaluates its first {@code maxQueries} judged queries.
    */
   public EvalReport run(BeirCollection collection, CorpusSettings settings, Path indexDir, int maxQueries)
       throws IOException {
@@ -60,7 +61,8 @@ public final class Evaluation {
   }
 
   /**
-   * Indexes {@code collection} once and evaluates it in each of {@code modes} (null: the corpus's
+   * Indexes {@code collection} once (or reuses a kept index, as above; its report's indexing time is
+   * then zero) and evaluates it in each of {@code modes} (null: the corpus's
    * default mode), one report per mode, and a hybrid mode once per fusion: comparing fusions costs
    * searches, not another indexing.
    *
@@ -74,12 +76,28 @@ public final class Evaluation {
     if (maxQueries < 1) {
       throw new IllegalArgumentException("maxQueries must be at least 1; got " + maxQueries);
     }
-    CorpusInfo info = new CorpusInfo(corpusName(collection.name()), UUID.randomUUID().toString(),
-        config.embeddingModels().resolve(settings), Instant.now());
+    CorpusSettings resolved = config.embeddingModels().resolve(settings);
+    EvalIndex kept = EvalIndex.existsIn(indexDir) ? EvalIndex.read(indexDir) : null;
+    if (kept != null) {
+      String mismatch = kept.mismatch(collection, resolved);
+      if (mismatch != null) {
+        throw new IllegalArgumentException("the index in " + indexDir + " cannot be reused: " + mismatch);
+      }
+    }
+    CorpusInfo info = new CorpusInfo(corpusName(collection.name()),
+        kept != null ? kept.corpusId() : UUID.randomUUID().toString(), resolved, Instant.now());
     try (CorpusIndex index = CorpusIndex.open(indexDir, info, config)) {
       long start = System.nanoTime();
-      long chunks = indexAll(index, collection.documents());
-      Duration indexing = Duration.ofNanos(System.nanoTime() - start);
+      long chunks;
+      Duration indexing;
+      if (kept != null) {
+        chunks = kept.chunks();
+        indexing = Duration.ZERO;
+      } else {
+        chunks = indexAll(index, collection.documents());
+        indexing = Duration.ofNanos(System.nanoTime() - start);
+        EvalIndex.of(collection, info.corpusId(), info.settings(), chunks, indexing).write(indexDir);
+      }
 
       List<BeirQuery> queries = collection.judgedQueries();
       queries = queries.subList(0, Math.min(maxQueries, queries.size()));
@@ -145,7 +163,8 @@ public final class Evaluation {
       return mode.wireName();
     }
     return mode.wireName() + " (" + fusion.method().wireName()
-        + (fusion.semanticWeight() == null ? "" : " " + fusion.semanticWeight()) + ")";
+        + (fusion.semanticWeight() == null ? "" : " " + fusion.semanticWeight())
+        + (fusion.normalization() == null ? "" : ", " + fusion.normalization().wireName()) + ")";
   }
 
   /** A valid corpus name derived from the collection's name. */

@@ -50,6 +50,22 @@ class EvalCommandOptionsTest {
   }
 
   @Test
+  void unknownNormalization_isAUsageError() {
+    int exit = execute(dir.toString(), "--fusion", "convex:0.3:zscore");
+
+    assertEquals(CommandLine.ExitCode.USAGE, exit);
+    assertTrue(err.toString().contains("normalization must be one of minmax, theoretical"), err.toString());
+  }
+
+  @Test
+  void normalizationWithRrf_isAUsageError() {
+    int exit = execute(dir.toString(), "--fusion", "rrf:theoretical");
+
+    assertEquals(CommandLine.ExitCode.USAGE, exit);
+    assertTrue(err.toString().contains("normalization applies to convex fusion only"), err.toString());
+  }
+
+  @Test
   void folderWithoutCollection_isAUsageErrorNamingTheMissingFile() {
     int exit = execute(dir.toString());
 

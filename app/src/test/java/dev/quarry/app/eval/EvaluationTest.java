@@ -1,6 +1,8 @@
 package dev.quarry.app.eval;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EngineConfig;
@@ -59,6 +61,28 @@ class EvaluationTest {
   void run_indexesEveryDocumentAsOneSource() {
     assertEquals(3, report.documents());
     assertEquals(3, report.chunks());
+  }
+
+  @Test
+  void aKeptIndexIsSearchedAgainWithoutIndexing_andOnlyWithTheSameIndexSettings(@TempDir Path dir)
+      throws IOException {
+    Path index = dir.resolve("kept");
+    EvalReport first = new Evaluation(EngineConfig.defaults())
+        .run(collection(), CorpusSettings.DEFAULT, index, Integer.MAX_VALUE);
+    assertTrue(EvalIndex.existsIn(index), "a finished index is recorded");
+    // Search-time settings may differ: BM25's k1 here.
+    CorpusSettings otherK1 = new CorpusSettings(CorpusSettings.Language.ENGLISH, CorpusSettings.Chunking.DEFAULT,
+        new CorpusSettings.Ranking(1.2, 0.4, 2.0));
+    EvalReport again = new Evaluation(EngineConfig.defaults()).run(collection(), otherK1, index, Integer.MAX_VALUE);
+    assertEquals(first.perQuery(), again.perQuery());
+    assertEquals(first.chunks(), again.chunks());
+    assertEquals(java.time.Duration.ZERO, again.indexing(), "nothing was indexed");
+    // Index-time settings may not: other chunks would need another index.
+    CorpusSettings otherChunks = new CorpusSettings(CorpusSettings.Language.ENGLISH,
+        new CorpusSettings.Chunking(100, 20), CorpusSettings.Ranking.DEFAULT);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new Evaluation(EngineConfig.defaults()).run(collection(), otherChunks, index, Integer.MAX_VALUE));
+    assertTrue(e.getMessage().contains("chunking.maxWords 250"), e::getMessage);
   }
 
   @Test

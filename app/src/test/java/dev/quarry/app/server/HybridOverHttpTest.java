@@ -9,6 +9,7 @@ import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerPerClass;
+import dev.quarry.engine.CorpusSettings;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -42,6 +43,7 @@ class HybridOverHttpTest {
     assertTrue(embedding.path("sha256").asText().matches("[0-9a-f]{64}"), embedding::toString);
     assertEquals(0.5, embedding.path("semanticWeight").asDouble());
     assertEquals("exact", embedding.path("index").asText(), "exact unless the approximate index is asked for");
+    assertEquals(CorpusSettings.Embedding.DEFAULT_NORMALIZATION.wireName(), embedding.path("normalization").asText());
     assertTrue(ok(api.retrieval("corpora/read", T, "{\"corpus\": \"lex\"}")).path("settings").path("embedding").isMissingNode());
     JsonNode approx = ok(api.retrieval("corpora/create", T, "{\"corpus\": \"approx\", \"settings\": {\"embedding\":"
         + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"hnsw\"}}}")).path("settings").path("embedding");
@@ -68,6 +70,27 @@ class HybridOverHttpTest {
         "{\"corpus\": \"h\", \"query\": \"interest rates\", \"fusion\": {\"method\": \"rrf\"}}")).get("results");
     assertEquals("rates.md", rrf.get(0).get("source").asText());
 
+    for (String normalization : new String[] {"minmax", "theoretical"}) {
+      JsonNode convex = ok(api.retrieval("search", T, "{\"corpus\": \"h\", \"query\": \"interest rates\","
+          + " \"fusion\": {\"method\": \"convex\", \"normalization\": \"" + normalization + "\"}}")).get("results");
+      assertEquals("rates.md", convex.get(0).get("source").asText(), normalization);
+    }
+    // Theoretical normalization scores the semantic-only hit by its exact lexical score (0 here: no
+    // query term in it) and its cosine from -1 up to the best: between 0 and the semantic weight.
+    JsonNode theoretical = ok(api.retrieval("search", T, "{\"corpus\": \"h\", \"query\": \"interest rates\","
+        + " \"fusion\": {\"semanticWeight\": 0.5, \"normalization\": \"theoretical\"}}")).get("results");
+    JsonNode cats = theoretical.get(1);
+    assertEquals("cats.md", cats.get("source").asText());
+    double cosine = cats.path("parts").path("semantic").path("score").asDouble();
+    double best = theoretical.get(0).path("parts").path("semantic").path("score").asDouble();
+    assertEquals(0.5 * (cosine + 1) / (Math.max(cosine, best) + 1), cats.get("score").asDouble(), 1e-4, cats::toString);
+
+    JsonNode kept = ok(api.retrieval("corpora/create", T, "{\"corpus\": \"tmm\", \"settings\": {\"embedding\":"
+        + " {\"model\": \"all-minilm-l6-v2\", \"normalization\": \"theoretical\"}}}")).path("settings").path("embedding");
+    assertEquals("theoretical", kept.path("normalization").asText());
+    assertEquals("theoretical", ok(api.retrieval("corpora/read", T, "{\"corpus\": \"tmm\"}"))
+        .path("settings").path("embedding").path("normalization").asText(), "the choice is kept");
+
     JsonNode lexical = ok(api.retrieval("search", T,
         "{\"corpus\": \"h\", \"query\": \"interest rates\", \"mode\": \"lexical\"}")).get("results");
     assertTrue(lexical.get(0).path("parts").isMissingNode());
@@ -90,6 +113,15 @@ class HybridOverHttpTest {
     assertError(api.retrieval("search", T,
         "{\"corpus\": \"h\", \"query\": \"rates\", \"fusion\": {\"method\": \"rrf\", \"semanticWeight\": 0.3}}"),
         "fusion.semanticWeight");
+    assertError(api.retrieval("search", T,
+        "{\"corpus\": \"h\", \"query\": \"rates\", \"fusion\": {\"normalization\": \"zscore\"}}"),
+        "fusion.normalization");
+    assertError(api.retrieval("search", T,
+        "{\"corpus\": \"h\", \"query\": \"rates\", \"fusion\": {\"method\": \"rrf\", \"normalization\": \"minmax\"}}"),
+        "fusion.normalization");
+    assertError(api.retrieval("corpora/create", T,
+        "{\"corpus\": \"x\", \"settings\": {\"embedding\": {\"model\": \"all-minilm-l6-v2\", \"normalization\": \"zscore\"}}}"),
+        "settings.embedding.normalization");
     assertError(api.retrieval("search", T,
         "{\"corpus\": \"h\", \"query\": \"" + "q ".repeat(450) + "\", \"mode\": \"semantic\"}"), "query");
   }

@@ -19,7 +19,8 @@ public final class CorpusSettingsJson {
         .put("titleWeight", s.ranking().titleWeight());
     if (s.hasEmbedding()) {
       target.putObject("embedding").put("model", s.embedding().model()).put("sha256", s.embedding().sha256())
-          .put("semanticWeight", s.embedding().semanticWeight()).put("index", s.embedding().index().wireName());
+          .put("semanticWeight", s.embedding().semanticWeight()).put("index", s.embedding().index().wireName())
+          .put("normalization", s.embedding().normalization().wireName());
     }
   }
 
@@ -35,7 +36,9 @@ public final class CorpusSettingsJson {
       settings = settings.withEmbedding(new CorpusSettings.Embedding(e.path("model").asText(),
           e.path("sha256").asText(), e.path("semanticWeight").asDouble(),
           // Corpora written before the approximate index existed are exact.
-          CorpusSettings.VectorIndex.fromWireName(e.path("index").asText("exact"), "index")));
+          CorpusSettings.VectorIndex.fromWireName(e.path("index").asText("exact"), "index"),
+          // Corpora written before the normalization was a setting fused with min-max; they keep it.
+          CorpusSettings.Normalization.fromWireName(e.path("normalization").asText("minmax"), "normalization")));
     }
     return settings;
   }

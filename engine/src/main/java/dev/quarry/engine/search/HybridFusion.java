@@ -1,5 +1,6 @@
 package dev.quarry.engine.search;
 
+import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.SearchRequest;
 import java.util.LinkedHashMap;
@@ -9,15 +10,22 @@ import java.util.Map;
 /**
  * Fuses a lexical and a semantic ranking of candidates into one.
  *
- * <p>Convex: each side's scores are min-max normalized over that side's candidates (the best
- * becomes 1, the last candidate 0; a chunk outside a side's candidates counts as 0 there), and the
- * fused score is {@code w * semantic + (1 - w) * lexical}. RRF: the sum over sides of
+ * <p>Convex: each side's scores are normalized to [0, 1] and the fused score is
+ * {@code w * semantic + (1 - w) * lexical}. Min-max normalization spans each side's candidates (the
+ * best becomes 1, the last candidate 0; a chunk outside a side's candidates counts as 0 there);
+ * theoretical normalization spans the least score the side's function can give ({@link
+ * #LEXICAL_FLOOR}, {@link #SEMANTIC_FLOOR}) to the side's best, and every candidate is normalized
+ * from its exact score on both sides. RRF: the sum over sides of
  * {@code 1 / (60 + rank)}. Both are computed in double from the exact per-side scores, in a fixed
  * order, then rounded once to float; ties are broken by source then chunk like every ranking here.
  */
 final class HybridFusion {
   /** RRF's constant from Cormack, Clarke and Büttcher (SIGIR 2009), used unchanged since. */
   static final int RRF_K = 60;
+  /** BM25's least score: a chunk without any query term. */
+  static final float LEXICAL_FLOOR = 0f;
+  /** A cosine's least value: the opposite direction. */
+  static final float SEMANTIC_FLOOR = -1f;
 
   private HybridFusion() {}
 
@@ -48,7 +56,7 @@ final class HybridFusion {
 
   /** The fused score of {@code c}. */
   static float fuse(Candidate c, SearchRequest.Fusion.Method method, double semanticWeight,
-      Range lexical, Range semantic) {
+      CorpusSettings.Normalization normalization, Range lexical, Range semantic) {
     if (method == SearchRequest.Fusion.Method.RRF) {
       double sum = 0;
       if (c.lexicalRank() > 0) {
@@ -59,13 +67,20 @@ final class HybridFusion {
       }
       return (float) sum;
     }
-    double lex = c.lexicalRank() > 0 ? lexical.normalize(c.lexicalScore()) : 0;
-    double sem = c.semanticRank() > 0 ? semantic.normalize(c.semanticScore()) : 0;
+    boolean exactBoth = normalization == CorpusSettings.Normalization.THEORETICAL;
+    double lex = exactBoth || c.lexicalRank() > 0 ? lexical.normalize(c.lexicalScore()) : 0;
+    double sem = exactBoth || c.semanticRank() > 0 ? semantic.normalize(c.semanticScore()) : 0;
     return (float) (semanticWeight * sem + (1 - semanticWeight) * lex);
   }
 
   /** The score range of one side's candidates. */
-  record Range(float min, float max) {
+  record Range(float min, float max, double flat) {
+    /** A range whose scores, when all equal, count 1 (min-max: every candidate is the best). */
+    Range(float min, float max) {
+      this(min, max, 1);
+    }
+
+    /** From the last candidate's score to the best's. */
     static Range of(List<ScoredChunk> ranked) {
       if (ranked.isEmpty()) {
         return new Range(0, 0);
@@ -73,10 +88,24 @@ final class HybridFusion {
       return new Range(ranked.get(ranked.size() - 1).score(), ranked.get(0).score());
     }
 
-    /** {@code score} in [0, 1]; every candidate is 1 when all score the same. */
+    /**
+     * The range {@code normalization} spans for one side's candidates: {@link #of} for min-max; from
+     * {@code floor}, the least score the side's function can give, to the best candidate's for
+     * theoretical.
+     */
+    static Range of(List<ScoredChunk> ranked, CorpusSettings.Normalization normalization, float floor) {
+      if (normalization != CorpusSettings.Normalization.THEORETICAL) {
+        return of(ranked);
+      }
+      // No candidate above the floor (no chunk has a query term): every score is the least
+      // possible, so every candidate counts 0 on this side.
+      return new Range(floor, ranked.isEmpty() ? floor : Math.max(floor, ranked.get(0).score()), 0);
+    }
+
+    /** {@code score} in [0, 1]; {@link #flat} when the range is empty. */
     double normalize(float score) {
       if (max <= min) {
-        return 1;
+        return flat;
       }
       return Math.max(0, Math.min(1, ((double) score - min) / ((double) max - min)));
     }

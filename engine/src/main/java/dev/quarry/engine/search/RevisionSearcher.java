@@ -4,6 +4,7 @@ import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.Embedder;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.FacetCounts;
+import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
@@ -293,8 +294,10 @@ public final class RevisionSearcher {
       SearchRequest.Fusion.Method method = fusion == null ? SearchRequest.Fusion.Method.CONVEX : fusion.method();
       double weight = fusion != null && fusion.semanticWeight() != null ? fusion.semanticWeight()
           : info.settings().embedding().semanticWeight();
-      HybridFusion.Range lexicalRange = HybridFusion.Range.of(lexical);
-      HybridFusion.Range semanticRange = HybridFusion.Range.of(semantic);
+      CorpusSettings.Normalization normalization = fusion != null && fusion.normalization() != null
+          ? fusion.normalization() : info.settings().embedding().normalization();
+      HybridFusion.Range lexicalRange = HybridFusion.Range.of(lexical, normalization, HybridFusion.LEXICAL_FLOOR);
+      HybridFusion.Range semanticRange = HybridFusion.Range.of(semantic, normalization, HybridFusion.SEMANTIC_FLOOR);
       TopChunks fused = new TopChunks(request.topK(), request.maxChunksPerSource());
       Map<Integer, HybridFusion.Candidate> candidatesByDoc = new HashMap<>();
       for (int i = 0; i < docs.length; i++) {
@@ -303,7 +306,7 @@ public final class RevisionSearcher {
         HybridFusion.Candidate candidate =
             new HybridFusion.Candidate(c, lexicalScores[i], r[0], semanticScores[i], r[1]);
         candidatesByDoc.put(docs[i], candidate);
-        float score = HybridFusion.fuse(candidate, method, weight, lexicalRange, semanticRange);
+        float score = HybridFusion.fuse(candidate, method, weight, normalization, lexicalRange, semanticRange);
         fused.offer(new ScoredChunk(c.doc(), score, c.source(), c.chunk()));
       }
       top = fused.results();

@@ -1,0 +1,123 @@
+package dev.quarry.app.eval;
+
+import dev.quarry.engine.CorpusSettings;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * What an evaluation's kept index holds, written beside it ({@value #FILE}) once indexing has
+ * finished, so a later evaluation of the same collection with the same index-time settings can
+ * search that index instead of building it again (embedding a collection is the expensive part).
+ *
+ * <p>Only the settings that shape the index are recorded and compared: the language (analysis),
+ * the chunking, and the embedding model with its weights' SHA-256 and vector index. BM25's k1, b,
+ * the title weight and everything about fusion are applied at search time, so a reused index is
+ * searched with the current run's values of those.
+ *
+ * @param collection the collection's name
+ * @param corpusId the id the index was built under (an index belongs to its corpus id)
+ * @param documents documents indexed
+ * @param chunks chunks they were split into
+ * @param indexing how long building the index took
+ */
+public record EvalIndex(String collection, String corpusId, int documents, long chunks, Duration indexing,
+    Map<String, String> indexSettings) {
+  /** The file's name in the index folder. */
+  public static final String FILE = "quarry-eval-index.properties";
+
+  public EvalIndex {
+    indexSettings = Map.copyOf(indexSettings);
+  }
+
+  /** The record of a finished index of {@code collection} built with {@code settings}. */
+  static EvalIndex of(BeirCollection collection, String corpusId, CorpusSettings settings, long chunks,
+      Duration indexing) {
+    return new EvalIndex(collection.name(), corpusId, collection.documents().size(), chunks, indexing,
+        indexSettings(settings));
+  }
+
+  /** The settings that decide what the index holds, as strings to compare. */
+  static Map<String, String> indexSettings(CorpusSettings settings) {
+    Map<String, String> out = new LinkedHashMap<>();
+    out.put("language", settings.language().wireName());
+    out.put("chunking.maxWords", String.valueOf(settings.chunking().maxWords()));
+    out.put("chunking.overlapWords", String.valueOf(settings.chunking().overlapWords()));
+    if (settings.hasEmbedding()) {
+      CorpusSettings.Embedding e = settings.embedding();
+      out.put("embedding.model", e.model());
+      out.put("embedding.sha256", String.valueOf(e.sha256()));
+      out.put("embedding.index", e.index().wireName());
+    } else {
+      out.put("embedding.model", "none");
+    }
+    return out;
+  }
+
+  /** True when {@code dir} holds a finished evaluation index. */
+  static boolean existsIn(Path dir) {
+    return Files.isRegularFile(dir.resolve(FILE));
+  }
+
+  static EvalIndex read(Path dir) throws IOException {
+    Properties p = new Properties();
+    try (Reader in = Files.newBufferedReader(dir.resolve(FILE), StandardCharsets.UTF_8)) {
+      p.load(in);
+    }
+    Map<String, String> settings = new LinkedHashMap<>();
+    for (String key : p.stringPropertyNames()) {
+      if (key.startsWith("settings.")) {
+        settings.put(key.substring("settings.".length()), p.getProperty(key));
+      }
+    }
+    try {
+      return new EvalIndex(p.getProperty("collection", ""), java.util.Objects.requireNonNull(
+          p.getProperty("corpusId"), "no corpusId"), Integer.parseInt(p.getProperty("documents")),
+          Long.parseLong(p.getProperty("chunks")), Duration.ofMillis(Long.parseLong(p.getProperty("indexingMs"))),
+          settings);
+    } catch (RuntimeException e) {
+      throw new IOException(dir.resolve(FILE) + " is damaged: " + e.getMessage(), e);
+    }
+  }
+
+  void write(Path dir) throws IOException {
+    Properties p = new Properties();
+    p.setProperty("collection", collection);
+    p.setProperty("corpusId", corpusId);
+    p.setProperty("documents", String.valueOf(documents));
+    p.setProperty("chunks", String.valueOf(chunks));
+    p.setProperty("indexingMs", String.valueOf(indexing.toMillis()));
+    indexSettings.forEach((k, v) -> p.setProperty("settings." + k, v));
+    Path tmp = dir.resolve(FILE + ".tmp");
+    try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+      p.store(out, "an index built by quarry eval; reused by a later eval with the same index settings");
+    }
+    Files.move(tmp, dir.resolve(FILE), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
+   * Why this index cannot serve {@code collection} with {@code settings}, or null when it can: the
+   * first index-time setting that differs, or a different collection.
+   */
+  String mismatch(BeirCollection collection, CorpusSettings settings) {
+    if (!this.collection.equals(collection.name()) || documents != collection.documents().size()) {
+      return "it holds " + documents + " documents of " + this.collection + ", not "
+          + collection.documents().size() + " of " + collection.name();
+    }
+    Map<String, String> wanted = indexSettings(settings);
+    for (Map.Entry<String, String> e : wanted.entrySet()) {
+      String held = indexSettings.get(e.getKey());
+      if (!e.getValue().equals(held)) {
+        return "it was built with " + e.getKey() + " " + held + ", this run asks for " + e.getValue();
+      }
+    }
+    return null;
+  }
+}
