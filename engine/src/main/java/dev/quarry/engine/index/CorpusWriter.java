@@ -228,6 +228,10 @@ final class CorpusWriter implements Closeable {
       store.awaitMerges(MERGE_WAIT_ON_CLOSE);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      // The writer hit a tragic failure (a merge on a full disk): there is nothing to commit.
+      LOG.log(Level.WARNING, "corpus '" + info.name() + "' closes without waiting for merges", e);
+      return;
     }
     mergeCommitFailed = false;
     commitFinishedMerges();

@@ -18,6 +18,7 @@ import java.util.Optional;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.index.ConcurrentMergeScheduler;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexCommit;
@@ -222,9 +223,21 @@ final class IndexStore implements Closeable {
    */
   void awaitMerges(Duration wait) throws InterruptedException {
     long deadline = System.nanoTime() + wait.toNanos();
-    while (writer.hasPendingMerges() && System.nanoTime() < deadline) {
+    while (merging() && System.nanoTime() < deadline) {
       Thread.sleep(20);
     }
+  }
+
+  /**
+   * Whether a merge is pending or running, or a merge thread is still alive (between finishing one
+   * merge and registering the next it asked for, no segment is merging yet).
+   */
+  private boolean merging() {
+    if (!writer.getMergingSegments().isEmpty() || writer.hasPendingMerges()) {
+      return true;
+    }
+    return writer.getConfig().getMergeScheduler() instanceof ConcurrentMergeScheduler scheduler
+        && scheduler.mergeThreadCount() > 0;
   }
 
   private boolean anyHardDeletes() throws IOException {
