@@ -10,6 +10,7 @@ import dev.quarry.engine.Receipt;
 import dev.quarry.engine.SourceOperation;
 import java.io.Closeable;
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -65,6 +66,8 @@ final class CorpusWriter implements Closeable {
    * again and again) come twice as often, for an analysis speed-up that small groups hardly see.
    */
   static final long CHARS_PER_LANE = 1L << 20;
+  /** How long closing a corpus waits for its running merges before the close aborts them. */
+  static final Duration MERGE_WAIT_ON_CLOSE = Duration.ofSeconds(30);
 
   private final CorpusInfo info;
   private final EngineConfig config;
@@ -78,6 +81,8 @@ final class CorpusWriter implements Closeable {
   private volatile QuarryException broken;
   private long lastPrunedAt;
   private long commits;
+  /** Set when committing finished merges failed; cleared by the next group, which commits anyway. */
+  private boolean mergeCommitFailed;
 
   CorpusWriter(CorpusInfo info, EngineConfig config, IndexStore store) {
     this.info = info;
@@ -133,6 +138,7 @@ final class CorpusWriter implements Closeable {
       if (group == null) {
         break;
       }
+      mergeCommitFailed = false;
       try {
         process(group);
       } catch (Throwable t) {
@@ -142,6 +148,7 @@ final class CorpusWriter implements Closeable {
         }
       }
     }
+    settleMergesBeforeClose();
     QuarryException closed = new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' was closed");
     for (QueuedMutation m : carried) {
       m.future().completeExceptionally(closed);
@@ -165,6 +172,9 @@ final class CorpusWriter implements Closeable {
       if (first == null && closing) {
         return null;
       }
+      if (first == null) {
+        commitFinishedMerges();
+      }
     }
     List<QueuedMutation> group = new ArrayList<>();
     group.add(first);
@@ -183,6 +193,48 @@ final class CorpusWriter implements Closeable {
       group.add(next);
     }
     return group;
+  }
+
+  /**
+   * While idle, commits and publishes the merges that finished since the last commit, at the same
+   * revision (see {@link IndexStore#commitFinishedMerges}), so that an idle corpus is searched, and
+   * restarts, with the segments its merge policy produced rather than the many small ones its
+   * writes flushed. A failure is logged and not retried until the next group commits anyway.
+   */
+  private void commitFinishedMerges() {
+    if (broken != null || mergeCommitFailed) {
+      return;
+    }
+    try {
+      store.commitFinishedMerges();
+    } catch (Throwable t) {
+      mergeCommitFailed = true;
+      LOG.log(Level.WARNING, "committing finished merges of corpus '" + info.name() + "' failed; the next write"
+          + " commits them", t);
+    }
+  }
+
+  /**
+   * On close, once every queued mutation is done: waits a bounded time for running merges, then
+   * commits the finished ones, so a corpus closed after a bulk load reopens merged. Merges still
+   * running after {@link #MERGE_WAIT_ON_CLOSE} are aborted by the writer's close (a shutdown is
+   * not held up by a long merge; the merge runs again after the next start).
+   */
+  private void settleMergesBeforeClose() {
+    if (broken != null) {
+      return;
+    }
+    try {
+      store.awaitMerges(MERGE_WAIT_ON_CLOSE);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      // The writer hit a tragic failure (a merge on a full disk): there is nothing to commit.
+      LOG.log(Level.WARNING, "corpus '" + info.name() + "' closes without waiting for merges", e);
+      return;
+    }
+    mergeCommitFailed = false;
+    commitFinishedMerges();
   }
 
   private void process(List<QueuedMutation> group) throws IOException {

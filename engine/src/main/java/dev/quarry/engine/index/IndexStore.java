@@ -18,6 +18,7 @@ import java.util.Optional;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.index.ConcurrentMergeScheduler;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexCommit;
@@ -61,6 +62,12 @@ final class IndexStore implements Closeable {
   private volatile IndexWriter writer;
   private volatile long committedRevision;
   private volatile IndexSnapshot snapshot;
+  /**
+   * Whether a segment may still hold a purged document (the last erase stopped with hard deletes
+   * left, say in a segment a running merge held): the next commit of finished merges erases first.
+   * Writer thread only.
+   */
+  private boolean erasePending;
 
   IndexStore(Path dir, CorpusInfo info, EngineConfig config, WriterTuning tuning) throws IOException {
     this.info = info;
@@ -168,13 +175,69 @@ final class IndexStore implements Closeable {
    * deletions, not erasures, so this repeats until no segment holds a hard-deleted document.
    */
   void eraseDeleted(long revision) throws IOException {
+    eraseRounds();
+    commit(revision);
+  }
+
+  private void eraseRounds() throws IOException {
     for (int round = 0; round < MAX_ERASE_ROUNDS; round++) {
       writer.forceMergeDeletes(true);
       if (!anyHardDeletes()) {
-        break;
+        erasePending = false;
+        return;
       }
     }
-    commit(revision);
+    erasePending = true;
+  }
+
+  /**
+   * Commits the background merges that finished since the last commit and publishes them, at the
+   * committed revision and with its commit data unchanged: a merge rewrites segments, never a
+   * revision's content, so the commit holds the same documents (and the same deletions) as the
+   * one before it, and a crash on either side of it recovers the same revision. Without this a
+   * merge that finishes after a write's commit is searched only from the next write on, and lost
+   * when the corpus closes (the writer does not commit on close: nothing but a write's own commit
+   * may make that write durable). Writer thread only, between groups, when everything written is
+   * committed; does nothing if no merge finished.
+   *
+   * @return whether a commit was made
+   */
+  boolean commitFinishedMerges() throws IOException {
+    if (!writer.hasUncommittedChanges()) {
+      return false;
+    }
+    if (erasePending) {
+      // A merge that was running when a purge erased may have carried purged documents into its
+      // new segment as deletions: erase them before that segment reaches a commit.
+      eraseRounds();
+    }
+    commit(committedRevision);
+    publish(committedRevision);
+    return true;
+  }
+
+  /**
+   * Waits up to {@code wait} for the running and pending merges to finish (those the finished
+   * ones start included), so that closing an idle corpus leaves the segments its merge policy
+   * wants. Merges still running after that are aborted by the close. Writer thread only.
+   */
+  void awaitMerges(Duration wait) throws InterruptedException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    while (merging() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+  }
+
+  /**
+   * Whether a merge is pending or running, or a merge thread is still alive (between finishing one
+   * merge and registering the next it asked for, no segment is merging yet).
+   */
+  private boolean merging() {
+    if (!writer.getMergingSegments().isEmpty() || writer.hasPendingMerges()) {
+      return true;
+    }
+    return writer.getConfig().getMergeScheduler() instanceof ConcurrentMergeScheduler scheduler
+        && scheduler.mergeThreadCount() > 0;
   }
 
   private boolean anyHardDeletes() throws IOException {
@@ -297,7 +360,10 @@ final class IndexStore implements Closeable {
     });
   }
 
-  /** Releases the snapshot and closes the writer (committing nothing new) and the directory. */
+  /**
+   * Releases the snapshot and closes the writer and the directory. The writer commits nothing on
+   * close (its merges have been committed by {@link #commitFinishedMerges} before, if at all).
+   */
   @Override
   public void close() throws IOException {
     IndexSnapshot s = snapshot;
