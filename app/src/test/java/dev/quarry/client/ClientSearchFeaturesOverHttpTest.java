@@ -115,6 +115,7 @@ class ClientSearchFeaturesOverHttpTest {
     assertTrue(read.sha256().matches("[0-9a-f]{64}"), read::toString);
     assertEquals(0.5, read.semanticWeight());
     assertEquals("exact", read.index());
+    assertEquals(Settings.Normalization.MINMAX, read.normalization(), "the server's default, read back typed");
     assertNull(admin.readCorpus("f").settings().embedding(), "a lexical corpus has none");
     admin.batch("emb", List.of(
         QuarryClient.BatchOperation.index(Document.text("cats.md", "The kitten curled up and slept on the warm rug.")),
@@ -143,6 +144,27 @@ class ClientSearchFeaturesOverHttpTest {
         .withFusion(SearchRequest.Fusion.rrf())).results().get(0).source());
     assertNull(admin.search(SearchRequest.of("emb", "interest rates").withMode(SearchRequest.Mode.LEXICAL))
         .results().get(0).parts(), "a lexical search has no parts");
+
+    // Theoretical normalization scores the semantic-only hit by its exact lexical score (0: no query
+    // term in it) and its cosine from -1 up to the best: between 0 and the semantic weight.
+    List<Hit> theoretical = admin.search(SearchRequest.of("emb", "interest rates")
+        .withFusion(SearchRequest.Fusion.convex(0.5).withNormalization(Settings.Normalization.THEORETICAL))).results();
+    Hit cats = theoretical.get(1);
+    assertEquals("cats.md", cats.source());
+    double cosine = cats.parts().semantic().score();
+    double best = theoretical.get(0).parts().semantic().score();
+    assertEquals(0.5 * (cosine + 1) / (Math.max(cosine, best) + 1), cats.score(), 1e-4, cats::toString);
+    // Min-max makes the last semantic candidate 0 and leaves it no lexical score: the same hit scores 0.
+    List<Hit> minmax = admin.search(SearchRequest.of("emb", "interest rates")
+        .withFusion(SearchRequest.Fusion.convex(0.5).withNormalization(Settings.Normalization.MINMAX))).results();
+    assertEquals("cats.md", minmax.get(1).source());
+    assertEquals(0.0, minmax.get(1).score(), 1e-6, minmax.get(1)::toString);
+
+    Corpus kept = admin.createCorpus("tmm", new Settings(null, null, null,
+        Settings.Embedding.of("all-minilm-l6-v2").withNormalization(Settings.Normalization.THEORETICAL)));
+    assertEquals(Settings.Normalization.THEORETICAL, kept.settings().embedding().normalization());
+    assertEquals(Settings.Normalization.THEORETICAL, admin.readCorpus("tmm").settings().embedding().normalization(),
+        "the choice is kept");
   }
 
   @Test
@@ -156,6 +178,8 @@ class ClientSearchFeaturesOverHttpTest {
     assertRefused("fusion.semanticWeight", () -> admin.search(policy().withFusion(SearchRequest.Fusion.convex(2))));
     assertRefused("fusion.semanticWeight", () -> admin.search(policy().withFusion(new SearchRequest.Fusion("rrf", 0.5))));
     assertRefused("fusion.method", () -> admin.search(policy().withFusion(new SearchRequest.Fusion("sum", null))));
+    assertRefused("fusion.normalization", () -> admin.search(policy().withFusion(
+        SearchRequest.Fusion.rrf().withNormalization(Settings.Normalization.MINMAX))));
     assertRefused("mode", () -> admin.search(policy().withMode(SearchRequest.Mode.SEMANTIC)));
     assertRefused("settings.embedding.model", () -> admin.createCorpus("bad",
         new Settings(null, null, null, Settings.Embedding.of("no-such-model"))));

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quarry.api.TestTokens;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -172,9 +175,42 @@ class SearchCommandOverHttpTest {
     assertEquals("rates.md", sources(ok("--corpus", "emb", "--mode", "HYBRID", "--fusion", "rrf", "interest rates")).get(0));
     String lexical = ok("--corpus", "emb", "--mode", "lexical", "interest rates").out();
     assertTrue(lexical.contains("\n1. rates.md  score ") && !lexical.contains("lexical "), "no parts: " + lexical);
+    // Theoretical normalization scores the semantic-only hit by its exact lexical score (0: no query
+    // term in it) and its cosine from -1 up to the best: between 0 and the semantic weight. Min-max
+    // makes it the last semantic candidate, 0, with no lexical score: 0.
+    JsonNode theoretical = json(ok("--corpus", "emb", "--semantic-weight", "0.5", "--normalization", "theoretical",
+        "--json", "interest rates")).path("results");
+    JsonNode cats = theoretical.get(1);
+    assertEquals("cats.md", cats.path("source").asText(), theoretical::toString);
+    double cosine = cats.path("parts").path("semantic").path("score").asDouble();
+    double best = theoretical.get(0).path("parts").path("semantic").path("score").asDouble();
+    assertEquals(0.5 * (cosine + 1) / (Math.max(cosine, best) + 1), cats.path("score").asDouble(), 1e-4, cats::toString);
+    JsonNode minmax = json(ok("--corpus", "emb", "--normalization", "MINMAX", "--json", "interest rates")).path("results");
+    assertEquals("cats.md", minmax.get(1).path("source").asText(), minmax::toString);
+    assertEquals(0.0, minmax.get(1).path("score").asDouble(), 1e-6, minmax::toString);
+    for (String[] bad : List.of(new String[] {"--normalization", "zscore"},
+        new String[] {"--fusion", "rrf", "--normalization", "minmax"})) {
+      // No server at this URL: a request sent would be exit 2 with another message.
+      List<String> args = new ArrayList<>(List.of("search", "--url", "http://127.0.0.1:1", "--token", "t", "--corpus", "emb"));
+      args.addAll(List.of(bad));
+      args.add("rates");
+      IngestCommandOverClientTest.Run run = IngestCommandOverClientTest.quarry(args.toArray(String[]::new));
+      assertEquals(2, run.code(), run::toString);
+      assertTrue(run.err().startsWith("quarry search: --normalization "), run::toString);
+      assertEquals(1, run.err().strip().lines().count(), () -> "one line, no stack trace: " + run);
+      assertEquals("", run.out(), run::toString);
+    }
     IngestCommandOverClientTest.Run onLexicalCorpus = search("--corpus", "f", "--mode", "semantic", "policy");
     assertEquals(1, onLexicalCorpus.code(), onLexicalCorpus::toString);
     assertRefusedAt(onLexicalCorpus, "mode");
+  }
+
+  static JsonNode json(IngestCommandOverClientTest.Run run) {
+    try {
+      return new ObjectMapper().readTree(run.out());
+    } catch (JsonProcessingException e) {
+      throw new AssertionError("not JSON: " + run, e);
+    }
   }
 
   @Test
@@ -182,7 +218,7 @@ class SearchCommandOverHttpTest {
     IngestCommandOverClientTest.Run help = IngestCommandOverClientTest.quarry("help", "search");
     assertEquals(0, help.code(), help::toString);
     for (String option : new LinkedHashSet<>(List.of("--filter", "--facet", "--facet-size", "--mode", "--fusion",
-        "--semantic-weight", "--max-chunks-per-source", "--snippet", "--snippet-chars", "--syntax", "--source",
+        "--semantic-weight", "--normalization", "--max-chunks-per-source", "--snippet", "--snippet-chars", "--syntax", "--source",
         "--revision", "--top-k", "--json"))) {
       assertTrue(help.out().contains(option + " ") || help.out().contains(option + "="), () -> option + ":\n" + help.out());
     }

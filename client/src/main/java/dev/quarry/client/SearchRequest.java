@@ -48,15 +48,26 @@ public record SearchRequest(String corpus, String query, String corpusId, List<S
 
   /**
    * A hybrid search's fusion: {@code method} {@code "convex"} (with an optional {@code
-   * semanticWeight} in [0, 1]) or {@code "rrf"} (reciprocal rank fusion).
+   * semanticWeight} in [0, 1] and {@code normalization}, each null for the corpus's setting) or
+   * {@code "rrf"} (reciprocal rank fusion).
    */
-  public record Fusion(String method, Double semanticWeight) {
+  public record Fusion(String method, Double semanticWeight, Settings.Normalization normalization) {
+    /** A fusion with the corpus's normalization. */
+    public Fusion(String method, Double semanticWeight) {
+      this(method, semanticWeight, null);
+    }
+
     public static Fusion convex(double semanticWeight) {
-      return new Fusion("convex", semanticWeight);
+      return new Fusion("convex", semanticWeight, null);
     }
 
     public static Fusion rrf() {
-      return new Fusion("rrf", null);
+      return new Fusion("rrf", null, null);
+    }
+
+    /** This fusion with {@code n} as its normalization (null: the corpus's). */
+    public Fusion withNormalization(Settings.Normalization n) {
+      return new Fusion(method, semanticWeight, n);
     }
   }
 

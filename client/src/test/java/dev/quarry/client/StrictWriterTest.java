@@ -37,7 +37,7 @@ class StrictWriterTest {
   void everyRequestWritesOnlyDocumentedFields() {
     SearchRequest search = SearchRequest.of("c", "q").withCorpusId("k").withSources(List.of("a*")).withFilter(Map.of("y", 1))
         .withTopK(3).withRevision(2).withMaxChunksPerSource(1).withHighlight(false)
-        .withMode(SearchRequest.Mode.HYBRID).withFusion(SearchRequest.Fusion.convex(0.3))
+        .withMode(SearchRequest.Mode.HYBRID).withFusion(SearchRequest.Fusion.convex(0.3).withNormalization(Settings.Normalization.THEORETICAL))
         .withFacets(List.of(SearchRequest.Facet.of("a"), new SearchRequest.Facet("b", 3)))
         .withSnippet(SearchRequest.Snippet.maxChars(80).withHtml("<b>", "</b>")).withSyntax(SearchRequest.Syntax.OPERATORS);
     JsonNode s = tree(search);
@@ -48,6 +48,8 @@ class StrictWriterTest {
     assertWithin(s.path("snippet"), "SnippetOptions");
     assertEquals("hybrid", s.path("mode").textValue());
     assertEquals("operators", s.path("syntax").textValue());
+    assertEquals(3, s.path("fusion").size(), "every part of a fusion is written when set");
+    assertEquals("theoretical", s.path("fusion").path("normalization").textValue());
     assertEquals(Set.of("field"), names(s.path("facets").get(0)), "a facet without a size leaves it to the server");
     assertEquals(Map.of("or", List.of(Map.of("d", "hr"), Map.of("d", Map.of("prefix", "le"))), "y", Map.of("gte", 2020)),
         SearchFilter.anyOf(SearchFilter.equal("d", "hr"), SearchFilter.prefix("d", "le"))
@@ -80,6 +82,13 @@ class StrictWriterTest {
     JsonNode embedding = tree(new Settings(null, null, null, Settings.Embedding.of("all-minilm-l6-v2")));
     assertWithin(embedding.path("embedding"), "Settings/properties/embedding");
     assertEquals(Set.of("model"), names(embedding.path("embedding")), "sha256 is the server's, never sent");
+    JsonNode normalized = tree(Settings.Embedding.of("all-minilm-l6-v2").withNormalization(Settings.Normalization.MINMAX));
+    assertWithin(normalized, "Settings/properties/embedding");
+    assertEquals("minmax", normalized.path("normalization").textValue());
+    List<String> normalizations = new java.util.ArrayList<>();
+    SCHEMAS.at("/Settings/properties/embedding/properties/normalization/enum").forEach(v -> normalizations.add(v.asText()));
+    assertEquals(java.util.Arrays.stream(Settings.Normalization.values()).map(Settings.Normalization::wireName).toList(),
+        normalizations, "the normalizations the client names are the contract's");
     JobFile file = JobFile.of(java.nio.file.Path.of("a.md"), "s").withTitle("t").withMetadata(Map.of("k", "v"))
         .withMediaType("text/markdown").withOcr("off");
     JsonNode create = tree(new QuarryClient.JobCreate("c", "k", "auto"));

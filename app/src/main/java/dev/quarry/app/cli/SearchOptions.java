@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.quarry.client.SearchRequest;
+import dev.quarry.client.Settings;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -61,6 +62,10 @@ final class SearchOptions {
       + " fusion, 0 to 1 (default: the corpus's).")
   Double semanticWeight;
 
+  @Option(names = "--normalization", paramLabel = "NORM", description = "How convex fusion brings each side's scores"
+      + " to [0, 1]: minmax or theoretical (default: the corpus's).")
+  String normalization;
+
   @Option(names = "--max-chunks-per-source", paramLabel = "N", description = "At most N hits of one source.")
   Integer maxChunksPerSource;
 
@@ -96,7 +101,7 @@ final class SearchOptions {
     if (mode != null) {
       r = r.withMode(choice("--mode", mode, SearchRequest.Mode.class));
     }
-    if (fusion != null || semanticWeight != null) {
+    if (fusion != null || semanticWeight != null || normalization != null) {
       r = r.withFusion(fusion());
     }
     if (maxChunksPerSource != null) {
@@ -113,7 +118,10 @@ final class SearchOptions {
     return r;
   }
 
-  /** {@code --fusion} (convex when only a weight is given) with its {@code --semantic-weight}. */
+  /**
+   * {@code --fusion} (convex when only a weight or a normalization is given) with its {@code
+   * --semantic-weight} and {@code --normalization}.
+   */
   private SearchRequest.Fusion fusion() {
     String method = fusion == null ? "convex" : fusion.toLowerCase(Locale.ROOT);
     if (!method.equals("convex") && !method.equals("rrf")) {
@@ -122,7 +130,11 @@ final class SearchOptions {
     if (method.equals("rrf") && semanticWeight != null) {
       throw new UsageException("--semantic-weight weighs convex fusion only, not rrf");
     }
-    return new SearchRequest.Fusion(method, semanticWeight);
+    if (method.equals("rrf") && normalization != null) {
+      throw new UsageException("--normalization applies to convex fusion only, not rrf");
+    }
+    return new SearchRequest.Fusion(method, semanticWeight,
+        normalization == null ? null : choice("--normalization", normalization, Settings.Normalization.class));
   }
 
   /** The value of {@code --filter}: one JSON object, handed to the server as it is for it to check. */
