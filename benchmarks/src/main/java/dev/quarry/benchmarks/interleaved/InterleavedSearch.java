@@ -43,9 +43,14 @@ import java.util.Map;
  * searching thread's only: garbage collection and JIT compilation run on threads of their own and
  * are left out (the allocation rows show what each contender leaves to the collector).
  *
+ * <p>With {@code --http --opensearch URL} the contenders are Quarry's server over HTTP (started in
+ * this JVM over its index folder, as {@code quarry-http} does without {@code --quarry-server}) and
+ * the OpenSearch node: two processes, so the searching thread's CPU time says nothing, and only the
+ * wall-clock rows are written, the queries still alternated one by one.
+ *
  * <p>Command line: {@code java -jar benchmarks.jar interleaved [--scifact | --corpus jsonl:FILE
- * --queries jsonl:FILE] [--warmup-rounds N] [--rounds N] [--self-check] [--shared DIR] [--keep]
- * [--json FILE] [--commit HASH]}. The indexes are the prebuilt ones of the JMH search benchmark
+ * --queries jsonl:FILE] [--warmup-rounds N] [--rounds N] [--self-check] [--http --opensearch URL]
+ * [--shared DIR] [--keep] [--json FILE] [--commit HASH]}. The indexes are the prebuilt ones of the JMH search benchmark
  * ({@link PrebuiltIndex}: the file's documents once, closed with their merges committed), built in
  * a new folder under {@code java.io.tmpdir}, deleted at the end unless {@code --keep}. Not
  * thread-safe; one run per instance.
@@ -53,6 +58,8 @@ import java.util.Map;
 public final class InterleavedSearch {
   /** The name of the second engine, over a copy of the first one's index, in the rows. */
   public static final String SELF_CHECK = "quarry-copy";
+  /** The name of the second Quarry server, over a copy of the first one's index, in the rows of {@code --http}. */
+  public static final String HTTP_SELF_CHECK = "quarry-http-copy";
   /** How the conditions of the CPU-time rows end. */
   public static final String CPU_CONDITIONS = "CPU time per search, interleaved";
   /** How the conditions of the wall-clock rows end. */
@@ -65,6 +72,7 @@ public final class InterleavedSearch {
   private final int warmupRounds;
   private final int rounds;
   private final boolean selfCheck;
+  private final String openSearchUrl;
   private final Path workspace;
   private final PrintStream log;
 
@@ -74,10 +82,12 @@ public final class InterleavedSearch {
    * @param warmupRounds rounds of every query, untimed, before the measured ones
    * @param rounds measured rounds of every query
    * @param selfCheck whether a second engine over a copy of the index takes its turns too
+   * @param openSearchUrl null for the engine against raw Lucene; else Quarry's server against the
+   *     OpenSearch node at this URL, by the wall clock
    * @param workspace where the indexes are built; must exist; its content is left to the caller
    */
   public InterleavedSearch(String corpusSpec, String querySpec, int warmupRounds, int rounds, boolean selfCheck,
-      Path workspace, PrintStream log) {
+      String openSearchUrl, Path workspace, PrintStream log) {
     if (!corpusSpec.startsWith(Corpus.JSONL_PREFIX) || !QueryFile.isFile(querySpec)) {
       throw new IllegalArgumentException("interleaved needs a real corpus and its queries: --corpus jsonl:FILE"
           + " --queries jsonl:FILE (or --scifact); got '" + corpusSpec + "' and '" + querySpec + "'");
@@ -91,6 +101,7 @@ public final class InterleavedSearch {
     this.warmupRounds = warmupRounds;
     this.rounds = rounds;
     this.selfCheck = selfCheck;
+    this.openSearchUrl = openSearchUrl;
     this.workspace = workspace;
     this.log = log;
   }
@@ -103,6 +114,8 @@ public final class InterleavedSearch {
     int rounds = DEFAULT_ROUNDS;
     boolean selfCheck = false;
     boolean keep = false;
+    boolean http = false;
+    String openSearch = null;
     Path shared = SharedDocuments.DEFAULT_DIR;
     Path json = null;
     String commit = "unknown";
@@ -115,12 +128,14 @@ public final class InterleavedSearch {
         case "--rounds" -> rounds = Integer.parseInt(value(args, ++i));
         case "--self-check" -> selfCheck = true;
         case "--keep" -> keep = true;
+        case "--http" -> http = true;
+        case "--opensearch" -> openSearch = value(args, ++i);
         case "--shared" -> shared = Path.of(value(args, ++i));
         case "--json" -> json = Path.of(value(args, ++i));
         case "--commit" -> commit = value(args, ++i);
         default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: interleaved [--scifact"
             + " | --corpus jsonl:FILE --queries jsonl:FILE] [--warmup-rounds N] [--rounds N] [--self-check]"
-            + " [--shared DIR] [--keep] [--json FILE] [--commit HASH]");
+            + " [--http --opensearch URL] [--shared DIR] [--keep] [--json FILE] [--commit HASH]");
       }
     }
     if (scifact) {
@@ -135,10 +150,13 @@ public final class InterleavedSearch {
     if (corpus == null || queries == null) {
       throw new IllegalArgumentException("interleaved needs --corpus jsonl:FILE and --queries jsonl:FILE, or --scifact");
     }
+    if (http != (openSearch != null)) {
+      throw new IllegalArgumentException("--http and --opensearch URL go together: Quarry's server against that node");
+    }
     Path workspace = Files.createTempDirectory("quarry-bench-");
     try {
-      ResultSet result = new InterleavedSearch(corpus, queries, warmupRounds, rounds, selfCheck, workspace,
-          System.out).run(commit);
+      ResultSet result = new InterleavedSearch(corpus, queries, warmupRounds, rounds, selfCheck, openSearch,
+          workspace, System.out).run(commit);
       System.out.println();
       System.out.println(dev.quarry.benchmarks.cluster.ClusterBenchmark.toMarkdown(result));
       if (json != null) {
@@ -164,16 +182,39 @@ public final class InterleavedSearch {
   /** Builds or reuses the indexes, runs the rounds and returns the rows, with {@code commit} as the commit measured. */
   public ResultSet run(String commit) throws IOException {
     // The prebuilt indexes live under the workspace the benchmark fixtures read from this property.
-    String previous = System.setProperty(Workspace.PROPERTY, workspace.toString());
+    String previous = swapProperty(Workspace.PROPERTY, workspace.toString());
+    String previousUrl = swapProperty(ContenderKind.OPENSEARCH_URL_PROPERTY, openSearchUrl);
     try {
       return measure(commit);
     } finally {
-      if (previous == null) {
-        System.clearProperty(Workspace.PROPERTY);
-      } else {
-        System.setProperty(Workspace.PROPERTY, previous);
-      }
+      swapProperty(Workspace.PROPERTY, previous);
+      swapProperty(ContenderKind.OPENSEARCH_URL_PROPERTY, previousUrl);
     }
+  }
+
+  /** Sets (null: clears) a system property and returns its previous value. */
+  private static String swapProperty(String name, String value) {
+    String previous = System.getProperty(name);
+    if (value == null) {
+      System.clearProperty(name);
+    } else {
+      System.setProperty(name, value);
+    }
+    return previous;
+  }
+
+  private boolean http() {
+    return openSearchUrl != null;
+  }
+
+  /** The two contenders compared, the one divided first. */
+  private List<ContenderKind> kinds() {
+    return http() ? List.of(ContenderKind.QUARRY_HTTP, ContenderKind.OPENSEARCH)
+        : List.of(ContenderKind.QUARRY, ContenderKind.LUCENE);
+  }
+
+  private String selfCheckName() {
+    return http() ? HTTP_SELF_CHECK : SELF_CHECK;
   }
 
   private ResultSet measure(String commit) throws IOException {
@@ -194,12 +235,13 @@ public final class InterleavedSearch {
     Map<String, Contender> contenders = new LinkedHashMap<>();
     TrialIndex copy = null;
     try {
-      for (ContenderKind kind : List.of(ContenderKind.QUARRY, ContenderKind.LUCENE)) {
+      for (ContenderKind kind : kinds()) {
         contenders.put(kind.param(), kind.open(PrebuiltIndex.obtain(kind, corpus, chunks).dir()));
       }
       if (selfCheck) {
-        copy = TrialIndex.create(ContenderKind.QUARRY, corpus, chunks);
-        contenders.put(SELF_CHECK, ContenderKind.QUARRY.open(copy.dir()));
+        ContenderKind kind = kinds().get(0);
+        copy = TrialIndex.create(kind, corpus, chunks);
+        contenders.put(selfCheckName(), kind.open(copy.dir()));
       }
       Timings timings = interleave(contenders, queries, threads);
       return resultSet(commit, timings, chunks, queries, loadAtStart);
@@ -268,15 +310,17 @@ public final class InterleavedSearch {
   private ResultSet resultSet(String commit, Timings timings, long chunks, List<String> queries, String loadAtStart) {
     String base = String.format(Locale.ROOT, "%,d chunks, queries of %s", chunks, QueryFile.describe(querySpec));
     List<ResultSet.Row> rows = new ArrayList<>();
-    for (double percentile : new double[] {50, 99}) {
-      String measure = "search p" + (int) percentile;
-      rows.add(row(measure, base + ", " + CPU_CONDITIONS, "ms", timings.cpu(), percentile));
+    if (!http()) {
+      for (double percentile : new double[] {50, 99}) {
+        String measure = "search p" + (int) percentile;
+        rows.add(row(measure, base + ", " + CPU_CONDITIONS, "ms", timings.cpu(), percentile));
+      }
     }
     for (double percentile : new double[] {50, 99}) {
       String measure = "search p" + (int) percentile;
       rows.add(row(measure, base + ", " + WALL_CONDITIONS, "ms", timings.wall(), percentile));
     }
-    if (timings.searches() > 0) {
+    if (timings.searches() > 0 && !http()) {
       Map<String, Double> values = new LinkedHashMap<>();
       timings.allocated().forEach((name, bytes) -> values.put(name, bytes / 1024.0 / timings.searches()));
       rows.add(new ResultSet.Row("allocation per search", base + ", mean, interleaved", 1, "KB", values));
@@ -287,16 +331,27 @@ public final class InterleavedSearch {
         + " rotating), all in one JVM on one thread; load average %s at the start", queries.size(),
         queries.stream().mapToInt(q -> q.strip().split("\\s+").length).average().orElse(0), Contender.TOP_K,
         warmupRounds, rounds, String.join(", ", timings.cpu().keySet()), loadAtStart));
-    notes.add("search p50 and p99 are the searching thread's CPU time (ThreadMXBean), which leaves out garbage"
-        + " collection and JIT threads; the wall-clock rows are the same searches by System.nanoTime");
+    String first = kinds().get(0).param();
+    String second = kinds().get(1).param();
+    String clock = http() ? "wall-clock time" : "CPU time";
+    if (http()) {
+      notes.add("search p50 and p99 are wall-clock time per search (System.nanoTime): Quarry's server runs in this"
+          + " JVM, OpenSearch in its own process at " + openSearchUrl.replaceAll("^https?://", "").replaceAll(":.*", "")
+          + "; a shared machine's load reaches both alike only because the queries alternate");
+    } else {
+      notes.add("search p50 and p99 are the searching thread's CPU time (ThreadMXBean), which leaves out garbage"
+          + " collection and JIT threads; the wall-clock rows are the same searches by System.nanoTime");
+    }
     ResultSet.Row p50 = rows.get(0);
     ResultSet.Row p99 = rows.get(1);
-    notes.add(String.format(Locale.ROOT, "quarry / lucene, CPU time: p50 %.2fx, p99 %.2fx", p50.value("quarry")
-        / p50.value("lucene"), p99.value("quarry") / p99.value("lucene")));
+    notes.add(String.format(Locale.ROOT, "%s / %s, %s: p50 %.2fx, p99 %.2fx", first, second, clock,
+        p50.value(first) / p50.value(second), p99.value(first) / p99.value(second)));
     if (selfCheck) {
-      notes.add(String.format(Locale.ROOT, "self-check: %s is a second engine over a copy of the index, taking its"
-          + " turns with the others; quarry / %s: p50 %.2fx, p99 %.2fx (the noise floor)", SELF_CHECK, SELF_CHECK,
-          p50.value("quarry") / p50.value(SELF_CHECK), p99.value("quarry") / p99.value(SELF_CHECK)));
+      String copy = selfCheckName();
+      notes.add(String.format(Locale.ROOT, "self-check: %s is a second %s over a copy of the index, taking its"
+          + " turns with the others; %s / %s: p50 %.2fx, p99 %.2fx (the noise floor)", copy,
+          http() ? "server" : "engine", first, copy, p50.value(first) / p50.value(copy),
+          p99.value(first) / p99.value(copy)));
     }
     List<String> withoutHits = new ArrayList<>();
     timings.empty().forEach((name, n) -> withoutHits.add(name + " " + n));
@@ -306,7 +361,7 @@ public final class InterleavedSearch {
         environment.processors(), environment.cpu(), environment.memoryBytes() / 1e9, LoadAverage.now());
     String run = "`benchmarks.jar interleaved --corpus jsonl:" + describeCorpus() + " --queries jsonl:"
         + QueryFile.describe(querySpec) + " --warmup-rounds " + warmupRounds + " --rounds " + rounds
-        + (selfCheck ? " --self-check" : "") + "`";
+        + (selfCheck ? " --self-check" : "") + (http() ? " --http --opensearch URL" : "") + "`";
     return new ResultSet(environment.when().toString().substring(0, 10), machine, commit, run, notes, rows);
   }
 
