@@ -328,7 +328,7 @@ public final class InterleavedSearch {
     List<String> notes = new ArrayList<>();
     notes.add(String.format(Locale.ROOT, "%,d queries (%.1f words on average), top %d with highlights and provenance;"
         + " %d warm-up rounds, then %d measured rounds of every query, each query asked of %s in turn (the first"
-        + " rotating), all in one JVM on one thread; load average %s at the start", queries.size(),
+        + " rotating), one search at a time from one thread; load average %s at the start", queries.size(),
         queries.stream().mapToInt(q -> q.strip().split("\\s+").length).average().orElse(0), Contender.TOP_K,
         warmupRounds, rounds, String.join(", ", timings.cpu().keySet()), loadAtStart));
     String first = kinds().get(0).param();
