@@ -56,7 +56,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * hands the rest to JMH's own command line; {@code java -jar benchmarks.jar hybrid ...} runs
  * {@link dev.quarry.benchmarks.hybrid.HybridBenchmark} (hybrid retrieval against lexical); {@code java -jar
  * benchmarks.jar cluster ... --opensearch URL} runs {@link dev.quarry.benchmarks.cluster.ClusterBenchmark}
- * (the OpenSearch cluster store against OpenSearch alone). Indexes live in a new folder under {@code
+ * (the OpenSearch cluster store against OpenSearch alone); {@code java -jar benchmarks.jar interleaved ...} runs
+ * {@link dev.quarry.benchmarks.interleaved.InterleavedSearch} (engine and raw Lucene search in one JVM,
+ * interleaved, by CPU time). Indexes live in a new folder under {@code
  * java.io.tmpdir}, deleted at the end unless {@code --keep}.
  *
  * <p>One harness runs one suite; it is not thread-safe.
@@ -120,6 +122,10 @@ public final class Harness {
     }
     if (args.length > 0 && args[0].equals("cluster")) {
       dev.quarry.benchmarks.cluster.ClusterBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
+    if (args.length > 0 && args[0].equals("interleaved")) {
+      dev.quarry.benchmarks.interleaved.InterleavedSearch.main(Arrays.copyOfRange(args, 1, args.length));
       return;
     }
     if (args.length > 0 && args[0].equals("report")) {

@@ -2,21 +2,24 @@ package dev.quarry.benchmarks.cluster;
 
 import java.util.Arrays;
 
-/** Latencies of timed calls, in nanoseconds, and their percentiles in milliseconds. Not thread-safe. */
-final class Latencies {
+/**
+ * Latencies of timed calls, in nanoseconds, and their percentiles in milliseconds (also used for the
+ * CPU time per search of {@link dev.quarry.benchmarks.interleaved.InterleavedSearch}). Not thread-safe.
+ */
+public final class Latencies {
   private final long[] nanos;
   private int count;
 
-  Latencies(int capacity) {
+  public Latencies(int capacity) {
     nanos = new long[capacity];
   }
 
-  void add(long elapsedNanos) {
+  public void add(long elapsedNanos) {
     nanos[count++] = elapsedNanos;
   }
 
   /** The {@code percentile} (0 to 100, nearest rank) in milliseconds; NaN when nothing was timed. */
-  double percentileMillis(double percentile) {
+  public double percentileMillis(double percentile) {
     if (count == 0) {
       return Double.NaN;
     }
