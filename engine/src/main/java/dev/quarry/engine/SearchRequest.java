@@ -97,6 +97,21 @@ public record SearchRequest(
   }
 
   /** This request counting {@code newFacets}. */
+  /**
+   * Refuses a {@code fusion} on a search that fuses nothing: it applies to hybrid search only, so a
+   * lexical or semantic search (asked for, or a corpus's default) given one is a request mistake,
+   * not an option to ignore.
+   *
+   * @param effective the mode the search runs in
+   * @throws QuarryException INVALID_REQUEST naming {@code fusion}
+   */
+  public void requireFusionOnlyFor(Mode effective) {
+    if (fusion != null && effective != Mode.HYBRID) {
+      throw QuarryException.invalid("fusion", "fusion applies to hybrid search only; this search is "
+          + effective.wireName() + (mode == null ? " (the corpus's default mode)" : ""));
+    }
+  }
+
   public SearchRequest withFacets(List<Facet> newFacets) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
         newFacets, snippets, syntax);

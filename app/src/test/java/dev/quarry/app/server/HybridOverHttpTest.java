@@ -119,6 +119,16 @@ class HybridOverHttpTest {
     assertError(api.retrieval("search", T,
         "{\"corpus\": \"h\", \"query\": \"rates\", \"fusion\": {\"method\": \"rrf\", \"normalization\": \"minmax\"}}"),
         "fusion.normalization");
+    // Fusion is hybrid search's alone: a lexical or semantic search given one is refused, whether
+    // the mode was asked for or is the corpus's default.
+    assertError(api.retrieval("search", T,
+        "{\"corpus\": \"h\", \"query\": \"rates\", \"mode\": \"semantic\", \"fusion\": {\"method\": \"rrf\"}}"),
+        "fusion");
+    assertError(api.retrieval("search", T,
+        "{\"corpus\": \"h\", \"query\": \"rates\", \"mode\": \"lexical\", \"fusion\": {\"semanticWeight\": 0.3}}"),
+        "fusion");
+    assertError(api.retrieval("search", T,
+        "{\"corpus\": \"lex\", \"query\": \"rates\", \"fusion\": {\"method\": \"convex\"}}"), "fusion");
     assertError(api.retrieval("corpora/create", T,
         "{\"corpus\": \"x\", \"settings\": {\"embedding\": {\"model\": \"all-minilm-l6-v2\", \"normalization\": \"zscore\"}}}"),
         "settings.embedding.normalization");

@@ -288,6 +288,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
       throw QuarryException.invalid("mode", "mode '" + request.mode().wireName()
           + "' needs a corpus with an embedding model; corpora on an OpenSearch cluster are lexical");
     }
+    request.requireFusionOnlyFor(SearchRequest.Mode.LEXICAL);
     ClusterQuerySyntax syntax = ClusterQuerySyntax.of(request, analyzer);
     if (request.syntax() == SearchRequest.Syntax.OPERATORS && !holdsPhrases()) {
       throw QuarryException.invalid("syntax", "corpus '" + info.name() + "' was created on the OpenSearch cluster"

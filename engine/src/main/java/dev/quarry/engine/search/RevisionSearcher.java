@@ -89,12 +89,12 @@ public final class RevisionSearcher {
   SearchRequest.Mode modeOf(SearchRequest request) {
     SearchRequest.Mode mode = request.mode();
     if (mode == null) {
-      return embedder != null ? SearchRequest.Mode.HYBRID : SearchRequest.Mode.LEXICAL;
-    }
-    if (mode != SearchRequest.Mode.LEXICAL && embedder == null) {
+      mode = embedder != null ? SearchRequest.Mode.HYBRID : SearchRequest.Mode.LEXICAL;
+    } else if (mode != SearchRequest.Mode.LEXICAL && embedder == null) {
       throw QuarryException.invalid("mode", "mode '" + mode.wireName() + "' needs a corpus with an embedding model;"
           + " corpus '" + info.name() + "' is lexical (settings.embedding at creation)");
     }
+    request.requireFusionOnlyFor(mode);
     return mode;
   }
 

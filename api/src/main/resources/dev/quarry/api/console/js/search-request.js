@@ -68,7 +68,8 @@ function facetFields(p) {
 function matchBody(p, picked) {
   const body = {corpus: p.get('corpus'), query: p.get('q')};
   if (p.get('mode')) body.mode = p.get('mode');
-  if (p.get('fusion') || p.get('weight')) {
+  // Fusion is hybrid search's alone (the server refuses it on any other mode).
+  if ((p.get('fusion') || p.get('weight')) && (!p.get('mode') || p.get('mode') === 'hybrid')) {
     body.fusion = {method: p.get('fusion') || 'convex'};
     if (p.get('weight')) body.fusion.semanticWeight = Number(p.get('weight'));
   }
