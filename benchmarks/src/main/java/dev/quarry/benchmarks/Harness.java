@@ -171,11 +171,11 @@ public final class Harness {
     // the servers from this JVM's properties; forks get them as -D options (common()).
     Map<String, String> properties = properties();
     Map<String, String> previous = new HashMap<>();
-    properties.forEach((name, value) -> previous.put(name, swapProperty(name, value)));
+    properties.forEach((name, value) -> previous.put(name, SystemProperties.swap(name, value)));
     try {
       return measure();
     } finally {
-      previous.forEach(Harness::swapProperty);
+      previous.forEach(SystemProperties::swap);
     }
   }
 
@@ -186,17 +186,6 @@ public final class Harness {
         ContenderKind.OPENSEARCH_URL_PROPERTY, Objects.toString(servers.openSearchUrl(), ""),
         ContenderKind.OPENSEARCH_REFRESH_PROPERTY, Objects.toString(servers.openSearchRefresh(), ""),
         ContenderKind.QUARRY_SERVER_URL_PROPERTY, Objects.toString(servers.quarryServerUrl(), ""));
-  }
-
-  /** Sets (null: clears) a system property and returns its previous value. */
-  private static String swapProperty(String name, String value) {
-    String previous = System.getProperty(name);
-    if (value == null) {
-      System.clearProperty(name);
-    } else {
-      System.setProperty(name, value);
-    }
-    return previous;
   }
 
   private Report measure() throws IOException, RunnerException {

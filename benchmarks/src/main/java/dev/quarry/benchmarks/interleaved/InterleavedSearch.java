@@ -1,6 +1,7 @@
 package dev.quarry.benchmarks.interleaved;
 
 import dev.quarry.benchmarks.Harness;
+import dev.quarry.benchmarks.SystemProperties;
 import dev.quarry.benchmarks.cluster.Latencies;
 import dev.quarry.benchmarks.contender.Chunks;
 import dev.quarry.benchmarks.contender.Contender;
@@ -182,25 +183,14 @@ public final class InterleavedSearch {
   /** Builds or reuses the indexes, runs the rounds and returns the rows, with {@code commit} as the commit measured. */
   public ResultSet run(String commit) throws IOException {
     // The prebuilt indexes live under the workspace the benchmark fixtures read from this property.
-    String previous = swapProperty(Workspace.PROPERTY, workspace.toString());
-    String previousUrl = swapProperty(ContenderKind.OPENSEARCH_URL_PROPERTY, openSearchUrl);
+    String previous = SystemProperties.swap(Workspace.PROPERTY, workspace.toString());
+    String previousUrl = SystemProperties.swap(ContenderKind.OPENSEARCH_URL_PROPERTY, openSearchUrl);
     try {
       return measure(commit);
     } finally {
-      swapProperty(Workspace.PROPERTY, previous);
-      swapProperty(ContenderKind.OPENSEARCH_URL_PROPERTY, previousUrl);
+      SystemProperties.swap(Workspace.PROPERTY, previous);
+      SystemProperties.swap(ContenderKind.OPENSEARCH_URL_PROPERTY, previousUrl);
     }
-  }
-
-  /** Sets (null: clears) a system property and returns its previous value. */
-  private static String swapProperty(String name, String value) {
-    String previous = System.getProperty(name);
-    if (value == null) {
-      System.clearProperty(name);
-    } else {
-      System.setProperty(name, value);
-    }
-    return previous;
   }
 
   private boolean http() {

@@ -1,0 +1,37 @@
+package dev.quarry.engine.index;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/** What an index folder holds on disk, byte for byte: the erasure tests' last word. */
+final class IndexFiles {
+  private IndexFiles() {}
+
+  /** Fails if any file directly in {@code dir} holds {@code text} (UTF-8) anywhere in its bytes. */
+  static void assertNoFileHolds(Path dir, String text, String when) throws IOException {
+    byte[] needle = text.getBytes(StandardCharsets.UTF_8);
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.toList()) {
+        assertFalse(contains(Files.readAllBytes(f), needle), "'" + text + "' in " + f.getFileName() + " " + when);
+      }
+    }
+  }
+
+  private static boolean contains(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+}
