@@ -18,29 +18,24 @@ import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The cluster store's revisions, batches, conflicts, idempotency and history on a real single node. */
 class ClusterCorpusIndexTest {
-  private static final AtomicInteger PREFIXES = new AtomicInteger();
   OpenSearchCorpusStore store;
   OpenSearchSettings settings;
 
   @BeforeEach
   void open() throws Exception {
-    settings = OpenSearchSettings.of(OpenSearchNodes.single().urls()).withReplicas(0)
-        .withPrefix("t-index-" + PREFIXES.incrementAndGet() + "-" + System.nanoTime() % 100000);
+    settings = TestIndexes.onSingleNode("index");
     store = new OpenSearchCorpusStore(settings, EngineConfig.builder().build());
   }
 
   @AfterEach
   void close() {
-    if (store != null) {
-      store.close();
-    }
+    TestIndexes.close(store);
   }
 
   static SourceOperation.Index doc(String source, String title, String text) {

@@ -51,7 +51,6 @@ import org.junit.jupiter.api.io.TempDir;
  * refuses a request without the expected basic credentials, and forwards the others to the node.
  */
 class ClusterSecurityTest {
-  private static final AtomicInteger PREFIXES = new AtomicInteger();
   private static final String USER = "quarry";
   private static final String PASSWORD = "s3cret:with:colons";
 
@@ -143,7 +142,7 @@ class ClusterSecurityTest {
   OpenSearchSettings settings(ClusterSecurity security) {
     URI https = URI.create("https://127.0.0.1:" + gate.getAddress().getPort() + "/");
     return OpenSearchSettings.of(List.of(https)).withReplicas(0)
-        .withPrefix("t-sec-" + PREFIXES.incrementAndGet() + "-" + System.nanoTime() % 100000).withSecurity(security);
+        .withPrefix(TestIndexes.prefix("sec")).withSecurity(security);
   }
 
   @Test

@@ -18,7 +18,6 @@ import dev.quarry.engine.SearchResult;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,7 +29,6 @@ import org.junit.jupiter.api.Test;
  * the name holds now, never as the one it kept.
  */
 class CorpusEntryCacheTest {
-  private static final AtomicInteger PREFIXES = new AtomicInteger();
   private static final CorpusSettings ENGLISH = CorpusSettings.DEFAULT;
   /** No stemming and another title weight: a front searching with the old settings would miss. */
   private static final CorpusSettings STANDARD = new CorpusSettings(CorpusSettings.Language.STANDARD,
@@ -43,8 +41,7 @@ class CorpusEntryCacheTest {
 
   @BeforeEach
   void open() throws Exception {
-    settings = OpenSearchSettings.of(OpenSearchNodes.single().urls()).withReplicas(0)
-        .withPrefix("t-cache-" + PREFIXES.incrementAndGet() + "-" + System.nanoTime() % 100000);
+    settings = TestIndexes.onSingleNode("cache");
     frontA = new OpenSearchCorpusStore(settings, EngineConfig.builder().build());
     frontB = new OpenSearchCorpusStore(settings, EngineConfig.builder().build());
     http = new ClusterHttp(settings.urls(), settings.requestTimeout());
@@ -52,11 +49,7 @@ class CorpusEntryCacheTest {
 
   @AfterEach
   void close() {
-    for (OpenSearchCorpusStore s : new OpenSearchCorpusStore[] {frontA, frontB}) {
-      if (s != null) {
-        s.close();
-      }
-    }
+    TestIndexes.close(frontA, frontB);
   }
 
   /** A search as the HTTP layer makes it: the expected corpusId checked first, then the search. */

@@ -36,8 +36,7 @@ class ExpiredVersionsTest {
 
   @BeforeEach
   void open() throws Exception {
-    settings = OpenSearchSettings.of(OpenSearchNodes.single().urls()).withReplicas(0)
-        .withPrefix("t-expired-" + System.nanoTime() % 1000000);
+    settings = TestIndexes.onSingleNode("expired");
     store = new OpenSearchCorpusStore(settings, EngineConfig.builder().retainedRevisions(RETAINED).build());
     http = new ClusterHttp(settings.urls(), settings.requestTimeout());
   }

@@ -18,7 +18,6 @@ import dev.quarry.engine.SourceScope;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.Test;
  * queued or running is never closed under it.
  */
 class OpenCorporaBoundTest {
-  private static final AtomicInteger PREFIXES = new AtomicInteger();
   private static final int BOUND = 2;
 
   OpenSearchSettings settings;
@@ -38,17 +36,14 @@ class OpenCorporaBoundTest {
 
   @BeforeEach
   void open() throws Exception {
-    settings = OpenSearchSettings.of(OpenSearchNodes.single().urls()).withReplicas(0)
-        .withPrefix("t-bound-" + PREFIXES.incrementAndGet() + "-" + System.nanoTime() % 100000);
+    settings = TestIndexes.onSingleNode("bound");
     store = new OpenSearchCorpusStore(settings, EngineConfig.builder().build(), BOUND);
     http = new ClusterHttp(settings.urls(), settings.requestTimeout());
   }
 
   @AfterEach
   void close() {
-    if (store != null) {
-      store.close();
-    }
+    TestIndexes.close(store);
   }
 
   static Mutation write(String source, String text) {

@@ -16,7 +16,6 @@ import dev.quarry.engine.SearchResult;
 import dev.quarry.engine.SourceScope;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,7 +26,6 @@ import org.junit.jupiter.api.Test;
  * below the retained ones, and never answered from a corpus deleted (or replaced) since.
  */
 class PinnedSearchOnClusterTest {
-  private static final AtomicInteger PREFIXES = new AtomicInteger();
   private static final CorpusSettings STANDARD = new CorpusSettings(CorpusSettings.Language.STANDARD,
       CorpusSettings.Chunking.DEFAULT, new CorpusSettings.Ranking(1.2, 0.75, 3.0), null);
 
@@ -38,8 +36,7 @@ class PinnedSearchOnClusterTest {
 
   @BeforeEach
   void open() throws Exception {
-    settings = OpenSearchSettings.of(OpenSearchNodes.single().urls()).withReplicas(0)
-        .withPrefix("t-pinned-" + PREFIXES.incrementAndGet() + "-" + System.nanoTime() % 100000);
+    settings = TestIndexes.onSingleNode("pinned");
     EngineConfig config = EngineConfig.builder().retainedRevisions(2).build();
     frontA = new OpenSearchCorpusStore(settings, config);
     frontB = new OpenSearchCorpusStore(settings, config);
@@ -48,11 +45,7 @@ class PinnedSearchOnClusterTest {
 
   @AfterEach
   void close() {
-    for (OpenSearchCorpusStore s : new OpenSearchCorpusStore[] {frontA, frontB}) {
-      if (s != null) {
-        s.close();
-      }
-    }
+    TestIndexes.close(frontA, frontB);
   }
 
   static SearchRequest request(String q, Long revision) {

@@ -22,7 +22,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +33,6 @@ import org.junit.jupiter.api.Test;
  * visible under the other front's publication.
  */
 class StaleWriterTest {
-  private static final AtomicInteger PREFIXES = new AtomicInteger();
   private static final Duration TTL = Duration.ofSeconds(4);
 
   OpenSearchSettings settings;
@@ -44,8 +42,7 @@ class StaleWriterTest {
 
   @BeforeEach
   void open() throws Exception {
-    settings = OpenSearchSettings.of(OpenSearchNodes.single().urls()).withReplicas(0).withLeaseTtl(TTL)
-        .withPrefix("t-stale-" + PREFIXES.incrementAndGet() + "-" + System.nanoTime() % 100000);
+    settings = TestIndexes.onSingleNode("stale").withLeaseTtl(TTL);
     stalled = new OpenSearchCorpusStore(settings, EngineConfig.builder().build());
     taker = new OpenSearchCorpusStore(settings, EngineConfig.builder().build());
     http = new ClusterHttp(settings.urls(), settings.requestTimeout());
@@ -53,11 +50,7 @@ class StaleWriterTest {
 
   @AfterEach
   void close() {
-    for (OpenSearchCorpusStore s : new OpenSearchCorpusStore[] {stalled, taker}) {
-      if (s != null) {
-        s.close();
-      }
-    }
+    TestIndexes.close(stalled, taker);
   }
 
   static Mutation write(String source, String text) {
