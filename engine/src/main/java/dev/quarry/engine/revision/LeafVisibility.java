@@ -123,8 +123,8 @@ final class LeafVisibility {
    * {@link #MAX_CACHED_TERMS} terms), so a segment that stays unchanged while new revisions arrive
    * is walked once per term. A complete segment's counts are Lucene's own, one seek in its terms
    * dictionary (which a search of the term makes anyway), and a segment with no visible chunk has
-   * none: neither is kept, since keeping them cost more heap than they save time (about 100 bytes
-   * per term and segment, the larger part of a searched index's heap beside raw Lucene's).
+   * none: neither is kept, since keeping them cost more heap than they save time (about 60 bytes
+   * per term and segment: the largest part of a searched index's heap beside raw Lucene's).
    */
   TermCounts termCounts(LeafReader leaf, Term term) throws IOException {
     if (complete || visibleCount == 0) {
