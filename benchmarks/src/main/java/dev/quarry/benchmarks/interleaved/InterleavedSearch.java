@@ -353,9 +353,11 @@ public final class InterleavedSearch {
         p50.value(first) / p50.value(second), p99.value(first) / p99.value(second)));
     if (selfCheck) {
       String copy = selfCheckName();
-      notes.add(String.format(Locale.ROOT, "self-check: %s is a second %s over a copy of the index, taking its"
-          + " turns with the others; %s / %s: p50 %.2fx, p99 %.2fx (the noise floor)", copy,
-          http() ? "server" : "engine", first, copy, p50.value(first) / p50.value(copy),
+      String what = !http() ? "a second engine over a copy of the index"
+          : quarryServerUrl == null ? "a second server over a copy of the index"
+          : "a second corpus on the same server, filled with the same documents through its API";
+      notes.add(String.format(Locale.ROOT, "self-check: %s is %s, taking its turns with the others; %s / %s: p50"
+          + " %.2fx, p99 %.2fx (the noise floor)", copy, what, first, copy, p50.value(first) / p50.value(copy),
           p99.value(first) / p99.value(copy)));
     }
     List<String> withoutHits = new ArrayList<>();
