@@ -128,6 +128,10 @@ public final class Harness {
       dev.quarry.benchmarks.interleaved.InterleavedSearch.main(Arrays.copyOfRange(args, 1, args.length));
       return;
     }
+    if (args.length > 0 && args[0].equals("footprint")) {
+      dev.quarry.benchmarks.report.FootprintCommand.main(Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
     if (args.length > 0 && args[0].equals("report")) {
       ReportCommand.main(Arrays.copyOfRange(args, 1, args.length));
       return;

@@ -15,6 +15,8 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,6 +50,12 @@ final class Metrics implements AutoCloseable {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Set<String> endpoints;
   private final AtomicInteger inFlight = new AtomicInteger();
+  /**
+   * The request timers by their labels, registered once each: building and registering a timer
+   * (its tags, its buckets, the registry's lookup) cost more than recording into it. The labels are
+   * bounded (see above), so this map is too.
+   */
+  private final ConcurrentMap<RequestLabels, Timer> requestTimers = new ConcurrentHashMap<>();
   private final JvmGcMetrics gc = new JvmGcMetrics();
   /** Run before each scrape: meters whose rows follow what they measure set them there. */
   private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
@@ -107,10 +115,19 @@ final class Metrics implements AutoCloseable {
   /** A request that {@link #started} was answered in full. */
   void completed(String method, String path, int status, long nanos) {
     inFlight.decrementAndGet();
-    Timer.builder("quarry.http.requests").description("answered requests by endpoint, method and status")
-        .tags("endpoint", endpointOf(path), "method", METHODS.contains(method) ? method : "other",
-            "status", status >= 100 && status <= 599 ? Integer.toString(status) : "other")
-        .serviceLevelObjectives(BUCKETS).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+    RequestLabels labels = new RequestLabels(endpointOf(path), METHODS.contains(method) ? method : "other",
+        status >= 100 && status <= 599 ? status : 0);
+    requestTimers.computeIfAbsent(labels, this::requestTimer).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** The labels of one request timer; {@code status} 0 for a code outside 100 to 599 ({@code other}). */
+  private record RequestLabels(String endpoint, String method, int status) {}
+
+  private Timer requestTimer(RequestLabels labels) {
+    return Timer.builder("quarry.http.requests").description("answered requests by endpoint, method and status")
+        .tags("endpoint", labels.endpoint(), "method", labels.method(),
+            "status", labels.status() == 0 ? "other" : Integer.toString(labels.status()))
+        .serviceLevelObjectives(BUCKETS).register(registry);
   }
 
   /** The {@code endpoint} label of {@code path}: one of a fixed set. */

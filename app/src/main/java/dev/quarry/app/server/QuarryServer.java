@@ -181,6 +181,12 @@ public final class QuarryServer implements AutoCloseable {
         server.insertHandler(new RequestIds(metrics));
         server.setRequestLog(new AccessLog(metrics));
       });
+      // An answer that fits the output buffer (a search's, with its highlights: tens of KB) is
+      // kept whole until it is complete, then sent in one write with its Content-Length. Jetty's
+      // default aggregates only writes up to a quarter of the buffer, and Javalin hands over the
+      // whole body in one write, so without this every answer over 8 KB went out chunked, in two
+      // writes (the body, then the last chunk).
+      c.jetty.modifyHttpConfiguration(http -> http.setOutputAggregationSize(http.getOutputBufferSize()));
       c.jetty.modifyServletContextHandler(handler -> {
         handler.addFilter(new FilterHolder(new RequestScope()), "/*", EnumSet.of(DispatcherType.REQUEST));
         handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST));

@@ -44,14 +44,17 @@ import java.util.Map;
  * searching thread's only: garbage collection and JIT compilation run on threads of their own and
  * are left out (the allocation rows show what each contender leaves to the collector).
  *
- * <p>With {@code --http --opensearch URL} the contenders are Quarry's server over HTTP (started in
- * this JVM over its index folder, as {@code quarry-http} does without {@code --quarry-server}) and
- * the OpenSearch node: two processes, so the searching thread's CPU time says nothing, and only the
- * wall-clock rows are written, the queries still alternated one by one.
+ * <p>With {@code --http --opensearch URL} the contenders are Quarry's server over HTTP and the
+ * OpenSearch node: two processes, so the searching thread's CPU time says nothing, and only the
+ * wall-clock rows are written, the queries still alternated one by one. Quarry's server is started
+ * in this JVM over its index folder, as {@code quarry-http} does, unless {@code --quarry-server URL}
+ * names a {@code quarry serve} running in a warm process of its own (token in {@code QUARRY_TOKEN}),
+ * the fair comparison with the node: each index (the self-check's copy too) is then a corpus of its
+ * own on that server, filled through its API.
  *
  * <p>Command line: {@code java -jar benchmarks.jar interleaved [--scifact | --corpus jsonl:FILE
- * --queries jsonl:FILE] [--warmup-rounds N] [--rounds N] [--self-check] [--http --opensearch URL]
- * [--shared DIR] [--keep] [--json FILE] [--commit HASH]}. The indexes are the prebuilt ones of the JMH search benchmark
+ * --queries jsonl:FILE] [--warmup-rounds N] [--rounds N] [--self-check] [--http --opensearch URL
+ * [--quarry-server URL]] [--shared DIR] [--keep] [--json FILE] [--commit HASH]}. The indexes are the prebuilt ones of the JMH search benchmark
  * ({@link PrebuiltIndex}: the file's documents once, closed with their merges committed), built in
  * a new folder under {@code java.io.tmpdir}, deleted at the end unless {@code --keep}. Not
  * thread-safe; one run per instance.
@@ -74,6 +77,7 @@ public final class InterleavedSearch {
   private final int rounds;
   private final boolean selfCheck;
   private final String openSearchUrl;
+  private final String quarryServerUrl;
   private final Path workspace;
   private final PrintStream log;
 
@@ -85,13 +89,18 @@ public final class InterleavedSearch {
    * @param selfCheck whether a second engine over a copy of the index takes its turns too
    * @param openSearchUrl null for the engine against raw Lucene; else Quarry's server against the
    *     OpenSearch node at this URL, by the wall clock
+   * @param quarryServerUrl with {@code openSearchUrl}: the running Quarry server to measure, or null
+   *     to start one in this JVM
    * @param workspace where the indexes are built; must exist; its content is left to the caller
    */
   public InterleavedSearch(String corpusSpec, String querySpec, int warmupRounds, int rounds, boolean selfCheck,
-      String openSearchUrl, Path workspace, PrintStream log) {
+      String openSearchUrl, String quarryServerUrl, Path workspace, PrintStream log) {
     if (!corpusSpec.startsWith(Corpus.JSONL_PREFIX) || !QueryFile.isFile(querySpec)) {
       throw new IllegalArgumentException("interleaved needs a real corpus and its queries: --corpus jsonl:FILE"
           + " --queries jsonl:FILE (or --scifact); got '" + corpusSpec + "' and '" + querySpec + "'");
+    }
+    if (quarryServerUrl != null && openSearchUrl == null) {
+      throw new IllegalArgumentException("--quarry-server URL goes with --http --opensearch URL");
     }
     if (warmupRounds < 0 || rounds < 1) {
       throw new IllegalArgumentException("--warmup-rounds must be 0 or more and --rounds 1 or more; got "
@@ -103,6 +112,7 @@ public final class InterleavedSearch {
     this.rounds = rounds;
     this.selfCheck = selfCheck;
     this.openSearchUrl = openSearchUrl;
+    this.quarryServerUrl = quarryServerUrl;
     this.workspace = workspace;
     this.log = log;
   }
@@ -117,6 +127,7 @@ public final class InterleavedSearch {
     boolean keep = false;
     boolean http = false;
     String openSearch = null;
+    String quarryServer = null;
     Path shared = SharedDocuments.DEFAULT_DIR;
     Path json = null;
     String commit = "unknown";
@@ -131,12 +142,13 @@ public final class InterleavedSearch {
         case "--keep" -> keep = true;
         case "--http" -> http = true;
         case "--opensearch" -> openSearch = value(args, ++i);
+        case "--quarry-server" -> quarryServer = value(args, ++i);
         case "--shared" -> shared = Path.of(value(args, ++i));
         case "--json" -> json = Path.of(value(args, ++i));
         case "--commit" -> commit = value(args, ++i);
         default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: interleaved [--scifact"
             + " | --corpus jsonl:FILE --queries jsonl:FILE] [--warmup-rounds N] [--rounds N] [--self-check]"
-            + " [--http --opensearch URL] [--shared DIR] [--keep] [--json FILE] [--commit HASH]");
+            + " [--http --opensearch URL [--quarry-server URL]] [--shared DIR] [--keep] [--json FILE] [--commit HASH]");
       }
     }
     if (scifact) {
@@ -157,7 +169,7 @@ public final class InterleavedSearch {
     Path workspace = Files.createTempDirectory("quarry-bench-");
     try {
       ResultSet result = new InterleavedSearch(corpus, queries, warmupRounds, rounds, selfCheck, openSearch,
-          workspace, System.out).run(commit);
+          quarryServer, workspace, System.out).run(commit);
       System.out.println();
       System.out.println(dev.quarry.benchmarks.cluster.ClusterBenchmark.toMarkdown(result));
       if (json != null) {
@@ -185,11 +197,13 @@ public final class InterleavedSearch {
     // The prebuilt indexes live under the workspace the benchmark fixtures read from this property.
     String previous = SystemProperties.swap(Workspace.PROPERTY, workspace.toString());
     String previousUrl = SystemProperties.swap(ContenderKind.OPENSEARCH_URL_PROPERTY, openSearchUrl);
+    String previousServer = SystemProperties.swap(ContenderKind.QUARRY_SERVER_URL_PROPERTY, quarryServerUrl);
     try {
       return measure(commit);
     } finally {
       SystemProperties.swap(Workspace.PROPERTY, previous);
       SystemProperties.swap(ContenderKind.OPENSEARCH_URL_PROPERTY, previousUrl);
+      SystemProperties.swap(ContenderKind.QUARRY_SERVER_URL_PROPERTY, previousServer);
     }
   }
 
@@ -325,8 +339,9 @@ public final class InterleavedSearch {
     String second = kinds().get(1).param();
     String clock = http() ? "wall-clock time" : "CPU time";
     if (http()) {
-      notes.add("search p50 and p99 are wall-clock time per search (System.nanoTime): Quarry's server runs in this"
-          + " JVM, OpenSearch in its own process at " + openSearchUrl.replaceAll("^https?://", "").replaceAll(":.*", "")
+      notes.add("search p50 and p99 are wall-clock time per search (System.nanoTime): Quarry's server runs "
+          + (quarryServerUrl == null ? "in this JVM" : "in a warm process of its own at " + host(quarryServerUrl))
+          + ", OpenSearch in its own process at " + host(openSearchUrl)
           + "; a shared machine's load reaches both alike only because the queries alternate");
     } else {
       notes.add("search p50 and p99 are the searching thread's CPU time (ThreadMXBean), which leaves out garbage"
@@ -338,9 +353,11 @@ public final class InterleavedSearch {
         p50.value(first) / p50.value(second), p99.value(first) / p99.value(second)));
     if (selfCheck) {
       String copy = selfCheckName();
-      notes.add(String.format(Locale.ROOT, "self-check: %s is a second %s over a copy of the index, taking its"
-          + " turns with the others; %s / %s: p50 %.2fx, p99 %.2fx (the noise floor)", copy,
-          http() ? "server" : "engine", first, copy, p50.value(first) / p50.value(copy),
+      String what = !http() ? "a second engine over a copy of the index"
+          : quarryServerUrl == null ? "a second server over a copy of the index"
+          : "a second corpus on the same server, filled with the same documents through its API";
+      notes.add(String.format(Locale.ROOT, "self-check: %s is %s, taking its turns with the others; %s / %s: p50"
+          + " %.2fx, p99 %.2fx (the noise floor)", copy, what, first, copy, p50.value(first) / p50.value(copy),
           p99.value(first) / p99.value(copy)));
     }
     List<String> withoutHits = new ArrayList<>();
@@ -351,8 +368,14 @@ public final class InterleavedSearch {
         environment.processors(), environment.cpu(), environment.memoryBytes() / 1e9, LoadAverage.now());
     String run = "`benchmarks.jar interleaved --corpus jsonl:" + describeCorpus() + " --queries jsonl:"
         + QueryFile.describe(querySpec) + " --warmup-rounds " + warmupRounds + " --rounds " + rounds
-        + (selfCheck ? " --self-check" : "") + (http() ? " --http --opensearch URL" : "") + "`";
+        + (selfCheck ? " --self-check" : "") + (http() ? " --http --opensearch URL" : "")
+        + (quarryServerUrl != null ? " --quarry-server URL" : "") + "`";
     return new ResultSet(environment.when().toString().substring(0, 10), machine, commit, run, notes, rows);
+  }
+
+  /** The host of {@code url}, without scheme or port: where a server ran, not how to reach it. */
+  private static String host(String url) {
+    return url.replaceAll("^https?://", "").replaceAll("[:/].*", "");
   }
 
   /** The corpus file with its folder, as the queries are described. */

@@ -48,7 +48,7 @@ class InterleavedSearchTest {
     String before = System.getProperty(Workspace.PROPERTY);
 
     ResultSet result = new InterleavedSearch(Corpus.JSONL_PREFIX + data.resolve("corpus.jsonl"),
-        QueryFile.JSONL_PREFIX + data.resolve("queries.jsonl"), 1, 2, true, null, workspace,
+        QueryFile.JSONL_PREFIX + data.resolve("queries.jsonl"), 1, 2, true, null, null, workspace,
         new PrintStream(OutputStream.nullOutputStream())).run("test");
 
     assertEquals(before, System.getProperty(Workspace.PROPERTY), "the workspace property is restored");
@@ -77,6 +77,14 @@ class InterleavedSearchTest {
   @Test
   void generatedText_isRefused() {
     assertThrows(IllegalArgumentException.class, () -> new InterleavedSearch(Corpus.GENERATED, QueryFile.GENERATED,
-        1, 1, false, null, Path.of("."), System.out));
+        1, 1, false, null, null, Path.of("."), System.out));
+  }
+
+  @Test
+  void quarryServerWithoutOpenSearch_isRefused(@TempDir Path dir) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new InterleavedSearch(
+        Corpus.JSONL_PREFIX + dir.resolve("corpus.jsonl"), QueryFile.JSONL_PREFIX + dir.resolve("queries.jsonl"),
+        1, 1, false, null, "http://127.0.0.1:8097", dir, System.out));
+    assertTrue(e.getMessage().contains("--quarry-server"), e.getMessage());
   }
 }

@@ -107,6 +107,31 @@ class RevisionViewsTest {
   }
 
   @Test
+  void termCounts_areKeptOnlyForSegmentsThatHideChunks_andAreTheSameEitherWay() throws IOException {
+    try (TestCorpus corpus = new TestCorpus(dir)) {
+      long r1 = corpus.index(new Source("a", "xenon xenon yak"), new Source("b", "xenon"));
+      corpus.index(new Source("c", "xenon zebra"));
+      long r3 = corpus.index(new Source("a", "yak"));
+      RevisionViews views = new RevisionViews();
+      withView(corpus, views, r3, view -> {
+        assertEquals(2, stats(view, "xenon").docFreq(), "b's and c's chunks; a's first version is superseded");
+        assertEquals(2, stats(view, "xenon").totalTermFreq());
+        assertEquals(1, stats(view, "zebra").docFreq());
+        LeafVisibility first = leaf(view, 0).visibility();
+        LeafVisibility second = leaf(view, 1).visibility();
+        assertTrue(!first.complete() && second.complete(), "the first segment hides a's first version");
+        assertEquals(2, first.cachedTermCounts(), "a walk over the postings is kept, xenon and zebra");
+        assertEquals(0, second.cachedTermCounts(), "Lucene's own counts are not copied");
+      });
+      withView(corpus, views, r1, view -> {
+        assertEquals(2, stats(view, "xenon").docFreq());
+        assertEquals(3, stats(view, "xenon").totalTermFreq());
+        assertNull(stats(view, "zebra"));
+      });
+    }
+  }
+
+  @Test
   void caches_areDroppedWhenTheirReadersClose() throws IOException {
     RevisionViews views = new RevisionViews();
     try (TestCorpus corpus = new TestCorpus(dir)) {
