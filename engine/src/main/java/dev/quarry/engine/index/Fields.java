@@ -52,9 +52,15 @@ public final class Fields {
 
   // ---- chunk documents ----
 
-  /** TextField with offsets in postings, stored: the chunk's text. */
+  /**
+   * TextField with offsets in postings, stored: the chunk's text. Every other document has an
+   * empty, unstored one (no term, a norm of 0), so that the field's norms are dense.
+   */
   public static final String TEXT = "text";
-  /** TextField (not stored): the source title, indexed on every chunk for title boosting. */
+  /**
+   * TextField (not stored): the source title, indexed on every chunk for title boosting; empty on
+   * the chunks of untitled sources and on every other document, so that its norms are dense.
+   */
   public static final String TITLE = "title";
   /** Stored int + NumericDocValues: the chunk's ordinal within its source version (0-based). */
   public static final String CHUNK = "chunk";
