@@ -238,16 +238,24 @@ final class ClusterCorpusIndex implements CorpusIndex {
       return CompletableFuture.failedFuture(new QuarryException(ErrorCode.CAPACITY,
           "corpus '" + info.name() + "' has " + MAX_QUEUED + " mutations queued; try again"));
     }
+    CompletableFuture<MutationResult> receipt = new CompletableFuture<>();
     try {
-      return CompletableFuture.supplyAsync(() -> {
+      writes.execute(() -> {
         try {
-          MutationResult result = writer.apply(mutation, prepared, LEASE_WAIT);
-          reclaimIfDue(result.revision());
-          return result;
+          // The receipt is given before the writer lease is released (see ClusterWriter#apply), and
+          // after a reclaim it makes due is queued, so that one runs before any later mutation. The
+          // mutation counts as queued until the lease is back, so the corpus is not closed under it.
+          writer.apply(mutation, prepared, LEASE_WAIT, result -> {
+            reclaimIfDue(result.revision());
+            receipt.complete(result);
+          });
+        } catch (Throwable e) {
+          receipt.completeExceptionally(e);
         } finally {
           queued.decrementAndGet();
         }
-      }, writes);
+      });
+      return receipt;
     } catch (RejectedExecutionException e) {
       queued.decrementAndGet();
       return CompletableFuture.failedFuture(new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed"));

@@ -59,26 +59,40 @@ final class ClusterWriter {
   /** What one operation found: the live source record, if any. */
   private record Current(long sourceRevision, String fingerprint, String sha, int chunks) {}
 
-  MutationResult apply(Mutation m, List<SourcePreparation.Prepared> prepared, java.time.Duration leaseWait) {
+  /**
+   * Applies {@code m}; hands its result to {@code beforeRelease} (which gives the receipt) as soon as
+   * it is known, before the writer lease is given back: the release is one more request, which the
+   * receipt need not wait for (the revision is published, or nothing was applied, either way).
+   * Returns the result once the lease is released.
+   */
+  MutationResult apply(Mutation m, List<SourcePreparation.Prepared> prepared, java.time.Duration leaseWait,
+      java.util.function.Consumer<MutationResult> beforeRelease) {
     info.requireCorpusId(m.expectedCorpusId());
     lease.acquire(leaseWait);
     try {
-      CorpusHead head = CorpusHead.read(http, index);
-      if (head.writing() != null) {
-        head = rollBack(head);
-      }
-      long p = head.published();
-      if (m.idempotency() != null) {
-        Optional<CorpusIndex.StoredOutcome> stored = reads.findIdempotent(m.subject(), m.idempotency().key());
-        if (stored.isPresent()) {
-          m.idempotency().requireSameRequest(stored.get().fingerprint());
-          return stored.get().result().asReplay();
-        }
-      }
-      return write(m, prepared, head, p);
+      MutationResult result = applyHoldingLease(m, prepared);
+      beforeRelease.accept(result);
+      return result;
     } finally {
       lease.release();
     }
+  }
+
+  /** {@link #apply} once the lease is taken. */
+  private MutationResult applyHoldingLease(Mutation m, List<SourcePreparation.Prepared> prepared) {
+    CorpusHead head = CorpusHead.read(http, index);
+    if (head.writing() != null) {
+      head = rollBack(head);
+    }
+    long p = head.published();
+    if (m.idempotency() != null) {
+      Optional<CorpusIndex.StoredOutcome> stored = reads.findIdempotent(m.subject(), m.idempotency().key());
+      if (stored.isPresent()) {
+        m.idempotency().requireSameRequest(stored.get().fingerprint());
+        return stored.get().result().asReplay();
+      }
+    }
+    return write(m, prepared, head, p);
   }
 
   private MutationResult write(Mutation m, List<SourcePreparation.Prepared> prepared, CorpusHead head, long p) {
@@ -311,16 +325,16 @@ final class ClusterWriter {
     }
     line(bulk, action("index", recordId(ix.source(), r)));
     line(bulk, rec);
-    String titleTokens = CorpusDocs.tokens(analyzer, ix.title());
-    String titlePhrases = CorpusDocs.phraseTokens(analyzer, ix.title());
+    CorpusDocs.Terms title = CorpusDocs.Terms.of(analyzer, ix.title());
     for (int c = 0; c < pr.chunks().size(); c++) {
       SourcePreparation.Chunk chunk = pr.chunks().get(c);
+      CorpusDocs.Terms terms = CorpusDocs.Terms.of(analyzer, chunk.text());
       ObjectNode doc = ClusterHttp.MAPPER.createObjectNode();
       doc.put("kind", "chunk").put("source", ix.source()).put("added", r).put("superseded", CorpusDocs.LIVE)
           .put("chunk", c).put("text", chunk.text()).put("start", chunk.start()).put("end", chunk.end())
           .put("title", ix.title()).put("media_type", pr.mediaType()).put("sha", pr.contentSha256())
-          .put("tokens", CorpusDocs.tokens(analyzer, chunk.text())).put("title_tokens", titleTokens)
-          .put("phrase_tokens", CorpusDocs.phraseTokens(analyzer, chunk.text())).put("title_phrase_tokens", titlePhrases);
+          .put("tokens", terms.tokens()).put("title_tokens", title.tokens())
+          .put("phrase_tokens", terms.phrases()).put("title_phrase_tokens", title.phrases());
       if (chunk.pages() != null) {
         doc.put("page_from", chunk.pages().from()).put("page_to", chunk.pages().to());
       }

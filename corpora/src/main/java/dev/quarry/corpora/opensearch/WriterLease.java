@@ -51,21 +51,23 @@ final class WriterLease {
     String path = "/" + index + "/_doc/" + CorpusDocs.LEASE_ID;
     while (true) {
       heldSince = System.nanoTime();
+      // Released after every batch, so usually there is none: created at once, without reading it first.
+      ClusterHttp.Answer created = http.json("PUT", path + "?op_type=create", body());
+      if (created.ok()) {
+        remember(created.body());
+        return false;
+      }
+      if (created.status() != 409) {
+        created.require("taking the writer lease");
+      }
+      // Held (or released meanwhile: then it is created on the next turn).
       ClusterHttp.Answer current = http.get(path);
-      if (current.status() == 404) {
-        ClusterHttp.Answer a = http.json("PUT", path + "?op_type=create", body());
-        if (a.ok()) {
-          remember(a.body());
-          return false;
-        }
-        if (a.status() != 409) {
-          a.require("taking the writer lease");
-        }
-      } else {
+      if (current.status() != 404) {
         current.require("reading the writer lease");
         JsonNode s = current.body().path("_source");
         boolean expired = s.path("expires").asLong() < clock.millis();
         if (expired || owner.equals(s.path("owner").asText())) {
+          heldSince = System.nanoTime();
           ClusterHttp.Answer a = http.json("PUT", path + "?if_seq_no=" + current.body().path("_seq_no").asLong()
               + "&if_primary_term=" + current.body().path("_primary_term").asLong(), body());
           if (a.ok()) {
