@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.lucene.analysis.Analyzer;
 
 /**
@@ -32,7 +33,10 @@ import org.apache.lucene.analysis.Analyzer;
  * entries, the idempotency record), refresh, renew the lease, and publish r with one
  * compare-and-set on the head. Nothing of r is visible before that last step, since every read
  * filters {@code added <= P < superseded}; a front that dies before it leaves r for the next writer
- * to roll back.
+ * to roll back. The head names the batch that marked and published r, so a publication whose
+ * answer was lost, and which was refused when sent again, is decided by reading the head (see
+ * {@link #firstAttemptPublished}): the receipt, "nothing was applied", or uncertain when the head
+ * cannot tell.
  */
 final class ClusterWriter {
   private final ClusterHttp http;
@@ -42,6 +46,8 @@ final class ClusterWriter {
   private final WriterLease lease;
   private final Analyzer analyzer;
   private final ClusterCorpusIndex reads;
+  /** Names this front's batches in the head (see {@link CorpusHead}), after the lease's owner. */
+  private final AtomicLong batches = new java.util.concurrent.atomic.AtomicLong();
   /** Runs after the revision is marked and before its documents are written: a test's stall. */
   private volatile Runnable beforeWrites = () -> {};
 
@@ -172,7 +178,10 @@ final class ClusterWriter {
       }
       return result;
     }
-    CorpusHead marked = head.compareAndSet(http, index, p, r).orElseThrow(() ->
+    String name = lease.owner() + "/" + batches.incrementAndGet();
+    // Not marked (refused, or refused after a resend without this batch's mark on the head): nothing
+    // of r can be published, whatever happened to the mark.
+    CorpusHead marked = head.mark(http, index, r, name).done().orElseThrow(() ->
         new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null));
     beforeWrites.run();
     try {
@@ -195,19 +204,61 @@ final class ClusterWriter {
       throw new QuarryException(ErrorCode.UNAVAILABLE,
           "the writer lease expired before the change was published; nothing was applied", null, false, null);
     }
-    boolean published;
+    CorpusHead.Swap publication;
     try {
-      published = marked.compareAndSet(http, index, r, null).isPresent();
+      publication = marked.publish(http, index, name);
     } catch (QuarryException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "the cluster did not confirm the change's publication",
-          null, true, e);
+      throw notConfirmed(e);
     }
-    if (!published) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "another server took the corpus over; nothing was applied",
-          null, false, null);
+    switch (publication) {
+      case CorpusHead.Swap.Done done -> { }
+      case CorpusHead.Swap.Refused refused -> throw takenOver();
+      case CorpusHead.Swap.RefusedAfterResend resent -> {
+        if (!firstAttemptPublished(resent.found(), r, name)) {
+          throw takenOver();
+        }
+      }
     }
     reads.sawPublished(r);
     return result;
+  }
+
+  private static QuarryException takenOver() {
+    return new QuarryException(ErrorCode.UNAVAILABLE, "another server took the corpus over; nothing was applied",
+        null, false, null);
+  }
+
+  private static QuarryException notConfirmed(Throwable cause) {
+    return new QuarryException(ErrorCode.UNAVAILABLE, "the cluster did not confirm the change's publication",
+        null, true, cause);
+  }
+
+  /**
+   * Whether the publication of revision {@code r} by {@code batch} was applied, when it was refused
+   * on a second attempt after the first one lost its answer, from the head {@code found} since. A
+   * published revision never goes back and each revision number is published once, and the first
+   * attempt, conditioned on the head it was sent against, can never be applied once another write
+   * moved the head; so:
+   * <ul>
+   *   <li>r published by this batch: it was applied (and is visible): true;
+   *   <li>the published revision below r, or r published by another batch: it was not, and never
+   *       will be: false;
+   *   <li>a later revision published since (the head no longer says who published r), or the
+   *       corpus gone: it cannot be told, and the batch fails as uncertain.
+   * </ul>
+   */
+  static boolean firstAttemptPublished(Optional<CorpusHead> found, long r, String batch) {
+    if (found.isEmpty()) {
+      throw notConfirmed(null);
+    }
+    CorpusHead h = found.get();
+    if (h.published() == r) {
+      return batch.equals(h.publishedBy());
+    }
+    if (h.published() < r) {
+      return false;
+    }
+    throw notConfirmed(null);
   }
 
   /** The lease was lost before a write request: nothing more of the batch may be sent, nor rolled back by this front. */
@@ -261,7 +312,7 @@ final class ClusterWriter {
     bool.putArray("filter").addObject().putObject("range").putObject("superseded").put("gt", p).put("lt", CorpusDocs.LIVE);
     revive.putObject("script").put("lang", "painless").put("source", "ctx._source.superseded = " + CorpusDocs.LIVE + "L");
     http.json("POST", "/" + index + "/_update_by_query?conflicts=proceed&refresh=true", revive).require("rolling back");
-    return head.compareAndSet(http, index, p, null).orElseThrow(() ->
+    return head.clearWriting(http, index).done().orElseThrow(() ->
         new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null));
   }
 
