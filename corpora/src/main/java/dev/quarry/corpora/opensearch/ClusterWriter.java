@@ -35,8 +35,8 @@ import org.apache.lucene.analysis.Analyzer;
  * filters {@code added <= P < superseded}; a front that dies before it leaves r for the next writer
  * to roll back. The head names the batch that marked and published r, so a publication whose
  * answer was lost, and which was refused when sent again, is decided by reading the head (see
- * {@link #firstAttemptPublished}): the receipt, "nothing was applied", or uncertain when the head
- * cannot tell.
+ * {@link #firstAttemptPublished}): the receipt, "nothing was applied", or uncertain when the
+ * cluster cannot tell.
  */
 final class ClusterWriter {
   private final ClusterHttp http;
@@ -103,6 +103,8 @@ final class ClusterWriter {
 
   private MutationResult write(Mutation m, List<SourcePreparation.Prepared> prepared, CorpusHead head, long p) {
     long r = p + 1;
+    // Names this batch in the head (its mark and publication) and in its history entries.
+    String name = lease.owner() + "/" + batches.incrementAndGet();
     Instant now = config.clock().instant();
     boolean batch = m.operations().size() > 1;
     List<Receipt> receipts = new ArrayList<>();
@@ -143,7 +145,7 @@ final class ClusterWriter {
             supersede(bulk, op.source(), current, r);
           }
           writeSource(bulk, ix, pr, r, now);
-          history(bulk, r, seq++, ix.operation(), op.source(), pr.contentSha256(), m.subject(), now);
+          history(bulk, r, seq++, ix.operation(), op.source(), pr.contentSha256(), m.subject(), now, name);
           receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, at, status, pr.contentSha256(),
               pr.chunks().size(), ix.ingest()));
         }
@@ -160,7 +162,7 @@ final class ClusterWriter {
           if (d.purge()) {
             purged.add(op.source());
           }
-          history(bulk, r, seq++, d.purge() ? "purge" : "delete", op.source(), null, m.subject(), now);
+          history(bulk, r, seq++, d.purge() ? "purge" : "delete", op.source(), null, m.subject(), now, name);
           receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, 0, status, null, 0, null));
         }
         case ABSENT -> receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, 0, status, null, 0, null));
@@ -178,7 +180,6 @@ final class ClusterWriter {
       }
       return result;
     }
-    String name = lease.owner() + "/" + batches.incrementAndGet();
     // Not marked (refused, or refused after a resend without this batch's mark on the head): nothing
     // of r can be published, whatever happened to the mark.
     CorpusHead marked = head.mark(http, index, r, name).done().orElseThrow(() ->
@@ -243,11 +244,15 @@ final class ClusterWriter {
    *   <li>r published by this batch: it was applied (and is visible): true;
    *   <li>the published revision below r, or r published by another batch: it was not, and never
    *       will be: false;
-   *   <li>a later revision published since (the head no longer says who published r), or the
-   *       corpus gone: it cannot be told, and the batch fails as uncertain.
+   *   <li>a later revision published since (another front took the lease over once this front's
+   *       expired, and wrote on): r was published, by the batch its first history entry names (a
+   *       roll-back deletes a revision's history entries with the rest of it, and the batch that
+   *       writes the number again writes its own);
+   *   <li>the corpus gone, or a first history entry that names no batch: it cannot be told, and the
+   *       batch fails as uncertain.
    * </ul>
    */
-  static boolean firstAttemptPublished(Optional<CorpusHead> found, long r, String batch) {
+  private boolean firstAttemptPublished(Optional<CorpusHead> found, long r, String batch) {
     if (found.isEmpty()) {
       throw notConfirmed(null);
     }
@@ -258,7 +263,17 @@ final class ClusterWriter {
     if (h.published() < r) {
       return false;
     }
-    throw notConfirmed(null);
+    String by;
+    try {
+      ClusterHttp.Answer first = http.get("/" + index + "/_doc/" + historyId(r, 0));
+      by = first.ok() ? first.body().path("_source").path("batch").asText(null) : null;
+    } catch (QuarryException e) {
+      throw notConfirmed(e);
+    }
+    if (by == null) {
+      throw notConfirmed(null);
+    }
+    return batch.equals(by);
   }
 
   /** The lease was lost before a write request: nothing more of the batch may be sent, nor rolled back by this front. */
@@ -396,13 +411,17 @@ final class ClusterWriter {
   }
 
   private static void history(ByteArrayOutputStream bulk, long r, int seq, String operation, String source, String sha,
-      String subject, Instant now) {
+      String subject, Instant now, String batch) {
     ObjectNode doc = ClusterHttp.MAPPER.createObjectNode();
     doc.put("kind", "history").put("added", r).put("superseded", CorpusDocs.LIVE).put("seq", seq)
         .put("operation", operation).put("source", source).put("sha", sha).put("subject", subject)
-        .put("at", now.toString());
-    line(bulk, action("index", "h:" + r + ":" + seq));
+        .put("at", now.toString()).put("batch", batch);
+    line(bulk, action("index", historyId(r, seq)));
     line(bulk, doc);
+  }
+
+  static String historyId(long r, int seq) {
+    return "h:" + r + ":" + seq;
   }
 
   static String idempotencyId(String subject, String key) {

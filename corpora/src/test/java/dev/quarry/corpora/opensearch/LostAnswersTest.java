@@ -29,9 +29,9 @@ import org.junit.jupiter.api.Test;
  * Conditional writes whose first attempt reached the node and was applied but whose answer was lost
  * (the front then sends them again, and the second attempt is refused because of the first): a
  * front behind a {@link LosingProxy} to the single test node, and another front straight on the node
- * to take the corpus over meanwhile. The outcome is the real one when it can be told (the receipt,
- * the corpus created or deleted, the lease still held), "nothing was applied" only when nothing was,
- * and uncertain otherwise.
+ * to take the corpus over (or delete it) meanwhile. The outcome is the real one when it can be told
+ * (the receipt, the corpus created or deleted, the lease still held), "nothing was applied" only
+ * when nothing was, and uncertain otherwise.
  */
 class LostAnswersTest {
   private static final Duration TTL = Duration.ofSeconds(4);
@@ -128,20 +128,32 @@ class LostAnswersTest {
   }
 
   @Test
-  void aPublicationAppliedWhoseAnswerWasLost_thenALaterRevisionPublishedElsewhere_isUncertain() {
+  void aPublicationAppliedWhoseAnswerWasLost_thenALaterRevisionPublishedElsewhere_returnsItsReceipt() {
     front.create("docs", CorpusSettings.DEFAULT);
     apply(front, "a", "alpha words");
     CompletableFuture<MutationResult> meanwhile = new CompletableFuture<>();
     proxy.loseAnswerOfNext(PUBLICATION, () -> takeOver(meanwhile));
 
-    QuarryException e = assertThrows(QuarryException.class, () -> apply(front, "b", "beta words"));
+    MutationResult result = apply(front, "b", "beta words");
 
-    assertEquals(ErrorCode.UNAVAILABLE, e.code());
-    assertTrue(e.uncertain(), "the head no longer says who published 2: " + e.getMessage());
-    assertFalse(e.getMessage().contains("nothing was applied"), e.getMessage());
+    assertEquals(2, result.revision(), "the head says 3 now; revision 2's history names this front's batch");
     assertEquals(3, meanwhile.join().revision(), "the other front published 3 over this front's 2");
     assertEquals(List.of("b"), search(taker, "beta", 2L));
     assertEquals(List.of("b"), historyOf(taker, 2));
+    assertEquals(4, apply(front, "d", "delta words").revision());
+  }
+
+  @Test
+  void aPublicationWhoseAnswerWasLost_whileTheCorpusWasDeleted_isUncertain() {
+    front.create("docs", CorpusSettings.DEFAULT);
+    apply(front, "a", "alpha words");
+    proxy.loseAnswerOfNext(PUBLICATION, () -> taker.delete("docs"));
+
+    QuarryException e = assertThrows(QuarryException.class, () -> apply(front, "b", "beta words"));
+
+    assertEquals(ErrorCode.UNAVAILABLE, e.code());
+    assertTrue(e.uncertain(), "nothing is left to tell whether it was published: " + e.getMessage());
+    assertFalse(e.getMessage().contains("nothing was applied"), e.getMessage());
   }
 
   @Test
