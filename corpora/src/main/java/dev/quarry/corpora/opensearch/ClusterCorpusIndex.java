@@ -89,7 +89,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * never go back (the head moves only forward, by compare-and-set, and a roll-back only removes
    * revisions above the published one), and a corpus index is named by its corpusId, so a revision
    * at or below this one was published, with all its documents refreshed, before anything this
-   * front sends now: a search pinned to it may be sent before the head is read (see {@link #search}).
+   * front sends now: a search of it may be sent before the head is read (see {@link #search}).
    * Revision 0 is published when the corpus is created.
    */
   private final java.util.concurrent.atomic.AtomicLong seenPublished = new java.util.concurrent.atomic.AtomicLong();
@@ -238,16 +238,24 @@ final class ClusterCorpusIndex implements CorpusIndex {
       return CompletableFuture.failedFuture(new QuarryException(ErrorCode.CAPACITY,
           "corpus '" + info.name() + "' has " + MAX_QUEUED + " mutations queued; try again"));
     }
+    CompletableFuture<MutationResult> receipt = new CompletableFuture<>();
     try {
-      return CompletableFuture.supplyAsync(() -> {
+      writes.execute(() -> {
         try {
-          MutationResult result = writer.apply(mutation, prepared, LEASE_WAIT);
-          reclaimIfDue(result.revision());
-          return result;
+          // The receipt is given before the writer lease is released (see ClusterWriter#apply), and
+          // after a reclaim it makes due is queued, so that one runs before any later mutation. The
+          // mutation counts as queued until the lease is back, so the corpus is not closed under it.
+          writer.apply(mutation, prepared, LEASE_WAIT, result -> {
+            reclaimIfDue(result.revision());
+            receipt.complete(result);
+          });
+        } catch (Throwable e) {
+          receipt.completeExceptionally(e);
         } finally {
           queued.decrementAndGet();
         }
-      }, writes);
+      });
+      return receipt;
     } catch (RejectedExecutionException e) {
       queued.decrementAndGet();
       return CompletableFuture.failedFuture(new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed"));
@@ -301,14 +309,18 @@ final class ClusterCorpusIndex implements CorpusIndex {
       joined.append(joined.isEmpty() ? "" : " ").append(t.term());
       terms.add(t.term());
     }
-    // A search pinned to a revision this front has seen published goes out now, beside the head's
-    // read: the revision's documents were all visible before it was published (see seenPublished).
-    // The head's checks below still decide whether it is answered.
+    // A search of a revision this front has seen published goes out now, beside the head's read: the
+    // revision's documents were all visible before it was published (see seenPublished). Pinned, that
+    // is the pinned revision; unpinned, the latest one this front saw, which the head usually still
+    // publishes. The head's checks below still decide whether it is answered: an unpinned search
+    // whose revision the head has moved past is sent again, at the head's revision.
     Long pinned = request.revision();
+    long seen = seenPublished.get();
+    long ahead = pinned != null ? pinned : seen;
     ObjectNode earlyBody = null;
     CompletableFuture<ClusterHttp.Answer> early = null;
-    if (pinned != null && pinned >= 0 && pinned <= seenPublished.get() && !queryTokens.isEmpty()) {
-      ObjectNode body = searchBody(request, syntax, pinned, joined.toString());
+    if (ahead >= 0 && ahead <= seen && !queryTokens.isEmpty()) {
+      ObjectNode body = searchBody(request, syntax, ahead, joined.toString());
       earlyBody = body;
       early = CompletableFuture.supplyAsync(() -> http.json("POST", "/" + index + "/_search", body), EARLY_SEARCHES);
     }
@@ -327,6 +339,9 @@ final class ClusterCorpusIndex implements CorpusIndex {
     if (queryTokens.isEmpty()) {
       return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), List.of(),
           ClusterFacets.count(http, index, null, request.facets()));
+    }
+    if (early != null && ahead != p) {
+      early = null; // of a revision the head has moved past: its answer (or failure) is dropped
     }
     ObjectNode body = early != null ? earlyBody : searchBody(request, syntax, p, joined.toString());
     ObjectNode query = (ObjectNode) body.get("query");

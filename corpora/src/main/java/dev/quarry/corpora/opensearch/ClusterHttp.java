@@ -18,6 +18,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Plain JSON over HTTP to an OpenSearch cluster (the JDK client and Jackson, no cluster client
  * library). A request that cannot reach a node is tried on the next one, so one lost node costs a
  * retry, not an error; an answer, whatever its status, is the cluster's and is returned as it is.
+ *
+ * <p>A request sent again after an attempt that may have reached a node (its connection was open
+ * when it failed: no answer, a timeout, a reset) may be applied twice: the answer says so ({@link
+ * Answer#resent}), so that a conditional write refused on the second attempt can ask whether the
+ * first one was applied instead of taking the refusal for "nothing was applied".
  */
 final class ClusterHttp {
   static final ObjectMapper MAPPER = new ObjectMapper();
@@ -51,8 +56,17 @@ final class ClusterHttp {
     this.client = b.build();
   }
 
-  /** A cluster's answer: its status and JSON body (missing when empty). */
-  record Answer(int status, JsonNode body) {
+  /**
+   * A cluster's answer: its status and JSON body (missing when empty), and whether it answers a
+   * request that was sent again after an earlier attempt failed once it may have reached a node
+   * ({@code resent}): that attempt may have been applied, so a conditional write refused now (a
+   * version conflict, a document already there or gone) may have been refused because of it.
+   */
+  record Answer(int status, JsonNode body, boolean resent) {
+    Answer(int status, JsonNode body) {
+      this(status, body, false);
+    }
+
     boolean ok() {
       return status >= 200 && status < 300;
     }
@@ -85,6 +99,7 @@ final class ClusterHttp {
 
   Answer send(String method, String path, byte[] body, String contentType) {
     IOException last = null;
+    boolean mayHaveLanded = false;
     int start = preferred.get();
     for (int attempt = 0; attempt < nodes.size() * 2; attempt++) {
       int n = (start + attempt) % nodes.size();
@@ -107,9 +122,10 @@ final class ClusterHttp {
         }
         preferred.set(n);
         JsonNode json = r.body().length == 0 ? MissingNode.getInstance() : MAPPER.readTree(r.body());
-        return new Answer(r.statusCode(), json);
+        return new Answer(r.statusCode(), json, mayHaveLanded);
       } catch (IOException e) {
         last = e;
+        mayHaveLanded |= mayHaveLanded(e);
         pause(attempt);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -118,6 +134,16 @@ final class ClusterHttp {
     }
     throw new QuarryException(ErrorCode.UNAVAILABLE,
         "no OpenSearch node answered " + method + " " + path + ": " + (last == null ? "" : last.getMessage()), last);
+  }
+
+  /**
+   * Whether a request that failed with {@code e} may have reached a node: every failure but one to
+   * open the connection (refused, or timed out while connecting), where nothing was sent. (The JDK
+   * client sends a request that is not a GET or HEAD again only after such a failure to connect, so
+   * every resend after a possible delivery is this class's, and is counted here.)
+   */
+  private static boolean mayHaveLanded(IOException e) {
+    return !(e instanceof java.net.ConnectException || e instanceof java.net.http.HttpConnectTimeoutException);
   }
 
   private void pause(int attempt) {

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.lucene.analysis.Analyzer;
 
 /**
@@ -32,7 +33,10 @@ import org.apache.lucene.analysis.Analyzer;
  * entries, the idempotency record), refresh, renew the lease, and publish r with one
  * compare-and-set on the head. Nothing of r is visible before that last step, since every read
  * filters {@code added <= P < superseded}; a front that dies before it leaves r for the next writer
- * to roll back.
+ * to roll back. The head names the batch that marked and published r, so a publication whose
+ * answer was lost, and which was refused when sent again, is decided by reading the head (see
+ * {@link #firstAttemptPublished}): the receipt, "nothing was applied", or uncertain when the
+ * cluster cannot tell.
  */
 final class ClusterWriter {
   private final ClusterHttp http;
@@ -42,6 +46,8 @@ final class ClusterWriter {
   private final WriterLease lease;
   private final Analyzer analyzer;
   private final ClusterCorpusIndex reads;
+  /** Names this front's batches in the head (see {@link CorpusHead}), after the lease's owner. */
+  private final AtomicLong batches = new java.util.concurrent.atomic.AtomicLong();
   /** Runs after the revision is marked and before its documents are written: a test's stall. */
   private volatile Runnable beforeWrites = () -> {};
 
@@ -59,30 +65,46 @@ final class ClusterWriter {
   /** What one operation found: the live source record, if any. */
   private record Current(long sourceRevision, String fingerprint, String sha, int chunks) {}
 
-  MutationResult apply(Mutation m, List<SourcePreparation.Prepared> prepared, java.time.Duration leaseWait) {
+  /**
+   * Applies {@code m}; hands its result to {@code beforeRelease} (which gives the receipt) as soon as
+   * it is known, before the writer lease is given back: the release is one more request, which the
+   * receipt need not wait for (the revision is published, or nothing was applied, either way).
+   * Returns the result once the lease is released.
+   */
+  MutationResult apply(Mutation m, List<SourcePreparation.Prepared> prepared, java.time.Duration leaseWait,
+      java.util.function.Consumer<MutationResult> beforeRelease) {
     info.requireCorpusId(m.expectedCorpusId());
     lease.acquire(leaseWait);
     try {
-      CorpusHead head = CorpusHead.read(http, index);
-      if (head.writing() != null) {
-        head = rollBack(head);
-      }
-      long p = head.published();
-      if (m.idempotency() != null) {
-        Optional<CorpusIndex.StoredOutcome> stored = reads.findIdempotent(m.subject(), m.idempotency().key());
-        if (stored.isPresent()) {
-          m.idempotency().requireSameRequest(stored.get().fingerprint());
-          return stored.get().result().asReplay();
-        }
-      }
-      return write(m, prepared, head, p);
+      MutationResult result = applyHoldingLease(m, prepared);
+      beforeRelease.accept(result);
+      return result;
     } finally {
       lease.release();
     }
   }
 
+  /** {@link #apply} once the lease is taken. */
+  private MutationResult applyHoldingLease(Mutation m, List<SourcePreparation.Prepared> prepared) {
+    CorpusHead head = CorpusHead.read(http, index);
+    if (head.writing() != null) {
+      head = rollBack(head);
+    }
+    long p = head.published();
+    if (m.idempotency() != null) {
+      Optional<CorpusIndex.StoredOutcome> stored = reads.findIdempotent(m.subject(), m.idempotency().key());
+      if (stored.isPresent()) {
+        m.idempotency().requireSameRequest(stored.get().fingerprint());
+        return stored.get().result().asReplay();
+      }
+    }
+    return write(m, prepared, head, p);
+  }
+
   private MutationResult write(Mutation m, List<SourcePreparation.Prepared> prepared, CorpusHead head, long p) {
     long r = p + 1;
+    // Names this batch in the head (its mark and publication) and in its history entries.
+    String name = lease.owner() + "/" + batches.incrementAndGet();
     Instant now = config.clock().instant();
     boolean batch = m.operations().size() > 1;
     List<Receipt> receipts = new ArrayList<>();
@@ -123,7 +145,7 @@ final class ClusterWriter {
             supersede(bulk, op.source(), current, r);
           }
           writeSource(bulk, ix, pr, r, now);
-          history(bulk, r, seq++, ix.operation(), op.source(), pr.contentSha256(), m.subject(), now);
+          history(bulk, r, seq++, ix.operation(), op.source(), pr.contentSha256(), m.subject(), now, name);
           receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, at, status, pr.contentSha256(),
               pr.chunks().size(), ix.ingest()));
         }
@@ -140,7 +162,7 @@ final class ClusterWriter {
           if (d.purge()) {
             purged.add(op.source());
           }
-          history(bulk, r, seq++, d.purge() ? "purge" : "delete", op.source(), null, m.subject(), now);
+          history(bulk, r, seq++, d.purge() ? "purge" : "delete", op.source(), null, m.subject(), now, name);
           receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, 0, status, null, 0, null));
         }
         case ABSENT -> receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, 0, status, null, 0, null));
@@ -158,7 +180,9 @@ final class ClusterWriter {
       }
       return result;
     }
-    CorpusHead marked = head.compareAndSet(http, index, p, r).orElseThrow(() ->
+    // Not marked (refused, or refused after a resend without this batch's mark on the head): nothing
+    // of r can be published, whatever happened to the mark.
+    CorpusHead marked = head.mark(http, index, r, name).done().orElseThrow(() ->
         new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null));
     beforeWrites.run();
     try {
@@ -181,19 +205,75 @@ final class ClusterWriter {
       throw new QuarryException(ErrorCode.UNAVAILABLE,
           "the writer lease expired before the change was published; nothing was applied", null, false, null);
     }
-    boolean published;
+    CorpusHead.Swap publication;
     try {
-      published = marked.compareAndSet(http, index, r, null).isPresent();
+      publication = marked.publish(http, index, name);
     } catch (QuarryException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "the cluster did not confirm the change's publication",
-          null, true, e);
+      throw notConfirmed(e);
     }
-    if (!published) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "another server took the corpus over; nothing was applied",
-          null, false, null);
+    switch (publication) {
+      case CorpusHead.Swap.Done done -> { }
+      case CorpusHead.Swap.Refused refused -> throw takenOver();
+      case CorpusHead.Swap.RefusedAfterResend resent -> {
+        if (!firstAttemptPublished(resent.found(), r, name)) {
+          throw takenOver();
+        }
+      }
     }
     reads.sawPublished(r);
     return result;
+  }
+
+  private static QuarryException takenOver() {
+    return new QuarryException(ErrorCode.UNAVAILABLE, "another server took the corpus over; nothing was applied",
+        null, false, null);
+  }
+
+  private static QuarryException notConfirmed(Throwable cause) {
+    return new QuarryException(ErrorCode.UNAVAILABLE, "the cluster did not confirm the change's publication",
+        null, true, cause);
+  }
+
+  /**
+   * Whether the publication of revision {@code r} by {@code batch} was applied, when it was refused
+   * on a second attempt after the first one lost its answer, from the head {@code found} since. A
+   * published revision never goes back and each revision number is published once, and the first
+   * attempt, conditioned on the head it was sent against, can never be applied once another write
+   * moved the head; so:
+   * <ul>
+   *   <li>r published by this batch: it was applied (and is visible): true;
+   *   <li>the published revision below r, or r published by another batch: it was not, and never
+   *       will be: false;
+   *   <li>a later revision published since (another front took the lease over once this front's
+   *       expired, and wrote on): r was published, by the batch its first history entry names (a
+   *       roll-back deletes a revision's history entries with the rest of it, and the batch that
+   *       writes the number again writes its own);
+   *   <li>the corpus gone, or a first history entry that names no batch: it cannot be told, and the
+   *       batch fails as uncertain.
+   * </ul>
+   */
+  private boolean firstAttemptPublished(Optional<CorpusHead> found, long r, String batch) {
+    if (found.isEmpty()) {
+      throw notConfirmed(null);
+    }
+    CorpusHead h = found.get();
+    if (h.published() == r) {
+      return batch.equals(h.publishedBy());
+    }
+    if (h.published() < r) {
+      return false;
+    }
+    String by;
+    try {
+      ClusterHttp.Answer first = http.get("/" + index + "/_doc/" + historyId(r, 0));
+      by = first.ok() ? first.body().path("_source").path("batch").asText(null) : null;
+    } catch (QuarryException e) {
+      throw notConfirmed(e);
+    }
+    if (by == null) {
+      throw notConfirmed(null);
+    }
+    return batch.equals(by);
   }
 
   /** The lease was lost before a write request: nothing more of the batch may be sent, nor rolled back by this front. */
@@ -247,7 +327,7 @@ final class ClusterWriter {
     bool.putArray("filter").addObject().putObject("range").putObject("superseded").put("gt", p).put("lt", CorpusDocs.LIVE);
     revive.putObject("script").put("lang", "painless").put("source", "ctx._source.superseded = " + CorpusDocs.LIVE + "L");
     http.json("POST", "/" + index + "/_update_by_query?conflicts=proceed&refresh=true", revive).require("rolling back");
-    return head.compareAndSet(http, index, p, null).orElseThrow(() ->
+    return head.clearWriting(http, index).done().orElseThrow(() ->
         new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null));
   }
 
@@ -311,16 +391,16 @@ final class ClusterWriter {
     }
     line(bulk, action("index", recordId(ix.source(), r)));
     line(bulk, rec);
-    String titleTokens = CorpusDocs.tokens(analyzer, ix.title());
-    String titlePhrases = CorpusDocs.phraseTokens(analyzer, ix.title());
+    CorpusDocs.Terms title = CorpusDocs.Terms.of(analyzer, ix.title());
     for (int c = 0; c < pr.chunks().size(); c++) {
       SourcePreparation.Chunk chunk = pr.chunks().get(c);
+      CorpusDocs.Terms terms = CorpusDocs.Terms.of(analyzer, chunk.text());
       ObjectNode doc = ClusterHttp.MAPPER.createObjectNode();
       doc.put("kind", "chunk").put("source", ix.source()).put("added", r).put("superseded", CorpusDocs.LIVE)
           .put("chunk", c).put("text", chunk.text()).put("start", chunk.start()).put("end", chunk.end())
           .put("title", ix.title()).put("media_type", pr.mediaType()).put("sha", pr.contentSha256())
-          .put("tokens", CorpusDocs.tokens(analyzer, chunk.text())).put("title_tokens", titleTokens)
-          .put("phrase_tokens", CorpusDocs.phraseTokens(analyzer, chunk.text())).put("title_phrase_tokens", titlePhrases);
+          .put("tokens", terms.tokens()).put("title_tokens", title.tokens())
+          .put("phrase_tokens", terms.phrases()).put("title_phrase_tokens", title.phrases());
       if (chunk.pages() != null) {
         doc.put("page_from", chunk.pages().from()).put("page_to", chunk.pages().to());
       }
@@ -331,13 +411,17 @@ final class ClusterWriter {
   }
 
   private static void history(ByteArrayOutputStream bulk, long r, int seq, String operation, String source, String sha,
-      String subject, Instant now) {
+      String subject, Instant now, String batch) {
     ObjectNode doc = ClusterHttp.MAPPER.createObjectNode();
     doc.put("kind", "history").put("added", r).put("superseded", CorpusDocs.LIVE).put("seq", seq)
         .put("operation", operation).put("source", source).put("sha", sha).put("subject", subject)
-        .put("at", now.toString());
-    line(bulk, action("index", "h:" + r + ":" + seq));
+        .put("at", now.toString()).put("batch", batch);
+    line(bulk, action("index", historyId(r, seq)));
     line(bulk, doc);
+  }
+
+  static String historyId(long r, int seq) {
+    return "h:" + r + ":" + seq;
   }
 
   static String idempotencyId(String subject, String key) {

@@ -86,14 +86,26 @@ final class CorpusDocs {
 
   /** Quarry's terms of {@code text} in the corpus language, space-separated. */
   static String tokens(Analyzer analyzer, String text) {
+    return tokens(analyze(analyzer, text));
+  }
+
+  private static String tokens(List<Token> terms) {
     StringBuilder out = new StringBuilder();
-    for (Token t : analyze(analyzer, text)) {
+    for (Token t : terms) {
       if (!out.isEmpty()) {
         out.append(' ');
       }
       out.append(t.term());
     }
     return out.toString();
+  }
+
+  /** Both indexed forms of a text's terms ({@link #tokens}, {@link #phraseTokens}), from one analysis of it. */
+  record Terms(String tokens, String phrases) {
+    static Terms of(Analyzer analyzer, String text) {
+      List<Token> terms = analyze(analyzer, text);
+      return new Terms(CorpusDocs.tokens(terms), phraseTokens(terms));
+    }
   }
 
   /**
@@ -147,8 +159,12 @@ final class CorpusDocs {
    * matches {@code leave for absence} and not {@code leave absence}). Empty without terms.
    */
   static String phraseTokens(Analyzer analyzer, String text) {
+    return phraseTokens(analyze(analyzer, text));
+  }
+
+  private static String phraseTokens(List<Token> terms) {
     StringBuilder out = new StringBuilder();
-    for (Token t : analyze(analyzer, text)) {
+    for (Token t : terms) {
       for (int gap = 1; gap < t.positionIncrement(); gap++) {
         out.append(out.isEmpty() ? "" : " ").append(GAP);
       }

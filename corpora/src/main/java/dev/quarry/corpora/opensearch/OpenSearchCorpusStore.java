@@ -79,7 +79,7 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     ObjectNode props = body.putObject("mappings").put("dynamic", false).putObject("properties");
     props.putObject("name").put("type", "keyword");
     ClusterHttp.Answer a = http.json("PUT", "/" + registry, body);
-    if (!a.ok() && !a.body().path("error").path("type").asText().equals("resource_already_exists_exception")) {
+    if (!a.ok() && !alreadyExists(a)) {
       a.require("creating the corpus registry");
     }
     waitForActive(registry);
@@ -105,7 +105,11 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     }
     CorpusInfo info = new CorpusInfo(name, CorpusIds.next(), corpusSettings, engineConfig.clock().instant());
     String index = indexOf(info);
-    http.json("PUT", "/" + index, CorpusDocs.indexBody(corpusSettings, settings)).require("creating the corpus index");
+    ClusterHttp.Answer created = http.json("PUT", "/" + index, CorpusDocs.indexBody(corpusSettings, settings));
+    // The index is named by a fresh corpusId: one already there is this call's own first attempt.
+    if (!created.ok() && !(created.resent() && alreadyExists(created))) {
+      created.require("creating the corpus index");
+    }
     waitForActive(index);
     http.json("PUT", "/" + index + "/_doc/" + CorpusDocs.HEAD_ID + "?refresh=true", CorpusHead.body(0, null))
         .require("writing the corpus head");
@@ -114,12 +118,27 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     CorpusSettingsJson.write(doc.putObject("settings"), corpusSettings);
     // Create-only: of two fronts creating one name at once, one wins and the other's index goes.
     ClusterHttp.Answer a = http.json("PUT", "/" + registry + "/_doc/" + name + "?op_type=create&refresh=true", doc);
-    if (a.status() == 409) {
+    if (a.status() == 409 && !(a.resent() && registeredAs(name, info))) {
       http.send("DELETE", "/" + index, null, null);
       throw new QuarryException(ErrorCode.CORPUS_EXISTS, "corpus '" + name + "' already exists");
     }
-    a.require("registering the corpus");
+    if (a.status() != 409) {
+      a.require("registering the corpus");
+    }
     return info;
+  }
+
+  private static boolean alreadyExists(ClusterHttp.Answer a) {
+    return a.body().path("error").path("type").asText().equals("resource_already_exists_exception");
+  }
+
+  /**
+   * Whether the registry holds {@code info} under {@code name}: after a create-only registration
+   * whose answer was lost and which was refused when sent again, whether the first attempt was
+   * applied (the entry names this call's fresh corpusId) or another front took the name.
+   */
+  private boolean registeredAs(String name, CorpusInfo info) {
+    return info(name).map(found -> found.corpusId().equals(info.corpusId())).orElse(false);
   }
 
   @Override
@@ -141,10 +160,16 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     ClusterHttp.Answer a = http.send("DELETE", "/" + registry + "/_doc/" + name + "?refresh=true&if_seq_no="
         + entry.body().path("_seq_no").asLong() + "&if_primary_term=" + entry.body().path("_primary_term").asLong(),
         null, null);
-    if (a.status() == 404 || a.status() == 409) {
+    if ((a.status() == 404 || a.status() == 409) && !a.resent()) {
       throw new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist");
     }
-    a.require("deleting the corpus");
+    // Refused when sent again (404: the entry is gone; 409: the name holds another corpus now): the
+    // first attempt may have removed the entry, and then no other front deletes this corpus's index.
+    // Either way the corpus that was read is deleted (its head first, by this call): the deletion
+    // is finished here.
+    if (a.status() != 404 && a.status() != 409) {
+      a.require("deleting the corpus");
+    }
     ClusterCorpusIndex cached = open.remove(name);
     if (cached != null) {
       cached.close();

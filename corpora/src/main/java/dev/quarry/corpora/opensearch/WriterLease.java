@@ -35,6 +35,11 @@ final class WriterLease {
     this.clock = clock;
   }
 
+  /** The front that takes this lease (it names the front's batches in the corpus's head). */
+  String owner() {
+    return owner;
+  }
+
   private ObjectNode body() {
     ObjectNode doc = ClusterHttp.MAPPER.createObjectNode();
     doc.put("kind", "lease").put("owner", owner).put("expires", clock.millis() + ttl.toMillis());
@@ -51,21 +56,25 @@ final class WriterLease {
     String path = "/" + index + "/_doc/" + CorpusDocs.LEASE_ID;
     while (true) {
       heldSince = System.nanoTime();
+      // Released after every batch, so usually there is none: created at once, without reading it first.
+      // (A creation or a take-over whose answer was lost and which was refused when sent again is
+      // found below as this front's own lease, and taken again by compare-and-set.)
+      ClusterHttp.Answer created = http.json("PUT", path + "?op_type=create", body());
+      if (created.ok()) {
+        remember(created.body());
+        return false;
+      }
+      if (created.status() != 409) {
+        created.require("taking the writer lease");
+      }
+      // Held (or released meanwhile: then it is created on the next turn).
       ClusterHttp.Answer current = http.get(path);
-      if (current.status() == 404) {
-        ClusterHttp.Answer a = http.json("PUT", path + "?op_type=create", body());
-        if (a.ok()) {
-          remember(a.body());
-          return false;
-        }
-        if (a.status() != 409) {
-          a.require("taking the writer lease");
-        }
-      } else {
+      if (current.status() != 404) {
         current.require("reading the writer lease");
         JsonNode s = current.body().path("_source");
         boolean expired = s.path("expires").asLong() < clock.millis();
         if (expired || owner.equals(s.path("owner").asText())) {
+          heldSince = System.nanoTime();
           ClusterHttp.Answer a = http.json("PUT", path + "?if_seq_no=" + current.body().path("_seq_no").asLong()
               + "&if_primary_term=" + current.body().path("_primary_term").asLong(), body());
           if (a.ok()) {
@@ -96,12 +105,27 @@ final class WriterLease {
    */
   boolean renew() {
     long sent = System.nanoTime();
-    ClusterHttp.Answer a = http.json("PUT", "/" + index + "/_doc/" + CorpusDocs.LEASE_ID + "?if_seq_no=" + seqNo
-        + "&if_primary_term=" + primaryTerm, body());
+    String path = "/" + index + "/_doc/" + CorpusDocs.LEASE_ID;
+    ObjectNode renewed = body();
+    ClusterHttp.Answer a = http.json("PUT", path + "?if_seq_no=" + seqNo + "&if_primary_term=" + primaryTerm, renewed);
     if (a.status() == 409) {
-      return false;
+      if (!a.resent()) {
+        return false;
+      }
+      // Refused when sent again: the first attempt may have renewed it (then the lease holds this
+      // renewal, and it is still this front's); otherwise another front took it over.
+      ClusterHttp.Answer current = http.get(path);
+      if (current.status() == 404) {
+        return false;
+      }
+      JsonNode held = current.require("reading the writer lease").body().path("_source");
+      if (!owner.equals(held.path("owner").asText()) || held.path("expires").asLong() != renewed.path("expires").asLong()) {
+        return false;
+      }
+      a = current;
+    } else {
+      a.require("renewing the writer lease");
     }
-    a.require("renewing the writer lease");
     remember(a.body());
     heldSince = sent;
     return true;

@@ -91,7 +91,7 @@ class ClusterCorpusIndexTest {
     ClusterHttp http = new ClusterHttp(settings.urls(), settings.requestTimeout());
     String index = store.withCorpus("crash", ix -> ((ClusterCorpusIndex) ix).indexName());
     CorpusHead head = CorpusHead.read(http, index);
-    assertTrue(head.compareAndSet(http, index, 1, 2L).isPresent());
+    assertTrue(head.mark(http, index, 2, "dead-front/1").done().isPresent());
     var chunk = ClusterHttp.MAPPER.createObjectNode().put("kind", "chunk").put("source", "ghost").put("added", 2)
         .put("superseded", CorpusDocs.LIVE).put("chunk", 0).put("text", "phantom").put("tokens", "phantom");
     // The front died after its bulk write and before its refresh: nothing of it was refreshed.

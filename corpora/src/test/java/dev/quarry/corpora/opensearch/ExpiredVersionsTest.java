@@ -164,7 +164,7 @@ class ExpiredVersionsTest {
     // (another front's, or this one's) must leave that version for the roll-back to revive.
     String index = index();
     CorpusHead head = CorpusHead.read(http, index);
-    assertTrue(head.compareAndSet(http, index, top, top + 1).isPresent());
+    assertTrue(head.mark(http, index, top + 1, "dead-front/1").done().isPresent());
     var partial = ClusterHttp.MAPPER.createObjectNode();
     partial.putObject("doc").put("superseded", top + 1);
     http.json("POST", "/" + index + "/_update/" + ClusterWriter.chunkId("s0", top, 0), partial).require("test");

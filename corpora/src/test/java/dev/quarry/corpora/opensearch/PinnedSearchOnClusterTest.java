@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A search pinned to a revision the front has seen published is sent before the corpus's head is
  * read, and is still answered only as the head allows: refused above the published revision or
- * below the retained ones, and never answered from a corpus deleted (or replaced) since.
+ * below the retained ones, and never answered from a corpus deleted (or replaced) since. An
+ * unpinned search goes out at the latest revision the front has seen, and is sent again at the
+ * head's revision when the head has moved on.
  */
 class PinnedSearchOnClusterTest {
   private static final CorpusSettings STANDARD = new CorpusSettings(CorpusSettings.Language.STANDARD,
@@ -98,6 +100,45 @@ class PinnedSearchOnClusterTest {
     assertFalse(searchArrivedBeforeTheHeadRead("docs", "gamma", 3, 500, List.of("c")),
         "revision 3 was published by another front: the head is read first");
     assertTrue(searchArrivedBeforeTheHeadRead("docs", "gamma", 3, 5_000, List.of("c")), "and now it was seen");
+  }
+
+  /**
+   * Runs a search of front A's kept index as {@link #searchArrivedBeforeTheHeadRead} does, unpinned:
+   * whether a search reached the index before the head was read.
+   */
+  boolean unpinnedSearchArrivedBeforeTheHeadRead(String corpus, String q, long waitMs, List<String> expected,
+      long revision) {
+    ClusterCorpusIndex ix = frontA.kept(corpus);
+    long before = searches(ix.indexName());
+    AtomicBoolean arrived = new AtomicBoolean();
+    CallHead call = new CallHead(() -> {
+      long deadline = System.nanoTime() + waitMs * 1_000_000;
+      while (System.nanoTime() < deadline && !arrived.get()) {
+        arrived.set(searches(ix.indexName()) > before);
+      }
+      return CorpusHead.find(http, ix.indexName());
+    });
+    SearchResult r = ix.withHead(call, () -> ix.search(request(q, null)));
+    assertEquals(expected, sources(r));
+    assertEquals(revision, r.revision());
+    return arrived.get();
+  }
+
+  @Test
+  void anUnpinnedSearch_goesOutBesideTheHeadRead_andIsSentAgainWhenTheHeadMovedOn() {
+    frontA.create("docs", CorpusSettings.DEFAULT);
+    write(frontA, "docs", "a", "alpha words");
+    assertTrue(unpinnedSearchArrivedBeforeTheHeadRead("docs", "alpha", 5_000, List.of("a"), 1),
+        "revision 1 was published by this front: the search of it is sent at once");
+    write(frontB, "docs", "c", "gamma words");
+    write(frontB, "docs", "a", "delta words");
+    assertTrue(unpinnedSearchArrivedBeforeTheHeadRead("docs", "gamma", 5_000, List.of("c"), 3),
+        "the search of revision 1 went out early, and is answered at the head's revision 3");
+    ClusterCorpusIndex ix = frontA.kept("docs");
+    long before = searches(ix.indexName());
+    assertEquals(List.of(), sources(search(frontA, "docs", "alpha", null)), "revision 3 replaced a");
+    assertEquals(List.of("a"), sources(search(frontA, "docs", "delta", null)));
+    assertEquals(before + 2, searches(ix.indexName()), "once seen, revision 3 is searched once per search");
   }
 
   @Test
