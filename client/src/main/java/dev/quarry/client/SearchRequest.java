@@ -65,9 +65,13 @@ public record SearchRequest(String corpus, String query, String corpusId, List<S
       return new Fusion("rrf", null, null);
     }
 
-    /** This fusion with {@code n} as its normalization (null: the corpus's). */
+    /**
+     * This fusion with {@code n} as its normalization (null: the corpus's).
+     *
+     * @throws IllegalArgumentException for a normalization read from a server that this client does not know
+     */
     public Fusion withNormalization(Settings.Normalization n) {
-      return new Fusion(method, semanticWeight, n);
+      return new Fusion(method, semanticWeight, Settings.Normalization.sendable(n));
     }
   }
 

@@ -1,7 +1,9 @@
 package dev.quarry.client;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Locale;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * A corpus's settings. In a request every part is optional (null: the server's default); in an
@@ -20,8 +22,8 @@ public record Settings(String language, Chunking chunking, Ranking ranking, Embe
   public record Ranking(Double k1, Double b, Double titleWeight) {}
 
   /**
-   * An embedding corpus's model ({@code bge-small-en-v1.5}, {@code all-minilm-l6-v2},
-   * {@code e5-small-v2}), its default semantic weight in hybrid search, its vector index ({@code exact} or {@code hnsw})
+   * An embedding corpus's model ({@code bge-small-en-v1.5}, {@code bge-small-en-v1.5-f32},
+   * {@code all-minilm-l6-v2}, {@code e5-small-v2}), its default semantic weight in hybrid search, its vector index ({@code exact} or {@code hnsw})
    * and its default {@link Normalization} in convex fusion. {@code sha256}, the model's weights the corpus is bound to,
    * is the server's to fill in: leave it null in a request ({@link #of}).
    */
@@ -35,23 +37,87 @@ public record Settings(String language, Chunking chunking, Ranking ranking, Embe
       return new Embedding(model, null, null, null, null);
     }
 
-    /** This embedding with {@code n} as its normalization (null: the server's default, minmax). */
+    /**
+     * This embedding with {@code n} as its normalization (null: the server's default, minmax).
+     *
+     * @throws IllegalArgumentException for a normalization read from a server that this client does not know
+     */
     public Embedding withNormalization(Normalization n) {
-      return new Embedding(model, sha256, semanticWeight, index, n);
+      return new Embedding(model, sha256, semanticWeight, index, Normalization.sendable(n));
     }
   }
 
   /**
-   * How convex fusion brings each side's scores to [0, 1]: {@code MINMAX} over each side's
-   * candidates, or {@code THEORETICAL} from the scoring function's least score (0 for BM25, -1 for a
-   * cosine) to the side's best (docs/hybrid.md).
+   * How convex fusion brings each side's scores to [0, 1]: {@link #MINMAX} over each side's
+   * candidates, or {@link #THEORETICAL} from the scoring function's least score (0 for BM25, -1 for
+   * a cosine) to the side's best (docs/hybrid.md).
+   *
+   * <p>A request can carry only the values the client knows, {@link #values()}: the contract's.
+   * An answer is read tolerantly: a normalization a later server adds is kept as the text it sent
+   * ({@link #wireName()}, {@link #known()} false) instead of making the corpus unreadable. Not an
+   * enum for that reason; the known values are constants, compared with {@code ==} or
+   * {@code equals}.
    */
-  public enum Normalization {
-    MINMAX, THEORETICAL;
+  public static final class Normalization {
+    public static final Normalization MINMAX = new Normalization("minmax");
+    public static final Normalization THEORETICAL = new Normalization("theoretical");
+    private static final List<Normalization> KNOWN = List.of(MINMAX, THEORETICAL);
+
+    private final String wireName;
+
+    private Normalization(String wireName) {
+      this.wireName = wireName;
+    }
+
+    /** The normalizations this client knows and can send, in the contract's order. */
+    public static Normalization[] values() {
+      return KNOWN.toArray(Normalization[]::new);
+    }
+
+    /** The known normalization named {@code name} in any case, or empty. */
+    public static Optional<Normalization> named(String name) {
+      return KNOWN.stream().filter(n -> n.wireName.equalsIgnoreCase(name)).findFirst();
+    }
+
+    /** How an answer's value is read: a known one as its constant, any other kept as sent. */
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+    static Normalization read(String wireName) {
+      return KNOWN.stream().filter(n -> n.wireName.equals(wireName)).findFirst()
+          .orElseGet(() -> new Normalization(wireName));
+    }
 
     @JsonValue
     public String wireName() {
-      return name().toLowerCase(Locale.ROOT);
+      return wireName;
+    }
+
+    /** False for a value a server sent that this client does not know; such a value is never sent. */
+    public boolean known() {
+      return KNOWN.contains(this);
+    }
+
+    /** {@code n} for a request, refused when it is not one of {@link #values()}. */
+    static Normalization sendable(Normalization n) {
+      if (n != null && !n.known()) {
+        throw new IllegalArgumentException("normalization '" + n.wireName + "' is not one this client can send: "
+            + KNOWN.stream().map(Normalization::wireName).toList());
+      }
+      return n;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Normalization n && n.wireName.equals(wireName);
+    }
+
+    @Override
+    public int hashCode() {
+      return wireName.hashCode();
+    }
+
+    @Override
+    public String toString() {
+      return wireName;
     }
   }
 

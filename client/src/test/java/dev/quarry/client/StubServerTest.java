@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,6 +76,32 @@ class StubServerTest {
     assertEquals(100L, p.limit("maxTopK"));
     stub.on("/v1/retrieval/sources/index", Reply.json(200, RECEIPT.formatted(SHA)));
     assertEquals(4, client.index("c", Document.text("s", "t")).revision());
+  }
+
+  static final String CORPUS = "{\"corpus\": \"c\", \"corpusId\": \"k\", \"revision\": 2, \"sources\": 1,"
+      + " \"settings\": {\"language\": \"english\", \"chunking\": {\"maxWords\": 250, \"overlapWords\": 50},"
+      + " \"ranking\": {\"k1\": 0.9, \"b\": 0.4, \"titleWeight\": 2.0}, \"embedding\": {\"model\": \"bge-small-en-v1.5\","
+      + " \"sha256\": \"%s\", \"semanticWeight\": 0.5, \"index\": \"exact\", \"normalization\": \"%s\"}},"
+      + " \"createdAt\": \"2026-12-01T00:00:00Z\"}";
+
+  @Test
+  void aNormalizationALaterServerAdds_isReadAsItsText_andNeverSent() {
+    stub.on("/v1/retrieval/corpora/read", Reply.json(200, CORPUS.formatted(SHA, "zscore")));
+    Settings.Embedding read = client.readCorpus("c").settings().embedding();
+    assertEquals("bge-small-en-v1.5", read.model());
+    assertEquals("zscore", read.normalization().wireName());
+    assertFalse(read.normalization().known());
+    assertEquals(read.normalization(), client.readCorpus("c").settings().embedding().normalization(), "equal by its text");
+    assertFalse(List.of(Settings.Normalization.values()).contains(read.normalization()));
+    assertThrows(IllegalArgumentException.class, () -> read.withNormalization(read.normalization()),
+        "a request carries only the normalizations the client knows");
+    assertThrows(IllegalArgumentException.class,
+        () -> SearchRequest.Fusion.convex(0.5).withNormalization(read.normalization()));
+
+    stub.on("/v1/retrieval/corpora/read", Reply.json(200, CORPUS.formatted(SHA, "theoretical")));
+    Settings.Normalization known = client.readCorpus("c").settings().embedding().normalization();
+    assertSame(Settings.Normalization.THEORETICAL, known, "a known value is read as its constant");
+    assertTrue(known.known());
   }
 
   @Test

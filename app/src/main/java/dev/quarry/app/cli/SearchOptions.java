@@ -134,7 +134,7 @@ final class SearchOptions {
       throw new UsageException("--normalization applies to convex fusion only, not rrf");
     }
     return new SearchRequest.Fusion(method, semanticWeight,
-        normalization == null ? null : choice("--normalization", normalization, Settings.Normalization.class));
+        normalization == null ? null : knownNormalization(normalization));
   }
 
   /** The value of {@code --filter}: one JSON object, handed to the server as it is for it to check. */
@@ -149,6 +149,13 @@ final class SearchOptions {
       throw new UsageException("--filter must be a JSON object such as '{\"dept\": \"hr\"}'; got '" + json + "'");
     }
     return STRICT.convertValue(node, new TypeReference<Map<String, Object>>() {});
+  }
+
+  /** {@code --normalization}: one the client can send, in any case. */
+  private static Settings.Normalization knownNormalization(String value) {
+    return Settings.Normalization.named(value).orElseThrow(() -> new UsageException("--normalization must be one of "
+        + String.join(", ", java.util.Arrays.stream(Settings.Normalization.values()).map(Settings.Normalization::wireName)
+            .toList()) + "; got '" + value + "'"));
   }
 
   /** The constant of {@code type} whose wire name (its lower-case name) is {@code value}, in any case. */
