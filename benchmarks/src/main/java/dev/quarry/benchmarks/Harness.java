@@ -157,8 +157,7 @@ public final class Harness {
         Files.writeString(command.out(), markdown, StandardCharsets.UTF_8);
       }
       if (command.json() != null) {
-        report.toResultSet(command.commit()).write(command.json());
-        System.out.println("results kept in " + command.json() + " (for the report command)");
+        report.toResultSet(command.commit()).keepIn(command.json(), System.out);
       }
     } finally {
       if (command.keep()) {

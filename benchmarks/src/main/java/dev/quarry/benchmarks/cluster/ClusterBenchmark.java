@@ -132,10 +132,7 @@ public final class ClusterBenchmark {
     if (out != null) {
       Files.writeString(out, markdown, StandardCharsets.UTF_8);
     }
-    if (json != null) {
-      result.write(json);
-      System.out.println("results kept in " + json + " (for the report command)");
-    }
+    result.keepIn(json, System.out);
   }
 
   private static String value(String[] args, int i) {

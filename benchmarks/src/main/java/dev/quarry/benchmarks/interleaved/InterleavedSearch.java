@@ -172,10 +172,7 @@ public final class InterleavedSearch {
           quarryServer, workspace, System.out).run(commit);
       System.out.println();
       System.out.println(dev.quarry.benchmarks.cluster.ClusterBenchmark.toMarkdown(result));
-      if (json != null) {
-        result.write(json);
-        System.out.println("results kept in " + json + " (for the report command)");
-      }
+      result.keepIn(json, System.out);
     } finally {
       if (keep) {
         System.out.println("indexes kept in " + workspace);

@@ -62,10 +62,7 @@ public final class FootprintCommand {
       ResultSet result = run(chunks, rounds, seed, commit, loadBefore, System.out);
       System.out.println();
       System.out.println(dev.quarry.benchmarks.cluster.ClusterBenchmark.toMarkdown(result));
-      if (json != null) {
-        result.write(json);
-        System.out.println("results kept in " + json + " (for the report command)");
-      }
+      result.keepIn(json, System.out);
     } finally {
       SystemProperties.swap(Workspace.PROPERTY, previous);
       if (temporary) {

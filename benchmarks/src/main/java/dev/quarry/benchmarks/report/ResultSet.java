@@ -109,6 +109,14 @@ public record ResultSet(String date, String machine, String commit, String run, 
     JSON.writeValue(file.toFile(), this);
   }
 
+  /** Writes this set to {@code json} when one is given, and says so on {@code out}: where {@code report} reads it. */
+  public void keepIn(Path json, java.io.PrintStream out) throws IOException {
+    if (json != null) {
+      write(json);
+      out.println("results kept in " + json + " (for the report command)");
+    }
+  }
+
   /** The first row with this measure, threads and unit whose conditions start with {@code conditions}. */
   public java.util.Optional<Row> row(String measure, String conditions, int threads) {
     return rows.stream().filter(r -> r.measure().equals(measure) && r.threads() == threads

@@ -73,6 +73,12 @@ class PinnedSearchOnClusterTest {
    * waits up to {@code waitMs} for the index to receive a search: whether it did.
    */
   boolean searchArrivedBeforeTheHeadRead(String corpus, String q, long revision, long waitMs, List<String> expected) {
+    return searchArrivedBeforeTheHeadRead(corpus, q, revision, revision, waitMs, expected);
+  }
+
+  /** The same, pinned to {@code pinned} (null: unpinned), answering {@code revision}. */
+  private boolean searchArrivedBeforeTheHeadRead(String corpus, String q, Long pinned, long revision, long waitMs,
+      List<String> expected) {
     ClusterCorpusIndex ix = frontA.kept(corpus);
     long before = searches(ix.indexName());
     AtomicBoolean arrived = new AtomicBoolean();
@@ -83,7 +89,7 @@ class PinnedSearchOnClusterTest {
       }
       return CorpusHead.find(http, ix.indexName());
     });
-    SearchResult r = ix.withHead(call, () -> ix.search(request(q, revision)));
+    SearchResult r = ix.withHead(call, () -> ix.search(request(q, pinned)));
     assertEquals(expected, sources(r));
     assertEquals(revision, r.revision());
     return arrived.get();
@@ -103,25 +109,12 @@ class PinnedSearchOnClusterTest {
   }
 
   /**
-   * Runs a search of front A's kept index as {@link #searchArrivedBeforeTheHeadRead} does, unpinned:
-   * whether a search reached the index before the head was read.
+   * Runs an unpinned search of front A's kept index as {@link #searchArrivedBeforeTheHeadRead} does:
+   * whether a search reached the index before the head was read; it answers {@code revision}.
    */
   boolean unpinnedSearchArrivedBeforeTheHeadRead(String corpus, String q, long waitMs, List<String> expected,
       long revision) {
-    ClusterCorpusIndex ix = frontA.kept(corpus);
-    long before = searches(ix.indexName());
-    AtomicBoolean arrived = new AtomicBoolean();
-    CallHead call = new CallHead(() -> {
-      long deadline = System.nanoTime() + waitMs * 1_000_000;
-      while (System.nanoTime() < deadline && !arrived.get()) {
-        arrived.set(searches(ix.indexName()) > before);
-      }
-      return CorpusHead.find(http, ix.indexName());
-    });
-    SearchResult r = ix.withHead(call, () -> ix.search(request(q, null)));
-    assertEquals(expected, sources(r));
-    assertEquals(revision, r.revision());
-    return arrived.get();
+    return searchArrivedBeforeTheHeadRead(corpus, q, null, revision, waitMs, expected);
   }
 
   @Test
