@@ -104,7 +104,7 @@ final class ClusterWriter {
       } else {
         SourceOperation.Delete d = (SourceOperation.Delete) op;
         boolean exists = current != null;
-        boolean purgeRetained = d.purge() && !exists && anyVersion(d.source());
+        boolean purgeRetained = d.purge() && !exists && anyVersionRetained(d.source(), p);
         statuses.add(exists || purgeRetained ? Receipt.Status.DELETED : Receipt.Status.ABSENT);
         changes += exists || purgeRetained ? 1 : 0;
       }
@@ -164,6 +164,12 @@ final class ClusterWriter {
     try {
       leaseBeforeWrite();
       bulkWrite(bulk.toByteArray());
+      if (!purged.isEmpty()) {
+        // A by-query delete sees the index as of its last refresh, and deletes each document only
+        // if it is unchanged since: without this refresh, the live version the bulk write just
+        // marked superseded would conflict, be skipped, and survive the purge for pinned searches.
+        refresh();
+      }
       for (String source : purged) {
         leaseBeforeWrite();
         purge(source, r);
@@ -260,11 +266,18 @@ final class ClusterWriter {
         s.path("chunks").asInt());
   }
 
-  private boolean anyVersion(String source) {
+  /**
+   * Whether a revision retained at {@code p} sees a version of {@code source} (a chunk or a source
+   * record superseded after the oldest retained revision), as the embedded store decides it: expired
+   * versions that no reclaim deleted yet are left out, so a purge of a source whose versions all
+   * expired is {@code ABSENT} on both stores, whenever the reclaim runs.
+   */
+  private boolean anyVersionRetained(String source, long p) {
     ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
     ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
     filter.add(CorpusDocs.term("source", source));
-    filter.add(CorpusDocs.term("kind", "chunk"));
+    filter.addObject().putObject("terms").putArray("kind").add("chunk").add("source");
+    filter.addObject().putObject("range").putObject("superseded").put("gt", reads.oldestRetained(p));
     return http.json("POST", "/" + index + "/_count", q).require("counting").body().path("count").asLong() > 0;
   }
 

@@ -576,7 +576,8 @@ final class CorpusWriter implements Closeable {
           SourceOperation.Delete d = (SourceOperation.Delete) op;
           boolean exists = current.isPresent();
           boolean retained = d.purge() && !exists && !changed.containsKey(d.source())
-              && store.anyVersionRetained(d.source());
+              && store.anyVersionRetained(d.source(),
+                  LuceneCorpusIndex.oldestRetained(revision, config.retainedRevisions()));
           if (exists || retained || (d.purge() && changed.containsKey(d.source()))) {
             changes.add(new PlannedMutation.Delete(d.source(), current.map(Current::sourceRevision).orElse(0L), d.purge(), i));
             outcomes.add(new Outcome(Receipt.Status.DELETED, null, null));

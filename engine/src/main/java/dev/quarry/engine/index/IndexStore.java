@@ -339,8 +339,9 @@ final class IndexStore implements Closeable {
     return withSnapshot(s -> SourceRecords.read(s.latest(), source));
   }
 
-  boolean anyVersionRetained(String source) throws IOException {
-    return withSnapshot(s -> SourceRecords.anyVersionRetained(s.allVersions(), source));
+  /** Whether a revision from {@code oldestRetained} on sees a version of {@code source}. */
+  boolean anyVersionRetained(String source, long oldestRetained) throws IOException {
+    return withSnapshot(s -> SourceRecords.anyVersionRetained(s.allVersions(), source, oldestRetained));
   }
 
   /** The idempotency record for {@code term} unless it is older than {@code retention}. */
