@@ -15,6 +15,7 @@ import dev.quarry.engine.Hit;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.Receipt;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
@@ -167,6 +168,31 @@ class RevisionSemanticsTest {
       assertFalse(terms.iterator().seekExact(new BytesRef("zanzibarquux")), "purged term still in the term dictionary");
     }
     IndexFiles.assertNoFileHolds(dir, "zanzibarquux", "after the purge");
+  }
+
+  /**
+   * A purge of a deleted source follows the retained revisions, never the merges: deleted while a
+   * retained revision sees a version, absent once only expired revisions did, even while the
+   * expired version is still in a segment no merge rewrote.
+   */
+  @Test
+  void purgeOfADeletedSource_isDeletedWhileRetained_absentOnceExpired() throws IOException {
+    EngineConfig small = EngineConfig.builder().retainedRevisions(3).build();
+    try (CorpusIndex index = CorpusIndex.open(dir, INFO, small)) {
+      index.apply(Mutation.of(SourceOperation.Index.text("gone", null, "river words", null), "t"));
+      index.apply(Mutation.of(new SourceOperation.Delete("gone", null, false), "t"));
+      index.apply(Mutation.of(SourceOperation.Index.text("recent", null, "harbour words", null), "t"));
+      index.apply(Mutation.of(SourceOperation.Index.text("other", null, "first", null), "t"));
+      index.apply(Mutation.of(new SourceOperation.Delete("recent", null, false), "t"));
+      index.apply(Mutation.of(SourceOperation.Index.text("other", null, "second", null), "t"));
+      assertEquals(4, index.oldestRetainedRevision());
+      MutationResult absent = index.apply(Mutation.of(new SourceOperation.Delete("gone", null, true), "t"));
+      assertEquals(Receipt.Status.ABSENT, absent.single().status());
+      assertEquals(6, absent.revision());
+      MutationResult deleted = index.apply(Mutation.of(new SourceOperation.Delete("recent", null, true), "t"));
+      assertEquals(Receipt.Status.DELETED, deleted.single().status());
+      assertEquals(7, deleted.revision());
+    }
   }
 
   @Test
