@@ -35,7 +35,8 @@ import java.util.logging.Logger;
  * <p>It runs on the corpus's writer thread, between mutations and after their receipts were given,
  * under the writer lease (taken without waiting: when another front writes, this one tries again
  * later), so fronts do not repeat each other's work and never race a writer. A failure is logged
- * and the reclaim is tried again after a later publication; it never fails a write.
+ * and the reclaim is tried again after a later publication or at the next idle check; it never
+ * fails a write.
  *
  * <p>A corpus being written reclaims every {@link #EVERY} expired revisions ({@link #dueAfter}). One
  * that takes no more writes reclaims what its last writes left once they have settled and it has
@@ -61,6 +62,8 @@ final class ExpiredVersions {
   private final BooleanSupplier retentionRecorded;
   /** How long a revision stays unreclaimed after it expired: longer than any search pinned to it runs. */
   private volatile long settleNanos;
+  /** How long without a publication by this front makes the corpus idle: a quarter of the default settle time. */
+  private final long idleNanos;
   /**
    * Oldest retained revisions and when ({@link System#nanoTime}) they were seen, oldest first (both rise);
    * those seen longer than {@link #settleNanos} ago are folded into {@link #settled}. Writer thread only.
@@ -87,6 +90,7 @@ final class ExpiredVersions {
     this.oldestRetained = oldestRetained;
     this.retentionRecorded = retentionRecorded;
     this.settleNanos = settle.toNanos();
+    this.idleNanos = settle.toNanos() / 4;
   }
 
   /** The default settle time for a cluster answering each request within {@code requestTimeout}. */
@@ -107,13 +111,13 @@ final class ExpiredVersions {
   }
 
   /**
-   * Whether a corpus that this front has published nothing in for a quarter of the settle time
-   * holds expired versions it has not reclaimed: those its last publications expired, once they
+   * Whether a corpus that this front has published nothing in for a while (a quarter of the settle
+   * time it was opened with, one request timeout) holds expired versions it has not reclaimed: those its last publications expired, once they
    * settled (fewer than {@link #EVERY} revisions' worth, or what a cut-short reclaim left). Asks
    * nothing of the cluster.
    */
   boolean dueWhenIdle() {
-    if (System.nanoTime() - lastPublishedAt < settleNanos / 4) {
+    if (System.nanoTime() - lastPublishedAt < idleNanos) {
       return false;
     }
     return settledAfter(lastPublished) > reclaimedThrough;
@@ -134,8 +138,9 @@ final class ExpiredVersions {
 
   /**
    * Deletes the versions that no revision retained since the settle time sees: how many it
-   * deleted, or -1 when it did not run (another front holds the lease, or the cluster failed; it
-   * is tried again later).
+   * deleted, or -1 when it did not run (another front holds the lease, the cluster failed, or this
+   * front's retention is no longer the recorded one; it is tried again after a later publication or
+   * at the next idle check).
    */
   long reclaim() {
     try {
@@ -163,7 +168,7 @@ final class ExpiredVersions {
       LOG.log(Level.FINE, () -> index + ": reclaimed " + deleted + " versions no revision from " + oldest + " on sees");
       return deleted;
     } catch (QuarryException e) {
-      LOG.log(Level.WARNING, index + ": reclaiming expired versions failed; tried again after a later publication", e);
+      LOG.log(Level.WARNING, index + ": reclaiming expired versions failed; tried again later", e);
       return -1;
     } finally {
       lease.release();
