@@ -104,9 +104,9 @@ final class ClusterWriter {
       } else {
         SourceOperation.Delete d = (SourceOperation.Delete) op;
         boolean exists = current != null;
-        boolean purgeRetained = d.purge() && !exists && anyVersionRetained(d.source(), p);
-        statuses.add(exists || purgeRetained ? Receipt.Status.DELETED : Receipt.Status.ABSENT);
-        changes += exists || purgeRetained ? 1 : 0;
+        boolean unpurged = d.purge() && !exists && hasUnpurgedHistory(d.source(), p);
+        statuses.add(exists || unpurged ? Receipt.Status.DELETED : Receipt.Status.ABSENT);
+        changes += exists || unpurged ? 1 : 0;
       }
     }
     long at = changes == 0 ? p : r;
@@ -267,18 +267,26 @@ final class ClusterWriter {
   }
 
   /**
-   * Whether a revision retained at {@code p} sees a version of {@code source} (a chunk or a source
-   * record superseded after the oldest retained revision), as the embedded store decides it: expired
-   * versions that no reclaim deleted yet are left out, so a purge of a source whose versions all
-   * expired is {@code ABSENT} on both stores, whenever the reclaim runs.
+   * Whether {@code source} has a history entry published by {@code p} and its latest one is not a
+   * purge: a purge of a source with no live version then erases what is left of it (versions no
+   * reclaim deleted yet, history to strip), as the embedded store decides it (which keeps each
+   * source's latest entry when it prunes history; this store never prunes it). Never depends on
+   * when a reclaim ran.
    */
-  private boolean anyVersionRetained(String source, long p) {
+  private boolean hasUnpurgedHistory(String source, long p) {
     ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+    q.put("size", 1).put("track_total_hits", false);
+    q.putArray("_source").add("operation");
     ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+    filter.add(CorpusDocs.term("kind", "history"));
     filter.add(CorpusDocs.term("source", source));
-    filter.addObject().putObject("terms").putArray("kind").add("chunk").add("source");
-    filter.addObject().putObject("range").putObject("superseded").put("gt", reads.oldestRetained(p));
-    return http.json("POST", "/" + index + "/_count", q).require("counting").body().path("count").asLong() > 0;
+    filter.addObject().putObject("range").putObject("added").put("lte", p);
+    ArrayNode sort = q.putArray("sort");
+    sort.addObject().put("added", "desc");
+    sort.addObject().put("seq", "desc");
+    JsonNode hits = http.json("POST", "/" + index + "/_search", q).require("reading history").body()
+        .path("hits").path("hits");
+    return hits.size() > 0 && !"purge".equals(hits.get(0).path("_source").path("operation").asText());
   }
 
   private static void checkExpected(SourceOperation op, Current current, String field) {

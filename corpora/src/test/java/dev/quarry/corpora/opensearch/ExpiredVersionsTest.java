@@ -133,19 +133,24 @@ class ExpiredVersionsTest {
   }
 
   /**
-   * Purging a source whose versions all expired, but are not reclaimed yet, is ABSENT (no revision)
-   * on both stores, and DELETED on both while a retained revision still sees a version: the answer
-   * follows the revisions, never when the cluster's reclaim or the embedded store's merges ran.
+   * Purging a source whose versions all expired, but are not reclaimed yet, is DELETED (a new
+   * revision) on both stores, as while a retained revision still saw a version: the answer follows
+   * the source's history, never retention nor when the cluster's reclaim or the embedded store's
+   * merges ran. The cluster then holds no version of it and its history entries keep no hash nor
+   * subject. Purging it again, or a source that never existed, is ABSENT on both.
    */
   @Test
-  void purgingASourceWhoseVersionsAllExpired_isAbsentOnBothStores(@TempDir Path dir) throws Exception {
+  void purgingASourceWhoseVersionsAllExpired_isDeletedOnBothStores_andErasesWhatIsLeft(@TempDir Path dir)
+      throws Exception {
     EngineConfig config = EngineConfig.builder().retainedRevisions(RETAINED).build();
     var info = store.create("churn", CorpusSettings.DEFAULT);
     try (CorpusIndex embedded = CorpusIndex.open(dir.resolve("index"), info, config)) {
       store.withCorpus("churn", cluster -> {
         for (CorpusIndex ix : List.of(embedded, cluster)) {
-          ix.apply(Mutation.of(SourceOperation.Index.text("gone", null, "lighthouse text", Metadata.EMPTY), "t"));
-          ix.apply(Mutation.of(new SourceOperation.Delete("gone", null, false), "t"));
+          String store = ix.getClass().getSimpleName();
+          ix.apply(Mutation.of(SourceOperation.Index.text("gone", null, "lighthouse text", Metadata.EMPTY),
+              "author-of-gone"));
+          ix.apply(Mutation.of(new SourceOperation.Delete("gone", null, false), "author-of-gone"));
           ix.apply(Mutation.of(SourceOperation.Index.text("recent", null, "harbour text", Metadata.EMPTY), "t"));
           ix.apply(Mutation.of(SourceOperation.Index.text("other", null, "first words", Metadata.EMPTY), "t"));
           ix.apply(Mutation.of(new SourceOperation.Delete("recent", null, false), "t"));
@@ -157,16 +162,44 @@ class ExpiredVersionsTest {
           }
           assertEquals(6, ix.revision());
           assertEquals(4, ix.oldestRetainedRevision());
-          var absent = ix.apply(Mutation.of(new SourceOperation.Delete("gone", null, true), "t"));
-          assertEquals(Receipt.Status.ABSENT, absent.single().status(), ix.getClass().getSimpleName());
-          assertEquals(6, absent.revision());
-          var deleted = ix.apply(Mutation.of(new SourceOperation.Delete("recent", null, true), "t"));
-          assertEquals(Receipt.Status.DELETED, deleted.single().status(), ix.getClass().getSimpleName());
-          assertEquals(7, deleted.revision());
+          var gone = ix.apply(Mutation.of(new SourceOperation.Delete("gone", null, true), "t"));
+          assertEquals(Receipt.Status.DELETED, gone.single().status(), store);
+          assertEquals(7, gone.revision(), store);
+          if (ix == cluster) {
+            assertEquals(0, countOf("gone"));
+            assertEquals(List.of("index::", "delete::", "purge::t"), historyOf("gone"));
+          }
+          var again = ix.apply(Mutation.of(new SourceOperation.Delete("gone", null, true), "t"));
+          assertEquals(Receipt.Status.ABSENT, again.single().status(), store);
+          assertEquals(7, again.revision(), store);
+          var never = ix.apply(Mutation.of(new SourceOperation.Delete("never", null, true), "t"));
+          assertEquals(Receipt.Status.ABSENT, never.single().status(), store);
+          assertEquals(7, never.revision(), store);
+          var recent = ix.apply(Mutation.of(new SourceOperation.Delete("recent", null, true), "t"));
+          assertEquals(Receipt.Status.DELETED, recent.single().status(), store);
+          assertEquals(8, recent.revision(), store);
         }
         return null;
       });
     }
+  }
+
+  /** The history documents of {@code source} in the index, oldest first, as "operation:sha:subject". */
+  private List<String> historyOf(String source) {
+    var q = ClusterHttp.MAPPER.createObjectNode();
+    q.put("size", 100);
+    var filter = q.putObject("query").putObject("bool").putArray("filter");
+    filter.addObject().putObject("term").put("source", source);
+    filter.addObject().putObject("term").put("kind", "history");
+    q.putArray("sort").addObject().put("added", "asc");
+    List<String> entries = new ArrayList<>();
+    for (var hit : http.json("POST", "/" + index() + "/_search", q).require("reading history").body().path("hits")
+        .path("hits")) {
+      var s = hit.path("_source");
+      entries.add(s.path("operation").asText() + ":" + java.util.Objects.toString(CorpusDocs.text(s, "sha"), "") + ":"
+          + java.util.Objects.toString(CorpusDocs.text(s, "subject"), ""));
+    }
+    return entries;
   }
 
   @Test

@@ -60,12 +60,13 @@ class StoresDifferentialTest {
   /**
    * Retention so short that sources deleted a few revisions ago have only expired versions left,
    * which the cluster may not have reclaimed yet, and purges of them (few sources, many deletes, so
-   * that they happen): both stores answer ABSENT once no retained revision sees a version, DELETED
-   * before.
+   * that they happen): both stores answer DELETED while a source's latest history entry is not a
+   * purge, ABSENT once it is (or it has none). Long enough that the embedded store prunes its
+   * history twice (every 64 expired revisions), which keeps each source's latest entry.
    */
   @Test
   void randomWritesAndPurgesUnderVeryShortRetention_answerTheSameOnBothStores() throws Exception {
-    randomWrites(EngineConfig.builder().retainedRevisions(3).build(), 70, "t-diffpurge-", 5, 5);
+    randomWrites(EngineConfig.builder().retainedRevisions(3).build(), 220, "t-diffpurge-", 5, 5);
   }
 
   /**

@@ -15,7 +15,6 @@ import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.MultiBits;
 import org.apache.lucene.index.MultiTerms;
-import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
@@ -52,32 +51,6 @@ final class SourceRecords {
       }
     }
     return null;
-  }
-
-  /**
-   * Whether a version of {@code source} (a chunk or a source record) is seen by a retained revision:
-   * one at or after {@code oldestRetained}, which sees the versions superseded after it. Versions
-   * that only expired revisions saw are left out even while a merge has not dropped them yet, so
-   * the answer depends on the revisions alone, never on when segments were merged (and the cluster
-   * store, which reclaims such versions on its own schedule, answers the same).
-   */
-  static boolean anyVersionRetained(DirectoryReader allVersions, String source, long oldestRetained) throws IOException {
-    Term term = new Term(Fields.SOURCE, source);
-    for (LeafReaderContext ctx : allVersions.leaves()) {
-      PostingsEnum postings = ctx.reader().postings(term, PostingsEnum.NONE);
-      if (postings == null) {
-        continue;
-      }
-      Bits live = ctx.reader().getLiveDocs();
-      NumericDocValues superseded = ctx.reader().getNumericDocValues(Fields.SUPERSEDED_REV);
-      for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
-        if ((live == null || live.get(doc)) && superseded != null && superseded.advanceExact(doc)
-            && superseded.longValue() > oldestRetained) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   /**
