@@ -148,6 +148,29 @@ class StoreConfigTest {
     assertFalse(notPem.contains("p4ss"), "never the content of a file: " + notPem);
   }
 
+  /**
+   * A server whose {@code retainedRevisions} differs from the one recorded on the cluster (by the
+   * first server of the deployment) does not start, and says which key and which values.
+   */
+  @Test
+  void anotherRetentionThanTheClusterRecorded_stopsStartUp_namingTheKey(@TempDir Path dir) throws Exception {
+    var nodes = ClusterConfig.single();
+    String prefix = ClusterConfig.newPrefix("retention");
+    try (var first = new dev.quarry.corpora.opensearch.OpenSearchCorpusStore(
+        OpenSearchSettings.of(nodes.urls()).withPrefix(prefix).withReplicas(0),
+        dev.quarry.engine.EngineConfig.builder().retainedRevisions(1000).build())) {
+      String urls = nodes.urls().stream().map(u -> "\"" + u + "\"").collect(java.util.stream.Collectors.joining(", "));
+      Path config = Files.writeString(dir.resolve("config.json"), """
+          {"retainedRevisions": 2000, "store": {"opensearch": {"urls": [%s], "indexPrefix": "%s", "replicas": 0}}}"""
+          .formatted(urls, prefix));
+      ServerProcess.Ended ended = ServerProcess.run(List.of("serve", "--data", dir.resolve("data").toString(),
+          "--port", "0", "--tokens", TestTokens.write(dir).toString(), "--config", config.toString()));
+      assertEquals(1, ended.exitCode(), ended.stderr());
+      assertTrue(ended.stderr().contains("retainedRevisions is 2000") && ended.stderr().contains("kept with 1000"),
+          ended.stderr());
+    }
+  }
+
   private static String json(Path p) {
     return "\"" + p.toString().replace("\\", "\\\\") + "\"";
   }

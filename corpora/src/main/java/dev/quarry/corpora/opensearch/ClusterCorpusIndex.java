@@ -67,6 +67,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
   private final ExpiredVersions expired;
   private final ExecutorService writes;
   private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
+  /** Whether an idle reclaim ({@link #reclaimIfIdle}) is queued or running. */
+  private final java.util.concurrent.atomic.AtomicBoolean idleReclaimQueued = new java.util.concurrent.atomic.AtomicBoolean();
   private volatile boolean closed;
   /**
    * The store's calls using this index now; {@link #RETIRING} while {@link #retireIfIdle} decides,
@@ -97,7 +99,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
   private static final ExecutorService EARLY_SEARCHES = Executors.newVirtualThreadPerTaskExecutor();
 
   ClusterCorpusIndex(ClusterHttp http, String index, CorpusInfo info, EngineConfig config, OpenSearchSettings settings,
-      String owner) {
+      String owner, java.util.function.BooleanSupplier retentionRecorded) {
     this.http = http;
     this.index = index;
     this.info = info;
@@ -105,7 +107,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     this.analyzer = Analyzers.forLanguage(info.settings().language());
     WriterLease lease = new WriterLease(http, index, owner, settings.leaseTtl(), config.clock());
     this.writer = new ClusterWriter(http, index, info, config, lease, analyzer, this);
-    this.expired = new ExpiredVersions(http, index, lease, this::oldestRetained,
+    this.expired = new ExpiredVersions(http, index, lease, this::oldestRetained, retentionRecorded,
         ExpiredVersions.settleFor(settings.requestTimeout()));
     this.writes = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "quarry-cluster-writer-" + info.name());
@@ -217,7 +219,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
     return oldestRetained(revision());
   }
 
-  private long oldestRetained(long latest) {
+  /** The oldest revision retained while {@code latest} is the published one. */
+  long oldestRetained(long latest) {
     return Math.max(0, latest - config.retainedRevisions() + 1);
   }
 
@@ -275,6 +278,42 @@ final class ClusterCorpusIndex implements CorpusIndex {
       writes.execute(expired::reclaim);
     } catch (RejectedExecutionException e) {
       // Closing: a later front or opening reclaims them.
+    }
+  }
+
+  /**
+   * Queues on the writer thread a reclaim of what this front's last publications left expired, if
+   * the corpus has taken no write for a while ({@link ExpiredVersions#dueWhenIdle}): so a corpus
+   * that stops being written ends with every expired version deleted, as one written again does.
+   * Off every request's path; behind any mutation queued meanwhile, never beside one; at most one
+   * queued at a time. It counts as queued work, so the store does not retire the corpus under it
+   * (and {@link #retireIfIdle} never waits for it).
+   */
+  void reclaimIfIdle() {
+    if (closed || !idleReclaimQueued.compareAndSet(false, true)) {
+      return;
+    }
+    queued.incrementAndGet();
+    // Seen by retireIfIdle, which marks RETIRING before it looks at queued: one of the two backs off.
+    if (users.get() < 0) {
+      queued.decrementAndGet();
+      idleReclaimQueued.set(false);
+      return;
+    }
+    try {
+      writes.execute(() -> {
+        try {
+          if (expired.dueWhenIdle()) {
+            expired.reclaim();
+          }
+        } finally {
+          idleReclaimQueued.set(false);
+          queued.decrementAndGet();
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      queued.decrementAndGet();
+      idleReclaimQueued.set(false);
     }
   }
 

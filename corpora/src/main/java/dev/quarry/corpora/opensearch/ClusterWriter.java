@@ -126,9 +126,9 @@ final class ClusterWriter {
       } else {
         SourceOperation.Delete d = (SourceOperation.Delete) op;
         boolean exists = current != null;
-        boolean purgeRetained = d.purge() && !exists && anyVersion(d.source());
-        statuses.add(exists || purgeRetained ? Receipt.Status.DELETED : Receipt.Status.ABSENT);
-        changes += exists || purgeRetained ? 1 : 0;
+        boolean unpurged = d.purge() && !exists && hasUnpurgedHistory(d.source(), p);
+        statuses.add(exists || unpurged ? Receipt.Status.DELETED : Receipt.Status.ABSENT);
+        changes += exists || unpurged ? 1 : 0;
       }
     }
     long at = changes == 0 ? p : r;
@@ -188,6 +188,12 @@ final class ClusterWriter {
     try {
       leaseBeforeWrite();
       bulkWrite(bulk.toByteArray());
+      if (!purged.isEmpty()) {
+        // A by-query delete sees the index as of its last refresh, and deletes each document only
+        // if it is unchanged since: without this refresh, the live version the bulk write just
+        // marked superseded would conflict, be skipped, and survive the purge for pinned searches.
+        refresh();
+      }
       for (String source : purged) {
         leaseBeforeWrite();
         purge(source, r);
@@ -340,12 +346,27 @@ final class ClusterWriter {
         s.path("chunks").asInt());
   }
 
-  private boolean anyVersion(String source) {
+  /**
+   * Whether {@code source} has a history entry published by {@code p} and its latest one is not a
+   * purge: a purge of a source with no live version then erases what is left of it (versions no
+   * reclaim deleted yet, history to strip), as the embedded store decides it (which keeps each
+   * source's latest entry when it prunes history; this store never prunes it). Never depends on
+   * when a reclaim ran.
+   */
+  private boolean hasUnpurgedHistory(String source, long p) {
     ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+    q.put("size", 1).put("track_total_hits", false);
+    q.putArray("_source").add("operation");
     ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+    filter.add(CorpusDocs.term("kind", "history"));
     filter.add(CorpusDocs.term("source", source));
-    filter.add(CorpusDocs.term("kind", "chunk"));
-    return http.json("POST", "/" + index + "/_count", q).require("counting").body().path("count").asLong() > 0;
+    filter.addObject().putObject("range").putObject("added").put("lte", p);
+    ArrayNode sort = q.putArray("sort");
+    sort.addObject().put("added", "desc");
+    sort.addObject().put("seq", "desc");
+    JsonNode hits = http.json("POST", "/" + index + "/_search", q).require("reading history").body()
+        .path("hits").path("hits");
+    return hits.size() > 0 && !"purge".equals(hits.get(0).path("_source").path("operation").asText());
   }
 
   private static void checkExpected(SourceOperation op, Current current, String field) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.engine.QuarryException;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongUnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -33,8 +34,18 @@ import java.util.logging.Logger;
  *
  * <p>It runs on the corpus's writer thread, between mutations and after their receipts were given,
  * under the writer lease (taken without waiting: when another front writes, this one tries again
- * later), so fronts do not repeat each other's work. A failure is logged and the reclaim is tried
- * again after a later publication; it never fails a write.
+ * later), so fronts do not repeat each other's work and never race a writer. A failure is logged
+ * and the reclaim is tried again after a later publication or at the next idle check; it never
+ * fails a write.
+ *
+ * <p>A corpus being written reclaims every {@link #EVERY} expired revisions ({@link #dueAfter}). One
+ * that takes no more writes reclaims what its last writes left once they have settled and it has
+ * been idle for a while ({@link #dueWhenIdle}, asked by the front's periodic check), so it ends in
+ * the state a corpus written again reaches: every expired version deleted.
+ *
+ * <p>The retention it reclaims by is this front's {@code retainedRevisions}; it runs only while that
+ * is still the value recorded for the deployment ({@link RecordedRetention}), so a front left running
+ * after the record changed never deletes what fronts with the new value still answer from.
  */
 final class ExpiredVersions {
   private static final Logger LOG = Logger.getLogger(ExpiredVersions.class.getName());
@@ -47,8 +58,12 @@ final class ExpiredVersions {
   private final String index;
   private final WriterLease lease;
   private final LongUnaryOperator oldestRetained;
+  /** Whether this front's retention is still the one recorded for the deployment. */
+  private final BooleanSupplier retentionRecorded;
   /** How long a revision stays unreclaimed after it expired: longer than any search pinned to it runs. */
   private volatile long settleNanos;
+  /** How long without a publication by this front makes the corpus idle: a quarter of the default settle time. */
+  private final long idleNanos;
   /**
    * Oldest retained revisions and when ({@link System#nanoTime}) they were seen, oldest first (both rise);
    * those seen longer than {@link #settleNanos} ago are folded into {@link #settled}. Writer thread only.
@@ -58,17 +73,24 @@ final class ExpiredVersions {
   private long settled;
   /** The bound of this front's last complete reclaim (writer thread only). */
   private long reclaimedThrough;
+  /** The highest revision this front published (writer thread only). */
+  private long lastPublished;
+  /** When ({@link System#nanoTime}) this front last published a revision (writer thread only). */
+  private long lastPublishedAt = System.nanoTime();
 
   /**
    * @param oldestRetained the oldest retained revision when the given one is the published one
    * @param settle how long after it expired a revision's versions may go
    */
-  ExpiredVersions(ClusterHttp http, String index, WriterLease lease, LongUnaryOperator oldestRetained, Duration settle) {
+  ExpiredVersions(ClusterHttp http, String index, WriterLease lease, LongUnaryOperator oldestRetained,
+      BooleanSupplier retentionRecorded, Duration settle) {
     this.http = http;
     this.index = index;
     this.lease = lease;
     this.oldestRetained = oldestRetained;
+    this.retentionRecorded = retentionRecorded;
     this.settleNanos = settle.toNanos();
+    this.idleNanos = settle.toNanos() / 4;
   }
 
   /** The default settle time for a cluster answering each request within {@code requestTimeout}. */
@@ -83,7 +105,22 @@ final class ExpiredVersions {
 
   /** Whether revision {@code published} having been published makes a reclaim due. */
   boolean dueAfter(long published) {
+    lastPublished = Math.max(lastPublished, published);
+    lastPublishedAt = System.nanoTime();
     return settledAfter(published) - reclaimedThrough >= EVERY;
+  }
+
+  /**
+   * Whether a corpus that this front has published nothing in for a while (a quarter of the settle
+   * time it was opened with, one request timeout) holds expired versions it has not reclaimed: those its last publications expired, once they
+   * settled (fewer than {@link #EVERY} revisions' worth, or what a cut-short reclaim left). Asks
+   * nothing of the cluster.
+   */
+  boolean dueWhenIdle() {
+    if (System.nanoTime() - lastPublishedAt < idleNanos) {
+      return false;
+    }
+    return settledAfter(lastPublished) > reclaimedThrough;
   }
 
   /** Notes that {@code published} is published now; the oldest retained revision that has settled. */
@@ -101,8 +138,9 @@ final class ExpiredVersions {
 
   /**
    * Deletes the versions that no revision retained since the settle time sees: how many it
-   * deleted, or -1 when it did not run (another front holds the lease, or the cluster failed; it
-   * is tried again later).
+   * deleted, or -1 when it did not run (another front holds the lease, the cluster failed, or this
+   * front's retention is no longer the recorded one; it is tried again after a later publication or
+   * at the next idle check).
    */
   long reclaim() {
     try {
@@ -112,6 +150,11 @@ final class ExpiredVersions {
       return -1;
     }
     try {
+      if (!retentionRecorded.getAsBoolean()) {
+        LOG.log(Level.WARNING, () -> index + ": expired versions not reclaimed: this server's retainedRevisions is no "
+            + "longer the value recorded for the cluster's corpora; restart it with the recorded value");
+        return -1;
+      }
       long oldest = settledAfter(CorpusHead.read(http, index).published());
       if (oldest <= 0) {
         return 0;
@@ -125,7 +168,7 @@ final class ExpiredVersions {
       LOG.log(Level.FINE, () -> index + ": reclaimed " + deleted + " versions no revision from " + oldest + " on sees");
       return deleted;
     } catch (QuarryException e) {
-      LOG.log(Level.WARNING, index + ": reclaiming expired versions failed; tried again after a later publication", e);
+      LOG.log(Level.WARNING, index + ": reclaiming expired versions failed; tried again later", e);
       return -1;
     } finally {
       lease.release();

@@ -11,11 +11,15 @@ import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -47,6 +51,8 @@ public final class OpenSearchCorpusStore implements CorpusStore {
    */
   private final ConcurrentHashMap<String, ClusterCorpusIndex> open = new ConcurrentHashMap<>();
   private final int maxOpen;
+  /** Runs {@link #reclaimIdle} now and then, off every request's path. */
+  private final ScheduledExecutorService idleChecks;
 
   public OpenSearchCorpusStore(OpenSearchSettings settings, EngineConfig engineConfig) {
     this(settings, engineConfig, dev.quarry.corpora.CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA);
@@ -67,6 +73,47 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     this.registry = settings.indexPrefix() + "-registry";
     this.owner = "front-" + CorpusIds.next();
     ensureRegistry();
+    RecordedRetention.requireSame(http, registry, engineConfig.retainedRevisions());
+    Duration every = idleCheckEvery(settings.requestTimeout());
+    this.idleChecks = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "quarry-cluster-idle-reclaim");
+      t.setDaemon(true);
+      return t;
+    });
+    idleChecks.scheduleWithFixedDelay(this::reclaimIdle, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Whether this front's {@code retainedRevisions} is still the recorded one (a real-time GET): a
+   * reclaim runs only then. A record deleted meanwhile (being changed) counts as changed.
+   */
+  private boolean retentionRecorded() {
+    return RecordedRetention.read(http, registry).orElse(-1) == engineConfig.retainedRevisions();
+  }
+
+  /**
+   * How often the front looks for idle corpora with expired versions left: a quarter of the settle
+   * time ({@link ExpiredVersions#settleFor}), so an idle corpus's last expired versions go at most a
+   * quarter of it after they settled.
+   */
+  static Duration idleCheckEvery(Duration requestTimeout) {
+    return ExpiredVersions.settleFor(requestTimeout).dividedBy(4);
+  }
+
+  /**
+   * Queues, on each open corpus's writer thread, a reclaim of the expired versions its last writes
+   * left when it takes no more writes (see {@link ClusterCorpusIndex#reclaimIfIdle}); a corpus being
+   * written reclaims after its publications instead. Sends nothing to the cluster for a corpus with
+   * nothing left to reclaim.
+   */
+  void reclaimIdle() {
+    for (ClusterCorpusIndex index : open.values()) {
+      try {
+        index.reclaimIfIdle();
+      } catch (RuntimeException e) {
+        // Never ends the periodic check: the corpus is looked at again next time.
+      }
+    }
   }
 
   private void ensureRegistry() {
@@ -144,7 +191,7 @@ public final class OpenSearchCorpusStore implements CorpusStore {
   @Override
   public void delete(String name) {
     ClusterHttp.Answer entry = http.get("/" + registry + "/_doc/" + name);
-    if (entry.status() == 404) {
+    if (!isEntry(entry)) {
       throw new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist");
     }
     CorpusInfo info = read(entry.require("reading the corpus registry").body().path("_source"));
@@ -180,10 +227,15 @@ public final class OpenSearchCorpusStore implements CorpusStore {
   @Override
   public Optional<CorpusInfo> info(String name) {
     ClusterHttp.Answer a = http.get("/" + registry + "/_doc/" + name);
-    if (a.status() == 404) {
+    if (!isEntry(a)) {
       return Optional.empty();
     }
-    return Optional.of(read(a.require("reading the corpus registry").body().path("_source")));
+    return Optional.of(read(a.body().path("_source")));
+  }
+
+  /** Whether a registry read found a corpus's entry (not nothing, nor the recorded retention). */
+  private static boolean isEntry(ClusterHttp.Answer a) {
+    return a.status() != 404 && a.require("reading the corpus registry").body().path("_source").has("name");
   }
 
   private static CorpusInfo read(JsonNode root) {
@@ -196,7 +248,8 @@ public final class OpenSearchCorpusStore implements CorpusStore {
   public List<String> names(String after, int limit) {
     ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
     q.put("size", limit).put("track_total_hits", false);
-    q.putObject("query").putObject("match_all");
+    // Corpus entries only: the recorded retention (RecordedRetention) has no name.
+    q.putObject("query").putObject("exists").put("field", "name");
     q.putArray("sort").addObject().put("name", "asc");
     if (after != null) {
       q.putArray("search_after").add(after);
@@ -255,7 +308,7 @@ public final class OpenSearchCorpusStore implements CorpusStore {
         if (current != null) {
           current.close(); // deleted and created again, perhaps by another front; or retired
         }
-        return new ClusterCorpusIndex(http, indexOf(info), info, engineConfig, settings, owner);
+        return new ClusterCorpusIndex(http, indexOf(info), info, engineConfig, settings, owner, this::retentionRecorded);
       });
       if (index.acquire()) {
         try {
@@ -307,6 +360,7 @@ public final class OpenSearchCorpusStore implements CorpusStore {
 
   @Override
   public void close() {
+    idleChecks.shutdownNow();
     for (ClusterCorpusIndex index : open.values()) {
       index.close();
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
@@ -11,15 +12,18 @@ import dev.quarry.engine.Hit;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.Receipt;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Retention on the cluster reclaims the versions no retained revision sees: on a real node, many
@@ -75,6 +79,15 @@ class ExpiredVersionsTest {
     return http.json("POST", "/" + index() + "/_count", q).require("counting").body().path("count").asLong();
   }
 
+  /** The chunks and source records of {@code source} the index holds, of any revision. */
+  private long countOf(String source) {
+    var q = ClusterHttp.MAPPER.createObjectNode();
+    var filter = q.putObject("query").putObject("bool").putArray("filter");
+    filter.addObject().putObject("term").put("source", source);
+    filter.addObject().putObject("terms").putArray("kind").add("chunk").add("source");
+    return http.json("POST", "/" + index() + "/_count", q).require("counting").body().path("count").asLong();
+  }
+
   private String index() {
     return store.withCorpus("churn", ix -> ((ClusterCorpusIndex) ix).indexName());
   }
@@ -87,6 +100,106 @@ class ExpiredVersionsTest {
       Thread.sleep(100);
     }
     assertEquals(expected, n, kind + " documents in the index");
+  }
+
+  /**
+   * A corpus that stops being written before a reclaim is due (fewer than EVERY expired revisions)
+   * still loses its expired versions: the front's periodic idle check reclaims them, as a
+   * publication would have.
+   */
+  @Test
+  void anIdleCorpus_losesItsExpiredVersionsWithoutAnotherWrite() throws Exception {
+    store.close();
+    // Idle checks every request timeout: a short one, so that the test waits seconds, not minutes.
+    OpenSearchSettings quick = new OpenSearchSettings(settings.urls(), TestIndexes.prefix("idle"), 1, 0,
+        settings.leaseTtl(), Duration.ofSeconds(3));
+    store = new OpenSearchCorpusStore(quick, EngineConfig.builder().retainedRevisions(RETAINED).build());
+    store.create("churn", CorpusSettings.DEFAULT);
+    store.withCorpus("churn", ix -> {
+      ((ClusterCorpusIndex) ix).reclaimSettle(Duration.ZERO);
+      return null;
+    });
+    long last = RETAINED + 4;
+    for (long r = 1; r <= last; r++) {
+      writeRevision(r);
+    }
+    // Four revisions expired: no reclaim is due after a publication yet.
+    assertTrue(last - RETAINED < ExpiredVersions.EVERY);
+    // No further write: the idle check deletes them (it runs every few seconds here).
+    awaitCount("chunk", (long) RETAINED * SOURCES);
+    awaitCount("source", (long) RETAINED * SOURCES);
+    assertEquals(SOURCES, pinned(last - RETAINED + 1).size());
+    assertEquals(ErrorCode.REVISION_EXPIRED, assertThrows(QuarryException.class, () -> pinned(last - RETAINED)).code());
+  }
+
+  /**
+   * Purging a source whose versions all expired, but are not reclaimed yet, is DELETED (a new
+   * revision) on both stores, as while a retained revision still saw a version: the answer follows
+   * the source's history, never retention nor when the cluster's reclaim or the embedded store's
+   * merges ran. The cluster then holds no version of it and its history entries keep no hash nor
+   * subject. Purging it again, or a source that never existed, is ABSENT on both.
+   */
+  @Test
+  void purgingASourceWhoseVersionsAllExpired_isDeletedOnBothStores_andErasesWhatIsLeft(@TempDir Path dir)
+      throws Exception {
+    EngineConfig config = EngineConfig.builder().retainedRevisions(RETAINED).build();
+    var info = store.create("churn", CorpusSettings.DEFAULT);
+    try (CorpusIndex embedded = CorpusIndex.open(dir.resolve("index"), info, config)) {
+      store.withCorpus("churn", cluster -> {
+        for (CorpusIndex ix : List.of(embedded, cluster)) {
+          String store = ix.getClass().getSimpleName();
+          ix.apply(Mutation.of(SourceOperation.Index.text("gone", null, "lighthouse text", Metadata.EMPTY),
+              "author-of-gone"));
+          ix.apply(Mutation.of(new SourceOperation.Delete("gone", null, false), "author-of-gone"));
+          ix.apply(Mutation.of(SourceOperation.Index.text("recent", null, "harbour text", Metadata.EMPTY), "t"));
+          ix.apply(Mutation.of(SourceOperation.Index.text("other", null, "first words", Metadata.EMPTY), "t"));
+          ix.apply(Mutation.of(new SourceOperation.Delete("recent", null, false), "t"));
+          ix.apply(Mutation.of(SourceOperation.Index.text("other", null, "second words", Metadata.EMPTY), "t"));
+          // Revisions 4 to 6 are retained: 4 sees "recent"'s version (deleted at 5); none sees
+          // "gone"'s (deleted at 2), which the cluster still holds (no reclaim ran).
+          if (ix == cluster) {
+            assertEquals(2, countOf("gone"));
+          }
+          assertEquals(6, ix.revision());
+          assertEquals(4, ix.oldestRetainedRevision());
+          var gone = ix.apply(Mutation.of(new SourceOperation.Delete("gone", null, true), "t"));
+          assertEquals(Receipt.Status.DELETED, gone.single().status(), store);
+          assertEquals(7, gone.revision(), store);
+          if (ix == cluster) {
+            assertEquals(0, countOf("gone"));
+            assertEquals(List.of("index::", "delete::", "purge::t"), historyOf("gone"));
+          }
+          var again = ix.apply(Mutation.of(new SourceOperation.Delete("gone", null, true), "t"));
+          assertEquals(Receipt.Status.ABSENT, again.single().status(), store);
+          assertEquals(7, again.revision(), store);
+          var never = ix.apply(Mutation.of(new SourceOperation.Delete("never", null, true), "t"));
+          assertEquals(Receipt.Status.ABSENT, never.single().status(), store);
+          assertEquals(7, never.revision(), store);
+          var recent = ix.apply(Mutation.of(new SourceOperation.Delete("recent", null, true), "t"));
+          assertEquals(Receipt.Status.DELETED, recent.single().status(), store);
+          assertEquals(8, recent.revision(), store);
+        }
+        return null;
+      });
+    }
+  }
+
+  /** The history documents of {@code source} in the index, oldest first, as "operation:sha:subject". */
+  private List<String> historyOf(String source) {
+    var q = ClusterHttp.MAPPER.createObjectNode();
+    q.put("size", 100);
+    var filter = q.putObject("query").putObject("bool").putArray("filter");
+    filter.addObject().putObject("term").put("source", source);
+    filter.addObject().putObject("term").put("kind", "history");
+    q.putArray("sort").addObject().put("added", "asc");
+    List<String> entries = new ArrayList<>();
+    for (var hit : http.json("POST", "/" + index() + "/_search", q).require("reading history").body().path("hits")
+        .path("hits")) {
+      var s = hit.path("_source");
+      entries.add(s.path("operation").asText() + ":" + java.util.Objects.toString(CorpusDocs.text(s, "sha"), "") + ":"
+          + java.util.Objects.toString(CorpusDocs.text(s, "subject"), ""));
+    }
+    return entries;
   }
 
   @Test

@@ -44,7 +44,7 @@ class StoresDifferentialTest {
 
   @Test
   void randomWrites_answerTheSameOnBothStores() throws Exception {
-    randomWrites(EngineConfig.builder().build(), 40, "t-diff-");
+    randomWrites(EngineConfig.builder().build(), 40, "t-diff-", 2, 12);
   }
 
   /**
@@ -54,10 +54,26 @@ class StoresDifferentialTest {
    */
   @Test
   void randomWritesUnderShortRetention_answerTheSameOnBothStores() throws Exception {
-    randomWrites(EngineConfig.builder().retainedRevisions(10).build(), 70, "t-diffret-");
+    randomWrites(EngineConfig.builder().retainedRevisions(10).build(), 70, "t-diffret-", 2, 12);
   }
 
-  private void randomWrites(EngineConfig config, int steps, String prefix) throws Exception {
+  /**
+   * Retention so short that sources deleted a few revisions ago have only expired versions left,
+   * which the cluster may not have reclaimed yet, and purges of them (few sources, many deletes, so
+   * that they happen): both stores answer DELETED while a source's latest history entry is not a
+   * purge, ABSENT once it is (or it has none). Long enough that the embedded store prunes its
+   * history twice (every 64 expired revisions), which keeps each source's latest entry.
+   */
+  @Test
+  void randomWritesAndPurgesUnderVeryShortRetention_answerTheSameOnBothStores() throws Exception {
+    randomWrites(EngineConfig.builder().retainedRevisions(3).build(), 220, "t-diffpurge-", 5, 5);
+  }
+
+  /**
+   * @param deletes in ten operations, how many delete (a quarter or so of them purge)
+   * @param sources how many sources the operations choose from
+   */
+  private void randomWrites(EngineConfig config, int steps, String prefix, int deletes, int sources) throws Exception {
     long seed = Long.getLong("tests.seed", new Random().nextLong());
     System.out.printf("StoresDifferentialTest seed: %d (replay with -Dtests.seed=%d)%n", seed, seed);
     Random random = new Random(seed);
@@ -70,7 +86,7 @@ class StoresDifferentialTest {
       cluster.withCorpus("diff", remote -> {
         // Versions go as soon as their revisions expire, between the writes.
         ((ClusterCorpusIndex) remote).reclaimSettle(Duration.ZERO);
-        run(random, embedded, remote, steps);
+        run(random, embedded, remote, steps, deletes, sources);
         return null;
       });
     } finally {
@@ -79,9 +95,10 @@ class StoresDifferentialTest {
     }
   }
 
-  private static void run(Random random, CorpusIndex embedded, CorpusIndex remote, int steps) {
+  private static void run(Random random, CorpusIndex embedded, CorpusIndex remote, int steps, int deletes,
+      int sources) {
     for (int step = 0; step < steps; step++) {
-      Mutation m = randomMutation(random, step);
+      Mutation m = randomMutation(random, step, deletes, sources);
       Object local = outcome(embedded, m);
       Object cluster = outcome(remote, m);
       assertEquals(local, cluster, "step " + step + ": " + m.operations());
@@ -102,19 +119,20 @@ class StoresDifferentialTest {
     assertEquals(matches(embedded, two, null), matches(remote, two, null), "search '" + two + "'");
   }
 
-  private static Mutation randomMutation(Random random, int step) {
+  private static Mutation randomMutation(Random random, int step, int deletes, int sources) {
     int n = random.nextInt(10) == 0 ? 2 + random.nextInt(3) : 1;
     List<SourceOperation> ops = new ArrayList<>();
     TreeSet<String> used = new TreeSet<>();
     while (ops.size() < n) {
-      String source = "doc-" + random.nextInt(12);
+      String source = "doc-" + random.nextInt(sources);
       if (!used.add(source)) {
         continue;
       }
       int kind = random.nextInt(10);
-      if (kind < 2) {
-        ops.add(new SourceOperation.Delete(source, null, false));
-      } else if (kind == 2 && step > 0) {
+      if (kind < deletes) {
+        // A purge now and then: of a live source, a deleted one still retained, or one long expired.
+        ops.add(new SourceOperation.Delete(source, null, kind < deletes / 2 && random.nextBoolean()));
+      } else if (kind == deletes && step > 0) {
         // The same text as one written before (perhaps unchanged).
         ops.add(SourceOperation.Index.text(source, null, text(new Random(source.hashCode()), 20), Metadata.EMPTY));
       } else {

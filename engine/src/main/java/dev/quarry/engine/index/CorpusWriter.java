@@ -80,6 +80,12 @@ final class CorpusWriter implements Closeable {
   private volatile boolean closing;
   private volatile QuarryException broken;
   private long lastPrunedAt;
+  /**
+   * History entries below this revision were pruned already (only each source's latest is left of
+   * them): the oldest retained revision of the last prune, or the first revision its snapshot did
+   * not hold. 0 after opening, so that the first prune looks at every entry.
+   */
+  private long historyPrunedFrom;
   private long commits;
   /** Set when committing finished merges failed; cleared by the next group, which commits anyway. */
   private boolean mergeCommitFailed;
@@ -266,7 +272,7 @@ final class CorpusWriter implements Closeable {
     assert target >= base : "revisions only move forward: " + base + " -> " + target;
     try {
       write(planned, now);
-      prune(target, now);
+      prune(base, target, now);
       long commitStart = System.nanoTime();
       store.commit(target);
       config.listener().committed((int) planned.stream().filter(p -> !p.replay()).count(),
@@ -435,17 +441,25 @@ final class CorpusWriter implements Closeable {
     writer.addDocuments(stripped);
   }
 
-  /** Drops history entries older than retention and expired idempotency records, now and then. */
-  private void prune(long revision, Instant now) throws IOException {
+  /**
+   * Drops history entries older than retention (but each source's latest one, see
+   * {@link HistoryRetention}) and expired idempotency records, now and then. The entries read are
+   * those of the published revision {@code base}; the group being written is pruned next time.
+   */
+  private void prune(long base, long revision, Instant now) throws IOException {
     long oldest = LuceneCorpusIndex.oldestRetained(revision, config.retainedRevisions());
     if (oldest - lastPrunedAt < PRUNE_EVERY_REVISIONS) {
       return;
     }
     IndexWriter writer = store.writer();
-    writer.deleteDocuments(LongPoint.newRangeQuery(Fields.HISTORY_REV, Long.MIN_VALUE, oldest - 1));
+    store.withSnapshot(s -> {
+      HistoryRetention.prune(writer, s.latest(), historyPrunedFrom, oldest);
+      return null;
+    });
     long expiredBefore = now.minus(config.idempotencyRetention()).toEpochMilli();
     writer.deleteDocuments(LongPoint.newRangeQuery(Fields.IDEM_AT, Long.MIN_VALUE, expiredBefore - 1));
     lastPrunedAt = oldest;
+    historyPrunedFrom = Math.min(oldest, base + 1);
   }
 
   /**
@@ -575,9 +589,12 @@ final class CorpusWriter implements Closeable {
         } else {
           SourceOperation.Delete d = (SourceOperation.Delete) op;
           boolean exists = current.isPresent();
-          boolean retained = d.purge() && !exists && !changed.containsKey(d.source())
-              && store.anyVersionRetained(d.source());
-          if (exists || retained || (d.purge() && changed.containsKey(d.source()))) {
+          // A purge of a source with no live version erases what is left of it (versions still on
+          // disk, history to strip) unless its latest history entry is a purge already, or it has
+          // none: decided by the history alone, as on the cluster store, never by merges or retention.
+          boolean unpurged = d.purge() && !exists && !changed.containsKey(d.source())
+              && store.hasUnpurgedHistory(d.source());
+          if (exists || unpurged || (d.purge() && changed.containsKey(d.source()))) {
             changes.add(new PlannedMutation.Delete(d.source(), current.map(Current::sourceRevision).orElse(0L), d.purge(), i));
             outcomes.add(new Outcome(Receipt.Status.DELETED, null, null));
           } else {

@@ -339,8 +339,9 @@ final class IndexStore implements Closeable {
     return withSnapshot(s -> SourceRecords.read(s.latest(), source));
   }
 
-  boolean anyVersionRetained(String source) throws IOException {
-    return withSnapshot(s -> SourceRecords.anyVersionRetained(s.allVersions(), source));
+  /** Whether {@code source}'s latest history entry is not a purge: it has content history not yet purged. */
+  boolean hasUnpurgedHistory(String source) throws IOException {
+    return withSnapshot(s -> HistoryRetention.hasUnpurgedHistory(s.latest(), source));
   }
 
   /** The idempotency record for {@code term} unless it is older than {@code retention}. */

@@ -53,24 +53,6 @@ final class SourceRecords {
     return null;
   }
 
-  /** Whether any document of {@code source}, current or superseded, is still on disk. */
-  static boolean anyVersionRetained(DirectoryReader allVersions, String source) throws IOException {
-    Term term = new Term(Fields.SOURCE, source);
-    for (LeafReaderContext ctx : allVersions.leaves()) {
-      PostingsEnum postings = ctx.reader().postings(term, PostingsEnum.NONE);
-      if (postings == null) {
-        continue;
-      }
-      Bits live = ctx.reader().getLiveDocs();
-      for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
-        if (live == null || live.get(doc)) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
   /**
    * Live source ids in name order, starting after {@code after} (exclusive; null for the start),
    * within {@code prefix}, accepted by {@code visible}; at most {@code limit + 1} (the extra one

@@ -15,6 +15,7 @@ import dev.quarry.engine.Hit;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.Receipt;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
@@ -167,6 +168,93 @@ class RevisionSemanticsTest {
       assertFalse(terms.iterator().seekExact(new BytesRef("zanzibarquux")), "purged term still in the term dictionary");
     }
     IndexFiles.assertNoFileHolds(dir, "zanzibarquux", "after the purge");
+  }
+
+  /**
+   * A purge of a deleted source follows its history, never retention or merges: a source deleted
+   * so long ago that no retained revision sees a version of it is still purged (a new revision), its
+   * expired versions leave the disk and its history entries keep no hash nor subject; a purge of a
+   * source that never existed, or whose latest history entry is a purge, is absent.
+   */
+  @Test
+  void purgeOfASourceDeletedLongAgo_erasesWhatIsLeft_absentOnceNothingIs() throws IOException {
+    EngineConfig small = EngineConfig.builder().retainedRevisions(3).build();
+    try (CorpusIndex index = CorpusIndex.open(dir, INFO, small)) {
+      index.apply(Mutation.of(SourceOperation.Index.text("gone", null, "zanzibarquux river words", null), "author-of-gone"));
+      index.apply(Mutation.of(new SourceOperation.Delete("gone", null, false), "author-of-gone"));
+      for (int r = 3; r <= 6; r++) {
+        index.apply(Mutation.of(SourceOperation.Index.text("other", null, "words " + r, null), "t"));
+      }
+      // No retained revision (4 to 6) sees "gone"'s version, deleted at 2.
+      assertEquals(4, index.oldestRetainedRevision());
+      MutationResult deleted = index.apply(Mutation.of(new SourceOperation.Delete("gone", null, true), "t"));
+      assertEquals(Receipt.Status.DELETED, deleted.single().status());
+      assertEquals(7, deleted.revision());
+      MutationResult again = index.apply(Mutation.of(new SourceOperation.Delete("gone", null, true), "t"));
+      assertEquals(Receipt.Status.ABSENT, again.single().status());
+      assertEquals(7, again.revision());
+      MutationResult never = index.apply(Mutation.of(new SourceOperation.Delete("never", null, true), "t"));
+      assertEquals(Receipt.Status.ABSENT, never.single().status());
+      assertEquals(7, never.revision());
+    }
+    assertEquals(List.of("index::", "delete::", "purge::t"), historyOnDisk("gone"));
+    IndexFiles.assertNoFileHolds(dir, "zanzibarquux", "after purging a source deleted long ago");
+    IndexFiles.assertNoFileHolds(dir, "author-of-gone", "after purging a source deleted long ago");
+  }
+
+  /**
+   * Pruning history past retention keeps each source's latest entry unless it is a purge, so a
+   * purge's answer does not depend on when pruning ran: a source deleted long before the last prune
+   * is still purged, and a source purged long before it stays absent.
+   */
+  @Test
+  void historyPruning_keepsTheLatestEntryOfEachSource_unlessAPurge() throws IOException {
+    EngineConfig small = EngineConfig.builder().retainedRevisions(3).build();
+    try (CorpusIndex index = CorpusIndex.open(dir, INFO, small)) {
+      index.apply(Mutation.of(SourceOperation.Index.text("gone", null, "river words", null), "t"));
+      index.apply(Mutation.of(new SourceOperation.Delete("gone", null, false), "t"));
+      index.apply(Mutation.of(SourceOperation.Index.text("purged", null, "otter words", null), "t"));
+      index.apply(Mutation.of(new SourceOperation.Delete("purged", null, true), "t"));
+      // Far past the first prune (oldest retained revision 64 or more), twice over; submitted eight
+      // at a time, so that they share commits (a prune reads the entries published before its group).
+      for (int r = 5; r <= 140; r += 8) {
+        List<java.util.concurrent.CompletableFuture<MutationResult>> writes = new ArrayList<>();
+        for (int w = r; w < r + 8 && w <= 140; w++) {
+          writes.add(index.submit(Mutation.of(SourceOperation.Index.text("other", null, "words " + w, null), "t")));
+        }
+        writes.forEach(java.util.concurrent.CompletableFuture::join);
+      }
+      assertEquals(140, index.revision());
+    }
+    assertEquals(List.of("delete::t"), historyOnDisk("gone"));
+    assertEquals(List.of(), historyOnDisk("purged"));
+    // Pruned at least once (136 entries without): one entry below the last prune, and those from it on.
+    assertTrue(historyOnDisk("other").size() < 140 - 56, "history of 'other' not pruned");
+    try (CorpusIndex index = CorpusIndex.open(dir, INFO, small)) {
+      assertEquals(Receipt.Status.ABSENT,
+          index.apply(Mutation.of(new SourceOperation.Delete("purged", null, true), "t")).single().status());
+      MutationResult deleted = index.apply(Mutation.of(new SourceOperation.Delete("gone", null, true), "t"));
+      assertEquals(Receipt.Status.DELETED, deleted.single().status());
+      assertEquals(141, deleted.revision());
+    }
+  }
+
+  /** The history entries of {@code source} on disk, oldest first, as "operation:sha256:subject". */
+  private List<String> historyOnDisk(String source) throws IOException {
+    try (FSDirectory d = FSDirectory.open(dir); DirectoryReader reader = DirectoryReader.open(d)) {
+      var searcher = new org.apache.lucene.search.IndexSearcher(reader);
+      var top = searcher.search(new org.apache.lucene.search.TermQuery(
+          new org.apache.lucene.index.Term(Fields.HISTORY_SOURCE, source)), 1000,
+          new org.apache.lucene.search.Sort(new org.apache.lucene.search.SortField(Fields.HISTORY_REV,
+              org.apache.lucene.search.SortField.Type.LONG)));
+      List<String> entries = new ArrayList<>();
+      for (var sd : top.scoreDocs) {
+        var doc = searcher.storedFields().document(sd.doc);
+        entries.add(doc.get(Fields.HISTORY_OP) + ":" + java.util.Objects.toString(doc.get(Fields.HISTORY_SHA256), "")
+            + ":" + java.util.Objects.toString(doc.get(Fields.HISTORY_SUBJECT), ""));
+      }
+      return entries;
+    }
   }
 
   @Test
