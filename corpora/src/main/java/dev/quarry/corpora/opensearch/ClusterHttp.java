@@ -36,6 +36,11 @@ final class ClusterHttp {
   /** The {@code Authorization} header sent with every request; null for none. */
   private final String authorization;
 
+  /** The longest one attempt of a request may take. */
+  Duration timeout() {
+    return timeout;
+  }
+
   ClusterHttp(List<URI> nodes, Duration timeout) {
     this(nodes, timeout, ClusterSecurity.NONE);
   }

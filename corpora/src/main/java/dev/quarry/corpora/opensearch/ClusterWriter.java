@@ -36,7 +36,9 @@ import org.apache.lucene.analysis.Analyzer;
  * to roll back. The head names the batch that marked and published r, so a publication whose
  * answer was lost, and which was refused when sent again, is decided by reading the head (see
  * {@link #firstAttemptPublished}): the receipt, "nothing was applied", or uncertain when the
- * cluster cannot tell.
+ * cluster cannot tell; one none of whose attempts was answered is decided the same way once the
+ * head can be read again, its revision fenced off first when it is still unpublished (see {@link
+ * #unansweredPublicationApplied}).
  */
 final class ClusterWriter {
   private final ClusterHttp http;
@@ -215,7 +217,10 @@ final class ClusterWriter {
     try {
       publication = marked.publish(http, index, name);
     } catch (QuarryException e) {
-      throw notConfirmed(e);
+      if (!unansweredPublicationApplied(marked, r, name, e)) {
+        throw takenOver();
+      }
+      publication = new CorpusHead.Swap.Done(marked);
     }
     switch (publication) {
       case CorpusHead.Swap.Done done -> { }
@@ -232,6 +237,12 @@ final class ClusterWriter {
 
   private static QuarryException takenOver() {
     return new QuarryException(ErrorCode.UNAVAILABLE, "another server took the corpus over; nothing was applied",
+        null, false, null);
+  }
+
+  private static QuarryException withdrawn() {
+    return new QuarryException(ErrorCode.UNAVAILABLE,
+        "the cluster did not answer the change's publication, and it was withdrawn; nothing was applied",
         null, false, null);
   }
 
@@ -280,6 +291,78 @@ final class ClusterWriter {
       throw notConfirmed(null);
     }
     return batch.equals(by);
+  }
+
+  /**
+   * Whether the publication of revision {@code r} by {@code batch} was applied, when none of its
+   * attempts was answered (every node unreachable or timing out: an attempt may still be on its
+   * way and land later). The head is read again, for at most one request timeout while the cluster
+   * does not answer:
+   * <ul>
+   *   <li>still {@code marked}, unpublished, with its sequence number: it is fenced off by marking
+   *       r again by compare-and-set, which moves the sequence number without publishing; the
+   *       publication, conditioned on the older one, can then never be applied, so nothing was
+   *       (r is rolled back, or left to the next writer to roll back), and the batch fails so;
+   *   <li>{@code marked}'s state with a newer sequence number: an earlier fence of this call
+   *       landed though its answer was lost: the same;
+   *   <li>anything else: decided as a refused resend is (see {@link #firstAttemptPublished}).
+   * </ul>
+   * Uncertain when the cluster does not answer within that time.
+   */
+  private boolean unansweredPublicationApplied(CorpusHead marked, long r, String batch, QuarryException cause) {
+    long deadline = System.nanoTime() + http.timeout().toNanos();
+    QuarryException last = cause;
+    for (int round = 0; ; round++) {
+      if (round > 0) {
+        if (System.nanoTime() - deadline >= 0) {
+          throw notConfirmed(last);
+        }
+        pauseBeforeReading(last);
+      }
+      Optional<CorpusHead> found;
+      try {
+        found = CorpusHead.find(http, index);
+      } catch (QuarryException e) {
+        last = e;
+        continue;
+      }
+      if (found.isEmpty() || !found.get().sameState(marked)) {
+        return firstAttemptPublished(found, r, batch);
+      }
+      CorpusHead fenced = found.get();
+      if (fenced.seqNo() == marked.seqNo() && fenced.primaryTerm() == marked.primaryTerm()) {
+        try {
+          Optional<CorpusHead> done = fenced.mark(http, index, r, batch).done();
+          if (done.isEmpty()) {
+            // The head moved meanwhile (the publication landed, or another front took over): read it again.
+            continue;
+          }
+          fenced = done.get();
+        } catch (QuarryException e) {
+          last = e;
+          continue;
+        }
+      }
+      // The documents of r are removed only while this front still holds the lease: once it is
+      // lost, another front may be writing r itself.
+      if (lease.renewBeforeWrite()) {
+        try {
+          rollBack(fenced);
+        } catch (QuarryException ignored) {
+          // The next writer rolls it back: the head still says r is being written.
+        }
+      }
+      throw withdrawn();
+    }
+  }
+
+  private static void pauseBeforeReading(QuarryException last) {
+    try {
+      Thread.sleep(250);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw notConfirmed(last);
+    }
   }
 
   /** The lease was lost before a write request: nothing more of the batch may be sent, nor rolled back by this front. */

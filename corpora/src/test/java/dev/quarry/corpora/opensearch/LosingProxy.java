@@ -22,14 +22,15 @@ import java.util.function.Predicate;
  * the request it is told to catch is forwarded to the node (which applies it) and its connection is
  * then closed without an answer, as when a node dies after applying a write or the network drops
  * the answer; or it is not forwarded at all, and the connection closed just the same (the front
- * cannot tell the two apart). Every other request is forwarded as it is.
+ * cannot tell the two apart); once, or every time until told to stop. Every other request is
+ * forwarded as it is.
  */
 final class LosingProxy implements AutoCloseable {
   /** A request as the proxy saw it: its method, path with query, and body as text. */
   record Request(String method, String path, String body) {}
 
-  /** What to do with the next request that {@code which} matches. */
-  private record Rule(Predicate<Request> which, boolean forward, Runnable meanwhile) {}
+  /** What to do with the next request that {@code which} matches, or with every one ({@code every}). */
+  private record Rule(Predicate<Request> which, boolean forward, boolean every, Runnable meanwhile) {}
 
   private final URI node;
   private final HttpServer server;
@@ -60,7 +61,7 @@ final class LosingProxy implements AutoCloseable {
    * meanwhile} runs after the node answered and before the connection is closed.
    */
   void loseAnswerOfNext(Predicate<Request> which, Runnable meanwhile) {
-    rule.set(new Rule(which, true, meanwhile));
+    rule.set(new Rule(which, true, false, meanwhile));
   }
 
   void loseAnswerOfNext(Predicate<Request> which) {
@@ -69,7 +70,22 @@ final class LosingProxy implements AutoCloseable {
 
   /** Closes the connection of the next request {@code which} matches, once, without forwarding it; {@code meanwhile} runs first. */
   void dropNext(Predicate<Request> which, Runnable meanwhile) {
-    rule.set(new Rule(which, false, meanwhile));
+    rule.set(new Rule(which, false, false, meanwhile));
+  }
+
+  /** Forwards every request {@code which} matches and loses each answer, until {@link #stop}. */
+  void loseAnswersOfEvery(Predicate<Request> which) {
+    rule.set(new Rule(which, true, true, () -> {}));
+  }
+
+  /** Closes the connection of every request {@code which} matches without forwarding it, until {@link #stop}. */
+  void dropEvery(Predicate<Request> which) {
+    rule.set(new Rule(which, false, true, () -> {}));
+  }
+
+  /** Forwards every request as it is from now on. */
+  void stop() {
+    rule.set(null);
   }
 
   /** How many requests were caught so far (their answers lost, or never forwarded). */
@@ -82,7 +98,7 @@ final class LosingProxy implements AutoCloseable {
     Request seen = new Request(exchange.getRequestMethod(), exchange.getRequestURI().toString(),
         new String(body, StandardCharsets.UTF_8));
     Rule r = rule.get();
-    boolean catchIt = r != null && r.which().test(seen) && rule.compareAndSet(r, null);
+    boolean catchIt = r != null && r.which().test(seen) && (r.every() || rule.compareAndSet(r, null));
     HttpResponse<byte[]> answer = catchIt && !r.forward() ? null : send(exchange, body);
     if (catchIt) {
       lost.incrementAndGet();

@@ -31,7 +31,9 @@ import org.junit.jupiter.api.Test;
  * front behind a {@link LosingProxy} to the single test node, and another front straight on the node
  * to take the corpus over (or delete it) meanwhile. The outcome is the real one when it can be told
  * (the receipt, the corpus created or deleted, the lease still held), "nothing was applied" only
- * when nothing was, and uncertain otherwise.
+ * when nothing was, and uncertain otherwise. A publication none of whose attempts is answered is
+ * decided the same way once the head can be read again: the receipt when it landed, "nothing was
+ * applied" once the head is fenced off when it did not.
  */
 class LostAnswersTest {
   private static final Duration TTL = Duration.ofSeconds(4);
@@ -40,12 +42,13 @@ class LostAnswersTest {
   OpenSearchCorpusStore front;
   OpenSearchCorpusStore taker;
   ClusterHttp node;
+  String prefix;
 
   @BeforeEach
   void open() throws Exception {
     URI url = OpenSearchNodes.single().urls().get(0);
     proxy = LosingProxy.before(url);
-    String prefix = TestIndexes.prefix("lost");
+    prefix = TestIndexes.prefix("lost");
     front = new OpenSearchCorpusStore(OpenSearchSettings.of(List.of(proxy.url())).withReplicas(0).withPrefix(prefix)
         .withLeaseTtl(TTL), EngineConfig.builder().build());
     taker = new OpenSearchCorpusStore(OpenSearchSettings.of(List.of(url)).withReplicas(0).withPrefix(prefix)
@@ -174,6 +177,86 @@ class LostAnswersTest {
     }
     assertEquals(List.of("c"), historyOf(taker, 2));
     assertEquals(3, apply(front, "d", "delta words").revision());
+  }
+
+  /** The publication of {@code revision} (a roll-back's clearing of the head keeps the revision below). */
+  static Predicate<LosingProxy.Request> publicationOf(long revision) {
+    return PUBLICATION.and(r -> r.body().contains("\"published\":" + revision + ","));
+  }
+
+  @Test
+  void aPublicationAppliedWhoseEveryAnswerWasLost_returnsItsReceipt() {
+    front.create("docs", CorpusSettings.DEFAULT);
+    apply(front, "a", "alpha words");
+    proxy.loseAnswersOfEvery(publicationOf(2));
+
+    MutationResult result = apply(front, "b", "beta words");
+
+    proxy.stop();
+    assertEquals(2, proxy.caught(), "both attempts of the publication lost their answers");
+    assertEquals(2, result.revision(), "the head read again names this batch as the publisher of 2");
+    for (OpenSearchCorpusStore store : List.of(front, taker)) {
+      assertEquals(List.of("b"), search(store, "beta", null));
+      assertEquals(List.of("b"), search(store, "beta", 2L));
+      assertEquals(List.of(), search(store, "beta", 1L));
+      assertEquals(List.of("b"), historyOf(store, 2));
+    }
+    assertEquals(3, apply(front, "c", "gamma words").revision(), "the next batch gets the next revision");
+  }
+
+  @Test
+  void aPublicationNeverAnswered_thatNeverLanded_isWithdrawn_andAppliedNothing() {
+    front.create("docs", CorpusSettings.DEFAULT);
+    apply(front, "a", "alpha words");
+    String index = front.kept("docs").indexName();
+    proxy.dropEvery(publicationOf(2));
+
+    QuarryException e = assertThrows(QuarryException.class, () -> apply(front, "b", "beta words"));
+
+    proxy.stop();
+    assertEquals(2, proxy.caught(), "neither attempt of the publication was forwarded");
+    assertEquals(ErrorCode.UNAVAILABLE, e.code());
+    assertFalse(e.uncertain(), "the head was fenced off before the answer: " + e.getMessage());
+    assertTrue(e.getMessage().contains("nothing was applied"), e.getMessage());
+    CorpusHead head = CorpusHead.read(node, index);
+    assertEquals(1, head.published());
+    assertEquals(null, head.writing(), "the withdrawn revision was rolled back");
+    assertEquals(2, apply(front, "c", "gamma words").revision(), "the next batch gets revision 2");
+    for (Long revision : new Long[] {null, 1L, 2L}) {
+      for (OpenSearchCorpusStore store : List.of(front, taker)) {
+        assertEquals(List.of(), search(store, "beta", revision), "revision " + revision);
+      }
+    }
+    assertEquals(List.of("c"), search(taker, "gamma", 2L));
+    assertEquals(List.of("c"), historyOf(taker, 2));
+  }
+
+  @Test
+  void aPublicationNeverAnswered_whileTheClusterStaysUnreachable_isUncertain() {
+    OpenSearchCorpusStore hasty = new OpenSearchCorpusStore(new OpenSearchSettings(List.of(proxy.url()), prefix, 1, 0,
+        TTL, Duration.ofSeconds(2)), EngineConfig.builder().build());
+    try {
+      hasty.create("docs", CorpusSettings.DEFAULT);
+      apply(hasty, "a", "alpha words");
+      // From the publication of 2 on, no request reaches the node.
+      java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean();
+      Predicate<LosingProxy.Request> publication = publicationOf(2);
+      proxy.dropEvery(r -> down.get() || (publication.test(r) && !down.getAndSet(true)));
+
+      long start = System.nanoTime();
+      QuarryException e = assertThrows(QuarryException.class, () -> apply(hasty, "b", "beta words"));
+
+      assertEquals(ErrorCode.UNAVAILABLE, e.code());
+      assertTrue(e.uncertain(), "the head could not be read again: " + e.getMessage());
+      assertFalse(e.getMessage().contains("nothing was applied"), e.getMessage());
+      assertTrue(System.nanoTime() - start < Duration.ofSeconds(20).toNanos(), "the head is read again for a bounded time");
+      proxy.stop();
+      assertEquals(2, apply(taker, "c", "gamma words").revision(), "nothing of the batch was published");
+      assertEquals(List.of(), search(taker, "beta", null));
+    } finally {
+      proxy.stop();
+      TestIndexes.close(hasty);
+    }
   }
 
   /** Another front's batch, once this front's lease expired (this front stalls, its request in flight). */
