@@ -205,7 +205,7 @@ final class ClusterWriter {
       throw new QuarryException(ErrorCode.UNAVAILABLE,
           "the writer lease expired before the change was written; nothing was applied", null, false, null);
     } catch (QuarryException e) {
-      tryRollBack();
+      tryRollBack(name);
       throw new QuarryException(ErrorCode.UNAVAILABLE, "the change could not be written to the cluster; nothing was applied",
           null, false, e);
     }
@@ -388,9 +388,21 @@ final class ClusterWriter {
     this.beforeWrites = hook;
   }
 
-  private void tryRollBack() {
+  /**
+   * Rolls back the revision {@code batch} marked and failed to write, only while this front still
+   * holds the lease and the head still names that batch: once the lease is lost, another front may
+   * have rolled the revision back and be writing the same revision number itself, and deleting
+   * what lies above the published revision would delete its documents.
+   */
+  private void tryRollBack(String batch) {
     try {
-      rollBack(CorpusHead.read(http, index));
+      if (!lease.renewBeforeWrite()) {
+        return;
+      }
+      CorpusHead head = CorpusHead.read(http, index);
+      if (batch.equals(head.writingBy())) {
+        rollBack(head);
+      }
     } catch (QuarryException ignored) {
       // The next writer rolls it back.
     }
