@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -110,7 +111,7 @@ public record ResultSet(String date, String machine, String commit, String run, 
   }
 
   /** Writes this set to {@code json} when one is given, and says so on {@code out}: where {@code report} reads it. */
-  public void keepIn(Path json, java.io.PrintStream out) throws IOException {
+  public void keepIn(Path json, PrintStream out) throws IOException {
     if (json != null) {
       write(json);
       out.println("results kept in " + json + " (for the report command)");

@@ -117,7 +117,8 @@ final class LosingProxy implements AutoCloseable {
     exchange.close();
   }
 
-  private HttpResponse<byte[]> send(HttpExchange exchange, byte[] body) throws IOException {
+  /** The request {@code exchange} received, with its {@code body}, addressed to {@code node} instead. */
+  static HttpRequest forwarded(HttpExchange exchange, URI node, byte[] body) {
     HttpRequest.Builder b = HttpRequest.newBuilder(node.resolve(exchange.getRequestURI().toString()))
         .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofByteArray(body));
@@ -125,8 +126,12 @@ final class LosingProxy implements AutoCloseable {
     if (type != null) {
       b.header("Content-Type", type);
     }
+    return b.build();
+  }
+
+  private HttpResponse<byte[]> send(HttpExchange exchange, byte[] body) throws IOException {
     try {
-      return forward.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+      return forward.send(forwarded(exchange, node, body), HttpResponse.BodyHandlers.ofByteArray());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted", e);

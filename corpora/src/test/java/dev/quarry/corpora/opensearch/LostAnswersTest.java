@@ -107,12 +107,7 @@ class LostAnswersTest {
 
     assertEquals(1, proxy.caught(), "the publication's answer was lost");
     assertEquals(2, result.revision());
-    for (OpenSearchCorpusStore store : List.of(front, taker)) {
-      assertEquals(List.of("b"), search(store, "beta", null));
-      assertEquals(List.of("b"), search(store, "beta", 2L));
-      assertEquals(List.of(), search(store, "beta", 1L));
-      assertEquals(List.of("b"), historyOf(store, 2));
-    }
+    assertRevisionTwoHoldsB();
     assertEquals(3, apply(front, "c", "gamma words").revision(), "the next batch gets the next revision");
     assertEquals(List.of("b"), historyOf(taker, 2));
     assertEquals(List.of("c"), historyOf(taker, 3));
@@ -195,12 +190,7 @@ class LostAnswersTest {
     proxy.stop();
     assertEquals(2, proxy.caught(), "both attempts of the publication lost their answers");
     assertEquals(2, result.revision(), "the head read again names this batch as the publisher of 2");
-    for (OpenSearchCorpusStore store : List.of(front, taker)) {
-      assertEquals(List.of("b"), search(store, "beta", null));
-      assertEquals(List.of("b"), search(store, "beta", 2L));
-      assertEquals(List.of(), search(store, "beta", 1L));
-      assertEquals(List.of("b"), historyOf(store, 2));
-    }
+    assertRevisionTwoHoldsB();
     assertEquals(3, apply(front, "c", "gamma words").revision(), "the next batch gets the next revision");
   }
 
@@ -260,6 +250,16 @@ class LostAnswersTest {
   }
 
   /** Another front's batch, once this front's lease expired (this front stalls, its request in flight). */
+  /** Source "b" was published at revision 2, once, as both fronts see it: latest, pinned, history. */
+  private void assertRevisionTwoHoldsB() {
+    for (OpenSearchCorpusStore store : List.of(front, taker)) {
+      assertEquals(List.of("b"), search(store, "beta", null));
+      assertEquals(List.of("b"), search(store, "beta", 2L));
+      assertEquals(List.of(), search(store, "beta", 1L));
+      assertEquals(List.of("b"), historyOf(store, 2));
+    }
+  }
+
   private void takeOver(CompletableFuture<MutationResult> result) {
     try {
       Thread.sleep(TTL.toMillis() + 500);
