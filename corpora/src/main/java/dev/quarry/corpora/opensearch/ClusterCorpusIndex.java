@@ -34,10 +34,17 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.apache.lucene.analysis.Analyzer;
 
 /**
@@ -66,15 +73,15 @@ final class ClusterCorpusIndex implements CorpusIndex {
   private final ClusterWriter writer;
   private final ExpiredVersions expired;
   private final ExecutorService writes;
-  private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger queued = new AtomicInteger();
   /** Whether an idle reclaim ({@link #reclaimIfIdle}) is queued or running. */
-  private final java.util.concurrent.atomic.AtomicBoolean idleReclaimQueued = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean idleReclaimQueued = new AtomicBoolean();
   private volatile boolean closed;
   /**
    * The store's calls using this index now; {@link #RETIRING} while {@link #retireIfIdle} decides,
    * {@link #RETIRED} once it closed the index for the store's bound.
    */
-  private final java.util.concurrent.atomic.AtomicInteger users = new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger users = new AtomicInteger();
   private static final int RETIRING = -1;
   private static final int RETIRED = -2;
   /** When a call last took this index ({@link System#nanoTime}): the store retires the least recent first. */
@@ -94,12 +101,12 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * front sends now: a search of it may be sent before the head is read (see {@link #search}).
    * Revision 0 is published when the corpus is created.
    */
-  private final java.util.concurrent.atomic.AtomicLong seenPublished = new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong seenPublished = new AtomicLong();
   /** Runs the searches a pinned search sends before it reads the head: blocking HTTP, so virtual threads. */
   private static final ExecutorService EARLY_SEARCHES = Executors.newVirtualThreadPerTaskExecutor();
 
   ClusterCorpusIndex(ClusterHttp http, String index, CorpusInfo info, EngineConfig config, OpenSearchSettings settings,
-      String owner, java.util.function.BooleanSupplier retentionRecorded) {
+      String owner, BooleanSupplier retentionRecorded) {
     this.http = http;
     this.index = index;
     this.info = info;
@@ -200,7 +207,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * Runs {@code work} on this thread with {@code call} as its existence check: the first read of
    * the head in the call reads it (or a mutation, which confirms it first).
    */
-  <T> T withHead(CallHead call, java.util.function.Supplier<T> work) {
+  <T> T withHead(CallHead call, Supplier<T> work) {
     CallHead outer = callHead.get();
     callHead.set(call);
     try {
@@ -453,7 +460,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
   private static ClusterHttp.Answer joinEarly(CompletableFuture<ClusterHttp.Answer> early) {
     try {
       return early.join();
-    } catch (java.util.concurrent.CompletionException e) {
+    } catch (CompletionException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
       }
@@ -673,7 +680,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     closed = true;
     writes.shutdown();
     try {
-      writes.awaitTermination(2, java.util.concurrent.TimeUnit.MINUTES);
+      writes.awaitTermination(2, TimeUnit.MINUTES);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
