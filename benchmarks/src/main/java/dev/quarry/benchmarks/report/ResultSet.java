@@ -9,10 +9,13 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -30,6 +33,7 @@ import java.util.stream.Stream;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ResultSet(String date, String machine, String commit, String run, List<String> notes, List<Row> rows) {
+  private static final Pattern DAY_NUMBER = Pattern.compile("\\d{4}-\\d{2}-\\d{2}-(\\d+)-");
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(SerializationFeature.INDENT_OUTPUT)
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -92,11 +96,16 @@ public record ResultSet(String date, String machine, String commit, String run, 
     }
   }
 
-  /** Every {@code *.json} of {@code folder}, oldest first (by date, then file name). */
+  /**
+   * Every {@code *.json} of {@code folder}, oldest first: by date, then by the day's number in the
+   * file name ({@code 2026-12-02-10-...} after {@code 2026-12-02-9-...}), then by name.
+   */
   public static List<ResultSet> readAll(Path folder) throws IOException {
     List<Path> files;
     try (Stream<Path> list = Files.list(folder)) {
-      files = list.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList();
+      files = list.filter(p -> p.getFileName().toString().endsWith(".json"))
+          .sorted(Comparator.comparingInt(ResultSet::dayNumber).thenComparing(Path::getFileName))
+          .toList();
     }
     List<ResultSet> sets = new ArrayList<>();
     for (Path file : files) {
@@ -104,6 +113,12 @@ public record ResultSet(String date, String machine, String commit, String run, 
     }
     sets.sort((a, b) -> a.date().compareTo(b.date()));
     return sets;
+  }
+
+  /** The number after the date in a result file's name ({@code DATE-N-what.json}), or 0. */
+  static int dayNumber(Path file) {
+    Matcher m = DAY_NUMBER.matcher(file.getFileName().toString());
+    return m.lookingAt() ? Integer.parseInt(m.group(1)) : 0;
   }
 
   public void write(Path file) throws IOException {

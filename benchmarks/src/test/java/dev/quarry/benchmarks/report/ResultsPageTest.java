@@ -109,6 +109,17 @@ class ResultsPageTest {
     assertTrue(e.getMessage().contains("extra"), e.getMessage());
   }
 
+  @Test
+  void readAll_ordersADaysSetsByTheirNumber_tenAfterNine() throws IOException {
+    Path folder = Files.createDirectories(dir.resolve("results"));
+    ResultSet ninth = new ResultSet("2026-11-29", "m", "c9", "r", List.of(), newer().rows());
+    ResultSet tenth = new ResultSet("2026-11-29", "m", "c10", "r", List.of(), newer().rows());
+    tenth.write(folder.resolve("2026-11-29-10-search.json"));
+    ninth.write(folder.resolve("2026-11-29-9-search.json"));
+    older().write(folder.resolve("2026-11-28-12-full.json"));
+    assertEquals(List.of("aaaaaaa", "c9", "c10"), ResultSet.readAll(folder).stream().map(ResultSet::commit).toList());
+  }
+
   /** The kept result sets of the repository all read. */
   @Test
   void keptResultSets_read() throws IOException {

@@ -90,6 +90,7 @@ final class IndexStore implements Closeable {
   private void openWriter() throws IOException {
     IndexWriterConfig iwc = new IndexWriterConfig(analyzer);
     iwc.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+    iwc.setCodec(new QuarryCodec());
     iwc.setSoftDeletesField(Fields.SOFT_DELETES);
     iwc.setSimilarity(new BM25Similarity((float) info.settings().ranking().k1(), (float) info.settings().ranking().b()));
     iwc.setRAMBufferSizeMB(config.ramBufferMb());
