@@ -22,6 +22,19 @@ final class IndexFiles {
     }
   }
 
+  /** Whether any file directly in {@code dir} holds {@code text} (UTF-8) as it is. */
+  static boolean anyFileHolds(Path dir, String text) throws IOException {
+    byte[] needle = text.getBytes(StandardCharsets.UTF_8);
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.toList()) {
+        if (contains(Files.readAllBytes(f), needle)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   private static boolean contains(byte[] haystack, byte[] needle) {
     outer:
     for (int i = 0; i + needle.length <= haystack.length; i++) {
