@@ -178,7 +178,6 @@ final class ClusterWriter {
       // Nothing changes: no revision. Only an idempotency record, if any, is written (durably, visibly).
       if (bulk.size() > 0) {
         bulkWrite(bulk.toByteArray());
-        refresh();
       }
       return result;
     }
@@ -189,18 +188,18 @@ final class ClusterWriter {
     beforeWrites.run();
     try {
       leaseBeforeWrite();
+      // Refreshed as part of the write: a by-query delete of a purge sees the index as of its last
+      // refresh, and deletes each document only if it is unchanged since, so without it the live
+      // version the bulk write just marked superseded would conflict, be skipped, and survive the
+      // purge for pinned searches.
       bulkWrite(bulk.toByteArray());
-      if (!purged.isEmpty()) {
-        // A by-query delete sees the index as of its last refresh, and deletes each document only
-        // if it is unchanged since: without this refresh, the live version the bulk write just
-        // marked superseded would conflict, be skipped, and survive the purge for pinned searches.
-        refresh();
-      }
       for (String source : purged) {
         leaseBeforeWrite();
         purge(source, r);
       }
-      refresh();
+      if (!purged.isEmpty()) {
+        refresh();
+      }
     } catch (LeaseLost e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE,
           "the writer lease expired before the change was written; nothing was applied", null, false, null);
@@ -574,14 +573,22 @@ final class ClusterWriter {
     http.json("POST", "/" + index + "/_update_by_query?conflicts=proceed", erase).require("purging history");
   }
 
+  /**
+   * Writes {@code body} and refreshes the shards it wrote to before it answers ({@code
+   * refresh=true}: on every in-sync copy, with document replication), so the documents are visible
+   * when it returns, with one request instead of a write and a refresh. The answer keeps only
+   * whether an item failed and the failures (one item per document otherwise).
+   */
   private void bulkWrite(byte[] body) {
-    ClusterHttp.Answer a = http.ndjson("/" + index + "/_bulk", body).require("writing");
+    ClusterHttp.Answer a = http.ndjson("/" + index + "/_bulk?refresh=true&filter_path=errors,items.*.error,error", body)
+        .require("writing");
     if (a.body().path("errors").asBoolean()) {
       for (JsonNode item : a.body().path("items")) {
-        JsonNode result = item.elements().next();
-        if (result.has("error")) {
-          throw new QuarryException(ErrorCode.UNAVAILABLE,
-              "the cluster refused a write: " + ClusterHttp.abbreviate(result.get("error").toString()));
+        for (JsonNode result : (Iterable<JsonNode>) item::elements) {
+          if (result.has("error")) {
+            throw new QuarryException(ErrorCode.UNAVAILABLE,
+                "the cluster refused a write: " + ClusterHttp.abbreviate(result.get("error").toString()));
+          }
         }
       }
     }
