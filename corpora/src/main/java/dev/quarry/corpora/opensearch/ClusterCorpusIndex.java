@@ -368,7 +368,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     if (ahead >= 0 && ahead <= seen && !queryTokens.isEmpty()) {
       ObjectNode body = searchBody(request, syntax, ahead, joined.toString());
       earlyBody = body;
-      early = CompletableFuture.supplyAsync(() -> http.json("POST", "/" + index + "/_search", body), EARLY_SEARCHES);
+      early = CompletableFuture.supplyAsync(() -> http.json("POST", searchPath(), body), EARLY_SEARCHES);
     }
     long latest = revision();
     long p = latest;
@@ -391,7 +391,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     }
     ObjectNode body = early != null ? earlyBody : searchBody(request, syntax, p, joined.toString());
     ObjectNode query = (ObjectNode) body.get("query");
-    JsonNode answer = (early != null ? joinEarly(early) : http.json("POST", "/" + index + "/_search", body))
+    JsonNode answer = (early != null ? joinEarly(early) : http.json("POST", searchPath(), body))
         .require("searching").body();
     List<Hit> hits = new ArrayList<>();
     Map<String, Integer> perSource = new HashMap<>();
@@ -418,6 +418,15 @@ final class ClusterCorpusIndex implements CorpusIndex {
     List<FacetCounts> facets = request.facets().isEmpty() ? List.of()
         : ClusterFacets.count(http, index, query, request.facets());
     return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), hits, facets);
+  }
+
+  /**
+   * Where a search goes: its answer keeps only what {@link #search} reads, each hit's score and
+   * fields (and an error's description), not the hits' index, id and sort values or the shards'
+   * summary.
+   */
+  private String searchPath() {
+    return "/" + index + "/_search?filter_path=hits.hits._score,hits.hits._source,error";
   }
 
   /** The search of revision {@code p}: the best chunks for the query's terms {@code joined}, with the request's filters. */
