@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.lucene.analysis.Analyzer;
 
@@ -88,9 +89,16 @@ final class ClusterWriter {
 
   /** {@link #apply} once the lease is taken. */
   private MutationResult applyHoldingLease(Mutation m, List<SourcePreparation.Prepared> prepared) {
+    List<String> sources = m.operations().stream().map(SourceOperation::source).toList();
+    // The batch's live source records are read beside the head: while this front holds the lease
+    // nothing else writes them, and they do not depend on the head's revision. Only a roll-back of a
+    // revision a dead writer left changes them (it revives the versions that revision replaced):
+    // they are read again after it.
+    CompletableFuture<Map<String, JsonNode>> live = reads.liveRecordsBeside(sources);
     CorpusHead head = CorpusHead.read(http, index);
     if (head.writing() != null) {
       head = rollBack(head);
+      live = CompletableFuture.completedFuture(reads.liveRecords(sources));
     }
     long p = head.published();
     if (m.idempotency() != null) {
@@ -100,10 +108,11 @@ final class ClusterWriter {
         return stored.get().result().asReplay();
       }
     }
-    return write(m, prepared, head, p);
+    return write(m, prepared, head, p, ClusterCorpusIndex.joinBeside(live));
   }
 
-  private MutationResult write(Mutation m, List<SourcePreparation.Prepared> prepared, CorpusHead head, long p) {
+  private MutationResult write(Mutation m, List<SourcePreparation.Prepared> prepared, CorpusHead head, long p,
+      Map<String, JsonNode> live) {
     long r = p + 1;
     // Names this batch in the head (its mark and publication) and in its history entries.
     String name = lease.owner() + "/" + batches.incrementAndGet();
@@ -115,7 +124,6 @@ final class ClusterWriter {
     int changes = 0;
     List<Receipt.Status> statuses = new ArrayList<>();
     List<Current> currents = new ArrayList<>();
-    Map<String, JsonNode> live = reads.liveRecords(m.operations().stream().map(SourceOperation::source).toList());
     for (int i = 0; i < m.operations().size(); i++) {
       SourceOperation op = m.operations().get(i);
       Current current = current(live.get(op.source()));
