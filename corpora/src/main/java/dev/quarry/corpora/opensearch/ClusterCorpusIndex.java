@@ -102,8 +102,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * Revision 0 is published when the corpus is created.
    */
   private final AtomicLong seenPublished = new AtomicLong();
-  /** Runs the searches a pinned search sends before it reads the head: blocking HTTP, so virtual threads. */
-  private static final ExecutorService EARLY_SEARCHES = Executors.newVirtualThreadPerTaskExecutor();
+  /**
+   * Runs the requests sent beside a read of the head (a search's, a batch's live source records):
+   * blocking HTTP, so virtual threads.
+   */
+  private static final ExecutorService BESIDE_HEAD = Executors.newVirtualThreadPerTaskExecutor();
 
   ClusterCorpusIndex(ClusterHttp http, String index, CorpusInfo info, EngineConfig config, OpenSearchSettings settings,
       String owner, BooleanSupplier retentionRecorded) {
@@ -368,7 +371,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     if (ahead >= 0 && ahead <= seen && !queryTokens.isEmpty()) {
       ObjectNode body = searchBody(request, syntax, ahead, joined.toString());
       earlyBody = body;
-      early = CompletableFuture.supplyAsync(() -> http.json("POST", "/" + index + "/_search", body), EARLY_SEARCHES);
+      early = CompletableFuture.supplyAsync(() -> http.json("POST", searchPath(), body), BESIDE_HEAD);
     }
     long latest = revision();
     long p = latest;
@@ -391,7 +394,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     }
     ObjectNode body = early != null ? earlyBody : searchBody(request, syntax, p, joined.toString());
     ObjectNode query = (ObjectNode) body.get("query");
-    JsonNode answer = (early != null ? joinEarly(early) : http.json("POST", "/" + index + "/_search", body))
+    JsonNode answer = (early != null ? joinBeside(early) : http.json("POST", searchPath(), body))
         .require("searching").body();
     List<Hit> hits = new ArrayList<>();
     Map<String, Integer> perSource = new HashMap<>();
@@ -418,6 +421,15 @@ final class ClusterCorpusIndex implements CorpusIndex {
     List<FacetCounts> facets = request.facets().isEmpty() ? List.of()
         : ClusterFacets.count(http, index, query, request.facets());
     return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), hits, facets);
+  }
+
+  /**
+   * Where a search goes: its answer keeps only what {@link #search} reads, each hit's score and
+   * fields (and an error's description), not the hits' index, id and sort values or the shards'
+   * summary.
+   */
+  private String searchPath() {
+    return "/" + index + "/_search?filter_path=hits.hits._score,hits.hits._source,error";
   }
 
   /** The search of revision {@code p}: the best chunks for the query's terms {@code joined}, with the request's filters. */
@@ -456,10 +468,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
     return body;
   }
 
-  /** The answer to a search sent ahead of the head's read, or the failure that request met. */
-  private static ClusterHttp.Answer joinEarly(CompletableFuture<ClusterHttp.Answer> early) {
+  /** The result of a request sent beside the head's read (see {@link #BESIDE_HEAD}), or the failure it met. */
+  static <T> T joinBeside(CompletableFuture<T> beside) {
     try {
-      return early.join();
+      return beside.join();
     } catch (CompletionException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
@@ -495,6 +507,14 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   private static long elapsedMs(long start) {
     return (System.nanoTime() - start) / 1_000_000;
+  }
+
+  /**
+   * {@link #liveRecords}, sent now on a thread of its own, for a writer that reads the head
+   * meanwhile (join it with {@link #joinBeside}).
+   */
+  CompletableFuture<Map<String, JsonNode>> liveRecordsBeside(List<String> sources) {
+    return CompletableFuture.supplyAsync(() -> liveRecords(sources), BESIDE_HEAD);
   }
 
   /**

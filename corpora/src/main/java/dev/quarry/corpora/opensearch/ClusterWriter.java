@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.lucene.analysis.Analyzer;
 
@@ -88,9 +89,16 @@ final class ClusterWriter {
 
   /** {@link #apply} once the lease is taken. */
   private MutationResult applyHoldingLease(Mutation m, List<SourcePreparation.Prepared> prepared) {
+    List<String> sources = m.operations().stream().map(SourceOperation::source).toList();
+    // The batch's live source records are read beside the head: while this front holds the lease
+    // nothing else writes them, and they do not depend on the head's revision. Only a roll-back of a
+    // revision a dead writer left changes them (it revives the versions that revision replaced):
+    // they are read again after it.
+    CompletableFuture<Map<String, JsonNode>> live = reads.liveRecordsBeside(sources);
     CorpusHead head = CorpusHead.read(http, index);
     if (head.writing() != null) {
       head = rollBack(head);
+      live = CompletableFuture.completedFuture(reads.liveRecords(sources));
     }
     long p = head.published();
     if (m.idempotency() != null) {
@@ -100,10 +108,11 @@ final class ClusterWriter {
         return stored.get().result().asReplay();
       }
     }
-    return write(m, prepared, head, p);
+    return write(m, prepared, head, p, ClusterCorpusIndex.joinBeside(live));
   }
 
-  private MutationResult write(Mutation m, List<SourcePreparation.Prepared> prepared, CorpusHead head, long p) {
+  private MutationResult write(Mutation m, List<SourcePreparation.Prepared> prepared, CorpusHead head, long p,
+      Map<String, JsonNode> live) {
     long r = p + 1;
     // Names this batch in the head (its mark and publication) and in its history entries.
     String name = lease.owner() + "/" + batches.incrementAndGet();
@@ -115,7 +124,6 @@ final class ClusterWriter {
     int changes = 0;
     List<Receipt.Status> statuses = new ArrayList<>();
     List<Current> currents = new ArrayList<>();
-    Map<String, JsonNode> live = reads.liveRecords(m.operations().stream().map(SourceOperation::source).toList());
     for (int i = 0; i < m.operations().size(); i++) {
       SourceOperation op = m.operations().get(i);
       Current current = current(live.get(op.source()));
@@ -178,7 +186,6 @@ final class ClusterWriter {
       // Nothing changes: no revision. Only an idempotency record, if any, is written (durably, visibly).
       if (bulk.size() > 0) {
         bulkWrite(bulk.toByteArray());
-        refresh();
       }
       return result;
     }
@@ -189,18 +196,18 @@ final class ClusterWriter {
     beforeWrites.run();
     try {
       leaseBeforeWrite();
+      // Refreshed as part of the write: a by-query delete of a purge sees the index as of its last
+      // refresh, and deletes each document only if it is unchanged since, so without it the live
+      // version the bulk write just marked superseded would conflict, be skipped, and survive the
+      // purge for pinned searches.
       bulkWrite(bulk.toByteArray());
-      if (!purged.isEmpty()) {
-        // A by-query delete sees the index as of its last refresh, and deletes each document only
-        // if it is unchanged since: without this refresh, the live version the bulk write just
-        // marked superseded would conflict, be skipped, and survive the purge for pinned searches.
-        refresh();
-      }
       for (String source : purged) {
         leaseBeforeWrite();
         purge(source, r);
       }
-      refresh();
+      if (!purged.isEmpty()) {
+        refresh();
+      }
     } catch (LeaseLost e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE,
           "the writer lease expired before the change was written; nothing was applied", null, false, null);
@@ -574,14 +581,22 @@ final class ClusterWriter {
     http.json("POST", "/" + index + "/_update_by_query?conflicts=proceed", erase).require("purging history");
   }
 
+  /**
+   * Writes {@code body} and refreshes the shards it wrote to before it answers ({@code
+   * refresh=true}: on every in-sync copy, with document replication), so the documents are visible
+   * when it returns, with one request instead of a write and a refresh. The answer keeps only
+   * whether an item failed and the failures (one item per document otherwise).
+   */
   private void bulkWrite(byte[] body) {
-    ClusterHttp.Answer a = http.ndjson("/" + index + "/_bulk", body).require("writing");
+    ClusterHttp.Answer a = http.ndjson("/" + index + "/_bulk?refresh=true&filter_path=errors,items.*.error,error", body)
+        .require("writing");
     if (a.body().path("errors").asBoolean()) {
       for (JsonNode item : a.body().path("items")) {
-        JsonNode result = item.elements().next();
-        if (result.has("error")) {
-          throw new QuarryException(ErrorCode.UNAVAILABLE,
-              "the cluster refused a write: " + ClusterHttp.abbreviate(result.get("error").toString()));
+        for (JsonNode result : (Iterable<JsonNode>) item::elements) {
+          if (result.has("error")) {
+            throw new QuarryException(ErrorCode.UNAVAILABLE,
+                "the cluster refused a write: " + ClusterHttp.abbreviate(result.get("error").toString()));
+          }
         }
       }
     }

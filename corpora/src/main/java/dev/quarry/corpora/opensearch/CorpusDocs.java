@@ -69,8 +69,11 @@ final class CorpusDocs {
     for (String number : List.of("added", "superseded", "published", "writing", "expires", "seq", "chunk")) {
       p.putObject(number).put("type", "long");
     }
+    // Scored only (BM25 reads term frequencies and norms): no positions, which only phrases read,
+    // from the phrase fields below. Indexing and refreshing them would cost each batch for nothing.
     for (String tokens : List.of("tokens", "title_tokens")) {
-      p.putObject(tokens).put("type", "text").put("analyzer", "whitespace").put("similarity", "quarry_bm25");
+      p.putObject(tokens).put("type", "text").put("analyzer", "whitespace").put("similarity", "quarry_bm25")
+          .put("index_options", "freqs");
     }
     // The operator syntax's phrases, required and excluded words: they only filter, so they need no norms.
     for (String phrases : List.of("phrase_tokens", "title_phrase_tokens")) {
