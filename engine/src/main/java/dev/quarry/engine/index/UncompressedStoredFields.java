@@ -25,7 +25,7 @@ import org.apache.lucene.util.BytesRef;
  */
 final class UncompressedStoredFields {
   /** The format's name in segment headers; a new layout needs a new name, never a changed one. */
-  static final String FORMAT_NAME = "QuarryStoredFieldsUncompressed";
+  private static final String FORMAT_NAME = "QuarryStoredFieldsUncompressed";
   /**
    * Bytes per block: a block's header (its documents' lengths) is decoded whenever a search reads
    * a chunk from another block, so blocks stay small; decompression no longer sets their size.
@@ -35,7 +35,7 @@ final class UncompressedStoredFields {
   /** Lucene's own default for the block index's shift. */
   private static final int BLOCK_SHIFT = 10;
 
-  static final CompressionMode MODE = new CompressionMode() {
+  private static final CompressionMode MODE = new CompressionMode() {
     @Override
     public Compressor newCompressor() {
       return new Compressor() {

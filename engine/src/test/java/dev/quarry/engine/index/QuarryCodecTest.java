@@ -79,13 +79,7 @@ class QuarryCodecTest {
           case 1 -> 16 * 1024 + random.nextInt(60_000);
           default -> random.nextInt(3_000);
         };
-        String text = randomText(random, length);
-        texts.add(text);
-        Document doc = new Document();
-        doc.add(new StringField("id", Integer.toString(i), Field.Store.YES));
-        doc.add(new StoredField("text", text));
-        doc.add(new StoredField("n", (long) i * 31));
-        writer.addDocument(doc);
+        texts.add(add(writer, i, randomText(random, length)));
       }
       writer.commit();
       assertReadsBack(directory, texts);
