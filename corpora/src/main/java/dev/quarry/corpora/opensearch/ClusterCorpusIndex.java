@@ -67,6 +67,12 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   private final ClusterHttp http;
   private final String index;
+  /**
+   * Where a search goes: its answer keeps only what {@link #search} reads, each hit's score and
+   * fields (and an error's description), not the hits' index, id and sort values or the shards'
+   * summary.
+   */
+  private final String searchPath;
   private final CorpusInfo info;
   private final EngineConfig config;
   private final Analyzer analyzer;
@@ -112,6 +118,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
       String owner, BooleanSupplier retentionRecorded) {
     this.http = http;
     this.index = index;
+    this.searchPath = "/" + index + "/_search?filter_path=hits.hits._score,hits.hits._source,error";
     this.info = info;
     this.config = config;
     this.analyzer = Analyzers.forLanguage(info.settings().language());
@@ -371,7 +378,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     if (ahead >= 0 && ahead <= seen && !queryTokens.isEmpty()) {
       ObjectNode body = searchBody(request, syntax, ahead, joined.toString());
       earlyBody = body;
-      early = CompletableFuture.supplyAsync(() -> http.json("POST", searchPath(), body), BESIDE_HEAD);
+      early = CompletableFuture.supplyAsync(() -> http.json("POST", searchPath, body), BESIDE_HEAD);
     }
     long latest = revision();
     long p = latest;
@@ -394,7 +401,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     }
     ObjectNode body = early != null ? earlyBody : searchBody(request, syntax, p, joined.toString());
     ObjectNode query = (ObjectNode) body.get("query");
-    JsonNode answer = (early != null ? joinBeside(early) : http.json("POST", searchPath(), body))
+    JsonNode answer = (early != null ? joinBeside(early) : http.json("POST", searchPath, body))
         .require("searching").body();
     List<Hit> hits = new ArrayList<>();
     Map<String, Integer> perSource = new HashMap<>();
@@ -421,15 +428,6 @@ final class ClusterCorpusIndex implements CorpusIndex {
     List<FacetCounts> facets = request.facets().isEmpty() ? List.of()
         : ClusterFacets.count(http, index, query, request.facets());
     return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), hits, facets);
-  }
-
-  /**
-   * Where a search goes: its answer keeps only what {@link #search} reads, each hit's score and
-   * fields (and an error's description), not the hits' index, id and sort values or the shards'
-   * summary.
-   */
-  private String searchPath() {
-    return "/" + index + "/_search?filter_path=hits.hits._score,hits.hits._source,error";
   }
 
   /** The search of revision {@code p}: the best chunks for the query's terms {@code joined}, with the request's filters. */

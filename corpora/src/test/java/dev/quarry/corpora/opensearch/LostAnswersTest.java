@@ -20,6 +20,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -229,7 +230,7 @@ class LostAnswersTest {
       hasty.create("docs", CorpusSettings.DEFAULT);
       apply(hasty, "a", "alpha words");
       // From the publication of 2 on, no request reaches the node.
-      java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean();
+      AtomicBoolean down = new AtomicBoolean();
       Predicate<LosingProxy.Request> publication = publicationOf(2);
       proxy.dropEvery(r -> down.get() || (publication.test(r) && !down.getAndSet(true)));
 
@@ -249,7 +250,6 @@ class LostAnswersTest {
     }
   }
 
-  /** Another front's batch, once this front's lease expired (this front stalls, its request in flight). */
   /** Source "b" was published at revision 2, once, as both fronts see it: latest, pinned, history. */
   private void assertRevisionTwoHoldsB() {
     for (OpenSearchCorpusStore store : List.of(front, taker)) {
@@ -260,6 +260,7 @@ class LostAnswersTest {
     }
   }
 
+  /** Another front's batch, once this front's lease expired (this front stalls, its request in flight). */
   private void takeOver(CompletableFuture<MutationResult> result) {
     try {
       Thread.sleep(TTL.toMillis() + 500);
