@@ -26,8 +26,9 @@ class ConcurrentSearchTest {
       Random random = new Random(11);
       List<String> words = List.of("alpha", "beta", "gamma", "delta", "omega", "sigma");
       for (int round = 0; round < 8; round++) {
-        corpus.index(new Source("s" + random.nextInt(6), RevisionSearchTest.sentence(random, words, 7)),
-            new Source("s" + random.nextInt(6), RevisionSearchTest.sentence(random, words, 4)));
+        List<String> ids = RevisionSearchTest.distinctIds(random, "s", 6, 2);
+        corpus.index(new Source(ids.get(0), RevisionSearchTest.sentence(random, words, 7)),
+            new Source(ids.get(1), RevisionSearchTest.sentence(random, words, 4)));
       }
       List<SearchRequest> requests = new ArrayList<>();
       for (long rev = 1; rev <= corpus.revision(); rev++) {

@@ -16,6 +16,7 @@ import dev.quarry.engine.search.TestCorpus.Source;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,8 +82,8 @@ class RevisionSearchTest {
       RevisionSearcher searcher = corpus.newSearcher();
       for (int round = 0; round < 12; round++) {
         List<Source> batch = new ArrayList<>();
-        for (int s = 0; s < 3; s++) {
-          batch.add(new Source("s" + random.nextInt(8), sentence(random, words, 6), sentence(random, words, 9))
+        for (String id : distinctIds(random, "s", 8, 3)) {
+          batch.add(new Source(id, sentence(random, words, 6), sentence(random, words, 9))
               .withTitle(sentence(random, words, 2)));
         }
         corpus.index(batch.toArray(Source[]::new));
@@ -154,8 +155,9 @@ class RevisionSearchTest {
     try (TestCorpus corpus = new TestCorpus(dir, random)) {
       List<String> words = List.of("north", "south", "east", "west", "wind", "rain", "snow", "storm");
       for (int round = 0; round < 10; round++) {
-        corpus.index(new Source("doc" + random.nextInt(15), sentence(random, words, 8), sentence(random, words, 5)),
-            new Source("doc" + random.nextInt(15), sentence(random, words, 12)));
+        List<String> ids = distinctIds(random, "doc", 15, 2);
+        corpus.index(new Source(ids.get(0), sentence(random, words, 8), sentence(random, words, 5)),
+            new Source(ids.get(1), sentence(random, words, 12)));
       }
       long pinned = corpus.revision();
       RevisionSearcher searcher = corpus.newSearcher();
@@ -211,6 +213,16 @@ class RevisionSearchTest {
       List<Hit> hits = search(corpus, corpus.newSearcher(), at("river", r1)).hits();
       assertEquals(List.of("open"), hits.stream().map(Hit::source).toList());
     }
+  }
+
+  /** {@code count} distinct ids drawn from {@code prefix + 0 .. prefix + (pool - 1)}: one revision names a source once. */
+  static List<String> distinctIds(Random random, String prefix, int pool, int count) {
+    List<String> ids = new ArrayList<>(pool);
+    for (int i = 0; i < pool; i++) {
+      ids.add(prefix + i);
+    }
+    Collections.shuffle(ids, random);
+    return ids.subList(0, count);
   }
 
   static String sentence(Random random, List<String> words, int length) {

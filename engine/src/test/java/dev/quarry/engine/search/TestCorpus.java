@@ -13,9 +13,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
@@ -122,8 +124,18 @@ public final class TestCorpus implements Closeable {
     }
   }
 
-  /** Writes (or replaces) the sources at one new revision, and makes them searchable. */
+  /**
+   * Writes (or replaces) the sources at one new revision, and makes them searchable. A source may
+   * appear once, as in a {@link dev.quarry.engine.Mutation}: a second version in the same revision
+   * would be added and superseded at once, which the engine never writes.
+   */
   public long index(Source... sources) throws IOException {
+    Set<String> seen = new HashSet<>();
+    for (Source source : sources) {
+      if (!seen.add(source.id())) {
+        throw new IllegalArgumentException("source " + source.id() + " appears twice in one revision");
+      }
+    }
     long rev = ++revision;
     for (Source source : sources) {
       supersede(source.id(), rev);
