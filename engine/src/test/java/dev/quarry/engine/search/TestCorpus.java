@@ -126,8 +126,9 @@ public final class TestCorpus implements Closeable {
 
   /**
    * Writes (or replaces) the sources at one new revision, and makes them searchable. A source may
-   * appear once, as in a {@link dev.quarry.engine.Mutation}: a second version in the same revision
-   * would be added and superseded at once, which the engine never writes.
+   * appear once, as in a {@link dev.quarry.engine.Mutation}: two versions written at one revision
+   * would share one version key, and the next supersession of that key would move the first
+   * version's superseded revision past the revision it was hidden at, which the engine never writes.
    */
   public long index(Source... sources) throws IOException {
     Set<String> seen = new HashSet<>();
