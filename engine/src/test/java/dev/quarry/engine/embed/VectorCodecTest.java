@@ -1,0 +1,70 @@
+package dev.quarry.engine.embed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.quarry.engine.TestSeed;
+import java.util.Random;
+import org.apache.lucene.util.BytesRef;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(TestSeed.class)
+class VectorCodecTest {
+  @Test
+  void dot_addsInTheDocumentedOrder() {
+    // Ten components: eight fill the lanes, two are added after the lanes' pairwise sum.
+    float[] query = {0.1f, -0.2f, 0.3f, 0.05f, -0.7f, 0.11f, 0.013f, 0.9f, 0.4f, -0.25f};
+    byte[] stored = {12, -7, 100, 127, -127, 3, 55, -1, 64, 9};
+    float[] lanes = new float[VectorCodec.LANES];
+    for (int i = 0; i < 8; i++) {
+      lanes[i] = query[i] * stored[i];
+    }
+    float sum = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
+    sum += query[8] * stored[8];
+    sum += query[9] * stored[9];
+    assertEquals(Float.floatToIntBits(sum / VectorCodec.SCALE),
+        Float.floatToIntBits(VectorCodec.dot(query, new BytesRef(stored))));
+  }
+
+  @Test
+  void dot_isTheCosineUpToRounding_andDependsOnlyOnTheBytes(Random random) {
+    for (int round = 0; round < 200; round++) {
+      int dims = 1 + random.nextInt(400);
+      float[] query = unit(random, dims);
+      byte[] stored = VectorCodec.encode(unit(random, dims));
+      double exact = 0;
+      for (int i = 0; i < dims; i++) {
+        exact += (double) query[i] * stored[i];
+      }
+      exact /= VectorCodec.SCALE;
+      float dot = VectorCodec.dot(query, new BytesRef(stored));
+      assertEquals(exact, dot, 1e-4, "dims " + dims);
+      // The same bytes elsewhere in a larger array (as doc values hand them out) give the same bits.
+      int offset = random.nextInt(50);
+      byte[] shifted = new byte[offset + dims + random.nextInt(50)];
+      random.nextBytes(shifted);
+      System.arraycopy(stored, 0, shifted, offset, dims);
+      assertEquals(Float.floatToIntBits(dot),
+          Float.floatToIntBits(VectorCodec.dot(query, new BytesRef(shifted, offset, dims))));
+    }
+  }
+
+  @Test
+  void dot_refusesAStoredVectorOfAnotherLength() {
+    assertThrows(IllegalStateException.class, () -> VectorCodec.dot(new float[4], new BytesRef(new byte[3])));
+  }
+
+  private static float[] unit(Random random, int dims) {
+    float[] v = new float[dims];
+    double norm = 0;
+    for (int i = 0; i < dims; i++) {
+      v[i] = (float) random.nextGaussian();
+      norm += (double) v[i] * v[i];
+    }
+    for (int i = 0; i < dims; i++) {
+      v[i] /= (float) Math.sqrt(norm);
+    }
+    return v;
+  }
+}
