@@ -38,8 +38,8 @@ public final class VectorCodec {
    * component order, to partial sum {@code i % 8}; the eight partial sums are added pairwise
    * ({@code ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))}); the components left over are
    * then added in order. Eight independent sums let the processor overlap the additions, which one
-   * running sum (each addition waiting for the one before) does not: an exact scan reads every
-   * chunk's vector, so this loop is most of a semantic search's time.
+   * running sum (each addition waiting for the one before) does not; an exact scan computes this
+   * for every chunk in scope.
    */
   public static float dot(float[] query, BytesRef stored) {
     if (stored.length != query.length) {
