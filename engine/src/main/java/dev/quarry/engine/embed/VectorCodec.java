@@ -28,6 +28,11 @@ public final class VectorCodec {
     return out;
   }
 
+  /** Whether {@link #dot} runs on the Vector API in this JVM (else on the scalar loop, with the same bits). */
+  public static boolean usesVectorApi() {
+    return !(LaneDot.FASTEST instanceof ScalarLaneDot);
+  }
+
   /** Partial sums of {@link #dot}: component {@code i} goes to lane {@code i % LANES}. */
   static final int LANES = 8;
 
@@ -39,40 +44,15 @@ public final class VectorCodec {
    * ({@code ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))}); the components left over are
    * then added in order. Eight independent sums let the processor overlap the additions, which one
    * running sum (each addition waiting for the one before) does not; an exact scan computes this
-   * for every chunk in scope.
+   * for every chunk in scope. With the incubator module {@code jdk.incubator.vector} (which
+   * {@code quarry serve} adds) the eight sums are the lanes of one vector register; without it a
+   * scalar loop computes the same bits.
    */
   public static float dot(float[] query, BytesRef stored) {
     if (stored.length != query.length) {
       throw new IllegalStateException("stored vector has " + stored.length + " components; the query has "
           + query.length);
     }
-    byte[] b = stored.bytes;
-    int off = stored.offset;
-    int n = query.length;
-    int whole = n - n % LANES;
-    float s0 = 0f;
-    float s1 = 0f;
-    float s2 = 0f;
-    float s3 = 0f;
-    float s4 = 0f;
-    float s5 = 0f;
-    float s6 = 0f;
-    float s7 = 0f;
-    for (int i = 0; i < whole; i += LANES) {
-      int at = off + i;
-      s0 += query[i] * b[at];
-      s1 += query[i + 1] * b[at + 1];
-      s2 += query[i + 2] * b[at + 2];
-      s3 += query[i + 3] * b[at + 3];
-      s4 += query[i + 4] * b[at + 4];
-      s5 += query[i + 5] * b[at + 5];
-      s6 += query[i + 6] * b[at + 6];
-      s7 += query[i + 7] * b[at + 7];
-    }
-    float sum = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
-    for (int i = whole; i < n; i++) {
-      sum += query[i] * b[off + i];
-    }
-    return sum / SCALE;
+    return LaneDot.FASTEST.sum(query, stored.bytes, stored.offset) / SCALE;
   }
 }

@@ -2,10 +2,13 @@ package dev.quarry.engine.embed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.quarry.engine.TestSeed;
 import java.util.Random;
+import jdk.incubator.vector.FloatVector;
 import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -57,6 +60,27 @@ class VectorCodecTest {
       System.arraycopy(stored, 0, shifted, offset, dims);
       assertEquals(Float.floatToIntBits(dot),
           Float.floatToIntBits(VectorCodec.dot(query, new BytesRef(shifted, offset, dims))));
+    }
+  }
+
+  @Test
+  void vectorApiAndScalarLoop_giveTheSameBits(Random random) {
+    assumeTrue(FloatVector.SPECIES_PREFERRED.vectorBitSize() >= 256, "this processor has no 8-float registers");
+    LaneDot vectorApi = new VectorApiLaneDot();
+    // Where the JVM has the module and the registers (as these tests' JVM has), searches use it.
+    assertSame(VectorApiLaneDot.class, LaneDot.FASTEST.getClass());
+    for (int round = 0; round < 2_000; round++) {
+      int dims = 1 + random.nextInt(800);
+      float[] query = new float[dims];
+      for (int i = 0; i < dims; i++) {
+        // Magnitudes spread over many binades, so that every rounding of the scalar loop is exercised.
+        query[i] = (float) (random.nextGaussian() * Math.pow(2, random.nextInt(40) - 30));
+      }
+      int offset = random.nextInt(40);
+      byte[] stored = new byte[offset + dims + random.nextInt(40)];
+      random.nextBytes(stored);
+      assertEquals(Float.floatToIntBits(ScalarLaneDot.INSTANCE.sum(query, stored, offset)),
+          Float.floatToIntBits(vectorApi.sum(query, stored, offset)), "round " + round + ", dims " + dims);
     }
   }
 
