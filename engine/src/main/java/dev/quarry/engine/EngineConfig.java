@@ -28,6 +28,7 @@ public final class EngineConfig {
   private final Clock clock;
   private final EmbeddingModels embeddingModels;
   private final EngineListener listener;
+  private final SearchConcurrency searchConcurrency;
   private final SearchCaches searchCaches = new SearchCaches();
 
   private EngineConfig(Builder b) {
@@ -39,6 +40,7 @@ public final class EngineConfig {
     this.ramBufferMb = b.ramBufferMb;
     this.clock = b.clock;
     this.embeddingModels = b.embeddingModels;
+    this.searchConcurrency = b.searchConcurrency;
   }
 
   public static EngineConfig defaults() {
@@ -83,6 +85,11 @@ public final class EngineConfig {
     return searchCaches;
   }
 
+  /** The threads a search may split an exact semantic scan across ({@link SearchConcurrency#commonPool()} by default). */
+  public SearchConcurrency searchConcurrency() {
+    return searchConcurrency;
+  }
+
   /** The embedding models this process runs; a corpus whose model is not here cannot be opened. */
   public EmbeddingModels embeddingModels() {
     return embeddingModels;
@@ -98,6 +105,7 @@ public final class EngineConfig {
     private double ramBufferMb = DEFAULT_RAM_BUFFER_MB;
     private Clock clock = Clock.systemUTC();
     private EmbeddingModels embeddingModels = EmbeddingModels.NONE;
+    private SearchConcurrency searchConcurrency = SearchConcurrency.commonPool();
 
     private Builder() {}
 
@@ -148,6 +156,12 @@ public final class EngineConfig {
 
     public Builder embeddingModels(EmbeddingModels models) {
       this.embeddingModels = Objects.requireNonNull(models, "embeddingModels");
+      return this;
+    }
+
+    /** Expert: where a search's exact semantic scan runs ({@link SearchConcurrency#SEARCHING_THREAD_ONLY} to never split it). */
+    public Builder searchConcurrency(SearchConcurrency concurrency) {
+      this.searchConcurrency = Objects.requireNonNull(concurrency, "searchConcurrency");
       return this;
     }
 

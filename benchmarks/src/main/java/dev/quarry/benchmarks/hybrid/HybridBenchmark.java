@@ -17,9 +17,11 @@ import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.Receipt;
+import dev.quarry.engine.SearchConcurrency;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
+import dev.quarry.engine.embed.VectorCodec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,7 +40,9 @@ import java.util.Locale;
  * resident memory each model adds.
  *
  * <p>Command line: {@code java -jar benchmarks.jar hybrid [--corpus generated|jsonl:FILE] [--docs N]
- * [--chunks 10000,100000] [--model NAME] [--queries N] [--out FILE]}.
+ * [--chunks 10000,100000] [--model NAME] [--queries N] [--parallelism N] [--out FILE]}; {@code
+ * --parallelism} is the most parts an exact scan is cut into (the machine's processors by default,
+ * 1 to scan on the searching thread alone).
  *
  * <p>To reach large chunk counts without hours of embedding, the large corpora repeat the
  * {@code --docs} documents under new source ids: their vectors come from the embedding cache, and
@@ -57,15 +61,18 @@ public final class HybridBenchmark {
   private final List<Integer> chunkCounts;
   private final String model;
   private final int queryCount;
+  private final SearchConcurrency concurrency;
   private final Path workspace;
   private final StringBuilder report = new StringBuilder();
 
-  HybridBenchmark(Corpus corpus, int docs, List<Integer> chunkCounts, String model, int queryCount, Path workspace) {
+  HybridBenchmark(Corpus corpus, int docs, List<Integer> chunkCounts, String model, int queryCount,
+      SearchConcurrency concurrency, Path workspace) {
     this.corpus = corpus;
     this.docs = docs;
     this.chunkCounts = chunkCounts;
     this.model = model;
     this.queryCount = queryCount;
+    this.concurrency = concurrency;
     this.workspace = workspace;
   }
 
@@ -75,6 +82,7 @@ public final class HybridBenchmark {
     List<Integer> chunks = List.of(10_000);
     String model = Models.DEFAULT_MODEL;
     int queries = 200;
+    SearchConcurrency concurrency = SearchConcurrency.commonPool();
     Path out = null;
     for (int i = 0; i < args.length; i++) {
       String value = i + 1 < args.length ? args[i + 1] : null;
@@ -84,15 +92,19 @@ public final class HybridBenchmark {
         case "--chunks" -> chunks = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
         case "--model" -> model = value;
         case "--queries" -> queries = Integer.parseInt(value);
+        case "--parallelism" -> concurrency = new SearchConcurrency(concurrency.executor(), Integer.parseInt(value),
+            concurrency.minPartitionDocs());
         case "--out" -> out = Path.of(value);
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; hybrid [--corpus generated|jsonl:FILE] [--docs N] [--chunks N,N] [--model NAME] [--queries N] [--out FILE]");
+            + "; hybrid [--corpus generated|jsonl:FILE] [--docs N] [--chunks N,N] [--model NAME] [--queries N]"
+            + " [--parallelism N] [--out FILE]");
       }
       i++;
     }
     Path workspace = Files.createTempDirectory("quarry-hybrid-bench-");
     try {
-      String markdown = new HybridBenchmark(Corpus.fromSpec(corpusSpec, 42), docs, chunks, model, queries, workspace).run();
+      String markdown = new HybridBenchmark(Corpus.fromSpec(corpusSpec, 42), docs, chunks, model, queries, concurrency,
+          workspace).run();
       System.out.println();
       System.out.println(markdown);
       if (out != null) {
@@ -107,8 +119,9 @@ public final class HybridBenchmark {
     line("# Hybrid retrieval: cost against lexical");
     line("");
     line(Environment.current().describe());
-    line(String.format(Locale.ROOT, "load average at start: %s; corpus %s, %d documents, model %s",
-        loadAverage(), corpus.describe(), docs, model));
+    line(String.format(Locale.ROOT, "load average at start: %s; corpus %s, %d documents, model %s; an exact scan"
+        + " in at most %d parts; Vector API dot product: %s", loadAverage(), corpus.describe(), docs, model,
+        concurrency.parallelism(), VectorCodec.usesVectorApi() ? "yes" : "no"));
     line("");
     memory();
     List<SourceDocument> documents = new ArrayList<>(docs);
@@ -117,7 +130,7 @@ public final class HybridBenchmark {
     }
     EmbeddingModels models = EmbeddingModels.of(Models.SHIPPED.stream().map(OnnxEmbedder::new)
         .toArray(OnnxEmbedder[]::new));
-    EngineConfig config = EngineConfig.builder().embeddingModels(models).build();
+    EngineConfig config = EngineConfig.builder().embeddingModels(models).searchConcurrency(concurrency).build();
     ingest(documents, config);
     List<String> queries = QueryMix.from(documents, queryCount + WARMUP_QUERIES, 7).queries();
     queryEmbedding(queries);

@@ -59,7 +59,8 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     this.config = config;
     this.embedder = config.embeddingModels().embedderOf(info);
     this.store = new IndexStore(dir, info, config, tuning);
-    this.searcher = new RevisionSearcher(info, store.analyzer(), embedder, config.searchCaches());
+    this.searcher = new RevisionSearcher(info, store.analyzer(), embedder, config.searchCaches(),
+        config.searchConcurrency());
     this.writer = new CorpusWriter(info, config, store);
   }
 

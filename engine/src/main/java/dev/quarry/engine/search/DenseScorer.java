@@ -1,5 +1,6 @@
 package dev.quarry.engine.search;
 
+import dev.quarry.engine.SearchConcurrency;
 import dev.quarry.engine.embed.VectorCodec;
 import dev.quarry.engine.index.Fields;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.CollectorManager;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnByteVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreMode;
@@ -34,15 +36,17 @@ import org.apache.lucene.util.BytesRef;
 final class DenseScorer {
   private final RevisionIndexSearcher searcher;
   private final float[] query;
+  private final SearchConcurrency concurrency;
 
-  DenseScorer(RevisionIndexSearcher searcher, float[] query) {
+  DenseScorer(RevisionIndexSearcher searcher, float[] query, SearchConcurrency concurrency) {
     this.searcher = searcher;
     this.query = query;
+    this.concurrency = concurrency;
   }
 
   /** The best {@code topK} chunks (at most {@code maxChunksPerSource} each) matching every filter. */
   List<ScoredChunk> top(List<Query> filters, int topK, Integer maxChunksPerSource) throws IOException {
-    return collect(inScope(filters), topK, maxChunksPerSource);
+    return collect(scanSearcher(), inScope(filters), topK, maxChunksPerSource);
   }
 
   /**
@@ -55,7 +59,7 @@ final class DenseScorer {
       throws IOException {
     Query nearest = new KnnByteVectorQuery(Fields.VECTOR_GRAPH, VectorCodec.encode(query), candidates,
         inScope(filters));
-    return collect(nearest, topK, maxChunksPerSource);
+    return collect(searcher, nearest, topK, maxChunksPerSource);
   }
 
   /** Every chunk an exact semantic search scores: each visible chunk that matches every filter. */
@@ -68,9 +72,19 @@ final class DenseScorer {
     return b.build();
   }
 
+  /**
+   * What scans every chunk in scope: the revision's searcher, or one that runs it in parts on
+   * {@link #concurrency}'s threads when the revision is large enough to gain from it.
+   */
+  private IndexSearcher scanSearcher() {
+    int parts = concurrency.partsFor(searcher.getIndexReader().maxDoc());
+    return parts > 1 ? new PartitionedSearcher(searcher.getIndexReader(), concurrency, parts) : searcher;
+  }
+
   /** Scores exactly every chunk {@code matching} matches (visible ones: live docs are the revision's). */
-  private List<ScoredChunk> collect(Query matching, int topK, Integer maxChunksPerSource) throws IOException {
-    List<TopChunks> perCollector = searcher.search(matching, new CollectorManager<Collector, List<TopChunks>>() {
+  private List<ScoredChunk> collect(IndexSearcher scan, Query matching, int topK, Integer maxChunksPerSource)
+      throws IOException {
+    List<TopChunks> perCollector = scan.search(matching, new CollectorManager<Collector, List<TopChunks>>() {
       @Override
       public Collector newCollector() {
         return new Collector(new TopChunks(topK, maxChunksPerSource));

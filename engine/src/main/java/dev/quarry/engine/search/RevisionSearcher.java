@@ -7,6 +7,7 @@ import dev.quarry.engine.FacetCounts;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.SearchConcurrency;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SearchResult;
 import dev.quarry.engine.SourceChunks;
@@ -55,6 +56,8 @@ public final class RevisionSearcher {
   private final RevisionViews views;
   /** The corpus's embedding model, or null for a lexical corpus. */
   private final Embedder embedder;
+  /** Where an exact semantic scan runs. */
+  private final SearchConcurrency concurrency;
 
   public RevisionSearcher(CorpusInfo info, Analyzer analyzer) {
     this(info, analyzer, null);
@@ -65,15 +68,16 @@ public final class RevisionSearcher {
    *     for a lexical corpus
    */
   public RevisionSearcher(CorpusInfo info, Analyzer analyzer, Embedder embedder) {
-    this(info, analyzer, embedder, new dev.quarry.engine.SearchCaches());
+    this(info, analyzer, embedder, new dev.quarry.engine.SearchCaches(), SearchConcurrency.SEARCHING_THREAD_ONLY);
   }
 
   /**
    * @param embedder the model of an embedding corpus, null for a lexical corpus
    * @param caches where the per-revision caches of this corpus are counted (the process's)
+   * @param concurrency where an exact semantic scan runs
    */
   public RevisionSearcher(CorpusInfo info, Analyzer analyzer, Embedder embedder,
-      dev.quarry.engine.SearchCaches caches) {
+      dev.quarry.engine.SearchCaches caches, SearchConcurrency concurrency) {
     this.views = new RevisionViews(RevisionViews.DEFAULT_MAX_VIEWS, caches.revisionViewCounter(),
         caches.termStatisticsCounter(), caches.segmentVisibilityCounter());
     this.info = info;
@@ -83,6 +87,7 @@ public final class RevisionSearcher {
       throw new IllegalArgumentException("an embedder is given iff the corpus has an embedding model");
     }
     this.embedder = embedder;
+    this.concurrency = concurrency;
   }
 
   /** The mode a request runs in: its own, or hybrid on an embedding corpus and lexical on others. */
@@ -265,7 +270,7 @@ public final class RevisionSearcher {
     RevisionIndexSearcher searcher = prepared.searcher();
     List<Query> filters = prepared.filters();
     ScoringPlan plan = prepared.plan();
-    DenseScorer dense = new DenseScorer(searcher, queryVector);
+    DenseScorer dense = new DenseScorer(searcher, queryVector, concurrency);
     StoredFields stored = searcher.storedFields();
     List<Hit> hits = new ArrayList<>();
     List<ScoredChunk> top;

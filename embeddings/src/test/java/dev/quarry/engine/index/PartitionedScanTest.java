@@ -1,0 +1,135 @@
+package dev.quarry.engine.index;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quarry.embeddings.Models;
+import dev.quarry.embeddings.OnnxEmbedder;
+import dev.quarry.engine.CorpusIndex;
+import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.EmbeddingModels;
+import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.Filter;
+import dev.quarry.engine.Hit;
+import dev.quarry.engine.Metadata;
+import dev.quarry.engine.Mutation;
+import dev.quarry.engine.SearchConcurrency;
+import dev.quarry.engine.SearchRequest;
+import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.SourceScope;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An exact semantic scan cut into parts on other threads answers exactly as one thread does: the
+ * same hits, order, scores and parts, for every retained revision, with and without filters and a
+ * per-source cap. The corpus is written once, searched on the searching thread alone, then opened
+ * again with tiny parts (every segment cut into several) and searched again.
+ */
+class PartitionedScanTest {
+  private static final EmbeddingModels MODELS = EmbeddingModels.of(new OnnxEmbedder(Models.ALL_MINILM_L6_V2));
+  private static final String[] WORDS = {"river", "otter", "bank", "delta", "stone", "bridge", "water", "salmon",
+      "reed", "heron", "mill", "ford", "loan", "interest", "vault", "kitten", "rug", "market", "rates", "yield"};
+  private static final List<String> QUERIES = List.of("river otter", "interest rates at the bank", "a sleeping kitten");
+
+  @TempDir Path dir;
+
+  @Test
+  void aScanInParts_answersAsOneThreadDoes() throws Exception {
+    long seed = System.nanoTime();
+    System.out.println("PartitionedScanTest seed " + seed);
+    Random random = new Random(seed);
+    CorpusSettings settings = new CorpusSettings(CorpusSettings.Language.ENGLISH, new CorpusSettings.Chunking(16, 0),
+        CorpusSettings.Ranking.DEFAULT, new CorpusSettings.Embedding(Models.ALL_MINILM_L6_V2.name(), null, 0.5));
+    CorpusInfo info = new CorpusInfo("parts", "parts-id", MODELS.resolve(settings), Instant.EPOCH);
+    long latest;
+    Map<String, List<String>> alone;
+    EngineConfig oneThread = EngineConfig.builder().embeddingModels(MODELS)
+        .searchConcurrency(SearchConcurrency.SEARCHING_THREAD_ONLY).build();
+    try (CorpusIndex index = CorpusIndex.open(dir, info, oneThread)) {
+      // Several batches, each a segment; some replace or delete earlier sources, so segments hold hidden versions.
+      for (int batch = 0; batch < 6; batch++) {
+        List<SourceOperation> ops = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+          String source = "s" + (batch * 5 + i);
+          if (batch > 0 && i == 7) {
+            ops.add(new SourceOperation.Delete("s" + random.nextInt(batch * 5), null, false));
+            continue;
+          }
+          ops.add(SourceOperation.Index.text(source, null, randomText(random),
+              new Metadata(Map.of("topic", random.nextBoolean() ? "a" : "b"))));
+        }
+        index.apply(new Mutation(distinct(ops), "tester", null, null));
+      }
+      latest = index.revision();
+      alone = answerAll(index, latest);
+    }
+    AtomicInteger handedOver = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      SearchConcurrency tinyParts = new SearchConcurrency(task -> {
+        handedOver.incrementAndGet();
+        pool.execute(task);
+      }, 4, 5);
+      EngineConfig inParts = EngineConfig.builder().embeddingModels(MODELS).searchConcurrency(tinyParts).build();
+      try (CorpusIndex index = CorpusIndex.open(dir, info, inParts)) {
+        assertEquals(alone, answerAll(index, latest));
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertTrue(handedOver.get() > 0, "the scans were cut into parts run on the pool");
+  }
+
+  /** Sources named once per batch: a delete drawn at random may name a source the batch also writes. */
+  private static List<SourceOperation> distinct(List<SourceOperation> ops) {
+    Map<String, SourceOperation> bySource = new TreeMap<>();
+    for (SourceOperation op : ops) {
+      bySource.putIfAbsent(op.source(), op);
+    }
+    return List.copyOf(bySource.values());
+  }
+
+  /** Every query at every revision, semantic and hybrid, bare, filtered and capped: hits as comparable lines. */
+  private static Map<String, List<String>> answerAll(CorpusIndex index, long latest) {
+    Map<String, List<String>> out = new TreeMap<>();
+    for (long revision = 1; revision <= latest; revision++) {
+      for (String q : QUERIES) {
+        for (SearchRequest.Mode mode : List.of(SearchRequest.Mode.SEMANTIC, SearchRequest.Mode.HYBRID)) {
+          for (int variant = 0; variant < 3; variant++) {
+            List<Filter> filters = variant == 1 ? List.of(new Filter.Equals("topic", "a")) : List.of();
+            Integer cap = variant == 2 ? 1 : null;
+            SearchRequest request = new SearchRequest(q, SourceScope.ALL, filters, 20, revision, cap, false, mode, null);
+            List<String> hits = new ArrayList<>();
+            for (Hit h : index.search(request).hits()) {
+              hits.add(h.source() + "@" + h.sourceRevision() + "#" + h.chunk() + " " + Float.floatToIntBits(h.score())
+                  + " " + h.parts());
+            }
+            out.put(revision + " " + mode.wireName() + " " + variant + " " + q, hits);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private static String randomText(Random random) {
+    int words = 5 + random.nextInt(40);
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < words; i++) {
+      sb.append(i == 0 ? "" : " ").append(WORDS[random.nextInt(WORDS.length)]);
+    }
+    return sb.toString();
+  }
+}
