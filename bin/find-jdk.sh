@@ -47,7 +47,8 @@ quarry_maven_jvm_opts() {
 
 # Options for the JVM at $3 (default $JAVA_HOME) that runs Quarry command $2 on JDK $1: native
 # access for Lucene's memory mapping, and for the long-running commands (serve, eval) the
-# Vector API module, with which Lucene decodes and scores faster, when the runtime has it (its
+# Vector API module, with which Lucene decodes and scores faster and the exact semantic scan
+# multiplies eight components at a time, when the runtime has it (its
 # `release` file lists its modules; a trimmed runtime may lack it). The JVM then prints one
 # "Using incubator modules" line at start; the short commands skip the module and that line.
 quarry_app_jvm_opts() {
