@@ -118,7 +118,9 @@ final class ClusterCorpusIndex implements CorpusIndex {
       String owner, BooleanSupplier retentionRecorded) {
     this.http = http;
     this.index = index;
-    this.searchPath = "/" + index + "/_search?filter_path=hits.hits._score,hits.hits._source,error";
+    // No filter_path: the node's filtering of its answer cost more than the few hundred bytes of
+    // hit metadata it drops (benchmarks/HISTORY.md).
+    this.searchPath = "/" + index + "/_search";
     this.info = info;
     this.config = config;
     this.analyzer = Analyzers.forLanguage(info.settings().language());
@@ -438,7 +440,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     ObjectNode query = body.putObject("query");
     ObjectNode bool = query.putObject("bool");
     ArrayNode filter = bool.putArray("filter");
-    filter.add(CorpusDocs.term("kind", "chunk"));
+    // No kind filter: only chunks hold the scored token fields, and one of them must match (below).
     filter.add(CorpusDocs.visibleAt(p));
     ObjectNode scope = CorpusDocs.scope(request.scope());
     if (scope != null) {
