@@ -151,7 +151,8 @@ class HybridRevisionTest {
     return out;
   }
 
-  private static String randomText(Random random) {
+  /** Three to 42 of the test's words: texts that share words in many proportions. */
+  static String randomText(Random random) {
     int words = 3 + random.nextInt(40);
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < words; i++) {

@@ -39,9 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PartitionedScanTest {
   private static final EmbeddingModels MODELS = EmbeddingModels.of(new OnnxEmbedder(Models.ALL_MINILM_L6_V2));
-  private static final String[] WORDS = {"river", "otter", "bank", "delta", "stone", "bridge", "water", "salmon",
-      "reed", "heron", "mill", "ford", "loan", "interest", "vault", "kitten", "rug", "market", "rates", "yield"};
-  private static final List<String> QUERIES = List.of("river otter", "interest rates at the bank", "a sleeping kitten");
+  private static final List<String> QUERIES = List.of("river otter", "interest on a loan at the bank", "heron mill");
 
   @TempDir Path dir;
 
@@ -67,7 +65,7 @@ class PartitionedScanTest {
             ops.add(new SourceOperation.Delete("s" + random.nextInt(batch * 5), null, false));
             continue;
           }
-          ops.add(SourceOperation.Index.text(source, null, randomText(random),
+          ops.add(SourceOperation.Index.text(source, null, HybridRevisionTest.randomText(random),
               new Metadata(Map.of("topic", random.nextBoolean() ? "a" : "b"))));
         }
         index.apply(new Mutation(distinct(ops), "tester", null, null));
@@ -122,14 +120,5 @@ class PartitionedScanTest {
       }
     }
     return out;
-  }
-
-  private static String randomText(Random random) {
-    int words = 5 + random.nextInt(40);
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < words; i++) {
-      sb.append(i == 0 ? "" : " ").append(WORDS[random.nextInt(WORDS.length)]);
-    }
-    return sb.toString();
   }
 }
