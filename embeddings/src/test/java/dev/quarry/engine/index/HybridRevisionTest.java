@@ -66,8 +66,8 @@ class HybridRevisionTest {
 
   @Test
   void everyRetainedRevision_answersSemanticAndHybridExactlyAsWhenItWasLatest() throws Exception {
-    long seed = System.nanoTime();
-    System.out.println("HybridRevisionTest seed " + seed);
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    System.out.println("HybridRevisionTest seed " + seed + " (replay with -Dtests.seed=" + seed + ")");
     Random random = new Random(seed);
     Map<Long, Map<String, String>> model = new TreeMap<>();
     Map<String, String> current = new TreeMap<>();

@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * An exact semantic scan cut into parts on other threads answers exactly as one thread does: the
  * same hits, order, scores and parts, for every retained revision, with and without filters and a
  * per-source cap. The corpus is written once, searched on the searching thread alone, then opened
- * again with tiny parts (every segment cut into several) and searched again.
+ * again with tiny parts (every segment cut into several) and searched again. Replay a failure with
+ * {@code -Dtests.seed=<seed>}.
  */
 class PartitionedScanTest {
   private static final EmbeddingModels MODELS = EmbeddingModels.of(new OnnxEmbedder(Models.ALL_MINILM_L6_V2));
@@ -45,8 +46,8 @@ class PartitionedScanTest {
 
   @Test
   void aScanInParts_answersAsOneThreadDoes() throws Exception {
-    long seed = System.nanoTime();
-    System.out.println("PartitionedScanTest seed " + seed);
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    System.out.println("PartitionedScanTest seed " + seed + " (replay with -Dtests.seed=" + seed + ")");
     Random random = new Random(seed);
     CorpusSettings settings = new CorpusSettings(CorpusSettings.Language.ENGLISH, new CorpusSettings.Chunking(16, 0),
         CorpusSettings.Ranking.DEFAULT, new CorpusSettings.Embedding(Models.ALL_MINILM_L6_V2.name(), null, 0.5));
