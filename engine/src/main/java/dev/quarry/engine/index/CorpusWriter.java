@@ -68,6 +68,12 @@ final class CorpusWriter implements Closeable {
   static final long CHARS_PER_LANE = 1L << 20;
   /** How long closing a corpus waits for its running merges before the close aborts them. */
   static final Duration MERGE_WAIT_ON_CLOSE = Duration.ofSeconds(30);
+  /**
+   * How long a corpus must go without a write before its small segments are merged into one (see
+   * {@link CompactingMergePolicy}): long enough that a bulk load's requests, which follow each
+   * other closely, are not slowed by merges of segments the next request adds to anyway.
+   */
+  static final Duration COMPACT_AFTER_IDLE = Duration.ofSeconds(1);
 
   private final CorpusInfo info;
   private final EngineConfig config;
@@ -89,6 +95,13 @@ final class CorpusWriter implements Closeable {
   private long commits;
   /** Set when committing finished merges failed; cleared by the next group, which commits anyway. */
   private boolean mergeCommitFailed;
+  /**
+   * Whether the small segments are to be merged once the corpus is idle: after opening (an index
+   * may have been closed while written) and after every group.
+   */
+  private boolean compactionDue = true;
+  /** {@link System#nanoTime()} of the last group's end, or of opening. */
+  private long lastWriteNanos = System.nanoTime();
 
   CorpusWriter(CorpusInfo info, EngineConfig config, IndexStore store) {
     this.info = info;
@@ -145,6 +158,7 @@ final class CorpusWriter implements Closeable {
         break;
       }
       mergeCommitFailed = false;
+      compactionDue = true;
       try {
         process(group);
       } catch (Throwable t) {
@@ -153,6 +167,7 @@ final class CorpusWriter implements Closeable {
           m.future().completeExceptionally(new QuarryException(ErrorCode.INTERNAL, "the corpus writer failed", t));
         }
       }
+      lastWriteNanos = System.nanoTime();
     }
     settleMergesBeforeClose();
     QuarryException closed = new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' was closed");
@@ -179,6 +194,7 @@ final class CorpusWriter implements Closeable {
         return null;
       }
       if (first == null) {
+        compactWhenIdle();
         commitFinishedMerges();
       }
     }
@@ -217,6 +233,23 @@ final class CorpusWriter implements Closeable {
       mergeCommitFailed = true;
       LOG.log(Level.WARNING, "committing finished merges of corpus '" + info.name() + "' failed; the next write"
           + " commits them", t);
+    }
+  }
+
+  /**
+   * Once the corpus has gone {@link #COMPACT_AFTER_IDLE} without a write, starts merging its small
+   * segments (once per idle spell); {@link #commitFinishedMerges} commits the result when it is
+   * done. A failure is logged; the next group makes it due again.
+   */
+  private void compactWhenIdle() {
+    if (!compactionDue || broken != null || System.nanoTime() - lastWriteNanos < COMPACT_AFTER_IDLE.toNanos()) {
+      return;
+    }
+    compactionDue = false;
+    try {
+      store.compactSmallSegments();
+    } catch (Throwable t) {
+      LOG.log(Level.WARNING, "merging the small segments of corpus '" + info.name() + "' failed", t);
     }
   }
 

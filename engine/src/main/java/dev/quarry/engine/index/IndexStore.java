@@ -107,7 +107,7 @@ final class IndexStore implements Closeable {
     iwc.setMergePolicy(new ErasingMergePolicy(new SoftDeletesRetentionMergePolicy(Fields.SOFT_DELETES,
         () -> NumericDocValuesField.newSlowRangeQuery(Fields.SUPERSEDED_REV,
             LuceneCorpusIndex.oldestRetained(committedRevision, config.retainedRevisions()) + 1, Long.MAX_VALUE),
-        tuning.mergePolicy(tiered))));
+        new CompactingMergePolicy(tuning.mergePolicy(tiered)))));
     tuning.configure(iwc);
     writer = new IndexWriter(directory, iwc);
     Map<String, String> data = new HashMap<>();
@@ -215,6 +215,15 @@ final class IndexStore implements Closeable {
     commit(committedRevision);
     publish(committedRevision);
     return true;
+  }
+
+  /**
+   * Starts merging the index's small segments into one in the background ({@link
+   * CompactingMergePolicy}); {@link #commitFinishedMerges} later commits the result at the same
+   * revision. Writer thread only, while the corpus is idle.
+   */
+  void compactSmallSegments() throws IOException {
+    writer.maybeMerge();
   }
 
   /**

@@ -135,6 +135,39 @@ class MergeCommitTest {
   }
 
   @Test
+  void idleCorpus_mergesItsSmallSegmentsIntoOne_andAnswersTheSameAtEveryRevision() throws Exception {
+    Path live = dir.resolve("compact");
+    int writes = 4; // fewer small segments than the tiered policy ever merges by itself
+    try (CorpusIndex index = LuceneCorpusIndex.open(live, INFO, EngineConfig.defaults(), WriterTuning.NONE)) {
+      for (int i = 0; i < writes - 1; i++) {
+        index.apply(Mutation.of(CorpusIndexWriteTest.passages("s" + i, text(i)), "tester"));
+      }
+      // A replaced version: the merge must keep it for the revisions before the replacement.
+      index.apply(Mutation.of(CorpusIndexWriteTest.passages("s0", "otter otter bank replaced"), "tester"));
+      long revision = index.revision();
+      Map<Long, Map<String, List<Answer>>> before = new TreeMap<>();
+      for (long r = 1; r <= revision; r++) {
+        before.put(r, answers(index, r));
+      }
+      assertEquals(writes, index.footprint().orElseThrow().segments(), "a segment per write before the merge");
+      long deadline = System.nanoTime() + 20_000_000_000L;
+      int committed = committedSegments(live);
+      int searched = index.footprint().orElseThrow().segments();
+      while ((committed != 1 || searched != 1) && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+        committed = committedSegments(live);
+        searched = index.footprint().orElseThrow().segments();
+      }
+      assertEquals(1, committed, "an idle corpus merges its small segments and commits the merge");
+      assertEquals(1, searched, "and searches it");
+      assertEquals(revision, index.revision());
+      for (long r = 1; r <= revision; r++) {
+        assertEquals(before.get(r), answers(index, r), "answers at revision " + r);
+      }
+    }
+  }
+
+  @Test
   void purgeWhileAMergeIsQueued_leavesNothingOnDisk_afterTheMergesAreCommitted() throws Exception {
     Path live = dir.resolve("purge");
     try (CorpusIndex index = LuceneCorpusIndex.open(live, INFO, EngineConfig.defaults(), SLOW_MERGES)) {
