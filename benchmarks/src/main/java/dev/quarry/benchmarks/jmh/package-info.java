@@ -8,6 +8,9 @@
  * <p>{@link dev.quarry.benchmarks.jmh.ExtractionBenchmark} measures the extractors alone (PDF
  * pages/s, other documents/s) over the shared documents; the harness runs it in the quick and full
  * profiles, with poppler's pdftotext over the same PDFs beside it.
+ * {@link dev.quarry.benchmarks.jmh.VectorScanBenchmark} measures the exact semantic scan's inner
+ * loop alone (the dot product over stored vectors, in cache and streamed from memory, against
+ * reading the same bytes); the {@code hybrid} command measures whole searches.
  *
  * <p>Run them through {@link dev.quarry.benchmarks.Harness}, which picks the sizes of a profile and
  * prints the comparison; the JMH command line of the jar works too ({@code -h} lists it).

@@ -239,10 +239,20 @@ final class CorpusWriter implements Closeable {
   /**
    * Once the corpus has gone {@link #COMPACT_AFTER_IDLE} without a write, starts merging its small
    * segments (once per idle spell); {@link #commitFinishedMerges} commits the result when it is
-   * done. A failure is logged; the next group makes it due again.
+   * done.
    */
   private void compactWhenIdle() {
-    if (!compactionDue || broken != null || System.nanoTime() - lastWriteNanos < COMPACT_AFTER_IDLE.toNanos()) {
+    if (System.nanoTime() - lastWriteNanos >= COMPACT_AFTER_IDLE.toNanos()) {
+      compactIfDue();
+    }
+  }
+
+  /**
+   * Starts merging the small segments if a write or the opening made it due. A failure is logged;
+   * the next group makes it due again.
+   */
+  private void compactIfDue() {
+    if (!compactionDue || broken != null) {
       return;
     }
     compactionDue = false;
@@ -254,8 +264,9 @@ final class CorpusWriter implements Closeable {
   }
 
   /**
-   * On close, once every queued mutation is done: waits a bounded time for running merges, then
-   * commits the finished ones, so a corpus closed after a bulk load reopens merged. Merges still
+   * On close, once every queued mutation is done: merges the small segments if that is due, waits a
+   * bounded time for running merges, then commits the finished ones, so a corpus closed after a bulk
+   * load reopens merged, as it would have been had it stayed open and idle. Merges still
    * running after {@link #MERGE_WAIT_ON_CLOSE} are aborted by the writer's close (a shutdown is
    * not held up by a long merge; the merge runs again after the next start).
    */
@@ -263,6 +274,7 @@ final class CorpusWriter implements Closeable {
     if (broken != null) {
       return;
     }
+    compactIfDue();
     try {
       store.awaitMerges(MERGE_WAIT_ON_CLOSE);
     } catch (InterruptedException e) {

@@ -168,6 +168,25 @@ class MergeCommitTest {
   }
 
   @Test
+  void close_mergesTheSmallSegments_asAnIdleCorpusWould() throws Exception {
+    Path live = dir.resolve("close");
+    long revision;
+    Map<String, List<Answer>> latest;
+    try (CorpusIndex index = LuceneCorpusIndex.open(live, INFO, EngineConfig.defaults(), WriterTuning.NONE)) {
+      for (int i = 0; i < 3; i++) {
+        index.apply(Mutation.of(CorpusIndexWriteTest.passages("s" + i, text(i)), "tester"));
+      }
+      revision = index.revision();
+      latest = answers(index, revision);
+    }
+    assertEquals(1, committedSegments(live));
+    try (CorpusIndex index = CorpusIndex.open(live, INFO, EngineConfig.defaults())) {
+      assertEquals(revision, index.revision());
+      assertEquals(latest, answers(index, revision));
+    }
+  }
+
+  @Test
   void purgeWhileAMergeIsQueued_leavesNothingOnDisk_afterTheMergesAreCommitted() throws Exception {
     Path live = dir.resolve("purge");
     try (CorpusIndex index = LuceneCorpusIndex.open(live, INFO, EngineConfig.defaults(), SLOW_MERGES)) {
