@@ -12,7 +12,8 @@ import org.apache.lucene.index.SegmentInfos;
 
 /**
  * Merges a corpus's small segments into one when its writer asks, once the corpus has been idle
- * for a while ({@link IndexStore#compactSmallSegments}); otherwise the wrapped policy decides.
+ * for a while and when it closes ({@link IndexStore#compactSmallSegments}); otherwise the wrapped
+ * policy decides.
  *
  * <p>Every group of writes commits a segment of its own (a receipt means durable and visible), and
  * Lucene's tiered policy leaves up to {@code segmentsPerTier} segments below its floor size (16 MB)
@@ -34,8 +35,8 @@ final class CompactingMergePolicy extends FilterMergePolicy {
   }
 
   /**
-   * {@link MergeTrigger#EXPLICIT} is {@code IndexWriter.maybeMerge()}, which only the idle writer
-   * calls: then one merge of every small segment not already merging, if there are two or more.
+   * {@link MergeTrigger#EXPLICIT} is {@code IndexWriter.maybeMerge()}, which only the writer thread
+   * calls (idle, or closing): then one merge of every small segment not already merging, if there are two or more.
    */
   @Override
   public MergeSpecification findMerges(MergeTrigger trigger, SegmentInfos infos, MergeContext context)
