@@ -9,6 +9,7 @@ import org.apache.lucene.index.MergePolicy;
 import org.apache.lucene.index.MergeTrigger;
 import org.apache.lucene.index.SegmentCommitInfo;
 import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.index.TieredMergePolicy;
 
 /**
  * Merges a corpus's small segments into one when its writer asks, once the corpus has been idle
@@ -23,20 +24,22 @@ import org.apache.lucene.index.SegmentInfos;
  * of 10,000 chunks took about a quarter less time over HTTP. A merge never changes an answer (scores
  * do not depend on segment layout), so only time decides when: an idle corpus has time to spare,
  * while merging the small segments of a corpus being written would rewrite them again at every
- * write. The work is bounded: only segments below {@link #SMALL_SEGMENT_BYTES}, of which the tiered
+ * write. The work is bounded: only segments below the tiered policy's floor, of which the tiered
  * policy keeps at most {@code segmentsPerTier}.
  */
 final class CompactingMergePolicy extends FilterMergePolicy {
-  /** Segments below this size are merged when the corpus is idle: the tiered policy's floor. */
-  static final long SMALL_SEGMENT_BYTES = 16L * 1024 * 1024;
+  /** Segments below this size are merged: the floor of the tiered policy Quarry uses. */
+  private final long smallSegmentBytes;
 
-  CompactingMergePolicy(MergePolicy in) {
+  CompactingMergePolicy(MergePolicy in, TieredMergePolicy quarrys) {
     super(in);
+    this.smallSegmentBytes = (long) (quarrys.getFloorSegmentMB() * 1024 * 1024);
   }
 
   /**
    * {@link MergeTrigger#EXPLICIT} is {@code IndexWriter.maybeMerge()}, which only the writer thread
-   * calls (idle, or closing): then one merge of every small segment not already merging, if there are two or more.
+   * calls (idle, or closing): then one merge of every small segment not already merging, if there
+   * are two or more.
    */
   @Override
   public MergeSpecification findMerges(MergeTrigger trigger, SegmentInfos infos, MergeContext context)
@@ -47,7 +50,7 @@ final class CompactingMergePolicy extends FilterMergePolicy {
     Set<SegmentCommitInfo> merging = context.getMergingSegments();
     List<SegmentCommitInfo> small = new ArrayList<>();
     for (SegmentCommitInfo info : infos) {
-      if (!merging.contains(info) && size(info, context) < SMALL_SEGMENT_BYTES) {
+      if (!merging.contains(info) && size(info, context) < smallSegmentBytes) {
         small.add(info);
       }
     }

@@ -107,7 +107,7 @@ final class IndexStore implements Closeable {
     iwc.setMergePolicy(new ErasingMergePolicy(new SoftDeletesRetentionMergePolicy(Fields.SOFT_DELETES,
         () -> NumericDocValuesField.newSlowRangeQuery(Fields.SUPERSEDED_REV,
             LuceneCorpusIndex.oldestRetained(committedRevision, config.retainedRevisions()) + 1, Long.MAX_VALUE),
-        new CompactingMergePolicy(tuning.mergePolicy(tiered)))));
+        new CompactingMergePolicy(tuning.mergePolicy(tiered), tiered))));
     tuning.configure(iwc);
     writer = new IndexWriter(directory, iwc);
     Map<String, String> data = new HashMap<>();
@@ -220,7 +220,7 @@ final class IndexStore implements Closeable {
   /**
    * Starts merging the index's small segments into one in the background ({@link
    * CompactingMergePolicy}); {@link #commitFinishedMerges} later commits the result at the same
-   * revision. Writer thread only, while the corpus is idle.
+   * revision. Writer thread only, while the corpus is idle or closing.
    */
   void compactSmallSegments() throws IOException {
     writer.maybeMerge();

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiPredicate;
 import org.apache.lucene.index.ConcurrentMergeScheduler;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -118,15 +119,10 @@ class MergeCommitTest {
       }
       long revision = index.revision();
       Map<String, List<Answer>> latest = answers(index, revision);
-      long deadline = System.nanoTime() + 10_000_000_000L;
-      int committed = committedSegments(live);
-      int searched = index.footprint().orElseThrow().segments();
       // The commit comes first, then the snapshot that searches it.
-      while ((committed >= WRITES || searched != committed) && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-        committed = committedSegments(live);
-        searched = index.footprint().orElseThrow().segments();
-      }
+      int[] segments = awaitSegments(live, index, (committed, searched) -> committed < WRITES && searched == committed);
+      int committed = segments[0];
+      int searched = segments[1];
       assertTrue(committed < WRITES, "an idle corpus commits its finished merges: " + committed + " segments");
       assertEquals(committed, searched, "and searches them");
       assertEquals(revision, index.revision());
@@ -144,22 +140,16 @@ class MergeCommitTest {
       }
       // A replaced version: the merge must keep it for the revisions before the replacement.
       index.apply(Mutation.of(CorpusIndexWriteTest.passages("s0", "otter otter bank replaced"), "tester"));
+      // Checked at once: the merge starts a second after the last write.
+      assertEquals(writes, index.footprint().orElseThrow().segments(), "a segment per write before the merge");
       long revision = index.revision();
       Map<Long, Map<String, List<Answer>>> before = new TreeMap<>();
       for (long r = 1; r <= revision; r++) {
         before.put(r, answers(index, r));
       }
-      assertEquals(writes, index.footprint().orElseThrow().segments(), "a segment per write before the merge");
-      long deadline = System.nanoTime() + 20_000_000_000L;
-      int committed = committedSegments(live);
-      int searched = index.footprint().orElseThrow().segments();
-      while ((committed != 1 || searched != 1) && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-        committed = committedSegments(live);
-        searched = index.footprint().orElseThrow().segments();
-      }
-      assertEquals(1, committed, "an idle corpus merges its small segments and commits the merge");
-      assertEquals(1, searched, "and searches it");
+      int[] segments = awaitSegments(live, index, (committed, searched) -> committed == 1 && searched == 1);
+      assertEquals(1, segments[0], "an idle corpus merges its small segments and commits the merge");
+      assertEquals(1, segments[1], "and searches it");
       assertEquals(revision, index.revision());
       for (long r = 1; r <= revision; r++) {
         assertEquals(before.get(r), answers(index, r), "answers at revision " + r);
@@ -178,6 +168,7 @@ class MergeCommitTest {
       }
       revision = index.revision();
       latest = answers(index, revision);
+      assertEquals(3, index.footprint().orElseThrow().segments(), "a segment per write before the close");
     }
     assertEquals(1, committedSegments(live));
     try (CorpusIndex index = CorpusIndex.open(live, INFO, EngineConfig.defaults())) {
@@ -203,6 +194,23 @@ class MergeCommitTest {
           .hits().isEmpty());
     }
     IndexFiles.assertNoFileHolds(live, "zanzibarquux", "after close");
+  }
+
+  /**
+   * Polls, for up to 20 seconds, the segments of the last commit and those searched until {@code
+   * done} accepts them; returns the last pair read, {committed, searched}.
+   */
+  private static int[] awaitSegments(Path live, CorpusIndex index, BiPredicate<Integer, Integer> done)
+      throws Exception {
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    int committed = committedSegments(live);
+    int searched = index.footprint().orElseThrow().segments();
+    while (!done.test(committed, searched) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      committed = committedSegments(live);
+      searched = index.footprint().orElseThrow().segments();
+    }
+    return new int[] {committed, searched};
   }
 
   private static int committedSegments(Path live) throws Exception {
