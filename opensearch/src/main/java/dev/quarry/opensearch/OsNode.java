@@ -1,5 +1,6 @@
 package dev.quarry.opensearch;
 
+import dev.quarry.opensearch.scoring.QuarryScoringPlugin;
 import org.opensearch.analysis.common.CommonAnalysisModulePlugin;
 import org.opensearch.common.logging.LogConfigurator;
 import org.opensearch.common.settings.Settings;
@@ -45,7 +46,8 @@ public final class OsNode {
         private static List<PluginInfo> toInfos(Collection<Class<? extends Plugin>> plugins) {
             List<PluginInfo> infos = new ArrayList<>();
             for (Class<? extends Plugin> p : plugins) {
-                infos.add(new PluginInfo(p.getName(), "classpath plugin", "NA", org.opensearch.Version.CURRENT,
+                String name = p == QuarryScoringPlugin.class ? QuarryScoringPlugin.NAME : p.getName();
+                infos.add(new PluginInfo(name, "classpath plugin", "NA", org.opensearch.Version.CURRENT,
                     "21", p.getName(), null, List.of(), false));
             }
             return infos;
@@ -79,6 +81,8 @@ public final class OsNode {
         List<Class<? extends Plugin>> plugins = new ArrayList<>(List.of(Netty4ModulePlugin.class, CommonAnalysisModulePlugin.class,
             MapperExtrasModulePlugin.class, ReindexModulePlugin.class));
         if (!Boolean.getBoolean("quarry.opensearch.noPainless")) plugins.add(PainlessModulePlugin.class);
+        // Quarry's exact scoring (the quarry_bm25f query), as a cluster for exact scores has it installed.
+        if (!Boolean.getBoolean("quarry.opensearch.noScoringPlugin")) plugins.add(QuarryScoringPlugin.class);
 
         Node node = new ClasspathPluginNode(env, plugins);
         CountDownLatch keepAlive = new CountDownLatch(1);

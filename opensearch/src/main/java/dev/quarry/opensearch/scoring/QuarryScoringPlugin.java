@@ -1,0 +1,21 @@
+package dev.quarry.opensearch.scoring;
+
+import java.util.List;
+import org.opensearch.plugins.Plugin;
+import org.opensearch.plugins.SearchPlugin;
+
+/**
+ * Adds the {@code quarry_bm25f} query ({@link RevisionBm25fQueryBuilder}) to an OpenSearch node, so
+ * that a Quarry front scores a corpus on the cluster exactly as the embedded store does. Installed on
+ * every node of the cluster (docs/scale-out.md); a front uses it only when every node has it.
+ */
+public final class QuarryScoringPlugin extends Plugin implements SearchPlugin {
+  /** The plugin's name in {@code _nodes/plugins}, which a front looks for. */
+  public static final String NAME = "quarry-scoring";
+
+  @Override
+  public List<QuerySpec<?>> getQueries() {
+    return List.of(new QuerySpec<>(RevisionBm25fQueryBuilder.NAME, RevisionBm25fQueryBuilder::new,
+        RevisionBm25fQueryBuilder::fromXContent));
+  }
+}

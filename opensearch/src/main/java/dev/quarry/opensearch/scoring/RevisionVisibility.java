@@ -1,0 +1,162 @@
+package dev.quarry.opensearch.scoring;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.SortedNumericDocValues;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.FixedBitSet;
+import org.apache.lucene.util.SmallFloat;
+
+/**
+ * Which documents of one segment a Quarry revision sees, and the counts a revision's statistics are
+ * made of, as Quarry's embedded store counts them: a document is visible at revision P when it is
+ * live and {@code added <= P < superseded}; a field's document count is the visible documents with a
+ * non-zero norm in it, its length the sum of those norms decoded as BM25 decodes them; a term's
+ * document frequency the visible documents in its postings. Kept per segment (as its deletes stand)
+ * and revision, the most recently used up to {@link #MAX_KEPT_BYTES} of them, so the searches of one
+ * revision walk a segment once.
+ */
+final class RevisionVisibility {
+  /** The revision fields every versioned document of a Quarry corpus carries. */
+  static final String ADDED = "added";
+  static final String SUPERSEDED = "superseded";
+  /** The bits kept for segments and revisions, a bit per document each: bounds the node's heap they take. */
+  static final long MAX_KEPT_BYTES = 32L << 20;
+
+  private record Key(IndexReader.CacheKey segment, long revision) {}
+
+  /**
+   * A field's visible documents with a token in it, and their lengths as norms encode them.
+   *
+   * @param complete every document of the segment with a token in the field is visible (deleted
+   *     ones are not): then a term's document frequency in the field, which counts every document
+   *     holding it, deleted or not, is the segment's own
+   */
+  record FieldCounts(long docCount, long sumLength, boolean complete) {}
+
+  /** In the order of their last use; guarded by itself, as is {@link #keptBytes}. */
+  private static final LinkedHashMap<Key, RevisionVisibility> KEPT = new LinkedHashMap<>(16, 0.75f, true);
+  private static long keptBytes;
+
+  private final FixedBitSet visible;
+  private final Map<String, FieldCounts> fieldCounts = new ConcurrentHashMap<>();
+
+  private RevisionVisibility(FixedBitSet visible) {
+    this.visible = visible;
+  }
+
+  /** The visibility of {@code leaf} at {@code revision}, computed once per segment (as its deletes stand) and revision. */
+  static RevisionVisibility of(LeafReader leaf, long revision) throws IOException {
+    IndexReader.CacheHelper helper = leaf.getReaderCacheHelper();
+    if (helper == null) {
+      return compute(leaf, revision);
+    }
+    Key key = new Key(helper.getKey(), revision);
+    synchronized (KEPT) {
+      RevisionVisibility kept = KEPT.get(key);
+      if (kept != null) {
+        return kept;
+      }
+    }
+    RevisionVisibility computed = compute(leaf, revision);
+    synchronized (KEPT) {
+      if (KEPT.putIfAbsent(key, computed) == null) {
+        keptBytes += computed.bytes();
+        for (var eldest = KEPT.entrySet().iterator(); keptBytes > MAX_KEPT_BYTES && eldest.hasNext(); ) {
+          keptBytes -= eldest.next().getValue().bytes();
+          eldest.remove();
+        }
+      }
+    }
+    return computed;
+  }
+
+  private static RevisionVisibility compute(LeafReader leaf, long revision) throws IOException {
+    FixedBitSet bits = new FixedBitSet(Math.max(1, leaf.maxDoc()));
+    SortedNumericDocValues added = DocValues.getSortedNumeric(leaf, ADDED);
+    SortedNumericDocValues superseded = DocValues.getSortedNumeric(leaf, SUPERSEDED);
+    Bits live = leaf.getLiveDocs();
+    for (int doc = added.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = added.nextDoc()) {
+      if ((live == null || live.get(doc)) && added.nextValue() <= revision) {
+        // A document without superseded was never replaced.
+        if (!superseded.advanceExact(doc) || revision < superseded.nextValue()) {
+          bits.set(doc);
+        }
+      }
+    }
+    return new RevisionVisibility(bits);
+  }
+
+  private long bytes() {
+    return visible.ramBytesUsed();
+  }
+
+  /** The field's counts over this segment's visible documents. */
+  FieldCounts fieldCounts(LeafReader leaf, String field) throws IOException {
+    FieldCounts counts = fieldCounts.get(field);
+    if (counts == null) {
+      counts = countField(leaf, field);
+      fieldCounts.putIfAbsent(field, counts);
+    }
+    return counts;
+  }
+
+  private FieldCounts countField(LeafReader leaf, String field) throws IOException {
+    NumericDocValues norms = leaf.getNormValues(field);
+    long docCount = 0;
+    long sumLength = 0;
+    boolean complete = true;
+    if (norms != null) {
+      for (int doc = norms.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = norms.nextDoc()) {
+        long norm = norms.longValue();
+        // A zero norm is a field that produced no token: Lucene does not count it in docCount either.
+        if (norm != 0) {
+          if (visible.get(doc)) {
+            docCount++;
+            sumLength += SmallFloat.byte4ToInt((byte) norm);
+          } else {
+            complete = false;
+          }
+        }
+      }
+    }
+    return new FieldCounts(docCount, sumLength, complete);
+  }
+
+  /**
+   * The visible documents of this segment holding {@code term} in {@code field}: the segment's own
+   * count when the field is {@link FieldCounts#complete}, else a walk over the term's postings.
+   */
+  long docFreq(LeafReader leaf, String field, BytesRef term) throws IOException {
+    Terms terms = leaf.terms(field);
+    if (terms == null) {
+      return 0;
+    }
+    TermsEnum termsEnum = terms.iterator();
+    if (!termsEnum.seekExact(term)) {
+      return 0;
+    }
+    if (fieldCounts(leaf, field).complete()) {
+      return termsEnum.docFreq();
+    }
+    PostingsEnum postings = termsEnum.postings(null, PostingsEnum.NONE);
+    long docFreq = 0;
+    for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
+      if (visible.get(doc)) {
+        docFreq++;
+      }
+    }
+    return docFreq;
+  }
+}
