@@ -169,4 +169,13 @@ public interface Corpora extends Closeable {
   default boolean ingestsWithOcr() {
     return false;
   }
+
+  /**
+   * Whether searches answer with the embedded store's exact scores, each revision scored with its own
+   * statistics (docs/scale-out.md): always on the embedded store; on a cluster only when every node has
+   * Quarry's scoring plugin.
+   */
+  default boolean scoresExactly() {
+    return true;
+  }
 }

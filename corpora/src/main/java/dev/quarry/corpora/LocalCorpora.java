@@ -92,6 +92,11 @@ final class LocalCorpora implements Corpora {
   }
 
   @Override
+  public boolean scoresExactly() {
+    return store.scoresExactly();
+  }
+
+  @Override
   public java.util.Optional<java.util.List<OpenCorpusFootprint>> openCorpusFootprints() {
     return store.openCorpusFootprints();
   }

@@ -197,7 +197,7 @@ public final class QuarryServer implements AutoCloseable {
           Authentication.authenticate(ctx, tokens);
           ObjectNode protocol = plugin.protocol();
           protocol.putObject("server").put("name", "quarry").put("version", ServerVersion.VERSION)
-              .set("store", StoreConfig.describe(config, dataDir != null, mapper));
+              .set("store", StoreConfig.describe(config, dataDir != null, corpora.scoresExactly(), mapper));
           Responses.write(ctx, 200, protocol, mapper);
         } catch (QuarryException e) {
           fail(ctx, e, mapper);

@@ -113,14 +113,15 @@ final class StoreConfig {
    * watermarks apply) or corpora the server did not open in its data folder itself.
    *
    * @param openedInDataFolder whether the server opened the corpora itself, with its disk floor
+   * @param exactScores whether the store answers with exact scores ({@link dev.quarry.corpora.Corpora#scoresExactly})
    */
   static com.fasterxml.jackson.databind.node.ObjectNode describe(ServerConfig config, boolean openedInDataFolder,
-      com.fasterxml.jackson.databind.ObjectMapper mapper) {
+      boolean exactScores, com.fasterxml.jackson.databind.ObjectMapper mapper) {
     OpenSearchSettings openSearch = config.openSearch();
     com.fasterxml.jackson.databind.node.ObjectNode out = mapper.createObjectNode();
     boolean cluster = openSearch != null;
     out.put("kind", cluster ? "opensearch" : "embedded");
-    out.put("exactScores", !cluster || dev.quarry.corpora.opensearch.OpenSearchCorpusStore.EXACT_SCORES);
+    out.put("exactScores", exactScores);
     out.put("semanticSearch", !cluster);
     out.put("purgeErasesAtOnce", !cluster);
     if (!cluster && openedInDataFolder) {

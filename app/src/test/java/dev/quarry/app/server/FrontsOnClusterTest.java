@@ -139,6 +139,31 @@ class FrontsOnClusterTest {
     assertEquals(expected, sorted, "every revision issued once, none skipped");
     JsonNode history = ok(b.client().retrieval("corpora/history", T, "{\"corpus\": \"shared\", \"limit\": 1000}"));
     assertEquals(2 * perFront, history.get("entries").size());
+
+    // Exact scores on three nodes with a replica per shard: the nodes have the scoring plugin, and
+    // every run of a pinned search, from either front (each may be answered by other copies), gives
+    // the same hits with the same scores, to the bit.
+    for (ServerProcess front : new ServerProcess[] {a, b}) {
+      assertTrue(ok(front.client().get("/v1/protocol").token(T).send()).path("server").path("store")
+          .path("exactScores").asBoolean(), "server.store.exactScores");
+    }
+    String query = "{\"corpus\": \"shared\", \"query\": \"note mentions " + word("zqa", 3) + " " + word("zqb", 5)
+        + "\", \"topK\": 5, \"revision\": " + 2 * perFront + "}";
+    List<String> first = scored(ok(a.client().retrieval("search", T, query)));
+    assertEquals(5, first.size());
+    for (int run = 0; run < 6; run++) {
+      assertEquals(first, scored(ok((run % 2 == 0 ? b : a).client().retrieval("search", T, query))), "run " + run);
+    }
+  }
+
+  /** Each result's source, chunk and score (its bits). */
+  static List<String> scored(JsonNode search) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode r : search.get("results")) {
+      out.add(r.get("source").asText() + "#" + r.get("chunk").asInt() + " "
+          + Integer.toHexString(Float.floatToIntBits(r.get("score").floatValue())));
+    }
+    return out;
   }
 
   /** The node that is the elected cluster manager, as the cluster says. */

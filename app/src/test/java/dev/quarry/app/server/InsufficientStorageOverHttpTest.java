@@ -83,12 +83,12 @@ class InsufficientStorageOverHttpTest {
         {"store": {"opensearch": {"urls": ["http://127.0.0.1:9200"]}}}""".getBytes(StandardCharsets.UTF_8));
     assertEquals(ServerConfig.DEFAULT_WRITE_MIN_FREE_DISK_MIB, cluster.writeMinFreeDiskMiB());
     // What the server writes under server.store: no admission guards a cluster's writes, so no floor is claimed.
-    com.fasterxml.jackson.databind.JsonNode store = StoreConfig.describe(cluster, true,
+    com.fasterxml.jackson.databind.JsonNode store = StoreConfig.describe(cluster, true, false,
         new com.fasterxml.jackson.databind.ObjectMapper());
     assertEquals("opensearch", store.get("kind").asText());
     assertTrue(store.path("minFreeDiskMiB").isMissingNode(), store::toString);
     // Corpora handed to the server already open were built without its floor.
-    assertTrue(StoreConfig.describe(ServerConfig.DEFAULT, false, new com.fasterxml.jackson.databind.ObjectMapper())
+    assertTrue(StoreConfig.describe(ServerConfig.DEFAULT, false, true, new com.fasterxml.jackson.databind.ObjectMapper())
         .path("minFreeDiskMiB").isMissingNode());
   }
 

@@ -152,8 +152,6 @@ public final class ClusterBenchmark {
     notes.add(String.format(Locale.ROOT, "OpenSearch %s, %d data node(s); every index %d shard(s), %d replica(s);"
         + " load average %s at the start", root.path("version").path("number").asText("?"),
         health.path("number_of_data_nodes").asInt(), shards, replicas, loadAtStart));
-    notes.add("the store's scores are " + (OpenSearchCorpusStore.EXACT_SCORES ? "exact" : "not exact (exactScores false)")
-        + "; the plain index scores with OpenSearch's english analyzer, the store with Quarry's terms");
 
     Corpus corpus = Corpus.fromSpec(Corpus.GENERATED, seed);
     List<SourceDocument> documents = new ArrayList<>(profile.documents());
@@ -168,6 +166,9 @@ public final class ClusterBenchmark {
     List<ResultSet.Row> rows = new ArrayList<>();
     try (OpenSearchCorpusStore front = new OpenSearchCorpusStore(settings, EngineConfig.defaults());
         OpenSearchCorpusStore secondFront = new OpenSearchCorpusStore(settings, EngineConfig.defaults())) {
+      notes.add("the store's scores are " + (front.scoresExactly() ? "exact (the quarry-scoring plugin's quarry_bm25f)"
+          : "not exact (exactScores false: a node lacks the quarry-scoring plugin)")
+          + "; the plain index scores with OpenSearch's english analyzer, the store with Quarry's terms");
       warmUp(http, front, corpus);
       ClusterStoreFront store = null;
       PlainIndex plain = null;

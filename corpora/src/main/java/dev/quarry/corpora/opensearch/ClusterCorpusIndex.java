@@ -22,7 +22,9 @@ import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceState;
 import dev.quarry.engine.analysis.Analyzers;
+import dev.quarry.engine.index.Fields;
 import dev.quarry.engine.index.SourcePreparation;
+import dev.quarry.engine.search.PortableScoring;
 import dev.quarry.engine.search.SnippetWindow;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,11 +55,14 @@ import org.apache.lucene.analysis.Analyzer;
  * a time per front, through {@link ClusterWriter}. The index holds no state of its own beyond the
  * cluster's, so any number of fronts may open the same corpus.
  *
- * <p>Scores are OpenSearch's BM25 (the corpus's k1 and b, Quarry's terms) with the shard's
- * statistics, which also count versions superseded or not yet published: hits and their order
- * follow the revision filter exactly, but scores (and so the order among close scores) may differ
- * from the embedded store's and between two pinned searches of one revision. The store advertises
- * this ({@link OpenSearchCorpusStore#EXACT_SCORES} is false).
+ * <p>Scores are the embedded store's when every node has Quarry's scoring plugin: its {@code
+ * quarry_bm25f} query scores each chunk with BM25F and the statistics of the revision's visible
+ * chunks on every shard, so a chunk gets the same float at the same revision on both stores.
+ * Without it they are OpenSearch's BM25 (the corpus's k1 and b, Quarry's terms) with the shard's
+ * statistics, which also count versions superseded or not yet published: hits follow the
+ * revision filter exactly, but scores (and so the order among close scores) may differ from the
+ * embedded store's and between two pinned searches of one revision. The store advertises which
+ * ({@link OpenSearchCorpusStore#scoresExactly}).
  */
 final class ClusterCorpusIndex implements CorpusIndex {
   /** The most queued mutations per corpus and front; more are CAPACITY. */
@@ -93,6 +98,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
   /** When a call last took this index ({@link System#nanoTime}): the store retires the least recent first. */
   private volatile long lastUsed = System.nanoTime();
   private volatile boolean holdsPhrases;
+  /** Whether every node of the cluster has the {@code quarry_bm25f} query (the store asked when it started). */
+  private final boolean clusterScoresExactly;
+  private final PortableScoring scoring;
+  /** Where an exactly scored search goes: with a DFS phase, so every shard has the statistics of all. */
+  private final String exactSearchPath;
   /**
    * The existence check of the call the store runs on this thread with this corpus (see {@link
    * CallHead}): its head is handed to the first read of the head in the call (so a search costs no
@@ -115,15 +125,18 @@ final class ClusterCorpusIndex implements CorpusIndex {
   private static final ExecutorService BESIDE_HEAD = Executors.newVirtualThreadPerTaskExecutor();
 
   ClusterCorpusIndex(ClusterHttp http, String index, CorpusInfo info, EngineConfig config, OpenSearchSettings settings,
-      String owner, BooleanSupplier retentionRecorded) {
+      String owner, BooleanSupplier retentionRecorded, boolean clusterScoresExactly) {
     this.http = http;
+    this.clusterScoresExactly = clusterScoresExactly;
     this.index = index;
     // No filter_path: the node's filtering of its answer cost more than the few hundred bytes of
     // hit metadata it drops (benchmarks/HISTORY.md).
     this.searchPath = "/" + index + "/_search";
+    this.exactSearchPath = searchPath + "?search_type=dfs_query_then_fetch";
     this.info = info;
     this.config = config;
     this.analyzer = Analyzers.forLanguage(info.settings().language());
+    this.scoring = PortableScoring.of(info.settings().ranking());
     WriterLease lease = new WriterLease(http, index, owner, settings.leaseTtl(), config.clock());
     this.writer = new ClusterWriter(http, index, info, config, lease, analyzer, this);
     this.expired = new ExpiredVersions(http, index, lease, this::oldestRetained, retentionRecorded,
@@ -367,6 +380,9 @@ final class ClusterCorpusIndex implements CorpusIndex {
       joined.append(joined.isEmpty() ? "" : " ").append(t.term());
       terms.add(t.term());
     }
+    // Scored by the quarry_bm25f query, with the revision's own statistics, when the cluster has it.
+    List<PortableScoring.QueryTerm> scoredTerms = clusterScoresExactly
+        ? PortableScoring.queryTerms(analyzer, syntax.scoringText()) : null;
     // A search of a revision this front has seen published goes out now, beside the head's read: the
     // revision's documents were all visible before it was published (see seenPublished). Pinned, that
     // is the pinned revision; unpinned, the latest one this front saw, which the head usually still
@@ -375,12 +391,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
     Long pinned = request.revision();
     long seen = seenPublished.get();
     long ahead = pinned != null ? pinned : seen;
-    ObjectNode earlyBody = null;
-    CompletableFuture<ClusterHttp.Answer> early = null;
+    CompletableFuture<Sent> early = null;
     if (ahead >= 0 && ahead <= seen && !queryTokens.isEmpty()) {
-      ObjectNode body = searchBody(request, syntax, ahead, joined.toString());
-      earlyBody = body;
-      early = CompletableFuture.supplyAsync(() -> http.json("POST", searchPath, body), BESIDE_HEAD);
+      String text = joined.toString();
+      early = CompletableFuture.supplyAsync(() -> send(request, syntax, ahead, text, scoredTerms), BESIDE_HEAD);
     }
     long latest = revision();
     long p = latest;
@@ -401,10 +415,9 @@ final class ClusterCorpusIndex implements CorpusIndex {
     if (early != null && ahead != p) {
       early = null; // of a revision the head has moved past: its answer (or failure) is dropped
     }
-    ObjectNode body = early != null ? earlyBody : searchBody(request, syntax, p, joined.toString());
-    ObjectNode query = (ObjectNode) body.get("query");
-    JsonNode answer = (early != null ? joinBeside(early) : http.json("POST", searchPath, body))
-        .require("searching").body();
+    Sent sent = early != null ? joinBeside(early) : send(request, syntax, p, joined.toString(), scoredTerms);
+    ObjectNode query = (ObjectNode) sent.body().get("query");
+    JsonNode answer = sent.answer().require("searching").body();
     List<Hit> hits = new ArrayList<>();
     Map<String, Integer> perSource = new HashMap<>();
     for (JsonNode h : answer.path("hits").path("hits")) {
@@ -432,8 +445,52 @@ final class ClusterCorpusIndex implements CorpusIndex {
     return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), hits, facets);
   }
 
-  /** The search of revision {@code p}: the best chunks for the query's terms {@code joined}, with the request's filters. */
-  private ObjectNode searchBody(SearchRequest request, ClusterQuerySyntax syntax, long p, String joined) {
+  /** The {@code quarry_bm25f} query of {@code terms}: the embedded store's BM25F with revision {@code p}'s statistics. */
+  private ObjectNode exactQuery(List<PortableScoring.QueryTerm> scoredTerms, long p) {
+    ObjectNode query = ClusterHttp.MAPPER.createObjectNode();
+    ObjectNode q = query.putObject("quarry_bm25f");
+    ArrayNode fields = q.putArray("fields");
+    for (PortableScoring.Field f : scoring.fields()) {
+      fields.addObject().put("name", clusterField(f.name())).put("weight", f.weight());
+    }
+    ArrayNode terms = q.putArray("terms");
+    for (PortableScoring.QueryTerm t : scoredTerms) {
+      terms.addObject().put("term", t.term()).put("boost", (float) t.occurrences());
+    }
+    q.put("k1", scoring.k1()).put("b", scoring.b()).put("revision", p);
+    return query;
+  }
+
+  /** The cluster field holding the terms of the engine's scored field {@code field}. */
+  private static String clusterField(String field) {
+    return switch (field) {
+      case Fields.TEXT -> "tokens";
+      case Fields.TITLE -> "title_tokens";
+      default -> throw new IllegalArgumentException("not a scored field: " + field);
+    };
+  }
+
+  /** A search's body and the cluster's answer to it. */
+  private record Sent(ObjectNode body, ClusterHttp.Answer answer) {}
+
+  /**
+   * Sends the search of revision {@code p}: scored exactly when {@code scoredTerms} are given (the
+   * {@code quarry_bm25f} query, with a DFS phase so that every shard scores with the statistics of
+   * all of them; OpenSearch skips it for one shard), else by the cluster's BM25 over {@code joined}.
+   */
+  private Sent send(SearchRequest request, ClusterQuerySyntax syntax, long p, String joined,
+      List<PortableScoring.QueryTerm> scoredTerms) {
+    ObjectNode body = searchBody(request, syntax, p, joined, scoredTerms);
+    return new Sent(body, http.json("POST", scoredTerms == null ? searchPath : exactSearchPath, body));
+  }
+
+  /**
+   * The search of revision {@code p}: the best chunks for the query's terms, with the request's
+   * filters; scored by the {@code quarry_bm25f} query of {@code scoredTerms} when they are given,
+   * else by the cluster's BM25 over {@code joined}.
+   */
+  private ObjectNode searchBody(SearchRequest request, ClusterQuerySyntax syntax, long p, String joined,
+      List<PortableScoring.QueryTerm> scoredTerms) {
     ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
     int window = request.maxChunksPerSource() == null ? request.topK() : Math.min(1000, request.topK() * 10);
     body.put("size", window).put("track_total_hits", false);
@@ -454,11 +511,15 @@ final class ClusterCorpusIndex implements CorpusIndex {
       ArrayNode mustNot = bool.putArray("must_not");
       syntax.excluded().forEach(mustNot::add);
     }
-    ArrayNode should = bool.putArray("should");
-    should.addObject().putObject("match").putObject("tokens").put("query", joined);
-    should.addObject().putObject("match").putObject("title_tokens").put("query", joined)
-        .put("boost", info.settings().ranking().titleWeight());
-    bool.put("minimum_should_match", 1);
+    if (scoredTerms != null) {
+      bool.putArray("must").add(exactQuery(scoredTerms, p));
+    } else {
+      ArrayNode should = bool.putArray("should");
+      should.addObject().putObject("match").putObject("tokens").put("query", joined);
+      should.addObject().putObject("match").putObject("title_tokens").put("query", joined)
+          .put("boost", info.settings().ranking().titleWeight());
+      bool.put("minimum_should_match", 1);
+    }
     ArrayNode sort = body.putArray("sort");
     sort.addObject().put("_score", "desc");
     sort.addObject().put("source", "asc");

@@ -31,19 +31,14 @@ import java.util.function.Function;
  * by the cluster with create-only or compare-and-set writes.
  */
 public final class OpenSearchCorpusStore implements CorpusStore {
-  /**
-   * Whether a pinned search answers with exactly the embedded store's scores. It does not: scores
-   * are OpenSearch's BM25 over Quarry's terms, with statistics that count every version the index
-   * still holds (see {@link ClusterCorpusIndex}).
-   */
-  public static final boolean EXACT_SCORES = false;
-
 
   private final OpenSearchSettings settings;
   private final EngineConfig engineConfig;
   private final ClusterHttp http;
   private final String registry;
   private final String owner;
+  /** Whether every node had Quarry's scoring plugin when this front started (see {@link #scoresExactly}). */
+  private final boolean exactScores;
   /**
    * The corpora this front opened, by name, each with its registry entry: at most {@link #maxOpen}
    * once calls are done with them (idle ones beyond it are closed, least recently used first, and
@@ -63,6 +58,15 @@ public final class OpenSearchCorpusStore implements CorpusStore {
    *     call is using them; more stay open only while calls or queued mutations use them
    */
   public OpenSearchCorpusStore(OpenSearchSettings settings, EngineConfig engineConfig, int maxOpenCorpora) {
+    this(settings, engineConfig, maxOpenCorpora, true);
+  }
+
+  /**
+   * @param usePluginIfInstalled false to score with the cluster's BM25 even where every node has
+   *     Quarry's scoring plugin: for tests of a cluster without it
+   */
+  OpenSearchCorpusStore(OpenSearchSettings settings, EngineConfig engineConfig, int maxOpenCorpora,
+      boolean usePluginIfInstalled) {
     if (maxOpenCorpora < 1) {
       throw new IllegalArgumentException("maxOpenCorpora must be at least 1; got " + maxOpenCorpora);
     }
@@ -73,6 +77,7 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     this.registry = settings.indexPrefix() + "-registry";
     this.owner = "front-" + CorpusIds.next();
     ensureRegistry();
+    this.exactScores = usePluginIfInstalled && ClusterPlugins.everyNodeHas(http, ClusterPlugins.SCORING);
     RecordedRetention.requireSame(http, registry, engineConfig.retainedRevisions());
     Duration every = idleCheckEvery(settings.requestTimeout());
     this.idleChecks = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -81,6 +86,16 @@ public final class OpenSearchCorpusStore implements CorpusStore {
       return t;
     });
     idleChecks.scheduleWithFixedDelay(this::reclaimIdle, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Whether searches answer with exactly the embedded store's scores: every node of the cluster had
+   * Quarry's scoring plugin (the {@code quarry_bm25f} query) when this front started; without it
+   * searches answer with the cluster's BM25 (see {@link ClusterCorpusIndex}).
+   */
+  @Override
+  public boolean scoresExactly() {
+    return exactScores;
   }
 
   /**
@@ -308,7 +323,7 @@ public final class OpenSearchCorpusStore implements CorpusStore {
         if (current != null) {
           current.close(); // deleted and created again, perhaps by another front; or retired
         }
-        return new ClusterCorpusIndex(http, indexOf(info), info, engineConfig, settings, owner, this::retentionRecorded);
+        return new ClusterCorpusIndex(http, indexOf(info), info, engineConfig, settings, owner, this::retentionRecorded, exactScores);
       });
       if (index.acquire()) {
         try {

@@ -66,4 +66,9 @@ public interface CorpusStore extends Closeable {
     throw new dev.quarry.engine.QuarryException(dev.quarry.engine.ErrorCode.UNAVAILABLE,
         "this corpus store does not support backups");
   }
+
+  /** Whether searches answer with the embedded store's exact scores ({@link dev.quarry.corpora.Corpora#scoresExactly}). */
+  default boolean scoresExactly() {
+    return true;
+  }
 }

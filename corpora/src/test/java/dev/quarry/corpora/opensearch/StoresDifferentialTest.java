@@ -1,6 +1,7 @@
 package dev.quarry.corpora.opensearch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
@@ -30,10 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
  * The same random sequence of writes on the embedded store and on a real OpenSearch node, then the
  * same reads of both: receipts, revisions, sources, history, and every search (latest and pinned at
  * each retained revision) must agree on which chunks match, with the same provenance and text, also
- * when revisions expire meanwhile and the cluster store reclaims their versions. Scores
- * are not compared (the cluster store does not promise them; docs/scale-out.md), and so neither is
- * the order of hits: the test searches with a topK above the number of matches and compares the
- * sets. Replay a failure with {@code -Dtests.seed=<seed>}.
+ * when revisions expire meanwhile and the cluster store reclaims their versions, in the same order
+ * and with the same scores to the bit: the node has Quarry's scoring plugin, so the cluster store
+ * scores each revision with its own statistics (docs/scale-out.md). A front that does not use the
+ * plugin must still find the same chunks (compared as sets). The corpus's ranking (k1, b,
+ * title weight, including 0 and below 1) is drawn at random too. Replay a failure with {@code
+ * -Dtests.seed=<seed>}.
  */
 class StoresDifferentialTest {
   static final String[] WORDS = ("apple banana cherry delta echo fjord glacier harbor island jungle kelp lagoon "
@@ -44,7 +47,26 @@ class StoresDifferentialTest {
 
   @Test
   void randomWrites_answerTheSameOnBothStores() throws Exception {
-    randomWrites(EngineConfig.builder().build(), 40, "t-diff-", 2, 12);
+    randomWrites(EngineConfig.builder().build(), 40, "t-diff-", 2, 12, 1);
+  }
+
+  /**
+   * Three shards: each holds a third of the chunks and would score with its own statistics; the
+   * revision's are counted over all of them, so scores still match the embedded store's to the bit.
+   */
+  @Test
+  void randomWritesOnThreeShards_scoreTheSameAsTheEmbeddedStore() throws Exception {
+    randomWrites(EngineConfig.builder().build(), 40, "t-diffshards-", 2, 12, 3);
+  }
+
+  /**
+   * A front that does not use the scoring plugin (as on a cluster without it) says so, and still
+   * finds the same chunks at every revision; its scores are the cluster's own, so only the sets of
+   * hits are compared.
+   */
+  @Test
+  void randomWritesWithoutTheScoringPlugin_matchTheSameChunks() throws Exception {
+    randomWrites(EngineConfig.builder().build(), 30, "t-diffplain-", 2, 12, 3, false);
   }
 
   /**
@@ -54,7 +76,7 @@ class StoresDifferentialTest {
    */
   @Test
   void randomWritesUnderShortRetention_answerTheSameOnBothStores() throws Exception {
-    randomWrites(EngineConfig.builder().retainedRevisions(10).build(), 70, "t-diffret-", 2, 12);
+    randomWrites(EngineConfig.builder().retainedRevisions(10).build(), 70, "t-diffret-", 2, 12, 1);
   }
 
   /**
@@ -66,27 +88,39 @@ class StoresDifferentialTest {
    */
   @Test
   void randomWritesAndPurgesUnderVeryShortRetention_answerTheSameOnBothStores() throws Exception {
-    randomWrites(EngineConfig.builder().retainedRevisions(3).build(), 220, "t-diffpurge-", 5, 5);
+    randomWrites(EngineConfig.builder().retainedRevisions(3).build(), 220, "t-diffpurge-", 5, 5, 1);
   }
 
   /**
    * @param deletes in ten operations, how many delete (a quarter or so of them purge)
    * @param sources how many sources the operations choose from
+   * @param shards the corpus index's primary shards
    */
-  private void randomWrites(EngineConfig config, int steps, String prefix, int deletes, int sources) throws Exception {
+  private void randomWrites(EngineConfig config, int steps, String prefix, int deletes, int sources, int shards)
+      throws Exception {
+    randomWrites(config, steps, prefix, deletes, sources, shards, true);
+  }
+
+  /** @param exact whether the front uses the node's scoring plugin, and the scores are compared */
+  private void randomWrites(EngineConfig config, int steps, String prefix, int deletes, int sources, int shards,
+      boolean exact) throws Exception {
     long seed = Long.getLong("tests.seed", new Random().nextLong());
     System.out.printf("StoresDifferentialTest seed: %d (replay with -Dtests.seed=%d)%n", seed, seed);
     Random random = new Random(seed);
+    CorpusSettings.Ranking[] rankings = {CorpusSettings.Ranking.DEFAULT, new CorpusSettings.Ranking(0.9, 0.4, 0.5),
+        new CorpusSettings.Ranking(1.5, 0.9, 0), new CorpusSettings.Ranking(1.2, 0.75, 3.0)};
     CorpusSettings settings = new CorpusSettings(random.nextBoolean() ? CorpusSettings.Language.ENGLISH
-        : CorpusSettings.Language.STANDARD, new CorpusSettings.Chunking(16, 4), CorpusSettings.Ranking.DEFAULT);
+        : CorpusSettings.Language.STANDARD, new CorpusSettings.Chunking(16, 4), rankings[random.nextInt(rankings.length)]);
     OpenSearchCorpusStore cluster = new OpenSearchCorpusStore(OpenSearchSettings.of(OpenSearchNodes.single().urls())
-        .withReplicas(0).withPrefix(prefix + Math.floorMod(seed, 1_000_000)), config);
+        .withReplicas(0).withShards(shards).withPrefix(prefix + Math.floorMod(seed, 1_000_000)), config,
+        dev.quarry.corpora.CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, exact);
+    assertEquals(exact, cluster.scoresExactly(), "the test node has the quarry-scoring plugin");
     CorpusInfo info = cluster.create("diff", settings);
     try (CorpusIndex embedded = CorpusIndex.open(dir.resolve("index"), info, config)) {
       cluster.withCorpus("diff", remote -> {
         // Versions go as soon as their revisions expire, between the writes.
         ((ClusterCorpusIndex) remote).reclaimSettle(Duration.ZERO);
-        run(random, embedded, remote, steps, deletes, sources);
+        run(random, embedded, remote, steps, deletes, sources, exact);
         return null;
       });
     } finally {
@@ -96,7 +130,7 @@ class StoresDifferentialTest {
   }
 
   private static void run(Random random, CorpusIndex embedded, CorpusIndex remote, int steps, int deletes,
-      int sources) {
+      int sources, boolean exact) {
     for (int step = 0; step < steps; step++) {
       Mutation m = randomMutation(random, step, deletes, sources);
       Object local = outcome(embedded, m);
@@ -112,11 +146,23 @@ class StoresDifferentialTest {
     for (String word : WORDS) {
       for (Long at : new Long[] {null, oldest + (latest - oldest) / 2, oldest + random.nextInt((int) (latest - oldest) + 1),
           Math.max(oldest, latest - 1), oldest}) {
-        assertEquals(matches(embedded, word, at), matches(remote, word, at), "search '" + word + "' at " + at);
+        assertEquals(matches(embedded, word, at, exact), matches(remote, word, at, exact),
+            "search '" + word + "' at " + at);
       }
     }
-    String two = WORDS[random.nextInt(WORDS.length)] + " " + WORDS[random.nextInt(WORDS.length)];
-    assertEquals(matches(embedded, two, null), matches(remote, two, null), "search '" + two + "'");
+    for (int q = 0; q < 5; q++) {
+      // Several words, one perhaps twice (a term written twice weighs twice), latest and pinned.
+      String first = WORDS[random.nextInt(WORDS.length)];
+      String words = first + " " + WORDS[random.nextInt(WORDS.length)] + " "
+          + (q == 4 ? first : WORDS[random.nextInt(WORDS.length)]);
+      Long at = q % 2 == 0 ? null : oldest + random.nextInt((int) (latest - oldest) + 1);
+      assertEquals(matches(embedded, words, at, exact), matches(remote, words, at, exact),
+          "search '" + words + "' at " + at);
+      if (exact) {
+        // The best three of many: the cluster skips chunks that cannot reach the third's score.
+        assertEquals(best(embedded, words, at, 3), best(remote, words, at, 3), "best of '" + words + "' at " + at);
+      }
+    }
   }
 
   private static Mutation randomMutation(Random random, int step, int deletes, int sources) {
@@ -185,16 +231,29 @@ class StoresDifferentialTest {
     return out;
   }
 
-  /** Every chunk a search matches, with its provenance and text, in source and chunk order. */
-  private static TreeSet<String> matches(CorpusIndex index, String query, Long revision) {
+  /** The best {@code k} chunks of a search, each with its score's bits, in the order of the hits. */
+  private static List<String> best(CorpusIndex index, String query, Long revision, int k) {
+    List<String> out = new ArrayList<>();
+    for (Hit h : index.search(new SearchRequest(query, SourceScope.ALL, List.of(), k, revision, null, false)).hits()) {
+      out.add(h.source() + "#" + h.chunk() + " " + Integer.toHexString(Float.floatToIntBits(h.score())));
+    }
+    return out;
+  }
+
+  /**
+   * Every chunk a search matches, with its provenance and text: with its score (its bits) in the
+   * order of the hits when {@code exact}, else without scores in source and chunk order.
+   */
+  private static java.util.Collection<String> matches(CorpusIndex index, String query, Long revision, boolean exact) {
     List<Hit> hits = index.search(new SearchRequest(query, SourceScope.ALL, List.of(), SearchRequest.MAX_TOP_K, revision,
         null, false)).hits();
     if (hits.size() >= SearchRequest.MAX_TOP_K) {
       throw new IllegalStateException("more matches than topK: the sets cannot be compared");
     }
-    TreeSet<String> out = new TreeSet<>();
+    java.util.Collection<String> out = exact ? new ArrayList<>() : new TreeSet<>();
     for (Hit h : hits) {
-      out.add(h.source() + "#" + h.chunk() + "@" + h.sourceRevision() + " [" + h.start() + "," + h.end() + ") "
+      String score = exact ? h.score() + " (" + Integer.toHexString(Float.floatToIntBits(h.score())) + ") " : "";
+      out.add(score + h.source() + "#" + h.chunk() + "@" + h.sourceRevision() + " [" + h.start() + "," + h.end() + ") "
           + h.title() + " " + h.contentSha256() + " " + h.text());
     }
     return out;
