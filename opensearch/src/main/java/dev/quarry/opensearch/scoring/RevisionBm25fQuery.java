@@ -41,9 +41,9 @@ import org.apache.lucene.util.SmallFloat;
  *
  * <p>The statistics travel as term statistics, the one thing OpenSearch sums over shards: asked of
  * the searcher with this shard's counts, they come back summed over every shard when the search
- * runs {@code dfs_query_then_fetch} (OpenSearch runs a single-shard search without that phase, and
- * then this shard's counts are the corpus's). Each is sent one above its count (the searcher takes
- * no zero), and a count of shards beside them says how much to take off again.
+ * runs {@code dfs_query_then_fetch}; without that phase (an index of one shard) they come back as
+ * they went, and this shard's counts are then the corpus's. Each is sent one above its count (the
+ * searcher takes no zero), and a count of shards beside them says how much to take off again.
  *
  * <p>Matches every document holding one of the terms in one of the fields; the caller filters the
  * revision. Once the collector has a score a document must reach, a document that holds only terms
@@ -143,25 +143,25 @@ public final class RevisionBm25fQuery extends Query {
       }
     }
     Similarity.SimScorer[] scorers = new Similarity.SimScorer[terms.size()];
-    if (docCount > 0) {
-      BM25Similarity similarity = new BM25Similarity(k1, b);
-      CollectionStatistics collection = new CollectionStatistics("combined", docCount, docCount, sumLength, docCount);
-      for (int t = 0; t < scorers.length; t++) {
-        BytesRef bytes = new BytesRef(terms.get(t).term());
-        long docFreq = 0;
-        for (WeightedField field : fields) {
-          long local = 0;
-          for (int l = 0; l < visibility.length; l++) {
-            local += visibility[l].docFreq(leaves.get(l).reader(), field.name(), bytes);
-          }
-          docFreq = Math.max(docFreq, exchange(searcher, new Term(field.name(), bytes), local, local, shards).docFreq()
-              - shards);
+    BM25Similarity similarity = new BM25Similarity(k1, b);
+    for (int t = 0; t < scorers.length; t++) {
+      BytesRef bytes = new BytesRef(terms.get(t).term());
+      long docFreq = 0;
+      // Every shard hands over every term, also one that sees no document: the shards' count
+      // taken off the sums assumes each shard added one to each of them.
+      for (WeightedField field : fields) {
+        long local = 0;
+        for (int l = 0; l < visibility.length; l++) {
+          local += visibility[l].docFreq(leaves.get(l).reader(), field.name(), bytes);
         }
-        // A term no visible chunk holds adds nothing to any score: the embedded store leaves it out too.
-        if (docFreq > 0) {
-          scorers[t] = similarity.scorer(terms.get(t).boost() * boost, collection,
-              new TermStatistics(bytes, docFreq, docFreq));
-        }
+        docFreq = Math.max(docFreq, exchange(searcher, new Term(field.name(), bytes), local, local, shards).docFreq()
+            - shards);
+      }
+      // A term no visible chunk holds adds nothing to any score: the embedded store leaves it out too.
+      if (docFreq > 0 && docCount > 0) {
+        CollectionStatistics collection = new CollectionStatistics("combined", docCount, docCount, sumLength, docCount);
+        scorers[t] = similarity.scorer(terms.get(t).boost() * boost, collection,
+            new TermStatistics(bytes, docFreq, docFreq));
       }
     }
     boolean anyTerm = Arrays.stream(scorers).anyMatch(Objects::nonNull);
