@@ -26,6 +26,10 @@ import org.apache.lucene.util.SmallFloat;
  * document frequency the visible documents in its postings. Kept per segment (as its deletes stand)
  * and revision, the most recently used up to {@link #MAX_KEPT_BYTES} of them, so the searches of one
  * revision walk a segment once.
+ *
+ * <p>These are the embedded store's counts (its {@code LeafVisibility}) written again: the plugin
+ * runs in OpenSearch's JVM with OpenSearch's Lucene and cannot take Quarry's engine with it. The
+ * stores' differential test holds the two to the same statistics.
  */
 final class RevisionVisibility {
   /** The revision fields every versioned document of a Quarry corpus carries. */
