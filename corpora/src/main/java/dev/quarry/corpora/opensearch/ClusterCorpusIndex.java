@@ -135,7 +135,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     this.index = index;
     // No filter_path: the node's filtering of its answer cost more than the few hundred bytes of
     // hit metadata it drops (benchmarks/HISTORY.md).
-    this.searchPath = "/" + index + "/_search";
+    this.searchPath = CorpusDocs.searchPath(index);
     this.info = info;
     this.config = config;
     this.analyzer = Analyzers.forLanguage(info.settings().language());
@@ -493,7 +493,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
       JsonNode settings = http.get("/" + index + "/_settings/index.number_of_shards")
           .require("reading the corpus index's shards").body();
       int shards = settings.path(index).path("settings").path("index").path("number_of_shards").asInt(0);
-      path = shards == 1 ? searchPath : searchPath + "?search_type=dfs_query_then_fetch";
+      path = shards == 1 ? searchPath : searchPath + "&search_type=dfs_query_then_fetch";
       exactSearchPath = path;
     }
     return path;
@@ -607,7 +607,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     sources.forEach(names::add);
     filter.addObject().putObject("term").put("superseded", CorpusDocs.LIVE);
     Map<String, JsonNode> out = new HashMap<>();
-    for (JsonNode h : http.json("POST", "/" + index + "/_search", q).require("reading sources").body().path("hits").path("hits")) {
+    for (JsonNode h : http.json("POST", CorpusDocs.searchPath(index), q).require("reading sources").body().path("hits").path("hits")) {
       out.put(h.path("_source").path("source").asText(), h.path("_source"));
     }
     return out;
@@ -623,7 +623,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     filter.add(CorpusDocs.term("kind", "source"));
     filter.add(CorpusDocs.term("source", source));
     filter.add(CorpusDocs.visibleAt(p));
-    JsonNode hits = http.json("POST", "/" + index + "/_search", q).require("reading a source").body().path("hits").path("hits");
+    JsonNode hits = http.json("POST", CorpusDocs.searchPath(index), q).require("reading a source").body().path("hits").path("hits");
     return hits.isEmpty() ? Optional.empty() : Optional.of(CorpusDocs.sourceState(hits.get(0).path("_source")));
   }
 
@@ -655,7 +655,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
       if (after != null) {
         q.putArray("search_after").add(after);
       }
-      JsonNode hits = http.json("POST", "/" + index + "/_search", q).require("listing sources").body().path("hits").path("hits");
+      JsonNode hits = http.json("POST", CorpusDocs.searchPath(index), q).require("listing sources").body().path("hits").path("hits");
       for (JsonNode h : hits) {
         String source = h.path("_source").path("source").asText();
         after = source;
@@ -725,7 +725,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
       if (searchAfter != null) {
         q.putArray("search_after").add((Long) searchAfter[0]).add((Long) searchAfter[1]);
       }
-      JsonNode hits = http.json("POST", "/" + index + "/_search", q).require("reading history").body().path("hits").path("hits");
+      JsonNode hits = http.json("POST", CorpusDocs.searchPath(index), q).require("reading history").body().path("hits").path("hits");
       for (JsonNode h : hits) {
         JsonNode s = h.path("_source");
         long revision = s.path("added").asLong();

@@ -72,7 +72,7 @@ final class ClusterFacets {
     sources.addObject().putObject("value").putObject("terms").put("field", "meta_kv");
     sources.addObject().putObject("source").putObject("terms").put("field", "source");
     while (true) {
-      JsonNode pairs = http.json("POST", "/" + index + "/_search", body).require("counting facets").body()
+      JsonNode pairs = http.json("POST", CorpusDocs.searchPath(index), body).require("counting facets").body()
           .path("aggregations").path("pairs");
       for (JsonNode bucket : pairs.path("buckets")) {
         String keyword = bucket.path("key").path("value").asText();

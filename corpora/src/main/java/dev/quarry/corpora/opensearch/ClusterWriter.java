@@ -466,7 +466,7 @@ final class ClusterWriter {
     ArrayNode sort = q.putArray("sort");
     sort.addObject().put("added", "desc");
     sort.addObject().put("seq", "desc");
-    JsonNode hits = http.json("POST", "/" + index + "/_search", q).require("reading history").body()
+    JsonNode hits = http.json("POST", CorpusDocs.searchPath(index), q).require("reading history").body()
         .path("hits").path("hits");
     return hits.size() > 0 && !"purge".equals(hits.get(0).path("_source").path("operation").asText());
   }

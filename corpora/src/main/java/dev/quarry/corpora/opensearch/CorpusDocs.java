@@ -43,6 +43,16 @@ final class CorpusDocs {
 
   private CorpusDocs() {}
 
+  /**
+   * The search endpoint of {@code index} (a corpus index or the registry). It refuses to answer from
+   * some shards only: OpenSearch's default answers 200 with the hits of the shards that did answer
+   * (every copy of a shard lost, a shard that failed the query), which would be a silently
+   * incomplete read; this way the read fails instead (UNAVAILABLE).
+   */
+  static String searchPath(String index) {
+    return "/" + index + "/_search?allow_partial_search_results=false";
+  }
+
   /** The settings and mapping of a corpus index: BM25 with the corpus's k1 and b, translog synced per request. */
   static ObjectNode indexBody(CorpusSettings settings, OpenSearchSettings cluster) {
     ObjectNode body = ClusterHttp.MAPPER.createObjectNode();

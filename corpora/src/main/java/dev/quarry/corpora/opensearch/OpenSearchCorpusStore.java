@@ -271,7 +271,7 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     }
     q.putArray("_source").add("name");
     List<String> out = new ArrayList<>();
-    for (JsonNode h : http.json("POST", "/" + registry + "/_search", q).require("listing corpora").body().path("hits").path("hits")) {
+    for (JsonNode h : http.json("POST", CorpusDocs.searchPath(registry), q).require("listing corpora").body().path("hits").path("hits")) {
       out.add(h.path("_source").path("name").asText());
     }
     return out;
