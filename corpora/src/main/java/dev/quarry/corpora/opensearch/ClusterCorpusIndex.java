@@ -102,11 +102,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
   private final boolean clusterScoresExactly;
   private final PortableScoring scoring;
   /**
-   * Where an exactly scored search goes: on an index of more than one shard with a DFS phase, so
-   * every shard scores with the statistics of all; on one shard without it (its statistics are the
-   * corpus's). Decided on the first exact search, from the index's shard count, which never changes.
+   * Where an exactly scored search goes: with a DFS phase, so every shard scores with the statistics
+   * of all (OpenSearch skips the phase on an index of one shard, whose statistics are the corpus's).
    */
-  private volatile String exactSearchPath;
+  private final String exactSearchPath;
   /**
    * The existence check of the call the store runs on this thread with this corpus (see {@link
    * CallHead}): its head is handed to the first read of the head in the call (so a search costs no
@@ -136,6 +135,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     // No filter_path: the node's filtering of its answer cost more than the few hundred bytes of
     // hit metadata it drops (benchmarks/HISTORY.md).
     this.searchPath = CorpusDocs.searchPath(index);
+    this.exactSearchPath = searchPath + "&search_type=dfs_query_then_fetch";
     this.info = info;
     this.config = config;
     this.analyzer = Analyzers.forLanguage(info.settings().language());
@@ -478,25 +478,13 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   /**
    * Sends the search of revision {@code p}: scored exactly when {@code scoredTerms} are given (the
-   * {@code quarry_bm25f} query, with a DFS phase on more than one shard, see {@link
-   * #exactSearchPath}), else by the cluster's BM25 over {@code joined}.
+   * {@code quarry_bm25f} query, see {@link #exactSearchPath}), else by the cluster's BM25 over
+   * {@code joined}.
    */
   private Sent send(SearchRequest request, ClusterQuerySyntax syntax, long p, String joined,
       List<PortableScoring.QueryTerm> scoredTerms) {
     ObjectNode body = searchBody(request, syntax, p, joined, scoredTerms);
-    return new Sent(body, http.json("POST", scoredTerms == null ? searchPath : exactSearchPath(), body));
-  }
-
-  private String exactSearchPath() {
-    String path = exactSearchPath;
-    if (path == null) {
-      JsonNode settings = http.get("/" + index + "/_settings/index.number_of_shards")
-          .require("reading the corpus index's shards").body();
-      int shards = settings.path(index).path("settings").path("index").path("number_of_shards").asInt(0);
-      path = shards == 1 ? searchPath : searchPath + "&search_type=dfs_query_then_fetch";
-      exactSearchPath = path;
-    }
-    return path;
+    return new Sent(body, http.json("POST", scoredTerms == null ? searchPath : exactSearchPath, body));
   }
 
   /**
