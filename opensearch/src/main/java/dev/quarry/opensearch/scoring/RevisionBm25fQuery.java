@@ -10,6 +10,7 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TermState;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.CollectionStatistics;
@@ -133,35 +134,47 @@ public final class RevisionBm25fQuery extends Query {
         fieldDocs += counts.docCount();
         fieldLength += counts.sumLength();
       }
-      TermStatistics summed = exchange(searcher, new Term(field.name(), LENGTHS), fieldDocs, fieldLength, shards);
-      fieldDocs = summed.docFreq() - shards;
-      fieldLength = summed.totalTermFreq() - shards;
-      if (fieldDocs > 0) {
-        docCount = Math.max(docCount, fieldDocs);
+      Counts summed = exchange(searcher, new Term(field.name(), LENGTHS), fieldDocs, fieldLength, shards);
+      if (summed.docFreq() > 0) {
+        docCount = Math.max(docCount, summed.docFreq());
         // long += double truncates after each field, as CombinedFieldQuery's sum does.
-        sumLength += (double) field.weight() * Math.max(fieldLength, fieldDocs);
+        sumLength += (double) field.weight() * Math.max(summed.totalTermFreq(), summed.docFreq());
+      }
+    }
+    // Each (term, field) looked up once per segment: its visible documents now, its postings when scored.
+    BytesRef[] bytes = terms.stream().map(t -> new BytesRef(t.term())).toArray(BytesRef[]::new);
+    TermState[][][] states = new TermState[leaves.size()][terms.size()][fields.size()];
+    long[][] localDocFreqs = new long[terms.size()][fields.size()];
+    for (int l = 0; l < leaves.size(); l++) {
+      LeafReader leaf = leaves.get(l).reader();
+      for (int f = 0; f < fields.size(); f++) {
+        Terms fieldTerms = leaf.terms(fields.get(f).name());
+        TermsEnum termsEnum = fieldTerms == null ? null : fieldTerms.iterator();
+        for (int t = 0; termsEnum != null && t < bytes.length; t++) {
+          if (termsEnum.seekExact(bytes[t])) {
+            states[l][t][f] = termsEnum.termState();
+            localDocFreqs[t][f] += visibility[l].docFreq(leaf, fields.get(f).name(), termsEnum);
+          }
+        }
       }
     }
     Similarity.SimScorer[] scorers = new Similarity.SimScorer[terms.size()];
     BM25Similarity similarity = new BM25Similarity(k1, b);
+    CollectionStatistics collection = docCount == 0 ? null
+        : new CollectionStatistics("combined", docCount, docCount, sumLength, docCount);
     for (int t = 0; t < scorers.length; t++) {
-      BytesRef bytes = new BytesRef(terms.get(t).term());
       long docFreq = 0;
       // Every shard hands over every term, also one that sees no document: the shards' count
       // taken off the sums assumes each shard added one to each of them.
-      for (WeightedField field : fields) {
-        long local = 0;
-        for (int l = 0; l < visibility.length; l++) {
-          local += visibility[l].docFreq(leaves.get(l).reader(), field.name(), bytes);
-        }
-        docFreq = Math.max(docFreq, exchange(searcher, new Term(field.name(), bytes), local, local, shards).docFreq()
-            - shards);
+      for (int f = 0; f < fields.size(); f++) {
+        long local = localDocFreqs[t][f];
+        docFreq = Math.max(docFreq, exchange(searcher, new Term(fields.get(f).name(), bytes[t]), local, local, shards)
+            .docFreq());
       }
       // A term no visible chunk holds adds nothing to any score: the embedded store leaves it out too.
-      if (docFreq > 0 && docCount > 0) {
-        CollectionStatistics collection = new CollectionStatistics("combined", docCount, docCount, sumLength, docCount);
+      if (docFreq > 0 && collection != null) {
         scorers[t] = similarity.scorer(terms.get(t).boost() * boost, collection,
-            new TermStatistics(bytes, docFreq, docFreq));
+            new TermStatistics(bytes[t], docFreq, docFreq));
       }
     }
     boolean anyTerm = Arrays.stream(scorers).anyMatch(Objects::nonNull);
@@ -173,15 +186,20 @@ public final class RevisionBm25fQuery extends Query {
       }
     }
     return new Weight(this) {
+      private LeafScorer open(LeafReaderContext context) throws IOException {
+        assert leaves.get(context.ord).reader() == context.reader() : "a segment of another reader";
+        return anyTerm ? LeafScorer.open(context.reader(), fields, bytes, states[context.ord], scorers, bounds) : null;
+      }
+
       @Override
       public ScorerSupplier scorerSupplier(LeafReaderContext context) throws IOException {
-        LeafScorer scorer = anyTerm ? LeafScorer.open(context.reader(), fields, terms, scorers, bounds) : null;
+        LeafScorer scorer = open(context);
         return scorer == null ? null : new DefaultScorerSupplier(scorer);
       }
 
       @Override
       public Explanation explain(LeafReaderContext context, int doc) throws IOException {
-        LeafScorer scorer = anyTerm ? LeafScorer.open(context.reader(), fields, terms, scorers, bounds) : null;
+        LeafScorer scorer = open(context);
         if (scorer == null || scorer.iterator().advance(doc) != doc) {
           return Explanation.noMatch("no term in any field");
         }
@@ -198,16 +216,21 @@ public final class RevisionBm25fQuery extends Query {
     };
   }
 
+  /** A count and a sum of one statistic, over this shard or over every shard. */
+  private record Counts(long docFreq, long totalTermFreq) {}
+
   /**
    * Hands this shard's {@code docFreq} and {@code totalTermFreq} for {@code term} to the searcher and
-   * returns what it gives back: the same, or their sums over the shards after a DFS phase; each one
-   * above the count (and, summed, {@code shards} above it).
+   * returns what it gives back, less what the shards added: the same counts, or their sums over the
+   * shards after a DFS phase. Each count goes one above itself (the searcher takes no zero), so
+   * {@code shards} (the shards that answered, itself counted this way with {@code shards} 0) comes off
+   * each sum again.
    */
-  private static TermStatistics exchange(IndexSearcher searcher, Term term, long docFreq, long totalTermFreq,
-      long shards) throws IOException {
+  private static Counts exchange(IndexSearcher searcher, Term term, long docFreq, long totalTermFreq, long shards)
+      throws IOException {
     TermStatistics stats = searcher.termStatistics(term, Math.toIntExact(docFreq + 1), totalTermFreq + 1);
     assert stats.docFreq() >= shards && stats.totalTermFreq() >= shards;
-    return stats;
+    return new Counts(stats.docFreq() - shards, stats.totalTermFreq() - shards);
   }
 
   /**
@@ -274,26 +297,30 @@ public final class RevisionBm25fQuery extends Query {
       }
     }
 
-    static LeafScorer open(LeafReader leaf, List<WeightedField> fields, List<BoostedTerm> terms,
+    /**
+     * The scorer of {@code leaf}, from the states its terms were found at ({@code states[term][field]},
+     * null where the segment lacks the pair); null when none of the scored terms is here.
+     */
+    static LeafScorer open(LeafReader leaf, List<WeightedField> fields, BytesRef[] terms, TermState[][] states,
         Similarity.SimScorer[] scorers, float[] bounds) throws IOException {
-      PostingsEnum[][] postings = new PostingsEnum[terms.size()][fields.size()];
-      List<PostingsEnum> all = new ArrayList<>();
+      PostingsEnum[][] postings = new PostingsEnum[terms.length][fields.size()];
       NumericDocValues[] norms = new NumericDocValues[fields.size()];
+      boolean any = false;
       for (int f = 0; f < fields.size(); f++) {
         norms[f] = leaf.getNormValues(fields.get(f).name());
-        Terms fieldTerms = leaf.terms(fields.get(f).name());
-        if (fieldTerms == null) {
-          continue;
-        }
-        TermsEnum termsEnum = fieldTerms.iterator();
-        for (int t = 0; t < terms.size(); t++) {
-          if (scorers[t] != null && termsEnum.seekExact(new BytesRef(terms.get(t).term()))) {
+        TermsEnum termsEnum = null;
+        for (int t = 0; t < terms.length; t++) {
+          if (scorers[t] != null && states[t][f] != null) {
+            if (termsEnum == null) {
+              termsEnum = leaf.terms(fields.get(f).name()).iterator();
+            }
+            termsEnum.seekExact(terms[t], states[t][f]);
             postings[t][f] = termsEnum.postings(null, PostingsEnum.FREQS);
-            all.add(postings[t][f]);
+            any = true;
           }
         }
       }
-      return all.isEmpty() ? null : new LeafScorer(fields, scorers, postings, norms, bounds);
+      return any ? new LeafScorer(fields, scorers, postings, norms, bounds) : null;
     }
 
     @Override

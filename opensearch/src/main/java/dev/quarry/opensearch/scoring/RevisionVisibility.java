@@ -10,11 +10,9 @@ import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.SortedNumericDocValues;
-import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.Bits;
-import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
 import org.apache.lucene.util.SmallFloat;
 
@@ -139,18 +137,11 @@ final class RevisionVisibility {
   }
 
   /**
-   * The visible documents of this segment holding {@code term} in {@code field}: the segment's own
-   * count when the field is {@link FieldCounts#complete}, else a walk over the term's postings.
+   * The visible documents of this segment holding the term {@code termsEnum} is positioned on, in
+   * {@code field}: the segment's own count when the field is {@link FieldCounts#complete}, else a
+   * walk over the term's postings. Leaves the enum on the term.
    */
-  long docFreq(LeafReader leaf, String field, BytesRef term) throws IOException {
-    Terms terms = leaf.terms(field);
-    if (terms == null) {
-      return 0;
-    }
-    TermsEnum termsEnum = terms.iterator();
-    if (!termsEnum.seekExact(term)) {
-      return 0;
-    }
+  long docFreq(LeafReader leaf, String field, TermsEnum termsEnum) throws IOException {
     if (fieldCounts(leaf, field).complete()) {
       return termsEnum.docFreq();
     }
