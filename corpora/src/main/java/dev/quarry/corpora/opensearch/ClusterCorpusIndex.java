@@ -519,8 +519,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
     } else {
       ArrayNode should = bool.putArray("should");
       should.addObject().putObject("match").putObject("tokens").put("query", joined);
-      should.addObject().putObject("match").putObject("title_tokens").put("query", joined)
-          .put("boost", info.settings().ranking().titleWeight());
+      double titleWeight = info.settings().ranking().titleWeight();
+      // A title weighted 0 is not searched at all (a match there alone is no match), as in the embedded store.
+      if (titleWeight > 0) {
+        should.addObject().putObject("match").putObject("title_tokens").put("query", joined).put("boost", titleWeight);
+      }
       bool.put("minimum_should_match", 1);
     }
     ArrayNode sort = body.putArray("sort");
