@@ -448,7 +448,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
     return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), hits, facets);
   }
 
-  /** The {@code quarry_bm25f} query of {@code terms}: the embedded store's BM25F with revision {@code p}'s statistics. */
+  /**
+   * The {@code quarry_bm25f} query of {@code terms}: the embedded store's BM25F with revision {@code
+   * p}'s statistics, over the documents revision {@code p} sees.
+   */
   private ObjectNode exactQuery(List<PortableScoring.QueryTerm> scoredTerms, long p) {
     ObjectNode query = ClusterHttp.MAPPER.createObjectNode();
     ObjectNode q = query.putObject("quarry_bm25f");
@@ -460,7 +463,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     for (PortableScoring.QueryTerm t : scoredTerms) {
       terms.addObject().put("term", t.term()).put("boost", (float) t.occurrences());
     }
-    q.put("k1", scoring.k1()).put("b", scoring.b()).put("revision", p);
+    q.put("k1", scoring.k1()).put("b", scoring.b()).put("revision", p).put("visible_only", true);
     return query;
   }
 
@@ -501,7 +504,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
     ObjectNode bool = query.putObject("bool");
     ArrayNode filter = bool.putArray("filter");
     // No kind filter: only chunks hold the scored token fields, and one of them must match (below).
-    filter.add(CorpusDocs.visibleAt(p));
+    // The quarry_bm25f query matches only what revision p sees (visible_only): the visibility its
+    // statistics were counted over, kept per segment, cheaper than the range filters on each match.
+    if (scoredTerms == null) {
+      filter.add(CorpusDocs.visibleAt(p));
+    }
     ObjectNode scope = CorpusDocs.scope(request.scope());
     if (scope != null) {
       filter.add(scope);

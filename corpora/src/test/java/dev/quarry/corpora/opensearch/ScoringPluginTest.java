@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +34,9 @@ class ScoringPluginTest {
         {"tokens": "leav absenc leav", "added": 1, "superseded": 9223372036854775807}""")).require("indexing");
     http.json("PUT", "/" + INDEX + "/_doc/2?refresh=true", ClusterHttp.MAPPER.readTree("""
         {"tokens": "leav", "added": 2, "superseded": 9223372036854775807}""")).require("indexing");
+    // Replaced at revision 2: seen at revision 1 only.
+    http.json("PUT", "/" + INDEX + "/_doc/3?refresh=true", ClusterHttp.MAPPER.readTree("""
+        {"tokens": "leav wither", "added": 1, "superseded": 2}""")).require("indexing");
   }
 
   @Test
@@ -55,6 +60,35 @@ class ScoringPluginTest {
     // A revision that sees neither document scores none (the caller's filter would show none either).
     assertEquals(0, search(query(fields, terms, "1.2", "0.75", 0)).require("searching").body()
         .path("hits").path("hits").size());
+  }
+
+  /**
+   * Asked for visible_only, the query matches the documents the revision sees and no other (the
+   * search needs no filter of its own); without it, every document holding a term, as before.
+   */
+  @Test
+  void visibleOnly_matchesWhatTheRevisionSees() throws Exception {
+    String fields = "[{\"name\": \"tokens\", \"weight\": 1}]";
+    String terms = "[{\"term\": \"leav\", \"boost\": 1}]";
+    assertEquals(Set.of("1", "3"), ids(visibleOnly(query(fields, terms, "1.2", "0.75", 1))));
+    assertEquals(Set.of("1", "2"), ids(visibleOnly(query(fields, terms, "1.2", "0.75", 2))));
+    assertEquals(Set.of(), ids(visibleOnly(query(fields, terms, "1.2", "0.75", 0))));
+    assertEquals(Set.of("1", "2", "3"), ids(query(fields, terms, "1.2", "0.75", 2)));
+    // The same documents score the same with or without it: it decides matches, not statistics.
+    assertEquals(scoreOfFirst(query(fields, terms, "1.2", "0.75", 2)),
+        scoreOfFirst(visibleOnly(query(fields, terms, "1.2", "0.75", 2))));
+  }
+
+  private static String visibleOnly(String body) {
+    return body.replace("\"revision\"", "\"visible_only\": true, \"revision\"");
+  }
+
+  private static Set<String> ids(String body) throws Exception {
+    Set<String> ids = new HashSet<>();
+    for (JsonNode hit : search(body).require("searching").body().path("hits").path("hits")) {
+      ids.add(hit.path("_id").asText());
+    }
+    return ids;
   }
 
   private static double scoreOfFirst(String body) throws Exception {
@@ -83,6 +117,7 @@ class ScoringPluginTest {
         query(fields, terms, "1.2", "2", 1), // b above 1
         query(fields, terms, "1.2", "0.75", -1), // a negative revision
         query(fields, terms, "1.2", "0.75", 1).replace("\"revision\": 1", "\"revision\": 1.5"),
+        query(fields, terms, "1.2", "0.75", 1).replace("\"revision\"", "\"visible_only\": \"yes\", \"revision\""),
         query(fields, terms, "1.2", "0.75", 1).replace("\"leav\"", "7"));
     for (String body : bad) {
       ClusterHttp.Answer answer = search(body);

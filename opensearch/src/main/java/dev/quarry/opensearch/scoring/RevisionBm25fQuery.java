@@ -26,6 +26,7 @@ import org.apache.lucene.search.TermStatistics;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.search.similarities.Similarity;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.SmallFloat;
 
@@ -46,7 +47,9 @@ import org.apache.lucene.util.SmallFloat;
  * they went, and this shard's counts are then the corpus's. Each is sent one above its count (the
  * searcher takes no zero), and a count of shards beside them says how much to take off again.
  *
- * <p>Matches every document holding one of the terms in one of the fields; the caller filters the
+ * <p>Matches every document holding one of the terms in one of the fields: every such document
+ * the revision sees when asked for {@code visibleOnly} (the visibility the statistics were counted
+ * over, so the caller needs no filter of its own), else every one, and the caller filters the
  * revision. Once the collector has a score a document must reach, a document that holds only terms
  * whose largest possible scores add up to less is skipped unscored (MaxScore): it could not be
  * collected, so the answer is the same as when every match is scored.
@@ -89,13 +92,16 @@ public final class RevisionBm25fQuery extends Query {
   private final float k1;
   private final float b;
   private final long revision;
+  private final boolean visibleOnly;
 
   /**
    * @param fields the fields in the order their frequencies are added
    * @param terms the terms in the order their scores are added
    * @param revision the revision whose visible documents the statistics count
+   * @param visibleOnly whether only the documents the revision sees match
    */
-  public RevisionBm25fQuery(List<WeightedField> fields, List<BoostedTerm> terms, float k1, float b, long revision) {
+  public RevisionBm25fQuery(List<WeightedField> fields, List<BoostedTerm> terms, float k1, float b, long revision,
+      boolean visibleOnly) {
     if (fields.isEmpty() || terms.isEmpty()) {
       throw new IllegalArgumentException("fields and terms must not be empty");
     }
@@ -113,6 +119,7 @@ public final class RevisionBm25fQuery extends Query {
     this.k1 = k1;
     this.b = b;
     this.revision = revision;
+    this.visibleOnly = visibleOnly;
   }
 
   @Override
@@ -188,7 +195,9 @@ public final class RevisionBm25fQuery extends Query {
     return new Weight(this) {
       private LeafScorer open(LeafReaderContext context) throws IOException {
         assert leaves.get(context.ord).reader() == context.reader() : "a segment of another reader";
-        return anyTerm ? LeafScorer.open(context.reader(), fields, bytes, states[context.ord], scorers, bounds) : null;
+        Bits visible = visibleOnly ? visibility[context.ord].visible() : null;
+        return anyTerm ? LeafScorer.open(context.reader(), fields, bytes, states[context.ord], scorers, bounds, visible)
+            : null;
       }
 
       @Override
@@ -201,7 +210,8 @@ public final class RevisionBm25fQuery extends Query {
       public Explanation explain(LeafReaderContext context, int doc) throws IOException {
         LeafScorer scorer = open(context);
         if (scorer == null || scorer.iterator().advance(doc) != doc) {
-          return Explanation.noMatch("no term in any field");
+          return Explanation.noMatch(visibleOnly ? "no term in any field, or not seen at revision " + revision
+              : "no term in any field");
         }
         return Explanation.match(scorer.score(), "BM25F at revision " + revision + "'s statistics, combined norm "
             + scorer.combinedNorm());
@@ -247,6 +257,8 @@ public final class RevisionBm25fQuery extends Query {
     private final PostingsEnum[][] postings;
     private final NumericDocValues[] norms;
     private final boolean anyNorms;
+    /** The documents that may match; null when any may. */
+    private final Bits visible;
     /** The terms with postings here, by their largest possible score, smallest first. */
     private final int[] byBound;
     /** {@code boundSums[i]}: the largest possible scores of the first i terms of {@link #byBound}, added. */
@@ -258,11 +270,12 @@ public final class RevisionBm25fQuery extends Query {
     private int doc = -1;
 
     private LeafScorer(List<WeightedField> fields, Similarity.SimScorer[] scorers, PostingsEnum[][] postings,
-        NumericDocValues[] norms, float[] bounds) {
+        NumericDocValues[] norms, float[] bounds, Bits visible) {
       this.fields = fields;
       this.scorers = scorers;
       this.postings = postings;
       this.norms = norms;
+      this.visible = visible;
       this.anyNorms = Arrays.stream(norms).anyMatch(Objects::nonNull);
       this.byBound = java.util.stream.IntStream.range(0, postings.length)
           .filter(t -> Arrays.stream(postings[t]).anyMatch(Objects::nonNull)).boxed()
@@ -302,7 +315,7 @@ public final class RevisionBm25fQuery extends Query {
      * null where the segment lacks the pair); null when none of the scored terms is here.
      */
     static LeafScorer open(LeafReader leaf, List<WeightedField> fields, BytesRef[] terms, TermState[][] states,
-        Similarity.SimScorer[] scorers, float[] bounds) throws IOException {
+        Similarity.SimScorer[] scorers, float[] bounds, Bits visible) throws IOException {
       PostingsEnum[][] postings = new PostingsEnum[terms.length][fields.size()];
       NumericDocValues[] norms = new NumericDocValues[fields.size()];
       boolean any = false;
@@ -320,7 +333,7 @@ public final class RevisionBm25fQuery extends Query {
           }
         }
       }
-      return any ? new LeafScorer(fields, scorers, postings, norms, bounds) : null;
+      return any ? new LeafScorer(fields, scorers, postings, norms, bounds, visible) : null;
     }
 
     @Override
@@ -343,15 +356,20 @@ public final class RevisionBm25fQuery extends Query {
 
         @Override
         public int advance(int target) throws IOException {
-          int min = NO_MORE_DOCS;
-          for (PostingsEnum p : essential) {
-            int at = p.docID();
-            if (at < target) {
-              at = p.advance(target);
+          while (true) {
+            int min = NO_MORE_DOCS;
+            for (PostingsEnum p : essential) {
+              int at = p.docID();
+              if (at < target) {
+                at = p.advance(target);
+              }
+              min = Math.min(min, at);
             }
-            min = Math.min(min, at);
+            if (min == NO_MORE_DOCS || visible == null || visible.get(min)) {
+              return doc = min;
+            }
+            target = min + 1;
           }
-          return doc = min;
         }
 
         @Override
@@ -419,7 +437,7 @@ public final class RevisionBm25fQuery extends Query {
   @Override
   public String toString(String field) {
     return "quarry_bm25f(fields=" + fields + ", terms=" + terms + ", k1=" + k1 + ", b=" + b + ", revision=" + revision
-        + ")";
+        + ", visibleOnly=" + visibleOnly + ")";
   }
 
   @Override
@@ -429,11 +447,11 @@ public final class RevisionBm25fQuery extends Query {
 
   private boolean equalsTo(RevisionBm25fQuery o) {
     return fields.equals(o.fields) && terms.equals(o.terms) && Float.compare(k1, o.k1) == 0
-        && Float.compare(b, o.b) == 0 && revision == o.revision;
+        && Float.compare(b, o.b) == 0 && revision == o.revision && visibleOnly == o.visibleOnly;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(classHash(), fields, terms, k1, b, revision);
+    return Objects.hash(classHash(), fields, terms, k1, b, revision, visibleOnly);
   }
 }

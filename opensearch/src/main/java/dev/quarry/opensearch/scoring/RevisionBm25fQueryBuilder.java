@@ -21,8 +21,12 @@ import org.opensearch.index.query.QueryShardContext;
  * {"quarry_bm25f": {
  *   "fields": [{"name": "tokens", "weight": 1.0}, {"name": "title_tokens", "weight": 2.0}],
  *   "terms": [{"term": "leav", "boost": 1.0}],
- *   "k1": 1.2, "b": 0.75, "revision": 42}}
+ *   "k1": 1.2, "b": 0.75, "revision": 42, "visible_only": true}}
  * }</pre>
+ *
+ * <p>{@code visible_only} (default false) matches only the documents the revision sees, so the
+ * search needs no revision filter of its own; a node whose plugin predates it refuses the field,
+ * never answers without the filter.
  *
  * <p>Send it with {@code search_type=dfs_query_then_fetch} on an index of more than one shard, so
  * every shard scores with the statistics of all of them.
@@ -38,9 +42,10 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
   private final float k1;
   private final float b;
   private final long revision;
+  private final boolean visibleOnly;
 
   public RevisionBm25fQueryBuilder(List<RevisionBm25fQuery.WeightedField> fields,
-      List<RevisionBm25fQuery.BoostedTerm> terms, float k1, float b, long revision) {
+      List<RevisionBm25fQuery.BoostedTerm> terms, float k1, float b, long revision, boolean visibleOnly) {
     if (fields.size() > MAX_FIELDS || terms.size() > MAX_TERMS) {
       throw new IllegalArgumentException("[" + NAME + "] takes at most " + MAX_FIELDS + " fields and " + MAX_TERMS
           + " terms");
@@ -50,6 +55,7 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
     this.k1 = k1;
     this.b = b;
     this.revision = revision;
+    this.visibleOnly = visibleOnly;
     // Checks every argument now, so a bad request fails when parsed rather than on each shard.
     toLuceneQuery();
   }
@@ -71,6 +77,7 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
     this.k1 = in.readFloat();
     this.b = in.readFloat();
     this.revision = in.readVLong();
+    this.visibleOnly = in.readBoolean();
   }
 
   @Override
@@ -88,6 +95,7 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
     out.writeFloat(k1);
     out.writeFloat(b);
     out.writeVLong(revision);
+    out.writeBoolean(visibleOnly);
   }
 
   @Override
@@ -103,17 +111,17 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
       builder.startObject().field("term", t.term()).field("boost", t.boost()).endObject();
     }
     builder.endArray();
-    builder.field("k1", k1).field("b", b).field("revision", revision);
+    builder.field("k1", k1).field("b", b).field("revision", revision).field("visible_only", visibleOnly);
     printBoostAndQueryName(builder);
     builder.endObject();
   }
 
-  /** Reads the query's object; every field is required and no other is accepted. */
+  /** Reads the query's object; every field but {@code visible_only} is required and no other is accepted. */
   public static RevisionBm25fQueryBuilder fromXContent(XContentParser parser) throws IOException {
     Map<String, Object> body = parser.map();
     try {
       for (String key : body.keySet()) {
-        if (!List.of("fields", "terms", "k1", "b", "revision", "boost", "_name").contains(key)) {
+        if (!List.of("fields", "terms", "k1", "b", "revision", "visible_only", "boost", "_name").contains(key)) {
           throw new IllegalArgumentException("unknown field [" + key + "]");
         }
       }
@@ -126,7 +134,8 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
         terms.add(new RevisionBm25fQuery.BoostedTerm(string(t, "term"), number(t, "boost").floatValue()));
       }
       RevisionBm25fQueryBuilder builder = new RevisionBm25fQueryBuilder(fields, terms,
-          number(body, "k1").floatValue(), number(body, "b").floatValue(), whole(body, "revision"));
+          number(body, "k1").floatValue(), number(body, "b").floatValue(), whole(body, "revision"),
+          body.containsKey("visible_only") && bool(body, "visible_only"));
       if (body.containsKey("boost")) {
         builder.boost(number(body, "boost").floatValue());
       }
@@ -166,6 +175,13 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
     return n;
   }
 
+  private static boolean bool(Map<String, Object> body, String key) {
+    if (!(body.get(key) instanceof Boolean v)) {
+      throw new IllegalArgumentException("[" + key + "] must be true or false");
+    }
+    return v;
+  }
+
   private static long whole(Map<String, Object> body, String key) {
     Number n = number(body, key);
     if (!(n instanceof Integer || n instanceof Long)) {
@@ -175,7 +191,7 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
   }
 
   private RevisionBm25fQuery toLuceneQuery() {
-    return new RevisionBm25fQuery(fields, terms, k1, b, revision);
+    return new RevisionBm25fQuery(fields, terms, k1, b, revision, visibleOnly);
   }
 
   @Override
@@ -186,12 +202,12 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
   @Override
   protected boolean doEquals(RevisionBm25fQueryBuilder o) {
     return fields.equals(o.fields) && terms.equals(o.terms) && Float.compare(k1, o.k1) == 0
-        && Float.compare(b, o.b) == 0 && revision == o.revision;
+        && Float.compare(b, o.b) == 0 && revision == o.revision && visibleOnly == o.visibleOnly;
   }
 
   @Override
   protected int doHashCode() {
-    return Objects.hash(fields, terms, k1, b, revision);
+    return Objects.hash(fields, terms, k1, b, revision, visibleOnly);
   }
 
   @Override

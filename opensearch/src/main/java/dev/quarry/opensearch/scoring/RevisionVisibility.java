@@ -100,6 +100,11 @@ final class RevisionVisibility {
     return new RevisionVisibility(bits);
   }
 
+  /** The documents the revision sees (live ones only). */
+  Bits visible() {
+    return visible;
+  }
+
   private long bytes() {
     return visible.ramBytesUsed();
   }
