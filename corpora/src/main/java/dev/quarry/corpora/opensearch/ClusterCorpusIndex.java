@@ -122,10 +122,16 @@ final class ClusterCorpusIndex implements CorpusIndex {
    */
   private final AtomicLong seenPublished = new AtomicLong();
   /**
-   * Runs the requests sent beside a read of the head (a search's, a batch's live source records):
-   * blocking HTTP, so virtual threads.
+   * Runs the requests sent beside a read of the head (a search's, a batch's live source records),
+   * one blocking HTTP request each, on platform threads kept for reuse (idle ones end after a
+   * minute). Not virtual threads: the HTTP client's answer then wakes the request's thread through
+   * the virtual threads' scheduler, a hop that cost a search's median about 5% (benchmarks/HISTORY.md).
    */
-  private static final ExecutorService BESIDE_HEAD = Executors.newVirtualThreadPerTaskExecutor();
+  private static final ExecutorService BESIDE_HEAD = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "quarry-cluster-beside-head");
+    t.setDaemon(true);
+    return t;
+  });
 
   ClusterCorpusIndex(ClusterHttp http, String index, CorpusInfo info, EngineConfig config, OpenSearchSettings settings,
       String owner, BooleanSupplier retentionRecorded, boolean clusterScoresExactly) {
