@@ -531,11 +531,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
       bool.putArray("must").add(exactQuery(scoredTerms, p));
     } else {
       ArrayNode should = bool.putArray("should");
-      should.addObject().putObject("match").putObject("tokens").put("query", joined);
-      double titleWeight = info.settings().ranking().titleWeight();
-      // A title weighted 0 is not searched at all (a match there alone is no match), as in the embedded store.
-      if (titleWeight > 0) {
-        should.addObject().putObject("match").putObject("title_tokens").put("query", joined).put("boost", titleWeight);
+      // The fields the embedded store scores (a title weighted 0 is not one: a match there alone is
+      // no match), the title boosted by its weight.
+      for (PortableScoring.Field f : scoring.fields()) {
+        double boost = f.name().equals(Fields.TITLE) ? info.settings().ranking().titleWeight() : 1;
+        should.addObject().putObject("match").putObject(clusterField(f.name())).put("query", joined).put("boost", boost);
       }
       bool.put("minimum_should_match", 1);
     }
