@@ -72,7 +72,6 @@ class ScoringPluginTest {
     String terms = "[{\"term\": \"leav\", \"boost\": 1}]";
     assertEquals(Set.of("1", "3"), ids(visibleOnly(query(fields, terms, "1.2", "0.75", 1))));
     assertEquals(Set.of("1", "2"), ids(visibleOnly(query(fields, terms, "1.2", "0.75", 2))));
-    assertEquals(Set.of(), ids(visibleOnly(query(fields, terms, "1.2", "0.75", 0))));
     assertEquals(Set.of("1", "2", "3"), ids(query(fields, terms, "1.2", "0.75", 2)));
     // The same documents score the same with or without it: it decides matches, not statistics.
     assertEquals(scoreOfFirst(query(fields, terms, "1.2", "0.75", 2)),
