@@ -108,6 +108,8 @@ public final class ErrorResponses {
           + "|\\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\\.[A-Z][A-Z0-9]*_[A-Z0-9_]+\\b"
           + "|\\b[A-Za-z0-9_$]+\\.java\\b"
           + "|[A-Za-z]@[0-9a-f]{5,}\\b");
+  /** A value quoted in a message, as our messages quote what the client sent. */
+  private static final Pattern QUOTED = Pattern.compile("'[^']*'");
   /** Shorter texts of a cause may occur in any message by chance. */
   private static final int MIN_QUOTED_CHARS = 8;
 
@@ -118,7 +120,8 @@ public final class ErrorResponses {
    */
   static boolean writtenForClients(QuarryException e) {
     String message = e.getMessage();
-    if (message == null || INTERNALS.matcher(message).find()) {
+    // A client's own values are quoted ('src/Main.java'): they may look like anything.
+    if (message == null || INTERNALS.matcher(QUOTED.matcher(message).replaceAll("''")).find()) {
       return false;
     }
     for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {

@@ -49,7 +49,8 @@ class ErrorResponsesTest {
       QuarryException answered = ErrorResponses.of(new QuarryException(ErrorCode.INVALID_REQUEST, message));
       assertTrue(answered.getMessage().startsWith("the request is not valid (reference "), answered.getMessage());
     }
-    for (String written : List.of("no source 'guide.md' in corpus 'handbook'", "topK must be an integer; got a string",
+    for (String written : List.of("no source 'guide.md' in corpus 'handbook'",
+        "source 'src/main/java/org.acme.Main.java' does not exist", "source 'IOException.md' does not exist", "topK must be an integer; got a string",
         "filter.year.gte must be a number", "send Authorization: Bearer <token>")) {
       assertEquals(written, ErrorResponses.of(new QuarryException(ErrorCode.INVALID_REQUEST, written)).getMessage());
     }
