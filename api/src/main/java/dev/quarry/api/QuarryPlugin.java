@@ -3,6 +3,7 @@ package dev.quarry.api;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.console.ConsoleAssets;
+import dev.quarry.api.routes.Endpoint;
 import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.api.routes.IngestEndpoint;
 import dev.quarry.api.routes.JobUploadEndpoint;
@@ -51,6 +52,8 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
   private final Limits limits;
   private final StrictJson json = new StrictJson();
   private final RequestGate gate;
+  /** The endpoints that take a body, by path: every one is a POST. Filled once, on initialisation. */
+  private final Map<String, Endpoint> posts = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * @throws IllegalStateException when the configuration lacks corpora or an authenticator
@@ -89,25 +92,25 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
   @Override
   public void onInitialize(JavalinState state) {
     for (Route route : RetrievalRoutes.over(pluginConfig.corpora)) {
-      state.routes.post(RetrievalRoutes.PREFIX + route.path(),
+      post(state, RetrievalRoutes.PREFIX + route.path(),
           new RetrievalEndpoint(route, pluginConfig.authenticator, features, limits, gate, json));
     }
-    state.routes.post(RetrievalRoutes.PREFIX + IngestEndpoint.PATH,
+    post(state, RetrievalRoutes.PREFIX + IngestEndpoint.PATH,
         new IngestEndpoint(pluginConfig.corpora, pluginConfig.authenticator, features, limits, gate, json));
     IngestJobs jobs = features.contains(Feature.INGESTION_JOBS) ? pluginConfig.jobs : null;
     for (Route route : RetrievalRoutes.jobs(jobs, features.contains(Feature.OCR))) {
-      state.routes.post(RetrievalRoutes.PREFIX + route.path(),
+      post(state, RetrievalRoutes.PREFIX + route.path(),
           new RetrievalEndpoint(route, pluginConfig.authenticator, features, limits, gate, json));
     }
-    state.routes.post(RetrievalRoutes.PREFIX + JobUploadEndpoint.UPLOAD_PATH,
+    post(state, RetrievalRoutes.PREFIX + JobUploadEndpoint.UPLOAD_PATH,
         new JobUploadEndpoint(jobs, false, pluginConfig.authenticator, features, limits, json));
-    state.routes.post(RetrievalRoutes.PREFIX + JobUploadEndpoint.SUBMIT_PATH,
+    post(state, RetrievalRoutes.PREFIX + JobUploadEndpoint.SUBMIT_PATH,
         new JobUploadEndpoint(jobs, true, pluginConfig.authenticator, features, limits, json));
     if (pluginConfig.runs) {
-      state.routes.post(RunsEndpoint.PATH, RunsEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
+      post(state, RunsEndpoint.PATH, RunsEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
           features.contains(Feature.SCOPED_RETRIEVAL), limits, json));
       // The same runs spoken as AG-UI (docs/agui.md).
-      state.routes.post(AguiEndpoint.PATH, AguiEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
+      post(state, AguiEndpoint.PATH, AguiEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
           features.contains(Feature.SCOPED_RETRIEVAL), limits, json));
       state.routes.get(AguiCapabilities.PATH, new AguiCapabilities(pluginConfig.authenticator, limits, json));
     }
@@ -119,6 +122,20 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
         HandlerType.DELETE)) {
       state.routes.addHttpHandler(method, RetrievalRoutes.PREFIX + "*", this::notFound);
     }
+  }
+
+  private void post(JavalinState state, String path, Endpoint endpoint) {
+    posts.put(path, endpoint);
+    state.routes.post(path, endpoint);
+  }
+
+  /**
+   * The endpoint that answers {@code method} on {@code path}, among those of the plugin that read a
+   * body (all POST), or null: for a host that decides, before a body arrives, whether the request is
+   * refused without it ({@link Endpoint#refusesBeforeBody}).
+   */
+  public Endpoint bodyEndpoint(String method, String path) {
+    return "POST".equals(method) ? posts.get(path) : null;
   }
 
   @Override

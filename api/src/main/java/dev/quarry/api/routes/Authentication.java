@@ -17,8 +17,21 @@ public final class Authentication {
    */
   public static Access authenticate(Context ctx, Authenticator authenticator) {
     String header = ctx.header("Authorization");
+    try {
+      return authenticate(header, authenticator);
+    } catch (QuarryException e) {
+      ctx.header("WWW-Authenticate", header == null || header.isBlank() ? "Bearer" : "Bearer error=\"invalid_token\"");
+      throw e;
+    }
+  }
+
+  /**
+   * The access of the {@code Authorization} header {@code header} (null: none); 401 UNAUTHENTICATED
+   * when it is missing, malformed or names an unknown token. Sets no challenge: for a check made
+   * before the request reaches its endpoint ({@link Endpoint#refusesBeforeBody}).
+   */
+  public static Access authenticate(String header, Authenticator authenticator) {
     if (header == null || header.isBlank()) {
-      ctx.header("WWW-Authenticate", "Bearer");
       throw new QuarryException(ErrorCode.UNAUTHENTICATED, "send Authorization: Bearer <token>");
     }
     String token = header.length() > 7 && header.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")
@@ -26,7 +39,6 @@ public final class Authentication {
         : null;
     Access access = token == null || token.isEmpty() ? null : authenticator.authenticate(token).orElse(null);
     if (access == null) {
-      ctx.header("WWW-Authenticate", "Bearer error=\"invalid_token\"");
       throw new QuarryException(ErrorCode.UNAUTHENTICATED, "the bearer token is not valid");
     }
     return access;

@@ -13,12 +13,15 @@ import io.javalin.http.Handler;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The pipeline every Quarry endpoint runs, as Elasticsearch's {@code BaseRestHandler}: a final
  * {@link #handle} applies the contract's order of checks (version, authentication, the endpoint's
- * feature), then calls {@link #prepare}, the one method an endpoint writes, which reads the
- * request (content type, size, the body's bytes; {@link #readBody} for JSON bodies) and returns
+ * feature, the content type: all that need only the headers, which a host can also ask before the
+ * body arrives, {@link #refusesBeforeBody}), then calls {@link #prepare}, the one method an
+ * endpoint writes, which reads the request (size, the body's bytes; {@link #readBody} for JSON
+ * bodies) and returns
  * the {@link Work} to do; capacity is taken after the body arrived, so a client slow to send holds
  * no place in the gate, and the work (the body's JSON, the call, the answer) runs holding it.
  * Every failure, {@code Error}s included, is answered through {@link ErrorResponses}; only a
@@ -56,10 +59,8 @@ public abstract class Endpoint implements Handler {
     try {
       ProtocolHeaders.checkRequestedVersion(ctx.header(ProtocolHeaders.VERSION_HEADER));
       Access access = Authentication.authenticate(ctx, authenticator);
-      if (feature != null && !features.contains(feature)) {
-        throw new QuarryException(feature.unavailableCode(),
-            "the " + feature.wireName() + " feature is not available on this server");
-      }
+      checkFeature();
+      checkBeforeBody(ctx::header);
       try (Work work = prepare(ctx, access)) {
         if (gate == null) {
           work.run(ctx);
@@ -74,6 +75,44 @@ public abstract class Endpoint implements Handler {
     } catch (Throwable t) {
       ErrorResponses.write(ctx, t, json.mapper());
     }
+  }
+
+  /**
+   * Whether a request with these headers is refused before its body is read (version,
+   * authentication, feature, {@link #checkBeforeBody}), by the same checks {@link #handle} makes
+   * first: a host that collects bodies before handling requests hands such a request on at once
+   * rather than wait for a body that will never be read.
+   *
+   * @param headers the request's header of each name, or null
+   */
+  public final boolean refusesBeforeBody(UnaryOperator<String> headers) {
+    try {
+      ProtocolHeaders.checkRequestedVersion(headers.apply(ProtocolHeaders.VERSION_HEADER));
+      Authentication.authenticate(headers.apply("Authorization"), authenticator);
+      checkFeature();
+      checkBeforeBody(headers);
+      return false;
+    } catch (RuntimeException refused) {
+      // Typed refusals, and faults (an authenticator that fails) the handler answers 500 just as early.
+      return true;
+    }
+  }
+
+  private void checkFeature() {
+    if (feature != null && !features.contains(feature)) {
+      throw new QuarryException(feature.unavailableCode(),
+          "the " + feature.wireName() + " feature is not available on this server");
+    }
+  }
+
+  /**
+   * The endpoint's own refusals that need only the headers, made after authentication and the
+   * feature check and before {@link #prepare}: by default, a Content-Type that is not JSON (415).
+   *
+   * @param headers the request's header of each name, or null
+   */
+  protected void checkBeforeBody(UnaryOperator<String> headers) {
+    BodyReader.checkJsonContentType(headers.apply("Content-Type"));
   }
 
   /** Whether the server offers {@code f}: for an endpoint whose request may ask for a feature besides its own. */

@@ -7,15 +7,21 @@ import dev.quarry.api.wire.HttpStatuses;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import io.javalin.http.Context;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one place where a failure becomes the wire's error envelope, as Javalin's exception mappers
  * are for a Javalin app. A {@link QuarryException} keeps its code; anything else is {@code 500
- * INTERNAL}. A server-side fault (INTERNAL, or UNAVAILABLE with a cause) reaches the client as
- * fixed text with a reference id, and its cause (which may name files of the server) goes only to
- * the log under that id; the client can quote the id to the operator.
+ * INTERNAL}. A server-side fault (INTERNAL, or UNAVAILABLE with a cause) reaches the client with a
+ * reference id, and its cause (which may name files of the server) goes only to the log under that
+ * id; the client can quote the id to the operator.
+ *
+ * <p>Only text written for clients reaches one: a message that repeats a caught exception's text
+ * or names Java classes, members or library internals ({@link #writtenForClients}) is answered with
+ * fixed text for its code and a reference, and logged whole under that reference. Code and field
+ * stay, so a client acts on the answer the same way.
  */
 public final class ErrorResponses {
   private static final Logger LOG = LoggerFactory.getLogger(ErrorResponses.class);
@@ -28,7 +34,10 @@ public final class ErrorResponses {
    */
   public static QuarryException of(Throwable t) {
     if (t instanceof QuarryException e) {
-      return e.getCause() != null && serverSide(e.code()) ? referenced(e) : e;
+      if (e.getCause() != null && serverSide(e.code())) {
+        return referenced(e);
+      }
+      return writtenForClients(e) ? e : withFixedText(e, reference());
     }
     return internal(t);
   }
@@ -76,11 +85,70 @@ public final class ErrorResponses {
 
   private static QuarryException referenced(QuarryException e) {
     String reference = reference();
+    if (!writtenForClients(e)) {
+      return withFixedText(e, reference);
+    }
     LOG.error("{} {}: {}", e.code(), reference, e.getMessage(), e.getCause());
     QuarryException answered = new QuarryException(e.code(), e.getMessage() + " (reference " + reference + ")",
         e.field(), e.uncertain(), null);
     answered.setStackTrace(e.getStackTrace());
     return answered;
+  }
+
+  /**
+   * Names of Java's and libraries' insides: a qualified class name ({@code com.fasterxml.jackson...},
+   * {@code java.util...}), an exception or error type ({@code IOException}), a member ({@code
+   * Type.member()}, {@code Type.CONSTANT_NAME}), a source file ({@code Foo.java:12}) or an object's
+   * identity ({@code Parser@edd25d2}).
+   */
+  private static final Pattern INTERNALS = Pattern.compile(
+      "\\b(?:java|javax|jdk|sun|com|org|io|net)\\.[a-z][a-z0-9_]*\\.[A-Za-z]"
+          + "|\\b[A-Z][A-Za-z0-9]*(?:Exception|Error)\\b"
+          + "|\\b[A-Z][A-Za-z0-9]+\\.[a-z][A-Za-z0-9]*\\(\\)"
+          + "|\\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\\.[A-Z][A-Z0-9]*_[A-Z0-9_]+\\b"
+          + "|\\b[A-Za-z0-9_$]+\\.java\\b"
+          + "|[A-Za-z]@[0-9a-f]{5,}\\b");
+  /** A value quoted in a message, as our messages quote what the client sent. */
+  private static final Pattern QUOTED = Pattern.compile("'[^']*'");
+  /** Shorter texts of a cause may occur in any message by chance. */
+  private static final int MIN_QUOTED_CHARS = 8;
+
+  /**
+   * Whether {@code e}'s message was written for a client: it names no Java or library insides and
+   * does not repeat the text of an exception it was built from (which may name the server's files,
+   * hosts or a library's view of the failure).
+   */
+  static boolean writtenForClients(QuarryException e) {
+    String message = e.getMessage();
+    // A client's own values are quoted ('src/Main.java'): they may look like anything.
+    if (message == null || INTERNALS.matcher(QUOTED.matcher(message).replaceAll("''")).find()) {
+      return false;
+    }
+    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+      String quoted = cause.getMessage();
+      if (quoted != null && quoted.strip().length() >= MIN_QUOTED_CHARS && message.contains(quoted.strip())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code e} with fixed text for its code in place of its message, which goes to the log under {@code reference}. */
+  private static QuarryException withFixedText(QuarryException e, String reference) {
+    LOG.error("{} {} answered with fixed text in place of: {}", e.code(), reference, e.getMessage(), e.getCause());
+    QuarryException answered = new QuarryException(e.code(), fixedText(e.code()) + " (reference " + reference + ")",
+        e.field(), e.uncertain(), null);
+    answered.setStackTrace(e.getStackTrace());
+    return answered;
+  }
+
+  private static String fixedText(ErrorCode code) {
+    return switch (code) {
+      case INVALID_REQUEST -> "the request is not valid";
+      case UNAVAILABLE -> "the store could not complete the operation; retry later";
+      case INTERNAL -> "internal error";
+      default -> "the request was refused (" + code + ")";
+    };
   }
 
   /** The request's id when the host bound one (dev.quarry.api.RequestIds), so the answer's X-Request-Id finds the log. */

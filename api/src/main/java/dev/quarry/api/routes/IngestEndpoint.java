@@ -46,6 +46,11 @@ public final class IngestEndpoint extends Endpoint {
   }
 
   @Override
+  protected void checkBeforeBody(java.util.function.UnaryOperator<String> headers) {
+    MultipartUpload.boundary(headers.apply("Content-Type")); // 415 for any type but multipart/form-data
+  }
+
+  @Override
   protected Work prepare(Context ctx, Access access) throws IOException {
     MultipartUpload.Upload upload = MultipartUpload.read(ctx.req().getInputStream(), ctx.header("Content-Type"),
         ctx.req().getContentLengthLong(), limits.get(Limit.MAX_REQUEST_BYTES), limits.get(Limit.MAX_DOCUMENT_BYTES),

@@ -40,6 +40,11 @@ public final class AguiCapabilities extends Endpoint {
   }
 
   @Override
+  protected void checkBeforeBody(java.util.function.UnaryOperator<String> headers) {
+    // a GET that reads no body: any Content-Type will do
+  }
+
+  @Override
   protected Work prepare(Context ctx, Access access) {
     return c -> Responses.write(c, 200, capabilities.deepCopy(), json.mapper());
   }

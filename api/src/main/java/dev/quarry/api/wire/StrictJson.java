@@ -1,10 +1,12 @@
 package dev.quarry.api.wire;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -30,7 +32,7 @@ public final class StrictJson {
 
   public StrictJson() {
     this.mapper = JsonMapper.builder()
-        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        // Trailing data is found by parseObject itself, so its answer is in our words.
         .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
         .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
         .disable(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS)
@@ -47,10 +49,21 @@ public final class StrictJson {
     // Decoded strictly here, so Jackson never guesses an encoding nor decodes leniently.
     String text = StrictUtf8.decode(body, BODY_FIELD);
     JsonNode node;
-    try {
-      node = mapper.readTree(text);
+    try (JsonParser parser = mapper.createParser(text)) {
+      node = mapper.readTree(parser);
+      if (node != null && !atEnd(parser)) {
+        throw trailingData(parser.currentLocation());
+      }
+    } catch (StreamConstraintsException e) {
+      throw QuarryException.invalid(BODY_FIELD, boundPassed(e));
     } catch (JsonProcessingException e) {
-      throw QuarryException.invalid(BODY_FIELD, "the request body is not valid JSON: " + e.getOriginalMessage());
+      // Jackson's text names its own classes and settings: the client reads where, in our words.
+      String jackson = String.valueOf(e.getOriginalMessage());
+      throw QuarryException.invalid(BODY_FIELD, jackson.startsWith("Duplicate field")
+          ? "the request body repeats a key" + at(e.getLocation()) + "; send each key once"
+          : e instanceof JsonEOFException
+          ? "the request body ends before its JSON value is complete"
+          : "the request body is not valid JSON" + at(e.getLocation()));
     } catch (IOException e) {
       throw QuarryException.invalid(BODY_FIELD, "the request body could not be read as JSON");
     }
@@ -63,6 +76,37 @@ public final class StrictJson {
     }
     StrictUtf8.checkText(object, "");
     return object;
+  }
+
+  /** Whether nothing but white space follows the value read; anything else (a token or not) is trailing data. */
+  private static boolean atEnd(JsonParser parser) throws IOException {
+    try {
+      return parser.nextToken() == null;
+    } catch (JsonProcessingException notAToken) {
+      return false;
+    }
+  }
+
+  private static QuarryException trailingData(JsonLocation where) {
+    return QuarryException.invalid(BODY_FIELD, "the request body has data after its JSON value" + at(where)
+        + "; send one JSON object");
+  }
+
+  /** Which of the parser's bounds a body passed, in the client's words. */
+  private static String boundPassed(StreamConstraintsException e) {
+    String jackson = String.valueOf(e.getOriginalMessage());
+    if (jackson.contains("nesting depth")) {
+      return "the request body nests deeper than " + MAX_NESTING_DEPTH + " levels";
+    }
+    if (jackson.contains("Number value length")) {
+      return "the request body holds a number longer than " + StreamReadConstraints.DEFAULT_MAX_NUM_LEN + " digits";
+    }
+    return "the request body holds a string or key longer than the parser accepts";
+  }
+
+  /** " at line L, column C", or nothing when the parser did not say where. */
+  private static String at(JsonLocation where) {
+    return where == null || where.getLineNr() < 1 ? "" : " at line " + where.getLineNr() + ", column " + where.getColumnNr();
   }
 
   /** The mapper used to read; also fine for writing responses. */

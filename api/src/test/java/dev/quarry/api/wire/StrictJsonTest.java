@@ -2,6 +2,7 @@ package dev.quarry.api.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
@@ -31,6 +32,24 @@ class StrictJsonTest {
   void deepNesting_isRefusedByTheParser() {
     String deep = "{\"a\":" + "[".repeat(StrictJson.MAX_NESTING_DEPTH + 5) + "]".repeat(StrictJson.MAX_NESTING_DEPTH + 5) + "}";
     assertEquals(StrictJson.BODY_FIELD, refused(deep).field());
+    assertEquals("the request body nests deeper than 32 levels", refused(deep).getMessage());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"{} {}", "{} x", "{}]", "{} 1", "{\"a\": 1} /* c */"})
+  void dataAfterTheObject_isNamedAsSuch(String body) {
+    assertTrue(refused(body).getMessage().startsWith("the request body has data after its JSON value at line 1, "),
+        () -> refused(body).getMessage());
+  }
+
+  @Test
+  void parseErrors_areInWordsForClients_withWhereTheyAre() {
+    assertEquals("the request body repeats a key at line 2, column 5; send each key once",
+        refused("{\"a\": 1,\n \"a\": 2}").getMessage());
+    assertEquals("the request body ends before its JSON value is complete", refused("{\"a\": [1").getMessage());
+    assertEquals("the request body is not valid JSON at line 1, column 2", refused("{'a': 1}").getMessage());
+    assertEquals("the request body holds a number longer than 1000 digits",
+        refused("{\"a\": " + "9".repeat(1001) + "}").getMessage());
   }
 
   static byte[] withRaw(String before, byte[] raw, String after) {

@@ -161,7 +161,8 @@ public final class Backups {
       return manifest;
     } catch (IOException e) {
       LOG.error("backup {} failed", name, e);
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "backup '" + name + "' failed: " + e.getMessage(), e);
+      // The cause names the server's folders: it stays in the log, the client reads a reference to it.
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "the backup '" + name + "' could not be written", e);
     } finally {
       if (Files.exists(partial)) {
         try {

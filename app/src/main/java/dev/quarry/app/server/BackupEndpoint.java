@@ -37,10 +37,15 @@ final class BackupEndpoint extends Endpoint {
   }
 
   @Override
-  protected Work prepare(Context ctx, Access access) {
+  protected void checkBeforeBody(java.util.function.UnaryOperator<String> headers) {
     if (backups == null) {
       throw new QuarryException(ErrorCode.NOT_FOUND, "backups are off: set backup.directory in the config file");
     }
+    super.checkBeforeBody(headers);
+  }
+
+  @Override
+  protected Work prepare(Context ctx, Access access) {
     byte[] body = readBody(ctx);
     return c -> {
       WireObject request = WireObject.root(json.parseObject(body));

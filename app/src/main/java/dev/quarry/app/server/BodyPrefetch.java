@@ -6,8 +6,10 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import org.eclipse.jetty.http.BadMessageException;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -25,18 +27,22 @@ import org.slf4j.LoggerFactory;
  * connections sending one byte a second would hold every thread.
  *
  * <p>What it does not do is answer: every request reaches the handler behind it, which applies the
- * contract's order of checks (version, authentication, feature, content type, size) before it looks
- * at the body. So:
+ * contract's order of checks (version, route, authentication, feature, content type, size) before it
+ * looks at the body. So:
  *
  * <ul>
+ *   <li>a request those checks refuse from its headers alone ({@code answeredWithoutBody}) is handed
+ *       on at once, its body never read nor waited for, and its connection is closed after the answer
+ *       ({@code Connection: close}), since what is left of the body is still on it;
  *   <li>a body whose declared length passes {@code maxBodyBytes} is not read at all (the endpoint
  *       refuses it at once, 413);
  *   <li>a body that passes {@code maxBodyBytes} while arriving (chunked) is handed on with what has
  *       arrived, one byte over the bound, which is enough for the endpoint's 413;
  *   <li>a body that arrives slower than {@code minBytesPerSecond} (measured from when the request was
  *       read, after a short grace) is cut off: the handler's read fails with {@code 408}, which the
- *       endpoint answers as {@code 408 IDLE_TIMEOUT} after its own checks. A client that sends
- *       nothing at all is ended by the connector's idle timeout;
+ *       endpoint answers as {@code 408 IDLE_TIMEOUT} after its own checks. A body that stops
+ *       arriving fails at the connector's idle timeout, answered the same way; both close the
+ *       connection;
  *   <li>multipart uploads (documents, up to {@code maxDocumentBytes}) are not buffered in memory; they
  *       stream to disk on a request thread, held to the same minimum rate as they are read;
  *   <li>all requests together buffer at most {@code budgetBytes}; past that, bodies are read the
@@ -67,14 +73,18 @@ final class BodyPrefetch extends Handler.Wrapper {
   private final long budgetBytes;
   private final AtomicLong buffered = new AtomicLong();
   private final EdgeFilter edge;
+  private final Predicate<Request> answeredWithoutBody;
 
   /**
    * @param maxBodyBytes the largest body the endpoints accept (maxRequestBytes)
    * @param minBytesPerSecond the slowest rate a body may arrive at
    * @param budgetBytes the most bytes all requests together may hold here at once
    * @param edge counts requests in progress for shutdown, from when their body starts arriving
+   * @param answeredWithoutBody whether a request is answered without reading its body: refused by a
+   *     check that needs only its headers, or sent where nothing reads a body
    */
-  BodyPrefetch(long maxBodyBytes, long minBytesPerSecond, long budgetBytes, EdgeFilter edge) {
+  BodyPrefetch(long maxBodyBytes, long minBytesPerSecond, long budgetBytes, EdgeFilter edge,
+      Predicate<Request> answeredWithoutBody) {
     if (maxBodyBytes < 1 || minBytesPerSecond < 1 || budgetBytes < 1) {
       throw new IllegalArgumentException("maxBodyBytes, minBytesPerSecond and budgetBytes must be positive; got "
           + maxBodyBytes + ", " + minBytesPerSecond + ", " + budgetBytes);
@@ -83,6 +93,7 @@ final class BodyPrefetch extends Handler.Wrapper {
     this.minBytesPerSecond = minBytesPerSecond;
     this.budgetBytes = budgetBytes;
     this.edge = edge;
+    this.answeredWithoutBody = answeredWithoutBody;
   }
 
   @Override
@@ -91,9 +102,18 @@ final class BodyPrefetch extends Handler.Wrapper {
     if (next == null) {
       return false;
     }
-    if (!prefetched(request) || !edge.enter()) {
-      // Not collected here (read on a request thread, at the same minimum rate), or the server is
-      // shutting down and the edge filter refuses it.
+    if (!prefetched(request)) {
+      // Read on a request thread, at the same minimum rate, or not at all.
+      return next.handle(new Replay(request, System.nanoTime(), 0, minBytesPerSecond), response, callback);
+    }
+    if (answeredWithoutBody.test(request)) {
+      // Refused from its headers alone: answered at once, not after a body nobody reads (which may
+      // never come). What the client still sends of it is not read either, so the connection ends.
+      closeAfter(response);
+      return next.handle(new Replay(request, System.nanoTime(), 0, minBytesPerSecond), response, callback);
+    }
+    if (!edge.enter()) {
+      // The server is shutting down: the edge filter refuses it.
       return next.handle(new Replay(request, System.nanoTime(), 0, minBytesPerSecond), response, callback);
     }
     // Counted in progress from now on, so shutdown lets a request whose body is arriving finish.
@@ -149,6 +169,7 @@ final class BodyPrefetch extends Handler.Wrapper {
         }
         if (Content.Chunk.isFailure(chunk)) {
           // The client went away, or the idle timeout passed: the handler's read reports it.
+          closeAfter(response);
           handOn(Content.Chunk.from(chunk.getFailure(), true));
           return;
         }
@@ -175,6 +196,7 @@ final class BodyPrefetch extends Handler.Wrapper {
           LOG.warn("cut off a request body from {} that arrived at {} bytes in {} ms (minimum {} bytes/s)",
               request.getConnectionMetaData().getRemoteSocketAddress(), size,
               TimeUnit.NANOSECONDS.toMillis(elapsed), minBytesPerSecond);
+          closeAfter(response);
           handOn(tooSlow(minBytesPerSecond));
           return;
         }
@@ -288,6 +310,11 @@ final class BodyPrefetch extends Handler.Wrapper {
         super.demand(demandCallback);
       }
     }
+  }
+
+  /** Ends the connection after the answer: the rest of a body that was not read is still on it. */
+  private static void closeAfter(Response response) {
+    response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
   }
 
   /** The terminal failure a body arriving slower than {@code minBytesPerSecond} reads as. */

@@ -110,7 +110,7 @@ public final class QuarryServer implements AutoCloseable {
       jobs = extractors != null && config.features().contains(Feature.INGESTION_JOBS)
           ? IngestJobs.open(dataDir, corpora, config.jobs()) : null;
       return start(corpora, extractors, jobs, dataDir, host, port, tokens, config, engineMetrics,
-          engineConfig.embeddingModels(), engineConfig.searchCaches());
+          engineConfig.embeddingModels(), engineConfig.searchCaches(), null);
     } catch (RuntimeException e) {
       closeQuietly(jobs);
       closeQuietly(corpora);
@@ -122,13 +122,20 @@ public final class QuarryServer implements AutoCloseable {
   /** Serves an already open {@code corpora}; the server closes it on {@link #close}. */
   static QuarryServer start(Corpora corpora, String host, int port, Authenticator tokens,
       ServerConfig config) {
-    return start(corpora, null, null, null, host, port, tokens, config, null, null, null);
+    return start(corpora, host, port, tokens, config, null);
+  }
+
+  /** As {@link #start(Corpora, String, int, Authenticator, ServerConfig)}, with a connection idle timeout (null: Jetty's). */
+  static QuarryServer start(Corpora corpora, String host, int port, Authenticator tokens,
+      ServerConfig config, java.time.Duration idleTimeout) {
+    return start(corpora, null, null, null, host, port, tokens, config, null, null, null, idleTimeout);
   }
 
   /** Serves {@code corpora}; the server closes it, then {@code extractors} (may be null), on {@link #close}. */
   private static QuarryServer start(Corpora corpora, Extractors extractors, IngestJobs jobs, Path dataDir, String host,
       int port, Authenticator tokenFile, ServerConfig config, EngineMetrics engineMetrics,
-      dev.quarry.engine.EmbeddingModels models, dev.quarry.engine.SearchCaches searchCaches) {
+      dev.quarry.engine.EmbeddingModels models, dev.quarry.engine.SearchCaches searchCaches,
+      java.time.Duration idleTimeout) {
     Readiness readiness = new Readiness(dataDir, config.minFreeDiskMiB() * 1024 * 1024);
     Metrics metrics = new Metrics(endpoints(corpora), readiness, config.metricsTokenSha256() == null ? null
         : java.util.HexFormat.of().parseHex(config.metricsTokenSha256()));
@@ -167,6 +174,9 @@ public final class QuarryServer implements AutoCloseable {
       }
     });
     EdgeFilter edge = new EdgeFilter(new Cors(config.corsOrigins()), mapper);
+    BackupEndpoint backup = new BackupEndpoint(tokens, config.limits(), json,
+        config.backupDirectory() == null || dataDir == null ? null : new dev.quarry.app.backup.Backups(corpora,
+            dataDir, config.backupDirectory(), ServerVersion.VERSION, java.time.Clock.systemUTC()));
     Javalin app = Javalin.create(c -> {
       c.startup.showJavalinBanner = false;
       // A bounded number of threads. Jetty needs its task queue unbounded (it queues its own
@@ -176,7 +186,8 @@ public final class QuarryServer implements AutoCloseable {
         server.setErrorHandler(new JsonErrorPages(mapper));
         // Bodies arrive before a thread or a place in the gate is given to them (BodyPrefetch).
         server.insertHandler(new BodyPrefetch(config.limits().get(Limit.MAX_REQUEST_BYTES),
-            BodyPrefetch.MIN_BYTES_PER_SECOND, prefetchBudget(config), edge));
+            BodyPrefetch.MIN_BYTES_PER_SECOND, prefetchBudget(config), edge,
+            request -> answeredWithoutBody(request, plugin, backup)));
         // Outermost, so every answer (refusals before routing included) carries its request id.
         server.insertHandler(new RequestIds(metrics));
         server.setRequestLog(new AccessLog(metrics));
@@ -186,7 +197,12 @@ public final class QuarryServer implements AutoCloseable {
       // default aggregates only writes up to a quarter of the buffer, and Javalin hands over the
       // whole body in one write, so without this every answer over 8 KB went out chunked, in two
       // writes (the body, then the last chunk).
-      c.jetty.modifyHttpConfiguration(http -> http.setOutputAggregationSize(http.getOutputBufferSize()));
+      c.jetty.modifyHttpConfiguration(http -> {
+        http.setOutputAggregationSize(http.getOutputBufferSize());
+        if (idleTimeout != null) {
+          http.setIdleTimeout(idleTimeout.toMillis());
+        }
+      });
       c.jetty.modifyServletContextHandler(handler -> {
         handler.addFilter(new FilterHolder(new RequestScope()), "/*", EnumSet.of(DispatcherType.REQUEST));
         handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST));
@@ -204,9 +220,7 @@ public final class QuarryServer implements AutoCloseable {
         }
       });
       // The API's description is public, like the protocol it describes: no token, no data.
-      c.routes.post(BackupEndpoint.PATH, new BackupEndpoint(tokens, config.limits(), json,
-          config.backupDirectory() == null || dataDir == null ? null : new dev.quarry.app.backup.Backups(corpora,
-              dataDir, config.backupDirectory(), ServerVersion.VERSION, java.time.Clock.systemUTC())));
+      c.routes.post(BackupEndpoint.PATH, backup);
       c.routes.get(OpenApiDocument.PATH, ctx -> ctx.contentType(OpenApiDocument.MEDIA_TYPE).result(OpenApiDocument.bytes()));
       // The plugin serves the console below /console/; the server's root opens it.
       c.routes.get("/", ConsoleAssets::redirect);
@@ -264,6 +278,23 @@ public final class QuarryServer implements AutoCloseable {
    */
   private static long prefetchBudget(ServerConfig config) {
     return Math.max(config.limits().get(Limit.MAX_REQUEST_BYTES) + 1, Runtime.getRuntime().maxMemory() / 8);
+  }
+
+  /**
+   * Whether {@code request} is answered without its body: sent where no endpoint reads one (an
+   * unknown route, 404, or a route that reads none), or refused by its endpoint's checks before the
+   * body (version, authentication, feature, content type).
+   */
+  private static boolean answeredWithoutBody(org.eclipse.jetty.server.Request request, QuarryPlugin plugin,
+      BackupEndpoint backup) {
+    String path = org.eclipse.jetty.server.Request.getPathInContext(request);
+    if (path.length() > 1 && path.endsWith("/")) {
+      path = path.substring(0, path.length() - 1); // routed as without it
+    }
+    String method = request.getMethod();
+    dev.quarry.api.routes.Endpoint endpoint = "POST".equals(method) && BackupEndpoint.PATH.equals(path)
+        ? backup : plugin.bodyEndpoint(method, path);
+    return endpoint == null || endpoint.refusesBeforeBody(name -> request.getHeaders().get(name));
   }
 
   /** The server's own paths, each its own endpoint label in the metrics. */

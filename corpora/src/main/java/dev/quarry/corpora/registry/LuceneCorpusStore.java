@@ -291,7 +291,8 @@ public final class LuceneCorpusStore implements CorpusStore {
         CorpusFiles.write(dir, index.info());
         return new dev.quarry.corpora.CorpusBackup(name, index.info().corpusId(), revision);
       } catch (IOException e) {
-        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not back up corpus '" + name + "': " + e.getMessage(), e);
+        // The cause names the server's folders: the host logs it and answers a reference to it.
+        throw new QuarryException(ErrorCode.UNAVAILABLE, "the backup of corpus '" + name + "' could not be written", e);
       }
     });
   }

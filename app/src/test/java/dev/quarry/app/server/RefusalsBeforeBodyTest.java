@@ -1,0 +1,206 @@
+package dev.quarry.app.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Over raw sockets on loopback: a request refused by a check that needs only its headers is answered
+ * at once, whether or not its body ever comes; a body that stops arriving is {@code 408
+ * IDLE_TIMEOUT} in the envelope; and requests Jetty itself refuses while reading them carry a
+ * request id like every other answer. The servers run over corpora that fail every call, so no
+ * refusal here reached them.
+ */
+class RefusalsBeforeBodyTest {
+  /**
+   * Far under the 30 s idle timeout the refusals used to wait for, and far over what answering a
+   * refusal takes on a loaded machine: a functional bound, not a speed measure.
+   */
+  static final long AT_ONCE_MILLIS = 10_000;
+  /** The idle timeout of the server that sees stalled bodies: short, so the test does not wait 30 s. */
+  static final Duration SHORT_IDLE = Duration.ofSeconds(2);
+  /** A declared body within maxRequestBytes, of which nothing is sent. */
+  static final String NEVER_SENT = "Content-Length: 1000000\r\n";
+  static final Pattern REQUEST_ID = Pattern.compile("\r\nX-Request-Id: [0-9a-zA-Z._-]{1,128}\r\n");
+  /** What no answer may name: Java's and libraries' insides. */
+  static final Pattern INTERNALS = Pattern.compile("com\\.fasterxml|org\\.eclipse|Exception|java\\.|\\.java|"
+      + "[A-Z][a-z]+[A-Z]\\w*\\.\\w+");
+
+  static QuarryServer server;
+  static QuarryServer noSearchServer;
+  static QuarryServer shortIdleServer;
+
+  @BeforeAll
+  static void start() {
+    TokenAuthenticator tokens = TokensFile.parse(EdgeRulesTest.TOKENS.getBytes(StandardCharsets.UTF_8));
+    server = QuarryServer.start(EdgeRulesTest.unreachableCorpora(), "127.0.0.1", 0, tokens, ServerConfig.DEFAULT);
+    noSearchServer = QuarryServer.start(EdgeRulesTest.unreachableCorpora(), "127.0.0.1", 0, tokens,
+        ServerConfig.parse("{\"features\": {\"scoped-retrieval\": false}}".getBytes(StandardCharsets.UTF_8)));
+    shortIdleServer = QuarryServer.start(EdgeRulesTest.unreachableCorpora(), "127.0.0.1", 0, tokens,
+        ServerConfig.DEFAULT, SHORT_IDLE);
+  }
+
+  @AfterAll
+  static void stop() {
+    for (QuarryServer s : new QuarryServer[] {server, noSearchServer, shortIdleServer}) {
+      if (s != null) {
+        s.close();
+      }
+    }
+  }
+
+  /** A search's headers, with {@code extra} header lines, declaring a body that is never sent. */
+  static String headersOnly(String path, String extra) {
+    return "POST " + path + " HTTP/1.1\r\nHost: x\r\n" + extra + NEVER_SENT + "\r\n";
+  }
+
+  static final String AUTH = "Authorization: Bearer " + EdgeRulesTest.TOKEN + "\r\n";
+  static final String JSON = "Content-Type: application/json\r\n";
+
+  @Test
+  void unsupportedVersion_isAnsweredAtOnce_withoutTheBody() throws IOException {
+    assertRefusedAtOnce(server, headersOnly("/v1/retrieval/search", "AgenticDriver-Version: 2.0\r\n" + AUTH + JSON),
+        400, "UNSUPPORTED_PROTOCOL_VERSION");
+  }
+
+  @Test
+  void unknownRoute_isAnsweredAtOnce_withoutTheBody() throws IOException {
+    assertRefusedAtOnce(server, headersOnly("/v1/retrieval/no-such-endpoint", AUTH + JSON), 404, "NOT_FOUND");
+    assertRefusedAtOnce(server, headersOnly("/no/such/path", AUTH + JSON), 404, "NOT_FOUND");
+  }
+
+  @Test
+  void missingOrUnknownToken_isAnsweredAtOnce_withoutTheBody() throws IOException {
+    assertRefusedAtOnce(server, headersOnly("/v1/retrieval/search", JSON), 401, "UNAUTHENTICATED");
+    assertRefusedAtOnce(server, headersOnly("/v1/retrieval/search", "Authorization: Bearer nope\r\n" + JSON), 401,
+        "UNAUTHENTICATED");
+    assertRefusedAtOnce(server, headersOnly("/v1/admin/backup", JSON), 401, "UNAUTHENTICATED");
+  }
+
+  @Test
+  void switchedOffFeature_isAnsweredAtOnce_withoutTheBody() throws IOException {
+    assertRefusedAtOnce(noSearchServer, headersOnly("/v1/retrieval/search", AUTH + JSON), 400,
+        "RETRIEVAL_UNAVAILABLE");
+  }
+
+  @Test
+  void wrongContentType_isAnsweredAtOnce_withoutTheBody() throws IOException {
+    assertRefusedAtOnce(server, headersOnly("/v1/retrieval/search", AUTH + "Content-Type: text/plain\r\n"), 415,
+        "UNSUPPORTED_MEDIA_TYPE");
+  }
+
+  @Test
+  void backupsOff_isAnsweredAtOnce_withoutTheBody() throws IOException {
+    assertRefusedAtOnce(server, headersOnly("/v1/admin/backup", AUTH + JSON), 404, "NOT_FOUND");
+  }
+
+  @Test
+  void aRequestThatPassesTheChecks_stillWaitsForItsBody() throws IOException {
+    // The checks let it through, so the body is collected first: no answer until it comes.
+    try (Socket s = new Socket("127.0.0.1", server.port())) {
+      s.getOutputStream().write(headersOnly("/v1/retrieval/whoami", AUTH + JSON).getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().flush();
+      s.setSoTimeout(1000);
+      InputStream in = s.getInputStream();
+      try {
+        int first = in.read();
+        throw new AssertionError("answered before its body arrived: " + (char) first);
+      } catch (SocketTimeoutException expected) {
+        // still waiting for the body, as it should
+      }
+    }
+  }
+
+  @Test
+  void stalledBody_isIdleTimeout408_inTheEnvelope() throws IOException {
+    try (Socket s = new Socket("127.0.0.1", shortIdleServer.port())) {
+      s.getOutputStream().write(("POST /v1/retrieval/search HTTP/1.1\r\nHost: x\r\n" + AUTH + JSON
+          + "Content-Length: 100\r\n\r\n{\"corpus\": ").getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().flush();
+      s.setSoTimeout((int) (SHORT_IDLE.toMillis() + AT_ONCE_MILLIS));
+      String answer = readAll(s.getInputStream());
+      assertTrue(answer.startsWith("HTTP/1.1 408"), answer);
+      assertTrue(answer.contains("\"code\":\"IDLE_TIMEOUT\""), answer);
+      assertTrue(answer.contains("AgenticDriver-Version: 1.0"), answer);
+      assertTrue(REQUEST_ID.matcher(answer).find(), answer);
+      assertFalse(INTERNALS.matcher(body(answer)).find(), answer);
+    }
+  }
+
+  @Test
+  void malformedHttp_isAnsweredWithARequestId() throws IOException {
+    List<String> malformed = List.of(
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Folded: a\r\n b\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Bare: a\rb\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Nul: a\0b\r\n\r\n",
+        "GARBAGE\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\n\r\n");
+    for (String request : malformed) {
+      try (Socket s = new Socket("127.0.0.1", server.port())) {
+        s.setSoTimeout((int) AT_ONCE_MILLIS);
+        s.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+        s.getOutputStream().flush();
+        String answer = readAll(s.getInputStream());
+        String shown = request.length() > 80 ? request.substring(0, 80) : request;
+        assertTrue(answer.startsWith("HTTP/1.1 4"), shown + " -> " + answer);
+        assertTrue(REQUEST_ID.matcher(answer).find(), shown + " -> " + answer);
+        assertTrue(answer.contains("{\"error\":{\"code\":"), shown + " -> " + answer);
+        assertFalse(INTERNALS.matcher(body(answer)).find(), shown + " -> " + answer);
+      }
+    }
+  }
+
+  /** Sends {@code request}, and asserts it is refused at once, typed, on a connection closed afterwards. */
+  static void assertRefusedAtOnce(QuarryServer to, String request, int status, String code) throws IOException {
+    try (Socket s = new Socket("127.0.0.1", to.port())) {
+      s.setSoTimeout((int) AT_ONCE_MILLIS);
+      long started = System.nanoTime();
+      s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().flush();
+      String answer;
+      try {
+        answer = readAll(s.getInputStream());
+      } catch (SocketTimeoutException e) {
+        throw new AssertionError("no answer within " + AT_ONCE_MILLIS + " ms to " + request, e);
+      }
+      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+      assertTrue(answer.startsWith("HTTP/1.1 " + status), request + " -> " + answer);
+      assertTrue(answer.contains("\"code\":\"" + code + "\""), answer);
+      assertTrue(millis < AT_ONCE_MILLIS, "answered after " + millis + " ms");
+      // The body was never read: the answer says the connection ends, and it does (readAll saw its end).
+      assertTrue(answer.contains("Connection: close"), answer);
+      assertTrue(REQUEST_ID.matcher(answer).find(), answer);
+      assertEquals(1, answer.split("HTTP/1.1 ", -1).length - 1, answer);
+    }
+  }
+
+  /** Everything the server sends until it closes the connection. */
+  static String readAll(InputStream in) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buffer = new byte[4096];
+    int n;
+    while ((n = in.read(buffer)) != -1) {
+      out.write(buffer, 0, n);
+    }
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  static String body(String answer) {
+    int at = answer.indexOf("\r\n\r\n");
+    return at < 0 ? answer : answer.substring(at + 4);
+  }
+}
