@@ -8,6 +8,8 @@ import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerPerClass;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -59,6 +61,15 @@ class SourceIdsOverHttpTest {
     assertRefused(api.retrieval("sources/batch", T, "{\"corpus\": \"c1\", \"operations\": ["
         + "{\"index\": {\"source\": \"fine.md\", \"text\": \"x\"}},"
         + "{\"index\": {\"source\": \"" + SPOOF + "\", \"text\": \"x\"}}]}"), "operations[1].source");
+    assertEquals(before, revision());
+  }
+
+  @Test
+  void ingestAndJobFiles_underSuchAnId_areRefusedNamingTheField() {
+    long before = revision();
+    assertRefused(IngestOverHttpTest.ingest(api, "c1", SPOOF, "hello".getBytes(StandardCharsets.UTF_8)), "source");
+    assertRefused(JobsOverHttpTest.submit(api, T, "c1", List.of("fine.txt", SPOOF),
+        List.of("a".getBytes(StandardCharsets.UTF_8), "b".getBytes(StandardCharsets.UTF_8))), "files[1].source");
     assertEquals(before, revision());
   }
 
