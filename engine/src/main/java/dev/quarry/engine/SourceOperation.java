@@ -36,7 +36,7 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
       IngestReport ingest)
       implements SourceOperation {
     public Index {
-      SourceIds.check(source, "source");
+      SourceIds.checkNew(source, "source");
       if ((text == null) == (passages == null)) {
         throw QuarryException.invalid("text", "exactly one of text and passages is required");
       }

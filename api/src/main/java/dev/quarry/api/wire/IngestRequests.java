@@ -33,7 +33,7 @@ public record IngestRequests(String corpus, IngestRequest request) {
     body.allowOnly(FIELDS);
     String corpus = WireValues.corpus(body);
     String corpusId = WireValues.corpusId(body);
-    String source = WireValues.source(body, "source");
+    String source = WireValues.newSource(body, "source");
     String title = body.optionalString("title", limits.getInt(Limit.MAX_TITLE_CHARS));
     String mediaType = WireValues.mediaType(body);
     var metadata = WireValues.metadata(body, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES));

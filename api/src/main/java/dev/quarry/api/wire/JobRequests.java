@@ -184,7 +184,7 @@ public final class JobRequests {
     for (int i = 0; i < items.size(); i++) {
       WireObject f = WireObject.at(items.get(i), body.pathOf("files") + "[" + i + "]");
       f.allowOnly(FILE_FIELDS);
-      String source = WireValues.source(f, "source");
+      String source = WireValues.newSource(f, "source");
       String title = f.optionalString("title", limits.getInt(Limit.MAX_TITLE_CHARS));
       var metadata = WireValues.metadata(f, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES));
       String mediaType = WireValues.mediaType(f);

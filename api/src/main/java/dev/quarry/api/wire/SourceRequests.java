@@ -120,7 +120,7 @@ public final class SourceRequests {
   }
 
   private static SourceOperation.Index indexOperation(WireObject o, Limits limits) {
-    String source = WireValues.source(o, "source");
+    String source = WireValues.newSource(o, "source");
     String title = o.optionalString("title", limits.getInt(Limit.MAX_TITLE_CHARS));
     int maxChars = limits.getInt(Limit.MAX_TEXT_CHARS);
     String text = o.optionalString("text", maxChars);

@@ -22,8 +22,14 @@ final class WireValues {
     return CorpusInfo.checkName(o.requireString("corpus"), o.pathOf("corpus"));
   }
 
+  /** The id of an existing source, to read or delete it. */
   static String source(WireObject o, String field) {
     return SourceIds.check(o.requireString(field), o.pathOf(field));
+  }
+
+  /** The id a source is created or replaced under: stricter than {@link #source} (no bidirectional controls). */
+  static String newSource(WireObject o, String field) {
+    return SourceIds.checkNew(o.requireString(field), o.pathOf(field));
   }
 
   /** An opaque corpus id sent back by the client, or null. */

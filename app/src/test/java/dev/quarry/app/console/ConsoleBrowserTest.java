@@ -281,7 +281,8 @@ class ConsoleBrowserTest {
     assertTrue(alert.getText().contains("There is no such job") && alert.getText().contains("JOB_NOT_FOUND"), alert.getText());
     go("#/jobs?job=Not-A-Job");
     alert = browser.showing("[role=alert]", "INVALID_REQUEST");
-    assertTrue(alert.getText().contains("The value of job is not valid."), alert.getText());
+    assertTrue(alert.getText().startsWith("job must be a job id as a job's answer gave it"), alert.getText());
+    assertEquals("job", alert.getAttribute("data-field"));
   }
 
   @Test

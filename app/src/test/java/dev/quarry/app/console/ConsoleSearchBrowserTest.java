@@ -54,6 +54,9 @@ class ConsoleSearchBrowserTest {
     index("policies", "ops/turbines.md", FILLER + "The turbine spins at night. " + FILLER, Map.of("dept", "ops"));
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"hostile\"}"));
     index("hostile", "evil.md", FILLER + "Take leave " + ATTACK + " now. " + FILLER, Map.of("dept", ATTACK));
+    ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"notes\"}"));
+    index("notes", "rules.md", "## Leave rules\nParental leave is sixteen weeks.\n\n#hashtag stays as written.",
+        Map.of());
   }
 
   private static void index(String corpus, String source, String text, Map<String, Object> metadata) {
@@ -179,6 +182,55 @@ class ConsoleSearchBrowserTest {
   }
 
   @Test
+  void facetSuggestions_readAsAList_notRunTogether() {
+    signIn();
+    browser.go("#/search?corpus=policies&q=leave");
+    browser.shown("#facet-suggestions .add-facet[data-field='year']");
+    assertEquals("Facet on: dept, year", browser.shown("#facet-suggestions").getText());
+  }
+
+  @Test
+  void aMarkdownHeading_inAPassage_isShownAsAHeading_withItsMatchesStillMarked() {
+    signIn();
+    browser.go("#/search?corpus=notes&q=leave");
+    WebElement passage = browser.shown(".hit[data-source='rules.md'] .passage");
+    String text = passage.getAttribute("textContent");
+    assertFalse(text.contains("## "), text);
+    assertTrue(text.startsWith("Leave rules\nParental leave"), text);
+    assertTrue(text.contains("#hashtag stays as written."), "only a heading's marker is hidden: " + text);
+    WebElement heading = passage.findElement(By.cssSelector("strong.md-heading"));
+    assertEquals("Leave rules", heading.getText());
+    assertEquals("Leave", heading.findElement(By.cssSelector("mark")).getText());
+    assertEquals(List.of("Leave", "leave"), passage.findElements(By.cssSelector("mark")).stream()
+        .map(WebElement::getText).toList());
+  }
+
+  @Test
+  void aSourceIdWithBidiControls_isShownEscaped_inItsPageAndInHits() {
+    signIn();
+    String spoof = "x\u202Egnp.exe";
+    String escaped = "x\\u202Egnp.exe";
+    browser.go("#/source?corpus=policies&source=" + java.net.URLEncoder.encode(spoof, java.nio.charset.StandardCharsets.UTF_8));
+    assertEquals(escaped, browser.shown("#source-title").getText());
+    // A hit under such an id, as a server holding one stored before ids were checked would answer.
+    browser.script("""
+        if (!window.__spoofFetch) {
+          window.__spoofFetch = window.fetch;
+          window.fetch = async function (url, init) {
+            const response = await window.__spoofFetch.apply(this, arguments);
+            if (!String(url).endsWith('/v1/retrieval/search') || !response.ok) return response;
+            const body = await response.json();
+            for (const r of body.results) if (r.source === 'hr/leave.md') r.source = 'x\\u202Egnp.exe';
+            return new Response(JSON.stringify(body), {status: response.status, headers: response.headers});
+          };
+        }""");
+    browser.go("#/search?corpus=policies&q=parental");
+    WebElement hit = browser.shown(".hit[data-source='" + spoof + "']");
+    assertEquals(escaped, hit.findElement(By.cssSelector(".source-id")).getText());
+    assertEquals(escaped, hit.findElement(By.cssSelector("h3")).getText(), "a hit without a title is named by its id");
+  }
+
+  @Test
   void aLexicalCorpus_hasNoModeSelector_andHitsShowTheirSnippetWithItsMatchesMarked() {
     signIn();
     browser.go("#/search?corpus=policies&q=turbine");
@@ -213,8 +265,11 @@ class ConsoleSearchBrowserTest {
     browser.go("#/search?corpus=policies&q=leave&facets=a,b,c,d,e,f,g,h,i");
     WebElement alert = browser.shown("#results [role=alert]");
     assertTrue(alert.getText().contains("INVALID_REQUEST"), alert.getText());
-    assertTrue(alert.getText().contains("The value of facets is not valid."), alert.getText());
-    assertTrue(alert.findElement(By.cssSelector(".detail")).getText().contains("8"), alert.getText());
+    // Said once: the server's message names the field and what is wrong, with no generic sentence
+    // ("The value of facets is not valid.") saying the same before it.
+    assertTrue(alert.getText().startsWith("facets may have at most 8 entries; got 9 INVALID_REQUEST"), alert.getText());
+    assertEquals(1, alert.getText().split("facets", -1).length - 1, alert.getText());
+    assertEquals("facets", alert.getAttribute("data-field"));
   }
 
   @Test

@@ -107,6 +107,11 @@ class SearchFeaturesOnClusterTest {
   }
 
   @Test
+  void snippets_cutACompoundAtItsHyphens_notInsideAWord() {
+    SearchFeaturesOverHttpTest.assertCompoundCutAtHyphens(api);
+  }
+
+  @Test
   void operators_decideMatches() {
     String m = "\"topK\": 100, \"syntax\": \"operators\", ";
     assertEquals(List.of("public/leave.md", "public/old-leave.md"),

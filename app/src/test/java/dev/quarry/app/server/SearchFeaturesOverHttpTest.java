@@ -42,6 +42,10 @@ class SearchFeaturesOverHttpTest {
   }
 
   static Answer search(String token, String corpus, String rest) {
+    return search(api, token, corpus, rest);
+  }
+
+  static Answer search(ApiClient api, String token, String corpus, String rest) {
     return api.retrieval("search", token, "{\"corpus\": \"" + corpus + "\", " + rest + "}");
   }
 
@@ -261,6 +265,25 @@ class SearchFeaturesOverHttpTest {
     JsonNode snippet = ok(search(T, "esc", "\"query\": \"leave\", \"snippet\": {\"html\": true}"))
         .get("results").get(0).get("snippet");
     assertEquals("&lt;script&gt;alert(&#39;<mark>leave</mark>&#39;)&lt;/script&gt; &amp; more", snippet.get("html").asText());
+  }
+
+  @Test
+  void snippets_cutACompoundAtItsHyphens_notInsideAWord() {
+    assertCompoundCutAtHyphens(api);
+  }
+
+  /** A word joined by hyphens with no space near the match: the window is cut at a hyphen (on every store). */
+  static void assertCompoundCutAtHyphens(ApiClient api) {
+    ok(api.retrieval("corpora/create", T, "{\"corpus\": \"compound\"}"));
+    ok(api.retrieval("sources/index", T, """
+        {"corpus": "compound", "source": "c.md",
+         "text": "alongcompoundwordthatkeepsgoingon-needle-anotherlongcompoundwordthatgoesonandon"}"""));
+    JsonNode snippet = ok(search(api, T, "compound", "\"query\": \"needle\", \"snippet\": {\"maxChars\": 20, \"html\": true}"))
+        .get("results").get(0).get("snippet");
+    assertEquals("needle", snippet.get("text").asText(), snippet::toString);
+    assertEquals("\u2026<mark>needle</mark>\u2026", snippet.get("html").asText());
+    assertEquals("[[0,6]]", snippet.get("highlights").toString());
+    assertEquals(34, snippet.get("start").asInt());
   }
 
   static Stream<Arguments> badSnippets() {

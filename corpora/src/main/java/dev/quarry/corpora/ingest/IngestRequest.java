@@ -32,7 +32,7 @@ public record IngestRequest(
   }
 
   public IngestRequest {
-    SourceIds.check(source, "source");
+    SourceIds.checkNew(source, "source");
     metadata = metadata == null ? Metadata.EMPTY : metadata;
     if (expectedRevision != null && expectedRevision < 0) {
       throw QuarryException.invalid("expectedRevision", "expectedRevision must be 0 or more; got " + expectedRevision);

@@ -144,7 +144,11 @@ final class IngestJob {
       }
     }
     JobView.Counts counts = new JobView.Counts(files.size(), queued, extracting, indexed, unchanged, failed, cancelled);
-    return new JobView(id, corpus, corpusId, access.subject(), state, counts, bytes, createdAt, startedAt, closedAt,
+    // A cancelled job whose files are still being extracted has not stopped yet: it reads as running
+    // (it takes no more files) until their extraction returns, and only then as cancelled, with
+    // endedAt. "cancelled" always means the work has stopped.
+    JobState shown = state == JobState.CANCELLED && endedAt == null ? JobState.RUNNING : state;
+    return new JobView(id, corpus, corpusId, access.subject(), shown, counts, bytes, createdAt, startedAt, closedAt,
         endedAt, endedAt == null ? null : endedAt.plus(retention), errorCode, errorMessage, ocr);
   }
 

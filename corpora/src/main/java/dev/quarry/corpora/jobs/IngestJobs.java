@@ -467,7 +467,9 @@ public final class IngestJobs implements AutoCloseable {
   /**
    * Cancels the job: it takes no more files, files not yet written are never indexed (queued ones
    * at once, those being extracted when their extraction returns), and files already indexed stay.
-   * Answers once no file of the job is being written. Cancelling an ended job changes nothing.
+   * Answers once no file of the job is being written. Cancelling an ended job changes nothing. The
+   * job reads as running until the files being extracted return, then as cancelled with its end
+   * ({@link IngestJob#view}): cancelled means the work has stopped.
    */
   public JobView cancel(Access access, String jobId) {
     IngestJob job = find(access, jobId, true);

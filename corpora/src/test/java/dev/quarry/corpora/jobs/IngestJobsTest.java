@@ -15,6 +15,8 @@ import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Sha256;
 import dev.quarry.extractors.Extractors;
 import dev.quarry.extractors.ocr.OcrMode;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +24,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -91,6 +95,43 @@ class IngestJobsTest {
       }
       assertTrue(System.nanoTime() < deadline, "the job did not end: " + page.job());
       Thread.sleep(20);
+    }
+  }
+
+  /** {@code real}, whose {@code ingest} signals {@code entered} and then waits for {@code release}: an extraction held open. */
+  static Corpora holdingIngest(Corpora real, CountDownLatch entered, CountDownLatch release) {
+    return (Corpora) Proxy.newProxyInstance(Corpora.class.getClassLoader(), new Class<?>[] {Corpora.class},
+        (proxy, method, args) -> {
+          if (method.getName().equals("ingest")) {
+            entered.countDown();
+            assertTrue(release.await(60, TimeUnit.SECONDS), "the test never released the extraction");
+          }
+          try {
+            return method.invoke(real, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+  }
+
+  @Test
+  void cancel_whileAFileIsExtracted_readsRunningUntilTheWorkStops_thenCancelledWithEndedAt() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    try (IngestJobs jobs = IngestJobs.open(data, holdingIngest(corpora, entered, release), SHORT)) {
+      String id = submit(jobs, List.of("slow.txt"), List.of(text("A document still being extracted."))).id();
+      assertTrue(entered.await(60, TimeUnit.SECONDS), "the file's extraction never started");
+      JobView answered = jobs.cancel(ADMIN, id);
+      assertEquals(JobState.RUNNING, answered.state(), "not cancelled while a file is still extracted: " + answered);
+      assertEquals(null, answered.endedAt(), answered::toString);
+      assertEquals(1, answered.counts().extracting(), answered::toString);
+      assertEquals(JobState.RUNNING, jobs.read(ADMIN, id, -1, 10).job().state());
+      release.countDown();
+      JobPage ended = awaitEnd(jobs, id);
+      assertEquals(JobState.CANCELLED, ended.job().state(), ended.job()::toString);
+      assertNotNull(ended.job().endedAt());
+      assertEquals(FileStatus.CANCELLED, ended.files().get(0).status(), "the extracted file is kept out");
+      assertEquals(JobState.CANCELLED, jobs.cancel(ADMIN, id).state(), "cancelling again changes nothing");
     }
   }
 

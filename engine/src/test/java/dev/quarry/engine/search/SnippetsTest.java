@@ -83,8 +83,62 @@ class SnippetsTest {
   }
 
   @Test
+  void compoundWithoutSpaces_isCutAtItsHyphens_notInsideAWord() {
+    String text = "alongcompoundwordthatkeepsgoingon-needle-anotherlongcompoundwordthatgoesonandon";
+    Snippet s = SnippetWindow.of(text, matchesOf(text, "needle"), new SearchRequest.Snippets(20,
+        new SearchRequest.Snippets.Markers("<b>", "</b>")));
+    assertEquals("needle", s.text());
+    assertEquals("\u2026<b>needle</b>\u2026", s.html());
+    assertEquals(List.of("0-6"), s.highlights().stream().map(h -> h[0] + "-" + h[1]).toList());
+
+    String path = "see the archive/2024/reports/quarterly-needle-summary/appendix-tables for the numbers";
+    Snippet p = SnippetWindow.of(path, matchesOf(path, "needle"), new SearchRequest.Snippets(30, null));
+    assertEquals("needle-summary/appendix-tables", p.text(), "starts after a hyphen, ends before a space");
+    Snippet q = SnippetWindow.of(path, matchesOf(path, "needle"), new SearchRequest.Snippets(27, null));
+    assertEquals("needle-summary/appendix", q.text(), "ends at a word, before a hyphen");
+  }
+
+  @Test
+  void marksInsideAWord_doNotBreakIt() {
+    String text = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx they don't need 3.14 more words here";
+    Snippet s = SnippetWindow.of(text, matchesOf(text, "need"), new SearchRequest.Snippets(24, null));
+    assertEquals("don't need 3.14 more", s.text());
+    assertTrue(!SnippetWindow.isBreak("don't", 3) && !SnippetWindow.isBreak("don't", 4));
+    assertTrue(!SnippetWindow.isBreak("3.14", 1) && !SnippetWindow.isBreak("snake_case", 5));
+    assertTrue(!SnippetWindow.isBreak("cafe\u0301s", 4), "never before a combining mark");
+    assertTrue(SnippetWindow.isBreak("end. Next", 3) && SnippetWindow.isBreak("a-b", 1) && SnippetWindow.isBreak("a-b", 2));
+  }
+
+  @Test
+  void chineseAndJapanese_areCutBetweenCharacters_withHighlightsOnTheMatches() {
+    String text = "\u6771\u4eac\u90fd\u306e\u56f3\u66f8\u9928\u306f\u6708\u66dc\u65e5\u306b\u4f11\u9928"
+        + "\u3057\u307e\u3059\u3002".repeat(1) + "\u4eca\u65e5\u306f\u5929\u6c17\u304c\u826f\u3044\u306e\u3067"
+        + "\u516c\u5712\u3078\u884c\u304d\u307e\u3059\u3002\u56f3\u66f8\u9928\u306e\u672c\u3092\u8aad\u307f"
+        + "\u307e\u3059\u3002\u660e\u65e5\u3082\u96e8\u304c\u964d\u308b\u3067\u3057\u3087\u3046\u3002";
+    String needle = "\u516c\u5712"; // the park, in the middle of the text
+    int at = text.indexOf(needle);
+    List<int[]> matches = List.<int[]>of(new int[] {at, at + needle.length()});
+    Snippet s = SnippetWindow.of(text, matches, new SearchRequest.Snippets(20,
+        new SearchRequest.Snippets.Markers("<b>", "</b>")));
+    assertEquals(text.substring(s.start(), s.end()), s.text());
+    assertTrue(s.text().length() <= 20 && s.text().length() >= 15, "a CJK window fills its room: " + s.text());
+    assertEquals(needle, s.text().substring(s.highlights().get(0)[0], s.highlights().get(0)[1]));
+    assertTrue(s.start() > 0 && s.end() < text.length() && s.html().startsWith("\u2026") && s.html().endsWith("\u2026"));
+    assertTrue(!s.text().startsWith("\u3002"), "a window does not start with a full stop: " + s.text());
+  }
+
+  @Test
+  void wordLongerThanTheRoom_isCutInside_andTheHtmlMarksTheCut() {
+    String text = "Pneumonoultramicroscopicsilicovolcanoconiosis is a long word.";
+    Snippet s = SnippetWindow.of(text, List.of(), new SearchRequest.Snippets(20, SearchRequest.Snippets.Markers.DEFAULT));
+    assertEquals("Pneumonoultramicrosc", s.text());
+    assertEquals("Pneumonoultramicrosc\u2026", s.html());
+  }
+
+  @Test
   void randomTexts_keepTheInvariants(Random random) {
-    String[] words = {"leave", "parental", "a", "policy", "weeks", "\uD83D\uDE00", "z\u00e9", "of", "x".repeat(70)};
+    String[] words = {"leave", "parental", "a", "policy", "weeks", "\uD83D\uDE00", "z\u00e9", "of", "x".repeat(70),
+        "long-compound-leave-word", "don't", "\u56f3\u66f8\u9928\u306e", "(policy)", "e\u0301t\u00e9"};
     for (int round = 0; round < 500; round++) {
       StringBuilder b = new StringBuilder();
       int n = 1 + random.nextInt(60);
@@ -104,6 +158,8 @@ class SnippetsTest {
       if (!s.text().isEmpty()) {
         assertTrue(!Character.isLowSurrogate(s.text().charAt(0)), text);
         assertTrue(!Character.isHighSurrogate(s.text().charAt(s.text().length() - 1)), text);
+        assertTrue(!s.text().startsWith("-") && !s.text().endsWith("-") && !s.text().startsWith("'t"), s.text());
+        assertTrue(Character.getType(s.text().codePointAt(0)) != Character.NON_SPACING_MARK, s.text());
       }
     }
   }

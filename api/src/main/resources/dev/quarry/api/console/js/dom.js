@@ -65,6 +65,49 @@ export function highlighted(text, ranges) {
   return out;
 }
 
+/** A Markdown ATX heading's marker at a line's start: one to six #, then a space or the line's end. */
+const HEADING_MARKER = /^#{1,6}(?:[ \t]+|$)/;
+
+/**
+ * A passage's text as `highlighted` gives it, with each Markdown heading line (`## Title`) shown
+ * as a heading (its # marker hidden, the line in bold) rather than raw; the highlight ranges keep
+ * counting the passage's own UTF-16 units. `atLineStart` says whether the text's first character
+ * begins a line of the source (false for a window cut from inside a line).
+ */
+export function passageText(text, ranges, atLineStart = true) {
+  const out = [];
+  let lineStart = 0;
+  while (lineStart <= text.length) {
+    const newline = text.indexOf('\n', lineStart);
+    const lineEnd = newline < 0 ? text.length : newline;
+    const line = text.slice(lineStart, lineEnd);
+    const marker = lineStart > 0 || atLineStart ? HEADING_MARKER.exec(line) : null;
+    const from = lineStart + (marker ? marker[0].length : 0);
+    // This line's highlights, clipped to it and counted from where its shown text starts.
+    const inLine = (ranges || []).filter(r => Array.isArray(r) && r[1] > from && r[0] < lineEnd)
+      .map(([start, end]) => [Math.max(start, from) - from, Math.min(end, lineEnd) - from]);
+    const shown = highlighted(text.slice(from, lineEnd), inLine);
+    out.push(marker && from < lineEnd ? h('strong', {class: 'md-heading'}, shown) : shown);
+    if (newline < 0) break;
+    out.push('\n');
+    lineStart = newline + 1;
+  }
+  return out;
+}
+
+/** Bidirectional controls (Unicode's Bidi_Control): they reorder how the text around them reads. */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * An id (a source's, a job's) as text to show, with each bidirectional control written out as
+ * \u202E: such a character would make `x` + U+202E + `gnp.exe` read as `xexe.png`. The server
+ * refuses them in new ids; one stored before that rule still reaches the console. Links and API
+ * calls keep the id as it is.
+ */
+export function shownId(id) {
+  return String(id).replace(BIDI_CONTROLS, c => '\\u' + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0'));
+}
+
 /** A definition list from [term, value] pairs; values may be nodes; empty values are skipped. */
 export function facts(pairs) {
   const dl = h('dl', {class: 'kv'});

@@ -57,6 +57,8 @@ export function facetSuggestions(results, fields, onAdd) {
   for (const r of results) for (const key of Object.keys(r.metadata || {})) seen.add(key);
   const offered = [...seen].filter(k => !fields.includes(k)).sort();
   if (!offered.length) return null;
+  // Separated by commas, so that the fields read as a list and never run together (deptyear).
   return h('p', {id: 'facet-suggestions', class: 'muted'}, 'Facet on: ',
-    offered.map(k => h('button', {type: 'button', class: 'link add-facet', 'data-field': k, onclick: () => onAdd(k)}, k)));
+    offered.map((k, i) => [i ? ', ' : null,
+      h('button', {type: 'button', class: 'link add-facet', 'data-field': k, onclick: () => onAdd(k)}, k)]));
 }

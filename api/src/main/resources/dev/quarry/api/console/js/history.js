@@ -1,6 +1,6 @@
 // The history timeline: who changed which source at which revision, and when.
 import * as api from './api.js';
-import {h, num, time} from './dom.js';
+import {h, num, shownId, time} from './dom.js';
 
 const VERBS = {index: 'indexed', ingest: 'ingested', delete: 'deleted', purge: 'purged'};
 
@@ -9,7 +9,7 @@ export function entryItem(e, corpus) {
   return h('li', {class: `op-${e.operation}`, 'data-revision': e.revision, 'data-operation': e.operation},
     h('div', {},
       h('strong', {}, `Revision ${num(e.revision)}`), ' · ',
-      h('a', {href: '#/source?' + new URLSearchParams({corpus, source: e.source})}, h('span', {class: 'mono'}, e.source)),
+      h('a', {href: '#/source?' + new URLSearchParams({corpus, source: e.source})}, h('span', {class: 'mono'}, shownId(e.source))),
       ` ${VERBS[e.operation] || e.operation}`,
       e.subject ? [' by ', h('span', {class: 'subject'}, e.subject)] : null,
       // The text this version had: the source read at the revision that wrote it.

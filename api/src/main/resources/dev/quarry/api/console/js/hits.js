@@ -1,5 +1,5 @@
 // One search result as the API gives it: title, source, pages, highlighted passage, score.
-import {h, highlighted, num} from './dom.js';
+import {h, num, passageText, shownId} from './dom.js';
 
 /** "p. 4" or "pp. 4–5", or null for formats without pages. */
 export function pageLabel(pages) {
@@ -41,10 +41,11 @@ export function metadataPills(metadata) {
 function passageNodes(r) {
   const text = r.text || '';
   const s = r.snippet;
-  const passage = h('p', {class: 'passage'}, highlighted(text, r.highlights));
+  const passage = h('p', {class: 'passage'}, passageText(text, r.highlights));
   if (!s || typeof s.text !== 'string' || (s.start === 0 && s.end === text.length)) return passage;
   return [
-    h('p', {class: 'snippet'}, s.start > 0 ? '…' : null, highlighted(s.text, s.highlights), s.end < text.length ? '…' : null),
+    h('p', {class: 'snippet'}, s.start > 0 ? '…' : null,
+      passageText(s.text, s.highlights, s.start === 0 || text[s.start - 1] === '\n'), s.end < text.length ? '…' : null),
     h('details', {class: 'whole'}, h('summary', {}, 'Whole passage'), passage),
   ];
 }
@@ -56,9 +57,9 @@ export function hitItem(r, link, opened) {
   const pills = metadataPills(r.metadata);
   return h('li', {class: opened ? 'hit opened' : 'hit', 'data-source': r.source, 'data-chunk': r.chunk,
     id: `hit-${r.chunk}-${r.source}`},
-  h('h3', {}, link ? h('a', {href: link, class: 'open-hit'}, r.title || r.source) : (r.title || r.source)),
+  h('h3', {}, link ? h('a', {href: link, class: 'open-hit'}, r.title || shownId(r.source)) : (r.title || shownId(r.source))),
   h('div', {class: 'facts'},
-    h('span', {class: 'mono source-id'}, r.source),
+    h('span', {class: 'mono source-id'}, shownId(r.source)),
     page ? h('span', {class: 'page'}, page) : null,
     h('span', {}, `chunk ${r.chunk}`),
     h('span', {class: 'score'}, `score ${score(r.score)}`),

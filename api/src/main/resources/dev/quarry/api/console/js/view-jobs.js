@@ -2,7 +2,7 @@
 // at a time; and one job (from the list, or by the id `quarry ingest` and jobs/submit print) with
 // its state and counts, and its files with each one's outcome, a page at a time.
 import * as api from './api.js';
-import {bytes, facts, h, num, replace, time} from './dom.js';
+import {bytes, facts, h, num, replace, shownId, time} from './dom.js';
 import {address, corpusPicker, pager} from './common.js';
 import {errorLine} from './words.js';
 
@@ -105,8 +105,8 @@ function filesTable(job, files) {
   const rows = files.map(f => h('tr', {'data-source': f.source, 'data-status': f.status, 'data-code': f.error ? f.error.code : null},
     h('td', {class: 'num'}, num(f.index)),
     h('td', {}, f.status === 'indexed' || f.status === 'unchanged'
-      ? h('a', {class: 'mono', href: '#/source?' + new URLSearchParams({corpus: job.corpus, source: f.source})}, f.source)
-      : h('span', {class: 'mono'}, f.source)),
+      ? h('a', {class: 'mono', href: '#/source?' + new URLSearchParams({corpus: job.corpus, source: f.source})}, shownId(f.source))
+      : h('span', {class: 'mono'}, shownId(f.source))),
     h('td', {class: 'status'}, f.status),
     h('td', {class: 'num wide-only'}, typeof f.bytes === 'number' ? bytes(f.bytes) : ''),
     h('td', {}, outcome(f))));

@@ -2,7 +2,7 @@
 // page), its whole text chunk by chunk (at the pinned revision when there is one), its history, and
 // delete or purge.
 import * as api from './api.js';
-import {facts, h, num, replace, time} from './dom.js';
+import {facts, h, num, replace, shownId, time} from './dom.js';
 import {typedConfirmation} from './common.js';
 import {entryItem, sourceHistory} from './history.js';
 import {hitItem, metadataPills, pageLabel} from './hits.js';
@@ -18,7 +18,7 @@ export async function sourceView(main, ctx) {
   }
   const header = h('div', {},
     h('p', {class: 'muted'}, h('a', {href: '#/sources?' + new URLSearchParams({corpus})}, `Sources of ${corpus}`)),
-    h('h1', {class: 'mono', id: 'source-title'}, source));
+    h('h1', {class: 'mono', id: 'source-title'}, shownId(source)));
   const stateBox = h('section', {id: 'source-state'});
   const actions = h('section', {id: 'source-actions'});
   const passages = h('section', {id: 'passages'});
@@ -87,7 +87,7 @@ function actionButtons(ctx, corpus, source, box) {
   const done = async (purge) => {
     try {
       const r = await api.call('sources/delete', {corpus, source, purge});
-      ctx.flash(h('p', {class: 'banner ok'}, `${source} ${purge ? 'purged' : 'deleted'} at revision ${r.revision}.`));
+      ctx.flash(h('p', {class: 'banner ok'}, `${shownId(source)} ${purge ? 'purged' : 'deleted'} at revision ${r.revision}.`));
       ctx.go('source', {corpus, source});
     } catch (err) {
       replace(box, errorBlock(err));
@@ -96,13 +96,13 @@ function actionButtons(ctx, corpus, source, box) {
   const reset = () => replace(box, actionButtons(ctx, corpus, source, box));
   return h('div', {class: 'row'},
     h('button', {type: 'button', id: 'delete-source', onclick: () => replace(box, h('div', {class: 'card confirm'},
-      h('p', {}, `Delete ${source}? Searches pinned to earlier revisions still see it.`),
+      h('p', {}, `Delete ${shownId(source)}? Searches pinned to earlier revisions still see it.`),
       h('div', {class: 'row'},
         h('button', {type: 'button', class: 'danger', id: 'confirm-delete', onclick: () => done(false)}, 'Delete source'),
         h('button', {type: 'button', onclick: reset}, 'Cancel'))))}, 'Delete…'),
     h('button', {type: 'button', id: 'purge-source', onclick: () => replace(box, typedConfirmation(
-      `Purge ${source}? Every retained version of its content is erased from disk, and pinned searches no longer find it.`,
-      source, 'Purge source', () => done(true), reset))}, 'Purge…'));
+      `Purge ${shownId(source)}? Every retained version of its content is erased from disk, and pinned searches no longer find it.`,
+      shownId(source), 'Purge source', () => done(true), reset))}, 'Purge…'));
 }
 
 async function showPassages(ctx, box, corpus, source, query, chunk, revision) {

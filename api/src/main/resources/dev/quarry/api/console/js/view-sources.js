@@ -1,6 +1,6 @@
 // Sources: a keyset-paged list in name order, narrowed by a prefix.
 import * as api from './api.js';
-import {h, num, replace, time} from './dom.js';
+import {h, num, replace, shownId, time} from './dom.js';
 import {corpusPicker, pager} from './common.js';
 
 const PAGE = 25;
@@ -26,7 +26,7 @@ export async function sourcesView(main, ctx) {
   const page = await api.call('sources/list', body);
   if (!ctx.current()) return;
   const rows = page.sources.map(s => h('tr', {'data-source': s.source},
-    h('td', {}, h('a', {href: '#/source?' + new URLSearchParams({corpus, source: s.source}), class: 'mono'}, s.source)),
+    h('td', {}, h('a', {href: '#/source?' + new URLSearchParams({corpus, source: s.source}), class: 'mono'}, shownId(s.source))),
     h('td', {class: 'wide-only'}, s.title || ''),
     h('td', {class: 'wide-only'}, s.mediaType || ''),
     h('td', {class: 'num'}, num(s.sourceRevision)),

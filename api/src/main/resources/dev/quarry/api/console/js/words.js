@@ -39,17 +39,29 @@ export function sentence(error) {
   return SENTENCES[error.code] || 'The request failed.';
 }
 
+/**
+ * The error's lead sentence and the server's message beside it, or null when it would only say the
+ * lead again. A refused value's message already names the field and says what is wrong with it
+ * ("facets may have at most 8 entries; got 9"), so it is the lead itself: a generic "The value of
+ * facets is not valid." before it would say the refusal twice.
+ */
+function leadAndDetail(error) {
+  const lead = error.code === 'INVALID_REQUEST' && error.message ? error.message : sentence(error);
+  return {lead, detail: error.message && error.message !== lead ? error.message : null};
+}
+
 /** An error on one line (one file's outcome in a list): the sentence, the server's message, the code. */
 export function errorLine(error) {
-  return [h('strong', {}, sentence(error)), ' ', h('span', {class: 'detail'}, error.message || ''), ' ',
+  const {lead, detail} = leadAndDetail(error);
+  return [h('strong', {}, lead), ' ', detail ? h('span', {class: 'detail'}, detail) : null, ' ',
     h('code', {class: 'code'}, error.code)];
 }
 
 /** An error as a block: the sentence, the server's own message, the code and the status. */
 export function errorBlock(error) {
-  const detail = error.message && error.message !== sentence(error) ? error.message : null;
-  return h('div', {class: 'banner error', role: 'alert'},
-    h('strong', {}, sentence(error)), ' ',
+  const {lead, detail} = leadAndDetail(error);
+  return h('div', {class: 'banner error', role: 'alert', 'data-field': error.field || null},
+    h('strong', {}, lead), ' ',
     detail ? h('span', {class: 'detail'}, detail) : null, ' ',
     h('code', {class: 'code'}, error.code || 'ERROR'),
     error.status ? h('span', {class: 'muted'}, ` (HTTP ${error.status})`) : null,
