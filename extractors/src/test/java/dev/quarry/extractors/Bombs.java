@@ -48,6 +48,31 @@ final class Bombs {
   }
 
   /**
+   * An EPUB whose one chapter holds {@code zeros} zero digits in a paragraph, its headers
+   * declaring the chapter no larger than its compressed bytes.
+   */
+  static Path epub(Path file, long zeros) throws IOException {
+    String container = "<?xml version=\"1.0\"?><container version=\"1.0\""
+        + " xmlns=\"urn:oasis:names:tc:opendocument:xmlns:container\"><rootfiles>"
+        + "<rootfile full-path=\"OEBPS/content.opf\" media-type=\"application/oebps-package+xml\"/>"
+        + "</rootfiles></container>";
+    String opf = "<?xml version=\"1.0\"?><package xmlns=\"http://www.idpf.org/2007/opf\" version=\"3.0\""
+        + " unique-identifier=\"id\"><metadata xmlns:dc=\"http://purl.org/dc/elements/1.1/\">"
+        + "<dc:identifier id=\"id\">bomb</dc:identifier><dc:title>Bomb</dc:title></metadata>"
+        + "<manifest><item id=\"c1\" href=\"chapter.xhtml\" media-type=\"application/xhtml+xml\"/></manifest>"
+        + "<spine><itemref idref=\"c1\"/></spine></package>";
+    String head = "<?xml version=\"1.0\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><body><p>";
+    String tail = "</p></body></html>";
+    ZipWriter zip = new ZipWriter();
+    zip.stored("mimetype", ascii("application/epub+zip"));
+    zip.stored("META-INF/container.xml", container.getBytes(StandardCharsets.UTF_8));
+    zip.stored("OEBPS/content.opf", opf.getBytes(StandardCharsets.UTF_8));
+    zip.deflated("OEBPS/chapter.xhtml", Deflated.of(head.getBytes(StandardCharsets.UTF_8), (byte) '0', zeros,
+        tail.getBytes(StandardCharsets.UTF_8)), true);
+    return Files.write(file, zip.finish());
+  }
+
+  /**
    * A one-page PDF with the text "Hello bomb" whose page has a second content stream, a
    * FlateDecode stream of {@code zeros} zero bytes (white space to a content stream parser).
    */

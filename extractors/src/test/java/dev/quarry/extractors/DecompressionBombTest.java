@@ -54,6 +54,11 @@ class DecompressionBombTest {
   }
 
   @Test
+  void epubThatDeclaresSmallSizes_isRefusedEarly(@TempDir Path dir) throws Exception {
+    assertRefusedEarly(Bombs.epub(dir.resolve("liar.epub"), 2L << 30), "liar.epub");
+  }
+
+  @Test
   void pdfWithAFlateStreamOfHundredsOfMegabytes_isRefusedEarly(@TempDir Path dir) throws Exception {
     assertRefusedEarly(Bombs.pdf(dir.resolve("bomb.pdf"), 800L << 20), "bomb.pdf");
   }
