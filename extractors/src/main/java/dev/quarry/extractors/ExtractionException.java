@@ -4,7 +4,9 @@ import java.util.Objects;
 
 /**
  * A document could not be turned into text. The {@link Failure} is stable and names the
- * contract's error code; the message is for people and never carries a stack trace.
+ * contract's error code; the message is for the client that sent the document and never carries
+ * a stack trace, a library's words, a class name or a path. What a parser said, when anything,
+ * is the {@link #detail()}, for the operator's log only.
  */
 public final class ExtractionException extends Exception {
 
@@ -32,10 +34,44 @@ public final class ExtractionException extends Exception {
   }
 
   private final Failure failure;
+  private final String detail;
 
   public ExtractionException(Failure failure, String message) {
+    this(failure, message, null);
+  }
+
+  /**
+   * @param detail what the parser or the system said (exception classes and text), for the log;
+   *     null when the message says all
+   */
+  public ExtractionException(Failure failure, String message, String detail) {
     super(Objects.requireNonNull(message, "message"), null, false, false);
     this.failure = Objects.requireNonNull(failure, "failure");
+    this.detail = detail;
+  }
+
+  /**
+   * What the parser or the system said, for the operator's log; never for a client, since it may
+   * hold a library's class names, its messages or paths of the server. Null when there is none.
+   */
+  public String detail() {
+    return detail;
+  }
+
+  /** The chain of {@code cause}'s classes and messages, one line, bounded: a {@link #detail()}. */
+  public static String describe(Throwable cause) {
+    StringBuilder chain = new StringBuilder();
+    int depth = 0;
+    for (Throwable t = cause; t != null && depth < 5; t = t.getCause() == t ? null : t.getCause(), depth++) {
+      if (chain.length() > 0) {
+        chain.append(" <- ");
+      }
+      chain.append(t.getClass().getName());
+      if (t.getMessage() != null) {
+        chain.append(": ").append(t.getMessage().lines().findFirst().orElse("").strip());
+      }
+    }
+    return chain.length() > 1000 ? chain.substring(0, 1000) + "..." : chain.toString();
   }
 
   /** The stable error code. */

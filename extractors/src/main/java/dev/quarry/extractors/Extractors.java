@@ -30,6 +30,8 @@ import java.util.Objects;
  */
 public final class Extractors implements AutoCloseable {
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Extractors.class);
+
   /** Two workers: extraction is CPU-bound and the engine needs cores of its own. */
   public static final int DEFAULT_WORKERS = 2;
   /** 512 MiB per worker: enough for the large PDFs seen; larger needs are hostile. */
@@ -117,7 +119,16 @@ public final class Extractors implements AutoCloseable {
     WorkerRequest request = new WorkerRequest(file.toAbsolutePath().toString(), options.declaredMediaType(),
         limits.maxDocumentPages(), limits.maxExtractedChars(), pdfEnabled, options.fileName(), ocr,
         detectOrientation, limits.timeout().toMillis());
-    return pool.extract(request, limits.timeout());
+    try {
+      return pool.extract(request, limits.timeout());
+    } catch (ExtractionException e) {
+      if (e.detail() != null) {
+        // The client reads the message; what the parser said is for the operator (the host's
+        // logging context, such as a request id, is this thread's).
+        LOG.info("extraction failed with {} ({}): {}", e.failure(), e.getMessage(), e.detail());
+      }
+      throw e;
+    }
   }
 
   /** Whether PDFs are extracted; when not, they fail with {@code PDF_INGESTION_UNAVAILABLE}. */

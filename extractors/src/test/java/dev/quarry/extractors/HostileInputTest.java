@@ -61,6 +61,25 @@ class HostileInputTest {
   }
 
   @Test
+  void extract_damagedDocuments_failWithAMessageForClients_namingTheFormat() {
+    // A zip entry with a wrong CRC: Tika's words were "TIKA-198: Illegal IOException from
+    // org.apache.tika.parser.odf.OpenDocumentParser@edd25d2".
+    ExtractionException odt = assertThrows(ExtractionException.class,
+        () -> extractors.extract(SharedDocs.good("ocrmypdf__tagged.odt"), null));
+    assertEquals(Failure.EXTRACTION_FAILED, odt.failure());
+    assertTrue(odt.getMessage().contains("OpenDocument text"), odt.getMessage());
+    assertEquals(null, CorpusExtractionTest.libraryWords(odt.getMessage()), odt.getMessage());
+    assertTrue(odt.detail() != null && odt.detail().contains("Exception"), "the cause is kept for the log: " + odt.detail());
+    for (String pdf : new String[] {"qpdf__bad1.pdf", "pdfbox__MissingCatalog.pdf", "qpdf__damaged-stream.pdf"}) {
+      try {
+        extractors.extract(SharedDocs.bad(pdf), "application/pdf");
+      } catch (ExtractionException typed) {
+        assertEquals(null, CorpusExtractionTest.libraryWords(typed.getMessage()), pdf + ": " + typed);
+      }
+    }
+  }
+
+  @Test
   void extract_userPasswordPdf_isDocumentEncrypted() {
     assertEquals(Failure.DOCUMENT_ENCRYPTED,
         failureOf(SharedDocs.bad("pdfbox__PasswordSample-256bit.pdf"), "application/pdf"));

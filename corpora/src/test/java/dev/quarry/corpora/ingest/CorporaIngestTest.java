@@ -115,6 +115,35 @@ class CorporaIngestTest {
   }
 
   @Test
+  void junkUnderAPdfName_isUnsupported_andTheSourceKeepsItsVersion() throws Exception {
+    Receipt first = ingest("policies/leave.md", markdown).single();
+    long before = revision();
+    byte[] noise = new byte[4096];
+    new Random(11).nextBytes(noise);
+    noise[0] = 0x01; // no magic number by chance
+    Path junk = Files.write(dir.resolve("upload.part"), noise);
+    // The name is a hint: bytes that show nothing are no PDF, whatever they are called.
+    assertCode(ErrorCode.UNSUPPORTED_MEDIA_TYPE, () -> ingestNamed("policies/leave.md", junk, "rand.pdf"));
+    // A PDF cut short is a PDF, damaged.
+    byte[] pdf = "%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages"
+        .getBytes(StandardCharsets.US_ASCII);
+    Path truncated = Files.write(dir.resolve("truncated.part"), pdf);
+    assertCode(ErrorCode.EXTRACTION_FAILED, () -> ingestNamed("policies/leave.md", truncated, "leave.pdf"));
+    assertEquals(before, revision(), "a failed ingest writes no revision");
+    SourceState state = corpora.readSource(ADMIN, "handbook", "policies/leave.md").state();
+    assertEquals(first.sourceRevision(), state.sourceRevision(), "the previous version is still current");
+    assertEquals(first.contentSha256(), state.contentSha256());
+    assertEquals("text/markdown", state.mediaType());
+    assertEquals("policies/leave.md",
+        corpora.search(ADMIN, "handbook", SearchRequest.of("parental"), null).hits().get(0).source());
+  }
+
+  MutationResult ingestNamed(String source, Path file, String fileName) {
+    return corpora.ingest(ADMIN, "handbook",
+        new IngestRequest(source, null, null, null, null, null, fileName, null), file, null);
+  }
+
+  @Test
   void withoutExtractors_ingestionIsUnavailable() throws Exception {
     corpora.close();
     corpora = Corpora.builder().dataDir(dir.resolve("data")).build();

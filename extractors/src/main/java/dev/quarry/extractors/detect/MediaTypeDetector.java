@@ -22,7 +22,8 @@ import org.apache.tika.mime.MimeTypes;
  *
  * <p>A file name, when known, is a hint as Tika's detector takes it: it may only specialise what
  * the bytes show (a {@code .md} name on plain text is Markdown, a {@code .txt} name on bytes no
- * magic recognises is text), never contradict it (a {@code .txt} that is a PDF is a PDF). One
+ * magic recognises is text), never contradict it (a {@code .txt} that is a PDF is a PDF), and
+ * never give bytes that show nothing a binary format ({@code rand.pdf} of random bytes is not a PDF). One
  * more specialisation is Quarry's own: Markdown may open with an HTML comment or tag, which a byte
  * detector takes for XML or HTML, so a Markdown name or declaration on such bytes means Markdown.
  *
@@ -71,14 +72,33 @@ public final class MediaTypeDetector {
   /**
    * The media type of the bytes in {@code file}, with {@code fileName} (or null) as a hint that
    * may specialise but never contradict what the bytes show; without parameters, lower case.
+   *
+   * <p>Tika lets a name decide when the bytes match no magic number and do not look like text
+   * ({@code rand.pdf} of random bytes would be a PDF, read and failed as a damaged one; 256 KB
+   * of NUL bytes named {@code .txt} would be text). Here such bytes stay
+   * {@code application/octet-stream} whatever their name; the extraction router still reads
+   * them as text when they are named or declared text and decode as text (EBCDIC, say).
    */
   public String detect(Path file, String fileName) throws IOException {
     Metadata metadata = new Metadata();
-    if (fileName != null) {
+    if (fileName != null && !fileName.isBlank()) {
+      if (showNothing(file)) {
+        return MediaType.OCTET_STREAM.toString();
+      }
       metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, fileName);
     }
     try (InputStream in = TikaInputStream.get(file)) {
       return detector.detect(in, metadata).getBaseType().toString();
+    }
+  }
+
+  /**
+   * Whether no magic number matches the bytes and they do not look like text. Only magic is
+   * asked: the container detectors refine what magic already recognised (a zip, an OLE2 file).
+   */
+  private boolean showNothing(Path file) throws IOException {
+    try (InputStream in = TikaInputStream.get(file)) {
+      return names.detect(in, new Metadata()).equals(MediaType.OCTET_STREAM);
     }
   }
 

@@ -136,11 +136,12 @@ public final class Tesseract {
       }
       if (process.exitValue() != 0) {
         throw new ExtractionException(Failure.EXTRACTION_FAILED,
-            "Tesseract could not recognise the image: " + firstLine(err, process.exitValue()));
+            "Optical character recognition could not read the image.", "tesseract: " + firstLine(err, process.exitValue()));
       }
       return TesseractTsv.parse(Files.readString(out, StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw new ExtractionException(Failure.EXTRACTION_FAILED, "Tesseract could not be run: " + e.getMessage());
+      throw new ExtractionException(Failure.EXTRACTION_FAILED, "Optical character recognition could not be run.",
+          ExtractionException.describe(e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ExtractionException(Failure.EXTRACTION_FAILED, "Recognition was interrupted.");

@@ -63,6 +63,8 @@ public final class PdfExtractor {
       if (pageCount == 0) {
         throw new ExtractionException(Failure.EXTRACTION_FAILED, "The PDF has no readable pages.");
       }
+      // PDFBox decodes a stream whole into the heap: a bomb is refused before it is read.
+      StreamBombGuard.check(document.getDocument());
       PagedTextBuilder text = new PagedTextBuilder(limits.maxExtractedChars(), limits.maxDocumentPages());
       PageCollectingStripper stripper = new PageCollectingStripper(
           text, limits.maxExtractedChars(), FormFieldText.read(document, limits.maxExtractedChars()),
@@ -79,7 +81,7 @@ public final class PdfExtractor {
       return toExtraction(document, text, stripper.pagesWithoutText(), recognizer);
     } catch (IOException e) {
       throw new ExtractionException(Failure.EXTRACTION_FAILED,
-          "The PDF could not be read: " + shortReason(e));
+          "The PDF could not be read: it is damaged.", ExtractionException.describe(e));
     }
   }
 
@@ -130,7 +132,7 @@ public final class PdfExtractor {
         throw encrypted();
       }
       throw new ExtractionException(Failure.EXTRACTION_FAILED,
-          "The file is not a readable PDF: " + shortReason(e));
+          "The file is not a readable PDF: it is damaged.", ExtractionException.describe(e));
     }
   }
 
@@ -158,15 +160,5 @@ public final class PdfExtractor {
     } catch (IOException e) {
       throw new ExtractionException(Failure.EXTRACTION_FAILED, "The file could not be read.");
     }
-  }
-
-  /** The first line of an exception's message, bounded, for people. */
-  static String shortReason(Throwable e) {
-    String message = e.getMessage();
-    if (message == null || message.isBlank()) {
-      return e.getClass().getSimpleName();
-    }
-    String firstLine = message.lines().findFirst().orElse("").strip();
-    return firstLine.length() > 200 ? firstLine.substring(0, 200) + "..." : firstLine;
   }
 }

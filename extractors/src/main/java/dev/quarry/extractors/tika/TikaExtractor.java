@@ -76,9 +76,9 @@ public final class TikaExtractor {
       throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE, "The file is empty.");
     } catch (UnsupportedFormatException e) {
       throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE,
-          "The document's format is not supported: " + shortReason(e));
+          "This variant of " + FormatNames.of(mediaType) + " is not supported.", ExtractionException.describe(e));
     } catch (IOException | SAXException | TikaException | RuntimeException e) {
-      ExtractionException failure = classify(e, text);
+      ExtractionException failure = classify(e, text, mediaType);
       if (failure.failure() != Failure.EXTRACTION_FAILED || !ZipBombGuard.isZip(file)) {
         throw failure;
       }
@@ -129,7 +129,12 @@ public final class TikaExtractor {
     return false;
   }
 
-  private static ExtractionException classify(Throwable e, PagedTextBuilder text) {
+  /**
+   * The typed failure for what a parser threw. Its message names the format, never the parser's
+   * words (they name classes, such as "TIKA-198: Illegal IOException from
+   * org.apache.tika.parser.odf.OpenDocumentParser@..."); those go to the detail, for the log.
+   */
+  private static ExtractionException classify(Throwable e, PagedTextBuilder text, String mediaType) {
     if (text.limitFailure() != null) {
       return text.limitFailure();
     }
@@ -145,14 +150,16 @@ public final class TikaExtractor {
       String message = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
       if (message.contains("zip bomb") || message.contains("bomb detected")) {
         return new ExtractionException(Failure.DOCUMENT_TOO_LARGE,
-            "The document is a decompression bomb: " + shortReason(t));
+            "The document is a decompression bomb: a part of it inflates far more than documents do.",
+            ExtractionException.describe(e));
       }
       if (t.getCause() == t) {
         break;
       }
     }
     return new ExtractionException(Failure.EXTRACTION_FAILED,
-        "The document could not be read: " + shortReason(e));
+        "The document could not be read as " + FormatNames.of(mediaType) + ": it is damaged, or not what its"
+            + " type says.", ExtractionException.describe(e));
   }
 
   private static int[] clampedPageStarts(int[] pageStarts, int length) {
@@ -172,18 +179,5 @@ public final class TikaExtractor {
     }
     String stripped = title.strip();
     return stripped.isEmpty() ? null : stripped;
-  }
-
-  private static String shortReason(Throwable e) {
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root && root.getMessage() == null) {
-      root = root.getCause();
-    }
-    String message = root.getMessage();
-    if (message == null || message.isBlank()) {
-      return root.getClass().getSimpleName();
-    }
-    String firstLine = message.lines().findFirst().orElse("").strip();
-    return firstLine.length() > 200 ? firstLine.substring(0, 200) + "..." : firstLine;
   }
 }

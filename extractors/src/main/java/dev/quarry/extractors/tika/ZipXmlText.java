@@ -63,8 +63,8 @@ final class ZipXmlText {
     }
     return new Extraction(body, null, null, List.of(), mediaType, Extraction.TIKA, null, body.length(),
         List.of(new ExtractionWarning(ExtractionWarning.PARTIALLY_READ,
-            "The document's structure could not be read (" + parserFailure.getMessage()
-                + "); its text was collected without headings or pages.")),
+            "The document's structure could not be read (it is damaged, or a variant its reader does not"
+                + " know); its text was collected without headings or pages.")),
         false);
   }
 

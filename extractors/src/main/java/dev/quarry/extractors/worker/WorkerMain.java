@@ -80,7 +80,8 @@ public final class WorkerMain {
           "The document is nested too deeply to be read."));
     } catch (RuntimeException | LinkageError e) {
       return WorkerResponse.failed(new ExtractionException(Failure.EXTRACTION_FAILED,
-          "The document could not be read: " + e.getClass().getSimpleName()));
+          "The document could not be read: the reader for its format failed on it.",
+          ExtractionException.describe(e)));
     }
   }
 }

@@ -57,7 +57,7 @@ final class WorkerProcess {
           .start();
     } catch (IOException e) {
       throw new ExtractionException(Failure.EXTRACTION_FAILED,
-          "An extraction worker could not be started: " + e.getMessage());
+          "An extraction worker could not be started.", ExtractionException.describe(e));
     }
     WorkerProcess worker = new WorkerProcess(process, frames, command.heapMiB());
     AtomicBoolean timedOut = new AtomicBoolean();

@@ -68,6 +68,41 @@ class NamedAndLegacyTextTest {
   }
 
   @Test
+  void randomBytes_namedPdf_areUnsupported_asUnderAnyOtherName(@TempDir Path dir) throws Exception {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    System.out.println("randomBytes_namedPdf seed: -Dtests.seed=" + seed);
+    byte[] random = new byte[4096];
+    new java.util.Random(seed).nextBytes(random);
+    random[0] = 0x01; // no magic number by chance (seed replays the rest)
+    Path file = Files.write(dir.resolve("upload.part"), random);
+    for (String name : List.of("rand.bin", "rand.pdf", "rand.docx", "rand.odt", "rand.epub", "rand.html", "rand")) {
+      ExtractionException refused = org.junit.jupiter.api.Assertions.assertThrows(ExtractionException.class,
+          () -> extract(file, name), name);
+      assertEquals(ExtractionException.Failure.UNSUPPORTED_MEDIA_TYPE, refused.failure(), name + ": " + refused);
+    }
+  }
+
+  @Test
+  void truncatedPdf_namedPdf_isStillExtractionFailed(@TempDir Path dir) throws Exception {
+    Path pdf = ScannedPages.textPdf(dir.resolve("whole.pdf"), List.of(List.of("Minutes of the annual meeting.")));
+    byte[] bytes = Files.readAllBytes(pdf);
+    Path half = Files.write(dir.resolve("upload.part"), java.util.Arrays.copyOf(bytes, bytes.length / 2));
+    for (String name : List.of("minutes.pdf", "minutes.bin")) {
+      ExtractionException refused = org.junit.jupiter.api.Assertions.assertThrows(ExtractionException.class,
+          () -> extract(half, name), name);
+      assertEquals(ExtractionException.Failure.EXTRACTION_FAILED, refused.failure(), name + ": " + refused);
+    }
+  }
+
+  @Test
+  void textNamedCsvOrMarkdown_isStillSpecialisedByItsName(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("upload.part"), "# Budget\n\nname,amount\nrent,1200\n");
+    assertEquals("text/markdown", extract(file, "budget.md").mediaType());
+    assertEquals("text/csv", extract(file, "budget.csv").mediaType());
+    assertEquals("text/plain", extract(file, "budget.bin").mediaType());
+  }
+
+  @Test
   void ebcdicText_namedTxt_isDecoded_andItsCharsetReported(@TempDir Path dir) throws Exception {
     Path file = Files.write(dir.resolve("upload.part"), repeat(ENGLISH, 4).getBytes(Charset.forName("IBM500")));
     Extraction extraction = extract(file, "english.cp500.txt");
