@@ -2,6 +2,7 @@ package dev.quarry.corpora.jobs;
 
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorpusDescription;
+import dev.quarry.corpora.PrivateFolders;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.AccessPolicy;
 import dev.quarry.corpora.access.Scope;
@@ -221,7 +222,7 @@ public final class IngestJobs implements AutoCloseable {
       IngestJob job = new IngestJob(newId(), corpus, description.info().corpusId(), access, now(), ocr, null);
       job.uncommittedSubmit = submitting;
       try {
-        Files.createDirectories(root);
+        PrivateFolders.create(root);
         IngestJob stored = withFolder(job, JobFolder.create(root, job));
         stored.uncommittedSubmit = submitting;
         jobs.put(stored.id, stored);
