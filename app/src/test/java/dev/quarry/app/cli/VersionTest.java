@@ -14,8 +14,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +48,28 @@ class VersionTest {
       assertEquals(0, run.exitCode(), run::toString);
       assertEquals(expected, run.out().strip(), () -> String.join(" ", args));
     }
+  }
+
+  @Test
+  void docs_nameTheProjectVersion() throws Exception {
+    String expected = projectVersion();
+    // The archive's name and folder, and the version examples of /v1/protocol and a backup manifest.
+    Pattern named = Pattern.compile("quarry-(\\d+\\.\\d+\\.\\d+[A-Za-z0-9.-]*?)(?:\\.tar\\.gz|/|`|\\s|$)"
+        + "|\"name\": \"quarry\", \"version\": \"([^\"]+)\"|\"serverVersion\": \"([^\"]+)\"", Pattern.MULTILINE);
+    List<Path> files = new ArrayList<>(List.of(ROOT.resolve("README.md")));
+    try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
+      docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(files::add);
+    }
+    int seen = 0;
+    for (Path file : files) {
+      Matcher m = named.matcher(Files.readString(file));
+      while (m.find()) {
+        String version = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
+        assertEquals(expected, version, () -> ROOT.relativize(file) + ": " + m.group());
+        seen++;
+      }
+    }
+    assertTrue(seen >= 5, "the README and docs/install.md name the release archive: " + seen);
   }
 
   @Test
