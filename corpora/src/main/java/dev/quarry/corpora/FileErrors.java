@@ -2,6 +2,7 @@ package dev.quarry.corpora;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -19,6 +20,14 @@ public final class FileErrors {
 
   /** The reason {@code file} could not be read, given the exception reading it threw. */
   public static String whyUnreadable(Path file, IOException e) {
+    if (!(e instanceof FileSystemException) && Files.isDirectory(file)) {
+      return "is a directory"; // reading a folder's bytes fails with a plain IOException
+    }
+    return why(e);
+  }
+
+  /** The reason a file or folder operation failed, given the exception it threw. */
+  public static String why(IOException e) {
     if (e instanceof AccessDeniedException) {
       // In a container the uid is what the operator must give the file to.
       return "permission denied" + processUser();
@@ -26,11 +35,11 @@ public final class FileErrors {
     if (e instanceof NoSuchFileException) {
       return "no such file";
     }
+    if (e instanceof FileAlreadyExistsException) {
+      return e.getMessage() + " exists and is not a folder";
+    }
     if (e instanceof NotDirectoryException) {
       return "a folder on its path is a file";
-    }
-    if (Files.isDirectory(file)) {
-      return "is a directory";
     }
     String reason = e instanceof FileSystemException f ? f.getReason() : e.getMessage();
     if (reason == null || reason.isBlank()) {

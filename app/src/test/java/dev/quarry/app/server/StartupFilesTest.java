@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.FileErrors;
 import dev.quarry.corpora.opensearch.ClusterSecurity;
+import dev.quarry.engine.QuarryException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +44,13 @@ class StartupFilesTest {
   void aFolder_isADirectory() {
     READERS.forEach((kind, reader) -> assertEquals("cannot read the " + kind + " file " + dir + ": is a directory",
         assertThrows(IllegalArgumentException.class, () -> reader.accept(dir)).getMessage()));
+  }
+
+  @Test
+  void aDataFolderThatIsAFile_saysSo_withoutThePathTwice() throws Exception {
+    Path file = Files.writeString(dir.resolve("data"), "not a folder");
+    QuarryException e = assertThrows(QuarryException.class, () -> Corpora.builder().dataDir(file).build());
+    assertEquals("cannot open data folder " + file + ": not a directory", e.getMessage());
   }
 
   @Test

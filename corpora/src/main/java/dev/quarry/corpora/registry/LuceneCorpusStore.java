@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Scheduler;
 import dev.quarry.corpora.CorpusIds;
+import dev.quarry.corpora.FileErrors;
 import dev.quarry.corpora.PrivateFolders;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
@@ -73,7 +74,7 @@ public final class LuceneCorpusStore implements CorpusStore {
       PrivateFolders.create(trashDir);
       lockChannel = FileChannel.open(dataDir.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     } catch (IOException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open data folder " + dataDir + ": " + e.getMessage(), e);
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open data folder " + dataDir + ": " + FileErrors.why(e), e);
     }
     FileLock l;
     try {
