@@ -51,7 +51,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  *
  * <p>Command line: {@code java -jar benchmarks.jar [smoke|quick|compare|full|growth-1m] [--corpus
  * generated|jsonl:FILE] [--queries generated|jsonl:FILE] [--scifact] [--seed N] [--out FILE] [--keep]
- * [--opensearch URL] [--contenders a,b] [--shared DIR]};
+ * [--opensearch URL] [--contenders a,b] [--shared DIR]}; {@code java -jar benchmarks.jar help} prints the
+ * usage, and a command line that does not parse is one line and exit code 2;
  * {@code java -jar benchmarks.jar jmh ...}
  * hands the rest to JMH's own command line; {@code java -jar benchmarks.jar hybrid ...} runs
  * {@link dev.quarry.benchmarks.hybrid.HybridBenchmark} (hybrid retrieval against lexical); {@code java -jar
@@ -111,6 +112,34 @@ public final class Harness {
     this.sharedDir = sharedDir.toAbsolutePath().normalize();
   }
 
+  /** What {@code help} prints: the commands, then the suite's options. */
+  static final String USAGE = """
+      Usage: java -jar benchmarks.jar [smoke|quick|compare|full|growth-1m] [OPTIONS]   the suite (default: quick)
+             java -jar benchmarks.jar COMMAND ...
+      Commands:
+        hybrid       hybrid retrieval against lexical
+        cluster      the OpenSearch cluster store against OpenSearch alone (--opensearch URL)
+        interleaved  engine and raw Lucene search in one JVM, interleaved, by CPU time
+        footprint    the footprint of a search index alone, for the in-process contenders
+        report       the results page from kept result sets
+        jmh          JMH's own command line
+        help         this text
+      The suite's options:
+        --corpus generated|jsonl:FILE     the documents indexed (default: generated)
+        --queries generated|jsonl:FILE    the queries asked (default: generated)
+        --scifact                         BEIR SciFact's corpus and claims, from --shared
+        --seed N                          seed of the generated corpus and queries (default: 42)
+        --out FILE                        the report, in Markdown
+        --json FILE, --commit HASH        keep the results as a result set, for that commit
+        --keep                            keep the indexes built
+        --opensearch URL                  measure OpenSearch too
+        --opensearch-refresh wait_for|true
+        --quarry-server URL               measure a running Quarry server too
+        --contenders quarry,lucene,quarry-http,opensearch
+        --shared DIR                      the shared document collection
+      """;
+  private static final List<String> HELP = List.of("help", "--help", "-h");
+
   public static void main(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("hybrid")) {
       dev.quarry.benchmarks.hybrid.HybridBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
@@ -135,6 +164,10 @@ public final class Harness {
     if (args.length > 0 && args[0].equals("report")) {
       ReportCommand.main(Arrays.copyOfRange(args, 1, args.length));
       return;
+    }
+    int early = helpOrMistake(args, System.out, System.err);
+    if (early >= 0) {
+      System.exit(early);
     }
     CommandLine command = CommandLine.parse(args);
     if (command.scifact()) {
@@ -430,6 +463,30 @@ public final class Harness {
     public static final Servers NONE = new Servers(null, null, null);
   }
 
+  /**
+   * Handles a suite command line that is not to run: {@code help} (the usage on {@code out}, exit
+   * code 0) or one that does not parse (what is wrong and where the usage is, on {@code err}, exit
+   * code 2), instead of a stack trace.
+   *
+   * @return the exit code due, or -1 when the suite is to run
+   */
+  static int helpOrMistake(String[] args, PrintStream out, PrintStream err) {
+    if (args.length > 0 && HELP.contains(args[0])) {
+      out.print(USAGE);
+      out.flush();
+      return 0;
+    }
+    try {
+      CommandLine.parse(args);
+      return -1;
+    } catch (IllegalArgumentException e) {
+      err.println("benchmarks: " + e.getMessage());
+      err.println("Run 'java -jar benchmarks.jar help' for the usage.");
+      err.flush();
+      return 2;
+    }
+  }
+
   /** The harness's command line. */
   record CommandLine(Profile profile, String corpus, String queries, boolean scifact, long seed, Path out,
       Path json, String commit, boolean keep, Servers servers, List<ContenderKind> contenders, Path shared) {
@@ -459,7 +516,14 @@ public final class Harness {
           case "--corpus" -> corpus = value(args, ++i, "--corpus");
           case "--queries" -> queries = value(args, ++i, "--queries");
           case "--scifact" -> scifact = true;
-          case "--seed" -> seed = Long.parseLong(value(args, ++i, "--seed"));
+          case "--seed" -> {
+            String value = value(args, ++i, "--seed");
+            try {
+              seed = Long.parseLong(value);
+            } catch (NumberFormatException e) {
+              throw new IllegalArgumentException("--seed must be a whole number; got '" + value + "'");
+            }
+          }
           case "--out" -> out = Path.of(value(args, ++i, "--out"));
           case "--json" -> json = Path.of(value(args, ++i, "--json"));
           case "--commit" -> commit = value(args, ++i, "--commit");
@@ -472,11 +536,7 @@ public final class Harness {
               .map(String::strip).map(ContenderKind::fromParam).toList();
           default -> {
             if (args[i].startsWith("--")) {
-              throw new IllegalArgumentException("unknown option " + args[i]
-                  + "; usage: [smoke|quick|compare|full|growth-1m] [--corpus generated|jsonl:FILE]"
-                  + " [--queries generated|jsonl:FILE] [--scifact] [--seed N]"
-                  + " [--out FILE] [--json FILE] [--commit HASH] [--keep] [--opensearch URL] [--opensearch-refresh wait_for|true] [--quarry-server URL]"
-                  + " [--contenders quarry,lucene,quarry-http,opensearch] [--shared DIR]");
+              throw new IllegalArgumentException("unknown option " + args[i]);
             }
             profile = Profile.named(args[i]);
           }

@@ -52,6 +52,19 @@ class ReleaseArchiveIT {
   }
 
   @Test
+  void archive_isNamedByTheProjectVersion_andItsLauncherPrintsIt() throws Exception {
+    String version = System.getProperty("quarry.version");
+    assertEquals("quarry-" + version + ".tar.gz", ARCHIVE.getFileName().toString());
+    Path home = unpack();
+    ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/quarry").toString(), "-V").redirectErrorStream(true);
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    Process v = builder.start();
+    String out = new String(v.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(v.waitFor(60, TimeUnit.SECONDS), "quarry -V finished");
+    assertEquals("quarry " + version, out.strip());
+  }
+
+  @Test
   void demo_ofTheUnpackedArchive_servesTheSampleCorpus() throws Exception {
     Path home = unpack();
     ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/quarry").toString(), "demo", "--port", "0",

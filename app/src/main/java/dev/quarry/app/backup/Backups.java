@@ -4,6 +4,7 @@ import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorpusBackup;
 import dev.quarry.corpora.CorpusDescription;
 import dev.quarry.corpora.CorpusListPage;
+import dev.quarry.corpora.PrivateFolders;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.AccessPolicy;
 import dev.quarry.corpora.access.Scope;
@@ -133,8 +134,8 @@ public final class Backups {
     Instant started = clock.instant();
     Path partial = directory.resolve(PARTIAL_PREFIX + name + "-" + UUID.randomUUID());
     try {
-      Files.createDirectories(directory);
-      Files.createDirectory(partial);
+      PrivateFolders.create(directory);
+      PrivateFolders.createOne(partial);
       List<CorpusBackup> copied;
       if (named == null) {
         copied = copyCorpora(access, partial);

@@ -3,6 +3,7 @@ package dev.quarry.app.backup;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorpusBackup;
 import dev.quarry.corpora.CorpusDescription;
+import dev.quarry.corpora.PrivateFolders;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
@@ -40,7 +41,7 @@ public final class Restore {
     }
     BackupCheck.check(backupDir, manifest);
     boolean created = !Files.exists(dataDir);
-    Files.createDirectories(dataDir);
+    PrivateFolders.create(dataDir);
     boolean done = false;
     try {
       FileCopies.copyEntries(backupDir, dataDir, n -> !n.equals(BackupManifest.FILE));

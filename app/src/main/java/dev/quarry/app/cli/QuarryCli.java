@@ -1,5 +1,6 @@
 package dev.quarry.app.cli;
 
+import dev.quarry.app.server.ServerVersion;
 import dev.quarry.client.ApiException;
 import dev.quarry.client.ProtocolException;
 import dev.quarry.client.TransportException;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Command;
  * server (its error code and message) is one line and exit code 1; only a fault of the program
  * prints a stack trace.
  */
-@Command(name = "quarry", mixinStandardHelpOptions = true, version = "quarry 0.1.0",
+@Command(name = "quarry", mixinStandardHelpOptions = true, versionProvider = QuarryCli.Version.class,
     description = "Quarry: retrieval and document ingestion with exact, durable corpus revisions.",
     subcommands = {ServeCommand.class, DemoCommand.class, SearchCommand.class, CorporaCommand.class,
         IngestCommand.class, JobsCommand.class, EvalCommand.class, BackupCommand.class, RestoreCommand.class,
@@ -50,6 +51,9 @@ public final class QuarryCli implements Runnable {
     LUCENE_VECTORIZATION.setLevel(Level.SEVERE);
     CommandLine commandLine = new CommandLine(new QuarryCli());
     commandLine.setUsageHelpLongOptionsMaxWidth(30);
+    // Every command's -V prints the one version, the build's, which the server reports too.
+    commandLine.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(new Version()));
+    commandLine.setParameterExceptionHandler(QuarryCli::mistakenArguments);
     commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
       if (e instanceof ApiException refused) {
         // The server answered and refused: its code, the field it names (a bad value's path in the
@@ -68,6 +72,29 @@ public final class QuarryCli implements Runnable {
       return 2;
     });
     return commandLine;
+  }
+
+  /**
+   * A command line that does not parse: what is wrong (the missing option, the unknown one with
+   * its likely spelling) and where the options are listed, not the whole usage, which would bury
+   * the one line that matters.
+   */
+  private static int mistakenArguments(CommandLine.ParameterException e, String[] args) {
+    CommandLine cmd = e.getCommandLine();
+    java.io.PrintWriter err = cmd.getErr();
+    // Some of picocli's messages open with "Error: ", which the command's name already says.
+    err.println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage().replaceFirst("^Error: ", ""));
+    CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+    err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for its options.");
+    return cmd.getCommandSpec().exitCodeOnInvalidInput();
+  }
+
+  /** {@code quarry VERSION}: the project version the build wrote, as the server's {@code /v1/protocol} reports it. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"quarry " + ServerVersion.VERSION};
+    }
   }
 
   /** The one line a user's mistake deserves, or null for a fault of the program. */

@@ -8,6 +8,7 @@ import dev.quarry.api.wire.Limits;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.api.wire.WireObject;
 import dev.quarry.corpora.CorporaBuilder;
+import dev.quarry.corpora.FileErrors;
 import dev.quarry.corpora.jobs.JobSettings;
 import dev.quarry.embeddings.Models;
 import dev.quarry.engine.EngineConfig;
@@ -133,7 +134,7 @@ public record ServerConfig(
     try {
       return parse(Files.readAllBytes(file));
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the config file " + file + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException("cannot read the config file " + file + ": " + FileErrors.whyUnreadable(file, e), e);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("config file " + file + ": " + e.getMessage(), e);
     }

@@ -1,6 +1,7 @@
 package dev.quarry.app.server;
 
 import dev.quarry.api.Authenticator;
+import dev.quarry.corpora.FileErrors;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.engine.Sha256;
 import java.io.IOException;
@@ -132,7 +133,7 @@ public final class TokenReloader implements Authenticator, AutoCloseable {
     try {
       return Files.readAllBytes(file);
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the tokens file " + file + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException("cannot read the tokens file " + file + ": " + FileErrors.whyUnreadable(file, e), e);
     }
   }
 

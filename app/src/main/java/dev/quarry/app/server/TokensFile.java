@@ -2,6 +2,7 @@ package dev.quarry.app.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.wire.StrictJson;
+import dev.quarry.corpora.FileErrors;
 import dev.quarry.api.wire.WireObject;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
@@ -56,7 +57,7 @@ public final class TokensFile {
     try {
       bytes = Files.readAllBytes(file);
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the tokens file " + file + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException("cannot read the tokens file " + file + ": " + FileErrors.whyUnreadable(file, e), e);
     }
     warnIfShared(file);
     try {

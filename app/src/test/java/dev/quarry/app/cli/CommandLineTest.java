@@ -45,6 +45,32 @@ class CommandLineTest {
   }
 
   @Test
+  void ingest_withoutUrlOrData_namesTheMissingOption_notTheWholeUsage() {
+    IngestCommandTest.Run run = IngestCommandTest.quarry("ingest", "--corpus", "c", "some-folder");
+    assertEquals(2, run.exitCode(), run::toString);
+    assertEquals("quarry ingest: Missing required argument (specify one of these): (--url=URL | --data=DIR)\n"
+        + "Run 'quarry ingest --help' for its options.", run.err().strip().replace("\r", ""));
+    assertEquals("", run.out(), run::toString);
+  }
+
+  @Test
+  void everyCommand_aMissingOrUnknownOption_isNamed_withAPointerToHelp() {
+    String[][] mistakes = {{"search", "leave"}, {"serve", "--data", "d"}, {"jobs", "--corpus"}, {"backup"},
+        {"restore", "x"}, {"eval"}, {"corpora", "--tokn", "t"}, {"demo", "--prot", "0"}};
+    for (String[] args : mistakes) {
+      IngestCommandTest.Run run = IngestCommandTest.quarry(args);
+      String said = String.join(" ", args) + " -> " + run;
+      assertEquals(2, run.exitCode(), said);
+      assertTrue(run.err().startsWith("quarry " + args[0] + ": "), said);
+      assertTrue(run.err().strip().endsWith("Run 'quarry " + args[0] + " --help' for its options."), said);
+      assertFalse(run.err().contains("Usage:"), said);
+      assertTrue(run.err().strip().lines().count() <= 4, said);
+    }
+    IngestCommandTest.Run typo = IngestCommandTest.quarry("corpora", "--tokn", "t");
+    assertTrue(typo.err().contains("--token"), "a likely spelling is suggested: " + typo);
+  }
+
+  @Test
   void corpora_noServerAtTheUrl_isOneLine() throws Exception {
     int port;
     try (ServerSocket free = new ServerSocket(0)) {

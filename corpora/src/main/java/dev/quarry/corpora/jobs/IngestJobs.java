@@ -2,6 +2,8 @@ package dev.quarry.corpora.jobs;
 
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorpusDescription;
+import dev.quarry.corpora.FileErrors;
+import dev.quarry.corpora.PrivateFolders;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.AccessPolicy;
 import dev.quarry.corpora.access.Scope;
@@ -125,7 +127,8 @@ public final class IngestJobs implements AutoCloseable {
       jobs.recover();
     } catch (IOException | RuntimeException e) {
       jobs.shutdownThreads();
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open the ingestion jobs in " + jobs.root + ": " + e, e);
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open the ingestion jobs in " + jobs.root + ": "
+          + (e instanceof IOException io ? FileErrors.why(io) : e.toString()), e);
     }
     for (int i = 0; i < settings.workers(); i++) {
       jobs.runners.execute(jobs::runLoop);
@@ -221,7 +224,7 @@ public final class IngestJobs implements AutoCloseable {
       IngestJob job = new IngestJob(newId(), corpus, description.info().corpusId(), access, now(), ocr, null);
       job.uncommittedSubmit = submitting;
       try {
-        Files.createDirectories(root);
+        PrivateFolders.create(root);
         IngestJob stored = withFolder(job, JobFolder.create(root, job));
         stored.uncommittedSubmit = submitting;
         jobs.put(stored.id, stored);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.corpora.PrivateFolders;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
@@ -79,7 +80,7 @@ final class JobFolder {
   /** Creates the folder with its first job.json; the job exists once the folder has its final name. */
   static JobFolder create(Path root, IngestJob job) throws IOException {
     Path creating = root.resolve(".creating-" + job.id);
-    Files.createDirectories(creating.resolve(FILES));
+    PrivateFolders.create(creating.resolve(FILES));
     JobFolder temp = new JobFolder(creating);
     temp.writeJob(job);
     Path dir = root.resolve(job.id);

@@ -1,5 +1,6 @@
 package dev.quarry.corpora.opensearch;
 
+import dev.quarry.corpora.FileErrors;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +49,7 @@ public record ClusterSecurity(String username, String password, Path caFile) {
     try {
       s = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the password file " + file + ": " + e.getClass().getSimpleName());
+      throw new IllegalArgumentException("cannot read the password file " + file + ": " + FileErrors.whyUnreadable(file, e));
     }
     if (s.endsWith("\n")) {
       s = s.substring(0, s.length() - (s.endsWith("\r\n") ? 2 : 1));
@@ -108,7 +109,7 @@ public record ClusterSecurity(String username, String password, Path caFile) {
       context.init(null, tmf.getTrustManagers(), null);
       return context;
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the CA file " + pem + ": " + e.getClass().getSimpleName());
+      throw new IllegalArgumentException("cannot read the CA file " + pem + ": " + FileErrors.whyUnreadable(pem, e));
     } catch (GeneralSecurityException e) {
       throw new IllegalArgumentException("the CA file " + pem + " is not a PEM file of certificates: " + e.getMessage());
     }

@@ -5,6 +5,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Scheduler;
 import dev.quarry.corpora.CorpusIds;
+import dev.quarry.corpora.FileErrors;
+import dev.quarry.corpora.PrivateFolders;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.CorpusSettings;
@@ -67,11 +69,12 @@ public final class LuceneCorpusStore implements CorpusStore {
     this.corporaDir = dataDir.resolve(CORPORA);
     this.trashDir = dataDir.resolve(TRASH);
     try {
-      Files.createDirectories(corporaDir);
-      Files.createDirectories(trashDir);
+      // The data folder too, when it is new: owner only (PrivateFolders).
+      PrivateFolders.create(corporaDir);
+      PrivateFolders.create(trashDir);
       lockChannel = FileChannel.open(dataDir.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     } catch (IOException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open data folder " + dataDir + ": " + e.getMessage(), e);
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open data folder " + dataDir + ": " + FileErrors.why(e), e);
     }
     FileLock l;
     try {
@@ -136,7 +139,7 @@ public final class LuceneCorpusStore implements CorpusStore {
           engineConfig.clock().instant());
       Path tmp = corporaDir.resolve(CREATING_PREFIX + info.corpusId());
       try {
-        Files.createDirectories(tmp);
+        PrivateFolders.create(tmp);
         CorpusFiles.write(tmp, info);
         CorpusIndex.open(tmp.resolve(INDEX), info, engineConfig).close();
         Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);

@@ -1,0 +1,111 @@
+package dev.quarry.app.cli;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code quarry demo --token change-me} in a process of its own, on a free port, as the shell
+ * examples of the README and docs/ expect it; and what a bash script needs to run this build's
+ * CLI where they say {@code ./quarry}.
+ */
+final class DemoProcess implements AutoCloseable {
+  /** Defines {@code quarry_cli}, this build's command line, for scripts run by {@link #bash}. */
+  static final String CLI_FUNCTION =
+      "quarry_cli() { \"$QUARRY_JAVA\" -cp \"$QUARRY_CP\" dev.quarry.app.cli.QuarryCli \"$@\"; }\n";
+
+  private final Process process;
+  private final Path stderr;
+  private final String url;
+
+  private DemoProcess(Process process, Path stderr, String url) {
+    this.process = process;
+    this.stderr = stderr;
+    this.url = url;
+  }
+
+  /** Starts the demo with its temporary data folder under {@code tmp}, its stderr in {@code stderr}. */
+  static DemoProcess start(Path tmp, Path stderr) throws Exception {
+    List<String> command = List.of(java(), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + tmp, "-cp",
+        System.getProperty("java.class.path"), "dev.quarry.app.cli.QuarryCli", "demo", "--token", "change-me",
+        "--port", "0");
+    Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+    String url = awaitReady(process);
+    DemoProcess demo = new DemoProcess(process, stderr, url);
+    assertTrue(url != null && url.startsWith("http://127.0.0.1:"), () -> "the demo did not start: " + demo.stderr());
+    return demo;
+  }
+
+  /** The demo's address, {@code http://127.0.0.1:PORT}. */
+  String url() {
+    return url;
+  }
+
+  String stderr() {
+    try {
+      return Files.readString(stderr);
+    } catch (IOException e) {
+      return "(unreadable)";
+    }
+  }
+
+  /** Stops the demo with SIGTERM, as Ctrl-C would. */
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the demo did not stop on SIGTERM");
+  }
+
+  /** bash running {@code script} in {@code folder}, with what {@link #CLI_FUNCTION} needs in its environment. */
+  static ProcessBuilder bash(Path script, Path folder) {
+    ProcessBuilder bash = new ProcessBuilder("bash", script.toString()).directory(folder.toFile());
+    bash.environment().put("QUARRY_JAVA", java());
+    bash.environment().put("QUARRY_CP", System.getProperty("java.class.path"));
+    return bash;
+  }
+
+  static boolean onPath(String tool) {
+    for (String folder : System.getenv().getOrDefault("PATH", "").split(":")) {
+      if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, tool))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /** Waits for the demo's last line of instructions and returns its address (null if it never came). */
+  private static String awaitReady(Process demo) throws Exception {
+    BufferedReader out = new BufferedReader(new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8));
+    CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
+      String url = null;
+      try {
+        for (String line; (line = out.readLine()) != null; ) {
+          if (line.startsWith("listening on ")) {
+            url = line.substring("listening on ".length()).strip();
+          } else if (line.startsWith("Stop with Ctrl-C")) {
+            Thread drain = new Thread(() -> out.lines().forEach(l -> { }), "demo-stdout");
+            drain.setDaemon(true);
+            drain.start();
+            return url;
+          }
+        }
+      } catch (IOException e) {
+        return null;
+      }
+      return null;
+    });
+    return ready.get(3, TimeUnit.MINUTES);
+  }
+}
