@@ -35,7 +35,8 @@ final class Serving {
     try {
       server = start.get();
     } catch (QuarryException e) {
-      System.err.println("quarry: " + e.getMessage());
+      // The operator's console: the cause is told too (a client's answer would keep it for the log).
+      System.err.println("quarry: " + e.getMessage() + (e.getCause() == null ? "" : " (" + e.getCause().getMessage() + ")"));
       afterStop.run();
       // No client request exists yet: an invalid one is a setting of this server that what it opens
       // refuses (a cluster deployment recorded with another retainedRevisions): a config error.

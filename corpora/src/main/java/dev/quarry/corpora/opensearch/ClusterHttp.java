@@ -223,7 +223,7 @@ final class ClusterHttp {
     }
     String why = deadline.remainingNanos() <= 0 ? "no OpenSearch node answered within the request's deadline of "
         + timeout.toSeconds() + " s" : "no OpenSearch node answered";
-    throw new QuarryException(ErrorCode.UNAVAILABLE, "the OpenSearch cluster did not answer in time; try again",
+    throw new QuarryException(ErrorCode.UNAVAILABLE, "the OpenSearch cluster could not be reached in time; try again",
         new ClusterFault(why + ": " + method + " " + path + (last == null ? "" : ": " + last), last));
   }
 
