@@ -166,8 +166,14 @@ class ClusterFaultsOverHttpTest {
       JsonNode page = ok(api.retrieval("sources/chunks", T, "{\"corpus\": \"docs\", \"source\": \"handbook.md\", \"limit\": 2"
           + (after == null ? "" : ", \"after\": " + after) + "}"));
       assertEquals("Handbook", page.path("title").asText(), page.toString());
+      JsonNode state = source.has("source") && source.get("source").isObject() ? source.get("source") : source;
+      for (String same : List.of("sourceRevision", "contentSha256")) {
+        assertEquals(state.path(same), page.path(same), same + ": " + page);
+      }
       for (JsonNode c : page.path("chunks")) {
         assertEquals(seen++, c.path("chunk").asInt(), page.toString());
+        assertEquals("hr", c.path("metadata").path("dept").asText(), c.toString());
+        assertTrue(c.path("offsets").path("end").asInt() > c.path("offsets").path("start").asInt(), c.toString());
         all.append(c.path("text").asText());
       }
       after = page.hasNonNull("nextAfter") ? page.get("nextAfter").asInt() : null;
