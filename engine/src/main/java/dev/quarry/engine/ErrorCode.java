@@ -41,6 +41,11 @@ public enum ErrorCode {
   EMBEDDING_UNAVAILABLE(false),
   /** A backup of that name already exists; choose another name (backups are never overwritten). */
   BACKUP_EXISTS(false),
+  /**
+   * This server's corpus store has no Quarry backups (corpora kept on an OpenSearch cluster, which
+   * the cluster's own snapshots back up): asking again never helps.
+   */
+  BACKUP_UNAVAILABLE(false),
   CAPACITY(true),
   /**
    * The data folder's disk has less free space than the configured floor for writes: the write was

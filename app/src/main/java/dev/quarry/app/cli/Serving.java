@@ -1,6 +1,7 @@
 package dev.quarry.app.cli;
 
 import dev.quarry.app.server.QuarryServer;
+import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
@@ -15,8 +16,9 @@ final class Serving {
    * blocks until SIGTERM/SIGINT, whose shutdown hook closes the server: in-flight requests finish
    * and every corpus is committed and closed.
    *
-   * @return the process exit code: 0, or 1 when the server could not start (the process exits
-   *     with 1 when {@code afterStart} fails)
+   * @return the process exit code: 0; 2 when a setting stopped start-up (as for a config file that
+   *     cannot be read); 1 when the server could not start otherwise (the process exits with 1 when
+   *     {@code afterStart} fails)
    */
   static int serveUntilStopped(Supplier<QuarryServer> start, Consumer<QuarryServer> afterStart)
       throws InterruptedException {
@@ -33,9 +35,12 @@ final class Serving {
     try {
       server = start.get();
     } catch (QuarryException e) {
-      System.err.println("quarry: " + e.getMessage());
+      // The operator's console: the cause is told too (a client's answer would keep it for the log).
+      System.err.println("quarry: " + e.getMessage() + (e.getCause() == null ? "" : " (" + e.getCause().getMessage() + ")"));
       afterStop.run();
-      return 1;
+      // No client request exists yet: an invalid one is a setting of this server that what it opens
+      // refuses (a cluster deployment recorded with another retainedRevisions): a config error.
+      return e.code() == ErrorCode.INVALID_REQUEST ? 2 : 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -165,7 +165,7 @@ class StoreConfigTest {
           .formatted(urls, prefix));
       ServerProcess.Ended ended = ServerProcess.run(List.of("serve", "--data", dir.resolve("data").toString(),
           "--port", "0", "--tokens", TestTokens.write(dir).toString(), "--config", config.toString()));
-      assertEquals(1, ended.exitCode(), ended.stderr());
+      assertEquals(2, ended.exitCode(), "a config error: " + ended.stderr());
       assertTrue(ended.stderr().contains("retainedRevisions is 2000") && ended.stderr().contains("kept with 1000"),
           ended.stderr());
     }

@@ -17,6 +17,12 @@ import java.util.function.Supplier;
 final class CallHead {
   private final Supplier<Optional<CorpusHead>> reader;
   private Optional<CorpusHead> head;
+  /**
+   * The read's failure, if it failed: answered again rather than read again, so a call whose head
+   * could not be read (the cluster down, or hanging) fails once, within its operation's deadline,
+   * not after a second read of its own.
+   */
+  private RuntimeException failed;
   private boolean handed;
 
   CallHead(Supplier<Optional<CorpusHead>> reader) {
@@ -25,8 +31,16 @@ final class CallHead {
 
   /** Whether the head was found, reading it if nobody has; the read's failure (UNAVAILABLE) if it failed. */
   boolean exists() {
+    if (failed != null) {
+      throw failed;
+    }
     if (head == null) {
-      head = reader.get();
+      try {
+        head = reader.get();
+      } catch (RuntimeException e) {
+        failed = e;
+        throw e;
+      }
     }
     return head.isPresent();
   }

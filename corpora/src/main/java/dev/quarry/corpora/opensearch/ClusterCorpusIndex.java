@@ -18,6 +18,7 @@ import dev.quarry.engine.PageRange;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SearchResult;
+import dev.quarry.engine.SourceChunks;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceState;
@@ -220,6 +221,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   @Override
   public long revision() {
+    return http.within(this::revisionWithin);
+  }
+
+  private long revisionWithin() {
     checkOpen();
     CallHead call = callHead.get();
     if (call != null) {
@@ -270,7 +275,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
     checkOpen();
     CallHead call = callHead.get();
     if (call != null) {
-      call.confirm(); // never a write to a corpus that is gone
+      http.within(() -> {
+        call.confirm(); // never a write to a corpus that is gone
+        return null;
+      });
       callHead.remove(); // a read after this mutation must see it
     }
     List<SourcePreparation.Prepared> prepared = new ArrayList<>();
@@ -370,6 +378,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   @Override
   public SearchResult search(SearchRequest request) {
+    return http.within(() -> searchWithin(request));
+  }
+
+  private SearchResult searchWithin(SearchRequest request) {
     checkOpen();
     long start = System.nanoTime();
     if (request.mode() != null && request.mode() != SearchRequest.Mode.LEXICAL) {
@@ -403,7 +415,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
     CompletableFuture<Sent> early = null;
     if (ahead >= 0 && ahead <= seen && !queryTokens.isEmpty()) {
       String text = joined.toString();
-      early = CompletableFuture.supplyAsync(() -> send(request, syntax, ahead, text, scoredTerms), BESIDE_HEAD);
+      early = CompletableFuture.supplyAsync(ClusterHttp.carried(() -> send(request, syntax, ahead, text, scoredTerms)),
+          BESIDE_HEAD);
     }
     long latest = revision();
     long p = latest;
@@ -594,7 +607,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * meanwhile (join it with {@link #joinBeside}).
    */
   CompletableFuture<Map<String, JsonNode>> liveRecordsBeside(List<String> sources) {
-    return CompletableFuture.supplyAsync(() -> liveRecords(sources), BESIDE_HEAD);
+    return CompletableFuture.supplyAsync(ClusterHttp.carried(() -> liveRecords(sources)), BESIDE_HEAD);
   }
 
   /**
@@ -619,6 +632,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   @Override
   public Optional<SourceState> readSource(String source) {
+    return http.within(() -> readSourceWithin(source));
+  }
+
+  private Optional<SourceState> readSourceWithin(String source) {
     checkOpen();
     long p = revision();
     ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
@@ -631,8 +648,74 @@ final class ClusterCorpusIndex implements CorpusIndex {
     return hits.isEmpty() ? Optional.empty() : Optional.of(CorpusDocs.sourceState(hits.get(0).path("_source")));
   }
 
+  /**
+   * The source's chunks from its chunk documents, which hold all a chunk is (text, offsets, pages,
+   * metadata) and its version's provenance (the revision that wrote it, title, media type, hash): the
+   * embedded store's answer, checked the same way (a revision above the head's, or older than the
+   * oldest retained one, is refused as a search pinned to it is).
+   */
+  @Override
+  public Optional<SourceChunks> readChunks(String source, Long revision, int after, int limit) {
+    return http.within(() -> readChunksWithin(source, revision, after, limit));
+  }
+
+  private Optional<SourceChunks> readChunksWithin(String source, Long revision, int after, int limit) {
+    checkOpen();
+    if (limit < 1) {
+      throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
+    }
+    long latest = revision();
+    long p = revision == null ? latest : revision;
+    if (p > latest) {
+      throw QuarryException.invalid("revision", "revision " + p + " is above the corpus's current revision " + latest);
+    }
+    if (p < oldestRetained(latest)) {
+      throw new QuarryException(ErrorCode.REVISION_EXPIRED, "revision " + p
+          + " is no longer retained; the oldest retained revision is " + oldestRetained(latest));
+    }
+    JsonNode page = chunksOf(source, p, after, limit + 1);
+    // A page past the last chunk is empty for a source that exists: any chunk of it tells which.
+    JsonNode first = page.isEmpty() ? chunksOf(source, p, -1, 1).path(0) : page.get(0);
+    if (first.isMissingNode()) {
+      return Optional.empty();
+    }
+    JsonNode version = first.path("_source");
+    List<SourceChunks.Chunk> chunks = new ArrayList<>();
+    for (int i = 0; i < Math.min(limit, page.size()); i++) {
+      JsonNode s = page.get(i).path("_source");
+      PageRange pages = s.hasNonNull("page_from") ? new PageRange(s.get("page_from").asInt(), s.get("page_to").asInt()) : null;
+      chunks.add(new SourceChunks.Chunk(s.path("chunk").asInt(), s.path("text").asText(), pages, s.path("start").asInt(),
+          s.path("end").asInt(), CorpusDocs.metadata(s.get("metadata"))));
+    }
+    Integer nextAfter = page.size() > limit ? chunks.get(chunks.size() - 1).chunk() : null;
+    return Optional.of(new SourceChunks(p, source, version.path("added").asLong(), CorpusDocs.text(version, "title"),
+        CorpusDocs.text(version, "media_type"), CorpusDocs.text(version, "sha"), chunks, nextAfter));
+  }
+
+  /** At most {@code size} chunk documents of {@code source} that revision {@code p} sees, numbered above {@code after}, in order. */
+  private JsonNode chunksOf(String source, long p, int after, int size) {
+    ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+    q.put("size", size).put("track_total_hits", false);
+    ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+    filter.add(CorpusDocs.term("kind", "chunk"));
+    filter.add(CorpusDocs.term("source", source));
+    filter.add(CorpusDocs.visibleAt(p));
+    if (after >= 0) {
+      filter.addObject().putObject("range").putObject("chunk").put("gt", after);
+    }
+    q.putArray("sort").addObject().put("chunk", "asc");
+    q.putArray("_source").add("chunk").add("text").add("title").add("media_type").add("sha").add("start").add("end")
+        .add("page_from").add("page_to").add("metadata").add("added");
+    return http.json("POST", CorpusDocs.searchPath(index), q).require("reading a source's chunks").body()
+        .path("hits").path("hits");
+  }
+
   @Override
   public SourcePage listSources(String prefix, String cursor, int limit, Predicate<String> visibleOrNull) {
+    return http.within(() -> listSourcesWithin(prefix, cursor, limit, visibleOrNull));
+  }
+
+  private SourcePage listSourcesWithin(String prefix, String cursor, int limit, Predicate<String> visibleOrNull) {
     checkOpen();
     Predicate<String> visible = visibleOrNull == null ? s -> true : visibleOrNull;
     if (limit < 1) {
@@ -679,6 +762,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   @Override
   public long countSources(Predicate<String> visible) {
+    return http.within(() -> countSourcesWithin(visible));
+  }
+
+  private long countSourcesWithin(Predicate<String> visible) {
     if (visible == null) {
       ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
       ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
@@ -700,6 +787,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   @Override
   public HistoryPage history(long after, int limit, Predicate<String> visibleOrNull) {
+    return http.within(() -> historyWithin(after, limit, visibleOrNull));
+  }
+
+  private HistoryPage historyWithin(long after, int limit, Predicate<String> visibleOrNull) {
     checkOpen();
     Predicate<String> visible = visibleOrNull == null ? s -> true : visibleOrNull;
     if (limit < 1) {
@@ -751,6 +842,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   @Override
   public Optional<StoredOutcome> findIdempotent(String subject, String key) {
+    return http.within(() -> findIdempotentWithin(subject, key));
+  }
+
+  private Optional<StoredOutcome> findIdempotentWithin(String subject, String key) {
     checkOpen();
     ClusterHttp.Answer a = http.get("/" + index + "/_doc/" + ClusterWriter.idempotencyId(subject, key));
     if (a.status() == 404) {

@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * Plain JSON over HTTP to an OpenSearch cluster (the JDK client and Jackson, no cluster client
@@ -23,6 +24,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * when it failed: no answer, a timeout, a reset) may be applied twice: the answer says so ({@link
  * Answer#resent}), so that a conditional write refused on the second attempt can ask whether the
  * first one was applied instead of taking the refusal for "nothing was applied".
+ *
+ * <p>Every request is bounded by a deadline: the one of the store's operation whose cluster work
+ * this thread does ({@link #within}: a search with its head read and facets, a read, a listing, a
+ * change's own writes), so that all of its cluster requests, every attempt on every node, share the
+ * configured timeout; else one timeout for this request with all its attempts. Each attempt waits
+ * only for the time that remains.
+ *
+ * <p>A failure is UNAVAILABLE with fixed text for the client, naming what Quarry was doing; what the
+ * cluster said (its error type and reason, which name indexes, nodes and ports) is the exception's
+ * cause ({@link ClusterFault}), which the server logs under the request's id.
  */
 final class ClusterHttp {
   static final ObjectMapper MAPPER = new ObjectMapper();
@@ -36,9 +47,67 @@ final class ClusterHttp {
   /** The {@code Authorization} header sent with every request; null for none. */
   private final String authorization;
 
-  /** The longest one attempt of a request may take. */
+  /**
+   * The deadline of the operation whose cluster work the current thread does, or null when it does
+   * none (start-up, background reclaims): each request then gets one timeout of its own.
+   */
+  private static final ThreadLocal<Deadline> BOUND = new ThreadLocal<>();
+
+  /** The longest one operation's cluster work may take: every request, attempt and node together. */
   Duration timeout() {
     return timeout;
+  }
+
+  /** A point in {@link System#nanoTime} time by which the cluster work must be done. */
+  record Deadline(long atNanos) {
+    static Deadline after(Duration d) {
+      return new Deadline(System.nanoTime() + d.toNanos());
+    }
+
+    long remainingNanos() {
+      return atNanos - System.nanoTime();
+    }
+
+    Deadline earlier(Deadline other) {
+      return other == null || atNanos - other.atNanos <= 0 ? this : other;
+    }
+  }
+
+  /**
+   * Runs {@code work} as one operation's cluster work: every cluster request it sends on this thread
+   * (and on the threads it hands requests to, see {@link #carried}) shares one timeout from now, or
+   * the deadline already bound to this thread when that comes earlier (an operation inside another,
+   * such as a search's read of the head, keeps the outer one's).
+   */
+  <T> T within(Supplier<T> work) {
+    return bound(Deadline.after(timeout).earlier(BOUND.get()), work);
+  }
+
+  /**
+   * Runs {@code work} with {@code deadline} bound to this thread, whatever was bound before (restored
+   * after): for work with a budget of its own, such as deciding a publication that went unanswered.
+   */
+  static <T> T bound(Deadline deadline, Supplier<T> work) {
+    Deadline outer = BOUND.get();
+    BOUND.set(deadline);
+    try {
+      return work.get();
+    } finally {
+      if (outer == null) {
+        BOUND.remove();
+      } else {
+        BOUND.set(outer);
+      }
+    }
+  }
+
+  /**
+   * {@code work} to run on another thread with the deadline bound to this one (if any): a request
+   * sent beside another keeps the operation's deadline.
+   */
+  static <T> Supplier<T> carried(Supplier<T> work) {
+    Deadline deadline = BOUND.get();
+    return deadline == null ? work : () -> bound(deadline, work);
   }
 
   ClusterHttp(List<URI> nodes, Duration timeout) {
@@ -76,11 +145,13 @@ final class ClusterHttp {
       return status >= 200 && status < 300;
     }
 
-    /** This answer when successful, else UNAVAILABLE naming {@code what}. */
+    /**
+     * This answer when successful, else UNAVAILABLE naming {@code what} (Quarry's words: never an
+     * index, node or OpenSearch error), with the cluster's answer as its cause, for the log.
+     */
     Answer require(String what) {
       if (!ok()) {
-        throw new QuarryException(ErrorCode.UNAVAILABLE,
-            what + " failed on the OpenSearch cluster: HTTP " + status + " " + abbreviate(body.toString()));
+        throw unavailable(what, new ClusterFault(what + ": HTTP " + status + " " + abbreviate(body.toString())));
       }
       return this;
     }
@@ -102,14 +173,26 @@ final class ClusterHttp {
     return send("POST", path, body, "application/x-ndjson");
   }
 
+  /** UNAVAILABLE for the client: fixed text naming {@code what}; the cluster's words only in {@code cause}. */
+  static QuarryException unavailable(String what, Throwable cause) {
+    return new QuarryException(ErrorCode.UNAVAILABLE, "the OpenSearch cluster could not complete " + what + "; try again",
+        cause);
+  }
+
   Answer send(String method, String path, byte[] body, String contentType) {
     IOException last = null;
     boolean mayHaveLanded = false;
     int start = preferred.get();
+    Deadline bound = BOUND.get();
+    Deadline deadline = bound != null ? bound : Deadline.after(timeout);
     for (int attempt = 0; attempt < nodes.size() * 2; attempt++) {
+      long remaining = deadline.remainingNanos();
+      if (remaining <= 0) {
+        break;
+      }
       int n = (start + attempt) % nodes.size();
       URI uri = nodes.get(n).resolve(path);
-      HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(timeout)
+      HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofNanos(remaining))
           .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
       if (contentType != null) {
         b.header("Content-Type", contentType);
@@ -121,8 +204,9 @@ final class ClusterHttp {
         HttpResponse<byte[]> r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
         if (r.statusCode() == 503 && attempt + 1 < nodes.size() * 2) {
           // A node without an elected manager or still recovering: another one may answer.
-          last = new IOException("HTTP 503 from " + nodes.get(n));
-          pause(attempt);
+          last = new IOException("HTTP 503 from " + nodes.get(n) + ": " + abbreviate(new String(r.body(),
+              java.nio.charset.StandardCharsets.UTF_8)));
+          pause(attempt, deadline);
           continue;
         }
         preferred.set(n);
@@ -131,14 +215,16 @@ final class ClusterHttp {
       } catch (IOException e) {
         last = e;
         mayHaveLanded |= mayHaveLanded(e);
-        pause(attempt);
+        pause(attempt, deadline);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new QuarryException(ErrorCode.UNAVAILABLE, "interrupted while talking to the OpenSearch cluster", e);
       }
     }
-    throw new QuarryException(ErrorCode.UNAVAILABLE,
-        "no OpenSearch node answered " + method + " " + path + ": " + (last == null ? "" : last.getMessage()), last);
+    String why = deadline.remainingNanos() <= 0 ? "no OpenSearch node answered within the request's deadline of "
+        + timeout.toSeconds() + " s" : "no OpenSearch node answered";
+    throw new QuarryException(ErrorCode.UNAVAILABLE, "the OpenSearch cluster could not be reached in time; try again",
+        new ClusterFault(why + ": " + method + " " + path + (last == null ? "" : ": " + last), last));
   }
 
   /**
@@ -151,10 +237,14 @@ final class ClusterHttp {
     return !(e instanceof java.net.ConnectException || e instanceof java.net.http.HttpConnectTimeoutException);
   }
 
-  private void pause(int attempt) {
+  /** A pause before the next round over the nodes, never past {@code deadline}. */
+  private void pause(int attempt, Deadline deadline) {
     if (attempt + 1 >= nodes.size()) {
       try {
-        Thread.sleep(Math.min(2000, 100L << Math.min(attempt, 5)));
+        long ms = Math.min(Math.min(2000, 100L << Math.min(attempt, 5)), deadline.remainingNanos() / 1_000_000);
+        if (ms > 0) {
+          Thread.sleep(ms);
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

@@ -79,7 +79,8 @@ final class ClusterWriter {
     info.requireCorpusId(m.expectedCorpusId());
     lease.acquire(leaseWait);
     try {
-      MutationResult result = applyHoldingLease(m, prepared);
+      // Its own cluster work, once its turn came, shares one request timeout (see ClusterHttp#within).
+      MutationResult result = http.within(() -> applyHoldingLease(m, prepared));
       beforeRelease.accept(result);
       return result;
     } finally {
@@ -317,6 +318,12 @@ final class ClusterWriter {
    * Uncertain when the cluster does not answer within that time.
    */
   private boolean unansweredPublicationApplied(CorpusHead marked, long r, String batch, QuarryException cause) {
+    // A budget of its own: the unanswered publication may have used up the batch's.
+    return ClusterHttp.bound(ClusterHttp.Deadline.after(http.timeout()),
+        () -> decideUnansweredPublication(marked, r, batch, cause));
+  }
+
+  private boolean decideUnansweredPublication(CorpusHead marked, long r, String batch, QuarryException cause) {
     long deadline = System.nanoTime() + http.timeout().toNanos();
     QuarryException last = cause;
     for (int round = 0; ; round++) {
@@ -594,8 +601,8 @@ final class ClusterWriter {
       for (JsonNode item : a.body().path("items")) {
         for (JsonNode result : (Iterable<JsonNode>) item::elements) {
           if (result.has("error")) {
-            throw new QuarryException(ErrorCode.UNAVAILABLE,
-                "the cluster refused a write: " + ClusterHttp.abbreviate(result.get("error").toString()));
+            throw ClusterHttp.unavailable("writing",
+                new ClusterFault("a write was refused: " + ClusterHttp.abbreviate(result.get("error").toString())));
           }
         }
       }

@@ -146,7 +146,8 @@ final class ExpiredVersions {
     try {
       lease.acquire(Duration.ZERO);
     } catch (QuarryException e) {
-      LOG.log(Level.FINE, () -> index + ": expired versions not reclaimed now: " + e.getMessage());
+      LOG.log(Level.FINE, () -> index + ": expired versions not reclaimed now: " + e.getMessage()
+          + (e.getCause() == null ? "" : " (" + e.getCause().getMessage() + ")"));
       return -1;
     }
     try {

@@ -155,8 +155,16 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     return settings.indexPrefix() + "-corpus-" + info.corpusId();
   }
 
+  // Each operation of the store, and of a corpus's index (ClusterCorpusIndex), is one unit of
+  // cluster work: its requests share one deadline of requestTimeout (ClusterHttp#within), whatever
+  // they meet (nodes down, nodes hanging).
+
   @Override
   public CorpusInfo create(String name, CorpusSettings corpusSettings) {
+    return http.within(() -> createWithin(name, corpusSettings));
+  }
+
+  private CorpusInfo createWithin(String name, CorpusSettings corpusSettings) {
     CorpusInfo.checkName(name, "corpus");
     if (corpusSettings.hasEmbedding()) {
       throw QuarryException.invalid("embedding",
@@ -205,6 +213,13 @@ public final class OpenSearchCorpusStore implements CorpusStore {
 
   @Override
   public void delete(String name) {
+    http.within(() -> {
+      deleteWithin(name);
+      return null;
+    });
+  }
+
+  private void deleteWithin(String name) {
     ClusterHttp.Answer entry = http.get("/" + registry + "/_doc/" + name);
     if (!isEntry(entry)) {
       throw new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist");
@@ -241,6 +256,10 @@ public final class OpenSearchCorpusStore implements CorpusStore {
 
   @Override
   public Optional<CorpusInfo> info(String name) {
+    return http.within(() -> infoWithin(name));
+  }
+
+  private Optional<CorpusInfo> infoWithin(String name) {
     ClusterHttp.Answer a = http.get("/" + registry + "/_doc/" + name);
     if (!isEntry(a)) {
       return Optional.empty();
@@ -261,6 +280,10 @@ public final class OpenSearchCorpusStore implements CorpusStore {
 
   @Override
   public List<String> names(String after, int limit) {
+    return http.within(() -> namesWithin(after, limit));
+  }
+
+  private List<String> namesWithin(String after, int limit) {
     ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
     q.put("size", limit).put("track_total_hits", false);
     // Corpus entries only: the recorded retention (RecordedRetention) has no name.
@@ -361,6 +384,16 @@ public final class OpenSearchCorpusStore implements CorpusStore {
         open.remove(k.name(), k.index());
       }
     }
+  }
+
+  /**
+   * Backups copy corpora into a data folder; corpora on a cluster are backed up by the cluster's own
+   * snapshots instead (docs/scale-out.md), so this is refused for good, not "try again".
+   */
+  @Override
+  public dev.quarry.corpora.CorpusBackup backup(String name, java.nio.file.Path targetDataDir) {
+    throw new QuarryException(ErrorCode.BACKUP_UNAVAILABLE, "corpora kept on an OpenSearch cluster are not copied into "
+        + "Quarry backups: back them up with the cluster's own snapshots (see docs/scale-out.md, Backups)");
   }
 
   /** The corpora this front holds open now. */

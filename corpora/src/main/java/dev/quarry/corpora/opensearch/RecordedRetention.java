@@ -44,7 +44,8 @@ final class RecordedRetention {
       return;
     }
     int recorded = read(http, registry).orElseThrow(() -> new QuarryException(ErrorCode.UNAVAILABLE,
-        "the recorded retainedRevisions of the corpus registry " + registry + " was deleted while it was read; try again"));
+        "the recorded retainedRevisions was deleted while it was read; try again",
+        new ClusterFault("the retention record of " + registry + " was deleted while it was read")));
     if (recorded != configured) {
       throw QuarryException.invalid(KEY, "retainedRevisions is " + configured + " but the corpora under index prefix '"
           + registry.substring(0, registry.length() - "-registry".length()) + "' are kept with " + recorded

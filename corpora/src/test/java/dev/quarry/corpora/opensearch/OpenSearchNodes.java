@@ -69,6 +69,26 @@ public final class OpenSearchNodes {
       process.waitFor();
     }
 
+    /**
+     * Stops the node's JVM where it stands (SIGSTOP): its sockets stay open and take connections,
+     * but nothing answers, as a node that hangs (a long pause, a stuck disk). {@link #resume} ends it.
+     */
+    public void pause() throws IOException, InterruptedException {
+      signal("STOP");
+    }
+
+    /** Lets a {@link #pause}d node run on (SIGCONT). */
+    public void resume() throws IOException, InterruptedException {
+      signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+      if (kill.waitFor() != 0) {
+        throw new IOException("kill -" + name + " " + process.pid() + " failed");
+      }
+    }
+
     /** Starts the node again on its data, after {@link #kill}. */
     public void restart() throws IOException {
       start();

@@ -143,6 +143,14 @@ class StoresDifferentialTest {
     assertEquals(oldest, remote.oldestRetainedRevision());
     assertEquals(sources(embedded), sources(remote));
     assertEquals(history(embedded, oldest), history(remote, oldest));
+    // sources/chunks: every source (live, deleted, never written), latest and pinned, page by page;
+    // and the same refusals of a revision above the latest or past retention.
+    for (int s = 0; s < sources; s++) {
+      for (Long at : new Long[] {null, oldest, oldest + (latest - oldest) / 2, Math.max(oldest, latest - 1), latest + 1,
+          oldest - 1}) {
+        assertEquals(chunks(embedded, "doc-" + s, at), chunks(remote, "doc-" + s, at), "chunks of doc-" + s + " at " + at);
+      }
+    }
     for (String word : WORDS) {
       for (Long at : new Long[] {null, oldest + (latest - oldest) / 2, oldest + random.nextInt((int) (latest - oldest) + 1),
           Math.max(oldest, latest - 1), oldest}) {
@@ -220,6 +228,38 @@ class StoresDifferentialTest {
           + " " + s.chunks() + " " + s.characters() + " " + s.pages());
     }
     return out;
+  }
+
+  /**
+   * Every chunk of {@code source} at {@code revision}, read in pages of two (each page's provenance
+   * and next cursor with it); "absent" when it did not exist then, or the refusal's code.
+   */
+  private static List<String> chunks(CorpusIndex index, String source, Long revision) {
+    List<String> out = new ArrayList<>();
+    int after = -1;
+    try {
+      while (true) {
+        java.util.Optional<dev.quarry.engine.SourceChunks> page = index.readChunks(source, revision, after, 2);
+        if (page.isEmpty()) {
+          out.add("absent");
+          return out;
+        }
+        dev.quarry.engine.SourceChunks p = page.get();
+        out.add(p.revision() + " " + p.source() + "@" + p.sourceRevision() + " " + p.title() + " " + p.mediaType() + " "
+            + p.contentSha256() + " next " + p.nextAfter());
+        for (dev.quarry.engine.SourceChunks.Chunk c : p.chunks()) {
+          out.add(c.chunk() + " [" + c.start() + "," + c.end() + ") " + c.pages() + " " + c.metadata().values() + " "
+              + c.text());
+        }
+        if (p.nextAfter() == null) {
+          return out;
+        }
+        after = p.nextAfter();
+      }
+    } catch (QuarryException e) {
+      out.add(e.code().name());
+      return out;
+    }
   }
 
   /** The history of the retained revisions, from {@code oldest} on. */
