@@ -1,10 +1,11 @@
 package dev.quarry.benchmarks;
 
+import dev.quarry.benchmarks.cluster.ClusterBenchmark;
 import dev.quarry.benchmarks.contender.Availability;
+import dev.quarry.benchmarks.contender.Chunks;
 import dev.quarry.benchmarks.contender.ContenderKind;
 import dev.quarry.benchmarks.corpus.Corpus;
 import dev.quarry.benchmarks.corpus.JsonlCorpus;
-import dev.quarry.benchmarks.contender.Chunks;
 import dev.quarry.benchmarks.corpus.QueryFile;
 import dev.quarry.benchmarks.corpus.QueryMix;
 import dev.quarry.benchmarks.corpus.Scifact;
@@ -12,12 +13,15 @@ import dev.quarry.benchmarks.corpus.SourceDocument;
 import dev.quarry.benchmarks.extraction.Pdftotext;
 import dev.quarry.benchmarks.extraction.SharedDocuments;
 import dev.quarry.benchmarks.fixture.Workspace;
+import dev.quarry.benchmarks.hybrid.HybridBenchmark;
+import dev.quarry.benchmarks.interleaved.InterleavedSearch;
 import dev.quarry.benchmarks.jmh.ExtractionBenchmark;
 import dev.quarry.benchmarks.jmh.IndexingBenchmark;
 import dev.quarry.benchmarks.jmh.SearchBenchmark;
 import dev.quarry.benchmarks.report.Environment;
 import dev.quarry.benchmarks.report.ExtractionTable;
 import dev.quarry.benchmarks.report.Footprint;
+import dev.quarry.benchmarks.report.FootprintCommand;
 import dev.quarry.benchmarks.report.FootprintProbe;
 import dev.quarry.benchmarks.report.ResultTable;
 import java.io.IOException;
@@ -35,10 +39,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import org.openjdk.jmh.Main;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
@@ -142,23 +148,23 @@ public final class Harness {
 
   public static void main(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("hybrid")) {
-      dev.quarry.benchmarks.hybrid.HybridBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+      HybridBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
       return;
     }
     if (args.length > 0 && args[0].equals("jmh")) {
-      org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length));
+      Main.main(Arrays.copyOfRange(args, 1, args.length));
       return;
     }
     if (args.length > 0 && args[0].equals("cluster")) {
-      dev.quarry.benchmarks.cluster.ClusterBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+      ClusterBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
       return;
     }
     if (args.length > 0 && args[0].equals("interleaved")) {
-      dev.quarry.benchmarks.interleaved.InterleavedSearch.main(Arrays.copyOfRange(args, 1, args.length));
+      InterleavedSearch.main(Arrays.copyOfRange(args, 1, args.length));
       return;
     }
     if (args.length > 0 && args[0].equals("footprint")) {
-      dev.quarry.benchmarks.report.FootprintCommand.main(Arrays.copyOfRange(args, 1, args.length));
+      FootprintCommand.main(Arrays.copyOfRange(args, 1, args.length));
       return;
     }
     if (args.length > 0 && args[0].equals("report")) {
@@ -350,7 +356,7 @@ public final class Harness {
     return sample;
   }
 
-  private org.openjdk.jmh.runner.options.Options indexing(List<ContenderKind> kinds, int threads) {
+  private Options indexing(List<ContenderKind> kinds, int threads) {
     return common(IndexingBenchmark.class, kinds, threads, profile.warmupIterations())
         .param("batchSize", strings(profile.batchSizes()))
         .param("initialChunks", strings(profile.initialChunks()))
@@ -373,7 +379,7 @@ public final class Harness {
     return List.of(chunks);
   }
 
-  private org.openjdk.jmh.runner.options.Options search(List<ContenderKind> kinds, int threads, List<Long> chunks) {
+  private Options search(List<ContenderKind> kinds, int threads, List<Long> chunks) {
     return searchOptions(kinds, threads)
         .param("chunks", strings(chunks))
         .param("queries", Integer.toString(profile.queries()))
@@ -382,7 +388,7 @@ public final class Harness {
   }
 
   /** Search over the smallest search index while new documents are indexed into it at the profile's rate. */
-  private org.openjdk.jmh.runner.options.Options searchUnderIndexing(List<ContenderKind> kinds, int threads,
+  private Options searchUnderIndexing(List<ContenderKind> kinds, int threads,
       List<Long> chunks) {
     long smallest = chunks.stream().min(Long::compare).orElseThrow();
     return searchOptions(kinds, threads)
@@ -393,7 +399,7 @@ public final class Harness {
   }
 
   /** Both kinds of shared documents, one at a time, as one client of the default pool of workers. */
-  private org.openjdk.jmh.runner.options.Options extraction() {
+  private Options extraction() {
     Duration iteration = profile.extractionIterationTime();
     return options(ExtractionBenchmark.class, 1, Profile.EXTRACTION_WARMUP_ITERATIONS, iteration, iteration)
         .param("documents", Arrays.stream(SharedDocuments.Kind.values())

@@ -6,6 +6,7 @@ import dev.quarry.benchmarks.report.LoadAverage;
 import dev.quarry.benchmarks.report.ResultSet;
 import dev.quarry.benchmarks.report.ResultTable;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The outcome of one run of the suite: where and how it ran, what could not be measured and why,
@@ -22,7 +23,7 @@ public record Report(Environment environment, Profile profile, String corpus, St
    * average at the end of the run (the figures mean little without it), and {@code commit}.
    */
   public ResultSet toResultSet(String commit) {
-    String machine = String.format(java.util.Locale.ROOT, "%d CPUs (%s), %.1f GB RAM, load average %s at the end",
+    String machine = String.format(Locale.ROOT, "%d CPUs (%s), %.1f GB RAM, load average %s at the end",
         environment.processors(), environment.cpu(), environment.memoryBytes() / 1e9, LoadAverage.now());
     String run = "`benchmarks.jar " + profile.name() + "`, corpus " + corpus;
     return new ResultSet(environment.when().toString().substring(0, 10), machine, commit, run, notes,

@@ -2,6 +2,7 @@ package dev.quarry.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,6 +15,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -414,7 +417,7 @@ public final class QuarryClient {
     JsonNode answer;
     try {
       answer = Transport.JSON.readTree(Transport.readAll(res));
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new ProtocolException(ProtocolException.INVALID_RESPONSE, "a run's answer is not JSON", e);
     }
     return Transport.read(answer.path("result"), RunResult.class);
@@ -479,7 +482,7 @@ public final class QuarryClient {
         return page.next();
       }
     };
-    return StreamSupport.stream(java.util.Spliterators.spliteratorUnknownSize(items, java.util.Spliterator.ORDERED), false);
+    return StreamSupport.stream(Spliterators.spliteratorUnknownSize(items, Spliterator.ORDERED), false);
   }
 
   // The request bodies: exactly the contract's fields, nulls left out.

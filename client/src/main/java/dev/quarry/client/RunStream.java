@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 
@@ -166,8 +167,8 @@ public final class RunStream implements Iterator<RunEvent>, AutoCloseable {
       throw invalid("run.progress without a phase");
     }
     @SuppressWarnings("unchecked")
-    java.util.Map<String, Object> context = e.has("context")
-        ? Transport.JSON.convertValue(e.get("context"), java.util.Map.class) : null;
+    Map<String, Object> context = e.has("context")
+        ? Transport.JSON.convertValue(e.get("context"), Map.class) : null;
     return new RunEvent(type, id, sequence, e.get("timestamp").asText(), e.path("phase").textValue(), context, result,
         error);
   }

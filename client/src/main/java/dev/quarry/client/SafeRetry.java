@@ -1,6 +1,7 @@
 package dev.quarry.client;
 
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
@@ -56,7 +57,7 @@ public final class SafeRetry {
     return last;
   }
 
-  private Receipt run(Function<String, Receipt> mutation, java.util.function.BooleanSupplier visible) {
+  private Receipt run(Function<String, Receipt> mutation, BooleanSupplier visible) {
     String key = QuarryClient.newKey();
     last = null;
     QuarryClientException failure = null;
@@ -82,7 +83,7 @@ public final class SafeRetry {
     throw failure;
   }
 
-  private static Reconciled reconcile(java.util.function.BooleanSupplier visible) {
+  private static Reconciled reconcile(BooleanSupplier visible) {
     try {
       return visible.getAsBoolean() ? Reconciled.TOOK_EFFECT : Reconciled.NOT_APPLIED;
     } catch (QuarryClientException unreadable) {

@@ -10,6 +10,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
@@ -177,7 +178,7 @@ final class Transport {
   }
 
   private static String preview(byte[] body) {
-    String s = new String(body, java.nio.charset.StandardCharsets.UTF_8);
+    String s = new String(body, StandardCharsets.UTF_8);
     return s.length() > 200 ? s.substring(0, 200) + "..." : s;
   }
 

@@ -2,6 +2,7 @@ package dev.quarry.corpora;
 
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.ingest.IngestRequest;
+import dev.quarry.engine.CacheCounts;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.HistoryPage;
 import dev.quarry.engine.Mutation;
@@ -10,9 +11,11 @@ import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SearchResult;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourcePage;
+import dev.quarry.engine.SourceScope;
 import java.io.Closeable;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The embeddable face of Quarry: every operation of the retrieval contract, with grants enforced
@@ -60,7 +63,7 @@ public interface Corpora extends Closeable {
    * vector), under the same grants a search of {@code requested} needs; false, doing nothing, on a
    * lexical corpus or a store that cannot embed separately.
    */
-  default boolean embedQuery(Access access, String corpus, dev.quarry.engine.SourceScope requested, String query) {
+  default boolean embedQuery(Access access, String corpus, SourceScope requested, String query) {
     return false;
   }
 
@@ -68,7 +71,7 @@ public interface Corpora extends Closeable {
    * The number of sources a search with {@code requested} scope would reach for this caller (the
    * scope checked against the grants as {@link #search} does).
    */
-  long countSources(Access access, String corpus, dev.quarry.engine.SourceScope requested);
+  long countSources(Access access, String corpus, SourceScope requested);
 
   SourceRead readSource(Access access, String corpus, String source);
 
@@ -138,8 +141,8 @@ public interface Corpora extends Closeable {
    * server's metrics (no grant is asked: nothing names a corpus); empty when the store cannot tell
    * cheaply (corpora on a cluster). Opens no corpus and lists no folder.
    */
-  default java.util.Optional<OpenCorporaFootprint> openCorpora() {
-    return java.util.Optional.empty();
+  default Optional<OpenCorporaFootprint> openCorpora() {
+    return Optional.empty();
   }
 
   /**
@@ -149,8 +152,8 @@ public interface Corpora extends Closeable {
    * Empty when the store cannot tell cheaply (corpora on a cluster). Opens no corpus and lists no
    * folder.
    */
-  default java.util.Optional<java.util.List<OpenCorpusFootprint>> openCorpusFootprints() {
-    return java.util.Optional.empty();
+  default Optional<List<OpenCorpusFootprint>> openCorpusFootprints() {
+    return Optional.empty();
   }
 
   /**
@@ -158,8 +161,8 @@ public interface Corpora extends Closeable {
    * opened it, corpora closed for the bound or for being idle), for a server's metrics; names no
    * corpus. Empty when the store keeps no such cache (corpora on a cluster).
    */
-  default java.util.Optional<dev.quarry.engine.CacheCounts> openCorporaCache() {
-    return java.util.Optional.empty();
+  default Optional<CacheCounts> openCorporaCache() {
+    return Optional.empty();
   }
 
   /**

@@ -1,9 +1,11 @@
 package dev.quarry.corpora;
 
+import dev.quarry.corpora.ingest.IngestPipeline;
+import dev.quarry.corpora.opensearch.OpenSearchCorpusStore;
+import dev.quarry.corpora.opensearch.OpenSearchSettings;
+import dev.quarry.corpora.registry.LuceneCorpusStore;
 import dev.quarry.embeddings.Models;
 import dev.quarry.engine.EngineConfig;
-import dev.quarry.corpora.ingest.IngestPipeline;
-import dev.quarry.corpora.registry.LuceneCorpusStore;
 import dev.quarry.extractors.Extractors;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +28,7 @@ public final class CorporaBuilder {
   Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
   Extractors extractors;
   WriteAdmission writeAdmission = WriteAdmission.ALWAYS;
-  dev.quarry.corpora.opensearch.OpenSearchSettings openSearch;
+  OpenSearchSettings openSearch;
 
   CorporaBuilder() {}
 
@@ -83,7 +85,7 @@ public final class CorporaBuilder {
    * Keeps corpora on an OpenSearch cluster instead of the data folder (docs/scale-out.md): any
    * number of servers may then share them. The data folder is not needed for corpora then.
    */
-  public CorporaBuilder openSearch(dev.quarry.corpora.opensearch.OpenSearchSettings settings) {
+  public CorporaBuilder openSearch(OpenSearchSettings settings) {
     this.openSearch = Objects.requireNonNull(settings, "openSearch");
     return this;
   }
@@ -91,7 +93,7 @@ public final class CorporaBuilder {
   /** Opens the data folder (locking it against a second process) and returns the corpora. */
   public Corpora build() {
     if (openSearch != null) {
-      return new LocalCorpora(new dev.quarry.corpora.opensearch.OpenSearchCorpusStore(openSearch, engineConfig, maxOpenCorpora),
+      return new LocalCorpora(new OpenSearchCorpusStore(openSearch, engineConfig, maxOpenCorpora),
           extractors == null ? null : new IngestPipeline(extractors));
     }
     if (dataDir == null) {

@@ -8,6 +8,7 @@ import dev.quarry.corpora.access.Scope;
 import dev.quarry.corpora.ingest.IngestPipeline;
 import dev.quarry.corpora.ingest.IngestRequest;
 import dev.quarry.corpora.registry.CorpusStore;
+import dev.quarry.engine.CacheCounts;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.CorpusSettings;
@@ -18,12 +19,13 @@ import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SearchResult;
+import dev.quarry.engine.SourceChunks;
 import dev.quarry.engine.SourceIds;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceScope;
-import dev.quarry.engine.SourceChunks;
 import dev.quarry.engine.SourceState;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -87,7 +89,7 @@ final class LocalCorpora implements Corpora {
   }
 
   @Override
-  public java.util.Optional<OpenCorporaFootprint> openCorpora() {
+  public Optional<OpenCorporaFootprint> openCorpora() {
     return store.openCorpora();
   }
 
@@ -97,12 +99,12 @@ final class LocalCorpora implements Corpora {
   }
 
   @Override
-  public java.util.Optional<java.util.List<OpenCorpusFootprint>> openCorpusFootprints() {
+  public Optional<List<OpenCorpusFootprint>> openCorpusFootprints() {
     return store.openCorpusFootprints();
   }
 
   @Override
-  public java.util.Optional<dev.quarry.engine.CacheCounts> openCorporaCache() {
+  public Optional<CacheCounts> openCorporaCache() {
     return store.openCorporaCache();
   }
 
@@ -353,7 +355,7 @@ final class LocalCorpora implements Corpora {
   public void close() {
     try {
       store.close();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new QuarryException(ErrorCode.UNAVAILABLE, "closing the corpus store failed", e);
     }
   }

@@ -1,5 +1,7 @@
 package dev.quarry.corpora;
 
+import java.util.Objects;
+
 /**
  * Expert: one open corpus's published revision and what it occupies, for metrics that name
  * corpora when an operator asks for them ({@link Corpora#openCorpusFootprints()}).
@@ -11,6 +13,6 @@ package dev.quarry.corpora;
  */
 public record OpenCorpusFootprint(String name, long revision, int segments, long bytes) {
   public OpenCorpusFootprint {
-    java.util.Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(name, "name");
   }
 }

@@ -1,10 +1,12 @@
 package dev.quarry.engine;
 
+import dev.quarry.engine.index.LuceneCorpusIndex;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Predicate;
 
 /**
@@ -21,7 +23,7 @@ public interface CorpusIndex extends Closeable {
 
   /** Opens (creating when absent) the index of corpus {@code info} in {@code dir}. */
   static CorpusIndex open(Path dir, CorpusInfo info, EngineConfig config) throws IOException {
-    return dev.quarry.engine.index.LuceneCorpusIndex.open(dir, info, config);
+    return LuceneCorpusIndex.open(dir, info, config);
   }
 
   CorpusInfo info();
@@ -43,7 +45,7 @@ public interface CorpusIndex extends Closeable {
   default MutationResult apply(Mutation mutation) {
     try {
       return submit(mutation).join();
-    } catch (java.util.concurrent.CompletionException e) {
+    } catch (CompletionException e) {
       if (e.getCause() instanceof QuarryException q) {
         throw q;
       }
@@ -126,8 +128,8 @@ public interface CorpusIndex extends Closeable {
    *
    * @throws QuarryException UNAVAILABLE when the index is closed
    */
-  default java.util.Optional<IndexFootprint> footprint() {
-    return java.util.Optional.empty();
+  default Optional<IndexFootprint> footprint() {
+    return Optional.empty();
   }
 
   /** Commits and closes the index; later calls fail with UNAVAILABLE. */

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The embedding models a process can run, by model name, and the one pool that embeds passages
@@ -112,6 +113,6 @@ public final class EmbeddingModels {
 
   /** Model names, sorted. */
   public Set<String> names() {
-    return new java.util.TreeSet<>(byName.keySet());
+    return new TreeSet<>(byName.keySet());
   }
 }

@@ -1,5 +1,6 @@
 package dev.quarry.engine;
 
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -36,7 +37,7 @@ public record Receipt(
     INDEXED, UNCHANGED, DELETED, ABSENT;
 
     public String wireName() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 }

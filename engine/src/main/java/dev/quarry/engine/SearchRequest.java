@@ -1,6 +1,7 @@
 package dev.quarry.engine;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -134,7 +135,7 @@ public record SearchRequest(
     OPERATORS;
 
     public String wireName() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
 
     public static Syntax fromWireName(String name, String field) {
@@ -249,7 +250,7 @@ public record SearchRequest(
 
     /** The wire name: {@code lexical}, {@code semantic}, {@code hybrid}. */
     public String wireName() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
 
     public static Mode fromWireName(String name, String field) {
@@ -296,7 +297,7 @@ public record SearchRequest(
       RRF;
 
       public String wireName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
       }
 
       public static Method fromWireName(String name, String field) {

@@ -2,6 +2,7 @@ package dev.quarry.engine;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ public final class Sha256 {
   public static String ofFile(Path file) throws IOException {
     MessageDigest digest = newDigest();
     try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
-      in.transferTo(java.io.OutputStream.nullOutputStream());
+      in.transferTo(OutputStream.nullOutputStream());
     }
     return hex(digest);
   }

@@ -1,5 +1,6 @@
 package dev.quarry.engine;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 
@@ -70,7 +71,7 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
 
   /** Checks the ids are distinct: a source may appear once per mutation. */
   static void checkDistinct(List<? extends SourceOperation> ops) {
-    java.util.HashSet<String> seen = new java.util.HashSet<>();
+    HashSet<String> seen = new HashSet<>();
     for (int i = 0; i < ops.size(); i++) {
       SourceOperation op = Objects.requireNonNull(ops.get(i), "operation");
       if (!seen.add(op.source())) {

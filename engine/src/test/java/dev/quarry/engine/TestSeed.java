@@ -63,7 +63,9 @@ public final class TestSeed implements ParameterResolver, TestExecutionException
 
   @Override
   public Random resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    return random(testName(context));
+    String test = testName(context);
+    System.out.println(test + " randomized with " + replay());
+    return random(test);
   }
 
   @Override

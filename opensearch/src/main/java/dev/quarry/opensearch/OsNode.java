@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.opensearch.Version;
 
 /**
  * Starts a real OpenSearch node (no Bootstrap, no security policy) whose "modules" are
@@ -47,7 +48,7 @@ public final class OsNode {
             List<PluginInfo> infos = new ArrayList<>();
             for (Class<? extends Plugin> p : plugins) {
                 String name = p == QuarryScoringPlugin.class ? QuarryScoringPlugin.NAME : p.getName();
-                infos.add(new PluginInfo(name, "classpath plugin", "NA", org.opensearch.Version.CURRENT,
+                infos.add(new PluginInfo(name, "classpath plugin", "NA", Version.CURRENT,
                     "21", p.getName(), null, List.of(), false));
             }
             return infos;

@@ -2,6 +2,7 @@ package dev.quarry.api.routes;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.RequestIds;
 import dev.quarry.api.wire.ErrorEnvelope;
 import dev.quarry.api.wire.HttpStatuses;
 import dev.quarry.engine.ErrorCode;
@@ -153,6 +154,6 @@ public final class ErrorResponses {
 
   /** The request's id when the host bound one (dev.quarry.api.RequestIds), so the answer's X-Request-Id finds the log. */
   private static String reference() {
-    return dev.quarry.api.RequestIds.currentOrRandom();
+    return RequestIds.currentOrRandom();
   }
 }

@@ -1,5 +1,6 @@
 package dev.quarry.api.routes;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.wire.ProtocolHeaders;
@@ -31,7 +32,7 @@ public final class Responses {
     ctx.contentType("application/json");
     try {
       ctx.result(mapper.writeValueAsBytes(body));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException("a response tree could not be written", e);
     }
   }

@@ -2,6 +2,7 @@ package dev.quarry.api.routes;
 
 import dev.quarry.api.wire.Feature;
 import dev.quarry.corpora.Corpora;
+import dev.quarry.corpora.jobs.IngestJobs;
 import java.util.List;
 
 /** The table of retrieval endpoints: every path below {@link #PREFIX}, its feature, kind and handler. */
@@ -42,7 +43,7 @@ public final class RetrievalRoutes {
    * @param jobs the jobs, or null when the host runs none
    * @param ocrOffered whether the host advertises the feature {@code ocr} (a job's {@code ocr: auto} needs it)
    */
-  public static List<Route> jobs(dev.quarry.corpora.jobs.IngestJobs jobs, boolean ocrOffered) {
+  public static List<Route> jobs(IngestJobs jobs, boolean ocrOffered) {
     return JobRoutes.over(jobs, ocrOffered);
   }
 }

@@ -1,5 +1,6 @@
 package dev.quarry.api.runs;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -154,7 +155,7 @@ final class AguiEvents {
   private String json(JsonNode node) {
     try {
       return mapper.writeValueAsString(node);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException("a tree always writes", e);
     }
   }

@@ -1,5 +1,6 @@
 package dev.quarry.api.wire;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -23,7 +24,7 @@ public final class CanonicalJson {
   public static String canonical(ObjectMapper mapper, JsonNode value) {
     try {
       return mapper.writeValueAsString(sorted(value));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException("a parsed JSON tree could not be written back", e);
     }
   }

@@ -3,9 +3,9 @@ package dev.quarry.api.wire;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.corpora.ingest.IngestRequest;
+import dev.quarry.corpora.ingest.OcrChoice;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.QuarryException;
-import dev.quarry.extractors.ocr.OcrMode;
 import java.util.Set;
 
 /**
@@ -38,7 +38,7 @@ public record IngestRequests(String corpus, IngestRequest request) {
     String mediaType = WireValues.mediaType(body);
     var metadata = WireValues.metadata(body, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES));
     Long expected = body.optionalLong("expectedRevision", 0, Long.MAX_VALUE);
-    OcrMode ocr = WireValues.ocr(body);
+    OcrChoice ocr = WireValues.ocr(body);
     return new IngestRequests(corpus,
         new IngestRequest(source, title, metadata, mediaType, expected, corpusId, fileName, ocr));
   }
@@ -48,8 +48,8 @@ public record IngestRequests(String corpus, IngestRequest request) {
    * server that does not advertise the feature {@code ocr}: a validation error, checked right after
    * the request is read and before grants, for single ingests and jobs alike.
    */
-  public static void requireOcrOffered(OcrMode ocr, String field, boolean offered) {
-    if (ocr == OcrMode.AUTO && !offered) {
+  public static void requireOcrOffered(OcrChoice ocr, String field, boolean offered) {
+    if (ocr == OcrChoice.AUTO && !offered) {
       throw QuarryException.invalid(field, "this server does not offer OCR (the feature 'ocr' is not advertised);"
           + " leave " + field + " out or set it to 'off'");
     }

@@ -1,12 +1,12 @@
 package dev.quarry.api.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.quarry.corpora.ingest.OcrChoice;
 import dev.quarry.corpora.jobs.IngestJobs;
 import dev.quarry.corpora.jobs.JobFile;
 import dev.quarry.corpora.jobs.JobListPage;
 import dev.quarry.corpora.jobs.JobState;
 import dev.quarry.engine.QuarryException;
-import dev.quarry.extractors.ocr.OcrMode;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -36,7 +36,7 @@ public final class JobRequests {
    *
    * @param ocr the OCR choice for the job's files (each may name its own), or null for the server's setting
    */
-  public record Create(String corpus, String corpusId, OcrMode ocr) {
+  public record Create(String corpus, String corpusId, OcrChoice ocr) {
     public static Create read(WireObject body) {
       body.allowOnly(Set.of("corpus", "corpusId", "ocr"));
       return new Create(WireValues.corpus(body), WireValues.corpusId(body), WireValues.ocr(body));
@@ -141,12 +141,12 @@ public final class JobRequests {
    *
    * @param ocr the OCR choice for the job's files (each may name its own), or null for the server's setting
    */
-  public record Submit(String corpus, String corpusId, OcrMode ocr, List<JobFile> files) {
+  public record Submit(String corpus, String corpusId, OcrChoice ocr, List<JobFile> files) {
     public static Submit read(WireObject body, Limits limits) {
       body.allowOnly(Set.of("corpus", "corpusId", "ocr", "files"));
       String corpus = WireValues.corpus(body);
       String corpusId = WireValues.corpusId(body);
-      OcrMode ocr = WireValues.ocr(body);
+      OcrChoice ocr = WireValues.ocr(body);
       return new Submit(corpus, corpusId, ocr, readFiles(body, limits));
     }
 

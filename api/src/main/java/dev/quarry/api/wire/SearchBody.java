@@ -9,6 +9,7 @@ import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceIds;
 import dev.quarry.engine.SourceScope;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -99,7 +100,7 @@ public record SearchBody(String corpus, String corpusId, SearchRequest request) 
       return List.of();
     }
     List<SearchRequest.Facet> out = new ArrayList<>(items.size());
-    Set<String> seen = new java.util.HashSet<>();
+    Set<String> seen = new HashSet<>();
     for (int i = 0; i < items.size(); i++) {
       String path = body.pathOf("facets") + "[" + i + "]";
       JsonNode item = items.get(i);

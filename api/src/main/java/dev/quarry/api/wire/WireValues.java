@@ -1,10 +1,10 @@
 package dev.quarry.api.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.quarry.corpora.ingest.OcrChoice;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.QuarryException;
-import dev.quarry.extractors.ocr.OcrMode;
 import dev.quarry.engine.SourceIds;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -50,12 +50,12 @@ final class WireValues {
    * {@code ocr}: {@code auto} or {@code off}, or null when absent (the server's setting, or for a
    * job's file, the job's choice).
    */
-  static OcrMode ocr(WireObject o) {
+  static OcrChoice ocr(WireObject o) {
     String value = o.optionalString("ocr");
     if (value == null) {
       return null;
     }
-    OcrMode mode = OcrMode.fromWireName(value);
+    OcrChoice mode = OcrChoice.fromWireName(value);
     if (mode == null) {
       throw QuarryException.invalid(o.pathOf("ocr"), o.pathOf("ocr") + " must be 'auto' or 'off'; got '"
           + (value.length() > 20 ? value.substring(0, 20) + "..." : value) + "'");

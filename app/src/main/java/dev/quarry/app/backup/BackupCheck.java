@@ -5,6 +5,7 @@ import dev.quarry.app.backup.BackupMismatchException.Kind;
 import dev.quarry.app.backup.BackupMismatchException.Mismatch;
 import dev.quarry.corpora.CorpusBackup;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -30,7 +31,7 @@ final class BackupCheck {
   /**
    * @throws BackupMismatchException naming every difference found
    */
-  static void check(java.nio.file.Path backupDir, BackupManifest manifest) throws IOException {
+  static void check(Path backupDir, BackupManifest manifest) throws IOException {
     BackupContents found = BackupContents.list(backupDir);
     List<Mismatch> mismatches = new ArrayList<>();
     // Entries already named (a whole corpus folder, say) are not named again file by file.

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.corpora.CorpusBackup;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -89,7 +90,7 @@ public record BackupManifest(String name, Instant createdAt, String serverVersio
     JsonNode root;
     try {
       root = MAPPER.readTree(backupDir.resolve(FILE).toFile());
-    } catch (NoSuchFileException | java.io.FileNotFoundException e) {
+    } catch (NoSuchFileException | FileNotFoundException e) {
       throw new IllegalArgumentException(backupDir + " is not a Quarry backup: it has no " + FILE
           + " (an interrupted backup has none either)");
     }

@@ -13,6 +13,7 @@ import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -22,8 +23,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
@@ -115,7 +118,7 @@ public final class Backups {
     if (names.isEmpty()) {
       throw QuarryException.invalid("corpora", "corpora must name at least one corpus; omit it to back up every corpus");
     }
-    java.util.Set<String> seen = new java.util.HashSet<>();
+    Set<String> seen = new HashSet<>();
     for (int i = 0; i < names.size(); i++) {
       String field = "corpora[" + i + "]";
       CorpusInfo.checkName(names.get(i), field);
@@ -153,7 +156,7 @@ public final class Backups {
       FileCopies.fsyncDir(partial);
       try {
         Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
-      } catch (FileAlreadyExistsException | java.nio.file.DirectoryNotEmptyException e) {
+      } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
         throw exists(name);
       }
       FileCopies.fsyncDir(directory);

@@ -9,6 +9,7 @@ import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
 import dev.quarry.engine.EngineConfig;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,8 +84,8 @@ public final class Restore {
               + expected.corpusId() + " at revision " + expected.revision() + "; the backup is damaged");
         }
       }
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }

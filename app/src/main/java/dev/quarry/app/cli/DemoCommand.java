@@ -1,16 +1,16 @@
 package dev.quarry.app.cli;
 
 import dev.quarry.app.server.QuarryServer;
+import dev.quarry.app.server.ServerConfig;
+import dev.quarry.app.server.TokenAuthenticator;
 import dev.quarry.client.ApiException;
 import dev.quarry.client.Document;
 import dev.quarry.client.QuarryClient;
 import dev.quarry.client.Settings;
-import dev.quarry.embeddings.Models;
-import dev.quarry.app.server.ServerConfig;
-import dev.quarry.app.server.TokenAuthenticator;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
+import dev.quarry.embeddings.Models;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -74,7 +75,7 @@ final class DemoCommand implements Callable<Integer> {
 
   private static void deleteTree(Path dir) {
     try (var paths = Files.walk(dir)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     } catch (IOException | UncheckedIOException e) {
       System.err.println("quarry demo: could not remove " + dir + ": " + e.getMessage());
     }

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 
 /** The document files named on a command line, each with the source id it becomes. */
@@ -27,7 +28,7 @@ final class DocumentFiles {
   }
 
   static String declaredType(Path file) {
-    String name = file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
     if (name.endsWith(".md") || name.endsWith(".markdown")) {
       return "text/markdown";
     }

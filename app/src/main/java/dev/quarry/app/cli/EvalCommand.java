@@ -8,21 +8,23 @@ import dev.quarry.app.eval.Evaluation;
 import dev.quarry.app.eval.ReportFormat;
 import dev.quarry.embeddings.Models;
 import dev.quarry.engine.CorpusSettings;
-import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.SearchRequest;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import org.apache.lucene.util.IOUtils;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import org.apache.lucene.util.IOUtils;
 
 /**
  * {@code quarry eval COLLECTION_DIR}: measures ranking quality on a BEIR-format collection through
@@ -80,7 +82,7 @@ public final class EvalCommand implements Callable<Integer> {
   @Option(names = "--mode", paramLabel = "MODE", split = ",",
       description = "lexical, semantic or hybrid; several, comma-separated, evaluate one index in each"
           + " (default: hybrid with --model, else lexical).")
-  private java.util.List<String> modes;
+  private List<String> modes;
 
   @Option(names = "--semantic-weight", paramLabel = "W",
       description = "Hybrid: the semantic side's share in the convex combination (default: "
@@ -91,7 +93,7 @@ public final class EvalCommand implements Callable<Integer> {
       description = "Hybrid: convex (default), convex:W (semantic weight W for this run), convex:NORM or"
           + " convex:W:NORM (NORM: minmax or theoretical) or rrf; several, comma-separated, evaluate one"
           + " index with each.")
-  private java.util.List<String> fusion;
+  private List<String> fusion;
 
   @Option(names = "--per-query", description = "With --json: each query's scores too.")
   private boolean perQuery;
@@ -115,9 +117,9 @@ public final class EvalCommand implements Callable<Integer> {
     if (queries != null && queries < 1) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--queries must be at least 1; got " + queries);
     }
-    java.util.List<SearchRequest.Mode> searchModes = new java.util.ArrayList<>();
-    java.util.List<EvalReport> reports;
-    java.util.List<SearchRequest.Fusion> fusionOptions = new java.util.ArrayList<>();
+    List<SearchRequest.Mode> searchModes = new ArrayList<>();
+    List<EvalReport> reports;
+    List<SearchRequest.Fusion> fusionOptions = new ArrayList<>();
     try {
       if (modes == null || modes.isEmpty()) {
         searchModes.add(null);

@@ -1,6 +1,8 @@
 package dev.quarry.app.cli;
 
 import java.io.PrintStream;
+import java.util.Locale;
+import java.util.function.LongSupplier;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -28,7 +30,7 @@ abstract class IngestProgress implements AutoCloseable {
   public abstract void close();
 
   static String megabytes(long bytes) {
-    return String.format(java.util.Locale.ROOT, "%.1f MB", bytes / 1_000_000.0);
+    return String.format(Locale.ROOT, "%.1f MB", bytes / 1_000_000.0);
   }
 
   private static final class Bar extends IngestProgress {
@@ -60,13 +62,13 @@ abstract class IngestProgress implements AutoCloseable {
   static final class Lines extends IngestProgress {
     private final PrintStream err;
     private final int files;
-    private final java.util.function.LongSupplier clock;
+    private final LongSupplier clock;
     private long lastLine;
     private int done;
     private long bytes;
     private int failed;
 
-    Lines(PrintStream err, int files, java.util.function.LongSupplier clock) {
+    Lines(PrintStream err, int files, LongSupplier clock) {
       this.err = err;
       this.files = files;
       this.clock = clock;

@@ -3,6 +3,7 @@ package dev.quarry.app.cli;
 import dev.quarry.client.Job;
 import java.io.PrintWriter;
 import java.util.Iterator;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,7 +51,7 @@ final class JobsCommand implements Callable<Integer> {
   static String line(Job job) {
     Job.Counts counts = job.counts();
     String failed = counts.failed() > 0 ? ", " + counts.failed() + " failed" : "";
-    return String.format(java.util.Locale.ROOT, "%-28s %-20s %-10s %d/%d files%s  created %s", job.id(), job.corpus(),
+    return String.format(Locale.ROOT, "%-28s %-20s %-10s %d/%d files%s  created %s", job.id(), job.corpus(),
         job.state(), counts.done(), counts.files(), failed, job.createdAt());
   }
 }

@@ -5,6 +5,7 @@ import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
 import dev.quarry.corpora.ingest.IngestRequest;
+import dev.quarry.corpora.ingest.OcrChoice;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.IngestReport;
 import dev.quarry.engine.MutationResult;
@@ -25,7 +26,8 @@ final class LocalIngester implements DocumentIngester {
 
   private final Extractors extractors;
   private final Corpora corpora;
-  private final OcrMode ocr;
+  /** Each request's OCR choice, the same as the extractors' mode (null: theirs, off). */
+  private final OcrChoice ocr;
 
   /**
    * @param workers extraction worker processes
@@ -35,7 +37,7 @@ final class LocalIngester implements DocumentIngester {
    *     OCR is asked for and Tesseract with English data is not installed
    */
   LocalIngester(Path data, int workers, OcrMode ocr) {
-    this.ocr = ocr;
+    this.ocr = ocr == null ? null : OcrChoice.fromWireName(ocr.wireName());
     this.extractors = Extractors.builder().workers(workers).ocr(ocr == null ? OcrMode.OFF : ocr).build();
     try {
       if (ocr == OcrMode.AUTO && !extractors.ocrAvailable()) {

@@ -8,6 +8,7 @@ import java.net.ConnectException;
 import java.net.http.HttpTimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -44,9 +45,9 @@ public final class QuarryCli implements Runnable {
   public static CommandLine commandLine() {
     // The engine and the corpora log through java.util.logging: their lines go to the same backend,
     // in the same format (text or JSON), as everything else.
-    if (!org.slf4j.bridge.SLF4JBridgeHandler.isInstalled()) {
-      org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
-      org.slf4j.bridge.SLF4JBridgeHandler.install();
+    if (!SLF4JBridgeHandler.isInstalled()) {
+      SLF4JBridgeHandler.removeHandlersForRootLogger();
+      SLF4JBridgeHandler.install();
     }
     LUCENE_VECTORIZATION.setLevel(Level.SEVERE);
     CommandLine commandLine = new CommandLine(new QuarryCli());

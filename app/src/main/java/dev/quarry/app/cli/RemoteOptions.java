@@ -4,6 +4,7 @@ import dev.quarry.client.QuarryClient;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.Locale;
 import picocli.CommandLine.Option;
 
 /**
@@ -42,7 +43,7 @@ final class RemoteOptions {
   static String checkedUrl(String url) {
     try {
       URI uri = new URI(url);
-      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
       if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null) {
         return url;
       }

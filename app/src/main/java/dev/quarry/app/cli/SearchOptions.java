@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.quarry.client.SearchRequest;
 import dev.quarry.client.Settings;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -154,7 +155,7 @@ final class SearchOptions {
   /** {@code --normalization}: one the client can send, in any case. */
   private static Settings.Normalization knownNormalization(String value) {
     return Settings.Normalization.named(value).orElseThrow(() -> new UsageException("--normalization must be one of "
-        + String.join(", ", java.util.Arrays.stream(Settings.Normalization.values()).map(Settings.Normalization::wireName)
+        + String.join(", ", Arrays.stream(Settings.Normalization.values()).map(Settings.Normalization::wireName)
             .toList()) + "; got '" + value + "'"));
   }
 
@@ -165,7 +166,7 @@ final class SearchOptions {
         return e;
       }
     }
-    List<String> names = java.util.Arrays.stream(type.getEnumConstants()).map(e -> e.name().toLowerCase(Locale.ROOT))
+    List<String> names = Arrays.stream(type.getEnumConstants()).map(e -> e.name().toLowerCase(Locale.ROOT))
         .toList();
     throw new UsageException(option + " must be one of " + String.join(", ", names) + "; got '" + value + "'");
   }

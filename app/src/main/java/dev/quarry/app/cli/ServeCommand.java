@@ -7,6 +7,7 @@ import dev.quarry.app.server.ServerConfig;
 import dev.quarry.app.server.TokenReloader;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -68,7 +69,7 @@ final class ServeCommand implements Callable<Integer> {
     authenticator.reloadOnHangup();
     ServerConfig serverSettings = settings;
     return Serving.serveUntilStopped(() -> QuarryServer.start(data, host, port, authenticator, serverSettings),
-        server -> org.slf4j.LoggerFactory.getLogger(ServeCommand.class).info("web console: {}", server.consoleUrl()),
+        server -> LoggerFactory.getLogger(ServeCommand.class).info("web console: {}", server.consoleUrl()),
         authenticator::close);
   }
 }

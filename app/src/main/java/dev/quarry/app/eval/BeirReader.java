@@ -1,5 +1,6 @@
 package dev.quarry.app.eval;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
@@ -111,7 +112,7 @@ public final class BeirReader {
         JsonNode node;
         try {
           node = json.readTree(line);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
           throw new IllegalArgumentException(where + ": not a JSON object: " + e.getOriginalMessage());
         }
         if (node == null || !node.isObject()) {

@@ -7,9 +7,11 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 
 /**
@@ -78,7 +80,7 @@ public record EvalIndex(String collection, String corpusId, int documents, long 
       }
     }
     try {
-      return new EvalIndex(p.getProperty("collection", ""), java.util.Objects.requireNonNull(
+      return new EvalIndex(p.getProperty("collection", ""), Objects.requireNonNull(
           p.getProperty("corpusId"), "no corpusId"), Integer.parseInt(p.getProperty("documents")),
           Long.parseLong(p.getProperty("chunks")), Duration.ofMillis(Long.parseLong(p.getProperty("indexingMs"))),
           settings);
@@ -99,7 +101,7 @@ public record EvalIndex(String collection, String corpusId, int documents, long 
     try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
       p.store(out, "an index built by quarry eval; reused by a later eval with the same index settings");
     }
-    Files.move(tmp, dir.resolve(FILE), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    Files.move(tmp, dir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE);
   }
 
   /**

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -56,8 +57,8 @@ public final class Evaluation {
    */
   public EvalReport run(BeirCollection collection, CorpusSettings settings, Path indexDir, int maxQueries)
       throws IOException {
-    return run(collection, settings, indexDir, maxQueries, java.util.Collections.singletonList(null),
-        java.util.Collections.singletonList(null)).get(0);
+    return run(collection, settings, indexDir, maxQueries, Collections.singletonList(null),
+        Collections.singletonList(null)).get(0);
   }
 
   /**
@@ -106,7 +107,7 @@ public final class Evaluation {
         SearchRequest.Mode effective = mode != null ? mode
             : info.settings().hasEmbedding() ? SearchRequest.Mode.HYBRID : SearchRequest.Mode.LEXICAL;
         for (SearchRequest.Fusion fusion : effective == SearchRequest.Mode.HYBRID ? fusions
-            : java.util.Collections.<SearchRequest.Fusion>singletonList(null)) {
+            : Collections.<SearchRequest.Fusion>singletonList(null)) {
         List<QueryScores> scores = new ArrayList<>(queries.size());
         start = System.nanoTime();
         for (BeirQuery query : queries) {

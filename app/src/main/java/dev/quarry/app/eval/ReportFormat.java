@@ -3,7 +3,9 @@ package dev.quarry.app.eval;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quarry.engine.CorpusSettings;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -77,7 +79,7 @@ public final class ReportFormat {
     out.put("indexingMs", r.indexing().toMillis());
     out.put("searchingMs", r.searching().toMillis());
     if (perQuery) {
-      java.util.List<Map<String, Object>> queries = new java.util.ArrayList<>();
+      List<Map<String, Object>> queries = new ArrayList<>();
       for (QueryScores q : r.perQuery()) {
         Map<String, Object> one = new LinkedHashMap<>();
         one.put("query", q.queryId());

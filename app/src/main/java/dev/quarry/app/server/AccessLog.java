@@ -1,11 +1,13 @@
 package dev.quarry.app.server;
 
+import dev.quarry.app.logging.JsonLineLayout;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.RequestLog;
 import org.eclipse.jetty.server.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Records every answered request in the {@link Metrics} and logs one line for it, written when the answer is complete (streamed answers included), on
@@ -42,8 +44,8 @@ final class AccessLog implements RequestLog {
     String subject = tag == null || tag.subject() == null ? "-" : tag.subject();
     long ms = tag == null ? -1 : TimeUnit.NANOSECONDS.toMillis(nanos);
     // Written after the request's own threads let go of it: the id is bound again for this line.
-    try (org.slf4j.MDC.MDCCloseable logged = tag == null ? null
-        : org.slf4j.MDC.putCloseable(dev.quarry.app.logging.JsonLineLayout.REQUEST_ID, tag.id())) {
+    try (MDC.MDCCloseable logged = tag == null ? null
+        : MDC.putCloseable(JsonLineLayout.REQUEST_ID, tag.id())) {
       LOG.info("method={} path={} status={} bytes={} ms={} subject={}", request.getMethod(),
           printable(request.getHttpURI().getPath()), response.getStatus(), Response.getContentBytesWritten(response),
           ms, subject);

@@ -2,6 +2,7 @@ package dev.quarry.app.server;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -86,12 +87,12 @@ final class Metrics implements AutoCloseable {
   }
 
   /** Adds {@code binder}'s meters (the engine's) to the registry. */
-  void bind(io.micrometer.core.instrument.binder.MeterBinder binder) {
+  void bind(MeterBinder binder) {
     binder.bindTo(registry);
   }
 
   /** Adds {@code binder}'s meters, and runs {@code refresh} before each scrape (to set their rows). */
-  void bind(io.micrometer.core.instrument.binder.MeterBinder binder, Runnable refresh) {
+  void bind(MeterBinder binder, Runnable refresh) {
     binder.bindTo(registry);
     beforeScrape.add(refresh);
   }

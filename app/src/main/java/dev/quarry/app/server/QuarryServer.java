@@ -6,11 +6,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.OpenApiDocument;
 import dev.quarry.api.QuarryPlugin;
+import dev.quarry.api.console.ConsoleAssets;
 import dev.quarry.api.routes.Authentication;
+import dev.quarry.api.routes.Endpoint;
 import dev.quarry.api.routes.ErrorResponses;
-import dev.quarry.api.routes.Responses;
 import dev.quarry.api.routes.IngestEndpoint;
 import dev.quarry.api.routes.JobUploadEndpoint;
+import dev.quarry.api.routes.Responses;
 import dev.quarry.api.routes.RetrievalRoutes;
 import dev.quarry.api.runs.AguiCapabilities;
 import dev.quarry.api.runs.AguiEndpoint;
@@ -18,20 +20,30 @@ import dev.quarry.api.runs.RunsEndpoint;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.StrictJson;
-import dev.quarry.api.console.ConsoleAssets;
+import dev.quarry.app.backup.Backups;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorporaBuilder;
 import dev.quarry.corpora.jobs.IngestJobs;
+import dev.quarry.engine.EmbeddingModels;
+import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.SearchCaches;
 import dev.quarry.extractors.Extractors;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import jakarta.servlet.DispatcherType;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,7 +103,7 @@ public final class QuarryServer implements AutoCloseable {
         : null;
     Corpora corpora;
     EngineMetrics engineMetrics = new EngineMetrics();
-    dev.quarry.engine.EngineConfig engineConfig = config.engineConfig(engineMetrics);
+    EngineConfig engineConfig = config.engineConfig(engineMetrics);
     try {
       CorporaBuilder builder = Corpora.builder().dataDir(dataDir).engineConfig(engineConfig)
           .maxOpenCorpora(config.maxOpenCorpora())
@@ -127,18 +139,17 @@ public final class QuarryServer implements AutoCloseable {
 
   /** As {@link #start(Corpora, String, int, Authenticator, ServerConfig)}, with a connection idle timeout (null: Jetty's). */
   static QuarryServer start(Corpora corpora, String host, int port, Authenticator tokens,
-      ServerConfig config, java.time.Duration idleTimeout) {
+      ServerConfig config, Duration idleTimeout) {
     return start(corpora, null, null, null, host, port, tokens, config, null, null, null, idleTimeout);
   }
 
   /** Serves {@code corpora}; the server closes it, then {@code extractors} (may be null), on {@link #close}. */
   private static QuarryServer start(Corpora corpora, Extractors extractors, IngestJobs jobs, Path dataDir, String host,
       int port, Authenticator tokenFile, ServerConfig config, EngineMetrics engineMetrics,
-      dev.quarry.engine.EmbeddingModels models, dev.quarry.engine.SearchCaches searchCaches,
-      java.time.Duration idleTimeout) {
+      EmbeddingModels models, SearchCaches searchCaches, Duration idleTimeout) {
     Readiness readiness = new Readiness(dataDir, config.minFreeDiskMiB() * 1024 * 1024);
     Metrics metrics = new Metrics(endpoints(corpora), readiness, config.metricsTokenSha256() == null ? null
-        : java.util.HexFormat.of().parseHex(config.metricsTokenSha256()));
+        : HexFormat.of().parseHex(config.metricsTokenSha256()));
     if (engineMetrics != null) {
       metrics.bind(engineMetrics);
     }
@@ -175,8 +186,8 @@ public final class QuarryServer implements AutoCloseable {
     });
     EdgeFilter edge = new EdgeFilter(new Cors(config.corsOrigins()), mapper);
     BackupEndpoint backup = new BackupEndpoint(tokens, config.limits(), json,
-        config.backupDirectory() == null || dataDir == null ? null : new dev.quarry.app.backup.Backups(corpora,
-            dataDir, config.backupDirectory(), ServerVersion.VERSION, java.time.Clock.systemUTC()));
+        config.backupDirectory() == null || dataDir == null ? null : new Backups(corpora,
+            dataDir, config.backupDirectory(), ServerVersion.VERSION, Clock.systemUTC()));
     Javalin app = Javalin.create(c -> {
       c.startup.showJavalinBanner = false;
       // A bounded number of threads. Jetty needs its task queue unbounded (it queues its own
@@ -285,21 +296,21 @@ public final class QuarryServer implements AutoCloseable {
    * unknown route, 404, or a route that reads none), or refused by its endpoint's checks before the
    * body (version, authentication, feature, content type).
    */
-  private static boolean answeredWithoutBody(org.eclipse.jetty.server.Request request, QuarryPlugin plugin,
+  private static boolean answeredWithoutBody(Request request, QuarryPlugin plugin,
       BackupEndpoint backup) {
-    String path = org.eclipse.jetty.server.Request.getPathInContext(request);
+    String path = Request.getPathInContext(request);
     if (path.length() > 1 && path.endsWith("/")) {
       path = path.substring(0, path.length() - 1); // routed as without it
     }
     String method = request.getMethod();
-    dev.quarry.api.routes.Endpoint endpoint = "POST".equals(method) && BackupEndpoint.PATH.equals(path)
+    Endpoint endpoint = "POST".equals(method) && BackupEndpoint.PATH.equals(path)
         ? backup : plugin.bodyEndpoint(method, path);
     return endpoint == null || endpoint.refusesBeforeBody(name -> request.getHeaders().get(name));
   }
 
   /** The server's own paths, each its own endpoint label in the metrics. */
-  static java.util.Set<String> endpoints(Corpora corpora) {
-    java.util.Set<String> paths = new java.util.HashSet<>(java.util.List.of("/v1/protocol", "/healthz", "/readyz",
+  static Set<String> endpoints(Corpora corpora) {
+    Set<String> paths = new HashSet<>(List.of("/v1/protocol", "/healthz", "/readyz",
         Metrics.PATH, OpenApiDocument.PATH, RunsEndpoint.PATH, AguiEndpoint.PATH, AguiCapabilities.PATH,
         BackupEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH));
     RetrievalRoutes.over(corpora).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));

@@ -1,6 +1,7 @@
 package dev.quarry.app.server;
 
 import dev.quarry.api.Authenticator;
+import dev.quarry.app.logging.JsonLineLayout;
 import dev.quarry.corpora.access.Access;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -9,6 +10,7 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import java.io.IOException;
 import java.util.Optional;
+import org.slf4j.MDC;
 
 /**
  * Binds the request's id to the request thread while it serves the request, so an internal
@@ -32,9 +34,10 @@ final class RequestScope implements Filter {
       return;
     }
     SERVING.set(tag);
+    // qualified: this package has a RequestIds of its own
     try (dev.quarry.api.RequestIds.Scope bound = dev.quarry.api.RequestIds.bind(tag.id());
-        org.slf4j.MDC.MDCCloseable logged = org.slf4j.MDC.putCloseable(
-            dev.quarry.app.logging.JsonLineLayout.REQUEST_ID, tag.id())) {
+        MDC.MDCCloseable logged = MDC.putCloseable(
+            JsonLineLayout.REQUEST_ID, tag.id())) {
       chain.doFilter(request, response);
     } finally {
       SERVING.remove();

@@ -3,22 +3,28 @@ package dev.quarry.app.server;
 import dev.quarry.api.QuarryPluginConfig;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limit;
-import dev.quarry.extractors.ocr.OcrMode;
 import dev.quarry.api.wire.Limits;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.api.wire.WireObject;
 import dev.quarry.corpora.CorporaBuilder;
 import dev.quarry.corpora.FileErrors;
 import dev.quarry.corpora.jobs.JobSettings;
+import dev.quarry.corpora.opensearch.OpenSearchSettings;
 import dev.quarry.embeddings.Models;
 import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.EngineListener;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.extractors.ocr.OcrMode;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -62,7 +68,7 @@ public record ServerConfig(
     Path backupDirectory,
     long writeMinFreeDiskMiB,
     LogFormat logFormat,
-    dev.quarry.corpora.opensearch.OpenSearchSettings openSearch,
+    OpenSearchSettings openSearch,
     JobSettings jobs) {
   /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
   public static final int DEFAULT_MAX_THREADS = 128;
@@ -110,7 +116,7 @@ public record ServerConfig(
   public ServerConfig {
     corsOrigins = List.copyOf(corsOrigins);
     features = Set.copyOf(features);
-    java.util.Objects.requireNonNull(logFormat, "logFormat");
+    Objects.requireNonNull(logFormat, "logFormat");
     if (metricsCorpusLabels < 0 || metricsCorpusLabels > MAX_METRICS_CORPUS_LABELS) {
       throw new IllegalArgumentException("metrics.corpusLabels must be between 0 and " + MAX_METRICS_CORPUS_LABELS
           + "; got " + metricsCorpusLabels);
@@ -173,7 +179,7 @@ public record ServerConfig(
           throw QuarryException.invalid(metrics.pathOf("tokenSha256"),
               "tokenSha256 must be 64 hex digits, the SHA-256 of the token scrapers send");
         }
-        metricsToken = metricsToken.toLowerCase(java.util.Locale.ROOT);
+        metricsToken = metricsToken.toLowerCase(Locale.ROOT);
         corpusLabels = metrics.optionalInt("corpusLabels", 0, MAX_METRICS_CORPUS_LABELS);
       }
       WireObject backup = root.optionalObject("backup");
@@ -183,7 +189,7 @@ public record ServerConfig(
         String dir = backup.requireString("directory");
         try {
           backupDirectory = Path.of(dir);
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
           throw QuarryException.invalid(backup.pathOf("directory"), "not a path: " + e.getMessage());
         }
         if (!backupDirectory.isAbsolute()) {
@@ -196,7 +202,7 @@ public record ServerConfig(
         storage.allowOnly(Set.of("minFreeDiskMiB"));
       }
       Long writeFloor = storage == null ? null : storage.optionalLong("minFreeDiskMiB", 0, 1L << 40);
-      dev.quarry.corpora.opensearch.OpenSearchSettings openSearch =
+      OpenSearchSettings openSearch =
           StoreConfig.openSearch(root.optionalObject("store"));
       if (writeFloor != null && openSearch != null) {
         // The floor guards the data folder's disk, where the cluster keeps no corpus: a value set
@@ -337,7 +343,7 @@ public record ServerConfig(
     if (limits == null) {
       return Limits.DEFAULT;
     }
-    java.util.EnumMap<Limit, Long> overrides = new java.util.EnumMap<>(Limit.class);
+    EnumMap<Limit, Long> overrides = new EnumMap<>(Limit.class);
     for (String name : limits.fieldNames()) {
       Limit limit = Limit.fromWireName(name);
       if (limit == null) {
@@ -354,11 +360,11 @@ public record ServerConfig(
 
   /** The engine settings this configuration implies. */
   public EngineConfig engineConfig() {
-    return engineConfig(dev.quarry.engine.EngineListener.NONE);
+    return engineConfig(EngineListener.NONE);
   }
 
   /** The engine settings this configuration implies, telling {@code listener} of the engine's work. */
-  public EngineConfig engineConfig(dev.quarry.engine.EngineListener listener) {
+  public EngineConfig engineConfig(EngineListener listener) {
     return EngineConfig.builder().retainedRevisions(retainedRevisions).idempotencyRetention(idempotencyRetention)
         .embeddingModels(Models.all()).listener(listener).build();
   }

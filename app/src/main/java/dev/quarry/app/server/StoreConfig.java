@@ -1,5 +1,7 @@
 package dev.quarry.app.server;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.wire.WireObject;
 import dev.quarry.corpora.opensearch.ClusterSecurity;
 import dev.quarry.corpora.opensearch.OpenSearchSettings;
@@ -115,10 +117,10 @@ final class StoreConfig {
    * @param openedInDataFolder whether the server opened the corpora itself, with its disk floor
    * @param exactScores whether the store answers with exact scores ({@link dev.quarry.corpora.Corpora#scoresExactly})
    */
-  static com.fasterxml.jackson.databind.node.ObjectNode describe(ServerConfig config, boolean openedInDataFolder,
-      boolean exactScores, com.fasterxml.jackson.databind.ObjectMapper mapper) {
+  static ObjectNode describe(ServerConfig config, boolean openedInDataFolder,
+      boolean exactScores, ObjectMapper mapper) {
     OpenSearchSettings openSearch = config.openSearch();
-    com.fasterxml.jackson.databind.node.ObjectNode out = mapper.createObjectNode();
+    ObjectNode out = mapper.createObjectNode();
     boolean cluster = openSearch != null;
     out.put("kind", cluster ? "opensearch" : "embedded");
     out.put("exactScores", exactScores);

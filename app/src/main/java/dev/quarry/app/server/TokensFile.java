@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -77,7 +78,7 @@ public final class TokensFile {
     }
     if (permissions.stream().anyMatch(SHARED::contains)) {
       LOG.warn("the tokens file {} can be read or changed by other users (mode {}); it holds secrets: "
-          + "chmod 600 it", file, java.nio.file.attribute.PosixFilePermissions.toString(permissions));
+          + "chmod 600 it", file, PosixFilePermissions.toString(permissions));
     }
   }
 

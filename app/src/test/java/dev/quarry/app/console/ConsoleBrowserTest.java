@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.app.ServerPerClass;
+import dev.quarry.engine.TestSeed;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,6 +18,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -119,7 +121,8 @@ class ConsoleBrowserTest {
   }
 
   @Test
-  void ingest_pdfDocxAndMarkdown_showReceipts_andAnUnsupportedFileFailsAlone() throws Exception {
+  @ExtendWith(TestSeed.class)
+  void ingest_pdfDocxAndMarkdown_showReceipts_andAnUnsupportedFileFailsAlone(Random random) throws Exception {
     signIn(ADMIN);
     browser.showing("#who-subject", "console-admin");
     go("#/corpora");
@@ -127,8 +130,7 @@ class ConsoleBrowserTest {
     go("#/ingest?corpus=manuals");
     Path files = Files.createDirectories(dir.resolve("upload-1"));
     byte[] noise = new byte[4096];
-    long seed = new Random().nextLong();
-    new Random(seed).nextBytes(noise);
+    random.nextBytes(noise);
     List<Path> uploads = List.of(
         TinyDocuments.pdf(files, "pump.pdf", PUMP_PAGES),
         TinyDocuments.docx(files, "valves.docx", List.of("Valve maintenance schedule", "Grease the valves monthly.")),
@@ -142,7 +144,7 @@ class ConsoleBrowserTest {
     assertEquals("indexed", row("valves.docx").getAttribute("data-status"));
     assertEquals("indexed", row("notes.md").getAttribute("data-status"));
     WebElement failed = row("noise.bin");
-    assertEquals("UNSUPPORTED_MEDIA_TYPE", failed.getAttribute("data-code"), "seed " + seed);
+    assertEquals("UNSUPPORTED_MEDIA_TYPE", failed.getAttribute("data-code"), TestSeed.replay());
     assertTrue(failed.getText().contains("This kind of file cannot be read."), failed.getText());
     assertEquals(3, ok(api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"manuals\"}")).path("sources").asInt());
   }

@@ -13,6 +13,7 @@ import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.app.ServerProcess;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.engine.Sha256;
+import dev.quarry.engine.TestSeed;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,6 +23,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code GET /metrics} over real HTTP: its token, its content, and labels bounded whatever clients send. */
@@ -32,7 +34,8 @@ class MetricsOverHttpTest {
   Path dir;
 
   @Test
-  void theScrapeCountsRequestsByEndpointWithBoundedLabels() throws Exception {
+  @ExtendWith(TestSeed.class)
+  void theScrapeCountsRequestsByEndpointWithBoundedLabels(Random random) throws Exception {
     try (ServerProcess server = metricsServer()) {
       ApiClient api = server.client();
       assertEquals(401, api.get("/metrics").send().status());
@@ -40,9 +43,6 @@ class MetricsOverHttpTest {
           "a data token is not the metrics token");
       api.get("/healthz").send();
       assertEquals(401, api.retrieval("search", "wrong", "{\"corpus\": \"c1\", \"query\": \"x\"}").status());
-      long seed = new Random().nextLong();
-      System.out.println("MetricsOverHttpTest seed " + seed);
-      Random random = new Random(seed);
       for (int i = 0; i < 30; i++) {
         // Unknown paths, some refused before routing (a bad version): none may become a label.
         String path = "/v1/retrieval/x" + Long.toHexString(random.nextLong());

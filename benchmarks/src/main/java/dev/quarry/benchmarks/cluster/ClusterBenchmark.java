@@ -1,6 +1,7 @@
 package dev.quarry.benchmarks.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.quarry.benchmarks.Harness;
 import dev.quarry.benchmarks.contender.Chunks;
 import dev.quarry.benchmarks.contender.Contender;
 import dev.quarry.benchmarks.contender.JsonHttp;
@@ -100,7 +101,7 @@ public final class ClusterBenchmark {
     String url = null;
     int shards = 1;
     int replicas = 0;
-    long seed = dev.quarry.benchmarks.Harness.DEFAULT_SEED;
+    long seed = Harness.DEFAULT_SEED;
     Path out = null;
     Path json = null;
     String commit = "unknown";

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 
 /**
  * Bulk ingest through one front, then through two at once. A front is an {@link
@@ -43,7 +44,7 @@ final class FrontsIngest {
    * @param names a new corpus name for each call
    */
   Rates measure(OpenSearchCorpusStore first, OpenSearchCorpusStore second, boolean corpusPerFront,
-      java.util.function.Supplier<String> names) throws Exception {
+      Supplier<String> names) throws Exception {
     List<ClusterStoreFront> created = new ArrayList<>();
     try {
       ClusterStoreFront alone = ClusterStoreFront.create(first, names.get());

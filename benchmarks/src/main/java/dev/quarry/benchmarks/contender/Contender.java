@@ -1,6 +1,7 @@
 package dev.quarry.benchmarks.contender;
 
 import dev.quarry.benchmarks.corpus.SourceDocument;
+import dev.quarry.engine.SearchRequest;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;
@@ -14,7 +15,7 @@ import java.util.List;
  */
 public interface Contender extends Closeable {
   /** Results per search, as Quarry's default request asks. */
-  int TOP_K = dev.quarry.engine.SearchRequest.DEFAULT_TOP_K;
+  int TOP_K = SearchRequest.DEFAULT_TOP_K;
 
   /**
    * Indexes {@code documents} as new sources in one step: chunked, analyzed, committed (fsync)

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The shared good documents that extraction is measured on: {@code data/docs/good} of the shared
@@ -33,7 +34,7 @@ public record SharedDocuments(List<Document> pdfs, List<Document> others) {
 
     /** The benchmark parameter's value. */
     public String param() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
 
     /** @throws IllegalArgumentException naming the kinds there are */

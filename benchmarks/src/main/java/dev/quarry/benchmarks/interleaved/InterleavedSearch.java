@@ -2,6 +2,7 @@ package dev.quarry.benchmarks.interleaved;
 
 import dev.quarry.benchmarks.Harness;
 import dev.quarry.benchmarks.SystemProperties;
+import dev.quarry.benchmarks.cluster.ClusterBenchmark;
 import dev.quarry.benchmarks.cluster.Latencies;
 import dev.quarry.benchmarks.contender.Chunks;
 import dev.quarry.benchmarks.contender.Contender;
@@ -171,7 +172,7 @@ public final class InterleavedSearch {
       ResultSet result = new InterleavedSearch(corpus, queries, warmupRounds, rounds, selfCheck, openSearch,
           quarryServer, workspace, System.out).run(commit);
       System.out.println();
-      System.out.println(dev.quarry.benchmarks.cluster.ClusterBenchmark.toMarkdown(result));
+      System.out.println(ClusterBenchmark.toMarkdown(result));
       result.keepIn(json, System.out);
     } finally {
       if (keep) {
@@ -274,6 +275,7 @@ public final class InterleavedSearch {
       allocated.put(name, 0L);
       empty.put(name, 0);
     }
+    // qualified: the JDK's extension of the imported java.lang.management.ThreadMXBean
     com.sun.management.ThreadMXBean allocations = threads instanceof com.sun.management.ThreadMXBean t
         && t.isThreadAllocatedMemorySupported() ? t : null;
     long turn = 0;

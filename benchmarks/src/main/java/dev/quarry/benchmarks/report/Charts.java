@@ -4,6 +4,7 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Rectangle;
+import java.text.DecimalFormat;
 import java.util.List;
 import java.util.Map;
 import org.jfree.chart.ChartFactory;
@@ -67,7 +68,7 @@ public final class Charts {
     LogAxis x = new LogAxis(xLabel);
     x.setBase(10);
     x.setSmallestValue(1);
-    x.setNumberFormatOverride(new java.text.DecimalFormat("#,###"));
+    x.setNumberFormatOverride(new DecimalFormat("#,###"));
     x.setTickUnit(new NumberTickUnit(1.0)); // a tick at each power of ten (the unit is in log10 units)
     plot.setDomainAxis(x);
     ((NumberAxis) plot.getRangeAxis()).setAutoRangeIncludesZero(true);

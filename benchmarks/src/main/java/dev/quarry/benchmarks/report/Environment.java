@@ -1,11 +1,15 @@
 package dev.quarry.benchmarks.report;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Locale;
 import java.util.Optional;
+import org.apache.lucene.util.Version;
 
 /**
  * Where figures were measured: they mean little without the machine, the JDK and the Lucene
@@ -19,7 +23,7 @@ public record Environment(
     return new Environment(
         Instant.now().truncatedTo(ChronoUnit.SECONDS),
         System.getProperty("java.vm.vendor") + " " + Runtime.version(),
-        org.apache.lucene.util.Version.LATEST.toString(),
+        Version.LATEST.toString(),
         Runtime.getRuntime().availableProcessors(),
         physicalMemory(),
         cpuModel().orElse(System.getProperty("os.arch")),
@@ -27,8 +31,8 @@ public record Environment(
   }
 
   private static long physicalMemory() {
-    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-        instanceof com.sun.management.OperatingSystemMXBean os) {
+    if (ManagementFactory.getOperatingSystemMXBean()
+        instanceof OperatingSystemMXBean os) {
       return os.getTotalMemorySize();
     }
     return -1;
@@ -51,7 +55,7 @@ public record Environment(
 
   /** One line for the head of a report. */
   public String describe() {
-    return String.format(java.util.Locale.ROOT,
+    return String.format(Locale.ROOT,
         "%s; JDK %s; Lucene %s; %d CPUs (%s); %.1f GB RAM; %s",
         when, jdk, lucene, processors, cpu, memoryBytes / 1e9, os);
   }

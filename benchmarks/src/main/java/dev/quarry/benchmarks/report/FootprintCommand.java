@@ -1,6 +1,7 @@
 package dev.quarry.benchmarks.report;
 
 import dev.quarry.benchmarks.SystemProperties;
+import dev.quarry.benchmarks.cluster.ClusterBenchmark;
 import dev.quarry.benchmarks.contender.ContenderKind;
 import dev.quarry.benchmarks.corpus.GeneratedCorpus;
 import dev.quarry.benchmarks.corpus.QueryMix;
@@ -61,7 +62,7 @@ public final class FootprintCommand {
       String loadBefore = LoadAverage.now();
       ResultSet result = run(chunks, rounds, seed, commit, loadBefore, System.out);
       System.out.println();
-      System.out.println(dev.quarry.benchmarks.cluster.ClusterBenchmark.toMarkdown(result));
+      System.out.println(ClusterBenchmark.toMarkdown(result));
       result.keepIn(json, System.out);
     } finally {
       SystemProperties.swap(Workspace.PROPERTY, previous);

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -134,7 +135,7 @@ public record ResultSet(String date, String machine, String commit, String run, 
   }
 
   /** The first row with this measure, threads and unit whose conditions start with {@code conditions}. */
-  public java.util.Optional<Row> row(String measure, String conditions, int threads) {
+  public Optional<Row> row(String measure, String conditions, int threads) {
     return rows.stream().filter(r -> r.measure().equals(measure) && r.threads() == threads
         && r.conditions().startsWith(conditions)).findFirst();
   }

@@ -88,14 +88,14 @@ public final class IngestPipeline {
    */
   public SourceOperation.Index prepare(IngestRequest request, Path file) {
     String sha256 = sha256Hex(file);
-    if (request.ocr() == OcrMode.AUTO && !extractors.ocrAvailable()) {
+    if (request.ocr() == OcrChoice.AUTO && !extractors.ocrAvailable()) {
       throw QuarryException.invalid("ocr", "this server does not offer OCR (feature 'ocr' is not advertised);"
           + " leave ocr out or set it to 'off'");
     }
     Extraction extraction;
     try {
       extraction = extractors.extractWith(file,
-          new ExtractionOptions(request.mediaType(), request.fileName(), request.ocr()));
+          new ExtractionOptions(request.mediaType(), request.fileName(), modeOf(request.ocr())));
     } catch (ExtractionException e) {
       throw new QuarryException(codeOf(e.failure()), e.getMessage());
     } catch (IllegalStateException e) {
@@ -105,6 +105,17 @@ public final class IngestPipeline {
     String title = request.title() != null ? request.title() : blankToNull(extraction.title());
     return new SourceOperation.Index(request.source(), title, extraction.text(), null, extraction.mediaType(),
         request.metadata(), request.expectedRevision(), extraction.pageStarts(), sha256, report(extraction));
+  }
+
+  /** The extractors' mode for a caller's OCR choice; null (the server's setting) stays null. */
+  static OcrMode modeOf(OcrChoice choice) {
+    if (choice == null) {
+      return null;
+    }
+    return switch (choice) {
+      case AUTO -> OcrMode.AUTO;
+      case OFF -> OcrMode.OFF;
+    };
   }
 
   /** Each extraction failure is the same-named error code of the contract. */

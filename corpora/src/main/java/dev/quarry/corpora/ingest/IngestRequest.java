@@ -3,7 +3,6 @@ package dev.quarry.corpora.ingest;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SourceIds;
-import dev.quarry.extractors.ocr.OcrMode;
 
 /**
  * What a caller asks of one document ingestion, besides the document's bytes: where it goes and
@@ -23,7 +22,7 @@ import dev.quarry.extractors.ocr.OcrMode;
  */
 public record IngestRequest(
     String source, String title, Metadata metadata, String mediaType, Long expectedRevision, String expectedCorpusId,
-    String fileName, OcrMode ocr) {
+    String fileName, OcrChoice ocr) {
 
   /** A request without a file name, with the server's OCR setting. */
   public IngestRequest(

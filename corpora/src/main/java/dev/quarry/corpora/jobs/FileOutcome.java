@@ -1,8 +1,8 @@
 package dev.quarry.corpora.jobs;
 
+import dev.quarry.corpora.ingest.OcrChoice;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.Receipt;
-import dev.quarry.extractors.ocr.OcrMode;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param ocr the OCR choice it is extracted with (its own, else its job's), or null for the server's setting
  */
 public record FileOutcome(int index, String source, String contentSha256, long bytes, FileStatus status,
-    Receipt receipt, ErrorCode errorCode, String errorMessage, Instant endedAt, OcrMode ocr) {
+    Receipt receipt, ErrorCode errorCode, String errorMessage, Instant endedAt, OcrChoice ocr) {
   public FileOutcome {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(contentSha256, "contentSha256");

@@ -1,9 +1,9 @@
 package dev.quarry.corpora.jobs;
 
 import dev.quarry.corpora.access.Access;
+import dev.quarry.corpora.ingest.OcrChoice;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.Receipt;
-import dev.quarry.extractors.ocr.OcrMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,7 +25,7 @@ final class IngestJob {
   final Access access;
   final Instant createdAt;
   /** Whether its files may be recognised by OCR (a file may name its own choice), or null for the server's setting. */
-  final OcrMode ocr;
+  final OcrChoice ocr;
   final JobFolder folder;
   final List<Entry> files = new ArrayList<>();
 
@@ -48,7 +48,7 @@ final class IngestJob {
   /** Runners past the point of no return: their file will be indexed even if the job is cancelled now. */
   int writing;
 
-  IngestJob(String id, String corpus, String corpusId, Access access, Instant createdAt, OcrMode ocr,
+  IngestJob(String id, String corpus, String corpusId, Access access, Instant createdAt, OcrChoice ocr,
       JobFolder folder) {
     this.id = Objects.requireNonNull(id, "id");
     this.corpus = Objects.requireNonNull(corpus, "corpus");
@@ -81,7 +81,7 @@ final class IngestJob {
       this.bytes = bytes;
     }
 
-    FileOutcome outcome(OcrMode jobOcr) {
+    FileOutcome outcome(OcrChoice jobOcr) {
       return new FileOutcome(index, spec.source(), sha256, bytes, status, receipt, errorCode, errorMessage, endedAt,
           spec.ocrWithin(jobOcr));
     }

@@ -7,6 +7,7 @@ import dev.quarry.corpora.PrivateFolders;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.AccessPolicy;
 import dev.quarry.corpora.access.Scope;
+import dev.quarry.corpora.ingest.OcrChoice;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.Mutation;
@@ -14,7 +15,6 @@ import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Receipt;
 import dev.quarry.engine.Sha256;
-import dev.quarry.extractors.ocr.OcrMode;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -36,6 +36,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -160,7 +161,7 @@ public final class IngestJobs implements AutoCloseable {
    * OCR is the caller's to check, before the grants, as a single ingest does; a file that asks for it
    * on a server that no longer offers it (restarted without it) fails alone at its extraction.
    */
-  public JobView create(Access access, String corpus, String expectedCorpusId, OcrMode ocr) {
+  public JobView create(Access access, String corpus, String expectedCorpusId, OcrChoice ocr) {
     return createJob(access, corpus, expectedCorpusId, ocr, List.of(), false).view(settings.retention());
   }
 
@@ -191,7 +192,7 @@ public final class IngestJobs implements AutoCloseable {
   }
 
   /** As {@link #submit(Access, String, String, List)}, for a job with OCR choice {@code ocr} (see {@link #create}). */
-  public Upload submit(Access access, String corpus, String expectedCorpusId, OcrMode ocr, List<JobFile> files) {
+  public Upload submit(Access access, String corpus, String expectedCorpusId, OcrChoice ocr, List<JobFile> files) {
     checkFiles(files);
     IngestJob job = createJob(access, corpus, expectedCorpusId, ocr, files, true);
     try {
@@ -206,7 +207,7 @@ public final class IngestJobs implements AutoCloseable {
    * @param submitting for a submit: the job is stored marked so, and a restart before its upload is
    *     committed removes it, as closing the uncommitted upload does
    */
-  private IngestJob createJob(Access access, String corpus, String expectedCorpusId, OcrMode ocr, List<JobFile> files,
+  private IngestJob createJob(Access access, String corpus, String expectedCorpusId, OcrChoice ocr, List<JobFile> files,
       boolean submitting) {
     CorpusInfo.checkName(corpus, "corpus");
     AccessPolicy.requireCorpus(access, corpus, INDEX);
@@ -879,7 +880,7 @@ public final class IngestJobs implements AutoCloseable {
     return "job_" + new String(id);
   }
 
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
+  private static ThreadFactory daemon(String name) {
     return r -> {
       Thread t = new Thread(r, name);
       t.setDaemon(true);

@@ -1,9 +1,9 @@
 package dev.quarry.corpora.jobs;
 
 import dev.quarry.corpora.ingest.IngestRequest;
+import dev.quarry.corpora.ingest.OcrChoice;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.SourceIds;
-import dev.quarry.extractors.ocr.OcrMode;
 
 /**
  * What a client says of one file it sends to a job: the source it becomes and what is recorded with
@@ -16,7 +16,7 @@ import dev.quarry.extractors.ocr.OcrMode;
  *     overriding what the bytes prove (as on a single ingest)
  * @param ocr whether this file may be recognised by OCR, or null for the job's choice
  */
-public record JobFile(String source, String title, Metadata metadata, String mediaType, String fileName, OcrMode ocr) {
+public record JobFile(String source, String title, Metadata metadata, String mediaType, String fileName, OcrChoice ocr) {
   public JobFile {
     SourceIds.check(source, "source");
     metadata = metadata == null ? Metadata.EMPTY : metadata;
@@ -33,12 +33,12 @@ public record JobFile(String source, String title, Metadata metadata, String med
   }
 
   /** This file with its own OCR choice ({@code null}: the job's). */
-  public JobFile withOcr(OcrMode mode) {
+  public JobFile withOcr(OcrChoice mode) {
     return new JobFile(source, title, metadata, mediaType, fileName, mode);
   }
 
   /** The OCR choice this file is extracted with: its own, else the job's {@code jobOcr}; null for the server's setting. */
-  OcrMode ocrWithin(OcrMode jobOcr) {
+  OcrChoice ocrWithin(OcrChoice jobOcr) {
     return ocr != null ? ocr : jobOcr;
   }
 
@@ -46,7 +46,7 @@ public record JobFile(String source, String title, Metadata metadata, String med
    * The ingestion of this file into the job's corpus, which must still be {@code corpusId}, with
    * its own OCR choice, else the job's {@code jobOcr} (null: the server's setting).
    */
-  IngestRequest toRequest(String corpusId, OcrMode jobOcr) {
+  IngestRequest toRequest(String corpusId, OcrChoice jobOcr) {
     return new IngestRequest(source, title, metadata, mediaType, null, corpusId, fileName, ocrWithin(jobOcr));
   }
 }

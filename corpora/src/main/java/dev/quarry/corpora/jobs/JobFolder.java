@@ -9,12 +9,12 @@ import dev.quarry.corpora.PrivateFolders;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
+import dev.quarry.corpora.ingest.OcrChoice;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.IngestReport;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Receipt;
 import dev.quarry.engine.index.SourcePreparation;
-import dev.quarry.extractors.ocr.OcrMode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -319,12 +319,12 @@ final class JobFolder {
   }
 
   /** The OCR choice a job or file line records; absent (null) in folders written before jobs had one. */
-  private static OcrMode ocr(JsonNode n) {
+  private static OcrChoice ocr(JsonNode n) {
     String name = text(n, "ocr");
     if (name == null) {
       return null;
     }
-    OcrMode mode = OcrMode.fromWireName(name);
+    OcrChoice mode = OcrChoice.fromWireName(name);
     if (mode == null) {
       throw new IllegalStateException("unknown OCR choice '" + name + "' in a job folder");
     }

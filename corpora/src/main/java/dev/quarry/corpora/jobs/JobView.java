@@ -1,7 +1,7 @@
 package dev.quarry.corpora.jobs;
 
+import dev.quarry.corpora.ingest.OcrChoice;
 import dev.quarry.engine.ErrorCode;
-import dev.quarry.extractors.ocr.OcrMode;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -17,7 +17,7 @@ import java.util.Objects;
  */
 public record JobView(String id, String corpus, String corpusId, String subject, JobState state, Counts counts,
     long bytes, Instant createdAt, Instant startedAt, Instant closedAt, Instant endedAt, Instant expiresAt,
-    ErrorCode errorCode, String errorMessage, OcrMode ocr) {
+    ErrorCode errorCode, String errorMessage, OcrChoice ocr) {
   public JobView {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(state, "state");

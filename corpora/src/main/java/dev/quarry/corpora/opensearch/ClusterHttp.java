@@ -6,14 +6,17 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
 
 /**
  * Plain JSON over HTTP to an OpenSearch cluster (the JDK client and Jackson, no cluster client
@@ -123,7 +126,7 @@ final class ClusterHttp {
     this.timeout = timeout;
     this.authorization = security.authorization();
     HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1);
-    javax.net.ssl.SSLContext tls = security.sslContext();
+    SSLContext tls = security.sslContext();
     if (tls != null) {
       b.sslContext(tls);
     }
@@ -234,7 +237,7 @@ final class ClusterHttp {
    * every resend after a possible delivery is this class's, and is counted here.)
    */
   private static boolean mayHaveLanded(IOException e) {
-    return !(e instanceof java.net.ConnectException || e instanceof java.net.http.HttpConnectTimeoutException);
+    return !(e instanceof ConnectException || e instanceof HttpConnectTimeoutException);
   }
 
   /** A pause before the next round over the nodes, never past {@code deadline}. */

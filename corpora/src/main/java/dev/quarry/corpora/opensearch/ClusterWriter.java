@@ -17,6 +17,7 @@ import dev.quarry.engine.index.ExpectedRevision;
 import dev.quarry.engine.index.SourcePreparation;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.apache.lucene.analysis.Analyzer;
 
 /**
@@ -50,7 +52,7 @@ final class ClusterWriter {
   private final Analyzer analyzer;
   private final ClusterCorpusIndex reads;
   /** Names this front's batches in the head (see {@link CorpusHead}), after the lease's owner. */
-  private final AtomicLong batches = new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong batches = new AtomicLong();
   /** Runs after the revision is marked and before its documents are written: a test's stall. */
   private volatile Runnable beforeWrites = () -> {};
 
@@ -74,8 +76,8 @@ final class ClusterWriter {
    * receipt need not wait for (the revision is published, or nothing was applied, either way).
    * Returns the result once the lease is released.
    */
-  MutationResult apply(Mutation m, List<SourcePreparation.Prepared> prepared, java.time.Duration leaseWait,
-      java.util.function.Consumer<MutationResult> beforeRelease) {
+  MutationResult apply(Mutation m, List<SourcePreparation.Prepared> prepared, Duration leaseWait,
+      Consumer<MutationResult> beforeRelease) {
     info.requireCorpusId(m.expectedCorpusId());
     lease.acquire(leaseWait);
     try {

@@ -2,6 +2,7 @@ package dev.quarry.corpora.opensearch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.corpora.CorporaBuilder;
 import dev.quarry.corpora.CorpusIds;
 import dev.quarry.corpora.registry.CorpusSettingsJson;
 import dev.quarry.corpora.registry.CorpusStore;
@@ -14,6 +15,7 @@ import dev.quarry.engine.QuarryException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,7 +52,7 @@ public final class OpenSearchCorpusStore implements CorpusStore {
   private final ScheduledExecutorService idleChecks;
 
   public OpenSearchCorpusStore(OpenSearchSettings settings, EngineConfig engineConfig) {
-    this(settings, engineConfig, dev.quarry.corpora.CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA);
+    this(settings, engineConfig, CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA);
   }
 
   /**
@@ -375,7 +377,7 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     record Kept(String name, ClusterCorpusIndex index, long lastUsed) {}
     List<Kept> byUse = new ArrayList<>();
     open.forEach((name, index) -> byUse.add(new Kept(name, index, index.lastUsed())));
-    byUse.sort(java.util.Comparator.comparingLong(Kept::lastUsed));
+    byUse.sort(Comparator.comparingLong(Kept::lastUsed));
     for (Kept k : byUse) {
       if (open.size() <= maxOpen) {
         return;

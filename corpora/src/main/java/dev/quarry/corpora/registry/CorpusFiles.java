@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.engine.CorpusInfo;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ final class CorpusFiles {
     Path tmp = corpusDir.resolve(CORPUS_JSON + ".tmp");
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING)) {
-      ch.write(java.nio.ByteBuffer.wrap(bytes));
+      ch.write(ByteBuffer.wrap(bytes));
       ch.force(true);
     }
     Files.move(tmp, corpusDir.resolve(CORPUS_JSON), StandardCopyOption.ATOMIC_MOVE);

@@ -1,9 +1,16 @@
 package dev.quarry.corpora.registry;
 
+import dev.quarry.corpora.CorpusBackup;
+import dev.quarry.corpora.OpenCorporaFootprint;
+import dev.quarry.corpora.OpenCorpusFootprint;
+import dev.quarry.engine.CacheCounts;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
 import java.io.Closeable;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -36,24 +43,24 @@ public interface CorpusStore extends Closeable {
    * Expert: the corpora this store holds open now and what they occupy, for metrics; empty when the
    * store cannot tell cheaply. Opens nothing.
    */
-  default java.util.Optional<dev.quarry.corpora.OpenCorporaFootprint> openCorpora() {
-    return java.util.Optional.empty();
+  default Optional<OpenCorporaFootprint> openCorpora() {
+    return Optional.empty();
   }
 
   /**
    * Expert: each corpus this store holds open now, by name, with its published revision and what it
    * occupies, for metrics; empty when the store cannot tell cheaply. Opens nothing.
    */
-  default java.util.Optional<List<dev.quarry.corpora.OpenCorpusFootprint>> openCorpusFootprints() {
-    return java.util.Optional.empty();
+  default Optional<List<OpenCorpusFootprint>> openCorpusFootprints() {
+    return Optional.empty();
   }
 
   /**
    * Expert: the counts of the cache that keeps corpora open, for metrics; empty when the store keeps
    * none (corpora on a cluster).
    */
-  default java.util.Optional<dev.quarry.engine.CacheCounts> openCorporaCache() {
-    return java.util.Optional.empty();
+  default Optional<CacheCounts> openCorporaCache() {
+    return Optional.empty();
   }
 
   /**
@@ -62,8 +69,8 @@ public interface CorpusStore extends Closeable {
    * same corpusId). CORPUS_NOT_FOUND when absent; UNAVAILABLE when the copy fails or this store
    * cannot back up.
    */
-  default dev.quarry.corpora.CorpusBackup backup(String name, java.nio.file.Path targetDataDir) {
-    throw new dev.quarry.engine.QuarryException(dev.quarry.engine.ErrorCode.UNAVAILABLE,
+  default CorpusBackup backup(String name, Path targetDataDir) {
+    throw new QuarryException(ErrorCode.UNAVAILABLE,
         "this corpus store does not support backups");
   }
 

@@ -4,14 +4,20 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Scheduler;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import dev.quarry.corpora.CorpusBackup;
 import dev.quarry.corpora.CorpusIds;
 import dev.quarry.corpora.FileErrors;
 import dev.quarry.corpora.PrivateFolders;
+import dev.quarry.corpora.OpenCorporaFootprint;
+import dev.quarry.corpora.OpenCorpusFootprint;
+import dev.quarry.engine.CacheCounts;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.IndexFootprint;
 import dev.quarry.engine.QuarryException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -26,6 +32,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -48,7 +55,7 @@ public final class LuceneCorpusStore implements CorpusStore {
    * The entries of a data folder this store owns: everything else in it belongs to other parts of
    * the application, which a backup copies as files.
    */
-  public static final java.util.Set<String> OWNED_ENTRIES = java.util.Set.of(CORPORA, TRASH, LOCK);
+  public static final Set<String> OWNED_ENTRIES = Set.of(CORPORA, TRASH, LOCK);
   private static final String CREATING_PREFIX = ".creating-";
   private static final String INDEX = "index";
 
@@ -245,8 +252,8 @@ public final class LuceneCorpusStore implements CorpusStore {
    * out; the list is in no particular order.
    */
   @Override
-  public Optional<List<dev.quarry.corpora.OpenCorpusFootprint>> openCorpusFootprints() {
-    List<dev.quarry.corpora.OpenCorpusFootprint> out = new ArrayList<>();
+  public Optional<List<OpenCorpusFootprint>> openCorpusFootprints() {
+    List<OpenCorpusFootprint> out = new ArrayList<>();
     for (var e : open.asMap().entrySet()) {
       OpenCorpus oc = e.getValue();
       if (!oc.tryAcquire()) {
@@ -255,9 +262,9 @@ public final class LuceneCorpusStore implements CorpusStore {
       try {
         CorpusIndex index = oc.index();
         // The footprint first: it fails on a closed index, before the revision is read from it.
-        dev.quarry.engine.IndexFootprint f =
-            index.footprint().orElse(new dev.quarry.engine.IndexFootprint(0, 0));
-        out.add(new dev.quarry.corpora.OpenCorpusFootprint(e.getKey(), index.revision(), f.segments(), f.bytes()));
+        IndexFootprint f =
+            index.footprint().orElse(new IndexFootprint(0, 0));
+        out.add(new OpenCorpusFootprint(e.getKey(), index.revision(), f.segments(), f.bytes()));
       } catch (QuarryException ex) {
         // closed under us (a failed writer): it is not open any more
       } finally {
@@ -269,8 +276,8 @@ public final class LuceneCorpusStore implements CorpusStore {
 
   /** The totals of {@link #openCorpusFootprints()}. */
   @Override
-  public Optional<dev.quarry.corpora.OpenCorporaFootprint> openCorpora() {
-    return openCorpusFootprints().map(dev.quarry.corpora.OpenCorporaFootprint::of);
+  public Optional<OpenCorporaFootprint> openCorpora() {
+    return openCorpusFootprints().map(OpenCorporaFootprint::of);
   }
 
   /**
@@ -279,20 +286,20 @@ public final class LuceneCorpusStore implements CorpusStore {
    * deleted).
    */
   @Override
-  public Optional<dev.quarry.engine.CacheCounts> openCorporaCache() {
-    com.github.benmanes.caffeine.cache.stats.CacheStats stats = open.stats();
-    return Optional.of(new dev.quarry.engine.CacheCounts(stats.hitCount(), stats.missCount(), stats.evictionCount(),
+  public Optional<CacheCounts> openCorporaCache() {
+    CacheStats stats = open.stats();
+    return Optional.of(new CacheCounts(stats.hitCount(), stats.missCount(), stats.evictionCount(),
         open.estimatedSize()));
   }
 
   @Override
-  public dev.quarry.corpora.CorpusBackup backup(String name, Path targetDataDir) {
+  public CorpusBackup backup(String name, Path targetDataDir) {
     return withCorpus(name, index -> {
       Path dir = targetDataDir.resolve(CORPORA).resolve(name);
       try {
         long revision = index.backup(dir.resolve(INDEX));
         CorpusFiles.write(dir, index.info());
-        return new dev.quarry.corpora.CorpusBackup(name, index.info().corpusId(), revision);
+        return new CorpusBackup(name, index.info().corpusId(), revision);
       } catch (IOException e) {
         // The cause names the server's folders: the host logs it and answers a reference to it.
         throw new QuarryException(ErrorCode.UNAVAILABLE, "the backup of corpus '" + name + "' could not be written", e);

@@ -3,6 +3,7 @@ package dev.quarry.corpora.run;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorpusDescription;
 import dev.quarry.corpora.access.Access;
+import dev.quarry.corpora.access.AccessPolicy;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SearchResult;
@@ -52,7 +53,7 @@ public final class Retrieval {
           : QuarryException.invalid("input", "the prompt used as the query may have at most "
               + SearchRequest.MAX_QUERY_CHARS + " characters");
     }
-    dev.quarry.corpora.access.AccessPolicy.searchScope(access, options.corpus(), options.sources());
+    AccessPolicy.searchScope(access, options.corpus(), options.sources());
     return new Prepared(access, options, query);
   }
 

@@ -10,11 +10,11 @@ import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
+import dev.quarry.corpora.ingest.OcrChoice;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Sha256;
 import dev.quarry.extractors.Extractors;
-import dev.quarry.extractors.ocr.OcrMode;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
@@ -175,10 +175,10 @@ class IngestJobsTest {
     IngestJobs first = IngestJobs.open(data, corpora, SHORT);
     first.close();
     List<JobFile> specs = List.of(new JobFile("auto.txt", null, null, null),
-        new JobFile("off.txt", null, null, null).withOcr(OcrMode.OFF));
+        new JobFile("off.txt", null, null, null).withOcr(OcrChoice.OFF));
     List<byte[]> bytes = List.of(text("Asks for recognition.\n"), text("Plain text, no recognition.\n"));
     String id;
-    try (IngestJobs.Upload upload = first.submit(ADMIN, "docs", null, OcrMode.AUTO, specs)) {
+    try (IngestJobs.Upload upload = first.submit(ADMIN, "docs", null, OcrChoice.AUTO, specs)) {
       List<IngestJobs.StoredFile> stored = new ArrayList<>();
       for (int i = 0; i < bytes.size(); i++) {
         Files.write(upload.part(i), bytes.get(i));
@@ -187,16 +187,16 @@ class IngestJobsTest {
       JobView job = upload.commit(stored);
       id = job.id();
       assertEquals(2, job.counts().queued(), "acknowledged, never ingested by the closed runners");
-      assertEquals(OcrMode.AUTO, job.ocr());
+      assertEquals(OcrChoice.AUTO, job.ocr());
     }
 
     try (IngestJobs second = IngestJobs.open(data, corpora, SHORT)) {
       JobPage ended = awaitEnd(second, id);
-      assertEquals(OcrMode.AUTO, ended.job().ocr(), "the job's choice read back from job.json");
+      assertEquals(OcrChoice.AUTO, ended.job().ocr(), "the job's choice read back from job.json");
       FileOutcome auto = ended.files().get(0);
       FileOutcome off = ended.files().get(1);
-      assertEquals(OcrMode.AUTO, auto.ocr(), "a file without its own choice takes the job's");
-      assertEquals(OcrMode.OFF, off.ocr(), "a file's own choice, read back from files.log, overrides the job's");
+      assertEquals(OcrChoice.AUTO, auto.ocr(), "a file without its own choice takes the job's");
+      assertEquals(OcrChoice.OFF, off.ocr(), "a file's own choice, read back from files.log, overrides the job's");
       assertEquals(FileStatus.FAILED, auto.status(), auto::toString);
       assertEquals(ErrorCode.INVALID_REQUEST, auto.errorCode(), auto::toString);
       assertTrue(auto.errorMessage().contains("OCR"), auto::toString);

@@ -10,6 +10,7 @@ import dev.quarry.engine.Mutation;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
+import dev.quarry.engine.TestSeed;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,13 +22,14 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The cluster store answers in the embedded store's result order, score then source (in UTF-8 byte
  * order) then chunk, wherever ties fall against topK: groups of sources share one text each (so the
  * chunks of a group tie, and the groups score apart), with source ids whose UTF-8 order differs
  * from their UTF-16 order, searched with every topK and with a per-source cap. Replay a failure
- * with {@code -Dtests.seed=<seed>}.
+ * with {@code -Dtests.seed=<hex>} ({@link TestSeed}).
  */
 class ClusterResultOrderTest {
   /** One text per group, from most to least relevant to {@link #QUERY}: more of the word, in a shorter text. */
@@ -52,10 +54,8 @@ class ClusterResultOrderTest {
   record Written(String source, int group) {}
 
   @Test
-  void hitsComeInResultOrder_whereverTiesFall() {
-    long seed = Long.getLong("tests.seed", new Random().nextLong());
-    System.out.printf("ClusterResultOrderTest seed: %d (replay with -Dtests.seed=%d)%n", seed, seed);
-    Random random = new Random(seed);
+  @ExtendWith(TestSeed.class)
+  void hitsComeInResultOrder_whereverTiesFall(Random random) {
     store.create("order", CorpusSettings.DEFAULT);
     Set<String> ids = new LinkedHashSet<>();
     while (ids.size() < 24) {

@@ -18,6 +18,7 @@ import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.SourceState;
+import dev.quarry.engine.TestSeed;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,8 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
  * scores each revision with its own statistics (docs/scale-out.md). A front that does not use the
  * plugin must still find the same chunks (compared as sets). The corpus's ranking (k1, b,
  * title weight, including 0 and below 1) is drawn at random too. Replay a failure with {@code
- * -Dtests.seed=<seed>}.
+ * -Dtests.seed=<hex>} ({@link TestSeed}).
  */
+@ExtendWith(TestSeed.class)
 class StoresDifferentialTest {
   static final String[] WORDS = ("apple banana cherry delta echo fjord glacier harbor island jungle kelp lagoon "
       + "meadow nectar orchard prairie quarry river summit tundra upland valley willow xenon yarrow zephyr").split(" ");
@@ -46,8 +49,8 @@ class StoresDifferentialTest {
   Path dir;
 
   @Test
-  void randomWrites_answerTheSameOnBothStores() throws Exception {
-    randomWrites(EngineConfig.builder().build(), 40, "t-diff-", 2, 12, 1);
+  void randomWrites_answerTheSameOnBothStores(Random random) throws Exception {
+    randomWrites(random, EngineConfig.builder().build(), 40, "t-diff-", 2, 12, 1);
   }
 
   /**
@@ -55,8 +58,8 @@ class StoresDifferentialTest {
    * revision's are counted over all of them, so scores still match the embedded store's to the bit.
    */
   @Test
-  void randomWritesOnThreeShards_scoreTheSameAsTheEmbeddedStore() throws Exception {
-    randomWrites(EngineConfig.builder().build(), 40, "t-diffshards-", 2, 12, 3);
+  void randomWritesOnThreeShards_scoreTheSameAsTheEmbeddedStore(Random random) throws Exception {
+    randomWrites(random, EngineConfig.builder().build(), 40, "t-diffshards-", 2, 12, 3);
   }
 
   /**
@@ -65,8 +68,8 @@ class StoresDifferentialTest {
    * hits are compared.
    */
   @Test
-  void randomWritesWithoutTheScoringPlugin_matchTheSameChunks() throws Exception {
-    randomWrites(EngineConfig.builder().build(), 30, "t-diffplain-", 2, 12, 3, false);
+  void randomWritesWithoutTheScoringPlugin_matchTheSameChunks(Random random) throws Exception {
+    randomWrites(random, EngineConfig.builder().build(), 30, "t-diffplain-", 2, 12, 3, false);
   }
 
   /**
@@ -75,8 +78,8 @@ class StoresDifferentialTest {
    * retained revision still answers as the embedded store's.
    */
   @Test
-  void randomWritesUnderShortRetention_answerTheSameOnBothStores() throws Exception {
-    randomWrites(EngineConfig.builder().retainedRevisions(10).build(), 70, "t-diffret-", 2, 12, 1);
+  void randomWritesUnderShortRetention_answerTheSameOnBothStores(Random random) throws Exception {
+    randomWrites(random, EngineConfig.builder().retainedRevisions(10).build(), 70, "t-diffret-", 2, 12, 1);
   }
 
   /**
@@ -87,8 +90,8 @@ class StoresDifferentialTest {
    * history twice (every 64 expired revisions), which keeps each source's latest entry.
    */
   @Test
-  void randomWritesAndPurgesUnderVeryShortRetention_answerTheSameOnBothStores() throws Exception {
-    randomWrites(EngineConfig.builder().retainedRevisions(3).build(), 220, "t-diffpurge-", 5, 5, 1);
+  void randomWritesAndPurgesUnderVeryShortRetention_answerTheSameOnBothStores(Random random) throws Exception {
+    randomWrites(random, EngineConfig.builder().retainedRevisions(3).build(), 220, "t-diffpurge-", 5, 5, 1);
   }
 
   /**
@@ -96,23 +99,20 @@ class StoresDifferentialTest {
    * @param sources how many sources the operations choose from
    * @param shards the corpus index's primary shards
    */
-  private void randomWrites(EngineConfig config, int steps, String prefix, int deletes, int sources, int shards)
-      throws Exception {
-    randomWrites(config, steps, prefix, deletes, sources, shards, true);
+  private void randomWrites(Random random, EngineConfig config, int steps, String prefix, int deletes, int sources,
+      int shards) throws Exception {
+    randomWrites(random, config, steps, prefix, deletes, sources, shards, true);
   }
 
   /** @param exact whether the front uses the node's scoring plugin, and the scores are compared */
-  private void randomWrites(EngineConfig config, int steps, String prefix, int deletes, int sources, int shards,
-      boolean exact) throws Exception {
-    long seed = Long.getLong("tests.seed", new Random().nextLong());
-    System.out.printf("StoresDifferentialTest seed: %d (replay with -Dtests.seed=%d)%n", seed, seed);
-    Random random = new Random(seed);
+  private void randomWrites(Random random, EngineConfig config, int steps, String prefix, int deletes, int sources,
+      int shards, boolean exact) throws Exception {
     CorpusSettings.Ranking[] rankings = {CorpusSettings.Ranking.DEFAULT, new CorpusSettings.Ranking(0.9, 0.4, 0.5),
         new CorpusSettings.Ranking(1.5, 0.9, 0), new CorpusSettings.Ranking(1.2, 0.75, 3.0)};
     CorpusSettings settings = new CorpusSettings(random.nextBoolean() ? CorpusSettings.Language.ENGLISH
         : CorpusSettings.Language.STANDARD, new CorpusSettings.Chunking(16, 4), rankings[random.nextInt(rankings.length)]);
     OpenSearchCorpusStore cluster = new OpenSearchCorpusStore(OpenSearchSettings.of(OpenSearchNodes.single().urls())
-        .withReplicas(0).withShards(shards).withPrefix(prefix + Math.floorMod(seed, 1_000_000)), config,
+        .withReplicas(0).withShards(shards).withPrefix(prefix + random.nextInt(1_000_000)), config,
         dev.quarry.corpora.CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, exact);
     assertEquals(exact, cluster.scoresExactly(), "the test node has the quarry-scoring plugin");
     CorpusInfo info = cluster.create("diff", settings);

@@ -18,6 +18,7 @@ import dev.quarry.engine.Mutation;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
+import dev.quarry.engine.TestSeed;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,6 +30,7 @@ import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FieldInfos;
 import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -76,11 +78,11 @@ class ApproximateIndexTest {
   }
 
   @Test
-  void smallCorpus_findsWhatExactFinds_withExactScores_atEveryRevision_andWithinFilters() throws Exception {
-    long seed = new Random().nextLong();
-    System.out.println("ApproximateIndexTest seed " + seed);
-    List<SourceOperation> first = sources(seed, 40);
-    List<SourceOperation> second = sources(seed + 1, 20);
+  @ExtendWith(TestSeed.class)
+  void smallCorpus_findsWhatExactFinds_withExactScores_atEveryRevision_andWithinFilters(Random random)
+      throws Exception {
+    List<SourceOperation> first = sources(random.nextLong(), 40);
+    List<SourceOperation> second = sources(random.nextLong(), 20);
     try (CorpusIndex exact = CorpusIndex.open(dir.resolve("exact"), info("exact", CorpusSettings.VectorIndex.EXACT),
             EngineConfig.builder().embeddingModels(MODELS).build());
         CorpusIndex hnsw = CorpusIndex.open(dir.resolve("hnsw"), info("hnsw", CorpusSettings.VectorIndex.HNSW),
@@ -94,10 +96,10 @@ class ApproximateIndexTest {
       for (String q : List.of("otters swimming in a river", "money in the bank", "a heron by the mill")) {
         for (Long revision : new Long[] {1L, 2L, null}) {
           assertEquals(answer(exact.search(semantic(q, List.of(), revision)).hits()),
-              answer(hnsw.search(semantic(q, List.of(), revision)).hits()), q + " at " + revision + " (seed " + seed + ")");
+              answer(hnsw.search(semantic(q, List.of(), revision)).hits()), q + " at " + revision + " (" + TestSeed.replay() + ")");
           List<Hit> filtered = hnsw.search(semantic(q, birds, revision)).hits();
           assertEquals(answer(exact.search(semantic(q, birds, revision)).hits()), answer(filtered),
-              q + " filtered at " + revision + " (seed " + seed + ")");
+              q + " filtered at " + revision + " (" + TestSeed.replay() + ")");
           assertTrue(filtered.stream().allMatch(h -> h.metadata().values().get("topic").equals("birds")));
         }
         assertTrue(hnsw.search(semantic(q, List.of(), null)).hits().stream().noneMatch(h -> h.source().equals("s39")),

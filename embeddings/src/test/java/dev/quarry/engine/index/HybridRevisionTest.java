@@ -23,6 +23,7 @@ import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
+import dev.quarry.engine.TestSeed;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,6 +36,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -65,10 +67,8 @@ class HybridRevisionTest {
   record Answer(String source, long sourceRevision, int chunk, float score, String text, Hit.ScoreParts parts) {}
 
   @Test
-  void everyRetainedRevision_answersSemanticAndHybridExactlyAsWhenItWasLatest() throws Exception {
-    long seed = Long.getLong("tests.seed", System.nanoTime());
-    System.out.println("HybridRevisionTest seed " + seed + " (replay with -Dtests.seed=" + seed + ")");
-    Random random = new Random(seed);
+  @ExtendWith(TestSeed.class)
+  void everyRetainedRevision_answersSemanticAndHybridExactlyAsWhenItWasLatest(Random random) throws Exception {
     Map<Long, Map<String, String>> model = new TreeMap<>();
     Map<String, String> current = new TreeMap<>();
     model.put(0L, Map.copyOf(current));

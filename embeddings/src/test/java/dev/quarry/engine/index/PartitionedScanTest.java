@@ -18,6 +18,7 @@ import dev.quarry.engine.SearchConcurrency;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
+import dev.quarry.engine.TestSeed;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * same hits, order, scores and parts, for every retained revision, with and without filters and a
  * per-source cap. The corpus is written once, searched on the searching thread alone, then opened
  * again with tiny parts (every segment cut into several) and searched again. Replay a failure with
- * {@code -Dtests.seed=<seed>}.
+ * {@code -Dtests.seed=<hex>} ({@link TestSeed}).
  */
 class PartitionedScanTest {
   private static final EmbeddingModels MODELS = EmbeddingModels.of(new OnnxEmbedder(Models.ALL_MINILM_L6_V2));
@@ -45,10 +47,8 @@ class PartitionedScanTest {
   @TempDir Path dir;
 
   @Test
-  void aScanInParts_answersAsOneThreadDoes() throws Exception {
-    long seed = Long.getLong("tests.seed", System.nanoTime());
-    System.out.println("PartitionedScanTest seed " + seed + " (replay with -Dtests.seed=" + seed + ")");
-    Random random = new Random(seed);
+  @ExtendWith(TestSeed.class)
+  void aScanInParts_answersAsOneThreadDoes(Random random) throws Exception {
     CorpusSettings settings = new CorpusSettings(CorpusSettings.Language.ENGLISH, new CorpusSettings.Chunking(16, 0),
         CorpusSettings.Ranking.DEFAULT, new CorpusSettings.Embedding(Models.ALL_MINILM_L6_V2.name(), null, 0.5));
     CorpusInfo info = new CorpusInfo("parts", "parts-id", MODELS.resolve(settings), Instant.EPOCH);

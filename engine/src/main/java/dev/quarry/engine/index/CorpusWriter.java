@@ -1,5 +1,6 @@
 package dev.quarry.engine.index;
 
+import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
@@ -687,7 +688,7 @@ final class CorpusWriter implements Closeable {
         m.idempotency().requireSameRequest(first.fingerprint());
         return new PlannedMutation(q, earlier.revision(), List.of(), earlier.result(), true);
       }
-      Optional<dev.quarry.engine.CorpusIndex.StoredOutcome> stored = store.findIdempotent(term, now, config.idempotencyRetention());
+      Optional<CorpusIndex.StoredOutcome> stored = store.findIdempotent(term, now, config.idempotencyRetention());
       if (stored.isPresent()) {
         m.idempotency().requireSameRequest(stored.get().fingerprint());
         MutationResult r = stored.get().result();

@@ -10,6 +10,7 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
+import org.apache.lucene.document.KnnByteVectorField;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.SortedDocValuesField;
@@ -17,6 +18,7 @@ import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.util.BytesRef;
 
 /** Builds the Lucene documents of {@link Fields}: chunks, source records, history and idempotency. */
@@ -75,8 +77,8 @@ final class Documents {
       if (c.vector() != null) {
         d.add(new BinaryDocValuesField(Fields.VECTOR, new BytesRef(c.vector())));
         if (c.graph()) {
-          d.add(new org.apache.lucene.document.KnnByteVectorField(Fields.VECTOR_GRAPH, c.vector(),
-              org.apache.lucene.index.VectorSimilarityFunction.DOT_PRODUCT));
+          d.add(new KnnByteVectorField(Fields.VECTOR_GRAPH, c.vector(),
+              VectorSimilarityFunction.DOT_PRODUCT));
         }
       }
       docs.add(d);

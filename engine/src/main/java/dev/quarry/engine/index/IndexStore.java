@@ -9,6 +9,7 @@ import dev.quarry.engine.SourceState;
 import dev.quarry.engine.analysis.Analyzers;
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,10 +21,12 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.ConcurrentMergeScheduler;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.FilterLeafReader;
 import org.apache.lucene.index.IndexCommit;
+import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.KeepOnlyLastCommitDeletionPolicy;
+import org.apache.lucene.index.SegmentReader;
 import org.apache.lucene.index.SnapshotDeletionPolicy;
 import org.apache.lucene.index.SoftDeletesRetentionMergePolicy;
 import org.apache.lucene.index.Term;
@@ -32,10 +35,10 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.IOContext;
-import org.apache.lucene.store.AlreadyClosedException;
 
 /**
  * The Lucene side of one corpus: its directory, its IndexWriter, its committed revision and the
@@ -253,8 +256,8 @@ final class IndexStore implements Closeable {
   private boolean anyHardDeletes() throws IOException {
     try (DirectoryReader reader = DirectoryReader.open(writer)) {
       for (var leaf : reader.leaves()) {
-        if (org.apache.lucene.index.FilterLeafReader.unwrap(leaf.reader())
-                instanceof org.apache.lucene.index.SegmentReader segment
+        if (FilterLeafReader.unwrap(leaf.reader())
+                instanceof SegmentReader segment
             && segment.getSegmentInfo().getDelCount() > 0) {
           return true;
         }
@@ -280,7 +283,7 @@ final class IndexStore implements Closeable {
     try {
       assert info.corpusId().equals(commit.getUserData().get(Fields.COMMIT_CORPUS_ID))
           : "every commit names its corpus: " + commit.getUserData();
-      java.nio.file.Files.createDirectories(target);
+      Files.createDirectories(target);
       try (Directory out = FSDirectory.open(target)) {
         // segments_N last: a folder cut short by a crash holds no commit that names missing files.
         String segments = commit.getSegmentsFileName();

@@ -1,9 +1,12 @@
 package dev.quarry.engine.index;
 
+import dev.quarry.engine.EngineListener;
+import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.lucene.index.ConcurrentMergeScheduler;
+import org.apache.lucene.index.MergePolicy;
 
 /**
  * Lucene's concurrent merge scheduler, with background merge failures (a full disk, most often)
@@ -22,17 +25,17 @@ final class LoggingMergeScheduler extends ConcurrentMergeScheduler {
   private static final Logger LOG = Logger.getLogger(LoggingMergeScheduler.class.getName());
 
   private final String corpus;
-  private final dev.quarry.engine.EngineListener listener;
+  private final EngineListener listener;
   private final AtomicLong failures = new AtomicLong();
 
-  LoggingMergeScheduler(String corpus, dev.quarry.engine.EngineListener listener) {
+  LoggingMergeScheduler(String corpus, EngineListener listener) {
     this.corpus = corpus;
     this.listener = listener;
   }
 
   @Override
-  protected void doMerge(MergeSource mergeSource, org.apache.lucene.index.MergePolicy.OneMerge merge)
-      throws java.io.IOException {
+  protected void doMerge(MergeSource mergeSource, MergePolicy.OneMerge merge)
+      throws IOException {
     long start = System.nanoTime();
     try {
       super.doMerge(mergeSource, merge);

@@ -4,7 +4,6 @@ import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Embedder;
-import dev.quarry.engine.embed.VectorCodec;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.HistoryPage;
@@ -14,10 +13,11 @@ import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SearchResult;
+import dev.quarry.engine.SourceChunks;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourcePage;
-import dev.quarry.engine.SourceChunks;
 import dev.quarry.engine.SourceState;
+import dev.quarry.engine.embed.VectorCodec;
 import dev.quarry.engine.search.RevisionSearcher;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,9 +28,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
+import org.apache.lucene.index.FilterLeafReader;
+import org.apache.lucene.index.SegmentReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.TermQuery;
@@ -161,7 +165,7 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     }
     embedded.whenComplete((withVectors, failure) -> {
       if (failure != null) {
-        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
             ? failure.getCause() : failure;
         future.completeExceptionally(cause instanceof QuarryException ? cause
             : new QuarryException(ErrorCode.INTERNAL, "embedding failed: " + cause.getMessage(), cause));
@@ -191,7 +195,7 @@ public final class LuceneCorpusIndex implements CorpusIndex {
    * on the writer thread), so the writer only stores vectors and a receipt covers both sides.
    */
   private CompletableFuture<Map<Integer, PreparedSource>> embed(Map<Integer, PreparedSource> prepared) {
-    List<Integer> order = new ArrayList<>(new java.util.TreeSet<>(prepared.keySet()));
+    List<Integer> order = new ArrayList<>(new TreeSet<>(prepared.keySet()));
     List<String> texts = new ArrayList<>();
     for (int i : order) {
       texts.addAll(prepared.get(i).embeddingTexts());
@@ -341,8 +345,8 @@ public final class LuceneCorpusIndex implements CorpusIndex {
       // Lucene remembers each segment's size once measured.
       long bytes = 0;
       for (var leaf : s.latest().leaves()) {
-        if (org.apache.lucene.index.FilterLeafReader.unwrap(leaf.reader())
-            instanceof org.apache.lucene.index.SegmentReader segment) {
+        if (FilterLeafReader.unwrap(leaf.reader())
+            instanceof SegmentReader segment) {
           bytes += segment.getSegmentInfo().sizeInBytes();
         }
       }

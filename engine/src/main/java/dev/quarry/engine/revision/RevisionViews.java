@@ -63,9 +63,9 @@ public final class RevisionViews {
       throw new IllegalArgumentException("maxViews must be at least 1; got " + maxViews);
     }
     this.maxViews = maxViews;
-    this.viewCounter = java.util.Objects.requireNonNull(viewCounter, "viewCounter");
-    this.termCounter = java.util.Objects.requireNonNull(termCounter, "termCounter");
-    this.visibilityCounter = java.util.Objects.requireNonNull(visibilityCounter, "visibilityCounter");
+    this.viewCounter = Objects.requireNonNull(viewCounter, "viewCounter");
+    this.termCounter = Objects.requireNonNull(termCounter, "termCounter");
+    this.visibilityCounter = Objects.requireNonNull(visibilityCounter, "visibilityCounter");
     this.views = new LinkedHashMap<>(16, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<ViewKey, RevisionView> eldest) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.CollectorManager;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.Scorable;
@@ -124,7 +125,7 @@ final class ChunkRanker {
     }
 
     @Override
-    protected void doSetNextReader(org.apache.lucene.index.LeafReaderContext context) {
+    protected void doSetNextReader(LeafReaderContext context) {
       docBase = context.docBase;
     }
 

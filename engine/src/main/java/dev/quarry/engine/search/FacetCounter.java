@@ -19,6 +19,7 @@ import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.CollectorManager;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.SimpleCollector;
@@ -97,8 +98,8 @@ final class FacetCounter {
       int[] ordToId = new int[sources == null ? 0 : sources.getValueCount()];
       Arrays.fill(ordToId, -1);
       int[] ids = new int[context.reader().maxDoc()];
-      for (int doc = bits.nextSetBit(0); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS;
-          doc = doc + 1 < bits.length() ? bits.nextSetBit(doc + 1) : org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS) {
+      for (int doc = bits.nextSetBit(0); doc != DocIdSetIterator.NO_MORE_DOCS;
+          doc = doc + 1 < bits.length() ? bits.nextSetBit(doc + 1) : DocIdSetIterator.NO_MORE_DOCS) {
         if (sources == null || !sources.advanceExact(doc)) {
           throw new IllegalStateException("chunk document without a source");
         }

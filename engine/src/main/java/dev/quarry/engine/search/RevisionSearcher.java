@@ -1,12 +1,13 @@
 package dev.quarry.engine.search;
 
 import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Embedder;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.FacetCounts;
-import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.SearchCaches;
 import dev.quarry.engine.SearchConcurrency;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SearchResult;
@@ -31,11 +32,11 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.search.Query;
 import org.apache.lucene.store.AlreadyClosedException;
 
 /**
@@ -68,7 +69,7 @@ public final class RevisionSearcher {
    *     for a lexical corpus
    */
   public RevisionSearcher(CorpusInfo info, Analyzer analyzer, Embedder embedder) {
-    this(info, analyzer, embedder, new dev.quarry.engine.SearchCaches(), SearchConcurrency.SEARCHING_THREAD_ONLY);
+    this(info, analyzer, embedder, new SearchCaches(), SearchConcurrency.SEARCHING_THREAD_ONLY);
   }
 
   /**
@@ -77,7 +78,7 @@ public final class RevisionSearcher {
    * @param concurrency where an exact semantic scan runs
    */
   public RevisionSearcher(CorpusInfo info, Analyzer analyzer, Embedder embedder,
-      dev.quarry.engine.SearchCaches caches, SearchConcurrency concurrency) {
+      SearchCaches caches, SearchConcurrency concurrency) {
     this.views = new RevisionViews(RevisionViews.DEFAULT_MAX_VIEWS, caches.revisionViewCounter(),
         caches.termStatisticsCounter(), caches.segmentVisibilityCounter());
     this.info = info;
@@ -327,7 +328,7 @@ public final class RevisionSearcher {
 
   /** Whether the corpus opted into the approximate index for its semantic candidates. */
   private boolean approximate() {
-    return info.settings().embedding().index() == dev.quarry.engine.CorpusSettings.VectorIndex.HNSW;
+    return info.settings().embedding().index() == CorpusSettings.VectorIndex.HNSW;
   }
 
   /**

@@ -143,7 +143,7 @@ public final class TikaExtractor {
         return limit.failure;
       }
       if (t instanceof EncryptedDocumentException
-          || t instanceof org.apache.poi.EncryptedDocumentException) {
+          || t instanceof org.apache.poi.EncryptedDocumentException) { // qualified: POI's, beside Tika's imported one
         return new ExtractionException(Failure.DOCUMENT_ENCRYPTED,
             "The document is encrypted and needs a password to be opened.");
       }

@@ -11,13 +11,14 @@ import dev.quarry.extractors.ocr.ImageExtractor;
 import dev.quarry.extractors.ocr.Recognizer;
 import dev.quarry.extractors.ocr.Tesseract;
 import dev.quarry.extractors.pdf.PdfExtractor;
-import dev.quarry.extractors.tika.TikaExtractor;
 import dev.quarry.extractors.text.PlainTextExtractor;
+import dev.quarry.extractors.tika.TikaExtractor;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.tika.config.TikaConfig;
 
 /**
@@ -99,7 +100,7 @@ final class ExtractionRouter {
     if (declared == null) {
       return null;
     }
-    DocumentKind kind = detector.kindOf(declared.trim().toLowerCase(java.util.Locale.ROOT));
+    DocumentKind kind = detector.kindOf(declared.trim().toLowerCase(Locale.ROOT));
     return kind == DocumentKind.PLAIN_TEXT || kind == DocumentKind.MARKDOWN ? kind : null;
   }
 

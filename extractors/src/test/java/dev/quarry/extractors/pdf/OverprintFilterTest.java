@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quarry.engine.TestSeed;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
@@ -12,6 +13,7 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The grid answers what PDFBox's duplicate-glyph rule answers, glyph for glyph. */
 class OverprintFilterTest {
@@ -63,10 +65,8 @@ class OverprintFilterTest {
   }
 
   @Test
-  void randomGlyphs_sameAnswersAsPdfBox() {
-    long seed = System.nanoTime();
-    System.out.println("OverprintFilterTest seed: " + seed);
-    Random random = new Random(seed);
+  @ExtendWith(TestSeed.class)
+  void randomGlyphs_sameAnswersAsPdfBox(Random random) {
     for (int page = 0; page < 50; page++) {
       OverprintFilter filter = new OverprintFilter();
       PdfBoxRule reference = new PdfBoxRule();
@@ -83,17 +83,15 @@ class OverprintFilterTest {
           default -> random.nextFloat() * 5;
         };
         assertEquals(reference.isRepeat(character, x, y, tolerance), filter.isRepeat(character, x, y, tolerance),
-            "seed " + seed + ", glyph " + i + " of page " + page + ": " + character + " at " + x + "," + y
+            TestSeed.replay() + ", glyph " + i + " of page " + page + ": " + character + " at " + x + "," + y
                 + " tolerance " + tolerance);
       }
     }
   }
 
   @Test
-  void oneFilterClearedBetweenPages_sameAnswersAsPdfBoxOnEveryPage() {
-    long seed = System.nanoTime();
-    System.out.println("OverprintFilterTest seed: " + seed);
-    Random random = new Random(seed);
+  @ExtendWith(TestSeed.class)
+  void oneFilterClearedBetweenPages_sameAnswersAsPdfBoxOnEveryPage(Random random) {
     OverprintFilter filter = new OverprintFilter();
     for (int page = 0; page < 40; page++) {
       filter.clear();
@@ -107,7 +105,7 @@ class OverprintFilterTest {
         float y = random.nextInt(3200) / 4f - 20;
         float tolerance = random.nextInt(50) == 0 ? 90f : random.nextFloat() * 4;
         assertEquals(reference.isRepeat(character, x, y, tolerance), filter.isRepeat(character, x, y, tolerance),
-            "seed " + seed + ", glyph " + i + " of page " + page + ": " + character + " at " + x + "," + y
+            TestSeed.replay() + ", glyph " + i + " of page " + page + ": " + character + " at " + x + "," + y
                 + " tolerance " + tolerance);
       }
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quarry.engine.TestSeed;
 import dev.quarry.extractors.Extraction;
 import dev.quarry.extractors.ExtractionException;
 import dev.quarry.extractors.ExtractionException.Failure;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 class PlainTextExtractorTest {
@@ -51,13 +53,11 @@ class PlainTextExtractorTest {
   }
 
   @Test
-  void extract_mostlyInvalidBytes_isExtractionFailed() throws Exception {
-    // -Dtests.seed=<hex> replays a run, as engine's TestSeed reads it (extractors has no engine to share it).
-    String given = System.getProperty("tests.seed");
-    long seed = given == null ? System.nanoTime() : Long.parseUnsignedLong(given, 16);
-    String replay = "replay with -Dtests.seed=" + Long.toHexString(seed).toUpperCase(java.util.Locale.ROOT);
+  @ExtendWith(TestSeed.class)
+  void extract_mostlyInvalidBytes_isExtractionFailed(Random random) throws Exception {
+    String replay = "replay with " + TestSeed.replay();
     byte[] noise = new byte[4096];
-    new Random(seed).nextBytes(noise);
+    random.nextBytes(noise);
     for (int i = 0; i < noise.length; i++) {
       noise[i] = (byte) (noise[i] | 0x80); // high bytes only: never valid UTF-8 in a row
     }

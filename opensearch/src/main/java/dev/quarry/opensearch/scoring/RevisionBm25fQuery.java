@@ -3,8 +3,10 @@ package dev.quarry.opensearch.scoring;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.IntStream;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
@@ -277,9 +279,9 @@ public final class RevisionBm25fQuery extends Query {
       this.norms = norms;
       this.visible = visible;
       this.anyNorms = Arrays.stream(norms).anyMatch(Objects::nonNull);
-      this.byBound = java.util.stream.IntStream.range(0, postings.length)
+      this.byBound = IntStream.range(0, postings.length)
           .filter(t -> Arrays.stream(postings[t]).anyMatch(Objects::nonNull)).boxed()
-          .sorted(java.util.Comparator.comparingDouble(t -> bounds[t])).mapToInt(Integer::intValue).toArray();
+          .sorted(Comparator.comparingDouble(t -> bounds[t])).mapToInt(Integer::intValue).toArray();
       this.boundSums = new double[byBound.length + 1];
       for (int i = 0; i < byBound.length; i++) {
         boundSums[i + 1] = boundSums[i] + bounds[byBound[i]];
