@@ -31,6 +31,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -53,7 +54,7 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
   private final StrictJson json = new StrictJson();
   private final RequestGate gate;
   /** The endpoints that take a body, by path: every one is a POST. Filled once, on initialisation. */
-  private final Map<String, Endpoint> posts = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, Endpoint> posts = new ConcurrentHashMap<>();
 
   /**
    * @throws IllegalStateException when the configuration lacks corpora or an authenticator

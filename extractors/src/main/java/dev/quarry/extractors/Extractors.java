@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns document files into text, away from the caller's heap: every document is parsed in
@@ -30,7 +32,7 @@ import java.util.Objects;
  */
 public final class Extractors implements AutoCloseable {
 
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Extractors.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Extractors.class);
 
   /** Two workers: extraction is CPU-bound and the engine needs cores of its own. */
   public static final int DEFAULT_WORKERS = 2;

@@ -18,6 +18,7 @@ import dev.quarry.engine.QuarryException;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code POST /v1/retrieval/ingest}: a multipart upload of one document, answered with the source's
@@ -46,7 +47,7 @@ public final class IngestEndpoint extends Endpoint {
   }
 
   @Override
-  protected void checkBeforeBody(java.util.function.UnaryOperator<String> headers) {
+  protected void checkBeforeBody(UnaryOperator<String> headers) {
     MultipartUpload.boundary(headers.apply("Content-Type")); // 415 for any type but multipart/form-data
   }
 

@@ -14,6 +14,7 @@ import dev.quarry.corpora.jobs.IngestJobs;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code POST /v1/retrieval/jobs/upload} (files for an open job) and {@code POST
@@ -49,7 +50,7 @@ public final class JobUploadEndpoint extends Endpoint {
   }
 
   @Override
-  protected void checkBeforeBody(java.util.function.UnaryOperator<String> headers) {
+  protected void checkBeforeBody(UnaryOperator<String> headers) {
     MultipartUpload.boundary(headers.apply("Content-Type")); // 415 for any type but multipart/form-data
   }
 

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code GET /v1/agui/capabilities}: what the AG-UI retrieval agent does, in AG-UI's
@@ -40,7 +41,7 @@ public final class AguiCapabilities extends Endpoint {
   }
 
   @Override
-  protected void checkBeforeBody(java.util.function.UnaryOperator<String> headers) {
+  protected void checkBeforeBody(UnaryOperator<String> headers) {
     // a GET that reads no body: any Content-Type will do
   }
 

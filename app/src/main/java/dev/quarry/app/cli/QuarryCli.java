@@ -4,6 +4,7 @@ import dev.quarry.app.server.ServerVersion;
 import dev.quarry.client.ApiException;
 import dev.quarry.client.ProtocolException;
 import dev.quarry.client.TransportException;
+import java.io.PrintWriter;
 import java.net.ConnectException;
 import java.net.http.HttpTimeoutException;
 import java.util.logging.Level;
@@ -82,7 +83,7 @@ public final class QuarryCli implements Runnable {
    */
   private static int mistakenArguments(CommandLine.ParameterException e, String[] args) {
     CommandLine cmd = e.getCommandLine();
-    java.io.PrintWriter err = cmd.getErr();
+    PrintWriter err = cmd.getErr();
     // Some of picocli's messages open with "Error: ", which the command's name already says.
     err.println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage().replaceFirst("^Error: ", ""));
     CommandLine.UnmatchedArgumentException.printSuggestions(e, err);

@@ -15,6 +15,7 @@ import io.javalin.http.Context;
 import dev.quarry.api.wire.Limit;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code POST /v1/admin/backup} {@code {"name", "corpora"?}}: backs up the whole data folder (or only
@@ -37,7 +38,7 @@ final class BackupEndpoint extends Endpoint {
   }
 
   @Override
-  protected void checkBeforeBody(java.util.function.UnaryOperator<String> headers) {
+  protected void checkBeforeBody(UnaryOperator<String> headers) {
     if (backups == null) {
       throw new QuarryException(ErrorCode.NOT_FOUND, "backups are off: set backup.directory in the config file");
     }

@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -208,7 +209,7 @@ final class ClusterHttp {
         if (r.statusCode() == 503 && attempt + 1 < nodes.size() * 2) {
           // A node without an elected manager or still recovering: another one may answer.
           last = new IOException("HTTP 503 from " + nodes.get(n) + ": " + abbreviate(new String(r.body(),
-              java.nio.charset.StandardCharsets.UTF_8)));
+              StandardCharsets.UTF_8)));
           pause(attempt, deadline);
           continue;
         }

@@ -3,6 +3,7 @@ package dev.quarry.corpora.opensearch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.corpora.CorporaBuilder;
+import dev.quarry.corpora.CorpusBackup;
 import dev.quarry.corpora.CorpusIds;
 import dev.quarry.corpora.registry.CorpusSettingsJson;
 import dev.quarry.corpora.registry.CorpusStore;
@@ -12,6 +13,7 @@ import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -393,7 +395,7 @@ public final class OpenSearchCorpusStore implements CorpusStore {
    * snapshots instead (docs/scale-out.md), so this is refused for good, not "try again".
    */
   @Override
-  public dev.quarry.corpora.CorpusBackup backup(String name, java.nio.file.Path targetDataDir) {
+  public CorpusBackup backup(String name, Path targetDataDir) {
     throw new QuarryException(ErrorCode.BACKUP_UNAVAILABLE, "corpora kept on an OpenSearch cluster are not copied into "
         + "Quarry backups: back them up with the cluster's own snapshots (see docs/scale-out.md, Backups)");
   }
