@@ -33,9 +33,12 @@ public interface Contender extends Closeable {
    * only those are searched, and scored with their own statistics, as the server searches for such
    * a token. Only Quarry's engine has grants.
    *
+   * @param grantStatistics false scores with every source's statistics instead, as searches by
+   *     such a token did before scores counted only what it may see: the cost of that, apart
+   *
    * @throws IllegalArgumentException for a contender without grants
    */
-  default List<?> search(String query, List<String> sources) throws IOException {
+  default List<?> search(String query, List<String> sources, boolean grantStatistics) throws IOException {
     throw new IllegalArgumentException(getClass().getSimpleName() + " has no grants; grant=all only");
   }
 

@@ -55,9 +55,10 @@ final class QuarryContender implements Contender {
 
   /** What {@code Corpora} asks of the engine for a token granted {@code sources}: its scope and statistics. */
   @Override
-  public List<Hit> search(String query, List<String> sources) {
+  public List<Hit> search(String query, List<String> sources, boolean grantStatistics) {
     SourceScope grant = new SourceScope(sources);
-    return index.search(SearchRequest.of(query).withScope(grant).withStatistics(grant)).hits();
+    return index.search(SearchRequest.of(query).withScope(grant)
+        .withStatistics(grantStatistics ? grant : SourceScope.ALL)).hits();
   }
 
   @Override

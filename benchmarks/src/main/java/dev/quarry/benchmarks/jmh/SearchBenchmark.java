@@ -89,6 +89,14 @@ public class SearchBenchmark {
   @Param("all")
   public String grant;
 
+  /**
+   * With a grant: {@code true} scores with the grant's own statistics (what the server does);
+   * {@code false} with every source's, as before they were the grant's, so the two set the cost of
+   * counting them apart from that of the grant's scope filter.
+   */
+  @Param("true")
+  public boolean grantStatistics;
+
   private Contender target;
   /** The queries asked, in turn. */
   private List<String> queryTexts;
@@ -166,7 +174,7 @@ public class SearchBenchmark {
   @Benchmark
   public Object search(QueryCursor cursor, ConcurrentIndexing indexing) throws IOException {
     String query = queryTexts.get((int) Math.floorMod(cursor.next++, (long) queryTexts.size()));
-    return granted == null ? target.search(query) : target.search(query, granted);
+    return granted == null ? target.search(query) : target.search(query, granted, grantStatistics);
   }
 
   /** Where each thread is in the query list; threads start far apart so they ask different queries. */
