@@ -61,6 +61,14 @@ final class RevisionVisibility {
 
   private final FixedBitSet visible;
   private final Map<String, FieldCounts> fieldCounts = new ConcurrentHashMap<>();
+  /**
+   * Document frequencies counted by a walk over postings (fields that are not complete), by field
+   * and term, up to {@link #MAX_KEPT_TERMS}: the searches of one revision, or of one grant at it,
+   * walk a term's postings in a segment once.
+   */
+  private final Map<org.apache.lucene.index.Term, Long> docFreqs = new ConcurrentHashMap<>();
+  /** Bounds {@link #docFreqs} (about 100 bytes each beside the visibility's bits). */
+  static final int MAX_KEPT_TERMS = 1024;
 
   private RevisionVisibility(FixedBitSet visible) {
     this.visible = visible;
@@ -203,11 +211,16 @@ final class RevisionVisibility {
   /**
    * The visible documents of this segment holding the term {@code termsEnum} is positioned on, in
    * {@code field}: the segment's own count when the field is {@link FieldCounts#complete}, else a
-   * walk over the term's postings. Leaves the enum on the term.
+   * walk over the term's postings, kept for the next search of the term. Leaves the enum on the term.
    */
   long docFreq(LeafReader leaf, String field, TermsEnum termsEnum) throws IOException {
     if (fieldCounts(leaf, field).complete()) {
       return termsEnum.docFreq();
+    }
+    org.apache.lucene.index.Term key = new org.apache.lucene.index.Term(field, BytesRef.deepCopyOf(termsEnum.term()));
+    Long kept = docFreqs.get(key);
+    if (kept != null) {
+      return kept;
     }
     PostingsEnum postings = termsEnum.postings(null, PostingsEnum.NONE);
     long docFreq = 0;
@@ -215,6 +228,9 @@ final class RevisionVisibility {
       if (visible.get(doc)) {
         docFreq++;
       }
+    }
+    if (docFreqs.size() < MAX_KEPT_TERMS) {
+      docFreqs.putIfAbsent(key, docFreq);
     }
     return docFreq;
   }
