@@ -87,7 +87,7 @@ public class SearchBenchmark {
    * grants about a third of them. Quarry's engine only.
    */
   @Param("all")
-  public String grant;
+  public String grant = "all";
 
   /**
    * With a grant: {@code true} scores with the grant's own statistics (what the server does);
@@ -95,7 +95,7 @@ public class SearchBenchmark {
    * counting them apart from that of the grant's scope filter.
    */
   @Param("true")
-  public boolean grantStatistics;
+  public boolean grantStatistics = true;
 
   private Contender target;
   /** The queries asked, in turn. */
