@@ -193,7 +193,8 @@ final class LocalCorpora implements Corpora {
   @Override
   public SearchResult search(Access access, String corpus, SearchRequest request, String expectedCorpusId) {
     CorpusInfo.checkName(corpus, "corpus");
-    SearchRequest scoped = request.withScope(AccessPolicy.searchScope(access, corpus, request.scope()));
+    SearchRequest scoped = request.withScope(AccessPolicy.searchScope(access, corpus, request.scope()))
+        .withStatistics(AccessPolicy.statisticsScope(access, corpus));
     return store.withCorpus(corpus, index -> {
       index.info().requireCorpusId(expectedCorpusId);
       return index.search(scoped);

@@ -23,6 +23,11 @@ import java.util.Objects;
  * @param snippets how to cut each hit's readable {@link Snippet}, or null for none
  * @param syntax how {@code query} is read: plain text (the default) or with phrase, required and
  *     excluded operators
+ * @param statistics the sources whose visible chunks the lexical statistics count (document
+ *     frequencies, lengths): the caller's grants, so that no score depends on a chunk the caller
+ *     may not see; {@link SourceScope#ALL} for a caller who may see every source (the corpus's
+ *     statistics). It never narrows what is returned ({@code scope} does), and {@code scope} lies
+ *     inside it.
  */
 public record SearchRequest(
     String query,
@@ -36,12 +41,21 @@ public record SearchRequest(
     Fusion fusion,
     List<Facet> facets,
     Snippets snippets,
-    Syntax syntax) {
+    Syntax syntax,
+    SourceScope statistics) {
   public static final int MAX_TOP_K = 100;
   public static final int DEFAULT_TOP_K = 10;
   public static final int MAX_QUERY_CHARS = 1000;
   /** Facet fields of one search: each costs a pass over the field's postings in the matches. */
   public static final int MAX_FACETS = 16;
+
+  /** The same search with statistics over every source (a caller who may see them all). */
+  public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
+      Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion, List<Facet> facets, Snippets snippets,
+      Syntax syntax) {
+    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, facets, snippets, syntax,
+        SourceScope.ALL);
+  }
 
   /** The same search with the corpus's default syntax and no facets. */
   public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
@@ -57,10 +71,19 @@ public record SearchRequest(
         Syntax.PLAIN);
   }
 
+  /**
+   * This request with its lexical statistics counted over the visible chunks of {@code sources}
+   * only (the caller's grants); {@link SourceScope#ALL} counts every visible chunk.
+   */
+  public SearchRequest withStatistics(SourceScope sources) {
+    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
+        facets, snippets, syntax, sources);
+  }
+
   /** This request searching {@code newScope} instead, such as the caller's scope narrowed to its grants. */
   public SearchRequest withScope(SourceScope newScope) {
     return new SearchRequest(query, newScope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax);
+        facets, snippets, syntax, statistics);
   }
 
   public SearchRequest {
@@ -70,6 +93,7 @@ public record SearchRequest(
           "query may have at most " + MAX_QUERY_CHARS + " characters; got " + query.length());
     }
     scope = scope == null ? SourceScope.ALL : scope;
+    statistics = statistics == null ? SourceScope.ALL : statistics;
     syntax = syntax == null ? Syntax.PLAIN : syntax;
     filters = List.copyOf(filters == null ? List.of() : filters);
     for (Filter filter : filters) {
@@ -115,13 +139,13 @@ public record SearchRequest(
 
   public SearchRequest withFacets(List<Facet> newFacets) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        newFacets, snippets, syntax);
+        newFacets, snippets, syntax, statistics);
   }
 
   /** This request with its query read in {@code newSyntax}. */
   public SearchRequest withSyntax(Syntax newSyntax) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, newSyntax);
+        facets, snippets, newSyntax, statistics);
   }
 
   /** How the query string is read. */
@@ -151,7 +175,7 @@ public record SearchRequest(
   /** This request with snippets cut as {@code newSnippets} says (null: none). */
   public SearchRequest withSnippets(Snippets newSnippets) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, newSnippets, syntax);
+        facets, newSnippets, syntax, statistics);
   }
 
   /**
@@ -236,7 +260,7 @@ public record SearchRequest(
   /** This request in {@code mode}. */
   public SearchRequest withMode(Mode mode) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax);
+        facets, snippets, syntax, statistics);
   }
 
   /** What a search ranks by. */

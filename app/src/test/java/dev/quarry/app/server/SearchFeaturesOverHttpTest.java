@@ -179,6 +179,33 @@ class SearchFeaturesOverHttpTest {
     assertEquals(List.of("hr=2", "finance=1", "distinct=2"), facet(a, 0));
   }
 
+  /**
+   * A token granted public/* that sees one chunk holding four words once each cannot tell which of
+   * them sources it may not see also hold: all four score the same (the statistics are those of
+   * the chunks it may see), whatever it filters on; the admin's scores still count every source.
+   */
+  @Test
+  void scores_sayNothingOfSourcesOutsideTheGrants() {
+    ok(api.retrieval("sources/index", T, """
+        {"corpus": "c1", "source": "public/probe.md", "text": "acquisition zebraword berlin qqqxyz"}"""));
+    ok(api.retrieval("sources/index", T, """
+        {"corpus": "c1", "source": "secret/probe-deal.md", "text": "the acquisition of a firm in berlin"}"""));
+    List<Double> scores = new ArrayList<>();
+    for (String word : List.of("acquisition", "zebraword", "berlin", "qqqxyz")) {
+      for (String sources : List.of("\"sources\": [\"public/probe.md\"], ", "")) {
+        JsonNode a = ok(search(TestTokens.PUBLIC_C1, "c1", sources + "\"query\": \"" + word + "\", \"mode\": \"lexical\""));
+        assertEquals(1, a.get("results").size(), word);
+        scores.add(a.get("results").get(0).get("score").asDouble());
+      }
+    }
+    assertEquals(1, scores.stream().distinct().count(), scores::toString);
+    double acquisition = ok(search(T, "c1", "\"query\": \"acquisition\", \"sources\": [\"public/probe.md\"]"))
+        .get("results").get(0).get("score").asDouble();
+    double zebraword = ok(search(T, "c1", "\"query\": \"zebraword\", \"sources\": [\"public/probe.md\"]"))
+        .get("results").get(0).get("score").asDouble();
+    assertTrue(acquisition < zebraword, acquisition + " " + zebraword);
+  }
+
   @Test
   void facets_absentUnlessAskedFor() {
     assertTrue(ok(search(T, "c1", "\"query\": \"leave\"")).path("facets").isMissingNode());

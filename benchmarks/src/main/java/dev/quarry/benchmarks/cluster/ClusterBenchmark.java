@@ -282,12 +282,31 @@ public final class ClusterBenchmark {
     int[] empty = timeSearches("search", store::search, plain, queries, conditions, rows);
     int[] pinnedEmpty = timeSearches("pinned search", q -> store.searchPinned(q, revision), plain, queries,
         conditions, rows);
+    // A token granted about a third of the sources (doc-1*, doc-2*, doc-3*): its scope filter and its
+    // own statistics, against the same plain match over every source.
+    int[] grantedEmpty = store.scoresExactly() ? timeSearches("granted search", q -> store.searchGranted(q, GRANT, true),
+        plain, queries, conditions, rows) : null;
+    // The same scope with every source's statistics, as before they were the grant's: the cost of
+    // counting them apart from that of the scope filter.
+    if (store.scoresExactly()) {
+      timeSearches("granted search, corpus statistics", q -> store.searchGranted(q, GRANT, false), plain, queries,
+          conditions, rows);
+    }
     notes.add(String.format(Locale.ROOT, "search: %,d queries, each asked of both once after %,d warm-up queries;"
         + " queries without hits: store %d, plain %d", queries.size(), profile.warmupQueries(), empty[0], empty[1]));
     notes.add(String.format(Locale.ROOT, "pinned search: the same queries, the store's pinned to its latest revision"
         + " (%d), each asked of both once after the unpinned ones; queries without hits: store %d, plain %d", revision,
         pinnedEmpty[0], pinnedEmpty[1]));
+    if (grantedEmpty != null) {
+      notes.add(String.format(Locale.ROOT, "granted search: the same queries by a token granted %s (about a third of"
+          + " the sources: scoped to them, scored with their statistics alone), each asked of both once after the"
+          + " pinned ones; queries without hits: store %d, plain %d", String.join(";", GRANT), grantedEmpty[0],
+          grantedEmpty[1]));
+    }
   }
+
+  /** The grant of the granted searches: about a third of the generated corpus's sources ({@code doc-N}). */
+  static final List<String> GRANT = List.of("doc-1*", "doc-2*", "doc-3*");
 
   /** Times each query of both, in turn; adds the p50 and p99 rows; returns the queries without hits of each. */
   private int[] timeSearches(String measure, StoreSearch store, PlainIndex plain, List<String> queries,

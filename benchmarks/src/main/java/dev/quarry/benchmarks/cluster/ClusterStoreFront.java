@@ -56,10 +56,27 @@ final class ClusterStoreFront implements Contender {
     return store.withCorpus(corpus, index -> index.search(request).hits());
   }
 
+  /**
+   * A lexical search as {@link #search} by a token granted only {@code sources}: scoped to them and
+   * scored with their statistics alone (the plugin's {@code statistics_sources}), as the server asks;
+   * or, without {@code grantStatistics}, with every source's (as before they were the grant's).
+   */
+  List<?> searchGranted(String query, List<String> sources, boolean grantStatistics) {
+    SourceScope grant = new SourceScope(sources);
+    SearchRequest request = new SearchRequest(query, grant, List.of(), TOP_K, null, null, false)
+        .withStatistics(grantStatistics ? grant : SourceScope.ALL);
+    return store.withCorpus(corpus, index -> index.search(request).hits());
+  }
+
   /** A lexical search as {@link #search}, pinned to revision {@code revision}. */
   List<?> searchPinned(String query, long revision) {
     SearchRequest request = new SearchRequest(query, SourceScope.ALL, List.of(), TOP_K, revision, null, false);
     return store.withCorpus(corpus, index -> index.search(request).hits());
+  }
+
+  /** Whether the cluster scores exactly (the scoring plugin): only then may a grant of some sources search. */
+  boolean scoresExactly() {
+    return store.scoresExactly();
   }
 
   /** The corpus's published revision. */

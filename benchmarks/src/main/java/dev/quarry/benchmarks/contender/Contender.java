@@ -30,6 +30,20 @@ public interface Contender extends Closeable {
   List<?> search(String query) throws IOException;
 
   /**
+   * {@link #search} by a caller granted only {@code sources} (ids, prefixes ending in {@code *}):
+   * only those are searched, and scored with their own statistics, as the server searches for such
+   * a token. Only Quarry's engine has grants.
+   *
+   * @param grantStatistics false scores with every source's statistics instead, as searches by
+   *     such a token did before scores counted only what it may see: the cost of that, apart
+   *
+   * @throws IllegalArgumentException for a contender without grants
+   */
+  default List<?> search(String query, List<String> sources, boolean grantStatistics) throws IOException {
+    throw new IllegalArgumentException(getClass().getSimpleName() + " has no grants; grant=all only");
+  }
+
+  /**
    * Makes everything indexed so far visible to search. A no-op for contenders whose batches are
    * visible when {@link #indexBatch} returns; OpenSearch's become visible at its next refresh.
    */

@@ -10,6 +10,7 @@ import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.SourceScope;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -19,7 +20,8 @@ import java.util.List;
 /**
  * Quarry's engine as a client uses it: a batch is one {@link Mutation} of
  * {@link SourceOperation.Index} operations (the {@code sources/batch} path: one revision, one group
- * commit), and a search is {@link SearchRequest#of} (top 10, highlights, full provenance).
+ * commit), and a search is {@link SearchRequest#of} (top 10, highlights, full provenance), by a
+ * caller who may see everything or, given a grant, by one granted only some sources.
  */
 final class QuarryContender implements Contender {
   /** Fixed, so a cached index built in one JVM reopens as the same corpus in another. */
@@ -49,6 +51,14 @@ final class QuarryContender implements Contender {
   @Override
   public List<Hit> search(String query) {
     return index.search(SearchRequest.of(query)).hits();
+  }
+
+  /** What {@code Corpora} asks of the engine for a token granted {@code sources}: its scope and statistics. */
+  @Override
+  public List<Hit> search(String query, List<String> sources, boolean grantStatistics) {
+    SourceScope grant = new SourceScope(sources);
+    return index.search(SearchRequest.of(query).withScope(grant)
+        .withStatistics(grantStatistics ? grant : SourceScope.ALL)).hits();
   }
 
   @Override

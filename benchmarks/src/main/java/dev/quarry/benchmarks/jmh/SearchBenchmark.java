@@ -34,6 +34,9 @@ import org.openjdk.jmh.infra.ThreadParams;
  * queries of that file in turn ({@link QueryFile}), over an index of at least {@code chunks} chunks.
  * Sample-time mode records the latency distribution, from which the harness reports p50 and p99.
  *
+ * <p>With {@code grant} naming sources, each search is by a token granted only them: scoped to them
+ * and scored with their own statistics (beside {@code grant=all}, the cost of a restricted token).
+ *
  * <p>With {@code indexingDocsPerSecond} above 0 the searches run under concurrent indexing: the
  * trial searches its own copy of the prebuilt index ({@link TrialIndex}, deleted at the end) while
  * a {@link PacedIndexer} adds new documents to it in batches of {@code indexingBatchSize}, at that
@@ -76,9 +79,29 @@ public class SearchBenchmark {
   @Param("10")
   public int indexingBatchSize;
 
+  /**
+   * The searching token's grant: {@code all} (every source: the corpus's statistics), or its source
+   * entries separated by {@code ;} (ids, prefixes ending in {@code *}): then only they are searched,
+   * with statistics over their visible chunks alone, as the server searches for a token granted
+   * them. The generated corpus names its sources {@code doc-<n>}, so {@code doc-1*;doc-2*;doc-3*}
+   * grants about a third of them. Quarry's engine only.
+   */
+  @Param("all")
+  public String grant = "all";
+
+  /**
+   * With a grant: {@code true} scores with the grant's own statistics (what the server does);
+   * {@code false} with every source's, as before they were the grant's, so the two set the cost of
+   * counting them apart from that of the grant's scope filter.
+   */
+  @Param("true")
+  public boolean grantStatistics = true;
+
   private Contender target;
   /** The queries asked, in turn. */
   private List<String> queryTexts;
+  /** The grant's source entries, or null for every source. */
+  private List<String> granted;
   /** The trial's own index when it indexes, else null (the prebuilt index is searched as it is). */
   private TrialIndex trialIndex;
   /** The concurrent indexing, or null when there is none. */
@@ -108,6 +131,7 @@ public class SearchBenchmark {
     }
     queryTexts = QueryFile.isFile(querySet) ? QueryFile.load(QueryFile.path(querySet))
         : QueryMix.from(sample, queries, seed).queries();
+    granted = grant.equals("all") ? null : List.of(grant.split(";"));
     target = kind.open(dir);
     if (indexingDocsPerSecond > 0) {
       indexer = new PacedIndexer(target, documents, filling.documents(), indexingDocsPerSecond, indexingBatchSize);
@@ -149,7 +173,8 @@ public class SearchBenchmark {
 
   @Benchmark
   public Object search(QueryCursor cursor, ConcurrentIndexing indexing) throws IOException {
-    return target.search(queryTexts.get((int) Math.floorMod(cursor.next++, (long) queryTexts.size())));
+    String query = queryTexts.get((int) Math.floorMod(cursor.next++, (long) queryTexts.size()));
+    return granted == null ? target.search(query) : target.search(query, granted, grantStatistics);
   }
 
   /** Where each thread is in the query list; threads start far apart so they ask different queries. */

@@ -41,7 +41,8 @@ class ClusterBenchmarkSmokeTest {
     ResultSet result = new ClusterBenchmark(ClusterProfile.SMOKE, url, 1, 0, Harness.DEFAULT_SEED, quiet).run("test");
 
     assertEquals(List.of("indexing", "search p50", "search p99", "pinned search p50", "pinned search p99",
-        ClusterBenchmark.FRONTS_MEASURE,
+        "granted search p50", "granted search p99", "granted search, corpus statistics p50",
+        "granted search, corpus statistics p99", ClusterBenchmark.FRONTS_MEASURE,
         ClusterBenchmark.FRONTS_MEASURE), result.rows().stream().map(ResultSet.Row::measure).toList());
     for (ResultSet.Row row : result.rows()) {
       for (double figure : row.values().values()) {

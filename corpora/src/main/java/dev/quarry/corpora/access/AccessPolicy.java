@@ -90,6 +90,23 @@ public final class AccessPolicy {
   }
 
   /**
+   * The sources whose visible chunks a search's lexical statistics count: every source the search
+   * grants on {@code corpus} cover, whatever the request narrows its results to, so that no score
+   * depends on a chunk the caller may not see, and the same caller's scores do not change with the
+   * sources it filters on. {@link SourceScope#ALL} when the grants cover every source (the corpus's
+   * own statistics, at no extra cost).
+   *
+   * @throws QuarryException FORBIDDEN when no search grant names the corpus
+   */
+  public static SourceScope statisticsScope(Access access, String corpus) {
+    List<String> granted = sourceEntries(access, corpus, EnumSet.of(Scope.SEARCH));
+    if (granted.isEmpty()) {
+      throw forbidden();
+    }
+    return granted.contains("*") ? SourceScope.ALL : new SourceScope(granted);
+  }
+
+  /**
    * The source entries of the grants on {@code corpus} with one of {@code scopes}; empty when none
    * applies, which every caller reads as "nothing" (fail closed), never as "everything".
    */

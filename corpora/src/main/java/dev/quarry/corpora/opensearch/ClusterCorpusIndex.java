@@ -21,6 +21,7 @@ import dev.quarry.engine.SearchResult;
 import dev.quarry.engine.SourceChunks;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourcePage;
+import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.SourceState;
 import dev.quarry.engine.analysis.Analyzers;
 import dev.quarry.engine.index.Fields;
@@ -389,6 +390,13 @@ final class ClusterCorpusIndex implements CorpusIndex {
           + "' needs a corpus with an embedding model; corpora on an OpenSearch cluster are lexical");
     }
     request.requireFusionOnlyFor(SearchRequest.Mode.LEXICAL);
+    if (!clusterScoresExactly && !request.statistics().isAll()) {
+      // The cluster's own BM25 counts every document of the shard, those of sources the caller may
+      // not see too, so its scores would tell such a caller what those hold: refused, not weakened.
+      throw new QuarryException(ErrorCode.RETRIEVAL_UNAVAILABLE, "this server cannot search corpus '" + info.name()
+          + "' for a token granted only some of its sources: its cluster lacks the quarry-scoring plugin, without"
+          + " which scores would depend on sources the token may not see (see scale-out.md)");
+    }
     ClusterQuerySyntax syntax = ClusterQuerySyntax.of(request, analyzer);
     if (request.syntax() == SearchRequest.Syntax.OPERATORS && !holdsPhrases()) {
       throw QuarryException.invalid("syntax", "corpus '" + info.name() + "' was created on the OpenSearch cluster"
@@ -469,9 +477,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   /**
    * The {@code quarry_bm25f} query of {@code terms}: the embedded store's BM25F with revision {@code
-   * p}'s statistics, over the documents revision {@code p} sees.
+   * p}'s statistics, over the documents revision {@code p} sees; counted over the visible chunks of
+   * {@code statistics}' sources only when it restricts (the caller's grants).
    */
-  private ObjectNode exactQuery(List<PortableScoring.QueryTerm> scoredTerms, long p) {
+  private ObjectNode exactQuery(List<PortableScoring.QueryTerm> scoredTerms, long p, SourceScope statistics) {
     ObjectNode query = ClusterHttp.MAPPER.createObjectNode();
     ObjectNode q = query.putObject("quarry_bm25f");
     ArrayNode fields = q.putArray("fields");
@@ -483,6 +492,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
       terms.addObject().put("term", t.term()).put("boost", (float) t.occurrences());
     }
     q.put("k1", scoring.k1()).put("b", scoring.b()).put("revision", p).put("visible_only", true);
+    if (!statistics.isAll()) {
+      // A plugin that predates the field refuses it (400): never scored with every source's statistics.
+      ArrayNode sources = q.putArray("statistics_sources");
+      statistics.entries().forEach(sources::add);
+    }
     return query;
   }
 
@@ -541,7 +555,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
       syntax.excluded().forEach(mustNot::add);
     }
     if (scoredTerms != null) {
-      bool.putArray("must").add(exactQuery(scoredTerms, p));
+      bool.putArray("must").add(exactQuery(scoredTerms, p, request.statistics()));
     } else {
       ArrayNode should = bool.putArray("should");
       // The fields the embedded store scores (a title weighted 0 is not one: a match there alone is

@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Quarry's scoring plugin on a real node: the front finds it in {@code _nodes/plugins}, and the
- * {@code quarry_bm25f} query scores with the statistics of the revision it is given, and refuses
+ * {@code quarry_bm25f} query scores with the statistics of the revision it is given (of the sources
+ * it is given, when it is), and refuses
  * what no front sends (a weight, boost, k1, b or revision out of bounds, a repeated term, a field it
- * does not know) with a 400 naming the query, while the node answers on. Its scores themselves are held to the embedded store's by {@code StoresDifferentialTest}.
+ * does not know, statistics sources that are empty or not strings) with a 400 naming the query, while the node answers on. Its scores themselves are held to the embedded store's by {@code StoresDifferentialTest}.
  */
 class ScoringPluginTest {
   static ClusterHttp http;
@@ -29,14 +30,15 @@ class ScoringPluginTest {
     http.json("PUT", "/" + INDEX, ClusterHttp.MAPPER.readTree("""
         {"settings": {"number_of_shards": 1, "number_of_replicas": 0},
          "mappings": {"properties": {"tokens": {"type": "text", "analyzer": "whitespace"},
+                                     "source": {"type": "keyword"},
                                      "added": {"type": "long"}, "superseded": {"type": "long"}}}}""")).require("creating");
     http.json("PUT", "/" + INDEX + "/_doc/1?refresh=true", ClusterHttp.MAPPER.readTree("""
-        {"tokens": "leav absenc leav", "added": 1, "superseded": 9223372036854775807}""")).require("indexing");
+        {"tokens": "leav absenc leav", "source": "a/1", "added": 1, "superseded": 9223372036854775807}""")).require("indexing");
     http.json("PUT", "/" + INDEX + "/_doc/2?refresh=true", ClusterHttp.MAPPER.readTree("""
-        {"tokens": "leav", "added": 2, "superseded": 9223372036854775807}""")).require("indexing");
+        {"tokens": "leav", "source": "b/2", "added": 2, "superseded": 9223372036854775807}""")).require("indexing");
     // Replaced at revision 2: seen at revision 1 only.
     http.json("PUT", "/" + INDEX + "/_doc/3?refresh=true", ClusterHttp.MAPPER.readTree("""
-        {"tokens": "leav wither", "added": 1, "superseded": 2}""")).require("indexing");
+        {"tokens": "leav wither", "source": "a/3", "added": 1, "superseded": 2}""")).require("indexing");
   }
 
   @Test
@@ -78,6 +80,31 @@ class ScoringPluginTest {
         scoreOfFirst(visibleOnly(query(fields, terms, "1.2", "0.75", 2))));
   }
 
+  /**
+   * Given statistics_sources, the statistics count the visible documents of those sources only
+   * (ids and prefixes): at revision 2, "a/*" counts document 1 alone (3 is replaced), as "a/1"
+   * does, and scores it otherwise than every source's statistics, which "a/1" with "b/*" gives
+   * again. Which documents match does not change: document 2 still matches, outside the sources.
+   */
+  @Test
+  void statisticsSources_decideTheStatistics_notTheMatches() throws Exception {
+    String fields = "[{\"name\": \"tokens\", \"weight\": 1}]";
+    String terms = "[{\"term\": \"leav\", \"boost\": 1}]";
+    String atTwo = visibleOnly(query(fields, terms, "1.2", "0.75", 2));
+    double every = scoreOfFirst(atTwo);
+    double prefix = scoreOfFirst(statisticsSources(atTwo, "[\"a/*\"]"));
+    assertTrue(prefix != every, prefix + " " + every);
+    assertEquals(prefix, scoreOfFirst(statisticsSources(atTwo, "[\"a/1\"]")));
+    assertEquals(every, scoreOfFirst(statisticsSources(atTwo, "[\"b/*\", \"a/1\", \"a/1\"]")));
+    assertEquals(Set.of("1", "2"), ids(statisticsSources(atTwo, "[\"a/*\"]")));
+    // Sources that hold no visible document: no statistics, so no term scores and nothing matches.
+    assertEquals(Set.of(), ids(statisticsSources(atTwo, "[\"c/*\"]")));
+  }
+
+  private static String statisticsSources(String body, String sources) {
+    return body.replace("\"revision\"", "\"statistics_sources\": " + sources + ", \"revision\"");
+  }
+
   private static String visibleOnly(String body) {
     return body.replace("\"revision\"", "\"visible_only\": true, \"revision\"");
   }
@@ -117,7 +144,11 @@ class ScoringPluginTest {
         query(fields, terms, "1.2", "0.75", -1), // a negative revision
         query(fields, terms, "1.2", "0.75", 1).replace("\"revision\": 1", "\"revision\": 1.5"),
         query(fields, terms, "1.2", "0.75", 1).replace("\"revision\"", "\"visible_only\": \"yes\", \"revision\""),
-        query(fields, terms, "1.2", "0.75", 1).replace("\"leav\"", "7"));
+        query(fields, terms, "1.2", "0.75", 1).replace("\"leav\"", "7"),
+        statisticsSources(query(fields, terms, "1.2", "0.75", 1), "[]"), // would count nothing
+        statisticsSources(query(fields, terms, "1.2", "0.75", 1), "[\"\"]"),
+        statisticsSources(query(fields, terms, "1.2", "0.75", 1), "\"a/*\""),
+        statisticsSources(query(fields, terms, "1.2", "0.75", 1), "[7]"));
     for (String body : bad) {
       ClusterHttp.Answer answer = search(body);
       assertEquals(400, answer.status(), body + " -> " + answer.body());

@@ -37,7 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
  * and with the same scores to the bit: the node has Quarry's scoring plugin, so the cluster store
  * scores each revision with its own statistics (docs/scale-out.md). A front that does not use the
  * plugin must still find the same chunks (compared as sets). The corpus's ranking (k1, b,
- * title weight, including 0 and below 1) is drawn at random too. Replay a failure with {@code
+ * title weight, including 0 and below 1) is drawn at random too. Searches by a grant of some
+ * sources only (drawn at random: prefixes and ids), whose statistics count only the visible chunks
+ * of those sources, must agree to the bit as well. Replay a failure with {@code
  * -Dtests.seed=<hex>} ({@link TestSeed}).
  */
 @ExtendWith(TestSeed.class)
@@ -151,11 +153,20 @@ class StoresDifferentialTest {
         assertEquals(chunks(embedded, "doc-" + s, at), chunks(remote, "doc-" + s, at), "chunks of doc-" + s + " at " + at);
       }
     }
+    List<SourceScope> grants = List.of(new SourceScope(List.of("doc-1*")), new SourceScope(List.of("doc-2", "doc-4*")),
+        new SourceScope(List.of("doc-0", "doc-3", "doc-1")));
+    SourceScope grant = grants.get(random.nextInt(grants.size()));
     for (String word : WORDS) {
       for (Long at : new Long[] {null, oldest + (latest - oldest) / 2, oldest + random.nextInt((int) (latest - oldest) + 1),
           Math.max(oldest, latest - 1), oldest}) {
         assertEquals(matches(embedded, word, at, exact), matches(remote, word, at, exact),
             "search '" + word + "' at " + at);
+      }
+      if (exact) {
+        for (Long at : new Long[] {null, oldest + random.nextInt((int) (latest - oldest) + 1)}) {
+          assertEquals(matches(embedded, word, at, grant), matches(remote, word, at, grant),
+              "search '" + word + "' at " + at + " granted " + grant.entries());
+        }
       }
     }
     for (int q = 0; q < 5; q++) {
@@ -285,8 +296,18 @@ class StoresDifferentialTest {
    * order of the hits when {@code exact}, else without scores in source and chunk order.
    */
   private static java.util.Collection<String> matches(CorpusIndex index, String query, Long revision, boolean exact) {
-    List<Hit> hits = index.search(new SearchRequest(query, SourceScope.ALL, List.of(), SearchRequest.MAX_TOP_K, revision,
-        null, false)).hits();
+    return matches(index, new SearchRequest(query, SourceScope.ALL, List.of(), SearchRequest.MAX_TOP_K, revision,
+        null, false), exact);
+  }
+
+  /** Every chunk a search by {@code grant} matches, scored with the statistics of the grant's sources. */
+  private static java.util.Collection<String> matches(CorpusIndex index, String query, Long revision, SourceScope grant) {
+    return matches(index, new SearchRequest(query, grant, List.of(), SearchRequest.MAX_TOP_K, revision, null, false)
+        .withStatistics(grant), true);
+  }
+
+  private static java.util.Collection<String> matches(CorpusIndex index, SearchRequest request, boolean exact) {
+    List<Hit> hits = index.search(request).hits();
     if (hits.size() >= SearchRequest.MAX_TOP_K) {
       throw new IllegalStateException("more matches than topK: the sets cannot be compared");
     }

@@ -1,7 +1,9 @@
 package dev.quarry.engine.revision;
 
+import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.index.Fields;
 import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.index.LeafReader;
@@ -15,6 +17,7 @@ import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
 import org.apache.lucene.util.SmallFloat;
+import org.apache.lucene.util.StringHelper;
 
 /**
  * The chunk documents of one segment that are visible at one revision ({@code added <= r <
@@ -25,17 +28,90 @@ import org.apache.lucene.util.SmallFloat;
 final class LeafVisibility {
   /** Bounds the per-segment term counts kept for one revision. */
   static final int MAX_CACHED_TERMS = 1024;
+  /**
+   * Bounds the source scopes (grants) whose visible chunks are kept per segment and revision: each
+   * costs one bit per document. Tokens of a deployment usually share a few grants.
+   */
+  static final int MAX_CACHED_SCOPES = 8;
 
   private final FixedBitSet visible;
   private final int visibleCount;
   private final boolean complete;
   private final Map<String, FieldLengths> lengths = new ConcurrentHashMap<>();
   private final Map<Term, TermCounts> termCounts = new ConcurrentHashMap<>();
+  /** The visible chunks of a few source scopes, most recently used last; guarded by itself. */
+  private final Map<SourceScope, LeafVisibility> scoped = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<SourceScope, LeafVisibility> eldest) {
+      return size() > MAX_CACHED_SCOPES;
+    }
+  };
 
   private LeafVisibility(FixedBitSet visible, boolean complete) {
     this.visible = visible;
     this.visibleCount = visible.cardinality();
     this.complete = complete;
+  }
+
+  /**
+   * The visible chunks of this segment whose source lies in {@code scope} (a normalised scope that
+   * restricts: not {@link SourceScope#isAll()}), as a visibility of its own whose term counts and
+   * lengths count only them. This one when every visible chunk is in scope, so a segment holding
+   * only granted sources keeps its cached counts (and, when complete, Lucene's own). Kept for the
+   * last {@link #MAX_CACHED_SCOPES} scopes asked.
+   *
+   * @param leaf the all-versions segment this visibility was computed over
+   */
+  LeafVisibility scoped(LeafReader leaf, SourceScope scope) throws IOException {
+    assert !scope.isAll() : "an unrestricted scope counts every visible chunk";
+    synchronized (scoped) {
+      LeafVisibility cached = scoped.get(scope);
+      if (cached != null) {
+        return cached;
+      }
+    }
+    LeafVisibility computed = computeScoped(leaf, scope);
+    synchronized (scoped) {
+      LeafVisibility raced = scoped.putIfAbsent(scope, computed);
+      return raced != null ? raced : computed;
+    }
+  }
+
+  private LeafVisibility computeScoped(LeafReader leaf, SourceScope scope) throws IOException {
+    FixedBitSet bits = new FixedBitSet(visible.length());
+    Terms sources = visibleCount == 0 ? null : leaf.terms(Fields.SOURCE);
+    if (sources != null) {
+      TermsEnum source = sources.iterator();
+      PostingsEnum postings = null;
+      for (String entry : scope.entries()) {
+        if (entry.endsWith("*")) {
+          BytesRef prefix = new BytesRef(entry.substring(0, entry.length() - 1));
+          TermsEnum.SeekStatus status = source.seekCeil(prefix);
+          for (BytesRef id = status == TermsEnum.SeekStatus.END ? null : source.term();
+              id != null && StringHelper.startsWith(id, prefix); id = source.next()) {
+            postings = markVisible(source, postings, bits);
+          }
+        } else if (source.seekExact(new BytesRef(entry))) {
+          postings = markVisible(source, postings, bits);
+        }
+      }
+    }
+    int count = bits.cardinality();
+    if (count == visibleCount) {
+      return this;
+    }
+    return new LeafVisibility(bits, false);
+  }
+
+  /** Sets the bits of the visible documents of the term {@code source} is positioned on. */
+  private PostingsEnum markVisible(TermsEnum source, PostingsEnum reuse, FixedBitSet bits) throws IOException {
+    PostingsEnum postings = source.postings(reuse, PostingsEnum.NONE);
+    for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
+      if (visible.get(doc)) {
+        bits.set(doc);
+      }
+    }
+    return postings;
   }
 
   /**

@@ -1,12 +1,11 @@
 package dev.quarry.engine.revision;
 
 import dev.quarry.engine.CacheCounter;
+import dev.quarry.engine.SourceScope;
 import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.CollectionStatistics;
 import org.apache.lucene.search.TermStatistics;
@@ -23,15 +22,21 @@ import org.apache.lucene.search.TermStatistics;
  */
 public final class RevisionView {
   /** Bounds the statistics cache of one view; beyond it statistics are computed each time. */
-  static final int MAX_CACHED_TERMS = 8192;
+  static final int MAX_CACHED_TERMS = RevisionStatistics.MAX_CACHED_TERMS;
+  /**
+   * Bounds the restricted statistics (one per grant scope searched) kept by one view, least
+   * recently used first out; beyond it a scope's statistics are built again when asked.
+   */
+  static final int MAX_CACHED_SCOPES = 16;
 
   private final long revision;
   private final DirectoryReader reader;
-  private final Map<Term, Optional<TermStatistics>> termStats = new ConcurrentHashMap<>();
-  private final Map<String, Optional<CollectionStatistics>> fieldStats = new ConcurrentHashMap<>();
-  /** Counts the term statistics looked up and held (shared with the other views of the process). */
+  /** Over every visible chunk: what a caller who may see every source scores with. */
+  private final RevisionStatistics all;
+  /** Over the visible chunks of a grant's sources, by normalised scope; guarded by itself. */
+  private final Map<SourceScope, RevisionStatistics> scoped;
   private final CacheCounter termCounter;
-  /** Set once the view left its cache: what it still computes is no longer counted as held. */
+  /** Set once the view left its cache; guarded by {@link #scoped}. */
   private boolean retired;
 
   RevisionView(long revision, DirectoryReader reader) {
@@ -42,16 +47,28 @@ public final class RevisionView {
     this.revision = revision;
     this.reader = reader;
     this.termCounter = termCounter;
+    this.all = new RevisionStatistics(reader, SourceScope.ALL, termCounter);
+    this.scoped = new LinkedHashMap<>(16, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<SourceScope, RevisionStatistics> eldest) {
+        boolean evict = size() > MAX_CACHED_SCOPES;
+        if (evict) {
+          eldest.getValue().retire();
+        }
+        return evict;
+      }
+    };
   }
 
   /**
    * The view left its cache (evicted, or its snapshot closed): its term statistics are no longer
    * counted as held, including any a search still using it adds.
    */
-  synchronized void retire() {
-    if (!retired) {
+  void retire() {
+    all.retire();
+    synchronized (scoped) {
       retired = true;
-      termCounter.dropped(termStats.size());
+      scoped.values().forEach(RevisionStatistics::retire);
     }
   }
 
@@ -64,68 +81,41 @@ public final class RevisionView {
     return reader;
   }
 
+  /**
+   * The statistics of this revision over the visible chunks of {@code sources}: every visible chunk
+   * when it does not restrict ({@link SourceScope#isAll()}, the same object every time, so a
+   * caller who may see everything pays nothing more), else those of the listed ids and prefixes.
+   * Scopes that list the same entries in another order or twice share one.
+   */
+  public RevisionStatistics statistics(SourceScope sources) {
+    if (sources.isAll()) {
+      return all;
+    }
+    SourceScope normalised = new SourceScope(sources.entries().stream().distinct().sorted().toList());
+    synchronized (scoped) {
+      RevisionStatistics known = scoped.get(normalised);
+      if (known == null) {
+        known = new RevisionStatistics(reader, normalised, termCounter);
+        if (retired) {
+          known.retire();
+        } else {
+          scoped.put(normalised, known);
+        }
+      }
+      return known;
+    }
+  }
+
   /** The term's statistics over the chunks visible at this revision, or null when none has it. */
   public TermStatistics termStatistics(Term term) throws IOException {
-    Optional<TermStatistics> cached = termStats.get(term);
-    if (cached != null) {
-      termCounter.hit();
-      return cached.orElse(null);
-    }
-    termCounter.miss();
-    cached = Optional.ofNullable(computeTermStatistics(term));
-    synchronized (this) {
-      if (termStats.size() < MAX_CACHED_TERMS && termStats.putIfAbsent(term, cached) == null && !retired) {
-        termCounter.added();
-      }
-    }
-    return cached.orElse(null);
+    return all.termStatistics(term);
   }
 
   /**
-   * The field's statistics over the chunks visible at this revision, or null when none has it.
-   * {@code sumTotalTermFreq} sums lengths as norms encode them (see {@link LeafVisibility.FieldLengths});
-   * {@code maxDoc} is the number of visible chunks; {@code sumDocFreq}, which BM25 does not read, is
-   * set to {@code docCount}, the least value the statistics' invariants allow.
+   * The field's statistics over the chunks visible at this revision, or null when none has it
+   * (see {@link RevisionStatistics#collectionStatistics}).
    */
   public CollectionStatistics collectionStatistics(String field) throws IOException {
-    Optional<CollectionStatistics> cached = fieldStats.get(field);
-    if (cached == null) {
-      cached = Optional.ofNullable(computeCollectionStatistics(field));
-      fieldStats.putIfAbsent(field, cached);
-    }
-    return cached.orElse(null);
-  }
-
-  private TermStatistics computeTermStatistics(Term term) throws IOException {
-    long docFreq = 0;
-    long totalTermFreq = 0;
-    for (LeafReaderContext context : reader.leaves()) {
-      VisibleLeafReader leaf = (VisibleLeafReader) context.reader();
-      LeafVisibility.TermCounts counts = leaf.visibility().termCounts(leaf.allVersions(), term);
-      docFreq += counts.docFreq();
-      totalTermFreq += counts.totalTermFreq();
-    }
-    return docFreq == 0 ? null : new TermStatistics(term.bytes(), docFreq, totalTermFreq);
-  }
-
-  private CollectionStatistics computeCollectionStatistics(String field) throws IOException {
-    long visibleDocs = 0;
-    long docCount = 0;
-    long sumLength = 0;
-    for (LeafReaderContext context : reader.leaves()) {
-      VisibleLeafReader leaf = (VisibleLeafReader) context.reader();
-      LeafVisibility visibility = leaf.visibility();
-      visibleDocs += visibility.visibleCount();
-      if (visibility.visibleCount() == 0) {
-        continue;
-      }
-      LeafVisibility.FieldLengths lengths = visibility.lengths(leaf.allVersions(), field);
-      docCount += lengths.docCount();
-      sumLength += lengths.sumLength();
-    }
-    if (docCount == 0) {
-      return null;
-    }
-    return new CollectionStatistics(field, visibleDocs, docCount, Math.max(sumLength, docCount), docCount);
+    return all.collectionStatistics(field);
   }
 }

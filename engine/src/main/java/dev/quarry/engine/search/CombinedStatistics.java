@@ -1,6 +1,6 @@
 package dev.quarry.engine.search;
 
-import dev.quarry.engine.revision.RevisionView;
+import dev.quarry.engine.revision.RevisionStatistics;
 import java.io.IOException;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.CollectionStatistics;
@@ -19,14 +19,15 @@ import org.apache.lucene.util.BytesRef;
  *       weighted sum of the fields' summed lengths, truncated to a whole number after each field.
  * </ul>
  *
- * The per-field figures are the revision's ({@link RevisionView}), so the merged ones depend on
- * the visible chunks only, never on segment layout.
+ * The per-field figures are the revision's over the chunks the search counts ({@link
+ * RevisionStatistics}: every visible chunk, or those of the caller's granted sources), so the
+ * merged ones depend on those chunks only, never on segment layout.
  */
 final class CombinedStatistics {
   private CombinedStatistics() {}
 
   /** The combined field's statistics at the view's revision, or null when no field has a visible chunk. */
-  static CollectionStatistics collection(RevisionView view, CombinedFields fields) throws IOException {
+  static CollectionStatistics collection(RevisionStatistics view, CombinedFields fields) throws IOException {
     long maxDoc = 0;
     long docCount = 0;
     long sumDocFreq = 0;
@@ -46,7 +47,7 @@ final class CombinedStatistics {
   }
 
   /** The term's combined statistics at the view's revision, or null when no visible chunk has it in any field. */
-  static TermStatistics term(RevisionView view, CombinedFields fields, BytesRef term) throws IOException {
+  static TermStatistics term(RevisionStatistics view, CombinedFields fields, BytesRef term) throws IOException {
     long docFreq = 0;
     long totalTermFreq = 0;
     for (CombinedFields.WeightedField field : fields.fields()) {

@@ -144,7 +144,9 @@ public final class RevisionSearcher {
 
   private Prepared prepare(IndexSnapshot snapshot, long revision, SearchRequest request, QuerySyntax syntax)
       throws IOException {
-    RevisionIndexSearcher searcher = new RevisionIndexSearcher(views.at(snapshot, revision), fields.similarity());
+    RevisionView view = views.at(snapshot, revision);
+    RevisionIndexSearcher searcher =
+        new RevisionIndexSearcher(view, view.statistics(request.statistics()), fields.similarity());
     QueryTerms terms = QueryTerms.analyze(analyzer, syntax.scoringText());
     ScoringPlan plan = terms.isEmpty() ? null : ScoringPlan.build(searcher, fields, terms);
     return new Prepared(searcher, filters(request, syntax), plan == null || plan.isEmpty() ? null : plan);

@@ -18,7 +18,7 @@ import org.apache.lucene.util.BytesRef;
  * How one search scores: its terms in a fixed (byte) order, each scored with BM25F over the
  * combined fields ({@link CombinedFields}) by a scorer built from the revision's combined
  * statistics ({@link CombinedStatistics}), and the Lucene query that finds candidates with the same
- * per-term scores. A term no visible chunk contains in any field is left out: it could add nothing
+ * per-term scores. A term no counted chunk contains in any field is left out: it could add nothing
  * to any score.
  */
 final class ScoringPlan {
@@ -34,23 +34,23 @@ final class ScoringPlan {
    * One query term with its weight (how often the query holds it) and its BM25F scorer at the
    * searched revision.
    *
-   * @param inText whether a visible chunk holds it in its text: only those can be highlighted
+   * @param inText whether a counted chunk holds it in its text: only those can be highlighted
    */
   record ScoringTerm(BytesRef bytes, float boost, Similarity.SimScorer scorer, boolean inText) {}
 
   /** Builds the plan of {@code terms} over {@code fields} at the searcher's revision. */
   static ScoringPlan build(RevisionIndexSearcher searcher, CombinedFields fields, QueryTerms terms)
       throws IOException {
-    CollectionStatistics collection = CombinedStatistics.collection(searcher.view(), fields);
+    CollectionStatistics collection = CombinedStatistics.collection(searcher.statistics(), fields);
     if (collection == null) {
       return new ScoringPlan(fields, List.of());
     }
     List<ScoringTerm> scored = new ArrayList<>();
     for (QueryTerms.QueryTerm queryTerm : terms.terms()) {
-      TermStatistics combined = CombinedStatistics.term(searcher.view(), fields, queryTerm.bytes());
+      TermStatistics combined = CombinedStatistics.term(searcher.statistics(), fields, queryTerm.bytes());
       if (combined != null) {
         float boost = queryTerm.occurrences();
-        boolean inText = searcher.view().termStatistics(new Term(Fields.TEXT, queryTerm.bytes())) != null;
+        boolean inText = searcher.statistics().termStatistics(new Term(Fields.TEXT, queryTerm.bytes())) != null;
         scored.add(new ScoringTerm(queryTerm.bytes(), boost,
             fields.similarity().scorer(boost, collection, combined), inText));
       }

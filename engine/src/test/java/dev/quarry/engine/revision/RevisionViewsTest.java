@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.engine.CacheCounter;
 import dev.quarry.engine.CacheCounts;
+import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.index.Fields;
 import dev.quarry.engine.index.IndexSnapshot;
 import dev.quarry.engine.search.TestCorpus;
 import dev.quarry.engine.search.TestCorpus.Source;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.CollectionStatistics;
@@ -47,6 +49,53 @@ class RevisionViewsTest {
       return view.collectionStatistics(Fields.TEXT);
     } catch (IOException e) {
       throw new AssertionError(e);
+    }
+  }
+
+  /**
+   * Statistics of some sources count the visible chunks of those sources only (ids and prefixes),
+   * in any segment; every source's are the view's own, the same object, and one scope written in
+   * another order or with an entry twice shares one.
+   */
+  @Test
+  void statisticsOfSomeSources_countOnlyTheirVisibleChunks() throws IOException {
+    try (TestCorpus corpus = new TestCorpus(dir)) {
+      corpus.index(new Source("pub/a", "xenon xenon yak"), new Source("sec/b", "xenon yak yak yak"));
+      long r2 = corpus.index(new Source("pub/c", "xenon"), new Source("sec/d", "xenon"));
+      long r3 = corpus.delete("pub/c");
+      RevisionViews views = new RevisionViews();
+      withView(corpus, views, r2, view -> {
+        try {
+          RevisionStatistics pub = view.statistics(new SourceScope(List.of("pub/*")));
+          assertEquals(2, pub.termStatistics(new Term(Fields.TEXT, "xenon")).docFreq());
+          assertEquals(3, pub.termStatistics(new Term(Fields.TEXT, "xenon")).totalTermFreq());
+          assertEquals(1, pub.termStatistics(new Term(Fields.TEXT, "yak")).docFreq());
+          assertEquals(2, pub.collectionStatistics(Fields.TEXT).docCount());
+          assertEquals(4, pub.collectionStatistics(Fields.TEXT).sumTotalTermFreq());
+          assertEquals(2, pub.collectionStatistics(Fields.TEXT).maxDoc());
+          RevisionStatistics some = view.statistics(new SourceScope(List.of("sec/d", "pub/a")));
+          assertSame(some, view.statistics(new SourceScope(List.of("pub/a", "sec/d", "pub/a"))));
+          assertEquals(2, some.termStatistics(new Term(Fields.TEXT, "xenon")).docFreq());
+          assertNull(view.statistics(new SourceScope(List.of("none/*")))
+              .collectionStatistics(Fields.TEXT));
+          assertSame(view.statistics(SourceScope.ALL),
+              view.statistics(new SourceScope(List.of("*"))));
+          assertEquals(4, view.statistics(SourceScope.ALL)
+              .termStatistics(new Term(Fields.TEXT, "xenon")).docFreq());
+        } catch (IOException e) {
+          throw new AssertionError(e);
+        }
+      });
+      corpus.forceMerge(1);
+      withView(corpus, views, r3, view -> {
+        try {
+          RevisionStatistics pub = view.statistics(new SourceScope(List.of("pub/*")));
+          assertEquals(1, pub.termStatistics(new Term(Fields.TEXT, "xenon")).docFreq());
+          assertEquals(1, pub.collectionStatistics(Fields.TEXT).docCount());
+        } catch (IOException e) {
+          throw new AssertionError(e);
+        }
+      });
     }
   }
 

@@ -49,6 +49,9 @@ import org.apache.lucene.util.SmallFloat;
  * they went, and this shard's counts are then the corpus's. Each is sent one above its count (the
  * searcher takes no zero), and a count of shards beside them says how much to take off again.
  *
+ * <p>Given statistics sources (a caller's grants), the statistics count only the visible documents
+ * of those sources, so a caller granted some sources scores as in a corpus holding only them.
+ *
  * <p>Matches every document holding one of the terms in one of the fields: every such document
  * the revision sees when asked for {@code visibleOnly} (the visibility the statistics were counted
  * over, so the caller needs no filter of its own), else every one, and the caller filters the
@@ -95,15 +98,26 @@ public final class RevisionBm25fQuery extends Query {
   private final float b;
   private final long revision;
   private final boolean visibleOnly;
+  /** Sorted and distinct; empty for every source. */
+  private final List<String> statisticsSources;
+
+  /** Statistics over every visible document. */
+  public RevisionBm25fQuery(List<WeightedField> fields, List<BoostedTerm> terms, float k1, float b, long revision,
+      boolean visibleOnly) {
+    this(fields, terms, k1, b, revision, visibleOnly, List.of());
+  }
 
   /**
    * @param fields the fields in the order their frequencies are added
    * @param terms the terms in the order their scores are added
    * @param revision the revision whose visible documents the statistics count
    * @param visibleOnly whether only the documents the revision sees match
+   * @param statisticsSources the sources whose visible documents the statistics count (exact ids,
+   *     and prefixes ending in {@code *}): a caller's grants, so that no score depends on a
+   *     document it may not see; empty for every source. It never changes which documents match.
    */
   public RevisionBm25fQuery(List<WeightedField> fields, List<BoostedTerm> terms, float k1, float b, long revision,
-      boolean visibleOnly) {
+      boolean visibleOnly, List<String> statisticsSources) {
     if (fields.isEmpty() || terms.isEmpty()) {
       throw new IllegalArgumentException("fields and terms must not be empty");
     }
@@ -122,14 +136,25 @@ public final class RevisionBm25fQuery extends Query {
     this.b = b;
     this.revision = revision;
     this.visibleOnly = visibleOnly;
+    for (String source : statisticsSources) {
+      if (source.isEmpty()) {
+        throw new IllegalArgumentException("a statistics source must not be empty");
+      }
+    }
+    this.statisticsSources = statisticsSources.stream().distinct().sorted().toList();
   }
 
   @Override
   public Weight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) throws IOException {
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    // What the revision sees (which documents match) and what the statistics count (of those, the
+    // ones of the statistics' sources): the same unless the caller was granted only some sources.
+    RevisionVisibility[] visible = new RevisionVisibility[leaves.size()];
     RevisionVisibility[] visibility = new RevisionVisibility[leaves.size()];
     for (int l = 0; l < visibility.length; l++) {
-      visibility[l] = RevisionVisibility.of(leaves.get(l).reader(), revision);
+      visible[l] = RevisionVisibility.of(leaves.get(l).reader(), revision);
+      visibility[l] = statisticsSources.isEmpty() ? visible[l]
+          : RevisionVisibility.of(leaves.get(l).reader(), revision, statisticsSources);
     }
     long shards = exchange(searcher, new Term(fields.get(0).name(), SHARDS), 0, 0, 0).docFreq();
     // The combined field's statistics, merged from the fields' as the embedded store merges them.
@@ -197,8 +222,8 @@ public final class RevisionBm25fQuery extends Query {
     return new Weight(this) {
       private LeafScorer open(LeafReaderContext context) throws IOException {
         assert leaves.get(context.ord).reader() == context.reader() : "a segment of another reader";
-        Bits visible = visibleOnly ? visibility[context.ord].visible() : null;
-        return anyTerm ? LeafScorer.open(context.reader(), fields, bytes, states[context.ord], scorers, bounds, visible)
+        Bits matchable = visibleOnly ? visible[context.ord].visible() : null;
+        return anyTerm ? LeafScorer.open(context.reader(), fields, bytes, states[context.ord], scorers, bounds, matchable)
             : null;
       }
 
@@ -439,7 +464,7 @@ public final class RevisionBm25fQuery extends Query {
   @Override
   public String toString(String field) {
     return "quarry_bm25f(fields=" + fields + ", terms=" + terms + ", k1=" + k1 + ", b=" + b + ", revision=" + revision
-        + ", visibleOnly=" + visibleOnly + ")";
+        + ", visibleOnly=" + visibleOnly + ", statisticsSources=" + statisticsSources + ")";
   }
 
   @Override
@@ -449,11 +474,12 @@ public final class RevisionBm25fQuery extends Query {
 
   private boolean equalsTo(RevisionBm25fQuery o) {
     return fields.equals(o.fields) && terms.equals(o.terms) && Float.compare(k1, o.k1) == 0
-        && Float.compare(b, o.b) == 0 && revision == o.revision && visibleOnly == o.visibleOnly;
+        && Float.compare(b, o.b) == 0 && revision == o.revision && visibleOnly == o.visibleOnly
+        && statisticsSources.equals(o.statisticsSources);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(classHash(), fields, terms, k1, b, revision, visibleOnly);
+    return Objects.hash(classHash(), fields, terms, k1, b, revision, visibleOnly, statisticsSources);
   }
 }

@@ -21,12 +21,18 @@ import org.opensearch.index.query.QueryShardContext;
  * {"quarry_bm25f": {
  *   "fields": [{"name": "tokens", "weight": 1.0}, {"name": "title_tokens", "weight": 2.0}],
  *   "terms": [{"term": "leav", "boost": 1.0}],
- *   "k1": 1.2, "b": 0.75, "revision": 42, "visible_only": true}}
+ *   "k1": 1.2, "b": 0.75, "revision": 42, "visible_only": true,
+ *   "statistics_sources": ["public/*", "faq.md"]}}
  * }</pre>
  *
  * <p>{@code visible_only} (default false) matches only the documents the revision sees, so the
  * search needs no revision filter of its own; a node whose plugin predates it refuses the field,
  * never answers without the filter.
+ *
+ * <p>{@code statistics_sources} (default: every source) counts the statistics over the visible
+ * documents of those sources only (exact ids, and prefixes ending in {@code *}): a caller's
+ * grants, so that no score reveals what the documents it may not see hold. A node whose plugin
+ * predates it refuses the field (400), never scores with every document's statistics instead.
  *
  * <p>Send it with {@code search_type=dfs_query_then_fetch} on an index of more than one shard, so
  * every shard scores with the statistics of all of them.
@@ -36,6 +42,8 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
   /** More would be a request no Quarry front sends (it keeps 256 terms of two fields). */
   static final int MAX_TERMS = 1024;
   static final int MAX_FIELDS = 16;
+  /** More than the grants of any token (each a few entries); bounds the work before scoring. */
+  static final int MAX_STATISTICS_SOURCES = 1024;
 
   private final List<RevisionBm25fQuery.WeightedField> fields;
   private final List<RevisionBm25fQuery.BoostedTerm> terms;
@@ -43,13 +51,22 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
   private final float b;
   private final long revision;
   private final boolean visibleOnly;
+  /** Empty: every source. */
+  private final List<String> statisticsSources;
 
   public RevisionBm25fQueryBuilder(List<RevisionBm25fQuery.WeightedField> fields,
       List<RevisionBm25fQuery.BoostedTerm> terms, float k1, float b, long revision, boolean visibleOnly) {
-    if (fields.size() > MAX_FIELDS || terms.size() > MAX_TERMS) {
-      throw new IllegalArgumentException("[" + NAME + "] takes at most " + MAX_FIELDS + " fields and " + MAX_TERMS
-          + " terms");
+    this(fields, terms, k1, b, revision, visibleOnly, List.of());
+  }
+
+  public RevisionBm25fQueryBuilder(List<RevisionBm25fQuery.WeightedField> fields,
+      List<RevisionBm25fQuery.BoostedTerm> terms, float k1, float b, long revision, boolean visibleOnly,
+      List<String> statisticsSources) {
+    if (fields.size() > MAX_FIELDS || terms.size() > MAX_TERMS || statisticsSources.size() > MAX_STATISTICS_SOURCES) {
+      throw new IllegalArgumentException("[" + NAME + "] takes at most " + MAX_FIELDS + " fields, " + MAX_TERMS
+          + " terms and " + MAX_STATISTICS_SOURCES + " statistics sources");
     }
+    this.statisticsSources = List.copyOf(statisticsSources);
     this.fields = List.copyOf(fields);
     this.terms = List.copyOf(terms);
     this.k1 = k1;
@@ -78,6 +95,7 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
     this.b = in.readFloat();
     this.revision = in.readVLong();
     this.visibleOnly = in.readBoolean();
+    this.statisticsSources = in.readStringList();
   }
 
   @Override
@@ -96,6 +114,7 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
     out.writeFloat(b);
     out.writeVLong(revision);
     out.writeBoolean(visibleOnly);
+    out.writeStringCollection(statisticsSources);
   }
 
   @Override
@@ -112,16 +131,23 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
     }
     builder.endArray();
     builder.field("k1", k1).field("b", b).field("revision", revision).field("visible_only", visibleOnly);
+    if (!statisticsSources.isEmpty()) {
+      builder.array("statistics_sources", statisticsSources.toArray(new String[0]));
+    }
     printBoostAndQueryName(builder);
     builder.endObject();
   }
 
-  /** Reads the query's object; every field but {@code visible_only} is required and no other is accepted. */
+  /**
+   * Reads the query's object; every field but {@code visible_only} and {@code statistics_sources}
+   * is required and no other is accepted.
+   */
   public static RevisionBm25fQueryBuilder fromXContent(XContentParser parser) throws IOException {
     Map<String, Object> body = parser.map();
     try {
       for (String key : body.keySet()) {
-        if (!List.of("fields", "terms", "k1", "b", "revision", "visible_only", "boost", "_name").contains(key)) {
+        if (!List.of("fields", "terms", "k1", "b", "revision", "visible_only", "statistics_sources", "boost",
+            "_name").contains(key)) {
           throw new IllegalArgumentException("unknown field [" + key + "]");
         }
       }
@@ -135,7 +161,8 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
       }
       RevisionBm25fQueryBuilder builder = new RevisionBm25fQueryBuilder(fields, terms,
           number(body, "k1").floatValue(), number(body, "b").floatValue(), whole(body, "revision"),
-          body.containsKey("visible_only") && bool(body, "visible_only"));
+          body.containsKey("visible_only") && bool(body, "visible_only"),
+          body.containsKey("statistics_sources") ? strings(body, "statistics_sources") : List.of());
       if (body.containsKey("boost")) {
         builder.boost(number(body, "boost").floatValue());
       }
@@ -159,6 +186,21 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
       }
     }
     return (List<Map<String, Object>>) list;
+  }
+
+  /** A non-empty array of non-empty strings: an empty one would count nothing, and is no request a front sends. */
+  private static List<String> strings(Map<String, Object> body, String key) {
+    if (!(body.get(key) instanceof List<?> list) || list.isEmpty()) {
+      throw new IllegalArgumentException("[" + key + "] must be a non-empty array");
+    }
+    List<String> out = new ArrayList<>(list.size());
+    for (Object o : list) {
+      if (!(o instanceof String s) || s.isEmpty()) {
+        throw new IllegalArgumentException("[" + key + "] must hold non-empty strings");
+      }
+      out.add(s);
+    }
+    return out;
   }
 
   private static String string(Map<String, Object> body, String key) {
@@ -191,7 +233,7 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
   }
 
   private RevisionBm25fQuery toLuceneQuery() {
-    return new RevisionBm25fQuery(fields, terms, k1, b, revision, visibleOnly);
+    return new RevisionBm25fQuery(fields, terms, k1, b, revision, visibleOnly, statisticsSources);
   }
 
   @Override
@@ -202,12 +244,13 @@ public final class RevisionBm25fQueryBuilder extends AbstractQueryBuilder<Revisi
   @Override
   protected boolean doEquals(RevisionBm25fQueryBuilder o) {
     return fields.equals(o.fields) && terms.equals(o.terms) && Float.compare(k1, o.k1) == 0
-        && Float.compare(b, o.b) == 0 && revision == o.revision && visibleOnly == o.visibleOnly;
+        && Float.compare(b, o.b) == 0 && revision == o.revision && visibleOnly == o.visibleOnly
+        && statisticsSources.equals(o.statisticsSources);
   }
 
   @Override
   protected int doHashCode() {
-    return Objects.hash(fields, terms, k1, b, revision, visibleOnly);
+    return Objects.hash(fields, terms, k1, b, revision, visibleOnly, statisticsSources);
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.quarry.opensearch.scoring;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.index.DocValues;
@@ -10,19 +11,23 @@ import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.SortedNumericDocValues;
+import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
 import org.apache.lucene.util.SmallFloat;
+import org.apache.lucene.util.StringHelper;
 
 /**
  * Which documents of one segment a Quarry revision sees, and the counts a revision's statistics are
  * made of, as Quarry's embedded store counts them: a document is visible at revision P when it is
  * live and {@code added <= P < superseded}; a field's document count is the visible documents with a
  * non-zero norm in it, its length the sum of those norms decoded as BM25 decodes them; a term's
- * document frequency the visible documents in its postings. Kept per segment (as its deletes stand)
- * and revision, the most recently used up to {@link #MAX_KEPT_BYTES} of them, so the searches of one
+ * document frequency the visible documents in its postings. For a caller granted only some sources,
+ * the same counts over the visible documents of those sources. Kept per segment (as its deletes
+ * stand), revision and sources, the most recently used up to {@link #MAX_KEPT_BYTES} of them, so the searches of one
  * revision walk a segment once.
  *
  * <p>These are the embedded store's counts (its {@code LeafVisibility}) written again: the plugin
@@ -33,10 +38,13 @@ final class RevisionVisibility {
   /** The revision fields every versioned document of a Quarry corpus carries. */
   static final String ADDED = "added";
   static final String SUPERSEDED = "superseded";
+  /** The keyword field naming the source a document belongs to. */
+  static final String SOURCE = "source";
   /** The bits kept for segments and revisions, a bit per document each: bounds the node's heap they take. */
   static final long MAX_KEPT_BYTES = 32L << 20;
 
-  private record Key(IndexReader.CacheKey segment, long revision) {}
+  /** @param sources the statistics' sources (ids, prefixes ending in {@code *}); empty for every document */
+  private record Key(IndexReader.CacheKey segment, long revision, List<String> sources) {}
 
   /**
    * A field's visible documents with a token in it, and their lengths as norms encode them.
@@ -53,6 +61,14 @@ final class RevisionVisibility {
 
   private final FixedBitSet visible;
   private final Map<String, FieldCounts> fieldCounts = new ConcurrentHashMap<>();
+  /**
+   * Document frequencies counted by a walk over postings (fields that are not complete), by field
+   * and term, up to {@link #MAX_KEPT_TERMS}: the searches of one revision, or of one grant at it,
+   * walk a term's postings in a segment once.
+   */
+  private final Map<org.apache.lucene.index.Term, Long> docFreqs = new ConcurrentHashMap<>();
+  /** Bounds {@link #docFreqs} (about 100 bytes each beside the visibility's bits). */
+  static final int MAX_KEPT_TERMS = 1024;
 
   private RevisionVisibility(FixedBitSet visible) {
     this.visible = visible;
@@ -60,18 +76,29 @@ final class RevisionVisibility {
 
   /** The visibility of {@code leaf} at {@code revision}, computed once per segment (as its deletes stand) and revision. */
   static RevisionVisibility of(LeafReader leaf, long revision) throws IOException {
+    return of(leaf, revision, List.of());
+  }
+
+  /**
+   * The documents of {@code leaf} visible at {@code revision} whose source is one of {@code sources}
+   * (exact ids, or prefixes ending in {@code *}; sorted and distinct, so that one scope is kept
+   * once), every visible one when it is empty: what the statistics of a caller granted only those
+   * sources count. Kept per segment, revision and sources, with the visibilities.
+   */
+  static RevisionVisibility of(LeafReader leaf, long revision, List<String> sources) throws IOException {
     IndexReader.CacheHelper helper = leaf.getReaderCacheHelper();
     if (helper == null) {
-      return compute(leaf, revision);
+      return compute(leaf, revision, sources);
     }
-    Key key = new Key(helper.getKey(), revision);
+    Key key = new Key(helper.getKey(), revision, sources);
     synchronized (KEPT) {
       RevisionVisibility kept = KEPT.get(key);
       if (kept != null) {
         return kept;
       }
     }
-    RevisionVisibility computed = compute(leaf, revision);
+    RevisionVisibility computed = sources.isEmpty() ? compute(leaf, revision)
+        : narrow(leaf, of(leaf, revision), sources);
     synchronized (KEPT) {
       if (KEPT.putIfAbsent(key, computed) == null) {
         keptBytes += computed.bytes();
@@ -82,6 +109,46 @@ final class RevisionVisibility {
       }
     }
     return computed;
+  }
+
+  private static RevisionVisibility compute(LeafReader leaf, long revision, List<String> sources) throws IOException {
+    RevisionVisibility visible = compute(leaf, revision);
+    return sources.isEmpty() ? visible : narrow(leaf, visible, sources);
+  }
+
+  /** The documents of {@code visibility} whose source is one of {@code sources}. */
+  private static RevisionVisibility narrow(LeafReader leaf, RevisionVisibility visibility, List<String> sources)
+      throws IOException {
+    FixedBitSet bits = new FixedBitSet(visibility.visible.length());
+    Terms ids = leaf.terms(SOURCE);
+    if (ids != null) {
+      TermsEnum id = ids.iterator();
+      PostingsEnum postings = null;
+      for (String entry : sources) {
+        if (entry.endsWith("*")) {
+          BytesRef prefix = new BytesRef(entry.substring(0, entry.length() - 1));
+          for (BytesRef at = id.seekCeil(prefix) == TermsEnum.SeekStatus.END ? null : id.term();
+              at != null && StringHelper.startsWith(at, prefix); at = id.next()) {
+            postings = mark(id, postings, visibility.visible, bits);
+          }
+        } else if (id.seekExact(new BytesRef(entry))) {
+          postings = mark(id, postings, visibility.visible, bits);
+        }
+      }
+    }
+    return new RevisionVisibility(bits);
+  }
+
+  /** Sets in {@code bits} the documents of {@code visible} holding the term {@code id} is on. */
+  private static PostingsEnum mark(TermsEnum id, PostingsEnum reuse, FixedBitSet visible, FixedBitSet bits)
+      throws IOException {
+    PostingsEnum postings = id.postings(reuse, PostingsEnum.NONE);
+    for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
+      if (visible.get(doc)) {
+        bits.set(doc);
+      }
+    }
+    return postings;
   }
 
   private static RevisionVisibility compute(LeafReader leaf, long revision) throws IOException {
@@ -144,11 +211,16 @@ final class RevisionVisibility {
   /**
    * The visible documents of this segment holding the term {@code termsEnum} is positioned on, in
    * {@code field}: the segment's own count when the field is {@link FieldCounts#complete}, else a
-   * walk over the term's postings. Leaves the enum on the term.
+   * walk over the term's postings, kept for the next search of the term. Leaves the enum on the term.
    */
   long docFreq(LeafReader leaf, String field, TermsEnum termsEnum) throws IOException {
     if (fieldCounts(leaf, field).complete()) {
       return termsEnum.docFreq();
+    }
+    org.apache.lucene.index.Term key = new org.apache.lucene.index.Term(field, BytesRef.deepCopyOf(termsEnum.term()));
+    Long kept = docFreqs.get(key);
+    if (kept != null) {
+      return kept;
     }
     PostingsEnum postings = termsEnum.postings(null, PostingsEnum.NONE);
     long docFreq = 0;
@@ -156,6 +228,9 @@ final class RevisionVisibility {
       if (visible.get(doc)) {
         docFreq++;
       }
+    }
+    if (docFreqs.size() < MAX_KEPT_TERMS) {
+      docFreqs.putIfAbsent(key, docFreq);
     }
     return docFreq;
   }

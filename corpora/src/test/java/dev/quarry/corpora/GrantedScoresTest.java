@@ -1,0 +1,33 @@
+package dev.quarry.corpora;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link GrantedScoresContract} on the embedded store (real Lucene indexes in a data folder). */
+class GrantedScoresTest extends GrantedScoresContract {
+  @TempDir static Path data;
+  static Corpora corpora;
+  static int corpusCount;
+
+  @BeforeAll
+  static void open() {
+    corpora = Corpora.builder().dataDir(data).build();
+  }
+
+  @AfterAll
+  static void close() throws Exception {
+    corpora.close();
+  }
+
+  @Override
+  protected Corpora corpora() {
+    return corpora;
+  }
+
+  @Override
+  protected String newCorpusName(String hint) {
+    return hint + "-" + corpusCount++;
+  }
+}
