@@ -11,6 +11,7 @@ import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.SortedNumericDocValues;
+import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
@@ -66,7 +67,7 @@ final class RevisionVisibility {
    * and term, up to {@link #MAX_KEPT_TERMS}: the searches of one revision, or of one grant at it,
    * walk a term's postings in a segment once.
    */
-  private final Map<org.apache.lucene.index.Term, Long> docFreqs = new ConcurrentHashMap<>();
+  private final Map<Term, Long> docFreqs = new ConcurrentHashMap<>();
   /** Bounds {@link #docFreqs} (about 100 bytes each beside the visibility's bits). */
   static final int MAX_KEPT_TERMS = 1024;
 
@@ -217,7 +218,7 @@ final class RevisionVisibility {
     if (fieldCounts(leaf, field).complete()) {
       return termsEnum.docFreq();
     }
-    org.apache.lucene.index.Term key = new org.apache.lucene.index.Term(field, BytesRef.deepCopyOf(termsEnum.term()));
+    Term key = new Term(field, BytesRef.deepCopyOf(termsEnum.term()));
     Long kept = docFreqs.get(key);
     if (kept != null) {
       return kept;
