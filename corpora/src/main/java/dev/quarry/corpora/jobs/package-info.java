@@ -13,6 +13,12 @@
  * }
  * }</pre>
  *
+ * <p>Inside, one class per lifecycle: {@code IngestJobs} checks each request and its grants and
+ * hands the work to {@code JobTable} (the jobs in memory, and every change of a job's or a file's
+ * state, stored as it is made; housekeeping), {@code JobUpload} (one upload: its reserved room, its
+ * parts, its fsynced commit) and {@code JobRunners} (the threads that ingest each file through
+ * {@code Corpora.ingest}, cancellation, and resuming the jobs found at a restart).
+ *
  * <p>Storage ({@code JobFolder}): one folder per job under {@code <data>/ingest-jobs/}, with
  * append-only, fsynced logs of acknowledged files and of outcomes. It knows nothing of HTTP: the
  * api module reads uploads and writes answers.
