@@ -4,7 +4,6 @@ import dev.quarry.corpora.ingest.IngestPipeline;
 import dev.quarry.corpora.opensearch.OpenSearchCorpusStore;
 import dev.quarry.corpora.opensearch.OpenSearchSettings;
 import dev.quarry.corpora.registry.LuceneCorpusStore;
-import dev.quarry.embeddings.Models;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.extractors.Extractors;
 import java.nio.file.Path;
@@ -22,8 +21,12 @@ public final class CorporaBuilder {
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(10);
 
   Path dataDir;
-  /** Default engine settings, with every shipped embedding model (each loaded on first use). */
-  EngineConfig engineConfig = EngineConfig.builder().embeddingModels(Models.all()).build();
+  /**
+   * Default engine settings, without embedding models: every corpus is lexical, and creating one
+   * that names a model is refused. A host that wants hybrid passes models through {@link
+   * #engineConfig} (the {@code quarry-embeddings} module's, docs/embedding.md).
+   */
+  EngineConfig engineConfig = EngineConfig.defaults();
   int maxOpenCorpora = DEFAULT_MAX_OPEN_CORPORA;
   Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
   Extractors extractors;
@@ -47,6 +50,7 @@ public final class CorporaBuilder {
     return this;
   }
 
+  /** The engine settings, the embedding models among them (default: {@link EngineConfig#defaults()}, none). */
   public CorporaBuilder engineConfig(EngineConfig config) {
     this.engineConfig = Objects.requireNonNull(config, "engineConfig");
     return this;

@@ -61,9 +61,13 @@ public final class EmbeddingModels {
       return settings;
     }
     Embedder e = byName.get(settings.embedding().model());
+    if (e == null && byName.isEmpty()) {
+      throw QuarryException.invalid("settings.embedding.model", "embedding model '" + settings.embedding().model()
+          + "' is not available: this server runs no embedding models, so its corpora are lexical");
+    }
     if (e == null) {
       throw QuarryException.invalid("settings.embedding.model", "unknown embedding model '"
-          + settings.embedding().model() + "'; this server runs " + (byName.isEmpty() ? "none" : names()));
+          + settings.embedding().model() + "'; this server runs " + names());
     }
     return settings.withEmbedding(settings.embedding().withSha256(e.sha256()));
   }

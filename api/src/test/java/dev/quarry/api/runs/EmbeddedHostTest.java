@@ -57,6 +57,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EmbeddedHostTest {
   static final String TOKEN = "host-user-token";
+  static final String ADMIN_TOKEN = "host-admin-token";
   static final Access USER = new Access("host-user",
       List.of(new Grant("handbook", List.of("policies/*"), EnumSet.of(Scope.SEARCH))));
   static final Access ADMIN = new Access("host-admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
@@ -107,7 +108,8 @@ class EmbeddedHostTest {
     corpora.mutate(ADMIN, "handbook", List.of(
         SourceOperation.Index.text("policies/leave", "Leave", "Parental leave lasts sixteen weeks.", null),
         SourceOperation.Index.text("hr/salaries", "Salaries", "Parental leave salary tables.", null)), null, null);
-    Authenticator authenticator = token -> TOKEN.equals(token) ? Optional.of(USER) : Optional.empty();
+    Authenticator authenticator = token -> TOKEN.equals(token) ? Optional.of(USER)
+        : ADMIN_TOKEN.equals(token) ? Optional.of(ADMIN) : Optional.empty();
     QuarryPlugin quarry = new QuarryPlugin(c -> c.corpora(corpora).authenticator(authenticator));
     Retrieval retrieval = new Retrieval(corpora);
     runs = new RetrievalRuns(retrieval, MAX_RUNS, observer, InstantSource.system());
@@ -156,6 +158,21 @@ class EmbeddedHostTest {
   void plugin_servesTheContract_withTheHostsAuthenticator() {
     assertEquals(200, api.retrieval("search", TOKEN, "{\"corpus\": \"handbook\", \"query\": \"leave\"}").status());
     assertEquals(401, api.retrieval("search", "unknown", "{\"corpus\": \"handbook\", \"query\": \"leave\"}").status());
+  }
+
+  /** The host runs no embedding models (it did not add quarry-embeddings): a corpus naming one is refused. */
+  @Test
+  void aHostWithoutModels_refusesAnEmbeddingCorpus_onTheModelSetting() {
+    Answer a = api.retrieval("corpora/create", ADMIN_TOKEN,
+        "{\"corpus\": \"semantic\", \"settings\": {\"embedding\": {\"model\": \"bge-small-en-v1.5\"}}}");
+    assertEquals(400, a.status(), a::body);
+    assertEquals("INVALID_REQUEST", a.code());
+    assertEquals("settings.embedding.model", a.field());
+    assertTrue(a.body().contains("runs no embedding models"), a::body);
+    assertEquals(404, api.retrieval("corpora/read", ADMIN_TOKEN, "{\"corpus\": \"semantic\"}").status(),
+        "nothing was created");
+    assertEquals(200, api.retrieval("corpora/create", ADMIN_TOKEN, "{\"corpus\": \"lexical\"}").status(),
+        "a lexical corpus needs no model");
   }
 
   @Test

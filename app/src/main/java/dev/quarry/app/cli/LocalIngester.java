@@ -6,6 +6,8 @@ import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
 import dev.quarry.corpora.ingest.IngestRequest;
 import dev.quarry.corpora.ingest.OcrChoice;
+import dev.quarry.embeddings.Models;
+import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.IngestReport;
 import dev.quarry.engine.MutationResult;
@@ -44,7 +46,9 @@ final class LocalIngester implements DocumentIngester {
         throw QuarryException.invalid("ocr", "--ocr auto needs the tesseract command with English language data"
             + " (Debian: tesseract-ocr tesseract-ocr-eng); it was not found");
       }
-      this.corpora = Corpora.builder().dataDir(data).extractors(extractors).build();
+      // The shipped models, as the server runs them: an embedding corpus embeds what is ingested here.
+      this.corpora = Corpora.builder().dataDir(data).extractors(extractors)
+          .engineConfig(EngineConfig.builder().embeddingModels(Models.all()).build()).build();
     } catch (RuntimeException e) {
       extractors.close();
       throw e;

@@ -11,6 +11,12 @@ import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
+import dev.quarry.embeddings.Models;
+import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.Hit;
+import dev.quarry.engine.SearchRequest;
+import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.SourceState;
 import dev.quarry.extractors.ocr.Tesseract;
 import java.io.PrintWriter;
@@ -104,6 +110,25 @@ class IngestCommandTest {
     assertEquals(4, run.count("ingested"), run::toString);
     try (Corpora corpora = Corpora.builder().dataDir(data).build()) {
       assertEquals("text/markdown", corpora.readSource(ADMIN, "handbook", "draft.md").state().mediaType());
+    }
+  }
+
+  @Test
+  void dataFolder_intoAnEmbeddingCorpus_embedsWithTheShippedModels() throws Exception {
+    Path data = dir.resolve("data");
+    EngineConfig withModels = EngineConfig.builder().embeddingModels(Models.all()).build();
+    try (Corpora corpora = Corpora.builder().dataDir(data).engineConfig(withModels).build()) {
+      corpora.createCorpus(ADMIN, "handbook", CorpusSettings.DEFAULT.withEmbedding(
+          new CorpusSettings.Embedding(Models.ALL_MINILM_L6_V2.name(), null, 0.5)));
+    }
+    Run run = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
+    assertEquals(0, run.exitCode(), run::toString);
+    assertEquals(3, run.count("ingested"), run::toString);
+    try (Corpora corpora = Corpora.builder().dataDir(data).engineConfig(withModels).build()) {
+      SearchRequest semantic = new SearchRequest("time off after a baby is born", SourceScope.ALL, List.of(), 1,
+          null, null, false, SearchRequest.Mode.SEMANTIC, null);
+      assertEquals(List.of("leave.md"), corpora.search(ADMIN, "handbook", semantic, null).hits().stream()
+          .map(Hit::source).toList(), "the ingested chunks carry vectors");
     }
   }
 

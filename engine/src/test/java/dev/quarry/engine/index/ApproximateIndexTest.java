@@ -4,14 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.embeddings.Models;
-import dev.quarry.embeddings.OnnxEmbedder;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EmbeddingModels;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.Filter;
+import dev.quarry.engine.HashingEmbedder;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Mutation;
@@ -34,13 +33,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The opt-in approximate (HNSW) index, with the smallest real model on real Lucene on disk: the
- * graph is written only when asked for; on a corpus small enough for the graph to be searched
+ * The opt-in approximate (HNSW) index on real Lucene on disk, with {@link HashingEmbedder}'s
+ * 384-dimension vectors (what is compared is the graph against the exact scan): the graph is
+ * written only when asked for; on a corpus small enough for the graph to be searched
  * whole it finds what exact search finds, with the same exact scores; and it honours revisions,
  * scope and filters, since those are the reader's live documents and the query's filter.
  */
 class ApproximateIndexTest {
-  private static final EmbeddingModels MODELS = EmbeddingModels.of(new OnnxEmbedder(Models.ALL_MINILM_L6_V2));
+  private static final EmbeddingModels MODELS = EmbeddingModels.of(new HashingEmbedder());
   private static final String[] TOPICS = {"rivers", "banks", "birds", "mills"};
   private static final String[] WORDS = {"river", "otter", "bank", "delta", "stone", "bridge", "water", "salmon",
       "reed", "heron", "mill", "ford", "loan", "interest", "vault", "kingfisher", "wheel", "grain"};
@@ -50,7 +50,7 @@ class ApproximateIndexTest {
   private static CorpusInfo info(String name, CorpusSettings.VectorIndex vectors) {
     CorpusSettings settings = new CorpusSettings(CorpusSettings.Language.ENGLISH, new CorpusSettings.Chunking(24, 0),
         CorpusSettings.Ranking.DEFAULT,
-        new CorpusSettings.Embedding(Models.ALL_MINILM_L6_V2.name(), null, 0.5, vectors));
+        new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5, vectors));
     return new CorpusInfo(name, name + "-id", MODELS.resolve(settings), Instant.EPOCH);
   }
 

@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.embeddings.Models;
-import dev.quarry.embeddings.OnnxEmbedder;
 import dev.quarry.engine.Embedder;
 import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.HashingEmbedder;
 import dev.quarry.engine.QuarryException;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,9 +17,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The passage pool with the smallest real model: its cache, and its refusal when full. */
+/** The passage pool (with {@link HashingEmbedder}'s vectors): its cache, and its refusal when full. */
 class PassageEmbedderTest {
-  private static final Embedder MINI = new OnnxEmbedder(Models.ALL_MINILM_L6_V2);
+  private static final Embedder MINI = new HashingEmbedder();
 
   private static List<String> texts(String tag, int n, int words) {
     List<String> out = new ArrayList<>();
@@ -73,6 +72,8 @@ class PassageEmbedderTest {
     final AtomicInteger passages = new AtomicInteger();
     /** Open once the model has been asked for its first passages. */
     final CountDownLatch started = new CountDownLatch(1);
+    /** The first call waits for it: the test decides when the part on the thread ends. */
+    final CountDownLatch release = new CountDownLatch(1);
 
     @Override
     public String model() {
@@ -102,7 +103,17 @@ class PassageEmbedderTest {
     @Override
     public List<Embedding> embedPassages(List<String> texts) {
       passages.addAndGet(texts.size());
-      started.countDown();
+      if (started.getCount() > 0) {
+        started.countDown();
+        try {
+          if (!release.await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("never released");
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+      }
       return MINI.embedPassages(texts);
     }
 
@@ -114,10 +125,9 @@ class PassageEmbedderTest {
 
   @Test
   void aFullPoolRefusesWithCapacity_andRunsNothingOfTheRefusedRequest() throws Exception {
-    MINI.embedPassages(List.of("load the model first"));
     Counting counting = new Counting();
     try (PassageEmbedder pool = new PassageEmbedder(1, 2, 1000)) {
-      // One part runs on the only thread for a while; two more parts fill the queue.
+      // One part runs on the only thread until released; two more parts fill the queue.
       CompletableFuture<List<Embedder.Embedding>> running = pool.embed(counting, texts("a", 16, 200));
       // Queued only once that part is on the thread, so the queue holds exactly the next two.
       assertTrue(counting.started.await(60, TimeUnit.SECONDS), "the first part never started");
@@ -125,6 +135,7 @@ class PassageEmbedderTest {
       QuarryException full = assertThrows(QuarryException.class, () -> pool.embed(counting, texts("c", 4, 8)));
       assertEquals(ErrorCode.CAPACITY, full.code());
       assertTrue(full.code().retryable());
+      counting.release.countDown();
       assertEquals(16, running.get().size());
       assertEquals(32, queued.get().size());
       assertEquals(4, pool.embed(counting, texts("d", 4, 8)).get().size(), "once drained, the pool takes work again");

@@ -3,14 +3,13 @@ package dev.quarry.engine.index;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.embeddings.Models;
-import dev.quarry.embeddings.OnnxEmbedder;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EmbeddingModels;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.Filter;
+import dev.quarry.engine.HashingEmbedder;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Mutation;
@@ -37,11 +36,12 @@ import org.junit.jupiter.api.io.TempDir;
  * An exact semantic scan cut into parts on other threads answers exactly as one thread does: the
  * same hits, order, scores and parts, for every retained revision, with and without filters and a
  * per-source cap. The corpus is written once, searched on the searching thread alone, then opened
- * again with tiny parts (every segment cut into several) and searched again. Replay a failure with
+ * again with tiny parts (every segment cut into several) and searched again. The vectors are {@link
+ * HashingEmbedder}'s: what is compared is the scan, not what the texts mean. Replay a failure with
  * {@code -Dtests.seed=<hex>} ({@link TestSeed}).
  */
 class PartitionedScanTest {
-  private static final EmbeddingModels MODELS = EmbeddingModels.of(new OnnxEmbedder(Models.ALL_MINILM_L6_V2));
+  private static final EmbeddingModels MODELS = EmbeddingModels.of(new HashingEmbedder());
   private static final List<String> QUERIES = List.of("river otter", "interest on a loan at the bank", "heron mill");
 
   @TempDir Path dir;
@@ -50,7 +50,7 @@ class PartitionedScanTest {
   @ExtendWith(TestSeed.class)
   void aScanInParts_answersAsOneThreadDoes(Random random) throws Exception {
     CorpusSettings settings = new CorpusSettings(CorpusSettings.Language.ENGLISH, new CorpusSettings.Chunking(16, 0),
-        CorpusSettings.Ranking.DEFAULT, new CorpusSettings.Embedding(Models.ALL_MINILM_L6_V2.name(), null, 0.5));
+        CorpusSettings.Ranking.DEFAULT, new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5));
     CorpusInfo info = new CorpusInfo("parts", "parts-id", MODELS.resolve(settings), Instant.EPOCH);
     long latest;
     Map<String, List<String>> alone;
