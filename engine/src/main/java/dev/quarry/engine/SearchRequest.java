@@ -23,6 +23,8 @@ import java.util.Objects;
  * @param snippets how to cut each hit's readable {@link Snippet}, or null for none
  * @param syntax how {@code query} is read: plain text (the default) or with phrase, required and
  *     excluded operators
+ *
+ * @quarry.stable
  */
 public record SearchRequest(
     String query,
