@@ -14,6 +14,8 @@ import java.util.Optional;
  * an empty sources list, which {@code Grant} refuses) gets the request answered {@code 500
  * INTERNAL}, never served with more than it meant to grant. To grant nothing in a corpus, leave the
  * grant out.
+ *
+ * @quarry.stable
  */
 @FunctionalInterface
 public interface Authenticator {

@@ -8,6 +8,8 @@ import java.io.UncheckedIOException;
  * The OpenAPI 3.1 description of the wire ({@code openapi.yaml}, shipped in this jar), which the
  * standalone server serves at {@link #PATH} and a host embedding the plugin may serve too. Users of
  * other languages generate their clients from it; the project's tests hold every answer to it.
+ *
+ * @quarry.stable
  */
 public final class OpenApiDocument {
   /** Where the standalone server serves the document. */

@@ -47,6 +47,8 @@ import java.util.function.Consumer;
  * }</pre>
  *
  * <p>Thread-safe once built. The host owns the {@code Corpora} and closes it after stopping the app.
+ *
+ * @quarry.stable
  */
 public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
   private final Set<Feature> features;

@@ -13,6 +13,8 @@ import java.util.Set;
  * What a host hands {@link QuarryPlugin}: the {@link Corpora} to serve, the {@link Authenticator}
  * for bearer tokens, the features switched on, the limits, and the capacity gate's bounds. Adjust
  * it in the plugin's {@code Consumer}; the plugin checks it when built.
+ *
+ * @quarry.stable
  */
 public final class QuarryPluginConfig {
   /** Searches and mutations running at once; the writer groups concurrent mutations, so more is not faster. */

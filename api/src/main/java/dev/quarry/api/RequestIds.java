@@ -10,6 +10,8 @@ import org.slf4j.MDC;
  * nothing but keeps the id in SLF4J's {@link MDC} under {@link #MDC_KEY} is read from there. Without
  * either (or on a thread that serves no request, such as a run's worker) a fresh random reference is
  * used instead.
+ *
+ * @quarry.internal
  */
 public final class RequestIds {
   /** The MDC key read when no id is bound. */

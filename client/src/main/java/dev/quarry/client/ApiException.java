@@ -4,6 +4,8 @@ package dev.quarry.client;
  * The server refused or failed a request and said why in its error envelope. {@link #code()} is the
  * server's code verbatim (branch on it, never on the message); the subclass is chosen by the HTTP
  * status, so a code this client has never heard of still arrives as the right kind of failure.
+ *
+ * @quarry.stable
  */
 public class ApiException extends QuarryClientException {
   private static final long serialVersionUID = 1L;

@@ -12,6 +12,8 @@ import java.util.stream.Collectors;
  *
  * @param expectedRevision the source's current {@code sourceRevision}, or 0 for "must not exist
  *     yet"; null for no check
+ *
+ * @quarry.stable
  */
 public record Document(String source, String title, String text, List<Passage> passages, String mediaType,
     Map<String, Object> metadata, Long expectedRevision) {

@@ -10,6 +10,8 @@ import java.util.Map;
  * @param pages the pages the passage spans, for paged formats; else null
  * @param snippet the window of {@code text} around the matches, when the request asked for it; else null
  * @param parts each side's score and rank in a semantic or hybrid search; else null
+ *
+ * @quarry.stable
  */
 public record Hit(String source, long sourceRevision, int chunk, double score, String text, List<List<Integer>> highlights,
     String title, String mediaType, Pages pages, Offsets offsets, String contentSha256, Map<String, Object> metadata,

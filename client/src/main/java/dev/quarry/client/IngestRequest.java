@@ -7,6 +7,8 @@ import java.util.Map;
  *
  * @param mediaType declared; the bytes decide, and a disagreement is a warning in the receipt
  * @param ocr {@code auto} or {@code off} for this document; null (not sent): the server's setting
+ *
+ * @quarry.stable
  */
 public record IngestRequest(String corpus, String corpusId, String source, String title, Map<String, Object> metadata,
     String mediaType, Long expectedRevision, String ocr) {

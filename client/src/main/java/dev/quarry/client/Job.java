@@ -9,6 +9,8 @@ package dev.quarry.client;
  * @param bytes the bytes of every file acknowledged
  * @param ocr the job's OCR choice ({@code auto} or {@code off}), or null for the server's setting
  * @param expiresAt when an ended job will be removed
+ *
+ * @quarry.stable
  */
 public record Job(String id, String corpus, String corpusId, String state, Counts counts, long bytes, String ocr,
     String createdAt, String startedAt, String closedAt, String endedAt, String expiresAt, ErrorInfo error) {

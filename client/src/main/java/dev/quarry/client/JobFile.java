@@ -9,6 +9,8 @@ import java.util.Map;
  *
  * @param mediaType declared; the bytes decide, and a disagreement is a warning in the file's receipt
  * @param ocr {@code auto} or {@code off} for this file alone, overriding the job's; null: the job's choice
+ *
+ * @quarry.stable
  */
 public record JobFile(Path path, String source, String title, Map<String, Object> metadata, String mediaType,
     String ocr) {

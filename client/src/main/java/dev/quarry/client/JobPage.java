@@ -7,6 +7,8 @@ import java.util.List;
  * each as it is when the page is read.
  *
  * @param nextCursor the cursor of the next page, or null on the last
+ *
+ * @quarry.stable
  */
 public record JobPage(Job job, List<FileOutcome> files, String nextCursor) {
   /**

@@ -7,6 +7,8 @@ package dev.quarry.client;
  * stream, or one that ended without its terminal event), {@link #UNSUPPORTED_EVENT} (an unknown
  * event not marked optional) or {@link #INVALID_RESPONSE} (a body that is not the JSON expected,
  * or a receipt whose content hash is not the one sent). Never retried automatically.
+ *
+ * @quarry.stable
  */
 public final class ProtocolException extends QuarryClientException {
   public static final String UNSUPPORTED_PROTOCOL_VERSION = "UNSUPPORTED_PROTOCOL_VERSION";

@@ -32,6 +32,8 @@ import java.util.stream.StreamSupport;
  * carries an {@code Idempotency-Key}: a fresh one unless the caller gives one, which makes a retry with the
  * same key safe ({@link SafeRetry} does that for index and delete). Nothing is retried
  * automatically. Thread-safe; one instance serves many threads.
+ *
+ * @quarry.stable
  */
 public final class QuarryClient {
   private final Transport transport;

@@ -1,6 +1,10 @@
 package dev.quarry.client;
 
-/** Everything this client throws. Subclasses say what went wrong; none is checked. */
+/**
+ * Everything this client throws. Subclasses say what went wrong; none is checked.
+ *
+ * @quarry.stable
+ */
 public class QuarryClientException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 

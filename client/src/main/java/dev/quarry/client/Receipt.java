@@ -13,6 +13,8 @@ import java.util.List;
  * @param ocr what optical character recognition did, on an ingest receipt whose document had
  *     pages or frames recognised; null otherwise (the server sends none)
  * @param warnings what extraction warns of; those of recognition are also in {@link #ocrWarnings()}
+ *
+ * @quarry.stable
  */
 public record Receipt(String corpus, String corpusId, String source, long revision, long sourceRevision, String status,
     String contentSha256, Integer chunks, String mediaType, String extractor, Integer pages, Long characters, String encoding,

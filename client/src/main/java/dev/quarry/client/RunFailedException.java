@@ -3,6 +3,8 @@ package dev.quarry.client;
 /**
  * A run started and then ended without a result: {@code run.failed}, or {@code run.cancelled}
  * ({@code CANCELLED}, {@code IDLE_TIMEOUT}), or the error answer of a blocking run.
+ *
+ * @quarry.experimental
  */
 public final class RunFailedException extends QuarryClientException {
   private static final long serialVersionUID = 1L;

@@ -6,6 +6,8 @@ import java.util.List;
  * A retrieval run: the query ({@code input}, unless {@code query} is set) searched in one corpus,
  * reported as events. {@code idleTimeoutMs} bounds the time between two pieces of real work; null
  * means no deadline at all.
+ *
+ * @quarry.experimental
  */
 public record RunRequest(String input, String corpus, List<String> sources, String query, Integer topK, Long revision,
     String corpusId, Long idleTimeoutMs) {

@@ -21,6 +21,8 @@ import java.util.Set;
  * terminal event, is {@code INVALID_STREAM} ({@link ProtocolException}).
  *
  * <p>Closing the stream before its end cancels the run. Not thread-safe.
+ *
+ * @quarry.experimental
  */
 public final class RunStream implements Iterator<RunEvent>, AutoCloseable {
   private static final Set<String> KNOWN = Set.of(RunEvent.STARTED, RunEvent.PROGRESS, RunEvent.COMPLETED,

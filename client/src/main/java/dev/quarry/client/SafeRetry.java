@@ -12,6 +12,8 @@ import java.util.function.Function;
  * receipt; if not, the retry with the same key applies it, once. A retryable refusal
  * ({@code CAPACITY}, {@code UNAVAILABLE}, {@code IDEMPOTENCY_IN_PROGRESS}) is retried after a
  * backoff. Anything else is thrown at once: a refusal is not retried.
+ *
+ * @quarry.stable
  */
 public final class SafeRetry {
   private final QuarryClient client;

@@ -13,6 +13,8 @@ import java.util.Objects;
  * SearchFilter.prefix("dept", "leg")).and(SearchFilter.atLeast("year", 2020))}. It is the map the
  * wire's {@code filter} holds ({@link #asMap()}); the server checks it (depth, number of
  * conditions) and names the offending part by its path. Immutable.
+ *
+ * @quarry.stable
  */
 public final class SearchFilter {
   private final Map<String, Object> parts;

@@ -18,6 +18,8 @@ import java.util.Map;
  * @param facets metadata fields whose values are counted over every match ({@link SearchResult#facets()})
  * @param snippet a readable window of each hit's text around its matches ({@link Hit#snippet()})
  * @param syntax how the query is read; null: plain (every character is text)
+ *
+ * @quarry.stable
  */
 public record SearchRequest(String corpus, String query, String corpusId, List<String> sources,
     Map<String, Object> filter, Integer topK, Long revision, Integer maxChunksPerSource, Boolean highlight,

@@ -10,6 +10,8 @@ import java.util.Optional;
  * answer every part is filled in.
  *
  * @param embedding null: a lexical corpus; else the model that embeds every chunk (hybrid search)
+ *
+ * @quarry.stable
  */
 public record Settings(String language, Chunking chunking, Ranking ranking, Embedding embedding) {
   /** Settings of a lexical corpus. */

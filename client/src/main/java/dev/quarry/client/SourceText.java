@@ -9,6 +9,8 @@ import java.util.Map;
  *
  * @param sourceRevision the revision that indexed the version read
  * @param nextAfter the {@code after} of the next page, or null on the last page
+ *
+ * @quarry.stable
  */
 public record SourceText(String corpus, String corpusId, long revision, String source, long sourceRevision,
     String title, String mediaType, String contentSha256, List<Chunk> chunks, Integer nextAfter) {

@@ -5,6 +5,8 @@ import java.util.List;
 /**
  * {@code POST /v1/retrieval/whoami}: the token's own subject and grants, as the server reads them,
  * so that a program can offer only what the token allows. The server still decides every request.
+ *
+ * @quarry.stable
  */
 public record Whoami(String subject, List<Grant> grants) {
   /**

@@ -27,6 +27,8 @@ import java.util.Optional;
  *
  * <p>Thread-safe. Create one per data folder with {@link #builder()}; {@link #close()} commits and
  * closes every open corpus.
+ *
+ * @quarry.stable
  */
 public interface Corpora extends Closeable {
 

@@ -13,6 +13,8 @@ import java.util.Objects;
 /**
  * Builds a {@link Corpora} over a data folder with the embedded Lucene store, or over an OpenSearch
  * cluster ({@link #openSearch}).
+ *
+ * @quarry.stable
  */
 public final class CorporaBuilder {
   /** Open corpora kept in memory; idle ones beyond this are closed and reopen on demand. */

@@ -5,6 +5,8 @@ import java.util.Objects;
 /**
  * What a backup of one corpus holds: the corpus, its corpusId (kept by a restore) and the revision
  * the copy is at, which is at least every revision acknowledged before the backup began.
+ *
+ * @quarry.experimental
  */
 public record CorpusBackup(String corpus, String corpusId, long revision) {
   public CorpusBackup {

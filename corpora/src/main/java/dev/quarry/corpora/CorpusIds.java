@@ -5,6 +5,8 @@ import java.security.SecureRandom;
 /**
  * New corpusIds: 12 random lowercase letters and digits (about 62 bits), so a corpus deleted and
  * created again under its name never has the id a client pinned before. Thread-safe.
+ *
+ * @quarry.internal
  */
 public final class CorpusIds {
   private static final char[] ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789".toCharArray();

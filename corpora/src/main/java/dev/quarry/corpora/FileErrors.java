@@ -14,6 +14,8 @@ import java.util.Locale;
  * Why a file the server reads at startup (tokens, config, a cluster's CA or password file) could
  * not be read, in the words an operator knows from the shell: "permission denied", "no such file",
  * "is a directory". The JDK's own message for the first two is only the path again.
+ *
+ * @quarry.internal
  */
 public final class FileErrors {
   private FileErrors() {}

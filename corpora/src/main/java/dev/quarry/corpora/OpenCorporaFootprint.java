@@ -12,6 +12,8 @@ import java.util.Collection;
  * @param largestSegments the most segments one of them has
  * @param bytes the size on disk of those segments, all of them together
  * @param largestBytes the largest size on disk of one of them
+ *
+ * @quarry.experimental
  */
 public record OpenCorporaFootprint(int open, long segments, int largestSegments, long bytes, long largestBytes) {
   /** No corpus open. */

@@ -10,6 +10,8 @@ import java.util.Objects;
  * @param revision its latest committed and visible revision (the number of revisions it has had)
  * @param segments the index segments of that revision
  * @param bytes the size on disk of those segments
+ *
+ * @quarry.experimental
  */
 public record OpenCorpusFootprint(String name, long revision, int segments, long bytes) {
   public OpenCorpusFootprint {

@@ -15,6 +15,8 @@ import java.util.Set;
  * kept to its owner for the same reason, so a folder the server creates is {@code rwx------} where
  * the file system has POSIX permissions; files inside need no mode of their own, since no one else
  * can reach them. An existing folder keeps the mode its owner gave it.
+ *
+ * @quarry.internal
  */
 public final class PrivateFolders {
   /** Owner only: read, write, enter. */

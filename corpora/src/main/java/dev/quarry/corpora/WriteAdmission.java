@@ -8,6 +8,8 @@ package dev.quarry.corpora;
  *
  * <p>The standalone server refuses writes below a free-disk floor with INSUFFICIENT_STORAGE; a host
  * may plug in its own rule. Implementations must be thread-safe and cheap.
+ *
+ * @quarry.experimental
  */
 @FunctionalInterface
 public interface WriteAdmission {

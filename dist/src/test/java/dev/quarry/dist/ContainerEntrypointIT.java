@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * documented {@code docker run} gives it ({@code --user}) or else the image's {@code USER}, each
  * {@code -v} mount a folder here in place of its path in the container, in an environment as
  * bare as the image's ({@code HOME=/}, a uid without a name). The operator's tokens file is
- * {@code chmod 600}, as the README writes it. Switching uid takes root, so the runs skip, saying
+ * {@code chmod 600}, as docs/getting-started.md writes it. Switching uid takes root, so the runs skip, saying
  * so, when the tests do not run as root.
  */
 class ContainerEntrypointIT {
@@ -100,10 +100,10 @@ class ContainerEntrypointIT {
   }
 
   @Test
-  void readmeAndInstallDoc_giveTheSameDockerRun_andTheImageANumericUser() throws Exception {
+  void gettingStartedAndInstallDoc_giveTheSameDockerRun_andTheImageANumericUser() throws Exception {
     DockerRun run = DockerRun.ofInstallDoc();
-    String readme = Files.readString(ROOT.resolve("README.md")).replaceAll("\\s+", " ");
-    assertTrue(readme.contains("`" + run.command() + "`"), "the README gives docs/install.md's command: " + run.command());
+    String start = Files.readString(ROOT.resolve("docs/getting-started.md")).replaceAll("\\s+", " ");
+    assertTrue(start.contains("`" + run.command() + "`"), "docs/getting-started.md gives docs/install.md's command: " + run.command());
     assertEquals("$(id -u):$(id -g)", run.user(), "the documented run is the operator's uid");
     assertEquals(Map.of("/data", "$PWD/quarry-data", "/etc/quarry/tokens.json", "$PWD/tokens.json"), run.mounts());
     Image image = Image.read();
@@ -217,7 +217,7 @@ class ContainerEntrypointIT {
         .redirectErrorStream(true).start();
     String output = new String(tar.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(tar.waitFor(120, TimeUnit.SECONDS) && tar.exitValue() == 0, output);
-    // The operator's folder, tokens file (chmod 600, as the README writes it) and mkdir -p quarry-data.
+    // The operator's folder, tokens file (chmod 600, as docs/getting-started.md writes it) and mkdir -p quarry-data.
     Path pwd = Files.createDirectory(dir.resolve("operator"));
     chown(pwd, OPERATOR);
     Container c = new Container(opt, pwd);

@@ -14,6 +14,8 @@ package dev.quarry.embeddings;
  *     the window when chunks are sized
  * @param maxTokens the window, special tokens included
  * @param dimensions components per vector
+ *
+ * @quarry.experimental
  */
 public record ModelSpec(String name, String onnxResource, String tokenizerResource, Pooling pooling,
     String queryPrefix, String passagePrefix, int maxTokens, int dimensions) {

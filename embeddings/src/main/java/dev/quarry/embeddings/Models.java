@@ -3,7 +3,11 @@ package dev.quarry.embeddings;
 import dev.quarry.engine.EmbeddingModels;
 import java.util.List;
 
-/** The models that ship with Quarry. */
+/**
+ * The models that ship with Quarry.
+ *
+ * @quarry.stable
+ */
 public final class Models {
   /**
    * BAAI's bge-small-en-v1.5, int8-quantized: 384 dimensions, a 512-token window, CLS pooling, and

@@ -32,6 +32,8 @@ import java.util.Map;
  * <p>Each call runs on the caller's thread with one intra-op thread: parallelism comes from the
  * callers (the passage pool has one thread per core), which keeps a query's latency independent
  * of ingestion running beside it.
+ *
+ * @quarry.experimental
  */
 public final class OnnxEmbedder implements Embedder {
   private final ModelSpec spec;

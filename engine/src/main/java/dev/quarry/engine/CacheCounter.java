@@ -7,6 +7,8 @@ import java.util.concurrent.atomic.LongAdder;
  * Expert: what one kind of cache does, counted as it happens, for metrics ({@link #counts()}): one
  * counter may serve many caches of a kind (one per corpus, one per segment), which then report
  * together. Thread-safe; counting costs an uncontended add.
+ *
+ * @quarry.internal
  */
 public final class CacheCounter {
   private final LongAdder hits = new LongAdder();

@@ -4,6 +4,8 @@ package dev.quarry.engine;
  * Expert: what a cache has done since it was built, for metrics: lookups that found an entry
  * (hits) or not (misses), entries pushed out to stay within its bound (evictions), and the entries
  * it holds now. The counts only grow; {@code size} goes both ways.
+ *
+ * @quarry.experimental
  */
 public record CacheCounts(long hits, long misses, long evictions, long size) {
   /** A cache that has done nothing. */

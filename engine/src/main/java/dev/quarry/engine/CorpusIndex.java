@@ -18,6 +18,8 @@ import java.util.function.Predicate;
  *
  * <p>Lifecycle: {@link #open} starts the writer thread; {@link #close} completes queued mutations,
  * commits and releases the index. The corpus registry owns open instances (one per corpus).
+ *
+ * @quarry.stable
  */
 public interface CorpusIndex extends Closeable {
 

@@ -4,7 +4,11 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
-/** What a corpus is: its name, the id minted at its creation, its settings and creation time. */
+/**
+ * What a corpus is: its name, the id minted at its creation, its settings and creation time.
+ *
+ * @quarry.stable
+ */
 public record CorpusInfo(String name, String corpusId, CorpusSettings settings, Instant createdAt) {
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
 

@@ -6,6 +6,8 @@ import java.util.Objects;
 /**
  * A corpus's analysis, chunking and ranking settings, fixed at creation. Every field is filled in;
  * {@link #DEFAULT} is what a corpus created without settings gets.
+ *
+ * @quarry.stable
  */
 public record CorpusSettings(Language language, Chunking chunking, Ranking ranking, Embedding embedding) {
 

@@ -9,6 +9,8 @@ import java.util.List;
  *
  * <p>Every vector has {@link #dimensions()} components and unit length, so a dot product is the
  * cosine. Implementations are thread-safe.
+ *
+ * @quarry.stable
  */
 public interface Embedder {
 

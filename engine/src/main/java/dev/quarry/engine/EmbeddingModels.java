@@ -11,6 +11,8 @@ import java.util.TreeSet;
 /**
  * The embedding models a process can run, by model name, and the one pool that embeds passages
  * with them. Thread-safe.
+ *
+ * @quarry.stable
  */
 public final class EmbeddingModels {
   /** No models: every corpus is lexical. */

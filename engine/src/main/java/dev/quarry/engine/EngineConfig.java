@@ -7,6 +7,8 @@ import java.util.Objects;
 /**
  * Engine-wide settings shared by every corpus of a process. Build with {@link #builder()}; each
  * default is a named constant.
+ *
+ * @quarry.stable
  */
 public final class EngineConfig {
   /** Pinned search reaches at least this many latest revisions (SPEC: at least 1,000). */

@@ -8,6 +8,8 @@ package dev.quarry.engine;
  * while they work, so implementations must be thread-safe, fast and never throw; they must not
  * call back into the engine. Events carry no corpus or source name: metrics built on them have
  * bounded labels however many corpora there are.
+ *
+ * @quarry.experimental
  */
 public interface EngineListener {
   /** Ignores every event. */

@@ -3,6 +3,8 @@ package dev.quarry.engine;
 /**
  * Stable error codes shared by every layer. The wire carries {@link #name()} verbatim; the HTTP
  * status for each code is decided by the api module, not here.
+ *
+ * @quarry.stable
  */
 public enum ErrorCode {
   INVALID_REQUEST(false),

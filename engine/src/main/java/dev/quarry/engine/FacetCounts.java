@@ -10,6 +10,8 @@ import java.util.Objects;
  *
  * @param values the first values in that order, at most the request's size
  * @param distinctValues how many distinct values the matches hold in all (at least {@code values.size()})
+ *
+ * @quarry.stable
  */
 public record FacetCounts(String field, List<Value> values, int distinctValues) {
   public FacetCounts {

@@ -8,6 +8,8 @@ import java.util.Objects;
  * ({@link Equals}, {@link In}, {@link Range}, {@link Exists}, {@link Prefix}) test one metadata key;
  * the operators ({@link AllOf}, {@link AnyOf}, {@link Not}) combine conditions, nested at most
  * {@link #MAX_DEPTH} operators deep.
+ *
+ * @quarry.stable
  */
 public sealed interface Filter
     permits Filter.Equals, Filter.In, Filter.Range, Filter.Exists, Filter.Prefix, Filter.AllOf, Filter.AnyOf,

@@ -5,6 +5,8 @@ import java.util.List;
 /**
  * A page of history in revision order. {@code nextAfter} is the revision to pass as {@code after}
  * for the next page, or null when no entries follow.
+ *
+ * @quarry.stable
  */
 public record HistoryPage(List<HistoryEntry> entries, Long nextAfter) {
   public HistoryPage {

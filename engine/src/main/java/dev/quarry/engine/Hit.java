@@ -12,6 +12,8 @@ import java.util.List;
  * @param parts each side's score and rank behind {@code score} in a semantic or hybrid search, or
  *     null in a lexical one
  * @param snippet a readable window of {@code text} around the matches, or null when not asked for
+ *
+ * @quarry.stable
  */
 public record Hit(
     String source,

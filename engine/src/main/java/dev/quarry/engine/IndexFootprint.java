@@ -10,6 +10,8 @@ package dev.quarry.engine;
  *
  * @param segments the index segments of the published revision
  * @param bytes the size of those segments' files
+ *
+ * @quarry.experimental
  */
 public record IndexFootprint(int segments, long bytes) {
   public IndexFootprint {

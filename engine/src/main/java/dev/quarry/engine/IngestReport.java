@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param encoding the charset plain text was decoded from (e.g. {@code UTF-8}, {@code IBM500}), or
  *     null for formats that carry their own
  * @param ocr what optical character recognition did, or null when it recognised no page
+ *
+ * @quarry.stable
  */
 public record IngestReport(String extractor, String mediaType, Integer pages, long characters, List<Warning> warnings,
     boolean markdownHeadings, String encoding, Ocr ocr) {

@@ -10,6 +10,8 @@ import java.util.regex.Pattern;
 /**
  * Source or passage metadata: keys to strings, numbers ({@link Long} or {@link Double}), booleans or
  * lists of strings. Immutable, with keys in sorted order so equal metadata serialises equally.
+ *
+ * @quarry.stable
  */
 public record Metadata(Map<String, Object> values) {
   public static final Metadata EMPTY = new Metadata(Map.of());

@@ -11,6 +11,8 @@ import java.util.Objects;
  * @param subject who asks; recorded in the history
  * @param idempotency the caller's idempotency key and request fingerprint, or null
  * @param expectedCorpusId when non-null, the corpus must still have this id ({@code CORPUS_REPLACED})
+ *
+ * @quarry.stable
  */
 public record Mutation(List<SourceOperation> operations, String subject, Idempotency idempotency, String expectedCorpusId) {
   /** The most operations one mutation may carry (the batch limit). */

@@ -9,6 +9,8 @@ import java.util.Objects;
  *
  * @param replayed true when this is the stored outcome of an earlier request with the same
  *     idempotency key
+ *
+ * @quarry.stable
  */
 public record MutationResult(String corpus, String corpusId, long revision, List<Receipt> receipts, boolean replayed) {
   public MutationResult {

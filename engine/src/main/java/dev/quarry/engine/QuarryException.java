@@ -3,6 +3,8 @@ package dev.quarry.engine;
 /**
  * The one exception type of Quarry's core: a stable {@link ErrorCode}, a message for people, and
  * optionally the path of the offending request field and whether a mutation's outcome is unknown.
+ *
+ * @quarry.stable
  */
 public class QuarryException extends RuntimeException {
   private final ErrorCode code;

@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param contentSha256 the content hash for index operations, null for deletes
  * @param chunks the number of chunks indexed, 0 for deletes
  * @param ingest the extraction report for ingested documents, or null
+ *
+ * @quarry.stable
  */
 public record Receipt(
     String corpus,

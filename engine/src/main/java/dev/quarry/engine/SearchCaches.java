@@ -19,6 +19,8 @@ import org.apache.lucene.search.QueryCache;
  *       most 8 revisions per segment); a hit is a segment not scanned again for a search.
  *   <li>{@link #luceneQueries()}: Lucene's own query cache, one per process.
  * </ul>
+ *
+ * @quarry.experimental
  */
 public final class SearchCaches {
   private final CacheCounter revisionViews = new CacheCounter();

@@ -19,6 +19,8 @@ import java.util.concurrent.ForkJoinPool;
  * @param executor runs the parts other than the one the searching thread takes
  * @param parallelism the most parts a scan is cut into; 1 scans on the searching thread alone
  * @param minPartitionDocs the fewest documents in a part
+ *
+ * @quarry.experimental
  */
 public record SearchConcurrency(Executor executor, int parallelism, int minPartitionDocs) {
   /**

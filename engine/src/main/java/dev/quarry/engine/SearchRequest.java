@@ -28,6 +28,8 @@ import java.util.Objects;
  *     may not see; {@link SourceScope#ALL} for a caller who may see every source (the corpus's
  *     statistics). It never narrows what is returned ({@code scope} does), and {@code scope} lies
  *     inside it.
+ *
+ * @quarry.stable
  */
 public record SearchRequest(
     String query,

@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param html the window as HTML when asked for: the text escaped, each match wrapped in the
  *     requested markers (inserted as given), and an ellipsis where the window cuts the text; null
  *     otherwise
+ *
+ * @quarry.stable
  */
 public record Snippet(String text, int start, int end, List<int[]> highlights, String html) {
   public Snippet {

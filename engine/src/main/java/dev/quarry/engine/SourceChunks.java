@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param title the source's title, or null
  * @param chunks the chunks numbered above the page's {@code after}, in order
  * @param nextAfter the last chunk number of this page when more follow, else null
+ *
+ * @quarry.stable
  */
 public record SourceChunks(long revision, String source, long sourceRevision, String title, String mediaType,
     String contentSha256, List<Chunk> chunks, Integer nextAfter) {

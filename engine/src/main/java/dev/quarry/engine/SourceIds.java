@@ -5,6 +5,8 @@ package dev.quarry.engine;
  * A new source's id ({@link #checkNew}) has no bidirectional controls either: they reorder what a
  * reader sees ({@code x\u202Egnp.exe} shows as {@code xexe.png}). An existing source keeps its id
  * and is still named by it ({@link #check}), so one stored before that rule can be read and deleted.
+ *
+ * @quarry.internal
  */
 public final class SourceIds {
   public static final int MAX_LENGTH = 512;

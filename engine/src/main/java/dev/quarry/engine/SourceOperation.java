@@ -4,7 +4,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 
-/** One change to one source: part of a {@link Mutation}. */
+/**
+ * One change to one source: part of a {@link Mutation}.
+ *
+ * @quarry.stable
+ */
 public sealed interface SourceOperation permits SourceOperation.Index, SourceOperation.Delete {
 
   /** The source id this operation changes. */

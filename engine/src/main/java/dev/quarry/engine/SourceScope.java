@@ -10,6 +10,8 @@ import java.util.List;
  * <p>{@link #ALL} (no entries) means the caller named no sources: the engine searches everything,
  * and the access layer narrows it to the caller's grants. An explicit {@code ["*"]} is different: it
  * asks for everything and is refused when the grants do not cover everything.
+ *
+ * @quarry.stable
  */
 public record SourceScope(List<String> entries) {
   /** No sources named: everything the caller may see. */

@@ -7,6 +7,8 @@ import java.time.Instant;
  *
  * @param pages page count for paged content, or null
  * @param ingest the extraction report when the source was ingested, or null
+ *
+ * @quarry.stable
  */
 public record SourceState(
     String source,

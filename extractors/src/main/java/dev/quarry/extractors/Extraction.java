@@ -27,6 +27,8 @@ import java.util.Objects;
  * @param encoding the charset plain text was decoded from (for example {@code UTF-8},
  *     {@code IBM500}), or null for formats that carry their own encoding (PDF, Office, HTML)
  * @param ocr what optical character recognition did, or null when it recognised no page
+ *
+ * @quarry.stable
  */
 public record Extraction(
     String text,

@@ -7,6 +7,8 @@ import java.util.Objects;
  * contract's error code; the message is for the client that sent the document and never carries
  * a stack trace, a library's words, a class name or a path. What a parser said, when anything,
  * is the {@link #detail()}, for the operator's log only.
+ *
+ * @quarry.stable
  */
 public final class ExtractionException extends Exception {
 

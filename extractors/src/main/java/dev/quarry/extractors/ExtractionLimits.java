@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param maxDocumentPages most pages (PDF pages, slides, sheets), checked before pages are read
  * @param maxExtractedChars most characters of text; extraction stops as soon as it is passed
  * @param timeout wall-clock time one document may take in a worker
+ *
+ * @quarry.stable
  */
 public record ExtractionLimits(
     long maxDocumentBytes, int maxDocumentPages, int maxExtractedChars, Duration timeout) {

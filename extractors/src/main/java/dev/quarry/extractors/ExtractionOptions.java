@@ -13,6 +13,8 @@ import dev.quarry.extractors.ocr.OcrMode;
  *     a PDF)
  * @param ocr whether this document may be recognised, or null for the extractors' own setting;
  *     {@link OcrMode#AUTO} on extractors without OCR fails
+ *
+ * @quarry.stable
  */
 public record ExtractionOptions(String declaredMediaType, String fileName, OcrMode ocr) {
 

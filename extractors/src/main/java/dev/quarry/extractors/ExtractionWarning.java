@@ -9,6 +9,8 @@ import java.util.Objects;
  * @param code stable, upper-case code, for example {@value #NO_TEXT_LAYER}
  * @param message for people
  * @param pages the 1-based pages concerned, or empty when the warning is not about pages
+ *
+ * @quarry.stable
  */
 public record ExtractionWarning(String code, String message, List<Integer> pages) {
 

@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread safe: share one instance; up to {@code workers} documents are extracted at once and
  * up to {@code queueCapacity} more wait. Whoever builds it closes it, which ends the workers.
+ *
+ * @quarry.stable
  */
 public final class Extractors implements AutoCloseable {
 

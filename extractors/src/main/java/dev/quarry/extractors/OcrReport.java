@@ -8,6 +8,8 @@ package dev.quarry.extractors;
  * @param meanConfidence Tesseract's mean word confidence over those pages, from 0 to 100, or
  *     null when no word was found
  * @param words how many words were recognised
+ *
+ * @quarry.stable
  */
 public record OcrReport(int pagesRecognized, Double meanConfidence, int words) {
 
