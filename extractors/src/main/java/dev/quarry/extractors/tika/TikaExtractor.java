@@ -25,6 +25,7 @@ import org.apache.tika.parser.AutoDetectParser;
 import org.apache.tika.parser.ParseContext;
 import org.apache.tika.parser.Parser;
 import org.apache.tika.parser.microsoft.OfficeParserConfig;
+import org.apache.tika.parser.ocr.TesseractOCRConfig;
 import org.xml.sax.SAXException;
 
 /**
@@ -116,6 +117,13 @@ public final class TikaExtractor {
     office.setUseSAXPptxExtractor(true);
     office.setExtractMacros(false);
     context.set(OfficeParserConfig.class, office);
+    // Tika's own OCR parser reads every image inside a document (an EPUB's figures, a DOCX's
+    // pictures) as soon as tesseract is on the PATH: twenty seconds for a small illustrated EPUB,
+    // outside the OCR switch and its budget. Images inside documents are not read (docs/ingestion.md);
+    // OCR is Quarry's own, for images and PDF pages.
+    TesseractOCRConfig ocr = new TesseractOCRConfig();
+    ocr.setSkipOcr(true);
+    context.set(TesseractOCRConfig.class, ocr);
     return context;
   }
 
