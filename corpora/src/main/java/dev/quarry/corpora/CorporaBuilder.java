@@ -1,8 +1,6 @@
 package dev.quarry.corpora;
 
 import dev.quarry.corpora.ingest.IngestPipeline;
-import dev.quarry.corpora.opensearch.OpenSearchCorpusStore;
-import dev.quarry.corpora.opensearch.OpenSearchSettings;
 import dev.quarry.corpora.registry.LuceneCorpusStore;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.extractors.Extractors;
@@ -11,8 +9,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Builds a {@link Corpora} over a data folder with the embedded Lucene store, or over an OpenSearch
- * cluster ({@link #openSearch}).
+ * Builds a {@link Corpora} over a data folder with the embedded Lucene store, or over another
+ * {@link CorpusStore} ({@link #store}, such as the cluster store of {@code quarry-cluster-store}).
  *
  * @quarry.stable
  */
@@ -33,7 +31,7 @@ public final class CorporaBuilder {
   Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
   Extractors extractors;
   WriteAdmission writeAdmission = WriteAdmission.ALWAYS;
-  OpenSearchSettings openSearch;
+  CorpusStore store;
 
   CorporaBuilder() {}
 
@@ -88,19 +86,19 @@ public final class CorporaBuilder {
   }
 
   /**
-   * Keeps corpora on an OpenSearch cluster instead of the data folder (docs/scale-out.md): any
-   * number of servers may then share them. The data folder is not needed for corpora then.
+   * Keeps corpora in {@code store} instead of the data folder (an OpenSearch cluster,
+   * docs/scale-out.md): the data folder is not needed for corpora then, and the write admission is
+   * the store's own. The corpora own the store and close it.
    */
-  public CorporaBuilder openSearch(OpenSearchSettings settings) {
-    this.openSearch = Objects.requireNonNull(settings, "openSearch");
+  public CorporaBuilder store(CorpusStore store) {
+    this.store = Objects.requireNonNull(store, "store");
     return this;
   }
 
   /** Opens the data folder (locking it against a second process) and returns the corpora. */
   public Corpora build() {
-    if (openSearch != null) {
-      return new LocalCorpora(new OpenSearchCorpusStore(openSearch, engineConfig, maxOpenCorpora),
-          extractors == null ? null : new IngestPipeline(extractors));
+    if (store != null) {
+      return new LocalCorpora(store, extractors == null ? null : new IngestPipeline(extractors));
     }
     if (dataDir == null) {
       throw new IllegalStateException("dataDir is required");

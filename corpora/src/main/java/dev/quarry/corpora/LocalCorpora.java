@@ -7,7 +7,6 @@ import dev.quarry.corpora.access.AccessPolicy;
 import dev.quarry.corpora.access.Scope;
 import dev.quarry.corpora.ingest.IngestPipeline;
 import dev.quarry.corpora.ingest.IngestRequest;
-import dev.quarry.corpora.registry.CorpusStore;
 import dev.quarry.engine.CacheCounts;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;

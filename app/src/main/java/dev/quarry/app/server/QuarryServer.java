@@ -21,6 +21,7 @@ import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.app.backup.Backups;
+import dev.quarry.cluster.OpenSearchCorpusStore;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorporaBuilder;
 import dev.quarry.corpora.jobs.IngestJobs;
@@ -109,7 +110,7 @@ public final class QuarryServer implements AutoCloseable {
           .maxOpenCorpora(config.maxOpenCorpora())
           .writeAdmission(new DiskFloor(dataDir, config.writeMinFreeDiskMiB() * 1024 * 1024));
       if (config.openSearch() != null) {
-        builder.openSearch(config.openSearch());
+        builder.store(new OpenSearchCorpusStore(config.openSearch(), engineConfig, config.maxOpenCorpora()));
       }
       corpora = (extractors == null ? builder : builder.extractors(extractors)).build();
     } catch (RuntimeException e) {

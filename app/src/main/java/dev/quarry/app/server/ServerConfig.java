@@ -9,7 +9,7 @@ import dev.quarry.api.wire.WireObject;
 import dev.quarry.corpora.CorporaBuilder;
 import dev.quarry.corpora.FileErrors;
 import dev.quarry.corpora.jobs.JobSettings;
-import dev.quarry.corpora.opensearch.OpenSearchSettings;
+import dev.quarry.cluster.OpenSearchSettings;
 import dev.quarry.embeddings.Models;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.EngineListener;

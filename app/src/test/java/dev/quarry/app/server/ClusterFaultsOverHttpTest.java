@@ -10,7 +10,7 @@ import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerProcess;
-import dev.quarry.corpora.opensearch.OpenSearchNodes;
+import dev.quarry.cluster.OpenSearchNodes;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

@@ -9,7 +9,7 @@ import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerProcess;
-import dev.quarry.corpora.opensearch.OpenSearchNodes;
+import dev.quarry.cluster.OpenSearchNodes;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.FileErrors;
-import dev.quarry.corpora.opensearch.ClusterSecurity;
+import dev.quarry.cluster.ClusterSecurity;
 import dev.quarry.engine.QuarryException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerProcess;
-import dev.quarry.corpora.opensearch.OpenSearchSettings;
+import dev.quarry.cluster.OpenSearchSettings;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -156,7 +156,7 @@ class StoreConfigTest {
   void anotherRetentionThanTheClusterRecorded_stopsStartUp_namingTheKey(@TempDir Path dir) throws Exception {
     var nodes = ClusterConfig.single();
     String prefix = ClusterConfig.newPrefix("retention");
-    try (var first = new dev.quarry.corpora.opensearch.OpenSearchCorpusStore(
+    try (var first = new dev.quarry.cluster.OpenSearchCorpusStore(
         OpenSearchSettings.of(nodes.urls()).withPrefix(prefix).withReplicas(0),
         dev.quarry.engine.EngineConfig.builder().retainedRevisions(1000).build())) {
       String urls = nodes.urls().stream().map(u -> "\"" + u + "\"").collect(java.util.stream.Collectors.joining(", "));

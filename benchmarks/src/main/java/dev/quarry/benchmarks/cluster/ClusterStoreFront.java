@@ -2,7 +2,7 @@ package dev.quarry.benchmarks.cluster;
 
 import dev.quarry.benchmarks.contender.Contender;
 import dev.quarry.benchmarks.corpus.SourceDocument;
-import dev.quarry.corpora.opensearch.OpenSearchCorpusStore;
+import dev.quarry.cluster.OpenSearchCorpusStore;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Mutation;

@@ -2,7 +2,7 @@ package dev.quarry.benchmarks.cluster;
 
 import dev.quarry.benchmarks.corpus.Corpus;
 import dev.quarry.benchmarks.corpus.SourceDocument;
-import dev.quarry.corpora.opensearch.OpenSearchCorpusStore;
+import dev.quarry.cluster.OpenSearchCorpusStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

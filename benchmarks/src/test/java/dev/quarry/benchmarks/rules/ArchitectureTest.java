@@ -118,7 +118,7 @@ class ArchitectureTest {
     Matcher sentence = Pattern.compile("Arrows point one way:(.*?)and nothing\\s+else", Pattern.DOTALL).matcher(text);
     assertTrue(sentence.find(), "ARCHITECTURE.md no longer says 'Arrows point one way: ... and nothing else'");
     Set<String> stated = new TreeSet<>();
-    Matcher chain = Pattern.compile("`([a-z]+(?:\\s*->\\s*[a-z]+)+)`").matcher(sentence.group(1));
+    Matcher chain = Pattern.compile("`([a-z-]+(?:\\s*->\\s*[a-z-]+)+)`").matcher(sentence.group(1));
     while (chain.find()) {
       String[] modules = chain.group(1).split("\\s*->\\s*");
       for (int i = 0; i + 1 < modules.length; i++) {

@@ -7,6 +7,7 @@ import com.github.benmanes.caffeine.cache.Scheduler;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import dev.quarry.corpora.CorpusBackup;
 import dev.quarry.corpora.CorpusIds;
+import dev.quarry.corpora.CorpusStore;
 import dev.quarry.corpora.FileErrors;
 import dev.quarry.corpora.PrivateFolders;
 import dev.quarry.corpora.OpenCorporaFootprint;

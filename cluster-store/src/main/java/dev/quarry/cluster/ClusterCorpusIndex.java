@@ -1,0 +1,903 @@
+package dev.quarry.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.engine.CorpusIndex;
+import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.FacetCounts;
+import dev.quarry.engine.Filter;
+import dev.quarry.engine.HistoryEntry;
+import dev.quarry.engine.HistoryPage;
+import dev.quarry.engine.Hit;
+import dev.quarry.engine.Mutation;
+import dev.quarry.engine.MutationResult;
+import dev.quarry.engine.PageRange;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.SearchRequest;
+import dev.quarry.engine.SearchResult;
+import dev.quarry.engine.SourceChunks;
+import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.SourcePage;
+import dev.quarry.engine.SourceScope;
+import dev.quarry.engine.SourceState;
+import dev.quarry.engine.analysis.Analyzers;
+import dev.quarry.engine.index.Fields;
+import dev.quarry.engine.index.SourcePreparation;
+import dev.quarry.engine.search.PortableScoring;
+import dev.quarry.engine.search.SnippetWindow;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.apache.lucene.analysis.Analyzer;
+
+/**
+ * One corpus kept in an OpenSearch index. Reads and searches answer at the head's published
+ * revision P (or the pinned one) by filtering {@code added <= P < superseded}; mutations go, one at
+ * a time per front, through {@link ClusterWriter}. The index holds no state of its own beyond the
+ * cluster's, so any number of fronts may open the same corpus.
+ *
+ * <p>Scores are the embedded store's when every node has Quarry's scoring plugin: its {@code
+ * quarry_bm25f} query scores each chunk with BM25F and the statistics of the revision's visible
+ * chunks on every shard, so a chunk gets the same float at the same revision on both stores.
+ * Without it they are OpenSearch's BM25 (the corpus's k1 and b, Quarry's terms) with the shard's
+ * statistics, which also count versions superseded or not yet published: hits follow the
+ * revision filter exactly, but scores (and so the order among close scores) may differ from the
+ * embedded store's and between two pinned searches of one revision. The store advertises which
+ * ({@link OpenSearchCorpusStore#scoresExactly}).
+ */
+final class ClusterCorpusIndex implements CorpusIndex {
+  /** The most queued mutations per corpus and front; more are CAPACITY. */
+  static final int MAX_QUEUED = 256;
+  /** How long a mutation waits for another front's writer lease. */
+  static final Duration LEASE_WAIT = Duration.ofSeconds(60);
+
+  private final ClusterHttp http;
+  private final String index;
+  /**
+   * Where a search goes: its answer keeps only what {@link #search} reads, each hit's score and
+   * fields (and an error's description), not the hits' index, id and sort values or the shards'
+   * summary.
+   */
+  private final String searchPath;
+  private final CorpusInfo info;
+  private final EngineConfig config;
+  private final Analyzer analyzer;
+  private final ClusterWriter writer;
+  private final ExpiredVersions expired;
+  private final ExecutorService writes;
+  private final AtomicInteger queued = new AtomicInteger();
+  /** Whether an idle reclaim ({@link #reclaimIfIdle}) is queued or running. */
+  private final AtomicBoolean idleReclaimQueued = new AtomicBoolean();
+  private volatile boolean closed;
+  /**
+   * The store's calls using this index now; {@link #RETIRING} while {@link #retireIfIdle} decides,
+   * {@link #RETIRED} once it closed the index for the store's bound.
+   */
+  private final AtomicInteger users = new AtomicInteger();
+  private static final int RETIRING = -1;
+  private static final int RETIRED = -2;
+  /** When a call last took this index ({@link System#nanoTime}): the store retires the least recent first. */
+  private volatile long lastUsed = System.nanoTime();
+  private volatile boolean holdsPhrases;
+  /** Whether every node of the cluster has the {@code quarry_bm25f} query (the store asked when it started). */
+  private final boolean clusterScoresExactly;
+  private final PortableScoring scoring;
+  /**
+   * Where an exactly scored search goes: with a DFS phase, so every shard scores with the statistics
+   * of all (OpenSearch skips the phase on an index of one shard, whose statistics are the corpus's).
+   */
+  private final String exactSearchPath;
+  /**
+   * The existence check of the call the store runs on this thread with this corpus (see {@link
+   * CallHead}): its head is handed to the first read of the head in the call (so a search costs no
+   * second head read); every later read, and every one after a mutation, asks the cluster again.
+   */
+  private final ThreadLocal<CallHead> callHead = new ThreadLocal<>();
+  /**
+   * The highest revision this front has seen published in this corpus's head. Published revisions
+   * never go back (the head moves only forward, by compare-and-set, and a roll-back only removes
+   * revisions above the published one), and a corpus index is named by its corpusId, so a revision
+   * at or below this one was published, with all its documents refreshed, before anything this
+   * front sends now: a search of it may be sent before the head is read (see {@link #search}).
+   * Revision 0 is published when the corpus is created.
+   */
+  private final AtomicLong seenPublished = new AtomicLong();
+  /**
+   * Runs the requests sent beside a read of the head (a search's, a batch's live source records),
+   * one blocking HTTP request each, on platform threads kept for reuse (idle ones end after a
+   * minute). Not virtual threads: the HTTP client's answer then wakes the request's thread through
+   * the virtual threads' scheduler, a hop that cost a search's median about 5% (benchmarks/HISTORY.md).
+   */
+  private static final ExecutorService BESIDE_HEAD = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "quarry-cluster-beside-head");
+    t.setDaemon(true);
+    return t;
+  });
+
+  ClusterCorpusIndex(ClusterHttp http, String index, CorpusInfo info, EngineConfig config, OpenSearchSettings settings,
+      String owner, BooleanSupplier retentionRecorded, boolean clusterScoresExactly) {
+    this.http = http;
+    this.clusterScoresExactly = clusterScoresExactly;
+    this.index = index;
+    // No filter_path: the node's filtering of its answer cost more than the few hundred bytes of
+    // hit metadata it drops (benchmarks/HISTORY.md).
+    this.searchPath = CorpusDocs.searchPath(index);
+    this.exactSearchPath = searchPath + "&search_type=dfs_query_then_fetch";
+    this.info = info;
+    this.config = config;
+    this.analyzer = Analyzers.forLanguage(info.settings().language());
+    this.scoring = PortableScoring.of(info.settings().ranking());
+    WriterLease lease = new WriterLease(http, index, owner, settings.leaseTtl(), config.clock());
+    this.writer = new ClusterWriter(http, index, info, config, lease, analyzer, this);
+    this.expired = new ExpiredVersions(http, index, lease, this::oldestRetained, retentionRecorded,
+        ExpiredVersions.settleFor(settings.requestTimeout()));
+    this.writes = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "quarry-cluster-writer-" + info.name());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  String indexName() {
+    return index;
+  }
+
+  /** For tests: runs {@code hook} on the writer after a revision is marked and before its documents are written. */
+  void beforeWrites(Runnable hook) {
+    writer.beforeWrites(hook);
+  }
+
+  /** Takes this index for one call of the store: false once it was retired (the store opens it anew). */
+  boolean acquire() {
+    while (true) {
+      int u = users.get();
+      if (u == RETIRED) {
+        return false;
+      }
+      if (u == RETIRING) {
+        Thread.onSpinWait(); // decided in a moment, without any request to the cluster
+      } else if (users.compareAndSet(u, u + 1)) {
+        lastUsed = System.nanoTime();
+        return true;
+      }
+    }
+  }
+
+  void release() {
+    users.decrementAndGet();
+  }
+
+  long lastUsed() {
+    return lastUsed;
+  }
+
+  boolean retired() {
+    return users.get() == RETIRED;
+  }
+
+  /**
+   * Closes this index if no call uses it and its writer has no mutation queued or running (a batch
+   * is never cut short): true when it did, and from then on {@link #acquire} refuses it. A
+   * mutation is only submitted by a call holding the index, so once no call holds it and nothing is
+   * queued, nothing can be queued any more.
+   */
+  boolean retireIfIdle() {
+    if (queued.get() > 0 || !users.compareAndSet(0, RETIRING)) {
+      return false;
+    }
+    if (queued.get() > 0) {
+      users.set(0);
+      return false;
+    }
+    users.set(RETIRED);
+    close();
+    return true;
+  }
+
+  @Override
+  public CorpusInfo info() {
+    return info;
+  }
+
+  @Override
+  public long revision() {
+    return http.within(this::revisionWithin);
+  }
+
+  private long revisionWithin() {
+    checkOpen();
+    CallHead call = callHead.get();
+    if (call != null) {
+      Optional<CorpusHead> handed = call.handOnce();
+      if (handed.isPresent()) {
+        return sawPublished(handed.get().published());
+      }
+    }
+    return sawPublished(CorpusHead.read(http, index).published());
+  }
+
+  /** Remembers that {@code published} was seen published; returns it. */
+  long sawPublished(long published) {
+    seenPublished.accumulateAndGet(published, Math::max);
+    return published;
+  }
+
+  /**
+   * Runs {@code work} on this thread with {@code call} as its existence check: the first read of
+   * the head in the call reads it (or a mutation, which confirms it first).
+   */
+  <T> T withHead(CallHead call, Supplier<T> work) {
+    CallHead outer = callHead.get();
+    callHead.set(call);
+    try {
+      return work.get();
+    } finally {
+      if (outer == null) {
+        callHead.remove();
+      } else {
+        callHead.set(outer);
+      }
+    }
+  }
+
+  @Override
+  public long oldestRetainedRevision() {
+    return oldestRetained(revision());
+  }
+
+  /** The oldest revision retained while {@code latest} is the published one. */
+  long oldestRetained(long latest) {
+    return Math.max(0, latest - config.retainedRevisions() + 1);
+  }
+
+  @Override
+  public CompletableFuture<MutationResult> submit(Mutation mutation) {
+    checkOpen();
+    CallHead call = callHead.get();
+    if (call != null) {
+      http.within(() -> {
+        call.confirm(); // never a write to a corpus that is gone
+        return null;
+      });
+      callHead.remove(); // a read after this mutation must see it
+    }
+    List<SourcePreparation.Prepared> prepared = new ArrayList<>();
+    for (SourceOperation op : mutation.operations()) {
+      prepared.add(op instanceof SourceOperation.Index ix ? SourcePreparation.prepare(ix, info.settings().chunking()) : null);
+    }
+    if (queued.incrementAndGet() > MAX_QUEUED) {
+      queued.decrementAndGet();
+      return CompletableFuture.failedFuture(new QuarryException(ErrorCode.CAPACITY,
+          "corpus '" + info.name() + "' has " + MAX_QUEUED + " mutations queued; try again"));
+    }
+    CompletableFuture<MutationResult> receipt = new CompletableFuture<>();
+    try {
+      writes.execute(() -> {
+        try {
+          // The receipt is given before the writer lease is released (see ClusterWriter#apply), and
+          // after a reclaim it makes due is queued, so that one runs before any later mutation. The
+          // mutation counts as queued until the lease is back, so the corpus is not closed under it.
+          writer.apply(mutation, prepared, LEASE_WAIT, result -> {
+            reclaimIfDue(result.revision());
+            receipt.complete(result);
+          });
+        } catch (Throwable e) {
+          receipt.completeExceptionally(e);
+        } finally {
+          queued.decrementAndGet();
+        }
+      });
+      return receipt;
+    } catch (RejectedExecutionException e) {
+      queued.decrementAndGet();
+      return CompletableFuture.failedFuture(new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed"));
+    }
+  }
+
+  /**
+   * Queues a reclaim of the versions no retained revision sees (see {@link ExpiredVersions}) behind
+   * this mutation, when {@code published} makes one due: it runs on the writer thread after the
+   * mutation's receipt was given, never on a request's path.
+   */
+  private void reclaimIfDue(long published) {
+    if (!expired.dueAfter(published)) {
+      return;
+    }
+    try {
+      writes.execute(expired::reclaim);
+    } catch (RejectedExecutionException e) {
+      // Closing: a later front or opening reclaims them.
+    }
+  }
+
+  /**
+   * Queues on the writer thread a reclaim of what this front's last publications left expired, if
+   * the corpus has taken no write for a while ({@link ExpiredVersions#dueWhenIdle}): so a corpus
+   * that stops being written ends with every expired version deleted, as one written again does.
+   * Off every request's path; behind any mutation queued meanwhile, never beside one; at most one
+   * queued at a time. It counts as queued work, so the store does not retire the corpus under it
+   * (and {@link #retireIfIdle} never waits for it).
+   */
+  void reclaimIfIdle() {
+    if (closed || !idleReclaimQueued.compareAndSet(false, true)) {
+      return;
+    }
+    queued.incrementAndGet();
+    // Seen by retireIfIdle, which marks RETIRING before it looks at queued: one of the two backs off.
+    if (users.get() < 0) {
+      queued.decrementAndGet();
+      idleReclaimQueued.set(false);
+      return;
+    }
+    try {
+      writes.execute(() -> {
+        try {
+          if (expired.dueWhenIdle()) {
+            expired.reclaim();
+          }
+        } finally {
+          idleReclaimQueued.set(false);
+          queued.decrementAndGet();
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      queued.decrementAndGet();
+      idleReclaimQueued.set(false);
+    }
+  }
+
+  /** For tests: a reclaim now, on the writer thread; how many versions it deleted, -1 if it did not run. */
+  CompletableFuture<Long> reclaimExpired() {
+    return CompletableFuture.supplyAsync(expired::reclaim, writes);
+  }
+
+  /** For tests: how long after a revision expired its versions may be reclaimed. */
+  void reclaimSettle(Duration settle) {
+    writes.execute(() -> expired.settle(settle));
+  }
+
+  @Override
+  public SearchResult search(SearchRequest request) {
+    return http.within(() -> searchWithin(request));
+  }
+
+  private SearchResult searchWithin(SearchRequest request) {
+    checkOpen();
+    long start = System.nanoTime();
+    if (request.mode() != null && request.mode() != SearchRequest.Mode.LEXICAL) {
+      throw QuarryException.invalid("mode", "mode '" + request.mode().wireName()
+          + "' needs a corpus with an embedding model; corpora on an OpenSearch cluster are lexical");
+    }
+    request.requireFusionOnlyFor(SearchRequest.Mode.LEXICAL);
+    if (!clusterScoresExactly && !request.statistics().isAll()) {
+      // The cluster's own BM25 counts every document of the shard, those of sources the caller may
+      // not see too, so its scores would tell such a caller what those hold: refused, not weakened.
+      throw new QuarryException(ErrorCode.RETRIEVAL_UNAVAILABLE, "this server cannot search corpus '" + info.name()
+          + "' for a token granted only some of its sources: its cluster lacks the quarry-scoring plugin, without"
+          + " which scores would depend on sources the token may not see (see scale-out.md)");
+    }
+    ClusterQuerySyntax syntax = ClusterQuerySyntax.of(request, analyzer);
+    if (request.syntax() == SearchRequest.Syntax.OPERATORS && !holdsPhrases()) {
+      throw QuarryException.invalid("syntax", "corpus '" + info.name() + "' was created on the OpenSearch cluster"
+          + " before the operator syntax was offered there and does not index phrases; use syntax plain");
+    }
+    List<CorpusDocs.Token> queryTokens = CorpusDocs.analyze(analyzer, syntax.scoringText());
+    StringBuilder joined = new StringBuilder();
+    Set<String> terms = new HashSet<>();
+    for (CorpusDocs.Token t : queryTokens) {
+      joined.append(joined.isEmpty() ? "" : " ").append(t.term());
+      terms.add(t.term());
+    }
+    // Scored by the quarry_bm25f query, with the revision's own statistics, when the cluster has it.
+    List<PortableScoring.QueryTerm> scoredTerms = clusterScoresExactly
+        ? PortableScoring.queryTerms(analyzer, syntax.scoringText()) : null;
+    // A search of a revision this front has seen published goes out now, beside the head's read: the
+    // revision's documents were all visible before it was published (see seenPublished). Pinned, that
+    // is the pinned revision; unpinned, the latest one this front saw, which the head usually still
+    // publishes. The head's checks below still decide whether it is answered: an unpinned search
+    // whose revision the head has moved past is sent again, at the head's revision.
+    Long pinned = request.revision();
+    long seen = seenPublished.get();
+    long ahead = pinned != null ? pinned : seen;
+    CompletableFuture<Sent> early = null;
+    if (ahead >= 0 && ahead <= seen && !queryTokens.isEmpty()) {
+      String text = joined.toString();
+      early = CompletableFuture.supplyAsync(ClusterHttp.carried(() -> send(request, syntax, ahead, text, scoredTerms)),
+          BESIDE_HEAD);
+    }
+    long latest = revision();
+    long p = latest;
+    if (pinned != null) {
+      p = pinned;
+      if (p > latest) {
+        throw QuarryException.invalid("revision", "revision " + p + " is above the corpus's current revision " + latest);
+      }
+      if (p < oldestRetained(latest)) {
+        throw new QuarryException(ErrorCode.REVISION_EXPIRED, "revision " + p
+            + " is no longer retained; the oldest retained revision is " + oldestRetained(latest));
+      }
+    }
+    if (queryTokens.isEmpty()) {
+      return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), List.of(),
+          ClusterFacets.count(http, index, null, request.facets()));
+    }
+    if (early != null && ahead != p) {
+      early = null; // of a revision the head has moved past: its answer (or failure) is dropped
+    }
+    Sent sent = early != null ? joinBeside(early) : send(request, syntax, p, joined.toString(), scoredTerms);
+    ObjectNode query = (ObjectNode) sent.body().get("query");
+    JsonNode answer = sent.answer().require("searching").body();
+    List<Hit> hits = new ArrayList<>();
+    Map<String, Integer> perSource = new HashMap<>();
+    for (JsonNode h : answer.path("hits").path("hits")) {
+      if (hits.size() >= request.topK()) {
+        break;
+      }
+      JsonNode s = h.path("_source");
+      String source = s.path("source").asText();
+      if (request.maxChunksPerSource() != null
+          && perSource.merge(source, 1, Integer::sum) > request.maxChunksPerSource()) {
+        continue;
+      }
+      String text = s.path("text").asText();
+      List<int[]> matches = request.highlight() || request.snippets() != null ? highlights(text, terms) : List.of();
+      PageRange pages = s.hasNonNull("page_from") ? new PageRange(s.get("page_from").asInt(), s.get("page_to").asInt()) : null;
+      Hit hit = new Hit(source, s.path("added").asLong(), s.path("chunk").asInt(), (float) h.path("_score").asDouble(), text,
+          request.highlight() ? matches : List.of(), CorpusDocs.text(s, "title"),
+          CorpusDocs.text(s, "media_type"), pages, s.path("start").asInt(), s.path("end").asInt(),
+          CorpusDocs.text(s, "sha"), CorpusDocs.metadata(s.get("metadata")));
+      // The embedded store's window over the same matches: the same text gives the same snippet on both stores.
+      hits.add(request.snippets() == null ? hit : hit.withSnippet(SnippetWindow.of(text, matches, request.snippets())));
+    }
+    List<FacetCounts> facets = request.facets().isEmpty() ? List.of()
+        : ClusterFacets.count(http, index, query, request.facets());
+    return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), hits, facets);
+  }
+
+  /**
+   * The {@code quarry_bm25f} query of {@code terms}: the embedded store's BM25F with revision {@code
+   * p}'s statistics, over the documents revision {@code p} sees; counted over the visible chunks of
+   * {@code statistics}' sources only when it restricts (the caller's grants).
+   */
+  private ObjectNode exactQuery(List<PortableScoring.QueryTerm> scoredTerms, long p, SourceScope statistics) {
+    ObjectNode query = ClusterHttp.MAPPER.createObjectNode();
+    ObjectNode q = query.putObject("quarry_bm25f");
+    ArrayNode fields = q.putArray("fields");
+    for (PortableScoring.Field f : scoring.fields()) {
+      fields.addObject().put("name", clusterField(f.name())).put("weight", f.weight());
+    }
+    ArrayNode terms = q.putArray("terms");
+    for (PortableScoring.QueryTerm t : scoredTerms) {
+      terms.addObject().put("term", t.term()).put("boost", (float) t.occurrences());
+    }
+    q.put("k1", scoring.k1()).put("b", scoring.b()).put("revision", p).put("visible_only", true);
+    if (!statistics.isAll()) {
+      // A plugin that predates the field refuses it (400): never scored with every source's statistics.
+      ArrayNode sources = q.putArray("statistics_sources");
+      statistics.entries().forEach(sources::add);
+    }
+    return query;
+  }
+
+  /** The cluster field holding the terms of the engine's scored field {@code field}. */
+  private static String clusterField(String field) {
+    return switch (field) {
+      case Fields.TEXT -> "tokens";
+      case Fields.TITLE -> "title_tokens";
+      default -> throw new IllegalArgumentException("not a scored field: " + field);
+    };
+  }
+
+  /** A search's body and the cluster's answer to it. */
+  private record Sent(ObjectNode body, ClusterHttp.Answer answer) {}
+
+  /**
+   * Sends the search of revision {@code p}: scored exactly when {@code scoredTerms} are given (the
+   * {@code quarry_bm25f} query, see {@link #exactSearchPath}), else by the cluster's BM25 over
+   * {@code joined}.
+   */
+  private Sent send(SearchRequest request, ClusterQuerySyntax syntax, long p, String joined,
+      List<PortableScoring.QueryTerm> scoredTerms) {
+    ObjectNode body = searchBody(request, syntax, p, joined, scoredTerms);
+    return new Sent(body, http.json("POST", scoredTerms == null ? searchPath : exactSearchPath, body));
+  }
+
+  /**
+   * The search of revision {@code p}: the best chunks for the query's terms, with the request's
+   * filters; scored by the {@code quarry_bm25f} query of {@code scoredTerms} when they are given,
+   * else by the cluster's BM25 over {@code joined}.
+   */
+  private ObjectNode searchBody(SearchRequest request, ClusterQuerySyntax syntax, long p, String joined,
+      List<PortableScoring.QueryTerm> scoredTerms) {
+    ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
+    int window = request.maxChunksPerSource() == null ? request.topK() : Math.min(1000, request.topK() * 10);
+    body.put("size", window).put("track_total_hits", false);
+    ObjectNode query = body.putObject("query");
+    ObjectNode bool = query.putObject("bool");
+    ArrayNode filter = bool.putArray("filter");
+    // No kind filter: only chunks hold the scored token fields, and one of them must match (below).
+    // The quarry_bm25f query matches only what revision p sees (visible_only): the visibility its
+    // statistics were counted over, kept per segment, cheaper than the range filters on each match.
+    if (scoredTerms == null) {
+      filter.add(CorpusDocs.visibleAt(p));
+    }
+    ObjectNode scope = CorpusDocs.scope(request.scope());
+    if (scope != null) {
+      filter.add(scope);
+    }
+    for (Filter f : request.filters()) {
+      filter.add(CorpusDocs.filter(f));
+    }
+    syntax.required().forEach(filter::add);
+    if (!syntax.excluded().isEmpty()) {
+      ArrayNode mustNot = bool.putArray("must_not");
+      syntax.excluded().forEach(mustNot::add);
+    }
+    if (scoredTerms != null) {
+      bool.putArray("must").add(exactQuery(scoredTerms, p, request.statistics()));
+    } else {
+      ArrayNode should = bool.putArray("should");
+      // The fields the embedded store scores (a title weighted 0 is not one: a match there alone is
+      // no match), the title boosted by its weight.
+      for (PortableScoring.Field f : scoring.fields()) {
+        double boost = f.name().equals(Fields.TITLE) ? info.settings().ranking().titleWeight() : 1;
+        should.addObject().putObject("match").putObject(clusterField(f.name())).put("query", joined).put("boost", boost);
+      }
+      bool.put("minimum_should_match", 1);
+    }
+    ArrayNode sort = body.putArray("sort");
+    sort.addObject().put("_score", "desc");
+    sort.addObject().put("source", "asc");
+    sort.addObject().put("chunk", "asc");
+    body.putArray("_source").add("source").add("chunk").add("text").add("title").add("media_type").add("sha")
+        .add("start").add("end").add("page_from").add("page_to").add("metadata").add("added");
+    return body;
+  }
+
+  /** The result of a request sent beside the head's read (see {@link #BESIDE_HEAD}), or the failure it met. */
+  static <T> T joinBeside(CompletableFuture<T> beside) {
+    try {
+      return beside.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Whether the corpus index maps the phrase fields the operator syntax reads: indexes created
+   * before they existed hold no phrases (their documents' values were never indexed), and a search
+   * there would silently miss every phrase. Asked once, then remembered when true.
+   */
+  private boolean holdsPhrases() {
+    if (holdsPhrases) {
+      return true;
+    }
+    JsonNode mapping = http.get("/" + index + "/_mapping/field/phrase_tokens").require("reading the corpus mapping").body();
+    holdsPhrases = !mapping.path(index).path("mappings").path("phrase_tokens").isMissingNode();
+    return holdsPhrases;
+  }
+
+  /** The ranges of {@code text} whose terms (by the corpus analyzer) are query terms. */
+  private List<int[]> highlights(String text, Set<String> terms) {
+    List<int[]> out = new ArrayList<>();
+    for (CorpusDocs.Token t : CorpusDocs.analyze(analyzer, text)) {
+      if (terms.contains(t.term())) {
+        out.add(new int[] {t.start(), t.end()});
+      }
+    }
+    return out;
+  }
+
+  private static long elapsedMs(long start) {
+    return (System.nanoTime() - start) / 1_000_000;
+  }
+
+  /**
+   * {@link #liveRecords}, sent now on a thread of its own, for a writer that reads the head
+   * meanwhile (join it with {@link #joinBeside}).
+   */
+  CompletableFuture<Map<String, JsonNode>> liveRecordsBeside(List<String> sources) {
+    return CompletableFuture.supplyAsync(ClusterHttp.carried(() -> liveRecords(sources)), BESIDE_HEAD);
+  }
+
+  /**
+   * The live source records of {@code sources} by source, with one search (as of the last refresh,
+   * which follows every publication); a source without one is absent from the map.
+   */
+  Map<String, JsonNode> liveRecords(List<String> sources) {
+    ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+    // A source has at most one live record, so every one fits.
+    q.put("size", sources.size()).put("track_total_hits", false);
+    ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+    filter.add(CorpusDocs.term("kind", "source"));
+    ArrayNode names = filter.addObject().putObject("terms").putArray("source");
+    sources.forEach(names::add);
+    filter.addObject().putObject("term").put("superseded", CorpusDocs.LIVE);
+    Map<String, JsonNode> out = new HashMap<>();
+    for (JsonNode h : http.json("POST", CorpusDocs.searchPath(index), q).require("reading sources").body().path("hits").path("hits")) {
+      out.put(h.path("_source").path("source").asText(), h.path("_source"));
+    }
+    return out;
+  }
+
+  @Override
+  public Optional<SourceState> readSource(String source) {
+    return http.within(() -> readSourceWithin(source));
+  }
+
+  private Optional<SourceState> readSourceWithin(String source) {
+    checkOpen();
+    long p = revision();
+    ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+    q.put("size", 1);
+    ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+    filter.add(CorpusDocs.term("kind", "source"));
+    filter.add(CorpusDocs.term("source", source));
+    filter.add(CorpusDocs.visibleAt(p));
+    JsonNode hits = http.json("POST", CorpusDocs.searchPath(index), q).require("reading a source").body().path("hits").path("hits");
+    return hits.isEmpty() ? Optional.empty() : Optional.of(CorpusDocs.sourceState(hits.get(0).path("_source")));
+  }
+
+  /**
+   * The source's chunks from its chunk documents, which hold all a chunk is (text, offsets, pages,
+   * metadata) and its version's provenance (the revision that wrote it, title, media type, hash): the
+   * embedded store's answer, checked the same way (a revision above the head's, or older than the
+   * oldest retained one, is refused as a search pinned to it is).
+   */
+  @Override
+  public Optional<SourceChunks> readChunks(String source, Long revision, int after, int limit) {
+    return http.within(() -> readChunksWithin(source, revision, after, limit));
+  }
+
+  private Optional<SourceChunks> readChunksWithin(String source, Long revision, int after, int limit) {
+    checkOpen();
+    if (limit < 1) {
+      throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
+    }
+    long latest = revision();
+    long p = revision == null ? latest : revision;
+    if (p > latest) {
+      throw QuarryException.invalid("revision", "revision " + p + " is above the corpus's current revision " + latest);
+    }
+    if (p < oldestRetained(latest)) {
+      throw new QuarryException(ErrorCode.REVISION_EXPIRED, "revision " + p
+          + " is no longer retained; the oldest retained revision is " + oldestRetained(latest));
+    }
+    JsonNode page = chunksOf(source, p, after, limit + 1);
+    // A page past the last chunk is empty for a source that exists: any chunk of it tells which.
+    JsonNode first = page.isEmpty() ? chunksOf(source, p, -1, 1).path(0) : page.get(0);
+    if (first.isMissingNode()) {
+      return Optional.empty();
+    }
+    JsonNode version = first.path("_source");
+    List<SourceChunks.Chunk> chunks = new ArrayList<>();
+    for (int i = 0; i < Math.min(limit, page.size()); i++) {
+      JsonNode s = page.get(i).path("_source");
+      PageRange pages = s.hasNonNull("page_from") ? new PageRange(s.get("page_from").asInt(), s.get("page_to").asInt()) : null;
+      chunks.add(new SourceChunks.Chunk(s.path("chunk").asInt(), s.path("text").asText(), pages, s.path("start").asInt(),
+          s.path("end").asInt(), CorpusDocs.metadata(s.get("metadata"))));
+    }
+    Integer nextAfter = page.size() > limit ? chunks.get(chunks.size() - 1).chunk() : null;
+    return Optional.of(new SourceChunks(p, source, version.path("added").asLong(), CorpusDocs.text(version, "title"),
+        CorpusDocs.text(version, "media_type"), CorpusDocs.text(version, "sha"), chunks, nextAfter));
+  }
+
+  /** At most {@code size} chunk documents of {@code source} that revision {@code p} sees, numbered above {@code after}, in order. */
+  private JsonNode chunksOf(String source, long p, int after, int size) {
+    ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+    q.put("size", size).put("track_total_hits", false);
+    ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+    filter.add(CorpusDocs.term("kind", "chunk"));
+    filter.add(CorpusDocs.term("source", source));
+    filter.add(CorpusDocs.visibleAt(p));
+    if (after >= 0) {
+      filter.addObject().putObject("range").putObject("chunk").put("gt", after);
+    }
+    q.putArray("sort").addObject().put("chunk", "asc");
+    q.putArray("_source").add("chunk").add("text").add("title").add("media_type").add("sha").add("start").add("end")
+        .add("page_from").add("page_to").add("metadata").add("added");
+    return http.json("POST", CorpusDocs.searchPath(index), q).require("reading a source's chunks").body()
+        .path("hits").path("hits");
+  }
+
+  @Override
+  public SourcePage listSources(String prefix, String cursor, int limit, Predicate<String> visibleOrNull) {
+    return http.within(() -> listSourcesWithin(prefix, cursor, limit, visibleOrNull));
+  }
+
+  private SourcePage listSourcesWithin(String prefix, String cursor, int limit, Predicate<String> visibleOrNull) {
+    checkOpen();
+    Predicate<String> visible = visibleOrNull == null ? s -> true : visibleOrNull;
+    if (limit < 1) {
+      throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
+    }
+    return listSourcesAt(revision(), prefix, cursor, limit, visible);
+  }
+
+  /** A page of the sources revision {@code p} holds. */
+  private SourcePage listSourcesAt(long p, String prefix, String cursor, int limit, Predicate<String> visible) {
+    List<SourceState> out = new ArrayList<>();
+    String after = cursor;
+    while (true) {
+      ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+      int page = Math.min(1000, limit + 1);
+      q.put("size", page).put("track_total_hits", false);
+      ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+      filter.add(CorpusDocs.term("kind", "source"));
+      filter.add(CorpusDocs.visibleAt(p));
+      if (prefix != null && !prefix.isEmpty()) {
+        filter.addObject().putObject("prefix").put("source", prefix);
+      }
+      q.putArray("sort").addObject().put("source", "asc");
+      if (after != null) {
+        q.putArray("search_after").add(after);
+      }
+      JsonNode hits = http.json("POST", CorpusDocs.searchPath(index), q).require("listing sources").body().path("hits").path("hits");
+      for (JsonNode h : hits) {
+        String source = h.path("_source").path("source").asText();
+        after = source;
+        if (!visible.test(source)) {
+          continue;
+        }
+        if (out.size() == limit) {
+          return new SourcePage(out, out.get(limit - 1).source());
+        }
+        out.add(CorpusDocs.sourceState(h.path("_source")));
+      }
+      if (hits.size() < page) {
+        return new SourcePage(out, null);
+      }
+    }
+  }
+
+  @Override
+  public long countSources(Predicate<String> visible) {
+    return http.within(() -> countSourcesWithin(visible));
+  }
+
+  private long countSourcesWithin(Predicate<String> visible) {
+    if (visible == null) {
+      ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+      ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+      filter.add(CorpusDocs.term("kind", "source"));
+      filter.add(CorpusDocs.visibleAt(revision()));
+      return http.json("POST", "/" + index + "/_count", q).require("counting sources").body().path("count").asLong();
+    }
+    // Every page at one revision: a count of one state of the corpus, with one read of its head.
+    long p = revision();
+    long n = 0;
+    String cursor = null;
+    do {
+      SourcePage page = listSourcesAt(p, null, cursor, 1000, visible);
+      n += page.sources().size();
+      cursor = page.nextCursor();
+    } while (cursor != null);
+    return n;
+  }
+
+  @Override
+  public HistoryPage history(long after, int limit, Predicate<String> visibleOrNull) {
+    return http.within(() -> historyWithin(after, limit, visibleOrNull));
+  }
+
+  private HistoryPage historyWithin(long after, int limit, Predicate<String> visibleOrNull) {
+    checkOpen();
+    Predicate<String> visible = visibleOrNull == null ? s -> true : visibleOrNull;
+    if (limit < 1) {
+      throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
+    }
+    if (after < 0) {
+      throw QuarryException.invalid("after", "after must be 0 or more; got " + after);
+    }
+    long p = revision();
+    long oldest = oldestRetained(p);
+    if (after < oldest - 1) {
+      throw new QuarryException(ErrorCode.CURSOR_EXPIRED,
+          "history after revision " + after + " is no longer retained; the oldest retained revision is " + oldest);
+    }
+    List<HistoryEntry> entries = new ArrayList<>();
+    Object[] searchAfter = null;
+    Long lastRevision = null;
+    while (true) {
+      ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+      q.put("size", 500).put("track_total_hits", false);
+      ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
+      filter.add(CorpusDocs.term("kind", "history"));
+      filter.addObject().putObject("range").putObject("added").put("gt", after).put("lte", p);
+      ArrayNode sort = q.putArray("sort");
+      sort.addObject().put("added", "asc");
+      sort.addObject().put("seq", "asc");
+      if (searchAfter != null) {
+        q.putArray("search_after").add((Long) searchAfter[0]).add((Long) searchAfter[1]);
+      }
+      JsonNode hits = http.json("POST", CorpusDocs.searchPath(index), q).require("reading history").body().path("hits").path("hits");
+      for (JsonNode h : hits) {
+        JsonNode s = h.path("_source");
+        long revision = s.path("added").asLong();
+        searchAfter = new Object[] {revision, s.path("seq").asLong()};
+        if (entries.size() >= limit && lastRevision != null && revision != lastRevision) {
+          return new HistoryPage(entries, lastRevision);
+        }
+        lastRevision = revision;
+        if (visible.test(s.path("source").asText())) {
+          entries.add(new HistoryEntry(revision, s.path("operation").asText(), s.path("source").asText(),
+              CorpusDocs.text(s, "sha"), CorpusDocs.text(s, "subject"), Instant.parse(s.path("at").asText())));
+        }
+      }
+      if (hits.size() < 500) {
+        return new HistoryPage(entries, null);
+      }
+    }
+  }
+
+  @Override
+  public Optional<StoredOutcome> findIdempotent(String subject, String key) {
+    return http.within(() -> findIdempotentWithin(subject, key));
+  }
+
+  private Optional<StoredOutcome> findIdempotentWithin(String subject, String key) {
+    checkOpen();
+    ClusterHttp.Answer a = http.get("/" + index + "/_doc/" + ClusterWriter.idempotencyId(subject, key));
+    if (a.status() == 404) {
+      return Optional.empty();
+    }
+    JsonNode s = a.require("reading an idempotency record").body().path("_source");
+    CorpusHead head = CorpusHead.read(http, index);
+    if (s.path("added").asLong() > head.published()) {
+      return Optional.empty(); // written by an unpublished revision: it never happened
+    }
+    Instant at = Instant.parse(s.path("at").asText());
+    if (at.plus(config.idempotencyRetention()).isBefore(config.clock().instant())) {
+      return Optional.empty();
+    }
+    return Optional.of(new StoredOutcome(s.path("fingerprint").asText(),
+        SourcePreparation.resultFromJson(s.path("result").asText())));
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    writes.shutdown();
+    try {
+      writes.awaitTermination(2, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void closeAndDelete() {
+    close();
+    http.send("DELETE", "/" + index, null, null);
+  }
+}
