@@ -25,6 +25,8 @@ import javax.net.ssl.TrustManagerFactory;
  * @param password that user's password; null exactly when username is
  * @param caFile a PEM file of the certificates that sign the nodes' certificates; null: the JDK's
  *     default trust store
+ *
+ * @quarry.experimental
  */
 public record ClusterSecurity(String username, String password, Path caFile) {
   /** No credentials, the JDK's trust store. */

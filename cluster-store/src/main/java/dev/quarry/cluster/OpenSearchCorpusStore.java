@@ -33,6 +33,8 @@ import java.util.function.Function;
  * the corpus's head: see {@link #withCorpus}), so any number of servers (fronts) may use one cluster
  * at once: every decision that matters (a name taken, a revision published, a writer lease) is made
  * by the cluster with create-only or compare-and-set writes.
+ *
+ * @quarry.experimental
  */
 public final class OpenSearchCorpusStore implements CorpusStore {
 

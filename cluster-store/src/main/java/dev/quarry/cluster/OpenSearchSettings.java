@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param requestTimeout the longest one HTTP request to the cluster may take
  * @param security the credentials sent to the cluster and the certificate authorities trusted for
  *     its {@code https} nodes ({@link ClusterSecurity#NONE}: none, the JDK's)
+ *
+ * @quarry.experimental
  */
 public record OpenSearchSettings(
     List<URI> urls, String indexPrefix, int shards, int replicas, Duration leaseTtl, Duration requestTimeout,

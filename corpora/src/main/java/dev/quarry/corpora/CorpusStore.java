@@ -18,7 +18,10 @@ import java.util.function.Function;
 /**
  * Where corpora live: creates, deletes and lists them, and lends out their {@link CorpusIndex}.
  * Everything above this interface (grants, idempotency, the HTTP contract) is the same whichever
- * store answers: the embedded Lucene store today, a cluster-backed one later.
+ * store answers: the embedded Lucene store, or the OpenSearch cluster store of {@code
+ * quarry-cluster-store}, which a host hands to {@code CorporaBuilder.store}.
+ *
+ * @quarry.experimental
  */
 public interface CorpusStore extends Closeable {
 
