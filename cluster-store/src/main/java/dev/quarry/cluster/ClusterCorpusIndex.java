@@ -23,11 +23,9 @@ import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.SourceState;
-import dev.quarry.engine.analysis.Analyzers;
-import dev.quarry.engine.index.Fields;
-import dev.quarry.engine.index.SourcePreparation;
-import dev.quarry.engine.search.PortableScoring;
-import dev.quarry.engine.search.SnippetWindow;
+import dev.quarry.engine.spi.PortableScoring;
+import dev.quarry.engine.spi.SourcePreparation;
+import dev.quarry.engine.spi.StoreRules;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -146,7 +144,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     this.exactSearchPath = searchPath + "&search_type=dfs_query_then_fetch";
     this.info = info;
     this.config = config;
-    this.analyzer = Analyzers.forLanguage(info.settings().language());
+    this.analyzer = StoreRules.analyzer(info.settings().language());
     this.scoring = PortableScoring.of(info.settings().ranking());
     WriterLease lease = new WriterLease(http, index, owner, settings.leaseTtl(), config.clock());
     this.writer = new ClusterWriter(http, index, info, config, lease, analyzer, this);
@@ -468,7 +466,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
           CorpusDocs.text(s, "media_type"), pages, s.path("start").asInt(), s.path("end").asInt(),
           CorpusDocs.text(s, "sha"), CorpusDocs.metadata(s.get("metadata")));
       // The embedded store's window over the same matches: the same text gives the same snippet on both stores.
-      hits.add(request.snippets() == null ? hit : hit.withSnippet(SnippetWindow.of(text, matches, request.snippets())));
+      hits.add(request.snippets() == null ? hit : hit.withSnippet(StoreRules.snippet(text, matches, request.snippets())));
     }
     List<FacetCounts> facets = request.facets().isEmpty() ? List.of()
         : ClusterFacets.count(http, index, query, request.facets());
@@ -503,8 +501,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
   /** The cluster field holding the terms of the engine's scored field {@code field}. */
   private static String clusterField(String field) {
     return switch (field) {
-      case Fields.TEXT -> "tokens";
-      case Fields.TITLE -> "title_tokens";
+      case StoreRules.TEXT_FIELD -> "tokens";
+      case StoreRules.TITLE_FIELD -> "title_tokens";
       default -> throw new IllegalArgumentException("not a scored field: " + field);
     };
   }
@@ -561,7 +559,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
       // The fields the embedded store scores (a title weighted 0 is not one: a match there alone is
       // no match), the title boosted by its weight.
       for (PortableScoring.Field f : scoring.fields()) {
-        double boost = f.name().equals(Fields.TITLE) ? info.settings().ranking().titleWeight() : 1;
+        double boost = f.name().equals(StoreRules.TITLE_FIELD) ? info.settings().ranking().titleWeight() : 1;
         should.addObject().putObject("match").putObject(clusterField(f.name())).put("query", joined).put("boost", boost);
       }
       bool.put("minimum_should_match", 1);

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.engine.FacetCounts;
 import dev.quarry.engine.SearchRequest;
-import dev.quarry.engine.search.FacetRanking;
+import dev.quarry.engine.spi.StoreRules;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -49,7 +49,7 @@ final class ClusterFacets {
     List<FacetCounts> out = new ArrayList<>(facets.size());
     for (SearchRequest.Facet f : facets) {
       Counts c = byField.get(f.field());
-      out.add(FacetRanking.rank(f.field(), c.values, c.counts(), f.size()));
+      out.add(StoreRules.rankFacet(f.field(), c.values, c.counts(), f.size()));
     }
     return out;
   }

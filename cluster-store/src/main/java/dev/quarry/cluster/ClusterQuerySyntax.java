@@ -3,7 +3,7 @@ package dev.quarry.cluster;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.engine.SearchRequest;
-import dev.quarry.engine.search.QuerySyntax;
+import dev.quarry.engine.spi.QueryClauses;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.lucene.analysis.Analyzer;
@@ -27,18 +27,18 @@ record ClusterQuerySyntax(String scoringText, List<ObjectNode> required, List<Ob
     StringBuilder scoring = new StringBuilder();
     List<ObjectNode> required = new ArrayList<>();
     List<ObjectNode> excluded = new ArrayList<>();
-    for (QuerySyntax.Clause clause : QuerySyntax.clauses(request.query())) {
-      if (clause.occur() != QuerySyntax.Occur.MUST_NOT) {
+    for (QueryClauses.Clause clause : QueryClauses.of(request.query())) {
+      if (clause.occur() != QueryClauses.Occur.MUST_NOT) {
         scoring.append(scoring.isEmpty() ? "" : " ").append(clause.text());
       }
-      if (clause.occur() == QuerySyntax.Occur.SHOULD) {
+      if (clause.occur() == QueryClauses.Occur.SHOULD) {
         continue;
       }
       String phrase = CorpusDocs.phraseTokens(analyzer, clause.text());
       if (phrase.isEmpty()) {
         continue; // no word the analyzer keeps: nothing to require or exclude, as in the embedded store
       }
-      (clause.occur() == QuerySyntax.Occur.MUST ? required : excluded).add(inTextOrTitle(phrase));
+      (clause.occur() == QueryClauses.Occur.MUST ? required : excluded).add(inTextOrTitle(phrase));
     }
     return new ClusterQuerySyntax(scoring.toString(), required, excluded);
   }

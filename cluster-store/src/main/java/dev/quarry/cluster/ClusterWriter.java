@@ -13,8 +13,8 @@ import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Receipt;
 import dev.quarry.engine.Sha256;
 import dev.quarry.engine.SourceOperation;
-import dev.quarry.engine.index.ExpectedRevision;
-import dev.quarry.engine.index.SourcePreparation;
+import dev.quarry.engine.spi.SourcePreparation;
+import dev.quarry.engine.spi.StoreRules;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
@@ -481,7 +481,7 @@ final class ClusterWriter {
   }
 
   private static void checkExpected(SourceOperation op, Current current, String field) {
-    ExpectedRevision.check(op.source(), op.expectedRevision(), current == null ? 0 : current.sourceRevision(), field);
+    StoreRules.checkExpectedRevision(op.source(), op.expectedRevision(), current == null ? 0 : current.sourceRevision(), field);
   }
 
   static String sourceKey(String source) {

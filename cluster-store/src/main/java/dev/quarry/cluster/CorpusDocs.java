@@ -9,8 +9,8 @@ import dev.quarry.engine.IngestReport;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.SourceState;
-import dev.quarry.engine.analysis.Analyzers;
-import dev.quarry.engine.index.SourcePreparation;
+import dev.quarry.engine.spi.SourcePreparation;
+import dev.quarry.engine.spi.StoreRules;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -150,7 +150,7 @@ final class CorpusDocs {
       stream.reset();
       int skipped = 0;
       while (stream.incrementToken()) {
-        if (term.length() > 0 && term.length() <= Analyzers.MAX_TOKEN_CHARS && term.chars().noneMatch(Character::isWhitespace)) {
+        if (term.length() > 0 && term.length() <= StoreRules.MAX_TOKEN_CHARS && term.chars().noneMatch(Character::isWhitespace)) {
           out.add(new Token(term.toString(), offsets.startOffset(), offsets.endOffset(),
               increments.getPositionIncrement() + skipped));
           skipped = 0;

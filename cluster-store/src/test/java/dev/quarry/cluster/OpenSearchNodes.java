@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * Real OpenSearch nodes on loopback for tests, each in its own JVM (never the test's: OpenSearch's
  * Jackson, Netty and Lucene differ from Quarry's). The node's classpath is the project's {@code
- * opensearch/} launcher, built from Maven Central jars by {@code mvn -f opensearch/pom.xml package}
- * ({@code .ci/run} does it); without it, or without a Java 21+ to run it, tests skip, saying why.
+ * opensearch-plugin/} launcher, built from Maven Central jars by
+ * {@code mvn -f opensearch-plugin/pom.xml package} ({@code .ci/run} does it); without it, or without a Java 21+ to run it, tests skip, saying why.
  *
  * <p>One single node and one three-node cluster are started at most once per test JVM and shared
  * by every test class (a cluster start costs the better part of a minute on a small machine);
@@ -129,14 +129,14 @@ public final class OpenSearchNodes {
     return nodes.stream().map(Node::url).toList();
   }
 
-  /** The launcher's folder in the project ({@code opensearch/}), found upwards from the working directory. */
+  /** The launcher's folder in the project ({@code opensearch-plugin/}), found upwards from the working directory. */
   static Path launcher() {
     String configured = System.getProperty("quarry.opensearch.launcher");
     if (configured != null) {
       return Path.of(configured);
     }
     for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-      Path candidate = dir.resolve("opensearch");
+      Path candidate = dir.resolve("opensearch-plugin");
       if (Files.isRegularFile(candidate.resolve("pom.xml")) && Files.isDirectory(candidate.resolve("src"))) {
         return candidate;
       }
@@ -146,11 +146,11 @@ public final class OpenSearchNodes {
 
   private static OpenSearchNodes start(String clusterName, int count) throws Exception {
     Path launcher = launcher();
-    Assumptions.assumeTrue(launcher != null, "no opensearch/ launcher folder found above the working directory");
+    Assumptions.assumeTrue(launcher != null, "no opensearch-plugin/ launcher folder found above the working directory");
     Path lib = launcher.resolve("target/lib");
     Path classes = launcher.resolve("target/classes");
     Assumptions.assumeTrue(Files.isDirectory(lib) && Files.isDirectory(classes.resolve("dev/quarry/opensearch")),
-        "OpenSearch is not prepared: run `./quarry test` (it builds the launcher) or `mvn -B -q -f opensearch/pom.xml package` to test the cluster store");
+        "OpenSearch is not prepared: run `./quarry test` (it builds the launcher) or `mvn -B -q -f opensearch-plugin/pom.xml package` to test the cluster store");
     Assumptions.assumeTrue(Runtime.version().feature() >= 21, "OpenSearch needs Java 21+; this JVM is " + Runtime.version());
     String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Path home = Files.createTempDirectory("quarry-opensearch-" + clusterName);

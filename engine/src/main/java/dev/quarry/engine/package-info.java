@@ -17,6 +17,7 @@
  *
  * <p>The engine knows nothing of HTTP, tokens, grants or file formats: those live in {@code corpora},
  * {@code api} and {@code extractors}. Sub-packages ({@code index}, {@code search}, {@code chunk},
- * {@code analysis}, {@code revision}) are internal.
+ * {@code analysis}, {@code revision}) are internal; {@code spi} is what the cluster store, and it
+ * alone, may use of them.
  */
 package dev.quarry.engine;

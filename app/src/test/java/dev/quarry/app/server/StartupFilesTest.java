@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quarry.cluster.ClusterSecurity;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.FileErrors;
-import dev.quarry.cluster.ClusterSecurity;
 import dev.quarry.engine.QuarryException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;

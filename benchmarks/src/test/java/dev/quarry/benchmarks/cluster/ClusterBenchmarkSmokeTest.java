@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the cluster benchmark at tiny sizes against a real single OpenSearch node (started from the
- * project's {@code opensearch/} launcher; the test skips, saying so, when it is not built), so it
+ * project's {@code opensearch-plugin/} launcher; the test skips, saying so, when it is not built), so it
  * cannot rot: every row is measured, lands in the result set the report command reads, and fills
  * the results page's cluster targets; nothing of the run stays on the node. Figures are never
  * asserted on beyond being measured.

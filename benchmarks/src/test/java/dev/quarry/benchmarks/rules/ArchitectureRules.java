@@ -14,10 +14,11 @@ import java.util.Set;
 /**
  * The module rules of the repository's {@code architecture-rules} file: the modules and their root
  * packages, the arrows between them, the names a module must not use though it reaches them, the
- * internal classes another module may use today, and what a library module must not use.
+ * internal classes another module may use today, the internal packages open to named modules only
+ * (a qualified export), and what a library module must not use.
  */
 record ArchitectureRules(Map<String, String> roots, Map<String, Set<String>> arrows, Set<String> closed,
-    Set<String> internalUses, Set<String> libraries, List<String> banned) {
+    Set<String> internalUses, Map<String, Set<String>> qualifiedExports, Set<String> libraries, List<String> banned) {
 
   static final String FILE = "architecture-rules";
 
@@ -43,6 +44,7 @@ record ArchitectureRules(Map<String, String> roots, Map<String, Set<String>> arr
     Map<String, Set<String>> arrows = new LinkedHashMap<>();
     Set<String> closed = new LinkedHashSet<>();
     Set<String> internal = new LinkedHashSet<>();
+    Map<String, Set<String>> exports = new LinkedHashMap<>();
     Set<String> libraries = new LinkedHashSet<>();
     List<String> banned = new ArrayList<>();
     int number = 0;
@@ -60,6 +62,12 @@ record ArchitectureRules(Map<String, String> roots, Map<String, Set<String>> arr
           switch (words[0]) {
             case "module" -> roots.put(words[1], words[2]);
             case "internal" -> internal.add(words[1] + " " + words[2]);
+            case "exports" -> {
+              if (words.length < 4 || !words[2].equals("to")) {
+                throw new IllegalArgumentException(FILE + ":" + number + ": not `exports PACKAGE to MODULE...`: " + raw);
+              }
+              exports.computeIfAbsent(words[1], p -> new LinkedHashSet<>()).addAll(List.of(words).subList(3, words.length));
+            }
             case "library" -> libraries.addAll(List.of(words).subList(1, words.length));
             case "banned" -> banned.add(words[1]);
             default -> throw new IllegalArgumentException(FILE + ":" + number + ": not a rule: " + raw);
@@ -67,7 +75,7 @@ record ArchitectureRules(Map<String, String> roots, Map<String, Set<String>> arr
         }
       }
     }
-    ArchitectureRules rules = new ArchitectureRules(roots, arrows, closed, internal, libraries, banned);
+    ArchitectureRules rules = new ArchitectureRules(roots, arrows, closed, internal, exports, libraries, banned);
     rules.checkNames(number);
     return rules;
   }
@@ -80,6 +88,12 @@ record ArchitectureRules(Map<String, String> roots, Map<String, Set<String>> arr
     });
     closed.forEach(pair -> named.addAll(List.of(pair.split(" "))));
     internalUses.forEach(use -> named.add(use.split(" ")[0]));
+    qualifiedExports.forEach((pkg, to) -> {
+      if (moduleOf(pkg + ".X") == null || !isInternal(pkg + ".X", moduleOf(pkg + ".X"))) {
+        throw new IllegalArgumentException(FILE + " exports " + pkg + ", which is not a sub-package of a module");
+      }
+      named.addAll(to);
+    });
     for (String module : named) {
       if (!roots.containsKey(module)) {
         throw new IllegalArgumentException(FILE + " names a module it does not declare: " + module);
@@ -117,6 +131,12 @@ record ArchitectureRules(Map<String, String> roots, Map<String, Set<String>> arr
   /** Whether {@code user}'s classes may name {@code target}'s. */
   boolean mayUse(String user, String target) {
     return reach(user).contains(target) && !closed.contains(user + " " + target);
+  }
+
+  /** Whether {@code className} lies in a package its module exports to {@code user} alone among others. */
+  boolean exportedTo(String className, String user) {
+    String pkg = className.substring(0, className.lastIndexOf('.'));
+    return qualifiedExports.getOrDefault(pkg, Set.of()).contains(user);
   }
 
   /** Whether {@code className} lies in a sub-package of its module's root rather than the root itself. */

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 
 /** Stores ingest reports as JSON maps and reads them back. */
-final class IngestReports {
+public final class IngestReports {
   private IngestReports() {}
 
-  static Map<String, Object> toMap(IngestReport r) {
+  public static Map<String, Object> toMap(IngestReport r) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("extractor", r.extractor());
     if (r.mediaType() != null) {
@@ -51,7 +51,7 @@ final class IngestReports {
   }
 
   @SuppressWarnings("unchecked")
-  static IngestReport fromMap(Map<String, Object> m) {
+  public static IngestReport fromMap(Map<String, Object> m) {
     List<IngestReport.Warning> warnings = new ArrayList<>();
     for (Map<String, Object> wm : (List<Map<String, Object>>) m.getOrDefault("warnings", List.of())) {
       List<Integer> pages = null;

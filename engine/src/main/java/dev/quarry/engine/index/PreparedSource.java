@@ -26,7 +26,7 @@ import java.util.List;
  * @param truncatedChunks in an embedding corpus, how many chunks were longer than the model's
  *     window (only their start was embedded); null in a lexical corpus
  */
-record PreparedSource(
+public record PreparedSource(
     SourceOperation.Index op,
     String contentSha256,
     String fingerprint,
@@ -47,7 +47,7 @@ record PreparedSource(
    * @param vector the chunk's encoded embedding in an embedding corpus, else null
    * @param graph whether the vector also goes into the corpus's approximate (HNSW) index
    */
-  record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector,
+  public record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector,
       boolean graph) {
     PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata) {
       this(text, start, end, pages, metadata, null, false);
@@ -95,7 +95,7 @@ record PreparedSource(
   }
 
   /** A source of a lexical corpus: the chunker's chunks. */
-  static PreparedSource prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking) {
+  public static PreparedSource prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking) {
     return prepare(op, chunking, null);
   }
 

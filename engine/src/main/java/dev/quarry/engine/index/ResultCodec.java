@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Map;
 
 /** Stores a {@link MutationResult} in an idempotency record, and reads it back for replay. */
-final class ResultCodec {
+public final class ResultCodec {
   private ResultCodec() {}
 
-  static String write(MutationResult r) {
+  public static String write(MutationResult r) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("corpus", r.corpus());
     m.put("corpusId", r.corpusId());
@@ -38,7 +38,7 @@ final class ResultCodec {
   }
 
   @SuppressWarnings("unchecked")
-  static MutationResult read(String json) {
+  public static MutationResult read(String json) {
     Map<String, Object> m = Json.readMap(json);
     String corpus = (String) m.get("corpus");
     String corpusId = (String) m.get("corpusId");

@@ -23,7 +23,7 @@ import org.apache.lucene.util.BytesRef;
  * @param fields the combined fields in field-name order
  * @param similarity BM25 with the corpus's b and the k1 that goes with these weights
  */
-record CombinedFields(List<WeightedField> fields, BM25Similarity similarity) {
+public record CombinedFields(List<WeightedField> fields, BM25Similarity similarity) {
   /**
    * The largest text weight a small title weight turns into: a title weight below its inverse
    * (one millionth of a text word) counts as that. It keeps weighted lengths within an int, which
@@ -31,14 +31,14 @@ record CombinedFields(List<WeightedField> fields, BM25Similarity similarity) {
    */
   static final float MAX_TEXT_WEIGHT = 1e6f;
 
-  CombinedFields {
+  public CombinedFields {
     fields = fields.stream().sorted(Comparator.comparing(WeightedField::field)).toList();
   }
 
   /** One field of the combination and the weight of one of its words. */
-  record WeightedField(String field, float weight) {}
+  public record WeightedField(String field, float weight) {}
 
-  static CombinedFields of(CorpusSettings.Ranking ranking) {
+  public static CombinedFields of(CorpusSettings.Ranking ranking) {
     float k1 = (float) ranking.k1();
     float b = (float) ranking.b();
     double titleWeight = ranking.titleWeight();

@@ -17,7 +17,7 @@ import org.apache.lucene.util.BytesRef;
  * order, each with how often it occurs. Any text is accepted: text without a word (empty,
  * punctuation, stop words only) simply has no terms.
  */
-record QueryTerms(List<QueryTerm> terms) {
+public record QueryTerms(List<QueryTerm> terms) {
   /**
    * At most this many distinct terms are kept (the first ones in the query). With a text and a
    * title term each (in one combined-field query per term) this stays under Lucene's default limit
@@ -26,14 +26,14 @@ record QueryTerms(List<QueryTerm> terms) {
    */
   static final int MAX_TERMS = 256;
 
-  QueryTerms {
+  public QueryTerms {
     terms = List.copyOf(terms);
   }
 
   /** One query term; a term written twice weighs twice. */
-  record QueryTerm(BytesRef bytes, int occurrences) {}
+  public record QueryTerm(BytesRef bytes, int occurrences) {}
 
-  static QueryTerms analyze(Analyzer analyzer, String text) {
+  public static QueryTerms analyze(Analyzer analyzer, String text) {
     Map<BytesRef, Integer> counts = new LinkedHashMap<>();
     try (TokenStream stream = analyzer.tokenStream(Fields.TEXT, text)) {
       TermToBytesRefAttribute term = stream.addAttribute(TermToBytesRefAttribute.class);

@@ -1,4 +1,4 @@
-package dev.quarry.engine.index;
+package dev.quarry.engine.spi;
 
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.IngestReport;
@@ -6,6 +6,9 @@ import dev.quarry.engine.Metadata;
 import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.PageRange;
 import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.index.IngestReports;
+import dev.quarry.engine.index.PreparedSource;
+import dev.quarry.engine.index.ResultCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

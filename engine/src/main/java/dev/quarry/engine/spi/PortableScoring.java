@@ -1,6 +1,8 @@
-package dev.quarry.engine.search;
+package dev.quarry.engine.spi;
 
 import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.search.CombinedFields;
+import dev.quarry.engine.search.QueryTerms;
 import java.util.List;
 import org.apache.lucene.analysis.Analyzer;
 
@@ -8,7 +10,7 @@ import org.apache.lucene.analysis.Analyzer;
  * What a store outside this engine needs to score a query exactly as the embedded store does: the
  * combined fields and their weights, BM25's k1 and b, and the query's terms in scoring order with
  * their boosts. The rest is the other store's to reproduce: the revision's statistics counted over
- * its visible chunks and merged as {@link CombinedStatistics} merges them, and {@link ExactScorer}'s
+ * its visible chunks and merged as {@code search.CombinedStatistics} merges them, and {@code search.ExactScorer}'s
  * arithmetic (each term's weighted frequencies against the chunk's combined norm, terms added in
  * order as a double).
  */
