@@ -101,7 +101,8 @@ final class RevisionVisibility {
   static RevisionVisibility of(LeafReader leaf, long revision, List<String> sources) throws IOException {
     IndexReader.CacheHelper helper = leaf.getReaderCacheHelper();
     if (helper == null) {
-      return compute(leaf, revision, sources);
+      RevisionVisibility visible = compute(leaf, revision);
+      return sources.isEmpty() ? visible : narrow(leaf, visible, sources);
     }
     Key key = new Key(helper.getKey(), revision, sources);
     synchronized (KEPT) {
@@ -136,12 +137,11 @@ final class RevisionVisibility {
     }
   }
 
-  private static RevisionVisibility compute(LeafReader leaf, long revision, List<String> sources) throws IOException {
-    RevisionVisibility visible = compute(leaf, revision);
-    return sources.isEmpty() ? visible : narrow(leaf, visible, sources);
-  }
-
-  /** The documents of {@code visibility} whose source is one of {@code sources}. */
+  /**
+   * The documents of {@code visibility} whose source is one of {@code sources}: {@code visibility}
+   * itself when every one of them is, so that a segment holding only granted sources shares the
+   * revision's bits and counts.
+   */
   private static RevisionVisibility narrow(LeafReader leaf, RevisionVisibility visibility, List<String> sources)
       throws IOException {
     FixedBitSet bits = new FixedBitSet(visibility.visible.length());
@@ -161,7 +161,7 @@ final class RevisionVisibility {
         }
       }
     }
-    return new RevisionVisibility(bits);
+    return bits.cardinality() == visibility.visible.cardinality() ? visibility : new RevisionVisibility(bits);
   }
 
   /** Sets in {@code bits} the documents of {@code visible} holding the term {@code id} is on. */
