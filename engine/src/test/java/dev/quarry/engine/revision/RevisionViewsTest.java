@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.CollectionStatistics;
 import org.apache.lucene.search.TermStatistics;
@@ -247,7 +248,7 @@ class RevisionViewsTest {
         sources[i] = new Source("s" + i, "xenon ".repeat(i % 3 + 1) + "yak" + (i % 2 == 1 ? " odd" : ""));
       }
       corpus.index(sources);
-      corpus.index(java.util.stream.IntStream.rangeClosed(0, scopes).filter(i -> i % 2 == 0)
+      corpus.index(IntStream.rangeClosed(0, scopes).filter(i -> i % 2 == 0)
           .mapToObj(i -> new Source("s" + i, "xenon ".repeat(i % 3 + 1) + "yak")).toArray(Source[]::new));
       IndexSnapshot snapshot = corpus.snapshot();
       try {
