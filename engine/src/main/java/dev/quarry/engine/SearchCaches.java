@@ -16,7 +16,8 @@ import org.apache.lucene.search.QueryCache;
  *       most 8,192 terms per revision, none pushed out: beyond that they are computed each time); a
  *       hit is a term whose statistics were not counted again.
  *   <li>{@link #segmentVisibility()}: which documents of a segment are visible at a revision (at
- *       most 8 revisions per segment); a hit is a segment not scanned again for a search.
+ *       most 8 revisions per segment), and of those the ones of each grant's sources searched (at
+ *       most 16 grants per segment and revision); a hit is a segment not scanned again for a search.
  *   <li>{@link #luceneQueries()}: Lucene's own query cache, one per process.
  * </ul>
  *

@@ -148,10 +148,12 @@ public final class TokenReloader implements Authenticator, AutoCloseable {
   @SuppressWarnings("sunapi") // sun.misc.Signal: the JDK's only way to catch a signal, in jdk.unsupported
   public void reloadOnHangup() {
     try {
+      // qualified: an internal JDK API (jdk.unsupported), named in full where it is used, not imported
       sun.misc.SignalHandler before = sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> {
         LOG.info("SIGHUP: reloading the tokens file {}", file);
         reload();
       });
+      // qualified: as above
       if (before == sun.misc.SignalHandler.SIG_IGN) {
         // A process started with SIGHUP ignored (nohup does that) keeps it ignored: the JVM will not
         // take it over, and the signal never arrives.

@@ -148,7 +148,7 @@ public final class TokensFile {
     if (corpus.isEmpty() || corpus.length() > 65) {
       throw QuarryException.invalid(g.pathOf("corpus"), "corpus must be a corpus name or a prefix ending in *");
     }
-    List<String> sources = g.optionalStringList("sources", 10_000, 513);
+    List<String> sources = g.optionalStringList("sources", Grant.MAX_SOURCES, 513);
     if (sources != null && sources.isEmpty()) {
       // "No sources" grants nothing; reading it as every source would grant the opposite.
       throw QuarryException.invalid(g.pathOf("sources"), "an empty sources list grants no source; omit sources "

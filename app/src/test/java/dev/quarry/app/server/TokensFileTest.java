@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.corpora.access.Access;
+import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class TokensFileTest {
@@ -56,6 +59,15 @@ class TokensFileTest {
         {"tokens": [{"subject": "a", "token": "t", "grants": [{"corpus": "a", "scopes": ["search"]},
           {"corpus": "a", "sources": [], "scopes": ["search"]}]}]}""")
         .startsWith("tokens[0].grants[1].sources: an empty sources list grants no source"));
+  }
+
+  @Test
+  void moreSourcesThanAGrantMayList_isRefusedNamingTheEntry() {
+    String sources = IntStream.rangeClosed(0, Grant.MAX_SOURCES)
+        .mapToObj(i -> "\"s" + i + "\"").collect(Collectors.joining(","));
+    assertEquals("tokens[0].grants[0].sources may have at most 1024 entries; got 1025", problem(
+        "{\"tokens\": [{\"subject\": \"a\", \"token\": \"t\", \"grants\": [{\"corpus\": \"c\", \"sources\": ["
+            + sources + "], \"scopes\": [\"search\"]}]}]}"));
   }
 
   @Test

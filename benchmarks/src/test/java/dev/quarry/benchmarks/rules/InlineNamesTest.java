@@ -21,9 +21,8 @@ import org.junit.jupiter.api.Test;
  * reads the sources of every module ({@code *}{@code /src/main/java}), past comments and literals.
  */
 class InlineNamesTest {
-  /** A package of lower-case segments, then a capitalised type name. */
-  private static final Pattern QUALIFIED = Pattern.compile(
-      "(?<![\\w.])((?:dev\\.quarry|java|javax|jdk|org|com|io|net|ai|me|info|ch)(?:\\.[a-z_]\\w*)*\\.[A-Z]\\w*)");
+  /** A package of lower-case segments (any first one: sun, jakarta, ...), then a capitalised type name. */
+  private static final Pattern QUALIFIED = Pattern.compile("(?<![\\w.])([a-z_]\\w*(?:\\.[a-z_]\\w*)*\\.[A-Z]\\w*)");
   private static final String MARKER = "// qualified:";
 
   @Test
@@ -66,9 +65,11 @@ class InlineNamesTest {
           org.example.Thing marked;
           java.util.Optional<String> inline;
           Object lang = java.lang.Math.PI;
+          sun.misc.Signal hup;
         }
         """;
-    assertEquals(List.of("A.java:14: java.util.Optional", "A.java:15: java.lang.Math"), inlineNames("A.java", source));
+    assertEquals(List.of("A.java:14: java.util.Optional", "A.java:15: java.lang.Math", "A.java:16: sun.misc.Signal"),
+        inlineNames("A.java", source));
   }
 
   /** Each inline qualified type name in the code of {@code source}, as {@code file:line: name}. */

@@ -14,7 +14,7 @@ import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.IngestReport;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Receipt;
-import dev.quarry.engine.index.IngestReports;
+import dev.quarry.engine.spi.SourcePreparation;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -299,7 +299,7 @@ final class JobFolder {
     }
     out.put("chunks", r.chunks());
     if (r.ingest() != null) {
-      out.set("ingest", JSON.valueToTree(IngestReports.toMap(r.ingest())));
+      out.set("ingest", JSON.valueToTree(SourcePreparation.ingestToMap(r.ingest())));
     }
     return out;
   }
@@ -307,7 +307,7 @@ final class JobFolder {
   private static Receipt receipt(JsonNode n) {
     JsonNode ingest = n.get("ingest");
     IngestReport report = ingest == null ? null
-        : IngestReports.fromMap(JSON.convertValue(ingest, new TypeReference<Map<String, Object>>() {}));
+        : SourcePreparation.ingestFromMap(JSON.convertValue(ingest, new TypeReference<Map<String, Object>>() {}));
     return new Receipt(n.path("corpus").asText(), n.path("corpusId").asText(), n.path("source").asText(),
         n.path("revision").asLong(), n.path("sourceRevision").asLong(), Receipt.Status.valueOf(n.path("status").asText()),
         text(n, "contentSha256"), n.path("chunks").asInt(), report);

@@ -9,6 +9,8 @@ import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SourceScope;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class GrantTest {
@@ -24,6 +26,16 @@ class GrantTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> new Grant("c", List.of(), EnumSet.of(Scope.SEARCH)));
     assertTrue(e.getMessage().contains("must not be empty"), e.getMessage());
+  }
+
+  @Test
+  void moreSourcesThanTheLimit_areRefused() {
+    List<String> most = IntStream.range(0, Grant.MAX_SOURCES).mapToObj(i -> "s" + i).toList();
+    assertEquals(Grant.MAX_SOURCES, new Grant("c", most, EnumSet.of(Scope.SEARCH)).sources().size());
+    List<String> tooMany = Stream.concat(most.stream(), Stream.of("one-more")).toList();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new Grant("c", tooMany, EnumSet.of(Scope.SEARCH)));
+    assertTrue(e.getMessage().contains("at most " + Grant.MAX_SOURCES) && e.getMessage().contains("'c'"), e.getMessage());
   }
 
   @Test

@@ -10,7 +10,7 @@ import org.apache.lucene.index.LeafReader;
  * The visibilities of one segment (one reader generation of it: a doc-values update makes a new
  * one) at the revisions searched lately. Revisions past {@link LeafVisibility#stableFrom} share one
  * entry, so a segment untouched by new revisions is not recomputed as the latest revision moves.
- * Thread-safe.
+ * Its counter counts the visibilities and the source scopes each keeps. Thread-safe.
  */
 final class LeafRevisions {
   /** Pinned searches usually cluster on a few revisions; each entry costs one bit per document. */
@@ -26,6 +26,7 @@ final class LeafRevisions {
           boolean evict = size() > MAX_REVISIONS_PER_SEGMENT;
           if (evict) {
             counter.evicted();
+            eldest.getValue().retire();
           }
           return evict;
         }
@@ -36,10 +37,11 @@ final class LeafRevisions {
     this.counter = counter;
   }
 
-  /** The visibilities held now. */
-  int size() {
+  /** Its segment's reader closed: the visibilities it holds, and their scopes, are no longer counted. */
+  void retire() {
     synchronized (byRevision) {
-      return byRevision.size();
+      counter.dropped(byRevision.size());
+      byRevision.values().forEach(LeafVisibility::retire);
     }
   }
 
@@ -53,7 +55,7 @@ final class LeafRevisions {
       }
     }
     counter.miss();
-    LeafVisibility computed = LeafVisibility.compute(allVersionsLeaf, effective);
+    LeafVisibility computed = LeafVisibility.compute(allVersionsLeaf, effective, counter);
     synchronized (byRevision) {
       LeafVisibility raced = byRevision.putIfAbsent(effective, computed);
       if (raced != null) {

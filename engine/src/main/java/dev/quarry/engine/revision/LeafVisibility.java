@@ -1,5 +1,6 @@
 package dev.quarry.engine.revision;
 
+import dev.quarry.engine.CacheCounter;
 import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.index.Fields;
 import java.io.IOException;
@@ -30,27 +31,48 @@ final class LeafVisibility {
   static final int MAX_CACHED_TERMS = 1024;
   /**
    * Bounds the source scopes (grants) whose visible chunks are kept per segment and revision: each
-   * costs one bit per document. Tokens of a deployment usually share a few grants.
+   * costs one bit per document. As many as a view keeps statistics of ({@link
+   * RevisionView#MAX_CACHED_SCOPES}), so that the grants in use at one revision stay here when a new
+   * snapshot's view of them is built.
    */
-  static final int MAX_CACHED_SCOPES = 8;
+  static final int MAX_CACHED_SCOPES = RevisionView.MAX_CACHED_SCOPES;
 
   private final FixedBitSet visible;
   private final int visibleCount;
   private final boolean complete;
   private final Map<String, FieldLengths> lengths = new ConcurrentHashMap<>();
   private final Map<Term, TermCounts> termCounts = new ConcurrentHashMap<>();
-  /** The visible chunks of a few source scopes, most recently used last; guarded by itself. */
-  private final Map<SourceScope, LeafVisibility> scoped = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<SourceScope, LeafVisibility> eldest) {
-      return size() > MAX_CACHED_SCOPES;
-    }
-  };
+  /**
+   * Counts the scopes kept (with the segments' visibilities); null for a narrowed visibility, which
+   * keeps none.
+   */
+  private final CacheCounter scopeCounter;
+  /**
+   * The visible chunks of a few source scopes, most recently used last; made at the first scope
+   * asked (most visibilities are never narrowed). Guarded by {@code this}, as is {@link #retired}.
+   */
+  private Map<SourceScope, LeafVisibility> scoped;
+  /** Set once this visibility left its segment's cache: the scopes it still keeps are not counted. */
+  private boolean retired;
 
-  private LeafVisibility(FixedBitSet visible, boolean complete) {
+  private LeafVisibility(FixedBitSet visible, boolean complete, CacheCounter scopeCounter) {
     this.visible = visible;
     this.visibleCount = visible.cardinality();
     this.complete = complete;
+    this.scopeCounter = scopeCounter;
+  }
+
+  /** It left its segment's cache: the scopes it keeps are no longer counted as held. */
+  synchronized void retire() {
+    if (!retired) {
+      retired = true;
+      scopeCounter.dropped(scoped == null ? 0 : scoped.size());
+    }
+  }
+
+  /** Number of scopes kept; for tests of what is kept. */
+  synchronized int cachedScopes() {
+    return scoped == null ? 0 : scoped.size();
   }
 
   /**
@@ -58,22 +80,43 @@ final class LeafVisibility {
    * restricts: not {@link SourceScope#isAll()}), as a visibility of its own whose term counts and
    * lengths count only them. This one when every visible chunk is in scope, so a segment holding
    * only granted sources keeps its cached counts (and, when complete, Lucene's own). Kept for the
-   * last {@link #MAX_CACHED_SCOPES} scopes asked.
+   * last {@link #MAX_CACHED_SCOPES} scopes asked, counted with the segments' visibilities.
    *
    * @param leaf the all-versions segment this visibility was computed over
    */
   LeafVisibility scoped(LeafReader leaf, SourceScope scope) throws IOException {
     assert !scope.isAll() : "an unrestricted scope counts every visible chunk";
-    synchronized (scoped) {
-      LeafVisibility cached = scoped.get(scope);
+    assert scopeCounter != null : "only a revision's own visibility is narrowed";
+    synchronized (this) {
+      LeafVisibility cached = scoped == null ? null : scoped.get(scope);
       if (cached != null) {
+        scopeCounter.hit();
         return cached;
       }
     }
+    scopeCounter.miss();
     LeafVisibility computed = computeScoped(leaf, scope);
-    synchronized (scoped) {
+    synchronized (this) {
+      if (scoped == null) {
+        scoped = new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<SourceScope, LeafVisibility> eldest) {
+            boolean evict = size() > MAX_CACHED_SCOPES;
+            if (evict && !retired) {
+              scopeCounter.evicted();
+            }
+            return evict;
+          }
+        };
+      }
       LeafVisibility raced = scoped.putIfAbsent(scope, computed);
-      return raced != null ? raced : computed;
+      if (raced != null) {
+        return raced;
+      }
+      if (!retired) {
+        scopeCounter.added();
+      }
+      return computed;
     }
   }
 
@@ -100,7 +143,7 @@ final class LeafVisibility {
     if (count == visibleCount) {
       return this;
     }
-    return new LeafVisibility(bits, false);
+    return new LeafVisibility(bits, false, null);
   }
 
   /** Sets the bits of the visible documents of the term {@code source} is positioned on. */
@@ -118,8 +161,10 @@ final class LeafVisibility {
    * Computes visibility at {@code revision} over an all-versions leaf (one whose live docs are the
    * hard live docs only). Only documents of kind chunk can be visible; the other kinds have no
    * text, so hiding them changes no statistic.
+   *
+   * @param scopeCounter counts the source scopes it keeps ({@link #scoped})
    */
-  static LeafVisibility compute(LeafReader leaf, long revision) throws IOException {
+  static LeafVisibility compute(LeafReader leaf, long revision, CacheCounter scopeCounter) throws IOException {
     FixedBitSet bits = new FixedBitSet(Math.max(1, leaf.maxDoc()));
     Bits hardLive = leaf.getLiveDocs();
     boolean complete = hardLive == null;
@@ -139,7 +184,7 @@ final class LeafVisibility {
         }
       }
     }
-    return new LeafVisibility(bits, complete);
+    return new LeafVisibility(bits, complete, scopeCounter);
   }
 
   private static PostingsEnum chunkDocs(LeafReader leaf) throws IOException {

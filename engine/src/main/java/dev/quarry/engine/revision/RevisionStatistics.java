@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Term;
@@ -32,6 +33,8 @@ public final class RevisionStatistics {
   private final Map<String, Optional<CollectionStatistics>> fieldStats = new ConcurrentHashMap<>();
   /** Counts the term statistics looked up and held (shared with the other views of the process). */
   private final CacheCounter termCounter;
+  /** Each segment's counted chunks (by leaf ord) when the sources restrict, resolved at first use. */
+  private final AtomicReferenceArray<LeafVisibility> counted;
   /** Set once its view left its cache: what it still computes is no longer counted as held. */
   private boolean retired;
 
@@ -39,6 +42,7 @@ public final class RevisionStatistics {
     this.reader = reader;
     this.sources = sources;
     this.termCounter = termCounter;
+    this.counted = new AtomicReferenceArray<>(sources.isAll() ? 0 : reader.leaves().size());
   }
 
   /** The sources whose visible chunks these statistics count (normalised); ALL for every one. */
@@ -86,10 +90,22 @@ public final class RevisionStatistics {
     return cached.orElse(null);
   }
 
-  /** The counted chunks of one segment: the visible ones, narrowed to the sources when they restrict. */
-  private LeafVisibility counted(VisibleLeafReader leaf) throws IOException {
-    LeafVisibility visibility = leaf.visibility();
-    return sources.isAll() ? visibility : visibility.scoped(leaf.allVersions(), sources);
+  /**
+   * The counted chunks of one segment: the visible ones, narrowed to the sources when they restrict,
+   * once per segment, so that the statistics of a scope ask the segment's cache of scopes (and its
+   * lock) once, and keep that narrowed visibility (with its term counts) while they are kept.
+   */
+  private LeafVisibility counted(LeafReaderContext context) throws IOException {
+    VisibleLeafReader leaf = (VisibleLeafReader) context.reader();
+    if (sources.isAll()) {
+      return leaf.visibility();
+    }
+    LeafVisibility known = counted.get(context.ord);
+    if (known == null) {
+      known = leaf.visibility().scoped(leaf.allVersions(), sources);
+      counted.set(context.ord, known);
+    }
+    return known;
   }
 
   private TermStatistics computeTermStatistics(Term term) throws IOException {
@@ -97,7 +113,7 @@ public final class RevisionStatistics {
     long totalTermFreq = 0;
     for (LeafReaderContext context : reader.leaves()) {
       VisibleLeafReader leaf = (VisibleLeafReader) context.reader();
-      LeafVisibility.TermCounts counts = counted(leaf).termCounts(leaf.allVersions(), term);
+      LeafVisibility.TermCounts counts = counted(context).termCounts(leaf.allVersions(), term);
       docFreq += counts.docFreq();
       totalTermFreq += counts.totalTermFreq();
     }
@@ -110,7 +126,7 @@ public final class RevisionStatistics {
     long sumLength = 0;
     for (LeafReaderContext context : reader.leaves()) {
       VisibleLeafReader leaf = (VisibleLeafReader) context.reader();
-      LeafVisibility visibility = counted(leaf);
+      LeafVisibility visibility = counted(context);
       countedDocs += visibility.visibleCount();
       if (visibility.visibleCount() == 0) {
         continue;

@@ -2,13 +2,9 @@ package dev.quarry.engine.revision;
 
 import dev.quarry.engine.CacheCounter;
 import dev.quarry.engine.SourceScope;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.search.CollectionStatistics;
-import org.apache.lucene.search.TermStatistics;
 
 /**
  * A corpus as it was at one revision: a reader whose live documents are exactly the chunks visible
@@ -21,11 +17,10 @@ import org.apache.lucene.search.TermStatistics;
  * {@link RevisionViews}; valid while the snapshot it came from is held.
  */
 public final class RevisionView {
-  /** Bounds the statistics cache of one view; beyond it statistics are computed each time. */
-  static final int MAX_CACHED_TERMS = RevisionStatistics.MAX_CACHED_TERMS;
   /**
    * Bounds the restricted statistics (one per grant scope searched) kept by one view, least
-   * recently used first out; beyond it a scope's statistics are built again when asked.
+   * recently used first out; beyond it a scope's statistics are built again when asked. Each
+   * segment keeps as many scopes' visible chunks.
    */
   static final int MAX_CACHED_SCOPES = 16;
 
@@ -104,18 +99,5 @@ public final class RevisionView {
       }
       return known;
     }
-  }
-
-  /** The term's statistics over the chunks visible at this revision, or null when none has it. */
-  public TermStatistics termStatistics(Term term) throws IOException {
-    return all.termStatistics(term);
-  }
-
-  /**
-   * The field's statistics over the chunks visible at this revision, or null when none has it
-   * (see {@link RevisionStatistics#collectionStatistics}).
-   */
-  public CollectionStatistics collectionStatistics(String field) throws IOException {
-    return all.collectionStatistics(field);
   }
 }

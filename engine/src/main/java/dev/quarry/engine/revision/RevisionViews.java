@@ -170,7 +170,7 @@ public final class RevisionViews {
   private void forgetSegment(IndexReader.CacheKey segment) {
     LeafRevisions gone = segments.remove(segment);
     if (gone != null) {
-      visibilityCounter.dropped(gone.size());
+      gone.retire();
     }
   }
 

@@ -17,8 +17,9 @@
  * <p>A view's {@link dev.quarry.engine.revision.RevisionStatistics} may also count only the visible
  * chunks of some sources ({@code view.statistics(scope)}): a caller granted those sources then
  * scores as in a corpus holding only them. Each segment keeps the visible chunks of the last few
- * such scopes beside its visibility ({@code LeafVisibility.scoped}), each view the statistics of the
- * last few scopes; the statistics over every source take the same path as before, at no extra cost.
+ * such scopes beside its visibility ({@code LeafVisibility.scoped}), each view the statistics of as
+ * many scopes, each holding the chunks of its scope in every segment, looked up once; the statistics
+ * over every source take the same path as before, at no extra cost.
  *
  * <p>This package knows the index schema and Lucene; it knows nothing of queries, ranking options,
  * requests, HTTP or grants (a scope is only a list of source ids and prefixes), and it never writes

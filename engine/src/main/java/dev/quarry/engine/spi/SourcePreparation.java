@@ -15,7 +15,8 @@ import java.util.Map;
 
 /**
  * The embedded store's preparation of an index operation (content hash, "unchanged" fingerprint,
- * chunks) for another corpus store, so that every store chunks and compares sources alike.
+ * chunks) for another corpus store, so that every store chunks and compares sources alike; and the
+ * form extraction reports are recorded in, which ingestion jobs record too.
  */
 public final class SourcePreparation {
   private SourcePreparation() {}

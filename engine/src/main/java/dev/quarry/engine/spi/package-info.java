@@ -4,7 +4,8 @@
  * ({@link dev.quarry.engine.spi.PortableScoring}), read queries
  * ({@link dev.quarry.engine.spi.QueryClauses}), and cut snippets, rank facets, analyse text and
  * check expected revisions ({@link dev.quarry.engine.spi.StoreRules}). Only the cluster store
- * (quarry-cluster-store) may use it: the repository's {@code architecture-rules} says so, and the
- * build's architecture test holds every module to it.
+ * (quarry-cluster-store) may use it, and corpora for the form ingestion jobs record extraction
+ * reports in: the repository's {@code architecture-rules} says so, and the build's architecture
+ * test holds every module to it.
  */
 package dev.quarry.engine.spi;

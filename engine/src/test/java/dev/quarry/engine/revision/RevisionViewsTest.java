@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.CollectionStatistics;
 import org.apache.lucene.search.TermStatistics;
@@ -38,7 +39,7 @@ class RevisionViewsTest {
 
   private static TermStatistics stats(RevisionView view, String word) {
     try {
-      return view.termStatistics(new Term(Fields.TEXT, word));
+      return view.statistics(SourceScope.ALL).termStatistics(new Term(Fields.TEXT, word));
     } catch (IOException e) {
       throw new AssertionError(e);
     }
@@ -46,7 +47,7 @@ class RevisionViewsTest {
 
   private static CollectionStatistics fieldStats(RevisionView view) {
     try {
-      return view.collectionStatistics(Fields.TEXT);
+      return view.statistics(SourceScope.ALL).collectionStatistics(Fields.TEXT);
     } catch (IOException e) {
       throw new AssertionError(e);
     }
@@ -225,6 +226,60 @@ class RevisionViewsTest {
     }
     assertEquals(0, visibilityCounter.counts().size(), "nor the visibilities of closed segments");
     assertEquals(new CacheCounts(1, 3, 1, 0), viewCounter.counts(), "the counts stay");
+  }
+
+  /**
+   * More grants in rotation than a view and a segment keep: each scope's statistics stay exact, a
+   * scope's statistics ask each segment for its chunks once (new terms do not ask again), and the
+   * segments' counter counts the scopes they keep, their evictions, and none once the readers close.
+   */
+  @Test
+  void moreScopesThanKept_stayExact_askEachSegmentOnce_andAreCounted() throws IOException {
+    CacheCounter termCounter = new CacheCounter();
+    CacheCounter visibilityCounter = new CacheCounter();
+    RevisionViews views = new RevisionViews(RevisionViews.DEFAULT_MAX_VIEWS, new CacheCounter(), termCounter,
+        visibilityCounter);
+    int scopes = RevisionView.MAX_CACHED_SCOPES + 4;
+    try (TestCorpus corpus = new TestCorpus(dir)) {
+      // Two segments: the odd sources visible in the first, the even ones (written again) in the
+      // second, so every scope of two neighbours counts one chunk of each.
+      Source[] sources = new Source[scopes + 1];
+      for (int i = 0; i <= scopes; i++) {
+        sources[i] = new Source("s" + i, "xenon ".repeat(i % 3 + 1) + "yak" + (i % 2 == 1 ? " odd" : ""));
+      }
+      corpus.index(sources);
+      corpus.index(IntStream.rangeClosed(0, scopes).filter(i -> i % 2 == 0)
+          .mapToObj(i -> new Source("s" + i, "xenon ".repeat(i % 3 + 1) + "yak")).toArray(Source[]::new));
+      IndexSnapshot snapshot = corpus.snapshot();
+      try {
+        RevisionView view = views.at(snapshot, corpus.revision());
+        for (int pass = 0; pass < 3; pass++) {
+          for (int i = 0; i < scopes; i++) {
+            RevisionStatistics scoped = view.statistics(new SourceScope(List.of("s" + (i + 1), "s" + i)));
+            CacheCounts before = visibilityCounter.counts();
+            assertEquals(2, scoped.termStatistics(new Term(Fields.TEXT, "xenon")).docFreq(), "scope " + i);
+            assertEquals(i % 3 + 1 + (i + 1) % 3 + 1,
+                scoped.termStatistics(new Term(Fields.TEXT, "xenon")).totalTermFreq(), "scope " + i);
+            assertEquals(1, scoped.termStatistics(new Term(Fields.TEXT, "odd")).docFreq(), "scope " + i);
+            assertEquals(2, scoped.collectionStatistics(Fields.TEXT).docCount(), "scope " + i);
+            CacheCounts after = visibilityCounter.counts();
+            // The view keeps fewer scopes than rotate, so each use builds the scope's statistics again.
+            assertEquals(2, after.hits() + after.misses() - before.hits() - before.misses(),
+                "each segment asked once for the scope's chunks: " + before + " then " + after);
+            assertEquals(after.misses() - after.evictions(), after.size(), after::toString);
+          }
+        }
+        CacheCounts counts = visibilityCounter.counts();
+        assertTrue(counts.evictions() >= 2 * (scopes - RevisionView.MAX_CACHED_SCOPES), counts::toString);
+        assertEquals(2, view.reader().leaves().size());
+        assertEquals(2 + 2 * RevisionView.MAX_CACHED_SCOPES, counts.size(),
+            "each segment's visibility and the scopes it keeps: " + counts);
+      } finally {
+        snapshot.release();
+      }
+      assertEquals(0, termCounter.counts().size(), "the views of a closed reader hold no term statistics");
+    }
+    assertEquals(0, visibilityCounter.counts().size(), "nor the segments their scopes");
   }
 
   private static VisibleLeafReader leaf(RevisionView view, int ord) {

@@ -28,8 +28,8 @@ import org.apache.lucene.util.StringHelper;
  * non-zero norm in it, its length the sum of those norms decoded as BM25 decodes them; a term's
  * document frequency the visible documents in its postings. For a caller granted only some sources,
  * the same counts over the visible documents of those sources. Kept per segment (as its deletes
- * stand), revision and sources, the most recently used up to {@link #MAX_KEPT_BYTES} of them, so the searches of one
- * revision walk a segment once.
+ * stand), revision and sources, the most recently used up to {@link #MAX_KEPT_BYTES} of them (their
+ * bits and the document frequencies they keep), so the searches of one revision walk a segment once.
  *
  * <p>These are the embedded store's counts (its {@code LeafVisibility}) written again: the plugin
  * runs in OpenSearch's JVM with OpenSearch's Lucene and cannot take Quarry's engine with it. The
@@ -41,7 +41,10 @@ final class RevisionVisibility {
   static final String SUPERSEDED = "superseded";
   /** The keyword field naming the source a document belongs to. */
   static final String SOURCE = "source";
-  /** The bits kept for segments and revisions, a bit per document each: bounds the node's heap they take. */
+  /**
+   * Bounds the node's heap what is kept takes: the bits of segments and revisions (a bit per document
+   * each) and the document frequencies kept with them.
+   */
   static final long MAX_KEPT_BYTES = 32L << 20;
 
   /** @param sources the statistics' sources (ids, prefixes ending in {@code *}); empty for every document */
@@ -68,8 +71,17 @@ final class RevisionVisibility {
    * walk a term's postings in a segment once.
    */
   private final Map<Term, Long> docFreqs = new ConcurrentHashMap<>();
-  /** Bounds {@link #docFreqs} (about 100 bytes each beside the visibility's bits). */
+  /** Bounds {@link #docFreqs}. */
   static final int MAX_KEPT_TERMS = 1024;
+  /** What one entry of {@link #docFreqs} holds: the map's node, the term, its bytes and the count. */
+  static final long KEPT_TERM_BYTES = 128;
+  /**
+   * Under how many keys of {@link #KEPT} it is kept (a narrowed visibility that is its revision's
+   * own is kept under both), and the entries of {@link #docFreqs} counted in {@link #keptBytes};
+   * guarded by {@link #KEPT}.
+   */
+  private int keptAs;
+  private int keptDocFreqs;
 
   private RevisionVisibility(FixedBitSet visible) {
     this.visible = visible;
@@ -89,7 +101,8 @@ final class RevisionVisibility {
   static RevisionVisibility of(LeafReader leaf, long revision, List<String> sources) throws IOException {
     IndexReader.CacheHelper helper = leaf.getReaderCacheHelper();
     if (helper == null) {
-      return compute(leaf, revision, sources);
+      RevisionVisibility visible = compute(leaf, revision);
+      return sources.isEmpty() ? visible : narrow(leaf, visible, sources);
     }
     Key key = new Key(helper.getKey(), revision, sources);
     synchronized (KEPT) {
@@ -102,22 +115,33 @@ final class RevisionVisibility {
         : narrow(leaf, of(leaf, revision), sources);
     synchronized (KEPT) {
       if (KEPT.putIfAbsent(key, computed) == null) {
-        keptBytes += computed.bytes();
-        for (var eldest = KEPT.entrySet().iterator(); keptBytes > MAX_KEPT_BYTES && eldest.hasNext(); ) {
-          keptBytes -= eldest.next().getValue().bytes();
-          eldest.remove();
-        }
+        computed.keptAs++;
+        charge(computed.bytes());
       }
     }
     return computed;
   }
 
-  private static RevisionVisibility compute(LeafReader leaf, long revision, List<String> sources) throws IOException {
-    RevisionVisibility visible = compute(leaf, revision);
-    return sources.isEmpty() ? visible : narrow(leaf, visible, sources);
+  /**
+   * Counts {@code bytes} more held by what is kept, then forgets the least recently used until what
+   * is kept fits {@link #MAX_KEPT_BYTES} again. Called holding {@link #KEPT}.
+   */
+  private static void charge(long bytes) {
+    assert Thread.holdsLock(KEPT);
+    keptBytes += bytes;
+    for (var eldest = KEPT.entrySet().iterator(); keptBytes > MAX_KEPT_BYTES && eldest.hasNext(); ) {
+      RevisionVisibility gone = eldest.next().getValue();
+      keptBytes -= gone.bytes();
+      gone.keptAs--;
+      eldest.remove();
+    }
   }
 
-  /** The documents of {@code visibility} whose source is one of {@code sources}. */
+  /**
+   * The documents of {@code visibility} whose source is one of {@code sources}: {@code visibility}
+   * itself when every one of them is, so that a segment holding only granted sources shares the
+   * revision's bits and counts.
+   */
   private static RevisionVisibility narrow(LeafReader leaf, RevisionVisibility visibility, List<String> sources)
       throws IOException {
     FixedBitSet bits = new FixedBitSet(visibility.visible.length());
@@ -137,7 +161,7 @@ final class RevisionVisibility {
         }
       }
     }
-    return new RevisionVisibility(bits);
+    return bits.cardinality() == visibility.visible.cardinality() ? visibility : new RevisionVisibility(bits);
   }
 
   /** Sets in {@code bits} the documents of {@code visible} holding the term {@code id} is on. */
@@ -173,8 +197,12 @@ final class RevisionVisibility {
     return visible;
   }
 
+  /**
+   * What this visibility holds: its bits, and the document frequencies it keeps (counted as they are
+   * kept, so that what is kept stays within {@link #MAX_KEPT_BYTES}). Read holding {@link #KEPT}.
+   */
   private long bytes() {
-    return visible.ramBytesUsed();
+    return visible.ramBytesUsed() + (long) keptDocFreqs * KEPT_TERM_BYTES;
   }
 
   /** The field's counts over this segment's visible documents. */
@@ -230,8 +258,11 @@ final class RevisionVisibility {
         docFreq++;
       }
     }
-    if (docFreqs.size() < MAX_KEPT_TERMS) {
-      docFreqs.putIfAbsent(key, docFreq);
+    if (docFreqs.size() < MAX_KEPT_TERMS && docFreqs.putIfAbsent(key, docFreq) == null) {
+      synchronized (KEPT) {
+        keptDocFreqs++;
+        charge((long) keptAs * KEPT_TERM_BYTES);
+      }
     }
     return docFreq;
   }
