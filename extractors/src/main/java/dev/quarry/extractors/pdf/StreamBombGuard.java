@@ -29,10 +29,14 @@ import org.apache.pdfbox.filter.FilterFactory;
  * decoded into nothing and counted, stopping at the first one past its bound, as
  * {@code ZipBombGuard} does for zip parts, with the same bounds.
  *
- * <p>Images are left out: text extraction never decodes them (rendering for OCR does, into a
- * raster whose size their width and height fix), and counting a scan's pixels would cost what
- * decoding them costs. Streams are objects of the file's body, never of object streams, so the
- * cross-reference table names them all.
+ * <p>Left out are the streams extraction never decodes, so that what they hold cannot refuse an
+ * honest document: images (rendering for OCR decodes them, into a raster whose size their width
+ * and height fix, and counting a scan's pixels would cost what decoding them costs) and embedded
+ * files (attachments: a 40 MB text file attached to a 42 KB PDF is not a bomb to its text).
+ * Cross-reference streams are left out too: PDFBox decoded them to open the file, before this
+ * check could run. The XMP packet ({@code /Metadata}) is counted: the title reader decodes it.
+ * Streams are objects of the file's body, never of object streams, so the cross-reference
+ * table names them all.
  *
  * <p>Stateless.
  */
@@ -51,7 +55,7 @@ final class StreamBombGuard {
 
   private StreamBombGuard() {}
 
-  /** Decodes and counts every compressed stream of {@code document} that is not an image. */
+  /** Decodes and counts every compressed stream of {@code document} that extraction may decode. */
   static void check(COSDocument document) throws ExtractionException {
     Counter total = new Counter(MAX_TOTAL_DECODED_BYTES, null);
     for (Map.Entry<COSObjectKey, Long> entry : new ArrayList<>(document.getXrefTable().entrySet())) {
@@ -65,14 +69,17 @@ final class StreamBombGuard {
       } catch (RuntimeException unreadable) {
         continue; // PDFBox reports a broken object when, and if, a page needs it
       }
-      if (base instanceof COSStream stream && !isImage(stream)) {
+      if (base instanceof COSStream stream && !neverDecoded(stream)) {
         check(stream, entry.getKey(), total);
       }
     }
   }
 
-  private static boolean isImage(COSStream stream) {
-    return COSName.IMAGE.equals(stream.getCOSName(COSName.SUBTYPE));
+  /** Whether text extraction leaves {@code stream} encoded, or PDFBox decoded it at open. */
+  private static boolean neverDecoded(COSStream stream) {
+    COSName type = stream.getCOSName(COSName.TYPE);
+    return COSName.IMAGE.equals(stream.getCOSName(COSName.SUBTYPE))
+        || COSName.EMBEDDED_FILE.equals(type) || COSName.XREF.equals(type);
   }
 
   private static void check(COSStream stream, COSObjectKey key, Counter total) throws ExtractionException {
