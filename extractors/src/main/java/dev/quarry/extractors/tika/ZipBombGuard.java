@@ -37,68 +37,68 @@ final class ZipBombGuard {
 
   private ZipBombGuard() {}
 
-  /** Checks {@code file} if it is a zip; files that are not zips, or unreadable zips, pass. */
+  /**
+   * Checks {@code file} if it is a zip; files that are not zips, or unreadable zips, pass. One
+   * reading of the central directory serves both passes.
+   */
   static void check(Path file) throws ExtractionException {
     if (!isZip(file)) {
       return;
     }
-    checkDeclared(file);
-    checkInflated(file);
+    ZipFile zip;
+    try {
+      zip = new ZipFile(file.toFile());
+    } catch (IOException damagedDirectory) {
+      // No sizes to trust; parsers fall back to the local headers, and so does the count.
+      checkStreamed(file, new InflatedTotal());
+      return;
+    }
+    try (zip) {
+      checkDeclared(zip);
+      checkInflated(zip);
+    } catch (IOException ignored) {
+      // closing a read-only zip
+    }
   }
 
-  private static void checkDeclared(Path file) throws ExtractionException {
-    try (ZipFile zip = new ZipFile(file.toFile())) {
-      long total = 0;
-      int count = 0;
-      for (Enumeration<? extends ZipEntry> entries = zip.entries(); entries.hasMoreElements(); ) {
-        ZipEntry entry = entries.nextElement();
-        if (++count > MAX_ENTRIES) {
-          throw bomb("it has more than " + MAX_ENTRIES + " parts");
-        }
-        long size = entry.getSize();
-        long compressed = entry.getCompressedSize();
-        if (size < 0) {
-          continue;
-        }
-        total += size;
-        if (size > RATIO_APPLIES_ABOVE_BYTES && compressed > 0 && size / compressed > MAX_RATIO) {
-          throw bomb("its part " + entry.getName() + " inflates " + size / compressed
-              + " times, to " + size + " bytes");
-        }
-        if (total > MAX_TOTAL_UNCOMPRESSED_BYTES) {
-          throw bomb("its parts inflate to more than " + MAX_TOTAL_UNCOMPRESSED_BYTES + " bytes");
-        }
+  private static void checkDeclared(ZipFile zip) throws ExtractionException {
+    long total = 0;
+    int count = 0;
+    for (Enumeration<? extends ZipEntry> entries = zip.entries(); entries.hasMoreElements(); ) {
+      ZipEntry entry = entries.nextElement();
+      if (++count > MAX_ENTRIES) {
+        throw bomb("it has more than " + MAX_ENTRIES + " parts");
       }
-    } catch (IOException unreadableZip) {
-      // The parser reports a broken container in its own words.
+      long size = entry.getSize();
+      long compressed = entry.getCompressedSize();
+      if (size < 0) {
+        continue;
+      }
+      total += size;
+      if (size > RATIO_APPLIES_ABOVE_BYTES && compressed > 0 && size / compressed > MAX_RATIO) {
+        throw bomb("its part " + entry.getName() + " inflates " + size / compressed
+            + " times, to " + size + " bytes");
+      }
+      if (total > MAX_TOTAL_UNCOMPRESSED_BYTES) {
+        throw bomb("its parts inflate to more than " + MAX_TOTAL_UNCOMPRESSED_BYTES + " bytes");
+      }
     }
   }
 
   /**
    * Inflates every part as a parser would find it and counts: through the central directory as
    * parsers read a file, or, when that is damaged, through the local headers as their fallbacks
-   * stream it.
+   * stream it ({@link #checkStreamed}).
    */
-  private static void checkInflated(Path file) throws ExtractionException {
+  private static void checkInflated(ZipFile zip) throws ExtractionException {
     InflatedTotal total = new InflatedTotal();
-    ZipFile zip;
-    try {
-      zip = new ZipFile(file.toFile());
-    } catch (IOException damagedDirectory) {
-      checkStreamed(file, total);
-      return;
-    }
-    try (zip) {
-      for (Enumeration<? extends ZipEntry> entries = zip.entries(); entries.hasMoreElements(); ) {
-        ZipEntry entry = entries.nextElement();
-        try (InputStream in = zip.getInputStream(entry)) {
-          total.count(entry.getName(), in, entry.getCompressedSize());
-        } catch (IOException unreadablePart) {
-          // The parser reports a broken part in its own words.
-        }
+    for (Enumeration<? extends ZipEntry> entries = zip.entries(); entries.hasMoreElements(); ) {
+      ZipEntry entry = entries.nextElement();
+      try (InputStream in = zip.getInputStream(entry)) {
+        total.count(entry.getName(), in, entry.getCompressedSize());
+      } catch (IOException unreadablePart) {
+        // The parser reports a broken part in its own words.
       }
-    } catch (IOException ignored) {
-      // closing a read-only zip
     }
   }
 
