@@ -2,6 +2,7 @@ package dev.quarry.extractors;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -9,9 +10,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.CRC32;
 import java.util.zip.Adler32;
 import java.util.zip.Deflater;
+import org.apache.pdfbox.cos.COSName;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.PDDocumentNameDictionary;
+import org.apache.pdfbox.pdmodel.PDEmbeddedFilesNameTreeNode;
+import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.pdmodel.PDPageContentStream;
+import org.apache.pdfbox.pdmodel.common.filespecification.PDComplexFileSpecification;
+import org.apache.pdfbox.pdmodel.common.filespecification.PDEmbeddedFile;
+import org.apache.pdfbox.pdmodel.font.PDType1Font;
+import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
 
 /**
  * Decompression bombs made on the spot, so that no large or hostile file is committed: small
@@ -110,6 +122,68 @@ final class Bombs {
         .append(xref).append("\n%%EOF\n");
     pdf.write(ascii(table.toString()));
     return Files.write(file, pdf.toByteArray());
+  }
+
+  /**
+   * A one-page PDF with the text "Hello attachment" and, attached to it (an embedded file in the
+   * document's name tree, as a PDF reader's "attach file" stores it), a text file of
+   * {@code bytes} bytes of one repeated line, FlateDecode, as PDFBox writes it: a large file
+   * compressed a thousand times over, which no text extraction reads.
+   */
+  static Path pdfWithAttachment(Path file, long bytes) throws IOException {
+    try (PDDocument document = new PDDocument()) {
+      PDPage page = new PDPage();
+      document.addPage(page);
+      try (PDPageContentStream content = new PDPageContentStream(document, page)) {
+        content.beginText();
+        content.setFont(new PDType1Font(Standard14Fonts.FontName.HELVETICA), 12);
+        content.newLineAtOffset(72, 720);
+        content.showText("Hello attachment");
+        content.endText();
+      }
+      PDEmbeddedFile attached = new PDEmbeddedFile(document, new LineRepeated(bytes), COSName.FLATE_DECODE);
+      attached.setSubtype("text/plain");
+      attached.setSize((int) bytes);
+      PDComplexFileSpecification spec = new PDComplexFileSpecification();
+      spec.setFile("log.txt");
+      spec.setFileUnicode("log.txt");
+      spec.setEmbeddedFile(attached);
+      PDEmbeddedFilesNameTreeNode files = new PDEmbeddedFilesNameTreeNode();
+      files.setNames(Map.of("log.txt", spec));
+      PDDocumentNameDictionary names = new PDDocumentNameDictionary(document.getDocumentCatalog());
+      names.setEmbeddedFiles(files);
+      document.getDocumentCatalog().setNames(names);
+      document.save(file.toFile());
+    }
+    return file;
+  }
+
+  /** {@code size} bytes of one line of text over and over, made as they are read. */
+  private static final class LineRepeated extends InputStream {
+    private static final byte[] LINE = ascii("2026-12-05 12:00:00 INFO the attached log repeats this line\n");
+    private final long size;
+    private long read;
+
+    LineRepeated(long size) {
+      this.size = size;
+    }
+
+    @Override
+    public int read() {
+      return read < size ? LINE[(int) (read++ % LINE.length)] : -1;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      if (read >= size) {
+        return -1;
+      }
+      int n = (int) Math.min(len, size - read);
+      for (int i = 0; i < n; i++) {
+        b[off + i] = LINE[(int) (read++ % LINE.length)];
+      }
+      return n;
+    }
   }
 
   /** A gzip file of {@code zeros} zero bytes. */

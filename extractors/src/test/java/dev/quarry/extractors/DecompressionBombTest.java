@@ -84,6 +84,16 @@ class DecompressionBombTest {
     assertTrue(extraction.text().contains("Hello bomb"), extraction.text());
   }
 
+  @Test
+  void pdfWithALargeCompressibleAttachment_isRead(@TempDir Path dir) throws Exception {
+    // 40 MB attached, over 32 MiB and a thousand times its compressed size: a bomb's shape, in a
+    // stream that text extraction never decodes.
+    Path pdf = Bombs.pdfWithAttachment(dir.resolve("attached.pdf"), 40_000_000);
+    assertTrue(Files.size(pdf) < 400_000, "the attachment is compressed: " + Files.size(pdf) + " bytes");
+    Extraction extraction = extractors.extractWith(pdf, new ExtractionOptions(null, "attached.pdf", null));
+    assertTrue(extraction.text().contains("Hello attachment"), extraction.text());
+  }
+
   private static void assertRefusedEarly(Path bomb, String name) throws IOException, ExtractionException {
     long started = System.nanoTime();
     ExtractionException refused = assertThrows(ExtractionException.class,

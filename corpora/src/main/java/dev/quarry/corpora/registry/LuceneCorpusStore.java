@@ -130,7 +130,8 @@ public final class LuceneCorpusStore implements CorpusStore {
         }
       }
     } catch (IOException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot clean data folder: " + e.getMessage(), e);
+      throw new QuarryException(ErrorCode.UNAVAILABLE,
+          "cannot clean data folder " + corporaDir.getParent() + ": " + FileErrors.why(e), e);
     }
   }
 

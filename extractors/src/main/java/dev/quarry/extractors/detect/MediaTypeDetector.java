@@ -1,7 +1,6 @@
 package dev.quarry.extractors.detect;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Set;
@@ -81,13 +80,15 @@ public final class MediaTypeDetector {
    */
   public String detect(Path file, String fileName) throws IOException {
     Metadata metadata = new Metadata();
-    if (fileName != null && !fileName.isBlank()) {
-      if (showNothing(file)) {
-        return MediaType.OCTET_STREAM.toString();
+    // One stream for both checks: each detector marks it, reads the head and resets it, so the
+    // file is opened and its head read once.
+    try (TikaInputStream in = TikaInputStream.get(file)) {
+      if (fileName != null && !fileName.isBlank()) {
+        if (showNothing(in)) {
+          return MediaType.OCTET_STREAM.toString();
+        }
+        metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, fileName);
       }
-      metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, fileName);
-    }
-    try (InputStream in = TikaInputStream.get(file)) {
       return detector.detect(in, metadata).getBaseType().toString();
     }
   }
@@ -95,11 +96,10 @@ public final class MediaTypeDetector {
   /**
    * Whether no magic number matches the bytes and they do not look like text. Only magic is
    * asked: the container detectors refine what magic already recognised (a zip, an OLE2 file).
+   * {@code in} is reset to where it was.
    */
-  private boolean showNothing(Path file) throws IOException {
-    try (InputStream in = TikaInputStream.get(file)) {
-      return names.detect(in, new Metadata()).equals(MediaType.OCTET_STREAM);
-    }
+  private boolean showNothing(TikaInputStream in) throws IOException {
+    return names.detect(in, new Metadata()).equals(MediaType.OCTET_STREAM);
   }
 
   /** The media type a file name's extension suggests, or null. */

@@ -1,7 +1,9 @@
 package dev.quarry.extractors.pdf;
 
+import static dev.quarry.extractors.inflation.InflationBudget.bomb;
+
 import dev.quarry.extractors.ExtractionException;
-import dev.quarry.extractors.ExtractionException.Failure;
+import dev.quarry.extractors.inflation.InflationBudget;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -27,23 +29,20 @@ import org.apache.pdfbox.filter.FilterFactory;
  * {@code RandomAccessReadWriteBuffer}), so a FlateDecode stream of 800 MB of zeros (0.8 MB in
  * the file) filled a 512 MiB worker, which took 5 to 49 s to die of it. Here each stream is
  * decoded into nothing and counted, stopping at the first one past its bound, as
- * {@code ZipBombGuard} does for zip parts, with the same bounds.
+ * {@code ZipBombGuard} does for zip parts, with the same bounds ({@link InflationBudget}).
  *
- * <p>Images are left out: text extraction never decodes them (rendering for OCR does, into a
- * raster whose size their width and height fix), and counting a scan's pixels would cost what
- * decoding them costs. Streams are objects of the file's body, never of object streams, so the
- * cross-reference table names them all.
+ * <p>Left out are the streams extraction never decodes, so that what they hold cannot refuse an
+ * honest document: images (rendering for OCR decodes them, into a raster whose size their width
+ * and height fix, and counting a scan's pixels would cost what decoding them costs) and embedded
+ * files (attachments: a 40 MB text file attached to a 42 KB PDF is not a bomb to its text).
+ * Cross-reference streams are left out too: PDFBox decoded them to open the file, before this
+ * check could run. The XMP packet ({@code /Metadata}) is counted: the title reader decodes it.
+ * Streams are objects of the file's body, never of object streams, so the cross-reference
+ * table names them all.
  *
  * <p>Stateless.
  */
 final class StreamBombGuard {
-
-  /** A stream that decodes to more than this many times its encoded length is a bomb... */
-  static final long MAX_RATIO = 100;
-  /** ...once it is this large (honest content streams compress 3 to 10 times). */
-  static final long RATIO_APPLIES_ABOVE_BYTES = 32L << 20;
-  /** The most all streams may decode to. */
-  static final long MAX_TOTAL_DECODED_BYTES = 1L << 30;
 
   /** Filters that only image decoders (not text extraction) undo; their streams are not counted. */
   private static final Set<COSName> IMAGE_CODECS = Set.of(COSName.DCT_DECODE, COSName.DCT_DECODE_ABBREVIATION,
@@ -51,9 +50,9 @@ final class StreamBombGuard {
 
   private StreamBombGuard() {}
 
-  /** Decodes and counts every compressed stream of {@code document} that is not an image. */
+  /** Decodes and counts every compressed stream of {@code document} that extraction may decode. */
   static void check(COSDocument document) throws ExtractionException {
-    Counter total = new Counter(MAX_TOTAL_DECODED_BYTES, null);
+    InflationBudget budget = new InflationBudget();
     for (Map.Entry<COSObjectKey, Long> entry : new ArrayList<>(document.getXrefTable().entrySet())) {
       if (entry.getValue() == null || entry.getValue() < 0) {
         continue; // inside an object stream: never a stream
@@ -65,23 +64,25 @@ final class StreamBombGuard {
       } catch (RuntimeException unreadable) {
         continue; // PDFBox reports a broken object when, and if, a page needs it
       }
-      if (base instanceof COSStream stream && !isImage(stream)) {
-        check(stream, entry.getKey(), total);
+      if (base instanceof COSStream stream && !neverDecoded(stream)) {
+        check(stream, entry.getKey(), budget);
       }
     }
   }
 
-  private static boolean isImage(COSStream stream) {
-    return COSName.IMAGE.equals(stream.getCOSName(COSName.SUBTYPE));
+  /** Whether text extraction leaves {@code stream} encoded, or PDFBox decoded it at open. */
+  private static boolean neverDecoded(COSStream stream) {
+    COSName type = stream.getCOSName(COSName.TYPE);
+    return COSName.IMAGE.equals(stream.getCOSName(COSName.SUBTYPE))
+        || COSName.EMBEDDED_FILE.equals(type) || COSName.XREF.equals(type);
   }
 
-  private static void check(COSStream stream, COSObjectKey key, Counter total) throws ExtractionException {
+  private static void check(COSStream stream, COSObjectKey key, InflationBudget budget) throws ExtractionException {
     List<COSName> filters = filters(stream.getFilters());
     if (filters.isEmpty() || filters.stream().anyMatch(IMAGE_CODECS::contains)) {
       return;
     }
     long encoded = Math.max(1, stream.getLength());
-    long bound = Math.max(RATIO_APPLIES_ABOVE_BYTES, MAX_RATIO * encoded);
     Path stage = null;
     try {
       InputStream in = stream.createRawInputStream();
@@ -91,13 +92,19 @@ final class StreamBombGuard {
         Path next = last ? null : Files.createTempFile("quarry-pdf-stream-", ".bin");
         try (InputStream source = in;
             OutputStream sink = last ? OutputStream.nullOutputStream() : Files.newOutputStream(next)) {
-          Counter counter = new Counter(bound, last ? total : null);
+          InflationBudget.Part part = last ? budget.part(encoded) : budget.stage(encoded);
           try {
-            filter.decode(source, counter.wrap(sink), stream, i);
+            filter.decode(source, part.counting(sink), stream, i);
           } catch (IOException decodeFailed) {
             // Damaged data: PDFBox reports it when a page needs the stream. Past a bound, below.
           }
-          counter.throwIfExceeded(key);
+          if (part.exceeded()) {
+            throw bomb("its stream " + key.getNumber() + " decodes to more than " + part.bound()
+                + " bytes, over " + InflationBudget.MAX_RATIO + " times its compressed size");
+          }
+          if (budget.totalExceeded()) {
+            throw bomb("its streams decode to more than " + InflationBudget.MAX_TOTAL_BYTES + " bytes");
+          }
         }
         if (stage != null) {
           Files.deleteIfExists(stage);
@@ -130,61 +137,5 @@ final class StreamBombGuard {
       }
     }
     return names;
-  }
-
-  /**
-   * Counts bytes written against a bound (and a running total), and fails every write past it,
-   * so a decoder stops at once. Decoders may catch what a write throws, hence the flag.
-   */
-  private static final class Counter {
-    private final long bound;
-    private final Counter total;
-    private long count;
-    private boolean exceeded;
-
-    Counter(long bound, Counter total) {
-      this.bound = bound;
-      this.total = total;
-    }
-
-    OutputStream wrap(OutputStream sink) {
-      return new OutputStream() {
-        @Override
-        public void write(int b) throws IOException {
-          add(1);
-          sink.write(b);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-          add(len);
-          sink.write(b, off, len);
-        }
-      };
-    }
-
-    private void add(long n) throws IOException {
-      count += n;
-      if (total != null) {
-        total.count += n;
-        total.exceeded |= total.count > total.bound;
-      }
-      exceeded |= count > bound;
-      if (exceeded || (total != null && total.exceeded)) {
-        throw new IOException("decoded stream past its bound");
-      }
-    }
-
-    void throwIfExceeded(COSObjectKey key) throws ExtractionException {
-      if (exceeded) {
-        throw new ExtractionException(Failure.DOCUMENT_TOO_LARGE, "The document is a decompression bomb: its stream "
-            + key.getNumber() + " decodes to more than " + bound + " bytes, over " + MAX_RATIO
-            + " times its compressed size.");
-      }
-      if (total != null && total.exceeded) {
-        throw new ExtractionException(Failure.DOCUMENT_TOO_LARGE,
-            "The document is a decompression bomb: its streams decode to more than " + total.bound + " bytes.");
-      }
-    }
   }
 }
