@@ -54,10 +54,6 @@ final class LocalCorpora implements Corpora {
 
   private final WriteAdmission writes;
 
-  LocalCorpora(CorpusStore store, IngestPipeline ingestion) {
-    this(store, ingestion, WriteAdmission.ALWAYS);
-  }
-
   LocalCorpora(CorpusStore store, IngestPipeline ingestion, WriteAdmission writes) {
     this.store = store;
     this.ingestion = ingestion;
