@@ -54,10 +54,6 @@ final class LocalCorpora implements Corpora {
 
   private final WriteAdmission writes;
 
-  LocalCorpora(CorpusStore store, IngestPipeline ingestion) {
-    this(store, ingestion, WriteAdmission.ALWAYS);
-  }
-
   LocalCorpora(CorpusStore store, IngestPipeline ingestion, WriteAdmission writes) {
     this.store = store;
     this.ingestion = ingestion;
@@ -192,8 +188,9 @@ final class LocalCorpora implements Corpora {
   @Override
   public SearchResult search(Access access, String corpus, SearchRequest request, String expectedCorpusId) {
     CorpusInfo.checkName(corpus, "corpus");
-    SearchRequest scoped = request.withScope(AccessPolicy.searchScope(access, corpus, request.scope()))
-        .withStatistics(AccessPolicy.statisticsScope(access, corpus));
+    SourceScope granted = AccessPolicy.searchGrants(access, corpus);
+    SearchRequest scoped = request.withScope(AccessPolicy.searchScope(granted, request.scope()))
+        .withStatistics(granted);
     return store.withCorpus(corpus, index -> {
       index.info().requireCorpusId(expectedCorpusId);
       return index.search(scoped);

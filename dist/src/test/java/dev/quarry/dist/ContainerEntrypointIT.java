@@ -4,14 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -19,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -38,10 +34,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ContainerEntrypointIT {
   private static final Path ROOT = Path.of(System.getProperty("user.dir")).getParent();
-  private static final Path ARCHIVE = Path.of(System.getProperty("quarry.release.archive", "missing"));
   /** The operator: a uid and gid no account here has, as {@code --user "$(id -u):$(id -g)"} may give. */
   private static final String OPERATOR = "54321:54321";
   private static final String TOKEN = "container-token";
+
+  /** The image's files, unpacked once (the runs only read them) on the first run that needs them. */
+  @TempDir
+  static Path imageDir;
+  static Path opt;
 
   @TempDir
   Path dir;
@@ -116,18 +116,8 @@ class ContainerEntrypointIT {
   void documentedRun_asTheOperator_readsTheirChmod600TokensFile_andServes() throws Exception {
     assumeRoot();
     Container c = prepare();
-    Process server = c.start(OPERATOR);
-    try {
-      String url = awaitListening(server, c);
-      HttpResponse<String> protocol = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create(url + "/v1/protocol")).header("Authorization", "Bearer " + TOKEN).build(),
-          HttpResponse.BodyHandlers.ofString());
-      assertEquals(200, protocol.statusCode(), protocol.body());
-      assertEquals(54321, Files.getAttribute(c.data.resolve("corpora"), "unix:uid"), "the data is the operator's");
-    } finally {
-      server.destroy();
-      assertTrue(server.waitFor(60, TimeUnit.SECONDS), "the server stops on SIGTERM");
-    }
+    assertServes(c, OPERATOR);
+    assertEquals(54321, Files.getAttribute(c.data.resolve("corpora"), "unix:uid"), "the data is the operator's");
   }
 
   @Test
@@ -136,7 +126,11 @@ class ContainerEntrypointIT {
     Container c = prepare();
     String user = Image.read().user();
     Process server = c.start(user);
-    assertTrue(server.waitFor(120, TimeUnit.SECONDS), "the server gives up at once");
+    try {
+      assertTrue(server.waitFor(120, TimeUnit.SECONDS), "the server gives up at once");
+    } finally {
+      server.destroyForcibly();
+    }
     String err = Files.readString(c.stderr);
     assertEquals(2, server.exitValue(), err);
     assertTrue(err.contains("quarry: cannot read the tokens file " + c.tokens + ": permission denied (the server runs as uid "
@@ -154,16 +148,20 @@ class ContainerEntrypointIT {
     chown(volume, user);
     Files.setPosixFilePermissions(volume, PosixFilePermissions.fromString("rwx------"));
     c.mounts.put("/data", volume);
+    assertServes(c, user);
+  }
+
+  /** Starts the container as {@code user}, asserts it answers {@code GET /v1/protocol}, and stops it. */
+  private static void assertServes(Container c, String user) throws Exception {
     Process server = c.start(user);
     try {
-      String url = awaitListening(server, c);
+      String url = ReleaseArchive.awaitListening(server, "listening on ", c.stderr);
       HttpResponse<String> protocol = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create(url + "/v1/protocol")).header("Authorization", "Bearer " + TOKEN).build(),
           HttpResponse.BodyHandlers.ofString());
       assertEquals(200, protocol.statusCode(), protocol.body());
     } finally {
-      server.destroy();
-      assertTrue(server.waitFor(60, TimeUnit.SECONDS), "the server stops on SIGTERM");
+      ReleaseArchive.stop(server, "the server");
     }
   }
 
@@ -209,14 +207,13 @@ class ContainerEntrypointIT {
   }
 
   private Container prepare() throws Exception {
-    assertTrue(Files.isRegularFile(ARCHIVE), "the archive was built: " + ARCHIVE);
-    // The test's folder is root's and private; the image's files are readable by every uid.
+    // The test's folders are root's and private; the image's files, and the folder the server
+    // starts in, are readable by every uid.
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Path opt = Files.createDirectories(dir.resolve("opt/quarry"));
-    Process tar = new ProcessBuilder("tar", "xzf", ARCHIVE.toString(), "-C", opt.toString(), "--strip-components=1")
-        .redirectErrorStream(true).start();
-    String output = new String(tar.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(tar.waitFor(120, TimeUnit.SECONDS) && tar.exitValue() == 0, output);
+    if (opt == null) {
+      Files.setPosixFilePermissions(imageDir, PosixFilePermissions.fromString("rwxr-xr-x"));
+      opt = ReleaseArchive.unpack(imageDir);
+    }
     // The operator's folder, tokens file (chmod 600, as docs/getting-started.md writes it) and mkdir -p quarry-data.
     Path pwd = Files.createDirectory(dir.resolve("operator"));
     chown(pwd, OPERATOR);
@@ -240,33 +237,5 @@ class ContainerEntrypointIT {
     assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "setpriv (util-linux) is not installed; skipping");
     assumeTrue(Integer.valueOf(0).equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid")),
         "running a process as another uid takes root; skipping the container entrypoint's runs");
-  }
-
-  /** The {@code listening on URL} line {@code serve} prints once it takes requests. */
-  private static String awaitListening(Process server, Container c) throws Exception {
-    BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-    CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
-      try {
-        for (String line; (line = out.readLine()) != null; ) {
-          if (line.startsWith("listening on ")) {
-            return line.substring("listening on ".length()).strip();
-          }
-        }
-      } catch (IOException e) {
-        return null;
-      }
-      return null;
-    });
-    String url = ready.get(3, TimeUnit.MINUTES);
-    assertTrue(url != null, () -> "the server did not start: " + readQuietly(c.stderr));
-    return url;
-  }
-
-  private static String readQuietly(Path file) {
-    try {
-      return Files.readString(file);
-    } catch (IOException e) {
-      return "(unreadable)";
-    }
   }
 }

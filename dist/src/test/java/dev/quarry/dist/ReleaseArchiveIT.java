@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,9 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,14 +23,21 @@ import org.junit.jupiter.api.io.TempDir;
  * its {@code bin/quarry demo} serves the sample corpus over HTTP, on a Java runtime alone.
  */
 class ReleaseArchiveIT {
-  private static final Path ARCHIVE = Path.of(System.getProperty("quarry.release.archive", "missing"));
+  /** Unpacked once: the tests only read it (the demo works in its own folder). */
+  @TempDir
+  static Path unpacked;
+  static Path home;
 
   @TempDir
   Path dir;
 
+  @BeforeAll
+  static void unpack() throws Exception {
+    home = ReleaseArchive.unpack(unpacked);
+  }
+
   @Test
   void archive_holdsLauncherJarsAndDocs_withoutBuildFiles() throws Exception {
-    Path home = unpack();
     assertTrue(Files.isExecutable(home.resolve("bin/quarry")), "bin/quarry is executable");
     for (String file : List.of("bin/find-jdk.sh", "README.md", "LICENSE", "docs/api.md", "examples/handbook.pdf",
         "examples/handbook-files/remote-work.md")) {
@@ -54,8 +58,7 @@ class ReleaseArchiveIT {
   @Test
   void archive_isNamedByTheProjectVersion_andItsLauncherPrintsIt() throws Exception {
     String version = System.getProperty("quarry.version");
-    assertEquals("quarry-" + version + ".tar.gz", ARCHIVE.getFileName().toString());
-    Path home = unpack();
+    assertEquals("quarry-" + version + ".tar.gz", ReleaseArchive.ARCHIVE.getFileName().toString());
     ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/quarry").toString(), "-V").redirectErrorStream(true);
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
     Process v = builder.start();
@@ -66,7 +69,6 @@ class ReleaseArchiveIT {
 
   @Test
   void demo_ofTheUnpackedArchive_servesTheSampleCorpus() throws Exception {
-    Path home = unpack();
     ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/quarry").toString(), "demo", "--port", "0",
         "--token", "release-test").directory(dir.toFile()).redirectError(dir.resolve("demo-err.txt").toFile());
     // The test's own Java; and no Maven on PATH, to show the archive needs none.
@@ -75,7 +77,7 @@ class ReleaseArchiveIT {
     builder.environment().remove("MAVEN_HOME");
     Process demo = builder.start();
     try {
-      String url = awaitReady(demo);
+      String url = ReleaseArchive.awaitListening(demo, "Stop with Ctrl-C", dir.resolve("demo-err.txt"));
       HttpResponse<String> search = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create(url + "/v1/retrieval/search"))
               .header("Authorization", "Bearer release-test").header("Content-Type", "application/json")
@@ -85,54 +87,9 @@ class ReleaseArchiveIT {
       assertEquals(200, search.statusCode(), search.body());
       assertTrue(search.body().contains("\"source\":\"policies/leave.md\""), search.body());
     } finally {
-      demo.destroy();
-      assertTrue(demo.waitFor(60, TimeUnit.SECONDS), "the demo stops on SIGTERM");
+      ReleaseArchive.stop(demo, "the demo");
     }
     String err = Files.readString(dir.resolve("demo-err.txt"));
     assertFalse(err.contains("Exception"), "a clean start and stop: " + err);
-  }
-
-  private Path unpack() throws IOException, InterruptedException {
-    assertTrue(Files.isRegularFile(ARCHIVE), "the archive was built: " + ARCHIVE);
-    Process tar = new ProcessBuilder("tar", "xzf", ARCHIVE.toString(), "-C", dir.toString())
-        .redirectErrorStream(true).start();
-    String output = new String(tar.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(tar.waitFor(120, TimeUnit.SECONDS), "tar finished");
-    assertEquals(0, tar.exitValue(), output);
-    String name = ARCHIVE.getFileName().toString().replaceFirst("\\.tar\\.gz$", "");
-    return dir.resolve(name);
-  }
-
-  private String awaitReady(Process demo) throws Exception {
-    BufferedReader out = new BufferedReader(new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8));
-    CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
-      String url = null;
-      try {
-        for (String line; (line = out.readLine()) != null; ) {
-          if (line.startsWith("listening on ")) {
-            url = line.substring("listening on ".length()).strip();
-          } else if (line.startsWith("Stop with Ctrl-C")) {
-            Thread drain = new Thread(() -> out.lines().forEach(l -> { }), "demo-stdout");
-            drain.setDaemon(true);
-            drain.start();
-            return url;
-          }
-        }
-      } catch (IOException e) {
-        return null;
-      }
-      return null;
-    });
-    String url = ready.get(3, TimeUnit.MINUTES);
-    assertTrue(url != null, () -> "the demo did not start: " + readQuietly(dir.resolve("demo-err.txt")));
-    return url;
-  }
-
-  private static String readQuietly(Path file) {
-    try {
-      return Files.readString(file);
-    } catch (IOException e) {
-      return "(unreadable)";
-    }
   }
 }

@@ -106,12 +106,13 @@ public final class QuarryServer implements AutoCloseable {
     EngineMetrics engineMetrics = new EngineMetrics();
     EngineConfig engineConfig = config.engineConfig(engineMetrics);
     try {
-      CorporaBuilder builder = Corpora.builder().dataDir(dataDir).engineConfig(engineConfig)
-          .maxOpenCorpora(config.maxOpenCorpora())
-          .writeAdmission(new DiskFloor(dataDir, config.writeMinFreeDiskMiB() * 1024 * 1024));
-      if (config.openSearch() != null) {
-        builder.store(new OpenSearchCorpusStore(config.openSearch(), engineConfig, config.maxOpenCorpora()));
-      }
+      // The free-disk floor guards the data folder's disk; with corpora on the cluster, the
+      // cluster's own watermarks guard its writes (ServerConfig refuses the floor there).
+      CorporaBuilder builder = config.openSearch() != null
+          ? Corpora.builder().store(new OpenSearchCorpusStore(config.openSearch(), engineConfig,
+              config.maxOpenCorpora()))
+          : Corpora.builder().dataDir(dataDir).engineConfig(engineConfig).maxOpenCorpora(config.maxOpenCorpora())
+              .writeAdmission(new DiskFloor(dataDir, config.writeMinFreeDiskMiB() * 1024 * 1024));
       corpora = (extractors == null ? builder : builder.extractors(extractors)).build();
     } catch (RuntimeException e) {
       closeQuietly(extractors);

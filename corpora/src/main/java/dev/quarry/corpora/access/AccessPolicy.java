@@ -67,16 +67,24 @@ public final class AccessPolicy {
    * (FORBIDDEN otherwise), or the grants' own entries when none were requested.
    */
   public static SourceScope searchScope(Access access, String corpus, SourceScope requested) {
-    List<String> granted = sourceEntries(access, corpus, EnumSet.of(Scope.SEARCH));
-    if (granted.isEmpty()) {
-      throw forbidden();
-    }
+    return searchScope(searchGrants(access, corpus), requested);
+  }
+
+  /**
+   * {@link #searchScope(Access, String, SourceScope)} for a caller that already holds the {@link
+   * #searchGrants} (a search, which needs them for its statistics too), so the grants are gone
+   * through once.
+   */
+  public static SourceScope searchScope(SourceScope granted, SourceScope requested) {
     if (requested.isUnspecified()) {
-      return granted.contains("*") ? SourceScope.ALL : new SourceScope(granted);
+      return granted;
+    }
+    if (granted.isAll()) {
+      return requested;
     }
     for (String entry : requested.entries()) {
       boolean inside = false;
-      for (String g : granted) {
+      for (String g : granted.entries()) {
         if (SourceScope.covers(g, entry)) {
           inside = true;
           break;
@@ -90,15 +98,16 @@ public final class AccessPolicy {
   }
 
   /**
-   * The sources whose visible chunks a search's lexical statistics count: every source the search
-   * grants on {@code corpus} cover, whatever the request narrows its results to, so that no score
-   * depends on a chunk the caller may not see, and the same caller's scores do not change with the
-   * sources it filters on. {@link SourceScope#ALL} when the grants cover every source (the corpus's
-   * own statistics, at no extra cost).
+   * The sources the search grants on {@code corpus} cover, {@link SourceScope#ALL} when they cover
+   * every source. It is the scope of a search that names no sources, and always the scope its
+   * lexical statistics count: every source the grants cover, whatever the request narrows its
+   * results to, so that no score depends on a chunk the caller may not see, and the same caller's
+   * scores do not change with the sources it filters on (ALL: the corpus's own statistics, at no
+   * extra cost).
    *
    * @throws QuarryException FORBIDDEN when no search grant names the corpus
    */
-  public static SourceScope statisticsScope(Access access, String corpus) {
+  public static SourceScope searchGrants(Access access, String corpus) {
     List<String> granted = sourceEntries(access, corpus, EnumSet.of(Scope.SEARCH));
     if (granted.isEmpty()) {
       throw forbidden();

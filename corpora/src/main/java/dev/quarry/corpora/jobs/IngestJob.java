@@ -35,7 +35,6 @@ final class IngestJob {
   Instant endedAt;
   /** The last upload or close, for the idle timeout of an open job. */
   Instant lastActivity;
-  boolean cancelRequested;
   /**
    * Created by a submit whose upload is not yet committed: such a job was never acknowledged, so a
    * restart that finds it so marked on disk removes it.
@@ -163,9 +162,5 @@ final class IngestJob {
 
   synchronized Instant endedAtOrNull() {
     return endedAt;
-  }
-
-  synchronized int fileCount() {
-    return files.size();
   }
 }

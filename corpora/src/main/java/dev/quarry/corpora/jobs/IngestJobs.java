@@ -64,13 +64,11 @@ public final class IngestJobs implements AutoCloseable {
   private static final Set<Scope> MANAGE = EnumSet.of(Scope.MANAGE);
 
   private final Corpora corpora;
-  private final JobSettings settings;
   private final JobTable table;
   private final JobRunners runners;
 
   private IngestJobs(Path root, Corpora corpora, JobSettings settings, Clock clock) {
     this.corpora = corpora;
-    this.settings = settings;
     this.table = new JobTable(root, settings, clock);
     this.runners = new JobRunners(corpora, table);
   }
@@ -105,7 +103,7 @@ public final class IngestJobs implements AutoCloseable {
   }
 
   public JobSettings settings() {
-    return settings;
+    return table.settings();
   }
 
   // ----- submitting
@@ -126,7 +124,7 @@ public final class IngestJobs implements AutoCloseable {
    * on a server that no longer offers it (restarted without it) fails alone at its extraction.
    */
   public JobView create(Access access, String corpus, String expectedCorpusId, OcrChoice ocr) {
-    return createJob(access, corpus, expectedCorpusId, ocr, List.of(), false).view(settings.retention());
+    return createJob(access, corpus, expectedCorpusId, ocr, List.of(), false).view(settings().retention());
   }
 
   /**
@@ -254,7 +252,7 @@ public final class IngestJobs implements AutoCloseable {
       }
     }
     table.maybeEnd(job);
-    return job.view(settings.retention());
+    return job.view(settings().retention());
   }
 
   /**
@@ -268,7 +266,7 @@ public final class IngestJobs implements AutoCloseable {
     IngestJob job = find(access, jobId, true);
     runners.cancel(job);
     table.maybeEnd(job);
-    return job.view(settings.retention());
+    return job.view(settings().retention());
   }
 
   /**
@@ -285,7 +283,7 @@ public final class IngestJobs implements AutoCloseable {
       List<FileOutcome> page = job.page(after, limit);
       int last = page.isEmpty() ? after : page.get(page.size() - 1).index();
       Integer next = last + 1 < job.files.size() && !page.isEmpty() ? last : null;
-      return new JobPage(job.view(settings.retention()), page, next);
+      return new JobPage(job.view(settings().retention()), page, next);
     }
   }
 
@@ -319,7 +317,7 @@ public final class IngestJobs implements AutoCloseable {
     candidates.sort(Comparator.comparing(JobListPage.Key::of));
     List<JobView> page = new ArrayList<>();
     for (IngestJob job : candidates) {
-      JobView view = job.view(settings.retention());
+      JobView view = job.view(settings().retention());
       if (state != null && view.state() != state) {
         continue;
       }

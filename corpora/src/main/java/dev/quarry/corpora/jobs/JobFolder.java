@@ -77,16 +77,18 @@ final class JobFolder {
     return dir.resolve(FILES).resolve(PART_PREFIX + uploadId + "-" + i);
   }
 
-  /** Creates the folder with its first job.json; the job exists once the folder has its final name. */
-  static JobFolder create(Path root, IngestJob job) throws IOException {
-    Path creating = root.resolve(".creating-" + job.id);
+  /**
+   * Creates this folder with the first job.json of {@code job} (whose folder it is): written under a
+   * temporary name that loading removes, the job exists once the folder has its final name.
+   */
+  void create(IngestJob job) throws IOException {
+    assert job.folder == this : "a job's folder is created with the job's own state";
+    Path root = dir.getParent();
+    Path creating = root.resolve(".creating-" + dir.getFileName());
     PrivateFolders.create(creating.resolve(FILES));
-    JobFolder temp = new JobFolder(creating);
-    temp.writeJob(job);
-    Path dir = root.resolve(job.id);
+    new JobFolder(creating).writeJob(job);
     Files.move(creating, dir, StandardCopyOption.ATOMIC_MOVE);
     fsyncDir(root);
-    return new JobFolder(dir);
   }
 
   /** Replaces job.json with the job's current state. Call holding the job's monitor. */
@@ -110,7 +112,6 @@ final class JobFolder {
     putTime(root, "closedAt", job.closedAt);
     putTime(root, "endedAt", job.endedAt);
     root.put("state", job.state.wireName());
-    root.put("cancelRequested", job.cancelRequested);
     if (job.uncommittedSubmit) {
       root.put("submitting", true);
     }
@@ -216,7 +217,6 @@ final class JobFolder {
     job.closedAt = time(root, "closedAt");
     job.endedAt = time(root, "endedAt");
     job.state = JobState.fromWireName(root.path("state").asText());
-    job.cancelRequested = root.path("cancelRequested").asBoolean(false);
     job.uncommittedSubmit = root.path("submitting").asBoolean(false);
     if (root.has("error")) {
       job.errorCode = ErrorCode.valueOf(root.path("error").path("code").asText());

@@ -100,7 +100,6 @@ final class JobRunners implements AutoCloseable {
     synchronized (job) {
       if (job.endedAt == null && job.state != JobState.CANCELLED && job.state != JobState.FAILED) {
         job.state = JobState.CANCELLED;
-        job.cancelRequested = true;
         if (job.closedAt == null) {
           job.closedAt = table.now();
         }

@@ -110,22 +110,18 @@ final class JobTable {
         throw new QuarryException(ErrorCode.CAPACITY, "the server already runs " + active
             + " ingestion jobs (maxActiveJobs); retry once one has ended");
       }
-      IngestJob job = new IngestJob(newId(), corpus, corpusId, access, now(), ocr, null);
+      String id = newJobId();
+      IngestJob job = new IngestJob(id, corpus, corpusId, access, now(), ocr, new JobFolder(root.resolve(id)));
       job.uncommittedSubmit = submitting;
       try {
         PrivateFolders.create(root);
-        IngestJob stored = withFolder(job, JobFolder.create(root, job));
-        stored.uncommittedSubmit = submitting;
-        jobs.put(stored.id, stored);
-        return stored;
+        job.folder.create(job);
+        jobs.put(job.id, job);
+        return job;
       } catch (IOException e) {
         throw new QuarryException(ErrorCode.UNAVAILABLE, "the job could not be stored", e);
       }
     }
-  }
-
-  private static IngestJob withFolder(IngestJob job, JobFolder folder) {
-    return new IngestJob(job.id, job.corpus, job.corpusId, job.access, job.createdAt, job.ocr, folder);
   }
 
   /** Removes the job from the table and its folder from the disk. */
@@ -220,12 +216,24 @@ final class JobTable {
     return clock.instant();
   }
 
-  /** A fresh random id, for a job ({@code job_...}) or an upload. */
-  String newId() {
+  /** A fresh job id, {@code job_} and 24 random characters: what a client names the job by. */
+  String newJobId() {
+    return "job_" + randomId();
+  }
+
+  /**
+   * A fresh upload id, 24 random characters: it names only the upload's parts in its job's folder
+   * ({@link JobFolder#part}), whose names already say what they are.
+   */
+  String newUploadId() {
+    return randomId();
+  }
+
+  private String randomId() {
     char[] id = new char[24];
     for (int i = 0; i < id.length; i++) {
       id[i] = ID_ALPHABET[random.nextInt(ID_ALPHABET.length)];
     }
-    return "job_" + new String(id);
+    return new String(id);
   }
 }

@@ -42,7 +42,7 @@ final class JobUpload implements IngestJobs.Upload {
     this.creates = creates;
     this.maxBytes = Math.max(0, maxBytes);
     this.jobBound = jobBound;
-    this.uploadId = table.newId();
+    this.uploadId = table.newUploadId();
   }
 
   /**
@@ -116,10 +116,12 @@ final class JobUpload implements IngestJobs.Upload {
 
   @Override
   public QuarryException overBudget() {
-    return jobBound
-        ? new QuarryException(ErrorCode.JOB_TOO_LARGE, "the job's files would exceed "
-            + table.settings().maxBytesPerJob() + " bytes (maxJobBytes)")
-        : serverFull();
+    return jobBound ? jobTooLarge(table.settings()) : serverFull();
+  }
+
+  private static QuarryException jobTooLarge(JobSettings settings) {
+    return new QuarryException(ErrorCode.JOB_TOO_LARGE, "the job's files would exceed "
+        + settings.maxBytesPerJob() + " bytes (maxJobBytes)");
   }
 
   @Override
@@ -147,8 +149,7 @@ final class JobUpload implements IngestJobs.Upload {
         throw closed(job);
       }
       if (job.bytes() + bytes > settings.maxBytesPerJob()) {
-        throw new QuarryException(ErrorCode.JOB_TOO_LARGE, "the job's files would exceed "
-            + settings.maxBytesPerJob() + " bytes (maxJobBytes)");
+        throw jobTooLarge(settings);
       }
       for (int i = 0; i < files.size(); i++) {
         entries.add(new IngestJob.Entry(job.files.size() + i, files.get(i).withFileName(stored.get(i).fileName()),

@@ -53,4 +53,29 @@ class GrantTest {
     assertFalse(AccessPolicy.visibleSources(access, "c", EnumSet.of(Scope.SEARCH)).test("x"));
     assertThrows(QuarryException.class, () -> AccessPolicy.searchScope(access, "c", SourceScope.ALL));
   }
+
+  /** A search's scope is derived from the same grants its statistics use: both agree whatever is requested. */
+  @Test
+  void searchScope_fromTheSearchGrants_narrowsOnlyInsideThem() {
+    Access prefixes = new Access("a", List.of(new Grant("c", List.of("public/*", "faq"), EnumSet.of(Scope.SEARCH)),
+        new Grant("c", List.of("hr/*"), EnumSet.of(Scope.INDEX))));
+    SourceScope granted = AccessPolicy.searchGrants(prefixes, "c");
+    assertEquals(List.of("public/*", "faq"), granted.entries());
+    assertEquals(granted, AccessPolicy.searchScope(prefixes, "c", SourceScope.ALL));
+    SourceScope narrower = new SourceScope(List.of("public/a/*", "faq"));
+    assertEquals(narrower, AccessPolicy.searchScope(granted, narrower));
+    for (List<String> outside : List.of(List.of("hr/x"), List.of("*"), List.of("faq*"), List.of("public/x", "y"))) {
+      assertThrows(QuarryException.class, () -> AccessPolicy.searchScope(granted, new SourceScope(outside)),
+          outside.toString());
+      assertThrows(QuarryException.class, () -> AccessPolicy.searchScope(prefixes, "c", new SourceScope(outside)),
+          outside.toString());
+    }
+
+    Access everything = new Access("b", List.of(new Grant("c", List.of("public/*"), EnumSet.of(Scope.SEARCH)),
+        new Grant("c*", null, EnumSet.of(Scope.SEARCH))));
+    assertEquals(SourceScope.ALL, AccessPolicy.searchGrants(everything, "c"));
+    SourceScope star = new SourceScope(List.of("*"));
+    assertEquals(star, AccessPolicy.searchScope(everything, "c", star));
+    assertThrows(QuarryException.class, () -> AccessPolicy.searchGrants(everything, "d"));
+  }
 }

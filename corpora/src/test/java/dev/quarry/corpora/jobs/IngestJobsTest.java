@@ -281,4 +281,26 @@ class IngestJobsTest {
       assertEquals(ErrorCode.JOB_NOT_FOUND, gone.code());
     }
   }
+
+  /**
+   * A cancelled job reads back cancelled from its state alone; a job.json written by an earlier
+   * version, which also stored a {@code cancelRequested} flag, still loads.
+   */
+  @Test
+  void reopen_readsACancelledJobBack_alsoFromAnOlderJobJsonWithItsCancelFlag() throws Exception {
+    String id;
+    try (IngestJobs jobs = IngestJobs.open(data, corpora, SHORT)) {
+      id = jobs.create(ADMIN, "docs", null).id();
+      assertEquals(JobState.CANCELLED, jobs.cancel(ADMIN, id).state());
+    }
+    Path jobJson = data.resolve(IngestJobs.FOLDER).resolve(id).resolve(JobFolder.JOB_JSON);
+    String written = Files.readString(jobJson);
+    assertFalse(written.contains("cancelRequested"), written);
+    Files.writeString(jobJson, written.replaceFirst("\\{", "{\n  \"cancelRequested\" : true,"));
+    try (IngestJobs reopened = IngestJobs.open(data, corpora, SHORT)) {
+      JobView view = reopened.read(ADMIN, id, -1, 10).job();
+      assertEquals(JobState.CANCELLED, view.state(), view::toString);
+      assertNotNull(view.endedAt(), view::toString);
+    }
+  }
 }
