@@ -153,7 +153,7 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     QuarryException e;
     try {
       ProtocolHeaders.checkRequestedVersion(ctx.header(ProtocolHeaders.VERSION_HEADER));
-      e = new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()
+      e = new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " '" + ctx.path() + "'"
           + "; retrieval endpoints are POST " + RetrievalRoutes.PREFIX + "...");
     } catch (QuarryException versionError) {
       e = versionError;

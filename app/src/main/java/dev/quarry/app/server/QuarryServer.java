@@ -266,12 +266,12 @@ public final class QuarryServer implements AutoCloseable {
       });
       c.routes.error(404, ctx -> {
         if (!Responses.answered(ctx)) {
-          fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()), mapper);
+          fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " '" + ctx.path() + "'"), mapper);
         }
       });
       c.routes.error(405, ctx -> {
         if (!Responses.answered(ctx)) {
-          fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()), mapper);
+          fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " '" + ctx.path() + "'"), mapper);
         }
       });
       c.routes.error(500, ctx -> {

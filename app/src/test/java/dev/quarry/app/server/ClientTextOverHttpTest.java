@@ -93,6 +93,16 @@ class ClientTextOverHttpTest {
   }
 
   @Test
+  void anUnknownPath_isQuotedInTheAnswer_asTheClientSentIt() {
+    for (String path : List.of("/Main.java", "/v1/retrieval/Main.java", "/v1/admin/IOException.md")) {
+      Answer a = api.get(path).token(TestTokens.ADMIN).send();
+      assertEquals(404, a.status(), a::toString);
+      assertEquals("NOT_FOUND", a.code(), a::toString);
+      assertTrue(message(a).startsWith("no endpoint GET '" + path + "'"), a::toString);
+    }
+  }
+
+  @Test
   void hostileBodies_onEveryEndpoint_areAnsweredInWordsForClients() {
     List<String> bodies = new ArrayList<>(List.of("{", "{\"a\"", "{\"a\":}", "{'a': 1}", "{\"a\": 1,}",
         "{\"a\": NaN}", "{\"a\": 01}", "{\"a\": 1, \"a\": 2}", "/* c */ {}", "{} // c", "[]", "1", "\"s\"", "null",
