@@ -11,6 +11,7 @@ import io.javalin.http.Context;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The one place where a failure becomes the wire's error envelope, as Javalin's exception mappers
@@ -136,7 +137,10 @@ public final class ErrorResponses {
 
   /** {@code e} with fixed text for its code in place of its message, which goes to the log under {@code reference}. */
   private static QuarryException withFixedText(QuarryException e, String reference) {
-    LOG.error("{} {} answered with fixed text in place of: {}", e.code(), reference, e.getMessage(), e.getCause());
+    // A client's error is logged as a warning: a request cannot write ERROR lines at will.
+    Level level = HttpStatuses.of(e.code()) < 500 ? Level.WARN : Level.ERROR;
+    LOG.atLevel(level).setCause(e.getCause())
+        .log("{} {} answered with fixed text in place of: {}", e.code(), reference, e.getMessage());
     QuarryException answered = new QuarryException(e.code(), fixedText(e.code()) + " (reference " + reference + ")",
         e.field(), e.uncertain(), null);
     answered.setStackTrace(e.getStackTrace());
