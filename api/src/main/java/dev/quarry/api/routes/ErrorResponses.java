@@ -110,6 +110,14 @@ public final class ErrorResponses {
           + "|\\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\\.[A-Z][A-Z0-9]*_[A-Z0-9_]+\\b"
           + "|\\b[A-Za-z0-9_$]+\\.java\\b"
           + "|[A-Za-z]@[0-9a-f]{5,}\\b");
+  /**
+   * Whether {@code text} names Java's or libraries' insides ({@link #writtenForClients} applies it to
+   * a message less its quoted values): one test of what a client must not read, for the tests too.
+   */
+  public static boolean namesInternals(String text) {
+    return INTERNALS.matcher(text).find();
+  }
+
   /** A value quoted in a message, as our messages quote what the client sent. */
   private static final Pattern QUOTED = Pattern.compile("'[^']*'");
   /** Shorter texts of a cause may occur in any message by chance. */
@@ -123,7 +131,7 @@ public final class ErrorResponses {
   static boolean writtenForClients(QuarryException e) {
     String message = e.getMessage();
     // A client's own values are quoted ('src/Main.java'): they may look like anything.
-    if (message == null || INTERNALS.matcher(QUOTED.matcher(message).replaceAll("''")).find()) {
+    if (message == null || namesInternals(QUOTED.matcher(message).replaceAll("''"))) {
       return false;
     }
     for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
