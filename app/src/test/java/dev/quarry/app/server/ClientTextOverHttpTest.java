@@ -123,6 +123,11 @@ class ClientTextOverHttpTest {
         assertTrue(a.status() < 500, () -> endpoint + " " + new String(body,
             StandardCharsets.UTF_8) + " -> " + a);
         assertWrittenForClients(a);
+        // Written so at its source: the error writer's fallback (which swaps out a library's text)
+        // would pass the check above by construction.
+        assertFalse(message(a).startsWith("the request is not valid (reference ")
+            || message(a).startsWith("the request was refused ("), () -> endpoint + " " + new String(body,
+            StandardCharsets.UTF_8) + " -> " + a);
       }
     }
   }
