@@ -135,12 +135,20 @@ public final class ErrorResponses {
       return false;
     }
     for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-      String quoted = cause.getMessage();
-      if (quoted != null && quoted.strip().length() >= MIN_QUOTED_CHARS && message.contains(quoted.strip())) {
+      if (repeats(message, cause)) {
         return false;
       }
     }
     return true;
+  }
+
+  /**
+   * Whether {@code message} repeats the text of {@code cause}: one long enough not to occur in it by
+   * chance. Also for a console that tells the cause after the message, so it does not tell it twice.
+   */
+  public static boolean repeats(String message, Throwable cause) {
+    String quoted = cause.getMessage();
+    return quoted != null && quoted.strip().length() >= MIN_QUOTED_CHARS && message.contains(quoted.strip());
   }
 
   /** {@code e} with fixed text for its code in place of its message, which goes to the log under {@code reference}. */
