@@ -3,7 +3,6 @@ package dev.quarry.api;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.console.ConsoleAssets;
-import dev.quarry.api.routes.Endpoint;
 import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.api.routes.IngestEndpoint;
 import dev.quarry.api.routes.JobUploadEndpoint;
@@ -31,7 +30,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -55,8 +53,6 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
   private final Limits limits;
   private final StrictJson json = new StrictJson();
   private final RequestGate gate;
-  /** The endpoints that take a body, by path: every one is a POST. Filled once, on initialisation. */
-  private final Map<String, Endpoint> posts = new ConcurrentHashMap<>();
 
   /**
    * @throws IllegalStateException when the configuration lacks corpora or an authenticator
@@ -95,25 +91,25 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
   @Override
   public void onInitialize(JavalinState state) {
     for (Route route : RetrievalRoutes.over(pluginConfig.corpora)) {
-      post(state, RetrievalRoutes.PREFIX + route.path(),
+      state.routes.post(RetrievalRoutes.PREFIX + route.path(),
           new RetrievalEndpoint(route, pluginConfig.authenticator, features, limits, gate, json));
     }
-    post(state, RetrievalRoutes.PREFIX + IngestEndpoint.PATH,
+    state.routes.post(RetrievalRoutes.PREFIX + IngestEndpoint.PATH,
         new IngestEndpoint(pluginConfig.corpora, pluginConfig.authenticator, features, limits, gate, json));
     IngestJobs jobs = features.contains(Feature.INGESTION_JOBS) ? pluginConfig.jobs : null;
     for (Route route : RetrievalRoutes.jobs(jobs, features.contains(Feature.OCR))) {
-      post(state, RetrievalRoutes.PREFIX + route.path(),
+      state.routes.post(RetrievalRoutes.PREFIX + route.path(),
           new RetrievalEndpoint(route, pluginConfig.authenticator, features, limits, gate, json));
     }
-    post(state, RetrievalRoutes.PREFIX + JobUploadEndpoint.UPLOAD_PATH,
+    state.routes.post(RetrievalRoutes.PREFIX + JobUploadEndpoint.UPLOAD_PATH,
         new JobUploadEndpoint(jobs, false, pluginConfig.authenticator, features, limits, json));
-    post(state, RetrievalRoutes.PREFIX + JobUploadEndpoint.SUBMIT_PATH,
+    state.routes.post(RetrievalRoutes.PREFIX + JobUploadEndpoint.SUBMIT_PATH,
         new JobUploadEndpoint(jobs, true, pluginConfig.authenticator, features, limits, json));
     if (pluginConfig.runs) {
-      post(state, RunsEndpoint.PATH, RunsEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
+      state.routes.post(RunsEndpoint.PATH, RunsEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
           features.contains(Feature.SCOPED_RETRIEVAL), limits, json));
       // The same runs spoken as AG-UI (docs/agui.md).
-      post(state, AguiEndpoint.PATH, AguiEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
+      state.routes.post(AguiEndpoint.PATH, AguiEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
           features.contains(Feature.SCOPED_RETRIEVAL), limits, json));
       state.routes.get(AguiCapabilities.PATH, new AguiCapabilities(pluginConfig.authenticator, limits, json));
     }
@@ -125,20 +121,6 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
         HandlerType.DELETE)) {
       state.routes.addHttpHandler(method, RetrievalRoutes.PREFIX + "*", this::notFound);
     }
-  }
-
-  private void post(JavalinState state, String path, Endpoint endpoint) {
-    posts.put(path, endpoint);
-    state.routes.post(path, endpoint);
-  }
-
-  /**
-   * The endpoint that answers {@code method} on {@code path}, among those of the plugin that read a
-   * body (all POST), or null: for a host that decides, before a body arrives, whether the request is
-   * refused without it ({@link Endpoint#refusesBeforeBody}).
-   */
-  public Endpoint bodyEndpoint(String method, String path) {
-    return "POST".equals(method) ? posts.get(path) : null;
   }
 
   @Override
@@ -171,7 +153,7 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     QuarryException e;
     try {
       ProtocolHeaders.checkRequestedVersion(ctx.header(ProtocolHeaders.VERSION_HEADER));
-      e = new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()
+      e = new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " '" + ctx.path() + "'"
           + "; retrieval endpoints are POST " + RetrievalRoutes.PREFIX + "...");
     } catch (QuarryException versionError) {
       e = versionError;

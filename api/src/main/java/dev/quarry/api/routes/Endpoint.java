@@ -57,10 +57,7 @@ public abstract class Endpoint implements Handler {
   @Override
   public final void handle(Context ctx) {
     try {
-      ProtocolHeaders.checkRequestedVersion(ctx.header(ProtocolHeaders.VERSION_HEADER));
-      Access access = Authentication.authenticate(ctx, authenticator);
-      checkFeature();
-      checkBeforeBody(ctx::header);
+      Access access = admit(ctx::header, ctx);
       try (Work work = prepare(ctx, access)) {
         if (gate == null) {
           work.run(ctx);
@@ -87,15 +84,35 @@ public abstract class Endpoint implements Handler {
    */
   public final boolean refusesBeforeBody(UnaryOperator<String> headers) {
     try {
-      ProtocolHeaders.checkRequestedVersion(headers.apply(ProtocolHeaders.VERSION_HEADER));
-      Authentication.authenticate(headers.apply("Authorization"), authenticator);
-      checkFeature();
-      checkBeforeBody(headers);
+      admit(headers, null);
       return false;
     } catch (RuntimeException refused) {
       // Typed refusals, and faults (an authenticator that fails) the handler answers 500 just as early.
       return true;
     }
+  }
+
+  /**
+   * The checks that need only the headers, in the contract's order: version, authentication, the
+   * endpoint's feature, {@link #checkBeforeBody}. The one list of them, so the checks made before the
+   * body arrives ({@link #refusesBeforeBody}) cannot drift from those {@link #handle} makes.
+   *
+   * <p>The caller is authenticated again in {@link #handle} after a host asked before the body: on
+   * the request's own thread, so a token revoked while the body arrived is refused and the host's
+   * authenticator sees the request it serves (the server notes the subject for its access log).
+   *
+   * @param ctx the request's context, which gets the {@code WWW-Authenticate} challenge of a 401, or
+   *     null before the request reaches its endpoint
+   * @return the caller's access
+   */
+  private Access admit(UnaryOperator<String> headers, Context ctx) {
+    ProtocolHeaders.checkRequestedVersion(headers.apply(ProtocolHeaders.VERSION_HEADER));
+    Access access = ctx == null
+        ? Authentication.authenticate(headers.apply("Authorization"), authenticator)
+        : Authentication.authenticate(ctx, authenticator);
+    checkFeature();
+    checkBeforeBody(headers);
+    return access;
   }
 
   private void checkFeature() {
@@ -121,7 +138,7 @@ public abstract class Endpoint implements Handler {
   }
 
   /**
-   * Reads the request (content type, size, the body) of a caller that passed the version,
+   * Reads the request (size, the body) of a caller that passed the version,
    * authentication and feature checks, and returns the work to do with it.
    *
    * @return the work, run once capacity is granted and closed in any case
@@ -129,11 +146,10 @@ public abstract class Endpoint implements Handler {
   protected abstract Work prepare(Context ctx, Access access) throws IOException;
 
   /**
-   * The request's body, after the content-type check (415) and within {@link
-   * Limit#MAX_REQUEST_BYTES} (413); a read that fails is the client's error ({@link ClientBody}).
+   * The request's body, within {@link Limit#MAX_REQUEST_BYTES} (413); a read that fails is the
+   * client's error ({@link ClientBody}). The content type was checked before ({@link #checkBeforeBody}).
    */
   protected final byte[] readBody(Context ctx) {
-    BodyReader.checkJsonContentType(ctx.header("Content-Type"));
     try {
       return BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(),
           limits.get(Limit.MAX_REQUEST_BYTES));

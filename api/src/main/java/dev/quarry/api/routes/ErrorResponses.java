@@ -11,6 +11,7 @@ import io.javalin.http.Context;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The one place where a failure becomes the wire's error envelope, as Javalin's exception mappers
@@ -109,6 +110,14 @@ public final class ErrorResponses {
           + "|\\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\\.[A-Z][A-Z0-9]*_[A-Z0-9_]+\\b"
           + "|\\b[A-Za-z0-9_$]+\\.java\\b"
           + "|[A-Za-z]@[0-9a-f]{5,}\\b");
+  /**
+   * Whether {@code text} names Java's or libraries' insides ({@link #writtenForClients} applies it to
+   * a message less its quoted values): one test of what a client must not read, for the tests too.
+   */
+  public static boolean namesInternals(String text) {
+    return INTERNALS.matcher(text).find();
+  }
+
   /** A value quoted in a message, as our messages quote what the client sent. */
   private static final Pattern QUOTED = Pattern.compile("'[^']*'");
   /** Shorter texts of a cause may occur in any message by chance. */
@@ -122,21 +131,32 @@ public final class ErrorResponses {
   static boolean writtenForClients(QuarryException e) {
     String message = e.getMessage();
     // A client's own values are quoted ('src/Main.java'): they may look like anything.
-    if (message == null || INTERNALS.matcher(QUOTED.matcher(message).replaceAll("''")).find()) {
+    if (message == null || namesInternals(QUOTED.matcher(message).replaceAll("''"))) {
       return false;
     }
     for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-      String quoted = cause.getMessage();
-      if (quoted != null && quoted.strip().length() >= MIN_QUOTED_CHARS && message.contains(quoted.strip())) {
+      if (repeats(message, cause)) {
         return false;
       }
     }
     return true;
   }
 
+  /**
+   * Whether {@code message} repeats the text of {@code cause}: one long enough not to occur in it by
+   * chance. Also for a console that tells the cause after the message, so it does not tell it twice.
+   */
+  public static boolean repeats(String message, Throwable cause) {
+    String quoted = cause.getMessage();
+    return quoted != null && quoted.strip().length() >= MIN_QUOTED_CHARS && message.contains(quoted.strip());
+  }
+
   /** {@code e} with fixed text for its code in place of its message, which goes to the log under {@code reference}. */
   private static QuarryException withFixedText(QuarryException e, String reference) {
-    LOG.error("{} {} answered with fixed text in place of: {}", e.code(), reference, e.getMessage(), e.getCause());
+    // A client's error is logged as a warning: a request cannot write ERROR lines at will.
+    Level level = HttpStatuses.of(e.code()) < 500 ? Level.WARN : Level.ERROR;
+    LOG.atLevel(level).setCause(e.getCause())
+        .log("{} {} answered with fixed text in place of: {}", e.code(), reference, e.getMessage());
     QuarryException answered = new QuarryException(e.code(), fixedText(e.code()) + " (reference " + reference + ")",
         e.field(), e.uncertain(), null);
     answered.setStackTrace(e.getStackTrace());

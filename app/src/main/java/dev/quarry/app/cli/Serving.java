@@ -1,5 +1,6 @@
 package dev.quarry.app.cli;
 
+import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.app.server.QuarryServer;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
@@ -35,8 +36,11 @@ final class Serving {
     try {
       server = start.get();
     } catch (QuarryException e) {
-      // The operator's console: the cause is told too (a client's answer would keep it for the log).
-      System.err.println("quarry: " + e.getMessage() + (e.getCause() == null ? "" : " (" + e.getCause().getMessage() + ")"));
+      // The operator's console: the cause is told too (a client's answer would keep it for the log),
+      // unless the message already tells it.
+      Throwable cause = e.getCause();
+      boolean told = cause == null || cause.getMessage() == null || ErrorResponses.repeats(e.getMessage(), cause);
+      System.err.println("quarry: " + e.getMessage() + (told ? "" : " (" + cause.getMessage() + ")"));
       afterStop.run();
       // No client request exists yet: an invalid one is a setting of this server that what it opens
       // refuses (a cluster deployment recorded with another retainedRevisions): a config error.

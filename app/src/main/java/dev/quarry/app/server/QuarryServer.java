@@ -32,6 +32,10 @@ import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchCaches;
 import dev.quarry.extractors.Extractors;
 import io.javalin.Javalin;
+import io.javalin.config.JavalinState;
+import io.javalin.http.HandlerType;
+import io.javalin.router.InternalRouter;
+import io.javalin.router.ParsedEndpoint;
 import io.javalin.http.Context;
 import jakarta.servlet.DispatcherType;
 import java.nio.file.Path;
@@ -191,6 +195,8 @@ public final class QuarryServer implements AutoCloseable {
         config.backupDirectory() == null || dataDir == null ? null : new Backups(corpora,
             dataDir, config.backupDirectory(), ServerVersion.VERSION, Clock.systemUTC()));
     Javalin app = Javalin.create(c -> {
+      // The route table every request is routed by; asked again for each request before its body.
+      JavalinState routes = c.unsafe;
       c.startup.showJavalinBanner = false;
       // A bounded number of threads. Jetty needs its task queue unbounded (it queues its own
       // work there); the bound on requests is the plugin's capacity gate, which answers 429.
@@ -200,7 +206,7 @@ public final class QuarryServer implements AutoCloseable {
         // Bodies arrive before a thread or a place in the gate is given to them (BodyPrefetch).
         server.insertHandler(new BodyPrefetch(config.limits().get(Limit.MAX_REQUEST_BYTES),
             BodyPrefetch.MIN_BYTES_PER_SECOND, prefetchBudget(config), edge,
-            request -> answeredWithoutBody(request, plugin, backup)));
+            request -> answeredWithoutBody(request, routes.internalRouter)));
         // Outermost, so every answer (refusals before routing included) carries its request id.
         server.insertHandler(new RequestIds(metrics));
         server.setRequestLog(new AccessLog(metrics));
@@ -261,12 +267,12 @@ public final class QuarryServer implements AutoCloseable {
       });
       c.routes.error(404, ctx -> {
         if (!Responses.answered(ctx)) {
-          fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()), mapper);
+          fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " '" + ctx.path() + "'"), mapper);
         }
       });
       c.routes.error(405, ctx -> {
         if (!Responses.answered(ctx)) {
-          fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " " + ctx.path()), mapper);
+          fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " '" + ctx.path() + "'"), mapper);
         }
       });
       c.routes.error(500, ctx -> {
@@ -296,18 +302,17 @@ public final class QuarryServer implements AutoCloseable {
   /**
    * Whether {@code request} is answered without its body: sent where no endpoint reads one (an
    * unknown route, 404, or a route that reads none), or refused by its endpoint's checks before the
-   * body (version, authentication, feature, content type).
+   * body (version, authentication, feature, content type). The endpoint is the one Javalin routes the
+   * request to, found in the same route table by the same rules (a trailing slash included); every
+   * endpoint that reads a body answers POST.
    */
-  private static boolean answeredWithoutBody(Request request, QuarryPlugin plugin,
-      BackupEndpoint backup) {
-    String path = Request.getPathInContext(request);
-    if (path.length() > 1 && path.endsWith("/")) {
-      path = path.substring(0, path.length() - 1); // routed as without it
+  private static boolean answeredWithoutBody(Request request, InternalRouter router) {
+    if (!"POST".equals(request.getMethod())) {
+      return true;
     }
-    String method = request.getMethod();
-    Endpoint endpoint = "POST".equals(method) && BackupEndpoint.PATH.equals(path)
-        ? backup : plugin.bodyEndpoint(method, path);
-    return endpoint == null || endpoint.refusesBeforeBody(name -> request.getHeaders().get(name));
+    ParsedEndpoint route = router.findFirstHttpHandlerEntry(HandlerType.POST, Request.getPathInContext(request));
+    return route == null || !(route.endpoint.handler instanceof Endpoint endpoint)
+        || endpoint.refusesBeforeBody(name -> request.getHeaders().get(name));
   }
 
   /** The server's own paths, each its own endpoint label in the metrics. */

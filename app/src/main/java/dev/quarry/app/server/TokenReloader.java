@@ -1,7 +1,6 @@
 package dev.quarry.app.server;
 
 import dev.quarry.api.Authenticator;
-import dev.quarry.corpora.FileErrors;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.engine.Sha256;
 import java.io.IOException;
@@ -63,7 +62,7 @@ public final class TokenReloader implements Authenticator, AutoCloseable {
     if (pollMillis < 0) {
       throw new IllegalArgumentException("pollMillis must not be negative; got " + pollMillis);
     }
-    byte[] bytes = readBytes(file);
+    byte[] bytes = TokensFile.readBytes(file);
     TokenAuthenticator initial = TokensFile.read(file);
     return new TokenReloader(file, initial, digest(bytes), pollMillis);
   }
@@ -86,7 +85,7 @@ public final class TokenReloader implements Authenticator, AutoCloseable {
   public synchronized boolean reload() {
     byte[] bytes;
     try {
-      bytes = readBytes(file);
+      bytes = TokensFile.readBytes(file);
     } catch (IllegalArgumentException e) {
       LOG.error("{}; the tokens in force stay", e.getMessage());
       return false;
@@ -127,14 +126,6 @@ public final class TokenReloader implements Authenticator, AutoCloseable {
     current.set(next);
     LOG.info("tokens file {} reloaded: {} tokens in force", file, next.size());
     return true;
-  }
-
-  private static byte[] readBytes(Path file) {
-    try {
-      return Files.readAllBytes(file);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the tokens file " + file + ": " + FileErrors.whyUnreadable(file, e), e);
-    }
   }
 
   private static byte[] digest(byte[] bytes) {

@@ -54,17 +54,25 @@ public final class TokensFile {
    * @throws IllegalArgumentException naming the file and the offending entry when it is malformed
    */
   public static TokenAuthenticator read(Path file) {
-    byte[] bytes;
-    try {
-      bytes = Files.readAllBytes(file);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the tokens file " + file + ": " + FileErrors.whyUnreadable(file, e), e);
-    }
+    byte[] bytes = readBytes(file);
     warnIfShared(file);
     try {
       return parse(bytes);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("tokens file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The bytes of the tokens file {@code file}, at start-up and at each reload.
+   *
+   * @throws IllegalArgumentException naming the file and why it cannot be read
+   */
+  static byte[] readBytes(Path file) {
+    try {
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the tokens file " + file + ": " + FileErrors.whyUnreadable(file, e), e);
     }
   }
 

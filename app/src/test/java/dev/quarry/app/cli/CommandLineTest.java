@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quarry.api.TestTokens;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import com.sun.net.httpserver.HttpServer;
@@ -13,8 +14,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The command line as a person meets it: help, one-line mistakes, readable search results, progress. */
 class CommandLineTest {
@@ -68,6 +71,31 @@ class CommandLineTest {
     }
     IngestCommandTest.Run typo = IngestCommandTest.quarry("corpora", "--tokn", "t");
     assertTrue(typo.err().contains("--token"), "a likely spelling is suggested: " + typo);
+  }
+
+  @Test
+  void serve_onAPortInUse_tellsTheCauseOnce(@TempDir Path dir) throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      int port = taken.getLocalPort();
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      PrintStream stderr = System.err;
+      IngestCommandTest.Run run;
+      System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+      try {
+        run = IngestCommandTest.quarry("serve", "--data", dir.resolve("data").toString(), "--tokens",
+            TestTokens.write(dir).toString(), "--port", Integer.toString(port), "--tokens-check-seconds", "0");
+      } finally {
+        System.setErr(stderr);
+      }
+      String err = bytes.toString(StandardCharsets.UTF_8);
+      assertEquals(1, run.exitCode(), () -> run + err);
+      String prefix = "quarry: cannot listen on 127.0.0.1:" + port + ": ";
+      String line = err.lines().filter(l -> l.startsWith(prefix)).findFirst()
+          .orElseThrow(() -> new AssertionError("no line starting " + prefix + " in " + err));
+      String cause = line.substring(prefix.length());
+      String head = cause.substring(0, Math.min(20, cause.length()));
+      assertEquals(-1, cause.indexOf(head, 1), () -> "the cause is told twice: " + line);
+    }
   }
 
   @Test
