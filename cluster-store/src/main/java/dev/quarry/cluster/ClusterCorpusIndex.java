@@ -220,10 +220,6 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   @Override
   public long revision() {
-    return http.within(this::revisionWithin);
-  }
-
-  private long revisionWithin() {
     checkOpen();
     CallHead call = callHead.get();
     if (call != null) {
@@ -274,10 +270,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     checkOpen();
     CallHead call = callHead.get();
     if (call != null) {
-      http.within(() -> {
-        call.confirm(); // never a write to a corpus that is gone
-        return null;
-      });
+      call.confirm(); // never a write to a corpus that is gone
       callHead.remove(); // a read after this mutation must see it
     }
     List<SourcePreparation.Prepared> prepared = new ArrayList<>();
@@ -377,10 +370,6 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   @Override
   public SearchResult search(SearchRequest request) {
-    return http.within(() -> searchWithin(request));
-  }
-
-  private SearchResult searchWithin(SearchRequest request) {
     checkOpen();
     long start = System.nanoTime();
     if (request.mode() != null && request.mode() != SearchRequest.Mode.LEXICAL) {
@@ -644,10 +633,6 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   @Override
   public Optional<SourceState> readSource(String source) {
-    return http.within(() -> readSourceWithin(source));
-  }
-
-  private Optional<SourceState> readSourceWithin(String source) {
     checkOpen();
     long p = revision();
     ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
@@ -668,10 +653,6 @@ final class ClusterCorpusIndex implements CorpusIndex {
    */
   @Override
   public Optional<SourceChunks> readChunks(String source, Long revision, int after, int limit) {
-    return http.within(() -> readChunksWithin(source, revision, after, limit));
-  }
-
-  private Optional<SourceChunks> readChunksWithin(String source, Long revision, int after, int limit) {
     checkOpen();
     if (limit < 1) {
       throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
@@ -724,10 +705,6 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   @Override
   public SourcePage listSources(String prefix, String cursor, int limit, Predicate<String> visibleOrNull) {
-    return http.within(() -> listSourcesWithin(prefix, cursor, limit, visibleOrNull));
-  }
-
-  private SourcePage listSourcesWithin(String prefix, String cursor, int limit, Predicate<String> visibleOrNull) {
     checkOpen();
     Predicate<String> visible = visibleOrNull == null ? s -> true : visibleOrNull;
     if (limit < 1) {
@@ -774,10 +751,6 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   @Override
   public long countSources(Predicate<String> visible) {
-    return http.within(() -> countSourcesWithin(visible));
-  }
-
-  private long countSourcesWithin(Predicate<String> visible) {
     if (visible == null) {
       ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
       ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
@@ -799,10 +772,6 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   @Override
   public HistoryPage history(long after, int limit, Predicate<String> visibleOrNull) {
-    return http.within(() -> historyWithin(after, limit, visibleOrNull));
-  }
-
-  private HistoryPage historyWithin(long after, int limit, Predicate<String> visibleOrNull) {
     checkOpen();
     Predicate<String> visible = visibleOrNull == null ? s -> true : visibleOrNull;
     if (limit < 1) {
@@ -854,18 +823,14 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   @Override
   public Optional<StoredOutcome> findIdempotent(String subject, String key) {
-    return http.within(() -> findIdempotentWithin(subject, key));
-  }
-
-  private Optional<StoredOutcome> findIdempotentWithin(String subject, String key) {
     checkOpen();
     ClusterHttp.Answer a = http.get("/" + index + "/_doc/" + ClusterWriter.idempotencyId(subject, key));
     if (a.status() == 404) {
       return Optional.empty();
     }
     JsonNode s = a.require("reading an idempotency record").body().path("_source");
-    CorpusHead head = CorpusHead.read(http, index);
-    if (s.path("added").asLong() > head.published()) {
+    // The call's own read of the head when nothing read it yet (the call checks it anyway).
+    if (s.path("added").asLong() > revision()) {
       return Optional.empty(); // written by an unpublished revision: it never happened
     }
     Instant at = Instant.parse(s.path("at").asText());

@@ -33,7 +33,10 @@ import javax.net.ssl.SSLContext;
  * this thread does ({@link #within}: a search with its head read and facets, a read, a listing, a
  * change's own writes), so that all of its cluster requests, every attempt on every node, share the
  * configured timeout; else one timeout for this request with all its attempts. Each attempt waits
- * only for the time that remains.
+ * for its share of the time that remains: that time divided among the nodes not yet tried in this
+ * round over them (never less than {@link #MIN_ATTEMPT}, unless less remains), so that a node that
+ * hangs (a long GC pause, a stopped process) costs a share and the next node is still tried in time.
+ * A node that gave no answer is no longer the one tried first.
  *
  * <p>A failure is UNAVAILABLE with fixed text for the client, naming what Quarry was doing; what the
  * cluster said (its error type and reason, which name indexes, nodes and ports) is the exception's
@@ -45,7 +48,10 @@ final class ClusterHttp {
   private final List<URI> nodes;
   private final HttpClient client;
   private final Duration timeout;
-  /** The node that answered last: tried first next time. */
+  /** The shortest wait for one attempt, when more time than that remains. */
+  static final Duration MIN_ATTEMPT = Duration.ofSeconds(1);
+
+  /** The node that answered last (or the one after a node that did not): tried first next time. */
   private final AtomicInteger preferred = new AtomicInteger();
 
   /** The {@code Authorization} header sent with every request; null for none. */
@@ -196,7 +202,7 @@ final class ClusterHttp {
       }
       int n = (start + attempt) % nodes.size();
       URI uri = nodes.get(n).resolve(path);
-      HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofNanos(remaining))
+      HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofNanos(attemptNanos(remaining, attempt)))
           .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
       if (contentType != null) {
         b.header("Content-Type", contentType);
@@ -218,7 +224,10 @@ final class ClusterHttp {
         return new Answer(r.statusCode(), json, mayHaveLanded);
       } catch (IOException e) {
         last = e;
+        // A timeout included: the request may have reached the node, which may still apply it.
         mayHaveLanded |= mayHaveLanded(e);
+        // The next request starts on the next node, unless another request found one that answers.
+        preferred.compareAndSet(n, (n + 1) % nodes.size());
         pause(attempt, deadline);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -229,6 +238,16 @@ final class ClusterHttp {
         + timeout.toSeconds() + " s" : "no OpenSearch node answered";
     throw new QuarryException(ErrorCode.UNAVAILABLE, "the OpenSearch cluster could not be reached in time; try again",
         new ClusterFault(why + ": " + method + " " + path + (last == null ? "" : ": " + last), last));
+  }
+
+  /**
+   * How long attempt {@code attempt} may wait, {@code remaining} nanoseconds before the deadline: an
+   * even share among the nodes this round over them has not tried yet (the last one gets all that
+   * remains), at least {@link #MIN_ATTEMPT} when that much remains.
+   */
+  private long attemptNanos(long remaining, int attempt) {
+    int untried = nodes.size() - attempt % nodes.size();
+    return Math.max(remaining / untried, Math.min(remaining, MIN_ATTEMPT.toNanos()));
   }
 
   /**

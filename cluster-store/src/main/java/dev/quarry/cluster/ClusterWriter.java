@@ -321,16 +321,16 @@ final class ClusterWriter {
    */
   private boolean unansweredPublicationApplied(CorpusHead marked, long r, String batch, QuarryException cause) {
     // A budget of its own: the unanswered publication may have used up the batch's.
-    return ClusterHttp.bound(ClusterHttp.Deadline.after(http.timeout()),
-        () -> decideUnansweredPublication(marked, r, batch, cause));
+    ClusterHttp.Deadline budget = ClusterHttp.Deadline.after(http.timeout());
+    return ClusterHttp.bound(budget, () -> decideUnansweredPublication(budget, marked, r, batch, cause));
   }
 
-  private boolean decideUnansweredPublication(CorpusHead marked, long r, String batch, QuarryException cause) {
-    long deadline = System.nanoTime() + http.timeout().toNanos();
+  private boolean decideUnansweredPublication(ClusterHttp.Deadline budget, CorpusHead marked, long r, String batch,
+      QuarryException cause) {
     QuarryException last = cause;
     for (int round = 0; ; round++) {
       if (round > 0) {
-        if (System.nanoTime() - deadline >= 0) {
+        if (budget.remainingNanos() <= 0) {
           throw notConfirmed(last);
         }
         pauseBeforeReading(last);

@@ -161,9 +161,9 @@ public final class OpenSearchCorpusStore implements CorpusStore {
     return settings.indexPrefix() + "-corpus-" + info.corpusId();
   }
 
-  // Each operation of the store, and of a corpus's index (ClusterCorpusIndex), is one unit of
-  // cluster work: its requests share one deadline of requestTimeout (ClusterHttp#within), whatever
-  // they meet (nodes down, nodes hanging).
+  // Each operation of the store (a call of withCorpus with all it does to the corpus's index, or
+  // one of the registry's) is one unit of cluster work: its requests share one deadline of
+  // requestTimeout (ClusterHttp#within), whatever they meet (nodes down, nodes hanging).
 
   @Override
   public CorpusInfo create(String name, CorpusSettings corpusSettings) {
@@ -316,9 +316,18 @@ public final class OpenSearchCorpusStore implements CorpusStore {
    * {@code work} answered is dropped (it could only read: a mutation confirms the head first), the
    * entry is dropped and read again from the registry, and the call answers as the corpus the name
    * holds now.
+   *
+   * <p>The call is one operation with one deadline ({@link ClusterHttp#within}): its registry read,
+   * its head reads and everything {@code work} sends from this thread share one request timeout. A
+   * mutation's own writes count theirs from when its turn comes, on the corpus's writer thread.
+   * (An index used outside this call, as some tests do, sends each request under a timeout of its own.)
    */
   @Override
   public <T> T withCorpus(String name, Function<CorpusIndex, T> work) {
+    return http.within(() -> withCorpusWithin(name, work));
+  }
+
+  private <T> T withCorpusWithin(String name, Function<CorpusIndex, T> work) {
     ClusterCorpusIndex cached = open.get(name);
     if (cached != null && cached.acquire()) {
       CallHead call = new CallHead(() -> CorpusHead.find(http, cached.indexName()));

@@ -15,7 +15,9 @@ import java.util.Objects;
  * @param replicas replicas of each shard (1 or more keeps a corpus readable and writable when a node is lost)
  * @param leaseTtl how long a front's writer lease on a corpus lasts without renewal; another front
  *     takes the corpus over only after it expired
- * @param requestTimeout the longest one HTTP request to the cluster may take
+ * @param requestTimeout the longest the cluster work of one store operation (a search, a read, a
+ *     change; every cluster request it sends, every attempt on every node) may take; an attempt on
+ *     one node gets a share of it, so that a node that hangs leaves time for the others
  * @param security the credentials sent to the cluster and the certificate authorities trusted for
  *     its {@code https} nodes ({@link ClusterSecurity#NONE}: none, the JDK's)
  *

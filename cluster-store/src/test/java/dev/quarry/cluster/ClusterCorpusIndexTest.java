@@ -17,6 +17,7 @@ import dev.quarry.engine.Receipt;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,6 +49,40 @@ class ClusterCorpusIndexTest {
 
   List<Hit> search(String corpus, String q, Long revision) {
     return store.withCorpus(corpus, ix -> ix.search(new SearchRequest(q, SourceScope.ALL, List.of(), 10, revision, null, true)).hits());
+  }
+
+  /**
+   * One call of withCorpus is one operation with one deadline: its head read and every request
+   * of its work share one request timeout (a read after the time went is refused, not given a
+   * timeout of its own); the next call has its own.
+   */
+  @Test
+  void oneCallOfTheStore_sharesOneDeadline() {
+    Duration timeout = Duration.ofSeconds(2);
+    OpenSearchCorpusStore quick = new OpenSearchCorpusStore(new OpenSearchSettings(settings.urls(),
+        TestIndexes.prefix("deadline"), 1, 0, settings.leaseTtl(), timeout), EngineConfig.builder().build());
+    try {
+      quick.create("docs", CorpusSettings.DEFAULT);
+      assertEquals(1, quick.withCorpus("docs", ix -> ix.apply(Mutation.of(doc("a", null, "words"), "t"))).revision());
+      QuarryException late = assertThrows(QuarryException.class, () -> quick.withCorpus("docs", ix -> {
+        long revision = ix.revision();
+        sleep(timeout.plusMillis(200));
+        return ix.readSource("a").map(s -> revision);
+      }));
+      assertEquals(ErrorCode.UNAVAILABLE, late.code(), late.getMessage());
+      assertTrue(quick.withCorpus("docs", ix -> ix.readSource("a")).isPresent(), "the next call has a deadline of its own");
+    } finally {
+      quick.delete("docs");
+      quick.close();
+    }
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d);
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test

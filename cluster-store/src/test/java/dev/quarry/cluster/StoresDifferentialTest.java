@@ -119,12 +119,12 @@ class StoresDifferentialTest {
     assertEquals(exact, cluster.scoresExactly(), "the test node has the quarry-scoring plugin");
     CorpusInfo info = cluster.create("diff", settings);
     try (CorpusIndex embedded = CorpusIndex.open(dir.resolve("index"), info, config)) {
-      cluster.withCorpus("diff", remote -> {
-        // Versions go as soon as their revisions expire, between the writes.
-        ((ClusterCorpusIndex) remote).reclaimSettle(Duration.ZERO);
-        run(random, embedded, remote, steps, deletes, sources, exact);
-        return null;
-      });
+      // Held across the whole run, longer than one operation's deadline: outside withCorpus, so
+      // each of its requests has a timeout of its own.
+      ClusterCorpusIndex remote = cluster.withCorpus("diff", ix -> (ClusterCorpusIndex) ix);
+      // Versions go as soon as their revisions expire, between the writes.
+      remote.reclaimSettle(Duration.ZERO);
+      run(random, embedded, remote, steps, deletes, sources, exact);
     } finally {
       cluster.delete("diff");
       cluster.close();

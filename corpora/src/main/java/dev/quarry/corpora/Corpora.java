@@ -139,6 +139,15 @@ public interface Corpora extends Closeable {
   CorpusBackup backupCorpus(Access access, String corpus, Path targetDataDir);
 
   /**
+   * Whether {@link #backupCorpus} copies corpora: true for corpora in the data folder, false for a
+   * store that keeps them elsewhere (a cluster, backed up by its own snapshots), whose backups are
+   * refused before any work (BACKUP_UNAVAILABLE).
+   */
+  default boolean backsUp() {
+    return false;
+  }
+
+  /**
    * Expert: the corpora open in memory now and what their published revisions occupy, for a
    * server's metrics (no grant is asked: nothing names a corpus); empty when the store cannot tell
    * cheaply (corpora on a cluster). Opens no corpus and lists no folder.

@@ -69,12 +69,20 @@ public interface CorpusStore extends Closeable {
   /**
    * Copies corpus {@code name}, consistent at one revision while writes go on, into the data folder
    * {@code targetDataDir} (in this store's layout, so that a store opened there holds it with the
-   * same corpusId). CORPUS_NOT_FOUND when absent; UNAVAILABLE when the copy fails or this store
-   * cannot back up.
+   * same corpusId). CORPUS_NOT_FOUND when absent; UNAVAILABLE when the copy fails;
+   * BACKUP_UNAVAILABLE (not retryable) when this store cannot back up ({@link #backsUp}).
    */
   default CorpusBackup backup(String name, Path targetDataDir) {
-    throw new QuarryException(ErrorCode.UNAVAILABLE,
-        "this corpus store does not support backups");
+    throw new QuarryException(ErrorCode.BACKUP_UNAVAILABLE, "this server's corpus store does not support backups");
+  }
+
+  /**
+   * Whether {@link #backup} copies corpora (a store that keeps them elsewhere, such as a cluster,
+   * does not): asked before a backup does any work, so that one is refused before it writes
+   * anything, even with no corpus to copy.
+   */
+  default boolean backsUp() {
+    return false;
   }
 
   /** Whether searches answer with the embedded store's exact scores ({@link dev.quarry.corpora.Corpora#scoresExactly}). */

@@ -89,6 +89,11 @@ final class LocalCorpora implements Corpora {
   }
 
   @Override
+  public boolean backsUp() {
+    return store.backsUp();
+  }
+
+  @Override
   public boolean scoresExactly() {
     return store.scoresExactly();
   }

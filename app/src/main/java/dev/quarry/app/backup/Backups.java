@@ -89,7 +89,8 @@ public final class Backups {
    * @param only the corpora to back up (1 to {@code maxCorpora} distinct names), or null for all
    * @throws QuarryException INVALID_REQUEST; FORBIDDEN; CORPUS_NOT_FOUND (a named corpus does not
    *     exist, or was deleted while the backup ran); BACKUP_EXISTS; CAPACITY while another backup
-   *     runs; UNAVAILABLE when writing fails (nothing is left behind)
+   *     runs; UNAVAILABLE when writing fails (nothing is left behind); BACKUP_UNAVAILABLE, before
+   *     any work, when the corpora are kept where backups do not copy them (a cluster)
    */
   public BackupManifest create(Access access, String name, List<String> only) {
     if (!NAME.matcher(name).matches()) {
@@ -98,6 +99,12 @@ public final class Backups {
     }
     List<String> named = only == null ? null : checkCorpusNames(only);
     AccessPolicy.requireCorpus(access, "*", EnumSet.of(Scope.MANAGE));
+    if (!corpora.backsUp()) {
+      // Before any work: with no corpus to copy, a backup would otherwise "succeed" holding none.
+      throw new QuarryException(ErrorCode.BACKUP_UNAVAILABLE, "this server keeps its corpora on an OpenSearch cluster,"
+          + " which Quarry backups do not copy: back them up with the cluster's own snapshots (see docs/scale-out.md,"
+          + " Backups)");
+    }
     if (named != null) {
       for (String corpus : named) {
         corpora.readCorpus(access, corpus); // CORPUS_NOT_FOUND before anything is written

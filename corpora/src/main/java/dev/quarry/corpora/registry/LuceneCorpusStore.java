@@ -295,6 +295,11 @@ public final class LuceneCorpusStore implements CorpusStore {
   }
 
   @Override
+  public boolean backsUp() {
+    return true;
+  }
+
+  @Override
   public CorpusBackup backup(String name, Path targetDataDir) {
     return withCorpus(name, index -> {
       Path dir = targetDataDir.resolve(CORPORA).resolve(name);
