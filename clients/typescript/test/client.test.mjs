@@ -2,8 +2,11 @@
 // searches, sources, jobs, runs, and every kind of failure as a typed QuarryError.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { QuarryClient, QuarryError } from '../dist/index.js';
 import { REPO, startServer } from './server.mjs';
 
@@ -222,4 +225,33 @@ test('what the client sends is strict: null is refused before anything is sent',
   assert.equal(sent, 1);
   // A field the document does not name reaches the server, which refuses it by name.
   await refused(counting.search({ corpus: 'handbook', query: 'x', topk: 3 }), { code: 'INVALID_REQUEST', field: 'topk' });
+});
+
+test('the example of docs/client.md type-checks with tsc --strict and runs as written', async () => {
+  const doc = readFileSync(join(REPO, 'docs/client.md'), 'utf8');
+  const example = /^## TypeScript$[\s\S]*?^```ts\n([\s\S]*?)^```$/m.exec(doc)?.[1];
+  assert.ok(example, 'docs/client.md has a TypeScript example');
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-ts-example-'));
+  try {
+    // An application that installed the package: node_modules/@quarry/client is this folder.
+    mkdirSync(join(dir, 'node_modules', '@quarry'), { recursive: true });
+    symlinkSync(join(REPO, 'clients/typescript'), join(dir, 'node_modules', '@quarry', 'client'), 'dir');
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+    writeFileSync(join(dir, 'example.ts'), example);
+    writeFileSync(join(dir, 'example.mjs'), example);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true,
+      target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022'], types: ['node'],
+      typeRoots: [join(REPO, 'clients/typescript/node_modules/@types')] }, include: ['example.ts'] }));
+    const run = promisify(execFile);
+    await run(join(REPO, 'clients/typescript/node_modules/.bin/tsc'), ['-p', dir]).catch((e) => assert.fail(`tsc: ${e.stdout}${e.stderr}`));
+    const { stdout } = await run(process.execPath, [join(dir, 'example.mjs')],
+      { cwd: REPO, env: { ...process.env, QUARRY_URL: server.url, QUARRY_TOKEN: ADMIN } });
+    assert.match(stdout, /^created ts-example \(/m);
+    assert.match(stdout, /^handbook\.pdf: 3 pages read by pdfbox, revision 2$/m);
+    assert.match(stdout, /^[0-9.]+ policies\/leave\.md#0: Parental leave is twenty weeks\./m);
+    assert.match(stdout, /^at revision 2: policies\/leave\.md$/m);
+    assert.match(stdout, /^refused: 400 INVALID_REQUEST at topK \(request [A-Za-z0-9._-]+\)$/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
