@@ -33,9 +33,10 @@ export interface WaitOptions extends CallOptions {
  * A client of one Quarry server with one token. Each method is named after the operationId of its
  * endpoint in the server's OpenAPI document, takes that endpoint's request body and answers its
  * response body, as the document's types say. Answers are read tolerantly (fields this client does
- * not know pass through untouched); requests are written strictly (a `null` or `undefined` inside an
- * array is refused before anything is sent, an `undefined` field is left out). A refusal or failure
- * is a {@link QuarryError}. One instance may serve any number of concurrent calls.
+ * not know pass through untouched); requests are written strictly (a `null` anywhere, or an
+ * `undefined` inside a list, is a TypeError before anything is sent; an `undefined` field is left
+ * out). A refusal or failure is a {@link QuarryError}. One instance may serve any number of
+ * concurrent calls.
  */
 export declare class QuarryClient {
     #private;

@@ -55,9 +55,10 @@ type Body = { json: unknown } | { form: FormData };
  * A client of one Quarry server with one token. Each method is named after the operationId of its
  * endpoint in the server's OpenAPI document, takes that endpoint's request body and answers its
  * response body, as the document's types say. Answers are read tolerantly (fields this client does
- * not know pass through untouched); requests are written strictly (a `null` or `undefined` inside an
- * array is refused before anything is sent, an `undefined` field is left out). A refusal or failure
- * is a {@link QuarryError}. One instance may serve any number of concurrent calls.
+ * not know pass through untouched); requests are written strictly (a `null` anywhere, or an
+ * `undefined` inside a list, is a TypeError before anything is sent; an `undefined` field is left
+ * out). A refusal or failure is a {@link QuarryError}. One instance may serve any number of
+ * concurrent calls.
  */
 export class QuarryClient {
   readonly #base: string;
@@ -223,7 +224,12 @@ export class QuarryClient {
       if (res.body === null || !(res.headers.get('Content-Type') ?? '').startsWith('text/event-stream')) {
         throw new QuarryError('a streamed run was not answered with text/event-stream', { code: 'INVALID_RESPONSE', status: res.status, requestId });
       }
-      yield* runEvents(res.body, requestId);
+      try {
+        yield* runEvents(res.body, requestId);
+      } catch (e) {
+        // A connection lost while the events arrive is a transport failure like any other.
+        throw e instanceof QuarryError ? e : this.#lost(e, POST_PATHS.run, false, options?.signal, requestId);
+      }
     } finally {
       controller.abort(); // the run ends with the loop: closing the connection cancels it
     }
@@ -275,10 +281,7 @@ export class QuarryClient {
       if (Date.now() + interval > deadline) {
         throw new QuarryError(`job ${job} is still ${page.job.state} after ${options.timeoutMs} ms`, { code: 'TIMEOUT', status: 0, retryable: true });
       }
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, interval);
-        options.signal?.addEventListener('abort', () => { clearTimeout(timer); reject(options.signal?.reason); }, { once: true });
-      });
+      await pause(interval, options.signal);
     }
   }
 
@@ -386,6 +389,22 @@ function checked(value: unknown, path = '$'): unknown {
     throw new TypeError(`${path} is ${value}, which JSON cannot carry`);
   }
   return value;
+}
+
+/** Waits `ms`, or rejects with the signal's reason once it aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  signal?.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', aborted, { once: true });
+  });
 }
 
 function jsonPart(request: unknown): Blob {

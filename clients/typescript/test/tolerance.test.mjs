@@ -1,6 +1,7 @@
 // Tolerant reader: a loopback proxy in front of a real `quarry serve` adds fields the client has
 // never heard of to every JSON answer (and, on request, another wire version or a broken body),
-// and the client reads through them. Also: no server at all is a typed TRANSPORT failure.
+// and the client reads through them. Also: no server at all is a typed TRANSPORT failure, and a
+// loopback server writing broken run streams (which a real server never does) meets the event rules.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -121,4 +122,49 @@ test('a timeout is TIMEOUT; the caller\'s own abort rejects with its reason', as
     silent.closeAllConnections();
     await new Promise((resolve) => silent.close(resolve));
   }
+});
+
+/** A loopback server answering POST /v1/runs with these SSE frames, then cutting or ending the stream. */
+async function streaming(frames, { cut = false } = {}) {
+  const fake = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'agenticdriver-version': '1.0' });
+    for (const f of frames) res.write(typeof f === 'string' ? f : `id: ${f.sequence}\ndata: ${JSON.stringify(f)}\n\n`);
+    if (cut) res.socket.destroy(); else res.end();
+  });
+  await new Promise((resolve) => fake.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${fake.address().port}`, close: () => new Promise((resolve) => fake.close(resolve)) };
+}
+
+const at = '2026-12-05T12:00:00.000Z';
+const started = { type: 'run.started', runId: 'r1', sequence: 1, timestamp: at, provider: 'retrieval' };
+const completed = (sequence) => ({ type: 'run.completed', runId: 'r1', sequence, timestamp: at,
+  result: { corpus: 'c', corpusId: 'i', revision: 0, passages: [] } });
+
+async function streamed(frames, options) {
+  const fake = await streaming(frames, options);
+  try {
+    const events = [];
+    const quarry = new QuarryClient({ url: fake.url, token: ADMIN });
+    for await (const e of quarry.streamRun({ provider: 'retrieval', input: 'q', retrieval: { corpus: 'c' } })) events.push(e.type);
+    return events;
+  } finally {
+    await fake.close();
+  }
+}
+
+const failsWith = (code, message) => (e) => e instanceof QuarryError && e.code === code && message.test(e.message);
+
+test('a run stream is held to the event rules', async () => {
+  assert.deepEqual(await streamed([': heartbeat\n\n', started, { type: 'run.future', optional: true, runId: 'r1', sequence: 2, timestamp: at },
+    completed(3)]), ['run.started', 'run.completed'], 'heartbeats and an optional unknown event are skipped');
+  await assert.rejects(streamed([started]), failsWith('INVALID_STREAM', /without its terminal event/));
+  await assert.rejects(streamed([started, completed(3)]), failsWith('INVALID_STREAM', /event 3 arrived where 2 was due/));
+  await assert.rejects(streamed([completed(1)]), failsWith('INVALID_STREAM', /not run.started/));
+  await assert.rejects(streamed([started, { ...completed(2), runId: 'r2' }]), failsWith('INVALID_STREAM', /another run/));
+  await assert.rejects(streamed([started, completed(2), { ...completed(3) }]), failsWith('INVALID_STREAM', /followed the terminal/));
+  await assert.rejects(streamed([started, { type: 'run.future', runId: 'r1', sequence: 2, timestamp: at }]),
+    failsWith('UNSUPPORTED_EVENT', /run\.future/));
+  await assert.rejects(streamed([started, 'data: {not json\n\n']), failsWith('INVALID_STREAM', /not JSON/));
+  await assert.rejects(streamed([started], { cut: true }), failsWith('TRANSPORT', /./));
 });
