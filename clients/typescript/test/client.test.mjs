@@ -174,6 +174,9 @@ test('a run, blocking and streamed', async () => {
   await quarry.indexSource({ corpus: 'runs', source: 'leave.md', text: 'Parental leave is twenty weeks.' });
   const answer = await quarry.run({ provider: 'retrieval', input: 'parental leave', retrieval: { corpus: 'runs', topK: 1 } });
   assert.equal(answer.result.passages[0].source, 'leave.md');
+  const lost = await refused(quarry.run({ provider: 'retrieval', input: 'x', retrieval: { corpus: 'no-such-corpus' } }),
+    { code: 'CORPUS_NOT_FOUND' });
+  assert.match(lost.runId, /./, 'a run that started and failed names its run');
   const events = [];
   for await (const event of quarry.streamRun({ provider: 'retrieval', input: 'parental leave', retrieval: { corpus: 'runs' } })) {
     events.push(event);
