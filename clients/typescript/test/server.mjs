@@ -14,7 +14,7 @@ export async function startServer(tokens) {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-ts-client-'));
   writeFileSync(join(dir, 'tokens.json'), JSON.stringify({
     tokens: Object.entries(tokens).map(([subject, t]) => ({ subject, token: t.token, grants: t.grants })),
-  }));
+  }), { mode: 0o600 }); // it holds secrets: the server warns about a file others may read
   const server = spawn(join(REPO, 'quarry'), ['serve', '--data', join(dir, 'data'), '--port', '0',
     '--tokens', join(dir, 'tokens.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
   // The server's log is shown only when it stops on its own (its last lines say why).
