@@ -1,0 +1,7 @@
+/**
+ * A client of a Quarry server (docs/client.md, "TypeScript"): {@link QuarryClient}, whose methods
+ * are the endpoints of the server's OpenAPI document; {@link QuarryError}, every failure; and the
+ * wire's types, generated from that document.
+ */
+export { QuarryClient, WIRE_VERSION } from './client.js';
+export { QuarryError } from './errors.js';
