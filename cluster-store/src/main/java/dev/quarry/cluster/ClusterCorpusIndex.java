@@ -352,8 +352,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
         texts.addAll(p.embeddingTexts());
       }
     }
-    CompletableFuture<List<Embedder.Embedding>> embedded = texts.isEmpty()
-        ? CompletableFuture.completedFuture(List.of()) : config.embeddingModels().passages().embed(embedder, texts);
+    CompletableFuture<List<Embedder.Embedding>> embedded = texts.isEmpty() ? CompletableFuture.completedFuture(List.of())
+        : PortableDense.embedPassages(config.embeddingModels(), embedder, texts);
     return embedded.thenApply(embeddings -> {
       List<ClusterWriter.ChunkVectors> out = new ArrayList<>();
       int next = 0;

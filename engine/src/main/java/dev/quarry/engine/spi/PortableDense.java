@@ -1,7 +1,11 @@
 package dev.quarry.engine.spi;
 
+import dev.quarry.engine.Embedder;
+import dev.quarry.engine.EmbeddingModels;
 import dev.quarry.engine.embed.VectorCodec;
 import dev.quarry.engine.search.RevisionSearcher;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -26,6 +30,15 @@ public final class PortableDense {
   /** The exact semantic score of {@code stored} for {@code query}, as the embedded store computes it. */
   public static float dot(float[] query, byte[] stored) {
     return VectorCodec.dot(query, new BytesRef(stored));
+  }
+
+  /**
+   * Embeds passages with {@code embedder} on the process's one embedding pool (with its cache), as
+   * the embedded store embeds the chunks it writes.
+   */
+  public static CompletableFuture<List<Embedder.Embedding>> embedPassages(EmbeddingModels models, Embedder embedder,
+      List<String> texts) {
+    return models.passages().embed(embedder, texts);
   }
 
   /**
