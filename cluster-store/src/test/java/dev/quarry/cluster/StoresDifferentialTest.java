@@ -154,8 +154,11 @@ class StoresDifferentialTest {
         int topK = new int[] {1, 3, 10, 40}[random.nextInt(4)];
         Integer cap = random.nextInt(3) == 0 ? 1 + random.nextInt(2) : null;
         SourceScope grant = grants.get(random.nextInt(grants.size()));
-        SearchRequest request = new SearchRequest(words, grant, List.of(), topK, at, cap, false, mode, fusion)
-            .withStatistics(grant);
+        SearchRequest request = new SearchRequest(words, grant, List.of(), topK, at, cap, random.nextBoolean(), mode,
+            fusion).withStatistics(grant);
+        if (random.nextBoolean()) {
+          request = request.withSnippets(new SearchRequest.Snippets(40, null));
+        }
         List<String> expected = ranked(embedded, request);
         assertEquals(expected, ranked(remote, request),
             "search '" + words + "' " + mode + " " + fusion + " topK " + topK + " cap " + cap + " at " + at
@@ -170,16 +173,22 @@ class StoresDifferentialTest {
     }
   }
 
-  /** A search's hits in order, each with its score's and its parts' bits, its provenance and text. */
+  /** A search's hits in order, each with its score's and its parts' bits, its provenance, text, highlights and snippet. */
   private static List<String> ranked(CorpusIndex index, SearchRequest request) {
     List<String> out = new ArrayList<>();
     for (Hit h : index.search(request).hits()) {
       Hit.ScoreParts p = h.parts();
       out.add(h.score() + " (" + Integer.toHexString(Float.floatToIntBits(h.score())) + ") " + h.source() + "#"
           + h.chunk() + "@" + h.sourceRevision() + " parts " + (p == null ? "none" : bits(p.lexicalScore()) + "/"
-          + p.lexicalRank() + " " + bits(p.semanticScore()) + "/" + p.semanticRank()) + " " + h.text());
+          + p.lexicalRank() + " " + bits(p.semanticScore()) + "/" + p.semanticRank()) + " " + h.text()
+          + " highlights " + ranges(h.highlights()) + " snippet " + (h.snippet() == null ? "none" : h.snippet().text()
+          + " [" + h.snippet().start() + "," + h.snippet().end() + ") " + ranges(h.snippet().highlights())));
     }
     return out;
+  }
+
+  private static List<String> ranges(List<int[]> ranges) {
+    return ranges.stream().map(r -> r[0] + "-" + r[1]).toList();
   }
 
   private static String bits(Float f) {
