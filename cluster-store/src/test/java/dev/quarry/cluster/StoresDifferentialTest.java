@@ -41,7 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
  * plugin must still find the same chunks (compared as sets). The corpus's ranking (k1, b,
  * title weight, including 0 and below 1) is drawn at random too. Searches by a grant of some
  * sources only (drawn at random: prefixes and ids), whose statistics count only the visible chunks
- * of those sources, must agree to the bit as well. Replay a failure with {@code
+ * of those sources, must agree to the bit as well. A hybrid corpus (the engine's test embedder)
+ * must answer every semantic and hybrid search alike: hits, order, scores and score parts to the bit.
+ * Replay a failure with {@code
  * -Dtests.seed=<hex>} ({@link TestSeed}).
  */
 @ExtendWith(TestSeed.class)
