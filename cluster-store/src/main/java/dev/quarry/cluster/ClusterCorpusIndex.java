@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.Embedder;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.FacetCounts;
@@ -23,12 +24,16 @@ import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.SourceState;
+import dev.quarry.engine.spi.PortableDense;
+import dev.quarry.engine.spi.PortableFusion;
 import dev.quarry.engine.spi.PortableScoring;
 import dev.quarry.engine.spi.SourcePreparation;
 import dev.quarry.engine.spi.StoreRules;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -101,6 +106,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
   /** Whether every node of the cluster has the {@code quarry_bm25f} query (the store asked when it started). */
   private final boolean clusterScoresExactly;
   private final PortableScoring scoring;
+  /** The corpus's embedding model (this front's, the one its vectors were computed with), null for a lexical corpus. */
+  private final Embedder embedder;
   /**
    * Where an exactly scored search goes: with a DFS phase, so every shard scores with the statistics
    * of all (OpenSearch skips the phase on an index of one shard, whose statistics are the corpus's).
@@ -146,6 +153,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     this.config = config;
     this.analyzer = StoreRules.analyzer(info.settings().language());
     this.scoring = PortableScoring.of(info.settings().ranking());
+    this.embedder = config.embeddingModels().embedderOf(info);
     WriterLease lease = new WriterLease(http, index, owner, settings.leaseTtl(), config.clock());
     this.writer = new ClusterWriter(http, index, info, config, lease, analyzer, this);
     this.expired = new ExpiredVersions(http, index, lease, this::oldestRetained, retentionRecorded,
@@ -275,7 +283,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
     }
     List<SourcePreparation.Prepared> prepared = new ArrayList<>();
     for (SourceOperation op : mutation.operations()) {
-      prepared.add(op instanceof SourceOperation.Index ix ? SourcePreparation.prepare(ix, info.settings().chunking()) : null);
+      prepared.add(op instanceof SourceOperation.Index ix
+          ? SourcePreparation.prepare(ix, info.settings().chunking(), embedder) : null);
     }
     if (queued.incrementAndGet() > MAX_QUEUED) {
       queued.decrementAndGet();
@@ -283,13 +292,39 @@ final class ClusterCorpusIndex implements CorpusIndex {
           "corpus '" + info.name() + "' has " + MAX_QUEUED + " mutations queued; try again"));
     }
     CompletableFuture<MutationResult> receipt = new CompletableFuture<>();
+    // An embedding corpus's chunks are embedded first, on the process's embedding pool (never on
+    // the writer thread), as the embedded store does: the writer only stores the vectors.
+    CompletableFuture<List<ClusterWriter.ChunkVectors>> vectors;
+    try {
+      vectors = embedder == null ? CompletableFuture.completedFuture(null) : embed(prepared);
+    } catch (RuntimeException e) {
+      queued.decrementAndGet();
+      throw e;
+    }
+    vectors.whenComplete((embedded, failure) -> {
+      if (failure != null) {
+        queued.decrementAndGet();
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause() : failure;
+        receipt.completeExceptionally(cause instanceof QuarryException ? cause
+            : new QuarryException(ErrorCode.INTERNAL, "embedding failed", cause));
+        return;
+      }
+      write(mutation, prepared, embedded, receipt);
+    });
+    return receipt;
+  }
+
+  /** Queues {@code mutation} on the writer thread; its outcome completes {@code receipt}. */
+  private void write(Mutation mutation, List<SourcePreparation.Prepared> prepared,
+      List<ClusterWriter.ChunkVectors> vectors, CompletableFuture<MutationResult> receipt) {
     try {
       writes.execute(() -> {
         try {
           // The receipt is given before the writer lease is released (see ClusterWriter#apply), and
           // after a reclaim it makes due is queued, so that one runs before any later mutation. The
           // mutation counts as queued until the lease is back, so the corpus is not closed under it.
-          writer.apply(mutation, prepared, LEASE_WAIT, result -> {
+          writer.apply(mutation, prepared, vectors, LEASE_WAIT, result -> {
             reclaimIfDue(result.revision());
             receipt.complete(result);
           });
@@ -299,11 +334,45 @@ final class ClusterCorpusIndex implements CorpusIndex {
           queued.decrementAndGet();
         }
       });
-      return receipt;
     } catch (RejectedExecutionException e) {
       queued.decrementAndGet();
-      return CompletableFuture.failedFuture(new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed"));
+      receipt.completeExceptionally(new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed"));
     }
+  }
+
+  /**
+   * Each index operation's chunk vectors (null for a delete), embedded as the embedded store embeds
+   * them: what {@link SourcePreparation.Prepared#embeddingTexts} says, by this front's model, stored
+   * in the embedded store's form ({@link PortableDense#encode}), so both stores hold the same bytes.
+   */
+  private CompletableFuture<List<ClusterWriter.ChunkVectors>> embed(List<SourcePreparation.Prepared> prepared) {
+    List<String> texts = new ArrayList<>();
+    for (SourcePreparation.Prepared p : prepared) {
+      if (p != null) {
+        texts.addAll(p.embeddingTexts());
+      }
+    }
+    CompletableFuture<List<Embedder.Embedding>> embedded = texts.isEmpty() ? CompletableFuture.completedFuture(List.of())
+        : PortableDense.embedPassages(config.embeddingModels(), embedder, texts);
+    return embedded.thenApply(embeddings -> {
+      List<ClusterWriter.ChunkVectors> out = new ArrayList<>();
+      int next = 0;
+      for (SourcePreparation.Prepared p : prepared) {
+        if (p == null) {
+          out.add(null);
+          continue;
+        }
+        List<byte[]> vectors = new ArrayList<>(p.chunks().size());
+        int truncated = 0;
+        for (int c = 0; c < p.chunks().size(); c++) {
+          Embedder.Embedding e = embeddings.get(next++);
+          vectors.add(PortableDense.encode(e.vector()));
+          truncated += e.truncated() ? 1 : 0;
+        }
+        out.add(new ClusterWriter.ChunkVectors(vectors, truncated));
+      }
+      return out;
+    });
   }
 
   /**
@@ -372,11 +441,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
   public SearchResult search(SearchRequest request) {
     checkOpen();
     long start = System.nanoTime();
-    if (request.mode() != null && request.mode() != SearchRequest.Mode.LEXICAL) {
-      throw QuarryException.invalid("mode", "mode '" + request.mode().wireName()
-          + "' needs a corpus with an embedding model; corpora on an OpenSearch cluster are lexical");
+    SearchRequest.Mode mode = modeOf(request);
+    if (mode != SearchRequest.Mode.LEXICAL) {
+      return denseSearch(request, mode, start);
     }
-    request.requireFusionOnlyFor(SearchRequest.Mode.LEXICAL);
     if (!clusterScoresExactly && !request.statistics().isAll()) {
       // The cluster's own BM25 counts every document of the shard, those of sources the caller may
       // not see too, so its scores would tell such a caller what those hold: refused, not weakened.
@@ -447,19 +515,247 @@ final class ClusterCorpusIndex implements CorpusIndex {
           && perSource.merge(source, 1, Integer::sum) > request.maxChunksPerSource()) {
         continue;
       }
-      String text = s.path("text").asText();
-      List<int[]> matches = request.highlight() || request.snippets() != null ? highlights(text, terms) : List.of();
-      PageRange pages = s.hasNonNull("page_from") ? new PageRange(s.get("page_from").asInt(), s.get("page_to").asInt()) : null;
-      Hit hit = new Hit(source, s.path("added").asLong(), s.path("chunk").asInt(), (float) h.path("_score").asDouble(), text,
-          request.highlight() ? matches : List.of(), CorpusDocs.text(s, "title"),
-          CorpusDocs.text(s, "media_type"), pages, s.path("start").asInt(), s.path("end").asInt(),
-          CorpusDocs.text(s, "sha"), CorpusDocs.metadata(s.get("metadata")));
-      // The embedded store's window over the same matches: the same text gives the same snippet on both stores.
-      hits.add(request.snippets() == null ? hit : hit.withSnippet(StoreRules.snippet(text, matches, request.snippets())));
+      hits.add(hit(s, score(h), request, terms, null));
     }
     List<FacetCounts> facets = request.facets().isEmpty() ? List.of()
         : ClusterFacets.count(http, index, query, request.facets());
     return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), hits, facets);
+  }
+
+  @Override
+  public boolean embedQuery(String query) {
+    checkOpen();
+    if (embedder == null) {
+      return false;
+    }
+    if (query.isBlank()) {
+      throw QuarryException.invalid("query", "a semantic or hybrid search needs a query with some text");
+    }
+    embedder.embedQuery(query);
+    return true;
+  }
+
+  /** The mode a request runs in, as the embedded store decides it: its own, or hybrid on an embedding corpus and lexical on others. */
+  private SearchRequest.Mode modeOf(SearchRequest request) {
+    SearchRequest.Mode mode = request.mode();
+    if (mode == null) {
+      mode = embedder != null ? SearchRequest.Mode.HYBRID : SearchRequest.Mode.LEXICAL;
+    } else if (mode != SearchRequest.Mode.LEXICAL && embedder == null) {
+      throw QuarryException.invalid("mode", "mode '" + mode.wireName() + "' needs a corpus with an embedding model;"
+          + " corpus '" + info.name() + "' is lexical (settings.embedding at creation)");
+    }
+    request.requireFusionOnlyFor(mode);
+    return mode;
+  }
+
+  /**
+   * A semantic or hybrid search, scored as the embedded store scores it: the plugin's {@code
+   * quarry_dense} query gives every visible chunk in scope its exact semantic score, each shard
+   * returns its best in result order (score, then source, then chunk) and the cluster merges them in
+   * that order. A hybrid search takes each side's exact top {@link PortableDense#candidates}, asks the
+   * cluster for the other side's exact score of every candidate only one side found, and fuses them
+   * with the embedded store's fusion ({@link PortableFusion}).
+   */
+  private SearchResult denseSearch(SearchRequest request, SearchRequest.Mode mode, long start) {
+    if (!clusterScoresExactly) {
+      throw new QuarryException(ErrorCode.RETRIEVAL_UNAVAILABLE, "this server cannot run a " + mode.wireName()
+          + " search of corpus '" + info.name() + "': its cluster lacks the quarry-scoring plugin, which scores"
+          + " semantic and hybrid searches (see scale-out.md)");
+    }
+    long p = searchedRevision(request.revision());
+    ClusterQuerySyntax syntax = ClusterQuerySyntax.of(request, analyzer);
+    if (request.syntax() == SearchRequest.Syntax.OPERATORS && !holdsPhrases()) {
+      throw QuarryException.invalid("syntax", "corpus '" + info.name() + "' was created on the OpenSearch cluster"
+          + " before the operator syntax was offered there and does not index phrases; use syntax plain");
+    }
+    if (syntax.scoringText().isBlank()) {
+      throw QuarryException.invalid("query", "a semantic or hybrid search needs a query with some text");
+    }
+    float[] queryVector = embedder.embedQuery(syntax.scoringText());
+    Set<String> terms = new HashSet<>();
+    for (CorpusDocs.Token t : CorpusDocs.analyze(analyzer, syntax.scoringText())) {
+      terms.add(t.term());
+    }
+    ObjectNode dense;
+    List<Hit> hits = new ArrayList<>();
+    if (mode == SearchRequest.Mode.SEMANTIC) {
+      dense = denseBody(request, syntax, p, queryVector, window(request), null);
+      JsonNode answer = http.json("POST", searchPath, dense).require("searching").body();
+      Map<String, Integer> perSource = new HashMap<>();
+      for (JsonNode h : answer.path("hits").path("hits")) {
+        if (hits.size() >= request.topK()) {
+          break;
+        }
+        JsonNode s = h.path("_source");
+        if (request.maxChunksPerSource() != null
+            && perSource.merge(s.path("source").asText(), 1, Integer::sum) > request.maxChunksPerSource()) {
+          continue;
+        }
+        float score = score(h);
+        hits.add(hit(s, score, request, terms, new Hit.ScoreParts(null, null, score, hits.size() + 1)));
+      }
+    } else {
+      int n = PortableDense.candidates(request.topK());
+      dense = denseBody(request, syntax, p, queryVector, n, null);
+      ObjectNode semanticBody = dense;
+      CompletableFuture<JsonNode> semanticAnswer = CompletableFuture.supplyAsync(ClusterHttp.carried(
+          () -> http.json("POST", searchPath, semanticBody).require("searching").body()), BESIDE_HEAD);
+      List<PortableScoring.QueryTerm> scoredTerms = PortableScoring.queryTerms(analyzer, syntax.scoringText());
+      String joined = String.join(" ", terms);
+      JsonNode lexicalAnswer = scoredTerms.isEmpty() ? null : http.json("POST", exactSearchPath,
+          searchBody(request, syntax, p, joined, scoredTerms, n, null)).require("searching").body();
+      Map<PortableFusion.Key, JsonNode> sources = new HashMap<>();
+      List<PortableFusion.Scored> lexical = candidates(lexicalAnswer, sources);
+      List<PortableFusion.Scored> semantic = candidates(joinBeside(semanticAnswer), sources);
+      // Every candidate's exact score on the side that did not find it: the same query, of those chunks only.
+      List<PortableFusion.Key> lexicalOnly = PortableFusion.onlyIn(lexical, semantic);
+      List<PortableFusion.Key> semanticOnly = PortableFusion.onlyIn(semantic, lexical);
+      Map<PortableFusion.Key, Float> semanticOfOthers = scores(lexicalOnly.isEmpty() ? null : http.json("POST",
+          searchPath, denseBody(request, syntax, p, queryVector, lexicalOnly.size(), ids(lexicalOnly, sources))));
+      Map<PortableFusion.Key, Float> lexicalOfOthers = scores(semanticOnly.isEmpty() || scoredTerms.isEmpty() ? null
+          : http.json("POST", exactSearchPath, searchBody(request, syntax, p, joined, scoredTerms, semanticOnly.size(),
+              ids(semanticOnly, sources))));
+      for (PortableFusion.Fused f : PortableFusion.fuse(lexical, semantic, lexicalOfOthers, semanticOfOthers, request,
+          info.settings().embedding())) {
+        hits.add(hit(sources.get(f.key()), f.score(), request, terms, f.parts()));
+      }
+    }
+    List<FacetCounts> facets = request.facets().isEmpty() ? List.of()
+        : ClusterFacets.count(http, index, (ObjectNode) dense.get("query"), request.facets());
+    return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), hits, facets);
+  }
+
+  /**
+   * The revision a search answers at: {@code pinned}, or the head's published one; refused as the
+   * embedded store refuses a revision above the latest or past retention.
+   */
+  private long searchedRevision(Long pinned) {
+    long latest = revision();
+    if (pinned == null) {
+      return latest;
+    }
+    if (pinned > latest) {
+      throw QuarryException.invalid("revision", "revision " + pinned + " is above the corpus's current revision " + latest);
+    }
+    if (pinned < oldestRetained(latest)) {
+      throw new QuarryException(ErrorCode.REVISION_EXPIRED, "revision " + pinned
+          + " is no longer retained; the oldest retained revision is " + oldestRetained(latest));
+    }
+    return pinned;
+  }
+
+  /**
+   * The search of revision {@code p} by the plugin's {@code quarry_dense} query: every chunk the
+   * revision sees that the request's scope, filters and operators allow, by exact semantic score,
+   * the best {@code size} in result order.
+   *
+   * @param only a filter every chunk must also match, or null
+   */
+  private ObjectNode denseBody(SearchRequest request, ClusterQuerySyntax syntax, long p, float[] queryVector, int size,
+      ObjectNode only) {
+    ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
+    body.put("size", size).put("track_total_hits", false);
+    ObjectNode bool = body.putObject("query").putObject("bool");
+    ArrayNode filter = bool.putArray("filter");
+    if (only != null) {
+      filter.add(only);
+    }
+    // The scope holds the caller's grants: a chunk of a source it may not see is never a candidate.
+    ObjectNode scope = CorpusDocs.scope(request.scope());
+    if (scope != null) {
+      filter.add(scope);
+    }
+    for (Filter f : request.filters()) {
+      filter.add(CorpusDocs.filter(f));
+    }
+    syntax.required().forEach(filter::add);
+    if (!syntax.excluded().isEmpty()) {
+      ArrayNode mustNot = bool.putArray("must_not");
+      syntax.excluded().forEach(mustNot::add);
+    }
+    // Matches only what revision p sees, and only chunks (the documents holding a vector).
+    bool.putArray("must").addObject().putObject("quarry_dense").put("field", CorpusDocs.VECTOR)
+        .put("vector", denseVector(queryVector)).put("revision", p);
+    ArrayNode sort = body.putArray("sort");
+    sort.addObject().put("_score", "desc");
+    sort.addObject().put("source", "asc");
+    sort.addObject().put("chunk", "asc");
+    body.putArray("_source").add("source").add("chunk").add("text").add("title").add("media_type").add("sha")
+        .add("start").add("end").add("page_from").add("page_to").add("metadata").add("added");
+    return body;
+  }
+
+  /** A query vector as {@code quarry_dense} reads it: each float's four bytes (big-endian), in base64, so no float is rounded on the way. */
+  static String denseVector(float[] vector) {
+    ByteBuffer bytes = ByteBuffer.allocate(vector.length * Float.BYTES);
+    for (float v : vector) {
+      bytes.putFloat(v);
+    }
+    return Base64.getEncoder().encodeToString(bytes.array());
+  }
+
+  /** One side's candidates in the cluster's order (none without an answer), their documents kept in {@code sources}. */
+  private static List<PortableFusion.Scored> candidates(JsonNode answer, Map<PortableFusion.Key, JsonNode> sources) {
+    List<PortableFusion.Scored> out = new ArrayList<>();
+    if (answer == null) {
+      return out;
+    }
+    for (JsonNode h : answer.path("hits").path("hits")) {
+      JsonNode s = h.path("_source");
+      PortableFusion.Key key = new PortableFusion.Key(s.path("source").asText(), s.path("chunk").asInt());
+      sources.putIfAbsent(key, s);
+      out.add(new PortableFusion.Scored(key, score(h)));
+    }
+    return out;
+  }
+
+  /** The score of each chunk a search answered with; empty without a search. */
+  private static Map<PortableFusion.Key, Float> scores(ClusterHttp.Answer answer) {
+    Map<PortableFusion.Key, Float> out = new HashMap<>();
+    if (answer == null) {
+      return out;
+    }
+    for (JsonNode h : answer.require("searching").body().path("hits").path("hits")) {
+      JsonNode s = h.path("_source");
+      out.put(new PortableFusion.Key(s.path("source").asText(), s.path("chunk").asInt()), score(h));
+    }
+    return out;
+  }
+
+  /** A filter of exactly the chunk documents of {@code keys} (by their ids: source, version and number). */
+  private static ObjectNode ids(List<PortableFusion.Key> keys, Map<PortableFusion.Key, JsonNode> sources) {
+    ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+    ArrayNode values = q.putObject("ids").putArray("values");
+    for (PortableFusion.Key k : keys) {
+      values.add(ClusterWriter.chunkId(k.source(), sources.get(k).path("added").asLong(), k.chunk()));
+    }
+    return q;
+  }
+
+  /** A hit's score as the cluster answered it: the float the plugin computed. */
+  private static float score(JsonNode hit) {
+    return (float) hit.path("_score").asDouble();
+  }
+
+  /**
+   * The hit of a chunk document's {@code _source} with {@code score}: its highlights and snippet
+   * from the matches of the query's {@code terms} in its text, as the request asks.
+   *
+   * @param parts each side's score and rank in a semantic or hybrid search, else null
+   */
+  private Hit hit(JsonNode s, float score, SearchRequest request, Set<String> terms, Hit.ScoreParts parts) {
+    String text = s.path("text").asText();
+    List<int[]> matches = request.highlight() || request.snippets() != null ? highlights(text, terms) : List.of();
+    PageRange pages = s.hasNonNull("page_from") ? new PageRange(s.get("page_from").asInt(), s.get("page_to").asInt()) : null;
+    Hit hit = new Hit(s.path("source").asText(), s.path("added").asLong(), s.path("chunk").asInt(), score, text,
+        request.highlight() ? matches : List.of(), CorpusDocs.text(s, "title"),
+        CorpusDocs.text(s, "media_type"), pages, s.path("start").asInt(), s.path("end").asInt(),
+        CorpusDocs.text(s, "sha"), CorpusDocs.metadata(s.get("metadata")));
+    if (parts != null) {
+      hit = hit.withParts(parts);
+    }
+    // The embedded store's window over the same matches: the same text gives the same snippet on both stores.
+    return request.snippets() == null ? hit : hit.withSnippet(StoreRules.snippet(text, matches, request.snippets()));
   }
 
   /**
@@ -517,12 +813,29 @@ final class ClusterCorpusIndex implements CorpusIndex {
    */
   private ObjectNode searchBody(SearchRequest request, ClusterQuerySyntax syntax, long p, String joined,
       List<PortableScoring.QueryTerm> scoredTerms) {
+    return searchBody(request, syntax, p, joined, scoredTerms, window(request), null);
+  }
+
+  /** The chunks a search of {@code request} asks each shard for: more than topK when a per-source cap may drop some. */
+  private static int window(SearchRequest request) {
+    return request.maxChunksPerSource() == null ? request.topK() : Math.min(1000, request.topK() * 10);
+  }
+
+  /**
+   * @param size the best chunks to return
+   * @param only a filter every chunk must also match (the candidates of a hybrid search's other
+   *     side), or null
+   */
+  private ObjectNode searchBody(SearchRequest request, ClusterQuerySyntax syntax, long p, String joined,
+      List<PortableScoring.QueryTerm> scoredTerms, int size, ObjectNode only) {
     ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
-    int window = request.maxChunksPerSource() == null ? request.topK() : Math.min(1000, request.topK() * 10);
-    body.put("size", window).put("track_total_hits", false);
+    body.put("size", size).put("track_total_hits", false);
     ObjectNode query = body.putObject("query");
     ObjectNode bool = query.putObject("bool");
     ArrayNode filter = bool.putArray("filter");
+    if (only != null) {
+      filter.add(only);
+    }
     // No kind filter: only chunks hold the scored token fields, and one of them must match (below).
     // The quarry_bm25f query matches only what revision p sees (visible_only): the visibility its
     // statistics were counted over, kept per segment, cheaper than the range filters on each match.

@@ -78,11 +78,27 @@ final class ClusterWriter {
    */
   MutationResult apply(Mutation m, List<SourcePreparation.Prepared> prepared, Duration leaseWait,
       Consumer<MutationResult> beforeRelease) {
+    return apply(m, prepared, null, leaseWait, beforeRelease);
+  }
+
+  /**
+   * An index operation's chunk vectors in an embedding corpus: each chunk's stored form, in chunk
+   * order, and how many chunks were longer than the model's window.
+   */
+  record ChunkVectors(List<byte[]> vectors, int truncated) {}
+
+  /**
+   * {@link #apply} in an embedding corpus.
+   *
+   * @param vectors each operation's chunk vectors (null for a delete); null in a lexical corpus
+   */
+  MutationResult apply(Mutation m, List<SourcePreparation.Prepared> prepared, List<ChunkVectors> vectors,
+      Duration leaseWait, Consumer<MutationResult> beforeRelease) {
     info.requireCorpusId(m.expectedCorpusId());
     lease.acquire(leaseWait);
     try {
       // Its own cluster work, once its turn came, shares one request timeout (see ClusterHttp#within).
-      MutationResult result = http.within(() -> applyHoldingLease(m, prepared));
+      MutationResult result = http.within(() -> applyHoldingLease(m, prepared, vectors));
       beforeRelease.accept(result);
       return result;
     } finally {
@@ -91,7 +107,8 @@ final class ClusterWriter {
   }
 
   /** {@link #apply} once the lease is taken. */
-  private MutationResult applyHoldingLease(Mutation m, List<SourcePreparation.Prepared> prepared) {
+  private MutationResult applyHoldingLease(Mutation m, List<SourcePreparation.Prepared> prepared,
+      List<ChunkVectors> vectors) {
     List<String> sources = m.operations().stream().map(SourceOperation::source).toList();
     // The batch's live source records are read beside the head: while this front holds the lease
     // nothing else writes them, and they do not depend on the head's revision. Only a roll-back of a
@@ -111,11 +128,11 @@ final class ClusterWriter {
         return stored.get().result().asReplay();
       }
     }
-    return write(m, prepared, head, p, ClusterCorpusIndex.joinBeside(live));
+    return write(m, prepared, vectors, head, p, ClusterCorpusIndex.joinBeside(live));
   }
 
-  private MutationResult write(Mutation m, List<SourcePreparation.Prepared> prepared, CorpusHead head, long p,
-      Map<String, JsonNode> live) {
+  private MutationResult write(Mutation m, List<SourcePreparation.Prepared> prepared, List<ChunkVectors> vectors,
+      CorpusHead head, long p, Map<String, JsonNode> live) {
     long r = p + 1;
     // Names this batch in the head (its mark and publication) and in its history entries.
     String name = lease.owner() + "/" + batches.incrementAndGet();
@@ -157,7 +174,7 @@ final class ClusterWriter {
           if (current != null) {
             supersede(bulk, op.source(), current, r);
           }
-          writeSource(bulk, ix, pr, r, now);
+          writeSource(bulk, ix, pr, vectors == null ? null : vectors.get(i), r, now);
           history(bulk, r, seq++, ix.operation(), op.source(), pr.contentSha256(), m.subject(), now, name);
           receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, at, status, pr.contentSha256(),
               pr.chunks().size(), ix.ingest()));
@@ -507,8 +524,9 @@ final class ClusterWriter {
     }
   }
 
+  /** @param vectors the chunks' vectors in an embedding corpus, else null */
   private void writeSource(ByteArrayOutputStream bulk, SourceOperation.Index ix, SourcePreparation.Prepared pr,
-      long r, Instant now) {
+      ChunkVectors vectors, long r, Instant now) {
     ObjectNode rec = ClusterHttp.MAPPER.createObjectNode();
     rec.put("kind", "source").put("source", ix.source()).put("added", r).put("superseded", CorpusDocs.LIVE)
         .put("fingerprint", pr.fingerprint()).put("sha", pr.contentSha256()).put("title", ix.title())
@@ -517,6 +535,9 @@ final class ClusterWriter {
     rec.set("metadata", ClusterHttp.MAPPER.valueToTree(ix.metadata().values()));
     if (pr.pages() != null) {
       rec.put("pages", pr.pages());
+    }
+    if (vectors != null) {
+      rec.put("truncated_chunks", vectors.truncated());
     }
     if (ix.ingest() != null) {
       rec.set("ingest", ClusterHttp.MAPPER.valueToTree(SourcePreparation.ingestToMap(ix.ingest())));
@@ -537,6 +558,10 @@ final class ClusterWriter {
         doc.put("page_from", chunk.pages().from()).put("page_to", chunk.pages().to());
       }
       CorpusDocs.putMetadata(doc, chunk.metadata());
+      if (vectors != null) {
+        // The stored form the embedded store keeps: the plugin's quarry_dense query reads it from doc values.
+        doc.put(CorpusDocs.VECTOR, vectors.vectors().get(c));
+      }
       line(bulk, action("index", chunkId(ix.source(), r, c)));
       line(bulk, doc);
     }

@@ -39,6 +39,13 @@ final class CorpusDocs {
   static final long LIVE = Long.MAX_VALUE;
 
   static final String HEAD_ID = "head";
+  /**
+   * A chunk's vector in an embedding corpus: its stored form (one signed byte per component), a
+   * {@code binary} field with doc values, which the scoring plugin's {@code quarry_dense} query
+   * reads. Not OpenSearch's {@code knn_vector}: its approximate graph depends on how segments were
+   * built, and every dense score here is the exact one.
+   */
+  static final String VECTOR = "vector";
   static final String LEASE_ID = "lease";
 
   private CorpusDocs() {}
@@ -88,6 +95,9 @@ final class CorpusDocs {
     // The operator syntax's phrases, required and excluded words: they only filter, so they need no norms.
     for (String phrases : List.of("phrase_tokens", "title_phrase_tokens")) {
       p.putObject(phrases).put("type", "text").put("analyzer", PHRASE_ANALYZER).put("norms", false);
+    }
+    if (settings.hasEmbedding()) {
+      p.putObject(VECTOR).put("type", "binary").put("doc_values", true);
     }
     ObjectNode num = p.putObject("meta_num");
     num.put("type", "nested");
@@ -320,7 +330,8 @@ final class CorpusDocs {
     return new SourceState(s.path("source").asText(), s.path("added").asLong(), s.path("sha").asText(),
         text(s, "title"), text(s, "media_type"), metadata(s.get("metadata")), s.path("chunks").asInt(),
         s.path("characters").asLong(), s.hasNonNull("pages") ? s.get("pages").asInt() : null,
-        Instant.parse(s.path("indexed_at").asText()), report, null);
+        Instant.parse(s.path("indexed_at").asText()), report,
+        s.hasNonNull("truncated_chunks") ? s.get("truncated_chunks").asInt() : null);
   }
 
   static String text(JsonNode n, String field) {

@@ -173,8 +173,9 @@ public final class OpenSearchCorpusStore implements CorpusStore {
   private CorpusInfo createWithin(String name, CorpusSettings corpusSettings) {
     CorpusInfo.checkName(name, "corpus");
     if (corpusSettings.hasEmbedding()) {
-      throw QuarryException.invalid("embedding",
-          "corpora on an OpenSearch cluster are lexical: an embedding model is not supported there");
+      requireSemanticSearch(corpusSettings.embedding());
+      // Bound to the weights of this front's model, as the embedded store binds them.
+      corpusSettings = engineConfig.embeddingModels().resolve(corpusSettings);
     }
     if (info(name).isPresent()) {
       throw new QuarryException(ErrorCode.CORPUS_EXISTS, "corpus '" + name + "' already exists");
@@ -202,6 +203,29 @@ public final class OpenSearchCorpusStore implements CorpusStore {
       a.require("registering the corpus");
     }
     return info;
+  }
+
+  /**
+   * Refuses a corpus with an embedding that this store cannot search exactly: without Quarry's
+   * scoring plugin on every node no semantic score can be computed on the cluster, and the
+   * approximate index is the embedded store's HNSW graph, which the cluster does not build (every
+   * semantic search here scans exactly).
+   */
+  private void requireSemanticSearch(CorpusSettings.Embedding embedding) {
+    if (!exactScores) {
+      throw new QuarryException(ErrorCode.EMBEDDING_UNAVAILABLE, "corpora with an embedding need the quarry-scoring"
+          + " plugin on every node of the OpenSearch cluster, which scores semantic and hybrid searches; this"
+          + " server's cluster lacks it (see scale-out.md)");
+    }
+    if (embedding.index() == CorpusSettings.VectorIndex.HNSW) {
+      throw QuarryException.invalid("settings.embedding.index", "index 'hnsw' is not offered on an OpenSearch"
+          + " cluster, where every semantic search scans exactly; use index 'exact'");
+    }
+  }
+
+  /** Whether this front runs semantic and hybrid searches: every node had the scoring plugin when it started. */
+  public boolean searchesSemantically() {
+    return exactScores;
   }
 
   private static boolean alreadyExists(ClusterHttp.Answer a) {

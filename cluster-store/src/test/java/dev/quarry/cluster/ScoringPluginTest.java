@@ -162,6 +162,41 @@ class ScoringPluginTest {
     assertEquals(200, search(query(fields, terms, "1.2", "0.75", 1)).status());
   }
 
+  /**
+   * The {@code quarry_dense} query refuses what no front sends (an unknown field such as a boost,
+   * which would change the scores, a vector that is not whole floats in base64 or holds a NaN, a
+   * revision that is negative or not whole) with a 400 naming the query; on an index without
+   * vectors a well-formed one matches nothing.
+   */
+  @Test
+  void malformedDenseQueries_areRefusedWith400_andTheNodeAnswersOn() throws Exception {
+    String vector = ClusterCorpusIndex.denseVector(new float[] {0.6f, 0.8f});
+    List<String> bad = List.of(
+        dense("\"field\": \"vector\", \"vector\": \"" + vector + "\", \"revision\": 1, \"boost\": 2"),
+        dense("\"field\": \"vector\", \"revision\": 1"),
+        dense("\"field\": \"vector\", \"vector\": \"!!!\", \"revision\": 1"),
+        dense("\"field\": \"vector\", \"vector\": \"AAAA\", \"revision\": 1"), // three bytes
+        dense("\"field\": \"vector\", \"vector\": \"\", \"revision\": 1"),
+        dense("\"field\": \"vector\", \"vector\": \"" + ClusterCorpusIndex.denseVector(new float[] {Float.NaN})
+            + "\", \"revision\": 1"),
+        dense("\"field\": \"vector\", \"vector\": [0.6, 0.8], \"revision\": 1"),
+        dense("\"field\": \"\", \"vector\": \"" + vector + "\", \"revision\": 1"),
+        dense("\"field\": \"vector\", \"vector\": \"" + vector + "\", \"revision\": -1"),
+        dense("\"field\": \"vector\", \"vector\": \"" + vector + "\", \"revision\": 1.5"));
+    for (String body : bad) {
+      ClusterHttp.Answer answer = search(body);
+      assertEquals(400, answer.status(), body + " -> " + answer.body());
+      assertTrue(answer.body().toString().contains("quarry_dense"), answer.body().toString());
+    }
+    ClusterHttp.Answer fine = search(dense("\"field\": \"vector\", \"vector\": \"" + vector + "\", \"revision\": 1"));
+    assertEquals(200, fine.status(), fine.body().toString());
+    assertEquals(0, fine.body().path("hits").path("hits").size());
+  }
+
+  private static String dense(String fields) {
+    return "{\"query\": {\"quarry_dense\": {" + fields + "}}}";
+  }
+
   private static String query(String fields, String terms, String k1, String b, long revision) {
     return "{\"query\": {\"quarry_bm25f\": {\"fields\": " + fields + ", \"terms\": " + terms + ", \"k1\": " + k1
         + ", \"b\": " + b + ", \"revision\": " + revision + "}}}";

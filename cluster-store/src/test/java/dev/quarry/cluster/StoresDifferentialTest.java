@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.EmbeddingModels;
 import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.HashingEmbedder;
 import dev.quarry.engine.HistoryEntry;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.Metadata;
@@ -39,7 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
  * plugin must still find the same chunks (compared as sets). The corpus's ranking (k1, b,
  * title weight, including 0 and below 1) is drawn at random too. Searches by a grant of some
  * sources only (drawn at random: prefixes and ids), whose statistics count only the visible chunks
- * of those sources, must agree to the bit as well. Replay a failure with {@code
+ * of those sources, must agree to the bit as well. A hybrid corpus (the engine's test embedder)
+ * must answer every semantic and hybrid search alike: hits, order, scores and score parts to the bit.
+ * Replay a failure with {@code
  * -Dtests.seed=<hex>} ({@link TestSeed}).
  */
 @ExtendWith(TestSeed.class)
@@ -94,6 +98,103 @@ class StoresDifferentialTest {
   @Test
   void randomWritesAndPurgesUnderVeryShortRetention_answerTheSameOnBothStores(Random random) throws Exception {
     randomWrites(random, EngineConfig.builder().retainedRevisions(3).build(), 220, "t-diffpurge-", 5, 5, 1);
+  }
+
+  /**
+   * A hybrid corpus on one shard: every semantic and hybrid search (latest and pinned, each fusion,
+   * with and without a per-source cap, by a token granted only some sources) returns the same hits in
+   * the same order with the same scores and score parts to the bit on both stores: the plugin's
+   * {@code quarry_dense} query computes the embedded store's exact semantic score, and the front fuses
+   * with the embedded store's fusion.
+   */
+  @Test
+  void hybridRandomWrites_answerTheSameOnBothStores(Random random) throws Exception {
+    randomHybridWrites(random, 1, "t-diffhyb-");
+  }
+
+  /** The same on three shards: each returns its best candidates in result order, merged by the cluster. */
+  @Test
+  void hybridRandomWritesOnThreeShards_answerTheSameOnBothStores(Random random) throws Exception {
+    randomHybridWrites(random, 3, "t-diffhybshards-");
+  }
+
+  private void randomHybridWrites(Random random, int shards, String prefix) throws Exception {
+    EngineConfig config = EngineConfig.builder().embeddingModels(EmbeddingModels.of(new HashingEmbedder())).build();
+    CorpusSettings.Normalization normalization = random.nextBoolean() ? CorpusSettings.Normalization.MINMAX
+        : CorpusSettings.Normalization.THEORETICAL;
+    CorpusSettings settings = new CorpusSettings(random.nextBoolean() ? CorpusSettings.Language.ENGLISH
+        : CorpusSettings.Language.STANDARD, new CorpusSettings.Chunking(16, 4), CorpusSettings.Ranking.DEFAULT,
+        new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.1 * random.nextInt(11),
+            CorpusSettings.VectorIndex.EXACT, normalization));
+    OpenSearchCorpusStore cluster = new OpenSearchCorpusStore(OpenSearchSettings.of(OpenSearchNodes.single().urls())
+        .withReplicas(0).withShards(shards).withPrefix(prefix + random.nextInt(1_000_000)), config);
+    assertTrue(cluster.searchesSemantically(), "the test node has the quarry-scoring plugin");
+    CorpusInfo info = cluster.create("diff", settings);
+    try (CorpusIndex embedded = CorpusIndex.open(dir.resolve("index"), info, config)) {
+      ClusterCorpusIndex remote = cluster.withCorpus("diff", ix -> (ClusterCorpusIndex) ix);
+      for (int step = 0; step < 30; step++) {
+        Mutation m = randomMutation(random, step, 2, 10);
+        assertEquals(outcome(embedded, m), outcome(remote, m), "step " + step + ": " + m.operations());
+      }
+      long latest = embedded.revision();
+      long oldest = embedded.oldestRetainedRevision();
+      assertEquals(sources(embedded), sources(remote));
+      List<SourceScope> grants = List.of(SourceScope.ALL, new SourceScope(List.of("doc-1*")),
+          new SourceScope(List.of("doc-2", "doc-4*")));
+      SearchRequest.Fusion[] fusions = {null, new SearchRequest.Fusion(SearchRequest.Fusion.Method.RRF, null),
+          new SearchRequest.Fusion(SearchRequest.Fusion.Method.CONVEX, 0.3),
+          new SearchRequest.Fusion(SearchRequest.Fusion.Method.CONVEX, 0.7, CorpusSettings.Normalization.THEORETICAL),
+          new SearchRequest.Fusion(SearchRequest.Fusion.Method.CONVEX, 0.5, CorpusSettings.Normalization.MINMAX)};
+      int fusedOfBoth = 0;
+      for (int q = 0; q < 40; q++) {
+        String words = WORDS[random.nextInt(WORDS.length)] + (random.nextBoolean() ? ""
+            : " " + WORDS[random.nextInt(WORDS.length)]) + (q % 7 == 0 ? " nowhere" : "");
+        Long at = random.nextBoolean() ? null : oldest + random.nextInt((int) (latest - oldest) + 1);
+        SearchRequest.Mode mode = q % 3 == 0 ? SearchRequest.Mode.SEMANTIC : random.nextBoolean() ? null
+            : SearchRequest.Mode.HYBRID;
+        SearchRequest.Fusion fusion = mode == SearchRequest.Mode.SEMANTIC ? null : fusions[random.nextInt(fusions.length)];
+        int topK = new int[] {1, 3, 10, 40}[random.nextInt(4)];
+        Integer cap = random.nextInt(3) == 0 ? 1 + random.nextInt(2) : null;
+        SourceScope grant = grants.get(random.nextInt(grants.size()));
+        SearchRequest request = new SearchRequest(words, grant, List.of(), topK, at, cap, random.nextBoolean(), mode,
+            fusion).withStatistics(grant);
+        if (random.nextBoolean()) {
+          request = request.withSnippets(new SearchRequest.Snippets(40, null));
+        }
+        List<String> expected = ranked(embedded, request);
+        assertEquals(expected, ranked(remote, request),
+            "search '" + words + "' " + mode + " " + fusion + " topK " + topK + " cap " + cap + " at " + at
+                + " granted " + grant.entries());
+        fusedOfBoth += expected.stream().anyMatch(h -> h.contains("/1 ") && !h.contains(" -/")) ? 1 : 0;
+      }
+      // The comparison means something: hybrid searches found chunks ranked by both sides.
+      assertTrue(fusedOfBoth > 3, "hybrid searches with hits ranked by both sides: " + fusedOfBoth);
+    } finally {
+      cluster.delete("diff");
+      cluster.close();
+    }
+  }
+
+  /** A search's hits in order, each with its score's and its parts' bits, its provenance, text, highlights and snippet. */
+  private static List<String> ranked(CorpusIndex index, SearchRequest request) {
+    List<String> out = new ArrayList<>();
+    for (Hit h : index.search(request).hits()) {
+      Hit.ScoreParts p = h.parts();
+      out.add(h.score() + " (" + Integer.toHexString(Float.floatToIntBits(h.score())) + ") " + h.source() + "#"
+          + h.chunk() + "@" + h.sourceRevision() + " parts " + (p == null ? "none" : bits(p.lexicalScore()) + "/"
+          + p.lexicalRank() + " " + bits(p.semanticScore()) + "/" + p.semanticRank()) + " " + h.text()
+          + " highlights " + ranges(h.highlights()) + " snippet " + (h.snippet() == null ? "none" : h.snippet().text()
+          + " [" + h.snippet().start() + "," + h.snippet().end() + ") " + ranges(h.snippet().highlights())));
+    }
+    return out;
+  }
+
+  private static List<String> ranges(List<int[]> ranges) {
+    return ranges.stream().map(r -> r[0] + "-" + r[1]).toList();
+  }
+
+  private static String bits(Float f) {
+    return f == null ? "-" : f + "=" + Integer.toHexString(Float.floatToIntBits(f));
   }
 
   /**

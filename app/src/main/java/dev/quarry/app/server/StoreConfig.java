@@ -124,7 +124,8 @@ final class StoreConfig {
     boolean cluster = openSearch != null;
     out.put("kind", cluster ? "opensearch" : "embedded");
     out.put("exactScores", exactScores);
-    out.put("semanticSearch", !cluster);
+    // On a cluster, semantic and hybrid searches are scored by the same plugin as exact scores.
+    out.put("semanticSearch", !cluster || exactScores);
     out.put("purgeErasesAtOnce", !cluster);
     if (!cluster && openedInDataFolder) {
       out.put("minFreeDiskMiB", config.writeMinFreeDiskMiB());

@@ -88,10 +88,19 @@ class FrontsOnClusterTest {
   }
 
   static int hits(ApiClient api, String corpus, String word, Long revision) {
-    String pin = revision == null ? "" : ", \"revision\": " + revision;
-    return ok(api.retrieval("search", T, "{\"corpus\": \"" + corpus + "\", \"query\": \"" + word + "\"" + pin + "}"))
-        .get("results").size();
+    return hits(api, corpus, word, revision, null);
   }
+
+  /** @param mode the search's mode, or null for the corpus's default */
+  static int hits(ApiClient api, String corpus, String word, Long revision, String mode) {
+    String pin = revision == null ? "" : ", \"revision\": " + revision;
+    String in = mode == null ? "" : ", \"mode\": \"" + mode + "\"";
+    return ok(api.retrieval("search", T, "{\"corpus\": \"" + corpus + "\", \"query\": \"" + word + "\"" + pin + in
+        + "}")).get("results").size();
+  }
+
+  /** The shipped model of the hybrid corpus: the smallest. */
+  static final String HYBRID_MODEL = "all-minilm-l6-v2";
 
   /** A word no other document holds: letters only, so every analyzer keeps it whole. */
   static String word(String prefix, int i) {
@@ -144,8 +153,9 @@ class FrontsOnClusterTest {
     // every run of a pinned search, from either front (each may be answered by other copies), gives
     // the same hits with the same scores, to the bit.
     for (ServerProcess front : new ServerProcess[] {a, b}) {
-      assertTrue(ok(front.client().get("/v1/protocol").token(T).send()).path("server").path("store")
-          .path("exactScores").asBoolean(), "server.store.exactScores");
+      JsonNode store = ok(front.client().get("/v1/protocol").token(T).send()).path("server").path("store");
+      assertTrue(store.path("exactScores").asBoolean(), "server.store.exactScores");
+      assertTrue(store.path("semanticSearch").asBoolean(), "server.store.semanticSearch: the plugin scores dense searches");
     }
     String query = "{\"corpus\": \"shared\", \"query\": \"note mentions " + word("zqa", 3) + " " + word("zqb", 5)
         + "\", \"topK\": 5, \"revision\": " + 2 * perFront + "}";
@@ -191,8 +201,12 @@ class FrontsOnClusterTest {
   @Test
   @Order(2)
   void killingADataNodeAndThenTheElectedManager_duringIngestionFromTwoFronts_losesNoReceipt() throws Exception {
-    ok(a.client().retrieval("corpora/create", T, "{\"corpus\": \"faults\"}"));
+    // A hybrid corpus: each front embeds its batches' chunks before it writes them, so a receipt
+    // covers the vectors too.
+    ok(a.client().retrieval("corpora/create", T, "{\"corpus\": \"faults\", \"settings\": {\"embedding\": {\"model\": \""
+        + HYBRID_MODEL + "\"}}}"));
     Map<String, Long> acknowledged = new ConcurrentHashMap<>();
+    List<String> acknowledgedSources = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger refused = new AtomicInteger();
     AtomicInteger searchFailures = new AtomicInteger();
     AtomicInteger searches = new AtomicInteger();
@@ -209,6 +223,7 @@ class FrontsOnClusterTest {
           Answer r = writer.retrieval("sources/index", T, indexBody("faults", prefix + "/" + i, w));
           if (r.status() == 200) {
             acknowledged.put(w, r.json().get("revision").asLong());
+            acknowledgedSources.add(prefix + "/" + i);
           } else {
             refused.incrementAndGet(); // a typed refusal (503) while the cluster fails over
           }
@@ -219,6 +234,7 @@ class FrontsOnClusterTest {
     Future<?> reader = pool.submit(() -> {
       while (!stop.get()) {
         searches.incrementAndGet();
+        // The corpus's default mode: hybrid.
         if (a.client().retrieval("search", T, "{\"corpus\": \"faults\", \"query\": \"note\"}").status() != 200) {
           searchFailures.incrementAndGet();
         }
@@ -246,9 +262,14 @@ class FrontsOnClusterTest {
     cluster.awaitHealth(3, "green", Duration.ofMinutes(3));
     System.out.printf("faults: %d acknowledged, %d refused, %d of %d searches failed%n", acknowledged.size(),
         refused.get(), searchFailures.get(), searches.get());
-    // No acknowledged receipt lost, on either front; no revision issued twice.
+    // No acknowledged receipt lost, on either front, its text nor its vector; no revision issued twice.
     for (Map.Entry<String, Long> e : acknowledged.entrySet()) {
-      assertEquals(1, hits(b.client(), "faults", e.getKey(), null), "acknowledged " + e.getKey() + " lost");
+      assertEquals(1, hits(b.client(), "faults", e.getKey(), null, "lexical"), "acknowledged " + e.getKey() + " lost");
+    }
+    for (String source : acknowledgedSources) {
+      JsonNode semantic = ok(a.client().retrieval("search", T, "{\"corpus\": \"faults\", \"query\": \"a note\","
+          + " \"mode\": \"semantic\", \"sources\": [\"" + source + "\"]}")).get("results");
+      assertEquals(1, semantic.size(), "the vector of acknowledged " + source + " lost");
     }
     assertEquals(acknowledged.size(), acknowledged.values().stream().distinct().count(), "a revision issued twice");
     long latest = ok(a.client().retrieval("corpora/read", T, "{\"corpus\": \"faults\"}")).get("revision").asLong();

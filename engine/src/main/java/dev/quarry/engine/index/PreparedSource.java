@@ -64,7 +64,7 @@ public record PreparedSource(
    * What is embedded for each chunk: the source's title, then the chunk's text, so that a passage
    * deep in a document still carries what the document is about.
    */
-  List<String> embeddingTexts() {
+  public List<String> embeddingTexts() {
     List<String> texts = new ArrayList<>(chunks.size());
     for (PreparedChunk c : chunks) {
       texts.add(embeddingText(op.title(), c.text()));
@@ -103,7 +103,7 @@ public record PreparedSource(
    * @param embedder the corpus's model, or null in a lexical corpus; with one, a chunk whose
    *     embedded text would not fit the model's window is split further ({@link WindowFit})
    */
-  static PreparedSource prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking, Embedder embedder) {
+  public static PreparedSource prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking, Embedder embedder) {
     List<PreparedChunk> chunks = new ArrayList<>();
     String content;
     if (op.text() != null) {

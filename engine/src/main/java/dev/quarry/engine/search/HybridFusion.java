@@ -3,6 +3,8 @@ package dev.quarry.engine.search;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.SearchRequest;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +21,7 @@ import java.util.Map;
  * {@code 1 / (60 + rank)}. Both are computed in double from the exact per-side scores, in a fixed
  * order, then rounded once to float; ties are broken by source then chunk like every ranking here.
  */
-final class HybridFusion {
+public final class HybridFusion {
   /** RRF's constant from Cormack, Clarke and Büttcher (SIGIR 2009), used unchanged since. */
   static final int RRF_K = 60;
   /** BM25's least score: a chunk without any query term. */
@@ -43,7 +45,7 @@ final class HybridFusion {
    * @param lexical the lexical candidates in result order
    * @param semantic the semantic candidates in result order
    */
-  static Map<Integer, int[]> ranks(List<ScoredChunk> lexical, List<ScoredChunk> semantic) {
+  public static Map<Integer, int[]> ranks(List<ScoredChunk> lexical, List<ScoredChunk> semantic) {
     Map<Integer, int[]> ranks = new LinkedHashMap<>();
     for (int i = 0; i < lexical.size(); i++) {
       ranks.computeIfAbsent(lexical.get(i).doc(), d -> new int[2])[0] = i + 1;
@@ -52,6 +54,63 @@ final class HybridFusion {
       ranks.computeIfAbsent(semantic.get(i).doc(), d -> new int[2])[1] = i + 1;
     }
     return ranks;
+  }
+
+  /**
+   * How a request fuses on a corpus whose embedding is {@code embedding}: the request's own fusion
+   * where it sets one, the corpus's semantic weight and normalization otherwise.
+   */
+  public record Options(SearchRequest.Fusion.Method method, double semanticWeight,
+      CorpusSettings.Normalization normalization) {
+    public static Options of(SearchRequest request, CorpusSettings.Embedding embedding) {
+      SearchRequest.Fusion fusion = request.fusion();
+      SearchRequest.Fusion.Method method = fusion == null ? SearchRequest.Fusion.Method.CONVEX : fusion.method();
+      double weight = fusion != null && fusion.semanticWeight() != null ? fusion.semanticWeight()
+          : embedding.semanticWeight();
+      CorpusSettings.Normalization normalization = fusion != null && fusion.normalization() != null
+          ? fusion.normalization() : embedding.normalization();
+      return new Options(method, weight, normalization);
+    }
+  }
+
+  /** A chunk of the fused ranking: its fused score, and each side's exact score and rank. */
+  public record Fused(ScoredChunk chunk, Hit.ScoreParts parts) {}
+
+  /**
+   * The fused ranking of the two sides' candidates: every candidate with both its exact scores, the
+   * best {@code topK} kept under {@code maxChunksPerSource}. The one home of the fusion both stores
+   * answer with.
+   *
+   * @param lexical the lexical candidates in result order
+   * @param semantic the semantic candidates in result order
+   * @param docs the candidates' docs in {@link #ranks}' order
+   * @param lexicalScores each of {@code docs}' exact lexical score (0 without a query term)
+   * @param semanticScores each of {@code docs}' exact semantic score
+   */
+  public static List<Fused> rank(List<ScoredChunk> lexical, List<ScoredChunk> semantic, Map<Integer, int[]> ranks, int[] docs,
+      float[] lexicalScores, float[] semanticScores, Options options, int topK, Integer maxChunksPerSource) {
+    Map<Integer, ScoredChunk> chunksByDoc = new HashMap<>();
+    lexical.forEach(c -> chunksByDoc.put(c.doc(), c));
+    semantic.forEach(c -> chunksByDoc.put(c.doc(), c));
+    CorpusSettings.Normalization normalization = options.normalization();
+    Range lexicalRange = Range.of(lexical, normalization, LEXICAL_FLOOR);
+    Range semanticRange = Range.of(semantic, normalization, SEMANTIC_FLOOR);
+    TopChunks fused = new TopChunks(topK, maxChunksPerSource);
+    Map<Integer, Candidate> candidatesByDoc = new HashMap<>();
+    for (int i = 0; i < docs.length; i++) {
+      int[] r = ranks.get(docs[i]);
+      ScoredChunk c = chunksByDoc.get(docs[i]);
+      Candidate candidate = new Candidate(c, lexicalScores[i], r[0], semanticScores[i], r[1]);
+      candidatesByDoc.put(docs[i], candidate);
+      float score = fuse(candidate, options.method(), options.semanticWeight(), normalization, lexicalRange,
+          semanticRange);
+      fused.offer(new ScoredChunk(c.doc(), score, c.source(), c.chunk()));
+    }
+    List<Fused> out = new ArrayList<>();
+    for (ScoredChunk c : fused.results()) {
+      out.add(new Fused(c, candidatesByDoc.get(c.doc()).parts()));
+    }
+    return out;
   }
 
   /** The fused score of {@code c}. */

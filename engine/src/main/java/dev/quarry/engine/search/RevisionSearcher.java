@@ -19,7 +19,6 @@ import dev.quarry.engine.revision.RevisionViews;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -295,31 +294,12 @@ public final class RevisionSearcher {
       int[] docs = ranks.keySet().stream().mapToInt(Integer::intValue).toArray();
       float[] semanticScores = dense.scores(docs);
       float[] lexicalScores = plan == null ? new float[docs.length] : exact.scores(docs);
-      Map<Integer, ScoredChunk> chunksByDoc = new HashMap<>();
-      lexical.forEach(c -> chunksByDoc.put(c.doc(), c));
-      semantic.forEach(c -> chunksByDoc.put(c.doc(), c));
-      SearchRequest.Fusion fusion = request.fusion();
-      SearchRequest.Fusion.Method method = fusion == null ? SearchRequest.Fusion.Method.CONVEX : fusion.method();
-      double weight = fusion != null && fusion.semanticWeight() != null ? fusion.semanticWeight()
-          : info.settings().embedding().semanticWeight();
-      CorpusSettings.Normalization normalization = fusion != null && fusion.normalization() != null
-          ? fusion.normalization() : info.settings().embedding().normalization();
-      HybridFusion.Range lexicalRange = HybridFusion.Range.of(lexical, normalization, HybridFusion.LEXICAL_FLOOR);
-      HybridFusion.Range semanticRange = HybridFusion.Range.of(semantic, normalization, HybridFusion.SEMANTIC_FLOOR);
-      TopChunks fused = new TopChunks(request.topK(), request.maxChunksPerSource());
-      Map<Integer, HybridFusion.Candidate> candidatesByDoc = new HashMap<>();
-      for (int i = 0; i < docs.length; i++) {
-        int[] r = ranks.get(docs[i]);
-        ScoredChunk c = chunksByDoc.get(docs[i]);
-        HybridFusion.Candidate candidate =
-            new HybridFusion.Candidate(c, lexicalScores[i], r[0], semanticScores[i], r[1]);
-        candidatesByDoc.put(docs[i], candidate);
-        float score = HybridFusion.fuse(candidate, method, weight, normalization, lexicalRange, semanticRange);
-        fused.offer(new ScoredChunk(c.doc(), score, c.source(), c.chunk()));
-      }
-      top = fused.results();
-      for (ScoredChunk c : top) {
-        parts.add(candidatesByDoc.get(c.doc()).parts());
+      List<HybridFusion.Fused> fused = HybridFusion.rank(lexical, semantic, ranks, docs, lexicalScores, semanticScores,
+          HybridFusion.Options.of(request, info.settings().embedding()), request.topK(), request.maxChunksPerSource());
+      top = new ArrayList<>(fused.size());
+      for (HybridFusion.Fused f : fused) {
+        top.add(f.chunk());
+        parts.add(f.parts());
       }
     }
     for (int i = 0; i < top.size(); i++) {
@@ -338,7 +318,7 @@ public final class RevisionSearcher {
    * the other is seen by both (every candidate gets both exact scores), and a per-source cap still
    * leaves topK results in most corpora.
    */
-  static int candidates(int topK) {
+  public static int candidates(int topK) {
     return Math.max(HYBRID_MIN_CANDIDATES, 2 * topK);
   }
 

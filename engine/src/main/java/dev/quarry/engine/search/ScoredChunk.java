@@ -9,7 +9,7 @@ import org.apache.lucene.util.BytesRef;
  * @param doc the document id in the revision view's reader
  * @param source the source id's UTF-8 bytes (byte order is Unicode code point order)
  */
-record ScoredChunk(int doc, float score, BytesRef source, int chunk) {
+public record ScoredChunk(int doc, float score, BytesRef source, int chunk) {
 
   /** Result order: score descending, then source in code point order, then chunk ascending. */
   static final Comparator<ScoredChunk> RESULT_ORDER = Comparator

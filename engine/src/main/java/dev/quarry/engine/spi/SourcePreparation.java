@@ -1,6 +1,7 @@
 package dev.quarry.engine.spi;
 
 import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.Embedder;
 import dev.quarry.engine.IngestReport;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.MutationResult;
@@ -21,21 +22,36 @@ import java.util.Map;
 public final class SourcePreparation {
   private SourcePreparation() {}
 
-  /** A prepared source of a lexical corpus. */
-  public record Prepared(
-      String contentSha256, String fingerprint, List<Chunk> chunks, long characters, Integer pages, String mediaType) {}
+  /**
+   * A prepared source.
+   *
+   * @param embeddingTexts in an embedding corpus, what the model embeds for each chunk, in chunk
+   *     order (the source's title, then the chunk's text); empty in a lexical corpus
+   */
+  public record Prepared(String contentSha256, String fingerprint, List<Chunk> chunks, long characters, Integer pages,
+      String mediaType, List<String> embeddingTexts) {}
 
   /** One chunk: its text, offsets in the source's text, pages and metadata. */
   public record Chunk(String text, int start, int end, PageRange pages, Metadata metadata) {}
 
   /** Prepares {@code op} as the embedded store does (INVALID_REQUEST when it has no text to index). */
   public static Prepared prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking) {
-    PreparedSource p = PreparedSource.prepare(op, chunking);
+    return prepare(op, chunking, null);
+  }
+
+  /**
+   * Prepares {@code op} of a corpus whose model is {@code embedder} (null: a lexical corpus) as the
+   * embedded store does: with a model, a chunk whose embedded text would not fit its window is split
+   * further, and {@link Prepared#embeddingTexts} are what the model embeds for each chunk.
+   */
+  public static Prepared prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking, Embedder embedder) {
+    PreparedSource p = PreparedSource.prepare(op, chunking, embedder);
     List<Chunk> chunks = new ArrayList<>(p.chunks().size());
     for (PreparedSource.PreparedChunk c : p.chunks()) {
       chunks.add(new Chunk(c.text(), c.start(), c.end(), c.pages(), c.metadata()));
     }
-    return new Prepared(p.contentSha256(), p.fingerprint(), List.copyOf(chunks), p.characters(), p.pages(), p.mediaType());
+    return new Prepared(p.contentSha256(), p.fingerprint(), List.copyOf(chunks), p.characters(), p.pages(), p.mediaType(),
+        embedder == null ? List.of() : p.embeddingTexts());
   }
 
   /** An extraction report as the JSON-ready map the embedded store records. */

@@ -5,8 +5,9 @@ import org.opensearch.plugins.Plugin;
 import org.opensearch.plugins.SearchPlugin;
 
 /**
- * Adds the {@code quarry_bm25f} query ({@link RevisionBm25fQueryBuilder}) to an OpenSearch node, so
- * that a Quarry front scores a corpus on the cluster exactly as the embedded store does. Installed on
+ * Adds the {@code quarry_bm25f} query ({@link RevisionBm25fQueryBuilder}) and the {@code quarry_dense}
+ * query ({@link RevisionDenseQueryBuilder}) to an OpenSearch node, so that a Quarry front scores a
+ * corpus on the cluster exactly as the embedded store does, lexically and semantically. Installed on
  * every node of the cluster (docs/scale-out.md); a front uses it only when every node has it.
  */
 public final class QuarryScoringPlugin extends Plugin implements SearchPlugin {
@@ -16,6 +17,8 @@ public final class QuarryScoringPlugin extends Plugin implements SearchPlugin {
   @Override
   public List<QuerySpec<?>> getQueries() {
     return List.of(new QuerySpec<>(RevisionBm25fQueryBuilder.NAME, RevisionBm25fQueryBuilder::new,
-        RevisionBm25fQueryBuilder::fromXContent));
+        RevisionBm25fQueryBuilder::fromXContent),
+        new QuerySpec<>(RevisionDenseQueryBuilder.NAME, RevisionDenseQueryBuilder::new,
+            RevisionDenseQueryBuilder::fromXContent));
   }
 }
