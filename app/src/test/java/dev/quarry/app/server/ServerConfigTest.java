@@ -61,6 +61,14 @@ class ServerConfigTest {
   }
 
   @Test
+  void modelFolders_areRead_andMustBeAbsolute() {
+    assertEquals(List.of(Path.of("/srv/models/multilingual-e5-small")),
+        parse("{\"models\": {\"folders\": [\"/srv/models/multilingual-e5-small\"]}}").modelFolders());
+    assertTrue(problem("{\"models\": {\"folders\": [\"models/e5\"]}}").startsWith("models.folders[0]"));
+    assertTrue(problem("{\"models\": {\"folder\": \"/srv/m\"}}").startsWith("models.folder"));
+  }
+
+  @Test
   void limitAboveWhatTheEngineTakes_isRefused() {
     assertTrue(problem("{\"limits\": {\"maxTopK\": 500}}").startsWith("limits.maxTopK"));
   }
