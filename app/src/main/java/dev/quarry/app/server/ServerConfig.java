@@ -15,6 +15,7 @@ import dev.quarry.embeddings.Models;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.EngineListener;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.extractors.Extractors;
 import dev.quarry.extractors.ocr.OcrMode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -332,7 +333,8 @@ public record ServerConfig(
     if (extraction == null) {
       return d;
     }
-    extraction.allowOnly(Set.of("workers", "workerHeapMiB", "queueCapacity", "ocr", "ocrDetectOrientation"));
+    extraction.allowOnly(Set.of("workers", "workerHeapMiB", "queueCapacity", "ocr", "ocrDetectOrientation",
+        "ocrLanguages"));
     Integer workers = extraction.optionalInt("workers", 1, 64);
     Integer heap = extraction.optionalInt("workerHeapMiB", 64, 65_536);
     Integer queue = extraction.optionalInt("queueCapacity", 0, 10_000);
@@ -342,8 +344,22 @@ public record ServerConfig(
       throw QuarryException.invalid(extraction.pathOf("ocr"), "ocr must be 'auto' or 'off'; got '" + ocrName + "'");
     }
     boolean detectOrientation = extraction.optionalBoolean("ocrDetectOrientation", d.ocrDetectOrientation());
+    List<String> ocrLanguages = extraction.optionalStringList("ocrLanguages", 16, 40);
+    if (ocrLanguages != null) {
+      for (int i = 0; i < ocrLanguages.size(); i++) {
+        try {
+          Extractors.checkOcrLanguages(List.of(ocrLanguages.get(i)));
+        } catch (IllegalArgumentException e) {
+          throw QuarryException.invalid(extraction.pathOf("ocrLanguages") + "[" + i + "]", e.getMessage());
+        }
+      }
+      if (ocrLanguages.isEmpty()) {
+        throw QuarryException.invalid(extraction.pathOf("ocrLanguages"), "at least one OCR language is needed");
+      }
+    }
     return new ExtractionSettings(workers == null ? d.workers() : workers, heap == null ? d.workerHeapMiB() : heap,
-        queue == null ? d.queueCapacity() : queue, ocr, detectOrientation);
+        queue == null ? d.queueCapacity() : queue, ocr, detectOrientation,
+        ocrLanguages == null ? d.ocrLanguages() : ocrLanguages);
   }
 
   private static Limits limits(WireObject limits) {

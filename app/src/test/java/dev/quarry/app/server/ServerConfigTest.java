@@ -69,6 +69,16 @@ class ServerConfigTest {
   }
 
   @Test
+  void ocrLanguages_areRead_andABadNameIsRefusedByIndex() {
+    assertEquals(List.of("deu", "eng"),
+        parse("{\"extraction\": {\"ocr\": \"auto\", \"ocrLanguages\": [\"deu\", \"eng\"]}}").extraction().ocrLanguages());
+    assertEquals(List.of("eng"), parse("{}").extraction().ocrLanguages());
+    assertTrue(problem("{\"extraction\": {\"ocrLanguages\": [\"eng\", \"../x\"]}}")
+        .startsWith("extraction.ocrLanguages[1]"));
+    assertTrue(problem("{\"extraction\": {\"ocrLanguages\": []}}").startsWith("extraction.ocrLanguages"));
+  }
+
+  @Test
   void limitAboveWhatTheEngineTakes_isRefused() {
     assertTrue(problem("{\"limits\": {\"maxTopK\": 500}}").startsWith("limits.maxTopK"));
   }
