@@ -13,6 +13,7 @@ import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.spi.StoreRules;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -176,6 +177,12 @@ public final class OpenSearchCorpusStore implements CorpusStore {
       requireSemanticSearch(corpusSettings.embedding());
       // Bound to the weights of this front's model, as the embedded store binds them.
       corpusSettings = engineConfig.embeddingModels().resolve(corpusSettings);
+    }
+    if (StoreRules.stacksTerms(corpusSettings.language())) {
+      // Checked before anything exists on the cluster: a refused corpus leaves nothing behind.
+      throw QuarryException.invalid("settings.language", "corpora on an OpenSearch cluster cannot use the language '"
+          + corpusSettings.language().wireName() + "': its analysis puts several terms at one position, which the "
+          + "cluster cannot score as the embedded store does; use an embedded corpus for it");
     }
     if (info(name).isPresent()) {
       throw new QuarryException(ErrorCode.CORPUS_EXISTS, "corpus '" + name + "' already exists");

@@ -275,4 +275,14 @@ class ClusterSearchFeaturesTest {
       cluster.delete("older");
     }
   }
+
+  @Test
+  void aLanguageWhoseAnalysisStacksTerms_isRefusedByName_andNothingIsCreated() {
+    CorpusSettings ukrainian = new CorpusSettings(CorpusSettings.Language.UKRAINIAN, CorpusSettings.Chunking.DEFAULT,
+        CorpusSettings.Ranking.DEFAULT);
+    QuarryException e = assertThrows(QuarryException.class, () -> cluster.create("ukrainian", ukrainian));
+    assertEquals(ErrorCode.INVALID_REQUEST, e.code());
+    assertEquals("settings.language", e.field());
+    assertTrue(cluster.info("ukrainian").isEmpty(), "a refused corpus leaves nothing behind");
+  }
 }

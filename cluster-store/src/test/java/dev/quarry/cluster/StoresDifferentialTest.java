@@ -21,9 +21,11 @@ import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.SourceState;
 import dev.quarry.engine.TestSeed;
+import dev.quarry.engine.spi.StoreRules;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
@@ -212,8 +214,12 @@ class StoresDifferentialTest {
       int shards, boolean exact) throws Exception {
     CorpusSettings.Ranking[] rankings = {CorpusSettings.Ranking.DEFAULT, new CorpusSettings.Ranking(0.9, 0.4, 0.5),
         new CorpusSettings.Ranking(1.5, 0.9, 0), new CorpusSettings.Ranking(1.2, 0.75, 3.0)};
+    // Any language the cluster serves: the cluster indexes the terms of Quarry's own analysis.
+    List<CorpusSettings.Language> languages = Arrays.stream(CorpusSettings.Language.values())
+        .filter(l -> !StoreRules.stacksTerms(l)).toList();
     CorpusSettings settings = new CorpusSettings(random.nextBoolean() ? CorpusSettings.Language.ENGLISH
-        : CorpusSettings.Language.STANDARD, new CorpusSettings.Chunking(16, 4), rankings[random.nextInt(rankings.length)]);
+        : languages.get(random.nextInt(languages.size())), new CorpusSettings.Chunking(16, 4),
+        rankings[random.nextInt(rankings.length)]);
     OpenSearchCorpusStore cluster = new OpenSearchCorpusStore(OpenSearchSettings.of(OpenSearchNodes.single().urls())
         .withReplicas(0).withShards(shards).withPrefix(prefix + random.nextInt(1_000_000)), config,
         dev.quarry.corpora.CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, exact);

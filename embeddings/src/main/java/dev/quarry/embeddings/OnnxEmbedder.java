@@ -10,10 +10,13 @@ import dev.quarry.engine.Embedder;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Sha256;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.LongBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,6 +40,8 @@ import java.util.Map;
  */
 public final class OnnxEmbedder implements Embedder {
   private final ModelSpec spec;
+  /** The folder holding the model's files (ModelFolder), or null: they are class-path resources. */
+  private final Path folder;
   private volatile Loaded loaded;
 
   /**
@@ -47,7 +52,48 @@ public final class OnnxEmbedder implements Embedder {
       String sha256, boolean typeIds) {}
 
   public OnnxEmbedder(ModelSpec spec) {
+    this(spec, null);
+  }
+
+  /** A model read from {@code folder} ({@link ModelFolder}); spec names the files in it. */
+  OnnxEmbedder(ModelSpec spec, Path folder) {
     this.spec = spec;
+    this.folder = folder;
+  }
+
+  /** Loads the model now: a folder model is checked against its descriptor when it is registered. */
+  void loadNow() {
+    load();
+  }
+
+  /** The shape of the token vectors the model gives for a text of {@code tokens} word pieces. */
+  int probeDimensions(int tokens) {
+    Loaded m = load();
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < tokens; i++) {
+      text.append(" a");
+    }
+    Encoding encoding = m.tokenizer().encode(text.toString());
+    long[] shape = {1, encoding.getIds().length};
+    OrtEnvironment env = OrtEnvironment.getEnvironment();
+    Map<String, OnnxTensor> inputs = new HashMap<>();
+    try {
+      inputs.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getIds()), shape));
+      inputs.put("attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getAttentionMask()), shape));
+      if (m.typeIds()) {
+        inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getTypeIds()), shape));
+      }
+      try (OrtSession.Result result = m.session().run(inputs)) {
+        if (!(result.get(0).getValue() instanceof float[][][] hidden)) {
+          return -1;
+        }
+        return hidden[0][0].length;
+      }
+    } catch (OrtException e) {
+      return -1;
+    } finally {
+      inputs.values().forEach(OnnxTensor::close);
+    }
   }
 
   @Override
@@ -169,9 +215,14 @@ public final class OnnxEmbedder implements Embedder {
   }
 
   private Loaded open() {
-    byte[] weights = resource(spec.onnxResource());
-    try (InputStream tokenizerJson = stream(spec.tokenizerResource());
-        InputStream counterJson = stream(spec.tokenizerResource())) {
+    byte[] weights = folder == null ? resource(spec.onnxResource()) : file(spec.onnxResource());
+    byte[] tokenizerBytes = folder == null ? resource(spec.tokenizerResource()) : file(spec.tokenizerResource());
+    // A folder model is recorded by its three files together: a corpus embedded with them is
+    // refused when any changes (other weights, another vocabulary, another pooling or prefix).
+    String sha256 = folder == null ? Sha256.of(weights)
+        : ModelFolder.sha256(weights, tokenizerBytes, file(ModelFolder.DESCRIPTOR));
+    try (InputStream tokenizerJson = new ByteArrayInputStream(tokenizerBytes);
+        InputStream counterJson = new ByteArrayInputStream(tokenizerBytes)) {
       Map<String, String> options = Map.of(
           "addSpecialTokens", "true",
           "truncation", "true",
@@ -186,12 +237,28 @@ public final class OnnxEmbedder implements Embedder {
       so.setInterOpNumThreads(1);
       OrtSession session = OrtEnvironment.getEnvironment().createSession(weights, so);
       boolean typeIds = session.getInputNames().contains("token_type_ids");
-      return new Loaded(session, tokenizer, counter, Sha256.of(weights), typeIds);
+      return new Loaded(session, tokenizer, counter, sha256, typeIds);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } catch (RuntimeException e) {
+      if (folder == null || e instanceof QuarryException) {
+        throw e;
+      }
+      // A folder's tokenizer.json that the tokenizers library cannot read.
+      throw new QuarryException(ErrorCode.EMBEDDING_UNAVAILABLE, "model '" + spec.name()
+          + "': its tokenizer file could not be read as a HuggingFace tokenizer.json", e);
     } catch (OrtException e) {
-      throw new QuarryException(ErrorCode.INTERNAL, "model '" + spec.name() + "' could not be loaded: "
-          + e.getMessage(), e);
+      throw new QuarryException(folder == null ? ErrorCode.INTERNAL : ErrorCode.EMBEDDING_UNAVAILABLE,
+          "model '" + spec.name() + "' could not be loaded: " + e.getMessage(), e);
+    }
+  }
+
+  private byte[] file(String name) {
+    try {
+      return Files.readAllBytes(folder.resolve(name));
+    } catch (IOException e) {
+      throw new QuarryException(ErrorCode.EMBEDDING_UNAVAILABLE, "model '" + spec.name() + "': its file "
+          + name + " cannot be read", e);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.quarry.engine;
 
 import java.util.Locale;
 import java.util.Objects;
+import java.util.StringJoiner;
 
 /**
  * A corpus's analysis, chunking and ranking settings, fixed at creation. Every field is filled in;
@@ -149,28 +150,89 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
     }
   }
 
-  /** The analyzer family of a corpus. */
+  /**
+   * The analysis of a corpus's text: one of Lucene's language analyzers (stemming, stop words and
+   * the language's normalization), or one of the language-neutral families. Fixed at creation: the
+   * index holds the terms this analysis made. docs/search.md lists what each language does.
+   */
   public enum Language {
-    /** English: stemming, stop words, possessives, ASCII folding. */
-    ENGLISH,
+    /** English: stemming, stop words, possessives, ASCII folding (the default). */
+    ENGLISH("en"),
     /** Unicode word segmentation and lower-casing only; no stemming, no stop words. */
-    STANDARD,
+    STANDARD(null),
     /** Chinese, Japanese and Korean text as overlapping bigrams; other scripts as STANDARD. */
-    CJK;
+    CJK(null),
+    ARABIC("ar"),
+    /** Simplified and traditional Chinese, segmented into words (Lucene's smartcn). */
+    CHINESE("zh"),
+    CZECH("cs"),
+    DANISH("da"),
+    DUTCH("nl"),
+    FINNISH("fi"),
+    FRENCH("fr"),
+    GERMAN("de"),
+    GREEK("el"),
+    HINDI("hi"),
+    HUNGARIAN("hu"),
+    INDONESIAN("id"),
+    ITALIAN("it"),
+    /** Japanese, segmented and lemmatized by Kuromoji. */
+    JAPANESE("ja"),
+    /** Korean, segmented by Nori. */
+    KOREAN("ko"),
+    NORWEGIAN("no"),
+    PERSIAN("fa"),
+    /** Polish, stemmed by Stempel. */
+    POLISH("pl"),
+    PORTUGUESE("pt"),
+    ROMANIAN("ro"),
+    RUSSIAN("ru"),
+    SPANISH("es"),
+    SWEDISH("sv"),
+    THAI("th"),
+    TURKISH("tr"),
+    /** Ukrainian, lemmatized by Morfologik's Ukrainian dictionary. */
+    UKRAINIAN("uk");
 
-    /** The wire name: {@code english}, {@code standard}, {@code cjk}. */
+    private final String isoCode;
+
+    Language(String isoCode) {
+      this.isoCode = isoCode;
+    }
+
+    /** The wire name: the language's English name in lower case ({@code english}, {@code german}). */
     public String wireName() {
       return name().toLowerCase(Locale.ROOT);
     }
 
+    /** The ISO 639-1 code of a natural language ({@code de}), or null for STANDARD and CJK. */
+    public String isoCode() {
+      return isoCode;
+    }
+
+    /** The wire names, in declaration order, for messages and docs. */
+    public static String wireNames() {
+      StringJoiner names = new StringJoiner(", ");
+      for (Language l : values()) {
+        names.add(l.wireName());
+      }
+      return names.toString();
+    }
+
+    /** The language whose wire name is {@code name}. */
     public static Language fromWireName(String name) {
+      return fromWireName(name, "settings.language");
+    }
+
+    /** As {@link #fromWireName(String)}, naming {@code field} when {@code name} is not a language. */
+    public static Language fromWireName(String name, String field) {
       for (Language l : values()) {
         if (l.wireName().equals(name)) {
           return l;
         }
       }
-      throw QuarryException.invalid("settings.language",
-          "language must be one of english, standard, cjk; got '" + name + "'");
+      throw QuarryException.invalid(field,
+          "language must be one of " + wireNames() + "; got '" + name + "'");
     }
   }
 

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,12 +44,27 @@ public final class Extractors implements AutoCloseable {
   /** Sixteen documents may wait for a worker before callers are told to come back later. */
   public static final int DEFAULT_QUEUE_CAPACITY = 16;
 
+  /** The Tesseract language data OCR reads with unless told otherwise: English. */
+  public static final List<String> DEFAULT_OCR_LANGUAGES = List.of(Tesseract.LANGUAGE);
+
+  /**
+   * Refuses an empty list or a name that cannot be Tesseract language data ({@code eng},
+   * {@code deu}, {@code chi_sim}); whether it is installed is checked when OCR starts.
+   *
+   * @throws IllegalArgumentException naming the first bad name
+   */
+  public static void checkOcrLanguages(List<String> languages) {
+    Tesseract.checkLanguages(languages);
+  }
+
   private final ExtractionLimits limits;
   private final boolean pdfEnabled;
   /** Whether OCR was asked for and Tesseract with English data answered at build time. */
   private final boolean ocrAvailable;
   /** Whether recognition turns pages lying sideways or upside down upright first. */
   private final boolean detectOrientation;
+  /** The language data recognition reads with. */
+  private final List<String> ocrLanguages;
   private final WorkerPool pool;
 
   private Extractors(Builder builder) {
@@ -56,6 +72,16 @@ public final class Extractors implements AutoCloseable {
     this.pdfEnabled = builder.getPdfEnabled();
     this.ocrAvailable = builder.getOcr() == OcrMode.AUTO && Tesseract.onPath().available();
     this.detectOrientation = builder.getDetectOrientation();
+    this.ocrLanguages = builder.getOcrLanguages();
+    if (ocrAvailable) {
+      // OCR is on and Tesseract runs: a language it cannot read is a mistake to say now, not a
+      // failure of every scanned document later.
+      List<String> missing = Tesseract.onPath().missingLanguages(ocrLanguages);
+      if (!missing.isEmpty()) {
+        throw new IllegalArgumentException("ocrLanguages: tesseract has no language data '" + missing.get(0)
+            + "' (Debian: install tesseract-ocr-" + missing.get(0).replace('_', '-') + ")");
+      }
+    }
     WorkerCommand command = builder.command != null
         ? builder.command : WorkerCommand.ofCurrentJvm(builder.getWorkerHeapMiB());
     this.pool = new WorkerPool(command, builder.getWorkers(), builder.getQueueCapacity());
@@ -122,7 +148,7 @@ public final class Extractors implements AutoCloseable {
     }
     WorkerRequest request = new WorkerRequest(file.toAbsolutePath().toString(), options.declaredMediaType(),
         limits.maxDocumentPages(), limits.maxExtractedChars(), pdfEnabled, options.fileName(), ocr,
-        detectOrientation, limits.timeout().toMillis());
+        detectOrientation, limits.timeout().toMillis(), ocrLanguages);
     try {
       return pool.extract(request, limits.timeout());
     } catch (ExtractionException e) {
@@ -192,6 +218,7 @@ public final class Extractors implements AutoCloseable {
     private Boolean pdfEnabled;
     private OcrMode ocr;
     private Boolean detectOrientation;
+    private List<String> ocrLanguages;
     private WorkerCommand command;
 
     private Builder() {}
@@ -258,6 +285,24 @@ public final class Extractors implements AutoCloseable {
       requireState(this.detectOrientation == null, "detectOrientation was already set to %s", this.detectOrientation);
       this.detectOrientation = detect;
       return this;
+    }
+
+    /**
+     * The Tesseract language data recognition reads with, in order of preference (Debian's
+     * {@code tesseract-ocr-deu} installs {@code deu}); default {@code eng}. With OCR on and
+     * Tesseract installed, {@link #build()} refuses a language whose data is not installed.
+     *
+     * @throws IllegalArgumentException when the list is empty or a name is not a language data name
+     */
+    public Builder ocrLanguages(List<String> languages) {
+      requireState(this.ocrLanguages == null, "ocrLanguages was already set to %s", this.ocrLanguages);
+      Tesseract.checkLanguages(languages);
+      this.ocrLanguages = List.copyOf(languages);
+      return this;
+    }
+
+    List<String> getOcrLanguages() {
+      return ocrLanguages == null ? List.of(Tesseract.LANGUAGE) : ocrLanguages;
     }
 
     boolean getDetectOrientation() {

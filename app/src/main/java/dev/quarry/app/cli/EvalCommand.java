@@ -50,7 +50,7 @@ public final class EvalCommand implements Callable<Integer> {
       description = "Folder with corpus.jsonl, queries.jsonl and qrels.tsv (or qrels/test.tsv).")
   private Path collectionDir;
 
-  @Option(names = "--language", paramLabel = "LANG", description = "english, standard or cjk (default: english).")
+  @Option(names = "--language", paramLabel = "LANG", description = "The corpus language, as settings.language names it: english (the default), standard, cjk, german, chinese, ... (docs/search.md).")
   private String language;
 
   @Option(names = "--k1", paramLabel = "K1", description = "BM25 k1 (default: ${DEFAULT-VALUE}).",

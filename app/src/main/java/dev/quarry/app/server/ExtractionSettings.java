@@ -6,6 +6,7 @@ import dev.quarry.extractors.ExtractionLimits;
 import dev.quarry.extractors.Extractors;
 import dev.quarry.extractors.ocr.OcrMode;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The standalone server's extraction pool, from the {@code extraction} key of its configuration:
@@ -19,10 +20,12 @@ import java.time.Duration;
  * {@code tesseract} command with English data is installed, and the feature {@code ocr} is
  * advertised only then. {@code ocrDetectOrientation} (default true) has recognition turn pages
  * scanned sideways or upside down upright first; false reads every page as it lies, saving the
- * detection's cost on every page of collections known to be scanned upright.
+ * detection's cost on every page of collections known to be scanned upright. {@code ocrLanguages}
+ * (default {@code ["eng"]}) is the Tesseract language data recognition reads with; with OCR on and
+ * Tesseract installed, the server does not start when one is not installed.
  */
 public record ExtractionSettings(int workers, int workerHeapMiB, int queueCapacity, OcrMode ocr,
-    boolean ocrDetectOrientation) {
+    boolean ocrDetectOrientation, List<String> ocrLanguages) {
   public static final ExtractionSettings DEFAULT = new ExtractionSettings(
       Extractors.DEFAULT_WORKERS, Extractors.DEFAULT_WORKER_HEAP_MIB, Extractors.DEFAULT_QUEUE_CAPACITY, OcrMode.OFF);
 
@@ -36,15 +39,22 @@ public record ExtractionSettings(int workers, int workerHeapMiB, int queueCapaci
     this(workers, workerHeapMiB, queueCapacity, ocr, true);
   }
 
+  /** Settings whose OCR, when on, reads English. */
+  public ExtractionSettings(int workers, int workerHeapMiB, int queueCapacity, OcrMode ocr,
+      boolean ocrDetectOrientation) {
+    this(workers, workerHeapMiB, queueCapacity, ocr, ocrDetectOrientation, Extractors.DEFAULT_OCR_LANGUAGES);
+  }
+
   public ExtractionSettings {
     ocr = ocr == null ? OcrMode.OFF : ocr;
+    ocrLanguages = List.copyOf(ocrLanguages);
   }
 
   /** Starts nothing yet: workers start with the first document. The caller closes the result. */
   public Extractors build(Limits limits, boolean pdfEnabled) {
     return Extractors.builder().workers(workers).workerHeapMiB(workerHeapMiB).queueCapacity(queueCapacity)
         .limits(extractionLimits(limits)).pdfEnabled(pdfEnabled).ocr(ocr)
-        .detectOrientation(ocrDetectOrientation).build();
+        .detectOrientation(ocrDetectOrientation).ocrLanguages(ocrLanguages).build();
   }
 
   /** The extractors' bounds from the advertised limits. */

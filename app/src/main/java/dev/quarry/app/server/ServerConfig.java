@@ -10,16 +10,19 @@ import dev.quarry.cluster.OpenSearchSettings;
 import dev.quarry.corpora.CorporaBuilder;
 import dev.quarry.corpora.FileErrors;
 import dev.quarry.corpora.jobs.JobSettings;
+import dev.quarry.embeddings.ModelFolder;
 import dev.quarry.embeddings.Models;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.EngineListener;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.extractors.Extractors;
 import dev.quarry.extractors.ocr.OcrMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
@@ -49,6 +52,8 @@ import java.util.Set;
  *     {"opensearch": ...}}, docs/scale-out.md); null: in the data folder
  * @param jobs the bounds and timings of ingestion jobs (used when ingestion-jobs is on); the
  *     per-job bounds come from {@code limits.maxJobFiles} and {@code limits.maxJobBytes}
+ * @param modelFolders folders each holding an operator's embedding model ({@code models.folders},
+ *     {@link ModelFolder}), absolute; empty: the shipped models only
  */
 public record ServerConfig(
     List<String> corsOrigins,
@@ -69,7 +74,8 @@ public record ServerConfig(
     long writeMinFreeDiskMiB,
     LogFormat logFormat,
     OpenSearchSettings openSearch,
-    JobSettings jobs) {
+    JobSettings jobs,
+    List<Path> modelFolders) {
   /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
   public static final int DEFAULT_MAX_THREADS = 128;
 
@@ -93,7 +99,7 @@ public record ServerConfig(
       CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, QuarryPluginConfig.DEFAULT_MAX_IN_FLIGHT,
       QuarryPluginConfig.DEFAULT_MAX_WAITING, QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS, DEFAULT_MAX_THREADS,
       ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null, 0, null, DEFAULT_WRITE_MIN_FREE_DISK_MIB,
-      LogFormat.TEXT, null, JobSettings.DEFAULT);
+      LogFormat.TEXT, null, JobSettings.DEFAULT, List.of());
 
   /** The settings with the default readiness threshold, and metrics off. */
   public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
@@ -101,7 +107,7 @@ public record ServerConfig(
       int maxThreads, ExtractionSettings extraction) {
     this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
         maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB, null, 0, null,
-        DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null, JobSettings.DEFAULT);
+        DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null, JobSettings.DEFAULT, List.of());
   }
 
   /** The settings with corpora in the data folder (the embedded store). */
@@ -110,12 +116,13 @@ public record ServerConfig(
       int maxThreads, ExtractionSettings extraction, long minFreeDiskMiB, String metricsTokenSha256) {
     this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
         maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256, 0, null,
-        DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null, JobSettings.DEFAULT);
+        DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null, JobSettings.DEFAULT, List.of());
   }
 
   public ServerConfig {
     corsOrigins = List.copyOf(corsOrigins);
     features = Set.copyOf(features);
+    modelFolders = List.copyOf(modelFolders);
     Objects.requireNonNull(logFormat, "logFormat");
     if (metricsCorpusLabels < 0 || metricsCorpusLabels > MAX_METRICS_CORPUS_LABELS) {
       throw new IllegalArgumentException("metrics.corpusLabels must be between 0 and " + MAX_METRICS_CORPUS_LABELS
@@ -130,7 +137,7 @@ public record ServerConfig(
   public ServerConfig withLogFormat(LogFormat format) {
     return new ServerConfig(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora,
         maxInFlight, maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256,
-        metricsCorpusLabels, backupDirectory, writeMinFreeDiskMiB, format, openSearch, jobs);
+        metricsCorpusLabels, backupDirectory, writeMinFreeDiskMiB, format, openSearch, jobs, modelFolders);
   }
 
   /**
@@ -151,7 +158,7 @@ public record ServerConfig(
       WireObject root = WireObject.root(new StrictJson().parseObject(json));
       root.allowOnly(Set.of("cors", "features", "limits", "retainedRevisions", "idempotencyRetentionHours",
           "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics", "backup", "storage", "logging",
-          "store", "jobs"));
+          "store", "jobs", "models"));
       ServerConfig d = DEFAULT;
       Long retentionHours = root.optionalLong("idempotencyRetentionHours", 1, 24L * 365);
       WireObject capacity = root.optionalObject("capacity");
@@ -250,7 +257,8 @@ public record ServerConfig(
           writeFloor == null ? d.writeMinFreeDiskMiB : writeFloor,
           logFormat,
           openSearch,
-          jobs(root.optionalObject("jobs"), limits));
+          jobs(root.optionalObject("jobs"), limits),
+          modelFolders(root.optionalObject("models")));
     } catch (QuarryException e) {
       String field = e.field();
       throw new IllegalArgumentException(field == null || e.getMessage().startsWith(field)
@@ -325,7 +333,8 @@ public record ServerConfig(
     if (extraction == null) {
       return d;
     }
-    extraction.allowOnly(Set.of("workers", "workerHeapMiB", "queueCapacity", "ocr", "ocrDetectOrientation"));
+    extraction.allowOnly(Set.of("workers", "workerHeapMiB", "queueCapacity", "ocr", "ocrDetectOrientation",
+        "ocrLanguages"));
     Integer workers = extraction.optionalInt("workers", 1, 64);
     Integer heap = extraction.optionalInt("workerHeapMiB", 64, 65_536);
     Integer queue = extraction.optionalInt("queueCapacity", 0, 10_000);
@@ -335,8 +344,22 @@ public record ServerConfig(
       throw QuarryException.invalid(extraction.pathOf("ocr"), "ocr must be 'auto' or 'off'; got '" + ocrName + "'");
     }
     boolean detectOrientation = extraction.optionalBoolean("ocrDetectOrientation", d.ocrDetectOrientation());
+    List<String> ocrLanguages = extraction.optionalStringList("ocrLanguages", 16, 40);
+    if (ocrLanguages != null) {
+      for (int i = 0; i < ocrLanguages.size(); i++) {
+        try {
+          Extractors.checkOcrLanguages(List.of(ocrLanguages.get(i)));
+        } catch (IllegalArgumentException e) {
+          throw QuarryException.invalid(extraction.pathOf("ocrLanguages") + "[" + i + "]", e.getMessage());
+        }
+      }
+      if (ocrLanguages.isEmpty()) {
+        throw QuarryException.invalid(extraction.pathOf("ocrLanguages"), "at least one OCR language is needed");
+      }
+    }
     return new ExtractionSettings(workers == null ? d.workers() : workers, heap == null ? d.workerHeapMiB() : heap,
-        queue == null ? d.queueCapacity() : queue, ocr, detectOrientation);
+        queue == null ? d.queueCapacity() : queue, ocr, detectOrientation,
+        ocrLanguages == null ? d.ocrLanguages() : ocrLanguages);
   }
 
   private static Limits limits(WireObject limits) {
@@ -358,6 +381,30 @@ public record ServerConfig(
     }
   }
 
+  /** {@code models}: {@code {"folders": ["/abs/folder", ...]}}, each folder an operator's model. */
+  private static List<Path> modelFolders(WireObject models) {
+    if (models == null) {
+      return List.of();
+    }
+    models.allowOnly(Set.of("folders"));
+    List<Path> out = new ArrayList<>();
+    List<String> folders = models.optionalStringList("folders", 64, 4096);
+    for (int i = 0; folders != null && i < folders.size(); i++) {
+      String field = models.pathOf("folders") + "[" + i + "]";
+      Path folder;
+      try {
+        folder = Path.of(folders.get(i));
+      } catch (InvalidPathException e) {
+        throw QuarryException.invalid(field, "not a path: " + e.getMessage());
+      }
+      if (!folder.isAbsolute()) {
+        throw QuarryException.invalid(field, "a model folder must be an absolute path; got '" + folders.get(i) + "'");
+      }
+      out.add(folder);
+    }
+    return out;
+  }
+
   /** The engine settings this configuration implies. */
   public EngineConfig engineConfig() {
     return engineConfig(EngineListener.NONE);
@@ -366,6 +413,6 @@ public record ServerConfig(
   /** The engine settings this configuration implies, telling {@code listener} of the engine's work. */
   public EngineConfig engineConfig(EngineListener listener) {
     return EngineConfig.builder().retainedRevisions(retainedRevisions).idempotencyRetention(idempotencyRetention)
-        .embeddingModels(Models.all()).listener(listener).build();
+        .embeddingModels(Models.all(modelFolders)).listener(listener).build();
   }
 }

@@ -93,6 +93,18 @@ class ContractTableTest {
   }
 
   @Test
+  void aGermanCorpus_saysItsLanguage_andFindsAnInflectedForm() {
+    JsonNode c = ok(api.retrieval("corpora/create", T, "{\"corpus\": \"faust\", \"settings\": {\"language\": \"german\"}}"));
+    assertEquals("german", c.at("/settings/language").asText());
+    ok(api.retrieval("sources/index", T, """
+        {"corpus": "faust", "source": "faust/nacht.txt", "title": "Nacht",
+         "text": "Habe nun, ach! Philosophie, Juristerei und Medizin, und leider auch Theologie durchaus studiert, mit heißem Bemühn."}"""));
+    JsonNode s = ok(api.retrieval("search", T, "{\"corpus\": \"faust\", \"query\": \"Theologien\"}"));
+    assertEquals("faust/nacht.txt", s.at("/results/0/source").asText(), s::toString);
+    assertEquals("german", ok(api.retrieval("corpora/read", T, "{\"corpus\": \"faust\"}")).at("/settings/language").asText());
+  }
+
+  @Test
   void createCorpus_existingName_isCorpusExists() {
     Answer a = api.retrieval("corpora/create", T, "{\"corpus\": \"c1\"}");
     assertEquals(409, a.status(), a::toString);

@@ -61,6 +61,24 @@ class ServerConfigTest {
   }
 
   @Test
+  void modelFolders_areRead_andMustBeAbsolute() {
+    assertEquals(List.of(Path.of("/srv/models/multilingual-e5-small")),
+        parse("{\"models\": {\"folders\": [\"/srv/models/multilingual-e5-small\"]}}").modelFolders());
+    assertTrue(problem("{\"models\": {\"folders\": [\"models/e5\"]}}").startsWith("models.folders[0]"));
+    assertTrue(problem("{\"models\": {\"folder\": \"/srv/m\"}}").startsWith("models.folder"));
+  }
+
+  @Test
+  void ocrLanguages_areRead_andABadNameIsRefusedByIndex() {
+    assertEquals(List.of("deu", "eng"),
+        parse("{\"extraction\": {\"ocr\": \"auto\", \"ocrLanguages\": [\"deu\", \"eng\"]}}").extraction().ocrLanguages());
+    assertEquals(List.of("eng"), parse("{}").extraction().ocrLanguages());
+    assertTrue(problem("{\"extraction\": {\"ocrLanguages\": [\"eng\", \"../x\"]}}")
+        .startsWith("extraction.ocrLanguages[1]"));
+    assertTrue(problem("{\"extraction\": {\"ocrLanguages\": []}}").startsWith("extraction.ocrLanguages"));
+  }
+
+  @Test
   void limitAboveWhatTheEngineTakes_isRefused() {
     assertTrue(problem("{\"limits\": {\"maxTopK\": 500}}").startsWith("limits.maxTopK"));
   }

@@ -34,6 +34,15 @@ public final class StoreRules {
   }
 
   /**
+   * Whether {@code language}'s analysis may put several terms at one position, which the embedded
+   * store leaves out of a field's length: a store that indexes terms as space-separated text
+   * cannot score such a language alike, and must refuse it.
+   */
+  public static boolean stacksTerms(CorpusSettings.Language language) {
+    return Analyzers.stacksTerms(language);
+  }
+
+  /**
    * The snippet the embedded store cuts from {@code text}.
    *
    * @param matches {@code [start, end)} ranges in {@code text}, in order, not overlapping

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * Runs the {@code tesseract} command on one image file, in its own process, and reads back its
@@ -25,8 +26,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Tesseract {
 
-  /** The language data Debian's {@code tesseract-ocr-eng} installs. */
+  /** The language data Debian's {@code tesseract-ocr-eng} installs: what recognition reads by default. */
   public static final String LANGUAGE = "eng";
+  /** A name of Tesseract language data ({@code deu}, {@code chi_sim}, {@code script/Latin}). */
+  private static final Pattern LANGUAGE_NAME = Pattern.compile("[a-z][a-z_]{1,15}|script/[A-Za-z_]{2,30}");
   /** The orientation and script data Debian's {@code tesseract-ocr-osd} installs. */
   public static final String ORIENTATION_DATA = "osd";
   /** Address space one recognition may use; a 300 dpi page needs a few hundred MiB. */
@@ -41,20 +44,23 @@ public final class Tesseract {
   private final String command;
   /** Whether each page's orientation is detected and turned upright before it is read. */
   private final boolean detectOrientation;
+  /** The language data recognition reads with, in order ({@code -l deu+eng}). */
+  private final List<String> languages;
 
-  private Tesseract(String command, boolean detectOrientation) {
+  private Tesseract(String command, boolean detectOrientation, List<String> languages) {
     this.command = command;
     this.detectOrientation = detectOrientation;
+    this.languages = List.copyOf(languages);
   }
 
   /** The {@code tesseract} on the PATH, whether or not it is installed, detecting orientation. */
   public static Tesseract onPath() {
-    return new Tesseract("tesseract", true);
+    return new Tesseract("tesseract", true, List.of(LANGUAGE));
   }
 
   /** The tesseract at {@code command} (a path or a name looked up on the PATH), detecting orientation. */
   public static Tesseract at(String command) {
-    return new Tesseract(Objects.requireNonNull(command, "command"), true);
+    return new Tesseract(Objects.requireNonNull(command, "command"), true, List.of(LANGUAGE));
   }
 
   /**
@@ -64,7 +70,44 @@ public final class Tesseract {
    * turned page misread.
    */
   public Tesseract detectingOrientation(boolean detect) {
-    return detect == detectOrientation ? this : new Tesseract(command, detect);
+    return detect == detectOrientation ? this : new Tesseract(command, detect, languages);
+  }
+
+  /**
+   * This tesseract reading with {@code data} (Tesseract's language data names, such as {@code deu}
+   * from Debian's {@code tesseract-ocr-deu}), in order of preference; default {@value #LANGUAGE}.
+   *
+   * @throws IllegalArgumentException when the list is empty or a name is not a language data name
+   */
+  public Tesseract withLanguages(List<String> data) {
+    checkLanguages(data);
+    return data.equals(languages) ? this : new Tesseract(command, detectOrientation, data);
+  }
+
+  /**
+   * Refuses an empty list or a name that cannot be Tesseract language data.
+   *
+   * @throws IllegalArgumentException naming the first bad name
+   */
+  public static void checkLanguages(List<String> data) {
+    if (data == null || data.isEmpty()) {
+      throw new IllegalArgumentException("at least one OCR language is needed");
+    }
+    for (String d : data) {
+      if (d == null || !LANGUAGE_NAME.matcher(d).matches()) {
+        throw new IllegalArgumentException("'" + d + "' is not a Tesseract language data name (such as eng, deu, "
+            + "fra, chi_sim)");
+      }
+    }
+  }
+
+  /**
+   * The names in {@code data} whose language data this tesseract lacks (all of them when it does
+   * not run), asked within a few seconds; empty when it has every one.
+   */
+  public List<String> missingLanguages(List<String> data) {
+    List<String> installed = installedData();
+    return data.stream().filter(d -> !installed.contains(d)).toList();
   }
 
   /**
@@ -85,21 +128,28 @@ public final class Tesseract {
 
   /** Whether {@code tesseract --list-langs} names {@code data}, asked within a few seconds. */
   private boolean hasData(String data) {
+    return installedData().contains(data);
+  }
+
+  /** What {@code tesseract --list-langs} names, asked within a few seconds; empty when it does not run. */
+  private List<String> installedData() {
     try {
       Process process = new ProcessBuilder(command, "--list-langs").redirectErrorStream(true).start();
       process.getOutputStream().close();
       byte[] out = process.getInputStream().readNBytes(64 << 10);
       if (!process.waitFor(10, TimeUnit.SECONDS)) {
         process.destroyForcibly();
-        return false;
+        return List.of();
       }
-      return process.exitValue() == 0
-          && new String(out, StandardCharsets.UTF_8).lines().anyMatch(l -> l.strip().equals(data));
+      if (process.exitValue() != 0) {
+        return List.of();
+      }
+      return new String(out, StandardCharsets.UTF_8).lines().map(String::strip).toList();
     } catch (IOException e) {
-      return false;
+      return List.of();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return false;
+      return List.of();
     }
   }
 
@@ -169,7 +219,7 @@ public final class Tesseract {
     // whatever the image format and for each frame of a TIFF. It needs the orientation data
     // (osd.traineddata); without it tesseract says so on stderr and reads the page as it lies.
     // Mode 3 alone reads every page as it lies, without the detection's cost.
-    line.addAll(List.of(command, image.toString(), "stdout", "-l", LANGUAGE, "--psm",
+    line.addAll(List.of(command, image.toString(), "stdout", "-l", String.join("+", languages), "--psm",
         detectOrientation ? PAGE_SEGMENTATION : UPRIGHT_PAGE_SEGMENTATION, "tsv"));
     return line;
   }

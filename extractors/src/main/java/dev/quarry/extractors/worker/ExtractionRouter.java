@@ -46,7 +46,8 @@ final class ExtractionRouter {
     // Started before anything is read, so recognition ends before the parent's deadline does.
     Duration budget = Duration.ofMillis(request.timeoutMillis());
     Recognizer recognizer = request.ocr()
-        ? new Recognizer(tesseract.detectingOrientation(request.detectOrientation()), budget) : null;
+        ? new Recognizer(tesseract.detectingOrientation(request.detectOrientation())
+            .withLanguages(request.ocrLanguages()), budget) : null;
     Path file = Path.of(request.file());
     // The parent has checked the size and enforces the deadline; only pages and characters
     // can be checked while parsing.
