@@ -49,6 +49,7 @@ import java.util.Set;
  *     {"opensearch": ...}}, docs/scale-out.md); null: in the data folder
  * @param jobs the bounds and timings of ingestion jobs (used when ingestion-jobs is on); the
  *     per-job bounds come from {@code limits.maxJobFiles} and {@code limits.maxJobBytes}
+ * @param mcp whether the MCP server answers at {@code /mcp} ({@code "mcp": {"enabled": false}} turns it off)
  */
 public record ServerConfig(
     List<String> corsOrigins,
@@ -69,7 +70,8 @@ public record ServerConfig(
     long writeMinFreeDiskMiB,
     LogFormat logFormat,
     OpenSearchSettings openSearch,
-    JobSettings jobs) {
+    JobSettings jobs,
+    boolean mcp) {
   /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
   public static final int DEFAULT_MAX_THREADS = 128;
 
@@ -93,7 +95,18 @@ public record ServerConfig(
       CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, QuarryPluginConfig.DEFAULT_MAX_IN_FLIGHT,
       QuarryPluginConfig.DEFAULT_MAX_WAITING, QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS, DEFAULT_MAX_THREADS,
       ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null, 0, null, DEFAULT_WRITE_MIN_FREE_DISK_MIB,
-      LogFormat.TEXT, null, JobSettings.DEFAULT);
+      LogFormat.TEXT, null, JobSettings.DEFAULT, true);
+
+  /** The settings with the MCP server on, as it is unless the config file turns it off. */
+  public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
+      Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
+      int maxThreads, ExtractionSettings extraction, long minFreeDiskMiB, String metricsTokenSha256,
+      int metricsCorpusLabels, Path backupDirectory, long writeMinFreeDiskMiB, LogFormat logFormat,
+      OpenSearchSettings openSearch, JobSettings jobs) {
+    this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
+        maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256, metricsCorpusLabels,
+        backupDirectory, writeMinFreeDiskMiB, logFormat, openSearch, jobs, true);
+  }
 
   /** The settings with the default readiness threshold, and metrics off. */
   public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
@@ -130,7 +143,7 @@ public record ServerConfig(
   public ServerConfig withLogFormat(LogFormat format) {
     return new ServerConfig(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora,
         maxInFlight, maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256,
-        metricsCorpusLabels, backupDirectory, writeMinFreeDiskMiB, format, openSearch, jobs);
+        metricsCorpusLabels, backupDirectory, writeMinFreeDiskMiB, format, openSearch, jobs, mcp);
   }
 
   /**
@@ -151,7 +164,7 @@ public record ServerConfig(
       WireObject root = WireObject.root(new StrictJson().parseObject(json));
       root.allowOnly(Set.of("cors", "features", "limits", "retainedRevisions", "idempotencyRetentionHours",
           "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics", "backup", "storage", "logging",
-          "store", "jobs"));
+          "store", "jobs", "mcp"));
       ServerConfig d = DEFAULT;
       Long retentionHours = root.optionalLong("idempotencyRetentionHours", 1, 24L * 365);
       WireObject capacity = root.optionalObject("capacity");
@@ -250,7 +263,8 @@ public record ServerConfig(
           writeFloor == null ? d.writeMinFreeDiskMiB : writeFloor,
           logFormat,
           openSearch,
-          jobs(root.optionalObject("jobs"), limits));
+          jobs(root.optionalObject("jobs"), limits),
+          mcp(root.optionalObject("mcp")));
     } catch (QuarryException e) {
       String field = e.field();
       throw new IllegalArgumentException(field == null || e.getMessage().startsWith(field)
@@ -275,6 +289,15 @@ public record ServerConfig(
       }
     }
     return origins;
+  }
+
+  /** {@code "mcp": {"enabled": true}}: the MCP server at {@code /mcp}, on when absent. */
+  private static boolean mcp(WireObject mcp) {
+    if (mcp == null) {
+      return true;
+    }
+    mcp.allowOnly(Set.of("enabled"));
+    return mcp.optionalBoolean("enabled", true);
   }
 
   private static Set<Feature> features(WireObject features) {
