@@ -344,14 +344,17 @@ class McpOverHttpTest {
     assertEquals("REQUEST_TOO_LARGE", ApiClient.JSON.readTree(res.body()).at("/error/data/code").asText());
   }
 
-  static void assertRefused(JsonNode result, String code) {
+  /** A tool error with Quarry's envelope as its text, and no structured content to hold to the output schema. */
+  static JsonNode assertRefused(JsonNode result, String code) throws Exception {
     assertTrue(result.get("isError").asBoolean(), result::toString);
-    assertEquals(code, result.at("/structuredContent/error/code").asText(), result::toString);
-    assertTrue(result.at("/content/0/text").asText().startsWith(code), result::toString);
+    assertFalse(result.has("structuredContent"), result::toString);
+    JsonNode error = ApiClient.JSON.readTree(result.at("/content/0/text").asText()).get("error");
+    assertEquals(code, error.get("code").asText(), result::toString);
+    assertFalse(error.get("message").asText().contains("Exception"), result::toString);
+    return error;
   }
 
-  static void assertRefused(JsonNode result, String code, String field) {
-    assertRefused(result, code);
-    assertEquals(field, result.at("/structuredContent/error/field").asText(), result::toString);
+  static void assertRefused(JsonNode result, String code, String field) throws Exception {
+    assertEquals(field, assertRefused(result, code).get("field").asText(), result::toString);
   }
 }

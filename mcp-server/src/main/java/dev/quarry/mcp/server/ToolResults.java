@@ -11,8 +11,8 @@ import java.util.Map;
 
 /**
  * Tool answers: a result as structured content with the same JSON as text (for clients that read
- * only text), a refusal as a tool error ({@code isError: true}) carrying Quarry's error envelope, so
- * that an agent sees the code and the field and can correct its call. Protocol-level failures
+ * only text), a refusal as a tool error ({@code isError: true}) whose text is Quarry's error
+ * envelope, so that an agent sees the code and the field and can correct its call. Protocol-level failures
  * (resources) are JSON-RPC errors with the envelope's error as {@code data}.
  */
 final class ToolResults {
@@ -30,13 +30,15 @@ final class ToolResults {
         .build();
   }
 
-  /** {@code e} as a tool error; its text is written for clients (ErrorResponses.of has made sure). */
+  /**
+   * {@code e} as a tool error whose one text content is Quarry's error envelope, {@code {"error":
+   * {"code", "message", "retryable", "field"?}}}: readable by a model and parsable by a program. It
+   * carries no structured content, which clients hold to the tool's output schema even on errors.
+   * The text is written for clients (ErrorResponses.of has made sure).
+   */
   McpSchema.CallToolResult refused(QuarryException e) {
-    ObjectNode envelope = ErrorEnvelope.of(e);
     return McpSchema.CallToolResult.builder()
-        .addTextContent(e.code().name() + ": " + envelope.path("error").path("message").asText()
-            + (e.field() == null ? "" : " (field " + e.field() + ")"))
-        .structuredContent(asMap(envelope))
+        .addTextContent(ErrorEnvelope.of(e).toString())
         .isError(true)
         .build();
   }
