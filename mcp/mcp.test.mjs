@@ -1,10 +1,12 @@
 // Drives a real `quarry serve` with the official MCP TypeScript SDK client (@modelcontextprotocol/sdk,
 // pinned by package-lock.json) over Streamable HTTP: initialize, the tools each token sees, every
 // tool called (the client holds each result to the tool's output schema), progress, cancellation,
-// grants through tools and resources, and refusals as typed tool errors.
+// grants through tools and resources, and refusals as typed tool errors; and the MCP Inspector's
+// command line (@modelcontextprotocol/inspector --cli, pinned too), headless, lists and calls them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -222,4 +224,23 @@ test('without a valid token the server answers 401 with a Bearer challenge', asy
   assert.equal(res.status, 401);
   assert.match(res.headers.get('www-authenticate'), /^Bearer/);
   await assert.rejects(connect('not-a-token'));
+});
+
+test('the MCP Inspector command line lists and calls the tools', async () => {
+  const inspector = async (...args) => {
+    const { stdout } = await promisify(execFile)(join(here, 'node_modules', '.bin', 'mcp-inspector'),
+      ['--cli', url + '/mcp', '--transport', 'http', '--header', `Authorization: Bearer ${READER}`, ...args],
+      { timeout: 60_000 });
+    return JSON.parse(stdout);
+  };
+  const { tools } = await inspector('--method', 'tools/list');
+  assert.deepEqual(tools.map((t) => t.name).sort(), ['list_corpora', 'list_sources', 'read', 'search']);
+  const found = await inspector('--method', 'tools/call', '--tool-name', 'search',
+    '--tool-arg', 'corpus=handbook', 'query=parental leave', 'topK=2');
+  assert.equal(found.isError, false);
+  assert.ok(found.structuredContent.results.length > 0);
+  // A tool error: the inspector says so and exits with its code for it.
+  await assert.rejects(inspector('--method', 'tools/call', '--tool-name', 'search',
+    '--tool-arg', 'corpus=finance', 'query=leave'),
+  (e) => e.code === 5 && /"tool_is_error"/.test(e.stdout + e.stderr));
 });

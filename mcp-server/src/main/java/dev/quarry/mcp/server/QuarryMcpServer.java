@@ -39,7 +39,7 @@ public final class QuarryMcpServer implements AutoCloseable {
         .maxRequestSize((int) Math.min(Integer.MAX_VALUE, limits.get(Limit.MAX_REQUEST_BYTES)))
         .build();
     QuarryTools tools = new QuarryTools(corpora, gate, limits, indexing, mapper, cancellations);
-    QuarryResources resources = new QuarryResources(corpora, gate, new ToolResults(mapper));
+    QuarryResources resources = new QuarryResources(corpora, new ToolResults(mapper));
     this.server = McpServer.sync(transport)
         .serverInfo("quarry", version())
         .instructions("Quarry searches document corpora. Start with list_corpora, then search; pass the "

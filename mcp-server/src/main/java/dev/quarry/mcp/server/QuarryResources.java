@@ -1,7 +1,6 @@
 package dev.quarry.mcp.server;
 
 import dev.quarry.api.routes.ErrorResponses;
-import dev.quarry.api.routes.RequestGate;
 import dev.quarry.api.wire.CorpusResponses;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.SourceText;
@@ -26,12 +25,11 @@ final class QuarryResources {
   private static final int CHUNKS_PER_PAGE = 200;
 
   private final Corpora corpora;
-  private final RequestGate gate;
   private final ToolResults results;
 
-  QuarryResources(Corpora corpora, RequestGate gate, ToolResults results) {
+  /** Reads, like the API's, take no place in the capacity gate. */
+  QuarryResources(Corpora corpora, ToolResults results) {
     this.corpora = corpora;
-    this.gate = gate;
     this.results = results;
   }
 
@@ -56,7 +54,7 @@ final class QuarryResources {
 
   private McpSchema.ReadResourceResult read(McpSyncServerExchange exchange, McpSchema.ReadResourceRequest request) {
     Access access = Caller.of(exchange.transportContext()).access();
-    try (RequestGate.Permit ignored = gate.enter()) {
+    try {
       ResourceUris.Parsed uri = ResourceUris.parse(request.uri());
       if (uri.source() == null) {
         String json = CorpusResponses.described(corpora.readCorpus(access, uri.corpus())).toString();

@@ -40,8 +40,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The tools: each reads its arguments with the api module's wire readers (the same checks, field
- * paths and limits as the HTTP endpoint), takes a place in the shared capacity gate, calls corpora,
- * and answers with {@link ToolResults}. Thread-safe.
+ * paths and limits as the HTTP endpoint), takes a place in the shared capacity gate when it searches
+ * or writes, calls corpora, and answers with {@link ToolResults}. Thread-safe.
  */
 final class QuarryTools {
   /** Passages {@code read} returns with {@code chunk} on each side when the call does not say. */
@@ -80,9 +80,11 @@ final class QuarryTools {
   }
 
   List<McpServerFeatures.SyncToolSpecification> specifications() {
-    return List.of(spec("search", this::search), spec("read", this::read), spec("list_corpora", this::listCorpora),
-        spec("list_sources", this::listSources), spec("index_text", this::indexText),
-        spec("delete_source", this::deleteSource));
+    // Searches and writes take a place in the capacity gate; reads do not, as on the HTTP API
+    // (docs/configuration.md, capacity): they are bounded by the server's threads.
+    return List.of(spec("search", true, this::search), spec("read", false, this::read),
+        spec("list_corpora", false, this::listCorpora), spec("list_sources", false, this::listSources),
+        spec("index_text", true, this::indexText), spec("delete_source", true, this::deleteSource));
   }
 
   /** Whether {@code tool} is listed for {@code caller}: writing tools only for tokens that may index. */
@@ -103,7 +105,7 @@ final class QuarryTools {
   private record Call(Access access, WireObject args, McpSyncServerExchange exchange, McpSchema.CallToolRequest request,
       Cancellations.Handle cancellation) {}
 
-  private McpServerFeatures.SyncToolSpecification spec(String name, Body body) {
+  private McpServerFeatures.SyncToolSpecification spec(String name, boolean gated, Body body) {
     McpSchema.Tool tool = catalog.tool(name);
     Set<String> accepted = catalog.arguments(name);
     return McpServerFeatures.SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
@@ -114,7 +116,7 @@ final class QuarryTools {
             : JsonNodeFactory.instance.objectNode().setAll(toNode(request.arguments()));
         WireObject wire = WireObject.root(args);
         wire.allowOnly(accepted);
-        try (RequestGate.Permit ignored = gate.enter()) {
+        try (RequestGate.Permit ignored = gated ? gate.enter() : () -> { }) {
           writing[0] = catalog.indexes(name);
           return results.ok(body.call(new Call(caller.access(), wire, exchange, request, cancellation)));
         }
