@@ -266,6 +266,23 @@ class McpOverHttpTest {
   }
 
   @Test
+  void requestsWithoutTheirParams_areInvalidParamsWithTheirId() throws Exception {
+    Session s = new Session(T);
+    for (String params : new String[] {"{}", "{\"name\": 7}", "{\"name\": \"search\", \"arguments\": [1]}"}) {
+      HttpResponse<String> res = post(T, s.id, """
+          {"jsonrpc": "2.0", "id": 41, "method": "tools/call", "params": %s}""".formatted(params));
+      JsonNode answer = messages(res).get(0);
+      assertEquals(41, answer.get("id").asInt(), res.body());
+      assertEquals(-32602, answer.at("/error/code").asInt(), res.body());
+      assertTrue(answer.at("/error/data/field").asText().startsWith("params."), res.body());
+      assertFalse(res.body().contains("Exception") || res.body().contains("jackson"), res.body());
+    }
+    JsonNode noUri = messages(post(T, s.id, """
+        {"jsonrpc": "2.0", "id": 42, "method": "resources/read", "params": {}}""")).get(0);
+    assertEquals("params.uri", noUri.at("/error/data/field").asText(), noUri::toString);
+  }
+
+  @Test
   void indexingTools_writeForIndexTokensAndRefuseOthers() throws Exception {
     assertRefused(new Session(TestTokens.SEARCH_C1).tool("index_text", """
         {"corpus": "c1", "source": "public/new.md", "text": "x"}"""), "FORBIDDEN");

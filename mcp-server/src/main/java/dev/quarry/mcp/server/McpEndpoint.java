@@ -102,6 +102,12 @@ public final class McpEndpoint extends HttpServlet {
         }
         if (message.has("id") && message.has("method")) {
           requestId = message.get("id").toString();
+          QuarryException params = paramsError(message);
+          if (params != null) {
+            // The SDK would answer with its JSON binding's text; the request gets its own id back.
+            refuse(response, 200, McpSchema.ErrorCodes.INVALID_PARAMS, params, message.get("id"));
+            return;
+          }
         }
         if ("notifications/cancelled".equals(message.path("method").asText()) && session != null) {
           JsonNode params = message.path("params");
@@ -141,6 +147,22 @@ public final class McpEndpoint extends HttpServlet {
     return null;
   }
 
+  /** Why the params of a request to Quarry's tools or resources do not have their shape, or null. */
+  private static QuarryException paramsError(JsonNode m) {
+    JsonNode params = m.path("params");
+    return switch (m.get("method").asText()) {
+      case "tools/call" -> !params.path("name").isTextual()
+          ? QuarryException.invalid("params.name", "tools/call names its tool: params.name, a string")
+          : params.has("arguments") && !params.get("arguments").isObject()
+              ? QuarryException.invalid("params.arguments", "a tool's arguments are a JSON object")
+              : null;
+      case "resources/read" -> !params.path("uri").isTextual()
+          ? QuarryException.invalid("params.uri", "resources/read names its resource: params.uri, a string")
+          : null;
+      default -> null;
+    };
+  }
+
   /** The body, or null when it is larger than the limit (read no further than that). */
   private byte[] readBounded(HttpServletRequest request) throws IOException {
     if (request.getContentLengthLong() > maxBodyBytes) {
@@ -162,10 +184,20 @@ public final class McpEndpoint extends HttpServlet {
 
   /** A JSON-RPC error response with no id, its {@code data} Quarry's error. */
   private void refuse(HttpServletResponse response, int status, int rpcCode, QuarryException e) throws IOException {
+    refuse(response, status, rpcCode, e, null);
+  }
+
+  /** A JSON-RPC error response to request {@code id} (null: none known), its {@code data} Quarry's error. */
+  private void refuse(HttpServletResponse response, int status, int rpcCode, QuarryException e, JsonNode id)
+      throws IOException {
     ObjectNode error = (ObjectNode) ErrorEnvelope.of(e).get("error");
     ObjectNode body = JsonNodeFactory.instance.objectNode();
     body.put("jsonrpc", "2.0");
-    body.putNull("id");
+    if (id == null) {
+      body.putNull("id");
+    } else {
+      body.set("id", id);
+    }
     body.putObject("error").put("code", rpcCode).put("message", error.get("message").asText()).set("data", error);
     response.setStatus(status);
     response.setContentType("application/json");
