@@ -138,6 +138,24 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     return limits.asWireMap();
   }
 
+  /**
+   * The capacity gate this plugin's endpoints share, for another Quarry plugin beside it (the MCP
+   * server) to share the same bound; not for hosts.
+   */
+  public RequestGate capacityGate() {
+    return gate;
+  }
+
+  /** The limits this plugin enforces, for another Quarry plugin beside it to enforce the same; not for hosts. */
+  public Limits wireLimits() {
+    return limits;
+  }
+
+  /** Whether {@code feature} is switched on and servable, for another Quarry plugin beside it. */
+  public boolean offers(Feature feature) {
+    return features.contains(feature);
+  }
+
   /** A complete {@code /v1/protocol} body for a host with nothing of its own to add. */
   public ObjectNode protocol() {
     ObjectNode out = JsonNodeFactory.instance.objectNode();

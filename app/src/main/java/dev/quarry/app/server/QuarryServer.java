@@ -31,6 +31,8 @@ import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchCaches;
 import dev.quarry.extractors.Extractors;
+import dev.quarry.mcp.McpPlugin;
+import dev.quarry.mcp.McpPluginConfig;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinState;
 import io.javalin.http.HandlerType;
@@ -227,6 +229,10 @@ public final class QuarryServer implements AutoCloseable {
         handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST));
       });
       c.registerPlugin(plugin);
+      if (config.mcp()) {
+        // The MCP server (docs/mcp.md): the same tokens, grants, limits and capacity gate.
+        c.registerPlugin(new McpPlugin(m -> m.corpora(corpora).authenticator(tokens).beside(plugin)));
+      }
       c.routes.get("/v1/protocol", ctx -> {
         try {
           Authentication.authenticate(ctx, tokens);
@@ -319,7 +325,7 @@ public final class QuarryServer implements AutoCloseable {
   static Set<String> endpoints(Corpora corpora) {
     Set<String> paths = new HashSet<>(List.of("/v1/protocol", "/healthz", "/readyz",
         Metrics.PATH, OpenApiDocument.PATH, RunsEndpoint.PATH, AguiEndpoint.PATH, AguiCapabilities.PATH,
-        BackupEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH));
+        BackupEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH, McpPluginConfig.DEFAULT_PATH));
     RetrievalRoutes.over(corpora).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
     RetrievalRoutes.jobs(null, false).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
     paths.add(RetrievalRoutes.PREFIX + JobUploadEndpoint.UPLOAD_PATH);

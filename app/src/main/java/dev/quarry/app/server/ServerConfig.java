@@ -54,6 +54,7 @@ import java.util.Set;
  *     per-job bounds come from {@code limits.maxJobFiles} and {@code limits.maxJobBytes}
  * @param modelFolders folders each holding an operator's embedding model ({@code models.folders},
  *     {@link ModelFolder}), absolute; empty: the shipped models only
+ * @param mcp whether the MCP server answers at {@code /mcp} ({@code "mcp": {"enabled": false}} turns it off)
  */
 public record ServerConfig(
     List<String> corsOrigins,
@@ -75,7 +76,8 @@ public record ServerConfig(
     LogFormat logFormat,
     OpenSearchSettings openSearch,
     JobSettings jobs,
-    List<Path> modelFolders) {
+    List<Path> modelFolders,
+    boolean mcp) {
   /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
   public static final int DEFAULT_MAX_THREADS = 128;
 
@@ -99,7 +101,18 @@ public record ServerConfig(
       CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, QuarryPluginConfig.DEFAULT_MAX_IN_FLIGHT,
       QuarryPluginConfig.DEFAULT_MAX_WAITING, QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS, DEFAULT_MAX_THREADS,
       ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null, 0, null, DEFAULT_WRITE_MIN_FREE_DISK_MIB,
-      LogFormat.TEXT, null, JobSettings.DEFAULT, List.of());
+      LogFormat.TEXT, null, JobSettings.DEFAULT, List.of(), true);
+
+  /** The settings with the MCP server on, as it is unless the config file turns it off, and the shipped models only. */
+  public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
+      Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
+      int maxThreads, ExtractionSettings extraction, long minFreeDiskMiB, String metricsTokenSha256,
+      int metricsCorpusLabels, Path backupDirectory, long writeMinFreeDiskMiB, LogFormat logFormat,
+      OpenSearchSettings openSearch, JobSettings jobs) {
+    this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
+        maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256, metricsCorpusLabels,
+        backupDirectory, writeMinFreeDiskMiB, logFormat, openSearch, jobs, List.of(), true);
+  }
 
   /** The settings with the default readiness threshold, and metrics off. */
   public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
@@ -107,7 +120,7 @@ public record ServerConfig(
       int maxThreads, ExtractionSettings extraction) {
     this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
         maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB, null, 0, null,
-        DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null, JobSettings.DEFAULT, List.of());
+        DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null, JobSettings.DEFAULT, List.of(), true);
   }
 
   /** The settings with corpora in the data folder (the embedded store). */
@@ -116,7 +129,7 @@ public record ServerConfig(
       int maxThreads, ExtractionSettings extraction, long minFreeDiskMiB, String metricsTokenSha256) {
     this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
         maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256, 0, null,
-        DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null, JobSettings.DEFAULT, List.of());
+        DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null, JobSettings.DEFAULT, List.of(), true);
   }
 
   public ServerConfig {
@@ -137,7 +150,7 @@ public record ServerConfig(
   public ServerConfig withLogFormat(LogFormat format) {
     return new ServerConfig(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora,
         maxInFlight, maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256,
-        metricsCorpusLabels, backupDirectory, writeMinFreeDiskMiB, format, openSearch, jobs, modelFolders);
+        metricsCorpusLabels, backupDirectory, writeMinFreeDiskMiB, format, openSearch, jobs, modelFolders, mcp);
   }
 
   /**
@@ -158,7 +171,7 @@ public record ServerConfig(
       WireObject root = WireObject.root(new StrictJson().parseObject(json));
       root.allowOnly(Set.of("cors", "features", "limits", "retainedRevisions", "idempotencyRetentionHours",
           "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics", "backup", "storage", "logging",
-          "store", "jobs", "models"));
+          "store", "jobs", "models", "mcp"));
       ServerConfig d = DEFAULT;
       Long retentionHours = root.optionalLong("idempotencyRetentionHours", 1, 24L * 365);
       WireObject capacity = root.optionalObject("capacity");
@@ -258,7 +271,8 @@ public record ServerConfig(
           logFormat,
           openSearch,
           jobs(root.optionalObject("jobs"), limits),
-          modelFolders(root.optionalObject("models")));
+          modelFolders(root.optionalObject("models")),
+          mcp(root.optionalObject("mcp")));
     } catch (QuarryException e) {
       String field = e.field();
       throw new IllegalArgumentException(field == null || e.getMessage().startsWith(field)
@@ -283,6 +297,15 @@ public record ServerConfig(
       }
     }
     return origins;
+  }
+
+  /** {@code "mcp": {"enabled": true}}: the MCP server at {@code /mcp}, on when absent. */
+  private static boolean mcp(WireObject mcp) {
+    if (mcp == null) {
+      return true;
+    }
+    mcp.allowOnly(Set.of("enabled"));
+    return mcp.optionalBoolean("enabled", true);
   }
 
   private static Set<Feature> features(WireObject features) {

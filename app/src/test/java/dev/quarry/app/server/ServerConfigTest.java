@@ -84,6 +84,16 @@ class ServerConfigTest {
   }
 
   @Test
+  void mcp_isOnUnlessTheConfigTurnsItOff() {
+    assertTrue(ServerConfig.DEFAULT.mcp());
+    assertTrue(parse("{}").mcp());
+    assertTrue(parse("{\"mcp\": {}}").mcp());
+    assertFalse(parse("{\"mcp\": {\"enabled\": false}}").mcp());
+    assertTrue(problem("{\"mcp\": {\"enabled\": \"no\"}}").startsWith("mcp.enabled"));
+    assertTrue(problem("{\"mcp\": {\"path\": \"/x\"}}").startsWith("mcp.path"));
+  }
+
+  @Test
   void unknownKeysAndFeatures_areNamed() {
     assertTrue(problem("{\"limits\": {\"maxPigs\": 1}}").startsWith("limits.maxPigs"));
     assertTrue(problem("{\"features\": {\"telepathy\": true}}").startsWith("features.telepathy"));

@@ -66,28 +66,48 @@ public final class Retrieval {
    */
   public RetrievalResult run(Prepared prepared, RetrievalProgress progress, Cancellation cancellation) {
     RetrievalOptions o = prepared.options();
+    SearchResult r = search(prepared.access(), o.corpus(), o.expectedCorpusId(),
+        new SearchRequest(prepared.query(), o.sources(), List.of(), o.topK(), o.revision(), null, true),
+        progress, cancellation);
+    return new RetrievalResult(r.corpus(), r.corpusId(), r.revision(), r.hits());
+  }
+
+  /**
+   * Runs {@code request} (with its own filters, mode and snippets) in the phases of {@link #run}, for
+   * a host whose callers send whole search requests: validation and grants are {@link
+   * Corpora#search}'s, in the contract's order. A request without a revision is pinned to the
+   * revision the {@code retrieval.searching} phase reports, so the phase and the answer agree.
+   *
+   * @param expectedCorpusId when non-null, the corpus must still have this id (CORPUS_REPLACED)
+   */
+  public SearchResult search(Access access, String corpus, String expectedCorpusId, SearchRequest request,
+      RetrievalProgress progress, Cancellation cancellation) {
+    Objects.requireNonNull(access, "access");
     cancellation.check();
-    progress.phase(RetrievalProgress.RESOLVING_SOURCES, Map.of("corpus", o.corpus()));
+    progress.phase(RetrievalProgress.RESOLVING_SOURCES, Map.of("corpus", corpus));
     cancellation.check();
-    CorpusDescription corpus = corpora.readCorpus(prepared.access(), o.corpus());
-    corpus.info().requireCorpusId(o.expectedCorpusId());
-    long revision = o.revision() != null ? o.revision() : corpus.revision();
-    long sources = corpora.countSources(prepared.access(), o.corpus(), o.sources());
+    // Grants before existence: readCorpus alone answers any caller with a grant on the corpus.
+    AccessPolicy.searchScope(access, corpus, request.scope());
+    CorpusDescription description = corpora.readCorpus(access, corpus);
+    description.info().requireCorpusId(expectedCorpusId);
+    long revision = request.revision() != null ? request.revision() : description.revision();
+    long sources = corpora.countSources(access, corpus, request.scope());
     cancellation.check();
-    if (corpus.info().settings().hasEmbedding()) {
+    if (description.info().settings().hasEmbedding() && request.mode() != SearchRequest.Mode.LEXICAL) {
       progress.phase(RetrievalProgress.EMBEDDING_QUERY,
-          Map.of("corpus", o.corpus(), "model", corpus.info().settings().embedding().model()));
+          Map.of("corpus", corpus, "model", description.info().settings().embedding().model()));
       cancellation.check();
-      corpora.embedQuery(prepared.access(), o.corpus(), o.sources(), prepared.query());
+      corpora.embedQuery(access, corpus, request.scope(), request.query());
       cancellation.check();
     }
-    progress.phase(RetrievalProgress.SEARCHING, Map.of("corpus", o.corpus(), "revision", revision, "sources", sources));
+    progress.phase(RetrievalProgress.SEARCHING, Map.of("corpus", corpus, "revision", revision, "sources", sources));
     cancellation.check();
-    SearchResult r = corpora.search(prepared.access(), o.corpus(),
-        new SearchRequest(prepared.query(), o.sources(), List.of(), o.topK(), revision, null, true),
-        corpus.info().corpusId());
+    SearchRequest pinned = new SearchRequest(request.query(), request.scope(), request.filters(), request.topK(),
+        revision, request.maxChunksPerSource(), request.highlight(), request.mode(), request.fusion(),
+        request.facets(), request.snippets(), request.syntax(), request.statistics());
+    SearchResult r = corpora.search(access, corpus, pinned, description.info().corpusId());
     cancellation.check();
-    progress.phase(RetrievalProgress.COMPLETED, Map.of("corpus", o.corpus(), "revision", r.revision(), "results", r.hits().size()));
-    return new RetrievalResult(r.corpus(), r.corpusId(), r.revision(), r.hits());
+    progress.phase(RetrievalProgress.COMPLETED, Map.of("corpus", corpus, "revision", r.revision(), "results", r.hits().size()));
+    return r;
   }
 }
