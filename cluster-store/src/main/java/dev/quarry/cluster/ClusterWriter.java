@@ -537,6 +537,7 @@ final class ClusterWriter {
         doc.put("page_from", chunk.pages().from()).put("page_to", chunk.pages().to());
       }
       CorpusDocs.putMetadata(doc, chunk.metadata());
+      CorpusDocs.putSection(doc, chunk.section());
       line(bulk, action("index", chunkId(ix.source(), r, c)));
       line(bulk, doc);
     }
