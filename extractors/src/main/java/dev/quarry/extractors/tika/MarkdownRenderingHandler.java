@@ -41,9 +41,15 @@ final class MarkdownRenderingHandler extends DefaultHandler {
   private int skipDepth;
   private int embeddedDepth;
   private int headingLevel;
+  /** The open paragraph is a slide's title, rendered as a heading. */
+  private boolean slideTitle;
   private int pendingNewlines;
   private boolean pendingSpace;
   private final List<ExtractedTable> tables = new ArrayList<>();
+  /** Whether the first paragraph of each slide is its title (presentations). */
+  private boolean slideTitles;
+  /** A slide started and its first paragraph has not been seen yet. */
+  private boolean titlePending;
   private final long maxTableChars;
   /** The outermost open table, or null outside tables. */
   private TableCollector table;
@@ -57,6 +63,16 @@ final class MarkdownRenderingHandler extends DefaultHandler {
 
   MarkdownRenderingHandler(PagedTextBuilder text, boolean paged) {
     this(text, paged, Long.MAX_VALUE);
+  }
+
+  /**
+   * Renders the first paragraph of each slide as a level-1 heading: Tika's presentation reader
+   * marks no title, and the title placeholder is the slide's first shape in nearly every deck
+   * (a slide without a title then has its first text box as its heading).
+   */
+  MarkdownRenderingHandler withSlideTitles() {
+    this.slideTitles = true;
+    return this;
   }
 
   /** The tables rendered so far, in text order. */
@@ -79,12 +95,18 @@ final class MarkdownRenderingHandler extends DefaultHandler {
         embeddedDepth++;
       } else if (paged && embeddedDepth == 0 && cssClass != null && PAGE_CLASSES.contains(cssClass)) {
         startPage();
+        titlePending = slideTitles && "slide-content".equals(cssClass);
       }
     }
     if (tableElementStarted(name, atts)) {
       return;
     }
     int level = headingLevel(name);
+    if (titlePending && embeddedDepth == 0 && ("p".equals(name) || level > 0)) {
+      titlePending = false;
+      level = 1;
+      slideTitle = true;
+    }
     if (level > 0) {
       breakLines(2);
       headingLevel = level;
@@ -225,7 +247,8 @@ final class MarkdownRenderingHandler extends DefaultHandler {
     }
     if (tableElementEnded(name)) {
       // the table's own
-    } else if (headingLevel(name) > 0) {
+    } else if (headingLevel(name) > 0 || (slideTitle && "p".equals(name))) {
+      slideTitle = false;
       headingLevel = 0;
       breakLines(2);
     } else if ("p".equals(name)) {

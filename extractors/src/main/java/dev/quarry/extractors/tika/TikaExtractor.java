@@ -69,6 +69,9 @@ public final class TikaExtractor {
     PagedTextBuilder text = new PagedTextBuilder(limits.maxExtractedChars(), limits.maxDocumentPages());
     MarkdownRenderingHandler handler = new MarkdownRenderingHandler(text, PAGED.contains(mediaType),
         limits.maxExtractedChars());
+    if (mediaType.contains("presentation") || mediaType.equals("application/vnd.ms-powerpoint")) {
+      handler.withSlideTitles();
+    }
     Metadata metadata = new Metadata();
     try {
       parse(file, handler, metadata, context);
