@@ -21,7 +21,9 @@ public record DocumentStructure(List<String> headings, List<List<List<String>>> 
   /**
    * The structure of a Markdown document as Docling writes it: ATX headings ({@code ## Title}),
    * and pipe tables (consecutive lines starting with {@code |}, the second one the {@code | - |}
-   * separator under the header). Lines inside fenced code are neither.
+   * separator under the header). Lines inside fenced code are neither. Cells are compared by
+   * their text: links count as their text, comments as nothing, and a row with no text is left
+   * out (an extractor keeps no row of the grid for an image alone).
    */
   public static DocumentStructure ofMarkdown(String markdown) {
     List<String> headings = new ArrayList<>();
@@ -42,15 +44,16 @@ public record DocumentStructure(List<String> headings, List<List<List<String>>> 
           table = new ArrayList<>();
         }
         List<String> cells = pipeCells(line);
-        if (!isSeparator(cells)) {
-          table.add(cells.stream().map(DocumentStructure::normalize).toList());
+        List<String> normalized = cells.stream().map(c -> normalize(plainText(c))).toList();
+        if (!isSeparator(cells) && normalized.stream().anyMatch(c -> !c.isEmpty())) {
+          table.add(normalized); // a row without text (an image alone) is no row of the grid, as extracted
         }
         continue;
       }
       table = end(table, tables);
       String heading = atxHeading(line);
-      if (heading != null && !normalize(heading).isEmpty()) {
-        headings.add(normalize(heading));
+      if (heading != null && !normalize(plainText(heading)).isEmpty()) {
+        headings.add(normalize(plainText(heading)));
       }
     }
     end(table, tables);
@@ -80,6 +83,12 @@ public record DocumentStructure(List<String> headings, List<List<List<String>>> 
     }
     return closing < text.length() && (closing == 0 || text.charAt(closing - 1) == ' ')
         ? text.substring(0, closing).strip() : text;
+  }
+
+  /** A Markdown cell's text: links as their text, comments ({@code <!-- image -->}) dropped. */
+  static String plainText(String cell) {
+    String noComments = cell.replaceAll("<!--.*?-->", " ");
+    return noComments.replaceAll("!?\\[([^\\]]*)]\\([^)]*\\)", "$1");
   }
 
   /** The cells of a pipe-table line; {@code \|} is a pipe inside a cell. */

@@ -84,7 +84,7 @@ public final class StructureCommand {
       }
       DocumentStructure reference = DocumentStructure.ofMarkdown(resource(ref.file() + ".md"));
       try {
-        Extraction extraction = extractors.extract(file, null);
+        Extraction extraction = extractors.extract(file, declaredType(ref.file()));
         rows.add(new Row(ref.file(), format, StructureScore.of(reference, structureOf(extraction)), null));
       } catch (ExtractionException e) {
         log.println(ref.file() + ": " + e.failure() + " " + e.getMessage());
@@ -115,6 +115,15 @@ public final class StructureCommand {
       tables.add(t.rows().stream().map(r -> r.stream().map(DocumentStructure::normalize).toList()).toList());
     }
     return new DocumentStructure(headings, tables);
+  }
+
+  /**
+   * What an upload of the file would declare, where it decides how the text is read: a
+   * Markdown file is declared Markdown (its bytes are plain text), every other file is left to
+   * the bytes.
+   */
+  static String declaredType(String file) {
+    return format(file).equals("md") ? "text/markdown" : null;
   }
 
   /** The kind of format a target is set for: PDF, or the rest by extension. */
