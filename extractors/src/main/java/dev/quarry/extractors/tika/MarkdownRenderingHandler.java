@@ -41,6 +41,8 @@ final class MarkdownRenderingHandler extends DefaultHandler {
   private int skipDepth;
   private int embeddedDepth;
   private int headingLevel;
+  /** A package entry just opened: its first heading is the entry's file name. */
+  private boolean entryNamePending;
   /** The open paragraph is a slide's title, rendered as a heading. */
   private boolean slideTitle;
   private int pendingNewlines;
@@ -91,6 +93,7 @@ final class MarkdownRenderingHandler extends DefaultHandler {
     if ("div".equals(name)) {
       boolean embedded = "embedded".equals(cssClass) || "package-entry".equals(cssClass);
       openDivs.push(embedded);
+      entryNamePending = "package-entry".equals(cssClass);
       if (embedded) {
         embeddedDepth++;
       } else if (paged && embeddedDepth == 0 && cssClass != null && PAGE_CLASSES.contains(cssClass)) {
@@ -102,6 +105,14 @@ final class MarkdownRenderingHandler extends DefaultHandler {
       return;
     }
     int level = headingLevel(name);
+    if (level > 0 && entryNamePending) {
+      // A package entry opens with its file name as a heading ("image1.png"): a name, not a part.
+      level = 0;
+      breakLines(2);
+    }
+    if (!"div".equals(name)) {
+      entryNamePending = false;
+    }
     if (titlePending && embeddedDepth == 0 && ("p".equals(name) || level > 0)) {
       titlePending = false;
       level = 1;

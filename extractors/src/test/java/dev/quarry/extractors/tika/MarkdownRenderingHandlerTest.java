@@ -67,6 +67,18 @@ class MarkdownRenderingHandlerTest {
   }
 
   @Test
+  void aPackageEntrysName_isNoHeading_butHeadingsInsideIt_are() throws SAXException {
+    PagedTextBuilder text = new PagedTextBuilder(1_000, 10);
+    MarkdownRenderingHandler handler = new MarkdownRenderingHandler(text, false);
+    element(handler, "h1", null, "Report");
+    handler.startElement(XHTML, "div", "div", attributes("package-entry"));
+    element(handler, "h1", null, "image1.png");
+    element(handler, "h2", null, "Inside");
+    handler.endElement(XHTML, "div", "div");
+    assertEquals("# Report\n\nimage1.png\n\n## Inside", text.text());
+  }
+
+  @Test
   void mergedCells_repeatTheirValueInEverySlotTheySpan() throws SAXException {
     PagedTextBuilder text = new PagedTextBuilder(1_000, 10);
     MarkdownRenderingHandler handler = new MarkdownRenderingHandler(text, false);
