@@ -82,16 +82,20 @@ public final class StructureCommand {
         rows.add(new Row(ref.file(), format, null, "not in the shared folder"));
         continue;
       }
-      DocumentStructure reference = DocumentStructure.ofMarkdown(resource(ref.file() + ".md"));
       try {
-        Extraction extraction = extractors.extract(file, declaredType(ref.file()));
-        rows.add(new Row(ref.file(), format, StructureScore.of(reference, structureOf(extraction)), null));
+        rows.add(new Row(ref.file(), format, score(extractors, file, ref), null));
       } catch (ExtractionException e) {
         log.println(ref.file() + ": " + e.failure() + " " + e.getMessage());
         rows.add(new Row(ref.file(), format, null, "extraction failed: " + e.failure()));
       }
     }
     return rows;
+  }
+
+  /** How the extraction of {@code file} agrees with its reference. */
+  static StructureScore score(Extractors extractors, Path file, Reference ref) throws ExtractionException {
+    DocumentStructure reference = DocumentStructure.ofMarkdown(resource(ref.file() + ".md"));
+    return StructureScore.of(reference, structureOf(extractors.extract(file, declaredType(ref.file()))));
   }
 
   /** What an extraction holds: its Markdown headings and its tables' cells, normalised. */
