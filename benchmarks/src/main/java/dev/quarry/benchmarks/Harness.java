@@ -12,6 +12,7 @@ import dev.quarry.benchmarks.corpus.Scifact;
 import dev.quarry.benchmarks.corpus.SourceDocument;
 import dev.quarry.benchmarks.extraction.Pdftotext;
 import dev.quarry.benchmarks.extraction.SharedDocuments;
+import dev.quarry.benchmarks.extraction.StructureCommand;
 import dev.quarry.benchmarks.fixture.Workspace;
 import dev.quarry.benchmarks.hybrid.HybridBenchmark;
 import dev.quarry.benchmarks.interleaved.InterleavedSearch;
@@ -127,6 +128,7 @@ public final class Harness {
         cluster      the OpenSearch cluster store against OpenSearch alone (--opensearch URL)
         interleaved  engine and raw Lucene search in one JVM, interleaved, by CPU time
         footprint    the footprint of a search index alone, for the in-process contenders
+        extraction-structure  headings and tables extracted, against Docling's (--shared DIR)
         report       the results page from kept result sets
         jmh          JMH's own command line
         help         this text
@@ -165,6 +167,10 @@ public final class Harness {
     }
     if (args.length > 0 && args[0].equals("footprint")) {
       FootprintCommand.main(Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
+    if (args.length > 0 && args[0].equals("extraction-structure")) {
+      StructureCommand.main(Arrays.copyOfRange(args, 1, args.length));
       return;
     }
     if (args.length > 0 && args[0].equals("report")) {

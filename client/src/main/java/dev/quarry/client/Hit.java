@@ -10,12 +10,26 @@ import java.util.Map;
  * @param pages the pages the passage spans, for paged formats; else null
  * @param snippet the window of {@code text} around the matches, when the request asked for it; else null
  * @param parts each side's score and rank in a semantic or hybrid search; else null
+ * @param section the headings above the passage in its source, outermost first; empty when the
+ *     source has none (or an older server did not say)
  *
  * @quarry.stable
  */
 public record Hit(String source, long sourceRevision, int chunk, double score, String text, List<List<Integer>> highlights,
     String title, String mediaType, Pages pages, Offsets offsets, String contentSha256, Map<String, Object> metadata,
-    Snippet snippet, Parts parts) {
+    Snippet snippet, Parts parts, List<String> section) {
+  public Hit {
+    section = section == null ? List.of() : List.copyOf(section);
+  }
+
+  /** A hit outside any section (the shape before sections were returned). */
+  public Hit(String source, long sourceRevision, int chunk, double score, String text, List<List<Integer>> highlights,
+      String title, String mediaType, Pages pages, Offsets offsets, String contentSha256, Map<String, Object> metadata,
+      Snippet snippet, Parts parts) {
+    this(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, offsets, contentSha256,
+        metadata, snippet, parts, List.of());
+  }
+
   public record Pages(int from, int to) {}
 
   public record Offsets(int start, int end) {}

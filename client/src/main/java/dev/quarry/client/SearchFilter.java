@@ -49,6 +49,15 @@ public final class SearchFilter {
     return one(field, Map.of("exists", false));
   }
 
+  /**
+   * The passage lies under these headings, outermost first ({@code "$section": {"prefix": [...]}}):
+   * {@code section("Methods")} matches every passage under "Methods", {@code section("Methods",
+   * "Data")} those under its "Data" part.
+   */
+  public static SearchFilter section(String... headings) {
+    return one("$section", Map.of("prefix", List.of(headings)));
+  }
+
   /** A string value of {@code field} starts with {@code prefix}. */
   public static SearchFilter prefix(String field, String prefix) {
     return one(field, Map.of("prefix", prefix));

@@ -19,6 +19,17 @@ public record SourceText(String corpus, String corpusId, long revision, String s
    *
    * @param pages the pages it spans, for paged formats; else null
    * @param offsets its span in the source's extracted text, UTF-16 code units, {@code [start, end)}
+   * @param section the headings above it, outermost first; empty when there are none
    */
-  public record Chunk(int chunk, String text, Hit.Pages pages, Hit.Offsets offsets, Map<String, Object> metadata) {}
+  public record Chunk(int chunk, String text, Hit.Pages pages, Hit.Offsets offsets, Map<String, Object> metadata,
+      List<String> section) {
+    public Chunk {
+      section = section == null ? List.of() : List.copyOf(section);
+    }
+
+    /** A chunk outside any section (the shape before sections were returned). */
+    public Chunk(int chunk, String text, Hit.Pages pages, Hit.Offsets offsets, Map<String, Object> metadata) {
+      this(chunk, text, pages, offsets, metadata, List.of());
+    }
+  }
 }

@@ -558,6 +558,7 @@ final class ClusterWriter {
         doc.put("page_from", chunk.pages().from()).put("page_to", chunk.pages().to());
       }
       CorpusDocs.putMetadata(doc, chunk.metadata());
+      CorpusDocs.putSection(doc, chunk.section());
       if (vectors != null) {
         // The stored form the embedded store keeps: the plugin's quarry_dense query reads it from doc values.
         doc.put(CorpusDocs.VECTOR, vectors.vectors().get(c));

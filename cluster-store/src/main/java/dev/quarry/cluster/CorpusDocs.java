@@ -268,6 +268,7 @@ final class CorpusDocs {
       case Filter.Exists e -> q.putObject("prefix").put("meta_kv", e.field() + "\u0000");
       // Strings and booleans are "t:" keywords, as in metaKey.
       case Filter.Prefix p -> q.putObject("prefix").put("meta_kv", p.field() + "\u0000t:" + p.prefix());
+      case Filter.SectionPrefix section -> q.putObject("term").put("meta_kv", sectionKey(section.headings()));
       case Filter.AllOf all -> {
         ArrayNode clauses = q.putObject("bool").putArray("filter");
         all.filters().forEach(c -> clauses.add(filter(c)));
@@ -291,6 +292,37 @@ final class CorpusDocs {
   static String metaKey(String field, Object value) {
     String v = value instanceof Number n ? "n:" + Double.toString(n.doubleValue()) : "t:" + value;
     return field + "\u0000" + v;
+  }
+
+  /**
+   * Adds a chunk's section: the headings (kept in {@code _source}, for hits) and one
+   * {@code meta_kv} keyword per leading part of it, under {@value #SECTION_KEY}, a name no
+   * metadata key can take, so a section-prefix filter is one term.
+   */
+  static void putSection(ObjectNode doc, List<String> section) {
+    if (section.isEmpty()) {
+      return;
+    }
+    ArrayNode headings = doc.putArray("section");
+    section.forEach(headings::add);
+    ArrayNode kv = (ArrayNode) doc.get("meta_kv");
+    for (int depth = 1; depth <= section.size(); depth++) {
+      kv.add(sectionKey(section.subList(0, depth)));
+    }
+  }
+
+  /** The stored headings of a chunk's {@code _source}; none on chunks written before sections were kept. */
+  static List<String> section(JsonNode source) {
+    JsonNode headings = source.path("section");
+    List<String> out = new ArrayList<>();
+    headings.forEach(h -> out.add(h.asText()));
+    return out;
+  }
+
+  static final String SECTION_KEY = "$section";
+
+  private static String sectionKey(List<String> headings) {
+    return SECTION_KEY + "\u0000p:" + String.join("\u001F", headings);
   }
 
   /** Adds {@code meta_kv} and {@code meta_num} of {@code metadata} to a chunk document. */

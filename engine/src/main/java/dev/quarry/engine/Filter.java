@@ -5,15 +5,16 @@ import java.util.Objects;
 
 /**
  * One metadata condition of a search; a search's conditions combine with AND. Field conditions
- * ({@link Equals}, {@link In}, {@link Range}, {@link Exists}, {@link Prefix}) test one metadata key;
+ * ({@link Equals}, {@link In}, {@link Range}, {@link Exists}, {@link Prefix}) test one metadata key,
+ * {@link SectionPrefix} the headings above a chunk;
  * the operators ({@link AllOf}, {@link AnyOf}, {@link Not}) combine conditions, nested at most
  * {@link #MAX_DEPTH} operators deep.
  *
  * @quarry.stable
  */
 public sealed interface Filter
-    permits Filter.Equals, Filter.In, Filter.Range, Filter.Exists, Filter.Prefix, Filter.AllOf, Filter.AnyOf,
-        Filter.Not {
+    permits Filter.Equals, Filter.In, Filter.Range, Filter.Exists, Filter.Prefix, Filter.SectionPrefix,
+        Filter.AllOf, Filter.AnyOf, Filter.Not {
 
   /**
    * How many operators ({@code and}, {@code or}, {@code not}) may enclose a condition. Deep enough
@@ -69,6 +70,30 @@ public sealed interface Filter
       Objects.requireNonNull(prefix, "prefix");
       if (prefix.isEmpty()) {
         throw QuarryException.invalid("filter." + field, "a prefix needs at least one character; use exists");
+      }
+    }
+  }
+
+  /**
+   * A chunk whose section (the headings above it, outermost first) starts with {@code headings},
+   * each compared as exact characters: {@code ["Methods"]} matches the chunks under "Methods" at
+   * any depth, {@code ["Methods", "Data"]} those under its "Data" part. Chunks without a section
+   * never match.
+   */
+  record SectionPrefix(List<String> headings) implements Filter {
+    /** The most headings a section prefix names: Markdown's and HTML's six levels. */
+    public static final int MAX_HEADINGS = 6;
+
+    public SectionPrefix {
+      headings = List.copyOf(headings);
+      if (headings.isEmpty() || headings.size() > MAX_HEADINGS) {
+        throw QuarryException.invalid("filter", "a section prefix names 1 to " + MAX_HEADINGS + " headings; got "
+            + headings.size());
+      }
+      for (String h : headings) {
+        if (h.isBlank()) {
+          throw QuarryException.invalid("filter", "a section prefix names non-blank headings");
+        }
       }
     }
   }

@@ -12,6 +12,8 @@ import java.util.List;
  * @param parts each side's score and rank behind {@code score} in a semantic or hybrid search, or
  *     null in a lexical one
  * @param snippet a readable window of {@code text} around the matches, or null when not asked for
+ * @param section the headings above the chunk in its source, outermost first; empty when the
+ *     source has none, and for chunks indexed before sections were kept
  *
  * @quarry.stable
  */
@@ -30,7 +32,20 @@ public record Hit(
     String contentSha256,
     Metadata metadata,
     ScoreParts parts,
-    Snippet snippet) {
+    Snippet snippet,
+    List<String> section) {
+
+  public Hit {
+    section = section == null ? List.of() : List.copyOf(section);
+  }
+
+  /** A hit outside any section. */
+  public Hit(String source, long sourceRevision, int chunk, float score, String text, List<int[]> highlights,
+      String title, String mediaType, PageRange pages, int start, int end, String contentSha256, Metadata metadata,
+      ScoreParts parts, Snippet snippet) {
+    this(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
+        contentSha256, metadata, parts, snippet, List.of());
+  }
 
   /** A hit without a snippet. */
   public Hit(String source, long sourceRevision, int chunk, float score, String text, List<int[]> highlights,
@@ -50,19 +65,25 @@ public record Hit(
   /** This hit with {@code highlights}. */
   public Hit withHighlights(List<int[]> ranges) {
     return new Hit(source, sourceRevision, chunk, score, text, ranges, title, mediaType, pages, start, end,
-        contentSha256, metadata, parts, snippet);
+        contentSha256, metadata, parts, snippet, section);
   }
 
   /** This hit with {@code newParts}. */
   public Hit withParts(ScoreParts newParts) {
     return new Hit(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
-        contentSha256, metadata, newParts, snippet);
+        contentSha256, metadata, newParts, snippet, section);
+  }
+
+  /** This hit in {@code newSection}. */
+  public Hit withSection(List<String> newSection) {
+    return new Hit(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
+        contentSha256, metadata, parts, snippet, newSection);
   }
 
   /** This hit with {@code newSnippet}. */
   public Hit withSnippet(Snippet newSnippet) {
     return new Hit(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
-        contentSha256, metadata, parts, newSnippet);
+        contentSha256, metadata, parts, newSnippet, section);
   }
 
   /**

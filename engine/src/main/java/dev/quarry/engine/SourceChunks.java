@@ -31,11 +31,19 @@ public record SourceChunks(long revision, String source, long sourceRevision, St
    * @param pages the pages it spans, or null for unpaged sources
    * @param start its start offset in the source's extracted text, UTF-16 code units
    * @param end its end offset (exclusive)
+   * @param section the headings above it, outermost first; empty when there are none
    */
-  public record Chunk(int chunk, String text, PageRange pages, int start, int end, Metadata metadata) {
+  public record Chunk(int chunk, String text, PageRange pages, int start, int end, Metadata metadata,
+      List<String> section) {
     public Chunk {
       Objects.requireNonNull(text, "text");
       metadata = metadata == null ? Metadata.EMPTY : metadata;
+      section = section == null ? List.of() : List.copyOf(section);
+    }
+
+    /** A chunk outside any section. */
+    public Chunk(int chunk, String text, PageRange pages, int start, int end, Metadata metadata) {
+      this(chunk, text, pages, start, end, metadata, List.of());
     }
   }
 }

@@ -27,6 +27,8 @@ import java.util.Objects;
  * @param encoding the charset plain text was decoded from (for example {@code UTF-8},
  *     {@code IBM500}), or null for formats that carry their own encoding (PDF, Office, HTML)
  * @param ocr what optical character recognition did, or null when it recognised no page
+ * @param tables the document's tables, in text order, with their cells (HTML, Office and
+ *     OpenDocument documents, spreadsheets); possibly empty
  *
  * @quarry.stable
  */
@@ -42,7 +44,8 @@ public record Extraction(
     List<ExtractionWarning> warnings,
     boolean markdownHeadings,
     String encoding,
-    OcrReport ocr) {
+    OcrReport ocr,
+    List<ExtractedTable> tables) {
 
   /** Extractor name of the PDFBox page-by-page PDF extractor. */
   public static final String PDFBOX = "pdfbox";
@@ -57,7 +60,15 @@ public record Extraction(
   public Extraction(String text, int[] pageStarts, String title, List<OutlineEntry> outline, String mediaType,
       String extractor, Integer pages, int characters, List<ExtractionWarning> warnings, boolean markdownHeadings) {
     this(text, pageStarts, title, outline, mediaType, extractor, pages, characters, warnings, markdownHeadings,
-        null, null);
+        null, null, List.of());
+  }
+
+  /** An extraction without tables. */
+  public Extraction(String text, int[] pageStarts, String title, List<OutlineEntry> outline, String mediaType,
+      String extractor, Integer pages, int characters, List<ExtractionWarning> warnings, boolean markdownHeadings,
+      String encoding, OcrReport ocr) {
+    this(text, pageStarts, title, outline, mediaType, extractor, pages, characters, warnings, markdownHeadings,
+        encoding, ocr, List.of());
   }
 
   public Extraction {
@@ -66,6 +77,12 @@ public record Extraction(
     Objects.requireNonNull(extractor, "extractor");
     outline = outline == null ? List.of() : List.copyOf(outline);
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
+    tables = tables == null ? List.of() : List.copyOf(tables);
+    for (ExtractedTable t : tables) {
+      if (t.end() > text.length()) {
+        throw new IllegalArgumentException("a table ends at " + t.end() + ", past the text's " + text.length());
+      }
+    }
     if (characters != text.length()) {
       throw new IllegalArgumentException(
           "characters must equal text length " + text.length() + ", got " + characters);
@@ -88,7 +105,7 @@ public record Extraction(
   /** This extraction with {@code newWarnings} as its warnings. */
   public Extraction withWarnings(List<ExtractionWarning> newWarnings) {
     return new Extraction(text, pageStarts, title, outline, mediaType, extractor, pages, characters, newWarnings,
-        markdownHeadings, encoding, ocr);
+        markdownHeadings, encoding, ocr, tables);
   }
 
   /** A copy of the page start offsets, or null for unpaged formats. */
@@ -144,7 +161,8 @@ public record Extraction(
         && warnings.equals(that.warnings)
         && markdownHeadings == that.markdownHeadings
         && Objects.equals(encoding, that.encoding)
-        && Objects.equals(ocr, that.ocr);
+        && Objects.equals(ocr, that.ocr)
+        && tables.equals(that.tables);
   }
 
   @Override
@@ -158,6 +176,6 @@ public record Extraction(
     return "Extraction[mediaType=" + mediaType + ", extractor=" + extractor + ", pages=" + pages
         + ", characters=" + characters + ", title=" + title + ", outline=" + outline.size()
         + " entries, warnings=" + warnings + ", markdownHeadings=" + markdownHeadings + ", encoding=" + encoding
-        + ", ocr=" + ocr + "]";
+        + ", ocr=" + ocr + ", tables=" + tables.size() + "]";
   }
 }

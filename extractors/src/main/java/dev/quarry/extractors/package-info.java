@@ -9,7 +9,7 @@
  *     .workers(2)
  *     .build()) {
  *   Extraction extraction = extractors.extract(uploadedFile, declaredMediaType);
- *   // extraction.text(), pageStarts(), title(), outline(), warnings(), markdownHeadings()
+ *   // extraction.text(), pageStarts(), title(), outline(), warnings(), markdownHeadings(), tables()
  * } catch (ExtractionException e) {
  *   // e.failure() is the contract's error code: DOCUMENT_TOO_LARGE, DOCUMENT_ENCRYPTED, ...
  * }

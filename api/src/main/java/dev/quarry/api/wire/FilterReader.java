@@ -20,6 +20,8 @@ final class FilterReader {
   static final String AND = "and";
   static final String OR = "or";
   static final String NOT = "not";
+  /** The chunk's headings: a name no metadata key can take, so it never hides a metadata field. */
+  static final String SECTION = "$section";
   private static final Set<String> CONDITION_KEYS = Set.of("in", "gt", "gte", "lt", "lte", "exists", "prefix");
 
   private final Limits limits;
@@ -60,6 +62,7 @@ final class FilterReader {
           checkDepth(path, depth + 1);
           out.add(new Filter.Not(group(nonEmpty(filter.optionalObject(NOT)), depth + 1)));
         }
+        case SECTION -> out.add(section(value, path));
         default -> out.add(condition(field, value, path));
       }
     }
@@ -106,6 +109,36 @@ final class FilterReader {
     if (++conditions > max) {
       throw QuarryException.invalid(path, "filter may hold at most " + max + " conditions and operators in all");
     }
+  }
+
+  /** {@code "$section": {"prefix": ["Methods", "Data"]}}: the chunks under those headings. */
+  private static Filter section(JsonNode value, String path) {
+    if (!value.isObject()) {
+      throw QuarryException.invalid(path, path + " is a condition: {\"prefix\": [\"Heading\", ...]}");
+    }
+    WireObject c = WireObject.at(value, path);
+    c.allowOnly(Set.of("prefix"));
+    String prefixPath = c.pathOf("prefix");
+    if (!c.has("prefix")) {
+      throw QuarryException.invalid(path, path + " needs 'prefix': the headings, outermost first");
+    }
+    List<JsonNode> items = c.optionalArray("prefix", Filter.SectionPrefix.MAX_HEADINGS);
+    if (items.isEmpty()) {
+      throw QuarryException.invalid(prefixPath, prefixPath + " needs at least one heading");
+    }
+    List<String> headings = new ArrayList<>(items.size());
+    for (int i = 0; i < items.size(); i++) {
+      JsonNode item = items.get(i);
+      if (!item.isTextual() || item.asText().isBlank()) {
+        throw QuarryException.invalid(prefixPath + "[" + i + "]", "a heading is a non-blank string");
+      }
+      if (item.asText().length() > Metadata.MAX_VALUE_CHARS) {
+        throw QuarryException.invalid(prefixPath + "[" + i + "]",
+            "a heading is at most " + Metadata.MAX_VALUE_CHARS + " characters");
+      }
+      headings.add(item.asText());
+    }
+    return new Filter.SectionPrefix(headings);
   }
 
   private Filter condition(String field, JsonNode value, String path) {

@@ -1,5 +1,6 @@
 package dev.quarry.api.wire;
 
+import java.util.List;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.engine.FacetCounts;
@@ -64,6 +65,7 @@ public final class SearchResponses {
       out.putObject("pages").put("from", h.pages().from()).put("to", h.pages().to());
     }
     out.putObject("offsets").put("start", h.start()).put("end", h.end());
+    section(out, h.section());
     WireJson.putIfPresent(out, "contentSha256", h.contentSha256());
     out.set("metadata", WireJson.metadata(h.metadata()));
     if (h.snippet() != null) {
@@ -84,6 +86,15 @@ public final class SearchResponses {
       part(parts, "semantic", h.parts().semanticScore(), h.parts().semanticRank());
     }
     return out;
+  }
+
+  /**
+   * A chunk's headings, outermost first, always present: empty for a source without headings and
+   * for chunks indexed before sections were kept, so a reader never has to tell the two apart.
+   */
+  static void section(ObjectNode out, List<String> section) {
+    ArrayNode headings = out.putArray("section");
+    section.forEach(headings::add);
   }
 
   /** One side's score and rank; the rank is absent when the chunk was not among that side's candidates. */

@@ -75,6 +75,7 @@ public final class SourceResponses {
         o.putObject("pages").put("from", chunk.pages().from()).put("to", chunk.pages().to());
       }
       o.putObject("offsets").put("start", chunk.start()).put("end", chunk.end());
+      SearchResponses.section(o, chunk.section());
       o.set("metadata", WireJson.metadata(chunk.metadata()));
     }
     if (c.nextAfter() != null) {

@@ -35,6 +35,9 @@ public final class Chunker {
    *
    * @param pageStarts offsets where each page starts (page 1 at index 0), or null for unpaged text
    * @param mediaType the content's media type (markdown headings are recognised), or null
+   * <p>Each span carries its section: the headings above it, outermost first ({@link HeadingPaths}),
+   * empty for text without Markdown headings.
+   *
    * @return spans in order, covering every non-blank part of the text; empty for blank text
    * @throws IllegalArgumentException if {@code pageStarts} does not start at 0, decreases, or
    *     points past the end of the text
@@ -43,8 +46,8 @@ public final class Chunker {
     Objects.requireNonNull(text, "text");
     Objects.requireNonNull(settings, "settings");
     PageMap pages = pageStarts == null ? null : PageMap.of(pageStarts, text.length());
-    TokenScanner scanner = new TokenScanner(
-        text, pages, Markdown.hasHeadings(text, mediaType), settings.maxWords() * MAX_CHARS_PER_WORD);
-    return new SpanPacker(scanner, pages, settings).pack();
+    boolean markdown = Markdown.hasHeadings(text, mediaType);
+    TokenScanner scanner = new TokenScanner(text, pages, markdown, settings.maxWords() * MAX_CHARS_PER_WORD);
+    return HeadingPaths.assign(text, markdown, new SpanPacker(scanner, pages, settings).pack());
   }
 }

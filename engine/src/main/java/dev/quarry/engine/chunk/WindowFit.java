@@ -43,7 +43,8 @@ public final class WindowFit {
     for (ChunkSpan s : spans) {
       fitOne(text, pageStarts, mediaType, settings, s, tokens, emptyTokens, window, out);
     }
-    return out;
+    // A piece was chunked alone, without the headings above it: give it the section of the whole text.
+    return out.size() == spans.size() ? spans : HeadingPaths.assign(text, Markdown.hasHeadings(text, mediaType), out);
   }
 
   private static void fitOne(String text, int[] pageStarts, String mediaType, CorpusSettings.Chunking settings,

@@ -13,6 +13,7 @@
  *   <li>{@code SpanPacker} packs tokens into chunks: at most {@code maxWords}, cut at the strongest
  *       boundary that keeps the chunk at least half full, with overlap after a cut.
  *   <li>{@code PageMap} validates page starts and turns offsets into page numbers.
+ *   <li>{@code HeadingPaths} gives each span its section: the Markdown headings above it.
  * </ul>
  *
  * <p>This package knows text, offsets and pages only: nothing of Lucene, of file formats (an

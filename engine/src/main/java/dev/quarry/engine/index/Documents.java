@@ -73,6 +73,7 @@ final class Documents {
         d.add(new StoredField(Fields.PAGE_FROM, c.pages().from()));
         d.add(new StoredField(Fields.PAGE_TO, c.pages().to()));
       }
+      addSection(d, c.section());
       addMetadata(d, c.metadata());
       if (c.vector() != null) {
         d.add(new BinaryDocValuesField(Fields.VECTOR, new BytesRef(c.vector())));
@@ -136,6 +137,13 @@ final class Documents {
   private static void addZeroNorms(Document d) {
     d.add(new Field(Fields.TEXT, "", EMPTY_TEXT_TYPE));
     d.add(new TextField(Fields.TITLE, "", Field.Store.NO));
+  }
+
+  private static void addSection(Document d, List<String> section) {
+    for (int depth = 0; depth < section.size(); depth++) {
+      d.add(new StoredField(Fields.SECTION, section.get(depth)));
+      d.add(new StringField(Fields.SECTION_PATH, Fields.sectionPath(section.subList(0, depth + 1)), Field.Store.NO));
+    }
   }
 
   private static void addMetadata(Document d, Metadata metadata) {

@@ -1,5 +1,7 @@
 package dev.quarry.engine.index;
 
+import java.util.List;
+
 /**
  * The Lucene schema of a corpus index: one index holds four kinds of documents.
  *
@@ -71,6 +73,19 @@ public final class Fields {
   public static final String PAGE_FROM = "page_from";
   public static final String PAGE_TO = "page_to";
   /**
+   * Stored strings, one value per heading in order, absent when the chunk has no section (and on
+   * every chunk written before sections were kept): the headings above the chunk, outermost first.
+   */
+  public static final String SECTION = "section";
+  /**
+   * StringFields (not stored): each leading part of the chunk's section joined by
+   * {@link #SECTION_SEPARATOR} ({@code A}, {@code A\u001FB}, ...), so that a section-prefix
+   * filter is one term.
+   */
+  public static final String SECTION_PATH = "section_path";
+  /** Joins headings in {@link #SECTION_PATH}; a control character no heading text holds. */
+  public static final char SECTION_SEPARATOR = '\u001F';
+  /**
    * BinaryDocValues, on chunk documents of an embedding corpus: the chunk's embedding (of its
    * source's title and its text) as {@link dev.quarry.engine.embed.VectorCodec} bytes.
    */
@@ -127,6 +142,11 @@ public final class Fields {
   /** Commit user-data keys. */
   public static final String COMMIT_REVISION = "quarry.revision";
   public static final String COMMIT_CORPUS_ID = "quarry.corpusId";
+
+  /** The {@link #SECTION_PATH} term of the headings {@code section}. */
+  public static String sectionPath(List<String> section) {
+    return String.join(String.valueOf(SECTION_SEPARATOR), section);
+  }
 
   /** The version key of a source version. */
   public static String versionKey(String source, long sourceRevision) {

@@ -46,11 +46,21 @@ public record PreparedSource(
    *
    * @param vector the chunk's encoded embedding in an embedding corpus, else null
    * @param graph whether the vector also goes into the corpus's approximate (HNSW) index
+   * @param section the headings above the chunk, outermost first; empty when there are none
    */
   public record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector,
-      boolean graph) {
+      boolean graph, List<String> section) {
+    public PreparedChunk {
+      section = section == null ? List.of() : List.copyOf(section);
+    }
+
+    PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector,
+        boolean graph) {
+      this(text, start, end, pages, metadata, vector, graph, List.of());
+    }
+
     PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata) {
-      this(text, start, end, pages, metadata, null, false);
+      this(text, start, end, pages, metadata, null, false, List.of());
     }
   }
 
@@ -61,19 +71,46 @@ public record PreparedSource(
   }
 
   /**
-   * What is embedded for each chunk: the source's title, then the chunk's text, so that a passage
-   * deep in a document still carries what the document is about.
+   * What is embedded for each chunk: the source's title, the chunk's section (the headings above
+   * it), then the chunk's text, so that a passage deep in a document still carries what the
+   * document and its part are about.
    */
   public List<String> embeddingTexts() {
     List<String> texts = new ArrayList<>(chunks.size());
     for (PreparedChunk c : chunks) {
-      texts.add(embeddingText(op.title(), c.text()));
+      texts.add(embeddingText(op.title(), c.section(), c.text()));
     }
     return texts;
   }
 
-  private static String embeddingText(String title, String chunk) {
-    return title == null || title.isBlank() ? chunk : title + "\n\n" + chunk;
+  /**
+   * The section joins as {@code "Methods > Data"} on a line of its own. Its headings are not in
+   * the chunk's text (only a chunk that starts a section holds its heading line), so this is the
+   * one place a passage meets the headings above it.
+   */
+  static String embeddingText(String title, List<String> section, String chunk) {
+    StringBuilder out = new StringBuilder(chunk.length() + 64);
+    if (title != null && !title.isBlank()) {
+      out.append(title).append("\n\n");
+    }
+    if (!section.isEmpty()) {
+      out.append(String.join(" > ", section)).append("\n\n");
+    }
+    return out.append(chunk).toString();
+  }
+
+  /** The longest section of {@code spans}: what the window must leave room for beside any chunk. */
+  private static List<String> longestSection(List<ChunkSpan> spans) {
+    List<String> longest = List.of();
+    int chars = 0;
+    for (ChunkSpan s : spans) {
+      int c = String.join(" > ", s.section()).length();
+      if (c > chars) {
+        chars = c;
+        longest = s.section();
+      }
+    }
+    return longest;
   }
 
   /**
@@ -88,7 +125,8 @@ public record PreparedSource(
     List<PreparedChunk> with = new ArrayList<>(chunks.size());
     for (int i = 0; i < chunks.size(); i++) {
       PreparedChunk c = chunks.get(i);
-      with.add(new PreparedChunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), vectors.get(i), graph));
+      with.add(new PreparedChunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), vectors.get(i), graph,
+          c.section()));
     }
     return new PreparedSource(op, contentSha256, fingerprint, List.copyOf(with), characters, pages, mediaType,
         truncated);
@@ -111,12 +149,15 @@ public record PreparedSource(
       String mediaType = chunkingMediaType(op);
       List<ChunkSpan> spans = Chunker.split(content, op.pageStarts(), mediaType, chunking);
       if (embedder != null) {
+        // Sized as if every chunk sat under the longest section, so each one fits with its own.
+        List<String> section = longestSection(spans);
         spans = WindowFit.fit(content, op.pageStarts(), mediaType, chunking, spans,
-            chunk -> embedder.passageTokens(embeddingText(op.title(), chunk)),
-            embedder.passageTokens(embeddingText(op.title(), "")), embedder.maxTokens());
+            chunk -> embedder.passageTokens(embeddingText(op.title(), section, chunk)),
+            embedder.passageTokens(embeddingText(op.title(), section, "")), embedder.maxTokens());
       }
       for (ChunkSpan s : spans) {
-        chunks.add(new PreparedChunk(content.substring(s.start(), s.end()), s.start(), s.end(), s.pages(), op.metadata()));
+        chunks.add(new PreparedChunk(content.substring(s.start(), s.end()), s.start(), s.end(), s.pages(),
+            op.metadata(), null, false, s.section()));
       }
     } else {
       StringBuilder joined = new StringBuilder();
@@ -162,6 +203,10 @@ public record PreparedSource(
     for (PreparedChunk c : chunks) {
       update(md, c.start() + ":" + c.end() + ":" + (c.pages() == null ? "" : c.pages().from() + "-" + c.pages().to()));
       update(md, Json.write(c.metadata().values()));
+      if (!c.section().isEmpty()) {
+        // Only when there is one, so that sources without headings keep the fingerprint they had.
+        update(md, Json.write(c.section()));
+      }
     }
     return Sha256.hex(md);
   }

@@ -61,6 +61,8 @@ final class FilterQueries {
       case Filter.Range range -> range(range);
       case Filter.Exists exists -> exists(exists.field());
       case Filter.Prefix prefix -> new PrefixQuery(new Term(Fields.META_TERM_PREFIX + prefix.field(), prefix.prefix()));
+      case Filter.SectionPrefix section ->
+          new TermQuery(new Term(Fields.SECTION_PATH, Fields.sectionPath(section.headings())));
       case Filter.AllOf all -> allOf(all.filters());
       case Filter.AnyOf any -> anyOf(any.filters().stream().map(FilterQueries::filter).toList());
       case Filter.Not not -> not(filter(not.filter()));

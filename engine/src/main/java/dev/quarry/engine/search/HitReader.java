@@ -22,7 +22,7 @@ import org.apache.lucene.index.StoredFields;
 final class HitReader {
   private static final Set<String> STORED = Set.of(Fields.SOURCE, Fields.SOURCE_REV, Fields.CHUNK,
       Fields.TEXT, Fields.TITLE_STORED, Fields.MEDIA_TYPE, Fields.CONTENT_SHA256, Fields.METADATA_JSON,
-      Fields.OFFSET_START, Fields.OFFSET_END, Fields.PAGE_FROM, Fields.PAGE_TO);
+      Fields.OFFSET_START, Fields.OFFSET_END, Fields.PAGE_FROM, Fields.PAGE_TO, Fields.SECTION);
   /** Immutable and thread-safe; decodes metadata JSON into plain maps. */
   private static final ObjectReader METADATA = new ObjectMapper().readerFor(Map.class);
 
@@ -32,7 +32,7 @@ final class HitReader {
   static SourceChunks.Chunk chunk(Document doc) {
     return new SourceChunks.Chunk(number(doc, Fields.CHUNK).intValue(), doc.get(Fields.TEXT), pages(doc),
         number(doc, Fields.OFFSET_START).intValue(), number(doc, Fields.OFFSET_END).intValue(),
-        metadata(doc.get(Fields.METADATA_JSON)));
+        metadata(doc.get(Fields.METADATA_JSON)), section(doc));
   }
 
   static Document document(StoredFields stored, int doc) throws IOException {
@@ -54,7 +54,10 @@ final class HitReader {
         number(doc, Fields.OFFSET_START).intValue(),
         number(doc, Fields.OFFSET_END).intValue(),
         doc.get(Fields.CONTENT_SHA256),
-        metadata(doc.get(Fields.METADATA_JSON)));
+        metadata(doc.get(Fields.METADATA_JSON)),
+        null,
+        null,
+        section(doc));
   }
 
   static Number number(Document doc, String field) {
@@ -72,6 +75,11 @@ final class HitReader {
       return null;
     }
     return new PageRange(from.numericValue().intValue(), to.numericValue().intValue());
+  }
+
+  /** The chunk's headings in the order they were stored; none on chunks written before sections. */
+  static List<String> section(Document doc) {
+    return List.of(doc.getValues(Fields.SECTION));
   }
 
   static Metadata metadata(String json) {

@@ -26,13 +26,17 @@ public final class SourcePreparation {
    * A prepared source.
    *
    * @param embeddingTexts in an embedding corpus, what the model embeds for each chunk, in chunk
-   *     order (the source's title, then the chunk's text); empty in a lexical corpus
+   *     order (the source's title, the chunk's section, then its text); empty in a lexical corpus
    */
   public record Prepared(String contentSha256, String fingerprint, List<Chunk> chunks, long characters, Integer pages,
       String mediaType, List<String> embeddingTexts) {}
 
   /** One chunk: its text, offsets in the source's text, pages and metadata. */
-  public record Chunk(String text, int start, int end, PageRange pages, Metadata metadata) {}
+  public record Chunk(String text, int start, int end, PageRange pages, Metadata metadata, List<String> section) {
+    public Chunk {
+      section = section == null ? List.of() : List.copyOf(section);
+    }
+  }
 
   /** Prepares {@code op} as the embedded store does (INVALID_REQUEST when it has no text to index). */
   public static Prepared prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking) {
@@ -48,7 +52,7 @@ public final class SourcePreparation {
     PreparedSource p = PreparedSource.prepare(op, chunking, embedder);
     List<Chunk> chunks = new ArrayList<>(p.chunks().size());
     for (PreparedSource.PreparedChunk c : p.chunks()) {
-      chunks.add(new Chunk(c.text(), c.start(), c.end(), c.pages(), c.metadata()));
+      chunks.add(new Chunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), c.section()));
     }
     return new Prepared(p.contentSha256(), p.fingerprint(), List.copyOf(chunks), p.characters(), p.pages(), p.mediaType(),
         embedder == null ? List.of() : p.embeddingTexts());

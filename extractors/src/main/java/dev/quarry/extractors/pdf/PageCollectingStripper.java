@@ -8,7 +8,9 @@ import java.text.Normalizer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.Locale;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -17,6 +19,8 @@ import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.cos.COSName;
 import org.apache.pdfbox.pdmodel.PDPage;
 import org.apache.pdfbox.pdmodel.documentinterchange.markedcontent.PDMarkedContent;
+import org.apache.pdfbox.pdmodel.font.PDFont;
+import org.apache.pdfbox.pdmodel.font.PDFontDescriptor;
 import org.apache.pdfbox.text.PDFTextStripper;
 import org.apache.pdfbox.text.TextPosition;
 
@@ -48,6 +52,14 @@ final class PageCollectingStripper extends PDFTextStripper {
   private final PageOcr ocr;
   private final Map<COSDictionary, Integer> pageNumbers = new IdentityHashMap<>();
   private int currentPage;
+  /** The styles of each page's lines, page by page (1-based page i at index i - 1). */
+  private final List<List<LineStyle>> pageStyles = new ArrayList<>();
+  private List<LineStyle> currentStyles = new ArrayList<>();
+  private final StringBuilder lineText = new StringBuilder();
+  /** Characters of the line being written, by font size, and how many of them are bold. */
+  private final Map<Float, Integer> lineSizes = new HashMap<>();
+  private int lineChars;
+  private int lineBold;
 
   PageCollectingStripper(PagedTextBuilder text, int maxChars, FormFieldText formFields, PageOcr ocr) {
     this.text = text;
@@ -97,6 +109,81 @@ final class PageCollectingStripper extends PDFTextStripper {
     if (!overprints.isRepeat(character, text.getX(), text.getY(), tolerance)) {
       super.processTextPosition(text);
     }
+  }
+
+  @Override
+  protected void writeString(String string, List<TextPosition> positions) throws IOException {
+    for (TextPosition p : positions) {
+      float size = Math.round(p.getFontSizeInPt() * 2) / 2f; // half points: sizes a producer rounds alike
+      lineSizes.merge(size, 1, Integer::sum);
+      lineChars++;
+      if (isBold(p)) {
+        lineBold++;
+      }
+    }
+    lineText.append(string);
+    super.writeString(string, positions);
+  }
+
+  @Override
+  protected void writeWordSeparator() throws IOException {
+    lineText.append(' ');
+    super.writeWordSeparator();
+  }
+
+  @Override
+  protected void writeLineSeparator() throws IOException {
+    endLine();
+    super.writeLineSeparator();
+  }
+
+  private void endLine() {
+    if (lineChars > 0) {
+      float size = 0;
+      int most = -1;
+      for (Map.Entry<Float, Integer> e : lineSizes.entrySet()) {
+        if (e.getValue() > most || (e.getValue() == most && e.getKey() > size)) {
+          most = e.getValue();
+          size = e.getKey();
+        }
+      }
+      currentStyles.add(new LineStyle(lineText.toString(), size, lineBold * 10 >= lineChars * 9));
+    }
+    lineText.setLength(0);
+    lineSizes.clear();
+    lineChars = 0;
+    lineBold = 0;
+  }
+
+  private static boolean isBold(TextPosition p) {
+    PDFont font = p.getFont();
+    if (font == null) {
+      return false;
+    }
+    PDFontDescriptor descriptor = font.getFontDescriptor();
+    if (descriptor != null && (descriptor.isForceBold() || descriptor.getFontWeight() >= 600)) {
+      return true;
+    }
+    String name = font.getName();
+    if (name == null) {
+      return false;
+    }
+    String lower = name.toLowerCase(Locale.ROOT);
+    return lower.contains("bold") || lower.contains("black") || lower.contains("heavy") || lower.contains("semibold");
+  }
+
+  /** The styles of each page's lines, in page order (pages without text have none). */
+  List<List<LineStyle>> pageStyles() {
+    return List.copyOf(pageStyles);
+  }
+
+  private void closePageStyles() {
+    endLine();
+    while (pageStyles.size() < currentPage - 1) {
+      pageStyles.add(List.of());
+    }
+    pageStyles.add(List.copyOf(currentStyles));
+    currentStyles = new ArrayList<>();
   }
 
   /**
@@ -154,6 +241,7 @@ final class PageCollectingStripper extends PDFTextStripper {
   @Override
   protected void endPage(PDPage page) throws IOException {
     super.endPage(page);
+    closePageStyles();
     String normalized = Normalizer.normalize(pageBuffer.chars, Normalizer.Form.NFKC);
     // Most pages have no hyphen at a line end: the cheap test spares them the pattern's scan.
     String joined = normalized.contains("-\n") ? LINE_END_HYPHEN.matcher(normalized).replaceAll("$1$2") : normalized;

@@ -78,7 +78,7 @@ public final class PdfExtractor {
       if (text.limitFailure() != null) {
         throw text.limitFailure();
       }
-      return toExtraction(document, text, stripper.pagesWithoutText(), recognizer);
+      return toExtraction(document, text, stripper.pagesWithoutText(), stripper.pageStyles(), recognizer);
     } catch (IOException e) {
       throw new ExtractionException(Failure.EXTRACTION_FAILED,
           "The PDF could not be read: it is damaged.", ExtractionException.describe(e));
@@ -86,7 +86,7 @@ public final class PdfExtractor {
   }
 
   private static Extraction toExtraction(PDDocument document, PagedTextBuilder text, List<Integer> blankPages,
-      Recognizer recognizer) throws ExtractionException {
+      List<List<LineStyle>> styles, Recognizer recognizer) throws ExtractionException {
     String body = text.text();
     int pages = text.pageCount();
     if (body.isBlank()) {
@@ -112,9 +112,12 @@ public final class PdfExtractor {
       warnings.add(new ExtractionWarning(ExtractionWarning.PARTIALLY_READ,
           "The PDF's outline could not be read and was left out."));
     }
-    return new Extraction(body, text.pageStarts(), PdfTitleReader.read(document), outline,
-        "application/pdf", Extraction.PDFBOX, pages, body.length(), warnings, false, null,
-        recognizer == null ? null : recognizer.report());
+    PdfHeadings.Result headed = PdfHeadings.apply(body, text.pageStarts(), outline, styles);
+    boolean markdown = headed.headings() > 0;
+    String withHeadings = markdown ? headed.text() : body;
+    return new Extraction(withHeadings, markdown ? headed.pageStarts() : text.pageStarts(),
+        PdfTitleReader.read(document), outline, "application/pdf", Extraction.PDFBOX, pages, withHeadings.length(),
+        warnings, markdown, null, recognizer == null ? null : recognizer.report());
   }
 
   private static PDDocument open(Path file) throws ExtractionException {

@@ -1,8 +1,11 @@
 package dev.quarry.extractors.tika;
 
+import dev.quarry.extractors.ExtractedTable;
 import dev.quarry.extractors.ExtractionException;
 import dev.quarry.extractors.text.PagedTextBuilder;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.xml.sax.Attributes;
@@ -12,8 +15,10 @@ import org.xml.sax.helpers.DefaultHandler;
 /**
  * Turns Tika's XHTML events into text a Markdown-aware chunker can split: headings
  * {@code h1}..{@code h6} become ATX lines ({@code ## Section}), list items start with
- * {@code - }, block elements end lines, table cells are separated by tabs, and the
- * {@code <head>}, scripts and styles are left out.
+ * {@code - }, block elements end lines, and the {@code <head>}, scripts and styles are left out.
+ * A table becomes one paragraph per row with each cell named by its column's header
+ * ({@code Name = Ada; Born = 1815}, see {@link ExtractedTable}), and its cells are kept in
+ * {@link #tables()}; a table nested in a cell is part of that cell's text.
  *
  * <p>When {@code paged} is set, each slide ({@code div.slide-content}) or sheet
  * ({@code div.sheet}, or {@code div.page} in the binary formats) of the top-level document starts a page; embedded documents never do.
@@ -36,13 +41,45 @@ final class MarkdownRenderingHandler extends DefaultHandler {
   private int skipDepth;
   private int embeddedDepth;
   private int headingLevel;
+  /** A package entry just opened: its first heading is the entry's file name. */
+  private boolean entryNamePending;
+  /** The open paragraph is a slide's title, rendered as a heading. */
+  private boolean slideTitle;
   private int pendingNewlines;
   private boolean pendingSpace;
-  private boolean cellSeen;
+  private final List<ExtractedTable> tables = new ArrayList<>();
+  /** Whether the first paragraph of each slide is its title (presentations). */
+  private boolean slideTitles;
+  /** A slide started and its first paragraph has not been seen yet. */
+  private boolean titlePending;
+  private final long maxTableChars;
+  /** The outermost open table, or null outside tables. */
+  private TableCollector table;
+  private int tableDepth;
 
-  MarkdownRenderingHandler(PagedTextBuilder text, boolean paged) {
+  MarkdownRenderingHandler(PagedTextBuilder text, boolean paged, long maxTableChars) {
     this.text = text;
     this.paged = paged;
+    this.maxTableChars = maxTableChars;
+  }
+
+  MarkdownRenderingHandler(PagedTextBuilder text, boolean paged) {
+    this(text, paged, Long.MAX_VALUE);
+  }
+
+  /**
+   * Renders the first paragraph of each slide as a level-1 heading: Tika's presentation reader
+   * marks no title, and the title placeholder is the slide's first shape in nearly every deck
+   * (a slide without a title then has its first text box as its heading).
+   */
+  MarkdownRenderingHandler withSlideTitles() {
+    this.slideTitles = true;
+    return this;
+  }
+
+  /** The tables rendered so far, in text order. */
+  List<ExtractedTable> tables() {
+    return List.copyOf(tables);
   }
 
   @Override
@@ -56,13 +93,31 @@ final class MarkdownRenderingHandler extends DefaultHandler {
     if ("div".equals(name)) {
       boolean embedded = "embedded".equals(cssClass) || "package-entry".equals(cssClass);
       openDivs.push(embedded);
+      entryNamePending = "package-entry".equals(cssClass);
       if (embedded) {
         embeddedDepth++;
       } else if (paged && embeddedDepth == 0 && cssClass != null && PAGE_CLASSES.contains(cssClass)) {
         startPage();
+        titlePending = slideTitles && "slide-content".equals(cssClass);
       }
     }
+    if (tableElementStarted(name, atts)) {
+      return;
+    }
     int level = headingLevel(name);
+    if (level > 0 && entryNamePending) {
+      // A package entry opens with its file name as a heading ("image1.png"): a name, not a part.
+      level = 0;
+      breakLines(2);
+    }
+    if (!"div".equals(name)) {
+      entryNamePending = false;
+    }
+    if (titlePending && embeddedDepth == 0 && ("p".equals(name) || level > 0)) {
+      titlePending = false;
+      level = 1;
+      slideTitle = true;
+    }
     if (level > 0) {
       breakLines(2);
       headingLevel = level;
@@ -72,34 +127,145 @@ final class MarkdownRenderingHandler extends DefaultHandler {
       write("- ");
     } else if ("br".equals(name)) {
       breakLines(1);
-    } else if ("td".equals(name) || "th".equals(name)) {
-      if (cellSeen) {
-        write("\t");
-      }
-      cellSeen = true;
     } else if (BLOCKS.contains(name)) {
       breakLines(name.equals("p") ? 2 : 1);
-      cellSeen = false;
+    }
+  }
+
+  /** Handles an element that opens inside a table, or opens one; false when it is not the table's. */
+  private boolean tableElementStarted(String name, Attributes atts) {
+    if ("table".equals(name)) {
+      if (tableDepth++ == 0) {
+        breakLines(2);
+        table = new TableCollector(maxTableChars);
+      } else {
+        table.space();
+      }
+      return true;
+    }
+    if (tableDepth == 0) {
+      return false;
+    }
+    if (tableDepth > 1) {
+      table.space(); // a nested table is text of the cell that holds it
+    } else if ("tr".equals(name)) {
+      table.startRow();
+    } else if ("td".equals(name) || "th".equals(name)) {
+      table.startCell(span(atts.getValue("colspan")), span(atts.getValue("rowspan")));
+    } else if ("caption".equals(name)) {
+      table.startCaption();
+    } else {
+      table.space();
+    }
+    return true;
+  }
+
+  /** Handles an element that closes inside a table, or closes one; false when it is not the table's. */
+  private boolean tableElementEnded(String name) throws SAXException {
+    if (tableDepth == 0) {
+      return false;
+    }
+    if ("table".equals(name)) {
+      if (--tableDepth == 0) {
+        render(table);
+        table = null;
+      } else {
+        table.space();
+      }
+    } else if (tableDepth == 1 && ("td".equals(name) || "th".equals(name))) {
+      table.endCell();
+    } else if (tableDepth == 1 && "caption".equals(name)) {
+      table.endCaption();
+    } else {
+      table.space();
+    }
+    return true;
+  }
+
+  /**
+   * Writes a gathered table: its caption as a paragraph, then one paragraph per row after the
+   * header, each cell as {@code Header = value} (a cell under an empty header, or any cell of a
+   * one-row table, as its value alone; empty cells left out). A blank line between rows makes
+   * each row a paragraph, the break the chunker prefers, so passages end between rows.
+   */
+  private void render(TableCollector collected) throws SAXException {
+    String caption = collected.caption();
+    if (!caption.isEmpty()) {
+      breakLines(2);
+      write(caption);
+    }
+    List<List<String>> rows = collected.rows();
+    if (rows.isEmpty()) {
+      breakLines(2);
+      return;
+    }
+    List<String> header = rows.size() > 1 ? rows.get(0) : List.of();
+    List<Integer> rowStarts = new ArrayList<>();
+    int start = -1;
+    for (int r = rows.size() > 1 ? 1 : 0; r < rows.size(); r++) {
+      String line = renderRow(header, rows.get(r));
+      if (line.isEmpty()) {
+        continue;
+      }
+      breakLines(2);
+      write(line);
+      int rowStart = text.length() - line.length();
+      rowStarts.add(rowStart);
+      start = start < 0 ? rowStart : start;
+    }
+    if (start >= 0) {
+      tables.add(new ExtractedTable(start, text.length(), rows, rowStarts));
+    }
+    breakLines(2);
+  }
+
+  static String renderRow(List<String> header, List<String> cells) {
+    StringBuilder out = new StringBuilder();
+    for (int c = 0; c < cells.size(); c++) {
+      String value = cells.get(c);
+      if (value.isEmpty()) {
+        continue;
+      }
+      if (!out.isEmpty()) {
+        out.append("; ");
+      }
+      String name = c < header.size() ? header.get(c) : "";
+      if (!name.isEmpty()) {
+        out.append(name).append(" = ");
+      }
+      out.append(value);
+    }
+    return out.toString();
+  }
+
+  private static int span(String value) {
+    if (value == null) {
+      return 1;
+    }
+    try {
+      return Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      return 1;
     }
   }
 
   @Override
-  public void endElement(String uri, String localName, String qName) {
+  public void endElement(String uri, String localName, String qName) throws SAXException {
     String name = localName.isEmpty() ? qName.toLowerCase(Locale.ROOT) : localName.toLowerCase(Locale.ROOT);
     if (skipDepth > 0) {
       skipDepth--;
       return;
     }
-    if (headingLevel(name) > 0) {
+    if (tableElementEnded(name)) {
+      // the table's own
+    } else if (headingLevel(name) > 0 || (slideTitle && "p".equals(name))) {
+      slideTitle = false;
       headingLevel = 0;
       breakLines(2);
     } else if ("p".equals(name)) {
       breakLines(2);
     } else if (BLOCKS.contains(name) || "li".equals(name)) {
       breakLines(1);
-      if ("tr".equals(name)) {
-        cellSeen = false;
-      }
     }
     if ("div".equals(name) && !openDivs.isEmpty() && openDivs.pop()) {
       embeddedDepth--;
@@ -109,6 +275,10 @@ final class MarkdownRenderingHandler extends DefaultHandler {
   @Override
   public void characters(char[] ch, int start, int length) throws SAXException {
     if (skipDepth > 0) {
+      return;
+    }
+    if (tableDepth > 0) {
+      table.text(ch, start, length);
       return;
     }
     int end = start + length;

@@ -1,5 +1,6 @@
 package dev.quarry.extractors.tika;
 
+import dev.quarry.extractors.ExtractedTable;
 import dev.quarry.extractors.Extraction;
 import dev.quarry.extractors.ExtractionException;
 import dev.quarry.extractors.ExtractionException.Failure;
@@ -66,7 +67,11 @@ public final class TikaExtractor {
     }
     ZipBombGuard.check(file);
     PagedTextBuilder text = new PagedTextBuilder(limits.maxExtractedChars(), limits.maxDocumentPages());
-    MarkdownRenderingHandler handler = new MarkdownRenderingHandler(text, PAGED.contains(mediaType));
+    MarkdownRenderingHandler handler = new MarkdownRenderingHandler(text, PAGED.contains(mediaType),
+        limits.maxExtractedChars());
+    if (mediaType.contains("presentation") || mediaType.equals("application/vnd.ms-powerpoint")) {
+      handler.withSlideTitles();
+    }
     Metadata metadata = new Metadata();
     try {
       parse(file, handler, metadata, context);
@@ -97,7 +102,8 @@ public final class TikaExtractor {
     }
     int[] pageStarts = clampedPageStarts(text.pageStarts(), body.length());
     return new Extraction(body, pageStarts, title(metadata), List.of(), mediaType, Extraction.TIKA,
-        pageStarts == null ? null : pageStarts.length, body.length(), List.of(), true);
+        pageStarts == null ? null : pageStarts.length, body.length(), List.of(), true, null, null,
+        tablesWithin(handler.tables(), body.length()));
   }
 
   private void parse(Path file, MarkdownRenderingHandler handler, Metadata metadata, ParseContext context)
@@ -168,6 +174,11 @@ public final class TikaExtractor {
     return new ExtractionException(Failure.EXTRACTION_FAILED,
         "The document could not be read as " + FormatNames.of(mediaType) + ": it is damaged, or not what its"
             + " type says.", ExtractionException.describe(e));
+  }
+
+  /** The tables inside the stripped text (trailing whitespace dropped from the text ends none of them early). */
+  private static List<ExtractedTable> tablesWithin(List<ExtractedTable> tables, int length) {
+    return tables.stream().filter(t -> t.end() <= length).toList();
   }
 
   private static int[] clampedPageStarts(int[] pageStarts, int length) {

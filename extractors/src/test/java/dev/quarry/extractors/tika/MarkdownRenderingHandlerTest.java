@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.quarry.extractors.ExtractionException.Failure;
 import dev.quarry.extractors.text.PagedTextBuilder;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.xml.sax.SAXException;
 import org.xml.sax.helpers.AttributesImpl;
@@ -35,6 +36,72 @@ class MarkdownRenderingHandlerTest {
     element(handler, "p", null, "Staff may take leave.");
     element(handler, "li", null, "one");
     assertEquals("## Leave policy\n\nStaff may take leave.\n\n- one", text.text());
+  }
+
+  private static void row(MarkdownRenderingHandler handler, String cell, String... values) throws SAXException {
+    handler.startElement(XHTML, "tr", "tr", new AttributesImpl());
+    for (String v : values) {
+      element(handler, cell, null, v);
+    }
+    handler.endElement(XHTML, "tr", "tr");
+  }
+
+  @Test
+  void tables_nameEachCellByItsHeader_oneParagraphPerRow() throws SAXException {
+    PagedTextBuilder text = new PagedTextBuilder(1_000, 10);
+    MarkdownRenderingHandler handler = new MarkdownRenderingHandler(text, false);
+    element(handler, "p", null, "Before.");
+    handler.startElement(XHTML, "table", "table", new AttributesImpl());
+    row(handler, "th", "Name", "Born", "");
+    row(handler, "td", "Ada  Lovelace", "1815", "poet's daughter");
+    row(handler, "td", "Alan", "", "");
+    handler.endElement(XHTML, "table", "table");
+    element(handler, "p", null, "After.");
+    assertEquals("Before.\n\nName = Ada Lovelace; Born = 1815; poet's daughter\n\nName = Alan\n\nAfter.", text.text());
+    assertEquals(1, handler.tables().size());
+    var table = handler.tables().get(0);
+    assertEquals(List.of(List.of("Name", "Born", ""), List.of("Ada Lovelace", "1815", "poet's daughter"),
+        List.of("Alan", "", "")), table.rows());
+    assertEquals("Name = Ada Lovelace", text.text().substring(table.start(), table.start() + 19));
+    assertEquals("Name = Alan", text.text().substring(table.rowStarts().get(1), table.end()));
+  }
+
+  @Test
+  void aPackageEntrysName_isNoHeading_butHeadingsInsideIt_are() throws SAXException {
+    PagedTextBuilder text = new PagedTextBuilder(1_000, 10);
+    MarkdownRenderingHandler handler = new MarkdownRenderingHandler(text, false);
+    element(handler, "h1", null, "Report");
+    handler.startElement(XHTML, "div", "div", attributes("package-entry"));
+    element(handler, "h1", null, "image1.png");
+    element(handler, "h2", null, "Inside");
+    handler.endElement(XHTML, "div", "div");
+    assertEquals("# Report\n\nimage1.png\n\n## Inside", text.text());
+  }
+
+  @Test
+  void mergedCells_repeatTheirValueInEverySlotTheySpan() throws SAXException {
+    PagedTextBuilder text = new PagedTextBuilder(1_000, 10);
+    MarkdownRenderingHandler handler = new MarkdownRenderingHandler(text, false);
+    handler.startElement(XHTML, "table", "table", new AttributesImpl());
+    handler.startElement(XHTML, "tr", "tr", new AttributesImpl());
+    AttributesImpl wide = new AttributesImpl();
+    wide.addAttribute("", "colspan", "colspan", "CDATA", "2");
+    handler.startElement(XHTML, "th", "th", wide);
+    handler.characters("Both".toCharArray(), 0, 4);
+    handler.endElement(XHTML, "th", "th");
+    handler.endElement(XHTML, "tr", "tr");
+    handler.startElement(XHTML, "tr", "tr", new AttributesImpl());
+    AttributesImpl tall = new AttributesImpl();
+    tall.addAttribute("", "rowspan", "rowspan", "CDATA", "2");
+    handler.startElement(XHTML, "td", "td", tall);
+    handler.characters("x".toCharArray(), 0, 1);
+    handler.endElement(XHTML, "td", "td");
+    element(handler, "td", null, "1");
+    handler.endElement(XHTML, "tr", "tr");
+    row(handler, "td", "2");
+    handler.endElement(XHTML, "table", "table");
+    assertEquals(List.of(List.of("Both", "Both"), List.of("x", "1"), List.of("x", "2")),
+        handler.tables().get(0).rows());
   }
 
   @Test

@@ -1,4 +1,4 @@
-// One search result as the API gives it: title, source, pages, highlighted passage, score.
+// One search result as the API gives it: title, section, source, pages, highlighted passage, score.
 import {h, num, passageText, shownId} from './dom.js';
 
 /** "p. 4" or "pp. 4–5", or null for formats without pages. */
@@ -24,6 +24,11 @@ export function scoreParts(r) {
 
 function partLabel(name, part) {
   return `${name} ${score(part.score)}${typeof part.rank === 'number' ? ` (#${part.rank})` : ''}`;
+}
+
+/** "Handbook › Leave › Requests": the headings above the passage, or null when it has none. */
+export function sectionLabel(section) {
+  return Array.isArray(section) && section.length ? section.join(' › ') : null;
 }
 
 /** Each metadata entry as a pill (`dept: hr`; a list's values joined), or null when there are none. */
@@ -54,10 +59,12 @@ function passageNodes(r) {
 export function hitItem(r, link, opened) {
   const {lexical, semantic} = scoreParts(r);
   const page = pageLabel(r.pages);
+  const section = sectionLabel(r.section);
   const pills = metadataPills(r.metadata);
   return h('li', {class: opened ? 'hit opened' : 'hit', 'data-source': r.source, 'data-chunk': r.chunk,
     id: `hit-${r.chunk}-${r.source}`},
   h('h3', {}, link ? h('a', {href: link, class: 'open-hit'}, r.title || shownId(r.source)) : (r.title || shownId(r.source))),
+  section ? h('div', {class: 'section', title: 'The headings above this passage'}, section) : null,
   h('div', {class: 'facts'},
     h('span', {class: 'mono source-id'}, shownId(r.source)),
     page ? h('span', {class: 'page'}, page) : null,

@@ -1,0 +1,37 @@
+package dev.quarry.extractors;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One table of a document as its cells, and where its rendering lies in {@link Extraction#text()}.
+ *
+ * <p>A table is rendered one row per line, each cell named by its column's header:
+ * {@code Name = Ada; Born = 1815}, so that any passage cut from it at line ends still says what its
+ * values are. The first row is the header; a table of one row is rendered as its cells. Merged
+ * cells repeat their value in every column and row they span, as a reader of the table sees it.
+ *
+ * @param start the offset in the text where the table's first row starts
+ * @param end the offset where its last row ends
+ * @param rows the cells, row by row (the header first), each row as wide as the widest
+ * @param rowStarts the offset of each rendered row after the header, ascending (for a table of one
+ *     row, that row's)
+ *
+ * @quarry.experimental
+ */
+public record ExtractedTable(int start, int end, List<List<String>> rows, List<Integer> rowStarts) {
+  public ExtractedTable {
+    if (start < 0 || end < start) {
+      throw new IllegalArgumentException("bad table span " + start + ".." + end);
+    }
+    List<List<String>> copy = new ArrayList<>(rows.size());
+    rows.forEach(r -> copy.add(List.copyOf(r)));
+    rows = List.copyOf(copy);
+    rowStarts = List.copyOf(rowStarts);
+  }
+
+  /** The header row's cells, or an empty list for a table of one row. */
+  public List<String> header() {
+    return rows.size() > 1 ? rows.get(0) : List.of();
+  }
+}
