@@ -25,6 +25,7 @@ import dev.quarry.cluster.OpenSearchCorpusStore;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorporaBuilder;
 import dev.quarry.corpora.jobs.IngestJobs;
+import dev.quarry.openai.OpenAiPlugin;
 import dev.quarry.engine.EmbeddingModels;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
@@ -78,6 +79,8 @@ public final class QuarryServer implements AutoCloseable {
   private final String host;
   /** The extraction pool this server built, closed after the corpora; null when ingestion is off. */
   private final Extractors extractors;
+  /** The folder of the data folder that keeps OpenAI's uploaded files and records (docs/openai-compatibility.md). */
+  static final String OPENAI_FOLDER = "openai";
   /** The ingestion jobs, closed before the corpora; null when ingestion-jobs is off. */
   private final IngestJobs jobs;
   private boolean closed;
@@ -227,6 +230,12 @@ public final class QuarryServer implements AutoCloseable {
         handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST));
       });
       c.registerPlugin(plugin);
+      if (jobs != null && dataDir != null) {
+        // OpenAI's vector stores and files API (docs/openai-compatibility.md) over the same corpora and jobs.
+        c.registerPlugin(new OpenAiPlugin(o -> o.corpora(corpora).jobs(jobs).authenticator(tokens)
+            .folder(dataDir.resolve(OPENAI_FOLDER))
+            .limits(config.limits().get(Limit.MAX_DOCUMENT_BYTES), config.limits().get(Limit.MAX_REQUEST_BYTES))));
+      }
       c.routes.get("/v1/protocol", ctx -> {
         try {
           Authentication.authenticate(ctx, tokens);
