@@ -66,7 +66,8 @@ final class FileRoutes {
     Map<String, List<String>> fields = ctx.formParamMap();
     Map<String, List<UploadedFile>> uploads = ctx.uploadedFileMap();
     for (String name : fields.keySet()) {
-      if (!name.equals("purpose")) {
+      // The form's fields include the file parts' names, which the loop below checks.
+      if (!name.equals("purpose") && !uploads.containsKey(name)) {
         throw OpenAiException.unknownParameter(name);
       }
     }
