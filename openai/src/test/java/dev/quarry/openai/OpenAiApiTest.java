@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quarry.api.routes.Responses;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
@@ -85,6 +86,14 @@ class OpenAiApiTest {
     app = Javalin.create(c -> {
       c.startup.showJavalinBanner = false;
       c.registerPlugin(plugin);
+      // As the standalone server does: a host's own error page for what no handler answered.
+      for (int status : new int[] {400, 403, 404, 413}) {
+        c.routes.error(status, ctx -> {
+          if (!Responses.answered(ctx)) {
+            ctx.result("host error page");
+          }
+        });
+      }
     }).start("127.0.0.1", 0);
     base = "http://127.0.0.1:" + app.port() + OpenAiPlugin.PREFIX;
   }

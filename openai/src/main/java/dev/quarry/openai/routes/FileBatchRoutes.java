@@ -124,7 +124,9 @@ final class FileBatchRoutes {
     String store = ctx.pathParam("id");
     String batch = ctx.pathParam("batch");
     requireBatch(access, store, batch);
-    Replies.json(ctx, 200, render(store, batch), backend.mapper());
+    ObjectNode out = render(store, batch);
+    Replies.pollAfter(ctx, out);
+    Replies.json(ctx, 200, out, backend.mapper());
   }
 
   void cancel(Context ctx, Access access) throws IOException {

@@ -62,7 +62,9 @@ final class VectorStoreFileRoutes {
     Params.query(ctx, Set.of());
     String store = ctx.pathParam("id");
     Chunking chunking = stores.chunking(access, store);
-    Replies.json(ctx, 200, render(store, require(access, store, ctx.pathParam("file")), chunking), backend.mapper());
+    ObjectNode out = render(store, require(access, store, ctx.pathParam("file")), chunking);
+    Replies.pollAfter(ctx, out);
+    Replies.json(ctx, 200, out, backend.mapper());
   }
 
   /** New attributes: the file is ingested again with them (its bytes must still be stored). */
