@@ -2,6 +2,7 @@ package dev.quarry.openai.store;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.corpora.PrivateFolders;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -44,7 +45,7 @@ public final class FileArea {
   public FileRecord store(String id, String filename, String purpose, String subject, InputStream in, long maxBytes)
       throws IOException, TooLarge {
     Path folder = root.resolve(id);
-    Files.createDirectories(folder);
+    PrivateFolders.create(folder);
     Path content = folder.resolve(CONTENT);
     MessageDigest sha;
     try {

@@ -2,6 +2,7 @@ package dev.quarry.openai.store;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.corpora.PrivateFolders;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import java.io.IOException;
@@ -22,7 +23,7 @@ final class JsonFiles {
   static void write(ObjectMapper mapper, Path file, ObjectNode record) {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try {
-      Files.createDirectories(file.getParent());
+      PrivateFolders.create(file.getParent());
       Files.write(tmp, mapper.writeValueAsBytes(record));
       fsync(tmp);
       try {
