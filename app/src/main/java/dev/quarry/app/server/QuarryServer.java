@@ -26,6 +26,7 @@ import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.CorporaBuilder;
 import dev.quarry.corpora.jobs.IngestJobs;
 import dev.quarry.openai.OpenAiPlugin;
+import dev.quarry.openai.routes.OpenAiHandler;
 import dev.quarry.engine.EmbeddingModels;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
@@ -311,7 +312,7 @@ public final class QuarryServer implements AutoCloseable {
   /**
    * Whether {@code request} is answered without its body: sent where no endpoint reads one (an
    * unknown route, 404, or a route that reads none), or refused by its endpoint's checks before the
-   * body (version, authentication, feature, content type). The endpoint is the one Javalin routes the
+   * body (version, authentication, feature, content type; for OpenAI's API, authentication). The endpoint is the one Javalin routes the
    * request to, found in the same route table by the same rules (a trailing slash included); every
    * endpoint that reads a body answers POST.
    */
@@ -320,6 +321,9 @@ public final class QuarryServer implements AutoCloseable {
       return true;
     }
     ParsedEndpoint route = router.findFirstHttpHandlerEntry(HandlerType.POST, Request.getPathInContext(request));
+    if (route != null && route.endpoint.handler instanceof OpenAiHandler openAi) {
+      return openAi.refusesBeforeBody(name -> request.getHeaders().get(name));
+    }
     return route == null || !(route.endpoint.handler instanceof Endpoint endpoint)
         || endpoint.refusesBeforeBody(name -> request.getHeaders().get(name));
   }

@@ -79,6 +79,8 @@ final class FileBatchRoutes {
         ? ChunkingStrategy.read(p.get("chunking_strategy"), "chunking_strategy") : null;
     Metadata attrs = Attributes.read(p.get("attributes"), "attributes");
     ObjectNode attrsJson = p.has("attributes") ? (ObjectNode) p.get("attributes") : null;
+    // Grants on the store, then its existence, before the files are looked up.
+    Chunking storeChunking = stores.chunking(access, store);
     if (p.has("file_ids") == p.has("files")) {
       throw new OpenAiException(400, "Send exactly one of 'file_ids' and 'files'.", "file_ids", "invalid_value");
     }
@@ -110,7 +112,6 @@ final class FileBatchRoutes {
             fileAttrs));
       }
     }
-    Chunking storeChunking = stores.chunking(access, store);
     ChunkingStrategy.requireStores(chunking, storeChunking, "chunking_strategy");
     for (int i = 0; i < perFile.size(); i++) {
       ChunkingStrategy.requireStores(perFile.get(i), storeChunking, "files[" + i + "].chunking_strategy");

@@ -1,22 +1,18 @@
 package dev.quarry.openai.routes;
 
 import dev.quarry.api.Authenticator;
-import dev.quarry.api.routes.Authentication;
 import dev.quarry.corpora.Corpora;
-import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.jobs.IngestJobs;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import io.javalin.config.JavalinState;
-import io.javalin.http.Context;
-import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 
 /**
- * Mounts every endpoint below {@link #PREFIX}, each behind the same steps: authentication (401),
+ * Mounts every endpoint below {@link #PREFIX}, each an {@link OpenAiHandler}: authentication (401),
  * the handler's strict reading and its calls (grants before existence, as corpora decides them),
  * and one error writer ({@link OpenAiErrors}). Thread-safe; one per plugin.
  */
@@ -36,12 +32,6 @@ public final class OpenAiRoutes {
       long maxUploadBytes, long maxJsonBytes) {
     this.authenticator = authenticator;
     this.backend = Backend.open(corpora, jobs, folder, clock, maxUploadBytes, maxJsonBytes);
-  }
-
-  /** A handler's work for an authenticated caller. */
-  @FunctionalInterface
-  private interface Action {
-    void run(Context ctx, Access access) throws Exception;
   }
 
   public void mount(JavalinState state) {
@@ -82,15 +72,7 @@ public final class OpenAiRoutes {
     }
   }
 
-  private Handler handler(Action action) {
-    return ctx -> {
-      try {
-        action.run(ctx, Authentication.authenticate(ctx, authenticator));
-      } catch (VirtualMachineError e) {
-        throw e;
-      } catch (Throwable t) {
-        OpenAiErrors.write(ctx, t, backend.mapper());
-      }
-    };
+  private OpenAiHandler handler(OpenAiHandler.Action action) {
+    return new OpenAiHandler(authenticator, backend, action);
   }
 }

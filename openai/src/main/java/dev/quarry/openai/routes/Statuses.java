@@ -61,7 +61,7 @@ final class Statuses {
           : new FileState(FAILED, ErrorCode.UNAVAILABLE.name(), "the record of this file's ingestion is gone");
     }
     if (!state.status().equals(IN_PROGRESS)) {
-      attachments.write(corpus, a.withOutcome(state.status(), state.errorCode(), state.errorMessage()));
+      attachments.recordOutcome(corpus, a.withOutcome(state.status(), state.errorCode(), state.errorMessage()));
     }
     return state;
   }

@@ -95,7 +95,15 @@ final class VectorStoreFileRoutes {
         throw new OpenAiException(400, "This file is still being ingested with batch '" + a.batch()
             + "'; cancel the batch or wait for it.", null, "file_in_progress");
       }
-      backend.jobs().cancel(access, a.job());
+      try {
+        backend.jobs().cancel(access, a.job());
+      } catch (QuarryException e) {
+        if (e.code() != ErrorCode.JOB_NOT_FOUND) {
+          throw e;
+        }
+        // Another subject's ingestion, on a store the caller does not manage.
+        throw new OpenAiException(400, "This file is still being ingested; wait for it.", null, "file_in_progress");
+      }
     }
     backend.corpora().mutate(access, store, List.of(new SourceOperation.Delete(a.fileId(), null, false)), null, null);
     backend.attachments().delete(store, a.fileId());

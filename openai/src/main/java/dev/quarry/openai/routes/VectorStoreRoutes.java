@@ -18,7 +18,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -76,9 +78,11 @@ final class VectorStoreRoutes {
     ObjectNode metadata = Attributes.readMetadata(p.get("metadata"), "metadata", backend.mapper());
     Chunking chunking = p.has("chunking_strategy") ? ChunkingStrategy.read(p.get("chunking_strategy"), "chunking_strategy")
         : null;
+    String id = Ids.newStore();
+    // Grants first: creating a store is creating a corpus of that name.
+    AccessPolicy.requireCorpus(access, id, EnumSet.of(Scope.MANAGE));
     List<Attacher.Item> items = p.has("file_ids") ? batches.items(access, p.get("file_ids"), "file_ids", null, null)
         : List.of();
-    String id = Ids.newStore();
     CorpusSettings settings = chunking == null ? null
         : new CorpusSettings(CorpusSettings.Language.ENGLISH, chunking, CorpusSettings.Ranking.DEFAULT);
     CorpusDescription created = backend.corpora().createCorpus(access, id, settings);
@@ -143,7 +147,10 @@ final class VectorStoreRoutes {
       all.addAll(page.corpora());
       next = page.nextCursor();
     } while (next != null);
-    all.sort(Comparator.comparingLong((CorpusDescription d) -> createdAt(d)).thenComparing(d -> d.info().name()));
+    Map<String, Long> created = new HashMap<>();
+    all.forEach(d -> created.put(d.info().name(), createdAt(d)));
+    all.sort(Comparator.comparingLong((CorpusDescription d) -> created.get(d.info().name()))
+        .thenComparing(d -> d.info().name()));
     Replies.json(ctx, 200, Lists.page(all, d -> d.info().name(), d -> render(access, d), cursor, backend.mapper()),
         backend.mapper());
   }

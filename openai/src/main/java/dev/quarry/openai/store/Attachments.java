@@ -45,7 +45,18 @@ public final class Attachments {
     return out;
   }
 
-  public void write(String corpus, Attachment a) {
+  /**
+   * Records the final status {@code a} carries, unless the file was attached again meanwhile (its
+   * record names another job or place): a newer attachment is never overwritten by an older one.
+   */
+  public synchronized void recordOutcome(String corpus, Attachment a) {
+    Optional<Attachment> current = find(corpus, a.fileId());
+    if (current.isPresent() && current.get().job().equals(a.job()) && current.get().index() == a.index()) {
+      write(corpus, a);
+    }
+  }
+
+  public synchronized void write(String corpus, Attachment a) {
     ObjectNode n = mapper.createObjectNode().put("fileId", a.fileId()).put("job", a.job()).put("index", a.index())
         .put("createdAt", a.createdAt()).put("bytes", a.bytes());
     if (a.batch() != null) {
@@ -61,7 +72,7 @@ public final class Attachments {
     JsonFiles.write(mapper, file(corpus, a.fileId()), n);
   }
 
-  public void delete(String corpus, String fileId) {
+  public synchronized void delete(String corpus, String fileId) {
     JsonFiles.deleteTree(file(corpus, fileId));
   }
 
