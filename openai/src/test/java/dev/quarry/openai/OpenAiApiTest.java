@@ -17,6 +17,8 @@ import dev.quarry.corpora.jobs.JobSettings;
 import dev.quarry.extractors.Extractors;
 import io.javalin.Javalin;
 import java.io.ByteArrayOutputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,6 +31,9 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,7 +80,10 @@ class OpenAiApiTest {
   void start() {
     Path data = dir.resolve("data");
     corpora = Corpora.builder().dataDir(data).extractors(extractors).build();
-    jobs = IngestJobs.open(data, corpora, JobSettings.DEFAULT);
+    // One runner: a held file holds the job's others in the queue.
+    JobSettings d = JobSettings.DEFAULT;
+    jobs = IngestJobs.open(data, holding(corpora), new JobSettings(d.maxFilesPerJob(), d.maxBytesPerJob(),
+        d.maxActiveJobs(), d.maxQueuedFiles(), d.maxQueuedBytes(), d.retention(), d.openIdleTimeout(), 1));
     Map<String, Access> tokens = Map.of(
         ADMIN, new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class)))),
         WRITER, new Access("writer", List.of(new Grant("vs_*", null, EnumSet.of(Scope.SEARCH, Scope.INDEX)))),
@@ -106,6 +114,25 @@ class OpenAiApiTest {
   }
 
   // ----- helpers
+
+  /** While set, each ingestion of the jobs waits for it: files held in extraction, so a cancel meets them. */
+  volatile CountDownLatch hold;
+
+  /** {@code real}, whose {@code ingest} waits for {@link #hold} while it is set. */
+  Corpora holding(Corpora real) {
+    return (Corpora) Proxy.newProxyInstance(Corpora.class.getClassLoader(), new Class<?>[] {Corpora.class},
+        (proxy, method, args) -> {
+          CountDownLatch latch = hold;
+          if (method.getName().equals("ingest") && latch != null) {
+            assertTrue(latch.await(WAIT_MILLIS, TimeUnit.MILLISECONDS), "the test never released the ingestion");
+          }
+          try {
+            return method.invoke(real, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+  }
 
   record Answer(int status, JsonNode body, HttpResponse<byte[]> raw) {
     JsonNode error() {
@@ -276,6 +303,46 @@ class OpenAiApiTest {
     assertEquals(1, counts.get("failed").asInt());
     JsonNode failedOnly = ok(ADMIN, "GET", "/vector_stores/" + store + "/files?filter=failed", null).body();
     assertEquals(bad, failedOnly.get("data").get(0).get("id").asText());
+  }
+
+  @Test
+  void batchCancel_keepsEveryFileNotYetWrittenOut_andReadsCancelled() throws Exception {
+    String store = ok(ADMIN, "POST", "/vector_stores", "{}").body().get("id").asText();
+    List<String> files = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      files.add(upload(ADMIN, "note" + i + ".md", ("# Note " + i + "\n\nThe quokka number " + i + " lives here.\n")
+          .getBytes(StandardCharsets.UTF_8), "assistants").body().get("id").asText());
+    }
+    CountDownLatch release = new CountDownLatch(1);
+    hold = release;
+    String batch = ok(ADMIN, "POST", "/vector_stores/" + store + "/file_batches",
+        JSON.writeValueAsString(Map.of("file_ids", files))).body().get("id").asText();
+    // The cancel answers once no file is being written, so the held file is let go while it waits:
+    // after the queued files read cancelled, which shows the cancel has arrived.
+    CompletableFuture<HttpResponse<byte[]>> cancel = http.sendAsync(HttpRequest.newBuilder(
+            URI.create(base + "/vector_stores/" + store + "/file_batches/" + batch + "/cancel"))
+        .header("Authorization", "Bearer " + ADMIN).POST(HttpRequest.BodyPublishers.noBody()).build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+    long deadline = System.currentTimeMillis() + WAIT_MILLIS;
+    while (ok(ADMIN, "GET", "/vector_stores/" + store + "/file_batches/" + batch, null).body()
+        .get("file_counts").get("cancelled").asInt() < 2) {
+      assertTrue(System.currentTimeMillis() < deadline, "the queued files were never cancelled");
+      Thread.sleep(20);
+    }
+    hold = null;
+    release.countDown();
+    Answer cancelled = answer(cancel.get(WAIT_MILLIS, TimeUnit.MILLISECONDS));
+    assertEquals(200, cancelled.status(), () -> cancelled.body().toString());
+    assertEquals(batch, cancelled.body().get("id").asText());
+    JsonNode done = awaitBatch(ADMIN, store, batch);
+    assertEquals("cancelled", done.get("status").asText(), done.toString());
+    assertEquals(3, done.get("file_counts").get("cancelled").asInt(), done.toString());
+    JsonNode listed = ok(ADMIN, "GET", "/vector_stores/" + store + "/file_batches/" + batch + "/files?filter=cancelled", null)
+        .body();
+    assertEquals(3, listed.get("data").size());
+    JsonNode search = ok(ADMIN, "POST", "/vector_stores/" + store + "/search", "{\"query\": \"quokka\"}").body();
+    assertEquals(0, search.get("data").size(), search.toString());
+    assertEquals(404, send(ADMIN, "GET", "/vector_stores/" + store + "/file_batches/vsfb_nothing", null).status());
   }
 
   // ----- pagination
