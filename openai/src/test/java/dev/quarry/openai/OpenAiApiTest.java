@@ -285,6 +285,25 @@ class OpenAiApiTest {
   }
 
   @Test
+  void updateAttributes_ingestsTheFileAgain_andFiltersSeeTheNewValues() throws Exception {
+    Loaded l = load(ADMIN, "Attributes");
+    String path = "/vector_stores/" + l.store() + "/files/" + l.md();
+    JsonNode updated = ok(ADMIN, "POST", path, "{\"attributes\": {\"kind\": \"note\", \"reviewed\": true}}").body();
+    assertEquals("note", updated.get("attributes").get("kind").asText());
+    long deadline = System.currentTimeMillis() + WAIT_MILLIS;
+    while (!ok(ADMIN, "GET", path, null).body().get("status").asText().equals("completed")) {
+      assertTrue(System.currentTimeMillis() < deadline);
+      Thread.sleep(50);
+    }
+    JsonNode hits = ok(ADMIN, "POST", "/vector_stores/" + l.store() + "/search",
+        "{\"query\": \"remote\", \"filters\": {\"key\": \"reviewed\", \"type\": \"eq\", \"value\": true}}").body();
+    assertTrue(hits.get("data").size() > 0, hits.toString());
+    assertEquals(l.md(), hits.get("data").get(0).get("file_id").asText());
+    assertEquals("note", hits.get("data").get(0).get("attributes").get("kind").asText());
+    assertEquals(400, send(ADMIN, "POST", path, "{}").status(), "attributes is required");
+  }
+
+  @Test
   void singleAttach_statusComesFromTheJob_andAFailedFileCarriesItsError() throws Exception {
     String store = ok(ADMIN, "POST", "/vector_stores", "{}").body().get("id").asText();
     Answer junk = upload(ADMIN, "noise.bin", new byte[] {0, 1, 2, 3, (byte) 0xff, 0, 7}, "assistants");

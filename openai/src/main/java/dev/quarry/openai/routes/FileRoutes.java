@@ -63,8 +63,15 @@ final class FileRoutes {
     if (ctx.contentLength() > backend.maxUploadBytes() + FRAMING_BYTES) {
       throw tooLarge();
     }
-    Map<String, List<String>> fields = ctx.formParamMap();
-    Map<String, List<UploadedFile>> uploads = ctx.uploadedFileMap();
+    Map<String, List<String>> fields;
+    Map<String, List<UploadedFile>> uploads;
+    try {
+      fields = ctx.formParamMap();
+      uploads = ctx.uploadedFileMap();
+    } catch (RuntimeException e) {
+      // The container's multipart parser refused the body; its words name its own classes.
+      throw new OpenAiException(400, "The multipart/form-data body is malformed.", null, "invalid_multipart");
+    }
     for (String name : fields.keySet()) {
       // The form's fields include the file parts' names, which the loop below checks.
       if (!name.equals("purpose") && !uploads.containsKey(name)) {
