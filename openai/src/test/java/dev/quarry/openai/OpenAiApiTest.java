@@ -16,6 +16,7 @@ import dev.quarry.corpora.jobs.IngestJobs;
 import dev.quarry.corpora.jobs.JobSettings;
 import dev.quarry.extractors.Extractors;
 import io.javalin.Javalin;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -431,6 +432,18 @@ class OpenAiApiTest {
     Answer big = upload(ADMIN, "big.txt", new byte[(int) MAX_UPLOAD + 1], "assistants");
     assertEquals(413, big.status());
     assertEquals("document_too_large", big.error().get("code").asText());
+    // Sent without its length (chunked): the parser stops at the bound all the same.
+    String boundary = "chunked-boundary";
+    byte[] head = ("--" + boundary + "\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\nassistants\r\n--"
+        + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.bin\"\r\n\r\n")
+        .getBytes(StandardCharsets.UTF_8);
+    byte[] body = new byte[head.length + (int) MAX_UPLOAD * 4];
+    System.arraycopy(head, 0, body, 0, head.length);
+    HttpRequest chunked = HttpRequest.newBuilder(URI.create(base + "/files")).header("Authorization", "Bearer " + ADMIN)
+        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body))).build();
+    Answer bigChunked = answer(http.send(chunked, HttpResponse.BodyHandlers.ofByteArray()));
+    assertEquals(413, bigChunked.status(), () -> String.valueOf(bigChunked.body()));
     Answer noPurpose = upload(ADMIN, "a.txt", "hello".getBytes(StandardCharsets.UTF_8), null);
     assertEquals(400, noPurpose.status());
     assertEquals("purpose", noPurpose.error().get("param").asText());

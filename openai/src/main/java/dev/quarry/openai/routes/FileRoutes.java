@@ -11,10 +11,12 @@ import dev.quarry.openai.store.FileArea;
 import dev.quarry.openai.store.FileRecord;
 import io.javalin.http.Context;
 import io.javalin.http.UploadedFile;
+import jakarta.servlet.MultipartConfigElement;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,6 +35,10 @@ final class FileRoutes {
   /** Room for the multipart framing and the purpose field around the file's bytes. */
   static final long FRAMING_BYTES = 64 * 1024;
   static final int MAX_FILENAME_CHARS = 512;
+  /** Parts up to this size stay in memory while the body is parsed; larger ones are spooled to disk. */
+  static final int SPOOL_THRESHOLD_BYTES = 1 << 20;
+  /** The request attribute Jetty's multipart parser reads its bounds from (Javalin sets its own only when absent). */
+  private static final String MULTIPART_CONFIG = "org.eclipse.jetty.multipartConfig";
 
   private final Backend backend;
 
@@ -65,11 +71,20 @@ final class FileRoutes {
     }
     Map<String, List<String>> fields;
     Map<String, List<UploadedFile>> uploads;
+    // The container's parser spools parts to disk: bounded here, for a body sent without its length too.
+    ctx.req().setAttribute(MULTIPART_CONFIG, new MultipartConfigElement(System.getProperty("java.io.tmpdir"),
+        backend.maxUploadBytes(), backend.maxUploadBytes() + FRAMING_BYTES, SPOOL_THRESHOLD_BYTES));
     try {
-      fields = ctx.formParamMap();
-      uploads = ctx.uploadedFileMap();
-    } catch (RuntimeException e) {
-      // The container's multipart parser refused the body; its words name its own classes.
+      // Copied here, since the container parses when they are first read.
+      fields = new HashMap<>(ctx.formParamMap());
+      uploads = new HashMap<>(ctx.uploadedFileMap());
+      uploads.values().forEach(List::size);
+    } catch (Exception e) {
+      // The container's parser refused the body (a checked ServletException, thrown through Javalin's
+      // Kotlin); its words name its own classes.
+      if (overBound(e)) {
+        throw tooLarge();
+      }
       throw new OpenAiException(400, "The multipart/form-data body is malformed.", null, "invalid_multipart");
     }
     for (String name : fields.keySet()) {
@@ -155,6 +170,20 @@ final class FileRoutes {
     return backend.mapper().createObjectNode().put("id", f.id()).put("object", "file").put("bytes", f.bytes())
         .put("created_at", f.createdAt()).put("filename", f.filename()).put("purpose", f.purpose())
         .put("status", "processed");
+  }
+
+  /**
+   * Whether the parser stopped at one of the bounds it was given: Jetty says so only in words, in the
+   * cause of its 400 ("max file size exceeded", "max length exceeded").
+   */
+  private static boolean overBound(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String m = t.getMessage();
+      if (m != null && m.toLowerCase(Locale.ROOT).contains("exceeded")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private QuarryException tooLarge() {
