@@ -1,5 +1,6 @@
 package dev.quarry.app.server;
 
+import dev.quarry.openai.OpenAiPlugin;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -31,7 +32,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@link ExtractionMetrics}) are {@link #bind bound} to it.
  *
  * <p>Label values are bounded whatever clients send: {@code endpoint} is one of the server's own
- * paths ({@code other} for anything else, unknown paths included; {@code /console} for the console's
+ * paths ({@code other} for anything else, unknown paths included; {@code /openai/v1} for OpenAI's API;
+ * {@code /console} for the console's
  * files), {@code method} one of the HTTP methods the server answers ({@code other} otherwise), and
  * {@code status} a three-digit code, {@code cache} one of the server's kinds of cache. No label
  * names a source or a client, and none names a corpus unless the operator asks for series per
@@ -138,6 +140,10 @@ final class Metrics implements AutoCloseable {
     }
     if (path.equals("/console") || path.startsWith("/console/")) {
       return "/console";
+    }
+    if (path.startsWith(OpenAiPlugin.PREFIX + "/")) {
+      // One label for OpenAI's API: its paths hold ids.
+      return OpenAiPlugin.PREFIX;
     }
     return endpoints.contains(path) ? path : "other";
   }

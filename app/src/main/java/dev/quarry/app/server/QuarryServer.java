@@ -33,6 +33,8 @@ import dev.quarry.engine.SearchCaches;
 import dev.quarry.extractors.Extractors;
 import dev.quarry.mcp.McpPlugin;
 import dev.quarry.mcp.McpPluginConfig;
+import dev.quarry.openai.OpenAiPlugin;
+import dev.quarry.openai.routes.OpenAiHandler;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinState;
 import io.javalin.http.HandlerType;
@@ -80,6 +82,8 @@ public final class QuarryServer implements AutoCloseable {
   private final String host;
   /** The extraction pool this server built, closed after the corpora; null when ingestion is off. */
   private final Extractors extractors;
+  /** The folder of the data folder that keeps OpenAI's uploaded files and records (docs/openai-compatibility.md). */
+  static final String OPENAI_FOLDER = "openai";
   /** The ingestion jobs, closed before the corpora; null when ingestion-jobs is off. */
   private final IngestJobs jobs;
   private boolean closed;
@@ -233,6 +237,12 @@ public final class QuarryServer implements AutoCloseable {
         // The MCP server (docs/mcp.md): the same tokens, grants, limits and capacity gate.
         c.registerPlugin(new McpPlugin(m -> m.corpora(corpora).authenticator(tokens).beside(plugin)));
       }
+      if (jobs != null && dataDir != null) {
+        // OpenAI's vector stores and files API (docs/openai-compatibility.md) over the same corpora and jobs.
+        c.registerPlugin(new OpenAiPlugin(o -> o.corpora(corpora).jobs(jobs).authenticator(tokens)
+            .folder(dataDir.resolve(OPENAI_FOLDER))
+            .limits(config.limits().get(Limit.MAX_DOCUMENT_BYTES), config.limits().get(Limit.MAX_REQUEST_BYTES))));
+      }
       c.routes.get("/v1/protocol", ctx -> {
         try {
           Authentication.authenticate(ctx, tokens);
@@ -308,7 +318,7 @@ public final class QuarryServer implements AutoCloseable {
   /**
    * Whether {@code request} is answered without its body: sent where no endpoint reads one (an
    * unknown route, 404, or a route that reads none), or refused by its endpoint's checks before the
-   * body (version, authentication, feature, content type). The endpoint is the one Javalin routes the
+   * body (version, authentication, feature, content type; for OpenAI's API, authentication). The endpoint is the one Javalin routes the
    * request to, found in the same route table by the same rules (a trailing slash included); every
    * endpoint that reads a body answers POST.
    */
@@ -317,6 +327,9 @@ public final class QuarryServer implements AutoCloseable {
       return true;
     }
     ParsedEndpoint route = router.findFirstHttpHandlerEntry(HandlerType.POST, Request.getPathInContext(request));
+    if (route != null && route.endpoint.handler instanceof OpenAiHandler openAi) {
+      return openAi.refusesBeforeBody(name -> request.getHeaders().get(name));
+    }
     return route == null || !(route.endpoint.handler instanceof Endpoint endpoint)
         || endpoint.refusesBeforeBody(name -> request.getHeaders().get(name));
   }

@@ -1,0 +1,57 @@
+package dev.quarry.openai.routes;
+
+import dev.quarry.api.Authenticator;
+import dev.quarry.api.routes.Authentication;
+import dev.quarry.corpora.access.Access;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import java.util.function.UnaryOperator;
+
+/**
+ * One endpoint of this API: authentication (401), then the endpoint's work, every failure answered
+ * by {@link OpenAiErrors}. A host that collects request bodies before handling them (the standalone
+ * server does) asks {@link #refusesBeforeBody} first, as it asks Quarry's own endpoints.
+ */
+public final class OpenAiHandler implements Handler {
+  /** An endpoint's work for an authenticated caller. */
+  @FunctionalInterface
+  interface Action {
+    void run(Context ctx, Access access) throws Exception;
+  }
+
+  private final Authenticator authenticator;
+  private final Backend backend;
+  private final Action action;
+
+  OpenAiHandler(Authenticator authenticator, Backend backend, Action action) {
+    this.authenticator = authenticator;
+    this.backend = backend;
+    this.action = action;
+  }
+
+  @Override
+  public void handle(Context ctx) {
+    try {
+      action.run(ctx, Authentication.authenticate(ctx, authenticator));
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable t) {
+      OpenAiErrors.write(ctx, t, backend.mapper());
+    }
+  }
+
+  /**
+   * Whether a request with these headers is refused before its body is read (its token is
+   * missing or unknown), by the check {@link #handle} makes first.
+   *
+   * @param headers the request's header of each name, or null
+   */
+  public boolean refusesBeforeBody(UnaryOperator<String> headers) {
+    try {
+      Authentication.authenticate(headers.apply("Authorization"), authenticator);
+      return false;
+    } catch (RuntimeException refused) {
+      return true;
+    }
+  }
+}
