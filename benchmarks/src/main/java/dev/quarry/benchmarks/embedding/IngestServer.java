@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.EnumSet;
 import java.util.HexFormat;
@@ -48,6 +49,7 @@ public final class IngestServer implements AutoCloseable {
     Files.writeString(tokensFile, "{\"tokens\": [{\"subject\": \"bench\", \"token\": \"" + token + "\","
         + " \"grants\": [{\"corpus\": \"*\", \"scopes\": [\"search\", \"index\", \"manage\"]}]}]}",
         StandardCharsets.UTF_8);
+    Files.setPosixFilePermissions(tokensFile, PosixFilePermissions.fromString("rw-------"));
     TokenAuthenticator tokens = TokensFile.read(tokensFile);
     QuarryServer server = QuarryServer.start(folder.resolve("data"), "127.0.0.1", 0, tokens,
         textOnly(ServerConfig.DEFAULT));

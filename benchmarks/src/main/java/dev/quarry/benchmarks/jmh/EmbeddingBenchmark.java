@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -56,6 +57,13 @@ import org.openjdk.jmh.annotations.TearDown;
  *       a hybrid corpus of the model; each request returns when its chunks are durable and
  *       searchable, vectors and all. Every passage is new to the server (after a pass over the
  *       list the titles get a round number), so its embedding cache never answers.
+ *   <li>{@code batched}, what batching would reach: the runtime alone on batches of {@code batch}
+ *       passages of exactly the same length in word pieces (no padding, every mask bit set), the
+ *       most favourable batch there is. Before measuring, it compares each batched passage's last
+ *       hidden states with the same passage run alone and prints whether they are bit-identical
+ *       and by how much they differ: the quantized models scale their activations per tensor,
+ *       so a batch's neighbours move each passage's vector, which rules batching out for stored
+ *       vectors however fast it is.
  * </ul>
  *
  * <p>JMH's threads ({@code -t}) are the callers: 2 threads on 2 cores keep every core busy. The
@@ -73,10 +81,10 @@ public class EmbeddingBenchmark {
   @Param({"bge-small-en-v1.5", "all-minilm-l6-v2", "e5-small-v2"})
   public String model;
 
-  @Param({"runtime", "embedder", "http"})
+  @Param({"runtime", "embedder", "http", "batched"})
   public String path;
 
-  /** Documents per {@code sources/batch} request ({@code http} only). */
+  /** Documents per {@code sources/batch} request ({@code http}), passages per run ({@code batched}). */
   @Param("8")
   public int batch;
 
@@ -88,6 +96,9 @@ public class EmbeddingBenchmark {
   private final AtomicLong next = new AtomicLong();
   private OrtSession session;
   private List<Map<String, OnnxTensor>> tokenized;
+  private List<Encoding> encodings;
+  private boolean typeIds;
+  private List<Map<String, OnnxTensor>> batches;
   private Embedder embedder;
   private IngestServer server;
   private final AtomicLong embeddedTotal = new AtomicLong();
@@ -106,7 +117,11 @@ public class EmbeddingBenchmark {
         embedder.embedPassages(List.of(passages.get(0).text())); // loads the model outside the measurement
       }
       case "http" -> server = IngestServer.start(model);
-      default -> throw new IllegalArgumentException("path is runtime, embedder or http; got " + path);
+      case "batched" -> {
+        tokenize(spec);
+        batch();
+      }
+      default -> throw new IllegalArgumentException("path is runtime, embedder, http or batched; got " + path);
     }
   }
 
@@ -121,7 +136,7 @@ public class EmbeddingBenchmark {
     options.setIntraOpNumThreads(1);
     options.setInterOpNumThreads(1);
     session = env.createSession(weights, options);
-    boolean typeIds = session.getInputNames().contains("token_type_ids");
+    typeIds = session.getInputNames().contains("token_type_ids");
     HuggingFaceTokenizer tokenizer;
     try (InputStream in = resource(spec.tokenizerResource())) {
       tokenizer = HuggingFaceTokenizer.newInstance(in, Map.of("addSpecialTokens", "true", "truncation", "true",
@@ -129,8 +144,10 @@ public class EmbeddingBenchmark {
           "modelMaxLength", Integer.toString(spec.maxTokens())));
     }
     tokenized = new ArrayList<>(passages.size());
+    encodings = new ArrayList<>(passages.size());
     for (Passages.Passage p : passages) {
       Encoding e = tokenizer.encode(spec.passagePrefix() + p.text());
+      encodings.add(e);
       long[] shape = {1, e.getIds().length};
       Map<String, OnnxTensor> inputs = new HashMap<>();
       inputs.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(e.getIds()), shape));
@@ -140,6 +157,72 @@ public class EmbeddingBenchmark {
       }
       tokenized.add(inputs);
     }
+  }
+
+  /**
+   * Groups the passages by their length in word pieces into batches of {@code batch}, and prints
+   * how each passage of the first batches differs, batched, from itself run alone.
+   */
+  private void batch() throws OrtException {
+    OrtEnvironment env = OrtEnvironment.getEnvironment();
+    Map<Integer, List<Integer>> byLength = new TreeMap<>();
+    for (int i = 0; i < encodings.size(); i++) {
+      byLength.computeIfAbsent(encodings.get(i).getIds().length, k -> new ArrayList<>()).add(i);
+    }
+    batches = new ArrayList<>();
+    List<List<Integer>> members = new ArrayList<>();
+    for (var group : byLength.entrySet()) {
+      int length = group.getKey();
+      List<Integer> ids = group.getValue();
+      for (int from = 0; from + batch <= ids.size(); from += batch) {
+        List<Integer> b = ids.subList(from, from + batch);
+        long[][] columns = new long[3][batch * length];
+        for (int r = 0; r < batch; r++) {
+          Encoding e = encodings.get(b.get(r));
+          System.arraycopy(e.getIds(), 0, columns[0], r * length, length);
+          System.arraycopy(e.getAttentionMask(), 0, columns[1], r * length, length);
+          System.arraycopy(e.getTypeIds(), 0, columns[2], r * length, length);
+        }
+        long[] shape = {batch, length};
+        Map<String, OnnxTensor> inputs = new HashMap<>();
+        inputs.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(columns[0]), shape));
+        inputs.put("attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(columns[1]), shape));
+        if (typeIds) {
+          inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(columns[2]), shape));
+        }
+        batches.add(inputs);
+        members.add(b);
+      }
+    }
+    if (batches.isEmpty()) {
+      throw new IllegalStateException("no " + batch + " passages share a length");
+    }
+    int checked = Math.min(20, batches.size());
+    int identical = 0;
+    int passagesChecked = 0;
+    double maxDifference = 0;
+    for (int k = 0; k < checked; k++) {
+      try (OrtSession.Result batched = session.run(batches.get(k))) {
+        float[][][] together = (float[][][]) batched.get(0).getValue();
+        for (int r = 0; r < batch; r++) {
+          try (OrtSession.Result alone = session.run(tokenized.get(members.get(k).get(r)))) {
+            float[][] own = ((float[][][]) alone.get(0).getValue())[0];
+            double difference = 0;
+            for (int t = 0; t < own.length; t++) {
+              for (int d = 0; d < own[t].length; d++) {
+                difference = Math.max(difference, Math.abs(own[t][d] - together[r][t][d]));
+              }
+            }
+            maxDifference = Math.max(maxDifference, difference);
+            identical += difference == 0 ? 1 : 0;
+            passagesChecked++;
+          }
+        }
+      }
+    }
+    System.out.printf(Locale.ROOT, "%n  batched: %d batches of %d equal-length passages; of %d passages checked, %d"
+        + " bit-identical to the passage run alone; largest difference of a hidden state %.4g%n", batches.size(),
+        batch, passagesChecked, identical, maxDifference);
   }
 
   private static InputStream resource(String name) throws IOException {
@@ -184,6 +267,9 @@ public class EmbeddingBenchmark {
     if (tokenized != null) {
       tokenized.forEach(inputs -> inputs.values().forEach(OnnxTensor::close));
     }
+    if (batches != null) {
+      batches.forEach(inputs -> inputs.values().forEach(OnnxTensor::close));
+    }
     if (session != null) {
       session.close();
     }
@@ -197,6 +283,7 @@ public class EmbeddingBenchmark {
     return switch (path) {
       case "runtime" -> run(embedded);
       case "embedder" -> embedOne(embedded);
+      case "batched" -> runBatch(embedded);
       default -> ingest(embedded);
     };
   }
@@ -206,6 +293,15 @@ public class EmbeddingBenchmark {
     try (OrtSession.Result result = session.run(inputs)) {
       embedded.passages++;
       embeddedTotal.incrementAndGet();
+      return result.size();
+    }
+  }
+
+  private Object runBatch(Embedded embedded) throws OrtException {
+    Map<String, OnnxTensor> inputs = batches.get((int) (next.getAndIncrement() % batches.size()));
+    try (OrtSession.Result result = session.run(inputs)) {
+      embedded.passages += batch;
+      embeddedTotal.addAndGet(batch);
       return result.size();
     }
   }
