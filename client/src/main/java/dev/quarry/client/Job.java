@@ -9,11 +9,33 @@ package dev.quarry.client;
  * @param bytes the bytes of every file acknowledged
  * @param ocr the job's OCR choice ({@code auto} or {@code off}), or null for the server's setting
  * @param expiresAt when an ended job will be removed
+ * @param progress the embedding of its passages, for a job into a corpus that embeds its chunks; null
+ *     for a lexical corpus (and from servers before it was reported)
  *
  * @quarry.stable
  */
 public record Job(String id, String corpus, String corpusId, String state, Counts counts, long bytes, String ocr,
-    String createdAt, String startedAt, String closedAt, String endedAt, String expiresAt, ErrorInfo error) {
+    String createdAt, String startedAt, String closedAt, String endedAt, String expiresAt, ErrorInfo error,
+    Progress progress) {
+  /** A job without {@code progress}, as the client described jobs before it was reported. */
+  public Job(String id, String corpus, String corpusId, String state, Counts counts, long bytes, String ocr,
+      String createdAt, String startedAt, String closedAt, String endedAt, String expiresAt, ErrorInfo error) {
+    this(id, corpus, corpusId, state, counts, bytes, ocr, createdAt, startedAt, closedAt, endedAt, expiresAt, error,
+        null);
+  }
+
+  /**
+   * Passages embedded so far, of how many, how fast, and how long the rest will take
+   * (docs/ingestion.md). Figures the server does not know yet are null.
+   *
+   * @param passagesTotal null until a file is indexed
+   * @param totalEstimated whether the total is still an estimate (files not yet read)
+   * @param passagesPerSecond measured by the server process since it began or resumed the job; null before
+   * @param secondsLeft null while the rate or total is unknown, and once the job has ended
+   */
+  public record Progress(long passagesEmbedded, Long passagesTotal, Boolean totalEstimated, Double passagesPerSecond,
+      Long secondsLeft) {}
+
   /** How many of the job's files are where. */
   public record Counts(int files, int queued, int extracting, int indexed, int unchanged, int failed, int cancelled) {
     /** Files with their outcome: indexed, unchanged, failed or cancelled. */

@@ -74,6 +74,9 @@ public final class JobResponses {
         .put("indexed", c.indexed()).put("unchanged", c.unchanged()).put("failed", c.failed())
         .put("cancelled", c.cancelled());
     job.put("bytes", v.bytes());
+    if (v.progress() != null) {
+      job.set("progress", progress(v.progress()));
+    }
     if (v.ocr() != null) {
       job.put("ocr", v.ocr().wireName());
     }
@@ -94,6 +97,23 @@ public final class JobResponses {
       job.set("error", error(v.errorCode(), v.errorMessage()));
     }
     return job;
+  }
+
+  /** The embedding's progress of a job into an embedding corpus; the unknown figures are left out. */
+  private static ObjectNode progress(JobView.Progress p) {
+    ObjectNode out = WireJson.object();
+    out.put("passagesEmbedded", p.passagesEmbedded());
+    if (p.passagesTotal() != null) {
+      out.put("passagesTotal", p.passagesTotal());
+      out.put("totalEstimated", p.totalEstimated());
+    }
+    if (p.passagesPerSecond() != null) {
+      out.put("passagesPerSecond", Math.round(p.passagesPerSecond() * 100) / 100.0);
+    }
+    if (p.secondsLeft() != null) {
+      out.put("secondsLeft", p.secondsLeft());
+    }
+    return out;
   }
 
   private static ObjectNode error(ErrorCode code, String message) {

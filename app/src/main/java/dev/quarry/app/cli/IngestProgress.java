@@ -23,8 +23,11 @@ abstract class IngestProgress implements AutoCloseable {
   /** One more file is done; {@code bytes} and {@code failed} count every file done so far. */
   abstract void fileDone(long bytes, int failed);
 
-  /** {@code done} files are done so far, {@code failed} of them failed (a job's counts). */
-  abstract void progress(int done, int failed);
+  /**
+   * {@code done} files are done so far, {@code failed} of them failed (a job's counts); {@code
+   * passages} is the embedding's progress ({@link EmbeddingProgress}), empty for a lexical corpus.
+   */
+  abstract void progress(int done, int failed, String passages);
 
   @Override
   public abstract void close();
@@ -48,9 +51,9 @@ abstract class IngestProgress implements AutoCloseable {
     }
 
     @Override
-    void progress(int done, int failed) {
+    void progress(int done, int failed, String passages) {
       bar.stepTo(done);
-      bar.setExtraMessage(failed + " failed");
+      bar.setExtraMessage(failed + " failed" + (passages.isEmpty() ? "" : ", " + passages));
     }
 
     @Override
@@ -67,6 +70,7 @@ abstract class IngestProgress implements AutoCloseable {
     private int done;
     private long bytes;
     private int failed;
+    private String passages = "";
 
     Lines(PrintStream err, int files, LongSupplier clock) {
       this.err = err;
@@ -88,9 +92,10 @@ abstract class IngestProgress implements AutoCloseable {
     }
 
     @Override
-    void progress(int done, int failed) {
+    void progress(int done, int failed, String passages) {
       this.done = done;
       this.failed = failed;
+      this.passages = passages;
       long now = clock.getAsLong();
       if (now - lastLine >= LINE_EVERY_MILLIS && done < files) {
         line();
@@ -100,7 +105,7 @@ abstract class IngestProgress implements AutoCloseable {
 
     private void line() {
       err.println("ingest: " + done + "/" + files + " files" + (bytes > 0 ? ", " + megabytes(bytes) : "") + ", "
-          + failed + " failed");
+          + failed + " failed" + (passages.isEmpty() ? "" : ", " + passages));
       err.flush();
     }
 

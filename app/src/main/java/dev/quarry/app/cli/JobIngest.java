@@ -234,7 +234,7 @@ final class JobIngest {
     Job state = read(job, null, 1).job();
     try (IngestProgress progress = IngestProgress.on(System.err, state.counts().files(), Terminal.interactive())) {
       while (true) {
-        progress.progress(state.counts().done(), state.counts().failed());
+        progress.progress(state.counts().done(), state.counts().failed(), EmbeddingProgress.of(state.progress()));
         if (state.ended()) {
           break;
         }

@@ -51,7 +51,8 @@ final class JobsCommand implements Callable<Integer> {
   static String line(Job job) {
     Job.Counts counts = job.counts();
     String failed = counts.failed() > 0 ? ", " + counts.failed() + " failed" : "";
-    return String.format(Locale.ROOT, "%-28s %-20s %-10s %d/%d files%s  created %s", job.id(), job.corpus(),
-        job.state(), counts.done(), counts.files(), failed, job.createdAt());
+    String passages = job.progress() == null ? "" : ", " + EmbeddingProgress.of(job.progress());
+    return String.format(Locale.ROOT, "%-28s %-20s %-10s %d/%d files%s%s  created %s", job.id(), job.corpus(),
+        job.state(), counts.done(), counts.files(), failed, passages, job.createdAt());
   }
 }

@@ -248,6 +248,33 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void aHybridCorpussJob_showsItsPassagesEmbeddedAndTheirRate() throws Exception {
+    ok(api.retrieval("corpora/create", ADMIN,
+        "{\"corpus\": \"hybrid-batch\", \"settings\": {\"embedding\": {\"model\": \"all-minilm-l6-v2\"}}}"));
+    String job = ok(dev.quarry.api.ingest.Upload.post(api, ADMIN, "/v1/retrieval/jobs/submit",
+        dev.quarry.api.ingest.Upload.namedBody("{\"corpus\": \"hybrid-batch\", \"files\": [{\"source\": \"pump.md\"}]}",
+            List.of("pump.md"),
+            List.of("# Pump\n\nThe pump hums when the tank is full.\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)))))
+        .at("/job/id").asText();
+    signIn(ADMIN);
+    browser.shown("#nav a[data-view=jobs]").click();
+    browser.shown("#job-id").sendKeys(job + "\n");
+    browser.until(d -> {
+      if ("completed".equals(browser.script("const s = document.getElementById('job-state'); return s && s.textContent"))) {
+        return true;
+      }
+      browser.script("const b = document.getElementById('refresh-job'); if (b) b.click()");
+      return null;
+    });
+    String passages = browser.shown("#job-passages").getText();
+    // Ended: the total is exact (no "about"), the rate is this server's, and no time is left.
+    assertTrue(passages.matches("1 of 1 passages embedded · [0-9]+\\.[0-9] per second"), passages);
+    browser.shown("#all-jobs").click();
+    String row = browser.shown("#jobs tr[data-job='" + job + "'] .counts").getText();
+    assertTrue(row.contains("1 of 1 passages embedded"), row);
+  }
+
+  @Test
   void anIngestionJob_listsItsFilesWithTheirOutcomes_andAnUnknownJobIsRefused() throws Exception {
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"batch\"}"));
     String job = ok(dev.quarry.api.ingest.Upload.post(api, ADMIN, "/v1/retrieval/jobs/submit",
@@ -269,6 +296,7 @@ class ConsoleBrowserTest {
       return null;
     });
     assertTrue(browser.shown("#job-counts").getText().contains("indexed 1"), browser.shown("#job-counts").getText());
+    assertTrue(browser.driver().findElements(By.id("job-passages")).isEmpty(), "a lexical corpus's job embeds nothing");
     WebElement indexed = browser.shown("#job-files tr[data-source='notes.md']");
     assertEquals("indexed", indexed.getAttribute("data-status"));
     assertTrue(indexed.getText().contains("revision "), indexed.getText());

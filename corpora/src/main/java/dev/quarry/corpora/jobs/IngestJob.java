@@ -26,6 +26,8 @@ final class IngestJob {
   final Instant createdAt;
   /** Whether its files may be recognised by OCR (a file may name its own choice), or null for the server's setting. */
   final OcrChoice ocr;
+  /** Whether its corpus embeds its chunks: its view then carries the embedding's progress. */
+  final boolean embedding;
   final JobFolder folder;
   final List<Entry> files = new ArrayList<>();
 
@@ -46,9 +48,16 @@ final class IngestJob {
   int reservedFiles;
   /** Runners past the point of no return: their file will be indexed even if the job is cancelled now. */
   int writing;
+  /**
+   * When this process began (or resumed) running the job's files, and the passages embedded before
+   * then: the rate counts only what this process did, in the time it had. In memory only, so a
+   * restarted server measures its own rate afresh.
+   */
+  Instant runningSince;
+  long passagesBeforeRunning;
 
   IngestJob(String id, String corpus, String corpusId, Access access, Instant createdAt, OcrChoice ocr,
-      JobFolder folder) {
+      boolean embedding, JobFolder folder) {
     this.id = Objects.requireNonNull(id, "id");
     this.corpus = Objects.requireNonNull(corpus, "corpus");
     this.corpusId = Objects.requireNonNull(corpusId, "corpusId");
@@ -56,6 +65,7 @@ final class IngestJob {
     this.createdAt = Objects.requireNonNull(createdAt, "createdAt");
     this.lastActivity = createdAt;
     this.ocr = ocr;
+    this.embedding = embedding;
     this.folder = folder;
   }
 
@@ -128,7 +138,63 @@ final class IngestJob {
     return true;
   }
 
-  synchronized JobView view(Duration retention) {
+  /** Marks the moment this process starts running a file of the job, the first time it does. */
+  synchronized void running(Instant now) {
+    if (runningSince == null) {
+      runningSince = now;
+      passagesBeforeRunning = passagesEmbedded();
+    }
+  }
+
+  /** Chunks of the files indexed so far: each one embedded, in an embedding corpus. */
+  synchronized long passagesEmbedded() {
+    long sum = 0;
+    for (Entry e : files) {
+      if (e.status == FileStatus.INDEXED && e.receipt != null) {
+        sum += e.receipt.chunks();
+      }
+    }
+    return sum;
+  }
+
+  /** The embedding's progress at {@code now}; null for a lexical corpus's job. */
+  synchronized JobView.Progress progress(Instant now) {
+    if (!embedding) {
+      return null;
+    }
+    long embedded = 0;
+    long indexedBytes = 0;
+    long pendingBytes = 0;
+    boolean pending = reservedFiles > 0;
+    for (Entry e : files) {
+      if (e.status == FileStatus.INDEXED && e.receipt != null) {
+        embedded += e.receipt.chunks();
+        indexedBytes += e.bytes;
+      } else if (!e.status.isOutcome()) {
+        pendingBytes += e.bytes;
+        pending = true;
+      }
+    }
+    Long total;
+    if (!pending) {
+      total = embedded;
+    } else if (indexedBytes == 0) {
+      total = null;
+    } else {
+      total = embedded + (long) Math.ceil((double) embedded * pendingBytes / indexedBytes);
+    }
+    Double rate = null;
+    if (runningSince != null && embedded > passagesBeforeRunning) {
+      Instant until = endedAt != null && endedAt.isAfter(runningSince) ? endedAt : now;
+      double seconds = Math.max(0.001, Duration.between(runningSince, until).toNanos() / 1e9);
+      rate = (embedded - passagesBeforeRunning) / seconds;
+    }
+    Long left = rate == null || total == null || endedAt != null ? null
+        : (long) Math.ceil((total - embedded) / rate);
+    return new JobView.Progress(embedded, total, pending && total != null, rate, left);
+  }
+
+  synchronized JobView view(Duration retention, Instant now) {
     int queued = 0, extracting = 0, indexed = 0, unchanged = 0, failed = 0, cancelled = 0;
     long bytes = 0;
     for (Entry e : files) {
@@ -148,7 +214,7 @@ final class IngestJob {
     // endedAt. "cancelled" always means the work has stopped.
     JobState shown = state == JobState.CANCELLED && endedAt == null ? JobState.RUNNING : state;
     return new JobView(id, corpus, corpusId, access.subject(), shown, counts, bytes, createdAt, startedAt, closedAt,
-        endedAt, endedAt == null ? null : endedAt.plus(retention), errorCode, errorMessage, ocr);
+        endedAt, endedAt == null ? null : endedAt.plus(retention), errorCode, errorMessage, ocr, progress(now));
   }
 
   /** Files with an index above {@code after} (-1: from the first), at most {@code limit} of them. */

@@ -124,7 +124,7 @@ public final class IngestJobs implements AutoCloseable {
    * on a server that no longer offers it (restarted without it) fails alone at its extraction.
    */
   public JobView create(Access access, String corpus, String expectedCorpusId, OcrChoice ocr) {
-    return createJob(access, corpus, expectedCorpusId, ocr, List.of(), false).view(settings().retention());
+    return createJob(access, corpus, expectedCorpusId, ocr, List.of(), false).view(settings().retention(), table.now());
   }
 
   /**
@@ -178,7 +178,8 @@ public final class IngestJobs implements AutoCloseable {
     }
     CorpusDescription description = corpora.readCorpus(access, corpus);
     description.info().requireCorpusId(expectedCorpusId);
-    return table.create(corpus, description.info().corpusId(), access, ocr, submitting);
+    return table.create(corpus, description.info().corpusId(), access, ocr,
+        description.info().settings().hasEmbedding(), submitting);
   }
 
   private static void checkFiles(List<JobFile> files) {
@@ -252,7 +253,7 @@ public final class IngestJobs implements AutoCloseable {
       }
     }
     table.maybeEnd(job);
-    return job.view(settings().retention());
+    return job.view(settings().retention(), table.now());
   }
 
   /**
@@ -266,7 +267,7 @@ public final class IngestJobs implements AutoCloseable {
     IngestJob job = find(access, jobId, true);
     runners.cancel(job);
     table.maybeEnd(job);
-    return job.view(settings().retention());
+    return job.view(settings().retention(), table.now());
   }
 
   /**
@@ -283,7 +284,7 @@ public final class IngestJobs implements AutoCloseable {
       List<FileOutcome> page = job.page(after, limit);
       int last = page.isEmpty() ? after : page.get(page.size() - 1).index();
       Integer next = last + 1 < job.files.size() && !page.isEmpty() ? last : null;
-      return new JobPage(job.view(settings().retention()), page, next);
+      return new JobPage(job.view(settings().retention(), table.now()), page, next);
     }
   }
 
@@ -317,7 +318,7 @@ public final class IngestJobs implements AutoCloseable {
     candidates.sort(Comparator.comparing(JobListPage.Key::of));
     List<JobView> page = new ArrayList<>();
     for (IngestJob job : candidates) {
-      JobView view = job.view(settings().retention());
+      JobView view = job.view(settings().retention(), table.now());
       if (state != null && view.state() != state) {
         continue;
       }

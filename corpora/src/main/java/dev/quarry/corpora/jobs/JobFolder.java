@@ -108,6 +108,9 @@ final class JobFolder {
     if (job.ocr != null) {
       root.put("ocr", job.ocr.wireName());
     }
+    if (job.embedding) {
+      root.put("embedding", true);
+    }
     root.put("createdAt", job.createdAt.toString());
     putTime(root, "closedAt", job.closedAt);
     putTime(root, "endedAt", job.endedAt);
@@ -213,7 +216,7 @@ final class JobFolder {
     }
     IngestJob job = new IngestJob(root.path("id").asText(), root.path("corpus").asText(),
         root.path("corpusId").asText(), new Access(root.path("subject").asText(), grants),
-        Instant.parse(root.path("createdAt").asText()), ocr(root), folder);
+        Instant.parse(root.path("createdAt").asText()), ocr(root), root.path("embedding").asBoolean(false), folder);
     job.closedAt = time(root, "closedAt");
     job.endedAt = time(root, "endedAt");
     job.state = JobState.fromWireName(root.path("state").asText());

@@ -160,6 +160,7 @@ final class JobRunners implements AutoCloseable {
       if (job.startedAt == null) {
         job.startedAt = table.now();
       }
+      job.running(table.now());
     }
     boolean[] writing = {false};
     try {

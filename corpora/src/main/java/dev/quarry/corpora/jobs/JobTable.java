@@ -103,7 +103,8 @@ final class JobTable {
    *
    * @param submitting stores the job marked as a submit's not yet committed ({@link IngestJob#uncommittedSubmit})
    */
-  IngestJob create(String corpus, String corpusId, Access access, OcrChoice ocr, boolean submitting) {
+  IngestJob create(String corpus, String corpusId, Access access, OcrChoice ocr, boolean embedding,
+      boolean submitting) {
     synchronized (creation) {
       long active = jobs.values().stream().filter(j -> j.endedAtOrNull() == null).count();
       if (active >= settings.maxActiveJobs()) {
@@ -111,7 +112,8 @@ final class JobTable {
             + " ingestion jobs (maxActiveJobs); retry once one has ended");
       }
       String id = newJobId();
-      IngestJob job = new IngestJob(id, corpus, corpusId, access, now(), ocr, new JobFolder(root.resolve(id)));
+      IngestJob job = new IngestJob(id, corpus, corpusId, access, now(), ocr, embedding,
+          new JobFolder(root.resolve(id)));
       job.uncommittedSubmit = submitting;
       try {
         PrivateFolders.create(root);

@@ -172,7 +172,7 @@ final class JobUpload implements IngestJobs.Upload {
     }
     runners.queue(job, entries);
     table.maybeEnd(job);
-    return job.view(settings.retention());
+    return job.view(settings.retention(), table.now());
   }
 
   @Override

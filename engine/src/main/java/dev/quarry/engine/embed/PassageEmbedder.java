@@ -21,14 +21,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * writer thread, with a cache by (model SHA-256, text SHA-256) so that re-indexing unchanged text
  * costs a lookup. One per process, shared by every embedding corpus.
  *
- * <p>A request's passages are split into at most four parts per thread (of at least {@link #BATCH}
- * passages each), so however large a request is, it fits an idle pool; when the pool's queue
- * cannot take all of a request's parts now, the request is refused with CAPACITY and nothing of it
- * runs.
+ * <p>A request's passages are split into at most four parts per thread, so however large a request
+ * is, it fits an idle pool, and however small, it runs on every thread: a request of 8 passages
+ * is 8 parts on a pool of 2 threads. (Parts used to hold at least 16 passages, so one client's
+ * requests of fewer than 32 passages ran on one thread of two, at half the machine's rate; a model
+ * call costs milliseconds, a task hand-off microseconds.) When the pool's queue cannot take all of
+ * a request's parts now, the request is refused with CAPACITY and nothing of it runs.
+ *
+ * <p>Each passage is still embedded alone ({@link Embedder#embedPassages} runs every text on its
+ * own), so how a request is split never changes a vector.
  */
 public final class PassageEmbedder implements AutoCloseable {
-  /** The fewest passages in one part of a request: a part is one task on the pool. */
-  static final int BATCH = 16;
   /** Parts per thread a request is split into at most, so that a large one is spread evenly. */
   static final int PARTS_PER_THREAD = 4;
   /** Cached vectors; a 384-dimension vector is about 1.6 KB, so the default holds ~30 MB. */
@@ -96,7 +99,7 @@ public final class PassageEmbedder implements AutoCloseable {
     if (missing.isEmpty()) {
       return CompletableFuture.completedFuture(List.of(out));
     }
-    int batches = Math.min((missing.size() + BATCH - 1) / BATCH, pool.getMaximumPoolSize() * PARTS_PER_THREAD);
+    int batches = Math.min(missing.size(), pool.getMaximumPoolSize() * PARTS_PER_THREAD);
     int perPart = (missing.size() + batches - 1) / batches;
     if (pool.getQueue().remainingCapacity() < batches) {
       throw capacity();

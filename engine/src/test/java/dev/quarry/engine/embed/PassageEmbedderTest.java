@@ -67,6 +67,17 @@ class PassageEmbedderTest {
     assertEquals(new dev.quarry.engine.CacheCounts(1, 3, 1, 2), queries.cacheCounts());
   }
 
+  @Test
+  void aSmallRequest_runsOnEveryThreadOfThePool() throws Exception {
+    Counting counting = new Counting();
+    counting.release.countDown();
+    counting.meet = new CountDownLatch(2);
+    try (PassageEmbedder pool = new PassageEmbedder(2, 8, 1000)) {
+      // Two passages on two threads: a part each, running at once (each waits until the other has begun).
+      assertEquals(2, pool.embed(counting, texts("small", 2, 8)).get(60, TimeUnit.SECONDS).size());
+    }
+  }
+
   /** The model, counting the passages it is asked to embed. */
   private static final class Counting implements Embedder {
     final AtomicInteger passages = new AtomicInteger();
@@ -74,6 +85,8 @@ class PassageEmbedderTest {
     final CountDownLatch started = new CountDownLatch(1);
     /** The first call waits for it: the test decides when the part on the thread ends. */
     final CountDownLatch release = new CountDownLatch(1);
+    /** When set, every call counts it down and waits for it to open: calls that must run at once. */
+    volatile CountDownLatch meet;
 
     @Override
     public String model() {
@@ -103,6 +116,18 @@ class PassageEmbedderTest {
     @Override
     public List<Embedding> embedPassages(List<String> texts) {
       passages.addAndGet(texts.size());
+      CountDownLatch m = meet;
+      if (m != null) {
+        m.countDown();
+        try {
+          if (!m.await(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("ran alone: no other part of the request ran beside it");
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+      }
       if (started.getCount() > 0) {
         started.countDown();
         try {
@@ -126,10 +151,10 @@ class PassageEmbedderTest {
   @Test
   void aFullPoolRefusesWithCapacity_andRunsNothingOfTheRefusedRequest() throws Exception {
     Counting counting = new Counting();
-    try (PassageEmbedder pool = new PassageEmbedder(1, 2, 1000)) {
-      // One part runs on the only thread until released; two more parts fill the queue.
+    try (PassageEmbedder pool = new PassageEmbedder(1, 8, 1000)) {
+      // Four parts of four passages: one runs on the only thread until released, three wait.
       CompletableFuture<List<Embedder.Embedding>> running = pool.embed(counting, texts("a", 16, 200));
-      // Queued only once that part is on the thread, so the queue holds exactly the next two.
+      // Queued only once that part is on the thread, so the queue then holds 3 + 4 of its 8 places.
       assertTrue(counting.started.await(60, TimeUnit.SECONDS), "the first part never started");
       CompletableFuture<List<Embedder.Embedding>> queued = pool.embed(counting, texts("b", 32, 8));
       QuarryException full = assertThrows(QuarryException.class, () -> pool.embed(counting, texts("c", 4, 8)));

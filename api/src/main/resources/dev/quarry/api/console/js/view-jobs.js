@@ -1,6 +1,7 @@
 // Ingestion jobs: the jobs the token may read, newest first, narrowed by corpus and state, a page
 // at a time; and one job (from the list, or by the id `quarry ingest` and jobs/submit print) with
-// its state and counts, and its files with each one's outcome, a page at a time.
+// its state and counts (with, for a corpus that embeds its chunks, the passages embedded, their rate
+// and the time left), and its files with each one's outcome, a page at a time.
 import * as api from './api.js';
 import {bytes, facts, h, num, replace, shownId, time} from './dom.js';
 import {address, corpusPicker, pager} from './common.js';
@@ -54,7 +55,8 @@ async function jobList(main, ctx) {
     h('td', {}, h('a', {class: 'mono open-job', href: address('jobs', {job: j.id})}, j.id)),
     h('td', {class: 'state'}, j.state),
     h('td', {}, j.corpus),
-    h('td', {class: 'counts'}, countsSummary(j.counts || {})),
+    h('td', {class: 'counts'}, countsSummary(j.counts || {}),
+      j.progress ? h('span', {class: 'passages muted'}, ' · ' + passagesSummary(j.progress)) : null),
     h('td', {class: 'wide-only'}, time(j.createdAt))));
   main.append(
     rows.length
@@ -74,6 +76,27 @@ function countsSummary(counts) {
   return parts.length ? `${total}: ${parts.join(' · ')}` : total;
 }
 
+/**
+ * "120 of about 480 passages embedded · 12.5 per second · about 29 s left": the figures the server
+ * knows; "about" where the total is still an estimate (files not yet read) and for any time left.
+ */
+export function passagesSummary(progress) {
+  const total = typeof progress.passagesTotal === 'number'
+    ? ` of ${progress.totalEstimated ? 'about ' : ''}${num(progress.passagesTotal)}` : '';
+  const parts = [`${num(progress.passagesEmbedded || 0)}${total} passages embedded`];
+  if (typeof progress.passagesPerSecond === 'number') {
+    parts.push(`${progress.passagesPerSecond.toFixed(1)} per second`);
+  }
+  if (typeof progress.secondsLeft === 'number') parts.push(`about ${duration(progress.secondsLeft)} left`);
+  return parts.join(' · ');
+}
+
+function duration(seconds) {
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
 /** One job: its summary and a page of its files. */
 async function jobDetail(main, ctx) {
   const p = ctx.params;
@@ -91,6 +114,7 @@ async function jobDetail(main, ctx) {
         ['State', h('span', {id: 'job-state'}, job.state)],
         ['Corpus', h('a', {href: '#/sources?' + new URLSearchParams({corpus: job.corpus})}, job.corpus)],
         ['Files', h('span', {id: 'job-counts'}, COUNTS.filter(k => k in counts).map(k => `${k} ${num(counts[k])}`).join(' · '))],
+        ['Passages', job.progress ? h('span', {id: 'job-passages'}, passagesSummary(job.progress)) : null],
         ['Bytes', typeof job.bytes === 'number' ? bytes(job.bytes) : null],
         ['Created', time(job.createdAt)], ['Started', time(job.startedAt)], ['Closed', time(job.closedAt)],
         ['Ended', time(job.endedAt)], ['Removed after', time(job.expiresAt)],
