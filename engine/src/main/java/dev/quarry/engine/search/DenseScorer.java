@@ -1,6 +1,7 @@
 package dev.quarry.engine.search;
 
 import dev.quarry.engine.SearchConcurrency;
+import dev.quarry.engine.embed.SignCodes;
 import dev.quarry.engine.embed.VectorCodec;
 import dev.quarry.engine.index.Fields;
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -46,7 +48,35 @@ final class DenseScorer {
 
   /** The best {@code topK} chunks (at most {@code maxChunksPerSource} each) matching every filter. */
   List<ScoredChunk> top(List<Query> filters, int topK, Integer maxChunksPerSource) throws IOException {
-    return collect(scanSearcher(), inScope(filters), topK, maxChunksPerSource);
+    return collect(scanSearcher(), inScope(filters), () -> new Collector(new TopChunks(topK, maxChunksPerSource)),
+        topK, maxChunksPerSource);
+  }
+
+  /**
+   * The best {@code topK} chunks (at most {@code maxChunksPerSource} each) among the
+   * {@code candidates} best by the query's estimate against each visible chunk's code
+   * ({@link SignCodes}), ties by source and chunk: the candidates are a function of the
+   * revision's visible chunks in scope and the query, and each is then scored exactly as in
+   * {@link #top}, so the answer does not depend on segments or merges either. It is the exact
+   * answer whenever the exact top chunks are among the candidates.
+   */
+  List<ScoredChunk> codedTop(List<Query> filters, int candidates, int topK, Integer maxChunksPerSource)
+      throws IOException {
+    assert candidates >= topK : candidates + " candidates for topK " + topK;
+    SignCodes.Query estimates = new SignCodes.Query(query);
+    List<ScoredChunk> found = collect(scanSearcher(), inScope(filters),
+        () -> new CodeCollector(new TopChunks(candidates, null), estimates), candidates, null);
+    int[] docs = new int[found.size()];
+    for (int i = 0; i < docs.length; i++) {
+      docs[i] = found.get(i).doc();
+    }
+    float[] exact = scores(docs);
+    TopChunks top = new TopChunks(topK, maxChunksPerSource);
+    for (int i = 0; i < docs.length; i++) {
+      ScoredChunk c = found.get(i);
+      top.offer(new ScoredChunk(c.doc(), exact[i], c.source(), c.chunk()));
+    }
+    return top.results();
   }
 
   /**
@@ -59,7 +89,8 @@ final class DenseScorer {
       throws IOException {
     Query nearest = new KnnByteVectorQuery(Fields.VECTOR_GRAPH, VectorCodec.encode(query), candidates,
         inScope(filters));
-    return collect(searcher, nearest, topK, maxChunksPerSource);
+    return collect(searcher, nearest, () -> new Collector(new TopChunks(topK, maxChunksPerSource)), topK,
+        maxChunksPerSource);
   }
 
   /** Every chunk an exact semantic search scores: each visible chunk that matches every filter. */
@@ -81,17 +112,20 @@ final class DenseScorer {
     return parts > 1 ? new PartitionedSearcher(searcher.getIndexReader(), concurrency, parts) : searcher;
   }
 
-  /** Scores exactly every chunk {@code matching} matches (visible ones: live docs are the revision's). */
-  private List<ScoredChunk> collect(IndexSearcher scan, Query matching, int topK, Integer maxChunksPerSource)
-      throws IOException {
-    List<TopChunks> perCollector = scan.search(matching, new CollectorManager<Collector, List<TopChunks>>() {
+  /**
+   * Scores every chunk {@code matching} matches (visible ones: live docs are the revision's) with
+   * the collectors {@code collectors} makes, one per part of the scan, and merges their best.
+   */
+  private List<ScoredChunk> collect(IndexSearcher scan, Query matching, Supplier<? extends TopCollector> collectors,
+      int topK, Integer maxChunksPerSource) throws IOException {
+    List<TopChunks> perCollector = scan.search(matching, new CollectorManager<TopCollector, List<TopChunks>>() {
       @Override
-      public Collector newCollector() {
-        return new Collector(new TopChunks(topK, maxChunksPerSource));
+      public TopCollector newCollector() {
+        return collectors.get();
       }
 
       @Override
-      public List<TopChunks> reduce(Collection<Collector> collectors) {
+      public List<TopChunks> reduce(Collection<TopCollector> collectors) {
         List<TopChunks> all = new ArrayList<>();
         collectors.forEach(c -> all.add(c.top));
         return all;
@@ -134,17 +168,24 @@ final class DenseScorer {
     return out;
   }
 
-  /** Scores every collected chunk that has a vector and keeps the best. */
-  private final class Collector extends SimpleCollector {
+  /**
+   * Scores every collected chunk that has the {@code field} doc value and keeps the best: the score
+   * of a chunk is {@link #score} of that value, which depends on it and the query alone.
+   */
+  private abstract static class TopCollector extends SimpleCollector {
     final TopChunks top;
+    private final String field;
     private int docBase;
-    private BinaryDocValues vectors;
+    private BinaryDocValues values;
     private SortedDocValues sources;
     private NumericDocValues chunks;
 
-    Collector(TopChunks top) {
+    TopCollector(TopChunks top, String field) {
       this.top = top;
+      this.field = field;
     }
+
+    abstract float score(BytesRef value);
 
     @Override
     public ScoreMode scoreMode() {
@@ -155,17 +196,17 @@ final class DenseScorer {
     protected void doSetNextReader(LeafReaderContext context) throws IOException {
       LeafReader leaf = context.reader();
       docBase = context.docBase;
-      vectors = leaf.getBinaryDocValues(Fields.VECTOR);
+      values = leaf.getBinaryDocValues(field);
       sources = leaf.getSortedDocValues(Fields.SOURCE);
       chunks = leaf.getNumericDocValues(Fields.CHUNK);
     }
 
     @Override
     public void collect(int doc) throws IOException {
-      if (vectors == null || !vectors.advanceExact(doc)) {
+      if (values == null || !values.advanceExact(doc)) {
         return; // written before the corpus had vectors: never, for a corpus is created with its model
       }
-      float score = VectorCodec.dot(query, vectors.binaryValue());
+      float score = score(values.binaryValue());
       if (score < top.minCompetitiveScore()) {
         return;
       }
@@ -174,6 +215,37 @@ final class DenseScorer {
           : new BytesRef();
       int chunk = chunks != null && chunks.advanceExact(doc) ? (int) chunks.longValue() : 0;
       top.offer(new ScoredChunk(docBase + doc, score, source, chunk));
+    }
+  }
+
+  /** The exact score: the query against each chunk's stored vector. */
+  private final class Collector extends TopCollector {
+    Collector(TopChunks top) {
+      super(top, Fields.VECTOR);
+    }
+
+    @Override
+    float score(BytesRef vector) {
+      return VectorCodec.dot(query, vector);
+    }
+  }
+
+  /** The first pass's estimate: the query against each chunk's code. */
+  private static final class CodeCollector extends TopCollector {
+    private final SignCodes.Query estimates;
+
+    CodeCollector(TopChunks top, SignCodes.Query estimates) {
+      super(top, Fields.VECTOR_CODE);
+      this.estimates = estimates;
+    }
+
+    @Override
+    float score(BytesRef code) {
+      if (code.length != estimates.codeBytes()) {
+        throw new IllegalStateException("stored code has " + code.length + " bytes; the query reads "
+            + estimates.codeBytes());
+      }
+      return estimates.estimate(code.bytes, code.offset);
     }
   }
 }
