@@ -63,7 +63,8 @@ public final class SignCodes {
 
   /** A query prepared for estimates: its components as bit planes of their levels. */
   public static final class Query {
-    private final long[][] planes;
+    /** Bit {@code b} of every component's level, word {@code w} at {@code w * QUERY_BITS + b}. */
+    private final long[] planes;
     private final float low;
     private final float step;
     private final int words;
@@ -80,12 +81,12 @@ public final class SignCodes {
       this.low = query.length == 0 ? 0f : min;
       this.step = query.length == 0 || max == min ? 0f : (max - min) / top;
       this.words = words(query.length);
-      this.planes = new long[QUERY_BITS][words];
+      this.planes = new long[QUERY_BITS * words];
       for (int i = 0; i < query.length; i++) {
         int level = step == 0f ? 0 : Math.min(top, Math.round((query[i] - low) / step));
         for (int b = 0; b < QUERY_BITS; b++) {
           if ((level >>> b & 1) != 0) {
-            planes[b][i >>> 6] |= 1L << (i & 63);
+            planes[(i >>> 6) * QUERY_BITS + b] |= 1L << (i & 63);
           }
         }
       }
@@ -99,12 +100,19 @@ public final class SignCodes {
     public float estimate(byte[] code, int offset) {
       long levels = 0;
       int set = 0;
-      for (int w = 0; w < words; w++) {
+      long[] p = planes;
+      for (int w = 0, at = 0; w < words; w++, at += QUERY_BITS) {
         long c = (long) LONGS.get(code, offset + w * Long.BYTES);
         set += Long.bitCount(c);
-        for (int b = 0; b < QUERY_BITS; b++) {
-          levels += (long) Long.bitCount(planes[b][w] & c) << b;
-        }
+        // QUERY_BITS is 8: unrolled, so the bit counts are independent of one another.
+        levels += Long.bitCount(p[at] & c)
+            + ((long) Long.bitCount(p[at + 1] & c) << 1)
+            + ((long) Long.bitCount(p[at + 2] & c) << 2)
+            + ((long) Long.bitCount(p[at + 3] & c) << 3)
+            + ((long) Long.bitCount(p[at + 4] & c) << 4)
+            + ((long) Long.bitCount(p[at + 5] & c) << 5)
+            + ((long) Long.bitCount(p[at + 6] & c) << 6)
+            + ((long) Long.bitCount(p[at + 7] & c) << 7);
       }
       return (float) ((double) step * levels + (double) low * set);
     }
