@@ -64,19 +64,115 @@ final class DenseScorer {
       throws IOException {
     assert candidates >= topK : candidates + " candidates for topK " + topK;
     SignCodes.Query estimates = new SignCodes.Query(query);
-    List<ScoredChunk> found = collect(scanSearcher(), inScope(filters),
-        () -> new CodeCollector(new TopChunks(candidates, null), estimates), candidates, null);
-    int[] docs = new int[found.size()];
-    for (int i = 0; i < docs.length; i++) {
-      docs[i] = found.get(i).doc();
+    List<FirstPass> parts = scanSearcher().search(inScope(filters),
+        new CollectorManager<FirstPass, List<FirstPass>>() {
+          @Override
+          public FirstPass newCollector() {
+            return new FirstPass(candidates, estimates);
+          }
+
+          @Override
+          public List<FirstPass> reduce(Collection<FirstPass> collectors) {
+            return new ArrayList<>(collectors);
+          }
+        });
+    List<long[]> found = new ArrayList<>(); // {estimate bits, doc}
+    for (FirstPass p : parts) {
+      p.entries(found);
     }
+    int[] docs = chosen(found, candidates);
     float[] exact = scores(docs);
-    TopChunks top = new TopChunks(topK, maxChunksPerSource);
-    for (int i = 0; i < docs.length; i++) {
-      ScoredChunk c = found.get(i);
-      top.offer(new ScoredChunk(c.doc(), exact[i], c.source(), c.chunk()));
+    // Only the chunks that can still be in the answer need their source and chunk read: without a
+    // cap, those scoring at least the topK-th best score (ties included); with one, all of them.
+    int[] keep = docs;
+    float[] keptScores = exact;
+    if (maxChunksPerSource == null && docs.length > topK) {
+      float[] sorted = exact.clone();
+      Arrays.sort(sorted);
+      float bound = sorted[sorted.length - topK];
+      int n = 0;
+      for (float f : exact) {
+        n += f >= bound ? 1 : 0;
+      }
+      keep = new int[n];
+      keptScores = new float[n];
+      for (int i = 0, j = 0; i < docs.length; i++) {
+        if (exact[i] >= bound) {
+          keep[j] = docs[i];
+          keptScores[j++] = exact[i];
+        }
+      }
     }
+    List<ScoredChunk> identified = identify(keep, keptScores);
+    TopChunks top = new TopChunks(topK, maxChunksPerSource);
+    identified.forEach(top::offer);
     return top.results();
+  }
+
+  /**
+   * The {@code candidates} best of {@code found} by estimate, ties at the boundary by source, then
+   * chunk: a function of the chunks and their estimates, not of document ids or segments.
+   */
+  private int[] chosen(List<long[]> found, int candidates) throws IOException {
+    found.sort((x, y) -> Float.compare(Float.intBitsToFloat((int) y[0]), Float.intBitsToFloat((int) x[0])));
+    if (found.size() <= candidates) {
+      return found.stream().mapToInt(e -> (int) e[1]).toArray();
+    }
+    float boundary = Float.intBitsToFloat((int) found.get(candidates - 1)[0]);
+    List<Integer> above = new ArrayList<>();
+    List<Integer> tied = new ArrayList<>();
+    for (long[] e : found) {
+      float estimate = Float.intBitsToFloat((int) e[0]);
+      if (estimate > boundary) {
+        above.add((int) e[1]);
+      } else if (estimate == boundary) {
+        tied.add((int) e[1]);
+      }
+    }
+    int[] tiedDocs = tied.stream().mapToInt(Integer::intValue).toArray();
+    List<ScoredChunk> ties = identify(tiedDocs, new float[tiedDocs.length]);
+    ties.sort(ScoredChunk.RESULT_ORDER);
+    int[] out = new int[candidates];
+    int n = 0;
+    for (int d : above) {
+      out[n++] = d;
+    }
+    for (int i = 0; n < candidates; i++) {
+      out[n++] = ties.get(i).doc();
+    }
+    return out;
+  }
+
+  /** Each of {@code docs} (ids in the searcher's reader) with its score, source and chunk. */
+  private List<ScoredChunk> identify(int[] docs, float[] scores) throws IOException {
+    Integer[] order = new Integer[docs.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (x, y) -> Integer.compare(docs[x], docs[y]));
+    List<ScoredChunk> out = new ArrayList<>(docs.length);
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    int leaf = -1;
+    SortedDocValues sources = null;
+    NumericDocValues chunks = null;
+    for (int i : order) {
+      int previous = leaf;
+      while (leaf < 0 || docs[i] >= leaves.get(leaf).docBase + leaves.get(leaf).reader().maxDoc()) {
+        leaf++;
+      }
+      LeafReaderContext context = leaves.get(leaf);
+      if (leaf != previous) {
+        sources = context.reader().getSortedDocValues(Fields.SOURCE);
+        chunks = context.reader().getNumericDocValues(Fields.CHUNK);
+      }
+      int doc = docs[i] - context.docBase;
+      BytesRef source = sources != null && sources.advanceExact(doc)
+          ? BytesRef.deepCopyOf(sources.lookupOrd(sources.ordValue()))
+          : new BytesRef();
+      int chunk = chunks != null && chunks.advanceExact(doc) ? (int) chunks.longValue() : 0;
+      out.add(new ScoredChunk(docs[i], scores[i], source, chunk));
+    }
+    return out;
   }
 
   /**
@@ -230,22 +326,137 @@ final class DenseScorer {
     }
   }
 
-  /** The first pass's estimate: the query against each chunk's code. */
-  private static final class CodeCollector extends TopCollector {
+  /**
+   * The first pass of one part of a scan: every chunk's estimate against its code, keeping the
+   * best {@code candidates} by estimate as primitive entries, and every chunk tied with the
+   * least of them (its source is read only if the tie decides a candidate, in {@link #chosen}).
+   * Holds every chunk whose estimate is at least the least kept one.
+   */
+  private static final class FirstPass extends SimpleCollector {
+    private final int candidates;
     private final SignCodes.Query estimates;
+    /** A min-heap by estimate of {doc, estimate bits} packed as (estimate order key << 32 | doc). */
+    private final long[] heap;
+    private int size;
+    private final List<Integer> tied = new ArrayList<>();
+    private float tiedAt = Float.NaN;
+    private int docBase;
+    private BinaryDocValues codes;
 
-    CodeCollector(TopChunks top, SignCodes.Query estimates) {
-      super(top, Fields.VECTOR_CODE);
+    FirstPass(int candidates, SignCodes.Query estimates) {
+      this.candidates = candidates;
       this.estimates = estimates;
+      this.heap = new long[candidates];
     }
 
     @Override
-    float score(BytesRef code) {
+    public ScoreMode scoreMode() {
+      return ScoreMode.COMPLETE_NO_SCORES;
+    }
+
+    @Override
+    protected void doSetNextReader(LeafReaderContext context) throws IOException {
+      docBase = context.docBase;
+      codes = context.reader().getBinaryDocValues(Fields.VECTOR_CODE);
+    }
+
+    @Override
+    public void collect(int doc) throws IOException {
+      if (codes == null || !codes.advanceExact(doc)) {
+        return;
+      }
+      BytesRef code = codes.binaryValue();
       if (code.length != estimates.codeBytes()) {
         throw new IllegalStateException("stored code has " + code.length + " bytes; the query reads "
             + estimates.codeBytes());
       }
-      return estimates.estimate(code.bytes, code.offset);
+      float estimate = estimates.estimate(code.bytes, code.offset);
+      int global = docBase + doc;
+      if (size < candidates) {
+        heap[size++] = pack(estimate, global);
+        siftUp(size - 1);
+        return;
+      }
+      float least = estimateOf(heap[0]);
+      if (estimate < least) {
+        return;
+      }
+      if (estimate == least) {
+        tie(least, global);
+        return;
+      }
+      long evicted = heap[0];
+      heap[0] = pack(estimate, global);
+      siftDown(0);
+      float newLeast = estimateOf(heap[0]);
+      if (newLeast == least) {
+        tie(least, (int) evicted);
+      } else {
+        tied.clear();
+        tiedAt = Float.NaN;
+      }
+    }
+
+    private void tie(float at, int doc) {
+      if (!(tiedAt == at)) {
+        tied.clear();
+        tiedAt = at;
+      }
+      tied.add(doc);
+    }
+
+    /** Adds every kept entry, as {estimate's float bits, doc}. */
+    void entries(List<long[]> out) {
+      for (int i = 0; i < size; i++) {
+        out.add(new long[] {Float.floatToIntBits(estimateOf(heap[i])), (int) heap[i]});
+      }
+      for (int d : tied) {
+        out.add(new long[] {Float.floatToIntBits(tiedAt), d});
+      }
+    }
+
+    /** Packs so that a smaller long is a smaller estimate (the doc only orders equal estimates in the heap). */
+    private static long pack(float estimate, int doc) {
+      int bits = Float.floatToIntBits(estimate);
+      int key = bits >= 0 ? bits : bits ^ 0x7fffffff;
+      return ((long) key << 32) | (doc & 0xffffffffL);
+    }
+
+    private static float estimateOf(long packed) {
+      int key = (int) (packed >> 32);
+      return Float.intBitsToFloat(key >= 0 ? key : key ^ 0x7fffffff);
+    }
+
+    private void siftUp(int i) {
+      long v = heap[i];
+      while (i > 0) {
+        int parent = (i - 1) >>> 1;
+        if (heap[parent] <= v) {
+          break;
+        }
+        heap[i] = heap[parent];
+        i = parent;
+      }
+      heap[i] = v;
+    }
+
+    private void siftDown(int i) {
+      long v = heap[i];
+      while (true) {
+        int child = 2 * i + 1;
+        if (child >= size) {
+          break;
+        }
+        if (child + 1 < size && heap[child + 1] < heap[child]) {
+          child++;
+        }
+        if (heap[child] >= v) {
+          break;
+        }
+        heap[i] = heap[child];
+        i = child;
+      }
+      heap[i] = v;
     }
   }
 }

@@ -167,6 +167,29 @@ class CodedFirstPassTest {
   }
 
   @Test
+  @ExtendWith(TestSeed.class)
+  void tiesAtTheFirstPassBoundary_goBySourceThenChunk(Random random) throws Exception {
+    // Every chunk the same text: every estimate and every exact score ties, so which chunks are
+    // candidates is decided by source and chunk alone, whatever the segments.
+    try (CorpusIndex index = RandomWriterConfigs.open(dir, CODED, config(), random)) {
+      List<SourceOperation> ops = new ArrayList<>();
+      for (int s = 0; s < 260; s++) {
+        ops.add(SourceOperation.Index.text(String.format("t%03d", (s * 7919) % 260), null, "river otter bank", null));
+      }
+      index.apply(new Mutation(ops, "tester", null, null));
+      ((LuceneCorpusIndex) index).forceMerge(1 + random.nextInt(3));
+    }
+    Map<String, List<Answer>> coded;
+    try (CorpusIndex index = CorpusIndex.open(dir, CODED, config())) {
+      coded = answerAll(index, null);
+    }
+    try (CorpusIndex index = CorpusIndex.open(dir, info(CorpusSettings.VectorIndex.EXACT, null), config())) {
+      assertEquals(answerAll(index, null), coded);
+    }
+    assertEquals("t000", coded.get("semantic:river").get(0).source());
+  }
+
+  @Test
   void aFirstPassSetting_thatCannotApply_isATypedError() {
     assertEquals("settings.embedding.firstPass.bits",
         assertThrows(QuarryException.class, () -> new CorpusSettings.FirstPass(2, 1000)).field());
