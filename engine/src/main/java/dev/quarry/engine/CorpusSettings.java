@@ -115,7 +115,7 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
   public record FirstPass(int bits, int candidates) {
     public static final int MIN_CANDIDATES = 100;
     public static final int MAX_CANDIDATES = 20_000;
-    /** Measured on SciFact's and drawn vectors (docs/hybrid.md, Reproducible and fast). */
+    /** Recall against exact measured on drawn vectors at 1,000 and more (docs/hybrid.md, the coded first pass). */
     public static final int DEFAULT_CANDIDATES = 1000;
     public static final FirstPass DEFAULT = new FirstPass(1, DEFAULT_CANDIDATES);
 
@@ -171,7 +171,7 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
    * may differ after merges, and a chunk the exact search would rank may be missed (recall below
    * 1). {@link #CODES} ranks every visible chunk in scope by a one-bit code of its vector and
    * scores the best {@link FirstPass#candidates} exactly: reproducible as EXACT is (the answer is
-   * a function of the revision's visible chunks and the query), much faster, and recall below 1
+   * a function of the revision's visible chunks and the query), reading an eighth of the bytes, and recall below 1
    * only where the exact top chunks lie beyond the candidates. Chosen at creation; changing it is a
    * re-index into a new corpus.
    */
