@@ -51,9 +51,10 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
    * @param index how semantic candidates are found: {@link VectorIndex#EXACT} (the default) or the
    *     opt-in approximate {@link VectorIndex#HNSW}
    * @param normalization how convex fusion normalizes each side's scores; a request may override it
+   * @param firstPass the coded first pass of {@link VectorIndex#CODES}; null for every other index
    */
   public record Embedding(String model, String sha256, double semanticWeight, VectorIndex index,
-      Normalization normalization) {
+      Normalization normalization, FirstPass firstPass) {
     /** What a corpus created without a normalization gets (docs/hybrid.md says why). */
     public static final Normalization DEFAULT_NORMALIZATION = Normalization.MINMAX;
 
@@ -73,9 +74,20 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
       this(model, sha256, semanticWeight, index, DEFAULT_NORMALIZATION);
     }
 
+    /** No coded first pass: an exact or approximate corpus ({@link VectorIndex#CODES} gets the default one). */
+    public Embedding(String model, String sha256, double semanticWeight, VectorIndex index,
+        Normalization normalization) {
+      this(model, sha256, semanticWeight, index, normalization,
+          index == VectorIndex.CODES ? FirstPass.DEFAULT : null);
+    }
+
     public Embedding {
       Objects.requireNonNull(index, "index");
       Objects.requireNonNull(normalization, "normalization");
+      if ((firstPass != null) != (index == VectorIndex.CODES)) {
+        throw QuarryException.invalid("settings.embedding.firstPass",
+            "firstPass applies to index 'codes' only; this corpus's index is '" + index.wireName() + "'");
+      }
       if (model == null || model.isBlank()) {
         throw QuarryException.invalid("settings.embedding.model", "model is required");
       }
@@ -87,7 +99,36 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
 
     /** These settings bound to the model's weights. */
     public Embedding withSha256(String sha) {
-      return new Embedding(model, sha, semanticWeight, index, normalization);
+      return new Embedding(model, sha, semanticWeight, index, normalization, firstPass);
+    }
+  }
+
+  /**
+   * The coded first pass of {@link VectorIndex#CODES}: every visible chunk in scope is ranked by
+   * the query's estimate against its {@code bits}-bit code ({@code dev.quarry.engine.embed.SignCodes},
+   * whose parameters are fixed for every corpus), ties by source and chunk; the best
+   * {@code candidates} are then scored exactly and ranked as an exact search ranks them.
+   *
+   * @param bits bits per component of a chunk's code: 1 (sign codes), the only width built
+   * @param candidates how many chunks the first pass hands to exact scoring, at least
+   *     {@link #MIN_CANDIDATES} (a search that needs more, for a larger topK, takes more)
+   */
+  public record FirstPass(int bits, int candidates) {
+    public static final int MIN_CANDIDATES = 100;
+    public static final int MAX_CANDIDATES = 20_000;
+    /** Recall against exact measured on drawn vectors at 1,000 and more (docs/hybrid.md, the coded first pass). */
+    public static final int DEFAULT_CANDIDATES = 1000;
+    public static final FirstPass DEFAULT = new FirstPass(1, DEFAULT_CANDIDATES);
+
+    public FirstPass {
+      if (bits != 1) {
+        throw QuarryException.invalid("settings.embedding.firstPass.bits",
+            "bits must be 1 (sign codes); got " + bits);
+      }
+      if (candidates < MIN_CANDIDATES || candidates > MAX_CANDIDATES) {
+        throw QuarryException.invalid("settings.embedding.firstPass.candidates",
+            "candidates must be between " + MIN_CANDIDATES + " and " + MAX_CANDIDATES + "; got " + candidates);
+      }
     }
   }
 
@@ -129,13 +170,21 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
    * computed exactly as EXACT computes them: faster on large corpora, but which chunks are found
    * depends on the graph, which merges rebuild, so a pinned search's hits (not the score of a hit)
    * may differ after merges, and a chunk the exact search would rank may be missed (recall below
-   * 1). Chosen at creation; changing it is a re-index into a new corpus.
+   * 1). {@link #CODES} ranks every visible chunk in scope by a one-bit code of its vector and
+   * scores the best {@link FirstPass#candidates} exactly: reproducible as EXACT is (the answer is
+   * a function of the revision's visible chunks and the query), reading an eighth of the bytes, and recall below 1
+   * only where the exact top chunks lie beyond the candidates. Chosen at creation; changing it is a
+   * re-index into a new corpus.
    */
   public enum VectorIndex {
     EXACT,
-    HNSW;
+    HNSW,
+    CODES;
 
-    /** The wire name: {@code exact}, {@code hnsw}. */
+    /** What a corpus created without an index gets (docs/hybrid.md says why). */
+    public static final VectorIndex DEFAULT = EXACT;
+
+    /** The wire name: {@code exact}, {@code hnsw}, {@code codes}. */
     public String wireName() {
       return name().toLowerCase(Locale.ROOT);
     }
@@ -146,7 +195,7 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
           return v;
         }
       }
-      throw QuarryException.invalid(field, "index must be one of exact, hnsw; got '" + name + "'");
+      throw QuarryException.invalid(field, "index must be one of exact, hnsw, codes; got '" + name + "'");
     }
   }
 

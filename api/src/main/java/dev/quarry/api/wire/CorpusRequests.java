@@ -1,6 +1,7 @@
 package dev.quarry.api.wire;
 
 import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.QuarryException;
 import java.util.Set;
 
 /** The request bodies of the corpora endpoints: create, read, delete, list. */
@@ -31,17 +32,37 @@ public final class CorpusRequests {
       if (e == null) {
         return null;
       }
-      e.allowOnly(Set.of("model", "semanticWeight", "index", "normalization"));
+      e.allowOnly(Set.of("model", "semanticWeight", "index", "normalization", "firstPass"));
       String model = e.requireString("model");
       Double weight = e.optionalNumber("semanticWeight");
       String index = e.optionalString("index", 16);
       String normalization = e.optionalString("normalization", 16);
+      CorpusSettings.VectorIndex vectorIndex = index == null ? CorpusSettings.VectorIndex.DEFAULT
+          : CorpusSettings.VectorIndex.fromWireName(index, "settings.embedding.index");
+      WireObject pass = e.optionalObject("firstPass");
+      if (pass != null && vectorIndex != CorpusSettings.VectorIndex.CODES) {
+        throw QuarryException.invalid("settings.embedding.firstPass",
+            "firstPass applies to index 'codes' only; index is '" + vectorIndex.wireName() + "'");
+      }
       return new CorpusSettings.Embedding(model, null,
           weight == null ? CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT : weight,
-          index == null ? CorpusSettings.VectorIndex.EXACT
-              : CorpusSettings.VectorIndex.fromWireName(index, "settings.embedding.index"),
+          vectorIndex,
           normalization == null ? CorpusSettings.Embedding.DEFAULT_NORMALIZATION
-              : CorpusSettings.Normalization.fromWireName(normalization, "settings.embedding.normalization"));
+              : CorpusSettings.Normalization.fromWireName(normalization, "settings.embedding.normalization"),
+          vectorIndex != CorpusSettings.VectorIndex.CODES ? null : firstPass(pass));
+    }
+
+    /** The coded first pass's parameters: the defaults for each one absent. */
+    private static CorpusSettings.FirstPass firstPass(WireObject p) {
+      if (p == null) {
+        return CorpusSettings.FirstPass.DEFAULT;
+      }
+      p.allowOnly(Set.of("bits", "candidates"));
+      Integer bits = p.optionalInt("bits", 1, 1);
+      Integer candidates = p.optionalInt("candidates", CorpusSettings.FirstPass.MIN_CANDIDATES,
+          CorpusSettings.FirstPass.MAX_CANDIDATES);
+      return new CorpusSettings.FirstPass(bits == null ? CorpusSettings.FirstPass.DEFAULT.bits() : bits,
+          candidates == null ? CorpusSettings.FirstPass.DEFAULT_CANDIDATES : candidates);
     }
 
     private static CorpusSettings.Chunking chunking(WireObject c) {

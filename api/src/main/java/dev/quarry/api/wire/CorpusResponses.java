@@ -62,6 +62,10 @@ public final class CorpusResponses {
       embedding.put("semanticWeight", s.embedding().semanticWeight());
       embedding.put("index", s.embedding().index().wireName());
       embedding.put("normalization", s.embedding().normalization().wireName());
+      if (s.embedding().firstPass() != null) {
+        embedding.putObject("firstPass").put("bits", s.embedding().firstPass().bits())
+            .put("candidates", s.embedding().firstPass().candidates());
+      }
     }
     return out;
   }

@@ -79,6 +79,15 @@ public final class EvalCommand implements Callable<Integer> {
       description = "Embed every chunk with MODEL (bge-small-en-v1.5, all-minilm-l6-v2 or e5-small-v2); default: a lexical corpus.")
   private String model;
 
+  @Option(names = "--index", paramLabel = "INDEX",
+      description = "With --model: how semantic candidates are found, exact, codes or hnsw (default: "
+          + "the corpus default).")
+  private String vectorIndex;
+
+  @Option(names = "--candidates", paramLabel = "N",
+      description = "With --index codes: the candidates the coded first pass hands to exact scoring.")
+  private Integer codeCandidates;
+
   @Option(names = "--mode", paramLabel = "MODE", split = ",",
       description = "lexical, semantic or hybrid; several, comma-separated, evaluate one index in each"
           + " (default: hybrid with --model, else lexical).")
@@ -208,11 +217,20 @@ public final class EvalCommand implements Callable<Integer> {
     try {
       CorpusSettings.Language lang = language == null
           ? CorpusSettings.DEFAULT.language() : CorpusSettings.Language.fromWireName(language);
-      CorpusSettings.Embedding embedding = model == null ? null : new CorpusSettings.Embedding(model, null,
-          semanticWeight == null ? CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT : semanticWeight);
-      if (model == null && semanticWeight != null) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--semantic-weight needs --model");
+      if (model == null && (semanticWeight != null || vectorIndex != null)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--semantic-weight and --index need --model");
       }
+      CorpusSettings.VectorIndex index = vectorIndex == null ? CorpusSettings.VectorIndex.DEFAULT
+          : CorpusSettings.VectorIndex.fromWireName(vectorIndex, "--index");
+      if (codeCandidates != null && index != CorpusSettings.VectorIndex.CODES) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--candidates needs --index codes");
+      }
+      CorpusSettings.FirstPass firstPass = index != CorpusSettings.VectorIndex.CODES ? null
+          : codeCandidates == null ? CorpusSettings.FirstPass.DEFAULT
+          : new CorpusSettings.FirstPass(CorpusSettings.FirstPass.DEFAULT.bits(), codeCandidates);
+      CorpusSettings.Embedding embedding = model == null ? null : new CorpusSettings.Embedding(model, null,
+          semanticWeight == null ? CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT : semanticWeight, index,
+          CorpusSettings.Embedding.DEFAULT_NORMALIZATION, firstPass);
       return new CorpusSettings(lang, new CorpusSettings.Chunking(maxWords, overlapWords),
           new CorpusSettings.Ranking(k1, b, titleWeight), embedding);
     } catch (QuarryException e) {

@@ -56,7 +56,11 @@ public record EvalIndex(String collection, String corpusId, int documents, long 
       CorpusSettings.Embedding e = settings.embedding();
       out.put("embedding.model", e.model());
       out.put("embedding.sha256", String.valueOf(e.sha256()));
-      out.put("embedding.index", e.index().wireName());
+      // An exact and a coded corpus hold the same fields (every chunk's vector and its code), so
+      // either is searched with the other's setting; an index built before codes were written
+      // lacks the codes key and is built again.
+      out.put("embedding.index", e.index() == CorpusSettings.VectorIndex.HNSW ? "hnsw" : "exact");
+      out.put("embedding.codes", "sign-1");
     } else {
       out.put("embedding.model", "none");
     }

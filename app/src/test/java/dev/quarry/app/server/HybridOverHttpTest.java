@@ -91,6 +91,16 @@ class HybridOverHttpTest {
     assertEquals("theoretical", ok(api.retrieval("corpora/read", T, "{\"corpus\": \"tmm\"}"))
         .path("settings").path("embedding").path("normalization").asText(), "the choice is kept");
 
+    JsonNode coded = ok(api.retrieval("corpora/create", T, "{\"corpus\": \"coded\", \"settings\": {\"embedding\":"
+        + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"candidates\": 300}}}}"))
+        .path("settings").path("embedding");
+    assertEquals("codes", coded.path("index").asText());
+    assertEquals(1, coded.path("firstPass").path("bits").asInt(), "an absent bits gets its default");
+    assertEquals(300, ok(api.retrieval("corpora/read", T, "{\"corpus\": \"coded\"}"))
+        .path("settings").path("embedding").path("firstPass").path("candidates").asInt(), "the choice is kept");
+    assertTrue(ok(api.retrieval("corpora/read", T, "{\"corpus\": \"tmm\"}")).path("settings").path("embedding")
+        .path("firstPass").isMissingNode(), "an exact corpus has no first pass");
+
     JsonNode lexical = ok(api.retrieval("search", T,
         "{\"corpus\": \"h\", \"query\": \"interest rates\", \"mode\": \"lexical\"}")).get("results");
     assertTrue(lexical.get(0).path("parts").isMissingNode());
@@ -108,6 +118,18 @@ class HybridOverHttpTest {
     assertError(api.retrieval("corpora/create", T,
         "{\"corpus\": \"x\", \"settings\": {\"embedding\": {\"model\": \"all-minilm-l6-v2\", \"index\": \"ivf\"}}}"),
         "settings.embedding.index");
+    assertError(api.retrieval("corpora/create", T, "{\"corpus\": \"x\", \"settings\": {\"embedding\":"
+        + " {\"model\": \"all-minilm-l6-v2\", \"firstPass\": {\"candidates\": 300}}}}"), "settings.embedding.firstPass");
+    assertError(api.retrieval("corpora/create", T, "{\"corpus\": \"x\", \"settings\": {\"embedding\":"
+        + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"bits\": 4}}}}"),
+        "settings.embedding.firstPass.bits");
+    assertError(api.retrieval("corpora/create", T, "{\"corpus\": \"x\", \"settings\": {\"embedding\":"
+        + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"candidates\": 5}}}}"),
+        "settings.embedding.firstPass.candidates");
+    assertError(api.retrieval("corpora/create", T, "{\"corpus\": \"x\", \"settings\": {\"embedding\":"
+        + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"kind\": \"ivf\"}}}}"),
+        "settings.embedding.firstPass.kind");
+    assertEquals(404, api.retrieval("corpora/read", T, "{\"corpus\": \"x\"}").status(), "nothing half-created");
     assertError(api.retrieval("search", T, "{\"corpus\": \"lex\", \"query\": \"rates\", \"mode\": \"semantic\"}"), "mode");
     assertError(api.retrieval("search", T, "{\"corpus\": \"h\", \"query\": \"rates\", \"mode\": \"dense\"}"), "mode");
     assertError(api.retrieval("search", T,

@@ -21,6 +21,10 @@ public final class CorpusSettingsJson {
       target.putObject("embedding").put("model", s.embedding().model()).put("sha256", s.embedding().sha256())
           .put("semanticWeight", s.embedding().semanticWeight()).put("index", s.embedding().index().wireName())
           .put("normalization", s.embedding().normalization().wireName());
+      if (s.embedding().firstPass() != null) {
+        ((ObjectNode) target.get("embedding")).putObject("firstPass").put("bits", s.embedding().firstPass().bits())
+            .put("candidates", s.embedding().firstPass().candidates());
+      }
     }
   }
 
@@ -38,7 +42,9 @@ public final class CorpusSettingsJson {
           // Corpora written before the approximate index existed are exact.
           CorpusSettings.VectorIndex.fromWireName(e.path("index").asText("exact"), "index"),
           // Corpora written before the normalization was a setting fused with min-max; they keep it.
-          CorpusSettings.Normalization.fromWireName(e.path("normalization").asText("minmax"), "normalization")));
+          CorpusSettings.Normalization.fromWireName(e.path("normalization").asText("minmax"), "normalization"),
+          e.path("firstPass").isObject() ? new CorpusSettings.FirstPass(e.path("firstPass").path("bits").asInt(),
+              e.path("firstPass").path("candidates").asInt()) : null));
     }
     return settings;
   }

@@ -1,6 +1,7 @@
 package dev.quarry.engine.index;
 
 import dev.quarry.engine.Metadata;
+import dev.quarry.engine.embed.SignCodes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,6 +78,7 @@ final class Documents {
       addMetadata(d, c.metadata());
       if (c.vector() != null) {
         d.add(new BinaryDocValuesField(Fields.VECTOR, new BytesRef(c.vector())));
+        d.add(new BinaryDocValuesField(Fields.VECTOR_CODE, new BytesRef(SignCodes.encode(c.vector()))));
         if (c.graph()) {
           d.add(new KnnByteVectorField(Fields.VECTOR_GRAPH, c.vector(),
               VectorSimilarityFunction.DOT_PRODUCT));

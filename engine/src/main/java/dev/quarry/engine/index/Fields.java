@@ -96,6 +96,13 @@ public final class Fields {
    * candidates; their scores come from {@link #VECTOR}.
    */
   public static final String VECTOR_GRAPH = "vec_hnsw";
+  /**
+   * BinaryDocValues, on every chunk document with a {@link #VECTOR}: its one-bit code
+   * ({@link dev.quarry.engine.embed.SignCodes}, a function of the vector's bytes alone), which the
+   * coded first pass scans instead of the vectors. Written for every embedding corpus, so that the
+   * field's presence never depends on a setting.
+   */
+  public static final String VECTOR_CODE = "vec_code";
   /** Stored int on source records of an embedding corpus: chunks longer than the model's window. */
   public static final String TRUNCATED_CHUNKS = "truncated_chunks";
   /** Prefix of StringFields for string, boolean and list metadata: "m." + key. */

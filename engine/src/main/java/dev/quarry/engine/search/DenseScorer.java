@@ -1,6 +1,7 @@
 package dev.quarry.engine.search;
 
 import dev.quarry.engine.SearchConcurrency;
+import dev.quarry.engine.embed.SignCodes;
 import dev.quarry.engine.embed.VectorCodec;
 import dev.quarry.engine.index.Fields;
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -46,7 +48,131 @@ final class DenseScorer {
 
   /** The best {@code topK} chunks (at most {@code maxChunksPerSource} each) matching every filter. */
   List<ScoredChunk> top(List<Query> filters, int topK, Integer maxChunksPerSource) throws IOException {
-    return collect(scanSearcher(), inScope(filters), topK, maxChunksPerSource);
+    return collect(scanSearcher(), inScope(filters), () -> new Collector(new TopChunks(topK, maxChunksPerSource)),
+        topK, maxChunksPerSource);
+  }
+
+  /**
+   * The best {@code topK} chunks (at most {@code maxChunksPerSource} each) among the
+   * {@code candidates} best by the query's estimate against each visible chunk's code
+   * ({@link SignCodes}), ties by source and chunk: the candidates are a function of the
+   * revision's visible chunks in scope and the query, and each is then scored exactly as in
+   * {@link #top}, so the answer does not depend on segments or merges either. It is the exact
+   * answer whenever the exact top chunks are among the candidates.
+   */
+  List<ScoredChunk> codedTop(List<Query> filters, int candidates, int topK, Integer maxChunksPerSource)
+      throws IOException {
+    assert candidates >= topK : candidates + " candidates for topK " + topK;
+    SignCodes.Query estimates = new SignCodes.Query(query);
+    List<FirstPass> parts = scanSearcher().search(inScope(filters),
+        new CollectorManager<FirstPass, List<FirstPass>>() {
+          @Override
+          public FirstPass newCollector() {
+            return new FirstPass(candidates, estimates);
+          }
+
+          @Override
+          public List<FirstPass> reduce(Collection<FirstPass> collectors) {
+            return new ArrayList<>(collectors);
+          }
+        });
+    List<long[]> found = new ArrayList<>(); // {estimate bits, doc}
+    for (FirstPass p : parts) {
+      p.entries(found);
+    }
+    int[] docs = chosen(found, candidates);
+    float[] exact = scores(docs);
+    // Only the chunks that can still be in the answer need their source and chunk read: without a
+    // cap, those scoring at least the topK-th best score (ties included); with one, all of them.
+    int[] keep = docs;
+    float[] keptScores = exact;
+    if (maxChunksPerSource == null && docs.length > topK) {
+      float[] sorted = exact.clone();
+      Arrays.sort(sorted);
+      float bound = sorted[sorted.length - topK];
+      int n = 0;
+      for (float f : exact) {
+        n += f >= bound ? 1 : 0;
+      }
+      keep = new int[n];
+      keptScores = new float[n];
+      for (int i = 0, j = 0; i < docs.length; i++) {
+        if (exact[i] >= bound) {
+          keep[j] = docs[i];
+          keptScores[j++] = exact[i];
+        }
+      }
+    }
+    List<ScoredChunk> identified = identify(keep, keptScores);
+    TopChunks top = new TopChunks(topK, maxChunksPerSource);
+    identified.forEach(top::offer);
+    return top.results();
+  }
+
+  /**
+   * The {@code candidates} best of {@code found} by estimate, ties at the boundary by source, then
+   * chunk: a function of the chunks and their estimates, not of document ids or segments.
+   */
+  private int[] chosen(List<long[]> found, int candidates) throws IOException {
+    found.sort((x, y) -> Float.compare(Float.intBitsToFloat((int) y[0]), Float.intBitsToFloat((int) x[0])));
+    if (found.size() <= candidates) {
+      return found.stream().mapToInt(e -> (int) e[1]).toArray();
+    }
+    float boundary = Float.intBitsToFloat((int) found.get(candidates - 1)[0]);
+    List<Integer> above = new ArrayList<>();
+    List<Integer> tied = new ArrayList<>();
+    for (long[] e : found) {
+      float estimate = Float.intBitsToFloat((int) e[0]);
+      if (estimate > boundary) {
+        above.add((int) e[1]);
+      } else if (estimate == boundary) {
+        tied.add((int) e[1]);
+      }
+    }
+    int[] tiedDocs = tied.stream().mapToInt(Integer::intValue).toArray();
+    List<ScoredChunk> ties = identify(tiedDocs, new float[tiedDocs.length]);
+    ties.sort(ScoredChunk.RESULT_ORDER);
+    int[] out = new int[candidates];
+    int n = 0;
+    for (int d : above) {
+      out[n++] = d;
+    }
+    for (int i = 0; n < candidates; i++) {
+      out[n++] = ties.get(i).doc();
+    }
+    return out;
+  }
+
+  /** Each of {@code docs} (ids in the searcher's reader) with its score, source and chunk. */
+  private List<ScoredChunk> identify(int[] docs, float[] scores) throws IOException {
+    Integer[] order = new Integer[docs.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (x, y) -> Integer.compare(docs[x], docs[y]));
+    List<ScoredChunk> out = new ArrayList<>(docs.length);
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    int leaf = -1;
+    SortedDocValues sources = null;
+    NumericDocValues chunks = null;
+    for (int i : order) {
+      int previous = leaf;
+      while (leaf < 0 || docs[i] >= leaves.get(leaf).docBase + leaves.get(leaf).reader().maxDoc()) {
+        leaf++;
+      }
+      LeafReaderContext context = leaves.get(leaf);
+      if (leaf != previous) {
+        sources = context.reader().getSortedDocValues(Fields.SOURCE);
+        chunks = context.reader().getNumericDocValues(Fields.CHUNK);
+      }
+      int doc = docs[i] - context.docBase;
+      BytesRef source = sources != null && sources.advanceExact(doc)
+          ? BytesRef.deepCopyOf(sources.lookupOrd(sources.ordValue()))
+          : new BytesRef();
+      int chunk = chunks != null && chunks.advanceExact(doc) ? (int) chunks.longValue() : 0;
+      out.add(new ScoredChunk(docs[i], scores[i], source, chunk));
+    }
+    return out;
   }
 
   /**
@@ -59,7 +185,8 @@ final class DenseScorer {
       throws IOException {
     Query nearest = new KnnByteVectorQuery(Fields.VECTOR_GRAPH, VectorCodec.encode(query), candidates,
         inScope(filters));
-    return collect(searcher, nearest, topK, maxChunksPerSource);
+    return collect(searcher, nearest, () -> new Collector(new TopChunks(topK, maxChunksPerSource)), topK,
+        maxChunksPerSource);
   }
 
   /** Every chunk an exact semantic search scores: each visible chunk that matches every filter. */
@@ -81,17 +208,20 @@ final class DenseScorer {
     return parts > 1 ? new PartitionedSearcher(searcher.getIndexReader(), concurrency, parts) : searcher;
   }
 
-  /** Scores exactly every chunk {@code matching} matches (visible ones: live docs are the revision's). */
-  private List<ScoredChunk> collect(IndexSearcher scan, Query matching, int topK, Integer maxChunksPerSource)
-      throws IOException {
-    List<TopChunks> perCollector = scan.search(matching, new CollectorManager<Collector, List<TopChunks>>() {
+  /**
+   * Scores every chunk {@code matching} matches (visible ones: live docs are the revision's) with
+   * the collectors {@code collectors} makes, one per part of the scan, and merges their best.
+   */
+  private List<ScoredChunk> collect(IndexSearcher scan, Query matching, Supplier<? extends TopCollector> collectors,
+      int topK, Integer maxChunksPerSource) throws IOException {
+    List<TopChunks> perCollector = scan.search(matching, new CollectorManager<TopCollector, List<TopChunks>>() {
       @Override
-      public Collector newCollector() {
-        return new Collector(new TopChunks(topK, maxChunksPerSource));
+      public TopCollector newCollector() {
+        return collectors.get();
       }
 
       @Override
-      public List<TopChunks> reduce(Collection<Collector> collectors) {
+      public List<TopChunks> reduce(Collection<TopCollector> collectors) {
         List<TopChunks> all = new ArrayList<>();
         collectors.forEach(c -> all.add(c.top));
         return all;
@@ -134,17 +264,24 @@ final class DenseScorer {
     return out;
   }
 
-  /** Scores every collected chunk that has a vector and keeps the best. */
-  private final class Collector extends SimpleCollector {
+  /**
+   * Scores every collected chunk that has the {@code field} doc value and keeps the best: the score
+   * of a chunk is {@link #score} of that value, which depends on it and the query alone.
+   */
+  private abstract static class TopCollector extends SimpleCollector {
     final TopChunks top;
+    private final String field;
     private int docBase;
-    private BinaryDocValues vectors;
+    private BinaryDocValues values;
     private SortedDocValues sources;
     private NumericDocValues chunks;
 
-    Collector(TopChunks top) {
+    TopCollector(TopChunks top, String field) {
       this.top = top;
+      this.field = field;
     }
+
+    abstract float score(BytesRef value);
 
     @Override
     public ScoreMode scoreMode() {
@@ -155,17 +292,17 @@ final class DenseScorer {
     protected void doSetNextReader(LeafReaderContext context) throws IOException {
       LeafReader leaf = context.reader();
       docBase = context.docBase;
-      vectors = leaf.getBinaryDocValues(Fields.VECTOR);
+      values = leaf.getBinaryDocValues(field);
       sources = leaf.getSortedDocValues(Fields.SOURCE);
       chunks = leaf.getNumericDocValues(Fields.CHUNK);
     }
 
     @Override
     public void collect(int doc) throws IOException {
-      if (vectors == null || !vectors.advanceExact(doc)) {
+      if (values == null || !values.advanceExact(doc)) {
         return; // written before the corpus had vectors: never, for a corpus is created with its model
       }
-      float score = VectorCodec.dot(query, vectors.binaryValue());
+      float score = score(values.binaryValue());
       if (score < top.minCompetitiveScore()) {
         return;
       }
@@ -174,6 +311,152 @@ final class DenseScorer {
           : new BytesRef();
       int chunk = chunks != null && chunks.advanceExact(doc) ? (int) chunks.longValue() : 0;
       top.offer(new ScoredChunk(docBase + doc, score, source, chunk));
+    }
+  }
+
+  /** The exact score: the query against each chunk's stored vector. */
+  private final class Collector extends TopCollector {
+    Collector(TopChunks top) {
+      super(top, Fields.VECTOR);
+    }
+
+    @Override
+    float score(BytesRef vector) {
+      return VectorCodec.dot(query, vector);
+    }
+  }
+
+  /**
+   * The first pass of one part of a scan: every chunk's estimate against its code, keeping the
+   * best {@code candidates} by estimate as primitive entries, and every chunk tied with the
+   * least of them (its source is read only if the tie decides a candidate, in {@link #chosen}).
+   * Holds every chunk whose estimate is at least the least kept one.
+   */
+  private static final class FirstPass extends SimpleCollector {
+    private final int candidates;
+    private final SignCodes.Query estimates;
+    /** A min-heap by estimate of {doc, estimate bits} packed as (estimate order key << 32 | doc). */
+    private final long[] heap;
+    private int size;
+    private final List<Integer> tied = new ArrayList<>();
+    private float tiedAt = Float.NaN;
+    private int docBase;
+    private BinaryDocValues codes;
+
+    FirstPass(int candidates, SignCodes.Query estimates) {
+      this.candidates = candidates;
+      this.estimates = estimates;
+      this.heap = new long[candidates];
+    }
+
+    @Override
+    public ScoreMode scoreMode() {
+      return ScoreMode.COMPLETE_NO_SCORES;
+    }
+
+    @Override
+    protected void doSetNextReader(LeafReaderContext context) throws IOException {
+      docBase = context.docBase;
+      codes = context.reader().getBinaryDocValues(Fields.VECTOR_CODE);
+    }
+
+    @Override
+    public void collect(int doc) throws IOException {
+      if (codes == null || !codes.advanceExact(doc)) {
+        return;
+      }
+      BytesRef code = codes.binaryValue();
+      if (code.length != estimates.codeBytes()) {
+        throw new IllegalStateException("stored code has " + code.length + " bytes; the query reads "
+            + estimates.codeBytes());
+      }
+      float estimate = estimates.estimate(code.bytes, code.offset);
+      int global = docBase + doc;
+      if (size < candidates) {
+        heap[size++] = pack(estimate, global);
+        siftUp(size - 1);
+        return;
+      }
+      float least = estimateOf(heap[0]);
+      if (estimate < least) {
+        return;
+      }
+      if (estimate == least) {
+        tie(least, global);
+        return;
+      }
+      long evicted = heap[0];
+      heap[0] = pack(estimate, global);
+      siftDown(0);
+      float newLeast = estimateOf(heap[0]);
+      if (newLeast == least) {
+        tie(least, (int) evicted);
+      } else {
+        tied.clear();
+        tiedAt = Float.NaN;
+      }
+    }
+
+    private void tie(float at, int doc) {
+      if (!(tiedAt == at)) {
+        tied.clear();
+        tiedAt = at;
+      }
+      tied.add(doc);
+    }
+
+    /** Adds every kept entry, as {estimate's float bits, doc}. */
+    void entries(List<long[]> out) {
+      for (int i = 0; i < size; i++) {
+        out.add(new long[] {Float.floatToIntBits(estimateOf(heap[i])), (int) heap[i]});
+      }
+      for (int d : tied) {
+        out.add(new long[] {Float.floatToIntBits(tiedAt), d});
+      }
+    }
+
+    /** Packs so that a smaller long is a smaller estimate (the doc only orders equal estimates in the heap). */
+    private static long pack(float estimate, int doc) {
+      int bits = Float.floatToIntBits(estimate);
+      int key = bits >= 0 ? bits : bits ^ 0x7fffffff;
+      return ((long) key << 32) | (doc & 0xffffffffL);
+    }
+
+    private static float estimateOf(long packed) {
+      int key = (int) (packed >> 32);
+      return Float.intBitsToFloat(key >= 0 ? key : key ^ 0x7fffffff);
+    }
+
+    private void siftUp(int i) {
+      long v = heap[i];
+      while (i > 0) {
+        int parent = (i - 1) >>> 1;
+        if (heap[parent] <= v) {
+          break;
+        }
+        heap[i] = heap[parent];
+        i = parent;
+      }
+      heap[i] = v;
+    }
+
+    private void siftDown(int i) {
+      long v = heap[i];
+      while (true) {
+        int child = 2 * i + 1;
+        if (child >= size) {
+          break;
+        }
+        if (child + 1 < size && heap[child + 1] < heap[child]) {
+          child++;
+        }
+        if (heap[child] >= v) {
+          break;
+        }
+        heap[i] = heap[child];
+        i = child;
+      }
+      heap[i] = v;
     }
   }
 }

@@ -278,15 +278,13 @@ public final class RevisionSearcher {
     List<ScoredChunk> top;
     List<Hit.ScoreParts> parts = new ArrayList<>();
     if (mode == SearchRequest.Mode.SEMANTIC) {
-      top = approximate()
-          ? dense.approximateTop(filters, candidates(request.topK()), request.topK(), request.maxChunksPerSource())
-          : dense.top(filters, request.topK(), request.maxChunksPerSource());
+      top = semanticTop(dense, filters, candidates(request.topK()), request.topK(), request.maxChunksPerSource());
       for (int i = 0; i < top.size(); i++) {
         parts.add(new Hit.ScoreParts(null, null, top.get(i).score(), i + 1));
       }
     } else {
       int n = candidates(request.topK());
-      List<ScoredChunk> semantic = approximate() ? dense.approximateTop(filters, n, n, null) : dense.top(filters, n, null);
+      List<ScoredChunk> semantic = semanticTop(dense, filters, n, n, null);
       ExactScorer exact = plan == null ? null : new ExactScorer(prepared.view().reader(), plan);
       List<ScoredChunk> lexical = plan == null ? List.of()
           : ChunkRanker.topChunks(searcher, plan.query(filters), exact, n, null);
@@ -308,9 +306,21 @@ public final class RevisionSearcher {
     return present(searcher, plan, top, hits, request);
   }
 
-  /** Whether the corpus opted into the approximate index for its semantic candidates. */
-  private boolean approximate() {
-    return info.settings().embedding().index() == CorpusSettings.VectorIndex.HNSW;
+  /**
+   * The semantic side's best {@code n} chunks as the corpus's index finds them: every chunk scored
+   * exactly; the best of the {@code graphCandidates} the approximate index finds; or the best of
+   * the coded first pass's candidates (the corpus's count, or twice {@code n} when larger, so that
+   * a large topK still leaves the first pass room to err).
+   */
+  private List<ScoredChunk> semanticTop(DenseScorer dense, List<Query> filters, int graphCandidates, int n,
+      Integer maxChunksPerSource) throws IOException {
+    CorpusSettings.Embedding embedding = info.settings().embedding();
+    return switch (embedding.index()) {
+      case EXACT -> dense.top(filters, n, maxChunksPerSource);
+      case HNSW -> dense.approximateTop(filters, graphCandidates, n, maxChunksPerSource);
+      case CODES -> dense.codedTop(filters, Math.max(embedding.firstPass().candidates(), 2 * n), n,
+          maxChunksPerSource);
+    };
   }
 
   /**

@@ -1,0 +1,418 @@
+package dev.quarry.benchmarks.hybrid;
+
+import dev.quarry.benchmarks.corpus.JsonlCorpus;
+import dev.quarry.benchmarks.corpus.QueryFile;
+import dev.quarry.benchmarks.corpus.SourceDocument;
+import dev.quarry.benchmarks.fixture.Workspace;
+import dev.quarry.benchmarks.report.Environment;
+import dev.quarry.embeddings.Models;
+import dev.quarry.embeddings.OnnxEmbedder;
+import dev.quarry.engine.CorpusIndex;
+import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.Embedder;
+import dev.quarry.engine.EmbeddingModels;
+import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.Hit;
+import dev.quarry.engine.Metadata;
+import dev.quarry.engine.Mutation;
+import dev.quarry.engine.SearchConcurrency;
+import dev.quarry.engine.SearchRequest;
+import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.SourceScope;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * The semantic side's first pass against exact scoring and lexical search, side by side in one
+ * process on one index per size: latency (p50, p99) of lexical, hybrid exact and hybrid with the
+ * coded first pass at each candidate count, and the coded pass's recall@10 and recall@100 against
+ * the exact semantic ranking.
+ *
+ * <p>The corpus is drawn, so that large sizes need no day of embedding and nothing repeats: each
+ * chunk's text is a few sentences drawn from the whole collection, and its vector is a real
+ * passage's vector (one of {@code --bases} abstracts embedded with the real model), plus a share of a
+ * second one and Gaussian noise, renormalised. The queries are the collection's own, embedded with
+ * the real model. Every size is one index, written once with exact settings (an exact and a coded
+ * corpus hold the same fields) and opened again with each setting.
+ *
+ * <p>Command line: {@code java -jar benchmarks.jar dense --collection DIR [--bases N]
+ * [--chunks 10000,100000] [--candidates 500,1000,2000] [--noise S] [--queries N] [--parallelism N]
+ * [--out FILE]}; {@code DIR} holds BEIR's {@code corpus.jsonl} and {@code queries.jsonl}.
+ */
+public final class DenseBenchmark {
+  private static final String SUBJECT = "bench";
+  private static final int BATCH = 1000;
+  private static final int WARMUP_QUERIES = 30;
+  private static final int SENTENCES_PER_CHUNK = 4;
+
+  private final JsonlCorpus collection;
+  private final List<String> queries;
+  private final int bases;
+  private final List<Integer> chunkCounts;
+  private final List<Integer> candidateCounts;
+  private final double noise;
+  private final SearchConcurrency concurrency;
+  private final Path workspace;
+  private final StringBuilder report = new StringBuilder();
+
+  DenseBenchmark(JsonlCorpus collection, List<String> queries, int bases, List<Integer> chunkCounts,
+      List<Integer> candidateCounts, double noise, SearchConcurrency concurrency, Path workspace) {
+    this.collection = collection;
+    this.queries = queries;
+    this.bases = bases;
+    this.chunkCounts = chunkCounts;
+    this.candidateCounts = candidateCounts;
+    this.noise = noise;
+    this.concurrency = concurrency;
+    this.workspace = workspace;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path dir = null;
+    int bases = 1000;
+    List<Integer> chunks = List.of(10_000, 100_000);
+    List<Integer> candidates = List.of(500, 1000, 2000);
+    double noise = 0.03;
+    int queryCount = 300;
+    SearchConcurrency concurrency = SearchConcurrency.commonPool();
+    Path out = null;
+    Path keep = null;
+    for (int i = 0; i < args.length; i++) {
+      String value = i + 1 < args.length ? args[i + 1] : null;
+      switch (args[i]) {
+        case "--collection" -> dir = Path.of(value);
+        case "--bases" -> bases = Integer.parseInt(value);
+        case "--chunks" -> chunks = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
+        case "--candidates" -> candidates = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
+        case "--noise" -> noise = Double.parseDouble(value);
+        case "--queries" -> queryCount = Integer.parseInt(value);
+        case "--parallelism" -> concurrency = new SearchConcurrency(concurrency.executor(), Integer.parseInt(value),
+            concurrency.minPartitionDocs());
+        case "--out" -> out = Path.of(value);
+        case "--keep" -> keep = Path.of(value);
+        default -> throw new IllegalArgumentException("unknown option " + args[i]
+            + "; dense --collection DIR [--bases N] [--chunks N,N] [--candidates N,N] [--noise S] [--queries N]"
+            + " [--parallelism N] [--keep DIR] [--out FILE]");
+      }
+      i++;
+    }
+    if (dir == null) {
+      throw new IllegalArgumentException("dense needs --collection DIR (BEIR's corpus.jsonl and queries.jsonl)");
+    }
+    List<String> queries = QueryFile.load(dir.resolve("queries.jsonl"));
+    queries = queries.subList(0, Math.min(queries.size(), queryCount));
+    Path workspace = keep != null ? keep : Files.createTempDirectory("quarry-dense-bench-");
+    try {
+      String markdown = new DenseBenchmark(JsonlCorpus.load(dir.resolve("corpus.jsonl")), queries, bases, chunks,
+          candidates, noise, concurrency, workspace).run();
+      System.out.println();
+      System.out.println(markdown);
+      if (out != null) {
+        Files.writeString(out, markdown, StandardCharsets.UTF_8);
+      }
+    } finally {
+      if (keep == null) {
+        Workspace.delete(workspace);
+      }
+    }
+  }
+
+  String run() throws IOException {
+    line("# The semantic side's first pass: cost and recall against exact, beside lexical");
+    line("");
+    line(Environment.current().describe());
+    line(String.format(Locale.ROOT, "load average at start: %s; %s; %d base vectors, noise %.3f a component;"
+        + " %d queries after %d to warm up; an exact scan in at most %d parts; heap limit %d MB", loadAverage(),
+        collection.describe(), bases, noise, queries.size() - WARMUP_QUERIES, WARMUP_QUERIES,
+        concurrency.parallelism(), Runtime.getRuntime().maxMemory() >> 20));
+    line("");
+    OnnxEmbedder model = new OnnxEmbedder(Models.BGE_SMALL_EN_V15);
+    // Base vectors are needed only to write an index; a kept one is searched with real query vectors alone.
+    boolean writes = chunkCounts.stream().anyMatch(c -> !Files.isDirectory(workspace.resolve("dense-" + c)));
+    DrawnEmbedder drawn = new DrawnEmbedder(model, writes ? baseVectors(model) : Map.of(), noise);
+    EngineConfig config = EngineConfig.builder().embeddingModels(EmbeddingModels.of(drawn))
+        .searchConcurrency(concurrency).build();
+    List<String> sentences = sentences();
+    for (int chunks : chunkCounts) {
+      measure(chunks, sentences, drawn, config);
+    }
+    line("load average at end: " + loadAverage());
+    return report.toString();
+  }
+
+  /** The real vectors of the first {@code bases} abstracts, by title (what a drawn chunk's title names). */
+  private Map<String, float[]> baseVectors(Embedder model) {
+    Map<String, float[]> out = new HashMap<>();
+    long start = System.nanoTime();
+    for (int i = 0; i < collection.size() && out.size() < bases; i++) {
+      SourceDocument d = collection.document(i);
+      if (d.title() == null || d.title().isBlank() || out.containsKey(d.title())) {
+        continue;
+      }
+      out.put(d.title(), model.embedPassages(List.of(d.title() + "\n\n" + d.text())).get(0).vector());
+    }
+    System.err.printf(Locale.ROOT, "embedded %d base passages in %.0f s%n", out.size(), (System.nanoTime() - start) / 1e9);
+    return out;
+  }
+
+  /** Every sentence of the collection, the pool drawn chunks' texts come from. */
+  private List<String> sentences() {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < collection.size(); i++) {
+      for (String s : collection.document(i).text().split("(?<=[.!?])\\s+")) {
+        if (s.length() > 20) {
+          out.add(s);
+        }
+      }
+    }
+    return out;
+  }
+
+  private void measure(int chunks, List<String> sentences, DrawnEmbedder drawn, EngineConfig config)
+      throws IOException {
+    Path dir = workspace.resolve("dense-" + chunks);
+    boolean built = Files.isDirectory(dir);
+    long start = System.nanoTime();
+    try (CorpusIndex index = open(dir, CorpusSettings.VectorIndex.EXACT, null, config)) {
+      if (!built) {
+        write(index, chunks, sentences, drawn.titles());
+      }
+    }
+    double buildSeconds = (System.nanoTime() - start) / 1e9;
+    line(String.format(Locale.ROOT, "## %,d chunks (top 10, highlights on; index %s in %.0f s)", chunks,
+        built ? "reused" : "written", buildSeconds));
+    line("");
+    Map<String, List<List<String>>> exactTop = new HashMap<>();
+    line("| mode | p50 ms | p99 ms | p50 against lexical | CPU p50 ms | CPU p50 against lexical | recall@10"
+        + " | recall@100 |");
+    line("|---|---|---|---|---|---|---|---|");
+    double[] lexicalP50;
+    try (CorpusIndex index = open(dir, CorpusSettings.VectorIndex.EXACT, null, config)) {
+      queries.forEach(index::embedQuery);
+      // A first round of each mode, not kept: the JIT compiles the search paths before any is timed.
+      latency(index, SearchRequest.Mode.LEXICAL);
+      latency(index, SearchRequest.Mode.HYBRID);
+      double[] lexical = latency(index, SearchRequest.Mode.LEXICAL);
+      lexicalP50 = lexical;
+      row("lexical", lexical, lexicalP50, null, null);
+      exactTop.put("exact", semanticTop(index));
+      row("hybrid, exact", latency(index, SearchRequest.Mode.HYBRID), lexicalP50, null, null);
+      row("semantic, exact", latency(index, SearchRequest.Mode.SEMANTIC), lexicalP50, null, null);
+    }
+    for (int c : candidateCounts) {
+      try (CorpusIndex index = open(dir, CorpusSettings.VectorIndex.CODES, new CorpusSettings.FirstPass(1, c),
+          config)) {
+        queries.forEach(index::embedQuery);
+        List<List<String>> coded = semanticTop(index); // also warms the coded path up
+        double[] hybrid = latency(index, SearchRequest.Mode.HYBRID);
+        row("hybrid, codes, " + c + " candidates", hybrid, lexicalP50, recall(exactTop.get("exact"), coded, 10),
+            recall(exactTop.get("exact"), coded, 100));
+        row("semantic, codes, " + c + " candidates", latency(index, SearchRequest.Mode.SEMANTIC), lexicalP50, null,
+            null);
+      }
+    }
+    try (CorpusIndex index = open(dir, CorpusSettings.VectorIndex.EXACT, null, config)) {
+      row("lexical, again", latency(index, SearchRequest.Mode.LEXICAL), lexicalP50, null, null);
+    }
+    line("");
+  }
+
+  private void row(String mode, double[] latency, double[] lexical, Double recall10, Double recall100) {
+    line(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.1fx | %.2f | %.1fx | %s | %s |", mode, latency[0],
+        latency[1], latency[0] / lexical[0], latency[2], latency[2] / lexical[2], recall10 == null ? "" : String.format(Locale.ROOT, "%.4f", recall10),
+        recall100 == null ? "" : String.format(Locale.ROOT, "%.4f", recall100)));
+  }
+
+  /**
+   * p50 and p99 in milliseconds of every query after the warm-up ones, then the p50 of the
+   * searching thread's CPU time: on a loaded machine wall time mostly measures waiting for a
+   * processor, CPU time much less so (with {@code --parallelism 1} it is all of a search's work).
+   */
+  private double[] latency(CorpusIndex index, SearchRequest.Mode mode) {
+    long[] nanos = new long[queries.size() - WARMUP_QUERIES];
+    long[] cpu = new long[nanos.length];
+    for (int i = 0; i < queries.size(); i++) {
+      SearchRequest request = new SearchRequest(queries.get(i), SourceScope.ALL, List.of(), 10, null, null, true,
+          mode, null);
+      long startCpu = THREADS.getCurrentThreadCpuTime();
+      long start = System.nanoTime();
+      index.search(request);
+      if (i >= WARMUP_QUERIES) {
+        nanos[i - WARMUP_QUERIES] = System.nanoTime() - start;
+        cpu[i - WARMUP_QUERIES] = THREADS.getCurrentThreadCpuTime() - startCpu;
+      }
+    }
+    return new double[] {percentile(nanos, 50), percentile(nanos, 99), percentile(cpu, 50)};
+  }
+
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  /** Each query's semantic top 100, as "source#chunk". */
+  private List<List<String>> semanticTop(CorpusIndex index) {
+    List<List<String>> out = new ArrayList<>();
+    for (String q : queries) {
+      List<String> ids = new ArrayList<>();
+      for (Hit h : index.search(new SearchRequest(q, SourceScope.ALL, List.of(), 100, null, null, false,
+          SearchRequest.Mode.SEMANTIC, null)).hits()) {
+        ids.add(h.source() + "#" + h.chunk());
+      }
+      out.add(ids);
+    }
+    return out;
+  }
+
+  /** The mean share of each query's exact top k that the other ranking's top k holds. */
+  private static double recall(List<List<String>> exact, List<List<String>> other, int k) {
+    double sum = 0;
+    for (int q = 0; q < exact.size(); q++) {
+      List<String> want = exact.get(q).subList(0, Math.min(k, exact.get(q).size()));
+      Set<String> got = new HashSet<>(other.get(q).subList(0, Math.min(k, other.get(q).size())));
+      sum += want.isEmpty() ? 1 : want.stream().filter(got::contains).count() / (double) want.size();
+    }
+    return sum / exact.size();
+  }
+
+  private CorpusIndex open(Path dir, CorpusSettings.VectorIndex vectors, CorpusSettings.FirstPass firstPass,
+      EngineConfig config) throws IOException {
+    CorpusSettings settings = CorpusSettings.DEFAULT.withEmbedding(new CorpusSettings.Embedding(
+        Models.DEFAULT_MODEL, null, CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT, vectors,
+        CorpusSettings.Embedding.DEFAULT_NORMALIZATION, firstPass));
+    CorpusInfo info = new CorpusInfo("dense", "dense", config.embeddingModels().resolve(settings), Instant.EPOCH);
+    return CorpusIndex.open(dir, info, config);
+  }
+
+  /** Writes {@code chunks} sources of one drawn chunk each: a base's title and sentences of the collection. */
+  private static void write(CorpusIndex index, int chunks, List<String> sentences, List<String> titles) {
+    SplittableRandom random = new SplittableRandom(20261205);
+    for (int from = 0; from < chunks; from += BATCH) {
+      List<SourceOperation> batch = new ArrayList<>();
+      for (int i = from; i < Math.min(chunks, from + BATCH); i++) {
+        StringBuilder text = new StringBuilder();
+        for (int s = 0; s < SENTENCES_PER_CHUNK; s++) {
+          text.append(s == 0 ? "" : " ").append(sentences.get(random.nextInt(sentences.size())));
+        }
+        batch.add(SourceOperation.Index.text(String.format(Locale.ROOT, "d%07d", i),
+            titles.get(random.nextInt(titles.size())), text.toString(), Metadata.EMPTY));
+      }
+      index.apply(new Mutation(batch, SUBJECT, null, null));
+      if ((from / BATCH) % 50 == 0) {
+        System.err.printf(Locale.ROOT, "written %,d of %,d chunks%n", from + batch.size(), chunks);
+      }
+    }
+  }
+
+  private static double percentile(long[] nanos, int p) {
+    long[] sorted = nanos.clone();
+    Arrays.sort(sorted);
+    int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, i))] / 1e6;
+  }
+
+  private static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0];
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  private void line(String s) {
+    report.append(s).append('\n');
+    System.err.println(s);
+  }
+
+  /**
+   * The real model for queries, drawn vectors for passages: a passage's vector is its title's base
+   * vector, plus between 0 and 0.6 of another base vector and Gaussian noise, renormalised; every
+   * draw is seeded by the passage's text, so a passage embedded twice gets the same vector.
+   */
+  private static final class DrawnEmbedder implements Embedder {
+    private final Embedder model;
+    private final Map<String, float[]> bases;
+    private final List<float[]> all;
+    private final double noise;
+
+    DrawnEmbedder(Embedder model, Map<String, float[]> bases, double noise) {
+      this.model = model;
+      this.bases = bases;
+      this.all = new ArrayList<>(bases.values());
+      this.noise = noise;
+    }
+
+    List<String> titles() {
+      return List.copyOf(bases.keySet());
+    }
+
+    @Override
+    public String model() {
+      return model.model();
+    }
+
+    @Override
+    public String sha256() {
+      return model.sha256();
+    }
+
+    @Override
+    public int dimensions() {
+      return model.dimensions();
+    }
+
+    @Override
+    public int maxTokens() {
+      return model.maxTokens();
+    }
+
+    /** An estimate (a word piece for every four characters): drawn chunks are far below the window. */
+    @Override
+    public int passageTokens(String text) {
+      return text.length() / 4;
+    }
+
+    @Override
+    public List<Embedding> embedPassages(List<String> texts) {
+      List<Embedding> out = new ArrayList<>(texts.size());
+      for (String text : texts) {
+        int cut = text.indexOf("\n\n");
+        float[] base = bases.get(cut < 0 ? text : text.substring(0, cut));
+        Random random = new Random(text.hashCode() * 0x9E3779B97F4A7C15L);
+        float[] other = all.get(random.nextInt(all.size()));
+        double share = 0.6 * random.nextDouble();
+        float[] v = new float[model.dimensions()];
+        double norm = 0;
+        for (int i = 0; i < v.length; i++) {
+          double x = (base == null ? 0 : base[i]) + share * other[i] + noise * random.nextGaussian();
+          v[i] = (float) x;
+          norm += x * x;
+        }
+        float inverse = (float) (1 / Math.sqrt(norm));
+        for (int i = 0; i < v.length; i++) {
+          v[i] *= inverse;
+        }
+        out.add(new Embedding(v, false));
+      }
+      return out;
+    }
+
+    @Override
+    public float[] embedQuery(String query) {
+      return model.embedQuery(query);
+    }
+  }
+}
