@@ -215,8 +215,8 @@ public final class OpenSearchCorpusStore implements CorpusStore {
   /**
    * Refuses a corpus with an embedding that this store cannot search exactly: without Quarry's
    * scoring plugin on every node no semantic score can be computed on the cluster, and the
-   * approximate index is the embedded store's HNSW graph, which the cluster does not build (every
-   * semantic search here scans exactly).
+   * approximate index is the embedded store's HNSW graph and the coded first pass reads the embedded
+   * store's code field, neither of which the cluster builds (every semantic search here scans exactly).
    */
   private void requireSemanticSearch(CorpusSettings.Embedding embedding) {
     if (!exactScores) {
@@ -224,9 +224,9 @@ public final class OpenSearchCorpusStore implements CorpusStore {
           + " plugin on every node of the OpenSearch cluster, which scores semantic and hybrid searches; this"
           + " server's cluster lacks it (see scale-out.md)");
     }
-    if (embedding.index() == CorpusSettings.VectorIndex.HNSW) {
-      throw QuarryException.invalid("settings.embedding.index", "index 'hnsw' is not offered on an OpenSearch"
-          + " cluster, where every semantic search scans exactly; use index 'exact'");
+    if (embedding.index() != CorpusSettings.VectorIndex.EXACT) {
+      throw QuarryException.invalid("settings.embedding.index", "index '" + embedding.index().wireName()
+          + "' is not offered on an OpenSearch cluster, where every semantic search scans exactly; use index 'exact'");
     }
   }
 

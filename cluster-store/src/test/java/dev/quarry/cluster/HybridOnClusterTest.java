@@ -98,10 +98,14 @@ class HybridOnClusterTest {
   }
 
   @Test
-  void theApproximateIndex_isRefusedOnTheCluster() {
-    QuarryException e = assertThrows(QuarryException.class, () -> withPlugin.create("graph", CorpusSettings.DEFAULT
-        .withEmbedding(new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5, CorpusSettings.VectorIndex.HNSW))));
-    assertEquals(ErrorCode.INVALID_REQUEST, e.code());
-    assertEquals("settings.embedding.index", e.field());
+  void theApproximateIndexAndTheCodedFirstPass_areRefusedOnTheCluster() {
+    // Neither the HNSW graph nor the code field is built on the cluster: each is refused, naming the field.
+    for (CorpusSettings.VectorIndex index : List.of(CorpusSettings.VectorIndex.HNSW, CorpusSettings.VectorIndex.CODES)) {
+      QuarryException e = assertThrows(QuarryException.class, () -> withPlugin.create("graph", CorpusSettings.DEFAULT
+          .withEmbedding(new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5, index))));
+      assertEquals(ErrorCode.INVALID_REQUEST, e.code(), index.wireName());
+      assertEquals("settings.embedding.index", e.field());
+      assertTrue(e.getMessage().contains("'" + index.wireName() + "'"), e.getMessage());
+    }
   }
 }
