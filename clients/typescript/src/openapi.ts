@@ -723,7 +723,7 @@ export interface components {
              * @default english
              * @enum {unknown}
              */
-            language?: "english" | "standard" | "cjk";
+            language?: "english" | "standard" | "cjk" | "arabic" | "chinese" | "czech" | "danish" | "dutch" | "finnish" | "french" | "german" | "greek" | "hindi" | "hungarian" | "indonesian" | "italian" | "japanese" | "korean" | "norwegian" | "persian" | "polish" | "portuguese" | "romanian" | "russian" | "spanish" | "swedish" | "thai" | "turkish" | "ukrainian";
             chunking?: {
                 /** @default 250 */
                 maxWords?: number;
@@ -748,11 +748,24 @@ export interface components {
                 /** @default 0.5 */
                 semanticWeight?: number;
                 /**
-                 * @description exact scores every chunk in scope (pinned answers never change); hnsw is the opt-in approximate index: faster on large corpora, but hits may differ after merges and recall is below 1 (docs/hybrid.md).
+                 * @description exact scores every chunk in scope (pinned answers never change); codes ranks every chunk in scope by a one-bit code of its vector and scores the best firstPass.candidates exactly (pinned answers never change either; recall against exact below 1 only where the exact top chunks lie beyond the candidates); hnsw is the opt-in approximate index: faster on large corpora, but hits may differ after merges and recall is below 1 (docs/hybrid.md).
                  * @default exact
                  * @enum {unknown}
                  */
-                index?: "exact" | "hnsw";
+                index?: "exact" | "hnsw" | "codes";
+                /** @description With index codes only (a 400 naming settings.embedding.firstPass otherwise): the coded first pass's parameters (docs/hybrid.md). */
+                firstPass?: {
+                    /**
+                     * @description Bits a component of each chunk's code: 1 (sign codes), the only width built.
+                     * @default 1
+                     */
+                    bits?: number;
+                    /**
+                     * @description Chunks the first pass hands to exact scoring (twice what the semantic side needs when that is more).
+                     * @default 1000
+                     */
+                    candidates?: number;
+                };
                 /**
                  * @description How convex fusion brings each side's scores to [0, 1]: minmax over each side's candidates, or theoretical (from the scoring function's least score, 0 for BM25 and -1 for a cosine, to the side's best) (docs/hybrid.md). Corpora created before this setting existed keep minmax.
                  * @default minmax
@@ -796,9 +809,14 @@ export interface components {
                     sha256: components["schemas"]["Sha256"];
                     semanticWeight: number;
                     /** @enum {unknown} */
-                    index: "exact" | "hnsw";
+                    index: "exact" | "hnsw" | "codes";
                     /** @enum {unknown} */
                     normalization: "minmax" | "theoretical";
+                    /** @description Present with index codes. */
+                    firstPass?: {
+                        bits: number;
+                        candidates: number;
+                    };
                 };
             };
             createdAt: components["schemas"]["Time"];
@@ -1006,6 +1024,8 @@ export interface components {
                 start: number;
                 end: number;
             };
+            /** @description The headings above the chunk in its source, outermost first (Markdown, HTML and office headings, slide titles, PDF bookmarks or headings told by font). Empty when the source has none, and for chunks indexed before sections were kept. */
+            section: string[];
             metadata: components["schemas"]["Metadata"];
         };
         SourcePage: {
@@ -1122,6 +1142,19 @@ export interface components {
                 cancelled: number;
             };
             bytes: number;
+            /** @description Only for a job into a corpus that embeds its chunks (hybrid or semantic); absent for a lexical corpus. Counted per file: a file's passages count once it is written. Figures not known yet are absent (docs/ingestion.md). */
+            progress?: {
+                /** @description Chunks of the files indexed so far, each embedded (files found unchanged embed nothing). */
+                passagesEmbedded: number;
+                /** @description passagesEmbedded plus the passages expected of the files without an outcome; absent until a file is indexed. */
+                passagesTotal?: number;
+                /** @description Whether passagesTotal is an estimate (files without an outcome, at the passages per byte of those indexed); false once every file has its outcome. */
+                totalEstimated?: boolean;
+                /** @description Passages embedded by this server process since it began or resumed the job, over the time since; absent until it has indexed a file of the job (after a restart too). */
+                passagesPerSecond?: number;
+                /** @description The passages still expected at passagesPerSecond, rounded up; absent while either is unknown and once the job has ended. */
+                secondsLeft?: number;
+            };
             /**
              * @description The job's OCR choice, as created; absent: the server's setting.
              * @enum {unknown}
@@ -1179,8 +1212,13 @@ export interface components {
          *     filters) and `not` (one filter; it also keeps chunks without the field). Operators nest at most
          *     `limits.maxFilterDepth` (4) deep; the whole filter holds at most `limits.maxFilterConditions`
          *     (64) conditions and operators. A metadata field named `and`, `or` or `not` cannot be filtered on.
+         *     `$section` (a name no metadata key can take) tests the headings above a chunk.
          */
         Filter: {
+            /** @description The chunks whose section starts with these headings, outermost first, each compared as exact characters. */
+            $section?: {
+                prefix: string[];
+            };
             and?: components["schemas"]["Filter"][];
             or?: components["schemas"]["Filter"][];
             not?: components["schemas"]["Filter"];
@@ -1306,6 +1344,8 @@ export interface components {
                 start: number;
                 end: number;
             };
+            /** @description The headings above the chunk in its source, outermost first (Markdown, HTML and office headings, slide titles, PDF bookmarks or headings told by font). Empty when the source has none, and for chunks indexed before sections were kept. */
+            section: string[];
             contentSha256?: components["schemas"]["Sha256"];
             metadata: components["schemas"]["Metadata"];
             /** @description When the request asked for it: the best window of `text` around the matches, cut at words. */
