@@ -35,11 +35,13 @@ public final class JobRequests {
    * {@code jobs/create}: an open job for a corpus.
    *
    * @param ocr the OCR choice for the job's files (each may name its own), or null for the server's setting
+   * @param ocrLanguages the Tesseract language data its files are recognised with, or null for the server's
    */
-  public record Create(String corpus, String corpusId, OcrChoice ocr) {
+  public record Create(String corpus, String corpusId, OcrChoice ocr, List<String> ocrLanguages) {
     public static Create read(WireObject body) {
-      body.allowOnly(Set.of("corpus", "corpusId", "ocr"));
-      return new Create(WireValues.corpus(body), WireValues.corpusId(body), WireValues.ocr(body));
+      body.allowOnly(Set.of("corpus", "corpusId", "ocr", "ocrLanguages"));
+      return new Create(WireValues.corpus(body), WireValues.corpusId(body), WireValues.ocr(body),
+          WireValues.ocrLanguages(body));
     }
 
     /** Refuses {@code ocr: auto} on a server without the feature {@code ocr}, as a single ingest does. */
@@ -140,14 +142,16 @@ public final class JobRequests {
    * The {@code request} part of {@code jobs/submit}: a job created, filled and closed in one request.
    *
    * @param ocr the OCR choice for the job's files (each may name its own), or null for the server's setting
+   * @param ocrLanguages the Tesseract language data its files are recognised with, or null for the server's
    */
-  public record Submit(String corpus, String corpusId, OcrChoice ocr, List<JobFile> files) {
+  public record Submit(String corpus, String corpusId, OcrChoice ocr, List<String> ocrLanguages, List<JobFile> files) {
     public static Submit read(WireObject body, Limits limits) {
-      body.allowOnly(Set.of("corpus", "corpusId", "ocr", "files"));
+      body.allowOnly(Set.of("corpus", "corpusId", "ocr", "ocrLanguages", "files"));
       String corpus = WireValues.corpus(body);
       String corpusId = WireValues.corpusId(body);
       OcrChoice ocr = WireValues.ocr(body);
-      return new Submit(corpus, corpusId, ocr, readFiles(body, limits));
+      List<String> ocrLanguages = WireValues.ocrLanguages(body);
+      return new Submit(corpus, corpusId, ocr, ocrLanguages, readFiles(body, limits));
     }
 
     /** Refuses {@code ocr: auto}, the job's or a file's, on a server without the feature {@code ocr}. */

@@ -77,6 +77,9 @@ public final class JobResponses {
     if (v.ocr() != null) {
       job.put("ocr", v.ocr().wireName());
     }
+    if (v.ocrLanguages() != null) {
+      v.ocrLanguages().forEach(job.putArray("ocrLanguages")::add);
+    }
     job.put("createdAt", WireJson.time(v.createdAt()));
     if (v.startedAt() != null) {
       job.put("startedAt", WireJson.time(v.startedAt()));

@@ -26,6 +26,8 @@ final class IngestJob {
   final Instant createdAt;
   /** Whether its files may be recognised by OCR (a file may name its own choice), or null for the server's setting. */
   final OcrChoice ocr;
+  /** The Tesseract language data its files are recognised with, or null for the server's. */
+  final List<String> ocrLanguages;
   final JobFolder folder;
   final List<Entry> files = new ArrayList<>();
 
@@ -48,7 +50,7 @@ final class IngestJob {
   int writing;
 
   IngestJob(String id, String corpus, String corpusId, Access access, Instant createdAt, OcrChoice ocr,
-      JobFolder folder) {
+      List<String> ocrLanguages, JobFolder folder) {
     this.id = Objects.requireNonNull(id, "id");
     this.corpus = Objects.requireNonNull(corpus, "corpus");
     this.corpusId = Objects.requireNonNull(corpusId, "corpusId");
@@ -56,6 +58,7 @@ final class IngestJob {
     this.createdAt = Objects.requireNonNull(createdAt, "createdAt");
     this.lastActivity = createdAt;
     this.ocr = ocr;
+    this.ocrLanguages = ocrLanguages == null ? null : List.copyOf(ocrLanguages);
     this.folder = folder;
   }
 
@@ -148,7 +151,7 @@ final class IngestJob {
     // endedAt. "cancelled" always means the work has stopped.
     JobState shown = state == JobState.CANCELLED && endedAt == null ? JobState.RUNNING : state;
     return new JobView(id, corpus, corpusId, access.subject(), shown, counts, bytes, createdAt, startedAt, closedAt,
-        endedAt, endedAt == null ? null : endedAt.plus(retention), errorCode, errorMessage, ocr);
+        endedAt, endedAt == null ? null : endedAt.plus(retention), errorCode, errorMessage, ocr, ocrLanguages);
   }
 
   /** Files with an index above {@code after} (-1: from the first), at most {@code limit} of them. */

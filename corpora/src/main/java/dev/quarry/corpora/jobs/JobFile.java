@@ -4,6 +4,7 @@ import dev.quarry.corpora.ingest.IngestRequest;
 import dev.quarry.corpora.ingest.OcrChoice;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.SourceIds;
+import java.util.List;
 
 /**
  * What a client says of one file it sends to a job: the source it becomes and what is recorded with
@@ -44,9 +45,11 @@ public record JobFile(String source, String title, Metadata metadata, String med
 
   /**
    * The ingestion of this file into the job's corpus, which must still be {@code corpusId}, with
-   * its own OCR choice, else the job's {@code jobOcr} (null: the server's setting).
+   * its own OCR choice, else the job's {@code jobOcr} (null: the server's setting), and the job's
+   * OCR languages {@code jobLanguages} (null: the server's).
    */
-  IngestRequest toRequest(String corpusId, OcrChoice jobOcr) {
-    return new IngestRequest(source, title, metadata, mediaType, null, corpusId, fileName, ocrWithin(jobOcr));
+  IngestRequest toRequest(String corpusId, OcrChoice jobOcr, List<String> jobLanguages) {
+    return new IngestRequest(source, title, metadata, mediaType, null, corpusId, fileName, ocrWithin(jobOcr),
+        jobLanguages);
   }
 }

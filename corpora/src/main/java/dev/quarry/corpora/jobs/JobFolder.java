@@ -108,6 +108,9 @@ final class JobFolder {
     if (job.ocr != null) {
       root.put("ocr", job.ocr.wireName());
     }
+    if (job.ocrLanguages != null) {
+      job.ocrLanguages.forEach(root.putArray("ocrLanguages")::add);
+    }
     root.put("createdAt", job.createdAt.toString());
     putTime(root, "closedAt", job.closedAt);
     putTime(root, "endedAt", job.endedAt);
@@ -213,7 +216,7 @@ final class JobFolder {
     }
     IngestJob job = new IngestJob(root.path("id").asText(), root.path("corpus").asText(),
         root.path("corpusId").asText(), new Access(root.path("subject").asText(), grants),
-        Instant.parse(root.path("createdAt").asText()), ocr(root), folder);
+        Instant.parse(root.path("createdAt").asText()), ocr(root), ocrLanguages(root), folder);
     job.closedAt = time(root, "closedAt");
     job.endedAt = time(root, "endedAt");
     job.state = JobState.fromWireName(root.path("state").asText());
@@ -329,6 +332,17 @@ final class JobFolder {
       throw new IllegalStateException("unknown OCR choice '" + name + "' in a job folder");
     }
     return mode;
+  }
+
+  /** The OCR languages a job records; absent (null: the server's) in folders written before jobs had them. */
+  private static List<String> ocrLanguages(JsonNode n) {
+    JsonNode v = n.get("ocrLanguages");
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    List<String> out = new ArrayList<>();
+    v.forEach(l -> out.add(l.asText()));
+    return out;
   }
 
   private static void putTime(ObjectNode n, String field, Instant t) {

@@ -14,6 +14,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.logging.Level;
@@ -103,7 +104,8 @@ final class JobTable {
    *
    * @param submitting stores the job marked as a submit's not yet committed ({@link IngestJob#uncommittedSubmit})
    */
-  IngestJob create(String corpus, String corpusId, Access access, OcrChoice ocr, boolean submitting) {
+  IngestJob create(String corpus, String corpusId, Access access, OcrChoice ocr, List<String> ocrLanguages,
+      boolean submitting) {
     synchronized (creation) {
       long active = jobs.values().stream().filter(j -> j.endedAtOrNull() == null).count();
       if (active >= settings.maxActiveJobs()) {
@@ -111,7 +113,7 @@ final class JobTable {
             + " ingestion jobs (maxActiveJobs); retry once one has ended");
       }
       String id = newJobId();
-      IngestJob job = new IngestJob(id, corpus, corpusId, access, now(), ocr, new JobFolder(root.resolve(id)));
+      IngestJob job = new IngestJob(id, corpus, corpusId, access, now(), ocr, ocrLanguages, new JobFolder(root.resolve(id)));
       job.uncommittedSubmit = submitting;
       try {
         PrivateFolders.create(root);
