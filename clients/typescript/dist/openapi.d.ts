@@ -722,7 +722,7 @@ export interface components {
              * @default english
              * @enum {unknown}
              */
-            language?: "english" | "standard" | "cjk";
+            language?: "english" | "standard" | "cjk" | "arabic" | "chinese" | "czech" | "danish" | "dutch" | "finnish" | "french" | "german" | "greek" | "hindi" | "hungarian" | "indonesian" | "italian" | "japanese" | "korean" | "norwegian" | "persian" | "polish" | "portuguese" | "romanian" | "russian" | "spanish" | "swedish" | "thai" | "turkish" | "ukrainian";
             chunking?: {
                 /** @default 250 */
                 maxWords?: number;
@@ -1037,7 +1037,16 @@ export interface components {
              * @enum {unknown}
              */
             ocr?: "auto" | "off";
+            ocrLanguages?: components["schemas"]["OcrLanguages"];
         };
+        /**
+         * @description The Tesseract language data this document (or every file of a job, which keeps them across restarts) is recognised with, in order, overriding the server's `extraction.ocrLanguages`. Needs the feature ocr; a name that is not language data, or whose data this server has not installed, is refused before anything is stored (field `ocrLanguages[i]`, the message naming it). Absent: the server's setting.
+         * @example [
+         *       "deu",
+         *       "eng"
+         *     ]
+         */
+        OcrLanguages: string[];
         /** @description Opaque and unguessable, as a job's answer gave it. */
         JobId: string;
         JobFileRequest: {
@@ -1062,6 +1071,7 @@ export interface components {
              * @enum {unknown}
              */
             ocr?: "auto" | "off";
+            ocrLanguages?: components["schemas"]["OcrLanguages"];
         };
         UploadJobRequest: {
             job: components["schemas"]["JobId"];
@@ -1080,6 +1090,7 @@ export interface components {
              * @enum {unknown}
              */
             ocr?: "auto" | "off";
+            ocrLanguages?: components["schemas"]["OcrLanguages"];
             files: components["schemas"]["JobFiles"];
         };
         JobRequest: {
@@ -1126,6 +1137,8 @@ export interface components {
              * @enum {unknown}
              */
             ocr?: "auto" | "off";
+            /** @description The job's OCR languages, as created; absent: the server's setting. */
+            ocrLanguages?: string[];
             createdAt: components["schemas"]["Time"];
             startedAt?: components["schemas"]["Time"];
             closedAt?: components["schemas"]["Time"];
