@@ -1041,7 +1041,7 @@ export interface components {
             ocrLanguages?: components["schemas"]["OcrLanguages"];
         };
         /**
-         * @description The Tesseract language data this document (or every file of a job, which keeps them across restarts) is recognised with, in order, overriding the server's `extraction.ocrLanguages`. Needs the feature ocr; a name that is not language data, or whose data this server has not installed, is refused before anything is stored (field `ocrLanguages[i]`, the message naming it). Absent: the server's setting.
+         * @description The Tesseract language data this document (or every file of a job, which keeps them across restarts) is recognised with, in order, overriding the server's `extraction.ocrLanguages` (a job's file may name its own, overriding the job's). Needs the feature ocr; a name that is not language data, or whose data this server has not installed, is refused before anything is stored (field `ocrLanguages[i]`, or `files[i].ocrLanguages[j]`, the message naming it). Absent: the server's setting.
          * @example [
          *       "deu",
          *       "eng"
@@ -1061,6 +1061,7 @@ export interface components {
              * @enum {unknown}
              */
             ocr?: "auto" | "off";
+            ocrLanguages?: components["schemas"]["OcrLanguages"];
         };
         /** @description One entry per `file` part, in the order the parts follow. A job holds each source once. */
         JobFiles: components["schemas"]["JobFileRequest"][];
@@ -1164,6 +1165,8 @@ export interface components {
                  * @enum {unknown}
                  */
                 ocr?: "auto" | "off";
+                /** @description The OCR languages the file is recognised with: its own, else the job's; absent: the server's setting. */
+                ocrLanguages?: string[];
                 endedAt?: components["schemas"]["Time"];
                 receipt?: components["schemas"]["IngestReceipt"];
                 error?: components["schemas"]["Error"];

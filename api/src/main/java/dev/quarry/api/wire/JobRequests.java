@@ -23,7 +23,8 @@ import java.util.stream.Stream;
  * multipart upload and submit.
  */
 public final class JobRequests {
-  private static final Set<String> FILE_FIELDS = Set.of("source", "title", "metadata", "mediaType", "ocr");
+  private static final Set<String> FILE_FIELDS = Set.of("source", "title", "metadata", "mediaType", "ocr",
+      "ocrLanguages");
   private static final String CURSOR_PREFIX = "v1:file:";
   private static final String LIST_CURSOR_PREFIX = "v1:job:";
   private static final String STATES = Stream.of(JobState.values()).map(JobState::wireName)
@@ -192,7 +193,8 @@ public final class JobRequests {
       String title = f.optionalString("title", limits.getInt(Limit.MAX_TITLE_CHARS));
       var metadata = WireValues.metadata(f, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES));
       String mediaType = WireValues.mediaType(f);
-      out.add(new JobFile(source, title, metadata, mediaType).withOcr(WireValues.ocr(f)));
+      out.add(new JobFile(source, title, metadata, mediaType).withOcr(WireValues.ocr(f))
+          .withOcrLanguages(WireValues.ocrLanguages(f)));
     }
     return out;
   }

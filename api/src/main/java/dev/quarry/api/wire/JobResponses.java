@@ -36,6 +36,9 @@ public final class JobResponses {
       if (f.ocr() != null) {
         file.put("ocr", f.ocr().wireName());
       }
+      if (f.ocrLanguages() != null) {
+        f.ocrLanguages().forEach(file.putArray("ocrLanguages")::add);
+      }
       if (f.endedAt() != null) {
         file.put("endedAt", WireJson.time(f.endedAt()));
       }

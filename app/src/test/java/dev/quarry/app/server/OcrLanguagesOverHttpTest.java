@@ -131,7 +131,23 @@ class OcrLanguagesOverHttpTest {
     assertEquals("[\"deu\",\"eng\"]", job.get("ocrLanguages").toString(), job::toString);
     JsonNode ended = JobsOverHttpTest.awaitEnd(api, T, job.get("id").asText());
     assertEquals("indexed", ended.at("/files/0/status").asText(), ended::toString);
+    assertEquals("[\"deu\",\"eng\"]", ended.at("/files/0/ocrLanguages").toString(), ended::toString);
     assertGerman(text(api, "job-faust.png"));
+  }
+
+  /** A file's own languages override its job's: the same scan read with English in a German job misses the eszett. */
+  @Test
+  void aFilesOwnLanguages_overrideTheJobs() throws Exception {
+    JsonNode job = ok(Upload.post(api, T, "/v1/retrieval/jobs/submit", Upload.namedBody("{\"corpus\": \"de\","
+        + " \"ocrLanguages\": [\"deu\"], \"files\": [{\"source\": \"file-deu.png\"},"
+        + " {\"source\": \"file-eng.png\", \"ocrLanguages\": [\"eng\"]}]}",
+        List.of("a.png", "b.png"), List.of(faust, faust)))).get("job");
+    JsonNode ended = JobsOverHttpTest.awaitEnd(api, T, job.get("id").asText());
+    assertEquals("[\"deu\"]", ended.at("/files/0/ocrLanguages").toString(), ended::toString);
+    assertEquals("[\"eng\"]", ended.at("/files/1/ocrLanguages").toString(), ended::toString);
+    assertGerman(text(api, "file-deu.png"));
+    String english = text(api, "file-eng.png");
+    assertFalse(english.contains("heißem"), () -> "read with English: " + english);
   }
 
   @Test
@@ -144,6 +160,17 @@ class OcrLanguagesOverHttpTest {
         List.of("faust.png"), List.of(faust))), "ocrLanguages[1]", "tlh");
     assertRefused(api.retrieval("jobs/create", T, "{\"corpus\": \"de\", \"ocrLanguages\": [\"ENG\"]}"),
         "ocrLanguages[0]", "ENG");
+    assertRefused(Upload.post(api, T, "/v1/retrieval/jobs/submit", Upload.namedBody("{\"corpus\": \"de\","
+        + " \"files\": [{\"source\": \"job-ok.png\"}, {\"source\": \"job-tlh.png\", \"ocrLanguages\": [\"deu\", \"tlh\"]}]}",
+        List.of("a.png", "b.png"), List.of(faust, faust))), "files[1].ocrLanguages[1]", "tlh");
+    String open = ok(api.retrieval("jobs/create", T, "{\"corpus\": \"de\"}")).at("/job/id").asText();
+    assertRefused(Upload.post(api, T, "/v1/retrieval/jobs/upload", Upload.namedBody("{\"job\": \"" + open + "\","
+        + " \"files\": [{\"source\": \"job-tlh.png\", \"ocrLanguages\": [\"tlh\"]}]}",
+        List.of("b.png"), List.of(faust))), "files[0].ocrLanguages[0]", "tlh");
+    JsonNode still = ok(api.retrieval("jobs/read", T, "{\"job\": \"" + open + "\"}"));
+    assertEquals(0, still.at("/job/counts/files").asInt(), still::toString);
+    ok(api.retrieval("jobs/cancel", T, "{\"job\": \"" + open + "\"}"));
+    before++;
     assertEquals(before, ok(api.retrieval("jobs/list", T, "{}")).get("jobs").size());
     assertAbsent("job-tlh.png");
   }

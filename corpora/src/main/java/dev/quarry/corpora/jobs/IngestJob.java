@@ -83,9 +83,9 @@ final class IngestJob {
       this.bytes = bytes;
     }
 
-    FileOutcome outcome(OcrChoice jobOcr) {
+    FileOutcome outcome(OcrChoice jobOcr, List<String> jobLanguages) {
       return new FileOutcome(index, spec.source(), sha256, bytes, status, receipt, errorCode, errorMessage, endedAt,
-          spec.ocrWithin(jobOcr));
+          spec.ocrWithin(jobOcr), spec.ocrLanguagesWithin(jobLanguages));
     }
   }
 
@@ -158,7 +158,7 @@ final class IngestJob {
   synchronized List<FileOutcome> page(int after, int limit) {
     List<FileOutcome> out = new ArrayList<>();
     for (int i = Math.max(0, after + 1); i < files.size() && out.size() < limit; i++) {
-      out.add(files.get(i).outcome(ocr));
+      out.add(files.get(i).outcome(ocr, ocrLanguages));
     }
     return out;
   }

@@ -202,9 +202,12 @@ public final class IngestJobs implements AutoCloseable {
     return table.create(corpus, description.info().corpusId(), access, ocr, languages, submitting);
   }
 
-  private static void checkFiles(List<JobFile> files) {
+  /** Sources named twice, and OCR languages this server cannot read (at {@code files[i].ocrLanguages[j]}). */
+  private void checkFiles(List<JobFile> files) {
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < files.size(); i++) {
+      OcrLanguages.requireInstalled(files.get(i).ocrLanguages(), "files[" + i + "].ocrLanguages",
+          corpora.ingestsWithOcr(), corpora::missingOcrLanguages);
       if (!seen.add(files.get(i).source())) {
         throw QuarryException.invalid("files[" + i + "].source", "source '" + files.get(i).source()
             + "' appears twice in this upload; a job holds each source once");

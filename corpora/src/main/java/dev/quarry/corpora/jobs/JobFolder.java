@@ -164,6 +164,9 @@ final class JobFolder {
       if (e.spec.ocr() != null) {
         line.put("ocr", e.spec.ocr().wireName());
       }
+      if (e.spec.ocrLanguages() != null) {
+        e.spec.ocrLanguages().forEach(line.putArray("ocrLanguages")::add);
+      }
       line.put("sha256", e.sha256);
       line.put("bytes", e.bytes);
       lines.writeBytes(JSON.writeValueAsBytes(line));
@@ -231,7 +234,7 @@ final class JobFolder {
           ? Metadata.of(JSON.convertValue(line.get("metadata"), new TypeReference<Map<String, Object>>() {}), "metadata")
           : null;
       JobFile spec = new JobFile(line.path("source").asText(), text(line, "title"), metadata, text(line, "mediaType"),
-          text(line, "fileName"), ocr(line));
+          text(line, "fileName"), ocr(line), ocrLanguages(line));
       int index = line.path("index").asInt();
       assert index == job.files.size() : "files.log holds the files in index order";
       job.files.add(new IngestJob.Entry(index, spec, line.path("sha256").asText(), line.path("bytes").asLong()));
@@ -334,7 +337,7 @@ final class JobFolder {
     return mode;
   }
 
-  /** The OCR languages a job records; absent (null: the server's) in folders written before jobs had them. */
+  /** The OCR languages a job or file line records; absent (null: the server's) in folders written before jobs had them. */
   private static List<String> ocrLanguages(JsonNode n) {
     JsonNode v = n.get("ocrLanguages");
     if (v == null || v.isNull()) {
