@@ -1057,7 +1057,16 @@ export interface components {
              * @enum {unknown}
              */
             ocr?: "auto" | "off";
+            ocrLanguages?: components["schemas"]["OcrLanguages"];
         };
+        /**
+         * @description The Tesseract language data this document (or every file of a job, which keeps them across restarts) is recognised with, in order, overriding the server's `extraction.ocrLanguages` (a job's file may name its own, overriding the job's). Needs the feature ocr; a name that is not language data, or whose data this server has not installed, is refused before anything is stored (field `ocrLanguages[i]`, or `files[i].ocrLanguages[j]`, the message naming it). Absent: the server's setting.
+         * @example [
+         *       "deu",
+         *       "eng"
+         *     ]
+         */
+        OcrLanguages: string[];
         /** @description Opaque and unguessable, as a job's answer gave it. */
         JobId: string;
         JobFileRequest: {
@@ -1071,6 +1080,7 @@ export interface components {
              * @enum {unknown}
              */
             ocr?: "auto" | "off";
+            ocrLanguages?: components["schemas"]["OcrLanguages"];
         };
         /** @description One entry per `file` part, in the order the parts follow. A job holds each source once. */
         JobFiles: components["schemas"]["JobFileRequest"][];
@@ -1082,6 +1092,7 @@ export interface components {
              * @enum {unknown}
              */
             ocr?: "auto" | "off";
+            ocrLanguages?: components["schemas"]["OcrLanguages"];
         };
         UploadJobRequest: {
             job: components["schemas"]["JobId"];
@@ -1100,6 +1111,7 @@ export interface components {
              * @enum {unknown}
              */
             ocr?: "auto" | "off";
+            ocrLanguages?: components["schemas"]["OcrLanguages"];
             files: components["schemas"]["JobFiles"];
         };
         JobRequest: {
@@ -1159,6 +1171,8 @@ export interface components {
              * @enum {unknown}
              */
             ocr?: "auto" | "off";
+            /** @description The job's OCR languages, as created; absent: the server's setting. */
+            ocrLanguages?: string[];
             createdAt: components["schemas"]["Time"];
             startedAt?: components["schemas"]["Time"];
             closedAt?: components["schemas"]["Time"];
@@ -1183,6 +1197,8 @@ export interface components {
                  * @enum {unknown}
                  */
                 ocr?: "auto" | "off";
+                /** @description The OCR languages the file is recognised with: its own, else the job's; absent: the server's setting. */
+                ocrLanguages?: string[];
                 endedAt?: components["schemas"]["Time"];
                 receipt?: components["schemas"]["IngestReceipt"];
                 error?: components["schemas"]["Error"];

@@ -185,6 +185,14 @@ public interface Corpora extends Closeable {
   }
 
   /**
+   * The names in {@code languages} (Tesseract language data such as {@code deu}) that {@link
+   * #ingest} cannot recognise with, their data not installed; all of them without OCR.
+   */
+  default List<String> missingOcrLanguages(List<String> languages) {
+    return List.copyOf(languages);
+  }
+
+  /**
    * Whether searches answer with the embedded store's exact scores, each revision scored with its own
    * statistics (docs/scale-out.md): always on the embedded store; on a cluster only when every node has
    * Quarry's scoring plugin.

@@ -328,6 +328,11 @@ final class LocalCorpora implements Corpora {
     return ingestion != null && ingestion.ocrAvailable();
   }
 
+  @Override
+  public List<String> missingOcrLanguages(List<String> languages) {
+    return ingestion == null ? List.copyOf(languages) : ingestion.missingOcrLanguages(languages);
+  }
+
   private static void checkLimit(int limit) {
     if (limit < 1 || limit > MAX_LIST_LIMIT) {
       throw QuarryException.invalid("limit", "limit must be between 1 and " + MAX_LIST_LIMIT + "; got " + limit);

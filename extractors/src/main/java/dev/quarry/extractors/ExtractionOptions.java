@@ -1,6 +1,7 @@
 package dev.quarry.extractors;
 
 import dev.quarry.extractors.ocr.OcrMode;
+import java.util.List;
 
 /**
  * What a caller knows about a document besides its bytes.
@@ -13,12 +14,24 @@ import dev.quarry.extractors.ocr.OcrMode;
  *     a PDF)
  * @param ocr whether this document may be recognised, or null for the extractors' own setting;
  *     {@link OcrMode#AUTO} on extractors without OCR fails
+ * @param ocrLanguages the Tesseract language data this document is recognised with, in order, or
+ *     null for the extractors' own; a name whose data is not installed fails (see
+ *     {@link Extractors#missingOcrLanguages})
  *
  * @quarry.stable
  */
-public record ExtractionOptions(String declaredMediaType, String fileName, OcrMode ocr) {
+public record ExtractionOptions(String declaredMediaType, String fileName, OcrMode ocr, List<String> ocrLanguages) {
+
+  /** Options with the extractors' own OCR languages. */
+  public ExtractionOptions(String declaredMediaType, String fileName, OcrMode ocr) {
+    this(declaredMediaType, fileName, ocr, null);
+  }
 
   public ExtractionOptions {
+    if (ocrLanguages != null) {
+      Extractors.checkOcrLanguages(ocrLanguages);
+      ocrLanguages = List.copyOf(ocrLanguages);
+    }
     if (fileName != null) {
       int slash = Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\'));
       fileName = fileName.substring(slash + 1);

@@ -12,6 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,8 +64,10 @@ public final class Extractors implements AutoCloseable {
   private final boolean ocrAvailable;
   /** Whether recognition turns pages lying sideways or upside down upright first. */
   private final boolean detectOrientation;
-  /** The language data recognition reads with. */
+  /** The language data recognition reads with unless a document names its own. */
   private final List<String> ocrLanguages;
+  /** The language data Tesseract has, asked once at build time; empty without OCR. */
+  private final Set<String> installedOcrLanguages;
   private final WorkerPool pool;
 
   private Extractors(Builder builder) {
@@ -73,10 +76,11 @@ public final class Extractors implements AutoCloseable {
     this.ocrAvailable = builder.getOcr() == OcrMode.AUTO && Tesseract.onPath().available();
     this.detectOrientation = builder.getDetectOrientation();
     this.ocrLanguages = builder.getOcrLanguages();
+    this.installedOcrLanguages = ocrAvailable ? Set.copyOf(Tesseract.onPath().installedData()) : Set.of();
     if (ocrAvailable) {
       // OCR is on and Tesseract runs: a language it cannot read is a mistake to say now, not a
       // failure of every scanned document later.
-      List<String> missing = Tesseract.onPath().missingLanguages(ocrLanguages);
+      List<String> missing = missingOcrLanguages(ocrLanguages);
       if (!missing.isEmpty()) {
         throw new IllegalArgumentException("ocrLanguages: tesseract has no language data '" + missing.get(0)
             + "' (Debian: install tesseract-ocr-" + missing.get(0).replace('_', '-') + ")");
@@ -85,6 +89,14 @@ public final class Extractors implements AutoCloseable {
     WorkerCommand command = builder.command != null
         ? builder.command : WorkerCommand.ofCurrentJvm(builder.getWorkerHeapMiB());
     this.pool = new WorkerPool(command, builder.getWorkers(), builder.getQueueCapacity());
+  }
+
+  /**
+   * The names in {@code languages} these extractors cannot recognise with: those whose Tesseract
+   * data is not installed (as Tesseract answered at build time), or all of them without OCR.
+   */
+  public List<String> missingOcrLanguages(List<String> languages) {
+    return languages.stream().filter(l -> !installedOcrLanguages.contains(l)).toList();
   }
 
   /** A builder with the default limits, two workers of 512 MiB, and PDF extraction on. */
@@ -131,6 +143,11 @@ public final class Extractors implements AutoCloseable {
       throw new IllegalArgumentException("OCR was asked for but these extractors do not offer it");
     }
     boolean ocr = options.ocr() == null ? ocrAvailable : options.ocr() == OcrMode.AUTO;
+    List<String> languages = options.ocrLanguages() == null ? ocrLanguages : options.ocrLanguages();
+    if (ocr && !missingOcrLanguages(languages).isEmpty()) {
+      throw new IllegalArgumentException("OCR language data '" + missingOcrLanguages(languages).get(0)
+          + "' was asked for but is not installed");
+    }
     long size;
     try {
       size = Files.size(file);
@@ -148,7 +165,7 @@ public final class Extractors implements AutoCloseable {
     }
     WorkerRequest request = new WorkerRequest(file.toAbsolutePath().toString(), options.declaredMediaType(),
         limits.maxDocumentPages(), limits.maxExtractedChars(), pdfEnabled, options.fileName(), ocr,
-        detectOrientation, limits.timeout().toMillis(), ocrLanguages);
+        detectOrientation, limits.timeout().toMillis(), languages);
     try {
       return pool.extract(request, limits.timeout());
     } catch (ExtractionException e) {

@@ -12,6 +12,7 @@ import dev.quarry.api.wire.StrictJson;
 import dev.quarry.api.wire.WireObject;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.access.Access;
+import dev.quarry.corpora.ingest.OcrLanguages;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.QuarryException;
@@ -73,6 +74,9 @@ public final class IngestEndpoint extends Endpoint {
     ObjectNode requestPart = IngestRequests.parseRequestPart(json, upload.request());
     IngestRequests request = IngestRequests.read(WireObject.root(requestPart), limits, upload.fileName());
     IngestRequests.requireOcrOffered(request.request().ocr(), "ocr", offers(Feature.OCR));
+    // Languages this server cannot read are validation too: refused before grants and existence.
+    OcrLanguages.requireInstalled(request.request().ocrLanguages(), "ocrLanguages", offers(Feature.OCR),
+        corpora::missingOcrLanguages);
     String key = ctx.header(ProtocolHeaders.IDEMPOTENCY_KEY);
     Mutation.Idempotency idempotency = key == null ? null
         : IngestRequests.idempotency(json.mapper(), key, requestPart, upload.fileSha256(), upload.fileName());

@@ -50,7 +50,7 @@ final class JobRoutes {
     JobRequests.Create request = JobRequests.Create.read(call.body());
     request.requireOcrOffered(ocrOffered);
     return Reply.of(JobResponses.job(call.write(() -> jobs().create(call.access(), request.corpus(),
-        request.corpusId(), request.ocr()))));
+        request.corpusId(), request.ocr(), request.ocrLanguages()))));
   }
 
   /** No more files; the job ends once those it holds have their outcome. */

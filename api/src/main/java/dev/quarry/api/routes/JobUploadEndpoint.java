@@ -77,7 +77,7 @@ public final class JobUploadEndpoint extends Endpoint {
     if (submit) {
       JobRequests.Submit s = JobRequests.Submit.read(body, limits);
       s.requireOcrOffered(offers(Feature.OCR));
-      return jobs.submit(access, s.corpus(), s.corpusId(), s.ocr(), s.files());
+      return jobs.submit(access, s.corpus(), s.corpusId(), s.ocr(), s.ocrLanguages(), s.files());
     }
     JobRequests.Upload u = JobRequests.Upload.read(body, limits);
     u.requireOcrOffered(offers(Feature.OCR));

@@ -6,19 +6,21 @@ import dev.quarry.corpora.ingest.IngestRequest;
 import dev.quarry.corpora.ingest.OcrChoice;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.QuarryException;
+import java.util.List;
 import java.util.Set;
 
 /**
  * The {@code request} part of an ingest upload: {@code corpus}, {@code source}, and optionally
  * {@code corpusId}, {@code title}, {@code metadata}, {@code mediaType}, {@code expectedRevision} and
- * {@code ocr} ({@code auto} or {@code off}), read as strictly as any request body.
+ * {@code ocr} ({@code auto} or {@code off}) and {@code ocrLanguages} (Tesseract language data names),
+ * read as strictly as any request body.
  *
  * @param corpus the corpus the document goes into
  * @param request where the document goes and what is recorded with it
  */
 public record IngestRequests(String corpus, IngestRequest request) {
   private static final Set<String> FIELDS =
-      Set.of("corpus", "corpusId", "source", "title", "metadata", "mediaType", "expectedRevision", "ocr");
+      Set.of("corpus", "corpusId", "source", "title", "metadata", "mediaType", "expectedRevision", "ocr", "ocrLanguages");
 
   /** Reads the request part of an upload without a file name. */
   public static IngestRequests read(WireObject body, Limits limits) {
@@ -39,8 +41,9 @@ public record IngestRequests(String corpus, IngestRequest request) {
     var metadata = WireValues.metadata(body, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES));
     Long expected = body.optionalLong("expectedRevision", 0, Long.MAX_VALUE);
     OcrChoice ocr = WireValues.ocr(body);
+    List<String> ocrLanguages = WireValues.ocrLanguages(body);
     return new IngestRequests(corpus,
-        new IngestRequest(source, title, metadata, mediaType, expected, corpusId, fileName, ocr));
+        new IngestRequest(source, title, metadata, mediaType, expected, corpusId, fileName, ocr, ocrLanguages));
   }
 
   /**

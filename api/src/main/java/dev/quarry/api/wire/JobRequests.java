@@ -23,7 +23,8 @@ import java.util.stream.Stream;
  * multipart upload and submit.
  */
 public final class JobRequests {
-  private static final Set<String> FILE_FIELDS = Set.of("source", "title", "metadata", "mediaType", "ocr");
+  private static final Set<String> FILE_FIELDS = Set.of("source", "title", "metadata", "mediaType", "ocr",
+      "ocrLanguages");
   private static final String CURSOR_PREFIX = "v1:file:";
   private static final String LIST_CURSOR_PREFIX = "v1:job:";
   private static final String STATES = Stream.of(JobState.values()).map(JobState::wireName)
@@ -35,11 +36,13 @@ public final class JobRequests {
    * {@code jobs/create}: an open job for a corpus.
    *
    * @param ocr the OCR choice for the job's files (each may name its own), or null for the server's setting
+   * @param ocrLanguages the Tesseract language data its files are recognised with, or null for the server's
    */
-  public record Create(String corpus, String corpusId, OcrChoice ocr) {
+  public record Create(String corpus, String corpusId, OcrChoice ocr, List<String> ocrLanguages) {
     public static Create read(WireObject body) {
-      body.allowOnly(Set.of("corpus", "corpusId", "ocr"));
-      return new Create(WireValues.corpus(body), WireValues.corpusId(body), WireValues.ocr(body));
+      body.allowOnly(Set.of("corpus", "corpusId", "ocr", "ocrLanguages"));
+      return new Create(WireValues.corpus(body), WireValues.corpusId(body), WireValues.ocr(body),
+          WireValues.ocrLanguages(body));
     }
 
     /** Refuses {@code ocr: auto} on a server without the feature {@code ocr}, as a single ingest does. */
@@ -140,14 +143,16 @@ public final class JobRequests {
    * The {@code request} part of {@code jobs/submit}: a job created, filled and closed in one request.
    *
    * @param ocr the OCR choice for the job's files (each may name its own), or null for the server's setting
+   * @param ocrLanguages the Tesseract language data its files are recognised with, or null for the server's
    */
-  public record Submit(String corpus, String corpusId, OcrChoice ocr, List<JobFile> files) {
+  public record Submit(String corpus, String corpusId, OcrChoice ocr, List<String> ocrLanguages, List<JobFile> files) {
     public static Submit read(WireObject body, Limits limits) {
-      body.allowOnly(Set.of("corpus", "corpusId", "ocr", "files"));
+      body.allowOnly(Set.of("corpus", "corpusId", "ocr", "ocrLanguages", "files"));
       String corpus = WireValues.corpus(body);
       String corpusId = WireValues.corpusId(body);
       OcrChoice ocr = WireValues.ocr(body);
-      return new Submit(corpus, corpusId, ocr, readFiles(body, limits));
+      List<String> ocrLanguages = WireValues.ocrLanguages(body);
+      return new Submit(corpus, corpusId, ocr, ocrLanguages, readFiles(body, limits));
     }
 
     /** Refuses {@code ocr: auto}, the job's or a file's, on a server without the feature {@code ocr}. */
@@ -188,7 +193,8 @@ public final class JobRequests {
       String title = f.optionalString("title", limits.getInt(Limit.MAX_TITLE_CHARS));
       var metadata = WireValues.metadata(f, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES));
       String mediaType = WireValues.mediaType(f);
-      out.add(new JobFile(source, title, metadata, mediaType).withOcr(WireValues.ocr(f)));
+      out.add(new JobFile(source, title, metadata, mediaType).withOcr(WireValues.ocr(f))
+          .withOcrLanguages(WireValues.ocrLanguages(f)));
     }
     return out;
   }

@@ -36,6 +36,9 @@ public final class JobResponses {
       if (f.ocr() != null) {
         file.put("ocr", f.ocr().wireName());
       }
+      if (f.ocrLanguages() != null) {
+        f.ocrLanguages().forEach(file.putArray("ocrLanguages")::add);
+      }
       if (f.endedAt() != null) {
         file.put("endedAt", WireJson.time(f.endedAt()));
       }
@@ -79,6 +82,9 @@ public final class JobResponses {
     }
     if (v.ocr() != null) {
       job.put("ocr", v.ocr().wireName());
+    }
+    if (v.ocrLanguages() != null) {
+      v.ocrLanguages().forEach(job.putArray("ocrLanguages")::add);
     }
     job.put("createdAt", WireJson.time(v.createdAt()));
     if (v.startedAt() != null) {

@@ -2,6 +2,7 @@ package dev.quarry.api.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.corpora.ingest.OcrChoice;
+import dev.quarry.corpora.ingest.OcrLanguages;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.QuarryException;
@@ -61,6 +62,16 @@ final class WireValues {
           + (value.length() > 20 ? value.substring(0, 20) + "..." : value) + "'");
     }
     return mode;
+  }
+
+  /**
+   * {@code ocrLanguages}: Tesseract language data names such as {@code ["deu", "eng"]}, or null
+   * when absent (the server's {@code extraction.ocrLanguages}, or for a job, the server's).
+   * Whether this server has them installed is decided where they are used, still before anything
+   * is stored.
+   */
+  static List<String> ocrLanguages(WireObject o) {
+    return OcrLanguages.check(o.optionalStringList("ocrLanguages", OcrLanguages.MAX, 32), o.pathOf("ocrLanguages"));
   }
 
   /** Metadata: strings, numbers, booleans or lists of strings, at most {@code maxEntries} keys. */

@@ -90,6 +90,25 @@ class JobsOcrOverHttpTest {
     assertEquals(0, ok(api.retrieval("corpora/read", T, "{\"corpus\": \"refused\"}")).get("revision").asLong());
   }
 
+  /** {@code ocrLanguages} needs the feature {@code ocr}: refused at the field, before grants and existence. */
+  @Test
+  void ocrLanguages_areRefusedWithoutTheFeature_beforeGrantsAndExistence_andCreateNothing() {
+    int before = ok(api.retrieval("jobs/list", T, "{\"corpus\": \"refused\"}")).get("jobs").size();
+    assertInvalid(Upload.send(api, T, "{\"corpus\": \"refused\", \"source\": \"l.png\", \"ocrLanguages\": [\"eng\"]}",
+        "l.png", png), "ocrLanguages");
+    assertInvalid(Upload.send(api, TestTokens.C2_ONLY, "{\"corpus\": \"no-such-corpus\", \"source\": \"l.png\","
+        + " \"ocrLanguages\": [\"eng\"]}", "l.png", png), "ocrLanguages");
+    assertInvalid(api.retrieval("jobs/create", T, "{\"corpus\": \"refused\", \"ocrLanguages\": [\"eng\"]}"),
+        "ocrLanguages");
+    assertInvalid(api.retrieval("jobs/create", TestTokens.C2_ONLY, "{\"corpus\": \"no-such-corpus\","
+        + " \"ocrLanguages\": [\"eng\"]}"), "ocrLanguages");
+    assertInvalid(submit(T, "{\"corpus\": \"refused\", \"ocrLanguages\": [\"eng\"], \"files\": [{\"source\": \"a.txt\"}]}",
+        List.of("a.txt"), List.of(text("Alpha.\n"))), "ocrLanguages");
+    assertEquals(before, ok(api.retrieval("jobs/list", T, "{\"corpus\": \"refused\"}")).get("jobs").size());
+    assertEquals("SOURCE_NOT_FOUND", api.retrieval("sources/read", T,
+        "{\"corpus\": \"refused\", \"source\": \"l.png\"}").code());
+  }
+
   @Test
   void ocrOff_givesEachFileTheOutcomeOfASingleIngestWithOcrOff_andIsShown() throws Exception {
     Answer singleImage = Upload.send(api, T, "{\"corpus\": \"docs\", \"source\": \"single.png\", \"ocr\": \"off\"}",

@@ -1,6 +1,9 @@
 package dev.quarry.app.server;
 
+import java.awt.Color;
+import java.awt.Font;
 import java.awt.Graphics2D;
+import java.awt.RenderingHints;
 import java.awt.geom.AffineTransform;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
@@ -75,6 +78,29 @@ public final class TestScans {
     graphics.drawImage(image, transform, null);
     graphics.dispose();
     return turned;
+  }
+
+  /**
+   * {@code lines} in 40 px SansSerif, black on white: a clean 300 dpi scan of 10 pt type, drawn with
+   * the JDK's fonts as the extractors' OcrLanguagesTest draws them, so that text in any script the
+   * fonts hold (umlauts, accents) can be scanned.
+   */
+  public static BufferedImage lines(List<String> lines) {
+    BufferedImage image = new BufferedImage(1800, 120 + 64 * lines.size(), BufferedImage.TYPE_BYTE_GRAY);
+    Graphics2D g = image.createGraphics();
+    try {
+      g.setColor(Color.WHITE);
+      g.fillRect(0, 0, image.getWidth(), image.getHeight());
+      g.setColor(Color.BLACK);
+      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 40));
+      for (int i = 0; i < lines.size(); i++) {
+        g.drawString(lines.get(i), 60, 100 + 64 * i);
+      }
+    } finally {
+      g.dispose();
+    }
+    return image;
   }
 
   /** {@code image} encoded as {@code format} (png, jpeg, tiff). */

@@ -46,6 +46,11 @@ public final class IngestPipeline {
     return extractors.pdfEnabled();
   }
 
+  /** The names in {@code languages} whose Tesseract data this server lacks (all of them without OCR). */
+  public List<String> missingOcrLanguages(List<String> languages) {
+    return extractors.missingOcrLanguages(languages);
+  }
+
   /** Whether images and PDF pages without a text layer are recognised (OCR on, Tesseract found). */
   public boolean ocrAvailable() {
     return extractors.ocrAvailable();
@@ -92,10 +97,13 @@ public final class IngestPipeline {
       throw QuarryException.invalid("ocr", "this server does not offer OCR (feature 'ocr' is not advertised);"
           + " leave ocr out or set it to 'off'");
     }
+    OcrLanguages.requireInstalled(request.ocrLanguages(), "ocrLanguages", extractors.ocrAvailable(),
+        extractors::missingOcrLanguages);
     Extraction extraction;
     try {
       extraction = extractors.extractWith(file,
-          new ExtractionOptions(request.mediaType(), request.fileName(), modeOf(request.ocr())));
+          new ExtractionOptions(request.mediaType(), request.fileName(), modeOf(request.ocr()),
+              request.ocrLanguages()));
     } catch (ExtractionException e) {
       throw new QuarryException(codeOf(e.failure()), e.getMessage());
     } catch (IllegalStateException e) {

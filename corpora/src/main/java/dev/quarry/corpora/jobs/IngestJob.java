@@ -26,6 +26,8 @@ final class IngestJob {
   final Instant createdAt;
   /** Whether its files may be recognised by OCR (a file may name its own choice), or null for the server's setting. */
   final OcrChoice ocr;
+  /** The Tesseract language data its files are recognised with, or null for the server's. */
+  final List<String> ocrLanguages;
   /** Whether its corpus embeds its chunks: its view then carries the embedding's progress. */
   final boolean embedding;
   final JobFolder folder;
@@ -57,7 +59,7 @@ final class IngestJob {
   long passagesBeforeRunning;
 
   IngestJob(String id, String corpus, String corpusId, Access access, Instant createdAt, OcrChoice ocr,
-      boolean embedding, JobFolder folder) {
+      List<String> ocrLanguages, boolean embedding, JobFolder folder) {
     this.id = Objects.requireNonNull(id, "id");
     this.corpus = Objects.requireNonNull(corpus, "corpus");
     this.corpusId = Objects.requireNonNull(corpusId, "corpusId");
@@ -65,6 +67,7 @@ final class IngestJob {
     this.createdAt = Objects.requireNonNull(createdAt, "createdAt");
     this.lastActivity = createdAt;
     this.ocr = ocr;
+    this.ocrLanguages = ocrLanguages == null ? null : List.copyOf(ocrLanguages);
     this.embedding = embedding;
     this.folder = folder;
   }
@@ -90,9 +93,9 @@ final class IngestJob {
       this.bytes = bytes;
     }
 
-    FileOutcome outcome(OcrChoice jobOcr) {
+    FileOutcome outcome(OcrChoice jobOcr, List<String> jobLanguages) {
       return new FileOutcome(index, spec.source(), sha256, bytes, status, receipt, errorCode, errorMessage, endedAt,
-          spec.ocrWithin(jobOcr));
+          spec.ocrWithin(jobOcr), spec.ocrLanguagesWithin(jobLanguages));
     }
   }
 
@@ -214,14 +217,15 @@ final class IngestJob {
     // endedAt. "cancelled" always means the work has stopped.
     JobState shown = state == JobState.CANCELLED && endedAt == null ? JobState.RUNNING : state;
     return new JobView(id, corpus, corpusId, access.subject(), shown, counts, bytes, createdAt, startedAt, closedAt,
-        endedAt, endedAt == null ? null : endedAt.plus(retention), errorCode, errorMessage, ocr, progress(now));
+        endedAt, endedAt == null ? null : endedAt.plus(retention), errorCode, errorMessage, ocr, ocrLanguages,
+        progress(now));
   }
 
   /** Files with an index above {@code after} (-1: from the first), at most {@code limit} of them. */
   synchronized List<FileOutcome> page(int after, int limit) {
     List<FileOutcome> out = new ArrayList<>();
     for (int i = Math.max(0, after + 1); i < files.size() && out.size() < limit; i++) {
-      out.add(files.get(i).outcome(ocr));
+      out.add(files.get(i).outcome(ocr, ocrLanguages));
     }
     return out;
   }

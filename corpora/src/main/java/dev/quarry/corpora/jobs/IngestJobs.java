@@ -7,6 +7,7 @@ import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.AccessPolicy;
 import dev.quarry.corpora.access.Scope;
 import dev.quarry.corpora.ingest.OcrChoice;
+import dev.quarry.corpora.ingest.OcrLanguages;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
@@ -124,7 +125,19 @@ public final class IngestJobs implements AutoCloseable {
    * on a server that no longer offers it (restarted without it) fails alone at its extraction.
    */
   public JobView create(Access access, String corpus, String expectedCorpusId, OcrChoice ocr) {
-    return createJob(access, corpus, expectedCorpusId, ocr, List.of(), false).view(settings().retention(), table.now());
+    return create(access, corpus, expectedCorpusId, ocr, null);
+  }
+
+  /**
+   * As {@link #create(Access, String, String, OcrChoice)}, for a job whose files are recognised with
+   * the Tesseract language data {@code ocrLanguages} (null: the server's). A language this server
+   * cannot read (no OCR, or its data not installed) is refused at {@code ocrLanguages[i]} first,
+   * before the grants; the job remembers the languages across restarts.
+   */
+  public JobView create(Access access, String corpus, String expectedCorpusId, OcrChoice ocr,
+      List<String> ocrLanguages) {
+    return createJob(access, corpus, expectedCorpusId, ocr, ocrLanguages, List.of(), false)
+        .view(settings().retention(), table.now());
   }
 
   /**
@@ -155,8 +168,14 @@ public final class IngestJobs implements AutoCloseable {
 
   /** As {@link #submit(Access, String, String, List)}, for a job with OCR choice {@code ocr} (see {@link #create}). */
   public Upload submit(Access access, String corpus, String expectedCorpusId, OcrChoice ocr, List<JobFile> files) {
+    return submit(access, corpus, expectedCorpusId, ocr, null, files);
+  }
+
+  /** As {@link #submit(Access, String, String, OcrChoice, List)}, with OCR languages (see {@link #create}). */
+  public Upload submit(Access access, String corpus, String expectedCorpusId, OcrChoice ocr, List<String> ocrLanguages,
+      List<JobFile> files) {
     checkFiles(files);
-    IngestJob job = createJob(access, corpus, expectedCorpusId, ocr, files, true);
+    IngestJob job = createJob(access, corpus, expectedCorpusId, ocr, ocrLanguages, files, true);
     try {
       return JobUpload.reserve(table, runners, job, files, true, true);
     } catch (RuntimeException e) {
@@ -169,8 +188,10 @@ public final class IngestJobs implements AutoCloseable {
    * @param submitting for a submit: the job is stored marked so, and a restart before its upload is
    *     committed removes it, as closing the uncommitted upload does
    */
-  private IngestJob createJob(Access access, String corpus, String expectedCorpusId, OcrChoice ocr, List<JobFile> files,
-      boolean submitting) {
+  private IngestJob createJob(Access access, String corpus, String expectedCorpusId, OcrChoice ocr,
+      List<String> ocrLanguages, List<JobFile> files, boolean submitting) {
+    List<String> languages = OcrLanguages.check(ocrLanguages, "ocrLanguages");
+    OcrLanguages.requireInstalled(languages, "ocrLanguages", corpora.ingestsWithOcr(), corpora::missingOcrLanguages);
     CorpusInfo.checkName(corpus, "corpus");
     AccessPolicy.requireCorpus(access, corpus, INDEX);
     for (JobFile f : files) {
@@ -178,13 +199,16 @@ public final class IngestJobs implements AutoCloseable {
     }
     CorpusDescription description = corpora.readCorpus(access, corpus);
     description.info().requireCorpusId(expectedCorpusId);
-    return table.create(corpus, description.info().corpusId(), access, ocr,
+    return table.create(corpus, description.info().corpusId(), access, ocr, languages,
         description.info().settings().hasEmbedding(), submitting);
   }
 
-  private static void checkFiles(List<JobFile> files) {
+  /** Sources named twice, and OCR languages this server cannot read (at {@code files[i].ocrLanguages[j]}). */
+  private void checkFiles(List<JobFile> files) {
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < files.size(); i++) {
+      OcrLanguages.requireInstalled(files.get(i).ocrLanguages(), "files[" + i + "].ocrLanguages",
+          corpora.ingestsWithOcr(), corpora::missingOcrLanguages);
       if (!seen.add(files.get(i).source())) {
         throw QuarryException.invalid("files[" + i + "].source", "source '" + files.get(i).source()
             + "' appears twice in this upload; a job holds each source once");

@@ -4,6 +4,7 @@ import dev.quarry.corpora.ingest.IngestRequest;
 import dev.quarry.corpora.ingest.OcrChoice;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.SourceIds;
+import java.util.List;
 
 /**
  * What a client says of one file it sends to a job: the source it becomes and what is recorded with
@@ -15,11 +16,19 @@ import dev.quarry.engine.SourceIds;
  * @param fileName the name the client gave the file, or null: a hint for detection, never
  *     overriding what the bytes prove (as on a single ingest)
  * @param ocr whether this file may be recognised by OCR, or null for the job's choice
+ * @param ocrLanguages the Tesseract language data this file is recognised with, or null for the job's
  */
-public record JobFile(String source, String title, Metadata metadata, String mediaType, String fileName, OcrChoice ocr) {
+public record JobFile(String source, String title, Metadata metadata, String mediaType, String fileName, OcrChoice ocr,
+    List<String> ocrLanguages) {
   public JobFile {
     SourceIds.check(source, "source");
     metadata = metadata == null ? Metadata.EMPTY : metadata;
+    ocrLanguages = ocrLanguages == null ? null : List.copyOf(ocrLanguages);
+  }
+
+  /** A file with the job's OCR languages. */
+  public JobFile(String source, String title, Metadata metadata, String mediaType, String fileName, OcrChoice ocr) {
+    this(source, title, metadata, mediaType, fileName, ocr, null);
   }
 
   /** A file without a name and without its own OCR choice, as a client lists it before its bytes arrive. */
@@ -29,12 +38,22 @@ public record JobFile(String source, String title, Metadata metadata, String med
 
   /** This file with the name its bytes arrived under. */
   JobFile withFileName(String name) {
-    return new JobFile(source, title, metadata, mediaType, name, ocr);
+    return new JobFile(source, title, metadata, mediaType, name, ocr, ocrLanguages);
   }
 
   /** This file with its own OCR choice ({@code null}: the job's). */
   public JobFile withOcr(OcrChoice mode) {
-    return new JobFile(source, title, metadata, mediaType, fileName, mode);
+    return new JobFile(source, title, metadata, mediaType, fileName, mode, ocrLanguages);
+  }
+
+  /** This file with its own OCR languages ({@code null}: the job's). */
+  public JobFile withOcrLanguages(List<String> languages) {
+    return new JobFile(source, title, metadata, mediaType, fileName, ocr, languages);
+  }
+
+  /** The OCR languages this file is recognised with: its own, else the job's; null for the server's. */
+  List<String> ocrLanguagesWithin(List<String> jobLanguages) {
+    return ocrLanguages != null ? ocrLanguages : jobLanguages;
   }
 
   /** The OCR choice this file is extracted with: its own, else the job's {@code jobOcr}; null for the server's setting. */
@@ -44,9 +63,11 @@ public record JobFile(String source, String title, Metadata metadata, String med
 
   /**
    * The ingestion of this file into the job's corpus, which must still be {@code corpusId}, with
-   * its own OCR choice, else the job's {@code jobOcr} (null: the server's setting).
+   * its own OCR choice, else the job's {@code jobOcr} (null: the server's setting), and its own
+   * OCR languages, else the job's {@code jobLanguages} (null: the server's).
    */
-  IngestRequest toRequest(String corpusId, OcrChoice jobOcr) {
-    return new IngestRequest(source, title, metadata, mediaType, null, corpusId, fileName, ocrWithin(jobOcr));
+  IngestRequest toRequest(String corpusId, OcrChoice jobOcr, List<String> jobLanguages) {
+    return new IngestRequest(source, title, metadata, mediaType, null, corpusId, fileName, ocrWithin(jobOcr),
+        ocrLanguagesWithin(jobLanguages));
   }
 }

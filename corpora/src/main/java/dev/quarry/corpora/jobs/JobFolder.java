@@ -108,6 +108,9 @@ final class JobFolder {
     if (job.ocr != null) {
       root.put("ocr", job.ocr.wireName());
     }
+    if (job.ocrLanguages != null) {
+      job.ocrLanguages.forEach(root.putArray("ocrLanguages")::add);
+    }
     if (job.embedding) {
       root.put("embedding", true);
     }
@@ -164,6 +167,9 @@ final class JobFolder {
       if (e.spec.ocr() != null) {
         line.put("ocr", e.spec.ocr().wireName());
       }
+      if (e.spec.ocrLanguages() != null) {
+        e.spec.ocrLanguages().forEach(line.putArray("ocrLanguages")::add);
+      }
       line.put("sha256", e.sha256);
       line.put("bytes", e.bytes);
       lines.writeBytes(JSON.writeValueAsBytes(line));
@@ -216,7 +222,8 @@ final class JobFolder {
     }
     IngestJob job = new IngestJob(root.path("id").asText(), root.path("corpus").asText(),
         root.path("corpusId").asText(), new Access(root.path("subject").asText(), grants),
-        Instant.parse(root.path("createdAt").asText()), ocr(root), root.path("embedding").asBoolean(false), folder);
+        Instant.parse(root.path("createdAt").asText()), ocr(root), ocrLanguages(root), root.path("embedding").asBoolean(false),
+        folder);
     job.closedAt = time(root, "closedAt");
     job.endedAt = time(root, "endedAt");
     job.state = JobState.fromWireName(root.path("state").asText());
@@ -231,7 +238,7 @@ final class JobFolder {
           ? Metadata.of(JSON.convertValue(line.get("metadata"), new TypeReference<Map<String, Object>>() {}), "metadata")
           : null;
       JobFile spec = new JobFile(line.path("source").asText(), text(line, "title"), metadata, text(line, "mediaType"),
-          text(line, "fileName"), ocr(line));
+          text(line, "fileName"), ocr(line), ocrLanguages(line));
       int index = line.path("index").asInt();
       assert index == job.files.size() : "files.log holds the files in index order";
       job.files.add(new IngestJob.Entry(index, spec, line.path("sha256").asText(), line.path("bytes").asLong()));
@@ -332,6 +339,17 @@ final class JobFolder {
       throw new IllegalStateException("unknown OCR choice '" + name + "' in a job folder");
     }
     return mode;
+  }
+
+  /** The OCR languages a job or file line records; absent (null: the server's) in folders written before jobs had them. */
+  private static List<String> ocrLanguages(JsonNode n) {
+    JsonNode v = n.get("ocrLanguages");
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    List<String> out = new ArrayList<>();
+    v.forEach(l -> out.add(l.asText()));
+    return out;
   }
 
   private static void putTime(ObjectNode n, String field, Instant t) {

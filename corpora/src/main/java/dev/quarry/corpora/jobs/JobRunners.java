@@ -164,7 +164,7 @@ final class JobRunners implements AutoCloseable {
     }
     boolean[] writing = {false};
     try {
-      MutationResult result = corpora.ingest(job.access, job.corpus, e.spec.toRequest(job.corpusId, job.ocr),
+      MutationResult result = corpora.ingest(job.access, job.corpus, e.spec.toRequest(job.corpusId, job.ocr, job.ocrLanguages),
           job.folder.file(e.index), idempotency(job, e), () -> {
             synchronized (job) {
               if (job.state == JobState.CANCELLED) {

@@ -14,6 +14,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.logging.Level;
@@ -103,7 +104,8 @@ final class JobTable {
    *
    * @param submitting stores the job marked as a submit's not yet committed ({@link IngestJob#uncommittedSubmit})
    */
-  IngestJob create(String corpus, String corpusId, Access access, OcrChoice ocr, boolean embedding,
+  IngestJob create(String corpus, String corpusId, Access access, OcrChoice ocr, List<String> ocrLanguages,
+      boolean embedding,
       boolean submitting) {
     synchronized (creation) {
       long active = jobs.values().stream().filter(j -> j.endedAtOrNull() == null).count();
@@ -112,7 +114,7 @@ final class JobTable {
             + " ingestion jobs (maxActiveJobs); retry once one has ended");
       }
       String id = newJobId();
-      IngestJob job = new IngestJob(id, corpus, corpusId, access, now(), ocr, embedding,
+      IngestJob job = new IngestJob(id, corpus, corpusId, access, now(), ocr, ocrLanguages, embedding,
           new JobFolder(root.resolve(id)));
       job.uncommittedSubmit = submitting;
       try {

@@ -3,6 +3,7 @@ package dev.quarry.corpora.jobs;
 import dev.quarry.corpora.ingest.OcrChoice;
 import dev.quarry.engine.ErrorCode;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -14,12 +15,13 @@ import java.util.Objects;
  * @param expiresAt when an ended job is removed, or null while it has not ended
  * @param errorCode why a failed job failed, or null
  * @param ocr the job's OCR choice for its files (each file may name its own), or null for the server's setting
+ * @param ocrLanguages the Tesseract language data its files are recognised with, or null for the server's
  * @param progress how far the embedding of its passages has come, for a job into a corpus that embeds
  *     its chunks (hybrid or semantic); null for a lexical corpus's job
  */
 public record JobView(String id, String corpus, String corpusId, String subject, JobState state, Counts counts,
     long bytes, Instant createdAt, Instant startedAt, Instant closedAt, Instant endedAt, Instant expiresAt,
-    ErrorCode errorCode, String errorMessage, OcrChoice ocr, Progress progress) {
+    ErrorCode errorCode, String errorMessage, OcrChoice ocr, List<String> ocrLanguages, Progress progress) {
   public JobView {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(state, "state");

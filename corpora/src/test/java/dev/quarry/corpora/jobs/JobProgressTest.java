@@ -133,7 +133,7 @@ class JobProgressTest {
 
   /** A job of four files of 1,000, 1,000, 2,000 and 4,000 bytes, as {@link IngestJob} holds it. */
   static IngestJob job() {
-    IngestJob job = new IngestJob("job_x", "hybrid", "c1", ADMIN, T0, null, true, null);
+    IngestJob job = new IngestJob("job_x", "hybrid", "c1", ADMIN, T0, null, null, true, null);
     long[] sizes = {1000, 1000, 2000, 4000};
     for (int i = 0; i < sizes.length; i++) {
       job.files.add(new IngestJob.Entry(i, new JobFile("f" + i, null, null, null), "0".repeat(64), sizes[i]));

@@ -132,7 +132,7 @@ public final class Tesseract {
   }
 
   /** What {@code tesseract --list-langs} names, asked within a few seconds; empty when it does not run. */
-  private List<String> installedData() {
+  public List<String> installedData() {
     try {
       Process process = new ProcessBuilder(command, "--list-langs").redirectErrorStream(true).start();
       process.getOutputStream().close();
