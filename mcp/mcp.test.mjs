@@ -3,6 +3,7 @@
 // tool called (the client holds each result to the tool's output schema), progress, cancellation,
 // grants through tools and resources, and refusals as typed tool errors; and the MCP Inspector's
 // command line (@modelcontextprotocol/inspector --cli, pinned too), headless, lists and calls them.
+// The corpora behind them are set up with the project's TypeScript client (clients/typescript).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFile } from 'node:child_process';
@@ -15,6 +16,7 @@ import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { QuarryClient } from '@quarry/client';
 
 const ADMIN = 'mcp-admin-token';
 const PUBLIC_ONLY = 'mcp-public-token';
@@ -41,13 +43,15 @@ before(async () => {
     });
     server.on('exit', (code) => reject(new Error(`quarry serve exited with ${code}`)));
   });
-  await post('/v1/retrieval/corpora/create', { corpus: 'handbook' });
-  await post('/v1/retrieval/corpora/create', { corpus: 'finance' });
-  await post('/v1/retrieval/sources/index', { corpus: 'handbook', source: 'public/leave.md', title: 'Leave policy',
+  // The corpora the tools read are set up through Quarry's own API, with the project's TypeScript client.
+  const quarry = new QuarryClient({ url, token: ADMIN });
+  await quarry.createCorpus({ corpus: 'handbook' });
+  await quarry.createCorpus({ corpus: 'finance' });
+  await quarry.indexSource({ corpus: 'handbook', source: 'public/leave.md', title: 'Leave policy',
     text: 'Parental leave is twenty weeks. Annual leave is twenty five days.' });
-  revision = (await post('/v1/retrieval/sources/index', { corpus: 'handbook', source: 'private/salaries.md',
+  revision = (await quarry.indexSource({ corpus: 'handbook', source: 'private/salaries.md',
     title: 'Salaries', text: 'Parental leave pay and salaries are confidential.' })).revision;
-  await post('/v1/retrieval/sources/index', { corpus: 'finance', source: 'budget.md',
+  await quarry.indexSource({ corpus: 'finance', source: 'budget.md',
     text: 'The leave budget is confidential.' });
 });
 
@@ -56,14 +60,6 @@ after(async () => {
   server?.kill('SIGTERM');
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-async function post(path, body) {
-  const res = await fetch(url + path, { method: 'POST', body: JSON.stringify(body),
-    headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' } });
-  const text = await res.text();
-  assert.equal(res.status, 200, text);
-  return JSON.parse(text);
-}
 
 /** A connected client of the official SDK, its requests carrying `token`. */
 async function connect(token) {
