@@ -38,7 +38,9 @@ class PassageVectorPinTest {
   private static final Map<String, String> PINNED = Map.of(
       "bge-small-en-v1.5", "52f9af979b28c488ad44bab5c6e7d6dc5e18ca7bc4e9769d6e4f13a59cd3710f",
       "all-minilm-l6-v2", "36af256af03151944239b12f1068bc2e3de6c2cb1ca3cdbd2866c34dde4e4712",
-      "e5-small-v2", "aa0018c49397ee92a787b40c3a96e84ff6a0f37c101aad7947ad545e17423b2d");
+      "e5-small-v2", "aa0018c49397ee92a787b40c3a96e84ff6a0f37c101aad7947ad545e17423b2d",
+      // Pinned from the first release that ships it.
+      "bge-small-zh-v1.5", "0bc2340d1527c351ad1303d01d3a93015f4ef17a1efc47cfa210410fdac0b051");
 
   static String fingerprint(Embedder embedder) {
     List<float[]> vectors = new ArrayList<>();
