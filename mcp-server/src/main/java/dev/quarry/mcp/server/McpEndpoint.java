@@ -37,7 +37,9 @@ import java.util.Set;
  * a {@code WWW-Authenticate} challenge otherwise), a POST body is read within the server's request
  * limit and must be one JSON-RPC 2.0 message (a parse error or invalid request is answered here in
  * JSON-RPC's own form, so no parser's text reaches the client), {@code notifications/cancelled}
- * raises the named call's cancellation, and the rest is the SDK transport's. Thread-safe.
+ * raises the named call's cancellation, {@code resources/list} in a session is answered here with
+ * the caller's own resources ({@link ResourceListing}), and the rest is the SDK transport's.
+ * Thread-safe.
  */
 public final class McpEndpoint extends HttpServlet {
   private static final Set<String> METHODS = Set.of("GET", "POST", "DELETE");
