@@ -183,6 +183,24 @@ test('a token restricted to public/* sees nothing else through any tool or resou
   assert.equal(mine.contents[0].text, 'Parental leave is twenty weeks. Annual leave is twenty five days.');
 });
 
+test('resources/list names only the resources the token may read, each pinned at a revision', async () => {
+  const client = await connect(PUBLIC_ONLY);
+  const { resources, nextCursor } = await client.listResources();
+  assert.equal(nextCursor, undefined);
+  assert.deepEqual(resources.map((r) => [r.name, r.uri.replace(/\?revision=\d+$/, ''), r.mimeType]), [
+    ['handbook', 'quarry://handbook', 'application/json'],
+    ['public/leave.md', 'quarry://handbook/public%2Fleave.md', 'text/plain'],
+  ]);
+  const leave = resources[1];
+  assert.equal(leave.title, 'Leave policy');
+  assert.match(leave.uri, /\?revision=\d+$/);
+  assert.doesNotMatch(JSON.stringify(resources), /salaries|finance|budget/);
+  const read = await client.readResource({ uri: leave.uri });
+  assert.equal(read.contents[0].text, 'Parental leave is twenty weeks. Annual leave is twenty five days.');
+  await assert.rejects(client.listResources({ cursor: 'not-a-cursor' }),
+    (e) => e instanceof McpError && e.code === -32602 && e.data.field === 'params.cursor');
+});
+
 test('resources are offered as templates with the revision in the URI', async () => {
   const client = await connect(ADMIN);
   const { resourceTemplates } = await client.listResourceTemplates();

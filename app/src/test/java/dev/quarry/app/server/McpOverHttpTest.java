@@ -33,7 +33,9 @@ class McpOverHttpTest {
   static final String T = TestTokens.ADMIN;
 
   @RegisterExtension
-  static final ServerPerClass server = ServerPerClass.withTestTokens().corpus("c1").corpus("c2");
+  static final ServerPerClass server = ServerPerClass.withTestTokens()
+      // Small resources/list pages, so that paging is exercised on a handful of sources.
+      .config("{\"limits\": {\"defaultListLimit\": 2}}").corpus("c1").corpus("c2");
   static ApiClient api;
   static long revision;
 
@@ -319,6 +321,55 @@ class McpOverHttpTest {
     JsonNode absent = s.call("resources/read", "{\"uri\": \"quarry://c1/nothing.md\"}");
     assertEquals(-32002, absent.at("/error/code").asInt(), absent::toString);
     assertEquals("SOURCE_NOT_FOUND", absent.at("/error/data/code").asText());
+  }
+
+  /** Every page of resources/list, following nextCursor; each page holds at most the server's page size. */
+  static List<JsonNode> allResources(Session s) throws Exception {
+    List<JsonNode> out = new ArrayList<>();
+    String cursor = null;
+    do {
+      JsonNode page = s.call("resources/list", cursor == null ? "{}" : "{\"cursor\": \"" + cursor + "\"}");
+      assertTrue(page.has("result"), page::toString);
+      assertTrue(page.at("/result/resources").size() <= 2, page::toString);
+      page.at("/result/resources").forEach(out::add);
+      cursor = page.at("/result/nextCursor").isTextual() ? page.at("/result/nextCursor").asText() : null;
+      assertTrue(out.size() < 100, "resources/list does not end");
+    } while (cursor != null);
+    return out;
+  }
+
+  @Test
+  void resourcesList_isTheCallersOwnResourcesPinnedAtTheCorpusRevision() throws Exception {
+    Session admin = new Session(T);
+    List<JsonNode> all = allResources(admin);
+    List<String> uris = new ArrayList<>();
+    all.forEach(r -> uris.add(r.get("uri").asText().replaceAll("\\?revision=\\d+$", "")));
+    assertEquals(List.of("quarry://c1", "quarry://c1/private%2Fsalaries.md", "quarry://c1/public%2Fleave.md",
+        "quarry://c2", "quarry://c2/other.md"), uris);
+    JsonNode leave = all.get(2);
+    assertEquals("public/leave.md", leave.get("name").asText());
+    assertEquals("Leave policy", leave.get("title").asText());
+    assertEquals("text/plain", leave.get("mimeType").asText());
+    assertEquals("application/json", all.get(0).get("mimeType").asText());
+    assertTrue(leave.get("uri").asText().contains("?revision="), leave::toString);
+    JsonNode read = admin.call("resources/read", "{\"uri\": \"" + leave.get("uri").asText() + "\"}");
+    assertEquals("Parental leave is twenty weeks. Annual leave is twenty five days.",
+        read.at("/result/contents/0/text").asText(), read::toString);
+
+    List<String> restricted = new ArrayList<>();
+    allResources(new Session(TestTokens.PUBLIC_C1)).forEach(r -> restricted.add(r.get("name").asText()));
+    assertEquals(List.of("c1", "public/leave.md"), restricted);
+  }
+
+  @Test
+  void resourcesList_refusesACursorItDidNotHandOut() throws Exception {
+    Session s = new Session(T);
+    for (String params : List.of("{\"cursor\": \"not a cursor\"}", "{\"cursor\": \"eHl6\"}", "{\"cursor\": 3}")) {
+      JsonNode answer = s.call("resources/list", params);
+      assertEquals(-32602, answer.at("/error/code").asInt(), answer::toString);
+      assertEquals("INVALID_REQUEST", answer.at("/error/data/code").asText(), answer::toString);
+      assertEquals("params.cursor", answer.at("/error/data/field").asText(), answer::toString);
+    }
   }
 
   @Test

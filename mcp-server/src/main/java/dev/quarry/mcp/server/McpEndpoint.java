@@ -37,7 +37,9 @@ import java.util.Set;
  * a {@code WWW-Authenticate} challenge otherwise), a POST body is read within the server's request
  * limit and must be one JSON-RPC 2.0 message (a parse error or invalid request is answered here in
  * JSON-RPC's own form, so no parser's text reaches the client), {@code notifications/cancelled}
- * raises the named call's cancellation, and the rest is the SDK transport's. Thread-safe.
+ * raises the named call's cancellation, {@code resources/list} in a session is answered here with
+ * the caller's own resources ({@link ResourceListing}), and the rest is the SDK transport's.
+ * Thread-safe.
  */
 public final class McpEndpoint extends HttpServlet {
   private static final Set<String> METHODS = Set.of("GET", "POST", "DELETE");
@@ -109,6 +111,10 @@ public final class McpEndpoint extends HttpServlet {
             return;
           }
         }
+        if ("resources/list".equals(message.path("method").asText()) && message.has("id") && session != null) {
+          listResources(response, access, message);
+          return;
+        }
         if ("notifications/cancelled".equals(message.path("method").asText()) && session != null) {
           JsonNode params = message.path("params");
           server.cancellations().cancel(session, params.path("requestId").toString(), params.path("reason").asText(null));
@@ -122,6 +128,35 @@ public final class McpEndpoint extends HttpServlet {
         refuse(response, 500, McpSchema.ErrorCodes.INTERNAL_ERROR, ErrorResponses.internal(e));
       }
     }
+  }
+
+  /**
+   * Answers resources/list with the caller's own resources, as JSON. Without a session the SDK
+   * refuses it as it refuses every request before initialize.
+   */
+  private void listResources(HttpServletResponse response, Access access, JsonNode message) throws IOException {
+    JsonNode id = message.get("id");
+    McpSchema.ListResourcesResult page;
+    try {
+      page = server.listing().page(access, message.path("params").path("cursor").asText(null));
+    } catch (RuntimeException e) {
+      QuarryException refusal = ErrorResponses.of(e);
+      if (refusal.code() == ErrorCode.INVALID_REQUEST) {
+        // A cursor the corpora layer does not take is as bad as one that does not decode.
+        refusal = QuarryException.invalid("params.cursor", "the cursor is not one a resources/list answer handed out");
+      }
+      refuse(response, 200, refusal.code() == ErrorCode.INVALID_REQUEST ? McpSchema.ErrorCodes.INVALID_PARAMS
+          : McpSchema.ErrorCodes.INTERNAL_ERROR, refusal, id);
+      return;
+    }
+    ObjectNode body = JsonNodeFactory.instance.objectNode();
+    body.put("jsonrpc", "2.0");
+    body.set("id", id);
+    body.set("result", mapper.valueToTree(page));
+    response.setStatus(200);
+    response.setContentType("application/json");
+    response.setCharacterEncoding("UTF-8");
+    response.getOutputStream().write(mapper.writeValueAsBytes(body));
   }
 
   /** Why {@code m} is not one JSON-RPC 2.0 message (a batch is not: the 2025-06-18 revision removed them), or null. */
@@ -156,6 +191,9 @@ public final class McpEndpoint extends HttpServlet {
           : params.has("arguments") && !params.get("arguments").isObject()
               ? QuarryException.invalid("params.arguments", "a tool's arguments are a JSON object")
               : null;
+      case "resources/list" -> params.has("cursor") && !params.get("cursor").isTextual()
+          ? QuarryException.invalid("params.cursor", "a cursor is a string a resources/list answer handed out")
+          : null;
       case "resources/read" -> !params.path("uri").isTextual()
           ? QuarryException.invalid("params.uri", "resources/read names its resource: params.uri, a string")
           : null;

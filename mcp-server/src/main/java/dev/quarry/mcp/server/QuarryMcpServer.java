@@ -27,6 +27,7 @@ public final class QuarryMcpServer implements AutoCloseable {
   private final HttpServletStreamableServerTransportProvider transport;
   private final McpSyncServer server;
   private final Cancellations cancellations = new Cancellations();
+  private final ResourceListing listing;
 
   public QuarryMcpServer(Corpora corpora, String path, RequestGate gate, Limits limits, boolean indexing) {
     ObjectMapper mapper = new ObjectMapper();
@@ -40,6 +41,7 @@ public final class QuarryMcpServer implements AutoCloseable {
         .build();
     QuarryTools tools = new QuarryTools(corpora, gate, limits, indexing, mapper, cancellations);
     QuarryResources resources = new QuarryResources(corpora, new ToolResults(mapper));
+    this.listing = new ResourceListing(corpora, (int) limits.get(Limit.DEFAULT_LIST_LIMIT));
     this.server = McpServer.sync(transport)
         .serverInfo("quarry", version())
         .instructions("Quarry searches document corpora. Start with list_corpora, then search; pass the "
@@ -65,6 +67,11 @@ public final class QuarryMcpServer implements AutoCloseable {
 
   Cancellations cancellations() {
     return cancellations;
+  }
+
+  /** resources/list, answered per caller by McpEndpoint (the SDK lists one set for every session). */
+  ResourceListing listing() {
+    return listing;
   }
 
   /** Hands a request that McpEndpoint has checked to the SDK's transport. */

@@ -16,7 +16,8 @@ import java.util.List;
  * Corpora and sources as MCP resources, read under the caller's grants: {@code quarry://CORPUS}
  * (the corpus's description, JSON) and {@code quarry://CORPUS/SOURCE?revision=N} (the source's text
  * at that revision, plain text, at most {@link #MAX_CHARS} characters). They are offered as URI
- * templates; {@code search}, {@code read} and the list tools hand out the concrete URIs. A refusal
+ * templates; each caller's own are listed by {@link ResourceListing}, and {@code search}, {@code read}
+ * and the list tools hand out the concrete URIs. A refusal
  * is a JSON-RPC error whose {@code data} is Quarry's error (FORBIDDEN before existence).
  */
 final class QuarryResources {
