@@ -111,6 +111,8 @@ class ClientOcrLanguagesOverHttpTest {
     Job ended = awaitEnd(submitted.id());
     assertEquals("completed", ended.state(), ended::toString);
     assertEquals(List.of("deu", "eng"), ended.ocrLanguages());
+    assertEquals(List.of(List.of("deu", "eng"), List.of("eng")), admin.jobFiles(submitted.id())
+        .map(JobPage.FileOutcome::ocrLanguages).toList(), "each file shows what it is read with: its own, else the job's");
     String german = text("job-deu.png");
     assertTrue(german.contains(GERMAN_ONLY), german);
     String english = text("job-eng.png");
