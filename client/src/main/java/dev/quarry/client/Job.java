@@ -1,5 +1,7 @@
 package dev.quarry.client;
 
+import java.util.List;
+
 /**
  * An ingestion job as the {@code jobs/*} endpoints describe it. Times are RFC 3339 strings, null
  * until they happened.
@@ -8,6 +10,8 @@ package dev.quarry.client;
  *     completed}, {@code cancelled} or {@code failed} (its corpus was deleted or replaced: {@code error})
  * @param bytes the bytes of every file acknowledged
  * @param ocr the job's OCR choice ({@code auto} or {@code off}), or null for the server's setting
+ * @param ocrLanguages the Tesseract language data its files are recognised with, or null for the
+ *     server's {@code extraction.ocrLanguages} (and from servers before it could be chosen)
  * @param expiresAt when an ended job will be removed
  * @param progress the embedding of its passages, for a job into a corpus that embeds its chunks; null
  *     for a lexical corpus (and from servers before it was reported)
@@ -16,12 +20,20 @@ package dev.quarry.client;
  */
 public record Job(String id, String corpus, String corpusId, String state, Counts counts, long bytes, String ocr,
     String createdAt, String startedAt, String closedAt, String endedAt, String expiresAt, ErrorInfo error,
-    Progress progress) {
+    Progress progress, List<String> ocrLanguages) {
+  /** A job without {@code ocrLanguages}, as the client described jobs before they could be chosen. */
+  public Job(String id, String corpus, String corpusId, String state, Counts counts, long bytes, String ocr,
+      String createdAt, String startedAt, String closedAt, String endedAt, String expiresAt, ErrorInfo error,
+      Progress progress) {
+    this(id, corpus, corpusId, state, counts, bytes, ocr, createdAt, startedAt, closedAt, endedAt, expiresAt, error,
+        progress, null);
+  }
+
   /** A job without {@code progress}, as the client described jobs before it was reported. */
   public Job(String id, String corpus, String corpusId, String state, Counts counts, long bytes, String ocr,
       String createdAt, String startedAt, String closedAt, String endedAt, String expiresAt, ErrorInfo error) {
     this(id, corpus, corpusId, state, counts, bytes, ocr, createdAt, startedAt, closedAt, endedAt, expiresAt, error,
-        null);
+        null, null);
   }
 
   /**

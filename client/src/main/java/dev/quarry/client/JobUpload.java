@@ -17,14 +17,16 @@ final class JobUpload {
   record Upload(String job, List<JobFile.Entry> files, Boolean close) {}
 
   /** The submit's request part: a job created, filled and closed at once. */
-  record Submit(String corpus, String corpusId, String ocr, List<JobFile.Entry> files) {}
+  record Submit(String corpus, String corpusId, String ocr, List<String> ocrLanguages, List<JobFile.Entry> files) {}
 
   static Job upload(Transport transport, String job, List<JobFile> files, boolean close) {
     return send(transport, "v1/retrieval/jobs/upload", new Upload(job, entries(files), close ? Boolean.TRUE : null), files);
   }
 
-  static Job submit(Transport transport, String corpus, String corpusId, String ocr, List<JobFile> files) {
-    return send(transport, "v1/retrieval/jobs/submit", new Submit(corpus, corpusId, ocr, entries(files)), files);
+  static Job submit(Transport transport, String corpus, String corpusId, String ocr, List<String> ocrLanguages,
+      List<JobFile> files) {
+    return send(transport, "v1/retrieval/jobs/submit", new Submit(corpus, corpusId, ocr, ocrLanguages, entries(files)),
+        files);
   }
 
   private static List<JobFile.Entry> entries(List<JobFile> files) {

@@ -295,7 +295,18 @@ public final class QuarryClient {
    * the server's setting. A file may name its own ({@link JobFile#withOcr}).
    */
   public Job createJob(String corpus, String corpusId, String ocr) {
-    return job(transport.post("v1/retrieval/jobs/create", new JobCreate(corpus, corpusId, ocr), null));
+    return createJob(corpus, corpusId, ocr, null);
+  }
+
+  /**
+   * {@code jobs/create} with an OCR choice and the Tesseract language data its files are recognised
+   * with ({@code List.of("deu", "eng")}), or null for the server's {@code extraction.ocrLanguages}. A
+   * name that is not language data or not installed on the server is refused with {@code
+   * INVALID_REQUEST} naming {@code ocrLanguages[i]}. A file may name its own ({@link JobFile#withOcrLanguages}).
+   */
+  public Job createJob(String corpus, String corpusId, String ocr, List<String> ocrLanguages) {
+    return job(transport.post("v1/retrieval/jobs/create", new JobCreate(corpus, corpusId, ocr, copy(ocrLanguages)),
+        null));
   }
 
   /**
@@ -316,7 +327,19 @@ public final class QuarryClient {
 
   /** {@code jobs/submit} with an OCR choice for the job's files, as {@link #createJob(String, String, String)}. */
   public Job submitJob(String corpus, String corpusId, String ocr, List<JobFile> files) {
-    return JobUpload.submit(transport, corpus, corpusId, ocr, files);
+    return submitJob(corpus, corpusId, ocr, null, files);
+  }
+
+  /**
+   * {@code jobs/submit} with an OCR choice and OCR languages for the job's files, as {@link
+   * #createJob(String, String, String, List)}.
+   */
+  public Job submitJob(String corpus, String corpusId, String ocr, List<String> ocrLanguages, List<JobFile> files) {
+    return JobUpload.submit(transport, corpus, corpusId, ocr, copy(ocrLanguages), files);
+  }
+
+  private static List<String> copy(List<String> languages) {
+    return languages == null ? null : List.copyOf(languages);
   }
 
   /** {@code jobs/close}: no more files; the job ends once those it holds have their outcome. */
@@ -506,7 +529,7 @@ public final class QuarryClient {
 
   record BackupRequest(String name, List<String> corpora) {}
 
-  record JobCreate(String corpus, String corpusId, String ocr) {}
+  record JobCreate(String corpus, String corpusId, String ocr, List<String> ocrLanguages) {}
 
   record JobRef(String job) {}
 

@@ -67,9 +67,10 @@ class StrictWriterTest {
     assertWithin(batch, "BatchRequest");
     assertEquals(Set.of("index"), names(batch.path("operations").get(0)), "a batch operation writes only its kind");
     JsonNode ingest = tree(IngestRequest.of("c", "s").withTitle("t").withMetadata(Map.of("a", 1)).withCorpusId("k")
-        .withMediaType("image/png").withExpectedRevision(3).withOcr("auto"));
-    assertEquals(8, ingest.size(), "every part of an ingest is written when set");
+        .withMediaType("image/png").withExpectedRevision(3).withOcr("auto").withOcrLanguages(List.of("deu", "eng")));
+    assertEquals(9, ingest.size(), "every part of an ingest is written when set");
     assertEquals("auto", ingest.path("ocr").textValue());
+    assertEquals("[\"deu\",\"eng\"]", ingest.path("ocrLanguages").toString());
     assertWithin(ingest, "IngestRequest");
     List<String> ocrValues = new java.util.ArrayList<>();
     SCHEMAS.at("/IngestRequest/properties/ocr/enum").forEach(v -> ocrValues.add(v.asText()));
@@ -90,20 +91,21 @@ class StrictWriterTest {
     assertEquals(java.util.Arrays.stream(Settings.Normalization.values()).map(Settings.Normalization::wireName).toList(),
         normalizations, "the normalizations the client names are the contract's");
     JobFile file = JobFile.of(java.nio.file.Path.of("a.md"), "s").withTitle("t").withMetadata(Map.of("k", "v"))
-        .withMediaType("text/markdown").withOcr("off");
-    JsonNode create = tree(new QuarryClient.JobCreate("c", "k", "auto"));
-    assertEquals(3, create.size(), "every part of a job's creation is written when set");
+        .withMediaType("text/markdown").withOcr("off").withOcrLanguages(List.of("fra"));
+    JsonNode create = tree(new QuarryClient.JobCreate("c", "k", "auto", List.of("deu")));
+    assertEquals(4, create.size(), "every part of a job's creation is written when set");
     assertWithin(create, "CreateJobRequest");
-    assertEquals(Set.of("corpus"), names(tree(new QuarryClient.JobCreate("c", null, null))),
+    assertEquals(Set.of("corpus"), names(tree(new QuarryClient.JobCreate("c", null, null, null))),
         "a job without an OCR choice leaves it to the server");
     assertWithin(tree(new QuarryClient.BackupRequest("nightly", null)), "BackupRequest");
     assertWithin(tree(new QuarryClient.BackupRequest("nightly", List.of("docs"))), "BackupRequest");
     assertWithin(tree(new JobUpload.Upload("job_1", List.of(file.entry()), true)), "UploadJobRequest");
-    JsonNode submit = tree(new JobUpload.Submit("c", "k", "off", List.of(file.entry())));
-    assertEquals(4, submit.size(), "every part of a submit is written when set");
+    JsonNode submit = tree(new JobUpload.Submit("c", "k", "off", List.of("deu"), List.of(file.entry())));
+    assertEquals(5, submit.size(), "every part of a submit is written when set");
     assertWithin(submit, "SubmitJobRequest");
     JsonNode entry = tree(file.entry());
-    assertEquals(5, entry.size(), "every part of a job's file is written when set");
+    assertEquals(6, entry.size(), "every part of a job's file is written when set");
+    assertEquals("[\"fra\"]", entry.path("ocrLanguages").toString());
     assertEquals("off", entry.path("ocr").textValue());
     assertWithin(entry, "JobFileRequest");
     assertWithin(tree(new QuarryClient.JobRef("job_1")), "JobRequest");

@@ -10,6 +10,7 @@ import dev.quarry.client.TransportException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -33,11 +34,16 @@ final class HttpIngester implements DocumentIngester {
   private final String baseUrl;
   private final QuarryClient client;
   private final String ocr;
+  private final List<String> ocrLanguages;
 
-  /** @param ocr {@code auto} or {@code off}, sent with every file, or null for the server's setting */
-  HttpIngester(String baseUrl, String token, String ocr) {
+  /**
+   * @param ocr {@code auto} or {@code off}, sent with every file, or null for the server's setting
+   * @param ocrLanguages the OCR language data sent with every file, or null for the server's
+   */
+  HttpIngester(String baseUrl, String token, String ocr, List<String> ocrLanguages) {
     this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
     this.ocr = ocr;
+    this.ocrLanguages = ocrLanguages;
     this.client = QuarryClient.builder(this.baseUrl).token(token).httpClient(http).timeout(REQUEST_TIMEOUT).build();
   }
 
@@ -94,7 +100,7 @@ final class HttpIngester implements DocumentIngester {
         return IngestOutcome.of(IngestOutcome.UNCHANGED);
       }
       IngestRequest request = IngestRequest.of(corpus, file.source()).withMediaType(file.declaredMediaType())
-          .withOcr(ocr);
+          .withOcr(ocr).withOcrLanguages(ocrLanguages);
       String key = QuarryClient.newKey();
       Receipt receipt = retried(() -> client.ingest(request, file.path(), key), ApiException::retryable);
       return IngestOutcome.of(receipt.status(), RecognitionReport.of(receipt), DecodingReport.of(receipt.encoding()));

@@ -5,6 +5,7 @@ import dev.quarry.client.TransportException;
 import dev.quarry.corpora.ingest.IngestPipeline;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.corpora.ingest.OcrLanguages;
 import dev.quarry.extractors.ocr.OcrMode;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -30,7 +31,8 @@ import picocli.CommandLine.Spec;
  * counts files, bytes and failures; files
  * whose bytes their source already holds are skipped as unchanged; one bad file never stops the
  * batch. {@code --ocr auto|off} chooses OCR for every file: the job's choice, each file's over a
- * server without jobs, the extractors' in a data folder. Each text file decoded from a legacy
+ * server without jobs, the extractors' in a data folder; {@code --ocr-languages deu,eng} the
+ * Tesseract language data it reads with, the same way. Each text file decoded from a legacy
  * charset gets its {@link DecodingReport} on stdout, each file read by OCR its
  * {@link RecognitionReport}. Ends with a table on stdout (ingested, unchanged, failed by
  * code) and exit code 0, or 1 when any file failed.
@@ -77,6 +79,12 @@ final class IngestCommand implements Callable<Integer> {
           + "it, with --data Tesseract must be installed), or never (off). Default: the server's setting; off with --data.")
   String ocr;
 
+  @Option(names = "--ocr-languages", split = ",", paramLabel = "LANG[,LANG...]",
+      description = "The Tesseract language data OCR reads with, in order, such as deu,eng (with --url the server "
+          + "must have it installed; with --data it takes --ocr auto). Default: the server's extraction.ocrLanguages; "
+          + "eng with --data.")
+  List<String> ocrLanguages;
+
   @Option(names = "--wait", negatable = true, defaultValue = "true", fallbackValue = "true",
       description = "With --url: watch the job until it ends (default). --no-wait returns once the files are uploaded.")
   boolean wait;
@@ -104,6 +112,11 @@ final class IngestCommand implements Callable<Integer> {
       err.println("quarry ingest: --ocr must be auto or off; got '" + ocr + "'");
       return 2;
     }
+    String languagesProblem = checkLanguages(ocrMode);
+    if (languagesProblem != null) {
+      err.println("quarry ingest: " + languagesProblem);
+      return 2;
+    }
     if (watch != null || cancel != null) {
       return jobCommand(out, err);
     }
@@ -124,7 +137,8 @@ final class IngestCommand implements Callable<Integer> {
       return 2;
     }
     try (DocumentIngester ingester = target.url != null
-        ? new HttpIngester(target.url, bearer, ocr) : new LocalIngester(target.data, parallel, ocrMode)) {
+        ? new HttpIngester(target.url, bearer, ocr, ocrLanguages)
+        : new LocalIngester(target.data, parallel, ocrMode, ocrLanguages)) {
       String problem = ingester.checkCorpus(corpus);
       if (problem != null && create && problem.startsWith(ErrorCode.CORPUS_NOT_FOUND.name())) {
         problem = ingester.createCorpus(corpus);
@@ -137,7 +151,7 @@ final class IngestCommand implements Callable<Integer> {
       }
       if (ingester instanceof HttpIngester http) {
         // Over a server, the files go as one durable ingestion job.
-        int code = new JobIngest(http.client(), http.baseUrl(), err).run(corpus, ocr, files, wait, out);
+        int code = new JobIngest(http.client(), http.baseUrl(), err).run(corpus, ocr, ocrLanguages, files, wait, out);
         if (code != JobIngest.NO_JOBS) {
           return code;
         }
@@ -163,11 +177,32 @@ final class IngestCommand implements Callable<Integer> {
     return e instanceof TransportException ? 2 : 1;
   }
 
+  /**
+   * Why {@code --ocr-languages} cannot be used as given, or null: each name must be language data
+   * (a server would refuse it anyway, but only after the corpus check), given once; into a data
+   * folder, where OCR is off unless asked for, it needs {@code --ocr auto}.
+   */
+  private String checkLanguages(OcrMode ocrMode) {
+    if (ocrLanguages == null) {
+      return null;
+    }
+    try {
+      OcrLanguages.check(ocrLanguages, "--ocr-languages");
+    } catch (QuarryException e) {
+      return e.getMessage();
+    }
+    if (target.data != null && ocrMode != OcrMode.AUTO) {
+      return "--ocr-languages with --data takes --ocr auto";
+    }
+    return null;
+  }
+
   /** {@code --watch JOB} and {@code --cancel JOB}: over a server only. */
   private int jobCommand(PrintWriter out, PrintWriter err) {
-    if (target.url == null || !paths.isEmpty() || ocr != null || (watch != null && cancel != null)) {
-      err.println("quarry ingest: --watch JOB and --cancel JOB take --url (and the token), one of them, and no PATH"
-          + " or --ocr");
+    if (target.url == null || !paths.isEmpty() || ocr != null || ocrLanguages != null
+        || (watch != null && cancel != null)) {
+      err.println("quarry ingest: --watch JOB and --cancel JOB take --url (and the token), one of them, and no PATH,"
+          + " --ocr or --ocr-languages");
       return 2;
     }
     String bearer = token != null ? token : System.getenv(TOKEN_VARIABLE);
@@ -175,7 +210,7 @@ final class IngestCommand implements Callable<Integer> {
       err.println("quarry ingest: --url needs --token or the " + TOKEN_VARIABLE + " variable");
       return 2;
     }
-    try (HttpIngester http = new HttpIngester(target.url, bearer, null)) {
+    try (HttpIngester http = new HttpIngester(target.url, bearer, null, null)) {
       JobIngest jobs = new JobIngest(http.client(), http.baseUrl(), err);
       return watch != null ? jobs.watch(watch, new IngestSummary(), out) : jobs.cancel(cancel, out);
     } catch (QuarryClientException e) {

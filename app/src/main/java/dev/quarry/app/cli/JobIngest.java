@@ -58,9 +58,11 @@ final class JobIngest {
    *
    * @param ocr the job's OCR choice for every file, {@code auto} or {@code off}, or null for the
    *     server's setting; {@code auto} on a server without OCR refuses the job before any file is sent
+   * @param ocrLanguages the job's OCR language data, or null for the server's; one not installed
+   *     refuses the job before any file is sent
    * @return the exit code, or {@link #NO_JOBS}
    */
-  int run(String corpus, String ocr, List<DocumentFiles.DocumentFile> files, boolean wait, PrintWriter out) {
+  int run(String corpus, String ocr, List<String> ocrLanguages, List<DocumentFiles.DocumentFile> files, boolean wait, PrintWriter out) {
     IngestSummary summary = new IngestSummary();
     Map<String, String> held = contentHashes(corpus);
     List<DocumentFiles.DocumentFile> send = new ArrayList<>();
@@ -84,7 +86,7 @@ final class JobIngest {
     }
     String job;
     try {
-      job = client.createJob(corpus, null, ocr).id();
+      job = client.createJob(corpus, null, ocr, ocrLanguages).id();
     } catch (ApiException e) {
       if (e.code().equals("INGESTION_JOBS_UNAVAILABLE") || e.code().equals("NOT_FOUND")) {
         return NO_JOBS;

@@ -30,21 +30,30 @@ final class LocalIngester implements DocumentIngester {
   private final Corpora corpora;
   /** Each request's OCR choice, the same as the extractors' mode (null: theirs, off). */
   private final OcrChoice ocr;
+  /** Each request's OCR language data, or null for the extractors' (English). */
+  private final List<String> ocrLanguages;
 
   /**
    * @param workers extraction worker processes
    * @param ocr {@link OcrMode#AUTO} to recognise images and PDF pages without a text layer, else
    *     (off, or null) never
+   * @param ocrLanguages the Tesseract language data to read with, checked names, or null for English
    * @throws QuarryException when the data folder cannot be opened (another process holds it), or
-   *     OCR is asked for and Tesseract with English data is not installed
+   *     OCR is asked for and Tesseract with English data (or with a language asked for) is not installed
    */
-  LocalIngester(Path data, int workers, OcrMode ocr) {
+  LocalIngester(Path data, int workers, OcrMode ocr, List<String> ocrLanguages) {
     this.ocr = ocr == null ? null : OcrChoice.fromWireName(ocr.wireName());
+    this.ocrLanguages = ocrLanguages;
     this.extractors = Extractors.builder().workers(workers).ocr(ocr == null ? OcrMode.OFF : ocr).build();
     try {
       if (ocr == OcrMode.AUTO && !extractors.ocrAvailable()) {
         throw QuarryException.invalid("ocr", "--ocr auto needs the tesseract command with English language data"
             + " (Debian: tesseract-ocr tesseract-ocr-eng); it was not found");
+      }
+      List<String> missing = ocrLanguages == null ? List.of() : extractors.missingOcrLanguages(ocrLanguages);
+      if (!missing.isEmpty()) {
+        throw QuarryException.invalid("ocr-languages", "--ocr-languages: Tesseract has no language data '"
+            + missing.get(0) + "' here (Debian: tesseract-ocr-" + missing.get(0).replace('_', '-') + ")");
       }
       // The shipped models, as the server runs them: an embedding corpus embeds what is ingested here.
       this.corpora = Corpora.builder().dataDir(data).extractors(extractors)
@@ -83,7 +92,7 @@ final class LocalIngester implements DocumentIngester {
       }
       // The file's name is the same detection hint an upload's part name is (a .md that opens with a comment).
       IngestRequest request = new IngestRequest(file.source(), null, null, file.declaredMediaType(), null, null,
-          file.path().getFileName().toString(), ocr);
+          file.path().getFileName().toString(), ocr, ocrLanguages);
       MutationResult result = corpora.ingest(LOCAL, corpus, request, file.path(), null);
       IngestReport report = result.single().ingest();
       return IngestOutcome.of(result.single().status().wireName(), RecognitionReport.of(report),
