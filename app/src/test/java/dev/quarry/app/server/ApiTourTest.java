@@ -90,6 +90,9 @@ class ApiTourTest {
           "OcrReport words")) {
         exempt.put(p, "sent only when Tesseract recognised a page; tesseract with English data is not installed");
       }
+      for (String p : List.of("Job ocrLanguages", "JobPage files[].ocrLanguages")) {
+        exempt.put(p, "sent only for a job that names OCR languages, which a server without OCR refuses");
+      }
     }
     return exempt;
   }
@@ -167,6 +170,10 @@ class ApiTourTest {
     retrieval("sources/list", "{\"corpus\": \"emb\"}");
     JsonNode hits = retrieval("search", "{\"corpus\": \"emb\", \"query\": \"interest rates\", \"mode\": \"hybrid\"}");
     assertTrue(hits.at("/results/0/parts/lexical/rank").isInt(), hits::toString);
+    // The coded first pass: its parameters are part of the corpus's settings.
+    JsonNode coded = retrieval("corpora/create", "{\"corpus\": \"coded\", \"settings\": {\"embedding\":"
+        + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"bits\": 1, \"candidates\": 100}}}}");
+    assertEquals(100, coded.at("/settings/embedding/firstPass/candidates").asInt(), coded::toString);
   }
 
   /**
@@ -222,9 +229,31 @@ class ApiTourTest {
 
     String open = retrieval("jobs/create", "{\"corpus\": \"docs\"}").at("/job/id").asText();
     retrieval("jobs/close", "{\"job\": \"" + open + "\"}");
+    embeddingJob();
     String cancelled = retrieval("jobs/create", "{\"corpus\": \"docs\"}").at("/job/id").asText();
     retrieval("jobs/cancel", "{\"job\": \"" + cancelled + "\"}");
     assertTrue(retrieval("jobs/list", "{\"limit\": 1}").has("nextCursor"));
+  }
+
+  /**
+   * A job into the embedding corpus, still open after its file is indexed: its progress (passages
+   * embedded, the rate and the time left, shown while it runs), and its OCR languages where OCR is on.
+   */
+  static void embeddingJob() throws Exception {
+    String languages = ocr ? ", \"ocrLanguages\": [\"eng\"]" : "";
+    String job = retrieval("jobs/create", "{\"corpus\": \"emb\"" + languages + "}").at("/job/id").asText();
+    ok(Upload.post(api, T, "/v1/retrieval/jobs/upload", Upload.body("{\"job\": \"" + job + "\", \"files\":"
+        + " [{\"source\": \"job/tides.txt\"}]}", List.of("The tide tables list high and low water for the harbour.\n"
+        .getBytes(StandardCharsets.UTF_8)))));
+    long deadline = System.nanoTime() + 120_000_000_000L;
+    JsonNode page = retrieval("jobs/read", "{\"job\": \"" + job + "\"}");
+    while (!page.at("/files/0/status").asText().equals("indexed")) {
+      assertTrue(System.nanoTime() < deadline, "the file was not indexed: " + page);
+      Thread.sleep(50);
+      page = retrieval("jobs/read", "{\"job\": \"" + job + "\"}");
+    }
+    assertTrue(page.at("/job/progress/secondsLeft").isNumber(), page::toString);
+    retrieval("jobs/close", "{\"job\": \"" + job + "\"}");
   }
 
   /** Runs: answered whole, streamed on an embedding corpus (every phase), and failing after they started. */
