@@ -3,7 +3,6 @@ package dev.quarry.mcp.server;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.wire.ErrorEnvelope;
-import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -48,7 +47,7 @@ final class ToolResults {
     int code = switch (e.code()) {
       case CORPUS_NOT_FOUND, SOURCE_NOT_FOUND, NOT_FOUND -> McpSchema.ErrorCodes.RESOURCE_NOT_FOUND;
       case INTERNAL, UNAVAILABLE, CAPACITY, INSUFFICIENT_STORAGE -> McpSchema.ErrorCodes.INTERNAL_ERROR;
-      default -> e.code() == ErrorCode.INTERNAL ? McpSchema.ErrorCodes.INTERNAL_ERROR : McpSchema.ErrorCodes.INVALID_PARAMS;
+      default -> McpSchema.ErrorCodes.INVALID_PARAMS;
     };
     ObjectNode envelope = ErrorEnvelope.of(e);
     return McpError.builder(code).message(envelope.path("error").path("message").asText())
