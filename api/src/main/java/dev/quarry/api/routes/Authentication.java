@@ -43,4 +43,19 @@ public final class Authentication {
     }
     return access;
   }
+
+  /**
+   * Whether the {@code Authorization} header {@code header} (null: none) is refused by {@link
+   * #authenticate(String, Authenticator)}: the whole check a handler that asks only for a token makes
+   * before the body ({@link ChecksBeforeBody}). A fault of the authenticator counts as a refusal, since the
+   * handler answers it just as early.
+   */
+  public static boolean refuses(String header, Authenticator authenticator) {
+    try {
+      authenticate(header, authenticator);
+      return false;
+    } catch (RuntimeException refused) {
+      return true;
+    }
+  }
 }

@@ -29,7 +29,7 @@ import java.util.function.UnaryOperator;
  *
  * <p>Thread-safe; subclasses hold no per-request state.
  */
-public abstract class Endpoint implements Handler {
+public abstract class Endpoint implements Handler, ChecksBeforeBody {
   private final Authenticator authenticator;
   private final Set<Feature> features;
   private final Feature feature;
@@ -82,6 +82,7 @@ public abstract class Endpoint implements Handler {
    *
    * @param headers the request's header of each name, or null
    */
+  @Override
   public final boolean refusesBeforeBody(UnaryOperator<String> headers) {
     try {
       admit(headers, null);
