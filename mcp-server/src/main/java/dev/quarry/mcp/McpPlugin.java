@@ -1,6 +1,6 @@
 package dev.quarry.mcp;
 
-import dev.quarry.api.routes.ChecksBeforeBody;
+import dev.quarry.api.ChecksBeforeBody;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limit;
 import dev.quarry.mcp.server.McpEndpoint;

@@ -1,6 +1,7 @@
 package dev.quarry.api.routes;
 
 import dev.quarry.api.Authenticator;
+import dev.quarry.api.ChecksBeforeBody;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;

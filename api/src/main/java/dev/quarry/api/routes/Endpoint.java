@@ -1,6 +1,7 @@
 package dev.quarry.api.routes;
 
 import dev.quarry.api.Authenticator;
+import dev.quarry.api.ChecksBeforeBody;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.Limits;

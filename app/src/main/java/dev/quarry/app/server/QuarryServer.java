@@ -8,7 +8,7 @@ import dev.quarry.api.OpenApiDocument;
 import dev.quarry.api.QuarryPlugin;
 import dev.quarry.api.console.ConsoleAssets;
 import dev.quarry.api.routes.Authentication;
-import dev.quarry.api.routes.ChecksBeforeBody;
+import dev.quarry.api.ChecksBeforeBody;
 import dev.quarry.api.routes.Endpoint;
 import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.api.routes.IngestEndpoint;

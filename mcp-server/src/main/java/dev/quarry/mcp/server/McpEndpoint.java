@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.routes.Authentication;
 import dev.quarry.api.routes.BodyReader;
-import dev.quarry.api.routes.ChecksBeforeBody;
+import dev.quarry.api.ChecksBeforeBody;
 import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.api.wire.ErrorEnvelope;
 import dev.quarry.api.wire.HttpStatuses;

@@ -2,7 +2,7 @@ package dev.quarry.openai.routes;
 
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.routes.Authentication;
-import dev.quarry.api.routes.ChecksBeforeBody;
+import dev.quarry.api.ChecksBeforeBody;
 import dev.quarry.corpora.access.Access;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;

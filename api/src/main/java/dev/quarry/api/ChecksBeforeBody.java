@@ -1,4 +1,4 @@
-package dev.quarry.api.routes;
+package dev.quarry.api;
 
 import java.util.function.UnaryOperator;
 
@@ -9,8 +9,10 @@ import java.util.function.UnaryOperator;
  * connection closed after the answer, instead of waiting for a body nobody reads; any other request
  * has its body collected and keeps its connection.
  *
- * <p>Every handler of a route that reads a body implements it: {@link Endpoint}, OpenAI's API, the
+ * <p>Every handler of a route that reads a body implements it: {@code Endpoint}, OpenAI's API, the
  * MCP endpoint. A host treats a handler that does not as one that reads no body.
+ *
+ * @quarry.stable
  */
 public interface ChecksBeforeBody {
   /**
