@@ -1,5 +1,6 @@
 package dev.quarry.mcp;
 
+import dev.quarry.api.ChecksBeforeBody;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limit;
 import dev.quarry.mcp.server.McpEndpoint;
@@ -59,5 +60,13 @@ public final class McpPlugin extends Plugin<McpPluginConfig> {
   /** The endpoint's path, such as {@code /mcp}. */
   public String path() {
     return pluginConfig.path;
+  }
+
+  /**
+   * The endpoint's checks before a POST's body: a host that collects bodies before handling requests
+   * asks it for requests to {@link #path}, which Javalin's route table does not hold.
+   */
+  public ChecksBeforeBody checksBeforeBody() {
+    return endpoint;
   }
 }

@@ -1,6 +1,7 @@
 package dev.quarry.api.routes;
 
 import dev.quarry.api.Authenticator;
+import dev.quarry.api.ChecksBeforeBody;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
@@ -42,5 +43,20 @@ public final class Authentication {
       throw new QuarryException(ErrorCode.UNAUTHENTICATED, "the bearer token is not valid");
     }
     return access;
+  }
+
+  /**
+   * Whether the {@code Authorization} header {@code header} (null: none) is refused by {@link
+   * #authenticate(String, Authenticator)}: the whole check a handler that asks only for a token makes
+   * before the body ({@link ChecksBeforeBody}). A fault of the authenticator counts as a refusal, since the
+   * handler answers it just as early.
+   */
+  public static boolean refuses(String header, Authenticator authenticator) {
+    try {
+      authenticate(header, authenticator);
+      return false;
+    } catch (RuntimeException refused) {
+      return true;
+    }
   }
 }

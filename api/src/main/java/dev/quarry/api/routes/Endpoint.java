@@ -1,6 +1,7 @@
 package dev.quarry.api.routes;
 
 import dev.quarry.api.Authenticator;
+import dev.quarry.api.ChecksBeforeBody;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.Limits;
@@ -29,7 +30,7 @@ import java.util.function.UnaryOperator;
  *
  * <p>Thread-safe; subclasses hold no per-request state.
  */
-public abstract class Endpoint implements Handler {
+public abstract class Endpoint implements Handler, ChecksBeforeBody {
   private final Authenticator authenticator;
   private final Set<Feature> features;
   private final Feature feature;
@@ -82,6 +83,7 @@ public abstract class Endpoint implements Handler {
    *
    * @param headers the request's header of each name, or null
    */
+  @Override
   public final boolean refusesBeforeBody(UnaryOperator<String> headers) {
     try {
       admit(headers, null);

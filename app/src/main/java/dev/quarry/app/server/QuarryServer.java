@@ -8,6 +8,7 @@ import dev.quarry.api.OpenApiDocument;
 import dev.quarry.api.QuarryPlugin;
 import dev.quarry.api.console.ConsoleAssets;
 import dev.quarry.api.routes.Authentication;
+import dev.quarry.api.ChecksBeforeBody;
 import dev.quarry.api.routes.Endpoint;
 import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.api.routes.IngestEndpoint;
@@ -34,7 +35,6 @@ import dev.quarry.extractors.Extractors;
 import dev.quarry.mcp.McpPlugin;
 import dev.quarry.mcp.McpPluginConfig;
 import dev.quarry.openai.OpenAiPlugin;
-import dev.quarry.openai.routes.OpenAiHandler;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinState;
 import io.javalin.http.HandlerType;
@@ -107,6 +107,12 @@ public final class QuarryServer implements AutoCloseable {
    *     server holds it
    */
   public static QuarryServer start(Path dataDir, String host, int port, Authenticator tokens, ServerConfig config) {
+    return start(dataDir, host, port, tokens, config, null);
+  }
+
+  /** As {@link #start(Path, String, int, Authenticator, ServerConfig)}, with a connection idle timeout (null: Jetty's). */
+  static QuarryServer start(Path dataDir, String host, int port, Authenticator tokens, ServerConfig config,
+      Duration idleTimeout) {
     Objects.requireNonNull(tokens, "tokens");
     // Without document ingestion no extraction pool is built at all.
     Extractors extractors = config.features().contains(Feature.DOCUMENT_INGESTION)
@@ -134,7 +140,7 @@ public final class QuarryServer implements AutoCloseable {
       jobs = extractors != null && config.features().contains(Feature.INGESTION_JOBS)
           ? IngestJobs.open(dataDir, corpora, config.jobs()) : null;
       return start(corpora, extractors, jobs, dataDir, host, port, tokens, config, engineMetrics,
-          engineConfig.embeddingModels(), engineConfig.searchCaches(), null);
+          engineConfig.embeddingModels(), engineConfig.searchCaches(), idleTimeout);
     } catch (RuntimeException e) {
       closeQuietly(jobs);
       closeQuietly(corpora);
@@ -196,6 +202,8 @@ public final class QuarryServer implements AutoCloseable {
         }
       }
     });
+    // The MCP server (docs/mcp.md): the same tokens, grants, limits and capacity gate.
+    McpPlugin mcp = config.mcp() ? new McpPlugin(m -> m.corpora(corpora).authenticator(tokens).beside(plugin)) : null;
     EdgeFilter edge = new EdgeFilter(new Cors(config.corsOrigins()), mapper);
     BackupEndpoint backup = new BackupEndpoint(tokens, config.limits(), json,
         config.backupDirectory() == null || dataDir == null ? null : new Backups(corpora,
@@ -212,7 +220,7 @@ public final class QuarryServer implements AutoCloseable {
         // Bodies arrive before a thread or a place in the gate is given to them (BodyPrefetch).
         server.insertHandler(new BodyPrefetch(config.limits().get(Limit.MAX_REQUEST_BYTES),
             BodyPrefetch.MIN_BYTES_PER_SECOND, prefetchBudget(config), edge,
-            request -> answeredWithoutBody(request, routes.internalRouter)));
+            request -> answeredWithoutBody(request, routes.internalRouter, mcp)));
         // Outermost, so every answer (refusals before routing included) carries its request id.
         server.insertHandler(new RequestIds(metrics));
         server.setRequestLog(new AccessLog(metrics));
@@ -233,9 +241,8 @@ public final class QuarryServer implements AutoCloseable {
         handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST));
       });
       c.registerPlugin(plugin);
-      if (config.mcp()) {
-        // The MCP server (docs/mcp.md): the same tokens, grants, limits and capacity gate.
-        c.registerPlugin(new McpPlugin(m -> m.corpora(corpora).authenticator(tokens).beside(plugin)));
+      if (mcp != null) {
+        c.registerPlugin(mcp);
       }
       if (jobs != null && dataDir != null) {
         // OpenAI's vector stores and files API (docs/openai-compatibility.md) over the same corpora and jobs.
@@ -316,22 +323,25 @@ public final class QuarryServer implements AutoCloseable {
   }
 
   /**
-   * Whether {@code request} is answered without its body: sent where no endpoint reads one (an
-   * unknown route, 404, or a route that reads none), or refused by its endpoint's checks before the
-   * body (version, authentication, feature, content type; for OpenAI's API, authentication). The endpoint is the one Javalin routes the
-   * request to, found in the same route table by the same rules (a trailing slash included); every
-   * endpoint that reads a body answers POST.
+   * Whether {@code request} is answered without its body: sent where nothing reads one (an unknown
+   * route, 404, or a handler that reads none), or refused by its handler's checks before the body
+   * ({@link ChecksBeforeBody}). The handler is the one the request reaches: the MCP servlet at its path
+   * (outside Javalin's routes), else the one Javalin routes it to, found in the same route table by
+   * the same rules (a trailing slash included). Every handler that reads a body answers POST.
    */
-  private static boolean answeredWithoutBody(Request request, InternalRouter router) {
+  private static boolean answeredWithoutBody(Request request, InternalRouter router, McpPlugin mcp) {
     if (!"POST".equals(request.getMethod())) {
       return true;
     }
-    ParsedEndpoint route = router.findFirstHttpHandlerEntry(HandlerType.POST, Request.getPathInContext(request));
-    if (route != null && route.endpoint.handler instanceof OpenAiHandler openAi) {
-      return openAi.refusesBeforeBody(name -> request.getHeaders().get(name));
+    String path = Request.getPathInContext(request);
+    ChecksBeforeBody checks = null;
+    if (mcp != null && path.equals(mcp.path())) {
+      checks = mcp.checksBeforeBody();
+    } else if (router.findFirstHttpHandlerEntry(HandlerType.POST, path) instanceof ParsedEndpoint route
+        && route.endpoint.handler instanceof ChecksBeforeBody routed) {
+      checks = routed;
     }
-    return route == null || !(route.endpoint.handler instanceof Endpoint endpoint)
-        || endpoint.refusesBeforeBody(name -> request.getHeaders().get(name));
+    return checks == null || checks.refusesBeforeBody(name -> request.getHeaders().get(name));
   }
 
   /** The server's own paths, each its own endpoint label in the metrics. */

@@ -14,7 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,7 +45,6 @@ class RefusalsBeforeBodyTest {
   static QuarryServer server;
   static QuarryServer noSearchServer;
   static QuarryServer shortIdleServer;
-  /** A server over real corpora, with extractors and jobs: its multipart endpoints are on. */
   static QuarryServer ingestingServer;
   @TempDir
   static Path dir;
@@ -54,10 +55,11 @@ class RefusalsBeforeBodyTest {
     server = QuarryServer.start(EdgeRulesTest.unreachableCorpora(), "127.0.0.1", 0, tokens, ServerConfig.DEFAULT);
     noSearchServer = QuarryServer.start(EdgeRulesTest.unreachableCorpora(), "127.0.0.1", 0, tokens,
         ServerConfig.parse("{\"features\": {\"scoped-retrieval\": false}}".getBytes(StandardCharsets.UTF_8)));
-    shortIdleServer = QuarryServer.start(EdgeRulesTest.unreachableCorpora(), "127.0.0.1", 0, tokens,
-        ServerConfig.DEFAULT, SHORT_IDLE);
-    ingestingServer = QuarryServer.start(dir.resolve("data"), "127.0.0.1", 0,
-        TokensFile.read(TestTokens.write(dir)), ServerConfig.DEFAULT);
+    // These two over real corpora, with extractors and jobs: the multipart endpoints and OpenAI's API are on.
+    TokenAuthenticator testTokens = TokensFile.read(TestTokens.write(dir));
+    shortIdleServer = QuarryServer.start(dir.resolve("short-idle"), "127.0.0.1", 0, testTokens, ServerConfig.DEFAULT,
+        SHORT_IDLE);
+    ingestingServer = QuarryServer.start(dir.resolve("data"), "127.0.0.1", 0, testTokens, ServerConfig.DEFAULT);
   }
 
   @AfterAll
@@ -75,7 +77,9 @@ class RefusalsBeforeBodyTest {
   }
 
   static final String AUTH = "Authorization: Bearer " + EdgeRulesTest.TOKEN + "\r\n";
+  static final String ADMIN = "Authorization: Bearer " + TestTokens.ADMIN + "\r\n";
   static final String JSON = "Content-Type: application/json\r\n";
+  static final String MCP_ACCEPT = "Accept: application/json, text/event-stream\r\n";
 
   @Test
   void unsupportedVersion_isAnsweredAtOnce_withoutTheBody() throws IOException {
@@ -130,6 +134,38 @@ class RefusalsBeforeBodyTest {
   }
 
   @Test
+  void mcpAndOpenAiWithoutAToken_areAnsweredAtOnce_withoutTheBody() throws IOException {
+    // Neither is an Endpoint: /mcp is a servlet outside Javalin's routes, OpenAI's API has handlers of its own.
+    assertRefusedAtOnce(ingestingServer, headersOnly("/mcp", JSON + MCP_ACCEPT), 401, "UNAUTHENTICATED");
+    assertRefusedAtOnce(ingestingServer, headersOnly("/openai/v1/vector_stores", JSON), 401, "invalid_api_key");
+  }
+
+  @Test
+  void requestsThatPassTheChecks_keepTheirConnection() throws IOException {
+    String auth = "Authorization: Bearer " + TestTokens.ADMIN + "\r\n";
+    String initialize = """
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25",
+         "capabilities": {}, "clientInfo": {"name": "keep-alive", "version": "1"}}}""";
+    String search = "{\"query\": \"anything\"}";
+    // Each answered on the connection the one before it used, and none says the connection ends.
+    try (Socket s = new Socket("127.0.0.1", ingestingServer.port())) {
+      s.setSoTimeout((int) AT_ONCE_MILLIS);
+      for (String request : List.of(
+          post("/mcp", auth + JSON + MCP_ACCEPT, initialize),
+          post("/mcp", auth + JSON + MCP_ACCEPT, initialize),
+          post("/openai/v1/vector_stores", auth + JSON, "{\"name\": \"keep-alive\"}"),
+          post("/v1/retrieval/whoami", auth + JSON, "{}"),
+          post("/mcp", auth + JSON + MCP_ACCEPT, initialize))) {
+        s.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+        s.getOutputStream().flush();
+        String head = readAnswer(s.getInputStream());
+        assertTrue(head.startsWith("HTTP/1.1 200"), request + " -> " + head);
+        assertFalse(head.toLowerCase(Locale.ROOT).contains("\r\nconnection: close"), request + " -> " + head);
+      }
+    }
+  }
+
+  @Test
   void aRequestThatPassesTheChecks_stillWaitsForItsBody() throws IOException {
     // The checks let it through, so the body is collected first: no answer until it comes.
     try (Socket s = new Socket("127.0.0.1", server.port())) {
@@ -149,7 +185,7 @@ class RefusalsBeforeBodyTest {
   @Test
   void stalledBody_isIdleTimeout408_inTheEnvelope() throws IOException {
     try (Socket s = new Socket("127.0.0.1", shortIdleServer.port())) {
-      s.getOutputStream().write(("POST /v1/retrieval/search HTTP/1.1\r\nHost: x\r\n" + AUTH + JSON
+      s.getOutputStream().write(("POST /v1/retrieval/search HTTP/1.1\r\nHost: x\r\n" + ADMIN + JSON
           + "Content-Length: 100\r\n\r\n{\"corpus\": ").getBytes(StandardCharsets.US_ASCII));
       s.getOutputStream().flush();
       s.setSoTimeout((int) (SHORT_IDLE.toMillis() + AT_ONCE_MILLIS));
@@ -159,6 +195,27 @@ class RefusalsBeforeBodyTest {
       assertTrue(answer.contains("AgenticDriver-Version: 1.0"), answer);
       assertTrue(REQUEST_ID.matcher(answer).find(), answer);
       ClientText.assertNoInternals(body(answer), () -> "a stalled body");
+    }
+  }
+
+  @Test
+  void stalledMcpAndOpenAiBodies_areIdleTimeout408() throws IOException {
+    // Collected before their handlers run, as /v1's are: the handler's read fails typed, not with a 500.
+    assertStalledBodyIs408("/mcp", MCP_ACCEPT, "\"code\":\"IDLE_TIMEOUT\"");
+    assertStalledBodyIs408("/openai/v1/vector_stores", "", "\"code\":\"idle_timeout\"");
+  }
+
+  private static void assertStalledBodyIs408(String path, String extra, String code) throws IOException {
+    try (Socket s = new Socket("127.0.0.1", shortIdleServer.port())) {
+      s.getOutputStream().write(("POST " + path + " HTTP/1.1\r\nHost: x\r\n" + ADMIN + JSON + extra
+          + "Content-Length: 100\r\n\r\n{\"jsonrpc\": ").getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().flush();
+      s.setSoTimeout((int) (SHORT_IDLE.toMillis() + AT_ONCE_MILLIS));
+      String answer = readAll(s.getInputStream());
+      assertTrue(answer.startsWith("HTTP/1.1 408"), path + " -> " + answer);
+      assertTrue(answer.contains(code), path + " -> " + answer);
+      assertTrue(REQUEST_ID.matcher(answer).find(), answer);
+      ClientText.assertNoInternals(body(answer), () -> "a stalled body to " + path);
     }
   }
 
@@ -207,6 +264,51 @@ class RefusalsBeforeBodyTest {
       assertTrue(REQUEST_ID.matcher(answer).find(), answer);
       assertEquals(1, answer.split("HTTP/1.1 ", -1).length - 1, answer);
     }
+  }
+
+  /** A whole POST of {@code body} to {@code path}, with {@code extra} header lines. */
+  static String post(String path, String extra, String body) {
+    return "POST " + path + " HTTP/1.1\r\nHost: x\r\n" + extra + "Content-Length: "
+        + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body;
+  }
+
+  /**
+   * Reads one answer framed by its Content-Length or by chunks, leaving the connection at the next
+   * answer; returns its status line and headers.
+   */
+  static String readAnswer(InputStream in) throws IOException {
+    String head = readLine(in);
+    for (String line = readLine(in); !line.isEmpty(); line = readLine(in)) {
+      head += "\r\n" + line;
+    }
+    head += "\r\n";
+    String lower = head.toLowerCase(Locale.ROOT);
+    Matcher length = Pattern.compile("\r\ncontent-length: *(\\d+)\r\n").matcher(lower);
+    if (length.find()) {
+      in.readNBytes(Integer.parseInt(length.group(1)));
+    } else {
+      assertTrue(lower.contains("\r\ntransfer-encoding: chunked\r\n"), "an answer framed by neither: " + head);
+      for (int size = Integer.parseInt(readLine(in).strip(), 16); size > 0; size = Integer.parseInt(readLine(in).strip(), 16)) {
+        in.readNBytes(size);
+        readLine(in);
+      }
+      readLine(in);
+    }
+    return head;
+  }
+
+  /** One line, without its CRLF. */
+  private static String readLine(InputStream in) throws IOException {
+    StringBuilder line = new StringBuilder();
+    for (int c = in.read(); c != '\n'; c = in.read()) {
+      if (c < 0) {
+        throw new AssertionError("the connection ended mid-answer: " + line);
+      }
+      if (c != '\r') {
+        line.append((char) c);
+      }
+    }
+    return line.toString();
   }
 
   /** Everything the server sends until it closes the connection. */

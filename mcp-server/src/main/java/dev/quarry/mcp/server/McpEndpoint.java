@@ -10,8 +10,11 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.routes.Authentication;
+import dev.quarry.api.routes.BodyReader;
+import dev.quarry.api.ChecksBeforeBody;
 import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.api.wire.ErrorEnvelope;
+import dev.quarry.api.wire.HttpStatuses;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
@@ -25,12 +28,12 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The servlet at {@code /mcp}: every request is authenticated with the API's bearer tokens (401 with
@@ -41,7 +44,7 @@ import java.util.Set;
  * the caller's own resources ({@link ResourceListing}), and the rest is the SDK transport's.
  * Thread-safe.
  */
-public final class McpEndpoint extends HttpServlet {
+public final class McpEndpoint extends HttpServlet implements ChecksBeforeBody {
   private static final Set<String> METHODS = Set.of("GET", "POST", "DELETE");
   private static final String SESSION_HEADER = "Mcp-Session-Id";
 
@@ -58,6 +61,12 @@ public final class McpEndpoint extends HttpServlet {
     this.authenticator = authenticator;
     this.maxBodyBytes = maxBodyBytes;
     mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build());
+  }
+
+  /** Refused before the body when its token is missing or unknown, the first check of {@link #service}. */
+  @Override
+  public boolean refusesBeforeBody(UnaryOperator<String> headers) {
+    return Authentication.refuses(headers.apply("Authorization"), authenticator);
   }
 
   @Override
@@ -83,10 +92,12 @@ public final class McpEndpoint extends HttpServlet {
       HttpServletRequest forwarded = request;
       String requestId = null;
       if ("POST".equals(request.getMethod())) {
-        byte[] body = readBounded(request);
-        if (body == null) {
-          refuse(response, 413, McpSchema.ErrorCodes.INVALID_REQUEST, new QuarryException(ErrorCode.REQUEST_TOO_LARGE,
-              "the request body is larger than the server's limit of " + maxBodyBytes + " bytes"));
+        byte[] body;
+        try {
+          // The API's reader: 413 over the limit, 408 for a body too slow or stalled, 400 for broken framing.
+          body = BodyReader.read(request.getInputStream(), request.getContentLengthLong(), maxBodyBytes);
+        } catch (QuarryException e) {
+          refuse(response, HttpStatuses.of(e.code()), McpSchema.ErrorCodes.INVALID_REQUEST, e);
           return;
         }
         JsonNode message;
@@ -199,25 +210,6 @@ public final class McpEndpoint extends HttpServlet {
           : null;
       default -> null;
     };
-  }
-
-  /** The body, or null when it is larger than the limit (read no further than that). */
-  private byte[] readBounded(HttpServletRequest request) throws IOException {
-    if (request.getContentLengthLong() > maxBodyBytes) {
-      return null;
-    }
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    byte[] buffer = new byte[8192];
-    try (InputStream in = request.getInputStream()) {
-      int n;
-      while ((n = in.read(buffer)) > 0) {
-        if (out.size() + n > maxBodyBytes) {
-          return null;
-        }
-        out.write(buffer, 0, n);
-      }
-    }
-    return out.toByteArray();
   }
 
   /** A JSON-RPC error response with no id, its {@code data} Quarry's error. */

@@ -2,13 +2,12 @@ package dev.quarry.openai.routes;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.routes.BodyReader;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.AccessPolicy;
 import dev.quarry.corpora.jobs.IngestJobs;
-import dev.quarry.engine.ErrorCode;
-import dev.quarry.engine.QuarryException;
 import dev.quarry.openai.store.Attachments;
 import dev.quarry.openai.store.FileArea;
 import dev.quarry.openai.store.StoreRecords;
@@ -52,15 +51,10 @@ record Backend(Corpora corpora, IngestJobs jobs, FileArea files, StoreRecords st
    * JSON (400 otherwise); an empty body reads as {@code {}} when {@code emptyIsObject}.
    */
   ObjectNode body(Context ctx, boolean emptyIsObject) throws IOException {
-    if (ctx.contentLength() > maxJsonBytes) {
-      throw tooLarge();
-    }
     byte[] bytes;
     try (InputStream in = ctx.req().getInputStream()) {
-      bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxJsonBytes + 1));
-    }
-    if (bytes.length > maxJsonBytes) {
-      throw tooLarge();
+      // The API's reader: 413 over the limit, 408 for a body too slow or stalled, 400 for broken framing.
+      bytes = BodyReader.read(in, ctx.contentLength(), maxJsonBytes);
     }
     if (bytes.length == 0 && emptyIsObject) {
       return mapper().createObjectNode();
@@ -70,11 +64,6 @@ record Backend(Corpora corpora, IngestJobs jobs, FileArea files, StoreRecords st
       throw new OpenAiException(415, "Send the request as application/json.", null, "unsupported_media_type");
     }
     return json.parseObject(bytes);
-  }
-
-  private QuarryException tooLarge() {
-    return new QuarryException(ErrorCode.REQUEST_TOO_LARGE, "the request body is larger than the server's maxRequestBytes ("
-        + maxJsonBytes + " bytes)");
   }
 
   /** The caller may see {@code corpus} at all (FORBIDDEN otherwise, whether or not it exists). */

@@ -2,6 +2,7 @@ package dev.quarry.openai.routes;
 
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.routes.Authentication;
+import dev.quarry.api.ChecksBeforeBody;
 import dev.quarry.corpora.access.Access;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -9,10 +10,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * One endpoint of this API: authentication (401), then the endpoint's work, every failure answered
- * by {@link OpenAiErrors}. A host that collects request bodies before handling them (the standalone
- * server does) asks {@link #refusesBeforeBody} first, as it asks Quarry's own endpoints.
+ * by {@link OpenAiErrors}.
  */
-public final class OpenAiHandler implements Handler {
+public final class OpenAiHandler implements Handler, ChecksBeforeBody {
   /** An endpoint's work for an authenticated caller. */
   @FunctionalInterface
   interface Action {
@@ -40,18 +40,9 @@ public final class OpenAiHandler implements Handler {
     }
   }
 
-  /**
-   * Whether a request with these headers is refused before its body is read (its token is
-   * missing or unknown), by the check {@link #handle} makes first.
-   *
-   * @param headers the request's header of each name, or null
-   */
+  /** Refused before the body when its token is missing or unknown, the check {@link #handle} makes first. */
+  @Override
   public boolean refusesBeforeBody(UnaryOperator<String> headers) {
-    try {
-      Authentication.authenticate(headers.apply("Authorization"), authenticator);
-      return false;
-    } catch (RuntimeException refused) {
-      return true;
-    }
+    return Authentication.refuses(headers.apply("Authorization"), authenticator);
   }
 }
