@@ -3,37 +3,21 @@
 // checks and event-order verification, and not one warning or error printed by the client.
 import { test, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
 import { HttpAgent } from '@ag-ui/client';
 import { AgentCapabilitiesSchema, EventSchemas } from '@ag-ui/core/schemas';
 import { z } from 'zod/v4';
+import { startServer } from '../clients/typescript/test/server.mjs';
 
 const ADMIN = 'agui-admin-token';
 const PUBLIC_ONLY = 'agui-public-token';
-const here = dirname(fileURLToPath(import.meta.url));
-let dir, server, url;
+let server, url;
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'quarry-agui-'));
-  writeFileSync(join(dir, 'tokens.json'), JSON.stringify({ tokens: [
-    { subject: 'admin', token: ADMIN, grants: [{ corpus: '*', scopes: ['search', 'index', 'manage'] }] },
-    { subject: 'reader', token: PUBLIC_ONLY, grants: [{ corpus: 'public', scopes: ['search'] }] },
-  ] }));
-  server = spawn(join(here, '..', 'quarry'), ['serve', '--data', join(dir, 'data'), '--port', '0',
-    '--tokens', join(dir, 'tokens.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  url = await new Promise((resolve, reject) => {
-    const lines = createInterface({ input: server.stdout });
-    lines.on('line', (line) => {
-      const m = /^listening on (http:\/\/\S+)/.exec(line);
-      if (m) resolve(m[1]);
-    });
-    server.on('exit', (code) => reject(new Error(`quarry serve exited with ${code}`)));
+  server = await startServer({
+    admin: { token: ADMIN, grants: [{ corpus: '*', scopes: ['search', 'index', 'manage'] }] },
+    reader: { token: PUBLIC_ONLY, grants: [{ corpus: 'public', scopes: ['search'] }] },
   });
+  url = server.url;
   await post('/v1/retrieval/corpora/create', { corpus: 'handbook' });
   await post('/v1/retrieval/sources/index', { corpus: 'handbook', source: 'policies/leave.md', title: 'Leave policy',
     text: 'Parental leave is twenty weeks. Annual leave is twenty five days.' });
@@ -41,9 +25,8 @@ before(async () => {
     text: 'Travel is booked through the travel desk two weeks ahead.' });
 });
 
-after(() => {
-  server?.kill('SIGTERM');
-  if (dir) rmSync(dir, { recursive: true, force: true });
+after(async () => {
+  await server?.stop();
 });
 
 async function post(path, body) {

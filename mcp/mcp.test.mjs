@@ -6,43 +6,30 @@
 // The corpora behind them are set up with the project's TypeScript client (clients/typescript).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFile } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { QuarryClient } from '@quarry/client';
+import { startServer } from '../clients/typescript/test/server.mjs';
 
 const ADMIN = 'mcp-admin-token';
 const PUBLIC_ONLY = 'mcp-public-token';
 const READER = 'mcp-reader-token';
 const here = dirname(fileURLToPath(import.meta.url));
-let dir, server, url, revision;
+let server, url, revision;
 const clients = [];
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'quarry-mcp-'));
-  writeFileSync(join(dir, 'tokens.json'), JSON.stringify({ tokens: [
-    { subject: 'admin', token: ADMIN, grants: [{ corpus: '*', scopes: ['search', 'index', 'manage'] }] },
-    { subject: 'public', token: PUBLIC_ONLY,
-      grants: [{ corpus: 'handbook', sources: ['public/*'], scopes: ['search', 'index'] }] },
-    { subject: 'reader', token: READER, grants: [{ corpus: 'handbook', scopes: ['search'] }] },
-  ] }));
-  server = spawn(join(here, '..', 'quarry'), ['serve', '--data', join(dir, 'data'), '--port', '0',
-    '--tokens', join(dir, 'tokens.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  url = await new Promise((resolve, reject) => {
-    const lines = createInterface({ input: server.stdout });
-    lines.on('line', (line) => {
-      const m = /^listening on (http:\/\/\S+)/.exec(line);
-      if (m) resolve(m[1]);
-    });
-    server.on('exit', (code) => reject(new Error(`quarry serve exited with ${code}`)));
+  server = await startServer({
+    admin: { token: ADMIN, grants: [{ corpus: '*', scopes: ['search', 'index', 'manage'] }] },
+    public: { token: PUBLIC_ONLY, grants: [{ corpus: 'handbook', sources: ['public/*'], scopes: ['search', 'index'] }] },
+    reader: { token: READER, grants: [{ corpus: 'handbook', scopes: ['search'] }] },
   });
+  url = server.url;
   // The corpora the tools read are set up through Quarry's own API, with the project's TypeScript client.
   const quarry = new QuarryClient({ url, token: ADMIN });
   await quarry.createCorpus({ corpus: 'handbook' });
@@ -57,8 +44,7 @@ before(async () => {
 
 after(async () => {
   for (const c of clients) await c.close().catch(() => {});
-  server?.kill('SIGTERM');
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await server?.stop();
 });
 
 /** A connected client of the official SDK, its requests carrying `token`. */

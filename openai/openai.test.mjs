@@ -5,40 +5,27 @@
 // docs/openai-compatibility.md says how each call maps onto Quarry.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
 import OpenAI, { toFile } from 'openai';
+import { startServer } from '../clients/typescript/test/server.mjs';
 
 const ADMIN = 'openai-admin-token';
 const READER = 'openai-reader-token';
 const here = dirname(fileURLToPath(import.meta.url));
-let dir, server, url;
+let server, url;
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'quarry-openai-'));
-  writeFileSync(join(dir, 'tokens.json'), JSON.stringify({ tokens: [
-    { subject: 'admin', token: ADMIN, grants: [{ corpus: '*', scopes: ['search', 'index', 'manage'] }] },
-    { subject: 'reader', token: READER, grants: [{ corpus: 'public', scopes: ['search'] }] },
-  ] }));
-  server = spawn(join(here, '..', 'quarry'), ['serve', '--data', join(dir, 'data'), '--port', '0',
-    '--tokens', join(dir, 'tokens.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  url = await new Promise((resolve, reject) => {
-    const lines = createInterface({ input: server.stdout });
-    lines.on('line', (line) => {
-      const m = /^listening on (http:\/\/\S+)/.exec(line);
-      if (m) resolve(m[1]);
-    });
-    server.on('exit', (code) => reject(new Error(`quarry serve exited with ${code}`)));
+  server = await startServer({
+    admin: { token: ADMIN, grants: [{ corpus: '*', scopes: ['search', 'index', 'manage'] }] },
+    reader: { token: READER, grants: [{ corpus: 'public', scopes: ['search'] }] },
   });
+  url = server.url;
 });
 
-after(() => {
-  server?.kill('SIGTERM');
-  if (dir) rmSync(dir, { recursive: true, force: true });
+after(async () => {
+  await server?.stop();
 });
 
 /** The SDK as an application builds it: only the base URL and the key differ from OpenAI's cloud. */

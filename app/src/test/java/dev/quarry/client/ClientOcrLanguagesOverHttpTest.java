@@ -29,16 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  * the English or German data (Debian: tesseract-ocr-eng, -deu).
  */
 class ClientOcrLanguagesOverHttpTest {
-  /** The opening of Goethe's Faust (public domain), as the server's OcrLanguagesOverHttpTest renders it. */
-  static final List<String> FAUST = List.of(
-      "Habe nun, ach! Philosophie,",
-      "Juristerei und Medizin,",
-      "Und leider auch Theologie",
-      "Durchaus studiert, mit heißem Bemühn.",
-      "Da steh ich nun, ich armer Tor!",
-      "Und bin so klug als wie zuvor;");
-  /** A word only German data reads: English has no eszett. */
-  static final String GERMAN_ONLY = "heißem";
 
   @TempDir
   static Path dir;
@@ -55,7 +45,7 @@ class ClientOcrLanguagesOverHttpTest {
         .getBytes(StandardCharsets.UTF_8)));
     admin = server.client(TestTokens.ADMIN);
     admin.createCorpus("de", null);
-    faust = Files.write(dir.resolve("faust.png"), TestScans.encode(TestScans.lines(FAUST), "png"));
+    faust = Files.write(dir.resolve("faust.png"), TestScans.encode(TestScans.lines(TestScans.FAUST), "png"));
   }
 
   @AfterAll
@@ -85,10 +75,10 @@ class ClientOcrLanguagesOverHttpTest {
   void singleIngest_withGerman_readsTheEszett_theEnglishDefaultDoesNot() {
     admin.ingest(IngestRequest.of("de", "faust-deu.png").withOcrLanguages(List.of("deu")), faust);
     String german = text("faust-deu.png");
-    assertTrue(german.contains(GERMAN_ONLY), german);
+    assertTrue(german.contains(TestScans.GERMAN_ONLY), german);
     admin.ingest(IngestRequest.of("de", "faust-eng.png"), faust);
     String english = text("faust-eng.png");
-    assertFalse(english.contains(GERMAN_ONLY), () -> "the English default read the eszett: " + english);
+    assertFalse(english.contains(TestScans.GERMAN_ONLY), () -> "the English default read the eszett: " + english);
   }
 
   @Test
@@ -114,9 +104,9 @@ class ClientOcrLanguagesOverHttpTest {
     assertEquals(List.of(List.of("deu", "eng"), List.of("eng")), admin.jobFiles(submitted.id())
         .map(JobPage.FileOutcome::ocrLanguages).toList(), "each file shows what it is read with: its own, else the job's");
     String german = text("job-deu.png");
-    assertTrue(german.contains(GERMAN_ONLY), german);
+    assertTrue(german.contains(TestScans.GERMAN_ONLY), german);
     String english = text("job-eng.png");
-    assertFalse(english.contains(GERMAN_ONLY), () -> "the file's own English read the eszett: " + english);
+    assertFalse(english.contains(TestScans.GERMAN_ONLY), () -> "the file's own English read the eszett: " + english);
   }
 
   @Test

@@ -36,16 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
  * is stored.
  */
 class IngestCommandOcrLanguagesOverHttpTest {
-  /** The opening of Goethe's Faust (public domain), as the server's OcrLanguagesOverHttpTest renders it. */
-  static final List<String> FAUST = List.of(
-      "Habe nun, ach! Philosophie,",
-      "Juristerei und Medizin,",
-      "Und leider auch Theologie",
-      "Durchaus studiert, mit heißem Bemühn.",
-      "Da steh ich nun, ich armer Tor!",
-      "Und bin so klug als wie zuvor;");
-  /** A word only German data reads: English has no eszett. */
-  static final String GERMAN_ONLY = "heißem";
   static final String OCR = "\"extraction\": {\"ocr\": \"auto\", \"ocrLanguages\": [\"eng\"]},"
       + " \"limits\": {\"extractionTimeoutMillis\": 120000}";
 
@@ -90,7 +80,7 @@ class IngestCommandOcrLanguagesOverHttpTest {
   @BeforeAll
   static void start() throws Exception {
     folder = Files.createDirectories(dir.resolve("scans"));
-    Files.write(folder.resolve("faust.png"), TestScans.encode(TestScans.lines(FAUST), "png"));
+    Files.write(folder.resolve("faust.png"), TestScans.encode(TestScans.lines(TestScans.FAUST), "png"));
   }
 
   static void assumeGerman() {
@@ -139,7 +129,7 @@ class IngestCommandOcrLanguagesOverHttpTest {
       assertEquals(List.of(List.of("deu", "eng")), client.listJobs("de", null, null, null).items().stream()
           .map(Job::ocrLanguages).toList(), "the job carries the languages");
       String german = text(client, "de", "faust.png");
-      assertTrue(german.contains(GERMAN_ONLY), german);
+      assertTrue(german.contains(TestScans.GERMAN_ONLY), german);
 
       Run tlh = ingest(jobs.url(), "tlh", "--ocr-languages", "deu,tlh");
       assertEquals(1, tlh.code(), tlh::toString);
@@ -158,7 +148,7 @@ class IngestCommandOcrLanguagesOverHttpTest {
       assertEquals(0, deu.code(), deu::toString);
       assertTrue(deu.err().contains("sending the files one by one"), deu::toString);
       String german = text(noJobs.client(TestTokens.ADMIN), "de", "faust.png");
-      assertTrue(german.contains(GERMAN_ONLY), german);
+      assertTrue(german.contains(TestScans.GERMAN_ONLY), german);
       Run tlh = ingest(noJobs.url(), "tlh", "--ocr-languages", "tlh");
       assertEquals(1, tlh.code(), tlh::toString);
       assertEquals(1, tlh.count("INVALID_REQUEST"), "the file is refused for its languages: " + tlh);
@@ -179,7 +169,7 @@ class IngestCommandOcrLanguagesOverHttpTest {
     assertEquals(1, deu.count("ingested"), deu::toString);
     try (RealServer over = new RealServer(local)) {
       String german = text(over.client(TestTokens.ADMIN), "de", "faust.png");
-      assertTrue(german.contains(GERMAN_ONLY), german);
+      assertTrue(german.contains(TestScans.GERMAN_ONLY), german);
     }
   }
 }

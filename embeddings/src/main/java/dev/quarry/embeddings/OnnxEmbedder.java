@@ -73,26 +73,11 @@ public final class OnnxEmbedder implements Embedder {
     for (int i = 0; i < tokens; i++) {
       text.append(" a");
     }
-    Encoding encoding = m.tokenizer().encode(text.toString());
-    long[] shape = {1, encoding.getIds().length};
-    OrtEnvironment env = OrtEnvironment.getEnvironment();
-    Map<String, OnnxTensor> inputs = new HashMap<>();
     try {
-      inputs.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getIds()), shape));
-      inputs.put("attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getAttentionMask()), shape));
-      if (m.typeIds()) {
-        inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getTypeIds()), shape));
-      }
-      try (OrtSession.Result result = m.session().run(inputs)) {
-        if (!(result.get(0).getValue() instanceof float[][][] hidden)) {
-          return -1;
-        }
-        return hidden[0][0].length;
-      }
+      float[][] hidden = tokenVectors(m, m.tokenizer().encode(text.toString()));
+      return hidden == null ? -1 : hidden[0].length;
     } catch (OrtException e) {
       return -1;
-    } finally {
-      inputs.values().forEach(OnnxTensor::close);
     }
   }
 
@@ -148,6 +133,20 @@ public final class OnnxEmbedder implements Embedder {
 
   /** Runs one text (unpadded, so every mask bit is set) and pools it into a unit vector. */
   private float[] run(Loaded m, Encoding encoding) {
+    float[][] hidden;
+    try {
+      hidden = tokenVectors(m, encoding);
+    } catch (OrtException e) {
+      throw new QuarryException(ErrorCode.INTERNAL, "model '" + spec.name() + "' failed: " + e.getMessage(), e);
+    }
+    if (hidden == null) {
+      throw new QuarryException(ErrorCode.INTERNAL, "model '" + spec.name() + "' gave no token vectors");
+    }
+    return normalize(pool(hidden, encoding.getAttentionMask()));
+  }
+
+  /** The model's token vectors for one encoded text, or null when its first output is not of that shape. */
+  private static float[][] tokenVectors(Loaded m, Encoding encoding) throws OrtException {
     long[] shape = {1, encoding.getIds().length};
     OrtEnvironment env = OrtEnvironment.getEnvironment();
     Map<String, OnnxTensor> inputs = new HashMap<>();
@@ -158,11 +157,8 @@ public final class OnnxEmbedder implements Embedder {
         inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getTypeIds()), shape));
       }
       try (OrtSession.Result result = m.session().run(inputs)) {
-        float[][][] hidden = (float[][][]) result.get(0).getValue();
-        return normalize(pool(hidden[0], encoding.getAttentionMask()));
+        return result.get(0).getValue() instanceof float[][][] hidden ? hidden[0] : null;
       }
-    } catch (OrtException e) {
-      throw new QuarryException(ErrorCode.INTERNAL, "model '" + spec.name() + "' failed: " + e.getMessage(), e);
     } finally {
       inputs.values().forEach(OnnxTensor::close);
     }

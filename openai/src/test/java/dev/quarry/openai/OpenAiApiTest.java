@@ -33,6 +33,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -65,6 +66,8 @@ class OpenAiApiTest {
   IngestJobs jobs;
   Javalin app;
   String base;
+  /** The server's tokens: a test may add one for a store it made. */
+  final Map<String, Access> tokens = new ConcurrentHashMap<>();
   /** The stores the reader may search: set before the server starts. */
   String readable = "vs_readable";
 
@@ -86,10 +89,9 @@ class OpenAiApiTest {
     JobSettings d = JobSettings.DEFAULT;
     jobs = IngestJobs.open(data, holding(corpora), new JobSettings(d.maxFilesPerJob(), d.maxBytesPerJob(),
         d.maxActiveJobs(), d.maxQueuedFiles(), d.maxQueuedBytes(), d.retention(), d.openIdleTimeout(), 1));
-    Map<String, Access> tokens = Map.of(
-        ADMIN, new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class)))),
-        WRITER, new Access("writer", List.of(new Grant("vs_*", null, EnumSet.of(Scope.SEARCH, Scope.INDEX)))),
-        READER, new Access("reader", List.of(new Grant(readable, null, EnumSet.of(Scope.SEARCH)))));
+    tokens.put(ADMIN, new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class)))));
+    tokens.put(WRITER, new Access("writer", List.of(new Grant("vs_*", null, EnumSet.of(Scope.SEARCH, Scope.INDEX)))));
+    tokens.put(READER, new Access("reader", List.of(new Grant(readable, null, EnumSet.of(Scope.SEARCH)))));
     OpenAiPlugin plugin = new OpenAiPlugin(c -> c.corpora(corpora).jobs(jobs)
         .authenticator(t -> Optional.ofNullable(tokens.get(t))).folder(data.resolve("openai"))
         .limits(MAX_UPLOAD, 1 << 20));
@@ -203,7 +205,7 @@ class OpenAiApiTest {
   }
 
   /** A store holding the handbook PDF and the remote-work Markdown, both indexed, with attributes. */
-  record Loaded(String store, String pdf, String md) {}
+  record Loaded(String store, String pdf, String md, String batch) {}
 
   Loaded load(String token, String name) throws Exception {
     String pdf = uploadFixture(token, "handbook.pdf");
@@ -219,7 +221,7 @@ class OpenAiApiTest {
     JsonNode done = awaitBatch(token, store, batch.get("id").asText());
     assertEquals("completed", done.get("status").asText(), done.toString());
     assertEquals(2, done.get("file_counts").get("completed").asInt(), done.toString());
-    return new Loaded(store, pdf, md);
+    return new Loaded(store, pdf, md, batch.get("id").asText());
   }
 
   // ----- the application's path
@@ -504,5 +506,22 @@ class OpenAiApiTest {
     assertEquals(403, upload(READER, "a.md", "# a".getBytes(StandardCharsets.UTF_8), "assistants").status());
     // The writer may index into vs_* but not create corpora (manage).
     assertEquals(403, send(WRITER, "POST", "/vector_stores", "{}").status());
+  }
+
+  @Test
+  void aSourceRestrictedToken_countsOnlyTheFilesItSees() throws Exception {
+    Loaded loaded = load(ADMIN, "Counted");
+    tokens.put("part-token", new Access("part", List.of(new Grant(loaded.store(), List.of(loaded.md()),
+        EnumSet.of(Scope.SEARCH)))));
+    // The job indexed two files; the token sees one of them, and counts it alone.
+    String batch = "/vector_stores/" + loaded.store() + "/file_batches/" + loaded.batch();
+    JsonNode part = ok("part-token", "GET", batch, null).body();
+    assertEquals(1, part.get("file_counts").get("total").asInt(), part.toString());
+    assertEquals(1, part.get("file_counts").get("completed").asInt(), part.toString());
+    assertEquals(2, ok(ADMIN, "GET", batch, null).body().get("file_counts").get("total").asInt());
+    assertEquals(1, ok("part-token", "GET", batch + "/files", null).body().get("data").size());
+    JsonNode store = ok("part-token", "GET", "/vector_stores/" + loaded.store(), null).body();
+    assertEquals(1, store.get("file_counts").get("total").asInt(), store.toString());
+    assertEquals(1, store.get("file_counts").get("completed").asInt(), store.toString());
   }
 }

@@ -7,7 +7,6 @@ import dev.quarry.api.Authenticator;
 import dev.quarry.api.OpenApiDocument;
 import dev.quarry.api.QuarryPlugin;
 import dev.quarry.api.console.ConsoleAssets;
-import dev.quarry.api.routes.Authentication;
 import dev.quarry.api.ChecksBeforeBody;
 import dev.quarry.api.routes.Endpoint;
 import dev.quarry.api.routes.ErrorResponses;
@@ -250,17 +249,12 @@ public final class QuarryServer implements AutoCloseable {
             .folder(dataDir.resolve(OPENAI_FOLDER))
             .limits(config.limits().get(Limit.MAX_DOCUMENT_BYTES), config.limits().get(Limit.MAX_REQUEST_BYTES))));
       }
-      c.routes.get("/v1/protocol", ctx -> {
-        try {
-          Authentication.authenticate(ctx, tokens);
-          ObjectNode protocol = plugin.protocol();
-          protocol.putObject("server").put("name", "quarry").put("version", ServerVersion.VERSION)
-              .set("store", StoreConfig.describe(config, dataDir != null, corpora.scoresExactly(), mapper));
-          Responses.write(ctx, 200, protocol, mapper);
-        } catch (QuarryException e) {
-          fail(ctx, e, mapper);
-        }
-      });
+      c.routes.get(ProtocolEndpoint.PATH, new ProtocolEndpoint(tokens, config.limits(), json, () -> {
+        ObjectNode protocol = plugin.protocol();
+        protocol.putObject("server").put("name", "quarry").put("version", ServerVersion.VERSION)
+            .set("store", StoreConfig.describe(config, dataDir != null, corpora.scoresExactly(), mapper));
+        return protocol;
+      }));
       // The API's description is public, like the protocol it describes: no token, no data.
       c.routes.post(BackupEndpoint.PATH, backup);
       c.routes.get(OpenApiDocument.PATH, ctx -> ctx.contentType(OpenApiDocument.MEDIA_TYPE).result(OpenApiDocument.bytes()));
@@ -346,7 +340,7 @@ public final class QuarryServer implements AutoCloseable {
 
   /** The server's own paths, each its own endpoint label in the metrics. */
   static Set<String> endpoints(Corpora corpora) {
-    Set<String> paths = new HashSet<>(List.of("/v1/protocol", "/healthz", "/readyz",
+    Set<String> paths = new HashSet<>(List.of(ProtocolEndpoint.PATH, "/healthz", "/readyz",
         Metrics.PATH, OpenApiDocument.PATH, RunsEndpoint.PATH, AguiEndpoint.PATH, AguiCapabilities.PATH,
         BackupEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH, McpPluginConfig.DEFAULT_PATH));
     RetrievalRoutes.over(corpora).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));

@@ -373,6 +373,26 @@ class McpOverHttpTest {
   }
 
   @Test
+  void resourcesList_inASessionNeverIssuedOrClosed_isRefusedAsAnyRequestThere() throws Exception {
+    String list = "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"resources/list\", \"params\": {}}";
+    String tools = "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"tools/list\", \"params\": {}}";
+    HttpResponse<String> invented = post(T, "never-issued", list);
+    assertEquals(post(T, "never-issued", tools).statusCode(), invented.statusCode(), invented.body());
+    assertTrue(invented.statusCode() >= 400, invented.body());
+    assertFalse(invented.body().contains("quarry://"), invented.body());
+
+    Session s = new Session(T);
+    assertTrue(s.call("resources/list", "{}").has("result"));
+    HttpResponse<String> deleted = api.http().send(HttpRequest.newBuilder(URI.create(server.url() + "/mcp"))
+        .header("Authorization", "Bearer " + T).header("Mcp-Session-Id", s.id).DELETE().build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, deleted.statusCode(), deleted.body());
+    HttpResponse<String> closed = post(T, s.id, list);
+    assertEquals(post(T, s.id, tools).statusCode(), closed.statusCode(), closed.body());
+    assertFalse(closed.body().contains("quarry://"), closed.body());
+  }
+
+  @Test
   void withoutAValidToken_theAnswerIs401WithABearerChallenge() throws Exception {
     String init = """
         {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25",

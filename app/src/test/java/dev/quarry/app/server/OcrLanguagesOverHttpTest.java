@@ -30,14 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OcrLanguagesOverHttpTest {
   static final String T = TestTokens.ADMIN;
-  /** The opening of Goethe's Faust (public domain), as the extractors' OcrLanguagesTest renders it. */
-  static final List<String> FAUST = List.of(
-      "Habe nun, ach! Philosophie,",
-      "Juristerei und Medizin,",
-      "Und leider auch Theologie",
-      "Durchaus studiert, mit heißem Bemühn.",
-      "Da steh ich nun, ich armer Tor!",
-      "Und bin so klug als wie zuvor;");
   static final List<String> GERMAN_WORDS = List.of("Philosophie", "Theologie", "heißem", "Bemühn", "zuvor");
   static final String CONFIG =
       "{\"extraction\": {\"ocr\": \"auto\", \"ocrLanguages\": [\"eng\"]}, \"limits\": {\"extractionTimeoutMillis\": 120000}}";
@@ -56,7 +48,7 @@ class OcrLanguagesOverHttpTest {
     server = ServerProcess.serve(dir.resolve("data"), tokens, Files.writeString(dir.resolve("config.json"), CONFIG), 512);
     api = server.client();
     ok(api.retrieval("corpora/create", T, "{\"corpus\": \"de\"}"));
-    faust = TestScans.encode(TestScans.lines(FAUST), "png");
+    faust = TestScans.encode(TestScans.lines(TestScans.FAUST), "png");
   }
 
   @AfterAll

@@ -31,6 +31,17 @@ public final class TestScans {
       "On the third of March the wind turned east and the fishing boats stayed in",
       "the harbour. He counted seven ships passing the cape before noon.");
 
+  /** The opening of Goethe's Faust (public domain), as the extractors' OcrLanguagesTest renders it. */
+  public static final List<String> FAUST = List.of(
+      "Habe nun, ach! Philosophie,",
+      "Juristerei und Medizin,",
+      "Und leider auch Theologie",
+      "Durchaus studiert, mit heißem Bemühn.",
+      "Da steh ich nun, ich armer Tor!",
+      "Und bin so klug als wie zuvor;");
+  /** A word of {@link #FAUST} only German data reads: English has no eszett. */
+  public static final String GERMAN_ONLY = "heißem";
+
   private TestScans() {}
 
   /** A text PDF of {@code pages} pages, each holding {@code lines}. */

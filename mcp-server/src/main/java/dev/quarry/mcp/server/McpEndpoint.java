@@ -40,17 +40,18 @@ import java.util.function.UnaryOperator;
  * a {@code WWW-Authenticate} challenge otherwise), a POST body is read within the server's request
  * limit and must be one JSON-RPC 2.0 message (a parse error or invalid request is answered here in
  * JSON-RPC's own form, so no parser's text reaches the client), {@code notifications/cancelled}
- * raises the named call's cancellation, {@code resources/list} in a session is answered here with
+ * raises the named call's cancellation, {@code resources/list} in a session the transport issued
+ * ({@link IssuedSessions}) is answered here with
  * the caller's own resources ({@link ResourceListing}), and the rest is the SDK transport's.
  * Thread-safe.
  */
 public final class McpEndpoint extends HttpServlet implements ChecksBeforeBody {
   private static final Set<String> METHODS = Set.of("GET", "POST", "DELETE");
-  private static final String SESSION_HEADER = "Mcp-Session-Id";
 
   private final transient QuarryMcpServer server;
   private final transient Authenticator authenticator;
   private final long maxBodyBytes;
+  private final transient IssuedSessions sessions = new IssuedSessions();
   private final transient ObjectMapper mapper = JsonMapper.builder()
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
@@ -88,7 +89,7 @@ public final class McpEndpoint extends HttpServlet implements ChecksBeforeBody {
         refuse(response, 401, McpSchema.ErrorCodes.INVALID_REQUEST, e);
         return;
       }
-      String session = request.getHeader(SESSION_HEADER);
+      String session = request.getHeader(IssuedSessions.HEADER);
       HttpServletRequest forwarded = request;
       String requestId = null;
       if ("POST".equals(request.getMethod())) {
@@ -122,7 +123,7 @@ public final class McpEndpoint extends HttpServlet implements ChecksBeforeBody {
             return;
           }
         }
-        if ("resources/list".equals(message.path("method").asText()) && message.has("id") && session != null) {
+        if ("resources/list".equals(message.path("method").asText()) && message.has("id") && sessions.isOpen(session)) {
           listResources(response, access, message);
           return;
         }
@@ -133,7 +134,10 @@ public final class McpEndpoint extends HttpServlet implements ChecksBeforeBody {
         forwarded = new BufferedBody(request, body);
       }
       forwarded.setAttribute(Caller.ATTRIBUTE, new Caller(access, session, requestId));
-      server.service(forwarded, response);
+      server.service(forwarded, session == null ? sessions.recording(response) : response);
+      if ("DELETE".equals(request.getMethod())) {
+        sessions.closed(session, response.getStatus());
+      }
     } catch (RuntimeException | ServletException e) {
       if (!response.isCommitted()) {
         refuse(response, 500, McpSchema.ErrorCodes.INTERNAL_ERROR, ErrorResponses.internal(e));

@@ -117,7 +117,7 @@ final class FileBatchRoutes {
       ChunkingStrategy.requireStores(perFile.get(i), storeChunking, "files[" + i + "].chunking_strategy");
     }
     JobView job = attacher.attach(access, store, items, true);
-    Replies.json(ctx, 200, render(store, Ids.batch(job.id())), backend.mapper());
+    Replies.json(ctx, 200, render(access, store, Ids.batch(job.id())), backend.mapper());
   }
 
   void retrieve(Context ctx, Access access) {
@@ -125,7 +125,7 @@ final class FileBatchRoutes {
     String store = ctx.pathParam("id");
     String batch = ctx.pathParam("batch");
     requireBatch(access, store, batch);
-    ObjectNode out = render(store, batch);
+    ObjectNode out = render(access, store, batch);
     Replies.pollAfter(ctx, out);
     Replies.json(ctx, 200, out, backend.mapper());
   }
@@ -141,7 +141,7 @@ final class FileBatchRoutes {
       // Another subject's batch on a store the caller does not manage: as for any unknown batch.
       throw e.code() == ErrorCode.JOB_NOT_FOUND ? OpenAiException.notFound("file batch", batch) : e;
     }
-    Replies.json(ctx, 200, render(store, batch), backend.mapper());
+    Replies.json(ctx, 200, render(access, store, batch), backend.mapper());
   }
 
   void listFiles(Context ctx, Access access) {
@@ -162,32 +162,34 @@ final class FileBatchRoutes {
     }
   }
 
-  /** The batch as OpenAI's {@code vector_store.files_batch}: from its job, or from its files once the job is gone. */
-  private ObjectNode render(String store, String batch) {
-    String jobId = Ids.jobOf(batch);
-    Optional<JobView> job = backend.statuses().job(store, jobId);
+  /**
+   * The batch as OpenAI's {@code vector_store.files_batch}: its status from its job (from its files
+   * once the job is gone), and {@code file_counts} of the files the caller sees. A caller granted
+   * only some of the store's sources counts only those, never the rest of the job's.
+   */
+  private ObjectNode render(Access access, String store, String batch) {
+    Optional<JobView> job = backend.statuses().job(store, Ids.jobOf(batch));
     ObjectNode out = backend.mapper().createObjectNode().put("id", batch).put("object", "vector_store.files_batch");
     int inProgress = 0;
     int completed = 0;
     int failed = 0;
     int cancelled = 0;
-    String status;
-    long created;
-    if (job.isPresent()) {
+    long created = job.map(j -> j.createdAt().getEpochSecond()).orElse(Long.MAX_VALUE);
+    if (job.isPresent() && AccessPolicy.seesAllSources(access, store, READ)) {
       JobView.Counts c = job.get().counts();
       inProgress = c.queued() + c.extracting();
       completed = c.indexed() + c.unchanged();
       failed = c.failed();
       cancelled = c.cancelled();
-      status = Statuses.batchStatus(job.get());
-      created = job.get().createdAt().getEpochSecond();
     } else {
-      created = Long.MAX_VALUE;
       for (Attachment a : backend.attachments().all(store)) {
         if (!batch.equals(a.batch())) {
           continue;
         }
-        created = Math.min(created, a.createdAt());
+        created = job.isPresent() ? created : Math.min(created, a.createdAt());
+        if (!sees(access, store, a.fileId())) {
+          continue;
+        }
         switch (backend.statuses().of(store, a).status()) {
           case Statuses.IN_PROGRESS -> inProgress++;
           case Statuses.COMPLETED -> completed++;
@@ -195,8 +197,9 @@ final class FileBatchRoutes {
           default -> cancelled++;
         }
       }
-      status = inProgress > 0 ? Statuses.IN_PROGRESS : cancelled > 0 ? Statuses.CANCELLED : Statuses.COMPLETED;
     }
+    String status = job.isPresent() ? Statuses.batchStatus(job.get())
+        : inProgress > 0 ? Statuses.IN_PROGRESS : cancelled > 0 ? Statuses.CANCELLED : Statuses.COMPLETED;
     out.put("created_at", created).put("vector_store_id", store).put("status", status);
     out.putObject("file_counts").put("in_progress", inProgress).put("completed", completed).put("failed", failed)
         .put("cancelled", cancelled).put("total", inProgress + completed + failed + cancelled);
