@@ -2,6 +2,7 @@ package dev.quarry.engine;
 
 import dev.quarry.engine.embed.PassageEmbedder;
 import dev.quarry.engine.embed.QueryCachingEmbedder;
+import dev.quarry.engine.embed.QueryPriority;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -16,14 +17,14 @@ import java.util.TreeSet;
  */
 public final class EmbeddingModels {
   /** No models: every corpus is lexical. */
-  public static final EmbeddingModels NONE = new EmbeddingModels(Map.of());
+  public static final EmbeddingModels NONE = new EmbeddingModels(Map.of(), null);
 
   private final Map<String, Embedder> byName;
   private final PassageEmbedder passages;
 
-  private EmbeddingModels(Map<String, Embedder> byName) {
+  private EmbeddingModels(Map<String, Embedder> byName, QueryPriority priority) {
     this.byName = byName;
-    this.passages = byName.isEmpty() ? null : PassageEmbedder.withDefaults();
+    this.passages = byName.isEmpty() ? null : PassageEmbedder.withDefaults(priority);
   }
 
   /** The process's bounded pool (with its cache) that embeds passages for every corpus. */
@@ -39,13 +40,15 @@ public final class EmbeddingModels {
    * recent query vectors ({@link QueryCachingEmbedder}).
    */
   public static EmbeddingModels of(Embedder... embedders) {
+    // Queries and passages share the same cores: passage calls make room for queries.
+    QueryPriority priority = new QueryPriority(Runtime.getRuntime().availableProcessors());
     Map<String, Embedder> m = new TreeMap<>();
     for (Embedder e : embedders) {
-      if (m.put(e.model(), new QueryCachingEmbedder(e, QueryCachingEmbedder.DEFAULT_QUERIES)) != null) {
+      if (m.put(e.model(), new QueryCachingEmbedder(e, QueryCachingEmbedder.DEFAULT_QUERIES, priority)) != null) {
         throw new IllegalArgumentException("two embedders are named " + e.model());
       }
     }
-    return new EmbeddingModels(Map.copyOf(m));
+    return new EmbeddingModels(Map.copyOf(m), priority);
   }
 
   public Optional<Embedder> find(String model) {

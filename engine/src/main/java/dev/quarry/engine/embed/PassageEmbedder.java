@@ -28,8 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * call costs milliseconds, a task hand-off microseconds.) When the pool's queue cannot take all of
  * a request's parts now, the request is refused with CAPACITY and nothing of it runs.
  *
- * <p>Each passage is still embedded alone ({@link Embedder#embedPassages} runs every text on its
- * own), so how a request is split never changes a vector.
+ * <p>Each passage is embedded alone, one model call each, so how a request is split never changes a
+ * vector; before each call it waits its turn behind the queries being embedded ({@link
+ * QueryPriority}).
  */
 public final class PassageEmbedder implements AutoCloseable {
   /** Parts per thread a request is split into at most, so that a large one is spread evenly. */
@@ -40,13 +41,16 @@ public final class PassageEmbedder implements AutoCloseable {
   public static final int DEFAULT_QUEUED_BATCHES = 1024;
 
   private final ThreadPoolExecutor pool;
+  private final QueryPriority priority;
   private final Map<String, Embedder.Embedding> cache;
   /** Passages found in the cache and not (per passage, not per request), and pushed out; under its lock. */
   private long hits;
   private long misses;
   private long evictions;
 
-  public PassageEmbedder(int threads, int queuedBatches, int cacheEntries) {
+  /** @param priority what makes passage calls wait for query calls; its cores are this pool's threads */
+  public PassageEmbedder(int threads, int queuedBatches, int cacheEntries, QueryPriority priority) {
+    this.priority = priority;
     AtomicInteger n = new AtomicInteger();
     this.pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
         new ArrayBlockingQueue<>(queuedBatches), r -> {
@@ -67,10 +71,9 @@ public final class PassageEmbedder implements AutoCloseable {
     };
   }
 
-  /** A pool with one thread per core, the default queue and cache. */
-  public static PassageEmbedder withDefaults() {
-    return new PassageEmbedder(Runtime.getRuntime().availableProcessors(), DEFAULT_QUEUED_BATCHES,
-        DEFAULT_CACHE_ENTRIES);
+  /** A pool with one thread per core of {@code priority}, the default queue and cache. */
+  public static PassageEmbedder withDefaults(QueryPriority priority) {
+    return new PassageEmbedder(priority.cores(), DEFAULT_QUEUED_BATCHES, DEFAULT_CACHE_ENTRIES, priority);
   }
 
   /**
@@ -119,16 +122,23 @@ public final class PassageEmbedder implements AutoCloseable {
 
   private void embedSlice(Embedder embedder, List<String> texts, List<Integer> slice, String[] keys,
       Embedder.Embedding[] out) {
-    List<String> batch = new ArrayList<>(slice.size());
     for (int i : slice) {
-      batch.add(texts.get(i));
-    }
-    List<Embedder.Embedding> vectors = embedder.embedPassages(batch);
-    synchronized (cache) {
-      for (int j = 0; j < slice.size(); j++) {
-        int i = slice.get(j);
-        out[i] = vectors.get(j);
-        cache.put(keys[i], vectors.get(j));
+      // One call a passage (as embedPassages makes anyway), so a query waits for one call at most.
+      Embedder.Embedding vector;
+      try {
+        priority.passageStarting();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new QuarryException(ErrorCode.UNAVAILABLE, "the embedding pool is shutting down", e);
+      }
+      try {
+        vector = embedder.embedPassages(List.of(texts.get(i))).get(0);
+      } finally {
+        priority.passageEnded();
+      }
+      synchronized (cache) {
+        out[i] = vector;
+        cache.put(keys[i], vector);
       }
     }
   }

@@ -2,8 +2,8 @@ package dev.quarry.engine.embed;
 
 import dev.quarry.engine.CacheCounts;
 import dev.quarry.engine.Embedder;
+import dev.quarry.engine.FilterEmbedder;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -13,22 +13,24 @@ import java.util.Map;
  * weights only (each text runs alone), so a cached vector is exactly the one the model would give.
  * Passages pass through: their cache is {@link PassageEmbedder}'s.
  */
-public final class QueryCachingEmbedder implements Embedder {
+public final class QueryCachingEmbedder extends FilterEmbedder {
   /** Query vectors kept per model: 384 floats each, so about 1.6 MB for a 384-dimension model. */
   public static final int DEFAULT_QUERIES = 1024;
 
-  private final Embedder model;
+  private final QueryPriority priority;
   private final Map<String, float[]> recent;
   /** Written under {@code recent}'s lock only. */
   private long hits;
   private long misses;
   private long evictions;
 
-  public QueryCachingEmbedder(Embedder model, int queries) {
+  /** @param priority told of each query the model embeds, so passage calls make room for it */
+  public QueryCachingEmbedder(Embedder model, int queries, QueryPriority priority) {
+    super(model);
     if (queries < 1) {
       throw new IllegalArgumentException("queries must be at least 1; got " + queries);
     }
-    this.model = model;
+    this.priority = priority;
     this.recent = new LinkedHashMap<>(64, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
@@ -39,36 +41,6 @@ public final class QueryCachingEmbedder implements Embedder {
         return false;
       }
     };
-  }
-
-  @Override
-  public String model() {
-    return model.model();
-  }
-
-  @Override
-  public String sha256() {
-    return model.sha256();
-  }
-
-  @Override
-  public int dimensions() {
-    return model.dimensions();
-  }
-
-  @Override
-  public int maxTokens() {
-    return model.maxTokens();
-  }
-
-  @Override
-  public int passageTokens(String text) {
-    return model.passageTokens(text);
-  }
-
-  @Override
-  public List<Embedding> embedPassages(List<String> texts) {
-    return model.embedPassages(texts);
   }
 
   /** The cached vector when there is one; a copy, so no caller can change what the next one gets. */
@@ -85,7 +57,12 @@ public final class QueryCachingEmbedder implements Embedder {
     }
     if (v == null) {
       // Outside the lock: two threads may embed the same new query at once; both get the same vector.
-      v = model.embedQuery(query);
+      priority.queryStarted();
+      try {
+        v = in.embedQuery(query);
+      } finally {
+        priority.queryEnded();
+      }
       synchronized (recent) {
         recent.put(query, v);
       }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.engine.Embedder;
 import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.FilterEmbedder;
 import dev.quarry.engine.HashingEmbedder;
 import dev.quarry.engine.QuarryException;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ class PassageEmbedderTest {
 
   @Test
   void embeddingTheSameTextAgainIsACacheLookup() throws Exception {
-    try (PassageEmbedder pool = new PassageEmbedder(1, 8, 100)) {
+    try (PassageEmbedder pool = new PassageEmbedder(1, 8, 100, new QueryPriority(1))) {
       List<String> texts = texts("cache", 3, 8);
       List<Embedder.Embedding> first = pool.embed(MINI, texts).get();
       CompletableFuture<List<Embedder.Embedding>> again = pool.embed(MINI, texts);
@@ -44,7 +45,7 @@ class PassageEmbedderTest {
 
   @Test
   void theCacheCountsHitsAndMissesPerPassageAndItsEvictions() throws Exception {
-    try (PassageEmbedder pool = new PassageEmbedder(1, 8, 4)) {
+    try (PassageEmbedder pool = new PassageEmbedder(1, 8, 4, new QueryPriority(1))) {
       assertEquals(dev.quarry.engine.CacheCounts.NONE, pool.cacheCounts());
       List<String> texts = texts("counted", 3, 8);
       pool.embed(MINI, texts).get();
@@ -59,7 +60,7 @@ class PassageEmbedderTest {
 
   @Test
   void theQueryCacheCountsHitsMissesAndEvictions() {
-    QueryCachingEmbedder queries = new QueryCachingEmbedder(MINI, 2);
+    QueryCachingEmbedder queries = new QueryCachingEmbedder(MINI, 2, new QueryPriority(1));
     queries.embedQuery("otters");
     queries.embedQuery("otters");
     queries.embedQuery("rivers");
@@ -72,14 +73,14 @@ class PassageEmbedderTest {
     Counting counting = new Counting();
     counting.release.countDown();
     counting.meet = new CountDownLatch(2);
-    try (PassageEmbedder pool = new PassageEmbedder(2, 8, 1000)) {
+    try (PassageEmbedder pool = new PassageEmbedder(2, 8, 1000, new QueryPriority(2))) {
       // Two passages on two threads: a part each, running at once (each waits until the other has begun).
       assertEquals(2, pool.embed(counting, texts("small", 2, 8)).get(60, TimeUnit.SECONDS).size());
     }
   }
 
   /** The model, counting the passages it is asked to embed. */
-  private static final class Counting implements Embedder {
+  private static final class Counting extends FilterEmbedder {
     final AtomicInteger passages = new AtomicInteger();
     /** Open once the model has been asked for its first passages. */
     final CountDownLatch started = new CountDownLatch(1);
@@ -88,29 +89,8 @@ class PassageEmbedderTest {
     /** When set, every call counts it down and waits for it to open: calls that must run at once. */
     volatile CountDownLatch meet;
 
-    @Override
-    public String model() {
-      return MINI.model();
-    }
-
-    @Override
-    public String sha256() {
-      return MINI.sha256();
-    }
-
-    @Override
-    public int dimensions() {
-      return MINI.dimensions();
-    }
-
-    @Override
-    public int maxTokens() {
-      return MINI.maxTokens();
-    }
-
-    @Override
-    public int passageTokens(String text) {
-      return MINI.passageTokens(text);
+    Counting() {
+      super(MINI);
     }
 
     @Override
@@ -141,17 +121,12 @@ class PassageEmbedderTest {
       }
       return MINI.embedPassages(texts);
     }
-
-    @Override
-    public float[] embedQuery(String query) {
-      return MINI.embedQuery(query);
-    }
   }
 
   @Test
   void aFullPoolRefusesWithCapacity_andRunsNothingOfTheRefusedRequest() throws Exception {
     Counting counting = new Counting();
-    try (PassageEmbedder pool = new PassageEmbedder(1, 8, 1000)) {
+    try (PassageEmbedder pool = new PassageEmbedder(1, 8, 1000, new QueryPriority(1))) {
       // Four parts of four passages: one runs on the only thread until released, three wait.
       CompletableFuture<List<Embedder.Embedding>> running = pool.embed(counting, texts("a", 16, 200));
       // Queued only once that part is on the thread, so the queue then holds 3 + 4 of its 8 places.
@@ -168,5 +143,69 @@ class PassageEmbedderTest {
       // would have run before the last request's.
       assertEquals(16 + 32 + 4, counting.passages.get(), "no passage of the refused request was embedded");
     }
+  }
+
+  /** The model, recording how many passage calls ran at once at most. */
+  private static final class Overlapping extends FilterEmbedder {
+    final AtomicInteger running = new AtomicInteger();
+    final AtomicInteger most = new AtomicInteger();
+
+    Overlapping() {
+      super(MINI);
+    }
+
+    @Override
+    public List<Embedding> embedPassages(List<String> texts) {
+      most.accumulateAndGet(running.incrementAndGet(), Math::max);
+      try {
+        Thread.sleep(5); // long enough for the other thread to start a call if it may
+        return in.embedPassages(texts);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      } finally {
+        running.decrementAndGet();
+      }
+    }
+  }
+
+  @Test
+  void whileAQueryIsEmbedded_passageCallsLeaveItACore_butNeverStop() throws Exception {
+    QueryPriority priority = new QueryPriority(2);
+    try (PassageEmbedder pool = new PassageEmbedder(2, 8, 1000, priority)) {
+      Overlapping model = new Overlapping();
+      priority.queryStarted();
+      assertEquals(8, pool.embed(model, texts("beside a query", 8, 8)).get(60, TimeUnit.SECONDS).size());
+      assertEquals(1, model.most.get(), "two passage calls ran beside a query on two cores");
+      // More queries than cores: passages still move on, one call at a time.
+      priority.queryStarted();
+      priority.queryStarted();
+      assertEquals(4, pool.embed(model, texts("beside three", 4, 8)).get(60, TimeUnit.SECONDS).size());
+      priority.queryEnded();
+      priority.queryEnded();
+      priority.queryEnded();
+      // No query: both threads embed at once again (each call waits until the other has begun).
+      Counting counting = new Counting();
+      counting.release.countDown();
+      counting.meet = new CountDownLatch(2);
+      assertEquals(2, pool.embed(counting, texts("idle", 2, 8)).get(60, TimeUnit.SECONDS).size());
+    }
+  }
+
+  @Test
+  void aQueryMissingTheCache_isAQueryInProgressWhileTheModelRuns() {
+    QueryPriority priority = new QueryPriority(2);
+    AtomicInteger slotsDuringCall = new AtomicInteger();
+    Embedder model = new FilterEmbedder(MINI) {
+      @Override
+      public float[] embedQuery(String query) {
+        slotsDuringCall.set(priority.passageSlots());
+        return in.embedQuery(query);
+      }
+    };
+    QueryCachingEmbedder queries = new QueryCachingEmbedder(model, 8, priority);
+    queries.embedQuery("otters");
+    assertEquals(1, slotsDuringCall.get(), "the model ran without the passages making room");
+    assertEquals(2, priority.passageSlots(), "the query ended, and so did its turn");
   }
 }
