@@ -750,7 +750,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
     Hit hit = new Hit(s.path("source").asText(), s.path("added").asLong(), s.path("chunk").asInt(), score, text,
         request.highlight() ? matches : List.of(), CorpusDocs.text(s, "title"),
         CorpusDocs.text(s, "media_type"), pages, s.path("start").asInt(), s.path("end").asInt(),
-        CorpusDocs.text(s, "sha"), CorpusDocs.metadata(s.get("metadata")), null, null, CorpusDocs.section(s));
+        CorpusDocs.text(s, "sha"), CorpusDocs.metadata(s.get("metadata")), null, null, CorpusDocs.section(s),
+        info.settings().language().wireName());
     if (parts != null) {
       hit = hit.withParts(parts);
     }
