@@ -442,6 +442,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     checkOpen();
     long start = System.nanoTime();
     SearchRequest.Mode mode = modeOf(request);
+    request.requireLanguageOf(info.settings().language());
     if (mode != SearchRequest.Mode.LEXICAL) {
       return denseSearch(request, mode, start);
     }

@@ -115,6 +115,7 @@ public final class RevisionSearcher {
   public SearchResult search(IndexSnapshot snapshot, SearchRequest request) {
     long started = System.nanoTime();
     SearchRequest.Mode mode = modeOf(request);
+    request.requireLanguageOf(info.settings().language());
     long revision = revisionOf(snapshot, request);
     // An auto corpus reads the query in the languages its counted chunks hold, known once the revision is.
     QuerySyntax syntax = QuerySyntax.of(request, auto() ? List.of() : List.of(analyzer));
@@ -151,7 +152,8 @@ public final class RevisionSearcher {
         new RevisionIndexSearcher(view, view.statistics(request.statistics()), fields.similarity());
     List<Analyzer> analyzers = List.of(analyzer);
     if (auto()) {
-      analyzers = languagesCounted(searcher.statistics());
+      analyzers = request.language() != null ? List.of(Analyzers.marked(request.language()))
+          : languagesCounted(searcher.statistics());
       syntax = QuerySyntax.of(request, analyzers);
     }
     QueryTerms terms = QueryTerms.analyze(analyzers, syntax.scoringText());

@@ -169,6 +169,40 @@ class AutoLanguageTest {
   static final float PINNED_SCORE = 1.8243631f;
 
   @Test
+  void aRequestsLanguage_readsTheQueryInThatLanguageOnly() throws IOException {
+    try (CorpusIndex index = CorpusIndex.open(dir, auto(), EngineConfig.defaults())) {
+      index(index, "de", TEXTS.get("de"));
+      index(index, "en", TEXTS.get("en"));
+      SearchRequest recht = SearchRequest.of("Recht rights");
+      assertEquals(List.of("de", "en"), index.search(recht).hits().stream().map(Hit::source).sorted().toList());
+      assertEquals(List.of("de"),
+          index.search(recht.withLanguage(Language.GERMAN)).hits().stream().map(Hit::source).toList());
+      assertEquals(List.of("en"),
+          index.search(recht.withLanguage(Language.ENGLISH)).hits().stream().map(Hit::source).toList());
+      // A language no source is in reads terms no chunk holds.
+      assertEquals(List.of(), index.search(recht.withLanguage(Language.FRENCH)).hits());
+      QuarryException auto = assertThrows(QuarryException.class,
+          () -> index.search(recht.withLanguage(Language.AUTO)));
+      assertEquals("language", auto.field());
+    }
+  }
+
+  @Test
+  void aCorpusOfOneLanguage_acceptsOnlyItsOwnInARequest() throws IOException {
+    CorpusInfo german = new CorpusInfo("de", "c2", new CorpusSettings(Language.GERMAN,
+        CorpusSettings.Chunking.DEFAULT, CorpusSettings.Ranking.DEFAULT), Instant.EPOCH);
+    try (CorpusIndex index = CorpusIndex.open(dir, german, EngineConfig.defaults())) {
+      Receipt r = index(index, "de", TEXTS.get("de"));
+      assertEquals("german", r.language());
+      Hit hit = index.search(SearchRequest.of("Recht").withLanguage(Language.GERMAN)).hits().get(0);
+      assertEquals("german", hit.language());
+      QuarryException e = assertThrows(QuarryException.class,
+          () -> index.search(SearchRequest.of("Recht").withLanguage(Language.ENGLISH)));
+      assertEquals("language", e.field());
+    }
+  }
+
+  @Test
   void unknownLanguage_isATypedErrorNamingTheField() {
     QuarryException e = assertThrows(QuarryException.class, () -> Language.fromWireName("klingon"));
     assertEquals("settings.language", e.field());
