@@ -849,6 +849,8 @@ export interface components {
             mediaType?: string;
             metadata?: components["schemas"]["Metadata"];
             expectedRevision?: components["schemas"]["Revision"];
+            /** @description An auto corpus: the settings.language name (not auto) to analyse the source in, instead of detecting it. A corpus of one language accepts only its own. */
+            language?: string;
         };
         DeleteOperation: {
             source: components["schemas"]["SourceId"];
@@ -871,6 +873,8 @@ export interface components {
             mediaType?: string;
             metadata?: components["schemas"]["Metadata"];
             expectedRevision?: components["schemas"]["Revision"];
+            /** @description An auto corpus: the settings.language name (not auto) to analyse the source in, instead of detecting it. A corpus of one language accepts only its own. */
+            language?: string;
         };
         DeleteRequest: {
             corpus: components["schemas"]["CorpusName"];

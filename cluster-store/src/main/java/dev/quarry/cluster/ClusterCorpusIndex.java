@@ -284,7 +284,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     List<SourcePreparation.Prepared> prepared = new ArrayList<>();
     for (SourceOperation op : mutation.operations()) {
       prepared.add(op instanceof SourceOperation.Index ix
-          ? SourcePreparation.prepare(ix, info.settings().chunking(), embedder) : null);
+          ? SourcePreparation.prepare(ix, info.settings().chunking(), embedder, info.settings().language()) : null);
     }
     if (queued.incrementAndGet() > MAX_QUEUED) {
       queued.decrementAndGet();

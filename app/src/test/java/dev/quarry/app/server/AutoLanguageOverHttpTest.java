@@ -73,7 +73,26 @@ class AutoLanguageOverHttpTest {
   }
 
   @Test
+  void aSourcesLanguage_overridesDetection() {
+    JsonNode receipt = ok(api.retrieval("sources/index", T, "{\"corpus\": \"udhr\", \"source\": \"names\","
+        + " \"text\": \"Johann Wolfgang von Goethe und Friedrich Schiller\", \"language\": \"german\"}"));
+    assertEquals("german", receipt.get("language").asText());
+  }
+
+  @Test
   void badLanguages_areTypedErrorsNamingTheirField() {
+    Answer source = api.retrieval("sources/index", T,
+        "{\"corpus\": \"udhr\", \"source\": \"x\", \"text\": \"x\", \"language\": \"klingon\"}");
+    assertEquals(400, source.status(), source::toString);
+    assertEquals("language", source.field());
+    Answer batch = api.retrieval("sources/batch", T, "{\"corpus\": \"udhr\", \"operations\": [{\"index\":"
+        + " {\"source\": \"x\", \"text\": \"x\", \"language\": \"klingon\"}}]}");
+    assertEquals(400, batch.status(), batch::toString);
+    assertEquals("operations[0].language", batch.field());
+    Answer autoSource = api.retrieval("sources/index", T,
+        "{\"corpus\": \"udhr\", \"source\": \"x\", \"text\": \"x\", \"language\": \"auto\"}");
+    assertEquals(400, autoSource.status(), autoSource::toString);
+    assertEquals("language", autoSource.field());
     Answer unknown = search("Recht", ", \"language\": \"klingon\"");
     assertEquals(400, unknown.status(), unknown::toString);
     assertEquals("language", unknown.field());

@@ -195,10 +195,31 @@ public record PreparedSource(
         : op.pageStarts() != null ? Integer.valueOf(op.pageStarts().length) : null;
     String mediaType = op.mediaType() != null ? op.mediaType() : DEFAULT_MEDIA_TYPE;
     long characters = op.ingest() != null ? op.ingest().characters() : content.length();
-    CorpusSettings.Language language =
-        corpusLanguage == CorpusSettings.Language.AUTO ? LanguageDetection.detect(content) : null;
+    CorpusSettings.Language language = sourceLanguage(op, corpusLanguage, content);
     return new PreparedSource(op, sha, fingerprint(op, sha, mediaType, chunks, language), List.copyOf(chunks),
         characters, pages, mediaType, null, language);
+  }
+
+  /**
+   * The language an auto corpus analyses the source in: the operation's own, else the one detected
+   * from its text; null in a corpus of one language, which accepts only that language as the
+   * operation's. With {@code corpusLanguage} null (a caller that does not say), nothing is checked.
+   */
+  private static CorpusSettings.Language sourceLanguage(SourceOperation.Index op, CorpusSettings.Language corpusLanguage,
+      String content) {
+    CorpusSettings.Language own = op.language();
+    if (own == CorpusSettings.Language.AUTO) {
+      throw QuarryException.invalid("language", "language names the one language to analyse the source in, not auto;"
+          + " leave it out to detect it");
+    }
+    if (corpusLanguage != CorpusSettings.Language.AUTO) {
+      if (own != null && corpusLanguage != null && own != corpusLanguage) {
+        throw QuarryException.invalid("language", "this corpus analyses every source in '" + corpusLanguage.wireName()
+            + "'; language may only name it, got '" + own.wireName() + "'");
+      }
+      return null;
+    }
+    return own != null ? own : LanguageDetection.detect(content);
   }
 
   /**

@@ -203,6 +203,35 @@ class AutoLanguageTest {
   }
 
   @Test
+  void anOperationsLanguage_overridesDetection_andIsChecked() throws IOException {
+    try (CorpusIndex index = CorpusIndex.open(dir, auto(), EngineConfig.defaults())) {
+      SourceOperation.Index faust = SourceOperation.Index.text("faust", null, TEXTS.get("faust"), Metadata.EMPTY);
+      Receipt standard = index.apply(Mutation.of(faust.withLanguage(Language.STANDARD), "tester")).receipts().get(0);
+      assertEquals("standard", standard.language());
+      // Unstemmed: the plural finds nothing, the word as written does.
+      assertEquals(List.of(), search(index, "Theologien", null, SourceScope.ALL).hits());
+      assertEquals("standard", search(index, "Theologie", null, SourceScope.ALL).hits().get(0).language());
+      // The same content in another language is a change, not "unchanged".
+      Receipt german = index.apply(Mutation.of(faust, "tester")).receipts().get(0);
+      assertEquals(Receipt.Status.INDEXED, german.status());
+      assertEquals("german", german.language());
+      assertEquals("faust", search(index, "Theologien", null, SourceScope.ALL).hits().get(0).source());
+      QuarryException auto = assertThrows(QuarryException.class,
+          () -> index.apply(Mutation.of(faust.withLanguage(Language.AUTO), "tester")));
+      assertEquals("language", auto.field());
+    }
+    CorpusInfo english = new CorpusInfo("en", "c3", CorpusSettings.DEFAULT, Instant.EPOCH);
+    try (CorpusIndex index = CorpusIndex.open(dir.resolve("en"), english, EngineConfig.defaults())) {
+      SourceOperation.Index en = SourceOperation.Index.text("en", null, TEXTS.get("en"), Metadata.EMPTY);
+      assertEquals("english", index.apply(Mutation.of(en.withLanguage(Language.ENGLISH), "tester")).receipts().get(0)
+          .language());
+      QuarryException other = assertThrows(QuarryException.class,
+          () -> index.apply(Mutation.of(en.withLanguage(Language.GERMAN), "tester")));
+      assertEquals("language", other.field());
+    }
+  }
+
+  @Test
   void unknownLanguage_isATypedErrorNamingTheField() {
     QuarryException e = assertThrows(QuarryException.class, () -> Language.fromWireName("klingon"));
     assertEquals("settings.language", e.field());
