@@ -188,6 +188,21 @@ class AutoLanguageTest {
   }
 
   @Test
+  void operators_matchPhrasesAndWordsInEachSourcesOwnLanguage() throws IOException {
+    try (CorpusIndex index = CorpusIndex.open(dir, auto(), EngineConfig.defaults())) {
+      for (Map.Entry<String, String> t : TEXTS.entrySet()) {
+        index(index, t.getKey(), t.getValue());
+      }
+      SearchRequest phrase = SearchRequest.of("\"Würde und Recht\"").withSyntax(SearchRequest.Syntax.OPERATORS);
+      assertEquals(List.of("de"), index.search(phrase).hits().stream().map(Hit::source).toList());
+      SearchRequest excluded = SearchRequest.of("dignity dignité -droit").withSyntax(SearchRequest.Syntax.OPERATORS);
+      assertEquals(List.of("en"), index.search(excluded).hits().stream().map(Hit::source).toList());
+      SearchRequest required = SearchRequest.of("+Theologien Menschen").withSyntax(SearchRequest.Syntax.OPERATORS);
+      assertEquals(List.of("faust"), index.search(required).hits().stream().map(Hit::source).toList());
+    }
+  }
+
+  @Test
   void aCorpusOfOneLanguage_acceptsOnlyItsOwnInARequest() throws IOException {
     CorpusInfo german = new CorpusInfo("de", "c2", new CorpusSettings(Language.GERMAN,
         CorpusSettings.Chunking.DEFAULT, CorpusSettings.Ranking.DEFAULT), Instant.EPOCH);
