@@ -203,6 +203,31 @@ class AutoLanguageTest {
   }
 
   @Test
+  void aQueryWithEveryOperator_overEveryLanguage_staysWithinLucenesClauseLimit() throws IOException {
+    try (CorpusIndex index = CorpusIndex.open(dir, auto(), EngineConfig.defaults())) {
+      for (Language language : Language.values()) {
+        if (language != Language.AUTO) {
+          index.apply(Mutation.of(SourceOperation.Index.text(language.wireName(), null, TEXTS.get("en"),
+              Metadata.EMPTY).withLanguage(language), "tester"));
+        }
+      }
+      StringBuilder query = new StringBuilder();
+      for (int i = 0; i < 40; i++) {
+        query.append("+born").append(i % 2 == 0 ? "" : "e").append(" \"in dignity\" ");
+      }
+      for (int i = 0; query.length() < SearchRequest.MAX_QUERY_CHARS - 12; i++) {
+        query.append("w").append(i).append(' ');
+      }
+      SearchResult result = index.search(SearchRequest.of(query.toString().strip())
+          .withSyntax(SearchRequest.Syntax.OPERATORS));
+      assertTrue(result.hits().stream().map(Hit::language).toList().contains("english"), result.hits()::toString);
+      // The operators are honoured in every language: one more required word no source holds finds nothing.
+      assertEquals(List.of(), index.search(SearchRequest.of("+zyxwv " + query.toString().strip())
+          .withSyntax(SearchRequest.Syntax.OPERATORS)).hits());
+    }
+  }
+
+  @Test
   void aCorpusOfOneLanguage_acceptsOnlyItsOwnInARequest() throws IOException {
     CorpusInfo german = new CorpusInfo("de", "c2", new CorpusSettings(Language.GERMAN,
         CorpusSettings.Chunking.DEFAULT, CorpusSettings.Ranking.DEFAULT), Instant.EPOCH);
