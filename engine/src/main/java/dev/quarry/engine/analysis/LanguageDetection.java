@@ -16,8 +16,8 @@ import org.apache.tika.language.detect.LanguageResult;
  * Chinese are both Chinese); otherwise the source is {@link Language#STANDARD}.
  */
 public final class LanguageDetection {
-  /** How much of a source's text is read: enough to decide, bounded so cost does not grow with the source. */
-  public static final int PREFIX_CHARS = 10_000;
+  /** How much of a source's text is read: a page of prose, ample to decide; the model's cost grows linearly with it. */
+  public static final int PREFIX_CHARS = 4_000;
   /** Fewer letters than this (a title, a number, a code line) decide nothing. */
   public static final int MIN_LETTERS = 24;
   /**
