@@ -719,10 +719,11 @@ export interface components {
         };
         Settings: {
             /**
+             * @description auto: each source in the language detected from its text (docs/search.md, Detected languages); not on an OpenSearch cluster.
              * @default english
              * @enum {unknown}
              */
-            language?: "english" | "standard" | "cjk" | "arabic" | "chinese" | "czech" | "danish" | "dutch" | "finnish" | "french" | "german" | "greek" | "hindi" | "hungarian" | "indonesian" | "italian" | "japanese" | "korean" | "norwegian" | "persian" | "polish" | "portuguese" | "romanian" | "russian" | "spanish" | "swedish" | "thai" | "turkish" | "ukrainian";
+            language?: "english" | "standard" | "cjk" | "arabic" | "chinese" | "czech" | "danish" | "dutch" | "finnish" | "french" | "german" | "greek" | "hindi" | "hungarian" | "indonesian" | "italian" | "japanese" | "korean" | "norwegian" | "persian" | "polish" | "portuguese" | "romanian" | "russian" | "spanish" | "swedish" | "thai" | "turkish" | "ukrainian" | "auto";
             chunking?: {
                 /** @default 250 */
                 maxWords?: number;
@@ -848,6 +849,8 @@ export interface components {
             mediaType?: string;
             metadata?: components["schemas"]["Metadata"];
             expectedRevision?: components["schemas"]["Revision"];
+            /** @description An auto corpus: the settings.language name (not auto) to analyse the source in, instead of detecting it. A corpus of one language accepts only its own. */
+            language?: string;
         };
         DeleteOperation: {
             source: components["schemas"]["SourceId"];
@@ -870,6 +873,8 @@ export interface components {
             mediaType?: string;
             metadata?: components["schemas"]["Metadata"];
             expectedRevision?: components["schemas"]["Revision"];
+            /** @description An auto corpus: the settings.language name (not auto) to analyse the source in, instead of detecting it. A corpus of one language accepts only its own. */
+            language?: string;
         };
         DeleteRequest: {
             corpus: components["schemas"]["CorpusName"];
@@ -914,6 +919,8 @@ export interface components {
             after?: number;
             limit?: number;
         };
+        /** @description The language the source was analysed in (a settings.language name, never auto): in an auto corpus the one detected from its text, standard when detection was not confident; otherwise the corpus's. */
+        SourceLanguage: string;
         Receipt: {
             corpus: string;
             corpusId: string;
@@ -925,6 +932,7 @@ export interface components {
             contentSha256?: components["schemas"]["Sha256"];
             /** @description Index operations only, with contentSha256; a delete's receipt has neither. */
             chunks?: number;
+            language?: components["schemas"]["SourceLanguage"];
         };
         IngestReceipt: {
             corpus: string;
@@ -936,6 +944,7 @@ export interface components {
             status: "indexed" | "unchanged";
             contentSha256: components["schemas"]["Sha256"];
             chunks: number;
+            language?: components["schemas"]["SourceLanguage"];
             mediaType?: string;
             /** @description pdfbox, tika, text or tesseract (an image read by OCR). */
             extractor: string;
@@ -1245,6 +1254,8 @@ export interface components {
             corpusId?: string;
             /** @description Text; no character is an error. Plain unless `syntax` is `operators`. */
             query: string;
+            /** @description One settings.language name (not auto) to read the query in; by default every language the corpus holds. A corpus of one language accepts only its own (docs/search.md, Detected languages). */
+            language?: string;
             /**
              * @description `plain`: every character is text. `operators`: `"a phrase"` (the words in order, in the text or
              *     the title), `+word` (required) and `-word` / `-"a phrase"` (excluded) decide which chunks match;
@@ -1362,6 +1373,7 @@ export interface components {
             /** @description The headings above the chunk in its source, outermost first (Markdown, HTML and office headings, slide titles, PDF bookmarks or headings told by font). Empty when the source has none, and for chunks indexed before sections were kept. */
             section: string[];
             contentSha256?: components["schemas"]["Sha256"];
+            language: components["schemas"]["SourceLanguage"];
             metadata: components["schemas"]["Metadata"];
             /** @description When the request asked for it: the best window of `text` around the matches, cut at words. */
             snippet?: {

@@ -12,11 +12,19 @@ import java.util.stream.Collectors;
  *
  * @param expectedRevision the source's current {@code sourceRevision}, or 0 for "must not exist
  *     yet"; null for no check
+ * @param language in an auto corpus, the language to analyse the source in ({@code german})
+ *     instead of the one detected from its text; null detects
  *
  * @quarry.stable
  */
 public record Document(String source, String title, String text, List<Passage> passages, String mediaType,
-    Map<String, Object> metadata, Long expectedRevision) {
+    Map<String, Object> metadata, Long expectedRevision, String language) {
+  /** A document whose language an auto corpus detects (the shape before {@code language}). */
+  public Document(String source, String title, String text, List<Passage> passages, String mediaType,
+      Map<String, Object> metadata, Long expectedRevision) {
+    this(source, title, text, passages, mediaType, metadata, expectedRevision, null);
+  }
+
   /** One pre-chunked passage. */
   public record Passage(String text, Map<String, Object> metadata) {}
 
@@ -29,19 +37,24 @@ public record Document(String source, String title, String text, List<Passage> p
   }
 
   public Document withTitle(String t) {
-    return new Document(source, t, text, passages, mediaType, metadata, expectedRevision);
+    return new Document(source, t, text, passages, mediaType, metadata, expectedRevision, language);
   }
 
   public Document withMediaType(String m) {
-    return new Document(source, title, text, passages, m, metadata, expectedRevision);
+    return new Document(source, title, text, passages, m, metadata, expectedRevision, language);
   }
 
   public Document withMetadata(Map<String, Object> m) {
-    return new Document(source, title, text, passages, mediaType, Map.copyOf(m), expectedRevision);
+    return new Document(source, title, text, passages, mediaType, Map.copyOf(m), expectedRevision, language);
   }
 
   public Document withExpectedRevision(long r) {
-    return new Document(source, title, text, passages, mediaType, metadata, r);
+    return new Document(source, title, text, passages, mediaType, metadata, r, language);
+  }
+
+  /** This document analysed in {@code l} ({@code german}) rather than its detected language; null detects. */
+  public Document withLanguage(String l) {
+    return new Document(source, title, text, passages, mediaType, metadata, expectedRevision, l);
   }
 
   /**

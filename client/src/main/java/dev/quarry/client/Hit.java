@@ -12,14 +12,25 @@ import java.util.Map;
  * @param parts each side's score and rank in a semantic or hybrid search; else null
  * @param section the headings above the passage in its source, outermost first; empty when the
  *     source has none (or an older server did not say)
+ * @param language the language the passage was analysed in ({@code german}; in an auto corpus its
+ *     source's detected one, {@code standard} when detection was not confident); null when an older
+ *     server did not say
  *
  * @quarry.stable
  */
 public record Hit(String source, long sourceRevision, int chunk, double score, String text, List<List<Integer>> highlights,
     String title, String mediaType, Pages pages, Offsets offsets, String contentSha256, Map<String, Object> metadata,
-    Snippet snippet, Parts parts, List<String> section) {
+    Snippet snippet, Parts parts, List<String> section, String language) {
   public Hit {
     section = section == null ? List.of() : List.copyOf(section);
+  }
+
+  /** A hit that does not say its language (the shape before languages were returned). */
+  public Hit(String source, long sourceRevision, int chunk, double score, String text, List<List<Integer>> highlights,
+      String title, String mediaType, Pages pages, Offsets offsets, String contentSha256, Map<String, Object> metadata,
+      Snippet snippet, Parts parts, List<String> section) {
+    this(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, offsets, contentSha256,
+        metadata, snippet, parts, section, null);
   }
 
   /** A hit outside any section (the shape before sections were returned). */
@@ -27,7 +38,7 @@ public record Hit(String source, long sourceRevision, int chunk, double score, S
       String title, String mediaType, Pages pages, Offsets offsets, String contentSha256, Map<String, Object> metadata,
       Snippet snippet, Parts parts) {
     this(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, offsets, contentSha256,
-        metadata, snippet, parts, List.of());
+        metadata, snippet, parts, List.of(), null);
   }
 
   public record Pages(int from, int to) {}

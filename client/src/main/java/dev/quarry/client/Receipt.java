@@ -13,12 +13,23 @@ import java.util.List;
  * @param ocr what optical character recognition did, on an ingest receipt whose document had
  *     pages or frames recognised; null otherwise (the server sends none)
  * @param warnings what extraction warns of; those of recognition are also in {@link #ocrWarnings()}
+ * @param language the language an indexed source is analysed in ({@code german}; in an auto corpus
+ *     its detected one, {@code standard} when detection was not confident); null on a delete's
+ *     receipt (and from an older server)
  *
  * @quarry.stable
  */
 public record Receipt(String corpus, String corpusId, String source, long revision, long sourceRevision, String status,
     String contentSha256, Integer chunks, String mediaType, String extractor, Integer pages, Long characters, String encoding,
-    Ocr ocr, List<Warning> warnings) {
+    Ocr ocr, List<Warning> warnings, String language) {
+  /** A receipt that does not say a language (the shape before languages were returned). */
+  public Receipt(String corpus, String corpusId, String source, long revision, long sourceRevision, String status,
+      String contentSha256, Integer chunks, String mediaType, String extractor, Integer pages, Long characters,
+      String encoding, Ocr ocr, List<Warning> warnings) {
+    this(corpus, corpusId, source, revision, sourceRevision, status, contentSha256, chunks, mediaType, extractor, pages,
+        characters, encoding, ocr, warnings, null);
+  }
+
   /** The prefix of the warning codes recognition gives ({@code OCR_LOW_CONFIDENCE}, ...). */
   public static final String OCR_WARNING_PREFIX = "OCR_";
 

@@ -18,14 +18,25 @@ import java.util.Map;
  * @param facets metadata fields whose values are counted over every match ({@link SearchResult#facets()})
  * @param snippet a readable window of each hit's text around its matches ({@link Hit#snippet()})
  * @param syntax how the query is read; null: plain (every character is text)
+ * @param language the one language to read the query in ({@code german}); null: every language
+ *     the corpus holds (an auto corpus may hold several; another corpus accepts only its own)
  *
  * @quarry.stable
  */
 public record SearchRequest(String corpus, String query, String corpusId, List<String> sources,
     Map<String, Object> filter, Integer topK, Long revision, Integer maxChunksPerSource, Boolean highlight,
-    Mode mode, Fusion fusion, List<Facet> facets, Snippet snippet, Syntax syntax) {
+    Mode mode, Fusion fusion, List<Facet> facets, Snippet snippet, Syntax syntax, String language) {
+  /** A search read in every language the corpus holds (the shape before {@code language}). */
+  public SearchRequest(String corpus, String query, String corpusId, List<String> sources,
+      Map<String, Object> filter, Integer topK, Long revision, Integer maxChunksPerSource, Boolean highlight,
+      Mode mode, Fusion fusion, List<Facet> facets, Snippet snippet, Syntax syntax) {
+    this(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, highlight, mode, fusion, facets,
+        snippet, syntax, null);
+  }
+
   public static SearchRequest of(String corpus, String query) {
-    return new SearchRequest(corpus, query, null, null, null, null, null, null, null, null, null, null, null, null);
+    return new SearchRequest(corpus, query, null, null, null, null, null, null, null, null, null, null, null, null,
+        null);
   }
 
   /** The retrieval a search runs. */
@@ -104,17 +115,17 @@ public record SearchRequest(String corpus, String query, String corpusId, List<S
 
   public SearchRequest withCorpusId(String id) {
     return new SearchRequest(corpus, query, id, sources, filter, topK, revision, maxChunksPerSource, highlight, mode,
-        fusion, facets, snippet, syntax);
+        fusion, facets, snippet, syntax, language);
   }
 
   public SearchRequest withSources(List<String> s) {
     return new SearchRequest(corpus, query, corpusId, List.copyOf(s), filter, topK, revision, maxChunksPerSource,
-        highlight, mode, fusion, facets, snippet, syntax);
+        highlight, mode, fusion, facets, snippet, syntax, language);
   }
 
   public SearchRequest withFilter(Map<String, Object> f) {
     return new SearchRequest(corpus, query, corpusId, sources, Map.copyOf(f), topK, revision, maxChunksPerSource,
-        highlight, mode, fusion, facets, snippet, syntax);
+        highlight, mode, fusion, facets, snippet, syntax, language);
   }
 
   public SearchRequest withFilter(SearchFilter f) {
@@ -123,37 +134,37 @@ public record SearchRequest(String corpus, String query, String corpusId, List<S
 
   public SearchRequest withTopK(int k) {
     return new SearchRequest(corpus, query, corpusId, sources, filter, k, revision, maxChunksPerSource, highlight, mode,
-        fusion, facets, snippet, syntax);
+        fusion, facets, snippet, syntax, language);
   }
 
   public SearchRequest withRevision(long r) {
     return new SearchRequest(corpus, query, corpusId, sources, filter, topK, r, maxChunksPerSource, highlight, mode,
-        fusion, facets, snippet, syntax);
+        fusion, facets, snippet, syntax, language);
   }
 
   public SearchRequest withMaxChunksPerSource(int n) {
     return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, n, highlight, mode, fusion,
-        facets, snippet, syntax);
+        facets, snippet, syntax, language);
   }
 
   public SearchRequest withHighlight(boolean h) {
     return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, h, mode,
-        fusion, facets, snippet, syntax);
+        fusion, facets, snippet, syntax, language);
   }
 
   public SearchRequest withMode(Mode m) {
     return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, highlight, m,
-        fusion, facets, snippet, syntax);
+        fusion, facets, snippet, syntax, language);
   }
 
   public SearchRequest withFusion(Fusion f) {
     return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, highlight,
-        mode, f, facets, snippet, syntax);
+        mode, f, facets, snippet, syntax, language);
   }
 
   public SearchRequest withFacets(List<Facet> f) {
     return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, highlight,
-        mode, fusion, List.copyOf(f), snippet, syntax);
+        mode, fusion, List.copyOf(f), snippet, syntax, language);
   }
 
   /** Facets of these fields, each with the server's default size. */
@@ -163,7 +174,7 @@ public record SearchRequest(String corpus, String query, String corpusId, List<S
 
   public SearchRequest withSnippet(Snippet s) {
     return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, highlight,
-        mode, fusion, facets, s, syntax);
+        mode, fusion, facets, s, syntax, language);
   }
 
   /** Snippets with the server's defaults ({@code true}), or none ({@code false}). */
@@ -173,6 +184,12 @@ public record SearchRequest(String corpus, String query, String corpusId, List<S
 
   public SearchRequest withSyntax(Syntax s) {
     return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, highlight,
-        mode, fusion, facets, snippet, s);
+        mode, fusion, facets, snippet, s, language);
+  }
+
+  /** The query read in {@code l} only ({@code german}); null: every language the corpus holds. */
+  public SearchRequest withLanguage(String l) {
+    return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, highlight,
+        mode, fusion, facets, snippet, syntax, l);
   }
 }

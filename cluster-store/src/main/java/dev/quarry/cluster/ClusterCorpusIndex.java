@@ -284,7 +284,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     List<SourcePreparation.Prepared> prepared = new ArrayList<>();
     for (SourceOperation op : mutation.operations()) {
       prepared.add(op instanceof SourceOperation.Index ix
-          ? SourcePreparation.prepare(ix, info.settings().chunking(), embedder) : null);
+          ? SourcePreparation.prepare(ix, info.settings().chunking(), embedder, info.settings().language()) : null);
     }
     if (queued.incrementAndGet() > MAX_QUEUED) {
       queued.decrementAndGet();
@@ -442,6 +442,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     checkOpen();
     long start = System.nanoTime();
     SearchRequest.Mode mode = modeOf(request);
+    request.requireLanguageOf(info.settings().language());
     if (mode != SearchRequest.Mode.LEXICAL) {
       return denseSearch(request, mode, start);
     }
@@ -750,7 +751,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
     Hit hit = new Hit(s.path("source").asText(), s.path("added").asLong(), s.path("chunk").asInt(), score, text,
         request.highlight() ? matches : List.of(), CorpusDocs.text(s, "title"),
         CorpusDocs.text(s, "media_type"), pages, s.path("start").asInt(), s.path("end").asInt(),
-        CorpusDocs.text(s, "sha"), CorpusDocs.metadata(s.get("metadata")), null, null, CorpusDocs.section(s));
+        CorpusDocs.text(s, "sha"), CorpusDocs.metadata(s.get("metadata")), null, null, CorpusDocs.section(s),
+        info.settings().language().wireName());
     if (parts != null) {
       hit = hit.withParts(parts);
     }

@@ -177,12 +177,12 @@ final class ClusterWriter {
           writeSource(bulk, ix, pr, vectors == null ? null : vectors.get(i), r, now);
           history(bulk, r, seq++, ix.operation(), op.source(), pr.contentSha256(), m.subject(), now, name);
           receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, at, status, pr.contentSha256(),
-              pr.chunks().size(), ix.ingest()));
+              pr.chunks().size(), ix.ingest(), info.settings().language().wireName()));
         }
         case UNCHANGED -> {
           SourceOperation.Index ix = (SourceOperation.Index) op;
           receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, current.sourceRevision(), status,
-              current.sha(), current.chunks(), ix.ingest()));
+              current.sha(), current.chunks(), ix.ingest(), info.settings().language().wireName()));
         }
         case DELETED -> {
           SourceOperation.Delete d = (SourceOperation.Delete) op;

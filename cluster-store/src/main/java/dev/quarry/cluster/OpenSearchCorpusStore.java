@@ -178,6 +178,11 @@ public final class OpenSearchCorpusStore implements CorpusStore {
       // Bound to the weights of this front's model, as the embedded store binds them.
       corpusSettings = engineConfig.embeddingModels().resolve(corpusSettings);
     }
+    if (corpusSettings.language() == CorpusSettings.Language.AUTO) {
+      // Checked before anything exists on the cluster: a refused corpus leaves nothing behind.
+      throw QuarryException.invalid("settings.language", "corpora on an OpenSearch cluster cannot use the language "
+          + "'auto' (a language detected per source); use one language, or an embedded corpus for auto");
+    }
     if (StoreRules.stacksTerms(corpusSettings.language())) {
       // Checked before anything exists on the cluster: a refused corpus leaves nothing behind.
       throw QuarryException.invalid("settings.language", "corpora on an OpenSearch cluster cannot use the language '"

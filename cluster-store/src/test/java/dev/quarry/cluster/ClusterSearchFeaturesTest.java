@@ -285,4 +285,14 @@ class ClusterSearchFeaturesTest {
     assertEquals("settings.language", e.field());
     assertTrue(cluster.info("ukrainian").isEmpty(), "a refused corpus leaves nothing behind");
   }
+
+  @Test
+  void autoLanguage_isRefusedByName_andNothingIsCreated() {
+    CorpusSettings auto = new CorpusSettings(CorpusSettings.Language.AUTO, CorpusSettings.Chunking.DEFAULT,
+        CorpusSettings.Ranking.DEFAULT);
+    QuarryException e = assertThrows(QuarryException.class, () -> cluster.create("auto", auto));
+    assertEquals(ErrorCode.INVALID_REQUEST, e.code());
+    assertEquals("settings.language", e.field());
+    assertTrue(cluster.info("auto").isEmpty(), "a refused corpus leaves nothing behind");
+  }
 }

@@ -241,7 +241,14 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
     THAI("th"),
     TURKISH("tr"),
     /** Ukrainian, lemmatized by Morfologik's Ukrainian dictionary. */
-    UKRAINIAN("uk");
+    UKRAINIAN("uk"),
+    /**
+     * Each source in its own language: detected from the source's text when it is indexed (one of
+     * the natural languages above, or STANDARD when detection is not confident), and analysed with
+     * that language's analyzer; queries are analysed in every language present. docs/search.md
+     * says how detection decides and how such a corpus scores.
+     */
+    AUTO(null);
 
     private final String isoCode;
 
@@ -254,7 +261,7 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
       return name().toLowerCase(Locale.ROOT);
     }
 
-    /** The ISO 639-1 code of a natural language ({@code de}), or null for STANDARD and CJK. */
+    /** The ISO 639-1 code of a natural language ({@code de}), or null for STANDARD, CJK and AUTO. */
     public String isoCode() {
       return isoCode;
     }

@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param contentSha256 the content hash for index operations, null for deletes
  * @param chunks the number of chunks indexed, 0 for deletes
  * @param ingest the extraction report for ingested documents, or null
+ * @param language for index operations, the wire name of the language the source is analysed in:
+ *     its own in an auto corpus (detected from its text), the corpus's otherwise; null for deletes
  *
  * @quarry.stable
  */
@@ -25,13 +27,20 @@ public record Receipt(
     Status status,
     String contentSha256,
     int chunks,
-    IngestReport ingest) {
+    IngestReport ingest,
+    String language) {
 
   public Receipt {
     Objects.requireNonNull(corpus, "corpus");
     Objects.requireNonNull(corpusId, "corpusId");
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(status, "status");
+  }
+
+  /** A receipt that says no language (a delete's). */
+  public Receipt(String corpus, String corpusId, String source, long revision, long sourceRevision, Status status,
+      String contentSha256, int chunks, IngestReport ingest) {
+    this(corpus, corpusId, source, revision, sourceRevision, status, contentSha256, chunks, ingest, null);
   }
 
   /** What an operation did. */

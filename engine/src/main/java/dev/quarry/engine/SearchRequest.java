@@ -28,6 +28,9 @@ import java.util.Objects;
  *     may not see; {@link SourceScope#ALL} for a caller who may see every source (the corpus's
  *     statistics). It never narrows what is returned ({@code scope} does), and {@code scope} lies
  *     inside it.
+ * @param language the one language to read the query in, or null: in an auto corpus, every language
+ *     the counted chunks hold (a chunk matches only the terms of its own language, so naming one
+ *     finds only sources in it); in a corpus of one language, only that one may be named
  *
  * @quarry.stable
  */
@@ -44,7 +47,8 @@ public record SearchRequest(
     List<Facet> facets,
     Snippets snippets,
     Syntax syntax,
-    SourceScope statistics) {
+    SourceScope statistics,
+    CorpusSettings.Language language) {
   public static final int MAX_TOP_K = 100;
   public static final int DEFAULT_TOP_K = 10;
   public static final int MAX_QUERY_CHARS = 1000;
@@ -79,13 +83,47 @@ public record SearchRequest(
    */
   public SearchRequest withStatistics(SourceScope sources) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax, sources);
+        facets, snippets, syntax, sources, language);
   }
 
   /** This request searching {@code newScope} instead, such as the caller's scope narrowed to its grants. */
   public SearchRequest withScope(SourceScope newScope) {
     return new SearchRequest(query, newScope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax, statistics);
+        facets, snippets, syntax, statistics, language);
+  }
+
+  /** A search that reads its query in every language the corpus has (no {@code language}). */
+  public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
+      Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion, List<Facet> facets, Snippets snippets,
+      Syntax syntax, SourceScope statistics) {
+    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, facets, snippets, syntax,
+        statistics, null);
+  }
+
+  /** This request with its query read in {@code newLanguage} only (null: every language the corpus has). */
+  public SearchRequest withLanguage(CorpusSettings.Language newLanguage) {
+    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
+        facets, snippets, syntax, statistics, newLanguage);
+  }
+
+  /**
+   * Checks {@link #language()} against the corpus's: in an auto corpus any source language (not
+   * auto), in another corpus its own language only.
+   *
+   * @throws QuarryException INVALID_REQUEST naming {@code language}
+   */
+  public void requireLanguageOf(CorpusSettings.Language corpus) {
+    if (language == null || language == corpus && corpus != CorpusSettings.Language.AUTO) {
+      return;
+    }
+    if (language == CorpusSettings.Language.AUTO) {
+      throw QuarryException.invalid("language", "language names one language to read the query in, not auto;"
+          + " leave it out to read the query in every language the corpus has");
+    }
+    if (corpus != CorpusSettings.Language.AUTO) {
+      throw QuarryException.invalid("language", "this corpus analyses every source in '" + corpus.wireName()
+          + "'; language may only name it, got '" + language.wireName() + "'");
+    }
   }
 
   public SearchRequest {
@@ -141,13 +179,13 @@ public record SearchRequest(
 
   public SearchRequest withFacets(List<Facet> newFacets) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        newFacets, snippets, syntax, statistics);
+        newFacets, snippets, syntax, statistics, language);
   }
 
   /** This request with its query read in {@code newSyntax}. */
   public SearchRequest withSyntax(Syntax newSyntax) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, newSyntax, statistics);
+        facets, snippets, newSyntax, statistics, language);
   }
 
   /** How the query string is read. */
@@ -177,7 +215,7 @@ public record SearchRequest(
   /** This request with snippets cut as {@code newSnippets} says (null: none). */
   public SearchRequest withSnippets(Snippets newSnippets) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, newSnippets, syntax, statistics);
+        facets, newSnippets, syntax, statistics, language);
   }
 
   /**
@@ -262,7 +300,7 @@ public record SearchRequest(
   /** This request in {@code mode}. */
   public SearchRequest withMode(Mode mode) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax, statistics);
+        facets, snippets, syntax, statistics, language);
   }
 
   /** What a search ranks by. */

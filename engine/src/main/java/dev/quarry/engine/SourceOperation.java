@@ -27,6 +27,8 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
    * @param contentSha256 the SHA-256 of the submitted content when it is not the text itself (ingest:
    *     the uploaded bytes), or null to compute it from text or passages
    * @param ingest the extraction report for ingested documents, or null for plain indexing
+   * @param language the language to analyse the source in, in place of the one an auto corpus
+   *     detects; null detects (and a corpus of one language accepts only its own)
    */
   record Index(
       String source,
@@ -38,8 +40,25 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
       Long expectedRevision,
       int[] pageStarts,
       String contentSha256,
-      IngestReport ingest)
+      IngestReport ingest,
+      CorpusSettings.Language language)
       implements SourceOperation {
+    /** A source whose language, in an auto corpus, is detected from its text. */
+    public Index(String source, String title, String text, List<Passage> passages, String mediaType,
+        Metadata metadata, Long expectedRevision, int[] pageStarts, String contentSha256, IngestReport ingest) {
+      this(source, title, text, passages, mediaType, metadata, expectedRevision, pageStarts, contentSha256, ingest,
+          null);
+    }
+
+    /**
+     * This source analysed in {@code newLanguage} rather than the one detected from its text (an
+     * auto corpus); null detects. A corpus of one language accepts only its own.
+     */
+    public Index withLanguage(CorpusSettings.Language newLanguage) {
+      return new Index(source, title, text, passages, mediaType, metadata, expectedRevision, pageStarts,
+          contentSha256, ingest, newLanguage);
+    }
+
     public Index {
       SourceIds.checkNew(source, "source");
       if ((text == null) == (passages == null)) {

@@ -67,6 +67,7 @@ public final class SearchResponses {
     out.putObject("offsets").put("start", h.start()).put("end", h.end());
     section(out, h.section());
     WireJson.putIfPresent(out, "contentSha256", h.contentSha256());
+    WireJson.putIfPresent(out, "language", h.language());
     out.set("metadata", WireJson.metadata(h.metadata()));
     if (h.snippet() != null) {
       Snippet snippet = h.snippet();

@@ -1,6 +1,7 @@
 package dev.quarry.api.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Passage;
 import dev.quarry.engine.QuarryException;
@@ -16,7 +17,7 @@ import java.util.Set;
  */
 public final class SourceRequests {
   private static final Set<String> INDEX_FIELDS =
-      Set.of("source", "title", "text", "passages", "mediaType", "metadata", "expectedRevision");
+      Set.of("source", "title", "text", "passages", "mediaType", "metadata", "expectedRevision", "language");
   private static final Set<String> DELETE_FIELDS = Set.of("source", "expectedRevision", "purge");
 
   private SourceRequests() {}
@@ -131,8 +132,11 @@ public final class SourceRequests {
     String mediaType = WireValues.mediaType(o);
     Metadata metadata = WireValues.metadata(o, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES));
     Long expected = o.optionalLong("expectedRevision", 0, Long.MAX_VALUE);
+    String name = o.optionalString("language", 32);
+    CorpusSettings.Language language = name == null ? null : CorpusSettings.Language.fromWireName(name, o.pathOf("language"));
     try {
-      return new SourceOperation.Index(source, title, text, passages, mediaType, metadata, expected, null, null, null);
+      return new SourceOperation.Index(source, title, text, passages, mediaType, metadata, expected, null, null, null,
+          language);
     } catch (QuarryException e) {
       throw o.path().isEmpty() ? e : e.withFieldPrefix(o.path());
     }

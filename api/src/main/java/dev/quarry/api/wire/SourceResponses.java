@@ -33,6 +33,7 @@ public final class SourceResponses {
     if (!delete) {
       WireJson.putIfPresent(out, "contentSha256", r.contentSha256());
       out.put("chunks", r.chunks());
+      WireJson.putIfPresent(out, "language", r.language());
     }
     if (r.ingest() != null) {
       ingestReport(out, r.ingest());

@@ -311,6 +311,9 @@ final class JobFolder {
     if (r.ingest() != null) {
       out.set("ingest", JSON.valueToTree(SourcePreparation.ingestToMap(r.ingest())));
     }
+    if (r.language() != null) {
+      out.put("language", r.language());
+    }
     return out;
   }
 
@@ -320,7 +323,7 @@ final class JobFolder {
         : SourcePreparation.ingestFromMap(JSON.convertValue(ingest, new TypeReference<Map<String, Object>>() {}));
     return new Receipt(n.path("corpus").asText(), n.path("corpusId").asText(), n.path("source").asText(),
         n.path("revision").asLong(), n.path("sourceRevision").asLong(), Receipt.Status.valueOf(n.path("status").asText()),
-        text(n, "contentSha256"), n.path("chunks").asInt(), report);
+        text(n, "contentSha256"), n.path("chunks").asInt(), report, text(n, "language"));
   }
 
   private static String text(JsonNode n, String field) {

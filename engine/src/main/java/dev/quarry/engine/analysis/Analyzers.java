@@ -1,10 +1,15 @@
 package dev.quarry.engine.analysis;
 
 import dev.quarry.engine.CorpusSettings;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.AnalyzerWrapper;
 import org.apache.lucene.analysis.LowerCaseFilter;
 import org.apache.lucene.analysis.StopFilter;
+import org.apache.lucene.analysis.TokenFilter;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.Tokenizer;
 import org.apache.lucene.analysis.ar.ArabicAnalyzer;
@@ -39,6 +44,7 @@ import org.apache.lucene.analysis.ru.RussianAnalyzer;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.sv.SwedishAnalyzer;
 import org.apache.lucene.analysis.th.ThaiAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tr.TurkishAnalyzer;
 import org.apache.lucene.analysis.uk.UkrainianMorfologikAnalyzer;
 
@@ -87,7 +93,70 @@ public final class Analyzers {
       case THAI -> truncating(new ThaiAnalyzer());
       case TURKISH -> truncating(new TurkishAnalyzer());
       case UKRAINIAN -> truncating(new UkrainianMorfologikAnalyzer());
+      // The writer's default only: an auto corpus's text and title carry their source's own analysis.
+      case AUTO -> new Standard();
     };
+  }
+
+  /** Between a term's language and the term itself in an auto corpus; no language's wire name holds it. */
+  public static final char LANGUAGE_MARK = ':';
+
+  private static final Map<CorpusSettings.Language, Analyzer> MARKED = new ConcurrentHashMap<>();
+
+  /**
+   * The analyzer of one source language in an auto corpus: {@code language}'s analysis, each term
+   * preceded by the language's wire name and {@link #LANGUAGE_MARK} ({@code german:haus}), so that
+   * the languages of one corpus share its fields but never a term. Shared by every auto corpus.
+   */
+  public static Analyzer marked(CorpusSettings.Language language) {
+    if (language == CorpusSettings.Language.AUTO) {
+      throw new IllegalArgumentException("auto is a corpus setting, not a source language");
+    }
+    return MARKED.computeIfAbsent(language, l -> new Marked(forLanguage(l), l.wireName() + LANGUAGE_MARK));
+  }
+
+  /** A language's analysis with its mark before every term. */
+  private static final class Marked extends AnalyzerWrapper {
+    private final Analyzer delegate;
+    private final String mark;
+
+    Marked(Analyzer delegate, String mark) {
+      super(delegate.getReuseStrategy());
+      this.delegate = delegate;
+      this.mark = mark;
+    }
+
+    @Override
+    protected Analyzer getWrappedAnalyzer(String fieldName) {
+      return delegate;
+    }
+
+    @Override
+    protected TokenStreamComponents wrapComponents(String fieldName, TokenStreamComponents components) {
+      return new TokenStreamComponents(components.getSource(), new MarkFilter(components.getTokenStream(), mark));
+    }
+  }
+
+  /** Puts a fixed mark before every term. */
+  private static final class MarkFilter extends TokenFilter {
+    private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
+    private final String mark;
+
+    MarkFilter(TokenStream in, String mark) {
+      super(in);
+      this.mark = mark;
+    }
+
+    @Override
+    public boolean incrementToken() throws IOException {
+      if (!input.incrementToken()) {
+        return false;
+      }
+      int length = term.length();
+      char[] copy = Arrays.copyOf(term.buffer(), length);
+      term.setEmpty().append(mark).append(new String(copy));
+      return true;
+    }
   }
 
   /**

@@ -588,6 +588,11 @@ final class CorpusWriter implements Closeable {
      * What one operation will do: its status, the version it leaves in place (UNCHANGED) and its
      * prepared content (index operations).
      */
+    /** The wire name of the language {@code p} is analysed in: its own in an auto corpus, else the corpus's. */
+    private String languageOf(PreparedSource p) {
+      return (p.language() != null ? p.language() : info.settings().language()).wireName();
+    }
+
     private record Outcome(Receipt.Status status, Current current, PreparedSource prepared) {}
 
     /** The current version of a source, as far as the planner needs it. */
@@ -655,9 +660,12 @@ final class CorpusWriter implements Closeable {
         String source = m.operations().get(i).source();
         receipts.add(switch (o.status()) {
           case INDEXED -> new Receipt(info.name(), info.corpusId(), source, at, at, o.status(),
-              o.prepared().contentSha256(), o.prepared().chunks().size(), o.prepared().op().ingest());
+              o.prepared().contentSha256(), o.prepared().chunks().size(), o.prepared().op().ingest(),
+              languageOf(o.prepared()));
+          // The fingerprint holds an auto corpus's detected language: an unchanged source kept its own.
           case UNCHANGED -> new Receipt(info.name(), info.corpusId(), source, at, o.current().sourceRevision(),
-              o.status(), o.current().contentSha256(), o.current().chunks(), o.prepared().op().ingest());
+              o.status(), o.current().contentSha256(), o.current().chunks(), o.prepared().op().ingest(),
+              languageOf(o.prepared()));
           case DELETED, ABSENT -> new Receipt(info.name(), info.corpusId(), source, at, 0, o.status(), null, 0, null);
         });
       }

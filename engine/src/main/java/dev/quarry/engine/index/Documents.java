@@ -11,6 +11,10 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.analysis.Analyzers;
 import org.apache.lucene.document.KnnByteVectorField;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
@@ -59,9 +63,12 @@ final class Documents {
       addVersioned(d, Fields.KIND_CHUNK, source, versionKey, revision);
       d.add(new StoredField(Fields.CHUNK, i));
       d.add(new NumericDocValuesField(Fields.CHUNK, i));
-      d.add(new Field(Fields.TEXT, c.text(), TEXT_TYPE));
+      if (p.language() != null) {
+        d.add(new StringField(Fields.LANGUAGE, p.language().wireName(), Field.Store.YES));
+      }
+      d.add(analysed(Fields.TEXT, c.text(), TEXT_TYPE, p.language()));
       if (hasTitle) {
-        d.add(new TextField(Fields.TITLE, title, Field.Store.NO));
+        d.add(analysed(Fields.TITLE, title, TextField.TYPE_NOT_STORED, p.language()));
         d.add(new StoredField(Fields.TITLE_STORED, title));
       } else {
         d.add(new TextField(Fields.TITLE, "", Field.Store.NO));
@@ -113,6 +120,23 @@ final class Documents {
     }
     docs.add(rec);
     return docs;
+  }
+
+  /**
+   * A text field analysed by the writer's analyzer (the corpus's language), or in an auto corpus by
+   * the source's own language, its terms marked with it.
+   */
+  private static Field analysed(String name, String value, FieldType type, CorpusSettings.Language language) {
+    if (language == null) {
+      return new Field(name, value, type);
+    }
+    Analyzer marked = Analyzers.marked(language);
+    return new Field(name, value, type) {
+      @Override
+      public TokenStream tokenStream(Analyzer writers, TokenStream reuse) {
+        return marked.tokenStream(name(), stringValue());
+      }
+    };
   }
 
   private static void addVersioned(Document d, String kind, String source, String versionKey, long revision) {

@@ -49,6 +49,12 @@ public final class Fields {
   public static final String TITLE_STORED = "title_stored";
   /** Stored: the media type. */
   public static final String MEDIA_TYPE = "media_type";
+  /**
+   * StringField, stored, in an auto corpus only: the wire name of the language the source was
+   * analysed in ({@code german}, {@code standard}). A chunk's text and title terms then carry that
+   * name as their prefix ({@link dev.quarry.engine.analysis.Analyzers#marked}).
+   */
+  public static final String LANGUAGE = "lang";
   /** Stored: metadata as canonical JSON (merged with passage metadata on chunk documents). */
   public static final String METADATA_JSON = "metadata";
 

@@ -128,7 +128,8 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     for (int i = 0; i < mutation.operations().size(); i++) {
       if (mutation.operations().get(i) instanceof SourceOperation.Index ix) {
         try {
-          prepared.put(i, PreparedSource.prepare(ix, info.settings().chunking(), embedder));
+          prepared.put(i, PreparedSource.prepare(ix, info.settings().chunking(), embedder,
+              info.settings().language()));
         } catch (QuarryException e) {
           throw batch ? e.withFieldPrefix("operations[" + i + "]") : e;
         }

@@ -1,6 +1,7 @@
 package dev.quarry.engine.index;
 
 import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.analysis.LanguageDetection;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.PageRange;
 import dev.quarry.engine.Passage;
@@ -25,6 +26,8 @@ import java.util.List;
  * @param fingerprint what "unchanged" compares: content, title, media type, metadata and chunking
  * @param truncatedChunks in an embedding corpus, how many chunks were longer than the model's
  *     window (only their start was embedded); null in a lexical corpus
+ * @param language in an auto corpus, the language the source is analysed in (detected from its
+ *     text); null in a corpus of one language
  */
 public record PreparedSource(
     SourceOperation.Index op,
@@ -34,7 +37,8 @@ public record PreparedSource(
     long characters,
     Integer pages,
     String mediaType,
-    Integer truncatedChunks) {
+    Integer truncatedChunks,
+    CorpusSettings.Language language) {
 
   /** Media type reported for text indexed without one. */
   static final String DEFAULT_MEDIA_TYPE = "text/plain";
@@ -67,7 +71,7 @@ public record PreparedSource(
   /** A source of a lexical corpus (no vectors, so nothing truncated). */
   PreparedSource(SourceOperation.Index op, String contentSha256, String fingerprint, List<PreparedChunk> chunks,
       long characters, Integer pages, String mediaType) {
-    this(op, contentSha256, fingerprint, chunks, characters, pages, mediaType, null);
+    this(op, contentSha256, fingerprint, chunks, characters, pages, mediaType, null, null);
   }
 
   /**
@@ -129,7 +133,7 @@ public record PreparedSource(
           c.section()));
     }
     return new PreparedSource(op, contentSha256, fingerprint, List.copyOf(with), characters, pages, mediaType,
-        truncated);
+        truncated, language);
   }
 
   /** A source of a lexical corpus: the chunker's chunks. */
@@ -142,6 +146,15 @@ public record PreparedSource(
    *     embedded text would not fit the model's window is split further ({@link WindowFit})
    */
   public static PreparedSource prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking, Embedder embedder) {
+    return prepare(op, chunking, embedder, null);
+  }
+
+  /**
+   * @param corpusLanguage the corpus's language: in an auto corpus the source's own is detected
+   *     from its text ({@link LanguageDetection}) and is part of its fingerprint; null is any other
+   */
+  public static PreparedSource prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking, Embedder embedder,
+      CorpusSettings.Language corpusLanguage) {
     List<PreparedChunk> chunks = new ArrayList<>();
     String content;
     if (op.text() != null) {
@@ -182,7 +195,31 @@ public record PreparedSource(
         : op.pageStarts() != null ? Integer.valueOf(op.pageStarts().length) : null;
     String mediaType = op.mediaType() != null ? op.mediaType() : DEFAULT_MEDIA_TYPE;
     long characters = op.ingest() != null ? op.ingest().characters() : content.length();
-    return new PreparedSource(op, sha, fingerprint(op, sha, mediaType, chunks), List.copyOf(chunks), characters, pages, mediaType, null);
+    CorpusSettings.Language language = sourceLanguage(op, corpusLanguage, content);
+    return new PreparedSource(op, sha, fingerprint(op, sha, mediaType, chunks, language), List.copyOf(chunks),
+        characters, pages, mediaType, null, language);
+  }
+
+  /**
+   * The language an auto corpus analyses the source in: the operation's own, else the one detected
+   * from its text; null in a corpus of one language, which accepts only that language as the
+   * operation's. With {@code corpusLanguage} null (a caller that does not say), nothing is checked.
+   */
+  private static CorpusSettings.Language sourceLanguage(SourceOperation.Index op, CorpusSettings.Language corpusLanguage,
+      String content) {
+    CorpusSettings.Language own = op.language();
+    if (own == CorpusSettings.Language.AUTO) {
+      throw QuarryException.invalid("language", "language names the one language to analyse the source in, not auto;"
+          + " leave it out to detect it");
+    }
+    if (corpusLanguage != CorpusSettings.Language.AUTO) {
+      if (own != null && corpusLanguage != null && own != corpusLanguage) {
+        throw QuarryException.invalid("language", "this corpus analyses every source in '" + corpusLanguage.wireName()
+            + "'; language may only name it, got '" + own.wireName() + "'");
+      }
+      return null;
+    }
+    return own != null ? own : LanguageDetection.detect(content);
   }
 
   /**
@@ -193,7 +230,8 @@ public record PreparedSource(
     return op.ingest() != null && op.ingest().markdownHeadings() ? MARKDOWN_MEDIA_TYPE : op.mediaType();
   }
 
-  private static String fingerprint(SourceOperation.Index op, String sha, String mediaType, List<PreparedChunk> chunks) {
+  private static String fingerprint(SourceOperation.Index op, String sha, String mediaType, List<PreparedChunk> chunks,
+      CorpusSettings.Language language) {
     MessageDigest md = Sha256.newDigest();
     update(md, sha);
     update(md, op.title() == null ? "\u0000" : op.title());
@@ -207,6 +245,10 @@ public record PreparedSource(
         // Only when there is one, so that sources without headings keep the fingerprint they had.
         update(md, Json.write(c.section()));
       }
+    }
+    if (language != null) {
+      // Only in an auto corpus, so that every other corpus's sources keep the fingerprint they had.
+      update(md, "language:" + language.wireName());
     }
     return Sha256.hex(md);
   }

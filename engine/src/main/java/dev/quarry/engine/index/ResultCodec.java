@@ -31,6 +31,9 @@ public final class ResultCodec {
       if (rc.ingest() != null) {
         rm.put("ingest", IngestReports.toMap(rc.ingest()));
       }
+      if (rc.language() != null) {
+        rm.put("language", rc.language());
+      }
       receipts.add(rm);
     }
     m.put("receipts", receipts);
@@ -51,7 +54,8 @@ public final class ResultCodec {
           Receipt.Status.valueOf((String) rm.get("status")),
           (String) rm.get("contentSha256"),
           ((Number) rm.get("chunks")).intValue(),
-          ingest == null ? null : IngestReports.fromMap((Map<String, Object>) ingest)));
+          ingest == null ? null : IngestReports.fromMap((Map<String, Object>) ingest),
+          (String) rm.get("language")));
     }
     return new MutationResult(corpus, corpusId, ((Number) m.get("revision")).longValue(), receipts, false);
   }

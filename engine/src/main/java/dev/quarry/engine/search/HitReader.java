@@ -22,7 +22,8 @@ import org.apache.lucene.index.StoredFields;
 final class HitReader {
   private static final Set<String> STORED = Set.of(Fields.SOURCE, Fields.SOURCE_REV, Fields.CHUNK,
       Fields.TEXT, Fields.TITLE_STORED, Fields.MEDIA_TYPE, Fields.CONTENT_SHA256, Fields.METADATA_JSON,
-      Fields.OFFSET_START, Fields.OFFSET_END, Fields.PAGE_FROM, Fields.PAGE_TO, Fields.SECTION);
+      Fields.OFFSET_START, Fields.OFFSET_END, Fields.PAGE_FROM, Fields.PAGE_TO, Fields.SECTION,
+      Fields.LANGUAGE);
   /** Immutable and thread-safe; decodes metadata JSON into plain maps. */
   private static final ObjectReader METADATA = new ObjectMapper().readerFor(Map.class);
 
@@ -57,7 +58,8 @@ final class HitReader {
         metadata(doc.get(Fields.METADATA_JSON)),
         null,
         null,
-        section(doc));
+        section(doc),
+        doc.get(Fields.LANGUAGE));
   }
 
   static Number number(Document doc, String field) {

@@ -41,11 +41,11 @@ public record QuerySyntax(String scoringText, List<Query> constraints) {
     constraints = List.copyOf(constraints);
   }
 
-  static QuerySyntax of(SearchRequest request, Analyzer analyzer) {
+  static QuerySyntax of(SearchRequest request, List<Analyzer> analyzers) {
     if (request.syntax() != SearchRequest.Syntax.OPERATORS) {
       return new QuerySyntax(request.query(), List.of());
     }
-    return parse(request.query(), analyzer);
+    return parse(request.query(), analyzers);
   }
 
   /** What a clause of the query does. */
@@ -99,9 +99,17 @@ public record QuerySyntax(String scoringText, List<Query> constraints) {
   }
 
   static QuerySyntax parse(String query, Analyzer analyzer) {
+    return parse(query, List.of(analyzer));
+  }
+
+  /**
+   * As {@link #parse(String, Analyzer)}, with a phrase or word matched as any of {@code analyzers}
+   * reads it (an auto corpus's languages: a chunk holds the terms of its own language only).
+   */
+  static QuerySyntax parse(String query, List<Analyzer> analyzers) {
     StringBuilder scoring = new StringBuilder();
     List<Query> constraints = new ArrayList<>();
-    QueryBuilder builder = new QueryBuilder(analyzer);
+    List<QueryBuilder> builders = analyzers.stream().map(QueryBuilder::new).toList();
     for (Clause clause : clauses(query)) {
       if (clause.occur() != Occur.MUST_NOT) {
         scoring.append(scoring.isEmpty() ? "" : " ").append(clause.text());
@@ -109,13 +117,29 @@ public record QuerySyntax(String scoringText, List<Query> constraints) {
       if (clause.occur() == Occur.SHOULD) {
         continue;
       }
-      Query inTextOrTitle = inTextOrTitle(builder, clause.text());
+      Query inTextOrTitle = inTextOrTitle(builders, clause.text());
       if (inTextOrTitle == null) {
         continue; // no word the analyzer keeps (stop words, punctuation): nothing to require or exclude
       }
       constraints.add(clause.occur() == Occur.MUST ? inTextOrTitle : FilterQueries.not(inTextOrTitle));
     }
     return new QuerySyntax(scoring.toString(), constraints);
+  }
+
+  /** The words of {@code text} in order in the text or the title, as any of the builders reads them; null without words. */
+  private static Query inTextOrTitle(List<QueryBuilder> builders, String text) {
+    BooleanQuery.Builder any = new BooleanQuery.Builder();
+    Query only = null;
+    int found = 0;
+    for (QueryBuilder builder : builders) {
+      Query q = inTextOrTitle(builder, text);
+      if (q != null) {
+        any.add(q, BooleanClause.Occur.SHOULD);
+        only = q;
+        found++;
+      }
+    }
+    return found <= 1 ? only : any.build();
   }
 
   /** The words of {@code text} in order (stop words leave their gap) in the text or the title; null without words. */

@@ -34,7 +34,26 @@ public record QueryTerms(List<QueryTerm> terms) {
   public record QueryTerm(BytesRef bytes, int occurrences) {}
 
   public static QueryTerms analyze(Analyzer analyzer, String text) {
+    return analyze(List.of(analyzer), text);
+  }
+
+  /**
+   * The terms of {@code text} as each of {@code analyzers} produces them, in one list: an auto
+   * corpus reads a query in every language it holds (whose terms never coincide, each language's
+   * being marked with its name). At most {@link #MAX_TERMS} in all, the first analyzers' first.
+   */
+  public static QueryTerms analyze(List<Analyzer> analyzers, String text) {
     Map<BytesRef, Integer> counts = new LinkedHashMap<>();
+    for (Analyzer analyzer : analyzers) {
+      addTerms(analyzer, text, counts);
+    }
+    List<QueryTerm> terms = new ArrayList<>(counts.size());
+    counts.forEach((bytes, n) -> terms.add(new QueryTerm(bytes, n)));
+    terms.sort((a, b) -> a.bytes().compareTo(b.bytes()));
+    return new QueryTerms(terms);
+  }
+
+  private static void addTerms(Analyzer analyzer, String text, Map<BytesRef, Integer> counts) {
     try (TokenStream stream = analyzer.tokenStream(Fields.TEXT, text)) {
       TermToBytesRefAttribute term = stream.addAttribute(TermToBytesRefAttribute.class);
       stream.reset();
@@ -48,10 +67,6 @@ public record QueryTerms(List<QueryTerm> terms) {
     } catch (IOException e) {
       throw new UncheckedIOException("analysis of an in-memory string failed", e);
     }
-    List<QueryTerm> terms = new ArrayList<>(counts.size());
-    counts.forEach((bytes, n) -> terms.add(new QueryTerm(bytes, n)));
-    terms.sort((a, b) -> a.bytes().compareTo(b.bytes()));
-    return new QueryTerms(terms);
   }
 
   boolean isEmpty() {

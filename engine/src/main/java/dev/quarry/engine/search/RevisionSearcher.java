@@ -14,6 +14,8 @@ import dev.quarry.engine.SearchResult;
 import dev.quarry.engine.SourceChunks;
 import dev.quarry.engine.index.Fields;
 import dev.quarry.engine.index.IndexSnapshot;
+import dev.quarry.engine.analysis.Analyzers;
+import dev.quarry.engine.revision.RevisionStatistics;
 import dev.quarry.engine.revision.RevisionView;
 import dev.quarry.engine.revision.RevisionViews;
 import java.io.IOException;
@@ -113,8 +115,10 @@ public final class RevisionSearcher {
   public SearchResult search(IndexSnapshot snapshot, SearchRequest request) {
     long started = System.nanoTime();
     SearchRequest.Mode mode = modeOf(request);
+    request.requireLanguageOf(info.settings().language());
     long revision = revisionOf(snapshot, request);
-    QuerySyntax syntax = QuerySyntax.of(request, analyzer);
+    // An auto corpus reads the query in the languages its counted chunks hold, known once the revision is.
+    QuerySyntax syntax = QuerySyntax.of(request, auto() ? List.of() : List.of(analyzer));
     float[] queryVector = mode == SearchRequest.Mode.LEXICAL ? null : queryVector(syntax.scoringText());
     List<Hit> hits;
     List<FacetCounts> facets;
@@ -128,7 +132,7 @@ public final class RevisionSearcher {
           "corpus '" + info.name() + "' could not be searched", e);
     }
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-    return new SearchResult(info.name(), info.corpusId(), revision, tookMs, hits, facets);
+    return new SearchResult(info.name(), info.corpusId(), revision, tookMs, inLanguage(hits), facets);
   }
 
   /**
@@ -146,9 +150,41 @@ public final class RevisionSearcher {
     RevisionView view = views.at(snapshot, revision);
     RevisionIndexSearcher searcher =
         new RevisionIndexSearcher(view, view.statistics(request.statistics()), fields.similarity());
-    QueryTerms terms = QueryTerms.analyze(analyzer, syntax.scoringText());
+    List<Analyzer> analyzers = List.of(analyzer);
+    if (auto()) {
+      analyzers = request.language() != null ? List.of(Analyzers.marked(request.language()))
+          : languagesCounted(searcher.statistics());
+      syntax = QuerySyntax.of(request, analyzers);
+    }
+    QueryTerms terms = QueryTerms.analyze(analyzers, syntax.scoringText());
     ScoringPlan plan = terms.isEmpty() ? null : ScoringPlan.build(searcher, fields, terms);
     return new Prepared(searcher, filters(request, syntax), plan == null || plan.isEmpty() ? null : plan);
+  }
+
+  /** Each hit saying its language: its source's, stored with it in an auto corpus, else the corpus's. */
+  private List<Hit> inLanguage(List<Hit> hits) {
+    String corpus = info.settings().language().wireName();
+    return hits.stream().map(h -> h.language() != null ? h : h.withLanguage(corpus)).toList();
+  }
+
+  private boolean auto() {
+    return info.settings().language() == CorpusSettings.Language.AUTO;
+  }
+
+  /**
+   * In an auto corpus, the analyzer of each language some counted chunk (one the caller may see, at
+   * the revision) is in, in declaration order: a query is read in each of them, and a chunk matches
+   * the terms of its own. A language no counted chunk holds could add no term with statistics.
+   */
+  private static List<Analyzer> languagesCounted(RevisionStatistics statistics) throws IOException {
+    List<Analyzer> analyzers = new ArrayList<>();
+    for (CorpusSettings.Language language : CorpusSettings.Language.values()) {
+      if (language != CorpusSettings.Language.AUTO
+          && statistics.termStatistics(new Term(Fields.LANGUAGE, language.wireName())) != null) {
+        analyzers.add(Analyzers.marked(language));
+      }
+    }
+    return analyzers;
   }
 
   /**

@@ -49,7 +49,13 @@ public final class SourcePreparation {
    * further, and {@link Prepared#embeddingTexts} are what the model embeds for each chunk.
    */
   public static Prepared prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking, Embedder embedder) {
-    PreparedSource p = PreparedSource.prepare(op, chunking, embedder);
+    return prepare(op, chunking, embedder, null);
+  }
+
+  /** As {@link #prepare(SourceOperation.Index, CorpusSettings.Chunking, Embedder)}, checking the operation's language against the corpus's. */
+  public static Prepared prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking, Embedder embedder,
+      CorpusSettings.Language corpusLanguage) {
+    PreparedSource p = PreparedSource.prepare(op, chunking, embedder, corpusLanguage);
     List<Chunk> chunks = new ArrayList<>(p.chunks().size());
     for (PreparedSource.PreparedChunk c : p.chunks()) {
       chunks.add(new Chunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), c.section()));

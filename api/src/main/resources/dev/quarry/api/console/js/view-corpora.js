@@ -46,7 +46,7 @@ function createForm(ctx) {
   const patterns = ctx.grants.patterns('manage');
   const name = h('input', {type: 'text', id: 'new-corpus', name: 'corpus', required: true, maxlength: '64',
     pattern: '[a-z0-9][a-z0-9._\\-]{0,63}', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'new-corpus-help'});
-  const language = h('select', {id: 'new-language'}, ['english', 'standard', 'cjk', 'arabic', 'chinese', 'czech', 'danish', 'dutch', 'finnish', 'french', 'german', 'greek', 'hindi', 'hungarian', 'indonesian', 'italian', 'japanese', 'korean', 'norwegian', 'persian', 'polish', 'portuguese', 'romanian', 'russian', 'spanish', 'swedish', 'thai', 'turkish', 'ukrainian'].map(l => h('option', {value: l}, l)));
+  const language = h('select', {id: 'new-language'}, ['english', 'standard', 'cjk', 'arabic', 'chinese', 'czech', 'danish', 'dutch', 'finnish', 'french', 'german', 'greek', 'hindi', 'hungarian', 'indonesian', 'italian', 'japanese', 'korean', 'norwegian', 'persian', 'polish', 'portuguese', 'romanian', 'russian', 'spanish', 'swedish', 'thai', 'turkish', 'ukrainian', 'auto'].map(l => h('option', {value: l}, l)));
   const maxWords = h('input', {type: 'number', id: 'new-max-words', min: '16', max: '2000', placeholder: '250'});
   const overlap = h('input', {type: 'number', id: 'new-overlap', min: '0', placeholder: '50'});
   const k1 = h('input', {type: 'number', id: 'new-k1', min: '0', max: '10', step: 'any', placeholder: '0.9'});
