@@ -44,7 +44,8 @@ public record SearchRequest(
     List<Facet> facets,
     Snippets snippets,
     Syntax syntax,
-    SourceScope statistics) {
+    SourceScope statistics,
+    boolean exact) {
   public static final int MAX_TOP_K = 100;
   public static final int DEFAULT_TOP_K = 10;
   public static final int MAX_QUERY_CHARS = 1000;
@@ -56,7 +57,39 @@ public record SearchRequest(
       Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion, List<Facet> facets, Snippets snippets,
       Syntax syntax) {
     this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, facets, snippets, syntax,
-        SourceScope.ALL);
+        SourceScope.ALL, false);
+  }
+
+  /** The same search, without forcing the exact scan. */
+  public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
+      Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion, List<Facet> facets, Snippets snippets,
+      Syntax syntax, SourceScope statistics) {
+    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, facets, snippets, syntax,
+        statistics, false);
+  }
+
+  /**
+   * This request with the semantic side scored by the exact scan ({@code exact: true}) whatever
+   * the corpus's index, or as the corpus's index finds candidates ({@code false}, the default).
+   */
+  public SearchRequest withExact(boolean newExact) {
+    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
+        facets, snippets, syntax, statistics, newExact);
+  }
+
+  /**
+   * Refuses {@code exact} on a search without a semantic side: it applies to semantic and hybrid
+   * search only, so a lexical search (asked for, or a lexical corpus's only mode) given it is a
+   * request mistake.
+   *
+   * @param effective the mode the search runs in
+   * @throws QuarryException INVALID_REQUEST naming {@code exact}
+   */
+  public void requireExactOnlyFor(Mode effective) {
+    if (exact && effective == Mode.LEXICAL) {
+      throw QuarryException.invalid("exact", "exact applies to semantic and hybrid search only; this search is "
+          + "lexical" + (mode == null ? " (the corpus's default mode)" : ""));
+    }
   }
 
   /** The same search with the corpus's default syntax and no facets. */
@@ -79,13 +112,13 @@ public record SearchRequest(
    */
   public SearchRequest withStatistics(SourceScope sources) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax, sources);
+        facets, snippets, syntax, sources, exact);
   }
 
   /** This request searching {@code newScope} instead, such as the caller's scope narrowed to its grants. */
   public SearchRequest withScope(SourceScope newScope) {
     return new SearchRequest(query, newScope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax, statistics);
+        facets, snippets, syntax, statistics, exact);
   }
 
   public SearchRequest {
@@ -141,13 +174,13 @@ public record SearchRequest(
 
   public SearchRequest withFacets(List<Facet> newFacets) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        newFacets, snippets, syntax, statistics);
+        newFacets, snippets, syntax, statistics, exact);
   }
 
   /** This request with its query read in {@code newSyntax}. */
   public SearchRequest withSyntax(Syntax newSyntax) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, newSyntax, statistics);
+        facets, snippets, newSyntax, statistics, exact);
   }
 
   /** How the query string is read. */
@@ -177,7 +210,7 @@ public record SearchRequest(
   /** This request with snippets cut as {@code newSnippets} says (null: none). */
   public SearchRequest withSnippets(Snippets newSnippets) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, newSnippets, syntax, statistics);
+        facets, newSnippets, syntax, statistics, exact);
   }
 
   /**
@@ -262,7 +295,7 @@ public record SearchRequest(
   /** This request in {@code mode}. */
   public SearchRequest withMode(Mode mode) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax, statistics);
+        facets, snippets, syntax, statistics, exact);
   }
 
   /** What a search ranks by. */
