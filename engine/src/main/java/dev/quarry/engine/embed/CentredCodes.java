@@ -306,6 +306,20 @@ public final class CentredCodes {
               + ((long) Long.bitCount(q[qa + 2] & c) << 2)
               + ((long) Long.bitCount(q[qa + 3] & c) << 3);
         }
+      } else if (bits == 2) {
+        for (int w = 0, at = offset, qa = 0; w < words; w++, at += 2 * Long.BYTES, qa += QUERY_BITS) {
+          long c0 = (long) LONGS.get(codes, at);
+          long c1 = (long) LONGS.get(codes, at + Long.BYTES);
+          levelSum += Long.bitCount(c0) + ((long) Long.bitCount(c1) << 1);
+          cross += Long.bitCount(q[qa] & c0)
+              + ((long) Long.bitCount(q[qa + 1] & c0) << 1)
+              + ((long) Long.bitCount(q[qa + 2] & c0) << 2)
+              + ((long) Long.bitCount(q[qa + 3] & c0) << 3)
+              + ((long) Long.bitCount(q[qa] & c1) << 1)
+              + ((long) Long.bitCount(q[qa + 1] & c1) << 2)
+              + ((long) Long.bitCount(q[qa + 2] & c1) << 3)
+              + ((long) Long.bitCount(q[qa + 3] & c1) << 4);
+        }
       } else {
         for (int w = 0, at = offset, qa = 0; w < words; w++, qa += QUERY_BITS) {
           long q0 = q[qa];

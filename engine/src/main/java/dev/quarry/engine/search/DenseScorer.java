@@ -21,13 +21,16 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.CollectorManager;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnByteVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.SimpleCollector;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.FixedBitSet;
 
 /**
  * Exact semantic scoring: the query vector against the stored vector of every visible chunk in
@@ -67,8 +70,19 @@ final class DenseScorer {
       Integer maxChunksPerSource) throws IOException {
     assert candidates >= topK : candidates + " candidates for topK " + topK;
     Estimator estimates = codes.estimator(query);
-    List<FirstPass> parts = scanSearcher().search(inScope(filters),
-        new CollectorManager<FirstPass, List<FirstPass>>() {
+    IndexSearcher scan = scanSearcher();
+    List<FirstPass> parts;
+    if (filters.isEmpty() && scan == searcher) {
+      // Nothing narrows the scope and the scan is not cut: the chunks in scope are exactly the
+      // visible documents that have a code (only chunks have one), so the pass walks the codes'
+      // own bitset and the live documents instead of a query's postings and a collector per call.
+      FirstPass all = new FirstPass(candidates, codes.field(), estimates);
+      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+        all.scan(leaf);
+      }
+      parts = List.of(all);
+    } else {
+      parts = scan.search(inScope(filters), new CollectorManager<FirstPass, List<FirstPass>>() {
           @Override
           public FirstPass newCollector() {
             return new FirstPass(candidates, codes.field(), estimates);
@@ -79,6 +93,7 @@ final class DenseScorer {
             return new ArrayList<>(collectors);
           }
         });
+    }
     List<long[]> found = new ArrayList<>(); // {estimate bits, doc}
     for (FirstPass p : parts) {
       p.entries(found);
@@ -433,6 +448,21 @@ final class DenseScorer {
       codes = SegmentCodes.of(context.reader(), field, estimates.codeBytes());
       bytes = codes.codes;
       codeBytes = codes.codeBytes;
+    }
+
+    /** Every visible document of {@code leaf} that has a code. */
+    void scan(LeafReaderContext leaf) throws IOException {
+      doSetNextReader(leaf);
+      Bits live = leaf.reader().getLiveDocs();
+      FixedBitSet present = codes.present;
+      int maxDoc = leaf.reader().maxDoc();
+      for (int doc = maxDoc == 0 ? DocIdSetIterator.NO_MORE_DOCS : present.nextSetBit(0);
+          doc != DocIdSetIterator.NO_MORE_DOCS; doc = doc + 1 >= maxDoc ? DocIdSetIterator.NO_MORE_DOCS
+              : present.nextSetBit(doc + 1)) {
+        if (live == null || live.get(doc)) {
+          collect(doc);
+        }
+      }
     }
 
     @Override

@@ -21,12 +21,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class CentredCodesTest {
   /** The SHA-256 of each shipped model's weights, and of its centre as corpora record it. */
   private static final Map<String, String> SHIPPED = Map.of(
+      // bge-small-zh-v1.5
       "15b717c382bcb518ba457b93ea6850ede7f4f1cd8937454aa06972366cd19bcc",
       "8a400a77c41fb90b13c3e4d67dd37cb6e399762695c5f62462504df380198151",
+      // bge-small-en-v1.5
       "6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4",
       "706e82fa891b8792ea9bbbe24ad722697c45ac93f16dea4dac68589adcadedae",
+      // e5-small-v2
       "7d9092cb25f2bd1c023b7e8d2aa459044a02030ac880e5a59fdaf27af69f1ded",
       "496103bbc73c4992ee93ca4bddb1c5a76ea8de74d288beef69fd12f03a33af87",
+      // all-minilm-l6-v2
       "afdb6f1a0e45b715d0bb9b11772f032c399babd23bfc31fed1c170afc848bdb1",
       "8c5869296080947d11cf8b9c1351c86b804cf342ede42a81ba82bb7830e0c450");
   /** The test model's made-up centre (HashingEmbedder, 384 dimensions). */
