@@ -761,8 +761,8 @@ export interface components {
                      */
                     code?: "centred" | "sign";
                     /**
-                     * @description Bits a component of each chunk's code: 1 to 4 for centred codes, 1 for sign codes (a 400 naming settings.embedding.firstPass.bits otherwise).
-                     * @default 1
+                     * @description Bits a component of each chunk's code: 1 to 4 for centred codes (default 2), 1 for sign codes (a 400 naming settings.embedding.firstPass.bits otherwise).
+                     * @default 2
                      */
                     bits?: number;
                     /**

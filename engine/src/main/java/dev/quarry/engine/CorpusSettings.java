@@ -131,7 +131,7 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
     /** What a creation request that names no code gets. */
     public static final Code DEFAULT_CODE = Code.CENTRED;
     /** The bits of a centred code when a request names none. */
-    public static final int DEFAULT_CENTRED_BITS = 1;
+    public static final int DEFAULT_CENTRED_BITS = 2;
     public static final FirstPass DEFAULT = new FirstPass(DEFAULT_CENTRED_BITS, DEFAULT_CANDIDATES, DEFAULT_CODE, null,
         defaultSeed());
 

@@ -95,7 +95,7 @@ class HybridOverHttpTest {
         + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"candidates\": 300}}}}"))
         .path("settings").path("embedding");
     assertEquals("codes", coded.path("index").asText());
-    assertEquals(1, coded.path("firstPass").path("bits").asInt(), "an absent bits gets its default");
+    assertEquals(2, coded.path("firstPass").path("bits").asInt(), "an absent bits gets its default");
     assertEquals("centred", coded.path("firstPass").path("code").asText(), "an absent code gets its default");
     assertEquals(64, coded.path("firstPass").path("centre").asText().length(), "the model's centre, by SHA-256");
     assertTrue(coded.path("firstPass").path("seed").isIntegralNumber(), "the rotation's seed");
