@@ -749,7 +749,7 @@ export interface components {
                 /** @default 0.5 */
                 semanticWeight?: number;
                 /**
-                 * @description exact scores every chunk in scope (pinned answers never change); codes ranks every chunk in scope by a one-bit code of its vector and scores the best firstPass.candidates exactly (pinned answers never change either; recall against exact below 1 only where the exact top chunks lie beyond the candidates); hnsw is the opt-in approximate index: faster on large corpora, but hits may differ after merges and recall is below 1 (docs/hybrid.md).
+                 * @description exact scores every chunk in scope (pinned answers never change); codes ranks every chunk in scope by a code of a few bits a component of its vector (firstPass) and scores the best firstPass.candidates exactly (pinned answers never change either; recall against exact below 1 only where the exact top chunks lie beyond the candidates); hnsw is the opt-in approximate index: faster on large corpora, but hits may differ after merges and recall is below 1 (docs/hybrid.md).
                  * @default exact
                  * @enum {unknown}
                  */
@@ -757,8 +757,14 @@ export interface components {
                 /** @description With index codes only (a 400 naming settings.embedding.firstPass otherwise): the coded first pass's parameters (docs/hybrid.md). */
                 firstPass?: {
                     /**
-                     * @description Bits a component of each chunk's code: 1 (sign codes), the only width built.
-                     * @default 1
+                     * @description Which codes: centred (the rotated difference from the model's shipped centre, bits a component and a correction factor a chunk) or sign (one uncentred sign bit a component, the first built). A model without a shipped centre cannot have centred codes (a 400 naming settings.embedding.firstPass.code).
+                     * @default centred
+                     * @enum {unknown}
+                     */
+                    code?: "centred" | "sign";
+                    /**
+                     * @description Bits a component of each chunk's code: 1 to 4 for centred codes (default 2), 1 for sign codes (a 400 naming settings.embedding.firstPass.bits otherwise).
+                     * @default 2
                      */
                     bits?: number;
                     /**
@@ -813,10 +819,22 @@ export interface components {
                     index: "exact" | "hnsw" | "codes";
                     /** @enum {unknown} */
                     normalization: "minmax" | "theoretical";
-                    /** @description Present with index codes. */
+                    /** @description Present with index codes: the parameters frozen when the corpus was created. */
                     firstPass?: {
                         bits: number;
                         candidates: number;
+                        /**
+                         * @description Corpora created before centred codes have sign.
+                         * @enum {unknown}
+                         */
+                        code: "centred" | "sign";
+                        /** @description Centred codes only: the SHA-256 of the model's shipped centre the codes are taken around. */
+                        centre?: string;
+                        /**
+                         * Format: int64
+                         * @description Centred codes only: the seed of the random rotation.
+                         */
+                        seed?: number;
                     };
                 };
             };
@@ -1278,6 +1296,11 @@ export interface components {
              * @enum {unknown}
              */
             mode?: "lexical" | "semantic" | "hybrid";
+            /**
+             * @description Score the semantic side by the exact scan of every chunk in scope, whatever the corpus's index (codes or hnsw): the reference answer, at the exact scan's cost. A 400 naming exact on a lexical corpus or a lexical search.
+             * @default false
+             */
+            exact?: boolean;
             fusion?: {
                 /**
                  * @default convex

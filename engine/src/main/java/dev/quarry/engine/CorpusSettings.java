@@ -1,5 +1,6 @@
 package dev.quarry.engine;
 
+import dev.quarry.engine.embed.CentredCodes;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.StringJoiner;
@@ -99,35 +100,103 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
 
     /** These settings bound to the model's weights. */
     public Embedding withSha256(String sha) {
-      return new Embedding(model, sha, semanticWeight, index, normalization, firstPass);
+      return new Embedding(model, sha, semanticWeight, index, normalization,
+          firstPass == null ? null : firstPass.boundTo(model, sha));
     }
   }
 
   /**
    * The coded first pass of {@link VectorIndex#CODES}: every visible chunk in scope is ranked by
-   * the query's estimate against its {@code bits}-bit code ({@code dev.quarry.engine.embed.SignCodes},
-   * whose parameters are fixed for every corpus), ties by source and chunk; the best
-   * {@code candidates} are then scored exactly and ranked as an exact search ranks them.
+   * the query's estimate against its code, ties by source and chunk; the best {@code candidates}
+   * are then scored exactly and ranked as an exact search ranks them. The code's parameters are
+   * frozen when the corpus is created and recorded here, so a chunk's code is a function of its
+   * stored vector and these settings alone.
    *
-   * @param bits bits per component of a chunk's code: 1 (sign codes), the only width built
+   * @param bits bits per component of a chunk's code: 1 for {@link Code#SIGN}; 1 to 4 for
+   *     {@link Code#CENTRED}
    * @param candidates how many chunks the first pass hands to exact scoring, at least
    *     {@link #MIN_CANDIDATES} (a search that needs more, for a larger topK, takes more)
+   * @param code which codes: {@link Code#SIGN} (uncentred sign bits, the first built) or
+   *     {@link Code#CENTRED}
+   * @param centre for {@link Code#CENTRED}: the SHA-256 of the centre shipped for the corpus's
+   *     model ({@code dev.quarry.engine.embed.CentredCodes}), bound at creation; null before the
+   *     model is resolved and for {@link Code#SIGN}
+   * @param seed for {@link Code#CENTRED}: the seed of the random rotation; 0 for {@link Code#SIGN}
    */
-  public record FirstPass(int bits, int candidates) {
+  public record FirstPass(int bits, int candidates, Code code, String centre, long seed) {
     public static final int MIN_CANDIDATES = 100;
     public static final int MAX_CANDIDATES = 20_000;
     /** Recall against exact measured on drawn vectors at 1,000 and more (docs/hybrid.md, the coded first pass). */
     public static final int DEFAULT_CANDIDATES = 1000;
-    public static final FirstPass DEFAULT = new FirstPass(1, DEFAULT_CANDIDATES);
+    /** What a creation request that names no code gets. */
+    public static final Code DEFAULT_CODE = Code.CENTRED;
+    /** The bits of a centred code when a request names none. */
+    public static final int DEFAULT_CENTRED_BITS = 2;
+    public static final FirstPass DEFAULT = new FirstPass(DEFAULT_CENTRED_BITS, DEFAULT_CANDIDATES, DEFAULT_CODE, null,
+        defaultSeed());
+
+    /** Sign codes: the corpora created before centred codes. */
+    public FirstPass(int bits, int candidates) {
+      this(bits, candidates, Code.SIGN, null, 0);
+    }
 
     public FirstPass {
-      if (bits != 1) {
+      Objects.requireNonNull(code, "code");
+      if (code == Code.SIGN && bits != 1) {
         throw QuarryException.invalid("settings.embedding.firstPass.bits",
-            "bits must be 1 (sign codes); got " + bits);
+            "bits must be 1 for sign codes; got " + bits);
+      }
+      if (code == Code.CENTRED && (bits < 1 || bits > 4)) {
+        throw QuarryException.invalid("settings.embedding.firstPass.bits",
+            "bits must be between 1 and 4 for centred codes; got " + bits);
       }
       if (candidates < MIN_CANDIDATES || candidates > MAX_CANDIDATES) {
         throw QuarryException.invalid("settings.embedding.firstPass.candidates",
             "candidates must be between " + MIN_CANDIDATES + " and " + MAX_CANDIDATES + "; got " + candidates);
+      }
+      if (code == Code.SIGN) {
+        centre = null;
+        seed = 0;
+      }
+    }
+
+    private static long defaultSeed() {
+      return CentredCodes.DEFAULT_SEED;
+    }
+
+    /** These settings with the centre shipped for the model of weights {@code modelSha256}. */
+    FirstPass boundTo(String model, String modelSha256) {
+      if (code != Code.CENTRED || centre != null) {
+        return this;
+      }
+      String shipped = CentredCodes.centreFor(modelSha256);
+      if (shipped == null) {
+        throw QuarryException.invalid("settings.embedding.firstPass.code", "no centre ships for model '" + model
+            + "', so its corpora cannot have centred codes; use code 'sign' or index 'exact'");
+      }
+      return new FirstPass(bits, candidates, code, shipped, seed);
+    }
+
+    /** Which codes a first pass reads. */
+    public enum Code {
+      /** One sign bit a component of the stored vector, no centre, no rotation. */
+      SIGN,
+      /** Bits of the rotated, centred residual with a correction factor a chunk. */
+      CENTRED;
+
+      /** The wire name: {@code sign}, {@code centred}. */
+      public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+      }
+
+      /** The code {@code name} names, or a typed 400 on {@code field}. */
+      public static Code fromWire(String name, String field) {
+        for (Code c : values()) {
+          if (c.wireName().equals(name)) {
+            return c;
+          }
+        }
+        throw QuarryException.invalid(field, "code must be one of sign, centred; got '" + name + "'");
       }
     }
   }
@@ -170,9 +239,10 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
    * computed exactly as EXACT computes them: faster on large corpora, but which chunks are found
    * depends on the graph, which merges rebuild, so a pinned search's hits (not the score of a hit)
    * may differ after merges, and a chunk the exact search would rank may be missed (recall below
-   * 1). {@link #CODES} ranks every visible chunk in scope by a one-bit code of its vector and
-   * scores the best {@link FirstPass#candidates} exactly: reproducible as EXACT is (the answer is
-   * a function of the revision's visible chunks and the query), reading an eighth of the bytes, and recall below 1
+   * 1). {@link #CODES} ranks every visible chunk in scope by a code of its vector of a few bits a
+   * component ({@link FirstPass}) and scores the best {@link FirstPass#candidates} exactly:
+   * reproducible as EXACT is (the answer is a function of the revision's visible chunks, the query
+   * and the parameters frozen in these settings), reading far fewer bytes, and recall below 1
    * only where the exact top chunks lie beyond the candidates. Chosen at creation; changing it is a
    * re-index into a new corpus.
    */

@@ -31,6 +31,7 @@ import java.util.Objects;
  * @param language the one language to read the query in, or null: in an auto corpus, every language
  *     the counted chunks hold (a chunk matches only the terms of its own language, so naming one
  *     finds only sources in it); in a corpus of one language, only that one may be named
+ * @param exact whether the semantic side is scored by the exact scan whatever the corpus's index
  *
  * @quarry.stable
  */
@@ -48,7 +49,8 @@ public record SearchRequest(
     Snippets snippets,
     Syntax syntax,
     SourceScope statistics,
-    CorpusSettings.Language language) {
+    CorpusSettings.Language language,
+    boolean exact) {
   public static final int MAX_TOP_K = 100;
   public static final int DEFAULT_TOP_K = 10;
   public static final int MAX_QUERY_CHARS = 1000;
@@ -60,7 +62,39 @@ public record SearchRequest(
       Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion, List<Facet> facets, Snippets snippets,
       Syntax syntax) {
     this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, facets, snippets, syntax,
-        SourceScope.ALL);
+        SourceScope.ALL, null, false);
+  }
+
+  /** The same search, in every language the corpus has, without forcing the exact scan. */
+  public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
+      Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion, List<Facet> facets, Snippets snippets,
+      Syntax syntax, SourceScope statistics) {
+    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, facets, snippets, syntax,
+        statistics, null, false);
+  }
+
+  /**
+   * This request with the semantic side scored by the exact scan ({@code exact: true}) whatever
+   * the corpus's index, or as the corpus's index finds candidates ({@code false}, the default).
+   */
+  public SearchRequest withExact(boolean newExact) {
+    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
+        facets, snippets, syntax, statistics, language, newExact);
+  }
+
+  /**
+   * Refuses {@code exact} on a search without a semantic side: it applies to semantic and hybrid
+   * search only, so a lexical search (asked for, or a lexical corpus's only mode) given it is a
+   * request mistake.
+   *
+   * @param effective the mode the search runs in
+   * @throws QuarryException INVALID_REQUEST naming {@code exact}
+   */
+  public void requireExactOnlyFor(Mode effective) {
+    if (exact && effective == Mode.LEXICAL) {
+      throw QuarryException.invalid("exact", "exact applies to semantic and hybrid search only; this search is "
+          + "lexical" + (mode == null ? " (the corpus's default mode)" : ""));
+    }
   }
 
   /** The same search with the corpus's default syntax and no facets. */
@@ -83,27 +117,19 @@ public record SearchRequest(
    */
   public SearchRequest withStatistics(SourceScope sources) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax, sources, language);
+        facets, snippets, syntax, sources, language, exact);
   }
 
   /** This request searching {@code newScope} instead, such as the caller's scope narrowed to its grants. */
   public SearchRequest withScope(SourceScope newScope) {
     return new SearchRequest(query, newScope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax, statistics, language);
-  }
-
-  /** A search that reads its query in every language the corpus has (no {@code language}). */
-  public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
-      Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion, List<Facet> facets, Snippets snippets,
-      Syntax syntax, SourceScope statistics) {
-    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, facets, snippets, syntax,
-        statistics, null);
+        facets, snippets, syntax, statistics, language, exact);
   }
 
   /** This request with its query read in {@code newLanguage} only (null: every language the corpus has). */
   public SearchRequest withLanguage(CorpusSettings.Language newLanguage) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax, statistics, newLanguage);
+        facets, snippets, syntax, statistics, newLanguage, exact);
   }
 
   /**
@@ -179,13 +205,13 @@ public record SearchRequest(
 
   public SearchRequest withFacets(List<Facet> newFacets) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        newFacets, snippets, syntax, statistics, language);
+        newFacets, snippets, syntax, statistics, language, exact);
   }
 
   /** This request with its query read in {@code newSyntax}. */
   public SearchRequest withSyntax(Syntax newSyntax) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, newSyntax, statistics, language);
+        facets, snippets, newSyntax, statistics, language, exact);
   }
 
   /** How the query string is read. */
@@ -215,7 +241,7 @@ public record SearchRequest(
   /** This request with snippets cut as {@code newSnippets} says (null: none). */
   public SearchRequest withSnippets(Snippets newSnippets) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, newSnippets, syntax, statistics, language);
+        facets, newSnippets, syntax, statistics, language, exact);
   }
 
   /**
@@ -300,7 +326,7 @@ public record SearchRequest(
   /** This request in {@code mode}. */
   public SearchRequest withMode(Mode mode) {
     return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax, statistics, language);
+        facets, snippets, syntax, statistics, language, exact);
   }
 
   /** What a search ranks by. */

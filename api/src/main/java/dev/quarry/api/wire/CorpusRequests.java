@@ -57,12 +57,17 @@ public final class CorpusRequests {
       if (p == null) {
         return CorpusSettings.FirstPass.DEFAULT;
       }
-      p.allowOnly(Set.of("bits", "candidates"));
-      Integer bits = p.optionalInt("bits", 1, 1);
+      p.allowOnly(Set.of("bits", "candidates", "code"));
+      String codeName = p.optionalString("code", 16);
+      CorpusSettings.FirstPass.Code code = codeName == null ? CorpusSettings.FirstPass.DEFAULT_CODE
+          : CorpusSettings.FirstPass.Code.fromWire(codeName, "settings.embedding.firstPass.code");
+      Integer bits = p.optionalInt("bits", 1, code == CorpusSettings.FirstPass.Code.SIGN ? 1 : 4);
       Integer candidates = p.optionalInt("candidates", CorpusSettings.FirstPass.MIN_CANDIDATES,
           CorpusSettings.FirstPass.MAX_CANDIDATES);
-      return new CorpusSettings.FirstPass(bits == null ? CorpusSettings.FirstPass.DEFAULT.bits() : bits,
-          candidates == null ? CorpusSettings.FirstPass.DEFAULT_CANDIDATES : candidates);
+      return new CorpusSettings.FirstPass(
+          bits != null ? bits : code == CorpusSettings.FirstPass.Code.SIGN ? 1 : CorpusSettings.FirstPass.DEFAULT_CENTRED_BITS,
+          candidates == null ? CorpusSettings.FirstPass.DEFAULT_CANDIDATES : candidates, code, null,
+          code == CorpusSettings.FirstPass.Code.SIGN ? 0 : CorpusSettings.FirstPass.DEFAULT.seed());
     }
 
     private static CorpusSettings.Chunking chunking(WireObject c) {

@@ -63,8 +63,12 @@ public final class CorpusResponses {
       embedding.put("index", s.embedding().index().wireName());
       embedding.put("normalization", s.embedding().normalization().wireName());
       if (s.embedding().firstPass() != null) {
-        embedding.putObject("firstPass").put("bits", s.embedding().firstPass().bits())
-            .put("candidates", s.embedding().firstPass().candidates());
+        CorpusSettings.FirstPass pass = s.embedding().firstPass();
+        ObjectNode p = embedding.putObject("firstPass").put("bits", pass.bits())
+            .put("candidates", pass.candidates()).put("code", pass.code().wireName());
+        if (pass.code() == CorpusSettings.FirstPass.Code.CENTRED) {
+          p.put("centre", pass.centre()).put("seed", pass.seed());
+        }
       }
     }
     return out;

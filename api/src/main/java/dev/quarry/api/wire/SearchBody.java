@@ -21,7 +21,7 @@ import java.util.Set;
 public record SearchBody(String corpus, String corpusId, SearchRequest request) {
   private static final Set<String> FIELDS = Set.of("corpus", "corpusId", "query", "sources", "filter", "topK",
       "revision", "maxChunksPerSource", "highlight", "mode", "fusion", "facets", "snippet", "syntax",
-      "language");
+      "language", "exact");
   private static final Set<String> SNIPPET_FIELDS = Set.of("maxChars", "html", "pre", "post");
   private static final Set<String> FACET_FIELDS = Set.of("field", "size");
   private static final Set<String> FUSION_FIELDS = Set.of("method", "semanticWeight", "normalization");
@@ -46,7 +46,7 @@ public record SearchBody(String corpus, String corpusId, SearchRequest request) 
     SearchRequest request = new SearchRequest(query, scope, filters,
         topK == null ? SearchRequest.DEFAULT_TOP_K : topK, revision, maxChunks, highlight,
         mode == null ? null : SearchRequest.Mode.fromWireName(mode, body.pathOf("mode")), fusion(body),
-        facets(body, limits), snippets(body), syntax(body));
+        facets(body, limits), snippets(body), syntax(body)).withExact(body.optionalBoolean("exact", false));
     String language = body.optionalString("language", 32);
     if (language != null) {
       request = request.withLanguage(CorpusSettings.Language.fromWireName(language, body.pathOf("language")));

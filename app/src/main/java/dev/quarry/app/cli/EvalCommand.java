@@ -227,7 +227,8 @@ public final class EvalCommand implements Callable<Integer> {
       }
       CorpusSettings.FirstPass firstPass = index != CorpusSettings.VectorIndex.CODES ? null
           : codeCandidates == null ? CorpusSettings.FirstPass.DEFAULT
-          : new CorpusSettings.FirstPass(CorpusSettings.FirstPass.DEFAULT.bits(), codeCandidates);
+          : new CorpusSettings.FirstPass(CorpusSettings.FirstPass.DEFAULT.bits(), codeCandidates,
+              CorpusSettings.FirstPass.DEFAULT.code(), null, CorpusSettings.FirstPass.DEFAULT.seed());
       CorpusSettings.Embedding embedding = model == null ? null : new CorpusSettings.Embedding(model, null,
           semanticWeight == null ? CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT : semanticWeight, index,
           CorpusSettings.Embedding.DEFAULT_NORMALIZATION, firstPass);

@@ -95,7 +95,10 @@ class HybridOverHttpTest {
         + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"candidates\": 300}}}}"))
         .path("settings").path("embedding");
     assertEquals("codes", coded.path("index").asText());
-    assertEquals(1, coded.path("firstPass").path("bits").asInt(), "an absent bits gets its default");
+    assertEquals(2, coded.path("firstPass").path("bits").asInt(), "an absent bits gets its default");
+    assertEquals("centred", coded.path("firstPass").path("code").asText(), "an absent code gets its default");
+    assertEquals(64, coded.path("firstPass").path("centre").asText().length(), "the model's centre, by SHA-256");
+    assertTrue(coded.path("firstPass").path("seed").isIntegralNumber(), "the rotation's seed");
     assertEquals(300, ok(api.retrieval("corpora/read", T, "{\"corpus\": \"coded\"}"))
         .path("settings").path("embedding").path("firstPass").path("candidates").asInt(), "the choice is kept");
     assertTrue(ok(api.retrieval("corpora/read", T, "{\"corpus\": \"tmm\"}")).path("settings").path("embedding")
@@ -121,8 +124,15 @@ class HybridOverHttpTest {
     assertError(api.retrieval("corpora/create", T, "{\"corpus\": \"x\", \"settings\": {\"embedding\":"
         + " {\"model\": \"all-minilm-l6-v2\", \"firstPass\": {\"candidates\": 300}}}}"), "settings.embedding.firstPass");
     assertError(api.retrieval("corpora/create", T, "{\"corpus\": \"x\", \"settings\": {\"embedding\":"
-        + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"bits\": 4}}}}"),
+        + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"bits\": 5}}}}"),
         "settings.embedding.firstPass.bits");
+    assertError(api.retrieval("corpora/create", T, "{\"corpus\": \"x\", \"settings\": {\"embedding\":"
+        + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"code\": \"sign\", \"bits\": 2}}}}"),
+        "settings.embedding.firstPass.bits");
+    assertError(api.retrieval("corpora/create", T, "{\"corpus\": \"x\", \"settings\": {\"embedding\":"
+        + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"code\": \"pq\"}}}}"),
+        "settings.embedding.firstPass.code");
+    assertError(api.retrieval("search", T, "{\"corpus\": \"lex\", \"query\": \"rates\", \"exact\": true}"), "exact");
     assertError(api.retrieval("corpora/create", T, "{\"corpus\": \"x\", \"settings\": {\"embedding\":"
         + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"candidates\": 5}}}}"),
         "settings.embedding.firstPass.candidates");

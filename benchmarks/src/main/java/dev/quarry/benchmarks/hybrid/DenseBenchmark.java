@@ -66,18 +66,20 @@ public final class DenseBenchmark {
   private final int bases;
   private final List<Integer> chunkCounts;
   private final List<Integer> candidateCounts;
+  private final List<String> codes;
   private final double noise;
   private final SearchConcurrency concurrency;
   private final Path workspace;
   private final StringBuilder report = new StringBuilder();
 
   DenseBenchmark(JsonlCorpus collection, List<String> queries, int bases, List<Integer> chunkCounts,
-      List<Integer> candidateCounts, double noise, SearchConcurrency concurrency, Path workspace) {
+      List<Integer> candidateCounts, List<String> codes, double noise, SearchConcurrency concurrency, Path workspace) {
     this.collection = collection;
     this.queries = queries;
     this.bases = bases;
     this.chunkCounts = chunkCounts;
     this.candidateCounts = candidateCounts;
+    this.codes = codes;
     this.noise = noise;
     this.concurrency = concurrency;
     this.workspace = workspace;
@@ -88,6 +90,7 @@ public final class DenseBenchmark {
     int bases = 1000;
     List<Integer> chunks = List.of(10_000, 100_000);
     List<Integer> candidates = List.of(500, 1000, 2000);
+    List<String> codes = List.of("sign", "centred1", "centred2");
     double noise = 0.03;
     int queryCount = 300;
     SearchConcurrency concurrency = SearchConcurrency.commonPool();
@@ -100,6 +103,7 @@ public final class DenseBenchmark {
         case "--bases" -> bases = Integer.parseInt(value);
         case "--chunks" -> chunks = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
         case "--candidates" -> candidates = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
+        case "--codes" -> codes = List.of(value.split(","));
         case "--noise" -> noise = Double.parseDouble(value);
         case "--queries" -> queryCount = Integer.parseInt(value);
         case "--parallelism" -> concurrency = new SearchConcurrency(concurrency.executor(), Integer.parseInt(value),
@@ -107,7 +111,7 @@ public final class DenseBenchmark {
         case "--out" -> out = Path.of(value);
         case "--keep" -> keep = Path.of(value);
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; dense --collection DIR [--bases N] [--chunks N,N] [--candidates N,N] [--noise S] [--queries N]"
+            + "; dense --collection DIR [--bases N] [--chunks N,N] [--candidates N,N] [--codes sign,centred1,centred2] [--noise S] [--queries N]"
             + " [--parallelism N] [--keep DIR] [--out FILE]");
       }
       i++;
@@ -120,7 +124,7 @@ public final class DenseBenchmark {
     Path workspace = keep != null ? keep : Files.createTempDirectory("quarry-dense-bench-");
     try {
       String markdown = new DenseBenchmark(JsonlCorpus.load(dir.resolve("corpus.jsonl")), queries, bases, chunks,
-          candidates, noise, concurrency, workspace).run();
+          candidates, codes, noise, concurrency, workspace).run();
       System.out.println();
       System.out.println(markdown);
       if (out != null) {
@@ -144,7 +148,8 @@ public final class DenseBenchmark {
     line("");
     OnnxEmbedder model = new OnnxEmbedder(Models.BGE_SMALL_EN_V15);
     // Base vectors are needed only to write an index; a kept one is searched with real query vectors alone.
-    boolean writes = chunkCounts.stream().anyMatch(c -> !Files.isDirectory(workspace.resolve("dense-" + c)));
+    boolean writes = chunkCounts.stream().anyMatch(c -> codes.stream()
+        .anyMatch(code -> !Files.isDirectory(workspace.resolve("dense-" + c + "-" + code))));
     DrawnEmbedder drawn = new DrawnEmbedder(model, writes ? baseVectors(model) : Map.of(), noise);
     EngineConfig config = EngineConfig.builder().embeddingModels(EmbeddingModels.of(drawn))
         .searchConcurrency(concurrency).build();
@@ -186,24 +191,30 @@ public final class DenseBenchmark {
 
   private void measure(int chunks, List<String> sentences, DrawnEmbedder drawn, EngineConfig config)
       throws IOException {
-    Path dir = workspace.resolve("dense-" + chunks);
-    boolean built = Files.isDirectory(dir);
-    long start = System.nanoTime();
-    try (CorpusIndex index = open(dir, CorpusSettings.VectorIndex.EXACT, null, config)) {
-      if (!built) {
-        write(index, chunks, sentences, drawn.titles());
+    // One index per code: a corpus stores only its own codes. The exact rows read the first one.
+    StringBuilder written = new StringBuilder();
+    for (String code : codes) {
+      Path dir = workspace.resolve("dense-" + chunks + "-" + code);
+      boolean built = Files.isDirectory(dir);
+      long start = System.nanoTime();
+      try (CorpusIndex index = open(dir, CorpusSettings.VectorIndex.CODES, firstPass(code, candidateCounts.get(0)),
+          config)) {
+        if (!built) {
+          write(index, chunks, sentences, drawn.titles());
+        }
       }
+      written.append(String.format(Locale.ROOT, "%s%s %s in %.0f s", written.isEmpty() ? "" : ", ", code,
+          built ? "reused" : "written", (System.nanoTime() - start) / 1e9));
     }
-    double buildSeconds = (System.nanoTime() - start) / 1e9;
-    line(String.format(Locale.ROOT, "## %,d chunks (top 10, highlights on; index %s in %.0f s)", chunks,
-        built ? "reused" : "written", buildSeconds));
+    line(String.format(Locale.ROOT, "## %,d chunks (top 10, highlights on; indexes: %s)", chunks, written));
     line("");
+    Path first = workspace.resolve("dense-" + chunks + "-" + codes.get(0));
     Map<String, List<List<String>>> exactTop = new HashMap<>();
     line("| mode | p50 ms | p99 ms | p50 against lexical | CPU p50 ms | CPU p50 against lexical | recall@10"
         + " | recall@100 |");
     line("|---|---|---|---|---|---|---|---|");
     double[] lexicalP50;
-    try (CorpusIndex index = open(dir, CorpusSettings.VectorIndex.EXACT, null, config)) {
+    try (CorpusIndex index = open(first, CorpusSettings.VectorIndex.EXACT, null, config)) {
       queries.forEach(index::embedQuery);
       // A first round of each mode, not kept: the JIT compiles the search paths before any is timed.
       latency(index, SearchRequest.Mode.LEXICAL);
@@ -215,22 +226,37 @@ public final class DenseBenchmark {
       row("hybrid, exact", latency(index, SearchRequest.Mode.HYBRID), lexicalP50, null, null);
       row("semantic, exact", latency(index, SearchRequest.Mode.SEMANTIC), lexicalP50, null, null);
     }
-    for (int c : candidateCounts) {
-      try (CorpusIndex index = open(dir, CorpusSettings.VectorIndex.CODES, new CorpusSettings.FirstPass(1, c),
-          config)) {
-        queries.forEach(index::embedQuery);
-        List<List<String>> coded = semanticTop(index); // also warms the coded path up
-        double[] hybrid = latency(index, SearchRequest.Mode.HYBRID);
-        row("hybrid, codes, " + c + " candidates", hybrid, lexicalP50, recall(exactTop.get("exact"), coded, 10),
-            recall(exactTop.get("exact"), coded, 100));
-        row("semantic, codes, " + c + " candidates", latency(index, SearchRequest.Mode.SEMANTIC), lexicalP50, null,
-            null);
+    for (String code : codes) {
+      Path dir = workspace.resolve("dense-" + chunks + "-" + code);
+      for (int c : candidateCounts) {
+        try (CorpusIndex index = open(dir, CorpusSettings.VectorIndex.CODES, firstPass(code, c), config)) {
+          queries.forEach(index::embedQuery);
+          List<List<String>> coded = semanticTop(index); // also warms the coded path up
+          semanticTop(index);
+          double[] hybrid = latency(index, SearchRequest.Mode.HYBRID);
+          row("hybrid, " + code + ", " + c + " candidates", hybrid, lexicalP50,
+              recall(exactTop.get("exact"), coded, 10), recall(exactTop.get("exact"), coded, 100));
+          row("semantic, " + code + ", " + c + " candidates", latency(index, SearchRequest.Mode.SEMANTIC),
+              lexicalP50, null, null);
+        }
       }
     }
-    try (CorpusIndex index = open(dir, CorpusSettings.VectorIndex.EXACT, null, config)) {
+    try (CorpusIndex index = open(first, CorpusSettings.VectorIndex.EXACT, null, config)) {
       row("lexical, again", latency(index, SearchRequest.Mode.LEXICAL), lexicalP50, null, null);
     }
     line("");
+  }
+
+  /** {@code sign}, or {@code centredB} for centred codes of B bits a component. */
+  private static CorpusSettings.FirstPass firstPass(String code, int candidates) {
+    if (code.equals("sign")) {
+      return new CorpusSettings.FirstPass(1, candidates);
+    }
+    if (!code.startsWith("centred")) {
+      throw new IllegalArgumentException("--codes takes sign or centredB (B bits, 1 to 4); got " + code);
+    }
+    return new CorpusSettings.FirstPass(Integer.parseInt(code.substring("centred".length())), candidates,
+        CorpusSettings.FirstPass.Code.CENTRED, null, CorpusSettings.FirstPass.DEFAULT.seed());
   }
 
   private void row(String mode, double[] latency, double[] lexical, Double recall10, Double recall100) {

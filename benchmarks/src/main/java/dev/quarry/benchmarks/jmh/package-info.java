@@ -10,7 +10,9 @@
  * profiles, with poppler's pdftotext over the same PDFs beside it.
  * {@link dev.quarry.benchmarks.jmh.VectorScanBenchmark} measures the exact semantic scan's inner
  * loop alone (the dot product over stored vectors, in cache and streamed from memory, against
- * reading the same bytes); the {@code hybrid} command measures whole searches.
+ * reading the same bytes), and {@link dev.quarry.benchmarks.jmh.CodeScanBenchmark} the coded first
+ * pass's estimate over codes laid out as it reads them; the {@code hybrid} and {@code dense} commands
+ * measure whole searches.
  *
  * <p>Run them through {@link dev.quarry.benchmarks.Harness}, which picks the sizes of a profile and
  * prints the comparison; the JMH command line of the jar works too ({@code -h} lists it).

@@ -22,8 +22,12 @@ public final class CorpusSettingsJson {
           .put("semanticWeight", s.embedding().semanticWeight()).put("index", s.embedding().index().wireName())
           .put("normalization", s.embedding().normalization().wireName());
       if (s.embedding().firstPass() != null) {
-        ((ObjectNode) target.get("embedding")).putObject("firstPass").put("bits", s.embedding().firstPass().bits())
-            .put("candidates", s.embedding().firstPass().candidates());
+        CorpusSettings.FirstPass pass = s.embedding().firstPass();
+        ObjectNode p = ((ObjectNode) target.get("embedding")).putObject("firstPass").put("bits", pass.bits())
+            .put("candidates", pass.candidates()).put("code", pass.code().wireName());
+        if (pass.code() == CorpusSettings.FirstPass.Code.CENTRED) {
+          p.put("centre", pass.centre()).put("seed", pass.seed());
+        }
       }
     }
   }
@@ -43,9 +47,15 @@ public final class CorpusSettingsJson {
           CorpusSettings.VectorIndex.fromWireName(e.path("index").asText("exact"), "index"),
           // Corpora written before the normalization was a setting fused with min-max; they keep it.
           CorpusSettings.Normalization.fromWireName(e.path("normalization").asText("minmax"), "normalization"),
-          e.path("firstPass").isObject() ? new CorpusSettings.FirstPass(e.path("firstPass").path("bits").asInt(),
-              e.path("firstPass").path("candidates").asInt()) : null));
+          e.path("firstPass").isObject() ? firstPass(e.path("firstPass")) : null));
     }
     return settings;
+  }
+
+  private static CorpusSettings.FirstPass firstPass(JsonNode p) {
+    // Corpora written before centred codes have sign codes.
+    CorpusSettings.FirstPass.Code code = CorpusSettings.FirstPass.Code.fromWire(p.path("code").asText("sign"), "code");
+    return new CorpusSettings.FirstPass(p.path("bits").asInt(), p.path("candidates").asInt(), code,
+        p.path("centre").isTextual() ? p.path("centre").asText() : null, p.path("seed").asLong());
   }
 }

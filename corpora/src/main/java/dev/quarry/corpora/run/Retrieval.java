@@ -104,7 +104,7 @@ public final class Retrieval {
     cancellation.check();
     SearchRequest pinned = new SearchRequest(request.query(), request.scope(), request.filters(), request.topK(),
         revision, request.maxChunksPerSource(), request.highlight(), request.mode(), request.fusion(),
-        request.facets(), request.snippets(), request.syntax(), request.statistics(), request.language());
+        request.facets(), request.snippets(), request.syntax(), request.statistics(), request.language(), request.exact());
     SearchResult r = corpora.search(access, corpus, pinned, description.info().corpusId());
     cancellation.check();
     progress.phase(RetrievalProgress.COMPLETED, Map.of("corpus", corpus, "revision", r.revision(), "results", r.hits().size()));

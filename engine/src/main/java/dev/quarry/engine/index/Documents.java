@@ -1,7 +1,6 @@
 package dev.quarry.engine.index;
 
 import dev.quarry.engine.Metadata;
-import dev.quarry.engine.embed.SignCodes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,7 +84,9 @@ final class Documents {
       addMetadata(d, c.metadata());
       if (c.vector() != null) {
         d.add(new BinaryDocValuesField(Fields.VECTOR, new BytesRef(c.vector())));
-        d.add(new BinaryDocValuesField(Fields.VECTOR_CODE, new BytesRef(SignCodes.encode(c.vector()))));
+        if (c.code() != null) {
+          d.add(new BinaryDocValuesField(c.code().field(), new BytesRef(c.code().bytes())));
+        }
         if (c.graph()) {
           d.add(new KnnByteVectorField(Fields.VECTOR_GRAPH, c.vector(),
               VectorSimilarityFunction.DOT_PRODUCT));

@@ -105,10 +105,17 @@ public final class Fields {
   /**
    * BinaryDocValues, on every chunk document with a {@link #VECTOR}: its one-bit code
    * ({@link dev.quarry.engine.embed.SignCodes}, a function of the vector's bytes alone), which the
-   * coded first pass scans instead of the vectors. Written for every embedding corpus, so that the
-   * field's presence never depends on a setting.
+   * coded first pass of a corpus with {@code code: sign} scans instead of the vectors. Written only
+   * for such corpora (segments written earlier hold it for every embedding corpus; nothing reads it
+   * there).
    */
   public static final String VECTOR_CODE = "vec_code";
+  /**
+   * BinaryDocValues, on every chunk document of a corpus with {@code index: codes} and
+   * {@code code: centred}: its code ({@link dev.quarry.engine.embed.CentredCodes}, a function of
+   * the vector's bytes and the corpus's frozen first-pass settings).
+   */
+  public static final String VECTOR_CENTRED_CODE = "vec_ccode";
   /** Stored int on source records of an embedding corpus: chunks longer than the model's window. */
   public static final String TRUNCATED_CHUNKS = "truncated_chunks";
   /** Prefix of StringFields for string, boolean and list metadata: "m." + key. */

@@ -17,6 +17,8 @@ import dev.quarry.engine.SourceChunks;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceState;
+import dev.quarry.engine.embed.CentredCodes;
+import dev.quarry.engine.embed.SignCodes;
 import dev.quarry.engine.embed.VectorCodec;
 import dev.quarry.engine.search.RevisionSearcher;
 import java.io.IOException;
@@ -32,6 +34,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.lucene.index.FilterLeafReader;
 import org.apache.lucene.index.SegmentReader;
@@ -204,6 +207,7 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     if (texts.isEmpty()) {
       return CompletableFuture.completedFuture(prepared);
     }
+    Function<byte[], PreparedSource.ChunkCode> codes = chunkCodes(info.settings().embedding());
     return config.embeddingModels().passages().embed(embedder, texts).thenApply(embeddings -> {
       Map<Integer, PreparedSource> out = new HashMap<>();
       int next = 0;
@@ -217,10 +221,23 @@ public final class LuceneCorpusIndex implements CorpusIndex {
           truncated += e.truncated() ? 1 : 0;
         }
         out.put(i, ps.withVectors(vectors, truncated,
-            info.settings().embedding().index() == CorpusSettings.VectorIndex.HNSW));
+            info.settings().embedding().index() == CorpusSettings.VectorIndex.HNSW, codes));
       }
       return out;
     });
+  }
+
+  /** What makes a stored vector's code in a corpus with the coded first pass; null in every other corpus. */
+  static Function<byte[], PreparedSource.ChunkCode> chunkCodes(CorpusSettings.Embedding embedding) {
+    CorpusSettings.FirstPass pass = embedding.firstPass();
+    if (embedding.index() != CorpusSettings.VectorIndex.CODES || pass == null) {
+      return null;
+    }
+    if (pass.code() == CorpusSettings.FirstPass.Code.SIGN) {
+      return v -> new PreparedSource.ChunkCode(Fields.VECTOR_CODE, SignCodes.encode(v));
+    }
+    CentredCodes centred = CentredCodes.of(embedding.sha256(), pass.centre(), pass.seed(), pass.bits());
+    return v -> new PreparedSource.ChunkCode(Fields.VECTOR_CENTRED_CODE, centred.encode(v));
   }
 
   @Override

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * An index operation made ready for the writer: content hash, fingerprint and chunks computed on
@@ -50,23 +51,23 @@ public record PreparedSource(
    *
    * @param vector the chunk's encoded embedding in an embedding corpus, else null
    * @param graph whether the vector also goes into the corpus's approximate (HNSW) index
+   * @param code the vector's code for the corpus's coded first pass (a {@code codes} corpus only),
+   *     else null
    * @param section the headings above the chunk, outermost first; empty when there are none
    */
   public record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector,
-      boolean graph, List<String> section) {
+      boolean graph, ChunkCode code, List<String> section) {
     public PreparedChunk {
       section = section == null ? List.of() : List.copyOf(section);
     }
 
-    PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector,
-        boolean graph) {
-      this(text, start, end, pages, metadata, vector, graph, List.of());
-    }
-
     PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata) {
-      this(text, start, end, pages, metadata, null, false, List.of());
+      this(text, start, end, pages, metadata, null, false, null, List.of());
     }
   }
+
+  /** A chunk's code for the coded first pass, and the doc-values field it goes in. */
+  public record ChunkCode(String field, byte[] bytes) {}
 
   /** A source of a lexical corpus (no vectors, so nothing truncated). */
   PreparedSource(SourceOperation.Index op, String contentSha256, String fingerprint, List<PreparedChunk> chunks,
@@ -121,8 +122,9 @@ public record PreparedSource(
    * This source with each chunk's encoded vector, in chunk order, and how many were truncated.
    *
    * @param graph whether the vectors also go into the corpus's approximate index
+   * @param codes each vector's code for the coded first pass, or null when the corpus has none
    */
-  PreparedSource withVectors(List<byte[]> vectors, int truncated, boolean graph) {
+  PreparedSource withVectors(List<byte[]> vectors, int truncated, boolean graph, Function<byte[], ChunkCode> codes) {
     if (vectors.size() != chunks.size()) {
       throw new IllegalArgumentException(vectors.size() + " vectors for " + chunks.size() + " chunks");
     }
@@ -130,7 +132,7 @@ public record PreparedSource(
     for (int i = 0; i < chunks.size(); i++) {
       PreparedChunk c = chunks.get(i);
       with.add(new PreparedChunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), vectors.get(i), graph,
-          c.section()));
+          codes == null ? null : codes.apply(vectors.get(i)), c.section()));
     }
     return new PreparedSource(op, contentSha256, fingerprint, List.copyOf(with), characters, pages, mediaType,
         truncated, language);
@@ -170,7 +172,7 @@ public record PreparedSource(
       }
       for (ChunkSpan s : spans) {
         chunks.add(new PreparedChunk(content.substring(s.start(), s.end()), s.start(), s.end(), s.pages(),
-            op.metadata(), null, false, s.section()));
+            op.metadata(), null, false, null, s.section()));
       }
     } else {
       StringBuilder joined = new StringBuilder();

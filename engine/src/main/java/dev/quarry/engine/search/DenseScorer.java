@@ -1,6 +1,8 @@
 package dev.quarry.engine.search;
 
 import dev.quarry.engine.SearchConcurrency;
+import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.embed.CentredCodes;
 import dev.quarry.engine.embed.SignCodes;
 import dev.quarry.engine.embed.VectorCodec;
 import dev.quarry.engine.index.Fields;
@@ -19,13 +21,16 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.CollectorManager;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnByteVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.SimpleCollector;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.FixedBitSet;
 
 /**
  * Exact semantic scoring: the query vector against the stored vector of every visible chunk in
@@ -55,20 +60,32 @@ final class DenseScorer {
   /**
    * The best {@code topK} chunks (at most {@code maxChunksPerSource} each) among the
    * {@code candidates} best by the query's estimate against each visible chunk's code
-   * ({@link SignCodes}), ties by source and chunk: the candidates are a function of the
+   * ({@link SignCodes} or {@link CentredCodes}, as the corpus's settings say; each segment's codes
+   * read as one array, {@link SegmentCodes}), ties by source and chunk: the candidates are a function of the
    * revision's visible chunks in scope and the query, and each is then scored exactly as in
    * {@link #top}, so the answer does not depend on segments or merges either. It is the exact
    * answer whenever the exact top chunks are among the candidates.
    */
-  List<ScoredChunk> codedTop(List<Query> filters, int candidates, int topK, Integer maxChunksPerSource)
-      throws IOException {
+  List<ScoredChunk> codedTop(List<Query> filters, FirstPassCodes codes, int candidates, int topK,
+      Integer maxChunksPerSource) throws IOException {
     assert candidates >= topK : candidates + " candidates for topK " + topK;
-    SignCodes.Query estimates = new SignCodes.Query(query);
-    List<FirstPass> parts = scanSearcher().search(inScope(filters),
-        new CollectorManager<FirstPass, List<FirstPass>>() {
+    Estimator estimates = codes.estimator(query);
+    IndexSearcher scan = scanSearcher();
+    List<FirstPass> parts;
+    if (filters.isEmpty() && scan == searcher) {
+      // Nothing narrows the scope and the scan is not cut: the chunks in scope are exactly the
+      // visible documents that have a code (only chunks have one), so the pass walks the codes'
+      // own bitset and the live documents instead of a query's postings and a collector per call.
+      FirstPass all = new FirstPass(candidates, codes.field(), estimates);
+      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+        all.scan(leaf);
+      }
+      parts = List.of(all);
+    } else {
+      parts = scan.search(inScope(filters), new CollectorManager<FirstPass, List<FirstPass>>() {
           @Override
           public FirstPass newCollector() {
-            return new FirstPass(candidates, estimates);
+            return new FirstPass(candidates, codes.field(), estimates);
           }
 
           @Override
@@ -76,6 +93,7 @@ final class DenseScorer {
             return new ArrayList<>(collectors);
           }
         });
+    }
     List<long[]> found = new ArrayList<>(); // {estimate bits, doc}
     for (FirstPass p : parts) {
       p.entries(found);
@@ -107,6 +125,72 @@ final class DenseScorer {
     TopChunks top = new TopChunks(topK, maxChunksPerSource);
     identified.forEach(top::offer);
     return top.results();
+  }
+
+  /** A query's estimate against a stored code: only ranks chunks for the first pass. */
+  interface Estimator {
+    int codeBytes();
+
+    float estimate(byte[] codes, int offset);
+  }
+
+  /** The codes a corpus's first pass reads: their field, and how a query estimates against them. */
+  interface FirstPassCodes {
+    String field();
+
+    Estimator estimator(float[] query);
+
+    /** The corpus's codes as its settings name them. */
+    static FirstPassCodes of(CorpusSettings.Embedding embedding) {
+      CorpusSettings.FirstPass pass = embedding.firstPass();
+      if (pass.code() == CorpusSettings.FirstPass.Code.SIGN) {
+        return new FirstPassCodes() {
+          @Override
+          public String field() {
+            return Fields.VECTOR_CODE;
+          }
+
+          @Override
+          public Estimator estimator(float[] query) {
+            SignCodes.Query q = new SignCodes.Query(query);
+            return new Estimator() {
+              @Override
+              public int codeBytes() {
+                return q.codeBytes();
+              }
+
+              @Override
+              public float estimate(byte[] codes, int offset) {
+                return q.estimate(codes, offset);
+              }
+            };
+          }
+        };
+      }
+      CentredCodes codes = CentredCodes.of(embedding.sha256(), pass.centre(), pass.seed(), pass.bits());
+      return new FirstPassCodes() {
+        @Override
+        public String field() {
+          return Fields.VECTOR_CENTRED_CODE;
+        }
+
+        @Override
+        public Estimator estimator(float[] query) {
+          CentredCodes.Query q = codes.query(query);
+          return new Estimator() {
+            @Override
+            public int codeBytes() {
+              return q.codeBytes();
+            }
+
+            @Override
+            public float estimate(byte[] bytes, int offset) {
+              return q.estimate(bytes, offset);
+            }
+          };
+        }
+      };
+    }
   }
 
   /**
@@ -334,17 +418,21 @@ final class DenseScorer {
    */
   private static final class FirstPass extends SimpleCollector {
     private final int candidates;
-    private final SignCodes.Query estimates;
+    private final String field;
+    private final Estimator estimates;
     /** A min-heap by estimate of {doc, estimate bits} packed as (estimate order key << 32 | doc). */
     private final long[] heap;
     private int size;
     private final List<Integer> tied = new ArrayList<>();
     private float tiedAt = Float.NaN;
     private int docBase;
-    private BinaryDocValues codes;
+    private SegmentCodes codes;
+    private byte[] bytes;
+    private int codeBytes;
 
-    FirstPass(int candidates, SignCodes.Query estimates) {
+    FirstPass(int candidates, String field, Estimator estimates) {
       this.candidates = candidates;
+      this.field = field;
       this.estimates = estimates;
       this.heap = new long[candidates];
     }
@@ -357,20 +445,32 @@ final class DenseScorer {
     @Override
     protected void doSetNextReader(LeafReaderContext context) throws IOException {
       docBase = context.docBase;
-      codes = context.reader().getBinaryDocValues(Fields.VECTOR_CODE);
+      codes = SegmentCodes.of(context.reader(), field, estimates.codeBytes());
+      bytes = codes.codes;
+      codeBytes = codes.codeBytes;
+    }
+
+    /** Every visible document of {@code leaf} that has a code. */
+    void scan(LeafReaderContext leaf) throws IOException {
+      doSetNextReader(leaf);
+      Bits live = leaf.reader().getLiveDocs();
+      FixedBitSet present = codes.present;
+      int maxDoc = leaf.reader().maxDoc();
+      for (int doc = maxDoc == 0 ? DocIdSetIterator.NO_MORE_DOCS : present.nextSetBit(0);
+          doc != DocIdSetIterator.NO_MORE_DOCS; doc = doc + 1 >= maxDoc ? DocIdSetIterator.NO_MORE_DOCS
+              : present.nextSetBit(doc + 1)) {
+        if (live == null || live.get(doc)) {
+          collect(doc);
+        }
+      }
     }
 
     @Override
     public void collect(int doc) throws IOException {
-      if (codes == null || !codes.advanceExact(doc)) {
+      if (!codes.present.get(doc)) {
         return;
       }
-      BytesRef code = codes.binaryValue();
-      if (code.length != estimates.codeBytes()) {
-        throw new IllegalStateException("stored code has " + code.length + " bytes; the query reads "
-            + estimates.codeBytes());
-      }
-      float estimate = estimates.estimate(code.bytes, code.offset);
+      float estimate = estimates.estimate(bytes, doc * codeBytes);
       int global = docBase + doc;
       if (size < candidates) {
         heap[size++] = pack(estimate, global);

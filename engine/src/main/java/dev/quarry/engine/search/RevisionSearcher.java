@@ -102,6 +102,11 @@ public final class RevisionSearcher {
           + " corpus '" + info.name() + "' is lexical (settings.embedding at creation)");
     }
     request.requireFusionOnlyFor(mode);
+    if (request.exact() && embedder == null) {
+      throw QuarryException.invalid("exact", "exact applies to a corpus with an embedding model; corpus '"
+          + info.name() + "' is lexical (settings.embedding at creation)");
+    }
+    request.requireExactOnlyFor(mode);
     return mode;
   }
 
@@ -314,13 +319,14 @@ public final class RevisionSearcher {
     List<ScoredChunk> top;
     List<Hit.ScoreParts> parts = new ArrayList<>();
     if (mode == SearchRequest.Mode.SEMANTIC) {
-      top = semanticTop(dense, filters, candidates(request.topK()), request.topK(), request.maxChunksPerSource());
+      top = semanticTop(dense, filters, candidates(request.topK()), request.topK(), request.maxChunksPerSource(),
+          request.exact());
       for (int i = 0; i < top.size(); i++) {
         parts.add(new Hit.ScoreParts(null, null, top.get(i).score(), i + 1));
       }
     } else {
       int n = candidates(request.topK());
-      List<ScoredChunk> semantic = semanticTop(dense, filters, n, n, null);
+      List<ScoredChunk> semantic = semanticTop(dense, filters, n, n, null, request.exact());
       ExactScorer exact = plan == null ? null : new ExactScorer(prepared.view().reader(), plan);
       List<ScoredChunk> lexical = plan == null ? List.of()
           : ChunkRanker.topChunks(searcher, plan.query(filters), exact, n, null);
@@ -346,16 +352,20 @@ public final class RevisionSearcher {
    * The semantic side's best {@code n} chunks as the corpus's index finds them: every chunk scored
    * exactly; the best of the {@code graphCandidates} the approximate index finds; or the best of
    * the coded first pass's candidates (the corpus's count, or twice {@code n} when larger, so that
-   * a large topK still leaves the first pass room to err).
+   * a large topK still leaves the first pass room to err). A request with {@code exact} scores
+   * every chunk exactly whatever the index.
    */
   private List<ScoredChunk> semanticTop(DenseScorer dense, List<Query> filters, int graphCandidates, int n,
-      Integer maxChunksPerSource) throws IOException {
+      Integer maxChunksPerSource, boolean exact) throws IOException {
     CorpusSettings.Embedding embedding = info.settings().embedding();
+    if (exact) {
+      return dense.top(filters, n, maxChunksPerSource);
+    }
     return switch (embedding.index()) {
       case EXACT -> dense.top(filters, n, maxChunksPerSource);
       case HNSW -> dense.approximateTop(filters, graphCandidates, n, maxChunksPerSource);
-      case CODES -> dense.codedTop(filters, Math.max(embedding.firstPass().candidates(), 2 * n), n,
-          maxChunksPerSource);
+      case CODES -> dense.codedTop(filters, DenseScorer.FirstPassCodes.of(embedding),
+          Math.max(embedding.firstPass().candidates(), 2 * n), n, maxChunksPerSource);
     };
   }
 

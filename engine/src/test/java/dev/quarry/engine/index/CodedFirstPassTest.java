@@ -19,6 +19,7 @@ import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.TestSeed;
 import java.nio.file.Path;
+import java.util.TreeSet;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,6 +28,10 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,18 +63,42 @@ class CodedFirstPassTest {
     return new CorpusInfo("coded", "coded-id", MODELS.resolve(settings), Instant.EPOCH);
   }
 
-  private static final CorpusInfo CODED = info(CorpusSettings.VectorIndex.CODES,
-      new CorpusSettings.FirstPass(1, CorpusSettings.FirstPass.MIN_CANDIDATES));
+  /** Each code the first pass can read: sign codes, and centred codes of one and of three bits. */
+  private static final List<CorpusSettings.FirstPass> PASSES = List.of(
+      new CorpusSettings.FirstPass(1, CorpusSettings.FirstPass.MIN_CANDIDATES),
+      centred(1, CorpusSettings.FirstPass.MIN_CANDIDATES),
+      new CorpusSettings.FirstPass(3, CorpusSettings.FirstPass.MIN_CANDIDATES, CorpusSettings.FirstPass.Code.CENTRED,
+          null, 7));
+
+  private static CorpusSettings.FirstPass centred(int bits, int candidates) {
+    return new CorpusSettings.FirstPass(bits, candidates, CorpusSettings.FirstPass.Code.CENTRED, null,
+        CorpusSettings.FirstPass.DEFAULT.seed());
+  }
+
+  private static CorpusSettings.FirstPass widened(CorpusSettings.FirstPass pass) {
+    return new CorpusSettings.FirstPass(pass.bits(), CorpusSettings.FirstPass.MAX_CANDIDATES, pass.code(), null,
+        pass.seed());
+  }
+
+  private static String name(CorpusSettings.FirstPass pass) {
+    return pass.code().wireName() + pass.bits() + "-" + pass.seed();
+  }
 
   record Answer(String source, long sourceRevision, int chunk, float score, Hit.ScoreParts parts) {}
 
   @Test
   @ExtendWith(TestSeed.class)
   void aPinnedSearch_answersTheSameAcrossMergesRestartsWritesAndPurges(Random random) throws Exception {
+    for (CorpusSettings.FirstPass pass : PASSES) {
+      pinnedSearches(random, dir.resolve(name(pass)), info(CorpusSettings.VectorIndex.CODES, pass));
+    }
+  }
+
+  private static void pinnedSearches(Random random, Path dir, CorpusInfo coded) throws Exception {
     Map<Long, Map<String, List<Answer>>> answers = new TreeMap<>();
     Map<Long, Set<String>> visible = new HashMap<>();
     List<String> live = new ArrayList<>();
-    CorpusIndex index = RandomWriterConfigs.open(dir, CODED, config(), random);
+    CorpusIndex index = RandomWriterConfigs.open(dir, coded, config(), random);
     try {
       List<SourceOperation> first = new ArrayList<>();
       for (int s = 0; s < 90; s++) {
@@ -103,7 +132,7 @@ class CodedFirstPassTest {
           case 0 -> ((LuceneCorpusIndex) index).forceMerge(1 + random.nextInt(3));
           case 1 -> {
             index.close();
-            index = RandomWriterConfigs.open(dir, CODED, config(), random);
+            index = RandomWriterConfigs.open(dir, coded, config(), random);
           }
           default -> { }
         }
@@ -115,7 +144,8 @@ class CodedFirstPassTest {
             continue;
           }
           assertEquals(at.getValue(), answerAll(index, at.getKey()),
-              "revision " + at.getKey() + " answered differently after step " + step);
+              name(coded.settings().embedding().firstPass()) + ": revision " + at.getKey()
+              + " answered differently after step " + step);
         }
       }
     } finally {
@@ -131,31 +161,40 @@ class CodedFirstPassTest {
   @Test
   @ExtendWith(TestSeed.class)
   void everyHitScoresExactly_andEnoughCandidatesGiveTheExactAnswer(Random random) throws Exception {
-    try (CorpusIndex index = RandomWriterConfigs.open(dir, CODED, config(), random)) {
+    for (CorpusSettings.FirstPass pass : PASSES) {
+      exactScores(random, dir.resolve(name(pass)), pass);
+    }
+  }
+
+  private static void exactScores(Random random, Path dir, CorpusSettings.FirstPass pass) throws Exception {
+    CorpusInfo coded = info(CorpusSettings.VectorIndex.CODES, pass);
+    try (CorpusIndex index = RandomWriterConfigs.open(dir, coded, config(), random)) {
       List<SourceOperation> ops = new ArrayList<>();
       for (int s = 0; s < 120; s++) {
         ops.add(SourceOperation.Index.text("s" + s, null, randomText(random), null));
       }
       index.apply(new Mutation(ops, "tester", null, null));
     }
-    Map<String, List<Answer>> coded;
-    try (CorpusIndex index = CorpusIndex.open(dir, CODED, config())) {
-      coded = answerAll(index, null);
+    Map<String, List<Answer>> codedAnswers;
+    Map<String, List<Answer>> forced;
+    try (CorpusIndex index = CorpusIndex.open(dir, coded, config())) {
+      codedAnswers = answerAll(index, null);
+      forced = answerAll(index, null, true);
     }
     Map<String, List<Answer>> exact;
     try (CorpusIndex index = CorpusIndex.open(dir, info(CorpusSettings.VectorIndex.EXACT, null), config())) {
       exact = answerAll(index, null);
     }
     Map<String, List<Answer>> wide;
-    try (CorpusIndex index = CorpusIndex.open(dir, info(CorpusSettings.VectorIndex.CODES,
-        new CorpusSettings.FirstPass(1, CorpusSettings.FirstPass.MAX_CANDIDATES)), config())) {
+    try (CorpusIndex index = CorpusIndex.open(dir, info(CorpusSettings.VectorIndex.CODES, widened(pass)), config())) {
       wide = answerAll(index, null);
     }
-    assertEquals(exact, wide, "with every chunk a candidate, the coded pass is the exact search");
+    assertEquals(exact, wide, name(pass) + ": with every chunk a candidate, the coded pass is the exact search");
+    assertEquals(exact, forced, name(pass) + ": a request with exact scans every chunk exactly");
     for (String q : QUERIES) {
       Map<String, Float> exactScores = new HashMap<>();
       exact.get("semantic:" + q).forEach(a -> exactScores.put(a.source() + "#" + a.chunk(), a.score()));
-      List<Answer> got = coded.get("semantic:" + q);
+      List<Answer> got = codedAnswers.get("semantic:" + q);
       assertEquals(exact.get("semantic:" + q).size(), got.size());
       for (Answer a : got) {
         Float s = exactScores.get(a.source() + "#" + a.chunk());
@@ -169,9 +208,15 @@ class CodedFirstPassTest {
   @Test
   @ExtendWith(TestSeed.class)
   void tiesAtTheFirstPassBoundary_goBySourceThenChunk(Random random) throws Exception {
+    for (CorpusSettings.FirstPass pass : PASSES) {
+      ties(random, dir.resolve(name(pass)), info(CorpusSettings.VectorIndex.CODES, pass));
+    }
+  }
+
+  private static void ties(Random random, Path dir, CorpusInfo coded) throws Exception {
     // Every chunk the same text: every estimate and every exact score ties, so which chunks are
     // candidates is decided by source and chunk alone, whatever the segments.
-    try (CorpusIndex index = RandomWriterConfigs.open(dir, CODED, config(), random)) {
+    try (CorpusIndex index = RandomWriterConfigs.open(dir, coded, config(), random)) {
       List<SourceOperation> ops = new ArrayList<>();
       for (int s = 0; s < 260; s++) {
         ops.add(SourceOperation.Index.text(String.format("t%03d", (s * 7919) % 260), null, "river otter bank", null));
@@ -179,14 +224,14 @@ class CodedFirstPassTest {
       index.apply(new Mutation(ops, "tester", null, null));
       ((LuceneCorpusIndex) index).forceMerge(1 + random.nextInt(3));
     }
-    Map<String, List<Answer>> coded;
-    try (CorpusIndex index = CorpusIndex.open(dir, CODED, config())) {
-      coded = answerAll(index, null);
+    Map<String, List<Answer>> answers;
+    try (CorpusIndex index = CorpusIndex.open(dir, coded, config())) {
+      answers = answerAll(index, null);
     }
     try (CorpusIndex index = CorpusIndex.open(dir, info(CorpusSettings.VectorIndex.EXACT, null), config())) {
-      assertEquals(answerAll(index, null), coded);
+      assertEquals(answerAll(index, null), answers);
     }
-    assertEquals("t000", coded.get("semantic:river").get(0).source());
+    assertEquals("t000", answers.get("semantic:river").get(0).source());
   }
 
   @Test
@@ -200,15 +245,79 @@ class CodedFirstPassTest {
             CorpusSettings.Embedding.DEFAULT_NORMALIZATION, CorpusSettings.FirstPass.DEFAULT)).field());
     assertEquals(CorpusSettings.FirstPass.DEFAULT, new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5,
         CorpusSettings.VectorIndex.CODES).firstPass(), "a coded corpus without parameters gets the defaults");
+    assertEquals("settings.embedding.firstPass.bits",
+        assertThrows(QuarryException.class, () -> centred(5, 1000)).field());
+    // A model without a shipped centre cannot have centred codes: refused when the corpus is created.
+    EmbeddingModels other = EmbeddingModels.of(new HashingEmbedder("no-centre", 64, 256));
+    CorpusSettings noCentre = CorpusSettings.DEFAULT.withEmbedding(new CorpusSettings.Embedding("no-centre", null, 0.5,
+        CorpusSettings.VectorIndex.CODES, CorpusSettings.Embedding.DEFAULT_NORMALIZATION, centred(1, 1000)));
+    assertEquals("settings.embedding.firstPass.code",
+        assertThrows(QuarryException.class, () -> other.resolve(noCentre)).field());
+  }
+
+  @Test
+  void theCentre_isBoundAtCreation_andRecorded() {
+    CorpusSettings.FirstPass bound = info(CorpusSettings.VectorIndex.CODES, centred(2, 500)).settings().embedding()
+        .firstPass();
+    assertEquals(64, bound.centre().length(), "the centre is named by its SHA-256");
+    assertEquals(CorpusSettings.FirstPass.DEFAULT.seed(), bound.seed());
+    assertEquals(2, bound.bits());
+  }
+
+  @Test
+  @ExtendWith(TestSeed.class)
+  void onlyACodedCorpus_storesCodes_andOnlyItsOwn(Random random) throws Exception {
+    Map<String, CorpusInfo> corpora = new TreeMap<>();
+    corpora.put("exact", info(CorpusSettings.VectorIndex.EXACT, null));
+    corpora.put("sign", info(CorpusSettings.VectorIndex.CODES, PASSES.get(0)));
+    corpora.put("centred", info(CorpusSettings.VectorIndex.CODES, PASSES.get(1)));
+    for (Map.Entry<String, CorpusInfo> c : corpora.entrySet()) {
+      Path at = dir.resolve(c.getKey());
+      try (CorpusIndex index = RandomWriterConfigs.open(at, c.getValue(), config(), random)) {
+        index.apply(new Mutation(List.of(SourceOperation.Index.text("a", null, randomText(random), null)), "tester",
+            null, null));
+      }
+      try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(at))) {
+        Set<String> fields = new TreeSet<>();
+        for (LeafReaderContext leaf : reader.leaves()) {
+          for (FieldInfo f : leaf.reader().getFieldInfos()) {
+            fields.add(f.name);
+          }
+        }
+        assertEquals(c.getKey().equals("sign"), fields.contains(Fields.VECTOR_CODE), c.getKey() + ": " + fields);
+        assertEquals(c.getKey().equals("centred"), fields.contains(Fields.VECTOR_CENTRED_CODE),
+            c.getKey() + ": " + fields);
+        assertTrue(fields.contains(Fields.VECTOR), c.getKey() + ": " + fields);
+      }
+    }
+  }
+
+  @Test
+  void exact_onALexicalCorpusOrALexicalSearch_isATypedError() throws Exception {
+    CorpusInfo lexical = new CorpusInfo("lexical", "lexical-id", CorpusSettings.DEFAULT, Instant.EPOCH);
+    try (CorpusIndex index = CorpusIndex.open(dir.resolve("lexical"), lexical, config())) {
+      assertEquals("exact", assertThrows(QuarryException.class,
+          () -> index.search(SearchRequest.of("river").withExact(true))).field());
+    }
+    try (CorpusIndex index = CorpusIndex.open(dir.resolve("coded"), info(CorpusSettings.VectorIndex.CODES,
+        PASSES.get(1)), config())) {
+      assertEquals("exact", assertThrows(QuarryException.class, () -> index.search(new SearchRequest("river",
+          SourceScope.ALL, List.of(), 10, null, null, false, SearchRequest.Mode.LEXICAL, null).withExact(true)))
+          .field());
+    }
   }
 
   private static Map<String, List<Answer>> answerAll(CorpusIndex index, Long revision) {
+    return answerAll(index, revision, false);
+  }
+
+  private static Map<String, List<Answer>> answerAll(CorpusIndex index, Long revision, boolean exact) {
     Map<String, List<Answer>> out = new TreeMap<>();
     for (String q : QUERIES) {
       for (SearchRequest.Mode mode : List.of(SearchRequest.Mode.SEMANTIC, SearchRequest.Mode.HYBRID)) {
         List<Answer> list = new ArrayList<>();
         SearchRequest request = new SearchRequest(q, SourceScope.ALL, List.of(), 10, revision, null, false, mode,
-            null);
+            null).withExact(exact);
         for (Hit h : index.search(request).hits()) {
           list.add(new Answer(h.source(), h.sourceRevision(), h.chunk(), h.score(), h.parts()));
         }
