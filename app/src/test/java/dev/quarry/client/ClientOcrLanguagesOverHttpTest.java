@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the English or German data (Debian: tesseract-ocr-eng, -deu).
  */
 class ClientOcrLanguagesOverHttpTest {
-  /** The opening of Goethe's Faust (public domain), as the server's OcrLanguagesOverHttpTest renders it. */
+  /** The opening of Goethe's Faust (public domain), as the server's OcrLanguagesOverHttpIT renders it. */
   static final List<String> FAUST = List.of(
       "Habe nun, ach! Philosophie,",
       "Juristerei und Medizin,",

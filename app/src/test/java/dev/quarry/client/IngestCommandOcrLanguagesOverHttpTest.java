@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * is stored.
  */
 class IngestCommandOcrLanguagesOverHttpTest {
-  /** The opening of Goethe's Faust (public domain), as the server's OcrLanguagesOverHttpTest renders it. */
+  /** The opening of Goethe's Faust (public domain), as the server's OcrLanguagesOverHttpIT renders it. */
   static final List<String> FAUST = List.of(
       "Habe nun, ach! Philosophie,",
       "Juristerei und Medizin,",
