@@ -31,7 +31,7 @@ import java.util.stream.Collectors;
  *
  * <p>An {@link Observer} given to a check is told every documented property the answer carried
  * ({@link ResponseProperties}), so a test can prove the server sends each field the document
- * promises, optional ones included ({@code ApiTourTest}).
+ * promises, optional ones included ({@code ApiTourIT}).
  */
 public final class OpenApiContract {
   /** Where the document lives on the classpath of the api module. */

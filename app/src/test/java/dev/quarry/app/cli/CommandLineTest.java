@@ -24,7 +24,7 @@ class CommandLineTest {
 
   @Test
   void help_asACommand_listsEveryCommand_withWholeDescriptions() {
-    IngestCommandTest.Run help = IngestCommandTest.quarry("help");
+    IngestCommandIT.Run help = IngestCommandIT.quarry("help");
     assertEquals(0, help.exitCode(), help::toString);
     for (String command : new String[] {"serve", "demo", "search", "corpora", "ingest", "jobs", "eval", "test", "build"}) {
       assertTrue(help.out().contains("\n  " + command + " "), () -> command + " missing:\n" + help.out());
@@ -35,21 +35,21 @@ class CommandLineTest {
 
   @Test
   void help_ofACommand_showsItsOptions() {
-    IngestCommandTest.Run help = IngestCommandTest.quarry("help", "demo");
+    IngestCommandIT.Run help = IngestCommandIT.quarry("help", "demo");
     assertEquals(0, help.exitCode(), help::toString);
     assertTrue(help.out().contains("--token"), help.out());
   }
 
   @Test
   void search_withoutToken_isOneLine_withoutStackTrace() {
-    IngestCommandTest.Run run = IngestCommandTest.quarry("search", "--token", "", "--corpus", "handbook", "leave");
+    IngestCommandIT.Run run = IngestCommandIT.quarry("search", "--token", "", "--corpus", "handbook", "leave");
     assertEquals(2, run.exitCode(), run::toString);
     assertEquals("quarry search: no token: pass --token TOKEN or set QUARRY_TOKEN", run.err().strip());
   }
 
   @Test
   void ingest_withoutUrlOrData_namesTheMissingOption_notTheWholeUsage() {
-    IngestCommandTest.Run run = IngestCommandTest.quarry("ingest", "--corpus", "c", "some-folder");
+    IngestCommandIT.Run run = IngestCommandIT.quarry("ingest", "--corpus", "c", "some-folder");
     assertEquals(2, run.exitCode(), run::toString);
     assertEquals("quarry ingest: Missing required argument (specify one of these): (--url=URL | --data=DIR)\n"
         + "Run 'quarry ingest --help' for its options.", run.err().strip().replace("\r", ""));
@@ -61,7 +61,7 @@ class CommandLineTest {
     String[][] mistakes = {{"search", "leave"}, {"serve", "--data", "d"}, {"jobs", "--corpus"}, {"backup"},
         {"restore", "x"}, {"eval"}, {"corpora", "--tokn", "t"}, {"demo", "--prot", "0"}};
     for (String[] args : mistakes) {
-      IngestCommandTest.Run run = IngestCommandTest.quarry(args);
+      IngestCommandIT.Run run = IngestCommandIT.quarry(args);
       String said = String.join(" ", args) + " -> " + run;
       assertEquals(2, run.exitCode(), said);
       assertTrue(run.err().startsWith("quarry " + args[0] + ": "), said);
@@ -69,7 +69,7 @@ class CommandLineTest {
       assertFalse(run.err().contains("Usage:"), said);
       assertTrue(run.err().strip().lines().count() <= 4, said);
     }
-    IngestCommandTest.Run typo = IngestCommandTest.quarry("corpora", "--tokn", "t");
+    IngestCommandIT.Run typo = IngestCommandIT.quarry("corpora", "--tokn", "t");
     assertTrue(typo.err().contains("--token"), "a likely spelling is suggested: " + typo);
   }
 
@@ -79,10 +79,10 @@ class CommandLineTest {
       int port = taken.getLocalPort();
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       PrintStream stderr = System.err;
-      IngestCommandTest.Run run;
+      IngestCommandIT.Run run;
       System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
       try {
-        run = IngestCommandTest.quarry("serve", "--data", dir.resolve("data").toString(), "--tokens",
+        run = IngestCommandIT.quarry("serve", "--data", dir.resolve("data").toString(), "--tokens",
             TestTokens.write(dir).toString(), "--port", Integer.toString(port), "--tokens-check-seconds", "0");
       } finally {
         System.setErr(stderr);
@@ -104,7 +104,7 @@ class CommandLineTest {
     try (ServerSocket free = new ServerSocket(0)) {
       port = free.getLocalPort(); // closed again: nothing listens there
     }
-    IngestCommandTest.Run run = IngestCommandTest.quarry("corpora", "--token", "t", "--url", "http://127.0.0.1:" + port);
+    IngestCommandIT.Run run = IngestCommandIT.quarry("corpora", "--token", "t", "--url", "http://127.0.0.1:" + port);
     assertEquals(2, run.exitCode(), run::toString);
     assertTrue(run.err().startsWith("quarry corpora: no server answers at that URL"), run::toString);
     assertFalse(run.err().contains("\tat "), run::toString);
@@ -112,7 +112,7 @@ class CommandLineTest {
 
   @Test
   void corpora_aUrlThatIsNotHttp_isOneLine() {
-    IngestCommandTest.Run run = IngestCommandTest.quarry("corpora", "--token", "t", "--url", "localhost:8080");
+    IngestCommandIT.Run run = IngestCommandIT.quarry("corpora", "--token", "t", "--url", "localhost:8080");
     assertEquals(2, run.exitCode(), run::toString);
     assertTrue(run.err().startsWith("quarry corpora: --url must be an http:// or https:// address"), run::toString);
   }
@@ -129,7 +129,7 @@ class CommandLineTest {
     });
     other.start();
     try {
-      IngestCommandTest.Run run = IngestCommandTest.quarry("search", "--token", "t", "--corpus", "c", "--url",
+      IngestCommandIT.Run run = IngestCommandIT.quarry("search", "--token", "t", "--corpus", "c", "--url",
           "http://127.0.0.1:" + other.getAddress().getPort(), "leave");
       assertEquals(2, run.exitCode(), run::toString);
       assertTrue(run.err().startsWith("quarry search: the server at that URL does not answer as a Quarry server"),

@@ -44,7 +44,7 @@ class VersionTest {
   void dashV_ofEveryCommand_printsTheProjectVersion() throws Exception {
     String expected = "quarry " + projectVersion();
     for (String[] args : new String[][] {{"-V"}, {"--version"}, {"serve", "-V"}, {"ingest", "-V"}, {"search", "-V"}}) {
-      IngestCommandTest.Run run = IngestCommandTest.quarry(args);
+      IngestCommandIT.Run run = IngestCommandIT.quarry(args);
       assertEquals(0, run.exitCode(), run::toString);
       assertEquals(expected, run.out().strip(), () -> String.join(" ", args));
     }

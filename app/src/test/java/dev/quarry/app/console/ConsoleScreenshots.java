@@ -41,7 +41,7 @@ class ConsoleScreenshots {
     assumeTrue(target != null && !target.isBlank(), "screenshots are taken only with -Dquarry.screenshots=FOLDER");
     Path out = Path.of(target);
     try (ServerProcess demo = ServerProcess.demo(dir.resolve("data"))) {
-      String token = ConsoleOverHttpTest.demoToken(demo);
+      String token = ConsoleOverHttpIT.demoToken(demo);
       try (Browser browser = Browser.open(1200, 760)) {
         browser.get(demo.url() + "/");
         browser.shown("#token");
@@ -53,7 +53,7 @@ class ConsoleScreenshots {
 
         Path files = Files.createDirectories(dir.resolve("files"));
         List<Path> uploads = List.of(
-            TinyDocuments.pdf(files, "pump-manual.pdf", ConsoleBrowserTest.PUMP_PAGES),
+            TinyDocuments.pdf(files, "pump-manual.pdf", ConsoleBrowserIT.PUMP_PAGES),
             TinyDocuments.docx(files, "valves.docx", List.of("Valve maintenance", "Grease the valves monthly.")),
             TinyDocuments.bytes(files, "photo.raw", new byte[] {1, 2, 3, 4, 5, 6, 7, 8}));
         // Chunks of sixteen words, so each page of the manual is a passage of its own.

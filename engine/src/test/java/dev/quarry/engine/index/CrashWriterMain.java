@@ -20,7 +20,7 @@ import java.util.Random;
 
 /**
  * A process that mutates one corpus as fast as it can from several threads and appends every
- * receipt it gets to a log, until it is killed. {@link CrashSafetyTest} kills it with SIGKILL and
+ * receipt it gets to a log, until it is killed. {@link CrashSafetyIT} kills it with SIGKILL and
  * checks that everything the log acknowledges survived.
  *
  * <p>Arguments: index folder, receipt log, random seed.
