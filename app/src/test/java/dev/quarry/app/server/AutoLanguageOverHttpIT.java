@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * are typed errors naming their field. The texts are article 1 of the Universal Declaration of
  * Human Rights; every answer is checked against openapi.yaml.
  */
-class AutoLanguageOverHttpTest {
+class AutoLanguageOverHttpIT {
   static final String T = TestTokens.ADMIN;
 
   @RegisterExtension
