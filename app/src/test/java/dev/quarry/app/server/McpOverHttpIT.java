@@ -256,6 +256,13 @@ class McpOverHttpIT {
         {"corpus": "c1", "query": "%s"}""".formatted("x".repeat(1001))), "INVALID_REQUEST", "query");
     assertRefused(s.tool("search", """
         {"corpus": "absent", "query": "x"}"""), "CORPUS_NOT_FOUND");
+    // The search endpoint's own options pass through, with its own refusals: c1 is lexical, in english.
+    assertRefused(s.tool("search", """
+        {"corpus": "c1", "query": "x", "exact": true}"""), "INVALID_REQUEST", "exact");
+    assertRefused(s.tool("search", """
+        {"corpus": "c1", "query": "x", "language": "german"}"""), "INVALID_REQUEST", "language");
+    assertTrue(s.tool("search", """
+        {"corpus": "c1", "query": "leave", "language": "english"}""").path("structuredContent").has("results"));
     assertRefused(s.tool("read", """
         {"corpus": "c1", "source": "public/leave.md", "chunk": 0, "limit": 3}"""), "INVALID_REQUEST", "limit");
   }
