@@ -14,6 +14,8 @@ import java.util.List;
  * @param snippet a readable window of {@code text} around the matches, or null when not asked for
  * @param section the headings above the chunk in its source, outermost first; empty when the
  *     source has none, and for chunks indexed before sections were kept
+ * @param table the rows of a table the chunk holds; null outside tables, and for chunks indexed
+ *     before tables were kept
  *
  * @quarry.stable
  */
@@ -33,10 +35,19 @@ public record Hit(
     Metadata metadata,
     ScoreParts parts,
     Snippet snippet,
-    List<String> section) {
+    List<String> section,
+    ChunkTable table) {
 
   public Hit {
     section = section == null ? List.of() : List.copyOf(section);
+  }
+
+  /** A hit outside tables. */
+  public Hit(String source, long sourceRevision, int chunk, float score, String text, List<int[]> highlights,
+      String title, String mediaType, PageRange pages, int start, int end, String contentSha256, Metadata metadata,
+      ScoreParts parts, Snippet snippet, List<String> section) {
+    this(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
+        contentSha256, metadata, parts, snippet, section, null);
   }
 
   /** A hit outside any section. */
@@ -65,25 +76,25 @@ public record Hit(
   /** This hit with {@code highlights}. */
   public Hit withHighlights(List<int[]> ranges) {
     return new Hit(source, sourceRevision, chunk, score, text, ranges, title, mediaType, pages, start, end,
-        contentSha256, metadata, parts, snippet, section);
+        contentSha256, metadata, parts, snippet, section, table);
   }
 
   /** This hit with {@code newParts}. */
   public Hit withParts(ScoreParts newParts) {
     return new Hit(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
-        contentSha256, metadata, newParts, snippet, section);
+        contentSha256, metadata, newParts, snippet, section, table);
   }
 
   /** This hit in {@code newSection}. */
   public Hit withSection(List<String> newSection) {
     return new Hit(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
-        contentSha256, metadata, parts, snippet, newSection);
+        contentSha256, metadata, parts, snippet, newSection, table);
   }
 
   /** This hit with {@code newSnippet}. */
   public Hit withSnippet(Snippet newSnippet) {
     return new Hit(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
-        contentSha256, metadata, parts, newSnippet, section);
+        contentSha256, metadata, parts, newSnippet, section, table);
   }
 
   /**

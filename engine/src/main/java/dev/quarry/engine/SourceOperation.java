@@ -27,6 +27,8 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
    * @param contentSha256 the SHA-256 of the submitted content when it is not the text itself (ingest:
    *     the uploaded bytes), or null to compute it from text or passages
    * @param ingest the extraction report for ingested documents, or null for plain indexing
+   * @param tables where the text's tables lie, in text order (extracted documents); each becomes
+   *     chunks of its own, cut between rows. Empty when the text has none
    */
   record Index(
       String source,
@@ -38,9 +40,25 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
       Long expectedRevision,
       int[] pageStarts,
       String contentSha256,
-      IngestReport ingest)
+      IngestReport ingest,
+      List<Table> tables)
       implements SourceOperation {
     public Index {
+      tables = tables == null ? List.of() : List.copyOf(tables);
+      if (!tables.isEmpty()) {
+        if (text == null) {
+          throw QuarryException.invalid("tables", "tables lie in a text; passages have none");
+        }
+        int previousEnd = 0;
+        for (int i = 0; i < tables.size(); i++) {
+          Table t = tables.get(i);
+          if (t.start() < previousEnd || t.end() > text.length()) {
+            throw QuarryException.invalid("tables[" + i + "]", "table " + t.start() + ".." + t.end()
+                + " overlaps the table before it or lies past the text's end " + text.length());
+          }
+          previousEnd = t.end();
+        }
+      }
       SourceIds.checkNew(source, "source");
       if ((text == null) == (passages == null)) {
         throw QuarryException.invalid("text", "exactly one of text and passages is required");
@@ -52,6 +70,13 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
       }
     }
 
+    /** A source without tables. */
+    public Index(String source, String title, String text, List<Passage> passages, String mediaType,
+        Metadata metadata, Long expectedRevision, int[] pageStarts, String contentSha256, IngestReport ingest) {
+      this(source, title, text, passages, mediaType, metadata, expectedRevision, pageStarts, contentSha256, ingest,
+          List.of());
+    }
+
     /** A plain text source. */
     public static Index text(String source, String title, String text, Metadata metadata) {
       return new Index(source, title, text, null, null, metadata, null, null, null, null);
@@ -60,6 +85,29 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
     /** The history operation name: {@code ingest} for extracted documents, else {@code index}. */
     public String operation() {
       return ingest == null ? "index" : "ingest";
+    }
+  }
+
+  /**
+   * Where one table lies in a source's text: rendered one row per line, each cell named by its
+   * column's header, so any run of whole rows reads on its own.
+   *
+   * @param start the offset where its first row starts
+   * @param end the offset where its last row ends
+   * @param rowStarts the offset of each row, ascending, the first at {@code start}
+   */
+  record Table(int start, int end, List<Integer> rowStarts) {
+    public Table {
+      rowStarts = List.copyOf(rowStarts);
+      if (start < 0 || end <= start || rowStarts.isEmpty() || rowStarts.get(0) != start) {
+        throw QuarryException.invalid("tables", "a table needs 0 <= start < end and its first row at start, got "
+            + start + ".." + end + " with rows at " + rowStarts);
+      }
+      for (int i = 1; i < rowStarts.size(); i++) {
+        if (rowStarts.get(i) <= rowStarts.get(i - 1) || rowStarts.get(i) >= end) {
+          throw QuarryException.invalid("tables", "a table's rows must start in order inside it, got " + rowStarts);
+        }
+      }
     }
   }
 

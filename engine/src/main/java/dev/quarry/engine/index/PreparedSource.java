@@ -1,5 +1,6 @@
 package dev.quarry.engine.index;
 
+import dev.quarry.engine.ChunkTable;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.PageRange;
@@ -47,11 +48,17 @@ public record PreparedSource(
    * @param vector the chunk's encoded embedding in an embedding corpus, else null
    * @param graph whether the vector also goes into the corpus's approximate (HNSW) index
    * @param section the headings above the chunk, outermost first; empty when there are none
+   * @param table the rows of a table the chunk holds, or null outside tables
    */
   public record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector,
-      boolean graph, List<String> section) {
+      boolean graph, List<String> section, ChunkTable table) {
     public PreparedChunk {
       section = section == null ? List.of() : List.copyOf(section);
+    }
+
+    PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector,
+        boolean graph, List<String> section) {
+      this(text, start, end, pages, metadata, vector, graph, section, null);
     }
 
     PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector,
@@ -126,7 +133,7 @@ public record PreparedSource(
     for (int i = 0; i < chunks.size(); i++) {
       PreparedChunk c = chunks.get(i);
       with.add(new PreparedChunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), vectors.get(i), graph,
-          c.section()));
+          c.section(), c.table()));
     }
     return new PreparedSource(op, contentSha256, fingerprint, List.copyOf(with), characters, pages, mediaType,
         truncated);
@@ -147,17 +154,17 @@ public record PreparedSource(
     if (op.text() != null) {
       content = op.text();
       String mediaType = chunkingMediaType(op);
-      List<ChunkSpan> spans = Chunker.split(content, op.pageStarts(), mediaType, chunking);
+      List<ChunkSpan> spans = Chunker.split(content, op.pageStarts(), mediaType, chunking, op.tables());
       if (embedder != null) {
         // Sized as if every chunk sat under the longest section, so each one fits with its own.
         List<String> section = longestSection(spans);
-        spans = WindowFit.fit(content, op.pageStarts(), mediaType, chunking, spans,
+        spans = WindowFit.fit(content, op.pageStarts(), mediaType, chunking, op.tables(), spans,
             chunk -> embedder.passageTokens(embeddingText(op.title(), section, chunk)),
             embedder.passageTokens(embeddingText(op.title(), section, "")), embedder.maxTokens());
       }
       for (ChunkSpan s : spans) {
         chunks.add(new PreparedChunk(content.substring(s.start(), s.end()), s.start(), s.end(), s.pages(),
-            op.metadata(), null, false, s.section()));
+            op.metadata(), null, false, s.section(), s.table()));
       }
     } else {
       StringBuilder joined = new StringBuilder();
@@ -206,6 +213,10 @@ public record PreparedSource(
       if (!c.section().isEmpty()) {
         // Only when there is one, so that sources without headings keep the fingerprint they had.
         update(md, Json.write(c.section()));
+      }
+      if (c.table() != null) {
+        // Likewise only for chunks of tables.
+        update(md, "table:" + c.table().index() + ":" + c.table().firstRow() + "-" + c.table().lastRow());
       }
     }
     return Sha256.hex(md);
