@@ -220,22 +220,7 @@ final class MarkdownRenderingHandler extends DefaultHandler {
   }
 
   static String renderRow(List<String> header, List<String> cells) {
-    StringBuilder out = new StringBuilder();
-    for (int c = 0; c < cells.size(); c++) {
-      String value = cells.get(c);
-      if (value.isEmpty()) {
-        continue;
-      }
-      if (!out.isEmpty()) {
-        out.append("; ");
-      }
-      String name = c < header.size() ? header.get(c) : "";
-      if (!name.isEmpty()) {
-        out.append(name).append(" = ");
-      }
-      out.append(value);
-    }
-    return out.toString();
+    return ExtractedTable.renderRow(header, cells);
   }
 
   private static int span(String value) {
