@@ -55,6 +55,7 @@ final class MarkdownRenderingHandler extends DefaultHandler {
   private final long maxTableChars;
   /** The outermost open table, or null outside tables. */
   private TableCollector table;
+  private boolean sheetTables;
   private int tableDepth;
 
   MarkdownRenderingHandler(PagedTextBuilder text, boolean paged, long maxTableChars) {
@@ -74,6 +75,15 @@ final class MarkdownRenderingHandler extends DefaultHandler {
    */
   MarkdownRenderingHandler withSlideTitles() {
     this.slideTitles = true;
+    return this;
+  }
+
+  /**
+   * Reads each table as a spreadsheet's sheet: its grid is split into the data tables laid on it
+   * ({@link SheetTables}), each rendered and kept as a table of its own.
+   */
+  MarkdownRenderingHandler withSheetTables() {
+    this.sheetTables = true;
     return this;
   }
 
@@ -194,9 +204,15 @@ final class MarkdownRenderingHandler extends DefaultHandler {
       breakLines(2);
       write(caption);
     }
-    List<List<String>> rows = collected.rows();
+    List<List<List<String>>> parts = sheetTables ? SheetTables.split(collected.grid()) : List.of(collected.rows());
+    for (List<List<String>> rows : parts) {
+      renderRows(rows);
+    }
+    breakLines(2);
+  }
+
+  private void renderRows(List<List<String>> rows) throws SAXException {
     if (rows.isEmpty()) {
-      breakLines(2);
       return;
     }
     List<String> header = rows.size() > 1 ? rows.get(0) : List.of();
@@ -216,7 +232,6 @@ final class MarkdownRenderingHandler extends DefaultHandler {
     if (start >= 0) {
       tables.add(new ExtractedTable(start, text.length(), rows, rowStarts));
     }
-    breakLines(2);
   }
 
   static String renderRow(List<String> header, List<String> cells) {

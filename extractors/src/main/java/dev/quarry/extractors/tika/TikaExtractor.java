@@ -72,6 +72,9 @@ public final class TikaExtractor {
     if (mediaType.contains("presentation") || mediaType.equals("application/vnd.ms-powerpoint")) {
       handler.withSlideTitles();
     }
+    if (mediaType.contains("spreadsheet") || mediaType.startsWith("application/vnd.ms-excel")) {
+      handler.withSheetTables();
+    }
     Metadata metadata = new Metadata();
     try {
       parse(file, handler, metadata, context);
