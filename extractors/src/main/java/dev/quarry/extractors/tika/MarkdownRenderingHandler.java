@@ -56,6 +56,8 @@ final class MarkdownRenderingHandler extends DefaultHandler {
   /** The outermost open table, or null outside tables. */
   private TableCollector table;
   private boolean sheetTables;
+  /** The grids not yet matched with a table, in document order; null when there are none to look at. */
+  private List<DocxTableGrids.Grid> grids;
   private int tableDepth;
 
   MarkdownRenderingHandler(PagedTextBuilder text, boolean paged, long maxTableChars) {
@@ -84,6 +86,16 @@ final class MarkdownRenderingHandler extends DefaultHandler {
    */
   MarkdownRenderingHandler withSheetTables() {
     this.sheetTables = true;
+    return this;
+  }
+
+  /**
+   * Reads each top-level table with the cells of its grid in {@code grids} (a Word document's
+   * tables with their merged cells, {@link DocxTableGrids}) when one holds the same text; a table
+   * without one keeps the cells Tika reported.
+   */
+  MarkdownRenderingHandler withTableGrids(List<DocxTableGrids.Grid> grids) {
+    this.grids = new ArrayList<>(grids);
     return this;
   }
 
@@ -204,11 +216,32 @@ final class MarkdownRenderingHandler extends DefaultHandler {
       breakLines(2);
       write(caption);
     }
-    List<List<List<String>>> parts = sheetTables ? SheetTables.split(collected.grid()) : List.of(collected.rows());
+    List<List<List<String>>> parts = sheetTables ? SheetTables.split(collected.grid())
+        : List.of(gridOf(collected.rows()));
     for (List<List<String>> rows : parts) {
       renderRows(rows);
     }
     breakLines(2);
+  }
+
+  /**
+   * The first remaining grid with the same text as {@code rows}, in place of them (the grids
+   * before it are passed over: tables Tika did not report where it met them); {@code rows} when
+   * none matches.
+   */
+  private List<List<String>> gridOf(List<List<String>> rows) {
+    if (grids == null || grids.isEmpty()) {
+      return rows;
+    }
+    String signature = DocxTableGrids.signature(rows);
+    for (int i = 0; i < grids.size(); i++) {
+      if (grids.get(i).signature().equals(signature)) {
+        List<List<String>> matched = grids.get(i).rows();
+        grids.subList(0, i + 1).clear();
+        return matched;
+      }
+    }
+    return rows;
   }
 
   private void renderRows(List<List<String>> rows) throws SAXException {
