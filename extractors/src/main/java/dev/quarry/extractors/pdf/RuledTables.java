@@ -11,12 +11,18 @@ import java.util.List;
  * two columns), and a box or a frame around text is no table.
  *
  * <p>Coordinates are the page's, top-down, as PDFBox's text positions give them. Bounded: at most
- * {@value #MAX_RULINGS} rulings are kept per page (a drawing of thousands of strokes is not a table
- * and is not searched for one). Not thread safe; one per stripper.
+ * {@value #MAX_RULINGS} strokes are kept per page, and a page of more than {@value #MAX_LINES}
+ * distinct rulings (a drawing, not a table) is not searched for one. Not thread safe; one per
+ * stripper.
  */
 final class RuledTables {
   /** A page drawn with more strokes than this is a drawing, not a table. */
-  static final int MAX_RULINGS = 4000;
+  static final int MAX_RULINGS = 20_000;
+  /**
+   * Past this many distinct rulings (collinear strokes joined), a page is a drawing, not a table:
+   * crossing rulings are paired, so this bounds the search at about half a million pairs a page.
+   */
+  static final int MAX_LINES = 1000;
   /** Rulings this close (points) are one: borders drawn twice, cells drawn one by one. */
   static final float SNAP = 2f;
   /** A ruling is at least this long; shorter strokes are glyph parts, underlines of a letter, ticks. */
@@ -120,6 +126,9 @@ final class RuledTables {
       return List.of();
     }
     List<Ruling> lines = merged(rulings);
+    if (lines.size() > MAX_LINES) {
+      return List.of();
+    }
     int n = lines.size();
     int[] parent = new int[n];
     for (int i = 0; i < n; i++) {
