@@ -1053,7 +1053,15 @@ export interface components {
             };
             /** @description The headings above the chunk in its source, outermost first (Markdown, HTML and office headings, slide titles, PDF bookmarks or headings told by font). Empty when the source has none, and for chunks indexed before sections were kept. */
             section: string[];
+            table?: components["schemas"]["ChunkTable"];
             metadata: components["schemas"]["Metadata"];
+        };
+        /** @description Present only on a chunk of a table: which table of its source, and which of its rows the chunk holds. A table starts a chunk of its own and is cut only between rows, each row naming its cells by their column's header (`Name = Ada; Born = 1815`), so every chunk of a table carries the header with each row. A row too long for a chunk alone is cut at words, and each of its chunks holds that one row. Absent outside tables, and on chunks indexed before tables were kept. */
+        ChunkTable: {
+            /** @description The table's place among its source's tables, 0 for the first. */
+            index: number;
+            /** @description The first and last rows the chunk holds, inclusive; 1 is the first row under the header. */
+            rows: number[];
         };
         SourcePage: {
             sources: components["schemas"]["SourceState"][];
@@ -1396,6 +1404,7 @@ export interface components {
             };
             /** @description The headings above the chunk in its source, outermost first (Markdown, HTML and office headings, slide titles, PDF bookmarks or headings told by font). Empty when the source has none, and for chunks indexed before sections were kept. */
             section: string[];
+            table?: components["schemas"]["ChunkTable"];
             contentSha256?: components["schemas"]["Sha256"];
             language: components["schemas"]["SourceLanguage"];
             metadata: components["schemas"]["Metadata"];

@@ -15,22 +15,24 @@ import java.util.Map;
  * @param language the language the passage was analysed in ({@code german}; in an auto corpus its
  *     source's detected one, {@code standard} when detection was not confident); null when an older
  *     server did not say
+ * @param table the rows of a table the passage holds; null outside tables (and from an older
+ *     server)
  *
  * @quarry.stable
  */
 public record Hit(String source, long sourceRevision, int chunk, double score, String text, List<List<Integer>> highlights,
     String title, String mediaType, Pages pages, Offsets offsets, String contentSha256, Map<String, Object> metadata,
-    Snippet snippet, Parts parts, List<String> section, String language) {
+    Snippet snippet, Parts parts, List<String> section, String language, Table table) {
   public Hit {
     section = section == null ? List.of() : List.copyOf(section);
   }
 
-  /** A hit that does not say its language (the shape before languages were returned). */
+  /** A hit that does not say its language, outside tables (the shape before either was returned). */
   public Hit(String source, long sourceRevision, int chunk, double score, String text, List<List<Integer>> highlights,
       String title, String mediaType, Pages pages, Offsets offsets, String contentSha256, Map<String, Object> metadata,
       Snippet snippet, Parts parts, List<String> section) {
     this(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, offsets, contentSha256,
-        metadata, snippet, parts, section, null);
+        metadata, snippet, parts, section, null, null);
   }
 
   /** A hit outside any section (the shape before sections were returned). */
@@ -38,10 +40,23 @@ public record Hit(String source, long sourceRevision, int chunk, double score, S
       String title, String mediaType, Pages pages, Offsets offsets, String contentSha256, Map<String, Object> metadata,
       Snippet snippet, Parts parts) {
     this(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, offsets, contentSha256,
-        metadata, snippet, parts, List.of(), null);
+        metadata, snippet, parts, List.of(), null, null);
   }
 
   public record Pages(int from, int to) {}
+
+  /**
+   * The part of a table a passage holds: a table's passages hold whole rows, each naming its cells
+   * by their column's header, and nothing else.
+   *
+   * @param index the table's place among its source's tables, 0 for the first
+   * @param rows the first and last rows held, inclusive; 1 is the first row under the header
+   */
+  public record Table(int index, List<Integer> rows) {
+    public Table {
+      rows = rows == null ? List.of() : List.copyOf(rows);
+    }
+  }
 
   public record Offsets(int start, int end) {}
 

@@ -20,16 +20,23 @@ public record SourceText(String corpus, String corpusId, long revision, String s
    * @param pages the pages it spans, for paged formats; else null
    * @param offsets its span in the source's extracted text, UTF-16 code units, {@code [start, end)}
    * @param section the headings above it, outermost first; empty when there are none
+   * @param table the rows of a table it holds; null outside tables (and from an older server)
    */
   public record Chunk(int chunk, String text, Hit.Pages pages, Hit.Offsets offsets, Map<String, Object> metadata,
-      List<String> section) {
+      List<String> section, Hit.Table table) {
     public Chunk {
       section = section == null ? List.of() : List.copyOf(section);
     }
 
     /** A chunk outside any section (the shape before sections were returned). */
     public Chunk(int chunk, String text, Hit.Pages pages, Hit.Offsets offsets, Map<String, Object> metadata) {
-      this(chunk, text, pages, offsets, metadata, List.of());
+      this(chunk, text, pages, offsets, metadata, List.of(), null);
+    }
+
+    /** A chunk outside tables (the shape before tables were returned). */
+    public Chunk(int chunk, String text, Hit.Pages pages, Hit.Offsets offsets, Map<String, Object> metadata,
+        List<String> section) {
+      this(chunk, text, pages, offsets, metadata, section, null);
     }
   }
 }

@@ -682,7 +682,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     sort.addObject().put("source", "asc");
     sort.addObject().put("chunk", "asc");
     body.putArray("_source").add("source").add("chunk").add("text").add("title").add("media_type").add("sha")
-        .add("start").add("end").add("page_from").add("page_to").add("metadata").add("section").add("added");
+        .add("start").add("end").add("page_from").add("page_to").add("metadata").add("section").add("table").add("added");
     return body;
   }
 
@@ -752,7 +752,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
         request.highlight() ? matches : List.of(), CorpusDocs.text(s, "title"),
         CorpusDocs.text(s, "media_type"), pages, s.path("start").asInt(), s.path("end").asInt(),
         CorpusDocs.text(s, "sha"), CorpusDocs.metadata(s.get("metadata")), null, null, CorpusDocs.section(s),
-        info.settings().language().wireName());
+        info.settings().language().wireName(), CorpusDocs.table(s));
     if (parts != null) {
       hit = hit.withParts(parts);
     }
@@ -873,7 +873,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     sort.addObject().put("source", "asc");
     sort.addObject().put("chunk", "asc");
     body.putArray("_source").add("source").add("chunk").add("text").add("title").add("media_type").add("sha")
-        .add("start").add("end").add("page_from").add("page_to").add("metadata").add("section").add("added");
+        .add("start").add("end").add("page_from").add("page_to").add("metadata").add("section").add("table").add("added");
     return body;
   }
 
@@ -993,7 +993,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
       JsonNode s = page.get(i).path("_source");
       PageRange pages = s.hasNonNull("page_from") ? new PageRange(s.get("page_from").asInt(), s.get("page_to").asInt()) : null;
       chunks.add(new SourceChunks.Chunk(s.path("chunk").asInt(), s.path("text").asText(), pages, s.path("start").asInt(),
-          s.path("end").asInt(), CorpusDocs.metadata(s.get("metadata")), CorpusDocs.section(s)));
+          s.path("end").asInt(), CorpusDocs.metadata(s.get("metadata")), CorpusDocs.section(s),
+          CorpusDocs.table(s)));
     }
     Integer nextAfter = page.size() > limit ? chunks.get(chunks.size() - 1).chunk() : null;
     return Optional.of(new SourceChunks(p, source, version.path("added").asLong(), CorpusDocs.text(version, "title"),
@@ -1013,7 +1014,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     }
     q.putArray("sort").addObject().put("chunk", "asc");
     q.putArray("_source").add("chunk").add("text").add("title").add("media_type").add("sha").add("start").add("end")
-        .add("page_from").add("page_to").add("metadata").add("section").add("added");
+        .add("page_from").add("page_to").add("metadata").add("section").add("table").add("added");
     return http.json("POST", CorpusDocs.searchPath(index), q).require("reading a source's chunks").body()
         .path("hits").path("hits");
   }

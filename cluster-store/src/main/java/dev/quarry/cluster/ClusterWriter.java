@@ -559,6 +559,7 @@ final class ClusterWriter {
       }
       CorpusDocs.putMetadata(doc, chunk.metadata());
       CorpusDocs.putSection(doc, chunk.section());
+      CorpusDocs.putTable(doc, chunk.table());
       if (vectors != null) {
         // The stored form the embedded store keeps: the plugin's quarry_dense query reads it from doc values.
         doc.put(CorpusDocs.VECTOR, vectors.vectors().get(c));

@@ -3,6 +3,7 @@ package dev.quarry.cluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.engine.ChunkTable;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Filter;
 import dev.quarry.engine.IngestReport;
@@ -320,6 +321,27 @@ final class CorpusDocs {
   }
 
   static final String SECTION_KEY = "$section";
+
+  /**
+   * Adds the rows of a table a chunk holds, kept in {@code _source} only (for hits and chunks), in
+   * the wire's shape: {@code "table": {"index": 0, "rows": [1, 12]}}; nothing outside tables.
+   */
+  static void putTable(ObjectNode doc, ChunkTable table) {
+    if (table == null) {
+      return;
+    }
+    ObjectNode t = doc.putObject("table").put("index", table.index());
+    t.putArray("rows").add(table.firstRow()).add(table.lastRow());
+  }
+
+  /** The table rows of a chunk's {@code _source}; null outside tables and on chunks written before tables were kept. */
+  static ChunkTable table(JsonNode source) {
+    JsonNode t = source.get("table");
+    if (t == null || !t.isObject()) {
+      return null;
+    }
+    return new ChunkTable(t.path("index").asInt(), t.path("rows").path(0).asInt(), t.path("rows").path(1).asInt());
+  }
 
   private static String sectionKey(List<String> headings) {
     return SECTION_KEY + "\u0000p:" + String.join("\u001F", headings);

@@ -309,10 +309,29 @@ class StoresDifferentialIT {
         ops.add(SourceOperation.Index.text(source, null, text(new Random(source.hashCode()), 20), Metadata.EMPTY));
       } else {
         String title = random.nextBoolean() ? null : WORDS[random.nextInt(WORDS.length)] + " notes";
-        ops.add(SourceOperation.Index.text(source, title, text(random, 5 + random.nextInt(60)), Metadata.EMPTY));
+        ops.add(random.nextInt(4) == 0 ? withTable(source, title, random)
+            : SourceOperation.Index.text(source, title, text(random, 5 + random.nextInt(60)), Metadata.EMPTY));
       }
     }
     return new Mutation(ops, "tester", null, null);
+  }
+
+  /** A source of prose, a table of rows of named cells, and more prose: its table chunks hold whole rows. */
+  private static SourceOperation.Index withTable(String source, String title, Random random) {
+    StringBuilder b = new StringBuilder(text(random, 3 + random.nextInt(20))).append("\n\n");
+    int start = b.length();
+    List<Integer> rows = new ArrayList<>();
+    for (int r = 0, n = 1 + random.nextInt(12); r < n; r++) {
+      if (r > 0) {
+        b.append("\n\n");
+      }
+      rows.add(b.length());
+      b.append("Item = ").append(WORDS[random.nextInt(WORDS.length)]).append("; Note = ").append(text(random, 1 + random.nextInt(8)));
+    }
+    int end = b.length();
+    b.append("\n\n").append(text(random, 3 + random.nextInt(10)));
+    return new SourceOperation.Index(source, title, b.toString(), null, null, Metadata.EMPTY, null, null, null, null, null,
+        List.of(new SourceOperation.Table(start, end, rows)));
   }
 
   private static String text(Random random, int words) {
@@ -367,7 +386,7 @@ class StoresDifferentialIT {
             + p.contentSha256() + " next " + p.nextAfter());
         for (dev.quarry.engine.SourceChunks.Chunk c : p.chunks()) {
           out.add(c.chunk() + " [" + c.start() + "," + c.end() + ") " + c.pages() + " " + c.metadata().values() + " "
-              + c.text());
+              + c.section() + " " + c.table() + " " + c.text());
         }
         if (p.nextAfter() == null) {
           return out;
@@ -393,7 +412,8 @@ class StoresDifferentialIT {
   private static List<String> best(CorpusIndex index, String query, Long revision, int k) {
     List<String> out = new ArrayList<>();
     for (Hit h : index.search(new SearchRequest(query, SourceScope.ALL, List.of(), k, revision, null, false)).hits()) {
-      out.add(h.source() + "#" + h.chunk() + " " + Integer.toHexString(Float.floatToIntBits(h.score())));
+      out.add(h.source() + "#" + h.chunk() + " " + Integer.toHexString(Float.floatToIntBits(h.score())) + " "
+          + h.section() + " " + h.table());
     }
     return out;
   }

@@ -17,6 +17,8 @@ import java.util.List;
  * @param language the wire name of the language the chunk was analysed in: its source's own in an
  *     auto corpus ({@code german}, or {@code standard} when detection was not confident), the
  *     corpus's otherwise
+ * @param table the rows of a table the chunk holds; null outside tables, and for chunks indexed
+ *     before tables were kept
  *
  * @quarry.stable
  */
@@ -37,24 +39,25 @@ public record Hit(
     ScoreParts parts,
     Snippet snippet,
     List<String> section,
-    String language) {
+    String language,
+    ChunkTable table) {
 
   public Hit {
     section = section == null ? List.of() : List.copyOf(section);
   }
 
-  /** A hit whose language is not said yet ({@link #withLanguage}). */
+  /** A hit whose language is not said yet ({@link #withLanguage}), outside tables. */
   public Hit(String source, long sourceRevision, int chunk, float score, String text, List<int[]> highlights,
       String title, String mediaType, PageRange pages, int start, int end, String contentSha256, Metadata metadata,
       ScoreParts parts, Snippet snippet, List<String> section) {
     this(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
-        contentSha256, metadata, parts, snippet, section, null);
+        contentSha256, metadata, parts, snippet, section, null, null);
   }
 
   /** This hit in {@code newLanguage} (a wire name). */
   public Hit withLanguage(String newLanguage) {
     return new Hit(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
-        contentSha256, metadata, parts, snippet, section, newLanguage);
+        contentSha256, metadata, parts, snippet, section, newLanguage, table);
   }
 
   /** A hit outside any section. */
@@ -83,25 +86,25 @@ public record Hit(
   /** This hit with {@code highlights}. */
   public Hit withHighlights(List<int[]> ranges) {
     return new Hit(source, sourceRevision, chunk, score, text, ranges, title, mediaType, pages, start, end,
-        contentSha256, metadata, parts, snippet, section, language);
+        contentSha256, metadata, parts, snippet, section, language, table);
   }
 
   /** This hit with {@code newParts}. */
   public Hit withParts(ScoreParts newParts) {
     return new Hit(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
-        contentSha256, metadata, newParts, snippet, section, language);
+        contentSha256, metadata, newParts, snippet, section, language, table);
   }
 
   /** This hit in {@code newSection}. */
   public Hit withSection(List<String> newSection) {
     return new Hit(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
-        contentSha256, metadata, parts, snippet, newSection, language);
+        contentSha256, metadata, parts, snippet, newSection, language, table);
   }
 
   /** This hit with {@code newSnippet}. */
   public Hit withSnippet(Snippet newSnippet) {
     return new Hit(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, start, end,
-        contentSha256, metadata, parts, newSnippet, section, language);
+        contentSha256, metadata, parts, newSnippet, section, language, table);
   }
 
   /**

@@ -32,9 +32,11 @@ public record SourceChunks(long revision, String source, long sourceRevision, St
    * @param start its start offset in the source's extracted text, UTF-16 code units
    * @param end its end offset (exclusive)
    * @param section the headings above it, outermost first; empty when there are none
+   * @param table the rows of a table it holds; null outside tables, and for chunks indexed before
+   *     tables were kept
    */
   public record Chunk(int chunk, String text, PageRange pages, int start, int end, Metadata metadata,
-      List<String> section) {
+      List<String> section, ChunkTable table) {
     public Chunk {
       Objects.requireNonNull(text, "text");
       metadata = metadata == null ? Metadata.EMPTY : metadata;
@@ -43,7 +45,13 @@ public record SourceChunks(long revision, String source, long sourceRevision, St
 
     /** A chunk outside any section. */
     public Chunk(int chunk, String text, PageRange pages, int start, int end, Metadata metadata) {
-      this(chunk, text, pages, start, end, metadata, List.of());
+      this(chunk, text, pages, start, end, metadata, List.of(), null);
+    }
+
+    /** A chunk outside tables. */
+    public Chunk(int chunk, String text, PageRange pages, int start, int end, Metadata metadata,
+        List<String> section) {
+      this(chunk, text, pages, start, end, metadata, section, null);
     }
   }
 }

@@ -29,6 +29,8 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
    * @param ingest the extraction report for ingested documents, or null for plain indexing
    * @param language the language to analyse the source in, in place of the one an auto corpus
    *     detects; null detects (and a corpus of one language accepts only its own)
+   * @param tables where the text's tables lie, in text order (extracted documents); each becomes
+   *     chunks of its own, cut between rows. Empty when the text has none
    */
   record Index(
       String source,
@@ -41,13 +43,14 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
       int[] pageStarts,
       String contentSha256,
       IngestReport ingest,
-      CorpusSettings.Language language)
+      CorpusSettings.Language language,
+      List<Table> tables)
       implements SourceOperation {
-    /** A source whose language, in an auto corpus, is detected from its text. */
+    /** A source without tables, whose language, in an auto corpus, is detected from its text. */
     public Index(String source, String title, String text, List<Passage> passages, String mediaType,
         Metadata metadata, Long expectedRevision, int[] pageStarts, String contentSha256, IngestReport ingest) {
       this(source, title, text, passages, mediaType, metadata, expectedRevision, pageStarts, contentSha256, ingest,
-          null);
+          null, List.of());
     }
 
     /**
@@ -56,10 +59,31 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
      */
     public Index withLanguage(CorpusSettings.Language newLanguage) {
       return new Index(source, title, text, passages, mediaType, metadata, expectedRevision, pageStarts,
-          contentSha256, ingest, newLanguage);
+          contentSha256, ingest, newLanguage, tables);
+    }
+
+    /** This source with its tables at {@code newTables} (extracted documents). */
+    public Index withTables(List<Table> newTables) {
+      return new Index(source, title, text, passages, mediaType, metadata, expectedRevision, pageStarts,
+          contentSha256, ingest, language, newTables);
     }
 
     public Index {
+      tables = tables == null ? List.of() : List.copyOf(tables);
+      if (!tables.isEmpty()) {
+        if (text == null) {
+          throw QuarryException.invalid("tables", "tables lie in a text; passages have none");
+        }
+        int previousEnd = 0;
+        for (int i = 0; i < tables.size(); i++) {
+          Table t = tables.get(i);
+          if (t.start() < previousEnd || t.end() > text.length()) {
+            throw QuarryException.invalid("tables[" + i + "]", "table " + t.start() + ".." + t.end()
+                + " overlaps the table before it or lies past the text's end " + text.length());
+          }
+          previousEnd = t.end();
+        }
+      }
       SourceIds.checkNew(source, "source");
       if ((text == null) == (passages == null)) {
         throw QuarryException.invalid("text", "exactly one of text and passages is required");
@@ -79,6 +103,29 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
     /** The history operation name: {@code ingest} for extracted documents, else {@code index}. */
     public String operation() {
       return ingest == null ? "index" : "ingest";
+    }
+  }
+
+  /**
+   * Where one table lies in a source's text: rendered one row per line, each cell named by its
+   * column's header, so any run of whole rows reads on its own.
+   *
+   * @param start the offset where its first row starts
+   * @param end the offset where its last row ends
+   * @param rowStarts the offset of each row, ascending, the first at {@code start}
+   */
+  record Table(int start, int end, List<Integer> rowStarts) {
+    public Table {
+      rowStarts = List.copyOf(rowStarts);
+      if (start < 0 || end <= start || rowStarts.isEmpty() || rowStarts.get(0) != start) {
+        throw QuarryException.invalid("tables", "a table needs 0 <= start < end and its first row at start, got "
+            + start + ".." + end + " with rows at " + rowStarts);
+      }
+      for (int i = 1; i < rowStarts.size(); i++) {
+        if (rowStarts.get(i) <= rowStarts.get(i - 1) || rowStarts.get(i) >= end) {
+          throw QuarryException.invalid("tables", "a table's rows must start in order inside it, got " + rowStarts);
+        }
+      }
     }
   }
 

@@ -30,6 +30,30 @@ public record ExtractedTable(int start, int end, List<List<String>> rows, List<I
     rowStarts = List.copyOf(rowStarts);
   }
 
+  /**
+   * One row as it is rendered: each non-empty cell as {@code Header = value}, joined by
+   * {@code "; "}; a cell under an empty header (or any cell when {@code header} is empty, as in a
+   * table of one row) as its value alone.
+   */
+  public static String renderRow(List<String> header, List<String> cells) {
+    StringBuilder out = new StringBuilder();
+    for (int c = 0; c < cells.size(); c++) {
+      String value = cells.get(c);
+      if (value.isEmpty()) {
+        continue;
+      }
+      if (!out.isEmpty()) {
+        out.append("; ");
+      }
+      String name = c < header.size() ? header.get(c) : "";
+      if (!name.isEmpty()) {
+        out.append(name).append(" = ");
+      }
+      out.append(value);
+    }
+    return out.toString();
+  }
+
   /** The header row's cells, or an empty list for a table of one row. */
   public List<String> header() {
     return rows.size() > 1 ? rows.get(0) : List.of();

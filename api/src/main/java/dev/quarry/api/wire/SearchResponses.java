@@ -3,6 +3,7 @@ package dev.quarry.api.wire;
 import java.util.List;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.engine.ChunkTable;
 import dev.quarry.engine.FacetCounts;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.SearchResult;
@@ -66,6 +67,7 @@ public final class SearchResponses {
     }
     out.putObject("offsets").put("start", h.start()).put("end", h.end());
     section(out, h.section());
+    table(out, h.table());
     WireJson.putIfPresent(out, "contentSha256", h.contentSha256());
     WireJson.putIfPresent(out, "language", h.language());
     out.set("metadata", WireJson.metadata(h.metadata()));
@@ -96,6 +98,13 @@ public final class SearchResponses {
   static void section(ObjectNode out, List<String> section) {
     ArrayNode headings = out.putArray("section");
     section.forEach(headings::add);
+  }
+
+  /** The rows of a table a chunk holds, {@code {"index": 0, "rows": [1, 12]}}; absent outside tables. */
+  static void table(ObjectNode out, ChunkTable table) {
+    if (table != null) {
+      out.putObject("table").put("index", table.index()).putArray("rows").add(table.firstRow()).add(table.lastRow());
+    }
   }
 
   /** One side's score and rank; the rank is absent when the chunk was not among that side's candidates. */

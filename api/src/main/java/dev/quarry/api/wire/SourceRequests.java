@@ -136,7 +136,7 @@ public final class SourceRequests {
     CorpusSettings.Language language = name == null ? null : CorpusSettings.Language.fromWireName(name, o.pathOf("language"));
     try {
       return new SourceOperation.Index(source, title, text, passages, mediaType, metadata, expected, null, null, null,
-          language);
+          language, List.of());
     } catch (QuarryException e) {
       throw o.path().isEmpty() ? e : e.withFieldPrefix(o.path());
     }

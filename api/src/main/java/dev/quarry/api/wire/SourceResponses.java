@@ -77,6 +77,7 @@ public final class SourceResponses {
       }
       o.putObject("offsets").put("start", chunk.start()).put("end", chunk.end());
       SearchResponses.section(o, chunk.section());
+      SearchResponses.table(o, chunk.table());
       o.set("metadata", WireJson.metadata(chunk.metadata()));
     }
     if (c.nextAfter() != null) {

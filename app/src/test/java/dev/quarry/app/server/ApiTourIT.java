@@ -177,18 +177,23 @@ class ApiTourIT {
   }
 
   /**
-   * Documents: a Markdown file (its encoding), and a PDF with a blank second page read without OCR
+   * Documents: a Markdown file (its encoding, and a pipe table's chunk with its table), and a PDF with a blank second page read without OCR
    * (its pages, and a NO_TEXT_LAYER warning naming the page), then found and read by page.
    */
   static void documents() throws Exception {
     retrieval("corpora/create", "{\"corpus\": \"docs\"}");
     ok(Upload.send(api, T, "{\"corpus\": \"docs\", \"source\": \"notes.md\", \"title\": \"Notes\"}", "notes.md",
-        "# Notes\n\nThe harbour master keeps the tide tables.\n".getBytes(StandardCharsets.UTF_8)));
+        ("# Notes\n\nThe harbour master keeps the tide tables.\n\n| Port | High tide |\n|---|---|\n"
+            + "| Bergen | 06:40 |\n").getBytes(StandardCharsets.UTF_8)));
     JsonNode pdf = ok(Upload.send(api, T, "{\"corpus\": \"docs\", \"source\": \"logbook.pdf\", \"ocr\": \"off\"}",
         "logbook.pdf", withBlankPage(TestScans.textPdf(1, TestScans.PAGE))));
     assertEquals(2, pdf.path("pages").asInt(), pdf::toString);
     assertEquals("NO_TEXT_LAYER", pdf.at("/warnings/0/code").asText(), pdf::toString);
     retrieval("search", "{\"corpus\": \"docs\", \"query\": \"northern lighthouse logbook\"}");
+    JsonNode tide = retrieval("search", "{\"corpus\": \"docs\", \"query\": \"Bergen high tide\"}");
+    assertEquals("Port = Bergen; High tide = 06:40", tide.at("/results/0/text").asText(), tide::toString);
+    assertEquals(1, tide.at("/results/0/table/rows/0").asInt(), tide::toString);
+    retrieval("sources/chunks", "{\"corpus\": \"docs\", \"source\": \"notes.md\"}");
     retrieval("sources/chunks", "{\"corpus\": \"docs\", \"source\": \"logbook.pdf\"}");
     retrieval("sources/read", "{\"corpus\": \"docs\", \"source\": \"logbook.pdf\"}");
     retrieval("sources/list", "{\"corpus\": \"docs\"}");

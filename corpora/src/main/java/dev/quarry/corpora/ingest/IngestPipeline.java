@@ -5,6 +5,7 @@ import dev.quarry.engine.IngestReport;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Sha256;
 import dev.quarry.engine.SourceOperation;
+import dev.quarry.extractors.ExtractedTable;
 import dev.quarry.extractors.Extraction;
 import dev.quarry.extractors.ExtractionException;
 import dev.quarry.extractors.ExtractionLimits;
@@ -112,7 +113,19 @@ public final class IngestPipeline {
     }
     String title = request.title() != null ? request.title() : blankToNull(extraction.title());
     return new SourceOperation.Index(request.source(), title, extraction.text(), null, extraction.mediaType(),
-        request.metadata(), request.expectedRevision(), extraction.pageStarts(), sha256, report(extraction));
+        request.metadata(), request.expectedRevision(), extraction.pageStarts(), sha256, report(extraction),
+        null, tables(extraction));
+  }
+
+  /** Where the extraction's tables lie in its text: each is chunked apart, between its rows. */
+  static List<SourceOperation.Table> tables(Extraction extraction) {
+    List<SourceOperation.Table> out = new ArrayList<>(extraction.tables().size());
+    for (ExtractedTable t : extraction.tables()) {
+      if (!t.rowStarts().isEmpty() && t.end() > t.start()) {
+        out.add(new SourceOperation.Table(t.start(), t.end(), t.rowStarts()));
+      }
+    }
+    return out;
   }
 
   /** The extractors' mode for a caller's OCR choice; null (the server's setting) stays null. */

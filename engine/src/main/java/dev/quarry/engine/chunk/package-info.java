@@ -14,6 +14,8 @@
  *       boundary that keeps the chunk at least half full, with overlap after a cut.
  *   <li>{@code PageMap} validates page starts and turns offsets into page numbers.
  *   <li>{@code HeadingPaths} gives each span its section: the Markdown headings above it.
+ *   <li>{@code Chunker} itself cuts a text's tables (offsets it is given) apart from the rest: whole
+ *       rows packed into chunks of their own, each carrying its table and rows.
  * </ul>
  *
  * <p>This package knows text, offsets and pages only: nothing of Lucene, of file formats (an

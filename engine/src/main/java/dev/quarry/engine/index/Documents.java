@@ -81,6 +81,11 @@ final class Documents {
         d.add(new StoredField(Fields.PAGE_TO, c.pages().to()));
       }
       addSection(d, c.section());
+      if (c.table() != null) {
+        d.add(new StoredField(Fields.TABLE_INDEX, c.table().index()));
+        d.add(new StoredField(Fields.TABLE_ROW_FROM, c.table().firstRow()));
+        d.add(new StoredField(Fields.TABLE_ROW_TO, c.table().lastRow()));
+      }
       addMetadata(d, c.metadata());
       if (c.vector() != null) {
         d.add(new BinaryDocValuesField(Fields.VECTOR, new BytesRef(c.vector())));

@@ -84,6 +84,14 @@ public final class Fields {
    */
   public static final String SECTION = "section";
   /**
+   * Stored ints, on chunks of a table only (and never on chunks written before tables were kept):
+   * the table's place among its source's tables (0 for the first), and the first and last of its
+   * rows the chunk holds (1 for the first row under the header).
+   */
+  public static final String TABLE_INDEX = "table_index";
+  public static final String TABLE_ROW_FROM = "table_row_from";
+  public static final String TABLE_ROW_TO = "table_row_to";
+  /**
    * StringFields (not stored): each leading part of the chunk's section joined by
    * {@link #SECTION_SEPARATOR} ({@code A}, {@code A\u001FB}, ...), so that a section-prefix
    * filter is one term.

@@ -1,5 +1,6 @@
 package dev.quarry.engine.index;
 
+import dev.quarry.engine.ChunkTable;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.analysis.LanguageDetection;
 import dev.quarry.engine.Metadata;
@@ -54,15 +55,16 @@ public record PreparedSource(
    * @param code the vector's code for the corpus's coded first pass (a {@code codes} corpus only),
    *     else null
    * @param section the headings above the chunk, outermost first; empty when there are none
+   * @param table the rows of a table the chunk holds, or null outside tables
    */
   public record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector,
-      boolean graph, ChunkCode code, List<String> section) {
+      boolean graph, ChunkCode code, List<String> section, ChunkTable table) {
     public PreparedChunk {
       section = section == null ? List.of() : List.copyOf(section);
     }
 
     PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata) {
-      this(text, start, end, pages, metadata, null, false, null, List.of());
+      this(text, start, end, pages, metadata, null, false, null, List.of(), null);
     }
   }
 
@@ -132,7 +134,7 @@ public record PreparedSource(
     for (int i = 0; i < chunks.size(); i++) {
       PreparedChunk c = chunks.get(i);
       with.add(new PreparedChunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), vectors.get(i), graph,
-          codes == null ? null : codes.apply(vectors.get(i)), c.section()));
+          codes == null ? null : codes.apply(vectors.get(i)), c.section(), c.table()));
     }
     return new PreparedSource(op, contentSha256, fingerprint, List.copyOf(with), characters, pages, mediaType,
         truncated, language);
@@ -162,17 +164,17 @@ public record PreparedSource(
     if (op.text() != null) {
       content = op.text();
       String mediaType = chunkingMediaType(op);
-      List<ChunkSpan> spans = Chunker.split(content, op.pageStarts(), mediaType, chunking);
+      List<ChunkSpan> spans = Chunker.split(content, op.pageStarts(), mediaType, chunking, op.tables());
       if (embedder != null) {
         // Sized as if every chunk sat under the longest section, so each one fits with its own.
         List<String> section = longestSection(spans);
-        spans = WindowFit.fit(content, op.pageStarts(), mediaType, chunking, spans,
+        spans = WindowFit.fit(content, op.pageStarts(), mediaType, chunking, op.tables(), spans,
             chunk -> embedder.passageTokens(embeddingText(op.title(), section, chunk)),
             embedder.passageTokens(embeddingText(op.title(), section, "")), embedder.maxTokens());
       }
       for (ChunkSpan s : spans) {
         chunks.add(new PreparedChunk(content.substring(s.start(), s.end()), s.start(), s.end(), s.pages(),
-            op.metadata(), null, false, null, s.section()));
+            op.metadata(), null, false, null, s.section(), s.table()));
       }
     } else {
       StringBuilder joined = new StringBuilder();
@@ -246,6 +248,10 @@ public record PreparedSource(
       if (!c.section().isEmpty()) {
         // Only when there is one, so that sources without headings keep the fingerprint they had.
         update(md, Json.write(c.section()));
+      }
+      if (c.table() != null) {
+        // Likewise only for chunks of tables.
+        update(md, "table:" + c.table().index() + ":" + c.table().firstRow() + "-" + c.table().lastRow());
       }
     }
     if (language != null) {

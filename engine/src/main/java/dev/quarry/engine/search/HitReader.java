@@ -3,6 +3,7 @@ package dev.quarry.engine.search;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import dev.quarry.engine.ChunkTable;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.Metadata;
@@ -23,7 +24,7 @@ final class HitReader {
   private static final Set<String> STORED = Set.of(Fields.SOURCE, Fields.SOURCE_REV, Fields.CHUNK,
       Fields.TEXT, Fields.TITLE_STORED, Fields.MEDIA_TYPE, Fields.CONTENT_SHA256, Fields.METADATA_JSON,
       Fields.OFFSET_START, Fields.OFFSET_END, Fields.PAGE_FROM, Fields.PAGE_TO, Fields.SECTION,
-      Fields.LANGUAGE);
+      Fields.LANGUAGE, Fields.TABLE_INDEX, Fields.TABLE_ROW_FROM, Fields.TABLE_ROW_TO);
   /** Immutable and thread-safe; decodes metadata JSON into plain maps. */
   private static final ObjectReader METADATA = new ObjectMapper().readerFor(Map.class);
 
@@ -33,7 +34,7 @@ final class HitReader {
   static SourceChunks.Chunk chunk(Document doc) {
     return new SourceChunks.Chunk(number(doc, Fields.CHUNK).intValue(), doc.get(Fields.TEXT), pages(doc),
         number(doc, Fields.OFFSET_START).intValue(), number(doc, Fields.OFFSET_END).intValue(),
-        metadata(doc.get(Fields.METADATA_JSON)), section(doc));
+        metadata(doc.get(Fields.METADATA_JSON)), section(doc), table(doc));
   }
 
   static Document document(StoredFields stored, int doc) throws IOException {
@@ -59,7 +60,19 @@ final class HitReader {
         null,
         null,
         section(doc),
-        doc.get(Fields.LANGUAGE));
+        doc.get(Fields.LANGUAGE),
+        table(doc));
+  }
+
+  /** The rows of a table the chunk holds; null outside tables and on chunks written before tables were kept. */
+  static ChunkTable table(Document doc) {
+    IndexableField index = doc.getField(Fields.TABLE_INDEX);
+    IndexableField from = doc.getField(Fields.TABLE_ROW_FROM);
+    IndexableField to = doc.getField(Fields.TABLE_ROW_TO);
+    if (index == null || from == null || to == null) {
+      return null;
+    }
+    return new ChunkTable(index.numericValue().intValue(), from.numericValue().intValue(), to.numericValue().intValue());
   }
 
   static Number number(Document doc, String field) {

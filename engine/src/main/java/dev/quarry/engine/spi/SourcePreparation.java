@@ -1,5 +1,6 @@
 package dev.quarry.engine.spi;
 
+import dev.quarry.engine.ChunkTable;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Embedder;
 import dev.quarry.engine.IngestReport;
@@ -31,8 +32,12 @@ public final class SourcePreparation {
   public record Prepared(String contentSha256, String fingerprint, List<Chunk> chunks, long characters, Integer pages,
       String mediaType, List<String> embeddingTexts) {}
 
-  /** One chunk: its text, offsets in the source's text, pages and metadata. */
-  public record Chunk(String text, int start, int end, PageRange pages, Metadata metadata, List<String> section) {
+  /**
+   * One chunk: its text, offsets in the source's text, pages, metadata, section and the rows of a
+   * table it holds (null outside tables).
+   */
+  public record Chunk(String text, int start, int end, PageRange pages, Metadata metadata, List<String> section,
+      ChunkTable table) {
     public Chunk {
       section = section == null ? List.of() : List.copyOf(section);
     }
@@ -58,7 +63,7 @@ public final class SourcePreparation {
     PreparedSource p = PreparedSource.prepare(op, chunking, embedder, corpusLanguage);
     List<Chunk> chunks = new ArrayList<>(p.chunks().size());
     for (PreparedSource.PreparedChunk c : p.chunks()) {
-      chunks.add(new Chunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), c.section()));
+      chunks.add(new Chunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), c.section(), c.table()));
     }
     return new Prepared(p.contentSha256(), p.fingerprint(), List.copyOf(chunks), p.characters(), p.pages(), p.mediaType(),
         embedder == null ? List.of() : p.embeddingTexts());

@@ -1,5 +1,6 @@
 package dev.quarry.extractors.pdf;
 
+import dev.quarry.extractors.ExtractedTable;
 import dev.quarry.extractors.ExtractionException;
 import dev.quarry.extractors.text.PagedTextBuilder;
 import java.io.IOException;
@@ -14,7 +15,15 @@ import java.util.Locale;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.awt.geom.Point2D;
+import java.util.Comparator;
+import org.apache.pdfbox.contentstream.operator.Operator;
+import org.apache.pdfbox.contentstream.operator.OperatorProcessor;
+import org.apache.pdfbox.cos.COSBase;
 import org.apache.pdfbox.cos.COSDictionary;
+import org.apache.pdfbox.cos.COSNumber;
+import org.apache.pdfbox.pdmodel.common.PDRectangle;
+import org.apache.pdfbox.util.Matrix;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.cos.COSName;
 import org.apache.pdfbox.pdmodel.PDPage;
@@ -69,6 +78,330 @@ final class PageCollectingStripper extends PDFTextStripper {
     setLineSeparator("\n");
     // The same rule, answered by a cheaper structure (OverprintFilter); see processTextPosition.
     setSuppressDuplicateOverlappingText(false);
+    for (String op : List.of("m", "l", "re", "h", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n")) {
+      addOperator(new PathOperator(op));
+    }
+  }
+
+  /** One table found on a page: its 1-based page and its rows of cells (the header first). */
+  record PageTable(int page, List<List<String>> rows) {}
+
+  private final RuledTables ruled = new RuledTables();
+  private final List<PageTable> tables = new ArrayList<>();
+  /** The page's crop box and rotation; rulings are looked for on unrotated pages only. */
+  private PDRectangle crop;
+  private boolean upright;
+  /** The path being built: segments and rectangles, in page coordinates (top-down). */
+  private final List<float[]> pathSegments = new ArrayList<>();
+  private final List<float[]> pathRectangles = new ArrayList<>();
+  private float[] pathStart;
+  private float[] pathPoint;
+
+  /** The ruled tables found so far, page by page. */
+  List<PageTable> tables() {
+    return List.copyOf(tables);
+  }
+
+  /** Records the path operators the text stripper ignores, so a page's rulings are known. */
+  private final class PathOperator extends OperatorProcessor {
+    private final String name;
+
+    PathOperator(String name) {
+      super(PageCollectingStripper.this);
+      this.name = name;
+    }
+
+    @Override
+    public String getName() {
+      return name;
+    }
+
+    @Override
+    public void process(Operator operator, List<COSBase> operands) {
+      if (!upright) {
+        return;
+      }
+      switch (name) {
+        case "m" -> {
+          if (operands.size() >= 2) {
+            pathPoint = point(operands.get(0), operands.get(1));
+            pathStart = pathPoint;
+          }
+        }
+        case "l" -> {
+          if (operands.size() >= 2 && pathPoint != null) {
+            float[] next = point(operands.get(0), operands.get(1));
+            if (next != null) {
+              pathSegments.add(new float[] {pathPoint[0], pathPoint[1], next[0], next[1]});
+            }
+            pathPoint = next;
+          }
+        }
+        case "h" -> {
+          if (pathPoint != null && pathStart != null) {
+            pathSegments.add(new float[] {pathPoint[0], pathPoint[1], pathStart[0], pathStart[1]});
+            pathPoint = pathStart;
+          }
+        }
+        case "re" -> {
+          if (operands.size() >= 4 && operands.stream().allMatch(o -> o instanceof COSNumber)) {
+            float x = ((COSNumber) operands.get(0)).floatValue();
+            float y = ((COSNumber) operands.get(1)).floatValue();
+            float w = ((COSNumber) operands.get(2)).floatValue();
+            float h = ((COSNumber) operands.get(3)).floatValue();
+            float[] a = transform(x, y);
+            float[] b = transform(x + w, y + h);
+            pathRectangles.add(new float[] {Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]),
+                Math.max(a[1], b[1])});
+            pathStart = a;
+            pathPoint = a;
+          }
+        }
+        case "S", "s" -> endPath(true, false);
+        case "f", "F", "f*" -> endPath(false, true);
+        case "B", "B*", "b", "b*" -> endPath(true, true);
+        default -> endPath(false, false);
+      }
+    }
+
+    private float[] point(COSBase x, COSBase y) {
+      if (!(x instanceof COSNumber nx) || !(y instanceof COSNumber ny)) {
+        return null;
+      }
+      return transform(nx.floatValue(), ny.floatValue());
+    }
+  }
+
+  /** A point of the current user space in page coordinates, top-down as text positions are. */
+  private float[] transform(float x, float y) {
+    Matrix ctm = getGraphicsState().getCurrentTransformationMatrix();
+    Point2D.Float p = ctm.transformPoint(x, y);
+    return new float[] {p.x - crop.getLowerLeftX(), crop.getHeight() - (p.y - crop.getLowerLeftY())};
+  }
+
+  private void endPath(boolean stroke, boolean fill) {
+    if (stroke) {
+      for (float[] s : pathSegments) {
+        ruled.stroke(s[0], s[1], s[2], s[3]);
+      }
+      for (float[] r : pathRectangles) {
+        ruled.stroke(r[0], r[1], r[2], r[1]);
+        ruled.stroke(r[0], r[3], r[2], r[3]);
+        ruled.stroke(r[0], r[1], r[0], r[3]);
+        ruled.stroke(r[2], r[1], r[2], r[3]);
+      }
+    }
+    if (fill) {
+      for (float[] r : pathRectangles) {
+        ruled.fill(r[0], r[1], r[2], r[3]);
+      }
+    }
+    pathSegments.clear();
+    pathRectangles.clear();
+    pathStart = null;
+    pathPoint = null;
+  }
+
+  /**
+   * Writes the page, its ruled tables apart: the text inside a table's grid is taken out of the
+   * page's lines and written after them, one paragraph per row with each cell named by its
+   * column's header, and the table's cells are kept ({@link #tables()}).
+   */
+  @Override
+  protected void writePage() throws IOException {
+    List<RuledTables.Grid> grids = upright ? ruled.grids() : List.of();
+    if (grids.isEmpty()) {
+      super.writePage();
+      return;
+    }
+    List<List<List<String>>> found = new ArrayList<>();
+    List<RuledTables.Grid> kept = new ArrayList<>();
+    for (RuledTables.Grid ruledGrid : grids) {
+      boolean onlyAcross = ruledGrid.xs().length == 2;
+      RuledTables.Grid grid = withTextColumns(onlyAcross ? withTextRows(ruledGrid) : ruledGrid);
+      List<List<String>> rows = onlyAcross && grid.xs().length < 4 ? null : cells(grid);
+      if (rows != null) {
+        found.add(rows);
+        kept.add(grid);
+      }
+    }
+    for (List<TextPosition> article : getCharactersByArticle()) {
+      article.removeIf(p -> kept.stream().anyMatch(g -> g.contains(centerX(p), centerY(p))));
+    }
+    super.writePage();
+    for (List<List<String>> rows : found) {
+      List<String> header = rows.get(0);
+      for (int r = 1; r < rows.size(); r++) {
+        String line = ExtractedTable.renderRow(header, rows.get(r));
+        if (!line.isEmpty()) {
+          output.write("\n\n" + line);
+        }
+      }
+      output.write("\n\n");
+      tables.add(new PageTable(currentPage, rows));
+    }
+  }
+
+  /**
+   * {@code grid} with a column boundary wherever the text below its first row leaves a gap of at
+   * least its glyphs' size on every line (a column the table draws no rule for).
+   */
+  private RuledTables.Grid withTextColumns(RuledTables.Grid grid) {
+    List<float[]> spans = new ArrayList<>();
+    float size = 0;
+    int glyphs = 0;
+    float bodyTop = grid.ys()[1];
+    for (List<TextPosition> article : getCharactersByArticle()) {
+      for (TextPosition p : article) {
+        float x = centerX(p);
+        float y = centerY(p);
+        if (p.getDir() == 0 && grid.contains(x, y) && y > bodyTop && !p.getUnicode().isBlank()) {
+          spans.add(new float[] {p.getX(), p.getX() + p.getWidth()});
+          size += p.getFontSizeInPt();
+          glyphs++;
+        }
+      }
+    }
+    return glyphs == 0 ? grid : RuledTables.columns(grid, spans, Math.max(4f, size / glyphs));
+  }
+
+  /**
+   * {@code grid} (ruled across only) with a row per line of its text: without rules between its
+   * rows, each line of such a table is a row.
+   */
+  private RuledTables.Grid withTextRows(RuledTables.Grid grid) {
+    List<float[]> bands = new ArrayList<>();
+    for (List<TextPosition> article : getCharactersByArticle()) {
+      for (TextPosition p : article) {
+        if (p.getDir() == 0 && grid.contains(centerX(p), centerY(p)) && !p.getUnicode().isBlank()) {
+          bands.add(new float[] {p.getY() - p.getHeight(), p.getY()});
+        }
+      }
+    }
+    return RuledTables.rows(grid, bands);
+  }
+
+  /** The cells of {@code grid}'s text, rows without text left out; null when it is no table. */
+  private List<List<String>> cells(RuledTables.Grid grid) {
+    int rowCount = grid.ys().length - 1;
+    int columnCount = grid.xs().length - 1;
+    List<List<List<TextPosition>>> slots = new ArrayList<>();
+    for (int r = 0; r < rowCount; r++) {
+      List<List<TextPosition>> row = new ArrayList<>();
+      for (int c = 0; c < columnCount; c++) {
+        row.add(new ArrayList<>());
+      }
+      slots.add(row);
+    }
+    List<TextPosition> inside = new ArrayList<>();
+    for (List<TextPosition> article : getCharactersByArticle()) {
+      for (TextPosition p : article) {
+        float x = centerX(p);
+        float y = centerY(p);
+        if (grid.contains(x, y)) {
+          int r = grid.row(y);
+          int c = grid.column(x);
+          if (r >= 0 && c >= 0) {
+            slots.get(r).get(c).add(p);
+            inside.add(p);
+          }
+        }
+      }
+    }
+    if (splitsAWord(grid, inside)) {
+      return null; // rules through words: a form's boxes or a drawing, not a table's cells
+    }
+    List<List<String>> rows = new ArrayList<>();
+    boolean[] columnHasText = new boolean[columnCount];
+    for (List<List<TextPosition>> row : slots) {
+      List<String> cells = new ArrayList<>();
+      boolean any = false;
+      for (int c = 0; c < columnCount; c++) {
+        String text = cellText(row.get(c));
+        cells.add(text);
+        any |= !text.isEmpty();
+        columnHasText[c] |= !text.isEmpty();
+      }
+      if (any) {
+        rows.add(cells);
+      }
+    }
+    int columnsWithText = 0;
+    for (boolean b : columnHasText) {
+      columnsWithText += b ? 1 : 0;
+    }
+    // Two rows of two cells at least: labels scattered over a drawing's lines are no table.
+    long fullRows = rows.stream().filter(r -> r.stream().filter(c -> !c.isEmpty()).count() >= 2).count();
+    return fullRows >= 2 && columnsWithText >= 2 ? rows : null;
+  }
+
+  /** Whether two glyphs of one word (on one line, closer than a space) fall in different columns. */
+  private static boolean splitsAWord(RuledTables.Grid grid, List<TextPosition> glyphs) {
+    List<TextPosition> upright = new ArrayList<>();
+    for (TextPosition p : glyphs) {
+      if (p.getDir() == 0 && !p.getUnicode().isBlank()) {
+        upright.add(p);
+      }
+    }
+    upright.sort(Comparator.comparingDouble((TextPosition p) -> Math.round(p.getY())).thenComparingDouble(TextPosition::getX));
+    for (int i = 1; i < upright.size(); i++) {
+      TextPosition a = upright.get(i - 1);
+      TextPosition b = upright.get(i);
+      float gap = b.getX() - (a.getX() + a.getWidth());
+      if (Math.abs(a.getY() - b.getY()) < 1f && gap < a.getFontSizeInPt() * 0.15f
+          && grid.column(centerX(a)) != grid.column(centerX(b))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A cell's glyphs as text: line by line, top to bottom, a space where glyphs stand apart. */
+  private static String cellText(List<TextPosition> glyphs) {
+    if (glyphs.isEmpty()) {
+      return "";
+    }
+    List<TextPosition> sorted = new ArrayList<>(glyphs);
+    sorted.sort(Comparator.comparingDouble(TextPosition::getYDirAdj).thenComparingDouble(TextPosition::getXDirAdj));
+    // Lines: glyphs whose baselines lie within half a glyph's height of the line's first.
+    List<List<TextPosition>> lines = new ArrayList<>();
+    for (TextPosition p : sorted) {
+      List<TextPosition> line = lines.isEmpty() ? null : lines.get(lines.size() - 1);
+      if (line == null || Math.abs(p.getYDirAdj() - line.get(0).getYDirAdj()) > Math.max(1f, p.getHeightDir() / 2)) {
+        line = new ArrayList<>();
+        lines.add(line);
+      }
+      line.add(p);
+    }
+    StringBuilder out = new StringBuilder();
+    for (List<TextPosition> line : lines) {
+      line.sort(Comparator.comparingDouble(TextPosition::getXDirAdj));
+      if (!out.isEmpty()) {
+        out.append(' ');
+      }
+      TextPosition previous = null;
+      for (TextPosition p : line) {
+        if (previous != null) {
+          float gap = p.getXDirAdj() - (previous.getXDirAdj() + previous.getWidthDirAdj());
+          float space = previous.getWidthOfSpace() > 0 ? previous.getWidthOfSpace() : previous.getFontSizeInPt() / 4;
+          if (gap > space * 0.5f) {
+            out.append(' ');
+          }
+        }
+        out.append(p.getUnicode());
+        previous = p;
+      }
+    }
+    return Normalizer.normalize(out, Normalizer.Form.NFKC).replaceAll("\\s+", " ").strip();
+  }
+
+  /** Where a glyph stands on the page (its middle when upright; rotated text by its origin). */
+  private static float centerX(TextPosition p) {
+    return p.getDir() == 0 ? p.getX() + p.getWidth() / 2 : p.getX();
+  }
+
+  private static float centerY(TextPosition p) {
+    return p.getDir() == 0 ? p.getY() - p.getHeight() / 2 : p.getY();
   }
 
   /** Glyphs already shown on the current page, to drop the second drawing of a fake-bold glyph. */
@@ -229,6 +562,14 @@ final class PageCollectingStripper extends PDFTextStripper {
     }
     pageBuffer.chars.setLength(0);
     overprints.clear();
+    ruled.clear();
+    pathSegments.clear();
+    pathRectangles.clear();
+    crop = page.getCropBox();
+    upright = page.getRotation() % 360 == 0 && crop != null;
+    if (upright) {
+      ruled.pageHeight(crop.getHeight());
+    }
     currentPage++;
     try {
       text.startPage();

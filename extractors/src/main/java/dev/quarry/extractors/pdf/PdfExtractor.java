@@ -1,5 +1,6 @@
 package dev.quarry.extractors.pdf;
 
+import dev.quarry.extractors.ExtractedTable;
 import dev.quarry.extractors.Extraction;
 import dev.quarry.extractors.ExtractionException;
 import dev.quarry.extractors.ExtractionException.Failure;
@@ -78,7 +79,8 @@ public final class PdfExtractor {
       if (text.limitFailure() != null) {
         throw text.limitFailure();
       }
-      return toExtraction(document, text, stripper.pagesWithoutText(), stripper.pageStyles(), recognizer);
+      return toExtraction(document, text, stripper.pagesWithoutText(), stripper.pageStyles(), stripper.tables(),
+          recognizer);
     } catch (IOException e) {
       throw new ExtractionException(Failure.EXTRACTION_FAILED,
           "The PDF could not be read: it is damaged.", ExtractionException.describe(e));
@@ -86,7 +88,8 @@ public final class PdfExtractor {
   }
 
   private static Extraction toExtraction(PDDocument document, PagedTextBuilder text, List<Integer> blankPages,
-      List<List<LineStyle>> styles, Recognizer recognizer) throws ExtractionException {
+      List<List<LineStyle>> styles, List<PageCollectingStripper.PageTable> found, Recognizer recognizer)
+      throws ExtractionException {
     String body = text.text();
     int pages = text.pageCount();
     if (body.isBlank()) {
@@ -115,9 +118,44 @@ public final class PdfExtractor {
     PdfHeadings.Result headed = PdfHeadings.apply(body, text.pageStarts(), outline, styles);
     boolean markdown = headed.headings() > 0;
     String withHeadings = markdown ? headed.text() : body;
-    return new Extraction(withHeadings, markdown ? headed.pageStarts() : text.pageStarts(),
+    int[] pageStarts = markdown ? headed.pageStarts() : text.pageStarts();
+    return new Extraction(withHeadings, pageStarts,
         PdfTitleReader.read(document), outline, "application/pdf", Extraction.PDFBOX, pages, withHeadings.length(),
-        warnings, markdown, null, recognizer == null ? null : recognizer.report());
+        warnings, markdown, null, recognizer == null ? null : recognizer.report(),
+        locate(withHeadings, pageStarts, found));
+  }
+
+  /**
+   * Where each found table's rendered rows lie in the final text (headings may have been written
+   * into it since): looked for in order from its page's start. A table whose rows are not all
+   * found keeps its text but is not kept as a table.
+   */
+  static List<ExtractedTable> locate(String text, int[] pageStarts, List<PageCollectingStripper.PageTable> found) {
+    List<ExtractedTable> out = new ArrayList<>();
+    int from = 0;
+    for (PageCollectingStripper.PageTable t : found) {
+      int at = Math.max(from, pageStarts[Math.min(t.page(), pageStarts.length) - 1]);
+      List<String> header = t.rows().get(0);
+      List<Integer> rowStarts = new ArrayList<>();
+      int end = -1;
+      for (int r = 1; r < t.rows().size() && at >= 0; r++) {
+        String line = ExtractedTable.renderRow(header, t.rows().get(r));
+        if (line.isEmpty()) {
+          continue;
+        }
+        at = text.indexOf(line, at);
+        if (at >= 0) {
+          rowStarts.add(at);
+          at += line.length();
+          end = at;
+        }
+      }
+      if (at >= 0 && !rowStarts.isEmpty()) {
+        out.add(new ExtractedTable(rowStarts.get(0), end, t.rows(), rowStarts));
+        from = end;
+      }
+    }
+    return out;
   }
 
   private static PDDocument open(Path file) throws ExtractionException {

@@ -68,8 +68,7 @@ public final class PlainTextExtractor {
     if (text.isBlank()) {
       throw new ExtractionException(Failure.NO_TEXT_EXTRACTED, "The file holds only white space.");
     }
-    return new Extraction(text, null, null, List.of(), mediaType, Extraction.TEXT, null,
-        text.length(), warnings, markdown, decoded.charset().name(), null);
+    return markdownExtraction(text, mediaType, markdown, warnings, decoded.charset().name(), limits);
   }
 
   /**
@@ -97,8 +96,19 @@ public final class PlainTextExtractor {
     if (text.isBlank()) {
       throw new ExtractionException(Failure.NO_TEXT_EXTRACTED, "The file holds only white space.");
     }
-    return new Extraction(text, null, null, List.of(), mediaType, Extraction.TEXT, null,
-        text.length(), List.of(), markdown, charset.name(), null);
+    return markdownExtraction(text, mediaType, markdown, List.of(), charset.name(), limits);
+  }
+
+  /** The extraction of decoded text; Markdown with its pipe tables read as tables ({@link MarkdownTables}). */
+  private static Extraction markdownExtraction(String text, String mediaType, boolean markdown,
+      List<ExtractionWarning> warnings, String charset, ExtractionLimits limits) throws ExtractionException {
+    MarkdownTables.Rendered rendered = markdown ? MarkdownTables.render(text) : new MarkdownTables.Rendered(text, List.of());
+    if (rendered.text().length() > limits.maxExtractedChars()) {
+      // Every row names its cells by their header, so a long table renders longer than it is written.
+      throw PagedTextBuilder.tooManyCharacters(limits.maxExtractedChars());
+    }
+    return new Extraction(rendered.text(), null, null, List.of(), mediaType, Extraction.TEXT, null,
+        rendered.text().length(), warnings, markdown, charset, null, rendered.tables());
   }
 
   /** The charset Tika's ICU-based detector names, or null. */

@@ -55,6 +55,9 @@ final class MarkdownRenderingHandler extends DefaultHandler {
   private final long maxTableChars;
   /** The outermost open table, or null outside tables. */
   private TableCollector table;
+  private boolean sheetTables;
+  /** The grids not yet matched with a table, in document order; null when there are none to look at. */
+  private List<DocxTableGrids.Grid> grids;
   private int tableDepth;
 
   MarkdownRenderingHandler(PagedTextBuilder text, boolean paged, long maxTableChars) {
@@ -74,6 +77,25 @@ final class MarkdownRenderingHandler extends DefaultHandler {
    */
   MarkdownRenderingHandler withSlideTitles() {
     this.slideTitles = true;
+    return this;
+  }
+
+  /**
+   * Reads each table as a spreadsheet's sheet: its grid is split into the data tables laid on it
+   * ({@link SheetTables}), each rendered and kept as a table of its own.
+   */
+  MarkdownRenderingHandler withSheetTables() {
+    this.sheetTables = true;
+    return this;
+  }
+
+  /**
+   * Reads each top-level table with the cells of its grid in {@code grids} (a Word document's
+   * tables with their merged cells, {@link DocxTableGrids}) when one holds the same text; a table
+   * without one keeps the cells Tika reported.
+   */
+  MarkdownRenderingHandler withTableGrids(List<DocxTableGrids.Grid> grids) {
+    this.grids = new ArrayList<>(grids);
     return this;
   }
 
@@ -194,9 +216,36 @@ final class MarkdownRenderingHandler extends DefaultHandler {
       breakLines(2);
       write(caption);
     }
-    List<List<String>> rows = collected.rows();
+    List<List<List<String>>> parts = sheetTables ? SheetTables.split(collected.grid())
+        : List.of(gridOf(collected.rows()));
+    for (List<List<String>> rows : parts) {
+      renderRows(rows);
+    }
+    breakLines(2);
+  }
+
+  /**
+   * The first remaining grid with the same text as {@code rows}, in place of them (the grids
+   * before it are passed over: tables Tika did not report where it met them); {@code rows} when
+   * none matches.
+   */
+  private List<List<String>> gridOf(List<List<String>> rows) {
+    if (grids == null || grids.isEmpty()) {
+      return rows;
+    }
+    String signature = DocxTableGrids.signature(rows);
+    for (int i = 0; i < grids.size(); i++) {
+      if (grids.get(i).signature().equals(signature)) {
+        List<List<String>> matched = grids.get(i).rows();
+        grids.subList(0, i + 1).clear();
+        return matched;
+      }
+    }
+    return rows;
+  }
+
+  private void renderRows(List<List<String>> rows) throws SAXException {
     if (rows.isEmpty()) {
-      breakLines(2);
       return;
     }
     List<String> header = rows.size() > 1 ? rows.get(0) : List.of();
@@ -216,26 +265,10 @@ final class MarkdownRenderingHandler extends DefaultHandler {
     if (start >= 0) {
       tables.add(new ExtractedTable(start, text.length(), rows, rowStarts));
     }
-    breakLines(2);
   }
 
   static String renderRow(List<String> header, List<String> cells) {
-    StringBuilder out = new StringBuilder();
-    for (int c = 0; c < cells.size(); c++) {
-      String value = cells.get(c);
-      if (value.isEmpty()) {
-        continue;
-      }
-      if (!out.isEmpty()) {
-        out.append("; ");
-      }
-      String name = c < header.size() ? header.get(c) : "";
-      if (!name.isEmpty()) {
-        out.append(name).append(" = ");
-      }
-      out.append(value);
-    }
-    return out.toString();
+    return ExtractedTable.renderRow(header, cells);
   }
 
   private static int span(String value) {

@@ -130,6 +130,26 @@ final class TableCollector {
     return out;
   }
 
+  /**
+   * Every row of the table as gathered, blank ones included, each as wide as the widest; a slot no
+   * cell covered is an empty string. A spreadsheet's blank rows part its data tables.
+   */
+  List<List<String>> grid() {
+    int width = 0;
+    for (List<String> r : grid) {
+      width = Math.max(width, r.size());
+    }
+    List<List<String>> out = new ArrayList<>(grid.size());
+    for (List<String> r : grid) {
+      List<String> cells = new ArrayList<>(width);
+      for (int c = 0; c < width; c++) {
+        cells.add(c < r.size() && r.get(c) != null ? r.get(c) : "");
+      }
+      out.add(cells);
+    }
+    return out;
+  }
+
   private void ensureRow(int r) {
     while (grid.size() <= r) {
       grid.add(new ArrayList<>());

@@ -72,6 +72,13 @@ public final class TikaExtractor {
     if (mediaType.contains("presentation") || mediaType.equals("application/vnd.ms-powerpoint")) {
       handler.withSlideTitles();
     }
+    if (mediaType.contains("spreadsheet") || mediaType.startsWith("application/vnd.ms-excel")) {
+      handler.withSheetTables();
+    }
+    if (mediaType.contains("wordprocessingml") || mediaType.startsWith("application/vnd.ms-word.document")
+        || mediaType.startsWith("application/vnd.ms-word.template")) {
+      handler.withTableGrids(DocxTableGrids.read(file, limits.maxExtractedChars()));
+    }
     Metadata metadata = new Metadata();
     try {
       parse(file, handler, metadata, context);

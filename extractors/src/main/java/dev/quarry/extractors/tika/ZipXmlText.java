@@ -68,7 +68,7 @@ final class ZipXmlText {
         false);
   }
 
-  private static SAXParser secureParser() throws ParserConfigurationException, SAXException {
+  static SAXParser secureParser() throws ParserConfigurationException, SAXException {
     SAXParserFactory factory = SAXParserFactory.newInstance();
     factory.setNamespaceAware(true);
     factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);

@@ -1,0 +1,110 @@
+package dev.quarry.extractors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.pdmodel.PDPageContentStream;
+import org.apache.pdfbox.pdmodel.font.PDType1Font;
+import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** PDF tables found from the rules drawn on the page, on PDFs the test writes itself. */
+class PdfTablesTest {
+  private static final List<List<String>> FLEET = List.of(
+      List.of("Name", "Port", "Tons"), List.of("Aurora", "Bergen", "1200"), List.of("Borealis", "Tromso", "800"));
+  private static Extractors extractors;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startPool() {
+    extractors = Extractors.builder().workers(1).build();
+  }
+
+  @AfterAll
+  static void closePool() {
+    if (extractors != null) {
+      extractors.close();
+    }
+  }
+
+  /** A page with a paragraph and {@link #FLEET} set in three columns, with the given rules drawn. */
+  private Path pdf(String name, boolean verticalRules, boolean rowRules) throws IOException {
+    Path file = dir.resolve(name);
+    try (PDDocument document = new PDDocument()) {
+      PDPage page = new PDPage();
+      document.addPage(page);
+      PDType1Font regular = new PDType1Font(Standard14Fonts.FontName.HELVETICA);
+      PDType1Font bold = new PDType1Font(Standard14Fonts.FontName.HELVETICA_BOLD);
+      try (PDPageContentStream content = new PDPageContentStream(document, page)) {
+        text(content, regular, 72, 720, "The fleet of the harbour office, as listed in the register.");
+        float top = 680;
+        float[] xs = {72, 222, 372, 522};
+        for (int r = 0; r < FLEET.size(); r++) {
+          for (int c = 0; c < 3; c++) {
+            text(content, r == 0 ? bold : regular, xs[c] + 6, top - 20 * r - 15, FLEET.get(r).get(c));
+          }
+        }
+        float bottom = top - 20 * FLEET.size();
+        for (int r = 0; r <= FLEET.size(); r++) {
+          if (rowRules || r == 0 || r == 1 || r == FLEET.size()) {
+            content.moveTo(xs[0], top - 20 * r);
+            content.lineTo(xs[3], top - 20 * r);
+          }
+        }
+        if (verticalRules) {
+          for (float x : xs) {
+            content.moveTo(x, top);
+            content.lineTo(x, bottom);
+          }
+        }
+        content.stroke();
+        text(content, regular, 72, bottom - 30, "The register is kept by the harbour master.");
+      }
+      document.save(file.toFile());
+    }
+    return file;
+  }
+
+  private static void text(PDPageContentStream content, PDType1Font font, float x, float y, String s)
+      throws IOException {
+    content.beginText();
+    content.setFont(font, 11);
+    content.newLineAtOffset(x, y);
+    content.showText(s);
+    content.endText();
+  }
+
+  @Test
+  void ruledGrid_isATable_writtenAsNamedCells() throws Exception {
+    Extraction e = extractors.extract(pdf("grid.pdf", true, true), null);
+    assertEquals(1, e.tables().size(), e.text());
+    ExtractedTable t = e.tables().get(0);
+    assertEquals(FLEET, t.rows());
+    assertEquals("Name = Aurora; Port = Bergen; Tons = 1200\n\nName = Borealis; Port = Tromso; Tons = 800",
+        e.text().substring(t.start(), t.end()));
+    assertFalse(e.text().contains("# Name"), "a bold header inside a table is no heading: " + e.text());
+    assertTrue(e.text().contains("The register is kept by the harbour master."), e.text());
+  }
+
+  @Test
+  void rulesAcrossOnly_withColumnsApart_isATable() throws Exception {
+    Extraction e = extractors.extract(pdf("booktabs.pdf", false, false), null);
+    assertEquals(List.of(FLEET), e.tables().stream().map(ExtractedTable::rows).toList(), e.text());
+  }
+
+  @Test
+  void textWithoutRules_staysText() throws Exception {
+    Path file = MadeDocuments.pdf(dir.resolve("plain.pdf"), List.of(List.of("Name Port Tons", "Aurora Bergen 1200")));
+    assertEquals(List.of(), extractors.extract(file, null).tables());
+  }
+}
