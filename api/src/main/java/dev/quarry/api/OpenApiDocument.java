@@ -14,8 +14,10 @@ import java.io.UncheckedIOException;
 public final class OpenApiDocument {
   /** Where the standalone server serves the document. */
   public static final String PATH = "/v1/openapi.yaml";
+
   /** The registered media type of YAML (RFC 9512). */
   public static final String MEDIA_TYPE = "application/yaml";
+
   private static final String RESOURCE = "/dev/quarry/api/openapi.yaml";
   private static final byte[] BYTES = load();
 

@@ -35,16 +35,17 @@ import java.util.function.Consumer;
 /**
  * The retrieval extension as a Javalin plugin: a host registers it in its own app and gets every
  * endpoint below {@code /v1/retrieval/}, answered with the version header and the error envelope
- * (and, when it opts in, {@code /v1/runs}, the AG-UI endpoints and the web console below {@code /console/}).
- * The plugin touches nothing else of the host's: the host keeps its own {@code /v1/protocol} and
- * adds {@link #features()} and {@link #limits()} to it.
+ * (and, when it opts in, {@code /v1/runs}, the AG-UI endpoints and the web console below {@code
+ * /console/}). The plugin touches nothing else of the host's: the host keeps its own {@code
+ * /v1/protocol} and adds {@link #features()} and {@link #limits()} to it.
  *
  * <pre>{@code
  * QuarryPlugin quarry = new QuarryPlugin(c -> c.corpora(corpora).authenticator(tokens::lookup));
  * Javalin app = Javalin.create(config -> config.registerPlugin(quarry));
  * }</pre>
  *
- * <p>Thread-safe once built. The host owns the {@code Corpora} and closes it after stopping the app.
+ * <p>Thread-safe once built. The host owns the {@code Corpora} and closes it after stopping the
+ * app.
  *
  * @quarry.stable
  */
@@ -61,10 +62,18 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     super(userConfig, new QuarryPluginConfig());
     pluginConfig.check();
     this.features = offered(pluginConfig.features, pluginConfig.corpora, pluginConfig.jobs);
-    this.limits = pluginConfig.jobs == null ? pluginConfig.limits : pluginConfig.limits.with(Map.of(
-        Limit.MAX_JOB_FILES, (long) pluginConfig.jobs.settings().maxFilesPerJob(),
-        Limit.MAX_JOB_BYTES, pluginConfig.jobs.settings().maxBytesPerJob()));
-    this.gate = new RequestGate(pluginConfig.maxInFlight, pluginConfig.maxWaiting, pluginConfig.maxWaitMillis);
+    this.limits =
+        pluginConfig.jobs == null
+            ? pluginConfig.limits
+            : pluginConfig.limits.with(
+                Map.of(
+                    Limit.MAX_JOB_FILES,
+                    (long) pluginConfig.jobs.settings().maxFilesPerJob(),
+                    Limit.MAX_JOB_BYTES,
+                    pluginConfig.jobs.settings().maxBytesPerJob()));
+    this.gate =
+        new RequestGate(
+            pluginConfig.maxInFlight, pluginConfig.maxWaiting, pluginConfig.maxWaitMillis);
   }
 
   /**
@@ -72,7 +81,8 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
    * extractor, OCR needs Tesseract, jobs need a job store.
    */
   private static Set<Feature> offered(Set<Feature> switchedOn, Corpora corpora, IngestJobs jobs) {
-    EnumSet<Feature> offered = switchedOn.isEmpty() ? EnumSet.noneOf(Feature.class) : EnumSet.copyOf(switchedOn);
+    EnumSet<Feature> offered =
+        switchedOn.isEmpty() ? EnumSet.noneOf(Feature.class) : EnumSet.copyOf(switchedOn);
     if (!corpora.ingestsDocuments()) {
       offered.remove(Feature.DOCUMENT_INGESTION);
     }
@@ -91,34 +101,58 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
   @Override
   public void onInitialize(JavalinState state) {
     for (Route route : RetrievalRoutes.over(pluginConfig.corpora)) {
-      state.routes.post(RetrievalRoutes.PREFIX + route.path(),
+      state.routes.post(
+          RetrievalRoutes.PREFIX + route.path(),
           new RetrievalEndpoint(route, pluginConfig.authenticator, features, limits, gate, json));
     }
-    state.routes.post(RetrievalRoutes.PREFIX + IngestEndpoint.PATH,
-        new IngestEndpoint(pluginConfig.corpora, pluginConfig.authenticator, features, limits, gate, json));
+    state.routes.post(
+        RetrievalRoutes.PREFIX + IngestEndpoint.PATH,
+        new IngestEndpoint(
+            pluginConfig.corpora, pluginConfig.authenticator, features, limits, gate, json));
     IngestJobs jobs = features.contains(Feature.INGESTION_JOBS) ? pluginConfig.jobs : null;
     for (Route route : RetrievalRoutes.jobs(jobs, features.contains(Feature.OCR))) {
-      state.routes.post(RetrievalRoutes.PREFIX + route.path(),
+      state.routes.post(
+          RetrievalRoutes.PREFIX + route.path(),
           new RetrievalEndpoint(route, pluginConfig.authenticator, features, limits, gate, json));
     }
-    state.routes.post(RetrievalRoutes.PREFIX + JobUploadEndpoint.UPLOAD_PATH,
+    state.routes.post(
+        RetrievalRoutes.PREFIX + JobUploadEndpoint.UPLOAD_PATH,
         new JobUploadEndpoint(jobs, false, pluginConfig.authenticator, features, limits, json));
-    state.routes.post(RetrievalRoutes.PREFIX + JobUploadEndpoint.SUBMIT_PATH,
+    state.routes.post(
+        RetrievalRoutes.PREFIX + JobUploadEndpoint.SUBMIT_PATH,
         new JobUploadEndpoint(jobs, true, pluginConfig.authenticator, features, limits, json));
     if (pluginConfig.runs) {
-      state.routes.post(RunsEndpoint.PATH, RunsEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
-          features.contains(Feature.SCOPED_RETRIEVAL), limits, json));
+      state.routes.post(
+          RunsEndpoint.PATH,
+          RunsEndpoint.withDefaults(
+              pluginConfig.corpora,
+              pluginConfig.authenticator,
+              features.contains(Feature.SCOPED_RETRIEVAL),
+              limits,
+              json));
       // The same runs spoken as AG-UI (docs/agui.md).
-      state.routes.post(AguiEndpoint.PATH, AguiEndpoint.withDefaults(pluginConfig.corpora, pluginConfig.authenticator,
-          features.contains(Feature.SCOPED_RETRIEVAL), limits, json));
-      state.routes.get(AguiCapabilities.PATH, new AguiCapabilities(pluginConfig.authenticator, limits, json));
+      state.routes.post(
+          AguiEndpoint.PATH,
+          AguiEndpoint.withDefaults(
+              pluginConfig.corpora,
+              pluginConfig.authenticator,
+              features.contains(Feature.SCOPED_RETRIEVAL),
+              limits,
+              json));
+      state.routes.get(
+          AguiCapabilities.PATH, new AguiCapabilities(pluginConfig.authenticator, limits, json));
     }
     if (pluginConfig.console) {
       new ConsoleAssets().mount(state.routes);
     }
     // Registered after the endpoints, so only paths and methods they do not answer land here.
-    for (HandlerType method : List.of(HandlerType.GET, HandlerType.POST, HandlerType.PUT, HandlerType.PATCH,
-        HandlerType.DELETE)) {
+    for (HandlerType method :
+        List.of(
+            HandlerType.GET,
+            HandlerType.POST,
+            HandlerType.PUT,
+            HandlerType.PATCH,
+            HandlerType.DELETE)) {
       state.routes.addHttpHandler(method, RetrievalRoutes.PREFIX + "*", this::notFound);
     }
   }
@@ -146,7 +180,10 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     return gate;
   }
 
-  /** The limits this plugin enforces, for another Quarry plugin beside it to enforce the same; not for hosts. */
+  /**
+   * The limits this plugin enforces, for another Quarry plugin beside it to enforce the same; not
+   * for hosts.
+   */
   public Limits wireLimits() {
     return limits;
   }
@@ -171,8 +208,17 @@ public final class QuarryPlugin extends Plugin<QuarryPluginConfig> {
     QuarryException e;
     try {
       ProtocolHeaders.checkRequestedVersion(ctx.header(ProtocolHeaders.VERSION_HEADER));
-      e = new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " '" + ctx.path() + "'"
-          + "; retrieval endpoints are POST " + RetrievalRoutes.PREFIX + "...");
+      e =
+          new QuarryException(
+              ErrorCode.NOT_FOUND,
+              "no endpoint "
+                  + ctx.method()
+                  + " '"
+                  + ctx.path()
+                  + "'"
+                  + "; retrieval endpoints are POST "
+                  + RetrievalRoutes.PREFIX
+                  + "...");
     } catch (QuarryException versionError) {
       e = versionError;
     }

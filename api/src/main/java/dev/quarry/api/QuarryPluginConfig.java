@@ -17,19 +17,31 @@ import java.util.Set;
  * @quarry.stable
  */
 public final class QuarryPluginConfig {
-  /** Searches and mutations running at once; the writer groups concurrent mutations, so more is not faster. */
+  /**
+   * Searches and mutations running at once; the writer groups concurrent mutations, so more is not
+   * faster.
+   */
   public static final int DEFAULT_MAX_IN_FLIGHT = 64;
+
   /** Requests that may wait for a place before the next one is refused with 429 CAPACITY. */
   public static final int DEFAULT_MAX_WAITING = 256;
+
   /** How long a waiting request waits for a place before it is refused with 429 CAPACITY. */
   public static final long DEFAULT_MAX_WAIT_MILLIS = 10_000;
+
   /**
    * The features this build implements. Ingestion is listed only when the corpora were also built
    * with extractors (and PDF ingestion only when those read PDFs).
    */
-  public static final Set<Feature> AVAILABLE_FEATURES = Collections.unmodifiableSet(EnumSet.of(
-      Feature.SCOPED_RETRIEVAL, Feature.RETRIEVAL_INDEXING, Feature.DOCUMENT_INGESTION, Feature.PDF_INGESTION,
-      Feature.OCR, Feature.INGESTION_JOBS));
+  public static final Set<Feature> AVAILABLE_FEATURES =
+      Collections.unmodifiableSet(
+          EnumSet.of(
+              Feature.SCOPED_RETRIEVAL,
+              Feature.RETRIEVAL_INDEXING,
+              Feature.DOCUMENT_INGESTION,
+              Feature.PDF_INGESTION,
+              Feature.OCR,
+              Feature.INGESTION_JOBS));
 
   Corpora corpora;
   IngestJobs jobs;
@@ -52,9 +64,9 @@ public final class QuarryPluginConfig {
 
   /**
    * Serves ingestion jobs ({@code /v1/retrieval/jobs/*}, feature {@code ingestion-jobs}) from
-   * {@code jobs}, opened over the same corpora. Optional: without it the feature is not offered. The
-   * host owns it and closes it before the corpora. Its per-job bounds are advertised as the limits
-   * {@code maxJobFiles} and {@code maxJobBytes}.
+   * {@code jobs}, opened over the same corpora. Optional: without it the feature is not offered.
+   * The host owns it and closes it before the corpora. Its per-job bounds are advertised as the
+   * limits {@code maxJobFiles} and {@code maxJobBytes}.
    */
   public QuarryPluginConfig jobs(IngestJobs jobs) {
     this.jobs = Objects.requireNonNull(jobs, "jobs");
@@ -67,7 +79,10 @@ public final class QuarryPluginConfig {
     return this;
   }
 
-  /** Switches a feature off: it leaves the advertised features and its endpoints answer *_UNAVAILABLE. */
+  /**
+   * Switches a feature off: it leaves the advertised features and its endpoints answer
+   * *_UNAVAILABLE.
+   */
   public QuarryPluginConfig disable(Feature feature) {
     features.remove(Objects.requireNonNull(feature, "feature"));
     return this;
@@ -80,8 +95,10 @@ public final class QuarryPluginConfig {
    */
   public QuarryPluginConfig enable(Feature feature) {
     if (!AVAILABLE_FEATURES.contains(feature)) {
-      throw new IllegalArgumentException(feature.wireName() + " is not available in this build; available: "
-          + AVAILABLE_FEATURES.stream().map(Feature::wireName).toList());
+      throw new IllegalArgumentException(
+          feature.wireName()
+              + " is not available in this build; available: "
+              + AVAILABLE_FEATURES.stream().map(Feature::wireName).toList());
     }
     features.add(feature);
     return this;
@@ -117,7 +134,8 @@ public final class QuarryPluginConfig {
 
   /**
    * Also serves {@code POST /v1/runs}, the reference host's runs of the {@code retrieval} provider
-   * (see docs/runs.md). Off by default: a host with runs of its own calls {@code Retrieval} from them.
+   * (see docs/runs.md). Off by default: a host with runs of its own calls {@code Retrieval} from
+   * them.
    */
   public QuarryPluginConfig runs(boolean serveRuns) {
     this.runs = serveRuns;
@@ -138,16 +156,20 @@ public final class QuarryPluginConfig {
 
   void check() {
     if (corpora == null) {
-      throw new IllegalStateException("QuarryPlugin needs corpora: config.corpora(Corpora.builder().dataDir(dir).build())");
+      throw new IllegalStateException(
+          "QuarryPlugin needs corpora: config.corpora(Corpora.builder().dataDir(dir).build())");
     }
     if (authenticator == null) {
-      throw new IllegalStateException("QuarryPlugin needs an authenticator: config.authenticator(token -> ...)");
+      throw new IllegalStateException(
+          "QuarryPlugin needs an authenticator: config.authenticator(token -> ...)");
     }
-    if (!features.contains(Feature.PDF_INGESTION) && features.contains(Feature.DOCUMENT_INGESTION)
+    if (!features.contains(Feature.PDF_INGESTION)
+        && features.contains(Feature.DOCUMENT_INGESTION)
         && corpora.ingestsPdf()) {
       // The plugin cannot tell a PDF from its bytes; the extractors refuse PDFs when told to.
-      throw new IllegalStateException("pdf-ingestion is switched off but the corpora's extractors read PDFs: "
-          + "build the Extractors with pdfEnabled(false)");
+      throw new IllegalStateException(
+          "pdf-ingestion is switched off but the corpora's extractors read PDFs: "
+              + "build the Extractors with pdfEnabled(false)");
     }
   }
 }

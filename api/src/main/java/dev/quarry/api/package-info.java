@@ -4,9 +4,9 @@
  * dev.quarry.api.QuarryPluginConfig} with a {@code Corpora} and an {@link
  * dev.quarry.api.Authenticator}.
  *
- * <p>Also here: {@link dev.quarry.api.OpenApiDocument}, the wire's OpenAPI 3.1 description
- * ({@code openapi.yaml}, a resource of this jar), and {@link dev.quarry.api.RequestIds}, the request
- * id a host binds to the request thread for internal-error envelopes to quote.
+ * <p>Also here: {@link dev.quarry.api.OpenApiDocument}, the wire's OpenAPI 3.1 description ({@code
+ * openapi.yaml}, a resource of this jar), and {@link dev.quarry.api.RequestIds}, the request id a
+ * host binds to the request thread for internal-error envelopes to quote.
  *
  * <p>Sub-packages (internal): {@code wire} (JSON shapes, strict reading, the error envelope),
  * {@code routes} (one pipeline for every endpoint, one handler per endpoint), {@code runs} (the

@@ -19,7 +19,8 @@ import java.util.Map;
  */
 public final class ApiClient {
   public static final ObjectMapper JSON = new ObjectMapper();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
   private final String baseUrl;
   private final OpenApiContract.Observer observer;
 
@@ -96,9 +97,14 @@ public final class ApiClient {
     }
 
     public Answer send() {
-      HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(60));
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(60));
       headers.forEach(b::header);
-      b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+      b.method(
+          method,
+          body == null
+              ? HttpRequest.BodyPublishers.noBody()
+              : HttpRequest.BodyPublishers.ofByteArray(body));
       try {
         HttpResponse<String> res = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
         JsonNode json = null;
@@ -110,7 +116,8 @@ public final class ApiClient {
         // Every answer a test receives is held to openapi.yaml.
         String contentType = res.headers().firstValue("Content-Type").orElse(null);
         OpenApiContract.get().check(method, path, res.statusCode(), contentType, json, observer);
-        OpenApiContract.get().checkEvents(method, path, res.statusCode(), contentType, res.body(), observer);
+        OpenApiContract.get()
+            .checkEvents(method, path, res.statusCode(), contentType, res.body(), observer);
         return new Answer(res.statusCode(), res, json);
       } catch (IOException e) {
         throw new UncheckedIOException(e);

@@ -23,11 +23,11 @@ import java.util.stream.Collectors;
  * {@code openapi.yaml} as the tests hold the server to it: every JSON answer to a documented
  * operation must match the schema the document gives for its status (or its {@code default}).
  *
- * <p>Tests read the response schemas strictly: every object schema that lists its {@code properties}
- * and says nothing about others gets {@code unevaluatedProperties: false}, so a field the server
- * writes but the document lacks fails the test that received it. (Clients are told to tolerate
- * unknown fields; the document must still name every field the server sends.) The events of an
- * event stream are held to the schema the document gives for the stream, each on its own.
+ * <p>Tests read the response schemas strictly: every object schema that lists its {@code
+ * properties} and says nothing about others gets {@code unevaluatedProperties: false}, so a field
+ * the server writes but the document lacks fails the test that received it. (Clients are told to
+ * tolerate unknown fields; the document must still name every field the server sends.) The events
+ * of an event stream are held to the schema the document gives for the stream, each on its own.
  *
  * <p>An {@link Observer} given to a check is told every documented property the answer carried
  * ({@link ResponseProperties}), so a test can prove the server sends each field the document
@@ -36,11 +36,15 @@ import java.util.stream.Collectors;
 public final class OpenApiContract {
   /** Where the document lives on the classpath of the api module. */
   public static final String RESOURCE = "/dev/quarry/api/openapi.yaml";
+
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final OpenApiContract INSTANCE = new OpenApiContract(load());
 
-  /** Told each documented property a checked answer carried: its schema's name and its path inside it. */
+  /**
+   * Told each documented property a checked answer carried: its schema's name and its path inside
+   * it.
+   */
   @FunctionalInterface
   public interface Observer {
     Observer NONE = (schema, path) -> {};
@@ -50,10 +54,20 @@ public final class OpenApiContract {
 
   private final JsonNode document;
   private final ObjectNode strictComponents;
-  /** 2020-12, OpenAPI 3.1's dialect; the wrapper's {@code components} is data for references, not a keyword. */
-  private final JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012,
-      builder -> builder.metaSchema(JsonMetaSchema.builder(JsonMetaSchema.getV202012())
-          .keyword(new NonValidationKeyword("components")).build()));
+
+  /**
+   * 2020-12, OpenAPI 3.1's dialect; the wrapper's {@code components} is data for references, not a
+   * keyword.
+   */
+  private final JsonSchemaFactory factory =
+      JsonSchemaFactory.getInstance(
+          SpecVersion.VersionFlag.V202012,
+          builder ->
+              builder.metaSchema(
+                  JsonMetaSchema.builder(JsonMetaSchema.getV202012())
+                      .keyword(new NonValidationKeyword("components"))
+                      .build()));
+
   private final Map<String, JsonSchema> schemas = new ConcurrentHashMap<>();
   private final ResponseProperties properties;
 
@@ -81,7 +95,10 @@ public final class OpenApiContract {
     return properties.documented();
   }
 
-  /** Whether {@code value} matches the (closed) schema at {@code pointer}, a JSON pointer into the document. */
+  /**
+   * Whether {@code value} matches the (closed) schema at {@code pointer}, a JSON pointer into the
+   * document.
+   */
   boolean matches(String pointer, JsonNode value) {
     return schema(pointer).validate(value).isEmpty();
   }
@@ -99,8 +116,8 @@ public final class OpenApiContract {
   }
 
   /**
-   * Checks one answer against the document; a no-op for paths the document does not describe
-   * (a host's own routes) and for answers that are not JSON (event streams, the document itself).
+   * Checks one answer against the document; a no-op for paths the document does not describe (a
+   * host's own routes) and for answers that are not JSON (event streams, the document itself).
    *
    * @throws AssertionError naming the operation and every violation
    */
@@ -112,44 +129,77 @@ public final class OpenApiContract {
    * As {@link #check(String, String, int, String, JsonNode)}; then tells {@code observer} every
    * documented property the (valid) answer carried.
    */
-  public void check(String method, String path, int status, String contentType, JsonNode body, Observer observer) {
+  public void check(
+      String method,
+      String path,
+      int status,
+      String contentType,
+      JsonNode body,
+      Observer observer) {
     if (body == null || contentType == null || !contentType.startsWith("application/json")) {
       return;
     }
     int query = path.indexOf('?');
     String bare = query < 0 ? path : path.substring(0, query);
-    JsonNode operation = document.path("paths").path(bare).path(method.toLowerCase(java.util.Locale.ROOT));
+    JsonNode operation =
+        document.path("paths").path(bare).path(method.toLowerCase(java.util.Locale.ROOT));
     String schemaPointer;
     if (operation.isMissingNode()) {
       if (status < 400 || !body.has("error")) {
         return;
       }
-      schemaPointer = "#/components/schemas/ErrorEnvelope"; // every refusal, unknown routes included
+      schemaPointer =
+          "#/components/schemas/ErrorEnvelope"; // every refusal, unknown routes included
     } else {
       JsonNode response = operation.path("responses").path(Integer.toString(status));
       if (response.isMissingNode()) {
         response = operation.path("responses").path("default");
       }
       if (response.isMissingNode()) {
-        throw new AssertionError(method + " " + bare + " answered " + status
-            + ", a status openapi.yaml does not document for it: " + body);
+        throw new AssertionError(
+            method
+                + " "
+                + bare
+                + " answered "
+                + status
+                + ", a status openapi.yaml does not document for it: "
+                + body);
       }
       response = resolve(response);
       JsonNode schema = response.path("content").path("application/json").path("schema");
       if (schema.isMissingNode()) {
-        throw new AssertionError(method + " " + bare + " answered " + status
-            + " with JSON, which openapi.yaml does not document: " + body);
+        throw new AssertionError(
+            method
+                + " "
+                + bare
+                + " answered "
+                + status
+                + " with JSON, which openapi.yaml does not document: "
+                + body);
       }
       schemaPointer = schema.path("$ref").asText(null);
       if (schemaPointer == null) {
-        throw new AssertionError("openapi.yaml: give " + method + " " + bare + " " + status + " a $ref schema");
+        throw new AssertionError(
+            "openapi.yaml: give " + method + " " + bare + " " + status + " a $ref schema");
       }
     }
     Set<ValidationMessage> errors = schema(schemaPointer).validate(body);
     if (!errors.isEmpty()) {
-      throw new AssertionError(method + " " + bare + " " + status + " does not match openapi.yaml ("
-          + schemaPointer + "): " + errors.stream().map(ValidationMessage::getMessage).sorted()
-          .collect(Collectors.joining("; ")) + "\nbody: " + body);
+      throw new AssertionError(
+          method
+              + " "
+              + bare
+              + " "
+              + status
+              + " does not match openapi.yaml ("
+              + schemaPointer
+              + "): "
+              + errors.stream()
+                  .map(ValidationMessage::getMessage)
+                  .sorted()
+                  .collect(Collectors.joining("; "))
+              + "\nbody: "
+              + body);
     }
     properties.observe(schemaPointer, body, observer);
   }
@@ -158,21 +208,39 @@ public final class OpenApiContract {
    * Checks a JSON request body against the operation's request schema (closed, as the server is
    * strict): for a client's tests, that it writes nothing the contract lacks.
    *
-   * @throws AssertionError naming the operation and every violation, or when the document
-   *     describes no JSON body for the operation
+   * @throws AssertionError naming the operation and every violation, or when the document describes
+   *     no JSON body for the operation
    */
   public void checkRequest(String method, String path, JsonNode body) {
-    JsonNode schema = document.path("paths").path(path).path(method.toLowerCase(java.util.Locale.ROOT))
-        .path("requestBody").path("content").path("application/json").path("schema");
+    JsonNode schema =
+        document
+            .path("paths")
+            .path(path)
+            .path(method.toLowerCase(java.util.Locale.ROOT))
+            .path("requestBody")
+            .path("content")
+            .path("application/json")
+            .path("schema");
     String schemaPointer = schema.path("$ref").asText(null);
     if (schemaPointer == null) {
-      throw new AssertionError("openapi.yaml gives " + method + " " + path + " no JSON request schema");
+      throw new AssertionError(
+          "openapi.yaml gives " + method + " " + path + " no JSON request schema");
     }
     Set<ValidationMessage> errors = schema(schemaPointer).validate(body);
     if (!errors.isEmpty()) {
-      throw new AssertionError(method + " " + path + " request does not match openapi.yaml (" + schemaPointer + "): "
-          + errors.stream().map(ValidationMessage::getMessage).sorted().collect(Collectors.joining("; "))
-          + "\nbody: " + body);
+      throw new AssertionError(
+          method
+              + " "
+              + path
+              + " request does not match openapi.yaml ("
+              + schemaPointer
+              + "): "
+              + errors.stream()
+                  .map(ValidationMessage::getMessage)
+                  .sorted()
+                  .collect(Collectors.joining("; "))
+              + "\nbody: "
+              + body);
     }
   }
 
@@ -188,24 +256,36 @@ public final class OpenApiContract {
     checkEvents(method, path, status, contentType, body, Observer.NONE);
   }
 
-  /** As {@link #checkEvents(String, String, int, String, String)}, telling {@code observer} each event's properties. */
-  public void checkEvents(String method, String path, int status, String contentType, String body,
-      Observer observer) {
+  /**
+   * As {@link #checkEvents(String, String, int, String, String)}, telling {@code observer} each
+   * event's properties.
+   */
+  public void checkEvents(
+      String method, String path, int status, String contentType, String body, Observer observer) {
     if (body == null || contentType == null || !contentType.startsWith("text/event-stream")) {
       return;
     }
     int query = path.indexOf('?');
     String bare = query < 0 ? path : path.substring(0, query);
-    JsonNode operation = document.path("paths").path(bare).path(method.toLowerCase(java.util.Locale.ROOT));
+    JsonNode operation =
+        document.path("paths").path(bare).path(method.toLowerCase(java.util.Locale.ROOT));
     if (operation.isMissingNode()) {
       return;
     }
-    JsonNode schema = resolve(operation.path("responses").path(Integer.toString(status)))
-        .path("content").path("text/event-stream").path("schema");
+    JsonNode schema =
+        resolve(operation.path("responses").path(Integer.toString(status)))
+            .path("content")
+            .path("text/event-stream")
+            .path("schema");
     String schemaPointer = schema.path("$ref").asText(null);
     if (schemaPointer == null) {
-      throw new AssertionError(method + " " + bare + " answered " + status
-          + " with an event stream, for which openapi.yaml gives no $ref schema");
+      throw new AssertionError(
+          method
+              + " "
+              + bare
+              + " answered "
+              + status
+              + " with an event stream, for which openapi.yaml gives no $ref schema");
     }
     for (String line : body.split("\n")) {
       if (!line.startsWith("data:")) {
@@ -219,9 +299,19 @@ public final class OpenApiContract {
       }
       Set<ValidationMessage> errors = schema(schemaPointer).validate(event);
       if (!errors.isEmpty()) {
-        throw new AssertionError(method + " " + bare + " event does not match openapi.yaml (" + schemaPointer + "): "
-            + errors.stream().map(ValidationMessage::getMessage).sorted().collect(Collectors.joining("; "))
-            + "\nevent: " + event);
+        throw new AssertionError(
+            method
+                + " "
+                + bare
+                + " event does not match openapi.yaml ("
+                + schemaPointer
+                + "): "
+                + errors.stream()
+                    .map(ValidationMessage::getMessage)
+                    .sorted()
+                    .collect(Collectors.joining("; "))
+                + "\nevent: "
+                + event);
       }
       properties.observe(schemaPointer, event, observer);
     }
@@ -240,21 +330,28 @@ public final class OpenApiContract {
   }
 
   private JsonSchema schema(String pointer) {
-    return schemas.computeIfAbsent(pointer, p -> {
-      // A self-contained 2020-12 schema whose root carries the document's components, so the
-      // document's own "#/components/schemas/..." references resolve inside it.
-      ObjectNode root = YAML.createObjectNode();
-      root.put("$schema", "https://json-schema.org/draft/2020-12/schema");
-      root.put("$ref", p);
-      root.set("components", strictComponents);
-      return factory.getSchema(root);
-    });
+    return schemas.computeIfAbsent(
+        pointer,
+        p -> {
+          // A self-contained 2020-12 schema whose root carries the document's components, so the
+          // document's own "#/components/schemas/..." references resolve inside it.
+          ObjectNode root = YAML.createObjectNode();
+          root.put("$schema", "https://json-schema.org/draft/2020-12/schema");
+          root.put("$ref", p);
+          root.set("components", strictComponents);
+          return factory.getSchema(root);
+        });
   }
 
-  /** Adds {@code unevaluatedProperties: false} to every object schema that is silent about other fields. */
+  /**
+   * Adds {@code unevaluatedProperties: false} to every object schema that is silent about other
+   * fields.
+   */
   private static void closeObjects(JsonNode node) {
     if (node instanceof ObjectNode object) {
-      if (object.has("properties") && !object.has("additionalProperties") && !object.has("unevaluatedProperties")) {
+      if (object.has("properties")
+          && !object.has("additionalProperties")
+          && !object.has("unevaluatedProperties")) {
         object.put("unevaluatedProperties", false);
       }
       for (Iterator<JsonNode> it = object.elements(); it.hasNext(); ) {

@@ -16,37 +16,55 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The plugin inside a host's own Javalin app: it answers its routes and leaves the host's alone. */
+/**
+ * The plugin inside a host's own Javalin app: it answers its routes and leaves the host's alone.
+ */
 class QuarryPluginTest {
   static Javalin host;
   static QuarryPlugin plugin;
   static ApiClient api;
 
   static Corpora unreachable() {
-    return (Corpora) Proxy.newProxyInstance(Corpora.class.getClassLoader(), new Class<?>[] {Corpora.class},
-        (proxy, method, args) -> {
-          if (method.getName().equals("ingestsDocuments") || method.getName().equals("ingestsPdf")) {
-            return false;
-          }
-          throw new AssertionError("the request reached Corpora." + method.getName());
-        });
+    return (Corpora)
+        Proxy.newProxyInstance(
+            Corpora.class.getClassLoader(),
+            new Class<?>[] {Corpora.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("ingestsDocuments")
+                  || method.getName().equals("ingestsPdf")) {
+                return false;
+              }
+              throw new AssertionError("the request reached Corpora." + method.getName());
+            });
   }
 
   @BeforeAll
   static void start() {
-    plugin = new QuarryPlugin(c -> c.corpora(unreachable())
-        .authenticator(token -> token.equals("host-token") ? Optional.of(new Access("host-user", List.of())) : Optional.empty())
-        .disable(Feature.RETRIEVAL_INDEXING));
-    host = Javalin.create(config -> {
-      config.startup.showJavalinBanner = false;
-      config.registerPlugin(plugin);
-      config.routes.get("/hello", ctx -> ctx.result("hello from the host"));
-      config.routes.error(404, ctx -> {
-        if (!dev.quarry.api.routes.Responses.answered(ctx)) {
-          ctx.result("host's own 404");
-        }
-      });
-    }).start("127.0.0.1", 0);
+    plugin =
+        new QuarryPlugin(
+            c ->
+                c.corpora(unreachable())
+                    .authenticator(
+                        token ->
+                            token.equals("host-token")
+                                ? Optional.of(new Access("host-user", List.of()))
+                                : Optional.empty())
+                    .disable(Feature.RETRIEVAL_INDEXING));
+    host =
+        Javalin.create(
+                config -> {
+                  config.startup.showJavalinBanner = false;
+                  config.registerPlugin(plugin);
+                  config.routes.get("/hello", ctx -> ctx.result("hello from the host"));
+                  config.routes.error(
+                      404,
+                      ctx -> {
+                        if (!dev.quarry.api.routes.Responses.answered(ctx)) {
+                          ctx.result("host's own 404");
+                        }
+                      });
+                })
+            .start("127.0.0.1", 0);
     api = new ApiClient("http://127.0.0.1:" + host.port());
   }
 
@@ -90,8 +108,10 @@ class QuarryPluginTest {
 
   @Test
   void pluginWithoutCorpora_failsNamingTheFix() {
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> new QuarryPlugin(c -> c.authenticator(token -> Optional.empty())));
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> new QuarryPlugin(c -> c.authenticator(token -> Optional.empty())));
     assertTrue(e.getMessage().contains("config.corpora("), e.getMessage());
   }
 }

@@ -14,9 +14,10 @@ import java.util.function.BiPredicate;
  * The properties of the schemas openapi.yaml gives its answers, named the same way twice: all of
  * them, as the document lists them ({@link #documented}), and those one answer carried ({@link
  * #observe}). A property is named by the component schema that holds it and its path inside that
- * schema: {@code Hit snippet.html}, {@code Warnings [].pages}, {@code AguiEvent oneOf[RUN_STARTED].metadata};
- * a property whose schema is another component is that component's (Hit's {@code parts.lexical}
- * is {@code Hit parts.lexical}, the score inside it {@code ScorePart score}).
+ * schema: {@code Hit snippet.html}, {@code Warnings [].pages}, {@code AguiEvent
+ * oneOf[RUN_STARTED].metadata}; a property whose schema is another component is that component's
+ * (Hit's {@code parts.lexical} is {@code Hit parts.lexical}, the score inside it {@code ScorePart
+ * score}).
  *
  * <p>Maps ({@code additionalProperties}, as Metadata) have no fixed properties and are not named.
  */
@@ -24,8 +25,13 @@ final class ResponseProperties {
   private static final String COMPONENT = "#/components/schemas/";
 
   private final JsonNode document;
-  /** Whether a value matches the schema at a JSON pointer: decides the branches of a {@code oneOf} an answer took. */
+
+  /**
+   * Whether a value matches the schema at a JSON pointer: decides the branches of a {@code oneOf}
+   * an answer took.
+   */
   private final BiPredicate<String, JsonNode> matches;
+
   private final SortedSet<String> documented;
 
   ResponseProperties(JsonNode document, BiPredicate<String, JsonNode> matches) {
@@ -48,7 +54,10 @@ final class ResponseProperties {
     return documented;
   }
 
-  /** Tells {@code observer} every documented property {@code value}, an answer valid against {@code pointer}, carries. */
+  /**
+   * Tells {@code observer} every documented property {@code value}, an answer valid against {@code
+   * pointer}, carries.
+   */
   void observe(String pointer, JsonNode value, OpenApiContract.Observer observer) {
     walk(pointer, document.at(pointer.substring(1)), null, "", value, observer);
   }
@@ -73,13 +82,28 @@ final class ResponseProperties {
     return roots;
   }
 
-  /** Adds the properties under {@code schema} (at {@code pointer}) to {@code out}, each component once. */
-  private void list(String pointer, JsonNode schema, String name, String path, Set<String> out, Set<String> visited) {
+  /**
+   * Adds the properties under {@code schema} (at {@code pointer}) to {@code out}, each component
+   * once.
+   */
+  private void list(
+      String pointer,
+      JsonNode schema,
+      String name,
+      String path,
+      Set<String> out,
+      Set<String> visited) {
     String ref = schema.path("$ref").asText(null);
     if (ref != null) {
       if (isComponent(ref)) {
         if (visited.add(ref)) {
-          list(ref, document.at(ref.substring(1)), ref.substring(COMPONENT.length()), "", out, visited);
+          list(
+              ref,
+              document.at(ref.substring(1)),
+              ref.substring(COMPONENT.length()),
+              "",
+              out,
+              visited);
         }
       } else {
         list(ref, document.at(ref.substring(1)), name, path, out, visited);
@@ -89,11 +113,18 @@ final class ResponseProperties {
     if (name == null && isComponent(pointer)) {
       name = pointer.substring(COMPONENT.length());
     }
-    for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields();
+        it.hasNext(); ) {
       Map.Entry<String, JsonNode> property = it.next();
       String inner = join(path, property.getKey());
       out.add(key(name, inner));
-      list(pointer + "/properties/" + escape(property.getKey()), property.getValue(), name, inner, out, visited);
+      list(
+          pointer + "/properties/" + escape(property.getKey()),
+          property.getValue(),
+          name,
+          inner,
+          out,
+          visited);
     }
     if (schema.path("items").isObject()) {
       list(pointer + "/items", schema.get("items"), name, path + "[]", out, visited);
@@ -101,20 +132,38 @@ final class ResponseProperties {
     for (String combinator : new String[] {"oneOf", "anyOf", "allOf"}) {
       JsonNode branches = schema.path(combinator);
       for (int i = 0; i < branches.size(); i++) {
-        list(pointer + "/" + combinator + "/" + i, branches.get(i), name, branch(path, combinator, i, branches.get(i)),
-            out, visited);
+        list(
+            pointer + "/" + combinator + "/" + i,
+            branches.get(i),
+            name,
+            branch(path, combinator, i, branches.get(i)),
+            out,
+            visited);
       }
     }
   }
 
-  /** As {@link #list}, guided by {@code value}: only the properties it has, only the branches it matches. */
-  private void walk(String pointer, JsonNode schema, String name, String path, JsonNode value,
+  /**
+   * As {@link #list}, guided by {@code value}: only the properties it has, only the branches it
+   * matches.
+   */
+  private void walk(
+      String pointer,
+      JsonNode schema,
+      String name,
+      String path,
+      JsonNode value,
       OpenApiContract.Observer observer) {
     String ref = schema.path("$ref").asText(null);
     if (ref != null) {
       boolean component = isComponent(ref);
-      walk(ref, document.at(ref.substring(1)), component ? ref.substring(COMPONENT.length()) : name,
-          component ? "" : path, value, observer);
+      walk(
+          ref,
+          document.at(ref.substring(1)),
+          component ? ref.substring(COMPONENT.length()) : name,
+          component ? "" : path,
+          value,
+          observer);
       return;
     }
     if (name == null && isComponent(pointer)) {
@@ -127,8 +176,13 @@ final class ResponseProperties {
         if (properties.has(field.getKey())) {
           String inner = join(path, field.getKey());
           observer.observed(name, inner);
-          walk(pointer + "/properties/" + escape(field.getKey()), properties.get(field.getKey()), name, inner,
-              field.getValue(), observer);
+          walk(
+              pointer + "/properties/" + escape(field.getKey()),
+              properties.get(field.getKey()),
+              name,
+              inner,
+              field.getValue(),
+              observer);
         }
       }
     }
@@ -142,19 +196,30 @@ final class ResponseProperties {
       for (int i = 0; i < branches.size(); i++) {
         String at = pointer + "/" + combinator + "/" + i;
         if (combinator.equals("allOf") || matches.test(at, value)) {
-          walk(at, branches.get(i), name, branch(path, combinator, i, branches.get(i)), value, observer);
+          walk(
+              at,
+              branches.get(i),
+              name,
+              branch(path, combinator, i, branches.get(i)),
+              value,
+              observer);
         }
       }
     }
   }
 
-  /** A branch's place in a path: named by the constant {@code type} it holds when it has one (an event's kind). */
+  /**
+   * A branch's place in a path: named by the constant {@code type} it holds when it has one (an
+   * event's kind).
+   */
   private static String branch(String path, String combinator, int index, JsonNode branch) {
     if (combinator.equals("allOf")) {
       return path;
     }
     JsonNode type = branch.path("properties").path("type").path("const");
-    return join(path, combinator + "[" + (type.isTextual() ? type.asText() : Integer.toString(index)) + "]");
+    return join(
+        path,
+        combinator + "[" + (type.isTextual() ? type.asText() : Integer.toString(index)) + "]");
   }
 
   private static boolean isComponent(String pointer) {

@@ -9,18 +9,23 @@ import java.nio.file.Path;
 public final class TestTokens {
   /** Every scope on every corpus. */
   public static final String ADMIN = "admin-token";
+
   /** search on corpus c1 only. */
   public static final String SEARCH_C1 = "search-c1-token";
+
   /** search and index on c1's public/* sources only. */
   public static final String PUBLIC_C1 = "public-c1-token";
+
   /** every scope on corpus c2 only. */
   public static final String C2_ONLY = "c2-only-token";
+
   /** manage on c1 only. */
   public static final String MANAGE_C1 = "manage-c1-token";
 
   private TestTokens() {}
 
-  public static final String FILE = """
+  public static final String FILE =
+      """
       {"tokens": [
         {"subject": "admin", "token": "admin-token",
          "grants": [{"corpus": "*", "scopes": ["search", "index", "manage"]}]},
@@ -32,20 +37,25 @@ public final class TestTokens {
          "grants": [{"corpus": "c2", "scopes": ["search", "index", "manage"]}]},
         {"subject": "manager", "tokenSha256": "%s",
          "grants": [{"corpus": "c1", "scopes": ["manage"]}]}
-      ]}""".formatted(sha256Hex("manage-c1-token"));
+      ]}"""
+          .formatted(sha256Hex("manage-c1-token"));
 
   /** Writes the tokens file into {@code dir}. */
   public static Path write(Path dir) {
     return write(dir, FILE);
   }
 
-  /** Writes {@code tokensJson} as the tokens file into {@code dir}: for tests whose tokens are their own. */
+  /**
+   * Writes {@code tokensJson} as the tokens file into {@code dir}: for tests whose tokens are their
+   * own.
+   */
   public static Path write(Path dir, String tokensJson) {
     try {
       Path file = Files.writeString(dir.resolve("tokens.json"), tokensJson);
       try {
         // As a tokens file should be: readable by its owner only (the server warns otherwise).
-        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Files.setPosixFilePermissions(
+            file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
       } catch (UnsupportedOperationException notPosix) {
         // nothing to narrow
       }

@@ -55,7 +55,10 @@ public final class ServerPerClass implements BeforeAllCallback, AfterAllCallback
     return config(dir -> json);
   }
 
-  /** Starts the server with the config file {@code json} writes, given the server's folder (for paths in it). */
+  /**
+   * Starts the server with the config file {@code json} writes, given the server's folder (for
+   * paths in it).
+   */
   public ServerPerClass config(Function<Path, String> json) {
     this.config = json;
     return this;
@@ -72,9 +75,17 @@ public final class ServerPerClass implements BeforeAllCallback, AfterAllCallback
     return corpus(name, null);
   }
 
-  /** Creates corpus {@code name} with {@code settings} (a JSON object, as corpora/create takes it) once the server is up. */
+  /**
+   * Creates corpus {@code name} with {@code settings} (a JSON object, as corpora/create takes it)
+   * once the server is up.
+   */
   public ServerPerClass corpus(String name, String settings) {
-    corpora.add("{\"corpus\": \"" + name + "\"" + (settings == null ? "" : ", \"settings\": " + settings) + "}");
+    corpora.add(
+        "{\"corpus\": \""
+            + name
+            + "\""
+            + (settings == null ? "" : ", \"settings\": " + settings)
+            + "}");
     return this;
   }
 
@@ -82,11 +93,13 @@ public final class ServerPerClass implements BeforeAllCallback, AfterAllCallback
   public void beforeAll(ExtensionContext context) throws IOException {
     // One server per registration: a @Nested class would run this again and leak the first one.
     if (dir != null) {
-      throw new IllegalStateException("ServerPerClass already started for " + context.getRequiredTestClass());
+      throw new IllegalStateException(
+          "ServerPerClass already started for " + context.getRequiredTestClass());
     }
     dir = Files.createTempDirectory("quarry-server-");
     Path tokens = TestTokens.write(dir, this.tokens);
-    Path configFile = config == null ? null : Files.writeString(dir.resolve("config.json"), config.apply(dir));
+    Path configFile =
+        config == null ? null : Files.writeString(dir.resolve("config.json"), config.apply(dir));
     process = ServerProcess.serve(dir.resolve("data"), tokens, configFile, heapMiB);
     ApiClient api = process.client();
     for (String create : corpora) {
@@ -107,7 +120,9 @@ public final class ServerPerClass implements BeforeAllCallback, AfterAllCallback
     }
   }
 
-  /** Removes {@code dir} and everything in it: a test server's folder, once the server is closed. */
+  /**
+   * Removes {@code dir} and everything in it: a test server's folder, once the server is closed.
+   */
   public static void deleteTree(Path dir) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
       files.sorted(Comparator.reverseOrder()).forEach(ServerPerClass::delete);
@@ -125,7 +140,8 @@ public final class ServerPerClass implements BeforeAllCallback, AfterAllCallback
   /** The running server (fails before {@code beforeAll} started it). */
   public ServerProcess process() {
     if (process == null) {
-      throw new IllegalStateException("the server starts before the class's @BeforeAll methods, not earlier");
+      throw new IllegalStateException(
+          "the server starts before the class's @BeforeAll methods, not earlier");
     }
     return process;
   }

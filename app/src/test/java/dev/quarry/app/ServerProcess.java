@@ -20,8 +20,11 @@ import java.util.concurrent.TimeoutException;
  * port, ready once it printed its {@code listening on} line.
  */
 public final class ServerProcess implements AutoCloseable {
-  /** Generous: the first start of a JVM on a busy machine is slow; this bounds a hang, not speed. */
+  /**
+   * Generous: the first start of a JVM on a busy machine is slow; this bounds a hang, not speed.
+   */
   private static final long START_TIMEOUT_SECONDS = 120;
+
   static final int DEFAULT_HEAP_MIB = 256;
 
   private final Process process;
@@ -48,8 +51,10 @@ public final class ServerProcess implements AutoCloseable {
 
   /** {@link #serve(Path, Path, Path)} with {@code extraArgs} after the others. */
   public static ServerProcess serve(Path data, Path tokens, Path config, List<String> extraArgs) {
-    List<String> args = new ArrayList<>(List.of("serve", "--data", data.toString(), "--port", "0",
-        "--tokens", tokens.toString()));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "serve", "--data", data.toString(), "--port", "0", "--tokens", tokens.toString()));
     if (config != null) {
       args.addAll(List.of("--config", config.toString()));
     }
@@ -57,10 +62,15 @@ public final class ServerProcess implements AutoCloseable {
     return started(launch(args, DEFAULT_HEAP_MIB));
   }
 
-  /** {@link #serve(Path, Path, Path)} with a server heap of {@code heapMiB} (extraction workers have their own). */
+  /**
+   * {@link #serve(Path, Path, Path)} with a server heap of {@code heapMiB} (extraction workers have
+   * their own).
+   */
   public static ServerProcess serve(Path data, Path tokens, Path config, int heapMiB) {
-    List<String> args = new ArrayList<>(List.of("serve", "--data", data.toString(), "--port", "0",
-        "--tokens", tokens.toString()));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "serve", "--data", data.toString(), "--port", "0", "--tokens", tokens.toString()));
     if (config != null) {
       args.addAll(List.of("--config", config.toString()));
     }
@@ -69,7 +79,8 @@ public final class ServerProcess implements AutoCloseable {
 
   /** Starts {@code demo --data data --port 0}. */
   public static ServerProcess demo(Path data) {
-    return started(launch(List.of("demo", "--data", data.toString(), "--port", "0"), DEFAULT_HEAP_MIB));
+    return started(
+        launch(List.of("demo", "--data", data.toString(), "--port", "0"), DEFAULT_HEAP_MIB));
   }
 
   private static ServerProcess started(Launch launch) {
@@ -77,9 +88,13 @@ public final class ServerProcess implements AutoCloseable {
       String line = launch.firstLine().get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
       if (line == null || !line.startsWith("listening on http://127.0.0.1:")) {
         launch.process().waitFor(30, TimeUnit.SECONDS);
-        throw new IllegalStateException("server did not start: " + line + "\n" + Files.readString(launch.stderr()));
+        throw new IllegalStateException(
+            "server did not start: " + line + "\n" + Files.readString(launch.stderr()));
       }
-      return new ServerProcess(launch.process(), line.substring("listening on ".length()), launch.stderr(),
+      return new ServerProcess(
+          launch.process(),
+          line.substring("listening on ".length()),
+          launch.stderr(),
           launch.stdout());
     } catch (InterruptedException | ExecutionException | TimeoutException | IOException e) {
       launch.process().destroyForcibly();
@@ -111,32 +126,43 @@ public final class ServerProcess implements AutoCloseable {
   /** How a command ended. */
   public record Ended(int exitCode, String stderr) {}
 
-  private record Launch(Process process, CompletableFuture<String> firstLine, Path stderr, List<String> stdout) {}
+  private record Launch(
+      Process process, CompletableFuture<String> firstLine, Path stderr, List<String> stdout) {}
 
   private static Launch launch(List<String> args, int heapMiB) {
     try {
       Path err = Files.createTempFile("quarry-server-", ".log");
       err.toFile().deleteOnExit(); // read after the server stopped, so kept until the test JVM ends
-      List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx" + heapMiB + "m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-          "dev.quarry.app.cli.QuarryCli"));
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-Xmx" + heapMiB + "m",
+                  "-XX:TieredStopAtLevel=1",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  "dev.quarry.app.cli.QuarryCli"));
       command.addAll(args);
       Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
-      BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       CompletableFuture<String> first = new CompletableFuture<>();
       List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-      Thread reader = new Thread(() -> {
-        try {
-          first.complete(out.readLine());
-          // Keep reading so the child never blocks on a full pipe.
-          String line;
-          while ((line = out.readLine()) != null) {
-            lines.add(line);
-          }
-        } catch (IOException e) {
-          first.complete(null);
-        }
-      }, "server-stdout");
+      Thread reader =
+          new Thread(
+              () -> {
+                try {
+                  first.complete(out.readLine());
+                  // Keep reading so the child never blocks on a full pipe.
+                  String line;
+                  while ((line = out.readLine()) != null) {
+                    lines.add(line);
+                  }
+                } catch (IOException e) {
+                  first.complete(null);
+                }
+              },
+              "server-stdout");
       reader.setDaemon(true);
       reader.start();
       return new Launch(p, first, err, lines);
@@ -161,7 +187,10 @@ public final class ServerProcess implements AutoCloseable {
   /** Sends {@code signal} (such as {@code HUP}) with {@code kill}, and waits for kill to return. */
   public void signal(String signal) {
     try {
-      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+      Process kill =
+          new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+              .inheritIO()
+              .start();
       if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
         throw new IllegalStateException("kill -" + signal + " failed");
       }
@@ -177,7 +206,10 @@ public final class ServerProcess implements AutoCloseable {
     return process.isAlive();
   }
 
-  /** SIGKILL (kill -9): the process ends at once, with nothing flushed or closed; waits for it to be gone. */
+  /**
+   * SIGKILL (kill -9): the process ends at once, with nothing flushed or closed; waits for it to be
+   * gone.
+   */
   public void kill() {
     process.destroyForcibly();
     try {

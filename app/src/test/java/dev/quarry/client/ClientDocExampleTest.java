@@ -22,24 +22,34 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The example of docs/client.md compiles and runs against a real server. */
 class ClientDocExampleTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void theDocumentedExample_compilesAndRuns() throws Exception {
     String doc = Files.readString(Path.of("..", "docs", "client.md"));
     Matcher m = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(doc);
     assertTrue(m.find(), "docs/client.md has a java example");
-    Path source = Files.writeString(Files.createDirectories(dir.resolve("src")).resolve("ClientExample.java"), m.group(1));
+    Path source =
+        Files.writeString(
+            Files.createDirectories(dir.resolve("src")).resolve("ClientExample.java"), m.group(1));
     Path classes = Files.createDirectories(dir.resolve("classes"));
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     ByteArrayOutputStream errors = new ByteArrayOutputStream();
-    int rc = javac.run(null, null, errors, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
-        source.toString());
+    int rc =
+        javac.run(
+            null,
+            null,
+            errors,
+            "-d",
+            classes.toString(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            source.toString());
     assertEquals(0, rc, errors.toString(StandardCharsets.UTF_8));
 
     try (RealServer server = new RealServer(dir.resolve("server"));
-        URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
+        URLClassLoader loader =
+            new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
       Method main = loader.loadClass("ClientExample").getMethod("main", String[].class);
       PrintStream out = System.out;
       ByteArrayOutputStream printed = new ByteArrayOutputStream();
@@ -56,8 +66,17 @@ class ClientDocExampleTest {
       assertTrue(text.contains("department hr: 1"), text);
       assertTrue(text.contains("snippet: "), text);
       assertTrue(text.contains("refused: INVALID_REQUEST at topK"), text);
-      assertEquals(List.of("policies/expenses.md", "policies/leave.md", "policies/remote.md", "policies/travel.md"),
-          server.client(TestTokens.ADMIN).sources("handbook", null).map(SourceState::source).toList());
+      assertEquals(
+          List.of(
+              "policies/expenses.md",
+              "policies/leave.md",
+              "policies/remote.md",
+              "policies/travel.md"),
+          server
+              .client(TestTokens.ADMIN)
+              .sources("handbook", null)
+              .map(SourceState::source)
+              .toList());
     }
   }
 }

@@ -42,14 +42,18 @@ final class ContractCheckingHttpClient extends HttpClient {
 
   /** A client as {@link QuarryClient.Builder#build} makes one by default. */
   static ContractCheckingHttpClient standard() {
-    return new ContractCheckingHttpClient(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-        .version(HttpClient.Version.HTTP_1_1).build());
+    return new ContractCheckingHttpClient(
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(10))
+            .version(HttpClient.Version.HTTP_1_1)
+            .build());
   }
 
   void assertNoViolations() {
     if (!violations.isEmpty()) {
-      throw new AssertionError("answers the client received that openapi.yaml does not describe:\n"
-          + String.join("\n", violations));
+      throw new AssertionError(
+          "answers the client received that openapi.yaml does not describe:\n"
+              + String.join("\n", violations));
     }
   }
 
@@ -60,17 +64,21 @@ final class ContractCheckingHttpClient extends HttpClient {
   }
 
   @Override
-  public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+  public <T> CompletableFuture<HttpResponse<T>> sendAsync(
+      HttpRequest request, HttpResponse.BodyHandler<T> handler) {
     return delegate.sendAsync(request, checking(request, handler));
   }
 
   @Override
-  public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
+  public <T> CompletableFuture<HttpResponse<T>> sendAsync(
+      HttpRequest request,
+      HttpResponse.BodyHandler<T> handler,
       HttpResponse.PushPromiseHandler<T> push) {
     return delegate.sendAsync(request, checking(request, handler), push);
   }
 
-  private <T> HttpResponse.BodyHandler<T> checking(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+  private <T> HttpResponse.BodyHandler<T> checking(
+      HttpRequest request, HttpResponse.BodyHandler<T> handler) {
     return info -> new Tee<>(handler.apply(info), bytes -> check(request, info, bytes));
   }
 
@@ -83,14 +91,22 @@ final class ContractCheckingHttpClient extends HttpClient {
         json = JSON.readTree(body);
       }
       OpenApiContract.get().check(request.method(), path, info.statusCode(), contentType, json);
-      OpenApiContract.get().checkEvents(request.method(), path, info.statusCode(), contentType,
-          new String(body, StandardCharsets.UTF_8));
+      OpenApiContract.get()
+          .checkEvents(
+              request.method(),
+              path,
+              info.statusCode(),
+              contentType,
+              new String(body, StandardCharsets.UTF_8));
     } catch (AssertionError | IOException e) {
       violations.add(e.getMessage());
     }
   }
 
-  /** Hands every buffer on to the client's own subscriber, keeping a copy; checks the copy at the end. */
+  /**
+   * Hands every buffer on to the client's own subscriber, keeping a copy; checks the copy at the
+   * end.
+   */
   private static final class Tee<T> implements HttpResponse.BodySubscriber<T> {
     private final HttpResponse.BodySubscriber<T> downstream;
     private final java.util.function.Consumer<byte[]> whole;

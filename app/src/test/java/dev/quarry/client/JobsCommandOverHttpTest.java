@@ -20,10 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * refusals are one line with exit code 1.
  */
 class JobsCommandOverHttpTest {
-  @TempDir
-  static Path dir;
-  @RegisterExtension
-  static final RealServer.PerClass server = RealServer.perClass();
+  @TempDir static Path dir;
+  @RegisterExtension static final RealServer.PerClass server = RealServer.perClass();
   static Job open;
   static Job cancelled;
   static Job done;
@@ -36,8 +34,11 @@ class JobsCommandOverHttpTest {
     open = admin.createJob("c1", null);
     cancelled = admin.cancelJob(admin.createJob("c2", null).id());
     Path text = Files.writeString(dir.resolve("leave.txt"), "Parental leave is twenty weeks.");
-    Path binary = Files.write(dir.resolve("blob.bin"), new byte[] {0, 1, 2, 3, (byte) 0xff, 0, 0, 7});
-    done = admin.submitJob("c1", null, List.of(JobFile.of(text, "leave.txt"), JobFile.of(binary, "blob.bin")));
+    Path binary =
+        Files.write(dir.resolve("blob.bin"), new byte[] {0, 1, 2, 3, (byte) 0xff, 0, 0, 7});
+    done =
+        admin.submitJob(
+            "c1", null, List.of(JobFile.of(text, "leave.txt"), JobFile.of(binary, "blob.bin")));
     long deadline = System.nanoTime() + 120_000_000_000L;
     while (!admin.readJob(done.id(), null, 1).job().ended()) {
       assertTrue(System.nanoTime() < deadline, "the job did not end");
@@ -62,8 +63,14 @@ class JobsCommandOverHttpTest {
     IngestCommandOverClientTest.Run run = jobs(TestTokens.ADMIN);
     assertEquals(List.of(done.id(), cancelled.id(), open.id()), ids(run));
     List<String> lines = run.out().lines().toList();
-    assertTrue(lines.get(0).matches(done.id() + " +c1 +completed +2/2 files, 1 failed  created 20\\d\\d-.+"), lines.get(0));
-    assertTrue(lines.get(1).matches(cancelled.id() + " +c2 +cancelled +0/0 files  created .+"), lines.get(1));
+    assertTrue(
+        lines
+            .get(0)
+            .matches(done.id() + " +c1 +completed +2/2 files, 1 failed  created 20\\d\\d-.+"),
+        lines.get(0));
+    assertTrue(
+        lines.get(1).matches(cancelled.id() + " +c2 +cancelled +0/0 files  created .+"),
+        lines.get(1));
     assertTrue(lines.get(2).matches(open.id() + " +c1 +open +0/0 files  created .+"), lines.get(2));
   }
 
@@ -71,10 +78,15 @@ class JobsCommandOverHttpTest {
   void corpusAndState_narrowTheList() {
     assertEquals(List.of(done.id(), open.id()), ids(jobs(TestTokens.ADMIN, "--corpus", "c1")));
     assertEquals(List.of(cancelled.id()), ids(jobs(TestTokens.ADMIN, "--state", "cancelled")));
-    assertEquals(List.of(open.id()), ids(jobs(TestTokens.ADMIN, "--corpus", "c1", "--state", "open")));
+    assertEquals(
+        List.of(open.id()), ids(jobs(TestTokens.ADMIN, "--corpus", "c1", "--state", "open")));
     assertEquals(List.of(), ids(jobs(TestTokens.ADMIN, "--corpus", "c2", "--state", "open")));
-    assertEquals(List.of(cancelled.id()), ids(jobs(TestTokens.C2_ONLY)), "every job of the corpus it manages, no other");
-    assertEquals(List.of(), ids(jobs(TestTokens.SEARCH_C1)), "a token that may read no job gets none");
+    assertEquals(
+        List.of(cancelled.id()),
+        ids(jobs(TestTokens.C2_ONLY)),
+        "every job of the corpus it manages, no other");
+    assertEquals(
+        List.of(), ids(jobs(TestTokens.SEARCH_C1)), "a token that may read no job gets none");
   }
 
   @Test
@@ -84,10 +96,13 @@ class JobsCommandOverHttpTest {
     assertTrue(forbidden.err().startsWith("quarry jobs: FORBIDDEN: "), forbidden::toString);
     IngestCommandOverClientTest.Run badState = jobs(TestTokens.ADMIN, "--state", "paused");
     assertEquals(1, badState.code(), badState::toString);
-    assertTrue(badState.err().startsWith("quarry jobs: INVALID_REQUEST: state must be one of"), badState::toString);
-    IngestCommandOverClientTest.Run noToken = IngestCommandOverClientTest.quarry("jobs", "--url", server.url(),
-        "--token", "");
+    assertTrue(
+        badState.err().startsWith("quarry jobs: INVALID_REQUEST: state must be one of"),
+        badState::toString);
+    IngestCommandOverClientTest.Run noToken =
+        IngestCommandOverClientTest.quarry("jobs", "--url", server.url(), "--token", "");
     assertEquals(2, noToken.code(), noToken::toString);
-    assertEquals("quarry jobs: no token: pass --token TOKEN or set QUARRY_TOKEN", noToken.err().strip());
+    assertEquals(
+        "quarry jobs: no token: pass --token TOKEN or set QUARRY_TOKEN", noToken.err().strip());
   }
 }

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 final class RealServer implements AutoCloseable {
   private final QuarryServer server;
+
   /** Every answer a client of {@link #client} receives is held to openapi.yaml. */
   private final ContractCheckingHttpClient http = ContractCheckingHttpClient.standard();
 
@@ -33,8 +34,9 @@ final class RealServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    server = QuarryServer.start(dir.resolve("data"), "127.0.0.1", 0, TokensFile.read(TestTokens.write(dir)),
-        config);
+    server =
+        QuarryServer.start(
+            dir.resolve("data"), "127.0.0.1", 0, TokensFile.read(TestTokens.write(dir)), config);
   }
 
   String url() {
@@ -46,7 +48,10 @@ final class RealServer implements AutoCloseable {
     return QuarryClient.builder(url()).token(token).httpClient(http).build();
   }
 
-  /** Stops the server, then fails if a client of {@link #client} received an answer openapi.yaml does not describe. */
+  /**
+   * Stops the server, then fails if a client of {@link #client} received an answer openapi.yaml
+   * does not describe.
+   */
   @Override
   public void close() {
     server.close();
@@ -54,9 +59,10 @@ final class RealServer implements AutoCloseable {
   }
 
   /**
-   * One server for a whole test class, the in-process counterpart of {@link ServerPerClass}: started
-   * over a fresh folder before the class's {@code @BeforeAll} methods (so they can create its
-   * corpora), closed after its last test, its folder then removed. Registered as a static field:
+   * One server for a whole test class, the in-process counterpart of {@link ServerPerClass}:
+   * started over a fresh folder before the class's {@code @BeforeAll} methods (so they can create
+   * its corpora), closed after its last test, its folder then removed. Registered as a static
+   * field:
    *
    * <pre>{@code
    * @RegisterExtension
@@ -95,7 +101,8 @@ final class RealServer implements AutoCloseable {
     /** The running server (fails before {@code beforeAll} started it). */
     RealServer server() {
       if (server == null) {
-        throw new IllegalStateException("the server starts before the class's @BeforeAll methods, not earlier");
+        throw new IllegalStateException(
+            "the server starts before the class's @BeforeAll methods, not earlier");
       }
       return server;
     }

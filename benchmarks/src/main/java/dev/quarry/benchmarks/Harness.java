@@ -59,23 +59,24 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * Quarry with raw Lucene (and with pdftotext).
  *
  * <p>Command line: {@code java -jar benchmarks.jar [smoke|quick|compare|full|growth-1m] [--corpus
- * generated|jsonl:FILE] [--queries generated|jsonl:FILE] [--scifact] [--seed N] [--out FILE] [--keep]
- * [--opensearch URL] [--contenders a,b] [--shared DIR]}; {@code java -jar benchmarks.jar help} prints the
- * usage, and a command line that does not parse is one line and exit code 2;
- * {@code java -jar benchmarks.jar jmh ...}
- * hands the rest to JMH's own command line; {@code java -jar benchmarks.jar hybrid ...} runs
- * {@link dev.quarry.benchmarks.hybrid.HybridBenchmark} (hybrid retrieval against lexical); {@code java -jar
- * benchmarks.jar cluster ... --opensearch URL} runs {@link dev.quarry.benchmarks.cluster.ClusterBenchmark}
- * (the OpenSearch cluster store against OpenSearch alone); {@code java -jar benchmarks.jar interleaved ...} runs
- * {@link dev.quarry.benchmarks.interleaved.InterleavedSearch} (engine and raw Lucene search in one JVM,
- * interleaved, by CPU time). Indexes live in a new folder under {@code
- * java.io.tmpdir}, deleted at the end unless {@code --keep}.
+ * generated|jsonl:FILE] [--queries generated|jsonl:FILE] [--scifact] [--seed N] [--out FILE]
+ * [--keep] [--opensearch URL] [--contenders a,b] [--shared DIR]}; {@code java -jar benchmarks.jar
+ * help} prints the usage, and a command line that does not parse is one line and exit code 2;
+ * {@code java -jar benchmarks.jar jmh ...} hands the rest to JMH's own command line; {@code java
+ * -jar benchmarks.jar hybrid ...} runs {@link dev.quarry.benchmarks.hybrid.HybridBenchmark} (hybrid
+ * retrieval against lexical); {@code java -jar benchmarks.jar cluster ... --opensearch URL} runs
+ * {@link dev.quarry.benchmarks.cluster.ClusterBenchmark} (the OpenSearch cluster store against
+ * OpenSearch alone); {@code java -jar benchmarks.jar interleaved ...} runs {@link
+ * dev.quarry.benchmarks.interleaved.InterleavedSearch} (engine and raw Lucene search in one JVM,
+ * interleaved, by CPU time). Indexes live in a new folder under {@code java.io.tmpdir}, deleted at
+ * the end unless {@code --keep}.
  *
  * <p>One harness runs one suite; it is not thread-safe.
  */
 public final class Harness {
   /** Seed of the generated corpus and of the query mix unless {@code --seed} says otherwise. */
   public static final long DEFAULT_SEED = 42;
+
   /** At most this many documents give the footprint probe's warm-up queries their words. */
   private static final int FOOTPRINT_QUERY_SAMPLE = 500;
 
@@ -93,9 +94,23 @@ public final class Harness {
    * Every contender (OpenSearch is left out, with a note, since no URL is given); extraction over
    * the shared documents of {@code sharedDir}.
    */
-  public Harness(Profile profile, String corpusSpec, long seed, Path workspace, PrintStream log, Path sharedDir) {
-    this(profile, corpusSpec, QueryFile.GENERATED, seed, workspace, log, Servers.NONE,
-        List.of(ContenderKind.values()), sharedDir);
+  public Harness(
+      Profile profile,
+      String corpusSpec,
+      long seed,
+      Path workspace,
+      PrintStream log,
+      Path sharedDir) {
+    this(
+        profile,
+        corpusSpec,
+        QueryFile.GENERATED,
+        seed,
+        workspace,
+        log,
+        Servers.NONE,
+        List.of(ContenderKind.values()),
+        sharedDir);
   }
 
   /**
@@ -108,8 +123,16 @@ public final class Harness {
    * @param contenders the contenders to measure, when they can run here
    * @param sharedDir the shared folder whose good documents extraction is measured on
    */
-  public Harness(Profile profile, String corpusSpec, String querySpec, long seed, Path workspace, PrintStream log,
-      Servers servers, List<ContenderKind> contenders, Path sharedDir) {
+  public Harness(
+      Profile profile,
+      String corpusSpec,
+      String querySpec,
+      long seed,
+      Path workspace,
+      PrintStream log,
+      Servers servers,
+      List<ContenderKind> contenders,
+      Path sharedDir) {
     this.profile = profile;
     this.corpusSpec = corpusSpec;
     this.querySpec = querySpec;
@@ -122,7 +145,8 @@ public final class Harness {
   }
 
   /** What {@code help} prints: the commands, then the suite's options. */
-  static final String USAGE = """
+  static final String USAGE =
+      """
       Usage: java -jar benchmarks.jar [smoke|quick|compare|full|growth-1m] [OPTIONS]   the suite (default: quick)
              java -jar benchmarks.jar COMMAND ...
       Commands:
@@ -150,6 +174,7 @@ public final class Harness {
         --contenders quarry,lucene,quarry-http,opensearch
         --shared DIR                      the shared document collection
       """;
+
   private static final List<String> HELP = List.of("help", "--help", "-h");
 
   public static void main(String[] args) throws Exception {
@@ -200,13 +225,25 @@ public final class Harness {
         System.out.println("SciFact not measured: " + unavailable);
         return;
       }
-      command = command.withRealText(Corpus.JSONL_PREFIX + Scifact.corpus(command.shared()),
-          QueryFile.JSONL_PREFIX + Scifact.queries(command.shared()));
+      command =
+          command.withRealText(
+              Corpus.JSONL_PREFIX + Scifact.corpus(command.shared()),
+              QueryFile.JSONL_PREFIX + Scifact.queries(command.shared()));
     }
     Path workspace = Files.createTempDirectory("quarry-bench-");
     try {
-      Report report = new Harness(command.profile(), command.corpus(), command.queries(), command.seed(), workspace,
-          System.out, command.servers(), command.contenders(), command.shared()).run();
+      Report report =
+          new Harness(
+                  command.profile(),
+                  command.corpus(),
+                  command.queries(),
+                  command.seed(),
+                  workspace,
+                  System.out,
+                  command.servers(),
+                  command.contenders(),
+                  command.shared())
+              .run();
       String markdown = report.toMarkdown();
       System.out.println();
       System.out.println(markdown);
@@ -244,7 +281,8 @@ public final class Harness {
     return Map.of(
         Workspace.PROPERTY, workspace.toString(),
         ContenderKind.OPENSEARCH_URL_PROPERTY, Objects.toString(servers.openSearchUrl(), ""),
-        ContenderKind.OPENSEARCH_REFRESH_PROPERTY, Objects.toString(servers.openSearchRefresh(), ""),
+        ContenderKind.OPENSEARCH_REFRESH_PROPERTY,
+            Objects.toString(servers.openSearchRefresh(), ""),
         ContenderKind.QUARRY_SERVER_URL_PROPERTY, Objects.toString(servers.quarryServerUrl(), ""));
   }
 
@@ -257,23 +295,37 @@ public final class Harness {
     }
     if (QueryFile.isFile(querySpec)) {
       List<String> queries = QueryFile.load(QueryFile.path(querySpec));
-      notes.add(String.format(Locale.ROOT, "search asks the %,d queries of %s in turn (%.1f words on average)"
-          + " over %,d chunks", queries.size(), QueryFile.describe(querySpec),
-          queries.stream().mapToInt(q -> q.strip().split("\\s+").length).average().orElse(0), searchChunks.get(0)));
+      notes.add(
+          String.format(
+              Locale.ROOT,
+              "search asks the %,d queries of %s in turn (%.1f words on average)"
+                  + " over %,d chunks",
+              queries.size(),
+              QueryFile.describe(querySpec),
+              queries.stream().mapToInt(q -> q.strip().split("\\s+").length).average().orElse(0),
+              searchChunks.get(0)));
     }
     if (contenders.contains(ContenderKind.QUARRY_HTTP)) {
-      notes.add(servers.quarryServerUrl() == null
-          ? "quarry-http: Quarry's server runs inside each benchmark fork (cold, sharing the client's JVM)"
-          : "quarry-http: the Quarry server at " + servers.quarryServerUrl() + ", its own process for the whole run");
+      notes.add(
+          servers.quarryServerUrl() == null
+              ? "quarry-http: Quarry's server runs inside each benchmark fork (cold, sharing the client's JVM)"
+              : "quarry-http: the Quarry server at "
+                  + servers.quarryServerUrl()
+                  + ", its own process for the whole run");
     }
     if (servers.openSearchUrl() != null && contenders.contains(ContenderKind.OPENSEARCH)) {
-      notes.add(servers.openSearchRefresh() == null
-          ? "opensearch bulk loads with its default refresh: visible within 1 s, not on return"
-          : "opensearch bulk loads with refresh=" + servers.openSearchRefresh() + ": visible on return, like the others");
+      notes.add(
+          servers.openSearchRefresh() == null
+              ? "opensearch bulk loads with its default refresh: visible within 1 s, not on return"
+              : "opensearch bulk loads with refresh="
+                  + servers.openSearchRefresh()
+                  + ": visible on return, like the others");
     }
     List<Availability> availability = probe(notes);
-    List<ContenderKind> indexing = availability.stream().filter(Availability::indexes).map(Availability::kind).toList();
-    List<ContenderKind> searching = availability.stream().filter(Availability::searches).map(Availability::kind).toList();
+    List<ContenderKind> indexing =
+        availability.stream().filter(Availability::indexes).map(Availability::kind).toList();
+    List<ContenderKind> searching =
+        availability.stream().filter(Availability::searches).map(Availability::kind).toList();
     List<RunResult> results = new ArrayList<>();
     for (int threads : profile.threads()) {
       if (!indexing.isEmpty()) {
@@ -298,16 +350,23 @@ public final class Harness {
       }
     }
     ExtractionTable extraction = measureExtraction(notes);
-    return new Report(Environment.current(), profile, corpus.describe(),
-        Files.getFileStore(workspace).type(), notes, ResultTable.of(results, footprints), extraction);
+    return new Report(
+        Environment.current(),
+        profile,
+        corpus.describe(),
+        Files.getFileStore(workspace).type(),
+        notes,
+        ResultTable.of(results, footprints),
+        extraction);
   }
 
   /**
-   * Quarry's extractors over the shared PDFs and other documents, then pdftotext over the same
-   * PDFs for as long as Quarry's measured iterations took; nothing when the profile has no
-   * extraction, and a note for what could not run.
+   * Quarry's extractors over the shared PDFs and other documents, then pdftotext over the same PDFs
+   * for as long as Quarry's measured iterations took; nothing when the profile has no extraction,
+   * and a note for what could not run.
    */
-  private ExtractionTable measureExtraction(List<String> notes) throws IOException, RunnerException {
+  private ExtractionTable measureExtraction(List<String> notes)
+      throws IOException, RunnerException {
     if (profile.extractionIterationTime().isZero()) {
       return ExtractionTable.NONE;
     }
@@ -325,8 +384,10 @@ public final class Harness {
       note(notes, "pdftotext not measured: not installed here (Debian's poppler-utils has it)");
     } else {
       try {
-        reference = Pdftotext.measure(documents.pdfs(),
-            profile.extractionIterationTime().multipliedBy(profile.measurementIterations()));
+        reference =
+            Pdftotext.measure(
+                documents.pdfs(),
+                profile.extractionIterationTime().multipliedBy(profile.measurementIterations()));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while measuring pdftotext", e);
@@ -405,9 +466,11 @@ public final class Harness {
         .build();
   }
 
-  /** Search over the smallest search index while new documents are indexed into it at the profile's rate. */
-  private Options searchUnderIndexing(List<ContenderKind> kinds, int threads,
-      List<Long> chunks) {
+  /**
+   * Search over the smallest search index while new documents are indexed into it at the profile's
+   * rate.
+   */
+  private Options searchUnderIndexing(List<ContenderKind> kinds, int threads, List<Long> chunks) {
     long smallest = chunks.stream().min(Long::compare).orElseThrow();
     return searchOptions(kinds, threads)
         .param("chunks", Long.toString(smallest))
@@ -416,19 +479,30 @@ public final class Harness {
         .build();
   }
 
-  /** Both kinds of shared documents, one at a time, as one client of the default pool of workers. */
+  /**
+   * Both kinds of shared documents, one at a time, as one client of the default pool of workers.
+   */
   private Options extraction() {
     Duration iteration = profile.extractionIterationTime();
-    return options(ExtractionBenchmark.class, 1, Profile.EXTRACTION_WARMUP_ITERATIONS, iteration, iteration)
-        .param("documents", Arrays.stream(SharedDocuments.Kind.values())
-            .map(SharedDocuments.Kind::param).toArray(String[]::new))
+    return options(
+            ExtractionBenchmark.class,
+            1,
+            Profile.EXTRACTION_WARMUP_ITERATIONS,
+            iteration,
+            iteration)
+        .param(
+            "documents",
+            Arrays.stream(SharedDocuments.Kind.values())
+                .map(SharedDocuments.Kind::param)
+                .toArray(String[]::new))
         .param("sharedDir", sharedDir.toString())
         .build();
   }
 
-  private ChainedOptionsBuilder common(Class<?> benchmark, List<ContenderKind> kinds, int threads,
-      int warmupIterations) {
-    return options(benchmark, threads, warmupIterations, profile.warmupTime(), profile.measurementTime())
+  private ChainedOptionsBuilder common(
+      Class<?> benchmark, List<ContenderKind> kinds, int threads, int warmupIterations) {
+    return options(
+            benchmark, threads, warmupIterations, profile.warmupTime(), profile.measurementTime())
         .param("contender", kinds.stream().map(ContenderKind::param).toArray(String[]::new))
         .param("corpus", corpusSpec)
         .param("seed", Long.toString(seed));
@@ -440,18 +514,23 @@ public final class Harness {
         .param("querySet", querySpec);
   }
 
-  private ChainedOptionsBuilder options(Class<?> benchmark, int threads, int warmupIterations,
-      Duration warmupTime, Duration measurementTime) {
-    ChainedOptionsBuilder options = new OptionsBuilder()
-        .include("^" + Pattern.quote(benchmark.getName()) + "\\.")
-        .threads(threads)
-        .forks(profile.forks())
-        .warmupIterations(warmupIterations)
-        .measurementIterations(profile.measurementIterations())
-        .measurementTime(TimeValue.milliseconds(measurementTime.toMillis()))
-        .jvmArgsAppend(jvmArgs())
-        .shouldFailOnError(true)
-        .verbosity(profile.forks() == 0 ? VerboseMode.SILENT : VerboseMode.NORMAL);
+  private ChainedOptionsBuilder options(
+      Class<?> benchmark,
+      int threads,
+      int warmupIterations,
+      Duration warmupTime,
+      Duration measurementTime) {
+    ChainedOptionsBuilder options =
+        new OptionsBuilder()
+            .include("^" + Pattern.quote(benchmark.getName()) + "\\.")
+            .threads(threads)
+            .forks(profile.forks())
+            .warmupIterations(warmupIterations)
+            .measurementIterations(profile.measurementIterations())
+            .measurementTime(TimeValue.milliseconds(measurementTime.toMillis()))
+            .jvmArgsAppend(jvmArgs())
+            .shouldFailOnError(true)
+            .verbosity(profile.forks() == 0 ? VerboseMode.SILENT : VerboseMode.NORMAL);
     if (warmupIterations > 0) {
       options.warmupTime(TimeValue.milliseconds(warmupTime.toMillis()));
     }
@@ -464,8 +543,13 @@ public final class Harness {
    * alike.
    */
   private String[] jvmArgs() {
-    List<String> args = new ArrayList<>(List.of("-Xms" + profile.heap(), "-Xmx" + profile.heap(),
-        "--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector"));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "-Xms" + profile.heap(),
+                "-Xmx" + profile.heap(),
+                "--enable-native-access=ALL-UNNAMED",
+                "--add-modules=jdk.incubator.vector"));
     properties().forEach((name, value) -> args.add("-D" + name + "=" + value));
     return args.toArray(String[]::new);
   }
@@ -512,12 +596,34 @@ public final class Harness {
   }
 
   /** The harness's command line. */
-  record CommandLine(Profile profile, String corpus, String queries, boolean scifact, long seed, Path out,
-      Path json, String commit, boolean keep, Servers servers, List<ContenderKind> contenders, Path shared) {
+  record CommandLine(
+      Profile profile,
+      String corpus,
+      String queries,
+      boolean scifact,
+      long seed,
+      Path out,
+      Path json,
+      String commit,
+      boolean keep,
+      Servers servers,
+      List<ContenderKind> contenders,
+      Path shared) {
     /** This command line over a real corpus and its own queries. */
     CommandLine withRealText(String corpusSpec, String querySpec) {
-      return new CommandLine(profile, corpusSpec, querySpec, scifact, seed, out, json, commit, keep, servers,
-          contenders, shared);
+      return new CommandLine(
+          profile,
+          corpusSpec,
+          querySpec,
+          scifact,
+          seed,
+          out,
+          json,
+          commit,
+          keep,
+          servers,
+          contenders,
+          shared);
     }
 
     static CommandLine parse(String[] args) {
@@ -545,7 +651,8 @@ public final class Harness {
             try {
               seed = Long.parseLong(value);
             } catch (NumberFormatException e) {
-              throw new IllegalArgumentException("--seed must be a whole number; got '" + value + "'");
+              throw new IllegalArgumentException(
+                  "--seed must be a whole number; got '" + value + "'");
             }
           }
           case "--out" -> out = Path.of(value(args, ++i, "--out"));
@@ -554,10 +661,15 @@ public final class Harness {
           case "--keep" -> keep = true;
           case "--shared" -> shared = Path.of(value(args, ++i, "--shared"));
           case "--opensearch" -> openSearch = value(args, ++i, "--opensearch");
-          case "--opensearch-refresh" -> openSearchRefresh = value(args, ++i, "--opensearch-refresh");
+          case "--opensearch-refresh" ->
+              openSearchRefresh = value(args, ++i, "--opensearch-refresh");
           case "--quarry-server" -> quarryServer = value(args, ++i, "--quarry-server");
-          case "--contenders" -> contenders = Arrays.stream(value(args, ++i, "--contenders").split(","))
-              .map(String::strip).map(ContenderKind::fromParam).toList();
+          case "--contenders" ->
+              contenders =
+                  Arrays.stream(value(args, ++i, "--contenders").split(","))
+                      .map(String::strip)
+                      .map(ContenderKind::fromParam)
+                      .toList();
           default -> {
             if (args[i].startsWith("--")) {
               throw new IllegalArgumentException("unknown option " + args[i]);
@@ -567,10 +679,21 @@ public final class Harness {
         }
       }
       if (!queries.equals(QueryFile.GENERATED) && !QueryFile.isFile(queries)) {
-        throw new IllegalArgumentException("--queries must be generated or jsonl:FILE; got '" + queries + "'");
+        throw new IllegalArgumentException(
+            "--queries must be generated or jsonl:FILE; got '" + queries + "'");
       }
-      return new CommandLine(profile, corpus, queries, scifact, seed, out, json, commit, keep,
-          new Servers(openSearch, ContenderKind.openSearchRefresh(openSearchRefresh), quarryServer), contenders,
+      return new CommandLine(
+          profile,
+          corpus,
+          queries,
+          scifact,
+          seed,
+          out,
+          json,
+          commit,
+          keep,
+          new Servers(openSearch, ContenderKind.openSearchRefresh(openSearchRefresh), quarryServer),
+          contenders,
           shared);
     }
 

@@ -8,11 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * {@code benchmarks.jar report [--results DIR] [--page FILE] [--charts DIR]}: draws the results page
- * from the kept result sets ({@code *.json} of {@code --results}, default {@code benchmarks/results}):
- * the headline table and the charts' links go between the page's marker lines (default page
- * {@code docs/benchmarks.md}; a page without markers is written whole), the SVG charts into
- * {@code --charts} (default {@code docs/benchmarks}). Run from the repository's root.
+ * {@code benchmarks.jar report [--results DIR] [--page FILE] [--charts DIR]}: draws the results
+ * page from the kept result sets ({@code *.json} of {@code --results}, default {@code
+ * benchmarks/results}): the headline table and the charts' links go between the page's marker lines
+ * (default page {@code docs/benchmarks.md}; a page without markers is written whole), the SVG
+ * charts into {@code --charts} (default {@code docs/benchmarks}). Run from the repository's root.
  */
 public final class ReportCommand {
   private ReportCommand() {}
@@ -26,8 +26,11 @@ public final class ReportCommand {
         case "--results" -> results = Path.of(value(args, ++i));
         case "--page" -> page = Path.of(value(args, ++i));
         case "--charts" -> charts = Path.of(value(args, ++i));
-        default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; usage: report [--results DIR] [--page FILE] [--charts DIR]");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown option "
+                    + args[i]
+                    + "; usage: report [--results DIR] [--page FILE] [--charts DIR]");
       }
     }
     write(results, page, charts);

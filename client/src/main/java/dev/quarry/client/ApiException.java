@@ -102,7 +102,9 @@ public class ApiException extends QuarryClientException {
     }
   }
 
-  /** 429 and 503: overloaded or unavailable for now; {@link #retryable()} says whether to try again. */
+  /**
+   * 429 and 503: overloaded or unavailable for now; {@link #retryable()} says whether to try again.
+   */
   public static final class UnavailableException extends ApiException {
     private static final long serialVersionUID = 1L;
 

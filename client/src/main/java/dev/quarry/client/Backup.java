@@ -9,10 +9,14 @@ import java.util.List;
  * @param format the backup layout's version
  * @param corpora every corpus, each at the one revision it was copied at
  * @param bytes the backup's size
- *
  * @quarry.experimental
  */
-public record Backup(int format, String name, String createdAt, String serverVersion, List<CorpusRevision> corpora,
+public record Backup(
+    int format,
+    String name,
+    String createdAt,
+    String serverVersion,
+    List<CorpusRevision> corpora,
     long bytes) {
   public record CorpusRevision(String corpus, String corpusId, long revision) {}
 }

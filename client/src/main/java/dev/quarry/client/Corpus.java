@@ -5,7 +5,12 @@ package dev.quarry.client;
  * ({@code settings} and {@code createdAt} are null in lists).
  *
  * @param sources how many sources the token may see
- *
  * @quarry.stable
  */
-public record Corpus(String corpus, String corpusId, long revision, long sources, Settings settings, String createdAt) {}
+public record Corpus(
+    String corpus,
+    String corpusId,
+    long revision,
+    long sources,
+    Settings settings,
+    String createdAt) {}

@@ -6,22 +6,34 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * A source to index from text the application already has: exactly one of {@code text} and
- * {@code passages} (pre-chunked, kept as given). Used by {@code sources/index} and by a batch's
- * {@code index} operations.
+ * A source to index from text the application already has: exactly one of {@code text} and {@code
+ * passages} (pre-chunked, kept as given). Used by {@code sources/index} and by a batch's {@code
+ * index} operations.
  *
  * @param expectedRevision the source's current {@code sourceRevision}, or 0 for "must not exist
  *     yet"; null for no check
- * @param language in an auto corpus, the language to analyse the source in ({@code german})
- *     instead of the one detected from its text; null detects
- *
+ * @param language in an auto corpus, the language to analyse the source in ({@code german}) instead
+ *     of the one detected from its text; null detects
  * @quarry.stable
  */
-public record Document(String source, String title, String text, List<Passage> passages, String mediaType,
-    Map<String, Object> metadata, Long expectedRevision, String language) {
+public record Document(
+    String source,
+    String title,
+    String text,
+    List<Passage> passages,
+    String mediaType,
+    Map<String, Object> metadata,
+    Long expectedRevision,
+    String language) {
   /** A document whose language an auto corpus detects (the shape before {@code language}). */
-  public Document(String source, String title, String text, List<Passage> passages, String mediaType,
-      Map<String, Object> metadata, Long expectedRevision) {
+  public Document(
+      String source,
+      String title,
+      String text,
+      List<Passage> passages,
+      String mediaType,
+      Map<String, Object> metadata,
+      Long expectedRevision) {
     this(source, title, text, passages, mediaType, metadata, expectedRevision, null);
   }
 
@@ -45,14 +57,18 @@ public record Document(String source, String title, String text, List<Passage> p
   }
 
   public Document withMetadata(Map<String, Object> m) {
-    return new Document(source, title, text, passages, mediaType, Map.copyOf(m), expectedRevision, language);
+    return new Document(
+        source, title, text, passages, mediaType, Map.copyOf(m), expectedRevision, language);
   }
 
   public Document withExpectedRevision(long r) {
     return new Document(source, title, text, passages, mediaType, metadata, r, language);
   }
 
-  /** This document analysed in {@code l} ({@code german}) rather than its detected language; null detects. */
+  /**
+   * This document analysed in {@code l} ({@code german}) rather than its detected language; null
+   * detects.
+   */
   public Document withLanguage(String l) {
     return new Document(source, title, text, passages, mediaType, metadata, expectedRevision, l);
   }
@@ -62,8 +78,12 @@ public record Document(String source, String title, String text, List<Passage> p
    * passages' texts joined by a blank line.
    */
   public String contentSha256() {
-    String content = text != null ? text
-        : passages == null ? "" : passages.stream().map(Passage::text).collect(Collectors.joining("\n\n"));
+    String content =
+        text != null
+            ? text
+            : passages == null
+                ? ""
+                : passages.stream().map(Passage::text).collect(Collectors.joining("\n\n"));
     return Sha256.hex(content.getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -7,10 +7,10 @@ package dev.quarry.client;
  *
  * @param field for {@code INVALID_REQUEST}, the path of the offending field; else null
  * @param outcome {@code "uncertain"} when a mutation's effect is unknown; else null
- *
  * @quarry.stable
  */
-public record ErrorInfo(String code, String message, boolean retryable, String field, String outcome) {
+public record ErrorInfo(
+    String code, String message, boolean retryable, String field, String outcome) {
   /** Whether the effect of the failed mutation is unknown and must be reconciled. */
   public boolean uncertain() {
     return "uncertain".equals(outcome);

@@ -4,11 +4,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One passage found, with its provenance. Text positions count UTF-16 code units, {@code [start, end)}.
+ * One passage found, with its provenance. Text positions count UTF-16 code units, {@code [start,
+ * end)}.
  *
- * @param highlights ranges of query-term matches inside {@code text}; null when highlighting was off
+ * @param highlights ranges of query-term matches inside {@code text}; null when highlighting was
+ *     off
  * @param pages the pages the passage spans, for paged formats; else null
- * @param snippet the window of {@code text} around the matches, when the request asked for it; else null
+ * @param snippet the window of {@code text} around the matches, when the request asked for it; else
+ *     null
  * @param parts each side's score and rank in a semantic or hybrid search; else null
  * @param section the headings above the passage in its source, outermost first; empty when the
  *     source has none (or an older server did not say)
@@ -17,30 +20,103 @@ import java.util.Map;
  *     server did not say
  * @param table the rows of a table the passage holds; null outside tables (and from an older
  *     server)
- *
  * @quarry.stable
  */
-public record Hit(String source, long sourceRevision, int chunk, double score, String text, List<List<Integer>> highlights,
-    String title, String mediaType, Pages pages, Offsets offsets, String contentSha256, Map<String, Object> metadata,
-    Snippet snippet, Parts parts, List<String> section, String language, Table table) {
+public record Hit(
+    String source,
+    long sourceRevision,
+    int chunk,
+    double score,
+    String text,
+    List<List<Integer>> highlights,
+    String title,
+    String mediaType,
+    Pages pages,
+    Offsets offsets,
+    String contentSha256,
+    Map<String, Object> metadata,
+    Snippet snippet,
+    Parts parts,
+    List<String> section,
+    String language,
+    Table table) {
   public Hit {
     section = section == null ? List.of() : List.copyOf(section);
   }
 
-  /** A hit that does not say its language, outside tables (the shape before either was returned). */
-  public Hit(String source, long sourceRevision, int chunk, double score, String text, List<List<Integer>> highlights,
-      String title, String mediaType, Pages pages, Offsets offsets, String contentSha256, Map<String, Object> metadata,
-      Snippet snippet, Parts parts, List<String> section) {
-    this(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, offsets, contentSha256,
-        metadata, snippet, parts, section, null, null);
+  /**
+   * A hit that does not say its language, outside tables (the shape before either was returned).
+   */
+  public Hit(
+      String source,
+      long sourceRevision,
+      int chunk,
+      double score,
+      String text,
+      List<List<Integer>> highlights,
+      String title,
+      String mediaType,
+      Pages pages,
+      Offsets offsets,
+      String contentSha256,
+      Map<String, Object> metadata,
+      Snippet snippet,
+      Parts parts,
+      List<String> section) {
+    this(
+        source,
+        sourceRevision,
+        chunk,
+        score,
+        text,
+        highlights,
+        title,
+        mediaType,
+        pages,
+        offsets,
+        contentSha256,
+        metadata,
+        snippet,
+        parts,
+        section,
+        null,
+        null);
   }
 
   /** A hit outside any section (the shape before sections were returned). */
-  public Hit(String source, long sourceRevision, int chunk, double score, String text, List<List<Integer>> highlights,
-      String title, String mediaType, Pages pages, Offsets offsets, String contentSha256, Map<String, Object> metadata,
-      Snippet snippet, Parts parts) {
-    this(source, sourceRevision, chunk, score, text, highlights, title, mediaType, pages, offsets, contentSha256,
-        metadata, snippet, parts, List.of(), null, null);
+  public Hit(
+      String source,
+      long sourceRevision,
+      int chunk,
+      double score,
+      String text,
+      List<List<Integer>> highlights,
+      String title,
+      String mediaType,
+      Pages pages,
+      Offsets offsets,
+      String contentSha256,
+      Map<String, Object> metadata,
+      Snippet snippet,
+      Parts parts) {
+    this(
+        source,
+        sourceRevision,
+        chunk,
+        score,
+        text,
+        highlights,
+        title,
+        mediaType,
+        pages,
+        offsets,
+        contentSha256,
+        metadata,
+        snippet,
+        parts,
+        List.of(),
+        null,
+        null);
   }
 
   public record Pages(int from, int to) {}
@@ -65,11 +141,17 @@ public record Hit(String source, long sourceRevision, int chunk, double score, S
    * {@code highlights} are matches inside it, {@code html} the escaped form with marked matches
    * (when asked for with {@code html}).
    */
-  public record Snippet(String text, int start, int end, List<List<Integer>> highlights, String html) {}
+  public record Snippet(
+      String text, int start, int end, List<List<Integer>> highlights, String html) {}
 
-  /** The lexical and semantic sides of the score; a side is null when the chunk has no score on it. */
+  /**
+   * The lexical and semantic sides of the score; a side is null when the chunk has no score on it.
+   */
   public record Parts(Part lexical, Part semantic) {}
 
-  /** One side's exact score, and its rank among that side's candidates (null when it was not among them). */
+  /**
+   * One side's exact score, and its rank among that side's candidates (null when it was not among
+   * them).
+   */
   public record Part(double score, Integer rank) {}
 }

@@ -5,20 +5,35 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One file of a job upload: the file on disk (streamed when the upload is sent) and what the
- * {@code files} entry of the upload's {@code request} part records with it.
+ * One file of a job upload: the file on disk (streamed when the upload is sent) and what the {@code
+ * files} entry of the upload's {@code request} part records with it.
  *
- * @param mediaType declared; the bytes decide, and a disagreement is a warning in the file's receipt
- * @param ocr {@code auto} or {@code off} for this file alone, overriding the job's; null: the job's choice
- * @param ocrLanguages the Tesseract language data this file alone is recognised with, overriding the
- *     job's; null: the job's
- *
+ * @param mediaType declared; the bytes decide, and a disagreement is a warning in the file's
+ *     receipt
+ * @param ocr {@code auto} or {@code off} for this file alone, overriding the job's; null: the job's
+ *     choice
+ * @param ocrLanguages the Tesseract language data this file alone is recognised with, overriding
+ *     the job's; null: the job's
  * @quarry.stable
  */
-public record JobFile(Path path, String source, String title, Map<String, Object> metadata, String mediaType,
-    String ocr, List<String> ocrLanguages) {
-  /** A file with the job's OCR languages, as the client described files before they could be chosen. */
-  public JobFile(Path path, String source, String title, Map<String, Object> metadata, String mediaType, String ocr) {
+public record JobFile(
+    Path path,
+    String source,
+    String title,
+    Map<String, Object> metadata,
+    String mediaType,
+    String ocr,
+    List<String> ocrLanguages) {
+  /**
+   * A file with the job's OCR languages, as the client described files before they could be chosen.
+   */
+  public JobFile(
+      Path path,
+      String source,
+      String title,
+      Map<String, Object> metadata,
+      String mediaType,
+      String ocr) {
     this(path, source, title, metadata, mediaType, ocr, null);
   }
 
@@ -52,7 +67,14 @@ public record JobFile(Path path, String source, String title, Map<String, Object
    * files[i].ocrLanguages[j]}.
    */
   public JobFile withOcrLanguages(List<String> languages) {
-    return new JobFile(path, source, title, metadata, mediaType, ocr, languages == null ? null : List.copyOf(languages));
+    return new JobFile(
+        path,
+        source,
+        title,
+        metadata,
+        mediaType,
+        ocr,
+        languages == null ? null : List.copyOf(languages));
   }
 
   /** The {@code files} entry: exactly the contract's fields. */
@@ -60,6 +82,11 @@ public record JobFile(Path path, String source, String title, Map<String, Object
     return new Entry(source, title, metadata, mediaType, ocr, ocrLanguages);
   }
 
-  record Entry(String source, String title, Map<String, Object> metadata, String mediaType, String ocr,
+  record Entry(
+      String source,
+      String title,
+      Map<String, Object> metadata,
+      String mediaType,
+      String ocr,
       List<String> ocrLanguages) {}
 }

@@ -45,7 +45,10 @@ final class MultipartIngest {
       this.name = name;
     }
 
-    /** The file at {@code path}, named by its file name (a hint for detecting its type); it must exist. */
+    /**
+     * The file at {@code path}, named by its file name (a hint for detecting its type); it must
+     * exist.
+     */
     static FileBytes of(Path path) {
       if (!Files.isRegularFile(path)) {
         throw new UncheckedIOException(new FileNotFoundException(path.toString()));
@@ -58,24 +61,31 @@ final class MultipartIngest {
       return new FileBytes(null, stream, "document");
     }
 
-    /** The {@code file} part's header, with the file name stripped of what would break the header. */
+    /**
+     * The {@code file} part's header, with the file name stripped of what would break the header.
+     */
     byte[] partHeader(String boundary) {
-      return ("--" + boundary + "\r\n"
-          + "Content-Disposition: form-data; name=\"file\"; filename=\"" + name.replaceAll("[\"\\\\\r\n]", "_")
-          + "\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8);
+      return ("--"
+              + boundary
+              + "\r\n"
+              + "Content-Disposition: form-data; name=\"file\"; filename=\""
+              + name.replaceAll("[\"\\\\\r\n]", "_")
+              + "\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+          .getBytes(StandardCharsets.UTF_8);
     }
 
     /** A publisher of the bytes, hashing them as they are sent. */
     HttpRequest.BodyPublisher publisher() {
-      return HttpRequest.BodyPublishers.ofInputStream(() -> {
-        digest = Sha256.digest(); // a fresh hash each time the client (re)reads the body
-        try {
-          InputStream in = path != null ? Files.newInputStream(path) : stream;
-          return new DigestInputStream(in, digest);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      return HttpRequest.BodyPublishers.ofInputStream(
+          () -> {
+            digest = Sha256.digest(); // a fresh hash each time the client (re)reads the body
+            try {
+              InputStream in = path != null ? Files.newInputStream(path) : stream;
+              return new DigestInputStream(in, digest);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          });
     }
 
     String sha256() {
@@ -88,40 +98,56 @@ final class MultipartIngest {
    * (the JSON of {@code request}), then one {@code file} part per file, each streamed when the body
    * is sent, then the closing boundary.
    */
-  static HttpRequest.Builder post(Transport transport, String path, Object request, List<FileBytes> files) {
+  static HttpRequest.Builder post(
+      Transport transport, String path, Object request, List<FileBytes> files) {
     String boundary = "quarry-" + UUID.randomUUID();
     List<HttpRequest.BodyPublisher> parts = new ArrayList<>();
-    parts.add(HttpRequest.BodyPublishers.ofByteArray(("--" + boundary + "\r\n"
-        + "Content-Disposition: form-data; name=\"request\"\r\n"
-        + "Content-Type: application/json\r\n\r\n"
-        + new String(Transport.write(request), StandardCharsets.UTF_8) + "\r\n").getBytes(StandardCharsets.UTF_8)));
+    parts.add(
+        HttpRequest.BodyPublishers.ofByteArray(
+            ("--"
+                    + boundary
+                    + "\r\n"
+                    + "Content-Disposition: form-data; name=\"request\"\r\n"
+                    + "Content-Type: application/json\r\n\r\n"
+                    + new String(Transport.write(request), StandardCharsets.UTF_8)
+                    + "\r\n")
+                .getBytes(StandardCharsets.UTF_8)));
     for (FileBytes file : files) {
       parts.add(HttpRequest.BodyPublishers.ofByteArray(file.partHeader(boundary)));
       parts.add(file.publisher());
       parts.add(HttpRequest.BodyPublishers.ofByteArray("\r\n".getBytes(StandardCharsets.UTF_8)));
     }
-    parts.add(HttpRequest.BodyPublishers.ofByteArray(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8)));
-    return transport.request(path)
+    parts.add(
+        HttpRequest.BodyPublishers.ofByteArray(
+            ("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8)));
+    return transport
+        .request(path)
         .header("Content-Type", "multipart/form-data; boundary=" + boundary)
         .POST(HttpRequest.BodyPublishers.concat(parts.toArray(HttpRequest.BodyPublisher[]::new)));
   }
 
   Receipt send(FileBytes file, String idempotencyKey) {
-    HttpRequest http = post(transport, "v1/retrieval/ingest", request, List.of(file))
-        .header(Transport.IDEMPOTENCY_KEY, idempotencyKey)
-        .build();
+    HttpRequest http =
+        post(transport, "v1/retrieval/ingest", request, List.of(file))
+            .header(Transport.IDEMPOTENCY_KEY, idempotencyKey)
+            .build();
     HttpResponse<InputStream> res = transport.send(http);
     JsonNode answer;
     try {
       answer = Transport.JSON.readTree(Transport.readAll(res));
     } catch (IOException e) {
-      throw new ProtocolException(ProtocolException.INVALID_RESPONSE, "an ingest receipt is not JSON", e);
+      throw new ProtocolException(
+          ProtocolException.INVALID_RESPONSE, "an ingest receipt is not JSON", e);
     }
     Receipt receipt = Transport.read(answer, Receipt.class);
     String sent = file.sha256();
     if (receipt.contentSha256() != null && !receipt.contentSha256().equals(sent)) {
-      throw new ProtocolException(ProtocolException.INVALID_RESPONSE, "the server stored content with SHA-256 "
-          + receipt.contentSha256() + " but the bytes sent hash to " + sent);
+      throw new ProtocolException(
+          ProtocolException.INVALID_RESPONSE,
+          "the server stored content with SHA-256 "
+              + receipt.contentSha256()
+              + " but the bytes sent hash to "
+              + sent);
     }
     return receipt;
   }

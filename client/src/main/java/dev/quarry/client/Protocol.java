@@ -8,7 +8,11 @@ import java.util.Map;
  *
  * @quarry.stable
  */
-public record Protocol(String version, List<String> supportedVersions, List<String> features, Map<String, Long> limits) {
+public record Protocol(
+    String version,
+    List<String> supportedVersions,
+    List<String> features,
+    Map<String, Long> limits) {
   public boolean hasFeature(String feature) {
     return features != null && features.contains(feature);
   }

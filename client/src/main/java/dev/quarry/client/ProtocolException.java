@@ -1,12 +1,12 @@
 package dev.quarry.client;
 
 /**
- * The server's answer breaks the wire protocol as this client implements it. {@link #code()} is
- * one of {@link #UNSUPPORTED_PROTOCOL_VERSION} (the answer selects a wire version this client does
- * not implement; its body was not read), {@link #INVALID_STREAM} (a malformed or out-of-order event
+ * The server's answer breaks the wire protocol as this client implements it. {@link #code()} is one
+ * of {@link #UNSUPPORTED_PROTOCOL_VERSION} (the answer selects a wire version this client does not
+ * implement; its body was not read), {@link #INVALID_STREAM} (a malformed or out-of-order event
  * stream, or one that ended without its terminal event), {@link #UNSUPPORTED_EVENT} (an unknown
- * event not marked optional) or {@link #INVALID_RESPONSE} (a body that is not the JSON expected,
- * or a receipt whose content hash is not the one sent). Never retried automatically.
+ * event not marked optional) or {@link #INVALID_RESPONSE} (a body that is not the JSON expected, or
+ * a receipt whose content hash is not the one sent). Never retried automatically.
  *
  * @quarry.stable
  */

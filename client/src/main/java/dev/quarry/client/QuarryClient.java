@@ -29,8 +29,8 @@ import java.util.stream.StreamSupport;
  * is refused before its body is read ({@link ProtocolException}). Answers are read tolerantly
  * (unknown fields ignored, unknown error codes kept verbatim in {@link ApiException}); requests are
  * written strictly from records that hold exactly the contract's fields. Every mutation of sources
- * carries an {@code Idempotency-Key}: a fresh one unless the caller gives one, which makes a retry with the
- * same key safe ({@link SafeRetry} does that for index and delete). Nothing is retried
+ * carries an {@code Idempotency-Key}: a fresh one unless the caller gives one, which makes a retry
+ * with the same key safe ({@link SafeRetry} does that for index and delete). Nothing is retried
  * automatically. Thread-safe; one instance serves many threads.
  *
  * @quarry.stable
@@ -42,7 +42,10 @@ public final class QuarryClient {
     this.transport = transport;
   }
 
-  /** A client of the server at {@code baseUrl} (such as {@code http://127.0.0.1:8080}) with a bearer token. */
+  /**
+   * A client of the server at {@code baseUrl} (such as {@code http://127.0.0.1:8080}) with a bearer
+   * token.
+   */
   public static QuarryClient create(String baseUrl, String token) {
     return builder(baseUrl).token(token).build();
   }
@@ -73,15 +76,23 @@ public final class QuarryClient {
       return this;
     }
 
-    /** How long a request may wait for its answer's headers; runs are not bounded by it. Null: unbounded. */
+    /**
+     * How long a request may wait for its answer's headers; runs are not bounded by it. Null:
+     * unbounded.
+     */
     public Builder timeout(Duration timeout) {
       this.timeout = timeout;
       return this;
     }
 
     public QuarryClient build() {
-      HttpClient client = http != null ? http
-          : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).version(HttpClient.Version.HTTP_1_1).build();
+      HttpClient client =
+          http != null
+              ? http
+              : HttpClient.newBuilder()
+                  .connectTimeout(Duration.ofSeconds(10))
+                  .version(HttpClient.Version.HTTP_1_1)
+                  .build();
       return new QuarryClient(new Transport(client, base, token, timeout));
     }
   }
@@ -98,7 +109,9 @@ public final class QuarryClient {
    * nothing about which corpora or sources exist.
    */
   public Whoami whoami() {
-    return Transport.read(transport.post("v1/retrieval/whoami", Transport.JSON.createObjectNode(), null), Whoami.class);
+    return Transport.read(
+        transport.post("v1/retrieval/whoami", Transport.JSON.createObjectNode(), null),
+        Whoami.class);
   }
 
   // ----- search
@@ -124,22 +137,29 @@ public final class QuarryClient {
   // ----- corpora
 
   public Corpus createCorpus(String corpus, Settings settings) {
-    return Transport.read(transport.post("v1/retrieval/corpora/create", new CreateCorpus(corpus, settings), null),
+    return Transport.read(
+        transport.post("v1/retrieval/corpora/create", new CreateCorpus(corpus, settings), null),
         Corpus.class);
   }
 
   public Corpus readCorpus(String corpus) {
-    return Transport.read(transport.post("v1/retrieval/corpora/read", new Named(corpus), null), Corpus.class);
+    return Transport.read(
+        transport.post("v1/retrieval/corpora/read", new Named(corpus), null), Corpus.class);
   }
 
   public void deleteCorpus(String corpus) {
     transport.post("v1/retrieval/corpora/delete", new Named(corpus), null);
   }
 
-  /** One page of the corpora the token has a grant on; {@code cursor} null for the first, {@code limit} null for the default. */
+  /**
+   * One page of the corpora the token has a grant on; {@code cursor} null for the first, {@code
+   * limit} null for the default.
+   */
   public Page<Corpus> listCorpora(String cursor, Integer limit) {
-    JsonNode page = transport.post("v1/retrieval/corpora/list", new CorpusListing(cursor, limit), null);
-    return new Page<>(list(page.path("corpora"), Corpus.class), page.path("nextCursor").textValue());
+    JsonNode page =
+        transport.post("v1/retrieval/corpora/list", new CorpusListing(cursor, limit), null);
+    return new Page<>(
+        list(page.path("corpora"), Corpus.class), page.path("nextCursor").textValue());
   }
 
   /** Every corpus the token has a grant on, page by page as the stream is consumed. */
@@ -158,7 +178,8 @@ public final class QuarryClient {
    * Indexes {@code document}.
    *
    * @param corpusId the corpus id the caller expects (409 CORPUS_REPLACED otherwise), or null
-   * @param idempotencyKey sent as Idempotency-Key: the same key and body again return the original receipt
+   * @param idempotencyKey sent as Idempotency-Key: the same key and body again return the original
+   *     receipt
    */
   public Receipt index(String corpus, String corpusId, Document document, String idempotencyKey) {
     ObjectNode body = Transport.JSON.valueToTree(document);
@@ -166,24 +187,31 @@ public final class QuarryClient {
     if (corpusId != null) {
       body.put("corpusId", corpusId);
     }
-    return Transport.read(transport.post("v1/retrieval/sources/index", body, key(idempotencyKey)), Receipt.class);
+    return Transport.read(
+        transport.post("v1/retrieval/sources/index", body, key(idempotencyKey)), Receipt.class);
   }
 
   public Receipt delete(String corpus, String source) {
     return delete(corpus, null, new DeleteOperation(source, null, null), newKey());
   }
 
-  /** Deletes a source; {@code purge} in the operation erases every retained version of its content. */
-  public Receipt delete(String corpus, String corpusId, DeleteOperation operation, String idempotencyKey) {
+  /**
+   * Deletes a source; {@code purge} in the operation erases every retained version of its content.
+   */
+  public Receipt delete(
+      String corpus, String corpusId, DeleteOperation operation, String idempotencyKey) {
     ObjectNode body = Transport.JSON.valueToTree(operation);
     body.put("corpus", corpus);
     if (corpusId != null) {
       body.put("corpusId", corpusId);
     }
-    return Transport.read(transport.post("v1/retrieval/sources/delete", body, key(idempotencyKey)), Receipt.class);
+    return Transport.read(
+        transport.post("v1/retrieval/sources/delete", body, key(idempotencyKey)), Receipt.class);
   }
 
-  /** A delete operation (also of a batch): {@code expectedRevision} and {@code purge} may be null. */
+  /**
+   * A delete operation (also of a batch): {@code expectedRevision} and {@code purge} may be null.
+   */
   public record DeleteOperation(String source, Long expectedRevision, Boolean purge) {}
 
   /** One operation of a batch: exactly one of {@code index} and {@code delete}. */
@@ -202,25 +230,39 @@ public final class QuarryClient {
     return batch(corpus, null, operations, newKey());
   }
 
-  public BatchResult batch(String corpus, String corpusId, List<BatchOperation> operations, String idempotencyKey) {
-    return Transport.read(transport.post("v1/retrieval/sources/batch", new Batch(corpus, corpusId, operations),
-        key(idempotencyKey)), BatchResult.class);
+  public BatchResult batch(
+      String corpus, String corpusId, List<BatchOperation> operations, String idempotencyKey) {
+    return Transport.read(
+        transport.post(
+            "v1/retrieval/sources/batch",
+            new Batch(corpus, corpusId, operations),
+            key(idempotencyKey)),
+        BatchResult.class);
   }
 
-  /** The source's state; {@link ApiException.NotFoundException} ({@code SOURCE_NOT_FOUND}) when it does not exist. */
+  /**
+   * The source's state; {@link ApiException.NotFoundException} ({@code SOURCE_NOT_FOUND}) when it
+   * does not exist.
+   */
   public SourceState readSource(String corpus, String source) {
-    return Transport.read(transport.post("v1/retrieval/sources/read", new SourceRef(corpus, source), null),
+    return Transport.read(
+        transport.post("v1/retrieval/sources/read", new SourceRef(corpus, source), null),
         SourceState.class);
   }
 
   /**
    * One page of a source's chunks at {@code revision} (null: the latest), numbered above {@code
-   * after} (null: from the first); {@link ApiException.NotFoundException} ({@code SOURCE_NOT_FOUND})
-   * when the source did not exist at that revision.
+   * after} (null: from the first); {@link ApiException.NotFoundException} ({@code
+   * SOURCE_NOT_FOUND}) when the source did not exist at that revision.
    */
-  public SourceText readChunks(String corpus, String source, Long revision, Integer after, Integer limit) {
-    return Transport.read(transport.post("v1/retrieval/sources/chunks",
-        new ChunksListing(corpus, null, source, revision, after, limit), null), SourceText.class);
+  public SourceText readChunks(
+      String corpus, String source, Long revision, Integer after, Integer limit) {
+    return Transport.read(
+        transport.post(
+            "v1/retrieval/sources/chunks",
+            new ChunksListing(corpus, null, source, revision, after, limit),
+            null),
+        SourceText.class);
   }
 
   /**
@@ -229,17 +271,28 @@ public final class QuarryClient {
    */
   public Stream<SourceText.Chunk> chunks(String corpus, String source, Long revision) {
     long[] at = {revision == null ? -1 : revision};
-    return keyset(next -> {
-      SourceText page = readChunks(corpus, source, at[0] < 0 ? null : at[0], next == null ? null : Integer.valueOf(next), null);
-      at[0] = page.revision();
-      return new Page<>(page.chunks(), page.nextAfter() == null ? null : page.nextAfter().toString());
-    });
+    return keyset(
+        next -> {
+          SourceText page =
+              readChunks(
+                  corpus,
+                  source,
+                  at[0] < 0 ? null : at[0],
+                  next == null ? null : Integer.valueOf(next),
+                  null);
+          at[0] = page.revision();
+          return new Page<>(
+              page.chunks(), page.nextAfter() == null ? null : page.nextAfter().toString());
+        });
   }
 
   /** One page of sources in name order. */
   public Page<SourceState> listSources(String corpus, String prefix, String cursor, Integer limit) {
-    JsonNode page = transport.post("v1/retrieval/sources/list", new SourceListing(corpus, prefix, cursor, limit), null);
-    return new Page<>(list(page.path("sources"), SourceState.class), page.path("nextCursor").textValue());
+    JsonNode page =
+        transport.post(
+            "v1/retrieval/sources/list", new SourceListing(corpus, prefix, cursor, limit), null);
+    return new Page<>(
+        list(page.path("sources"), SourceState.class), page.path("nextCursor").textValue());
   }
 
   /** Every source (under {@code prefix}, or all when null) the token may see, page by page. */
@@ -247,11 +300,17 @@ public final class QuarryClient {
     return keyset(cursor -> listSources(corpus, prefix, cursor, null));
   }
 
-  /** One page of history: entries with revision above {@code after}; {@code next} is the next {@code after}. */
+  /**
+   * One page of history: entries with revision above {@code after}; {@code next} is the next {@code
+   * after}.
+   */
   public Page<HistoryEntry> history(String corpus, long after, Integer limit) {
-    JsonNode page = transport.post("v1/retrieval/corpora/history", new HistoryListing(corpus, after, limit), null);
+    JsonNode page =
+        transport.post(
+            "v1/retrieval/corpora/history", new HistoryListing(corpus, after, limit), null);
     JsonNode next = page.get("nextAfter");
-    return new Page<>(list(page.path("entries"), HistoryEntry.class), next == null ? null : next.asText());
+    return new Page<>(
+        list(page.path("entries"), HistoryEntry.class), next == null ? null : next.asText());
   }
 
   /** Every history entry after revision {@code after}, page by page. */
@@ -271,7 +330,8 @@ public final class QuarryClient {
    * bytes that were sent (the receipt's {@code contentSha256}).
    */
   public Receipt ingest(IngestRequest request, Path file, String idempotencyKey) {
-    return new MultipartIngest(transport, request).send(MultipartIngest.FileBytes.of(file), key(idempotencyKey));
+    return new MultipartIngest(transport, request)
+        .send(MultipartIngest.FileBytes.of(file), key(idempotencyKey));
   }
 
   /**
@@ -279,20 +339,24 @@ public final class QuarryClient {
    * a stream cannot be sent again, so a retry needs a new stream with the same bytes and key.
    */
   public Receipt ingest(IngestRequest request, InputStream content, String idempotencyKey) {
-    return new MultipartIngest(transport, request).send(MultipartIngest.FileBytes.of(content), key(idempotencyKey));
+    return new MultipartIngest(transport, request)
+        .send(MultipartIngest.FileBytes.of(content), key(idempotencyKey));
   }
 
   // ----- ingestion jobs
 
-  /** {@code jobs/create}: a new open job for {@code corpus} ({@code corpusId}: the id expected, or null). */
+  /**
+   * {@code jobs/create}: a new open job for {@code corpus} ({@code corpusId}: the id expected, or
+   * null).
+   */
   public Job createJob(String corpus, String corpusId) {
     return createJob(corpus, corpusId, null);
   }
 
   /**
    * {@code jobs/create} with an OCR choice for the job's files: {@code auto} (refused with {@code
-   * INVALID_REQUEST} unless the server advertises the feature {@code ocr}), {@code off}, or null for
-   * the server's setting. A file may name its own ({@link JobFile#withOcr}).
+   * INVALID_REQUEST} unless the server advertises the feature {@code ocr}), {@code off}, or null
+   * for the server's setting. A file may name its own ({@link JobFile#withOcr}).
    */
   public Job createJob(String corpus, String corpusId, String ocr) {
     return createJob(corpus, corpusId, ocr, null);
@@ -300,13 +364,17 @@ public final class QuarryClient {
 
   /**
    * {@code jobs/create} with an OCR choice and the Tesseract language data its files are recognised
-   * with ({@code List.of("deu", "eng")}), or null for the server's {@code extraction.ocrLanguages}. A
-   * name that is not language data or not installed on the server is refused with {@code
-   * INVALID_REQUEST} naming {@code ocrLanguages[i]}. A file may name its own ({@link JobFile#withOcrLanguages}).
+   * with ({@code List.of("deu", "eng")}), or null for the server's {@code extraction.ocrLanguages}.
+   * A name that is not language data or not installed on the server is refused with {@code
+   * INVALID_REQUEST} naming {@code ocrLanguages[i]}. A file may name its own ({@link
+   * JobFile#withOcrLanguages}).
    */
   public Job createJob(String corpus, String corpusId, String ocr, List<String> ocrLanguages) {
-    return job(transport.post("v1/retrieval/jobs/create", new JobCreate(corpus, corpusId, ocr, copy(ocrLanguages)),
-        null));
+    return job(
+        transport.post(
+            "v1/retrieval/jobs/create",
+            new JobCreate(corpus, corpusId, ocr, copy(ocrLanguages)),
+            null));
   }
 
   /**
@@ -325,7 +393,10 @@ public final class QuarryClient {
     return submitJob(corpus, corpusId, null, files);
   }
 
-  /** {@code jobs/submit} with an OCR choice for the job's files, as {@link #createJob(String, String, String)}. */
+  /**
+   * {@code jobs/submit} with an OCR choice for the job's files, as {@link #createJob(String,
+   * String, String)}.
+   */
   public Job submitJob(String corpus, String corpusId, String ocr, List<JobFile> files) {
     return submitJob(corpus, corpusId, ocr, null, files);
   }
@@ -334,7 +405,8 @@ public final class QuarryClient {
    * {@code jobs/submit} with an OCR choice and OCR languages for the job's files, as {@link
    * #createJob(String, String, String, List)}.
    */
-  public Job submitJob(String corpus, String corpusId, String ocr, List<String> ocrLanguages, List<JobFile> files) {
+  public Job submitJob(
+      String corpus, String corpusId, String ocr, List<String> ocrLanguages, List<JobFile> files) {
     return JobUpload.submit(transport, corpus, corpusId, ocr, copy(ocrLanguages), files);
   }
 
@@ -358,31 +430,37 @@ public final class QuarryClient {
    * ({@code JOB_NOT_FOUND}) for a job that is not the token's to read.
    */
   public JobPage readJob(String job, String cursor, Integer limit) {
-    return Transport.read(transport.post("v1/retrieval/jobs/read", new JobListing(job, cursor, limit), null),
+    return Transport.read(
+        transport.post("v1/retrieval/jobs/read", new JobListing(job, cursor, limit), null),
         JobPage.class);
   }
 
   /** Every file of a job with its outcome, page by page as the stream is consumed. */
   public Stream<JobPage.FileOutcome> jobFiles(String job) {
-    return keyset(cursor -> {
-      JobPage page = readJob(job, cursor, null);
-      return new Page<>(page.files(), page.nextCursor());
-    });
+    return keyset(
+        cursor -> {
+          JobPage page = readJob(job, cursor, null);
+          return new Page<>(page.files(), page.nextCursor());
+        });
   }
 
   /**
    * {@code jobs/list}: one page of the jobs the token may read (those its subject submitted, and
    * every job of a corpus it may manage), newest first, after {@code cursor} (null: the first),
-   * {@code limit} at a time (null: the server's default). {@code corpus} (a name inside the
-   * token's grants, else {@link ApiException.ForbiddenException}) and {@code state} ({@code open},
-   * {@code running}, {@code completed}, {@code cancelled} or {@code failed}) narrow it; null for any.
+   * {@code limit} at a time (null: the server's default). {@code corpus} (a name inside the token's
+   * grants, else {@link ApiException.ForbiddenException}) and {@code state} ({@code open}, {@code
+   * running}, {@code completed}, {@code cancelled} or {@code failed}) narrow it; null for any.
    */
   public Page<Job> listJobs(String corpus, String state, String cursor, Integer limit) {
-    JsonNode page = transport.post("v1/retrieval/jobs/list", new JobsListing(corpus, state, cursor, limit), null);
+    JsonNode page =
+        transport.post(
+            "v1/retrieval/jobs/list", new JobsListing(corpus, state, cursor, limit), null);
     return new Page<>(list(page.path("jobs"), Job.class), page.path("nextCursor").textValue());
   }
 
-  /** Every job {@link #listJobs} would show, newest first, page by page as the stream is consumed. */
+  /**
+   * Every job {@link #listJobs} would show, newest first, page by page as the stream is consumed.
+   */
   public Stream<Job> jobs(String corpus, String state) {
     return keyset(cursor -> listJobs(corpus, state, cursor, null));
   }
@@ -424,9 +502,14 @@ public final class QuarryClient {
    * stream to cancel the run.
    */
   public RunStream stream(RunRequest request) {
-    HttpRequest http = transport.request("v1/runs", false).header("Content-Type", "application/json")
-        .header("Accept", "text/event-stream").header("AgenticDriver-Accept-Optional-Events", "true")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(Transport.write(runBody(request, true)))).build();
+    HttpRequest http =
+        transport
+            .request("v1/runs", false)
+            .header("Content-Type", "application/json")
+            .header("Accept", "text/event-stream")
+            .header("AgenticDriver-Accept-Optional-Events", "true")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(Transport.write(runBody(request, true))))
+            .build();
     HttpResponse<InputStream> res = transport.send(http);
     return new RunStream(res.body());
   }
@@ -436,14 +519,19 @@ public final class QuarryClient {
    * a refusal before it started {@link ApiException}.
    */
   public RunResult run(RunRequest request) {
-    HttpRequest http = transport.request("v1/runs", false).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(Transport.write(runBody(request, false)))).build();
+    HttpRequest http =
+        transport
+            .request("v1/runs", false)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(Transport.write(runBody(request, false))))
+            .build();
     HttpResponse<InputStream> res = transport.send(http);
     JsonNode answer;
     try {
       answer = Transport.JSON.readTree(Transport.readAll(res));
     } catch (IOException e) {
-      throw new ProtocolException(ProtocolException.INVALID_RESPONSE, "a run's answer is not JSON", e);
+      throw new ProtocolException(
+          ProtocolException.INVALID_RESPONSE, "a run's answer is not JSON", e);
     }
     return Transport.read(answer.path("result"), RunResult.class);
   }
@@ -453,8 +541,11 @@ public final class QuarryClient {
     if (r.input() != null) {
       body.put("input", r.input());
     }
-    body.set("retrieval", Transport.JSON.valueToTree(
-        new RunRetrieval(r.corpus(), r.sources(), r.query(), r.topK(), r.revision(), r.corpusId())));
+    body.set(
+        "retrieval",
+        Transport.JSON.valueToTree(
+            new RunRetrieval(
+                r.corpus(), r.sources(), r.query(), r.topK(), r.revision(), r.corpusId())));
     body.put("stream", stream);
     if (r.idleTimeoutMs() != null) {
       body.put("idleTimeoutMs", r.idleTimeoutMs());
@@ -481,33 +572,37 @@ public final class QuarryClient {
     return out;
   }
 
-  /** A lazy stream over keyset pages: {@code fetch} gets the page after a cursor (null: the first). */
+  /**
+   * A lazy stream over keyset pages: {@code fetch} gets the page after a cursor (null: the first).
+   */
   private static <T> Stream<T> keyset(Function<String, Page<T>> fetch) {
-    Iterator<T> items = new Iterator<>() {
-      private Iterator<T> page = List.<T>of().iterator();
-      private String next;
-      private boolean last;
+    Iterator<T> items =
+        new Iterator<>() {
+          private Iterator<T> page = List.<T>of().iterator();
+          private String next;
+          private boolean last;
 
-      @Override
-      public boolean hasNext() {
-        while (!page.hasNext() && !last) {
-          Page<T> p = fetch.apply(next);
-          page = p.items().iterator();
-          next = p.next();
-          last = next == null;
-        }
-        return page.hasNext();
-      }
+          @Override
+          public boolean hasNext() {
+            while (!page.hasNext() && !last) {
+              Page<T> p = fetch.apply(next);
+              page = p.items().iterator();
+              next = p.next();
+              last = next == null;
+            }
+            return page.hasNext();
+          }
 
-      @Override
-      public T next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        return page.next();
-      }
-    };
-    return StreamSupport.stream(Spliterators.spliteratorUnknownSize(items, Spliterator.ORDERED), false);
+          @Override
+          public T next() {
+            if (!hasNext()) {
+              throw new NoSuchElementException();
+            }
+            return page.next();
+          }
+        };
+    return StreamSupport.stream(
+        Spliterators.spliteratorUnknownSize(items, Spliterator.ORDERED), false);
   }
 
   // The request bodies: exactly the contract's fields, nulls left out.
@@ -521,7 +616,8 @@ public final class QuarryClient {
 
   record SourceListing(String corpus, String prefix, String cursor, Integer limit) {}
 
-  record ChunksListing(String corpus, String corpusId, String source, Long revision, Integer after, Integer limit) {}
+  record ChunksListing(
+      String corpus, String corpusId, String source, Long revision, Integer after, Integer limit) {}
 
   record HistoryListing(String corpus, long after, Integer limit) {}
 
@@ -537,5 +633,11 @@ public final class QuarryClient {
 
   record JobsListing(String corpus, String state, String cursor, Integer limit) {}
 
-  record RunRetrieval(String corpus, List<String> sources, String query, Integer topK, Long revision, String corpusId) {}
+  record RunRetrieval(
+      String corpus,
+      List<String> sources,
+      String query,
+      Integer topK,
+      Long revision,
+      String corpusId) {}
 }

@@ -13,7 +13,14 @@ public final class RunFailedException extends QuarryClientException {
   private final transient ErrorInfo error;
 
   public RunFailedException(String runId, boolean cancelled, ErrorInfo error) {
-    super("run " + runId + (cancelled ? " cancelled: " : " failed: ") + error.code() + ": " + error.message(), null);
+    super(
+        "run "
+            + runId
+            + (cancelled ? " cancelled: " : " failed: ")
+            + error.code()
+            + ": "
+            + error.message(),
+        null);
     this.runId = runId;
     this.cancelled = cancelled;
     this.error = error;

@@ -9,14 +9,22 @@ import java.util.List;
  *
  * @quarry.experimental
  */
-public record RunRequest(String input, String corpus, List<String> sources, String query, Integer topK, Long revision,
-    String corpusId, Long idleTimeoutMs) {
+public record RunRequest(
+    String input,
+    String corpus,
+    List<String> sources,
+    String query,
+    Integer topK,
+    Long revision,
+    String corpusId,
+    Long idleTimeoutMs) {
   public static RunRequest of(String corpus, String input) {
     return new RunRequest(input, corpus, null, null, null, null, null, null);
   }
 
   public RunRequest withSources(List<String> s) {
-    return new RunRequest(input, corpus, List.copyOf(s), query, topK, revision, corpusId, idleTimeoutMs);
+    return new RunRequest(
+        input, corpus, List.copyOf(s), query, topK, revision, corpusId, idleTimeoutMs);
   }
 
   public RunRequest withTopK(int k) {

@@ -16,8 +16,8 @@ import java.util.Set;
  * out: a nonempty {@code type} and {@code runId} (the same for every event), a {@code timestamp}, a
  * {@code sequence} from 1 growing by exactly one, {@code run.started} first, and exactly one
  * terminal event ({@code run.completed}, {@code run.failed}, {@code run.cancelled}) last. An
- * unknown event is skipped when it carries {@code "optional": true} and is otherwise
- * {@code UNSUPPORTED_EVENT}; anything malformed or out of order, or a stream that ends without its
+ * unknown event is skipped when it carries {@code "optional": true} and is otherwise {@code
+ * UNSUPPORTED_EVENT}; anything malformed or out of order, or a stream that ends without its
  * terminal event, is {@code INVALID_STREAM} ({@link ProtocolException}).
  *
  * <p>Closing the stream before its end cancels the run. Not thread-safe.
@@ -25,8 +25,13 @@ import java.util.Set;
  * @quarry.experimental
  */
 public final class RunStream implements Iterator<RunEvent>, AutoCloseable {
-  private static final Set<String> KNOWN = Set.of(RunEvent.STARTED, RunEvent.PROGRESS, RunEvent.COMPLETED,
-      RunEvent.FAILED, RunEvent.CANCELLED);
+  private static final Set<String> KNOWN =
+      Set.of(
+          RunEvent.STARTED,
+          RunEvent.PROGRESS,
+          RunEvent.COMPLETED,
+          RunEvent.FAILED,
+          RunEvent.CANCELLED);
   private final InputStream body;
   private final BufferedReader lines;
   private RunEvent pending;
@@ -64,8 +69,8 @@ public final class RunStream implements Iterator<RunEvent>, AutoCloseable {
   }
 
   /**
-   * Reads the rest of the run and returns its result; {@link RunFailedException} when it ended
-   * with {@code run.failed} or {@code run.cancelled}.
+   * Reads the rest of the run and returns its result; {@link RunFailedException} when it ended with
+   * {@code run.failed} or {@code run.cancelled}.
    */
   public RunResult result() {
     try (this) {
@@ -80,7 +85,8 @@ public final class RunStream implements Iterator<RunEvent>, AutoCloseable {
       if (RunEvent.COMPLETED.equals(last.type())) {
         return last.result();
       }
-      throw new RunFailedException(last.runId(), RunEvent.CANCELLED.equals(last.type()), last.error());
+      throw new RunFailedException(
+          last.runId(), RunEvent.CANCELLED.equals(last.type()), last.error());
     }
   }
 
@@ -133,7 +139,8 @@ public final class RunStream implements Iterator<RunEvent>, AutoCloseable {
     nonEmpty(e, "timestamp");
     JsonNode seq = e.get("sequence");
     if (seq == null || !seq.isIntegralNumber() || seq.longValue() != sequence + 1) {
-      throw invalid("event sequence " + seq + " after " + sequence + "; expected " + (sequence + 1));
+      throw invalid(
+          "event sequence " + seq + " after " + sequence + "; expected " + (sequence + 1));
     }
     if (runId == null) {
       runId = id;
@@ -147,10 +154,12 @@ public final class RunStream implements Iterator<RunEvent>, AutoCloseable {
         return null;
       }
       close();
-      throw new ProtocolException(ProtocolException.UNSUPPORTED_EVENT, "event type '" + type + "' is not optional");
+      throw new ProtocolException(
+          ProtocolException.UNSUPPORTED_EVENT, "event type '" + type + "' is not optional");
     }
     if (started == RunEvent.STARTED.equals(type)) {
-      throw invalid(started ? "a second run.started" : "the first event is " + type + ", not run.started");
+      throw invalid(
+          started ? "a second run.started" : "the first event is " + type + ", not run.started");
     }
     started = true;
     RunResult result = null;
@@ -169,9 +178,16 @@ public final class RunStream implements Iterator<RunEvent>, AutoCloseable {
       throw invalid("run.progress without a phase");
     }
     @SuppressWarnings("unchecked")
-    Map<String, Object> context = e.has("context")
-        ? Transport.JSON.convertValue(e.get("context"), Map.class) : null;
-    return new RunEvent(type, id, sequence, e.get("timestamp").asText(), e.path("phase").textValue(), context, result,
+    Map<String, Object> context =
+        e.has("context") ? Transport.JSON.convertValue(e.get("context"), Map.class) : null;
+    return new RunEvent(
+        type,
+        id,
+        sequence,
+        e.get("timestamp").asText(),
+        e.path("phase").textValue(),
+        context,
+        result,
         error);
   }
 

@@ -5,13 +5,13 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
- * Exactly-once index and delete over an unreliable network. Each mutation gets one
- * Idempotency-Key for all its attempts. When an attempt's outcome is unknown (an error with
- * {@code outcome: "uncertain"}, or a request lost on the way), the source is read to reconcile:
- * if the change is visible it took effect, and a retry with the same key returns its original
- * receipt; if not, the retry with the same key applies it, once. A retryable refusal
- * ({@code CAPACITY}, {@code UNAVAILABLE}, {@code IDEMPOTENCY_IN_PROGRESS}) is retried after a
- * backoff. Anything else is thrown at once: a refusal is not retried.
+ * Exactly-once index and delete over an unreliable network. Each mutation gets one Idempotency-Key
+ * for all its attempts. When an attempt's outcome is unknown (an error with {@code outcome:
+ * "uncertain"}, or a request lost on the way), the source is read to reconcile: if the change is
+ * visible it took effect, and a retry with the same key returns its original receipt; if not, the
+ * retry with the same key applies it, once. A retryable refusal ({@code CAPACITY}, {@code
+ * UNAVAILABLE}, {@code IDEMPOTENCY_IN_PROGRESS}) is retried after a backoff. Anything else is
+ * thrown at once: a refusal is not retried.
  *
  * @quarry.stable
  */
@@ -19,6 +19,7 @@ public final class SafeRetry {
   private final QuarryClient client;
   private final int maxAttempts;
   private final Duration backoff;
+
   /** What the latest reconciliation found, for callers that log it; null when none was needed. */
   private volatile Reconciled last;
 
@@ -36,12 +37,16 @@ public final class SafeRetry {
   }
 
   /** What a reconciliation read found. */
-  public enum Reconciled { TOOK_EFFECT, NOT_APPLIED }
+  public enum Reconciled {
+    TOOK_EFFECT,
+    NOT_APPLIED
+  }
 
   /** Indexes {@code document} exactly once. */
   public Receipt index(String corpus, Document document) {
     String expected = document.contentSha256();
-    return run(key -> client.index(corpus, null, document, key),
+    return run(
+        key -> client.index(corpus, null, document, key),
         () -> {
           SourceState s = readOrNull(corpus, document.source());
           return s != null && expected.equals(s.contentSha256());
@@ -50,7 +55,9 @@ public final class SafeRetry {
 
   /** Deletes {@code source} exactly once. */
   public Receipt delete(String corpus, String source) {
-    return run(key -> client.delete(corpus, null, new QuarryClient.DeleteOperation(source, null, null), key),
+    return run(
+        key ->
+            client.delete(corpus, null, new QuarryClient.DeleteOperation(source, null, null), key),
         () -> readOrNull(corpus, source) == null);
   }
 
@@ -112,5 +119,4 @@ public final class SafeRetry {
       throw new TransportException("interrupted while waiting to retry", e);
     }
   }
-
 }

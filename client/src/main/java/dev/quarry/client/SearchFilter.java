@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A search's metadata filter, built from conditions on fields and the operators {@code or},
- * {@code and} and {@code not}: {@code SearchFilter.anyOf(SearchFilter.equal("dept", "hr"),
+ * A search's metadata filter, built from conditions on fields and the operators {@code or}, {@code
+ * and} and {@code not}: {@code SearchFilter.anyOf(SearchFilter.equal("dept", "hr"),
  * SearchFilter.prefix("dept", "leg")).and(SearchFilter.atLeast("year", 2020))}. It is the map the
  * wire's {@code filter} holds ({@link #asMap()}); the server checks it (depth, number of
  * conditions) and names the offending part by its path. Immutable.
@@ -29,7 +29,10 @@ public final class SearchFilter {
     return new SearchFilter(m);
   }
 
-  /** {@code field} equals {@code value} (a string, number or boolean), or any element of a list holds it. */
+  /**
+   * {@code field} equals {@code value} (a string, number or boolean), or any element of a list
+   * holds it.
+   */
   public static SearchFilter equal(String field, Object value) {
     return one(field, value);
   }
@@ -93,7 +96,10 @@ public final class SearchFilter {
     return one("not", filter.asMap());
   }
 
-  /** This filter and {@code other}: their keys side by side, or an {@code and} of both when a key is in each. */
+  /**
+   * This filter and {@code other}: their keys side by side, or an {@code and} of both when a key is
+   * in each.
+   */
   public SearchFilter and(SearchFilter other) {
     if (!Collections.disjoint(parts.keySet(), other.parts.keySet())) {
       return allOf(this, other);

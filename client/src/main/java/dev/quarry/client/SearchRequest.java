@@ -11,37 +11,80 @@ import java.util.Map;
  * on the wire, the server's default) until set with the {@code with} methods.
  *
  * @param filter metadata conditions: field to value (equality), or to a condition map such as
- *     {@code Map.of("gte", 2020)}, and the operators {@code and}, {@code or}, {@code not};
- *     {@link SearchFilter} builds them
- * @param mode lexical, semantic or hybrid; null: the corpus's default (hybrid on an embedding corpus)
+ *     {@code Map.of("gte", 2020)}, and the operators {@code and}, {@code or}, {@code not}; {@link
+ *     SearchFilter} builds them
+ * @param mode lexical, semantic or hybrid; null: the corpus's default (hybrid on an embedding
+ *     corpus)
  * @param fusion how a hybrid search fuses its two rankings; null: the corpus's default
- * @param facets metadata fields whose values are counted over every match ({@link SearchResult#facets()})
+ * @param facets metadata fields whose values are counted over every match ({@link
+ *     SearchResult#facets()})
  * @param snippet a readable window of each hit's text around its matches ({@link Hit#snippet()})
  * @param syntax how the query is read; null: plain (every character is text)
- * @param language the one language to read the query in ({@code german}); null: every language
- *     the corpus holds (an auto corpus may hold several; another corpus accepts only its own)
- *
+ * @param language the one language to read the query in ({@code german}); null: every language the
+ *     corpus holds (an auto corpus may hold several; another corpus accepts only its own)
  * @quarry.stable
  */
-public record SearchRequest(String corpus, String query, String corpusId, List<String> sources,
-    Map<String, Object> filter, Integer topK, Long revision, Integer maxChunksPerSource, Boolean highlight,
-    Mode mode, Fusion fusion, List<Facet> facets, Snippet snippet, Syntax syntax, String language) {
+public record SearchRequest(
+    String corpus,
+    String query,
+    String corpusId,
+    List<String> sources,
+    Map<String, Object> filter,
+    Integer topK,
+    Long revision,
+    Integer maxChunksPerSource,
+    Boolean highlight,
+    Mode mode,
+    Fusion fusion,
+    List<Facet> facets,
+    Snippet snippet,
+    Syntax syntax,
+    String language) {
   /** A search read in every language the corpus holds (the shape before {@code language}). */
-  public SearchRequest(String corpus, String query, String corpusId, List<String> sources,
-      Map<String, Object> filter, Integer topK, Long revision, Integer maxChunksPerSource, Boolean highlight,
-      Mode mode, Fusion fusion, List<Facet> facets, Snippet snippet, Syntax syntax) {
-    this(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, highlight, mode, fusion, facets,
-        snippet, syntax, null);
+  public SearchRequest(
+      String corpus,
+      String query,
+      String corpusId,
+      List<String> sources,
+      Map<String, Object> filter,
+      Integer topK,
+      Long revision,
+      Integer maxChunksPerSource,
+      Boolean highlight,
+      Mode mode,
+      Fusion fusion,
+      List<Facet> facets,
+      Snippet snippet,
+      Syntax syntax) {
+    this(
+        corpus,
+        query,
+        corpusId,
+        sources,
+        filter,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippet,
+        syntax,
+        null);
   }
 
   public static SearchRequest of(String corpus, String query) {
-    return new SearchRequest(corpus, query, null, null, null, null, null, null, null, null, null, null, null, null,
+    return new SearchRequest(
+        corpus, query, null, null, null, null, null, null, null, null, null, null, null, null,
         null);
   }
 
   /** The retrieval a search runs. */
   public enum Mode {
-    LEXICAL, SEMANTIC, HYBRID;
+    LEXICAL,
+    SEMANTIC,
+    HYBRID;
 
     @JsonValue
     public String wireName() {
@@ -49,9 +92,13 @@ public record SearchRequest(String corpus, String query, String corpusId, List<S
     }
   }
 
-  /** How the query string is read: {@code OPERATORS} reads {@code "phrases"}, {@code +required} and {@code -excluded}. */
+  /**
+   * How the query string is read: {@code OPERATORS} reads {@code "phrases"}, {@code +required} and
+   * {@code -excluded}.
+   */
   public enum Syntax {
-    PLAIN, OPERATORS;
+    PLAIN,
+    OPERATORS;
 
     @JsonValue
     public String wireName() {
@@ -81,7 +128,8 @@ public record SearchRequest(String corpus, String query, String corpusId, List<S
     /**
      * This fusion with {@code n} as its normalization (null: the corpus's).
      *
-     * @throws IllegalArgumentException for a normalization read from a server that this client does not know
+     * @throws IllegalArgumentException for a normalization read from a server that this client does
+     *     not know
      */
     public Fusion withNormalization(Settings.Normalization n) {
       return new Fusion(method, semanticWeight, Settings.Normalization.sendable(n));
@@ -96,8 +144,8 @@ public record SearchRequest(String corpus, String query, String corpusId, List<S
   }
 
   /**
-   * Snippet options, each null for the server's default: the longest window ({@code maxChars}),
-   * and with {@code html} the HTML form with each match between {@code pre} and {@code post}.
+   * Snippet options, each null for the server's default: the longest window ({@code maxChars}), and
+   * with {@code html} the HTML form with each match between {@code pre} and {@code post}.
    */
   public record Snippet(Integer maxChars, Boolean html, String pre, String post) {
     /** The server's defaults. */
@@ -107,25 +155,70 @@ public record SearchRequest(String corpus, String query, String corpusId, List<S
       return new Snippet(maxChars, null, null, null);
     }
 
-    /** This snippet also in HTML, matches wrapped in {@code pre} and {@code post} (null: {@code <mark>}, {@code </mark>}). */
+    /**
+     * This snippet also in HTML, matches wrapped in {@code pre} and {@code post} (null: {@code
+     * <mark>}, {@code </mark>}).
+     */
     public Snippet withHtml(String pre, String post) {
       return new Snippet(maxChars, true, pre, post);
     }
   }
 
   public SearchRequest withCorpusId(String id) {
-    return new SearchRequest(corpus, query, id, sources, filter, topK, revision, maxChunksPerSource, highlight, mode,
-        fusion, facets, snippet, syntax, language);
+    return new SearchRequest(
+        corpus,
+        query,
+        id,
+        sources,
+        filter,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippet,
+        syntax,
+        language);
   }
 
   public SearchRequest withSources(List<String> s) {
-    return new SearchRequest(corpus, query, corpusId, List.copyOf(s), filter, topK, revision, maxChunksPerSource,
-        highlight, mode, fusion, facets, snippet, syntax, language);
+    return new SearchRequest(
+        corpus,
+        query,
+        corpusId,
+        List.copyOf(s),
+        filter,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippet,
+        syntax,
+        language);
   }
 
   public SearchRequest withFilter(Map<String, Object> f) {
-    return new SearchRequest(corpus, query, corpusId, sources, Map.copyOf(f), topK, revision, maxChunksPerSource,
-        highlight, mode, fusion, facets, snippet, syntax, language);
+    return new SearchRequest(
+        corpus,
+        query,
+        corpusId,
+        sources,
+        Map.copyOf(f),
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippet,
+        syntax,
+        language);
   }
 
   public SearchRequest withFilter(SearchFilter f) {
@@ -133,38 +226,123 @@ public record SearchRequest(String corpus, String query, String corpusId, List<S
   }
 
   public SearchRequest withTopK(int k) {
-    return new SearchRequest(corpus, query, corpusId, sources, filter, k, revision, maxChunksPerSource, highlight, mode,
-        fusion, facets, snippet, syntax, language);
+    return new SearchRequest(
+        corpus,
+        query,
+        corpusId,
+        sources,
+        filter,
+        k,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippet,
+        syntax,
+        language);
   }
 
   public SearchRequest withRevision(long r) {
-    return new SearchRequest(corpus, query, corpusId, sources, filter, topK, r, maxChunksPerSource, highlight, mode,
-        fusion, facets, snippet, syntax, language);
+    return new SearchRequest(
+        corpus,
+        query,
+        corpusId,
+        sources,
+        filter,
+        topK,
+        r,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippet,
+        syntax,
+        language);
   }
 
   public SearchRequest withMaxChunksPerSource(int n) {
-    return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, n, highlight, mode, fusion,
+    return new SearchRequest(
+        corpus, query, corpusId, sources, filter, topK, revision, n, highlight, mode, fusion,
         facets, snippet, syntax, language);
   }
 
   public SearchRequest withHighlight(boolean h) {
-    return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, h, mode,
-        fusion, facets, snippet, syntax, language);
+    return new SearchRequest(
+        corpus,
+        query,
+        corpusId,
+        sources,
+        filter,
+        topK,
+        revision,
+        maxChunksPerSource,
+        h,
+        mode,
+        fusion,
+        facets,
+        snippet,
+        syntax,
+        language);
   }
 
   public SearchRequest withMode(Mode m) {
-    return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, highlight, m,
-        fusion, facets, snippet, syntax, language);
+    return new SearchRequest(
+        corpus,
+        query,
+        corpusId,
+        sources,
+        filter,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        m,
+        fusion,
+        facets,
+        snippet,
+        syntax,
+        language);
   }
 
   public SearchRequest withFusion(Fusion f) {
-    return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, highlight,
-        mode, f, facets, snippet, syntax, language);
+    return new SearchRequest(
+        corpus,
+        query,
+        corpusId,
+        sources,
+        filter,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        f,
+        facets,
+        snippet,
+        syntax,
+        language);
   }
 
   public SearchRequest withFacets(List<Facet> f) {
-    return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, highlight,
-        mode, fusion, List.copyOf(f), snippet, syntax, language);
+    return new SearchRequest(
+        corpus,
+        query,
+        corpusId,
+        sources,
+        filter,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        List.copyOf(f),
+        snippet,
+        syntax,
+        language);
   }
 
   /** Facets of these fields, each with the server's default size. */
@@ -173,8 +351,22 @@ public record SearchRequest(String corpus, String query, String corpusId, List<S
   }
 
   public SearchRequest withSnippet(Snippet s) {
-    return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, highlight,
-        mode, fusion, facets, s, syntax, language);
+    return new SearchRequest(
+        corpus,
+        query,
+        corpusId,
+        sources,
+        filter,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        s,
+        syntax,
+        language);
   }
 
   /** Snippets with the server's defaults ({@code true}), or none ({@code false}). */
@@ -183,13 +375,41 @@ public record SearchRequest(String corpus, String query, String corpusId, List<S
   }
 
   public SearchRequest withSyntax(Syntax s) {
-    return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, highlight,
-        mode, fusion, facets, snippet, s, language);
+    return new SearchRequest(
+        corpus,
+        query,
+        corpusId,
+        sources,
+        filter,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippet,
+        s,
+        language);
   }
 
   /** The query read in {@code l} only ({@code german}); null: every language the corpus holds. */
   public SearchRequest withLanguage(String l) {
-    return new SearchRequest(corpus, query, corpusId, sources, filter, topK, revision, maxChunksPerSource, highlight,
-        mode, fusion, facets, snippet, syntax, l);
+    return new SearchRequest(
+        corpus,
+        query,
+        corpusId,
+        sources,
+        filter,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippet,
+        syntax,
+        l);
   }
 }

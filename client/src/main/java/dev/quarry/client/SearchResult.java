@@ -5,11 +5,16 @@ import java.util.List;
 /**
  * {@code search}: the revision answered at (ask again with it for the same answer) and the results.
  *
- * @param facets the counts of each facet field asked for, in the request's order; null when none was
- *
+ * @param facets the counts of each facet field asked for, in the request's order; null when none
+ *     was
  * @quarry.stable
  */
-public record SearchResult(String corpus, String corpusId, long revision, long tookMs, List<Hit> results,
+public record SearchResult(
+    String corpus,
+    String corpusId,
+    long revision,
+    long tookMs,
+    List<Hit> results,
     List<Facet> facets) {
   /**
    * One field's values over every match (not only the returned hits), highest counts first.

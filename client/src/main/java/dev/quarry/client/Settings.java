@@ -10,7 +10,6 @@ import java.util.Optional;
  * answer every part is filled in.
  *
  * @param embedding null: a lexical corpus; else the model that embeds every chunk (hybrid search)
- *
  * @quarry.stable
  */
 public record Settings(String language, Chunking chunking, Ranking ranking, Embedding embedding) {
@@ -24,12 +23,18 @@ public record Settings(String language, Chunking chunking, Ranking ranking, Embe
   public record Ranking(Double k1, Double b, Double titleWeight) {}
 
   /**
-   * An embedding corpus's model ({@code bge-small-en-v1.5}, {@code bge-small-en-v1.5-f32},
-   * {@code all-minilm-l6-v2}, {@code e5-small-v2}), its default semantic weight in hybrid search, its vector index ({@code exact} or {@code hnsw})
-   * and its default {@link Normalization} in convex fusion. {@code sha256}, the model's weights the corpus is bound to,
-   * is the server's to fill in: leave it null in a request ({@link #of}).
+   * An embedding corpus's model ({@code bge-small-en-v1.5}, {@code bge-small-en-v1.5-f32}, {@code
+   * all-minilm-l6-v2}, {@code e5-small-v2}), its default semantic weight in hybrid search, its
+   * vector index ({@code exact} or {@code hnsw}) and its default {@link Normalization} in convex
+   * fusion. {@code sha256}, the model's weights the corpus is bound to, is the server's to fill in:
+   * leave it null in a request ({@link #of}).
    */
-  public record Embedding(String model, String sha256, Double semanticWeight, String index, Normalization normalization) {
+  public record Embedding(
+      String model,
+      String sha256,
+      Double semanticWeight,
+      String index,
+      Normalization normalization) {
     /** An embedding with the server's default normalization. */
     public Embedding(String model, String sha256, Double semanticWeight, String index) {
       this(model, sha256, semanticWeight, index, null);
@@ -42,7 +47,8 @@ public record Settings(String language, Chunking chunking, Ranking ranking, Embe
     /**
      * This embedding with {@code n} as its normalization (null: the server's default, minmax).
      *
-     * @throws IllegalArgumentException for a normalization read from a server that this client does not know
+     * @throws IllegalArgumentException for a normalization read from a server that this client does
+     *     not know
      */
     public Embedding withNormalization(Normalization n) {
       return new Embedding(model, sha256, semanticWeight, index, Normalization.sendable(n));
@@ -54,11 +60,11 @@ public record Settings(String language, Chunking chunking, Ranking ranking, Embe
    * candidates, or {@link #THEORETICAL} from the scoring function's least score (0 for BM25, -1 for
    * a cosine) to the side's best (docs/hybrid.md).
    *
-   * <p>A request can carry only the values the client knows, {@link #values()}: the contract's.
-   * An answer is read tolerantly: a normalization a later server adds is kept as the text it sent
+   * <p>A request can carry only the values the client knows, {@link #values()}: the contract's. An
+   * answer is read tolerantly: a normalization a later server adds is kept as the text it sent
    * ({@link #wireName()}, {@link #known()} false) instead of making the corpus unreadable. Not an
-   * enum for that reason; the known values are constants, compared with {@code ==} or
-   * {@code equals}.
+   * enum for that reason; the known values are constants, compared with {@code ==} or {@code
+   * equals}.
    */
   public static final class Normalization {
     public static final Normalization MINMAX = new Normalization("minmax");
@@ -84,7 +90,9 @@ public record Settings(String language, Chunking chunking, Ranking ranking, Embe
     /** How an answer's value is read: a known one as its constant, any other kept as sent. */
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     static Normalization read(String wireName) {
-      return KNOWN.stream().filter(n -> n.wireName.equals(wireName)).findFirst()
+      return KNOWN.stream()
+          .filter(n -> n.wireName.equals(wireName))
+          .findFirst()
           .orElseGet(() -> new Normalization(wireName));
     }
 
@@ -93,7 +101,9 @@ public record Settings(String language, Chunking chunking, Ranking ranking, Embe
       return wireName;
     }
 
-    /** False for a value a server sent that this client does not know; such a value is never sent. */
+    /**
+     * False for a value a server sent that this client does not know; such a value is never sent.
+     */
     public boolean known() {
       return KNOWN.contains(this);
     }
@@ -101,8 +111,11 @@ public record Settings(String language, Chunking chunking, Ranking ranking, Embe
     /** {@code n} for a request, refused when it is not one of {@link #values()}. */
     static Normalization sendable(Normalization n) {
       if (n != null && !n.known()) {
-        throw new IllegalArgumentException("normalization '" + n.wireName + "' is not one this client can send: "
-            + KNOWN.stream().map(Normalization::wireName).toList());
+        throw new IllegalArgumentException(
+            "normalization '"
+                + n.wireName
+                + "' is not one this client can send: "
+                + KNOWN.stream().map(Normalization::wireName).toList());
       }
       return n;
     }

@@ -9,6 +9,19 @@ import java.util.Map;
  *
  * @quarry.stable
  */
-public record SourceState(String corpus, String corpusId, Long revision, String source, long sourceRevision,
-    String contentSha256, String title, String mediaType, Map<String, Object> metadata, long chunks, long characters,
-    Integer pages, String indexedAt, String extractor, List<Receipt.Warning> warnings) {}
+public record SourceState(
+    String corpus,
+    String corpusId,
+    Long revision,
+    String source,
+    long sourceRevision,
+    String contentSha256,
+    String title,
+    String mediaType,
+    Map<String, Object> metadata,
+    long chunks,
+    long characters,
+    Integer pages,
+    String indexedAt,
+    String extractor,
+    List<Receipt.Warning> warnings) {}

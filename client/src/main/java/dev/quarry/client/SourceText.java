@@ -9,11 +9,19 @@ import java.util.Map;
  *
  * @param sourceRevision the revision that indexed the version read
  * @param nextAfter the {@code after} of the next page, or null on the last page
- *
  * @quarry.stable
  */
-public record SourceText(String corpus, String corpusId, long revision, String source, long sourceRevision,
-    String title, String mediaType, String contentSha256, List<Chunk> chunks, Integer nextAfter) {
+public record SourceText(
+    String corpus,
+    String corpusId,
+    long revision,
+    String source,
+    long sourceRevision,
+    String title,
+    String mediaType,
+    String contentSha256,
+    List<Chunk> chunks,
+    Integer nextAfter) {
   /**
    * One chunk with its place in the source.
    *
@@ -22,19 +30,35 @@ public record SourceText(String corpus, String corpusId, long revision, String s
    * @param section the headings above it, outermost first; empty when there are none
    * @param table the rows of a table it holds; null outside tables (and from an older server)
    */
-  public record Chunk(int chunk, String text, Hit.Pages pages, Hit.Offsets offsets, Map<String, Object> metadata,
-      List<String> section, Hit.Table table) {
+  public record Chunk(
+      int chunk,
+      String text,
+      Hit.Pages pages,
+      Hit.Offsets offsets,
+      Map<String, Object> metadata,
+      List<String> section,
+      Hit.Table table) {
     public Chunk {
       section = section == null ? List.of() : List.copyOf(section);
     }
 
     /** A chunk outside any section (the shape before sections were returned). */
-    public Chunk(int chunk, String text, Hit.Pages pages, Hit.Offsets offsets, Map<String, Object> metadata) {
+    public Chunk(
+        int chunk,
+        String text,
+        Hit.Pages pages,
+        Hit.Offsets offsets,
+        Map<String, Object> metadata) {
       this(chunk, text, pages, offsets, metadata, List.of(), null);
     }
 
     /** A chunk outside tables (the shape before tables were returned). */
-    public Chunk(int chunk, String text, Hit.Pages pages, Hit.Offsets offsets, Map<String, Object> metadata,
+    public Chunk(
+        int chunk,
+        String text,
+        Hit.Pages pages,
+        Hit.Offsets offsets,
+        Map<String, Object> metadata,
         List<String> section) {
       this(chunk, text, pages, offsets, metadata, section, null);
     }

@@ -14,13 +14,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * The HTTP exchange of every call: the version header out, the version check in (before the body
- * is read), the error envelope turned into a typed exception. Thread-safe.
+ * The HTTP exchange of every call: the version header out, the version check in (before the body is
+ * read), the error envelope turned into a typed exception. Thread-safe.
  */
 final class Transport {
   static final String VERSION_HEADER = "AgenticDriver-Version";
+
   /** The one wire version this client implements, and so the one it asks for. */
   static final String VERSION = "1.0";
+
   static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
   /**
@@ -28,9 +30,10 @@ final class Transport {
    * fields; what it can write at all is fixed by the request records, so it never sends a field the
    * contract lacks.
    */
-  static final ObjectMapper JSON = new ObjectMapper()
-      .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
-      .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+  static final ObjectMapper JSON =
+      new ObjectMapper()
+          .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+          .setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
   private final HttpClient http;
   private final URI base;
@@ -48,9 +51,13 @@ final class Transport {
     return request(path, true);
   }
 
-  /** A request to {@code path}; {@code timed}: bounded by the client's timeout (runs are not: they have their own). */
+  /**
+   * A request to {@code path}; {@code timed}: bounded by the client's timeout (runs are not: they
+   * have their own).
+   */
   HttpRequest.Builder request(String path, boolean timed) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).header(VERSION_HEADER, VERSION);
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(base.resolve(path)).header(VERSION_HEADER, VERSION);
     if (timed && timeout != null) {
       b.timeout(timeout);
     }
@@ -65,9 +72,13 @@ final class Transport {
     return post(request(path), body, idempotencyKey);
   }
 
-  /** POSTs {@code body} as JSON with the request {@code b} (its path, its timeout) and returns the 200 answer's JSON. */
+  /**
+   * POSTs {@code body} as JSON with the request {@code b} (its path, its timeout) and returns the
+   * 200 answer's JSON.
+   */
   JsonNode post(HttpRequest.Builder b, Object body, String idempotencyKey) {
-    b.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(write(body)));
+    b.header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(write(body)));
     if (idempotencyKey != null) {
       b.header(IDEMPOTENCY_KEY, idempotencyKey);
     }
@@ -87,9 +98,13 @@ final class Transport {
     HttpResponse<InputStream> res;
     try {
       // A rejected version's body is discarded unread.
-      res = http.send(request, info -> implemented(info.headers().firstValue(VERSION_HEADER).orElse(null))
-          ? HttpResponse.BodySubscribers.ofInputStream()
-          : HttpResponse.BodySubscribers.replacing(InputStream.nullInputStream()));
+      res =
+          http.send(
+              request,
+              info ->
+                  implemented(info.headers().firstValue(VERSION_HEADER).orElse(null))
+                      ? HttpResponse.BodySubscribers.ofInputStream()
+                      : HttpResponse.BodySubscribers.replacing(InputStream.nullInputStream()));
     } catch (IOException e) {
       throw new TransportException(request.method() + " " + request.uri().getPath() + ": " + e, e);
     } catch (InterruptedException e) {
@@ -98,8 +113,12 @@ final class Transport {
     }
     String version = res.headers().firstValue(VERSION_HEADER).orElse(null);
     if (!implemented(version)) {
-      throw new ProtocolException(ProtocolException.UNSUPPORTED_PROTOCOL_VERSION,
-          "the server answered with wire version '" + version + "'; this client implements " + VERSION);
+      throw new ProtocolException(
+          ProtocolException.UNSUPPORTED_PROTOCOL_VERSION,
+          "the server answered with wire version '"
+              + version
+              + "'; this client implements "
+              + VERSION);
     }
     if (res.statusCode() != 200) {
       throw error(res.statusCode(), readAll(res));
@@ -112,8 +131,8 @@ final class Transport {
   }
 
   /**
-   * The exception of a non-200 answer: a run's error (its envelope names the run) is a
-   * {@link RunFailedException}, any other an {@link ApiException} of the status's kind.
+   * The exception of a non-200 answer: a run's error (its envelope names the run) is a {@link
+   * RunFailedException}, any other an {@link ApiException} of the status's kind.
    */
   static QuarryClientException error(int status, byte[] body) {
     JsonNode envelope;
@@ -124,19 +143,25 @@ final class Transport {
     }
     JsonNode error = envelope == null ? null : envelope.get("error");
     if (error == null || !error.isObject() || !error.path("code").isTextual()) {
-      return new ProtocolException(ProtocolException.INVALID_RESPONSE,
+      return new ProtocolException(
+          ProtocolException.INVALID_RESPONSE,
           "HTTP " + status + " without an error envelope: " + preview(body));
     }
     ErrorInfo info = errorInfo(error);
     if (envelope.path("runId").isTextual()) {
-      return new RunFailedException(envelope.get("runId").textValue(), RunStream.cancelled(info.code()), info);
+      return new RunFailedException(
+          envelope.get("runId").textValue(), RunStream.cancelled(info.code()), info);
     }
     return ApiException.of(status, info);
   }
 
   static ErrorInfo errorInfo(JsonNode error) {
-    return new ErrorInfo(error.path("code").asText(), error.path("message").asText(""),
-        error.path("retryable").asBoolean(false), error.path("field").textValue(), error.path("outcome").textValue());
+    return new ErrorInfo(
+        error.path("code").asText(),
+        error.path("message").asText(""),
+        error.path("retryable").asBoolean(false),
+        error.path("field").textValue(),
+        error.path("outcome").textValue());
   }
 
   static byte[] readAll(HttpResponse<InputStream> res) {
@@ -152,11 +177,14 @@ final class Transport {
     try {
       JsonNode node = JSON.readTree(body);
       if (node == null || !node.isObject()) {
-        throw new ProtocolException(ProtocolException.INVALID_RESPONSE, "the answer is not a JSON object: " + preview(body));
+        throw new ProtocolException(
+            ProtocolException.INVALID_RESPONSE,
+            "the answer is not a JSON object: " + preview(body));
       }
       return node;
     } catch (IOException e) {
-      throw new ProtocolException(ProtocolException.INVALID_RESPONSE, "the answer is not JSON: " + preview(body), e);
+      throw new ProtocolException(
+          ProtocolException.INVALID_RESPONSE, "the answer is not JSON: " + preview(body), e);
     }
   }
 
@@ -172,8 +200,10 @@ final class Transport {
     try {
       return JSON.treeToValue(node, type);
     } catch (IOException | IllegalArgumentException e) {
-      throw new ProtocolException(ProtocolException.INVALID_RESPONSE,
-          "the answer does not read as " + type.getSimpleName() + ": " + e.getMessage(), e);
+      throw new ProtocolException(
+          ProtocolException.INVALID_RESPONSE,
+          "the answer does not read as " + type.getSimpleName() + ": " + e.getMessage(),
+          e);
     }
   }
 

@@ -11,10 +11,11 @@
  *
  * <p>The request records are the client's strict writer; the answer records are filled by its
  * tolerant reader. A server's refusal is an {@link dev.quarry.client.ApiException} with the
- * server's error code; an answer lost on the way a {@link dev.quarry.client.TransportException};
- * an answer this client cannot read a {@link dev.quarry.client.ProtocolException}. {@link dev.quarry.client.SafeRetry} makes index
- * and delete exactly-once by reconciling through {@code sources/read}. {@code Transport} is the
- * one place requests go out and answers come in (the version header and check, the error
- * envelope). The guide, with a complete example: docs/client.md.
+ * server's error code; an answer lost on the way a {@link dev.quarry.client.TransportException}; an
+ * answer this client cannot read a {@link dev.quarry.client.ProtocolException}. {@link
+ * dev.quarry.client.SafeRetry} makes index and delete exactly-once by reconciling through {@code
+ * sources/read}. {@code Transport} is the one place requests go out and answers come in (the
+ * version header and check, the error envelope). The guide, with a complete example:
+ * docs/client.md.
  */
 package dev.quarry.client;

@@ -26,7 +26,12 @@ final class StubServer implements AutoCloseable {
     static Reply events(String... data) {
       StringBuilder sse = new StringBuilder(": a comment line\n\n");
       for (int i = 0; i < data.length; i++) {
-        sse.append("id: ").append(i + 1).append('\n').append("data: ").append(data[i]).append("\n\n");
+        sse.append("id: ")
+            .append(i + 1)
+            .append('\n')
+            .append("data: ")
+            .append(data[i])
+            .append("\n\n");
       }
       return new Reply(200, "1.0", "text/event-stream", sse.toString());
     }
@@ -65,11 +70,20 @@ final class StubServer implements AutoCloseable {
 
   private void handle(HttpExchange ex) throws IOException {
     String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-    Received r = new Received(ex.getRequestMethod(), ex.getRequestURI().getPath(), Map.copyOf(ex.getRequestHeaders()), body);
+    Received r =
+        new Received(
+            ex.getRequestMethod(),
+            ex.getRequestURI().getPath(),
+            Map.copyOf(ex.getRequestHeaders()),
+            body);
     received.add(r);
     Function<Received, Reply> route = routes.get(r.path());
-    Reply reply = route == null ? Reply.json(404, "{\"error\": {\"code\": \"NOT_FOUND\", \"message\": \"stub\", \"retryable\": false}}")
-        : route.apply(r);
+    Reply reply =
+        route == null
+            ? Reply.json(
+                404,
+                "{\"error\": {\"code\": \"NOT_FOUND\", \"message\": \"stub\", \"retryable\": false}}")
+            : route.apply(r);
     if (reply.version() != null) {
       ex.getResponseHeaders().add("AgenticDriver-Version", reply.version());
     }

@@ -64,25 +64,28 @@ import org.apache.lucene.analysis.Analyzer;
  * quarry_bm25f} query scores each chunk with BM25F and the statistics of the revision's visible
  * chunks on every shard, so a chunk gets the same float at the same revision on both stores.
  * Without it they are OpenSearch's BM25 (the corpus's k1 and b, Quarry's terms) with the shard's
- * statistics, which also count versions superseded or not yet published: hits follow the
- * revision filter exactly, but scores (and so the order among close scores) may differ from the
- * embedded store's and between two pinned searches of one revision. The store advertises which
- * ({@link OpenSearchCorpusStore#scoresExactly}).
+ * statistics, which also count versions superseded or not yet published: hits follow the revision
+ * filter exactly, but scores (and so the order among close scores) may differ from the embedded
+ * store's and between two pinned searches of one revision. The store advertises which ({@link
+ * OpenSearchCorpusStore#scoresExactly}).
  */
 final class ClusterCorpusIndex implements CorpusIndex {
   /** The most queued mutations per corpus and front; more are CAPACITY. */
   static final int MAX_QUEUED = 256;
+
   /** How long a mutation waits for another front's writer lease. */
   static final Duration LEASE_WAIT = Duration.ofSeconds(60);
 
   private final ClusterHttp http;
   private final String index;
+
   /**
    * Where a search goes: its answer keeps only what {@link #search} reads, each hit's score and
    * fields (and an error's description), not the hits' index, id and sort values or the shards'
    * summary.
    */
   private final String searchPath;
+
   private final CorpusInfo info;
   private final EngineConfig config;
   private final Analyzer analyzer;
@@ -90,35 +93,57 @@ final class ClusterCorpusIndex implements CorpusIndex {
   private final ExpiredVersions expired;
   private final ExecutorService writes;
   private final AtomicInteger queued = new AtomicInteger();
+
   /** Whether an idle reclaim ({@link #reclaimIfIdle}) is queued or running. */
   private final AtomicBoolean idleReclaimQueued = new AtomicBoolean();
+
   private volatile boolean closed;
+
   /**
    * The store's calls using this index now; {@link #RETIRING} while {@link #retireIfIdle} decides,
    * {@link #RETIRED} once it closed the index for the store's bound.
    */
   private final AtomicInteger users = new AtomicInteger();
+
   private static final int RETIRING = -1;
   private static final int RETIRED = -2;
-  /** When a call last took this index ({@link System#nanoTime}): the store retires the least recent first. */
-  private volatile long lastUsed = System.nanoTime();
-  private volatile boolean holdsPhrases;
-  /** Whether every node of the cluster has the {@code quarry_bm25f} query (the store asked when it started). */
-  private final boolean clusterScoresExactly;
-  private final PortableScoring scoring;
-  /** The corpus's embedding model (this front's, the one its vectors were computed with), null for a lexical corpus. */
-  private final Embedder embedder;
+
   /**
-   * Where an exactly scored search goes: with a DFS phase, so every shard scores with the statistics
-   * of all (OpenSearch skips the phase on an index of one shard, whose statistics are the corpus's).
+   * When a call last took this index ({@link System#nanoTime}): the store retires the least recent
+   * first.
+   */
+  private volatile long lastUsed = System.nanoTime();
+
+  private volatile boolean holdsPhrases;
+
+  /**
+   * Whether every node of the cluster has the {@code quarry_bm25f} query (the store asked when it
+   * started).
+   */
+  private final boolean clusterScoresExactly;
+
+  private final PortableScoring scoring;
+
+  /**
+   * The corpus's embedding model (this front's, the one its vectors were computed with), null for a
+   * lexical corpus.
+   */
+  private final Embedder embedder;
+
+  /**
+   * Where an exactly scored search goes: with a DFS phase, so every shard scores with the
+   * statistics of all (OpenSearch skips the phase on an index of one shard, whose statistics are
+   * the corpus's).
    */
   private final String exactSearchPath;
+
   /**
    * The existence check of the call the store runs on this thread with this corpus (see {@link
    * CallHead}): its head is handed to the first read of the head in the call (so a search costs no
    * second head read); every later read, and every one after a mutation, asks the cluster again.
    */
   private final ThreadLocal<CallHead> callHead = new ThreadLocal<>();
+
   /**
    * The highest revision this front has seen published in this corpus's head. Published revisions
    * never go back (the head moves only forward, by compare-and-set, and a roll-back only removes
@@ -128,20 +153,31 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * Revision 0 is published when the corpus is created.
    */
   private final AtomicLong seenPublished = new AtomicLong();
+
   /**
    * Runs the requests sent beside a read of the head (a search's, a batch's live source records),
    * one blocking HTTP request each, on platform threads kept for reuse (idle ones end after a
    * minute). Not virtual threads: the HTTP client's answer then wakes the request's thread through
-   * the virtual threads' scheduler, a hop that cost a search's median about 5% (benchmarks/HISTORY.md).
+   * the virtual threads' scheduler, a hop that cost a search's median about 5%
+   * (benchmarks/HISTORY.md).
    */
-  private static final ExecutorService BESIDE_HEAD = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "quarry-cluster-beside-head");
-    t.setDaemon(true);
-    return t;
-  });
+  private static final ExecutorService BESIDE_HEAD =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "quarry-cluster-beside-head");
+            t.setDaemon(true);
+            return t;
+          });
 
-  ClusterCorpusIndex(ClusterHttp http, String index, CorpusInfo info, EngineConfig config, OpenSearchSettings settings,
-      String owner, BooleanSupplier retentionRecorded, boolean clusterScoresExactly) {
+  ClusterCorpusIndex(
+      ClusterHttp http,
+      String index,
+      CorpusInfo info,
+      EngineConfig config,
+      OpenSearchSettings settings,
+      String owner,
+      BooleanSupplier retentionRecorded,
+      boolean clusterScoresExactly) {
     this.http = http;
     this.clusterScoresExactly = clusterScoresExactly;
     this.index = index;
@@ -156,25 +192,39 @@ final class ClusterCorpusIndex implements CorpusIndex {
     this.embedder = config.embeddingModels().embedderOf(info);
     WriterLease lease = new WriterLease(http, index, owner, settings.leaseTtl(), config.clock());
     this.writer = new ClusterWriter(http, index, info, config, lease, analyzer, this);
-    this.expired = new ExpiredVersions(http, index, lease, this::oldestRetained, retentionRecorded,
-        ExpiredVersions.settleFor(settings.requestTimeout()));
-    this.writes = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "quarry-cluster-writer-" + info.name());
-      t.setDaemon(true);
-      return t;
-    });
+    this.expired =
+        new ExpiredVersions(
+            http,
+            index,
+            lease,
+            this::oldestRetained,
+            retentionRecorded,
+            ExpiredVersions.settleFor(settings.requestTimeout()));
+    this.writes =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "quarry-cluster-writer-" + info.name());
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   String indexName() {
     return index;
   }
 
-  /** For tests: runs {@code hook} on the writer after a revision is marked and before its documents are written. */
+  /**
+   * For tests: runs {@code hook} on the writer after a revision is marked and before its documents
+   * are written.
+   */
   void beforeWrites(Runnable hook) {
     writer.beforeWrites(hook);
   }
 
-  /** Takes this index for one call of the store: false once it was retired (the store opens it anew). */
+  /**
+   * Takes this index for one call of the store: false once it was retired (the store opens it
+   * anew).
+   */
   boolean acquire() {
     while (true) {
       int u = users.get();
@@ -204,9 +254,9 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   /**
    * Closes this index if no call uses it and its writer has no mutation queued or running (a batch
-   * is never cut short): true when it did, and from then on {@link #acquire} refuses it. A
-   * mutation is only submitted by a call holding the index, so once no call holds it and nothing is
-   * queued, nothing can be queued any more.
+   * is never cut short): true when it did, and from then on {@link #acquire} refuses it. A mutation
+   * is only submitted by a call holding the index, so once no call holds it and nothing is queued,
+   * nothing can be queued any more.
    */
   boolean retireIfIdle() {
     if (queued.get() > 0 || !users.compareAndSet(0, RETIRING)) {
@@ -283,13 +333,18 @@ final class ClusterCorpusIndex implements CorpusIndex {
     }
     List<SourcePreparation.Prepared> prepared = new ArrayList<>();
     for (SourceOperation op : mutation.operations()) {
-      prepared.add(op instanceof SourceOperation.Index ix
-          ? SourcePreparation.prepare(ix, info.settings().chunking(), embedder, info.settings().language()) : null);
+      prepared.add(
+          op instanceof SourceOperation.Index ix
+              ? SourcePreparation.prepare(
+                  ix, info.settings().chunking(), embedder, info.settings().language())
+              : null);
     }
     if (queued.incrementAndGet() > MAX_QUEUED) {
       queued.decrementAndGet();
-      return CompletableFuture.failedFuture(new QuarryException(ErrorCode.CAPACITY,
-          "corpus '" + info.name() + "' has " + MAX_QUEUED + " mutations queued; try again"));
+      return CompletableFuture.failedFuture(
+          new QuarryException(
+              ErrorCode.CAPACITY,
+              "corpus '" + info.name() + "' has " + MAX_QUEUED + " mutations queued; try again"));
     }
     CompletableFuture<MutationResult> receipt = new CompletableFuture<>();
     // An embedding corpus's chunks are embedded first, on the process's embedding pool (never on
@@ -301,78 +356,101 @@ final class ClusterCorpusIndex implements CorpusIndex {
       queued.decrementAndGet();
       throw e;
     }
-    vectors.whenComplete((embedded, failure) -> {
-      if (failure != null) {
-        queued.decrementAndGet();
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-            ? failure.getCause() : failure;
-        receipt.completeExceptionally(cause instanceof QuarryException ? cause
-            : new QuarryException(ErrorCode.INTERNAL, "embedding failed", cause));
-        return;
-      }
-      write(mutation, prepared, embedded, receipt);
-    });
+    vectors.whenComplete(
+        (embedded, failure) -> {
+          if (failure != null) {
+            queued.decrementAndGet();
+            Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause()
+                    : failure;
+            receipt.completeExceptionally(
+                cause instanceof QuarryException
+                    ? cause
+                    : new QuarryException(ErrorCode.INTERNAL, "embedding failed", cause));
+            return;
+          }
+          write(mutation, prepared, embedded, receipt);
+        });
     return receipt;
   }
 
   /** Queues {@code mutation} on the writer thread; its outcome completes {@code receipt}. */
-  private void write(Mutation mutation, List<SourcePreparation.Prepared> prepared,
-      List<ClusterWriter.ChunkVectors> vectors, CompletableFuture<MutationResult> receipt) {
+  private void write(
+      Mutation mutation,
+      List<SourcePreparation.Prepared> prepared,
+      List<ClusterWriter.ChunkVectors> vectors,
+      CompletableFuture<MutationResult> receipt) {
     try {
-      writes.execute(() -> {
-        try {
-          // The receipt is given before the writer lease is released (see ClusterWriter#apply), and
-          // after a reclaim it makes due is queued, so that one runs before any later mutation. The
-          // mutation counts as queued until the lease is back, so the corpus is not closed under it.
-          writer.apply(mutation, prepared, vectors, LEASE_WAIT, result -> {
-            reclaimIfDue(result.revision());
-            receipt.complete(result);
+      writes.execute(
+          () -> {
+            try {
+              // The receipt is given before the writer lease is released (see ClusterWriter#apply),
+              // and
+              // after a reclaim it makes due is queued, so that one runs before any later mutation.
+              // The
+              // mutation counts as queued until the lease is back, so the corpus is not closed
+              // under it.
+              writer.apply(
+                  mutation,
+                  prepared,
+                  vectors,
+                  LEASE_WAIT,
+                  result -> {
+                    reclaimIfDue(result.revision());
+                    receipt.complete(result);
+                  });
+            } catch (Throwable e) {
+              receipt.completeExceptionally(e);
+            } finally {
+              queued.decrementAndGet();
+            }
           });
-        } catch (Throwable e) {
-          receipt.completeExceptionally(e);
-        } finally {
-          queued.decrementAndGet();
-        }
-      });
     } catch (RejectedExecutionException e) {
       queued.decrementAndGet();
-      receipt.completeExceptionally(new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed"));
+      receipt.completeExceptionally(
+          new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closed"));
     }
   }
 
   /**
    * Each index operation's chunk vectors (null for a delete), embedded as the embedded store embeds
-   * them: what {@link SourcePreparation.Prepared#embeddingTexts} says, by this front's model, stored
-   * in the embedded store's form ({@link PortableDense#encode}), so both stores hold the same bytes.
+   * them: what {@link SourcePreparation.Prepared#embeddingTexts} says, by this front's model,
+   * stored in the embedded store's form ({@link PortableDense#encode}), so both stores hold the
+   * same bytes.
    */
-  private CompletableFuture<List<ClusterWriter.ChunkVectors>> embed(List<SourcePreparation.Prepared> prepared) {
+  private CompletableFuture<List<ClusterWriter.ChunkVectors>> embed(
+      List<SourcePreparation.Prepared> prepared) {
     List<String> texts = new ArrayList<>();
     for (SourcePreparation.Prepared p : prepared) {
       if (p != null) {
         texts.addAll(p.embeddingTexts());
       }
     }
-    CompletableFuture<List<Embedder.Embedding>> embedded = texts.isEmpty() ? CompletableFuture.completedFuture(List.of())
-        : PortableDense.embedPassages(config.embeddingModels(), embedder, texts);
-    return embedded.thenApply(embeddings -> {
-      List<ClusterWriter.ChunkVectors> out = new ArrayList<>();
-      int next = 0;
-      for (SourcePreparation.Prepared p : prepared) {
-        if (p == null) {
-          out.add(null);
-          continue;
-        }
-        List<byte[]> vectors = new ArrayList<>(p.chunks().size());
-        int truncated = 0;
-        for (int c = 0; c < p.chunks().size(); c++) {
-          Embedder.Embedding e = embeddings.get(next++);
-          vectors.add(PortableDense.encode(e.vector()));
-          truncated += e.truncated() ? 1 : 0;
-        }
-        out.add(new ClusterWriter.ChunkVectors(vectors, truncated));
-      }
-      return out;
-    });
+    CompletableFuture<List<Embedder.Embedding>> embedded =
+        texts.isEmpty()
+            ? CompletableFuture.completedFuture(List.of())
+            : PortableDense.embedPassages(config.embeddingModels(), embedder, texts);
+    return embedded.thenApply(
+        embeddings -> {
+          List<ClusterWriter.ChunkVectors> out = new ArrayList<>();
+          int next = 0;
+          for (SourcePreparation.Prepared p : prepared) {
+            if (p == null) {
+              out.add(null);
+              continue;
+            }
+            List<byte[]> vectors = new ArrayList<>(p.chunks().size());
+            int truncated = 0;
+            for (int c = 0; c < p.chunks().size(); c++) {
+              Embedder.Embedding e = embeddings.get(next++);
+              vectors.add(PortableDense.encode(e.vector()));
+              truncated += e.truncated() ? 1 : 0;
+            }
+            out.add(new ClusterWriter.ChunkVectors(vectors, truncated));
+          }
+          return out;
+        });
   }
 
   /**
@@ -404,30 +482,35 @@ final class ClusterCorpusIndex implements CorpusIndex {
       return;
     }
     queued.incrementAndGet();
-    // Seen by retireIfIdle, which marks RETIRING before it looks at queued: one of the two backs off.
+    // Seen by retireIfIdle, which marks RETIRING before it looks at queued: one of the two backs
+    // off.
     if (users.get() < 0) {
       queued.decrementAndGet();
       idleReclaimQueued.set(false);
       return;
     }
     try {
-      writes.execute(() -> {
-        try {
-          if (expired.dueWhenIdle()) {
-            expired.reclaim();
-          }
-        } finally {
-          idleReclaimQueued.set(false);
-          queued.decrementAndGet();
-        }
-      });
+      writes.execute(
+          () -> {
+            try {
+              if (expired.dueWhenIdle()) {
+                expired.reclaim();
+              }
+            } finally {
+              idleReclaimQueued.set(false);
+              queued.decrementAndGet();
+            }
+          });
     } catch (RejectedExecutionException e) {
       queued.decrementAndGet();
       idleReclaimQueued.set(false);
     }
   }
 
-  /** For tests: a reclaim now, on the writer thread; how many versions it deleted, -1 if it did not run. */
+  /**
+   * For tests: a reclaim now, on the writer thread; how many versions it deleted, -1 if it did not
+   * run.
+   */
   CompletableFuture<Long> reclaimExpired() {
     return CompletableFuture.supplyAsync(expired::reclaim, writes);
   }
@@ -449,14 +532,21 @@ final class ClusterCorpusIndex implements CorpusIndex {
     if (!clusterScoresExactly && !request.statistics().isAll()) {
       // The cluster's own BM25 counts every document of the shard, those of sources the caller may
       // not see too, so its scores would tell such a caller what those hold: refused, not weakened.
-      throw new QuarryException(ErrorCode.RETRIEVAL_UNAVAILABLE, "this server cannot search corpus '" + info.name()
-          + "' for a token granted only some of its sources: its cluster lacks the quarry-scoring plugin, without"
-          + " which scores would depend on sources the token may not see (see scale-out.md)");
+      throw new QuarryException(
+          ErrorCode.RETRIEVAL_UNAVAILABLE,
+          "this server cannot search corpus '"
+              + info.name()
+              + "' for a token granted only some of its sources: its cluster lacks the quarry-scoring plugin, without"
+              + " which scores would depend on sources the token may not see (see scale-out.md)");
     }
     ClusterQuerySyntax syntax = ClusterQuerySyntax.of(request, analyzer);
     if (request.syntax() == SearchRequest.Syntax.OPERATORS && !holdsPhrases()) {
-      throw QuarryException.invalid("syntax", "corpus '" + info.name() + "' was created on the OpenSearch cluster"
-          + " before the operator syntax was offered there and does not index phrases; use syntax plain");
+      throw QuarryException.invalid(
+          "syntax",
+          "corpus '"
+              + info.name()
+              + "' was created on the OpenSearch cluster"
+              + " before the operator syntax was offered there and does not index phrases; use syntax plain");
     }
     List<CorpusDocs.Token> queryTokens = CorpusDocs.analyze(analyzer, syntax.scoringText());
     StringBuilder joined = new StringBuilder();
@@ -465,11 +555,14 @@ final class ClusterCorpusIndex implements CorpusIndex {
       joined.append(joined.isEmpty() ? "" : " ").append(t.term());
       terms.add(t.term());
     }
-    // Scored by the quarry_bm25f query, with the revision's own statistics, when the cluster has it.
-    List<PortableScoring.QueryTerm> scoredTerms = clusterScoresExactly
-        ? PortableScoring.queryTerms(analyzer, syntax.scoringText()) : null;
-    // A search of a revision this front has seen published goes out now, beside the head's read: the
-    // revision's documents were all visible before it was published (see seenPublished). Pinned, that
+    // Scored by the quarry_bm25f query, with the revision's own statistics, when the cluster has
+    // it.
+    List<PortableScoring.QueryTerm> scoredTerms =
+        clusterScoresExactly ? PortableScoring.queryTerms(analyzer, syntax.scoringText()) : null;
+    // A search of a revision this front has seen published goes out now, beside the head's read:
+    // the
+    // revision's documents were all visible before it was published (see seenPublished). Pinned,
+    // that
     // is the pinned revision; unpinned, the latest one this front saw, which the head usually still
     // publishes. The head's checks below still decide whether it is answered: an unpinned search
     // whose revision the head has moved past is sent again, at the head's revision.
@@ -479,29 +572,44 @@ final class ClusterCorpusIndex implements CorpusIndex {
     CompletableFuture<Sent> early = null;
     if (ahead >= 0 && ahead <= seen && !queryTokens.isEmpty()) {
       String text = joined.toString();
-      early = CompletableFuture.supplyAsync(ClusterHttp.carried(() -> send(request, syntax, ahead, text, scoredTerms)),
-          BESIDE_HEAD);
+      early =
+          CompletableFuture.supplyAsync(
+              ClusterHttp.carried(() -> send(request, syntax, ahead, text, scoredTerms)),
+              BESIDE_HEAD);
     }
     long latest = revision();
     long p = latest;
     if (pinned != null) {
       p = pinned;
       if (p > latest) {
-        throw QuarryException.invalid("revision", "revision " + p + " is above the corpus's current revision " + latest);
+        throw QuarryException.invalid(
+            "revision", "revision " + p + " is above the corpus's current revision " + latest);
       }
       if (p < oldestRetained(latest)) {
-        throw new QuarryException(ErrorCode.REVISION_EXPIRED, "revision " + p
-            + " is no longer retained; the oldest retained revision is " + oldestRetained(latest));
+        throw new QuarryException(
+            ErrorCode.REVISION_EXPIRED,
+            "revision "
+                + p
+                + " is no longer retained; the oldest retained revision is "
+                + oldestRetained(latest));
       }
     }
     if (queryTokens.isEmpty()) {
-      return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), List.of(),
+      return new SearchResult(
+          info.name(),
+          info.corpusId(),
+          p,
+          elapsedMs(start),
+          List.of(),
           ClusterFacets.count(http, index, null, request.facets()));
     }
     if (early != null && ahead != p) {
       early = null; // of a revision the head has moved past: its answer (or failure) is dropped
     }
-    Sent sent = early != null ? joinBeside(early) : send(request, syntax, p, joined.toString(), scoredTerms);
+    Sent sent =
+        early != null
+            ? joinBeside(early)
+            : send(request, syntax, p, joined.toString(), scoredTerms);
     ObjectNode query = (ObjectNode) sent.body().get("query");
     JsonNode answer = sent.answer().require("searching").body();
     List<Hit> hits = new ArrayList<>();
@@ -518,8 +626,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
       }
       hits.add(hit(s, score(h), request, terms, null));
     }
-    List<FacetCounts> facets = request.facets().isEmpty() ? List.of()
-        : ClusterFacets.count(http, index, query, request.facets());
+    List<FacetCounts> facets =
+        request.facets().isEmpty()
+            ? List.of()
+            : ClusterFacets.count(http, index, query, request.facets());
     return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), hits, facets);
   }
 
@@ -530,20 +640,30 @@ final class ClusterCorpusIndex implements CorpusIndex {
       return false;
     }
     if (query.isBlank()) {
-      throw QuarryException.invalid("query", "a semantic or hybrid search needs a query with some text");
+      throw QuarryException.invalid(
+          "query", "a semantic or hybrid search needs a query with some text");
     }
     embedder.embedQuery(query);
     return true;
   }
 
-  /** The mode a request runs in, as the embedded store decides it: its own, or hybrid on an embedding corpus and lexical on others. */
+  /**
+   * The mode a request runs in, as the embedded store decides it: its own, or hybrid on an
+   * embedding corpus and lexical on others.
+   */
   private SearchRequest.Mode modeOf(SearchRequest request) {
     SearchRequest.Mode mode = request.mode();
     if (mode == null) {
       mode = embedder != null ? SearchRequest.Mode.HYBRID : SearchRequest.Mode.LEXICAL;
     } else if (mode != SearchRequest.Mode.LEXICAL && embedder == null) {
-      throw QuarryException.invalid("mode", "mode '" + mode.wireName() + "' needs a corpus with an embedding model;"
-          + " corpus '" + info.name() + "' is lexical (settings.embedding at creation)");
+      throw QuarryException.invalid(
+          "mode",
+          "mode '"
+              + mode.wireName()
+              + "' needs a corpus with an embedding model;"
+              + " corpus '"
+              + info.name()
+              + "' is lexical (settings.embedding at creation)");
     }
     request.requireFusionOnlyFor(mode);
     return mode;
@@ -552,25 +672,35 @@ final class ClusterCorpusIndex implements CorpusIndex {
   /**
    * A semantic or hybrid search, scored as the embedded store scores it: the plugin's {@code
    * quarry_dense} query gives every visible chunk in scope its exact semantic score, each shard
-   * returns its best in result order (score, then source, then chunk) and the cluster merges them in
-   * that order. A hybrid search takes each side's exact top {@link PortableDense#candidates}, asks the
-   * cluster for the other side's exact score of every candidate only one side found, and fuses them
-   * with the embedded store's fusion ({@link PortableFusion}).
+   * returns its best in result order (score, then source, then chunk) and the cluster merges them
+   * in that order. A hybrid search takes each side's exact top {@link PortableDense#candidates},
+   * asks the cluster for the other side's exact score of every candidate only one side found, and
+   * fuses them with the embedded store's fusion ({@link PortableFusion}).
    */
   private SearchResult denseSearch(SearchRequest request, SearchRequest.Mode mode, long start) {
     if (!clusterScoresExactly) {
-      throw new QuarryException(ErrorCode.RETRIEVAL_UNAVAILABLE, "this server cannot run a " + mode.wireName()
-          + " search of corpus '" + info.name() + "': its cluster lacks the quarry-scoring plugin, which scores"
-          + " semantic and hybrid searches (see scale-out.md)");
+      throw new QuarryException(
+          ErrorCode.RETRIEVAL_UNAVAILABLE,
+          "this server cannot run a "
+              + mode.wireName()
+              + " search of corpus '"
+              + info.name()
+              + "': its cluster lacks the quarry-scoring plugin, which scores"
+              + " semantic and hybrid searches (see scale-out.md)");
     }
     long p = searchedRevision(request.revision());
     ClusterQuerySyntax syntax = ClusterQuerySyntax.of(request, analyzer);
     if (request.syntax() == SearchRequest.Syntax.OPERATORS && !holdsPhrases()) {
-      throw QuarryException.invalid("syntax", "corpus '" + info.name() + "' was created on the OpenSearch cluster"
-          + " before the operator syntax was offered there and does not index phrases; use syntax plain");
+      throw QuarryException.invalid(
+          "syntax",
+          "corpus '"
+              + info.name()
+              + "' was created on the OpenSearch cluster"
+              + " before the operator syntax was offered there and does not index phrases; use syntax plain");
     }
     if (syntax.scoringText().isBlank()) {
-      throw QuarryException.invalid("query", "a semantic or hybrid search needs a query with some text");
+      throw QuarryException.invalid(
+          "query", "a semantic or hybrid search needs a query with some text");
     }
     float[] queryVector = embedder.embedQuery(syntax.scoringText());
     Set<String> terms = new HashSet<>();
@@ -589,40 +719,86 @@ final class ClusterCorpusIndex implements CorpusIndex {
         }
         JsonNode s = h.path("_source");
         if (request.maxChunksPerSource() != null
-            && perSource.merge(s.path("source").asText(), 1, Integer::sum) > request.maxChunksPerSource()) {
+            && perSource.merge(s.path("source").asText(), 1, Integer::sum)
+                > request.maxChunksPerSource()) {
           continue;
         }
         float score = score(h);
-        hits.add(hit(s, score, request, terms, new Hit.ScoreParts(null, null, score, hits.size() + 1)));
+        hits.add(
+            hit(s, score, request, terms, new Hit.ScoreParts(null, null, score, hits.size() + 1)));
       }
     } else {
       int n = PortableDense.candidates(request.topK());
       dense = denseBody(request, syntax, p, queryVector, n, null);
       ObjectNode semanticBody = dense;
-      CompletableFuture<JsonNode> semanticAnswer = CompletableFuture.supplyAsync(ClusterHttp.carried(
-          () -> http.json("POST", searchPath, semanticBody).require("searching").body()), BESIDE_HEAD);
-      List<PortableScoring.QueryTerm> scoredTerms = PortableScoring.queryTerms(analyzer, syntax.scoringText());
+      CompletableFuture<JsonNode> semanticAnswer =
+          CompletableFuture.supplyAsync(
+              ClusterHttp.carried(
+                  () -> http.json("POST", searchPath, semanticBody).require("searching").body()),
+              BESIDE_HEAD);
+      List<PortableScoring.QueryTerm> scoredTerms =
+          PortableScoring.queryTerms(analyzer, syntax.scoringText());
       String joined = String.join(" ", terms);
-      JsonNode lexicalAnswer = scoredTerms.isEmpty() ? null : http.json("POST", exactSearchPath,
-          searchBody(request, syntax, p, joined, scoredTerms, n, null)).require("searching").body();
+      JsonNode lexicalAnswer =
+          scoredTerms.isEmpty()
+              ? null
+              : http.json(
+                      "POST",
+                      exactSearchPath,
+                      searchBody(request, syntax, p, joined, scoredTerms, n, null))
+                  .require("searching")
+                  .body();
       Map<PortableFusion.Key, JsonNode> sources = new HashMap<>();
       List<PortableFusion.Scored> lexical = candidates(lexicalAnswer, sources);
       List<PortableFusion.Scored> semantic = candidates(joinBeside(semanticAnswer), sources);
-      // Every candidate's exact score on the side that did not find it: the same query, of those chunks only.
+      // Every candidate's exact score on the side that did not find it: the same query, of those
+      // chunks only.
       List<PortableFusion.Key> lexicalOnly = PortableFusion.onlyIn(lexical, semantic);
       List<PortableFusion.Key> semanticOnly = PortableFusion.onlyIn(semantic, lexical);
-      Map<PortableFusion.Key, Float> semanticOfOthers = scores(lexicalOnly.isEmpty() ? null : http.json("POST",
-          searchPath, denseBody(request, syntax, p, queryVector, lexicalOnly.size(), ids(lexicalOnly, sources))));
-      Map<PortableFusion.Key, Float> lexicalOfOthers = scores(semanticOnly.isEmpty() || scoredTerms.isEmpty() ? null
-          : http.json("POST", exactSearchPath, searchBody(request, syntax, p, joined, scoredTerms, semanticOnly.size(),
-              ids(semanticOnly, sources))));
-      for (PortableFusion.Fused f : PortableFusion.fuse(lexical, semantic, lexicalOfOthers, semanticOfOthers, request,
-          info.settings().embedding())) {
+      Map<PortableFusion.Key, Float> semanticOfOthers =
+          scores(
+              lexicalOnly.isEmpty()
+                  ? null
+                  : http.json(
+                      "POST",
+                      searchPath,
+                      denseBody(
+                          request,
+                          syntax,
+                          p,
+                          queryVector,
+                          lexicalOnly.size(),
+                          ids(lexicalOnly, sources))));
+      Map<PortableFusion.Key, Float> lexicalOfOthers =
+          scores(
+              semanticOnly.isEmpty() || scoredTerms.isEmpty()
+                  ? null
+                  : http.json(
+                      "POST",
+                      exactSearchPath,
+                      searchBody(
+                          request,
+                          syntax,
+                          p,
+                          joined,
+                          scoredTerms,
+                          semanticOnly.size(),
+                          ids(semanticOnly, sources))));
+      for (PortableFusion.Fused f :
+          PortableFusion.fuse(
+              lexical,
+              semantic,
+              lexicalOfOthers,
+              semanticOfOthers,
+              request,
+              info.settings().embedding())) {
         hits.add(hit(sources.get(f.key()), f.score(), request, terms, f.parts()));
       }
     }
-    List<FacetCounts> facets = request.facets().isEmpty() ? List.of()
-        : ClusterFacets.count(http, index, (ObjectNode) dense.get("query"), request.facets());
+    List<FacetCounts> facets =
+        request.facets().isEmpty()
+            ? List.of()
+            : ClusterFacets.count(http, index, (ObjectNode) dense.get("query"), request.facets());
     return new SearchResult(info.name(), info.corpusId(), p, elapsedMs(start), hits, facets);
   }
 
@@ -636,11 +812,16 @@ final class ClusterCorpusIndex implements CorpusIndex {
       return latest;
     }
     if (pinned > latest) {
-      throw QuarryException.invalid("revision", "revision " + pinned + " is above the corpus's current revision " + latest);
+      throw QuarryException.invalid(
+          "revision", "revision " + pinned + " is above the corpus's current revision " + latest);
     }
     if (pinned < oldestRetained(latest)) {
-      throw new QuarryException(ErrorCode.REVISION_EXPIRED, "revision " + pinned
-          + " is no longer retained; the oldest retained revision is " + oldestRetained(latest));
+      throw new QuarryException(
+          ErrorCode.REVISION_EXPIRED,
+          "revision "
+              + pinned
+              + " is no longer retained; the oldest retained revision is "
+              + oldestRetained(latest));
     }
     return pinned;
   }
@@ -652,7 +833,12 @@ final class ClusterCorpusIndex implements CorpusIndex {
    *
    * @param only a filter every chunk must also match, or null
    */
-  private ObjectNode denseBody(SearchRequest request, ClusterQuerySyntax syntax, long p, float[] queryVector, int size,
+  private ObjectNode denseBody(
+      SearchRequest request,
+      ClusterQuerySyntax syntax,
+      long p,
+      float[] queryVector,
+      int size,
       ObjectNode only) {
     ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
     body.put("size", size).put("track_total_hits", false);
@@ -675,18 +861,38 @@ final class ClusterCorpusIndex implements CorpusIndex {
       syntax.excluded().forEach(mustNot::add);
     }
     // Matches only what revision p sees, and only chunks (the documents holding a vector).
-    bool.putArray("must").addObject().putObject("quarry_dense").put("field", CorpusDocs.VECTOR)
-        .put("vector", denseVector(queryVector)).put("revision", p);
+    bool.putArray("must")
+        .addObject()
+        .putObject("quarry_dense")
+        .put("field", CorpusDocs.VECTOR)
+        .put("vector", denseVector(queryVector))
+        .put("revision", p);
     ArrayNode sort = body.putArray("sort");
     sort.addObject().put("_score", "desc");
     sort.addObject().put("source", "asc");
     sort.addObject().put("chunk", "asc");
-    body.putArray("_source").add("source").add("chunk").add("text").add("title").add("media_type").add("sha")
-        .add("start").add("end").add("page_from").add("page_to").add("metadata").add("section").add("table").add("added");
+    body.putArray("_source")
+        .add("source")
+        .add("chunk")
+        .add("text")
+        .add("title")
+        .add("media_type")
+        .add("sha")
+        .add("start")
+        .add("end")
+        .add("page_from")
+        .add("page_to")
+        .add("metadata")
+        .add("section")
+        .add("table")
+        .add("added");
     return body;
   }
 
-  /** A query vector as {@code quarry_dense} reads it: each float's four bytes (big-endian), in base64, so no float is rounded on the way. */
+  /**
+   * A query vector as {@code quarry_dense} reads it: each float's four bytes (big-endian), in
+   * base64, so no float is rounded on the way.
+   */
   static String denseVector(float[] vector) {
     ByteBuffer bytes = ByteBuffer.allocate(vector.length * Float.BYTES);
     for (float v : vector) {
@@ -695,15 +901,20 @@ final class ClusterCorpusIndex implements CorpusIndex {
     return Base64.getEncoder().encodeToString(bytes.array());
   }
 
-  /** One side's candidates in the cluster's order (none without an answer), their documents kept in {@code sources}. */
-  private static List<PortableFusion.Scored> candidates(JsonNode answer, Map<PortableFusion.Key, JsonNode> sources) {
+  /**
+   * One side's candidates in the cluster's order (none without an answer), their documents kept in
+   * {@code sources}.
+   */
+  private static List<PortableFusion.Scored> candidates(
+      JsonNode answer, Map<PortableFusion.Key, JsonNode> sources) {
     List<PortableFusion.Scored> out = new ArrayList<>();
     if (answer == null) {
       return out;
     }
     for (JsonNode h : answer.path("hits").path("hits")) {
       JsonNode s = h.path("_source");
-      PortableFusion.Key key = new PortableFusion.Key(s.path("source").asText(), s.path("chunk").asInt());
+      PortableFusion.Key key =
+          new PortableFusion.Key(s.path("source").asText(), s.path("chunk").asInt());
       sources.putIfAbsent(key, s);
       out.add(new PortableFusion.Scored(key, score(h)));
     }
@@ -723,12 +934,17 @@ final class ClusterCorpusIndex implements CorpusIndex {
     return out;
   }
 
-  /** A filter of exactly the chunk documents of {@code keys} (by their ids: source, version and number). */
-  private static ObjectNode ids(List<PortableFusion.Key> keys, Map<PortableFusion.Key, JsonNode> sources) {
+  /**
+   * A filter of exactly the chunk documents of {@code keys} (by their ids: source, version and
+   * number).
+   */
+  private static ObjectNode ids(
+      List<PortableFusion.Key> keys, Map<PortableFusion.Key, JsonNode> sources) {
     ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
     ArrayNode values = q.putObject("ids").putArray("values");
     for (PortableFusion.Key k : keys) {
-      values.add(ClusterWriter.chunkId(k.source(), sources.get(k).path("added").asLong(), k.chunk()));
+      values.add(
+          ClusterWriter.chunkId(k.source(), sources.get(k).path("added").asLong(), k.chunk()));
     }
     return q;
   }
@@ -744,28 +960,52 @@ final class ClusterCorpusIndex implements CorpusIndex {
    *
    * @param parts each side's score and rank in a semantic or hybrid search, else null
    */
-  private Hit hit(JsonNode s, float score, SearchRequest request, Set<String> terms, Hit.ScoreParts parts) {
+  private Hit hit(
+      JsonNode s, float score, SearchRequest request, Set<String> terms, Hit.ScoreParts parts) {
     String text = s.path("text").asText();
-    List<int[]> matches = request.highlight() || request.snippets() != null ? highlights(text, terms) : List.of();
-    PageRange pages = s.hasNonNull("page_from") ? new PageRange(s.get("page_from").asInt(), s.get("page_to").asInt()) : null;
-    Hit hit = new Hit(s.path("source").asText(), s.path("added").asLong(), s.path("chunk").asInt(), score, text,
-        request.highlight() ? matches : List.of(), CorpusDocs.text(s, "title"),
-        CorpusDocs.text(s, "media_type"), pages, s.path("start").asInt(), s.path("end").asInt(),
-        CorpusDocs.text(s, "sha"), CorpusDocs.metadata(s.get("metadata")), null, null, CorpusDocs.section(s),
-        info.settings().language().wireName(), CorpusDocs.table(s));
+    List<int[]> matches =
+        request.highlight() || request.snippets() != null ? highlights(text, terms) : List.of();
+    PageRange pages =
+        s.hasNonNull("page_from")
+            ? new PageRange(s.get("page_from").asInt(), s.get("page_to").asInt())
+            : null;
+    Hit hit =
+        new Hit(
+            s.path("source").asText(),
+            s.path("added").asLong(),
+            s.path("chunk").asInt(),
+            score,
+            text,
+            request.highlight() ? matches : List.of(),
+            CorpusDocs.text(s, "title"),
+            CorpusDocs.text(s, "media_type"),
+            pages,
+            s.path("start").asInt(),
+            s.path("end").asInt(),
+            CorpusDocs.text(s, "sha"),
+            CorpusDocs.metadata(s.get("metadata")),
+            null,
+            null,
+            CorpusDocs.section(s),
+            info.settings().language().wireName(),
+            CorpusDocs.table(s));
     if (parts != null) {
       hit = hit.withParts(parts);
     }
-    // The embedded store's window over the same matches: the same text gives the same snippet on both stores.
-    return request.snippets() == null ? hit : hit.withSnippet(StoreRules.snippet(text, matches, request.snippets()));
+    // The embedded store's window over the same matches: the same text gives the same snippet on
+    // both stores.
+    return request.snippets() == null
+        ? hit
+        : hit.withSnippet(StoreRules.snippet(text, matches, request.snippets()));
   }
 
   /**
-   * The {@code quarry_bm25f} query of {@code terms}: the embedded store's BM25F with revision {@code
-   * p}'s statistics, over the documents revision {@code p} sees; counted over the visible chunks of
-   * {@code statistics}' sources only when it restricts (the caller's grants).
+   * The {@code quarry_bm25f} query of {@code terms}: the embedded store's BM25F with revision
+   * {@code p}'s statistics, over the documents revision {@code p} sees; counted over the visible
+   * chunks of {@code statistics}' sources only when it restricts (the caller's grants).
    */
-  private ObjectNode exactQuery(List<PortableScoring.QueryTerm> scoredTerms, long p, SourceScope statistics) {
+  private ObjectNode exactQuery(
+      List<PortableScoring.QueryTerm> scoredTerms, long p, SourceScope statistics) {
     ObjectNode query = ClusterHttp.MAPPER.createObjectNode();
     ObjectNode q = query.putObject("quarry_bm25f");
     ArrayNode fields = q.putArray("fields");
@@ -778,7 +1018,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
     }
     q.put("k1", scoring.k1()).put("b", scoring.b()).put("revision", p).put("visible_only", true);
     if (!statistics.isAll()) {
-      // A plugin that predates the field refuses it (400): never scored with every source's statistics.
+      // A plugin that predates the field refuses it (400): never scored with every source's
+      // statistics.
       ArrayNode sources = q.putArray("statistics_sources");
       statistics.entries().forEach(sources::add);
     }
@@ -802,10 +1043,15 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * {@code quarry_bm25f} query, see {@link #exactSearchPath}), else by the cluster's BM25 over
    * {@code joined}.
    */
-  private Sent send(SearchRequest request, ClusterQuerySyntax syntax, long p, String joined,
+  private Sent send(
+      SearchRequest request,
+      ClusterQuerySyntax syntax,
+      long p,
+      String joined,
       List<PortableScoring.QueryTerm> scoredTerms) {
     ObjectNode body = searchBody(request, syntax, p, joined, scoredTerms);
-    return new Sent(body, http.json("POST", scoredTerms == null ? searchPath : exactSearchPath, body));
+    return new Sent(
+        body, http.json("POST", scoredTerms == null ? searchPath : exactSearchPath, body));
   }
 
   /**
@@ -813,14 +1059,23 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * filters; scored by the {@code quarry_bm25f} query of {@code scoredTerms} when they are given,
    * else by the cluster's BM25 over {@code joined}.
    */
-  private ObjectNode searchBody(SearchRequest request, ClusterQuerySyntax syntax, long p, String joined,
+  private ObjectNode searchBody(
+      SearchRequest request,
+      ClusterQuerySyntax syntax,
+      long p,
+      String joined,
       List<PortableScoring.QueryTerm> scoredTerms) {
     return searchBody(request, syntax, p, joined, scoredTerms, window(request), null);
   }
 
-  /** The chunks a search of {@code request} asks each shard for: more than topK when a per-source cap may drop some. */
+  /**
+   * The chunks a search of {@code request} asks each shard for: more than topK when a per-source
+   * cap may drop some.
+   */
   private static int window(SearchRequest request) {
-    return request.maxChunksPerSource() == null ? request.topK() : Math.min(1000, request.topK() * 10);
+    return request.maxChunksPerSource() == null
+        ? request.topK()
+        : Math.min(1000, request.topK() * 10);
   }
 
   /**
@@ -828,8 +1083,14 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * @param only a filter every chunk must also match (the candidates of a hybrid search's other
    *     side), or null
    */
-  private ObjectNode searchBody(SearchRequest request, ClusterQuerySyntax syntax, long p, String joined,
-      List<PortableScoring.QueryTerm> scoredTerms, int size, ObjectNode only) {
+  private ObjectNode searchBody(
+      SearchRequest request,
+      ClusterQuerySyntax syntax,
+      long p,
+      String joined,
+      List<PortableScoring.QueryTerm> scoredTerms,
+      int size,
+      ObjectNode only) {
     ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
     body.put("size", size).put("track_total_hits", false);
     ObjectNode query = body.putObject("query");
@@ -863,8 +1124,14 @@ final class ClusterCorpusIndex implements CorpusIndex {
       // The fields the embedded store scores (a title weighted 0 is not one: a match there alone is
       // no match), the title boosted by its weight.
       for (PortableScoring.Field f : scoring.fields()) {
-        double boost = f.name().equals(StoreRules.TITLE_FIELD) ? info.settings().ranking().titleWeight() : 1;
-        should.addObject().putObject("match").putObject(clusterField(f.name())).put("query", joined).put("boost", boost);
+        double boost =
+            f.name().equals(StoreRules.TITLE_FIELD) ? info.settings().ranking().titleWeight() : 1;
+        should
+            .addObject()
+            .putObject("match")
+            .putObject(clusterField(f.name()))
+            .put("query", joined)
+            .put("boost", boost);
       }
       bool.put("minimum_should_match", 1);
     }
@@ -872,12 +1139,28 @@ final class ClusterCorpusIndex implements CorpusIndex {
     sort.addObject().put("_score", "desc");
     sort.addObject().put("source", "asc");
     sort.addObject().put("chunk", "asc");
-    body.putArray("_source").add("source").add("chunk").add("text").add("title").add("media_type").add("sha")
-        .add("start").add("end").add("page_from").add("page_to").add("metadata").add("section").add("table").add("added");
+    body.putArray("_source")
+        .add("source")
+        .add("chunk")
+        .add("text")
+        .add("title")
+        .add("media_type")
+        .add("sha")
+        .add("start")
+        .add("end")
+        .add("page_from")
+        .add("page_to")
+        .add("metadata")
+        .add("section")
+        .add("table")
+        .add("added");
     return body;
   }
 
-  /** The result of a request sent beside the head's read (see {@link #BESIDE_HEAD}), or the failure it met. */
+  /**
+   * The result of a request sent beside the head's read (see {@link #BESIDE_HEAD}), or the failure
+   * it met.
+   */
   static <T> T joinBeside(CompletableFuture<T> beside) {
     try {
       return beside.join();
@@ -898,7 +1181,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
     if (holdsPhrases) {
       return true;
     }
-    JsonNode mapping = http.get("/" + index + "/_mapping/field/phrase_tokens").require("reading the corpus mapping").body();
+    JsonNode mapping =
+        http.get("/" + index + "/_mapping/field/phrase_tokens")
+            .require("reading the corpus mapping")
+            .body();
     holdsPhrases = !mapping.path(index).path("mappings").path("phrase_tokens").isMissingNode();
     return holdsPhrases;
   }
@@ -923,7 +1209,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * meanwhile (join it with {@link #joinBeside}).
    */
   CompletableFuture<Map<String, JsonNode>> liveRecordsBeside(List<String> sources) {
-    return CompletableFuture.supplyAsync(ClusterHttp.carried(() -> liveRecords(sources)), BESIDE_HEAD);
+    return CompletableFuture.supplyAsync(
+        ClusterHttp.carried(() -> liveRecords(sources)), BESIDE_HEAD);
   }
 
   /**
@@ -940,7 +1227,12 @@ final class ClusterCorpusIndex implements CorpusIndex {
     sources.forEach(names::add);
     filter.addObject().putObject("term").put("superseded", CorpusDocs.LIVE);
     Map<String, JsonNode> out = new HashMap<>();
-    for (JsonNode h : http.json("POST", CorpusDocs.searchPath(index), q).require("reading sources").body().path("hits").path("hits")) {
+    for (JsonNode h :
+        http.json("POST", CorpusDocs.searchPath(index), q)
+            .require("reading sources")
+            .body()
+            .path("hits")
+            .path("hits")) {
       out.put(h.path("_source").path("source").asText(), h.path("_source"));
     }
     return out;
@@ -956,15 +1248,22 @@ final class ClusterCorpusIndex implements CorpusIndex {
     filter.add(CorpusDocs.term("kind", "source"));
     filter.add(CorpusDocs.term("source", source));
     filter.add(CorpusDocs.visibleAt(p));
-    JsonNode hits = http.json("POST", CorpusDocs.searchPath(index), q).require("reading a source").body().path("hits").path("hits");
-    return hits.isEmpty() ? Optional.empty() : Optional.of(CorpusDocs.sourceState(hits.get(0).path("_source")));
+    JsonNode hits =
+        http.json("POST", CorpusDocs.searchPath(index), q)
+            .require("reading a source")
+            .body()
+            .path("hits")
+            .path("hits");
+    return hits.isEmpty()
+        ? Optional.empty()
+        : Optional.of(CorpusDocs.sourceState(hits.get(0).path("_source")));
   }
 
   /**
    * The source's chunks from its chunk documents, which hold all a chunk is (text, offsets, pages,
-   * metadata) and its version's provenance (the revision that wrote it, title, media type, hash): the
-   * embedded store's answer, checked the same way (a revision above the head's, or older than the
-   * oldest retained one, is refused as a search pinned to it is).
+   * metadata) and its version's provenance (the revision that wrote it, title, media type, hash):
+   * the embedded store's answer, checked the same way (a revision above the head's, or older than
+   * the oldest retained one, is refused as a search pinned to it is).
    */
   @Override
   public Optional<SourceChunks> readChunks(String source, Long revision, int after, int limit) {
@@ -975,11 +1274,16 @@ final class ClusterCorpusIndex implements CorpusIndex {
     long latest = revision();
     long p = revision == null ? latest : revision;
     if (p > latest) {
-      throw QuarryException.invalid("revision", "revision " + p + " is above the corpus's current revision " + latest);
+      throw QuarryException.invalid(
+          "revision", "revision " + p + " is above the corpus's current revision " + latest);
     }
     if (p < oldestRetained(latest)) {
-      throw new QuarryException(ErrorCode.REVISION_EXPIRED, "revision " + p
-          + " is no longer retained; the oldest retained revision is " + oldestRetained(latest));
+      throw new QuarryException(
+          ErrorCode.REVISION_EXPIRED,
+          "revision "
+              + p
+              + " is no longer retained; the oldest retained revision is "
+              + oldestRetained(latest));
     }
     JsonNode page = chunksOf(source, p, after, limit + 1);
     // A page past the last chunk is empty for a source that exists: any chunk of it tells which.
@@ -991,17 +1295,38 @@ final class ClusterCorpusIndex implements CorpusIndex {
     List<SourceChunks.Chunk> chunks = new ArrayList<>();
     for (int i = 0; i < Math.min(limit, page.size()); i++) {
       JsonNode s = page.get(i).path("_source");
-      PageRange pages = s.hasNonNull("page_from") ? new PageRange(s.get("page_from").asInt(), s.get("page_to").asInt()) : null;
-      chunks.add(new SourceChunks.Chunk(s.path("chunk").asInt(), s.path("text").asText(), pages, s.path("start").asInt(),
-          s.path("end").asInt(), CorpusDocs.metadata(s.get("metadata")), CorpusDocs.section(s),
-          CorpusDocs.table(s)));
+      PageRange pages =
+          s.hasNonNull("page_from")
+              ? new PageRange(s.get("page_from").asInt(), s.get("page_to").asInt())
+              : null;
+      chunks.add(
+          new SourceChunks.Chunk(
+              s.path("chunk").asInt(),
+              s.path("text").asText(),
+              pages,
+              s.path("start").asInt(),
+              s.path("end").asInt(),
+              CorpusDocs.metadata(s.get("metadata")),
+              CorpusDocs.section(s),
+              CorpusDocs.table(s)));
     }
     Integer nextAfter = page.size() > limit ? chunks.get(chunks.size() - 1).chunk() : null;
-    return Optional.of(new SourceChunks(p, source, version.path("added").asLong(), CorpusDocs.text(version, "title"),
-        CorpusDocs.text(version, "media_type"), CorpusDocs.text(version, "sha"), chunks, nextAfter));
+    return Optional.of(
+        new SourceChunks(
+            p,
+            source,
+            version.path("added").asLong(),
+            CorpusDocs.text(version, "title"),
+            CorpusDocs.text(version, "media_type"),
+            CorpusDocs.text(version, "sha"),
+            chunks,
+            nextAfter));
   }
 
-  /** At most {@code size} chunk documents of {@code source} that revision {@code p} sees, numbered above {@code after}, in order. */
+  /**
+   * At most {@code size} chunk documents of {@code source} that revision {@code p} sees, numbered
+   * above {@code after}, in order.
+   */
   private JsonNode chunksOf(String source, long p, int after, int size) {
     ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
     q.put("size", size).put("track_total_hits", false);
@@ -1013,14 +1338,30 @@ final class ClusterCorpusIndex implements CorpusIndex {
       filter.addObject().putObject("range").putObject("chunk").put("gt", after);
     }
     q.putArray("sort").addObject().put("chunk", "asc");
-    q.putArray("_source").add("chunk").add("text").add("title").add("media_type").add("sha").add("start").add("end")
-        .add("page_from").add("page_to").add("metadata").add("section").add("table").add("added");
-    return http.json("POST", CorpusDocs.searchPath(index), q).require("reading a source's chunks").body()
-        .path("hits").path("hits");
+    q.putArray("_source")
+        .add("chunk")
+        .add("text")
+        .add("title")
+        .add("media_type")
+        .add("sha")
+        .add("start")
+        .add("end")
+        .add("page_from")
+        .add("page_to")
+        .add("metadata")
+        .add("section")
+        .add("table")
+        .add("added");
+    return http.json("POST", CorpusDocs.searchPath(index), q)
+        .require("reading a source's chunks")
+        .body()
+        .path("hits")
+        .path("hits");
   }
 
   @Override
-  public SourcePage listSources(String prefix, String cursor, int limit, Predicate<String> visibleOrNull) {
+  public SourcePage listSources(
+      String prefix, String cursor, int limit, Predicate<String> visibleOrNull) {
     checkOpen();
     Predicate<String> visible = visibleOrNull == null ? s -> true : visibleOrNull;
     if (limit < 1) {
@@ -1030,7 +1371,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
   }
 
   /** A page of the sources revision {@code p} holds. */
-  private SourcePage listSourcesAt(long p, String prefix, String cursor, int limit, Predicate<String> visible) {
+  private SourcePage listSourcesAt(
+      long p, String prefix, String cursor, int limit, Predicate<String> visible) {
     List<SourceState> out = new ArrayList<>();
     String after = cursor;
     while (true) {
@@ -1047,7 +1389,12 @@ final class ClusterCorpusIndex implements CorpusIndex {
       if (after != null) {
         q.putArray("search_after").add(after);
       }
-      JsonNode hits = http.json("POST", CorpusDocs.searchPath(index), q).require("listing sources").body().path("hits").path("hits");
+      JsonNode hits =
+          http.json("POST", CorpusDocs.searchPath(index), q)
+              .require("listing sources")
+              .body()
+              .path("hits")
+              .path("hits");
       for (JsonNode h : hits) {
         String source = h.path("_source").path("source").asText();
         after = source;
@@ -1072,7 +1419,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
       ArrayNode filter = q.putObject("query").putObject("bool").putArray("filter");
       filter.add(CorpusDocs.term("kind", "source"));
       filter.add(CorpusDocs.visibleAt(revision()));
-      return http.json("POST", "/" + index + "/_count", q).require("counting sources").body().path("count").asLong();
+      return http.json("POST", "/" + index + "/_count", q)
+          .require("counting sources")
+          .body()
+          .path("count")
+          .asLong();
     }
     // Every page at one revision: a count of one state of the corpus, with one read of its head.
     long p = revision();
@@ -1099,8 +1450,12 @@ final class ClusterCorpusIndex implements CorpusIndex {
     long p = revision();
     long oldest = oldestRetained(p);
     if (after < oldest - 1) {
-      throw new QuarryException(ErrorCode.CURSOR_EXPIRED,
-          "history after revision " + after + " is no longer retained; the oldest retained revision is " + oldest);
+      throw new QuarryException(
+          ErrorCode.CURSOR_EXPIRED,
+          "history after revision "
+              + after
+              + " is no longer retained; the oldest retained revision is "
+              + oldest);
     }
     List<HistoryEntry> entries = new ArrayList<>();
     Object[] searchAfter = null;
@@ -1117,7 +1472,12 @@ final class ClusterCorpusIndex implements CorpusIndex {
       if (searchAfter != null) {
         q.putArray("search_after").add((Long) searchAfter[0]).add((Long) searchAfter[1]);
       }
-      JsonNode hits = http.json("POST", CorpusDocs.searchPath(index), q).require("reading history").body().path("hits").path("hits");
+      JsonNode hits =
+          http.json("POST", CorpusDocs.searchPath(index), q)
+              .require("reading history")
+              .body()
+              .path("hits")
+              .path("hits");
       for (JsonNode h : hits) {
         JsonNode s = h.path("_source");
         long revision = s.path("added").asLong();
@@ -1127,8 +1487,14 @@ final class ClusterCorpusIndex implements CorpusIndex {
         }
         lastRevision = revision;
         if (visible.test(s.path("source").asText())) {
-          entries.add(new HistoryEntry(revision, s.path("operation").asText(), s.path("source").asText(),
-              CorpusDocs.text(s, "sha"), CorpusDocs.text(s, "subject"), Instant.parse(s.path("at").asText())));
+          entries.add(
+              new HistoryEntry(
+                  revision,
+                  s.path("operation").asText(),
+                  s.path("source").asText(),
+                  CorpusDocs.text(s, "sha"),
+                  CorpusDocs.text(s, "subject"),
+                  Instant.parse(s.path("at").asText())));
         }
       }
       if (hits.size() < 500) {
@@ -1140,7 +1506,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
   @Override
   public Optional<StoredOutcome> findIdempotent(String subject, String key) {
     checkOpen();
-    ClusterHttp.Answer a = http.get("/" + index + "/_doc/" + ClusterWriter.idempotencyId(subject, key));
+    ClusterHttp.Answer a =
+        http.get("/" + index + "/_doc/" + ClusterWriter.idempotencyId(subject, key));
     if (a.status() == 404) {
       return Optional.empty();
     }
@@ -1153,8 +1520,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
     if (at.plus(config.idempotencyRetention()).isBefore(config.clock().instant())) {
       return Optional.empty();
     }
-    return Optional.of(new StoredOutcome(s.path("fingerprint").asText(),
-        SourcePreparation.resultFromJson(s.path("result").asText())));
+    return Optional.of(
+        new StoredOutcome(
+            s.path("fingerprint").asText(),
+            SourcePreparation.resultFromJson(s.path("result").asText())));
   }
 
   private void checkOpen() {

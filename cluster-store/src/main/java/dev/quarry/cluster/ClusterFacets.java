@@ -22,8 +22,8 @@ import org.apache.lucene.util.BytesRef;
  * matching chunks, in pages: composite aggregations are exact on any number of shards, unlike a
  * terms aggregation's shard-local top lists or a cardinality's estimate. Each pair of an asked
  * field adds one to its value. The chunks counted are the search's own (its query, scope, filters
- * and revision), narrowed to those holding one of the asked fields, which changes no count.
- * Memory grows with the distinct values; the cluster's work with the (value, source) pairs.
+ * and revision), narrowed to those holding one of the asked fields, which changes no count. Memory
+ * grows with the distinct values; the cluster's work with the (value, source) pairs.
  */
 final class ClusterFacets {
   /** Pairs per page of the composite aggregation. */
@@ -31,13 +31,23 @@ final class ClusterFacets {
 
   private ClusterFacets() {}
 
-  /** The counts of {@code facets} over the chunks {@code matching} finds, in the request's order. */
-  static List<FacetCounts> count(ClusterHttp http, String index, ObjectNode matching, List<SearchRequest.Facet> facets) {
+  /**
+   * The counts of {@code facets} over the chunks {@code matching} finds, in the request's order.
+   */
+  static List<FacetCounts> count(
+      ClusterHttp http, String index, ObjectNode matching, List<SearchRequest.Facet> facets) {
     return count(http, index, matching, facets, PAGE);
   }
 
-  /** As {@link #count(ClusterHttp, String, ObjectNode, List)}, reading {@code page} pairs per request. */
-  static List<FacetCounts> count(ClusterHttp http, String index, ObjectNode matching, List<SearchRequest.Facet> facets,
+  /**
+   * As {@link #count(ClusterHttp, String, ObjectNode, List)}, reading {@code page} pairs per
+   * request.
+   */
+  static List<FacetCounts> count(
+      ClusterHttp http,
+      String index,
+      ObjectNode matching,
+      List<SearchRequest.Facet> facets,
       int page) {
     Map<String, Counts> byField = new LinkedHashMap<>();
     for (SearchRequest.Facet f : facets) {
@@ -54,8 +64,8 @@ final class ClusterFacets {
     return out;
   }
 
-  private static void collect(ClusterHttp http, String index, ObjectNode matching, Map<String, Counts> byField,
-      int page) {
+  private static void collect(
+      ClusterHttp http, String index, ObjectNode matching, Map<String, Counts> byField, int page) {
     ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
     body.put("size", 0).put("track_total_hits", false);
     ArrayNode filter = body.putObject("query").putObject("bool").putArray("filter");
@@ -72,8 +82,12 @@ final class ClusterFacets {
     sources.addObject().putObject("value").putObject("terms").put("field", "meta_kv");
     sources.addObject().putObject("source").putObject("terms").put("field", "source");
     while (true) {
-      JsonNode pairs = http.json("POST", CorpusDocs.searchPath(index), body).require("counting facets").body()
-          .path("aggregations").path("pairs");
+      JsonNode pairs =
+          http.json("POST", CorpusDocs.searchPath(index), body)
+              .require("counting facets")
+              .body()
+              .path("aggregations")
+              .path("pairs");
       for (JsonNode bucket : pairs.path("buckets")) {
         String keyword = bucket.path("key").path("value").asText();
         int nul = keyword.indexOf('\u0000');
@@ -92,10 +106,15 @@ final class ClusterFacets {
 
   /** The value a {@code meta_kv} keyword holds ({@link CorpusDocs#metaKey}): a number or a term. */
   private static Object valueOf(String typed) {
-    return typed.startsWith("n:") ? (Object) Double.valueOf(typed.substring(2)) : new BytesRef(typed.substring(2));
+    return typed.startsWith("n:")
+        ? (Object) Double.valueOf(typed.substring(2))
+        : new BytesRef(typed.substring(2));
   }
 
-  /** One field's distinct values in the order first seen, and how many (value, source) pairs each had. */
+  /**
+   * One field's distinct values in the order first seen, and how many (value, source) pairs each
+   * had.
+   */
   private static final class Counts {
     final List<Object> values = new ArrayList<>();
     final Map<Object, Integer> ids = new HashMap<>();

@@ -35,12 +35,12 @@ import javax.net.ssl.SSLContext;
  * configured timeout; else one timeout for this request with all its attempts. Each attempt waits
  * for its share of the time that remains: that time divided among the nodes not yet tried in this
  * round over them (never less than {@link #MIN_ATTEMPT}, unless less remains), so that a node that
- * hangs (a long GC pause, a stopped process) costs a share and the next node is still tried in time.
- * A node that gave no answer is no longer the one tried first.
+ * hangs (a long GC pause, a stopped process) costs a share and the next node is still tried in
+ * time. A node that gave no answer is no longer the one tried first.
  *
- * <p>A failure is UNAVAILABLE with fixed text for the client, naming what Quarry was doing; what the
- * cluster said (its error type and reason, which name indexes, nodes and ports) is the exception's
- * cause ({@link ClusterFault}), which the server logs under the request's id.
+ * <p>A failure is UNAVAILABLE with fixed text for the client, naming what Quarry was doing; what
+ * the cluster said (its error type and reason, which name indexes, nodes and ports) is the
+ * exception's cause ({@link ClusterFault}), which the server logs under the request's id.
  */
 final class ClusterHttp {
   static final ObjectMapper MAPPER = new ObjectMapper();
@@ -48,6 +48,7 @@ final class ClusterHttp {
   private final List<URI> nodes;
   private final HttpClient client;
   private final Duration timeout;
+
   /** The shortest wait for one attempt, when more time than that remains. */
   static final Duration MIN_ATTEMPT = Duration.ofSeconds(1);
 
@@ -63,7 +64,9 @@ final class ClusterHttp {
    */
   private static final ThreadLocal<Deadline> BOUND = new ThreadLocal<>();
 
-  /** The longest one operation's cluster work may take: every request, attempt and node together. */
+  /**
+   * The longest one operation's cluster work may take: every request, attempt and node together.
+   */
   Duration timeout() {
     return timeout;
   }
@@ -84,18 +87,19 @@ final class ClusterHttp {
   }
 
   /**
-   * Runs {@code work} as one operation's cluster work: every cluster request it sends on this thread
-   * (and on the threads it hands requests to, see {@link #carried}) shares one timeout from now, or
-   * the deadline already bound to this thread when that comes earlier (an operation inside another,
-   * such as a search's read of the head, keeps the outer one's).
+   * Runs {@code work} as one operation's cluster work: every cluster request it sends on this
+   * thread (and on the threads it hands requests to, see {@link #carried}) shares one timeout from
+   * now, or the deadline already bound to this thread when that comes earlier (an operation inside
+   * another, such as a search's read of the head, keeps the outer one's).
    */
   <T> T within(Supplier<T> work) {
     return bound(Deadline.after(timeout).earlier(BOUND.get()), work);
   }
 
   /**
-   * Runs {@code work} with {@code deadline} bound to this thread, whatever was bound before (restored
-   * after): for work with a budget of its own, such as deciding a publication that went unanswered.
+   * Runs {@code work} with {@code deadline} bound to this thread, whatever was bound before
+   * (restored after): for work with a budget of its own, such as deciding a publication that went
+   * unanswered.
    */
   static <T> T bound(Deadline deadline, Supplier<T> work) {
     Deadline outer = BOUND.get();
@@ -132,7 +136,10 @@ final class ClusterHttp {
     this.nodes = List.copyOf(nodes);
     this.timeout = timeout;
     this.authorization = security.authorization();
-    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1);
+    HttpClient.Builder b =
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .version(HttpClient.Version.HTTP_1_1);
     SSLContext tls = security.sslContext();
     if (tls != null) {
       b.sslContext(tls);
@@ -161,7 +168,8 @@ final class ClusterHttp {
      */
     Answer require(String what) {
       if (!ok()) {
-        throw unavailable(what, new ClusterFault(what + ": HTTP " + status + " " + abbreviate(body.toString())));
+        throw unavailable(
+            what, new ClusterFault(what + ": HTTP " + status + " " + abbreviate(body.toString())));
       }
       return this;
     }
@@ -173,7 +181,8 @@ final class ClusterHttp {
 
   Answer json(String method, String path, Object body) {
     try {
-      return send(method, path, body == null ? null : MAPPER.writeValueAsBytes(body), "application/json");
+      return send(
+          method, path, body == null ? null : MAPPER.writeValueAsBytes(body), "application/json");
     } catch (IOException e) {
       throw new IllegalStateException("cannot serialize a request body", e);
     }
@@ -183,9 +192,14 @@ final class ClusterHttp {
     return send("POST", path, body, "application/x-ndjson");
   }
 
-  /** UNAVAILABLE for the client: fixed text naming {@code what}; the cluster's words only in {@code cause}. */
+  /**
+   * UNAVAILABLE for the client: fixed text naming {@code what}; the cluster's words only in {@code
+   * cause}.
+   */
   static QuarryException unavailable(String what, Throwable cause) {
-    return new QuarryException(ErrorCode.UNAVAILABLE, "the OpenSearch cluster could not complete " + what + "; try again",
+    return new QuarryException(
+        ErrorCode.UNAVAILABLE,
+        "the OpenSearch cluster could not complete " + what + "; try again",
         cause);
   }
 
@@ -202,8 +216,14 @@ final class ClusterHttp {
       }
       int n = (start + attempt) % nodes.size();
       URI uri = nodes.get(n).resolve(path);
-      HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofNanos(attemptNanos(remaining, attempt)))
-          .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(uri)
+              .timeout(Duration.ofNanos(attemptNanos(remaining, attempt)))
+              .method(
+                  method,
+                  body == null
+                      ? HttpRequest.BodyPublishers.noBody()
+                      : HttpRequest.BodyPublishers.ofByteArray(body));
       if (contentType != null) {
         b.header("Content-Type", contentType);
       }
@@ -214,13 +234,18 @@ final class ClusterHttp {
         HttpResponse<byte[]> r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
         if (r.statusCode() == 503 && attempt + 1 < nodes.size() * 2) {
           // A node without an elected manager or still recovering: another one may answer.
-          last = new IOException("HTTP 503 from " + nodes.get(n) + ": " + abbreviate(new String(r.body(),
-              StandardCharsets.UTF_8)));
+          last =
+              new IOException(
+                  "HTTP 503 from "
+                      + nodes.get(n)
+                      + ": "
+                      + abbreviate(new String(r.body(), StandardCharsets.UTF_8)));
           pause(attempt, deadline);
           continue;
         }
         preferred.set(n);
-        JsonNode json = r.body().length == 0 ? MissingNode.getInstance() : MAPPER.readTree(r.body());
+        JsonNode json =
+            r.body().length == 0 ? MissingNode.getInstance() : MAPPER.readTree(r.body());
         return new Answer(r.statusCode(), json, mayHaveLanded);
       } catch (IOException e) {
         last = e;
@@ -231,19 +256,27 @@ final class ClusterHttp {
         pause(attempt, deadline);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new QuarryException(ErrorCode.UNAVAILABLE, "interrupted while talking to the OpenSearch cluster", e);
+        throw new QuarryException(
+            ErrorCode.UNAVAILABLE, "interrupted while talking to the OpenSearch cluster", e);
       }
     }
-    String why = deadline.remainingNanos() <= 0 ? "no OpenSearch node answered within the request's deadline of "
-        + timeout.toSeconds() + " s" : "no OpenSearch node answered";
-    throw new QuarryException(ErrorCode.UNAVAILABLE, "the OpenSearch cluster could not be reached in time; try again",
-        new ClusterFault(why + ": " + method + " " + path + (last == null ? "" : ": " + last), last));
+    String why =
+        deadline.remainingNanos() <= 0
+            ? "no OpenSearch node answered within the request's deadline of "
+                + timeout.toSeconds()
+                + " s"
+            : "no OpenSearch node answered";
+    throw new QuarryException(
+        ErrorCode.UNAVAILABLE,
+        "the OpenSearch cluster could not be reached in time; try again",
+        new ClusterFault(
+            why + ": " + method + " " + path + (last == null ? "" : ": " + last), last));
   }
 
   /**
-   * How long attempt {@code attempt} may wait, {@code remaining} nanoseconds before the deadline: an
-   * even share among the nodes this round over them has not tried yet (the last one gets all that
-   * remains), at least {@link #MIN_ATTEMPT} when that much remains.
+   * How long attempt {@code attempt} may wait, {@code remaining} nanoseconds before the deadline:
+   * an even share among the nodes this round over them has not tried yet (the last one gets all
+   * that remains), at least {@link #MIN_ATTEMPT} when that much remains.
    */
   private long attemptNanos(long remaining, int attempt) {
     int untried = nodes.size() - attempt % nodes.size();
@@ -264,7 +297,10 @@ final class ClusterHttp {
   private void pause(int attempt, Deadline deadline) {
     if (attempt + 1 >= nodes.size()) {
       try {
-        long ms = Math.min(Math.min(2000, 100L << Math.min(attempt, 5)), deadline.remainingNanos() / 1_000_000);
+        long ms =
+            Math.min(
+                Math.min(2000, 100L << Math.min(attempt, 5)),
+                deadline.remainingNanos() / 1_000_000);
         if (ms > 0) {
           Thread.sleep(ms);
         }

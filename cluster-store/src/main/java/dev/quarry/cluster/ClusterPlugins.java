@@ -5,7 +5,10 @@ import java.util.Iterator;
 
 /** What the cluster's nodes have installed. */
 final class ClusterPlugins {
-  /** Quarry's scoring plugin (the {@code quarry_bm25f} query), built from the project's {@code opensearch-plugin/} folder. */
+  /**
+   * Quarry's scoring plugin (the {@code quarry_bm25f} query), built from the project's {@code
+   * opensearch-plugin/} folder.
+   */
   static final String SCORING = "quarry-scoring";
 
   private ClusterPlugins() {}

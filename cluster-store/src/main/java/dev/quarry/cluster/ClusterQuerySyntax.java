@@ -19,7 +19,8 @@ import org.apache.lucene.analysis.Analyzer;
  * @param required filters every match must pass
  * @param excluded queries no match may pass
  */
-record ClusterQuerySyntax(String scoringText, List<ObjectNode> required, List<ObjectNode> excluded) {
+record ClusterQuerySyntax(
+    String scoringText, List<ObjectNode> required, List<ObjectNode> excluded) {
   static ClusterQuerySyntax of(SearchRequest request, Analyzer analyzer) {
     if (request.syntax() != SearchRequest.Syntax.OPERATORS) {
       return new ClusterQuerySyntax(request.query(), List.of(), List.of());
@@ -36,7 +37,8 @@ record ClusterQuerySyntax(String scoringText, List<ObjectNode> required, List<Ob
       }
       String phrase = CorpusDocs.phraseTokens(analyzer, clause.text());
       if (phrase.isEmpty()) {
-        continue; // no word the analyzer keeps: nothing to require or exclude, as in the embedded store
+        continue; // no word the analyzer keeps: nothing to require or exclude, as in the embedded
+        // store
       }
       (clause.occur() == QueryClauses.Occur.MUST ? required : excluded).add(inTextOrTitle(phrase));
     }
@@ -48,7 +50,11 @@ record ClusterQuerySyntax(String scoringText, List<ObjectNode> required, List<Ob
     ObjectNode bool = q.putObject("bool");
     ArrayNode should = bool.putArray("should");
     should.addObject().putObject("match_phrase").putObject("phrase_tokens").put("query", phrase);
-    should.addObject().putObject("match_phrase").putObject("title_phrase_tokens").put("query", phrase);
+    should
+        .addObject()
+        .putObject("match_phrase")
+        .putObject("title_phrase_tokens")
+        .put("query", phrase);
     bool.put("minimum_should_match", 1);
     return q;
   }

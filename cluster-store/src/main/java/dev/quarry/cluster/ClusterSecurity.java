@@ -25,7 +25,6 @@ import javax.net.ssl.TrustManagerFactory;
  * @param password that user's password; null exactly when username is
  * @param caFile a PEM file of the certificates that sign the nodes' certificates; null: the JDK's
  *     default trust store
- *
  * @quarry.experimental
  */
 public record ClusterSecurity(String username, String password, Path caFile) {
@@ -44,14 +43,16 @@ public record ClusterSecurity(String username, String password, Path caFile) {
   /**
    * The password kept in {@code file}: its content with one trailing line break removed.
    *
-   * @throws IllegalArgumentException when it cannot be read or is empty (the message names the file, never its content)
+   * @throws IllegalArgumentException when it cannot be read or is empty (the message names the
+   *     file, never its content)
    */
   public static String readPassword(Path file) {
     String s;
     try {
       s = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the password file " + file + ": " + FileErrors.whyUnreadable(file, e));
+      throw new IllegalArgumentException(
+          "cannot read the password file " + file + ": " + FileErrors.whyUnreadable(file, e));
     }
     if (s.endsWith("\n")) {
       s = s.substring(0, s.length() - (s.endsWith("\r\n") ? 2 : 1));
@@ -67,11 +68,14 @@ public record ClusterSecurity(String username, String password, Path caFile) {
     if (username == null) {
       return null;
     }
-    return "Basic " + Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
   }
 
   /**
-   * The TLS context that trusts the certificates of {@link #caFile}, or null to use the JDK's default.
+   * The TLS context that trusts the certificates of {@link #caFile}, or null to use the JDK's
+   * default.
    *
    * @throws IllegalArgumentException when the file cannot be read or holds no certificate
    */
@@ -94,8 +98,9 @@ public record ClusterSecurity(String username, String password, Path caFile) {
   /** A TLS context that trusts exactly the certificates in the PEM file {@code pem}. */
   static SSLContext trusting(Path pem) {
     try {
-      Collection<? extends Certificate> certificates = CertificateFactory.getInstance("X.509")
-          .generateCertificates(new ByteArrayInputStream(Files.readAllBytes(pem)));
+      Collection<? extends Certificate> certificates =
+          CertificateFactory.getInstance("X.509")
+              .generateCertificates(new ByteArrayInputStream(Files.readAllBytes(pem)));
       if (certificates.isEmpty()) {
         throw new IllegalArgumentException("the CA file " + pem + " holds no certificate");
       }
@@ -105,21 +110,29 @@ public record ClusterSecurity(String username, String password, Path caFile) {
       for (Certificate c : certificates) {
         trust.setCertificateEntry("ca-" + i++, c);
       }
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      TrustManagerFactory tmf =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       tmf.init(trust);
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(null, tmf.getTrustManagers(), null);
       return context;
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the CA file " + pem + ": " + FileErrors.whyUnreadable(pem, e));
+      throw new IllegalArgumentException(
+          "cannot read the CA file " + pem + ": " + FileErrors.whyUnreadable(pem, e));
     } catch (GeneralSecurityException e) {
-      throw new IllegalArgumentException("the CA file " + pem + " is not a PEM file of certificates: " + e.getMessage());
+      throw new IllegalArgumentException(
+          "the CA file " + pem + " is not a PEM file of certificates: " + e.getMessage());
     }
   }
 
   @Override
   public String toString() {
-    return "ClusterSecurity[username=" + username + ", password=" + (password == null ? "none" : "(hidden)")
-        + ", caFile=" + caFile + "]";
+    return "ClusterSecurity[username="
+        + username
+        + ", password="
+        + (password == null ? "none" : "(hidden)")
+        + ", caFile="
+        + caFile
+        + "]";
   }
 }

@@ -36,11 +36,11 @@ import org.apache.lucene.analysis.Analyzer;
  * entries, the idempotency record), refresh, renew the lease, and publish r with one
  * compare-and-set on the head. Nothing of r is visible before that last step, since every read
  * filters {@code added <= P < superseded}; a front that dies before it leaves r for the next writer
- * to roll back. The head names the batch that marked and published r, so a publication whose
- * answer was lost, and which was refused when sent again, is decided by reading the head (see
- * {@link #firstAttemptPublished}): the receipt, "nothing was applied", or uncertain when the
- * cluster cannot tell; one none of whose attempts was answered is decided the same way once the
- * head can be read again, its revision fenced off first when it is still unpublished (see {@link
+ * to roll back. The head names the batch that marked and published r, so a publication whose answer
+ * was lost, and which was refused when sent again, is decided by reading the head (see {@link
+ * #firstAttemptPublished}): the receipt, "nothing was applied", or uncertain when the cluster
+ * cannot tell; one none of whose attempts was answered is decided the same way once the head can be
+ * read again, its revision fenced off first when it is still unpublished (see {@link
  * #unansweredPublicationApplied}).
  */
 final class ClusterWriter {
@@ -51,13 +51,21 @@ final class ClusterWriter {
   private final WriterLease lease;
   private final Analyzer analyzer;
   private final ClusterCorpusIndex reads;
+
   /** Names this front's batches in the head (see {@link CorpusHead}), after the lease's owner. */
   private final AtomicLong batches = new AtomicLong();
+
   /** Runs after the revision is marked and before its documents are written: a test's stall. */
   private volatile Runnable beforeWrites = () -> {};
 
-  ClusterWriter(ClusterHttp http, String index, CorpusInfo info, EngineConfig config, WriterLease lease,
-      Analyzer analyzer, ClusterCorpusIndex reads) {
+  ClusterWriter(
+      ClusterHttp http,
+      String index,
+      CorpusInfo info,
+      EngineConfig config,
+      WriterLease lease,
+      Analyzer analyzer,
+      ClusterCorpusIndex reads) {
     this.http = http;
     this.index = index;
     this.info = info;
@@ -71,12 +79,15 @@ final class ClusterWriter {
   private record Current(long sourceRevision, String fingerprint, String sha, int chunks) {}
 
   /**
-   * Applies {@code m}; hands its result to {@code beforeRelease} (which gives the receipt) as soon as
-   * it is known, before the writer lease is given back: the release is one more request, which the
-   * receipt need not wait for (the revision is published, or nothing was applied, either way).
+   * Applies {@code m}; hands its result to {@code beforeRelease} (which gives the receipt) as soon
+   * as it is known, before the writer lease is given back: the release is one more request, which
+   * the receipt need not wait for (the revision is published, or nothing was applied, either way).
    * Returns the result once the lease is released.
    */
-  MutationResult apply(Mutation m, List<SourcePreparation.Prepared> prepared, Duration leaseWait,
+  MutationResult apply(
+      Mutation m,
+      List<SourcePreparation.Prepared> prepared,
+      Duration leaseWait,
       Consumer<MutationResult> beforeRelease) {
     return apply(m, prepared, null, leaseWait, beforeRelease);
   }
@@ -92,12 +103,17 @@ final class ClusterWriter {
    *
    * @param vectors each operation's chunk vectors (null for a delete); null in a lexical corpus
    */
-  MutationResult apply(Mutation m, List<SourcePreparation.Prepared> prepared, List<ChunkVectors> vectors,
-      Duration leaseWait, Consumer<MutationResult> beforeRelease) {
+  MutationResult apply(
+      Mutation m,
+      List<SourcePreparation.Prepared> prepared,
+      List<ChunkVectors> vectors,
+      Duration leaseWait,
+      Consumer<MutationResult> beforeRelease) {
     info.requireCorpusId(m.expectedCorpusId());
     lease.acquire(leaseWait);
     try {
-      // Its own cluster work, once its turn came, shares one request timeout (see ClusterHttp#within).
+      // Its own cluster work, once its turn came, shares one request timeout (see
+      // ClusterHttp#within).
       MutationResult result = http.within(() -> applyHoldingLease(m, prepared, vectors));
       beforeRelease.accept(result);
       return result;
@@ -107,11 +123,12 @@ final class ClusterWriter {
   }
 
   /** {@link #apply} once the lease is taken. */
-  private MutationResult applyHoldingLease(Mutation m, List<SourcePreparation.Prepared> prepared,
-      List<ChunkVectors> vectors) {
+  private MutationResult applyHoldingLease(
+      Mutation m, List<SourcePreparation.Prepared> prepared, List<ChunkVectors> vectors) {
     List<String> sources = m.operations().stream().map(SourceOperation::source).toList();
     // The batch's live source records are read beside the head: while this front holds the lease
-    // nothing else writes them, and they do not depend on the head's revision. Only a roll-back of a
+    // nothing else writes them, and they do not depend on the head's revision. Only a roll-back of
+    // a
     // revision a dead writer left changes them (it revives the versions that revision replaced):
     // they are read again after it.
     CompletableFuture<Map<String, JsonNode>> live = reads.liveRecordsBeside(sources);
@@ -122,7 +139,8 @@ final class ClusterWriter {
     }
     long p = head.published();
     if (m.idempotency() != null) {
-      Optional<CorpusIndex.StoredOutcome> stored = reads.findIdempotent(m.subject(), m.idempotency().key());
+      Optional<CorpusIndex.StoredOutcome> stored =
+          reads.findIdempotent(m.subject(), m.idempotency().key());
       if (stored.isPresent()) {
         m.idempotency().requireSameRequest(stored.get().fingerprint());
         return stored.get().result().asReplay();
@@ -131,8 +149,13 @@ final class ClusterWriter {
     return write(m, prepared, vectors, head, p, ClusterCorpusIndex.joinBeside(live));
   }
 
-  private MutationResult write(Mutation m, List<SourcePreparation.Prepared> prepared, List<ChunkVectors> vectors,
-      CorpusHead head, long p, Map<String, JsonNode> live) {
+  private MutationResult write(
+      Mutation m,
+      List<SourcePreparation.Prepared> prepared,
+      List<ChunkVectors> vectors,
+      CorpusHead head,
+      long p,
+      Map<String, JsonNode> live) {
     long r = p + 1;
     // Names this batch in the head (its mark and publication) and in its history entries.
     String name = lease.owner() + "/" + batches.incrementAndGet();
@@ -150,7 +173,8 @@ final class ClusterWriter {
       checkExpected(op, current, batch ? "operations[" + i + "]." : "");
       currents.add(current);
       if (op instanceof SourceOperation.Index) {
-        boolean unchanged = current != null && current.fingerprint().equals(prepared.get(i).fingerprint());
+        boolean unchanged =
+            current != null && current.fingerprint().equals(prepared.get(i).fingerprint());
         statuses.add(unchanged ? Receipt.Status.UNCHANGED : Receipt.Status.INDEXED);
         changes += unchanged ? 0 : 1;
       } else {
@@ -175,14 +199,43 @@ final class ClusterWriter {
             supersede(bulk, op.source(), current, r);
           }
           writeSource(bulk, ix, pr, vectors == null ? null : vectors.get(i), r, now);
-          history(bulk, r, seq++, ix.operation(), op.source(), pr.contentSha256(), m.subject(), now, name);
-          receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, at, status, pr.contentSha256(),
-              pr.chunks().size(), ix.ingest(), info.settings().language().wireName()));
+          history(
+              bulk,
+              r,
+              seq++,
+              ix.operation(),
+              op.source(),
+              pr.contentSha256(),
+              m.subject(),
+              now,
+              name);
+          receipts.add(
+              new Receipt(
+                  info.name(),
+                  info.corpusId(),
+                  op.source(),
+                  at,
+                  at,
+                  status,
+                  pr.contentSha256(),
+                  pr.chunks().size(),
+                  ix.ingest(),
+                  info.settings().language().wireName()));
         }
         case UNCHANGED -> {
           SourceOperation.Index ix = (SourceOperation.Index) op;
-          receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, current.sourceRevision(), status,
-              current.sha(), current.chunks(), ix.ingest(), info.settings().language().wireName()));
+          receipts.add(
+              new Receipt(
+                  info.name(),
+                  info.corpusId(),
+                  op.source(),
+                  at,
+                  current.sourceRevision(),
+                  status,
+                  current.sha(),
+                  current.chunks(),
+                  ix.ingest(),
+                  info.settings().language().wireName()));
         }
         case DELETED -> {
           SourceOperation.Delete d = (SourceOperation.Delete) op;
@@ -192,10 +245,23 @@ final class ClusterWriter {
           if (d.purge()) {
             purged.add(op.source());
           }
-          history(bulk, r, seq++, d.purge() ? "purge" : "delete", op.source(), null, m.subject(), now, name);
-          receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, 0, status, null, 0, null));
+          history(
+              bulk,
+              r,
+              seq++,
+              d.purge() ? "purge" : "delete",
+              op.source(),
+              null,
+              m.subject(),
+              now,
+              name);
+          receipts.add(
+              new Receipt(info.name(), info.corpusId(), op.source(), at, 0, status, null, 0, null));
         }
-        case ABSENT -> receipts.add(new Receipt(info.name(), info.corpusId(), op.source(), at, 0, status, null, 0, null));
+        case ABSENT ->
+            receipts.add(
+                new Receipt(
+                    info.name(), info.corpusId(), op.source(), at, 0, status, null, 0, null));
       }
     }
     MutationResult result = new MutationResult(info.name(), info.corpusId(), at, receipts, false);
@@ -203,16 +269,27 @@ final class ClusterWriter {
       idempotency(bulk, m, result, at, now);
     }
     if (changes == 0) {
-      // Nothing changes: no revision. Only an idempotency record, if any, is written (durably, visibly).
+      // Nothing changes: no revision. Only an idempotency record, if any, is written (durably,
+      // visibly).
       if (bulk.size() > 0) {
         bulkWrite(bulk.toByteArray());
       }
       return result;
     }
-    // Not marked (refused, or refused after a resend without this batch's mark on the head): nothing
+    // Not marked (refused, or refused after a resend without this batch's mark on the head):
+    // nothing
     // of r can be published, whatever happened to the mark.
-    CorpusHead marked = head.mark(http, index, r, name).done().orElseThrow(() ->
-        new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null));
+    CorpusHead marked =
+        head.mark(http, index, r, name)
+            .done()
+            .orElseThrow(
+                () ->
+                    new QuarryException(
+                        ErrorCode.UNAVAILABLE,
+                        "another server moved the corpus on; try again",
+                        null,
+                        false,
+                        null));
     beforeWrites.run();
     try {
       leaseBeforeWrite();
@@ -229,16 +306,28 @@ final class ClusterWriter {
         refresh();
       }
     } catch (LeaseLost e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE,
-          "the writer lease expired before the change was written; nothing was applied", null, false, null);
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE,
+          "the writer lease expired before the change was written; nothing was applied",
+          null,
+          false,
+          null);
     } catch (QuarryException e) {
       tryRollBack(name);
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "the change could not be written to the cluster; nothing was applied",
-          null, false, e);
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE,
+          "the change could not be written to the cluster; nothing was applied",
+          null,
+          false,
+          e);
     }
     if (!lease.renew()) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE,
-          "the writer lease expired before the change was published; nothing was applied", null, false, null);
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE,
+          "the writer lease expired before the change was published; nothing was applied",
+          null,
+          false,
+          null);
     }
     CorpusHead.Swap publication;
     try {
@@ -250,7 +339,7 @@ final class ClusterWriter {
       publication = new CorpusHead.Swap.Done(marked);
     }
     switch (publication) {
-      case CorpusHead.Swap.Done done -> { }
+      case CorpusHead.Swap.Done done -> {}
       case CorpusHead.Swap.Refused refused -> throw takenOver();
       case CorpusHead.Swap.RefusedAfterResend resent -> {
         if (!firstAttemptPublished(resent.found(), r, name)) {
@@ -263,19 +352,30 @@ final class ClusterWriter {
   }
 
   private static QuarryException takenOver() {
-    return new QuarryException(ErrorCode.UNAVAILABLE, "another server took the corpus over; nothing was applied",
-        null, false, null);
+    return new QuarryException(
+        ErrorCode.UNAVAILABLE,
+        "another server took the corpus over; nothing was applied",
+        null,
+        false,
+        null);
   }
 
   private static QuarryException withdrawn() {
-    return new QuarryException(ErrorCode.UNAVAILABLE,
+    return new QuarryException(
+        ErrorCode.UNAVAILABLE,
         "the cluster did not answer the change's publication, and it was withdrawn; nothing was applied",
-        null, false, null);
+        null,
+        false,
+        null);
   }
 
   private static QuarryException notConfirmed(Throwable cause) {
-    return new QuarryException(ErrorCode.UNAVAILABLE, "the cluster did not confirm the change's publication",
-        null, true, cause);
+    return new QuarryException(
+        ErrorCode.UNAVAILABLE,
+        "the cluster did not confirm the change's publication",
+        null,
+        true,
+        cause);
   }
 
   /**
@@ -284,6 +384,7 @@ final class ClusterWriter {
    * published revision never goes back and each revision number is published once, and the first
    * attempt, conditioned on the head it was sent against, can never be applied once another write
    * moved the head; so:
+   *
    * <ul>
    *   <li>r published by this batch: it was applied (and is visible): true;
    *   <li>the published revision below r, or r published by another batch: it was not, and never
@@ -322,28 +423,32 @@ final class ClusterWriter {
 
   /**
    * Whether the publication of revision {@code r} by {@code batch} was applied, when none of its
-   * attempts was answered (every node unreachable or timing out: an attempt may still be on its
-   * way and land later). The head is read again, for at most one request timeout while the cluster
-   * does not answer:
+   * attempts was answered (every node unreachable or timing out: an attempt may still be on its way
+   * and land later). The head is read again, for at most one request timeout while the cluster does
+   * not answer:
+   *
    * <ul>
    *   <li>still {@code marked}, unpublished, with its sequence number: it is fenced off by marking
    *       r again by compare-and-set, which moves the sequence number without publishing; the
-   *       publication, conditioned on the older one, can then never be applied, so nothing was
-   *       (r is rolled back, or left to the next writer to roll back), and the batch fails so;
-   *   <li>{@code marked}'s state with a newer sequence number: an earlier fence of this call
-   *       landed though its answer was lost: the same;
+   *       publication, conditioned on the older one, can then never be applied, so nothing was (r
+   *       is rolled back, or left to the next writer to roll back), and the batch fails so;
+   *   <li>{@code marked}'s state with a newer sequence number: an earlier fence of this call landed
+   *       though its answer was lost: the same;
    *   <li>anything else: decided as a refused resend is (see {@link #firstAttemptPublished}).
    * </ul>
+   *
    * Uncertain when the cluster does not answer within that time.
    */
-  private boolean unansweredPublicationApplied(CorpusHead marked, long r, String batch, QuarryException cause) {
+  private boolean unansweredPublicationApplied(
+      CorpusHead marked, long r, String batch, QuarryException cause) {
     // A budget of its own: the unanswered publication may have used up the batch's.
     ClusterHttp.Deadline budget = ClusterHttp.Deadline.after(http.timeout());
-    return ClusterHttp.bound(budget, () -> decideUnansweredPublication(budget, marked, r, batch, cause));
+    return ClusterHttp.bound(
+        budget, () -> decideUnansweredPublication(budget, marked, r, batch, cause));
   }
 
-  private boolean decideUnansweredPublication(ClusterHttp.Deadline budget, CorpusHead marked, long r, String batch,
-      QuarryException cause) {
+  private boolean decideUnansweredPublication(
+      ClusterHttp.Deadline budget, CorpusHead marked, long r, String batch, QuarryException cause) {
     QuarryException last = cause;
     for (int round = 0; ; round++) {
       if (round > 0) {
@@ -367,7 +472,8 @@ final class ClusterWriter {
         try {
           Optional<CorpusHead> done = fenced.mark(http, index, r, batch).done();
           if (done.isEmpty()) {
-            // The head moved meanwhile (the publication landed, or another front took over): read it again.
+            // The head moved meanwhile (the publication landed, or another front took over): read
+            // it again.
             continue;
           }
           fenced = done.get();
@@ -398,7 +504,10 @@ final class ClusterWriter {
     }
   }
 
-  /** The lease was lost before a write request: nothing more of the batch may be sent, nor rolled back by this front. */
+  /**
+   * The lease was lost before a write request: nothing more of the batch may be sent, nor rolled
+   * back by this front.
+   */
   private static final class LeaseLost extends RuntimeException {
     LeaseLost() {
       super(null, null, false, false);
@@ -424,8 +533,8 @@ final class ClusterWriter {
   /**
    * Rolls back the revision {@code batch} marked and failed to write, only while this front still
    * holds the lease and the head still names that batch: once the lease is lost, another front may
-   * have rolled the revision back and be writing the same revision number itself, and deleting
-   * what lies above the published revision would delete its documents.
+   * have rolled the revision back and be writing the same revision number itself, and deleting what
+   * lies above the published revision would delete its documents.
    */
   private void tryRollBack(String batch) {
     try {
@@ -449,20 +558,39 @@ final class ClusterWriter {
   CorpusHead rollBack(CorpusHead head) {
     long p = head.published();
     // The dead writer may have died between its bulk write and its refresh, and the index never
-    // refreshes on its own (refresh_interval -1): by-query requests only see refreshed documents, so
+    // refreshes on its own (refresh_interval -1): by-query requests only see refreshed documents,
+    // so
     // without this refresh its documents would survive the roll-back and become visible with the
     // next writer's revision.
     refresh();
     ObjectNode above = ClusterHttp.MAPPER.createObjectNode();
     above.putObject("query").putObject("range").putObject("added").put("gt", p);
-    http.json("POST", "/" + index + "/_delete_by_query?conflicts=proceed&refresh=true", above).require("rolling back");
+    http.json("POST", "/" + index + "/_delete_by_query?conflicts=proceed&refresh=true", above)
+        .require("rolling back");
     ObjectNode revive = ClusterHttp.MAPPER.createObjectNode();
     ObjectNode bool = revive.putObject("query").putObject("bool");
-    bool.putArray("filter").addObject().putObject("range").putObject("superseded").put("gt", p).put("lt", CorpusDocs.LIVE);
-    revive.putObject("script").put("lang", "painless").put("source", "ctx._source.superseded = " + CorpusDocs.LIVE + "L");
-    http.json("POST", "/" + index + "/_update_by_query?conflicts=proceed&refresh=true", revive).require("rolling back");
-    return head.clearWriting(http, index).done().orElseThrow(() ->
-        new QuarryException(ErrorCode.UNAVAILABLE, "another server moved the corpus on; try again", null, false, null));
+    bool.putArray("filter")
+        .addObject()
+        .putObject("range")
+        .putObject("superseded")
+        .put("gt", p)
+        .put("lt", CorpusDocs.LIVE);
+    revive
+        .putObject("script")
+        .put("lang", "painless")
+        .put("source", "ctx._source.superseded = " + CorpusDocs.LIVE + "L");
+    http.json("POST", "/" + index + "/_update_by_query?conflicts=proceed&refresh=true", revive)
+        .require("rolling back");
+    return head.clearWriting(http, index)
+        .done()
+        .orElseThrow(
+            () ->
+                new QuarryException(
+                    ErrorCode.UNAVAILABLE,
+                    "another server moved the corpus on; try again",
+                    null,
+                    false,
+                    null));
   }
 
   /** The planner's view of a live source record, or null for none. */
@@ -470,7 +598,10 @@ final class ClusterWriter {
     if (s == null) {
       return null;
     }
-    return new Current(s.path("added").asLong(), s.path("fingerprint").asText(), s.path("sha").asText(),
+    return new Current(
+        s.path("added").asLong(),
+        s.path("fingerprint").asText(),
+        s.path("sha").asText(),
         s.path("chunks").asInt());
   }
 
@@ -492,13 +623,19 @@ final class ClusterWriter {
     ArrayNode sort = q.putArray("sort");
     sort.addObject().put("added", "desc");
     sort.addObject().put("seq", "desc");
-    JsonNode hits = http.json("POST", CorpusDocs.searchPath(index), q).require("reading history").body()
-        .path("hits").path("hits");
-    return hits.size() > 0 && !"purge".equals(hits.get(0).path("_source").path("operation").asText());
+    JsonNode hits =
+        http.json("POST", CorpusDocs.searchPath(index), q)
+            .require("reading history")
+            .body()
+            .path("hits")
+            .path("hits");
+    return hits.size() > 0
+        && !"purge".equals(hits.get(0).path("_source").path("operation").asText());
   }
 
   private static void checkExpected(SourceOperation op, Current current, String field) {
-    StoreRules.checkExpectedRevision(op.source(), op.expectedRevision(), current == null ? 0 : current.sourceRevision(), field);
+    StoreRules.checkExpectedRevision(
+        op.source(), op.expectedRevision(), current == null ? 0 : current.sourceRevision(), field);
   }
 
   static String sourceKey(String source) {
@@ -524,13 +661,27 @@ final class ClusterWriter {
     }
   }
 
-  /** @param vectors the chunks' vectors in an embedding corpus, else null */
-  private void writeSource(ByteArrayOutputStream bulk, SourceOperation.Index ix, SourcePreparation.Prepared pr,
-      ChunkVectors vectors, long r, Instant now) {
+  /**
+   * @param vectors the chunks' vectors in an embedding corpus, else null
+   */
+  private void writeSource(
+      ByteArrayOutputStream bulk,
+      SourceOperation.Index ix,
+      SourcePreparation.Prepared pr,
+      ChunkVectors vectors,
+      long r,
+      Instant now) {
     ObjectNode rec = ClusterHttp.MAPPER.createObjectNode();
-    rec.put("kind", "source").put("source", ix.source()).put("added", r).put("superseded", CorpusDocs.LIVE)
-        .put("fingerprint", pr.fingerprint()).put("sha", pr.contentSha256()).put("title", ix.title())
-        .put("media_type", pr.mediaType()).put("chunks", pr.chunks().size()).put("characters", pr.characters())
+    rec.put("kind", "source")
+        .put("source", ix.source())
+        .put("added", r)
+        .put("superseded", CorpusDocs.LIVE)
+        .put("fingerprint", pr.fingerprint())
+        .put("sha", pr.contentSha256())
+        .put("title", ix.title())
+        .put("media_type", pr.mediaType())
+        .put("chunks", pr.chunks().size())
+        .put("characters", pr.characters())
         .put("indexed_at", now.toString());
     rec.set("metadata", ClusterHttp.MAPPER.valueToTree(ix.metadata().values()));
     if (pr.pages() != null) {
@@ -549,11 +700,21 @@ final class ClusterWriter {
       SourcePreparation.Chunk chunk = pr.chunks().get(c);
       CorpusDocs.Terms terms = CorpusDocs.Terms.of(analyzer, chunk.text());
       ObjectNode doc = ClusterHttp.MAPPER.createObjectNode();
-      doc.put("kind", "chunk").put("source", ix.source()).put("added", r).put("superseded", CorpusDocs.LIVE)
-          .put("chunk", c).put("text", chunk.text()).put("start", chunk.start()).put("end", chunk.end())
-          .put("title", ix.title()).put("media_type", pr.mediaType()).put("sha", pr.contentSha256())
-          .put("tokens", terms.tokens()).put("title_tokens", title.tokens())
-          .put("phrase_tokens", terms.phrases()).put("title_phrase_tokens", title.phrases());
+      doc.put("kind", "chunk")
+          .put("source", ix.source())
+          .put("added", r)
+          .put("superseded", CorpusDocs.LIVE)
+          .put("chunk", c)
+          .put("text", chunk.text())
+          .put("start", chunk.start())
+          .put("end", chunk.end())
+          .put("title", ix.title())
+          .put("media_type", pr.mediaType())
+          .put("sha", pr.contentSha256())
+          .put("tokens", terms.tokens())
+          .put("title_tokens", title.tokens())
+          .put("phrase_tokens", terms.phrases())
+          .put("title_phrase_tokens", title.phrases());
       if (chunk.pages() != null) {
         doc.put("page_from", chunk.pages().from()).put("page_to", chunk.pages().to());
       }
@@ -561,7 +722,8 @@ final class ClusterWriter {
       CorpusDocs.putSection(doc, chunk.section());
       CorpusDocs.putTable(doc, chunk.table());
       if (vectors != null) {
-        // The stored form the embedded store keeps: the plugin's quarry_dense query reads it from doc values.
+        // The stored form the embedded store keeps: the plugin's quarry_dense query reads it from
+        // doc values.
         doc.put(CorpusDocs.VECTOR, vectors.vectors().get(c));
       }
       line(bulk, action("index", chunkId(ix.source(), r, c)));
@@ -569,12 +731,27 @@ final class ClusterWriter {
     }
   }
 
-  private static void history(ByteArrayOutputStream bulk, long r, int seq, String operation, String source, String sha,
-      String subject, Instant now, String batch) {
+  private static void history(
+      ByteArrayOutputStream bulk,
+      long r,
+      int seq,
+      String operation,
+      String source,
+      String sha,
+      String subject,
+      Instant now,
+      String batch) {
     ObjectNode doc = ClusterHttp.MAPPER.createObjectNode();
-    doc.put("kind", "history").put("added", r).put("superseded", CorpusDocs.LIVE).put("seq", seq)
-        .put("operation", operation).put("source", source).put("sha", sha).put("subject", subject)
-        .put("at", now.toString()).put("batch", batch);
+    doc.put("kind", "history")
+        .put("added", r)
+        .put("superseded", CorpusDocs.LIVE)
+        .put("seq", seq)
+        .put("operation", operation)
+        .put("source", source)
+        .put("sha", sha)
+        .put("subject", subject)
+        .put("at", now.toString())
+        .put("batch", batch);
     line(bulk, action("index", historyId(r, seq)));
     line(bulk, doc);
   }
@@ -587,10 +764,14 @@ final class ClusterWriter {
     return "i:" + Sha256.ofUtf8(subject + "\u0000" + key);
   }
 
-  private static void idempotency(ByteArrayOutputStream bulk, Mutation m, MutationResult result, long at, Instant now) {
+  private static void idempotency(
+      ByteArrayOutputStream bulk, Mutation m, MutationResult result, long at, Instant now) {
     ObjectNode doc = ClusterHttp.MAPPER.createObjectNode();
-    doc.put("kind", "idem").put("added", at).put("superseded", CorpusDocs.LIVE)
-        .put("fingerprint", m.idempotency().fingerprint()).put("result", SourcePreparation.resultToJson(result))
+    doc.put("kind", "idem")
+        .put("added", at)
+        .put("superseded", CorpusDocs.LIVE)
+        .put("fingerprint", m.idempotency().fingerprint())
+        .put("result", SourcePreparation.resultToJson(result))
         .put("at", now.toString());
     line(bulk, action("index", idempotencyId(m.subject(), m.idempotency().key())));
     line(bulk, doc);
@@ -613,8 +794,12 @@ final class ClusterWriter {
     hf.add(CorpusDocs.term("source", source));
     hf.add(CorpusDocs.term("kind", "history"));
     hf.addObject().putObject("range").putObject("added").put("lt", r);
-    erase.putObject("script").put("lang", "painless").put("source", "ctx._source.sha = null; ctx._source.subject = null");
-    http.json("POST", "/" + index + "/_update_by_query?conflicts=proceed", erase).require("purging history");
+    erase
+        .putObject("script")
+        .put("lang", "painless")
+        .put("source", "ctx._source.sha = null; ctx._source.subject = null");
+    http.json("POST", "/" + index + "/_update_by_query?conflicts=proceed", erase)
+        .require("purging history");
   }
 
   /**
@@ -624,14 +809,19 @@ final class ClusterWriter {
    * whether an item failed and the failures (one item per document otherwise).
    */
   private void bulkWrite(byte[] body) {
-    ClusterHttp.Answer a = http.ndjson("/" + index + "/_bulk?refresh=true&filter_path=errors,items.*.error,error", body)
-        .require("writing");
+    ClusterHttp.Answer a =
+        http.ndjson(
+                "/" + index + "/_bulk?refresh=true&filter_path=errors,items.*.error,error", body)
+            .require("writing");
     if (a.body().path("errors").asBoolean()) {
       for (JsonNode item : a.body().path("items")) {
         for (JsonNode result : (Iterable<JsonNode>) item::elements) {
           if (result.has("error")) {
-            throw ClusterHttp.unavailable("writing",
-                new ClusterFault("a write was refused: " + ClusterHttp.abbreviate(result.get("error").toString())));
+            throw ClusterHttp.unavailable(
+                "writing",
+                new ClusterFault(
+                    "a write was refused: "
+                        + ClusterHttp.abbreviate(result.get("error").toString())));
           }
         }
       }

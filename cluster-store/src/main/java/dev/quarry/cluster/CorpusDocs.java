@@ -31,15 +31,16 @@ import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
  * the documents with {@code added <= P < superseded}.
  *
  * <p>Text reaches the cluster already analysed by Quarry's analyzer of the corpus language: the
- * {@code tokens} fields hold the terms separated by spaces and are indexed with OpenSearch's
- * {@code whitespace} analyzer, which cannot split or change them, so both stores index and query
- * the same terms.
+ * {@code tokens} fields hold the terms separated by spaces and are indexed with OpenSearch's {@code
+ * whitespace} analyzer, which cannot split or change them, so both stores index and query the same
+ * terms.
  */
 final class CorpusDocs {
   /** {@code superseded} of a document no revision has replaced. */
   static final long LIVE = Long.MAX_VALUE;
 
   static final String HEAD_ID = "head";
+
   /**
    * A chunk's vector in an embedding corpus: its stored form (one signed byte per component), a
    * {@code binary} field with doc values, which the scoring plugin's {@code quarry_dense} query
@@ -47,21 +48,25 @@ final class CorpusDocs {
    * built, and every dense score here is the exact one.
    */
   static final String VECTOR = "vector";
+
   static final String LEASE_ID = "lease";
 
   private CorpusDocs() {}
 
   /**
-   * The search endpoint of {@code index} (a corpus index or the registry). It refuses to answer from
-   * some shards only: OpenSearch's default answers 200 with the hits of the shards that did answer
-   * (every copy of a shard lost, a shard that failed the query), which would be a silently
+   * The search endpoint of {@code index} (a corpus index or the registry). It refuses to answer
+   * from some shards only: OpenSearch's default answers 200 with the hits of the shards that did
+   * answer (every copy of a shard lost, a shard that failed the query), which would be a silently
    * incomplete read; this way the read fails instead (UNAVAILABLE).
    */
   static String searchPath(String index) {
     return "/" + index + "/_search?allow_partial_search_results=false";
   }
 
-  /** The settings and mapping of a corpus index: BM25 with the corpus's k1 and b, translog synced per request. */
+  /**
+   * The settings and mapping of a corpus index: BM25 with the corpus's k1 and b, translog synced
+   * per request.
+   */
   static ObjectNode indexBody(CorpusSettings settings, OpenSearchSettings cluster) {
     ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
     ObjectNode index = body.putObject("settings").putObject("index");
@@ -72,28 +77,48 @@ final class CorpusDocs {
     index.put("refresh_interval", "-1");
     // Document replication: a write answers once every in-sync copy has it.
     index.put("replication.type", "DOCUMENT");
-    index.putObject("similarity").putObject("quarry_bm25").put("type", "BM25")
-        .put("k1", settings.ranking().k1()).put("b", settings.ranking().b());
+    index
+        .putObject("similarity")
+        .putObject("quarry_bm25")
+        .put("type", "BM25")
+        .put("k1", settings.ranking().k1())
+        .put("b", settings.ranking().b());
     ObjectNode analysis = index.putObject("analysis");
-    analysis.putObject("filter").putObject("quarry_gap").put("type", "stop").putArray("stopwords").add(GAP);
-    analysis.putObject("analyzer").putObject(PHRASE_ANALYZER).put("type", "custom").put("tokenizer", "whitespace")
-        .putArray("filter").add("quarry_gap");
+    analysis
+        .putObject("filter")
+        .putObject("quarry_gap")
+        .put("type", "stop")
+        .putArray("stopwords")
+        .add(GAP);
+    analysis
+        .putObject("analyzer")
+        .putObject(PHRASE_ANALYZER)
+        .put("type", "custom")
+        .put("tokenizer", "whitespace")
+        .putArray("filter")
+        .add("quarry_gap");
     ObjectNode mappings = body.putObject("mappings");
     mappings.put("dynamic", false);
     ObjectNode p = mappings.putObject("properties");
-    for (String keyword : List.of("kind", "source", "operation", "fingerprint", "owner", "meta_kv")) {
+    for (String keyword :
+        List.of("kind", "source", "operation", "fingerprint", "owner", "meta_kv")) {
       p.putObject(keyword).put("type", "keyword");
     }
-    for (String number : List.of("added", "superseded", "published", "writing", "expires", "seq", "chunk")) {
+    for (String number :
+        List.of("added", "superseded", "published", "writing", "expires", "seq", "chunk")) {
       p.putObject(number).put("type", "long");
     }
     // Scored only (BM25 reads term frequencies and norms): no positions, which only phrases read,
     // from the phrase fields below. Indexing and refreshing them would cost each batch for nothing.
     for (String tokens : List.of("tokens", "title_tokens")) {
-      p.putObject(tokens).put("type", "text").put("analyzer", "whitespace").put("similarity", "quarry_bm25")
+      p.putObject(tokens)
+          .put("type", "text")
+          .put("analyzer", "whitespace")
+          .put("similarity", "quarry_bm25")
           .put("index_options", "freqs");
     }
-    // The operator syntax's phrases, required and excluded words: they only filter, so they need no norms.
+    // The operator syntax's phrases, required and excluded words: they only filter, so they need no
+    // norms.
     for (String phrases : List.of("phrase_tokens", "title_phrase_tokens")) {
       p.putObject(phrases).put("type", "text").put("analyzer", PHRASE_ANALYZER).put("norms", false);
     }
@@ -124,7 +149,10 @@ final class CorpusDocs {
     return out.toString();
   }
 
-  /** Both indexed forms of a text's terms ({@link #tokens}, {@link #phraseTokens}), from one analysis of it. */
+  /**
+   * Both indexed forms of a text's terms ({@link #tokens}, {@link #phraseTokens}), from one
+   * analysis of it.
+   */
   record Terms(String tokens, String phrases) {
     static Terms of(Analyzer analyzer, String text) {
       List<Token> terms = analyze(analyzer, text);
@@ -139,13 +167,17 @@ final class CorpusDocs {
    */
   static final String GAP = "\u0000";
 
-  /** The analyzer of the phrase fields: the terms as they are, with a position left empty for each {@link #GAP}. */
+  /**
+   * The analyzer of the phrase fields: the terms as they are, with a position left empty for each
+   * {@link #GAP}.
+   */
   static final String PHRASE_ANALYZER = "quarry_positions";
 
   /**
    * One term with its offsets in the analysed text.
    *
-   * @param positionIncrement how many positions after the previous term it stands (more than 1 after a dropped word)
+   * @param positionIncrement how many positions after the previous term it stands (more than 1
+   *     after a dropped word)
    */
   record Token(String term, int start, int end, int positionIncrement) {}
 
@@ -161,9 +193,15 @@ final class CorpusDocs {
       stream.reset();
       int skipped = 0;
       while (stream.incrementToken()) {
-        if (term.length() > 0 && term.length() <= StoreRules.MAX_TOKEN_CHARS && term.chars().noneMatch(Character::isWhitespace)) {
-          out.add(new Token(term.toString(), offsets.startOffset(), offsets.endOffset(),
-              increments.getPositionIncrement() + skipped));
+        if (term.length() > 0
+            && term.length() <= StoreRules.MAX_TOKEN_CHARS
+            && term.chars().noneMatch(Character::isWhitespace)) {
+          out.add(
+              new Token(
+                  term.toString(),
+                  offsets.startOffset(),
+                  offsets.endOffset(),
+                  increments.getPositionIncrement() + skipped));
           skipped = 0;
         } else {
           skipped += increments.getPositionIncrement();
@@ -178,9 +216,9 @@ final class CorpusDocs {
 
   /**
    * Quarry's terms of {@code text} with their positions, for phrases: space-separated, with a
-   * {@link #GAP} for each position the analyzer left empty, so that a phrase matches on the
-   * cluster exactly where it matches in the embedded store (where {@code "leave of absence"}
-   * matches {@code leave for absence} and not {@code leave absence}). Empty without terms.
+   * {@link #GAP} for each position the analyzer left empty, so that a phrase matches on the cluster
+   * exactly where it matches in the embedded store (where {@code "leave of absence"} matches {@code
+   * leave for absence} and not {@code leave absence}). Empty without terms.
    */
   static String phraseTokens(Analyzer analyzer, String text) {
     return phraseTokens(analyze(analyzer, text));
@@ -234,7 +272,8 @@ final class CorpusDocs {
   /**
    * A metadata condition as a filter over {@code meta_kv} (equality, prefix, existence) or {@code
    * meta_num} (ranges), and the operators as bool queries; a bool with only {@code must_not}
-   * matches every chunk the rest of the query allows except those, as the embedded store's not does.
+   * matches every chunk the rest of the query allows except those, as the embedded store's not
+   * does.
    */
   static ObjectNode filter(Filter f) {
     ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
@@ -265,11 +304,14 @@ final class CorpusDocs {
           range.put("lte", r.lte());
         }
       }
-      // Every value of a field, of any type, is a meta_kv keyword starting with the field and a NUL.
+      // Every value of a field, of any type, is a meta_kv keyword starting with the field and a
+      // NUL.
       case Filter.Exists e -> q.putObject("prefix").put("meta_kv", e.field() + "\u0000");
       // Strings and booleans are "t:" keywords, as in metaKey.
-      case Filter.Prefix p -> q.putObject("prefix").put("meta_kv", p.field() + "\u0000t:" + p.prefix());
-      case Filter.SectionPrefix section -> q.putObject("term").put("meta_kv", sectionKey(section.headings()));
+      case Filter.Prefix p ->
+          q.putObject("prefix").put("meta_kv", p.field() + "\u0000t:" + p.prefix());
+      case Filter.SectionPrefix section ->
+          q.putObject("term").put("meta_kv", sectionKey(section.headings()));
       case Filter.AllOf all -> {
         ArrayNode clauses = q.putObject("bool").putArray("filter");
         all.filters().forEach(c -> clauses.add(filter(c)));
@@ -296,9 +338,9 @@ final class CorpusDocs {
   }
 
   /**
-   * Adds a chunk's section: the headings (kept in {@code _source}, for hits) and one
-   * {@code meta_kv} keyword per leading part of it, under {@value #SECTION_KEY}, a name no
-   * metadata key can take, so a section-prefix filter is one term.
+   * Adds a chunk's section: the headings (kept in {@code _source}, for hits) and one {@code
+   * meta_kv} keyword per leading part of it, under {@value #SECTION_KEY}, a name no metadata key
+   * can take, so a section-prefix filter is one term.
    */
   static void putSection(ObjectNode doc, List<String> section) {
     if (section.isEmpty()) {
@@ -312,7 +354,10 @@ final class CorpusDocs {
     }
   }
 
-  /** The stored headings of a chunk's {@code _source}; none on chunks written before sections were kept. */
+  /**
+   * The stored headings of a chunk's {@code _source}; none on chunks written before sections were
+   * kept.
+   */
   static List<String> section(JsonNode source) {
     JsonNode headings = source.path("section");
     List<String> out = new ArrayList<>();
@@ -334,13 +379,17 @@ final class CorpusDocs {
     t.putArray("rows").add(table.firstRow()).add(table.lastRow());
   }
 
-  /** The table rows of a chunk's {@code _source}; null outside tables and on chunks written before tables were kept. */
+  /**
+   * The table rows of a chunk's {@code _source}; null outside tables and on chunks written before
+   * tables were kept.
+   */
   static ChunkTable table(JsonNode source) {
     JsonNode t = source.get("table");
     if (t == null || !t.isObject()) {
       return null;
     }
-    return new ChunkTable(t.path("index").asInt(), t.path("rows").path(0).asInt(), t.path("rows").path(1).asInt());
+    return new ChunkTable(
+        t.path("index").asInt(), t.path("rows").path(0).asInt(), t.path("rows").path(1).asInt());
   }
 
   private static String sectionKey(List<String> headings) {
@@ -379,12 +428,22 @@ final class CorpusDocs {
   @SuppressWarnings("unchecked")
   static SourceState sourceState(JsonNode s) {
     JsonNode ingest = s.get("ingest");
-    IngestReport report = ingest == null || ingest.isNull() ? null
-        : SourcePreparation.ingestFromMap(ClusterHttp.MAPPER.convertValue(ingest, Map.class));
-    return new SourceState(s.path("source").asText(), s.path("added").asLong(), s.path("sha").asText(),
-        text(s, "title"), text(s, "media_type"), metadata(s.get("metadata")), s.path("chunks").asInt(),
-        s.path("characters").asLong(), s.hasNonNull("pages") ? s.get("pages").asInt() : null,
-        Instant.parse(s.path("indexed_at").asText()), report,
+    IngestReport report =
+        ingest == null || ingest.isNull()
+            ? null
+            : SourcePreparation.ingestFromMap(ClusterHttp.MAPPER.convertValue(ingest, Map.class));
+    return new SourceState(
+        s.path("source").asText(),
+        s.path("added").asLong(),
+        s.path("sha").asText(),
+        text(s, "title"),
+        text(s, "media_type"),
+        metadata(s.get("metadata")),
+        s.path("chunks").asInt(),
+        s.path("characters").asLong(),
+        s.hasNonNull("pages") ? s.get("pages").asInt() : null,
+        Instant.parse(s.path("indexed_at").asText()),
+        report,
         s.hasNonNull("truncated_chunks") ? s.get("truncated_chunks").asInt() : null);
   }
 

@@ -18,12 +18,21 @@ import java.util.Optional;
  * request sent again was refused (its own first attempt may have moved the head): the head read
  * then names the batch that moved it (see {@link Swap.RefusedAfterResend}).
  */
-record CorpusHead(long published, Long writing, String publishedBy, String writingBy, long seqNo, long primaryTerm) {
+record CorpusHead(
+    long published,
+    Long writing,
+    String publishedBy,
+    String writingBy,
+    long seqNo,
+    long primaryTerm) {
 
   /** Reads the head with a real-time GET (never stale, whatever the last refresh). */
   static CorpusHead read(ClusterHttp http, String index) {
-    return find(http, index).orElseThrow(() ->
-        new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "the corpus's index is gone from the cluster"));
+    return find(http, index)
+        .orElseThrow(
+            () ->
+                new QuarryException(
+                    ErrorCode.CORPUS_NOT_FOUND, "the corpus's index is gone from the cluster"));
   }
 
   /**
@@ -38,9 +47,14 @@ record CorpusHead(long published, Long writing, String publishedBy, String writi
     }
     a.require("reading the corpus head");
     JsonNode s = a.body().path("_source");
-    return Optional.of(new CorpusHead(s.path("published").asLong(),
-        s.hasNonNull("writing") ? s.get("writing").asLong() : null, text(s, "published_by"), text(s, "writing_by"),
-        a.body().path("_seq_no").asLong(), a.body().path("_primary_term").asLong()));
+    return Optional.of(
+        new CorpusHead(
+            s.path("published").asLong(),
+            s.hasNonNull("writing") ? s.get("writing").asLong() : null,
+            text(s, "published_by"),
+            text(s, "writing_by"),
+            a.body().path("_seq_no").asLong(),
+            a.body().path("_primary_term").asLong()));
   }
 
   private static String text(JsonNode s, String field) {
@@ -74,14 +88,16 @@ record CorpusHead(long published, Long writing, String publishedBy, String writi
     /** Applied: the head it wrote, with the sequence number the cluster gave it. */
     record Done(CorpusHead head) implements Swap {}
 
-    /** Refused at its only attempt: another writer moved the head first; this call changed nothing. */
+    /**
+     * Refused at its only attempt: another writer moved the head first; this call changed nothing.
+     */
     record Refused() implements Swap {}
 
     /**
      * Refused when sent again after an attempt that may have reached the cluster but lost its
      * answer, and the head read since ({@code found}; empty when the corpus is gone) is not the one
-     * this call would have left: the first attempt may have been applied and the head moved on since,
-     * or another writer moved the head first. The caller decides from {@code found}.
+     * this call would have left: the first attempt may have been applied and the head moved on
+     * since, or another writer moved the head first. The caller decides from {@code found}.
      */
     record RefusedAfterResend(Optional<CorpusHead> found) implements Swap {}
   }
@@ -93,8 +109,16 @@ record CorpusHead(long published, Long writing, String publishedBy, String writi
 
   /** Publishes the revision being written, as {@code batch}'s: every search sees it from now on. */
   Swap publish(ClusterHttp http, String index, String batch) {
-    return swap(http, index, new CorpusHead(Objects.requireNonNull(writing, "nothing is being written"), null,
-        batch, null, -1, -1));
+    return swap(
+        http,
+        index,
+        new CorpusHead(
+            Objects.requireNonNull(writing, "nothing is being written"),
+            null,
+            batch,
+            null,
+            -1,
+            -1));
   }
 
   /** Says nothing is being written any more (after the revision being written was rolled back). */
@@ -103,14 +127,24 @@ record CorpusHead(long published, Long writing, String publishedBy, String writi
   }
 
   /**
-   * Replaces this head with {@code next} if nobody changed it since it was read. A refusal after the
-   * request was sent again (its first attempt lost its answer, and may have been applied) is
+   * Replaces this head with {@code next} if nobody changed it since it was read. A refusal after
+   * the request was sent again (its first attempt lost its answer, and may have been applied) is
    * checked by reading the head: when it is {@code next} (the batch names make it this call's
    * write), the call was applied.
    */
   private Swap swap(ClusterHttp http, String index, CorpusHead next) {
-    ClusterHttp.Answer a = http.json("PUT", "/" + index + "/_doc/" + CorpusDocs.HEAD_ID + "?if_seq_no=" + seqNo
-        + "&if_primary_term=" + primaryTerm, next.body());
+    ClusterHttp.Answer a =
+        http.json(
+            "PUT",
+            "/"
+                + index
+                + "/_doc/"
+                + CorpusDocs.HEAD_ID
+                + "?if_seq_no="
+                + seqNo
+                + "&if_primary_term="
+                + primaryTerm,
+            next.body());
     if (a.status() == 409) {
       if (!a.resent()) {
         return new Swap.Refused();
@@ -122,13 +156,21 @@ record CorpusHead(long published, Long writing, String publishedBy, String writi
       return new Swap.RefusedAfterResend(found);
     }
     a.require("moving the corpus head");
-    return new Swap.Done(new CorpusHead(next.published, next.writing, next.publishedBy, next.writingBy,
-        a.body().path("_seq_no").asLong(), a.body().path("_primary_term").asLong()));
+    return new Swap.Done(
+        new CorpusHead(
+            next.published,
+            next.writing,
+            next.publishedBy,
+            next.writingBy,
+            a.body().path("_seq_no").asLong(),
+            a.body().path("_primary_term").asLong()));
   }
 
   /** Whether {@code other} says the same as this head, whatever their sequence numbers. */
   boolean sameState(CorpusHead other) {
-    return published == other.published && Objects.equals(writing, other.writing)
-        && Objects.equals(publishedBy, other.publishedBy) && Objects.equals(writingBy, other.writingBy);
+    return published == other.published
+        && Objects.equals(writing, other.writing)
+        && Objects.equals(publishedBy, other.publishedBy)
+        && Objects.equals(writingBy, other.writingBy);
   }
 }

@@ -24,34 +24,54 @@ import java.util.OptionalInt;
 final class RecordedRetention {
   /** The registry document's id; never a corpus name. */
   static final String ID = "~retention";
+
   /** The config key the record guards, as named in errors. */
   static final String KEY = "retainedRevisions";
 
   private RecordedRetention() {}
 
   /**
-   * Records {@code configured} unless a value is recorded already, then requires the recorded one to
-   * be {@code configured}.
+   * Records {@code configured} unless a value is recorded already, then requires the recorded one
+   * to be {@code configured}.
    *
-   * @throws QuarryException {@code INVALID_REQUEST} naming {@code retainedRevisions} when it differs
+   * @throws QuarryException {@code INVALID_REQUEST} naming {@code retainedRevisions} when it
+   *     differs
    */
   static void requireSame(ClusterHttp http, String registry, int configured) {
     ObjectNode doc = ClusterHttp.MAPPER.createObjectNode();
     doc.put("kind", "retention").put(KEY, configured);
-    ClusterHttp.Answer created = http.json("PUT", "/" + registry + "/_doc/" + ID + "?op_type=create&refresh=true", doc);
+    ClusterHttp.Answer created =
+        http.json("PUT", "/" + registry + "/_doc/" + ID + "?op_type=create&refresh=true", doc);
     if (created.status() != 409) {
       created.require("recording retainedRevisions");
       return;
     }
-    int recorded = read(http, registry).orElseThrow(() -> new QuarryException(ErrorCode.UNAVAILABLE,
-        "the recorded retainedRevisions was deleted while it was read; try again",
-        new ClusterFault("the retention record of " + registry + " was deleted while it was read")));
+    int recorded =
+        read(http, registry)
+            .orElseThrow(
+                () ->
+                    new QuarryException(
+                        ErrorCode.UNAVAILABLE,
+                        "the recorded retainedRevisions was deleted while it was read; try again",
+                        new ClusterFault(
+                            "the retention record of "
+                                + registry
+                                + " was deleted while it was read")));
     if (recorded != configured) {
-      throw QuarryException.invalid(KEY, "retainedRevisions is " + configured + " but the corpora under index prefix '"
-          + registry.substring(0, registry.length() - "-registry".length()) + "' are kept with " + recorded
-          + " (recorded in " + registry + " by the first server that used them): every server of one cluster "
-          + "deployment must use the same value. Set retainedRevisions to " + recorded
-          + ", or change the recorded value as docs/scale-out.md describes");
+      throw QuarryException.invalid(
+          KEY,
+          "retainedRevisions is "
+              + configured
+              + " but the corpora under index prefix '"
+              + registry.substring(0, registry.length() - "-registry".length())
+              + "' are kept with "
+              + recorded
+              + " (recorded in "
+              + registry
+              + " by the first server that used them): every server of one cluster "
+              + "deployment must use the same value. Set retainedRevisions to "
+              + recorded
+              + ", or change the recorded value as docs/scale-out.md describes");
     }
   }
 
@@ -61,7 +81,8 @@ final class RecordedRetention {
     if (a.status() == 404) {
       return OptionalInt.empty();
     }
-    JsonNode value = a.require("reading the recorded retainedRevisions").body().path("_source").path(KEY);
+    JsonNode value =
+        a.require("reading the recorded retainedRevisions").body().path("_source").path(KEY);
     return value.canConvertToInt() ? OptionalInt.of(value.asInt()) : OptionalInt.empty();
   }
 }

@@ -24,6 +24,7 @@ final class WriterLease {
   private final Clock clock;
   private long seqNo = -1;
   private long primaryTerm = -1;
+
   /** When ({@link System#nanoTime}) the request that took or renewed the lease last was sent. */
   private long heldSince;
 
@@ -56,7 +57,8 @@ final class WriterLease {
     String path = "/" + index + "/_doc/" + CorpusDocs.LEASE_ID;
     while (true) {
       heldSince = System.nanoTime();
-      // Released after every batch, so usually there is none: created at once, without reading it first.
+      // Released after every batch, so usually there is none: created at once, without reading it
+      // first.
       // (A creation or a take-over whose answer was lost and which was refused when sent again is
       // found below as this front's own lease, and taken again by compare-and-set.)
       ClusterHttp.Answer created = http.json("PUT", path + "?op_type=create", body());
@@ -75,8 +77,15 @@ final class WriterLease {
         boolean expired = s.path("expires").asLong() < clock.millis();
         if (expired || owner.equals(s.path("owner").asText())) {
           heldSince = System.nanoTime();
-          ClusterHttp.Answer a = http.json("PUT", path + "?if_seq_no=" + current.body().path("_seq_no").asLong()
-              + "&if_primary_term=" + current.body().path("_primary_term").asLong(), body());
+          ClusterHttp.Answer a =
+              http.json(
+                  "PUT",
+                  path
+                      + "?if_seq_no="
+                      + current.body().path("_seq_no").asLong()
+                      + "&if_primary_term="
+                      + current.body().path("_primary_term").asLong(),
+                  body());
           if (a.ok()) {
             remember(a.body());
             return expired && !owner.equals(s.path("owner").asText());
@@ -87,14 +96,19 @@ final class WriterLease {
         }
       }
       if (System.nanoTime() > deadline) {
-        throw new QuarryException(ErrorCode.UNAVAILABLE,
-            "another server holds the corpus's writer lease; try again", null, false, null);
+        throw new QuarryException(
+            ErrorCode.UNAVAILABLE,
+            "another server holds the corpus's writer lease; try again",
+            null,
+            false,
+            null);
       }
       try {
         Thread.sleep(5 + ThreadLocalRandom.current().nextInt(20));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new QuarryException(ErrorCode.UNAVAILABLE, "interrupted while waiting for the writer lease", e);
+        throw new QuarryException(
+            ErrorCode.UNAVAILABLE, "interrupted while waiting for the writer lease", e);
       }
     }
   }
@@ -107,7 +121,8 @@ final class WriterLease {
     long sent = System.nanoTime();
     String path = "/" + index + "/_doc/" + CorpusDocs.LEASE_ID;
     ObjectNode renewed = body();
-    ClusterHttp.Answer a = http.json("PUT", path + "?if_seq_no=" + seqNo + "&if_primary_term=" + primaryTerm, renewed);
+    ClusterHttp.Answer a =
+        http.json("PUT", path + "?if_seq_no=" + seqNo + "&if_primary_term=" + primaryTerm, renewed);
     if (a.status() == 409) {
       if (!a.resent()) {
         return false;
@@ -119,7 +134,8 @@ final class WriterLease {
         return false;
       }
       JsonNode held = current.require("reading the writer lease").body().path("_source");
-      if (!owner.equals(held.path("owner").asText()) || held.path("expires").asLong() != renewed.path("expires").asLong()) {
+      if (!owner.equals(held.path("owner").asText())
+          || held.path("expires").asLong() != renewed.path("expires").asLong()) {
         return false;
       }
       a = current;
@@ -142,11 +158,23 @@ final class WriterLease {
     return renew() && System.nanoTime() - heldSince < ttl.toNanos() / 2;
   }
 
-  /** Gives the lease up so that another front may write at once; a lease already lost is left alone. */
+  /**
+   * Gives the lease up so that another front may write at once; a lease already lost is left alone.
+   */
   void release() {
     try {
-      http.send("DELETE", "/" + index + "/_doc/" + CorpusDocs.LEASE_ID + "?if_seq_no=" + seqNo
-          + "&if_primary_term=" + primaryTerm, null, null);
+      http.send(
+          "DELETE",
+          "/"
+              + index
+              + "/_doc/"
+              + CorpusDocs.LEASE_ID
+              + "?if_seq_no="
+              + seqNo
+              + "&if_primary_term="
+              + primaryTerm,
+          null,
+          null);
     } catch (QuarryException e) {
       // It expires on its own.
     }

@@ -34,8 +34,16 @@ class ClusterGrantedScoresIT extends GrantedScoresContract {
 
   @BeforeAll
   static void open() throws Exception {
-    corpora = Corpora.builder().store(new OpenSearchCorpusStore(OpenSearchSettings.of(OpenSearchNodes.single().urls())
-        .withReplicas(0).withShards(2).withPrefix(PREFIX), EngineConfig.builder().build())).build();
+    corpora =
+        Corpora.builder()
+            .store(
+                new OpenSearchCorpusStore(
+                    OpenSearchSettings.of(OpenSearchNodes.single().urls())
+                        .withReplicas(0)
+                        .withShards(2)
+                        .withPrefix(PREFIX),
+                    EngineConfig.builder().build()))
+            .build();
   }
 
   @AfterAll
@@ -60,27 +68,46 @@ class ClusterGrantedScoresIT extends GrantedScoresContract {
 
   @Test
   void withoutThePlugin_aRestrictedTokensSearchIsRefused_andAFullOneAnswered() throws Exception {
-    OpenSearchCorpusStore plain = new OpenSearchCorpusStore(OpenSearchSettings.of(OpenSearchNodes.single().urls())
-        .withReplicas(0).withPrefix(PREFIX + "-plain"), EngineConfig.builder().build(),
-        dev.quarry.corpora.CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, false);
+    OpenSearchCorpusStore plain =
+        new OpenSearchCorpusStore(
+            OpenSearchSettings.of(OpenSearchNodes.single().urls())
+                .withReplicas(0)
+                .withPrefix(PREFIX + "-plain"),
+            EngineConfig.builder().build(),
+            dev.quarry.corpora.CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA,
+            false);
     try {
       assertFalse(plain.scoresExactly());
       plain.create("plain", CorpusSettings.DEFAULT);
-      plain.withCorpus("plain", index -> {
-        index.apply(new Mutation(List.of(
-            SourceOperation.Index.text("public/probe.md", null, "acquisition zebraword", Metadata.EMPTY),
-            SourceOperation.Index.text("secret/deal.md", null, "acquisition", Metadata.EMPTY)), "tester", null, null));
-        SearchRequest asFull = new SearchRequest("acquisition", SourceScope.ALL, List.of(), 10, null, null, false);
-        assertEquals(2, index.search(asFull).hits().size());
-        SearchRequest asPublic = asFull.withScope(new SourceScope(List.of("public/*")))
-            .withStatistics(new SourceScope(List.of("public/*")));
-        QuarryException refused = assertThrows(QuarryException.class, () -> index.search(asPublic));
-        assertEquals(ErrorCode.RETRIEVAL_UNAVAILABLE, refused.code());
-        assertFalse(refused.code().retryable());
-        assertTrue(refused.getMessage().contains("quarry-scoring plugin"), refused.getMessage());
-        assertFalse(refused.getMessage().contains("secret"), refused.getMessage());
-        return null;
-      });
+      plain.withCorpus(
+          "plain",
+          index -> {
+            index.apply(
+                new Mutation(
+                    List.of(
+                        SourceOperation.Index.text(
+                            "public/probe.md", null, "acquisition zebraword", Metadata.EMPTY),
+                        SourceOperation.Index.text(
+                            "secret/deal.md", null, "acquisition", Metadata.EMPTY)),
+                    "tester",
+                    null,
+                    null));
+            SearchRequest asFull =
+                new SearchRequest("acquisition", SourceScope.ALL, List.of(), 10, null, null, false);
+            assertEquals(2, index.search(asFull).hits().size());
+            SearchRequest asPublic =
+                asFull
+                    .withScope(new SourceScope(List.of("public/*")))
+                    .withStatistics(new SourceScope(List.of("public/*")));
+            QuarryException refused =
+                assertThrows(QuarryException.class, () -> index.search(asPublic));
+            assertEquals(ErrorCode.RETRIEVAL_UNAVAILABLE, refused.code());
+            assertFalse(refused.code().retryable());
+            assertTrue(
+                refused.getMessage().contains("quarry-scoring plugin"), refused.getMessage());
+            assertFalse(refused.getMessage().contains("secret"), refused.getMessage());
+            return null;
+          });
     } finally {
       plain.delete("plain");
       plain.close();

@@ -32,18 +32,34 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * with {@code -Dtests.seed=<hex>} ({@link TestSeed}).
  */
 class ClusterResultOrderIT {
-  /** One text per group, from most to least relevant to {@link #QUERY}: more of the word, in a shorter text. */
+  /**
+   * One text per group, from most to least relevant to {@link #QUERY}: more of the word, in a
+   * shorter text.
+   */
   private static final String[] GROUP_TEXTS = {
-      "harbor harbor harbor", "harbor harbor lagoon", "harbor lagoon meadow orchard", "harbor lagoon meadow orchard prairie summit"};
+    "harbor harbor harbor",
+    "harbor harbor lagoon",
+    "harbor lagoon meadow orchard",
+    "harbor lagoon meadow orchard prairie summit"
+  };
+
   private static final String QUERY = "harbor";
-  /** Source ids beyond the Basic Multilingual Plane sort after U+FFFD in UTF-8 and before it in UTF-16. */
-  private static final String[] ID_STARTS = {"a", "b", "z", "\uFFFD", "\uD83D\uDE00", "\u00E9", "A"};
+
+  /**
+   * Source ids beyond the Basic Multilingual Plane sort after U+FFFD in UTF-8 and before it in
+   * UTF-16.
+   */
+  private static final String[] ID_STARTS = {
+    "a", "b", "z", "\uFFFD", "\uD83D\uDE00", "\u00E9", "A"
+  };
 
   OpenSearchCorpusStore store;
 
   @BeforeEach
   void open() throws Exception {
-    store = new OpenSearchCorpusStore(TestIndexes.onSingleNode("order"), EngineConfig.builder().build());
+    store =
+        new OpenSearchCorpusStore(
+            TestIndexes.onSingleNode("order"), EngineConfig.builder().build());
   }
 
   @AfterEach
@@ -69,15 +85,26 @@ class ClusterResultOrderIT {
       ops.add(SourceOperation.Index.text(id, null, GROUP_TEXTS[group], Metadata.EMPTY));
     }
     store.withCorpus("order", ix -> ix.apply(new Mutation(ops, "tester", null, null)));
-    List<String> expected = written.stream()
-        .sorted(Comparator.comparingInt(Written::group)
-            .thenComparing(w -> w.source().getBytes(StandardCharsets.UTF_8), Arrays::compareUnsigned))
-        .map(Written::source).toList();
+    List<String> expected =
+        written.stream()
+            .sorted(
+                Comparator.comparingInt(Written::group)
+                    .thenComparing(
+                        w -> w.source().getBytes(StandardCharsets.UTF_8), Arrays::compareUnsigned))
+            .map(Written::source)
+            .toList();
     for (int topK = 1; topK <= ids.size() + 1; topK++) {
       for (Integer cap : new Integer[] {null, 1}) {
-        SearchRequest request = new SearchRequest(QUERY, SourceScope.ALL, List.of(), topK, null, cap, false);
-        List<String> got = store.withCorpus("order", ix -> ix.search(request).hits()).stream().map(Hit::source).toList();
-        assertEquals(expected.subList(0, Math.min(topK, expected.size())), got, "topK " + topK + ", cap " + cap);
+        SearchRequest request =
+            new SearchRequest(QUERY, SourceScope.ALL, List.of(), topK, null, cap, false);
+        List<String> got =
+            store.withCorpus("order", ix -> ix.search(request).hits()).stream()
+                .map(Hit::source)
+                .toList();
+        assertEquals(
+            expected.subList(0, Math.min(topK, expected.size())),
+            got,
+            "topK " + topK + ", cap " + cap);
       }
     }
   }

@@ -41,12 +41,13 @@ import org.junit.jupiter.api.io.TempDir;
  * (values, counts, order, distinctValues) for every search, latest and pinned.
  */
 class ClusterSearchFeaturesIT {
-  static final String[] WORDS = ("apple banana cherry delta echo fjord glacier harbor island jungle kelp lagoon "
-      + "meadow nectar orchard prairie quarry river summit tundra").split(" ");
+  static final String[] WORDS =
+      ("apple banana cherry delta echo fjord glacier harbor island jungle kelp lagoon "
+              + "meadow nectar orchard prairie quarry river summit tundra")
+          .split(" ");
   static final String[] STOP_WORDS = {"of", "the", "and"};
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static OpenSearchSettings clusterSettings;
   static OpenSearchCorpusStore cluster;
   static CorpusIndex embedded;
@@ -54,15 +55,22 @@ class ClusterSearchFeaturesIT {
   @BeforeAll
   static void load() throws Exception {
     EngineConfig config = EngineConfig.builder().build();
-    clusterSettings = OpenSearchSettings.of(OpenSearchNodes.single().urls()).withReplicas(0)
-        .withPrefix("t-features-" + System.nanoTime() % 100000);
+    clusterSettings =
+        OpenSearchSettings.of(OpenSearchNodes.single().urls())
+            .withReplicas(0)
+            .withPrefix("t-features-" + System.nanoTime() % 100000);
     cluster = new OpenSearchCorpusStore(clusterSettings, config);
-    CorpusSettings settings = new CorpusSettings(CorpusSettings.Language.ENGLISH, new CorpusSettings.Chunking(16, 4),
-        CorpusSettings.Ranking.DEFAULT);
+    CorpusSettings settings =
+        new CorpusSettings(
+            CorpusSettings.Language.ENGLISH,
+            new CorpusSettings.Chunking(16, 4),
+            CorpusSettings.Ranking.DEFAULT);
     CorpusInfo info = cluster.create("features", settings);
     embedded = CorpusIndex.open(dir.resolve("index"), info, config);
     java.util.Random random = new java.util.Random(42);
-    String[] departments = {"hr", "finance", "legal", "Ops", "ops", "\uD83D\uDE00emoji", "\uFFFDreplacement"};
+    String[] departments = {
+      "hr", "finance", "legal", "Ops", "ops", "\uD83D\uDE00emoji", "\uFFFDreplacement"
+    };
     for (int round = 0; round < 3; round++) {
       List<SourceOperation> ops = new ArrayList<>();
       for (int i = 0; i < 14; i++) {
@@ -84,11 +92,17 @@ class ClusterSearchFeaturesIT {
         for (int w = 0; w < words; w++) {
           text.append(w == 0 ? "" : w % 7 == 0 ? ". " : " ");
           // Stop words leave gaps in the positions the operator syntax's phrases must respect.
-          text.append(random.nextInt(4) == 0 ? STOP_WORDS[random.nextInt(STOP_WORDS.length)]
-              : WORDS[random.nextInt(WORDS.length)]);
+          text.append(
+              random.nextInt(4) == 0
+                  ? STOP_WORDS[random.nextInt(STOP_WORDS.length)]
+                  : WORDS[random.nextInt(WORDS.length)]);
         }
-        ops.add(SourceOperation.Index.text("doc-" + (i + round * 5), random.nextBoolean() ? "apple notes" : null,
-            text.append('.').toString(), Metadata.of(meta, "metadata")));
+        ops.add(
+            SourceOperation.Index.text(
+                "doc-" + (i + round * 5),
+                random.nextBoolean() ? "apple notes" : null,
+                text.append('.').toString(),
+                Metadata.of(meta, "metadata")));
       }
       Mutation m = new Mutation(ops, "tester", null, null);
       embedded.apply(m);
@@ -112,13 +126,32 @@ class ClusterSearchFeaturesIT {
     return cluster.withCorpus("features", ix -> ix.search(request));
   }
 
-  static SearchRequest request(String query, List<Filter> filters, Long revision, List<SearchRequest.Facet> facets,
-      SearchRequest.Snippets snippets, boolean highlight) {
-    return new SearchRequest(query, SourceScope.ALL, filters, SearchRequest.MAX_TOP_K, revision, null, highlight,
-        null, null, facets, snippets, SearchRequest.Syntax.PLAIN);
+  static SearchRequest request(
+      String query,
+      List<Filter> filters,
+      Long revision,
+      List<SearchRequest.Facet> facets,
+      SearchRequest.Snippets snippets,
+      boolean highlight) {
+    return new SearchRequest(
+        query,
+        SourceScope.ALL,
+        filters,
+        SearchRequest.MAX_TOP_K,
+        revision,
+        null,
+        highlight,
+        null,
+        null,
+        facets,
+        snippets,
+        SearchRequest.Syntax.PLAIN);
   }
 
-  /** Each hit's snippet (with its text and highlights), keyed by chunk: hit order may differ between the stores. */
+  /**
+   * Each hit's snippet (with its text and highlights), keyed by chunk: hit order may differ between
+   * the stores.
+   */
   static TreeMap<String, String> snippets(SearchResult r) {
     TreeMap<String, String> out = new TreeMap<>();
     for (Hit h : r.hits()) {
@@ -128,49 +161,91 @@ class ClusterSearchFeaturesIT {
       s.highlights().forEach(x -> ranges.append(Arrays.toString(x)));
       StringBuilder hl = new StringBuilder();
       h.highlights().forEach(x -> hl.append(Arrays.toString(x)));
-      out.put(h.source() + "#" + h.chunk(), s.start() + "-" + s.end() + " " + s.text() + " " + ranges + " " + s.html()
-          + " | hit highlights " + hl);
+      out.put(
+          h.source() + "#" + h.chunk(),
+          s.start()
+              + "-"
+              + s.end()
+              + " "
+              + s.text()
+              + " "
+              + ranges
+              + " "
+              + s.html()
+              + " | hit highlights "
+              + hl);
     }
     return out;
   }
 
   @Test
   void snippets_areTheEmbeddedStoresForTheSameChunks() {
-    SearchRequest.Snippets html = new SearchRequest.Snippets(40, SearchRequest.Snippets.Markers.DEFAULT);
+    SearchRequest.Snippets html =
+        new SearchRequest.Snippets(40, SearchRequest.Snippets.Markers.DEFAULT);
     SearchRequest.Snippets plain = new SearchRequest.Snippets(20, null);
     for (String q : List.of("apple", "river summit", "glaciers harbor kelp", "apple notes")) {
       for (SearchRequest.Snippets options : List.of(html, plain, SearchRequest.Snippets.DEFAULT)) {
         for (boolean highlight : new boolean[] {true, false}) {
           List<SearchResult> local = new ArrayList<>();
-          SearchResult remote = both(request(q, List.of(), null, List.of(), options, highlight), local);
+          SearchResult remote =
+              both(request(q, List.of(), null, List.of(), options, highlight), local);
           assertFalse(remote.hits().isEmpty(), q);
-          assertEquals(snippets(local.get(0)), snippets(remote), q + " " + options + " highlight " + highlight);
+          assertEquals(
+              snippets(local.get(0)),
+              snippets(remote),
+              q + " " + options + " highlight " + highlight);
         }
       }
     }
-    // A window really cut from a longer chunk, with its matches marked and an ellipsis where it cuts.
-    Hit hit = cluster.withCorpus("features", ix -> ix.search(request("tundra", List.of(), null, List.of(), html, false)))
-        .hits().stream().filter(h -> h.text().length() > 60).findFirst().orElseThrow();
+    // A window really cut from a longer chunk, with its matches marked and an ellipsis where it
+    // cuts.
+    Hit hit =
+        cluster
+            .withCorpus(
+                "features",
+                ix -> ix.search(request("tundra", List.of(), null, List.of(), html, false)))
+            .hits()
+            .stream()
+            .filter(h -> h.text().length() > 60)
+            .findFirst()
+            .orElseThrow();
     Snippet s = hit.snippet();
     assertTrue(hit.highlights().isEmpty(), "no hit highlights without highlight");
     assertEquals(hit.text().substring(s.start(), s.end()), s.text());
     assertFalse(s.highlights().isEmpty());
-    assertEquals("tundra", s.text().substring(s.highlights().get(0)[0], s.highlights().get(0)[1]).toLowerCase());
+    assertEquals(
+        "tundra",
+        s.text().substring(s.highlights().get(0)[0], s.highlights().get(0)[1]).toLowerCase());
     assertTrue(s.html().contains("<mark>"), s.html());
     assertTrue(s.html().startsWith("\u2026") || s.html().endsWith("\u2026"), s.html());
     // Without a snippet asked, none.
-    assertNull(cluster.withCorpus("features", ix -> ix.search(request("tundra", List.of(), null, List.of(), null, true)))
-        .hits().get(0).snippet());
+    assertNull(
+        cluster
+            .withCorpus(
+                "features",
+                ix -> ix.search(request("tundra", List.of(), null, List.of(), null, true)))
+            .hits()
+            .get(0)
+            .snippet());
   }
 
   @Test
   void facets_countTheSameSourcesAsTheEmbeddedStore() {
-    List<SearchRequest.Facet> facets = List.of(new SearchRequest.Facet("department"), new SearchRequest.Facet("year", 3),
-        new SearchRequest.Facet("score"), new SearchRequest.Facet("draft"), new SearchRequest.Facet("tags", 2),
-        new SearchRequest.Facet("code"), new SearchRequest.Facet("nowhere"));
-    List<List<Filter>> filters = List.of(List.of(), List.of(new Filter.Equals("draft", true)),
-        List.of(new Filter.Range("year", null, 2021.0, null, null)),
-        List.of(new Filter.Not(new Filter.Equals("department", "hr"))));
+    List<SearchRequest.Facet> facets =
+        List.of(
+            new SearchRequest.Facet("department"),
+            new SearchRequest.Facet("year", 3),
+            new SearchRequest.Facet("score"),
+            new SearchRequest.Facet("draft"),
+            new SearchRequest.Facet("tags", 2),
+            new SearchRequest.Facet("code"),
+            new SearchRequest.Facet("nowhere"));
+    List<List<Filter>> filters =
+        List.of(
+            List.of(),
+            List.of(new Filter.Equals("draft", true)),
+            List.of(new Filter.Range("year", null, 2021.0, null, null)),
+            List.of(new Filter.Not(new Filter.Equals("department", "hr"))));
     int nonEmpty = 0;
     for (String q : List.of("apple", "river summit", "kelp", "the", "apple notes meadow")) {
       for (List<Filter> f : filters) {
@@ -185,20 +260,49 @@ class ClusterSearchFeaturesIT {
     }
     assertTrue(nonEmpty > 20, "most searches count something: " + nonEmpty);
     // Sources, not chunks: a count never exceeds the sources with a matching chunk.
-    SearchResult r = cluster.withCorpus("features", ix -> ix.search(request("apple", List.of(), null,
-        List.of(new SearchRequest.Facet("draft")), null, false)));
+    SearchResult r =
+        cluster.withCorpus(
+            "features",
+            ix ->
+                ix.search(
+                    request(
+                        "apple",
+                        List.of(),
+                        null,
+                        List.of(new SearchRequest.Facet("draft")),
+                        null,
+                        false)));
     long sources = r.hits().stream().map(Hit::source).distinct().count();
     long counted = r.facets().get(0).values().stream().mapToLong(FacetCounts.Value::count).sum();
     assertEquals(sources, counted, "every matching source holds exactly one draft value");
     assertTrue(r.hits().size() > sources, "several chunks of one source match, counted once");
-    assertEquals(List.of(), cluster.withCorpus("features", ix -> ix.search(request("nothingmatches", List.of(), null,
-        List.of(new SearchRequest.Facet("draft")), null, false))).facets().get(0).values());
+    assertEquals(
+        List.of(),
+        cluster
+            .withCorpus(
+                "features",
+                ix ->
+                    ix.search(
+                        request(
+                            "nothingmatches",
+                            List.of(),
+                            null,
+                            List.of(new SearchRequest.Facet("draft")),
+                            null,
+                            false)))
+            .facets()
+            .get(0)
+            .values());
   }
 
   @Test
   void facetCounts_doNotDependOnTheAggregationsPageSize() {
-    List<SearchRequest.Facet> facets = List.of(new SearchRequest.Facet("department", 100), new SearchRequest.Facet("year"),
-        new SearchRequest.Facet("tags", 100), new SearchRequest.Facet("draft"));
+    List<SearchRequest.Facet> facets =
+        List.of(
+            new SearchRequest.Facet("department", 100),
+            new SearchRequest.Facet("year"),
+            new SearchRequest.Facet("tags", 100),
+            new SearchRequest.Facet("draft"));
     ClusterHttp http = new ClusterHttp(clusterSettings.urls(), clusterSettings.requestTimeout());
     String index = cluster.withCorpus("features", ix -> ((ClusterCorpusIndex) ix).indexName());
     long latest = cluster.withCorpus("features", CorpusIndex::revision);
@@ -207,15 +311,21 @@ class ClusterSearchFeaturesIT {
     filter.add(CorpusDocs.term("kind", "chunk"));
     filter.add(CorpusDocs.visibleAt(latest));
     List<FacetCounts> whole = ClusterFacets.count(http, index, everyChunk, facets);
-    assertEquals(whole, ClusterFacets.count(http, index, everyChunk, facets, 3), "pages of 3 pairs");
+    assertEquals(
+        whole, ClusterFacets.count(http, index, everyChunk, facets, 3), "pages of 3 pairs");
     assertEquals(whole, ClusterFacets.count(http, index, everyChunk, facets, 1), "pages of 1 pair");
     long sources = cluster.withCorpus("features", ix -> ix.countSources(null));
     assertEquals(sources, whole.get(3).values().stream().mapToLong(FacetCounts.Value::count).sum());
   }
 
-  /** The chunks a search matches, by source and chunk (at most topK: the test's queries match fewer). */
+  /**
+   * The chunks a search matches, by source and chunk (at most topK: the test's queries match
+   * fewer).
+   */
   static java.util.TreeSet<String> matched(SearchResult r) {
-    assertTrue(r.hits().size() < SearchRequest.MAX_TOP_K, "more matches than topK: the sets cannot be compared");
+    assertTrue(
+        r.hits().size() < SearchRequest.MAX_TOP_K,
+        "more matches than topK: the sets cannot be compared");
     java.util.TreeSet<String> out = new java.util.TreeSet<>();
     r.hits().forEach(h -> out.add(h.source() + "#" + h.chunk() + "@" + h.sourceRevision()));
     return out;
@@ -223,15 +333,32 @@ class ClusterSearchFeaturesIT {
 
   @Test
   void theOperatorSyntax_matchesTheSameChunksAsTheEmbeddedStore() {
-    List<SearchRequest.Facet> facets = List.of(new SearchRequest.Facet("department"), new SearchRequest.Facet("year"));
+    List<SearchRequest.Facet> facets =
+        List.of(new SearchRequest.Facet("department"), new SearchRequest.Facet("year"));
     int nonEmpty = 0;
-    for (String q : List.of("\"river summit\"", "\"river of summit\"", "\"river the summit\" kelp",
-        "\"apple and banana\"", "+apple +banana", "+apple -banana", "cherry -\"the apple\"", "+\"apple notes\" river",
-        "river -notes", "-apple", "-\"of the\" apple", "\"of the\"", "\"river summit", "delta -\"delta echo\" -fjord",
-        "+\"glaciers harbors\"", "+the kelp", "kelp -the")) {
+    for (String q :
+        List.of(
+            "\"river summit\"",
+            "\"river of summit\"",
+            "\"river the summit\" kelp",
+            "\"apple and banana\"",
+            "+apple +banana",
+            "+apple -banana",
+            "cherry -\"the apple\"",
+            "+\"apple notes\" river",
+            "river -notes",
+            "-apple",
+            "-\"of the\" apple",
+            "\"of the\"",
+            "\"river summit",
+            "delta -\"delta echo\" -fjord",
+            "+\"glaciers harbors\"",
+            "+the kelp",
+            "kelp -the")) {
       for (Long revision : new Long[] {null, 1L}) {
-        SearchRequest request = request(q, List.of(), revision, facets, SearchRequest.Snippets.DEFAULT, true)
-            .withSyntax(SearchRequest.Syntax.OPERATORS);
+        SearchRequest request =
+            request(q, List.of(), revision, facets, SearchRequest.Snippets.DEFAULT, true)
+                .withSyntax(SearchRequest.Syntax.OPERATORS);
         List<SearchResult> local = new ArrayList<>();
         SearchResult remote = both(request, local);
         assertEquals(matched(local.get(0)), matched(remote), q + " at " + revision);
@@ -242,11 +369,13 @@ class ClusterSearchFeaturesIT {
     }
     assertTrue(nonEmpty > 15, "most searches match something: " + nonEmpty);
     // A phrase is a phrase: its words apart do not match it.
-    SearchRequest apart = request("+\"summit river\"", List.of(), null, List.of(), null, true)
-        .withSyntax(SearchRequest.Syntax.OPERATORS);
+    SearchRequest apart =
+        request("+\"summit river\"", List.of(), null, List.of(), null, true)
+            .withSyntax(SearchRequest.Syntax.OPERATORS);
     for (Hit h : cluster.withCorpus("features", ix -> ix.search(apart)).hits()) {
       // The analyzer drops punctuation, so a phrase runs across it, in both stores.
-      assertTrue(h.text().toLowerCase().replaceAll("[^a-z ]", "").contains("summit river"), h.text());
+      assertTrue(
+          h.text().toLowerCase().replaceAll("[^a-z ]", "").contains("summit river"), h.text());
     }
   }
 
@@ -259,18 +388,35 @@ class ClusterSearchFeaturesIT {
       String index = cluster.withCorpus("older", ix -> ((ClusterCorpusIndex) ix).indexName());
       http.send("DELETE", "/" + index, null, null);
       var body = CorpusDocs.indexBody(CorpusSettings.DEFAULT, clusterSettings);
-      var props = (com.fasterxml.jackson.databind.node.ObjectNode) body.path("mappings").path("properties");
+      var props =
+          (com.fasterxml.jackson.databind.node.ObjectNode) body.path("mappings").path("properties");
       props.remove(List.of("phrase_tokens", "title_phrase_tokens"));
       http.json("PUT", "/" + index, body).require("test index");
-      http.json("PUT", "/" + index + "/_doc/" + CorpusDocs.HEAD_ID + "?refresh=true", CorpusHead.body(0, null))
+      http.json(
+              "PUT",
+              "/" + index + "/_doc/" + CorpusDocs.HEAD_ID + "?refresh=true",
+              CorpusHead.body(0, null))
           .require("test head");
-      QuarryException e = assertThrows(QuarryException.class, () -> cluster.withCorpus("older",
-          ix -> ix.search(request("\"apple banana\"", List.of(), null, List.of(), null, false)
-              .withSyntax(SearchRequest.Syntax.OPERATORS))));
+      QuarryException e =
+          assertThrows(
+              QuarryException.class,
+              () ->
+                  cluster.withCorpus(
+                      "older",
+                      ix ->
+                          ix.search(
+                              request("\"apple banana\"", List.of(), null, List.of(), null, false)
+                                  .withSyntax(SearchRequest.Syntax.OPERATORS))));
       assertEquals(ErrorCode.INVALID_REQUEST, e.code());
       assertEquals("syntax", e.field());
-      assertTrue(cluster.withCorpus("older", ix -> ix.search(request("apple", List.of(), null, List.of(), null, false)))
-          .hits().isEmpty(), "plain searches still answer");
+      assertTrue(
+          cluster
+              .withCorpus(
+                  "older",
+                  ix -> ix.search(request("apple", List.of(), null, List.of(), null, false)))
+              .hits()
+              .isEmpty(),
+          "plain searches still answer");
     } finally {
       cluster.delete("older");
     }
@@ -278,9 +424,13 @@ class ClusterSearchFeaturesIT {
 
   @Test
   void aLanguageWhoseAnalysisStacksTerms_isRefusedByName_andNothingIsCreated() {
-    CorpusSettings ukrainian = new CorpusSettings(CorpusSettings.Language.UKRAINIAN, CorpusSettings.Chunking.DEFAULT,
-        CorpusSettings.Ranking.DEFAULT);
-    QuarryException e = assertThrows(QuarryException.class, () -> cluster.create("ukrainian", ukrainian));
+    CorpusSettings ukrainian =
+        new CorpusSettings(
+            CorpusSettings.Language.UKRAINIAN,
+            CorpusSettings.Chunking.DEFAULT,
+            CorpusSettings.Ranking.DEFAULT);
+    QuarryException e =
+        assertThrows(QuarryException.class, () -> cluster.create("ukrainian", ukrainian));
     assertEquals(ErrorCode.INVALID_REQUEST, e.code());
     assertEquals("settings.language", e.field());
     assertTrue(cluster.info("ukrainian").isEmpty(), "a refused corpus leaves nothing behind");
@@ -288,8 +438,11 @@ class ClusterSearchFeaturesIT {
 
   @Test
   void autoLanguage_isRefusedByName_andNothingIsCreated() {
-    CorpusSettings auto = new CorpusSettings(CorpusSettings.Language.AUTO, CorpusSettings.Chunking.DEFAULT,
-        CorpusSettings.Ranking.DEFAULT);
+    CorpusSettings auto =
+        new CorpusSettings(
+            CorpusSettings.Language.AUTO,
+            CorpusSettings.Chunking.DEFAULT,
+            CorpusSettings.Ranking.DEFAULT);
     QuarryException e = assertThrows(QuarryException.class, () -> cluster.create("auto", auto));
     assertEquals(ErrorCode.INVALID_REQUEST, e.code());
     assertEquals("settings.language", e.field());

@@ -25,7 +25,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,12 +53,13 @@ class ClusterSecurityIT {
   private static final String USER = "quarry";
   private static final String PASSWORD = "s3cret:with:colons";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   HttpsServer gate;
   ExecutorService gateThreads;
+
   /** The Authorization headers the gate received (null for a request without one). */
   final Set<String> seen = ConcurrentHashMap.newKeySet();
+
   final AtomicInteger requests = new AtomicInteger();
   Path caFile;
   URI node;
@@ -70,11 +70,41 @@ class ClusterSecurityIT {
     String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
     Path keystore = dir.resolve("gate.p12");
     caFile = dir.resolve("ca.pem");
-    run(keytool, "-genkeypair", "-alias", "gate", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
-        "-ext", "san=ip:127.0.0.1,dns:localhost", "-validity", "2", "-keystore", keystore.toString(),
-        "-storetype", "PKCS12", "-storepass", "changeit", "-keypass", "changeit");
-    run(keytool, "-exportcert", "-rfc", "-alias", "gate", "-keystore", keystore.toString(), "-storepass", "changeit",
-        "-file", caFile.toString());
+    run(
+        keytool,
+        "-genkeypair",
+        "-alias",
+        "gate",
+        "-keyalg",
+        "EC",
+        "-groupname",
+        "secp256r1",
+        "-dname",
+        "CN=localhost",
+        "-ext",
+        "san=ip:127.0.0.1,dns:localhost",
+        "-validity",
+        "2",
+        "-keystore",
+        keystore.toString(),
+        "-storetype",
+        "PKCS12",
+        "-storepass",
+        "changeit",
+        "-keypass",
+        "changeit");
+    run(
+        keytool,
+        "-exportcert",
+        "-rfc",
+        "-alias",
+        "gate",
+        "-keystore",
+        keystore.toString(),
+        "-storepass",
+        "changeit",
+        "-file",
+        caFile.toString());
     KeyStore ks = KeyStore.getInstance("PKCS12");
     try (InputStream in = Files.newInputStream(keystore)) {
       ks.load(in, "changeit".toCharArray());
@@ -86,24 +116,34 @@ class ClusterSecurityIT {
     gate = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     gate.setHttpsConfigurator(new HttpsConfigurator(tls));
     HttpClient forward = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    String expected = "Basic " + Base64.getEncoder().encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
-    gate.createContext("/", exchange -> {
-      try (exchange) {
-        requests.incrementAndGet();
-        String auth = exchange.getRequestHeaders().getFirst("Authorization");
-        seen.add(String.valueOf(auth));
-        if (!expected.equals(auth)) {
-          reply(exchange, 401, "{\"error\":\"unauthorized\"}".getBytes(StandardCharsets.UTF_8));
-          return;
-        }
-        byte[] body = exchange.getRequestBody().readAllBytes();
-        HttpResponse<byte[]> r = forward.send(LosingProxy.forwarded(exchange, node, body),
-            HttpResponse.BodyHandlers.ofByteArray());
-        reply(exchange, r.statusCode(), exchange.getRequestMethod().equals("HEAD") ? new byte[0] : r.body());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    String expected =
+        "Basic "
+            + Base64.getEncoder()
+                .encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+    gate.createContext(
+        "/",
+        exchange -> {
+          try (exchange) {
+            requests.incrementAndGet();
+            String auth = exchange.getRequestHeaders().getFirst("Authorization");
+            seen.add(String.valueOf(auth));
+            if (!expected.equals(auth)) {
+              reply(exchange, 401, "{\"error\":\"unauthorized\"}".getBytes(StandardCharsets.UTF_8));
+              return;
+            }
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            HttpResponse<byte[]> r =
+                forward.send(
+                    LosingProxy.forwarded(exchange, node, body),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            reply(
+                exchange,
+                r.statusCode(),
+                exchange.getRequestMethod().equals("HEAD") ? new byte[0] : r.body());
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
     gateThreads = Executors.newFixedThreadPool(4);
     gate.setExecutor(gateThreads);
     gate.start();
@@ -135,22 +175,45 @@ class ClusterSecurityIT {
 
   OpenSearchSettings settings(ClusterSecurity security) {
     URI https = URI.create("https://127.0.0.1:" + gate.getAddress().getPort() + "/");
-    return OpenSearchSettings.of(List.of(https)).withReplicas(0)
-        .withPrefix(TestIndexes.prefix("sec")).withSecurity(security);
+    return OpenSearchSettings.of(List.of(https))
+        .withReplicas(0)
+        .withPrefix(TestIndexes.prefix("sec"))
+        .withSecurity(security);
   }
 
   @Test
   void overHttpsWithCredentials_everyRequestCarriesThem_andTheStoreWorks() throws Exception {
     Path passwordFile = Files.writeString(dir.resolve("password"), PASSWORD + "\n");
-    ClusterSecurity security = new ClusterSecurity(USER, ClusterSecurity.readPassword(passwordFile), caFile);
+    ClusterSecurity security =
+        new ClusterSecurity(USER, ClusterSecurity.readPassword(passwordFile), caFile);
     assertFalse(security.toString().contains(PASSWORD), security.toString());
-    try (OpenSearchCorpusStore store = new OpenSearchCorpusStore(settings(security), EngineConfig.builder().build())) {
+    try (OpenSearchCorpusStore store =
+        new OpenSearchCorpusStore(settings(security), EngineConfig.builder().build())) {
       store.create("docs", CorpusSettings.DEFAULT);
-      store.withCorpus("docs", ix -> ix.apply(new Mutation(List.of(SourceOperation.Index.text("a", null,
-          "words behind a gate", Metadata.EMPTY)), "tester", null, null)));
+      store.withCorpus(
+          "docs",
+          ix ->
+              ix.apply(
+                  new Mutation(
+                      List.of(
+                          SourceOperation.Index.text(
+                              "a", null, "words behind a gate", Metadata.EMPTY)),
+                      "tester",
+                      null,
+                      null)));
       for (Long revision : new Long[] {null, 1L}) {
-        List<String> hits = store.withCorpus("docs", ix -> ix.search(new SearchRequest("gate", SourceScope.ALL,
-            List.of(), 10, revision, null, false)).hits().stream().map(Hit::source).toList());
+        List<String> hits =
+            store.withCorpus(
+                "docs",
+                ix ->
+                    ix
+                        .search(
+                            new SearchRequest(
+                                "gate", SourceScope.ALL, List.of(), 10, revision, null, false))
+                        .hits()
+                        .stream()
+                        .map(Hit::source)
+                        .toList());
         assertEquals(List.of("a"), hits);
       }
       store.delete("docs");
@@ -162,8 +225,10 @@ class ClusterSecurityIT {
   @Test
   void aWrongPassword_isRefusedByTheCluster_andSaysSo() {
     ClusterSecurity security = new ClusterSecurity(USER, "wrong", caFile);
-    QuarryException e = assertThrows(QuarryException.class,
-        () -> new OpenSearchCorpusStore(settings(security), EngineConfig.builder().build()));
+    QuarryException e =
+        assertThrows(
+            QuarryException.class,
+            () -> new OpenSearchCorpusStore(settings(security), EngineConfig.builder().build()));
     assertEquals(ErrorCode.UNAVAILABLE, e.code());
     // The cluster's answer is the cause, for the log and the operator's console, not the message.
     assertTrue(String.valueOf(e.getCause()).contains("HTTP 401"), String.valueOf(e.getCause()));
@@ -173,9 +238,12 @@ class ClusterSecurityIT {
 
   @Test
   void aCertificateNotSignedByATrustedAuthority_isRefused() {
-    ClusterSecurity untrusting = new ClusterSecurity(USER, PASSWORD, null); // the JDK's authorities only
-    QuarryException e = assertThrows(QuarryException.class,
-        () -> new OpenSearchCorpusStore(settings(untrusting), EngineConfig.builder().build()));
+    ClusterSecurity untrusting =
+        new ClusterSecurity(USER, PASSWORD, null); // the JDK's authorities only
+    QuarryException e =
+        assertThrows(
+            QuarryException.class,
+            () -> new OpenSearchCorpusStore(settings(untrusting), EngineConfig.builder().build()));
     assertEquals(ErrorCode.UNAVAILABLE, e.code());
     assertEquals(0, requests.get(), "no request got past the TLS handshake");
   }
@@ -183,8 +251,8 @@ class ClusterSecurityIT {
   @Test
   void aCaFileThatHoldsNoCertificate_isRefusedNamingIt() throws IOException {
     Path notPem = Files.writeString(dir.resolve("not.pem"), "hello");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> ClusterSecurity.checkCaFile(notPem));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ClusterSecurity.checkCaFile(notPem));
     assertTrue(e.getMessage().contains(notPem.toString()), e.getMessage());
   }
 }

@@ -9,9 +9,18 @@ import java.util.List;
 final class ClusterWrites {
   private ClusterWrites() {}
 
-  /** Indexes {@code text} as {@code source} of {@code corpus} through {@code front}: one revision. */
+  /**
+   * Indexes {@code text} as {@code source} of {@code corpus} through {@code front}: one revision.
+   */
   static void write(OpenSearchCorpusStore front, String corpus, String source, String text) {
-    front.withCorpus(corpus, ix -> ix.apply(new Mutation(List.of(
-        SourceOperation.Index.text(source, null, text, Metadata.EMPTY)), "tester", null, null)));
+    front.withCorpus(
+        corpus,
+        ix ->
+            ix.apply(
+                new Mutation(
+                    List.of(SourceOperation.Index.text(source, null, text, Metadata.EMPTY)),
+                    "tester",
+                    null,
+                    null)));
   }
 }

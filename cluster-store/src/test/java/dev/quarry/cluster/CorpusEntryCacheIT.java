@@ -30,9 +30,14 @@ import org.junit.jupiter.api.Test;
  */
 class CorpusEntryCacheIT {
   private static final CorpusSettings ENGLISH = CorpusSettings.DEFAULT;
+
   /** No stemming and another title weight: a front searching with the old settings would miss. */
-  private static final CorpusSettings STANDARD = new CorpusSettings(CorpusSettings.Language.STANDARD,
-      CorpusSettings.Chunking.DEFAULT, new CorpusSettings.Ranking(1.2, 0.75, 3.0), null);
+  private static final CorpusSettings STANDARD =
+      new CorpusSettings(
+          CorpusSettings.Language.STANDARD,
+          CorpusSettings.Chunking.DEFAULT,
+          new CorpusSettings.Ranking(1.2, 0.75, 3.0),
+          null);
 
   OpenSearchSettings settings;
   OpenSearchCorpusStore frontA;
@@ -53,11 +58,19 @@ class CorpusEntryCacheIT {
   }
 
   /** A search as the HTTP layer makes it: the expected corpusId checked first, then the search. */
-  static SearchResult search(OpenSearchCorpusStore front, String corpus, String q, Long revision, String expectedCorpusId) {
-    return front.withCorpus(corpus, ix -> {
-      ix.info().requireCorpusId(expectedCorpusId);
-      return ix.search(new SearchRequest(q, SourceScope.ALL, List.of(), 10, revision, null, false));
-    });
+  static SearchResult search(
+      OpenSearchCorpusStore front,
+      String corpus,
+      String q,
+      Long revision,
+      String expectedCorpusId) {
+    return front.withCorpus(
+        corpus,
+        ix -> {
+          ix.info().requireCorpusId(expectedCorpusId);
+          return ix.search(
+              new SearchRequest(q, SourceScope.ALL, List.of(), 10, revision, null, false));
+        });
   }
 
   static List<String> sources(SearchResult r) {
@@ -70,8 +83,14 @@ class CorpusEntryCacheIT {
 
   /** How many document GETs the corpus registry has answered. */
   long registryReads() {
-    return http.get("/" + settings.indexPrefix() + "-registry/_stats/get").require("test")
-        .body().path("_all").path("total").path("get").path("total").asLong();
+    return http.get("/" + settings.indexPrefix() + "-registry/_stats/get")
+        .require("test")
+        .body()
+        .path("_all")
+        .path("total")
+        .path("get")
+        .path("total")
+        .asLong();
   }
 
   @Test
@@ -81,8 +100,10 @@ class CorpusEntryCacheIT {
     assertEquals(List.of("old"), sources(search(frontA, "docs", "run", null, oldId)));
 
     frontB.delete("docs");
-    assertEquals(ErrorCode.CORPUS_NOT_FOUND, failure(() -> search(frontA, "docs", "run", null, null)));
-    assertEquals(ErrorCode.CORPUS_NOT_FOUND, failure(() -> search(frontA, "docs", "run", 1L, null)));
+    assertEquals(
+        ErrorCode.CORPUS_NOT_FOUND, failure(() -> search(frontA, "docs", "run", null, null)));
+    assertEquals(
+        ErrorCode.CORPUS_NOT_FOUND, failure(() -> search(frontA, "docs", "run", 1L, null)));
     assertEquals(ErrorCode.CORPUS_NOT_FOUND, failure(() -> write(frontA, "docs", "x", "words")));
 
     // Front A asks once more before the name is taken again, then B creates it with other settings.
@@ -93,13 +114,21 @@ class CorpusEntryCacheIT {
     SearchResult r = search(frontA, "docs", "running", null, null);
     assertEquals(newId, r.corpusId());
     assertEquals(1, r.revision());
-    assertEquals(List.of("new"), sources(r), "searched with the new corpus's analyzer (no stemming)");
-    assertTrue(sources(search(frontA, "docs", "ancient", null, null)).isEmpty(), "never the old corpus's data");
-    assertTrue(sources(search(frontA, "docs", "run", null, null)).isEmpty(), "never the old corpus's analyzer");
+    assertEquals(
+        List.of("new"), sources(r), "searched with the new corpus's analyzer (no stemming)");
+    assertTrue(
+        sources(search(frontA, "docs", "ancient", null, null)).isEmpty(),
+        "never the old corpus's data");
+    assertTrue(
+        sources(search(frontA, "docs", "run", null, null)).isEmpty(),
+        "never the old corpus's analyzer");
     assertEquals(STANDARD, frontA.withCorpus("docs", ix -> ix.info().settings()));
-    assertEquals(ErrorCode.CORPUS_REPLACED, failure(() -> search(frontA, "docs", "running", null, oldId)));
+    assertEquals(
+        ErrorCode.CORPUS_REPLACED, failure(() -> search(frontA, "docs", "running", null, oldId)));
     assertEquals(List.of("new"), sources(search(frontA, "docs", "running", 1L, newId)));
-    assertEquals(ErrorCode.INVALID_REQUEST, failure(() -> search(frontA, "docs", "running", 2L, newId)),
+    assertEquals(
+        ErrorCode.INVALID_REQUEST,
+        failure(() -> search(frontA, "docs", "running", 2L, newId)),
         "a pinned revision above the published one is still refused");
 
     // A's writes go to the new corpus too.
@@ -116,7 +145,8 @@ class CorpusEntryCacheIT {
     // Deleted and created again at once: front A never sees the name free.
     frontB.delete("swap");
     String newId = frontB.create("swap", STANDARD).corpusId();
-    assertEquals(ErrorCode.CORPUS_REPLACED, failure(() -> search(frontA, "swap", "ancient", null, oldId)));
+    assertEquals(
+        ErrorCode.CORPUS_REPLACED, failure(() -> search(frontA, "swap", "ancient", null, oldId)));
     SearchResult r = search(frontA, "swap", "ancient", null, newId);
     assertEquals(newId, r.corpusId());
     assertEquals(0, r.revision());
@@ -131,9 +161,13 @@ class CorpusEntryCacheIT {
     assertEquals(List.of("old"), sources(search(frontA, "half", "ancient", null, null)));
     // What a deleting front does before it removes the index: the head, then the registry entry.
     http.send("DELETE", "/" + index + "/_doc/" + CorpusDocs.HEAD_ID, null, null).require("test");
-    http.send("DELETE", "/" + settings.indexPrefix() + "-registry/_doc/half?refresh=true", null, null).require("test");
-    assertEquals(ErrorCode.CORPUS_NOT_FOUND, failure(() -> search(frontA, "half", "ancient", null, null)));
-    assertEquals(ErrorCode.CORPUS_NOT_FOUND, failure(() -> search(frontB, "half", "ancient", null, null)));
+    http.send(
+            "DELETE", "/" + settings.indexPrefix() + "-registry/_doc/half?refresh=true", null, null)
+        .require("test");
+    assertEquals(
+        ErrorCode.CORPUS_NOT_FOUND, failure(() -> search(frontA, "half", "ancient", null, null)));
+    assertEquals(
+        ErrorCode.CORPUS_NOT_FOUND, failure(() -> search(frontB, "half", "ancient", null, null)));
     frontB.create("half", STANDARD);
     assertTrue(search(frontA, "half", "ancient", null, null).hits().isEmpty());
   }
@@ -159,19 +193,38 @@ class CorpusEntryCacheIT {
   void aReadAfterAMutationInOneCall_seesTheMutation() {
     frontA.create("ryw", ENGLISH);
     write(frontA, "ryw", "a", "first words");
-    long after = frontA.withCorpus("ryw", ix -> {
-      assertEquals(1, ix.revision());
-      ix.apply(new Mutation(List.of(SourceOperation.Index.text("b", null, "second words", Metadata.EMPTY)),
-          "tester", null, null));
-      return ix.revision();
-    });
+    long after =
+        frontA.withCorpus(
+            "ryw",
+            ix -> {
+              assertEquals(1, ix.revision());
+              ix.apply(
+                  new Mutation(
+                      List.of(
+                          SourceOperation.Index.text("b", null, "second words", Metadata.EMPTY)),
+                      "tester",
+                      null,
+                      null));
+              return ix.revision();
+            });
     assertEquals(2, after);
     // The head the store read is handed to the first read only; a mutation in the call drops it.
-    assertEquals(List.of("c"), frontA.withCorpus("ryw", ix -> {
-      ix.apply(new Mutation(List.of(SourceOperation.Index.text("c", null, "third words", Metadata.EMPTY)),
-          "tester", null, null));
-      return sources(ix.search(new SearchRequest("third", SourceScope.ALL, List.of(), 10, null, null, false)));
-    }));
+    assertEquals(
+        List.of("c"),
+        frontA.withCorpus(
+            "ryw",
+            ix -> {
+              ix.apply(
+                  new Mutation(
+                      List.of(SourceOperation.Index.text("c", null, "third words", Metadata.EMPTY)),
+                      "tester",
+                      null,
+                      null));
+              return sources(
+                  ix.search(
+                      new SearchRequest(
+                          "third", SourceScope.ALL, List.of(), 10, null, null, false)));
+            }));
     assertEquals(3L, (long) frontB.<Long>withCorpus("ryw", ix -> ix.revision()));
   }
 }

@@ -17,11 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The scoring plugin's semantic arithmetic ({@code DenseDot}, loaded from the plugin's built classes,
- * which live outside the reactor) against the embedded store's ({@link PortableDense#dot}): the same
- * float bits for random unit vectors of every length around the eight lanes (whole lanes, left-over
- * components), quantized as the embedded store stores them, clamped components and extreme values
- * included. Replay with {@code -Dtests.seed=<hex>} ({@link TestSeed}).
+ * The scoring plugin's semantic arithmetic ({@code DenseDot}, loaded from the plugin's built
+ * classes, which live outside the reactor) against the embedded store's ({@link
+ * PortableDense#dot}): the same float bits for random unit vectors of every length around the eight
+ * lanes (whole lanes, left-over components), quantized as the embedded store stores them, clamped
+ * components and extreme values included. Replay with {@code -Dtests.seed=<hex>} ({@link
+ * TestSeed}).
  */
 @ExtendWith(TestSeed.class)
 class DenseDotAgreementIT {
@@ -29,19 +30,27 @@ class DenseDotAgreementIT {
   @Test
   void thePluginsDotProduct_isTheEmbeddedStoresToTheBit(Random random) throws Throwable {
     Path launcher = OpenSearchNodes.launcher();
-    Assumptions.assumeTrue(launcher != null, "no opensearch-plugin/ folder found above the working directory");
+    Assumptions.assumeTrue(
+        launcher != null, "no opensearch-plugin/ folder found above the working directory");
     Path classes = launcher.resolve("target/classes");
-    Assumptions.assumeTrue(Files.isRegularFile(classes.resolve("dev/quarry/opensearch/scoring/DenseDot.class")),
+    Assumptions.assumeTrue(
+        Files.isRegularFile(classes.resolve("dev/quarry/opensearch/scoring/DenseDot.class")),
         "the scoring plugin is not built: run `mvn -B -q -f opensearch-plugin/pom.xml package`");
     try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, null)) {
       Class<?> type = loader.loadClass("dev.quarry.opensearch.scoring.DenseDot");
-      MethodHandle dot = MethodHandles.publicLookup().findStatic(type, "dot",
-          MethodType.methodType(float.class, float[].class, byte[].class, int.class));
+      MethodHandle dot =
+          MethodHandles.publicLookup()
+              .findStatic(
+                  type,
+                  "dot",
+                  MethodType.methodType(float.class, float[].class, byte[].class, int.class));
       assertEquals(PortableDense.SCALE, (float) type.getField("SCALE").get(null));
       for (int round = 0; round < 20_000; round++) {
-        int dimensions = round < 64 ? 1 + round : new int[] {384, 768, 1024, 7, 9, 383}[random.nextInt(6)];
+        int dimensions =
+            round < 64 ? 1 + round : new int[] {384, 768, 1024, 7, 9, 383}[random.nextInt(6)];
         float[] query = unit(random, dimensions);
-        byte[] stored = PortableDense.encode(random.nextInt(10) == 0 ? query : unit(random, dimensions));
+        byte[] stored =
+            PortableDense.encode(random.nextInt(10) == 0 ? query : unit(random, dimensions));
         if (random.nextInt(20) == 0) {
           stored[random.nextInt(dimensions)] = random.nextBoolean() ? (byte) 127 : (byte) -127;
         }
@@ -51,7 +60,9 @@ class DenseDotAgreementIT {
         System.arraycopy(stored, 0, padded, offset, dimensions);
         float expected = PortableDense.dot(query, stored);
         float actual = (float) dot.invokeExact(query, padded, offset);
-        assertEquals(Float.floatToRawIntBits(expected), Float.floatToRawIntBits(actual),
+        assertEquals(
+            Float.floatToRawIntBits(expected),
+            Float.floatToRawIntBits(actual),
             "dimensions " + dimensions + ", round " + round + ": " + expected + " vs " + actual);
       }
     }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -16,15 +15,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A node that takes connections and never answers (a long GC pause, a stopped process) listed before
- * the real test node: a request fails over to the real node within its deadline, is marked as sent
- * again after a possible delivery, and the next request starts on the node that answers.
+ * A node that takes connections and never answers (a long GC pause, a stopped process) listed
+ * before the real test node: a request fails over to the real node within its deadline, is marked
+ * as sent again after a possible delivery, and the next request starts on the node that answers.
  */
 class HangingNodeIT {
   // Long enough that the real node's share (half, after the silent node's) holds an index creation
   // on a busy machine; the assertions compare with it, not with a fixed latency.
   private static final Duration TIMEOUT = Duration.ofSeconds(12);
-  private static final Map<String, Object> NO_REPLICAS = Map.of("settings", Map.of("number_of_replicas", 0));
+  private static final Map<String, Object> NO_REPLICAS =
+      Map.of("settings", Map.of("number_of_replicas", 0));
 
   ServerSocket silent;
   ClusterHttp http;
@@ -35,13 +35,16 @@ class HangingNodeIT {
     URI real = OpenSearchNodes.single().urls().get(0);
     // The kernel completes its connections; nothing ever reads or answers them.
     silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    http = new ClusterHttp(List.of(URI.create("http://127.0.0.1:" + silent.getLocalPort() + "/"), real), TIMEOUT);
+    http =
+        new ClusterHttp(
+            List.of(URI.create("http://127.0.0.1:" + silent.getLocalPort() + "/"), real), TIMEOUT);
     prefix = TestIndexes.prefix("hanging");
   }
 
   @AfterEach
   void close() throws Exception {
-    new ClusterHttp(OpenSearchNodes.single().urls(), TIMEOUT).send("DELETE", "/" + prefix + "-*", null, null);
+    new ClusterHttp(OpenSearchNodes.single().urls(), TIMEOUT)
+        .send("DELETE", "/" + prefix + "-*", null, null);
     silent.close();
   }
 
@@ -60,18 +63,22 @@ class HangingNodeIT {
     ms = (System.nanoTime() - start) / 1_000_000;
     assertEquals(200, read.status(), read.body().toString());
     assertFalse(read.resent());
-    // Had the silent node been tried first, its share (half the timeout) would have been spent on it.
+    // Had the silent node been tried first, its share (half the timeout) would have been spent on
+    // it.
     assertTrue(ms < TIMEOUT.toMillis() / 2, "the answering node is tried first now: " + ms + " ms");
   }
 
   @Test
   void everyAttemptWithinTheDeadline_boundOnce() {
-    // One operation of several requests shares one deadline: the first fails over, the rest go straight on.
+    // One operation of several requests shares one deadline: the first fails over, the rest go
+    // straight on.
     long start = System.nanoTime();
-    ClusterHttp.Answer a = http.within(() -> {
-      http.json("PUT", "/" + prefix + "-y", NO_REPLICAS).require("a test write");
-      return http.get("/" + prefix + "-y/_settings");
-    });
+    ClusterHttp.Answer a =
+        http.within(
+            () -> {
+              http.json("PUT", "/" + prefix + "-y", NO_REPLICAS).require("a test write");
+              return http.get("/" + prefix + "-y/_settings");
+            });
     long ms = (System.nanoTime() - start) / 1_000_000;
     assertEquals(200, a.status(), a.body().toString());
     assertTrue(ms < TIMEOUT.toMillis(), "answered after " + ms + " ms");

@@ -35,22 +35,31 @@ class HybridOnClusterIT {
   static final String PREFIX = "t-hybrid-" + System.nanoTime() % 100000;
   static final EngineConfig CONFIG =
       EngineConfig.builder().embeddingModels(EmbeddingModels.of(new HashingEmbedder())).build();
-  static final CorpusSettings SETTINGS = CorpusSettings.DEFAULT.withEmbedding(
-      new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5));
+  static final CorpusSettings SETTINGS =
+      CorpusSettings.DEFAULT.withEmbedding(
+          new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5));
   static OpenSearchCorpusStore withPlugin;
   static OpenSearchCorpusStore withoutPlugin;
 
   @BeforeAll
   static void open() throws Exception {
-    OpenSearchSettings settings = OpenSearchSettings.of(OpenSearchNodes.single().urls()).withReplicas(0).withShards(2)
-        .withPrefix(PREFIX);
+    OpenSearchSettings settings =
+        OpenSearchSettings.of(OpenSearchNodes.single().urls())
+            .withReplicas(0)
+            .withShards(2)
+            .withPrefix(PREFIX);
     withPlugin = new OpenSearchCorpusStore(settings, CONFIG);
-    withoutPlugin = new OpenSearchCorpusStore(settings, CONFIG, CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, false);
+    withoutPlugin =
+        new OpenSearchCorpusStore(settings, CONFIG, CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, false);
     withPlugin.create("hybrid", SETTINGS);
     List<SourceOperation> ops = new ArrayList<>();
     for (String source : List.of("public/a", "public/b", "secret/c", "secret/d", "other")) {
-      ops.add(SourceOperation.Index.text(source, null, "river otter notes from " + source + ". The heron waits by"
-          + " the mill ford.", Metadata.EMPTY));
+      ops.add(
+          SourceOperation.Index.text(
+              source,
+              null,
+              "river otter notes from " + source + ". The heron waits by" + " the mill ford.",
+              Metadata.EMPTY));
     }
     withPlugin.withCorpus("hybrid", ix -> ix.apply(new Mutation(ops, "tester", null, null)));
   }
@@ -65,13 +74,17 @@ class HybridOnClusterIT {
   @Test
   void aTokenGrantedSomeSources_getsSemanticAndHybridHitsOfThoseOnly() {
     SourceScope grant = new SourceScope(List.of("public/*", "other"));
-    for (SearchRequest.Mode mode : new SearchRequest.Mode[] {SearchRequest.Mode.SEMANTIC, SearchRequest.Mode.HYBRID}) {
-      SearchRequest request = new SearchRequest("secret heron", grant, List.of(), 10, null, null, false, mode, null)
-          .withStatistics(grant);
+    for (SearchRequest.Mode mode :
+        new SearchRequest.Mode[] {SearchRequest.Mode.SEMANTIC, SearchRequest.Mode.HYBRID}) {
+      SearchRequest request =
+          new SearchRequest("secret heron", grant, List.of(), 10, null, null, false, mode, null)
+              .withStatistics(grant);
       List<Hit> hits = withPlugin.withCorpus("hybrid", ix -> ix.search(request)).hits();
       assertEquals(3, hits.size(), mode + ": every granted chunk, no other");
       for (Hit h : hits) {
-        assertTrue(h.source().startsWith("public/") || h.source().equals("other"), mode + ": " + h.source());
+        assertTrue(
+            h.source().startsWith("public/") || h.source().equals("other"),
+            mode + ": " + h.source());
         assertTrue(h.parts().semanticScore() != null, mode + ": semantic part");
       }
     }
@@ -80,29 +93,69 @@ class HybridOnClusterIT {
   @Test
   void aFrontWithoutThePlugin_refusesEmbeddingCorpora_andSemanticSearches_namingThePlugin() {
     assertFalse(withoutPlugin.searchesSemantically());
-    QuarryException created = assertThrows(QuarryException.class, () -> withoutPlugin.create("refused", SETTINGS));
+    QuarryException created =
+        assertThrows(QuarryException.class, () -> withoutPlugin.create("refused", SETTINGS));
     assertEquals(ErrorCode.EMBEDDING_UNAVAILABLE, created.code());
     assertTrue(created.getMessage().contains("quarry-scoring"), created.getMessage());
     assertTrue(withoutPlugin.info("refused").isEmpty(), "nothing created");
-    for (SearchRequest.Mode mode : new SearchRequest.Mode[] {null, SearchRequest.Mode.SEMANTIC,
-        SearchRequest.Mode.HYBRID}) {
-      QuarryException e = assertThrows(QuarryException.class, () -> withoutPlugin.withCorpus("hybrid",
-          ix -> ix.search(new SearchRequest("heron", SourceScope.ALL, List.of(), 5, null, null, false, mode, null))));
+    for (SearchRequest.Mode mode :
+        new SearchRequest.Mode[] {null, SearchRequest.Mode.SEMANTIC, SearchRequest.Mode.HYBRID}) {
+      QuarryException e =
+          assertThrows(
+              QuarryException.class,
+              () ->
+                  withoutPlugin.withCorpus(
+                      "hybrid",
+                      ix ->
+                          ix.search(
+                              new SearchRequest(
+                                  "heron",
+                                  SourceScope.ALL,
+                                  List.of(),
+                                  5,
+                                  null,
+                                  null,
+                                  false,
+                                  mode,
+                                  null))));
       assertEquals(ErrorCode.RETRIEVAL_UNAVAILABLE, e.code(), String.valueOf(mode));
       assertTrue(e.getMessage().contains("quarry-scoring"), e.getMessage());
     }
     // The lexical side still answers, by the cluster's BM25.
-    List<Hit> lexical = withoutPlugin.withCorpus("hybrid", ix -> ix.search(new SearchRequest("heron", SourceScope.ALL,
-        List.of(), 10, null, null, false, SearchRequest.Mode.LEXICAL, null))).hits();
+    List<Hit> lexical =
+        withoutPlugin
+            .withCorpus(
+                "hybrid",
+                ix ->
+                    ix.search(
+                        new SearchRequest(
+                            "heron",
+                            SourceScope.ALL,
+                            List.of(),
+                            10,
+                            null,
+                            null,
+                            false,
+                            SearchRequest.Mode.LEXICAL,
+                            null)))
+            .hits();
     assertEquals(5, lexical.size());
   }
 
   @Test
   void theApproximateIndexAndTheCodedFirstPass_areRefusedOnTheCluster() {
-    // Neither the HNSW graph nor the code field is built on the cluster: each is refused, naming the field.
-    for (CorpusSettings.VectorIndex index : List.of(CorpusSettings.VectorIndex.HNSW, CorpusSettings.VectorIndex.CODES)) {
-      QuarryException e = assertThrows(QuarryException.class, () -> withPlugin.create("graph", CorpusSettings.DEFAULT
-          .withEmbedding(new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5, index))));
+    // Neither the HNSW graph nor the code field is built on the cluster: each is refused, naming
+    // the field.
+    for (CorpusSettings.VectorIndex index :
+        List.of(CorpusSettings.VectorIndex.HNSW, CorpusSettings.VectorIndex.CODES)) {
+      QuarryException e =
+          assertThrows(
+              QuarryException.class,
+              () ->
+                  withPlugin.create(
+                      "graph",
+                      CorpusSettings.DEFAULT.withEmbedding(
+                          new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5, index))));
       assertEquals(ErrorCode.INVALID_REQUEST, e.code(), index.wireName());
       assertEquals("settings.embedding.index", e.field());
       assertTrue(e.getMessage().contains("'" + index.wireName() + "'"), e.getMessage());

@@ -29,13 +29,17 @@ final class LosingProxy implements AutoCloseable {
   /** A request as the proxy saw it: its method, path with query, and body as text. */
   record Request(String method, String path, String body) {}
 
-  /** What to do with the next request that {@code which} matches, or with every one ({@code every}). */
-  private record Rule(Predicate<Request> which, boolean forward, boolean every, Runnable meanwhile) {}
+  /**
+   * What to do with the next request that {@code which} matches, or with every one ({@code every}).
+   */
+  private record Rule(
+      Predicate<Request> which, boolean forward, boolean every, Runnable meanwhile) {}
 
   private final URI node;
   private final HttpServer server;
   private final ExecutorService threads = Executors.newFixedThreadPool(4);
-  private final HttpClient forward = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private final HttpClient forward =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final AtomicReference<Rule> rule = new AtomicReference<>();
   private final AtomicInteger lost = new AtomicInteger();
 
@@ -68,7 +72,10 @@ final class LosingProxy implements AutoCloseable {
     loseAnswerOfNext(which, () -> {});
   }
 
-  /** Closes the connection of the next request {@code which} matches, once, without forwarding it; {@code meanwhile} runs first. */
+  /**
+   * Closes the connection of the next request {@code which} matches, once, without forwarding it;
+   * {@code meanwhile} runs first.
+   */
   void dropNext(Predicate<Request> which, Runnable meanwhile) {
     rule.set(new Rule(which, false, false, meanwhile));
   }
@@ -78,7 +85,10 @@ final class LosingProxy implements AutoCloseable {
     rule.set(new Rule(which, true, true, () -> {}));
   }
 
-  /** Closes the connection of every request {@code which} matches without forwarding it, until {@link #stop}. */
+  /**
+   * Closes the connection of every request {@code which} matches without forwarding it, until
+   * {@link #stop}.
+   */
   void dropEvery(Predicate<Request> which) {
     rule.set(new Rule(which, false, true, () -> {}));
   }
@@ -95,15 +105,20 @@ final class LosingProxy implements AutoCloseable {
 
   private void handle(HttpExchange exchange) throws IOException {
     byte[] body = exchange.getRequestBody().readAllBytes();
-    Request seen = new Request(exchange.getRequestMethod(), exchange.getRequestURI().toString(),
-        new String(body, StandardCharsets.UTF_8));
+    Request seen =
+        new Request(
+            exchange.getRequestMethod(),
+            exchange.getRequestURI().toString(),
+            new String(body, StandardCharsets.UTF_8));
     Rule r = rule.get();
-    boolean catchIt = r != null && r.which().test(seen) && (r.every() || rule.compareAndSet(r, null));
+    boolean catchIt =
+        r != null && r.which().test(seen) && (r.every() || rule.compareAndSet(r, null));
     HttpResponse<byte[]> answer = catchIt && !r.forward() ? null : send(exchange, body);
     if (catchIt) {
       lost.incrementAndGet();
       r.meanwhile().run();
-      // Thrown out of the handler (the exchange left open), this closes the connection without an answer.
+      // Thrown out of the handler (the exchange left open), this closes the connection without an
+      // answer.
       throw new IOException("the answer to " + seen.method() + " " + seen.path() + " is lost");
     }
     exchange.getResponseHeaders().set("Content-Type", "application/json");
@@ -117,11 +132,18 @@ final class LosingProxy implements AutoCloseable {
     exchange.close();
   }
 
-  /** The request {@code exchange} received, with its {@code body}, addressed to {@code node} instead. */
+  /**
+   * The request {@code exchange} received, with its {@code body}, addressed to {@code node}
+   * instead.
+   */
   static HttpRequest forwarded(HttpExchange exchange, URI node, byte[] body) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(node.resolve(exchange.getRequestURI().toString()))
-        .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofByteArray(body));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(node.resolve(exchange.getRequestURI().toString()))
+            .method(
+                exchange.getRequestMethod(),
+                body.length == 0
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(body));
     String type = exchange.getRequestHeaders().getFirst("Content-Type");
     if (type != null) {
       b.header("Content-Type", type);

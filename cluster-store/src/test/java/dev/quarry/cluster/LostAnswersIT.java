@@ -29,11 +29,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Conditional writes whose first attempt reached the node and was applied but whose answer was lost
  * (the front then sends them again, and the second attempt is refused because of the first): a
- * front behind a {@link LosingProxy} to the single test node, and another front straight on the node
- * to take the corpus over (or delete it) meanwhile. The outcome is the real one when it can be told
- * (the receipt, the corpus created or deleted, the lease still held), "nothing was applied" only
- * when nothing was, and uncertain otherwise. A publication none of whose attempts is answered is
- * decided the same way once the head can be read again: the receipt when it landed, "nothing was
+ * front behind a {@link LosingProxy} to the single test node, and another front straight on the
+ * node to take the corpus over (or delete it) meanwhile. The outcome is the real one when it can be
+ * told (the receipt, the corpus created or deleted, the lease still held), "nothing was applied"
+ * only when nothing was, and uncertain otherwise. A publication none of whose attempts is answered
+ * is decided the same way once the head can be read again: the receipt when it landed, "nothing was
  * applied" once the head is fenced off when it did not.
  */
 class LostAnswersIT {
@@ -50,10 +50,20 @@ class LostAnswersIT {
     URI url = OpenSearchNodes.single().urls().get(0);
     proxy = LosingProxy.before(url);
     prefix = TestIndexes.prefix("lost");
-    front = new OpenSearchCorpusStore(OpenSearchSettings.of(List.of(proxy.url())).withReplicas(0).withPrefix(prefix)
-        .withLeaseTtl(TTL), EngineConfig.builder().build());
-    taker = new OpenSearchCorpusStore(OpenSearchSettings.of(List.of(url)).withReplicas(0).withPrefix(prefix)
-        .withLeaseTtl(TTL), EngineConfig.builder().build());
+    front =
+        new OpenSearchCorpusStore(
+            OpenSearchSettings.of(List.of(proxy.url()))
+                .withReplicas(0)
+                .withPrefix(prefix)
+                .withLeaseTtl(TTL),
+            EngineConfig.builder().build());
+    taker =
+        new OpenSearchCorpusStore(
+            OpenSearchSettings.of(List.of(url))
+                .withReplicas(0)
+                .withPrefix(prefix)
+                .withLeaseTtl(TTL),
+            EngineConfig.builder().build());
     node = new ClusterHttp(List.of(url), Duration.ofSeconds(30));
   }
 
@@ -66,21 +76,31 @@ class LostAnswersIT {
   }
 
   // The requests the proxy catches.
-  static final Predicate<LosingProxy.Request> PUBLICATION = r -> r.method().equals("PUT")
-      && r.path().contains("/_doc/head?if_seq_no=") && r.body().contains("\"writing\":null");
-  static final Predicate<LosingProxy.Request> MARK = r -> r.method().equals("PUT")
-      && r.path().contains("/_doc/head?if_seq_no=") && !r.body().contains("\"writing\":null");
-  static final Predicate<LosingProxy.Request> LEASE_RENEWAL = r -> r.method().equals("PUT")
-      && r.path().contains("/_doc/lease?if_seq_no=");
-  static final Predicate<LosingProxy.Request> REGISTRATION = r -> r.method().equals("PUT")
-      && r.path().contains("-registry/_doc/docs?op_type=create");
-  static final Predicate<LosingProxy.Request> UNREGISTRATION = r -> r.method().equals("DELETE")
-      && r.path().contains("-registry/_doc/docs?");
-  static final Predicate<LosingProxy.Request> CORPUS_INDEX = r -> r.method().equals("PUT")
-      && r.path().contains("-corpus-") && !r.path().contains("/_");
+  static final Predicate<LosingProxy.Request> PUBLICATION =
+      r ->
+          r.method().equals("PUT")
+              && r.path().contains("/_doc/head?if_seq_no=")
+              && r.body().contains("\"writing\":null");
+  static final Predicate<LosingProxy.Request> MARK =
+      r ->
+          r.method().equals("PUT")
+              && r.path().contains("/_doc/head?if_seq_no=")
+              && !r.body().contains("\"writing\":null");
+  static final Predicate<LosingProxy.Request> LEASE_RENEWAL =
+      r -> r.method().equals("PUT") && r.path().contains("/_doc/lease?if_seq_no=");
+  static final Predicate<LosingProxy.Request> REGISTRATION =
+      r -> r.method().equals("PUT") && r.path().contains("-registry/_doc/docs?op_type=create");
+  static final Predicate<LosingProxy.Request> UNREGISTRATION =
+      r -> r.method().equals("DELETE") && r.path().contains("-registry/_doc/docs?");
+  static final Predicate<LosingProxy.Request> CORPUS_INDEX =
+      r -> r.method().equals("PUT") && r.path().contains("-corpus-") && !r.path().contains("/_");
 
   static Mutation write(String source, String text) {
-    return new Mutation(List.of(SourceOperation.Index.text(source, null, text, Metadata.EMPTY)), "tester", null, null);
+    return new Mutation(
+        List.of(SourceOperation.Index.text(source, null, text, Metadata.EMPTY)),
+        "tester",
+        null,
+        null);
   }
 
   static MutationResult apply(OpenSearchCorpusStore store, String source, String text) {
@@ -88,14 +108,26 @@ class LostAnswersIT {
   }
 
   static List<String> search(OpenSearchCorpusStore store, String q, Long revision) {
-    return store.withCorpus("docs", ix -> ix.search(new SearchRequest(q, SourceScope.ALL, List.of(), 10, revision,
-        null, false)).hits().stream().map(Hit::source).toList());
+    return store.withCorpus(
+        "docs",
+        ix ->
+            ix
+                .search(new SearchRequest(q, SourceScope.ALL, List.of(), 10, revision, null, false))
+                .hits()
+                .stream()
+                .map(Hit::source)
+                .toList());
   }
 
   /** The history entries of {@code revision}, by source. */
   static List<String> historyOf(OpenSearchCorpusStore store, long revision) {
-    return store.withCorpus("docs", ix -> ix.history(0, 100, s -> true).entries().stream()
-        .filter(e -> e.revision() == revision).map(e -> e.source()).toList());
+    return store.withCorpus(
+        "docs",
+        ix ->
+            ix.history(0, 100, s -> true).entries().stream()
+                .filter(e -> e.revision() == revision)
+                .map(e -> e.source())
+                .toList());
   }
 
   @Test
@@ -109,7 +141,8 @@ class LostAnswersIT {
     assertEquals(1, proxy.caught(), "the publication's answer was lost");
     assertEquals(2, result.revision());
     assertRevisionTwoHoldsB();
-    assertEquals(3, apply(front, "c", "gamma words").revision(), "the next batch gets the next revision");
+    assertEquals(
+        3, apply(front, "c", "gamma words").revision(), "the next batch gets the next revision");
     assertEquals(List.of("b"), historyOf(taker, 2));
     assertEquals(List.of("c"), historyOf(taker, 3));
   }
@@ -127,7 +160,8 @@ class LostAnswersIT {
   }
 
   @Test
-  void aPublicationAppliedWhoseAnswerWasLost_thenALaterRevisionPublishedElsewhere_returnsItsReceipt() {
+  void
+      aPublicationAppliedWhoseAnswerWasLost_thenALaterRevisionPublishedElsewhere_returnsItsReceipt() {
     front.create("docs", CorpusSettings.DEFAULT);
     apply(front, "a", "alpha words");
     CompletableFuture<MutationResult> meanwhile = new CompletableFuture<>();
@@ -135,7 +169,8 @@ class LostAnswersIT {
 
     MutationResult result = apply(front, "b", "beta words");
 
-    assertEquals(2, result.revision(), "the head says 3 now; revision 2's history names this front's batch");
+    assertEquals(
+        2, result.revision(), "the head says 3 now; revision 2's history names this front's batch");
     assertEquals(3, meanwhile.join().revision(), "the other front published 3 over this front's 2");
     assertEquals(List.of("b"), search(taker, "beta", 2L));
     assertEquals(List.of("b"), historyOf(taker, 2));
@@ -151,7 +186,8 @@ class LostAnswersIT {
     QuarryException e = assertThrows(QuarryException.class, () -> apply(front, "b", "beta words"));
 
     assertEquals(ErrorCode.UNAVAILABLE, e.code());
-    assertTrue(e.uncertain(), "nothing is left to tell whether it was published: " + e.getMessage());
+    assertTrue(
+        e.uncertain(), "nothing is left to tell whether it was published: " + e.getMessage());
     assertFalse(e.getMessage().contains("nothing was applied"), e.getMessage());
   }
 
@@ -167,7 +203,8 @@ class LostAnswersIT {
     assertEquals(ErrorCode.UNAVAILABLE, e.code());
     assertFalse(e.uncertain(), "revision 2 is the other front's: " + e.getMessage());
     assertTrue(e.getMessage().contains("nothing was applied"), e.getMessage());
-    assertEquals(2, meanwhile.join().revision(), "the other front rolled 2 back and published its own");
+    assertEquals(
+        2, meanwhile.join().revision(), "the other front rolled 2 back and published its own");
     for (Long revision : new Long[] {null, 1L, 2L}) {
       assertEquals(List.of(), search(taker, "beta", revision), "revision " + revision);
     }
@@ -175,7 +212,10 @@ class LostAnswersIT {
     assertEquals(3, apply(front, "d", "delta words").revision());
   }
 
-  /** The publication of {@code revision} (a roll-back's clearing of the head keeps the revision below). */
+  /**
+   * The publication of {@code revision} (a roll-back's clearing of the head keeps the revision
+   * below).
+   */
   static Predicate<LosingProxy.Request> publicationOf(long revision) {
     return PUBLICATION.and(r -> r.body().contains("\"published\":" + revision + ","));
   }
@@ -190,9 +230,11 @@ class LostAnswersIT {
 
     proxy.stop();
     assertEquals(2, proxy.caught(), "both attempts of the publication lost their answers");
-    assertEquals(2, result.revision(), "the head read again names this batch as the publisher of 2");
+    assertEquals(
+        2, result.revision(), "the head read again names this batch as the publisher of 2");
     assertRevisionTwoHoldsB();
-    assertEquals(3, apply(front, "c", "gamma words").revision(), "the next batch gets the next revision");
+    assertEquals(
+        3, apply(front, "c", "gamma words").revision(), "the next batch gets the next revision");
   }
 
   @Test
@@ -224,8 +266,10 @@ class LostAnswersIT {
 
   @Test
   void aPublicationNeverAnswered_whileTheClusterStaysUnreachable_isUncertain() {
-    OpenSearchCorpusStore hasty = new OpenSearchCorpusStore(new OpenSearchSettings(List.of(proxy.url()), prefix, 1, 0,
-        TTL, Duration.ofSeconds(2)), EngineConfig.builder().build());
+    OpenSearchCorpusStore hasty =
+        new OpenSearchCorpusStore(
+            new OpenSearchSettings(List.of(proxy.url()), prefix, 1, 0, TTL, Duration.ofSeconds(2)),
+            EngineConfig.builder().build());
     try {
       hasty.create("docs", CorpusSettings.DEFAULT);
       apply(hasty, "a", "alpha words");
@@ -235,14 +279,18 @@ class LostAnswersIT {
       proxy.dropEvery(r -> down.get() || (publication.test(r) && !down.getAndSet(true)));
 
       long start = System.nanoTime();
-      QuarryException e = assertThrows(QuarryException.class, () -> apply(hasty, "b", "beta words"));
+      QuarryException e =
+          assertThrows(QuarryException.class, () -> apply(hasty, "b", "beta words"));
 
       assertEquals(ErrorCode.UNAVAILABLE, e.code());
       assertTrue(e.uncertain(), "the head could not be read again: " + e.getMessage());
       assertFalse(e.getMessage().contains("nothing was applied"), e.getMessage());
-      assertTrue(System.nanoTime() - start < Duration.ofSeconds(20).toNanos(), "the head is read again for a bounded time");
+      assertTrue(
+          System.nanoTime() - start < Duration.ofSeconds(20).toNanos(),
+          "the head is read again for a bounded time");
       proxy.stop();
-      assertEquals(2, apply(taker, "c", "gamma words").revision(), "nothing of the batch was published");
+      assertEquals(
+          2, apply(taker, "c", "gamma words").revision(), "nothing of the batch was published");
       assertEquals(List.of(), search(taker, "beta", null));
     } finally {
       proxy.stop();
@@ -250,7 +298,9 @@ class LostAnswersIT {
     }
   }
 
-  /** Source "b" was published at revision 2, once, as both fronts see it: latest, pinned, history. */
+  /**
+   * Source "b" was published at revision 2, once, as both fronts see it: latest, pinned, history.
+   */
   private void assertRevisionTwoHoldsB() {
     for (OpenSearchCorpusStore store : List.of(front, taker)) {
       assertEquals(List.of("b"), search(store, "beta", null));
@@ -260,7 +310,10 @@ class LostAnswersIT {
     }
   }
 
-  /** Another front's batch, once this front's lease expired (this front stalls, its request in flight). */
+  /**
+   * Another front's batch, once this front's lease expired (this front stalls, its request in
+   * flight).
+   */
   private void takeOver(CompletableFuture<MutationResult> result) {
     try {
       Thread.sleep(TTL.toMillis() + 500);
@@ -319,6 +372,7 @@ class LostAnswersIT {
 
     assertEquals(1, proxy.caught());
     assertTrue(taker.info("docs").isEmpty());
-    assertEquals(404, node.send("HEAD", "/" + index, null, null).status(), "the corpus's index is gone");
+    assertEquals(
+        404, node.send("HEAD", "/" + index, null, null).status(), "the corpus's index is gone");
   }
 }

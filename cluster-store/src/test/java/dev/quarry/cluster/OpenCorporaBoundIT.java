@@ -47,12 +47,23 @@ class OpenCorporaBoundIT {
   }
 
   static Mutation write(String source, String text) {
-    return new Mutation(List.of(SourceOperation.Index.text(source, null, text, Metadata.EMPTY)), "tester", null, null);
+    return new Mutation(
+        List.of(SourceOperation.Index.text(source, null, text, Metadata.EMPTY)),
+        "tester",
+        null,
+        null);
   }
 
   List<String> search(String corpus, String q) {
-    return store.withCorpus(corpus, ix -> ix.search(new SearchRequest(q, SourceScope.ALL, List.of(), 10, null, null,
-        false)).hits().stream().map(Hit::source).toList());
+    return store.withCorpus(
+        corpus,
+        ix ->
+            ix
+                .search(new SearchRequest(q, SourceScope.ALL, List.of(), 10, null, null, false))
+                .hits()
+                .stream()
+                .map(Hit::source)
+                .toList());
   }
 
   @Test
@@ -88,9 +99,15 @@ class OpenCorporaBoundIT {
     ClusterCorpusIndex busy = store.kept("busy");
     // Another front holds the writer lease: this front's batch waits for it, queued on its writer.
     ObjectNode lease = ClusterHttp.MAPPER.createObjectNode();
-    lease.put("kind", "lease").put("owner", "another-front").put("expires", System.currentTimeMillis() + 60_000);
-    http.json("PUT", "/" + busy.indexName() + "/_doc/" + CorpusDocs.LEASE_ID + "?refresh=true", lease).require("test");
-    CompletableFuture<MutationResult> pending = store.withCorpus("busy", ix -> ix.submit(write("b", "waiting words")));
+    lease
+        .put("kind", "lease")
+        .put("owner", "another-front")
+        .put("expires", System.currentTimeMillis() + 60_000);
+    http.json(
+            "PUT", "/" + busy.indexName() + "/_doc/" + CorpusDocs.LEASE_ID + "?refresh=true", lease)
+        .require("test");
+    CompletableFuture<MutationResult> pending =
+        store.withCorpus("busy", ix -> ix.submit(write("b", "waiting words")));
     for (String n : List.of("o1", "o2", "o3", "o1", "o2", "o3")) {
       assertTrue(search(n, "anything").isEmpty());
       assertSame(busy, store.kept("busy"), "a corpus with a batch queued is kept open");
@@ -98,7 +115,11 @@ class OpenCorporaBoundIT {
     }
     assertFalse(pending.isDone());
     assertTrue(store.openCount() <= BOUND, "the idle ones went: " + store.openCount());
-    http.send("DELETE", "/" + busy.indexName() + "/_doc/" + CorpusDocs.LEASE_ID + "?refresh=true", null, null)
+    http.send(
+            "DELETE",
+            "/" + busy.indexName() + "/_doc/" + CorpusDocs.LEASE_ID + "?refresh=true",
+            null,
+            null)
         .require("test");
     assertEquals(1, pending.get(60, TimeUnit.SECONDS).revision());
     assertEquals(List.of("b"), search("busy", "waiting"));

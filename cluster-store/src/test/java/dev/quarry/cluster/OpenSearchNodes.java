@@ -20,12 +20,13 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * Real OpenSearch nodes on loopback for tests, each in its own JVM (never the test's: OpenSearch's
  * Jackson, Netty and Lucene differ from Quarry's). The node's classpath is the project's {@code
- * opensearch-plugin/} launcher, built from Maven Central jars by
- * {@code mvn -f opensearch-plugin/pom.xml package} ({@code .ci/run} does it); without it, or without a Java 21+ to run it, tests skip, saying why.
+ * opensearch-plugin/} launcher, built from Maven Central jars by {@code mvn -f
+ * opensearch-plugin/pom.xml package} ({@code .ci/run} does it); without it, or without a Java 21+
+ * to run it, tests skip, saying why.
  *
- * <p>One single node and one three-node cluster are started at most once per test JVM and shared
- * by every test class (a cluster start costs the better part of a minute on a small machine);
- * tests keep apart by index prefix. A JVM shutdown hook kills the nodes.
+ * <p>One single node and one three-node cluster are started at most once per test JVM and shared by
+ * every test class (a cluster start costs the better part of a minute on a small machine); tests
+ * keep apart by index prefix. A JVM shutdown hook kills the nodes.
  */
 public final class OpenSearchNodes {
   private static OpenSearchNodes single;
@@ -71,7 +72,8 @@ public final class OpenSearchNodes {
 
     /**
      * Stops the node's JVM where it stands (SIGSTOP): its sockets stay open and take connections,
-     * but nothing answers, as a node that hangs (a long pause, a stuck disk). {@link #resume} ends it.
+     * but nothing answers, as a node that hangs (a long pause, a stuck disk). {@link #resume} ends
+     * it.
      */
     public void pause() throws IOException, InterruptedException {
       signal("STOP");
@@ -83,7 +85,8 @@ public final class OpenSearchNodes {
     }
 
     private void signal(String name) throws IOException, InterruptedException {
-      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+      Process kill =
+          new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
       if (kill.waitFor() != 0) {
         throw new IOException("kill -" + name + " " + process.pid() + " failed");
       }
@@ -95,8 +98,11 @@ public final class OpenSearchNodes {
     }
 
     void start() throws IOException {
-      process = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(home.resolve("node.out").toFile()).start();
+      process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(home.resolve("node.out").toFile())
+              .start();
     }
   }
 
@@ -129,7 +135,10 @@ public final class OpenSearchNodes {
     return nodes.stream().map(Node::url).toList();
   }
 
-  /** The launcher's folder in the project ({@code opensearch-plugin/}), found upwards from the working directory. */
+  /**
+   * The launcher's folder in the project ({@code opensearch-plugin/}), found upwards from the
+   * working directory.
+   */
   static Path launcher() {
     String configured = System.getProperty("quarry.opensearch.launcher");
     if (configured != null) {
@@ -137,7 +146,8 @@ public final class OpenSearchNodes {
     }
     for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
       Path candidate = dir.resolve("opensearch-plugin");
-      if (Files.isRegularFile(candidate.resolve("pom.xml")) && Files.isDirectory(candidate.resolve("src"))) {
+      if (Files.isRegularFile(candidate.resolve("pom.xml"))
+          && Files.isDirectory(candidate.resolve("src"))) {
         return candidate;
       }
     }
@@ -146,12 +156,17 @@ public final class OpenSearchNodes {
 
   private static OpenSearchNodes start(String clusterName, int count) throws Exception {
     Path launcher = launcher();
-    Assumptions.assumeTrue(launcher != null, "no opensearch-plugin/ launcher folder found above the working directory");
+    Assumptions.assumeTrue(
+        launcher != null,
+        "no opensearch-plugin/ launcher folder found above the working directory");
     Path lib = launcher.resolve("target/lib");
     Path classes = launcher.resolve("target/classes");
-    Assumptions.assumeTrue(Files.isDirectory(lib) && Files.isDirectory(classes.resolve("dev/quarry/opensearch")),
+    Assumptions.assumeTrue(
+        Files.isDirectory(lib) && Files.isDirectory(classes.resolve("dev/quarry/opensearch")),
         "OpenSearch is not prepared: run `./quarry test` (it builds the launcher) or `mvn -B -q -f opensearch-plugin/pom.xml package` to test the cluster store");
-    Assumptions.assumeTrue(Runtime.version().feature() >= 21, "OpenSearch needs Java 21+; this JVM is " + Runtime.version());
+    Assumptions.assumeTrue(
+        Runtime.version().feature() >= 21,
+        "OpenSearch needs Java 21+; this JVM is " + Runtime.version());
     String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Path home = Files.createTempDirectory("quarry-opensearch-" + clusterName);
     List<int[]> ports = new ArrayList<>();
@@ -175,20 +190,39 @@ public final class OpenSearchNodes {
       if (Files.exists(log4j)) {
         Files.copy(log4j, nodeHome.resolve("config/log4j2.properties"));
       }
-      List<String> cmd = new ArrayList<>(List.of(javaBin, count == 1 ? "-Xmx512m" : "-Xmx384m",
-          count == 1 ? "-Xms512m" : "-Xms384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-          "--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
-          "-Djava.io.tmpdir=" + nodeHome.resolve("tmp"), "-Dfile.encoding=UTF-8", "-Djava.locale.providers=SPI,CLDR",
-          "-Djna.nosys=true", "-Dio.netty.noUnsafe=true", "-Dio.netty.noKeySetOptimization=true",
-          "-Dio.netty.recycler.maxCapacityPerThread=0", "-Dlog4j.shutdownHookEnabled=false",
-          "-Dlog4j2.disable.jmx=true", "-Dlog4j2.formatMsgNoLookups=true",
-          "-cp", classes + File.pathSeparator + lib + File.separator + "*",
-          "dev.quarry.opensearch.OsNode",
-          "-Epath.home=" + nodeHome, "-Epath.data=" + nodeHome.resolve("data"), "-Epath.logs=" + nodeHome.resolve("logs"),
-          "-Enode.name=" + name, "-Ecluster.name=quarry-test-" + clusterName, "-Enetwork.host=127.0.0.1",
-          "-Ehttp.port=" + ports.get(i)[0], "-Etransport.port=" + ports.get(i)[1],
-          "-Ecluster.routing.allocation.disk.threshold_enabled=false",
-          "-Eaction.auto_create_index=false"));
+      List<String> cmd =
+          new ArrayList<>(
+              List.of(
+                  javaBin,
+                  count == 1 ? "-Xmx512m" : "-Xmx384m",
+                  count == 1 ? "-Xms512m" : "-Xms384m",
+                  "-XX:+UseSerialGC",
+                  "-XX:TieredStopAtLevel=1",
+                  "--add-modules=jdk.incubator.vector",
+                  "--enable-native-access=ALL-UNNAMED",
+                  "-Djava.io.tmpdir=" + nodeHome.resolve("tmp"),
+                  "-Dfile.encoding=UTF-8",
+                  "-Djava.locale.providers=SPI,CLDR",
+                  "-Djna.nosys=true",
+                  "-Dio.netty.noUnsafe=true",
+                  "-Dio.netty.noKeySetOptimization=true",
+                  "-Dio.netty.recycler.maxCapacityPerThread=0",
+                  "-Dlog4j.shutdownHookEnabled=false",
+                  "-Dlog4j2.disable.jmx=true",
+                  "-Dlog4j2.formatMsgNoLookups=true",
+                  "-cp",
+                  classes + File.pathSeparator + lib + File.separator + "*",
+                  "dev.quarry.opensearch.OsNode",
+                  "-Epath.home=" + nodeHome,
+                  "-Epath.data=" + nodeHome.resolve("data"),
+                  "-Epath.logs=" + nodeHome.resolve("logs"),
+                  "-Enode.name=" + name,
+                  "-Ecluster.name=quarry-test-" + clusterName,
+                  "-Enetwork.host=127.0.0.1",
+                  "-Ehttp.port=" + ports.get(i)[0],
+                  "-Etransport.port=" + ports.get(i)[1],
+                  "-Ecluster.routing.allocation.disk.threshold_enabled=false",
+                  "-Eaction.auto_create_index=false"));
       if (count == 1) {
         cmd.add("-Ediscovery.type=single-node");
       } else {
@@ -205,8 +239,9 @@ public final class OpenSearchNodes {
     }
     started.awaitHealth(count, "green", Duration.ofMinutes(3));
     started.warmUp();
-    System.out.printf("OpenSearch %s: %d node(s) green after %d ms at %s%n", clusterName, count,
-        (System.nanoTime() - t0) / 1_000_000, started.urls());
+    System.out.printf(
+        "OpenSearch %s: %d node(s) green after %d ms at %s%n",
+        clusterName, count, (System.nanoTime() - t0) / 1_000_000, started.urls());
     return started;
   }
 
@@ -219,12 +254,22 @@ public final class OpenSearchNodes {
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     URI index = nodes.get(0).url().resolve("/quarry-test-warmup-" + ProcessHandle.current().pid());
     try {
-      send(client, HttpRequest.newBuilder(index).PUT(HttpRequest.BodyPublishers.ofString(
-          "{\"settings\": {\"number_of_shards\": 1, \"number_of_replicas\": 0}}")));
-      send(client, HttpRequest.newBuilder(index.resolve(index.getPath() + "/_doc/1?refresh=true"))
-          .PUT(HttpRequest.BodyPublishers.ofString("{\"text\": \"warm up\"}")));
-      send(client, HttpRequest.newBuilder(index.resolve(index.getPath() + "/_search"))
-          .POST(HttpRequest.BodyPublishers.ofString("{\"query\": {\"match\": {\"text\": \"warm\"}}}")));
+      send(
+          client,
+          HttpRequest.newBuilder(index)
+              .PUT(
+                  HttpRequest.BodyPublishers.ofString(
+                      "{\"settings\": {\"number_of_shards\": 1, \"number_of_replicas\": 0}}")));
+      send(
+          client,
+          HttpRequest.newBuilder(index.resolve(index.getPath() + "/_doc/1?refresh=true"))
+              .PUT(HttpRequest.BodyPublishers.ofString("{\"text\": \"warm up\"}")));
+      send(
+          client,
+          HttpRequest.newBuilder(index.resolve(index.getPath() + "/_search"))
+              .POST(
+                  HttpRequest.BodyPublishers.ofString(
+                      "{\"query\": {\"match\": {\"text\": \"warm\"}}}")));
       send(client, HttpRequest.newBuilder(index).DELETE());
     } catch (IOException e) {
       // left for the tests: they meet the same node
@@ -233,8 +278,10 @@ public final class OpenSearchNodes {
     }
   }
 
-  private static void send(HttpClient client, HttpRequest.Builder request) throws IOException, InterruptedException {
-    client.send(request.header("Content-Type", "application/json").timeout(Duration.ofSeconds(60)).build(),
+  private static void send(HttpClient client, HttpRequest.Builder request)
+      throws IOException, InterruptedException {
+    client.send(
+        request.header("Content-Type", "application/json").timeout(Duration.ofSeconds(60)).build(),
         HttpResponse.BodyHandlers.discarding());
   }
 
@@ -249,9 +296,19 @@ public final class OpenSearchNodes {
           continue;
         }
         try {
-          HttpResponse<String> r = client.send(HttpRequest.newBuilder(n.url().resolve(
-              "/_cluster/health?wait_for_nodes=" + nodeCount + "&wait_for_status=" + status + "&timeout=5s"))
-              .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+          HttpResponse<String> r =
+              client.send(
+                  HttpRequest.newBuilder(
+                          n.url()
+                              .resolve(
+                                  "/_cluster/health?wait_for_nodes="
+                                      + nodeCount
+                                      + "&wait_for_status="
+                                      + status
+                                      + "&timeout=5s"))
+                      .timeout(Duration.ofSeconds(10))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
           last = r.body();
           if (r.statusCode() == 200 && last.contains("\"timed_out\":false")) {
             return;
@@ -261,13 +318,18 @@ public final class OpenSearchNodes {
         }
       }
       for (Node n : nodes) {
-        if (n.process != null && !n.process.isAlive() && n.process.exitValue() != 137 && n.process.exitValue() != 143) {
-          throw new IllegalStateException("OpenSearch node " + n.name + " exited: " + tail(n.home.resolve("node.out")));
+        if (n.process != null
+            && !n.process.isAlive()
+            && n.process.exitValue() != 137
+            && n.process.exitValue() != 143) {
+          throw new IllegalStateException(
+              "OpenSearch node " + n.name + " exited: " + tail(n.home.resolve("node.out")));
         }
       }
       Thread.sleep(250);
     }
-    throw new IllegalStateException("OpenSearch did not become " + status + " with " + nodeCount + " nodes: " + last);
+    throw new IllegalStateException(
+        "OpenSearch did not become " + status + " with " + nodeCount + " nodes: " + last);
   }
 
   private static String tail(Path file) {

@@ -28,8 +28,12 @@ import org.junit.jupiter.api.Test;
  * head's revision when the head has moved on.
  */
 class PinnedSearchOnClusterIT {
-  private static final CorpusSettings STANDARD = new CorpusSettings(CorpusSettings.Language.STANDARD,
-      CorpusSettings.Chunking.DEFAULT, new CorpusSettings.Ranking(1.2, 0.75, 3.0), null);
+  private static final CorpusSettings STANDARD =
+      new CorpusSettings(
+          CorpusSettings.Language.STANDARD,
+          CorpusSettings.Chunking.DEFAULT,
+          new CorpusSettings.Ranking(1.2, 0.75, 3.0),
+          null);
 
   OpenSearchSettings settings;
   OpenSearchCorpusStore frontA;
@@ -64,31 +68,41 @@ class PinnedSearchOnClusterIT {
 
   /** The searches the corpus index has answered (one shard: one per search). */
   long searches(String index) {
-    return http.get("/" + index + "/_stats/search").require("test").body().path("indices").path(index)
-        .path("total").path("search").path("query_total").asLong();
+    return http.get("/" + index + "/_stats/search")
+        .require("test")
+        .body()
+        .path("indices")
+        .path(index)
+        .path("total")
+        .path("search")
+        .path("query_total")
+        .asLong();
   }
 
   /**
    * Runs a pinned search on front A's kept index with a head check that, before reading the head,
    * waits up to {@code waitMs} for the index to receive a search: whether it did.
    */
-  boolean searchArrivedBeforeTheHeadRead(String corpus, String q, long revision, long waitMs, List<String> expected) {
+  boolean searchArrivedBeforeTheHeadRead(
+      String corpus, String q, long revision, long waitMs, List<String> expected) {
     return searchArrivedBeforeTheHeadRead(corpus, q, revision, revision, waitMs, expected);
   }
 
   /** The same, pinned to {@code pinned} (null: unpinned), answering {@code revision}. */
-  private boolean searchArrivedBeforeTheHeadRead(String corpus, String q, Long pinned, long revision, long waitMs,
-      List<String> expected) {
+  private boolean searchArrivedBeforeTheHeadRead(
+      String corpus, String q, Long pinned, long revision, long waitMs, List<String> expected) {
     ClusterCorpusIndex ix = frontA.kept(corpus);
     long before = searches(ix.indexName());
     AtomicBoolean arrived = new AtomicBoolean();
-    CallHead call = new CallHead(() -> {
-      long deadline = System.nanoTime() + waitMs * 1_000_000;
-      while (System.nanoTime() < deadline && !arrived.get()) {
-        arrived.set(searches(ix.indexName()) > before);
-      }
-      return CorpusHead.find(http, ix.indexName());
-    });
+    CallHead call =
+        new CallHead(
+            () -> {
+              long deadline = System.nanoTime() + waitMs * 1_000_000;
+              while (System.nanoTime() < deadline && !arrived.get()) {
+                arrived.set(searches(ix.indexName()) > before);
+              }
+              return CorpusHead.find(http, ix.indexName());
+            });
     SearchResult r = ix.withHead(call, () -> ix.search(request(q, pinned)));
     assertEquals(expected, sources(r));
     assertEquals(revision, r.revision());
@@ -100,20 +114,24 @@ class PinnedSearchOnClusterIT {
     frontA.create("docs", CorpusSettings.DEFAULT);
     write(frontA, "docs", "a", "alpha words");
     write(frontA, "docs", "b", "beta words");
-    assertTrue(searchArrivedBeforeTheHeadRead("docs", "alpha", 1, 5_000, List.of("a")),
+    assertTrue(
+        searchArrivedBeforeTheHeadRead("docs", "alpha", 1, 5_000, List.of("a")),
         "revision 1 was seen published: its search is sent at once");
     write(frontB, "docs", "c", "gamma words");
-    assertFalse(searchArrivedBeforeTheHeadRead("docs", "gamma", 3, 500, List.of("c")),
+    assertFalse(
+        searchArrivedBeforeTheHeadRead("docs", "gamma", 3, 500, List.of("c")),
         "revision 3 was published by another front: the head is read first");
-    assertTrue(searchArrivedBeforeTheHeadRead("docs", "gamma", 3, 5_000, List.of("c")), "and now it was seen");
+    assertTrue(
+        searchArrivedBeforeTheHeadRead("docs", "gamma", 3, 5_000, List.of("c")),
+        "and now it was seen");
   }
 
   /**
-   * Runs an unpinned search of front A's kept index as {@link #searchArrivedBeforeTheHeadRead} does:
-   * whether a search reached the index before the head was read; it answers {@code revision}.
+   * Runs an unpinned search of front A's kept index as {@link #searchArrivedBeforeTheHeadRead}
+   * does: whether a search reached the index before the head was read; it answers {@code revision}.
    */
-  boolean unpinnedSearchArrivedBeforeTheHeadRead(String corpus, String q, long waitMs, List<String> expected,
-      long revision) {
+  boolean unpinnedSearchArrivedBeforeTheHeadRead(
+      String corpus, String q, long waitMs, List<String> expected, long revision) {
     return searchArrivedBeforeTheHeadRead(corpus, q, null, revision, waitMs, expected);
   }
 
@@ -121,17 +139,21 @@ class PinnedSearchOnClusterIT {
   void anUnpinnedSearch_goesOutBesideTheHeadRead_andIsSentAgainWhenTheHeadMovedOn() {
     frontA.create("docs", CorpusSettings.DEFAULT);
     write(frontA, "docs", "a", "alpha words");
-    assertTrue(unpinnedSearchArrivedBeforeTheHeadRead("docs", "alpha", 5_000, List.of("a"), 1),
+    assertTrue(
+        unpinnedSearchArrivedBeforeTheHeadRead("docs", "alpha", 5_000, List.of("a"), 1),
         "revision 1 was published by this front: the search of it is sent at once");
     write(frontB, "docs", "c", "gamma words");
     write(frontB, "docs", "a", "delta words");
-    assertTrue(unpinnedSearchArrivedBeforeTheHeadRead("docs", "gamma", 5_000, List.of("c"), 3),
+    assertTrue(
+        unpinnedSearchArrivedBeforeTheHeadRead("docs", "gamma", 5_000, List.of("c"), 3),
         "the search of revision 1 went out early, and is answered at the head's revision 3");
     ClusterCorpusIndex ix = frontA.kept("docs");
     long before = searches(ix.indexName());
-    assertEquals(List.of(), sources(search(frontA, "docs", "alpha", null)), "revision 3 replaced a");
+    assertEquals(
+        List.of(), sources(search(frontA, "docs", "alpha", null)), "revision 3 replaced a");
     assertEquals(List.of("a"), sources(search(frontA, "docs", "delta", null)));
-    assertEquals(before + 2, searches(ix.indexName()), "once seen, revision 3 is searched once per search");
+    assertEquals(
+        before + 2, searches(ix.indexName()), "once seen, revision 3 is searched once per search");
   }
 
   @Test
@@ -141,9 +163,11 @@ class PinnedSearchOnClusterIT {
       write(frontA, "docs", s, "words of " + s);
     }
     assertEquals(List.of("b"), sources(search(frontA, "docs", "b", 2L)));
-    QuarryException expired = assertThrows(QuarryException.class, () -> search(frontA, "docs", "words", 1L));
+    QuarryException expired =
+        assertThrows(QuarryException.class, () -> search(frontA, "docs", "words", 1L));
     assertEquals(ErrorCode.REVISION_EXPIRED, expired.code(), "two revisions retained: 2 and 3");
-    QuarryException above = assertThrows(QuarryException.class, () -> search(frontA, "docs", "words", 4L));
+    QuarryException above =
+        assertThrows(QuarryException.class, () -> search(frontA, "docs", "words", 4L));
     assertEquals(ErrorCode.INVALID_REQUEST, above.code());
   }
 
@@ -154,7 +178,8 @@ class PinnedSearchOnClusterIT {
     assertEquals(List.of("old"), sources(search(frontA, "docs", "ancient", 1L)));
 
     frontB.delete("docs");
-    QuarryException gone = assertThrows(QuarryException.class, () -> search(frontA, "docs", "ancient", 1L));
+    QuarryException gone =
+        assertThrows(QuarryException.class, () -> search(frontA, "docs", "ancient", 1L));
     assertEquals(ErrorCode.CORPUS_NOT_FOUND, gone.code());
 
     // Again, after front A kept the old corpus once more, and with the name taken again meanwhile.
@@ -167,7 +192,8 @@ class PinnedSearchOnClusterIT {
     SearchResult r = search(frontA, "docs", "running", 1L);
     assertEquals(newId, r.corpusId());
     assertEquals(List.of("new"), sources(r), "the new corpus's revision 1, with its analyzer");
-    assertTrue(sources(search(frontA, "docs", "ancient", 1L)).isEmpty(), "never the old corpus's data");
+    assertTrue(
+        sources(search(frontA, "docs", "ancient", 1L)).isEmpty(), "never the old corpus's data");
     assertTrue(!oldId.equals(newId));
   }
 }

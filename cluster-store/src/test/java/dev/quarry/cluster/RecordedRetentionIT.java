@@ -38,10 +38,14 @@ class RecordedRetentionIT {
   void aFrontWithAnotherRetention_refusesToStartNamingTheKey() throws Exception {
     OpenSearchSettings settings = TestIndexes.onSingleNode("retention");
     first = new OpenSearchCorpusStore(settings, retaining(5));
-    QuarryException e = assertThrows(QuarryException.class, () -> new OpenSearchCorpusStore(settings, retaining(7)));
+    QuarryException e =
+        assertThrows(
+            QuarryException.class, () -> new OpenSearchCorpusStore(settings, retaining(7)));
     assertEquals(ErrorCode.INVALID_REQUEST, e.code());
     assertEquals("retainedRevisions", e.field());
-    assertTrue(e.getMessage().contains("retainedRevisions is 7") && e.getMessage().contains("kept with 5"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("retainedRevisions is 7") && e.getMessage().contains("kept with 5"),
+        e.getMessage());
 
     // The same value starts, and sees the first front's corpora; the record is no corpus.
     first.create("kept", CorpusSettings.DEFAULT);
@@ -59,18 +63,35 @@ class RecordedRetentionIT {
     index.reclaimSettle(Duration.ZERO);
     for (int r = 1; r <= 4; r++) {
       String text = "version " + r;
-      first.withCorpus("churn", ix -> ix.apply(Mutation.of(SourceOperation.Index.text("s", null, text, Metadata.EMPTY),
-          "tester")));
+      first.withCorpus(
+          "churn",
+          ix ->
+              ix.apply(
+                  Mutation.of(
+                      SourceOperation.Index.text("s", null, text, Metadata.EMPTY), "tester")));
     }
     // Another value recorded (as an operator changing it would): this front's setting is stale.
     ClusterHttp http = new ClusterHttp(settings);
     String registry = settings.indexPrefix() + "-registry";
-    http.json("PUT", "/" + registry + "/_doc/" + RecordedRetention.ID + "?refresh=true",
-        ClusterHttp.MAPPER.createObjectNode().put("kind", "retention").put("retainedRevisions", 10)).require("test");
+    http.json(
+            "PUT",
+            "/" + registry + "/_doc/" + RecordedRetention.ID + "?refresh=true",
+            ClusterHttp.MAPPER
+                .createObjectNode()
+                .put("kind", "retention")
+                .put("retainedRevisions", 10))
+        .require("test");
     assertEquals(-1L, (long) index.reclaimExpired().get());
-    // With its own value recorded again, it reclaims the two expired versions (chunk and record each).
-    http.json("PUT", "/" + registry + "/_doc/" + RecordedRetention.ID + "?refresh=true",
-        ClusterHttp.MAPPER.createObjectNode().put("kind", "retention").put("retainedRevisions", 2)).require("test");
+    // With its own value recorded again, it reclaims the two expired versions (chunk and record
+    // each).
+    http.json(
+            "PUT",
+            "/" + registry + "/_doc/" + RecordedRetention.ID + "?refresh=true",
+            ClusterHttp.MAPPER
+                .createObjectNode()
+                .put("kind", "retention")
+                .put("retainedRevisions", 2))
+        .require("test");
     assertEquals(4L, (long) index.reclaimExpired().get());
   }
 }

@@ -15,9 +15,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Quarry's scoring plugin on a real node: the front finds it in {@code _nodes/plugins}, and the
  * {@code quarry_bm25f} query scores with the statistics of the revision it is given (of the sources
- * it is given, when it is), and refuses
- * what no front sends (a weight, boost, k1, b or revision out of bounds, a repeated term, a field it
- * does not know, statistics sources that are empty or not strings) with a 400 naming the query, while the node answers on. Its scores themselves are held to the embedded store's by {@code StoresDifferentialIT}.
+ * it is given, when it is), and refuses what no front sends (a weight, boost, k1, b or revision out
+ * of bounds, a repeated term, a field it does not know, statistics sources that are empty or not
+ * strings) with a 400 naming the query, while the node answers on. Its scores themselves are held
+ * to the embedded store's by {@code StoresDifferentialIT}.
  */
 class ScoringPluginIT {
   static ClusterHttp http;
@@ -27,18 +28,38 @@ class ScoringPluginIT {
   static void start() throws Exception {
     List<URI> urls = OpenSearchNodes.single().urls();
     http = new ClusterHttp(OpenSearchSettings.of(urls).withReplicas(0));
-    http.json("PUT", "/" + INDEX, ClusterHttp.MAPPER.readTree("""
+    http.json(
+            "PUT",
+            "/" + INDEX,
+            ClusterHttp.MAPPER.readTree(
+                """
         {"settings": {"number_of_shards": 1, "number_of_replicas": 0},
          "mappings": {"properties": {"tokens": {"type": "text", "analyzer": "whitespace"},
                                      "source": {"type": "keyword"},
-                                     "added": {"type": "long"}, "superseded": {"type": "long"}}}}""")).require("creating");
-    http.json("PUT", "/" + INDEX + "/_doc/1?refresh=true", ClusterHttp.MAPPER.readTree("""
-        {"tokens": "leav absenc leav", "source": "a/1", "added": 1, "superseded": 9223372036854775807}""")).require("indexing");
-    http.json("PUT", "/" + INDEX + "/_doc/2?refresh=true", ClusterHttp.MAPPER.readTree("""
-        {"tokens": "leav", "source": "b/2", "added": 2, "superseded": 9223372036854775807}""")).require("indexing");
+                                     "added": {"type": "long"}, "superseded": {"type": "long"}}}}"""))
+        .require("creating");
+    http.json(
+            "PUT",
+            "/" + INDEX + "/_doc/1?refresh=true",
+            ClusterHttp.MAPPER.readTree(
+                """
+        {"tokens": "leav absenc leav", "source": "a/1", "added": 1, "superseded": 9223372036854775807}"""))
+        .require("indexing");
+    http.json(
+            "PUT",
+            "/" + INDEX + "/_doc/2?refresh=true",
+            ClusterHttp.MAPPER.readTree(
+                """
+        {"tokens": "leav", "source": "b/2", "added": 2, "superseded": 9223372036854775807}"""))
+        .require("indexing");
     // Replaced at revision 2: seen at revision 1 only.
-    http.json("PUT", "/" + INDEX + "/_doc/3?refresh=true", ClusterHttp.MAPPER.readTree("""
-        {"tokens": "leav wither", "source": "a/3", "added": 1, "superseded": 2}""")).require("indexing");
+    http.json(
+            "PUT",
+            "/" + INDEX + "/_doc/3?refresh=true",
+            ClusterHttp.MAPPER.readTree(
+                """
+        {"tokens": "leav wither", "source": "a/3", "added": 1, "superseded": 2}"""))
+        .require("indexing");
   }
 
   @Test
@@ -49,8 +70,8 @@ class ScoringPluginIT {
 
   /**
    * Both documents hold the term; at revision 1 only the first is visible, so the statistics count
-   * one document (and its length) and score it higher than at revision 2, where the term is in
-   * both and the average length is shorter: the revision, not the index, decides the statistics.
+   * one document (and its length) and score it higher than at revision 2, where the term is in both
+   * and the average length is shorter: the revision, not the index, decides the statistics.
    */
   @Test
   void theRevisionsStatistics_decideTheScore() throws Exception {
@@ -59,9 +80,16 @@ class ScoringPluginIT {
     double atOne = scoreOfFirst(query(fields, terms, "1.2", "0.75", 1));
     double atTwo = scoreOfFirst(query(fields, terms, "1.2", "0.75", 2));
     assertTrue(atOne > 0 && atTwo > 0 && atOne != atTwo, atOne + " " + atTwo);
-    // A revision that sees neither document scores none (the caller's filter would show none either).
-    assertEquals(0, search(query(fields, terms, "1.2", "0.75", 0)).require("searching").body()
-        .path("hits").path("hits").size());
+    // A revision that sees neither document scores none (the caller's filter would show none
+    // either).
+    assertEquals(
+        0,
+        search(query(fields, terms, "1.2", "0.75", 0))
+            .require("searching")
+            .body()
+            .path("hits")
+            .path("hits")
+            .size());
   }
 
   /**
@@ -76,15 +104,16 @@ class ScoringPluginIT {
     assertEquals(Set.of("1", "2"), ids(visibleOnly(query(fields, terms, "1.2", "0.75", 2))));
     assertEquals(Set.of("1", "2", "3"), ids(query(fields, terms, "1.2", "0.75", 2)));
     // The same documents score the same with or without it: it decides matches, not statistics.
-    assertEquals(scoreOfFirst(query(fields, terms, "1.2", "0.75", 2)),
+    assertEquals(
+        scoreOfFirst(query(fields, terms, "1.2", "0.75", 2)),
         scoreOfFirst(visibleOnly(query(fields, terms, "1.2", "0.75", 2))));
   }
 
   /**
-   * Given statistics_sources, the statistics count the visible documents of those sources only
-   * (ids and prefixes): at revision 2, "a/*" counts document 1 alone (3 is replaced), as "a/1"
-   * does, and scores it otherwise than every source's statistics, which "a/1" with "b/*" gives
-   * again. Which documents match does not change: document 2 still matches, outside the sources.
+   * Given statistics_sources, the statistics count the visible documents of those sources only (ids
+   * and prefixes): at revision 2, "a/*" counts document 1 alone (3 is replaced), as "a/1" does, and
+   * scores it otherwise than every source's statistics, which "a/1" with "b/*" gives again. Which
+   * documents match does not change: document 2 still matches, outside the sources.
    */
   @Test
   void statisticsSources_decideTheStatistics_notTheMatches() throws Exception {
@@ -130,25 +159,37 @@ class ScoringPluginIT {
   void malformedQueries_areRefusedWith400_andTheNodeAnswersOn() throws Exception {
     String fields = "[{\"name\": \"tokens\", \"weight\": 1}]";
     String terms = "[{\"term\": \"leav\", \"boost\": 1}]";
-    List<String> bad = List.of(
-        query(fields, terms, "1.2", "0.75", 1).replace("\"k1\"", "\"k2\""), // an unknown field
-        query(fields, "[{\"term\": \"leav\", \"boost\": 0}]", "1.2", "0.75", 1),
-        query(fields, "[{\"term\": \"leav\", \"boost\": -1}]", "1.2", "0.75", 1),
-        query(fields, "[{\"term\": \"leav\", \"boost\": 1}, {\"term\": \"leav\", \"boost\": 1}]", "1.2", "0.75", 1),
-        query("[{\"name\": \"tokens\", \"weight\": 0.5}]", terms, "1.2", "0.75", 1), // a weight below 1
-        query("[]", terms, "1.2", "0.75", 1),
-        query(fields, "[]", "1.2", "0.75", 1),
-        query(fields, "{}", "1.2", "0.75", 1),
-        query(fields, terms, "-1", "0.75", 1), // k1 below 0
-        query(fields, terms, "1.2", "2", 1), // b above 1
-        query(fields, terms, "1.2", "0.75", -1), // a negative revision
-        query(fields, terms, "1.2", "0.75", 1).replace("\"revision\": 1", "\"revision\": 1.5"),
-        query(fields, terms, "1.2", "0.75", 1).replace("\"revision\"", "\"visible_only\": \"yes\", \"revision\""),
-        query(fields, terms, "1.2", "0.75", 1).replace("\"leav\"", "7"),
-        statisticsSources(query(fields, terms, "1.2", "0.75", 1), "[]"), // would count nothing
-        statisticsSources(query(fields, terms, "1.2", "0.75", 1), "[\"\"]"),
-        statisticsSources(query(fields, terms, "1.2", "0.75", 1), "\"a/*\""),
-        statisticsSources(query(fields, terms, "1.2", "0.75", 1), "[7]"));
+    List<String> bad =
+        List.of(
+            query(fields, terms, "1.2", "0.75", 1).replace("\"k1\"", "\"k2\""), // an unknown field
+            query(fields, "[{\"term\": \"leav\", \"boost\": 0}]", "1.2", "0.75", 1),
+            query(fields, "[{\"term\": \"leav\", \"boost\": -1}]", "1.2", "0.75", 1),
+            query(
+                fields,
+                "[{\"term\": \"leav\", \"boost\": 1}, {\"term\": \"leav\", \"boost\": 1}]",
+                "1.2",
+                "0.75",
+                1),
+            query(
+                "[{\"name\": \"tokens\", \"weight\": 0.5}]",
+                terms,
+                "1.2",
+                "0.75",
+                1), // a weight below 1
+            query("[]", terms, "1.2", "0.75", 1),
+            query(fields, "[]", "1.2", "0.75", 1),
+            query(fields, "{}", "1.2", "0.75", 1),
+            query(fields, terms, "-1", "0.75", 1), // k1 below 0
+            query(fields, terms, "1.2", "2", 1), // b above 1
+            query(fields, terms, "1.2", "0.75", -1), // a negative revision
+            query(fields, terms, "1.2", "0.75", 1).replace("\"revision\": 1", "\"revision\": 1.5"),
+            query(fields, terms, "1.2", "0.75", 1)
+                .replace("\"revision\"", "\"visible_only\": \"yes\", \"revision\""),
+            query(fields, terms, "1.2", "0.75", 1).replace("\"leav\"", "7"),
+            statisticsSources(query(fields, terms, "1.2", "0.75", 1), "[]"), // would count nothing
+            statisticsSources(query(fields, terms, "1.2", "0.75", 1), "[\"\"]"),
+            statisticsSources(query(fields, terms, "1.2", "0.75", 1), "\"a/*\""),
+            statisticsSources(query(fields, terms, "1.2", "0.75", 1), "[7]"));
     for (String body : bad) {
       ClusterHttp.Answer answer = search(body);
       assertEquals(400, answer.status(), body + " -> " + answer.body());
@@ -158,7 +199,8 @@ class ScoringPluginIT {
     for (int t = 0; t <= 1024; t++) {
       many.append(t == 0 ? "" : ",").append("{\"term\": \"t").append(t).append("\", \"boost\": 1}");
     }
-    assertEquals(400, search(query(fields, many.append("]").toString(), "1.2", "0.75", 1)).status());
+    assertEquals(
+        400, search(query(fields, many.append("]").toString(), "1.2", "0.75", 1)).status());
     assertEquals(200, search(query(fields, terms, "1.2", "0.75", 1)).status());
   }
 
@@ -171,24 +213,31 @@ class ScoringPluginIT {
   @Test
   void malformedDenseQueries_areRefusedWith400_andTheNodeAnswersOn() throws Exception {
     String vector = ClusterCorpusIndex.denseVector(new float[] {0.6f, 0.8f});
-    List<String> bad = List.of(
-        dense("\"field\": \"vector\", \"vector\": \"" + vector + "\", \"revision\": 1, \"boost\": 2"),
-        dense("\"field\": \"vector\", \"revision\": 1"),
-        dense("\"field\": \"vector\", \"vector\": \"!!!\", \"revision\": 1"),
-        dense("\"field\": \"vector\", \"vector\": \"AAAA\", \"revision\": 1"), // three bytes
-        dense("\"field\": \"vector\", \"vector\": \"\", \"revision\": 1"),
-        dense("\"field\": \"vector\", \"vector\": \"" + ClusterCorpusIndex.denseVector(new float[] {Float.NaN})
-            + "\", \"revision\": 1"),
-        dense("\"field\": \"vector\", \"vector\": [0.6, 0.8], \"revision\": 1"),
-        dense("\"field\": \"\", \"vector\": \"" + vector + "\", \"revision\": 1"),
-        dense("\"field\": \"vector\", \"vector\": \"" + vector + "\", \"revision\": -1"),
-        dense("\"field\": \"vector\", \"vector\": \"" + vector + "\", \"revision\": 1.5"));
+    List<String> bad =
+        List.of(
+            dense(
+                "\"field\": \"vector\", \"vector\": \""
+                    + vector
+                    + "\", \"revision\": 1, \"boost\": 2"),
+            dense("\"field\": \"vector\", \"revision\": 1"),
+            dense("\"field\": \"vector\", \"vector\": \"!!!\", \"revision\": 1"),
+            dense("\"field\": \"vector\", \"vector\": \"AAAA\", \"revision\": 1"), // three bytes
+            dense("\"field\": \"vector\", \"vector\": \"\", \"revision\": 1"),
+            dense(
+                "\"field\": \"vector\", \"vector\": \""
+                    + ClusterCorpusIndex.denseVector(new float[] {Float.NaN})
+                    + "\", \"revision\": 1"),
+            dense("\"field\": \"vector\", \"vector\": [0.6, 0.8], \"revision\": 1"),
+            dense("\"field\": \"\", \"vector\": \"" + vector + "\", \"revision\": 1"),
+            dense("\"field\": \"vector\", \"vector\": \"" + vector + "\", \"revision\": -1"),
+            dense("\"field\": \"vector\", \"vector\": \"" + vector + "\", \"revision\": 1.5"));
     for (String body : bad) {
       ClusterHttp.Answer answer = search(body);
       assertEquals(400, answer.status(), body + " -> " + answer.body());
       assertTrue(answer.body().toString().contains("quarry_dense"), answer.body().toString());
     }
-    ClusterHttp.Answer fine = search(dense("\"field\": \"vector\", \"vector\": \"" + vector + "\", \"revision\": 1"));
+    ClusterHttp.Answer fine =
+        search(dense("\"field\": \"vector\", \"vector\": \"" + vector + "\", \"revision\": 1"));
     assertEquals(200, fine.status(), fine.body().toString());
     assertEquals(0, fine.body().path("hits").path("hits").size());
   }
@@ -198,8 +247,17 @@ class ScoringPluginIT {
   }
 
   private static String query(String fields, String terms, String k1, String b, long revision) {
-    return "{\"query\": {\"quarry_bm25f\": {\"fields\": " + fields + ", \"terms\": " + terms + ", \"k1\": " + k1
-        + ", \"b\": " + b + ", \"revision\": " + revision + "}}}";
+    return "{\"query\": {\"quarry_bm25f\": {\"fields\": "
+        + fields
+        + ", \"terms\": "
+        + terms
+        + ", \"k1\": "
+        + k1
+        + ", \"b\": "
+        + b
+        + ", \"revision\": "
+        + revision
+        + "}}}";
   }
 
   private static ClusterHttp.Answer search(String body) throws Exception {

@@ -54,12 +54,23 @@ class StaleWriterIT {
   }
 
   static Mutation write(String source, String text) {
-    return new Mutation(List.of(SourceOperation.Index.text(source, null, text, Metadata.EMPTY)), "tester", null, null);
+    return new Mutation(
+        List.of(SourceOperation.Index.text(source, null, text, Metadata.EMPTY)),
+        "tester",
+        null,
+        null);
   }
 
   static List<String> search(OpenSearchCorpusStore front, String q, Long revision) {
-    return front.withCorpus("docs", ix -> ix.search(new SearchRequest(q, SourceScope.ALL, List.of(), 10, revision,
-        null, false)).hits().stream().map(Hit::source).toList());
+    return front.withCorpus(
+        "docs",
+        ix ->
+            ix
+                .search(new SearchRequest(q, SourceScope.ALL, List.of(), 10, revision, null, false))
+                .hits()
+                .stream()
+                .map(Hit::source)
+                .toList());
   }
 
   @Test
@@ -68,29 +79,46 @@ class StaleWriterIT {
     stalled.withCorpus("docs", ix -> ix.apply(write("base", "base words")));
     CountDownLatch marked = new CountDownLatch(1);
     CountDownLatch takenOver = new CountDownLatch(1);
-    stalled.kept("docs").beforeWrites(() -> {
-      marked.countDown();
-      try {
-        takenOver.await(60, TimeUnit.SECONDS); // the stall: a pause of the whole front
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
-    CompletableFuture<MutationResult> late = stalled.withCorpus("docs",
-        ix -> ix.submit(new Mutation(List.of(SourceOperation.Index.text("stale", null, "stale words", Metadata.EMPTY),
-            SourceOperation.Index.text("base", null, "base words rewritten stale", Metadata.EMPTY)), "tester", null, null)));
+    stalled
+        .kept("docs")
+        .beforeWrites(
+            () -> {
+              marked.countDown();
+              try {
+                takenOver.await(60, TimeUnit.SECONDS); // the stall: a pause of the whole front
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    CompletableFuture<MutationResult> late =
+        stalled.withCorpus(
+            "docs",
+            ix ->
+                ix.submit(
+                    new Mutation(
+                        List.of(
+                            SourceOperation.Index.text(
+                                "stale", null, "stale words", Metadata.EMPTY),
+                            SourceOperation.Index.text(
+                                "base", null, "base words rewritten stale", Metadata.EMPTY)),
+                        "tester",
+                        null,
+                        null)));
     assertTrue(marked.await(30, TimeUnit.SECONDS), "the stalled front marked revision 2");
     Thread.sleep(TTL.toMillis() + 500); // its lease expires
     MutationResult fresh = taker.withCorpus("docs", ix -> ix.apply(write("fresh", "fresh words")));
-    assertEquals(2, fresh.revision(), "the taker rolled the stalled revision back and published its own 2");
+    assertEquals(
+        2, fresh.revision(), "the taker rolled the stalled revision back and published its own 2");
     takenOver.countDown();
 
-    ExecutionException failed = assertThrows(ExecutionException.class, () -> late.get(60, TimeUnit.SECONDS));
+    ExecutionException failed =
+        assertThrows(ExecutionException.class, () -> late.get(60, TimeUnit.SECONDS));
     QuarryException q = assertInstanceOf(QuarryException.class, failed.getCause());
     assertEquals(ErrorCode.UNAVAILABLE, q.code());
     assertTrue(!q.uncertain(), "nothing of it can ever be published");
 
-    // What the node holds now (refreshed), at every revision: none of the stalled front's documents.
+    // What the node holds now (refreshed), at every revision: none of the stalled front's
+    // documents.
     http.json("POST", "/" + stalled.kept("docs").indexName() + "/_refresh", null).require("test");
     for (Long revision : new Long[] {null, 1L, 2L}) {
       assertTrue(search(taker, "stale", revision).isEmpty(), "revision " + revision);
@@ -99,7 +127,8 @@ class StaleWriterIT {
     assertEquals(List.of("fresh"), search(taker, "fresh", 2L));
     taker.withCorpus("docs", ix -> ix.apply(write("after", "after words")));
     assertTrue(search(taker, "stale", null).isEmpty());
-    assertTrue(search(taker, "rewritten", null).isEmpty(), "the base source is still its first version");
+    assertTrue(
+        search(taker, "rewritten", null).isEmpty(), "the base source is still its first version");
     assertEquals(3L, (long) stalled.<Long>withCorpus("docs", ix -> ix.revision()));
   }
 }

@@ -40,21 +40,21 @@ import org.junit.jupiter.api.io.TempDir;
  * when revisions expire meanwhile and the cluster store reclaims their versions, in the same order
  * and with the same scores to the bit: the node has Quarry's scoring plugin, so the cluster store
  * scores each revision with its own statistics (docs/scale-out.md). A front that does not use the
- * plugin must still find the same chunks (compared as sets). The corpus's ranking (k1, b,
- * title weight, including 0 and below 1) is drawn at random too. Searches by a grant of some
- * sources only (drawn at random: prefixes and ids), whose statistics count only the visible chunks
- * of those sources, must agree to the bit as well. A hybrid corpus (the engine's test embedder)
- * must answer every semantic and hybrid search alike: hits, order, scores and score parts to the bit.
- * Replay a failure with {@code
- * -Dtests.seed=<hex>} ({@link TestSeed}).
+ * plugin must still find the same chunks (compared as sets). The corpus's ranking (k1, b, title
+ * weight, including 0 and below 1) is drawn at random too. Searches by a grant of some sources only
+ * (drawn at random: prefixes and ids), whose statistics count only the visible chunks of those
+ * sources, must agree to the bit as well. A hybrid corpus (the engine's test embedder) must answer
+ * every semantic and hybrid search alike: hits, order, scores and score parts to the bit. Replay a
+ * failure with {@code -Dtests.seed=<hex>} ({@link TestSeed}).
  */
 @ExtendWith(TestSeed.class)
 class StoresDifferentialIT {
-  static final String[] WORDS = ("apple banana cherry delta echo fjord glacier harbor island jungle kelp lagoon "
-      + "meadow nectar orchard prairie quarry river summit tundra upland valley willow xenon yarrow zephyr").split(" ");
+  static final String[] WORDS =
+      ("apple banana cherry delta echo fjord glacier harbor island jungle kelp lagoon "
+              + "meadow nectar orchard prairie quarry river summit tundra upland valley willow xenon yarrow zephyr")
+          .split(" ");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void randomWrites_answerTheSameOnBothStores(Random random) throws Exception {
@@ -81,13 +81,14 @@ class StoresDifferentialIT {
   }
 
   /**
-   * Retention short enough that revisions expire during the sequence: the cluster store deletes
-   * the versions no retained revision sees in the background, between the writes, and every
-   * retained revision still answers as the embedded store's.
+   * Retention short enough that revisions expire during the sequence: the cluster store deletes the
+   * versions no retained revision sees in the background, between the writes, and every retained
+   * revision still answers as the embedded store's.
    */
   @Test
   void randomWritesUnderShortRetention_answerTheSameOnBothStores(Random random) throws Exception {
-    randomWrites(random, EngineConfig.builder().retainedRevisions(10).build(), 70, "t-diffret-", 2, 12, 1);
+    randomWrites(
+        random, EngineConfig.builder().retainedRevisions(10).build(), 70, "t-diffret-", 2, 12, 1);
   }
 
   /**
@@ -98,76 +99,130 @@ class StoresDifferentialIT {
    * history twice (every 64 expired revisions), which keeps each source's latest entry.
    */
   @Test
-  void randomWritesAndPurgesUnderVeryShortRetention_answerTheSameOnBothStores(Random random) throws Exception {
-    randomWrites(random, EngineConfig.builder().retainedRevisions(3).build(), 220, "t-diffpurge-", 5, 5, 1);
+  void randomWritesAndPurgesUnderVeryShortRetention_answerTheSameOnBothStores(Random random)
+      throws Exception {
+    randomWrites(
+        random, EngineConfig.builder().retainedRevisions(3).build(), 220, "t-diffpurge-", 5, 5, 1);
   }
 
   /**
    * A hybrid corpus on one shard: every semantic and hybrid search (latest and pinned, each fusion,
-   * with and without a per-source cap, by a token granted only some sources) returns the same hits in
-   * the same order with the same scores and score parts to the bit on both stores: the plugin's
-   * {@code quarry_dense} query computes the embedded store's exact semantic score, and the front fuses
-   * with the embedded store's fusion.
+   * with and without a per-source cap, by a token granted only some sources) returns the same hits
+   * in the same order with the same scores and score parts to the bit on both stores: the plugin's
+   * {@code quarry_dense} query computes the embedded store's exact semantic score, and the front
+   * fuses with the embedded store's fusion.
    */
   @Test
   void hybridRandomWrites_answerTheSameOnBothStores(Random random) throws Exception {
     randomHybridWrites(random, 1, "t-diffhyb-");
   }
 
-  /** The same on three shards: each returns its best candidates in result order, merged by the cluster. */
+  /**
+   * The same on three shards: each returns its best candidates in result order, merged by the
+   * cluster.
+   */
   @Test
   void hybridRandomWritesOnThreeShards_answerTheSameOnBothStores(Random random) throws Exception {
     randomHybridWrites(random, 3, "t-diffhybshards-");
   }
 
   private void randomHybridWrites(Random random, int shards, String prefix) throws Exception {
-    EngineConfig config = EngineConfig.builder().embeddingModels(EmbeddingModels.of(new HashingEmbedder())).build();
-    CorpusSettings.Normalization normalization = random.nextBoolean() ? CorpusSettings.Normalization.MINMAX
-        : CorpusSettings.Normalization.THEORETICAL;
-    CorpusSettings settings = new CorpusSettings(random.nextBoolean() ? CorpusSettings.Language.ENGLISH
-        : CorpusSettings.Language.STANDARD, new CorpusSettings.Chunking(16, 4), CorpusSettings.Ranking.DEFAULT,
-        new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.1 * random.nextInt(11),
-            CorpusSettings.VectorIndex.EXACT, normalization));
-    OpenSearchCorpusStore cluster = new OpenSearchCorpusStore(OpenSearchSettings.of(OpenSearchNodes.single().urls())
-        .withReplicas(0).withShards(shards).withPrefix(prefix + random.nextInt(1_000_000)), config);
+    EngineConfig config =
+        EngineConfig.builder().embeddingModels(EmbeddingModels.of(new HashingEmbedder())).build();
+    CorpusSettings.Normalization normalization =
+        random.nextBoolean()
+            ? CorpusSettings.Normalization.MINMAX
+            : CorpusSettings.Normalization.THEORETICAL;
+    CorpusSettings settings =
+        new CorpusSettings(
+            random.nextBoolean()
+                ? CorpusSettings.Language.ENGLISH
+                : CorpusSettings.Language.STANDARD,
+            new CorpusSettings.Chunking(16, 4),
+            CorpusSettings.Ranking.DEFAULT,
+            new CorpusSettings.Embedding(
+                HashingEmbedder.MODEL,
+                null,
+                0.1 * random.nextInt(11),
+                CorpusSettings.VectorIndex.EXACT,
+                normalization));
+    OpenSearchCorpusStore cluster =
+        new OpenSearchCorpusStore(
+            OpenSearchSettings.of(OpenSearchNodes.single().urls())
+                .withReplicas(0)
+                .withShards(shards)
+                .withPrefix(prefix + random.nextInt(1_000_000)),
+            config);
     assertTrue(cluster.searchesSemantically(), "the test node has the quarry-scoring plugin");
     CorpusInfo info = cluster.create("diff", settings);
     try (CorpusIndex embedded = CorpusIndex.open(dir.resolve("index"), info, config)) {
       ClusterCorpusIndex remote = cluster.withCorpus("diff", ix -> (ClusterCorpusIndex) ix);
       for (int step = 0; step < 30; step++) {
         Mutation m = randomMutation(random, step, 2, 10);
-        assertEquals(outcome(embedded, m), outcome(remote, m), "step " + step + ": " + m.operations());
+        assertEquals(
+            outcome(embedded, m), outcome(remote, m), "step " + step + ": " + m.operations());
       }
       long latest = embedded.revision();
       long oldest = embedded.oldestRetainedRevision();
       assertEquals(sources(embedded), sources(remote));
-      List<SourceScope> grants = List.of(SourceScope.ALL, new SourceScope(List.of("doc-1*")),
-          new SourceScope(List.of("doc-2", "doc-4*")));
-      SearchRequest.Fusion[] fusions = {null, new SearchRequest.Fusion(SearchRequest.Fusion.Method.RRF, null),
-          new SearchRequest.Fusion(SearchRequest.Fusion.Method.CONVEX, 0.3),
-          new SearchRequest.Fusion(SearchRequest.Fusion.Method.CONVEX, 0.7, CorpusSettings.Normalization.THEORETICAL),
-          new SearchRequest.Fusion(SearchRequest.Fusion.Method.CONVEX, 0.5, CorpusSettings.Normalization.MINMAX)};
+      List<SourceScope> grants =
+          List.of(
+              SourceScope.ALL,
+              new SourceScope(List.of("doc-1*")),
+              new SourceScope(List.of("doc-2", "doc-4*")));
+      SearchRequest.Fusion[] fusions = {
+        null,
+        new SearchRequest.Fusion(SearchRequest.Fusion.Method.RRF, null),
+        new SearchRequest.Fusion(SearchRequest.Fusion.Method.CONVEX, 0.3),
+        new SearchRequest.Fusion(
+            SearchRequest.Fusion.Method.CONVEX, 0.7, CorpusSettings.Normalization.THEORETICAL),
+        new SearchRequest.Fusion(
+            SearchRequest.Fusion.Method.CONVEX, 0.5, CorpusSettings.Normalization.MINMAX)
+      };
       int fusedOfBoth = 0;
       for (int q = 0; q < 40; q++) {
-        String words = WORDS[random.nextInt(WORDS.length)] + (random.nextBoolean() ? ""
-            : " " + WORDS[random.nextInt(WORDS.length)]) + (q % 7 == 0 ? " nowhere" : "");
-        Long at = random.nextBoolean() ? null : oldest + random.nextInt((int) (latest - oldest) + 1);
-        SearchRequest.Mode mode = q % 3 == 0 ? SearchRequest.Mode.SEMANTIC : random.nextBoolean() ? null
-            : SearchRequest.Mode.HYBRID;
-        SearchRequest.Fusion fusion = mode == SearchRequest.Mode.SEMANTIC ? null : fusions[random.nextInt(fusions.length)];
+        String words =
+            WORDS[random.nextInt(WORDS.length)]
+                + (random.nextBoolean() ? "" : " " + WORDS[random.nextInt(WORDS.length)])
+                + (q % 7 == 0 ? " nowhere" : "");
+        Long at =
+            random.nextBoolean() ? null : oldest + random.nextInt((int) (latest - oldest) + 1);
+        SearchRequest.Mode mode =
+            q % 3 == 0
+                ? SearchRequest.Mode.SEMANTIC
+                : random.nextBoolean() ? null : SearchRequest.Mode.HYBRID;
+        SearchRequest.Fusion fusion =
+            mode == SearchRequest.Mode.SEMANTIC ? null : fusions[random.nextInt(fusions.length)];
         int topK = new int[] {1, 3, 10, 40}[random.nextInt(4)];
         Integer cap = random.nextInt(3) == 0 ? 1 + random.nextInt(2) : null;
         SourceScope grant = grants.get(random.nextInt(grants.size()));
-        SearchRequest request = new SearchRequest(words, grant, List.of(), topK, at, cap, random.nextBoolean(), mode,
-            fusion).withStatistics(grant);
+        SearchRequest request =
+            new SearchRequest(
+                    words, grant, List.of(), topK, at, cap, random.nextBoolean(), mode, fusion)
+                .withStatistics(grant);
         if (random.nextBoolean()) {
           request = request.withSnippets(new SearchRequest.Snippets(40, null));
         }
         List<String> expected = ranked(embedded, request);
-        assertEquals(expected, ranked(remote, request),
-            "search '" + words + "' " + mode + " " + fusion + " topK " + topK + " cap " + cap + " at " + at
-                + " granted " + grant.entries());
-        fusedOfBoth += expected.stream().anyMatch(h -> h.contains("/1 ") && !h.contains(" -/")) ? 1 : 0;
+        assertEquals(
+            expected,
+            ranked(remote, request),
+            "search '"
+                + words
+                + "' "
+                + mode
+                + " "
+                + fusion
+                + " topK "
+                + topK
+                + " cap "
+                + cap
+                + " at "
+                + at
+                + " granted "
+                + grant.entries());
+        fusedOfBoth +=
+            expected.stream().anyMatch(h -> h.contains("/1 ") && !h.contains(" -/")) ? 1 : 0;
       }
       // The comparison means something: hybrid searches found chunks ranked by both sides.
       assertTrue(fusedOfBoth > 3, "hybrid searches with hits ranked by both sides: " + fusedOfBoth);
@@ -177,16 +232,48 @@ class StoresDifferentialIT {
     }
   }
 
-  /** A search's hits in order, each with its score's and its parts' bits, its provenance, text, highlights and snippet. */
+  /**
+   * A search's hits in order, each with its score's and its parts' bits, its provenance, text,
+   * highlights and snippet.
+   */
   private static List<String> ranked(CorpusIndex index, SearchRequest request) {
     List<String> out = new ArrayList<>();
     for (Hit h : index.search(request).hits()) {
       Hit.ScoreParts p = h.parts();
-      out.add(h.score() + " (" + Integer.toHexString(Float.floatToIntBits(h.score())) + ") " + h.source() + "#"
-          + h.chunk() + "@" + h.sourceRevision() + " parts " + (p == null ? "none" : bits(p.lexicalScore()) + "/"
-          + p.lexicalRank() + " " + bits(p.semanticScore()) + "/" + p.semanticRank()) + " " + h.text()
-          + " highlights " + ranges(h.highlights()) + " snippet " + (h.snippet() == null ? "none" : h.snippet().text()
-          + " [" + h.snippet().start() + "," + h.snippet().end() + ") " + ranges(h.snippet().highlights())));
+      out.add(
+          h.score()
+              + " ("
+              + Integer.toHexString(Float.floatToIntBits(h.score()))
+              + ") "
+              + h.source()
+              + "#"
+              + h.chunk()
+              + "@"
+              + h.sourceRevision()
+              + " parts "
+              + (p == null
+                  ? "none"
+                  : bits(p.lexicalScore())
+                      + "/"
+                      + p.lexicalRank()
+                      + " "
+                      + bits(p.semanticScore())
+                      + "/"
+                      + p.semanticRank())
+              + " "
+              + h.text()
+              + " highlights "
+              + ranges(h.highlights())
+              + " snippet "
+              + (h.snippet() == null
+                  ? "none"
+                  : h.snippet().text()
+                      + " ["
+                      + h.snippet().start()
+                      + ","
+                      + h.snippet().end()
+                      + ") "
+                      + ranges(h.snippet().highlights())));
     }
     return out;
   }
@@ -204,25 +291,58 @@ class StoresDifferentialIT {
    * @param sources how many sources the operations choose from
    * @param shards the corpus index's primary shards
    */
-  private void randomWrites(Random random, EngineConfig config, int steps, String prefix, int deletes, int sources,
-      int shards) throws Exception {
+  private void randomWrites(
+      Random random,
+      EngineConfig config,
+      int steps,
+      String prefix,
+      int deletes,
+      int sources,
+      int shards)
+      throws Exception {
     randomWrites(random, config, steps, prefix, deletes, sources, shards, true);
   }
 
-  /** @param exact whether the front uses the node's scoring plugin, and the scores are compared */
-  private void randomWrites(Random random, EngineConfig config, int steps, String prefix, int deletes, int sources,
-      int shards, boolean exact) throws Exception {
-    CorpusSettings.Ranking[] rankings = {CorpusSettings.Ranking.DEFAULT, new CorpusSettings.Ranking(0.9, 0.4, 0.5),
-        new CorpusSettings.Ranking(1.5, 0.9, 0), new CorpusSettings.Ranking(1.2, 0.75, 3.0)};
+  /**
+   * @param exact whether the front uses the node's scoring plugin, and the scores are compared
+   */
+  private void randomWrites(
+      Random random,
+      EngineConfig config,
+      int steps,
+      String prefix,
+      int deletes,
+      int sources,
+      int shards,
+      boolean exact)
+      throws Exception {
+    CorpusSettings.Ranking[] rankings = {
+      CorpusSettings.Ranking.DEFAULT,
+      new CorpusSettings.Ranking(0.9, 0.4, 0.5),
+      new CorpusSettings.Ranking(1.5, 0.9, 0),
+      new CorpusSettings.Ranking(1.2, 0.75, 3.0)
+    };
     // Any language the cluster serves: the cluster indexes the terms of Quarry's own analysis.
-    List<CorpusSettings.Language> languages = Arrays.stream(CorpusSettings.Language.values())
-        .filter(l -> !StoreRules.stacksTerms(l)).toList();
-    CorpusSettings settings = new CorpusSettings(random.nextBoolean() ? CorpusSettings.Language.ENGLISH
-        : languages.get(random.nextInt(languages.size())), new CorpusSettings.Chunking(16, 4),
-        rankings[random.nextInt(rankings.length)]);
-    OpenSearchCorpusStore cluster = new OpenSearchCorpusStore(OpenSearchSettings.of(OpenSearchNodes.single().urls())
-        .withReplicas(0).withShards(shards).withPrefix(prefix + random.nextInt(1_000_000)), config,
-        dev.quarry.corpora.CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, exact);
+    List<CorpusSettings.Language> languages =
+        Arrays.stream(CorpusSettings.Language.values())
+            .filter(l -> !StoreRules.stacksTerms(l))
+            .toList();
+    CorpusSettings settings =
+        new CorpusSettings(
+            random.nextBoolean()
+                ? CorpusSettings.Language.ENGLISH
+                : languages.get(random.nextInt(languages.size())),
+            new CorpusSettings.Chunking(16, 4),
+            rankings[random.nextInt(rankings.length)]);
+    OpenSearchCorpusStore cluster =
+        new OpenSearchCorpusStore(
+            OpenSearchSettings.of(OpenSearchNodes.single().urls())
+                .withReplicas(0)
+                .withShards(shards)
+                .withPrefix(prefix + random.nextInt(1_000_000)),
+            config,
+            dev.quarry.corpora.CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA,
+            exact);
     assertEquals(exact, cluster.scoresExactly(), "the test node has the quarry-scoring plugin");
     CorpusInfo info = cluster.create("diff", settings);
     try (CorpusIndex embedded = CorpusIndex.open(dir.resolve("index"), info, config)) {
@@ -238,8 +358,14 @@ class StoresDifferentialIT {
     }
   }
 
-  private static void run(Random random, CorpusIndex embedded, CorpusIndex remote, int steps, int deletes,
-      int sources, boolean exact) {
+  private static void run(
+      Random random,
+      CorpusIndex embedded,
+      CorpusIndex remote,
+      int steps,
+      int deletes,
+      int sources,
+      boolean exact) {
     for (int step = 0; step < steps; step++) {
       Mutation m = randomMutation(random, step, deletes, sources);
       Object local = outcome(embedded, m);
@@ -255,23 +381,46 @@ class StoresDifferentialIT {
     // sources/chunks: every source (live, deleted, never written), latest and pinned, page by page;
     // and the same refusals of a revision above the latest or past retention.
     for (int s = 0; s < sources; s++) {
-      for (Long at : new Long[] {null, oldest, oldest + (latest - oldest) / 2, Math.max(oldest, latest - 1), latest + 1,
-          oldest - 1}) {
-        assertEquals(chunks(embedded, "doc-" + s, at), chunks(remote, "doc-" + s, at), "chunks of doc-" + s + " at " + at);
+      for (Long at :
+          new Long[] {
+            null,
+            oldest,
+            oldest + (latest - oldest) / 2,
+            Math.max(oldest, latest - 1),
+            latest + 1,
+            oldest - 1
+          }) {
+        assertEquals(
+            chunks(embedded, "doc-" + s, at),
+            chunks(remote, "doc-" + s, at),
+            "chunks of doc-" + s + " at " + at);
       }
     }
-    List<SourceScope> grants = List.of(new SourceScope(List.of("doc-1*")), new SourceScope(List.of("doc-2", "doc-4*")),
-        new SourceScope(List.of("doc-0", "doc-3", "doc-1")));
+    List<SourceScope> grants =
+        List.of(
+            new SourceScope(List.of("doc-1*")),
+            new SourceScope(List.of("doc-2", "doc-4*")),
+            new SourceScope(List.of("doc-0", "doc-3", "doc-1")));
     SourceScope grant = grants.get(random.nextInt(grants.size()));
     for (String word : WORDS) {
-      for (Long at : new Long[] {null, oldest + (latest - oldest) / 2, oldest + random.nextInt((int) (latest - oldest) + 1),
-          Math.max(oldest, latest - 1), oldest}) {
-        assertEquals(matches(embedded, word, at, exact), matches(remote, word, at, exact),
+      for (Long at :
+          new Long[] {
+            null,
+            oldest + (latest - oldest) / 2,
+            oldest + random.nextInt((int) (latest - oldest) + 1),
+            Math.max(oldest, latest - 1),
+            oldest
+          }) {
+        assertEquals(
+            matches(embedded, word, at, exact),
+            matches(remote, word, at, exact),
             "search '" + word + "' at " + at);
       }
       if (exact) {
         for (Long at : new Long[] {null, oldest + random.nextInt((int) (latest - oldest) + 1)}) {
-          assertEquals(matches(embedded, word, at, grant), matches(remote, word, at, grant),
+          assertEquals(
+              matches(embedded, word, at, grant),
+              matches(remote, word, at, grant),
               "search '" + word + "' at " + at + " granted " + grant.entries());
         }
       }
@@ -279,14 +428,23 @@ class StoresDifferentialIT {
     for (int q = 0; q < 5; q++) {
       // Several words, one perhaps twice (a term written twice weighs twice), latest and pinned.
       String first = WORDS[random.nextInt(WORDS.length)];
-      String words = first + " " + WORDS[random.nextInt(WORDS.length)] + " "
-          + (q == 4 ? first : WORDS[random.nextInt(WORDS.length)]);
+      String words =
+          first
+              + " "
+              + WORDS[random.nextInt(WORDS.length)]
+              + " "
+              + (q == 4 ? first : WORDS[random.nextInt(WORDS.length)]);
       Long at = q % 2 == 0 ? null : oldest + random.nextInt((int) (latest - oldest) + 1);
-      assertEquals(matches(embedded, words, at, exact), matches(remote, words, at, exact),
+      assertEquals(
+          matches(embedded, words, at, exact),
+          matches(remote, words, at, exact),
           "search '" + words + "' at " + at);
       if (exact) {
         // The best three of many: the cluster skips chunks that cannot reach the third's score.
-        assertEquals(best(embedded, words, at, 3), best(remote, words, at, 3), "best of '" + words + "' at " + at);
+        assertEquals(
+            best(embedded, words, at, 3),
+            best(remote, words, at, 3),
+            "best of '" + words + "' at " + at);
       }
     }
   }
@@ -302,21 +460,31 @@ class StoresDifferentialIT {
       }
       int kind = random.nextInt(10);
       if (kind < deletes) {
-        // A purge now and then: of a live source, a deleted one still retained, or one long expired.
-        ops.add(new SourceOperation.Delete(source, null, kind < deletes / 2 && random.nextBoolean()));
+        // A purge now and then: of a live source, a deleted one still retained, or one long
+        // expired.
+        ops.add(
+            new SourceOperation.Delete(source, null, kind < deletes / 2 && random.nextBoolean()));
       } else if (kind == deletes && step > 0) {
         // The same text as one written before (perhaps unchanged).
-        ops.add(SourceOperation.Index.text(source, null, text(new Random(source.hashCode()), 20), Metadata.EMPTY));
+        ops.add(
+            SourceOperation.Index.text(
+                source, null, text(new Random(source.hashCode()), 20), Metadata.EMPTY));
       } else {
         String title = random.nextBoolean() ? null : WORDS[random.nextInt(WORDS.length)] + " notes";
-        ops.add(random.nextInt(4) == 0 ? withTable(source, title, random)
-            : SourceOperation.Index.text(source, title, text(random, 5 + random.nextInt(60)), Metadata.EMPTY));
+        ops.add(
+            random.nextInt(4) == 0
+                ? withTable(source, title, random)
+                : SourceOperation.Index.text(
+                    source, title, text(random, 5 + random.nextInt(60)), Metadata.EMPTY));
       }
     }
     return new Mutation(ops, "tester", null, null);
   }
 
-  /** A source of prose, a table of rows of named cells, and more prose: its table chunks hold whole rows. */
+  /**
+   * A source of prose, a table of rows of named cells, and more prose: its table chunks hold whole
+   * rows.
+   */
   private static SourceOperation.Index withTable(String source, String title, Random random) {
     StringBuilder b = new StringBuilder(text(random, 3 + random.nextInt(20))).append("\n\n");
     int start = b.length();
@@ -326,11 +494,25 @@ class StoresDifferentialIT {
         b.append("\n\n");
       }
       rows.add(b.length());
-      b.append("Item = ").append(WORDS[random.nextInt(WORDS.length)]).append("; Note = ").append(text(random, 1 + random.nextInt(8)));
+      b.append("Item = ")
+          .append(WORDS[random.nextInt(WORDS.length)])
+          .append("; Note = ")
+          .append(text(random, 1 + random.nextInt(8)));
     }
     int end = b.length();
     b.append("\n\n").append(text(random, 3 + random.nextInt(10)));
-    return new SourceOperation.Index(source, title, b.toString(), null, null, Metadata.EMPTY, null, null, null, null, null,
+    return new SourceOperation.Index(
+        source,
+        title,
+        b.toString(),
+        null,
+        null,
+        Metadata.EMPTY,
+        null,
+        null,
+        null,
+        null,
+        null,
         List.of(new SourceOperation.Table(start, end, rows)));
   }
 
@@ -349,8 +531,18 @@ class StoresDifferentialIT {
       List<String> out = new ArrayList<>();
       out.add("revision " + r.revision());
       for (Receipt receipt : r.receipts()) {
-        out.add(receipt.source() + " " + receipt.status() + " " + receipt.revision() + " " + receipt.sourceRevision()
-            + " " + receipt.contentSha256() + " " + receipt.chunks());
+        out.add(
+            receipt.source()
+                + " "
+                + receipt.status()
+                + " "
+                + receipt.revision()
+                + " "
+                + receipt.sourceRevision()
+                + " "
+                + receipt.contentSha256()
+                + " "
+                + receipt.chunks());
       }
       return out;
     } catch (QuarryException e) {
@@ -361,8 +553,22 @@ class StoresDifferentialIT {
   private static List<String> sources(CorpusIndex index) {
     List<String> out = new ArrayList<>();
     for (SourceState s : index.listSources(null, null, 1000, x -> true).sources()) {
-      out.add(s.source() + " " + s.sourceRevision() + " " + s.contentSha256() + " " + s.title() + " " + s.mediaType()
-          + " " + s.chunks() + " " + s.characters() + " " + s.pages());
+      out.add(
+          s.source()
+              + " "
+              + s.sourceRevision()
+              + " "
+              + s.contentSha256()
+              + " "
+              + s.title()
+              + " "
+              + s.mediaType()
+              + " "
+              + s.chunks()
+              + " "
+              + s.characters()
+              + " "
+              + s.pages());
     }
     return out;
   }
@@ -376,17 +582,44 @@ class StoresDifferentialIT {
     int after = -1;
     try {
       while (true) {
-        java.util.Optional<dev.quarry.engine.SourceChunks> page = index.readChunks(source, revision, after, 2);
+        java.util.Optional<dev.quarry.engine.SourceChunks> page =
+            index.readChunks(source, revision, after, 2);
         if (page.isEmpty()) {
           out.add("absent");
           return out;
         }
         dev.quarry.engine.SourceChunks p = page.get();
-        out.add(p.revision() + " " + p.source() + "@" + p.sourceRevision() + " " + p.title() + " " + p.mediaType() + " "
-            + p.contentSha256() + " next " + p.nextAfter());
+        out.add(
+            p.revision()
+                + " "
+                + p.source()
+                + "@"
+                + p.sourceRevision()
+                + " "
+                + p.title()
+                + " "
+                + p.mediaType()
+                + " "
+                + p.contentSha256()
+                + " next "
+                + p.nextAfter());
         for (dev.quarry.engine.SourceChunks.Chunk c : p.chunks()) {
-          out.add(c.chunk() + " [" + c.start() + "," + c.end() + ") " + c.pages() + " " + c.metadata().values() + " "
-              + c.section() + " " + c.table() + " " + c.text());
+          out.add(
+              c.chunk()
+                  + " ["
+                  + c.start()
+                  + ","
+                  + c.end()
+                  + ") "
+                  + c.pages()
+                  + " "
+                  + c.metadata().values()
+                  + " "
+                  + c.section()
+                  + " "
+                  + c.table()
+                  + " "
+                  + c.text());
         }
         if (p.nextAfter() == null) {
           return out;
@@ -403,17 +636,39 @@ class StoresDifferentialIT {
   private static List<String> history(CorpusIndex index, long oldest) {
     List<String> out = new ArrayList<>();
     for (HistoryEntry e : index.history(Math.max(0, oldest - 1), 10_000, x -> true).entries()) {
-      out.add(e.revision() + " " + e.operation() + " " + e.source() + " " + e.contentSha256() + " " + e.subject());
+      out.add(
+          e.revision()
+              + " "
+              + e.operation()
+              + " "
+              + e.source()
+              + " "
+              + e.contentSha256()
+              + " "
+              + e.subject());
     }
     return out;
   }
 
-  /** The best {@code k} chunks of a search, each with its score's bits, in the order of the hits. */
+  /**
+   * The best {@code k} chunks of a search, each with its score's bits, in the order of the hits.
+   */
   private static List<String> best(CorpusIndex index, String query, Long revision, int k) {
     List<String> out = new ArrayList<>();
-    for (Hit h : index.search(new SearchRequest(query, SourceScope.ALL, List.of(), k, revision, null, false)).hits()) {
-      out.add(h.source() + "#" + h.chunk() + " " + Integer.toHexString(Float.floatToIntBits(h.score())) + " "
-          + h.section() + " " + h.table());
+    for (Hit h :
+        index
+            .search(new SearchRequest(query, SourceScope.ALL, List.of(), k, revision, null, false))
+            .hits()) {
+      out.add(
+          h.source()
+              + "#"
+              + h.chunk()
+              + " "
+              + Integer.toHexString(Float.floatToIntBits(h.score()))
+              + " "
+              + h.section()
+              + " "
+              + h.table());
     }
     return out;
   }
@@ -422,27 +677,57 @@ class StoresDifferentialIT {
    * Every chunk a search matches, with its provenance and text: with its score (its bits) in the
    * order of the hits when {@code exact}, else without scores in source and chunk order.
    */
-  private static java.util.Collection<String> matches(CorpusIndex index, String query, Long revision, boolean exact) {
-    return matches(index, new SearchRequest(query, SourceScope.ALL, List.of(), SearchRequest.MAX_TOP_K, revision,
-        null, false), exact);
+  private static java.util.Collection<String> matches(
+      CorpusIndex index, String query, Long revision, boolean exact) {
+    return matches(
+        index,
+        new SearchRequest(
+            query, SourceScope.ALL, List.of(), SearchRequest.MAX_TOP_K, revision, null, false),
+        exact);
   }
 
-  /** Every chunk a search by {@code grant} matches, scored with the statistics of the grant's sources. */
-  private static java.util.Collection<String> matches(CorpusIndex index, String query, Long revision, SourceScope grant) {
-    return matches(index, new SearchRequest(query, grant, List.of(), SearchRequest.MAX_TOP_K, revision, null, false)
-        .withStatistics(grant), true);
+  /**
+   * Every chunk a search by {@code grant} matches, scored with the statistics of the grant's
+   * sources.
+   */
+  private static java.util.Collection<String> matches(
+      CorpusIndex index, String query, Long revision, SourceScope grant) {
+    return matches(
+        index,
+        new SearchRequest(query, grant, List.of(), SearchRequest.MAX_TOP_K, revision, null, false)
+            .withStatistics(grant),
+        true);
   }
 
-  private static java.util.Collection<String> matches(CorpusIndex index, SearchRequest request, boolean exact) {
+  private static java.util.Collection<String> matches(
+      CorpusIndex index, SearchRequest request, boolean exact) {
     List<Hit> hits = index.search(request).hits();
     if (hits.size() >= SearchRequest.MAX_TOP_K) {
       throw new IllegalStateException("more matches than topK: the sets cannot be compared");
     }
     java.util.Collection<String> out = exact ? new ArrayList<>() : new TreeSet<>();
     for (Hit h : hits) {
-      String score = exact ? h.score() + " (" + Integer.toHexString(Float.floatToIntBits(h.score())) + ") " : "";
-      out.add(score + h.source() + "#" + h.chunk() + "@" + h.sourceRevision() + " [" + h.start() + "," + h.end() + ") "
-          + h.title() + " " + h.contentSha256() + " " + h.text());
+      String score =
+          exact
+              ? h.score() + " (" + Integer.toHexString(Float.floatToIntBits(h.score())) + ") "
+              : "";
+      out.add(
+          score
+              + h.source()
+              + "#"
+              + h.chunk()
+              + "@"
+              + h.sourceRevision()
+              + " ["
+              + h.start()
+              + ","
+              + h.end()
+              + ") "
+              + h.title()
+              + " "
+              + h.contentSha256()
+              + " "
+              + h.text());
     }
     return out;
   }

@@ -11,14 +11,18 @@ final class TestIndexes {
 
   private TestIndexes() {}
 
-  /** A fresh index prefix starting with {@code label}: unique in this JVM, and across runs likely. */
+  /**
+   * A fresh index prefix starting with {@code label}: unique in this JVM, and across runs likely.
+   */
   static String prefix(String label) {
     return "t-" + label + "-" + PREFIXES.incrementAndGet() + "-" + System.nanoTime() % 100000;
   }
 
   /** Settings for the single test node, no replicas, under a {@link #prefix} of {@code label}. */
   static OpenSearchSettings onSingleNode(String label) throws Exception {
-    return OpenSearchSettings.of(OpenSearchNodes.single().urls()).withReplicas(0).withPrefix(prefix(label));
+    return OpenSearchSettings.of(OpenSearchNodes.single().urls())
+        .withReplicas(0)
+        .withPrefix(prefix(label));
   }
 
   /** Closes each store that was opened (a null is one a failed set-up never made). */

@@ -42,7 +42,10 @@ public interface Corpora extends Closeable {
 
   CorpusDescription readCorpus(Access access, String corpus);
 
-  /** Corpora the caller has any grant on, in name order, after {@code cursor} (null: from the start). */
+  /**
+   * Corpora the caller has any grant on, in name order, after {@code cursor} (null: from the
+   * start).
+   */
   CorpusListPage listCorpora(Access access, String cursor, int limit);
 
   /**
@@ -51,7 +54,11 @@ public interface Corpora extends Closeable {
    * @param expectedCorpusId when non-null, the corpus must still have this id (CORPUS_REPLACED)
    * @param idempotency the request's idempotency key and fingerprint, or null
    */
-  MutationResult mutate(Access access, String corpus, List<SourceOperation> operations, String expectedCorpusId,
+  MutationResult mutate(
+      Access access,
+      String corpus,
+      List<SourceOperation> operations,
+      String expectedCorpusId,
       Mutation.Idempotency idempotency);
 
   /**
@@ -83,35 +90,45 @@ public interface Corpora extends Closeable {
    * A page of a source's chunks (its text as it was split, with pages and offsets) at {@code
    * revision} (null: the latest), numbered above {@code after} (null: from the first). Order:
    * validation; grants (SEARCH or INDEX on the corpus and the source); CORPUS_NOT_FOUND;
-   * CORPUS_REPLACED when {@code expectedCorpusId} is given and differs; the revision (INVALID_REQUEST
-   * above the current one, REVISION_EXPIRED past retention); SOURCE_NOT_FOUND when the source did
-   * not exist at that revision.
+   * CORPUS_REPLACED when {@code expectedCorpusId} is given and differs; the revision
+   * (INVALID_REQUEST above the current one, REVISION_EXPIRED past retention); SOURCE_NOT_FOUND when
+   * the source did not exist at that revision.
    */
-  SourceText readChunks(Access access, String corpus, String source, Long revision, Integer after, int limit,
+  SourceText readChunks(
+      Access access,
+      String corpus,
+      String source,
+      Long revision,
+      Integer after,
+      int limit,
       String expectedCorpusId);
 
   HistoryPage history(Access access, String corpus, long after, int limit);
 
   /**
    * Ingests a document file as source {@code request.source()}: its text is extracted (media type
-   * from the bytes, within the extraction limits, in the extractors' worker pool) and indexed at one
-   * new revision, or {@code unchanged} when the source already holds the same bytes, title and
+   * from the bytes, within the extraction limits, in the extractors' worker pool) and indexed at
+   * one new revision, or {@code unchanged} when the source already holds the same bytes, title and
    * metadata. A failed ingestion changes nothing.
    *
    * <p>Order: INGESTION_UNAVAILABLE when built without extractors; validation; grants (INDEX on the
    * corpus and the source); CORPUS_NOT_FOUND; CORPUS_REPLACED; an idempotent replay returns the
    * stored outcome without extracting (IDEMPOTENCY_KEY_REUSED for another fingerprint,
-   * IDEMPOTENCY_IN_PROGRESS while the first request runs); then extraction, whose failures carry the
-   * same-named codes (UNSUPPORTED_MEDIA_TYPE, DOCUMENT_TOO_LARGE, EXTRACTION_FAILED,
+   * IDEMPOTENCY_IN_PROGRESS while the first request runs); then extraction, whose failures carry
+   * the same-named codes (UNSUPPORTED_MEDIA_TYPE, DOCUMENT_TOO_LARGE, EXTRACTION_FAILED,
    * DOCUMENT_ENCRYPTED, NO_TEXT_EXTRACTED, PDF_INGESTION_UNAVAILABLE, CAPACITY); then conflicts.
    *
    * @param file the document's bytes; read, never moved or deleted
    * @param idempotency the request's idempotency key and fingerprint (the caller's fingerprint must
    *     cover the file's bytes), or null
    */
-  default MutationResult ingest(Access access, String corpus, IngestRequest request, Path file,
+  default MutationResult ingest(
+      Access access,
+      String corpus,
+      IngestRequest request,
+      Path file,
       Mutation.Idempotency idempotency) {
-    return ingest(access, corpus, request, file, idempotency, () -> { });
+    return ingest(access, corpus, request, file, idempotency, () -> {});
   }
 
   /**
@@ -120,7 +137,12 @@ public interface Corpora extends Closeable {
    * from it ends the ingestion with nothing written. Ingestion jobs use it so that a cancel that
    * arrives while a document is being extracted keeps that document out.
    */
-  MutationResult ingest(Access access, String corpus, IngestRequest request, Path file, Mutation.Idempotency idempotency,
+  MutationResult ingest(
+      Access access,
+      String corpus,
+      IngestRequest request,
+      Path file,
+      Mutation.Idempotency idempotency,
       Runnable beforeWrite);
 
   /** Whether {@link #ingest} works: the corpora were built with extractors. */
@@ -132,9 +154,10 @@ public interface Corpora extends Closeable {
   /**
    * Copies corpus {@code corpus}, consistent at one revision while writes go on, into the data
    * folder {@code targetDataDir}: a server started on that folder holds the corpus with the same
-   * corpusId, at the revision returned (at least every revision acknowledged before this call), with
-   * its retained past revisions, history and idempotency records. Needs the {@code manage} scope on
-   * the corpus (FORBIDDEN otherwise, whether or not it exists); CORPUS_NOT_FOUND when absent.
+   * corpusId, at the revision returned (at least every revision acknowledged before this call),
+   * with its retained past revisions, history and idempotency records. Needs the {@code manage}
+   * scope on the corpus (FORBIDDEN otherwise, whether or not it exists); CORPUS_NOT_FOUND when
+   * absent.
    */
   CorpusBackup backupCorpus(Access access, String corpus, Path targetDataDir);
 
@@ -158,19 +181,19 @@ public interface Corpora extends Closeable {
 
   /**
    * Expert: each corpus open in memory now, by name, with its published revision and what that
-   * revision occupies, for a server's metrics when its operator asks for series per corpus. No grant
-   * is asked, and this names corpora: only a caller that decided to reveal the names may use it.
-   * Empty when the store cannot tell cheaply (corpora on a cluster). Opens no corpus and lists no
-   * folder.
+   * revision occupies, for a server's metrics when its operator asks for series per corpus. No
+   * grant is asked, and this names corpora: only a caller that decided to reveal the names may use
+   * it. Empty when the store cannot tell cheaply (corpora on a cluster). Opens no corpus and lists
+   * no folder.
    */
   default Optional<List<OpenCorpusFootprint>> openCorpusFootprints() {
     return Optional.empty();
   }
 
   /**
-   * Expert: the counts of the cache that keeps corpora open (uses that found a corpus open, uses that
-   * opened it, corpora closed for the bound or for being idle), for a server's metrics; names no
-   * corpus. Empty when the store keeps no such cache (corpora on a cluster).
+   * Expert: the counts of the cache that keeps corpora open (uses that found a corpus open, uses
+   * that opened it, corpora closed for the bound or for being idle), for a server's metrics; names
+   * no corpus. Empty when the store keeps no such cache (corpora on a cluster).
    */
   default Optional<CacheCounts> openCorporaCache() {
     return Optional.empty();
@@ -193,9 +216,9 @@ public interface Corpora extends Closeable {
   }
 
   /**
-   * Whether searches answer with the embedded store's exact scores, each revision scored with its own
-   * statistics (docs/scale-out.md): always on the embedded store; on a cluster only when every node has
-   * Quarry's scoring plugin.
+   * Whether searches answer with the embedded store's exact scores, each revision scored with its
+   * own statistics (docs/scale-out.md): always on the embedded store; on a cluster only when every
+   * node has Quarry's scoring plugin.
    */
   default boolean scoresExactly() {
     return true;

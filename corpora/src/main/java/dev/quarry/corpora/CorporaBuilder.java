@@ -17,18 +17,21 @@ import java.util.Objects;
 public final class CorporaBuilder {
   /** Open corpora kept in memory; idle ones beyond this are closed and reopen on demand. */
   public static final int DEFAULT_MAX_OPEN_CORPORA = 64;
+
   /** An open corpus untouched this long closes its writer and reader. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(10);
 
   // The settings of the embedded store stay null until set, so that build() can tell them from
   // their defaults and refuse them beside a store that would not read them.
   Path dataDir;
+
   /**
-   * Unset: default engine settings, without embedding models: every corpus is lexical, and
-   * creating one that names a model is refused. A host that wants hybrid passes models through
-   * {@link #engineConfig} (the {@code quarry-embeddings} module's, docs/embedding.md).
+   * Unset: default engine settings, without embedding models: every corpus is lexical, and creating
+   * one that names a model is refused. A host that wants hybrid passes models through {@link
+   * #engineConfig} (the {@code quarry-embeddings} module's, docs/embedding.md).
    */
   EngineConfig engineConfig;
+
   Integer maxOpenCorpora;
   Duration idleTimeout;
   WriteAdmission writeAdmission;
@@ -47,7 +50,10 @@ public final class CorporaBuilder {
     return this;
   }
 
-  /** The data folder; corpora live in {@code dataDir/corpora/NAME}. Required, unless a {@link #store} is set. */
+  /**
+   * The data folder; corpora live in {@code dataDir/corpora/NAME}. Required, unless a {@link
+   * #store} is set.
+   */
   public CorporaBuilder dataDir(Path dir) {
     if (this.dataDir != null) {
       throw new IllegalStateException("dataDir was already set to " + this.dataDir);
@@ -65,7 +71,10 @@ public final class CorporaBuilder {
     return this;
   }
 
-  /** Embedded store only (default {@link #DEFAULT_MAX_OPEN_CORPORA}): a {@link #store} is built with its own. */
+  /**
+   * Embedded store only (default {@link #DEFAULT_MAX_OPEN_CORPORA}): a {@link #store} is built with
+   * its own.
+   */
   public CorporaBuilder maxOpenCorpora(int n) {
     if (n < 1) {
       throw new IllegalArgumentException("maxOpenCorpora must be at least 1; got " + n);
@@ -84,9 +93,9 @@ public final class CorporaBuilder {
   }
 
   /**
-   * The extractors that turn document files into text for {@link Corpora#ingest}. Optional:
-   * without them, ingestion is INGESTION_UNAVAILABLE. The caller keeps ownership and closes them
-   * after closing the corpora.
+   * The extractors that turn document files into text for {@link Corpora#ingest}. Optional: without
+   * them, ingestion is INGESTION_UNAVAILABLE. The caller keeps ownership and closes them after
+   * closing the corpora.
    */
   public CorporaBuilder extractors(Extractors extractors) {
     if (this.extractors != null) {
@@ -129,17 +138,22 @@ public final class CorporaBuilder {
     if (dataDir == null) {
       throw new IllegalStateException("dataDir is required");
     }
-    return new LocalCorpora(new LuceneCorpusStore(dataDir,
-        engineConfig == null ? EngineConfig.defaults() : engineConfig,
-        maxOpenCorpora == null ? DEFAULT_MAX_OPEN_CORPORA : maxOpenCorpora,
-        idleTimeout == null ? DEFAULT_IDLE_TIMEOUT : idleTimeout),
-        ingestion, writeAdmission == null ? WriteAdmission.ALWAYS : writeAdmission);
+    return new LocalCorpora(
+        new LuceneCorpusStore(
+            dataDir,
+            engineConfig == null ? EngineConfig.defaults() : engineConfig,
+            maxOpenCorpora == null ? DEFAULT_MAX_OPEN_CORPORA : maxOpenCorpora,
+            idleTimeout == null ? DEFAULT_IDLE_TIMEOUT : idleTimeout),
+        ingestion,
+        writeAdmission == null ? WriteAdmission.ALWAYS : writeAdmission);
   }
 
   private static void refuseBesideStore(String setting, Object value) {
     if (value != null) {
-      throw new IllegalStateException(setting + " is a setting of the embedded store, which a store set with "
-          + "store(...) does not read; set it on that store or leave it out");
+      throw new IllegalStateException(
+          setting
+              + " is a setting of the embedded store, which a store set with "
+              + "store(...) does not read; set it on that store or leave it out");
     }
   }
 }

@@ -1,8 +1,5 @@
 package dev.quarry.corpora;
 
-import dev.quarry.corpora.CorpusBackup;
-import dev.quarry.corpora.OpenCorporaFootprint;
-import dev.quarry.corpora.OpenCorpusFootprint;
 import dev.quarry.engine.CacheCounts;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
@@ -33,7 +30,10 @@ public interface CorpusStore extends Closeable {
 
   Optional<CorpusInfo> info(String name);
 
-  /** Corpus names in order, after {@code after} (exclusive; null for the start), at most {@code limit}. */
+  /**
+   * Corpus names in order, after {@code after} (exclusive; null for the start), at most {@code
+   * limit}.
+   */
   List<String> names(String after, int limit);
 
   /**
@@ -59,8 +59,8 @@ public interface CorpusStore extends Closeable {
   }
 
   /**
-   * Expert: the counts of the cache that keeps corpora open, for metrics; empty when the store keeps
-   * none (corpora on a cluster).
+   * Expert: the counts of the cache that keeps corpora open, for metrics; empty when the store
+   * keeps none (corpora on a cluster).
    */
   default Optional<CacheCounts> openCorporaCache() {
     return Optional.empty();
@@ -73,7 +73,8 @@ public interface CorpusStore extends Closeable {
    * BACKUP_UNAVAILABLE (not retryable) when this store cannot back up ({@link #backsUp}).
    */
   default CorpusBackup backup(String name, Path targetDataDir) {
-    throw new QuarryException(ErrorCode.BACKUP_UNAVAILABLE, "this server's corpus store does not support backups");
+    throw new QuarryException(
+        ErrorCode.BACKUP_UNAVAILABLE, "this server's corpus store does not support backups");
   }
 
   /**
@@ -85,7 +86,10 @@ public interface CorpusStore extends Closeable {
     return false;
   }
 
-  /** Whether searches answer with the embedded store's exact scores ({@link dev.quarry.corpora.Corpora#scoresExactly}). */
+  /**
+   * Whether searches answer with the embedded store's exact scores ({@link
+   * dev.quarry.corpora.Corpora#scoresExactly}).
+   */
   default boolean scoresExactly() {
     return true;
   }

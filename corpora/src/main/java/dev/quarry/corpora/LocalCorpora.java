@@ -49,6 +49,7 @@ final class LocalCorpora implements Corpora {
   private static final Set<Scope> ANY = EnumSet.allOf(Scope.class);
 
   private final CorpusStore store;
+
   /** Null when built without extractors: ingestion is then unavailable. */
   private final IngestPipeline ingestion;
 
@@ -116,13 +117,16 @@ final class LocalCorpora implements Corpora {
   }
 
   private CorpusDescription describe(Access access, String corpus) {
-    return store.withCorpus(corpus, index -> {
-      long revision = index.revision();
-      long sources = AccessPolicy.seesAllSources(access, corpus, ANY)
-          ? index.countSources(null)
-          : index.countSources(AccessPolicy.visibleSources(access, corpus, ANY));
-      return new CorpusDescription(index.info(), revision, sources);
-    });
+    return store.withCorpus(
+        corpus,
+        index -> {
+          long revision = index.revision();
+          long sources =
+              AccessPolicy.seesAllSources(access, corpus, ANY)
+                  ? index.countSources(null)
+                  : index.countSources(AccessPolicy.visibleSources(access, corpus, ANY));
+          return new CorpusDescription(index.info(), revision, sources);
+        });
   }
 
   @Override
@@ -173,7 +177,11 @@ final class LocalCorpora implements Corpora {
   }
 
   @Override
-  public MutationResult mutate(Access access, String corpus, List<SourceOperation> operations, String expectedCorpusId,
+  public MutationResult mutate(
+      Access access,
+      String corpus,
+      List<SourceOperation> operations,
+      String expectedCorpusId,
       Mutation.Idempotency idempotency) {
     CorpusInfo.checkName(corpus, "corpus");
     Mutation mutation = new Mutation(operations, access.subject(), idempotency, expectedCorpusId);
@@ -181,25 +189,33 @@ final class LocalCorpora implements Corpora {
     for (SourceOperation op : mutation.operations()) {
       AccessPolicy.requireSource(access, corpus, op.source(), INDEX);
     }
-    boolean adds = mutation.operations().stream().anyMatch(op -> op instanceof SourceOperation.Index);
-    return store.withCorpus(corpus, index -> {
-      if (adds) {
-        writes.admit();
-      }
-      return index.apply(mutation);
-    });
+    boolean adds =
+        mutation.operations().stream().anyMatch(op -> op instanceof SourceOperation.Index);
+    return store.withCorpus(
+        corpus,
+        index -> {
+          if (adds) {
+            writes.admit();
+          }
+          return index.apply(mutation);
+        });
   }
 
   @Override
-  public SearchResult search(Access access, String corpus, SearchRequest request, String expectedCorpusId) {
+  public SearchResult search(
+      Access access, String corpus, SearchRequest request, String expectedCorpusId) {
     CorpusInfo.checkName(corpus, "corpus");
     SourceScope granted = AccessPolicy.searchGrants(access, corpus);
-    SearchRequest scoped = request.withScope(AccessPolicy.searchScope(granted, request.scope()))
-        .withStatistics(granted);
-    return store.withCorpus(corpus, index -> {
-      index.info().requireCorpusId(expectedCorpusId);
-      return index.search(scoped);
-    });
+    SearchRequest scoped =
+        request
+            .withScope(AccessPolicy.searchScope(granted, request.scope()))
+            .withStatistics(granted);
+    return store.withCorpus(
+        corpus,
+        index -> {
+          index.info().requireCorpusId(expectedCorpusId);
+          return index.search(scoped);
+        });
   }
 
   @Override
@@ -213,7 +229,8 @@ final class LocalCorpora implements Corpora {
   public long countSources(Access access, String corpus, SourceScope requested) {
     CorpusInfo.checkName(corpus, "corpus");
     SourceScope scope = AccessPolicy.searchScope(access, corpus, requested);
-    return store.withCorpus(corpus, index -> index.countSources(scope.isAll() ? null : scope::contains));
+    return store.withCorpus(
+        corpus, index -> index.countSources(scope.isAll() ? null : scope::contains));
   }
 
   @Override
@@ -222,16 +239,30 @@ final class LocalCorpora implements Corpora {
     SourceIds.check(source, "source");
     requireCorpus(access, corpus, READ);
     AccessPolicy.requireSource(access, corpus, source, READ);
-    return store.withCorpus(corpus, index -> {
-      long revision = index.revision();
-      SourceState state = index.readSource(source).orElseThrow(
-          () -> new QuarryException(ErrorCode.SOURCE_NOT_FOUND, "source '" + source + "' does not exist"));
-      return new SourceRead(corpus, index.info().corpusId(), revision, state);
-    });
+    return store.withCorpus(
+        corpus,
+        index -> {
+          long revision = index.revision();
+          SourceState state =
+              index
+                  .readSource(source)
+                  .orElseThrow(
+                      () ->
+                          new QuarryException(
+                              ErrorCode.SOURCE_NOT_FOUND,
+                              "source '" + source + "' does not exist"));
+          return new SourceRead(corpus, index.info().corpusId(), revision, state);
+        });
   }
 
   @Override
-  public SourceText readChunks(Access access, String corpus, String source, Long revision, Integer after, int limit,
+  public SourceText readChunks(
+      Access access,
+      String corpus,
+      String source,
+      Long revision,
+      Integer after,
+      int limit,
       String expectedCorpusId) {
     CorpusInfo.checkName(corpus, "corpus");
     SourceIds.check(source, "source");
@@ -244,24 +275,37 @@ final class LocalCorpora implements Corpora {
     }
     requireCorpus(access, corpus, READ);
     AccessPolicy.requireSource(access, corpus, source, READ);
-    return store.withCorpus(corpus, index -> {
-      index.info().requireCorpusId(expectedCorpusId);
-      SourceChunks chunks = index.readChunks(source, revision, after == null ? -1 : after, limit).orElseThrow(
-          () -> new QuarryException(ErrorCode.SOURCE_NOT_FOUND, "source '" + source + "' does not exist"
-              + (revision == null ? "" : " at revision " + revision)));
-      return new SourceText(corpus, index.info().corpusId(), chunks);
-    });
+    return store.withCorpus(
+        corpus,
+        index -> {
+          index.info().requireCorpusId(expectedCorpusId);
+          SourceChunks chunks =
+              index
+                  .readChunks(source, revision, after == null ? -1 : after, limit)
+                  .orElseThrow(
+                      () ->
+                          new QuarryException(
+                              ErrorCode.SOURCE_NOT_FOUND,
+                              "source '"
+                                  + source
+                                  + "' does not exist"
+                                  + (revision == null ? "" : " at revision " + revision)));
+          return new SourceText(corpus, index.info().corpusId(), chunks);
+        });
   }
 
   @Override
-  public SourcePage listSources(Access access, String corpus, String prefix, String cursor, int limit) {
+  public SourcePage listSources(
+      Access access, String corpus, String prefix, String cursor, int limit) {
     CorpusInfo.checkName(corpus, "corpus");
     checkLimit(limit);
     String after = decodeCursor(cursor);
     requireCorpus(access, corpus, READ);
     Predicate<String> visible = AccessPolicy.visibleSources(access, corpus, READ);
-    SourcePage page = store.withCorpus(corpus, index -> index.listSources(prefix, after, limit, visible));
-    return new SourcePage(page.sources(), page.nextCursor() == null ? null : encodeCursor(page.nextCursor()));
+    SourcePage page =
+        store.withCorpus(corpus, index -> index.listSources(prefix, after, limit, visible));
+    return new SourcePage(
+        page.sources(), page.nextCursor() == null ? null : encodeCursor(page.nextCursor()));
   }
 
   @Override
@@ -277,10 +321,16 @@ final class LocalCorpora implements Corpora {
   }
 
   @Override
-  public MutationResult ingest(Access access, String corpus, IngestRequest request, Path file,
-      Mutation.Idempotency idempotency, Runnable beforeWrite) {
+  public MutationResult ingest(
+      Access access,
+      String corpus,
+      IngestRequest request,
+      Path file,
+      Mutation.Idempotency idempotency,
+      Runnable beforeWrite) {
     if (ingestion == null) {
-      throw new QuarryException(ErrorCode.INGESTION_UNAVAILABLE, "document ingestion is not configured");
+      throw new QuarryException(
+          ErrorCode.INGESTION_UNAVAILABLE, "document ingestion is not configured");
     }
     CorpusInfo.checkName(corpus, "corpus");
     Objects.requireNonNull(request, "request");
@@ -288,29 +338,40 @@ final class LocalCorpora implements Corpora {
     requireCorpus(access, corpus, INDEX);
     AccessPolicy.requireSource(access, corpus, request.source(), INDEX);
     // Existence, identity and replay are decided before the costly extraction.
-    Optional<MutationResult> replay = store.withCorpus(corpus, index -> {
-      index.info().requireCorpusId(request.expectedCorpusId());
-      return idempotency == null ? Optional.<MutationResult>empty() : storedOutcome(index, access, idempotency);
-    });
+    Optional<MutationResult> replay =
+        store.withCorpus(
+            corpus,
+            index -> {
+              index.info().requireCorpusId(request.expectedCorpusId());
+              return idempotency == null
+                  ? Optional.<MutationResult>empty()
+                  : storedOutcome(index, access, idempotency);
+            });
     if (replay.isPresent()) {
       return replay.get();
     }
     writes.admit();
-    String claimed = idempotency == null ? null : corpus + "\n" + access.subject() + "\n" + idempotency.key();
+    String claimed =
+        idempotency == null ? null : corpus + "\n" + access.subject() + "\n" + idempotency.key();
     try (IngestPipeline.KeyClaim claim = ingestion.claim(claimed)) {
       SourceOperation.Index operation = ingestion.prepare(request, file);
       beforeWrite.run();
-      Mutation mutation = new Mutation(List.of(operation), access.subject(), idempotency, request.expectedCorpusId());
+      Mutation mutation =
+          new Mutation(
+              List.of(operation), access.subject(), idempotency, request.expectedCorpusId());
       return store.withCorpus(corpus, index -> index.apply(mutation));
     }
   }
 
-  private static Optional<MutationResult> storedOutcome(CorpusIndex index, Access access,
-      Mutation.Idempotency idempotency) {
-    return index.findIdempotent(access.subject(), idempotency.key()).map(stored -> {
-      idempotency.requireSameRequest(stored.fingerprint());
-      return stored.result().asReplay();
-    });
+  private static Optional<MutationResult> storedOutcome(
+      CorpusIndex index, Access access, Mutation.Idempotency idempotency) {
+    return index
+        .findIdempotent(access.subject(), idempotency.key())
+        .map(
+            stored -> {
+              idempotency.requireSameRequest(stored.fingerprint());
+              return stored.result().asReplay();
+            });
   }
 
   @Override
@@ -335,12 +396,15 @@ final class LocalCorpora implements Corpora {
 
   private static void checkLimit(int limit) {
     if (limit < 1 || limit > MAX_LIST_LIMIT) {
-      throw QuarryException.invalid("limit", "limit must be between 1 and " + MAX_LIST_LIMIT + "; got " + limit);
+      throw QuarryException.invalid(
+          "limit", "limit must be between 1 and " + MAX_LIST_LIMIT + "; got " + limit);
     }
   }
 
   static String encodeCursor(String position) {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(("v1:" + position).getBytes(StandardCharsets.UTF_8));
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(("v1:" + position).getBytes(StandardCharsets.UTF_8));
   }
 
   static String decodeCursor(String cursor) {

@@ -3,19 +3,19 @@ package dev.quarry.corpora;
 import java.util.Collection;
 
 /**
- * Expert: the corpora a store holds open now and what their published revisions occupy, for
- * metrics ({@link Corpora#openCorpora()}). Names no corpus, so that metrics built on it have no
- * label per corpus: the largest values are what an operator alerts on.
+ * Expert: the corpora a store holds open now and what their published revisions occupy, for metrics
+ * ({@link Corpora#openCorpora()}). Names no corpus, so that metrics built on it have no label per
+ * corpus: the largest values are what an operator alerts on.
  *
  * @param open corpora open in memory now (at most {@code maxOpenCorpora})
  * @param segments index segments of all of them together
  * @param largestSegments the most segments one of them has
  * @param bytes the size on disk of those segments, all of them together
  * @param largestBytes the largest size on disk of one of them
- *
  * @quarry.experimental
  */
-public record OpenCorporaFootprint(int open, long segments, int largestSegments, long bytes, long largestBytes) {
+public record OpenCorporaFootprint(
+    int open, long segments, int largestSegments, long bytes, long largestBytes) {
   /** No corpus open. */
   public static final OpenCorporaFootprint NONE = new OpenCorporaFootprint(0, 0, 0, 0, 0);
 

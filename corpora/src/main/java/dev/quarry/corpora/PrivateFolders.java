@@ -20,13 +20,14 @@ import java.util.Set;
  */
 public final class PrivateFolders {
   /** Owner only: read, write, enter. */
-  public static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+  public static final Set<PosixFilePermission> OWNER_ONLY =
+      PosixFilePermissions.fromString("rwx------");
 
   private PrivateFolders() {}
 
   /**
-   * {@link Files#createDirectories}, with every folder it creates (missing parents included)
-   * {@link #OWNER_ONLY} where the file system supports POSIX permissions.
+   * {@link Files#createDirectories}, with every folder it creates (missing parents included) {@link
+   * #OWNER_ONLY} where the file system supports POSIX permissions.
    *
    * @return {@code dir}
    */
@@ -34,7 +35,9 @@ public final class PrivateFolders {
     return Files.createDirectories(dir, ownerOnly(dir.getFileSystem()));
   }
 
-  /** {@link Files#createDirectory}, owner only as {@link #create}: fails when {@code dir} exists. */
+  /**
+   * {@link Files#createDirectory}, owner only as {@link #create}: fails when {@code dir} exists.
+   */
   public static Path createOne(Path dir) throws IOException {
     return Files.createDirectory(dir, ownerOnly(dir.getFileSystem()));
   }

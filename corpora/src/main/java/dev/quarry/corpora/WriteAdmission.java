@@ -14,7 +14,7 @@ package dev.quarry.corpora;
 @FunctionalInterface
 public interface WriteAdmission {
   /** Admits every write. */
-  WriteAdmission ALWAYS = () -> { };
+  WriteAdmission ALWAYS = () -> {};
 
   /**
    * Returns when the write may go ahead.

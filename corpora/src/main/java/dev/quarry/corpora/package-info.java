@@ -2,7 +2,8 @@
  * The embeddable module: every operation of the retrieval contract as a Java API, with grants
  * enforced and idempotency honoured.
  *
- * <p>Entry type: {@link dev.quarry.corpora.Corpora}, built with {@link dev.quarry.corpora.Corpora#builder()}:
+ * <p>Entry type: {@link dev.quarry.corpora.Corpora}, built with {@link
+ * dev.quarry.corpora.Corpora#builder()}:
  *
  * <pre>{@code
  * Corpora corpora = Corpora.builder().dataDir(Path.of("data")).build();

@@ -17,22 +17,29 @@ class CorporaBuilderTest {
   @TempDir Path data;
 
   LuceneCorpusStore store() {
-    return new LuceneCorpusStore(data.resolve("store"), EngineConfig.defaults(), 4, Duration.ofMinutes(1));
+    return new LuceneCorpusStore(
+        data.resolve("store"), EngineConfig.defaults(), 4, Duration.ofMinutes(1));
   }
 
-  /** Settings the embedded store reads would be silently dropped beside a store: each is refused instead. */
+  /**
+   * Settings the embedded store reads would be silently dropped beside a store: each is refused
+   * instead.
+   */
   @Test
   void settingsOfTheEmbeddedStore_besideAStore_areRefused() throws Exception {
-    List<UnaryOperator<CorporaBuilder>> embeddedOnly = List.of(
-        b -> b.dataDir(data.resolve("ignored")),
-        b -> b.engineConfig(EngineConfig.defaults()),
-        b -> b.maxOpenCorpora(8),
-        b -> b.idleTimeout(Duration.ofMinutes(5)),
-        b -> b.writeAdmission(WriteAdmission.ALWAYS));
+    List<UnaryOperator<CorporaBuilder>> embeddedOnly =
+        List.of(
+            b -> b.dataDir(data.resolve("ignored")),
+            b -> b.engineConfig(EngineConfig.defaults()),
+            b -> b.maxOpenCorpora(8),
+            b -> b.idleTimeout(Duration.ofMinutes(5)),
+            b -> b.writeAdmission(WriteAdmission.ALWAYS));
     for (UnaryOperator<CorporaBuilder> setting : embeddedOnly) {
       try (LuceneCorpusStore store = store()) {
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-            () -> setting.apply(Corpora.builder().store(store)).build());
+        IllegalStateException e =
+            assertThrows(
+                IllegalStateException.class,
+                () -> setting.apply(Corpora.builder().store(store)).build());
         assertTrue(e.getMessage().contains("store(...) does not read"), e.getMessage());
       }
     }

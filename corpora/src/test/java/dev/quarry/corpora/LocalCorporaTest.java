@@ -28,10 +28,15 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 class LocalCorporaTest {
-  static final Access ADMIN = new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
-  static final Access POLICIES = new Access("app", List.of(
-      new Grant("handbook", List.of("policies/*"), EnumSet.of(Scope.SEARCH, Scope.INDEX))));
-  static final Access OTHER_CORPUS = new Access("other", List.of(new Grant("other", null, EnumSet.allOf(Scope.class))));
+  static final Access ADMIN =
+      new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
+  static final Access POLICIES =
+      new Access(
+          "app",
+          List.of(
+              new Grant("handbook", List.of("policies/*"), EnumSet.of(Scope.SEARCH, Scope.INDEX))));
+  static final Access OTHER_CORPUS =
+      new Access("other", List.of(new Grant("other", null, EnumSet.allOf(Scope.class))));
 
   @TempDir Path data;
   Corpora corpora;
@@ -47,8 +52,17 @@ class LocalCorporaTest {
   }
 
   static SourceOperation.Index doc(String source, String text) {
-    return new SourceOperation.Index(source, null, null, List.of(new Passage(text, Metadata.EMPTY)), null, null, null,
-        null, null, null);
+    return new SourceOperation.Index(
+        source,
+        null,
+        null,
+        List.of(new Passage(text, Metadata.EMPTY)),
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   static void assertCode(ErrorCode code, Executable e) {
@@ -67,8 +81,12 @@ class LocalCorporaTest {
   void grantsAreCheckedBeforeExistence() {
     assertCode(ErrorCode.FORBIDDEN, () -> corpora.readCorpus(OTHER_CORPUS, "handbook"));
     assertCode(ErrorCode.CORPUS_NOT_FOUND, () -> corpora.readCorpus(ADMIN, "handbook"));
-    assertCode(ErrorCode.FORBIDDEN, () -> corpora.mutate(POLICIES, "handbook", List.of(doc("hr/x", "t")), null, null));
-    assertCode(ErrorCode.CORPUS_NOT_FOUND, () -> corpora.mutate(POLICIES, "handbook", List.of(doc("policies/x", "t")), null, null));
+    assertCode(
+        ErrorCode.FORBIDDEN,
+        () -> corpora.mutate(POLICIES, "handbook", List.of(doc("hr/x", "t")), null, null));
+    assertCode(
+        ErrorCode.CORPUS_NOT_FOUND,
+        () -> corpora.mutate(POLICIES, "handbook", List.of(doc("policies/x", "t")), null, null));
   }
 
   @Test
@@ -80,25 +98,38 @@ class LocalCorporaTest {
     CorpusDescription again = corpora.createCorpus(ADMIN, "handbook", null);
     assertNotEquals(first, again.info().corpusId());
     assertEquals(0, corpora.readCorpus(ADMIN, "handbook").revision());
-    assertCode(ErrorCode.CORPUS_REPLACED,
+    assertCode(
+        ErrorCode.CORPUS_REPLACED,
         () -> corpora.mutate(ADMIN, "handbook", List.of(doc("a", "alpha")), first, null));
   }
 
   @Test
   void sourceListsAndHistory_onlyShowGrantedSources() {
     corpora.createCorpus(ADMIN, "handbook", null);
-    corpora.mutate(ADMIN, "handbook", List.of(doc("policies/leave", "leave"), doc("hr/salaries", "secret")), null, null);
-    List<String> listed = corpora.listSources(POLICIES, "handbook", null, null, 100).sources().stream()
-        .map(SourceState::source).toList();
+    corpora.mutate(
+        ADMIN,
+        "handbook",
+        List.of(doc("policies/leave", "leave"), doc("hr/salaries", "secret")),
+        null,
+        null);
+    List<String> listed =
+        corpora.listSources(POLICIES, "handbook", null, null, 100).sources().stream()
+            .map(SourceState::source)
+            .toList();
     assertEquals(List.of("policies/leave"), listed);
-    List<String> history = corpora.history(POLICIES, "handbook", 0, 100).entries().stream()
-        .map(HistoryEntry::source).toList();
+    List<String> history =
+        corpora.history(POLICIES, "handbook", 0, 100).entries().stream()
+            .map(HistoryEntry::source)
+            .toList();
     assertEquals(List.of("policies/leave"), history);
     assertEquals(1, corpora.readCorpus(POLICIES, "handbook").sources());
     assertEquals(2, corpora.readCorpus(ADMIN, "handbook").sources());
     assertCode(ErrorCode.FORBIDDEN, () -> corpora.readSource(POLICIES, "handbook", "hr/salaries"));
-    assertCode(ErrorCode.FORBIDDEN, () -> corpora.readSource(POLICIES, "handbook", "hr/does-not-exist"));
-    assertCode(ErrorCode.SOURCE_NOT_FOUND, () -> corpora.readSource(POLICIES, "handbook", "policies/none"));
+    assertCode(
+        ErrorCode.FORBIDDEN, () -> corpora.readSource(POLICIES, "handbook", "hr/does-not-exist"));
+    assertCode(
+        ErrorCode.SOURCE_NOT_FOUND,
+        () -> corpora.readSource(POLICIES, "handbook", "policies/none"));
   }
 
   @Test
@@ -112,14 +143,16 @@ class LocalCorporaTest {
     CorpusListPage p1 = corpora.listCorpora(ADMIN, null, 2);
     assertEquals(List.of("a", "b"), p1.corpora().stream().map(c -> c.info().name()).toList());
     CorpusListPage p2 = corpora.listCorpora(ADMIN, p1.nextCursor(), 3);
-    assertEquals(List.of("c", "other", "z"), p2.corpora().stream().map(c -> c.info().name()).toList());
+    assertEquals(
+        List.of("c", "other", "z"), p2.corpora().stream().map(c -> c.info().name()).toList());
     assertNull(p2.nextCursor());
     assertCode(ErrorCode.INVALID_REQUEST, () -> corpora.listCorpora(ADMIN, "not-a-cursor!", 2));
   }
 
   @Test
   void secondStoreOnSameFolder_refusesToStart() {
-    QuarryException e = assertThrows(QuarryException.class, () -> Corpora.builder().dataDir(data).build());
+    QuarryException e =
+        assertThrows(QuarryException.class, () -> Corpora.builder().dataDir(data).build());
     assertTrue(e.getMessage().contains("in use"), e.getMessage());
   }
 

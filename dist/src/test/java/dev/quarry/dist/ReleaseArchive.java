@@ -13,8 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What the dist tests do with the release archive the build made: unpack it, and wait for a
- * server started from it to take requests.
+ * What the dist tests do with the release archive the build made: unpack it, and wait for a server
+ * started from it to take requests.
  */
 final class ReleaseArchive {
   /** The archive, as the failsafe configuration in dist/pom.xml names it. */
@@ -22,11 +22,15 @@ final class ReleaseArchive {
 
   private ReleaseArchive() {}
 
-  /** Unpacks the archive in {@code dir} as a user does ({@code tar xzf}) and returns its top folder. */
+  /**
+   * Unpacks the archive in {@code dir} as a user does ({@code tar xzf}) and returns its top folder.
+   */
   static Path unpack(Path dir) throws IOException, InterruptedException {
     assertTrue(Files.isRegularFile(ARCHIVE), "the archive was built: " + ARCHIVE);
-    Process tar = new ProcessBuilder("tar", "xzf", ARCHIVE.toString(), "-C", dir.toString())
-        .redirectErrorStream(true).start();
+    Process tar =
+        new ProcessBuilder("tar", "xzf", ARCHIVE.toString(), "-C", dir.toString())
+            .redirectErrorStream(true)
+            .start();
     String output = new String(tar.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(tar.waitFor(120, TimeUnit.SECONDS), "tar finished");
     assertEquals(0, tar.exitValue(), output);
@@ -40,26 +44,29 @@ final class ReleaseArchive {
    * the server ends first or takes three minutes.
    */
   static String awaitListening(Process server, String readyLine, Path stderr) throws Exception {
-    BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-    CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
-      String url = null;
-      try {
-        for (String line; (line = out.readLine()) != null; ) {
-          if (line.startsWith("listening on ")) {
-            url = line.substring("listening on ".length()).strip();
-          }
-          if (line.startsWith(readyLine)) {
-            Thread drain = new Thread(() -> out.lines().forEach(l -> { }), "server-stdout");
-            drain.setDaemon(true);
-            drain.start();
-            return url;
-          }
-        }
-      } catch (IOException e) {
-        return null;
-      }
-      return null;
-    });
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+    CompletableFuture<String> ready =
+        CompletableFuture.supplyAsync(
+            () -> {
+              String url = null;
+              try {
+                for (String line; (line = out.readLine()) != null; ) {
+                  if (line.startsWith("listening on ")) {
+                    url = line.substring("listening on ".length()).strip();
+                  }
+                  if (line.startsWith(readyLine)) {
+                    Thread drain = new Thread(() -> out.lines().forEach(l -> {}), "server-stdout");
+                    drain.setDaemon(true);
+                    drain.start();
+                    return url;
+                  }
+                }
+              } catch (IOException e) {
+                return null;
+              }
+              return null;
+            });
     String url = ready.get(3, TimeUnit.MINUTES);
     assertTrue(url != null, () -> "the server did not start: " + readQuietly(stderr));
     return url;

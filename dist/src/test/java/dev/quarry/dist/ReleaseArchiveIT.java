@@ -19,17 +19,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The release archive as a user gets it: unpacked in an empty folder, far from the source tree,
- * its {@code bin/quarry demo} serves the sample corpus over HTTP, on a Java runtime alone.
+ * The release archive as a user gets it: unpacked in an empty folder, far from the source tree, its
+ * {@code bin/quarry demo} serves the sample corpus over HTTP, on a Java runtime alone.
  */
 class ReleaseArchiveIT {
   /** Unpacked once: the tests only read it (the demo works in its own folder). */
-  @TempDir
-  static Path unpacked;
+  @TempDir static Path unpacked;
+
   static Path home;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @BeforeAll
   static void unpack() throws Exception {
@@ -39,8 +38,14 @@ class ReleaseArchiveIT {
   @Test
   void archive_holdsLauncherJarsAndDocs_withoutBuildFiles() throws Exception {
     assertTrue(Files.isExecutable(home.resolve("bin/quarry")), "bin/quarry is executable");
-    for (String file : List.of("bin/find-jdk.sh", "README.md", "LICENSE", "docs/api.md", "examples/handbook.pdf",
-        "examples/handbook-files/remote-work.md")) {
+    for (String file :
+        List.of(
+            "bin/find-jdk.sh",
+            "README.md",
+            "LICENSE",
+            "docs/api.md",
+            "examples/handbook.pdf",
+            "examples/handbook-files/remote-work.md")) {
       assertTrue(Files.isRegularFile(home.resolve(file)), file + " is in the archive");
     }
     try (Stream<Path> lib = Files.list(home.resolve("lib"))) {
@@ -50,7 +55,9 @@ class ReleaseArchiveIT {
       assertFalse(jars.stream().anyMatch(j -> j.startsWith("junit")), "no test library: " + jars);
     }
     try (Stream<Path> all = Files.walk(home)) {
-      assertFalse(all.anyMatch(p -> p.getFileName().toString().equals("pom.xml") || p.toString().endsWith(".java")),
+      assertFalse(
+          all.anyMatch(
+              p -> p.getFileName().toString().equals("pom.xml") || p.toString().endsWith(".java")),
           "no build files or sources");
     }
   }
@@ -59,7 +66,8 @@ class ReleaseArchiveIT {
   void archive_isNamedByTheProjectVersion_andItsLauncherPrintsIt() throws Exception {
     String version = System.getProperty("quarry.version");
     assertEquals("quarry-" + version + ".tar.gz", ReleaseArchive.ARCHIVE.getFileName().toString());
-    ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/quarry").toString(), "-V").redirectErrorStream(true);
+    ProcessBuilder builder =
+        new ProcessBuilder(home.resolve("bin/quarry").toString(), "-V").redirectErrorStream(true);
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
     Process v = builder.start();
     String out = new String(v.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -69,21 +77,35 @@ class ReleaseArchiveIT {
 
   @Test
   void demo_ofTheUnpackedArchive_servesTheSampleCorpus() throws Exception {
-    ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/quarry").toString(), "demo", "--port", "0",
-        "--token", "release-test").directory(dir.toFile()).redirectError(dir.resolve("demo-err.txt").toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                home.resolve("bin/quarry").toString(),
+                "demo",
+                "--port",
+                "0",
+                "--token",
+                "release-test")
+            .directory(dir.toFile())
+            .redirectError(dir.resolve("demo-err.txt").toFile());
     // The test's own Java; and no Maven on PATH, to show the archive needs none.
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
     builder.environment().put("PATH", "/usr/bin:/bin");
     builder.environment().remove("MAVEN_HOME");
     Process demo = builder.start();
     try {
-      String url = ReleaseArchive.awaitListening(demo, "Stop with Ctrl-C", dir.resolve("demo-err.txt"));
-      HttpResponse<String> search = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create(url + "/v1/retrieval/search"))
-              .header("Authorization", "Bearer release-test").header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString("{\"corpus\": \"handbook\", \"query\": \"parental leave\", \"topK\": 1}"))
-              .build(),
-          HttpResponse.BodyHandlers.ofString());
+      String url =
+          ReleaseArchive.awaitListening(demo, "Stop with Ctrl-C", dir.resolve("demo-err.txt"));
+      HttpResponse<String> search =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(url + "/v1/retrieval/search"))
+                      .header("Authorization", "Bearer release-test")
+                      .header("Content-Type", "application/json")
+                      .POST(
+                          HttpRequest.BodyPublishers.ofString(
+                              "{\"corpus\": \"handbook\", \"query\": \"parental leave\", \"topK\": 1}"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
       assertEquals(200, search.statusCode(), search.body());
       assertTrue(search.body().contains("\"source\":\"policies/leave.md\""), search.body());
     } finally {

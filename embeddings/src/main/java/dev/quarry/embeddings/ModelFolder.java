@@ -26,8 +26,8 @@ import java.util.regex.Pattern;
  * <p>{@link #register} checks the folder against its descriptor before the model serves anything:
  * the files are there and readable, the tokenizer loads, and the model, run on a text filling its
  * whole window, gives token vectors of the declared dimensions. The model is then loaded for the
- * life of the process. It is recorded by {@link #sha256 the SHA-256 of its three files together}:
- * a corpus created with it holds that hash, and once any of the files changes (new weights, another
+ * life of the process. It is recorded by {@link #sha256 the SHA-256 of its three files together}: a
+ * corpus created with it holds that hash, and once any of the files changes (new weights, another
  * vocabulary, another pooling or prefix), the corpus is refused with {@code EMBEDDING_UNAVAILABLE}
  * by the next server that registers the folder; nothing is re-embedded silently.
  *
@@ -36,12 +36,16 @@ import java.util.regex.Pattern;
 public final class ModelFolder {
   /** The descriptor's file name. */
   public static final String DESCRIPTOR = "quarry-model.json";
+
   /** The ONNX model's file name. */
   public static final String MODEL = "model.onnx";
+
   /** The HuggingFace tokenizer's file name. */
   public static final String TOKENIZER = "tokenizer.json";
+
   /** The longest window a descriptor may declare: beyond every small encoder's positions. */
   public static final int MAX_TOKENS = 8192;
+
   /** The most dimensions a descriptor may declare. */
   public static final int MAX_DIMENSIONS = 4096;
 
@@ -70,13 +74,29 @@ public final class ModelFolder {
     embedder.loadNow();
     int dimensions = embedder.probeDimensions(spec.maxTokens());
     if (dimensions < 0) {
-      throw refused("maxTokens", "model '" + spec.name() + "': " + MODEL + " does not give token vectors for a "
-          + "text of " + spec.maxTokens() + " word pieces (maxTokens); is the window right, and is the first "
-          + "output the last hidden state?");
+      throw refused(
+          "maxTokens",
+          "model '"
+              + spec.name()
+              + "': "
+              + MODEL
+              + " does not give token vectors for a "
+              + "text of "
+              + spec.maxTokens()
+              + " word pieces (maxTokens); is the window right, and is the first "
+              + "output the last hidden state?");
     }
     if (dimensions != spec.dimensions()) {
-      throw refused("dimensions", "model '" + spec.name() + "': " + MODEL + " gives vectors of " + dimensions
-          + " dimensions; the descriptor says " + spec.dimensions());
+      throw refused(
+          "dimensions",
+          "model '"
+              + spec.name()
+              + "': "
+              + MODEL
+              + " gives vectors of "
+              + dimensions
+              + " dimensions; the descriptor says "
+              + spec.dimensions());
     }
     return embedder;
   }
@@ -107,25 +127,46 @@ public final class ModelFolder {
     for (Iterator<String> keys = d.fieldNames(); keys.hasNext(); ) {
       String key = keys.next();
       if (!KEYS.contains(key)) {
-        throw refused(key, DESCRIPTOR + ": unknown key '" + key + "'; the keys are " + String.join(", ", KEYS));
+        throw refused(
+            key,
+            DESCRIPTOR + ": unknown key '" + key + "'; the keys are " + String.join(", ", KEYS));
       }
     }
     String name = text(d, "name", null);
     if (!NAME.matcher(name).matches()) {
-      throw refused("name", DESCRIPTOR + ": name must be 1 to 64 of a-z, 0-9, '.', '_', '-' (starting with a letter "
-          + "or digit); got '" + name + "'");
+      throw refused(
+          "name",
+          DESCRIPTOR
+              + ": name must be 1 to 64 of a-z, 0-9, '.', '_', '-' (starting with a letter "
+              + "or digit); got '"
+              + name
+              + "'");
     }
     for (ModelSpec shipped : Models.SHIPPED) {
       if (shipped.name().equals(name)) {
-        throw refused("name", DESCRIPTOR + ": '" + name + "' is a model Quarry ships; give the folder model another name");
+        throw refused(
+            "name",
+            DESCRIPTOR
+                + ": '"
+                + name
+                + "' is a model Quarry ships; give the folder model another name");
       }
     }
     String pooling = text(d, "pooling", null).toUpperCase(Locale.ROOT);
     if (!pooling.equals("CLS") && !pooling.equals("MEAN")) {
-      throw refused("pooling", DESCRIPTOR + ": pooling must be cls or mean; got '" + d.get("pooling").asText() + "'");
+      throw refused(
+          "pooling",
+          DESCRIPTOR + ": pooling must be cls or mean; got '" + d.get("pooling").asText() + "'");
     }
-    return new ModelSpec(name, MODEL, TOKENIZER, ModelSpec.Pooling.valueOf(pooling), text(d, "queryPrefix", ""),
-        text(d, "passagePrefix", ""), integer(d, "maxTokens", MAX_TOKENS), integer(d, "dimensions", MAX_DIMENSIONS));
+    return new ModelSpec(
+        name,
+        MODEL,
+        TOKENIZER,
+        ModelSpec.Pooling.valueOf(pooling),
+        text(d, "queryPrefix", ""),
+        text(d, "passagePrefix", ""),
+        integer(d, "maxTokens", MAX_TOKENS),
+        integer(d, "dimensions", MAX_DIMENSIONS));
   }
 
   private static String text(JsonNode d, String key, String fallback) {
@@ -134,14 +175,24 @@ public final class ModelFolder {
       return fallback;
     }
     if (v == null || !v.isTextual()) {
-      throw refused(key, DESCRIPTOR + ": " + key + " must be a string" + (fallback == null ? " and is required" : ""));
+      throw refused(
+          key,
+          DESCRIPTOR
+              + ": "
+              + key
+              + " must be a string"
+              + (fallback == null ? " and is required" : ""));
     }
     return v.asText();
   }
 
   private static int integer(JsonNode d, String key, int max) {
     JsonNode v = d.get(key);
-    if (v == null || !v.canConvertToInt() || !v.isIntegralNumber() || v.asInt() < 1 || v.asInt() > max) {
+    if (v == null
+        || !v.canConvertToInt()
+        || !v.isIntegralNumber()
+        || v.asInt() < 1
+        || v.asInt() > max) {
       throw refused(key, DESCRIPTOR + ": " + key + " is required, a whole number from 1 to " + max);
     }
     return v.asInt();

@@ -14,11 +14,17 @@ package dev.quarry.embeddings;
  *     the window when chunks are sized
  * @param maxTokens the window, special tokens included
  * @param dimensions components per vector
- *
  * @quarry.experimental
  */
-public record ModelSpec(String name, String onnxResource, String tokenizerResource, Pooling pooling,
-    String queryPrefix, String passagePrefix, int maxTokens, int dimensions) {
+public record ModelSpec(
+    String name,
+    String onnxResource,
+    String tokenizerResource,
+    Pooling pooling,
+    String queryPrefix,
+    String passagePrefix,
+    int maxTokens,
+    int dimensions) {
 
   /** How the token vectors of the last layer become the text's vector (then L2-normalized). */
   public enum Pooling {

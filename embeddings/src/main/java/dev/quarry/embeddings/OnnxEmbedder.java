@@ -24,32 +24,38 @@ import java.util.Map;
 
 /**
  * One model run by ONNX Runtime, its text split by the model's own HuggingFace tokenizer. The
- * weights are read from the class path on first use (so a process that lists a model but never
- * uses it pays nothing) and hashed then; {@link #sha256()} is what a corpus records.
+ * weights are read from the class path on first use (so a process that lists a model but never uses
+ * it pays nothing) and hashed then; {@link #sha256()} is what a corpus records.
  *
- * <p>Every text runs alone, never padded into a batch: the quantized models scale their
- * activations per tensor at run time, so a text's vector would otherwise depend on the texts
- * batched with it (by about 1% of cosine), and the same chunk would embed differently in two
- * requests. Each text's vector is thus a function of its text and the weights only.
+ * <p>Every text runs alone, never padded into a batch: the quantized models scale their activations
+ * per tensor at run time, so a text's vector would otherwise depend on the texts batched with it
+ * (by about 1% of cosine), and the same chunk would embed differently in two requests. Each text's
+ * vector is thus a function of its text and the weights only.
  *
  * <p>Each call runs on the caller's thread with one intra-op thread: parallelism comes from the
- * callers (the passage pool has one thread per core), which keeps a query's latency independent
- * of ingestion running beside it.
+ * callers (the passage pool has one thread per core), which keeps a query's latency independent of
+ * ingestion running beside it.
  *
  * @quarry.experimental
  */
 public final class OnnxEmbedder implements Embedder {
   private final ModelSpec spec;
+
   /** The folder holding the model's files (ModelFolder), or null: they are class-path resources. */
   private final Path folder;
+
   private volatile Loaded loaded;
 
   /**
    * The session, the model's tokenizer (truncating at the window), the same tokenizer without
    * truncation (to count a passage's word pieces), and the weights' hash.
    */
-  private record Loaded(OrtSession session, HuggingFaceTokenizer tokenizer, HuggingFaceTokenizer counter,
-      String sha256, boolean typeIds) {}
+  private record Loaded(
+      OrtSession session,
+      HuggingFaceTokenizer tokenizer,
+      HuggingFaceTokenizer counter,
+      String sha256,
+      boolean typeIds) {}
 
   public OnnxEmbedder(ModelSpec spec) {
     this(spec, null);
@@ -61,7 +67,9 @@ public final class OnnxEmbedder implements Embedder {
     this.folder = folder;
   }
 
-  /** Loads the model now: a folder model is checked against its descriptor when it is registered. */
+  /**
+   * Loads the model now: a folder model is checked against its descriptor when it is registered.
+   */
   void loadNow() {
     load();
   }
@@ -125,8 +133,13 @@ public final class OnnxEmbedder implements Embedder {
     Loaded m = load();
     Encoding encoding = m.tokenizer().encode(spec.queryPrefix() + query);
     if (encoding.exceedMaxLength()) {
-      throw QuarryException.invalid("query", "the query is longer than the " + spec.maxTokens()
-          + " word pieces model '" + spec.name() + "' reads (its query prefix included); shorten it");
+      throw QuarryException.invalid(
+          "query",
+          "the query is longer than the "
+              + spec.maxTokens()
+              + " word pieces model '"
+              + spec.name()
+              + "' reads (its query prefix included); shorten it");
     }
     return run(m, encoding);
   }
@@ -137,24 +150,34 @@ public final class OnnxEmbedder implements Embedder {
     try {
       hidden = tokenVectors(m, encoding);
     } catch (OrtException e) {
-      throw new QuarryException(ErrorCode.INTERNAL, "model '" + spec.name() + "' failed: " + e.getMessage(), e);
+      throw new QuarryException(
+          ErrorCode.INTERNAL, "model '" + spec.name() + "' failed: " + e.getMessage(), e);
     }
     if (hidden == null) {
-      throw new QuarryException(ErrorCode.INTERNAL, "model '" + spec.name() + "' gave no token vectors");
+      throw new QuarryException(
+          ErrorCode.INTERNAL, "model '" + spec.name() + "' gave no token vectors");
     }
     return normalize(pool(hidden, encoding.getAttentionMask()));
   }
 
-  /** The model's token vectors for one encoded text, or null when its first output is not of that shape. */
+  /**
+   * The model's token vectors for one encoded text, or null when its first output is not of that
+   * shape.
+   */
   private static float[][] tokenVectors(Loaded m, Encoding encoding) throws OrtException {
     long[] shape = {1, encoding.getIds().length};
     OrtEnvironment env = OrtEnvironment.getEnvironment();
     Map<String, OnnxTensor> inputs = new HashMap<>();
     try {
-      inputs.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getIds()), shape));
-      inputs.put("attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getAttentionMask()), shape));
+      inputs.put(
+          "input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getIds()), shape));
+      inputs.put(
+          "attention_mask",
+          OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getAttentionMask()), shape));
       if (m.typeIds()) {
-        inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getTypeIds()), shape));
+        inputs.put(
+            "token_type_ids",
+            OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getTypeIds()), shape));
       }
       try (OrtSession.Result result = m.session().run(inputs)) {
         return result.get(0).getValue() instanceof float[][][] hidden ? hidden[0] : null;
@@ -212,22 +235,28 @@ public final class OnnxEmbedder implements Embedder {
 
   private Loaded open() {
     byte[] weights = folder == null ? resource(spec.onnxResource()) : file(spec.onnxResource());
-    byte[] tokenizerBytes = folder == null ? resource(spec.tokenizerResource()) : file(spec.tokenizerResource());
+    byte[] tokenizerBytes =
+        folder == null ? resource(spec.tokenizerResource()) : file(spec.tokenizerResource());
     // A folder model is recorded by its three files together: a corpus embedded with them is
     // refused when any changes (other weights, another vocabulary, another pooling or prefix).
-    String sha256 = folder == null ? Sha256.of(weights)
-        : ModelFolder.sha256(weights, tokenizerBytes, file(ModelFolder.DESCRIPTOR));
+    String sha256 =
+        folder == null
+            ? Sha256.of(weights)
+            : ModelFolder.sha256(weights, tokenizerBytes, file(ModelFolder.DESCRIPTOR));
     try (InputStream tokenizerJson = new ByteArrayInputStream(tokenizerBytes);
         InputStream counterJson = new ByteArrayInputStream(tokenizerBytes)) {
-      Map<String, String> options = Map.of(
-          "addSpecialTokens", "true",
-          "truncation", "true",
-          "padding", "false",
-          "maxLength", Integer.toString(spec.maxTokens()),
-          "modelMaxLength", Integer.toString(spec.maxTokens()));
+      Map<String, String> options =
+          Map.of(
+              "addSpecialTokens", "true",
+              "truncation", "true",
+              "padding", "false",
+              "maxLength", Integer.toString(spec.maxTokens()),
+              "modelMaxLength", Integer.toString(spec.maxTokens()));
       HuggingFaceTokenizer tokenizer = HuggingFaceTokenizer.newInstance(tokenizerJson, options);
-      HuggingFaceTokenizer counter = HuggingFaceTokenizer.newInstance(counterJson, Map.of(
-          "addSpecialTokens", "true", "truncation", "false", "padding", "false"));
+      HuggingFaceTokenizer counter =
+          HuggingFaceTokenizer.newInstance(
+              counterJson,
+              Map.of("addSpecialTokens", "true", "truncation", "false", "padding", "false"));
       OrtSession.SessionOptions so = new OrtSession.SessionOptions();
       so.setIntraOpNumThreads(1);
       so.setInterOpNumThreads(1);
@@ -241,11 +270,17 @@ public final class OnnxEmbedder implements Embedder {
         throw e;
       }
       // A folder's tokenizer.json that the tokenizers library cannot read.
-      throw new QuarryException(ErrorCode.EMBEDDING_UNAVAILABLE, "model '" + spec.name()
-          + "': its tokenizer file could not be read as a HuggingFace tokenizer.json", e);
+      throw new QuarryException(
+          ErrorCode.EMBEDDING_UNAVAILABLE,
+          "model '"
+              + spec.name()
+              + "': its tokenizer file could not be read as a HuggingFace tokenizer.json",
+          e);
     } catch (OrtException e) {
-      throw new QuarryException(folder == null ? ErrorCode.INTERNAL : ErrorCode.EMBEDDING_UNAVAILABLE,
-          "model '" + spec.name() + "' could not be loaded: " + e.getMessage(), e);
+      throw new QuarryException(
+          folder == null ? ErrorCode.INTERNAL : ErrorCode.EMBEDDING_UNAVAILABLE,
+          "model '" + spec.name() + "' could not be loaded: " + e.getMessage(),
+          e);
     }
   }
 
@@ -253,8 +288,10 @@ public final class OnnxEmbedder implements Embedder {
     try {
       return Files.readAllBytes(folder.resolve(name));
     } catch (IOException e) {
-      throw new QuarryException(ErrorCode.EMBEDDING_UNAVAILABLE, "model '" + spec.name() + "': its file "
-          + name + " cannot be read", e);
+      throw new QuarryException(
+          ErrorCode.EMBEDDING_UNAVAILABLE,
+          "model '" + spec.name() + "': its file " + name + " cannot be read",
+          e);
     }
   }
 
@@ -269,10 +306,9 @@ public final class OnnxEmbedder implements Embedder {
   private static InputStream stream(String name) {
     InputStream in = OnnxEmbedder.class.getClassLoader().getResourceAsStream(name);
     if (in == null) {
-      throw new QuarryException(ErrorCode.EMBEDDING_UNAVAILABLE, "model resource " + name
-          + " is not on the class path");
+      throw new QuarryException(
+          ErrorCode.EMBEDDING_UNAVAILABLE, "model resource " + name + " is not on the class path");
     }
     return in;
   }
-
 }

@@ -25,11 +25,12 @@ import org.junit.jupiter.api.Test;
 class E5SmallV2Test {
   private static final OnnxEmbedder E5 = new OnnxEmbedder(Models.E5_SMALL_V2);
 
-  private static final List<String> PASSAGES = List.of(
-      "The kitten curled up and slept on the warm rug by the fire.",
-      "Shares fell after the central bank raised interest rates by half a point.",
-      "Vitamin D supplements did not reduce the rate of hip fractures in older adults.",
-      "Preheat the oven to 200 degrees and bake the bread for forty minutes.");
+  private static final List<String> PASSAGES =
+      List.of(
+          "The kitten curled up and slept on the warm rug by the fire.",
+          "Shares fell after the central bank raised interest rates by half a point.",
+          "Vitamin D supplements did not reduce the rate of hip fractures in older adults.",
+          "Preheat the oven to 200 degrees and bake the bread for forty minutes.");
 
   private static float dot(float[] a, float[] b) {
     float s = 0;
@@ -57,8 +58,12 @@ class E5SmallV2Test {
       assertEquals(1.0, dot(e.vector(), e.vector()), 1e-4, "mean pooled, then L2-normalized");
       assertFalse(e.truncated());
     }
-    String[] queries = {"a sleeping cat", "stock market reaction to monetary policy",
-        "does vitamin D prevent broken bones in the elderly?", "how long to bake a loaf"};
+    String[] queries = {
+      "a sleeping cat",
+      "stock market reaction to monetary policy",
+      "does vitamin D prevent broken bones in the elderly?",
+      "how long to bake a loaf"
+    };
     for (int i = 0; i < queries.length; i++) {
       float[] q = E5.embedQuery(queries[i]);
       assertEquals(1.0, dot(q, q), 1e-4);
@@ -66,23 +71,38 @@ class E5SmallV2Test {
     }
   }
 
-  /** The same weights and pooling with other prefixes: to see exactly what e5's spec puts before a text. */
+  /**
+   * The same weights and pooling with other prefixes: to see exactly what e5's spec puts before a
+   * text.
+   */
   private static OnnxEmbedder e5With(String queryPrefix, String passagePrefix) {
     ModelSpec s = Models.E5_SMALL_V2;
-    return new OnnxEmbedder(new ModelSpec(s.name(), s.onnxResource(), s.tokenizerResource(), s.pooling(),
-        queryPrefix, passagePrefix, s.maxTokens(), s.dimensions()));
+    return new OnnxEmbedder(
+        new ModelSpec(
+            s.name(),
+            s.onnxResource(),
+            s.tokenizerResource(),
+            s.pooling(),
+            queryPrefix,
+            passagePrefix,
+            s.maxTokens(),
+            s.dimensions()));
   }
 
   @Test
   void queriesAreReadAfterQueryColon_passagesAfterPassageColon() {
     String text = "Lucene stores postings per segment.";
     OnnxEmbedder bare = e5With("", "");
-    assertArrayEquals(bare.embedPassages(List.of("query: " + text)).get(0).vector(), E5.embedQuery(text));
-    assertArrayEquals(bare.embedPassages(List.of("passage: " + text)).get(0).vector(),
+    assertArrayEquals(
+        bare.embedPassages(List.of("query: " + text)).get(0).vector(), E5.embedQuery(text));
+    assertArrayEquals(
+        bare.embedPassages(List.of("passage: " + text)).get(0).vector(),
         E5.embedPassages(List.of(text)).get(0).vector());
-    assertTrue(dot(E5.embedQuery(text), E5.embedPassages(List.of(text)).get(0).vector()) < 0.999f,
+    assertTrue(
+        dot(E5.embedQuery(text), E5.embedPassages(List.of(text)).get(0).vector()) < 0.999f,
         "the same text is embedded differently as a query and as a passage");
-    // "passage: " is two word pieces, between [CLS] and [SEP]: the engine sizes chunks with it counted.
+    // "passage: " is two word pieces, between [CLS] and [SEP]: the engine sizes chunks with it
+    // counted.
     assertEquals(4, E5.passageTokens(""));
   }
 
@@ -110,7 +130,9 @@ class E5SmallV2Test {
     for (int d = 0; d < first.length; d++) {
       first[d] = tokens[0][d];
     }
-    assertTrue(dot(unit(first), actual) < 0.95f, "the first token alone is not what the model was trained to give");
+    assertTrue(
+        dot(unit(first), actual) < 0.95f,
+        "the first token alone is not what the model was trained to give");
   }
 
   private static float[] unit(double[] v) {
@@ -125,7 +147,9 @@ class E5SmallV2Test {
     return out;
   }
 
-  /** The ONNX graph's first output for {@code text}, tokenized by the model's own tokenizer.json. */
+  /**
+   * The ONNX graph's first output for {@code text}, tokenized by the model's own tokenizer.json.
+   */
   private static float[][] lastLayer(String text) throws Exception {
     ClassLoader cl = E5SmallV2Test.class.getClassLoader();
     byte[] weights;
@@ -141,9 +165,12 @@ class E5SmallV2Test {
     long[] shape = {1, encoding.getIds().length};
     try (OrtSession session = env.createSession(weights, new OrtSession.SessionOptions());
         OnnxTensor ids = OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getIds()), shape);
-        OnnxTensor mask = OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getAttentionMask()), shape);
-        OnnxTensor types = OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getTypeIds()), shape)) {
-      Map<String, OnnxTensor> inputs = new HashMap<>(Map.of("input_ids", ids, "attention_mask", mask));
+        OnnxTensor mask =
+            OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getAttentionMask()), shape);
+        OnnxTensor types =
+            OnnxTensor.createTensor(env, LongBuffer.wrap(encoding.getTypeIds()), shape)) {
+      Map<String, OnnxTensor> inputs =
+          new HashMap<>(Map.of("input_ids", ids, "attention_mask", mask));
       if (session.getInputNames().contains("token_type_ids")) {
         inputs.put("token_type_ids", types);
       }
@@ -163,13 +190,16 @@ class E5SmallV2Test {
     assertEquals(513, E5.passageTokens(over));
     List<Embedder.Embedding> embedded = E5.embedPassages(List.of(fits, over));
     assertFalse(embedded.get(0).truncated());
-    assertTrue(embedded.get(1).truncated(), "a passage past the window is embedded from its start and said so");
+    assertTrue(
+        embedded.get(1).truncated(),
+        "a passage past the window is embedded from its start and said so");
   }
 
   @Test
   void aQueryLongerThanTheWindowIsRefusedNamingTheQuery() {
     // [CLS] query : word x 509 [SEP] is 513.
-    QuarryException e = assertThrows(QuarryException.class, () -> E5.embedQuery("word ".repeat(509)));
+    QuarryException e =
+        assertThrows(QuarryException.class, () -> E5.embedQuery("word ".repeat(509)));
     assertEquals(ErrorCode.INVALID_REQUEST, e.code());
     assertEquals("query", e.field());
     assertEquals(384, E5.embedQuery("word ".repeat(508)).length);

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A shipped model's own files copied into a folder, registered as an operator's model would be. */
 class ModelFolderTest {
-  private static final String DESCRIPTOR = """
+  private static final String DESCRIPTOR =
+      """
       {"name": "my-e5", "pooling": "mean", "queryPrefix": "query: ", "passagePrefix": "passage: ",
        "maxTokens": 512, "dimensions": 384}
       """;
@@ -54,21 +55,26 @@ class ModelFolderTest {
   }
 
   @Test
-  void aFolderModel_embedsExactlyAsTheShippedModelOfTheSameFiles_andIsRecordedByItsFiles() throws IOException {
+  void aFolderModel_embedsExactlyAsTheShippedModelOfTheSameFiles_andIsRecordedByItsFiles()
+      throws IOException {
     Path f = folder("e5", DESCRIPTOR);
     Embedder mine = ModelFolder.register(f);
     OnnxEmbedder shipped = new OnnxEmbedder(Models.E5_SMALL_V2);
     String passage = "Les hommes naissent et demeurent libres et égaux en droits.";
     assertEquals("my-e5", mine.model());
     assertEquals(384, mine.dimensions());
-    assertArrayEquals(shipped.embedPassages(List.of(passage)).get(0).vector(),
+    assertArrayEquals(
+        shipped.embedPassages(List.of(passage)).get(0).vector(),
         mine.embedPassages(List.of(passage)).get(0).vector());
     assertArrayEquals(shipped.embedQuery("égalité"), mine.embedQuery("égalité"));
     ByteArrayOutputStream all = new ByteArrayOutputStream();
     all.write(Files.readAllBytes(f.resolve(ModelFolder.MODEL)));
     all.write(Files.readAllBytes(f.resolve(ModelFolder.TOKENIZER)));
     all.write(Files.readAllBytes(f.resolve(ModelFolder.DESCRIPTOR)));
-    assertEquals(Sha256.of(all.toByteArray()), mine.sha256(), "cat model.onnx tokenizer.json quarry-model.json | sha256sum");
+    assertEquals(
+        Sha256.of(all.toByteArray()),
+        mine.sha256(),
+        "cat model.onnx tokenizer.json quarry-model.json | sha256sum");
   }
 
   @Test
@@ -83,10 +89,12 @@ class ModelFolderTest {
     Path notOnnx = folder("not-onnx", DESCRIPTOR);
     Files.writeString(notOnnx.resolve(ModelFolder.MODEL), "not a model");
     refusal(notOnnx);
-    assertEquals("extra", refusal(folder("extra", DESCRIPTOR.replace("{", "{\"extra\": 1, "))).field());
+    assertEquals(
+        "extra", refusal(folder("extra", DESCRIPTOR.replace("{", "{\"extra\": 1, "))).field());
     assertEquals("pooling", refusal(folder("pool", DESCRIPTOR.replace("mean", "max"))).field());
     assertEquals("maxTokens", refusal(folder("window", DESCRIPTOR.replace("512", "0"))).field());
-    assertEquals("name", refusal(folder("shipped", DESCRIPTOR.replace("my-e5", "e5-small-v2"))).field());
+    assertEquals(
+        "name", refusal(folder("shipped", DESCRIPTOR.replace("my-e5", "e5-small-v2"))).field());
     Path noDescriptor = folder("no-descriptor", DESCRIPTOR);
     Files.delete(noDescriptor.resolve(ModelFolder.DESCRIPTOR));
     assertEquals(ModelFolder.DESCRIPTOR, refusal(noDescriptor).field());
@@ -96,12 +104,16 @@ class ModelFolderTest {
   void aCorpusOfAFolderModel_isRefusedOnceTheFolderChanges_neverReEmbedded() throws IOException {
     Path f = folder("e5", DESCRIPTOR);
     EmbeddingModels before = Models.all(List.of(f));
-    CorpusSettings settings = before.resolve(CorpusSettings.DEFAULT.withEmbedding(
-        new CorpusSettings.Embedding("my-e5", null, 0.5)));
+    CorpusSettings settings =
+        before.resolve(
+            CorpusSettings.DEFAULT.withEmbedding(new CorpusSettings.Embedding("my-e5", null, 0.5)));
     CorpusInfo corpus = new CorpusInfo("docs", "docs-id", settings, Instant.EPOCH);
     assertEquals("my-e5", before.embedderOf(corpus).model());
-    // The operator edits the descriptor (another passage prefix): the stored vectors no longer compare.
-    Files.writeString(f.resolve(ModelFolder.DESCRIPTOR), DESCRIPTOR.replace("passage: ", "doc: "),
+    // The operator edits the descriptor (another passage prefix): the stored vectors no longer
+    // compare.
+    Files.writeString(
+        f.resolve(ModelFolder.DESCRIPTOR),
+        DESCRIPTOR.replace("passage: ", "doc: "),
         StandardCharsets.UTF_8);
     EmbeddingModels after = Models.all(List.of(f));
     QuarryException e = assertThrows(QuarryException.class, () -> after.embedderOf(corpus));
@@ -112,8 +124,10 @@ class ModelFolderTest {
 
   @Test
   void twoFoldersOfOneName_areRefused() throws IOException {
-    QuarryException e = assertThrows(QuarryException.class,
-        () -> Models.all(List.of(folder("a", DESCRIPTOR), folder("b", DESCRIPTOR))));
+    QuarryException e =
+        assertThrows(
+            QuarryException.class,
+            () -> Models.all(List.of(folder("a", DESCRIPTOR), folder("b", DESCRIPTOR))));
     assertEquals(ErrorCode.EMBEDDING_UNAVAILABLE, e.code());
   }
 }

@@ -26,9 +26,11 @@ class OnnxEmbedderTest {
 
   @Test
   void vectorsAreUnitLengthAndRankByMeaning() {
-    List<Embedder.Embedding> passages = MINI.embedPassages(List.of(
-        "The cat slept on the warm rug by the fire.",
-        "Quarterly earnings beat analysts' expectations as the stock rallied."));
+    List<Embedder.Embedding> passages =
+        MINI.embedPassages(
+            List.of(
+                "The cat slept on the warm rug by the fire.",
+                "Quarterly earnings beat analysts' expectations as the stock rallied."));
     float[] query = MINI.embedQuery("a kitten napping on a carpet");
     assertEquals(384, query.length);
     for (Embedder.Embedding e : passages) {
@@ -36,13 +38,15 @@ class OnnxEmbedderTest {
       assertEquals(1.0, dot(e.vector(), e.vector()), 1e-4);
       assertFalse(e.truncated());
     }
-    assertTrue(dot(query, passages.get(0).vector()) > dot(query, passages.get(1).vector()) + 0.2,
+    assertTrue(
+        dot(query, passages.get(0).vector()) > dot(query, passages.get(1).vector()) + 0.2,
         "the passage about a cat must be far closer to a query about a kitten");
   }
 
   @Test
   void aPassageIsEmbeddedTheSameAloneOrInABatch() {
-    // The quantized models scale activations per tensor: batching would make a vector depend on its neighbours.
+    // The quantized models scale activations per tensor: batching would make a vector depend on its
+    // neighbours.
     String text = "Lucene stores postings per segment.";
     float[] alone = MINI.embedPassages(List.of(text)).get(0).vector();
     float[] batched = MINI.embedPassages(List.of(text, "short")).get(0).vector();
@@ -57,7 +61,9 @@ class OnnxEmbedderTest {
 
   @Test
   void aQueryLongerThanTheWindowIsRefusedNamingTheQuery() {
-    QuarryException e = assertThrows(QuarryException.class, () -> MINI.embedQuery("word ".repeat(MINI.maxTokens())));
+    QuarryException e =
+        assertThrows(
+            QuarryException.class, () -> MINI.embedQuery("word ".repeat(MINI.maxTokens())));
     assertEquals(ErrorCode.INVALID_REQUEST, e.code());
     assertEquals("query", e.field());
   }

@@ -37,7 +37,10 @@ public final class CacheCounter {
     size.decrementAndGet();
   }
 
-  /** {@code entries} entries were dropped for another reason than the bound (what they cached went away). */
+  /**
+   * {@code entries} entries were dropped for another reason than the bound (what they cached went
+   * away).
+   */
   public void dropped(long entries) {
     size.addAndGet(-entries);
   }

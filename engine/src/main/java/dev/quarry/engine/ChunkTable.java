@@ -10,13 +10,13 @@ package dev.quarry.engine;
  * @param index the table's place among its source's tables, 0 for the first
  * @param firstRow the first row the chunk holds, 1 for the first row under the header
  * @param lastRow the last row it holds, inclusive
- *
  * @quarry.experimental
  */
 public record ChunkTable(int index, int firstRow, int lastRow) {
   public ChunkTable {
     if (index < 0 || firstRow < 1 || lastRow < firstRow) {
-      throw new IllegalArgumentException("bad chunk table " + index + " rows " + firstRow + ".." + lastRow);
+      throw new IllegalArgumentException(
+          "bad chunk table " + index + " rows " + firstRow + ".." + lastRow);
     }
   }
 }

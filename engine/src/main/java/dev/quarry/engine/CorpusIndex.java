@@ -75,8 +75,8 @@ public interface CorpusIndex extends Closeable {
 
   /**
    * A page of the source's chunks as the corpus held them at {@code revision} (null: the latest),
-   * numbered above {@code after} (-1: from the first), at most {@code limit} of them; empty when the
-   * source did not exist at that revision.
+   * numbered above {@code after} (-1: from the first), at most {@code limit} of them; empty when
+   * the source did not exist at that revision.
    *
    * <p>A store that cannot read chunks back answers UNAVAILABLE (the default).
    *
@@ -84,12 +84,13 @@ public interface CorpusIndex extends Closeable {
    *     for one older than {@link #oldestRetainedRevision()}
    */
   default Optional<SourceChunks> readChunks(String source, Long revision, int after, int limit) {
-    throw new QuarryException(ErrorCode.UNAVAILABLE, "this corpus store cannot read a source's chunks back");
+    throw new QuarryException(
+        ErrorCode.UNAVAILABLE, "this corpus store cannot read a source's chunks back");
   }
 
   /**
-   * Sources at the latest revision in name order, starting after {@code cursor} (null for the
-   * first page), skipping those {@code visible} rejects.
+   * Sources at the latest revision in name order, starting after {@code cursor} (null for the first
+   * page), skipping those {@code visible} rejects.
    */
   SourcePage listSources(String prefix, String cursor, int limit, Predicate<String> visible);
 
@@ -97,9 +98,9 @@ public interface CorpusIndex extends Closeable {
   long countSources(Predicate<String> visible);
 
   /**
-   * History entries with revision greater than {@code after}, in revision order, at least
-   * {@code limit} of them unless fewer exist (a revision's entries are never split), skipping
-   * sources {@code visible} rejects. CURSOR_EXPIRED when {@code after} predates retention.
+   * History entries with revision greater than {@code after}, in revision order, at least {@code
+   * limit} of them unless fewer exist (a revision's entries are never split), skipping sources
+   * {@code visible} rejects. CURSOR_EXPIRED when {@code after} predates retention.
    */
   HistoryPage history(long after, int limit, Predicate<String> visible);
 
@@ -124,9 +125,9 @@ public interface CorpusIndex extends Closeable {
 
   /**
    * Expert: the segments of the published revision and their size on disk, for metrics; empty when
-   * this store cannot tell cheaply. Cheap where it answers: no folder is listed, and each
-   * segment's size is measured (a few file sizes) when it appears or a write changed it (its
-   * deletions or doc values), and otherwise remembered.
+   * this store cannot tell cheaply. Cheap where it answers: no folder is listed, and each segment's
+   * size is measured (a few file sizes) when it appears or a write changed it (its deletions or doc
+   * values), and otherwise remembered.
    *
    * @throws QuarryException UNAVAILABLE when the index is closed
    */

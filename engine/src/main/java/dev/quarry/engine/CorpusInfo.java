@@ -26,16 +26,20 @@ public record CorpusInfo(String name, String corpusId, CorpusSettings settings, 
    */
   public void requireCorpusId(String expectedCorpusId) {
     if (expectedCorpusId != null && !expectedCorpusId.equals(corpusId)) {
-      throw new QuarryException(ErrorCode.CORPUS_REPLACED,
-          "corpus '" + name + "' was deleted and created again; its corpusId is no longer " + expectedCorpusId);
+      throw new QuarryException(
+          ErrorCode.CORPUS_REPLACED,
+          "corpus '"
+              + name
+              + "' was deleted and created again; its corpusId is no longer "
+              + expectedCorpusId);
     }
   }
 
   /** Throws INVALID_REQUEST naming {@code field} unless {@code name} is a valid corpus name. */
   public static String checkName(String name, String field) {
     if (name == null || !NAME.matcher(name).matches()) {
-      throw QuarryException.invalid(field,
-          "corpus name must match [a-z0-9][a-z0-9._-]{0,63}; got " + quote(name));
+      throw QuarryException.invalid(
+          field, "corpus name must match [a-z0-9][a-z0-9._-]{0,63}; got " + quote(name));
     }
     return name;
   }

@@ -11,7 +11,8 @@ import java.util.StringJoiner;
  *
  * @quarry.stable
  */
-public record CorpusSettings(Language language, Chunking chunking, Ranking ranking, Embedding embedding) {
+public record CorpusSettings(
+    Language language, Chunking chunking, Ranking ranking, Embedding embedding) {
 
   /** Default settings: English analysis, ~250-word passages, BM25 with the tuned defaults. */
   public static final CorpusSettings DEFAULT =
@@ -31,7 +32,9 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
     this(language, chunking, ranking, null);
   }
 
-  /** Whether the corpus stores a vector with every chunk and answers semantic and hybrid searches. */
+  /**
+   * Whether the corpus stores a vector with every chunk and answers semantic and hybrid searches.
+   */
   public boolean hasEmbedding() {
     return embedding != null;
   }
@@ -54,14 +57,20 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
    * @param normalization how convex fusion normalizes each side's scores; a request may override it
    * @param firstPass the coded first pass of {@link VectorIndex#CODES}; null for every other index
    */
-  public record Embedding(String model, String sha256, double semanticWeight, VectorIndex index,
-      Normalization normalization, FirstPass firstPass) {
+  public record Embedding(
+      String model,
+      String sha256,
+      double semanticWeight,
+      VectorIndex index,
+      Normalization normalization,
+      FirstPass firstPass) {
     /** What a corpus created without a normalization gets (docs/hybrid.md says why). */
     public static final Normalization DEFAULT_NORMALIZATION = Normalization.MINMAX;
 
     /**
      * Equal shares: the neutral choice when nothing is known about a collection, and the setting
-     * Bruch, Gai and Ingber report as robust across BEIR collections without tuning (docs/hybrid.md).
+     * Bruch, Gai and Ingber report as robust across BEIR collections without tuning
+     * (docs/hybrid.md).
      */
     public static final double DEFAULT_SEMANTIC_WEIGHT = 0.5;
 
@@ -75,10 +84,22 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
       this(model, sha256, semanticWeight, index, DEFAULT_NORMALIZATION);
     }
 
-    /** No coded first pass: an exact or approximate corpus ({@link VectorIndex#CODES} gets the default one). */
-    public Embedding(String model, String sha256, double semanticWeight, VectorIndex index,
+    /**
+     * No coded first pass: an exact or approximate corpus ({@link VectorIndex#CODES} gets the
+     * default one).
+     */
+    public Embedding(
+        String model,
+        String sha256,
+        double semanticWeight,
+        VectorIndex index,
         Normalization normalization) {
-      this(model, sha256, semanticWeight, index, normalization,
+      this(
+          model,
+          sha256,
+          semanticWeight,
+          index,
+          normalization,
           index == VectorIndex.CODES ? FirstPass.DEFAULT : null);
     }
 
@@ -86,21 +107,30 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
       Objects.requireNonNull(index, "index");
       Objects.requireNonNull(normalization, "normalization");
       if ((firstPass != null) != (index == VectorIndex.CODES)) {
-        throw QuarryException.invalid("settings.embedding.firstPass",
-            "firstPass applies to index 'codes' only; this corpus's index is '" + index.wireName() + "'");
+        throw QuarryException.invalid(
+            "settings.embedding.firstPass",
+            "firstPass applies to index 'codes' only; this corpus's index is '"
+                + index.wireName()
+                + "'");
       }
       if (model == null || model.isBlank()) {
         throw QuarryException.invalid("settings.embedding.model", "model is required");
       }
       if (!(semanticWeight >= 0 && semanticWeight <= 1)) {
-        throw QuarryException.invalid("settings.embedding.semanticWeight",
+        throw QuarryException.invalid(
+            "settings.embedding.semanticWeight",
             "semanticWeight must be between 0 and 1; got " + semanticWeight);
       }
     }
 
     /** These settings bound to the model's weights. */
     public Embedding withSha256(String sha) {
-      return new Embedding(model, sha, semanticWeight, index, normalization,
+      return new Embedding(
+          model,
+          sha,
+          semanticWeight,
+          index,
+          normalization,
           firstPass == null ? null : firstPass.boundTo(model, sha));
     }
   }
@@ -112,12 +142,12 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
    * frozen when the corpus is created and recorded here, so a chunk's code is a function of its
    * stored vector and these settings alone.
    *
-   * @param bits bits per component of a chunk's code: 1 for {@link Code#SIGN}; 1 to 4 for
-   *     {@link Code#CENTRED}
-   * @param candidates how many chunks the first pass hands to exact scoring, at least
-   *     {@link #MIN_CANDIDATES} (a search that needs more, for a larger topK, takes more)
-   * @param code which codes: {@link Code#SIGN} (uncentred sign bits, the first built) or
-   *     {@link Code#CENTRED}
+   * @param bits bits per component of a chunk's code: 1 for {@link Code#SIGN}; 1 to 4 for {@link
+   *     Code#CENTRED}
+   * @param candidates how many chunks the first pass hands to exact scoring, at least {@link
+   *     #MIN_CANDIDATES} (a search that needs more, for a larger topK, takes more)
+   * @param code which codes: {@link Code#SIGN} (uncentred sign bits, the first built) or {@link
+   *     Code#CENTRED}
    * @param centre for {@link Code#CENTRED}: the SHA-256 of the centre shipped for the corpus's
    *     model ({@code dev.quarry.engine.embed.CentredCodes}), bound at creation; null before the
    *     model is resolved and for {@link Code#SIGN}
@@ -126,14 +156,21 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
   public record FirstPass(int bits, int candidates, Code code, String centre, long seed) {
     public static final int MIN_CANDIDATES = 100;
     public static final int MAX_CANDIDATES = 20_000;
-    /** Recall against exact measured on drawn vectors at 1,000 and more (docs/hybrid.md, the coded first pass). */
+
+    /**
+     * Recall against exact measured on drawn vectors at 1,000 and more (docs/hybrid.md, the coded
+     * first pass).
+     */
     public static final int DEFAULT_CANDIDATES = 1000;
+
     /** What a creation request that names no code gets. */
     public static final Code DEFAULT_CODE = Code.CENTRED;
+
     /** The bits of a centred code when a request names none. */
     public static final int DEFAULT_CENTRED_BITS = 2;
-    public static final FirstPass DEFAULT = new FirstPass(DEFAULT_CENTRED_BITS, DEFAULT_CANDIDATES, DEFAULT_CODE, null,
-        defaultSeed());
+
+    public static final FirstPass DEFAULT =
+        new FirstPass(DEFAULT_CENTRED_BITS, DEFAULT_CANDIDATES, DEFAULT_CODE, null, defaultSeed());
 
     /** Sign codes: the corpora created before centred codes. */
     public FirstPass(int bits, int candidates) {
@@ -143,16 +180,23 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
     public FirstPass {
       Objects.requireNonNull(code, "code");
       if (code == Code.SIGN && bits != 1) {
-        throw QuarryException.invalid("settings.embedding.firstPass.bits",
-            "bits must be 1 for sign codes; got " + bits);
+        throw QuarryException.invalid(
+            "settings.embedding.firstPass.bits", "bits must be 1 for sign codes; got " + bits);
       }
       if (code == Code.CENTRED && (bits < 1 || bits > 4)) {
-        throw QuarryException.invalid("settings.embedding.firstPass.bits",
+        throw QuarryException.invalid(
+            "settings.embedding.firstPass.bits",
             "bits must be between 1 and 4 for centred codes; got " + bits);
       }
       if (candidates < MIN_CANDIDATES || candidates > MAX_CANDIDATES) {
-        throw QuarryException.invalid("settings.embedding.firstPass.candidates",
-            "candidates must be between " + MIN_CANDIDATES + " and " + MAX_CANDIDATES + "; got " + candidates);
+        throw QuarryException.invalid(
+            "settings.embedding.firstPass.candidates",
+            "candidates must be between "
+                + MIN_CANDIDATES
+                + " and "
+                + MAX_CANDIDATES
+                + "; got "
+                + candidates);
       }
       if (code == Code.SIGN) {
         centre = null;
@@ -171,8 +215,11 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
       }
       String shipped = CentredCodes.centreFor(modelSha256);
       if (shipped == null) {
-        throw QuarryException.invalid("settings.embedding.firstPass.code", "no centre ships for model '" + model
-            + "', so its corpora cannot have centred codes; use code 'sign' or index 'exact'");
+        throw QuarryException.invalid(
+            "settings.embedding.firstPass.code",
+            "no centre ships for model '"
+                + model
+                + "', so its corpora cannot have centred codes; use code 'sign' or index 'exact'");
       }
       return new FirstPass(bits, candidates, code, shipped, seed);
     }
@@ -196,7 +243,8 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
             return c;
           }
         }
-        throw QuarryException.invalid(field, "code must be one of sign, centred; got '" + name + "'");
+        throw QuarryException.invalid(
+            field, "code must be one of sign, centred; got '" + name + "'");
       }
     }
   }
@@ -205,10 +253,10 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
    * How convex fusion brings each side's scores to [0, 1] before weighing them.
    *
    * <p>{@link #MINMAX}: over that side's candidates, the best becomes 1 and the last candidate 0; a
-   * chunk outside the side's candidates counts 0 there. {@link #THEORETICAL} (Bruch, Gai and Ingber's
-   * "theoretical min-max", TMM): the lower end is the least score the scoring function can give, 0
-   * for BM25 and -1 for a cosine, and the upper end the side's best score; every candidate is
-   * normalized from its exact score on both sides, so the scale does not depend on which chunks
+   * chunk outside the side's candidates counts 0 there. {@link #THEORETICAL} (Bruch, Gai and
+   * Ingber's "theoretical min-max", TMM): the lower end is the least score the scoring function can
+   * give, 0 for BM25 and -1 for a cosine, and the upper end the side's best score; every candidate
+   * is normalized from its exact score on both sides, so the scale does not depend on which chunks
    * happened to be the last candidates.
    */
   public enum Normalization {
@@ -226,7 +274,8 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
           return n;
         }
       }
-      throw QuarryException.invalid(field, "normalization must be one of minmax, theoretical; got '" + name + "'");
+      throw QuarryException.invalid(
+          field, "normalization must be one of minmax, theoretical; got '" + name + "'");
     }
   }
 
@@ -242,8 +291,8 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
    * 1). {@link #CODES} ranks every visible chunk in scope by a code of its vector of a few bits a
    * component ({@link FirstPass}) and scores the best {@link FirstPass#candidates} exactly:
    * reproducible as EXACT is (the answer is a function of the revision's visible chunks, the query
-   * and the parameters frozen in these settings), reading far fewer bytes, and recall below 1
-   * only where the exact top chunks lie beyond the candidates. Chosen at creation; changing it is a
+   * and the parameters frozen in these settings), reading far fewer bytes, and recall below 1 only
+   * where the exact top chunks lie beyond the candidates. Chosen at creation; changing it is a
    * re-index into a new corpus.
    */
   public enum VectorIndex {
@@ -265,7 +314,8 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
           return v;
         }
       }
-      throw QuarryException.invalid(field, "index must be one of exact, hnsw, codes; got '" + name + "'");
+      throw QuarryException.invalid(
+          field, "index must be one of exact, hnsw, codes; got '" + name + "'");
     }
   }
 
@@ -315,8 +365,8 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
     /**
      * Each source in its own language: detected from the source's text when it is indexed (one of
      * the natural languages above, or STANDARD when detection is not confident), and analysed with
-     * that language's analyzer; queries are analysed in every language present. docs/search.md
-     * says how detection decides and how such a corpus scores.
+     * that language's analyzer; queries are analysed in every language present. docs/search.md says
+     * how detection decides and how such a corpus scores.
      */
     AUTO(null);
 
@@ -326,12 +376,16 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
       this.isoCode = isoCode;
     }
 
-    /** The wire name: the language's English name in lower case ({@code english}, {@code german}). */
+    /**
+     * The wire name: the language's English name in lower case ({@code english}, {@code german}).
+     */
     public String wireName() {
       return name().toLowerCase(Locale.ROOT);
     }
 
-    /** The ISO 639-1 code of a natural language ({@code de}), or null for STANDARD, CJK and AUTO. */
+    /**
+     * The ISO 639-1 code of a natural language ({@code de}), or null for STANDARD, CJK and AUTO.
+     */
     public String isoCode() {
       return isoCode;
     }
@@ -350,15 +404,17 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
       return fromWireName(name, "settings.language");
     }
 
-    /** As {@link #fromWireName(String)}, naming {@code field} when {@code name} is not a language. */
+    /**
+     * As {@link #fromWireName(String)}, naming {@code field} when {@code name} is not a language.
+     */
     public static Language fromWireName(String name, String field) {
       for (Language l : values()) {
         if (l.wireName().equals(name)) {
           return l;
         }
       }
-      throw QuarryException.invalid(field,
-          "language must be one of " + wireNames() + "; got '" + name + "'");
+      throw QuarryException.invalid(
+          field, "language must be one of " + wireNames() + "; got '" + name + "'");
     }
   }
 
@@ -366,33 +422,50 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
   public record Chunking(int maxWords, int overlapWords) {
     /** ~250 words: long enough to carry an answer with its context, short enough to rank well. */
     public static final int DEFAULT_MAX_WORDS = 250;
+
     /** ~20% overlap so a sentence cut at a boundary is whole in one of the two passages. */
     public static final int DEFAULT_OVERLAP_WORDS = 50;
+
     public static final int MIN_MAX_WORDS = 16;
     public static final int MAX_MAX_WORDS = 2000;
     public static final Chunking DEFAULT = new Chunking(DEFAULT_MAX_WORDS, DEFAULT_OVERLAP_WORDS);
 
     public Chunking {
       if (maxWords < MIN_MAX_WORDS || maxWords > MAX_MAX_WORDS) {
-        throw QuarryException.invalid("settings.chunking.maxWords",
-            "maxWords must be between " + MIN_MAX_WORDS + " and " + MAX_MAX_WORDS + "; got " + maxWords);
+        throw QuarryException.invalid(
+            "settings.chunking.maxWords",
+            "maxWords must be between "
+                + MIN_MAX_WORDS
+                + " and "
+                + MAX_MAX_WORDS
+                + "; got "
+                + maxWords);
       }
       if (overlapWords < 0 || overlapWords > maxWords / 2) {
-        throw QuarryException.invalid("settings.chunking.overlapWords",
-            "overlapWords must be between 0 and half of maxWords (" + maxWords / 2 + "); got " + overlapWords);
+        throw QuarryException.invalid(
+            "settings.chunking.overlapWords",
+            "overlapWords must be between 0 and half of maxWords ("
+                + maxWords / 2
+                + "); got "
+                + overlapWords);
       }
     }
   }
 
   /**
-   * BM25 parameters and the weight of a source's title against its passage text. Title and text
-   * are ranked as one field (BM25F): a query term's title occurrences count {@code titleWeight}
-   * times a text occurrence, and its frequency is saturated once; 0 ranks the text alone.
+   * BM25 parameters and the weight of a source's title against its passage text. Title and text are
+   * ranked as one field (BM25F): a query term's title occurrences count {@code titleWeight} times a
+   * text occurrence, and its frequency is saturated once; 0 ranks the text alone.
    */
   public record Ranking(double k1, double b, double titleWeight) {
-    /** Anserini's and Pyserini's choice for every BEIR collection and MS MARCO passages (docs/quality.md). */
+    /**
+     * Anserini's and Pyserini's choice for every BEIR collection and MS MARCO passages
+     * (docs/quality.md).
+     */
     public static final double DEFAULT_K1 = 0.9;
+
     public static final double DEFAULT_B = 0.4;
+
     /**
      * A title word weighs two text words: with BM25F this meets the quality target on SciFact
      * (nDCG@10 0.686, Recall@100 0.922 through {@code quarry eval}, against 0.663 / 0.904 for the
@@ -400,17 +473,20 @@ public record CorpusSettings(Language language, Chunking chunking, Ranking ranki
      * weight that helps collections whose titles name the entity; see docs/quality.md.
      */
     public static final double DEFAULT_TITLE_WEIGHT = 2.0;
+
     public static final Ranking DEFAULT = new Ranking(DEFAULT_K1, DEFAULT_B, DEFAULT_TITLE_WEIGHT);
 
     public Ranking {
       if (!(k1 >= 0 && k1 <= 10)) {
-        throw QuarryException.invalid("settings.ranking.k1", "k1 must be between 0 and 10; got " + k1);
+        throw QuarryException.invalid(
+            "settings.ranking.k1", "k1 must be between 0 and 10; got " + k1);
       }
       if (!(b >= 0 && b <= 1)) {
         throw QuarryException.invalid("settings.ranking.b", "b must be between 0 and 1; got " + b);
       }
       if (!(titleWeight >= 0 && titleWeight <= 100)) {
-        throw QuarryException.invalid("settings.ranking.titleWeight",
+        throw QuarryException.invalid(
+            "settings.ranking.titleWeight",
             "titleWeight must be between 0 and 100; got " + titleWeight);
       }
     }

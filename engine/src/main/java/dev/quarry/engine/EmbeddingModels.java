@@ -10,8 +10,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The embedding models a process can run, by model name, and the one pool that embeds passages
- * with them. Thread-safe.
+ * The embedding models a process can run, by model name, and the one pool that embeds passages with
+ * them. Thread-safe.
  *
  * @quarry.stable
  */
@@ -44,7 +44,10 @@ public final class EmbeddingModels {
     QueryPriority priority = new QueryPriority(Runtime.getRuntime().availableProcessors());
     Map<String, Embedder> m = new TreeMap<>();
     for (Embedder e : embedders) {
-      if (m.put(e.model(), new QueryCachingEmbedder(e, QueryCachingEmbedder.DEFAULT_QUERIES, priority)) != null) {
+      if (m.put(
+              e.model(),
+              new QueryCachingEmbedder(e, QueryCachingEmbedder.DEFAULT_QUERIES, priority))
+          != null) {
         throw new IllegalArgumentException("two embedders are named " + e.model());
       }
     }
@@ -67,12 +70,19 @@ public final class EmbeddingModels {
     }
     Embedder e = byName.get(settings.embedding().model());
     if (e == null && byName.isEmpty()) {
-      throw QuarryException.invalid("settings.embedding.model", "embedding model '" + settings.embedding().model()
-          + "' is not available: this server runs no embedding models, so its corpora are lexical");
+      throw QuarryException.invalid(
+          "settings.embedding.model",
+          "embedding model '"
+              + settings.embedding().model()
+              + "' is not available: this server runs no embedding models, so its corpora are lexical");
     }
     if (e == null) {
-      throw QuarryException.invalid("settings.embedding.model", "unknown embedding model '"
-          + settings.embedding().model() + "'; this server runs " + names());
+      throw QuarryException.invalid(
+          "settings.embedding.model",
+          "unknown embedding model '"
+              + settings.embedding().model()
+              + "'; this server runs "
+              + names());
     }
     return settings.withEmbedding(settings.embedding().withSha256(e.sha256()));
   }
@@ -90,13 +100,25 @@ public final class EmbeddingModels {
     }
     Embedder e = byName.get(wanted.model());
     if (e == null) {
-      throw new QuarryException(ErrorCode.EMBEDDING_UNAVAILABLE, "corpus '" + info.name()
-          + "' needs embedding model '" + wanted.model() + "', which this server does not run");
+      throw new QuarryException(
+          ErrorCode.EMBEDDING_UNAVAILABLE,
+          "corpus '"
+              + info.name()
+              + "' needs embedding model '"
+              + wanted.model()
+              + "', which this server does not run");
     }
     if (wanted.sha256() != null && !wanted.sha256().equals(e.sha256())) {
-      throw new QuarryException(ErrorCode.EMBEDDING_UNAVAILABLE, "corpus '" + info.name()
-          + "' was embedded with other weights of model '" + wanted.model() + "' (SHA-256 " + wanted.sha256()
-          + "); this server runs " + e.sha256());
+      throw new QuarryException(
+          ErrorCode.EMBEDDING_UNAVAILABLE,
+          "corpus '"
+              + info.name()
+              + "' was embedded with other weights of model '"
+              + wanted.model()
+              + "' (SHA-256 "
+              + wanted.sha256()
+              + "); this server runs "
+              + e.sha256());
     }
     return e;
   }

@@ -13,12 +13,16 @@ import java.util.Objects;
 public final class EngineConfig {
   /** Pinned search reaches at least this many latest revisions (SPEC: at least 1,000). */
   public static final int DEFAULT_RETAINED_REVISIONS = 1000;
+
   /** Idempotency keys are honoured this long after the mutation that recorded them. */
   public static final Duration DEFAULT_IDEMPOTENCY_RETENTION = Duration.ofHours(24);
+
   /** Mutations waiting for a corpus's writer beyond this many are refused with CAPACITY. */
   public static final int DEFAULT_MAX_QUEUED_MUTATIONS = 1024;
+
   /** One group commit takes at most this many queued mutations, to bound receipt latency. */
   public static final int DEFAULT_MAX_GROUP_SIZE = 256;
+
   /** Lucene's indexing buffer per corpus writer; large buffers mostly help bulk batches. */
   public static final double DEFAULT_RAM_BUFFER_MB = 64;
 
@@ -77,17 +81,25 @@ public final class EngineConfig {
     return clock;
   }
 
-  /** Told of commits, refreshes, searches and merges (for metrics); {@link EngineListener#NONE} by default. */
+  /**
+   * Told of commits, refreshes, searches and merges (for metrics); {@link EngineListener#NONE} by
+   * default.
+   */
   public EngineListener listener() {
     return listener;
   }
 
-  /** The counts of the caches searches use, shared by every corpus opened with this configuration. */
+  /**
+   * The counts of the caches searches use, shared by every corpus opened with this configuration.
+   */
   public SearchCaches searchCaches() {
     return searchCaches;
   }
 
-  /** The threads a search may split an exact semantic scan across ({@link SearchConcurrency#commonPool()} by default). */
+  /**
+   * The threads a search may split an exact semantic scan across ({@link
+   * SearchConcurrency#commonPool()} by default).
+   */
   public SearchConcurrency searchConcurrency() {
     return searchConcurrency;
   }
@@ -161,7 +173,10 @@ public final class EngineConfig {
       return this;
     }
 
-    /** Expert: where a search's exact semantic scan runs ({@link SearchConcurrency#SEARCHING_THREAD_ONLY} to never split it). */
+    /**
+     * Expert: where a search's exact semantic scan runs ({@link
+     * SearchConcurrency#SEARCHING_THREAD_ONLY} to never split it).
+     */
     public Builder searchConcurrency(SearchConcurrency concurrency) {
       this.searchConcurrency = Objects.requireNonNull(concurrency, "searchConcurrency");
       return this;

@@ -5,9 +5,9 @@ package dev.quarry.engine;
  * Every method has an empty default; {@link #NONE} ignores everything.
  *
  * <p>Called on the engine's threads (a corpus's writer thread, a searching thread, a merge thread)
- * while they work, so implementations must be thread-safe, fast and never throw; they must not
- * call back into the engine. Events carry no corpus or source name: metrics built on them have
- * bounded labels however many corpora there are.
+ * while they work, so implementations must be thread-safe, fast and never throw; they must not call
+ * back into the engine. Events carry no corpus or source name: metrics built on them have bounded
+ * labels however many corpora there are.
  *
  * @quarry.experimental
  */
@@ -29,8 +29,8 @@ public interface EngineListener {
   /**
    * A search was answered.
    *
-   * @param mode the mode asked for ({@code lexical}, {@code semantic}, {@code hybrid}), or
-   *     {@code default} when the request left it to the corpus
+   * @param mode the mode asked for ({@code lexical}, {@code semantic}, {@code hybrid}), or {@code
+   *     default} when the request left it to the corpus
    */
   default void searched(String mode, long nanos) {}
 

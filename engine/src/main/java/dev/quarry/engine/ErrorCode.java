@@ -33,7 +33,10 @@ public enum ErrorCode {
   PDF_INGESTION_UNAVAILABLE(false),
   /** The ingestion-jobs feature is switched off (or the host runs no jobs). */
   INGESTION_JOBS_UNAVAILABLE(false),
-  /** No ingestion job with this id that the caller may see: unknown and another subject's answer alike. */
+  /**
+   * No ingestion job with this id that the caller may see: unknown and another subject's answer
+   * alike.
+   */
   JOB_NOT_FOUND(false),
   /** Files sent to, or a close of, an ingestion job that no longer takes files. */
   JOB_CLOSED(false),

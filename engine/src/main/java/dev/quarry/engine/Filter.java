@@ -5,16 +5,22 @@ import java.util.Objects;
 
 /**
  * One metadata condition of a search; a search's conditions combine with AND. Field conditions
- * ({@link Equals}, {@link In}, {@link Range}, {@link Exists}, {@link Prefix}) test one metadata key,
- * {@link SectionPrefix} the headings above a chunk;
- * the operators ({@link AllOf}, {@link AnyOf}, {@link Not}) combine conditions, nested at most
- * {@link #MAX_DEPTH} operators deep.
+ * ({@link Equals}, {@link In}, {@link Range}, {@link Exists}, {@link Prefix}) test one metadata
+ * key, {@link SectionPrefix} the headings above a chunk; the operators ({@link AllOf}, {@link
+ * AnyOf}, {@link Not}) combine conditions, nested at most {@link #MAX_DEPTH} operators deep.
  *
  * @quarry.stable
  */
 public sealed interface Filter
-    permits Filter.Equals, Filter.In, Filter.Range, Filter.Exists, Filter.Prefix, Filter.SectionPrefix,
-        Filter.AllOf, Filter.AnyOf, Filter.Not {
+    permits Filter.Equals,
+        Filter.In,
+        Filter.Range,
+        Filter.Exists,
+        Filter.Prefix,
+        Filter.SectionPrefix,
+        Filter.AllOf,
+        Filter.AnyOf,
+        Filter.Not {
 
   /**
    * How many operators ({@code and}, {@code or}, {@code not}) may enclose a condition. Deep enough
@@ -51,7 +57,8 @@ public sealed interface Filter
     public Range {
       Objects.requireNonNull(field, "field");
       if (gt == null && gte == null && lt == null && lte == null) {
-        throw QuarryException.invalid("filter." + field, "a range needs at least one of gt, gte, lt, lte");
+        throw QuarryException.invalid(
+            "filter." + field, "a range needs at least one of gt, gte, lt, lte");
       }
     }
   }
@@ -63,13 +70,17 @@ public sealed interface Filter
     }
   }
 
-  /** A string value (or a list element) that starts with {@code prefix}, compared as exact characters. */
+  /**
+   * A string value (or a list element) that starts with {@code prefix}, compared as exact
+   * characters.
+   */
   record Prefix(String field, String prefix) implements Filter {
     public Prefix {
       Objects.requireNonNull(field, "field");
       Objects.requireNonNull(prefix, "prefix");
       if (prefix.isEmpty()) {
-        throw QuarryException.invalid("filter." + field, "a prefix needs at least one character; use exists");
+        throw QuarryException.invalid(
+            "filter." + field, "a prefix needs at least one character; use exists");
       }
     }
   }
@@ -87,8 +98,9 @@ public sealed interface Filter
     public SectionPrefix {
       headings = List.copyOf(headings);
       if (headings.isEmpty() || headings.size() > MAX_HEADINGS) {
-        throw QuarryException.invalid("filter", "a section prefix names 1 to " + MAX_HEADINGS + " headings; got "
-            + headings.size());
+        throw QuarryException.invalid(
+            "filter",
+            "a section prefix names 1 to " + MAX_HEADINGS + " headings; got " + headings.size());
       }
       for (String h : headings) {
         if (h.isBlank()) {
@@ -128,7 +140,9 @@ public sealed interface Filter
     }
   }
 
-  /** How many operators enclose the deepest condition of {@code filter} (0 for a field condition). */
+  /**
+   * How many operators enclose the deepest condition of {@code filter} (0 for a field condition).
+   */
   static int depth(Filter filter) {
     return switch (filter) {
       case AllOf all -> 1 + all.filters().stream().mapToInt(Filter::depth).max().orElse(0);
@@ -139,8 +153,12 @@ public sealed interface Filter
   }
 
   private static void checkScalar(Object v, String field) {
-    if (!(v instanceof String || v instanceof Long || v instanceof Double || v instanceof Boolean)) {
-      throw QuarryException.invalid("filter." + field, "filter values are strings, numbers or booleans");
+    if (!(v instanceof String
+        || v instanceof Long
+        || v instanceof Double
+        || v instanceof Boolean)) {
+      throw QuarryException.invalid(
+          "filter." + field, "filter values are strings, numbers or booleans");
     }
   }
 }

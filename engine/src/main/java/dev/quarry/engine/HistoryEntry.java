@@ -8,7 +8,12 @@ import java.time.Instant;
  * @param operation {@code index}, {@code ingest}, {@code delete} or {@code purge}
  * @param contentSha256 the indexed content's hash, or null (deletes, and entries erased by a purge)
  * @param subject who made the change, or null when erased by a purge
- *
  * @quarry.stable
  */
-public record HistoryEntry(long revision, String operation, String source, String contentSha256, String subject, Instant at) {}
+public record HistoryEntry(
+    long revision,
+    String operation,
+    String source,
+    String contentSha256,
+    String subject,
+    Instant at) {}

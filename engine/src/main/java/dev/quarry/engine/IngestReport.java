@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What extraction said about an ingested document; stored with the source and echoed in its receipt.
+ * What extraction said about an ingested document; stored with the source and echoed in its
+ * receipt.
  *
  * @param extractor the extractor that produced the text, e.g. {@code pdfbox} or {@code tika}
  * @param mediaType the media type detected from the document's bytes, or null when not recorded
@@ -16,18 +17,29 @@ import java.util.Objects;
  * @param encoding the charset plain text was decoded from (e.g. {@code UTF-8}, {@code IBM500}), or
  *     null for formats that carry their own
  * @param ocr what optical character recognition did, or null when it recognised no page
- *
  * @quarry.stable
  */
-public record IngestReport(String extractor, String mediaType, Integer pages, long characters, List<Warning> warnings,
-    boolean markdownHeadings, String encoding, Ocr ocr) {
+public record IngestReport(
+    String extractor,
+    String mediaType,
+    Integer pages,
+    long characters,
+    List<Warning> warnings,
+    boolean markdownHeadings,
+    String encoding,
+    Ocr ocr) {
   public IngestReport {
     Objects.requireNonNull(extractor, "extractor");
     warnings = List.copyOf(warnings == null ? List.of() : warnings);
   }
 
   /** A report of a document read without a charset of its own and without OCR. */
-  public IngestReport(String extractor, String mediaType, Integer pages, long characters, List<Warning> warnings,
+  public IngestReport(
+      String extractor,
+      String mediaType,
+      Integer pages,
+      long characters,
+      List<Warning> warnings,
       boolean markdownHeadings) {
     this(extractor, mediaType, pages, characters, warnings, markdownHeadings, null, null);
   }
@@ -46,7 +58,9 @@ public record IngestReport(String extractor, String mediaType, Integer pages, lo
    */
   public record Ocr(int pagesRecognized, Double meanConfidence, int words) {}
 
-  /** One extraction warning, such as pages without a text layer or a declared type that disagreed. */
+  /**
+   * One extraction warning, such as pages without a text layer or a declared type that disagreed.
+   */
   public record Warning(String code, String message, List<Integer> pages) {
     public Warning {
       Objects.requireNonNull(code, "code");

@@ -8,8 +8,8 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * Source or passage metadata: keys to strings, numbers ({@link Long} or {@link Double}), booleans or
- * lists of strings. Immutable, with keys in sorted order so equal metadata serialises equally.
+ * Source or passage metadata: keys to strings, numbers ({@link Long} or {@link Double}), booleans
+ * or lists of strings. Immutable, with keys in sorted order so equal metadata serialises equally.
  *
  * @quarry.stable
  */
@@ -34,8 +34,8 @@ public record Metadata(Map<String, Object> values) {
       return EMPTY;
     }
     if (raw.size() > MAX_ENTRIES) {
-      throw QuarryException.invalid(field,
-          "metadata may have at most " + MAX_ENTRIES + " entries; got " + raw.size());
+      throw QuarryException.invalid(
+          field, "metadata may have at most " + MAX_ENTRIES + " entries; got " + raw.size());
     }
     TreeMap<String, Object> out = new TreeMap<>();
     for (Map.Entry<String, ?> e : raw.entrySet()) {
@@ -50,8 +50,11 @@ public record Metadata(Map<String, Object> values) {
   /** Throws INVALID_REQUEST naming {@code path} unless {@code key} is a valid metadata key. */
   public static void checkKey(String key, String path) {
     if (key == null || !KEY.matcher(key).matches()) {
-      throw QuarryException.invalid(path,
-          "metadata keys are 1 to " + MAX_KEY_CHARS + " characters of letters, digits, '_', '.', '-'");
+      throw QuarryException.invalid(
+          path,
+          "metadata keys are 1 to "
+              + MAX_KEY_CHARS
+              + " characters of letters, digits, '_', '.', '-'");
     }
   }
 
@@ -74,7 +77,8 @@ public record Metadata(Map<String, Object> values) {
     }
     if (v instanceof List<?> list) {
       if (list.size() > MAX_LIST_ITEMS) {
-        throw QuarryException.invalid(path,
+        throw QuarryException.invalid(
+            path,
             "metadata lists may have at most " + MAX_LIST_ITEMS + " items; got " + list.size());
       }
       List<String> copy = new ArrayList<>(list.size());
@@ -86,14 +90,18 @@ public record Metadata(Map<String, Object> values) {
       }
       return List.copyOf(copy);
     }
-    throw QuarryException.invalid(path,
-        "metadata values are strings, numbers, booleans or lists of strings");
+    throw QuarryException.invalid(
+        path, "metadata values are strings, numbers, booleans or lists of strings");
   }
 
   private static String checkString(String s, String path) {
     if (s.length() > MAX_VALUE_CHARS) {
-      throw QuarryException.invalid(path,
-          "metadata strings may have at most " + MAX_VALUE_CHARS + " characters; got " + s.length());
+      throw QuarryException.invalid(
+          path,
+          "metadata strings may have at most "
+              + MAX_VALUE_CHARS
+              + " characters; got "
+              + s.length());
     }
     return s;
   }

@@ -10,11 +10,15 @@ import java.util.Objects;
  * @param operations the operations, each naming a distinct source
  * @param subject who asks; recorded in the history
  * @param idempotency the caller's idempotency key and request fingerprint, or null
- * @param expectedCorpusId when non-null, the corpus must still have this id ({@code CORPUS_REPLACED})
- *
+ * @param expectedCorpusId when non-null, the corpus must still have this id ({@code
+ *     CORPUS_REPLACED})
  * @quarry.stable
  */
-public record Mutation(List<SourceOperation> operations, String subject, Idempotency idempotency, String expectedCorpusId) {
+public record Mutation(
+    List<SourceOperation> operations,
+    String subject,
+    Idempotency idempotency,
+    String expectedCorpusId) {
   /** The most operations one mutation may carry (the batch limit). */
   public static final int MAX_OPERATIONS = 1000;
 
@@ -25,7 +29,8 @@ public record Mutation(List<SourceOperation> operations, String subject, Idempot
       throw QuarryException.invalid("operations", "at least one operation is required");
     }
     if (operations.size() > MAX_OPERATIONS) {
-      throw QuarryException.invalid("operations",
+      throw QuarryException.invalid(
+          "operations",
           "at most " + MAX_OPERATIONS + " operations per batch; got " + operations.size());
     }
     SourceOperation.checkDistinct(operations);
@@ -49,8 +54,8 @@ public record Mutation(List<SourceOperation> operations, String subject, Idempot
 
     public Idempotency {
       if (key == null || key.isEmpty() || key.length() > MAX_KEY_CHARS) {
-        throw QuarryException.invalid("Idempotency-Key",
-            "Idempotency-Key must be 1 to " + MAX_KEY_CHARS + " characters");
+        throw QuarryException.invalid(
+            "Idempotency-Key", "Idempotency-Key must be 1 to " + MAX_KEY_CHARS + " characters");
       }
       Objects.requireNonNull(fingerprint, "fingerprint");
     }
@@ -66,8 +71,10 @@ public record Mutation(List<SourceOperation> operations, String subject, Idempot
      * this request's fingerprint nor its earlier form.
      */
     public void requireSameRequest(String recordedFingerprint) {
-      if (!recordedFingerprint.equals(fingerprint) && !recordedFingerprint.equals(earlierFingerprint)) {
-        throw new QuarryException(ErrorCode.IDEMPOTENCY_KEY_REUSED,
+      if (!recordedFingerprint.equals(fingerprint)
+          && !recordedFingerprint.equals(earlierFingerprint)) {
+        throw new QuarryException(
+            ErrorCode.IDEMPOTENCY_KEY_REUSED,
             "Idempotency-Key was already used with a different request");
       }
     }

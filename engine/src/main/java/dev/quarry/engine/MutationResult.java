@@ -9,10 +9,10 @@ import java.util.Objects;
  *
  * @param replayed true when this is the stored outcome of an earlier request with the same
  *     idempotency key
- *
  * @quarry.stable
  */
-public record MutationResult(String corpus, String corpusId, long revision, List<Receipt> receipts, boolean replayed) {
+public record MutationResult(
+    String corpus, String corpusId, long revision, List<Receipt> receipts, boolean replayed) {
   public MutationResult {
     Objects.requireNonNull(corpus, "corpus");
     Objects.requireNonNull(corpusId, "corpusId");

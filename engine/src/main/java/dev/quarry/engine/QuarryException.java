@@ -19,7 +19,8 @@ public class QuarryException extends RuntimeException {
     this(code, message, null, false, cause);
   }
 
-  public QuarryException(ErrorCode code, String message, String field, boolean uncertain, Throwable cause) {
+  public QuarryException(
+      ErrorCode code, String message, String field, boolean uncertain, Throwable cause) {
     super(message, cause);
     if (code == null) {
       throw new NullPointerException("code");
@@ -29,7 +30,9 @@ public class QuarryException extends RuntimeException {
     this.uncertain = uncertain;
   }
 
-  /** An {@link ErrorCode#INVALID_REQUEST} naming the field path, such as {@code operations[2].text}. */
+  /**
+   * An {@link ErrorCode#INVALID_REQUEST} naming the field path, such as {@code operations[2].text}.
+   */
   public static QuarryException invalid(String field, String message) {
     return new QuarryException(ErrorCode.INVALID_REQUEST, message, field, false, null);
   }
@@ -52,9 +55,13 @@ public class QuarryException extends RuntimeException {
     return code.retryable();
   }
 
-  /** The same error with its field path prefixed, e.g. {@code text} becomes {@code operations[3].text}. */
+  /**
+   * The same error with its field path prefixed, e.g. {@code text} becomes {@code
+   * operations[3].text}.
+   */
   public QuarryException withFieldPrefix(String prefix) {
-    String path = field == null ? prefix : field.startsWith("[") ? prefix + field : prefix + "." + field;
+    String path =
+        field == null ? prefix : field.startsWith("[") ? prefix + field : prefix + "." + field;
     QuarryException e = new QuarryException(code, getMessage(), path, uncertain, getCause());
     e.setStackTrace(getStackTrace());
     return e;

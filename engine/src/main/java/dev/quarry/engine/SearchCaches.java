@@ -17,7 +17,8 @@ import org.apache.lucene.search.QueryCache;
  *       hit is a term whose statistics were not counted again.
  *   <li>{@link #segmentVisibility()}: which documents of a segment are visible at a revision (at
  *       most 8 revisions per segment), and of those the ones of each grant's sources searched (at
- *       most 16 grants per segment and revision); a hit is a segment not scanned again for a search.
+ *       most 16 grants per segment and revision); a hit is a segment not scanned again for a
+ *       search.
  *   <li>{@link #luceneQueries()}: Lucene's own query cache, one per process.
  * </ul>
  *
@@ -64,7 +65,8 @@ public final class SearchCaches {
   public static CacheCounts luceneQueries() {
     QueryCache cache = IndexSearcher.getDefaultQueryCache();
     if (cache instanceof LRUQueryCache lru) {
-      return new CacheCounts(lru.getHitCount(), lru.getMissCount(), lru.getEvictionCount(), lru.getCacheSize());
+      return new CacheCounts(
+          lru.getHitCount(), lru.getMissCount(), lru.getEvictionCount(), lru.getCacheSize());
     }
     return CacheCounts.NONE;
   }

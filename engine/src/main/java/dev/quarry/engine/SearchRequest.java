@@ -32,7 +32,6 @@ import java.util.Objects;
  *     the counted chunks hold (a chunk matches only the terms of its own language, so naming one
  *     finds only sources in it); in a corpus of one language, only that one may be named
  * @param exact whether the semantic side is scored by the exact scan whatever the corpus's index
- *
  * @quarry.stable
  */
 public record SearchRequest(
@@ -54,32 +53,96 @@ public record SearchRequest(
   public static final int MAX_TOP_K = 100;
   public static final int DEFAULT_TOP_K = 10;
   public static final int MAX_QUERY_CHARS = 1000;
+
   /** Facet fields of one search: each costs a pass over the field's postings in the matches. */
   public static final int MAX_FACETS = 16;
 
   /** The same search with statistics over every source (a caller who may see them all). */
-  public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
-      Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion, List<Facet> facets, Snippets snippets,
+  public SearchRequest(
+      String query,
+      SourceScope scope,
+      List<Filter> filters,
+      int topK,
+      Long revision,
+      Integer maxChunksPerSource,
+      boolean highlight,
+      Mode mode,
+      Fusion fusion,
+      List<Facet> facets,
+      Snippets snippets,
       Syntax syntax) {
-    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, facets, snippets, syntax,
-        SourceScope.ALL, null, false);
+    this(
+        query,
+        scope,
+        filters,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippets,
+        syntax,
+        SourceScope.ALL,
+        null,
+        false);
   }
 
   /** The same search, in every language the corpus has, without forcing the exact scan. */
-  public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
-      Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion, List<Facet> facets, Snippets snippets,
-      Syntax syntax, SourceScope statistics) {
-    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, facets, snippets, syntax,
-        statistics, null, false);
+  public SearchRequest(
+      String query,
+      SourceScope scope,
+      List<Filter> filters,
+      int topK,
+      Long revision,
+      Integer maxChunksPerSource,
+      boolean highlight,
+      Mode mode,
+      Fusion fusion,
+      List<Facet> facets,
+      Snippets snippets,
+      Syntax syntax,
+      SourceScope statistics) {
+    this(
+        query,
+        scope,
+        filters,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippets,
+        syntax,
+        statistics,
+        null,
+        false);
   }
 
   /**
-   * This request with the semantic side scored by the exact scan ({@code exact: true}) whatever
-   * the corpus's index, or as the corpus's index finds candidates ({@code false}, the default).
+   * This request with the semantic side scored by the exact scan ({@code exact: true}) whatever the
+   * corpus's index, or as the corpus's index finds candidates ({@code false}, the default).
    */
   public SearchRequest withExact(boolean newExact) {
-    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax, statistics, language, newExact);
+    return new SearchRequest(
+        query,
+        scope,
+        filters,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippets,
+        syntax,
+        statistics,
+        language,
+        newExact);
   }
 
   /**
@@ -92,22 +155,64 @@ public record SearchRequest(
    */
   public void requireExactOnlyFor(Mode effective) {
     if (exact && effective == Mode.LEXICAL) {
-      throw QuarryException.invalid("exact", "exact applies to semantic and hybrid search only; this search is "
-          + "lexical" + (mode == null ? " (the corpus's default mode)" : ""));
+      throw QuarryException.invalid(
+          "exact",
+          "exact applies to semantic and hybrid search only; this search is "
+              + "lexical"
+              + (mode == null ? " (the corpus's default mode)" : ""));
     }
   }
 
   /** The same search with the corpus's default syntax and no facets. */
-  public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
-      Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion) {
-    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, List.of(), null,
+  public SearchRequest(
+      String query,
+      SourceScope scope,
+      List<Filter> filters,
+      int topK,
+      Long revision,
+      Integer maxChunksPerSource,
+      boolean highlight,
+      Mode mode,
+      Fusion fusion) {
+    this(
+        query,
+        scope,
+        filters,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        List.of(),
+        null,
         Syntax.PLAIN);
   }
 
   /** The same search without snippets. */
-  public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
-      Integer maxChunksPerSource, boolean highlight, Mode mode, Fusion fusion, List<Facet> facets) {
-    this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion, facets, null,
+  public SearchRequest(
+      String query,
+      SourceScope scope,
+      List<Filter> filters,
+      int topK,
+      Long revision,
+      Integer maxChunksPerSource,
+      boolean highlight,
+      Mode mode,
+      Fusion fusion,
+      List<Facet> facets) {
+    this(
+        query,
+        scope,
+        filters,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        null,
         Syntax.PLAIN);
   }
 
@@ -116,20 +221,68 @@ public record SearchRequest(
    * only (the caller's grants); {@link SourceScope#ALL} counts every visible chunk.
    */
   public SearchRequest withStatistics(SourceScope sources) {
-    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax, sources, language, exact);
+    return new SearchRequest(
+        query,
+        scope,
+        filters,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippets,
+        syntax,
+        sources,
+        language,
+        exact);
   }
 
-  /** This request searching {@code newScope} instead, such as the caller's scope narrowed to its grants. */
+  /**
+   * This request searching {@code newScope} instead, such as the caller's scope narrowed to its
+   * grants.
+   */
   public SearchRequest withScope(SourceScope newScope) {
-    return new SearchRequest(query, newScope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax, statistics, language, exact);
+    return new SearchRequest(
+        query,
+        newScope,
+        filters,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippets,
+        syntax,
+        statistics,
+        language,
+        exact);
   }
 
-  /** This request with its query read in {@code newLanguage} only (null: every language the corpus has). */
+  /**
+   * This request with its query read in {@code newLanguage} only (null: every language the corpus
+   * has).
+   */
   public SearchRequest withLanguage(CorpusSettings.Language newLanguage) {
-    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax, statistics, newLanguage, exact);
+    return new SearchRequest(
+        query,
+        scope,
+        filters,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippets,
+        syntax,
+        statistics,
+        newLanguage,
+        exact);
   }
 
   /**
@@ -143,19 +296,27 @@ public record SearchRequest(
       return;
     }
     if (language == CorpusSettings.Language.AUTO) {
-      throw QuarryException.invalid("language", "language names one language to read the query in, not auto;"
-          + " leave it out to read the query in every language the corpus has");
+      throw QuarryException.invalid(
+          "language",
+          "language names one language to read the query in, not auto;"
+              + " leave it out to read the query in every language the corpus has");
     }
     if (corpus != CorpusSettings.Language.AUTO) {
-      throw QuarryException.invalid("language", "this corpus analyses every source in '" + corpus.wireName()
-          + "'; language may only name it, got '" + language.wireName() + "'");
+      throw QuarryException.invalid(
+          "language",
+          "this corpus analyses every source in '"
+              + corpus.wireName()
+              + "'; language may only name it, got '"
+              + language.wireName()
+              + "'");
     }
   }
 
   public SearchRequest {
     Objects.requireNonNull(query, "query");
     if (query.length() > MAX_QUERY_CHARS) {
-      throw QuarryException.invalid("query",
+      throw QuarryException.invalid(
+          "query",
           "query may have at most " + MAX_QUERY_CHARS + " characters; got " + query.length());
     }
     scope = scope == null ? SourceScope.ALL : scope;
@@ -164,26 +325,29 @@ public record SearchRequest(
     filters = List.copyOf(filters == null ? List.of() : filters);
     for (Filter filter : filters) {
       if (Filter.depth(filter) > Filter.MAX_DEPTH) {
-        throw QuarryException.invalid("filter",
+        throw QuarryException.invalid(
+            "filter",
             "filters may nest at most " + Filter.MAX_DEPTH + " operators (and, or, not) deep");
       }
     }
     if (topK < 1 || topK > MAX_TOP_K) {
-      throw QuarryException.invalid("topK", "topK must be between 1 and " + MAX_TOP_K + "; got " + topK);
+      throw QuarryException.invalid(
+          "topK", "topK must be between 1 and " + MAX_TOP_K + "; got " + topK);
     }
     if (revision != null && revision < 0) {
       throw QuarryException.invalid("revision", "revision must be 0 or more; got " + revision);
     }
     facets = List.copyOf(facets == null ? List.of() : facets);
     if (facets.size() > MAX_FACETS) {
-      throw QuarryException.invalid("facets", "facets may name at most " + MAX_FACETS + " fields; got " + facets.size());
+      throw QuarryException.invalid(
+          "facets", "facets may name at most " + MAX_FACETS + " fields; got " + facets.size());
     }
     if (facets.stream().map(Facet::field).distinct().count() < facets.size()) {
       throw QuarryException.invalid("facets", "facets names a field twice");
     }
     if (maxChunksPerSource != null && maxChunksPerSource < 1) {
-      throw QuarryException.invalid("maxChunksPerSource",
-          "maxChunksPerSource must be at least 1; got " + maxChunksPerSource);
+      throw QuarryException.invalid(
+          "maxChunksPerSource", "maxChunksPerSource must be at least 1; got " + maxChunksPerSource);
     }
   }
 
@@ -198,25 +362,59 @@ public record SearchRequest(
    */
   public void requireFusionOnlyFor(Mode effective) {
     if (fusion != null && effective != Mode.HYBRID) {
-      throw QuarryException.invalid("fusion", "fusion applies to hybrid search only; this search is "
-          + effective.wireName() + (mode == null ? " (the corpus's default mode)" : ""));
+      throw QuarryException.invalid(
+          "fusion",
+          "fusion applies to hybrid search only; this search is "
+              + effective.wireName()
+              + (mode == null ? " (the corpus's default mode)" : ""));
     }
   }
 
   public SearchRequest withFacets(List<Facet> newFacets) {
-    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        newFacets, snippets, syntax, statistics, language, exact);
+    return new SearchRequest(
+        query,
+        scope,
+        filters,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        newFacets,
+        snippets,
+        syntax,
+        statistics,
+        language,
+        exact);
   }
 
   /** This request with its query read in {@code newSyntax}. */
   public SearchRequest withSyntax(Syntax newSyntax) {
-    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, newSyntax, statistics, language, exact);
+    return new SearchRequest(
+        query,
+        scope,
+        filters,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippets,
+        newSyntax,
+        statistics,
+        language,
+        exact);
   }
 
   /** How the query string is read. */
   public enum Syntax {
-    /** Every character is text: the contract's default, so a pasted quote or dash never changes a search. */
+    /**
+     * Every character is text: the contract's default, so a pasted quote or dash never changes a
+     * search.
+     */
     PLAIN,
     /**
      * {@code "a phrase"}, {@code +required} and {@code -excluded} are operators that decide which
@@ -234,14 +432,29 @@ public record SearchRequest(
           return s;
         }
       }
-      throw QuarryException.invalid(field, "syntax must be one of plain, operators; got '" + name + "'");
+      throw QuarryException.invalid(
+          field, "syntax must be one of plain, operators; got '" + name + "'");
     }
   }
 
   /** This request with snippets cut as {@code newSnippets} says (null: none). */
   public SearchRequest withSnippets(Snippets newSnippets) {
-    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, newSnippets, syntax, statistics, language, exact);
+    return new SearchRequest(
+        query,
+        scope,
+        filters,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        newSnippets,
+        syntax,
+        statistics,
+        language,
+        exact);
   }
 
   /**
@@ -253,14 +466,18 @@ public record SearchRequest(
   public record Snippets(int maxChars, Markers markers) {
     /** About two lines of a results page. */
     public static final int DEFAULT_MAX_CHARS = 200;
+
     public static final int MIN_CHARS = 20;
+
     /** A chunk is usually longer; a snippet that is not shorter is the hit's text. */
     public static final int MAX_CHARS = 2000;
+
     public static final Snippets DEFAULT = new Snippets(DEFAULT_MAX_CHARS, null);
 
     public Snippets {
       if (maxChars < MIN_CHARS || maxChars > MAX_CHARS) {
-        throw QuarryException.invalid("snippet.maxChars",
+        throw QuarryException.invalid(
+            "snippet.maxChars",
             "maxChars is between " + MIN_CHARS + " and " + MAX_CHARS + "; got " + maxChars);
       }
     }
@@ -273,6 +490,7 @@ public record SearchRequest(
      */
     public record Markers(String pre, String post) {
       public static final int MAX_MARKER_CHARS = 64;
+
       /** HTML's own element for marked text. */
       public static final Markers DEFAULT = new Markers("<mark>", "</mark>");
 
@@ -280,10 +498,12 @@ public record SearchRequest(
         Objects.requireNonNull(pre, "pre");
         Objects.requireNonNull(post, "post");
         if (pre.length() > MAX_MARKER_CHARS) {
-          throw QuarryException.invalid("snippet.pre", "pre may have at most " + MAX_MARKER_CHARS + " characters");
+          throw QuarryException.invalid(
+              "snippet.pre", "pre may have at most " + MAX_MARKER_CHARS + " characters");
         }
         if (post.length() > MAX_MARKER_CHARS) {
-          throw QuarryException.invalid("snippet.post", "post may have at most " + MAX_MARKER_CHARS + " characters");
+          throw QuarryException.invalid(
+              "snippet.post", "post may have at most " + MAX_MARKER_CHARS + " characters");
         }
       }
     }
@@ -297,13 +517,15 @@ public record SearchRequest(
   public record Facet(String field, int size) {
     /** Enough for a sidebar of choices; ask for more with a size. */
     public static final int DEFAULT_SIZE = 10;
+
     /** Counting is exact whatever the size; the bound keeps answers small. */
     public static final int MAX_SIZE = 100;
 
     public Facet {
       Metadata.checkKey(field, "facets");
       if (size < 1 || size > MAX_SIZE) {
-        throw QuarryException.invalid("facets", "a facet size is between 1 and " + MAX_SIZE + "; got " + size);
+        throw QuarryException.invalid(
+            "facets", "a facet size is between 1 and " + MAX_SIZE + "; got " + size);
       }
     }
 
@@ -313,8 +535,14 @@ public record SearchRequest(
   }
 
   /** A search with the corpus's default mode and fusion. */
-  public SearchRequest(String query, SourceScope scope, List<Filter> filters, int topK, Long revision,
-      Integer maxChunksPerSource, boolean highlight) {
+  public SearchRequest(
+      String query,
+      SourceScope scope,
+      List<Filter> filters,
+      int topK,
+      Long revision,
+      Integer maxChunksPerSource,
+      boolean highlight) {
     this(query, scope, filters, topK, revision, maxChunksPerSource, highlight, null, null);
   }
 
@@ -325,15 +553,31 @@ public record SearchRequest(
 
   /** This request in {@code mode}. */
   public SearchRequest withMode(Mode mode) {
-    return new SearchRequest(query, scope, filters, topK, revision, maxChunksPerSource, highlight, mode, fusion,
-        facets, snippets, syntax, statistics, language, exact);
+    return new SearchRequest(
+        query,
+        scope,
+        filters,
+        topK,
+        revision,
+        maxChunksPerSource,
+        highlight,
+        mode,
+        fusion,
+        facets,
+        snippets,
+        syntax,
+        statistics,
+        language,
+        exact);
   }
 
   /** What a search ranks by. */
   public enum Mode {
     /** BM25F over title and text. */
     LEXICAL,
-    /** Cosine of the query's and each chunk's embedding, scored exactly over every chunk in scope. */
+    /**
+     * Cosine of the query's and each chunk's embedding, scored exactly over every chunk in scope.
+     */
     SEMANTIC,
     /** Both, fused ({@link Fusion}). */
     HYBRID;
@@ -349,7 +593,8 @@ public record SearchRequest(
           return m;
         }
       }
-      throw QuarryException.invalid(field, "mode must be one of lexical, semantic, hybrid; got '" + name + "'");
+      throw QuarryException.invalid(
+          field, "mode must be one of lexical, semantic, hybrid; got '" + name + "'");
     }
   }
 
@@ -361,7 +606,8 @@ public record SearchRequest(
    * @param normalization for convex: how each side's scores are brought to [0, 1], or null for the
    *     corpus's setting
    */
-  public record Fusion(Method method, Double semanticWeight, CorpusSettings.Normalization normalization) {
+  public record Fusion(
+      Method method, Double semanticWeight, CorpusSettings.Normalization normalization) {
     /** The corpus's normalization. */
     public Fusion(Method method, Double semanticWeight) {
       this(method, semanticWeight, null);
@@ -370,14 +616,17 @@ public record SearchRequest(
     public Fusion {
       Objects.requireNonNull(method, "method");
       if (normalization != null && method != Method.CONVEX) {
-        throw QuarryException.invalid("fusion.normalization", "normalization applies to convex fusion only");
+        throw QuarryException.invalid(
+            "fusion.normalization", "normalization applies to convex fusion only");
       }
       if (semanticWeight != null && !(semanticWeight >= 0 && semanticWeight <= 1)) {
-        throw QuarryException.invalid("fusion.semanticWeight",
+        throw QuarryException.invalid(
+            "fusion.semanticWeight",
             "semanticWeight must be between 0 and 1; got " + semanticWeight);
       }
       if (semanticWeight != null && method != Method.CONVEX) {
-        throw QuarryException.invalid("fusion.semanticWeight", "semanticWeight applies to convex fusion only");
+        throw QuarryException.invalid(
+            "fusion.semanticWeight", "semanticWeight applies to convex fusion only");
       }
     }
 
@@ -396,7 +645,8 @@ public record SearchRequest(
             return m;
           }
         }
-        throw QuarryException.invalid(field, "method must be one of convex, rrf; got '" + name + "'");
+        throw QuarryException.invalid(
+            field, "method must be one of convex, rrf; got '" + name + "'");
       }
     }
   }

@@ -12,8 +12,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * SHA-256 as Quarry writes it: lowercase hex, of UTF-8 text or of a file's bytes. A source's
- * {@code contentSha256}, idempotency fingerprints and token hashes all come from here.
+ * SHA-256 as Quarry writes it: lowercase hex, of UTF-8 text or of a file's bytes. A source's {@code
+ * contentSha256}, idempotency fingerprints and token hashes all come from here.
  *
  * @quarry.internal
  */

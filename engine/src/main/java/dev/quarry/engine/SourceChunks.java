@@ -13,15 +13,22 @@ import java.util.Objects;
  * @param title the source's title, or null
  * @param chunks the chunks numbered above the page's {@code after}, in order
  * @param nextAfter the last chunk number of this page when more follow, else null
- *
  * @quarry.stable
  */
-public record SourceChunks(long revision, String source, long sourceRevision, String title, String mediaType,
-    String contentSha256, List<Chunk> chunks, Integer nextAfter) {
+public record SourceChunks(
+    long revision,
+    String source,
+    long sourceRevision,
+    String title,
+    String mediaType,
+    String contentSha256,
+    List<Chunk> chunks,
+    Integer nextAfter) {
   public SourceChunks {
     Objects.requireNonNull(source, "source");
     chunks = List.copyOf(chunks);
-    assert nextAfter == null || (!chunks.isEmpty() && chunks.get(chunks.size() - 1).chunk() == nextAfter)
+    assert nextAfter == null
+            || (!chunks.isEmpty() && chunks.get(chunks.size() - 1).chunk() == nextAfter)
         : "a next page starts after this page's last chunk";
   }
 
@@ -35,8 +42,15 @@ public record SourceChunks(long revision, String source, long sourceRevision, St
    * @param table the rows of a table it holds; null outside tables, and for chunks indexed before
    *     tables were kept
    */
-  public record Chunk(int chunk, String text, PageRange pages, int start, int end, Metadata metadata,
-      List<String> section, ChunkTable table) {
+  public record Chunk(
+      int chunk,
+      String text,
+      PageRange pages,
+      int start,
+      int end,
+      Metadata metadata,
+      List<String> section,
+      ChunkTable table) {
     public Chunk {
       Objects.requireNonNull(text, "text");
       metadata = metadata == null ? Metadata.EMPTY : metadata;
@@ -49,7 +63,13 @@ public record SourceChunks(long revision, String source, long sourceRevision, St
     }
 
     /** A chunk outside tables. */
-    public Chunk(int chunk, String text, PageRange pages, int start, int end, Metadata metadata,
+    public Chunk(
+        int chunk,
+        String text,
+        PageRange pages,
+        int start,
+        int end,
+        Metadata metadata,
         List<String> section) {
       this(chunk, text, pages, start, end, metadata, section, null);
     }

@@ -14,18 +14,21 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
   /** The source id this operation changes. */
   String source();
 
-  /** The optimistic-concurrency check: the source's current sourceRevision, 0 for "must not exist", or null. */
+  /**
+   * The optimistic-concurrency check: the source's current sourceRevision, 0 for "must not exist",
+   * or null.
+   */
   Long expectedRevision();
 
   /**
-   * Index (or re-index) a source from text or from pre-chunked passages: exactly one of {@code text}
-   * and {@code passages} is non-null.
+   * Index (or re-index) a source from text or from pre-chunked passages: exactly one of {@code
+   * text} and {@code passages} is non-null.
    *
    * @param mediaType the content's media type, or null (reported as {@code text/plain})
-   * @param pageStarts for paged content, the offset in {@code text} where each page starts (page 1 at
-   *     index 0), or null
-   * @param contentSha256 the SHA-256 of the submitted content when it is not the text itself (ingest:
-   *     the uploaded bytes), or null to compute it from text or passages
+   * @param pageStarts for paged content, the offset in {@code text} where each page starts (page 1
+   *     at index 0), or null
+   * @param contentSha256 the SHA-256 of the submitted content when it is not the text itself
+   *     (ingest: the uploaded bytes), or null to compute it from text or passages
    * @param ingest the extraction report for ingested documents, or null for plain indexing
    * @param language the language to analyse the source in, in place of the one an auto corpus
    *     detects; null detects (and a corpus of one language accepts only its own)
@@ -47,10 +50,30 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
       List<Table> tables)
       implements SourceOperation {
     /** A source without tables, whose language, in an auto corpus, is detected from its text. */
-    public Index(String source, String title, String text, List<Passage> passages, String mediaType,
-        Metadata metadata, Long expectedRevision, int[] pageStarts, String contentSha256, IngestReport ingest) {
-      this(source, title, text, passages, mediaType, metadata, expectedRevision, pageStarts, contentSha256, ingest,
-          null, List.of());
+    public Index(
+        String source,
+        String title,
+        String text,
+        List<Passage> passages,
+        String mediaType,
+        Metadata metadata,
+        Long expectedRevision,
+        int[] pageStarts,
+        String contentSha256,
+        IngestReport ingest) {
+      this(
+          source,
+          title,
+          text,
+          passages,
+          mediaType,
+          metadata,
+          expectedRevision,
+          pageStarts,
+          contentSha256,
+          ingest,
+          null,
+          List.of());
     }
 
     /**
@@ -58,14 +81,36 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
      * auto corpus); null detects. A corpus of one language accepts only its own.
      */
     public Index withLanguage(CorpusSettings.Language newLanguage) {
-      return new Index(source, title, text, passages, mediaType, metadata, expectedRevision, pageStarts,
-          contentSha256, ingest, newLanguage, tables);
+      return new Index(
+          source,
+          title,
+          text,
+          passages,
+          mediaType,
+          metadata,
+          expectedRevision,
+          pageStarts,
+          contentSha256,
+          ingest,
+          newLanguage,
+          tables);
     }
 
     /** This source with its tables at {@code newTables} (extracted documents). */
     public Index withTables(List<Table> newTables) {
-      return new Index(source, title, text, passages, mediaType, metadata, expectedRevision, pageStarts,
-          contentSha256, ingest, language, newTables);
+      return new Index(
+          source,
+          title,
+          text,
+          passages,
+          mediaType,
+          metadata,
+          expectedRevision,
+          pageStarts,
+          contentSha256,
+          ingest,
+          language,
+          newTables);
     }
 
     public Index {
@@ -78,8 +123,14 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
         for (int i = 0; i < tables.size(); i++) {
           Table t = tables.get(i);
           if (t.start() < previousEnd || t.end() > text.length()) {
-            throw QuarryException.invalid("tables[" + i + "]", "table " + t.start() + ".." + t.end()
-                + " overlaps the table before it or lies past the text's end " + text.length());
+            throw QuarryException.invalid(
+                "tables[" + i + "]",
+                "table "
+                    + t.start()
+                    + ".."
+                    + t.end()
+                    + " overlaps the table before it or lies past the text's end "
+                    + text.length());
           }
           previousEnd = t.end();
         }
@@ -118,12 +169,19 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
     public Table {
       rowStarts = List.copyOf(rowStarts);
       if (start < 0 || end <= start || rowStarts.isEmpty() || rowStarts.get(0) != start) {
-        throw QuarryException.invalid("tables", "a table needs 0 <= start < end and its first row at start, got "
-            + start + ".." + end + " with rows at " + rowStarts);
+        throw QuarryException.invalid(
+            "tables",
+            "a table needs 0 <= start < end and its first row at start, got "
+                + start
+                + ".."
+                + end
+                + " with rows at "
+                + rowStarts);
       }
       for (int i = 1; i < rowStarts.size(); i++) {
         if (rowStarts.get(i) <= rowStarts.get(i - 1) || rowStarts.get(i) >= end) {
-          throw QuarryException.invalid("tables", "a table's rows must start in order inside it, got " + rowStarts);
+          throw QuarryException.invalid(
+              "tables", "a table's rows must start in order inside it, got " + rowStarts);
         }
       }
     }
@@ -145,7 +203,8 @@ public sealed interface SourceOperation permits SourceOperation.Index, SourceOpe
     for (int i = 0; i < ops.size(); i++) {
       SourceOperation op = Objects.requireNonNull(ops.get(i), "operation");
       if (!seen.add(op.source())) {
-        throw QuarryException.invalid("operations[" + i + "].source",
+        throw QuarryException.invalid(
+            "operations[" + i + "].source",
             "source '" + op.source() + "' appears more than once in the batch");
       }
     }

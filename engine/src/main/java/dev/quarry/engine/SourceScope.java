@@ -3,13 +3,13 @@ package dev.quarry.engine;
 import java.util.List;
 
 /**
- * Which sources a search may return: the union of exact ids and prefixes (an entry ending in
- * {@code *} is a prefix; {@code *} alone is everything). Applied inside the Lucene query, never by
+ * Which sources a search may return: the union of exact ids and prefixes (an entry ending in {@code
+ * *} is a prefix; {@code *} alone is everything). Applied inside the Lucene query, never by
  * dropping hits after the top-k.
  *
  * <p>{@link #ALL} (no entries) means the caller named no sources: the engine searches everything,
- * and the access layer narrows it to the caller's grants. An explicit {@code ["*"]} is different: it
- * asks for everything and is refused when the grants do not cover everything.
+ * and the access layer narrows it to the caller's grants. An explicit {@code ["*"]} is different:
+ * it asks for everything and is refused when the grants do not cover everything.
  *
  * @quarry.stable
  */
@@ -44,7 +44,9 @@ public record SourceScope(List<String> entries) {
     return false;
   }
 
-  /** Whether a single scope entry (an id, or a prefix ending in {@code *}) matches {@code source}. */
+  /**
+   * Whether a single scope entry (an id, or a prefix ending in {@code *}) matches {@code source}.
+   */
   public static boolean matches(String entry, String source) {
     if (entry.endsWith("*")) {
       return source.startsWith(entry.substring(0, entry.length() - 1));

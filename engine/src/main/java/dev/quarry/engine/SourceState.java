@@ -7,7 +7,6 @@ import java.time.Instant;
  *
  * @param pages page count for paged content, or null
  * @param ingest the extraction report when the source was ingested, or null
- *
  * @quarry.stable
  */
 public record SourceState(
@@ -25,9 +24,30 @@ public record SourceState(
     Integer truncatedChunks) {
 
   /** The state of a source in a lexical corpus. */
-  public SourceState(String source, long sourceRevision, String contentSha256, String title, String mediaType,
-      Metadata metadata, int chunks, long characters, Integer pages, Instant indexedAt, IngestReport ingest) {
-    this(source, sourceRevision, contentSha256, title, mediaType, metadata, chunks, characters, pages, indexedAt,
-        ingest, null);
+  public SourceState(
+      String source,
+      long sourceRevision,
+      String contentSha256,
+      String title,
+      String mediaType,
+      Metadata metadata,
+      int chunks,
+      long characters,
+      Integer pages,
+      Instant indexedAt,
+      IngestReport ingest) {
+    this(
+        source,
+        sourceRevision,
+        contentSha256,
+        title,
+        mediaType,
+        metadata,
+        chunks,
+        characters,
+        pages,
+        indexedAt,
+        ingest,
+        null);
   }
 }

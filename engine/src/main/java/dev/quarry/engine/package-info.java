@@ -9,15 +9,16 @@
  * SearchResult hits = index.search(SearchRequest.of("parental leave"));
  * }</pre>
  *
- * <p>Concepts: a {@link dev.quarry.engine.Mutation} of one or more {@link dev.quarry.engine.SourceOperation}s
- * makes at most one new revision; its {@link dev.quarry.engine.Receipt}s arrive once the change is
- * committed and visible. A {@link dev.quarry.engine.SearchRequest} answers at the latest revision
- * or a pinned one, scored with that revision's statistics. Failures are
- * {@link dev.quarry.engine.QuarryException}s with a stable {@link dev.quarry.engine.ErrorCode}.
+ * <p>Concepts: a {@link dev.quarry.engine.Mutation} of one or more {@link
+ * dev.quarry.engine.SourceOperation}s makes at most one new revision; its {@link
+ * dev.quarry.engine.Receipt}s arrive once the change is committed and visible. A {@link
+ * dev.quarry.engine.SearchRequest} answers at the latest revision or a pinned one, scored with that
+ * revision's statistics. Failures are {@link dev.quarry.engine.QuarryException}s with a stable
+ * {@link dev.quarry.engine.ErrorCode}.
  *
- * <p>The engine knows nothing of HTTP, tokens, grants or file formats: those live in {@code corpora},
- * {@code api} and {@code extractors}. Sub-packages ({@code index}, {@code search}, {@code chunk},
- * {@code analysis}, {@code revision}) are internal; {@code spi} is what the cluster store, and it
- * alone, may use of them.
+ * <p>The engine knows nothing of HTTP, tokens, grants or file formats: those live in {@code
+ * corpora}, {@code api} and {@code extractors}. Sub-packages ({@code index}, {@code search}, {@code
+ * chunk}, {@code analysis}, {@code revision}) are internal; {@code spi} is what the cluster store,
+ * and it alone, may use of them.
  */
 package dev.quarry.engine;

@@ -5,12 +5,12 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A deterministic embedder for tests that need vectors but not meaning: each word of a text adds
- * ±1 to the component its hash picks, and the sum is scaled to unit length. No model files, no
- * native runtime; the same text gives the same vector in every process, and texts sharing words
- * point the same way. It keeps the {@link Embedder} contract a real model keeps: a window of
- * {@link #maxTokens()} word pieces (one per word, plus two special tokens), passages beyond it
- * embedded from their start and reported truncated, and queries beyond it refused.
+ * A deterministic embedder for tests that need vectors but not meaning: each word of a text adds ±1
+ * to the component its hash picks, and the sum is scaled to unit length. No model files, no native
+ * runtime; the same text gives the same vector in every process, and texts sharing words point the
+ * same way. It keeps the {@link Embedder} contract a real model keeps: a window of {@link
+ * #maxTokens()} word pieces (one per word, plus two special tokens), passages beyond it embedded
+ * from their start and reported truncated, and queries beyond it refused.
  *
  * <p>Tests whose assertion depends on what texts mean use a real model (the {@code embeddings}
  * module's tests).
@@ -18,6 +18,7 @@ import java.util.Locale;
 public final class HashingEmbedder implements Embedder {
   /** The name corpus settings give it. */
   public static final String MODEL = "hashing-test";
+
   /** Word pieces a real model adds to every text (e.g. {@code [CLS]} and {@code [SEP]}). */
   static final int SPECIAL_TOKENS = 2;
 
@@ -47,7 +48,8 @@ public final class HashingEmbedder implements Embedder {
   /** The hash of what decides the vectors, as a real model's is of its weights. */
   @Override
   public String sha256() {
-    return Sha256.ofUtf8(getClass().getSimpleName() + ' ' + model + ' ' + dimensions + ' ' + maxTokens);
+    return Sha256.ofUtf8(
+        getClass().getSimpleName() + ' ' + model + ' ' + dimensions + ' ' + maxTokens);
   }
 
   @Override
@@ -71,7 +73,9 @@ public final class HashingEmbedder implements Embedder {
     for (String text : texts) {
       List<String> words = words(text);
       int fits = maxTokens - SPECIAL_TOKENS;
-      out.add(new Embedding(vector(words.subList(0, Math.min(fits, words.size()))), words.size() > fits));
+      out.add(
+          new Embedding(
+              vector(words.subList(0, Math.min(fits, words.size()))), words.size() > fits));
     }
     return out;
   }
@@ -80,8 +84,13 @@ public final class HashingEmbedder implements Embedder {
   public float[] embedQuery(String query) {
     List<String> words = words(query);
     if (words.size() + SPECIAL_TOKENS > maxTokens) {
-      throw QuarryException.invalid("query", "the query is longer than the " + maxTokens
-          + " word pieces model '" + model + "' reads; shorten it");
+      throw QuarryException.invalid(
+          "query",
+          "the query is longer than the "
+              + maxTokens
+              + " word pieces model '"
+              + model
+              + "' reads; shorten it");
     }
     return vector(words);
   }
@@ -106,7 +115,8 @@ public final class HashingEmbedder implements Embedder {
   private float[] vector(List<String> words) {
     float[] v = new float[dimensions];
     for (String w : words) {
-      int h = mix(w.hashCode()); // String.hashCode is specified, so the vectors are the same everywhere
+      int h =
+          mix(w.hashCode()); // String.hashCode is specified, so the vectors are the same everywhere
       v[Math.floorMod(h, dimensions)] += (h & 0x8000_0000) == 0 ? 1 : -1;
     }
     double norm = 0;

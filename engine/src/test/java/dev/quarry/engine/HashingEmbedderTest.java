@@ -26,9 +26,17 @@ class HashingEmbedderTest {
     float[] otters = embedder.embedQuery("Otters in the river");
     assertEquals(embedder.dimensions(), otters.length);
     assertEquals(1, dot(otters, otters), 1e-5);
-    assertArrayEquals(otters, new HashingEmbedder().embedPassages(List.of("otters IN the river!")).get(0).vector());
-    assertTrue(dot(otters, embedder.embedQuery("otters by a river")) > dot(otters, embedder.embedQuery("bank loans")));
-    assertEquals(1, dot(embedder.embedQuery("..."), embedder.embedQuery("...")), 1e-5, "no words: still unit length");
+    assertArrayEquals(
+        otters,
+        new HashingEmbedder().embedPassages(List.of("otters IN the river!")).get(0).vector());
+    assertTrue(
+        dot(otters, embedder.embedQuery("otters by a river"))
+            > dot(otters, embedder.embedQuery("bank loans")));
+    assertEquals(
+        1,
+        dot(embedder.embedQuery("..."), embedder.embedQuery("...")),
+        1e-5,
+        "no words: still unit length");
     assertEquals(64, embedder.sha256().length());
   }
 
@@ -41,7 +49,8 @@ class HashingEmbedderTest {
     assertTrue(cut.truncated());
     assertArrayEquals(embedder.embedPassages(List.of(fits)).get(0).vector(), cut.vector());
     embedder.embedQuery(fits);
-    QuarryException tooLong = assertThrows(QuarryException.class, () -> embedder.embedQuery(fits + "heron"));
+    QuarryException tooLong =
+        assertThrows(QuarryException.class, () -> embedder.embedQuery(fits + "heron"));
     assertEquals(ErrorCode.INVALID_REQUEST, tooLong.code());
     assertEquals("query", tooLong.field());
   }

@@ -20,13 +20,14 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  * }
  * }</pre>
  *
- * <p>Each test method gets its own {@link Random}, derived from the run's seed and the test's
- * name, so running one test alone with the printed seed replays the same inputs.
- * {@code mvn verify -Dtests.seed=...} passes the property on to the test JVMs.
+ * <p>Each test method gets its own {@link Random}, derived from the run's seed and the test's name,
+ * so running one test alone with the printed seed replays the same inputs. {@code mvn verify
+ * -Dtests.seed=...} passes the property on to the test JVMs.
  */
 public final class TestSeed implements ParameterResolver, TestExecutionExceptionHandler {
   /** The system property that replays a run. */
   public static final String PROPERTY = "tests.seed";
+
   private static final long SEED = chooseSeed();
 
   /** The run's seed: {@code -Dtests.seed} (hexadecimal) or a new random one. */
@@ -52,7 +53,8 @@ public final class TestSeed implements ParameterResolver, TestExecutionException
     try {
       return Long.parseUnsignedLong(given.strip(), 16);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(PROPERTY + " is a hexadecimal seed such as 5EED; got '" + given + "'", e);
+      throw new IllegalArgumentException(
+          PROPERTY + " is a hexadecimal seed such as 5EED; got '" + given + "'", e);
     }
   }
 
@@ -69,7 +71,8 @@ public final class TestSeed implements ParameterResolver, TestExecutionException
   }
 
   @Override
-  public void handleTestExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
+  public void handleTestExecutionException(ExtensionContext context, Throwable failure)
+      throws Throwable {
     String message = "replay " + testName(context) + " with " + replay();
     System.err.println(message);
     failure.addSuppressed(new Replay(message));
@@ -77,7 +80,9 @@ public final class TestSeed implements ParameterResolver, TestExecutionException
   }
 
   private static String testName(ExtensionContext context) {
-    return context.getRequiredTestClass().getName() + "#" + context.getRequiredTestMethod().getName();
+    return context.getRequiredTestClass().getName()
+        + "#"
+        + context.getRequiredTestMethod().getName();
   }
 
   /** Carries the replay line in a failure's report. */

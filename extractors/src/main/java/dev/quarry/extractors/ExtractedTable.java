@@ -6,17 +6,16 @@ import java.util.List;
 /**
  * One table of a document as its cells, and where its rendering lies in {@link Extraction#text()}.
  *
- * <p>A table is rendered one row per line, each cell named by its column's header:
- * {@code Name = Ada; Born = 1815}, so that any passage cut from it at line ends still says what its
- * values are. The first row is the header; a table of one row is rendered as its cells. Merged
- * cells repeat their value in every column and row they span, as a reader of the table sees it.
+ * <p>A table is rendered one row per line, each cell named by its column's header: {@code Name =
+ * Ada; Born = 1815}, so that any passage cut from it at line ends still says what its values are.
+ * The first row is the header; a table of one row is rendered as its cells. Merged cells repeat
+ * their value in every column and row they span, as a reader of the table sees it.
  *
  * @param start the offset in the text where the table's first row starts
  * @param end the offset where its last row ends
  * @param rows the cells, row by row (the header first), each row as wide as the widest
  * @param rowStarts the offset of each rendered row after the header, ascending (for a table of one
  *     row, that row's)
- *
  * @quarry.experimental
  */
 public record ExtractedTable(int start, int end, List<List<String>> rows, List<Integer> rowStarts) {
@@ -31,9 +30,9 @@ public record ExtractedTable(int start, int end, List<List<String>> rows, List<I
   }
 
   /**
-   * One row as it is rendered: each non-empty cell as {@code Header = value}, joined by
-   * {@code "; "}; a cell under an empty header (or any cell when {@code header} is empty, as in a
-   * table of one row) as its value alone.
+   * One row as it is rendered: each non-empty cell as {@code Header = value}, joined by {@code ";
+   * "}; a cell under an empty header (or any cell when {@code header} is empty, as in a table of
+   * one row) as its value alone.
    */
   public static String renderRow(List<String> header, List<String> cells) {
     StringBuilder out = new StringBuilder();

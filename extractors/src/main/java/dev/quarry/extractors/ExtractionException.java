@@ -3,10 +3,10 @@ package dev.quarry.extractors;
 import java.util.Objects;
 
 /**
- * A document could not be turned into text. The {@link Failure} is stable and names the
- * contract's error code; the message is for the client that sent the document and never carries
- * a stack trace, a library's words, a class name or a path. What a parser said, when anything,
- * is the {@link #detail()}, for the operator's log only.
+ * A document could not be turned into text. The {@link Failure} is stable and names the contract's
+ * error code; the message is for the client that sent the document and never carries a stack trace,
+ * a library's words, a class name or a path. What a parser said, when anything, is the {@link
+ * #detail()}, for the operator's log only.
  *
  * @quarry.stable
  */
@@ -64,7 +64,9 @@ public final class ExtractionException extends Exception {
   public static String describe(Throwable cause) {
     StringBuilder chain = new StringBuilder();
     int depth = 0;
-    for (Throwable t = cause; t != null && depth < 5; t = t.getCause() == t ? null : t.getCause(), depth++) {
+    for (Throwable t = cause;
+        t != null && depth < 5;
+        t = t.getCause() == t ? null : t.getCause(), depth++) {
       if (chain.length() > 0) {
         chain.append(" <- ");
       }

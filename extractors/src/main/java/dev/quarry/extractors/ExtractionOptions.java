@@ -8,19 +8,19 @@ import java.util.List;
  *
  * @param declaredMediaType the media type the caller was told, or null; the bytes decide, and a
  *     disagreeing declaration becomes a {@code DECLARED_MEDIA_TYPE_MISMATCH} warning
- * @param fileName the document's file name (a path is cut to its last segment), or null: a hint
- *     for detection where the bytes cannot tell (a Markdown file opening with an HTML comment, text
- *     in a legacy charset); it never overrides what the bytes show (a {@code .txt} that is a PDF is
- *     a PDF)
+ * @param fileName the document's file name (a path is cut to its last segment), or null: a hint for
+ *     detection where the bytes cannot tell (a Markdown file opening with an HTML comment, text in
+ *     a legacy charset); it never overrides what the bytes show (a {@code .txt} that is a PDF is a
+ *     PDF)
  * @param ocr whether this document may be recognised, or null for the extractors' own setting;
  *     {@link OcrMode#AUTO} on extractors without OCR fails
  * @param ocrLanguages the Tesseract language data this document is recognised with, in order, or
- *     null for the extractors' own; a name whose data is not installed fails (see
- *     {@link Extractors#missingOcrLanguages})
- *
+ *     null for the extractors' own; a name whose data is not installed fails (see {@link
+ *     Extractors#missingOcrLanguages})
  * @quarry.stable
  */
-public record ExtractionOptions(String declaredMediaType, String fileName, OcrMode ocr, List<String> ocrLanguages) {
+public record ExtractionOptions(
+    String declaredMediaType, String fileName, OcrMode ocr, List<String> ocrLanguages) {
 
   /** Options with the extractors' own OCR languages. */
   public ExtractionOptions(String declaredMediaType, String fileName, OcrMode ocr) {

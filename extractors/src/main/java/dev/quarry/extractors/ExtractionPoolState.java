@@ -9,7 +9,6 @@ package dev.quarry.extractors;
  * @param queued documents waiting for a worker now
  * @param refused documents refused with CAPACITY (every worker busy and the queue full) since the
  *     pool was built
- *
  * @quarry.experimental
  */
 public record ExtractionPoolState(int workers, int busy, int queued, long refused) {}

@@ -17,10 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns document files into text, away from the caller's heap: every document is parsed in
- * one of a small pool of worker processes, each with its own heap cap and a per-document
- * deadline. A document that hangs a parser or exhausts its memory costs its worker (killed
- * and replaced) and fails with a typed {@link ExtractionException}; the caller carries on.
+ * Turns document files into text, away from the caller's heap: every document is parsed in one of a
+ * small pool of worker processes, each with its own heap cap and a per-document deadline. A
+ * document that hangs a parser or exhausts its memory costs its worker (killed and replaced) and
+ * fails with a typed {@link ExtractionException}; the caller carries on.
  *
  * <pre>{@code
  * try (Extractors extractors = Extractors.builder().build()) {
@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Thread safe: share one instance; up to {@code workers} documents are extracted at once and
- * up to {@code queueCapacity} more wait. Whoever builds it closes it, which ends the workers.
+ * <p>Thread safe: share one instance; up to {@code workers} documents are extracted at once and up
+ * to {@code queueCapacity} more wait. Whoever builds it closes it, which ends the workers.
  *
  * @quarry.stable
  */
@@ -40,8 +40,10 @@ public final class Extractors implements AutoCloseable {
 
   /** Two workers: extraction is CPU-bound and the engine needs cores of its own. */
   public static final int DEFAULT_WORKERS = 2;
+
   /** 512 MiB per worker: enough for the large PDFs seen; larger needs are hostile. */
   public static final int DEFAULT_WORKER_HEAP_MIB = 512;
+
   /** Sixteen documents may wait for a worker before callers are told to come back later. */
   public static final int DEFAULT_QUEUE_CAPACITY = 16;
 
@@ -49,8 +51,8 @@ public final class Extractors implements AutoCloseable {
   public static final List<String> DEFAULT_OCR_LANGUAGES = List.of(Tesseract.LANGUAGE);
 
   /**
-   * Refuses an empty list or a name that cannot be Tesseract language data ({@code eng},
-   * {@code deu}, {@code chi_sim}); whether it is installed is checked when OCR starts.
+   * Refuses an empty list or a name that cannot be Tesseract language data ({@code eng}, {@code
+   * deu}, {@code chi_sim}); whether it is installed is checked when OCR starts.
    *
    * @throws IllegalArgumentException naming the first bad name
    */
@@ -60,14 +62,19 @@ public final class Extractors implements AutoCloseable {
 
   private final ExtractionLimits limits;
   private final boolean pdfEnabled;
+
   /** Whether OCR was asked for and Tesseract with English data answered at build time. */
   private final boolean ocrAvailable;
+
   /** Whether recognition turns pages lying sideways or upside down upright first. */
   private final boolean detectOrientation;
+
   /** The language data recognition reads with unless a document names its own. */
   private final List<String> ocrLanguages;
+
   /** The language data Tesseract has, asked once at build time; empty without OCR. */
   private final Set<String> installedOcrLanguages;
+
   private final WorkerPool pool;
 
   private Extractors(Builder builder) {
@@ -76,18 +83,25 @@ public final class Extractors implements AutoCloseable {
     this.ocrAvailable = builder.getOcr() == OcrMode.AUTO && Tesseract.onPath().available();
     this.detectOrientation = builder.getDetectOrientation();
     this.ocrLanguages = builder.getOcrLanguages();
-    this.installedOcrLanguages = ocrAvailable ? Set.copyOf(Tesseract.onPath().installedData()) : Set.of();
+    this.installedOcrLanguages =
+        ocrAvailable ? Set.copyOf(Tesseract.onPath().installedData()) : Set.of();
     if (ocrAvailable) {
       // OCR is on and Tesseract runs: a language it cannot read is a mistake to say now, not a
       // failure of every scanned document later.
       List<String> missing = missingOcrLanguages(ocrLanguages);
       if (!missing.isEmpty()) {
-        throw new IllegalArgumentException("ocrLanguages: tesseract has no language data '" + missing.get(0)
-            + "' (Debian: install tesseract-ocr-" + missing.get(0).replace('_', '-') + ")");
+        throw new IllegalArgumentException(
+            "ocrLanguages: tesseract has no language data '"
+                + missing.get(0)
+                + "' (Debian: install tesseract-ocr-"
+                + missing.get(0).replace('_', '-')
+                + ")");
       }
     }
-    WorkerCommand command = builder.command != null
-        ? builder.command : WorkerCommand.ofCurrentJvm(builder.getWorkerHeapMiB());
+    WorkerCommand command =
+        builder.command != null
+            ? builder.command
+            : WorkerCommand.ofCurrentJvm(builder.getWorkerHeapMiB());
     this.pool = new WorkerPool(command, builder.getWorkers(), builder.getQueueCapacity());
   }
 
@@ -107,8 +121,8 @@ public final class Extractors implements AutoCloseable {
   /**
    * Extracts {@code file} within this instance's limits.
    *
-   * @param declaredMediaType the media type the caller was told, or null; the bytes decide, and
-   *     a disagreeing declaration becomes a {@code DECLARED_MEDIA_TYPE_MISMATCH} warning
+   * @param declaredMediaType the media type the caller was told, or null; the bytes decide, and a
+   *     disagreeing declaration becomes a {@code DECLARED_MEDIA_TYPE_MISMATCH} warning
    * @throws ExtractionException with the failure that names the contract's error code
    * @throws IllegalStateException when closed
    */
@@ -133,7 +147,10 @@ public final class Extractors implements AutoCloseable {
     return extractWith(file, options, limits);
   }
 
-  /** Extracts {@code file} with {@code options} within {@code limits} instead of this instance's own. */
+  /**
+   * Extracts {@code file} with {@code options} within {@code limits} instead of this instance's
+   * own.
+   */
   public Extraction extractWith(Path file, ExtractionOptions options, ExtractionLimits limits)
       throws ExtractionException {
     Objects.requireNonNull(file, "file");
@@ -145,8 +162,10 @@ public final class Extractors implements AutoCloseable {
     boolean ocr = options.ocr() == null ? ocrAvailable : options.ocr() == OcrMode.AUTO;
     List<String> languages = options.ocrLanguages() == null ? ocrLanguages : options.ocrLanguages();
     if (ocr && !missingOcrLanguages(languages).isEmpty()) {
-      throw new IllegalArgumentException("OCR language data '" + missingOcrLanguages(languages).get(0)
-          + "' was asked for but is not installed");
+      throw new IllegalArgumentException(
+          "OCR language data '"
+              + missingOcrLanguages(languages).get(0)
+              + "' was asked for but is not installed");
     }
     long size;
     try {
@@ -157,15 +176,29 @@ public final class Extractors implements AutoCloseable {
       throw new ExtractionException(Failure.EXTRACTION_FAILED, "The file could not be read.");
     }
     if (size > limits.maxDocumentBytes()) {
-      throw new ExtractionException(Failure.DOCUMENT_TOO_LARGE, "The document has " + size
-          + " bytes, more than the limit of " + limits.maxDocumentBytes() + " (maxDocumentBytes).");
+      throw new ExtractionException(
+          Failure.DOCUMENT_TOO_LARGE,
+          "The document has "
+              + size
+              + " bytes, more than the limit of "
+              + limits.maxDocumentBytes()
+              + " (maxDocumentBytes).");
     }
     if (size == 0) {
       throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE, "The file is empty.");
     }
-    WorkerRequest request = new WorkerRequest(file.toAbsolutePath().toString(), options.declaredMediaType(),
-        limits.maxDocumentPages(), limits.maxExtractedChars(), pdfEnabled, options.fileName(), ocr,
-        detectOrientation, limits.timeout().toMillis(), languages);
+    WorkerRequest request =
+        new WorkerRequest(
+            file.toAbsolutePath().toString(),
+            options.declaredMediaType(),
+            limits.maxDocumentPages(),
+            limits.maxExtractedChars(),
+            pdfEnabled,
+            options.fileName(),
+            ocr,
+            detectOrientation,
+            limits.timeout().toMillis(),
+            languages);
     try {
       return pool.extract(request, limits.timeout());
     } catch (ExtractionException e) {
@@ -184,16 +217,16 @@ public final class Extractors implements AutoCloseable {
   }
 
   /**
-   * Whether images and PDF pages without a text layer are recognised: OCR was switched on
-   * ({@link Builder#ocr(OcrMode)}) and the {@code tesseract} command with English data was found.
+   * Whether images and PDF pages without a text layer are recognised: OCR was switched on ({@link
+   * Builder#ocr(OcrMode)}) and the {@code tesseract} command with English data was found.
    */
   public boolean ocrAvailable() {
     return ocrAvailable;
   }
 
   /**
-   * Whether recognition detects each page's orientation and reads a page scanned sideways or
-   * upside down upright ({@link Builder#detectOrientation(boolean)}).
+   * Whether recognition detects each page's orientation and reads a page scanned sideways or upside
+   * down upright ({@link Builder#detectOrientation(boolean)}).
    */
   public boolean detectsOrientation() {
     return detectOrientation;
@@ -206,7 +239,8 @@ public final class Extractors implements AutoCloseable {
 
   /** Expert: how busy the extraction pool is now, for metrics. Cheap: a few counters. */
   public ExtractionPoolState poolState() {
-    return new ExtractionPoolState(pool.size(), pool.busyCount(), pool.waitingCount(), pool.refusedCount());
+    return new ExtractionPoolState(
+        pool.size(), pool.busyCount(), pool.waitingCount(), pool.refusedCount());
   }
 
   /** Ends the worker processes; extractions still running fail. */
@@ -221,8 +255,8 @@ public final class Extractors implements AutoCloseable {
   }
 
   /**
-   * Configures {@link Extractors}. Each option may be set once; a second call fails, naming
-   * the value already set.
+   * Configures {@link Extractors}. Each option may be set once; a second call fails, naming the
+   * value already set.
    */
   public static final class Builder {
     /** An option not set yet: its getter gives the default (as Caffeine's builder does). */
@@ -257,7 +291,10 @@ public final class Extractors implements AutoCloseable {
 
     /** Each worker's maximum heap in MiB; default {@value #DEFAULT_WORKER_HEAP_MIB}. */
     public Builder workerHeapMiB(int heapMiB) {
-      requireState(this.workerHeapMiB == UNSET_INT, "workerHeapMiB was already set to %s", this.workerHeapMiB);
+      requireState(
+          this.workerHeapMiB == UNSET_INT,
+          "workerHeapMiB was already set to %s",
+          this.workerHeapMiB);
       requireArgument(heapMiB >= 64, "workerHeapMiB must be at least 64, got %s", heapMiB);
       this.workerHeapMiB = heapMiB;
       return this;
@@ -268,8 +305,12 @@ public final class Extractors implements AutoCloseable {
      * {@value #DEFAULT_QUEUE_CAPACITY}. Zero refuses whenever every worker is busy.
      */
     public Builder queueCapacity(int queueCapacity) {
-      requireState(this.queueCapacity == UNSET_INT, "queueCapacity was already set to %s", this.queueCapacity);
-      requireArgument(queueCapacity >= 0, "queueCapacity must be at least 0, got %s", queueCapacity);
+      requireState(
+          this.queueCapacity == UNSET_INT,
+          "queueCapacity was already set to %s",
+          this.queueCapacity);
+      requireArgument(
+          queueCapacity >= 0, "queueCapacity must be at least 0, got %s", queueCapacity);
       this.queueCapacity = queueCapacity;
       return this;
     }
@@ -293,26 +334,30 @@ public final class Extractors implements AutoCloseable {
     }
 
     /**
-     * Whether recognition detects each page's orientation first, so that a page scanned sideways
-     * or upside down is read upright (warning {@code OCR_ROTATED}); default true. It costs about
-     * 0.2 to 0.5 CPU-seconds more on every recognised page, upright or not: false reads every page
-     * as it lies, for collections known to be scanned upright.
+     * Whether recognition detects each page's orientation first, so that a page scanned sideways or
+     * upside down is read upright (warning {@code OCR_ROTATED}); default true. It costs about 0.2
+     * to 0.5 CPU-seconds more on every recognised page, upright or not: false reads every page as
+     * it lies, for collections known to be scanned upright.
      */
     public Builder detectOrientation(boolean detect) {
-      requireState(this.detectOrientation == null, "detectOrientation was already set to %s", this.detectOrientation);
+      requireState(
+          this.detectOrientation == null,
+          "detectOrientation was already set to %s",
+          this.detectOrientation);
       this.detectOrientation = detect;
       return this;
     }
 
     /**
-     * The Tesseract language data recognition reads with, in order of preference (Debian's
-     * {@code tesseract-ocr-deu} installs {@code deu}); default {@code eng}. With OCR on and
-     * Tesseract installed, {@link #build()} refuses a language whose data is not installed.
+     * The Tesseract language data recognition reads with, in order of preference (Debian's {@code
+     * tesseract-ocr-deu} installs {@code deu}); default {@code eng}. With OCR on and Tesseract
+     * installed, {@link #build()} refuses a language whose data is not installed.
      *
      * @throws IllegalArgumentException when the list is empty or a name is not a language data name
      */
     public Builder ocrLanguages(List<String> languages) {
-      requireState(this.ocrLanguages == null, "ocrLanguages was already set to %s", this.ocrLanguages);
+      requireState(
+          this.ocrLanguages == null, "ocrLanguages was already set to %s", this.ocrLanguages);
       Tesseract.checkLanguages(languages);
       this.ocrLanguages = List.copyOf(languages);
       return this;
@@ -351,9 +396,9 @@ public final class Extractors implements AutoCloseable {
     }
 
     /**
-     * Expert: the java binary and class path workers run with, for hosts whose own class path
-     * does not hold this module's dependencies (the default is the running JVM's). The heap is
-     * {@link #workerHeapMiB(int)}'s.
+     * Expert: the java binary and class path workers run with, for hosts whose own class path does
+     * not hold this module's dependencies (the default is the running JVM's). The heap is {@link
+     * #workerHeapMiB(int)}'s.
      */
     public Builder workerCommand(String javaBinary, String classPath) {
       requireState(command == null, "workerCommand was already set to %s", command);

@@ -8,7 +8,6 @@ import java.util.Objects;
  * @param title the entry's text
  * @param level its depth, 1 for top-level entries
  * @param page the 1-based page it points to, or null when it points nowhere resolvable
- *
  * @quarry.stable
  */
 public record OutlineEntry(String title, int level, Integer page) {

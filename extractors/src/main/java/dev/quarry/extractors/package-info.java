@@ -16,16 +16,16 @@
  * }</pre>
  *
  * <ul>
- *   <li>{@link dev.quarry.extractors.Extraction}: the text, page starts, title, outline, media
- *       type detected from the bytes, extractor name and warnings.
+ *   <li>{@link dev.quarry.extractors.Extraction}: the text, page starts, title, outline, media type
+ *       detected from the bytes, extractor name and warnings.
  *   <li>{@link dev.quarry.extractors.ExtractionLimits}: bytes, pages, characters and time per
  *       document.
- *   <li>{@link dev.quarry.extractors.ExtractionException}: a typed failure whose
- *       {@link dev.quarry.extractors.ExtractionException.Failure} names the error code.
+ *   <li>{@link dev.quarry.extractors.ExtractionException}: a typed failure whose {@link
+ *       dev.quarry.extractors.ExtractionException.Failure} names the error code.
  * </ul>
  *
- * <p>Every document is parsed in a worker process (package {@code worker}), never on the
- * caller's heap. This package knows nothing of Lucene, corpora or HTTP; it turns files into
- * text and says why when it cannot.
+ * <p>Every document is parsed in a worker process (package {@code worker}), never on the caller's
+ * heap. This package knows nothing of Lucene, corpora or HTTP; it turns files into text and says
+ * why when it cannot.
  */
 package dev.quarry.extractors;

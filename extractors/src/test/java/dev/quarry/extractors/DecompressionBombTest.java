@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Decompression bombs of every container format are refused as {@code DOCUMENT_TOO_LARGE}
- * within seconds, before a parser inflates them into the worker's heap, and the worker goes on.
- * The bound is generous (a loaded machine); the times are printed.
+ * Decompression bombs of every container format are refused as {@code DOCUMENT_TOO_LARGE} within
+ * seconds, before a parser inflates them into the worker's heap, and the worker goes on. The bound
+ * is generous (a loaded machine); the times are printed.
  */
 class DecompressionBombTest {
 
@@ -64,12 +64,15 @@ class DecompressionBombTest {
   }
 
   @Test
-  void gzipOfGigabytes_isRefusedAsAnArchive_withoutBeingInflated(@TempDir Path dir) throws Exception {
+  void gzipOfGigabytes_isRefusedAsAnArchive_withoutBeingInflated(@TempDir Path dir)
+      throws Exception {
     Path bomb = Bombs.gzip(dir.resolve("bomb.gz"), 2L << 30);
     for (String name : new String[] {"bomb.gz", "bomb.txt"}) {
       long started = System.nanoTime();
-      ExtractionException refused = assertThrows(ExtractionException.class,
-          () -> extractors.extractWith(bomb, new ExtractionOptions(null, name, null)));
+      ExtractionException refused =
+          assertThrows(
+              ExtractionException.class,
+              () -> extractors.extractWith(bomb, new ExtractionOptions(null, name, null)));
       long millis = (System.nanoTime() - started) / 1_000_000;
       System.out.printf("%s (%d bytes): %s after %d ms%n", name, Files.size(bomb), refused, millis);
       assertEquals(Failure.UNSUPPORTED_MEDIA_TYPE, refused.failure(), refused.toString());
@@ -79,8 +82,10 @@ class DecompressionBombTest {
 
   @Test
   void pdfWithAModestFlateStream_isRead(@TempDir Path dir) throws Exception {
-    Extraction extraction = extractors.extractWith(Bombs.pdf(dir.resolve("fine.pdf"), 1L << 20),
-        new ExtractionOptions(null, "fine.pdf", null));
+    Extraction extraction =
+        extractors.extractWith(
+            Bombs.pdf(dir.resolve("fine.pdf"), 1L << 20),
+            new ExtractionOptions(null, "fine.pdf", null));
     assertTrue(extraction.text().contains("Hello bomb"), extraction.text());
   }
 
@@ -89,20 +94,27 @@ class DecompressionBombTest {
     // 40 MB attached, over 32 MiB and a thousand times its compressed size: a bomb's shape, in a
     // stream that text extraction never decodes.
     Path pdf = Bombs.pdfWithAttachment(dir.resolve("attached.pdf"), 40_000_000);
-    assertTrue(Files.size(pdf) < 400_000, "the attachment is compressed: " + Files.size(pdf) + " bytes");
-    Extraction extraction = extractors.extractWith(pdf, new ExtractionOptions(null, "attached.pdf", null));
+    assertTrue(
+        Files.size(pdf) < 400_000, "the attachment is compressed: " + Files.size(pdf) + " bytes");
+    Extraction extraction =
+        extractors.extractWith(pdf, new ExtractionOptions(null, "attached.pdf", null));
     assertTrue(extraction.text().contains("Hello attachment"), extraction.text());
   }
 
-  private static void assertRefusedEarly(Path bomb, String name) throws IOException, ExtractionException {
+  private static void assertRefusedEarly(Path bomb, String name)
+      throws IOException, ExtractionException {
     long started = System.nanoTime();
-    ExtractionException refused = assertThrows(ExtractionException.class,
-        () -> extractors.extractWith(bomb, new ExtractionOptions(null, name, null)));
+    ExtractionException refused =
+        assertThrows(
+            ExtractionException.class,
+            () -> extractors.extractWith(bomb, new ExtractionOptions(null, name, null)));
     Duration took = Duration.ofNanos(System.nanoTime() - started);
-    System.out.printf("%s (%d bytes): %s after %d ms%n", name, Files.size(bomb), refused, took.toMillis());
+    System.out.printf(
+        "%s (%d bytes): %s after %d ms%n", name, Files.size(bomb), refused, took.toMillis());
     assertEquals(Failure.DOCUMENT_TOO_LARGE, refused.failure(), refused.toString());
     assertTrue(refused.getMessage().contains("decompression bomb"), refused.getMessage());
-    assertTrue(took.compareTo(GENEROUS) < 0, name + " was refused after " + took.toMillis() + " ms");
+    assertTrue(
+        took.compareTo(GENEROUS) < 0, name + " was refused after " + took.toMillis() + " ms");
     Path next = Files.createTempFile("next", ".md");
     try {
       Files.writeString(next, "# Next\n\nThe next document is read.\n");

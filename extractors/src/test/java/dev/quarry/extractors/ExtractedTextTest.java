@@ -49,16 +49,20 @@ class ExtractedTextTest {
   @Test
   void pdf_twoColumnPaper_keepsSentencesOfOneColumnTogether() throws ExtractionException {
     String text = collapseSpaces(extract("pdfjs__tracemonkey.pdf").text());
-    assertTrue(text.contains("Dynamic languages such as JavaScript are more difficult to compile than statically"
-        + " typed ones. Since no concrete type information is available, traditional compilers need to emit"
-        + " generic code"), "left column read in order, hyphenated word joined");
+    assertTrue(
+        text.contains(
+            "Dynamic languages such as JavaScript are more difficult to compile than statically"
+                + " typed ones. Since no concrete type information is available, traditional compilers need to emit"
+                + " generic code"),
+        "left column read in order, hyphenated word joined");
   }
 
   @Test
   void pdf_ligatures_areNormalised() throws ExtractionException {
     String text = extract("pdfjs__copy_paste_ligatures.pdf").text();
     assertTrue(text.contains("abcdeffffiflffifflststghijklmno"), text);
-    assertTrue(text.chars().noneMatch(c -> c >= 0xFB00 && c <= 0xFB06), "no ligature code points remain");
+    assertTrue(
+        text.chars().noneMatch(c -> c >= 0xFB00 && c <= 0xFB06), "no ligature code points remain");
   }
 
   @Test
@@ -79,14 +83,19 @@ class ExtractedTextTest {
     List<OutlineEntry> outline = extraction.outline();
     assertEquals(new OutlineEntry("PART I - DEFINITIONS", 1, 1), outline.get(0));
     assertTrue(outline.stream().anyMatch(e -> e.level() == 2), "nested entries keep their level");
-    assertTrue(outline.stream().anyMatch(e -> Integer.valueOf(3).equals(e.page())), outline.toString());
+    assertTrue(
+        outline.stream().anyMatch(e -> Integer.valueOf(3).equals(e.page())), outline.toString());
   }
 
   @Test
   void pdf_pagesWithoutText_areListedInAWarning() throws ExtractionException {
-    Extraction extraction = extractors.extract(SharedDocs.bad("pdfjs__Pages-tree-refs.pdf"), "application/pdf");
-    ExtractionWarning warning = extraction.warnings().stream()
-        .filter(w -> w.code().equals(ExtractionWarning.NO_TEXT_LAYER)).findFirst().orElseThrow();
+    Extraction extraction =
+        extractors.extract(SharedDocs.bad("pdfjs__Pages-tree-refs.pdf"), "application/pdf");
+    ExtractionWarning warning =
+        extraction.warnings().stream()
+            .filter(w -> w.code().equals(ExtractionWarning.NO_TEXT_LAYER))
+            .findFirst()
+            .orElseThrow();
     assertFalse(warning.pages().isEmpty());
     for (int page : warning.pages()) {
       assertTrue(extraction.pageText(page).isBlank(), "page " + page + " has no text");
@@ -95,10 +104,12 @@ class ExtractedTextTest {
 
   @Test
   void pdf_wholeScan_withOcrOff_isNoTextExtracted_sayingOcrIsOff() {
-    // Resolved before assertThrows: a missing shared folder must skip the test, not count as a wrong exception.
+    // Resolved before assertThrows: a missing shared folder must skip the test, not count as a
+    // wrong exception.
     java.nio.file.Path scan = SharedDocs.good("ocrmypdf__skew.pdf");
-    ExtractionException failure = org.junit.jupiter.api.Assertions.assertThrows(ExtractionException.class,
-        () -> extractors.extract(scan, "application/pdf"));
+    ExtractionException failure =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ExtractionException.class, () -> extractors.extract(scan, "application/pdf"));
     assertEquals(ExtractionException.Failure.NO_TEXT_EXTRACTED, failure.failure());
     assertTrue(failure.getMessage().contains("OCR is off"), failure.getMessage());
   }
@@ -148,15 +159,20 @@ class ExtractedTextTest {
   @Test
   void text_inEbcdic_isDecoded() throws ExtractionException {
     Extraction extraction = extract("tika__english.cp500.txt");
-    assertTrue(extraction.text().chars().filter(Character::isLetter).count() > 100, extraction.text());
+    assertTrue(
+        extraction.text().chars().filter(Character::isLetter).count() > 100, extraction.text());
   }
 
   @Test
   void declaredTypeThatDisagrees_isAWarning_andTheBytesWin() throws ExtractionException {
-    Extraction extraction = extractors.extract(SharedDocs.bad("gen__docx-named.pdf"), "application/pdf");
-    assertEquals("application/vnd.openxmlformats-officedocument.wordprocessingml.document", extraction.mediaType());
-    assertTrue(extraction.warnings().stream()
-        .anyMatch(w -> w.code().equals(ExtractionWarning.DECLARED_MEDIA_TYPE_MISMATCH)));
+    Extraction extraction =
+        extractors.extract(SharedDocs.bad("gen__docx-named.pdf"), "application/pdf");
+    assertEquals(
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        extraction.mediaType());
+    assertTrue(
+        extraction.warnings().stream()
+            .anyMatch(w -> w.code().equals(ExtractionWarning.DECLARED_MEDIA_TYPE_MISMATCH)));
   }
 
   @Test

@@ -10,8 +10,17 @@ import org.junit.jupiter.api.Test;
 class ExtractionTest {
 
   private static Extraction paged(String text, int... starts) {
-    return new Extraction(text, starts, null, List.of(), "application/pdf", Extraction.PDFBOX, starts.length,
-        text.length(), List.of(), false);
+    return new Extraction(
+        text,
+        starts,
+        null,
+        List.of(),
+        "application/pdf",
+        Extraction.PDFBOX,
+        starts.length,
+        text.length(),
+        List.of(),
+        false);
   }
 
   @Test
@@ -32,7 +41,9 @@ class ExtractionTest {
 
   @Test
   void pageOf_unpaged_isNull() {
-    Extraction extraction = new Extraction("text", null, null, null, "text/plain", Extraction.TEXT, null, 4, null, false);
+    Extraction extraction =
+        new Extraction(
+            "text", null, null, null, "text/plain", Extraction.TEXT, null, 4, null, false);
     assertNull(extraction.pageOf(2));
     assertEquals("text", extraction.pageText(1));
   }
@@ -44,8 +55,11 @@ class ExtractionTest {
 
   @Test
   void constructor_charactersNotTextLength_isRejected() {
-    assertThrows(IllegalArgumentException.class, () -> new Extraction("text", null, null, null, "text/plain",
-        Extraction.TEXT, null, 5, null, false));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new Extraction(
+                "text", null, null, null, "text/plain", Extraction.TEXT, null, 5, null, false));
   }
 
   @Test

@@ -12,21 +12,25 @@ class ExtractorsBuilderTest {
 
   @Test
   void workers_setTwice_fails() {
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> Extractors.builder().workers(2).workers(3));
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> Extractors.builder().workers(2).workers(3));
     assertTrue(e.getMessage().contains("already set to 2"), e.getMessage());
   }
 
   @Test
   void pdfEnabled_setTwice_failsNamingTheFirstValue() {
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> Extractors.builder().pdfEnabled(false).pdfEnabled(true));
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> Extractors.builder().pdfEnabled(false).pdfEnabled(true));
     assertTrue(e.getMessage().contains("pdfEnabled was already set to false"), e.getMessage());
   }
 
   @Test
   void queueCapacity_setToZeroThenAgain_fails() {
     // Zero is a value, not "unset": setting it counts.
-    assertThrows(IllegalStateException.class, () -> Extractors.builder().queueCapacity(0).queueCapacity(3));
+    assertThrows(
+        IllegalStateException.class, () -> Extractors.builder().queueCapacity(0).queueCapacity(3));
   }
 
   @Test

@@ -15,8 +15,8 @@ import org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory;
 import org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject;
 
 /**
- * Small documents written by the tests themselves, so that the core extraction rules are tested
- * on every clone, with or without the shared document collection beside it.
+ * Small documents written by the tests themselves, so that the core extraction rules are tested on
+ * every clone, with or without the shared document collection beside it.
  */
 final class MadeDocuments {
   private MadeDocuments() {}
@@ -54,7 +54,8 @@ final class MadeDocuments {
   static Path encryptedPdf(Path file) throws IOException {
     try (PDDocument document = new PDDocument()) {
       addTextPage(document, List.of("Confidential salary table."));
-      StandardProtectionPolicy policy = new StandardProtectionPolicy("owner-secret", "user-secret", new AccessPermission());
+      StandardProtectionPolicy policy =
+          new StandardProtectionPolicy("owner-secret", "user-secret", new AccessPermission());
       policy.setEncryptionKeyLength(128);
       document.protect(policy);
       document.save(file.toFile());

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The core extraction rules on documents the test writes itself, so they run on every clone
- * (the shared collection, when present, tests the same rules on real-world files).
+ * The core extraction rules on documents the test writes itself, so they run on every clone (the
+ * shared collection, when present, tests the same rules on real-world files).
  */
 class MadeDocumentsTest {
 
@@ -36,11 +36,15 @@ class MadeDocumentsTest {
   }
 
   @Test
-  void pdf_wordOnPageThree_landsInPageThree(@TempDir Path dir) throws IOException, ExtractionException {
-    Path pdf = MadeDocuments.pdf(dir.resolve("agreement.pdf"), List.of(
-        List.of("1. Parties", "The parties agree as follows."),
-        List.of("2. Payment", "Invoices are paid within thirty days."),
-        List.of("3. Termination", "Either party may end this agreement in writing.")));
+  void pdf_wordOnPageThree_landsInPageThree(@TempDir Path dir)
+      throws IOException, ExtractionException {
+    Path pdf =
+        MadeDocuments.pdf(
+            dir.resolve("agreement.pdf"),
+            List.of(
+                List.of("1. Parties", "The parties agree as follows."),
+                List.of("2. Payment", "Invoices are paid within thirty days."),
+                List.of("3. Termination", "Either party may end this agreement in writing.")));
     Extraction extraction = extractors.extract(pdf, "application/pdf");
     assertEquals(3, extraction.pages());
     assertEquals(Extraction.PDFBOX, extraction.extractor());
@@ -54,8 +58,8 @@ class MadeDocumentsTest {
   @Test
   void pdf_onlyAnImage_withOcrOff_isNoTextExtracted_sayingSo(@TempDir Path dir) throws IOException {
     Path scan = MadeDocuments.scannedPdf(dir.resolve("scan.pdf"));
-    ExtractionException failure = assertThrows(ExtractionException.class,
-        () -> extractors.extract(scan, "application/pdf"));
+    ExtractionException failure =
+        assertThrows(ExtractionException.class, () -> extractors.extract(scan, "application/pdf"));
     assertEquals(Failure.NO_TEXT_EXTRACTED, failure.failure());
     assertTrue(failure.getMessage().contains("OCR is off"), failure.getMessage());
   }
@@ -63,19 +67,24 @@ class MadeDocumentsTest {
   @Test
   void pdf_withUserPassword_isDocumentEncrypted(@TempDir Path dir) throws IOException {
     Path locked = MadeDocuments.encryptedPdf(dir.resolve("locked.pdf"));
-    ExtractionException failure = assertThrows(ExtractionException.class,
-        () -> extractors.extract(locked, "application/pdf"));
+    ExtractionException failure =
+        assertThrows(
+            ExtractionException.class, () -> extractors.extract(locked, "application/pdf"));
     assertEquals(Failure.DOCUMENT_ENCRYPTED, failure.failure());
   }
 
   @Test
-  void pdf_truncatedHalfway_failsTyped_andThePoolStillWorks(@TempDir Path dir) throws IOException, ExtractionException {
-    Path whole = MadeDocuments.pdf(dir.resolve("whole.pdf"), List.of(List.of("Travel is booked by train.")));
+  void pdf_truncatedHalfway_failsTyped_andThePoolStillWorks(@TempDir Path dir)
+      throws IOException, ExtractionException {
+    Path whole =
+        MadeDocuments.pdf(dir.resolve("whole.pdf"), List.of(List.of("Travel is booked by train.")));
     byte[] bytes = Files.readAllBytes(whole);
-    Path half = Files.write(dir.resolve("half.pdf"), java.util.Arrays.copyOf(bytes, bytes.length / 2));
-    ExtractionException failure = assertThrows(ExtractionException.class,
-        () -> extractors.extract(half, "application/pdf"));
-    assertTrue(failure.getMessage().length() < 500, "a message for people, not a stack trace: " + failure);
+    Path half =
+        Files.write(dir.resolve("half.pdf"), java.util.Arrays.copyOf(bytes, bytes.length / 2));
+    ExtractionException failure =
+        assertThrows(ExtractionException.class, () -> extractors.extract(half, "application/pdf"));
+    assertTrue(
+        failure.getMessage().length() < 500, "a message for people, not a stack trace: " + failure);
     assertTrue(extractors.extract(whole, "application/pdf").text().contains("booked by train"));
   }
 }

@@ -19,13 +19,19 @@ class PdfSwitchTest {
     Path pdfNamedDocx = SharedDocs.bad("gen__pdf-named.docx");
     try (Extractors extractors = Extractors.builder().workers(1).pdfEnabled(false).build()) {
       assertFalse(extractors.pdfEnabled());
-      ExtractionException refused = assertThrows(ExtractionException.class,
-          () -> extractors.extract(pdf, "application/pdf"));
+      ExtractionException refused =
+          assertThrows(ExtractionException.class, () -> extractors.extract(pdf, "application/pdf"));
       assertEquals(Failure.PDF_INGESTION_UNAVAILABLE, refused.failure());
       // Detected from the bytes: a PDF under another name is still a PDF.
-      assertEquals(Failure.PDF_INGESTION_UNAVAILABLE, assertThrows(ExtractionException.class,
-          () -> extractors.extract(pdfNamedDocx, null)).failure());
-      assertTrue(extractors.extract(SharedDocs.good("docling__word_sample.docx"), null).text().contains("Swimming"));
+      assertEquals(
+          Failure.PDF_INGESTION_UNAVAILABLE,
+          assertThrows(ExtractionException.class, () -> extractors.extract(pdfNamedDocx, null))
+              .failure());
+      assertTrue(
+          extractors
+              .extract(SharedDocs.good("docling__word_sample.docx"), null)
+              .text()
+              .contains("Swimming"));
     }
   }
 }

@@ -19,8 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** PDF tables found from the rules drawn on the page, on PDFs the test writes itself. */
 class PdfTablesTest {
-  private static final List<List<String>> FLEET = List.of(
-      List.of("Name", "Port", "Tons"), List.of("Aurora", "Bergen", "1200"), List.of("Borealis", "Tromso", "800"));
+  private static final List<List<String>> FLEET =
+      List.of(
+          List.of("Name", "Port", "Tons"),
+          List.of("Aurora", "Bergen", "1200"),
+          List.of("Borealis", "Tromso", "800"));
   private static Extractors extractors;
 
   @TempDir Path dir;
@@ -37,7 +40,9 @@ class PdfTablesTest {
     }
   }
 
-  /** A page with a paragraph and {@link #FLEET} set in three columns, with the given rules drawn. */
+  /**
+   * A page with a paragraph and {@link #FLEET} set in three columns, with the given rules drawn.
+   */
   private Path pdf(String name, boolean verticalRules, boolean rowRules) throws IOException {
     Path file = dir.resolve(name);
     try (PDDocument document = new PDDocument()) {
@@ -46,12 +51,22 @@ class PdfTablesTest {
       PDType1Font regular = new PDType1Font(Standard14Fonts.FontName.HELVETICA);
       PDType1Font bold = new PDType1Font(Standard14Fonts.FontName.HELVETICA_BOLD);
       try (PDPageContentStream content = new PDPageContentStream(document, page)) {
-        text(content, regular, 72, 720, "The fleet of the harbour office, as listed in the register.");
+        text(
+            content,
+            regular,
+            72,
+            720,
+            "The fleet of the harbour office, as listed in the register.");
         float top = 680;
         float[] xs = {72, 222, 372, 522};
         for (int r = 0; r < FLEET.size(); r++) {
           for (int c = 0; c < 3; c++) {
-            text(content, r == 0 ? bold : regular, xs[c] + 6, top - 20 * r - 15, FLEET.get(r).get(c));
+            text(
+                content,
+                r == 0 ? bold : regular,
+                xs[c] + 6,
+                top - 20 * r - 15,
+                FLEET.get(r).get(c));
           }
         }
         float bottom = top - 20 * FLEET.size();
@@ -75,7 +90,8 @@ class PdfTablesTest {
     return file;
   }
 
-  private static void text(PDPageContentStream content, PDType1Font font, float x, float y, String s)
+  private static void text(
+      PDPageContentStream content, PDType1Font font, float x, float y, String s)
       throws IOException {
     content.beginText();
     content.setFont(font, 11);
@@ -90,9 +106,11 @@ class PdfTablesTest {
     assertEquals(1, e.tables().size(), e.text());
     ExtractedTable t = e.tables().get(0);
     assertEquals(FLEET, t.rows());
-    assertEquals("Name = Aurora; Port = Bergen; Tons = 1200\n\nName = Borealis; Port = Tromso; Tons = 800",
+    assertEquals(
+        "Name = Aurora; Port = Bergen; Tons = 1200\n\nName = Borealis; Port = Tromso; Tons = 800",
         e.text().substring(t.start(), t.end()));
-    assertFalse(e.text().contains("# Name"), "a bold header inside a table is no heading: " + e.text());
+    assertFalse(
+        e.text().contains("# Name"), "a bold header inside a table is no heading: " + e.text());
     assertTrue(e.text().contains("The register is kept by the harbour master."), e.text());
   }
 
@@ -104,7 +122,9 @@ class PdfTablesTest {
 
   @Test
   void textWithoutRules_staysText() throws Exception {
-    Path file = MadeDocuments.pdf(dir.resolve("plain.pdf"), List.of(List.of("Name Port Tons", "Aurora Bergen 1200")));
+    Path file =
+        MadeDocuments.pdf(
+            dir.resolve("plain.pdf"), List.of(List.of("Name Port Tons", "Aurora Bergen 1200")));
     assertEquals(List.of(), extractors.extract(file, null).tables());
   }
 }

@@ -28,19 +28,23 @@ import org.apache.pdfbox.rendering.PDFRenderer;
  */
 public final class ScannedPages {
   /** The lines of a page of ordinary prose, about a hundred words. */
-  public static final List<String> PAGE = List.of(
-      "The keeper of the northern lighthouse wrote in his logbook every evening.",
-      "On the third of March the wind turned east and the fishing boats stayed in",
-      "the harbour. He counted seven ships passing the cape before noon, and a",
-      "small sailing yacht that anchored behind the breakwater until the storm had",
-      "passed. The lamp was cleaned twice, the clockwork oiled, and the spare",
-      "lenses wrapped in linen. Supplies arrived by the morning ferry: flour, coffee,",
-      "paraffin, two letters from the mainland and a parcel of newspapers. He noted",
-      "that the barometer fell quickly after sunset and that the gulls flew inland.");
+  public static final List<String> PAGE =
+      List.of(
+          "The keeper of the northern lighthouse wrote in his logbook every evening.",
+          "On the third of March the wind turned east and the fishing boats stayed in",
+          "the harbour. He counted seven ships passing the cape before noon, and a",
+          "small sailing yacht that anchored behind the breakwater until the storm had",
+          "passed. The lamp was cleaned twice, the clockwork oiled, and the spare",
+          "lenses wrapped in linen. Supplies arrived by the morning ferry: flour, coffee,",
+          "paraffin, two letters from the mainland and a parcel of newspapers. He noted",
+          "that the barometer fell quickly after sunset and that the gulls flew inland.");
 
   private ScannedPages() {}
 
-  /** A PDF with a text layer: one page per entry of {@code pages}, each holding its lines in 12 pt Helvetica. */
+  /**
+   * A PDF with a text layer: one page per entry of {@code pages}, each holding its lines in 12 pt
+   * Helvetica.
+   */
   public static Path textPdf(Path file, List<List<String>> pages) throws IOException {
     try (PDDocument document = new PDDocument()) {
       for (List<String> lines : pages) {
@@ -63,9 +67,12 @@ public final class ScannedPages {
     return file;
   }
 
-  /** The pages of {@code textPdf} rendered in grey at {@code dpi} and put back as an image-only PDF. */
+  /**
+   * The pages of {@code textPdf} rendered in grey at {@code dpi} and put back as an image-only PDF.
+   */
   public static Path scannedCopy(Path textPdf, Path file, float dpi) throws IOException {
-    try (PDDocument source = Loader.loadPDF(textPdf.toFile()); PDDocument scan = new PDDocument()) {
+    try (PDDocument source = Loader.loadPDF(textPdf.toFile());
+        PDDocument scan = new PDDocument()) {
       PDFRenderer renderer = new PDFRenderer(source);
       for (int i = 0; i < source.getNumberOfPages(); i++) {
         PDRectangle box = source.getPage(i).getMediaBox();
@@ -82,7 +89,10 @@ public final class ScannedPages {
     return file;
   }
 
-  /** The first page of {@code pdf} rendered in grey at {@code dpi} as an image file ({@code png}, {@code tiff}, {@code jpeg}). */
+  /**
+   * The first page of {@code pdf} rendered in grey at {@code dpi} as an image file ({@code png},
+   * {@code tiff}, {@code jpeg}).
+   */
   public static Path pageImage(Path pdf, Path file, float dpi, String format) throws IOException {
     try (PDDocument source = Loader.loadPDF(pdf.toFile())) {
       BufferedImage image = new PDFRenderer(source).renderImageWithDPI(0, dpi, ImageType.GRAY);
@@ -100,14 +110,18 @@ public final class ScannedPages {
     }
   }
 
-  /** {@code image} turned {@code degrees} (a multiple of 90) clockwise, as a page fed in sideways is scanned. */
+  /**
+   * {@code image} turned {@code degrees} (a multiple of 90) clockwise, as a page fed in sideways is
+   * scanned.
+   */
   public static BufferedImage turned(BufferedImage image, int degrees) {
     int quadrants = Math.floorMod(degrees / 90, 4);
     int width = image.getWidth();
     int height = image.getHeight();
     boolean sideways = quadrants % 2 == 1;
-    BufferedImage turned = new BufferedImage(sideways ? height : width, sideways ? width : height,
-        BufferedImage.TYPE_BYTE_GRAY);
+    BufferedImage turned =
+        new BufferedImage(
+            sideways ? height : width, sideways ? width : height, BufferedImage.TYPE_BYTE_GRAY);
     java.awt.Graphics2D graphics = turned.createGraphics();
     java.awt.geom.AffineTransform transform = new java.awt.geom.AffineTransform();
     transform.translate(turned.getWidth() / 2.0, turned.getHeight() / 2.0);
@@ -121,7 +135,8 @@ public final class ScannedPages {
   /** A one-page PDF holding only {@code image}, drawn over the whole page at {@code dpi}. */
   public static Path imageOnlyPdf(BufferedImage image, float dpi, Path file) throws IOException {
     try (PDDocument scan = new PDDocument()) {
-      PDRectangle box = new PDRectangle(image.getWidth() * 72f / dpi, image.getHeight() * 72f / dpi);
+      PDRectangle box =
+          new PDRectangle(image.getWidth() * 72f / dpi, image.getHeight() * 72f / dpi);
       PDPage page = new PDPage(box);
       scan.addPage(page);
       PDImageXObject xobject = LosslessFactory.createFromImage(scan, image);
@@ -133,7 +148,10 @@ public final class ScannedPages {
     return file;
   }
 
-  /** {@code pdf} with every page's {@code /Rotate} set to {@code degrees}: viewers show it turned so. */
+  /**
+   * {@code pdf} with every page's {@code /Rotate} set to {@code degrees}: viewers show it turned
+   * so.
+   */
   public static Path withPageRotation(Path pdf, int degrees, Path file) throws IOException {
     try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
       for (PDPage page : document.getPages()) {
@@ -167,8 +185,8 @@ public final class ScannedPages {
   }
 
   /**
-   * The share of {@code expected}'s words that {@code recognised} holds, counted with
-   * multiplicity, ignoring case and punctuation: 1 when every word was read right.
+   * The share of {@code expected}'s words that {@code recognised} holds, counted with multiplicity,
+   * ignoring case and punctuation: 1 when every word was read right.
    */
   public static double wordAccuracy(String expected, String recognised) {
     Map<String, Integer> found = new HashMap<>();
@@ -189,6 +207,7 @@ public final class ScannedPages {
 
   private static List<String> words(String text) {
     return List.of(text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")).stream()
-        .filter(w -> !w.isEmpty()).toList();
+        .filter(w -> !w.isEmpty())
+        .toList();
   }
 }

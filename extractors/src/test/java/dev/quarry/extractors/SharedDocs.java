@@ -13,30 +13,33 @@ import java.util.Map;
 
 /**
  * The shared test documents ({@code data/docs/good} and {@code data/docs/bad} under the folder
- * named by the {@code quarry.shared.dir} system property). Tests that need them are skipped,
- * with a message saying so, when the folder is absent.
+ * named by the {@code quarry.shared.dir} system property). Tests that need them are skipped, with a
+ * message saying so, when the folder is absent.
  */
 public final class SharedDocs {
 
   /** Declared media types by file extension, as an upload's name would suggest them. */
-  private static final Map<String, String> TYPES_BY_EXTENSION = Map.ofEntries(
-      Map.entry("pdf", "application/pdf"),
-      Map.entry("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
-      Map.entry("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-      Map.entry("pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation"),
-      Map.entry("doc", "application/msword"),
-      Map.entry("xls", "application/vnd.ms-excel"),
-      Map.entry("ppt", "application/vnd.ms-powerpoint"),
-      Map.entry("odt", "application/vnd.oasis.opendocument.text"),
-      Map.entry("ods", "application/vnd.oasis.opendocument.spreadsheet"),
-      Map.entry("odp", "application/vnd.oasis.opendocument.presentation"),
-      Map.entry("html", "text/html"),
-      Map.entry("rtf", "application/rtf"),
-      Map.entry("epub", "application/epub+zip"),
-      Map.entry("eml", "message/rfc822"),
-      Map.entry("txt", "text/plain"),
-      Map.entry("md", "text/markdown"),
-      Map.entry("csv", "text/csv"));
+  private static final Map<String, String> TYPES_BY_EXTENSION =
+      Map.ofEntries(
+          Map.entry("pdf", "application/pdf"),
+          Map.entry(
+              "docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+          Map.entry("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+          Map.entry(
+              "pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation"),
+          Map.entry("doc", "application/msword"),
+          Map.entry("xls", "application/vnd.ms-excel"),
+          Map.entry("ppt", "application/vnd.ms-powerpoint"),
+          Map.entry("odt", "application/vnd.oasis.opendocument.text"),
+          Map.entry("ods", "application/vnd.oasis.opendocument.spreadsheet"),
+          Map.entry("odp", "application/vnd.oasis.opendocument.presentation"),
+          Map.entry("html", "text/html"),
+          Map.entry("rtf", "application/rtf"),
+          Map.entry("epub", "application/epub+zip"),
+          Map.entry("eml", "message/rfc822"),
+          Map.entry("txt", "text/plain"),
+          Map.entry("md", "text/markdown"),
+          Map.entry("csv", "text/csv"));
 
   /** One line of a folder's manifest.tsv, by column name. */
   public record Row(String file, Map<String, String> columns) {
@@ -51,8 +54,12 @@ public final class SharedDocs {
   public static Path docs() {
     String shared = System.getProperty("quarry.shared.dir");
     Path docs = shared == null ? null : Path.of(shared, "data", "docs");
-    assumeTrue(docs != null && Files.isDirectory(docs.resolve("good")) && Files.isDirectory(docs.resolve("bad")),
-        "shared test documents not found (system property quarry.shared.dir=" + shared
+    assumeTrue(
+        docs != null
+            && Files.isDirectory(docs.resolve("good"))
+            && Files.isDirectory(docs.resolve("bad")),
+        "shared test documents not found (system property quarry.shared.dir="
+            + shared
             + " should name a folder holding data/docs/good and data/docs/bad); skipping");
     return docs;
   }
@@ -71,14 +78,19 @@ public final class SharedDocs {
     try {
       List<String> lines = Files.readAllLines(manifest);
       String[] header = lines.get(0).split("\t", -1);
-      return lines.stream().skip(1).filter(line -> !line.isBlank()).map(line -> {
-        String[] cells = line.split("\t", -1);
-        Map<String, String> columns = new java.util.HashMap<>();
-        for (int i = 0; i < header.length && i < cells.length; i++) {
-          columns.put(header[i], cells[i]);
-        }
-        return new Row(cells[0], Map.copyOf(columns));
-      }).toList();
+      return lines.stream()
+          .skip(1)
+          .filter(line -> !line.isBlank())
+          .map(
+              line -> {
+                String[] cells = line.split("\t", -1);
+                Map<String, String> columns = new java.util.HashMap<>();
+                for (int i = 0; i < header.length && i < cells.length; i++) {
+                  columns.put(header[i], cells[i]);
+                }
+                return new Row(cells[0], Map.copyOf(columns));
+              })
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -35,20 +35,27 @@ public final class McpPlugin extends Plugin<McpPluginConfig> {
     super(userConfig, new McpPluginConfig());
     pluginConfig.check();
     var quarry = pluginConfig.quarry;
-    this.server = new QuarryMcpServer(pluginConfig.corpora, pluginConfig.path, quarry.capacityGate(),
-        quarry.wireLimits(), quarry.offers(Feature.RETRIEVAL_INDEXING));
-    this.endpoint = new McpEndpoint(server, pluginConfig.authenticator,
-        quarry.wireLimits().get(Limit.MAX_REQUEST_BYTES));
+    this.server =
+        new QuarryMcpServer(
+            pluginConfig.corpora,
+            pluginConfig.path,
+            quarry.capacityGate(),
+            quarry.wireLimits(),
+            quarry.offers(Feature.RETRIEVAL_INDEXING));
+    this.endpoint =
+        new McpEndpoint(
+            server, pluginConfig.authenticator, quarry.wireLimits().get(Limit.MAX_REQUEST_BYTES));
   }
 
   @Override
   public void onInitialize(JavalinState state) {
-    state.jetty.modifyServletContextHandler(handler -> {
-      ServletHolder holder = new ServletHolder("quarry-mcp", endpoint);
-      // The SDK answers a request with an event stream it completes from another thread.
-      holder.setAsyncSupported(true);
-      handler.addServlet(holder, pluginConfig.path);
-    });
+    state.jetty.modifyServletContextHandler(
+        handler -> {
+          ServletHolder holder = new ServletHolder("quarry-mcp", endpoint);
+          // The SDK answers a request with an event stream it completes from another thread.
+          holder.setAsyncSupported(true);
+          handler.addServlet(holder, pluginConfig.path);
+        });
     state.events.serverStopping(server::close);
   }
 
@@ -63,8 +70,8 @@ public final class McpPlugin extends Plugin<McpPluginConfig> {
   }
 
   /**
-   * The endpoint's checks before a POST's body: a host that collects bodies before handling requests
-   * asks it for requests to {@link #path}, which Javalin's route table does not hold.
+   * The endpoint's checks before a POST's body: a host that collects bodies before handling
+   * requests asks it for requests to {@link #path}, which Javalin's route table does not hold.
    */
   public ChecksBeforeBody checksBeforeBody() {
     return endpoint;

@@ -37,8 +37,8 @@ public final class McpPluginConfig {
 
   /**
    * The retrieval plugin this one stands beside: MCP tool calls take places in its capacity gate,
-   * obey its limits, and offer indexing only when it does. Required, so that the two surfaces of one
-   * server cannot disagree on what a caller may do.
+   * obey its limits, and offer indexing only when it does. Required, so that the two surfaces of
+   * one server cannot disagree on what a caller may do.
    */
   public McpPluginConfig beside(QuarryPlugin quarry) {
     this.quarry = Objects.requireNonNull(quarry, "quarry");
@@ -53,8 +53,10 @@ public final class McpPluginConfig {
   public McpPluginConfig path(String path) {
     Objects.requireNonNull(path, "path");
     if (!path.startsWith("/") || path.length() < 2 || path.contains("*") || path.contains("?")) {
-      throw new IllegalArgumentException("path must start with '/' and name one exact path, such as \"/mcp\"; got \""
-          + path + "\"");
+      throw new IllegalArgumentException(
+          "path must start with '/' and name one exact path, such as \"/mcp\"; got \""
+              + path
+              + "\"");
     }
     this.path = path;
     return this;
@@ -62,13 +64,16 @@ public final class McpPluginConfig {
 
   void check() {
     if (corpora == null) {
-      throw new IllegalStateException("McpPlugin needs corpora: config.corpora(corpora), the ones QuarryPlugin serves");
+      throw new IllegalStateException(
+          "McpPlugin needs corpora: config.corpora(corpora), the ones QuarryPlugin serves");
     }
     if (authenticator == null) {
-      throw new IllegalStateException("McpPlugin needs an authenticator: config.authenticator(tokens), QuarryPlugin's");
+      throw new IllegalStateException(
+          "McpPlugin needs an authenticator: config.authenticator(tokens), QuarryPlugin's");
     }
     if (quarry == null) {
-      throw new IllegalStateException("McpPlugin needs the QuarryPlugin it stands beside: config.beside(quarryPlugin)");
+      throw new IllegalStateException(
+          "McpPlugin needs the QuarryPlugin it stands beside: config.beside(quarryPlugin)");
     }
   }
 }

@@ -1,9 +1,9 @@
 /**
- * Quarry's retrieval as a Model Context Protocol server: {@link dev.quarry.mcp.McpPlugin} mounts the
- * official MCP Java SDK's Streamable HTTP transport at {@code /mcp} in a host's Javalin app, beside
- * the api module's {@code QuarryPlugin}, with the same bearer tokens, grants, limits and capacity
- * gate. Tools, resources, progress and cancellation are in {@code mcp.server}; docs/mcp.md is the
- * user's guide.
+ * Quarry's retrieval as a Model Context Protocol server: {@link dev.quarry.mcp.McpPlugin} mounts
+ * the official MCP Java SDK's Streamable HTTP transport at {@code /mcp} in a host's Javalin app,
+ * beside the api module's {@code QuarryPlugin}, with the same bearer tokens, grants, limits and
+ * capacity gate. Tools, resources, progress and cancellation are in {@code mcp.server}; docs/mcp.md
+ * is the user's guide.
  *
  * <pre>{@code
  * QuarryPlugin quarry = new QuarryPlugin(c -> c.corpora(corpora).authenticator(tokens));

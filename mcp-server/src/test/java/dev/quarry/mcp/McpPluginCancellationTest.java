@@ -41,8 +41,7 @@ class McpPluginCancellationTest {
   static final ObjectMapper JSON = new ObjectMapper();
   static final String TOKEN = "test-token";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   Corpora real;
   Javalin app;
   String url;
@@ -54,33 +53,51 @@ class McpPluginCancellationTest {
   @BeforeEach
   void start() throws Exception {
     real = Corpora.builder().dataDir(Files.createDirectories(dir.resolve("data"))).build();
-    Corpora held = (Corpora) Proxy.newProxyInstance(Corpora.class.getClassLoader(), new Class<?>[] {Corpora.class},
-        (proxy, method, args) -> {
-          if (method.getName().equals("countSources")) {
-            resolving.countDown();
-            assertTrue(release.await(30, TimeUnit.SECONDS));
-          } else if (method.getName().equals("search")) {
-            searches.incrementAndGet();
-          }
-          try {
-            return method.invoke(real, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
-    Access admin = new Access("tester", List.of(new Grant("*", Grant.EVERY_SOURCE, Set.of(Scope.values()))));
-    QuarryPlugin quarry = new QuarryPlugin(c -> c.corpora(held).authenticator(
-        t -> TOKEN.equals(t) ? Optional.of(admin) : Optional.empty()));
-    McpPlugin mcp = new McpPlugin(c -> c.corpora(held).authenticator(
-        t -> TOKEN.equals(t) ? Optional.of(admin) : Optional.empty()).beside(quarry));
-    app = Javalin.create(config -> {
-      config.startup.showJavalinBanner = false;
-      config.registerPlugin(quarry);
-      config.registerPlugin(mcp);
-    }).start("127.0.0.1", 0);
+    Corpora held =
+        (Corpora)
+            Proxy.newProxyInstance(
+                Corpora.class.getClassLoader(),
+                new Class<?>[] {Corpora.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("countSources")) {
+                    resolving.countDown();
+                    assertTrue(release.await(30, TimeUnit.SECONDS));
+                  } else if (method.getName().equals("search")) {
+                    searches.incrementAndGet();
+                  }
+                  try {
+                    return method.invoke(real, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    Access admin =
+        new Access("tester", List.of(new Grant("*", Grant.EVERY_SOURCE, Set.of(Scope.values()))));
+    QuarryPlugin quarry =
+        new QuarryPlugin(
+            c ->
+                c.corpora(held)
+                    .authenticator(t -> TOKEN.equals(t) ? Optional.of(admin) : Optional.empty()));
+    McpPlugin mcp =
+        new McpPlugin(
+            c ->
+                c.corpora(held)
+                    .authenticator(t -> TOKEN.equals(t) ? Optional.of(admin) : Optional.empty())
+                    .beside(quarry));
+    app =
+        Javalin.create(
+                config -> {
+                  config.startup.showJavalinBanner = false;
+                  config.registerPlugin(quarry);
+                  config.registerPlugin(mcp);
+                })
+            .start("127.0.0.1", 0);
     url = "http://127.0.0.1:" + app.port();
     post("/v1/retrieval/corpora/create", null, "{\"corpus\": \"c1\"}", "application/json");
-    post("/v1/retrieval/sources/index", null, "{\"corpus\": \"c1\", \"source\": \"a.md\", \"text\": \"Leave is long.\"}",
+    post(
+        "/v1/retrieval/sources/index",
+        null,
+        "{\"corpus\": \"c1\", \"source\": \"a.md\", \"text\": \"Leave is long.\"}",
         "application/json");
   }
 
@@ -91,10 +108,14 @@ class McpPluginCancellationTest {
     real.close();
   }
 
-  HttpResponse<String> post(String path, String session, String body, String accept) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + path)).header("Authorization", "Bearer " + TOKEN)
-        .header("Content-Type", "application/json").header("Accept", accept)
-        .POST(HttpRequest.BodyPublishers.ofString(body));
+  HttpResponse<String> post(String path, String session, String body, String accept)
+      throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(url + path))
+            .header("Authorization", "Bearer " + TOKEN)
+            .header("Content-Type", "application/json")
+            .header("Accept", accept)
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (session != null) {
       b.header("Mcp-Session-Id", session);
     }
@@ -104,26 +125,43 @@ class McpPluginCancellationTest {
   @Test
   void cancelledSearch_stopsBeforeItReachesTheIndex() throws Exception {
     String both = "application/json, text/event-stream";
-    HttpResponse<String> init = post("/mcp", null, """
+    HttpResponse<String> init =
+        post(
+            "/mcp",
+            null,
+            """
         {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25",
-         "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}""", both);
+         "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}""",
+            both);
     assertEquals(200, init.statusCode(), init.body());
     String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
-    post("/mcp", session, "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}", both);
+    post(
+        "/mcp", session, "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}", both);
 
-    CompletableFuture<HttpResponse<String>> call = CompletableFuture.supplyAsync(() -> {
-      try {
-        return post("/mcp", session, """
+    CompletableFuture<HttpResponse<String>> call =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return post(
+                    "/mcp",
+                    session,
+                    """
             {"jsonrpc": "2.0", "id": "call-7", "method": "tools/call",
-             "params": {"name": "search", "arguments": {"corpus": "c1", "query": "leave"}}}""", both);
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
+             "params": {"name": "search", "arguments": {"corpus": "c1", "query": "leave"}}}""",
+                    both);
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
     assertTrue(resolving.await(30, TimeUnit.SECONDS), "the search reached its resolving phase");
-    HttpResponse<String> cancel = post("/mcp", session, """
+    HttpResponse<String> cancel =
+        post(
+            "/mcp",
+            session,
+            """
         {"jsonrpc": "2.0", "method": "notifications/cancelled",
-         "params": {"requestId": "call-7", "reason": "the user stopped it"}}""", both);
+         "params": {"requestId": "call-7", "reason": "the user stopped it"}}""",
+            both);
     assertEquals(202, cancel.statusCode());
     release.countDown();
 

@@ -24,13 +24,21 @@ public final class OpenAiPlugin extends Plugin<OpenAiPluginConfig> {
   private final OpenAiRoutes routes;
 
   /**
-   * @throws IllegalStateException when the configuration lacks corpora, jobs, an authenticator or a folder
+   * @throws IllegalStateException when the configuration lacks corpora, jobs, an authenticator or a
+   *     folder
    */
   public OpenAiPlugin(Consumer<OpenAiPluginConfig> userConfig) {
     super(userConfig, new OpenAiPluginConfig());
     pluginConfig.check();
-    this.routes = new OpenAiRoutes(pluginConfig.corpora, pluginConfig.jobs, pluginConfig.authenticator,
-        pluginConfig.folder, pluginConfig.clock, pluginConfig.maxUploadBytes, pluginConfig.maxJsonBytes);
+    this.routes =
+        new OpenAiRoutes(
+            pluginConfig.corpora,
+            pluginConfig.jobs,
+            pluginConfig.authenticator,
+            pluginConfig.folder,
+            pluginConfig.clock,
+            pluginConfig.maxUploadBytes,
+            pluginConfig.maxJsonBytes);
   }
 
   @Override

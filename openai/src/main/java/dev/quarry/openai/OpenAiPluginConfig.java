@@ -17,6 +17,7 @@ import java.util.Objects;
 public final class OpenAiPluginConfig {
   /** The largest uploaded file by default: Quarry's default maxDocumentBytes. */
   public static final long DEFAULT_MAX_UPLOAD_BYTES = 64L << 20;
+
   /** The largest JSON body by default: Quarry's default maxRequestBytes. */
   public static final long DEFAULT_MAX_JSON_BYTES = 8L << 20;
 
@@ -69,8 +70,11 @@ public final class OpenAiPluginConfig {
    */
   public OpenAiPluginConfig limits(long maxUploadBytes, long maxJsonBytes) {
     if (maxUploadBytes < 1 || maxJsonBytes < 1) {
-      throw new IllegalArgumentException("maxUploadBytes and maxJsonBytes must be positive; got " + maxUploadBytes
-          + ", " + maxJsonBytes);
+      throw new IllegalArgumentException(
+          "maxUploadBytes and maxJsonBytes must be positive; got "
+              + maxUploadBytes
+              + ", "
+              + maxJsonBytes);
     }
     this.maxUploadBytes = maxUploadBytes;
     this.maxJsonBytes = maxJsonBytes;
@@ -79,8 +83,9 @@ public final class OpenAiPluginConfig {
 
   void check() {
     if (corpora == null || jobs == null || authenticator == null || folder == null) {
-      throw new IllegalStateException("the OpenAI plugin needs corpora, jobs, an authenticator and a folder: call "
-          + "corpora(...), jobs(...), authenticator(...) and folder(...)");
+      throw new IllegalStateException(
+          "the OpenAI plugin needs corpora, jobs, an authenticator and a folder: call "
+              + "corpora(...), jobs(...), authenticator(...) and folder(...)");
     }
   }
 }

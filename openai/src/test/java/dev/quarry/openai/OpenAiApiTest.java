@@ -33,8 +33,8 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -54,8 +54,10 @@ class OpenAiApiTest {
   static final String READER = "reader-token";
   static final String WRITER = "writer-token";
   static final long MAX_UPLOAD = 64 * 1024;
+
   /** Bounds a hang; never a measure of speed. */
   static final long WAIT_MILLIS = 120_000;
+
   static final Path FIXTURES = Path.of("fixtures");
 
   static Extractors extractors;
@@ -66,8 +68,10 @@ class OpenAiApiTest {
   IngestJobs jobs;
   Javalin app;
   String base;
+
   /** The server's tokens: a test may add one for a store it made. */
   final Map<String, Access> tokens = new ConcurrentHashMap<>();
+
   /** The stores the reader may search: set before the server starts. */
   String readable = "vs_readable";
 
@@ -87,26 +91,53 @@ class OpenAiApiTest {
     corpora = Corpora.builder().dataDir(data).extractors(extractors).build();
     // One runner: a held file holds the job's others in the queue.
     JobSettings d = JobSettings.DEFAULT;
-    jobs = IngestJobs.open(data, holding(corpora), new JobSettings(d.maxFilesPerJob(), d.maxBytesPerJob(),
-        d.maxActiveJobs(), d.maxQueuedFiles(), d.maxQueuedBytes(), d.retention(), d.openIdleTimeout(), 1));
-    tokens.put(ADMIN, new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class)))));
-    tokens.put(WRITER, new Access("writer", List.of(new Grant("vs_*", null, EnumSet.of(Scope.SEARCH, Scope.INDEX)))));
-    tokens.put(READER, new Access("reader", List.of(new Grant(readable, null, EnumSet.of(Scope.SEARCH)))));
-    OpenAiPlugin plugin = new OpenAiPlugin(c -> c.corpora(corpora).jobs(jobs)
-        .authenticator(t -> Optional.ofNullable(tokens.get(t))).folder(data.resolve("openai"))
-        .limits(MAX_UPLOAD, 1 << 20));
-    app = Javalin.create(c -> {
-      c.startup.showJavalinBanner = false;
-      c.registerPlugin(plugin);
-      // As the standalone server does: a host's own error page for what no handler answered.
-      for (int status : new int[] {400, 403, 404, 413}) {
-        c.routes.error(status, ctx -> {
-          if (!Responses.answered(ctx)) {
-            ctx.result("host error page");
-          }
-        });
-      }
-    }).start("127.0.0.1", 0);
+    jobs =
+        IngestJobs.open(
+            data,
+            holding(corpora),
+            new JobSettings(
+                d.maxFilesPerJob(),
+                d.maxBytesPerJob(),
+                d.maxActiveJobs(),
+                d.maxQueuedFiles(),
+                d.maxQueuedBytes(),
+                d.retention(),
+                d.openIdleTimeout(),
+                1));
+    tokens.put(
+        ADMIN, new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class)))));
+    tokens.put(
+        WRITER,
+        new Access(
+            "writer", List.of(new Grant("vs_*", null, EnumSet.of(Scope.SEARCH, Scope.INDEX)))));
+    tokens.put(
+        READER, new Access("reader", List.of(new Grant(readable, null, EnumSet.of(Scope.SEARCH)))));
+    OpenAiPlugin plugin =
+        new OpenAiPlugin(
+            c ->
+                c.corpora(corpora)
+                    .jobs(jobs)
+                    .authenticator(t -> Optional.ofNullable(tokens.get(t)))
+                    .folder(data.resolve("openai"))
+                    .limits(MAX_UPLOAD, 1 << 20));
+    app =
+        Javalin.create(
+                c -> {
+                  c.startup.showJavalinBanner = false;
+                  c.registerPlugin(plugin);
+                  // As the standalone server does: a host's own error page for what no handler
+                  // answered.
+                  for (int status : new int[] {400, 403, 404, 413}) {
+                    c.routes.error(
+                        status,
+                        ctx -> {
+                          if (!Responses.answered(ctx)) {
+                            ctx.result("host error page");
+                          }
+                        });
+                  }
+                })
+            .start("127.0.0.1", 0);
     base = "http://127.0.0.1:" + app.port() + OpenAiPlugin.PREFIX;
   }
 
@@ -119,23 +150,31 @@ class OpenAiApiTest {
 
   // ----- helpers
 
-  /** While set, each ingestion of the jobs waits for it: files held in extraction, so a cancel meets them. */
+  /**
+   * While set, each ingestion of the jobs waits for it: files held in extraction, so a cancel meets
+   * them.
+   */
   volatile CountDownLatch hold;
 
   /** {@code real}, whose {@code ingest} waits for {@link #hold} while it is set. */
   Corpora holding(Corpora real) {
-    return (Corpora) Proxy.newProxyInstance(Corpora.class.getClassLoader(), new Class<?>[] {Corpora.class},
-        (proxy, method, args) -> {
-          CountDownLatch latch = hold;
-          if (method.getName().equals("ingest") && latch != null) {
-            assertTrue(latch.await(WAIT_MILLIS, TimeUnit.MILLISECONDS), "the test never released the ingestion");
-          }
-          try {
-            return method.invoke(real, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    return (Corpora)
+        Proxy.newProxyInstance(
+            Corpora.class.getClassLoader(),
+            new Class<?>[] {Corpora.class},
+            (proxy, method, args) -> {
+              CountDownLatch latch = hold;
+              if (method.getName().equals("ingest") && latch != null) {
+                assertTrue(
+                    latch.await(WAIT_MILLIS, TimeUnit.MILLISECONDS),
+                    "the test never released the ingestion");
+              }
+              try {
+                return method.invoke(real, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 
   record Answer(int status, JsonNode body, HttpResponse<byte[]> raw) {
@@ -149,7 +188,11 @@ class OpenAiApiTest {
     if (token != null) {
       b.header("Authorization", "Bearer " + token);
     }
-    b.method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+    b.method(
+        method,
+        json == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(json));
     if (json != null) {
       b.header("Content-Type", "application/json");
     }
@@ -172,17 +215,29 @@ class OpenAiApiTest {
     String boundary = "b0undary" + System.nanoTime();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     if (purpose != null) {
-      out.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\n" + purpose
-          + "\r\n").getBytes(StandardCharsets.UTF_8));
+      out.writeBytes(
+          ("--"
+                  + boundary
+                  + "\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\n"
+                  + purpose
+                  + "\r\n")
+              .getBytes(StandardCharsets.UTF_8));
     }
-    out.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + filename
-        + "\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+    out.writeBytes(
+        ("--"
+                + boundary
+                + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\""
+                + filename
+                + "\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+            .getBytes(StandardCharsets.UTF_8));
     out.writeBytes(bytes);
     out.writeBytes(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-    HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/files"))
-        .header("Authorization", "Bearer " + token)
-        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray())).build();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(base + "/files"))
+            .header("Authorization", "Bearer " + token)
+            .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(out.toByteArray()))
+            .build();
     return answer(http.send(request, HttpResponse.BodyHandlers.ofByteArray()));
   }
 
@@ -195,7 +250,8 @@ class OpenAiApiTest {
   JsonNode awaitBatch(String token, String store, String batch) throws Exception {
     long deadline = System.currentTimeMillis() + WAIT_MILLIS;
     while (true) {
-      JsonNode b = ok(token, "GET", "/vector_stores/" + store + "/file_batches/" + batch, null).body();
+      JsonNode b =
+          ok(token, "GET", "/vector_stores/" + store + "/file_batches/" + batch, null).body();
       if (!b.get("status").asText().equals("in_progress")) {
         return b;
       }
@@ -204,18 +260,34 @@ class OpenAiApiTest {
     }
   }
 
-  /** A store holding the handbook PDF and the remote-work Markdown, both indexed, with attributes. */
+  /**
+   * A store holding the handbook PDF and the remote-work Markdown, both indexed, with attributes.
+   */
   record Loaded(String store, String pdf, String md, String batch) {}
 
   Loaded load(String token, String name) throws Exception {
     String pdf = uploadFixture(token, "handbook.pdf");
     String md = uploadFixture(token, "remote-work.md");
-    String store = ok(token, "POST", "/vector_stores", "{\"name\": \"" + name + "\", \"metadata\": {\"team\": \"hr\"}}")
-        .body().get("id").asText();
-    JsonNode batch = ok(token, "POST", "/vector_stores/" + store + "/file_batches", """
+    String store =
+        ok(
+                token,
+                "POST",
+                "/vector_stores",
+                "{\"name\": \"" + name + "\", \"metadata\": {\"team\": \"hr\"}}")
+            .body()
+            .get("id")
+            .asText();
+    JsonNode batch =
+        ok(
+                token,
+                "POST",
+                "/vector_stores/" + store + "/file_batches",
+                """
         {"files": [{"file_id": "%s", "attributes": {"kind": "pdf", "year": 2024}},
                    {"file_id": "%s", "attributes": {"kind": "markdown", "year": 2025, "draft": false}}]}
-        """.formatted(pdf, md)).body();
+        """
+                    .formatted(pdf, md))
+            .body();
     assertEquals("vector_store.files_batch", batch.get("object").asText());
     assertEquals(2, batch.get("file_counts").get("total").asInt());
     JsonNode done = awaitBatch(token, store, batch.get("id").asText());
@@ -237,8 +309,13 @@ class OpenAiApiTest {
     assertEquals("completed", store.get("status").asText());
     assertTrue(store.get("usage_bytes").asLong() > 0);
 
-    JsonNode page = ok(ADMIN, "POST", "/vector_stores/" + l.store() + "/search",
-        "{\"query\": \"how long is parental leave\", \"max_num_results\": 3}").body();
+    JsonNode page =
+        ok(
+                ADMIN,
+                "POST",
+                "/vector_stores/" + l.store() + "/search",
+                "{\"query\": \"how long is parental leave\", \"max_num_results\": 3}")
+            .body();
     assertEquals("vector_store.search_results.page", page.get("object").asText());
     assertEquals("how long is parental leave", page.get("search_query").get(0).asText());
     JsonNode first = page.get("data").get(0);
@@ -247,38 +324,63 @@ class OpenAiApiTest {
     assertEquals("pdf", first.get("attributes").get("kind").asText());
     assertEquals(2024, first.get("attributes").get("year").asInt());
     assertEquals("text", first.get("content").get(0).get("type").asText());
-    assertTrue(first.get("content").get(0).get("text").asText().contains("Parental leave is 20 weeks"), first.toString());
+    assertTrue(
+        first.get("content").get(0).get("text").asText().contains("Parental leave is 20 weeks"),
+        first.toString());
     assertEquals(1, first.get("quarry").get("pages").get("from").asInt(), first.toString());
     assertTrue(page.get("quarry").get("revision").asLong() >= 2);
 
     // Filters on attributes: the same words, only the Markdown file.
-    JsonNode filtered = ok(ADMIN, "POST", "/vector_stores/" + l.store() + "/search", """
+    JsonNode filtered =
+        ok(
+                ADMIN,
+                "POST",
+                "/vector_stores/" + l.store() + "/search",
+                """
         {"query": ["remote", "work"], "filters": {"type": "and", "filters": [
           {"key": "kind", "type": "eq", "value": "markdown"}, {"key": "year", "type": "gte", "value": 2025}]}}
-        """).body();
+        """)
+            .body();
     assertTrue(filtered.get("data").size() > 0, filtered.toString());
     for (JsonNode hit : filtered.get("data")) {
       assertEquals(l.md(), hit.get("file_id").asText());
       assertEquals("remote-work.md", hit.get("filename").asText());
     }
-    JsonNode none = ok(ADMIN, "POST", "/vector_stores/" + l.store() + "/search",
-        "{\"query\": \"parental leave\", \"filters\": {\"key\": \"kind\", \"type\": \"nin\", \"value\": [\"pdf\", \"markdown\"]}}")
-        .body();
+    JsonNode none =
+        ok(
+                ADMIN,
+                "POST",
+                "/vector_stores/" + l.store() + "/search",
+                "{\"query\": \"parental leave\", \"filters\": {\"key\": \"kind\", \"type\": \"nin\", \"value\": [\"pdf\", \"markdown\"]}}")
+            .body();
     assertEquals(0, none.get("data").size(), none.toString());
 
     // The files of the store, their content, and deletion.
-    JsonNode files = ok(ADMIN, "GET", "/vector_stores/" + l.store() + "/files?order=asc", null).body();
+    JsonNode files =
+        ok(ADMIN, "GET", "/vector_stores/" + l.store() + "/files?order=asc", null).body();
     assertEquals("list", files.get("object").asText());
     assertEquals(2, files.get("data").size());
     assertEquals("completed", files.get("data").get(0).get("status").asText());
-    JsonNode content = ok(ADMIN, "GET", "/vector_stores/" + l.store() + "/files/" + l.md() + "/content", null).body();
-    assertTrue(content.get("data").get(0).get("text").asText().contains("Employees may work remotely"), content.toString());
+    JsonNode content =
+        ok(ADMIN, "GET", "/vector_stores/" + l.store() + "/files/" + l.md() + "/content", null)
+            .body();
+    assertTrue(
+        content.get("data").get(0).get("text").asText().contains("Employees may work remotely"),
+        content.toString());
     ok(ADMIN, "DELETE", "/vector_stores/" + l.store() + "/files/" + l.pdf(), null);
-    JsonNode after = ok(ADMIN, "POST", "/vector_stores/" + l.store() + "/search", "{\"query\": \"parental leave\"}").body();
+    JsonNode after =
+        ok(
+                ADMIN,
+                "POST",
+                "/vector_stores/" + l.store() + "/search",
+                "{\"query\": \"parental leave\"}")
+            .body();
     for (JsonNode hit : after.get("data")) {
       assertNotEquals(l.pdf(), hit.get("file_id").asText());
     }
-    assertEquals(404, send(ADMIN, "GET", "/vector_stores/" + l.store() + "/files/" + l.pdf(), null).status());
+    assertEquals(
+        404,
+        send(ADMIN, "GET", "/vector_stores/" + l.store() + "/files/" + l.pdf(), null).status());
     // The uploaded file stays until it is deleted itself; its bytes come back as sent.
     Answer bytes = send(ADMIN, "GET", "/files/" + l.pdf() + "/content", null);
     assertEquals(200, bytes.status());
@@ -292,15 +394,22 @@ class OpenAiApiTest {
   void updateAttributes_ingestsTheFileAgain_andFiltersSeeTheNewValues() throws Exception {
     Loaded l = load(ADMIN, "Attributes");
     String path = "/vector_stores/" + l.store() + "/files/" + l.md();
-    JsonNode updated = ok(ADMIN, "POST", path, "{\"attributes\": {\"kind\": \"note\", \"reviewed\": true}}").body();
+    JsonNode updated =
+        ok(ADMIN, "POST", path, "{\"attributes\": {\"kind\": \"note\", \"reviewed\": true}}")
+            .body();
     assertEquals("note", updated.get("attributes").get("kind").asText());
     long deadline = System.currentTimeMillis() + WAIT_MILLIS;
     while (!ok(ADMIN, "GET", path, null).body().get("status").asText().equals("completed")) {
       assertTrue(System.currentTimeMillis() < deadline);
       Thread.sleep(50);
     }
-    JsonNode hits = ok(ADMIN, "POST", "/vector_stores/" + l.store() + "/search",
-        "{\"query\": \"remote\", \"filters\": {\"key\": \"reviewed\", \"type\": \"eq\", \"value\": true}}").body();
+    JsonNode hits =
+        ok(
+                ADMIN,
+                "POST",
+                "/vector_stores/" + l.store() + "/search",
+                "{\"query\": \"remote\", \"filters\": {\"key\": \"reviewed\", \"type\": \"eq\", \"value\": true}}")
+            .body();
     assertTrue(hits.get("data").size() > 0, hits.toString());
     assertEquals(l.md(), hits.get("data").get(0).get("file_id").asText());
     assertEquals("note", hits.get("data").get(0).get("attributes").get("kind").asText());
@@ -310,9 +419,12 @@ class OpenAiApiTest {
   @Test
   void singleAttach_statusComesFromTheJob_andAFailedFileCarriesItsError() throws Exception {
     String store = ok(ADMIN, "POST", "/vector_stores", "{}").body().get("id").asText();
-    Answer junk = upload(ADMIN, "noise.bin", new byte[] {0, 1, 2, 3, (byte) 0xff, 0, 7}, "assistants");
+    Answer junk =
+        upload(ADMIN, "noise.bin", new byte[] {0, 1, 2, 3, (byte) 0xff, 0, 7}, "assistants");
     String bad = junk.body().get("id").asText();
-    JsonNode attached = ok(ADMIN, "POST", "/vector_stores/" + store + "/files", "{\"file_id\": \"" + bad + "\"}").body();
+    JsonNode attached =
+        ok(ADMIN, "POST", "/vector_stores/" + store + "/files", "{\"file_id\": \"" + bad + "\"}")
+            .body();
     assertEquals("vector_store.file", attached.get("object").asText());
     long deadline = System.currentTimeMillis() + WAIT_MILLIS;
     JsonNode f;
@@ -324,7 +436,8 @@ class OpenAiApiTest {
     assertEquals("unsupported_file", f.get("last_error").get("code").asText(), f.toString());
     JsonNode counts = ok(ADMIN, "GET", "/vector_stores/" + store, null).body().get("file_counts");
     assertEquals(1, counts.get("failed").asInt());
-    JsonNode failedOnly = ok(ADMIN, "GET", "/vector_stores/" + store + "/files?filter=failed", null).body();
+    JsonNode failedOnly =
+        ok(ADMIN, "GET", "/vector_stores/" + store + "/files?filter=failed", null).body();
     assertEquals(bad, failedOnly.get("data").get(0).get("id").asText());
   }
 
@@ -333,22 +446,46 @@ class OpenAiApiTest {
     String store = ok(ADMIN, "POST", "/vector_stores", "{}").body().get("id").asText();
     List<String> files = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      files.add(upload(ADMIN, "note" + i + ".md", ("# Note " + i + "\n\nThe quokka number " + i + " lives here.\n")
-          .getBytes(StandardCharsets.UTF_8), "assistants").body().get("id").asText());
+      files.add(
+          upload(
+                  ADMIN,
+                  "note" + i + ".md",
+                  ("# Note " + i + "\n\nThe quokka number " + i + " lives here.\n")
+                      .getBytes(StandardCharsets.UTF_8),
+                  "assistants")
+              .body()
+              .get("id")
+              .asText());
     }
     CountDownLatch release = new CountDownLatch(1);
     hold = release;
-    String batch = ok(ADMIN, "POST", "/vector_stores/" + store + "/file_batches",
-        JSON.writeValueAsString(Map.of("file_ids", files))).body().get("id").asText();
+    String batch =
+        ok(
+                ADMIN,
+                "POST",
+                "/vector_stores/" + store + "/file_batches",
+                JSON.writeValueAsString(Map.of("file_ids", files)))
+            .body()
+            .get("id")
+            .asText();
     // The cancel answers once no file is being written, so the held file is let go while it waits:
     // after the queued files read cancelled, which shows the cancel has arrived.
-    CompletableFuture<HttpResponse<byte[]>> cancel = http.sendAsync(HttpRequest.newBuilder(
-            URI.create(base + "/vector_stores/" + store + "/file_batches/" + batch + "/cancel"))
-        .header("Authorization", "Bearer " + ADMIN).POST(HttpRequest.BodyPublishers.noBody()).build(),
-        HttpResponse.BodyHandlers.ofByteArray());
+    CompletableFuture<HttpResponse<byte[]>> cancel =
+        http.sendAsync(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        base + "/vector_stores/" + store + "/file_batches/" + batch + "/cancel"))
+                .header("Authorization", "Bearer " + ADMIN)
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofByteArray());
     long deadline = System.currentTimeMillis() + WAIT_MILLIS;
-    while (ok(ADMIN, "GET", "/vector_stores/" + store + "/file_batches/" + batch, null).body()
-        .get("file_counts").get("cancelled").asInt() < 2) {
+    while (ok(ADMIN, "GET", "/vector_stores/" + store + "/file_batches/" + batch, null)
+            .body()
+            .get("file_counts")
+            .get("cancelled")
+            .asInt()
+        < 2) {
       assertTrue(System.currentTimeMillis() < deadline, "the queued files were never cancelled");
       Thread.sleep(20);
     }
@@ -360,12 +497,21 @@ class OpenAiApiTest {
     JsonNode done = awaitBatch(ADMIN, store, batch);
     assertEquals("cancelled", done.get("status").asText(), done.toString());
     assertEquals(3, done.get("file_counts").get("cancelled").asInt(), done.toString());
-    JsonNode listed = ok(ADMIN, "GET", "/vector_stores/" + store + "/file_batches/" + batch + "/files?filter=cancelled", null)
-        .body();
+    JsonNode listed =
+        ok(
+                ADMIN,
+                "GET",
+                "/vector_stores/" + store + "/file_batches/" + batch + "/files?filter=cancelled",
+                null)
+            .body();
     assertEquals(3, listed.get("data").size());
-    JsonNode search = ok(ADMIN, "POST", "/vector_stores/" + store + "/search", "{\"query\": \"quokka\"}").body();
+    JsonNode search =
+        ok(ADMIN, "POST", "/vector_stores/" + store + "/search", "{\"query\": \"quokka\"}").body();
     assertEquals(0, search.get("data").size(), search.toString());
-    assertEquals(404, send(ADMIN, "GET", "/vector_stores/" + store + "/file_batches/vsfb_nothing", null).status());
+    assertEquals(
+        404,
+        send(ADMIN, "GET", "/vector_stores/" + store + "/file_batches/vsfb_nothing", null)
+            .status());
   }
 
   // ----- pagination
@@ -374,14 +520,20 @@ class OpenAiApiTest {
   void lists_pageWithAfterAndBefore_asTheSdksFollowThem() throws Exception {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      ids.add(ok(ADMIN, "POST", "/vector_stores", "{\"name\": \"s" + i + "\"}").body().get("id").asText());
+      ids.add(
+          ok(ADMIN, "POST", "/vector_stores", "{\"name\": \"s" + i + "\"}")
+              .body()
+              .get("id")
+              .asText());
     }
     List<String> seen = new ArrayList<>();
     String path = "/vector_stores?limit=2&order=asc";
     while (true) {
       JsonNode page = ok(ADMIN, "GET", path, null).body();
       page.get("data").forEach(s -> seen.add(s.get("id").asText()));
-      assertEquals(page.get("data").get(page.get("data").size() - 1).get("id").asText(), page.get("last_id").asText());
+      assertEquals(
+          page.get("data").get(page.get("data").size() - 1).get("id").asText(),
+          page.get("last_id").asText());
       if (!page.get("has_more").asBoolean()) {
         break;
       }
@@ -389,7 +541,8 @@ class OpenAiApiTest {
     }
     assertEquals(ids.stream().sorted().toList(), seen.stream().sorted().toList());
     assertEquals(5, seen.size());
-    JsonNode before = ok(ADMIN, "GET", "/vector_stores?limit=2&order=asc&before=" + seen.get(4), null).body();
+    JsonNode before =
+        ok(ADMIN, "GET", "/vector_stores?limit=2&order=asc&before=" + seen.get(4), null).body();
     assertEquals(seen.get(2), before.get("first_id").asText());
     assertEquals(seen.get(3), before.get("last_id").asText());
     JsonNode desc = ok(ADMIN, "GET", "/vector_stores?limit=1", null).body();
@@ -406,25 +559,46 @@ class OpenAiApiTest {
     assertEquals("invalid_request_error", noToken.error().get("type").asText());
     assertTrue(noToken.error().has("param"));
 
-    Answer unknown = send(ADMIN, "POST", "/vector_stores", "{\"name\": \"x\", \"colour\": \"red\"}");
+    Answer unknown =
+        send(ADMIN, "POST", "/vector_stores", "{\"name\": \"x\", \"colour\": \"red\"}");
     assertEquals(400, unknown.status());
     assertEquals("colour", unknown.error().get("param").asText());
     assertEquals("unknown_parameter", unknown.error().get("code").asText());
     assertEquals("false", unknown.raw().headers().firstValue("x-should-retry").orElse(""));
 
     String store = ok(ADMIN, "POST", "/vector_stores", "{}").body().get("id").asText();
-    Answer nested = send(ADMIN, "POST", "/vector_stores/" + store + "/search",
-        "{\"query\": \"q\", \"filters\": {\"type\": \"or\", \"filters\": [{\"key\": \"a\", \"type\": \"eq\", \"value\": 1, \"x\": 2}]}}");
+    Answer nested =
+        send(
+            ADMIN,
+            "POST",
+            "/vector_stores/" + store + "/search",
+            "{\"query\": \"q\", \"filters\": {\"type\": \"or\", \"filters\": [{\"key\": \"a\", \"type\": \"eq\", \"value\": 1, \"x\": 2}]}}");
     assertEquals(400, nested.status());
     assertEquals("filters.filters[0].x", nested.error().get("param").asText());
-    Answer rewrite = send(ADMIN, "POST", "/vector_stores/" + store + "/search", "{\"query\": \"q\", \"rewrite_query\": true}");
+    Answer rewrite =
+        send(
+            ADMIN,
+            "POST",
+            "/vector_stores/" + store + "/search",
+            "{\"query\": \"q\", \"rewrite_query\": true}");
     assertEquals(400, rewrite.status());
     assertEquals("rewrite_query", rewrite.error().get("param").asText());
-    Answer wrongType = send(ADMIN, "POST", "/vector_stores/" + store + "/search", "{\"query\": \"q\", \"max_num_results\": \"5\"}");
+    Answer wrongType =
+        send(
+            ADMIN,
+            "POST",
+            "/vector_stores/" + store + "/search",
+            "{\"query\": \"q\", \"max_num_results\": \"5\"}");
     assertEquals("invalid_type", wrongType.error().get("code").asText());
-    Answer chunking = send(ADMIN, "POST", "/vector_stores", "{\"chunking_strategy\": {\"type\": \"static\", \"static\": "
-        + "{\"max_chunk_size_tokens\": 800, \"chunk_overlap_tokens\": 500}}}");
-    assertEquals("chunking_strategy.static.chunk_overlap_tokens", chunking.error().get("param").asText());
+    Answer chunking =
+        send(
+            ADMIN,
+            "POST",
+            "/vector_stores",
+            "{\"chunking_strategy\": {\"type\": \"static\", \"static\": "
+                + "{\"max_chunk_size_tokens\": 800, \"chunk_overlap_tokens\": 500}}}");
+    assertEquals(
+        "chunking_strategy.static.chunk_overlap_tokens", chunking.error().get("param").asText());
 
     Answer missing = send(ADMIN, "GET", "/vector_stores/vs_nothing", null);
     assertEquals(404, missing.status());
@@ -437,20 +611,28 @@ class OpenAiApiTest {
     assertEquals("document_too_large", big.error().get("code").asText());
     // Sent without its length (chunked): the parser stops at the bound all the same.
     String boundary = "chunked-boundary";
-    byte[] head = ("--" + boundary + "\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\nassistants\r\n--"
-        + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.bin\"\r\n\r\n")
-        .getBytes(StandardCharsets.UTF_8);
+    byte[] head =
+        ("--"
+                + boundary
+                + "\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\nassistants\r\n--"
+                + boundary
+                + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.bin\"\r\n\r\n")
+            .getBytes(StandardCharsets.UTF_8);
     // Just past the bound: a body much larger would still be arriving when the server, having
     // answered, closes the connection, and the client would see the reset rather than the answer.
     byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
     byte[] body = new byte[head.length + (int) MAX_UPLOAD + 1024 + tail.length];
     System.arraycopy(head, 0, body, 0, head.length);
     System.arraycopy(tail, 0, body, body.length - tail.length, tail.length);
-    HttpRequest chunked = HttpRequest.newBuilder(URI.create(base + "/files")).header("Authorization", "Bearer " + ADMIN)
-        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body))).build();
+    HttpRequest chunked =
+        HttpRequest.newBuilder(URI.create(base + "/files"))
+            .header("Authorization", "Bearer " + ADMIN)
+            .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)))
+            .build();
     // The server answers 413 and closes the connection while the client may still be sending: a
-    // client then sees either the answer or the reset, depending on timing. Either way nothing is kept.
+    // client then sees either the answer or the reset, depending on timing. Either way nothing is
+    // kept.
     try {
       Answer bigChunked = answer(http.send(chunked, HttpResponse.BodyHandlers.ofByteArray()));
       assertEquals(413, bigChunked.status(), () -> String.valueOf(bigChunked.body()));
@@ -467,20 +649,36 @@ class OpenAiApiTest {
   }
 
   @Test
-  void chunkingStrategy_static_becomesTheStoresChunking_andAnotherOneIsRefusedAtAttach() throws Exception {
-    JsonNode store = ok(ADMIN, "POST", "/vector_stores", "{\"chunking_strategy\": {\"type\": \"static\", \"static\": "
-        + "{\"max_chunk_size_tokens\": 200, \"chunk_overlap_tokens\": 40}}}").body();
+  void chunkingStrategy_static_becomesTheStoresChunking_andAnotherOneIsRefusedAtAttach()
+      throws Exception {
+    JsonNode store =
+        ok(
+                ADMIN,
+                "POST",
+                "/vector_stores",
+                "{\"chunking_strategy\": {\"type\": \"static\", \"static\": "
+                    + "{\"max_chunk_size_tokens\": 200, \"chunk_overlap_tokens\": 40}}}")
+            .body();
     JsonNode described = store.get("quarry").get("chunking_strategy").get("static");
     assertEquals(200, described.get("max_chunk_size_tokens").asInt());
     assertEquals(40, described.get("chunk_overlap_tokens").asInt());
     String file = uploadFixture(ADMIN, "remote-work.md");
-    Answer other = send(ADMIN, "POST", "/vector_stores/" + store.get("id").asText() + "/files", "{\"file_id\": \"" + file
-        + "\", \"chunking_strategy\": {\"type\": \"static\", \"static\": {\"max_chunk_size_tokens\": 800, "
-        + "\"chunk_overlap_tokens\": 400}}}");
+    Answer other =
+        send(
+            ADMIN,
+            "POST",
+            "/vector_stores/" + store.get("id").asText() + "/files",
+            "{\"file_id\": \""
+                + file
+                + "\", \"chunking_strategy\": {\"type\": \"static\", \"static\": {\"max_chunk_size_tokens\": 800, "
+                + "\"chunk_overlap_tokens\": 400}}}");
     assertEquals(400, other.status());
     assertEquals("chunking_strategy", other.error().get("param").asText());
-    ok(ADMIN, "POST", "/vector_stores/" + store.get("id").asText() + "/files", "{\"file_id\": \"" + file
-        + "\", \"chunking_strategy\": {\"type\": \"auto\"}}");
+    ok(
+        ADMIN,
+        "POST",
+        "/vector_stores/" + store.get("id").asText() + "/files",
+        "{\"file_id\": \"" + file + "\", \"chunking_strategy\": {\"type\": \"auto\"}}");
   }
 
   // ----- grants
@@ -488,12 +686,20 @@ class OpenAiApiTest {
   @Test
   void restrictedToken_seesOnlyItsStores_andRefusalsNameNothingElse() throws Exception {
     // The reader is granted search on 'vs_readable', a corpus made through the same API's admin.
-    corpora.createCorpus(new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class)))), readable, null);
+    corpora.createCorpus(
+        new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class)))),
+        readable,
+        null);
     Loaded secret = load(ADMIN, "Secret");
     JsonNode list = ok(READER, "GET", "/vector_stores", null).body();
     assertEquals(1, list.get("data").size(), list.toString());
     assertEquals(readable, list.get("data").get(0).get("id").asText());
-    Answer other = send(READER, "POST", "/vector_stores/" + secret.store() + "/search", "{\"query\": \"leave\"}");
+    Answer other =
+        send(
+            READER,
+            "POST",
+            "/vector_stores/" + secret.store() + "/search",
+            "{\"query\": \"leave\"}");
     assertEquals(403, other.status());
     Answer absent = send(READER, "GET", "/vector_stores/vs_never_made", null);
     assertEquals(403, absent.status(), "grants are decided before existence");
@@ -503,7 +709,8 @@ class OpenAiApiTest {
     assertEquals(404, send(WRITER, "GET", "/files/" + secret.pdf(), null).status());
     assertEquals(0, ok(WRITER, "GET", "/files", null).body().get("data").size());
     // A read-only token stores nothing on the server.
-    assertEquals(403, upload(READER, "a.md", "# a".getBytes(StandardCharsets.UTF_8), "assistants").status());
+    assertEquals(
+        403, upload(READER, "a.md", "# a".getBytes(StandardCharsets.UTF_8), "assistants").status());
     // The writer may index into vs_* but not create corpora (manage).
     assertEquals(403, send(WRITER, "POST", "/vector_stores", "{}").status());
   }
@@ -511,8 +718,11 @@ class OpenAiApiTest {
   @Test
   void aSourceRestrictedToken_countsOnlyTheFilesItSees() throws Exception {
     Loaded loaded = load(ADMIN, "Counted");
-    tokens.put("part-token", new Access("part", List.of(new Grant(loaded.store(), List.of(loaded.md()),
-        EnumSet.of(Scope.SEARCH)))));
+    tokens.put(
+        "part-token",
+        new Access(
+            "part",
+            List.of(new Grant(loaded.store(), List.of(loaded.md()), EnumSet.of(Scope.SEARCH)))));
     // The job indexed two files; the token sees one of them, and counts it alone.
     String batch = "/vector_stores/" + loaded.store() + "/file_batches/" + loaded.batch();
     JsonNode part = ok("part-token", "GET", batch, null).body();

@@ -29,31 +29,39 @@ public final class ConsoleAssets {
   public static final String PREFIX = "/console/";
 
   /** The policy of every console page: only this origin's own files and API, nothing inline. */
-  public static final String CONTENT_SECURITY_POLICY = String.join("; ",
-      "default-src 'none'",
-      "script-src 'self'",
-      "style-src 'self'",
-      "img-src 'self' data:",
-      "connect-src 'self'",
-      "base-uri 'none'",
-      "form-action 'none'",
-      "frame-ancestors 'none'",
-      "require-trusted-types-for 'script'",
-      "trusted-types 'none'");
+  public static final String CONTENT_SECURITY_POLICY =
+      String.join(
+          "; ",
+          "default-src 'none'",
+          "script-src 'self'",
+          "style-src 'self'",
+          "img-src 'self' data:",
+          "connect-src 'self'",
+          "base-uri 'none'",
+          "form-action 'none'",
+          "frame-ancestors 'none'",
+          "require-trusted-types-for 'script'",
+          "trusted-types 'none'");
 
   /** File names the console may have: lower-case words, one level of folders, a known extension. */
-  private static final Pattern ASSET_NAME = Pattern.compile("(?:[a-z0-9][a-z0-9-]*/)?[a-z0-9][a-z0-9.-]*\\.(html|css|js|svg|png|ico)");
+  private static final Pattern ASSET_NAME =
+      Pattern.compile("(?:[a-z0-9][a-z0-9-]*/)?[a-z0-9][a-z0-9.-]*\\.(html|css|js|svg|png|ico)");
 
-  private static final Map<String, String> CONTENT_TYPES = Map.of(
-      "html", "text/html; charset=utf-8",
-      "css", "text/css; charset=utf-8",
-      "js", "text/javascript; charset=utf-8",
-      "svg", "image/svg+xml",
-      "png", "image/png",
-      "ico", "image/x-icon");
+  private static final Map<String, String> CONTENT_TYPES =
+      Map.of(
+          "html", "text/html; charset=utf-8",
+          "css", "text/css; charset=utf-8",
+          "js", "text/javascript; charset=utf-8",
+          "svg", "image/svg+xml",
+          "png", "image/png",
+          "ico", "image/x-icon");
 
   private final String resourceRoot;
-  /** The files found so far; a name that is not a file is not kept, so requests for made-up names cost no memory. */
+
+  /**
+   * The files found so far; a name that is not a file is not kept, so requests for made-up names
+   * cost no memory.
+   */
   private final Map<String, Asset> cache = new ConcurrentHashMap<>();
 
   private record Asset(byte[] bytes, String contentType, String etag) {}
@@ -86,8 +94,8 @@ public final class ConsoleAssets {
   }
 
   /**
-   * Answers one file, or leaves the context untouched (a 404, which the server turns into the
-   * error envelope) when there is no such file.
+   * Answers one file, or leaves the context untouched (a 404, which the server turns into the error
+   * envelope) when there is no such file.
    */
   private void serve(Context ctx) {
     if (!ctx.path().startsWith(PREFIX)) {
@@ -120,9 +128,12 @@ public final class ConsoleAssets {
     ctx.result(a.bytes());
   }
 
-  /** The file {@code name}, or null when the console has none (computeIfAbsent then stores nothing). */
+  /**
+   * The file {@code name}, or null when the console has none (computeIfAbsent then stores nothing).
+   */
   private Asset load(String name) {
-    try (InputStream in = ConsoleAssets.class.getClassLoader().getResourceAsStream(resourceRoot + name)) {
+    try (InputStream in =
+        ConsoleAssets.class.getClassLoader().getResourceAsStream(resourceRoot + name)) {
       if (in == null) {
         return null;
       }

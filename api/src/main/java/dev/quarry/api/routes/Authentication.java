@@ -21,7 +21,9 @@ public final class Authentication {
     try {
       return authenticate(header, authenticator);
     } catch (QuarryException e) {
-      ctx.header("WWW-Authenticate", header == null || header.isBlank() ? "Bearer" : "Bearer error=\"invalid_token\"");
+      ctx.header(
+          "WWW-Authenticate",
+          header == null || header.isBlank() ? "Bearer" : "Bearer error=\"invalid_token\"");
       throw e;
     }
   }
@@ -35,10 +37,12 @@ public final class Authentication {
     if (header == null || header.isBlank()) {
       throw new QuarryException(ErrorCode.UNAUTHENTICATED, "send Authorization: Bearer <token>");
     }
-    String token = header.length() > 7 && header.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")
-        ? header.substring(7).strip()
-        : null;
-    Access access = token == null || token.isEmpty() ? null : authenticator.authenticate(token).orElse(null);
+    String token =
+        header.length() > 7 && header.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")
+            ? header.substring(7).strip()
+            : null;
+    Access access =
+        token == null || token.isEmpty() ? null : authenticator.authenticate(token).orElse(null);
     if (access == null) {
       throw new QuarryException(ErrorCode.UNAUTHENTICATED, "the bearer token is not valid");
     }
@@ -47,9 +51,9 @@ public final class Authentication {
 
   /**
    * Whether the {@code Authorization} header {@code header} (null: none) is refused by {@link
-   * #authenticate(String, Authenticator)}: the whole check a handler that asks only for a token makes
-   * before the body ({@link ChecksBeforeBody}). A fault of the authenticator counts as a refusal, since the
-   * handler answers it just as early.
+   * #authenticate(String, Authenticator)}: the whole check a handler that asks only for a token
+   * makes before the body ({@link ChecksBeforeBody}). A fault of the authenticator counts as a
+   * refusal, since the handler answers it just as early.
    */
   public static boolean refuses(String header, Authenticator authenticator) {
     try {

@@ -23,8 +23,8 @@ public final class BodyReader {
   private BodyReader() {}
 
   /**
-   * Accepts {@code application/json}, with an optional UTF-8 charset, or no Content-Type at all; any
-   * other type is 415 UNSUPPORTED_MEDIA_TYPE.
+   * Accepts {@code application/json}, with an optional UTF-8 charset, or no Content-Type at all;
+   * any other type is 415 UNSUPPORTED_MEDIA_TYPE.
    */
   public static void checkJsonContentType(String contentType) {
     if (contentType == null || contentType.isBlank()) {
@@ -40,7 +40,8 @@ public final class BodyReader {
       }
     }
     if (!json) {
-      throw new QuarryException(ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      throw new QuarryException(
+          ErrorCode.UNSUPPORTED_MEDIA_TYPE,
           "request bodies are JSON: send Content-Type: application/json (UTF-8)");
     }
   }
@@ -51,10 +52,14 @@ public final class BodyReader {
    */
   public static byte[] read(InputStream in, long declaredLength, long maxBytes) throws IOException {
     if (declaredLength > maxBytes) {
-      LOG.info("refused a request body that declares {} bytes (maxRequestBytes {})", declaredLength, maxBytes);
+      LOG.info(
+          "refused a request body that declares {} bytes (maxRequestBytes {})",
+          declaredLength,
+          maxBytes);
       throw tooLarge(in, maxBytes);
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(declaredLength > 0 ? (int) declaredLength : 1024);
+    ByteArrayOutputStream out =
+        new ByteArrayOutputStream(declaredLength > 0 ? (int) declaredLength : 1024);
     byte[] buffer = new byte[8192];
     long total = 0;
     int n;
@@ -75,7 +80,8 @@ public final class BodyReader {
    */
   static QuarryException tooLarge(InputStream in, long maxBytes) {
     discardArrived(in);
-    return new QuarryException(ErrorCode.REQUEST_TOO_LARGE,
+    return new QuarryException(
+        ErrorCode.REQUEST_TOO_LARGE,
         "the request body is larger than maxRequestBytes (" + maxBytes + " bytes)");
   }
 

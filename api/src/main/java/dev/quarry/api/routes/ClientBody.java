@@ -25,7 +25,10 @@ public final class ClientBody {
 
   private ClientBody() {}
 
-  /** {@link InputStream#read(byte[], int, int)}, with a failed read as the typed error of {@link #failure}. */
+  /**
+   * {@link InputStream#read(byte[], int, int)}, with a failed read as the typed error of {@link
+   * #failure}.
+   */
   static int read(InputStream in, byte[] buffer, int offset, int length) {
     try {
       return in.read(buffer, offset, length);
@@ -45,18 +48,23 @@ public final class ClientBody {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof HttpException http && http.getCode() == HttpStatus.REQUEST_TIMEOUT_408) {
         LOG.info("a request body arrived too slowly: {}", t.getMessage());
-        return new QuarryException(ErrorCode.IDLE_TIMEOUT,
-            "the request body arrived too slowly; send it at a steady rate", e);
+        return new QuarryException(
+            ErrorCode.IDLE_TIMEOUT,
+            "the request body arrived too slowly; send it at a steady rate",
+            e);
       }
       if (t instanceof TimeoutException) {
         // The connection's idle timeout passed while the body was awaited.
         LOG.info("a request body stopped arriving: {}", t.getMessage());
-        return new QuarryException(ErrorCode.IDLE_TIMEOUT,
-            "the request body stopped arriving before it was complete; send it whole, at a steady rate", e);
+        return new QuarryException(
+            ErrorCode.IDLE_TIMEOUT,
+            "the request body stopped arriving before it was complete; send it whole, at a steady rate",
+            e);
       }
     }
     LOG.info("a request body could not be read", e);
-    return QuarryException.invalid(StrictJson.BODY_FIELD,
+    return QuarryException.invalid(
+        StrictJson.BODY_FIELD,
         "the request body could not be read: the connection failed or its chunked framing is broken");
   }
 }

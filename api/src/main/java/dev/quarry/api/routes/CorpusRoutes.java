@@ -12,11 +12,16 @@ final class CorpusRoutes {
     this.corpora = corpora;
   }
 
-  /** {@code {"corpus", "settings"?}} -> the new corpus with every setting filled in; CORPUS_EXISTS if taken. */
+  /**
+   * {@code {"corpus", "settings"?}} -> the new corpus with every setting filled in; CORPUS_EXISTS
+   * if taken.
+   */
   Reply create(RouteCall call) {
     CorpusRequests.Create request = CorpusRequests.Create.read(call.body());
-    return Reply.of(CorpusResponses.described(
-        call.write(() -> corpora.createCorpus(call.access(), request.corpus(), request.settings()))));
+    return Reply.of(
+        CorpusResponses.described(
+            call.write(
+                () -> corpora.createCorpus(call.access(), request.corpus(), request.settings()))));
   }
 
   /** {@code {"corpus"}} -> identity, revision, visible sources, settings, creation time. */
@@ -28,16 +33,22 @@ final class CorpusRoutes {
   /** {@code {"cursor"?, "limit"?}} -> the corpora the token has a grant on. */
   Reply list(RouteCall call) {
     CorpusRequests.Page request = CorpusRequests.Page.read(call.body(), call.limits());
-    return Reply.of(CorpusResponses.page(corpora.listCorpora(call.access(), request.cursor(), request.limit())));
+    return Reply.of(
+        CorpusResponses.page(
+            corpora.listCorpora(call.access(), request.cursor(), request.limit())));
   }
 
-  /** {@code {"corpus"}} -> {@code {"corpus", "status": "deleted"}}: the corpus and its history are gone. */
+  /**
+   * {@code {"corpus"}} -> {@code {"corpus", "status": "deleted"}}: the corpus and its history are
+   * gone.
+   */
   Reply delete(RouteCall call) {
     CorpusRequests.Named request = CorpusRequests.Named.read(call.body());
-    call.write(() -> {
-      corpora.deleteCorpus(call.access(), request.corpus());
-      return null;
-    });
+    call.write(
+        () -> {
+          corpora.deleteCorpus(call.access(), request.corpus());
+          return null;
+        });
     return Reply.of(CorpusResponses.deleted(request.corpus()));
   }
 }

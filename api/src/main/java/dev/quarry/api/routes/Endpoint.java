@@ -22,11 +22,11 @@ import java.util.function.UnaryOperator;
  * feature, the content type: all that need only the headers, which a host can also ask before the
  * body arrives, {@link #refusesBeforeBody}), then calls {@link #prepare}, the one method an
  * endpoint writes, which reads the request (size, the body's bytes; {@link #readBody} for JSON
- * bodies) and returns
- * the {@link Work} to do; capacity is taken after the body arrived, so a client slow to send holds
- * no place in the gate, and the work (the body's JSON, the call, the answer) runs holding it.
- * Every failure, {@code Error}s included, is answered through {@link ErrorResponses}; only a
- * {@link VirtualMachineError} escapes, since the JVM's state is then in doubt.
+ * bodies) and returns the {@link Work} to do; capacity is taken after the body arrived, so a client
+ * slow to send holds no place in the gate, and the work (the body's JSON, the call, the answer)
+ * runs holding it. Every failure, {@code Error}s included, is answered through {@link
+ * ErrorResponses}; only a {@link VirtualMachineError} escapes, since the JVM's state is then in
+ * doubt.
  *
  * <p>Thread-safe; subclasses hold no per-request state.
  */
@@ -35,18 +35,26 @@ public abstract class Endpoint implements Handler, ChecksBeforeBody {
   private final Set<Feature> features;
   private final Feature feature;
   private final RequestGate gate;
+
   /** The request limits, for {@link #readBody} and the endpoint's own reading. */
   protected final Limits limits;
+
   /** The strict JSON reader, whose mapper also writes the answers. */
   protected final StrictJson json;
 
   /**
    * @param features the switched-on features of the server
    * @param feature the feature this endpoint belongs to, or null for one every host has
-   * @param gate the capacity gate to pass before the work, or null for an endpoint that is not gated
+   * @param gate the capacity gate to pass before the work, or null for an endpoint that is not
+   *     gated
    */
-  protected Endpoint(Authenticator authenticator, Set<Feature> features, Feature feature, RequestGate gate,
-      Limits limits, StrictJson json) {
+  protected Endpoint(
+      Authenticator authenticator,
+      Set<Feature> features,
+      Feature feature,
+      RequestGate gate,
+      Limits limits,
+      StrictJson json) {
     this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
     this.features = Set.copyOf(features);
     this.feature = feature;
@@ -89,29 +97,31 @@ public abstract class Endpoint implements Handler, ChecksBeforeBody {
       admit(headers, null);
       return false;
     } catch (RuntimeException refused) {
-      // Typed refusals, and faults (an authenticator that fails) the handler answers 500 just as early.
+      // Typed refusals, and faults (an authenticator that fails) the handler answers 500 just as
+      // early.
       return true;
     }
   }
 
   /**
    * The checks that need only the headers, in the contract's order: version, authentication, the
-   * endpoint's feature, {@link #checkBeforeBody}. The one list of them, so the checks made before the
-   * body arrives ({@link #refusesBeforeBody}) cannot drift from those {@link #handle} makes.
+   * endpoint's feature, {@link #checkBeforeBody}. The one list of them, so the checks made before
+   * the body arrives ({@link #refusesBeforeBody}) cannot drift from those {@link #handle} makes.
    *
    * <p>The caller is authenticated again in {@link #handle} after a host asked before the body: on
    * the request's own thread, so a token revoked while the body arrived is refused and the host's
    * authenticator sees the request it serves (the server notes the subject for its access log).
    *
-   * @param ctx the request's context, which gets the {@code WWW-Authenticate} challenge of a 401, or
-   *     null before the request reaches its endpoint
+   * @param ctx the request's context, which gets the {@code WWW-Authenticate} challenge of a 401,
+   *     or null before the request reaches its endpoint
    * @return the caller's access
    */
   private Access admit(UnaryOperator<String> headers, Context ctx) {
     ProtocolHeaders.checkRequestedVersion(headers.apply(ProtocolHeaders.VERSION_HEADER));
-    Access access = ctx == null
-        ? Authentication.authenticate(headers.apply("Authorization"), authenticator)
-        : Authentication.authenticate(ctx, authenticator);
+    Access access =
+        ctx == null
+            ? Authentication.authenticate(headers.apply("Authorization"), authenticator)
+            : Authentication.authenticate(ctx, authenticator);
     checkFeature();
     checkBeforeBody(headers);
     return access;
@@ -119,7 +129,8 @@ public abstract class Endpoint implements Handler, ChecksBeforeBody {
 
   private void checkFeature() {
     if (feature != null && !features.contains(feature)) {
-      throw new QuarryException(feature.unavailableCode(),
+      throw new QuarryException(
+          feature.unavailableCode(),
           "the " + feature.wireName() + " feature is not available on this server");
     }
   }
@@ -134,14 +145,17 @@ public abstract class Endpoint implements Handler, ChecksBeforeBody {
     BodyReader.checkJsonContentType(headers.apply("Content-Type"));
   }
 
-  /** Whether the server offers {@code f}: for an endpoint whose request may ask for a feature besides its own. */
+  /**
+   * Whether the server offers {@code f}: for an endpoint whose request may ask for a feature
+   * besides its own.
+   */
   protected final boolean offers(Feature f) {
     return features.contains(f);
   }
 
   /**
-   * Reads the request (size, the body) of a caller that passed the version,
-   * authentication and feature checks, and returns the work to do with it.
+   * Reads the request (size, the body) of a caller that passed the version, authentication and
+   * feature checks, and returns the work to do with it.
    *
    * @return the work, run once capacity is granted and closed in any case
    */
@@ -149,14 +163,18 @@ public abstract class Endpoint implements Handler, ChecksBeforeBody {
 
   /**
    * The request's body, within {@link Limit#MAX_REQUEST_BYTES} (413); a read that fails is the
-   * client's error ({@link ClientBody}). The content type was checked before ({@link #checkBeforeBody}).
+   * client's error ({@link ClientBody}). The content type was checked before ({@link
+   * #checkBeforeBody}).
    */
   protected final byte[] readBody(Context ctx) {
     try {
-      return BodyReader.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(),
+      return BodyReader.read(
+          ctx.req().getInputStream(),
+          ctx.req().getContentLengthLong(),
           limits.get(Limit.MAX_REQUEST_BYTES));
     } catch (IOException e) {
-      // The client went away, sent a broken chunked body, or sent it too slowly: nothing of ours failed.
+      // The client went away, sent a broken chunked body, or sent it too slowly: nothing of ours
+      // failed.
       throw ClientBody.failure(e);
     }
   }

@@ -20,8 +20,8 @@ import org.slf4j.event.Level;
  * reference id, and its cause (which may name files of the server) goes only to the log under that
  * id; the client can quote the id to the operator.
  *
- * <p>Only text written for clients reaches one: a message that repeats a caught exception's text
- * or names Java classes, members or library internals ({@link #writtenForClients}) is answered with
+ * <p>Only text written for clients reaches one: a message that repeats a caught exception's text or
+ * names Java classes, members or library internals ({@link #writtenForClients}) is answered with
  * fixed text for its code and a reference, and logged whole under that reference. Code and field
  * stay, so a client acts on the answer the same way.
  */
@@ -44,7 +44,10 @@ public final class ErrorResponses {
     return internal(t);
   }
 
-  /** An unexpected fault as INTERNAL, logged with a reference the client can quote; never a stack trace. */
+  /**
+   * An unexpected fault as INTERNAL, logged with a reference the client can quote; never a stack
+   * trace.
+   */
   public static QuarryException internal(Throwable t) {
     String reference = reference();
     LOG.error("internal error {}", reference, t);
@@ -68,7 +71,10 @@ public final class ErrorResponses {
     write(ctx, t, mapper, null);
   }
 
-  /** As {@link #write(Context, Throwable, ObjectMapper)}, naming the run the error ended ({@code null}: none). */
+  /**
+   * As {@link #write(Context, Throwable, ObjectMapper)}, naming the run the error ended ({@code
+   * null}: none).
+   */
   public static void write(Context ctx, Throwable t, ObjectMapper mapper, String runId) {
     QuarryException e = of(t);
     if (ctx.res().isCommitted()) {
@@ -91,28 +97,36 @@ public final class ErrorResponses {
       return withFixedText(e, reference);
     }
     LOG.error("{} {}: {}", e.code(), reference, e.getMessage(), e.getCause());
-    QuarryException answered = new QuarryException(e.code(), e.getMessage() + " (reference " + reference + ")",
-        e.field(), e.uncertain(), null);
+    QuarryException answered =
+        new QuarryException(
+            e.code(),
+            e.getMessage() + " (reference " + reference + ")",
+            e.field(),
+            e.uncertain(),
+            null);
     answered.setStackTrace(e.getStackTrace());
     return answered;
   }
 
   /**
-   * Names of Java's and libraries' insides: a qualified class name ({@code com.fasterxml.jackson...},
-   * {@code java.util...}), an exception or error type ({@code IOException}), a member ({@code
-   * Type.member()}, {@code Type.CONSTANT_NAME}), a source file ({@code Foo.java:12}) or an object's
-   * identity ({@code Parser@edd25d2}).
+   * Names of Java's and libraries' insides: a qualified class name ({@code
+   * com.fasterxml.jackson...}, {@code java.util...}), an exception or error type ({@code
+   * IOException}), a member ({@code Type.member()}, {@code Type.CONSTANT_NAME}), a source file
+   * ({@code Foo.java:12}) or an object's identity ({@code Parser@edd25d2}).
    */
-  private static final Pattern INTERNALS = Pattern.compile(
-      "\\b(?:java|javax|jdk|sun|com|org|io|net)\\.[a-z][a-z0-9_]*\\.[A-Za-z]"
-          + "|\\b[A-Z][A-Za-z0-9]*(?:Exception|Error)\\b"
-          + "|\\b[A-Z][A-Za-z0-9]+\\.[a-z][A-Za-z0-9]*\\(\\)"
-          + "|\\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\\.[A-Z][A-Z0-9]*_[A-Z0-9_]+\\b"
-          + "|\\b[A-Za-z0-9_$]+\\.java\\b"
-          + "|[A-Za-z]@[0-9a-f]{5,}\\b");
+  private static final Pattern INTERNALS =
+      Pattern.compile(
+          "\\b(?:java|javax|jdk|sun|com|org|io|net)\\.[a-z][a-z0-9_]*\\.[A-Za-z]"
+              + "|\\b[A-Z][A-Za-z0-9]*(?:Exception|Error)\\b"
+              + "|\\b[A-Z][A-Za-z0-9]+\\.[a-z][A-Za-z0-9]*\\(\\)"
+              + "|\\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\\.[A-Z][A-Z0-9]*_[A-Z0-9_]+\\b"
+              + "|\\b[A-Za-z0-9_$]+\\.java\\b"
+              + "|[A-Za-z]@[0-9a-f]{5,}\\b");
+
   /**
-   * Whether {@code text} names Java's or libraries' insides ({@link #writtenForClients} applies it to
-   * a message less its quoted values): one test of what a client must not read, for the tests too.
+   * Whether {@code text} names Java's or libraries' insides ({@link #writtenForClients} applies it
+   * to a message less its quoted values): one test of what a client must not read, for the tests
+   * too.
    */
   public static boolean namesInternals(String text) {
     return INTERNALS.matcher(text).find();
@@ -120,6 +134,7 @@ public final class ErrorResponses {
 
   /** A value quoted in a message, as our messages quote what the client sent. */
   private static final Pattern QUOTED = Pattern.compile("'[^']*'");
+
   /** Shorter texts of a cause may occur in any message by chance. */
   private static final int MIN_QUOTED_CHARS = 8;
 
@@ -143,22 +158,34 @@ public final class ErrorResponses {
   }
 
   /**
-   * Whether {@code message} repeats the text of {@code cause}: one long enough not to occur in it by
-   * chance. Also for a console that tells the cause after the message, so it does not tell it twice.
+   * Whether {@code message} repeats the text of {@code cause}: one long enough not to occur in it
+   * by chance. Also for a console that tells the cause after the message, so it does not tell it
+   * twice.
    */
   public static boolean repeats(String message, Throwable cause) {
     String quoted = cause.getMessage();
-    return quoted != null && quoted.strip().length() >= MIN_QUOTED_CHARS && message.contains(quoted.strip());
+    return quoted != null
+        && quoted.strip().length() >= MIN_QUOTED_CHARS
+        && message.contains(quoted.strip());
   }
 
-  /** {@code e} with fixed text for its code in place of its message, which goes to the log under {@code reference}. */
+  /**
+   * {@code e} with fixed text for its code in place of its message, which goes to the log under
+   * {@code reference}.
+   */
   private static QuarryException withFixedText(QuarryException e, String reference) {
     // A client's error is logged as a warning: a request cannot write ERROR lines at will.
     Level level = HttpStatuses.of(e.code()) < 500 ? Level.WARN : Level.ERROR;
-    LOG.atLevel(level).setCause(e.getCause())
+    LOG.atLevel(level)
+        .setCause(e.getCause())
         .log("{} {} answered with fixed text in place of: {}", e.code(), reference, e.getMessage());
-    QuarryException answered = new QuarryException(e.code(), fixedText(e.code()) + " (reference " + reference + ")",
-        e.field(), e.uncertain(), null);
+    QuarryException answered =
+        new QuarryException(
+            e.code(),
+            fixedText(e.code()) + " (reference " + reference + ")",
+            e.field(),
+            e.uncertain(),
+            null);
     answered.setStackTrace(e.getStackTrace());
     return answered;
   }
@@ -172,7 +199,10 @@ public final class ErrorResponses {
     };
   }
 
-  /** The request's id when the host bound one (dev.quarry.api.RequestIds), so the answer's X-Request-Id finds the log. */
+  /**
+   * The request's id when the host bound one (dev.quarry.api.RequestIds), so the answer's
+   * X-Request-Id finds the log.
+   */
   private static String reference() {
     return RequestIds.currentOrRandom();
   }

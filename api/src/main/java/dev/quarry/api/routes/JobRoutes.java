@@ -10,9 +10,10 @@ import java.util.List;
 
 /**
  * The JSON endpoints of ingestion jobs: {@code jobs/create}, {@code jobs/close}, {@code
- * jobs/cancel}, {@code jobs/read} and {@code jobs/list} (the uploads are {@link JobUploadEndpoint}).
- * Reading and cancelling answer JOB_NOT_FOUND for a job that is not the caller's (unless it may
- * manage the job's corpus), exactly as for an unknown id; listing leaves such jobs out.
+ * jobs/cancel}, {@code jobs/read} and {@code jobs/list} (the uploads are {@link
+ * JobUploadEndpoint}). Reading and cancelling answer JOB_NOT_FOUND for a job that is not the
+ * caller's (unless it may manage the job's corpus), exactly as for an unknown id; listing leaves
+ * such jobs out.
  */
 final class JobRoutes {
   private final IngestJobs jobs;
@@ -40,7 +41,8 @@ final class JobRoutes {
 
   private IngestJobs jobs() {
     if (jobs == null) {
-      throw new QuarryException(ErrorCode.INGESTION_JOBS_UNAVAILABLE, "this server runs no ingestion jobs");
+      throw new QuarryException(
+          ErrorCode.INGESTION_JOBS_UNAVAILABLE, "this server runs no ingestion jobs");
     }
     return jobs;
   }
@@ -49,8 +51,17 @@ final class JobRoutes {
   Reply create(RouteCall call) {
     JobRequests.Create request = JobRequests.Create.read(call.body());
     request.requireOcrOffered(ocrOffered);
-    return Reply.of(JobResponses.job(call.write(() -> jobs().create(call.access(), request.corpus(),
-        request.corpusId(), request.ocr(), request.ocrLanguages()))));
+    return Reply.of(
+        JobResponses.job(
+            call.write(
+                () ->
+                    jobs()
+                        .create(
+                            call.access(),
+                            request.corpus(),
+                            request.corpusId(),
+                            request.ocr(),
+                            request.ocrLanguages()))));
   }
 
   /** No more files; the job ends once those it holds have their outcome. */
@@ -62,19 +73,29 @@ final class JobRoutes {
   /** Files not yet indexed never will be; indexed ones stay. */
   Reply cancel(RouteCall call) {
     JobRequests.Job request = JobRequests.Job.read(call.body());
-    return Reply.of(JobResponses.job(call.write(() -> jobs().cancel(call.access(), request.job()))));
+    return Reply.of(
+        JobResponses.job(call.write(() -> jobs().cancel(call.access(), request.job()))));
   }
 
   /** The job, with one keyset page of its files. */
   Reply read(RouteCall call) {
     JobRequests.Read request = JobRequests.Read.read(call.body(), call.limits());
-    return Reply.of(JobResponses.page(jobs().read(call.access(), request.job(), request.after(), request.limit())));
+    return Reply.of(
+        JobResponses.page(
+            jobs().read(call.access(), request.job(), request.after(), request.limit())));
   }
 
   /** One keyset page of the jobs the caller may read, newest first. */
   Reply list(RouteCall call) {
     JobRequests.ListJobs request = JobRequests.ListJobs.read(call.body(), call.limits());
-    return Reply.of(JobResponses.list(jobs().list(call.access(), request.corpus(), request.state(), request.after(),
-        request.limit())));
+    return Reply.of(
+        JobResponses.list(
+            jobs()
+                .list(
+                    call.access(),
+                    request.corpus(),
+                    request.state(),
+                    request.after(),
+                    request.limit())));
   }
 }

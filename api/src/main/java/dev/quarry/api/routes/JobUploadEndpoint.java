@@ -22,12 +22,12 @@ import java.util.function.UnaryOperator;
  * with a {@code request} part (JSON) first, then one {@code file} part per entry of its {@code
  * files}.
  *
- * <p>After {@link Endpoint}'s checks comes the request part; it is checked in full (validation,
- * the job or the corpus, grants on every named source, state, bounds) before any file byte is
- * read. The files stream into the job's folder in the data folder with their SHA-256, and the answer
- * is sent only once all of them are fsynced and logged: an answered upload is never lost, and a
- * failed one leaves nothing of its files. Not gated by the request capacity gate: the files wait on
- * disk for the job runners, bounded by the jobs' own limits.
+ * <p>After {@link Endpoint}'s checks comes the request part; it is checked in full (validation, the
+ * job or the corpus, grants on every named source, state, bounds) before any file byte is read. The
+ * files stream into the job's folder in the data folder with their SHA-256, and the answer is sent
+ * only once all of them are fsynced and logged: an answered upload is never lost, and a failed one
+ * leaves nothing of its files. Not gated by the request capacity gate: the files wait on disk for
+ * the job runners, bounded by the jobs' own limits.
  *
  * <p>Thread-safe; one per path.
  */
@@ -42,8 +42,13 @@ public final class JobUploadEndpoint extends Endpoint {
    * @param jobs the jobs, or null when the host runs none (the feature is then off)
    * @param submit true for {@code jobs/submit}, false for {@code jobs/upload}
    */
-  public JobUploadEndpoint(IngestJobs jobs, boolean submit, Authenticator authenticator, Set<Feature> features,
-      Limits limits, StrictJson json) {
+  public JobUploadEndpoint(
+      IngestJobs jobs,
+      boolean submit,
+      Authenticator authenticator,
+      Set<Feature> features,
+      Limits limits,
+      StrictJson json) {
     super(authenticator, features, Feature.INGESTION_JOBS, null, limits, json);
     this.jobs = jobs;
     this.submit = submit;
@@ -51,18 +56,25 @@ public final class JobUploadEndpoint extends Endpoint {
 
   @Override
   protected void checkBeforeBody(UnaryOperator<String> headers) {
-    MultipartUpload.boundary(headers.apply("Content-Type")); // 415 for any type but multipart/form-data
+    MultipartUpload.boundary(
+        headers.apply("Content-Type")); // 415 for any type but multipart/form-data
   }
 
   @Override
   protected Work prepare(Context ctx, Access access) throws IOException {
-    MultipartUpload.JobParts parts = MultipartUpload.readJob(ctx.req().getInputStream(), ctx.header("Content-Type"),
-        ctx.req().getContentLengthLong(), limits.get(Limit.MAX_REQUEST_BYTES), limits.get(Limit.MAX_DOCUMENT_BYTES),
-        request -> begin(access, request));
+    MultipartUpload.JobParts parts =
+        MultipartUpload.readJob(
+            ctx.req().getInputStream(),
+            ctx.header("Content-Type"),
+            ctx.req().getContentLengthLong(),
+            limits.get(Limit.MAX_REQUEST_BYTES),
+            limits.get(Limit.MAX_DOCUMENT_BYTES),
+            request -> begin(access, request));
     return new Work() {
       @Override
       public void run(Context c) {
-        Responses.reply(c, Reply.of(JobResponses.job(parts.upload().commit(parts.stored()))), json.mapper());
+        Responses.reply(
+            c, Reply.of(JobResponses.job(parts.upload().commit(parts.stored()))), json.mapper());
       }
 
       @Override

@@ -26,21 +26,24 @@ import java.util.function.Supplier;
  * while its SHA-256 is computed). Limits are checked while reading, so an oversized upload costs at
  * most one buffer of memory and {@code maxDocumentBytes} of disk before it is refused: the file
  * part past {@code maxDocumentBytes}, or a declared Content-Length past both limits together (plus
- * {@link #OVERHEAD_BYTES}), is 413 DOCUMENT_TOO_LARGE; the request part past {@code maxRequestBytes},
- * or a body without a declared length that streams past both together, is 413 REQUEST_TOO_LARGE.
- * Anything else that is not such an upload is 400 INVALID_REQUEST (or 415 for
+ * {@link #OVERHEAD_BYTES}), is 413 DOCUMENT_TOO_LARGE; the request part past {@code
+ * maxRequestBytes}, or a body without a declared length that streams past both together, is 413
+ * REQUEST_TOO_LARGE. Anything else that is not such an upload is 400 INVALID_REQUEST (or 415 for
  * another content type).
  *
- * <p>Not thread-safe; one per request. The temporary file is deleted by {@link Upload#close()},
- * and at once when reading fails.
+ * <p>Not thread-safe; one per request. The temporary file is deleted by {@link Upload#close()}, and
+ * at once when reading fails.
  */
 final class MultipartUpload {
   /** Boundaries, part headers and line breaks: far more than a well-formed upload needs. */
   static final long OVERHEAD_BYTES = 64 * 1024;
+
   /** The headers of one part; a browser sends a few hundred bytes. */
   static final int MAX_PART_HEADER_BYTES = 8 * 1024;
+
   /** RFC 2046: a boundary has 1 to 70 characters. */
   static final int MAX_BOUNDARY_CHARS = 70;
+
   static final String REQUEST_PART = "request";
   static final String FILE_PART = "file";
   private static final int BUFFER_BYTES = 64 * 1024;
@@ -58,7 +61,8 @@ final class MultipartUpload {
   private long consumed;
   private boolean eof;
 
-  private MultipartUpload(InputStream in, String boundary, long maxRequestBytes, long maxDocumentBytes) {
+  private MultipartUpload(
+      InputStream in, String boundary, long maxRequestBytes, long maxDocumentBytes) {
     this.in = in;
     this.delimiter = ("\r\n--" + boundary).getBytes(StandardCharsets.ISO_8859_1);
     this.buffer = new byte[BUFFER_BYTES + delimiter.length];
@@ -68,8 +72,8 @@ final class MultipartUpload {
   }
 
   /**
-   * What was uploaded: the request part's bytes and the file part on disk, with the name the
-   * client gave the file (its {@code filename} parameter, or null). Close it to delete the file.
+   * What was uploaded: the request part's bytes and the file part on disk, with the name the client
+   * gave the file (its {@code filename} parameter, or null). Close it to delete the file.
    */
   record Upload(byte[] request, Path file, long fileBytes, String fileSha256, String fileName)
       implements AutoCloseable {
@@ -82,17 +86,30 @@ final class MultipartUpload {
   /**
    * Reads the whole upload from {@code in}.
    *
-   * @param contentType the request's Content-Type header (must be multipart/form-data with a boundary)
+   * @param contentType the request's Content-Type header (must be multipart/form-data with a
+   *     boundary)
    * @param declaredLength the Content-Length, or -1 when the body is chunked
    * @param tempDir where the file part is written, or null for the system's temporary folder
    */
-  static Upload read(InputStream in, String contentType, long declaredLength, long maxRequestBytes,
-      long maxDocumentBytes, Path tempDir) throws IOException {
-    MultipartUpload reader = new MultipartUpload(in, boundary(contentType), maxRequestBytes, maxDocumentBytes);
+  static Upload read(
+      InputStream in,
+      String contentType,
+      long declaredLength,
+      long maxRequestBytes,
+      long maxDocumentBytes,
+      Path tempDir)
+      throws IOException {
+    MultipartUpload reader =
+        new MultipartUpload(in, boundary(contentType), maxRequestBytes, maxDocumentBytes);
     if (declaredLength > reader.maxTotalBytes) {
       BodyReader.discardArrived(in);
-      throw new QuarryException(ErrorCode.DOCUMENT_TOO_LARGE, "the upload has " + declaredLength
-          + " bytes; a document may have at most " + maxDocumentBytes + " bytes (maxDocumentBytes)");
+      throw new QuarryException(
+          ErrorCode.DOCUMENT_TOO_LARGE,
+          "the upload has "
+              + declaredLength
+              + " bytes; a document may have at most "
+              + maxDocumentBytes
+              + " bytes (maxDocumentBytes)");
     }
     return reader.readParts(tempDir);
   }
@@ -115,23 +132,39 @@ final class MultipartUpload {
           request = readRequestPart();
         } else if (FILE_PART.equals(headers.name())) {
           if (file != null) {
-            throw invalid(FILE_PART, "the upload has more than one 'file' part; ingest one document at a time");
+            throw invalid(
+                FILE_PART,
+                "the upload has more than one 'file' part; ingest one document at a time");
           }
           fileName = headers.fileName();
-          file = tempDir == null ? Files.createTempFile("quarry-upload-", ".part")
-              : Files.createTempFile(tempDir, "quarry-upload-", ".part");
-          StoredPart stored = streamFilePart(file, maxDocumentBytes, () -> new QuarryException(
-              ErrorCode.DOCUMENT_TOO_LARGE, "the document is larger than " + maxDocumentBytes + " bytes (maxDocumentBytes)"));
+          file =
+              tempDir == null
+                  ? Files.createTempFile("quarry-upload-", ".part")
+                  : Files.createTempFile(tempDir, "quarry-upload-", ".part");
+          StoredPart stored =
+              streamFilePart(
+                  file,
+                  maxDocumentBytes,
+                  () ->
+                      new QuarryException(
+                          ErrorCode.DOCUMENT_TOO_LARGE,
+                          "the document is larger than "
+                              + maxDocumentBytes
+                              + " bytes (maxDocumentBytes)"));
           fileBytes = stored.bytes();
           sha256 = stored.sha256();
         } else {
-          throw invalid(headers.name(), "unknown part '" + headers.name()
-              + "'; an upload has a 'request' part (JSON) and a 'file' part");
+          throw invalid(
+              headers.name(),
+              "unknown part '"
+                  + headers.name()
+                  + "'; an upload has a 'request' part (JSON) and a 'file' part");
         }
         more = afterDelimiter();
       }
       if (request == null) {
-        throw invalid(REQUEST_PART, "the upload has no 'request' part (JSON with corpus and source)");
+        throw invalid(
+            REQUEST_PART, "the upload has no 'request' part (JSON with corpus and source)");
       }
       if (file == null) {
         throw invalid(FILE_PART, "the upload has no 'file' part with the document's bytes");
@@ -143,7 +176,9 @@ final class MultipartUpload {
     }
   }
 
-  /** What a job upload holds: the upload its files went to, and each file as stored, in part order. */
+  /**
+   * What a job upload holds: the upload its files went to, and each file as stored, in part order.
+   */
   record JobParts(IngestJobs.Upload upload, List<IngestJobs.StoredFile> stored) {}
 
   /**
@@ -156,28 +191,47 @@ final class MultipartUpload {
    * {@code begin}. When reading fails, the upload is closed (its parts deleted) before the failure
    * is rethrown; otherwise the caller commits or closes it.
    */
-  static JobParts readJob(InputStream in, String contentType, long declaredLength, long maxRequestBytes,
-      long maxDocumentBytes, Function<byte[], IngestJobs.Upload> begin) throws IOException {
-    MultipartUpload reader = new MultipartUpload(in, boundary(contentType), maxRequestBytes, maxDocumentBytes);
+  static JobParts readJob(
+      InputStream in,
+      String contentType,
+      long declaredLength,
+      long maxRequestBytes,
+      long maxDocumentBytes,
+      Function<byte[], IngestJobs.Upload> begin)
+      throws IOException {
+    MultipartUpload reader =
+        new MultipartUpload(in, boundary(contentType), maxRequestBytes, maxDocumentBytes);
     reader.maxTotalBytes = maxRequestBytes + OVERHEAD_BYTES;
     return reader.readJobParts(declaredLength, begin);
   }
 
-  private JobParts readJobParts(long declaredLength, Function<byte[], IngestJobs.Upload> begin) throws IOException {
+  private JobParts readJobParts(long declaredLength, Function<byte[], IngestJobs.Upload> begin)
+      throws IOException {
     skipPreamble();
     if (!afterDelimiter() || !REQUEST_PART.equals(readHeaders().name())) {
-      throw invalid(REQUEST_PART, "a job upload starts with its 'request' part (JSON), before the file parts");
+      throw invalid(
+          REQUEST_PART,
+          "a job upload starts with its 'request' part (JSON), before the file parts");
     }
     IngestJobs.Upload upload = begin.apply(readRequestPart());
     try {
       int files = upload.files().size();
       long budget = Math.min(upload.maxBytes(), files * maxDocumentBytes);
-      maxTotalBytes = maxRequestBytes + budget + OVERHEAD_BYTES + (long) files * MAX_PART_HEADER_BYTES;
+      maxTotalBytes =
+          maxRequestBytes + budget + OVERHEAD_BYTES + (long) files * MAX_PART_HEADER_BYTES;
       if (declaredLength > maxTotalBytes) {
         BodyReader.discardArrived(in);
-        throw upload.maxBytes() < files * maxDocumentBytes ? upload.overBudget()
-            : new QuarryException(ErrorCode.DOCUMENT_TOO_LARGE, "the upload has " + declaredLength + " bytes; each of its "
-                + files + " documents may have at most " + maxDocumentBytes + " bytes (maxDocumentBytes)");
+        throw upload.maxBytes() < files * maxDocumentBytes
+            ? upload.overBudget()
+            : new QuarryException(
+                ErrorCode.DOCUMENT_TOO_LARGE,
+                "the upload has "
+                    + declaredLength
+                    + " bytes; each of its "
+                    + files
+                    + " documents may have at most "
+                    + maxDocumentBytes
+                    + " bytes (maxDocumentBytes)");
       }
       List<IngestJobs.StoredFile> stored = new ArrayList<>(files);
       long used = 0;
@@ -186,25 +240,48 @@ final class MultipartUpload {
         PartHeaders part = readHeaders();
         String name = part.name();
         if (!FILE_PART.equals(name)) {
-          throw invalid(name, "unexpected part '" + name + "'; after the 'request' part come the 'file' parts, "
-              + "one per entry of files");
+          throw invalid(
+              name,
+              "unexpected part '"
+                  + name
+                  + "'; after the 'request' part come the 'file' parts, "
+                  + "one per entry of files");
         }
         int i = stored.size();
         if (i == files) {
-          throw invalid("files", "the upload has more 'file' parts than files lists (" + files + ")");
+          throw invalid(
+              "files", "the upload has more 'file' parts than files lists (" + files + ")");
         }
         long room = upload.maxBytes() - used;
         boolean jobIsTheBound = room < maxDocumentBytes;
-        StoredPart file = streamFilePart(upload.part(i), Math.min(room, maxDocumentBytes), () -> jobIsTheBound
-            ? upload.overBudget()
-            : new QuarryException(ErrorCode.DOCUMENT_TOO_LARGE, "file " + i + " (" + upload.files().get(i).source()
-                + ") is larger than " + maxDocumentBytes + " bytes (maxDocumentBytes)"));
+        StoredPart file =
+            streamFilePart(
+                upload.part(i),
+                Math.min(room, maxDocumentBytes),
+                () ->
+                    jobIsTheBound
+                        ? upload.overBudget()
+                        : new QuarryException(
+                            ErrorCode.DOCUMENT_TOO_LARGE,
+                            "file "
+                                + i
+                                + " ("
+                                + upload.files().get(i).source()
+                                + ") is larger than "
+                                + maxDocumentBytes
+                                + " bytes (maxDocumentBytes)"));
         used += file.bytes();
         stored.add(new IngestJobs.StoredFile(file.sha256(), file.bytes(), part.fileName()));
         more = afterDelimiter();
       }
       if (stored.size() != files) {
-        throw invalid("files", "files lists " + files + " files but the upload has " + stored.size() + " 'file' parts");
+        throw invalid(
+            "files",
+            "files lists "
+                + files
+                + " files but the upload has "
+                + stored.size()
+                + " 'file' parts");
       }
       return new JobParts(upload, stored);
     } catch (IOException | RuntimeException | Error e) {
@@ -213,19 +290,29 @@ final class MultipartUpload {
     }
   }
 
-  /** The {@code request} part's bytes (JSON, kept in memory); 413 REQUEST_TOO_LARGE past {@code maxRequestBytes}. */
+  /**
+   * The {@code request} part's bytes (JSON, kept in memory); 413 REQUEST_TOO_LARGE past {@code
+   * maxRequestBytes}.
+   */
   private byte[] readRequestPart() throws IOException {
     ByteArrayOutputStream json = new ByteArrayOutputStream();
-    copyUntilDelimiter(json, maxRequestBytes, ErrorCode.REQUEST_TOO_LARGE, "the request part is larger than "
-        + maxRequestBytes + " bytes (maxRequestBytes)");
+    copyUntilDelimiter(
+        json,
+        maxRequestBytes,
+        ErrorCode.REQUEST_TOO_LARGE,
+        "the request part is larger than " + maxRequestBytes + " bytes (maxRequestBytes)");
     return json.toByteArray();
   }
 
   /** A file part as written to disk: its size and the SHA-256 of its bytes. */
   private record StoredPart(long bytes, String sha256) {}
 
-  /** Streams a file part to {@code file} while hashing it; fails with {@code tooLarge}'s exception past {@code maxBytes}. */
-  private StoredPart streamFilePart(Path file, long maxBytes, Supplier<QuarryException> tooLarge) throws IOException {
+  /**
+   * Streams a file part to {@code file} while hashing it; fails with {@code tooLarge}'s exception
+   * past {@code maxBytes}.
+   */
+  private StoredPart streamFilePart(Path file, long maxBytes, Supplier<QuarryException> tooLarge)
+      throws IOException {
     MessageDigest sha = Sha256.newDigest();
     long bytes;
     try (OutputStream out = new DigestOutputStream(Files.newOutputStream(file), sha)) {
@@ -238,7 +325,8 @@ final class MultipartUpload {
   static String boundary(String contentType) {
     String[] parts = contentType == null ? new String[] {""} : contentType.split(";");
     if (!parts[0].strip().toLowerCase(Locale.ROOT).equals("multipart/form-data")) {
-      throw new QuarryException(ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      throw new QuarryException(
+          ErrorCode.UNSUPPORTED_MEDIA_TYPE,
           "ingest takes multipart/form-data with a 'request' part (JSON) and a 'file' part");
     }
     for (int i = 1; i < parts.length; i++) {
@@ -254,8 +342,11 @@ final class MultipartUpload {
         return boundary;
       }
     }
-    throw invalid("$", "the multipart/form-data Content-Type needs a boundary of 1 to " + MAX_BOUNDARY_CHARS
-        + " characters");
+    throw invalid(
+        "$",
+        "the multipart/form-data Content-Type needs a boundary of 1 to "
+            + MAX_BOUNDARY_CHARS
+            + " characters");
   }
 
   /** Skips anything before the first boundary line (the delimiter without its leading CRLF). */
@@ -264,11 +355,16 @@ final class MultipartUpload {
     byte[] first = new byte[] {'\r', '\n'};
     System.arraycopy(first, 0, buffer, 0, 2);
     limit = 2;
-    copyUntilDelimiter(OutputStream.nullOutputStream(), OVERHEAD_BYTES, ErrorCode.INVALID_REQUEST,
+    copyUntilDelimiter(
+        OutputStream.nullOutputStream(),
+        OVERHEAD_BYTES,
+        ErrorCode.INVALID_REQUEST,
         "no multipart boundary found at the start of the body");
   }
 
-  /** After a delimiter: {@code --} ends the body (false), a line break starts another part (true). */
+  /**
+   * After a delimiter: {@code --} ends the body (false), a line break starts another part (true).
+   */
   private boolean afterDelimiter() throws IOException {
     int a = next();
     int b = next();
@@ -337,15 +433,21 @@ final class MultipartUpload {
     return null;
   }
 
-  /** Copies bytes up to the next delimiter to {@code out}; fails with {@code tooLarge} past {@code maxBytes}. */
-  private long copyUntilDelimiter(OutputStream out, long maxBytes, ErrorCode tooLarge, String message)
-      throws IOException {
+  /**
+   * Copies bytes up to the next delimiter to {@code out}; fails with {@code tooLarge} past {@code
+   * maxBytes}.
+   */
+  private long copyUntilDelimiter(
+      OutputStream out, long maxBytes, ErrorCode tooLarge, String message) throws IOException {
     return copyUntilDelimiter(out, maxBytes, () -> new QuarryException(tooLarge, message));
   }
 
-  /** Copies bytes up to the next delimiter to {@code out}; fails with {@code tooLarge}'s exception past {@code maxBytes}. */
-  private long copyUntilDelimiter(OutputStream out, long maxBytes, Supplier<QuarryException> tooLarge)
-      throws IOException {
+  /**
+   * Copies bytes up to the next delimiter to {@code out}; fails with {@code tooLarge}'s exception
+   * past {@code maxBytes}.
+   */
+  private long copyUntilDelimiter(
+      OutputStream out, long maxBytes, Supplier<QuarryException> tooLarge) throws IOException {
     long copied = 0;
     while (true) {
       int found = indexOfDelimiter();
@@ -398,8 +500,12 @@ final class MultipartUpload {
     consumed += n;
     if (consumed > maxTotalBytes) {
       BodyReader.discardArrived(in);
-      throw new QuarryException(ErrorCode.REQUEST_TOO_LARGE, "the upload is larger than maxDocumentBytes plus "
-          + "maxRequestBytes (" + maxTotalBytes + " bytes with the multipart framing)");
+      throw new QuarryException(
+          ErrorCode.REQUEST_TOO_LARGE,
+          "the upload is larger than maxDocumentBytes plus "
+              + "maxRequestBytes ("
+              + maxTotalBytes
+              + " bytes with the multipart framing)");
     }
     limit += n;
   }

@@ -11,7 +11,10 @@ import io.javalin.http.Context;
  * host's error pages leave it alone. Failures go through {@link ErrorResponses}, which writes here.
  */
 public final class Responses {
-  /** Set on a context once a Quarry handler has written its answer, so hosts' error pages leave it alone. */
+  /**
+   * Set on a context once a Quarry handler has written its answer, so hosts' error pages leave it
+   * alone.
+   */
   public static final String ANSWERED_ATTRIBUTE = "dev.quarry.api.answered";
 
   private Responses() {}
@@ -37,7 +40,10 @@ public final class Responses {
     }
   }
 
-  /** Marks the context as answered by Quarry, for an answer written without {@link #write} (a stream). */
+  /**
+   * Marks the context as answered by Quarry, for an answer written without {@link #write} (a
+   * stream).
+   */
   public static void markAnswered(Context ctx) {
     ctx.attribute(ANSWERED_ATTRIBUTE, Boolean.TRUE);
   }

@@ -21,9 +21,15 @@ import java.util.Set;
 public final class RetrievalEndpoint extends Endpoint {
   private final Route route;
 
-  public RetrievalEndpoint(Route route, Authenticator authenticator, Set<Feature> features, Limits limits,
-      RequestGate gate, StrictJson json) {
-    super(authenticator, features, route.feature(), route.kind().gated() ? gate : null, limits, json);
+  public RetrievalEndpoint(
+      Route route,
+      Authenticator authenticator,
+      Set<Feature> features,
+      Limits limits,
+      RequestGate gate,
+      StrictJson json) {
+    super(
+        authenticator, features, route.feature(), route.kind().gated() ? gate : null, limits, json);
     this.route = route;
   }
 
@@ -34,8 +40,14 @@ public final class RetrievalEndpoint extends Endpoint {
   }
 
   private Reply call(Context ctx, Access access, byte[] bytes) {
-    RouteCall call = new RouteCall(route.path(), access, json.parseObject(bytes),
-        ctx.header(ProtocolHeaders.IDEMPOTENCY_KEY), limits, json.mapper());
+    RouteCall call =
+        new RouteCall(
+            route.path(),
+            access,
+            json.parseObject(bytes),
+            ctx.header(ProtocolHeaders.IDEMPOTENCY_KEY),
+            limits,
+            json.mapper());
     try {
       return route.handler().handle(call);
     } catch (VirtualMachineError e) {

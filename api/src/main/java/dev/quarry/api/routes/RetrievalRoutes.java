@@ -5,7 +5,10 @@ import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.jobs.IngestJobs;
 import java.util.List;
 
-/** The table of retrieval endpoints: every path below {@link #PREFIX}, its feature, kind and handler. */
+/**
+ * The table of retrieval endpoints: every path below {@link #PREFIX}, its feature, kind and
+ * handler.
+ */
 public final class RetrievalRoutes {
   /** Every retrieval endpoint lives below this path. */
   public static final String PREFIX = "/v1/retrieval/";
@@ -23,7 +26,8 @@ public final class RetrievalRoutes {
     return List.of(
         new Route("search", Feature.SCOPED_RETRIEVAL, Route.Kind.SEARCH, search::search),
         new Route("sources/index", Feature.RETRIEVAL_INDEXING, Route.Kind.MUTATION, sources::index),
-        new Route("sources/delete", Feature.RETRIEVAL_INDEXING, Route.Kind.MUTATION, sources::delete),
+        new Route(
+            "sources/delete", Feature.RETRIEVAL_INDEXING, Route.Kind.MUTATION, sources::delete),
         new Route("sources/batch", Feature.RETRIEVAL_INDEXING, Route.Kind.MUTATION, sources::batch),
         new Route("sources/read", Feature.RETRIEVAL_INDEXING, Route.Kind.READ, sources::read),
         new Route("sources/chunks", Feature.RETRIEVAL_INDEXING, Route.Kind.READ, sources::chunks),
@@ -38,10 +42,12 @@ public final class RetrievalRoutes {
 
   /**
    * The JSON endpoints of ingestion jobs ({@code jobs/create}, {@code jobs/close}, {@code
-   * jobs/cancel}, {@code jobs/read}, {@code jobs/list}); the uploads have their own handler, {@link JobUploadEndpoint}.
+   * jobs/cancel}, {@code jobs/read}, {@code jobs/list}); the uploads have their own handler, {@link
+   * JobUploadEndpoint}.
    *
    * @param jobs the jobs, or null when the host runs none
-   * @param ocrOffered whether the host advertises the feature {@code ocr} (a job's {@code ocr: auto} needs it)
+   * @param ocrOffered whether the host advertises the feature {@code ocr} (a job's {@code ocr:
+   *     auto} needs it)
    */
   public static List<Route> jobs(IngestJobs jobs, boolean ocrOffered) {
     return JobRoutes.over(jobs, ocrOffered);

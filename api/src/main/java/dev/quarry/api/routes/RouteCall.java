@@ -11,10 +11,9 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * What a route gets once the request passed the version, authentication, feature, capacity and
- * body checks: who asks, the body, and the Idempotency-Key header. A mutating route makes its
- * change through {@link #write}, which marks the point after which a fault leaves the outcome
- * uncertain.
+ * What a route gets once the request passed the version, authentication, feature, capacity and body
+ * checks: who asks, the body, and the Idempotency-Key header. A mutating route makes its change
+ * through {@link #write}, which marks the point after which a fault leaves the outcome uncertain.
  *
  * <p>One per request, used by one thread.
  */
@@ -31,7 +30,12 @@ public final class RouteCall {
    * @param endpoint the endpoint path below {@code /v1/retrieval/}, such as {@code sources/index}
    * @param idempotencyKey the Idempotency-Key header, or null
    */
-  public RouteCall(String endpoint, Access access, ObjectNode json, String idempotencyKey, Limits limits,
+  public RouteCall(
+      String endpoint,
+      Access access,
+      ObjectNode json,
+      String idempotencyKey,
+      Limits limits,
       ObjectMapper mapper) {
     this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
     this.access = Objects.requireNonNull(access, "access");
@@ -55,8 +59,8 @@ public final class RouteCall {
   }
 
   /**
-   * Makes the route's change. Everything before this call provably wrote nothing, so its faults
-   * are plain failures; from here on, a fault may come after the change reached the store.
+   * Makes the route's change. Everything before this call provably wrote nothing, so its faults are
+   * plain failures; from here on, a fault may come after the change reached the store.
    */
   public <T> T write(Supplier<T> change) {
     writeStarted = true;
@@ -76,6 +80,7 @@ public final class RouteCall {
     if (idempotencyKey == null) {
       return null;
     }
-    return new Mutation.Idempotency(idempotencyKey, CanonicalJson.fingerprint(mapper, endpoint, json));
+    return new Mutation.Idempotency(
+        idempotencyKey, CanonicalJson.fingerprint(mapper, endpoint, json));
   }
 }

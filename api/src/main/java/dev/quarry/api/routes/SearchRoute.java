@@ -14,7 +14,9 @@ final class SearchRoute {
 
   Reply search(RouteCall call) {
     SearchBody request = SearchBody.read(call.body(), call.limits());
-    return Reply.of(SearchResponses.result(
-        corpora.search(call.access(), request.corpus(), request.request(), request.corpusId())));
+    return Reply.of(
+        SearchResponses.result(
+            corpora.search(
+                call.access(), request.corpus(), request.request(), request.corpusId())));
   }
 }

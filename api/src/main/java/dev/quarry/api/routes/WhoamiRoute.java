@@ -36,7 +36,10 @@ final class WhoamiRoute {
       grant.put("corpus", g.corpus());
       g.sources().forEach(grant.putArray("sources")::add);
       ArrayNode scopes = grant.putArray("scopes");
-      g.scopes().stream().sorted(Comparator.comparing(Scope::ordinal)).map(Scope::wireName).forEach(scopes::add);
+      g.scopes().stream()
+          .sorted(Comparator.comparing(Scope::ordinal))
+          .map(Scope::wireName)
+          .forEach(scopes::add);
     }
     return out;
   }

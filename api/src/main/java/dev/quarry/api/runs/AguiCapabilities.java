@@ -15,12 +15,12 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * {@code GET /v1/agui/capabilities}: what the AG-UI retrieval agent does, in AG-UI's
- * {@code AgentCapabilities} shape ({@code agui-capabilities.json}, beside this class). It declares
- * only what is honoured (its own search tool, streaming over both HTTP bindings) and says
- * {@code false} explicitly where an interface would otherwise offer something that is not there
- * (reasoning, state, application tools, interrupts, multimodal input). Any valid token may read it,
- * after the {@link Endpoint} pipeline's version and authentication checks.
+ * {@code GET /v1/agui/capabilities}: what the AG-UI retrieval agent does, in AG-UI's {@code
+ * AgentCapabilities} shape ({@code agui-capabilities.json}, beside this class). It declares only
+ * what is honoured (its own search tool, streaming over both HTTP bindings) and says {@code false}
+ * explicitly where an interface would otherwise offer something that is not there (reasoning,
+ * state, application tools, interrupts, multimodal input). Any valid token may read it, after the
+ * {@link Endpoint} pipeline's version and authentication checks.
  */
 public final class AguiCapabilities extends Endpoint {
   public static final String PATH = "/v1/agui/capabilities";

@@ -43,7 +43,8 @@ interface AguiFraming {
     public byte[] frame(ObjectNode event) {
       try {
         // Jackson escapes line breaks inside strings: the JSON is one line, one data field.
-        return ("data: " + mapper.writeValueAsString(event) + "\n\n").getBytes(StandardCharsets.UTF_8);
+        return ("data: " + mapper.writeValueAsString(event) + "\n\n")
+            .getBytes(StandardCharsets.UTF_8);
       } catch (JsonProcessingException e) {
         throw new IllegalStateException("a tree always writes", e);
       }

@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Encodes the AG-UI events this binding writes ({@link AguiEvents}) as AG-UI's protobuf
- * {@code Event} message (the schema of {@code @ag-ui/proto} 1.0): the event in its {@code oneof}
- * field, a {@code BaseEvent} with the type's enum number, the timestamp and the metadata, then the
- * event's own fields; JSON values ({@code result}) are {@code google.protobuf.Value}. A hand-written
+ * Encodes the AG-UI events this binding writes ({@link AguiEvents}) as AG-UI's protobuf {@code
+ * Event} message (the schema of {@code @ag-ui/proto} 1.0): the event in its {@code oneof} field, a
+ * {@code BaseEvent} with the type's enum number, the timestamp and the metadata, then the event's
+ * own fields; JSON values ({@code result}) are {@code google.protobuf.Value}. A hand-written
  * encoder for a dozen flat messages, rather than a code generator and a runtime library for them.
  */
 final class AguiProto {
@@ -21,30 +21,57 @@ final class AguiProto {
   /** A string or JSON-value field of an event: its JSON name and its protobuf field number. */
   private record Field(String name, int number, boolean value) {}
 
-  /** An event type: its field in the {@code Event} oneof, its {@code EventType} number, its own fields. */
+  /**
+   * An event type: its field in the {@code Event} oneof, its {@code EventType} number, its own
+   * fields.
+   */
   private record Type(int oneof, int enumNumber, List<Field> fields) {}
 
   private static Field str(String name, int number) {
     return new Field(name, number, false);
   }
 
-  private static final Map<String, Type> TYPES = Map.ofEntries(
-      Map.entry("TEXT_MESSAGE_START", new Type(1, 0, List.of(str("messageId", 2), str("role", 3), str("name", 4)))),
-      Map.entry("TEXT_MESSAGE_CONTENT", new Type(2, 1, List.of(str("messageId", 2), str("delta", 3)))),
-      Map.entry("TEXT_MESSAGE_END", new Type(3, 2, List.of(str("messageId", 2)))),
-      Map.entry("TOOL_CALL_START", new Type(4, 3, List.of(str("toolCallId", 2), str("toolCallName", 3),
-          str("parentMessageId", 4)))),
-      Map.entry("TOOL_CALL_ARGS", new Type(5, 4, List.of(str("toolCallId", 2), str("delta", 3)))),
-      Map.entry("TOOL_CALL_END", new Type(6, 5, List.of(str("toolCallId", 2)))),
-      Map.entry("RUN_STARTED", new Type(12, 11, List.of(str("threadId", 2), str("runId", 3)))),
-      // outcome is a string on this wire ("success"); written below from the JSON's outcome.type.
-      Map.entry("RUN_FINISHED", new Type(13, 12, List.of(str("threadId", 2), str("runId", 3),
-          new Field("result", 4, true)))),
-      Map.entry("RUN_ERROR", new Type(14, 13, List.of(str("code", 2), str("message", 3)))),
-      Map.entry("STEP_STARTED", new Type(15, 14, List.of(str("stepName", 2)))),
-      Map.entry("STEP_FINISHED", new Type(16, 15, List.of(str("stepName", 2)))),
-      Map.entry("TOOL_CALL_RESULT", new Type(22, 21, List.of(str("messageId", 3), str("toolCallId", 4),
-          str("content", 5), str("role", 6)))));
+  private static final Map<String, Type> TYPES =
+      Map.ofEntries(
+          Map.entry(
+              "TEXT_MESSAGE_START",
+              new Type(1, 0, List.of(str("messageId", 2), str("role", 3), str("name", 4)))),
+          Map.entry(
+              "TEXT_MESSAGE_CONTENT",
+              new Type(2, 1, List.of(str("messageId", 2), str("delta", 3)))),
+          Map.entry("TEXT_MESSAGE_END", new Type(3, 2, List.of(str("messageId", 2)))),
+          Map.entry(
+              "TOOL_CALL_START",
+              new Type(
+                  4,
+                  3,
+                  List.of(
+                      str("toolCallId", 2), str("toolCallName", 3), str("parentMessageId", 4)))),
+          Map.entry(
+              "TOOL_CALL_ARGS", new Type(5, 4, List.of(str("toolCallId", 2), str("delta", 3)))),
+          Map.entry("TOOL_CALL_END", new Type(6, 5, List.of(str("toolCallId", 2)))),
+          Map.entry("RUN_STARTED", new Type(12, 11, List.of(str("threadId", 2), str("runId", 3)))),
+          // outcome is a string on this wire ("success"); written below from the JSON's
+          // outcome.type.
+          Map.entry(
+              "RUN_FINISHED",
+              new Type(
+                  13,
+                  12,
+                  List.of(str("threadId", 2), str("runId", 3), new Field("result", 4, true)))),
+          Map.entry("RUN_ERROR", new Type(14, 13, List.of(str("code", 2), str("message", 3)))),
+          Map.entry("STEP_STARTED", new Type(15, 14, List.of(str("stepName", 2)))),
+          Map.entry("STEP_FINISHED", new Type(16, 15, List.of(str("stepName", 2)))),
+          Map.entry(
+              "TOOL_CALL_RESULT",
+              new Type(
+                  22,
+                  21,
+                  List.of(
+                      str("messageId", 3),
+                      str("toolCallId", 4),
+                      str("content", 5),
+                      str("role", 6)))));
 
   private static final int RUN_FINISHED_OUTCOME = 5;
 

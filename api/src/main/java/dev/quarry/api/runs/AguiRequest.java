@@ -13,19 +13,32 @@ import java.util.Set;
 /**
  * AG-UI's {@code RunAgentInput} as {@code POST /v1/agui/retrieval} reads it. The query is the last
  * user message (its text, or its text parts joined), unless {@code forwardedProps.retrieval.query}
- * is given; the corpus and options are {@code forwardedProps.retrieval}, exactly the
- * {@code retrieval} option of {@code /v1/runs}, and {@code forwardedProps.idleTimeoutMs} bounds the
- * run's quiet time. Read as strictly as every Quarry request: unknown fields of the input or of
- * {@code forwardedProps}, wrong types and {@code null} are {@code 400 INVALID_REQUEST} naming the
- * field. {@code state}, {@code context} and {@code tools} are accepted and not used: this agent
- * runs no application tools and keeps no state.
+ * is given; the corpus and options are {@code forwardedProps.retrieval}, exactly the {@code
+ * retrieval} option of {@code /v1/runs}, and {@code forwardedProps.idleTimeoutMs} bounds the run's
+ * quiet time. Read as strictly as every Quarry request: unknown fields of the input or of {@code
+ * forwardedProps}, wrong types and {@code null} are {@code 400 INVALID_REQUEST} naming the field.
+ * {@code state}, {@code context} and {@code tools} are accepted and not used: this agent runs no
+ * application tools and keeps no state.
  */
-record AguiRequest(String threadId, String runId, String query, RetrievalOptions options, Duration idleTimeout) {
-  static final Set<String> FIELDS = Set.of("threadId", "runId", "parentRunId", "protocolVersion", "state", "messages",
-      "tools", "context", "forwardedProps", "resume");
+record AguiRequest(
+    String threadId, String runId, String query, RetrievalOptions options, Duration idleTimeout) {
+  static final Set<String> FIELDS =
+      Set.of(
+          "threadId",
+          "runId",
+          "parentRunId",
+          "protocolVersion",
+          "state",
+          "messages",
+          "tools",
+          "context",
+          "forwardedProps",
+          "resume");
   static final Set<String> FORWARDED_FIELDS = Set.of("retrieval", "idleTimeoutMs");
+
   /** The AG-UI protocol major version this binding speaks. */
   static final String PROTOCOL_MAJOR = "1";
+
   private static final int MAX_ID_CHARS = 256;
   private static final int MAX_MESSAGES = 10_000;
 
@@ -35,14 +48,18 @@ record AguiRequest(String threadId, String runId, String query, RetrievalOptions
     String runId = id(body, "runId");
     body.optionalString("parentRunId", MAX_ID_CHARS);
     String version = body.optionalString("protocolVersion", 32);
-    if (version != null && !(version.equals(PROTOCOL_MAJOR) || version.startsWith(PROTOCOL_MAJOR + "."))) {
-      throw QuarryException.invalid("protocolVersion", "protocolVersion " + version + " is not supported; this agent speaks AG-UI 1.x");
+    if (version != null
+        && !(version.equals(PROTOCOL_MAJOR) || version.startsWith(PROTOCOL_MAJOR + "."))) {
+      throw QuarryException.invalid(
+          "protocolVersion",
+          "protocolVersion " + version + " is not supported; this agent speaks AG-UI 1.x");
     }
     body.optionalArray("tools", Integer.MAX_VALUE);
     body.optionalArray("context", Integer.MAX_VALUE);
     List<JsonNode> resume = body.optionalArray("resume", Integer.MAX_VALUE);
     if (resume != null && !resume.isEmpty()) {
-      throw QuarryException.invalid("resume", "there is nothing to resume: this agent never interrupts a run");
+      throw QuarryException.invalid(
+          "resume", "there is nothing to resume: this agent never interrupts a run");
     }
     WireObject forwarded = body.optionalObject("forwardedProps");
     if (forwarded == null) {
@@ -57,23 +74,34 @@ record AguiRequest(String threadId, String runId, String query, RetrievalOptions
     Long idleMs = forwarded.optionalLong("idleTimeoutMs", 1, RunRequest.MAX_IDLE_TIMEOUT_MS);
     String question = lastUserText(body, options.query() == null);
     if (options.query() == null && question.length() > limits.get(Limit.MAX_QUERY_CHARS)) {
-      throw QuarryException.invalid("messages", "the last user message, used as the query, may have at most "
-          + limits.get(Limit.MAX_QUERY_CHARS) + " characters; got " + question.length()
-          + "; send forwardedProps.retrieval.query");
+      throw QuarryException.invalid(
+          "messages",
+          "the last user message, used as the query, may have at most "
+              + limits.get(Limit.MAX_QUERY_CHARS)
+              + " characters; got "
+              + question.length()
+              + "; send forwardedProps.retrieval.query");
     }
-    return new AguiRequest(threadId, runId, options.query() != null ? options.query() : question, options,
+    return new AguiRequest(
+        threadId,
+        runId,
+        options.query() != null ? options.query() : question,
+        options,
         idleMs == null ? null : Duration.ofMillis(idleMs));
   }
 
   private static String id(WireObject body, String field) {
     String id = body.requireString(field);
     if (id.isEmpty() || id.length() > MAX_ID_CHARS) {
-      throw QuarryException.invalid(field, field + " must have 1 to " + MAX_ID_CHARS + " characters");
+      throw QuarryException.invalid(
+          field, field + " must have 1 to " + MAX_ID_CHARS + " characters");
     }
     return id;
   }
 
-  /** The text of the last user message; required when it is the query, else "" when there is none. */
+  /**
+   * The text of the last user message; required when it is the query, else "" when there is none.
+   */
   private static String lastUserText(WireObject body, boolean required) {
     List<JsonNode> messages = body.optionalArray("messages", MAX_MESSAGES);
     if (messages == null) {
@@ -96,16 +124,19 @@ record AguiRequest(String threadId, String runId, String query, RetrievalOptions
         for (int p = 0; p < content.size(); p++) {
           WireObject part = WireObject.at(content.get(p), m.pathOf("content") + "[" + p + "]");
           if (!"text".equals(part.requireString("type"))) {
-            throw QuarryException.invalid(part.pathOf("type"), "only text parts can be searched for");
+            throw QuarryException.invalid(
+                part.pathOf("type"), "only text parts can be searched for");
           }
           text.append(text.isEmpty() ? "" : "\n").append(part.requireString("text"));
         }
         return text.toString();
       }
-      throw QuarryException.invalid(m.pathOf("content"), m.pathOf("content") + " must be a string or a list of text parts");
+      throw QuarryException.invalid(
+          m.pathOf("content"), m.pathOf("content") + " must be a string or a list of text parts");
     }
     if (required) {
-      throw QuarryException.invalid("messages", "no user message to search for; send one, or forwardedProps.retrieval.query");
+      throw QuarryException.invalid(
+          "messages", "no user message to search for; send one, or forwardedProps.retrieval.query");
     }
     return "";
   }

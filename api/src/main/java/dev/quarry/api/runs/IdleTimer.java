@@ -7,11 +7,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A run's {@code idleTimeoutMs}: fires {@code onIdle} once when no real progress has been reported
- * for the timeout. {@link #touch} is called for progress only; heartbeats and other network
- * traffic never touch it. A null timeout is no deadline at all (the contract's default).
+ * for the timeout. {@link #touch} is called for progress only; heartbeats and other network traffic
+ * never touch it. A null timeout is no deadline at all (the contract's default).
  *
- * <p>Thread-safe. Rather than rescheduling on every touch, the one pending check looks at the
- * last touch when it runs and, if the run was busy, waits again for the time that is left.
+ * <p>Thread-safe. Rather than rescheduling on every touch, the one pending check looks at the last
+ * touch when it runs and, if the run was busy, waits again for the time that is left.
  */
 final class IdleTimer {
   private final ScheduledExecutorService scheduler;

@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs prepared retrievals as wire runs: each gets an unguessable id, its events ({@code
- * run.started}, {@code run.progress} per phase, one terminal event), its idle timeout, and a
- * place among at most {@code maxRunning} runs (the next one is refused with {@code 429 CAPACITY}
- * before anything starts).
+ * run.started}, {@code run.progress} per phase, one terminal event), its idle timeout, and a place
+ * among at most {@code maxRunning} runs (the next one is refused with {@code 429 CAPACITY} before
+ * anything starts).
  *
  * <pre>{@code
  * RetrievalRuns runs = new RetrievalRuns(new Retrieval(corpora), RetrievalRuns.DEFAULT_MAX_RUNNING,
@@ -40,8 +40,10 @@ import org.slf4j.LoggerFactory;
 public final class RetrievalRuns {
   /** Runs at once; each holds a thread, and a streaming one also holds its connection's thread. */
   public static final int DEFAULT_MAX_RUNNING = 64;
+
   /** How long an idle run thread is kept for the next run. */
   private static final long IDLE_THREAD_SECONDS = 60;
+
   private static final Logger LOG = LoggerFactory.getLogger(RetrievalRuns.class);
 
   private final Retrieval retrieval;
@@ -58,7 +60,8 @@ public final class RetrievalRuns {
    * @param observer told of every run's progress and end; {@link RunObserver#NONE} for nothing
    * @param clock the source of event timestamps
    */
-  public RetrievalRuns(Retrieval retrieval, int maxRunning, RunObserver observer, InstantSource clock) {
+  public RetrievalRuns(
+      Retrieval retrieval, int maxRunning, RunObserver observer, InstantSource clock) {
     if (maxRunning < 1) {
       throw new IllegalArgumentException("maxRunning must be at least 1; got " + maxRunning);
     }
@@ -101,8 +104,14 @@ public final class RetrievalRuns {
     Cancellation cancellation = new Cancellation();
     Run run = new Run(events, cancellation);
     events.outcome().thenAccept(outcome -> observe(() -> observer.ended(events.runId(), outcome)));
-    IdleTimer idle = IdleTimer.start(timers, idleTimeout, () -> run.cancel(ErrorCode.IDLE_TIMEOUT,
-        "no progress for " + idleTimeout.toMillis() + " ms (idleTimeoutMs)"));
+    IdleTimer idle =
+        IdleTimer.start(
+            timers,
+            idleTimeout,
+            () ->
+                run.cancel(
+                    ErrorCode.IDLE_TIMEOUT,
+                    "no progress for " + idleTimeout.toMillis() + " ms (idleTimeoutMs)"));
     events.started();
     try {
       workers.execute(() -> execute(prepared, events, cancellation, idle));
@@ -114,14 +123,19 @@ public final class RetrievalRuns {
     return run;
   }
 
-  private void execute(Retrieval.Prepared prepared, RunEvents events, Cancellation cancellation, IdleTimer idle) {
+  private void execute(
+      Retrieval.Prepared prepared, RunEvents events, Cancellation cancellation, IdleTimer idle) {
     try {
-      RetrievalResult result = retrieval.run(prepared, (phase, context) -> {
-        idle.touch();
-        if (events.progress(phase, context)) {
-          observe(() -> observer.progress(events.runId(), phase, context));
-        }
-      }, cancellation);
+      RetrievalResult result =
+          retrieval.run(
+              prepared,
+              (phase, context) -> {
+                idle.touch();
+                if (events.progress(phase, context)) {
+                  observe(() -> observer.progress(events.runId(), phase, context));
+                }
+              },
+              cancellation);
       events.completed(result);
     } catch (QuarryException e) {
       QuarryException reason = cancellation.reason();
@@ -188,7 +202,8 @@ public final class RetrievalRuns {
      */
     public boolean cancel(ErrorCode code, String message) {
       if (code != ErrorCode.CANCELLED && code != ErrorCode.IDLE_TIMEOUT) {
-        throw new IllegalArgumentException("a run is cancelled with CANCELLED or IDLE_TIMEOUT; got " + code);
+        throw new IllegalArgumentException(
+            "a run is cancelled with CANCELLED or IDLE_TIMEOUT; got " + code);
       }
       QuarryException reason = new QuarryException(code, message);
       cancellation.cancel(code, message);

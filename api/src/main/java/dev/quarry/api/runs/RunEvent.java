@@ -9,18 +9,20 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * One wire event of a run: its envelope ({@code type}, {@code runId}, {@code sequence},
- * {@code timestamp}) and the fields of its type ({@code phase} and {@code context}, {@code result},
- * {@code error}).
+ * One wire event of a run: its envelope ({@code type}, {@code runId}, {@code sequence}, {@code
+ * timestamp}) and the fields of its type ({@code phase} and {@code context}, {@code result}, {@code
+ * error}).
  *
  * @param data the type's own fields; copied into {@link #toJson} after the envelope
  */
-public record RunEvent(String type, String runId, long sequence, Instant timestamp, ObjectNode data) {
+public record RunEvent(
+    String type, String runId, long sequence, Instant timestamp, ObjectNode data) {
   public static final String STARTED = "run.started";
   public static final String PROGRESS = "run.progress";
   public static final String COMPLETED = "run.completed";
   public static final String FAILED = "run.failed";
   public static final String CANCELLED = "run.cancelled";
+
   /** The event types that end a run; exactly one of them is a run's last event. */
   public static final Set<String> TERMINAL_TYPES = Set.of(COMPLETED, FAILED, CANCELLED);
 

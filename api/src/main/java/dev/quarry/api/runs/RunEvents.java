@@ -20,7 +20,11 @@ import java.util.function.Consumer;
  * Events reach the sink in sequence order, under this object's lock, so the sink must not block.
  */
 final class RunEvents {
-  private enum State { NEW, RUNNING, ENDED }
+  private enum State {
+    NEW,
+    RUNNING,
+    ENDED
+  }
 
   private final String runId;
   private final InstantSource clock;
@@ -50,7 +54,9 @@ final class RunEvents {
         return false;
       }
       state = State.RUNNING;
-      emit(RunEvent.STARTED, JsonNodeFactory.instance.objectNode().put("provider", RunRequest.PROVIDER));
+      emit(
+          RunEvent.STARTED,
+          JsonNodeFactory.instance.objectNode().put("provider", RunRequest.PROVIDER));
       return true;
     }
   }
@@ -89,7 +95,9 @@ final class RunEvents {
       if (state == State.NEW) {
         // A run that ends before it started still opens with run.started.
         state = State.RUNNING;
-        emit(RunEvent.STARTED, JsonNodeFactory.instance.objectNode().put("provider", RunRequest.PROVIDER));
+        emit(
+            RunEvent.STARTED,
+            JsonNodeFactory.instance.objectNode().put("provider", RunRequest.PROVIDER));
       }
       state = State.ENDED;
       emit(type, data);

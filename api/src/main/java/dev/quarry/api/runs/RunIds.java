@@ -4,8 +4,8 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /**
- * Run ids: {@code run_} and 128 random bits in hex. Unguessable, so a run id is never a
- * capability someone could find by counting. Thread-safe.
+ * Run ids: {@code run_} and 128 random bits in hex. Unguessable, so a run id is never a capability
+ * someone could find by counting. Thread-safe.
  */
 final class RunIds {
   static final String PREFIX = "run_";

@@ -26,7 +26,8 @@ public sealed interface RunOutcome {
     public Cancelled {
       Objects.requireNonNull(error, "error");
       if (error.code() != ErrorCode.CANCELLED && error.code() != ErrorCode.IDLE_TIMEOUT) {
-        throw new IllegalArgumentException("a cancelled run ends with CANCELLED or IDLE_TIMEOUT; got " + error.code());
+        throw new IllegalArgumentException(
+            "a cancelled run ends with CANCELLED or IDLE_TIMEOUT; got " + error.code());
       }
     }
   }

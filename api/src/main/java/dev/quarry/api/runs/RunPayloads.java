@@ -35,14 +35,15 @@ final class RunPayloads {
   /** A phase's context; its values are names and counts. */
   static ObjectNode context(Map<String, Object> context) {
     ObjectNode out = JsonNodeFactory.instance.objectNode();
-    context.forEach((key, value) -> {
-      switch (value) {
-        case Long l -> out.put(key, l);
-        case Integer i -> out.put(key, i);
-        case Boolean b -> out.put(key, b);
-        default -> out.put(key, String.valueOf(value));
-      }
-    });
+    context.forEach(
+        (key, value) -> {
+          switch (value) {
+            case Long l -> out.put(key, l);
+            case Integer i -> out.put(key, i);
+            case Boolean b -> out.put(key, b);
+            default -> out.put(key, String.valueOf(value));
+          }
+        });
     return out;
   }
 }

@@ -37,6 +37,7 @@ import java.util.concurrent.LinkedBlockingQueue;
  */
 public final class RunsEndpoint extends StreamingRunEndpoint {
   public static final String PATH = "/v1/runs";
+
   /**
    * How often a quiet stream carries a comment frame: often enough that a client that left is
    * noticed within a few seconds, and well inside proxies' and Jetty's idle timeouts (30 s).
@@ -44,36 +45,52 @@ public final class RunsEndpoint extends StreamingRunEndpoint {
   public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(2);
 
   /**
-   * @param retrievalEnabled whether the scoped-retrieval feature is on; off, runs answer {@code
-   *     400 RETRIEVAL_UNAVAILABLE}
+   * @param retrievalEnabled whether the scoped-retrieval feature is on; off, runs answer {@code 400
+   *     RETRIEVAL_UNAVAILABLE}
    * @param heartbeat the interval of comment frames on a quiet stream, positive
    */
-  public RunsEndpoint(RetrievalRuns runs, Authenticator authenticator, boolean retrievalEnabled, Limits limits,
-      StrictJson json, Duration heartbeat) {
+  public RunsEndpoint(
+      RetrievalRuns runs,
+      Authenticator authenticator,
+      boolean retrievalEnabled,
+      Limits limits,
+      StrictJson json,
+      Duration heartbeat) {
     super(runs, authenticator, retrievalEnabled, limits, json, heartbeat);
   }
 
-  /** The endpoint with Quarry's defaults: {@link RetrievalRuns#DEFAULT_MAX_RUNNING} runs, the system clock. */
-  public static RunsEndpoint withDefaults(Corpora corpora, Authenticator authenticator, boolean retrievalEnabled,
-      Limits limits, StrictJson json) {
-    return new RunsEndpoint(defaultRuns(corpora), authenticator, retrievalEnabled, limits, json, DEFAULT_HEARTBEAT);
+  /**
+   * The endpoint with Quarry's defaults: {@link RetrievalRuns#DEFAULT_MAX_RUNNING} runs, the system
+   * clock.
+   */
+  public static RunsEndpoint withDefaults(
+      Corpora corpora,
+      Authenticator authenticator,
+      boolean retrievalEnabled,
+      Limits limits,
+      StrictJson json) {
+    return new RunsEndpoint(
+        defaultRuns(corpora), authenticator, retrievalEnabled, limits, json, DEFAULT_HEARTBEAT);
   }
 
   @Override
   protected Work prepare(Context ctx, Access access) {
     RunRequest request = RunRequest.read(WireObject.root(json.parseObject(readBody(ctx))), limits);
-    Retrieval.Prepared prepared = runs.retrieval().prepare(access, request.retrieval(), request.input());
+    Retrieval.Prepared prepared =
+        runs.retrieval().prepare(access, request.retrieval(), request.input());
     if (request.stream()) {
       return c -> stream(c, prepared, request.idleTimeout());
     }
     return c -> await(c, prepared, request.idleTimeout());
   }
 
-  private void stream(Context ctx, Retrieval.Prepared prepared, Duration idleTimeout) throws IOException {
+  private void stream(Context ctx, Retrieval.Prepared prepared, Duration idleTimeout)
+      throws IOException {
     BlockingQueue<RunEvent> events = new LinkedBlockingQueue<>();
     RetrievalRuns.Run run = runs.start(prepared, idleTimeout, events::add);
     try {
-      new SseWriter(openStream(ctx, "text/event-stream;charset=utf-8"), json.mapper(), heartbeat).pump(events, run);
+      new SseWriter(openStream(ctx, "text/event-stream;charset=utf-8"), json.mapper(), heartbeat)
+          .pump(events, run);
     } catch (IOException | RuntimeException | Error e) {
       run.cancel(ErrorCode.CANCELLED, "the stream could not be written");
       throw e;

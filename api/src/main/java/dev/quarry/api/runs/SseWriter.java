@@ -57,7 +57,8 @@ final class SseWriter {
   private byte[] frame(RunEvent event) throws IOException {
     // Jackson escapes line breaks inside strings, so the JSON is one line: one data field.
     String json = mapper.writeValueAsString(event.toJson());
-    return ("id: " + event.sequence() + "\ndata: " + json + "\n\n").getBytes(StandardCharsets.UTF_8);
+    return ("id: " + event.sequence() + "\ndata: " + json + "\n\n")
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   private void write(byte[] bytes) throws IOException {

@@ -20,8 +20,8 @@ import java.util.Set;
 
 /**
  * What the run endpoints ({@link RunsEndpoint}, {@link AguiEndpoint}) share: the scoped-retrieval
- * feature, no place in the request gate (runs have their own bound, checked after the grants:
- * 429), the runs they start, the heartbeat of a quiet stream, and the opening of a streamed answer.
+ * feature, no place in the request gate (runs have their own bound, checked after the grants: 429),
+ * the runs they start, the heartbeat of a quiet stream, and the opening of a streamed answer.
  *
  * <p>Thread-safe; subclasses hold no per-request state.
  */
@@ -30,15 +30,25 @@ abstract class StreamingRunEndpoint extends Endpoint {
   final Duration heartbeat;
 
   /**
-   * @param retrievalEnabled whether the scoped-retrieval feature is on; off, runs answer {@code
-   *     400 RETRIEVAL_UNAVAILABLE}
+   * @param retrievalEnabled whether the scoped-retrieval feature is on; off, runs answer {@code 400
+   *     RETRIEVAL_UNAVAILABLE}
    * @param heartbeat the interval of comment frames on a quiet stream, positive
    */
-  StreamingRunEndpoint(RetrievalRuns runs, Authenticator authenticator, boolean retrievalEnabled, Limits limits,
-      StrictJson json, Duration heartbeat) {
+  StreamingRunEndpoint(
+      RetrievalRuns runs,
+      Authenticator authenticator,
+      boolean retrievalEnabled,
+      Limits limits,
+      StrictJson json,
+      Duration heartbeat) {
     // Not behind the request gate: the runs have their own bound, checked after the grants (429).
-    super(authenticator, retrievalEnabled ? Set.of(Feature.SCOPED_RETRIEVAL) : Set.of(), Feature.SCOPED_RETRIEVAL, null,
-        limits, json);
+    super(
+        authenticator,
+        retrievalEnabled ? Set.of(Feature.SCOPED_RETRIEVAL) : Set.of(),
+        Feature.SCOPED_RETRIEVAL,
+        null,
+        limits,
+        json);
     this.runs = Objects.requireNonNull(runs, "runs");
     if (heartbeat.isNegative() || heartbeat.isZero()) {
       throw new IllegalArgumentException("heartbeat must be positive; got " + heartbeat);
@@ -46,13 +56,22 @@ abstract class StreamingRunEndpoint extends Endpoint {
     this.heartbeat = heartbeat;
   }
 
-  /** Runs of their own with Quarry's defaults: {@link RetrievalRuns#DEFAULT_MAX_RUNNING} at once, the system clock. */
+  /**
+   * Runs of their own with Quarry's defaults: {@link RetrievalRuns#DEFAULT_MAX_RUNNING} at once,
+   * the system clock.
+   */
   static RetrievalRuns defaultRuns(Corpora corpora) {
-    return new RetrievalRuns(new Retrieval(corpora), RetrievalRuns.DEFAULT_MAX_RUNNING, RunObserver.NONE,
+    return new RetrievalRuns(
+        new Retrieval(corpora),
+        RetrievalRuns.DEFAULT_MAX_RUNNING,
+        RunObserver.NONE,
         InstantSource.system());
   }
 
-  /** Starts a {@code 200} answer of {@code contentType} with the version header; the frames follow on the stream returned. */
+  /**
+   * Starts a {@code 200} answer of {@code contentType} with the version header; the frames follow
+   * on the stream returned.
+   */
   static OutputStream openStream(Context ctx, String contentType) throws IOException {
     HttpServletResponse res = ctx.res();
     Responses.markAnswered(ctx);

@@ -8,7 +8,9 @@ import java.util.Set;
 public final class CorpusRequests {
   private CorpusRequests() {}
 
-  /** {@code corpora/create}: a name and optional settings, every setting filled in with its default. */
+  /**
+   * {@code corpora/create}: a name and optional settings, every setting filled in with its default.
+   */
   public record Create(String corpus, CorpusSettings settings) {
     public static Create read(WireObject body) {
       body.allowOnly(Set.of("corpus", "settings"));
@@ -20,14 +22,20 @@ public final class CorpusRequests {
     private static CorpusSettings settings(WireObject s) {
       s.allowOnly(Set.of("language", "chunking", "ranking", "embedding"));
       String language = s.optionalString("language", 32);
-      CorpusSettings.Language lang = language == null
-          ? CorpusSettings.DEFAULT.language()
-          : CorpusSettings.Language.fromWireName(language);
-      return new CorpusSettings(lang, chunking(s.optionalObject("chunking")), ranking(s.optionalObject("ranking")),
+      CorpusSettings.Language lang =
+          language == null
+              ? CorpusSettings.DEFAULT.language()
+              : CorpusSettings.Language.fromWireName(language);
+      return new CorpusSettings(
+          lang,
+          chunking(s.optionalObject("chunking")),
+          ranking(s.optionalObject("ranking")),
           embedding(s.optionalObject("embedding")));
     }
 
-    /** Null (a lexical corpus) when absent; the model's SHA-256 is bound when the corpus is created. */
+    /**
+     * Null (a lexical corpus) when absent; the model's SHA-256 is bound when the corpus is created.
+     */
     private static CorpusSettings.Embedding embedding(WireObject e) {
       if (e == null) {
         return null;
@@ -37,18 +45,25 @@ public final class CorpusRequests {
       Double weight = e.optionalNumber("semanticWeight");
       String index = e.optionalString("index", 16);
       String normalization = e.optionalString("normalization", 16);
-      CorpusSettings.VectorIndex vectorIndex = index == null ? CorpusSettings.VectorIndex.DEFAULT
-          : CorpusSettings.VectorIndex.fromWireName(index, "settings.embedding.index");
+      CorpusSettings.VectorIndex vectorIndex =
+          index == null
+              ? CorpusSettings.VectorIndex.DEFAULT
+              : CorpusSettings.VectorIndex.fromWireName(index, "settings.embedding.index");
       WireObject pass = e.optionalObject("firstPass");
       if (pass != null && vectorIndex != CorpusSettings.VectorIndex.CODES) {
-        throw QuarryException.invalid("settings.embedding.firstPass",
+        throw QuarryException.invalid(
+            "settings.embedding.firstPass",
             "firstPass applies to index 'codes' only; index is '" + vectorIndex.wireName() + "'");
       }
-      return new CorpusSettings.Embedding(model, null,
+      return new CorpusSettings.Embedding(
+          model,
+          null,
           weight == null ? CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT : weight,
           vectorIndex,
-          normalization == null ? CorpusSettings.Embedding.DEFAULT_NORMALIZATION
-              : CorpusSettings.Normalization.fromWireName(normalization, "settings.embedding.normalization"),
+          normalization == null
+              ? CorpusSettings.Embedding.DEFAULT_NORMALIZATION
+              : CorpusSettings.Normalization.fromWireName(
+                  normalization, "settings.embedding.normalization"),
           vectorIndex != CorpusSettings.VectorIndex.CODES ? null : firstPass(pass));
     }
 
@@ -59,14 +74,26 @@ public final class CorpusRequests {
       }
       p.allowOnly(Set.of("bits", "candidates", "code"));
       String codeName = p.optionalString("code", 16);
-      CorpusSettings.FirstPass.Code code = codeName == null ? CorpusSettings.FirstPass.DEFAULT_CODE
-          : CorpusSettings.FirstPass.Code.fromWire(codeName, "settings.embedding.firstPass.code");
+      CorpusSettings.FirstPass.Code code =
+          codeName == null
+              ? CorpusSettings.FirstPass.DEFAULT_CODE
+              : CorpusSettings.FirstPass.Code.fromWire(
+                  codeName, "settings.embedding.firstPass.code");
       Integer bits = p.optionalInt("bits", 1, code == CorpusSettings.FirstPass.Code.SIGN ? 1 : 4);
-      Integer candidates = p.optionalInt("candidates", CorpusSettings.FirstPass.MIN_CANDIDATES,
-          CorpusSettings.FirstPass.MAX_CANDIDATES);
+      Integer candidates =
+          p.optionalInt(
+              "candidates",
+              CorpusSettings.FirstPass.MIN_CANDIDATES,
+              CorpusSettings.FirstPass.MAX_CANDIDATES);
       return new CorpusSettings.FirstPass(
-          bits != null ? bits : code == CorpusSettings.FirstPass.Code.SIGN ? 1 : CorpusSettings.FirstPass.DEFAULT_CENTRED_BITS,
-          candidates == null ? CorpusSettings.FirstPass.DEFAULT_CANDIDATES : candidates, code, null,
+          bits != null
+              ? bits
+              : code == CorpusSettings.FirstPass.Code.SIGN
+                  ? 1
+                  : CorpusSettings.FirstPass.DEFAULT_CENTRED_BITS,
+          candidates == null ? CorpusSettings.FirstPass.DEFAULT_CANDIDATES : candidates,
+          code,
+          null,
           code == CorpusSettings.FirstPass.Code.SIGN ? 0 : CorpusSettings.FirstPass.DEFAULT.seed());
     }
 
@@ -80,8 +107,10 @@ public final class CorpusRequests {
       int words = maxWords == null ? CorpusSettings.Chunking.DEFAULT_MAX_WORDS : maxWords;
       // Without an explicit overlap, keep the default's ratio (50 of 250 words), so a small
       // maxWords alone is still a valid setting.
-      int overlapWords = overlap != null ? overlap
-          : Math.min(CorpusSettings.Chunking.DEFAULT_OVERLAP_WORDS, words / 5);
+      int overlapWords =
+          overlap != null
+              ? overlap
+              : Math.min(CorpusSettings.Chunking.DEFAULT_OVERLAP_WORDS, words / 5);
       return new CorpusSettings.Chunking(words, overlapWords);
     }
 

@@ -10,7 +10,10 @@ import dev.quarry.engine.CorpusSettings;
 public final class CorpusResponses {
   private CorpusResponses() {}
 
-  /** {@code corpora/create} and {@code corpora/read}: identity, revision, settings filled in, creation time. */
+  /**
+   * {@code corpora/create} and {@code corpora/read}: identity, revision, settings filled in,
+   * creation time.
+   */
   public static ObjectNode described(CorpusDescription d) {
     ObjectNode out = WireJson.object();
     out.put("corpus", d.info().name());
@@ -22,7 +25,10 @@ public final class CorpusResponses {
     return out;
   }
 
-  /** {@code corpora/list}: the corpora the token has a grant on, with the next cursor when more follow. */
+  /**
+   * {@code corpora/list}: the corpora the token has a grant on, with the next cursor when more
+   * follow.
+   */
   public static ObjectNode page(CorpusListPage page) {
     ObjectNode out = WireJson.object();
     ArrayNode corpora = out.putArray("corpora");
@@ -64,8 +70,12 @@ public final class CorpusResponses {
       embedding.put("normalization", s.embedding().normalization().wireName());
       if (s.embedding().firstPass() != null) {
         CorpusSettings.FirstPass pass = s.embedding().firstPass();
-        ObjectNode p = embedding.putObject("firstPass").put("bits", pass.bits())
-            .put("candidates", pass.candidates()).put("code", pass.code().wireName());
+        ObjectNode p =
+            embedding
+                .putObject("firstPass")
+                .put("bits", pass.bits())
+                .put("candidates", pass.candidates())
+                .put("code", pass.code().wireName());
         if (pass.code() == CorpusSettings.FirstPass.Code.CENTRED) {
           p.put("centre", pass.centre()).put("seed", pass.seed());
         }

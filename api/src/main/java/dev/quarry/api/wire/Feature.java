@@ -16,7 +16,10 @@ public enum Feature {
    * own: without it an image is UNSUPPORTED_MEDIA_TYPE and {@code ocr: "auto"} is refused.
    */
   OCR("ocr", ErrorCode.UNSUPPORTED_MEDIA_TYPE),
-  /** Durable ingestion jobs (docs/ingestion.md): many files, detached from the connection, surviving restarts. */
+  /**
+   * Durable ingestion jobs (docs/ingestion.md): many files, detached from the connection, surviving
+   * restarts.
+   */
   INGESTION_JOBS("ingestion-jobs", ErrorCode.INGESTION_JOBS_UNAVAILABLE);
 
   private final String wireName;

@@ -11,18 +11,21 @@ import java.util.Set;
 /**
  * Reads a search's {@code filter}: an object whose keys are metadata fields (each a value or a
  * condition) and the operators {@code and}, {@code or} (lists of filter objects) and {@code not}
- * (one filter object), all combined with AND. Every error names the full path of the offending
- * part ({@code filter.or[1].dept.prefix}); operators nest at most {@link Limit#MAX_FILTER_DEPTH} deep and
- * the whole filter holds at most {@link Limit#MAX_FILTER_CONDITIONS} conditions and operators, so
- * a request cannot build a query Lucene would refuse. Not thread-safe; one per request.
+ * (one filter object), all combined with AND. Every error names the full path of the offending part
+ * ({@code filter.or[1].dept.prefix}); operators nest at most {@link Limit#MAX_FILTER_DEPTH} deep
+ * and the whole filter holds at most {@link Limit#MAX_FILTER_CONDITIONS} conditions and operators,
+ * so a request cannot build a query Lucene would refuse. Not thread-safe; one per request.
  */
 final class FilterReader {
   static final String AND = "and";
   static final String OR = "or";
   static final String NOT = "not";
+
   /** The chunk's headings: a name no metadata key can take, so it never hides a metadata field. */
   static final String SECTION = "$section";
-  private static final Set<String> CONDITION_KEYS = Set.of("in", "gt", "gte", "lt", "lte", "exists", "prefix");
+
+  private static final Set<String> CONDITION_KEYS =
+      Set.of("in", "gt", "gte", "lt", "lte", "exists", "prefix");
 
   private final Limits limits;
   private int conditions;
@@ -45,7 +48,8 @@ final class FilterReader {
     List<String> fields = filter.fieldNames();
     int maxFields = limits.getInt(Limit.MAX_FILTER_FIELDS);
     if (fields.size() > maxFields) {
-      throw QuarryException.invalid(filter.path(),
+      throw QuarryException.invalid(
+          filter.path(),
           filter.path() + " may have at most " + maxFields + " fields; got " + fields.size());
     }
     List<Filter> out = new ArrayList<>(fields.size());
@@ -72,7 +76,8 @@ final class FilterReader {
   private Filter operands(WireObject filter, String operator, int depth) {
     String path = filter.pathOf(operator);
     checkDepth(path, depth);
-    List<JsonNode> items = filter.optionalArray(operator, limits.getInt(Limit.MAX_FILTER_CONDITIONS));
+    List<JsonNode> items =
+        filter.optionalArray(operator, limits.getInt(Limit.MAX_FILTER_CONDITIONS));
     if (items.isEmpty()) {
       throw QuarryException.invalid(path, "'" + operator + "' needs at least one filter object");
     }
@@ -99,22 +104,31 @@ final class FilterReader {
   private void checkDepth(String path, int depth) {
     int max = limits.getInt(Limit.MAX_FILTER_DEPTH);
     if (depth > max) {
-      throw QuarryException.invalid(path, "filter operators (and, or, not) nest at most " + max
-          + " deep; " + path + " is " + depth + " deep");
+      throw QuarryException.invalid(
+          path,
+          "filter operators (and, or, not) nest at most "
+              + max
+              + " deep; "
+              + path
+              + " is "
+              + depth
+              + " deep");
     }
   }
 
   private void count(String path) {
     int max = limits.getInt(Limit.MAX_FILTER_CONDITIONS);
     if (++conditions > max) {
-      throw QuarryException.invalid(path, "filter may hold at most " + max + " conditions and operators in all");
+      throw QuarryException.invalid(
+          path, "filter may hold at most " + max + " conditions and operators in all");
     }
   }
 
   /** {@code "$section": {"prefix": ["Methods", "Data"]}}: the chunks under those headings. */
   private static Filter section(JsonNode value, String path) {
     if (!value.isObject()) {
-      throw QuarryException.invalid(path, path + " is a condition: {\"prefix\": [\"Heading\", ...]}");
+      throw QuarryException.invalid(
+          path, path + " is a condition: {\"prefix\": [\"Heading\", ...]}");
     }
     WireObject c = WireObject.at(value, path);
     c.allowOnly(Set.of("prefix"));
@@ -130,10 +144,12 @@ final class FilterReader {
     for (int i = 0; i < items.size(); i++) {
       JsonNode item = items.get(i);
       if (!item.isTextual() || item.asText().isBlank()) {
-        throw QuarryException.invalid(prefixPath + "[" + i + "]", "a heading is a non-blank string");
+        throw QuarryException.invalid(
+            prefixPath + "[" + i + "]", "a heading is a non-blank string");
       }
       if (item.asText().length() > Metadata.MAX_VALUE_CHARS) {
-        throw QuarryException.invalid(prefixPath + "[" + i + "]",
+        throw QuarryException.invalid(
+            prefixPath + "[" + i + "]",
             "a heading is at most " + Metadata.MAX_VALUE_CHARS + " characters");
       }
       headings.add(item.asText());
@@ -143,21 +159,28 @@ final class FilterReader {
 
   private Filter condition(String field, JsonNode value, String path) {
     if (value.isArray()) {
-      throw QuarryException.invalid(path, "a list is not a filter value; use {\"in\": [...]} for membership");
+      throw QuarryException.invalid(
+          path, "a list is not a filter value; use {\"in\": [...]} for membership");
     }
     if (!value.isObject()) {
-      return new Filter.Equals(field, WireValues.scalar(value, path, "a filter value is a string, number or boolean"));
+      return new Filter.Equals(
+          field, WireValues.scalar(value, path, "a filter value is a string, number or boolean"));
     }
     WireObject c = WireObject.at(value, path);
     c.allowOnly(CONDITION_KEYS);
     List<String> keys = c.fieldNames();
     if (keys.isEmpty()) {
-      throw QuarryException.invalid(path, "a condition needs one of in, exists, prefix, gt, gte, lt, lte");
+      throw QuarryException.invalid(
+          path, "a condition needs one of in, exists, prefix, gt, gte, lt, lte");
     }
     for (String single : List.of("in", "exists", "prefix")) {
       if (c.has(single) && keys.size() > 1) {
-        throw QuarryException.invalid(path, "'" + single + "' stands alone in a condition; combine conditions with"
-            + " {\"and\": [...]}");
+        throw QuarryException.invalid(
+            path,
+            "'"
+                + single
+                + "' stands alone in a condition; combine conditions with"
+                + " {\"and\": [...]}");
       }
     }
     if (c.has("exists")) {
@@ -167,8 +190,9 @@ final class FilterReader {
     if (c.has("prefix")) {
       String prefix = c.optionalString("prefix", Metadata.MAX_VALUE_CHARS);
       if (prefix.isEmpty()) {
-        throw QuarryException.invalid(c.pathOf("prefix"), "a prefix needs at least one character; use"
-            + " {\"exists\": true} for any value");
+        throw QuarryException.invalid(
+            c.pathOf("prefix"),
+            "a prefix needs at least one character; use" + " {\"exists\": true} for any value");
       }
       return new Filter.Prefix(field, prefix);
     }
@@ -179,12 +203,19 @@ final class FilterReader {
       }
       List<Object> values = new ArrayList<>(items.size());
       for (int i = 0; i < items.size(); i++) {
-        values.add(WireValues.scalar(items.get(i), c.pathOf("in") + "[" + i + "]",
-            "an 'in' value is a string, number or boolean"));
+        values.add(
+            WireValues.scalar(
+                items.get(i),
+                c.pathOf("in") + "[" + i + "]",
+                "an 'in' value is a string, number or boolean"));
       }
       return new Filter.In(field, values);
     }
-    return new Filter.Range(field, c.optionalNumber("gt"), c.optionalNumber("gte"), c.optionalNumber("lt"),
+    return new Filter.Range(
+        field,
+        c.optionalNumber("gt"),
+        c.optionalNumber("gte"),
+        c.optionalNumber("lt"),
         c.optionalNumber("lte"));
   }
 }

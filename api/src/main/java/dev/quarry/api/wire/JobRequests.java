@@ -18,34 +18,44 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The requests of the ingestion-job endpoints ({@code jobs/*}), read as strictly as any other:
- * the JSON bodies of create, close, cancel, read and list, and the {@code request} parts of the
+ * The requests of the ingestion-job endpoints ({@code jobs/*}), read as strictly as any other: the
+ * JSON bodies of create, close, cancel, read and list, and the {@code request} parts of the
  * multipart upload and submit.
  */
 public final class JobRequests {
-  private static final Set<String> FILE_FIELDS = Set.of("source", "title", "metadata", "mediaType", "ocr",
-      "ocrLanguages");
+  private static final Set<String> FILE_FIELDS =
+      Set.of("source", "title", "metadata", "mediaType", "ocr", "ocrLanguages");
   private static final String CURSOR_PREFIX = "v1:file:";
   private static final String LIST_CURSOR_PREFIX = "v1:job:";
-  private static final String STATES = Stream.of(JobState.values()).map(JobState::wireName)
-      .collect(Collectors.joining("', '", "'", "'"));
+  private static final String STATES =
+      Stream.of(JobState.values())
+          .map(JobState::wireName)
+          .collect(Collectors.joining("', '", "'", "'"));
 
   private JobRequests() {}
 
   /**
    * {@code jobs/create}: an open job for a corpus.
    *
-   * @param ocr the OCR choice for the job's files (each may name its own), or null for the server's setting
-   * @param ocrLanguages the Tesseract language data its files are recognised with, or null for the server's
+   * @param ocr the OCR choice for the job's files (each may name its own), or null for the server's
+   *     setting
+   * @param ocrLanguages the Tesseract language data its files are recognised with, or null for the
+   *     server's
    */
   public record Create(String corpus, String corpusId, OcrChoice ocr, List<String> ocrLanguages) {
     public static Create read(WireObject body) {
       body.allowOnly(Set.of("corpus", "corpusId", "ocr", "ocrLanguages"));
-      return new Create(WireValues.corpus(body), WireValues.corpusId(body), WireValues.ocr(body),
+      return new Create(
+          WireValues.corpus(body),
+          WireValues.corpusId(body),
+          WireValues.ocr(body),
           WireValues.ocrLanguages(body));
     }
 
-    /** Refuses {@code ocr: auto} on a server without the feature {@code ocr}, as a single ingest does. */
+    /**
+     * Refuses {@code ocr: auto} on a server without the feature {@code ocr}, as a single ingest
+     * does.
+     */
     public void requireOcrOffered(boolean offered) {
       IngestRequests.requireOcrOffered(ocr, "ocr", offered);
     }
@@ -64,7 +74,8 @@ public final class JobRequests {
     public static Read read(WireObject body, Limits limits) {
       body.allowOnly(Set.of("job", "cursor", "limit"));
       String job = jobId(body);
-      return new Read(job, decodeCursor(WireValues.cursor(body)), WireValues.listLimit(body, limits));
+      return new Read(
+          job, decodeCursor(WireValues.cursor(body)), WireValues.listLimit(body, limits));
     }
   }
 
@@ -95,15 +106,19 @@ public final class JobRequests {
           return s;
         }
       }
-      throw QuarryException.invalid(body.pathOf("state"), body.pathOf("state") + " must be one of " + STATES
-          + "; got '" + value + "'");
+      throw QuarryException.invalid(
+          body.pathOf("state"),
+          body.pathOf("state") + " must be one of " + STATES + "; got '" + value + "'");
     }
   }
 
   /** The cursor after job {@code key} in {@code jobs/list}. */
   public static String listCursorAfter(JobListPage.Key key) {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(
-        (LIST_CURSOR_PREFIX + key.id() + ":" + key.createdAt()).getBytes(StandardCharsets.UTF_8));
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(
+            (LIST_CURSOR_PREFIX + key.id() + ":" + key.createdAt())
+                .getBytes(StandardCharsets.UTF_8));
   }
 
   private static JobListPage.Key decodeListCursor(WireObject body, String cursor) {
@@ -124,7 +139,10 @@ public final class JobRequests {
     throw QuarryException.invalid(body.pathOf("cursor"), "cursor is not one this service issued");
   }
 
-  /** The {@code request} part of {@code jobs/upload}: files for an open job, and whether to close it after them. */
+  /**
+   * The {@code request} part of {@code jobs/upload}: files for an open job, and whether to close it
+   * after them.
+   */
   public record Upload(String job, List<JobFile> files, boolean close) {
     public static Upload read(WireObject body, Limits limits) {
       body.allowOnly(Set.of("job", "files", "close"));
@@ -133,19 +151,30 @@ public final class JobRequests {
       return new Upload(job, files, body.optionalBoolean("close", false));
     }
 
-    /** Refuses a file's {@code ocr: auto} on a server without the feature {@code ocr}, naming the file. */
+    /**
+     * Refuses a file's {@code ocr: auto} on a server without the feature {@code ocr}, naming the
+     * file.
+     */
     public void requireOcrOffered(boolean offered) {
       requireFilesOcrOffered(files, offered);
     }
   }
 
   /**
-   * The {@code request} part of {@code jobs/submit}: a job created, filled and closed in one request.
+   * The {@code request} part of {@code jobs/submit}: a job created, filled and closed in one
+   * request.
    *
-   * @param ocr the OCR choice for the job's files (each may name its own), or null for the server's setting
-   * @param ocrLanguages the Tesseract language data its files are recognised with, or null for the server's
+   * @param ocr the OCR choice for the job's files (each may name its own), or null for the server's
+   *     setting
+   * @param ocrLanguages the Tesseract language data its files are recognised with, or null for the
+   *     server's
    */
-  public record Submit(String corpus, String corpusId, OcrChoice ocr, List<String> ocrLanguages, List<JobFile> files) {
+  public record Submit(
+      String corpus,
+      String corpusId,
+      OcrChoice ocr,
+      List<String> ocrLanguages,
+      List<JobFile> files) {
     public static Submit read(WireObject body, Limits limits) {
       body.allowOnly(Set.of("corpus", "corpusId", "ocr", "ocrLanguages", "files"));
       String corpus = WireValues.corpus(body);
@@ -155,7 +184,10 @@ public final class JobRequests {
       return new Submit(corpus, corpusId, ocr, ocrLanguages, readFiles(body, limits));
     }
 
-    /** Refuses {@code ocr: auto}, the job's or a file's, on a server without the feature {@code ocr}. */
+    /**
+     * Refuses {@code ocr: auto}, the job's or a file's, on a server without the feature {@code
+     * ocr}.
+     */
     public void requireOcrOffered(boolean offered) {
       IngestRequests.requireOcrOffered(ocr, "ocr", offered);
       requireFilesOcrOffered(files, offered);
@@ -180,10 +212,12 @@ public final class JobRequests {
 
   /** {@code files}: one entry per file part, in the order the parts follow; at least one. */
   private static List<JobFile> readFiles(WireObject body, Limits limits) {
-    // More than maxJobFiles is the job's bound (413 JOB_TOO_LARGE, after grants), not a malformed request.
+    // More than maxJobFiles is the job's bound (413 JOB_TOO_LARGE, after grants), not a malformed
+    // request.
     List<JsonNode> items = body.optionalArray("files", (int) Limit.MAX_JOB_FILES.ceiling());
     if (items == null || items.isEmpty()) {
-      throw QuarryException.invalid(body.pathOf("files"), "files must list at least one file, one entry per file part");
+      throw QuarryException.invalid(
+          body.pathOf("files"), "files must list at least one file, one entry per file part");
     }
     List<JobFile> out = new ArrayList<>(items.size());
     for (int i = 0; i < items.size(); i++) {
@@ -193,15 +227,18 @@ public final class JobRequests {
       String title = f.optionalString("title", limits.getInt(Limit.MAX_TITLE_CHARS));
       var metadata = WireValues.metadata(f, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES));
       String mediaType = WireValues.mediaType(f);
-      out.add(new JobFile(source, title, metadata, mediaType).withOcr(WireValues.ocr(f))
-          .withOcrLanguages(WireValues.ocrLanguages(f)));
+      out.add(
+          new JobFile(source, title, metadata, mediaType)
+              .withOcr(WireValues.ocr(f))
+              .withOcrLanguages(WireValues.ocrLanguages(f)));
     }
     return out;
   }
 
   /** The cursor after file {@code index}. */
   public static String cursorAfter(int index) {
-    return Base64.getUrlEncoder().withoutPadding()
+    return Base64.getUrlEncoder()
+        .withoutPadding()
         .encodeToString((CURSOR_PREFIX + index).getBytes(StandardCharsets.UTF_8));
   }
 

@@ -15,14 +15,20 @@ import dev.quarry.engine.ErrorCode;
 public final class JobResponses {
   private JobResponses() {}
 
-  /** {@code jobs/create}, {@code jobs/close}, {@code jobs/cancel}, {@code jobs/upload}, {@code jobs/submit}. */
+  /**
+   * {@code jobs/create}, {@code jobs/close}, {@code jobs/cancel}, {@code jobs/upload}, {@code
+   * jobs/submit}.
+   */
   public static ObjectNode job(JobView view) {
     ObjectNode out = WireJson.object();
     out.set("job", view(view));
     return out;
   }
 
-  /** {@code jobs/read}: the job, its files after the cursor in index order, and {@code nextCursor} when more follow. */
+  /**
+   * {@code jobs/read}: the job, its files after the cursor in index order, and {@code nextCursor}
+   * when more follow.
+   */
   public static ObjectNode page(JobPage page) {
     ObjectNode out = job(page.job());
     ArrayNode files = out.putArray("files");
@@ -55,7 +61,9 @@ public final class JobResponses {
     return out;
   }
 
-  /** {@code jobs/list}: the jobs of the page, newest first, and {@code nextCursor} when more follow. */
+  /**
+   * {@code jobs/list}: the jobs of the page, newest first, and {@code nextCursor} when more follow.
+   */
   public static ObjectNode list(JobListPage page) {
     ObjectNode out = WireJson.object();
     ArrayNode jobs = out.putArray("jobs");
@@ -73,8 +81,13 @@ public final class JobResponses {
     job.put("corpusId", v.corpusId());
     job.put("state", v.state().wireName());
     JobView.Counts c = v.counts();
-    job.putObject("counts").put("files", c.files()).put("queued", c.queued()).put("extracting", c.extracting())
-        .put("indexed", c.indexed()).put("unchanged", c.unchanged()).put("failed", c.failed())
+    job.putObject("counts")
+        .put("files", c.files())
+        .put("queued", c.queued())
+        .put("extracting", c.extracting())
+        .put("indexed", c.indexed())
+        .put("unchanged", c.unchanged())
+        .put("failed", c.failed())
         .put("cancelled", c.cancelled());
     job.put("bytes", v.bytes());
     if (v.progress() != null) {
@@ -105,7 +118,9 @@ public final class JobResponses {
     return job;
   }
 
-  /** The embedding's progress of a job into an embedding corpus; the unknown figures are left out. */
+  /**
+   * The embedding's progress of a job into an embedding corpus; the unknown figures are left out.
+   */
   private static ObjectNode progress(JobView.Progress p) {
     ObjectNode out = WireJson.object();
     out.put("passagesEmbedded", p.passagesEmbedded());

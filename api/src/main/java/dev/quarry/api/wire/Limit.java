@@ -19,14 +19,20 @@ public enum Limit {
   MAX_TOP_K("maxTopK", SearchRequest.MAX_TOP_K, SearchRequest.MAX_TOP_K),
   /** Entries of a search's {@code sources}. */
   MAX_SOURCES_PER_SEARCH("maxSourcesPerSearch", 100, 1000),
-  /** Fields of one object of a search's {@code filter} (the filter itself, or one inside and, or, not). */
+  /**
+   * Fields of one object of a search's {@code filter} (the filter itself, or one inside and, or,
+   * not).
+   */
   MAX_FILTER_FIELDS("maxFilterFields", 32, 256),
   /**
    * Conditions and operators in a whole {@code filter}, at every level. Each becomes at most a few
    * Lucene clauses; the ceiling keeps a filter with the longest query under Lucene's 1024 clauses.
    */
   MAX_FILTER_CONDITIONS("maxFilterConditions", 64, 200),
-  /** Operators (and, or, not) enclosing a filter condition; the engine refuses more than its own bound. */
+  /**
+   * Operators (and, or, not) enclosing a filter condition; the engine refuses more than its own
+   * bound.
+   */
   MAX_FILTER_DEPTH("maxFilterDepth", Filter.MAX_DEPTH, Filter.MAX_DEPTH),
   /** Values of one {@code {"in": [...]}} condition. */
   MAX_FILTER_VALUES("maxFilterValues", 100, 1024),
@@ -41,7 +47,9 @@ public enum Limit {
   MAX_SOURCE_CHARS("maxSourceChars", SourceIds.MAX_LENGTH, SourceIds.MAX_LENGTH),
   MAX_METADATA_ENTRIES("maxMetadataEntries", Metadata.MAX_ENTRIES, Metadata.MAX_ENTRIES),
   MAX_BATCH_OPERATIONS("maxBatchOperations", Mutation.MAX_OPERATIONS, Mutation.MAX_OPERATIONS),
-  MAX_IDEMPOTENCY_KEY_CHARS("maxIdempotencyKeyChars", Mutation.Idempotency.MAX_KEY_CHARS,
+  MAX_IDEMPOTENCY_KEY_CHARS(
+      "maxIdempotencyKeyChars",
+      Mutation.Idempotency.MAX_KEY_CHARS,
       Mutation.Idempotency.MAX_KEY_CHARS),
   /** {@code limit} of corpora/list, sources/list and corpora/history when the request omits it. */
   DEFAULT_LIST_LIMIT("defaultListLimit", 100, 1000),

@@ -21,8 +21,12 @@ public final class Limits {
       values.put(l, overrides.getOrDefault(l, l.defaultValue()));
     }
     if (get(Limit.DEFAULT_LIST_LIMIT) > get(Limit.MAX_LIST_LIMIT)) {
-      throw new IllegalArgumentException("defaultListLimit (" + get(Limit.DEFAULT_LIST_LIMIT)
-          + ") must not exceed maxListLimit (" + get(Limit.MAX_LIST_LIMIT) + "); raise maxListLimit or lower defaultListLimit");
+      throw new IllegalArgumentException(
+          "defaultListLimit ("
+              + get(Limit.DEFAULT_LIST_LIMIT)
+              + ") must not exceed maxListLimit ("
+              + get(Limit.MAX_LIST_LIMIT)
+              + "); raise maxListLimit or lower defaultListLimit");
     }
   }
 
@@ -43,13 +47,14 @@ public final class Limits {
    */
   public Limits with(Map<Limit, Long> overrides) {
     EnumMap<Limit, Long> copy = new EnumMap<>(values);
-    overrides.forEach((limit, value) -> {
-      if (value < 1 || value > limit.ceiling()) {
-        throw new IllegalArgumentException(limit.wireName() + " must be between 1 and " + limit.ceiling()
-            + "; got " + value);
-      }
-      copy.put(limit, value);
-    });
+    overrides.forEach(
+        (limit, value) -> {
+          if (value < 1 || value > limit.ceiling()) {
+            throw new IllegalArgumentException(
+                limit.wireName() + " must be between 1 and " + limit.ceiling() + "; got " + value);
+          }
+          copy.put(limit, value);
+        });
     return new Limits(copy);
   }
 

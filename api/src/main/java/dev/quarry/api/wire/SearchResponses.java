@@ -1,6 +1,5 @@
 package dev.quarry.api.wire;
 
-import java.util.List;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.engine.ChunkTable;
@@ -8,8 +7,11 @@ import dev.quarry.engine.FacetCounts;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.SearchResult;
 import dev.quarry.engine.Snippet;
+import java.util.List;
 
-/** The response body of {@code search}: the revision answered at and the results with provenance. */
+/**
+ * The response body of {@code search}: the revision answered at and the results with provenance.
+ */
 public final class SearchResponses {
   private SearchResponses() {}
 
@@ -100,14 +102,24 @@ public final class SearchResponses {
     section.forEach(headings::add);
   }
 
-  /** The rows of a table a chunk holds, {@code {"index": 0, "rows": [1, 12]}}; absent outside tables. */
+  /**
+   * The rows of a table a chunk holds, {@code {"index": 0, "rows": [1, 12]}}; absent outside
+   * tables.
+   */
   static void table(ObjectNode out, ChunkTable table) {
     if (table != null) {
-      out.putObject("table").put("index", table.index()).putArray("rows").add(table.firstRow()).add(table.lastRow());
+      out.putObject("table")
+          .put("index", table.index())
+          .putArray("rows")
+          .add(table.firstRow())
+          .add(table.lastRow());
     }
   }
 
-  /** One side's score and rank; the rank is absent when the chunk was not among that side's candidates. */
+  /**
+   * One side's score and rank; the rank is absent when the chunk was not among that side's
+   * candidates.
+   */
   private static void part(ObjectNode parts, String side, Float score, Integer rank) {
     if (score == null) {
       return;

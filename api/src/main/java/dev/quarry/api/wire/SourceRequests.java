@@ -17,7 +17,15 @@ import java.util.Set;
  */
 public final class SourceRequests {
   private static final Set<String> INDEX_FIELDS =
-      Set.of("source", "title", "text", "passages", "mediaType", "metadata", "expectedRevision", "language");
+      Set.of(
+          "source",
+          "title",
+          "text",
+          "passages",
+          "mediaType",
+          "metadata",
+          "expectedRevision",
+          "language");
   private static final Set<String> DELETE_FIELDS = Set.of("source", "expectedRevision", "purge");
 
   private SourceRequests() {}
@@ -26,7 +34,8 @@ public final class SourceRequests {
   public record Index(String corpus, String corpusId, SourceOperation.Index operation) {
     public static Index read(WireObject body, Limits limits) {
       body.allowOnly(union(INDEX_FIELDS, "corpus", "corpusId"));
-      return new Index(WireValues.corpus(body), WireValues.corpusId(body), indexOperation(body, limits));
+      return new Index(
+          WireValues.corpus(body), WireValues.corpusId(body), indexOperation(body, limits));
     }
   }
 
@@ -44,7 +53,8 @@ public final class SourceRequests {
       body.allowOnly(Set.of("corpus", "corpusId", "operations"));
       String corpus = WireValues.corpus(body);
       String corpusId = WireValues.corpusId(body);
-      List<JsonNode> items = body.optionalArray("operations", limits.getInt(Limit.MAX_BATCH_OPERATIONS));
+      List<JsonNode> items =
+          body.optionalArray("operations", limits.getInt(Limit.MAX_BATCH_OPERATIONS));
       if (items == null) {
         throw body.missing("operations");
       }
@@ -57,21 +67,27 @@ public final class SourceRequests {
         WireObject op = WireObject.at(items.get(i), "operations[" + i + "]");
         SourceOperation operation = operation(op, limits);
         if (!seen.add(operation.source())) {
-          throw QuarryException.invalid(op.pathOf("source"),
-              "source '" + operation.source() + "' appears more than once in the batch; a source may appear once");
+          throw QuarryException.invalid(
+              op.pathOf("source"),
+              "source '"
+                  + operation.source()
+                  + "' appears more than once in the batch; a source may appear once");
         }
         operations.add(operation);
       }
       return new Batch(corpus, corpusId, operations);
     }
 
-    /** One {@code {"index": {...}}} or {@code {"delete": {...}}}; fields are named {@code operations[i].text}. */
+    /**
+     * One {@code {"index": {...}}} or {@code {"delete": {...}}}; fields are named {@code
+     * operations[i].text}.
+     */
     private static SourceOperation operation(WireObject op, Limits limits) {
       op.allowOnly(Set.of("index", "delete"));
       boolean index = op.has("index");
       if (index == op.has("delete")) {
-        throw QuarryException.invalid(op.path(),
-            op.path() + " must have exactly one of 'index' and 'delete'");
+        throw QuarryException.invalid(
+            op.path(), op.path() + " must have exactly one of 'index' and 'delete'");
       }
       WireObject inner = WireObject.at(op.raw(index ? "index" : "delete"), op.path());
       if (index) {
@@ -92,11 +108,16 @@ public final class SourceRequests {
   }
 
   /** {@code sources/chunks}: a page of a source's chunks at the latest or a pinned revision. */
-  public record Chunks(String corpus, String corpusId, String source, Long revision, Integer after, int limit) {
+  public record Chunks(
+      String corpus, String corpusId, String source, Long revision, Integer after, int limit) {
     public static Chunks read(WireObject body, Limits limits) {
       body.allowOnly(Set.of("corpus", "corpusId", "source", "revision", "after", "limit"));
-      return new Chunks(WireValues.corpus(body), WireValues.corpusId(body), WireValues.source(body, "source"),
-          body.optionalLong("revision", 0, Long.MAX_VALUE), body.optionalInt("after", 0, Integer.MAX_VALUE),
+      return new Chunks(
+          WireValues.corpus(body),
+          WireValues.corpusId(body),
+          WireValues.source(body, "source"),
+          body.optionalLong("revision", 0, Long.MAX_VALUE),
+          body.optionalInt("after", 0, Integer.MAX_VALUE),
           WireValues.listLimit(body, limits));
     }
   }
@@ -105,8 +126,11 @@ public final class SourceRequests {
   public record Page(String corpus, String prefix, String cursor, int limit) {
     public static Page read(WireObject body, Limits limits) {
       body.allowOnly(Set.of("corpus", "prefix", "cursor", "limit"));
-      return new Page(WireValues.corpus(body), body.optionalString("prefix", limits.getInt(Limit.MAX_SOURCE_CHARS)),
-          WireValues.cursor(body), WireValues.listLimit(body, limits));
+      return new Page(
+          WireValues.corpus(body),
+          body.optionalString("prefix", limits.getInt(Limit.MAX_SOURCE_CHARS)),
+          WireValues.cursor(body),
+          WireValues.listLimit(body, limits));
     }
   }
 
@@ -127,16 +151,20 @@ public final class SourceRequests {
     String text = o.optionalString("text", maxChars);
     List<Passage> passages = passages(o, limits);
     if ((text == null) == (passages == null)) {
-      throw QuarryException.invalid(o.pathOf("text"), "exactly one of text and passages is required");
+      throw QuarryException.invalid(
+          o.pathOf("text"), "exactly one of text and passages is required");
     }
     String mediaType = WireValues.mediaType(o);
-    Metadata metadata = WireValues.metadata(o, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES));
+    Metadata metadata =
+        WireValues.metadata(o, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES));
     Long expected = o.optionalLong("expectedRevision", 0, Long.MAX_VALUE);
     String name = o.optionalString("language", 32);
-    CorpusSettings.Language language = name == null ? null : CorpusSettings.Language.fromWireName(name, o.pathOf("language"));
+    CorpusSettings.Language language =
+        name == null ? null : CorpusSettings.Language.fromWireName(name, o.pathOf("language"));
     try {
-      return new SourceOperation.Index(source, title, text, passages, mediaType, metadata, expected, null, null, null,
-          language, List.of());
+      return new SourceOperation.Index(
+          source, title, text, passages, mediaType, metadata, expected, null, null, null, language,
+          List.of());
     } catch (QuarryException e) {
       throw o.path().isEmpty() ? e : e.withFieldPrefix(o.path());
     }
@@ -148,7 +176,8 @@ public final class SourceRequests {
       return null;
     }
     if (items.isEmpty()) {
-      throw QuarryException.invalid(o.pathOf("passages"), "passages must have at least one passage");
+      throw QuarryException.invalid(
+          o.pathOf("passages"), "passages must have at least one passage");
     }
     long chars = 0;
     List<Passage> passages = new ArrayList<>(items.size());
@@ -158,10 +187,15 @@ public final class SourceRequests {
       String text = p.requireString("text");
       chars += text.length();
       if (chars > limits.get(Limit.MAX_TEXT_CHARS)) {
-        throw QuarryException.invalid(p.pathOf("text"),
-            "the passages together may have at most " + limits.get(Limit.MAX_TEXT_CHARS) + " characters");
+        throw QuarryException.invalid(
+            p.pathOf("text"),
+            "the passages together may have at most "
+                + limits.get(Limit.MAX_TEXT_CHARS)
+                + " characters");
       }
-      passages.add(new Passage(text, WireValues.metadata(p, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES))));
+      passages.add(
+          new Passage(
+              text, WireValues.metadata(p, "metadata", limits.getInt(Limit.MAX_METADATA_ENTRIES))));
     }
     return passages;
   }

@@ -31,12 +31,15 @@ public final class StrictUtf8 {
 
   /**
    * {@code bytes} as text; INVALID_REQUEST naming {@code field} and the offset of the first byte
-   * that is not strict UTF-8. A leading byte order mark is dropped (RFC 8259 lets a parser ignore it).
+   * that is not strict UTF-8. A leading byte order mark is dropped (RFC 8259 lets a parser ignore
+   * it).
    */
   public static String decode(byte[] bytes, String field) {
-    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    CharsetDecoder decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
     ByteBuffer in = ByteBuffer.wrap(bytes);
     CharBuffer out = CharBuffer.allocate(bytes.length);
     CoderResult result = decoder.decode(in, out, true);
@@ -44,12 +47,18 @@ public final class StrictUtf8 {
       result = decoder.flush(out);
     }
     if (result.isError()) {
-      throw QuarryException.invalid(field, "the " + (field.equals(StrictJson.BODY_FIELD) ? "request body" : field)
-          + " is not valid UTF-8 at byte " + in.position() + ": send UTF-8 without overlong forms, surrogates or "
-          + "code points above U+10FFFF (other encodings such as UTF-16 are not accepted)");
+      throw QuarryException.invalid(
+          field,
+          "the "
+              + (field.equals(StrictJson.BODY_FIELD) ? "request body" : field)
+              + " is not valid UTF-8 at byte "
+              + in.position()
+              + ": send UTF-8 without overlong forms, surrogates or "
+              + "code points above U+10FFFF (other encodings such as UTF-16 are not accepted)");
     }
     // A UTF-8 decoding never has more chars than bytes, so the buffer cannot overflow.
-    assert !result.isOverflow() : "decoding " + bytes.length + " bytes overflowed " + bytes.length + " chars";
+    assert !result.isOverflow()
+        : "decoding " + bytes.length + " bytes overflowed " + bytes.length + " chars";
     out.flip();
     if (out.hasRemaining() && out.get(0) == BYTE_ORDER_MARK) {
       out.position(1);
@@ -81,23 +90,35 @@ public final class StrictUtf8 {
   private static void checkString(String s, String path) {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+      if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
         String field = toWellFormed(path);
-        throw QuarryException.invalid(field.isEmpty() ? StrictJson.BODY_FIELD : field, (field.isEmpty() ? "a string"
-            : field) + " holds an unpaired surrogate (\\u" + Integer.toHexString(c) + " at character " + i
-            + "); strings must be Unicode text");
+        throw QuarryException.invalid(
+            field.isEmpty() ? StrictJson.BODY_FIELD : field,
+            (field.isEmpty() ? "a string" : field)
+                + " holds an unpaired surrogate (\\u"
+                + Integer.toHexString(c)
+                + " at character "
+                + i
+                + "); strings must be Unicode text");
       }
     }
   }
 
-  /** {@code s} with each unpaired surrogate replaced, so an error can name a field whose key holds one. */
+  /**
+   * {@code s} with each unpaired surrogate replaced, so an error can name a field whose key holds
+   * one.
+   */
   private static String toWellFormed(String s) {
     StringBuilder out = new StringBuilder(s.length());
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+      if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
         out.append(c).append(s.charAt(++i));
       } else {
         out.append(Character.isSurrogate(c) ? '\uFFFD' : c);

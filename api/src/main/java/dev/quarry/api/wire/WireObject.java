@@ -14,8 +14,8 @@ import java.util.Set;
  * its error ({@code operations[2].text}); nothing is coerced: {@code "10"} is not a number, {@code
  * 2.5} is not an integer, {@code null} is not a value.
  *
- * <p>Call {@link #allowOnly} first, so an unknown field is reported before anything else.
- * Not thread-safe; one per request object.
+ * <p>Call {@link #allowOnly} first, so an unknown field is reported before anything else. Not
+ * thread-safe; one per request object.
  */
 public final class WireObject {
   private final ObjectNode node;
@@ -55,11 +55,18 @@ public final class WireObject {
     while (names.hasNext()) {
       String name = names.next();
       if (!known.contains(name)) {
-        throw QuarryException.invalid(pathOf(name), "unknown field '" + shorten(name) + "'"
-            + (path.isEmpty() ? "" : " in " + path) + "; known fields: " + String.join(", ", known.stream().sorted().toList()));
+        throw QuarryException.invalid(
+            pathOf(name),
+            "unknown field '"
+                + shorten(name)
+                + "'"
+                + (path.isEmpty() ? "" : " in " + path)
+                + "; known fields: "
+                + String.join(", ", known.stream().sorted().toList()));
       }
       if (node.get(name).isNull()) {
-        throw QuarryException.invalid(pathOf(name), pathOf(name) + " is null; omit the field instead");
+        throw QuarryException.invalid(
+            pathOf(name), pathOf(name) + " is null; omit the field instead");
       }
     }
     return this;
@@ -104,7 +111,8 @@ public final class WireObject {
   public String optionalString(String field, int maxChars) {
     String s = optionalString(field);
     if (s != null && s.length() > maxChars) {
-      throw QuarryException.invalid(pathOf(field),
+      throw QuarryException.invalid(
+          pathOf(field),
           pathOf(field) + " may have at most " + maxChars + " characters; got " + s.length());
     }
     return s;
@@ -131,8 +139,15 @@ public final class WireObject {
       throw wrongType(field, "an integer", v);
     }
     if (!v.canConvertToLong() || v.longValue() < min || v.longValue() > max) {
-      throw QuarryException.invalid(pathOf(field),
-          pathOf(field) + " must be between " + min + " and " + max + "; got " + shorten(v.asText()));
+      throw QuarryException.invalid(
+          pathOf(field),
+          pathOf(field)
+              + " must be between "
+              + min
+              + " and "
+              + max
+              + "; got "
+              + shorten(v.asText()));
     }
     return v.longValue();
   }
@@ -180,7 +195,8 @@ public final class WireObject {
       throw wrongType(field, "an array", v);
     }
     if (v.size() > maxItems) {
-      throw QuarryException.invalid(pathOf(field),
+      throw QuarryException.invalid(
+          pathOf(field),
           pathOf(field) + " may have at most " + maxItems + " entries; got " + v.size());
     }
     List<JsonNode> items = new ArrayList<>(v.size());
@@ -199,11 +215,17 @@ public final class WireObject {
       JsonNode item = items.get(i);
       String itemPath = pathOf(field) + "[" + i + "]";
       if (!item.isTextual()) {
-        throw QuarryException.invalid(itemPath, itemPath + " must be a string; got " + describe(item));
+        throw QuarryException.invalid(
+            itemPath, itemPath + " must be a string; got " + describe(item));
       }
       if (item.textValue().length() > maxChars) {
-        throw QuarryException.invalid(itemPath,
-            itemPath + " may have at most " + maxChars + " characters; got " + item.textValue().length());
+        throw QuarryException.invalid(
+            itemPath,
+            itemPath
+                + " may have at most "
+                + maxChars
+                + " characters; got "
+                + item.textValue().length());
       }
       out.add(item.textValue());
     }
@@ -215,7 +237,8 @@ public final class WireObject {
   }
 
   private QuarryException wrongType(String field, String expected, JsonNode got) {
-    return QuarryException.invalid(pathOf(field), pathOf(field) + " must be " + expected + "; got " + describe(got));
+    return QuarryException.invalid(
+        pathOf(field), pathOf(field) + " must be " + expected + "; got " + describe(got));
   }
 
   /** How a JSON value is named in error messages: its kind, never its (possibly long) content. */

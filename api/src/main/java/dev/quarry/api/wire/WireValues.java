@@ -13,9 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
-/** Reads the values several requests share: corpus names, source ids, metadata, media types, scalars. */
+/**
+ * Reads the values several requests share: corpus names, source ids, metadata, media types,
+ * scalars.
+ */
 final class WireValues {
-  private static final Pattern MEDIA_TYPE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,127}");
+  private static final Pattern MEDIA_TYPE =
+      Pattern.compile(
+          "[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,127}");
 
   private WireValues() {}
 
@@ -28,7 +33,10 @@ final class WireValues {
     return SourceIds.check(o.requireString(field), o.pathOf(field));
   }
 
-  /** The id a source is created or replaced under: stricter than {@link #source} (no bidirectional controls). */
+  /**
+   * The id a source is created or replaced under: stricter than {@link #source} (no bidirectional
+   * controls).
+   */
   static String newSource(WireObject o, String field) {
     return SourceIds.checkNew(o.requireString(field), o.pathOf(field));
   }
@@ -41,7 +49,8 @@ final class WireValues {
   static String mediaType(WireObject o) {
     String type = o.optionalString("mediaType", 200);
     if (type != null && !MEDIA_TYPE.matcher(type).matches()) {
-      throw QuarryException.invalid(o.pathOf("mediaType"),
+      throw QuarryException.invalid(
+          o.pathOf("mediaType"),
           "mediaType must be a media type such as text/markdown; got '" + type + "'");
     }
     return type;
@@ -58,20 +67,24 @@ final class WireValues {
     }
     OcrChoice mode = OcrChoice.fromWireName(value);
     if (mode == null) {
-      throw QuarryException.invalid(o.pathOf("ocr"), o.pathOf("ocr") + " must be 'auto' or 'off'; got '"
-          + (value.length() > 20 ? value.substring(0, 20) + "..." : value) + "'");
+      throw QuarryException.invalid(
+          o.pathOf("ocr"),
+          o.pathOf("ocr")
+              + " must be 'auto' or 'off'; got '"
+              + (value.length() > 20 ? value.substring(0, 20) + "..." : value)
+              + "'");
     }
     return mode;
   }
 
   /**
    * {@code ocrLanguages}: Tesseract language data names such as {@code ["deu", "eng"]}, or null
-   * when absent (the server's {@code extraction.ocrLanguages}, or for a job, the server's).
-   * Whether this server has them installed is decided where they are used, still before anything
-   * is stored.
+   * when absent (the server's {@code extraction.ocrLanguages}, or for a job, the server's). Whether
+   * this server has them installed is decided where they are used, still before anything is stored.
    */
   static List<String> ocrLanguages(WireObject o) {
-    return OcrLanguages.check(o.optionalStringList("ocrLanguages", OcrLanguages.MAX, 32), o.pathOf("ocrLanguages"));
+    return OcrLanguages.check(
+        o.optionalStringList("ocrLanguages", OcrLanguages.MAX, 32), o.pathOf("ocrLanguages"));
   }
 
   /** Metadata: strings, numbers, booleans or lists of strings, at most {@code maxEntries} keys. */
@@ -82,8 +95,8 @@ final class WireValues {
     }
     List<String> names = m.fieldNames();
     if (names.size() > maxEntries) {
-      throw QuarryException.invalid(m.path(),
-          m.path() + " may have at most " + maxEntries + " entries; got " + names.size());
+      throw QuarryException.invalid(
+          m.path(), m.path() + " may have at most " + maxEntries + " entries; got " + names.size());
     }
     Map<String, Object> raw = new LinkedHashMap<>();
     for (String name : names) {
@@ -94,14 +107,17 @@ final class WireValues {
         for (int i = 0; i < v.size(); i++) {
           JsonNode item = v.get(i);
           if (!item.isTextual()) {
-            throw QuarryException.invalid(path + "[" + i + "]",
+            throw QuarryException.invalid(
+                path + "[" + i + "]",
                 "metadata lists hold strings only; got " + WireObject.describe(item));
           }
           items.add(item.textValue());
         }
         raw.put(name, items);
       } else {
-        raw.put(name, scalar(v, path, "metadata values are strings, numbers, booleans or lists of strings"));
+        raw.put(
+            name,
+            scalar(v, path, "metadata values are strings, numbers, booleans or lists of strings"));
       }
     }
     return Metadata.of(raw, m.path());
@@ -144,7 +160,8 @@ final class WireValues {
   static String cursor(WireObject o) {
     String cursor = o.optionalString("cursor", 4096);
     if (cursor != null && cursor.isEmpty()) {
-      throw QuarryException.invalid(o.pathOf("cursor"), "cursor must not be empty; omit it to start at the beginning");
+      throw QuarryException.invalid(
+          o.pathOf("cursor"), "cursor must not be empty; omit it to start at the beginning");
     }
     return cursor;
   }

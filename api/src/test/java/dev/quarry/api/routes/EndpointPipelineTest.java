@@ -38,6 +38,7 @@ import org.junit.jupiter.api.Test;
 class EndpointPipelineTest {
   static final String SERVER_PATH = "/srv/quarry/data/corpora/handbook/_0.cfs";
   static final String TOKEN = "token";
+
   /** A token whose lookup fails with an {@code Error}, as a broken token store might. */
   static final String BROKEN_TOKEN = "broken";
 
@@ -46,41 +47,87 @@ class EndpointPipelineTest {
 
   /** Corpora whose search fails as storage does, with the server's file path in the cause. */
   static Corpora failingStorage() {
-    return (Corpora) Proxy.newProxyInstance(Corpora.class.getClassLoader(), new Class<?>[] {Corpora.class},
-        (proxy, method, args) -> switch (method.getName()) {
-          case "ingestsDocuments", "ingestsPdf" -> false;
-          case "search" -> throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus 'handbook' could not be searched",
-              new IOException(SERVER_PATH + ": Input/output error"));
-          default -> throw new AssertionError("the request reached Corpora." + method.getName());
-        });
+    return (Corpora)
+        Proxy.newProxyInstance(
+            Corpora.class.getClassLoader(),
+            new Class<?>[] {Corpora.class},
+            (proxy, method, args) ->
+                switch (method.getName()) {
+                  case "ingestsDocuments", "ingestsPdf" -> false;
+                  case "search" ->
+                      throw new QuarryException(
+                          ErrorCode.UNAVAILABLE,
+                          "corpus 'handbook' could not be searched",
+                          new IOException(SERVER_PATH + ": Input/output error"));
+                  default ->
+                      throw new AssertionError("the request reached Corpora." + method.getName());
+                });
   }
 
   @BeforeAll
   static void start() {
-    Authenticator authenticator = token -> {
-      if (token.equals(BROKEN_TOKEN)) {
-        throw new ServiceConfigurationError("the token store is broken");
-      }
-      return token.equals(TOKEN)
-          ? Optional.of(new Access("user", List.of(new Grant("*", null, java.util.EnumSet.allOf(dev.quarry.corpora.access.Scope.class)))))
-          : Optional.empty();
-    };
-    QuarryPlugin plugin = new QuarryPlugin(c -> c.corpora(failingStorage()).authenticator(authenticator).runs(true));
+    Authenticator authenticator =
+        token -> {
+          if (token.equals(BROKEN_TOKEN)) {
+            throw new ServiceConfigurationError("the token store is broken");
+          }
+          return token.equals(TOKEN)
+              ? Optional.of(
+                  new Access(
+                      "user",
+                      List.of(
+                          new Grant(
+                              "*",
+                              null,
+                              java.util.EnumSet.allOf(dev.quarry.corpora.access.Scope.class)))))
+              : Optional.empty();
+        };
+    QuarryPlugin plugin =
+        new QuarryPlugin(c -> c.corpora(failingStorage()).authenticator(authenticator).runs(true));
     RequestGate gate = new RequestGate(4, 4, 1000);
     StrictJson json = new StrictJson();
     EnumSet<Feature> features = EnumSet.allOf(Feature.class);
-    host = Javalin.create(config -> {
-      config.startup.showJavalinBanner = false;
-      config.registerPlugin(plugin);
-      config.routes.post("/test/fails-before-write", new RetrievalEndpoint(new Route("test/a", null, Route.Kind.MUTATION,
-          call -> {
-            throw new IllegalStateException("broken before writing at " + SERVER_PATH);
-          }), authenticator, features, Limits.DEFAULT, gate, json));
-      config.routes.post("/test/fails-while-writing", new RetrievalEndpoint(new Route("test/b", null,
-          Route.Kind.MUTATION, call -> call.write(() -> {
-            throw new IllegalStateException("broken while writing at " + SERVER_PATH);
-          })), authenticator, features, Limits.DEFAULT, gate, json));
-    }).start("127.0.0.1", 0);
+    host =
+        Javalin.create(
+                config -> {
+                  config.startup.showJavalinBanner = false;
+                  config.registerPlugin(plugin);
+                  config.routes.post(
+                      "/test/fails-before-write",
+                      new RetrievalEndpoint(
+                          new Route(
+                              "test/a",
+                              null,
+                              Route.Kind.MUTATION,
+                              call -> {
+                                throw new IllegalStateException(
+                                    "broken before writing at " + SERVER_PATH);
+                              }),
+                          authenticator,
+                          features,
+                          Limits.DEFAULT,
+                          gate,
+                          json));
+                  config.routes.post(
+                      "/test/fails-while-writing",
+                      new RetrievalEndpoint(
+                          new Route(
+                              "test/b",
+                              null,
+                              Route.Kind.MUTATION,
+                              call ->
+                                  call.write(
+                                      () -> {
+                                        throw new IllegalStateException(
+                                            "broken while writing at " + SERVER_PATH);
+                                      })),
+                          authenticator,
+                          features,
+                          Limits.DEFAULT,
+                          gate,
+                          json));
+                })
+            .start("127.0.0.1", 0);
     api = new ApiClient("http://127.0.0.1:" + host.port());
   }
 
@@ -121,9 +168,15 @@ class EndpointPipelineTest {
 
   @Test
   void anErrorInAnyEndpoint_isAnsweredAsInternal() {
-    // One path of each kind of endpoint: a JSON route, an upload, a job upload, a run, an AG-UI run.
-    for (String path : List.of("/v1/retrieval/search", "/v1/retrieval/ingest", "/v1/retrieval/jobs/upload",
-        RunsEndpoint.PATH, AguiEndpoint.PATH)) {
+    // One path of each kind of endpoint: a JSON route, an upload, a job upload, a run, an AG-UI
+    // run.
+    for (String path :
+        List.of(
+            "/v1/retrieval/search",
+            "/v1/retrieval/ingest",
+            "/v1/retrieval/jobs/upload",
+            RunsEndpoint.PATH,
+            AguiEndpoint.PATH)) {
       Answer a = api.post(path).token(BROKEN_TOKEN).json("{}").send();
       assertEquals(500, a.status(), path + ": " + a.body());
       assertEquals("INTERNAL", a.code(), path);

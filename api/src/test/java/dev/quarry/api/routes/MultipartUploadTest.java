@@ -20,7 +20,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The streaming multipart reader: parts, hash, limits while reading, and no temporary file left behind. */
+/**
+ * The streaming multipart reader: parts, hash, limits while reading, and no temporary file left
+ * behind.
+ */
 class MultipartUploadTest {
   static final String BOUNDARY = "xYzZY-boundary";
   static final String TYPE = "multipart/form-data; boundary=" + BOUNDARY;
@@ -29,11 +32,22 @@ class MultipartUploadTest {
 
   static byte[] upload(String json, byte[] file) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.writeBytes(("preamble to ignore\r\n--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; "
-        + "filename=\"a.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+    out.writeBytes(
+        ("preamble to ignore\r\n--"
+                + BOUNDARY
+                + "\r\nContent-Disposition: form-data; name=\"file\"; "
+                + "filename=\"a.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+            .getBytes(StandardCharsets.UTF_8));
     out.writeBytes(file);
-    out.writeBytes(("\r\n--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"request\"\r\n\r\n" + json
-        + "\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.UTF_8));
+    out.writeBytes(
+        ("\r\n--"
+                + BOUNDARY
+                + "\r\nContent-Disposition: form-data; name=\"request\"\r\n\r\n"
+                + json
+                + "\r\n--"
+                + BOUNDARY
+                + "--\r\n")
+            .getBytes(StandardCharsets.UTF_8));
     return out.toByteArray();
   }
 
@@ -62,12 +76,15 @@ class MultipartUploadTest {
     byte[] file = new byte[200_000];
     new Random(3).nextBytes(file);
     // A file that contains the boundary without its leading line break is still one part.
-    System.arraycopy(("--" + BOUNDARY).getBytes(StandardCharsets.UTF_8), 0, file, 1000, BOUNDARY.length() + 2);
+    System.arraycopy(
+        ("--" + BOUNDARY).getBytes(StandardCharsets.UTF_8), 0, file, 1000, BOUNDARY.length() + 2);
     MultipartUpload.Upload upload = read(upload("{\"corpus\": \"c\"}", file), 1 << 20);
     assertEquals("{\"corpus\": \"c\"}", new String(upload.request(), StandardCharsets.UTF_8));
     assertArrayEquals(file, Files.readAllBytes(upload.file()));
     assertEquals(file.length, upload.fileBytes());
-    assertEquals(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(file)), upload.fileSha256());
+    assertEquals(
+        HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(file)),
+        upload.fileSha256());
     upload.close();
     assertEquals(0, filesLeft());
   }
@@ -75,22 +92,27 @@ class MultipartUploadTest {
   @Test
   void fileOverMaxDocumentBytes_isDocumentTooLarge_andLeavesNoFile() throws Exception {
     byte[] body = upload("{}", new byte[5000]);
-    QuarryException e = assertThrows(QuarryException.class,
-        () -> MultipartUpload.read(trickle(body), TYPE, -1, 1024, 4999, tmp));
+    QuarryException e =
+        assertThrows(
+            QuarryException.class,
+            () -> MultipartUpload.read(trickle(body), TYPE, -1, 1024, 4999, tmp));
     assertEquals(ErrorCode.DOCUMENT_TOO_LARGE, e.code());
     assertEquals(0, filesLeft());
   }
 
   @Test
   void declaredLengthOverTheBound_isRefusedBeforeReading() {
-    InputStream unreadable = new InputStream() {
-      @Override
-      public int read() {
-        throw new AssertionError("the body was read");
-      }
-    };
-    QuarryException e = assertThrows(QuarryException.class,
-        () -> MultipartUpload.read(unreadable, TYPE, 10L << 30, 1024, 1 << 20, tmp));
+    InputStream unreadable =
+        new InputStream() {
+          @Override
+          public int read() {
+            throw new AssertionError("the body was read");
+          }
+        };
+    QuarryException e =
+        assertThrows(
+            QuarryException.class,
+            () -> MultipartUpload.read(unreadable, TYPE, 10L << 30, 1024, 1 << 20, tmp));
     assertEquals(ErrorCode.DOCUMENT_TOO_LARGE, e.code());
   }
 
@@ -105,8 +127,10 @@ class MultipartUploadTest {
 
   @Test
   void otherContentType_isUnsupportedMediaType() {
-    assertEquals(ErrorCode.UNSUPPORTED_MEDIA_TYPE, assertThrows(QuarryException.class,
-        () -> MultipartUpload.boundary("application/json")).code());
+    assertEquals(
+        ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+        assertThrows(QuarryException.class, () -> MultipartUpload.boundary("application/json"))
+            .code());
     assertFalse(MultipartUpload.boundary("multipart/form-data; boundary=\"q\"").isEmpty());
   }
 }

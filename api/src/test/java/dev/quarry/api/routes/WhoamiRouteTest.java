@@ -29,25 +29,42 @@ class WhoamiRouteTest {
 
   @BeforeAll
   static void start() {
-    Access team = new Access("team-bot", List.of(
-        new Grant("team-*", List.of("public/*", "faq.md"), EnumSet.of(Scope.INDEX, Scope.SEARCH)),
-        new Grant("shared", null, EnumSet.of(Scope.MANAGE))));
-    QuarryPlugin plugin = new QuarryPlugin(c -> c.corpora(unreachable())
-        .authenticator(token -> token.equals("team-token") ? Optional.of(team) : Optional.empty()));
-    host = Javalin.create(config -> {
-      config.startup.showJavalinBanner = false;
-      config.registerPlugin(plugin);
-    }).start("127.0.0.1", 0);
+    Access team =
+        new Access(
+            "team-bot",
+            List.of(
+                new Grant(
+                    "team-*", List.of("public/*", "faq.md"), EnumSet.of(Scope.INDEX, Scope.SEARCH)),
+                new Grant("shared", null, EnumSet.of(Scope.MANAGE))));
+    QuarryPlugin plugin =
+        new QuarryPlugin(
+            c ->
+                c.corpora(unreachable())
+                    .authenticator(
+                        token ->
+                            token.equals("team-token") ? Optional.of(team) : Optional.empty()));
+    host =
+        Javalin.create(
+                config -> {
+                  config.startup.showJavalinBanner = false;
+                  config.registerPlugin(plugin);
+                })
+            .start("127.0.0.1", 0);
     api = new ApiClient("http://127.0.0.1:" + host.port());
   }
 
   /** Corpora that fail the test if any operation reaches them. */
   static Corpora unreachable() {
-    return (Corpora) Proxy.newProxyInstance(Corpora.class.getClassLoader(), new Class<?>[] {Corpora.class},
-        (proxy, method, args) -> switch (method.getName()) {
-          case "ingestsDocuments", "ingestsPdf" -> false;
-          default -> throw new AssertionError("the request reached Corpora." + method.getName());
-        });
+    return (Corpora)
+        Proxy.newProxyInstance(
+            Corpora.class.getClassLoader(),
+            new Class<?>[] {Corpora.class},
+            (proxy, method, args) ->
+                switch (method.getName()) {
+                  case "ingestsDocuments", "ingestsPdf" -> false;
+                  default ->
+                      throw new AssertionError("the request reached Corpora." + method.getName());
+                });
   }
 
   @AfterAll
@@ -60,7 +77,9 @@ class WhoamiRouteTest {
   @Test
   void whoami_answersTheTokensSubjectAndGrants_inWireForm() throws Exception {
     JsonNode answer = ApiClient.ok(api.retrieval("whoami", "team-token", "{}"));
-    JsonNode expected = ApiClient.JSON.readTree("""
+    JsonNode expected =
+        ApiClient.JSON.readTree(
+            """
         {"subject": "team-bot", "grants": [
           {"corpus": "team-*", "sources": ["public/*", "faq.md"], "scopes": ["search", "index"]},
           {"corpus": "shared", "sources": ["*"], "scopes": ["manage"]}]}""");

@@ -17,11 +17,20 @@ final class AguiFrames {
   private AguiFrames() {}
 
   /** The {@code Event} oneof's field numbers of the events this binding writes. */
-  private static final Map<Integer, String> TYPES = Map.ofEntries(
-      Map.entry(1, "TEXT_MESSAGE_START"), Map.entry(2, "TEXT_MESSAGE_CONTENT"), Map.entry(3, "TEXT_MESSAGE_END"),
-      Map.entry(4, "TOOL_CALL_START"), Map.entry(5, "TOOL_CALL_ARGS"), Map.entry(6, "TOOL_CALL_END"),
-      Map.entry(12, "RUN_STARTED"), Map.entry(13, "RUN_FINISHED"), Map.entry(14, "RUN_ERROR"),
-      Map.entry(15, "STEP_STARTED"), Map.entry(16, "STEP_FINISHED"), Map.entry(22, "TOOL_CALL_RESULT"));
+  private static final Map<Integer, String> TYPES =
+      Map.ofEntries(
+          Map.entry(1, "TEXT_MESSAGE_START"),
+          Map.entry(2, "TEXT_MESSAGE_CONTENT"),
+          Map.entry(3, "TEXT_MESSAGE_END"),
+          Map.entry(4, "TOOL_CALL_START"),
+          Map.entry(5, "TOOL_CALL_ARGS"),
+          Map.entry(6, "TOOL_CALL_END"),
+          Map.entry(12, "RUN_STARTED"),
+          Map.entry(13, "RUN_FINISHED"),
+          Map.entry(14, "RUN_ERROR"),
+          Map.entry(15, "STEP_STARTED"),
+          Map.entry(16, "STEP_FINISHED"),
+          Map.entry(22, "TOOL_CALL_RESULT"));
 
   /** One event: its type and its length-delimited fields (the event's strings) by field number. */
   record Frame(String type, Map<Integer, String> strings) {
@@ -45,14 +54,19 @@ final class AguiFrames {
       }
       int length = in.getInt();
       if (length < 0 || length > in.remaining()) {
-        throw new AssertionError("a frame of " + length + " bytes at byte " + (in.position() - 4)
-            + " runs past the body");
+        throw new AssertionError(
+            "a frame of "
+                + length
+                + " bytes at byte "
+                + (in.position() - 4)
+                + " runs past the body");
       }
       ByteBuffer event = in.slice(in.position(), length);
       in.position(in.position() + length);
       long tag = varint(event);
       if ((tag & 7) != 2) {
-        throw new AssertionError("an Event's field must be one length-delimited message; wire type " + (tag & 7));
+        throw new AssertionError(
+            "an Event's field must be one length-delimited message; wire type " + (tag & 7));
       }
       String type = TYPES.get((int) (tag >>> 3));
       if (type == null) {

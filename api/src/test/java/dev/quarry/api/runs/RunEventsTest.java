@@ -28,7 +28,9 @@ class RunEventsTest {
     assertTrue(events.progress("retrieval.resolving-sources", Map.of("corpus", "c")));
     assertTrue(events.completed(EMPTY));
     assertEquals(List.of(1L, 2L, 3L), sent.stream().map(RunEvent::sequence).toList());
-    assertEquals(List.of("run.started", "run.progress", "run.completed"), sent.stream().map(RunEvent::type).toList());
+    assertEquals(
+        List.of("run.started", "run.progress", "run.completed"),
+        sent.stream().map(RunEvent::type).toList());
   }
 
   @Test
@@ -62,11 +64,29 @@ class RunEventsTest {
         RunEvents events = new RunEvents("run_x", InstantSource.system(), sent::add);
         events.started();
         CountDownLatch go = new CountDownLatch(1);
-        List<Future<?>> racers = List.of(
-            pool.submit(() -> { await(go); events.progress("retrieval.searching", Map.of()); events.completed(EMPTY); }),
-            pool.submit(() -> { await(go); events.cancelled(new QuarryException(ErrorCode.IDLE_TIMEOUT, "idle")); }),
-            pool.submit(() -> { await(go); events.cancelled(new QuarryException(ErrorCode.CANCELLED, "gone")); }),
-            pool.submit(() -> { await(go); events.failed(new QuarryException(ErrorCode.INTERNAL, "boom")); }));
+        List<Future<?>> racers =
+            List.of(
+                pool.submit(
+                    () -> {
+                      await(go);
+                      events.progress("retrieval.searching", Map.of());
+                      events.completed(EMPTY);
+                    }),
+                pool.submit(
+                    () -> {
+                      await(go);
+                      events.cancelled(new QuarryException(ErrorCode.IDLE_TIMEOUT, "idle"));
+                    }),
+                pool.submit(
+                    () -> {
+                      await(go);
+                      events.cancelled(new QuarryException(ErrorCode.CANCELLED, "gone"));
+                    }),
+                pool.submit(
+                    () -> {
+                      await(go);
+                      events.failed(new QuarryException(ErrorCode.INTERNAL, "boom"));
+                    }));
         go.countDown();
         for (Future<?> f : racers) {
           f.get();

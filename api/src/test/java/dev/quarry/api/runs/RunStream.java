@@ -17,25 +17,34 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * A run's event stream as a client reads it, and the contract's envelope rules checked on it:
- * every frame one {@code id} and one {@code data} line, the id equal to the sequence, sequences
- * from 1 by one, a constant nonempty runId, ISO-8601 UTC timestamps with milliseconds, {@code
- * run.started} first, the progress phases in order with their context keys, exactly one terminal
- * event and nothing after it.
+ * A run's event stream as a client reads it, and the contract's envelope rules checked on it: every
+ * frame one {@code id} and one {@code data} line, the id equal to the sequence, sequences from 1 by
+ * one, a constant nonempty runId, ISO-8601 UTC timestamps with milliseconds, {@code run.started}
+ * first, the progress phases in order with their context keys, exactly one terminal event and
+ * nothing after it.
  */
 public final class RunStream {
   public static final ObjectMapper JSON = new ObjectMapper();
-  public static final Set<String> REQUIRED_TYPES = Set.of("run.started", "run.progress", "run.completed", "run.failed",
-      "run.cancelled");
-  public static final Set<String> TERMINAL_TYPES = Set.of("run.completed", "run.failed", "run.cancelled");
-  public static final List<String> PHASES = List.of("retrieval.resolving-sources", "retrieval.searching", "retrieval.completed");
+  public static final Set<String> REQUIRED_TYPES =
+      Set.of("run.started", "run.progress", "run.completed", "run.failed", "run.cancelled");
+  public static final Set<String> TERMINAL_TYPES =
+      Set.of("run.completed", "run.failed", "run.cancelled");
+  public static final List<String> PHASES =
+      List.of("retrieval.resolving-sources", "retrieval.searching", "retrieval.completed");
+
   /** The phase a run on a corpus with an embedding model adds before searching. */
   public static final String EMBEDDING_QUERY = "retrieval.embedding-query";
-  public static final List<Set<String>> PHASE_CONTEXT_KEYS = List.of(Set.of("corpus"), Set.of("corpus", "revision", "sources"),
-      Set.of("corpus", "revision", "results"));
-  private static final Pattern TIMESTAMP = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z");
+
+  public static final List<Set<String>> PHASE_CONTEXT_KEYS =
+      List.of(
+          Set.of("corpus"),
+          Set.of("corpus", "revision", "sources"),
+          Set.of("corpus", "revision", "results"));
+  private static final Pattern TIMESTAMP =
+      Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z");
 
   public final List<JsonNode> events;
+
   /** Comment frames seen (heartbeats); never events. */
   final int comments;
 
@@ -44,7 +53,10 @@ public final class RunStream {
     this.comments = comments;
   }
 
-  /** Parses a whole {@code text/event-stream} body; fails on anything but id, data and comment lines. */
+  /**
+   * Parses a whole {@code text/event-stream} body; fails on anything but id, data and comment
+   * lines.
+   */
   public static RunStream parse(String body) {
     List<JsonNode> events = new ArrayList<>();
     int comments = 0;
@@ -54,7 +66,10 @@ public final class RunStream {
       if (line.isEmpty()) {
         if (data != null) {
           JsonNode event = read(data);
-          assertEquals(String.valueOf(event.path("sequence").asLong()), id, "a frame's id is its event's sequence");
+          assertEquals(
+              String.valueOf(event.path("sequence").asLong()),
+              id,
+              "a frame's id is its event's sequence");
           events.add(event);
         }
         id = null;
@@ -100,11 +115,13 @@ public final class RunStream {
       assertTrue(e.path("sequence").isIntegralNumber(), "sequence is an integer");
       assertEquals(i + 1, e.path("sequence").asLong(), "sequences start at 1 and grow by one");
       String timestamp = e.path("timestamp").asText();
-      assertTrue(TIMESTAMP.matcher(timestamp).matches(), "ISO-8601 UTC with milliseconds: " + timestamp);
+      assertTrue(
+          TIMESTAMP.matcher(timestamp).matches(), "ISO-8601 UTC with milliseconds: " + timestamp);
       assertNotNull(Instant.parse(timestamp));
       if (type.equals("run.progress") && e.path("phase").asText().equals(EMBEDDING_QUERY)) {
         // Only on a corpus with an embedding model, between resolving the sources and searching.
-        assertEquals(1, phase, "retrieval.embedding-query comes right after retrieval.resolving-sources");
+        assertEquals(
+            1, phase, "retrieval.embedding-query comes right after retrieval.resolving-sources");
         Set<String> keys = new java.util.HashSet<>();
         e.path("context").fieldNames().forEachRemaining(keys::add);
         assertEquals(Set.of("corpus", "model"), keys, "context of " + EMBEDDING_QUERY);
@@ -125,11 +142,15 @@ public final class RunStream {
     JsonNode terminal = events.get(events.size() - 1);
     if (terminal.path("type").asText().equals("run.completed")) {
       assertEquals(PHASES.size(), phase, "a completed run reported every phase");
-      assertTrue(terminal.path("result").path("passages").isArray(), "run.completed carries result.passages");
+      assertTrue(
+          terminal.path("result").path("passages").isArray(),
+          "run.completed carries result.passages");
     } else {
       JsonNode error = terminal.path("error");
       assertFalse(error.path("code").asText().isEmpty(), "an unsuccessful run carries error.code");
-      assertTrue(error.path("message").isTextual() && error.path("retryable").isBoolean(), error.toString());
+      assertTrue(
+          error.path("message").isTextual() && error.path("retryable").isBoolean(),
+          error.toString());
     }
     return terminal;
   }

@@ -19,24 +19,33 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The plugin serves {@code POST /v1/runs} only when the host asks for it. */
 class RunsOptionTest {
-  static final Access ADMIN = new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
-  static final String RUN = """
+  static final Access ADMIN =
+      new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
+  static final String RUN =
+      """
       {"provider": "retrieval", "input": "stone", "retrieval": {"corpus": "quarry"}}""";
 
-  @TempDir
-  Path data;
+  @TempDir Path data;
 
   Answer runOnHost(boolean serveRuns) throws Exception {
     try (Corpora corpora = Corpora.builder().dataDir(data).build()) {
       corpora.createCorpus(ADMIN, "quarry", null);
-      QuarryPlugin plugin = new QuarryPlugin(c -> c.corpora(corpora).authenticator(token -> Optional.of(ADMIN))
-          .runs(serveRuns));
-      Javalin app = Javalin.create(config -> {
-        config.startup.showJavalinBanner = false;
-        config.registerPlugin(plugin);
-      }).start("127.0.0.1", 0);
+      QuarryPlugin plugin =
+          new QuarryPlugin(
+              c -> c.corpora(corpora).authenticator(token -> Optional.of(ADMIN)).runs(serveRuns));
+      Javalin app =
+          Javalin.create(
+                  config -> {
+                    config.startup.showJavalinBanner = false;
+                    config.registerPlugin(plugin);
+                  })
+              .start("127.0.0.1", 0);
       try {
-        return new ApiClient("http://127.0.0.1:" + app.port()).post("/v1/runs").token("any").json(RUN).send();
+        return new ApiClient("http://127.0.0.1:" + app.port())
+            .post("/v1/runs")
+            .token("any")
+            .json(RUN)
+            .send();
       } finally {
         app.stop();
       }

@@ -20,22 +20,34 @@ class FilterReaderTest {
 
   @Test
   void operators_becomeTheEnginesTree_andAnObjectsKeysCombineWithAnd() throws Exception {
-    List<Filter> filters = read("""
+    List<Filter> filters =
+        read(
+            """
         {"filter": {"year": {"gte": 2020}, "or": [{"dept": "hr", "draft": false}, {"not": {"tags": {"exists": true}}}]}}""",
-        Limits.DEFAULT);
-    assertEquals(List.of(new Filter.Range("year", null, 2020.0, null, null), new Filter.AnyOf(List.of(
-        new Filter.AllOf(List.of(new Filter.Equals("dept", "hr"), new Filter.Equals("draft", false))),
-        new Filter.Not(new Filter.Exists("tags"))))), filters);
-    assertEquals(List.of(new Filter.Not(new Filter.Exists("tags"))), read("{\"filter\": {\"tags\": {\"exists\": false}}}",
-        Limits.DEFAULT));
+            Limits.DEFAULT);
+    assertEquals(
+        List.of(
+            new Filter.Range("year", null, 2020.0, null, null),
+            new Filter.AnyOf(
+                List.of(
+                    new Filter.AllOf(
+                        List.of(
+                            new Filter.Equals("dept", "hr"), new Filter.Equals("draft", false))),
+                    new Filter.Not(new Filter.Exists("tags"))))),
+        filters);
+    assertEquals(
+        List.of(new Filter.Not(new Filter.Exists("tags"))),
+        read("{\"filter\": {\"tags\": {\"exists\": false}}}", Limits.DEFAULT));
   }
 
   @Test
   void aConfiguredDepth_belowTheEnginesBound_isTheOneEnforced() throws Exception {
     Limits shallow = Limits.DEFAULT.with(Limit.MAX_FILTER_DEPTH, 1);
     assertEquals(1, read("{\"filter\": {\"not\": {\"a\": 1}}}", shallow).size());
-    QuarryException e = assertThrows(QuarryException.class,
-        () -> read("{\"filter\": {\"or\": [{\"not\": {\"a\": 1}}]}}", shallow));
+    QuarryException e =
+        assertThrows(
+            QuarryException.class,
+            () -> read("{\"filter\": {\"or\": [{\"not\": {\"a\": 1}}]}}", shallow));
     assertEquals("filter.or[0].not", e.field());
   }
 
@@ -43,8 +55,10 @@ class FilterReaderTest {
   void aConfiguredConditionCount_isEnforcedAcrossLevels() throws Exception {
     Limits few = Limits.DEFAULT.with(Limit.MAX_FILTER_CONDITIONS, 3);
     assertEquals(2, read("{\"filter\": {\"a\": 1, \"or\": [{\"b\": 2}]}}", few).size());
-    QuarryException e = assertThrows(QuarryException.class,
-        () -> read("{\"filter\": {\"a\": 1, \"or\": [{\"b\": 2}, {\"c\": 3}]}}", few));
+    QuarryException e =
+        assertThrows(
+            QuarryException.class,
+            () -> read("{\"filter\": {\"a\": 1, \"or\": [{\"b\": 2}, {\"c\": 3}]}}", few));
     assertEquals("filter.or[1].c", e.field());
   }
 }

@@ -20,7 +20,8 @@ class IngestIdempotencyTest {
   static final String SHA = "ab".repeat(32);
 
   ObjectNode request() {
-    return json.parseObject("{\"corpus\": \"docs\", \"source\": \"a\"}".getBytes(StandardCharsets.UTF_8));
+    return json.parseObject(
+        "{\"corpus\": \"docs\", \"source\": \"a\"}".getBytes(StandardCharsets.UTF_8));
   }
 
   Mutation.Idempotency of(String fileName) {
@@ -39,15 +40,19 @@ class IngestIdempotencyTest {
   void anotherFileName_isAnotherRequest() {
     Mutation.Idempotency md = of("notes.md");
     assertNotEquals(md.fingerprint(), of("notes.xml").fingerprint());
-    QuarryException e = assertThrows(QuarryException.class, () -> of("notes.xml").requireSameRequest(md.fingerprint()));
+    QuarryException e =
+        assertThrows(
+            QuarryException.class, () -> of("notes.xml").requireSameRequest(md.fingerprint()));
     assertEquals(ErrorCode.IDEMPOTENCY_KEY_REUSED, e.code());
   }
 
   @Test
   void noFileName_differsFromAnyName() {
     assertNotEquals(of(null).fingerprint(), of("notes.md").fingerprint());
-    assertThrows(QuarryException.class, () -> of("notes.md").requireSameRequest(of(null).fingerprint()));
-    assertThrows(QuarryException.class, () -> of(null).requireSameRequest(of("notes.md").fingerprint()));
+    assertThrows(
+        QuarryException.class, () -> of("notes.md").requireSameRequest(of(null).fingerprint()));
+    assertThrows(
+        QuarryException.class, () -> of(null).requireSameRequest(of("notes.md").fingerprint()));
   }
 
   @Test

@@ -8,20 +8,37 @@ import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class StrictJsonTest {
   final StrictJson json = new StrictJson();
 
   QuarryException refused(String body) {
-    return assertThrows(QuarryException.class, () -> json.parseObject(body.getBytes(StandardCharsets.UTF_8)));
+    return assertThrows(
+        QuarryException.class, () -> json.parseObject(body.getBytes(StandardCharsets.UTF_8)));
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", " ", "{", "{} {}", "{} x", "[]", "1", "null", "\"s\"", "{'a': 1}", "{\"a\": 1,}",
-      "{\"a\": NaN}", "{\"a\": 01}", "{\"a\": 1, \"a\": 2}", "/* c */ {}"})
+  @ValueSource(
+      strings = {
+        "",
+        " ",
+        "{",
+        "{} {}",
+        "{} x",
+        "[]",
+        "1",
+        "null",
+        "\"s\"",
+        "{'a': 1}",
+        "{\"a\": 1,}",
+        "{\"a\": NaN}",
+        "{\"a\": 01}",
+        "{\"a\": 1, \"a\": 2}",
+        "/* c */ {}"
+      })
   void notASingleStrictObject_isInvalidNamingTheBody(String body) {
     QuarryException e = refused(body);
     assertEquals(ErrorCode.INVALID_REQUEST, e.code());
@@ -30,7 +47,11 @@ class StrictJsonTest {
 
   @Test
   void deepNesting_isRefusedByTheParser() {
-    String deep = "{\"a\":" + "[".repeat(StrictJson.MAX_NESTING_DEPTH + 5) + "]".repeat(StrictJson.MAX_NESTING_DEPTH + 5) + "}";
+    String deep =
+        "{\"a\":"
+            + "[".repeat(StrictJson.MAX_NESTING_DEPTH + 5)
+            + "]".repeat(StrictJson.MAX_NESTING_DEPTH + 5)
+            + "}";
     assertEquals(StrictJson.BODY_FIELD, refused(deep).field());
     assertEquals("the request body nests deeper than 32 levels", refused(deep).getMessage());
   }
@@ -38,17 +59,25 @@ class StrictJsonTest {
   @ParameterizedTest
   @ValueSource(strings = {"{} {}", "{} x", "{}]", "{} 1", "{\"a\": 1} /* c */"})
   void dataAfterTheObject_isNamedAsSuch(String body) {
-    assertTrue(refused(body).getMessage().startsWith("the request body has data after its JSON value at line 1, "),
+    assertTrue(
+        refused(body)
+            .getMessage()
+            .startsWith("the request body has data after its JSON value at line 1, "),
         () -> refused(body).getMessage());
   }
 
   @Test
   void parseErrors_areInWordsForClients_withWhereTheyAre() {
-    assertEquals("the request body repeats a key at line 2, column 5; send each key once",
+    assertEquals(
+        "the request body repeats a key at line 2, column 5; send each key once",
         refused("{\"a\": 1,\n \"a\": 2}").getMessage());
-    assertEquals("the request body ends before its JSON value is complete", refused("{\"a\": [1").getMessage());
-    assertEquals("the request body is not valid JSON at line 1, column 2", refused("{'a': 1}").getMessage());
-    assertEquals("the request body holds a number longer than 1000 digits",
+    assertEquals(
+        "the request body ends before its JSON value is complete",
+        refused("{\"a\": [1").getMessage());
+    assertEquals(
+        "the request body is not valid JSON at line 1, column 2", refused("{'a': 1}").getMessage());
+    assertEquals(
+        "the request body holds a number longer than 1000 digits",
         refused("{\"a\": " + "9".repeat(1001) + "}").getMessage());
   }
 
@@ -63,12 +92,27 @@ class StrictJsonTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"C0AF", "E080AF", "C0AEC0AE", "F08080AF", "EDA080", "EDBFBF", "F4908080", "F5808080", "FF",
-      "80", "E2", "C2"})
+  @ValueSource(
+      strings = {
+        "C0AF",
+        "E080AF",
+        "C0AEC0AE",
+        "F08080AF",
+        "EDA080",
+        "EDBFBF",
+        "F4908080",
+        "F5808080",
+        "FF",
+        "80",
+        "E2",
+        "C2"
+      })
   void nonStrictUtf8_inAString_isInvalidNamingTheBody(String hex) {
     byte[] raw = java.util.HexFormat.of().parseHex(hex);
-    QuarryException e = assertThrows(QuarryException.class,
-        () -> json.parseObject(withRaw("{\"source\": \"u", raw, "x\"}")));
+    QuarryException e =
+        assertThrows(
+            QuarryException.class,
+            () -> json.parseObject(withRaw("{\"source\": \"u", raw, "x\"}")));
     assertEquals(ErrorCode.INVALID_REQUEST, e.code());
     assertEquals(StrictJson.BODY_FIELD, e.field());
   }
@@ -76,9 +120,11 @@ class StrictJsonTest {
   @Test
   void utf16Body_isInvalid() {
     String body = "{\"corpus\": \"a\"}";
-    for (java.nio.charset.Charset cs : java.util.List.of(StandardCharsets.UTF_16, StandardCharsets.UTF_16LE,
-        StandardCharsets.UTF_16BE)) {
-      QuarryException e = assertThrows(QuarryException.class, () -> json.parseObject(body.getBytes(cs)), cs::name);
+    for (java.nio.charset.Charset cs :
+        java.util.List.of(
+            StandardCharsets.UTF_16, StandardCharsets.UTF_16LE, StandardCharsets.UTF_16BE)) {
+      QuarryException e =
+          assertThrows(QuarryException.class, () -> json.parseObject(body.getBytes(cs)), cs::name);
       assertEquals(StrictJson.BODY_FIELD, e.field());
     }
   }
@@ -86,19 +132,30 @@ class StrictJsonTest {
   @Test
   void loneEscapedSurrogate_isInvalidNamingItsField() {
     assertEquals("title", refused("{\"title\": \"a\\ud800b\"}").field());
-    assertEquals("operations[1].index.text", refused(
-        "{\"operations\": [{}, {\"index\": {\"text\": \"x\\udc00\"}}]}").field());
+    assertEquals(
+        "operations[1].index.text",
+        refused("{\"operations\": [{}, {\"index\": {\"text\": \"x\\udc00\"}}]}").field());
     assertEquals("metadata.\uFFFD", refused("{\"metadata\": {\"\\ud83d\": 1}}").field());
   }
 
   @Test
   void pairedSurrogates_multibyteText_andALeadingBom_areAccepted() {
-    assertEquals("\uD83D\uDE00", json.parseObject("{\"a\": \"\\ud83d\\ude00\"}".getBytes(StandardCharsets.UTF_8))
-        .get("a").textValue());
-    assertEquals("Grüße 😀 日本", json.parseObject("{\"a\": \"Grüße 😀 日本\"}".getBytes(StandardCharsets.UTF_8))
-        .get("a").textValue());
-    assertEquals(1, json.parseObject(withRaw("", new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, "{\"a\": 1}"))
-        .get("a").intValue());
+    assertEquals(
+        "\uD83D\uDE00",
+        json.parseObject("{\"a\": \"\\ud83d\\ude00\"}".getBytes(StandardCharsets.UTF_8))
+            .get("a")
+            .textValue());
+    assertEquals(
+        "Grüße 😀 日本",
+        json.parseObject("{\"a\": \"Grüße 😀 日本\"}".getBytes(StandardCharsets.UTF_8))
+            .get("a")
+            .textValue());
+    assertEquals(
+        1,
+        json.parseObject(
+                withRaw("", new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, "{\"a\": 1}"))
+            .get("a")
+            .intValue());
   }
 
   @Test
@@ -113,7 +170,11 @@ class StrictJsonTest {
 
   @Test
   void stringForANumber_isNotCoerced() {
-    assertEquals("topK", assertThrows(QuarryException.class, () -> read("{\"topK\": \"10\"}").optionalInt("topK", 1, 100)).field());
+    assertEquals(
+        "topK",
+        assertThrows(
+                QuarryException.class, () -> read("{\"topK\": \"10\"}").optionalInt("topK", 1, 100))
+            .field());
   }
 
   @Test
@@ -124,18 +185,25 @@ class StrictJsonTest {
 
   @Test
   void integerBeyondLong_isOutOfRange() {
-    assertThrows(QuarryException.class, () -> read("{\"after\": 99999999999999999999999}").optionalLong("after", 0, Long.MAX_VALUE));
+    assertThrows(
+        QuarryException.class,
+        () ->
+            read("{\"after\": 99999999999999999999999}").optionalLong("after", 0, Long.MAX_VALUE));
   }
 
   @Test
   void nullValue_isRefusedNamingTheField() {
-    QuarryException e = assertThrows(QuarryException.class, () -> read("{\"query\": null}").allowOnly(Set.of("query")));
+    QuarryException e =
+        assertThrows(
+            QuarryException.class, () -> read("{\"query\": null}").allowOnly(Set.of("query")));
     assertEquals("query", e.field());
   }
 
   @Test
   void unknownField_isNamed() {
-    QuarryException e = assertThrows(QuarryException.class, () -> read("{\"qeury\": \"x\"}").allowOnly(Set.of("query")));
+    QuarryException e =
+        assertThrows(
+            QuarryException.class, () -> read("{\"qeury\": \"x\"}").allowOnly(Set.of("query")));
     assertEquals("qeury", e.field());
   }
 }

@@ -39,7 +39,9 @@ final class BackupCheck {
     if (!manifest.allCorpora()) {
       for (String top : topLevel(found)) {
         if (!top.equals(CORPORA)) {
-          mismatches.add(new Mismatch(Kind.NOT_LISTED, top, "a backup of named corpora holds only " + CORPORA + "/"));
+          mismatches.add(
+              new Mismatch(
+                  Kind.NOT_LISTED, top, "a backup of named corpora holds only " + CORPORA + "/"));
           reported.add(top);
         }
       }
@@ -52,17 +54,24 @@ final class BackupCheck {
     if (manifest.contents() != null) {
       contents(manifest.contents(), found, reported, mismatches);
     } else if (mismatches.isEmpty() && found.bytes() != manifest.bytes()) {
-      mismatches.add(new Mismatch(Kind.TOTAL_SIZE_CHANGED, ".", "the files hold " + found.bytes()
-          + " bytes; the manifest says " + manifest.bytes()));
+      mismatches.add(
+          new Mismatch(
+              Kind.TOTAL_SIZE_CHANGED,
+              ".",
+              "the files hold " + found.bytes() + " bytes; the manifest says " + manifest.bytes()));
     }
     if (!mismatches.isEmpty()) {
       throw new BackupMismatchException(backupDir.toString(), mismatches);
     }
   }
 
-  /** Compares the corpus folders with the corpora listed; returns the folders of those that differ. */
-  private static Set<String> corpora(BackupManifest manifest, BackupContents found, List<Mismatch> mismatches) {
-    Set<String> listed = manifest.corpora().stream().map(CorpusBackup::corpus).collect(Collectors.toSet());
+  /**
+   * Compares the corpus folders with the corpora listed; returns the folders of those that differ.
+   */
+  private static Set<String> corpora(
+      BackupManifest manifest, BackupContents found, List<Mismatch> mismatches) {
+    Set<String> listed =
+        manifest.corpora().stream().map(CorpusBackup::corpus).collect(Collectors.toSet());
     Set<String> present = new TreeSet<>();
     String prefix = CORPORA + "/";
     for (String folder : found.folders()) {
@@ -84,16 +93,24 @@ final class BackupCheck {
     }
     for (CorpusBackup c : manifest.corpora()) {
       if (!present.contains(c.corpus())) {
-        mismatches.add(new Mismatch(Kind.CORPUS_MISSING, prefix + c.corpus(), "corpusId " + c.corpusId()
-            + " at revision " + c.revision()));
+        mismatches.add(
+            new Mismatch(
+                Kind.CORPUS_MISSING,
+                prefix + c.corpus(),
+                "corpusId " + c.corpusId() + " at revision " + c.revision()));
         bad.add(prefix + c.corpus());
       }
     }
     return bad;
   }
 
-  /** Compares every folder and file with the recorded contents, leaving out corpora already named. */
-  private static void contents(BackupContents recorded, BackupContents found, Set<String> reported,
+  /**
+   * Compares every folder and file with the recorded contents, leaving out corpora already named.
+   */
+  private static void contents(
+      BackupContents recorded,
+      BackupContents found,
+      Set<String> reported,
       List<Mismatch> mismatches) {
     Set<String> recordedFolders = new HashSet<>(recorded.folders());
     Set<String> foundFolders = new HashSet<>(found.folders());
@@ -107,8 +124,8 @@ final class BackupCheck {
         mismatches.add(new Mismatch(Kind.MISSING, folder + "/", ""));
       }
     }
-    Map<String, BackupFile> expected = recorded.files().stream()
-        .collect(Collectors.toMap(BackupFile::path, Function.identity()));
+    Map<String, BackupFile> expected =
+        recorded.files().stream().collect(Collectors.toMap(BackupFile::path, Function.identity()));
     Set<String> seen = new HashSet<>();
     for (BackupFile f : found.files()) {
       seen.add(f.path());
@@ -119,10 +136,15 @@ final class BackupCheck {
       if (e == null) {
         mismatches.add(new Mismatch(Kind.NOT_LISTED, f.path(), f.bytes() + " bytes"));
       } else if (e.bytes() != f.bytes()) {
-        mismatches.add(new Mismatch(Kind.SIZE_CHANGED, f.path(), f.bytes() + " bytes; the manifest says " + e.bytes()));
+        mismatches.add(
+            new Mismatch(
+                Kind.SIZE_CHANGED, f.path(), f.bytes() + " bytes; the manifest says " + e.bytes()));
       } else if (!e.sha256().equals(f.sha256())) {
-        mismatches.add(new Mismatch(Kind.CONTENT_CHANGED, f.path(), "SHA-256 " + f.sha256() + "; the manifest says "
-            + e.sha256()));
+        mismatches.add(
+            new Mismatch(
+                Kind.CONTENT_CHANGED,
+                f.path(),
+                "SHA-256 " + f.sha256() + "; the manifest says " + e.sha256()));
       }
     }
     for (BackupFile e : recorded.files()) {

@@ -44,37 +44,41 @@ public record BackupContents(List<String> folders, List<BackupFile> files, List<
   }
 
   /**
-   * Lists {@code backupDir}, reading every file once for its SHA-256. Links are not followed: one is
-   * listed among {@link #others}, whatever it points to.
+   * Lists {@code backupDir}, reading every file once for its SHA-256. Links are not followed: one
+   * is listed among {@link #others}, whatever it points to.
    */
   static BackupContents list(Path backupDir) throws IOException {
     TreeSet<String> folders = new TreeSet<>();
     TreeMap<String, BackupFile> files = new TreeMap<>();
     TreeSet<String> others = new TreeSet<>();
-    Files.walkFileTree(backupDir, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-        if (!dir.equals(backupDir)) {
-          folders.add(relative(backupDir, dir));
-        }
-        return FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        backupDir,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+            if (!dir.equals(backupDir)) {
+              folders.add(relative(backupDir, dir));
+            }
+            return FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        String path = relative(backupDir, file);
-        if (path.equals(BackupManifest.FILE)) {
-          return FileVisitResult.CONTINUE;
-        }
-        if (attrs.isRegularFile() && !Files.isSymbolicLink(file)) {
-          files.put(path, new BackupFile(path, attrs.size(), Sha256.ofFile(file)));
-        } else {
-          others.add(path);
-        }
-        return FileVisitResult.CONTINUE;
-      }
-    });
-    return new BackupContents(new ArrayList<>(folders), new ArrayList<>(files.values()), new ArrayList<>(others));
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            String path = relative(backupDir, file);
+            if (path.equals(BackupManifest.FILE)) {
+              return FileVisitResult.CONTINUE;
+            }
+            if (attrs.isRegularFile() && !Files.isSymbolicLink(file)) {
+              files.put(path, new BackupFile(path, attrs.size(), Sha256.ofFile(file)));
+            } else {
+              others.add(path);
+            }
+            return FileVisitResult.CONTINUE;
+          }
+        });
+    return new BackupContents(
+        new ArrayList<>(folders), new ArrayList<>(files.values()), new ArrayList<>(others));
   }
 
   private static String relative(Path root, Path p) {

@@ -30,15 +30,23 @@ import java.util.Objects;
  *     before per-corpus backups, which were all of the first kind)
  * @param corpora each corpus with its corpusId and the revision it was copied at, in name order
  * @param bytes the size of everything copied
- * @param contents every folder and file copied, each file with its size and SHA-256, which a restore
- *     checks the backup against; kept in the manifest's file only (the backup endpoint answers
- *     without it). Null in manifests written before backups recorded their contents
+ * @param contents every folder and file copied, each file with its size and SHA-256, which a
+ *     restore checks the backup against; kept in the manifest's file only (the backup endpoint
+ *     answers without it). Null in manifests written before backups recorded their contents
  */
-public record BackupManifest(String name, Instant createdAt, String serverVersion, boolean allCorpora,
-    List<CorpusBackup> corpora, long bytes, BackupContents contents) {
+public record BackupManifest(
+    String name,
+    Instant createdAt,
+    String serverVersion,
+    boolean allCorpora,
+    List<CorpusBackup> corpora,
+    long bytes,
+    BackupContents contents) {
   public static final String FILE = "quarry-backup.json";
+
   /** The layout's version; a restore refuses others. */
   public static final int FORMAT = 1;
+
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   public BackupManifest {
@@ -51,11 +59,17 @@ public record BackupManifest(String name, Instant createdAt, String serverVersio
   /** The manifest as JSON, the shape the backup endpoint answers with. */
   public ObjectNode toJson() {
     ObjectNode root = MAPPER.createObjectNode();
-    root.put("format", FORMAT).put("name", name).put("createdAt", createdAt.toString())
-        .put("serverVersion", serverVersion).put("allCorpora", allCorpora);
+    root.put("format", FORMAT)
+        .put("name", name)
+        .put("createdAt", createdAt.toString())
+        .put("serverVersion", serverVersion)
+        .put("allCorpora", allCorpora);
     ArrayNode list = root.putArray("corpora");
     for (CorpusBackup c : corpora) {
-      list.addObject().put("corpus", c.corpus()).put("corpusId", c.corpusId()).put("revision", c.revision());
+      list.addObject()
+          .put("corpus", c.corpus())
+          .put("corpusId", c.corpusId())
+          .put("revision", c.revision());
     }
     root.put("bytes", bytes);
     return root;
@@ -74,8 +88,9 @@ public record BackupManifest(String name, Instant createdAt, String serverVersio
       }
     }
     byte[] json = MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
-    try (FileChannel ch = FileChannel.open(backupDir.resolve(FILE), StandardOpenOption.CREATE_NEW,
-        StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(
+            backupDir.resolve(FILE), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       ch.write(ByteBuffer.wrap(json));
       ch.force(true);
     }
@@ -91,20 +106,34 @@ public record BackupManifest(String name, Instant createdAt, String serverVersio
     try {
       root = MAPPER.readTree(backupDir.resolve(FILE).toFile());
     } catch (NoSuchFileException | FileNotFoundException e) {
-      throw new IllegalArgumentException(backupDir + " is not a Quarry backup: it has no " + FILE
-          + " (an interrupted backup has none either)");
+      throw new IllegalArgumentException(
+          backupDir
+              + " is not a Quarry backup: it has no "
+              + FILE
+              + " (an interrupted backup has none either)");
     }
     if (root.path("format").asInt(-1) != FORMAT) {
-      throw new IllegalArgumentException(backupDir + " holds a backup of format " + root.path("format")
-          + "; this release restores format " + FORMAT);
+      throw new IllegalArgumentException(
+          backupDir
+              + " holds a backup of format "
+              + root.path("format")
+              + "; this release restores format "
+              + FORMAT);
     }
     List<CorpusBackup> corpora = new ArrayList<>();
     for (JsonNode c : root.path("corpora")) {
-      corpora.add(new CorpusBackup(c.path("corpus").asText(), c.path("corpusId").asText(), c.path("revision").asLong()));
+      corpora.add(
+          new CorpusBackup(
+              c.path("corpus").asText(), c.path("corpusId").asText(), c.path("revision").asLong()));
     }
-    return new BackupManifest(root.path("name").asText(), Instant.parse(root.path("createdAt").asText()),
-        root.path("serverVersion").asText(), root.path("allCorpora").asBoolean(true), corpora,
-        root.path("bytes").asLong(), contents(root.get("contents")));
+    return new BackupManifest(
+        root.path("name").asText(),
+        Instant.parse(root.path("createdAt").asText()),
+        root.path("serverVersion").asText(),
+        root.path("allCorpora").asBoolean(true),
+        corpora,
+        root.path("bytes").asLong(),
+        contents(root.get("contents")));
   }
 
   /** The recorded contents, or null when the manifest has none. */
@@ -116,8 +145,9 @@ public record BackupManifest(String name, Instant createdAt, String serverVersio
     contents.path("folders").forEach(f -> folders.add(f.asText()));
     List<BackupContents.BackupFile> files = new ArrayList<>();
     for (JsonNode f : contents.path("files")) {
-      files.add(new BackupContents.BackupFile(f.path("path").asText(), f.path("bytes").asLong(),
-          f.path("sha256").asText()));
+      files.add(
+          new BackupContents.BackupFile(
+              f.path("path").asText(), f.path("bytes").asLong(), f.path("sha256").asText()));
     }
     return new BackupContents(folders, files, List.of());
   }

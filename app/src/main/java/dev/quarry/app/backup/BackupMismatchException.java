@@ -10,6 +10,7 @@ import java.util.Objects;
  */
 public final class BackupMismatchException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
+
   /** Differences named in the message at most; {@link #mismatches()} has them all. */
   private static final int SHOWN = 10;
 
@@ -76,8 +77,12 @@ public final class BackupMismatchException extends IllegalArgumentException {
   }
 
   private static String message(String backup, List<Mismatch> mismatches) {
-    StringBuilder out = new StringBuilder("the backup ").append(backup).append(" does not match its manifest (")
-        .append(BackupManifest.FILE).append("), so nothing was restored: ");
+    StringBuilder out =
+        new StringBuilder("the backup ")
+            .append(backup)
+            .append(" does not match its manifest (")
+            .append(BackupManifest.FILE)
+            .append("), so nothing was restored: ");
     for (int i = 0; i < Math.min(SHOWN, mismatches.size()); i++) {
       out.append(i == 0 ? "" : "; ").append(mismatches.get(i));
     }

@@ -34,12 +34,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes backups of a running server's data folder into one backup directory (the server's
- * {@code backup.directory}, as Elasticsearch's {@code path.repo}): {@code DIRECTORY/NAME/} with the
- * data folder's layout and a {@link BackupManifest}.
+ * Writes backups of a running server's data folder into one backup directory (the server's {@code
+ * backup.directory}, as Elasticsearch's {@code path.repo}): {@code DIRECTORY/NAME/} with the data
+ * folder's layout and a {@link BackupManifest}.
  *
- * <p>Each corpus is copied at one revision while writes go on (its Lucene commit is held while
- * its files are copied, then released): every receipt sent before the backup began is in it, and a
+ * <p>Each corpus is copied at one revision while writes go on (its Lucene commit is held while its
+ * files are copied, then released): every receipt sent before the backup began is in it, and a
  * source purged before then leaves no trace. Corpora are independent, so each has its own revision.
  * The data folder's other entries (folders other parts of the server keep beside {@code corpora/})
  * are copied as files. The backup is written under a hidden name and renamed to {@code NAME} once
@@ -50,6 +50,7 @@ import org.slf4j.LoggerFactory;
 public final class Backups {
   /** A backup's name: a folder name that is the same on every file system and needs no quoting. */
   public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+
   private static final String PARTIAL_PREFIX = ".partial-";
   private static final int PAGE = 256;
   private static final Logger LOG = LoggerFactory.getLogger(Backups.class);
@@ -68,8 +69,13 @@ public final class Backups {
     this.serverVersion = Objects.requireNonNull(serverVersion, "serverVersion");
     this.clock = Objects.requireNonNull(clock, "clock");
     if (directory.toAbsolutePath().normalize().startsWith(dataDir.toAbsolutePath().normalize())) {
-      throw new QuarryException(ErrorCode.INVALID_REQUEST, "backup.directory " + directory + " lies inside the data folder " + dataDir
-          + "; choose a folder outside it (ideally on another disk)");
+      throw new QuarryException(
+          ErrorCode.INVALID_REQUEST,
+          "backup.directory "
+              + directory
+              + " lies inside the data folder "
+              + dataDir
+              + "; choose a folder outside it (ideally on another disk)");
     }
     removeLeftovers();
   }
@@ -94,16 +100,22 @@ public final class Backups {
    */
   public BackupManifest create(Access access, String name, List<String> only) {
     if (!NAME.matcher(name).matches()) {
-      throw QuarryException.invalid("name", "a backup name is 1 to 128 of A-Z a-z 0-9 . _ - and starts with a "
-          + "letter or digit; got '" + name + "'");
+      throw QuarryException.invalid(
+          "name",
+          "a backup name is 1 to 128 of A-Z a-z 0-9 . _ - and starts with a "
+              + "letter or digit; got '"
+              + name
+              + "'");
     }
     List<String> named = only == null ? null : checkCorpusNames(only);
     AccessPolicy.requireCorpus(access, "*", EnumSet.of(Scope.MANAGE));
     if (!corpora.backsUp()) {
       // Before any work: with no corpus to copy, a backup would otherwise "succeed" holding none.
-      throw new QuarryException(ErrorCode.BACKUP_UNAVAILABLE, "this server keeps its corpora on an OpenSearch cluster,"
-          + " which Quarry backups do not copy: back them up with the cluster's own snapshots (see docs/scale-out.md,"
-          + " Backups)");
+      throw new QuarryException(
+          ErrorCode.BACKUP_UNAVAILABLE,
+          "this server keeps its corpora on an OpenSearch cluster,"
+              + " which Quarry backups do not copy: back them up with the cluster's own snapshots (see docs/scale-out.md,"
+              + " Backups)");
     }
     if (named != null) {
       for (String corpus : named) {
@@ -111,7 +123,8 @@ public final class Backups {
       }
     }
     if (!running.tryLock()) {
-      throw new QuarryException(ErrorCode.CAPACITY, "a backup is already running; retry once it has finished");
+      throw new QuarryException(
+          ErrorCode.CAPACITY, "a backup is already running; retry once it has finished");
     }
     try {
       return createLocked(access, name, named);
@@ -123,7 +136,8 @@ public final class Backups {
   /** The names, in name order: each a corpus name, none twice, at least one. */
   private static List<String> checkCorpusNames(List<String> names) {
     if (names.isEmpty()) {
-      throw QuarryException.invalid("corpora", "corpora must name at least one corpus; omit it to back up every corpus");
+      throw QuarryException.invalid(
+          "corpora", "corpora must name at least one corpus; omit it to back up every corpus");
     }
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < names.size(); i++) {
@@ -149,16 +163,21 @@ public final class Backups {
       List<CorpusBackup> copied;
       if (named == null) {
         copied = copyCorpora(access, partial);
-        FileCopies.copyEntries(dataDir, partial, n -> !LuceneCorpusStore.OWNED_ENTRIES.contains(n) && !n.startsWith("."));
+        FileCopies.copyEntries(
+            dataDir,
+            partial,
+            n -> !LuceneCorpusStore.OWNED_ENTRIES.contains(n) && !n.startsWith("."));
       } else {
         copied = new ArrayList<>();
         for (String corpus : named) {
           copied.add(corpora.backupCorpus(access, corpus, partial));
         }
       }
-      BackupContents contents = BackupContents.list(partial); // reads the copy once more, for its checksums
-      BackupManifest manifest = new BackupManifest(name, started, serverVersion, named == null, copied,
-          contents.bytes(), contents);
+      BackupContents contents =
+          BackupContents.list(partial); // reads the copy once more, for its checksums
+      BackupManifest manifest =
+          new BackupManifest(
+              name, started, serverVersion, named == null, copied, contents.bytes(), contents);
       manifest.write(partial);
       FileCopies.fsyncDir(partial);
       try {
@@ -167,19 +186,29 @@ public final class Backups {
         throw exists(name);
       }
       FileCopies.fsyncDir(directory);
-      LOG.info("backup {} written to {}: {} corpora{}, {} bytes", name, target, copied.size(),
-          named == null ? "" : " (named)", manifest.bytes());
+      LOG.info(
+          "backup {} written to {}: {} corpora{}, {} bytes",
+          name,
+          target,
+          copied.size(),
+          named == null ? "" : " (named)",
+          manifest.bytes());
       return manifest;
     } catch (IOException e) {
       LOG.error("backup {} failed", name, e);
-      // The cause names the server's folders: it stays in the log, the client reads a reference to it.
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "the backup '" + name + "' could not be written", e);
+      // The cause names the server's folders: it stays in the log, the client reads a reference to
+      // it.
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE, "the backup '" + name + "' could not be written", e);
     } finally {
       if (Files.exists(partial)) {
         try {
           FileCopies.delete(partial);
         } catch (IOException e) {
-          LOG.warn("could not remove the unfinished backup {}; it is removed at the next start", partial, e);
+          LOG.warn(
+              "could not remove the unfinished backup {}; it is removed at the next start",
+              partial,
+              e);
         }
       }
     }
@@ -206,8 +235,12 @@ public final class Backups {
   }
 
   private static QuarryException exists(String name) {
-    return new QuarryException(ErrorCode.BACKUP_EXISTS, "a backup named '" + name + "' already exists; choose "
-        + "another name (backups are never overwritten)");
+    return new QuarryException(
+        ErrorCode.BACKUP_EXISTS,
+        "a backup named '"
+            + name
+            + "' already exists; choose "
+            + "another name (backups are never overwritten)");
   }
 
   /** Removes what backups cut short by a crash left in the backup directory. */

@@ -36,42 +36,46 @@ final class FileCopies {
 
   /** Copies {@code from} (a file or a folder) to {@code to}, which must not exist. */
   static void copyTree(Path from, Path to) throws IOException {
-    Files.walkFileTree(from, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-        Files.createDirectories(to.resolve(from.relativize(dir).toString()));
-        return FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        from,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
+              throws IOException {
+            Files.createDirectories(to.resolve(from.relativize(dir).toString()));
+            return FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Path target = to.resolve(from.relativize(file).toString());
-        try {
-          Files.copy(file, target);
-        } catch (NoSuchFileException e) {
-          return FileVisitResult.CONTINUE;
-        }
-        fsync(target);
-        return FileVisitResult.CONTINUE;
-      }
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            Path target = to.resolve(from.relativize(file).toString());
+            try {
+              Files.copy(file, target);
+            } catch (NoSuchFileException e) {
+              return FileVisitResult.CONTINUE;
+            }
+            fsync(target);
+            return FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-        if (e instanceof NoSuchFileException) {
-          return FileVisitResult.CONTINUE;
-        }
-        throw e;
-      }
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+            if (e instanceof NoSuchFileException) {
+              return FileVisitResult.CONTINUE;
+            }
+            throw e;
+          }
 
-      @Override
-      public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-        if (e != null) {
-          throw e;
-        }
-        fsyncDir(to.resolve(from.relativize(dir).toString()));
-        return FileVisitResult.CONTINUE;
-      }
-    });
+          @Override
+          public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+            if (e != null) {
+              throw e;
+            }
+            fsyncDir(to.resolve(from.relativize(dir).toString()));
+            return FileVisitResult.CONTINUE;
+          }
+        });
   }
 
   /** Deletes {@code path} and everything under it. */

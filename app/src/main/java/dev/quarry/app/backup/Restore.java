@@ -19,10 +19,11 @@ import java.util.List;
 /**
  * Restores a backup into an empty data folder, with the server stopped: checks that the backup
  * folder holds what its manifest says and nothing more ({@link BackupCheck}), copies the backup's
- * files (everything but its manifest), then opens the folder as a server would and checks that every
- * corpus of the manifest is there with its corpusId at its revision. A backup of named corpora
- * restores the same way and holds just those corpora (the manifest lists them). A folder that is
- * not empty is refused before anything is written; a restore that fails removes what it copied.
+ * files (everything but its manifest), then opens the folder as a server would and checks that
+ * every corpus of the manifest is there with its corpusId at its revision. A backup of named
+ * corpora restores the same way and holds just those corpora (the manifest lists them). A folder
+ * that is not empty is refused before anything is written; a restore that fails removes what it
+ * copied.
  */
 public final class Restore {
   private Restore() {}
@@ -34,11 +35,15 @@ public final class Restore {
    * @throws IllegalArgumentException when {@code backupDir} is no complete backup, {@code dataDir}
    *     is not empty, or the restored folder does not hold what the manifest names
    */
-  public static BackupManifest run(Path backupDir, Path dataDir, EngineConfig engineConfig) throws IOException {
+  public static BackupManifest run(Path backupDir, Path dataDir, EngineConfig engineConfig)
+      throws IOException {
     BackupManifest manifest = BackupManifest.read(backupDir);
     if (Files.exists(dataDir) && !isEmptyFolder(dataDir)) {
-      throw new IllegalArgumentException("the data folder " + dataDir + " is not empty; restore only into an empty "
-          + "or new folder (move the old one aside first)");
+      throw new IllegalArgumentException(
+          "the data folder "
+              + dataDir
+              + " is not empty; restore only into an empty "
+              + "or new folder (move the old one aside first)");
     }
     BackupCheck.check(backupDir, manifest);
     boolean created = !Files.exists(dataDir);
@@ -74,14 +79,26 @@ public final class Restore {
 
   /** Opens the restored folder and checks every corpus against the manifest. */
   private static void verify(BackupManifest manifest, Path dataDir, EngineConfig engineConfig) {
-    Access everything = new Access("restore", List.of(new Grant("*", Grant.EVERY_SOURCE, EnumSet.allOf(Scope.class))));
+    Access everything =
+        new Access(
+            "restore", List.of(new Grant("*", Grant.EVERY_SOURCE, EnumSet.allOf(Scope.class))));
     try (Corpora corpora = Corpora.builder().dataDir(dataDir).engineConfig(engineConfig).build()) {
       for (CorpusBackup expected : manifest.corpora()) {
         CorpusDescription found = corpora.readCorpus(everything, expected.corpus());
-        if (!found.info().corpusId().equals(expected.corpusId()) || found.revision() != expected.revision()) {
-          throw new IllegalArgumentException("corpus '" + expected.corpus() + "' restored as corpusId "
-              + found.info().corpusId() + " at revision " + found.revision() + ", but the backup names corpusId "
-              + expected.corpusId() + " at revision " + expected.revision() + "; the backup is damaged");
+        if (!found.info().corpusId().equals(expected.corpusId())
+            || found.revision() != expected.revision()) {
+          throw new IllegalArgumentException(
+              "corpus '"
+                  + expected.corpus()
+                  + "' restored as corpusId "
+                  + found.info().corpusId()
+                  + " at revision "
+                  + found.revision()
+                  + ", but the backup names corpusId "
+                  + expected.corpusId()
+                  + " at revision "
+                  + expected.revision()
+                  + "; the backup is damaged");
         }
       }
     } catch (IOException e) {

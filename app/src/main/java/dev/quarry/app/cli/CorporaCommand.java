@@ -13,13 +13,14 @@ import picocli.CommandLine.Spec;
  * {@code quarry corpora}: lists the corpora a token may see on a running server, every page of the
  * keyset listing, each line printed as its page arrives.
  */
-@Command(name = "corpora", mixinStandardHelpOptions = true, description = "List the corpora of a running server.")
+@Command(
+    name = "corpora",
+    mixinStandardHelpOptions = true,
+    description = "List the corpora of a running server.")
 final class CorporaCommand implements Callable<Integer> {
-  @Mixin
-  RemoteOptions remote;
+  @Mixin RemoteOptions remote;
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public Integer call() {

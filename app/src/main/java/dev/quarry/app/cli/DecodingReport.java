@@ -15,9 +15,14 @@ record DecodingReport(String encoding) {
     Objects.requireNonNull(encoding, "encoding");
   }
 
-  /** The report of a file decoded from {@code encoding}, or null when it is absent, UTF-8 or US-ASCII. */
+  /**
+   * The report of a file decoded from {@code encoding}, or null when it is absent, UTF-8 or
+   * US-ASCII.
+   */
   static DecodingReport of(String encoding) {
-    if (encoding == null || encoding.equalsIgnoreCase("UTF-8") || encoding.equalsIgnoreCase("US-ASCII")) {
+    if (encoding == null
+        || encoding.equalsIgnoreCase("UTF-8")
+        || encoding.equalsIgnoreCase("US-ASCII")) {
       return null;
     }
     return new DecodingReport(encoding);

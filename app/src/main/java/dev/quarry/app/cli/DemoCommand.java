@@ -29,22 +29,34 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code quarry demo}: a server with a small sample corpus ({@code handbook}) indexed, a freshly
- * minted token with every scope, and ready-to-paste curl commands. The sample is loaded through
- * the Java client (the server's own HTTP API), the way an application would.
+ * minted token with every scope, and ready-to-paste curl commands. The sample is loaded through the
+ * Java client (the server's own HTTP API), the way an application would.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
     description = "Start a server with a sample corpus and print curl commands to try it.")
 final class DemoCommand implements Callable<Integer> {
   static final String CORPUS = "handbook";
 
-  @Option(names = "--data", paramLabel = "DIR", description = "The data folder. Default: a new temporary folder.")
+  @Option(
+      names = "--data",
+      paramLabel = "DIR",
+      description = "The data folder. Default: a new temporary folder.")
   Path data;
 
-  @Option(names = "--port", defaultValue = "8080", paramLabel = "PORT", description = "Port; 0 picks a free one. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--port",
+      defaultValue = "8080",
+      paramLabel = "PORT",
+      description = "Port; 0 picks a free one. Default: ${DEFAULT-VALUE}.")
   int port;
 
-  @Option(names = "--token", paramLabel = "TOKEN",
-      description = "The token to accept (for example the README's change-me). Default: a new random one.")
+  @Option(
+      names = "--token",
+      paramLabel = "TOKEN",
+      description =
+          "The token to accept (for example the README's change-me). Default: a new random one.")
   String token;
 
   @Override
@@ -55,8 +67,9 @@ final class DemoCommand implements Callable<Integer> {
     String bearer = token != null ? token : mintToken();
     // A folder the demo made is the demo's to remove; a folder given with --data is the user's.
     Path dir = data != null ? data : Files.createTempDirectory("quarry-demo-");
-    Runnable cleanUp = data != null ? () -> { } : () -> deleteTree(dir);
-    Access everything = new Access("demo", List.of(new Grant("*", List.of("*"), EnumSet.allOf(Scope.class))));
+    Runnable cleanUp = data != null ? () -> {} : () -> deleteTree(dir);
+    Access everything =
+        new Access("demo", List.of(new Grant("*", List.of("*"), EnumSet.allOf(Scope.class))));
     TokenAuthenticator tokens = TokenAuthenticator.single(bearer, everything);
     return Serving.serveUntilStopped(
         () -> QuarryServer.start(dir, "127.0.0.1", port, tokens, ServerConfig.DEFAULT),
@@ -67,7 +80,8 @@ final class DemoCommand implements Callable<Integer> {
             throw new UncheckedIOException(e);
           }
           System.out.println(instructions(server.url(), bearer, dir, data == null));
-          System.out.println("Web console: " + server.consoleUrl() + " (sign in with the token above)");
+          System.out.println(
+              "Web console: " + server.consoleUrl() + " (sign in with the token above)");
           System.out.flush();
         },
         cleanUp);
@@ -87,13 +101,17 @@ final class DemoCommand implements Callable<Integer> {
     return "qd_" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
-  /** Creates the sample corpus (unless it exists) and indexes the bundled documents in one batch, through the client. */
+  /**
+   * Creates the sample corpus (unless it exists) and indexes the bundled documents in one batch,
+   * through the client.
+   */
   private static void loadSample(String url, String token) throws IOException {
     // Embedding the sample takes a while on a small machine: no bound on the wait but the server's.
     QuarryClient client = QuarryClient.builder(url).token(token).timeout(null).build();
     try {
       // A hybrid corpus: the sample shows search by meaning beside search by words.
-      client.createCorpus(CORPUS, new Settings(null, null, null, Settings.Embedding.of(Models.DEFAULT_MODEL)));
+      client.createCorpus(
+          CORPUS, new Settings(null, null, null, Settings.Embedding.of(Models.DEFAULT_MODEL)));
     } catch (ApiException.ConflictException exists) {
       // a data folder given with --data may hold the sample already: it is indexed again, unchanged
     }
@@ -101,8 +119,9 @@ final class DemoCommand implements Callable<Integer> {
     for (String name : resource("demo/index.txt").lines().filter(l -> !l.isBlank()).toList()) {
       String text = resource("demo/" + name);
       String title = text.lines().findFirst().orElse(name).replaceFirst("^#\\s*", "");
-      operations.add(QuarryClient.BatchOperation.index(Document.text(name, text).withTitle(title)
-          .withMediaType("text/markdown")));
+      operations.add(
+          QuarryClient.BatchOperation.index(
+              Document.text(name, text).withTitle(title).withMediaType("text/markdown")));
     }
     client.batch(CORPUS, operations);
   }
@@ -119,9 +138,13 @@ final class DemoCommand implements Callable<Integer> {
   static String instructions(String url, String token, Path dir, boolean temporary) {
     String auth = "-H 'Authorization: Bearer " + token + "' -H 'Content-Type: application/json'";
     String post = "curl -s " + auth + " " + url + "/v1/retrieval/";
-    return String.join("\n",
+    return String.join(
+        "\n",
         "",
-        "Quarry demo: corpus '" + CORPUS + "' is indexed; data in " + dir
+        "Quarry demo: corpus '"
+            + CORPUS
+            + "' is indexed; data in "
+            + dir
             + (temporary ? " (removed when the demo stops)" : ""),
         "Token (every scope on every corpus): " + token,
         "",
@@ -130,9 +153,11 @@ final class DemoCommand implements Callable<Integer> {
         "# Search (hybrid: words and meaning; each hit's parts say which side found it)",
         post + "search -d '{\"corpus\":\"handbook\",\"query\":\"parental leave\",\"topK\":3}'",
         "# Search by meaning: no word of this query is in the passage that answers it",
-        post + "search -d '{\"corpus\":\"handbook\",\"query\":\"time off after a baby is born\",\"mode\":\"semantic\",\"topK\":3}'",
+        post
+            + "search -d '{\"corpus\":\"handbook\",\"query\":\"time off after a baby is born\",\"mode\":\"semantic\",\"topK\":3}'",
         "# Index a source (the receipt names the new revision)",
-        post + "sources/index -d '{\"corpus\":\"handbook\",\"source\":\"policies/remote.md\",\"title\":\"Remote work\","
+        post
+            + "sources/index -d '{\"corpus\":\"handbook\",\"source\":\"policies/remote.md\",\"title\":\"Remote work\","
             + "\"text\":\"Employees may work remotely up to three days a week.\"}'",
         "# Search pinned to revision 1 (before that index): same answer every time",
         post + "search -d '{\"corpus\":\"handbook\",\"query\":\"remote work\",\"revision\":1}'",

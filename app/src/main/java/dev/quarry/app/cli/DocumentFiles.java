@@ -18,8 +18,8 @@ final class DocumentFiles {
    * @param source its source id: the path relative to the folder given, with forward slashes, or
    *     the file's name when the file itself was given
    * @param declaredMediaType what the file's extension says, only where the bytes cannot tell
-   *     (Markdown reads as plain text to a detector; text in a charset without a signature, such
-   *     as EBCDIC, is read only when declared as text); else null, and the bytes decide
+   *     (Markdown reads as plain text to a detector; text in a charset without a signature, such as
+   *     EBCDIC, is read only when declared as text); else null, and the bytes decide
    */
   record DocumentFile(Path path, String source, long bytes, String declaredMediaType) {
     DocumentFile(Path path, String source, long bytes) {
@@ -62,7 +62,10 @@ final class DocumentFiles {
     return files;
   }
 
-  /** A relative path as a source id: its names joined with {@code /}, whatever the platform's separator. */
+  /**
+   * A relative path as a source id: its names joined with {@code /}, whatever the platform's
+   * separator.
+   */
   static String sourceId(Path relative) {
     List<String> names = new ArrayList<>();
     relative.forEach(name -> names.add(name.toString()));

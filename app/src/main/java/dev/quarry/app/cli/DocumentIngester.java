@@ -1,15 +1,18 @@
 package dev.quarry.app.cli;
 
 /**
- * Ingests one file into one corpus, over HTTP or in-process. Never throws for a bad document:
- * every failure is an {@link IngestOutcome}. Implementations are thread-safe.
+ * Ingests one file into one corpus, over HTTP or in-process. Never throws for a bad document: every
+ * failure is an {@link IngestOutcome}. Implementations are thread-safe.
  */
 interface DocumentIngester extends AutoCloseable {
 
   /** Null when the corpus can be written to, else why not, starting with the error code. */
   String checkCorpus(String corpus);
 
-  /** Creates the corpus with default settings; null when done, else why not, starting with the error code. */
+  /**
+   * Creates the corpus with default settings; null when done, else why not, starting with the error
+   * code.
+   */
   String createCorpus(String corpus);
 
   /**

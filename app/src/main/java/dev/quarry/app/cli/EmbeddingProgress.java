@@ -17,7 +17,9 @@ final class EmbeddingProgress {
     }
     StringBuilder s = new StringBuilder().append(p.passagesEmbedded());
     if (p.passagesTotal() != null) {
-      s.append('/').append(Boolean.TRUE.equals(p.totalEstimated()) ? "~" : "").append(p.passagesTotal());
+      s.append('/')
+          .append(Boolean.TRUE.equals(p.totalEstimated()) ? "~" : "")
+          .append(p.passagesTotal());
     }
     s.append(" passages");
     if (p.passagesPerSecond() != null) {

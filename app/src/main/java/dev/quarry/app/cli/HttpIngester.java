@@ -24,13 +24,18 @@ import java.util.function.Supplier;
 final class HttpIngester implements DocumentIngester {
   /** Tries per file when the server answers with a retryable error. */
   static final int MAX_ATTEMPTS = 5;
+
   /** The pause before the second try; each further try waits one more of these. */
   static final Duration RETRY_PAUSE = Duration.ofMillis(500);
+
   /** Extraction of a large document may take a minute; this bounds a hung connection, not speed. */
   static final Duration REQUEST_TIMEOUT = Duration.ofMinutes(10);
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-      .version(HttpClient.Version.HTTP_1_1).build();
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .connectTimeout(Duration.ofSeconds(10))
+          .version(HttpClient.Version.HTTP_1_1)
+          .build();
   private final String baseUrl;
   private final QuarryClient client;
   private final String ocr;
@@ -44,7 +49,12 @@ final class HttpIngester implements DocumentIngester {
     this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
     this.ocr = ocr;
     this.ocrLanguages = ocrLanguages;
-    this.client = QuarryClient.builder(this.baseUrl).token(token).httpClient(http).timeout(REQUEST_TIMEOUT).build();
+    this.client =
+        QuarryClient.builder(this.baseUrl)
+            .token(token)
+            .httpClient(http)
+            .timeout(REQUEST_TIMEOUT)
+            .build();
   }
 
   String baseUrl() {
@@ -99,18 +109,25 @@ final class HttpIngester implements DocumentIngester {
       if (sha256.equals(heldSha256(corpus, file.source()))) {
         return IngestOutcome.of(IngestOutcome.UNCHANGED);
       }
-      IngestRequest request = IngestRequest.of(corpus, file.source()).withMediaType(file.declaredMediaType())
-          .withOcr(ocr).withOcrLanguages(ocrLanguages);
+      IngestRequest request =
+          IngestRequest.of(corpus, file.source())
+              .withMediaType(file.declaredMediaType())
+              .withOcr(ocr)
+              .withOcrLanguages(ocrLanguages);
       String key = QuarryClient.newKey();
-      Receipt receipt = retried(() -> client.ingest(request, file.path(), key), ApiException::retryable);
-      return IngestOutcome.of(receipt.status(), RecognitionReport.of(receipt), DecodingReport.of(receipt.encoding()));
+      Receipt receipt =
+          retried(() -> client.ingest(request, file.path(), key), ApiException::retryable);
+      return IngestOutcome.of(
+          receipt.status(), RecognitionReport.of(receipt), DecodingReport.of(receipt.encoding()));
     } catch (ApiException e) {
       if (Thread.currentThread().isInterrupted()) {
-        return IngestOutcome.failed("CANCELLED", "interrupted"); // interrupted while waiting to retry
+        return IngestOutcome.failed(
+            "CANCELLED", "interrupted"); // interrupted while waiting to retry
       }
       return IngestOutcome.failed(e.code(), e.error().message());
     } catch (UncheckedIOException e) {
-      return IngestOutcome.failed("UNREADABLE", "the file could not be read: " + e.getCause().getMessage());
+      return IngestOutcome.failed(
+          "UNREADABLE", "the file could not be read: " + e.getCause().getMessage());
     } catch (TransportException e) {
       if (e.getCause() instanceof InterruptedException) {
         return IngestOutcome.failed("CANCELLED", "interrupted");
@@ -122,9 +139,9 @@ final class HttpIngester implements DocumentIngester {
   }
 
   /**
-   * {@code call}, sent again while the server refuses it for a passing reason ({@code passing}),
-   * at most {@link #MAX_ATTEMPTS} times, each pause one {@link #RETRY_PAUSE} longer than the last.
-   * The last refusal is thrown; so is the refusal whose pause is interrupted (the thread keeps its
+   * {@code call}, sent again while the server refuses it for a passing reason ({@code passing}), at
+   * most {@link #MAX_ATTEMPTS} times, each pause one {@link #RETRY_PAUSE} longer than the last. The
+   * last refusal is thrown; so is the refusal whose pause is interrupted (the thread keeps its
    * interrupt, for the caller to see).
    */
   static <T> T retried(Supplier<T> call, Predicate<ApiException> passing) {

@@ -4,8 +4,8 @@ import java.io.PrintWriter;
 import java.util.Objects;
 
 /**
- * What became of one file: {@code indexed} or {@code unchanged}, or failed with an error code and
- * a message.
+ * What became of one file: {@code indexed} or {@code unchanged}, or failed with an error code and a
+ * message.
  *
  * @param status {@code indexed}, {@code unchanged} or {@code failed}
  * @param code the error code when failed (a contract code, or {@code UNREADABLE}, {@code
@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param ocr what recognition did for the file, when its extraction recognised pages; else null
  * @param decoding the legacy charset the file's text was decoded from; else null
  */
-record IngestOutcome(String status, String code, String message, RecognitionReport ocr, DecodingReport decoding) {
+record IngestOutcome(
+    String status, String code, String message, RecognitionReport ocr, DecodingReport decoding) {
   static final String INDEXED = "indexed";
   static final String UNCHANGED = "unchanged";
   static final String FAILED = "failed";
@@ -34,7 +35,10 @@ record IngestOutcome(String status, String code, String message, RecognitionRepo
     return new IngestOutcome(FAILED, code, message, null, null);
   }
 
-  /** Prints what extraction reported of the file ({@code source}): its legacy charset, its recognition. */
+  /**
+   * Prints what extraction reported of the file ({@code source}): its legacy charset, its
+   * recognition.
+   */
   void printReports(String source, PrintWriter out) {
     if (decoding != null) {
       decoding.print(source, out);

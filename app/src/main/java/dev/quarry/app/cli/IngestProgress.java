@@ -40,8 +40,13 @@ abstract class IngestProgress implements AutoCloseable {
     private final ProgressBar bar;
 
     Bar(PrintStream err, int files) {
-      bar = new ProgressBarBuilder().setTaskName("ingest").setInitialMax(files)
-          .setConsumer(new ConsoleProgressBarConsumer(err)).setUpdateIntervalMillis(250).build();
+      bar =
+          new ProgressBarBuilder()
+              .setTaskName("ingest")
+              .setInitialMax(files)
+              .setConsumer(new ConsoleProgressBarConsumer(err))
+              .setUpdateIntervalMillis(250)
+              .build();
     }
 
     @Override
@@ -104,8 +109,17 @@ abstract class IngestProgress implements AutoCloseable {
     }
 
     private void line() {
-      err.println("ingest: " + done + "/" + files + " files" + (bytes > 0 ? ", " + megabytes(bytes) : "") + ", "
-          + failed + " failed" + (passages.isEmpty() ? "" : ", " + passages));
+      err.println(
+          "ingest: "
+              + done
+              + "/"
+              + files
+              + " files"
+              + (bytes > 0 ? ", " + megabytes(bytes) : "")
+              + ", "
+              + failed
+              + " failed"
+              + (passages.isEmpty() ? "" : ", " + passages));
       err.flush();
     }
 

@@ -24,23 +24,32 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * bytes their source already holds are skipped, the others are uploaded in batches to one job
  * (closed with the last batch), and the job's counts drive the progress bar until it ends. Ctrl-C
  * detaches: the job goes on on the server (an upload cut short is closed, so the files already sent
- * are still ingested), and the command prints how to watch it again or cancel it. One bad file never
- * stops the batch: a batch the server refuses is sent again file by file, and each refused file
- * fails alone with its code. A refusal of the job itself is thrown as the client's {@link
+ * are still ingested), and the command prints how to watch it again or cancel it. One bad file
+ * never stops the batch: a batch the server refuses is sent again file by file, and each refused
+ * file fails alone with its code. A refusal of the job itself is thrown as the client's {@link
  * ApiException}, a server out of reach as its {@code TransportException}.
  */
 final class JobIngest {
-  /** Files per upload request: few requests, and a refused batch costs little to resend file by file. */
+  /**
+   * Files per upload request: few requests, and a refused batch costs little to resend file by
+   * file.
+   */
   static final int BATCH_FILES = 64;
+
   /** Bytes per upload request, so one request never carries a whole large folder. */
   static final long BATCH_BYTES = 32L << 20;
+
   static final long POLL_MILLIS = 500;
+
   /** Sources per page when listing what the corpus already holds. */
   static final int SOURCES_PAGE = 1000;
+
   /** Files per page when reading a job's outcomes. */
   static final int FILES_PAGE = 1000;
 
-  /** What {@link #run} returns when the server runs no ingestion jobs: ingest file by file instead. */
+  /**
+   * What {@link #run} returns when the server runs no ingestion jobs: ingest file by file instead.
+   */
   static final int NO_JOBS = -1;
 
   private final QuarryClient client;
@@ -57,12 +66,19 @@ final class JobIngest {
    * Sends {@code files} to {@code corpus} as one job; with {@code wait}, watches it to its end.
    *
    * @param ocr the job's OCR choice for every file, {@code auto} or {@code off}, or null for the
-   *     server's setting; {@code auto} on a server without OCR refuses the job before any file is sent
+   *     server's setting; {@code auto} on a server without OCR refuses the job before any file is
+   *     sent
    * @param ocrLanguages the job's OCR language data, or null for the server's; one not installed
    *     refuses the job before any file is sent
    * @return the exit code, or {@link #NO_JOBS}
    */
-  int run(String corpus, String ocr, List<String> ocrLanguages, List<DocumentFiles.DocumentFile> files, boolean wait, PrintWriter out) {
+  int run(
+      String corpus,
+      String ocr,
+      List<String> ocrLanguages,
+      List<DocumentFiles.DocumentFile> files,
+      boolean wait,
+      PrintWriter out) {
     IngestSummary summary = new IngestSummary();
     Map<String, String> held = contentHashes(corpus);
     List<DocumentFiles.DocumentFile> send = new ArrayList<>();
@@ -95,19 +111,22 @@ final class JobIngest {
     }
     AtomicBoolean uploaded = new AtomicBoolean();
     AtomicBoolean finished = new AtomicBoolean();
-    Thread detach = new Thread(() -> {
-      if (finished.get()) {
-        return;
-      }
-      if (!uploaded.get()) {
-        try {
-          client.closeJob(job);
-        } catch (QuarryClientException ignored) {
-          // the server closes an idle open job by itself
-        }
-      }
-      detached(System.err, job);
-    }, "quarry-ingest-detach");
+    Thread detach =
+        new Thread(
+            () -> {
+              if (finished.get()) {
+                return;
+              }
+              if (!uploaded.get()) {
+                try {
+                  client.closeJob(job);
+                } catch (QuarryClientException ignored) {
+                  // the server closes an idle open job by itself
+                }
+              }
+              detached(System.err, job);
+            },
+            "quarry-ingest-detach");
     Runtime.getRuntime().addShutdownHook(detach);
     try {
       err.println("job " + job + ": uploading " + send.size() + " files");
@@ -169,8 +188,12 @@ final class JobIngest {
     return out;
   }
 
-  /** Uploads one batch; a refused batch is sent again file by file, and each refused file fails alone. */
-  private void upload(String job, List<DocumentFiles.DocumentFile> batch, boolean last, IngestSummary summary) {
+  /**
+   * Uploads one batch; a refused batch is sent again file by file, and each refused file fails
+   * alone.
+   */
+  private void upload(
+      String job, List<DocumentFiles.DocumentFile> batch, boolean last, IngestSummary summary) {
     try {
       send(job, batch, last);
       return;
@@ -179,14 +202,20 @@ final class JobIngest {
         throw e; // the job is gone or cancelled: nothing more can be sent to it
       }
       if (batch.size() == 1) {
-        failAlone(job, batch.get(0), last, summary, IngestOutcome.failed(e.code(), e.error().message()));
+        failAlone(
+            job, batch.get(0), last, summary, IngestOutcome.failed(e.code(), e.error().message()));
         return;
       }
     } catch (UncheckedIOException e) {
       // A file went away since the folder was walked: the client sent nothing of this batch.
       if (batch.size() == 1) {
-        failAlone(job, batch.get(0), last, summary,
-            IngestOutcome.failed("UNREADABLE", "the file could not be read: " + e.getCause().getMessage()));
+        failAlone(
+            job,
+            batch.get(0),
+            last,
+            summary,
+            IngestOutcome.failed(
+                "UNREADABLE", "the file could not be read: " + e.getCause().getMessage()));
         return;
       }
     }
@@ -196,7 +225,11 @@ final class JobIngest {
   }
 
   /** One file the job could not take; the job is still closed when it was to come last. */
-  private void failAlone(String job, DocumentFiles.DocumentFile f, boolean last, IngestSummary summary,
+  private void failAlone(
+      String job,
+      DocumentFiles.DocumentFile f,
+      boolean last,
+      IngestSummary summary,
       IngestOutcome outcome) {
     fail(summary, f, outcome);
     if (last) {
@@ -205,11 +238,18 @@ final class JobIngest {
   }
 
   private void send(String job, List<DocumentFiles.DocumentFile> batch, boolean close) {
-    List<JobFile> files = batch.stream().map(f -> {
-      JobFile file = JobFile.of(f.path(), f.source());
-      return f.declaredMediaType() == null ? file : file.withMediaType(f.declaredMediaType());
-    }).toList();
-    HttpIngester.retried(() -> client.uploadToJob(job, files, close), e -> e.code().equals("CAPACITY"));
+    List<JobFile> files =
+        batch.stream()
+            .map(
+                f -> {
+                  JobFile file = JobFile.of(f.path(), f.source());
+                  return f.declaredMediaType() == null
+                      ? file
+                      : file.withMediaType(f.declaredMediaType());
+                })
+            .toList();
+    HttpIngester.retried(
+        () -> client.uploadToJob(job, files, close), e -> e.code().equals("CAPACITY"));
   }
 
   /**
@@ -218,7 +258,8 @@ final class JobIngest {
    * slow, 408) is simply sent again, a few times.
    */
   private JobPage read(String job, String cursor, int limit) {
-    return HttpIngester.retried(() -> client.readJob(job, cursor, limit),
+    return HttpIngester.retried(
+        () -> client.readJob(job, cursor, limit),
         e -> e.status() == 408 || e.status() == 429 || e.status() == 503);
   }
 
@@ -229,14 +270,16 @@ final class JobIngest {
 
   /**
    * Watches a job to its end with a progress bar from its counts, then prints its failures, the
-   * legacy charset of each text file decoded from one, the OCR report of each file read by OCR,
-   * and the table.
+   * legacy charset of each text file decoded from one, the OCR report of each file read by OCR, and
+   * the table.
    */
   int watch(String job, IngestSummary summary, PrintWriter out) {
     Job state = read(job, null, 1).job();
-    try (IngestProgress progress = IngestProgress.on(System.err, state.counts().files(), Terminal.interactive())) {
+    try (IngestProgress progress =
+        IngestProgress.on(System.err, state.counts().files(), Terminal.interactive())) {
       while (true) {
-        progress.progress(state.counts().done(), state.counts().failed(), EmbeddingProgress.of(state.progress()));
+        progress.progress(
+            state.counts().done(), state.counts().failed(), EmbeddingProgress.of(state.progress()));
         if (state.ended()) {
           break;
         }
@@ -255,15 +298,21 @@ final class JobIngest {
       for (JobPage.FileOutcome f : page.files()) {
         switch (f.status()) {
           case "indexed", "unchanged" -> {
-            IngestOutcome outcome = IngestOutcome.of(f.status(), RecognitionReport.of(f.receipt()),
-                DecodingReport.of(f.receipt() == null ? null : f.receipt().encoding()));
+            IngestOutcome outcome =
+                IngestOutcome.of(
+                    f.status(),
+                    RecognitionReport.of(f.receipt()),
+                    DecodingReport.of(f.receipt() == null ? null : f.receipt().encoding()));
             summary.add(outcome, f.bytes());
             outcome.printReports(f.source(), out);
           }
-          case "cancelled" -> summary.add(IngestOutcome.failed("CANCELLED", "the job was cancelled"), f.bytes());
+          case "cancelled" ->
+              summary.add(IngestOutcome.failed("CANCELLED", "the job was cancelled"), f.bytes());
           default -> {
-            IngestOutcome failed = f.error() == null ? IngestOutcome.failed("FAILED", "")
-                : IngestOutcome.failed(f.error().code(), f.error().message());
+            IngestOutcome failed =
+                f.error() == null
+                    ? IngestOutcome.failed("FAILED", "")
+                    : IngestOutcome.failed(f.error().code(), f.error().message());
             summary.add(failed, f.bytes());
             err.println("failed: " + f.source() + ": " + failed.code() + ": " + failed.message());
           }
@@ -274,8 +323,14 @@ final class JobIngest {
     err.flush();
     boolean completed = state.state().equals("completed");
     if (!completed) {
-      err.println("job " + job + " " + state.state()
-          + (state.error() != null ? ": " + state.error().code() + ": " + state.error().message() : ""));
+      err.println(
+          "job "
+              + job
+              + " "
+              + state.state()
+              + (state.error() != null
+                  ? ": " + state.error().code() + ": " + state.error().message()
+                  : ""));
       err.flush();
     }
     summary.print(out);
@@ -286,8 +341,22 @@ final class JobIngest {
   int cancel(String job, PrintWriter out) {
     Job answer = client.cancelJob(job);
     Job.Counts c = answer.counts();
-    out.println("job " + job + " " + answer.state() + ": " + c.indexed() + " indexed, " + c.unchanged() + " unchanged, "
-        + c.failed() + " failed, " + c.cancelled() + " cancelled, " + c.extracting() + " still extracting");
+    out.println(
+        "job "
+            + job
+            + " "
+            + answer.state()
+            + ": "
+            + c.indexed()
+            + " indexed, "
+            + c.unchanged()
+            + " unchanged, "
+            + c.failed()
+            + " failed, "
+            + c.cancelled()
+            + " cancelled, "
+            + c.extracting()
+            + " still extracting");
     out.flush();
     return 0;
   }
@@ -301,7 +370,15 @@ final class JobIngest {
 
   /** The commands that watch or cancel {@code job}, a line each. */
   private String howTo(String job) {
-    return "  watch it:  quarry ingest --url " + baseUrl + " --watch " + job + System.lineSeparator()
-        + "  cancel it: quarry ingest --url " + baseUrl + " --cancel " + job + System.lineSeparator();
+    return "  watch it:  quarry ingest --url "
+        + baseUrl
+        + " --watch "
+        + job
+        + System.lineSeparator()
+        + "  cancel it: quarry ingest --url "
+        + baseUrl
+        + " --cancel "
+        + job
+        + System.lineSeparator();
   }
 }

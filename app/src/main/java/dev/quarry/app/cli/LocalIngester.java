@@ -20,16 +20,19 @@ import java.util.EnumSet;
 import java.util.List;
 
 /**
- * Ingests straight into a data folder with {@code Corpora} in this process, as a local caller
- * with every grant. The folder is locked while open: no server may hold it at the same time.
+ * Ingests straight into a data folder with {@code Corpora} in this process, as a local caller with
+ * every grant. The folder is locked while open: no server may hold it at the same time.
  */
 final class LocalIngester implements DocumentIngester {
-  private static final Access LOCAL = new Access("local", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
+  private static final Access LOCAL =
+      new Access("local", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
 
   private final Extractors extractors;
   private final Corpora corpora;
+
   /** Each request's OCR choice, the same as the extractors' mode (null: theirs, off). */
   private final OcrChoice ocr;
+
   /** Each request's OCR language data, or null for the extractors' (English). */
   private final List<String> ocrLanguages;
 
@@ -37,27 +40,43 @@ final class LocalIngester implements DocumentIngester {
    * @param workers extraction worker processes
    * @param ocr {@link OcrMode#AUTO} to recognise images and PDF pages without a text layer, else
    *     (off, or null) never
-   * @param ocrLanguages the Tesseract language data to read with, checked names, or null for English
+   * @param ocrLanguages the Tesseract language data to read with, checked names, or null for
+   *     English
    * @throws QuarryException when the data folder cannot be opened (another process holds it), or
-   *     OCR is asked for and Tesseract with English data (or with a language asked for) is not installed
+   *     OCR is asked for and Tesseract with English data (or with a language asked for) is not
+   *     installed
    */
   LocalIngester(Path data, int workers, OcrMode ocr, List<String> ocrLanguages) {
     this.ocr = ocr == null ? null : OcrChoice.fromWireName(ocr.wireName());
     this.ocrLanguages = ocrLanguages;
-    this.extractors = Extractors.builder().workers(workers).ocr(ocr == null ? OcrMode.OFF : ocr).build();
+    this.extractors =
+        Extractors.builder().workers(workers).ocr(ocr == null ? OcrMode.OFF : ocr).build();
     try {
       if (ocr == OcrMode.AUTO && !extractors.ocrAvailable()) {
-        throw QuarryException.invalid("ocr", "--ocr auto needs the tesseract command with English language data"
-            + " (Debian: tesseract-ocr tesseract-ocr-eng); it was not found");
+        throw QuarryException.invalid(
+            "ocr",
+            "--ocr auto needs the tesseract command with English language data"
+                + " (Debian: tesseract-ocr tesseract-ocr-eng); it was not found");
       }
-      List<String> missing = ocrLanguages == null ? List.of() : extractors.missingOcrLanguages(ocrLanguages);
+      List<String> missing =
+          ocrLanguages == null ? List.of() : extractors.missingOcrLanguages(ocrLanguages);
       if (!missing.isEmpty()) {
-        throw QuarryException.invalid("ocr-languages", "--ocr-languages: Tesseract has no language data '"
-            + missing.get(0) + "' here (Debian: tesseract-ocr-" + missing.get(0).replace('_', '-') + ")");
+        throw QuarryException.invalid(
+            "ocr-languages",
+            "--ocr-languages: Tesseract has no language data '"
+                + missing.get(0)
+                + "' here (Debian: tesseract-ocr-"
+                + missing.get(0).replace('_', '-')
+                + ")");
       }
-      // The shipped models, as the server runs them: an embedding corpus embeds what is ingested here.
-      this.corpora = Corpora.builder().dataDir(data).extractors(extractors)
-          .engineConfig(EngineConfig.builder().embeddingModels(Models.all()).build()).build();
+      // The shipped models, as the server runs them: an embedding corpus embeds what is ingested
+      // here.
+      this.corpora =
+          Corpora.builder()
+              .dataDir(data)
+              .extractors(extractors)
+              .engineConfig(EngineConfig.builder().embeddingModels(Models.all()).build())
+              .build();
     } catch (RuntimeException e) {
       extractors.close();
       throw e;
@@ -90,12 +109,24 @@ final class LocalIngester implements DocumentIngester {
       if (holds(corpus, file.source(), sha256)) {
         return IngestOutcome.of(IngestOutcome.UNCHANGED);
       }
-      // The file's name is the same detection hint an upload's part name is (a .md that opens with a comment).
-      IngestRequest request = new IngestRequest(file.source(), null, null, file.declaredMediaType(), null, null,
-          file.path().getFileName().toString(), ocr, ocrLanguages);
+      // The file's name is the same detection hint an upload's part name is (a .md that opens with
+      // a comment).
+      IngestRequest request =
+          new IngestRequest(
+              file.source(),
+              null,
+              null,
+              file.declaredMediaType(),
+              null,
+              null,
+              file.path().getFileName().toString(),
+              ocr,
+              ocrLanguages);
       MutationResult result = corpora.ingest(LOCAL, corpus, request, file.path(), null);
       IngestReport report = result.single().ingest();
-      return IngestOutcome.of(result.single().status().wireName(), RecognitionReport.of(report),
+      return IngestOutcome.of(
+          result.single().status().wireName(),
+          RecognitionReport.of(report),
           DecodingReport.of(report == null ? null : report.encoding()));
     } catch (QuarryException e) {
       return IngestOutcome.failed(e.code().name(), e.getMessage());
@@ -118,7 +149,8 @@ final class LocalIngester implements DocumentIngester {
     try {
       corpora.close();
     } catch (IOException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "closing the data folder failed: " + e.getMessage(), e);
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE, "closing the data folder failed: " + e.getMessage(), e);
     } finally {
       extractors.close();
     }

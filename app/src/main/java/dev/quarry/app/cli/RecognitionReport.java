@@ -14,7 +14,8 @@ import java.util.Locale;
  * @param meanConfidence 0 to 100, or null when no word was found
  * @param warnings the {@code OCR_*} warnings of the file's extraction report
  */
-record RecognitionReport(int pagesRecognized, Double meanConfidence, int words, List<Receipt.Warning> warnings) {
+record RecognitionReport(
+    int pagesRecognized, Double meanConfidence, int words, List<Receipt.Warning> warnings) {
   /** Pages listed by number in a warning's line; the rest are counted. */
   static final int PAGES_LISTED = 10;
 
@@ -28,7 +29,8 @@ record RecognitionReport(int pagesRecognized, Double meanConfidence, int words, 
       return null;
     }
     Receipt.Ocr ocr = receipt.ocr();
-    return new RecognitionReport(ocr.pagesRecognized(), ocr.meanConfidence(), ocr.words(), receipt.ocrWarnings());
+    return new RecognitionReport(
+        ocr.pagesRecognized(), ocr.meanConfidence(), ocr.words(), receipt.ocrWarnings());
   }
 
   /** The report of an ingest into a data folder, or null when no page was recognised. */
@@ -36,18 +38,35 @@ record RecognitionReport(int pagesRecognized, Double meanConfidence, int words, 
     if (report == null || report.ocr() == null) {
       return null;
     }
-    List<Receipt.Warning> warnings = report.warnings().stream()
-        .filter(w -> w.code().startsWith(Receipt.OCR_WARNING_PREFIX))
-        .map(w -> new Receipt.Warning(w.code(), w.message(), w.pages())).toList();
-    return new RecognitionReport(report.ocr().pagesRecognized(), report.ocr().meanConfidence(), report.ocr().words(),
+    List<Receipt.Warning> warnings =
+        report.warnings().stream()
+            .filter(w -> w.code().startsWith(Receipt.OCR_WARNING_PREFIX))
+            .map(w -> new Receipt.Warning(w.code(), w.message(), w.pages()))
+            .toList();
+    return new RecognitionReport(
+        report.ocr().pagesRecognized(),
+        report.ocr().meanConfidence(),
+        report.ocr().words(),
         warnings);
   }
 
-  /** Prints the report of {@code source}: {@code ocr SOURCE: N pages recognised, ...} and its warnings. */
+  /**
+   * Prints the report of {@code source}: {@code ocr SOURCE: N pages recognised, ...} and its
+   * warnings.
+   */
   void print(String source, PrintWriter out) {
-    out.println("ocr " + source + ": " + pagesRecognized + (pagesRecognized == 1 ? " page" : " pages")
-        + " recognised, " + words + " words, mean confidence "
-        + (meanConfidence == null ? "none" : String.format(Locale.ROOT, "%.1f", meanConfidence)));
+    out.println(
+        "ocr "
+            + source
+            + ": "
+            + pagesRecognized
+            + (pagesRecognized == 1 ? " page" : " pages")
+            + " recognised, "
+            + words
+            + " words, mean confidence "
+            + (meanConfidence == null
+                ? "none"
+                : String.format(Locale.ROOT, "%.1f", meanConfidence)));
     for (Receipt.Warning w : warnings) {
       out.println("  " + w.code() + pages(w.pages()) + ": " + w.message());
     }

@@ -8,22 +8,28 @@ import java.util.Locale;
 import picocli.CommandLine.Option;
 
 /**
- * Where a client command sends its requests: {@code --url} and {@code --token} (or the
- * {@code QUARRY_URL} and {@code QUARRY_TOKEN} environment variables), and the {@link QuarryClient}
- * that sends them.
+ * Where a client command sends its requests: {@code --url} and {@code --token} (or the {@code
+ * QUARRY_URL} and {@code QUARRY_TOKEN} environment variables), and the {@link QuarryClient} that
+ * sends them.
  */
 final class RemoteOptions {
   /**
-   * How long a command waits for an answer's headers: generous, since a person waits at a
-   * terminal and a loaded server is better answered slowly than not at all.
+   * How long a command waits for an answer's headers: generous, since a person waits at a terminal
+   * and a loaded server is better answered slowly than not at all.
    */
   static final Duration TIMEOUT = Duration.ofMinutes(5);
 
-  @Option(names = "--url", defaultValue = "${env:QUARRY_URL:-http://127.0.0.1:8080}", paramLabel = "URL",
+  @Option(
+      names = "--url",
+      defaultValue = "${env:QUARRY_URL:-http://127.0.0.1:8080}",
+      paramLabel = "URL",
       description = "The server. Default: $QUARRY_URL or ${DEFAULT-VALUE}.")
   String url;
 
-  @Option(names = "--token", defaultValue = "${env:QUARRY_TOKEN}", paramLabel = "TOKEN",
+  @Option(
+      names = "--token",
+      defaultValue = "${env:QUARRY_TOKEN}",
+      paramLabel = "TOKEN",
       description = "The bearer token. Default: $QUARRY_TOKEN.")
   String token;
 
@@ -50,7 +56,9 @@ final class RemoteOptions {
     } catch (URISyntaxException e) {
       // reported below
     }
-    throw new UsageException("--url must be an http:// or https:// address such as http://127.0.0.1:8080; got '"
-        + url + "'");
+    throw new UsageException(
+        "--url must be an http:// or https:// address such as http://127.0.0.1:8080; got '"
+            + url
+            + "'");
   }
 }

@@ -15,27 +15,40 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code quarry restore --from BACKUP --data DIR}: restores a backup into an empty (or new) data
- * folder, with no server running on it, once the backup is found to hold what its manifest says
- * and nothing more, and checks that every corpus opens with its corpusId at its backed-up revision.
- * A backup that differs from its manifest is refused (exit code 2) with every difference named.
+ * folder, with no server running on it, once the backup is found to hold what its manifest says and
+ * nothing more, and checks that every corpus opens with its corpusId at its backed-up revision. A
+ * backup that differs from its manifest is refused (exit code 2) with every difference named.
  */
-@Command(name = "restore", mixinStandardHelpOptions = true,
-    description = {"Restore a backup into an empty data folder (no server may run on it).",
-        "Every corpus keeps its corpusId, revisions, history and idempotency records."})
+@Command(
+    name = "restore",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Restore a backup into an empty data folder (no server may run on it).",
+      "Every corpus keeps its corpusId, revisions, history and idempotency records."
+    })
 final class RestoreCommand implements Callable<Integer> {
-  @Option(names = "--from", required = true, paramLabel = "BACKUP",
+  @Option(
+      names = "--from",
+      required = true,
+      paramLabel = "BACKUP",
       description = "The backup folder (BACKUP_DIRECTORY/NAME, as written by 'quarry backup').")
   Path from;
 
-  @Option(names = "--data", required = true, paramLabel = "DIR", description = "The data folder to restore into: empty or new.")
+  @Option(
+      names = "--data",
+      required = true,
+      paramLabel = "DIR",
+      description = "The data folder to restore into: empty or new.")
   Path data;
 
-  @Option(names = "--config", paramLabel = "FILE",
-      description = "The server's config file, for its retention settings (see docs/configuration.md).")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "The server's config file, for its retention settings (see docs/configuration.md).")
   Path config;
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
@@ -50,8 +63,13 @@ final class RestoreCommand implements Callable<Integer> {
     for (CorpusBackup c : manifest.corpora()) {
       out.printf("%-32s revision %d%n", c.corpus(), c.revision());
     }
-    out.printf("restored backup %s (taken %s) into %s: %d corpora%s%n", manifest.name(), manifest.createdAt(), data,
-        manifest.corpora().size(), manifest.allCorpora() ? "" : ", the ones named when it was taken");
+    out.printf(
+        "restored backup %s (taken %s) into %s: %d corpora%s%n",
+        manifest.name(),
+        manifest.createdAt(),
+        data,
+        manifest.corpora().size(),
+        manifest.allCorpora() ? "" : ", the ones named when it was taken");
     return 0;
   }
 }

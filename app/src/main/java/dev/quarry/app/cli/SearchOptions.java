@@ -22,64 +22,108 @@ import picocli.CommandLine.Option;
  * check is the server's, whose refusal names the request's field.
  */
 final class SearchOptions {
-  /** Reads {@code --filter} strictly: one JSON value, each key once (a map would keep only the last). */
-  private static final JsonMapper STRICT = JsonMapper.builder()
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .build();
+  /**
+   * Reads {@code --filter} strictly: one JSON value, each key once (a map would keep only the
+   * last).
+   */
+  private static final JsonMapper STRICT =
+      JsonMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
 
-  @Option(names = "--top-k", defaultValue = "5", paramLabel = "N", description = "How many hits. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--top-k",
+      defaultValue = "5",
+      paramLabel = "N",
+      description = "How many hits. Default: ${DEFAULT-VALUE}.")
   int topK;
 
   @Option(names = "--revision", paramLabel = "R", description = "Answer at this past revision.")
   Long revision;
 
-  @Option(names = "--filter", paramLabel = "JSON",
-      description = "Metadata conditions, the wire's filter object, e.g. '{\"dept\": \"hr\", \"year\": {\"gte\": 2020}}'"
-          + " or '{\"or\": [{\"dept\": \"hr\"}, {\"dept\": {\"prefix\": \"leg\"}}]}'.")
+  @Option(
+      names = "--filter",
+      paramLabel = "JSON",
+      description =
+          "Metadata conditions, the wire's filter object, e.g. '{\"dept\": \"hr\", \"year\": {\"gte\": 2020}}'"
+              + " or '{\"or\": [{\"dept\": \"hr\"}, {\"dept\": {\"prefix\": \"leg\"}}]}'.")
   String filter;
 
-  @Option(names = "--source", paramLabel = "ID", description = "Only this source, or the sources under a prefix"
-      + " ending in * (repeatable).")
+  @Option(
+      names = "--source",
+      paramLabel = "ID",
+      description =
+          "Only this source, or the sources under a prefix" + " ending in * (repeatable).")
   List<String> sources;
 
-  @Option(names = "--facet", paramLabel = "FIELD", description = "Count the values of this metadata field over every"
-      + " match, printed after the hits (repeatable).")
+  @Option(
+      names = "--facet",
+      paramLabel = "FIELD",
+      description =
+          "Count the values of this metadata field over every"
+              + " match, printed after the hits (repeatable).")
   List<String> facets;
 
-  @Option(names = "--facet-size", paramLabel = "N", description = "How many values of each --facet to print"
-      + " (server default 10).")
+  @Option(
+      names = "--facet-size",
+      paramLabel = "N",
+      description = "How many values of each --facet to print" + " (server default 10).")
   Integer facetSize;
 
-  @Option(names = "--mode", paramLabel = "MODE", description = "lexical, semantic or hybrid (an embedding corpus's"
-      + " default: hybrid).")
+  @Option(
+      names = "--mode",
+      paramLabel = "MODE",
+      description = "lexical, semantic or hybrid (an embedding corpus's" + " default: hybrid).")
   String mode;
 
-  @Option(names = "--fusion", paramLabel = "METHOD", description = "How hybrid fuses its rankings: convex or rrf"
-      + " (default: convex).")
+  @Option(
+      names = "--fusion",
+      paramLabel = "METHOD",
+      description = "How hybrid fuses its rankings: convex or rrf" + " (default: convex).")
   String fusion;
 
-  @Option(names = "--semantic-weight", paramLabel = "W", description = "The semantic side's weight in convex"
-      + " fusion, 0 to 1 (default: the corpus's).")
+  @Option(
+      names = "--semantic-weight",
+      paramLabel = "W",
+      description =
+          "The semantic side's weight in convex" + " fusion, 0 to 1 (default: the corpus's).")
   Double semanticWeight;
 
-  @Option(names = "--normalization", paramLabel = "NORM", description = "How convex fusion brings each side's scores"
-      + " to [0, 1]: minmax or theoretical (default: the corpus's).")
+  @Option(
+      names = "--normalization",
+      paramLabel = "NORM",
+      description =
+          "How convex fusion brings each side's scores"
+              + " to [0, 1]: minmax or theoretical (default: the corpus's).")
   String normalization;
 
-  @Option(names = "--max-chunks-per-source", paramLabel = "N", description = "At most N hits of one source.")
+  @Option(
+      names = "--max-chunks-per-source",
+      paramLabel = "N",
+      description = "At most N hits of one source.")
   Integer maxChunksPerSource;
 
-  @Option(names = "--snippet", description = "Show the server's snippet of each hit: the best window around its"
-      + " matches, cut at words.")
+  @Option(
+      names = "--snippet",
+      description =
+          "Show the server's snippet of each hit: the best window around its"
+              + " matches, cut at words.")
   boolean snippet;
 
-  @Option(names = "--snippet-chars", paramLabel = "N", description = "The longest snippet, 20 to 2000 characters"
-      + " (default 200); implies --snippet.")
+  @Option(
+      names = "--snippet-chars",
+      paramLabel = "N",
+      description =
+          "The longest snippet, 20 to 2000 characters" + " (default 200); implies --snippet.")
   Integer snippetChars;
 
-  @Option(names = "--syntax", paramLabel = "SYNTAX", description = "plain (default: every character is text) or"
-      + " operators: \"a phrase\", +required, -excluded.")
+  @Option(
+      names = "--syntax",
+      paramLabel = "SYNTAX",
+      description =
+          "plain (default: every character is text) or"
+              + " operators: \"a phrase\", +required, -excluded.")
   String syntax;
 
   /** The search of {@code query} in {@code corpus} these options ask for. */
@@ -134,11 +178,13 @@ final class SearchOptions {
     if (method.equals("rrf") && normalization != null) {
       throw new UsageException("--normalization applies to convex fusion only, not rrf");
     }
-    return new SearchRequest.Fusion(method, semanticWeight,
-        normalization == null ? null : knownNormalization(normalization));
+    return new SearchRequest.Fusion(
+        method, semanticWeight, normalization == null ? null : knownNormalization(normalization));
   }
 
-  /** The value of {@code --filter}: one JSON object, handed to the server as it is for it to check. */
+  /**
+   * The value of {@code --filter}: one JSON object, handed to the server as it is for it to check.
+   */
   static Map<String, Object> filter(String json) {
     JsonNode node;
     try {
@@ -147,27 +193,42 @@ final class SearchOptions {
       throw new UsageException("--filter is not valid JSON: " + e.getOriginalMessage());
     }
     if (node == null || !node.isObject()) {
-      throw new UsageException("--filter must be a JSON object such as '{\"dept\": \"hr\"}'; got '" + json + "'");
+      throw new UsageException(
+          "--filter must be a JSON object such as '{\"dept\": \"hr\"}'; got '" + json + "'");
     }
     return STRICT.convertValue(node, new TypeReference<Map<String, Object>>() {});
   }
 
   /** {@code --normalization}: one the client can send, in any case. */
   private static Settings.Normalization knownNormalization(String value) {
-    return Settings.Normalization.named(value).orElseThrow(() -> new UsageException("--normalization must be one of "
-        + String.join(", ", Arrays.stream(Settings.Normalization.values()).map(Settings.Normalization::wireName)
-            .toList()) + "; got '" + value + "'"));
+    return Settings.Normalization.named(value)
+        .orElseThrow(
+            () ->
+                new UsageException(
+                    "--normalization must be one of "
+                        + String.join(
+                            ", ",
+                            Arrays.stream(Settings.Normalization.values())
+                                .map(Settings.Normalization::wireName)
+                                .toList())
+                        + "; got '"
+                        + value
+                        + "'"));
   }
 
-  /** The constant of {@code type} whose wire name (its lower-case name) is {@code value}, in any case. */
+  /**
+   * The constant of {@code type} whose wire name (its lower-case name) is {@code value}, in any
+   * case.
+   */
   private static <E extends Enum<E>> E choice(String option, String value, Class<E> type) {
     for (E e : type.getEnumConstants()) {
       if (e.name().equalsIgnoreCase(value)) {
         return e;
       }
     }
-    List<String> names = Arrays.stream(type.getEnumConstants()).map(e -> e.name().toLowerCase(Locale.ROOT))
-        .toList();
-    throw new UsageException(option + " must be one of " + String.join(", ", names) + "; got '" + value + "'");
+    List<String> names =
+        Arrays.stream(type.getEnumConstants()).map(e -> e.name().toLowerCase(Locale.ROOT)).toList();
+    throw new UsageException(
+        option + " must be one of " + String.join(", ", names) + "; got '" + value + "'");
   }
 }

@@ -23,38 +23,48 @@ final class Serving {
    */
   static int serveUntilStopped(Supplier<QuarryServer> start, Consumer<QuarryServer> afterStart)
       throws InterruptedException {
-    return serveUntilStopped(start, afterStart, () -> { });
+    return serveUntilStopped(start, afterStart, () -> {});
   }
 
   /**
    * As {@link #serveUntilStopped(Supplier, Consumer)}, then runs {@code afterStop} once the server
    * is closed (in the shutdown hook, or at once when the server could not start).
    */
-  static int serveUntilStopped(Supplier<QuarryServer> start, Consumer<QuarryServer> afterStart, Runnable afterStop)
+  static int serveUntilStopped(
+      Supplier<QuarryServer> start, Consumer<QuarryServer> afterStart, Runnable afterStop)
       throws InterruptedException {
     QuarryServer server;
     try {
       server = start.get();
     } catch (QuarryException e) {
-      // The operator's console: the cause is told too (a client's answer would keep it for the log),
+      // The operator's console: the cause is told too (a client's answer would keep it for the
+      // log),
       // unless the message already tells it.
       Throwable cause = e.getCause();
-      boolean told = cause == null || cause.getMessage() == null || ErrorResponses.repeats(e.getMessage(), cause);
-      System.err.println("quarry: " + e.getMessage() + (told ? "" : " (" + cause.getMessage() + ")"));
+      boolean told =
+          cause == null
+              || cause.getMessage() == null
+              || ErrorResponses.repeats(e.getMessage(), cause);
+      System.err.println(
+          "quarry: " + e.getMessage() + (told ? "" : " (" + cause.getMessage() + ")"));
       afterStop.run();
       // No client request exists yet: an invalid one is a setting of this server that what it opens
       // refuses (a cluster deployment recorded with another retainedRevisions): a config error.
       return e.code() == ErrorCode.INVALID_REQUEST ? 2 : 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      try {
-        server.close();
-      } finally {
-        afterStop.run();
-        stopped.countDown();
-      }
-    }, "quarry-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    server.close();
+                  } finally {
+                    afterStop.run();
+                    stopped.countDown();
+                  }
+                },
+                "quarry-shutdown"));
     System.out.println("listening on " + server.url());
     System.out.flush();
     if (afterStart != null) {

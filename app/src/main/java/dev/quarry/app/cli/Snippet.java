@@ -3,13 +3,14 @@ package dev.quarry.app.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * A short window of a search hit's text around its first highlight, with the highlighted
- * words marked: in bold on a terminal, between {@code **} otherwise. A whole chunk (hundreds of
- * words) is too much to read in a list of results.
+ * A short window of a search hit's text around its first highlight, with the highlighted words
+ * marked: in bold on a terminal, between {@code **} otherwise. A whole chunk (hundreds of words) is
+ * too much to read in a list of results.
  */
 final class Snippet {
   /** Characters shown: about two lines of a terminal. */
   static final int WIDTH = 160;
+
   private static final String BOLD = "\u001b[1m";
   private static final String PLAIN = "\u001b[0m";
 
@@ -35,18 +36,30 @@ final class Snippet {
 
   /**
    * The server's snippet of a hit (its {@code snippet} object: the window's {@code text}, its
-   * {@code start} and {@code end} in the hit's text and the matches inside it), marked as
-   * {@link #of} marks, with an ellipsis where it cuts the hit's text of {@code textLength} units.
+   * {@code start} and {@code end} in the hit's text and the matches inside it), marked as {@link
+   * #of} marks, with an ellipsis where it cuts the hit's text of {@code textLength} units.
    */
   static String ofServer(JsonNode snippet, int textLength, boolean bold) {
     String text = snippet.path("text").asText();
-    return marked(text, snippet.get("highlights"), 0, text.length(), snippet.path("start").asInt() > 0,
-        snippet.path("end").asInt(textLength) < textLength, bold);
+    return marked(
+        text,
+        snippet.get("highlights"),
+        0,
+        text.length(),
+        snippet.path("start").asInt() > 0,
+        snippet.path("end").asInt(textLength) < textLength,
+        bold);
   }
 
   /** {@code text} from {@code start} to {@code end}, each highlight inside marked, on one line. */
-  private static String marked(String text, JsonNode highlights, int start, int end, boolean cutBefore,
-      boolean cutAfter, boolean bold) {
+  private static String marked(
+      String text,
+      JsonNode highlights,
+      int start,
+      int end,
+      boolean cutBefore,
+      boolean cutAfter,
+      boolean bold) {
     StringBuilder out = new StringBuilder(cutBefore ? "…" : "");
     int at = start;
     if (highlights != null) {
@@ -56,7 +69,10 @@ final class Snippet {
         if (from >= to) {
           continue;
         }
-        out.append(text, at, from).append(bold ? BOLD : "**").append(text, from, to).append(bold ? PLAIN : "**");
+        out.append(text, at, from)
+            .append(bold ? BOLD : "**")
+            .append(text, from, to)
+            .append(bold ? PLAIN : "**");
         at = to;
       }
     }

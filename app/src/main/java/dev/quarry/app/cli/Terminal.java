@@ -4,9 +4,9 @@ import java.io.Console;
 import java.lang.reflect.Method;
 
 /**
- * Whether this process talks to a person at a terminal, which decides between a redrawn
- * progress bar and highlights in bold, and plain lines fit for a pipe or a log file.
- * {@code QUARRY_TERMINAL=0} or {@code 1} overrides the guess; {@code NO_COLOR} turns bold off.
+ * Whether this process talks to a person at a terminal, which decides between a redrawn progress
+ * bar and highlights in bold, and plain lines fit for a pipe or a log file. {@code
+ * QUARRY_TERMINAL=0} or {@code 1} overrides the guess; {@code NO_COLOR} turns bold off.
  */
 final class Terminal {
   private Terminal() {}

@@ -7,7 +7,8 @@ import java.util.Objects;
  * A retrieval test collection in BEIR's layout: documents, queries in file order, and judgments.
  * Read one with {@link BeirReader#read}.
  */
-public record BeirCollection(String name, List<BeirDocument> documents, List<BeirQuery> queries, Judgments judgments) {
+public record BeirCollection(
+    String name, List<BeirDocument> documents, List<BeirQuery> queries, Judgments judgments) {
   public BeirCollection {
     Objects.requireNonNull(name, "name");
     documents = List.copyOf(documents);

@@ -14,16 +14,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a collection in BEIR's layout from a folder: {@code corpus.jsonl} (one
- * {@code {"_id", "title", "text"}} object a line), {@code queries.jsonl} ({@code {"_id", "text"}})
- * and the judgments as a tab-separated {@code query-id corpus-id score} file with a header line,
- * either {@code qrels.tsv} or BEIR's own {@code qrels/test.tsv}. Other JSON fields (BEIR's
- * {@code metadata}) are ignored.
+ * Reads a collection in BEIR's layout from a folder: {@code corpus.jsonl} (one {@code {"_id",
+ * "title", "text"}} object a line), {@code queries.jsonl} ({@code {"_id", "text"}}) and the
+ * judgments as a tab-separated {@code query-id corpus-id score} file with a header line, either
+ * {@code qrels.tsv} or BEIR's own {@code qrels/test.tsv}. Other JSON fields (BEIR's {@code
+ * metadata}) are ignored.
  */
 public final class BeirReader {
   public static final String CORPUS_FILE = "corpus.jsonl";
   public static final String QUERIES_FILE = "queries.jsonl";
   public static final String QRELS_FILE = "qrels.tsv";
+
   /** Where BEIR's own downloads keep the test-split judgments. */
   public static final String BEIR_TEST_QRELS_FILE = "qrels/test.tsv";
 
@@ -41,8 +42,11 @@ public final class BeirReader {
     }
     Path folder = dir.toAbsolutePath().normalize().getFileName();
     String name = folder == null ? "collection" : folder.toString();
-    return new BeirCollection(name, readDocuments(require(dir.resolve(CORPUS_FILE))),
-        readQueries(require(dir.resolve(QUERIES_FILE))), readJudgments(require(qrels)));
+    return new BeirCollection(
+        name,
+        readDocuments(require(dir.resolve(CORPUS_FILE))),
+        readQueries(require(dir.resolve(QUERIES_FILE))),
+        readJudgments(require(qrels)));
   }
 
   private static Path require(Path file) {
@@ -54,16 +58,25 @@ public final class BeirReader {
 
   private List<BeirDocument> readDocuments(Path file) throws IOException {
     List<BeirDocument> docs = new ArrayList<>();
-    forEachJsonLine(file, (node, where) ->
-        docs.add(new BeirDocument(requiredText(node, "_id", where), optionalText(node, "title"),
-            optionalText(node, "text"))));
+    forEachJsonLine(
+        file,
+        (node, where) ->
+            docs.add(
+                new BeirDocument(
+                    requiredText(node, "_id", where),
+                    optionalText(node, "title"),
+                    optionalText(node, "text"))));
     return docs;
   }
 
   private List<BeirQuery> readQueries(Path file) throws IOException {
     List<BeirQuery> queries = new ArrayList<>();
-    forEachJsonLine(file, (node, where) ->
-        queries.add(new BeirQuery(requiredText(node, "_id", where), requiredText(node, "text", where))));
+    forEachJsonLine(
+        file,
+        (node, where) ->
+            queries.add(
+                new BeirQuery(
+                    requiredText(node, "_id", where), requiredText(node, "text", where))));
     return queries;
   }
 
@@ -79,17 +92,23 @@ public final class BeirReader {
         }
         String[] cols = line.split("\t");
         if (cols.length != 3) {
-          throw new IllegalArgumentException(file + ":" + number
-              + ": expected 3 tab-separated columns (query-id, corpus-id, score); got " + cols.length);
+          throw new IllegalArgumentException(
+              file
+                  + ":"
+                  + number
+                  + ": expected 3 tab-separated columns (query-id, corpus-id, score); got "
+                  + cols.length);
         }
         int grade;
         try {
           grade = Integer.parseInt(cols[2].trim());
         } catch (NumberFormatException e) {
-          throw new IllegalArgumentException(file + ":" + number + ": score must be an integer; got '"
-              + cols[2] + "'");
+          throw new IllegalArgumentException(
+              file + ":" + number + ": score must be an integer; got '" + cols[2] + "'");
         }
-        byQuery.computeIfAbsent(cols[0].trim(), q -> new LinkedHashMap<>()).put(cols[1].trim(), grade);
+        byQuery
+            .computeIfAbsent(cols[0].trim(), q -> new LinkedHashMap<>())
+            .put(cols[1].trim(), grade);
       }
     }
     return new Judgments(byQuery);
@@ -113,7 +132,8 @@ public final class BeirReader {
         try {
           node = json.readTree(line);
         } catch (JsonProcessingException e) {
-          throw new IllegalArgumentException(where + ": not a JSON object: " + e.getOriginalMessage());
+          throw new IllegalArgumentException(
+              where + ": not a JSON object: " + e.getOriginalMessage());
         }
         if (node == null || !node.isObject()) {
           throw new IllegalArgumentException(where + ": not a JSON object");

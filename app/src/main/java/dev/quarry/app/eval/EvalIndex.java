@@ -19,9 +19,9 @@ import java.util.Properties;
  * finished, so a later evaluation of the same collection with the same index-time settings can
  * search that index instead of building it again (embedding a collection is the expensive part).
  *
- * <p>Only the settings that shape the index are recorded and compared: the language (analysis),
- * the chunking, and the embedding model with its weights' SHA-256 and vector index. BM25's k1, b,
- * the title weight and everything about fusion are applied at search time, so a reused index is
+ * <p>Only the settings that shape the index are recorded and compared: the language (analysis), the
+ * chunking, and the embedding model with its weights' SHA-256 and vector index. BM25's k1, b, the
+ * title weight and everything about fusion are applied at search time, so a reused index is
  * searched with the current run's values of those.
  *
  * @param collection the collection's name
@@ -30,7 +30,12 @@ import java.util.Properties;
  * @param chunks chunks they were split into
  * @param indexing how long building the index took
  */
-public record EvalIndex(String collection, String corpusId, int documents, long chunks, Duration indexing,
+public record EvalIndex(
+    String collection,
+    String corpusId,
+    int documents,
+    long chunks,
+    Duration indexing,
     Map<String, String> indexSettings) {
   /** The file's name in the index folder. */
   public static final String FILE = "quarry-eval-index.properties";
@@ -40,9 +45,18 @@ public record EvalIndex(String collection, String corpusId, int documents, long 
   }
 
   /** The record of a finished index of {@code collection} built with {@code settings}. */
-  static EvalIndex of(BeirCollection collection, String corpusId, CorpusSettings settings, long chunks,
+  static EvalIndex of(
+      BeirCollection collection,
+      String corpusId,
+      CorpusSettings settings,
+      long chunks,
       Duration indexing) {
-    return new EvalIndex(collection.name(), corpusId, collection.documents().size(), chunks, indexing,
+    return new EvalIndex(
+        collection.name(),
+        corpusId,
+        collection.documents().size(),
+        chunks,
+        indexing,
         indexSettings(settings));
   }
 
@@ -84,9 +98,12 @@ public record EvalIndex(String collection, String corpusId, int documents, long 
       }
     }
     try {
-      return new EvalIndex(p.getProperty("collection", ""), Objects.requireNonNull(
-          p.getProperty("corpusId"), "no corpusId"), Integer.parseInt(p.getProperty("documents")),
-          Long.parseLong(p.getProperty("chunks")), Duration.ofMillis(Long.parseLong(p.getProperty("indexingMs"))),
+      return new EvalIndex(
+          p.getProperty("collection", ""),
+          Objects.requireNonNull(p.getProperty("corpusId"), "no corpusId"),
+          Integer.parseInt(p.getProperty("documents")),
+          Long.parseLong(p.getProperty("chunks")),
+          Duration.ofMillis(Long.parseLong(p.getProperty("indexingMs"))),
           settings);
     } catch (RuntimeException e) {
       throw new IOException(dir.resolve(FILE) + " is damaged: " + e.getMessage(), e);
@@ -103,7 +120,9 @@ public record EvalIndex(String collection, String corpusId, int documents, long 
     indexSettings.forEach((k, v) -> p.setProperty("settings." + k, v));
     Path tmp = dir.resolve(FILE + ".tmp");
     try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-      p.store(out, "an index built by quarry eval; reused by a later eval with the same index settings");
+      p.store(
+          out,
+          "an index built by quarry eval; reused by a later eval with the same index settings");
     }
     Files.move(tmp, dir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE);
   }
@@ -114,14 +133,25 @@ public record EvalIndex(String collection, String corpusId, int documents, long 
    */
   String mismatch(BeirCollection collection, CorpusSettings settings) {
     if (!this.collection.equals(collection.name()) || documents != collection.documents().size()) {
-      return "it holds " + documents + " documents of " + this.collection + ", not "
-          + collection.documents().size() + " of " + collection.name();
+      return "it holds "
+          + documents
+          + " documents of "
+          + this.collection
+          + ", not "
+          + collection.documents().size()
+          + " of "
+          + collection.name();
     }
     Map<String, String> wanted = indexSettings(settings);
     for (Map.Entry<String, String> e : wanted.entrySet()) {
       String held = indexSettings.get(e.getKey());
       if (!e.getValue().equals(held)) {
-        return "it was built with " + e.getKey() + " " + held + ", this run asks for " + e.getValue();
+        return "it was built with "
+            + e.getKey()
+            + " "
+            + held
+            + ", this run asks for "
+            + e.getValue();
       }
     }
     return null;

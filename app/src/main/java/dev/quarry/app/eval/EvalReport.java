@@ -35,8 +35,14 @@ public record EvalReport(
   }
 
   /** A lexical evaluation. */
-  public EvalReport(String collection, CorpusSettings settings, int documents, long chunks,
-      List<QueryScores> perQuery, Duration indexing, Duration searching) {
+  public EvalReport(
+      String collection,
+      CorpusSettings settings,
+      int documents,
+      long chunks,
+      List<QueryScores> perQuery,
+      Duration indexing,
+      Duration searching) {
     this(collection, settings, documents, chunks, perQuery, indexing, searching, "lexical");
   }
 

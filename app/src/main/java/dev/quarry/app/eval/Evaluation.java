@@ -36,12 +36,17 @@ import java.util.UUID;
  * <p>Not thread-safe; one evaluation at a time per instance.
  */
 public final class Evaluation {
-  /** Sources per mutation: large enough for bulk speed, well inside {@link Mutation#MAX_OPERATIONS}. */
+  /**
+   * Sources per mutation: large enough for bulk speed, well inside {@link Mutation#MAX_OPERATIONS}.
+   */
   public static final int BATCH_SIZE = 500;
+
   /** Results per query: Recall@100 needs the first 100. */
   public static final int RANKING_DEPTH = 100;
+
   /** The nDCG and MRR cutoff. */
   public static final int TOP = 10;
+
   private static final String SUBJECT = "quarry-eval";
 
   private final EngineConfig config;
@@ -51,26 +56,40 @@ public final class Evaluation {
   }
 
   /**
-   * Indexes {@code collection} into a new corpus in {@code indexDir} (empty or absent; or holding an
-   * index a previous evaluation finished there with the same index-time settings, which is then
-   * searched as it is, see {@link EvalIndex}) and evaluates its first {@code maxQueries} judged queries.
+   * Indexes {@code collection} into a new corpus in {@code indexDir} (empty or absent; or holding
+   * an index a previous evaluation finished there with the same index-time settings, which is then
+   * searched as it is, see {@link EvalIndex}) and evaluates its first {@code maxQueries} judged
+   * queries.
    */
-  public EvalReport run(BeirCollection collection, CorpusSettings settings, Path indexDir, int maxQueries)
+  public EvalReport run(
+      BeirCollection collection, CorpusSettings settings, Path indexDir, int maxQueries)
       throws IOException {
-    return run(collection, settings, indexDir, maxQueries, Collections.singletonList(null),
-        Collections.singletonList(null)).get(0);
+    return run(
+            collection,
+            settings,
+            indexDir,
+            maxQueries,
+            Collections.singletonList(null),
+            Collections.singletonList(null))
+        .get(0);
   }
 
   /**
-   * Indexes {@code collection} once (or reuses a kept index, as above; its report's indexing time is
-   * then zero) and evaluates it in each of {@code modes} (null: the corpus's
-   * default mode), one report per mode, and a hybrid mode once per fusion: comparing fusions costs
-   * searches, not another indexing.
+   * Indexes {@code collection} once (or reuses a kept index, as above; its report's indexing time
+   * is then zero) and evaluates it in each of {@code modes} (null: the corpus's default mode), one
+   * report per mode, and a hybrid mode once per fusion: comparing fusions costs searches, not
+   * another indexing.
    *
    * @param fusions hybrid search's fusions, each null for the corpus's default; at least one
    */
-  public List<EvalReport> run(BeirCollection collection, CorpusSettings settings, Path indexDir, int maxQueries,
-      List<SearchRequest.Mode> modes, List<SearchRequest.Fusion> fusions) throws IOException {
+  public List<EvalReport> run(
+      BeirCollection collection,
+      CorpusSettings settings,
+      Path indexDir,
+      int maxQueries,
+      List<SearchRequest.Mode> modes,
+      List<SearchRequest.Fusion> fusions)
+      throws IOException {
     if (fusions.isEmpty()) {
       throw new IllegalArgumentException("at least one fusion (null: the corpus's default)");
     }
@@ -82,11 +101,16 @@ public final class Evaluation {
     if (kept != null) {
       String mismatch = kept.mismatch(collection, resolved);
       if (mismatch != null) {
-        throw new IllegalArgumentException("the index in " + indexDir + " cannot be reused: " + mismatch);
+        throw new IllegalArgumentException(
+            "the index in " + indexDir + " cannot be reused: " + mismatch);
       }
     }
-    CorpusInfo info = new CorpusInfo(corpusName(collection.name()),
-        kept != null ? kept.corpusId() : UUID.randomUUID().toString(), resolved, Instant.now());
+    CorpusInfo info =
+        new CorpusInfo(
+            corpusName(collection.name()),
+            kept != null ? kept.corpusId() : UUID.randomUUID().toString(),
+            resolved,
+            Instant.now());
     try (CorpusIndex index = CorpusIndex.open(indexDir, info, config)) {
       long start = System.nanoTime();
       long chunks;
@@ -97,30 +121,47 @@ public final class Evaluation {
       } else {
         chunks = indexAll(index, collection.documents());
         indexing = Duration.ofNanos(System.nanoTime() - start);
-        EvalIndex.of(collection, info.corpusId(), info.settings(), chunks, indexing).write(indexDir);
+        EvalIndex.of(collection, info.corpusId(), info.settings(), chunks, indexing)
+            .write(indexDir);
       }
 
       List<BeirQuery> queries = collection.judgedQueries();
       queries = queries.subList(0, Math.min(maxQueries, queries.size()));
       List<EvalReport> reports = new ArrayList<>(modes.size());
       for (SearchRequest.Mode mode : modes) {
-        SearchRequest.Mode effective = mode != null ? mode
-            : info.settings().hasEmbedding() ? SearchRequest.Mode.HYBRID : SearchRequest.Mode.LEXICAL;
-        for (SearchRequest.Fusion fusion : effective == SearchRequest.Mode.HYBRID ? fusions
-            : Collections.<SearchRequest.Fusion>singletonList(null)) {
-        List<QueryScores> scores = new ArrayList<>(queries.size());
-        start = System.nanoTime();
-        for (BeirQuery query : queries) {
-          List<String> ranking = rank(index, query.text(), effective, fusion);
-          var grades = collection.judgments().grades(query.id());
-          scores.add(new QueryScores(query.id(),
-              RankingMetrics.ndcg(ranking, grades, TOP),
-              RankingMetrics.recall(ranking, grades, RANKING_DEPTH),
-              RankingMetrics.reciprocalRank(ranking, grades, TOP)));
-        }
-        Duration searching = Duration.ofNanos(System.nanoTime() - start);
-        reports.add(new EvalReport(collection.name(), info.settings(), collection.documents().size(), chunks,
-            scores, indexing, searching, label(effective, fusion)));
+        SearchRequest.Mode effective =
+            mode != null
+                ? mode
+                : info.settings().hasEmbedding()
+                    ? SearchRequest.Mode.HYBRID
+                    : SearchRequest.Mode.LEXICAL;
+        for (SearchRequest.Fusion fusion :
+            effective == SearchRequest.Mode.HYBRID
+                ? fusions
+                : Collections.<SearchRequest.Fusion>singletonList(null)) {
+          List<QueryScores> scores = new ArrayList<>(queries.size());
+          start = System.nanoTime();
+          for (BeirQuery query : queries) {
+            List<String> ranking = rank(index, query.text(), effective, fusion);
+            var grades = collection.judgments().grades(query.id());
+            scores.add(
+                new QueryScores(
+                    query.id(),
+                    RankingMetrics.ndcg(ranking, grades, TOP),
+                    RankingMetrics.recall(ranking, grades, RANKING_DEPTH),
+                    RankingMetrics.reciprocalRank(ranking, grades, TOP)));
+          }
+          Duration searching = Duration.ofNanos(System.nanoTime() - start);
+          reports.add(
+              new EvalReport(
+                  collection.name(),
+                  info.settings(),
+                  collection.documents().size(),
+                  chunks,
+                  scores,
+                  indexing,
+                  searching,
+                  label(effective, fusion)));
         }
       }
       return reports;
@@ -131,7 +172,8 @@ public final class Evaluation {
     long chunks = 0;
     for (int from = 0; from < documents.size(); from += BATCH_SIZE) {
       List<SourceOperation> batch = new ArrayList<>(BATCH_SIZE);
-      for (BeirDocument doc : documents.subList(from, Math.min(from + BATCH_SIZE, documents.size()))) {
+      for (BeirDocument doc :
+          documents.subList(from, Math.min(from + BATCH_SIZE, documents.size()))) {
         String title = doc.title().isBlank() ? null : doc.title();
         batch.add(SourceOperation.Index.text(doc.id(), title, doc.text(), Metadata.EMPTY));
       }
@@ -144,13 +186,17 @@ public final class Evaluation {
   }
 
   /** The ids of the best sources for {@code query}, best first, each once. */
-  private static List<String> rank(CorpusIndex index, String query, SearchRequest.Mode mode,
-      SearchRequest.Fusion fusion) {
-    String text = query.length() > SearchRequest.MAX_QUERY_CHARS
-        ? query.substring(0, SearchRequest.MAX_QUERY_CHARS) : query;
+  private static List<String> rank(
+      CorpusIndex index, String query, SearchRequest.Mode mode, SearchRequest.Fusion fusion) {
+    String text =
+        query.length() > SearchRequest.MAX_QUERY_CHARS
+            ? query.substring(0, SearchRequest.MAX_QUERY_CHARS)
+            : query;
     SearchRequest request =
-        new SearchRequest(text, SourceScope.ALL, List.of(), RANKING_DEPTH, null, 1, false, mode, fusion);
-    // maxChunksPerSource already yields one hit per source; the set keeps the metrics right even so.
+        new SearchRequest(
+            text, SourceScope.ALL, List.of(), RANKING_DEPTH, null, 1, false, mode, fusion);
+    // maxChunksPerSource already yields one hit per source; the set keeps the metrics right even
+    // so.
     Set<String> sources = new LinkedHashSet<>();
     for (Hit hit : index.search(request).hits()) {
       sources.add(hit.source());
@@ -158,14 +204,20 @@ public final class Evaluation {
     return List.copyOf(sources);
   }
 
-  /** The mode as a report names it: {@code hybrid (rrf)}, {@code hybrid (convex 0.3)} with a fusion given. */
+  /**
+   * The mode as a report names it: {@code hybrid (rrf)}, {@code hybrid (convex 0.3)} with a fusion
+   * given.
+   */
   static String label(SearchRequest.Mode mode, SearchRequest.Fusion fusion) {
     if (fusion == null) {
       return mode.wireName();
     }
-    return mode.wireName() + " (" + fusion.method().wireName()
+    return mode.wireName()
+        + " ("
+        + fusion.method().wireName()
         + (fusion.semanticWeight() == null ? "" : " " + fusion.semanticWeight())
-        + (fusion.normalization() == null ? "" : ", " + fusion.normalization().wireName()) + ")";
+        + (fusion.normalization() == null ? "" : ", " + fusion.normalization().wireName())
+        + ")";
   }
 
   /** A valid corpus name derived from the collection's name. */

@@ -11,10 +11,10 @@ import java.util.Map;
  *   <li>{@link #ndcg} is trec_eval's {@code ndcg_cut}: gain is the judged grade itself (linear, not
  *       2^grade - 1), discounted by log2(rank + 1), divided by the DCG of the ideal ordering of all
  *       the query's judgments. Unjudged documents have gain 0.
- *   <li>{@link #recall} is {@code recall}: relevant documents (grade 1 or more) in the first k, over
- *       all relevant documents of the query, retrieved or not.
- *   <li>{@link #reciprocalRank} is BEIR's MRR@k: 1 / rank of the first relevant document within
- *       the first k, else 0.
+ *   <li>{@link #recall} is {@code recall}: relevant documents (grade 1 or more) in the first k,
+ *       over all relevant documents of the query, retrieved or not.
+ *   <li>{@link #reciprocalRank} is BEIR's MRR@k: 1 / rank of the first relevant document within the
+ *       first k, else 0.
  * </ul>
  *
  * <p>A query with judgments but no relevant document scores 0 on every metric (trec_eval does the
@@ -31,11 +31,12 @@ public final class RankingMetrics {
     for (int i = 0; i < depth; i++) {
       dcg += gain(grades.get(ranking.get(i))) / log2(i + 2);
     }
-    List<Integer> ideal = grades.values().stream()
-        .filter(g -> g > 0)
-        .sorted(Comparator.reverseOrder())
-        .limit(k)
-        .toList();
+    List<Integer> ideal =
+        grades.values().stream()
+            .filter(g -> g > 0)
+            .sorted(Comparator.reverseOrder())
+            .limit(k)
+            .toList();
     double idealDcg = 0;
     for (int i = 0; i < ideal.size(); i++) {
       idealDcg += ideal.get(i) / log2(i + 2);
@@ -43,14 +44,17 @@ public final class RankingMetrics {
     return idealDcg == 0 ? 0 : dcg / idealDcg;
   }
 
-  /** The fraction of the query's relevant documents found in the first {@code k} of {@code ranking}. */
+  /**
+   * The fraction of the query's relevant documents found in the first {@code k} of {@code ranking}.
+   */
   public static double recall(List<String> ranking, Map<String, Integer> grades, int k) {
     checkCutoff(k);
     long relevant = grades.values().stream().filter(g -> g > 0).count();
     if (relevant == 0) {
       return 0;
     }
-    long found = ranking.stream().limit(k).distinct().filter(id -> isRelevant(grades.get(id))).count();
+    long found =
+        ranking.stream().limit(k).distinct().filter(id -> isRelevant(grades.get(id))).count();
     return (double) found / relevant;
   }
 

@@ -19,24 +19,48 @@ public final class ReportFormat {
     double indexSeconds = r.indexing().toNanos() / 1e9;
     double searchSeconds = r.searching().toNanos() / 1e9;
     StringBuilder out = new StringBuilder();
-    out.append(String.format(Locale.ROOT, "%s: %d documents (%d chunks), %d judged queries%n",
-        r.collection(), r.documents(), r.chunks(), r.queries()));
-    out.append(String.format(Locale.ROOT,
-        "settings    language %s, maxWords %d, overlapWords %d, k1 %s, b %s, titleWeight %s%n",
-        s.language().wireName(), s.chunking().maxWords(), s.chunking().overlapWords(),
-        number(s.ranking().k1()), number(s.ranking().b()), number(s.ranking().titleWeight())));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%s: %d documents (%d chunks), %d judged queries%n",
+            r.collection(),
+            r.documents(),
+            r.chunks(),
+            r.queries()));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "settings    language %s, maxWords %d, overlapWords %d, k1 %s, b %s, titleWeight %s%n",
+            s.language().wireName(),
+            s.chunking().maxWords(),
+            s.chunking().overlapWords(),
+            number(s.ranking().k1()),
+            number(s.ranking().b()),
+            number(s.ranking().titleWeight())));
     if (s.hasEmbedding()) {
-      out.append(String.format(Locale.ROOT, "embedding   %s, semanticWeight %s%n", s.embedding().model(),
-          number(s.embedding().semanticWeight())));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "embedding   %s, semanticWeight %s%n",
+              s.embedding().model(),
+              number(s.embedding().semanticWeight())));
     }
     out.append(String.format(Locale.ROOT, "mode        %s%n", r.mode()));
     out.append(String.format(Locale.ROOT, "nDCG@10     %.4f%n", r.ndcgAt10()));
     out.append(String.format(Locale.ROOT, "Recall@100  %.4f%n", r.recallAt100()));
     out.append(String.format(Locale.ROOT, "MRR@10      %.4f%n", r.mrrAt10()));
-    out.append(String.format(Locale.ROOT, "indexing    %.1f s (%.0f documents/s)%n",
-        indexSeconds, r.documents() / Math.max(indexSeconds, 1e-9)));
-    out.append(String.format(Locale.ROOT, "searching   %.1f s (%.1f ms/query)%n",
-        searchSeconds, r.queries() == 0 ? 0 : searchSeconds * 1000 / r.queries()));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "indexing    %.1f s (%.0f documents/s)%n",
+            indexSeconds,
+            r.documents() / Math.max(indexSeconds, 1e-9)));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "searching   %.1f s (%.1f ms/query)%n",
+            searchSeconds,
+            r.queries() == 0 ? 0 : searchSeconds * 1000 / r.queries()));
     return out.toString();
   }
 

@@ -21,13 +21,14 @@ import java.time.format.DateTimeFormatter;
  *  "message":"method=POST path=/v1/retrieval/search ...","requestId":"3f2a..."}
  * }</pre>
  *
- * {@code requestId} is there on every line logged while a request is served (from the MDC);
- * {@code error} holds the stack trace of an event with an exception. Newlines and control
- * characters inside values are escaped by JSON, so one event is always one line. Thread-safe.
+ * {@code requestId} is there on every line logged while a request is served (from the MDC); {@code
+ * error} holds the stack trace of an event with an exception. Newlines and control characters
+ * inside values are escaped by JSON, so one event is always one line. Thread-safe.
  */
 public final class JsonLineLayout extends LayoutBase<ILoggingEvent> {
   /** The MDC key the server binds a request's id to. */
   public static final String REQUEST_ID = "requestId";
+
   private static final JsonFactory JSON = new JsonFactory();
 
   @Override
@@ -35,7 +36,8 @@ public final class JsonLineLayout extends LayoutBase<ILoggingEvent> {
     StringWriter out = new StringWriter(256);
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
-      g.writeStringField("time", DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochMilli(event.getTimeStamp())));
+      g.writeStringField(
+          "time", DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochMilli(event.getTimeStamp())));
       g.writeStringField("level", event.getLevel().toString());
       g.writeStringField("logger", event.getLoggerName());
       g.writeStringField("thread", event.getThreadName());

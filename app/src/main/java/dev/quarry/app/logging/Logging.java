@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Chooses the format of the server's log lines at start-up. Logging is process-wide by nature, so
- * this changes the one Logback configuration of the process: the {@code STDERR} appender of
- * {@code logback.xml}.
+ * this changes the one Logback configuration of the process: the {@code STDERR} appender of {@code
+ * logback.xml}.
  */
 public final class Logging {
   /** The appender {@code logback.xml} writes with. */
@@ -21,8 +21,8 @@ public final class Logging {
   private Logging() {}
 
   /**
-   * Writes log lines in {@code format} from now on. {@link LogFormat#TEXT} keeps {@code logback.xml}'s
-   * pattern. When Logback is not the backend, or a configuration of the user's own
+   * Writes log lines in {@code format} from now on. {@link LogFormat#TEXT} keeps {@code
+   * logback.xml}'s pattern. When Logback is not the backend, or a configuration of the user's own
    * ({@code -Dlogback.configurationFile}) has no {@code STDERR} appender, that configuration stays
    * and a warning says so.
    */
@@ -35,9 +35,13 @@ public final class Logging {
       log.warn("log format {} ignored: the logging backend is not Logback", format);
       return;
     }
-    Appender<ILoggingEvent> appender = context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender(APPENDER);
+    Appender<ILoggingEvent> appender =
+        context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender(APPENDER);
     if (!(appender instanceof OutputStreamAppender<ILoggingEvent> stream)) {
-      log.warn("log format {} ignored: the Logback configuration has no {} appender to change", format, APPENDER);
+      log.warn(
+          "log format {} ignored: the Logback configuration has no {} appender to change",
+          format,
+          APPENDER);
       return;
     }
     JsonLineLayout layout = new JsonLineLayout();

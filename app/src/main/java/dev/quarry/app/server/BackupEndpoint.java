@@ -3,6 +3,7 @@ package dev.quarry.app.server;
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.routes.Endpoint;
 import dev.quarry.api.routes.Responses;
+import dev.quarry.api.wire.Limit;
 import dev.quarry.api.wire.Limits;
 import dev.quarry.api.wire.StrictJson;
 import dev.quarry.api.wire.WireObject;
@@ -12,26 +13,31 @@ import dev.quarry.corpora.access.Access;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import io.javalin.http.Context;
-import dev.quarry.api.wire.Limit;
 import java.util.List;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * {@code POST /v1/admin/backup} {@code {"name", "corpora"?}}: backs up the whole data folder (or only
- * the corpora named) into the server's {@code backup.directory} and answers the backup's manifest once
- * it is complete. Needs a token with {@code manage} on every corpus (a grant on {@code *}), whichever
- * corpora it names. Without {@code backup.directory} the
- * endpoint is off: 404 NOT_FOUND, after authentication. Not held to the capacity gate (a backup
- * takes no search or mutation place); {@link Backups} runs one at a time.
+ * {@code POST /v1/admin/backup} {@code {"name", "corpora"?}}: backs up the whole data folder (or
+ * only the corpora named) into the server's {@code backup.directory} and answers the backup's
+ * manifest once it is complete. Needs a token with {@code manage} on every corpus (a grant on
+ * {@code *}), whichever corpora it names. Without {@code backup.directory} the endpoint is off: 404
+ * NOT_FOUND, after authentication. Not held to the capacity gate (a backup takes no search or
+ * mutation place); {@link Backups} runs one at a time.
  */
 final class BackupEndpoint extends Endpoint {
   static final String PATH = "/v1/admin/backup";
-  /** Longer than any corpus name, so that a long one is refused by the name rule, naming the rule. */
+
+  /**
+   * Longer than any corpus name, so that a long one is refused by the name rule, naming the rule.
+   */
   private static final int MAX_NAME_CHARS = 256;
+
   private final Backups backups;
 
-  /** @param backups where backups go, or null when they are off */
+  /**
+   * @param backups where backups go, or null when they are off
+   */
   BackupEndpoint(Authenticator tokens, Limits limits, StrictJson json, Backups backups) {
     super(tokens, Set.of(), null, null, limits, json);
     this.backups = backups;
@@ -40,7 +46,8 @@ final class BackupEndpoint extends Endpoint {
   @Override
   protected void checkBeforeBody(UnaryOperator<String> headers) {
     if (backups == null) {
-      throw new QuarryException(ErrorCode.NOT_FOUND, "backups are off: set backup.directory in the config file");
+      throw new QuarryException(
+          ErrorCode.NOT_FOUND, "backups are off: set backup.directory in the config file");
     }
     super.checkBeforeBody(headers);
   }
@@ -53,7 +60,9 @@ final class BackupEndpoint extends Endpoint {
       request.allowOnly(Set.of("name", "corpora"));
       String name = request.requireString("name");
       // At most one list page of names: as many as corpora/list answers at once.
-      List<String> only = request.optionalStringList("corpora", (int) limits.get(Limit.MAX_LIST_LIMIT), MAX_NAME_CHARS);
+      List<String> only =
+          request.optionalStringList(
+              "corpora", (int) limits.get(Limit.MAX_LIST_LIMIT), MAX_NAME_CHARS);
       BackupManifest manifest = backups.create(access, name, only);
       Responses.write(c, 200, manifest.toJson(), json.mapper());
     };

@@ -27,45 +27,48 @@ import org.slf4j.LoggerFactory;
  * connections sending one byte a second would hold every thread.
  *
  * <p>What it does not do is answer: every request reaches the handler behind it, which applies the
- * contract's order of checks (version, route, authentication, feature, content type, size) before it
- * looks at the body. So:
+ * contract's order of checks (version, route, authentication, feature, content type, size) before
+ * it looks at the body. So:
  *
  * <ul>
- *   <li>a request those checks refuse from its headers alone ({@code answeredWithoutBody}) is handed
- *       on at once, its body never read nor waited for, and its connection is closed after the answer
- *       ({@code Connection: close}), since what is left of the body is still on it;
+ *   <li>a request those checks refuse from its headers alone ({@code answeredWithoutBody}) is
+ *       handed on at once, its body never read nor waited for, and its connection is closed after
+ *       the answer ({@code Connection: close}), since what is left of the body is still on it;
  *   <li>a body whose declared length passes {@code maxBodyBytes} is not read at all (the endpoint
  *       refuses it at once, 413);
  *   <li>a body that passes {@code maxBodyBytes} while arriving (chunked) is handed on with what has
  *       arrived, one byte over the bound, which is enough for the endpoint's 413;
- *   <li>a body that arrives slower than {@code minBytesPerSecond} (measured from when the request was
- *       read, after a short grace) is cut off: the handler's read fails with {@code 408}, which the
- *       endpoint answers as {@code 408 IDLE_TIMEOUT} after its own checks. A body that stops
+ *   <li>a body that arrives slower than {@code minBytesPerSecond} (measured from when the request
+ *       was read, after a short grace) is cut off: the handler's read fails with {@code 408}, which
+ *       the endpoint answers as {@code 408 IDLE_TIMEOUT} after its own checks. A body that stops
  *       arriving fails at the connector's idle timeout, answered the same way; both close the
  *       connection;
- *   <li>multipart uploads (documents, up to {@code maxDocumentBytes}) are not buffered in memory; they
- *       stream to disk on a request thread, held to the same minimum rate as they are read;
+ *   <li>multipart uploads (documents, up to {@code maxDocumentBytes}) are not buffered in memory;
+ *       they stream to disk on a request thread, held to the same minimum rate as they are read;
  *   <li>all requests together buffer at most {@code budgetBytes}; past that, bodies are read the
- *       old way, on a request thread (held to the same minimum rate), so memory stays bounded
- *       under any number of connections.
+ *       old way, on a request thread (held to the same minimum rate), so memory stays bounded under
+ *       any number of connections.
  * </ul>
  *
  * <p>Thread-safe; one per server, installed in front of the servlet context.
  */
 final class BodyPrefetch extends Handler.Wrapper {
   /**
-   * Below this rate a body is cut off. 1 KiB/s (8 kbit/s) is far below any link a client of a search
-   * service uses, and far above a slowloris client's byte a second.
+   * Below this rate a body is cut off. 1 KiB/s (8 kbit/s) is far below any link a client of a
+   * search service uses, and far above a slowloris client's byte a second.
    */
   static final long MIN_BYTES_PER_SECOND = 1024;
+
   /**
-   * A body's first seconds are not measured: a client may wait for {@code 100 Continue} (curl: 1 s),
-   * and a client on a loaded machine may stall between its headers and its body. A slow body holds
-   * no thread and no capacity here, so a generous grace costs only its bounded buffer.
+   * A body's first seconds are not measured: a client may wait for {@code 100 Continue} (curl: 1
+   * s), and a client on a loaded machine may stall between its headers and its body. A slow body
+   * holds no thread and no capacity here, so a generous grace costs only its bounded buffer.
    */
   static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(10);
+
   /** Most bodies (searches) fit; larger ones grow the buffer as they arrive. */
   private static final int INITIAL_BUFFER_BYTES = 4096;
+
   private static final Logger LOG = LoggerFactory.getLogger(BodyPrefetch.class);
 
   private final long maxBodyBytes;
@@ -83,11 +86,20 @@ final class BodyPrefetch extends Handler.Wrapper {
    * @param answeredWithoutBody whether a request is answered without reading its body: refused by a
    *     check that needs only its headers, or sent where nothing reads a body
    */
-  BodyPrefetch(long maxBodyBytes, long minBytesPerSecond, long budgetBytes, EdgeFilter edge,
+  BodyPrefetch(
+      long maxBodyBytes,
+      long minBytesPerSecond,
+      long budgetBytes,
+      EdgeFilter edge,
       Predicate<Request> answeredWithoutBody) {
     if (maxBodyBytes < 1 || minBytesPerSecond < 1 || budgetBytes < 1) {
-      throw new IllegalArgumentException("maxBodyBytes, minBytesPerSecond and budgetBytes must be positive; got "
-          + maxBodyBytes + ", " + minBytesPerSecond + ", " + budgetBytes);
+      throw new IllegalArgumentException(
+          "maxBodyBytes, minBytesPerSecond and budgetBytes must be positive; got "
+              + maxBodyBytes
+              + ", "
+              + minBytesPerSecond
+              + ", "
+              + budgetBytes);
     }
     this.maxBodyBytes = maxBodyBytes;
     this.minBytesPerSecond = minBytesPerSecond;
@@ -104,17 +116,20 @@ final class BodyPrefetch extends Handler.Wrapper {
     }
     if (!prefetched(request)) {
       // Read on a request thread, at the same minimum rate, or not at all.
-      return next.handle(new Replay(request, System.nanoTime(), 0, minBytesPerSecond), response, callback);
+      return next.handle(
+          new Replay(request, System.nanoTime(), 0, minBytesPerSecond), response, callback);
     }
     if (answeredWithoutBody.test(request)) {
       // Refused from its headers alone: answered at once, not after a body nobody reads (which may
       // never come). What the client still sends of it is not read either, so the connection ends.
       closeAfter(response);
-      return next.handle(new Replay(request, System.nanoTime(), 0, minBytesPerSecond), response, callback);
+      return next.handle(
+          new Replay(request, System.nanoTime(), 0, minBytesPerSecond), response, callback);
     }
     if (!edge.enter()) {
       // The server is shutting down: the edge filter refuses it.
-      return next.handle(new Replay(request, System.nanoTime(), 0, minBytesPerSecond), response, callback);
+      return next.handle(
+          new Replay(request, System.nanoTime(), 0, minBytesPerSecond), response, callback);
     }
     // Counted in progress from now on, so shutdown lets a request whose body is arriving finish.
     request.setAttribute(EdgeFilter.COUNTED_ATTRIBUTE, Boolean.TRUE);
@@ -122,10 +137,15 @@ final class BodyPrefetch extends Handler.Wrapper {
     return true;
   }
 
-  /** Whether the body of {@code request} is read here: a body is coming, within the bound, not multipart. */
+  /**
+   * Whether the body of {@code request} is read here: a body is coming, within the bound, not
+   * multipart.
+   */
   private boolean prefetched(Request request) {
     long declared = request.getLength();
-    boolean body = declared > 0 || (declared < 0 && request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING));
+    boolean body =
+        declared > 0
+            || (declared < 0 && request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING));
     if (!body || declared > maxBodyBytes) {
       return false;
     }
@@ -145,9 +165,15 @@ final class BodyPrefetch extends Handler.Wrapper {
     private final Response response;
     private final Callback callback;
     private final long started = System.nanoTime();
-    /** The body so far: {@code size} bytes of {@code body}, which grows as they arrive (never ahead of them). */
+
+    /**
+     * The body so far: {@code size} bytes of {@code body}, which grows as they arrive (never ahead
+     * of them).
+     */
     private byte[] body = new byte[INITIAL_BUFFER_BYTES];
+
     private int size;
+
     /** Bytes of the budget this request holds; given back when the request completes. */
     private long reserved;
 
@@ -158,7 +184,10 @@ final class BodyPrefetch extends Handler.Wrapper {
       this.callback = callback;
     }
 
-    /** Reads what has arrived; asks to be called again when more does. Runs on Jetty's threads, never blocks. */
+    /**
+     * Reads what has arrived; asks to be called again when more does. Runs on Jetty's threads,
+     * never blocks.
+     */
     @Override
     public void run() {
       while (true) {
@@ -192,10 +221,14 @@ final class BodyPrefetch extends Handler.Wrapper {
           return;
         }
         long elapsed = System.nanoTime() - started;
-        if (elapsed > GRACE_NANOS && size < minBytesPerSecond * TimeUnit.NANOSECONDS.toMillis(elapsed) / 1000) {
-          LOG.warn("cut off a request body from {} that arrived at {} bytes in {} ms (minimum {} bytes/s)",
-              request.getConnectionMetaData().getRemoteSocketAddress(), size,
-              TimeUnit.NANOSECONDS.toMillis(elapsed), minBytesPerSecond);
+        if (elapsed > GRACE_NANOS
+            && size < minBytesPerSecond * TimeUnit.NANOSECONDS.toMillis(elapsed) / 1000) {
+          LOG.warn(
+              "cut off a request body from {} that arrived at {} bytes in {} ms (minimum {} bytes/s)",
+              request.getConnectionMetaData().getRemoteSocketAddress(),
+              size,
+              TimeUnit.NANOSECONDS.toMillis(elapsed),
+              minBytesPerSecond);
           closeAfter(response);
           handOn(tooSlow(minBytesPerSecond));
           return;
@@ -219,8 +252,12 @@ final class BodyPrefetch extends Handler.Wrapper {
     private void append(ByteBuffer buffer) {
       int n = buffer.remaining();
       if (size + n > body.length) {
-        // Doubling, so a body costs at most twice what has arrived (and the bound keeps that finite).
-        body = Arrays.copyOf(body, (int) Math.min(Math.max(2L * body.length, (long) size + n), Integer.MAX_VALUE - 8));
+        // Doubling, so a body costs at most twice what has arrived (and the bound keeps that
+        // finite).
+        body =
+            Arrays.copyOf(
+                body,
+                (int) Math.min(Math.max(2L * body.length, (long) size + n), Integer.MAX_VALUE - 8));
       }
       buffer.slice().get(body, size, n);
       size += n;
@@ -241,21 +278,29 @@ final class BodyPrefetch extends Handler.Wrapper {
   }
 
   /**
-   * A request whose content starts with the chunks collected for it; what is read after them is held
-   * to the same minimum rate as a collected body. This replaces Jetty's own minimum request data rate,
-   * which measures from a body's first byte to each read of the servlet's input stream: a 30-byte body
-   * whose end-of-input is read 30 ms after its bytes (a request thread descheduled on a loaded
-   * machine) failed it, and was answered 408 though the client had sent everything at once.
+   * A request whose content starts with the chunks collected for it; what is read after them is
+   * held to the same minimum rate as a collected body. This replaces Jetty's own minimum request
+   * data rate, which measures from a body's first byte to each read of the servlet's input stream:
+   * a 30-byte body whose end-of-input is read 30 ms after its bytes (a request thread descheduled
+   * on a loaded machine) failed it, and was answered 408 though the client had sent everything at
+   * once.
    */
   private static final class Replay extends Request.Wrapper {
     /** Read first, in order; a terminal chunk stays at the head and is read again and again. */
     private final ArrayDeque<Content.Chunk> pending = new ArrayDeque<>();
+
     private final long started;
     private final long minBytesPerSecond;
+
     /** Bytes of the body that have arrived, collected ones included; guarded by {@code this}. */
     private long arrived;
 
-    Replay(Request wrapped, long started, long collectedBytes, long minBytesPerSecond, Content.Chunk... chunks) {
+    Replay(
+        Request wrapped,
+        long started,
+        long collectedBytes,
+        long minBytesPerSecond,
+        Content.Chunk... chunks) {
       super(wrapped);
       this.started = started;
       this.arrived = collectedBytes;
@@ -285,11 +330,15 @@ final class BodyPrefetch extends Handler.Wrapper {
       synchronized (this) {
         arrived += chunk.remaining();
         long elapsed = System.nanoTime() - started;
-        if (elapsed > GRACE_NANOS && arrived < minBytesPerSecond * TimeUnit.NANOSECONDS.toMillis(elapsed) / 1000) {
+        if (elapsed > GRACE_NANOS
+            && arrived < minBytesPerSecond * TimeUnit.NANOSECONDS.toMillis(elapsed) / 1000) {
           chunk.release();
-          LOG.warn("cut off a request body from {} that arrived at {} bytes in {} ms (minimum {} bytes/s)",
-              getConnectionMetaData().getRemoteSocketAddress(), arrived,
-              TimeUnit.NANOSECONDS.toMillis(elapsed), minBytesPerSecond);
+          LOG.warn(
+              "cut off a request body from {} that arrived at {} bytes in {} ms (minimum {} bytes/s)",
+              getConnectionMetaData().getRemoteSocketAddress(),
+              arrived,
+              TimeUnit.NANOSECONDS.toMillis(elapsed),
+              minBytesPerSecond);
           Content.Chunk tooSlow = tooSlow(minBytesPerSecond);
           pending.addFirst(tooSlow);
           return tooSlow;
@@ -319,8 +368,11 @@ final class BodyPrefetch extends Handler.Wrapper {
 
   /** The terminal failure a body arriving slower than {@code minBytesPerSecond} reads as. */
   private static Content.Chunk tooSlow(long minBytesPerSecond) {
-    return Content.Chunk.from(new BadMessageException(HttpStatus.REQUEST_TIMEOUT_408,
-        "the request body arrived slower than " + minBytesPerSecond + " bytes/s"), true);
+    return Content.Chunk.from(
+        new BadMessageException(
+            HttpStatus.REQUEST_TIMEOUT_408,
+            "the request body arrived slower than " + minBytesPerSecond + " bytes/s"),
+        true);
   }
 
   /** Gives a request's share of the budget back, and its count in progress, when it completes. */

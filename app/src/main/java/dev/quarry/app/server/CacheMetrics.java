@@ -12,19 +12,20 @@ import java.util.function.Function;
 
 /**
  * The server's caches as metrics, each under the {@code cache} label naming its kind (never a
- * corpus): lookups that found an entry and not ({@code quarry.cache.gets}, {@code result=hit|miss}),
- * entries pushed out to stay within the bound ({@code quarry.cache.evictions}) and entries held
- * ({@code quarry.cache.size}).
+ * corpus): lookups that found an entry and not ({@code quarry.cache.gets}, {@code
+ * result=hit|miss}), entries pushed out to stay within the bound ({@code quarry.cache.evictions})
+ * and entries held ({@code quarry.cache.size}).
  *
  * <ul>
- *   <li>{@code open-corpora}: the corpora kept open (embedded store only); a miss opens a corpus, an
- *       eviction closes one for {@code maxOpenCorpora} or for being idle.
- *   <li>{@code passage-embeddings}: passage vectors by model and text, shared by every corpus; a hit
- *       is a passage indexed without running the model. Counted per passage.
+ *   <li>{@code open-corpora}: the corpora kept open (embedded store only); a miss opens a corpus,
+ *       an eviction closes one for {@code maxOpenCorpora} or for being idle.
+ *   <li>{@code passage-embeddings}: passage vectors by model and text, shared by every corpus; a
+ *       hit is a passage indexed without running the model. Counted per passage.
  *   <li>{@code query-embeddings}: recent query vectors, every model's together; a hit is a semantic
  *       or hybrid search that ran no model.
- *   <li>{@code revision-views}: the revisions searched lately in each open corpus with their scoring
- *       statistics, all corpora together (embedded store only); a hit is a search that reused them.
+ *   <li>{@code revision-views}: the revisions searched lately in each open corpus with their
+ *       scoring statistics, all corpora together (embedded store only); a hit is a search that
+ *       reused them.
  *   <li>{@code term-statistics}: those revisions' statistics of the terms searched, all views
  *       together (embedded store only); a hit is a term whose statistics were not counted again.
  *   <li>{@code segment-visibility}: which documents of a segment a revision sees, every open
@@ -53,8 +54,8 @@ final class CacheMetrics implements MeterBinder {
    *     a cluster keep none); never read before a scrape, since a server may start before its
    *     corpora are reachable
    * @param models whose embedding caches are counted; null or without models: none
-   * @param searchCaches the counts of the caches the embedded store's searches use, or null to leave
-   *     them out (corpora on a cluster search there)
+   * @param searchCaches the counts of the caches the embedded store's searches use, or null to
+   *     leave them out (corpora on a cluster search there)
    */
   CacheMetrics(Corpora corpora, EmbeddingModels models, SearchCaches searchCaches) {
     this.corpora = corpora;
@@ -83,17 +84,25 @@ final class CacheMetrics implements MeterBinder {
    * Registers one cache's meters. Micrometer holds {@code source} weakly: it must be an object the
    * server keeps (the corpora, the process's models), never one made for the purpose.
    */
-  private static <T> void bind(MeterRegistry registry, String cache, T source, Function<T, CacheCounts> counts) {
-    String gets = "cache lookups, by whether they found an entry (hit) or not, so the work was done (miss)";
+  private static <T> void bind(
+      MeterRegistry registry, String cache, T source, Function<T, CacheCounts> counts) {
+    String gets =
+        "cache lookups, by whether they found an entry (hit) or not, so the work was done (miss)";
     FunctionCounter.builder("quarry.cache.gets", source, s -> counts.apply(s).hits())
         .tags("cache", cache, "result", "hit")
-        .description(gets).register(registry);
+        .description(gets)
+        .register(registry);
     FunctionCounter.builder("quarry.cache.gets", source, s -> counts.apply(s).misses())
         .tags("cache", cache, "result", "miss")
-        .description(gets).register(registry);
-    FunctionCounter.builder("quarry.cache.evictions", source, s -> counts.apply(s).evictions()).tag("cache", cache)
-        .description("entries pushed out of a cache to stay within its bound").register(registry);
-    Gauge.builder("quarry.cache.size", source, s -> counts.apply(s).size()).tag("cache", cache)
-        .description("entries a cache holds now").register(registry);
+        .description(gets)
+        .register(registry);
+    FunctionCounter.builder("quarry.cache.evictions", source, s -> counts.apply(s).evictions())
+        .tag("cache", cache)
+        .description("entries pushed out of a cache to stay within its bound")
+        .register(registry);
+    Gauge.builder("quarry.cache.size", source, s -> counts.apply(s).size())
+        .tag("cache", cache)
+        .description("entries a cache holds now")
+        .register(registry);
   }
 }

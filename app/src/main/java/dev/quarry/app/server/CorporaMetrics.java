@@ -27,6 +27,7 @@ import java.util.function.ToLongFunction;
 final class CorporaMetrics implements MeterBinder {
   /** A scrape reads the gauges one after another; within this they share one reading. */
   private static final long FRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
+
   private static final Reading NONE = new Reading(List.of(), OpenCorporaFootprint.NONE);
 
   /** One reading of the open corpora: each of them, and their totals. */
@@ -46,23 +47,52 @@ final class CorporaMetrics implements MeterBinder {
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    gauge(registry, "quarry.corpora.open", null, "corpora open in memory (at most maxOpenCorpora)", OpenCorporaFootprint::open);
-    gauge(registry, "quarry.corpora.segments", null, "index segments of the open corpora's published revisions",
+    gauge(
+        registry,
+        "quarry.corpora.open",
+        null,
+        "corpora open in memory (at most maxOpenCorpora)",
+        OpenCorporaFootprint::open);
+    gauge(
+        registry,
+        "quarry.corpora.segments",
+        null,
+        "index segments of the open corpora's published revisions",
         OpenCorporaFootprint::segments);
-    gauge(registry, "quarry.corpora.segments.largest", null, "the most index segments one open corpus has",
+    gauge(
+        registry,
+        "quarry.corpora.segments.largest",
+        null,
+        "the most index segments one open corpus has",
         OpenCorporaFootprint::largestSegments);
-    gauge(registry, "quarry.corpora.index", "bytes", "disk size of the open corpora's published segments",
+    gauge(
+        registry,
+        "quarry.corpora.index",
+        "bytes",
+        "disk size of the open corpora's published segments",
         OpenCorporaFootprint::bytes);
-    gauge(registry, "quarry.corpora.index.largest", "bytes", "disk size of the largest open corpus's published segments",
+    gauge(
+        registry,
+        "quarry.corpora.index.largest",
+        "bytes",
+        "disk size of the largest open corpus's published segments",
         OpenCorporaFootprint::largestBytes);
   }
 
-  private void gauge(MeterRegistry registry, String name, String unit, String description,
+  private void gauge(
+      MeterRegistry registry,
+      String name,
+      String unit,
+      String description,
       ToLongFunction<OpenCorporaFootprint> value) {
     ToDoubleFunction<CorporaMetrics> read = m -> value.applyAsLong(m.reading().totals());
     // Held strongly: nothing else keeps this object, and Micrometer's default weak reference would
     // let it be collected, leaving the gauges NaN.
-    Gauge.builder(name, this, read).strongReference(true).baseUnit(unit).description(description).register(registry);
+    Gauge.builder(name, this, read)
+        .strongReference(true)
+        .baseUnit(unit)
+        .description(description)
+        .register(registry);
   }
 
   /** The last reading, taken again once it is older than {@link #FRESH_NANOS}. */

@@ -17,14 +17,17 @@ import java.util.function.ToLongFunction;
  * corpus's published revision, index segments and their disk bytes, labelled {@code corpus} with
  * its name for at most {@code corpusLabels} corpora ({@link CorpusLabels} chooses which) and summed
  * under {@code corpus="_other"} for the rest, a series that is always there. A corpus that closes
- * or gives up its label loses its series at the next reading, so the series stay at most
- * {@code corpusLabels + 1} per metric however many corpora come and go.
+ * or gives up its label loses its series at the next reading, so the series stay at most {@code
+ * corpusLabels + 1} per metric however many corpora come and go.
  *
  * <p>Read from {@link CorporaMetrics}'s reading (at most once a second; nothing listed or opened):
  * {@link #refresh} runs before each scrape and sets the rows when the reading is new. Thread-safe.
  */
 final class CorpusSeries implements MeterBinder {
-  /** One label value's figures: a corpus's own, or the sum of those under {@link CorpusLabels#OTHER}. */
+  /**
+   * One label value's figures: a corpus's own, or the sum of those under {@link
+   * CorpusLabels#OTHER}.
+   */
   private record Figures(long revision, long segments, long bytes) {
     static final Figures ZERO = new Figures(0, 0, 0);
 
@@ -53,19 +56,36 @@ final class CorpusSeries implements MeterBinder {
 
   @Override
   public synchronized void bindTo(MeterRegistry registry) {
-    families = List.of(
-        family(registry, "quarry.corpus.revision", null,
-            "a corpus's latest committed revision (the revisions it has had); the sum for corpus=\"_other\"",
-            Figures::revision),
-        family(registry, "quarry.corpus.segments", null,
-            "index segments of a corpus's published revision; the sum for corpus=\"_other\"", Figures::segments),
-        family(registry, "quarry.corpus.index", "bytes",
-            "disk size of a corpus's published segments; the sum for corpus=\"_other\"", Figures::bytes));
+    families =
+        List.of(
+            family(
+                registry,
+                "quarry.corpus.revision",
+                null,
+                "a corpus's latest committed revision (the revisions it has had); the sum for corpus=\"_other\"",
+                Figures::revision),
+            family(
+                registry,
+                "quarry.corpus.segments",
+                null,
+                "index segments of a corpus's published revision; the sum for corpus=\"_other\"",
+                Figures::segments),
+            family(
+                registry,
+                "quarry.corpus.index",
+                "bytes",
+                "disk size of a corpus's published segments; the sum for corpus=\"_other\"",
+                Figures::bytes));
   }
 
-  private static Family family(MeterRegistry registry, String name, String unit, String description,
+  private static Family family(
+      MeterRegistry registry,
+      String name,
+      String unit,
+      String description,
       ToLongFunction<Figures> value) {
-    return new Family(MultiGauge.builder(name).baseUnit(unit).description(description).register(registry), value);
+    return new Family(
+        MultiGauge.builder(name).baseUnit(unit).description(description).register(registry), value);
   }
 
   /** Sets the rows from the latest reading of the open corpora, unless they already show it. */
@@ -79,7 +99,8 @@ final class CorpusSeries implements MeterBinder {
     Map<String, Figures> next = new HashMap<>();
     next.put(CorpusLabels.OTHER, Figures.ZERO);
     for (OpenCorpusFootprint c : reading.corpora()) {
-      next.merge(named.contains(c.name()) ? c.name() : CorpusLabels.OTHER, Figures.of(c), Figures::plus);
+      next.merge(
+          named.contains(c.name()) ? c.name() : CorpusLabels.OTHER, Figures.of(c), Figures::plus);
     }
     figures = Map.copyOf(next);
     for (Family f : families) {

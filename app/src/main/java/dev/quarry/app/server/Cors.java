@@ -7,15 +7,17 @@ import java.util.List;
 
 /**
  * Cross-origin access for browsers: allowed origins are echoed back, the contract's request headers
- * are allowed and {@code AgenticDriver-Version} is exposed. Origins not allowed get no CORS headers,
- * so the browser blocks the response; the request itself is still answered as usual.
+ * are allowed and {@code AgenticDriver-Version} is exposed. Origins not allowed get no CORS
+ * headers, so the browser blocks the response; the request itself is still answered as usual.
  *
  * <p>Immutable and thread-safe.
  */
 final class Cors {
   /** Browsers may cache a preflight answer this long (seconds). */
   static final int PREFLIGHT_MAX_AGE_SECONDS = 600;
-  private static final String ALLOWED_HEADERS = String.join(", ", ProtocolHeaders.CORS_REQUEST_HEADERS);
+
+  private static final String ALLOWED_HEADERS =
+      String.join(", ", ProtocolHeaders.CORS_REQUEST_HEADERS);
   private static final String EXPOSED_HEADERS =
       ProtocolHeaders.VERSION_HEADER + ", " + ProtocolHeaders.IDEMPOTENT_REPLAYED;
 
@@ -31,7 +33,8 @@ final class Cors {
    */
   boolean apply(HttpServletRequest req, HttpServletResponse res) {
     String origin = req.getHeader("Origin");
-    boolean preflight = "OPTIONS".equals(req.getMethod()) && req.getHeader("Access-Control-Request-Method") != null;
+    boolean preflight =
+        "OPTIONS".equals(req.getMethod()) && req.getHeader("Access-Control-Request-Method") != null;
     if (origin != null && allows(origin)) {
       res.setHeader("Access-Control-Allow-Origin", allowedOrigins.contains("*") ? "*" : origin);
       res.addHeader("Vary", "Origin");

@@ -18,7 +18,9 @@ final class DiskFloor implements WriteAdmission {
   private final Path dataDir;
   private final long minFreeBytes;
 
-  /** @param minFreeBytes the least usable space for a write; 0: writes are not checked */
+  /**
+   * @param minFreeBytes the least usable space for a write; 0: writes are not checked
+   */
   DiskFloor(Path dataDir, long minFreeBytes) {
     if (minFreeBytes < 0) {
       throw new IllegalArgumentException("minFreeBytes must not be negative; got " + minFreeBytes);
@@ -36,12 +38,18 @@ final class DiskFloor implements WriteAdmission {
     try {
       usable = Files.getFileStore(dataDir).getUsableSpace();
     } catch (IOException e) {
-      return; // unmeasurable: the write goes ahead, and a real shortage fails in the store, changing nothing
+      return; // unmeasurable: the write goes ahead, and a real shortage fails in the store,
+      // changing nothing
     }
     if (usable < minFreeBytes) {
-      throw new QuarryException(ErrorCode.INSUFFICIENT_STORAGE, "the data folder's disk has " + usable / MIB
-          + " MiB free, below the " + minFreeBytes / MIB + " MiB storage.minFreeDiskMiB: writes that add data are "
-          + "refused until space is freed; deletions and searches go on");
+      throw new QuarryException(
+          ErrorCode.INSUFFICIENT_STORAGE,
+          "the data folder's disk has "
+              + usable / MIB
+              + " MiB free, below the "
+              + minFreeBytes / MIB
+              + " MiB storage.minFreeDiskMiB: writes that add data are "
+              + "refused until space is freed; deletions and searches go on");
     }
   }
 }

@@ -29,6 +29,7 @@ import java.util.concurrent.locks.ReentrantLock;
 final class EdgeFilter implements Filter {
   /** Set on a request already counted by {@link #enter()} before it reached this filter. */
   static final String COUNTED_ATTRIBUTE = "dev.quarry.app.counted";
+
   private final Cors cors;
   private final ObjectMapper mapper;
   private final ReentrantLock lock = new ReentrantLock();

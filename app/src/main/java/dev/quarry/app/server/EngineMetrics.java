@@ -21,30 +21,60 @@ import java.util.stream.Collectors;
  * {@code default} (the corpus's own) or {@code other}; nothing names a corpus. Thread-safe.
  */
 final class EngineMetrics implements EngineListener, MeterBinder {
-  private static final List<String> MODES = List.of("lexical", "semantic", "hybrid", "default", "other");
-  private static final Duration[] SEARCH_BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(10),
-      Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
-      Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(5)};
+  private static final List<String> MODES =
+      List.of("lexical", "semantic", "hybrid", "default", "other");
+  private static final Duration[] SEARCH_BUCKETS = {
+    Duration.ofMillis(1),
+    Duration.ofMillis(5),
+    Duration.ofMillis(10),
+    Duration.ofMillis(25),
+    Duration.ofMillis(50),
+    Duration.ofMillis(100),
+    Duration.ofMillis(250),
+    Duration.ofMillis(500),
+    Duration.ofSeconds(1),
+    Duration.ofSeconds(5)
+  };
 
   /** The meters, published all at once when bound. */
-  private record Meters(Timer commit, DistributionSummary groupSize, Timer refresh, Map<String, Timer> searches,
+  private record Meters(
+      Timer commit,
+      DistributionSummary groupSize,
+      Timer refresh,
+      Map<String, Timer> searches,
       Timer merge) {}
 
   private volatile Meters meters;
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    Timer commit = Timer.builder("quarry.engine.commit")
-        .description("group commits: Lucene commit with fsync, once per group of mutations").register(registry);
-    DistributionSummary groupSize = DistributionSummary.builder("quarry.engine.commit.mutations")
-        .description("mutations written per group commit").register(registry);
-    Timer refresh = Timer.builder("quarry.engine.refresh")
-        .description("reopening the searcher on a committed revision").register(registry);
-    Map<String, Timer> searches = MODES.stream().collect(Collectors.toUnmodifiableMap(Function.identity(),
-        mode -> Timer.builder("quarry.engine.search").tag("mode", mode).serviceLevelObjectives(SEARCH_BUCKETS)
-            .description("searches inside the engine, by the mode asked for").register(registry)));
-    Timer merge = Timer.builder("quarry.engine.merge").description("background segment merges, ended")
-        .register(registry);
+    Timer commit =
+        Timer.builder("quarry.engine.commit")
+            .description("group commits: Lucene commit with fsync, once per group of mutations")
+            .register(registry);
+    DistributionSummary groupSize =
+        DistributionSummary.builder("quarry.engine.commit.mutations")
+            .description("mutations written per group commit")
+            .register(registry);
+    Timer refresh =
+        Timer.builder("quarry.engine.refresh")
+            .description("reopening the searcher on a committed revision")
+            .register(registry);
+    Map<String, Timer> searches =
+        MODES.stream()
+            .collect(
+                Collectors.toUnmodifiableMap(
+                    Function.identity(),
+                    mode ->
+                        Timer.builder("quarry.engine.search")
+                            .tag("mode", mode)
+                            .serviceLevelObjectives(SEARCH_BUCKETS)
+                            .description("searches inside the engine, by the mode asked for")
+                            .register(registry)));
+    Timer merge =
+        Timer.builder("quarry.engine.merge")
+            .description("background segment merges, ended")
+            .register(registry);
     meters = new Meters(commit, groupSize, refresh, searches, merge);
   }
 
@@ -69,7 +99,9 @@ final class EngineMetrics implements EngineListener, MeterBinder {
   public void searched(String mode, long nanos) {
     Meters m = meters;
     if (m != null) {
-      m.searches().getOrDefault(mode, m.searches().get("other")).record(nanos, TimeUnit.NANOSECONDS);
+      m.searches()
+          .getOrDefault(mode, m.searches().get("other"))
+          .record(nanos, TimeUnit.NANOSECONDS);
     }
   }
 

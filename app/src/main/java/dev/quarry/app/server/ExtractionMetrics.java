@@ -21,13 +21,17 @@ final class ExtractionMetrics implements MeterBinder {
   @Override
   public void bindTo(MeterRegistry registry) {
     Gauge.builder("quarry.extraction.workers", extractors, e -> e.poolState().workers())
-        .description("extraction places: documents extracted at once at most (extraction.workers)").register(registry);
+        .description("extraction places: documents extracted at once at most (extraction.workers)")
+        .register(registry);
     Gauge.builder("quarry.extraction.workers.busy", extractors, e -> e.poolState().busy())
-        .description("documents being extracted now").register(registry);
+        .description("documents being extracted now")
+        .register(registry);
     Gauge.builder("quarry.extraction.queued", extractors, e -> e.poolState().queued())
-        .description("documents waiting for an extraction worker now (at most extraction.queueCapacity)")
+        .description(
+            "documents waiting for an extraction worker now (at most extraction.queueCapacity)")
         .register(registry);
     FunctionCounter.builder("quarry.extraction.refused", extractors, e -> e.poolState().refused())
-        .description("documents refused with CAPACITY: every worker busy and the queue full").register(registry);
+        .description("documents refused with CAPACITY: every worker busy and the queue full")
+        .register(registry);
   }
 }

@@ -10,10 +10,10 @@ import java.util.List;
 
 /**
  * The standalone server's extraction pool, from the {@code extraction} key of its configuration:
- * how many worker processes parse documents, each one's heap, and how many documents may wait.
- * The per-document bounds come from {@code limits} ({@code maxDocumentBytes},
- * {@code maxDocumentPages}, {@code maxExtractedChars}, {@code extractionTimeoutMillis}), so what
- * {@code /v1/protocol} advertises is what the workers enforce.
+ * how many worker processes parse documents, each one's heap, and how many documents may wait. The
+ * per-document bounds come from {@code limits} ({@code maxDocumentBytes}, {@code maxDocumentPages},
+ * {@code maxExtractedChars}, {@code extractionTimeoutMillis}), so what {@code /v1/protocol}
+ * advertises is what the workers enforce.
  *
  * <p>{@code ocr} ({@code auto} or {@code off}, default off) switches on optical character
  * recognition of images and of PDF pages without a text layer; it takes effect only where the
@@ -24,10 +24,19 @@ import java.util.List;
  * (default {@code ["eng"]}) is the Tesseract language data recognition reads with; with OCR on and
  * Tesseract installed, the server does not start when one is not installed.
  */
-public record ExtractionSettings(int workers, int workerHeapMiB, int queueCapacity, OcrMode ocr,
-    boolean ocrDetectOrientation, List<String> ocrLanguages) {
-  public static final ExtractionSettings DEFAULT = new ExtractionSettings(
-      Extractors.DEFAULT_WORKERS, Extractors.DEFAULT_WORKER_HEAP_MIB, Extractors.DEFAULT_QUEUE_CAPACITY, OcrMode.OFF);
+public record ExtractionSettings(
+    int workers,
+    int workerHeapMiB,
+    int queueCapacity,
+    OcrMode ocr,
+    boolean ocrDetectOrientation,
+    List<String> ocrLanguages) {
+  public static final ExtractionSettings DEFAULT =
+      new ExtractionSettings(
+          Extractors.DEFAULT_WORKERS,
+          Extractors.DEFAULT_WORKER_HEAP_MIB,
+          Extractors.DEFAULT_QUEUE_CAPACITY,
+          OcrMode.OFF);
 
   /** Settings without OCR. */
   public ExtractionSettings(int workers, int workerHeapMiB, int queueCapacity) {
@@ -40,9 +49,19 @@ public record ExtractionSettings(int workers, int workerHeapMiB, int queueCapaci
   }
 
   /** Settings whose OCR, when on, reads English. */
-  public ExtractionSettings(int workers, int workerHeapMiB, int queueCapacity, OcrMode ocr,
+  public ExtractionSettings(
+      int workers,
+      int workerHeapMiB,
+      int queueCapacity,
+      OcrMode ocr,
       boolean ocrDetectOrientation) {
-    this(workers, workerHeapMiB, queueCapacity, ocr, ocrDetectOrientation, Extractors.DEFAULT_OCR_LANGUAGES);
+    this(
+        workers,
+        workerHeapMiB,
+        queueCapacity,
+        ocr,
+        ocrDetectOrientation,
+        Extractors.DEFAULT_OCR_LANGUAGES);
   }
 
   public ExtractionSettings {
@@ -52,14 +71,24 @@ public record ExtractionSettings(int workers, int workerHeapMiB, int queueCapaci
 
   /** Starts nothing yet: workers start with the first document. The caller closes the result. */
   public Extractors build(Limits limits, boolean pdfEnabled) {
-    return Extractors.builder().workers(workers).workerHeapMiB(workerHeapMiB).queueCapacity(queueCapacity)
-        .limits(extractionLimits(limits)).pdfEnabled(pdfEnabled).ocr(ocr)
-        .detectOrientation(ocrDetectOrientation).ocrLanguages(ocrLanguages).build();
+    return Extractors.builder()
+        .workers(workers)
+        .workerHeapMiB(workerHeapMiB)
+        .queueCapacity(queueCapacity)
+        .limits(extractionLimits(limits))
+        .pdfEnabled(pdfEnabled)
+        .ocr(ocr)
+        .detectOrientation(ocrDetectOrientation)
+        .ocrLanguages(ocrLanguages)
+        .build();
   }
 
   /** The extractors' bounds from the advertised limits. */
   static ExtractionLimits extractionLimits(Limits limits) {
-    return new ExtractionLimits(limits.get(Limit.MAX_DOCUMENT_BYTES), limits.getInt(Limit.MAX_DOCUMENT_PAGES),
-        limits.getInt(Limit.MAX_EXTRACTED_CHARS), Duration.ofMillis(limits.get(Limit.EXTRACTION_TIMEOUT_MILLIS)));
+    return new ExtractionLimits(
+        limits.get(Limit.MAX_DOCUMENT_BYTES),
+        limits.getInt(Limit.MAX_DOCUMENT_PAGES),
+        limits.getInt(Limit.MAX_EXTRACTED_CHARS),
+        Duration.ofMillis(limits.get(Limit.EXTRACTION_TIMEOUT_MILLIS)));
   }
 }

@@ -30,7 +30,12 @@ final class JsonErrorPages extends ErrorHandler {
   }
 
   @Override
-  protected void generateResponse(Request request, Response response, int status, String message, Throwable cause,
+  protected void generateResponse(
+      Request request,
+      Response response,
+      int status,
+      String message,
+      Throwable cause,
       Callback callback) {
     String id = response.getHeaders().get(RequestIds.HEADER);
     if (id == null) {
@@ -50,31 +55,38 @@ final class JsonErrorPages extends ErrorHandler {
   }
 
   private byte[] body(int status, String id) {
-    ErrorCode code = switch (status) {
-      case 404, 405 -> ErrorCode.NOT_FOUND;
-      case 408 -> ErrorCode.IDLE_TIMEOUT;
-      case 413, 414, 431 -> ErrorCode.REQUEST_TOO_LARGE;
-      case 415 -> ErrorCode.UNSUPPORTED_MEDIA_TYPE;
-      case 503 -> ErrorCode.UNAVAILABLE;
-      default -> status < 500 ? ErrorCode.INVALID_REQUEST : ErrorCode.INTERNAL;
-    };
-    String message = status == 500 ? "internal error (reference " + id + ")"
-        : "the HTTP request was refused: " + status + " " + switch (status) {
-      case 400 -> "the request line or a header is malformed (HTTP/1.1, RFC 9112)";
-      case 404, 405 -> "no such endpoint";
-      case 408 -> "the request did not arrive in time";
-      case 413 -> "the request is too large";
-      case 414 -> "the request URI is too long";
-      case 415 -> "the content type is not accepted";
-      case 431 -> "the request headers are too large";
-      case 501 -> "the method or transfer coding is not implemented";
-      case 505 -> "the HTTP version is not supported";
-      case 503 -> "the server cannot take it now";
-      default -> "the request is not acceptable";
-    };
-    QuarryException e = code == ErrorCode.INVALID_REQUEST
-        ? QuarryException.invalid(StrictJson.BODY_FIELD, message)
-        : new QuarryException(code, message);
+    ErrorCode code =
+        switch (status) {
+          case 404, 405 -> ErrorCode.NOT_FOUND;
+          case 408 -> ErrorCode.IDLE_TIMEOUT;
+          case 413, 414, 431 -> ErrorCode.REQUEST_TOO_LARGE;
+          case 415 -> ErrorCode.UNSUPPORTED_MEDIA_TYPE;
+          case 503 -> ErrorCode.UNAVAILABLE;
+          default -> status < 500 ? ErrorCode.INVALID_REQUEST : ErrorCode.INTERNAL;
+        };
+    String message =
+        status == 500
+            ? "internal error (reference " + id + ")"
+            : "the HTTP request was refused: "
+                + status
+                + " "
+                + switch (status) {
+                  case 400 -> "the request line or a header is malformed (HTTP/1.1, RFC 9112)";
+                  case 404, 405 -> "no such endpoint";
+                  case 408 -> "the request did not arrive in time";
+                  case 413 -> "the request is too large";
+                  case 414 -> "the request URI is too long";
+                  case 415 -> "the content type is not accepted";
+                  case 431 -> "the request headers are too large";
+                  case 501 -> "the method or transfer coding is not implemented";
+                  case 505 -> "the HTTP version is not supported";
+                  case 503 -> "the server cannot take it now";
+                  default -> "the request is not acceptable";
+                };
+    QuarryException e =
+        code == ErrorCode.INVALID_REQUEST
+            ? QuarryException.invalid(StrictJson.BODY_FIELD, message)
+            : new QuarryException(code, message);
     try {
       return mapper.writeValueAsBytes(ErrorEnvelope.of(e));
     } catch (JsonProcessingException impossible) {

@@ -2,7 +2,10 @@ package dev.quarry.app.server;
 
 import java.util.Locale;
 
-/** How the server writes its log lines: for people ({@link #TEXT}) or for log shippers ({@link #JSON}). */
+/**
+ * How the server writes its log lines: for people ({@link #TEXT}) or for log shippers ({@link
+ * #JSON}).
+ */
 public enum LogFormat {
   /**
    * {@code 2026-12-01T03:20:13.530+0000 [thread] INFO logger request=ID - message}, one line per

@@ -27,41 +27,61 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The server's metrics in Prometheus' text format ({@code GET /metrics}), kept by Micrometer: every
  * answered request by endpoint, method and status (a latency histogram; 429s are {@code
  * status="429"}), requests in progress, the data folder's free disk, and the JVM's memory, GC,
- * threads, classes, CPU, uptime and file descriptors; the engine's work ({@link EngineMetrics}), the
- * open corpora ({@link CorporaMetrics}), the caches ({@link CacheMetrics}) and the extraction pool
- * ({@link ExtractionMetrics}) are {@link #bind bound} to it.
+ * threads, classes, CPU, uptime and file descriptors; the engine's work ({@link EngineMetrics}),
+ * the open corpora ({@link CorporaMetrics}), the caches ({@link CacheMetrics}) and the extraction
+ * pool ({@link ExtractionMetrics}) are {@link #bind bound} to it.
  *
  * <p>Label values are bounded whatever clients send: {@code endpoint} is one of the server's own
- * paths ({@code other} for anything else, unknown paths included; {@code /openai/v1} for OpenAI's API;
- * {@code /console} for the console's
- * files), {@code method} one of the HTTP methods the server answers ({@code other} otherwise), and
- * {@code status} a three-digit code, {@code cache} one of the server's kinds of cache. No label
- * names a source or a client, and none names a corpus unless the operator asks for series per
- * corpus ({@link CorpusSeries}: at most {@code metrics.corpusLabels} names and one overflow value).
+ * paths ({@code other} for anything else, unknown paths included; {@code /openai/v1} for OpenAI's
+ * API; {@code /console} for the console's files), {@code method} one of the HTTP methods the server
+ * answers ({@code other} otherwise), and {@code status} a three-digit code, {@code cache} one of
+ * the server's kinds of cache. No label names a source or a client, and none names a corpus unless
+ * the operator asks for series per corpus ({@link CorpusSeries}: at most {@code
+ * metrics.corpusLabels} names and one overflow value).
  *
  * <p>Thread-safe; one per server, closed with it.
  */
 final class Metrics implements AutoCloseable {
   static final String PATH = "/metrics";
-  private static final Set<String> METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD");
-  /** Few buckets, each a threshold worth alerting on: fewer series than Micrometer's default histogram. */
-  private static final Duration[] BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
-      Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
-      Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10),
-      Duration.ofSeconds(30)};
+  private static final Set<String> METHODS =
+      Set.of("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD");
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  /**
+   * Few buckets, each a threshold worth alerting on: fewer series than Micrometer's default
+   * histogram.
+   */
+  private static final Duration[] BUCKETS = {
+    Duration.ofMillis(5),
+    Duration.ofMillis(10),
+    Duration.ofMillis(25),
+    Duration.ofMillis(50),
+    Duration.ofMillis(100),
+    Duration.ofMillis(250),
+    Duration.ofMillis(500),
+    Duration.ofSeconds(1),
+    Duration.ofMillis(2500),
+    Duration.ofSeconds(5),
+    Duration.ofSeconds(10),
+    Duration.ofSeconds(30)
+  };
+
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Set<String> endpoints;
   private final AtomicInteger inFlight = new AtomicInteger();
+
   /**
-   * The request timers by their labels, registered once each: building and registering a timer
-   * (its tags, its buckets, the registry's lookup) cost more than recording into it. The labels are
+   * The request timers by their labels, registered once each: building and registering a timer (its
+   * tags, its buckets, the registry's lookup) cost more than recording into it. The labels are
    * bounded (see above), so this map is too.
    */
   private final ConcurrentMap<RequestLabels, Timer> requestTimers = new ConcurrentHashMap<>();
+
   private final JvmGcMetrics gc = new JvmGcMetrics();
+
   /** Run before each scrape: meters whose rows follow what they measure set them there. */
   private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
+
   /** The SHA-256 of the token a scraper must present; null: metrics are off. */
   private final byte[] tokenSha256;
 
@@ -81,10 +101,13 @@ final class Metrics implements AutoCloseable {
     new UptimeMetrics().bindTo(registry);
     new FileDescriptorMetrics().bindTo(registry);
     Gauge.builder("quarry.http.requests.in.flight", inFlight, AtomicInteger::get)
-        .description("requests received and not yet answered in full").register(registry);
+        .description("requests received and not yet answered in full")
+        .register(registry);
     if (readiness != null && readiness.hasDataDir()) {
-      Gauge.builder("quarry.data.disk.free", readiness, Readiness::usableBytes).baseUnit("bytes")
-          .description("usable space on the data folder's file system").register(registry);
+      Gauge.builder("quarry.data.disk.free", readiness, Readiness::usableBytes)
+          .baseUnit("bytes")
+          .description("usable space on the data folder's file system")
+          .register(registry);
     }
   }
 
@@ -93,7 +116,9 @@ final class Metrics implements AutoCloseable {
     binder.bindTo(registry);
   }
 
-  /** Adds {@code binder}'s meters, and runs {@code refresh} before each scrape (to set their rows). */
+  /**
+   * Adds {@code binder}'s meters, and runs {@code refresh} before each scrape (to set their rows).
+   */
   void bind(MeterBinder binder, Runnable refresh) {
     binder.bindTo(registry);
     beforeScrape.add(refresh);
@@ -106,7 +131,8 @@ final class Metrics implements AutoCloseable {
 
   /** Whether {@code bearerToken} is the scrapers' token; compared in constant time. */
   boolean admits(String bearerToken) {
-    return tokenSha256 != null && bearerToken != null
+    return tokenSha256 != null
+        && bearerToken != null
         && MessageDigest.isEqual(tokenSha256, TokensFile.sha256(bearerToken));
   }
 
@@ -118,19 +144,32 @@ final class Metrics implements AutoCloseable {
   /** A request that {@link #started} was answered in full. */
   void completed(String method, String path, int status, long nanos) {
     inFlight.decrementAndGet();
-    RequestLabels labels = new RequestLabels(endpointOf(path), METHODS.contains(method) ? method : "other",
-        status >= 100 && status <= 599 ? status : 0);
+    RequestLabels labels =
+        new RequestLabels(
+            endpointOf(path),
+            METHODS.contains(method) ? method : "other",
+            status >= 100 && status <= 599 ? status : 0);
     requestTimers.computeIfAbsent(labels, this::requestTimer).record(nanos, TimeUnit.NANOSECONDS);
   }
 
-  /** The labels of one request timer; {@code status} 0 for a code outside 100 to 599 ({@code other}). */
+  /**
+   * The labels of one request timer; {@code status} 0 for a code outside 100 to 599 ({@code
+   * other}).
+   */
   private record RequestLabels(String endpoint, String method, int status) {}
 
   private Timer requestTimer(RequestLabels labels) {
-    return Timer.builder("quarry.http.requests").description("answered requests by endpoint, method and status")
-        .tags("endpoint", labels.endpoint(), "method", labels.method(),
-            "status", labels.status() == 0 ? "other" : Integer.toString(labels.status()))
-        .serviceLevelObjectives(BUCKETS).register(registry);
+    return Timer.builder("quarry.http.requests")
+        .description("answered requests by endpoint, method and status")
+        .tags(
+            "endpoint",
+            labels.endpoint(),
+            "method",
+            labels.method(),
+            "status",
+            labels.status() == 0 ? "other" : Integer.toString(labels.status()))
+        .serviceLevelObjectives(BUCKETS)
+        .register(registry);
   }
 
   /** The {@code endpoint} label of {@code path}: one of a fixed set. */

@@ -15,16 +15,19 @@ import java.util.function.UnaryOperator;
 /**
  * {@code GET /v1/protocol}: the version, the features and the limits this server offers, and which
  * server it is ({@code server}: name, version, store). Any valid token may read it, after the
- * {@link Endpoint} pipeline's version and authentication checks; of no feature (a client reads it to
- * learn which are on) and not gated.
+ * {@link Endpoint} pipeline's version and authentication checks; of no feature (a client reads it
+ * to learn which are on) and not gated.
  */
 final class ProtocolEndpoint extends Endpoint {
   static final String PATH = "/v1/protocol";
 
   private final Supplier<ObjectNode> protocol;
 
-  /** @param protocol the whole answer, built afresh for each request (a store's state may change) */
-  ProtocolEndpoint(Authenticator tokens, Limits limits, StrictJson json, Supplier<ObjectNode> protocol) {
+  /**
+   * @param protocol the whole answer, built afresh for each request (a store's state may change)
+   */
+  ProtocolEndpoint(
+      Authenticator tokens, Limits limits, StrictJson json, Supplier<ObjectNode> protocol) {
     super(tokens, Set.of(), null, null, limits, json);
     this.protocol = protocol;
   }

@@ -4,11 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.api.Authenticator;
+import dev.quarry.api.ChecksBeforeBody;
 import dev.quarry.api.OpenApiDocument;
 import dev.quarry.api.QuarryPlugin;
 import dev.quarry.api.console.ConsoleAssets;
-import dev.quarry.api.ChecksBeforeBody;
-import dev.quarry.api.routes.Endpoint;
 import dev.quarry.api.routes.ErrorResponses;
 import dev.quarry.api.routes.IngestEndpoint;
 import dev.quarry.api.routes.JobUploadEndpoint;
@@ -36,10 +35,10 @@ import dev.quarry.mcp.McpPluginConfig;
 import dev.quarry.openai.OpenAiPlugin;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinState;
+import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.router.InternalRouter;
 import io.javalin.router.ParsedEndpoint;
-import io.javalin.http.Context;
 import jakarta.servlet.DispatcherType;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -58,9 +57,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The standalone server: {@link QuarryPlugin} over a data folder, plus {@code GET /v1/protocol},
- * {@code GET /v1/openapi.yaml}, {@code GET /healthz} and {@code GET /readyz} (no authentication,
- * no data; see {@link Readiness}), {@code GET /metrics} (see {@link Metrics}), the web console
- * below {@code /console/}, tokens, CORS, and JSON answers for every path and failure, unknown routes
+ * {@code GET /v1/openapi.yaml}, {@code GET /healthz} and {@code GET /readyz} (no authentication, no
+ * data; see {@link Readiness}), {@code GET /metrics} (see {@link Metrics}), the web console below
+ * {@code /console/}, tokens, CORS, and JSON answers for every path and failure, unknown routes
  * included.
  *
  * <p>Lifecycle: {@link #start} opens the data folder (locking it against a second server), builds
@@ -71,6 +70,7 @@ import org.slf4j.LoggerFactory;
 public final class QuarryServer implements AutoCloseable {
   /** How long shutdown waits for requests in progress before stopping anyway. */
   public static final long DRAIN_TIMEOUT_MILLIS = 30_000;
+
   private static final Logger LOG = LoggerFactory.getLogger(QuarryServer.class);
 
   private final Corpora corpora;
@@ -79,16 +79,32 @@ public final class QuarryServer implements AutoCloseable {
   private final Readiness readiness;
   private final Metrics metrics;
   private final String host;
-  /** The extraction pool this server built, closed after the corpora; null when ingestion is off. */
+
+  /**
+   * The extraction pool this server built, closed after the corpora; null when ingestion is off.
+   */
   private final Extractors extractors;
-  /** The folder of the data folder that keeps OpenAI's uploaded files and records (docs/openai-compatibility.md). */
+
+  /**
+   * The folder of the data folder that keeps OpenAI's uploaded files and records
+   * (docs/openai-compatibility.md).
+   */
   static final String OPENAI_FOLDER = "openai";
+
   /** The ingestion jobs, closed before the corpora; null when ingestion-jobs is off. */
   private final IngestJobs jobs;
+
   private boolean closed;
 
-  private QuarryServer(Corpora corpora, Extractors extractors, IngestJobs jobs, Javalin app, EdgeFilter edge,
-      String host, Readiness readiness, Metrics metrics) {
+  private QuarryServer(
+      Corpora corpora,
+      Extractors extractors,
+      IngestJobs jobs,
+      Javalin app,
+      EdgeFilter edge,
+      String host,
+      Readiness readiness,
+      Metrics metrics) {
     this.jobs = jobs;
     this.readiness = readiness;
     this.metrics = metrics;
@@ -105,29 +121,48 @@ public final class QuarryServer implements AutoCloseable {
    * @throws QuarryException when the data folder cannot be opened, for example because another
    *     server holds it
    */
-  public static QuarryServer start(Path dataDir, String host, int port, Authenticator tokens, ServerConfig config) {
+  public static QuarryServer start(
+      Path dataDir, String host, int port, Authenticator tokens, ServerConfig config) {
     return start(dataDir, host, port, tokens, config, null);
   }
 
-  /** As {@link #start(Path, String, int, Authenticator, ServerConfig)}, with a connection idle timeout (null: Jetty's). */
-  static QuarryServer start(Path dataDir, String host, int port, Authenticator tokens, ServerConfig config,
+  /**
+   * As {@link #start(Path, String, int, Authenticator, ServerConfig)}, with a connection idle
+   * timeout (null: Jetty's).
+   */
+  static QuarryServer start(
+      Path dataDir,
+      String host,
+      int port,
+      Authenticator tokens,
+      ServerConfig config,
       Duration idleTimeout) {
     Objects.requireNonNull(tokens, "tokens");
     // Without document ingestion no extraction pool is built at all.
-    Extractors extractors = config.features().contains(Feature.DOCUMENT_INGESTION)
-        ? config.extraction().build(config.limits(), config.features().contains(Feature.PDF_INGESTION))
-        : null;
+    Extractors extractors =
+        config.features().contains(Feature.DOCUMENT_INGESTION)
+            ? config
+                .extraction()
+                .build(config.limits(), config.features().contains(Feature.PDF_INGESTION))
+            : null;
     Corpora corpora;
     EngineMetrics engineMetrics = new EngineMetrics();
     EngineConfig engineConfig = config.engineConfig(engineMetrics);
     try {
       // The free-disk floor guards the data folder's disk; with corpora on the cluster, the
       // cluster's own watermarks guard its writes (ServerConfig refuses the floor there).
-      CorporaBuilder builder = config.openSearch() != null
-          ? Corpora.builder().store(new OpenSearchCorpusStore(config.openSearch(), engineConfig,
-              config.maxOpenCorpora()))
-          : Corpora.builder().dataDir(dataDir).engineConfig(engineConfig).maxOpenCorpora(config.maxOpenCorpora())
-              .writeAdmission(new DiskFloor(dataDir, config.writeMinFreeDiskMiB() * 1024 * 1024));
+      CorporaBuilder builder =
+          config.openSearch() != null
+              ? Corpora.builder()
+                  .store(
+                      new OpenSearchCorpusStore(
+                          config.openSearch(), engineConfig, config.maxOpenCorpora()))
+              : Corpora.builder()
+                  .dataDir(dataDir)
+                  .engineConfig(engineConfig)
+                  .maxOpenCorpora(config.maxOpenCorpora())
+                  .writeAdmission(
+                      new DiskFloor(dataDir, config.writeMinFreeDiskMiB() * 1024 * 1024));
       corpora = (extractors == null ? builder : builder.extractors(extractors)).build();
     } catch (RuntimeException e) {
       closeQuietly(extractors);
@@ -136,10 +171,23 @@ public final class QuarryServer implements AutoCloseable {
     IngestJobs jobs = null;
     try {
       // Jobs left by the last run resume here, before the server takes requests.
-      jobs = extractors != null && config.features().contains(Feature.INGESTION_JOBS)
-          ? IngestJobs.open(dataDir, corpora, config.jobs()) : null;
-      return start(corpora, extractors, jobs, dataDir, host, port, tokens, config, engineMetrics,
-          engineConfig.embeddingModels(), engineConfig.searchCaches(), idleTimeout);
+      jobs =
+          extractors != null && config.features().contains(Feature.INGESTION_JOBS)
+              ? IngestJobs.open(dataDir, corpora, config.jobs())
+              : null;
+      return start(
+          corpora,
+          extractors,
+          jobs,
+          dataDir,
+          host,
+          port,
+          tokens,
+          config,
+          engineMetrics,
+          engineConfig.embeddingModels(),
+          engineConfig.searchCaches(),
+          idleTimeout);
     } catch (RuntimeException e) {
       closeQuietly(jobs);
       closeQuietly(corpora);
@@ -149,24 +197,51 @@ public final class QuarryServer implements AutoCloseable {
   }
 
   /** Serves an already open {@code corpora}; the server closes it on {@link #close}. */
-  static QuarryServer start(Corpora corpora, String host, int port, Authenticator tokens,
-      ServerConfig config) {
+  static QuarryServer start(
+      Corpora corpora, String host, int port, Authenticator tokens, ServerConfig config) {
     return start(corpora, host, port, tokens, config, null);
   }
 
-  /** As {@link #start(Corpora, String, int, Authenticator, ServerConfig)}, with a connection idle timeout (null: Jetty's). */
-  static QuarryServer start(Corpora corpora, String host, int port, Authenticator tokens,
-      ServerConfig config, Duration idleTimeout) {
-    return start(corpora, null, null, null, host, port, tokens, config, null, null, null, idleTimeout);
+  /**
+   * As {@link #start(Corpora, String, int, Authenticator, ServerConfig)}, with a connection idle
+   * timeout (null: Jetty's).
+   */
+  static QuarryServer start(
+      Corpora corpora,
+      String host,
+      int port,
+      Authenticator tokens,
+      ServerConfig config,
+      Duration idleTimeout) {
+    return start(
+        corpora, null, null, null, host, port, tokens, config, null, null, null, idleTimeout);
   }
 
-  /** Serves {@code corpora}; the server closes it, then {@code extractors} (may be null), on {@link #close}. */
-  private static QuarryServer start(Corpora corpora, Extractors extractors, IngestJobs jobs, Path dataDir, String host,
-      int port, Authenticator tokenFile, ServerConfig config, EngineMetrics engineMetrics,
-      EmbeddingModels models, SearchCaches searchCaches, Duration idleTimeout) {
+  /**
+   * Serves {@code corpora}; the server closes it, then {@code extractors} (may be null), on {@link
+   * #close}.
+   */
+  private static QuarryServer start(
+      Corpora corpora,
+      Extractors extractors,
+      IngestJobs jobs,
+      Path dataDir,
+      String host,
+      int port,
+      Authenticator tokenFile,
+      ServerConfig config,
+      EngineMetrics engineMetrics,
+      EmbeddingModels models,
+      SearchCaches searchCaches,
+      Duration idleTimeout) {
     Readiness readiness = new Readiness(dataDir, config.minFreeDiskMiB() * 1024 * 1024);
-    Metrics metrics = new Metrics(endpoints(corpora), readiness, config.metricsTokenSha256() == null ? null
-        : HexFormat.of().parseHex(config.metricsTokenSha256()));
+    Metrics metrics =
+        new Metrics(
+            endpoints(corpora),
+            readiness,
+            config.metricsTokenSha256() == null
+                ? null
+                : HexFormat.of().parseHex(config.metricsTokenSha256()));
     if (engineMetrics != null) {
       metrics.bind(engineMetrics);
     }
@@ -182,148 +257,260 @@ public final class QuarryServer implements AutoCloseable {
         metrics.bind(perCorpus, perCorpus::refresh);
       }
     }
-    metrics.bind(new CacheMetrics(embeddedStore ? corpora : null, models, embeddedStore ? searchCaches : null));
+    metrics.bind(
+        new CacheMetrics(
+            embeddedStore ? corpora : null, models, embeddedStore ? searchCaches : null));
     if (extractors != null) {
       metrics.bind(new ExtractionMetrics(extractors));
     }
     Authenticator tokens = RequestScope.recordingSubjects(tokenFile);
     StrictJson json = new StrictJson();
     ObjectMapper mapper = json.mapper();
-    QuarryPlugin plugin = new QuarryPlugin(c -> {
-      c.corpora(corpora).authenticator(tokens).limits(config.limits()).runs(true).console(true)
-          .capacity(config.maxInFlight(), config.maxWaiting(), config.maxWaitMillis());
-      if (jobs != null) {
-        c.jobs(jobs);
-      }
-      for (Feature f : Feature.values()) {
-        if (!config.features().contains(f)) {
-          c.disable(f);
-        }
-      }
-    });
+    QuarryPlugin plugin =
+        new QuarryPlugin(
+            c -> {
+              c.corpora(corpora)
+                  .authenticator(tokens)
+                  .limits(config.limits())
+                  .runs(true)
+                  .console(true)
+                  .capacity(config.maxInFlight(), config.maxWaiting(), config.maxWaitMillis());
+              if (jobs != null) {
+                c.jobs(jobs);
+              }
+              for (Feature f : Feature.values()) {
+                if (!config.features().contains(f)) {
+                  c.disable(f);
+                }
+              }
+            });
     // The MCP server (docs/mcp.md): the same tokens, grants, limits and capacity gate.
-    McpPlugin mcp = config.mcp() ? new McpPlugin(m -> m.corpora(corpora).authenticator(tokens).beside(plugin)) : null;
+    McpPlugin mcp =
+        config.mcp()
+            ? new McpPlugin(m -> m.corpora(corpora).authenticator(tokens).beside(plugin))
+            : null;
     EdgeFilter edge = new EdgeFilter(new Cors(config.corsOrigins()), mapper);
-    BackupEndpoint backup = new BackupEndpoint(tokens, config.limits(), json,
-        config.backupDirectory() == null || dataDir == null ? null : new Backups(corpora,
-            dataDir, config.backupDirectory(), ServerVersion.VERSION, Clock.systemUTC()));
-    Javalin app = Javalin.create(c -> {
-      // The route table every request is routed by; asked again for each request before its body.
-      JavalinState routes = c.unsafe;
-      c.startup.showJavalinBanner = false;
-      // A bounded number of threads. Jetty needs its task queue unbounded (it queues its own
-      // work there); the bound on requests is the plugin's capacity gate, which answers 429.
-      c.jetty.threadPool = new QueuedThreadPool(config.maxThreads(), Math.min(8, config.maxThreads()));
-      c.jetty.modifyServer(server -> {
-        server.setErrorHandler(new JsonErrorPages(mapper));
-        // Bodies arrive before a thread or a place in the gate is given to them (BodyPrefetch).
-        server.insertHandler(new BodyPrefetch(config.limits().get(Limit.MAX_REQUEST_BYTES),
-            BodyPrefetch.MIN_BYTES_PER_SECOND, prefetchBudget(config), edge,
-            request -> answeredWithoutBody(request, routes.internalRouter, mcp)));
-        // Outermost, so every answer (refusals before routing included) carries its request id.
-        server.insertHandler(new RequestIds(metrics));
-        server.setRequestLog(new AccessLog(metrics));
-      });
-      // An answer that fits the output buffer (a search's, with its highlights: tens of KB) is
-      // kept whole until it is complete, then sent in one write with its Content-Length. Jetty's
-      // default aggregates only writes up to a quarter of the buffer, and Javalin hands over the
-      // whole body in one write, so without this every answer over 8 KB went out chunked, in two
-      // writes (the body, then the last chunk).
-      c.jetty.modifyHttpConfiguration(http -> {
-        http.setOutputAggregationSize(http.getOutputBufferSize());
-        if (idleTimeout != null) {
-          http.setIdleTimeout(idleTimeout.toMillis());
-        }
-      });
-      c.jetty.modifyServletContextHandler(handler -> {
-        handler.addFilter(new FilterHolder(new RequestScope()), "/*", EnumSet.of(DispatcherType.REQUEST));
-        handler.addFilter(new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST));
-      });
-      c.registerPlugin(plugin);
-      if (mcp != null) {
-        c.registerPlugin(mcp);
-      }
-      if (jobs != null && dataDir != null) {
-        // OpenAI's vector stores and files API (docs/openai-compatibility.md) over the same corpora and jobs.
-        c.registerPlugin(new OpenAiPlugin(o -> o.corpora(corpora).jobs(jobs).authenticator(tokens)
-            .folder(dataDir.resolve(OPENAI_FOLDER))
-            .limits(config.limits().get(Limit.MAX_DOCUMENT_BYTES), config.limits().get(Limit.MAX_REQUEST_BYTES))));
-      }
-      c.routes.get(ProtocolEndpoint.PATH, new ProtocolEndpoint(tokens, config.limits(), json, () -> {
-        ObjectNode protocol = plugin.protocol();
-        protocol.putObject("server").put("name", "quarry").put("version", ServerVersion.VERSION)
-            .set("store", StoreConfig.describe(config, dataDir != null, corpora.scoresExactly(), mapper));
-        return protocol;
-      }));
-      // The API's description is public, like the protocol it describes: no token, no data.
-      c.routes.post(BackupEndpoint.PATH, backup);
-      c.routes.get(OpenApiDocument.PATH, ctx -> ctx.contentType(OpenApiDocument.MEDIA_TYPE).result(OpenApiDocument.bytes()));
-      // The plugin serves the console below /console/; the server's root opens it.
-      c.routes.get("/", ConsoleAssets::redirect);
-      c.routes.get("/healthz", ctx -> {
-        ObjectNode ok = JsonNodeFactory.instance.objectNode().put("status", "ok");
-        Responses.write(ctx, 200, ok, mapper);
-      });
-      c.routes.get(Metrics.PATH, ctx -> {
-        if (!metrics.enabled()) {
-          fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "metrics are off: set metrics.tokenSha256 in the "
-              + "config file"), mapper);
-        } else if (!metrics.admits(bearer(ctx))) {
-          fail(ctx, new QuarryException(ErrorCode.UNAUTHENTICATED, "GET /metrics needs the metrics token"), mapper);
-        } else {
-          ctx.status(200).contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape());
-        }
-      });
-      c.routes.get("/readyz", ctx -> {
-        var reason = readiness.notReadyBecause();
-        if (reason.isPresent()) {
-          fail(ctx, new QuarryException(ErrorCode.UNAVAILABLE, "not ready: " + reason.get()), mapper);
-        } else {
-          Responses.write(ctx, 200, JsonNodeFactory.instance.objectNode().put("status", "ready"), mapper);
-        }
-      });
-      c.routes.error(404, ctx -> {
-        if (!Responses.answered(ctx)) {
-          fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " '" + ctx.path() + "'"), mapper);
-        }
-      });
-      c.routes.error(405, ctx -> {
-        if (!Responses.answered(ctx)) {
-          fail(ctx, new QuarryException(ErrorCode.NOT_FOUND, "no endpoint " + ctx.method() + " '" + ctx.path() + "'"), mapper);
-        }
-      });
-      c.routes.error(500, ctx -> {
-        if (!Responses.answered(ctx)) {
-          fail(ctx, new QuarryException(ErrorCode.INTERNAL, "internal error"), mapper);
-        }
-      });
-      c.routes.exception(Exception.class, (e, ctx) -> ErrorResponses.write(ctx, e, mapper));
-    });
+    BackupEndpoint backup =
+        new BackupEndpoint(
+            tokens,
+            config.limits(),
+            json,
+            config.backupDirectory() == null || dataDir == null
+                ? null
+                : new Backups(
+                    corpora,
+                    dataDir,
+                    config.backupDirectory(),
+                    ServerVersion.VERSION,
+                    Clock.systemUTC()));
+    Javalin app =
+        Javalin.create(
+            c -> {
+              // The route table every request is routed by; asked again for each request before its
+              // body.
+              JavalinState routes = c.unsafe;
+              c.startup.showJavalinBanner = false;
+              // A bounded number of threads. Jetty needs its task queue unbounded (it queues its
+              // own
+              // work there); the bound on requests is the plugin's capacity gate, which answers
+              // 429.
+              c.jetty.threadPool =
+                  new QueuedThreadPool(config.maxThreads(), Math.min(8, config.maxThreads()));
+              c.jetty.modifyServer(
+                  server -> {
+                    server.setErrorHandler(new JsonErrorPages(mapper));
+                    // Bodies arrive before a thread or a place in the gate is given to them
+                    // (BodyPrefetch).
+                    server.insertHandler(
+                        new BodyPrefetch(
+                            config.limits().get(Limit.MAX_REQUEST_BYTES),
+                            BodyPrefetch.MIN_BYTES_PER_SECOND,
+                            prefetchBudget(config),
+                            edge,
+                            request -> answeredWithoutBody(request, routes.internalRouter, mcp)));
+                    // Outermost, so every answer (refusals before routing included) carries its
+                    // request id.
+                    server.insertHandler(new RequestIds(metrics));
+                    server.setRequestLog(new AccessLog(metrics));
+                  });
+              // An answer that fits the output buffer (a search's, with its highlights: tens of KB)
+              // is
+              // kept whole until it is complete, then sent in one write with its Content-Length.
+              // Jetty's
+              // default aggregates only writes up to a quarter of the buffer, and Javalin hands
+              // over the
+              // whole body in one write, so without this every answer over 8 KB went out chunked,
+              // in two
+              // writes (the body, then the last chunk).
+              c.jetty.modifyHttpConfiguration(
+                  http -> {
+                    http.setOutputAggregationSize(http.getOutputBufferSize());
+                    if (idleTimeout != null) {
+                      http.setIdleTimeout(idleTimeout.toMillis());
+                    }
+                  });
+              c.jetty.modifyServletContextHandler(
+                  handler -> {
+                    handler.addFilter(
+                        new FilterHolder(new RequestScope()),
+                        "/*",
+                        EnumSet.of(DispatcherType.REQUEST));
+                    handler.addFilter(
+                        new FilterHolder(edge), "/*", EnumSet.of(DispatcherType.REQUEST));
+                  });
+              c.registerPlugin(plugin);
+              if (mcp != null) {
+                c.registerPlugin(mcp);
+              }
+              if (jobs != null && dataDir != null) {
+                // OpenAI's vector stores and files API (docs/openai-compatibility.md) over the same
+                // corpora and jobs.
+                c.registerPlugin(
+                    new OpenAiPlugin(
+                        o ->
+                            o.corpora(corpora)
+                                .jobs(jobs)
+                                .authenticator(tokens)
+                                .folder(dataDir.resolve(OPENAI_FOLDER))
+                                .limits(
+                                    config.limits().get(Limit.MAX_DOCUMENT_BYTES),
+                                    config.limits().get(Limit.MAX_REQUEST_BYTES))));
+              }
+              c.routes.get(
+                  ProtocolEndpoint.PATH,
+                  new ProtocolEndpoint(
+                      tokens,
+                      config.limits(),
+                      json,
+                      () -> {
+                        ObjectNode protocol = plugin.protocol();
+                        protocol
+                            .putObject("server")
+                            .put("name", "quarry")
+                            .put("version", ServerVersion.VERSION)
+                            .set(
+                                "store",
+                                StoreConfig.describe(
+                                    config, dataDir != null, corpora.scoresExactly(), mapper));
+                        return protocol;
+                      }));
+              // The API's description is public, like the protocol it describes: no token, no data.
+              c.routes.post(BackupEndpoint.PATH, backup);
+              c.routes.get(
+                  OpenApiDocument.PATH,
+                  ctx ->
+                      ctx.contentType(OpenApiDocument.MEDIA_TYPE).result(OpenApiDocument.bytes()));
+              // The plugin serves the console below /console/; the server's root opens it.
+              c.routes.get("/", ConsoleAssets::redirect);
+              c.routes.get(
+                  "/healthz",
+                  ctx -> {
+                    ObjectNode ok = JsonNodeFactory.instance.objectNode().put("status", "ok");
+                    Responses.write(ctx, 200, ok, mapper);
+                  });
+              c.routes.get(
+                  Metrics.PATH,
+                  ctx -> {
+                    if (!metrics.enabled()) {
+                      fail(
+                          ctx,
+                          new QuarryException(
+                              ErrorCode.NOT_FOUND,
+                              "metrics are off: set metrics.tokenSha256 in the " + "config file"),
+                          mapper);
+                    } else if (!metrics.admits(bearer(ctx))) {
+                      fail(
+                          ctx,
+                          new QuarryException(
+                              ErrorCode.UNAUTHENTICATED, "GET /metrics needs the metrics token"),
+                          mapper);
+                    } else {
+                      ctx.status(200)
+                          .contentType("text/plain; version=0.0.4; charset=utf-8")
+                          .result(metrics.scrape());
+                    }
+                  });
+              c.routes.get(
+                  "/readyz",
+                  ctx -> {
+                    var reason = readiness.notReadyBecause();
+                    if (reason.isPresent()) {
+                      fail(
+                          ctx,
+                          new QuarryException(ErrorCode.UNAVAILABLE, "not ready: " + reason.get()),
+                          mapper);
+                    } else {
+                      Responses.write(
+                          ctx,
+                          200,
+                          JsonNodeFactory.instance.objectNode().put("status", "ready"),
+                          mapper);
+                    }
+                  });
+              c.routes.error(
+                  404,
+                  ctx -> {
+                    if (!Responses.answered(ctx)) {
+                      fail(
+                          ctx,
+                          new QuarryException(
+                              ErrorCode.NOT_FOUND,
+                              "no endpoint " + ctx.method() + " '" + ctx.path() + "'"),
+                          mapper);
+                    }
+                  });
+              c.routes.error(
+                  405,
+                  ctx -> {
+                    if (!Responses.answered(ctx)) {
+                      fail(
+                          ctx,
+                          new QuarryException(
+                              ErrorCode.NOT_FOUND,
+                              "no endpoint " + ctx.method() + " '" + ctx.path() + "'"),
+                          mapper);
+                    }
+                  });
+              c.routes.error(
+                  500,
+                  ctx -> {
+                    if (!Responses.answered(ctx)) {
+                      fail(ctx, new QuarryException(ErrorCode.INTERNAL, "internal error"), mapper);
+                    }
+                  });
+              c.routes.exception(Exception.class, (e, ctx) -> ErrorResponses.write(ctx, e, mapper));
+            });
     try {
       app.start(host, port);
     } catch (RuntimeException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE,
+          "cannot listen on " + host + ":" + port + ": " + e.getMessage(),
+          e);
     }
     readiness.started();
     return new QuarryServer(corpora, extractors, jobs, app, edge, host, readiness, metrics);
   }
 
   /**
-   * What all requests together may hold of JSON bodies still arriving: an eighth of the heap, and at
-   * least one body of the largest size.
+   * What all requests together may hold of JSON bodies still arriving: an eighth of the heap, and
+   * at least one body of the largest size.
    */
   private static long prefetchBudget(ServerConfig config) {
-    return Math.max(config.limits().get(Limit.MAX_REQUEST_BYTES) + 1, Runtime.getRuntime().maxMemory() / 8);
+    return Math.max(
+        config.limits().get(Limit.MAX_REQUEST_BYTES) + 1, Runtime.getRuntime().maxMemory() / 8);
   }
 
   /**
    * Whether {@code request} is answered without its body: sent where nothing reads one (an unknown
    * route, 404, or a handler that reads none), or refused by its handler's checks before the body
-   * ({@link ChecksBeforeBody}). The handler is the one the request reaches: the MCP servlet at its path
-   * (outside Javalin's routes), else the one Javalin routes it to, found in the same route table by
-   * the same rules (a trailing slash included). Every handler that reads a body answers POST.
+   * ({@link ChecksBeforeBody}). The handler is the one the request reaches: the MCP servlet at its
+   * path (outside Javalin's routes), else the one Javalin routes it to, found in the same route
+   * table by the same rules (a trailing slash included). Every handler that reads a body answers
+   * POST.
    */
-  private static boolean answeredWithoutBody(Request request, InternalRouter router, McpPlugin mcp) {
+  private static boolean answeredWithoutBody(
+      Request request, InternalRouter router, McpPlugin mcp) {
     if (!"POST".equals(request.getMethod())) {
       return true;
     }
@@ -331,7 +518,8 @@ public final class QuarryServer implements AutoCloseable {
     ChecksBeforeBody checks = null;
     if (mcp != null && path.equals(mcp.path())) {
       checks = mcp.checksBeforeBody();
-    } else if (router.findFirstHttpHandlerEntry(HandlerType.POST, path) instanceof ParsedEndpoint route
+    } else if (router.findFirstHttpHandlerEntry(HandlerType.POST, path)
+            instanceof ParsedEndpoint route
         && route.endpoint.handler instanceof ChecksBeforeBody routed) {
       checks = routed;
     }
@@ -340,9 +528,20 @@ public final class QuarryServer implements AutoCloseable {
 
   /** The server's own paths, each its own endpoint label in the metrics. */
   static Set<String> endpoints(Corpora corpora) {
-    Set<String> paths = new HashSet<>(List.of(ProtocolEndpoint.PATH, "/healthz", "/readyz",
-        Metrics.PATH, OpenApiDocument.PATH, RunsEndpoint.PATH, AguiEndpoint.PATH, AguiCapabilities.PATH,
-        BackupEndpoint.PATH, RetrievalRoutes.PREFIX + IngestEndpoint.PATH, McpPluginConfig.DEFAULT_PATH));
+    Set<String> paths =
+        new HashSet<>(
+            List.of(
+                ProtocolEndpoint.PATH,
+                "/healthz",
+                "/readyz",
+                Metrics.PATH,
+                OpenApiDocument.PATH,
+                RunsEndpoint.PATH,
+                AguiEndpoint.PATH,
+                AguiCapabilities.PATH,
+                BackupEndpoint.PATH,
+                RetrievalRoutes.PREFIX + IngestEndpoint.PATH,
+                McpPluginConfig.DEFAULT_PATH));
     RetrievalRoutes.over(corpora).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
     RetrievalRoutes.jobs(null, false).forEach(r -> paths.add(RetrievalRoutes.PREFIX + r.path()));
     paths.add(RetrievalRoutes.PREFIX + JobUploadEndpoint.UPLOAD_PATH);
@@ -353,7 +552,9 @@ public final class QuarryServer implements AutoCloseable {
   /** The request's bearer token, or null. */
   private static String bearer(Context ctx) {
     String header = ctx.header("Authorization");
-    return header != null && header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).strip() : null;
+    return header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)
+        ? header.substring(7).strip()
+        : null;
   }
 
   private static void fail(Context ctx, QuarryException e, ObjectMapper mapper) {

@@ -59,14 +59,21 @@ final class Readiness {
     if (dataDir != null && minFreeBytes > 0) {
       long usable = usableBytes();
       if (usable < minFreeBytes) {
-        return Optional.of("the data folder's disk has " + mib(usable) + " MiB free, below the "
-            + mib(minFreeBytes) + " MiB readiness.minFreeDiskMiB");
+        return Optional.of(
+            "the data folder's disk has "
+                + mib(usable)
+                + " MiB free, below the "
+                + mib(minFreeBytes)
+                + " MiB readiness.minFreeDiskMiB");
       }
     }
     return Optional.empty();
   }
 
-  /** Usable bytes on the data folder's file system; 0 when it cannot be read (not ready, to be safe). */
+  /**
+   * Usable bytes on the data folder's file system; 0 when it cannot be read (not ready, to be
+   * safe).
+   */
   long usableBytes() {
     try {
       FileStore store = Files.getFileStore(dataDir);

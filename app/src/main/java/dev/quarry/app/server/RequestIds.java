@@ -19,13 +19,17 @@ import org.eclipse.jetty.util.Callback;
  */
 final class RequestIds extends Handler.Wrapper {
   static final String HEADER = "X-Request-Id";
+
   /** The request attribute holding the {@link Tag}. */
   static final String ATTRIBUTE = "dev.quarry.app.requestTag";
+
   private static final Pattern SANE = Pattern.compile("[A-Za-z0-9._-]{1,128}");
   private static final SecureRandom RANDOM = new SecureRandom();
   private final Metrics metrics;
 
-  /** @param metrics told of every request's arrival */
+  /**
+   * @param metrics told of every request's arrival
+   */
   RequestIds(Metrics metrics) {
     this.metrics = metrics;
   }

@@ -22,13 +22,16 @@ import org.slf4j.MDC;
  * <p>Thread-safe; one per server, the first servlet filter.
  */
 final class RequestScope implements Filter {
-  /** The tag of the request this thread serves, where {@link #recordingSubjects} notes the subject. */
+  /**
+   * The tag of the request this thread serves, where {@link #recordingSubjects} notes the subject.
+   */
   private static final ThreadLocal<RequestIds.Tag> SERVING = new ThreadLocal<>();
 
   @Override
   public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
       throws IOException, ServletException {
-    RequestIds.Tag tag = request.getAttribute(RequestIds.ATTRIBUTE) instanceof RequestIds.Tag t ? t : null;
+    RequestIds.Tag tag =
+        request.getAttribute(RequestIds.ATTRIBUTE) instanceof RequestIds.Tag t ? t : null;
     if (tag == null) {
       chain.doFilter(request, response);
       return;
@@ -36,8 +39,7 @@ final class RequestScope implements Filter {
     SERVING.set(tag);
     // qualified: this package has a RequestIds of its own
     try (dev.quarry.api.RequestIds.Scope bound = dev.quarry.api.RequestIds.bind(tag.id());
-        MDC.MDCCloseable logged = MDC.putCloseable(
-            JsonLineLayout.REQUEST_ID, tag.id())) {
+        MDC.MDCCloseable logged = MDC.putCloseable(JsonLineLayout.REQUEST_ID, tag.id())) {
       chain.doFilter(request, response);
     } finally {
       SERVING.remove();
@@ -45,8 +47,8 @@ final class RequestScope implements Filter {
   }
 
   /**
-   * {@code tokens}, also noting the subject of an accepted token on the request being served, for the
-   * access log. The token itself is never kept.
+   * {@code tokens}, also noting the subject of an accepted token on the request being served, for
+   * the access log. The token itself is never kept.
    */
   static Authenticator recordingSubjects(Authenticator tokens) {
     return token -> {

@@ -54,7 +54,8 @@ import java.util.Set;
  *     per-job bounds come from {@code limits.maxJobFiles} and {@code limits.maxJobBytes}
  * @param modelFolders folders each holding an operator's embedding model ({@code models.folders},
  *     {@link ModelFolder}), absolute; empty: the shipped models only
- * @param mcp whether the MCP server answers at {@code /mcp} ({@code "mcp": {"enabled": false}} turns it off)
+ * @param mcp whether the MCP server answers at {@code /mcp} ({@code "mcp": {"enabled": false}}
+ *     turns it off)
  */
 public record ServerConfig(
     List<String> corsOrigins,
@@ -78,7 +79,9 @@ public record ServerConfig(
     JobSettings jobs,
     List<Path> modelFolders,
     boolean mcp) {
-  /** Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory. */
+  /**
+   * Enough threads for the in-flight gate plus reads, bounded so overload cannot exhaust memory.
+   */
   public static final int DEFAULT_MAX_THREADS = 128;
 
   /** Free disk below which the server is not ready: room for a few merges of a mid-sized corpus. */
@@ -96,40 +99,152 @@ public record ServerConfig(
    */
   public static final int MAX_METRICS_CORPUS_LABELS = 1000;
 
-  public static final ServerConfig DEFAULT = new ServerConfig(List.of(), QuarryPluginConfig.AVAILABLE_FEATURES,
-      Limits.DEFAULT, EngineConfig.DEFAULT_RETAINED_REVISIONS, EngineConfig.DEFAULT_IDEMPOTENCY_RETENTION,
-      CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, QuarryPluginConfig.DEFAULT_MAX_IN_FLIGHT,
-      QuarryPluginConfig.DEFAULT_MAX_WAITING, QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS, DEFAULT_MAX_THREADS,
-      ExtractionSettings.DEFAULT, DEFAULT_MIN_FREE_DISK_MIB, null, 0, null, DEFAULT_WRITE_MIN_FREE_DISK_MIB,
-      LogFormat.TEXT, null, JobSettings.DEFAULT, List.of(), true);
+  public static final ServerConfig DEFAULT =
+      new ServerConfig(
+          List.of(),
+          QuarryPluginConfig.AVAILABLE_FEATURES,
+          Limits.DEFAULT,
+          EngineConfig.DEFAULT_RETAINED_REVISIONS,
+          EngineConfig.DEFAULT_IDEMPOTENCY_RETENTION,
+          CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA,
+          QuarryPluginConfig.DEFAULT_MAX_IN_FLIGHT,
+          QuarryPluginConfig.DEFAULT_MAX_WAITING,
+          QuarryPluginConfig.DEFAULT_MAX_WAIT_MILLIS,
+          DEFAULT_MAX_THREADS,
+          ExtractionSettings.DEFAULT,
+          DEFAULT_MIN_FREE_DISK_MIB,
+          null,
+          0,
+          null,
+          DEFAULT_WRITE_MIN_FREE_DISK_MIB,
+          LogFormat.TEXT,
+          null,
+          JobSettings.DEFAULT,
+          List.of(),
+          true);
 
-  /** The settings with the MCP server on, as it is unless the config file turns it off, and the shipped models only. */
-  public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
-      Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
-      int maxThreads, ExtractionSettings extraction, long minFreeDiskMiB, String metricsTokenSha256,
-      int metricsCorpusLabels, Path backupDirectory, long writeMinFreeDiskMiB, LogFormat logFormat,
-      OpenSearchSettings openSearch, JobSettings jobs) {
-    this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
-        maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256, metricsCorpusLabels,
-        backupDirectory, writeMinFreeDiskMiB, logFormat, openSearch, jobs, List.of(), true);
+  /**
+   * The settings with the MCP server on, as it is unless the config file turns it off, and the
+   * shipped models only.
+   */
+  public ServerConfig(
+      List<String> corsOrigins,
+      Set<Feature> features,
+      Limits limits,
+      int retainedRevisions,
+      Duration idempotencyRetention,
+      int maxOpenCorpora,
+      int maxInFlight,
+      int maxWaiting,
+      long maxWaitMillis,
+      int maxThreads,
+      ExtractionSettings extraction,
+      long minFreeDiskMiB,
+      String metricsTokenSha256,
+      int metricsCorpusLabels,
+      Path backupDirectory,
+      long writeMinFreeDiskMiB,
+      LogFormat logFormat,
+      OpenSearchSettings openSearch,
+      JobSettings jobs) {
+    this(
+        corsOrigins,
+        features,
+        limits,
+        retainedRevisions,
+        idempotencyRetention,
+        maxOpenCorpora,
+        maxInFlight,
+        maxWaiting,
+        maxWaitMillis,
+        maxThreads,
+        extraction,
+        minFreeDiskMiB,
+        metricsTokenSha256,
+        metricsCorpusLabels,
+        backupDirectory,
+        writeMinFreeDiskMiB,
+        logFormat,
+        openSearch,
+        jobs,
+        List.of(),
+        true);
   }
 
   /** The settings with the default readiness threshold, and metrics off. */
-  public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
-      Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
-      int maxThreads, ExtractionSettings extraction) {
-    this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
-        maxWaiting, maxWaitMillis, maxThreads, extraction, DEFAULT_MIN_FREE_DISK_MIB, null, 0, null,
-        DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null, JobSettings.DEFAULT, List.of(), true);
+  public ServerConfig(
+      List<String> corsOrigins,
+      Set<Feature> features,
+      Limits limits,
+      int retainedRevisions,
+      Duration idempotencyRetention,
+      int maxOpenCorpora,
+      int maxInFlight,
+      int maxWaiting,
+      long maxWaitMillis,
+      int maxThreads,
+      ExtractionSettings extraction) {
+    this(
+        corsOrigins,
+        features,
+        limits,
+        retainedRevisions,
+        idempotencyRetention,
+        maxOpenCorpora,
+        maxInFlight,
+        maxWaiting,
+        maxWaitMillis,
+        maxThreads,
+        extraction,
+        DEFAULT_MIN_FREE_DISK_MIB,
+        null,
+        0,
+        null,
+        DEFAULT_WRITE_MIN_FREE_DISK_MIB,
+        LogFormat.TEXT,
+        null,
+        JobSettings.DEFAULT,
+        List.of(),
+        true);
   }
 
   /** The settings with corpora in the data folder (the embedded store). */
-  public ServerConfig(List<String> corsOrigins, Set<Feature> features, Limits limits, int retainedRevisions,
-      Duration idempotencyRetention, int maxOpenCorpora, int maxInFlight, int maxWaiting, long maxWaitMillis,
-      int maxThreads, ExtractionSettings extraction, long minFreeDiskMiB, String metricsTokenSha256) {
-    this(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora, maxInFlight,
-        maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256, 0, null,
-        DEFAULT_WRITE_MIN_FREE_DISK_MIB, LogFormat.TEXT, null, JobSettings.DEFAULT, List.of(), true);
+  public ServerConfig(
+      List<String> corsOrigins,
+      Set<Feature> features,
+      Limits limits,
+      int retainedRevisions,
+      Duration idempotencyRetention,
+      int maxOpenCorpora,
+      int maxInFlight,
+      int maxWaiting,
+      long maxWaitMillis,
+      int maxThreads,
+      ExtractionSettings extraction,
+      long minFreeDiskMiB,
+      String metricsTokenSha256) {
+    this(
+        corsOrigins,
+        features,
+        limits,
+        retainedRevisions,
+        idempotencyRetention,
+        maxOpenCorpora,
+        maxInFlight,
+        maxWaiting,
+        maxWaitMillis,
+        maxThreads,
+        extraction,
+        minFreeDiskMiB,
+        metricsTokenSha256,
+        0,
+        null,
+        DEFAULT_WRITE_MIN_FREE_DISK_MIB,
+        LogFormat.TEXT,
+        null,
+        JobSettings.DEFAULT,
+        List.of(),
+        true);
   }
 
   public ServerConfig {
@@ -138,19 +253,42 @@ public record ServerConfig(
     modelFolders = List.copyOf(modelFolders);
     Objects.requireNonNull(logFormat, "logFormat");
     if (metricsCorpusLabels < 0 || metricsCorpusLabels > MAX_METRICS_CORPUS_LABELS) {
-      throw new IllegalArgumentException("metrics.corpusLabels must be between 0 and " + MAX_METRICS_CORPUS_LABELS
-          + "; got " + metricsCorpusLabels);
+      throw new IllegalArgumentException(
+          "metrics.corpusLabels must be between 0 and "
+              + MAX_METRICS_CORPUS_LABELS
+              + "; got "
+              + metricsCorpusLabels);
     }
     if (backupDirectory != null && !backupDirectory.isAbsolute()) {
-      throw new IllegalArgumentException("backup.directory must be an absolute path; got " + backupDirectory);
+      throw new IllegalArgumentException(
+          "backup.directory must be an absolute path; got " + backupDirectory);
     }
   }
 
   /** These settings with {@code format} for the logs. */
   public ServerConfig withLogFormat(LogFormat format) {
-    return new ServerConfig(corsOrigins, features, limits, retainedRevisions, idempotencyRetention, maxOpenCorpora,
-        maxInFlight, maxWaiting, maxWaitMillis, maxThreads, extraction, minFreeDiskMiB, metricsTokenSha256,
-        metricsCorpusLabels, backupDirectory, writeMinFreeDiskMiB, format, openSearch, jobs, modelFolders, mcp);
+    return new ServerConfig(
+        corsOrigins,
+        features,
+        limits,
+        retainedRevisions,
+        idempotencyRetention,
+        maxOpenCorpora,
+        maxInFlight,
+        maxWaiting,
+        maxWaitMillis,
+        maxThreads,
+        extraction,
+        minFreeDiskMiB,
+        metricsTokenSha256,
+        metricsCorpusLabels,
+        backupDirectory,
+        writeMinFreeDiskMiB,
+        format,
+        openSearch,
+        jobs,
+        modelFolders,
+        mcp);
   }
 
   /**
@@ -160,7 +298,8 @@ public record ServerConfig(
     try {
       return parse(Files.readAllBytes(file));
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the config file " + file + ": " + FileErrors.whyUnreadable(file, e), e);
+      throw new IllegalArgumentException(
+          "cannot read the config file " + file + ": " + FileErrors.whyUnreadable(file, e), e);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("config file " + file + ": " + e.getMessage(), e);
     }
@@ -169,18 +308,36 @@ public record ServerConfig(
   public static ServerConfig parse(byte[] json) {
     try {
       WireObject root = WireObject.root(new StrictJson().parseObject(json));
-      root.allowOnly(Set.of("cors", "features", "limits", "retainedRevisions", "idempotencyRetentionHours",
-          "maxOpenCorpora", "capacity", "extraction", "readiness", "metrics", "backup", "storage", "logging",
-          "store", "jobs", "models", "mcp"));
+      root.allowOnly(
+          Set.of(
+              "cors",
+              "features",
+              "limits",
+              "retainedRevisions",
+              "idempotencyRetentionHours",
+              "maxOpenCorpora",
+              "capacity",
+              "extraction",
+              "readiness",
+              "metrics",
+              "backup",
+              "storage",
+              "logging",
+              "store",
+              "jobs",
+              "models",
+              "mcp"));
       ServerConfig d = DEFAULT;
       Long retentionHours = root.optionalLong("idempotencyRetentionHours", 1, 24L * 365);
       WireObject capacity = root.optionalObject("capacity");
       if (capacity != null) {
         capacity.allowOnly(Set.of("maxInFlight", "maxWaiting", "maxWaitMillis", "maxThreads"));
       }
-      Integer maxInFlight = capacity == null ? null : capacity.optionalInt("maxInFlight", 1, 10_000);
+      Integer maxInFlight =
+          capacity == null ? null : capacity.optionalInt("maxInFlight", 1, 10_000);
       Integer maxWaiting = capacity == null ? null : capacity.optionalInt("maxWaiting", 0, 100_000);
-      Long maxWaitMillis = capacity == null ? null : capacity.optionalLong("maxWaitMillis", 0, 600_000);
+      Long maxWaitMillis =
+          capacity == null ? null : capacity.optionalLong("maxWaitMillis", 0, 600_000);
       Integer maxThreads = capacity == null ? null : capacity.optionalInt("maxThreads", 8, 10_000);
       Integer retained = root.optionalInt("retainedRevisions", 1000, 100_000_000);
       Integer maxOpen = root.optionalInt("maxOpenCorpora", 1, 1_000_000);
@@ -188,7 +345,8 @@ public record ServerConfig(
       if (readiness != null) {
         readiness.allowOnly(Set.of("minFreeDiskMiB"));
       }
-      Long minFreeDisk = readiness == null ? null : readiness.optionalLong("minFreeDiskMiB", 0, 1L << 40);
+      Long minFreeDisk =
+          readiness == null ? null : readiness.optionalLong("minFreeDiskMiB", 0, 1L << 40);
       WireObject metrics = root.optionalObject("metrics");
       String metricsToken = null;
       Integer corpusLabels = null;
@@ -196,7 +354,8 @@ public record ServerConfig(
         metrics.allowOnly(Set.of("tokenSha256", "corpusLabels"));
         metricsToken = metrics.optionalString("tokenSha256");
         if (metricsToken == null || !metricsToken.matches("[0-9a-fA-F]{64}")) {
-          throw QuarryException.invalid(metrics.pathOf("tokenSha256"),
+          throw QuarryException.invalid(
+              metrics.pathOf("tokenSha256"),
               "tokenSha256 must be 64 hex digits, the SHA-256 of the token scrapers send");
         }
         metricsToken = metricsToken.toLowerCase(Locale.ROOT);
@@ -210,10 +369,12 @@ public record ServerConfig(
         try {
           backupDirectory = Path.of(dir);
         } catch (InvalidPathException e) {
-          throw QuarryException.invalid(backup.pathOf("directory"), "not a path: " + e.getMessage());
+          throw QuarryException.invalid(
+              backup.pathOf("directory"), "not a path: " + e.getMessage());
         }
         if (!backupDirectory.isAbsolute()) {
-          throw QuarryException.invalid(backup.pathOf("directory"),
+          throw QuarryException.invalid(
+              backup.pathOf("directory"),
               "the backup directory must be an absolute path; got '" + dir + "'");
         }
       }
@@ -221,22 +382,26 @@ public record ServerConfig(
       if (storage != null) {
         storage.allowOnly(Set.of("minFreeDiskMiB"));
       }
-      Long writeFloor = storage == null ? null : storage.optionalLong("minFreeDiskMiB", 0, 1L << 40);
-      OpenSearchSettings openSearch =
-          StoreConfig.openSearch(root.optionalObject("store"));
+      Long writeFloor =
+          storage == null ? null : storage.optionalLong("minFreeDiskMiB", 0, 1L << 40);
+      OpenSearchSettings openSearch = StoreConfig.openSearch(root.optionalObject("store"));
       if (writeFloor != null && openSearch != null) {
         // The floor guards the data folder's disk, where the cluster keeps no corpus: a value set
         // here would be believed to protect something and protect nothing.
-        throw QuarryException.invalid(storage.pathOf("minFreeDiskMiB"), "storage.minFreeDiskMiB has no effect "
-            + "when corpora live on OpenSearch (store.opensearch): the cluster's own disk watermarks guard its "
-            + "writes; remove the key");
+        throw QuarryException.invalid(
+            storage.pathOf("minFreeDiskMiB"),
+            "storage.minFreeDiskMiB has no effect "
+                + "when corpora live on OpenSearch (store.opensearch): the cluster's own disk watermarks guard its "
+                + "writes; remove the key");
       }
       if (corpusLabels != null && openSearch != null) {
         // Only the embedded store can tell cheaply what each open corpus holds: on a cluster the
         // series would never appear, and the key would promise what it cannot give.
-        throw QuarryException.invalid(metrics.pathOf("corpusLabels"), "metrics.corpusLabels has no effect when "
-            + "corpora live on OpenSearch (store.opensearch): the cluster reports each index's size and documents "
-            + "itself; remove the key");
+        throw QuarryException.invalid(
+            metrics.pathOf("corpusLabels"),
+            "metrics.corpusLabels has no effect when "
+                + "corpora live on OpenSearch (store.opensearch): the cluster reports each index's size and documents "
+                + "itself; remove the key");
       }
       WireObject logging = root.optionalObject("logging");
       LogFormat logFormat = d.logFormat;
@@ -246,7 +411,8 @@ public record ServerConfig(
         if (format != null) {
           logFormat = LogFormat.fromName(format);
           if (logFormat == null) {
-            throw QuarryException.invalid(logging.pathOf("format"), "format is text or json; got '" + format + "'");
+            throw QuarryException.invalid(
+                logging.pathOf("format"), "format is text or json; got '" + format + "'");
           }
         }
       }
@@ -275,8 +441,10 @@ public record ServerConfig(
           mcp(root.optionalObject("mcp")));
     } catch (QuarryException e) {
       String field = e.field();
-      throw new IllegalArgumentException(field == null || e.getMessage().startsWith(field)
-          ? e.getMessage() : field + ": " + e.getMessage());
+      throw new IllegalArgumentException(
+          field == null || e.getMessage().startsWith(field)
+              ? e.getMessage()
+              : field + ": " + e.getMessage());
     }
   }
 
@@ -292,7 +460,8 @@ public record ServerConfig(
     for (int i = 0; i < origins.size(); i++) {
       String o = origins.get(i);
       if (!o.equals("*") && !o.matches("https?://[^/\\s]+")) {
-        throw QuarryException.invalid(cors.pathOf("allowedOrigins") + "[" + i + "]",
+        throw QuarryException.invalid(
+            cors.pathOf("allowedOrigins") + "[" + i + "]",
             "an origin is scheme://host[:port] with no path, or *; got '" + o + "'");
       }
     }
@@ -320,7 +489,8 @@ public record ServerConfig(
       }
       boolean enabled = features.optionalBoolean(name, true);
       if (enabled && !QuarryPluginConfig.AVAILABLE_FEATURES.contains(f)) {
-        throw QuarryException.invalid(features.pathOf(name), name + " is not available in this build");
+        throw QuarryException.invalid(
+            features.pathOf(name), name + " is not available in this build");
       }
       if (enabled) {
         on.add(f);
@@ -335,8 +505,14 @@ public record ServerConfig(
   private static JobSettings jobs(WireObject jobs, Limits limits) {
     JobSettings d = JobSettings.DEFAULT;
     if (jobs != null) {
-      jobs.allowOnly(Set.of("workers", "maxActiveJobs", "maxQueuedFiles", "maxQueuedBytes", "retentionMinutes",
-          "openIdleMinutes"));
+      jobs.allowOnly(
+          Set.of(
+              "workers",
+              "maxActiveJobs",
+              "maxQueuedFiles",
+              "maxQueuedBytes",
+              "retentionMinutes",
+              "openIdleMinutes"));
     }
     Integer workers = jobs == null ? null : jobs.optionalInt("workers", 1, 64);
     Integer active = jobs == null ? null : jobs.optionalInt("maxActiveJobs", 1, 100_000);
@@ -344,11 +520,15 @@ public record ServerConfig(
     Long queuedBytes = jobs == null ? null : jobs.optionalLong("maxQueuedBytes", 1, 1L << 50);
     Long retention = jobs == null ? null : jobs.optionalLong("retentionMinutes", 1, 60L * 24 * 365);
     Long idle = jobs == null ? null : jobs.optionalLong("openIdleMinutes", 1, 60L * 24 * 30);
-    return new JobSettings(limits.getInt(Limit.MAX_JOB_FILES), limits.get(Limit.MAX_JOB_BYTES),
-        active == null ? d.maxActiveJobs() : active, queuedFiles == null ? d.maxQueuedFiles() : queuedFiles,
+    return new JobSettings(
+        limits.getInt(Limit.MAX_JOB_FILES),
+        limits.get(Limit.MAX_JOB_BYTES),
+        active == null ? d.maxActiveJobs() : active,
+        queuedFiles == null ? d.maxQueuedFiles() : queuedFiles,
         queuedBytes == null ? d.maxQueuedBytes() : queuedBytes,
         retention == null ? d.retention() : Duration.ofMinutes(retention),
-        idle == null ? d.openIdleTimeout() : Duration.ofMinutes(idle), workers == null ? d.workers() : workers);
+        idle == null ? d.openIdleTimeout() : Duration.ofMinutes(idle),
+        workers == null ? d.workers() : workers);
   }
 
   private static ExtractionSettings extraction(WireObject extraction) {
@@ -356,32 +536,46 @@ public record ServerConfig(
     if (extraction == null) {
       return d;
     }
-    extraction.allowOnly(Set.of("workers", "workerHeapMiB", "queueCapacity", "ocr", "ocrDetectOrientation",
-        "ocrLanguages"));
+    extraction.allowOnly(
+        Set.of(
+            "workers",
+            "workerHeapMiB",
+            "queueCapacity",
+            "ocr",
+            "ocrDetectOrientation",
+            "ocrLanguages"));
     Integer workers = extraction.optionalInt("workers", 1, 64);
     Integer heap = extraction.optionalInt("workerHeapMiB", 64, 65_536);
     Integer queue = extraction.optionalInt("queueCapacity", 0, 10_000);
     String ocrName = extraction.optionalString("ocr");
     OcrMode ocr = ocrName == null ? d.ocr() : OcrMode.fromWireName(ocrName);
     if (ocr == null) {
-      throw QuarryException.invalid(extraction.pathOf("ocr"), "ocr must be 'auto' or 'off'; got '" + ocrName + "'");
+      throw QuarryException.invalid(
+          extraction.pathOf("ocr"), "ocr must be 'auto' or 'off'; got '" + ocrName + "'");
     }
-    boolean detectOrientation = extraction.optionalBoolean("ocrDetectOrientation", d.ocrDetectOrientation());
+    boolean detectOrientation =
+        extraction.optionalBoolean("ocrDetectOrientation", d.ocrDetectOrientation());
     List<String> ocrLanguages = extraction.optionalStringList("ocrLanguages", 16, 40);
     if (ocrLanguages != null) {
       for (int i = 0; i < ocrLanguages.size(); i++) {
         try {
           Extractors.checkOcrLanguages(List.of(ocrLanguages.get(i)));
         } catch (IllegalArgumentException e) {
-          throw QuarryException.invalid(extraction.pathOf("ocrLanguages") + "[" + i + "]", e.getMessage());
+          throw QuarryException.invalid(
+              extraction.pathOf("ocrLanguages") + "[" + i + "]", e.getMessage());
         }
       }
       if (ocrLanguages.isEmpty()) {
-        throw QuarryException.invalid(extraction.pathOf("ocrLanguages"), "at least one OCR language is needed");
+        throw QuarryException.invalid(
+            extraction.pathOf("ocrLanguages"), "at least one OCR language is needed");
       }
     }
-    return new ExtractionSettings(workers == null ? d.workers() : workers, heap == null ? d.workerHeapMiB() : heap,
-        queue == null ? d.queueCapacity() : queue, ocr, detectOrientation,
+    return new ExtractionSettings(
+        workers == null ? d.workers() : workers,
+        heap == null ? d.workerHeapMiB() : heap,
+        queue == null ? d.queueCapacity() : queue,
+        ocr,
+        detectOrientation,
         ocrLanguages == null ? d.ocrLanguages() : ocrLanguages);
   }
 
@@ -421,7 +615,8 @@ public record ServerConfig(
         throw QuarryException.invalid(field, "not a path: " + e.getMessage());
       }
       if (!folder.isAbsolute()) {
-        throw QuarryException.invalid(field, "a model folder must be an absolute path; got '" + folders.get(i) + "'");
+        throw QuarryException.invalid(
+            field, "a model folder must be an absolute path; got '" + folders.get(i) + "'");
       }
       out.add(folder);
     }
@@ -433,9 +628,15 @@ public record ServerConfig(
     return engineConfig(EngineListener.NONE);
   }
 
-  /** The engine settings this configuration implies, telling {@code listener} of the engine's work. */
+  /**
+   * The engine settings this configuration implies, telling {@code listener} of the engine's work.
+   */
   public EngineConfig engineConfig(EngineListener listener) {
-    return EngineConfig.builder().retainedRevisions(retainedRevisions).idempotencyRetention(idempotencyRetention)
-        .embeddingModels(Models.all(modelFolders)).listener(listener).build();
+    return EngineConfig.builder()
+        .retainedRevisions(retainedRevisions)
+        .idempotencyRetention(idempotencyRetention)
+        .embeddingModels(Models.all(modelFolders))
+        .listener(listener)
+        .build();
   }
 }

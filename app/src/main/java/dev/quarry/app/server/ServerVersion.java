@@ -5,15 +5,22 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Properties;
 
-/** The version of this build of the standalone server, as {@code /v1/protocol} reports it under {@code server}. */
+/**
+ * The version of this build of the standalone server, as {@code /v1/protocol} reports it under
+ * {@code server}.
+ */
 public final class ServerVersion {
-  /** The project version the build wrote into {@code quarry-version.properties}, such as {@code 0.1.0}. */
+  /**
+   * The project version the build wrote into {@code quarry-version.properties}, such as {@code
+   * 0.1.0}.
+   */
   public static final String VERSION = read();
 
   private ServerVersion() {}
 
   private static String read() {
-    try (InputStream in = ServerVersion.class.getClassLoader().getResourceAsStream("quarry-version.properties")) {
+    try (InputStream in =
+        ServerVersion.class.getClassLoader().getResourceAsStream("quarry-version.properties")) {
       if (in == null) {
         return "unknown";
       }

@@ -30,25 +30,32 @@ import org.slf4j.LoggerFactory;
 public final class TokenReloader implements Authenticator, AutoCloseable {
   /** How often the file is checked for changes by default. */
   public static final long DEFAULT_POLL_MILLIS = 2_000;
+
   private static final Logger LOG = LoggerFactory.getLogger(TokenReloader.class);
 
   private final Path file;
   private final AtomicReference<TokenAuthenticator> current;
+
   /** The SHA-256 of the content last looked at, valid or not, so a bad file is reported once. */
   private byte[] lastSeen;
+
   private final ScheduledExecutorService poller;
 
-  private TokenReloader(Path file, TokenAuthenticator initial, byte[] initialDigest, long pollMillis) {
+  private TokenReloader(
+      Path file, TokenAuthenticator initial, byte[] initialDigest, long pollMillis) {
     this.file = file;
     this.current = new AtomicReference<>(initial);
     this.lastSeen = initialDigest;
-    this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "quarry-tokens-reload");
-      t.setDaemon(true);
-      return t;
-    });
+    this.poller =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "quarry-tokens-reload");
+              t.setDaemon(true);
+              return t;
+            });
     if (pollMillis > 0) {
-      poller.scheduleWithFixedDelay(this::reloadIfChanged, pollMillis, pollMillis, TimeUnit.MILLISECONDS);
+      poller.scheduleWithFixedDelay(
+          this::reloadIfChanged, pollMillis, pollMillis, TimeUnit.MILLISECONDS);
     }
   }
 
@@ -118,7 +125,10 @@ public final class TokenReloader implements Authenticator, AutoCloseable {
     try {
       next = TokensFile.parse(bytes);
     } catch (IllegalArgumentException e) {
-      LOG.error("refused the changed tokens file {}: {}; the {} tokens in force stay", file, e.getMessage(),
+      LOG.error(
+          "refused the changed tokens file {}: {}; the {} tokens in force stay",
+          file,
+          e.getMessage(),
           current.get().size());
       return false;
     }
@@ -136,23 +146,32 @@ public final class TokenReloader implements Authenticator, AutoCloseable {
    * Also reloads on SIGHUP, which would otherwise end the process. Where the platform has no SIGHUP
    * (Windows), says so in the log and relies on the file checks.
    */
-  @SuppressWarnings("sunapi") // sun.misc.Signal: the JDK's only way to catch a signal, in jdk.unsupported
+  @SuppressWarnings(
+      "sunapi") // sun.misc.Signal: the JDK's only way to catch a signal, in jdk.unsupported
   public void reloadOnHangup() {
     try {
-      // qualified: an internal JDK API (jdk.unsupported), named in full where it is used, not imported
-      sun.misc.SignalHandler before = sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> {
-        LOG.info("SIGHUP: reloading the tokens file {}", file);
-        reload();
-      });
+      // qualified: an internal JDK API (jdk.unsupported), named in full where it is used, not
+      // imported
+      sun.misc.SignalHandler before =
+          sun.misc.Signal.handle(
+              new sun.misc.Signal("HUP"),
+              signal -> {
+                LOG.info("SIGHUP: reloading the tokens file {}", file);
+                reload();
+              });
       // qualified: as above
       if (before == sun.misc.SignalHandler.SIG_IGN) {
-        // A process started with SIGHUP ignored (nohup does that) keeps it ignored: the JVM will not
+        // A process started with SIGHUP ignored (nohup does that) keeps it ignored: the JVM will
+        // not
         // take it over, and the signal never arrives.
-        LOG.warn("SIGHUP is ignored by this process (started under nohup?), so it cannot reload the tokens file;"
-            + " the file is reloaded when it changes");
+        LOG.warn(
+            "SIGHUP is ignored by this process (started under nohup?), so it cannot reload the tokens file;"
+                + " the file is reloaded when it changes");
       }
     } catch (IllegalArgumentException | UnsupportedOperationException e) {
-      LOG.warn("SIGHUP cannot be caught here ({}); the tokens file is reloaded when it changes", e.getMessage());
+      LOG.warn(
+          "SIGHUP cannot be caught here ({}); the tokens file is reloaded when it changes",
+          e.getMessage());
     }
   }
 

@@ -2,8 +2,8 @@ package dev.quarry.app.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.wire.StrictJson;
-import dev.quarry.corpora.FileErrors;
 import dev.quarry.api.wire.WireObject;
+import dev.quarry.corpora.FileErrors;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
@@ -42,9 +42,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class TokensFile {
   private static final Logger LOG = LoggerFactory.getLogger(TokensFile.class);
-  /** Permissions that let users other than the file's owner read it or change who holds which grant. */
-  private static final Set<PosixFilePermission> SHARED = EnumSet.of(PosixFilePermission.OTHERS_READ,
-      PosixFilePermission.OTHERS_WRITE, PosixFilePermission.GROUP_WRITE);
+
+  /**
+   * Permissions that let users other than the file's owner read it or change who holds which grant.
+   */
+  private static final Set<PosixFilePermission> SHARED =
+      EnumSet.of(
+          PosixFilePermission.OTHERS_READ,
+          PosixFilePermission.OTHERS_WRITE,
+          PosixFilePermission.GROUP_WRITE);
+
   private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-fA-F]{64}");
   private static final int MAX_SECRET_CHARS = 4096;
 
@@ -72,7 +79,8 @@ public final class TokensFile {
     try {
       return Files.readAllBytes(file);
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the tokens file " + file + ": " + FileErrors.whyUnreadable(file, e), e);
+      throw new IllegalArgumentException(
+          "cannot read the tokens file " + file + ": " + FileErrors.whyUnreadable(file, e), e);
     }
   }
 
@@ -85,8 +93,11 @@ public final class TokensFile {
       return; // not a POSIX file system: nothing this check can say
     }
     if (permissions.stream().anyMatch(SHARED::contains)) {
-      LOG.warn("the tokens file {} can be read or changed by other users (mode {}); it holds secrets: "
-          + "chmod 600 it", file, PosixFilePermissions.toString(permissions));
+      LOG.warn(
+          "the tokens file {} can be read or changed by other users (mode {}); it holds secrets: "
+              + "chmod 600 it",
+          file,
+          PosixFilePermissions.toString(permissions));
     }
   }
 
@@ -112,7 +123,8 @@ public final class TokensFile {
     } catch (QuarryException e) {
       String message = e.getMessage();
       String field = e.field();
-      throw new IllegalArgumentException(field == null || message.startsWith(field) ? message : field + ": " + message);
+      throw new IllegalArgumentException(
+          field == null || message.startsWith(field) ? message : field + ": " + message);
     }
   }
 
@@ -130,7 +142,8 @@ public final class TokensFile {
     byte[] sha;
     if (token != null) {
       if (token.isBlank() || !token.equals(token.strip())) {
-        throw QuarryException.invalid(t.pathOf("token"), "a token must be non-empty, without surrounding spaces");
+        throw QuarryException.invalid(
+            t.pathOf("token"), "a token must be non-empty, without surrounding spaces");
       }
       sha = sha256(token);
     } else {
@@ -154,26 +167,31 @@ public final class TokensFile {
     g.allowOnly(Set.of("corpus", "sources", "scopes"));
     String corpus = g.requireString("corpus");
     if (corpus.isEmpty() || corpus.length() > 65) {
-      throw QuarryException.invalid(g.pathOf("corpus"), "corpus must be a corpus name or a prefix ending in *");
+      throw QuarryException.invalid(
+          g.pathOf("corpus"), "corpus must be a corpus name or a prefix ending in *");
     }
     List<String> sources = g.optionalStringList("sources", Grant.MAX_SOURCES, 513);
     if (sources != null && sources.isEmpty()) {
       // "No sources" grants nothing; reading it as every source would grant the opposite.
-      throw QuarryException.invalid(g.pathOf("sources"), "an empty sources list grants no source; omit sources "
-          + "for every source of the corpus, or name the sources (ids or prefixes ending in *)");
+      throw QuarryException.invalid(
+          g.pathOf("sources"),
+          "an empty sources list grants no source; omit sources "
+              + "for every source of the corpus, or name the sources (ids or prefixes ending in *)");
     }
     List<String> scopeNames = g.optionalStringList("scopes", 3, 32);
     if (scopeNames == null) {
       throw g.missing("scopes");
     }
     if (scopeNames.isEmpty()) {
-      throw QuarryException.invalid(g.pathOf("scopes"), "a grant needs at least one scope (search, index, manage)");
+      throw QuarryException.invalid(
+          g.pathOf("scopes"), "a grant needs at least one scope (search, index, manage)");
     }
     EnumSet<Scope> scopes = EnumSet.noneOf(Scope.class);
     for (int s = 0; s < scopeNames.size(); s++) {
       Scope scope = Scope.fromWireName(scopeNames.get(s));
       if (scope == null) {
-        throw QuarryException.invalid(g.pathOf("scopes") + "[" + s + "]",
+        throw QuarryException.invalid(
+            g.pathOf("scopes") + "[" + s + "]",
             "unknown scope '" + scopeNames.get(s) + "' (known: search, index, manage)");
       }
       scopes.add(scope);

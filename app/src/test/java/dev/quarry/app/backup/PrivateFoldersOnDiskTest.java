@@ -24,34 +24,64 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PrivateFoldersOnDiskTest {
   private static final String TOKEN = "folders-token";
-  private static final String TOKENS = """
+  private static final String TOKENS =
+      """
       {"tokens": [{"subject": "ops", "token": "folders-token",
                    "grants": [{"corpus": "*", "scopes": ["search", "index", "manage"]}]}]}""";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void foldersTheServerCreates_areOwnerOnly() throws Exception {
-    assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"), "no POSIX permissions here");
+    assumeTrue(
+        dir.getFileSystem().supportedFileAttributeViews().contains("posix"),
+        "no POSIX permissions here");
     Path data = dir.resolve("srv/data");
     Path backups = dir.resolve("backups");
     Path docs = Files.createDirectories(dir.resolve("docs"));
     Files.writeString(docs.resolve("leave.md"), "# Leave\n\nParental leave lasts sixteen weeks.\n");
-    ServerConfig config = ServerConfig.parse(("{\"backup\": {\"directory\": \"" + backups + "\"}}")
-        .getBytes(StandardCharsets.UTF_8));
-    try (QuarryServer server = QuarryServer.start(data, "127.0.0.1", 0,
-        TokensFile.parse(TOKENS.getBytes(StandardCharsets.UTF_8)), config)) {
+    ServerConfig config =
+        ServerConfig.parse(
+            ("{\"backup\": {\"directory\": \"" + backups + "\"}}")
+                .getBytes(StandardCharsets.UTF_8));
+    try (QuarryServer server =
+        QuarryServer.start(
+            data,
+            "127.0.0.1",
+            0,
+            TokensFile.parse(TOKENS.getBytes(StandardCharsets.UTF_8)),
+            config)) {
       // A job (ingest-jobs/) into a corpus it creates (corpora/NAME), then a backup of it all.
-      quarry("ingest", "--url", server.url(), "--token", TOKEN, "--corpus", "docs", "--create", docs.toString());
+      quarry(
+          "ingest",
+          "--url",
+          server.url(),
+          "--token",
+          TOKEN,
+          "--corpus",
+          "docs",
+          "--create",
+          docs.toString());
       quarry("backup", "--url", server.url(), "--token", TOKEN, "nightly");
     }
     Path restored = dir.resolve("restored");
-    quarry("restore", "--from", backups.resolve("nightly").toString(), "--data", restored.toString());
+    quarry(
+        "restore", "--from", backups.resolve("nightly").toString(), "--data", restored.toString());
 
-    for (Path folder : List.of(dir.resolve("srv"), data, data.resolve("corpora"), data.resolve("trash"),
-        data.resolve("corpora/docs"), data.resolve("ingest-jobs"), backups, backups.resolve("nightly"), restored)) {
-      assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(folder)),
+    for (Path folder :
+        List.of(
+            dir.resolve("srv"),
+            data,
+            data.resolve("corpora"),
+            data.resolve("trash"),
+            data.resolve("corpora/docs"),
+            data.resolve("ingest-jobs"),
+            backups,
+            backups.resolve("nightly"),
+            restored)) {
+      assertEquals(
+          "rwx------",
+          PosixFilePermissions.toString(Files.getPosixFilePermissions(folder)),
           dir.relativize(folder).toString());
     }
   }
@@ -59,7 +89,11 @@ class PrivateFoldersOnDiskTest {
   private static void quarry(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = QuarryCli.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err)).execute(args);
+    int code =
+        QuarryCli.commandLine()
+            .setOut(new PrintWriter(out))
+            .setErr(new PrintWriter(err))
+            .execute(args);
     assertEquals(0, code, () -> String.join(" ", args) + "\nstdout:\n" + out + "\nstderr:\n" + err);
   }
 }

@@ -34,33 +34,51 @@ import org.junit.jupiter.api.io.TempDir;
 class RestoreRefusesTamperedBackupsIT {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  @TempDir
-  static Path shared;
+  @TempDir static Path shared;
   static Path backups;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @BeforeAll
   static void backUpARealServer() throws Exception {
     backups = shared.resolve("backups");
-    Path config = Files.writeString(shared.resolve("config.json"), ServerProcess.backupConfig(backups));
-    try (ServerProcess server = ServerProcess.serve(shared.resolve("data"), TestTokens.write(shared), config)) {
+    Path config =
+        Files.writeString(shared.resolve("config.json"), ServerProcess.backupConfig(backups));
+    try (ServerProcess server =
+        ServerProcess.serve(shared.resolve("data"), TestTokens.write(shared), config)) {
       ApiClient api = server.client();
       for (String c : List.of("c1", "c2")) {
-        ApiClient.ok(api.retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"" + c + "\"}"));
+        ApiClient.ok(
+            api.retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"" + c + "\"}"));
         for (int i = 0; i < 3; i++) {
-          ApiClient.ok(api.retrieval("sources/index", TestTokens.ADMIN, "{\"corpus\": \"" + c + "\", \"source\": \"s"
-              + i + "\", \"text\": \"tampered backup words of " + c + " number" + i + "\"}"));
+          ApiClient.ok(
+              api.retrieval(
+                  "sources/index",
+                  TestTokens.ADMIN,
+                  "{\"corpus\": \""
+                      + c
+                      + "\", \"source\": \"s"
+                      + i
+                      + "\", \"text\": \"tampered backup words of "
+                      + c
+                      + " number"
+                      + i
+                      + "\"}"));
         }
       }
-      JsonNode named = ApiClient.ok(api.post("/v1/admin/backup").token(TestTokens.ADMIN)
-          .json("{\"name\": \"only-c1\", \"corpora\": [\"c1\"]}").send());
+      JsonNode named =
+          ApiClient.ok(
+              api.post("/v1/admin/backup")
+                  .token(TestTokens.ADMIN)
+                  .json("{\"name\": \"only-c1\", \"corpora\": [\"c1\"]}")
+                  .send());
       assertFalse(named.has("contents"), "the endpoint answers without the file list: " + named);
-      ApiClient.ok(api.post("/v1/admin/backup").token(TestTokens.ADMIN).json("{\"name\": \"all\"}").send());
+      ApiClient.ok(
+          api.post("/v1/admin/backup").token(TestTokens.ADMIN).json("{\"name\": \"all\"}").send());
     }
     BackupManifest manifest = BackupManifest.read(backups.resolve("only-c1"));
-    assertTrue(manifest.contents() != null && !manifest.contents().files().isEmpty(), manifest::toString);
+    assertTrue(
+        manifest.contents() != null && !manifest.contents().files().isEmpty(), manifest::toString);
     assertEquals(manifest.bytes(), manifest.contents().bytes());
   }
 
@@ -68,8 +86,11 @@ class RestoreRefusesTamperedBackupsIT {
   void anIntactCopyRestores() throws IOException {
     Path backup = copyOf("only-c1");
     Path target = dir.resolve("restored");
-    assertEquals(List.of("c1"), Restore.run(backup, target, ServerConfig.DEFAULT.engineConfig()).corpora().stream()
-        .map(c -> c.corpus()).toList());
+    assertEquals(
+        List.of("c1"),
+        Restore.run(backup, target, ServerConfig.DEFAULT.engineConfig()).corpora().stream()
+            .map(c -> c.corpus())
+            .toList());
     assertTrue(Files.isDirectory(target.resolve("corpora/c1/index")));
   }
 
@@ -100,8 +121,10 @@ class RestoreRefusesTamperedBackupsIT {
   void anEntryBesideTheCorporaOfANamedBackup_isRefused() throws IOException {
     Path backup = copyOf("only-c1");
     Files.createDirectories(backup.resolve("ingest-jobs"));
-    assertRefused(backup, new Mismatch(Kind.NOT_LISTED, "ingest-jobs",
-        "a backup of named corpora holds only corpora/"));
+    assertRefused(
+        backup,
+        new Mismatch(
+            Kind.NOT_LISTED, "ingest-jobs", "a backup of named corpora holds only corpora/"));
   }
 
   @Test
@@ -131,8 +154,12 @@ class RestoreRefusesTamperedBackupsIT {
     Path segments = largestIndexFile(backup.resolve("corpora/c1/index"));
     long size = Files.size(segments);
     Files.write(segments, new byte[] {1, 2, 3}, StandardOpenOption.APPEND);
-    assertRefused(backup, new Mismatch(Kind.SIZE_CHANGED, relative(backup, segments), (size + 3)
-        + " bytes; the manifest says " + size));
+    assertRefused(
+        backup,
+        new Mismatch(
+            Kind.SIZE_CHANGED,
+            relative(backup, segments),
+            (size + 3) + " bytes; the manifest says " + size));
   }
 
   @Test
@@ -141,19 +168,25 @@ class RestoreRefusesTamperedBackupsIT {
     Path outside = Files.writeString(dir.resolve("outside.txt"), "not in the backup");
     Files.createSymbolicLink(backup.resolve("corpora/c1/index/elsewhere"), outside);
     List<Mismatch> found = assertRefused(backup);
-    assertTrue(found.contains(new Mismatch(Kind.NOT_A_FILE, "corpora/c1/index/elsewhere", "")), found::toString);
+    assertTrue(
+        found.contains(new Mismatch(Kind.NOT_A_FILE, "corpora/c1/index/elsewhere", "")),
+        found::toString);
   }
 
   @Test
   void aManifestWithoutContents_isHeldToItsTotalSize() throws IOException {
     Path backup = copyOf("only-c1");
-    ObjectNode manifest = (ObjectNode) MAPPER.readTree(backup.resolve(BackupManifest.FILE).toFile());
+    ObjectNode manifest =
+        (ObjectNode) MAPPER.readTree(backup.resolve(BackupManifest.FILE).toFile());
     manifest.remove("contents"); // as written before backups recorded their contents
     Files.write(backup.resolve(BackupManifest.FILE), MAPPER.writeValueAsBytes(manifest));
     Path intact = copyOf(backup);
     Restore.run(intact, dir.resolve("restored"), ServerConfig.DEFAULT.engineConfig());
 
-    Files.write(largestIndexFile(backup.resolve("corpora/c1/index")), new byte[] {1}, StandardOpenOption.APPEND);
+    Files.write(
+        largestIndexFile(backup.resolve("corpora/c1/index")),
+        new byte[] {1},
+        StandardOpenOption.APPEND);
     List<Mismatch> found = assertRefused(backup);
     assertEquals(List.of(Kind.TOTAL_SIZE_CHANGED), kinds(found), found::toString);
     FileCopies.copyTree(backups.resolve("all/corpora/c2"), backup.resolve("corpora/c2"));
@@ -166,8 +199,9 @@ class RestoreRefusesTamperedBackupsIT {
     FileCopies.copyTree(backups.resolve("all/corpora/c2"), backup.resolve("corpora/c2"));
     Files.writeString(backup.resolve("corpora/c1/stray.txt"), "x");
     Path target = Files.createDirectories(dir.resolve("empty-target"));
-    ServerProcess.Ended ended = ServerProcess.run(List.of("restore", "--from", backup.toString(), "--data",
-        target.toString()));
+    ServerProcess.Ended ended =
+        ServerProcess.run(
+            List.of("restore", "--from", backup.toString(), "--data", target.toString()));
     assertEquals(2, ended.exitCode(), ended::stderr);
     assertTrue(ended.stderr().contains("does not match its manifest"), ended::stderr);
     assertTrue(ended.stderr().contains("corpus not in the manifest: corpora/c2"), ended::stderr);
@@ -175,18 +209,26 @@ class RestoreRefusesTamperedBackupsIT {
     assertEquals(List.of(), entries(target), "the target was written to");
   }
 
-  /** Restores {@code backup} into a new folder and into an empty one; both refused, neither written. */
+  /**
+   * Restores {@code backup} into a new folder and into an empty one; both refused, neither written.
+   */
   private List<Mismatch> assertRefused(Path backup) throws IOException {
     Path fresh = dir.resolve("new-" + UUID.randomUUID());
-    BackupMismatchException e = assertThrows(BackupMismatchException.class,
-        () -> Restore.run(backup, fresh, ServerConfig.DEFAULT.engineConfig()));
+    BackupMismatchException e =
+        assertThrows(
+            BackupMismatchException.class,
+            () -> Restore.run(backup, fresh, ServerConfig.DEFAULT.engineConfig()));
     assertFalse(Files.exists(fresh), "a refused restore created the target");
     Path empty = Files.createDirectories(dir.resolve("empty-" + UUID.randomUUID()));
-    BackupMismatchException again = assertThrows(BackupMismatchException.class,
-        () -> Restore.run(backup, empty, ServerConfig.DEFAULT.engineConfig()));
+    BackupMismatchException again =
+        assertThrows(
+            BackupMismatchException.class,
+            () -> Restore.run(backup, empty, ServerConfig.DEFAULT.engineConfig()));
     assertEquals(List.of(), entries(empty), "a refused restore wrote into the target");
     assertEquals(e.mismatches(), again.mismatches());
-    assertTrue(e.getMessage().startsWith("the backup " + backup + " does not match its manifest"), e::getMessage);
+    assertTrue(
+        e.getMessage().startsWith("the backup " + backup + " does not match its manifest"),
+        e::getMessage);
     assertFalse(e.mismatches().isEmpty());
     return e.mismatches();
   }
@@ -213,7 +255,9 @@ class RestoreRefusesTamperedBackupsIT {
 
   private static Path largestIndexFile(Path index) throws IOException {
     try (Stream<Path> files = Files.list(index)) {
-      return files.filter(Files::isRegularFile).max(java.util.Comparator.comparingLong(p -> p.toFile().length()))
+      return files
+          .filter(Files::isRegularFile)
+          .max(java.util.Comparator.comparingLong(p -> p.toFile().length()))
           .orElseThrow();
     }
   }

@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code quarry demo --token change-me} in a process of its own, on a free port, as the shell
- * examples of the README and docs/ expect it; and what a bash script needs to run this build's
- * CLI where they say {@code ./quarry}.
+ * examples of the README and docs/ expect it; and what a bash script needs to run this build's CLI
+ * where they say {@code ./quarry}.
  */
 final class DemoProcess implements AutoCloseable {
   /** Defines {@code quarry_cli}, this build's command line, for scripts run by {@link #bash}. */
@@ -32,15 +32,30 @@ final class DemoProcess implements AutoCloseable {
     this.url = url;
   }
 
-  /** Starts the demo with its temporary data folder under {@code tmp}, its stderr in {@code stderr}. */
+  /**
+   * Starts the demo with its temporary data folder under {@code tmp}, its stderr in {@code stderr}.
+   */
   static DemoProcess start(Path tmp, Path stderr) throws Exception {
-    List<String> command = List.of(java(), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + tmp, "-cp",
-        System.getProperty("java.class.path"), "dev.quarry.app.cli.QuarryCli", "demo", "--token", "change-me",
-        "--port", "0");
+    List<String> command =
+        List.of(
+            java(),
+            "-Xmx256m",
+            "-XX:TieredStopAtLevel=1",
+            "-Djava.io.tmpdir=" + tmp,
+            "-cp",
+            System.getProperty("java.class.path"),
+            "dev.quarry.app.cli.QuarryCli",
+            "demo",
+            "--token",
+            "change-me",
+            "--port",
+            "0");
     Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
     String url = awaitReady(process);
     DemoProcess demo = new DemoProcess(process, stderr, url);
-    assertTrue(url != null && url.startsWith("http://127.0.0.1:"), () -> "the demo did not start: " + demo.stderr());
+    assertTrue(
+        url != null && url.startsWith("http://127.0.0.1:"),
+        () -> "the demo did not start: " + demo.stderr());
     return demo;
   }
 
@@ -64,7 +79,10 @@ final class DemoProcess implements AutoCloseable {
     assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the demo did not stop on SIGTERM");
   }
 
-  /** bash running {@code script} in {@code folder}, with what {@link #CLI_FUNCTION} needs in its environment. */
+  /**
+   * bash running {@code script} in {@code folder}, with what {@link #CLI_FUNCTION} needs in its
+   * environment.
+   */
   static ProcessBuilder bash(Path script, Path folder) {
     ProcessBuilder bash = new ProcessBuilder("bash", script.toString()).directory(folder.toFile());
     bash.environment().put("QUARRY_JAVA", java());
@@ -85,27 +103,32 @@ final class DemoProcess implements AutoCloseable {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
-  /** Waits for the demo's last line of instructions and returns its address (null if it never came). */
+  /**
+   * Waits for the demo's last line of instructions and returns its address (null if it never came).
+   */
   private static String awaitReady(Process demo) throws Exception {
-    BufferedReader out = new BufferedReader(new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8));
-    CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
-      String url = null;
-      try {
-        for (String line; (line = out.readLine()) != null; ) {
-          if (line.startsWith("listening on ")) {
-            url = line.substring("listening on ".length()).strip();
-          } else if (line.startsWith("Stop with Ctrl-C")) {
-            Thread drain = new Thread(() -> out.lines().forEach(l -> { }), "demo-stdout");
-            drain.setDaemon(true);
-            drain.start();
-            return url;
-          }
-        }
-      } catch (IOException e) {
-        return null;
-      }
-      return null;
-    });
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8));
+    CompletableFuture<String> ready =
+        CompletableFuture.supplyAsync(
+            () -> {
+              String url = null;
+              try {
+                for (String line; (line = out.readLine()) != null; ) {
+                  if (line.startsWith("listening on ")) {
+                    url = line.substring("listening on ".length()).strip();
+                  } else if (line.startsWith("Stop with Ctrl-C")) {
+                    Thread drain = new Thread(() -> out.lines().forEach(l -> {}), "demo-stdout");
+                    drain.setDaemon(true);
+                    drain.start();
+                    return url;
+                  }
+                }
+              } catch (IOException e) {
+                return null;
+              }
+              return null;
+            });
     return ready.get(3, TimeUnit.MINUTES);
   }
 }

@@ -34,8 +34,12 @@ class DocsLinksTest {
   @Test
   void everyRelativeLink_reachesAFileAndHeading() throws IOException {
     assumeTrue(Files.isDirectory(ROOT.resolve("docs")), "not run from a source checkout; skipping");
-    List<Path> files = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("ARCHITECTURE.md"),
-        ROOT.resolve("TESTING.md")));
+    List<Path> files =
+        new ArrayList<>(
+            List.of(
+                ROOT.resolve("README.md"),
+                ROOT.resolve("ARCHITECTURE.md"),
+                ROOT.resolve("TESTING.md")));
     try (Stream<Path> docs = Files.walk(ROOT.resolve("docs"))) {
       docs.filter(f -> f.toString().endsWith(".md")).sorted().forEach(files::add);
     }
@@ -55,21 +59,25 @@ class DocsLinksTest {
         String where = ROOT.relativize(file) + ": " + target;
         if (!Files.exists(reached)) {
           broken.add(where + " (no such file)");
-        } else if (hash >= 0 && reached.toString().endsWith(".md")
+        } else if (hash >= 0
+            && reached.toString().endsWith(".md")
             && !anchors(Files.readString(reached)).contains(target.substring(hash + 1))) {
           broken.add(where + " (no such heading)");
         }
       }
     }
     assertTrue(links > 100, "read only " + links + " relative links");
-    assertEquals(List.of(), broken, () -> broken.size() + " broken links:\n" + String.join("\n", broken));
+    assertEquals(
+        List.of(), broken, () -> broken.size() + " broken links:\n" + String.join("\n", broken));
   }
 
   @Test
   void anchors_areGitHubs() {
-    assertEquals(Set.of("full-scifact-bge-small-en-v15-defaults", "get-v1protocol", "tests", "tests-1"),
-        anchors("### Full SciFact, bge-small-en-v1.5 (defaults)\n## `GET /v1/protocol`\n## Tests\n## Tests\n"
-            + "```\n# not a heading\n```\n"));
+    assertEquals(
+        Set.of("full-scifact-bge-small-en-v15-defaults", "get-v1protocol", "tests", "tests-1"),
+        anchors(
+            "### Full SciFact, bge-small-en-v1.5 (defaults)\n## `GET /v1/protocol`\n## Tests\n## Tests\n"
+                + "```\n# not a heading\n```\n"));
   }
 
   /** The Markdown outside its fenced code blocks. */
@@ -77,14 +85,23 @@ class DocsLinksTest {
     return FENCED.matcher(markdown).replaceAll("");
   }
 
-  /** The anchors GitHub gives the headings: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
+  /**
+   * The anchors GitHub gives the headings: lower case, punctuation dropped, spaces to hyphens,
+   * repeats numbered.
+   */
   static Set<String> anchors(String markdown) {
     Set<String> anchors = new HashSet<>();
     Map<String, Integer> seen = new HashMap<>();
     Matcher heading = HEADING.matcher(prose(markdown));
     while (heading.find()) {
-      String slug = heading.group(1).replaceAll("[`*]", "").strip().toLowerCase(Locale.ROOT)
-          .replaceAll("[^\\p{L}\\p{N}_\\- ]", "").replace(' ', '-');
+      String slug =
+          heading
+              .group(1)
+              .replaceAll("[`*]", "")
+              .strip()
+              .toLowerCase(Locale.ROOT)
+              .replaceAll("[^\\p{L}\\p{N}_\\- ]", "")
+              .replace(' ', '-');
       int n = seen.merge(slug, 1, Integer::sum) - 1;
       anchors.add(n == 0 ? slug : slug + "-" + n);
     }

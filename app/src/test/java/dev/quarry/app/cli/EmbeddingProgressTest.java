@@ -19,18 +19,21 @@ class EmbeddingProgressTest {
 
   @Test
   void anEstimatedTotal_isMarked_andTheTimeLeftRoundsToMinutes() {
-    assertEquals("1840/~4900 passages, 21.4/s, 3 min left",
+    assertEquals(
+        "1840/~4900 passages, 21.4/s, 3 min left",
         EmbeddingProgress.of(new Job.Progress(1840, 4900L, true, 21.43, 143L)));
   }
 
   @Test
   void aResumedJobWithoutARateYet_showsItsCountsAndNoTimeLeft() {
-    assertEquals("300/~900 passages", EmbeddingProgress.of(new Job.Progress(300, 900L, true, null, null)));
+    assertEquals(
+        "300/~900 passages", EmbeddingProgress.of(new Job.Progress(300, 900L, true, null, null)));
   }
 
   @Test
   void anEndedJob_showsItsExactTotalAndRate() {
-    assertEquals("12/12 passages, 2.0/s", EmbeddingProgress.of(new Job.Progress(12, 12L, false, 2.0, null)));
+    assertEquals(
+        "12/12 passages, 2.0/s", EmbeddingProgress.of(new Job.Progress(12, 12L, false, 2.0, null)));
   }
 
   @Test

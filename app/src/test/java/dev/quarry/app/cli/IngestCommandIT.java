@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerProcess;
 import dev.quarry.app.server.TestScans;
-import dev.quarry.api.TestTokens;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
@@ -35,10 +35,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code quarry ingest} over a small folder, both straight into a data folder and through a server
  * process: exit codes, the summary table, unchanged files on a second run, a bad file that fails
- * alone, and {@code --ocr} into a data folder ({@code IngestCommandOcrOverHttpTest} has it over HTTP).
+ * alone, and {@code --ocr} into a data folder ({@code IngestCommandOcrOverHttpTest} has it over
+ * HTTP).
  */
 class IngestCommandIT {
-  static final Access ADMIN = new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
+  static final Access ADMIN =
+      new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
 
   @TempDir Path dir;
   Path folder;
@@ -59,17 +61,22 @@ class IngestCommandIT {
   static Run quarry(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = QuarryCli.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-        .execute(args);
+    int code =
+        QuarryCli.commandLine()
+            .setOut(new PrintWriter(out))
+            .setErr(new PrintWriter(err))
+            .execute(args);
     return new Run(code, out.toString(), err.toString());
   }
 
   @BeforeEach
   void writeFolder() throws Exception {
     folder = Files.createDirectories(dir.resolve("docs"));
-    Files.writeString(folder.resolve("leave.md"), "# Leave\n\nParental leave lasts sixteen weeks.\n");
+    Files.writeString(
+        folder.resolve("leave.md"), "# Leave\n\nParental leave lasts sixteen weeks.\n");
     Files.createDirectories(folder.resolve("travel"));
-    Files.writeString(folder.resolve("travel/booking.html"),
+    Files.writeString(
+        folder.resolve("travel/booking.html"),
         "<html><head><title>Booking</title></head><body><h1>Booking</h1><p>Book trains early.</p></body></html>");
     Files.writeString(folder.resolve("notes.txt"), "Plain notes about the office kitchen.\n");
     Files.writeString(folder.resolve(".hidden.txt"), "never ingested");
@@ -85,16 +92,20 @@ class IngestCommandIT {
   void dataFolder_ingestsEveryFile_namedByRelativePath_thenFindsThemUnchanged() throws Exception {
     Path data = dir.resolve("data");
     createCorpus(data);
-    Run first = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
+    Run first =
+        quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
     assertEquals(0, first.exitCode(), first::toString);
     assertEquals(3, first.count("ingested"), first::toString);
     assertEquals(0, first.count("failed"), first::toString);
-    Run second = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
+    Run second =
+        quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
     assertEquals(0, second.exitCode(), second::toString);
     assertEquals(3, second.count("unchanged"), second::toString);
     try (Corpora corpora = Corpora.builder().dataDir(data).build()) {
-      List<String> sources = corpora.listSources(ADMIN, "handbook", null, null, 10).sources().stream()
-          .map(SourceState::source).toList();
+      List<String> sources =
+          corpora.listSources(ADMIN, "handbook", null, null, 10).sources().stream()
+              .map(SourceState::source)
+              .toList();
       assertEquals(List.of("leave.md", "notes.txt", "travel/booking.html"), sources);
     }
   }
@@ -104,12 +115,16 @@ class IngestCommandIT {
     Path data = dir.resolve("data");
     createCorpus(data);
     // Bytes a detector alone takes for XML: only the .md name makes them Markdown.
-    Files.writeString(folder.resolve("draft.md"), "<!-- draft -->\n# Draft\n\nTravel is booked two weeks ahead.\n");
-    Run run = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
+    Files.writeString(
+        folder.resolve("draft.md"),
+        "<!-- draft -->\n# Draft\n\nTravel is booked two weeks ahead.\n");
+    Run run =
+        quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
     assertEquals(0, run.exitCode(), run::toString);
     assertEquals(4, run.count("ingested"), run::toString);
     try (Corpora corpora = Corpora.builder().dataDir(data).build()) {
-      assertEquals("text/markdown", corpora.readSource(ADMIN, "handbook", "draft.md").state().mediaType());
+      assertEquals(
+          "text/markdown", corpora.readSource(ADMIN, "handbook", "draft.md").state().mediaType());
     }
   }
 
@@ -118,17 +133,34 @@ class IngestCommandIT {
     Path data = dir.resolve("data");
     EngineConfig withModels = EngineConfig.builder().embeddingModels(Models.all()).build();
     try (Corpora corpora = Corpora.builder().dataDir(data).engineConfig(withModels).build()) {
-      corpora.createCorpus(ADMIN, "handbook", CorpusSettings.DEFAULT.withEmbedding(
-          new CorpusSettings.Embedding(Models.ALL_MINILM_L6_V2.name(), null, 0.5)));
+      corpora.createCorpus(
+          ADMIN,
+          "handbook",
+          CorpusSettings.DEFAULT.withEmbedding(
+              new CorpusSettings.Embedding(Models.ALL_MINILM_L6_V2.name(), null, 0.5)));
     }
-    Run run = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
+    Run run =
+        quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
     assertEquals(0, run.exitCode(), run::toString);
     assertEquals(3, run.count("ingested"), run::toString);
     try (Corpora corpora = Corpora.builder().dataDir(data).engineConfig(withModels).build()) {
-      SearchRequest semantic = new SearchRequest("time off after a baby is born", SourceScope.ALL, List.of(), 1,
-          null, null, false, SearchRequest.Mode.SEMANTIC, null);
-      assertEquals(List.of("leave.md"), corpora.search(ADMIN, "handbook", semantic, null).hits().stream()
-          .map(Hit::source).toList(), "the ingested chunks carry vectors");
+      SearchRequest semantic =
+          new SearchRequest(
+              "time off after a baby is born",
+              SourceScope.ALL,
+              List.of(),
+              1,
+              null,
+              null,
+              false,
+              SearchRequest.Mode.SEMANTIC,
+              null);
+      assertEquals(
+          List.of("leave.md"),
+          corpora.search(ADMIN, "handbook", semantic, null).hits().stream()
+              .map(Hit::source)
+              .toList(),
+          "the ingested chunks carry vectors");
     }
   }
 
@@ -139,7 +171,8 @@ class IngestCommandIT {
     byte[] noise = new byte[4096];
     new Random(11).nextBytes(noise);
     Files.write(folder.resolve("noise.bin"), noise);
-    Run run = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
+    Run run =
+        quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
     assertEquals(1, run.exitCode(), run::toString);
     assertEquals(3, run.count("ingested"), run::toString);
     assertEquals(1, run.count("UNSUPPORTED_MEDIA_TYPE"), run::toString);
@@ -151,23 +184,59 @@ class IngestCommandIT {
     Path data = dir.resolve("data");
     createCorpus(data);
     Path scans = Files.createDirectories(dir.resolve("scans"));
-    Files.write(scans.resolve("logbook.png"),
+    Files.write(
+        scans.resolve("logbook.png"),
         TestScans.encode(TestScans.render(TestScans.textPdf(1, TestScans.PAGE), 200), "png"));
-    Run unset = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", scans.toString());
-    assertEquals(1, unset.count("UNSUPPORTED_MEDIA_TYPE"), "a data folder reads without OCR by default: " + unset);
-    Run off = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", "--ocr", "off", scans.toString());
+    Run unset =
+        quarry("ingest", "--data", data.toString(), "--corpus", "handbook", scans.toString());
+    assertEquals(
+        1,
+        unset.count("UNSUPPORTED_MEDIA_TYPE"),
+        "a data folder reads without OCR by default: " + unset);
+    Run off =
+        quarry(
+            "ingest",
+            "--data",
+            data.toString(),
+            "--corpus",
+            "handbook",
+            "--ocr",
+            "off",
+            scans.toString());
     assertEquals(1, off.count("UNSUPPORTED_MEDIA_TYPE"), off::toString);
-    Run bad = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", "--ocr", "on", scans.toString());
+    Run bad =
+        quarry(
+            "ingest",
+            "--data",
+            data.toString(),
+            "--corpus",
+            "handbook",
+            "--ocr",
+            "on",
+            scans.toString());
     assertEquals(2, bad.exitCode(), bad::toString);
     assertTrue(bad.err().contains("--ocr must be auto or off; got 'on'"), bad::toString);
-    assumeTrue(Tesseract.onPath().available(),
+    assumeTrue(
+        Tesseract.onPath().available(),
         "tesseract with English language data is not installed (Debian: tesseract-ocr tesseract-ocr-eng); skipping");
-    Run auto = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", "--ocr", "auto", scans.toString());
+    Run auto =
+        quarry(
+            "ingest",
+            "--data",
+            data.toString(),
+            "--corpus",
+            "handbook",
+            "--ocr",
+            "auto",
+            scans.toString());
     assertEquals(0, auto.exitCode(), auto::toString);
     assertEquals(1, auto.count("ingested"), auto::toString);
-    assertTrue(auto.out().contains("ocr logbook.png: 1 page recognised, "), "the file's OCR report: " + auto);
+    assertTrue(
+        auto.out().contains("ocr logbook.png: 1 page recognised, "),
+        "the file's OCR report: " + auto);
     try (Corpora corpora = Corpora.builder().dataDir(data).build()) {
-      assertEquals("image/png", corpora.readSource(ADMIN, "handbook", "logbook.png").state().mediaType());
+      assertEquals(
+          "image/png", corpora.readSource(ADMIN, "handbook", "logbook.png").state().mediaType());
     }
   }
 
@@ -179,15 +248,18 @@ class IngestCommandIT {
     assertTrue(run.err().contains("CORPUS_NOT_FOUND"), run::toString);
     assertTrue(run.err().contains("add --create to create it"), run::toString);
     assertEquals(-1, run.count("ingested"), "no summary: nothing was sent");
-    Run created = quarry("ingest", "--data", data, "--corpus", "absent", "--create", folder.toString());
+    Run created =
+        quarry("ingest", "--data", data, "--corpus", "absent", "--create", folder.toString());
     assertEquals(0, created.exitCode(), created::toString);
     assertEquals(3, created.count("ingested"), created::toString);
   }
 
   /** Russian prose long enough for a charset detector, written in the DOS code page IBM866. */
   static Path dosText(Path file) throws Exception {
-    String russian = ("Текст в старой кодировке DOS должен быть прочитан и проиндексирован целиком, "
-        + "а кодировка должна быть названа в отчёте. Отчёт за третий квартал сверен без ошибок.\n").repeat(4);
+    String russian =
+        ("Текст в старой кодировке DOS должен быть прочитан и проиндексирован целиком, "
+                + "а кодировка должна быть названа в отчёте. Отчёт за третий квартал сверен без ошибок.\n")
+            .repeat(4);
     return Files.write(file, russian.getBytes(java.nio.charset.Charset.forName("IBM866")));
   }
 
@@ -196,13 +268,28 @@ class IngestCommandIT {
     dosText(folder.resolve("dos.txt"));
     Path data = dir.resolve("data");
     createCorpus(data);
-    Run local = quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
+    Run local =
+        quarry("ingest", "--data", data.toString(), "--corpus", "handbook", folder.toString());
     assertEquals(0, local.exitCode(), local::toString);
     assertEquals(List.of("encoding dos.txt: IBM866"), encodingLines(local), local::toString);
-    try (ServerProcess server = ServerProcess.serve(dir.resolve("server-data"), TestTokens.write(dir), null, 512)) {
-      assertEquals(200, server.client().retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"handbook\"}").status());
-      Run remote = quarry("ingest", "--url", server.url(), "--token", TestTokens.ADMIN, "--corpus", "handbook",
-          folder.toString());
+    try (ServerProcess server =
+        ServerProcess.serve(dir.resolve("server-data"), TestTokens.write(dir), null, 512)) {
+      assertEquals(
+          200,
+          server
+              .client()
+              .retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"handbook\"}")
+              .status());
+      Run remote =
+          quarry(
+              "ingest",
+              "--url",
+              server.url(),
+              "--token",
+              TestTokens.ADMIN,
+              "--corpus",
+              "handbook",
+              folder.toString());
       assertEquals(0, remote.exitCode(), remote::toString);
       assertEquals(List.of("encoding dos.txt: IBM866"), encodingLines(remote), remote::toString);
     }
@@ -216,39 +303,103 @@ class IngestCommandIT {
   @Test
   void runningServer_ingestsOverHttp_thenFindsThemUnchanged() throws Exception {
     Path tokens = TestTokens.write(dir);
-    try (ServerProcess server = ServerProcess.serve(dir.resolve("server-data"), tokens, null, 512)) {
-      assertEquals(200, server.client().retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"handbook\"}").status());
-      String[] args = {"ingest", "--url", server.url(), "--token", TestTokens.ADMIN, "--corpus", "handbook",
-          "--parallel", "2", folder.toString()};
+    try (ServerProcess server =
+        ServerProcess.serve(dir.resolve("server-data"), tokens, null, 512)) {
+      assertEquals(
+          200,
+          server
+              .client()
+              .retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"handbook\"}")
+              .status());
+      String[] args = {
+        "ingest",
+        "--url",
+        server.url(),
+        "--token",
+        TestTokens.ADMIN,
+        "--corpus",
+        "handbook",
+        "--parallel",
+        "2",
+        folder.toString()
+      };
       Run first = quarry(args);
       assertEquals(0, first.exitCode(), first::toString);
       assertEquals(3, first.count("ingested"), first::toString);
       Run second = quarry(args);
       assertEquals(3, second.count("unchanged"), second::toString);
-      Run forbidden = quarry("ingest", "--url", server.url(), "--token", TestTokens.SEARCH_C1, "--corpus", "handbook",
-          folder.toString());
+      Run forbidden =
+          quarry(
+              "ingest",
+              "--url",
+              server.url(),
+              "--token",
+              TestTokens.SEARCH_C1,
+              "--corpus",
+              "handbook",
+              folder.toString());
       assertEquals(1, forbidden.exitCode(), forbidden::toString);
       assertTrue(forbidden.err().contains("FORBIDDEN"), forbidden::toString);
     }
   }
 
   @Test
-  void runningServer_noWait_detaches_thenWatchByIdReportsTheJob_andCancelAnswers() throws Exception {
+  void runningServer_noWait_detaches_thenWatchByIdReportsTheJob_andCancelAnswers()
+      throws Exception {
     Path tokens = TestTokens.write(dir);
-    try (ServerProcess server = ServerProcess.serve(dir.resolve("server-data"), tokens, null, 512)) {
-      assertEquals(200, server.client().retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"handbook\"}").status());
-      Run detached = quarry("ingest", "--url", server.url(), "--token", TestTokens.ADMIN, "--corpus", "handbook",
-          "--no-wait", folder.toString());
+    try (ServerProcess server =
+        ServerProcess.serve(dir.resolve("server-data"), tokens, null, 512)) {
+      assertEquals(
+          200,
+          server
+              .client()
+              .retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"handbook\"}")
+              .status());
+      Run detached =
+          quarry(
+              "ingest",
+              "--url",
+              server.url(),
+              "--token",
+              TestTokens.ADMIN,
+              "--corpus",
+              "handbook",
+              "--no-wait",
+              folder.toString());
       assertEquals(0, detached.exitCode(), detached::toString);
       Matcher job = Pattern.compile("--watch (job_[a-z0-9]+)").matcher(detached.err());
       assertTrue(job.find(), detached::toString);
-      Run watched = quarry("ingest", "--url", server.url(), "--token", TestTokens.ADMIN, "--watch", job.group(1));
+      Run watched =
+          quarry(
+              "ingest",
+              "--url",
+              server.url(),
+              "--token",
+              TestTokens.ADMIN,
+              "--watch",
+              job.group(1));
       assertEquals(0, watched.exitCode(), watched::toString);
       assertEquals(3, watched.count("ingested"), watched::toString);
-      Run cancelled = quarry("ingest", "--url", server.url(), "--token", TestTokens.ADMIN, "--cancel", job.group(1));
+      Run cancelled =
+          quarry(
+              "ingest",
+              "--url",
+              server.url(),
+              "--token",
+              TestTokens.ADMIN,
+              "--cancel",
+              job.group(1));
       assertEquals(0, cancelled.exitCode(), cancelled::toString);
       assertTrue(cancelled.out().contains("completed: 3 indexed"), cancelled::toString);
-      Run notYours = quarry("ingest", "--url", server.url(), "--token", TestTokens.PUBLIC_C1, "--watch", job.group(1));
+      Run notYours =
+          quarry(
+              "ingest",
+              "--url",
+              server.url(),
+              "--token",
+              TestTokens.PUBLIC_C1,
+              "--watch",
+              job.group(1));
       assertEquals(1, notYours.exitCode(), notYours::toString);
       assertTrue(notYours.err().contains("JOB_NOT_FOUND"), notYours::toString);
     }

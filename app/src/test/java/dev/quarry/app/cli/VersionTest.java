@@ -29,13 +29,14 @@ import org.junit.jupiter.api.io.TempDir;
 class VersionTest {
   private static final Path ROOT = Path.of(System.getProperty("user.dir")).getParent();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** The top pom's own version: the first {@code <version>} after quarry-parent's artifactId. */
   static String projectVersion() throws Exception {
     String pom = Files.readString(ROOT.resolve("pom.xml"));
-    Matcher m = Pattern.compile("<artifactId>quarry-parent</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
+    Matcher m =
+        Pattern.compile("<artifactId>quarry-parent</artifactId>\\s*<version>([^<]+)</version>")
+            .matcher(pom);
     assertTrue(m.find(), "the top pom names its version");
     return m.group(1);
   }
@@ -43,7 +44,10 @@ class VersionTest {
   @Test
   void dashV_ofEveryCommand_printsTheProjectVersion() throws Exception {
     String expected = "quarry " + projectVersion();
-    for (String[] args : new String[][] {{"-V"}, {"--version"}, {"serve", "-V"}, {"ingest", "-V"}, {"search", "-V"}}) {
+    for (String[] args :
+        new String[][] {
+          {"-V"}, {"--version"}, {"serve", "-V"}, {"ingest", "-V"}, {"search", "-V"}
+        }) {
       IngestCommandIT.Run run = IngestCommandIT.quarry(args);
       assertEquals(0, run.exitCode(), run::toString);
       assertEquals(expected, run.out().strip(), () -> String.join(" ", args));
@@ -53,9 +57,13 @@ class VersionTest {
   @Test
   void docs_nameTheProjectVersion() throws Exception {
     String expected = projectVersion();
-    // The archive's name and folder, and the version examples of /v1/protocol and a backup manifest.
-    Pattern named = Pattern.compile("quarry-(\\d+\\.\\d+\\.\\d+[A-Za-z0-9.-]*?)(?:\\.tar\\.gz|/|`|\\s|$)"
-        + "|\"name\": \"quarry\", \"version\": \"([^\"]+)\"|\"serverVersion\": \"([^\"]+)\"", Pattern.MULTILINE);
+    // The archive's name and folder, and the version examples of /v1/protocol and a backup
+    // manifest.
+    Pattern named =
+        Pattern.compile(
+            "quarry-(\\d+\\.\\d+\\.\\d+[A-Za-z0-9.-]*?)(?:\\.tar\\.gz|/|`|\\s|$)"
+                + "|\"name\": \"quarry\", \"version\": \"([^\"]+)\"|\"serverVersion\": \"([^\"]+)\"",
+            Pattern.MULTILINE);
     List<Path> files = new ArrayList<>(List.of(ROOT.resolve("README.md")));
     try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
       docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(files::add);
@@ -64,7 +72,8 @@ class VersionTest {
     for (Path file : files) {
       Matcher m = named.matcher(Files.readString(file));
       while (m.find()) {
-        String version = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
+        String version =
+            m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
         assertEquals(expected, version, () -> ROOT.relativize(file) + ": " + m.group());
         seen++;
       }
@@ -74,16 +83,28 @@ class VersionTest {
 
   @Test
   void protocol_reportsTheProjectVersion() throws Exception {
-    String tokens = """
+    String tokens =
+        """
         {"tokens": [{"subject": "v", "token": "version-token", "grants": [{"corpus": "*", "scopes": ["search"]}]}]}""";
-    try (QuarryServer server = QuarryServer.start(dir.resolve("data"), "127.0.0.1", 0,
-        TokensFile.parse(tokens.getBytes(StandardCharsets.UTF_8)), ServerConfig.DEFAULT)) {
-      HttpResponse<String> protocol = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create(server.url() + "/v1/protocol"))
-              .header("Authorization", "Bearer version-token").GET().build(),
-          HttpResponse.BodyHandlers.ofString());
+    try (QuarryServer server =
+        QuarryServer.start(
+            dir.resolve("data"),
+            "127.0.0.1",
+            0,
+            TokensFile.parse(tokens.getBytes(StandardCharsets.UTF_8)),
+            ServerConfig.DEFAULT)) {
+      HttpResponse<String> protocol =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(server.url() + "/v1/protocol"))
+                      .header("Authorization", "Bearer version-token")
+                      .GET()
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
       assertEquals(200, protocol.statusCode(), protocol.body());
-      assertEquals(projectVersion(), new ObjectMapper().readTree(protocol.body()).at("/server/version").asText(),
+      assertEquals(
+          projectVersion(),
+          new ObjectMapper().readTree(protocol.body()).at("/server/version").asText(),
           protocol.body());
     }
   }

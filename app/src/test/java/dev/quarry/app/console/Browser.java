@@ -26,15 +26,17 @@ import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * A real headless Chromium: the system's {@code chromium} driven through the system's
- * {@code chromedriver} (Debian's chromium and chromium-driver packages), never a browser that
- * Selenium downloads. Each instance has a fresh profile folder, deleted on close.
+ * A real headless Chromium: the system's {@code chromium} driven through the system's {@code
+ * chromedriver} (Debian's chromium and chromium-driver packages), never a browser that Selenium
+ * downloads. Each instance has a fresh profile folder, deleted on close.
  *
  * <p>Tests that need it call {@link #open}, which skips them visibly when either binary is absent.
  */
 final class Browser implements AutoCloseable {
   static final Path CHROMIUM = Path.of(System.getProperty("quarry.chromium", "/usr/bin/chromium"));
-  static final Path CHROMEDRIVER = Path.of(System.getProperty("quarry.chromedriver", "/usr/bin/chromedriver"));
+  static final Path CHROMEDRIVER =
+      Path.of(System.getProperty("quarry.chromedriver", "/usr/bin/chromedriver"));
+
   /** Bounds a hang (a page that never shows what it should), not speed. */
   private static final Duration WAIT = Duration.ofSeconds(60);
 
@@ -48,23 +50,41 @@ final class Browser implements AutoCloseable {
     this.wait = new WebDriverWait(driver, WAIT);
   }
 
-  /** Starts Chromium at {@code width} x {@code height}; skips the test when Chromium or its driver is missing. */
+  /**
+   * Starts Chromium at {@code width} x {@code height}; skips the test when Chromium or its driver
+   * is missing.
+   */
   static Browser open(int width, int height) {
-    assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+    assumeTrue(
+        Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
         "Chromium end-to-end tests skipped: install chromium and chromium-driver (apt-get install -y chromium chromium-driver); looked for "
-            + CHROMIUM + " and " + CHROMEDRIVER);
+            + CHROMIUM
+            + " and "
+            + CHROMEDRIVER);
     try {
       Path profile = Files.createTempDirectory("quarry-chromium-");
       ChromeOptions options = new ChromeOptions();
       options.setBinary(CHROMIUM.toFile());
-      options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-          "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=" + width + "," + height);
+      options.addArguments(
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-quic",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--disable-dev-shm-usage",
+          "--user-data-dir=" + profile,
+          "--window-size=" + width + "," + height);
       LoggingPreferences logs = new LoggingPreferences();
       logs.enable(LogType.BROWSER, Level.ALL);
       options.setCapability("goog:loggingPrefs", logs);
-      ChromeDriverService service = new ChromeDriverService.Builder()
-          .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+      ChromeDriverService service =
+          new ChromeDriverService.Builder()
+              .usingDriverExecutable(CHROMEDRIVER.toFile())
+              .usingAnyFreePort()
+              .build();
       ChromeDriver driver = new ChromeDriver(service, options);
       driver.manage().window().setSize(new Dimension(width, height));
       return new Browser(driver, profile);
@@ -82,7 +102,8 @@ final class Browser implements AutoCloseable {
    * gets the system's focus, and a page without it matches no {@code :focus} style at all.
    */
   void focusWindow() {
-    driver.executeCdpCommand("Emulation.setFocusEmulationEnabled", java.util.Map.of("enabled", true));
+    driver.executeCdpCommand(
+        "Emulation.setFocusEmulationEnabled", java.util.Map.of("enabled", true));
   }
 
   void get(String url) {
@@ -96,13 +117,22 @@ final class Browser implements AutoCloseable {
 
   /** The first element matching {@code css}, once it is there and shown. */
   WebElement shown(String css) {
-    return until(d -> d.findElements(By.cssSelector(css)).stream().filter(WebElement::isDisplayed).findFirst().orElse(null));
+    return until(
+        d ->
+            d.findElements(By.cssSelector(css)).stream()
+                .filter(WebElement::isDisplayed)
+                .findFirst()
+                .orElse(null));
   }
 
   /** Waits until an element matching {@code css} contains {@code text}, and returns it. */
   WebElement showing(String css, String text) {
-    return until(d -> d.findElements(By.cssSelector(css)).stream()
-        .filter(e -> e.getText().contains(text)).findFirst().orElse(null));
+    return until(
+        d ->
+            d.findElements(By.cssSelector(css)).stream()
+                .filter(e -> e.getText().contains(text))
+                .findFirst()
+                .orElse(null));
   }
 
   List<WebElement> all(String css) {
@@ -115,8 +145,8 @@ final class Browser implements AutoCloseable {
 
   /**
    * Console messages since the last call that mean the page misbehaved: script errors and policy
-   * violations. Failed API answers (a 401 or a 400 a test provokes) are logged by Chromium too,
-   * and are expected.
+   * violations. Failed API answers (a 401 or a 400 a test provokes) are logged by Chromium too, and
+   * are expected.
    */
   List<String> pageErrors() {
     return consoleLog().stream()
@@ -139,12 +169,13 @@ final class Browser implements AutoCloseable {
   }
 
   /**
-   * Starts recording the page's API calls afresh: wraps the page's {@code fetch} (the console's only
-   * way to the API but for uploads), once per page, and empties the record. Survives moves between
-   * the console's views, which change the address's fragment only.
+   * Starts recording the page's API calls afresh: wraps the page's {@code fetch} (the console's
+   * only way to the API but for uploads), once per page, and empties the record. Survives moves
+   * between the console's views, which change the address's fragment only.
    */
   void recordApiCalls() {
-    script("""
+    script(
+        """
         window.__quarryCalls = [];
         if (!window.__quarryFetch) {
           window.__quarryFetch = window.fetch;
@@ -155,23 +186,36 @@ final class Browser implements AutoCloseable {
         }""");
   }
 
-  /** The API calls since {@link #recordApiCalls}, in order: each its path and its JSON body (null for a GET). */
+  /**
+   * The API calls since {@link #recordApiCalls}, in order: each its path and its JSON body (null
+   * for a GET).
+   */
   List<ApiCall> apiCalls() {
     @SuppressWarnings("unchecked")
-    List<java.util.Map<String, Object>> calls = (List<java.util.Map<String, Object>>) script("return window.__quarryCalls");
-    return calls.stream().map(c -> new ApiCall((String) c.get("endpoint"), (String) c.get("body"))).toList();
+    List<java.util.Map<String, Object>> calls =
+        (List<java.util.Map<String, Object>>) script("return window.__quarryCalls");
+    return calls.stream()
+        .map(c -> new ApiCall((String) c.get("endpoint"), (String) c.get("body")))
+        .toList();
   }
 
   /** One recorded API call: {@code /v1/retrieval/search} and its body. */
   record ApiCall(String endpoint, String body) {}
 
-  /** The copyable curl command of the search shown (inside a closed disclosure, so present but not shown). */
+  /**
+   * The copyable curl command of the search shown (inside a closed disclosure, so present but not
+   * shown).
+   */
   String searchCurl() {
-    return until(d -> d.findElements(By.cssSelector("#results .curl")).stream().findFirst().orElse(null))
+    return until(
+            d -> d.findElements(By.cssSelector("#results .curl")).stream().findFirst().orElse(null))
         .getAttribute("textContent");
   }
 
-  /** Closes the browser, failing the test first when the page logged errors ({@link #pageErrors}) since the last look. */
+  /**
+   * Closes the browser, failing the test first when the page logged errors ({@link #pageErrors})
+   * since the last look.
+   */
   void closeFailingOnPageErrors() {
     try {
       List<String> errors = pageErrors();

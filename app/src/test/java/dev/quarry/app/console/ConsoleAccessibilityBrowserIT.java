@@ -19,9 +19,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.interactions.Actions;
 
@@ -36,13 +36,15 @@ import org.openqa.selenium.interactions.Actions;
 class ConsoleAccessibilityBrowserIT {
   static final String ADMIN = ConsoleBrowserIT.ADMIN;
   static final String CORPUS = "manuals";
+
   /** Bounds a walk through the page with Tab that never reaches its target. */
   private static final int MAX_TABS = 60;
 
   @RegisterExtension
-  static final ServerPerClass server = ServerPerClass.withTokens(ConsoleBrowserIT.TOKENS).heapMiB(512);
-  @TempDir
-  static Path dir;
+  static final ServerPerClass server =
+      ServerPerClass.withTokens(ConsoleBrowserIT.TOKENS).heapMiB(512);
+
+  @TempDir static Path dir;
   static ApiClient api;
   static String job;
   Browser browser;
@@ -52,17 +54,36 @@ class ConsoleAccessibilityBrowserIT {
     api = server.client();
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"" + CORPUS + "\"}"));
     index("pump.md", "Pump manual", "The turbine spins at night when demand is low.", "ops");
-    index("valves.md", "Valve guide", "Grease the valves monthly, and the turbine yearly.", "maintenance");
-    job = ok(Upload.post(api, ADMIN, "/v1/retrieval/jobs/submit", Upload.namedBody(
-        "{\"corpus\": \"" + CORPUS + "\", \"files\": [{\"source\": \"notes.md\"}, {\"source\": \"noise.bin\"}]}",
-        List.of("notes.md", "noise.bin"),
-        List.of("# Notes\n\nThe pump hums.\n".getBytes(StandardCharsets.UTF_8),
-            new byte[] {0, 1, 2, 3, (byte) 0xff, (byte) 0xfe, 7, 8})))).at("/job/id").asText();
+    index(
+        "valves.md",
+        "Valve guide",
+        "Grease the valves monthly, and the turbine yearly.",
+        "maintenance");
+    job =
+        ok(Upload.post(
+                api,
+                ADMIN,
+                "/v1/retrieval/jobs/submit",
+                Upload.namedBody(
+                    "{\"corpus\": \""
+                        + CORPUS
+                        + "\", \"files\": [{\"source\": \"notes.md\"}, {\"source\": \"noise.bin\"}]}",
+                    List.of("notes.md", "noise.bin"),
+                    List.of(
+                        "# Notes\n\nThe pump hums.\n".getBytes(StandardCharsets.UTF_8),
+                        new byte[] {0, 1, 2, 3, (byte) 0xff, (byte) 0xfe, 7, 8}))))
+            .at("/job/id")
+            .asText();
   }
 
   private static void index(String source, String title, String text, String dept) {
-    ObjectNode body = ApiClient.JSON.createObjectNode().put("corpus", CORPUS).put("source", source)
-        .put("title", title).put("text", text);
+    ObjectNode body =
+        ApiClient.JSON
+            .createObjectNode()
+            .put("corpus", CORPUS)
+            .put("source", source)
+            .put("title", title)
+            .put("text", text);
     body.putObject("metadata").put("dept", dept);
     ok(api.retrieval("sources/index", ADMIN, body.toString()));
   }
@@ -88,33 +109,55 @@ class ConsoleAccessibilityBrowserIT {
     findings.put("status", visit("#/status", "#health"));
     findings.put("corpora, the create form open", visit("#/corpora", "#create-corpus"));
     findings.put("search with results", visit("#/search?corpus=" + CORPUS + "&q=turbine", ".hit"));
-    findings.put("search with results, facets, a filter and the options open",
-        visit("#/search?corpus=" + CORPUS + "&q=turbine&facets=dept&picks="
-            + java.net.URLEncoder.encode("{\"dept\": [\"ops\", \"maintenance\"]}", StandardCharsets.UTF_8), "#facets"));
-    findings.put("search refused", visit("#/search?corpus=" + CORPUS + "&q=turbine&filter=%7B", "#results [role=alert]"));
+    findings.put(
+        "search with results, facets, a filter and the options open",
+        visit(
+            "#/search?corpus="
+                + CORPUS
+                + "&q=turbine&facets=dept&picks="
+                + java.net.URLEncoder.encode(
+                    "{\"dept\": [\"ops\", \"maintenance\"]}", StandardCharsets.UTF_8),
+            "#facets"));
+    findings.put(
+        "search refused",
+        visit("#/search?corpus=" + CORPUS + "&q=turbine&filter=%7B", "#results [role=alert]"));
     findings.put("sources", visit("#/sources?corpus=" + CORPUS, "#sources"));
-    findings.put("a source at a hit, with its history", visit("#/source?corpus=" + CORPUS
-        + "&source=pump.md&q=turbine&chunk=0", "#timeline li"));
+    findings.put(
+        "a source at a hit, with its history",
+        visit("#/source?corpus=" + CORPUS + "&source=pump.md&q=turbine&chunk=0", "#timeline li"));
     findings.put("history", visit("#/history?corpus=" + CORPUS, "#timeline li"));
     findings.put("ingest", visit("#/ingest?corpus=" + CORPUS, "#drop"));
-    browser.shown("#files").sendKeys(String.join("\n",
-        TinyDocuments.text(dir, "guide-" + width + ".md", "# Guide\n\nThe turbine hums.\n").toString(),
-        TinyDocuments.bytes(dir, "noise-" + width + ".bin", new byte[] {0, 1, 2, 3, (byte) 0xff, (byte) 0xfe, 7, 8}).toString()));
+    browser
+        .shown("#files")
+        .sendKeys(
+            String.join(
+                "\n",
+                TinyDocuments.text(dir, "guide-" + width + ".md", "# Guide\n\nThe turbine hums.\n")
+                    .toString(),
+                TinyDocuments.bytes(
+                        dir,
+                        "noise-" + width + ".bin",
+                        new byte[] {0, 1, 2, 3, (byte) 0xff, (byte) 0xfe, 7, 8})
+                    .toString()));
     browser.showing("#summary", "2 files: 1 indexed, 0 unchanged, 1 failed");
     findings.put("ingest, after an upload", PageAudit.of(browser));
     findings.put("jobs list", visit("#/jobs", "#jobs tbody tr"));
     findings.put("a job", visit("#/jobs?job=" + job, "#job-files tr"));
 
     StringBuilder report = new StringBuilder();
-    findings.forEach((view, f) -> {
-      assertTrue(f.textsChecked() > 0 && f.controlsChecked() > 0, () -> view + ": the audit saw no text or no control");
-      if (!f.clean()) {
-        report.append("\n").append(view).append(":");
-        f.unnamedControls().forEach(s -> report.append("\n  control without a name: ").append(s));
-        f.lowContrast().forEach(s -> report.append("\n  low contrast: ").append(s));
-        f.structure().forEach(s -> report.append("\n  outline: ").append(s));
-      }
-    });
+    findings.forEach(
+        (view, f) -> {
+          assertTrue(
+              f.textsChecked() > 0 && f.controlsChecked() > 0,
+              () -> view + ": the audit saw no text or no control");
+          if (!f.clean()) {
+            report.append("\n").append(view).append(":");
+            f.unnamedControls()
+                .forEach(s -> report.append("\n  control without a name: ").append(s));
+            f.lowContrast().forEach(s -> report.append("\n  low contrast: ").append(s));
+            f.structure().forEach(s -> report.append("\n  outline: ").append(s));
+          }
+        });
     assertTrue(report.isEmpty(), () -> "accessibility findings:" + report);
   }
 
@@ -135,20 +178,29 @@ class ConsoleAccessibilityBrowserIT {
     tabUntil(id("query"), unmarked);
     keys("turbine", Keys.ENTER);
     browser.shown(".hit a.open-hit");
-    assertEquals("query", focused(), "the search moved the keyboard's place away from the query box");
+    assertEquals(
+        "query", focused(), "the search moved the keyboard's place away from the query box");
 
     tabUntil(matches(".hit:first-child a.open-hit"), unmarked);
-    String opened = (String) browser.script("return document.activeElement.closest('.hit').dataset.source");
+    String opened =
+        (String) browser.script("return document.activeElement.closest('.hit').dataset.source");
     keys(Keys.ENTER);
     browser.showing("#source-title", opened);
     assertTrue(unmarked.isEmpty(), () -> "focused without a visible focus indicator: " + unmarked);
   }
 
-  /** Goes to a view, waits for {@code ready} and for loading to end, opens every disclosure and audits the page. */
+  /**
+   * Goes to a view, waits for {@code ready} and for loading to end, opens every disclosure and
+   * audits the page.
+   */
   private PageAudit.Findings visit(String hash, String ready) {
     browser.go(hash);
     browser.shown(ready);
-    browser.until(d -> browser.all("main p.muted").stream().noneMatch(e -> e.getText().equals("Loading…")) ? true : null);
+    browser.until(
+        d ->
+            browser.all("main p.muted").stream().noneMatch(e -> e.getText().equals("Loading…"))
+                ? true
+                : null);
     browser.script("document.querySelectorAll('main details').forEach(d => { d.open = true; })");
     return PageAudit.of(browser);
   }
@@ -166,7 +218,8 @@ class ConsoleAccessibilityBrowserIT {
       unmarked.add(describeFocused());
     }
     for (int presses = 0; !target.test(focused()); presses++) {
-      assertTrue(presses < MAX_TABS, "Tab never reached the control; last focused: " + describeFocused());
+      assertTrue(
+          presses < MAX_TABS, "Tab never reached the control; last focused: " + describeFocused());
       keys(Keys.TAB);
       if (!focusShown()) {
         unmarked.add(describeFocused());
@@ -176,7 +229,8 @@ class ConsoleAccessibilityBrowserIT {
 
   /** The focused element's id, or "" when it has none. */
   private String focused() {
-    return (String) browser.script("return document.activeElement ? document.activeElement.id : ''");
+    return (String)
+        browser.script("return document.activeElement ? document.activeElement.id : ''");
   }
 
   private Predicate<String> id(String id) {
@@ -184,19 +238,26 @@ class ConsoleAccessibilityBrowserIT {
   }
 
   private Predicate<String> matches(String css) {
-    return ignored -> Boolean.TRUE.equals(browser.script(
-        "return document.activeElement !== null && document.activeElement.matches(arguments[0])", css));
+    return ignored ->
+        Boolean.TRUE.equals(
+            browser.script(
+                "return document.activeElement !== null && document.activeElement.matches(arguments[0])",
+                css));
   }
 
   private String describeFocused() {
-    return (String) browser.script("""
+    return (String)
+        browser.script(
+            """
         const e = document.activeElement;
         return e ? e.localName + (e.id ? '#' + e.id : '') + ' "' + (e.innerText || e.value || '').trim().slice(0, 30) + '"' : 'nothing'""");
   }
 
   /** Whether the focused element draws an outline or a box shadow (as :focus-visible styles do). */
   private boolean focusShown() {
-    return Boolean.TRUE.equals(browser.script("""
+    return Boolean.TRUE.equals(
+        browser.script(
+            """
         const e = document.activeElement;
         if (!e || e === document.body) return true;
         const s = getComputedStyle(e);

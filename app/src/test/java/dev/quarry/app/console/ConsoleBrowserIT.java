@@ -35,7 +35,8 @@ import org.openqa.selenium.support.ui.Select;
 class ConsoleBrowserIT {
   static final String ADMIN = "console-admin-token";
   static final String READER = "console-reader-token";
-  static final String TOKENS = """
+  static final String TOKENS =
+      """
       {"tokens": [
         {"subject": "console-admin", "token": "console-admin-token",
          "grants": [{"corpus": "*", "scopes": ["search", "index", "manage"]}]},
@@ -44,16 +45,18 @@ class ConsoleBrowserIT {
       ]}""";
 
   /** Three pages of fifteen words each: with sixteen-word chunks, every chunk stays on its page. */
-  static final List<String> PUMP_PAGES = List.of(
-      "Priming the pump comes first, before any valve opens or any pressure builds in the line.",
-      "The turbine spins at night when demand is low and the reservoir refills from the river.",
-      "Shutdown drains every pipe, closes each valve in order and records the final pressure reading.");
+  static final List<String> PUMP_PAGES =
+      List.of(
+          "Priming the pump comes first, before any valve opens or any pressure builds in the line.",
+          "The turbine spins at night when demand is low and the reservoir refills from the river.",
+          "Shutdown drains every pipe, closes each valve in order and records the final pressure reading.");
 
   @RegisterExtension
   static final ServerPerClass server = ServerPerClass.withTokens(TOKENS).heapMiB(512);
+
   /** Files the tests upload. */
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
+
   static ApiClient api;
   Browser browser;
 
@@ -62,10 +65,16 @@ class ConsoleBrowserIT {
     api = server.client();
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"docs\"}"));
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"private\"}"));
-    ok(api.retrieval("sources/index", ADMIN,
-        "{\"corpus\": \"docs\", \"source\": \"readme.md\", \"text\": \"Quarry answers searches.\"}"));
-    ok(api.retrieval("sources/index", ADMIN,
-        "{\"corpus\": \"private\", \"source\": \"salaries.md\", \"text\": \"Confidential pay.\"}"));
+    ok(
+        api.retrieval(
+            "sources/index",
+            ADMIN,
+            "{\"corpus\": \"docs\", \"source\": \"readme.md\", \"text\": \"Quarry answers searches.\"}"));
+    ok(
+        api.retrieval(
+            "sources/index",
+            ADMIN,
+            "{\"corpus\": \"private\", \"source\": \"salaries.md\", \"text\": \"Confidential pay.\"}"));
   }
 
   @AfterEach
@@ -89,7 +98,9 @@ class ConsoleBrowserIT {
   void root_redirectsToTheConsole_andSignInKeepsTheTokenInSessionStorageOnly() {
     signIn(ADMIN);
     browser.showing("#who-subject", "console-admin");
-    assertTrue(browser.driver().getCurrentUrl().startsWith(server.url() + "/console/"), browser.driver().getCurrentUrl());
+    assertTrue(
+        browser.driver().getCurrentUrl().startsWith(server.url() + "/console/"),
+        browser.driver().getCurrentUrl());
     assertFalse(browser.driver().getCurrentUrl().contains(ADMIN));
     assertEquals(ADMIN, browser.script("return sessionStorage.getItem('quarry.token')"));
     assertEquals(0L, browser.script("return localStorage.length"));
@@ -105,7 +116,9 @@ class ConsoleBrowserIT {
     String server = browser.shown("#server").getText();
     assertTrue(server.contains("Protocol version\n1.0"), server);
     assertFalse(server.contains("unknown"), server);
-    assertTrue(browser.shown("#features").getText().contains("pdf-ingestion on"), browser.shown("#features").getText());
+    assertTrue(
+        browser.shown("#features").getText().contains("pdf-ingestion on"),
+        browser.shown("#features").getText());
     String grants = browser.shown("#grants").getText();
     assertTrue(grants.contains("search, index, manage"), grants);
   }
@@ -116,13 +129,15 @@ class ConsoleBrowserIT {
     WebElement alert = browser.shown("[role=alert]");
     assertTrue(alert.getText().contains("The token is not valid"), alert.getText());
     assertTrue(alert.getText().contains("UNAUTHENTICATED"), alert.getText());
-    assertTrue(browser.all("#nav:not([hidden])").isEmpty(), "navigation shown without a valid token");
+    assertTrue(
+        browser.all("#nav:not([hidden])").isEmpty(), "navigation shown without a valid token");
     assertNull(browser.script("return sessionStorage.getItem('quarry.token')"));
   }
 
   @Test
   @ExtendWith(TestSeed.class)
-  void ingest_pdfDocxAndMarkdown_showReceipts_andAnUnsupportedFileFailsAlone(Random random) throws Exception {
+  void ingest_pdfDocxAndMarkdown_showReceipts_andAnUnsupportedFileFailsAlone(Random random)
+      throws Exception {
     signIn(ADMIN);
     browser.showing("#who-subject", "console-admin");
     go("#/corpora");
@@ -131,12 +146,19 @@ class ConsoleBrowserIT {
     Path files = Files.createDirectories(dir.resolve("upload-1"));
     byte[] noise = new byte[4096];
     random.nextBytes(noise);
-    List<Path> uploads = List.of(
-        TinyDocuments.pdf(files, "pump.pdf", PUMP_PAGES),
-        TinyDocuments.docx(files, "valves.docx", List.of("Valve maintenance schedule", "Grease the valves monthly.")),
-        TinyDocuments.text(files, "notes.md", "# Field notes\n\nThe compressor hums quietly.\n"),
-        TinyDocuments.bytes(files, "noise.bin", noise));
-    browser.shown("#files").sendKeys(uploads.stream().map(Path::toString).collect(Collectors.joining("\n")));
+    List<Path> uploads =
+        List.of(
+            TinyDocuments.pdf(files, "pump.pdf", PUMP_PAGES),
+            TinyDocuments.docx(
+                files,
+                "valves.docx",
+                List.of("Valve maintenance schedule", "Grease the valves monthly.")),
+            TinyDocuments.text(
+                files, "notes.md", "# Field notes\n\nThe compressor hums quietly.\n"),
+            TinyDocuments.bytes(files, "noise.bin", noise));
+    browser
+        .shown("#files")
+        .sendKeys(uploads.stream().map(Path::toString).collect(Collectors.joining("\n")));
     browser.showing("#summary", "4 files: 3 indexed, 0 unchanged, 1 failed");
     assertEquals("indexed", row("pump.pdf").getAttribute("data-status"));
     assertTrue(row("pump.pdf").getText().contains("application/pdf"), row("pump.pdf").getText());
@@ -146,7 +168,11 @@ class ConsoleBrowserIT {
     WebElement failed = row("noise.bin");
     assertEquals("UNSUPPORTED_MEDIA_TYPE", failed.getAttribute("data-code"), TestSeed.replay());
     assertTrue(failed.getText().contains("This kind of file cannot be read."), failed.getText());
-    assertEquals(3, ok(api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"manuals\"}")).path("sources").asInt());
+    assertEquals(
+        3,
+        ok(api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"manuals\"}"))
+            .path("sources")
+            .asInt());
   }
 
   @Test
@@ -160,17 +186,25 @@ class ConsoleBrowserIT {
     assertTrue(hit.getText().contains("p. 2\n"), hit.getText());
     assertEquals("turbine", hit.findElement(By.cssSelector("mark")).getText().toLowerCase());
     String answered = browser.shown("#answered").getText();
-    long revision = ok(api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"pinning\"}")).path("revision").asLong();
+    long revision =
+        ok(api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"pinning\"}"))
+            .path("revision")
+            .asLong();
     assertTrue(answered.contains("Answered at revision " + revision), answered);
     assertTrue(browser.searchCurl().contains("\"query\":\"turbine\""));
 
     // A later change must not move a pinned search.
-    ok(api.retrieval("sources/index", ADMIN,
-        "{\"corpus\": \"pinning\", \"source\": \"later.md\", \"text\": \"A second turbine arrived later.\"}"));
+    ok(
+        api.retrieval(
+            "sources/index",
+            ADMIN,
+            "{\"corpus\": \"pinning\", \"source\": \"later.md\", \"text\": \"A second turbine arrived later.\"}"));
     browser.shown("#pin").click();
     String pinned = browser.showing("#answered", "Pinned at revision " + revision).getText();
     assertTrue(pinned.contains("exactly the results the corpus held"), pinned);
-    assertTrue(browser.all(".hit[data-source='later.md']").isEmpty(), "a pinned search saw a later source");
+    assertTrue(
+        browser.all(".hit[data-source='later.md']").isEmpty(),
+        "a pinned search saw a later source");
     assertTrue(browser.searchCurl().contains("\"revision\":" + revision));
 
     browser.shown(".hit[data-source='pump.pdf'] a.open-hit").click();
@@ -201,15 +235,24 @@ class ConsoleBrowserIT {
     browser.shown("#source-absent");
     browser.shown("#timeline li[data-operation=ingest] a.text-at").click();
     browser.showing("#text-revision", "(pinned)");
-    assertTrue(browser.shown("#chunks").getText().contains("The compressor hums quietly."),
+    assertTrue(
+        browser.shown("#chunks").getText().contains("The compressor hums quietly."),
         browser.shown("#chunks").getText());
   }
 
   @Test
   void aHybridSearch_showsEachHitsLexicalAndSemanticParts() {
-    ok(api.retrieval("corpora/create", ADMIN, """
+    ok(
+        api.retrieval(
+            "corpora/create",
+            ADMIN,
+            """
         {"corpus": "hybrid", "settings": {"embedding": {"model": "all-minilm-l6-v2"}}}"""));
-    ok(api.retrieval("sources/batch", ADMIN, """
+    ok(
+        api.retrieval(
+            "sources/batch",
+            ADMIN,
+            """
         {"corpus": "hybrid", "operations": [
           {"index": {"source": "cats.md", "text": "The kitten curled up and slept on the warm rug."}},
           {"index": {"source": "rates.md", "text": "Shares fell after the central bank raised interest rates."}}]}"""));
@@ -223,10 +266,14 @@ class ConsoleBrowserIT {
     assertTrue(semantic.matches("semantic -?\\d+\\.\\d{4} \\(#1\\)"), semantic);
 
     // An embedding corpus offers the modes; fusion only for hybrid, the default.
-    assertTrue(browser.shown("#mode-controls").getText().contains("all-minilm-l6-v2"), browser.shown("#mode-controls").getText());
+    assertTrue(
+        browser.shown("#mode-controls").getText().contains("all-minilm-l6-v2"),
+        browser.shown("#mode-controls").getText());
     assertTrue(browser.shown("#fusion-controls").isDisplayed());
     new Select(browser.shown("#mode")).selectByValue("semantic");
-    assertFalse(browser.all("#fusion-controls").get(0).isDisplayed(), "fusion offered for a semantic search");
+    assertFalse(
+        browser.all("#fusion-controls").get(0).isDisplayed(),
+        "fusion offered for a semantic search");
     browser.shown("#search-form button[type=submit]").click();
     browser.until(d -> browser.searchCurl().contains("\"mode\":\"semantic\"") ? true : null);
     browser.shown(".hit[data-source='rates.md']");
@@ -236,36 +283,58 @@ class ConsoleBrowserIT {
     new Select(browser.shown("#fusion")).selectByValue("rrf");
     assertFalse(browser.shown("#semantic-weight").isEnabled(), "a weight offered for rrf");
     browser.shown("#search-form button[type=submit]").click();
-    browser.until(d -> browser.searchCurl().contains("\"fusion\":{\"method\":\"rrf\"}") ? true : null);
+    browser.until(
+        d -> browser.searchCurl().contains("\"fusion\":{\"method\":\"rrf\"}") ? true : null);
     assertFalse(browser.searchCurl().contains("\"mode\""), browser.searchCurl());
     browser.shown(".hit[data-source='rates.md'] .semantic");
 
     new Select(browser.shown("#fusion")).selectByValue("");
     browser.shown("#semantic-weight").sendKeys("0.7");
     browser.shown("#search-form button[type=submit]").click();
-    browser.until(d -> browser.searchCurl().contains("\"fusion\":{\"method\":\"convex\",\"semanticWeight\":0.7}") ? true : null);
+    browser.until(
+        d ->
+            browser
+                    .searchCurl()
+                    .contains("\"fusion\":{\"method\":\"convex\",\"semanticWeight\":0.7}")
+                ? true
+                : null);
     browser.shown(".hit[data-source='rates.md']");
   }
 
   @Test
   void aHybridCorpussJob_showsItsPassagesEmbeddedAndTheirRate() throws Exception {
-    ok(api.retrieval("corpora/create", ADMIN,
-        "{\"corpus\": \"hybrid-batch\", \"settings\": {\"embedding\": {\"model\": \"all-minilm-l6-v2\"}}}"));
-    String job = ok(dev.quarry.api.ingest.Upload.post(api, ADMIN, "/v1/retrieval/jobs/submit",
-        dev.quarry.api.ingest.Upload.namedBody("{\"corpus\": \"hybrid-batch\", \"files\": [{\"source\": \"pump.md\"}]}",
-            List.of("pump.md"),
-            List.of("# Pump\n\nThe pump hums when the tank is full.\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)))))
-        .at("/job/id").asText();
+    ok(
+        api.retrieval(
+            "corpora/create",
+            ADMIN,
+            "{\"corpus\": \"hybrid-batch\", \"settings\": {\"embedding\": {\"model\": \"all-minilm-l6-v2\"}}}"));
+    String job =
+        ok(dev.quarry.api.ingest.Upload.post(
+                api,
+                ADMIN,
+                "/v1/retrieval/jobs/submit",
+                dev.quarry.api.ingest.Upload.namedBody(
+                    "{\"corpus\": \"hybrid-batch\", \"files\": [{\"source\": \"pump.md\"}]}",
+                    List.of("pump.md"),
+                    List.of(
+                        "# Pump\n\nThe pump hums when the tank is full.\n"
+                            .getBytes(java.nio.charset.StandardCharsets.UTF_8)))))
+            .at("/job/id")
+            .asText();
     signIn(ADMIN);
     browser.shown("#nav a[data-view=jobs]").click();
     browser.shown("#job-id").sendKeys(job + "\n");
-    browser.until(d -> {
-      if ("completed".equals(browser.script("const s = document.getElementById('job-state'); return s && s.textContent"))) {
-        return true;
-      }
-      browser.script("const b = document.getElementById('refresh-job'); if (b) b.click()");
-      return null;
-    });
+    browser.until(
+        d -> {
+          if ("completed"
+              .equals(
+                  browser.script(
+                      "const s = document.getElementById('job-state'); return s && s.textContent"))) {
+            return true;
+          }
+          browser.script("const b = document.getElementById('refresh-job'); if (b) b.click()");
+          return null;
+        });
     String passages = browser.shown("#job-passages").getText();
     // Ended: the total is exact (no "about"), the rate is this server's, and no time is left.
     assertTrue(passages.matches("1 of 1 passages embedded · [0-9]+\\.[0-9] per second"), passages);
@@ -277,26 +346,42 @@ class ConsoleBrowserIT {
   @Test
   void anIngestionJob_listsItsFilesWithTheirOutcomes_andAnUnknownJobIsRefused() throws Exception {
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"batch\"}"));
-    String job = ok(dev.quarry.api.ingest.Upload.post(api, ADMIN, "/v1/retrieval/jobs/submit",
-        dev.quarry.api.ingest.Upload.namedBody(
-            "{\"corpus\": \"batch\", \"files\": [{\"source\": \"notes.md\"}, {\"source\": \"noise.bin\"}]}",
-            List.of("notes.md", "noise.bin"),
-            List.of("# Notes\n\nThe pump hums.\n".getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                new byte[] {0, 1, 2, 3, (byte) 0xff, (byte) 0xfe, 7, 8})))).at("/job/id").asText();
+    String job =
+        ok(dev.quarry.api.ingest.Upload.post(
+                api,
+                ADMIN,
+                "/v1/retrieval/jobs/submit",
+                dev.quarry.api.ingest.Upload.namedBody(
+                    "{\"corpus\": \"batch\", \"files\": [{\"source\": \"notes.md\"}, {\"source\": \"noise.bin\"}]}",
+                    List.of("notes.md", "noise.bin"),
+                    List.of(
+                        "# Notes\n\nThe pump hums.\n"
+                            .getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                        new byte[] {0, 1, 2, 3, (byte) 0xff, (byte) 0xfe, 7, 8}))))
+            .at("/job/id")
+            .asText();
     signIn(ADMIN);
     browser.showing("#who-subject", "console-admin");
     browser.shown("#nav a[data-view=jobs]").click();
     browser.shown("#job-id").sendKeys(job + "\n");
     // The job runs in the background: refresh until it has ended, as a person would.
-    browser.until(d -> {
-      if ("completed".equals(browser.script("const s = document.getElementById('job-state'); return s && s.textContent"))) {
-        return true;
-      }
-      browser.script("const b = document.getElementById('refresh-job'); if (b) b.click()");
-      return null;
-    });
-    assertTrue(browser.shown("#job-counts").getText().contains("indexed 1"), browser.shown("#job-counts").getText());
-    assertTrue(browser.driver().findElements(By.id("job-passages")).isEmpty(), "a lexical corpus's job embeds nothing");
+    browser.until(
+        d -> {
+          if ("completed"
+              .equals(
+                  browser.script(
+                      "const s = document.getElementById('job-state'); return s && s.textContent"))) {
+            return true;
+          }
+          browser.script("const b = document.getElementById('refresh-job'); if (b) b.click()");
+          return null;
+        });
+    assertTrue(
+        browser.shown("#job-counts").getText().contains("indexed 1"),
+        browser.shown("#job-counts").getText());
+    assertTrue(
+        browser.driver().findElements(By.id("job-passages")).isEmpty(),
+        "a lexical corpus's job embeds nothing");
     WebElement indexed = browser.shown("#job-files tr[data-source='notes.md']");
     assertEquals("indexed", indexed.getAttribute("data-status"));
     assertTrue(indexed.getText().contains("revision "), indexed.getText());
@@ -308,10 +393,15 @@ class ConsoleBrowserIT {
 
     go("#/jobs?job=job_" + "a".repeat(24));
     WebElement alert = browser.shown("[role=alert]");
-    assertTrue(alert.getText().contains("There is no such job") && alert.getText().contains("JOB_NOT_FOUND"), alert.getText());
+    assertTrue(
+        alert.getText().contains("There is no such job")
+            && alert.getText().contains("JOB_NOT_FOUND"),
+        alert.getText());
     go("#/jobs?job=Not-A-Job");
     alert = browser.showing("[role=alert]", "INVALID_REQUEST");
-    assertTrue(alert.getText().startsWith("job must be a job id as a job's answer gave it"), alert.getText());
+    assertTrue(
+        alert.getText().startsWith("job must be a job id as a job's answer gave it"),
+        alert.getText());
     assertEquals("job", alert.getAttribute("data-field"));
   }
 
@@ -321,10 +411,14 @@ class ConsoleBrowserIT {
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"jobs-b\"}"));
     // One more job of jobs-b than a page of the list holds (25), each closed at once.
     for (int i = 0; i < 26; i++) {
-      String id = ok(api.retrieval("jobs/create", ADMIN, "{\"corpus\": \"jobs-b\"}")).at("/job/id").asText();
+      String id =
+          ok(api.retrieval("jobs/create", ADMIN, "{\"corpus\": \"jobs-b\"}"))
+              .at("/job/id")
+              .asText();
       ok(api.retrieval("jobs/close", ADMIN, "{\"job\": \"" + id + "\"}"));
     }
-    String open = ok(api.retrieval("jobs/create", ADMIN, "{\"corpus\": \"jobs-a\"}")).at("/job/id").asText();
+    String open =
+        ok(api.retrieval("jobs/create", ADMIN, "{\"corpus\": \"jobs-a\"}")).at("/job/id").asText();
     try {
       signIn(ADMIN);
       browser.showing("#who-subject", "console-admin");
@@ -332,15 +426,22 @@ class ConsoleBrowserIT {
       browser.shown("#jobs tr[data-job='" + open + "']");
 
       new Select(browser.shown("#corpus")).selectByValue("jobs-b");
-      browser.until(d -> jobRows().size() == 25 && jobRows().stream().allMatch(r -> r.get(2).equals("jobs-b")) ? true : null);
+      browser.until(
+          d ->
+              jobRows().size() == 25 && jobRows().stream().allMatch(r -> r.get(2).equals("jobs-b"))
+                  ? true
+                  : null);
       List<String> expected = new java.util.ArrayList<>();
-      ok(api.retrieval("jobs/list", ADMIN, "{\"corpus\": \"jobs-b\", \"limit\": 100}")).path("jobs")
+      ok(api.retrieval("jobs/list", ADMIN, "{\"corpus\": \"jobs-b\", \"limit\": 100}"))
+          .path("jobs")
           .forEach(j -> expected.add(j.path("id").asText()));
       assertEquals(26, expected.size());
       assertEquals(expected.subList(0, 25), jobRows().stream().map(r -> r.get(0)).toList());
       String firstRow = browser.shown("#jobs tbody tr").getText();
       assertTrue(firstRow.contains("0 files"), firstRow);
-      assertTrue(browser.driver().getCurrentUrl().endsWith("#/jobs?corpus=jobs-b"), browser.driver().getCurrentUrl());
+      assertTrue(
+          browser.driver().getCurrentUrl().endsWith("#/jobs?corpus=jobs-b"),
+          browser.driver().getCurrentUrl());
       browser.shown("#next-page").click();
       browser.until(d -> jobRows().size() == 1 ? true : null);
       assertEquals(expected.get(25), jobRows().get(0).get(0));
@@ -349,7 +450,9 @@ class ConsoleBrowserIT {
 
       new Select(browser.shown("#job-state-filter")).selectByValue("open");
       browser.shown("#no-jobs");
-      assertTrue(browser.driver().getCurrentUrl().endsWith("#/jobs?corpus=jobs-b&state=open"), browser.driver().getCurrentUrl());
+      assertTrue(
+          browser.driver().getCurrentUrl().endsWith("#/jobs?corpus=jobs-b&state=open"),
+          browser.driver().getCurrentUrl());
       new Select(browser.shown("#corpus")).selectByValue("");
       browser.until(d -> jobRows().stream().anyMatch(r -> r.get(0).equals(open)) ? true : null);
       assertTrue(jobRows().stream().allMatch(r -> r.get(1).equals("open")), jobRows().toString());
@@ -367,7 +470,11 @@ class ConsoleBrowserIT {
   @Test
   void aCorpusDeletedAndCreatedAgain_isReadAgain_andItsNewSettingsShow() {
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"reborn\"}"));
-    ok(api.retrieval("sources/index", ADMIN, "{\"corpus\": \"reborn\", \"source\": \"a.md\", \"text\": \"Gravel and sand.\"}"));
+    ok(
+        api.retrieval(
+            "sources/index",
+            ADMIN,
+            "{\"corpus\": \"reborn\", \"source\": \"a.md\", \"text\": \"Gravel and sand.\"}"));
     signIn(ADMIN);
     browser.showing("#who-subject", "console-admin");
     go("#/search?corpus=reborn&q=gravel");
@@ -379,15 +486,25 @@ class ConsoleBrowserIT {
     browser.shown("#query").sendKeys(" sand\n");
     browser.until(d -> browser.searchCurl().contains("gravel sand") ? true : null);
     browser.shown(".hit[data-source='a.md']");
-    assertEquals(List.of("/v1/retrieval/search"), browser.apiCalls().stream().map(Browser.ApiCall::endpoint).toList());
+    assertEquals(
+        List.of("/v1/retrieval/search"),
+        browser.apiCalls().stream().map(Browser.ApiCall::endpoint).toList());
 
     // Deleted: the search says so, and what was kept of it is forgotten.
     ok(api.retrieval("corpora/delete", ADMIN, "{\"corpus\": \"reborn\"}"));
     browser.shown("#search-form button[type=submit]").click();
     browser.showing("#results [role=alert]", "CORPUS_NOT_FOUND");
-    ok(api.retrieval("corpora/create", ADMIN, """
+    ok(
+        api.retrieval(
+            "corpora/create",
+            ADMIN,
+            """
         {"corpus": "reborn", "settings": {"embedding": {"model": "all-minilm-l6-v2"}}}"""));
-    ok(api.retrieval("sources/index", ADMIN, "{\"corpus\": \"reborn\", \"source\": \"b.md\", \"text\": \"Gravel pits.\"}"));
+    ok(
+        api.retrieval(
+            "sources/index",
+            ADMIN,
+            "{\"corpus\": \"reborn\", \"source\": \"b.md\", \"text\": \"Gravel pits.\"}"));
     browser.shown("#search-form button[type=submit]").click();
     browser.shown(".hit[data-source='b.md']");
     browser.shown("#mode");
@@ -396,12 +513,18 @@ class ConsoleBrowserIT {
     // settings are read again (a lexical corpus now: no mode to choose).
     ok(api.retrieval("corpora/delete", ADMIN, "{\"corpus\": \"reborn\"}"));
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"reborn\"}"));
-    ok(api.retrieval("sources/index", ADMIN, "{\"corpus\": \"reborn\", \"source\": \"c.md\", \"text\": \"Gravel roads.\"}"));
+    ok(
+        api.retrieval(
+            "sources/index",
+            ADMIN,
+            "{\"corpus\": \"reborn\", \"source\": \"c.md\", \"text\": \"Gravel roads.\"}"));
     browser.recordApiCalls();
     browser.shown("#search-form button[type=submit]").click();
     browser.shown(".hit[data-source='c.md']");
     browser.until(d -> browser.all("#mode").isEmpty() ? true : null);
-    assertTrue(browser.apiCalls().stream().anyMatch(c -> c.endpoint().equals("/v1/retrieval/corpora/read")),
+    assertTrue(
+        browser.apiCalls().stream()
+            .anyMatch(c -> c.endpoint().equals("/v1/retrieval/corpora/read")),
         browser.apiCalls().toString());
   }
 
@@ -409,15 +532,24 @@ class ConsoleBrowserIT {
   void sourcesList_pagesOnAndBackToTheFirstPage() {
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"paged\"}"));
     // One more source than a page holds (25), so the list has a second page.
-    String operations = java.util.stream.IntStream.range(0, 26)
-        .mapToObj(i -> "{\"index\": {\"source\": \"s%02d.md\", \"text\": \"Note %d.\"}}".formatted(i, i))
-        .collect(Collectors.joining(", "));
-    ok(api.retrieval("sources/batch", ADMIN, "{\"corpus\": \"paged\", \"operations\": [" + operations + "]}"));
+    String operations =
+        java.util.stream.IntStream.range(0, 26)
+            .mapToObj(
+                i ->
+                    "{\"index\": {\"source\": \"s%02d.md\", \"text\": \"Note %d.\"}}"
+                        .formatted(i, i))
+            .collect(Collectors.joining(", "));
+    ok(
+        api.retrieval(
+            "sources/batch",
+            ADMIN,
+            "{\"corpus\": \"paged\", \"operations\": [" + operations + "]}"));
     signIn(ADMIN);
     browser.showing("#who-subject", "console-admin");
     go("#/sources?corpus=paged");
     browser.shown("#sources tr[data-source='s24.md']");
-    assertTrue(browser.all("#sources tr[data-source='s25.md']").isEmpty(), "more than a page shown");
+    assertTrue(
+        browser.all("#sources tr[data-source='s25.md']").isEmpty(), "more than a page shown");
     assertTrue(browser.all(".pager a:not(#next-page)").isEmpty(), "a way back from the first page");
     browser.shown("#next-page").click();
     browser.shown("#sources tr[data-source='s25.md']");
@@ -425,7 +557,9 @@ class ConsoleBrowserIT {
     assertTrue(browser.all("#next-page").isEmpty(), "a next page after the last");
     browser.showing(".pager a", "First page").click();
     browser.shown("#sources tr[data-source='s00.md']");
-    assertTrue(browser.driver().getCurrentUrl().endsWith("#/sources?corpus=paged"), browser.driver().getCurrentUrl());
+    assertTrue(
+        browser.driver().getCurrentUrl().endsWith("#/sources?corpus=paged"),
+        browser.driver().getCurrentUrl());
   }
 
   @Test
@@ -438,21 +572,32 @@ class ConsoleBrowserIT {
     browser.shown("#delete-source").click();
     browser.shown("#confirm-delete").click();
     browser.shown("#source-absent");
-    List<WebElement> entries = browser.until(d -> {
-      List<WebElement> items = d.findElements(By.cssSelector("#timeline li"));
-      return items.size() >= 2 ? items : null;
-    });
+    List<WebElement> entries =
+        browser.until(
+            d -> {
+              List<WebElement> items = d.findElements(By.cssSelector("#timeline li"));
+              return items.size() >= 2 ? items : null;
+            });
     assertEquals("ingest", entries.get(0).getAttribute("data-operation"));
     assertEquals("delete", entries.get(entries.size() - 1).getAttribute("data-operation"));
-    assertTrue(entries.get(entries.size() - 1).getText().contains("deleted by console-admin"), entries.get(1).getText());
-    assertEquals(404, api.retrieval("sources/read", ADMIN, "{\"corpus\": \"history\", \"source\": \"notes.md\"}").status());
+    assertTrue(
+        entries.get(entries.size() - 1).getText().contains("deleted by console-admin"),
+        entries.get(1).getText());
+    assertEquals(
+        404,
+        api.retrieval("sources/read", ADMIN, "{\"corpus\": \"history\", \"source\": \"notes.md\"}")
+            .status());
   }
 
   @Test
   void purgingASource_takesItsTypedName_andEvenASearchPinnedBeforeFindsNothing() throws Exception {
     ingestSample("purging");
-    long before = ok(api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"purging\"}")).path("revision").asLong();
-    String pinned = "{\"corpus\": \"purging\", \"query\": \"compressor hums\", \"revision\": " + before + "}";
+    long before =
+        ok(api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"purging\"}"))
+            .path("revision")
+            .asLong();
+    String pinned =
+        "{\"corpus\": \"purging\", \"query\": \"compressor hums\", \"revision\": " + before + "}";
     assertEquals(1, ok(api.retrieval("search", ADMIN, pinned)).path("results").size());
     signIn(ADMIN);
     browser.showing("#who-subject", "console-admin");
@@ -465,12 +610,16 @@ class ConsoleBrowserIT {
     browser.shown("#confirm-text").sendKeys("d");
     confirm.click();
     browser.showing("#flash", "notes.md purged at revision " + (before + 1) + ".");
-    List<WebElement> entries = browser.until(d -> {
-      List<WebElement> items = d.findElements(By.cssSelector("#timeline li"));
-      return items.size() >= 2 ? items : null;
-    });
+    List<WebElement> entries =
+        browser.until(
+            d -> {
+              List<WebElement> items = d.findElements(By.cssSelector("#timeline li"));
+              return items.size() >= 2 ? items : null;
+            });
     assertEquals("purge", entries.get(entries.size() - 1).getAttribute("data-operation"));
-    assertEquals(0, ok(api.retrieval("search", ADMIN, pinned)).path("results").size(),
+    assertEquals(
+        0,
+        ok(api.retrieval("search", ADMIN, pinned)).path("results").size(),
         "a purge erases the source from every revision, the pinned one included");
   }
 
@@ -500,10 +649,17 @@ class ConsoleBrowserIT {
     assertFalse(table.getText().contains("private"), table.getText());
     assertTrue(browser.all("#create-corpus").isEmpty(), "a create form without manage");
     assertTrue(browser.all("[data-action=delete]").isEmpty(), "a delete button without manage");
-    assertTrue(browser.all("#corpora a[href^='#/ingest']").isEmpty(), "an ingest link without index");
-    assertFalse(browser.shown("#nav a[data-view=search]").getAttribute("hidden") != null, "search hidden from a searcher");
-    assertTrue(browser.all("#nav a[data-view=ingest]").stream().noneMatch(WebElement::isDisplayed), "ingest offered without index");
-    assertTrue(browser.all("#nav a[data-view=history]").stream().noneMatch(WebElement::isDisplayed), "history offered without index");
+    assertTrue(
+        browser.all("#corpora a[href^='#/ingest']").isEmpty(), "an ingest link without index");
+    assertFalse(
+        browser.shown("#nav a[data-view=search]").getAttribute("hidden") != null,
+        "search hidden from a searcher");
+    assertTrue(
+        browser.all("#nav a[data-view=ingest]").stream().noneMatch(WebElement::isDisplayed),
+        "ingest offered without index");
+    assertTrue(
+        browser.all("#nav a[data-view=history]").stream().noneMatch(WebElement::isDisplayed),
+        "history offered without index");
     go("#/source?corpus=private&source=salaries.md");
     WebElement alert = browser.shown("[role=alert]");
     assertTrue(alert.getText().contains("Your token's grants do not allow this."), alert.getText());
@@ -514,9 +670,13 @@ class ConsoleBrowserIT {
   @Test
   void indexedMarkup_isShownAsText_andNeverRuns() {
     String attack = "<img src=x onerror=\"window.__pwned=1\"><script>window.__pwned=2</script>";
-    ObjectNode body = ApiClient.JSON.createObjectNode().put("corpus", "docs")
-        .put("source", "evil/" + attack).put("title", "Title " + attack)
-        .put("text", "payload " + attack + " payload");
+    ObjectNode body =
+        ApiClient.JSON
+            .createObjectNode()
+            .put("corpus", "docs")
+            .put("source", "evil/" + attack)
+            .put("title", "Title " + attack)
+            .put("text", "payload " + attack + " payload");
     body.putObject("metadata").put("note", attack);
     ok(api.retrieval("sources/index", ADMIN, body.toString()));
     signIn(ADMIN);
@@ -527,14 +687,16 @@ class ConsoleBrowserIT {
     hit.findElement(By.cssSelector("a.open-hit")).click();
     browser.shown("#passages .hit.opened");
     browser.shown("#source-title");
-    assertTrue(browser.shown("#chunks .chunk").getText().contains("<img src=x onerror="),
+    assertTrue(
+        browser.shown("#chunks .chunk").getText().contains("<img src=x onerror="),
         "the source's text is shown as text");
     go("#/sources?corpus=docs&prefix=evil/");
     browser.shown("#sources tr[data-source^='evil/']");
     go("#/history?corpus=docs");
     browser.shown("#timeline li");
     assertNull(browser.script("return window.__pwned === undefined ? null : window.__pwned"));
-    assertEquals(0L, browser.script("return document.querySelectorAll('img[src=x], main script').length"));
+    assertEquals(
+        0L, browser.script("return document.querySelectorAll('img[src=x], main script').length"));
   }
 
   @Test
@@ -542,22 +704,34 @@ class ConsoleBrowserIT {
     browser = Browser.open(390, 844);
     signIn(ADMIN);
     browser.showing("#who-subject", "console-admin");
-    for (String hash : List.of("#/corpora", "#/search?corpus=docs&q=quarry", "#/sources?corpus=docs", "#/ingest?corpus=docs",
-        "#/jobs", "#/status")) {
+    for (String hash :
+        List.of(
+            "#/corpora",
+            "#/search?corpus=docs&q=quarry",
+            "#/sources?corpus=docs",
+            "#/ingest?corpus=docs",
+            "#/jobs",
+            "#/status")) {
       go(hash);
       browser.until(d -> browser.all("main h1").isEmpty() ? null : true);
-      browser.until(d -> browser.all("main p.muted").stream().noneMatch(e -> e.getText().equals("Loading…")) ? true : null);
-      Object overflow = browser.script("return document.documentElement.scrollWidth - window.innerWidth");
-      assertTrue(((Number) overflow).longValue() <= 0, hash + " scrolls sideways by " + overflow + " px");
+      browser.until(
+          d ->
+              browser.all("main p.muted").stream().noneMatch(e -> e.getText().equals("Loading…"))
+                  ? true
+                  : null);
+      Object overflow =
+          browser.script("return document.documentElement.scrollWidth - window.innerWidth");
+      assertTrue(
+          ((Number) overflow).longValue() <= 0, hash + " scrolls sideways by " + overflow + " px");
     }
   }
-
 
   /** The rows of the jobs list shown: each its job id, state and corpus. */
   @SuppressWarnings("unchecked")
   private List<List<String>> jobRows() {
-    return (List<List<String>>) browser.script(
-        "return [...document.querySelectorAll('#jobs tbody tr')].map(r => [r.dataset.job, r.dataset.state, r.dataset.corpus])");
+    return (List<List<String>>)
+        browser.script(
+            "return [...document.querySelectorAll('#jobs tbody tr')].map(r => [r.dataset.job, r.dataset.state, r.dataset.corpus])");
   }
 
   private WebElement row(String source) {
@@ -577,13 +751,29 @@ class ConsoleBrowserIT {
 
   /** The corpus with a two-page PDF and a Markdown note, ingested over HTTP. */
   private static void ingestSample(String corpus) throws Exception {
-    ok(api.retrieval("corpora/create", ADMIN,
-        "{\"corpus\": \"" + corpus + "\", \"settings\": {\"chunking\": {\"maxWords\": 16, \"overlapWords\": 0}}}"));
+    ok(
+        api.retrieval(
+            "corpora/create",
+            ADMIN,
+            "{\"corpus\": \""
+                + corpus
+                + "\", \"settings\": {\"chunking\": {\"maxWords\": 16, \"overlapWords\": 0}}}"));
     Path files = Files.createDirectories(dir.resolve("sample-" + corpus));
     Path pdf = TinyDocuments.pdf(files, "pump.pdf", PUMP_PAGES);
-    ok(dev.quarry.api.ingest.Upload.send(api, ADMIN, "{\"corpus\": \"" + corpus + "\", \"source\": \"pump.pdf\"}",
-        "pump.pdf", Files.readAllBytes(pdf)));
-    ok(dev.quarry.api.ingest.Upload.send(api, ADMIN, "{\"corpus\": \"" + corpus + "\", \"source\": \"notes.md\"}",
-        "notes.md", "# Field notes\n\nThe compressor hums quietly.\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    ok(
+        dev.quarry.api.ingest.Upload.send(
+            api,
+            ADMIN,
+            "{\"corpus\": \"" + corpus + "\", \"source\": \"pump.pdf\"}",
+            "pump.pdf",
+            Files.readAllBytes(pdf)));
+    ok(
+        dev.quarry.api.ingest.Upload.send(
+            api,
+            ADMIN,
+            "{\"corpus\": \"" + corpus + "\", \"source\": \"notes.md\"}",
+            "notes.md",
+            "# Field notes\n\nThe compressor hums quietly.\n"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
   }
 }

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The contrast arithmetic the accessibility audit judges the console's text by, on known values. */
+/**
+ * The contrast arithmetic the accessibility audit judges the console's text by, on known values.
+ */
 class ConsoleContrastTest {
   private static final Contrast.Rgba WHITE = Contrast.Rgba.parse("rgb(255, 255, 255)");
 
@@ -21,11 +23,17 @@ class ConsoleContrastTest {
 
   @Test
   void translucentLayers_arePaintedOverWhatIsBeneathThem() {
-    Contrast.Rgba under = Contrast.background(List.of("rgba(0, 0, 0, 0)", "rgba(255, 255, 255, 0.5)", "rgb(0, 0, 0)"));
+    Contrast.Rgba under =
+        Contrast.background(
+            List.of("rgba(0, 0, 0, 0)", "rgba(255, 255, 255, 0.5)", "rgb(0, 0, 0)"));
     assertEquals(new Contrast.Rgba(127.5, 127.5, 127.5, 1), under);
-    assertEquals(WHITE, Contrast.background(List.of("rgba(0, 0, 0, 0)")), "the canvas where nothing paints");
+    assertEquals(
+        WHITE, Contrast.background(List.of("rgba(0, 0, 0, 0)")), "the canvas where nothing paints");
     Contrast.Rgba halfBlack = Contrast.Rgba.parse("rgba(0, 0, 0, 0.5)");
-    assertEquals(Contrast.ratio(Contrast.Rgba.parse("rgb(127.5, 127.5, 127.5)"), WHITE), Contrast.ratio(halfBlack, WHITE), 1e-9);
+    assertEquals(
+        Contrast.ratio(Contrast.Rgba.parse("rgb(127.5, 127.5, 127.5)"), WHITE),
+        Contrast.ratio(halfBlack, WHITE),
+        1e-9);
   }
 
   @Test

@@ -22,10 +22,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The console's files over plain HTTP, from {@code quarry demo}: where they are and the headers they carry. */
+/**
+ * The console's files over plain HTTP, from {@code quarry demo}: where they are and the headers
+ * they carry.
+ */
 class ConsoleOverHttpIT {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static ServerProcess demo;
   static ApiClient api;
 
@@ -60,7 +62,9 @@ class ConsoleOverHttpIT {
   @Test
   void demo_printsTheConsoleAddress() throws InterruptedException {
     demoToken(demo);
-    assertTrue(demo.laterStdout().contains("Web console: " + demo.url() + "/console/ (sign in with the token above)"),
+    assertTrue(
+        demo.laterStdout()
+            .contains("Web console: " + demo.url() + "/console/ (sign in with the token above)"),
         () -> String.join("\n", demo.laterStdout()));
   }
 
@@ -81,7 +85,11 @@ class ConsoleOverHttpIT {
     assertTrue(page.body().contains("<script type=\"module\" src=\"js/main.js\"></script>"));
     String csp = page.header("Content-Security-Policy");
     assertEquals(ConsoleAssets.CONTENT_SECURITY_POLICY, csp);
-    assertTrue(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"), csp);
+    assertTrue(
+        csp.contains("script-src 'self'")
+            && !csp.contains("unsafe-inline")
+            && !csp.contains("unsafe-eval"),
+        csp);
     assertTrue(csp.contains("require-trusted-types-for 'script'"), csp);
     assertEquals("nosniff", page.header("X-Content-Type-Options"));
     assertEquals("DENY", page.header("X-Frame-Options"));
@@ -91,7 +99,8 @@ class ConsoleOverHttpIT {
   void scripts_areServedAsJavaScript_andRevalidatedByETag() {
     Answer script = api.get("/console/js/main.js").send();
     assertEquals(200, script.status());
-    assertTrue(script.header("Content-Type").startsWith("text/javascript"), script.header("Content-Type"));
+    assertTrue(
+        script.header("Content-Type").startsWith("text/javascript"), script.header("Content-Type"));
     String etag = script.header("ETag");
     assertNotNull(etag);
     Answer again = api.get("/console/js/main.js").header("If-None-Match", etag).send();
@@ -102,7 +111,8 @@ class ConsoleOverHttpIT {
   @Test
   void noInlineScript_andNoInnerHtml_inAnyConsoleFile() throws Exception {
     String page = api.get("/console/").send().body();
-    assertTrue(!page.matches("(?s).*<script(?![^>]*\\bsrc=)[^>]*>.*"), "an inline script in index.html");
+    assertTrue(
+        !page.matches("(?s).*<script(?![^>]*\\bsrc=)[^>]*>.*"), "an inline script in index.html");
     // Every module the page loads: main.js and, from it, every import in turn, so a new module is
     // checked without being listed here.
     Pattern imported = Pattern.compile("from '\\./([a-z0-9-]+\\.js)'");
@@ -115,23 +125,54 @@ class ConsoleOverHttpIT {
       }
       Answer js = api.get("/console/js/" + file).send();
       assertEquals(200, js.status(), file);
-      assertTrue(!js.body().contains(".innerHTML") && !js.body().contains("outerHTML") && !js.body().contains("insertAdjacentHTML")
-          && !js.body().contains("document.write"), file + " writes markup from strings");
+      assertTrue(
+          !js.body().contains(".innerHTML")
+              && !js.body().contains("outerHTML")
+              && !js.body().contains("insertAdjacentHTML")
+              && !js.body().contains("document.write"),
+          file + " writes markup from strings");
       for (Matcher m = imported.matcher(js.body()); m.find(); ) {
         toCheck.push(m.group(1));
       }
     }
-    assertTrue(checked.containsAll(List.of("main.js", "dom.js", "api.js", "common.js", "hits.js", "history.js", "grants.js",
-        "words.js", "session.js", "view-corpora.js", "view-search.js", "view-sources.js", "view-source.js",
-        "view-ingest.js", "view-history.js", "view-status.js", "search-request.js", "search-form.js", "facets.js", "view-jobs.js",
-        "corpus-cache.js", "facet-counts.js")),
+    assertTrue(
+        checked.containsAll(
+            List.of(
+                "main.js",
+                "dom.js",
+                "api.js",
+                "common.js",
+                "hits.js",
+                "history.js",
+                "grants.js",
+                "words.js",
+                "session.js",
+                "view-corpora.js",
+                "view-search.js",
+                "view-sources.js",
+                "view-source.js",
+                "view-ingest.js",
+                "view-history.js",
+                "view-status.js",
+                "search-request.js",
+                "search-form.js",
+                "facets.js",
+                "view-jobs.js",
+                "corpus-cache.js",
+                "facet-counts.js")),
         "modules not reached from main.js: " + checked);
   }
 
   @Test
   void unknownOrEscapingConsolePaths_areTheEnvelopesNotFound() {
-    for (String path : new String[] {"/console/nothing.js", "/console/%2e%2e/quarry-version.properties",
-        "/console/..%2fquarry-version.properties", "/console/js/../../simplelogger.properties", "/console/a/b/c.js"}) {
+    for (String path :
+        new String[] {
+          "/console/nothing.js",
+          "/console/%2e%2e/quarry-version.properties",
+          "/console/..%2fquarry-version.properties",
+          "/console/js/../../simplelogger.properties",
+          "/console/a/b/c.js"
+        }) {
       Answer a = api.get(path).send();
       assertNotEquals(200, a.status(), path);
       assertTrue(a.status() == 404 || a.status() == 400, path + " -> " + a);

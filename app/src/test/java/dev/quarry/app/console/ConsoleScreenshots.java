@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The screenshots of docs/console.md, taken from {@code quarry demo} in headless Chromium. Runs only
- * when asked, with the folder to write them to:
+ * The screenshots of docs/console.md, taken from {@code quarry demo} in headless Chromium. Runs
+ * only when asked, with the folder to write them to:
  *
  * <pre>
  * mvn -B -q -pl app -am verify -Dtest=ConsoleScreenshots -Dsurefire.failIfNoSpecifiedTests=false \
@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * </pre>
  */
 class ConsoleScreenshots {
-  private static final String FACETED_POLICIES = """
+  private static final String FACETED_POLICIES =
+      """
       {"corpus": "policies", "operations": [
         {"index": {"source": "hr/parental-leave.md", "title": "Parental leave",
           "metadata": {"department": "hr", "year": 2024},
@@ -32,13 +33,14 @@ class ConsoleScreenshots {
           "metadata": {"department": "finance", "year": 2024},
           "text": "Travel booked for work and cancelled because of leave is refunded in full; keep the booking and the cancellation notice and file them with your expenses."}}]}""";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void takeScreenshots() throws Exception {
     String target = System.getProperty("quarry.screenshots");
-    assumeTrue(target != null && !target.isBlank(), "screenshots are taken only with -Dquarry.screenshots=FOLDER");
+    assumeTrue(
+        target != null && !target.isBlank(),
+        "screenshots are taken only with -Dquarry.screenshots=FOLDER");
     Path out = Path.of(target);
     try (ServerProcess demo = ServerProcess.demo(dir.resolve("data"))) {
       String token = ConsoleOverHttpIT.demoToken(demo);
@@ -52,16 +54,26 @@ class ConsoleScreenshots {
         browser.screenshot(out.resolve("corpora.png"));
 
         Path files = Files.createDirectories(dir.resolve("files"));
-        List<Path> uploads = List.of(
-            TinyDocuments.pdf(files, "pump-manual.pdf", ConsoleBrowserIT.PUMP_PAGES),
-            TinyDocuments.docx(files, "valves.docx", List.of("Valve maintenance", "Grease the valves monthly.")),
-            TinyDocuments.bytes(files, "photo.raw", new byte[] {1, 2, 3, 4, 5, 6, 7, 8}));
+        List<Path> uploads =
+            List.of(
+                TinyDocuments.pdf(files, "pump-manual.pdf", ConsoleBrowserIT.PUMP_PAGES),
+                TinyDocuments.docx(
+                    files,
+                    "valves.docx",
+                    List.of("Valve maintenance", "Grease the valves monthly.")),
+                TinyDocuments.bytes(files, "photo.raw", new byte[] {1, 2, 3, 4, 5, 6, 7, 8}));
         // Chunks of sixteen words, so each page of the manual is a passage of its own.
-        dev.quarry.api.ApiClient.ok(demo.client().retrieval("corpora/create", token,
-            "{\"corpus\": \"manuals\", \"settings\": {\"chunking\": {\"maxWords\": 16, \"overlapWords\": 0}}}"));
+        dev.quarry.api.ApiClient.ok(
+            demo.client()
+                .retrieval(
+                    "corpora/create",
+                    token,
+                    "{\"corpus\": \"manuals\", \"settings\": {\"chunking\": {\"maxWords\": 16, \"overlapWords\": 0}}}"));
         hash(browser, "#/ingest?corpus=manuals");
         browser.shown("#source-prefix").sendKeys("plant/");
-        browser.shown("#files").sendKeys(uploads.stream().map(Path::toString).collect(Collectors.joining("\n")));
+        browser
+            .shown("#files")
+            .sendKeys(uploads.stream().map(Path::toString).collect(Collectors.joining("\n")));
         browser.showing("#summary", "3 files: 2 indexed, 0 unchanged, 1 failed");
         browser.screenshot(out.resolve("ingest.png"));
 
@@ -75,8 +87,10 @@ class ConsoleScreenshots {
         browser.screenshot(out.resolve("search-pinned.png"));
 
         // A small corpus with metadata, so the facets have values to count.
-        dev.quarry.api.ApiClient.ok(demo.client().retrieval("corpora/create", token, "{\"corpus\": \"policies\"}"));
-        dev.quarry.api.ApiClient.ok(demo.client().retrieval("sources/batch", token, FACETED_POLICIES));
+        dev.quarry.api.ApiClient.ok(
+            demo.client().retrieval("corpora/create", token, "{\"corpus\": \"policies\"}"));
+        dev.quarry.api.ApiClient.ok(
+            demo.client().retrieval("sources/batch", token, FACETED_POLICIES));
         hash(browser, "#/search?corpus=policies&q=leave&facets=department%2C%20year");
         browser.shown("#facets");
         browser.script("document.getElementById('answered').scrollIntoView()");
@@ -85,7 +99,8 @@ class ConsoleScreenshots {
         hash(browser, "#/source?corpus=manuals&source=plant%2Fpump-manual.pdf&q=turbine&chunk=1");
         browser.shown("#passages .hit.opened");
         browser.shown("#timeline li");
-        browser.script("document.querySelector('#passages .hit.opened').scrollIntoView({block: 'center'})");
+        browser.script(
+            "document.querySelector('#passages .hit.opened').scrollIntoView({block: 'center'})");
         browser.screenshot(out.resolve("source.png"));
 
         hash(browser, "#/status");

@@ -12,13 +12,16 @@ import java.util.regex.Pattern;
 final class Contrast {
   /** The smallest ratio for normal text (WCAG 2.x success criterion 1.4.3, level AA). */
   static final double NORMAL_TEXT = 4.5;
+
   /** The smallest ratio for large text: at least 24 px, or at least 18.66 px (14 pt) and bold. */
   static final double LARGE_TEXT = 3.0;
+
   /** What the page is drawn on where nothing paints a background: the browser's white canvas. */
   static final Rgba CANVAS = new Rgba(255, 255, 255, 1);
 
-  private static final Pattern CSS_RGB = Pattern.compile(
-      "rgba?\\(\\s*([\\d.]+)[,\\s]+([\\d.]+)[,\\s]+([\\d.]+)(?:\\s*[,/]\\s*([\\d.]+)(%?))?\\s*\\)");
+  private static final Pattern CSS_RGB =
+      Pattern.compile(
+          "rgba?\\(\\s*([\\d.]+)[,\\s]+([\\d.]+)[,\\s]+([\\d.]+)(?:\\s*[,/]\\s*([\\d.]+)(%?))?\\s*\\)");
 
   private Contrast() {}
 
@@ -33,24 +36,35 @@ final class Contrast {
       if (!m.matches()) {
         throw new IllegalArgumentException("not an rgb() colour: " + css);
       }
-      double alpha = m.group(4) == null ? 1 : Double.parseDouble(m.group(4)) / (m.group(5).isEmpty() ? 1 : 100);
-      return new Rgba(Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)), alpha);
+      double alpha =
+          m.group(4) == null
+              ? 1
+              : Double.parseDouble(m.group(4)) / (m.group(5).isEmpty() ? 1 : 100);
+      return new Rgba(
+          Double.parseDouble(m.group(1)),
+          Double.parseDouble(m.group(2)),
+          Double.parseDouble(m.group(3)),
+          alpha);
     }
 
     /** This colour painted over {@code below} (which is opaque). */
     Rgba over(Rgba below) {
-      return new Rgba(r * a + below.r * (1 - a), g * a + below.g * (1 - a), b * a + below.b * (1 - a), 1);
+      return new Rgba(
+          r * a + below.r * (1 - a), g * a + below.g * (1 - a), b * a + below.b * (1 - a), 1);
     }
 
     @Override
     public String toString() {
-      return a >= 1 ? "rgb(%.0f, %.0f, %.0f)".formatted(r, g, b) : "rgba(%.0f, %.0f, %.0f, %.2f)".formatted(r, g, b, a);
+      return a >= 1
+          ? "rgb(%.0f, %.0f, %.0f)".formatted(r, g, b)
+          : "rgba(%.0f, %.0f, %.0f, %.2f)".formatted(r, g, b, a);
     }
   }
 
   /**
    * The opaque colour under a piece of text: {@code layers} are the computed background colours
-   * from the text's element outwards (nearest first), painted over the canvas from the outermost in.
+   * from the text's element outwards (nearest first), painted over the canvas from the outermost
+   * in.
    */
   static Rgba background(List<String> layers) {
     Rgba painted = CANVAS;

@@ -22,8 +22,12 @@ final class PageAudit {
    * The findings on one page, each list empty when the page passes, and how many controls and
    * pieces of text were looked at (so a page that showed nothing does not pass unseen).
    */
-  record Findings(List<String> unnamedControls, List<String> lowContrast, List<String> structure,
-      int controlsChecked, int textsChecked) {
+  record Findings(
+      List<String> unnamedControls,
+      List<String> lowContrast,
+      List<String> structure,
+      int controlsChecked,
+      int textsChecked) {
     boolean clean() {
       return unnamedControls.isEmpty() && lowContrast.isEmpty() && structure.isEmpty();
     }
@@ -33,9 +37,14 @@ final class PageAudit {
   static Findings of(Browser browser) {
     Map<String, Object> page = (Map<String, Object>) browser.script(SCRIPT);
     List<Map<String, Object>> texts = (List<Map<String, Object>>) page.get("texts");
-    List<String> lowContrast = texts.stream().map(PageAudit::contrastProblem).filter(p -> p != null).toList();
-    return new Findings((List<String>) page.get("unnamed"), lowContrast, (List<String>) page.get("structure"),
-        ((Number) page.get("controls")).intValue(), texts.size());
+    List<String> lowContrast =
+        texts.stream().map(PageAudit::contrastProblem).filter(p -> p != null).toList();
+    return new Findings(
+        (List<String>) page.get("unnamed"),
+        lowContrast,
+        (List<String>) page.get("structure"),
+        ((Number) page.get("controls")).intValue(),
+        texts.size());
   }
 
   /** The problem with one piece of text's contrast, or null when it is readable. */
@@ -44,9 +53,14 @@ final class PageAudit {
     Contrast.Rgba color = Contrast.Rgba.parse((String) text.get("color"));
     Contrast.Rgba background = Contrast.background((List<String>) text.get("backgrounds"));
     double ratio = Contrast.ratio(color, background);
-    double needed = Contrast.required(((Number) text.get("fontSize")).doubleValue(), ((Number) text.get("fontWeight")).intValue());
-    return ratio >= needed ? null : "%s \"%s\": %s on %s is %.3f:1, needs %.1f:1".formatted(
-        text.get("selector"), text.get("text"), color, background, ratio, needed);
+    double needed =
+        Contrast.required(
+            ((Number) text.get("fontSize")).doubleValue(),
+            ((Number) text.get("fontWeight")).intValue());
+    return ratio >= needed
+        ? null
+        : "%s \"%s\": %s on %s is %.3f:1, needs %.1f:1"
+            .formatted(text.get("selector"), text.get("text"), color, background, ratio, needed);
   }
 
   private static String load(String name) {

@@ -15,7 +15,9 @@ import org.apache.pdfbox.pdmodel.PDPageContentStream;
 import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
 
-/** Small documents written by the tests themselves: a PDF with one line per page, a DOCX, Markdown. */
+/**
+ * Small documents written by the tests themselves: a PDF with one line per page, a DOCX, Markdown.
+ */
 final class TinyDocuments {
   private TinyDocuments() {}
 
@@ -46,26 +48,37 @@ final class TinyDocuments {
   static Path docx(Path dir, String name, List<String> paragraphs) {
     StringBuilder body = new StringBuilder();
     for (String p : paragraphs) {
-      body.append("<w:p><w:r><w:t xml:space=\"preserve\">").append(escapeXml(p)).append("</w:t></w:r></w:p>");
+      body.append("<w:p><w:r><w:t xml:space=\"preserve\">")
+          .append(escapeXml(p))
+          .append("</w:t></w:r></w:p>");
     }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
-      put(zip, "[Content_Types].xml", """
+      put(
+          zip,
+          "[Content_Types].xml",
+          """
           <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
           <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
           <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>
           <Default Extension="xml" ContentType="application/xml"/>
           <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>
           </Types>""");
-      put(zip, "_rels/.rels", """
+      put(
+          zip,
+          "_rels/.rels",
+          """
           <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
           <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">
           <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>
           </Relationships>""");
-      put(zip, "word/document.xml", """
+      put(
+          zip,
+          "word/document.xml",
+          """
           <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
           <w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>%s</w:body></w:document>"""
-          .formatted(body));
+              .formatted(body));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -14,8 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class BeirReaderTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private void write(String file, String... lines) throws IOException {
     Path p = dir.resolve(file);
@@ -25,15 +24,22 @@ class BeirReaderTest {
 
   @Test
   void read_documentsQueriesAndGradedJudgments() throws IOException {
-    write("corpus.jsonl",
+    write(
+        "corpus.jsonl",
         "{\"_id\": \"d1\", \"title\": \"Heat\", \"text\": \"Heat rises.\", \"metadata\": {}}",
         "{\"_id\": \"d2\", \"text\": \"No title here.\"}");
-    write("queries.jsonl", "{\"_id\": \"q1\", \"text\": \"does heat rise\"}", "{\"_id\": \"q2\", \"text\": \"unjudged\"}");
+    write(
+        "queries.jsonl",
+        "{\"_id\": \"q1\", \"text\": \"does heat rise\"}",
+        "{\"_id\": \"q2\", \"text\": \"unjudged\"}");
     write("qrels.tsv", "query-id\tcorpus-id\tscore", "q1\td1\t2", "q1\td2\t0");
 
     BeirCollection c = new BeirReader().read(dir);
 
-    assertEquals(List.of(new BeirDocument("d1", "Heat", "Heat rises."), new BeirDocument("d2", "", "No title here.")),
+    assertEquals(
+        List.of(
+            new BeirDocument("d1", "Heat", "Heat rises."),
+            new BeirDocument("d2", "", "No title here.")),
         c.documents());
     assertEquals(Map.of("d1", 2, "d2", 0), c.judgments().grades("q1"));
     assertEquals(List.of(new BeirQuery("q1", "does heat rise")), c.judgedQueries());

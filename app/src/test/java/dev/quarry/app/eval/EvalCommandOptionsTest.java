@@ -13,8 +13,7 @@ import picocli.CommandLine;
 
 /** Usage errors of {@code quarry eval}: refused before anything is read or indexed. */
 class EvalCommandOptionsTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final StringWriter err = new StringWriter();
 
@@ -38,7 +37,8 @@ class EvalCommandOptionsTest {
     int exit = execute(dir.toString(), "--language", "klingon");
 
     assertEquals(CommandLine.ExitCode.USAGE, exit);
-    assertTrue(err.toString().contains("language must be one of english, standard, cjk"), err.toString());
+    assertTrue(
+        err.toString().contains("language must be one of english, standard, cjk"), err.toString());
   }
 
   @Test
@@ -54,7 +54,9 @@ class EvalCommandOptionsTest {
     int exit = execute(dir.toString(), "--fusion", "convex:0.3:zscore");
 
     assertEquals(CommandLine.ExitCode.USAGE, exit);
-    assertTrue(err.toString().contains("normalization must be one of minmax, theoretical"), err.toString());
+    assertTrue(
+        err.toString().contains("normalization must be one of minmax, theoretical"),
+        err.toString());
   }
 
   @Test
@@ -62,7 +64,8 @@ class EvalCommandOptionsTest {
     int exit = execute(dir.toString(), "--fusion", "rrf:theoretical");
 
     assertEquals(CommandLine.ExitCode.USAGE, exit);
-    assertTrue(err.toString().contains("normalization applies to convex fusion only"), err.toString());
+    assertTrue(
+        err.toString().contains("normalization applies to convex fusion only"), err.toString());
   }
 
   @Test

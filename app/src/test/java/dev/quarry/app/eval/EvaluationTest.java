@@ -24,33 +24,39 @@ class EvaluationTest {
 
   @BeforeAll
   void evaluate(@TempDir Path dir) throws IOException {
-    report = new Evaluation(EngineConfig.defaults())
-        .run(collection(), CorpusSettings.DEFAULT, dir.resolve("index"), Integer.MAX_VALUE);
+    report =
+        new Evaluation(EngineConfig.defaults())
+            .run(collection(), CorpusSettings.DEFAULT, dir.resolve("index"), Integer.MAX_VALUE);
   }
 
   /**
-   * Three sources with disjoint vocabularies: each query can only match one source, so every
-   * metric is known exactly.
+   * Three sources with disjoint vocabularies: each query can only match one source, so every metric
+   * is known exactly.
    */
   private static BeirCollection collection() {
-    return new BeirCollection("tiny",
+    return new BeirCollection(
+        "tiny",
         List.of(
-            new BeirDocument("volcano", "Volcanoes", "Magma erupts through the crust of a volcano."),
-            new BeirDocument("glacier", "Glaciers", "Ice sheets carve valleys as glaciers advance."),
+            new BeirDocument(
+                "volcano", "Volcanoes", "Magma erupts through the crust of a volcano."),
+            new BeirDocument(
+                "glacier", "Glaciers", "Ice sheets carve valleys as glaciers advance."),
             new BeirDocument("reef", "", "Coral reefs shelter fish in warm shallow seas.")),
         List.of(
             new BeirQuery("q-hit", "magma eruption"),
             new BeirQuery("q-miss", "coral fish"),
             new BeirQuery("q-unjudged", "glaciers")),
-        new Judgments(Map.of(
-            "q-hit", Map.of("volcano", 1),
-            "q-miss", Map.of("glacier", 1))));
+        new Judgments(
+            Map.of(
+                "q-hit", Map.of("volcano", 1),
+                "q-miss", Map.of("glacier", 1))));
   }
 
   @Test
   void run_scoresEachJudgedQueryOnQuarrysRanking() {
     // q-hit finds its one relevant source first; q-miss only finds the reef, which is not relevant.
-    assertEquals(List.of(new QueryScores("q-hit", 1, 1, 1), new QueryScores("q-miss", 0, 0, 0)),
+    assertEquals(
+        List.of(new QueryScores("q-hit", 1, 1, 1), new QueryScores("q-miss", 0, 0, 0)),
         report.perQuery());
     assertEquals(0.5, report.ndcgAt10(), EXACT);
     assertEquals(0.5, report.recallAt100(), EXACT);
@@ -67,21 +73,34 @@ class EvaluationTest {
   void aKeptIndexIsSearchedAgainWithoutIndexing_andOnlyWithTheSameIndexSettings(@TempDir Path dir)
       throws IOException {
     Path index = dir.resolve("kept");
-    EvalReport first = new Evaluation(EngineConfig.defaults())
-        .run(collection(), CorpusSettings.DEFAULT, index, Integer.MAX_VALUE);
+    EvalReport first =
+        new Evaluation(EngineConfig.defaults())
+            .run(collection(), CorpusSettings.DEFAULT, index, Integer.MAX_VALUE);
     assertTrue(EvalIndex.existsIn(index), "a finished index is recorded");
     // Search-time settings may differ: BM25's k1 here.
-    CorpusSettings otherK1 = new CorpusSettings(CorpusSettings.Language.ENGLISH, CorpusSettings.Chunking.DEFAULT,
-        new CorpusSettings.Ranking(1.2, 0.4, 2.0));
-    EvalReport again = new Evaluation(EngineConfig.defaults()).run(collection(), otherK1, index, Integer.MAX_VALUE);
+    CorpusSettings otherK1 =
+        new CorpusSettings(
+            CorpusSettings.Language.ENGLISH,
+            CorpusSettings.Chunking.DEFAULT,
+            new CorpusSettings.Ranking(1.2, 0.4, 2.0));
+    EvalReport again =
+        new Evaluation(EngineConfig.defaults())
+            .run(collection(), otherK1, index, Integer.MAX_VALUE);
     assertEquals(first.perQuery(), again.perQuery());
     assertEquals(first.chunks(), again.chunks());
     assertEquals(java.time.Duration.ZERO, again.indexing(), "nothing was indexed");
     // Index-time settings may not: other chunks would need another index.
-    CorpusSettings otherChunks = new CorpusSettings(CorpusSettings.Language.ENGLISH,
-        new CorpusSettings.Chunking(100, 20), CorpusSettings.Ranking.DEFAULT);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new Evaluation(EngineConfig.defaults()).run(collection(), otherChunks, index, Integer.MAX_VALUE));
+    CorpusSettings otherChunks =
+        new CorpusSettings(
+            CorpusSettings.Language.ENGLISH,
+            new CorpusSettings.Chunking(100, 20),
+            CorpusSettings.Ranking.DEFAULT);
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new Evaluation(EngineConfig.defaults())
+                    .run(collection(), otherChunks, index, Integer.MAX_VALUE));
     assertTrue(e.getMessage().contains("chunking.maxWords 250"), e::getMessage);
   }
 

@@ -30,13 +30,15 @@ class RankingMetricsTest {
     // ranking: grade 1 then grade 2; ideal: 2 then 1. trec_eval's gain is the grade itself.
     double dcg = 1 + 2 / log2(3);
     double ideal = 2 + 1 / log2(3);
-    assertEquals(dcg / ideal, RankingMetrics.ndcg(List.of("b", "a"), Map.of("a", 2, "b", 1), 10), EXACT);
+    assertEquals(
+        dcg / ideal, RankingMetrics.ndcg(List.of("b", "a"), Map.of("a", 2, "b", 1), 10), EXACT);
   }
 
   @Test
   void ndcg_idealCountsRelevantDocumentsThatWereNotRetrieved() {
     double ideal = 1 + 1 / log2(3);
-    assertEquals(1 / ideal, RankingMetrics.ndcg(List.of("a", "x"), Map.of("a", 1, "missing", 1), 10), EXACT);
+    assertEquals(
+        1 / ideal, RankingMetrics.ndcg(List.of("a", "x"), Map.of("a", 1, "missing", 1), 10), EXACT);
   }
 
   @Test
@@ -46,8 +48,10 @@ class RankingMetricsTest {
 
   @Test
   void ndcg_idealIsCutAtK() {
-    // Three relevant documents, cutoff 2: the ideal DCG has two terms, so two hits at the top give 1.
-    assertEquals(1.0, RankingMetrics.ndcg(List.of("a", "b"), Map.of("a", 1, "b", 1, "c", 1), 2), EXACT);
+    // Three relevant documents, cutoff 2: the ideal DCG has two terms, so two hits at the top give
+    // 1.
+    assertEquals(
+        1.0, RankingMetrics.ndcg(List.of("a", "b"), Map.of("a", 1, "b", 1, "c", 1), 2), EXACT);
   }
 
   @Test
@@ -77,13 +81,16 @@ class RankingMetricsTest {
 
   @Test
   void reciprocalRank_isOneOverRankOfFirstRelevant() {
-    assertEquals(0.25, RankingMetrics.reciprocalRank(List.of("w", "x", "y", "a", "b"),
-        Map.of("a", 1, "b", 1), 10), EXACT);
+    assertEquals(
+        0.25,
+        RankingMetrics.reciprocalRank(List.of("w", "x", "y", "a", "b"), Map.of("a", 1, "b", 1), 10),
+        EXACT);
   }
 
   @Test
   void reciprocalRank_firstRelevantBeyondK_isZero() {
-    assertEquals(0.0, RankingMetrics.reciprocalRank(List.of("w", "x", "a"), Map.of("a", 1), 2), EXACT);
+    assertEquals(
+        0.0, RankingMetrics.reciprocalRank(List.of("w", "x", "a"), Map.of("a", 1), 2), EXACT);
   }
 
   @Test

@@ -30,17 +30,18 @@ class SciFactSliceTest {
   static final int QUERIES = 30;
   static final int DISTRACTORS = 200;
 
-  @TempDir
-  static Path slice;
+  @TempDir static Path slice;
 
   @BeforeAll
   static void writeSlice() throws IOException {
     String shared = System.getProperty("quarry.shared.dir");
     Path scifact = shared == null ? null : Path.of(shared, "data", "eval", "scifact");
-    assumeTrue(scifact != null && Files.isRegularFile(scifact.resolve("corpus.jsonl")),
+    assumeTrue(
+        scifact != null && Files.isRegularFile(scifact.resolve("corpus.jsonl")),
         "SciFact is not available (expected data/eval/scifact under the quarry.shared.dir folder); skipping");
 
-    List<String> queryLines = Files.readAllLines(scifact.resolve("queries.jsonl")).subList(0, QUERIES);
+    List<String> queryLines =
+        Files.readAllLines(scifact.resolve("queries.jsonl")).subList(0, QUERIES);
     ObjectMapper json = new ObjectMapper();
     Set<String> queryIds = new LinkedHashSet<>();
     for (String line : queryLines) {
@@ -71,9 +72,10 @@ class SciFactSliceTest {
   private static JsonNode eval(String... options) throws IOException {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new EvalCommand())
-        .setOut(new PrintWriter(out))
-        .setErr(new PrintWriter(err));
+    CommandLine cli =
+        new CommandLine(new EvalCommand())
+            .setOut(new PrintWriter(out))
+            .setErr(new PrintWriter(err));
     List<String> args = new ArrayList<>(List.of(slice.toString(), "--json"));
     args.addAll(List.of(options));
     int exit = cli.execute(args.toArray(String[]::new));
@@ -97,9 +99,21 @@ class SciFactSliceTest {
   void eval_withAModel_reportsSemanticAndHybridFromOneIndex() throws IOException {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int exit = new CommandLine(new EvalCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-        .execute(slice.toString(), "--json", "--model", "all-minilm-l6-v2", "--mode", "semantic,hybrid",
-            "--max-words", "150", "--overlap-words", "30");
+    int exit =
+        new CommandLine(new EvalCommand())
+            .setOut(new PrintWriter(out))
+            .setErr(new PrintWriter(err))
+            .execute(
+                slice.toString(),
+                "--json",
+                "--model",
+                "all-minilm-l6-v2",
+                "--mode",
+                "semantic,hybrid",
+                "--max-words",
+                "150",
+                "--overlap-words",
+                "30");
     assertEquals(0, exit, err.toString());
     List<JsonNode> reports = new ArrayList<>();
     for (String line : out.toString().split("\\R")) {
@@ -125,8 +139,22 @@ class SciFactSliceTest {
 
   @Test
   void eval_options_setTheCorpusSettingsAndTheNumberOfQueries() throws IOException {
-    JsonNode report = eval("--queries", "5", "--k1", "1.2", "--b", "0.75", "--title-weight", "3",
-        "--max-words", "120", "--overlap-words", "20", "--language", "standard");
+    JsonNode report =
+        eval(
+            "--queries",
+            "5",
+            "--k1",
+            "1.2",
+            "--b",
+            "0.75",
+            "--title-weight",
+            "3",
+            "--max-words",
+            "120",
+            "--overlap-words",
+            "20",
+            "--language",
+            "standard");
 
     assertEquals(5, report.get("queries").asInt());
     JsonNode settings = report.get("settings");

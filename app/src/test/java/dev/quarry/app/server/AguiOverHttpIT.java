@@ -34,12 +34,17 @@ class AguiOverHttpIT {
 
   @RegisterExtension
   static final ServerPerClass server = ServerPerClass.withTestTokens().corpus("c1");
+
   static ApiClient api;
 
   @BeforeAll
   static void start() {
     api = server.client();
-    ApiClient.ok(api.retrieval("sources/index", T, """
+    ApiClient.ok(
+        api.retrieval(
+            "sources/index",
+            T,
+            """
         {"corpus": "c1", "source": "public/leave.md", "title": "Leave policy",
          "text": "Parental leave is twenty weeks. Annual leave is twenty five days."}"""));
   }
@@ -54,9 +59,11 @@ class AguiOverHttpIT {
   }
 
   static HttpResponse<byte[]> run(String body, String accept, String token) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + "/v1/agui/retrieval"))
-        .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(server.url() + "/v1/agui/retrieval"))
+            .header("Authorization", "Bearer " + token)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (accept != null) {
       b.header("Accept", accept);
     }
@@ -72,7 +79,9 @@ class AguiOverHttpIT {
       if (line.startsWith("data: ")) {
         events.add(ApiClient.JSON.readTree(line.substring(6)));
       } else {
-        assertTrue(line.isEmpty() || line.startsWith(":"), "only data lines, comments and blank lines: " + line);
+        assertTrue(
+            line.isEmpty() || line.startsWith(":"),
+            "only data lines, comments and blank lines: " + line);
       }
     }
     return events;
@@ -82,12 +91,26 @@ class AguiOverHttpIT {
   void aRunThatFinishes_isStepsAToolCallItsResultAndACitedAnswer() throws Exception {
     HttpResponse<byte[]> res = run(input("c1", "parental leave"), "text/event-stream", T);
     assertEquals(200, res.statusCode());
-    assertTrue(res.headers().firstValue("Content-Type").orElseThrow().startsWith("text/event-stream"));
+    assertTrue(
+        res.headers().firstValue("Content-Type").orElseThrow().startsWith("text/event-stream"));
     assertEquals("1.0", res.headers().firstValue("AgenticDriver-Version").orElseThrow());
     List<JsonNode> events = sse(res.body());
-    assertEquals(List.of("RUN_STARTED", "STEP_STARTED", "STEP_FINISHED", "STEP_STARTED", "TOOL_CALL_START",
-        "TOOL_CALL_ARGS", "TOOL_CALL_END", "STEP_FINISHED", "TOOL_CALL_RESULT", "TEXT_MESSAGE_START",
-        "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"), events.stream().map(e -> e.get("type").asText()).toList());
+    assertEquals(
+        List.of(
+            "RUN_STARTED",
+            "STEP_STARTED",
+            "STEP_FINISHED",
+            "STEP_STARTED",
+            "TOOL_CALL_START",
+            "TOOL_CALL_ARGS",
+            "TOOL_CALL_END",
+            "STEP_FINISHED",
+            "TOOL_CALL_RESULT",
+            "TEXT_MESSAGE_START",
+            "TEXT_MESSAGE_CONTENT",
+            "TEXT_MESSAGE_END",
+            "RUN_FINISHED"),
+        events.stream().map(e -> e.get("type").asText()).toList());
     assertEquals("thread-1", events.get(0).get("threadId").asText());
     assertEquals("run-1", events.get(0).get("runId").asText());
     assertTrue(events.get(0).at("/metadata/quarryRunId").asText().startsWith("run_"));
@@ -97,7 +120,8 @@ class AguiOverHttpIT {
     JsonNode result = events.get(12).get("result");
     assertEquals("public/leave.md", result.at("/passages/0/source").asText());
     assertEquals(result, ApiClient.JSON.readTree(events.get(8).get("content").asText()));
-    assertTrue(events.get(10).get("delta").asText().contains("Leave policy, public/leave.md"),
+    assertTrue(
+        events.get(10).get("delta").asText().contains("Leave policy, public/leave.md"),
         events.get(10).toString());
     assertEquals("success", events.get(12).at("/outcome/type").asText());
     for (JsonNode e : events) {
@@ -112,7 +136,8 @@ class AguiOverHttpIT {
     JsonNode last = events.get(events.size() - 1);
     assertEquals("RUN_ERROR", last.get("type").asText());
     assertEquals("CORPUS_NOT_FOUND", last.get("code").asText());
-    assertEquals(1, events.stream().filter(e -> e.get("type").asText().startsWith("RUN_E")).count());
+    assertEquals(
+        1, events.stream().filter(e -> e.get("type").asText().startsWith("RUN_E")).count());
     assertFalse(events.stream().anyMatch(e -> e.get("type").asText().equals("RUN_FINISHED")));
   }
 
@@ -124,13 +149,17 @@ class AguiOverHttpIT {
   @Test
   void theDocumentsEvents_areTheEventsWritten() throws Exception {
     Map<String, Set<String>> written = new TreeMap<>();
-    List<JsonNode> events = new ArrayList<>(sse(run(input("c1", "parental leave"), null, T).body()));
+    List<JsonNode> events =
+        new ArrayList<>(sse(run(input("c1", "parental leave"), null, T).body()));
     events.addAll(sse(run(input("absent", "q"), null, T).body()));
     for (JsonNode e : events) {
-      e.fieldNames().forEachRemaining(f -> written.computeIfAbsent(e.get("type").asText(), t -> new TreeSet<>()).add(f));
+      e.fieldNames()
+          .forEachRemaining(
+              f -> written.computeIfAbsent(e.get("type").asText(), t -> new TreeSet<>()).add(f));
     }
     Map<String, Set<String>> documented = new TreeMap<>();
-    for (JsonNode branch : OpenApiContract.get().document().at("/components/schemas/AguiEvent/oneOf")) {
+    for (JsonNode branch :
+        OpenApiContract.get().document().at("/components/schemas/AguiEvent/oneOf")) {
       Set<String> fields = new TreeSet<>();
       branch.path("properties").fieldNames().forEachRemaining(fields::add);
       documented.put(branch.at("/properties/type/const").asText(), fields);
@@ -140,14 +169,21 @@ class AguiOverHttpIT {
 
   @Test
   void protobuf_isLengthPrefixedEventMessages() throws Exception {
-    HttpResponse<byte[]> res = run(input("c1", "parental leave"), "application/vnd.ag-ui.event+proto", T);
+    HttpResponse<byte[]> res =
+        run(input("c1", "parental leave"), "application/vnd.ag-ui.event+proto", T);
     assertEquals(200, res.statusCode());
-    assertEquals("application/vnd.ag-ui.event+proto", res.headers().firstValue("Content-Type").orElseThrow());
+    assertEquals(
+        "application/vnd.ag-ui.event+proto",
+        res.headers().firstValue("Content-Type").orElseThrow());
     byte[] body = res.body();
     List<Integer> oneofFields = new ArrayList<>();
     int at = 0;
     while (at < body.length) {
-      int length = ((body[at] & 0xff) << 24) | ((body[at + 1] & 0xff) << 16) | ((body[at + 2] & 0xff) << 8) | (body[at + 3] & 0xff);
+      int length =
+          ((body[at] & 0xff) << 24)
+              | ((body[at + 1] & 0xff) << 16)
+              | ((body[at + 2] & 0xff) << 8)
+              | (body[at + 3] & 0xff);
       int tag = body[at + 4] & 0xff;
       if ((tag & 0x80) != 0) {
         tag = (tag & 0x7f) | ((body[at + 5] & 0xff) << 7);
@@ -169,26 +205,50 @@ class AguiOverHttpIT {
   @Test
   void refusalsComeBeforeAnyEvent_inTheErrorEnvelope() throws Exception {
     assertEquals(401, run(input("c1", "q"), null, "nobody").statusCode());
-    Answer forbidden = api.post("/v1/agui/retrieval").token(TestTokens.C2_ONLY).json(input("c1", "q")).send();
+    Answer forbidden =
+        api.post("/v1/agui/retrieval").token(TestTokens.C2_ONLY).json(input("c1", "q")).send();
     assertEquals(403, forbidden.status(), forbidden::toString);
     assertEquals("FORBIDDEN", forbidden.code());
-    Answer invalid = api.post("/v1/agui/retrieval").token(T).json(input("c1", "q").replace("\"topK\": 3", "\"topK\": 0")).send();
+    Answer invalid =
+        api.post("/v1/agui/retrieval")
+            .token(T)
+            .json(input("c1", "q").replace("\"topK\": 3", "\"topK\": 0"))
+            .send();
     assertInvalid(invalid, "forwardedProps.retrieval.topK");
-    Answer noQuestion = api.post("/v1/agui/retrieval").token(T).json("""
+    Answer noQuestion =
+        api.post("/v1/agui/retrieval")
+            .token(T)
+            .json(
+                """
         {"threadId": "t", "runId": "r", "messages": [{"id": "a", "role": "assistant", "content": "hi"}],
-         "forwardedProps": {"retrieval": {"corpus": "c1"}}}""").send();
+         "forwardedProps": {"retrieval": {"corpus": "c1"}}}""")
+            .send();
     assertInvalid(noQuestion, "messages");
-    Answer resume = api.post("/v1/agui/retrieval").token(T).json(input("c1", "q")
-        .replace("\"state\": {}", "\"resume\": [{\"interruptId\": \"x\"}]")).send();
+    Answer resume =
+        api.post("/v1/agui/retrieval")
+            .token(T)
+            .json(
+                input("c1", "q").replace("\"state\": {}", "\"resume\": [{\"interruptId\": \"x\"}]"))
+            .send();
     assertInvalid(resume, "resume");
-    Answer parts = api.post("/v1/agui/retrieval").token(T).json("""
+    Answer parts =
+        api.post("/v1/agui/retrieval")
+            .token(T)
+            .json(
+                """
         {"threadId": "t", "runId": "r", "messages": [{"id": "u", "role": "user",
            "content": [{"type": "image", "source": {"type": "url", "value": "x"}}]}],
-         "forwardedProps": {"retrieval": {"corpus": "c1"}}}""").send();
+         "forwardedProps": {"retrieval": {"corpus": "c1"}}}""")
+            .send();
     assertInvalid(parts, "messages[0].content[0].type");
     for (String idle : List.of("0", "86400001", "\"5000\"", "null")) {
-      Answer timeout = api.post("/v1/agui/retrieval").token(T).json(input("c1", "q")
-          .replace("\"topK\": 3}", "\"topK\": 3}, \"idleTimeoutMs\": " + idle)).send();
+      Answer timeout =
+          api.post("/v1/agui/retrieval")
+              .token(T)
+              .json(
+                  input("c1", "q")
+                      .replace("\"topK\": 3}", "\"topK\": 3}, \"idleTimeoutMs\": " + idle))
+              .send();
       assertInvalid(timeout, "forwardedProps.idleTimeoutMs");
     }
   }

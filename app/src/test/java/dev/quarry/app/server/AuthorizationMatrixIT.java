@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
-import dev.quarry.app.ServerPerClass;
 import dev.quarry.api.TestTokens;
+import dev.quarry.app.ServerPerClass;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,36 +28,51 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class AuthorizationMatrixIT {
   static final String ADMIN = TestTokens.ADMIN;
+
   /** Names only the admin may learn of. */
   static final List<String> HIDDEN = List.of("secret/b.md", "secret/", "hidden-corpus", "zebra");
 
-  @RegisterExtension
-  static final ServerPerClass server = ServerPerClass.withTestTokens();
+  @RegisterExtension static final ServerPerClass server = ServerPerClass.withTestTokens();
   static ApiClient api;
 
-  /** A valid body for each endpoint, aimed at corpus c1 and, where a source is named, at secret/b.md. */
-  static final Map<String, String> BODIES = Map.ofEntries(
-      Map.entry("search", "{\"corpus\": \"c1\", \"query\": \"zebra policy\", \"sources\": [\"secret/*\"]}"),
-      Map.entry("sources/index", "{\"corpus\": \"c1\", \"source\": \"secret/b.md\", \"text\": \"new zebra\"}"),
-      Map.entry("sources/delete", "{\"corpus\": \"c1\", \"source\": \"secret/b.md\"}"),
-      Map.entry("sources/batch", "{\"corpus\": \"c1\", \"operations\": [{\"index\": {\"source\": \"public/new.md\","
-          + " \"text\": \"ok\"}}, {\"delete\": {\"source\": \"secret/b.md\"}}]}"),
-      Map.entry("sources/read", "{\"corpus\": \"c1\", \"source\": \"secret/b.md\"}"),
-      Map.entry("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"secret/b.md\"}"),
-      Map.entry("sources/list", "{\"corpus\": \"c1\", \"prefix\": \"secret/\"}"),
-      Map.entry("corpora/history", "{\"corpus\": \"c1\"}"),
-      Map.entry("corpora/create", "{\"corpus\": \"c1-new\"}"),
-      Map.entry("corpora/read", "{\"corpus\": \"c1\"}"),
-      Map.entry("corpora/list", "{}"),
-      Map.entry("corpora/delete", "{\"corpus\": \"c1\"}"));
+  /**
+   * A valid body for each endpoint, aimed at corpus c1 and, where a source is named, at
+   * secret/b.md.
+   */
+  static final Map<String, String> BODIES =
+      Map.ofEntries(
+          Map.entry(
+              "search",
+              "{\"corpus\": \"c1\", \"query\": \"zebra policy\", \"sources\": [\"secret/*\"]}"),
+          Map.entry(
+              "sources/index",
+              "{\"corpus\": \"c1\", \"source\": \"secret/b.md\", \"text\": \"new zebra\"}"),
+          Map.entry("sources/delete", "{\"corpus\": \"c1\", \"source\": \"secret/b.md\"}"),
+          Map.entry(
+              "sources/batch",
+              "{\"corpus\": \"c1\", \"operations\": [{\"index\": {\"source\": \"public/new.md\","
+                  + " \"text\": \"ok\"}}, {\"delete\": {\"source\": \"secret/b.md\"}}]}"),
+          Map.entry("sources/read", "{\"corpus\": \"c1\", \"source\": \"secret/b.md\"}"),
+          Map.entry("sources/chunks", "{\"corpus\": \"c1\", \"source\": \"secret/b.md\"}"),
+          Map.entry("sources/list", "{\"corpus\": \"c1\", \"prefix\": \"secret/\"}"),
+          Map.entry("corpora/history", "{\"corpus\": \"c1\"}"),
+          Map.entry("corpora/create", "{\"corpus\": \"c1-new\"}"),
+          Map.entry("corpora/read", "{\"corpus\": \"c1\"}"),
+          Map.entry("corpora/list", "{}"),
+          Map.entry("corpora/delete", "{\"corpus\": \"c1\"}"));
 
   @BeforeAll
   static void start() {
     api = server.client();
     for (String corpus : List.of("c1", "c2", "hidden-corpus")) {
-      assertEquals(200, api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"" + corpus + "\"}").status());
+      assertEquals(
+          200, api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"" + corpus + "\"}").status());
     }
-    Answer loaded = api.retrieval("sources/batch", ADMIN, """
+    Answer loaded =
+        api.retrieval(
+            "sources/batch",
+            ADMIN,
+            """
         {"corpus": "c1", "operations": [
           {"index": {"source": "public/a.md", "text": "The public policy on leave applies to everyone."}},
           {"index": {"source": "secret/b.md", "text": "The secret zebra policy on leave is confidential."}}]}""");
@@ -83,25 +98,43 @@ class AuthorizationMatrixIT {
   @ParameterizedTest
   @MethodSource("endpoints")
   void noToken_isUnauthenticated(String endpoint) {
-    assertRefused(api.post("/v1/retrieval/" + endpoint).json(BODIES.get(endpoint)).send(), 401, "UNAUTHENTICATED");
+    assertRefused(
+        api.post("/v1/retrieval/" + endpoint).json(BODIES.get(endpoint)).send(),
+        401,
+        "UNAUTHENTICATED");
   }
 
   @ParameterizedTest
   @MethodSource("endpoints")
   void unknownToken_isUnauthenticated(String endpoint) {
-    assertRefused(api.retrieval(endpoint, "not-a-token", BODIES.get(endpoint)), 401, "UNAUTHENTICATED");
+    assertRefused(
+        api.retrieval(endpoint, "not-a-token", BODIES.get(endpoint)), 401, "UNAUTHENTICATED");
   }
 
   static Stream<Arguments> missingScope() {
     List<Arguments> out = new ArrayList<>();
     // search only: nothing that writes, nothing of history, nothing of corpus management
-    for (String e : List.of("sources/index", "sources/delete", "sources/batch", "corpora/history", "corpora/create",
-        "corpora/delete")) {
+    for (String e :
+        List.of(
+            "sources/index",
+            "sources/delete",
+            "sources/batch",
+            "corpora/history",
+            "corpora/create",
+            "corpora/delete")) {
       out.add(Arguments.of(e, TestTokens.SEARCH_C1));
     }
     // manage only: no search, no source reads
-    for (String e : List.of("search", "sources/index", "sources/delete", "sources/batch", "sources/read",
-        "sources/chunks", "sources/list", "corpora/history")) {
+    for (String e :
+        List.of(
+            "search",
+            "sources/index",
+            "sources/delete",
+            "sources/batch",
+            "sources/read",
+            "sources/chunks",
+            "sources/list",
+            "corpora/history")) {
       out.add(Arguments.of(e, TestTokens.MANAGE_C1));
     }
     return out.stream();
@@ -122,7 +155,8 @@ class AuthorizationMatrixIT {
       assertEquals("c2", list.at("/corpora/0/corpus").asText());
       return;
     }
-    assertRefused(api.retrieval(endpoint, TestTokens.C2_ONLY, BODIES.get(endpoint)), 403, "FORBIDDEN");
+    assertRefused(
+        api.retrieval(endpoint, TestTokens.C2_ONLY, BODIES.get(endpoint)), 403, "FORBIDDEN");
   }
 
   @ParameterizedTest
@@ -131,7 +165,11 @@ class AuthorizationMatrixIT {
     if (endpoint.equals("corpora/list")) {
       return;
     }
-    String body = BODIES.get(endpoint).replace("\"c1\"", "\"no-such-corpus\"").replace("\"c1-new\"", "\"no-such-corpus\"");
+    String body =
+        BODIES
+            .get(endpoint)
+            .replace("\"c1\"", "\"no-such-corpus\"")
+            .replace("\"c1-new\"", "\"no-such-corpus\"");
     assertRefused(api.retrieval(endpoint, TestTokens.C2_ONLY, body), 403, "FORBIDDEN");
   }
 
@@ -150,15 +188,32 @@ class AuthorizationMatrixIT {
 
   @Test
   void forbiddenBatch_appliesNothing() {
-    long before = api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"c1\"}").json().get("revision").asLong();
-    assertRefused(api.retrieval("sources/batch", TestTokens.PUBLIC_C1, BODIES.get("sources/batch")), 403, "FORBIDDEN");
-    assertEquals(before, api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"c1\"}").json().get("revision").asLong());
-    assertEquals(404, api.retrieval("sources/read", ADMIN, "{\"corpus\": \"c1\", \"source\": \"public/new.md\"}").status());
+    long before =
+        api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"c1\"}")
+            .json()
+            .get("revision")
+            .asLong();
+    assertRefused(
+        api.retrieval("sources/batch", TestTokens.PUBLIC_C1, BODIES.get("sources/batch")),
+        403,
+        "FORBIDDEN");
+    assertEquals(
+        before,
+        api.retrieval("corpora/read", ADMIN, "{\"corpus\": \"c1\"}")
+            .json()
+            .get("revision")
+            .asLong());
+    assertEquals(
+        404,
+        api.retrieval("sources/read", ADMIN, "{\"corpus\": \"c1\", \"source\": \"public/new.md\"}")
+            .status());
   }
 
   @Test
   void searchWithoutSources_onlyReturnsGrantedSources() {
-    Answer a = api.retrieval("search", TestTokens.PUBLIC_C1, "{\"corpus\": \"c1\", \"query\": \"policy leave\"}");
+    Answer a =
+        api.retrieval(
+            "search", TestTokens.PUBLIC_C1, "{\"corpus\": \"c1\", \"query\": \"policy leave\"}");
     assertEquals(200, a.status(), a::toString);
     assertTrue(a.json().get("results").size() >= 1, a::toString);
     for (JsonNode r : a.json().get("results")) {
@@ -169,8 +224,13 @@ class AuthorizationMatrixIT {
 
   @Test
   void searchForEverything_withAPrefixGrant_isForbidden() {
-    assertRefused(api.retrieval("search", TestTokens.PUBLIC_C1,
-        "{\"corpus\": \"c1\", \"query\": \"policy\", \"sources\": [\"*\"]}"), 403, "FORBIDDEN");
+    assertRefused(
+        api.retrieval(
+            "search",
+            TestTokens.PUBLIC_C1,
+            "{\"corpus\": \"c1\", \"query\": \"policy\", \"sources\": [\"*\"]}"),
+        403,
+        "FORBIDDEN");
   }
 
   @Test
@@ -183,26 +243,48 @@ class AuthorizationMatrixIT {
 
   @Test
   void manageOnly_mayReadTheCorpus() {
-    assertEquals(200, api.retrieval("corpora/read", TestTokens.MANAGE_C1, "{\"corpus\": \"c1\"}").status());
+    assertEquals(
+        200, api.retrieval("corpora/read", TestTokens.MANAGE_C1, "{\"corpus\": \"c1\"}").status());
   }
 
   @Test
   void searchOnly_mayReadAndListSources() {
-    assertEquals(200, api.retrieval("sources/read", TestTokens.SEARCH_C1,
-        "{\"corpus\": \"c1\", \"source\": \"public/a.md\"}").status());
-    assertEquals(200, api.retrieval("sources/list", TestTokens.SEARCH_C1, "{\"corpus\": \"c1\"}").status());
-    assertEquals(200, api.retrieval("sources/chunks", TestTokens.SEARCH_C1,
-        "{\"corpus\": \"c1\", \"source\": \"public/a.md\"}").status());
+    assertEquals(
+        200,
+        api.retrieval(
+                "sources/read",
+                TestTokens.SEARCH_C1,
+                "{\"corpus\": \"c1\", \"source\": \"public/a.md\"}")
+            .status());
+    assertEquals(
+        200, api.retrieval("sources/list", TestTokens.SEARCH_C1, "{\"corpus\": \"c1\"}").status());
+    assertEquals(
+        200,
+        api.retrieval(
+                "sources/chunks",
+                TestTokens.SEARCH_C1,
+                "{\"corpus\": \"c1\", \"source\": \"public/a.md\"}")
+            .status());
   }
 
   @Test
   void sourceChunks_outsideTheGrants_isForbiddenWhetherOrNotTheSourceExists() {
     for (String source : List.of("secret/b.md", "secret/no-such-source.md")) {
-      assertRefused(api.retrieval("sources/chunks", TestTokens.PUBLIC_C1,
-          "{\"corpus\": \"c1\", \"source\": \"" + source + "\"}"), 403, "FORBIDDEN");
+      assertRefused(
+          api.retrieval(
+              "sources/chunks",
+              TestTokens.PUBLIC_C1,
+              "{\"corpus\": \"c1\", \"source\": \"" + source + "\"}"),
+          403,
+          "FORBIDDEN");
     }
-    assertRefused(api.retrieval("sources/chunks", TestTokens.PUBLIC_C1,
-        "{\"corpus\": \"c1\", \"source\": \"public/no-such-source.md\"}"), 404, "SOURCE_NOT_FOUND");
+    assertRefused(
+        api.retrieval(
+            "sources/chunks",
+            TestTokens.PUBLIC_C1,
+            "{\"corpus\": \"c1\", \"source\": \"public/no-such-source.md\"}"),
+        404,
+        "SOURCE_NOT_FOUND");
   }
 
   @Test

@@ -23,16 +23,22 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class AutoLanguageOverHttpIT {
   static final String T = TestTokens.ADMIN;
 
-  @RegisterExtension
-  static final ServerPerClass server = ServerPerClass.withTestTokens();
+  @RegisterExtension static final ServerPerClass server = ServerPerClass.withTestTokens();
   static ApiClient api;
   static JsonNode receipts;
 
   @BeforeAll
   static void start() {
     api = server.client();
-    ok(api.retrieval("corpora/create", T, "{\"corpus\": \"udhr\", \"settings\": {\"language\": \"auto\"}}"));
-    receipts = ok(api.retrieval("sources/batch", T, """
+    ok(
+        api.retrieval(
+            "corpora/create", T, "{\"corpus\": \"udhr\", \"settings\": {\"language\": \"auto\"}}"));
+    receipts =
+        ok(
+            api.retrieval(
+                "sources/batch",
+                T,
+                """
         {"corpus": "udhr", "operations": [
           {"index": {"source": "en", "text": "All human beings are born free and equal in dignity and rights. They are endowed with reason and conscience and should act towards one another in a spirit of brotherhood."}},
           {"index": {"source": "de", "text": "Alle Menschen sind frei und gleich an Würde und Rechten geboren. Sie sind mit Vernunft und Gewissen begabt und sollen einander im Geist der Brüderlichkeit begegnen."}},
@@ -42,12 +48,15 @@ class AutoLanguageOverHttpIT {
   }
 
   static Answer search(String query, String rest) {
-    return api.retrieval("search", T, "{\"corpus\": \"udhr\", \"query\": \"" + query + "\"" + rest + "}");
+    return api.retrieval(
+        "search", T, "{\"corpus\": \"udhr\", \"query\": \"" + query + "\"" + rest + "}");
   }
 
   static List<String> sourcesAndLanguages(JsonNode answer) {
     List<String> out = new ArrayList<>();
-    answer.get("results").forEach(h -> out.add(h.get("source").asText() + ":" + h.get("language").asText()));
+    answer
+        .get("results")
+        .forEach(h -> out.add(h.get("source").asText() + ":" + h.get("language").asText()));
     return out;
   }
 
@@ -68,29 +77,47 @@ class AutoLanguageOverHttpIT {
 
   @Test
   void aSearchsLanguage_readsTheQueryInItAlone() {
-    assertEquals(List.of("fr:french"), sourcesAndLanguages(ok(search("raisons", ", \"language\": \"french\""))));
-    assertEquals(List.of(), sourcesAndLanguages(ok(search("raisons", ", \"language\": \"german\""))));
+    assertEquals(
+        List.of("fr:french"),
+        sourcesAndLanguages(ok(search("raisons", ", \"language\": \"french\""))));
+    assertEquals(
+        List.of(), sourcesAndLanguages(ok(search("raisons", ", \"language\": \"german\""))));
   }
 
   @Test
   void aSourcesLanguage_overridesDetection() {
-    JsonNode receipt = ok(api.retrieval("sources/index", T, "{\"corpus\": \"udhr\", \"source\": \"names\","
-        + " \"text\": \"Johann Wolfgang von Goethe und Friedrich Schiller\", \"language\": \"german\"}"));
+    JsonNode receipt =
+        ok(
+            api.retrieval(
+                "sources/index",
+                T,
+                "{\"corpus\": \"udhr\", \"source\": \"names\","
+                    + " \"text\": \"Johann Wolfgang von Goethe und Friedrich Schiller\", \"language\": \"german\"}"));
     assertEquals("german", receipt.get("language").asText());
   }
 
   @Test
   void badLanguages_areTypedErrorsNamingTheirField() {
-    Answer source = api.retrieval("sources/index", T,
-        "{\"corpus\": \"udhr\", \"source\": \"x\", \"text\": \"x\", \"language\": \"klingon\"}");
+    Answer source =
+        api.retrieval(
+            "sources/index",
+            T,
+            "{\"corpus\": \"udhr\", \"source\": \"x\", \"text\": \"x\", \"language\": \"klingon\"}");
     assertEquals(400, source.status(), source::toString);
     assertEquals("language", source.field());
-    Answer batch = api.retrieval("sources/batch", T, "{\"corpus\": \"udhr\", \"operations\": [{\"index\":"
-        + " {\"source\": \"x\", \"text\": \"x\", \"language\": \"klingon\"}}]}");
+    Answer batch =
+        api.retrieval(
+            "sources/batch",
+            T,
+            "{\"corpus\": \"udhr\", \"operations\": [{\"index\":"
+                + " {\"source\": \"x\", \"text\": \"x\", \"language\": \"klingon\"}}]}");
     assertEquals(400, batch.status(), batch::toString);
     assertEquals("operations[0].language", batch.field());
-    Answer autoSource = api.retrieval("sources/index", T,
-        "{\"corpus\": \"udhr\", \"source\": \"x\", \"text\": \"x\", \"language\": \"auto\"}");
+    Answer autoSource =
+        api.retrieval(
+            "sources/index",
+            T,
+            "{\"corpus\": \"udhr\", \"source\": \"x\", \"text\": \"x\", \"language\": \"auto\"}");
     assertEquals(400, autoSource.status(), autoSource::toString);
     assertEquals("language", autoSource.field());
     Answer unknown = search("Recht", ", \"language\": \"klingon\"");
@@ -99,7 +126,9 @@ class AutoLanguageOverHttpIT {
     Answer auto = search("Recht", ", \"language\": \"auto\"");
     assertEquals(400, auto.status(), auto::toString);
     assertEquals("language", auto.field());
-    Answer corpus = api.retrieval("corpora/create", T, "{\"corpus\": \"x\", \"settings\": {\"language\": \"detect\"}}");
+    Answer corpus =
+        api.retrieval(
+            "corpora/create", T, "{\"corpus\": \"x\", \"settings\": {\"language\": \"detect\"}}");
     assertEquals(400, corpus.status(), corpus::toString);
     assertEquals("settings.language", corpus.field());
   }

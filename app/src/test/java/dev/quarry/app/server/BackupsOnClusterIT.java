@@ -29,17 +29,30 @@ import org.junit.jupiter.api.io.TempDir;
  * work, even when there is no corpus to copy (a backup holding nothing would look like a success).
  */
 class BackupsOnClusterIT {
-  static final Access ADMIN = new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
+  static final Access ADMIN =
+      new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
 
   @Test
   void withNoCorpora_aBackupIsRefusedForGood_andWritesNothing(@TempDir Path dir) throws Exception {
-    OpenSearchSettings settings = OpenSearchSettings.of(ClusterConfig.single().urls()).withReplicas(0)
-        .withPrefix(ClusterConfig.newPrefix("backups"));
+    OpenSearchSettings settings =
+        OpenSearchSettings.of(ClusterConfig.single().urls())
+            .withReplicas(0)
+            .withPrefix(ClusterConfig.newPrefix("backups"));
     Path backups = Files.createDirectories(dir.resolve("backups"));
-    try (Corpora corpora = Corpora.builder().store(new OpenSearchCorpusStore(settings, EngineConfig.defaults())).build()) {
+    try (Corpora corpora =
+        Corpora.builder()
+            .store(new OpenSearchCorpusStore(settings, EngineConfig.defaults()))
+            .build()) {
       assertFalse(corpora.backsUp());
-      Backups b = new Backups(corpora, Files.createDirectories(dir.resolve("data")), backups, "test", Clock.systemUTC());
-      QuarryException e = assertThrows(QuarryException.class, () -> b.create(ADMIN, "nightly", null));
+      Backups b =
+          new Backups(
+              corpora,
+              Files.createDirectories(dir.resolve("data")),
+              backups,
+              "test",
+              Clock.systemUTC());
+      QuarryException e =
+          assertThrows(QuarryException.class, () -> b.create(ADMIN, "nightly", null));
       assertEquals(ErrorCode.BACKUP_UNAVAILABLE, e.code(), e.getMessage());
       assertFalse(e.code().retryable());
       assertTrue(e.getMessage().contains("snapshots"), e.getMessage());

@@ -13,7 +13,9 @@ import java.util.function.Supplier;
 final class ClientText {
   private ClientText() {}
 
-  /** Fails when {@code answer} names Java's or libraries' insides; {@code shown} says what was sent. */
+  /**
+   * Fails when {@code answer} names Java's or libraries' insides; {@code shown} says what was sent.
+   */
   static void assertNoInternals(String answer, Supplier<String> shown) {
     assertFalse(ErrorResponses.namesInternals(answer), () -> shown.get() + " -> " + answer);
   }

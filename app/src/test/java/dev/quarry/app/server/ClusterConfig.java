@@ -9,7 +9,10 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
-/** Config files that put a server's corpora on a test OpenSearch cluster, each under its own index prefix. */
+/**
+ * Config files that put a server's corpora on a test OpenSearch cluster, each under its own index
+ * prefix.
+ */
 final class ClusterConfig {
   private static final AtomicInteger PREFIXES = new AtomicInteger();
 
@@ -39,15 +42,22 @@ final class ClusterConfig {
 
   /** A fresh index prefix, so test classes sharing a cluster never see each other's corpora. */
   static String newPrefix(String name) {
-    return (name + "-" + ProcessHandle.current().pid() + "-" + PREFIXES.incrementAndGet()).toLowerCase();
+    return (name + "-" + ProcessHandle.current().pid() + "-" + PREFIXES.incrementAndGet())
+        .toLowerCase();
   }
 
   /** Writes {@code dir/name} with {@code "store": {"opensearch": ...}} over {@code nodes}. */
   static Path write(Path dir, String name, OpenSearchNodes nodes, String prefix, int replicas) {
-    String urls = nodes.urls().stream().map(URI::toString).map(u -> "\"" + u + "\"").collect(Collectors.joining(", "));
-    String json = """
+    String urls =
+        nodes.urls().stream()
+            .map(URI::toString)
+            .map(u -> "\"" + u + "\"")
+            .collect(Collectors.joining(", "));
+    String json =
+        """
         {"store": {"opensearch": {"urls": [%s], "indexPrefix": "%s", "replicas": %d, "leaseTtlSeconds": 10}}}
-        """.formatted(urls, prefix, replicas);
+        """
+            .formatted(urls, prefix, replicas);
     try {
       Path file = dir.resolve(name);
       Files.writeString(file, json);

@@ -14,7 +14,6 @@ import dev.quarry.cluster.OpenSearchNodes;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -38,11 +37,11 @@ import org.opentest4j.TestAbortedException;
  */
 class ClusterFaultsOverHttpIT {
   static final String T = TestTokens.ADMIN;
+
   /** requestTimeoutSeconds of the server under test. */
   static final int TIMEOUT_SECONDS = 3;
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static OpenSearchNodes nodes;
   static ServerSocket silent;
   static ServerProcess server;
@@ -62,11 +61,19 @@ class ClusterFaultsOverHttpIT {
     silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     prefix = ClusterConfig.newPrefix("faults");
     Path backups = Files.createDirectories(dir.resolve("backups"));
-    Path config = Files.writeString(dir.resolve("config.json"), """
+    Path config =
+        Files.writeString(
+            dir.resolve("config.json"),
+            """
         {"backup": {"directory": "%s"},
          "store": {"opensearch": {"urls": ["%s", "http://127.0.0.1:%d/"], "indexPrefix": "%s", "replicas": 0,
-                                  "requestTimeoutSeconds": %d}}}""".formatted(backups.toString().replace("\\", "\\\\"),
-        nodes.urls().get(0), silent.getLocalPort(), prefix, TIMEOUT_SECONDS));
+                                  "requestTimeoutSeconds": %d}}}"""
+                .formatted(
+                    backups.toString().replace("\\", "\\\\"),
+                    nodes.urls().get(0),
+                    silent.getLocalPort(),
+                    prefix,
+                    TIMEOUT_SECONDS));
     server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config);
     api = server.client();
     ok(api.retrieval("corpora/create", T, "{\"corpus\": \"docs\"}"));
@@ -74,8 +81,14 @@ class ClusterFaultsOverHttpIT {
     for (int i = 0; i < 120; i++) {
       text.append("Paragraph ").append(i).append(" of the handbook speaks of leave and travel. ");
     }
-    ok(api.retrieval("sources/index", T, "{\"corpus\": \"docs\", \"source\": \"handbook.md\", \"title\": \"Handbook\","
-        + " \"text\": \"" + text + "\", \"metadata\": {\"dept\": \"hr\"}}"));
+    ok(
+        api.retrieval(
+            "sources/index",
+            T,
+            "{\"corpus\": \"docs\", \"source\": \"handbook.md\", \"title\": \"Handbook\","
+                + " \"text\": \""
+                + text
+                + "\", \"metadata\": {\"dept\": \"hr\"}}"));
   }
 
   @AfterAll
@@ -103,11 +116,16 @@ class ClusterFaultsOverHttpIT {
     OpenSearchNodes.Node node = nodes.nodes().get(0);
     node.pause();
     try {
-      for (String[] call : new String[][] {
-          {"search", "{\"corpus\": \"docs\", \"query\": \"leave\"}"},
-          {"sources/read", "{\"corpus\": \"docs\", \"source\": \"handbook.md\"}"},
-          {"sources/index", "{\"corpus\": \"docs\", \"source\": \"b.md\", \"text\": \"travel rules\"}"},
-          {"corpora/list", "{}"}}) {
+      for (String[] call :
+          new String[][] {
+            {"search", "{\"corpus\": \"docs\", \"query\": \"leave\"}"},
+            {"sources/read", "{\"corpus\": \"docs\", \"source\": \"handbook.md\"}"},
+            {
+              "sources/index",
+              "{\"corpus\": \"docs\", \"source\": \"b.md\", \"text\": \"travel rules\"}"
+            },
+            {"corpora/list", "{}"}
+          }) {
         long start = System.nanoTime();
         Answer a = api.retrieval(call[0], T, call[1]);
         long ms = (System.nanoTime() - start) / 1_000_000;
@@ -138,7 +156,11 @@ class ClusterFaultsOverHttpIT {
   void aRefusalByTheCluster_answersFixedText_andLogsTheCause() throws Exception {
     blocks("true");
     try {
-      Answer a = api.retrieval("sources/index", T, "{\"corpus\": \"docs\", \"source\": \"c.md\", \"text\": \"blocked\"}");
+      Answer a =
+          api.retrieval(
+              "sources/index",
+              T,
+              "{\"corpus\": \"docs\", \"source\": \"c.md\", \"text\": \"blocked\"}");
       assertEquals(503, a.status(), a.body());
       assertEquals("UNAVAILABLE", a.code(), a.body());
       assertClientText(a);
@@ -150,37 +172,55 @@ class ClusterFaultsOverHttpIT {
     } finally {
       blocks("null");
     }
-    ok(api.retrieval("sources/index", T, "{\"corpus\": \"docs\", \"source\": \"c.md\", \"text\": \"unblocked\"}"));
+    ok(
+        api.retrieval(
+            "sources/index",
+            T,
+            "{\"corpus\": \"docs\", \"source\": \"c.md\", \"text\": \"unblocked\"}"));
   }
 
-  /** sources/chunks reads the chunks back from the cluster: every page, in order, with their provenance. */
+  /**
+   * sources/chunks reads the chunks back from the cluster: every page, in order, with their
+   * provenance.
+   */
   @Test
   void sourcesChunks_readsTheChunksBack() {
-    JsonNode source = ok(api.retrieval("sources/read", T, "{\"corpus\": \"docs\", \"source\": \"handbook.md\"}"));
+    JsonNode source =
+        ok(api.retrieval("sources/read", T, "{\"corpus\": \"docs\", \"source\": \"handbook.md\"}"));
     int count = source.path("source").path("chunks").asInt(source.path("chunks").asInt());
     assertTrue(count > 2, "several chunks: " + source);
     StringBuilder all = new StringBuilder();
     int seen = 0;
     Integer after = null;
     do {
-      JsonNode page = ok(api.retrieval("sources/chunks", T, "{\"corpus\": \"docs\", \"source\": \"handbook.md\", \"limit\": 2"
-          + (after == null ? "" : ", \"after\": " + after) + "}"));
+      JsonNode page =
+          ok(
+              api.retrieval(
+                  "sources/chunks",
+                  T,
+                  "{\"corpus\": \"docs\", \"source\": \"handbook.md\", \"limit\": 2"
+                      + (after == null ? "" : ", \"after\": " + after)
+                      + "}"));
       assertEquals("Handbook", page.path("title").asText(), page.toString());
-      JsonNode state = source.has("source") && source.get("source").isObject() ? source.get("source") : source;
+      JsonNode state =
+          source.has("source") && source.get("source").isObject() ? source.get("source") : source;
       for (String same : List.of("sourceRevision", "contentSha256")) {
         assertEquals(state.path(same), page.path(same), same + ": " + page);
       }
       for (JsonNode c : page.path("chunks")) {
         assertEquals(seen++, c.path("chunk").asInt(), page.toString());
         assertEquals("hr", c.path("metadata").path("dept").asText(), c.toString());
-        assertTrue(c.path("offsets").path("end").asInt() > c.path("offsets").path("start").asInt(), c.toString());
+        assertTrue(
+            c.path("offsets").path("end").asInt() > c.path("offsets").path("start").asInt(),
+            c.toString());
         all.append(c.path("text").asText());
       }
       after = page.hasNonNull("nextAfter") ? page.get("nextAfter").asInt() : null;
     } while (after != null);
     assertEquals(count, seen);
     assertTrue(all.toString().contains("Paragraph 119 of the handbook"), all.toString());
-    Answer missing = api.retrieval("sources/chunks", T, "{\"corpus\": \"docs\", \"source\": \"nope.md\"}");
+    Answer missing =
+        api.retrieval("sources/chunks", T, "{\"corpus\": \"docs\", \"source\": \"nope.md\"}");
     assertEquals("SOURCE_NOT_FOUND", missing.code(), missing.body());
   }
 
@@ -197,24 +237,46 @@ class ClusterFaultsOverHttpIT {
   /** Nothing of the cluster's own: no exception type, index, node name or port. */
   private static void assertClientText(Answer a) {
     String message = a.json().path("error").path("message").asText();
-    for (String leak : List.of("exception", "_exception", prefix, "corpus-", nodes.nodes().get(0).name(),
-        Integer.toString(nodes.urls().get(0).getPort()), Integer.toString(silent.getLocalPort()), "127.0.0.1", "HTTP ",
-        "_doc", "_search", "_bulk")) {
+    for (String leak :
+        List.of(
+            "exception",
+            "_exception",
+            prefix,
+            "corpus-",
+            nodes.nodes().get(0).name(),
+            Integer.toString(nodes.urls().get(0).getPort()),
+            Integer.toString(silent.getLocalPort()),
+            "127.0.0.1",
+            "HTTP ",
+            "_doc",
+            "_search",
+            "_bulk")) {
       assertFalse(message.contains(leak), "'" + leak + "' in " + message);
     }
   }
 
-  /** Sets (or with {@code null} clears) the write block on this test's corpus indexes, on the node itself. */
+  /**
+   * Sets (or with {@code null} clears) the write block on this test's corpus indexes, on the node
+   * itself.
+   */
   private static void blocks(String value) throws Exception {
-    HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-            nodes.urls().get(0).resolve("/" + prefix + "-corpus-*/_settings"))
-        .header("Content-Type", "application/json")
-        .PUT(HttpRequest.BodyPublishers.ofString("{\"index.blocks.read_only_allow_delete\": " + value + "}")).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        nodes.urls().get(0).resolve("/" + prefix + "-corpus-*/_settings"))
+                    .header("Content-Type", "application/json")
+                    .PUT(
+                        HttpRequest.BodyPublishers.ofString(
+                            "{\"index.blocks.read_only_allow_delete\": " + value + "}"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
     assertEquals(200, r.statusCode(), r.body());
   }
 
-  /** The server's log line naming request {@code id} and what follows it (the cause), once written. */
+  /**
+   * The server's log line naming request {@code id} and what follows it (the cause), once written.
+   */
   private static String awaitLogLine(String id) throws InterruptedException {
     long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (true) {

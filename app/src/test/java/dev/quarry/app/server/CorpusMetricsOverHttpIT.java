@@ -24,13 +24,15 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Series per corpus ({@code metrics.corpusLabels}) over real HTTP, against a server started as a user starts it. */
+/**
+ * Series per corpus ({@code metrics.corpusLabels}) over real HTTP, against a server started as a
+ * user starts it.
+ */
 class CorpusMetricsOverHttpIT {
   private static final String METRICS_TOKEN = "metrics-scraper-token";
   private static final Pattern CORPUS_LABEL = Pattern.compile("corpus=\"([^\"]*)\"");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void corpusLabels_nameTheLargestOpenCorporaAndSumTheRestUnderOther() throws Exception {
@@ -46,22 +48,37 @@ class CorpusMetricsOverHttpIT {
 
       String text = scrape(api);
       assertEquals(Set.of("big", "mid", "_other"), corpusLabels(text), text);
-      for (String family : List.of("quarry_corpus_revision", "quarry_corpus_segments", "quarry_corpus_index_bytes")) {
-        assertEquals(Set.of("big", "mid", "_other"), corpusLabels(text, family), family + " in\n" + text);
+      for (String family :
+          List.of(
+              "quarry_corpus_revision", "quarry_corpus_segments", "quarry_corpus_index_bytes")) {
+        assertEquals(
+            Set.of("big", "mid", "_other"), corpusLabels(text, family), family + " in\n" + text);
       }
-      assertEquals(revisions.get("big"), value(text, "quarry_corpus_revision{corpus=\"big\"}"), text);
-      assertEquals(revisions.get("mid"), value(text, "quarry_corpus_revision{corpus=\"mid\"}"), text);
-      assertEquals(revisions.get("small") + revisions.get("tiny"),
-          value(text, "quarry_corpus_revision{corpus=\"_other\"}"), text);
+      assertEquals(
+          revisions.get("big"), value(text, "quarry_corpus_revision{corpus=\"big\"}"), text);
+      assertEquals(
+          revisions.get("mid"), value(text, "quarry_corpus_revision{corpus=\"mid\"}"), text);
+      assertEquals(
+          revisions.get("small") + revisions.get("tiny"),
+          value(text, "quarry_corpus_revision{corpus=\"_other\"}"),
+          text);
       // The series add up to the totals, read from the same reading.
-      assertEquals(value(text, "quarry_corpora_index_bytes"), value(text, "quarry_corpus_index_bytes{corpus=\"big\"}")
-          + value(text, "quarry_corpus_index_bytes{corpus=\"mid\"}")
-          + value(text, "quarry_corpus_index_bytes{corpus=\"_other\"}"), text);
-      assertEquals(value(text, "quarry_corpora_segments"), value(text, "quarry_corpus_segments{corpus=\"big\"}")
-          + value(text, "quarry_corpus_segments{corpus=\"mid\"}")
-          + value(text, "quarry_corpus_segments{corpus=\"_other\"}"), text);
-      assertTrue(value(text, "quarry_corpus_index_bytes{corpus=\"big\"}")
-          > value(text, "quarry_corpus_index_bytes{corpus=\"mid\"}"), text);
+      assertEquals(
+          value(text, "quarry_corpora_index_bytes"),
+          value(text, "quarry_corpus_index_bytes{corpus=\"big\"}")
+              + value(text, "quarry_corpus_index_bytes{corpus=\"mid\"}")
+              + value(text, "quarry_corpus_index_bytes{corpus=\"_other\"}"),
+          text);
+      assertEquals(
+          value(text, "quarry_corpora_segments"),
+          value(text, "quarry_corpus_segments{corpus=\"big\"}")
+              + value(text, "quarry_corpus_segments{corpus=\"mid\"}")
+              + value(text, "quarry_corpus_segments{corpus=\"_other\"}"),
+          text);
+      assertTrue(
+          value(text, "quarry_corpus_index_bytes{corpus=\"big\"}")
+              > value(text, "quarry_corpus_index_bytes{corpus=\"mid\"}"),
+          text);
 
       // Writes move the revisions at the next reading (taken at most once a second).
       long bigRevision = fill(api, "big", 42);
@@ -69,7 +86,9 @@ class CorpusMetricsOverHttpIT {
       Thread.sleep(1100);
       String after = scrape(api);
       assertEquals(bigRevision, value(after, "quarry_corpus_revision{corpus=\"big\"}"), after);
-      assertEquals(revisions.get("small") + tinyRevision, value(after, "quarry_corpus_revision{corpus=\"_other\"}"),
+      assertEquals(
+          revisions.get("small") + tinyRevision,
+          value(after, "quarry_corpus_revision{corpus=\"_other\"}"),
           after);
 
       // A deleted corpus's series go, and its label goes to the largest corpus without one.
@@ -77,7 +96,8 @@ class CorpusMetricsOverHttpIT {
       Thread.sleep(1100);
       String deleted = scrape(api);
       assertEquals(Set.of("big", "small", "_other"), corpusLabels(deleted), deleted);
-      assertEquals(tinyRevision, value(deleted, "quarry_corpus_revision{corpus=\"_other\"}"), deleted);
+      assertEquals(
+          tinyRevision, value(deleted, "quarry_corpus_revision{corpus=\"_other\"}"), deleted);
     }
   }
 
@@ -91,37 +111,78 @@ class CorpusMetricsOverHttpIT {
       assertEquals(2, value(text, "quarry_corpora_open"), text);
       assertEquals(Set.of(), corpusLabels(text), text);
       assertFalse(text.contains("quarry_corpus_"), text);
-      assertFalse(text.contains("alphacorpus") || text.contains("betacorpus"), "no label names a corpus");
+      assertFalse(
+          text.contains("alphacorpus") || text.contains("betacorpus"), "no label names a corpus");
     }
   }
 
   @Test
   void corpusLabels_outOfRangeOrMistyped_isAConfigErrorNamingIt() {
     for (String bad : List.of("-1", "1001", "\"2\"", "1.5", "true", "null")) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> parse("{\"metrics\": {\"tokenSha256\": \"" + "0".repeat(64) + "\", \"corpusLabels\": " + bad + "}}"),
-          bad);
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  parse(
+                      "{\"metrics\": {\"tokenSha256\": \""
+                          + "0".repeat(64)
+                          + "\", \"corpusLabels\": "
+                          + bad
+                          + "}}"),
+              bad);
       assertTrue(e.getMessage().startsWith("metrics.corpusLabels"), bad + ": " + e.getMessage());
     }
-    assertEquals(0, parse("{\"metrics\": {\"tokenSha256\": \"" + "0".repeat(64) + "\"}}").metricsCorpusLabels());
+    assertEquals(
+        0,
+        parse("{\"metrics\": {\"tokenSha256\": \"" + "0".repeat(64) + "\"}}")
+            .metricsCorpusLabels());
     assertEquals(0, parse("{}").metricsCorpusLabels());
-    assertEquals(1000, parse("{\"metrics\": {\"tokenSha256\": \"" + "0".repeat(64) + "\", \"corpusLabels\": 1000}}")
-        .metricsCorpusLabels());
-    // Corpora on a cluster: the series could never appear, so the key is refused whatever its value.
+    assertEquals(
+        1000,
+        parse(
+                "{\"metrics\": {\"tokenSha256\": \""
+                    + "0".repeat(64)
+                    + "\", \"corpusLabels\": 1000}}")
+            .metricsCorpusLabels());
+    // Corpora on a cluster: the series could never appear, so the key is refused whatever its
+    // value.
     for (String value : List.of("0", "5")) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse("{\"metrics\": "
-          + "{\"tokenSha256\": \"" + "0".repeat(64) + "\", \"corpusLabels\": " + value + "}, "
-          + "\"store\": {\"opensearch\": {\"urls\": [\"http://x:9200\"]}}}"));
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  parse(
+                      "{\"metrics\": "
+                          + "{\"tokenSha256\": \""
+                          + "0".repeat(64)
+                          + "\", \"corpusLabels\": "
+                          + value
+                          + "}, "
+                          + "\"store\": {\"opensearch\": {\"urls\": [\"http://x:9200\"]}}}"));
       assertTrue(e.getMessage().startsWith("metrics.corpusLabels"), e.getMessage());
     }
   }
 
   @Test
   void corpusLabels_outOfRange_stopsStartUp() throws IOException {
-    Path config = Files.writeString(dir.resolve("config.json"),
-        "{\"metrics\": {\"tokenSha256\": \"" + Sha256.ofUtf8(METRICS_TOKEN) + "\", \"corpusLabels\": 5000}}");
-    ServerProcess.Ended ended = ServerProcess.run(List.of("serve", "--data", dir.resolve("data").toString(),
-        "--port", "0", "--tokens", TestTokens.write(dir).toString(), "--config", config.toString()));
+    Path config =
+        Files.writeString(
+            dir.resolve("config.json"),
+            "{\"metrics\": {\"tokenSha256\": \""
+                + Sha256.ofUtf8(METRICS_TOKEN)
+                + "\", \"corpusLabels\": 5000}}");
+    ServerProcess.Ended ended =
+        ServerProcess.run(
+            List.of(
+                "serve",
+                "--data",
+                dir.resolve("data").toString(),
+                "--port",
+                "0",
+                "--tokens",
+                TestTokens.write(dir).toString(),
+                "--config",
+                config.toString()));
     assertEquals(2, ended.exitCode(), ended.stderr());
     assertTrue(ended.stderr().contains("metrics.corpusLabels"), ended.stderr());
   }
@@ -131,7 +192,8 @@ class CorpusMetricsOverHttpIT {
    * (the same for the same corpus and source); the last revision.
    */
   private static long fill(ApiClient api, String corpus, int count) {
-    Answer created = api.retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"" + corpus + "\"}");
+    Answer created =
+        api.retrieval("corpora/create", TestTokens.ADMIN, "{\"corpus\": \"" + corpus + "\"}");
     if (created.status() != 409) {
       ApiClient.ok(created);
     }
@@ -145,8 +207,20 @@ class CorpusMetricsOverHttpIT {
         }
         text.append(' ');
       }
-      revision = ApiClient.ok(api.retrieval("sources/index", TestTokens.ADMIN, "{\"corpus\": \"" + corpus
-          + "\", \"source\": \"s" + i + "\", \"text\": \"" + text + "\"}")).at("/revision").asLong();
+      revision =
+          ApiClient.ok(
+                  api.retrieval(
+                      "sources/index",
+                      TestTokens.ADMIN,
+                      "{\"corpus\": \""
+                          + corpus
+                          + "\", \"source\": \"s"
+                          + i
+                          + "\", \"text\": \""
+                          + text
+                          + "\"}"))
+              .at("/revision")
+              .asLong();
     }
     return revision;
   }
@@ -165,18 +239,25 @@ class CorpusMetricsOverHttpIT {
   /** The same, in the samples of the metric {@code family} only. */
   private static Set<String> corpusLabels(String scrape, String family) {
     Set<String> labels = new TreeSet<>();
-    scrape.lines().filter(l -> !l.startsWith("#") && l.startsWith(family)).forEach(l -> {
-      Matcher m = CORPUS_LABEL.matcher(l);
-      while (m.find()) {
-        labels.add(m.group(1));
-      }
-    });
+    scrape
+        .lines()
+        .filter(l -> !l.startsWith("#") && l.startsWith(family))
+        .forEach(
+            l -> {
+              Matcher m = CORPUS_LABEL.matcher(l);
+              while (m.find()) {
+                labels.add(m.group(1));
+              }
+            });
     return labels;
   }
 
   /** The value of the sample {@code series} (a name with its labels, if any) in a scrape. */
   private static long value(String scrape, String series) {
-    return scrape.lines().filter(l -> l.startsWith(series + " ")).findFirst()
+    return scrape
+        .lines()
+        .filter(l -> l.startsWith(series + " "))
+        .findFirst()
         .map(l -> (long) Double.parseDouble(l.substring(series.length() + 1).strip()))
         .orElseThrow(() -> new AssertionError("no " + series + " in:\n" + scrape));
   }
@@ -185,10 +266,19 @@ class CorpusMetricsOverHttpIT {
     return ServerConfig.parse(json.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** A server whose {@code /metrics} answers to {@link #METRICS_TOKEN}, with {@code moreMetrics} in its metrics object. */
+  /**
+   * A server whose {@code /metrics} answers to {@link #METRICS_TOKEN}, with {@code moreMetrics} in
+   * its metrics object.
+   */
   private ServerProcess metricsServer(String moreMetrics) throws IOException {
-    Path config = Files.writeString(dir.resolve("config.json"),
-        "{\"metrics\": {\"tokenSha256\": \"" + Sha256.ofUtf8(METRICS_TOKEN) + "\"" + moreMetrics + "}}");
+    Path config =
+        Files.writeString(
+            dir.resolve("config.json"),
+            "{\"metrics\": {\"tokenSha256\": \""
+                + Sha256.ofUtf8(METRICS_TOKEN)
+                + "\""
+                + moreMetrics
+                + "}}");
     return ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config);
   }
 }

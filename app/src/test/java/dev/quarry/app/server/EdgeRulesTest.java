@@ -35,7 +35,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class EdgeRulesTest {
   static final String TOKEN = "edge-token";
-  static final String TOKENS = """
+  static final String TOKENS =
+      """
       {"tokens": [{"subject": "edge", "token": "edge-token",
                    "grants": [{"corpus": "*", "scopes": ["search", "index", "manage"]}]}]}""";
   static QuarryServer server;
@@ -48,17 +49,24 @@ class EdgeRulesTest {
   @BeforeAll
   static void start() {
     TokenAuthenticator tokens = TokensFile.parse(TOKENS.getBytes(StandardCharsets.UTF_8));
-    ServerConfig config = ServerConfig.parse("""
+    ServerConfig config =
+        ServerConfig.parse(
+            """
         {"cors": {"allowedOrigins": ["https://app.example"]}, "limits": {"maxRequestBytes": 4096}}"""
-        .getBytes(StandardCharsets.UTF_8));
+                .getBytes(StandardCharsets.UTF_8));
     server = QuarryServer.start(unreachableCorpora(), "127.0.0.1", 0, tokens, config);
     api = new ApiClient(server.url());
-    ServerConfig off = ServerConfig.parse("{\"features\": {\"scoped-retrieval\": false}}".getBytes(StandardCharsets.UTF_8));
+    ServerConfig off =
+        ServerConfig.parse(
+            "{\"features\": {\"scoped-retrieval\": false}}".getBytes(StandardCharsets.UTF_8));
     noSearchServer = QuarryServer.start(unreachableCorpora(), "127.0.0.1", 0, tokens, off);
     noSearch = new ApiClient(noSearchServer.url());
-    ServerConfig oneAtATime = ServerConfig.parse("{\"capacity\": {\"maxInFlight\": 1, \"maxWaiting\": 0}}"
-        .getBytes(StandardCharsets.UTF_8));
-    oneAtATimeServer = QuarryServer.start(HELD_SEARCH.corpora(), "127.0.0.1", 0, tokens, oneAtATime);
+    ServerConfig oneAtATime =
+        ServerConfig.parse(
+            "{\"capacity\": {\"maxInFlight\": 1, \"maxWaiting\": 0}}"
+                .getBytes(StandardCharsets.UTF_8));
+    oneAtATimeServer =
+        QuarryServer.start(HELD_SEARCH.corpora(), "127.0.0.1", 0, tokens, oneAtATime);
   }
 
   @AfterAll
@@ -76,19 +84,23 @@ class EdgeRulesTest {
 
   /** A Corpora every call of which fails the test: reaching it means a check came too late. */
   static Corpora unreachableCorpora() {
-    return (Corpora) Proxy.newProxyInstance(Corpora.class.getClassLoader(), new Class<?>[] {Corpora.class},
-        (proxy, method, args) -> {
-          if (method.getName().equals("close")) {
-            return null;
-          }
-          if (method.getName().equals("ingestsDocuments") || method.getName().equals("ingestsPdf")) {
-            return false;
-          }
-          if (method.getName().equals("scoresExactly")) {
-            return true; // what the store promises, which /v1/protocol advertises
-          }
-          throw new AssertionError("the request reached Corpora." + method.getName());
-        });
+    return (Corpora)
+        Proxy.newProxyInstance(
+            Corpora.class.getClassLoader(),
+            new Class<?>[] {Corpora.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("close")) {
+                return null;
+              }
+              if (method.getName().equals("ingestsDocuments")
+                  || method.getName().equals("ingestsPdf")) {
+                return false;
+              }
+              if (method.getName().equals("scoresExactly")) {
+                return true; // what the store promises, which /v1/protocol advertises
+              }
+              throw new AssertionError("the request reached Corpora." + method.getName());
+            });
   }
 
   static void assertError(Answer a, int status, String code) {
@@ -108,11 +120,22 @@ class EdgeRulesTest {
     assertEquals("1.0", a.header("AgenticDriver-Version"));
     assertEquals("1.0", a.json().get("version").asText());
     assertEquals("[\"1.0\"]", a.json().get("supportedVersions").toString());
-    assertEquals(List.of("scoped-retrieval", "retrieval-indexing"),
+    assertEquals(
+        List.of("scoped-retrieval", "retrieval-indexing"),
         ApiClient.JSON.convertValue(a.json().get("features"), List.class));
     JsonNode limits = a.json().get("limits");
-    for (String name : List.of("maxRequestBytes", "maxQueryChars", "maxTopK", "maxSourcesPerSearch", "maxTextChars",
-        "maxMetadataEntries", "maxBatchOperations", "maxDocumentBytes", "maxDocumentPages", "maxExtractedChars")) {
+    for (String name :
+        List.of(
+            "maxRequestBytes",
+            "maxQueryChars",
+            "maxTopK",
+            "maxSourcesPerSearch",
+            "maxTextChars",
+            "maxMetadataEntries",
+            "maxBatchOperations",
+            "maxDocumentBytes",
+            "maxDocumentPages",
+            "maxExtractedChars")) {
       assertTrue(limits.get(name).isIntegralNumber(), name + " in " + limits);
     }
     assertEquals(4096, limits.get("maxRequestBytes").asLong());
@@ -134,13 +157,19 @@ class EdgeRulesTest {
   @ParameterizedTest
   @ValueSource(strings = {"2.0", "1", "1.0.0", "garbage", "0.1"})
   void unsupportedVersion_isRefusedBeforeAuthAndBody(String version) {
-    Answer a = api.post("/v1/retrieval/search").header("AgenticDriver-Version", version).json("{not json").send();
+    Answer a =
+        api.post("/v1/retrieval/search")
+            .header("AgenticDriver-Version", version)
+            .json("{not json")
+            .send();
     assertError(a, 400, "UNSUPPORTED_PROTOCOL_VERSION");
   }
 
   @Test
   void unsupportedVersion_onUnknownRoute_winsOverNotFound() {
-    assertError(api.get("/v1/nothing-here").header("AgenticDriver-Version", "2.0").send(), 400,
+    assertError(
+        api.get("/v1/nothing-here").header("AgenticDriver-Version", "2.0").send(),
+        400,
         "UNSUPPORTED_PROTOCOL_VERSION");
   }
 
@@ -151,7 +180,8 @@ class EdgeRulesTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"/v1/nothing-here", "/", "/v1/retrieval/nothing", "/v1/retrieval/sources/nothing"})
+  @ValueSource(
+      strings = {"/v1/nothing-here", "/", "/v1/retrieval/nothing", "/v1/retrieval/sources/nothing"})
   void unknownRoute_isNotFoundInTheEnvelope(String path) {
     assertError(api.post(path).json("{}").send(), 404, "NOT_FOUND");
   }
@@ -174,9 +204,18 @@ class EdgeRulesTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"Bearer nope", "Bearer ", "Basic ZWRnZTplZGdl", "edge-token", "Bearer edge-token2"})
+  @ValueSource(
+      strings = {
+        "Bearer nope",
+        "Bearer ",
+        "Basic ZWRnZTplZGdl",
+        "edge-token",
+        "Bearer edge-token2"
+      })
   void unknownOrMalformedToken_isUnauthenticated(String header) {
-    assertError(api.post("/v1/retrieval/search").header("Authorization", header).json("{}").send(), 401,
+    assertError(
+        api.post("/v1/retrieval/search").header("Authorization", header).json("{}").send(),
+        401,
         "UNAUTHENTICATED");
   }
 
@@ -187,7 +226,9 @@ class EdgeRulesTest {
 
   @Test
   void switchedOffFeature_isUnavailableAfterAuthBeforeValidation() {
-    assertError(noSearch.post("/v1/retrieval/search").token(TOKEN).json("{not json").send(), 400,
+    assertError(
+        noSearch.post("/v1/retrieval/search").token(TOKEN).json("{not json").send(),
+        400,
         "RETRIEVAL_UNAVAILABLE");
     assertError(noSearch.post("/v1/retrieval/search").json("{}").send(), 401, "UNAUTHENTICATED");
   }
@@ -200,15 +241,27 @@ class EdgeRulesTest {
 
   @Test
   void ingest_withoutExtractors_isUnavailable() {
-    assertError(api.post("/v1/retrieval/ingest").token(TOKEN).json("{}").send(), 400, "INGESTION_UNAVAILABLE");
+    assertError(
+        api.post("/v1/retrieval/ingest").token(TOKEN).json("{}").send(),
+        400,
+        "INGESTION_UNAVAILABLE");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin1",
-      "multipart/form-data; boundary=x"})
+  @ValueSource(
+      strings = {
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "application/json; charset=latin1",
+        "multipart/form-data; boundary=x"
+      })
   void wrongContentType_isUnsupportedMediaType(String type) {
-    Answer a = api.post("/v1/retrieval/search").token(TOKEN).header("Content-Type", type)
-        .bytes("{\"corpus\":\"a\",\"query\":\"q\"}".getBytes(StandardCharsets.UTF_8)).send();
+    Answer a =
+        api.post("/v1/retrieval/search")
+            .token(TOKEN)
+            .header("Content-Type", type)
+            .bytes("{\"corpus\":\"a\",\"query\":\"q\"}".getBytes(StandardCharsets.UTF_8))
+            .send();
     assertError(a, 415, "UNSUPPORTED_MEDIA_TYPE");
   }
 
@@ -222,9 +275,11 @@ class EdgeRulesTest {
   void chunkedBodyOverTheLimit_isTooLarge() throws IOException {
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
       OutputStream out = socket.getOutputStream();
-      out.write(("POST /v1/retrieval/search HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + TOKEN
-          + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
-          .getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          ("POST /v1/retrieval/search HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+                  + TOKEN
+                  + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
       byte[] chunk = "x".repeat(1000).getBytes(StandardCharsets.US_ASCII);
       try {
         for (int i = 0; i < 10; i++) {
@@ -256,8 +311,13 @@ class EdgeRulesTest {
 
   @Test
   void malformedHttp_isAnsweredInTheEnvelopeNotHtml() throws IOException {
-    for (String request : List.of("GARBAGE\r\n\r\n", "GET /v1/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-        "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\nConnection: close\r\n\r\n")) {
+    for (String request :
+        List.of(
+            "GARBAGE\r\n\r\n",
+            "GET /v1/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: "
+                + "a".repeat(20_000)
+                + "\r\nConnection: close\r\n\r\n")) {
       String response = raw(request.getBytes(StandardCharsets.US_ASCII));
       assertTrue(response.startsWith("HTTP/1.1 4"), response);
       assertTrue(response.contains("AgenticDriver-Version: 1.0"), response);
@@ -273,10 +333,13 @@ class EdgeRulesTest {
     // before the holder is inside: a probe is itself a search and takes the only place while it
     // runs, so a holder arriving meanwhile is refused 429 at once and the gate is never seen full
     // (this, not a request waiting for a thread, is what once looked like an undispatched holder).
-    CompletableFuture<Answer> holder = CompletableFuture.supplyAsync(
-        () -> one.retrieval("search", TOKEN, "{\"corpus\": \"held\", \"query\": \"q\"}"));
+    CompletableFuture<Answer> holder =
+        CompletableFuture.supplyAsync(
+            () -> one.retrieval("search", TOKEN, "{\"corpus\": \"held\", \"query\": \"q\"}"));
     try {
-      assertTrue(HELD_SEARCH.entered.await(60, TimeUnit.SECONDS), "the held search never reached the corpora");
+      assertTrue(
+          HELD_SEARCH.entered.await(60, TimeUnit.SECONDS),
+          "the held search never reached the corpora");
       Answer refused = one.retrieval("search", TOKEN, "{\"corpus\": \"other\", \"query\": \"q\"}");
       assertError(refused, 429, "CAPACITY");
       assertTrue(refused.json().at("/error/retryable").asBoolean());
@@ -288,33 +351,43 @@ class EdgeRulesTest {
     assertError(holder.get(60, TimeUnit.SECONDS), 503, "UNAVAILABLE");
   }
 
-  /** Holds the first search that reaches it until released, then refuses it; any other call fails the test. */
+  /**
+   * Holds the first search that reaches it until released, then refuses it; any other call fails
+   * the test.
+   */
   static final class HeldSearch {
     final CountDownLatch entered = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
 
     Corpora corpora() {
       Corpora unreachable = unreachableCorpora();
-      return (Corpora) Proxy.newProxyInstance(Corpora.class.getClassLoader(), new Class<?>[] {Corpora.class},
-          (proxy, method, args) -> {
-            if (!method.getName().equals("search")) {
-              try {
-                return method.invoke(unreachable, args);
-              } catch (java.lang.reflect.InvocationTargetException e) {
-                throw e.getCause();
-              }
-            }
-            entered.countDown();
-            release.await(60, TimeUnit.SECONDS);
-            throw new QuarryException(ErrorCode.UNAVAILABLE, "held by the test");
-          });
+      return (Corpora)
+          Proxy.newProxyInstance(
+              Corpora.class.getClassLoader(),
+              new Class<?>[] {Corpora.class},
+              (proxy, method, args) -> {
+                if (!method.getName().equals("search")) {
+                  try {
+                    return method.invoke(unreachable, args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                }
+                entered.countDown();
+                release.await(60, TimeUnit.SECONDS);
+                throw new QuarryException(ErrorCode.UNAVAILABLE, "held by the test");
+              });
     }
   }
 
   @Test
   void overlongIdempotencyKey_isInvalidNamingTheHeader() {
-    Answer a = api.post("/v1/retrieval/sources/index").token(TOKEN).header("Idempotency-Key", "k".repeat(300))
-        .json("{\"corpus\": \"c1\", \"source\": \"a\", \"text\": \"x\"}").send();
+    Answer a =
+        api.post("/v1/retrieval/sources/index")
+            .token(TOKEN)
+            .header("Idempotency-Key", "k".repeat(300))
+            .json("{\"corpus\": \"c1\", \"source\": \"a\", \"text\": \"x\"}")
+            .send();
     assertError(a, 400, "INVALID_REQUEST");
     assertEquals("Idempotency-Key", a.field());
   }
@@ -328,8 +401,11 @@ class EdgeRulesTest {
 
   @Test
   void noStackTraceOrHtml_inAnyError() {
-    for (Answer a : List.of(api.retrieval("search", TOKEN, "[1,2]"), api.get("/nope").send(),
-        api.retrieval("search", "bad", "{}"))) {
+    for (Answer a :
+        List.of(
+            api.retrieval("search", TOKEN, "[1,2]"),
+            api.get("/nope").send(),
+            api.retrieval("search", "bad", "{}"))) {
       assertFalse(a.body().contains("<html"), a::toString);
       assertFalse(a.body().contains("at dev.quarry"), a::toString);
     }
@@ -337,15 +413,25 @@ class EdgeRulesTest {
 
   @Test
   void corsPreflight_fromAnAllowedOrigin_allowsTheContractHeaders() {
-    Answer a = api.request("OPTIONS", "/v1/retrieval/search").header("Origin", "https://app.example")
-        .header("Access-Control-Request-Method", "POST")
-        .header("Access-Control-Request-Headers", "authorization, content-type, agenticdriver-version").send();
+    Answer a =
+        api.request("OPTIONS", "/v1/retrieval/search")
+            .header("Origin", "https://app.example")
+            .header("Access-Control-Request-Method", "POST")
+            .header(
+                "Access-Control-Request-Headers",
+                "authorization, content-type, agenticdriver-version")
+            .send();
     assertEquals(204, a.status(), a::toString);
     assertEquals("1.0", a.header("AgenticDriver-Version"));
     assertEquals("https://app.example", a.header("Access-Control-Allow-Origin"));
     String allowed = a.header("Access-Control-Allow-Headers");
-    for (String h : List.of("Authorization", "Content-Type", "AgenticDriver-Version",
-        "AgenticDriver-Accept-Optional-Events", "Idempotency-Key")) {
+    for (String h :
+        List.of(
+            "Authorization",
+            "Content-Type",
+            "AgenticDriver-Version",
+            "AgenticDriver-Accept-Optional-Events",
+            "Idempotency-Key")) {
       assertTrue(allowed.contains(h), allowed);
     }
   }
@@ -359,8 +445,11 @@ class EdgeRulesTest {
 
   @Test
   void corsPreflight_fromAnotherOrigin_getsNoAllowance() {
-    Answer a = api.request("OPTIONS", "/v1/retrieval/search").header("Origin", "https://evil.example")
-        .header("Access-Control-Request-Method", "POST").send();
+    Answer a =
+        api.request("OPTIONS", "/v1/retrieval/search")
+            .header("Origin", "https://evil.example")
+            .header("Access-Control-Request-Method", "POST")
+            .send();
     assertEquals("1.0", a.header("AgenticDriver-Version"));
     assertNull(a.header("Access-Control-Allow-Origin"));
   }

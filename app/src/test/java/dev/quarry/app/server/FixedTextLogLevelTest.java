@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A message swapped for fixed text is logged whole, through the server's logging: as a warning when
- * the error is the client's (4xx), so no request can write ERROR lines at will; as an error when it is
- * the server's.
+ * the error is the client's (4xx), so no request can write ERROR lines at will; as an error when it
+ * is the server's.
  */
 class FixedTextLogLevelTest {
   private final Logger logger = (Logger) LoggerFactory.getLogger(ErrorResponses.class);

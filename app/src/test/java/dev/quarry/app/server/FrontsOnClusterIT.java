@@ -10,7 +10,6 @@ import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerProcess;
 import dev.quarry.cluster.OpenSearchNodes;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -45,8 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FrontsOnClusterIT {
   static final String T = TestTokens.ADMIN;
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static OpenSearchNodes cluster;
   static ServerProcess a;
   static ServerProcess b;
@@ -63,7 +61,8 @@ class FrontsOnClusterIT {
       unavailable = e.getMessage();
       return; // every test then skips, saying why
     }
-    config = ClusterConfig.write(dir, "cluster.json", cluster, ClusterConfig.newPrefix("fronts"), 1);
+    config =
+        ClusterConfig.write(dir, "cluster.json", cluster, ClusterConfig.newPrefix("fronts"), 1);
     Path tokens = TestTokens.write(dir);
     a = ServerProcess.serve(dir.resolve("a"), tokens, config);
     b = ServerProcess.serve(dir.resolve("b"), tokens, config);
@@ -84,19 +83,31 @@ class FrontsOnClusterIT {
   }
 
   static String indexBody(String corpus, String source, String word) {
-    return "{\"corpus\": \"" + corpus + "\", \"source\": \"" + source + "\", \"text\": \"a note that mentions " + word + "\"}";
+    return "{\"corpus\": \""
+        + corpus
+        + "\", \"source\": \""
+        + source
+        + "\", \"text\": \"a note that mentions "
+        + word
+        + "\"}";
   }
 
   static int hits(ApiClient api, String corpus, String word, Long revision) {
     return hits(api, corpus, word, revision, null);
   }
 
-  /** @param mode the search's mode, or null for the corpus's default */
+  /**
+   * @param mode the search's mode, or null for the corpus's default
+   */
   static int hits(ApiClient api, String corpus, String word, Long revision, String mode) {
     String pin = revision == null ? "" : ", \"revision\": " + revision;
     String in = mode == null ? "" : ", \"mode\": \"" + mode + "\"";
-    return ok(api.retrieval("search", T, "{\"corpus\": \"" + corpus + "\", \"query\": \"" + word + "\"" + pin + in
-        + "}")).get("results").size();
+    return ok(api.retrieval(
+            "search",
+            T,
+            "{\"corpus\": \"" + corpus + "\", \"query\": \"" + word + "\"" + pin + in + "}"))
+        .get("results")
+        .size();
   }
 
   /** The shipped model of the hybrid corpus: the smallest. */
@@ -113,7 +124,8 @@ class FrontsOnClusterIT {
 
   @Test
   @Order(1)
-  void twoFrontsWritingOneCorpus_issueGapFreeRevisions_andEachReceiptIsVisibleOnTheOtherFront() throws Exception {
+  void twoFrontsWritingOneCorpus_issueGapFreeRevisions_andEachReceiptIsVisibleOnTheOtherFront()
+      throws Exception {
     ok(a.client().retrieval("corpora/create", T, "{\"corpus\": \"shared\"}"));
     int perFront = 12;
     List<Long> revisions = Collections.synchronizedList(new ArrayList<>());
@@ -123,17 +135,26 @@ class FrontsOnClusterIT {
       ApiClient writer = (f == 0 ? a : b).client();
       ApiClient other = (f == 0 ? b : a).client();
       String prefix = f == 0 ? "zqa" : "zqb";
-      done.add(pool.submit(() -> {
-        for (int i = 0; i < perFront; i++) {
-          String w = word(prefix, i);
-          JsonNode receipt = ok(writer.retrieval("sources/index", T, indexBody("shared", prefix + "/" + i, w)));
-          revisions.add(receipt.get("revision").asLong());
-          // Read-your-writes across fronts: once the receipt is back, the other front sees it.
-          assertEquals(1, hits(other, "shared", w, null), "front " + prefix + " write " + i + " on the other front");
-          assertEquals(1, hits(other, "shared", w, receipt.get("revision").asLong()));
-        }
-        return null;
-      }));
+      done.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; i < perFront; i++) {
+                  String w = word(prefix, i);
+                  JsonNode receipt =
+                      ok(
+                          writer.retrieval(
+                              "sources/index", T, indexBody("shared", prefix + "/" + i, w)));
+                  revisions.add(receipt.get("revision").asLong());
+                  // Read-your-writes across fronts: once the receipt is back, the other front sees
+                  // it.
+                  assertEquals(
+                      1,
+                      hits(other, "shared", w, null),
+                      "front " + prefix + " write " + i + " on the other front");
+                  assertEquals(1, hits(other, "shared", w, receipt.get("revision").asLong()));
+                }
+                return null;
+              }));
     }
     for (Future<?> d : done) {
       d.get(10, TimeUnit.MINUTES);
@@ -146,23 +167,36 @@ class FrontsOnClusterIT {
       expected.add(r);
     }
     assertEquals(expected, sorted, "every revision issued once, none skipped");
-    JsonNode history = ok(b.client().retrieval("corpora/history", T, "{\"corpus\": \"shared\", \"limit\": 1000}"));
+    JsonNode history =
+        ok(b.client().retrieval("corpora/history", T, "{\"corpus\": \"shared\", \"limit\": 1000}"));
     assertEquals(2 * perFront, history.get("entries").size());
 
     // Exact scores on three nodes with a replica per shard: the nodes have the scoring plugin, and
     // every run of a pinned search, from either front (each may be answered by other copies), gives
     // the same hits with the same scores, to the bit.
     for (ServerProcess front : new ServerProcess[] {a, b}) {
-      JsonNode store = ok(front.client().get("/v1/protocol").token(T).send()).path("server").path("store");
+      JsonNode store =
+          ok(front.client().get("/v1/protocol").token(T).send()).path("server").path("store");
       assertTrue(store.path("exactScores").asBoolean(), "server.store.exactScores");
-      assertTrue(store.path("semanticSearch").asBoolean(), "server.store.semanticSearch: the plugin scores dense searches");
+      assertTrue(
+          store.path("semanticSearch").asBoolean(),
+          "server.store.semanticSearch: the plugin scores dense searches");
     }
-    String query = "{\"corpus\": \"shared\", \"query\": \"note mentions " + word("zqa", 3) + " " + word("zqb", 5)
-        + "\", \"topK\": 5, \"revision\": " + 2 * perFront + "}";
+    String query =
+        "{\"corpus\": \"shared\", \"query\": \"note mentions "
+            + word("zqa", 3)
+            + " "
+            + word("zqb", 5)
+            + "\", \"topK\": 5, \"revision\": "
+            + 2 * perFront
+            + "}";
     List<String> first = scored(ok(a.client().retrieval("search", T, query)));
     assertEquals(5, first.size());
     for (int run = 0; run < 6; run++) {
-      assertEquals(first, scored(ok((run % 2 == 0 ? b : a).client().retrieval("search", T, query))), "run " + run);
+      assertEquals(
+          first,
+          scored(ok((run % 2 == 0 ? b : a).client().retrieval("search", T, query))),
+          "run " + run);
     }
   }
 
@@ -170,8 +204,12 @@ class FrontsOnClusterIT {
   static List<String> scored(JsonNode search) {
     List<String> out = new ArrayList<>();
     for (JsonNode r : search.get("results")) {
-      out.add(r.get("source").asText() + "#" + r.get("chunk").asInt() + " "
-          + Integer.toHexString(Float.floatToIntBits(r.get("score").floatValue())));
+      out.add(
+          r.get("source").asText()
+              + "#"
+              + r.get("chunk").asInt()
+              + " "
+              + Integer.toHexString(Float.floatToIntBits(r.get("score").floatValue())));
     }
     return out;
   }
@@ -184,8 +222,14 @@ class FrontsOnClusterIT {
         continue;
       }
       try {
-        String name = http.send(HttpRequest.newBuilder(n.url().resolve("/_cat/cluster_manager?h=node"))
-            .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body().trim();
+        String name =
+            http.send(
+                    HttpRequest.newBuilder(n.url().resolve("/_cat/cluster_manager?h=node"))
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString())
+                .body()
+                .trim();
         for (OpenSearchNodes.Node m : cluster.nodes()) {
           if (m.name().equals(name)) {
             return m;
@@ -200,11 +244,18 @@ class FrontsOnClusterIT {
 
   @Test
   @Order(2)
-  void killingADataNodeAndThenTheElectedManager_duringIngestionFromTwoFronts_losesNoReceipt() throws Exception {
+  void killingADataNodeAndThenTheElectedManager_duringIngestionFromTwoFronts_losesNoReceipt()
+      throws Exception {
     // A hybrid corpus: each front embeds its batches' chunks before it writes them, so a receipt
     // covers the vectors too.
-    ok(a.client().retrieval("corpora/create", T, "{\"corpus\": \"faults\", \"settings\": {\"embedding\": {\"model\": \""
-        + HYBRID_MODEL + "\"}}}"));
+    ok(
+        a.client()
+            .retrieval(
+                "corpora/create",
+                T,
+                "{\"corpus\": \"faults\", \"settings\": {\"embedding\": {\"model\": \""
+                    + HYBRID_MODEL
+                    + "\"}}}"));
     Map<String, Long> acknowledged = new ConcurrentHashMap<>();
     List<String> acknowledgedSources = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger refused = new AtomicInteger();
@@ -217,34 +268,44 @@ class FrontsOnClusterIT {
     for (int f = 0; f < 2; f++) {
       ApiClient writer = (f == 0 ? a : b).client();
       String prefix = f == 0 ? "kfa" : "kfb";
-      writers.add(pool.submit(() -> {
-        for (int i = 0; i < perFront; i++) {
-          String w = word(prefix, i);
-          Answer r = writer.retrieval("sources/index", T, indexBody("faults", prefix + "/" + i, w));
-          if (r.status() == 200) {
-            acknowledged.put(w, r.json().get("revision").asLong());
-            acknowledgedSources.add(prefix + "/" + i);
-          } else {
-            refused.incrementAndGet(); // a typed refusal (503) while the cluster fails over
-          }
-        }
-        return null;
-      }));
+      writers.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; i < perFront; i++) {
+                  String w = word(prefix, i);
+                  Answer r =
+                      writer.retrieval(
+                          "sources/index", T, indexBody("faults", prefix + "/" + i, w));
+                  if (r.status() == 200) {
+                    acknowledged.put(w, r.json().get("revision").asLong());
+                    acknowledgedSources.add(prefix + "/" + i);
+                  } else {
+                    refused.incrementAndGet(); // a typed refusal (503) while the cluster fails over
+                  }
+                }
+                return null;
+              }));
     }
-    Future<?> reader = pool.submit(() -> {
-      while (!stop.get()) {
-        searches.incrementAndGet();
-        // The corpus's default mode: hybrid.
-        if (a.client().retrieval("search", T, "{\"corpus\": \"faults\", \"query\": \"note\"}").status() != 200) {
-          searchFailures.incrementAndGet();
-        }
-      }
-      return null;
-    });
+    Future<?> reader =
+        pool.submit(
+            () -> {
+              while (!stop.get()) {
+                searches.incrementAndGet();
+                // The corpus's default mode: hybrid.
+                if (a.client()
+                        .retrieval("search", T, "{\"corpus\": \"faults\", \"query\": \"note\"}")
+                        .status()
+                    != 200) {
+                  searchFailures.incrementAndGet();
+                }
+              }
+              return null;
+            });
     // A data node that is not the manager, then (after it is back) the elected manager itself.
     awaitAcknowledged(acknowledged, 5);
     OpenSearchNodes.Node manager = electedManager();
-    OpenSearchNodes.Node data = cluster.nodes().stream().filter(n -> n != manager).findFirst().orElseThrow();
+    OpenSearchNodes.Node data =
+        cluster.nodes().stream().filter(n -> n != manager).findFirst().orElseThrow();
     data.kill();
     awaitAcknowledged(acknowledged, 15);
     data.restart();
@@ -260,20 +321,40 @@ class FrontsOnClusterIT {
     reader.get(1, TimeUnit.MINUTES);
     pool.shutdown();
     cluster.awaitHealth(3, "green", Duration.ofMinutes(3));
-    System.out.printf("faults: %d acknowledged, %d refused, %d of %d searches failed%n", acknowledged.size(),
-        refused.get(), searchFailures.get(), searches.get());
-    // No acknowledged receipt lost, on either front, its text nor its vector; no revision issued twice.
+    System.out.printf(
+        "faults: %d acknowledged, %d refused, %d of %d searches failed%n",
+        acknowledged.size(), refused.get(), searchFailures.get(), searches.get());
+    // No acknowledged receipt lost, on either front, its text nor its vector; no revision issued
+    // twice.
     for (Map.Entry<String, Long> e : acknowledged.entrySet()) {
-      assertEquals(1, hits(b.client(), "faults", e.getKey(), null, "lexical"), "acknowledged " + e.getKey() + " lost");
+      assertEquals(
+          1,
+          hits(b.client(), "faults", e.getKey(), null, "lexical"),
+          "acknowledged " + e.getKey() + " lost");
     }
     for (String source : acknowledgedSources) {
-      JsonNode semantic = ok(a.client().retrieval("search", T, "{\"corpus\": \"faults\", \"query\": \"a note\","
-          + " \"mode\": \"semantic\", \"sources\": [\"" + source + "\"]}")).get("results");
+      JsonNode semantic =
+          ok(a.client()
+                  .retrieval(
+                      "search",
+                      T,
+                      "{\"corpus\": \"faults\", \"query\": \"a note\","
+                          + " \"mode\": \"semantic\", \"sources\": [\""
+                          + source
+                          + "\"]}"))
+              .get("results");
       assertEquals(1, semantic.size(), "the vector of acknowledged " + source + " lost");
     }
-    assertEquals(acknowledged.size(), acknowledged.values().stream().distinct().count(), "a revision issued twice");
-    long latest = ok(a.client().retrieval("corpora/read", T, "{\"corpus\": \"faults\"}")).get("revision").asLong();
-    JsonNode history = ok(a.client().retrieval("corpora/history", T, "{\"corpus\": \"faults\", \"limit\": 1000}"));
+    assertEquals(
+        acknowledged.size(),
+        acknowledged.values().stream().distinct().count(),
+        "a revision issued twice");
+    long latest =
+        ok(a.client().retrieval("corpora/read", T, "{\"corpus\": \"faults\"}"))
+            .get("revision")
+            .asLong();
+    JsonNode history =
+        ok(a.client().retrieval("corpora/history", T, "{\"corpus\": \"faults\", \"limit\": 1000}"));
     List<Long> revs = new ArrayList<>();
     history.get("entries").forEach(en -> revs.add(en.get("revision").asLong()));
     for (int i = 0; i < revs.size(); i++) {
@@ -283,7 +364,8 @@ class FrontsOnClusterIT {
     assertTrue(acknowledged.size() >= 30);
   }
 
-  private static void awaitAcknowledged(Map<String, Long> acknowledged, int n) throws InterruptedException {
+  private static void awaitAcknowledged(Map<String, Long> acknowledged, int n)
+      throws InterruptedException {
     for (int i = 0; i < 6000 && acknowledged.size() < n; i++) {
       Thread.sleep(50);
     }
@@ -297,28 +379,36 @@ class FrontsOnClusterIT {
     StringBuilder ops = new StringBuilder();
     int n = 300;
     for (int i = 0; i < n; i++) {
-      ops.append(i == 0 ? "" : ",").append("{\"index\": {\"source\": \"batch/").append(i)
-          .append("\", \"text\": \"batchword and some more words for chunk ").append(word("x", i)).append("\"}}");
+      ops.append(i == 0 ? "" : ",")
+          .append("{\"index\": {\"source\": \"batch/")
+          .append(i)
+          .append("\", \"text\": \"batchword and some more words for chunk ")
+          .append(word("x", i))
+          .append("\"}}");
     }
     String batch = "{\"corpus\": \"midbatch\", \"operations\": [" + ops + "]}";
     ApiClient victim = b.client();
-    Thread sender = new Thread(() -> {
-      try {
-        victim.retrieval("sources/batch", T, batch);
-      } catch (RuntimeException expected) {
-        // the server dies under it
-      }
-    });
+    Thread sender =
+        new Thread(
+            () -> {
+              try {
+                victim.retrieval("sources/batch", T, batch);
+              } catch (RuntimeException expected) {
+                // the server dies under it
+              }
+            });
     sender.start();
     Thread.sleep(300);
     b.signal("KILL");
     sender.join(60_000);
     // The other front writes on (once the dead front's lease expired), at the next revision after
     // whatever was published: the batch entirely, or not at all.
-    JsonNode after = ok(a.client().retrieval("sources/index", T, indexBody("midbatch", "after", "afterword")));
+    JsonNode after =
+        ok(a.client().retrieval("sources/index", T, indexBody("midbatch", "after", "afterword")));
     long visible = hits(a.client(), "midbatch", "batchword", null) > 0 ? 1 : 0;
     long revision = after.get("revision").asLong();
-    JsonNode list = ok(a.client().retrieval("sources/list", T, "{\"corpus\": \"midbatch\", \"limit\": 1000}"));
+    JsonNode list =
+        ok(a.client().retrieval("sources/list", T, "{\"corpus\": \"midbatch\", \"limit\": 1000}"));
     int batchSources = 0;
     for (JsonNode s : list.get("sources")) {
       if (s.get("source").asText().startsWith("batch/")) {
@@ -328,7 +418,9 @@ class FrontsOnClusterIT {
     assertTrue(batchSources == 0 || batchSources == n, "half a batch is visible: " + batchSources);
     assertEquals(batchSources == 0 ? 0 : 1, visible);
     assertEquals(batchSources == 0 ? 2 : 3, revision, "revisions gap-free after the takeover");
-    System.out.printf("mid-batch kill: the batch was %s%n", batchSources == 0 ? "rolled back" : "published before the kill");
+    System.out.printf(
+        "mid-batch kill: the batch was %s%n",
+        batchSources == 0 ? "rolled back" : "published before the kill");
     b = ServerProcess.serve(dir.resolve("b"), TestTokens.write(dir), config);
     assertEquals(1, hits(b.client(), "midbatch", "afterword", null));
   }

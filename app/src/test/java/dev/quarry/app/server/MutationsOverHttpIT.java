@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
-import dev.quarry.app.ServerProcess;
 import dev.quarry.api.TestTokens;
+import dev.quarry.app.ServerProcess;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,8 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MutationsOverHttpIT {
   static final String T = TestTokens.ADMIN;
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static Path data;
   static Path tokens;
   static ServerProcess server;
@@ -63,15 +62,28 @@ class MutationsOverHttpIT {
   }
 
   static Answer keyed(String endpoint, String key, String body) {
-    return api.post("/v1/retrieval/" + endpoint).token(T).header("Idempotency-Key", key).json(body).send();
+    return api.post("/v1/retrieval/" + endpoint)
+        .token(T)
+        .header("Idempotency-Key", key)
+        .json(body)
+        .send();
   }
 
   @Test
   @Order(1)
   void batch_appliesMixedOperationsAtOneRevision() {
-    ok(api.retrieval("sources/index", T, "{\"corpus\": \"m\", \"source\": \"old.md\", \"text\": \"old words\"}"));
+    ok(
+        api.retrieval(
+            "sources/index",
+            T,
+            "{\"corpus\": \"m\", \"source\": \"old.md\", \"text\": \"old words\"}"));
     long before = revision();
-    JsonNode b = ok(api.retrieval("sources/batch", T, """
+    JsonNode b =
+        ok(
+            api.retrieval(
+                "sources/batch",
+                T,
+                """
         {"corpus": "m", "operations": [
           {"index": {"source": "one.md", "text": "first text about apples", "title": "One"}},
           {"index": {"source": "two.md", "passages": [{"text": "second about pears"}, {"text": "more pears"}]}},
@@ -84,7 +96,8 @@ class MutationsOverHttpIT {
       assertEquals(b.get("revision"), r.get("revision"));
     }
     assertEquals(List.of("indexed", "indexed", "deleted", "absent"), statuses);
-    JsonNode history = ok(api.retrieval("corpora/history", T, "{\"corpus\": \"m\", \"after\": " + before + "}"));
+    JsonNode history =
+        ok(api.retrieval("corpora/history", T, "{\"corpus\": \"m\", \"after\": " + before + "}"));
     assertEquals(3, history.get("entries").size(), history::toString);
   }
 
@@ -92,7 +105,11 @@ class MutationsOverHttpIT {
   @Order(2)
   void batch_withAnInvalidOperation_namesItAndAppliesNothing() {
     long before = revision();
-    Answer a = api.retrieval("sources/batch", T, """
+    Answer a =
+        api.retrieval(
+            "sources/batch",
+            T,
+            """
         {"corpus": "m", "operations": [{"index": {"source": "x1.md", "text": "x"}},
           {"index": {"source": "x2.md", "text": "x", "metadata": {"k": {"nested": 1}}}}]}""");
     assertEquals(400, a.status(), a::toString);
@@ -104,21 +121,34 @@ class MutationsOverHttpIT {
   @Order(3)
   void batch_withAConflict_isRevisionConflictAndAppliesNothing() {
     long before = revision();
-    Answer a = api.retrieval("sources/batch", T, """
+    Answer a =
+        api.retrieval(
+            "sources/batch",
+            T,
+            """
         {"corpus": "m", "operations": [{"index": {"source": "y1.md", "text": "y"}},
           {"index": {"source": "one.md", "text": "changed", "expectedRevision": 1}}]}""");
     assertEquals(409, a.status(), a::toString);
     assertEquals("REVISION_CONFLICT", a.code());
     assertEquals(before, revision());
-    assertEquals(404, api.retrieval("sources/read", T, "{\"corpus\": \"m\", \"source\": \"y1.md\"}").status());
+    assertEquals(
+        404,
+        api.retrieval("sources/read", T, "{\"corpus\": \"m\", \"source\": \"y1.md\"}").status());
   }
 
   @Test
   @Order(4)
   void expectedRevisionZero_meansMustNotExist() {
-    ok(api.retrieval("sources/index", T, "{\"corpus\": \"m\", \"source\": \"fresh.md\", \"text\": \"f\", \"expectedRevision\": 0}"));
-    Answer again = api.retrieval("sources/index", T,
-        "{\"corpus\": \"m\", \"source\": \"fresh.md\", \"text\": \"g\", \"expectedRevision\": 0}");
+    ok(
+        api.retrieval(
+            "sources/index",
+            T,
+            "{\"corpus\": \"m\", \"source\": \"fresh.md\", \"text\": \"f\", \"expectedRevision\": 0}"));
+    Answer again =
+        api.retrieval(
+            "sources/index",
+            T,
+            "{\"corpus\": \"m\", \"source\": \"fresh.md\", \"text\": \"g\", \"expectedRevision\": 0}");
     assertEquals(409, again.status(), again::toString);
     assertEquals("REVISION_CONFLICT", again.code());
   }
@@ -130,7 +160,11 @@ class MutationsOverHttpIT {
     Answer first = keyed("sources/index", "key-1", body);
     long after = revision();
     // the same JSON value, keys reordered and spaced differently
-    Answer second = keyed("sources/index", "key-1", "{ \"text\":\"only once\",\"source\":\"idem.md\", \"corpus\":\"m\" }");
+    Answer second =
+        keyed(
+            "sources/index",
+            "key-1",
+            "{ \"text\":\"only once\",\"source\":\"idem.md\", \"corpus\":\"m\" }");
     assertEquals(200, second.status(), second::toString);
     assertEquals(first.json(), second.json());
     assertEquals("true", second.header("Idempotent-Replayed"));
@@ -141,7 +175,11 @@ class MutationsOverHttpIT {
   @Order(6)
   void sameKeyDifferentBody_isKeyReused() {
     keyed("sources/index", "key-2", "{\"corpus\": \"m\", \"source\": \"k2.md\", \"text\": \"a\"}");
-    Answer other = keyed("sources/index", "key-2", "{\"corpus\": \"m\", \"source\": \"k2.md\", \"text\": \"b\"}");
+    Answer other =
+        keyed(
+            "sources/index",
+            "key-2",
+            "{\"corpus\": \"m\", \"source\": \"k2.md\", \"text\": \"b\"}");
     assertEquals(409, other.status(), other::toString);
     assertEquals("IDEMPOTENCY_KEY_REUSED", other.code());
   }
@@ -151,7 +189,11 @@ class MutationsOverHttpIT {
   void refusedRequest_recordsNoKey() {
     Answer refused = keyed("sources/index", "key-3", "{\"corpus\": \"m\", \"source\": \"k3.md\"}");
     assertEquals(400, refused.status());
-    Answer corrected = keyed("sources/index", "key-3", "{\"corpus\": \"m\", \"source\": \"k3.md\", \"text\": \"ok\"}");
+    Answer corrected =
+        keyed(
+            "sources/index",
+            "key-3",
+            "{\"corpus\": \"m\", \"source\": \"k3.md\", \"text\": \"ok\"}");
     assertEquals(200, corrected.status(), corrected::toString);
   }
 
@@ -186,8 +228,12 @@ class MutationsOverHttpIT {
   @Test
   @Order(9)
   void receipt_isVisibleToTheNextSearch() {
-    JsonNode r = ok(api.retrieval("sources/index", T,
-        "{\"corpus\": \"m\", \"source\": \"ryw.md\", \"text\": \"kumquat marmalade recipe\"}"));
+    JsonNode r =
+        ok(
+            api.retrieval(
+                "sources/index",
+                T,
+                "{\"corpus\": \"m\", \"source\": \"ryw.md\", \"text\": \"kumquat marmalade recipe\"}"));
     JsonNode s = ok(api.retrieval("search", T, "{\"corpus\": \"m\", \"query\": \"kumquat\"}"));
     assertTrue(s.get("revision").asLong() >= r.get("revision").asLong());
     assertEquals("ryw.md", s.at("/results/0/source").asText(), s::toString);
@@ -196,24 +242,32 @@ class MutationsOverHttpIT {
   @Test
   @Order(10)
   void pinnedSearch_isTheSameEveryTime() {
-    String pinnedQuery = "{\"corpus\": \"m\", \"query\": \"pears apples\", \"revision\": " + revision() + "}";
+    String pinnedQuery =
+        "{\"corpus\": \"m\", \"query\": \"pears apples\", \"revision\": " + revision() + "}";
     JsonNode first = ok(api.retrieval("search", T, pinnedQuery));
-    ok(api.retrieval("sources/index", T, "{\"corpus\": \"m\", \"source\": \"later.md\", \"text\": \"pears pears apples\"}"));
+    ok(
+        api.retrieval(
+            "sources/index",
+            T,
+            "{\"corpus\": \"m\", \"source\": \"later.md\", \"text\": \"pears pears apples\"}"));
     ok(api.retrieval("sources/delete", T, "{\"corpus\": \"m\", \"source\": \"two.md\"}"));
     for (int i = 0; i < 3; i++) {
       JsonNode again = ok(api.retrieval("search", T, pinnedQuery));
       assertEquals(first.get("results"), again.get("results"));
       assertEquals(first.get("revision"), again.get("revision"));
     }
-    JsonNode latest = ok(api.retrieval("search", T, "{\"corpus\": \"m\", \"query\": \"pears apples\"}"));
+    JsonNode latest =
+        ok(api.retrieval("search", T, "{\"corpus\": \"m\", \"query\": \"pears apples\"}"));
     assertNotEquals(first.get("results"), latest.get("results"));
   }
 
   @Test
   @Order(20)
   void secondServer_onTheSameData_refusesToStart() {
-    ServerProcess.Ended second = ServerProcess.run(List.of("serve", "--data", data.toString(), "--port", "0",
-        "--tokens", tokens.toString()));
+    ServerProcess.Ended second =
+        ServerProcess.run(
+            List.of(
+                "serve", "--data", data.toString(), "--port", "0", "--tokens", tokens.toString()));
     assertNotEquals(0, second.exitCode());
     assertTrue(second.stderr().contains("is in use by another Quarry process"), second.stderr());
   }
@@ -223,10 +277,22 @@ class MutationsOverHttpIT {
   void sigterm_thenRestart_keepsEveryAcknowledgedWriteAndKey() {
     List<JsonNode> receipts = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      receipts.add(ok(api.retrieval("sources/index", T,
-          "{\"corpus\": \"m\", \"source\": \"durable-" + i + ".md\", \"text\": \"durable text " + i + "\"}")));
+      receipts.add(
+          ok(
+              api.retrieval(
+                  "sources/index",
+                  T,
+                  "{\"corpus\": \"m\", \"source\": \"durable-"
+                      + i
+                      + ".md\", \"text\": \"durable text "
+                      + i
+                      + "\"}")));
     }
-    Answer keyedBefore = keyed("sources/index", "key-restart", "{\"corpus\": \"m\", \"source\": \"kr.md\", \"text\": \"k\"}");
+    Answer keyedBefore =
+        keyed(
+            "sources/index",
+            "key-restart",
+            "{\"corpus\": \"m\", \"source\": \"kr.md\", \"text\": \"k\"}");
     long revisionBefore = revision();
     // 128 + SIGTERM: the JVM ran its shutdown hooks (drain, commit, close) and exited.
     assertEquals(143, server.terminate(), server::stderr);
@@ -234,11 +300,18 @@ class MutationsOverHttpIT {
     api = server.client();
     assertEquals(revisionBefore, revision());
     for (JsonNode r : receipts) {
-      JsonNode s = ok(api.retrieval("sources/read", T, "{\"corpus\": \"m\", \"source\": " + r.get("source") + "}"));
+      JsonNode s =
+          ok(
+              api.retrieval(
+                  "sources/read", T, "{\"corpus\": \"m\", \"source\": " + r.get("source") + "}"));
       assertEquals(r.get("sourceRevision"), s.get("sourceRevision"));
       assertEquals(r.get("contentSha256"), s.get("contentSha256"));
     }
-    Answer replay = keyed("sources/index", "key-restart", "{\"corpus\": \"m\", \"source\": \"kr.md\", \"text\": \"k\"}");
+    Answer replay =
+        keyed(
+            "sources/index",
+            "key-restart",
+            "{\"corpus\": \"m\", \"source\": \"kr.md\", \"text\": \"k\"}");
     assertEquals(keyedBefore.json(), replay.json());
     assertEquals("true", replay.header("Idempotent-Replayed"));
     assertEquals(revisionBefore, revision());
@@ -247,16 +320,22 @@ class MutationsOverHttpIT {
   @Test
   @Order(22)
   void sigterm_letsTheRequestInFlightFinish() throws Exception {
-    String body = "{\"corpus\": \"m\", \"source\": \"in-flight.md\", \"text\": \"sent while stopping\"}";
+    String body =
+        "{\"corpus\": \"m\", \"source\": \"in-flight.md\", \"text\": \"sent while stopping\"}";
     byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     java.net.URI uri = java.net.URI.create(server.url());
     try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
       java.io.OutputStream out = socket.getOutputStream();
-      out.write(("POST /v1/retrieval/sources/index HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + T
-          + "\r\nContent-Type: application/json\r\nConnection: close\r\nExpect: 100-continue\r\nContent-Length: "
-          + bytes.length + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      out.write(
+          ("POST /v1/retrieval/sources/index HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                  + T
+                  + "\r\nContent-Type: application/json\r\nConnection: close\r\nExpect: 100-continue\r\nContent-Length: "
+                  + bytes.length
+                  + "\r\n\r\n")
+              .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
       out.flush();
-      // Jetty answers "100 Continue" once the handler starts reading the body: the request is in flight.
+      // Jetty answers "100 Continue" once the handler starts reading the body: the request is in
+      // flight.
       java.io.InputStream in = socket.getInputStream();
       StringBuilder interim = new StringBuilder();
       while (!interim.toString().endsWith("\r\n\r\n")) {
@@ -290,18 +369,33 @@ class MutationsOverHttpIT {
     assertEquals(143, server.terminate(), server::stderr);
     server = ServerProcess.serve(data, tokens, null);
     api = server.client();
-    assertEquals(200, api.retrieval("sources/read", T, "{\"corpus\": \"m\", \"source\": \"in-flight.md\"}").status());
+    assertEquals(
+        200,
+        api.retrieval("sources/read", T, "{\"corpus\": \"m\", \"source\": \"in-flight.md\"}")
+            .status());
   }
 
   @Test
   @Order(23)
   void bad_tokensFile_stopsStartupNamingTheProblem() throws Exception {
     Path bad = dir.resolve("bad-tokens.json");
-    java.nio.file.Files.writeString(bad, """
+    java.nio.file.Files.writeString(
+        bad,
+        """
         {"tokens": [{"subject": "a", "token": "t", "grants": [{"corpus": "c", "scopes": ["search", "admin"]}]}]}""");
-    ServerProcess.Ended ended = ServerProcess.run(List.of("serve", "--data", dir.resolve("other").toString(),
-        "--port", "0", "--tokens", bad.toString()));
+    ServerProcess.Ended ended =
+        ServerProcess.run(
+            List.of(
+                "serve",
+                "--data",
+                dir.resolve("other").toString(),
+                "--port",
+                "0",
+                "--tokens",
+                bad.toString()));
     assertNotEquals(0, ended.exitCode());
-    assertTrue(ended.stderr().contains("tokens[0].grants[0].scopes[1]: unknown scope 'admin'"), ended.stderr());
+    assertTrue(
+        ended.stderr().contains("tokens[0].grants[0].scopes[1]: unknown scope 'admin'"),
+        ended.stderr());
   }
 }

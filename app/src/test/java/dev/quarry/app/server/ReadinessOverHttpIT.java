@@ -15,12 +15,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code GET /readyz} against {@code GET /healthz}, over real HTTP. */
 class ReadinessOverHttpIT {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aStartedServerIsReadyWithoutAToken() {
-    try (ServerProcess server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null)) {
+    try (ServerProcess server =
+        ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), null)) {
       Answer ready = server.client().get("/readyz").send();
       assertEquals(200, ready.status(), ready::toString);
       assertEquals("ready", ready.json().get("status").asText());
@@ -30,26 +30,42 @@ class ReadinessOverHttpIT {
   @Test
   void tooLittleFreeDiskIsNotReadyButStillAlive() throws Exception {
     // More free space than any disk has: the threshold is never met.
-    Path config = Files.writeString(dir.resolve("config.json"), "{\"readiness\": {\"minFreeDiskMiB\": 1099511627776}}");
-    try (ServerProcess server = ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config)) {
+    Path config =
+        Files.writeString(
+            dir.resolve("config.json"), "{\"readiness\": {\"minFreeDiskMiB\": 1099511627776}}");
+    try (ServerProcess server =
+        ServerProcess.serve(dir.resolve("data"), TestTokens.write(dir), config)) {
       Answer ready = server.client().get("/readyz").send();
       assertEquals(503, ready.status(), ready::toString);
       assertEquals("UNAVAILABLE", ready.code(), ready::toString);
-      assertTrue(ready.json().at("/error/message").asText().contains("readiness.minFreeDiskMiB"), ready::toString);
+      assertTrue(
+          ready.json().at("/error/message").asText().contains("readiness.minFreeDiskMiB"),
+          ready::toString);
       assertEquals(200, server.client().get("/healthz").send().status());
     }
   }
 
   @Test
   void theThresholdIsCheckedWhenTheConfigIsRead() {
-    assertEquals(0, ServerConfig.parse("{\"readiness\": {\"minFreeDiskMiB\": 0}}".getBytes(StandardCharsets.UTF_8))
-        .minFreeDiskMiB());
+    assertEquals(
+        0,
+        ServerConfig.parse(
+                "{\"readiness\": {\"minFreeDiskMiB\": 0}}".getBytes(StandardCharsets.UTF_8))
+            .minFreeDiskMiB());
     assertEquals(ServerConfig.DEFAULT_MIN_FREE_DISK_MIB, ServerConfig.DEFAULT.minFreeDiskMiB());
-    IllegalArgumentException negative = assertThrows(IllegalArgumentException.class, () -> ServerConfig.parse(
-        "{\"readiness\": {\"minFreeDiskMiB\": -1}}".getBytes(StandardCharsets.UTF_8)));
+    IllegalArgumentException negative =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ServerConfig.parse(
+                    "{\"readiness\": {\"minFreeDiskMiB\": -1}}".getBytes(StandardCharsets.UTF_8)));
     assertTrue(negative.getMessage().contains("readiness.minFreeDiskMiB"), negative.getMessage());
-    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> ServerConfig.parse(
-        "{\"readiness\": {\"minFreeDisk\": 1}}".getBytes(StandardCharsets.UTF_8)));
+    IllegalArgumentException unknown =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ServerConfig.parse(
+                    "{\"readiness\": {\"minFreeDisk\": 1}}".getBytes(StandardCharsets.UTF_8)));
     assertTrue(unknown.getMessage().contains("readiness.minFreeDisk"), unknown.getMessage());
   }
 

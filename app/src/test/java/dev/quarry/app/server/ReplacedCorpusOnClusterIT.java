@@ -26,10 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
 class ReplacedCorpusOnClusterIT {
   static final String T = TestTokens.ADMIN;
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static ServerProcess a;
   static ServerProcess b;
+
   /** Why OpenSearch could not be started here, or null. */
   static String unavailable;
 
@@ -42,7 +42,8 @@ class ReplacedCorpusOnClusterIT {
       unavailable = e.getMessage();
       return;
     }
-    Path config = ClusterConfig.write(dir, "cluster.json", node, ClusterConfig.newPrefix("replaced"), 0);
+    Path config =
+        ClusterConfig.write(dir, "cluster.json", node, ClusterConfig.newPrefix("replaced"), 0);
     Path tokens = TestTokens.write(dir);
     a = ServerProcess.serve(dir.resolve("a"), tokens, config);
     b = ServerProcess.serve(dir.resolve("b"), tokens, config);
@@ -64,7 +65,8 @@ class ReplacedCorpusOnClusterIT {
 
   static Answer search(ApiClient api, String query, String corpusId) {
     String expected = corpusId == null ? "" : ", \"corpusId\": \"" + corpusId + "\"";
-    return api.retrieval("search", T, "{\"corpus\": \"notes\", \"query\": \"" + query + "\"" + expected + "}");
+    return api.retrieval(
+        "search", T, "{\"corpus\": \"notes\", \"query\": \"" + query + "\"" + expected + "}");
   }
 
   static String sources(Answer answer) {
@@ -79,9 +81,15 @@ class ReplacedCorpusOnClusterIT {
   void aCorpusDeletedAndCreatedAgainOnOneFront_answersAsTheNewCorpusOnTheOther() {
     ApiClient frontA = a.client();
     ApiClient frontB = b.client();
-    String oldId = ok(frontA.retrieval("corpora/create", T, "{\"corpus\": \"notes\"}")).get("corpusId").asText();
-    ok(frontA.retrieval("sources/index", T,
-        "{\"corpus\": \"notes\", \"source\": \"old\", \"text\": \"the runners were running an ancient race\"}"));
+    String oldId =
+        ok(frontA.retrieval("corpora/create", T, "{\"corpus\": \"notes\"}"))
+            .get("corpusId")
+            .asText();
+    ok(
+        frontA.retrieval(
+            "sources/index",
+            T,
+            "{\"corpus\": \"notes\", \"source\": \"old\", \"text\": \"the runners were running an ancient race\"}"));
     assertEquals("old", sources(search(frontA, "run", oldId)));
 
     ok(frontB.retrieval("corpora/delete", T, "{\"corpus\": \"notes\"}"));
@@ -89,19 +97,27 @@ class ReplacedCorpusOnClusterIT {
     assertEquals(404, gone.status(), gone::toString);
     assertEquals("CORPUS_NOT_FOUND", gone.code());
 
-    String newId = ok(frontB.retrieval("corpora/create", T,
-        "{\"corpus\": \"notes\", \"settings\": {\"language\": \"standard\", \"ranking\": {\"titleWeight\": 3}}}"))
-        .get("corpusId").asText();
+    String newId =
+        ok(frontB.retrieval(
+                "corpora/create",
+                T,
+                "{\"corpus\": \"notes\", \"settings\": {\"language\": \"standard\", \"ranking\": {\"titleWeight\": 3}}}"))
+            .get("corpusId")
+            .asText();
     assertNotEquals(oldId, newId);
-    ok(frontB.retrieval("sources/index", T,
-        "{\"corpus\": \"notes\", \"source\": \"new\", \"text\": \"the runners were running a fresh race\"}"));
+    ok(
+        frontB.retrieval(
+            "sources/index",
+            T,
+            "{\"corpus\": \"notes\", \"source\": \"new\", \"text\": \"the runners were running a fresh race\"}"));
 
     Answer replaced = search(frontA, "running", oldId);
     assertEquals(409, replaced.status(), replaced::toString);
     assertEquals("CORPUS_REPLACED", replaced.code());
     JsonNode fresh = ok(search(frontA, "running", newId));
     assertEquals(newId, fresh.get("corpusId").asText());
-    assertEquals("new", sources(search(frontA, "running", null)), "the new corpus's analyzer: no stemming");
+    assertEquals(
+        "new", sources(search(frontA, "running", null)), "the new corpus's analyzer: no stemming");
     assertEquals("", sources(search(frontA, "run", null)));
     assertEquals("", sources(search(frontA, "ancient", null)), "never the old corpus's data");
     JsonNode read = ok(frontA.retrieval("corpora/read", T, "{\"corpus\": \"notes\"}"));

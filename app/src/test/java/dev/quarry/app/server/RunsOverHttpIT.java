@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.ApiClient.Answer;
-import dev.quarry.app.ServerPerClass;
 import dev.quarry.api.TestTokens;
 import dev.quarry.api.runs.RunStream;
+import dev.quarry.app.ServerPerClass;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -31,12 +31,17 @@ class RunsOverHttpIT {
 
   @RegisterExtension
   static final ServerPerClass server = ServerPerClass.withTestTokens().corpus("c1");
+
   static ApiClient api;
 
   @BeforeAll
   static void start() {
     api = server.client();
-    ok(api.retrieval("sources/batch", ADMIN, """
+    ok(
+        api.retrieval(
+            "sources/batch",
+            ADMIN,
+            """
         {"corpus": "c1", "operations": [
           {"index": {"source": "public/leave.md", "title": "Leave", "text": "Parental leave lasts sixteen weeks.",
                      "metadata": {"team": "hr"}}},
@@ -50,14 +55,19 @@ class RunsOverHttpIT {
 
   static void assertPlainError(Answer a, int status, String code) {
     assertEquals(status, a.status(), a::toString);
-    assertTrue(a.header("Content-Type").startsWith("application/json"), "a plain HTTP error, not a stream: " + a);
+    assertTrue(
+        a.header("Content-Type").startsWith("application/json"),
+        "a plain HTTP error, not a stream: " + a);
     assertEquals(code, a.code(), a::toString);
     assertEquals("1.0", a.header("AgenticDriver-Version"));
   }
 
   @Test
   void streamingRun_sendsStartedProgressAndOneCompleted_inOrder() {
-    Answer a = run(ADMIN, """
+    Answer a =
+        run(
+            ADMIN,
+            """
         {"provider": "retrieval", "input": "parental leave", "retrieval": {"corpus": "c1", "topK": 5}, "stream": true}""");
     assertEquals(200, a.status(), a::toString);
     assertTrue(a.header("Content-Type").startsWith("text/event-stream"), a.header("Content-Type"));
@@ -71,24 +81,43 @@ class RunsOverHttpIT {
     assertEquals(3, searching.path("sources").asLong(), "every source is in scope for the admin");
     JsonNode result = terminal.path("result");
     assertEquals(2, result.path("passages").size());
-    assertEquals(stream.events.get(3).path("context").path("results").asLong(), result.path("passages").size());
+    assertEquals(
+        stream.events.get(3).path("context").path("results").asLong(),
+        result.path("passages").size());
   }
 
   @Test
   void runPassages_areShapedExactlyAsSearchResults() {
-    JsonNode run = ok(run(TestTokens.PUBLIC_C1, """
+    JsonNode run =
+        ok(
+            run(
+                TestTokens.PUBLIC_C1,
+                """
         {"provider": "retrieval", "input": "ignored", "retrieval": {"corpus": "c1", "query": "parental leave"}}"""));
     JsonNode result = run.path("result");
-    JsonNode search = ok(api.retrieval("search", TestTokens.PUBLIC_C1, """
-        {"corpus": "c1", "query": "parental leave", "topK": 5, "revision": %d}""".formatted(result.path("revision").asLong())));
-    assertEquals(search.path("results"), result.path("passages"), "same passages, same fields, same values");
+    JsonNode search =
+        ok(
+            api.retrieval(
+                "search",
+                TestTokens.PUBLIC_C1,
+                """
+        {"corpus": "c1", "query": "parental leave", "topK": 5, "revision": %d}"""
+                    .formatted(result.path("revision").asLong())));
+    assertEquals(
+        search.path("results"), result.path("passages"), "same passages, same fields, same values");
     assertEquals(search.path("corpusId"), result.path("corpusId"));
-    assertEquals(List.of("public/leave.md"), sources(result), "only what the token may see; query overrides input");
+    assertEquals(
+        List.of("public/leave.md"),
+        sources(result),
+        "only what the token may see; query overrides input");
   }
 
   @Test
   void nonStreamingRun_answersRunIdAndResult() {
-    Answer a = run(TestTokens.SEARCH_C1, """
+    Answer a =
+        run(
+            TestTokens.SEARCH_C1,
+            """
         {"provider": "retrieval", "input": "portal", "retrieval": {"corpus": "c1", "sources": ["public/*"]}, "stream": false}""");
     JsonNode body = ok(a);
     assertTrue(a.header("Content-Type").startsWith("application/json"));
@@ -101,7 +130,8 @@ class RunsOverHttpIT {
 
   @Test
   void runIds_areDistinct() {
-    String body = """
+    String body =
+        """
         {"provider": "retrieval", "input": "portal", "retrieval": {"corpus": "c1"}}""";
     assertNotEquals(ok(run(ADMIN, body)).path("runId"), ok(run(ADMIN, body)).path("runId"));
   }
@@ -109,28 +139,50 @@ class RunsOverHttpIT {
   @Test
   void corpusOutsideTheGrants_isAPlain403_beforeAnyEvent_streamingOrNot() {
     for (String stream : List.of("true", "false")) {
-      assertPlainError(run(TestTokens.C2_ONLY, """
-          {"provider": "retrieval", "input": "leave", "retrieval": {"corpus": "c1"}, "stream": %s}""".formatted(stream)),
-          403, "FORBIDDEN");
-      assertPlainError(run(TestTokens.C2_ONLY, """
-          {"provider": "retrieval", "input": "leave", "retrieval": {"corpus": "no-such-corpus"}, "stream": %s}""".formatted(stream)),
-          403, "FORBIDDEN");
-      assertPlainError(run(TestTokens.PUBLIC_C1, """
-          {"provider": "retrieval", "input": "leave", "retrieval": {"corpus": "c1", "sources": ["*"]}, "stream": %s}""".formatted(stream)),
-          403, "FORBIDDEN");
+      assertPlainError(
+          run(
+              TestTokens.C2_ONLY,
+              """
+          {"provider": "retrieval", "input": "leave", "retrieval": {"corpus": "c1"}, "stream": %s}"""
+                  .formatted(stream)),
+          403,
+          "FORBIDDEN");
+      assertPlainError(
+          run(
+              TestTokens.C2_ONLY,
+              """
+          {"provider": "retrieval", "input": "leave", "retrieval": {"corpus": "no-such-corpus"}, "stream": %s}"""
+                  .formatted(stream)),
+          403,
+          "FORBIDDEN");
+      assertPlainError(
+          run(
+              TestTokens.PUBLIC_C1,
+              """
+          {"provider": "retrieval", "input": "leave", "retrieval": {"corpus": "c1", "sources": ["*"]}, "stream": %s}"""
+                  .formatted(stream)),
+          403,
+          "FORBIDDEN");
     }
   }
 
   @Test
   void missingToken_isAPlain401() {
-    Answer a = api.post("/v1/runs").json("""
-        {"provider": "retrieval", "input": "leave", "retrieval": {"corpus": "c1"}, "stream": true}""").send();
+    Answer a =
+        api.post("/v1/runs")
+            .json(
+                """
+        {"provider": "retrieval", "input": "leave", "retrieval": {"corpus": "c1"}, "stream": true}""")
+            .send();
     assertPlainError(a, 401, "UNAUTHENTICATED");
   }
 
   @Test
   void unknownProvider_is400NamingProvider() {
-    Answer a = run(ADMIN, """
+    Answer a =
+        run(
+            ADMIN,
+            """
         {"provider": "openai", "input": "leave", "retrieval": {"corpus": "c1"}, "stream": true}""");
     assertPlainError(a, 400, "INVALID_REQUEST");
     assertEquals("provider", a.field());
@@ -138,21 +190,54 @@ class RunsOverHttpIT {
 
   @Test
   void invalidRequests_are400sNamingTheField() {
-    List<String[]> cases = List.of(
-        new String[] {"{\"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\"}}", "provider"},
-        new String[] {"{\"provider\": \"retrieval\", \"input\": \"q\"}", "retrieval"},
-        new String[] {"{\"provider\": \"retrieval\", \"retrieval\": {\"corpus\": \"c1\"}}", "input"},
-        new String[] {"{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\", \"topK\": 0}}", "retrieval.topK"},
-        new String[] {"{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\", \"topK\": \"5\"}}", "retrieval.topK"},
-        new String[] {"{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\", \"filter\": {}}}", "retrieval.filter"},
-        new String[] {"{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"C 1\"}}", "retrieval.corpus"},
-        new String[] {"{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\", \"sources\": []}}", "retrieval.sources"},
-        new String[] {"{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\", \"revision\": -1}}", "retrieval.revision"},
-        new String[] {"{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\"}, \"stream\": \"yes\"}", "stream"},
-        new String[] {"{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\"}, \"idleTimeoutMs\": 0}", "idleTimeoutMs"},
-        new String[] {"{\"provider\": \"retrieval\", \"input\": null, \"retrieval\": {\"corpus\": \"c1\"}}", "input"},
-        new String[] {"{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\"}, \"model\": \"x\"}", "model"},
-        new String[] {"[]", "$"});
+    List<String[]> cases =
+        List.of(
+            new String[] {"{\"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\"}}", "provider"},
+            new String[] {"{\"provider\": \"retrieval\", \"input\": \"q\"}", "retrieval"},
+            new String[] {
+              "{\"provider\": \"retrieval\", \"retrieval\": {\"corpus\": \"c1\"}}", "input"
+            },
+            new String[] {
+              "{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\", \"topK\": 0}}",
+              "retrieval.topK"
+            },
+            new String[] {
+              "{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\", \"topK\": \"5\"}}",
+              "retrieval.topK"
+            },
+            new String[] {
+              "{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\", \"filter\": {}}}",
+              "retrieval.filter"
+            },
+            new String[] {
+              "{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"C 1\"}}",
+              "retrieval.corpus"
+            },
+            new String[] {
+              "{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\", \"sources\": []}}",
+              "retrieval.sources"
+            },
+            new String[] {
+              "{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\", \"revision\": -1}}",
+              "retrieval.revision"
+            },
+            new String[] {
+              "{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\"}, \"stream\": \"yes\"}",
+              "stream"
+            },
+            new String[] {
+              "{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\"}, \"idleTimeoutMs\": 0}",
+              "idleTimeoutMs"
+            },
+            new String[] {
+              "{\"provider\": \"retrieval\", \"input\": null, \"retrieval\": {\"corpus\": \"c1\"}}",
+              "input"
+            },
+            new String[] {
+              "{\"provider\": \"retrieval\", \"input\": \"q\", \"retrieval\": {\"corpus\": \"c1\"}, \"model\": \"x\"}",
+              "model"
+            },
+            new String[] {"[]", "$"});
     for (String[] c : cases) {
       Answer a = run(ADMIN, c[0]);
       assertPlainError(a, 400, "INVALID_REQUEST");
@@ -162,44 +247,66 @@ class RunsOverHttpIT {
 
   @Test
   void runOnAMissingCorpus_failsAfterStarting() {
-    Answer streamed = run(ADMIN, """
+    Answer streamed =
+        run(
+            ADMIN,
+            """
         {"provider": "retrieval", "input": "q", "retrieval": {"corpus": "missing"}, "stream": true}""");
     JsonNode terminal = RunStream.parse(streamed.body()).checkEnvelope();
     assertEquals("run.failed", terminal.path("type").asText());
     assertEquals("CORPUS_NOT_FOUND", terminal.path("error").path("code").asText());
-    Answer plain = run(ADMIN, """
+    Answer plain =
+        run(
+            ADMIN,
+            """
         {"provider": "retrieval", "input": "q", "retrieval": {"corpus": "missing"}}""");
     assertPlainError(plain, 404, "CORPUS_NOT_FOUND");
     assertTrue(plain.json().path("runId").asText().startsWith("run_"), "the failed run is named");
   }
 
   @Test
-  void fiftyConcurrentStreamingRuns_whileTheCorpusIsWritten_allCompleteWithValidStreams() throws Exception {
+  void fiftyConcurrentStreamingRuns_whileTheCorpusIsWritten_allCompleteWithValidStreams()
+      throws Exception {
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"busy\"}"));
-    ok(api.retrieval("sources/index", ADMIN,
-        "{\"corpus\": \"busy\", \"source\": \"s0\", \"text\": \"quarry stone number zero\"}"));
+    ok(
+        api.retrieval(
+            "sources/index",
+            ADMIN,
+            "{\"corpus\": \"busy\", \"source\": \"s0\", \"text\": \"quarry stone number zero\"}"));
     AtomicBoolean running = new AtomicBoolean(true);
     AtomicInteger writes = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(51);
     try {
-      Future<?> writer = pool.submit(() -> {
-        for (int i = 1; running.get(); i++) {
-          ok(api.retrieval("sources/index", ADMIN,
-              "{\"corpus\": \"busy\", \"source\": \"s%d\", \"text\": \"quarry stone number %d\"}".formatted(i % 20, i)));
-          writes.incrementAndGet();
-        }
-      });
+      Future<?> writer =
+          pool.submit(
+              () -> {
+                for (int i = 1; running.get(); i++) {
+                  ok(
+                      api.retrieval(
+                          "sources/index",
+                          ADMIN,
+                          "{\"corpus\": \"busy\", \"source\": \"s%d\", \"text\": \"quarry stone number %d\"}"
+                              .formatted(i % 20, i)));
+                  writes.incrementAndGet();
+                }
+              });
       List<Future<Answer>> runs = new ArrayList<>();
       for (int i = 0; i < 50; i++) {
         boolean optIn = i % 2 == 0;
-        runs.add(pool.submit(() -> {
-          ApiClient.Call call = api.post("/v1/runs").token(ADMIN).json("""
+        runs.add(
+            pool.submit(
+                () -> {
+                  ApiClient.Call call =
+                      api.post("/v1/runs")
+                          .token(ADMIN)
+                          .json(
+                              """
               {"provider": "retrieval", "input": "quarry stone", "retrieval": {"corpus": "busy", "topK": 3}, "stream": true}""");
-          if (optIn) {
-            call.header("AgenticDriver-Accept-Optional-Events", "true");
-          }
-          return call.send();
-        }));
+                  if (optIn) {
+                    call.header("AgenticDriver-Accept-Optional-Events", "true");
+                  }
+                  return call.send();
+                }));
       }
       Set<String> ids = new HashSet<>();
       for (Future<Answer> f : runs) {

@@ -28,10 +28,10 @@ import org.opentest4j.TestAbortedException;
 class SearchFeaturesOnClusterIT {
   static final String T = TestTokens.ADMIN;
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static ServerProcess server;
   static ApiClient api;
+
   /** Why OpenSearch could not be started here, or null. */
   static String unavailable;
 
@@ -39,7 +39,9 @@ class SearchFeaturesOnClusterIT {
   static void start() {
     Path config;
     try {
-      config = ClusterConfig.write(dir, "cluster.json", ClusterConfig.single(), ClusterConfig.newPrefix("features"), 0);
+      config =
+          ClusterConfig.write(
+              dir, "cluster.json", ClusterConfig.single(), ClusterConfig.newPrefix("features"), 0);
     } catch (TestAbortedException e) {
       unavailable = e.getMessage();
       return; // every test then skips, saying why
@@ -74,32 +76,55 @@ class SearchFeaturesOnClusterIT {
 
   @Test
   void facets_countSourcesOverEveryMatch_withinTheGrants() {
-    JsonNode a = ok(search(T, "\"query\": \"leave\", \"topK\": 1, "
-        + "\"facets\": [\"department\", {\"field\": \"year\", \"size\": 2}, \"tags\"]"));
+    JsonNode a =
+        ok(
+            search(
+                T,
+                "\"query\": \"leave\", \"topK\": 1, "
+                    + "\"facets\": [\"department\", {\"field\": \"year\", \"size\": 2}, \"tags\"]"));
     assertEquals(1, a.get("results").size());
-    assertEquals(List.of("hr=2", "finance=1", "hr-finance=1", "distinct=3"), SearchFeaturesOverHttpIT.facet(a, 0));
+    assertEquals(
+        List.of("hr=2", "finance=1", "hr-finance=1", "distinct=3"),
+        SearchFeaturesOverHttpIT.facet(a, 0));
     assertEquals(List.of("2024=2", "2019=1", "distinct=3"), SearchFeaturesOverHttpIT.facet(a, 1));
     assertTrue(a.get("facets").get(1).get("values").get(0).get("value").isIntegralNumber());
-    assertEquals(List.of("archive=1", "people=1", "policy=1", "distinct=3"), SearchFeaturesOverHttpIT.facet(a, 2));
-    JsonNode filtered = ok(search(T, "\"query\": \"leave\", \"filter\": {\"not\": {\"department\": \"hr\"}}, "
-        + "\"facets\": [\"department\"]"));
-    assertEquals(List.of("finance=1", "hr-finance=1", "distinct=2"), SearchFeaturesOverHttpIT.facet(filtered, 0));
-    JsonNode granted = ok(search(TestTokens.PUBLIC_C1, "\"query\": \"leave\", \"facets\": [\"department\"]"));
-    assertEquals(List.of("hr=2", "finance=1", "distinct=2"), SearchFeaturesOverHttpIT.facet(granted, 0));
+    assertEquals(
+        List.of("archive=1", "people=1", "policy=1", "distinct=3"),
+        SearchFeaturesOverHttpIT.facet(a, 2));
+    JsonNode filtered =
+        ok(
+            search(
+                T,
+                "\"query\": \"leave\", \"filter\": {\"not\": {\"department\": \"hr\"}}, "
+                    + "\"facets\": [\"department\"]"));
+    assertEquals(
+        List.of("finance=1", "hr-finance=1", "distinct=2"),
+        SearchFeaturesOverHttpIT.facet(filtered, 0));
+    JsonNode granted =
+        ok(search(TestTokens.PUBLIC_C1, "\"query\": \"leave\", \"facets\": [\"department\"]"));
+    assertEquals(
+        List.of("hr=2", "finance=1", "distinct=2"), SearchFeaturesOverHttpIT.facet(granted, 0));
     assertTrue(ok(search(T, "\"query\": \"leave\"")).path("facets").isMissingNode());
   }
 
   @Test
   void snippets_areTheEmbeddedStoresWindows() {
-    JsonNode hits = ok(search(T, "\"query\": \"parental leave\", \"topK\": 100, \"filter\": {\"tags\": \"people\"}, "
-        + "\"snippet\": {\"maxChars\": 40, \"html\": true, \"pre\": \"<em class='q'>\", \"post\": \"</em>\"}"))
-        .get("results");
+    JsonNode hits =
+        ok(search(
+                T,
+                "\"query\": \"parental leave\", \"topK\": 100, \"filter\": {\"tags\": \"people\"}, "
+                    + "\"snippet\": {\"maxChars\": 40, \"html\": true, \"pre\": \"<em class='q'>\", \"post\": \"</em>\"}"))
+            .get("results");
     assertEquals(1, hits.size());
-    assertEquals("<em class='q'>Parental</em> <em class='q'>leave</em> is sixteen weeks of paid\u2026",
+    assertEquals(
+        "<em class='q'>Parental</em> <em class='q'>leave</em> is sixteen weeks of paid\u2026",
         hits.get(0).get("snippet").get("html").asText());
-    JsonNode hit = ok(search(T, "\"query\": \"reimbursed\", \"snippet\": true, \"highlight\": false"))
-        .get("results").get(0);
-    assertEquals("Travel on leave days is not reimbursed. Book trains before flights.",
+    JsonNode hit =
+        ok(search(T, "\"query\": \"reimbursed\", \"snippet\": true, \"highlight\": false"))
+            .get("results")
+            .get(0);
+    assertEquals(
+        "Travel on leave days is not reimbursed. Book trains before flights.",
         hit.get("snippet").get("text").asText());
     assertEquals("[[28,38]]", hit.get("snippet").get("highlights").toString());
     assertTrue(hit.get("snippet").path("html").isMissingNode());
@@ -114,12 +139,19 @@ class SearchFeaturesOnClusterIT {
   @Test
   void operators_decideMatches() {
     String m = "\"topK\": 100, \"syntax\": \"operators\", ";
-    assertEquals(List.of("public/leave.md", "public/old-leave.md"),
+    assertEquals(
+        List.of("public/leave.md", "public/old-leave.md"),
         sources(ok(search(T, m + "\"query\": \"\\\"leave policy\\\" parental\""))));
-    assertEquals(List.of("public/leave.md"), sources(ok(search(T, m + "\"query\": \"\\\"parental leave\\\" -unpaid\""))));
-    assertEquals(List.of("private/salaries.md", "public/leave.md"), sources(ok(search(T, m + "\"query\": \"leave +paid\""))));
-    assertEquals(sources(ok(search(T, m + "\"query\": \"trains flights\""))),
+    assertEquals(
+        List.of("public/leave.md"),
+        sources(ok(search(T, m + "\"query\": \"\\\"parental leave\\\" -unpaid\""))));
+    assertEquals(
+        List.of("private/salaries.md", "public/leave.md"),
+        sources(ok(search(T, m + "\"query\": \"leave +paid\""))));
+    assertEquals(
+        sources(ok(search(T, m + "\"query\": \"trains flights\""))),
         sources(ok(search(T, m + "\"query\": \"\\\"trains flights\""))));
-    assertEquals(0, ok(search(T, "\"syntax\": \"operators\", \"query\": \"-leave\"")).get("results").size());
+    assertEquals(
+        0, ok(search(T, "\"syntax\": \"operators\", \"query\": \"-leave\"")).get("results").size());
   }
 }

@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * The shared test documents ({@code data/docs/good} and {@code bad} under the folder named by the
- * {@code quarry.shared.dir} system property); tests that need them are skipped, saying so, when
- * the folder is absent.
+ * {@code quarry.shared.dir} system property); tests that need them are skipped, saying so, when the
+ * folder is absent.
  */
 final class SharedDocuments {
   private SharedDocuments() {}
@@ -22,8 +22,12 @@ final class SharedDocuments {
   static Path docs() {
     String shared = System.getProperty("quarry.shared.dir");
     Path docs = shared == null ? null : Path.of(shared, "data", "docs");
-    assumeTrue(docs != null && Files.isDirectory(docs.resolve("good")) && Files.isDirectory(docs.resolve("bad")),
-        "shared test documents not found (quarry.shared.dir=" + shared
+    assumeTrue(
+        docs != null
+            && Files.isDirectory(docs.resolve("good"))
+            && Files.isDirectory(docs.resolve("bad")),
+        "shared test documents not found (quarry.shared.dir="
+            + shared
             + " should hold data/docs/good and data/docs/bad); skipping");
     return docs;
   }
@@ -49,14 +53,19 @@ final class SharedDocuments {
     try {
       List<String> lines = Files.readAllLines(docs().resolve(folder).resolve("manifest.tsv"));
       String[] header = lines.get(0).split("\t", -1);
-      return lines.stream().skip(1).filter(l -> !l.isBlank()).map(line -> {
-        String[] cells = line.split("\t", -1);
-        Map<String, String> row = new HashMap<>();
-        for (int i = 0; i < header.length && i < cells.length; i++) {
-          row.put(header[i], cells[i]);
-        }
-        return Map.copyOf(row);
-      }).toList();
+      return lines.stream()
+          .skip(1)
+          .filter(l -> !l.isBlank())
+          .map(
+              line -> {
+                String[] cells = line.split("\t", -1);
+                Map<String, String> row = new HashMap<>();
+                for (int i = 0; i < header.length && i < cells.length; i++) {
+                  row.put(header[i], cells[i]);
+                }
+                return Map.copyOf(row);
+              })
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -25,13 +25,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SourceChunksOverHttpIT {
   static final String T = TestTokens.ADMIN;
+
   /** About ten 16-word chunks, each word numbered so a chunk's place in the text shows. */
-  static final String TEXT = IntStream.range(0, 160).mapToObj(i -> "word" + i + (i % 12 == 11 ? "." : ""))
-      .collect(Collectors.joining(" "));
+  static final String TEXT =
+      IntStream.range(0, 160)
+          .mapToObj(i -> "word" + i + (i % 12 == 11 ? "." : ""))
+          .collect(Collectors.joining(" "));
 
   @RegisterExtension
-  static final ServerPerClass server = ServerPerClass.withTestTokens()
-      .corpus("t", "{\"chunking\": {\"maxWords\": 16, \"overlapWords\": 0}}");
+  static final ServerPerClass server =
+      ServerPerClass.withTestTokens()
+          .corpus("t", "{\"chunking\": {\"maxWords\": 16, \"overlapWords\": 0}}");
+
   static ApiClient api;
 
   @BeforeAll
@@ -40,16 +45,31 @@ class SourceChunksOverHttpIT {
   }
 
   static long index(String source, String text) {
-    return ok(api.retrieval("sources/index", T, "{\"corpus\": \"t\", \"source\": \"" + source + "\", \"title\": \"T\","
-        + " \"mediaType\": \"text/plain\", \"text\": \"" + text + "\", \"metadata\": {\"kind\": \"test\"}}"))
-        .get("revision").asLong();
+    return ok(api.retrieval(
+            "sources/index",
+            T,
+            "{\"corpus\": \"t\", \"source\": \""
+                + source
+                + "\", \"title\": \"T\","
+                + " \"mediaType\": \"text/plain\", \"text\": \""
+                + text
+                + "\", \"metadata\": {\"kind\": \"test\"}}"))
+        .get("revision")
+        .asLong();
   }
 
   static JsonNode chunks(String source, String extra) {
-    return ok(api.retrieval("sources/chunks", T, "{\"corpus\": \"t\", \"source\": \"" + source + "\"" + extra + "}"));
+    return ok(
+        api.retrieval(
+            "sources/chunks",
+            T,
+            "{\"corpus\": \"t\", \"source\": \"" + source + "\"" + extra + "}"));
   }
 
-  /** Every chunk, following nextAfter with pages of {@code limit}; each page must move past the last. */
+  /**
+   * Every chunk, following nextAfter with pages of {@code limit}; each page must move past the
+   * last.
+   */
   static List<JsonNode> allChunks(String source, String extra, int limit) {
     List<JsonNode> out = new ArrayList<>();
     String after = "";
@@ -62,7 +82,9 @@ class SourceChunksOverHttpIT {
         return out;
       }
       int next = page.get("nextAfter").asInt();
-      assertTrue(next > previous && !page.get("chunks").isEmpty(), () -> "a page that does not move on: " + page);
+      assertTrue(
+          next > previous && !page.get("chunks").isEmpty(),
+          () -> "a page that does not move on: " + page);
       previous = next;
       after = ", \"after\": " + next;
     }
@@ -78,7 +100,10 @@ class SourceChunksOverHttpIT {
     assertEquals("text/plain", first.get("mediaType").asText());
     assertEquals(2, first.get("nextAfter").asInt(), first::toString);
     List<JsonNode> all = allChunks("paged.md", "", 3);
-    long expected = ok(api.retrieval("sources/read", T, "{\"corpus\": \"t\", \"source\": \"paged.md\"}")).get("chunks").asLong();
+    long expected =
+        ok(api.retrieval("sources/read", T, "{\"corpus\": \"t\", \"source\": \"paged.md\"}"))
+            .get("chunks")
+            .asLong();
     assertTrue(expected > 3, "the text spans several pages of chunks");
     assertEquals(expected, all.size());
     int previousEnd = 0;
@@ -88,12 +113,17 @@ class SourceChunksOverHttpIT {
       int start = c.at("/offsets/start").asInt();
       int end = c.at("/offsets/end").asInt();
       assertTrue(start >= previousEnd - 1 && end > start, c::toString);
-      assertEquals(TEXT.substring(start, end), c.get("text").asText(), "a chunk is its span of the source's text");
+      assertEquals(
+          TEXT.substring(start, end),
+          c.get("text").asText(),
+          "a chunk is its span of the source's text");
       assertEquals("test", c.at("/metadata/kind").asText(), c::toString);
       previousEnd = end;
     }
     assertTrue(all.get(all.size() - 1).get("text").asText().contains("word159"));
-    assertEquals(List.of(), toList(chunks("paged.md", ", \"after\": " + (expected - 1)).get("chunks")),
+    assertEquals(
+        List.of(),
+        toList(chunks("paged.md", ", \"after\": " + (expected - 1)).get("chunks")),
         "after the last chunk, an empty page");
   }
 
@@ -109,32 +139,59 @@ class SourceChunksOverHttpIT {
     assertFalse(then.has("nextAfter"));
 
     ok(api.retrieval("sources/delete", T, "{\"corpus\": \"t\", \"source\": \"pinned.md\"}"));
-    Answer gone = api.retrieval("sources/chunks", T, "{\"corpus\": \"t\", \"source\": \"pinned.md\"}");
+    Answer gone =
+        api.retrieval("sources/chunks", T, "{\"corpus\": \"t\", \"source\": \"pinned.md\"}");
     assertEquals(404, gone.status(), gone::toString);
     assertEquals("SOURCE_NOT_FOUND", gone.code());
-    assertTrue(chunks("pinned.md", ", \"revision\": " + v2).at("/chunks/0/text").asText().contains("pears"),
+    assertTrue(
+        chunks("pinned.md", ", \"revision\": " + v2)
+            .at("/chunks/0/text")
+            .asText()
+            .contains("pears"),
         "a plain delete keeps past versions for pinned reads");
 
-    ok(api.retrieval("sources/delete", T, "{\"corpus\": \"t\", \"source\": \"pinned.md\", \"purge\": true}"));
-    Answer purged = api.retrieval("sources/chunks", T, "{\"corpus\": \"t\", \"source\": \"pinned.md\", \"revision\": " + v1 + "}");
+    ok(
+        api.retrieval(
+            "sources/delete",
+            T,
+            "{\"corpus\": \"t\", \"source\": \"pinned.md\", \"purge\": true}"));
+    Answer purged =
+        api.retrieval(
+            "sources/chunks",
+            T,
+            "{\"corpus\": \"t\", \"source\": \"pinned.md\", \"revision\": " + v1 + "}");
     assertEquals(404, purged.status(), purged::toString);
     assertEquals("SOURCE_NOT_FOUND", purged.code());
   }
 
   @Test
   void aSourceBeforeItExisted_isNotFound_andAnotherCorpusIdIsAConflict() {
-    long before = ok(api.retrieval("corpora/read", T, "{\"corpus\": \"t\"}")).get("revision").asLong();
+    long before =
+        ok(api.retrieval("corpora/read", T, "{\"corpus\": \"t\"}")).get("revision").asLong();
     index("later.md", "indexed after the revision asked for");
-    Answer a = api.retrieval("sources/chunks", T, "{\"corpus\": \"t\", \"source\": \"later.md\", \"revision\": " + before + "}");
+    Answer a =
+        api.retrieval(
+            "sources/chunks",
+            T,
+            "{\"corpus\": \"t\", \"source\": \"later.md\", \"revision\": " + before + "}");
     assertEquals(404, a.status(), a::toString);
     assertEquals("SOURCE_NOT_FOUND", a.code());
-    Answer replaced = api.retrieval("sources/chunks", T, "{\"corpus\": \"t\", \"source\": \"later.md\", \"corpusId\": \"other\"}");
+    Answer replaced =
+        api.retrieval(
+            "sources/chunks",
+            T,
+            "{\"corpus\": \"t\", \"source\": \"later.md\", \"corpusId\": \"other\"}");
     assertEquals(409, replaced.status(), replaced::toString);
     assertEquals("CORPUS_REPLACED", replaced.code());
-    Answer above = api.retrieval("sources/chunks", T, "{\"corpus\": \"t\", \"source\": \"later.md\", \"revision\": 999999}");
+    Answer above =
+        api.retrieval(
+            "sources/chunks",
+            T,
+            "{\"corpus\": \"t\", \"source\": \"later.md\", \"revision\": 999999}");
     assertEquals(400, above.status(), above::toString);
     assertEquals("revision", above.field(), above::toString);
-    Answer noCorpus = api.retrieval("sources/chunks", T, "{\"corpus\": \"absent\", \"source\": \"later.md\"}");
+    Answer noCorpus =
+        api.retrieval("sources/chunks", T, "{\"corpus\": \"absent\", \"source\": \"later.md\"}");
     assertEquals(404, noCorpus.status(), noCorpus::toString);
     assertEquals("CORPUS_NOT_FOUND", noCorpus.code());
   }

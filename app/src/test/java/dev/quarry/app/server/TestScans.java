@@ -26,19 +26,24 @@ import org.apache.pdfbox.rendering.PDFRenderer;
  * PDFs, their pages as images, and image-only copies.
  */
 public final class TestScans {
-  public static final List<String> PAGE = List.of(
-      "The keeper of the northern lighthouse wrote in his logbook every evening.",
-      "On the third of March the wind turned east and the fishing boats stayed in",
-      "the harbour. He counted seven ships passing the cape before noon.");
+  public static final List<String> PAGE =
+      List.of(
+          "The keeper of the northern lighthouse wrote in his logbook every evening.",
+          "On the third of March the wind turned east and the fishing boats stayed in",
+          "the harbour. He counted seven ships passing the cape before noon.");
 
-  /** The opening of Goethe's Faust (public domain), as the extractors' OcrLanguagesTest renders it. */
-  public static final List<String> FAUST = List.of(
-      "Habe nun, ach! Philosophie,",
-      "Juristerei und Medizin,",
-      "Und leider auch Theologie",
-      "Durchaus studiert, mit heißem Bemühn.",
-      "Da steh ich nun, ich armer Tor!",
-      "Und bin so klug als wie zuvor;");
+  /**
+   * The opening of Goethe's Faust (public domain), as the extractors' OcrLanguagesTest renders it.
+   */
+  public static final List<String> FAUST =
+      List.of(
+          "Habe nun, ach! Philosophie,",
+          "Juristerei und Medizin,",
+          "Und leider auch Theologie",
+          "Durchaus studiert, mit heißem Bemühn.",
+          "Da steh ich nun, ich armer Tor!",
+          "Und bin so klug als wie zuvor;");
+
   /** A word of {@link #FAUST} only German data reads: English has no eszett. */
   public static final String GERMAN_ONLY = "heißem";
 
@@ -46,7 +51,8 @@ public final class TestScans {
 
   /** A text PDF of {@code pages} pages, each holding {@code lines}. */
   public static byte[] textPdf(int pages, List<String> lines) throws IOException {
-    try (PDDocument document = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+    try (PDDocument document = new PDDocument();
+        ByteArrayOutputStream out = new ByteArrayOutputStream()) {
       PDType1Font font = new PDType1Font(Standard14Fonts.FontName.HELVETICA);
       for (int p = 0; p < pages; p++) {
         PDPage page = new PDPage(PDRectangle.LETTER);
@@ -75,12 +81,18 @@ public final class TestScans {
     }
   }
 
-  /** {@code image} turned {@code degrees} (a multiple of 90) clockwise, as a page fed in sideways is scanned. */
+  /**
+   * {@code image} turned {@code degrees} (a multiple of 90) clockwise, as a page fed in sideways is
+   * scanned.
+   */
   public static BufferedImage turned(BufferedImage image, int degrees) {
     int quadrants = Math.floorMod(degrees / 90, 4);
     boolean sideways = quadrants % 2 == 1;
-    BufferedImage turned = new BufferedImage(sideways ? image.getHeight() : image.getWidth(),
-        sideways ? image.getWidth() : image.getHeight(), BufferedImage.TYPE_BYTE_GRAY);
+    BufferedImage turned =
+        new BufferedImage(
+            sideways ? image.getHeight() : image.getWidth(),
+            sideways ? image.getWidth() : image.getHeight(),
+            BufferedImage.TYPE_BYTE_GRAY);
     AffineTransform transform = new AffineTransform();
     transform.translate(turned.getWidth() / 2.0, turned.getHeight() / 2.0);
     transform.quadrantRotate(quadrants);
@@ -92,18 +104,20 @@ public final class TestScans {
   }
 
   /**
-   * {@code lines} in 40 px SansSerif, black on white: a clean 300 dpi scan of 10 pt type, drawn with
-   * the JDK's fonts as the extractors' OcrLanguagesTest draws them, so that text in any script the
-   * fonts hold (umlauts, accents) can be scanned.
+   * {@code lines} in 40 px SansSerif, black on white: a clean 300 dpi scan of 10 pt type, drawn
+   * with the JDK's fonts as the extractors' OcrLanguagesTest draws them, so that text in any script
+   * the fonts hold (umlauts, accents) can be scanned.
    */
   public static BufferedImage lines(List<String> lines) {
-    BufferedImage image = new BufferedImage(1800, 120 + 64 * lines.size(), BufferedImage.TYPE_BYTE_GRAY);
+    BufferedImage image =
+        new BufferedImage(1800, 120 + 64 * lines.size(), BufferedImage.TYPE_BYTE_GRAY);
     Graphics2D g = image.createGraphics();
     try {
       g.setColor(Color.WHITE);
       g.fillRect(0, 0, image.getWidth(), image.getHeight());
       g.setColor(Color.BLACK);
-      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g.setRenderingHint(
+          RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
       g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 40));
       for (int i = 0; i < lines.size(); i++) {
         g.drawString(lines.get(i), 60, 100 + 64 * i);
@@ -125,12 +139,17 @@ public final class TestScans {
 
   /** A one-page PDF holding only {@code image}, as a scanner makes it. */
   public static byte[] imageOnlyPdf(BufferedImage image) throws IOException {
-    try (PDDocument document = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+    try (PDDocument document = new PDDocument();
+        ByteArrayOutputStream out = new ByteArrayOutputStream()) {
       PDPage page = new PDPage(PDRectangle.LETTER);
       document.addPage(page);
       try (PDPageContentStream content = new PDPageContentStream(document, page)) {
-        content.drawImage(LosslessFactory.createFromImage(document, image), 0, 0,
-            PDRectangle.LETTER.getWidth(), PDRectangle.LETTER.getHeight());
+        content.drawImage(
+            LosslessFactory.createFromImage(document, image),
+            0,
+            0,
+            PDRectangle.LETTER.getWidth(),
+            PDRectangle.LETTER.getHeight());
       }
       document.save(out);
       return out.toByteArray();

@@ -17,7 +17,8 @@ import java.util.List;
  * one {@link Mutation} of {@link SourceOperation.Index} operations (one revision: lease, plan, bulk
  * write, refresh, publish; durable and visible on return), a search is a lexical search of the
  * latest revision (or one pinned revision), top 10, without highlights (the plain index's {@code
- * match} query computes none either). Several fronts may hold the same corpus; the store is its opener's to close.
+ * match} query computes none either). Several fronts may hold the same corpus; the store is its
+ * opener's to close.
  */
 final class ClusterStoreFront implements Contender {
   private static final String SUBJECT = "bench";
@@ -30,7 +31,10 @@ final class ClusterStoreFront implements Contender {
     this.corpus = corpus;
   }
 
-  /** Creates corpus {@code name} (default settings: English, the default chunking and ranking) through {@code store}. */
+  /**
+   * Creates corpus {@code name} (default settings: English, the default chunking and ranking)
+   * through {@code store}.
+   */
   static ClusterStoreFront create(OpenSearchCorpusStore store, String name) {
     store.create(name, CorpusSettings.DEFAULT);
     return new ClusterStoreFront(store, name);
@@ -52,29 +56,36 @@ final class ClusterStoreFront implements Contender {
 
   @Override
   public List<?> search(String query) {
-    SearchRequest request = new SearchRequest(query, SourceScope.ALL, List.of(), TOP_K, null, null, false);
+    SearchRequest request =
+        new SearchRequest(query, SourceScope.ALL, List.of(), TOP_K, null, null, false);
     return store.withCorpus(corpus, index -> index.search(request).hits());
   }
 
   /**
    * A lexical search as {@link #search} by a token granted only {@code sources}: scoped to them and
-   * scored with their statistics alone (the plugin's {@code statistics_sources}), as the server asks;
-   * or, without {@code grantStatistics}, with every source's (as before they were the grant's).
+   * scored with their statistics alone (the plugin's {@code statistics_sources}), as the server
+   * asks; or, without {@code grantStatistics}, with every source's (as before they were the
+   * grant's).
    */
   List<?> searchGranted(String query, List<String> sources, boolean grantStatistics) {
     SourceScope grant = new SourceScope(sources);
-    SearchRequest request = new SearchRequest(query, grant, List.of(), TOP_K, null, null, false)
-        .withStatistics(grantStatistics ? grant : SourceScope.ALL);
+    SearchRequest request =
+        new SearchRequest(query, grant, List.of(), TOP_K, null, null, false)
+            .withStatistics(grantStatistics ? grant : SourceScope.ALL);
     return store.withCorpus(corpus, index -> index.search(request).hits());
   }
 
   /** A lexical search as {@link #search}, pinned to revision {@code revision}. */
   List<?> searchPinned(String query, long revision) {
-    SearchRequest request = new SearchRequest(query, SourceScope.ALL, List.of(), TOP_K, revision, null, false);
+    SearchRequest request =
+        new SearchRequest(query, SourceScope.ALL, List.of(), TOP_K, revision, null, false);
     return store.withCorpus(corpus, index -> index.search(request).hits());
   }
 
-  /** Whether the cluster scores exactly (the scoring plugin): only then may a grant of some sources search. */
+  /**
+   * Whether the cluster scores exactly (the scoring plugin): only then may a grant of some sources
+   * search.
+   */
   boolean scoresExactly() {
     return store.scoresExactly();
   }

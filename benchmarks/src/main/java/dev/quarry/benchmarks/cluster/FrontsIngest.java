@@ -20,11 +20,14 @@ import java.util.function.Supplier;
  * <p>Two layouts: a corpus per front (how the cluster scales when different corpora are written at
  * once), and both fronts writing one corpus (one revision at a time: the fronts take turns through
  * the corpus's writer lease for the write itself, while what a front does before it, such as
- * chunking, overlaps the other front's write). Every front
- * writes {@code batches} batches of new sources in both runs, so two fronts write twice the documents.
+ * chunking, overlaps the other front's write). Every front writes {@code batches} batches of new
+ * sources in both runs, so two fronts write twice the documents.
  */
 final class FrontsIngest {
-  /** Documents per second: one front alone, and two fronts together (their documents over the wall time). */
+  /**
+   * Documents per second: one front alone, and two fronts together (their documents over the wall
+   * time).
+   */
   record Rates(double oneFront, double twoFronts) {}
 
   private final Corpus corpus;
@@ -43,8 +46,12 @@ final class FrontsIngest {
    *
    * @param names a new corpus name for each call
    */
-  Rates measure(OpenSearchCorpusStore first, OpenSearchCorpusStore second, boolean corpusPerFront,
-      Supplier<String> names) throws Exception {
+  Rates measure(
+      OpenSearchCorpusStore first,
+      OpenSearchCorpusStore second,
+      boolean corpusPerFront,
+      Supplier<String> names)
+      throws Exception {
     List<ClusterStoreFront> created = new ArrayList<>();
     try {
       ClusterStoreFront alone = ClusterStoreFront.create(first, names.get());
@@ -81,12 +88,16 @@ final class FrontsIngest {
     }
   }
 
-  /** Writes the batches, each source named after the front, so two fronts on one corpus never replace each other's. */
+  /**
+   * Writes the batches, each source named after the front, so two fronts on one corpus never
+   * replace each other's.
+   */
   private Void write(ClusterStoreFront front, String tag) {
     for (int batch = 0; batch < batches; batch++) {
       List<SourceDocument> documents = new ArrayList<>(batchSize);
       for (int i = 0; i < batchSize; i++) {
-        documents.add(corpus.document((long) batch * batchSize + i).withId(tag + "-" + batch + "-" + i));
+        documents.add(
+            corpus.document((long) batch * batchSize + i).withId(tag + "-" + batch + "-" + i));
       }
       front.indexBatch(documents);
     }

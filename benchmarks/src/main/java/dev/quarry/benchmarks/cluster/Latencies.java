@@ -3,8 +3,9 @@ package dev.quarry.benchmarks.cluster;
 import java.util.Arrays;
 
 /**
- * Latencies of timed calls, in nanoseconds, and their percentiles in milliseconds (also used for the
- * CPU time per search of {@link dev.quarry.benchmarks.interleaved.InterleavedSearch}). Not thread-safe.
+ * Latencies of timed calls, in nanoseconds, and their percentiles in milliseconds (also used for
+ * the CPU time per search of {@link dev.quarry.benchmarks.interleaved.InterleavedSearch}). Not
+ * thread-safe.
  */
 public final class Latencies {
   private final long[] nanos;
@@ -18,7 +19,9 @@ public final class Latencies {
     nanos[count++] = elapsedNanos;
   }
 
-  /** The {@code percentile} (0 to 100, nearest rank) in milliseconds; NaN when nothing was timed. */
+  /**
+   * The {@code percentile} (0 to 100, nearest rank) in milliseconds; NaN when nothing was timed.
+   */
   public double percentileMillis(double percentile) {
     if (count == 0) {
       return Double.NaN;

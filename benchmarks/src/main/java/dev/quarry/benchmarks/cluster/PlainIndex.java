@@ -29,23 +29,37 @@ final class PlainIndex implements Contender {
   }
 
   /** Creates index {@code name} and waits until its shards are active. */
-  static PlainIndex create(JsonHttp http, String name, int shards, int replicas) throws IOException {
+  static PlainIndex create(JsonHttp http, String name, int shards, int replicas)
+      throws IOException {
     ObjectNode body = http.mapper.createObjectNode();
     ObjectNode index = body.putObject("settings").putObject("index");
     index.put("number_of_shards", shards).put("number_of_replicas", replicas);
     CorpusSettings.Ranking ranking = CorpusSettings.DEFAULT.ranking();
-    index.putObject("similarity").putObject("corpus_bm25").put("type", "BM25")
-        .put("k1", ranking.k1()).put("b", ranking.b());
+    index
+        .putObject("similarity")
+        .putObject("corpus_bm25")
+        .put("type", "BM25")
+        .put("k1", ranking.k1())
+        .put("b", ranking.b());
     ObjectNode properties = body.putObject("mappings").putObject("properties");
     properties.putObject("source").put("type", "keyword");
     properties.putObject("chunk").put("type", "integer");
     properties.putObject("start").put("type", "integer").put("index", false);
     properties.putObject("end").put("type", "integer").put("index", false);
     for (String text : List.of("title", "text")) {
-      properties.putObject(text).put("type", "text").put("analyzer", "english").put("similarity", "corpus_bm25");
+      properties
+          .putObject(text)
+          .put("type", "text")
+          .put("analyzer", "english")
+          .put("similarity", "corpus_bm25");
     }
-    http.send("PUT", "/" + name, http.mapper.writeValueAsBytes(body), "application/json").ok("creating " + name);
-    http.send("GET", "/_cluster/health/" + name + "?wait_for_active_shards=all&timeout=30s", null, null)
+    http.send("PUT", "/" + name, http.mapper.writeValueAsBytes(body), "application/json")
+        .ok("creating " + name);
+    http.send(
+            "GET",
+            "/_cluster/health/" + name + "?wait_for_active_shards=all&timeout=30s",
+            null,
+            null)
         .ok("waiting for " + name);
     return new PlainIndex(http, name);
   }
@@ -59,8 +73,15 @@ final class PlainIndex implements Contender {
   public List<?> search(String query) throws IOException {
     ObjectNode request = http.mapper.createObjectNode().put("size", TOP_K);
     request.putObject("query").putObject("match").put("text", query);
-    JsonNode hits = http.send("POST", "/" + name + "/_search", http.mapper.writeValueAsBytes(request),
-        "application/json").ok("_search").path("hits").path("hits");
+    JsonNode hits =
+        http.send(
+                "POST",
+                "/" + name + "/_search",
+                http.mapper.writeValueAsBytes(request),
+                "application/json")
+            .ok("_search")
+            .path("hits")
+            .path("hits");
     List<JsonNode> list = new ArrayList<>(hits.size());
     hits.forEach(list::add);
     return list;

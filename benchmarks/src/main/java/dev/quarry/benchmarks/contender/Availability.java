@@ -26,12 +26,11 @@ public record Availability(ContenderKind kind, String cannotIndex, String cannot
   }
 
   /**
-   * Indexes and searches a one-document index of {@code kind} in a new folder under
-   * {@code scratch} (which the caller deletes). A part that throws UnsupportedOperationException is
-   * not implemented yet and is reported as such.
+   * Indexes and searches a one-document index of {@code kind} in a new folder under {@code scratch}
+   * (which the caller deletes). A part that throws UnsupportedOperationException is not implemented
+   * yet and is reported as such.
    *
    * @throws IllegalStateException when search works but does not find the probe document
-   *
    * @throws IOException or any other exception of the contender, which the harness must not hide
    */
   public static Availability probe(ContenderKind kind, Path scratch) throws IOException {
@@ -52,8 +51,11 @@ public record Availability(ContenderKind kind, String cannotIndex, String cannot
       }
       if (hits.size() != 1) {
         // A contender that finds nothing would win every latency comparison by doing no work.
-        throw new IllegalStateException(kind.param() + " found " + hits.size()
-            + " hits for a word of the one document it indexed; expected 1");
+        throw new IllegalStateException(
+            kind.param()
+                + " found "
+                + hits.size()
+                + " hits for a word of the one document it indexed; expected 1");
       }
       return new Availability(kind, null, null);
     } catch (RuntimeException e) {
@@ -66,7 +68,8 @@ public record Availability(ContenderKind kind, String cannotIndex, String cannot
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof UnsupportedOperationException) {
         StackTraceElement[] where = t.getStackTrace();
-        return "not implemented yet" + (where.length == 0 ? "" : " (" + where[0].getClassName() + ")");
+        return "not implemented yet"
+            + (where.length == 0 ? "" : " (" + where[0].getClassName() + ")");
       }
     }
     throw e;

@@ -16,9 +16,14 @@ import java.util.List;
 public final class ChunkBulk {
   private ChunkBulk() {}
 
-  /** Sends {@code documents}' chunks to {@code path} (a {@code _bulk} path with its parameters); any item's error fails it. */
-  public static void send(JsonHttp http, String path, List<SourceDocument> documents) throws IOException {
-    JsonNode answer = http.send("POST", path, body(http, documents), "application/x-ndjson").ok("_bulk");
+  /**
+   * Sends {@code documents}' chunks to {@code path} (a {@code _bulk} path with its parameters); any
+   * item's error fails it.
+   */
+  public static void send(JsonHttp http, String path, List<SourceDocument> documents)
+      throws IOException {
+    JsonNode answer =
+        http.send("POST", path, body(http, documents), "application/x-ndjson").ok("_bulk");
     if (answer.path("errors").asBoolean(true)) {
       throw new IOException(path + " reported errors: " + firstError(answer));
     }
@@ -32,10 +37,15 @@ public final class ChunkBulk {
         ChunkSpan span = spans.get(i);
         ObjectNode action = http.mapper.createObjectNode();
         action.putObject("index").put("_id", d.id() + "#" + i);
-        ObjectNode chunk = http.mapper.createObjectNode()
-            .put("source", d.id()).put("chunk", i).put("start", span.start()).put("end", span.end())
-            .put("title", d.title())
-            .put("text", d.text().substring(span.start(), span.end()));
+        ObjectNode chunk =
+            http.mapper
+                .createObjectNode()
+                .put("source", d.id())
+                .put("chunk", i)
+                .put("start", span.start())
+                .put("end", span.end())
+                .put("title", d.title())
+                .put("text", d.text().substring(span.start(), span.end()));
         http.mapper.writeValue(body, action);
         body.write('\n');
         http.mapper.writeValue(body, chunk);

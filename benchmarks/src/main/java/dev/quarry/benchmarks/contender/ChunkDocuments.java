@@ -19,15 +19,16 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * Lucene documents for the chunks of one source, with the fields of Quarry's chunk documents
- * ({@link Fields}): the text stored with offsets in its postings, the title indexed, the source
- * as a term and sorted doc values, the revision doc values and the stored provenance (no
- * metadata: benchmark sources have none, and Quarry then stores none). Only
- * Quarry's other kinds of documents (source records, history, idempotency) are left out: they are
- * part of what the engine does and the baseline does not.
+ * ({@link Fields}): the text stored with offsets in its postings, the title indexed, the source as
+ * a term and sorted doc values, the revision doc values and the stored provenance (no metadata:
+ * benchmark sources have none, and Quarry then stores none). Only Quarry's other kinds of documents
+ * (source records, history, idempotency) are left out: they are part of what the engine does and
+ * the baseline does not.
  */
 final class ChunkDocuments {
   /** Text as Quarry indexes it: tokenized, positions and offsets in postings, stored. */
   static final FieldType TEXT_WITH_OFFSETS = textWithOffsets();
+
   private static final String MEDIA_TYPE = "text/plain";
 
   private ChunkDocuments() {}
@@ -60,7 +61,9 @@ final class ChunkDocuments {
         d.add(new TextField(Fields.TITLE, source.title(), Field.Store.NO));
       }
       d.add(new StoredField(Fields.MEDIA_TYPE, MEDIA_TYPE));
-      d.add(new Field(Fields.TEXT, source.text().substring(span.start(), span.end()), TEXT_WITH_OFFSETS));
+      d.add(
+          new Field(
+              Fields.TEXT, source.text().substring(span.start(), span.end()), TEXT_WITH_OFFSETS));
       d.add(new StoredField(Fields.CHUNK, ordinal));
       d.add(new NumericDocValuesField(Fields.CHUNK, ordinal));
       d.add(new StoredField(Fields.OFFSET_START, span.start()));

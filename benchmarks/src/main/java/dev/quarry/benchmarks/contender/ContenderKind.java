@@ -10,20 +10,34 @@ public enum ContenderKind {
   QUARRY,
   /** Lucene's IndexWriter, IndexSearcher and UnifiedHighlighter over the same chunk documents. */
   LUCENE,
-  /** Quarry's standalone server on 127.0.0.1, called over HTTP ({@code sources/batch}, {@code search}). */
+  /**
+   * Quarry's standalone server on 127.0.0.1, called over HTTP ({@code sources/batch}, {@code
+   * search}).
+   */
   QUARRY_HTTP,
-  /** An OpenSearch node given by URL ({@code _bulk}, {@code _search}); measured only when one is given. */
+  /**
+   * An OpenSearch node given by URL ({@code _bulk}, {@code _search}); measured only when one is
+   * given.
+   */
   OPENSEARCH;
 
-  /** The system property holding the OpenSearch node's base URL, such as {@code http://127.0.0.1:9200}. */
+  /**
+   * The system property holding the OpenSearch node's base URL, such as {@code
+   * http://127.0.0.1:9200}.
+   */
   public static final String OPENSEARCH_URL_PROPERTY = "quarry.bench.opensearch";
+
   /**
    * The system property holding the base URL of a running Quarry server for {@code quarry-http}
-   * (its token in the {@code QUARRY_TOKEN} environment variable); without it the contender starts
-   * a server inside the benchmark's JVM.
+   * (its token in the {@code QUARRY_TOKEN} environment variable); without it the contender starts a
+   * server inside the benchmark's JVM.
    */
   public static final String QUARRY_SERVER_URL_PROPERTY = "quarry.bench.server";
-  /** The system property holding the {@code refresh} parameter of OpenSearch bulk loads: {@code wait_for}, {@code true} or none. */
+
+  /**
+   * The system property holding the {@code refresh} parameter of OpenSearch bulk loads: {@code
+   * wait_for}, {@code true} or none.
+   */
   public static final String OPENSEARCH_REFRESH_PROPERTY = "quarry.bench.opensearch.refresh";
 
   /** The value of a system property of this harness, or null when it is unset or blank. */
@@ -43,17 +57,22 @@ public enum ContenderKind {
       return null;
     }
     if (!value.equals("wait_for") && !value.equals("true")) {
-      throw new IllegalArgumentException("the OpenSearch refresh must be default, wait_for or true; got '" + value + "'");
+      throw new IllegalArgumentException(
+          "the OpenSearch refresh must be default, wait_for or true; got '" + value + "'");
     }
     return value;
   }
 
-  /** The parameter value: {@code quarry}, {@code lucene}, {@code quarry-http} or {@code opensearch}. */
+  /**
+   * The parameter value: {@code quarry}, {@code lucene}, {@code quarry-http} or {@code opensearch}.
+   */
   public String param() {
     return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
-  /** True when the index lives in this JVM, so its heap and folder are this contender's footprint. */
+  /**
+   * True when the index lives in this JVM, so its heap and folder are this contender's footprint.
+   */
   public boolean inProcess() {
     return this == QUARRY || this == LUCENE;
   }
@@ -64,7 +83,9 @@ public enum ContenderKind {
    * server, only named after the folder.
    */
   public boolean indexInFolder() {
-    return this == QUARRY || this == LUCENE || (this == QUARRY_HTTP && QuarryHttpContender.configuredUrl() == null);
+    return this == QUARRY
+        || this == LUCENE
+        || (this == QUARRY_HTTP && QuarryHttpContender.configuredUrl() == null);
   }
 
   /** Why this contender cannot run here, or null when it can: OpenSearch needs a node's URL. */
@@ -85,13 +106,16 @@ public enum ContenderKind {
     };
   }
 
-  /** @throws IllegalArgumentException naming the parameter and the accepted values */
+  /**
+   * @throws IllegalArgumentException naming the parameter and the accepted values
+   */
   public static ContenderKind fromParam(String value) {
     for (ContenderKind kind : values()) {
       if (kind.param().equals(value)) {
         return kind;
       }
     }
-    throw new IllegalArgumentException("contender must be quarry, lucene, quarry-http or opensearch; got '" + value + "'");
+    throw new IllegalArgumentException(
+        "contender must be quarry, lucene, quarry-http or opensearch; got '" + value + "'");
   }
 }

@@ -6,9 +6,9 @@ import java.util.HexFormat;
 import java.util.Locale;
 
 /**
- * Names for what a contender keeps on a server (an OpenSearch index, a Quarry corpus), derived
- * from the benchmark's index folder, so that a prebuilt index opened again in another fork finds
- * the same one.
+ * Names for what a contender keeps on a server (an OpenSearch index, a Quarry corpus), derived from
+ * the benchmark's index folder, so that a prebuilt index opened again in another fork finds the
+ * same one.
  */
 final class FolderNames {
   private FolderNames() {}

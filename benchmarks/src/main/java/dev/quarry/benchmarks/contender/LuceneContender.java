@@ -34,16 +34,16 @@ import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.search.similarities.Similarity;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.util.IOUtils;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.IOUtils;
 
 /**
  * The baseline: what an application would write on Lucene alone to offer the same operations
  * without revisions. A batch adds every chunk document of its sources, commits (fsync) and
  * refreshes the searcher, so it is durable and visible like a Quarry receipt. A search ranks with
- * BM25F over the text and the title (Quarry's default k1, b and title weight, Lucene's
- * {@link CombinedFieldQuery}), loads the stored fields of the top hits and asks the
- * UnifiedHighlighter for every match offset in their text.
+ * BM25F over the text and the title (Quarry's default k1, b and title weight, Lucene's {@link
+ * CombinedFieldQuery}), loads the stored fields of the top hits and asks the UnifiedHighlighter for
+ * every match offset in their text.
  */
 final class LuceneContender implements Contender {
   private static final CorpusSettings.Ranking RANKING = CorpusSettings.DEFAULT.ranking();
@@ -52,10 +52,12 @@ final class LuceneContender implements Contender {
   private final Analyzer analyzer;
   private final IndexWriter writer;
   private final SearcherManager searchers;
+
   /** Batches are numbered like revisions, so the revision fields hold realistic values. */
   private final AtomicLong revision = new AtomicLong();
 
-  private LuceneContender(Directory directory, Analyzer analyzer, IndexWriter writer, SearcherManager searchers) {
+  private LuceneContender(
+      Directory directory, Analyzer analyzer, IndexWriter writer, SearcherManager searchers) {
     this.directory = directory;
     this.analyzer = analyzer;
     this.writer = writer;
@@ -68,21 +70,26 @@ final class LuceneContender implements Contender {
     Directory directory = FSDirectory.open(dir);
     IndexWriter writer = null;
     try {
-      IndexWriterConfig config = new IndexWriterConfig(analyzer)
-          .setSimilarity(similarity)
-          .setRAMBufferSizeMB(EngineConfig.DEFAULT_RAM_BUFFER_MB)
-          // As the engine's writer: a commit does not wait for merges of the segments it flushes.
-          .setMaxFullFlushMergeWaitMillis(0)
-          .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+      IndexWriterConfig config =
+          new IndexWriterConfig(analyzer)
+              .setSimilarity(similarity)
+              .setRAMBufferSizeMB(EngineConfig.DEFAULT_RAM_BUFFER_MB)
+              // As the engine's writer: a commit does not wait for merges of the segments it
+              // flushes.
+              .setMaxFullFlushMergeWaitMillis(0)
+              .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
       writer = new IndexWriter(directory, config);
-      SearcherManager searchers = new SearcherManager(writer, new SearcherFactory() {
-        @Override
-        public IndexSearcher newSearcher(IndexReader reader, IndexReader previous) {
-          IndexSearcher searcher = new IndexSearcher(reader);
-          searcher.setSimilarity(similarity);
-          return searcher;
-        }
-      });
+      SearcherManager searchers =
+          new SearcherManager(
+              writer,
+              new SearcherFactory() {
+                @Override
+                public IndexSearcher newSearcher(IndexReader reader, IndexReader previous) {
+                  IndexSearcher searcher = new IndexSearcher(reader);
+                  searcher.setSimilarity(similarity);
+                  return searcher;
+                }
+              });
       return new LuceneContender(directory, analyzer, writer, searchers);
     } catch (IOException | RuntimeException e) {
       IOUtils.closeWhileHandlingException(writer, directory, analyzer);
@@ -113,7 +120,8 @@ final class LuceneContender implements Contender {
       for (int i = 0; i < docIds.length; i++) {
         docIds[i] = top.scoreDocs[i].doc;
       }
-      List<int[]>[] highlights = new MatchOffsetsHighlighter(searcher, analyzer).matches(Fields.TEXT, query, docIds);
+      List<int[]>[] highlights =
+          new MatchOffsetsHighlighter(searcher, analyzer).matches(Fields.TEXT, query, docIds);
       StoredFields stored = searcher.storedFields();
       List<LuceneHit> hits = new ArrayList<>(docIds.length);
       for (int i = 0; i < docIds.length; i++) {
@@ -145,14 +153,17 @@ final class LuceneContender implements Contender {
       return null;
     }
     BooleanQuery.Builder query = new BooleanQuery.Builder();
-    occurrences.forEach((term, count) -> {
-      Query combined = new CombinedFieldQuery.Builder()
-          .addField(Fields.TEXT, 1f)
-          .addField(Fields.TITLE, (float) RANKING.titleWeight())
-          .addTerm(term)
-          .build();
-      query.add(count == 1 ? combined : new BoostQuery(combined, count), BooleanClause.Occur.SHOULD);
-    });
+    occurrences.forEach(
+        (term, count) -> {
+          Query combined =
+              new CombinedFieldQuery.Builder()
+                  .addField(Fields.TEXT, 1f)
+                  .addField(Fields.TITLE, (float) RANKING.titleWeight())
+                  .addTerm(term)
+                  .build();
+          query.add(
+              count == 1 ? combined : new BoostQuery(combined, count), BooleanClause.Occur.SHOULD);
+        });
     return query.build();
   }
 

@@ -13,8 +13,8 @@ import org.apache.lucene.search.uhighlight.WholeBreakIterator;
 
 /**
  * A UnifiedHighlighter that returns, for each hit, the {@code [start, end)} offsets of every match
- * in the whole field (one passage spanning the text, offsets read from the postings): what a
- * search response's {@code highlights} hold. Not thread-safe; one per search.
+ * in the whole field (one passage spanning the text, offsets read from the postings): what a search
+ * response's {@code highlights} hold. Not thread-safe; one per search.
  */
 final class MatchOffsetsHighlighter extends UnifiedHighlighter {
   /**
@@ -24,17 +24,19 @@ final class MatchOffsetsHighlighter extends UnifiedHighlighter {
   private static final int MAX_LENGTH = 1 << 20;
 
   MatchOffsetsHighlighter(IndexSearcher searcher, Analyzer analyzer) {
-    super(UnifiedHighlighter.builder(searcher, analyzer)
-        .withBreakIterator(WholeBreakIterator::new)
-        .withMaxLength(MAX_LENGTH)
-        .withMaxNoHighlightPassages(0)
-        .withFormatter(new MatchOffsetsFormatter()));
+    super(
+        UnifiedHighlighter.builder(searcher, analyzer)
+            .withBreakIterator(WholeBreakIterator::new)
+            .withMaxLength(MAX_LENGTH)
+            .withMaxNoHighlightPassages(0)
+            .withFormatter(new MatchOffsetsFormatter()));
   }
 
   /** The match offsets in {@code field} of each doc in {@code docIds}, in the same order. */
   @SuppressWarnings("unchecked")
   List<int[]>[] matches(String field, Query query, int[] docIds) throws IOException {
-    Object[] perDoc = highlightFieldsAsObjects(new String[] {field}, query, docIds, new int[] {1}).get(field);
+    Object[] perDoc =
+        highlightFieldsAsObjects(new String[] {field}, query, docIds, new int[] {1}).get(field);
     List<int[]>[] matches = new List[docIds.length];
     for (int i = 0; i < docIds.length; i++) {
       matches[i] = perDoc[i] == null ? List.of() : (List<int[]>) perDoc[i];

@@ -18,8 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Quarry's engine as a client uses it: a batch is one {@link Mutation} of
- * {@link SourceOperation.Index} operations (the {@code sources/batch} path: one revision, one group
+ * Quarry's engine as a client uses it: a batch is one {@link Mutation} of {@link
+ * SourceOperation.Index} operations (the {@code sources/batch} path: one revision, one group
  * commit), and a search is {@link SearchRequest#of} (top 10, highlights, full provenance), by a
  * caller who may see everything or, given a grant, by one granted only some sources.
  */
@@ -27,6 +27,7 @@ final class QuarryContender implements Contender {
   /** Fixed, so a cached index built in one JVM reopens as the same corpus in another. */
   static final CorpusInfo CORPUS =
       new CorpusInfo("bench", "bench", CorpusSettings.DEFAULT, Instant.EPOCH);
+
   private static final String SUBJECT = "bench";
 
   private final CorpusIndex index;
@@ -53,12 +54,19 @@ final class QuarryContender implements Contender {
     return index.search(SearchRequest.of(query)).hits();
   }
 
-  /** What {@code Corpora} asks of the engine for a token granted {@code sources}: its scope and statistics. */
+  /**
+   * What {@code Corpora} asks of the engine for a token granted {@code sources}: its scope and
+   * statistics.
+   */
   @Override
   public List<Hit> search(String query, List<String> sources, boolean grantStatistics) {
     SourceScope grant = new SourceScope(sources);
-    return index.search(SearchRequest.of(query).withScope(grant)
-        .withStatistics(grantStatistics ? grant : SourceScope.ALL)).hits();
+    return index
+        .search(
+            SearchRequest.of(query)
+                .withScope(grant)
+                .withStatistics(grantStatistics ? grant : SourceScope.ALL))
+        .hits();
   }
 
   @Override

@@ -5,12 +5,13 @@ import java.nio.file.Path;
 
 /**
  * An endless, deterministic sequence of documents: {@link #document(long)} returns the same
- * document for the same ordinal every time, in every JVM, so forked benchmark runs and the
- * harness that reports on them agree on what was indexed.
+ * document for the same ordinal every time, in every JVM, so forked benchmark runs and the harness
+ * that reports on them agree on what was indexed.
  */
 public interface Corpus {
   /** The value of the {@code corpus} benchmark parameter that selects the generated corpus. */
   String GENERATED = "generated";
+
   /** Prefix of the {@code corpus} benchmark parameter that selects a JSONL file. */
   String JSONL_PREFIX = "jsonl:";
 

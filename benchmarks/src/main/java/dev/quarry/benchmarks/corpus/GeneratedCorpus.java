@@ -13,15 +13,20 @@ import java.util.SplittableRandom;
 public final class GeneratedCorpus implements Corpus {
   /** Large enough that the tail of the Zipf curve yields rare terms, as real corpora have. */
   static final int VOCABULARY_SIZE = 50_000;
+
   /** Zipf exponent near 1, as measured on English text. */
   static final double ZIPF_EXPONENT = 1.0;
+
   /** Median document length in words (log-normal); the mean is about 1.4 times this. */
   static final int MEDIAN_DOCUMENT_WORDS = 700;
+
   static final double DOCUMENT_WORDS_SIGMA = 0.8;
   static final int MIN_DOCUMENT_WORDS = 40;
   static final int MAX_DOCUMENT_WORDS = 20_000;
+
   /** Median sentence length in words (log-normal); typical of expository prose. */
   static final int MEDIAN_SENTENCE_WORDS = 17;
+
   static final double SENTENCE_WORDS_SIGMA = 0.45;
 
   private static final long ORDINAL_MIX = 0x9E3779B97F4A7C15L;
@@ -43,8 +48,12 @@ public final class GeneratedCorpus implements Corpus {
     }
     SplittableRandom random = new SplittableRandom(seed ^ (ordinal + 1) * ORDINAL_MIX);
     String title = capitalize(phrase(random, 3 + random.nextInt(7)));
-    int target = (int) Math.clamp(logNormal(random, MEDIAN_DOCUMENT_WORDS, DOCUMENT_WORDS_SIGMA),
-        MIN_DOCUMENT_WORDS, MAX_DOCUMENT_WORDS);
+    int target =
+        (int)
+            Math.clamp(
+                logNormal(random, MEDIAN_DOCUMENT_WORDS, DOCUMENT_WORDS_SIGMA),
+                MIN_DOCUMENT_WORDS,
+                MAX_DOCUMENT_WORDS);
     StringBuilder text = new StringBuilder(target * 8);
     int words = 0;
     while (words < target) {
@@ -76,7 +85,8 @@ public final class GeneratedCorpus implements Corpus {
       if (s > 0) {
         out.append(' ');
       }
-      int length = (int) Math.clamp(logNormal(random, MEDIAN_SENTENCE_WORDS, SENTENCE_WORDS_SIGMA), 3, 80);
+      int length =
+          (int) Math.clamp(logNormal(random, MEDIAN_SENTENCE_WORDS, SENTENCE_WORDS_SIGMA), 3, 80);
       String sentence = phrase(random, length);
       out.append(Character.toUpperCase(sentence.charAt(0))).append(sentence, 1, sentence.length());
       out.append(random.nextInt(12) == 0 ? '?' : '.');

@@ -16,8 +16,8 @@ import java.util.List;
  *
  * <p>The corpus is endless like every {@link Corpus}: past the end of the file it starts again,
  * with {@code #2}, {@code #3}... appended to the ids. Repeated text keeps the vocabulary of the
- * file, so term statistics of a corpus much larger than the file are not realistic; reports say
- * how many times the file was repeated. Immutable and thread-safe.
+ * file, so term statistics of a corpus much larger than the file are not realistic; reports say how
+ * many times the file was repeated. Immutable and thread-safe.
  */
 public final class JsonlCorpus implements Corpus {
   private final String name;
@@ -56,15 +56,18 @@ public final class JsonlCorpus implements Corpus {
     try {
       node = json.readTree(line);
     } catch (IOException e) {
-      throw new IllegalArgumentException(file + " line " + lineNumber + " is not JSON: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          file + " line " + lineNumber + " is not JSON: " + e.getMessage(), e);
     }
     JsonNode id = node.hasNonNull("id") ? node.get("id") : node.get("_id");
     JsonNode text = node.get("text");
     if (id == null || id.isNull() || text == null || !text.isTextual()) {
-      throw new IllegalArgumentException(file + " line " + lineNumber + " needs an id (or _id) and a text");
+      throw new IllegalArgumentException(
+          file + " line " + lineNumber + " needs an id (or _id) and a text");
     }
     JsonNode title = node.get("title");
-    String titleText = title == null || !title.isTextual() || title.asText().isBlank() ? null : title.asText();
+    String titleText =
+        title == null || !title.isTextual() || title.asText().isBlank() ? null : title.asText();
     return new SourceDocument(id.asText(), titleText, text.asText());
   }
 

@@ -14,12 +14,13 @@ import java.util.List;
  * Real queries from a JSONL file, one {@code {"_id", "text"}} object per line, as BEIR collections
  * ship them ({@code queries.jsonl}; {@code id} is accepted for {@code _id}). Users type claims and
  * questions of a dozen words or more, which cost a search engine differently from the one to three
- * rare words of {@link QueryMix}. Kept in file order, so every run asks the same queries in the same
- * order. Immutable.
+ * rare words of {@link QueryMix}. Kept in file order, so every run asks the same queries in the
+ * same order. Immutable.
  */
 public final class QueryFile {
   /** The prefix of a benchmark parameter naming a query file: {@code jsonl:<path>}. */
   public static final String JSONL_PREFIX = "jsonl:";
+
   /** The benchmark parameter for the generated queries of {@link QueryMix}. */
   public static final String GENERATED = "generated";
 
@@ -44,11 +45,13 @@ public final class QueryFile {
         try {
           node = json.readTree(line);
         } catch (IOException e) {
-          throw new IllegalArgumentException(file + " line " + lineNumber + " is not JSON: " + e.getMessage(), e);
+          throw new IllegalArgumentException(
+              file + " line " + lineNumber + " is not JSON: " + e.getMessage(), e);
         }
         JsonNode text = node.get("text");
         if (text == null || !text.isTextual() || text.asText().isBlank()) {
-          throw new IllegalArgumentException(file + " line " + lineNumber + " needs a non-blank text");
+          throw new IllegalArgumentException(
+              file + " line " + lineNumber + " needs a non-blank text");
         }
         queries.add(text.asText());
       }
@@ -68,14 +71,21 @@ public final class QueryFile {
   public static String describe(String spec) {
     Path file = path(spec);
     Path folder = file.toAbsolutePath().normalize().getParent();
-    return (folder == null || folder.getFileName() == null ? "" : folder.getFileName() + "/") + file.getFileName();
+    return (folder == null || folder.getFileName() == null ? "" : folder.getFileName() + "/")
+        + file.getFileName();
   }
 
   /** The file a {@code jsonl:<path>} parameter names. */
   public static Path path(String spec) {
     if (!isFile(spec)) {
-      throw new IllegalArgumentException("queries must be '" + GENERATED + "' or '" + JSONL_PREFIX + "<path>'; got '"
-          + spec + "'");
+      throw new IllegalArgumentException(
+          "queries must be '"
+              + GENERATED
+              + "' or '"
+              + JSONL_PREFIX
+              + "<path>'; got '"
+              + spec
+              + "'");
     }
     return Path.of(spec.substring(JSONL_PREFIX.length()));
   }

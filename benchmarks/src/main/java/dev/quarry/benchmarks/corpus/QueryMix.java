@@ -25,11 +25,15 @@ import org.apache.lucene.analysis.en.EnglishAnalyzer;
 public final class QueryMix {
   static final double FREQUENT_RANK_SHARE = 0.02;
   static final double RARE_RANK_SHARE = 0.5;
+
   /** Probability that a query word comes from the frequent, medium or rare band. */
   static final double FREQUENT_WORD_ODDS = 0.25;
+
   static final double RARE_WORD_ODDS = 0.30;
+
   /** Probability of a one-word and of a two-word query; the rest have three words. */
   static final double ONE_WORD_ODDS = 0.3;
+
   static final double TWO_WORD_ODDS = 0.4;
 
   private static final Pattern WORD = Pattern.compile("\\p{L}{3,}");
@@ -47,7 +51,8 @@ public final class QueryMix {
     }
     List<String> ranked = wordsByDocumentFrequency(sample);
     if (ranked.isEmpty()) {
-      throw new IllegalArgumentException("the sample of " + sample.size() + " documents has no words");
+      throw new IllegalArgumentException(
+          "the sample of " + sample.size() + " documents has no words");
     }
     int frequentEnd = Math.max(1, (int) (ranked.size() * FREQUENT_RANK_SHARE));
     int rareStart = Math.max(frequentEnd, (int) (ranked.size() * (1 - RARE_RANK_SHARE)));
@@ -88,8 +93,10 @@ public final class QueryMix {
     }
     List<String> ranked = new ArrayList<>(documentFrequency.keySet());
     // Ties broken by the word itself, so the ranking never depends on hash order.
-    ranked.sort(Comparator.<String>comparingInt(documentFrequency::get).reversed()
-        .thenComparing(Comparator.naturalOrder()));
+    ranked.sort(
+        Comparator.<String>comparingInt(documentFrequency::get)
+            .reversed()
+            .thenComparing(Comparator.naturalOrder()));
     return ranked;
   }
 

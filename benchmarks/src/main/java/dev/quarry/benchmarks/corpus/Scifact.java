@@ -5,9 +5,9 @@ import java.nio.file.Path;
 
 /**
  * Where BEIR's SciFact (test split: 5,183 abstracts, 300 claims of 12 to 30 words) lies in the
- * shared folder, normalized to BEIR's layout ({@code data/eval/scifact/corpus.jsonl} and
- * {@code queries.jsonl}). The collection is not part of the repository: runs that need it say so
- * and go on without it.
+ * shared folder, normalized to BEIR's layout ({@code data/eval/scifact/corpus.jsonl} and {@code
+ * queries.jsonl}). The collection is not part of the repository: runs that need it say so and go on
+ * without it.
  */
 public final class Scifact {
   static final Path FOLDER = Path.of("data", "eval", "scifact");
@@ -26,8 +26,11 @@ public final class Scifact {
   public static String unavailableReason(Path sharedDir) {
     for (Path file : new Path[] {corpus(sharedDir), queries(sharedDir)}) {
       if (!Files.isReadable(file)) {
-        return "SciFact is not in the shared folder (" + FOLDER.resolve(file.getFileName()) + " under "
-            + sharedDir.toAbsolutePath().normalize() + " cannot be read)";
+        return "SciFact is not in the shared folder ("
+            + FOLDER.resolve(file.getFileName())
+            + " under "
+            + sharedDir.toAbsolutePath().normalize()
+            + " cannot be read)";
       }
     }
     return null;

@@ -10,25 +10,31 @@ import java.util.random.RandomGenerator;
 /**
  * Words by frequency rank: real English function words first (they make up about half of running
  * text, and the English analyzer drops most of them as stop words), then pronounceable made-up
- * content words built from syllables, some with common English suffixes so stemming has work to
- * do. Deterministic for a seed; immutable.
+ * content words built from syllables, some with common English suffixes so stemming has work to do.
+ * Deterministic for a seed; immutable.
  */
 final class Vocabulary {
   /** Ranked roughly as in English text; they take the most frequent ranks of the Zipf curve. */
-  private static final List<String> FUNCTION_WORDS = List.of(
-      "the", "of", "and", "to", "a", "in", "is", "that", "for", "it", "as", "with", "was", "on",
-      "be", "by", "are", "this", "at", "from", "or", "an", "which", "not", "have", "has", "but",
-      "were", "their", "been", "they", "its", "can", "more", "these", "also", "than", "other",
-      "into", "such", "when", "may", "some", "between", "after", "both", "each", "only", "most",
-      "over", "where", "under", "while", "through", "during", "about", "there", "then", "would");
+  private static final List<String> FUNCTION_WORDS =
+      List.of(
+          "the", "of", "and", "to", "a", "in", "is", "that", "for", "it", "as", "with", "was", "on",
+          "be", "by", "are", "this", "at", "from", "or", "an", "which", "not", "have", "has", "but",
+          "were", "their", "been", "they", "its", "can", "more", "these", "also", "than", "other",
+          "into", "such", "when", "may", "some", "between", "after", "both", "each", "only", "most",
+          "over", "where", "under", "while", "through", "during", "about", "there", "then",
+          "would");
 
   private static final String[] ONSETS = {
     "b", "c", "d", "f", "g", "h", "l", "m", "n", "p", "r", "s", "t", "v", "w", "br", "cl", "cr",
     "dr", "fl", "gr", "pl", "pr", "sc", "sl", "sp", "st", "str", "th", "tr", "ch", "sh", ""
   };
   private static final String[] VOWELS = {"a", "e", "i", "o", "u", "ai", "ea", "ou", "io", "y"};
-  private static final String[] CODAS = {"", "", "", "n", "r", "s", "t", "l", "m", "nd", "st", "ct", "rk"};
-  private static final String[] SUFFIXES = {"", "", "", "", "s", "ing", "ed", "tion", "ly", "ment", "al", "ity"};
+  private static final String[] CODAS = {
+    "", "", "", "n", "r", "s", "t", "l", "m", "nd", "st", "ct", "rk"
+  };
+  private static final String[] SUFFIXES = {
+    "", "", "", "", "s", "ing", "ed", "tion", "ly", "ment", "al", "ity"
+  };
 
   private final String[] words;
 

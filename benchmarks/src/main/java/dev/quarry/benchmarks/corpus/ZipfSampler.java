@@ -4,9 +4,9 @@ import java.util.Arrays;
 import java.util.random.RandomGenerator;
 
 /**
- * Draws ranks {@code 0..n-1} with probability proportional to {@code 1 / (rank + 1)^exponent}:
- * the shape of word frequencies in natural language (Zipf's law). Immutable and thread-safe; the
- * caller supplies the randomness.
+ * Draws ranks {@code 0..n-1} with probability proportional to {@code 1 / (rank + 1)^exponent}: the
+ * shape of word frequencies in natural language (Zipf's law). Immutable and thread-safe; the caller
+ * supplies the randomness.
  */
 final class ZipfSampler {
   private final double[] cumulative;

@@ -46,14 +46,20 @@ public final class IngestServer implements AutoCloseable {
     Path folder = Files.createTempDirectory("quarry-embedding-bench-");
     String token = "qb_" + HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
     Path tokensFile = folder.resolve("tokens.json");
-    Files.writeString(tokensFile, "{\"tokens\": [{\"subject\": \"bench\", \"token\": \"" + token + "\","
-        + " \"grants\": [{\"corpus\": \"*\", \"scopes\": [\"search\", \"index\", \"manage\"]}]}]}",
+    Files.writeString(
+        tokensFile,
+        "{\"tokens\": [{\"subject\": \"bench\", \"token\": \""
+            + token
+            + "\","
+            + " \"grants\": [{\"corpus\": \"*\", \"scopes\": [\"search\", \"index\", \"manage\"]}]}]}",
         StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(tokensFile, PosixFilePermissions.fromString("rw-------"));
     TokenAuthenticator tokens = TokensFile.read(tokensFile);
-    QuarryServer server = QuarryServer.start(folder.resolve("data"), "127.0.0.1", 0, tokens,
-        textOnly(ServerConfig.DEFAULT));
-    IngestServer s = new IngestServer(folder, server, new JsonHttp(server.url(), "Bearer " + token));
+    QuarryServer server =
+        QuarryServer.start(
+            folder.resolve("data"), "127.0.0.1", 0, tokens, textOnly(ServerConfig.DEFAULT));
+    IngestServer s =
+        new IngestServer(folder, server, new JsonHttp(server.url(), "Bearer " + token));
     try {
       ObjectNode create = s.http.mapper.createObjectNode().put("corpus", CORPUS);
       create.putObject("settings").putObject("embedding").put("model", model);
@@ -69,8 +75,18 @@ public final class IngestServer implements AutoCloseable {
   private static ServerConfig textOnly(ServerConfig c) {
     Set<Feature> features = EnumSet.copyOf(c.features());
     features.removeAll(Set.of(Feature.DOCUMENT_INGESTION, Feature.PDF_INGESTION));
-    return new ServerConfig(c.corsOrigins(), features, c.limits(), c.retainedRevisions(), c.idempotencyRetention(),
-        c.maxOpenCorpora(), c.maxInFlight(), c.maxWaiting(), c.maxWaitMillis(), c.maxThreads(), c.extraction());
+    return new ServerConfig(
+        c.corsOrigins(),
+        features,
+        c.limits(),
+        c.retainedRevisions(),
+        c.idempotencyRetention(),
+        c.maxOpenCorpora(),
+        c.maxInFlight(),
+        c.maxWaiting(),
+        c.maxWaitMillis(),
+        c.maxThreads(),
+        c.extraction());
   }
 
   /** Indexes {@code documents} in one batch request; returns the chunks its receipts count. */
@@ -78,7 +94,12 @@ public final class IngestServer implements AutoCloseable {
     ObjectNode batch = http.mapper.createObjectNode().put("corpus", CORPUS);
     ArrayNode operations = batch.putArray("operations");
     for (SourceDocument d : documents) {
-      operations.addObject().putObject("index").put("source", d.id()).put("title", d.title()).put("text", d.text());
+      operations
+          .addObject()
+          .putObject("index")
+          .put("source", d.id())
+          .put("title", d.title())
+          .put("text", d.text());
     }
     JsonNode answer = http.postJsonOk("/v1/retrieval/sources/batch", batch);
     long chunks = 0;

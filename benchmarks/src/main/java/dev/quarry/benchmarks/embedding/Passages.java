@@ -14,9 +14,9 @@ import java.util.List;
 /**
  * The real passages the embedding benchmarks share: SciFact's abstracts that the engine keeps as
  * one chunk for {@code model} (at most {@link #MAX_WORDS} words, and title, blank line and text
- * within the model's window), so the text each side embeds is exactly the engine's passage for
- * that document, {@code title + "\n\n" + text}, whether a benchmark runs the model on it directly
- * or sends the document to a server. Short abstracts are thus over-represented against the whole
+ * within the model's window), so the text each side embeds is exactly the engine's passage for that
+ * document, {@code title + "\n\n" + text}, whether a benchmark runs the model on it directly or
+ * sends the document to a server. Short abstracts are thus over-represented against the whole
  * collection (the longer ones are left out rather than cut differently on each side).
  */
 public final class Passages {
@@ -44,7 +44,9 @@ public final class Passages {
     List<Passage> out = new ArrayList<>();
     for (int i = 0; i < corpus.size(); i++) {
       SourceDocument d = corpus.document(i);
-      if (d.title() == null || d.text().isBlank() || d.text().trim().split("\\s+").length > MAX_WORDS) {
+      if (d.title() == null
+          || d.text().isBlank()
+          || d.text().trim().split("\\s+").length > MAX_WORDS) {
         continue;
       }
       String text = d.title() + "\n\n" + d.text();
@@ -57,7 +59,9 @@ public final class Passages {
 
   /** The shipped model of this name. */
   public static ModelSpec spec(String model) {
-    return Models.SHIPPED.stream().filter(s -> s.name().equals(model)).findFirst()
+    return Models.SHIPPED.stream()
+        .filter(s -> s.name().equals(model))
+        .findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no shipped model is named " + model));
   }
 }

@@ -19,11 +19,11 @@ public record DocumentStructure(List<String> headings, List<List<List<String>>> 
   }
 
   /**
-   * The structure of a Markdown document as Docling writes it: ATX headings ({@code ## Title}),
-   * and pipe tables (consecutive lines starting with {@code |}, the second one the {@code | - |}
-   * separator under the header). Lines inside fenced code are neither. Cells are compared by
-   * their text: links count as their text, comments as nothing, and a row with no text is left
-   * out (an extractor keeps no row of the grid for an image alone).
+   * The structure of a Markdown document as Docling writes it: ATX headings ({@code ## Title}), and
+   * pipe tables (consecutive lines starting with {@code |}, the second one the {@code | - |}
+   * separator under the header). Lines inside fenced code are neither. Cells are compared by their
+   * text: links count as their text, comments as nothing, and a row with no text is left out (an
+   * extractor keeps no row of the grid for an image alone).
    */
   public static DocumentStructure ofMarkdown(String markdown) {
     List<String> headings = new ArrayList<>();
@@ -46,7 +46,8 @@ public record DocumentStructure(List<String> headings, List<List<List<String>>> 
         List<String> cells = pipeCells(line);
         List<String> normalized = cells.stream().map(c -> normalize(plainText(c))).toList();
         if (!isSeparator(cells) && normalized.stream().anyMatch(c -> !c.isEmpty())) {
-          table.add(normalized); // a row without text (an image alone) is no row of the grid, as extracted
+          table.add(normalized); // a row without text (an image alone) is no row of the grid, as
+          // extracted
         }
         continue;
       }
@@ -82,7 +83,8 @@ public record DocumentStructure(List<String> headings, List<List<List<String>>> 
       closing--;
     }
     return closing < text.length() && (closing == 0 || text.charAt(closing - 1) == ' ')
-        ? text.substring(0, closing).strip() : text;
+        ? text.substring(0, closing).strip()
+        : text;
   }
 
   /** A Markdown cell's text: links as their text, comments ({@code <!-- image -->}) dropped. */

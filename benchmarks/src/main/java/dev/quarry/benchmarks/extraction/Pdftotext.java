@@ -7,12 +7,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The reference for PDF extraction speed: poppler's {@code pdftotext} (Debian's poppler-utils),
- * one process per file as a command line runs it, text to {@code /dev/null}, cycling through the
- * same PDFs in the same order as the extraction benchmark, for a set time, one file at a time.
+ * The reference for PDF extraction speed: poppler's {@code pdftotext} (Debian's poppler-utils), one
+ * process per file as a command line runs it, text to {@code /dev/null}, cycling through the same
+ * PDFs in the same order as the extraction benchmark, for a set time, one file at a time.
  */
 public final class Pdftotext {
   static final String COMMAND = "pdftotext";
+
   /** No PDF of the shared documents takes pdftotext a second; a hung one is not waited for. */
   private static final Duration PER_FILE_LIMIT = Duration.ofSeconds(60);
 
@@ -58,11 +59,15 @@ public final class Pdftotext {
    *
    * @throws IOException when it cannot start, or is still running after {@code limit} (then killed)
    */
-  private static boolean run(Duration limit, String... arguments) throws IOException, InterruptedException {
+  private static boolean run(Duration limit, String... arguments)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(COMMAND));
     command.addAll(List.of(arguments));
-    Process process = new ProcessBuilder(command)
-        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    Process process =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
     if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
       process.destroyForcibly();
       throw new IOException("pdftotext took over " + limit.toSeconds() + " s: " + command);

@@ -18,6 +18,7 @@ import java.util.Locale;
 public record SharedDocuments(List<Document> pdfs, List<Document> others) {
   /** The shared folder as seen from the project root, where the harness is run. */
   public static final Path DEFAULT_DIR = Path.of("..", "shared");
+
   static final String MANIFEST = "manifest.tsv";
   private static final String PDF = "application/pdf";
 
@@ -30,14 +31,17 @@ public record SharedDocuments(List<Document> pdfs, List<Document> others) {
 
   /** The documents of one extraction trial: {@code pdf} or {@code other}. */
   public enum Kind {
-    PDF, OTHER;
+    PDF,
+    OTHER;
 
     /** The benchmark parameter's value. */
     public String param() {
       return name().toLowerCase(Locale.ROOT);
     }
 
-    /** @throws IllegalArgumentException naming the kinds there are */
+    /**
+     * @throws IllegalArgumentException naming the kinds there are
+     */
     public static Kind fromParam(String param) {
       for (Kind kind : values()) {
         if (kind.param().equals(param)) {
@@ -56,7 +60,8 @@ public record SharedDocuments(List<Document> pdfs, List<Document> others) {
   /** Why no documents can be read under {@code sharedDir}, or null when they can. */
   public static String unavailableReason(Path sharedDir) {
     Path manifest = manifest(sharedDir);
-    return Files.isReadable(manifest) ? null
+    return Files.isReadable(manifest)
+        ? null
         : "no shared documents at " + manifest + " (--shared DIR names the shared folder)";
   }
 
@@ -79,8 +84,14 @@ public record SharedDocuments(List<Document> pdfs, List<Document> others) {
       }
       String[] columns = line.split("\t", -1);
       if (columns.length != header.size()) {
-        throw new IOException(manifest + ": a line with " + columns.length + " columns, not "
-            + header.size() + ": " + line);
+        throw new IOException(
+            manifest
+                + ": a line with "
+                + columns.length
+                + " columns, not "
+                + header.size()
+                + ": "
+                + line);
       }
       Path path = manifest.resolveSibling(columns[file]);
       if (columns[mediaType].equals(PDF)) {

@@ -18,10 +18,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The {@code extraction-structure} command: the headings and tables Quarry's extractors find in
- * the shared documents, against the structure Docling publishes for the same documents (its test
- * ground truth, kept in this module's resources with its licence: {@code docling-groundtruth/}).
- * One row per document, then a total per kind of format; see docs/benchmarks.md.
+ * The {@code extraction-structure} command: the headings and tables Quarry's extractors find in the
+ * shared documents, against the structure Docling publishes for the same documents (its test ground
+ * truth, kept in this module's resources with its licence: {@code docling-groundtruth/}). One row
+ * per document, then a total per kind of format; see docs/benchmarks.md.
  */
 public final class StructureCommand {
   static final String RESOURCES = "/docling-groundtruth/";
@@ -41,8 +41,11 @@ public final class StructureCommand {
       switch (args[i]) {
         case "--shared" -> shared = Path.of(value(args, ++i));
         case "--out" -> out = Path.of(value(args, ++i));
-        default -> throw new IllegalArgumentException(
-            "unknown option " + args[i] + "; usage: extraction-structure [--shared DIR] [--out FILE]");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown option "
+                    + args[i]
+                    + "; usage: extraction-structure [--shared DIR] [--out FILE]");
       }
     }
     String unavailable = SharedDocuments.unavailableReason(shared);
@@ -93,9 +96,11 @@ public final class StructureCommand {
   }
 
   /** How the extraction of {@code file} agrees with its reference. */
-  static StructureScore score(Extractors extractors, Path file, Reference ref) throws ExtractionException {
+  static StructureScore score(Extractors extractors, Path file, Reference ref)
+      throws ExtractionException {
     DocumentStructure reference = DocumentStructure.ofMarkdown(resource(ref.file() + ".md"));
-    return StructureScore.of(reference, structureOf(extractors.extract(file, declaredType(ref.file()))));
+    return StructureScore.of(
+        reference, structureOf(extractors.extract(file, declaredType(ref.file()))));
   }
 
   /** What an extraction holds: its Markdown headings and its tables' cells, normalised. */
@@ -116,15 +121,17 @@ public final class StructureCommand {
     }
     List<List<List<String>>> tables = new ArrayList<>();
     for (ExtractedTable t : extraction.tables()) {
-      tables.add(t.rows().stream().map(r -> r.stream().map(DocumentStructure::normalize).toList()).toList());
+      tables.add(
+          t.rows().stream()
+              .map(r -> r.stream().map(DocumentStructure::normalize).toList())
+              .toList());
     }
     return new DocumentStructure(headings, tables);
   }
 
   /**
-   * What an upload of the file would declare, where it decides how the text is read: a
-   * Markdown file is declared Markdown (its bytes are plain text), every other file is left to
-   * the bytes.
+   * What an upload of the file would declare, where it decides how the text is read: a Markdown
+   * file is declared Markdown (its bytes are plain text), every other file is left to the bytes.
    */
   static String declaredType(String file) {
     return format(file).equals("md") ? "text/markdown" : null;
@@ -139,19 +146,25 @@ public final class StructureCommand {
 
   static String toMarkdown(List<Row> rows) {
     StringBuilder out = new StringBuilder();
-    out.append("| document | headings (Docling / Quarry) | precision | recall | F1 | tables (Docling / Quarry) |")
+    out.append(
+            "| document | headings (Docling / Quarry) | precision | recall | F1 | tables (Docling / Quarry) |")
         .append(" cell accuracy |\n|---|---|---|---|---|---|---|\n");
     Map<String, StructureScore> totals = new LinkedHashMap<>();
     for (Row r : rows) {
       if (r.score() == null) {
-        out.append("| ").append(r.file()).append(" | ").append(r.problem()).append(" | | | | | |\n");
+        out.append("| ")
+            .append(r.file())
+            .append(" | ")
+            .append(r.problem())
+            .append(" | | | | | |\n");
         continue;
       }
       line(out, r.file(), r.score());
       totals.merge(r.format(), r.score(), StructureScore::plus);
     }
     out.append("\nTotals by format (micro-averaged: every heading and cell counts once):\n\n")
-        .append("| format | headings (Docling / Quarry) | precision | recall | F1 | tables (Docling / Quarry) |")
+        .append(
+            "| format | headings (Docling / Quarry) | precision | recall | F1 | tables (Docling / Quarry) |")
         .append(" cell accuracy |\n|---|---|---|---|---|---|---|\n");
     totals.forEach((format, score) -> line(out, format, score));
     return out.toString();
@@ -159,9 +172,19 @@ public final class StructureCommand {
 
   private static void line(StringBuilder out, String name, StructureScore s) {
     Double cells = s.cellAccuracy();
-    out.append(String.format(Locale.ROOT, "| %s | %d / %d | %.2f | %.2f | %.2f | %d / %d | %s |%n", name,
-        s.referenceHeadings(), s.extractedHeadings(), s.precision(), s.recall(), s.f1(), s.referenceTables(),
-        s.extractedTables(), cells == null ? "-" : String.format(Locale.ROOT, "%.2f", cells)));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "| %s | %d / %d | %.2f | %.2f | %.2f | %d / %d | %s |%n",
+            name,
+            s.referenceHeadings(),
+            s.extractedHeadings(),
+            s.precision(),
+            s.recall(),
+            s.f1(),
+            s.referenceTables(),
+            s.extractedTables(),
+            cells == null ? "-" : String.format(Locale.ROOT, "%.2f", cells)));
   }
 
   private static String resource(String name) {

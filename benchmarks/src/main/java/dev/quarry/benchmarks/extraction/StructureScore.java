@@ -18,8 +18,14 @@ import java.util.Map;
  * over all its tables (a reference table left unpaired has every cell wrong), or null when the
  * reference has no table. Empty reference cells count too: a table is its grid.
  */
-public record StructureScore(int referenceHeadings, int extractedHeadings, int matchedHeadings,
-    int referenceTables, int extractedTables, long referenceCells, long rightCells) {
+public record StructureScore(
+    int referenceHeadings,
+    int extractedHeadings,
+    int matchedHeadings,
+    int referenceTables,
+    int extractedTables,
+    long referenceCells,
+    long rightCells) {
 
   public static StructureScore of(DocumentStructure reference, DocumentStructure extracted) {
     Map<String, Integer> left = new HashMap<>();
@@ -51,8 +57,14 @@ public record StructureScore(int referenceHeadings, int extractedHeadings, int m
         unpaired.remove(best);
       }
     }
-    return new StructureScore(reference.headings().size(), extracted.headings().size(), matched,
-        reference.tables().size(), extracted.tables().size(), cells, right);
+    return new StructureScore(
+        reference.headings().size(),
+        extracted.headings().size(),
+        matched,
+        reference.tables().size(),
+        extracted.tables().size(),
+        cells,
+        right);
   }
 
   private static long cellCount(List<List<String>> table) {
@@ -74,7 +86,9 @@ public record StructureScore(int referenceHeadings, int extractedHeadings, int m
   }
 
   public double precision() {
-    return extractedHeadings == 0 ? (referenceHeadings == 0 ? 1 : 0) : (double) matchedHeadings / extractedHeadings;
+    return extractedHeadings == 0
+        ? (referenceHeadings == 0 ? 1 : 0)
+        : (double) matchedHeadings / extractedHeadings;
   }
 
   public double recall() {
@@ -94,9 +108,14 @@ public record StructureScore(int referenceHeadings, int extractedHeadings, int m
 
   /** The sum of two scores, for a total over documents (micro-averaged). */
   public StructureScore plus(StructureScore o) {
-    return new StructureScore(referenceHeadings + o.referenceHeadings, extractedHeadings + o.extractedHeadings,
-        matchedHeadings + o.matchedHeadings, referenceTables + o.referenceTables, extractedTables + o.extractedTables,
-        referenceCells + o.referenceCells, rightCells + o.rightCells);
+    return new StructureScore(
+        referenceHeadings + o.referenceHeadings,
+        extractedHeadings + o.extractedHeadings,
+        matchedHeadings + o.matchedHeadings,
+        referenceTables + o.referenceTables,
+        extractedTables + o.extractedTables,
+        referenceCells + o.referenceCells,
+        rightCells + o.rightCells);
   }
 
   public static final StructureScore ZERO = new StructureScore(0, 0, 0, 0, 0, 0, 0);

@@ -2,8 +2,8 @@ package dev.quarry.benchmarks.hybrid;
 
 import dev.quarry.benchmarks.corpus.JsonlCorpus;
 import dev.quarry.benchmarks.corpus.SourceDocument;
-import dev.quarry.embeddings.Models;
 import dev.quarry.embeddings.ModelSpec;
+import dev.quarry.embeddings.Models;
 import dev.quarry.embeddings.OnnxEmbedder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,8 +17,8 @@ import java.util.Locale;
  * over a fixed public sample, the last {@code --sample} abstracts of a BEIR collection (SciFact's
  * for the centres that ship; the dense benchmark draws its vectors from the first abstracts, so the
  * two do not overlap). Writes one file per model, named by the model's SHA-256, one component a
- * line ({@link Float#toString}, which reads back to the same float): the engine's resources
- * {@code dev/quarry/engine/embed/centres/}.
+ * line ({@link Float#toString}, which reads back to the same float): the engine's resources {@code
+ * dev/quarry/engine/embed/centres/}.
  *
  * <p>Command line: {@code java -jar benchmarks.jar centre --collection DIR --out DIR [--sample N]}.
  */
@@ -34,8 +34,9 @@ public final class CentreCommand {
         case "--collection" -> dir = Path.of(args[i + 1]);
         case "--out" -> out = Path.of(args[i + 1]);
         case "--sample" -> sample = Integer.parseInt(args[i + 1]);
-        default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; centre --collection DIR --out DIR [--sample N]");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown option " + args[i] + "; centre --collection DIR --out DIR [--sample N]");
       }
     }
     if (dir == null || out == null) {
@@ -45,7 +46,8 @@ public final class CentreCommand {
     List<String> passages = new ArrayList<>();
     for (int i = Math.max(0, collection.size() - sample); i < collection.size(); i++) {
       SourceDocument d = collection.document(i);
-      passages.add(d.title() == null || d.title().isBlank() ? d.text() : d.title() + "\n\n" + d.text());
+      passages.add(
+          d.title() == null || d.title().isBlank() ? d.text() : d.title() + "\n\n" + d.text());
     }
     Files.createDirectories(out);
     for (ModelSpec spec : Models.SHIPPED) {
@@ -66,8 +68,13 @@ public final class CentreCommand {
         text.append(Float.toString(c)).append('\n');
       }
       Files.writeString(out.resolve(model.sha256() + ".txt"), text, StandardCharsets.UTF_8);
-      System.err.printf(Locale.ROOT, "%s: %d passages in %.0f s, centre norm %.3f%n", spec.name(), passages.size(),
-          (System.nanoTime() - start) / 1e9, Math.sqrt(norm));
+      System.err.printf(
+          Locale.ROOT,
+          "%s: %d passages in %.0f s, centre norm %.3f%n",
+          spec.name(),
+          passages.size(),
+          (System.nanoTime() - start) / 1e9,
+          Math.sqrt(norm));
     }
   }
 }

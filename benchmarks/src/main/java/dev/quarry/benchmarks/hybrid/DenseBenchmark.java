@@ -46,14 +46,14 @@ import java.util.SplittableRandom;
  *
  * <p>The corpus is drawn, so that large sizes need no day of embedding and nothing repeats: each
  * chunk's text is a few sentences drawn from the whole collection, and its vector is a real
- * passage's vector (one of {@code --bases} abstracts embedded with the real model), plus a share of a
- * second one and Gaussian noise, renormalised. The queries are the collection's own, embedded with
- * the real model. Every size is one index, written once with exact settings (an exact and a coded
- * corpus hold the same fields) and opened again with each setting.
+ * passage's vector (one of {@code --bases} abstracts embedded with the real model), plus a share of
+ * a second one and Gaussian noise, renormalised. The queries are the collection's own, embedded
+ * with the real model. Every size is one index, written once with exact settings (an exact and a
+ * coded corpus hold the same fields) and opened again with each setting.
  *
- * <p>Command line: {@code java -jar benchmarks.jar dense --collection DIR [--bases N]
- * [--chunks 10000,100000] [--candidates 500,1000,2000] [--noise S] [--queries N] [--parallelism N]
- * [--out FILE]}; {@code DIR} holds BEIR's {@code corpus.jsonl} and {@code queries.jsonl}.
+ * <p>Command line: {@code java -jar benchmarks.jar dense --collection DIR [--bases N] [--chunks
+ * 10000,100000] [--candidates 500,1000,2000] [--noise S] [--queries N] [--parallelism N] [--out
+ * FILE]}; {@code DIR} holds BEIR's {@code corpus.jsonl} and {@code queries.jsonl}.
  */
 public final class DenseBenchmark {
   private static final String SUBJECT = "bench";
@@ -72,8 +72,16 @@ public final class DenseBenchmark {
   private final Path workspace;
   private final StringBuilder report = new StringBuilder();
 
-  DenseBenchmark(JsonlCorpus collection, List<String> queries, int bases, List<Integer> chunkCounts,
-      List<Integer> candidateCounts, List<String> codes, double noise, SearchConcurrency concurrency, Path workspace) {
+  DenseBenchmark(
+      JsonlCorpus collection,
+      List<String> queries,
+      int bases,
+      List<Integer> chunkCounts,
+      List<Integer> candidateCounts,
+      List<String> codes,
+      double noise,
+      SearchConcurrency concurrency,
+      Path workspace) {
     this.collection = collection;
     this.queries = queries;
     this.bases = bases;
@@ -102,29 +110,48 @@ public final class DenseBenchmark {
         case "--collection" -> dir = Path.of(value);
         case "--bases" -> bases = Integer.parseInt(value);
         case "--chunks" -> chunks = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
-        case "--candidates" -> candidates = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
+        case "--candidates" ->
+            candidates = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
         case "--codes" -> codes = List.of(value.split(","));
         case "--noise" -> noise = Double.parseDouble(value);
         case "--queries" -> queryCount = Integer.parseInt(value);
-        case "--parallelism" -> concurrency = new SearchConcurrency(concurrency.executor(), Integer.parseInt(value),
-            concurrency.minPartitionDocs());
+        case "--parallelism" ->
+            concurrency =
+                new SearchConcurrency(
+                    concurrency.executor(),
+                    Integer.parseInt(value),
+                    concurrency.minPartitionDocs());
         case "--out" -> out = Path.of(value);
         case "--keep" -> keep = Path.of(value);
-        default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; dense --collection DIR [--bases N] [--chunks N,N] [--candidates N,N] [--codes sign,centred1,centred2] [--noise S] [--queries N]"
-            + " [--parallelism N] [--keep DIR] [--out FILE]");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown option "
+                    + args[i]
+                    + "; dense --collection DIR [--bases N] [--chunks N,N] [--candidates N,N] [--codes sign,centred1,centred2] [--noise S] [--queries N]"
+                    + " [--parallelism N] [--keep DIR] [--out FILE]");
       }
       i++;
     }
     if (dir == null) {
-      throw new IllegalArgumentException("dense needs --collection DIR (BEIR's corpus.jsonl and queries.jsonl)");
+      throw new IllegalArgumentException(
+          "dense needs --collection DIR (BEIR's corpus.jsonl and queries.jsonl)");
     }
     List<String> queries = QueryFile.load(dir.resolve("queries.jsonl"));
     queries = queries.subList(0, Math.min(queries.size(), queryCount));
     Path workspace = keep != null ? keep : Files.createTempDirectory("quarry-dense-bench-");
     try {
-      String markdown = new DenseBenchmark(JsonlCorpus.load(dir.resolve("corpus.jsonl")), queries, bases, chunks,
-          candidates, codes, noise, concurrency, workspace).run();
+      String markdown =
+          new DenseBenchmark(
+                  JsonlCorpus.load(dir.resolve("corpus.jsonl")),
+                  queries,
+                  bases,
+                  chunks,
+                  candidates,
+                  codes,
+                  noise,
+                  concurrency,
+                  workspace)
+              .run();
       System.out.println();
       System.out.println(markdown);
       if (out != null) {
@@ -141,18 +168,37 @@ public final class DenseBenchmark {
     line("# The semantic side's first pass: cost and recall against exact, beside lexical");
     line("");
     line(Environment.current().describe());
-    line(String.format(Locale.ROOT, "load average at start: %s; %s; %d base vectors, noise %.3f a component;"
-        + " %d queries after %d to warm up; an exact scan in at most %d parts; heap limit %d MB", loadAverage(),
-        collection.describe(), bases, noise, queries.size() - WARMUP_QUERIES, WARMUP_QUERIES,
-        concurrency.parallelism(), Runtime.getRuntime().maxMemory() >> 20));
+    line(
+        String.format(
+            Locale.ROOT,
+            "load average at start: %s; %s; %d base vectors, noise %.3f a component;"
+                + " %d queries after %d to warm up; an exact scan in at most %d parts; heap limit %d MB",
+            loadAverage(),
+            collection.describe(),
+            bases,
+            noise,
+            queries.size() - WARMUP_QUERIES,
+            WARMUP_QUERIES,
+            concurrency.parallelism(),
+            Runtime.getRuntime().maxMemory() >> 20));
     line("");
     OnnxEmbedder model = new OnnxEmbedder(Models.BGE_SMALL_EN_V15);
-    // Base vectors are needed only to write an index; a kept one is searched with real query vectors alone.
-    boolean writes = chunkCounts.stream().anyMatch(c -> codes.stream()
-        .anyMatch(code -> !Files.isDirectory(workspace.resolve("dense-" + c + "-" + code))));
+    // Base vectors are needed only to write an index; a kept one is searched with real query
+    // vectors alone.
+    boolean writes =
+        chunkCounts.stream()
+            .anyMatch(
+                c ->
+                    codes.stream()
+                        .anyMatch(
+                            code ->
+                                !Files.isDirectory(workspace.resolve("dense-" + c + "-" + code))));
     DrawnEmbedder drawn = new DrawnEmbedder(model, writes ? baseVectors(model) : Map.of(), noise);
-    EngineConfig config = EngineConfig.builder().embeddingModels(EmbeddingModels.of(drawn))
-        .searchConcurrency(concurrency).build();
+    EngineConfig config =
+        EngineConfig.builder()
+            .embeddingModels(EmbeddingModels.of(drawn))
+            .searchConcurrency(concurrency)
+            .build();
     List<String> sentences = sentences();
     for (int chunks : chunkCounts) {
       measure(chunks, sentences, drawn, config);
@@ -161,7 +207,10 @@ public final class DenseBenchmark {
     return report.toString();
   }
 
-  /** The real vectors of the first {@code bases} abstracts, by title (what a drawn chunk's title names). */
+  /**
+   * The real vectors of the first {@code bases} abstracts, by title (what a drawn chunk's title
+   * names).
+   */
   private Map<String, float[]> baseVectors(Embedder model) {
     Map<String, float[]> out = new HashMap<>();
     long start = System.nanoTime();
@@ -170,9 +219,14 @@ public final class DenseBenchmark {
       if (d.title() == null || d.title().isBlank() || out.containsKey(d.title())) {
         continue;
       }
-      out.put(d.title(), model.embedPassages(List.of(d.title() + "\n\n" + d.text())).get(0).vector());
+      out.put(
+          d.title(), model.embedPassages(List.of(d.title() + "\n\n" + d.text())).get(0).vector());
     }
-    System.err.printf(Locale.ROOT, "embedded %d base passages in %.0f s%n", out.size(), (System.nanoTime() - start) / 1e9);
+    System.err.printf(
+        Locale.ROOT,
+        "embedded %d base passages in %.0f s%n",
+        out.size(),
+        (System.nanoTime() - start) / 1e9);
     return out;
   }
 
@@ -197,26 +251,40 @@ public final class DenseBenchmark {
       Path dir = workspace.resolve("dense-" + chunks + "-" + code);
       boolean built = Files.isDirectory(dir);
       long start = System.nanoTime();
-      try (CorpusIndex index = open(dir, CorpusSettings.VectorIndex.CODES, firstPass(code, candidateCounts.get(0)),
-          config)) {
+      try (CorpusIndex index =
+          open(
+              dir,
+              CorpusSettings.VectorIndex.CODES,
+              firstPass(code, candidateCounts.get(0)),
+              config)) {
         if (!built) {
           write(index, chunks, sentences, drawn.titles());
         }
       }
-      written.append(String.format(Locale.ROOT, "%s%s %s in %.0f s", written.isEmpty() ? "" : ", ", code,
-          built ? "reused" : "written", (System.nanoTime() - start) / 1e9));
+      written.append(
+          String.format(
+              Locale.ROOT,
+              "%s%s %s in %.0f s",
+              written.isEmpty() ? "" : ", ",
+              code,
+              built ? "reused" : "written",
+              (System.nanoTime() - start) / 1e9));
     }
-    line(String.format(Locale.ROOT, "## %,d chunks (top 10, highlights on; indexes: %s)", chunks, written));
+    line(
+        String.format(
+            Locale.ROOT, "## %,d chunks (top 10, highlights on; indexes: %s)", chunks, written));
     line("");
     Path first = workspace.resolve("dense-" + chunks + "-" + codes.get(0));
     Map<String, List<List<String>>> exactTop = new HashMap<>();
-    line("| mode | p50 ms | p99 ms | p50 against lexical | CPU p50 ms | CPU p50 against lexical | recall@10"
-        + " | recall@100 |");
+    line(
+        "| mode | p50 ms | p99 ms | p50 against lexical | CPU p50 ms | CPU p50 against lexical | recall@10"
+            + " | recall@100 |");
     line("|---|---|---|---|---|---|---|---|");
     double[] lexicalP50;
     try (CorpusIndex index = open(first, CorpusSettings.VectorIndex.EXACT, null, config)) {
       queries.forEach(index::embedQuery);
-      // A first round of each mode, not kept: the JIT compiles the search paths before any is timed.
+      // A first round of each mode, not kept: the JIT compiles the search paths before any is
+      // timed.
       latency(index, SearchRequest.Mode.LEXICAL);
       latency(index, SearchRequest.Mode.HYBRID);
       double[] lexical = latency(index, SearchRequest.Mode.LEXICAL);
@@ -229,15 +297,24 @@ public final class DenseBenchmark {
     for (String code : codes) {
       Path dir = workspace.resolve("dense-" + chunks + "-" + code);
       for (int c : candidateCounts) {
-        try (CorpusIndex index = open(dir, CorpusSettings.VectorIndex.CODES, firstPass(code, c), config)) {
+        try (CorpusIndex index =
+            open(dir, CorpusSettings.VectorIndex.CODES, firstPass(code, c), config)) {
           queries.forEach(index::embedQuery);
           List<List<String>> coded = semanticTop(index); // also warms the coded path up
           semanticTop(index);
           double[] hybrid = latency(index, SearchRequest.Mode.HYBRID);
-          row("hybrid, " + code + ", " + c + " candidates", hybrid, lexicalP50,
-              recall(exactTop.get("exact"), coded, 10), recall(exactTop.get("exact"), coded, 100));
-          row("semantic, " + code + ", " + c + " candidates", latency(index, SearchRequest.Mode.SEMANTIC),
-              lexicalP50, null, null);
+          row(
+              "hybrid, " + code + ", " + c + " candidates",
+              hybrid,
+              lexicalP50,
+              recall(exactTop.get("exact"), coded, 10),
+              recall(exactTop.get("exact"), coded, 100));
+          row(
+              "semantic, " + code + ", " + c + " candidates",
+              latency(index, SearchRequest.Mode.SEMANTIC),
+              lexicalP50,
+              null,
+              null);
         }
       }
     }
@@ -253,16 +330,31 @@ public final class DenseBenchmark {
       return new CorpusSettings.FirstPass(1, candidates);
     }
     if (!code.startsWith("centred")) {
-      throw new IllegalArgumentException("--codes takes sign or centredB (B bits, 1 to 4); got " + code);
+      throw new IllegalArgumentException(
+          "--codes takes sign or centredB (B bits, 1 to 4); got " + code);
     }
-    return new CorpusSettings.FirstPass(Integer.parseInt(code.substring("centred".length())), candidates,
-        CorpusSettings.FirstPass.Code.CENTRED, null, CorpusSettings.FirstPass.DEFAULT.seed());
+    return new CorpusSettings.FirstPass(
+        Integer.parseInt(code.substring("centred".length())),
+        candidates,
+        CorpusSettings.FirstPass.Code.CENTRED,
+        null,
+        CorpusSettings.FirstPass.DEFAULT.seed());
   }
 
-  private void row(String mode, double[] latency, double[] lexical, Double recall10, Double recall100) {
-    line(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.1fx | %.2f | %.1fx | %s | %s |", mode, latency[0],
-        latency[1], latency[0] / lexical[0], latency[2], latency[2] / lexical[2], recall10 == null ? "" : String.format(Locale.ROOT, "%.4f", recall10),
-        recall100 == null ? "" : String.format(Locale.ROOT, "%.4f", recall100)));
+  private void row(
+      String mode, double[] latency, double[] lexical, Double recall10, Double recall100) {
+    line(
+        String.format(
+            Locale.ROOT,
+            "| %s | %.2f | %.2f | %.1fx | %.2f | %.1fx | %s | %s |",
+            mode,
+            latency[0],
+            latency[1],
+            latency[0] / lexical[0],
+            latency[2],
+            latency[2] / lexical[2],
+            recall10 == null ? "" : String.format(Locale.ROOT, "%.4f", recall10),
+            recall100 == null ? "" : String.format(Locale.ROOT, "%.4f", recall100)));
   }
 
   /**
@@ -274,8 +366,9 @@ public final class DenseBenchmark {
     long[] nanos = new long[queries.size() - WARMUP_QUERIES];
     long[] cpu = new long[nanos.length];
     for (int i = 0; i < queries.size(); i++) {
-      SearchRequest request = new SearchRequest(queries.get(i), SourceScope.ALL, List.of(), 10, null, null, true,
-          mode, null);
+      SearchRequest request =
+          new SearchRequest(
+              queries.get(i), SourceScope.ALL, List.of(), 10, null, null, true, mode, null);
       long startCpu = THREADS.getCurrentThreadCpuTime();
       long start = System.nanoTime();
       index.search(request);
@@ -294,8 +387,20 @@ public final class DenseBenchmark {
     List<List<String>> out = new ArrayList<>();
     for (String q : queries) {
       List<String> ids = new ArrayList<>();
-      for (Hit h : index.search(new SearchRequest(q, SourceScope.ALL, List.of(), 100, null, null, false,
-          SearchRequest.Mode.SEMANTIC, null)).hits()) {
+      for (Hit h :
+          index
+              .search(
+                  new SearchRequest(
+                      q,
+                      SourceScope.ALL,
+                      List.of(),
+                      100,
+                      null,
+                      null,
+                      false,
+                      SearchRequest.Mode.SEMANTIC,
+                      null))
+              .hits()) {
         ids.add(h.source() + "#" + h.chunk());
       }
       out.add(ids);
@@ -309,22 +414,38 @@ public final class DenseBenchmark {
     for (int q = 0; q < exact.size(); q++) {
       List<String> want = exact.get(q).subList(0, Math.min(k, exact.get(q).size()));
       Set<String> got = new HashSet<>(other.get(q).subList(0, Math.min(k, other.get(q).size())));
-      sum += want.isEmpty() ? 1 : want.stream().filter(got::contains).count() / (double) want.size();
+      sum +=
+          want.isEmpty() ? 1 : want.stream().filter(got::contains).count() / (double) want.size();
     }
     return sum / exact.size();
   }
 
-  private CorpusIndex open(Path dir, CorpusSettings.VectorIndex vectors, CorpusSettings.FirstPass firstPass,
-      EngineConfig config) throws IOException {
-    CorpusSettings settings = CorpusSettings.DEFAULT.withEmbedding(new CorpusSettings.Embedding(
-        Models.DEFAULT_MODEL, null, CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT, vectors,
-        CorpusSettings.Embedding.DEFAULT_NORMALIZATION, firstPass));
-    CorpusInfo info = new CorpusInfo("dense", "dense", config.embeddingModels().resolve(settings), Instant.EPOCH);
+  private CorpusIndex open(
+      Path dir,
+      CorpusSettings.VectorIndex vectors,
+      CorpusSettings.FirstPass firstPass,
+      EngineConfig config)
+      throws IOException {
+    CorpusSettings settings =
+        CorpusSettings.DEFAULT.withEmbedding(
+            new CorpusSettings.Embedding(
+                Models.DEFAULT_MODEL,
+                null,
+                CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT,
+                vectors,
+                CorpusSettings.Embedding.DEFAULT_NORMALIZATION,
+                firstPass));
+    CorpusInfo info =
+        new CorpusInfo("dense", "dense", config.embeddingModels().resolve(settings), Instant.EPOCH);
     return CorpusIndex.open(dir, info, config);
   }
 
-  /** Writes {@code chunks} sources of one drawn chunk each: a base's title and sentences of the collection. */
-  private static void write(CorpusIndex index, int chunks, List<String> sentences, List<String> titles) {
+  /**
+   * Writes {@code chunks} sources of one drawn chunk each: a base's title and sentences of the
+   * collection.
+   */
+  private static void write(
+      CorpusIndex index, int chunks, List<String> sentences, List<String> titles) {
     SplittableRandom random = new SplittableRandom(20261205);
     for (int from = 0; from < chunks; from += BATCH) {
       List<SourceOperation> batch = new ArrayList<>();
@@ -333,8 +454,12 @@ public final class DenseBenchmark {
         for (int s = 0; s < SENTENCES_PER_CHUNK; s++) {
           text.append(s == 0 ? "" : " ").append(sentences.get(random.nextInt(sentences.size())));
         }
-        batch.add(SourceOperation.Index.text(String.format(Locale.ROOT, "d%07d", i),
-            titles.get(random.nextInt(titles.size())), text.toString(), Metadata.EMPTY));
+        batch.add(
+            SourceOperation.Index.text(
+                String.format(Locale.ROOT, "d%07d", i),
+                titles.get(random.nextInt(titles.size())),
+                text.toString(),
+                Metadata.EMPTY));
       }
       index.apply(new Mutation(batch, SUBJECT, null, null));
       if ((from / BATCH) % 50 == 0) {
@@ -405,7 +530,9 @@ public final class DenseBenchmark {
       return model.maxTokens();
     }
 
-    /** An estimate (a word piece for every four characters): drawn chunks are far below the window. */
+    /**
+     * An estimate (a word piece for every four characters): drawn chunks are far below the window.
+     */
     @Override
     public int passageTokens(String text) {
       return text.length() / 4;
@@ -423,7 +550,8 @@ public final class DenseBenchmark {
         float[] v = new float[model.dimensions()];
         double norm = 0;
         for (int i = 0; i < v.length; i++) {
-          double x = (base == null ? 0 : base[i]) + share * other[i] + noise * random.nextGaussian();
+          double x =
+              (base == null ? 0 : base[i]) + share * other[i] + noise * random.nextGaussian();
           v[i] = (float) x;
           norm += x * x;
         }

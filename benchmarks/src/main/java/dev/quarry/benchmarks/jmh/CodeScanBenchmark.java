@@ -18,11 +18,11 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * What the coded first pass's estimate costs per chunk before any of the engine's own work: the
- * codes of {@code codes} chunks laid out one after another in one array, as the first pass reads
- * a segment's ({@code SegmentCodes}), and every one estimated against a query: sign codes
- * ({@link #sign}) or centred codes of {@code bits} bits ({@link #centred}). An operation is one
- * pass over every code: divide by {@code codes} for the time per chunk, and compare with
- * {@link VectorScanBenchmark#dot} for the exact scan's.
+ * codes of {@code codes} chunks laid out one after another in one array, as the first pass reads a
+ * segment's ({@code SegmentCodes}), and every one estimated against a query: sign codes ({@link
+ * #sign}) or centred codes of {@code bits} bits ({@link #centred}). An operation is one pass over
+ * every code: divide by {@code codes} for the time per chunk, and compare with {@link
+ * VectorScanBenchmark#dot} for the exact scan's.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -30,7 +30,8 @@ import org.openjdk.jmh.annotations.State;
 @Fork(jvmArgsAppend = {"--add-modules=jdk.incubator.vector"})
 public class CodeScanBenchmark {
   /** The shipped centre of bge-small-en-v1.5 (the SHA-256 of its weights). */
-  private static final String MODEL = "6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4";
+  private static final String MODEL =
+      "6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4";
 
   /** Chunks estimated per operation. */
   @Param({"100000"})
@@ -50,12 +51,14 @@ public class CodeScanBenchmark {
   @Setup(Level.Trial)
   public void codes() {
     SplittableRandom random = new SplittableRandom(42);
-    CentredCodes centred = CentredCodes.of(MODEL, CentredCodes.centreFor(MODEL), CentredCodes.DEFAULT_SEED, bits);
+    CentredCodes centred =
+        CentredCodes.of(MODEL, CentredCodes.centreFor(MODEL), CentredCodes.DEFAULT_SEED, bits);
     signBytes = SignCodes.bytes(384);
     centredBytes = centred.bytes();
     signCodes = new byte[codes * signBytes];
     centredCodes = new byte[codes * centredBytes];
-    // Distinct vectors would take minutes to encode; 1,000 of them repeated give the same work per code.
+    // Distinct vectors would take minutes to encode; 1,000 of them repeated give the same work per
+    // code.
     int distinct = Math.min(codes, 1000);
     for (int v = 0; v < distinct; v++) {
       byte[] stored = VectorCodec.encode(unit(random));
@@ -64,7 +67,12 @@ public class CodeScanBenchmark {
     }
     for (int v = distinct; v < codes; v++) {
       System.arraycopy(signCodes, (v % distinct) * signBytes, signCodes, v * signBytes, signBytes);
-      System.arraycopy(centredCodes, (v % distinct) * centredBytes, centredCodes, v * centredBytes, centredBytes);
+      System.arraycopy(
+          centredCodes,
+          (v % distinct) * centredBytes,
+          centredCodes,
+          v * centredBytes,
+          centredBytes);
     }
     float[] query = unit(random);
     signQuery = new SignCodes.Query(query);

@@ -53,17 +53,17 @@ import org.openjdk.jmh.annotations.TearDown;
  *   <li>{@code embedder}: Quarry's {@link OnnxEmbedder} on one passage per call (tokenize, run,
  *       pool, normalize) and the stored form's quantization ({@link VectorCodec#encode}).
  *   <li>{@code http}: the same documents sent to Quarry's server ({@code quarry serve}'s code, in
- *       this JVM, on 127.0.0.1) as {@code sources/batch} requests of {@code batch} documents into
- *       a hybrid corpus of the model; each request returns when its chunks are durable and
- *       searchable, vectors and all. Every passage is new to the server (after a pass over the
- *       list the titles get a round number), so its embedding cache never answers.
+ *       this JVM, on 127.0.0.1) as {@code sources/batch} requests of {@code batch} documents into a
+ *       hybrid corpus of the model; each request returns when its chunks are durable and
+ *       searchable, vectors and all. Every passage is new to the server (after a pass over the list
+ *       the titles get a round number), so its embedding cache never answers.
  *   <li>{@code batched}, what batching would reach: the runtime alone on batches of {@code batch}
  *       passages of exactly the same length in word pieces (no padding, every mask bit set), the
  *       most favourable batch there is. Before measuring, it compares each batched passage's last
- *       hidden states with the same passage run alone and prints whether they are bit-identical
- *       and by how much they differ: the quantized models scale their activations per tensor,
- *       so a batch's neighbours move each passage's vector, which rules batching out for stored
- *       vectors however fast it is.
+ *       hidden states with the same passage run alone and prints whether they are bit-identical and
+ *       by how much they differ: the quantized models scale their activations per tensor, so a
+ *       batch's neighbours move each passage's vector, which rules batching out for stored vectors
+ *       however fast it is.
  * </ul>
  *
  * <p>JMH's threads ({@code -t}) are the callers: 2 threads on 2 cores keep every core busy. The
@@ -84,7 +84,9 @@ public class EmbeddingBenchmark {
   @Param({"runtime", "embedder", "http", "batched"})
   public String path;
 
-  /** Documents per {@code sources/batch} request ({@code http}), passages per run ({@code batched}). */
+  /**
+   * Documents per {@code sources/batch} request ({@code http}), passages per run ({@code batched}).
+   */
   @Param("8")
   public int batch;
 
@@ -114,18 +116,24 @@ public class EmbeddingBenchmark {
       case "runtime" -> tokenize(spec);
       case "embedder" -> {
         embedder = new OnnxEmbedder(spec);
-        embedder.embedPassages(List.of(passages.get(0).text())); // loads the model outside the measurement
+        embedder.embedPassages(
+            List.of(passages.get(0).text())); // loads the model outside the measurement
       }
       case "http" -> server = IngestServer.start(model);
       case "batched" -> {
         tokenize(spec);
         batch();
       }
-      default -> throw new IllegalArgumentException("path is runtime, embedder, http or batched; got " + path);
+      default ->
+          throw new IllegalArgumentException(
+              "path is runtime, embedder, http or batched; got " + path);
     }
   }
 
-  /** The anchor's inputs: every passage through the model's tokenizer with the embedder's options, as tensors. */
+  /**
+   * The anchor's inputs: every passage through the model's tokenizer with the embedder's options,
+   * as tensors.
+   */
   private void tokenize(ModelSpec spec) throws IOException, OrtException {
     OrtEnvironment env = OrtEnvironment.getEnvironment();
     byte[] weights;
@@ -139,9 +147,20 @@ public class EmbeddingBenchmark {
     typeIds = session.getInputNames().contains("token_type_ids");
     HuggingFaceTokenizer tokenizer;
     try (InputStream in = resource(spec.tokenizerResource())) {
-      tokenizer = HuggingFaceTokenizer.newInstance(in, Map.of("addSpecialTokens", "true", "truncation", "true",
-          "padding", "false", "maxLength", Integer.toString(spec.maxTokens()),
-          "modelMaxLength", Integer.toString(spec.maxTokens())));
+      tokenizer =
+          HuggingFaceTokenizer.newInstance(
+              in,
+              Map.of(
+                  "addSpecialTokens",
+                  "true",
+                  "truncation",
+                  "true",
+                  "padding",
+                  "false",
+                  "maxLength",
+                  Integer.toString(spec.maxTokens()),
+                  "modelMaxLength",
+                  Integer.toString(spec.maxTokens())));
     }
     tokenized = new ArrayList<>(passages.size());
     encodings = new ArrayList<>(passages.size());
@@ -151,9 +170,12 @@ public class EmbeddingBenchmark {
       long[] shape = {1, e.getIds().length};
       Map<String, OnnxTensor> inputs = new HashMap<>();
       inputs.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(e.getIds()), shape));
-      inputs.put("attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(e.getAttentionMask()), shape));
+      inputs.put(
+          "attention_mask",
+          OnnxTensor.createTensor(env, LongBuffer.wrap(e.getAttentionMask()), shape));
       if (typeIds) {
-        inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(e.getTypeIds()), shape));
+        inputs.put(
+            "token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(e.getTypeIds()), shape));
       }
       tokenized.add(inputs);
     }
@@ -186,9 +208,11 @@ public class EmbeddingBenchmark {
         long[] shape = {batch, length};
         Map<String, OnnxTensor> inputs = new HashMap<>();
         inputs.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(columns[0]), shape));
-        inputs.put("attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(columns[1]), shape));
+        inputs.put(
+            "attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(columns[1]), shape));
         if (typeIds) {
-          inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(columns[2]), shape));
+          inputs.put(
+              "token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(columns[2]), shape));
         }
         batches.add(inputs);
         members.add(b);
@@ -220,9 +244,15 @@ public class EmbeddingBenchmark {
         }
       }
     }
-    System.out.printf(Locale.ROOT, "%n  batched: %d batches of %d equal-length passages; of %d passages checked, %d"
-        + " bit-identical to the passage run alone; largest difference of a hidden state %.4g%n", batches.size(),
-        batch, passagesChecked, identical, maxDifference);
+    System.out.printf(
+        Locale.ROOT,
+        "%n  batched: %d batches of %d equal-length passages; of %d passages checked, %d"
+            + " bit-identical to the passage run alone; largest difference of a hidden state %.4g%n",
+        batches.size(),
+        batch,
+        passagesChecked,
+        identical,
+        maxDifference);
   }
 
   private static InputStream resource(String name) throws IOException {
@@ -246,12 +276,19 @@ public class EmbeddingBenchmark {
     double cpu = (processCpuNanos() - iterationCpu) / 1e9;
     double wall = (System.nanoTime() - iterationWall) / 1e9;
     long embedded = embeddedTotal.get() - iterationPassages;
-    System.out.printf(Locale.ROOT, "%n  cpu: %.2f passages per CPU-second (%d passages, %.1f CPU-s in %.1f s; load %s)%n",
-        embedded / Math.max(1e-9, cpu), embedded, cpu, wall, loadAverage());
+    System.out.printf(
+        Locale.ROOT,
+        "%n  cpu: %.2f passages per CPU-second (%d passages, %.1f CPU-s in %.1f s; load %s)%n",
+        embedded / Math.max(1e-9, cpu),
+        embedded,
+        cpu,
+        wall,
+        loadAverage());
   }
 
   private static long processCpuNanos() {
-    return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   private static String loadAverage() {
@@ -289,7 +326,8 @@ public class EmbeddingBenchmark {
   }
 
   private Object run(Embedded embedded) throws OrtException {
-    Map<String, OnnxTensor> inputs = tokenized.get((int) (next.getAndIncrement() % tokenized.size()));
+    Map<String, OnnxTensor> inputs =
+        tokenized.get((int) (next.getAndIncrement() % tokenized.size()));
     try (OrtSession.Result result = session.run(inputs)) {
       embedded.passages++;
       embeddedTotal.incrementAndGet();
@@ -320,8 +358,11 @@ public class EmbeddingBenchmark {
     for (long n = first; n < first + batch; n++) {
       SourceDocument d = passages.get((int) (n % passages.size())).document();
       long round = n / passages.size();
-      documents.add(round == 0 ? d : new SourceDocument(d.id() + "-r" + round, d.title() + " (" + round + ")",
-          d.text()));
+      documents.add(
+          round == 0
+              ? d
+              : new SourceDocument(
+                  d.id() + "-r" + round, d.title() + " (" + round + ")", d.text()));
     }
     long chunks = server.index(documents);
     embedded.passages += chunks;

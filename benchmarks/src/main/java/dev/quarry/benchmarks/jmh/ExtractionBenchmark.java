@@ -22,16 +22,16 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Extraction throughput of Quarry's {@link Extractors} (worker processes, default pool and
- * limits) over the shared good documents: {@code pdf} takes every PDF (PDFBox, page by page),
- * {@code other} every other document (Tika, or the plain-text reader). Each operation extracts
- * one document, cycling through them in manifest order; {@link ExtractedVolume} reports documents,
- * pages (by the manifest, whether the document extracted or failed typed, as the reference counts
- * them), characters and typed failures per second.
+ * Extraction throughput of Quarry's {@link Extractors} (worker processes, default pool and limits)
+ * over the shared good documents: {@code pdf} takes every PDF (PDFBox, page by page), {@code other}
+ * every other document (Tika, or the plain-text reader). Each operation extracts one document,
+ * cycling through them in manifest order; {@link ExtractedVolume} reports documents, pages (by the
+ * manifest, whether the document extracted or failed typed, as the reference counts them),
+ * characters and typed failures per second.
  *
- * <p>There is no raw-Lucene side to this: the reference for PDF speed is poppler's
- * {@code pdftotext} over the same PDFs ({@link dev.quarry.benchmarks.extraction.Pdftotext}), which
- * the harness runs beside it.
+ * <p>There is no raw-Lucene side to this: the reference for PDF speed is poppler's {@code
+ * pdftotext} over the same PDFs ({@link dev.quarry.benchmarks.extraction.Pdftotext}), which the
+ * harness runs beside it.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -57,7 +57,8 @@ public class ExtractionBenchmark {
     }
     files = SharedDocuments.read(shared).of(SharedDocuments.Kind.fromParam(documents));
     if (files.isEmpty()) {
-      throw new IllegalStateException("no " + documents + " documents in the shared folder " + shared);
+      throw new IllegalStateException(
+          "no " + documents + " documents in the shared folder " + shared);
     }
     extractors = Extractors.builder().build();
   }

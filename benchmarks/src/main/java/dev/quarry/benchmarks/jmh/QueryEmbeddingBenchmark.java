@@ -30,11 +30,12 @@ import org.openjdk.jmh.annotations.TearDown;
  * The latency of embedding a search's query (SciFact's claims, each once: a number after it keeps
  * the process's query cache from answering) while the same server ingests into a hybrid corpus of
  * the same model, against the same with the server idle: {@code ingestClients} HTTP clients in this
- * JVM (0: idle; 2: every core of a 2-core machine busy embedding passages) send {@code sources/batch}
- * requests of 8 new SciFact documents each, back to back, for the whole trial. The query runs through
- * the embedder a search uses ({@link Models#all()}, the same model session the server's passage
- * pool runs), on the benchmark's thread as on a request thread. The target: p99 while ingesting
- * under twice p99 idle. The counter {@code ingestedPassages} says how much ingestion went on beside.
+ * JVM (0: idle; 2: every core of a 2-core machine busy embedding passages) send {@code
+ * sources/batch} requests of 8 new SciFact documents each, back to back, for the whole trial. The
+ * query runs through the embedder a search uses ({@link Models#all()}, the same model session the
+ * server's passage pool runs), on the benchmark's thread as on a request thread. The target: p99
+ * while ingesting under twice p99 idle. The counter {@code ingestedPassages} says how much
+ * ingestion went on beside.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -83,7 +84,11 @@ public class QueryEmbeddingBenchmark {
         long n = nextDocument.getAndIncrement();
         SourceDocument d = passages.get((int) (n % passages.size())).document();
         long round = n / passages.size();
-        batch.add(round == 0 ? d : new SourceDocument(d.id() + "-r" + round, d.title() + " (" + round + ")", d.text()));
+        batch.add(
+            round == 0
+                ? d
+                : new SourceDocument(
+                    d.id() + "-r" + round, d.title() + " (" + round + ")", d.text()));
       }
       try {
         ingested.addAndGet(server.index(batch));

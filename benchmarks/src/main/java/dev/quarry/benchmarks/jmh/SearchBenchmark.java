@@ -29,10 +29,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * Search latency: each operation is one search (top 10, highlights, provenance) for a query of
- * one to three words from {@link QueryMix}, or, with {@code querySet} naming a file, for the real
- * queries of that file in turn ({@link QueryFile}), over an index of at least {@code chunks} chunks.
- * Sample-time mode records the latency distribution, from which the harness reports p50 and p99.
+ * Search latency: each operation is one search (top 10, highlights, provenance) for a query of one
+ * to three words from {@link QueryMix}, or, with {@code querySet} naming a file, for the real
+ * queries of that file in turn ({@link QueryFile}), over an index of at least {@code chunks}
+ * chunks. Sample-time mode records the latency distribution, from which the harness reports p50 and
+ * p99.
  *
  * <p>With {@code grant} naming sources, each search is by a token granted only them: scoped to them
  * and scored with their own statistics (beside {@code grant=all}, the cost of a restricted token).
@@ -81,10 +82,10 @@ public class SearchBenchmark {
 
   /**
    * The searching token's grant: {@code all} (every source: the corpus's statistics), or its source
-   * entries separated by {@code ;} (ids, prefixes ending in {@code *}): then only they are searched,
-   * with statistics over their visible chunks alone, as the server searches for a token granted
-   * them. The generated corpus names its sources {@code doc-<n>}, so {@code doc-1*;doc-2*;doc-3*}
-   * grants about a third of them. Quarry's engine only.
+   * entries separated by {@code ;} (ids, prefixes ending in {@code *}): then only they are
+   * searched, with statistics over their visible chunks alone, as the server searches for a token
+   * granted them. The generated corpus names its sources {@code doc-<n>}, so {@code
+   * doc-1*;doc-2*;doc-3*} grants about a third of them. Quarry's engine only.
    */
   @Param("all")
   public String grant = "all";
@@ -98,12 +99,16 @@ public class SearchBenchmark {
   public boolean grantStatistics = true;
 
   private Contender target;
+
   /** The queries asked, in turn. */
   private List<String> queryTexts;
+
   /** The grant's source entries, or null for every source. */
   private List<String> granted;
+
   /** The trial's own index when it indexes, else null (the prebuilt index is searched as it is). */
   private TrialIndex trialIndex;
+
   /** The concurrent indexing, or null when there is none. */
   private PacedIndexer indexer;
 
@@ -129,12 +134,16 @@ public class SearchBenchmark {
     for (int i = 0; i < sampled; i++) {
       sample.add(documents.document(i));
     }
-    queryTexts = QueryFile.isFile(querySet) ? QueryFile.load(QueryFile.path(querySet))
-        : QueryMix.from(sample, queries, seed).queries();
+    queryTexts =
+        QueryFile.isFile(querySet)
+            ? QueryFile.load(QueryFile.path(querySet))
+            : QueryMix.from(sample, queries, seed).queries();
     granted = grant.equals("all") ? null : List.of(grant.split(";"));
     target = kind.open(dir);
     if (indexingDocsPerSecond > 0) {
-      indexer = new PacedIndexer(target, documents, filling.documents(), indexingDocsPerSecond, indexingBatchSize);
+      indexer =
+          new PacedIndexer(
+              target, documents, filling.documents(), indexingDocsPerSecond, indexingBatchSize);
       indexer.start();
     }
   }
@@ -177,7 +186,9 @@ public class SearchBenchmark {
     return granted == null ? target.search(query) : target.search(query, granted, grantStatistics);
   }
 
-  /** Where each thread is in the query list; threads start far apart so they ask different queries. */
+  /**
+   * Where each thread is in the query list; threads start far apart so they ask different queries.
+   */
   @State(Scope.Thread)
   public static class QueryCursor {
     private static final long THREAD_STRIDE = 7_919;

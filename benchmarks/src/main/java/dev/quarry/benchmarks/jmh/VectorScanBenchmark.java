@@ -16,15 +16,15 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * What an exact semantic scan costs per chunk before any of the engine's own work: the stored
- * int8 vectors of {@code vectors} chunks laid out one after another, as a segment's doc values
- * hold them, and either every one scored against a query with {@link VectorCodec#dot} ({@link
- * #dot}) or only its bytes read ({@link #read}, the floor that reading the memory sets). At 2,000
- * vectors (768 KB) they stay in the processor's caches; at 100,000 (38 MB, what a search of
- * 100,000 chunks reads) they stream from memory on every pass. An operation is one pass over
- * every vector: divide by {@code vectors} for the time per chunk. The forks run with {@code
- * jdk.incubator.vector}, so {@link VectorCodec#dot} takes the Vector API path where the hardware
- * has it, as in {@code quarry serve}.
+ * What an exact semantic scan costs per chunk before any of the engine's own work: the stored int8
+ * vectors of {@code vectors} chunks laid out one after another, as a segment's doc values hold
+ * them, and either every one scored against a query with {@link VectorCodec#dot} ({@link #dot}) or
+ * only its bytes read ({@link #read}, the floor that reading the memory sets). At 2,000 vectors
+ * (768 KB) they stay in the processor's caches; at 100,000 (38 MB, what a search of 100,000 chunks
+ * reads) they stream from memory on every pass. An operation is one pass over every vector: divide
+ * by {@code vectors} for the time per chunk. The forks run with {@code jdk.incubator.vector}, so
+ * {@link VectorCodec#dot} takes the Vector API path where the hardware has it, as in {@code quarry
+ * serve}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -48,7 +48,8 @@ public class VectorScanBenchmark {
     SplittableRandom random = new SplittableRandom(42);
     stored = new byte[vectors * dimensions];
     for (int i = 0; i < stored.length; i++) {
-      stored[i] = (byte) random.nextInt(-40, 41); // components of a unit vector, at 254 units per 1.0
+      stored[i] =
+          (byte) random.nextInt(-40, 41); // components of a unit vector, at 254 units per 1.0
     }
     query = new float[dimensions];
     for (int i = 0; i < dimensions; i++) {

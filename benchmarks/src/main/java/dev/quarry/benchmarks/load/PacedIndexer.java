@@ -22,13 +22,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * as {@linkplain #lateBatches late}. So every contender is offered the same documents at the same
  * times, and one that cannot keep up shows it in its achieved rate.
  *
- * <p>Documents are {@code corpus.document(firstOrdinal)}, {@code firstOrdinal + 1}, ...: the
- * caller passes the first ordinal its index does not hold, so every batch adds new sources. A
- * batch is read from the corpus before its due time, so reading documents does not delay it.
+ * <p>Documents are {@code corpus.document(firstOrdinal)}, {@code firstOrdinal + 1}, ...: the caller
+ * passes the first ordinal its index does not hold, so every batch adds new sources. A batch is
+ * read from the corpus before its due time, so reading documents does not delay it.
  *
- * <p>A failure of a batch stops the thread; {@link #checkHealthy} and {@link #stop} throw it, so
- * a trial that loses its load fails instead of measuring an idle index. Stopping never interrupts
- * a batch (an interrupt would close the index's file channels under the contender): the thread
+ * <p>A failure of a batch stops the thread; {@link #checkHealthy} and {@link #stop} throw it, so a
+ * trial that loses its load fails instead of measuring an idle index. Stopping never interrupts a
+ * batch (an interrupt would close the index's file channels under the contender): the thread
  * finishes the batch in flight and exits. Counters may be read from any thread.
  */
 public final class PacedIndexer {
@@ -50,10 +50,14 @@ public final class PacedIndexer {
    * @param docsPerSecond the documents per second asked for; more than 0
    * @param batchSize documents per {@link Contender#indexBatch} call; more than 0
    */
-  public PacedIndexer(Contender target, Corpus corpus, long firstOrdinal, int docsPerSecond, int batchSize) {
+  public PacedIndexer(
+      Contender target, Corpus corpus, long firstOrdinal, int docsPerSecond, int batchSize) {
     if (docsPerSecond < 1 || batchSize < 1) {
       throw new IllegalArgumentException(
-          "docsPerSecond and batchSize must be at least 1; got " + docsPerSecond + " and " + batchSize);
+          "docsPerSecond and batchSize must be at least 1; got "
+              + docsPerSecond
+              + " and "
+              + batchSize);
     }
     this.target = target;
     this.corpus = corpus;
@@ -78,11 +82,14 @@ public final class PacedIndexer {
     return lateBatches.get();
   }
 
-  /** @throws IOException wrapping the failure that stopped the thread, if one did */
+  /**
+   * @throws IOException wrapping the failure that stopped the thread, if one did
+   */
   public void checkHealthy() throws IOException {
     Throwable failed = failure;
     if (failed != null) {
-      throw new IOException("background indexing failed after " + indexedDocuments() + " documents", failed);
+      throw new IOException(
+          "background indexing failed after " + indexedDocuments() + " documents", failed);
     }
   }
 

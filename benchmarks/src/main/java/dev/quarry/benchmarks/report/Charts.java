@@ -32,15 +32,25 @@ import org.jfree.svg.SVGGraphics2D;
 public final class Charts {
   static final int WIDTH = 720;
   static final int HEIGHT = 400;
+
   /** One colour per contender, the same on every chart. */
-  private static final Map<String, Color> COLOURS = Map.of(
-      "quarry", new Color(0x1f77b4),
-      "lucene", new Color(0x7f7f7f),
-      "quarry-http", new Color(0x2ca02c),
-      "opensearch", new Color(0xd62728));
-  private static final Map<String, String> NAMES = Map.of(
-      "quarry", "Quarry engine", "lucene", "raw Lucene", "quarry-http", "Quarry over HTTP",
-      "opensearch", "OpenSearch over HTTP");
+  private static final Map<String, Color> COLOURS =
+      Map.of(
+          "quarry", new Color(0x1f77b4),
+          "lucene", new Color(0x7f7f7f),
+          "quarry-http", new Color(0x2ca02c),
+          "opensearch", new Color(0xd62728));
+
+  private static final Map<String, String> NAMES =
+      Map.of(
+          "quarry",
+          "Quarry engine",
+          "lucene",
+          "raw Lucene",
+          "quarry-http",
+          "Quarry over HTTP",
+          "opensearch",
+          "OpenSearch over HTTP");
 
   private Charts() {}
 
@@ -54,7 +64,11 @@ public final class Charts {
    *
    * @param points per contender (in legend order), its points as {@code {x, y}}
    */
-  public static String lines(String title, String subtitle, String xLabel, String yLabel,
+  public static String lines(
+      String title,
+      String subtitle,
+      String xLabel,
+      String yLabel,
       Map<String, List<double[]>> points) {
     XYSeriesCollection data = new XYSeriesCollection();
     for (Map.Entry<String, List<double[]>> e : points.entrySet()) {
@@ -62,14 +76,16 @@ public final class Charts {
       e.getValue().forEach(p -> series.add(p[0], p[1]));
       data.addSeries(series);
     }
-    JFreeChart chart = ChartFactory.createXYLineChart(title, xLabel, yLabel, data, PlotOrientation.VERTICAL,
-        true, false, false);
+    JFreeChart chart =
+        ChartFactory.createXYLineChart(
+            title, xLabel, yLabel, data, PlotOrientation.VERTICAL, true, false, false);
     XYPlot plot = chart.getXYPlot();
     LogAxis x = new LogAxis(xLabel);
     x.setBase(10);
     x.setSmallestValue(1);
     x.setNumberFormatOverride(new DecimalFormat("#,###"));
-    x.setTickUnit(new NumberTickUnit(1.0)); // a tick at each power of ten (the unit is in log10 units)
+    x.setTickUnit(
+        new NumberTickUnit(1.0)); // a tick at each power of ten (the unit is in log10 units)
     plot.setDomainAxis(x);
     ((NumberAxis) plot.getRangeAxis()).setAutoRangeIncludesZero(true);
     XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
@@ -88,13 +104,15 @@ public final class Charts {
    *
    * @param values per contender (in legend order), its value per category (in axis order)
    */
-  public static String bars(String title, String subtitle, String yLabel, Map<String, Map<String, Double>> values) {
+  public static String bars(
+      String title, String subtitle, String yLabel, Map<String, Map<String, Double>> values) {
     DefaultCategoryDataset data = new DefaultCategoryDataset();
     for (Map.Entry<String, Map<String, Double>> e : values.entrySet()) {
       e.getValue().forEach((category, value) -> data.addValue(value, name(e.getKey()), category));
     }
-    JFreeChart chart = ChartFactory.createBarChart(title, null, yLabel, data, PlotOrientation.VERTICAL,
-        true, false, false);
+    JFreeChart chart =
+        ChartFactory.createBarChart(
+            title, null, yLabel, data, PlotOrientation.VERTICAL, true, false, false);
     CategoryPlot plot = chart.getCategoryPlot();
     plot.getDomainAxis().setMaximumCategoryLabelLines(3);
     BarRenderer renderer = (BarRenderer) plot.getRenderer();
@@ -122,7 +140,8 @@ public final class Charts {
 
   private static String svg(JFreeChart chart) {
     SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);
-    // The default prefix of clip and gradient ids holds the clock: a fixed one keeps a redrawn chart's file unchanged.
+    // The default prefix of clip and gradient ids holds the clock: a fixed one keeps a redrawn
+    // chart's file unchanged.
     g.setDefsKeyPrefix("quarry");
     chart.draw(g, new Rectangle(0, 0, WIDTH, HEIGHT));
     return g.getSVGDocument();

@@ -12,11 +12,19 @@ package dev.quarry.benchmarks.report;
  * @param quarryHttp Quarry's standalone server over HTTP, NaN when not measured
  * @param opensearch an OpenSearch node over HTTP, NaN when not measured
  */
-public record Comparison(String measure, String conditions, int threads, String unit,
-    double quarry, double lucene, double quarryHttp, double opensearch) {
+public record Comparison(
+    String measure,
+    String conditions,
+    int threads,
+    String unit,
+    double quarry,
+    double lucene,
+    double quarryHttp,
+    double opensearch) {
 
   /** The in-process pair only (the HTTP contenders not measured). */
-  public Comparison(String measure, String conditions, int threads, String unit, double quarry, double lucene) {
+  public Comparison(
+      String measure, String conditions, int threads, String unit, double quarry, double lucene) {
     this(measure, conditions, threads, unit, quarry, lucene, Double.NaN, Double.NaN);
   }
 
@@ -25,7 +33,10 @@ public record Comparison(String measure, String conditions, int threads, String 
     return quarry / lucene;
   }
 
-  /** Quarry over HTTP / Lucene in-process: what the server and the wire cost; NaN when either is missing. */
+  /**
+   * Quarry over HTTP / Lucene in-process: what the server and the wire cost; NaN when either is
+   * missing.
+   */
   public double httpRatio() {
     return quarryHttp / lucene;
   }

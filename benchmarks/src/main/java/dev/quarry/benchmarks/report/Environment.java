@@ -12,11 +12,17 @@ import java.util.Optional;
 import org.apache.lucene.util.Version;
 
 /**
- * Where figures were measured: they mean little without the machine, the JDK and the Lucene
- * version beside them.
+ * Where figures were measured: they mean little without the machine, the JDK and the Lucene version
+ * beside them.
  */
 public record Environment(
-    Instant when, String jdk, String lucene, int processors, long memoryBytes, String cpu, String os) {
+    Instant when,
+    String jdk,
+    String lucene,
+    int processors,
+    long memoryBytes,
+    String cpu,
+    String os) {
 
   /** This JVM and machine, now. */
   public static Environment current() {
@@ -31,8 +37,7 @@ public record Environment(
   }
 
   private static long physicalMemory() {
-    if (ManagementFactory.getOperatingSystemMXBean()
-        instanceof OperatingSystemMXBean os) {
+    if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
       return os.getTotalMemorySize();
     }
     return -1;
@@ -45,7 +50,8 @@ public record Environment(
       return Optional.empty();
     }
     try (var lines = Files.lines(cpuinfo)) {
-      return lines.filter(l -> l.startsWith("model name"))
+      return lines
+          .filter(l -> l.startsWith("model name"))
           .map(l -> l.substring(l.indexOf(':') + 1).trim())
           .findFirst();
     } catch (IOException e) {
@@ -55,8 +61,15 @@ public record Environment(
 
   /** One line for the head of a report. */
   public String describe() {
-    return String.format(Locale.ROOT,
+    return String.format(
+        Locale.ROOT,
         "%s; JDK %s; Lucene %s; %d CPUs (%s); %.1f GB RAM; %s",
-        when, jdk, lucene, processors, cpu, memoryBytes / 1e9, os);
+        when,
+        jdk,
+        lucene,
+        processors,
+        cpu,
+        memoryBytes / 1e9,
+        os);
   }
 }

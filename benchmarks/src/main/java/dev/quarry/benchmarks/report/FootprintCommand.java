@@ -17,17 +17,18 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The {@code footprint} command: the footprint rows of a search index alone, without the JMH
- * trials that come before them in a profile, for the in-process contenders over the generated
- * corpus. A first round is measured and dropped (it loads the classes and the process-wide caches
- * that a profile's earlier trials and probes load before its footprints are taken); then
- * {@code rounds} rounds, each contender in turn, and the row is each contender's median round.
- * Every round's figures are in the result set's notes: heap after GC moves with what the
- * collector leaves, more so on a busy machine.
+ * The {@code footprint} command: the footprint rows of a search index alone, without the JMH trials
+ * that come before them in a profile, for the in-process contenders over the generated corpus. A
+ * first round is measured and dropped (it loads the classes and the process-wide caches that a
+ * profile's earlier trials and probes load before its footprints are taken); then {@code rounds}
+ * rounds, each contender in turn, and the row is each contender's median round. Every round's
+ * figures are in the result set's notes: heap after GC moves with what the collector leaves, more
+ * so on a busy machine.
  */
 public final class FootprintCommand {
   static final int DEFAULT_ROUNDS = 5;
   static final long DEFAULT_CHUNKS = 10_000;
+
   /** As many documents as the profiles' footprint probes take their warm-up queries' words from. */
   private static final int QUERY_SAMPLE = 500;
 
@@ -48,15 +49,20 @@ public final class FootprintCommand {
         case "--workspace" -> workspace = Path.of(value(args, ++i));
         case "--json" -> json = Path.of(value(args, ++i));
         case "--commit" -> commit = value(args, ++i);
-        default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: footprint [--chunks N]"
-            + " [--rounds N] [--seed N] [--workspace DIR] [--json FILE] [--commit HASH]");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown option "
+                    + args[i]
+                    + "; usage: footprint [--chunks N]"
+                    + " [--rounds N] [--seed N] [--workspace DIR] [--json FILE] [--commit HASH]");
       }
     }
     if (rounds < 1) {
       throw new IllegalArgumentException("--rounds must be at least 1; got " + rounds);
     }
     boolean temporary = workspace == null;
-    Path root = temporary ? Files.createTempDirectory("quarry-bench-") : Files.createDirectories(workspace);
+    Path root =
+        temporary ? Files.createTempDirectory("quarry-bench-") : Files.createDirectories(workspace);
     String previous = SystemProperties.swap(Workspace.PROPERTY, root.toString());
     try {
       String loadBefore = LoadAverage.now();
@@ -72,7 +78,8 @@ public final class FootprintCommand {
     }
   }
 
-  private static ResultSet run(long chunks, int rounds, long seed, String commit, String loadBefore, PrintStream log)
+  private static ResultSet run(
+      long chunks, int rounds, long seed, String commit, String loadBefore, PrintStream log)
       throws IOException {
     GeneratedCorpus corpus = new GeneratedCorpus(seed);
     List<SourceDocument> sample = new ArrayList<>(QUERY_SAMPLE);
@@ -104,19 +111,46 @@ public final class FootprintCommand {
       sorted.sort(Comparator.comparingLong(Footprint::heapBytes));
       medians.add(sorted.get(sorted.size() / 2));
     }
-    notes.add(0, "heap after GC of an open, warmed index minus the heap before it was opened, each contender in turn"
-        + " in one JVM; a first round dropped, then " + rounds + " rounds; the row is each contender's median round");
+    notes.add(
+        0,
+        "heap after GC of an open, warmed index minus the heap before it was opened, each contender in turn"
+            + " in one JVM; a first round dropped, then "
+            + rounds
+            + " rounds; the row is each contender's median round");
     Environment environment = Environment.current();
-    String machine = String.format(Locale.ROOT, "%d CPUs (%s), %.1f GB RAM, load average %s at the start, %s at the end",
-        environment.processors(), environment.cpu(), environment.memoryBytes() / 1e9, loadBefore, LoadAverage.now());
-    String run = String.format(Locale.ROOT, "`benchmarks.jar footprint --chunks %d --rounds %d`, generated corpus (seed %d),"
-        + " -Xmx %d MB", chunks, rounds, seed, Runtime.getRuntime().maxMemory() >> 20);
-    return new ResultSet(environment.when().toString().substring(0, 10), machine, commit, run, notes,
+    String machine =
+        String.format(
+            Locale.ROOT,
+            "%d CPUs (%s), %.1f GB RAM, load average %s at the start, %s at the end",
+            environment.processors(),
+            environment.cpu(),
+            environment.memoryBytes() / 1e9,
+            loadBefore,
+            LoadAverage.now());
+    String run =
+        String.format(
+            Locale.ROOT,
+            "`benchmarks.jar footprint --chunks %d --rounds %d`, generated corpus (seed %d),"
+                + " -Xmx %d MB",
+            chunks,
+            rounds,
+            seed,
+            Runtime.getRuntime().maxMemory() >> 20);
+    return new ResultSet(
+        environment.when().toString().substring(0, 10),
+        machine,
+        commit,
+        run,
+        notes,
         ResultSet.rows(ResultTable.of(List.of(), medians)));
   }
 
   private static String describe(Footprint f) {
-    return String.format(Locale.ROOT, "%s %,d bytes (%.1f per chunk)", f.contender().param(), f.heapBytes(),
+    return String.format(
+        Locale.ROOT,
+        "%s %,d bytes (%.1f per chunk)",
+        f.contender().param(),
+        f.heapBytes(),
         f.heapBytesPerChunk());
   }
 

@@ -22,7 +22,8 @@ public final class FootprintProbe {
   private FootprintProbe() {}
 
   /** The footprint of the index {@link PrebuiltIndex#obtain} gives, warmed with {@code queries}. */
-  public static Footprint measure(ContenderKind kind, Corpus corpus, long chunks, QueryMix queries) throws IOException {
+  public static Footprint measure(ContenderKind kind, Corpus corpus, long chunks, QueryMix queries)
+      throws IOException {
     PrebuiltIndex index = PrebuiltIndex.obtain(kind, corpus, chunks);
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     long before = usedHeapAfterGc(memory);
@@ -33,7 +34,8 @@ public final class FootprintProbe {
       }
       held = usedHeapAfterGc(memory) - before;
     }
-    return new Footprint(kind, index.filling().chunks(), Math.max(0, held), Workspace.sizeOf(index.dir()));
+    return new Footprint(
+        kind, index.filling().chunks(), Math.max(0, held), Workspace.sizeOf(index.dir()));
   }
 
   private static long usedHeapAfterGc(MemoryMXBean memory) {

@@ -33,11 +33,13 @@ import java.util.stream.Stream;
  * @param rows the figures
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ResultSet(String date, String machine, String commit, String run, List<String> notes, List<Row> rows) {
+public record ResultSet(
+    String date, String machine, String commit, String run, List<String> notes, List<Row> rows) {
   private static final Pattern DAY_NUMBER = Pattern.compile("\\d{4}-\\d{2}-\\d{2}-(\\d+)-");
-  private static final ObjectMapper JSON = new ObjectMapper()
-      .enable(SerializationFeature.INDENT_OUTPUT)
-      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+  private static final ObjectMapper JSON =
+      new ObjectMapper()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   public ResultSet {
     Objects.requireNonNull(date, "date");
@@ -49,10 +51,11 @@ public record ResultSet(String date, String machine, String commit, String run, 
   }
 
   /**
-   * One line: the figure of each contender measured, by its parameter name ({@code quarry},
-   * {@code lucene}, {@code quarry-http}, {@code opensearch}), under the same conditions.
+   * One line: the figure of each contender measured, by its parameter name ({@code quarry}, {@code
+   * lucene}, {@code quarry-http}, {@code opensearch}), under the same conditions.
    */
-  public record Row(String measure, String conditions, int threads, String unit, Map<String, Double> values) {
+  public record Row(
+      String measure, String conditions, int threads, String unit, Map<String, Double> values) {
     public Row {
       Objects.requireNonNull(measure, "measure");
       Objects.requireNonNull(conditions, "conditions");
@@ -104,9 +107,11 @@ public record ResultSet(String date, String machine, String commit, String run, 
   public static List<ResultSet> readAll(Path folder) throws IOException {
     List<Path> files;
     try (Stream<Path> list = Files.list(folder)) {
-      files = list.filter(p -> p.getFileName().toString().endsWith(".json"))
-          .sorted(Comparator.comparingInt(ResultSet::dayNumber).thenComparing(Path::getFileName))
-          .toList();
+      files =
+          list.filter(p -> p.getFileName().toString().endsWith(".json"))
+              .sorted(
+                  Comparator.comparingInt(ResultSet::dayNumber).thenComparing(Path::getFileName))
+              .toList();
     }
     List<ResultSet> sets = new ArrayList<>();
     for (Path file : files) {
@@ -126,7 +131,10 @@ public record ResultSet(String date, String machine, String commit, String run, 
     JSON.writeValue(file.toFile(), this);
   }
 
-  /** Writes this set to {@code json} when one is given, and says so on {@code out}: where {@code report} reads it. */
+  /**
+   * Writes this set to {@code json} when one is given, and says so on {@code out}: where {@code
+   * report} reads it.
+   */
   public void keepIn(Path json, PrintStream out) throws IOException {
     if (json != null) {
       write(json);
@@ -134,9 +142,17 @@ public record ResultSet(String date, String machine, String commit, String run, 
     }
   }
 
-  /** The first row with this measure, threads and unit whose conditions start with {@code conditions}. */
+  /**
+   * The first row with this measure, threads and unit whose conditions start with {@code
+   * conditions}.
+   */
   public Optional<Row> row(String measure, String conditions, int threads) {
-    return rows.stream().filter(r -> r.measure().equals(measure) && r.threads() == threads
-        && r.conditions().startsWith(conditions)).findFirst();
+    return rows.stream()
+        .filter(
+            r ->
+                r.measure().equals(measure)
+                    && r.threads() == threads
+                    && r.conditions().startsWith(conditions))
+        .findFirst();
   }
 }

@@ -15,8 +15,8 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
 /**
- * Turns JMH results and footprints into {@link Comparison} rows, Quarry beside raw Lucene (and
- * the HTTP contenders when measured), and prints them as a Markdown table.
+ * Turns JMH results and footprints into {@link Comparison} rows, Quarry beside raw Lucene (and the
+ * HTTP contenders when measured), and prints them as a Markdown table.
  */
 public final class ResultTable {
   private static final double MEGABYTE = 1_000_000;
@@ -54,9 +54,14 @@ public final class ResultTable {
     return new ResultTable(rows);
   }
 
-  private static void addIndexing(Map<String, Pair> into, ContenderKind kind, BenchmarkParams params, RunResult result) {
-    String conditions = String.format(Locale.ROOT, "batches of %s docs into %,d chunks",
-        params.getParam("batchSize"), Long.parseLong(params.getParam("initialChunks")));
+  private static void addIndexing(
+      Map<String, Pair> into, ContenderKind kind, BenchmarkParams params, RunResult result) {
+    String conditions =
+        String.format(
+            Locale.ROOT,
+            "batches of %s docs into %,d chunks",
+            params.getParam("batchSize"),
+            Long.parseLong(params.getParam("initialChunks")));
     Map<String, Result> secondary = result.getSecondaryResults();
     int threads = params.getThreads();
     pair(into, "indexing", conditions, threads, "docs/s")
@@ -65,8 +70,10 @@ public final class ResultTable {
         .set(kind, secondary.get("textBytes").getScore() / MEGABYTE);
   }
 
-  private static void addSearch(Map<String, Pair> into, ContenderKind kind, BenchmarkParams params, RunResult result) {
-    String conditions = String.format(Locale.ROOT, "%,d chunks", Long.parseLong(params.getParam("chunks")));
+  private static void addSearch(
+      Map<String, Pair> into, ContenderKind kind, BenchmarkParams params, RunResult result) {
+    String conditions =
+        String.format(Locale.ROOT, "%,d chunks", Long.parseLong(params.getParam("chunks")));
     String querySet = params.getParam("querySet");
     if (QueryFile.isFile(querySet)) {
       // Real queries are a different measure from generated ones: their own rows.
@@ -83,11 +90,16 @@ public final class ResultTable {
     pair(into, "search p99", conditions, threads, "ms")
         .set(kind, latency.getStatistics().getPercentile(99) / MICROS_PER_MILLI);
     if (docsPerSecond > 0) {
-      // The rate the contender took in, beside its latencies: below the one asked for, it fell behind.
+      // The rate the contender took in, beside its latencies: below the one asked for, it fell
+      // behind.
       Map<String, Result> secondary = result.getSecondaryResults();
       double millis = secondary.get("indexingMillis").getScore();
       pair(into, "concurrent indexing", conditions, threads, "docs/s")
-          .set(kind, millis > 0 ? secondary.get("indexedDocuments").getScore() * MILLIS_PER_SECOND / millis : Double.NaN);
+          .set(
+              kind,
+              millis > 0
+                  ? secondary.get("indexedDocuments").getScore() * MILLIS_PER_SECOND / millis
+                  : Double.NaN);
       return;
     }
     // Each thread runs searches back to back, so throughput is threads over the mean latency.
@@ -95,7 +107,10 @@ public final class ResultTable {
         .set(kind, threads * MICROS_PER_SECOND / latency.getScore());
   }
 
-  /** The search trial's concurrent indexing rate; 0 for an idle index, and for results from before the parameter. */
+  /**
+   * The search trial's concurrent indexing rate; 0 for an idle index, and for results from before
+   * the parameter.
+   */
   private static int indexingDocsPerSecond(BenchmarkParams params) {
     String value = params.getParam("indexingDocsPerSecond");
     return value == null ? 0 : Integer.parseInt(value);
@@ -112,28 +127,40 @@ public final class ResultTable {
   }
 
   /**
-   * A Markdown table: one row per comparison, figures to three significant digits. The HTTP
-   * columns appear only when some row has an HTTP figure.
+   * A Markdown table: one row per comparison, figures to three significant digits. The HTTP columns
+   * appear only when some row has an HTTP figure.
    */
   public String toMarkdown() {
-    boolean http = rows.stream().anyMatch(c -> !Double.isNaN(c.quarryHttp()) || !Double.isNaN(c.opensearch()));
+    boolean http =
+        rows.stream().anyMatch(c -> !Double.isNaN(c.quarryHttp()) || !Double.isNaN(c.opensearch()));
     StringBuilder out = new StringBuilder();
     out.append("| measure | conditions | threads | unit | Quarry | raw Lucene | Quarry / Lucene |");
     out.append(http ? " Quarry HTTP | HTTP / Lucene | OpenSearch | HTTP / OpenSearch |\n" : "\n");
     out.append("|---|---|---:|---|---:|---:|---:|").append(http ? "---:|---:|---:|---:|\n" : "\n");
     for (Comparison c : rows) {
-      out.append("| ").append(c.measure())
-          .append(" | ").append(c.conditions())
-          .append(" | ").append(c.threads() == 0 ? "-" : Integer.toString(c.threads()))
-          .append(" | ").append(c.unit())
-          .append(" | ").append(figure(c.quarry()))
-          .append(" | ").append(figure(c.lucene()))
-          .append(" | ").append(ratio(c.ratio()));
+      out.append("| ")
+          .append(c.measure())
+          .append(" | ")
+          .append(c.conditions())
+          .append(" | ")
+          .append(c.threads() == 0 ? "-" : Integer.toString(c.threads()))
+          .append(" | ")
+          .append(c.unit())
+          .append(" | ")
+          .append(figure(c.quarry()))
+          .append(" | ")
+          .append(figure(c.lucene()))
+          .append(" | ")
+          .append(ratio(c.ratio()));
       if (http) {
-        out.append(" | ").append(figure(c.quarryHttp()))
-            .append(" | ").append(ratio(c.httpRatio()))
-            .append(" | ").append(figure(c.opensearch()))
-            .append(" | ").append(ratio(c.httpOverOpenSearch()));
+        out.append(" | ")
+            .append(figure(c.quarryHttp()))
+            .append(" | ")
+            .append(ratio(c.httpRatio()))
+            .append(" | ")
+            .append(figure(c.opensearch()))
+            .append(" | ")
+            .append(ratio(c.httpOverOpenSearch()));
       }
       out.append(" |\n");
     }
@@ -183,7 +210,8 @@ public final class ResultTable {
     }
 
     Comparison toComparison() {
-      return new Comparison(measure, conditions, threads, unit, quarry, lucene, quarryHttp, opensearch);
+      return new Comparison(
+          measure, conditions, threads, unit, quarry, lucene, quarryHttp, opensearch);
     }
   }
 }

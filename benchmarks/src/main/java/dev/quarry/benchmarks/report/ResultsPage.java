@@ -17,11 +17,13 @@ import java.util.regex.Pattern;
 /**
  * The results page, drawn from kept result sets: a headline table of each {@link Target}'s latest
  * figures (with the date, machine and commit they were measured on), then charts where a curve says
- * more than a table. The Markdown goes between two marker lines of the page (the hand-written method
- * around them stays as it is); the charts are SVG files beside it. Deterministic for its inputs.
+ * more than a table. The Markdown goes between two marker lines of the page (the hand-written
+ * method around them stays as it is); the charts are SVG files beside it. Deterministic for its
+ * inputs.
  */
 public final class ResultsPage {
-  public static final String BEGIN = "<!-- results: written by `benchmarks.jar report` from benchmarks/results; do not edit by hand -->";
+  public static final String BEGIN =
+      "<!-- results: written by `benchmarks.jar report` from benchmarks/results; do not edit by hand -->";
   public static final String END = "<!-- end of results -->";
   static final String SIZE_CHART = "search-latency-by-size.svg";
   static final String INDEXING_CHART = "indexing-throughput.svg";
@@ -31,14 +33,20 @@ public final class ResultsPage {
 
   private final List<ResultSet> sets;
 
-  /** @param sets the kept result sets, in any order; the latest (by date) wins where two have a figure */
+  /**
+   * @param sets the kept result sets, in any order; the latest (by date) wins where two have a
+   *     figure
+   */
   public ResultsPage(List<ResultSet> sets) {
     List<ResultSet> sorted = new ArrayList<>(sets);
     sorted.sort((a, b) -> a.date().compareTo(b.date()));
     this.sets = List.copyOf(sorted);
   }
 
-  /** Writes the charts into {@code chartDir} and returns the Markdown that links them as {@code chartLink/NAME}. */
+  /**
+   * Writes the charts into {@code chartDir} and returns the Markdown that links them as {@code
+   * chartLink/NAME}.
+   */
   public String render(Path chartDir, String chartLink) throws IOException {
     Files.createDirectories(chartDir);
     Map<String, String> charts = charts();
@@ -46,27 +54,49 @@ public final class ResultsPage {
       Files.writeString(chartDir.resolve(chart.getKey()), chart.getValue(), StandardCharsets.UTF_8);
     }
     StringBuilder out = new StringBuilder();
-    out.append(BEGIN).append("\n\n")
-        .append("Each target's latest figures, one ratio per thread count, from the result sets listed below the charts "
-            + "(their machine and load there).\n\n")
-        .append(headline()).append('\n');
+    out.append(BEGIN)
+        .append("\n\n")
+        .append(
+            "Each target's latest figures, one ratio per thread count, from the result sets listed below the charts "
+                + "(their machine and load there).\n\n")
+        .append(headline())
+        .append('\n');
     if (charts.containsKey(SIZE_CHART)) {
       out.append("### Search latency against index size\n\n")
-          .append("![search p50 against index size](").append(chartLink).append('/').append(SIZE_CHART).append(")\n\n");
+          .append("![search p50 against index size](")
+          .append(chartLink)
+          .append('/')
+          .append(SIZE_CHART)
+          .append(")\n\n");
     }
     if (charts.containsKey(INDEXING_CHART)) {
       out.append("### Bulk indexing against threads and batch size\n\n")
-          .append("![bulk indexing throughput](").append(chartLink).append('/').append(INDEXING_CHART).append(")\n\n");
+          .append("![bulk indexing throughput](")
+          .append(chartLink)
+          .append('/')
+          .append(INDEXING_CHART)
+          .append(")\n\n");
     }
     if (charts.containsKey(HTTP_CHART)) {
       out.append("### Search over HTTP against OpenSearch\n\n")
-          .append("![HTTP search p50 against OpenSearch](").append(chartLink).append('/').append(HTTP_CHART).append(")\n\n");
+          .append("![HTTP search p50 against OpenSearch](")
+          .append(chartLink)
+          .append('/')
+          .append(HTTP_CHART)
+          .append(")\n\n");
     }
     out.append("The result sets (in `benchmarks/results`) these are drawn from:\n\n");
     for (int i = 0; i < sets.size(); i++) {
       ResultSet set = sets.get(i);
-      out.append(i + 1).append(". ").append(set.date()).append(", `").append(set.commit()).append("`, ")
-          .append(set.machine()).append(": ").append(set.run());
+      out.append(i + 1)
+          .append(". ")
+          .append(set.date())
+          .append(", `")
+          .append(set.commit())
+          .append("`, ")
+          .append(set.machine())
+          .append(": ")
+          .append(set.run());
       set.notes().forEach(n -> out.append("; ").append(n));
       out.append('\n');
     }
@@ -88,14 +118,24 @@ public final class ResultsPage {
     return page.substring(0, begin) + results + (after < 0 ? "" : page.substring(after + 1));
   }
 
-  /** One row per target: its latest ratios (per thread count), the bound, whether they meet it, and where they came from. */
+  /**
+   * One row per target: its latest ratios (per thread count), the bound, whether they meet it, and
+   * where they came from.
+   */
   String headline() {
     StringBuilder out = new StringBuilder();
-    out.append("| target | bound | latest ratio | met | measured (result set below) |\n|---|---|---|---|---|\n");
+    out.append(
+        "| target | bound | latest ratio | met | measured (result set below) |\n|---|---|---|---|---|\n");
     for (Target target : Target.ALL) {
-      Optional<ResultSet> latest = sets.reversed().stream()
-          .filter(s -> s.rows().stream().anyMatch(target::reads)).findFirst();
-      out.append("| ").append(target.name()).append(" | ").append(target.describeBound()).append(" | ");
+      Optional<ResultSet> latest =
+          sets.reversed().stream()
+              .filter(s -> s.rows().stream().anyMatch(target::reads))
+              .findFirst();
+      out.append("| ")
+          .append(target.name())
+          .append(" | ")
+          .append(target.describeBound())
+          .append(" | ");
       if (latest.isEmpty()) {
         out.append("not measured yet | - | - |\n");
         continue;
@@ -108,20 +148,33 @@ public final class ResultsPage {
       }
       List<String> ratios = new ArrayList<>();
       List<String> met = new ArrayList<>();
-      byThreads.forEach((threads, ratio) -> {
-        ratios.add(String.format(Locale.ROOT, "%.2fx", ratio));
-        met.add(target.met(ratio) ? "yes" : "**no**");
-      });
-      String threads = byThreads.keySet().stream().filter(t -> t > 0).map(String::valueOf)
-          .reduce((a, b) -> a + " / " + b).map(t -> " (" + t + (byThreads.size() > 1 ? " threads)" : " thread)"))
-          .orElse("");
-      out.append(String.join(" / ", ratios)).append(threads).append(" | ").append(String.join(" / ", met))
-          .append(" | ").append(source(latest.get())).append(" |\n");
+      byThreads.forEach(
+          (threads, ratio) -> {
+            ratios.add(String.format(Locale.ROOT, "%.2fx", ratio));
+            met.add(target.met(ratio) ? "yes" : "**no**");
+          });
+      String threads =
+          byThreads.keySet().stream()
+              .filter(t -> t > 0)
+              .map(String::valueOf)
+              .reduce((a, b) -> a + " / " + b)
+              .map(t -> " (" + t + (byThreads.size() > 1 ? " threads)" : " thread)"))
+              .orElse("");
+      out.append(String.join(" / ", ratios))
+          .append(threads)
+          .append(" | ")
+          .append(String.join(" / ", met))
+          .append(" | ")
+          .append(source(latest.get()))
+          .append(" |\n");
     }
     return out.toString();
   }
 
-  /** Where a figure comes from, short: the day, the commit and the set's number in the list below the charts. */
+  /**
+   * Where a figure comes from, short: the day, the commit and the set's number in the list below
+   * the charts.
+   */
   private String source(ResultSet set) {
     return set.date() + ", `" + set.commit() + "` (" + (sets.indexOf(set) + 1) + ")";
   }
@@ -135,7 +188,10 @@ public final class ResultsPage {
     return charts;
   }
 
-  /** Search p50 with one thread against the size of an idle index, each size from the latest set that has it. */
+  /**
+   * Search p50 with one thread against the size of an idle index, each size from the latest set
+   * that has it.
+   */
   private Optional<String> sizeChart() {
     Map<String, TreeMap<Double, Double>> bySize = new LinkedHashMap<>();
     List<String> from = new ArrayList<>();
@@ -165,23 +221,37 @@ public final class ResultsPage {
       return Optional.empty();
     }
     Map<String, List<double[]>> points = new LinkedHashMap<>();
-    bySize.forEach((contender, values) -> {
-      List<double[]> list = new ArrayList<>();
-      values.forEach((x, y) -> list.add(new double[] {x, y}));
-      points.put(contender, list);
-    });
-    return Optional.of(Charts.lines("Search p50, one thread, idle index", subtitle(from), "chunks in the index",
-        "p50 (ms)", points));
+    bySize.forEach(
+        (contender, values) -> {
+          List<double[]> list = new ArrayList<>();
+          values.forEach((x, y) -> list.add(new double[] {x, y}));
+          points.put(contender, list);
+        });
+    return Optional.of(
+        Charts.lines(
+            "Search p50, one thread, idle index",
+            subtitle(from),
+            "chunks in the index",
+            "p50 (ms)",
+            points));
   }
 
-  /** Bulk indexing into an empty index by batch size and threads, from the latest set that has such rows. */
+  /**
+   * Bulk indexing into an empty index by batch size and threads, from the latest set that has such
+   * rows.
+   */
   private Optional<String> indexingChart() {
     for (ResultSet set : sets.reversed()) {
       Map<String, Map<String, Double>> values = new LinkedHashMap<>();
       for (ResultSet.Row row : set.rows()) {
         Matcher bulk = BULK.matcher(row.conditions());
         if (row.measure().equals("indexing") && row.unit().equals("docs/s") && bulk.matches()) {
-          String category = "batches of " + bulk.group(1) + ", " + row.threads() + (row.threads() == 1 ? " thread" : " threads");
+          String category =
+              "batches of "
+                  + bulk.group(1)
+                  + ", "
+                  + row.threads()
+                  + (row.threads() == 1 ? " thread" : " threads");
           for (String contender : List.of("quarry", "lucene", "quarry-http", "opensearch")) {
             double v = row.value(contender);
             if (!Double.isNaN(v)) {
@@ -191,16 +261,20 @@ public final class ResultsPage {
         }
       }
       if (values.size() >= 2) {
-        return Optional.of(Charts.bars("Bulk indexing into an empty index", subtitle(List.of(set.date() + " `"
-            + set.commit() + "`")), "documents/s (higher is better)", values));
+        return Optional.of(
+            Charts.bars(
+                "Bulk indexing into an empty index",
+                subtitle(List.of(set.date() + " `" + set.commit() + "`")),
+                "documents/s (higher is better)",
+                values));
       }
     }
     return Optional.empty();
   }
 
   /**
-   * Quarry over HTTP beside OpenSearch, search p50, by clients and load; where two sets measured the
-   * same, the later one's figures.
+   * Quarry over HTTP beside OpenSearch, search p50, by clients and load; where two sets measured
+   * the same, the later one's figures.
    */
   private Optional<String> httpChart() {
     Map<String, Map<String, Double>> values = new LinkedHashMap<>();
@@ -208,13 +282,21 @@ public final class ResultsPage {
     for (ResultSet set : sets) {
       boolean used = false;
       for (ResultSet.Row row : set.rows()) {
-        if (row.measure().equals("search p50") && !Double.isNaN(row.value("quarry-http"))
+        if (row.measure().equals("search p50")
+            && !Double.isNaN(row.value("quarry-http"))
             && !Double.isNaN(row.value("opensearch"))) {
-          String category = (row.threads() == 1 ? "1 client" : row.threads() + " clients")
-              + (row.conditions().contains("queries of ") ? ", real queries" : "")
-              + (row.conditions().contains(" while indexing ") ? ", while indexing" : ", idle index");
-          values.computeIfAbsent("quarry-http", c -> new LinkedHashMap<>()).put(category, row.value("quarry-http"));
-          values.computeIfAbsent("opensearch", c -> new LinkedHashMap<>()).put(category, row.value("opensearch"));
+          String category =
+              (row.threads() == 1 ? "1 client" : row.threads() + " clients")
+                  + (row.conditions().contains("queries of ") ? ", real queries" : "")
+                  + (row.conditions().contains(" while indexing ")
+                      ? ", while indexing"
+                      : ", idle index");
+          values
+              .computeIfAbsent("quarry-http", c -> new LinkedHashMap<>())
+              .put(category, row.value("quarry-http"));
+          values
+              .computeIfAbsent("opensearch", c -> new LinkedHashMap<>())
+              .put(category, row.value("opensearch"));
           used = true;
         }
       }
@@ -225,7 +307,8 @@ public final class ResultsPage {
     if (values.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(Charts.bars("Search p50 over HTTP", subtitle(from), "p50 (ms, lower is better)", values));
+    return Optional.of(
+        Charts.bars("Search p50 over HTTP", subtitle(from), "p50 (ms, lower is better)", values));
   }
 
   private static String subtitle(List<String> from) {

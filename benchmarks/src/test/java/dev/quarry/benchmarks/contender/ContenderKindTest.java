@@ -8,8 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ContenderKindTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void params_roundTrip() {

@@ -14,16 +14,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LuceneContenderTest {
-  private static final SourceDocument GRANITE = new SourceDocument("granite", "Granite quarries",
-      "Granite is cut in quarries. The quarry near the river closed when granite prices fell.");
-  private static final SourceDocument SLATE = new SourceDocument("slate", "Slate", "Slate splits into thin sheets.");
+  private static final SourceDocument GRANITE =
+      new SourceDocument(
+          "granite",
+          "Granite quarries",
+          "Granite is cut in quarries. The quarry near the river closed when granite prices fell.");
+  private static final SourceDocument SLATE =
+      new SourceDocument("slate", "Slate", "Slate splits into thin sheets.");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @BeforeEach
   void engineChunkerExists() throws Exception {
-    assumeTrue(Availability.probe(ContenderKind.LUCENE, dir).searches(),
+    assumeTrue(
+        Availability.probe(ContenderKind.LUCENE, dir).searches(),
         "the engine's chunker is not implemented yet");
   }
 
@@ -59,11 +63,17 @@ class LuceneContenderTest {
     }
   }
 
-  /** The baseline ranks with the engine's BM25F (title weight, k1, b): the same chunks, in the same order, with the same scores. */
+  /**
+   * The baseline ranks with the engine's BM25F (title weight, k1, b): the same chunks, in the same
+   * order, with the same scores.
+   */
   @Test
   void search_ranksLikeTheEngine() throws Exception {
-    SourceDocument basalt = new SourceDocument("basalt", "Quarry safety", "Basalt columns form as lava cools.");
-    SourceDocument marble = new SourceDocument("marble", null, "Marble from the quarry, and more marble from another quarry.");
+    SourceDocument basalt =
+        new SourceDocument("basalt", "Quarry safety", "Basalt columns form as lava cools.");
+    SourceDocument marble =
+        new SourceDocument(
+            "marble", null, "Marble from the quarry, and more marble from another quarry.");
     List<SourceDocument> documents = List.of(GRANITE, SLATE, basalt, marble);
     try (Contender lucene = ContenderKind.LUCENE.open(dir.resolve("lucene"));
         Contender quarry = ContenderKind.QUARRY.open(dir.resolve("quarry"))) {
@@ -77,7 +87,8 @@ class LuceneContenderTest {
           LuceneHit expected = (LuceneHit) baseline.get(i);
           Hit actual = (Hit) engine.get(i);
           assertEquals(expected.source(), actual.source(), query + " #" + i);
-          assertEquals(expected.score(), actual.score(), expected.score() * 1e-5f, query + " #" + i);
+          assertEquals(
+              expected.score(), actual.score(), expected.score() * 1e-5f, query + " #" + i);
         }
       }
     }

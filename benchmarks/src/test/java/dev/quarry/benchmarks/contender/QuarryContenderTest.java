@@ -12,15 +12,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class QuarryContenderTest {
-  private static final SourceDocument SLATE = new SourceDocument("slate", "Slate", "Slate splits into thin sheets.");
-  private static final SourceDocument GRANITE = new SourceDocument("granite", "Granite", "Granite is cut in quarries.");
+  private static final SourceDocument SLATE =
+      new SourceDocument("slate", "Slate", "Slate splits into thin sheets.");
+  private static final SourceDocument GRANITE =
+      new SourceDocument("granite", "Granite", "Granite is cut in quarries.");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @BeforeEach
   void engineSearches() throws Exception {
-    assumeTrue(Availability.probe(ContenderKind.QUARRY, dir).searches(), "the engine cannot search yet");
+    assumeTrue(
+        Availability.probe(ContenderKind.QUARRY, dir).searches(), "the engine cannot search yet");
   }
 
   @Test

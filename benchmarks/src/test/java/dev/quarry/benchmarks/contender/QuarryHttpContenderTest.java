@@ -14,11 +14,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class QuarryHttpContenderTest {
-  private static final SourceDocument SLATE = new SourceDocument("slate", "Slate", "Slate splits into thin sheets.");
-  private static final SourceDocument GRANITE = new SourceDocument("granite", null, "Granite is cut in quarries.");
+  private static final SourceDocument SLATE =
+      new SourceDocument("slate", "Slate", "Slate splits into thin sheets.");
+  private static final SourceDocument GRANITE =
+      new SourceDocument("granite", null, "Granite is cut in quarries.");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void reopenedServer_findsWhatTheBatchIndexed() throws Exception {
@@ -33,20 +34,30 @@ class QuarryHttpContenderTest {
     }
   }
 
-  /** A server given by URL: one corpus per benchmark folder, found again by a later contender for the same folder. */
+  /**
+   * A server given by URL: one corpus per benchmark folder, found again by a later contender for
+   * the same folder.
+   */
   @Test
   void serverGivenByUrl_keepsOneCorpusPerFolder() throws Exception {
     Path tokens = dir.resolve("tokens.json");
-    Files.writeString(tokens, "{\"tokens\": [{\"subject\": \"bench\", \"token\": \"bench-token-0123456789\","
-        + " \"grants\": [{\"corpus\": \"*\", \"scopes\": [\"search\", \"index\", \"manage\"]}]}]}");
-    try (QuarryServer server = QuarryServer.start(dir.resolve("data"), "127.0.0.1", 0, TokensFile.read(tokens),
-        ServerConfig.DEFAULT)) {
+    Files.writeString(
+        tokens,
+        "{\"tokens\": [{\"subject\": \"bench\", \"token\": \"bench-token-0123456789\","
+            + " \"grants\": [{\"corpus\": \"*\", \"scopes\": [\"search\", \"index\", \"manage\"]}]}]}");
+    try (QuarryServer server =
+        QuarryServer.start(
+            dir.resolve("data"), "127.0.0.1", 0, TokensFile.read(tokens), ServerConfig.DEFAULT)) {
       Path first = dir.resolve("first");
-      try (Contender http = QuarryHttpContender.connect(first, server.url(), "bench-token-0123456789")) {
+      try (Contender http =
+          QuarryHttpContender.connect(first, server.url(), "bench-token-0123456789")) {
         http.indexBatch(List.of(GRANITE, SLATE));
       }
-      try (Contender again = QuarryHttpContender.connect(first, server.url(), "bench-token-0123456789");
-          Contender other = QuarryHttpContender.connect(dir.resolve("second"), server.url(), "bench-token-0123456789")) {
+      try (Contender again =
+              QuarryHttpContender.connect(first, server.url(), "bench-token-0123456789");
+          Contender other =
+              QuarryHttpContender.connect(
+                  dir.resolve("second"), server.url(), "bench-token-0123456789")) {
         assertEquals(List.of("slate"), sources(again.search("slate")));
         assertEquals(List.of(), sources(other.search("slate")));
       }

@@ -23,7 +23,9 @@ class GeneratedCorpusTest {
 
   @Test
   void document_otherSeed_differs() {
-    assertNotEquals(new GeneratedCorpus(SEED).document(0).text(), new GeneratedCorpus(SEED + 1).document(0).text());
+    assertNotEquals(
+        new GeneratedCorpus(SEED).document(0).text(),
+        new GeneratedCorpus(SEED + 1).document(0).text());
   }
 
   @Test

@@ -12,12 +12,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class JsonlCorpusTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void load_acceptsIdOrUnderscoreId_andAnOptionalTitle() throws Exception {
-    Path file = write("""
+    Path file =
+        write(
+            """
         {"id": "a", "title": "Alpha", "text": "first text"}
 
         {"_id": "b", "text": "second text"}
@@ -31,7 +32,9 @@ class JsonlCorpusTest {
 
   @Test
   void document_pastTheEnd_repeatsUnderNewIds() throws Exception {
-    JsonlCorpus corpus = JsonlCorpus.load(write("{\"id\": \"a\", \"text\": \"x\"}\n{\"id\": \"b\", \"text\": \"y\"}\n"));
+    JsonlCorpus corpus =
+        JsonlCorpus.load(
+            write("{\"id\": \"a\", \"text\": \"x\"}\n{\"id\": \"b\", \"text\": \"y\"}\n"));
     assertEquals(new SourceDocument("a#2", null, "x"), corpus.document(2));
     assertEquals("b#3", corpus.document(5).id());
   }
@@ -39,7 +42,8 @@ class JsonlCorpusTest {
   @Test
   void load_lineWithoutText_isRefusedNamingTheLine() throws Exception {
     Path file = write("{\"id\": \"a\", \"text\": \"x\"}\n{\"id\": \"b\"}\n");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JsonlCorpus.load(file));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> JsonlCorpus.load(file));
     assertTrue(e.getMessage().contains("line 2"), e.getMessage());
   }
 
@@ -47,9 +51,12 @@ class JsonlCorpusTest {
   void load_sharedSciFactCorpus_readsEveryDocument() throws Exception {
     String shared = System.getProperty("quarry.shared.dir");
     Path file = shared == null ? null : Path.of(shared, "data", "eval", "scifact", "corpus.jsonl");
-    assumeTrue(file != null && Files.isReadable(file), "shared SciFact corpus absent; set quarry.shared.dir");
+    assumeTrue(
+        file != null && Files.isReadable(file),
+        "shared SciFact corpus absent; set quarry.shared.dir");
     JsonlCorpus corpus = JsonlCorpus.load(file);
-    assertEquals(Files.readAllLines(file).stream().filter(l -> !l.isBlank()).count(), corpus.size());
+    assertEquals(
+        Files.readAllLines(file).stream().filter(l -> !l.isBlank()).count(), corpus.size());
   }
 
   private Path write(String content) throws Exception {

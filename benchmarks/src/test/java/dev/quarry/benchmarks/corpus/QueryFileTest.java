@@ -16,33 +16,44 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class QueryFileTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void load_keepsFileOrder_andSkipsBlankLines() throws Exception {
     Path file = dir.resolve("queries.jsonl");
-    Files.writeString(file, """
+    Files.writeString(
+        file,
+        """
         {"_id": "2", "text": "0-dimensional biomaterials show inductive properties."}
 
         {"id": "1", "text": "ALDH1 expression is associated with poorer prognosis", "metadata": {}}
         """);
-    assertEquals(List.of("0-dimensional biomaterials show inductive properties.",
-        "ALDH1 expression is associated with poorer prognosis"), QueryFile.load(file));
+    assertEquals(
+        List.of(
+            "0-dimensional biomaterials show inductive properties.",
+            "ALDH1 expression is associated with poorer prognosis"),
+        QueryFile.load(file));
   }
 
   @Test
   void load_namesTheLine_thatIsNotJsonOrLacksText() throws Exception {
     Path file = dir.resolve("bad.jsonl");
-    Files.writeString(file, "{\"_id\": \"1\", \"text\": \"fine\"}\n{\"_id\": \"2\", \"text\": \" \"}\n");
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> QueryFile.load(file)).getMessage()
-        .contains("line 2"));
+    Files.writeString(
+        file, "{\"_id\": \"1\", \"text\": \"fine\"}\n{\"_id\": \"2\", \"text\": \" \"}\n");
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> QueryFile.load(file))
+            .getMessage()
+            .contains("line 2"));
     Files.writeString(file, "not json\n");
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> QueryFile.load(file)).getMessage()
-        .contains("line 1 is not JSON"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> QueryFile.load(file))
+            .getMessage()
+            .contains("line 1 is not JSON"));
     Files.writeString(file, "\n");
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> QueryFile.load(file)).getMessage()
-        .contains("no queries"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> QueryFile.load(file))
+            .getMessage()
+            .contains("no queries"));
   }
 
   @Test

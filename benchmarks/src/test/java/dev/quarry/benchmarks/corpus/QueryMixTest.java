@@ -25,7 +25,8 @@ class QueryMixTest {
 
   @Test
   void from_sameInputs_sameQueries() {
-    assertEquals(QueryMix.from(sample, 100, SEED).queries(), QueryMix.from(sample, 100, SEED).queries());
+    assertEquals(
+        QueryMix.from(sample, 100, SEED).queries(), QueryMix.from(sample, 100, SEED).queries());
   }
 
   @Test

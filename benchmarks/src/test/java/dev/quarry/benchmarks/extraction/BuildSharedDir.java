@@ -2,7 +2,10 @@ package dev.quarry.benchmarks.extraction;
 
 import java.nio.file.Path;
 
-/** The shared folder as the build names it for tests (the project's sibling), as the other modules find it. */
+/**
+ * The shared folder as the build names it for tests (the project's sibling), as the other modules
+ * find it.
+ */
 public final class BuildSharedDir {
   private BuildSharedDir() {}
 

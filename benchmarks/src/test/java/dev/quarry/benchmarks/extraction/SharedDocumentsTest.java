@@ -23,16 +23,23 @@ class SharedDocumentsTest {
 
   @Test
   void read_splitsPdfsFromOthers_withTheManifestsPageCounts(@TempDir Path dir) throws IOException {
-    Path shared = sharedWith(dir, HEADER
-        + "a.pdf\t10\tapplication/pdf\tsomewhere\t3\t\n"
-        + "b.docx\t20\tapplication/vnd.openxmlformats-officedocument.wordprocessingml.document\tsomewhere\t\t\n"
-        + "c.pdf\t30\tapplication/pdf\tsomewhere\tNA\tscanned\n");
+    Path shared =
+        sharedWith(
+            dir,
+            HEADER
+                + "a.pdf\t10\tapplication/pdf\tsomewhere\t3\t\n"
+                + "b.docx\t20\tapplication/vnd.openxmlformats-officedocument.wordprocessingml.document\tsomewhere\t\t\n"
+                + "c.pdf\t30\tapplication/pdf\tsomewhere\tNA\tscanned\n");
     assertNull(SharedDocuments.unavailableReason(shared));
     SharedDocuments documents = SharedDocuments.read(shared);
     Path good = shared.resolve("data/docs/good");
-    assertEquals(List.of(new SharedDocuments.Document(good.resolve("a.pdf"), 3),
-        new SharedDocuments.Document(good.resolve("c.pdf"), 0)), documents.of(SharedDocuments.Kind.PDF));
-    assertEquals(List.of(new SharedDocuments.Document(good.resolve("b.docx"), 0)),
+    assertEquals(
+        List.of(
+            new SharedDocuments.Document(good.resolve("a.pdf"), 3),
+            new SharedDocuments.Document(good.resolve("c.pdf"), 0)),
+        documents.of(SharedDocuments.Kind.PDF));
+    assertEquals(
+        List.of(new SharedDocuments.Document(good.resolve("b.docx"), 0)),
         documents.of(SharedDocuments.Kind.OTHER));
   }
 
@@ -44,7 +51,8 @@ class SharedDocumentsTest {
   }
 
   @Test
-  void read_aManifestWithoutPageCounts_isRefusedNamingTheColumn(@TempDir Path dir) throws IOException {
+  void read_aManifestWithoutPageCounts_isRefusedNamingTheColumn(@TempDir Path dir)
+      throws IOException {
     Path shared = sharedWith(dir, "filename\tmedia_type\na.pdf\tapplication/pdf\n");
     IOException e = assertThrows(IOException.class, () -> SharedDocuments.read(shared));
     assertTrue(e.getMessage().contains("pdf_pages"), e.getMessage());
@@ -59,8 +67,8 @@ class SharedDocumentsTest {
   @Test
   void kind_fromParam_refusesOthersNamingTheKinds() {
     assertEquals(SharedDocuments.Kind.OTHER, SharedDocuments.Kind.fromParam("other"));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> SharedDocuments.Kind.fromParam("PDF"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> SharedDocuments.Kind.fromParam("PDF"));
     assertTrue(e.getMessage().contains("pdf or other"), e.getMessage());
   }
 }

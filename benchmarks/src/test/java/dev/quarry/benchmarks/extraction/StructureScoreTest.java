@@ -7,7 +7,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class StructureScoreTest {
-  static final String DOCLING = """
+  static final String DOCLING =
+      """
       ## Sheet1
 
       | Name | Born |
@@ -26,15 +27,25 @@ class StructureScoreTest {
   void doclingMarkdown_givesHeadingsAndTables_asText() {
     DocumentStructure s = DocumentStructure.ofMarkdown(DOCLING);
     assertEquals(List.of("sheet1", "notes"), s.headings());
-    assertEquals(List.of(List.of(List.of("name", "born"), List.of("ada lovelace", "1815"), List.of("alan", "1912"))),
-        s.tables(), "links as their text, an image-only row left out");
+    assertEquals(
+        List.of(
+            List.of(
+                List.of("name", "born"), List.of("ada lovelace", "1815"), List.of("alan", "1912"))),
+        s.tables(),
+        "links as their text, an image-only row left out");
   }
 
   @Test
   void score_matchesHeadingsOnce_andCellsByRowAndColumn() {
     DocumentStructure reference = DocumentStructure.ofMarkdown(DOCLING);
-    DocumentStructure extracted = new DocumentStructure(List.of("sheet1", "sheet1", "extra"),
-        List.of(List.of(List.of("name", "born"), List.of("ada lovelace", "1816"), List.of("alan", "1912"))));
+    DocumentStructure extracted =
+        new DocumentStructure(
+            List.of("sheet1", "sheet1", "extra"),
+            List.of(
+                List.of(
+                    List.of("name", "born"),
+                    List.of("ada lovelace", "1816"),
+                    List.of("alan", "1912"))));
     StructureScore score = StructureScore.of(reference, extracted);
     assertEquals(1.0 / 3, score.precision(), 1e-9);
     assertEquals(0.5, score.recall(), 1e-9);
@@ -44,9 +55,15 @@ class StructureScoreTest {
 
   @Test
   void score_withoutReferenceTables_hasNoCellAccuracy_andUnpairedTablesAreWrong() {
-    assertNull(StructureScore.of(new DocumentStructure(List.of(), List.of()),
-        new DocumentStructure(List.of(), List.of(List.of(List.of("a"))))).cellAccuracy());
-    assertEquals(0.0, StructureScore.of(DocumentStructure.ofMarkdown(DOCLING),
-        new DocumentStructure(List.of(), List.of())).cellAccuracy());
+    assertNull(
+        StructureScore.of(
+                new DocumentStructure(List.of(), List.of()),
+                new DocumentStructure(List.of(), List.of(List.of(List.of("a")))))
+            .cellAccuracy());
+    assertEquals(
+        0.0,
+        StructureScore.of(
+                DocumentStructure.ofMarkdown(DOCLING), new DocumentStructure(List.of(), List.of()))
+            .cellAccuracy());
   }
 }

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.quarry.embeddings.Models;
 import org.junit.jupiter.api.Test;
 
-/** The hybrid benchmark embeds its English corpora with the English models only, the default first. */
+/**
+ * The hybrid benchmark embeds its English corpora with the English models only, the default first.
+ */
 class HybridModelsTest {
   @Test
   void measuresTheEnglishModels_notTheChineseOne() {
@@ -19,8 +21,10 @@ class HybridModelsTest {
 
   @Test
   void aModelItDoesNotMeasure_isRefusedBeforeAnythingRuns() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> HybridBenchmark.main(new String[] {"--model", Models.BGE_SMALL_ZH_V15.name()}));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> HybridBenchmark.main(new String[] {"--model", Models.BGE_SMALL_ZH_V15.name()}));
     assertTrue(e.getMessage().contains("--model"), e.getMessage());
   }
 }

@@ -22,15 +22,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The search trial's set-up and tear-down under concurrent indexing, called as JMH calls them,
- * on the in-process contenders at a tiny size: the trial indexes into its own copy and leaves the
+ * The search trial's set-up and tear-down under concurrent indexing, called as JMH calls them, on
+ * the in-process contenders at a tiny size: the trial indexes into its own copy and leaves the
  * prebuilt index as it was.
  */
 class SearchBenchmarkTest {
   private static final long CHUNKS = 50;
 
-  @TempDir
-  Path workspace;
+  @TempDir Path workspace;
   private String previousWorkspace;
 
   @BeforeEach
@@ -49,7 +48,9 @@ class SearchBenchmarkTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = ContenderKind.class, names = {"QUARRY", "LUCENE"})
+  @EnumSource(
+      value = ContenderKind.class,
+      names = {"QUARRY", "LUCENE"})
   void underIndexing_indexesIntoATrialCopy_deletedAtTearDown(ContenderKind kind) throws Exception {
     Corpus corpus = new GeneratedCorpus(7);
     PrebuiltIndex prebuilt = PrebuiltIndex.obtain(kind, corpus, CHUNKS);
@@ -61,7 +62,9 @@ class SearchBenchmarkTest {
     assertNotNull(indexer);
     long deadline = System.nanoTime() + 60_000_000_000L;
     while (indexer.indexedDocuments() < 20 && System.nanoTime() < deadline) {
-      assertNotNull(trial.search(new SearchBenchmark.QueryCursor(), new SearchBenchmark.ConcurrentIndexing()));
+      assertNotNull(
+          trial.search(
+              new SearchBenchmark.QueryCursor(), new SearchBenchmark.ConcurrentIndexing()));
       trial.checkIndexing();
     }
     trial.closeIndex();
@@ -69,12 +72,15 @@ class SearchBenchmarkTest {
     assertTrue(indexer.indexedDocuments() >= 20, "indexed " + indexer.indexedDocuments());
     assertEquals(prebuiltFiles, files(prebuilt.dir()), "the prebuilt index is left as built");
     try (Stream<Path> left = Files.list(workspace)) {
-      assertEquals(List.of(prebuilt.dir().getParent()), left.toList(), "the trial's copy is deleted");
+      assertEquals(
+          List.of(prebuilt.dir().getParent()), left.toList(), "the trial's copy is deleted");
     }
   }
 
   @ParameterizedTest
-  @EnumSource(value = ContenderKind.class, names = {"QUARRY", "LUCENE"})
+  @EnumSource(
+      value = ContenderKind.class,
+      names = {"QUARRY", "LUCENE"})
   void idle_searchesThePrebuiltIndex_withoutIndexer(ContenderKind kind) throws Exception {
     SearchBenchmark trial = trial(kind, 0);
     trial.openIndex();
@@ -101,13 +107,18 @@ class SearchBenchmarkTest {
   /** The names and sizes of the files under {@code dir}, sorted. */
   private static List<String> files(Path dir) throws Exception {
     try (Stream<Path> paths = Files.walk(dir)) {
-      return paths.filter(Files::isRegularFile).map(p -> {
-        try {
-          return dir.relativize(p) + " " + Files.size(p);
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      }).sorted().toList();
+      return paths
+          .filter(Files::isRegularFile)
+          .map(
+              p -> {
+                try {
+                  return dir.relativize(p) + " " + Files.size(p);
+                } catch (java.io.IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              })
+          .sorted()
+          .toList();
     }
   }
 }

@@ -25,17 +25,19 @@ class PacedIndexerTest {
   private static final Duration PATIENCE = Duration.ofSeconds(60);
 
   /** Document {@code n} holds the word {@code markern}, found in no other document. */
-  private static final Corpus MARKED = new Corpus() {
-    @Override
-    public SourceDocument document(long ordinal) {
-      return new SourceDocument("doc-" + ordinal, null, "Shared words in every document, and marker" + ordinal + ".");
-    }
+  private static final Corpus MARKED =
+      new Corpus() {
+        @Override
+        public SourceDocument document(long ordinal) {
+          return new SourceDocument(
+              "doc-" + ordinal, null, "Shared words in every document, and marker" + ordinal + ".");
+        }
 
-    @Override
-    public String describe() {
-      return "marked";
-    }
-  };
+        @Override
+        public String describe() {
+          return "marked";
+        }
+      };
 
   @Test
   void indexesNewDocumentsFromTheFirstOrdinal_inBatches_andStopsOnRequest() throws Exception {
@@ -49,8 +51,14 @@ class PacedIndexerTest {
     assertEquals(5L * batches, indexer.indexedDocuments());
     for (int b = 0; b < batches; b++) {
       List<String> ids = target.batches.get(b).stream().map(SourceDocument::id).toList();
-      assertEquals(List.of("doc-" + (100 + 5 * b), "doc-" + (101 + 5 * b), "doc-" + (102 + 5 * b),
-          "doc-" + (103 + 5 * b), "doc-" + (104 + 5 * b)), ids);
+      assertEquals(
+          List.of(
+              "doc-" + (100 + 5 * b),
+              "doc-" + (101 + 5 * b),
+              "doc-" + (102 + 5 * b),
+              "doc-" + (103 + 5 * b),
+              "doc-" + (104 + 5 * b)),
+          ids);
     }
     Thread.sleep(50);
     assertEquals(batches, target.batches.size(), "no batch after stop");
@@ -78,14 +86,15 @@ class PacedIndexerTest {
     target.failAfter = 2;
     PacedIndexer indexer = new PacedIndexer(target, MARKED, 0, 1_000, 1);
     indexer.start();
-    awaitTrue(() -> {
-      try {
-        indexer.checkHealthy();
-        return false;
-      } catch (IOException e) {
-        return true;
-      }
-    });
+    awaitTrue(
+        () -> {
+          try {
+            indexer.checkHealthy();
+            return false;
+          } catch (IOException e) {
+            return true;
+          }
+        });
     IOException stopped = assertThrows(IOException.class, indexer::stop);
     assertInstanceOf(IllegalStateException.class, stopped.getCause());
     assertTrue(stopped.getMessage().contains("after 2 documents"), stopped.getMessage());
@@ -94,8 +103,12 @@ class PacedIndexerTest {
 
   @Test
   void aRateOrBatchBelowOne_isRefused() {
-    assertThrows(IllegalArgumentException.class, () -> new PacedIndexer(new RecordingContender(), MARKED, 0, 0, 10));
-    assertThrows(IllegalArgumentException.class, () -> new PacedIndexer(new RecordingContender(), MARKED, 0, 10, 0));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new PacedIndexer(new RecordingContender(), MARKED, 0, 0, 10));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new PacedIndexer(new RecordingContender(), MARKED, 0, 10, 0));
   }
 
   private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {

@@ -7,15 +7,16 @@ import dev.quarry.benchmarks.contender.ContenderKind;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.openjdk.jmh.results.RunResult;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.results.RunResult;
 
 class ResultTableTest {
-  private static final List<Footprint> FOOTPRINTS = List.of(
-      new Footprint(ContenderKind.QUARRY, 1_000, 40_000, 2_000_000),
-      new Footprint(ContenderKind.LUCENE, 1_000, 10_000, 1_000_000),
-      new Footprint(ContenderKind.QUARRY, 10_000, 200_000, 20_000_000),
-      new Footprint(ContenderKind.LUCENE, 10_000, 100_000, 10_000_000));
+  private static final List<Footprint> FOOTPRINTS =
+      List.of(
+          new Footprint(ContenderKind.QUARRY, 1_000, 40_000, 2_000_000),
+          new Footprint(ContenderKind.LUCENE, 1_000, 10_000, 1_000_000),
+          new Footprint(ContenderKind.QUARRY, 10_000, 200_000, 20_000_000),
+          new Footprint(ContenderKind.LUCENE, 10_000, 100_000, 10_000_000));
 
   @Test
   void footprints_oneRowPerMeasureAndSize_withQuarryOverLucene() {
@@ -54,21 +55,40 @@ class ResultTableTest {
 
   @Test
   void searchUnderIndexing_rowsOfP50P99AndAchievedRate_besideTheIdleRows() {
-    List<RunResult> results = List.of(
-        JmhResults.search(ContenderKind.QUARRY, 10_000, 0, latencies(1, 4), new long[] {0}, new long[] {0}),
-        JmhResults.search(ContenderKind.LUCENE, 10_000, 0, latencies(1, 2), new long[] {0}, new long[] {0}),
-        // Iterations of 30 and 60 documents in 3 s each: 15 docs/s, however JMH combines iterations.
-        JmhResults.search(ContenderKind.QUARRY, 10_000, 20, latencies(3, 80),
-            new long[] {30, 60}, new long[] {3_000, 3_000}),
-        JmhResults.search(ContenderKind.LUCENE, 10_000, 20, latencies(2, 40),
-            new long[] {60, 60}, new long[] {3_000, 3_000}));
+    List<RunResult> results =
+        List.of(
+            JmhResults.search(
+                ContenderKind.QUARRY, 10_000, 0, latencies(1, 4), new long[] {0}, new long[] {0}),
+            JmhResults.search(
+                ContenderKind.LUCENE, 10_000, 0, latencies(1, 2), new long[] {0}, new long[] {0}),
+            // Iterations of 30 and 60 documents in 3 s each: 15 docs/s, however JMH combines
+            // iterations.
+            JmhResults.search(
+                ContenderKind.QUARRY,
+                10_000,
+                20,
+                latencies(3, 80),
+                new long[] {30, 60},
+                new long[] {3_000, 3_000}),
+            JmhResults.search(
+                ContenderKind.LUCENE,
+                10_000,
+                20,
+                latencies(2, 40),
+                new long[] {60, 60},
+                new long[] {3_000, 3_000}));
     List<Comparison> rows = ResultTable.of(results, List.of()).rows();
 
     List<String> measures = rows.stream().map(c -> c.measure() + " | " + c.conditions()).toList();
-    assertEquals(List.of(
-        "search p50 | 10,000 chunks", "search p99 | 10,000 chunks", "search throughput | 10,000 chunks",
-        "search p50 | 10,000 chunks while indexing 20 docs/s", "search p99 | 10,000 chunks while indexing 20 docs/s",
-        "concurrent indexing | 10,000 chunks while indexing 20 docs/s"), measures);
+    assertEquals(
+        List.of(
+            "search p50 | 10,000 chunks",
+            "search p99 | 10,000 chunks",
+            "search throughput | 10,000 chunks",
+            "search p50 | 10,000 chunks while indexing 20 docs/s",
+            "search p99 | 10,000 chunks while indexing 20 docs/s",
+            "concurrent indexing | 10,000 chunks while indexing 20 docs/s"),
+        measures);
     Comparison p50 = rows.get(3);
     assertEquals(2, p50.threads());
     assertEquals("ms", p50.unit());
@@ -88,17 +108,40 @@ class ResultTableTest {
     assertTrue(Double.isNaN(rate.quarryHttp()));
 
     String markdown = ResultTable.of(results, List.of()).toMarkdown();
-    assertTrue(markdown.contains("| search p99 | 10,000 chunks while indexing 20 docs/s | 2 | ms | "), markdown);
-    assertTrue(markdown.contains("| concurrent indexing | 10,000 chunks while indexing 20 docs/s | 2 | docs/s | 15.0 | 20.0 | 0.75x |"),
+    assertTrue(
+        markdown.contains("| search p99 | 10,000 chunks while indexing 20 docs/s | 2 | ms | "),
+        markdown);
+    assertTrue(
+        markdown.contains(
+            "| concurrent indexing | 10,000 chunks while indexing 20 docs/s | 2 | docs/s | 15.0 | 20.0 | 0.75x |"),
         markdown);
   }
 
   @Test
   void searchUnderIndexing_httpContenders_getTheHttpRatios() {
-    List<RunResult> results = List.of(
-        JmhResults.search(ContenderKind.LUCENE, 100, 50, latencies(2, 2), new long[] {10}, new long[] {1_000}),
-        JmhResults.search(ContenderKind.QUARRY_HTTP, 100, 50, latencies(4, 4), new long[] {5}, new long[] {1_000}),
-        JmhResults.search(ContenderKind.OPENSEARCH, 100, 50, latencies(8, 8), new long[] {10}, new long[] {1_000}));
+    List<RunResult> results =
+        List.of(
+            JmhResults.search(
+                ContenderKind.LUCENE,
+                100,
+                50,
+                latencies(2, 2),
+                new long[] {10},
+                new long[] {1_000}),
+            JmhResults.search(
+                ContenderKind.QUARRY_HTTP,
+                100,
+                50,
+                latencies(4, 4),
+                new long[] {5},
+                new long[] {1_000}),
+            JmhResults.search(
+                ContenderKind.OPENSEARCH,
+                100,
+                50,
+                latencies(8, 8),
+                new long[] {10},
+                new long[] {1_000}));
     Comparison p50 = ResultTable.of(results, List.of()).rows().get(0);
     assertEquals("100 chunks while indexing 50 docs/s", p50.conditions());
     assertEquals(2.0, p50.httpRatio(), 0.01);

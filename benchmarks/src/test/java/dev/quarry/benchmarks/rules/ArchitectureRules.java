@@ -17,12 +17,21 @@ import java.util.Set;
  * internal classes another module may use today, the internal packages open to named modules only
  * (a qualified export), and what a library module must not use.
  */
-record ArchitectureRules(Map<String, String> roots, Map<String, Set<String>> arrows, Set<String> closed,
-    Set<String> internalUses, Map<String, Set<String>> qualifiedExports, Set<String> libraries, List<String> banned) {
+record ArchitectureRules(
+    Map<String, String> roots,
+    Map<String, Set<String>> arrows,
+    Set<String> closed,
+    Set<String> internalUses,
+    Map<String, Set<String>> qualifiedExports,
+    Set<String> libraries,
+    List<String> banned) {
 
   static final String FILE = "architecture-rules";
 
-  /** The rules file of the checkout the tests run in: the first {@code architecture-rules} up from the working directory. */
+  /**
+   * The rules file of the checkout the tests run in: the first {@code architecture-rules} up from
+   * the working directory.
+   */
   static Path locate() {
     for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
       Path file = dir.resolve(FILE);
@@ -64,36 +73,44 @@ record ArchitectureRules(Map<String, String> roots, Map<String, Set<String>> arr
             case "internal" -> internal.add(words[1] + " " + words[2]);
             case "exports" -> {
               if (words.length < 4 || !words[2].equals("to")) {
-                throw new IllegalArgumentException(FILE + ":" + number + ": not `exports PACKAGE to MODULE...`: " + raw);
+                throw new IllegalArgumentException(
+                    FILE + ":" + number + ": not `exports PACKAGE to MODULE...`: " + raw);
               }
-              exports.computeIfAbsent(words[1], p -> new LinkedHashSet<>()).addAll(List.of(words).subList(3, words.length));
+              exports
+                  .computeIfAbsent(words[1], p -> new LinkedHashSet<>())
+                  .addAll(List.of(words).subList(3, words.length));
             }
             case "library" -> libraries.addAll(List.of(words).subList(1, words.length));
             case "banned" -> banned.add(words[1]);
-            default -> throw new IllegalArgumentException(FILE + ":" + number + ": not a rule: " + raw);
+            default ->
+                throw new IllegalArgumentException(FILE + ":" + number + ": not a rule: " + raw);
           }
         }
       }
     }
-    ArchitectureRules rules = new ArchitectureRules(roots, arrows, closed, internal, exports, libraries, banned);
+    ArchitectureRules rules =
+        new ArchitectureRules(roots, arrows, closed, internal, exports, libraries, banned);
     rules.checkNames(number);
     return rules;
   }
 
   private void checkNames(int lines) {
     List<String> named = new ArrayList<>(libraries);
-    arrows.forEach((from, to) -> {
-      named.add(from);
-      named.addAll(to);
-    });
+    arrows.forEach(
+        (from, to) -> {
+          named.add(from);
+          named.addAll(to);
+        });
     closed.forEach(pair -> named.addAll(List.of(pair.split(" "))));
     internalUses.forEach(use -> named.add(use.split(" ")[0]));
-    qualifiedExports.forEach((pkg, to) -> {
-      if (moduleOf(pkg + ".X") == null || !isInternal(pkg + ".X", moduleOf(pkg + ".X"))) {
-        throw new IllegalArgumentException(FILE + " exports " + pkg + ", which is not a sub-package of a module");
-      }
-      named.addAll(to);
-    });
+    qualifiedExports.forEach(
+        (pkg, to) -> {
+          if (moduleOf(pkg + ".X") == null || !isInternal(pkg + ".X", moduleOf(pkg + ".X"))) {
+            throw new IllegalArgumentException(
+                FILE + " exports " + pkg + ", which is not a sub-package of a module");
+          }
+          named.addAll(to);
+        });
     for (String module : named) {
       if (!roots.containsKey(module)) {
         throw new IllegalArgumentException(FILE + " names a module it does not declare: " + module);
@@ -133,13 +150,19 @@ record ArchitectureRules(Map<String, String> roots, Map<String, Set<String>> arr
     return reach(user).contains(target) && !closed.contains(user + " " + target);
   }
 
-  /** Whether {@code className} lies in a package its module exports to {@code user} alone among others. */
+  /**
+   * Whether {@code className} lies in a package its module exports to {@code user} alone among
+   * others.
+   */
   boolean exportedTo(String className, String user) {
     String pkg = className.substring(0, className.lastIndexOf('.'));
     return qualifiedExports.getOrDefault(pkg, Set.of()).contains(user);
   }
 
-  /** Whether {@code className} lies in a sub-package of its module's root rather than the root itself. */
+  /**
+   * Whether {@code className} lies in a sub-package of its module's root rather than the root
+   * itself.
+   */
   boolean isInternal(String className, String module) {
     String rest = className.substring(roots.get(module).length() + 1);
     return rest.indexOf('.') >= 0;

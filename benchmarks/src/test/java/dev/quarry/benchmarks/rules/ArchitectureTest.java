@@ -24,11 +24,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Holds the main classes of every module to the repository's {@code architecture-rules}: the
- * arrows of ARCHITECTURE.md, internal sub-packages (and the ones exported to named modules only), and libraries that impose no logging backend or
- * command-line library. It lives in benchmarks because that module's test class path holds every
- * other module's main classes; test classes are not imported (some live in another module's
- * package).
+ * Holds the main classes of every module to the repository's {@code architecture-rules}: the arrows
+ * of ARCHITECTURE.md, internal sub-packages (and the ones exported to named modules only), and
+ * libraries that impose no logging backend or command-line library. It lives in benchmarks because
+ * that module's test class path holds every other module's main classes; test classes are not
+ * imported (some live in another module's package).
  */
 class ArchitectureTest {
   private static ArchitectureRules rules;
@@ -41,7 +41,8 @@ class ArchitectureTest {
     rulesFile = ArchitectureRules.locate();
     rules = ArchitectureRules.read(rulesFile);
     // Main classes only: a module's classes directory or jar, never test-classes or a test-jar.
-    ImportOption mainOnly = location -> !location.contains("/test-classes/") && !location.contains("-tests.jar");
+    ImportOption mainOnly =
+        location -> !location.contains("/test-classes/") && !location.contains("-tests.jar");
     classes = new ClassFileImporter().withImportOption(mainOnly).importPackages("dev.quarry");
     imports = readImports(rulesFile.getParent());
   }
@@ -50,8 +51,11 @@ class ArchitectureTest {
   void every_module_with_classes_is_imported() {
     for (Map.Entry<String, String> module : rules.roots().entrySet()) {
       if (!module.getValue().equals("-")) {
-        assertTrue(classes.stream().anyMatch(c -> module.getKey().equals(rules.moduleOf(c.getName()))),
-            "no main class of " + module.getKey() + " on the test class path: the rules would hold vacuously");
+        assertTrue(
+            classes.stream().anyMatch(c -> module.getKey().equals(rules.moduleOf(c.getName()))),
+            "no main class of "
+                + module.getKey()
+                + " on the test class path: the rules would hold vacuously");
       }
     }
   }
@@ -59,35 +63,49 @@ class ArchitectureTest {
   @Test
   void arrows_point_one_way() {
     Set<String> violations = new TreeSet<>();
-    forEachCrossModuleUse((user, target, name, description) -> {
-      if (!rules.mayUse(user, target)) {
-        violations.add(user + " -> " + target + ": " + description);
-      }
-    });
-    assertTrue(violations.isEmpty(), violations.size() + " uses against the arrows of " + ArchitectureRules.FILE
-        + ":\n  " + String.join("\n  ", violations));
+    forEachCrossModuleUse(
+        (user, target, name, description) -> {
+          if (!rules.mayUse(user, target)) {
+            violations.add(user + " -> " + target + ": " + description);
+          }
+        });
+    assertTrue(
+        violations.isEmpty(),
+        violations.size()
+            + " uses against the arrows of "
+            + ArchitectureRules.FILE
+            + ":\n  "
+            + String.join("\n  ", violations));
   }
 
   @Test
   void sub_packages_are_internal() {
     Set<String> used = new TreeSet<>();
     Set<String> violations = new TreeSet<>();
-    forEachCrossModuleUse((user, target, name, description) -> {
-      if (rules.isInternal(name, target) && !rules.exportedTo(name, user)) {
-        String use = user + " " + name;
-        used.add(use);
-        if (!rules.internalUses().contains(use)) {
-          violations.add("internal " + use + "   # " + description);
-        }
-      }
-    });
-    assertTrue(violations.isEmpty(), violations.size() + " uses of another module's internal classes, not listed in "
-        + ArchitectureRules.FILE + " (name only the root package, or list the use):\n  "
-        + String.join("\n  ", violations));
+    forEachCrossModuleUse(
+        (user, target, name, description) -> {
+          if (rules.isInternal(name, target) && !rules.exportedTo(name, user)) {
+            String use = user + " " + name;
+            used.add(use);
+            if (!rules.internalUses().contains(use)) {
+              violations.add("internal " + use + "   # " + description);
+            }
+          }
+        });
+    assertTrue(
+        violations.isEmpty(),
+        violations.size()
+            + " uses of another module's internal classes, not listed in "
+            + ArchitectureRules.FILE
+            + " (name only the root package, or list the use):\n  "
+            + String.join("\n  ", violations));
     Set<String> stale = new TreeSet<>(rules.internalUses());
     stale.removeAll(used);
-    assertTrue(stale.isEmpty(), ArchitectureRules.FILE + " lists uses that no longer exist; remove them:\n  internal "
-        + String.join("\n  internal ", stale));
+    assertTrue(
+        stale.isEmpty(),
+        ArchitectureRules.FILE
+            + " lists uses that no longer exist; remove them:\n  internal "
+            + String.join("\n  internal ", stale));
   }
 
   @Test
@@ -107,16 +125,22 @@ class ArchitectureTest {
         }
       }
     }
-    assertTrue(violations.isEmpty(), "library modules using a logging backend or command-line library:\n  "
-        + String.join("\n  ", violations));
+    assertTrue(
+        violations.isEmpty(),
+        "library modules using a logging backend or command-line library:\n  "
+            + String.join("\n  ", violations));
   }
 
   /** ARCHITECTURE.md states the arrows in prose; they must be the ones this test holds. */
   @Test
   void architecture_md_states_the_same_arrows() throws IOException {
     String text = Files.readString(rulesFile.resolveSibling("ARCHITECTURE.md"));
-    Matcher sentence = Pattern.compile("Arrows point one way:(.*?)and nothing\\s+else", Pattern.DOTALL).matcher(text);
-    assertTrue(sentence.find(), "ARCHITECTURE.md no longer says 'Arrows point one way: ... and nothing else'");
+    Matcher sentence =
+        Pattern.compile("Arrows point one way:(.*?)and nothing\\s+else", Pattern.DOTALL)
+            .matcher(text);
+    assertTrue(
+        sentence.find(),
+        "ARCHITECTURE.md no longer says 'Arrows point one way: ... and nothing else'");
     Set<String> stated = new TreeSet<>();
     Matcher chain = Pattern.compile("`([a-z-]+(?:\\s*->\\s*[a-z-]+)+)`").matcher(sentence.group(1));
     while (chain.find()) {
@@ -135,9 +159,9 @@ class ArchitectureTest {
   }
 
   /**
-   * Each use by a main class of a class of another module, once per (class, target class): from
-   * the bytecode, and from the main sources' imports, which also name what the bytecode no longer
-   * holds (a compile-time constant is inlined where it is read).
+   * Each use by a main class of a class of another module, once per (class, target class): from the
+   * bytecode, and from the main sources' imports, which also name what the bytecode no longer holds
+   * (a compile-time constant is inlined where it is read).
    */
   private static void forEachCrossModuleUse(CrossModuleUse action) {
     for (JavaClass c : classes) {
@@ -163,7 +187,8 @@ class ArchitectureTest {
   /** An import of one of Quarry's classes in a module's main sources. */
   private record SourceImport(String module, String className, String where) {}
 
-  private static final Pattern IMPORT = Pattern.compile("^import\\s+(?:static\\s+)?(dev\\.quarry\\.[\\w.]+)\\s*;");
+  private static final Pattern IMPORT =
+      Pattern.compile("^import\\s+(?:static\\s+)?(dev\\.quarry\\.[\\w.]+)\\s*;");
 
   private static List<SourceImport> readImports(Path root) throws IOException {
     List<SourceImport> found = new ArrayList<>();
@@ -181,8 +206,11 @@ class ArchitectureTest {
         for (int n = 0; n < lines.size(); n++) {
           Matcher m = IMPORT.matcher(lines.get(n));
           if (m.find()) {
-            found.add(new SourceImport(module, topLevel(m.group(1)),
-                root.relativize(file).toString().replace('\\', '/') + ":" + (n + 1)));
+            found.add(
+                new SourceImport(
+                    module,
+                    topLevel(m.group(1)),
+                    root.relativize(file).toString().replace('\\', '/') + ":" + (n + 1)));
           }
         }
       }
@@ -190,7 +218,10 @@ class ArchitectureTest {
     return found;
   }
 
-  /** The top-level class an import names: the package's segments are lower case, a class's capitalised. */
+  /**
+   * The top-level class an import names: the package's segments are lower case, a class's
+   * capitalised.
+   */
   private static String topLevel(String imported) {
     String[] parts = imported.split("\\.");
     StringBuilder name = new StringBuilder();

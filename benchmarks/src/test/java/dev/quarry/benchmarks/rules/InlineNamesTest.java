@@ -16,13 +16,20 @@ import org.junit.jupiter.api.Test;
 /**
  * Main code names a type by its simple name and imports it: a fully qualified name written inline
  * ({@code dev.quarry.engine.SourceScope requested}) hides a dependency from the import list a
- * reader scans. Where two types share a simple name, the inline one carries a
- * {@code // qualified: why} comment on its line or the line above. Bytecode cannot tell, so this
- * reads the sources of every module ({@code *}{@code /src/main/java}), past comments and literals.
+ * reader scans. Where two types share a simple name, the inline one carries a {@code // qualified:
+ * why} comment on its line, or above the statement it is in (the comment marks the lines that
+ * follow it up to the first that ends a statement or opens a block, since a formatter may wrap
+ * either). Bytecode cannot tell, so this reads the sources of every module ({@code *}{@code
+ * /src/main/java}), past comments and literals.
  */
 class InlineNamesTest {
-  /** A package of lower-case segments (any first one: sun, jakarta, ...), then a capitalised type name. */
-  private static final Pattern QUALIFIED = Pattern.compile("(?<![\\w.])([a-z_]\\w*(?:\\.[a-z_]\\w*)*\\.[A-Z]\\w*)");
+  /**
+   * A package of lower-case segments (any first one: sun, jakarta, ...), then a capitalised type
+   * name.
+   */
+  private static final Pattern QUALIFIED =
+      Pattern.compile("(?<![\\w.])([a-z_]\\w*(?:\\.[a-z_]\\w*)*\\.[A-Z]\\w*)");
+
   private static final String MARKER = "// qualified:";
 
   @Test
@@ -31,25 +38,39 @@ class InlineNamesTest {
     List<String> found = new ArrayList<>();
     int files = 0;
     try (Stream<Path> modules = Files.list(root)) {
-      for (Path sources : modules.map(m -> m.resolve("src/main/java")).filter(Files::isDirectory).sorted().toList()) {
+      for (Path sources :
+          modules
+              .map(m -> m.resolve("src/main/java"))
+              .filter(Files::isDirectory)
+              .sorted()
+              .toList()) {
         List<Path> javaFiles;
         try (Stream<Path> walk = Files.walk(sources)) {
           javaFiles = walk.filter(f -> f.toString().endsWith(".java")).sorted().toList();
         }
         for (Path file : javaFiles) {
           files++;
-          found.addAll(inlineNames(root.relativize(file).toString().replace('\\', '/'), Files.readString(file)));
+          found.addAll(
+              inlineNames(
+                  root.relativize(file).toString().replace('\\', '/'), Files.readString(file)));
         }
       }
     }
     assertTrue(files > 100, "read only " + files + " main source files under " + root);
-    assertTrue(found.isEmpty(), found.size() + " fully qualified names in main code; import them (or, where two"
-        + " types share a simple name, say so with '" + MARKER + " why'):\n  " + String.join("\n  ", found));
+    assertTrue(
+        found.isEmpty(),
+        found.size()
+            + " fully qualified names in main code; import them (or, where two"
+            + " types share a simple name, say so with '"
+            + MARKER
+            + " why'):\n  "
+            + String.join("\n  ", found));
   }
 
   @Test
   void comments_literals_imports_and_marked_lines_are_not_code() {
-    String source = """
+    String source =
+        """
         package dev.quarry.x;
 
         import java.util.List;
@@ -68,7 +89,11 @@ class InlineNamesTest {
           sun.misc.Signal hup;
         }
         """;
-    assertEquals(List.of("A.java:14: java.util.Optional", "A.java:15: java.lang.Math", "A.java:16: sun.misc.Signal"),
+    assertEquals(
+        List.of(
+            "A.java:14: java.util.Optional",
+            "A.java:15: java.lang.Math",
+            "A.java:16: sun.misc.Signal"),
         inlineNames("A.java", source));
   }
 
@@ -77,12 +102,19 @@ class InlineNamesTest {
     String[] code = codeOnly(source).split("\n", -1);
     String[] raw = source.split("\n", -1);
     List<String> found = new ArrayList<>();
+    boolean marked = false;
     for (int n = 0; n < code.length; n++) {
       String line = code[n].strip();
       if (line.startsWith("package ") || line.startsWith("import ")) {
         continue;
       }
-      if (raw[n].contains(MARKER) || (n > 0 && raw[n - 1].strip().startsWith(MARKER))) {
+      if (raw[n].contains(MARKER)) {
+        marked = true;
+      }
+      if (marked) {
+        // A marked statement ends where its line ends one or opens a block.
+        marked =
+            line.isEmpty() || !(line.endsWith(";") || line.endsWith("{") || line.endsWith("}"));
         continue;
       }
       Matcher m = QUALIFIED.matcher(code[n]);
@@ -93,7 +125,10 @@ class InlineNamesTest {
     return found;
   }
 
-  /** The source with comments and string, text block and character literals blanked out, line breaks kept. */
+  /**
+   * The source with comments and string, text block and character literals blanked out, line breaks
+   * kept.
+   */
   static String codeOnly(String source) {
     StringBuilder out = new StringBuilder(source.length());
     int i = 0;

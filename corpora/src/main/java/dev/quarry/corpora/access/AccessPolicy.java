@@ -34,7 +34,9 @@ public final class AccessPolicy {
     }
   }
 
-  /** FORBIDDEN unless a grant on {@code corpus} with one of {@code scopes} covers {@code source}. */
+  /**
+   * FORBIDDEN unless a grant on {@code corpus} with one of {@code scopes} covers {@code source}.
+   */
   public static void requireSource(Access access, String corpus, String source, Set<Scope> scopes) {
     if (!visibleSources(access, corpus, scopes).test(source)) {
       throw forbidden();

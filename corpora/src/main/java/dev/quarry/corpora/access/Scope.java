@@ -2,9 +2,13 @@ package dev.quarry.corpora.access;
 
 import java.util.Locale;
 
-/** What a grant allows: search; index (and source reads, history); manage (create, delete corpora). */
+/**
+ * What a grant allows: search; index (and source reads, history); manage (create, delete corpora).
+ */
 public enum Scope {
-  SEARCH, INDEX, MANAGE;
+  SEARCH,
+  INDEX,
+  MANAGE;
 
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);

@@ -10,10 +10,10 @@ import dev.quarry.extractors.Extraction;
 import dev.quarry.extractors.ExtractionException;
 import dev.quarry.extractors.ExtractionLimits;
 import dev.quarry.extractors.ExtractionOptions;
-import dev.quarry.extractors.OcrReport;
-import dev.quarry.extractors.ocr.OcrMode;
 import dev.quarry.extractors.ExtractionWarning;
 import dev.quarry.extractors.Extractors;
+import dev.quarry.extractors.OcrReport;
+import dev.quarry.extractors.ocr.OcrMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,8 +34,13 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class IngestPipeline {
   /** A document title longer than this is a parser's accident (a whole paragraph), not a title. */
   static final int MAX_DOCUMENT_TITLE_CHARS = 1000;
+
   private final Extractors extractors;
-  /** Idempotency keys whose document is being extracted, so a second request with one waits its turn. */
+
+  /**
+   * Idempotency keys whose document is being extracted, so a second request with one waits its
+   * turn.
+   */
   private final Set<String> keysExtracting = ConcurrentHashMap.newKeySet();
 
   public IngestPipeline(Extractors extractors) {
@@ -47,7 +52,10 @@ public final class IngestPipeline {
     return extractors.pdfEnabled();
   }
 
-  /** The names in {@code languages} whose Tesseract data this server lacks (all of them without OCR). */
+  /**
+   * The names in {@code languages} whose Tesseract data this server lacks (all of them without
+   * OCR).
+   */
   public List<String> missingOcrLanguages(List<String> languages) {
     return extractors.missingOcrLanguages(languages);
   }
@@ -68,10 +76,11 @@ public final class IngestPipeline {
    */
   public KeyClaim claim(String key) {
     if (key == null) {
-      return () -> { };
+      return () -> {};
     }
     if (!keysExtracting.add(key)) {
-      throw new QuarryException(ErrorCode.IDEMPOTENCY_IN_PROGRESS,
+      throw new QuarryException(
+          ErrorCode.IDEMPOTENCY_IN_PROGRESS,
           "a request with this Idempotency-Key is still being ingested; retry shortly");
     }
     return () -> keysExtracting.remove(key);
@@ -95,26 +104,47 @@ public final class IngestPipeline {
   public SourceOperation.Index prepare(IngestRequest request, Path file) {
     String sha256 = sha256Hex(file);
     if (request.ocr() == OcrChoice.AUTO && !extractors.ocrAvailable()) {
-      throw QuarryException.invalid("ocr", "this server does not offer OCR (feature 'ocr' is not advertised);"
-          + " leave ocr out or set it to 'off'");
+      throw QuarryException.invalid(
+          "ocr",
+          "this server does not offer OCR (feature 'ocr' is not advertised);"
+              + " leave ocr out or set it to 'off'");
     }
-    OcrLanguages.requireInstalled(request.ocrLanguages(), "ocrLanguages", extractors.ocrAvailable(),
+    OcrLanguages.requireInstalled(
+        request.ocrLanguages(),
+        "ocrLanguages",
+        extractors.ocrAvailable(),
         extractors::missingOcrLanguages);
     Extraction extraction;
     try {
-      extraction = extractors.extractWith(file,
-          new ExtractionOptions(request.mediaType(), request.fileName(), modeOf(request.ocr()),
-              request.ocrLanguages()));
+      extraction =
+          extractors.extractWith(
+              file,
+              new ExtractionOptions(
+                  request.mediaType(),
+                  request.fileName(),
+                  modeOf(request.ocr()),
+                  request.ocrLanguages()));
     } catch (ExtractionException e) {
       throw new QuarryException(codeOf(e.failure()), e.getMessage());
     } catch (IllegalStateException e) {
       // The extractors were closed under us: the service is shutting down.
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "document extraction is shutting down; retry later", e);
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE, "document extraction is shutting down; retry later", e);
     }
     String title = request.title() != null ? request.title() : blankToNull(extraction.title());
-    return new SourceOperation.Index(request.source(), title, extraction.text(), null, extraction.mediaType(),
-        request.metadata(), request.expectedRevision(), extraction.pageStarts(), sha256, report(extraction),
-        null, tables(extraction));
+    return new SourceOperation.Index(
+        request.source(),
+        title,
+        extraction.text(),
+        null,
+        extraction.mediaType(),
+        request.metadata(),
+        request.expectedRevision(),
+        extraction.pageStarts(),
+        sha256,
+        report(extraction),
+        null,
+        tables(extraction));
   }
 
   /** Where the extraction's tables lie in its text: each is chunked apart, between its rows. */
@@ -155,12 +185,21 @@ public final class IngestPipeline {
   static IngestReport report(Extraction extraction) {
     List<IngestReport.Warning> warnings = new ArrayList<>(extraction.warnings().size());
     for (ExtractionWarning w : extraction.warnings()) {
-      warnings.add(new IngestReport.Warning(w.code(), w.message(), w.pages().isEmpty() ? null : w.pages()));
+      warnings.add(
+          new IngestReport.Warning(w.code(), w.message(), w.pages().isEmpty() ? null : w.pages()));
     }
     OcrReport ocr = extraction.ocr();
-    return new IngestReport(extraction.extractor(), extraction.mediaType(), extraction.pages(),
-        extraction.characters(), warnings, extraction.markdownHeadings(), extraction.encoding(),
-        ocr == null ? null : new IngestReport.Ocr(ocr.pagesRecognized(), ocr.meanConfidence(), ocr.words()));
+    return new IngestReport(
+        extraction.extractor(),
+        extraction.mediaType(),
+        extraction.pages(),
+        extraction.characters(),
+        warnings,
+        extraction.markdownHeadings(),
+        extraction.encoding(),
+        ocr == null
+            ? null
+            : new IngestReport.Ocr(ocr.pagesRecognized(), ocr.meanConfidence(), ocr.words()));
   }
 
   /** Lowercase hex SHA-256 of the file's bytes: the source's {@code contentSha256}. */
@@ -168,7 +207,8 @@ public final class IngestPipeline {
     try {
       return Sha256.ofFile(file);
     } catch (IOException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "the uploaded document could not be read back", e);
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE, "the uploaded document could not be read back", e);
     }
   }
 

@@ -13,8 +13,8 @@ import java.util.List;
  * @param title the source's title, or null to use the document's own title (PDF info, Office
  *     properties, HTML title) when it has one
  * @param metadata the source's metadata; null means none
- * @param mediaType the media type the caller declares, or null; the bytes decide, and a
- *     declaration that disagrees becomes a warning
+ * @param mediaType the media type the caller declares, or null; the bytes decide, and a declaration
+ *     that disagrees becomes a warning
  * @param expectedRevision optimistic concurrency on the source (0: must not exist yet), or null
  * @param expectedCorpusId the corpusId the caller expects (CORPUS_REPLACED otherwise), or null
  * @param fileName the uploaded file's name, or null: a hint for detection where the bytes cannot
@@ -24,19 +24,46 @@ import java.util.List;
  *     server's {@code extraction.ocrLanguages}
  */
 public record IngestRequest(
-    String source, String title, Metadata metadata, String mediaType, Long expectedRevision, String expectedCorpusId,
-    String fileName, OcrChoice ocr, List<String> ocrLanguages) {
+    String source,
+    String title,
+    Metadata metadata,
+    String mediaType,
+    Long expectedRevision,
+    String expectedCorpusId,
+    String fileName,
+    OcrChoice ocr,
+    List<String> ocrLanguages) {
 
   /** A request with the server's OCR languages. */
   public IngestRequest(
-      String source, String title, Metadata metadata, String mediaType, Long expectedRevision, String expectedCorpusId,
-      String fileName, OcrChoice ocr) {
-    this(source, title, metadata, mediaType, expectedRevision, expectedCorpusId, fileName, ocr, null);
+      String source,
+      String title,
+      Metadata metadata,
+      String mediaType,
+      Long expectedRevision,
+      String expectedCorpusId,
+      String fileName,
+      OcrChoice ocr) {
+    this(
+        source,
+        title,
+        metadata,
+        mediaType,
+        expectedRevision,
+        expectedCorpusId,
+        fileName,
+        ocr,
+        null);
   }
 
   /** A request without a file name, with the server's OCR setting. */
   public IngestRequest(
-      String source, String title, Metadata metadata, String mediaType, Long expectedRevision, String expectedCorpusId) {
+      String source,
+      String title,
+      Metadata metadata,
+      String mediaType,
+      Long expectedRevision,
+      String expectedCorpusId) {
     this(source, title, metadata, mediaType, expectedRevision, expectedCorpusId, null, null);
   }
 
@@ -45,7 +72,8 @@ public record IngestRequest(
     metadata = metadata == null ? Metadata.EMPTY : metadata;
     ocrLanguages = OcrLanguages.check(ocrLanguages, "ocrLanguages");
     if (expectedRevision != null && expectedRevision < 0) {
-      throw QuarryException.invalid("expectedRevision", "expectedRevision must be 0 or more; got " + expectedRevision);
+      throw QuarryException.invalid(
+          "expectedRevision", "expectedRevision must be 0 or more; got " + expectedRevision);
     }
   }
 

@@ -9,9 +9,9 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * The Tesseract language data a caller asks a document or a job to be recognised with
- * ({@code ocrLanguages: ["deu", "eng"]}), checked as the request's own field: each name where it
- * stands, so that a refusal says {@code ocrLanguages[1]} and the name, before anything is stored.
+ * The Tesseract language data a caller asks a document or a job to be recognised with ({@code
+ * ocrLanguages: ["deu", "eng"]}), checked as the request's own field: each name where it stands, so
+ * that a refusal says {@code ocrLanguages[1]} and the name, before anything is stored.
  */
 public final class OcrLanguages {
   /** More languages than this slow recognition to no use; Tesseract reads every page with each. */
@@ -21,19 +21,21 @@ public final class OcrLanguages {
 
   /**
    * {@code languages} as given, or null when null; refuses (at {@code field}, or {@code field[i]})
-   * an empty list, more than {@link #MAX}, a name that is not language data ({@code eng},
-   * {@code chi_sim}) and a name given twice.
+   * an empty list, more than {@link #MAX}, a name that is not language data ({@code eng}, {@code
+   * chi_sim}) and a name given twice.
    */
   public static List<String> check(List<String> languages, String field) {
     if (languages == null) {
       return null;
     }
     if (languages.isEmpty()) {
-      throw QuarryException.invalid(field, field + " must name at least one language; leave it out for the"
-          + " server's default");
+      throw QuarryException.invalid(
+          field,
+          field + " must name at least one language; leave it out for the" + " server's default");
     }
     if (languages.size() > MAX) {
-      throw QuarryException.invalid(field, field + " may name at most " + MAX + " languages; got " + languages.size());
+      throw QuarryException.invalid(
+          field, field + " may name at most " + MAX + " languages; got " + languages.size());
     }
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < languages.size(); i++) {
@@ -42,8 +44,13 @@ public final class OcrLanguages {
       try {
         Extractors.checkOcrLanguages(List.of(name));
       } catch (IllegalArgumentException e) {
-        throw QuarryException.invalid(at, at + " must be Tesseract language data such as eng, deu, fra or chi_sim;"
-            + " got '" + shorten(name) + "'");
+        throw QuarryException.invalid(
+            at,
+            at
+                + " must be Tesseract language data such as eng, deu, fra or chi_sim;"
+                + " got '"
+                + shorten(name)
+                + "'");
       }
       if (!seen.add(name)) {
         throw QuarryException.invalid(at, at + " names '" + name + "' a second time");
@@ -57,21 +64,32 @@ public final class OcrLanguages {
    * {@code field}, or the first whose data is not installed, at {@code field[i]}; {@code missing}
    * answers which of a list are not installed. Null asks nothing.
    */
-  public static void requireInstalled(List<String> languages, String field, boolean ocrOffered,
+  public static void requireInstalled(
+      List<String> languages,
+      String field,
+      boolean ocrOffered,
       UnaryOperator<List<String>> missing) {
     if (languages == null) {
       return;
     }
     if (!ocrOffered) {
-      throw QuarryException.invalid(field, "this server does not offer OCR (the feature 'ocr' is not advertised);"
-          + " leave " + field + " out");
+      throw QuarryException.invalid(
+          field,
+          "this server does not offer OCR (the feature 'ocr' is not advertised);"
+              + " leave "
+              + field
+              + " out");
     }
     List<String> absent = missing.apply(languages);
     if (!absent.isEmpty()) {
       int i = languages.indexOf(absent.get(0));
       String at = field + "[" + i + "]";
-      throw QuarryException.invalid(at, at + ": this server has no OCR language data '" + absent.get(0)
-          + "'; ask its operator to install it, or name another language");
+      throw QuarryException.invalid(
+          at,
+          at
+              + ": this server has no OCR language data '"
+              + absent.get(0)
+              + "'; ask its operator to install it, or name another language");
     }
   }
 

@@ -14,11 +14,22 @@ import java.util.Objects;
  * @param receipt for indexed and unchanged files: the source's receipt; null otherwise
  * @param errorCode for failed files: why; null otherwise
  * @param endedAt when it got its outcome, or null while queued or extracting
- * @param ocr the OCR choice it is extracted with (its own, else its job's), or null for the server's setting
- * @param ocrLanguages the OCR languages it is recognised with (its own, else its job's), or null for the server's
+ * @param ocr the OCR choice it is extracted with (its own, else its job's), or null for the
+ *     server's setting
+ * @param ocrLanguages the OCR languages it is recognised with (its own, else its job's), or null
+ *     for the server's
  */
-public record FileOutcome(int index, String source, String contentSha256, long bytes, FileStatus status,
-    Receipt receipt, ErrorCode errorCode, String errorMessage, Instant endedAt, OcrChoice ocr,
+public record FileOutcome(
+    int index,
+    String source,
+    String contentSha256,
+    long bytes,
+    FileStatus status,
+    Receipt receipt,
+    ErrorCode errorCode,
+    String errorMessage,
+    Instant endedAt,
+    OcrChoice ocr,
     List<String> ocrLanguages) {
   public FileOutcome {
     Objects.requireNonNull(source, "source");
@@ -26,6 +37,7 @@ public record FileOutcome(int index, String source, String contentSha256, long b
     Objects.requireNonNull(status, "status");
     assert (receipt != null) == (status == FileStatus.INDEXED || status == FileStatus.UNCHANGED)
         : "a receipt exactly for indexed and unchanged files: " + status;
-    assert (errorCode != null) == (status == FileStatus.FAILED) : "an error exactly for failed files: " + status;
+    assert (errorCode != null) == (status == FileStatus.FAILED)
+        : "an error exactly for failed files: " + status;
   }
 }

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One ingestion job in memory: who submitted it (with the grants it was submitted under, which
- * the runner uses, also after a restart), its corpus, its state and timings, and its files in
- * the order they were acknowledged. Its folder on disk ({@link JobFolder}) holds the same.
+ * One ingestion job in memory: who submitted it (with the grants it was submitted under, which the
+ * runner uses, also after a restart), its corpus, its state and timings, and its files in the order
+ * they were acknowledged. Its folder on disk ({@link JobFolder}) holds the same.
  *
  * <p>Guarded by its own monitor: every field that changes is read and written holding it.
  */
@@ -21,15 +21,24 @@ final class IngestJob {
   final String id;
   final String corpus;
   final String corpusId;
+
   /** The submitter, with the grants it had when it submitted. */
   final Access access;
+
   final Instant createdAt;
-  /** Whether its files may be recognised by OCR (a file may name its own choice), or null for the server's setting. */
+
+  /**
+   * Whether its files may be recognised by OCR (a file may name its own choice), or null for the
+   * server's setting.
+   */
   final OcrChoice ocr;
+
   /** The Tesseract language data its files are recognised with, or null for the server's. */
   final List<String> ocrLanguages;
+
   /** Whether its corpus embeds its chunks: its view then carries the embedding's progress. */
   final boolean embedding;
+
   final JobFolder folder;
   final List<Entry> files = new ArrayList<>();
 
@@ -37,29 +46,47 @@ final class IngestJob {
   Instant startedAt;
   Instant closedAt;
   Instant endedAt;
+
   /** The last upload or close, for the idle timeout of an open job. */
   Instant lastActivity;
+
   /**
    * Created by a submit whose upload is not yet committed: such a job was never acknowledged, so a
    * restart that finds it so marked on disk removes it.
    */
   boolean uncommittedSubmit;
+
   ErrorCode errorCode;
   String errorMessage;
+
   /** Files reserved by uploads in progress, not yet acknowledged. */
   int reservedFiles;
-  /** Runners past the point of no return: their file will be indexed even if the job is cancelled now. */
+
+  /**
+   * Runners past the point of no return: their file will be indexed even if the job is cancelled
+   * now.
+   */
   int writing;
+
   /**
    * When this process began (or resumed) running the job's files, and the passages embedded before
    * then: the rate counts only what this process did, in the time it had. In memory only, so a
    * restarted server measures its own rate afresh.
    */
   Instant runningSince;
+
   long passagesBeforeRunning;
 
-  IngestJob(String id, String corpus, String corpusId, Access access, Instant createdAt, OcrChoice ocr,
-      List<String> ocrLanguages, boolean embedding, JobFolder folder) {
+  IngestJob(
+      String id,
+      String corpus,
+      String corpusId,
+      Access access,
+      Instant createdAt,
+      OcrChoice ocr,
+      List<String> ocrLanguages,
+      boolean embedding,
+      JobFolder folder) {
     this.id = Objects.requireNonNull(id, "id");
     this.corpus = Objects.requireNonNull(corpus, "corpus");
     this.corpusId = Objects.requireNonNull(corpusId, "corpusId");
@@ -83,7 +110,11 @@ final class IngestJob {
     ErrorCode errorCode;
     String errorMessage;
     Instant endedAt;
-    /** Tries that ended in a retryable refusal (the extraction pool full), for the pause before the next. */
+
+    /**
+     * Tries that ended in a retryable refusal (the extraction pool full), for the pause before the
+     * next.
+     */
     int retries;
 
     Entry(int index, JobFile spec, String sha256, long bytes) {
@@ -94,8 +125,18 @@ final class IngestJob {
     }
 
     FileOutcome outcome(OcrChoice jobOcr, List<String> jobLanguages) {
-      return new FileOutcome(index, spec.source(), sha256, bytes, status, receipt, errorCode, errorMessage, endedAt,
-          spec.ocrWithin(jobOcr), spec.ocrLanguagesWithin(jobLanguages));
+      return new FileOutcome(
+          index,
+          spec.source(),
+          sha256,
+          bytes,
+          status,
+          receipt,
+          errorCode,
+          errorMessage,
+          endedAt,
+          spec.ocrWithin(jobOcr),
+          spec.ocrLanguagesWithin(jobLanguages));
     }
   }
 
@@ -192,8 +233,10 @@ final class IngestJob {
       double seconds = Math.max(0.001, Duration.between(runningSince, until).toNanos() / 1e9);
       rate = (embedded - passagesBeforeRunning) / seconds;
     }
-    Long left = rate == null || total == null || endedAt != null ? null
-        : (long) Math.ceil((total - embedded) / rate);
+    Long left =
+        rate == null || total == null || endedAt != null
+            ? null
+            : (long) Math.ceil((total - embedded) / rate);
     return new JobView.Progress(embedded, total, pending && total != null, rate, left);
   }
 
@@ -211,17 +254,36 @@ final class IngestJob {
         case CANCELLED -> cancelled++;
       }
     }
-    JobView.Counts counts = new JobView.Counts(files.size(), queued, extracting, indexed, unchanged, failed, cancelled);
-    // A cancelled job whose files are still being extracted has not stopped yet: it reads as running
+    JobView.Counts counts =
+        new JobView.Counts(files.size(), queued, extracting, indexed, unchanged, failed, cancelled);
+    // A cancelled job whose files are still being extracted has not stopped yet: it reads as
+    // running
     // (it takes no more files) until their extraction returns, and only then as cancelled, with
     // endedAt. "cancelled" always means the work has stopped.
     JobState shown = state == JobState.CANCELLED && endedAt == null ? JobState.RUNNING : state;
-    return new JobView(id, corpus, corpusId, access.subject(), shown, counts, bytes, createdAt, startedAt, closedAt,
-        endedAt, endedAt == null ? null : endedAt.plus(retention), errorCode, errorMessage, ocr, ocrLanguages,
+    return new JobView(
+        id,
+        corpus,
+        corpusId,
+        access.subject(),
+        shown,
+        counts,
+        bytes,
+        createdAt,
+        startedAt,
+        closedAt,
+        endedAt,
+        endedAt == null ? null : endedAt.plus(retention),
+        errorCode,
+        errorMessage,
+        ocr,
+        ocrLanguages,
         progress(now));
   }
 
-  /** Files with an index above {@code after} (-1: from the first), at most {@code limit} of them. */
+  /**
+   * Files with an index above {@code after} (-1: from the first), at most {@code limit} of them.
+   */
   synchronized List<FileOutcome> page(int after, int limit) {
     List<FileOutcome> out = new ArrayList<>();
     for (int i = Math.max(0, after + 1); i < files.size() && out.size() < limit; i++) {

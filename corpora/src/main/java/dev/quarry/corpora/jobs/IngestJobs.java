@@ -28,29 +28,29 @@ import java.util.regex.Pattern;
  * Durable ingestion jobs: many document files ingested into one corpus, detached from the
  * connections that sent them, surviving a restart of the process.
  *
- * <p>A job is created for a corpus ({@link #create}), receives files in one or more uploads
- * ({@link #upload}; each file's bytes and SHA-256 are on disk, fsynced, before the upload is
- * acknowledged), and is closed ({@link #close}); {@link #submit} does all three with one upload.
- * Files are ingested as soon as they are acknowledged, by a few runner threads, each through
- * {@link Corpora#ingest} (the path of a single ingest: the extraction pool, then one revision), with
- * an idempotency key of the job and the file's place in it, so a file whose ingestion was cut short
- * by a crash is ingested again after the restart and its first receipt stands if it had been written:
+ * <p>A job is created for a corpus ({@link #create}), receives files in one or more uploads ({@link
+ * #upload}; each file's bytes and SHA-256 are on disk, fsynced, before the upload is acknowledged),
+ * and is closed ({@link #close}); {@link #submit} does all three with one upload. Files are
+ * ingested as soon as they are acknowledged, by a few runner threads, each through {@link
+ * Corpora#ingest} (the path of a single ingest: the extraction pool, then one revision), with an
+ * idempotency key of the job and the file's place in it, so a file whose ingestion was cut short by
+ * a crash is ingested again after the restart and its first receipt stands if it had been written:
  * every acknowledged file is indexed exactly once. {@link #cancel} keeps every file not yet written
  * out of the corpus; files already indexed stay.
  *
- * <p>Grants: creating and uploading need {@code index} on the corpus and every named source; reading,
- * listing and cancelling need the submitting subject, or {@code manage} on the corpus. Any other
- * caller gets JOB_NOT_FOUND, exactly as for an id that never existed, and {@link #list} leaves such
- * jobs out, so a token never learns of others' jobs.
- * The runner ingests with the grants the submitter had when it created the job.
+ * <p>Grants: creating and uploading need {@code index} on the corpus and every named source;
+ * reading, listing and cancelling need the submitting subject, or {@code manage} on the corpus. Any
+ * other caller gets JOB_NOT_FOUND, exactly as for an id that never existed, and {@link #list}
+ * leaves such jobs out, so a token never learns of others' jobs. The runner ingests with the grants
+ * the submitter had when it created the job.
  *
  * <p>Jobs live under {@code <data>/ingest-jobs/} ({@link JobFolder}); an ended job is removed
  * {@link JobSettings#retention()} after it ended.
  *
  * <p>This class is the entry point and holds the checks and the grants; the work is in three parts
  * with one lifecycle each: {@link JobTable} (the jobs in memory and every stored change of their
- * state), {@link JobUpload} (one upload, from its reservation to its commit or its drop) and
- * {@link JobRunners} (the threads that ingest the files, cancellation, and resuming at a restart).
+ * state), {@link JobUpload} (one upload, from its reservation to its commit or its drop) and {@link
+ * JobRunners} (the threads that ingest the files, cancellation, and resuming at a restart).
  *
  * <p>Thread-safe. One per data folder, opened after the {@link Corpora} and closed before them;
  * {@link #close} lets the files being ingested finish and leaves the rest for the next start.
@@ -58,8 +58,10 @@ import java.util.regex.Pattern;
 public final class IngestJobs implements AutoCloseable {
   /** The folder below the data folder that holds every job. */
   public static final String FOLDER = "ingest-jobs";
+
   /** How long {@link #close} and {@link #cancel} wait for files being written. */
   static final Duration WRITE_WAIT = Duration.ofSeconds(30);
+
   private static final Pattern ID = Pattern.compile("[a-z0-9_]{1,64}");
   private static final Set<Scope> INDEX = EnumSet.of(Scope.INDEX);
   private static final Set<Scope> MANAGE = EnumSet.of(Scope.MANAGE);
@@ -96,8 +98,13 @@ public final class IngestJobs implements AutoCloseable {
       jobs.runners.resume();
     } catch (IOException | RuntimeException e) {
       jobs.runners.shutdown();
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open the ingestion jobs in " + jobs.table.root() + ": "
-          + (e instanceof IOException io ? FileErrors.why(io) : e.toString()), e);
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE,
+          "cannot open the ingestion jobs in "
+              + jobs.table.root()
+              + ": "
+              + (e instanceof IOException io ? FileErrors.why(io) : e.toString()),
+          e);
     }
     jobs.runners.start();
     return jobs;
@@ -119,22 +126,26 @@ public final class IngestJobs implements AutoCloseable {
   }
 
   /**
-   * As {@link #create(Access, String, String)}, for a job whose files are extracted with OCR
-   * {@code ocr} (each file may name its own; null: the server's setting). Whether the server offers
-   * OCR is the caller's to check, before the grants, as a single ingest does; a file that asks for it
-   * on a server that no longer offers it (restarted without it) fails alone at its extraction.
+   * As {@link #create(Access, String, String)}, for a job whose files are extracted with OCR {@code
+   * ocr} (each file may name its own; null: the server's setting). Whether the server offers OCR is
+   * the caller's to check, before the grants, as a single ingest does; a file that asks for it on a
+   * server that no longer offers it (restarted without it) fails alone at its extraction.
    */
   public JobView create(Access access, String corpus, String expectedCorpusId, OcrChoice ocr) {
     return create(access, corpus, expectedCorpusId, ocr, null);
   }
 
   /**
-   * As {@link #create(Access, String, String, OcrChoice)}, for a job whose files are recognised with
-   * the Tesseract language data {@code ocrLanguages} (null: the server's). A language this server
-   * cannot read (no OCR, or its data not installed) is refused at {@code ocrLanguages[i]} first,
-   * before the grants; the job remembers the languages across restarts.
+   * As {@link #create(Access, String, String, OcrChoice)}, for a job whose files are recognised
+   * with the Tesseract language data {@code ocrLanguages} (null: the server's). A language this
+   * server cannot read (no OCR, or its data not installed) is refused at {@code ocrLanguages[i]}
+   * first, before the grants; the job remembers the languages across restarts.
    */
-  public JobView create(Access access, String corpus, String expectedCorpusId, OcrChoice ocr,
+  public JobView create(
+      Access access,
+      String corpus,
+      String expectedCorpusId,
+      OcrChoice ocr,
       List<String> ocrLanguages) {
     return createJob(access, corpus, expectedCorpusId, ocr, ocrLanguages, List.of(), false)
         .view(settings().retention(), table.now());
@@ -143,8 +154,8 @@ public final class IngestJobs implements AutoCloseable {
   /**
    * An upload of {@code files} to an open job of the caller's: write file {@code i}'s bytes to
    * {@link Upload#part}, then {@link Upload#commit} acknowledges them all at once (or close the
-   * upload to drop them). Order: validation, JOB_NOT_FOUND (unknown, or another subject's),
-   * grants ({@code index} on every named source), JOB_CLOSED, JOB_TOO_LARGE (files), CAPACITY.
+   * upload to drop them). Order: validation, JOB_NOT_FOUND (unknown, or another subject's), grants
+   * ({@code index} on every named source), JOB_CLOSED, JOB_TOO_LARGE (files), CAPACITY.
    *
    * @param closeAfter close the job once these files are acknowledged
    */
@@ -166,13 +177,25 @@ public final class IngestJobs implements AutoCloseable {
     return submit(access, corpus, expectedCorpusId, null, files);
   }
 
-  /** As {@link #submit(Access, String, String, List)}, for a job with OCR choice {@code ocr} (see {@link #create}). */
-  public Upload submit(Access access, String corpus, String expectedCorpusId, OcrChoice ocr, List<JobFile> files) {
+  /**
+   * As {@link #submit(Access, String, String, List)}, for a job with OCR choice {@code ocr} (see
+   * {@link #create}).
+   */
+  public Upload submit(
+      Access access, String corpus, String expectedCorpusId, OcrChoice ocr, List<JobFile> files) {
     return submit(access, corpus, expectedCorpusId, ocr, null, files);
   }
 
-  /** As {@link #submit(Access, String, String, OcrChoice, List)}, with OCR languages (see {@link #create}). */
-  public Upload submit(Access access, String corpus, String expectedCorpusId, OcrChoice ocr, List<String> ocrLanguages,
+  /**
+   * As {@link #submit(Access, String, String, OcrChoice, List)}, with OCR languages (see {@link
+   * #create}).
+   */
+  public Upload submit(
+      Access access,
+      String corpus,
+      String expectedCorpusId,
+      OcrChoice ocr,
+      List<String> ocrLanguages,
       List<JobFile> files) {
     checkFiles(files);
     IngestJob job = createJob(access, corpus, expectedCorpusId, ocr, ocrLanguages, files, true);
@@ -188,10 +211,17 @@ public final class IngestJobs implements AutoCloseable {
    * @param submitting for a submit: the job is stored marked so, and a restart before its upload is
    *     committed removes it, as closing the uncommitted upload does
    */
-  private IngestJob createJob(Access access, String corpus, String expectedCorpusId, OcrChoice ocr,
-      List<String> ocrLanguages, List<JobFile> files, boolean submitting) {
+  private IngestJob createJob(
+      Access access,
+      String corpus,
+      String expectedCorpusId,
+      OcrChoice ocr,
+      List<String> ocrLanguages,
+      List<JobFile> files,
+      boolean submitting) {
     List<String> languages = OcrLanguages.check(ocrLanguages, "ocrLanguages");
-    OcrLanguages.requireInstalled(languages, "ocrLanguages", corpora.ingestsWithOcr(), corpora::missingOcrLanguages);
+    OcrLanguages.requireInstalled(
+        languages, "ocrLanguages", corpora.ingestsWithOcr(), corpora::missingOcrLanguages);
     CorpusInfo.checkName(corpus, "corpus");
     AccessPolicy.requireCorpus(access, corpus, INDEX);
     for (JobFile f : files) {
@@ -199,19 +229,34 @@ public final class IngestJobs implements AutoCloseable {
     }
     CorpusDescription description = corpora.readCorpus(access, corpus);
     description.info().requireCorpusId(expectedCorpusId);
-    return table.create(corpus, description.info().corpusId(), access, ocr, languages,
-        description.info().settings().hasEmbedding(), submitting);
+    return table.create(
+        corpus,
+        description.info().corpusId(),
+        access,
+        ocr,
+        languages,
+        description.info().settings().hasEmbedding(),
+        submitting);
   }
 
-  /** Sources named twice, and OCR languages this server cannot read (at {@code files[i].ocrLanguages[j]}). */
+  /**
+   * Sources named twice, and OCR languages this server cannot read (at {@code
+   * files[i].ocrLanguages[j]}).
+   */
   private void checkFiles(List<JobFile> files) {
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < files.size(); i++) {
-      OcrLanguages.requireInstalled(files.get(i).ocrLanguages(), "files[" + i + "].ocrLanguages",
-          corpora.ingestsWithOcr(), corpora::missingOcrLanguages);
+      OcrLanguages.requireInstalled(
+          files.get(i).ocrLanguages(),
+          "files[" + i + "].ocrLanguages",
+          corpora.ingestsWithOcr(),
+          corpora::missingOcrLanguages);
       if (!seen.add(files.get(i).source())) {
-        throw QuarryException.invalid("files[" + i + "].source", "source '" + files.get(i).source()
-            + "' appears twice in this upload; a job holds each source once");
+        throw QuarryException.invalid(
+            "files[" + i + "].source",
+            "source '"
+                + files.get(i).source()
+                + "' appears twice in this upload; a job holds each source once");
       }
     }
   }
@@ -229,7 +274,10 @@ public final class IngestJobs implements AutoCloseable {
     /** What all files of this upload may hold together. */
     long maxBytes();
 
-    /** The refusal for an upload past {@link #maxBytes}: JOB_TOO_LARGE, or CAPACITY when the server is the bound. */
+    /**
+     * The refusal for an upload past {@link #maxBytes}: JOB_TOO_LARGE, or CAPACITY when the server
+     * is the bound.
+     */
     QuarryException overBudget();
 
     /** Where file {@code i}'s bytes are written. */
@@ -237,8 +285,8 @@ public final class IngestJobs implements AutoCloseable {
 
     /**
      * Acknowledges the files, whose bytes are at {@link #part} and whose SHA-256 and sizes are
-     * {@code stored}, in order: fsynced, logged, queued for the runners. After it returns the
-     * files are the job's, whatever happens to this process.
+     * {@code stored}, in order: fsynced, logged, queued for the runners. After it returns the files
+     * are the job's, whatever happens to this process.
      *
      * @throws QuarryException JOB_CLOSED when the job was cancelled meanwhile, JOB_TOO_LARGE or
      *     CAPACITY when concurrent uploads took the room, UNAVAILABLE when the disk failed; nothing
@@ -268,7 +316,10 @@ public final class IngestJobs implements AutoCloseable {
 
   // ----- closing, cancelling, reading
 
-  /** Stops the job taking files; it ends once they all have their outcome. Closing it again changes nothing. */
+  /**
+   * Stops the job taking files; it ends once they all have their outcome. Closing it again changes
+   * nothing.
+   */
   public JobView close(Access access, String jobId) {
     IngestJob job = find(access, jobId, false);
     synchronized (job) {
@@ -295,9 +346,9 @@ public final class IngestJobs implements AutoCloseable {
   }
 
   /**
-   * The job and its files with an index above {@code after} (-1 for the first page), at most
-   * {@code limit}. Pages are keyset pages: a file's index never changes, files are only appended,
-   * and each page shows the files' outcomes as they are when it is read.
+   * The job and its files with an index above {@code after} (-1 for the first page), at most {@code
+   * limit}. Pages are keyset pages: a file's index never changes, files are only appended, and each
+   * page shows the files' outcomes as they are when it is read.
    */
   public JobPage read(Access access, String jobId, int after, int limit) {
     if (limit < 1) {
@@ -319,7 +370,8 @@ public final class IngestJobs implements AutoCloseable {
    * next} is set only when a readable job follows. Order: validation, then grants (FORBIDDEN when
    * {@code corpus} is named and the caller has no grant on it, as for any request on a corpus).
    */
-  public JobListPage list(Access access, String corpus, JobState state, JobListPage.Key after, int limit) {
+  public JobListPage list(
+      Access access, String corpus, JobState state, JobListPage.Key after, int limit) {
     if (limit < 1) {
       throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
     }
@@ -334,7 +386,8 @@ public final class IngestJobs implements AutoCloseable {
     // page is full and one more match shows that another page follows.
     List<IngestJob> candidates = new ArrayList<>();
     for (IngestJob job : table.all()) {
-      if ((corpus == null || job.corpus.equals(corpus)) && (after == null || JobListPage.Key.of(job).compareTo(after) > 0)
+      if ((corpus == null || job.corpus.equals(corpus))
+          && (after == null || JobListPage.Key.of(job).compareTo(after) > 0)
           && mayRead(access, job, true)) {
         candidates.add(job);
       }
@@ -364,13 +417,14 @@ public final class IngestJobs implements AutoCloseable {
     if (job != null && mayRead(access, job, manageMayRead)) {
       return job;
     }
-    throw new QuarryException(ErrorCode.JOB_NOT_FOUND, "no ingestion job '" + jobId + "' that this token may see");
+    throw new QuarryException(
+        ErrorCode.JOB_NOT_FOUND, "no ingestion job '" + jobId + "' that this token may see");
   }
 
   /**
    * Whether the caller may see {@code job}: it needs a grant on the job's corpus, and must be the
-   * submitting subject or, when {@code manageMayRead}, hold {@code manage} on that corpus. One
-   * rule for reading, cancelling and listing.
+   * submitting subject or, when {@code manageMayRead}, hold {@code manage} on that corpus. One rule
+   * for reading, cancelling and listing.
    */
   private static boolean mayRead(Access access, IngestJob job, boolean manageMayRead) {
     if (!AccessPolicy.anyGrant(access, job.corpus)) {

@@ -38,14 +38,15 @@ import org.apache.lucene.util.IOUtils;
  *
  * <ul>
  *   <li>{@code job.json}: id, corpus, corpusId, the submitter's subject and grants, the job's OCR
- *       choice (absent: the server's setting), timings, and whether it is closed, cancelled or ended
- *       (or, {@code submitting}, created by a submit not yet acknowledged: removed when loaded); replaced atomically (temp file, fsync, rename,
- *       fsync of the folder).
+ *       choice (absent: the server's setting), timings, and whether it is closed, cancelled or
+ *       ended (or, {@code submitting}, created by a submit not yet acknowledged: removed when
+ *       loaded); replaced atomically (temp file, fsync, rename, fsync of the folder).
  *   <li>{@code files/<index>}: each acknowledged file's bytes, fsynced before the file is
  *       acknowledged; removed once the file has its outcome.
  *   <li>{@code files.log}: one JSON line per acknowledged file (index, source, title, metadata,
- *       declared media type, file name, its own OCR choice, SHA-256, size), appended and fsynced before the answer that
- *       acknowledges it. A file is acknowledged exactly when its line is in this log.
+ *       declared media type, file name, its own OCR choice, SHA-256, size), appended and fsynced
+ *       before the answer that acknowledges it. A file is acknowledged exactly when its line is in
+ *       this log.
  *   <li>{@code outcomes.log}: one JSON line per file outcome (its receipt or its error), appended
  *       and fsynced when the file ends.
  * </ul>
@@ -58,8 +59,10 @@ final class JobFolder {
   static final String FILES_LOG = "files.log";
   static final String OUTCOMES_LOG = "outcomes.log";
   static final String FILES = "files";
+
   /** Upload parts not yet acknowledged; whatever of them a crash leaves is deleted on load. */
   static final String PART_PREFIX = ".upload-";
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   final Path dir;
@@ -78,8 +81,8 @@ final class JobFolder {
   }
 
   /**
-   * Creates this folder with the first job.json of {@code job} (whose folder it is): written under a
-   * temporary name that loading removes, the job exists once the folder has its final name.
+   * Creates this folder with the first job.json of {@code job} (whose folder it is): written under
+   * a temporary name that loading removes, the job exists once the folder has its final name.
    */
   void create(IngestJob job) throws IOException {
     assert job.folder == this : "a job's folder is created with the job's own state";
@@ -126,12 +129,20 @@ final class JobFolder {
     }
     byte[] bytes = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
     Path tmp = dir.resolve(JOB_JSON + ".tmp");
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
+    try (FileChannel ch =
+        FileChannel.open(
+            tmp,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
       writeFully(ch, bytes);
       ch.force(true);
     }
-    Files.move(tmp, dir.resolve(JOB_JSON), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    Files.move(
+        tmp,
+        dir.resolve(JOB_JSON),
+        StandardCopyOption.ATOMIC_MOVE,
+        StandardCopyOption.REPLACE_EXISTING);
     fsyncDir(dir);
   }
 
@@ -198,8 +209,12 @@ final class JobFolder {
   }
 
   private void append(String log, byte[] bytes) throws IOException {
-    try (FileChannel ch = FileChannel.open(dir.resolve(log), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.APPEND)) {
+    try (FileChannel ch =
+        FileChannel.open(
+            dir.resolve(log),
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.APPEND)) {
       writeFully(ch, bytes);
       ch.force(true);
     }
@@ -220,10 +235,17 @@ final class JobFolder {
       g.path("scopes").forEach(s -> scopes.add(Scope.fromWireName(s.asText())));
       grants.add(new Grant(g.path("corpus").asText(), sources, scopes));
     }
-    IngestJob job = new IngestJob(root.path("id").asText(), root.path("corpus").asText(),
-        root.path("corpusId").asText(), new Access(root.path("subject").asText(), grants),
-        Instant.parse(root.path("createdAt").asText()), ocr(root), ocrLanguages(root), root.path("embedding").asBoolean(false),
-        folder);
+    IngestJob job =
+        new IngestJob(
+            root.path("id").asText(),
+            root.path("corpus").asText(),
+            root.path("corpusId").asText(),
+            new Access(root.path("subject").asText(), grants),
+            Instant.parse(root.path("createdAt").asText()),
+            ocr(root),
+            ocrLanguages(root),
+            root.path("embedding").asBoolean(false),
+            folder);
     job.closedAt = time(root, "closedAt");
     job.endedAt = time(root, "endedAt");
     job.state = JobState.fromWireName(root.path("state").asText());
@@ -234,14 +256,27 @@ final class JobFolder {
     }
     job.lastActivity = job.closedAt != null ? job.closedAt : Instant.now();
     for (JsonNode line : readLog(dir.resolve(FILES_LOG))) {
-      Metadata metadata = line.has("metadata")
-          ? Metadata.of(JSON.convertValue(line.get("metadata"), new TypeReference<Map<String, Object>>() {}), "metadata")
-          : null;
-      JobFile spec = new JobFile(line.path("source").asText(), text(line, "title"), metadata, text(line, "mediaType"),
-          text(line, "fileName"), ocr(line), ocrLanguages(line));
+      Metadata metadata =
+          line.has("metadata")
+              ? Metadata.of(
+                  JSON.convertValue(
+                      line.get("metadata"), new TypeReference<Map<String, Object>>() {}),
+                  "metadata")
+              : null;
+      JobFile spec =
+          new JobFile(
+              line.path("source").asText(),
+              text(line, "title"),
+              metadata,
+              text(line, "mediaType"),
+              text(line, "fileName"),
+              ocr(line),
+              ocrLanguages(line));
       int index = line.path("index").asInt();
       assert index == job.files.size() : "files.log holds the files in index order";
-      job.files.add(new IngestJob.Entry(index, spec, line.path("sha256").asText(), line.path("bytes").asLong()));
+      job.files.add(
+          new IngestJob.Entry(
+              index, spec, line.path("sha256").asText(), line.path("bytes").asLong()));
     }
     for (JsonNode line : readLog(dir.resolve(OUTCOMES_LOG))) {
       IngestJob.Entry e = job.files.get(line.path("index").asInt());
@@ -258,7 +293,8 @@ final class JobFolder {
         job.startedAt = e.endedAt;
       }
     }
-    try (DirectoryStream<Path> parts = Files.newDirectoryStream(dir.resolve(FILES), PART_PREFIX + "*")) {
+    try (DirectoryStream<Path> parts =
+        Files.newDirectoryStream(dir.resolve(FILES), PART_PREFIX + "*")) {
       for (Path part : parts) {
         Files.deleteIfExists(part);
       }
@@ -319,11 +355,22 @@ final class JobFolder {
 
   private static Receipt receipt(JsonNode n) {
     JsonNode ingest = n.get("ingest");
-    IngestReport report = ingest == null ? null
-        : SourcePreparation.ingestFromMap(JSON.convertValue(ingest, new TypeReference<Map<String, Object>>() {}));
-    return new Receipt(n.path("corpus").asText(), n.path("corpusId").asText(), n.path("source").asText(),
-        n.path("revision").asLong(), n.path("sourceRevision").asLong(), Receipt.Status.valueOf(n.path("status").asText()),
-        text(n, "contentSha256"), n.path("chunks").asInt(), report, text(n, "language"));
+    IngestReport report =
+        ingest == null
+            ? null
+            : SourcePreparation.ingestFromMap(
+                JSON.convertValue(ingest, new TypeReference<Map<String, Object>>() {}));
+    return new Receipt(
+        n.path("corpus").asText(),
+        n.path("corpusId").asText(),
+        n.path("source").asText(),
+        n.path("revision").asLong(),
+        n.path("sourceRevision").asLong(),
+        Receipt.Status.valueOf(n.path("status").asText()),
+        text(n, "contentSha256"),
+        n.path("chunks").asInt(),
+        report,
+        text(n, "language"));
   }
 
   private static String text(JsonNode n, String field) {
@@ -331,7 +378,10 @@ final class JobFolder {
     return v == null || v.isNull() ? null : v.asText();
   }
 
-  /** The OCR choice a job or file line records; absent (null) in folders written before jobs had one. */
+  /**
+   * The OCR choice a job or file line records; absent (null) in folders written before jobs had
+   * one.
+   */
   private static OcrChoice ocr(JsonNode n) {
     String name = text(n, "ocr");
     if (name == null) {
@@ -344,7 +394,10 @@ final class JobFolder {
     return mode;
   }
 
-  /** The OCR languages a job or file line records; absent (null: the server's) in folders written before jobs had them. */
+  /**
+   * The OCR languages a job or file line records; absent (null: the server's) in folders written
+   * before jobs had them.
+   */
   private static List<String> ocrLanguages(JsonNode n) {
     JsonNode v = n.get("ocrLanguages");
     if (v == null || v.isNull()) {

@@ -7,7 +7,8 @@ import java.util.Objects;
 /**
  * One page of the jobs a caller may read, newest first.
  *
- * @param next the key to pass as {@code after} for the next page, or null when no readable job follows
+ * @param next the key to pass as {@code after} for the next page, or null when no readable job
+ *     follows
  */
 public record JobListPage(List<JobView> jobs, Key next) {
   public JobListPage {

@@ -21,9 +21,9 @@ import java.util.logging.Logger;
 /**
  * The threads of the jobs: a few runners that take acknowledged files from one queue and ingest
  * each through {@link Corpora#ingest} with the submitter's grants and a per-file idempotency key,
- * and one timer for the pauses before a retry and for the {@link JobTable#sweep housekeeping}.
- * Also what the runners must agree with: cancelling a job (no file not yet written is written
- * after it answers) and resuming the jobs found at a restart.
+ * and one timer for the pauses before a retry and for the {@link JobTable#sweep housekeeping}. Also
+ * what the runners must agree with: cancelling a job (no file not yet written is written after it
+ * answers) and resuming the jobs found at a restart.
  *
  * <p>Thread-safe. Started once the table is loaded; {@link #close} lets the files being ingested
  * finish and leaves the rest for the next start.
@@ -31,8 +31,10 @@ import java.util.logging.Logger;
 final class JobRunners implements AutoCloseable {
   /** Retryable refusals (a full extraction pool) wait at most this long before the next try. */
   static final long MAX_RETRY_PAUSE_MILLIS = 5_000;
+
   /** A store that keeps failing (UNAVAILABLE) fails the file after this many tries. */
   static final int MAX_UNAVAILABLE_TRIES = 5;
+
   private static final Logger LOG = Logger.getLogger(IngestJobs.class.getName());
 
   private final Corpora corpora;
@@ -47,7 +49,8 @@ final class JobRunners implements AutoCloseable {
   JobRunners(Corpora corpora, JobTable table) {
     this.corpora = corpora;
     this.table = table;
-    this.runners = Executors.newFixedThreadPool(table.settings().workers(), daemon("quarry-ingest-job"));
+    this.runners =
+        Executors.newFixedThreadPool(table.settings().workers(), daemon("quarry-ingest-job"));
     this.timer = Executors.newSingleThreadScheduledExecutor(daemon("quarry-ingest-job-timer"));
   }
 
@@ -57,8 +60,13 @@ final class JobRunners implements AutoCloseable {
     for (int i = 0; i < settings.workers(); i++) {
       runners.execute(this::runLoop);
     }
-    long sweepMillis = Math.max(100, Math.min(60_000,
-        Math.min(settings.retention().toMillis(), settings.openIdleTimeout().toMillis()) / 10));
+    long sweepMillis =
+        Math.max(
+            100,
+            Math.min(
+                60_000,
+                Math.min(settings.retention().toMillis(), settings.openIdleTimeout().toMillis())
+                    / 10));
     timer.scheduleWithFixedDelay(table::sweep, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
   }
 
@@ -68,8 +76,8 @@ final class JobRunners implements AutoCloseable {
   }
 
   /**
-   * Resumes the jobs loaded at a restart: each file without an outcome is queued again, or gets
-   * its outcome at once when its job was cancelled or had failed.
+   * Resumes the jobs loaded at a restart: each file without an outcome is queued again, or gets its
+   * outcome at once when its job was cancelled or had failed.
    */
   void resume() {
     for (IngestJob job : table.all()) {
@@ -164,19 +172,30 @@ final class JobRunners implements AutoCloseable {
     }
     boolean[] writing = {false};
     try {
-      MutationResult result = corpora.ingest(job.access, job.corpus, e.spec.toRequest(job.corpusId, job.ocr, job.ocrLanguages),
-          job.folder.file(e.index), idempotency(job, e), () -> {
-            synchronized (job) {
-              if (job.state == JobState.CANCELLED) {
-                throw new QuarryException(ErrorCode.CANCELLED, "the job was cancelled");
-              }
-              job.writing++;
-              writing[0] = true;
-            }
-          });
+      MutationResult result =
+          corpora.ingest(
+              job.access,
+              job.corpus,
+              e.spec.toRequest(job.corpusId, job.ocr, job.ocrLanguages),
+              job.folder.file(e.index),
+              idempotency(job, e),
+              () -> {
+                synchronized (job) {
+                  if (job.state == JobState.CANCELLED) {
+                    throw new QuarryException(ErrorCode.CANCELLED, "the job was cancelled");
+                  }
+                  job.writing++;
+                  writing[0] = true;
+                }
+              });
       Receipt receipt = result.single();
-      table.finish(job, e, receipt.status() == Receipt.Status.UNCHANGED ? FileStatus.UNCHANGED : FileStatus.INDEXED,
-          receipt, null, null);
+      table.finish(
+          job,
+          e,
+          receipt.status() == Receipt.Status.UNCHANGED ? FileStatus.UNCHANGED : FileStatus.INDEXED,
+          receipt,
+          null,
+          null);
     } catch (QuarryException q) {
       if (stopping) {
         requeueLater(job, e, -1);
@@ -187,8 +206,17 @@ final class JobRunners implements AutoCloseable {
       if (stopping) {
         requeueLater(job, e, -1);
       } else {
-        LOG.log(Level.SEVERE, "ingesting file " + e.index + " of job " + job.id + " failed unexpectedly", x);
-        table.finish(job, e, FileStatus.FAILED, null, ErrorCode.INTERNAL, "an unexpected fault; see the server log");
+        LOG.log(
+            Level.SEVERE,
+            "ingesting file " + e.index + " of job " + job.id + " failed unexpectedly",
+            x);
+        table.finish(
+            job,
+            e,
+            FileStatus.FAILED,
+            null,
+            ErrorCode.INTERNAL,
+            "an unexpected fault; see the server log");
       }
     } finally {
       if (writing[0]) {
@@ -243,7 +271,10 @@ final class JobRunners implements AutoCloseable {
     return Math.min(MAX_RETRY_PAUSE_MILLIS, 100L << Math.min(10, e.retries));
   }
 
-  /** Puts the file back in the queue after {@code pauseMillis}; below 0, only marks it queued (shutting down). */
+  /**
+   * Puts the file back in the queue after {@code pauseMillis}; below 0, only marks it queued
+   * (shutting down).
+   */
   private void requeueLater(IngestJob job, IngestJob.Entry e, long pauseMillis) {
     synchronized (job) {
       e.status = FileStatus.QUEUED;
@@ -261,8 +292,10 @@ final class JobRunners implements AutoCloseable {
    * recorded by an earlier version into a refusal.
    */
   private static Mutation.Idempotency idempotency(IngestJob job, IngestJob.Entry e) {
-    return new Mutation.Idempotency("ingest-job:" + job.id + ":" + e.index,
-        Sha256.ofUtf8("ingest-job\n" + job.id + "\n" + e.index + "\n" + e.spec.source() + "\n" + e.sha256));
+    return new Mutation.Idempotency(
+        "ingest-job:" + job.id + ":" + e.index,
+        Sha256.ofUtf8(
+            "ingest-job\n" + job.id + "\n" + e.index + "\n" + e.spec.source() + "\n" + e.sha256));
   }
 
   private static ThreadFactory daemon(String name) {
@@ -274,8 +307,8 @@ final class JobRunners implements AutoCloseable {
   }
 
   /**
-   * Stops the runners: files being ingested finish (up to {@link IngestJobs#WRITE_WAIT}), the others
-   * stay queued on disk for the next start.
+   * Stops the runners: files being ingested finish (up to {@link IngestJobs#WRITE_WAIT}), the
+   * others stay queued on disk for the next start.
    */
   @Override
   public void close() {
@@ -283,14 +316,19 @@ final class JobRunners implements AutoCloseable {
     shutdown();
   }
 
-  /** Stops the threads without marking the runners stopping: for an open that failed before they started. */
+  /**
+   * Stops the threads without marking the runners stopping: for an open that failed before they
+   * started.
+   */
   void shutdown() {
     timer.shutdownNow();
     runners.shutdown();
     try {
       if (!runners.awaitTermination(IngestJobs.WRITE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-        LOG.warning("ingestion job runners still busy after " + IngestJobs.WRITE_WAIT
-            + "; their files run again at the next start");
+        LOG.warning(
+            "ingestion job runners still busy after "
+                + IngestJobs.WRITE_WAIT
+                + "; their files run again at the next start");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

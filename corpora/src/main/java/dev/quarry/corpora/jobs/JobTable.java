@@ -38,6 +38,7 @@ final class JobTable {
   private final Clock clock;
   private final ConcurrentMap<String, IngestJob> jobs = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
+
   /** Serializes creations, so the active-job bound holds under concurrent submits. */
   private final Object creation = new Object();
 
@@ -55,7 +56,10 @@ final class JobTable {
     return settings;
   }
 
-  /** The job with {@code id}, or null; whether the caller may see it is {@link IngestJobs}'s to check. */
+  /**
+   * The job with {@code id}, or null; whether the caller may see it is {@link IngestJobs}'s to
+   * check.
+   */
   IngestJob get(String id) {
     return jobs.get(id);
   }
@@ -82,7 +86,8 @@ final class JobTable {
         if (!Files.isDirectory(dir)) {
           continue;
         }
-        if (!Files.exists(dir.resolve(JobFolder.JOB_JSON)) || dir.getFileName().toString().startsWith(".")) {
+        if (!Files.exists(dir.resolve(JobFolder.JOB_JSON))
+            || dir.getFileName().toString().startsWith(".")) {
           // A creation cut short: the job was never acknowledged.
           new JobFolder(dir).delete();
           continue;
@@ -102,20 +107,38 @@ final class JobTable {
    * A new open job, stored and in the table: CAPACITY when {@link JobSettings#maxActiveJobs()} jobs
    * are open or running. The caller has checked the request, the grants and the corpus.
    *
-   * @param submitting stores the job marked as a submit's not yet committed ({@link IngestJob#uncommittedSubmit})
+   * @param submitting stores the job marked as a submit's not yet committed ({@link
+   *     IngestJob#uncommittedSubmit})
    */
-  IngestJob create(String corpus, String corpusId, Access access, OcrChoice ocr, List<String> ocrLanguages,
+  IngestJob create(
+      String corpus,
+      String corpusId,
+      Access access,
+      OcrChoice ocr,
+      List<String> ocrLanguages,
       boolean embedding,
       boolean submitting) {
     synchronized (creation) {
       long active = jobs.values().stream().filter(j -> j.endedAtOrNull() == null).count();
       if (active >= settings.maxActiveJobs()) {
-        throw new QuarryException(ErrorCode.CAPACITY, "the server already runs " + active
-            + " ingestion jobs (maxActiveJobs); retry once one has ended");
+        throw new QuarryException(
+            ErrorCode.CAPACITY,
+            "the server already runs "
+                + active
+                + " ingestion jobs (maxActiveJobs); retry once one has ended");
       }
       String id = newJobId();
-      IngestJob job = new IngestJob(id, corpus, corpusId, access, now(), ocr, ocrLanguages, embedding,
-          new JobFolder(root.resolve(id)));
+      IngestJob job =
+          new IngestJob(
+              id,
+              corpus,
+              corpusId,
+              access,
+              now(),
+              ocr,
+              ocrLanguages,
+              embedding,
+              new JobFolder(root.resolve(id)));
       job.uncommittedSubmit = submitting;
       try {
         PrivateFolders.create(root);
@@ -146,16 +169,28 @@ final class JobTable {
     persist(job);
   }
 
-  void finish(IngestJob job, IngestJob.Entry e, FileStatus status, Receipt receipt, ErrorCode code, String message) {
+  void finish(
+      IngestJob job,
+      IngestJob.Entry e,
+      FileStatus status,
+      Receipt receipt,
+      ErrorCode code,
+      String message) {
     synchronized (job) {
       finishLocked(job, e, status, receipt, code, message);
     }
   }
 
-  void finishLocked(IngestJob job, IngestJob.Entry e, FileStatus status, Receipt receipt, ErrorCode code,
+  void finishLocked(
+      IngestJob job,
+      IngestJob.Entry e,
+      FileStatus status,
+      Receipt receipt,
+      ErrorCode code,
       String message) {
     assert Thread.holdsLock(job);
-    assert status.isOutcome() && !e.status.isOutcome() : "a file gets one outcome: " + e.status + " -> " + status;
+    assert status.isOutcome() && !e.status.isOutcome()
+        : "a file gets one outcome: " + e.status + " -> " + status;
     e.status = status;
     e.receipt = receipt;
     e.errorCode = code;
@@ -165,7 +200,10 @@ final class JobTable {
       job.folder.recordOutcome(e);
     } catch (IOException io) {
       // The outcome stands in memory; after a restart the file is ingested again, idempotently.
-      LOG.log(Level.WARNING, "could not record the outcome of file " + e.index + " of job " + job.id, io);
+      LOG.log(
+          Level.WARNING,
+          "could not record the outcome of file " + e.index + " of job " + job.id,
+          io);
     }
   }
 
@@ -200,7 +238,8 @@ final class JobTable {
         boolean expired;
         synchronized (job) {
           expired = job.endedAt != null && !job.endedAt.plus(settings.retention()).isAfter(now);
-          if (job.state == JobState.OPEN && job.reservedFiles == 0
+          if (job.state == JobState.OPEN
+              && job.reservedFiles == 0
               && !job.lastActivity.plus(settings.openIdleTimeout()).isAfter(now)) {
             closeLocked(job);
           }

@@ -32,8 +32,15 @@ final class JobUpload implements IngestJobs.Upload {
   private final String uploadId;
   private boolean done;
 
-  private JobUpload(JobTable table, JobRunners runners, IngestJob job, List<JobFile> files, boolean closeAfter,
-      boolean creates, long maxBytes, boolean jobBound) {
+  private JobUpload(
+      JobTable table,
+      JobRunners runners,
+      IngestJob job,
+      List<JobFile> files,
+      boolean closeAfter,
+      boolean creates,
+      long maxBytes,
+      boolean jobBound) {
     this.table = table;
     this.runners = runners;
     this.job = job;
@@ -52,7 +59,12 @@ final class JobUpload implements IngestJobs.Upload {
    * @param closeAfter close the job once these files are acknowledged
    * @param creates the upload of a submit: closing it uncommitted removes the job
    */
-  static JobUpload reserve(JobTable table, JobRunners runners, IngestJob job, List<JobFile> files, boolean closeAfter,
+  static JobUpload reserve(
+      JobTable table,
+      JobRunners runners,
+      IngestJob job,
+      List<JobFile> files,
+      boolean closeAfter,
       boolean creates) {
     JobSettings settings = table.settings();
     int queuedElsewhere = 0;
@@ -69,34 +81,53 @@ final class JobUpload implements IngestJobs.Upload {
       job.files.forEach(e -> sources.add(e.spec.source()));
       for (int i = 0; i < files.size(); i++) {
         if (sources.contains(files.get(i).source())) {
-          throw QuarryException.invalid("files[" + i + "].source", "source '" + files.get(i).source()
-              + "' is already in this job; a job holds each source once");
+          throw QuarryException.invalid(
+              "files[" + i + "].source",
+              "source '"
+                  + files.get(i).source()
+                  + "' is already in this job; a job holds each source once");
         }
       }
       int total = job.files.size() + job.reservedFiles + files.size();
       if (total > settings.maxFilesPerJob()) {
-        throw new QuarryException(ErrorCode.JOB_TOO_LARGE, "the job would hold " + total
-            + " files; a job may hold at most " + settings.maxFilesPerJob() + " (maxJobFiles)");
+        throw new QuarryException(
+            ErrorCode.JOB_TOO_LARGE,
+            "the job would hold "
+                + total
+                + " files; a job may hold at most "
+                + settings.maxFilesPerJob()
+                + " (maxJobFiles)");
       }
-      if (queuedElsewhere + files.size() > settings.maxQueuedFiles() || queuedBytes >= settings.maxQueuedBytes()) {
+      if (queuedElsewhere + files.size() > settings.maxQueuedFiles()
+          || queuedBytes >= settings.maxQueuedBytes()) {
         throw serverFull();
       }
       job.reservedFiles += files.size();
       long jobRoom = settings.maxBytesPerJob() - job.bytes();
       long serverRoom = settings.maxQueuedBytes() - queuedBytes;
-      return new JobUpload(table, runners, job, files, closeAfter, creates, Math.min(jobRoom, serverRoom),
+      return new JobUpload(
+          table,
+          runners,
+          job,
+          files,
+          closeAfter,
+          creates,
+          Math.min(jobRoom, serverRoom),
           jobRoom <= serverRoom);
     }
   }
 
   private static QuarryException serverFull() {
-    return new QuarryException(ErrorCode.CAPACITY, "the server holds as many queued job files as it may "
-        + "(maxQueuedFiles, maxQueuedBytes); retry once some are ingested");
+    return new QuarryException(
+        ErrorCode.CAPACITY,
+        "the server holds as many queued job files as it may "
+            + "(maxQueuedFiles, maxQueuedBytes); retry once some are ingested");
   }
 
   private static QuarryException closed(IngestJob job) {
-    return new QuarryException(ErrorCode.JOB_CLOSED, "job '" + job.id + "' takes no more files: it is "
-        + job.state.wireName());
+    return new QuarryException(
+        ErrorCode.JOB_CLOSED,
+        "job '" + job.id + "' takes no more files: it is " + job.state.wireName());
   }
 
   @Override
@@ -120,8 +151,9 @@ final class JobUpload implements IngestJobs.Upload {
   }
 
   private static QuarryException jobTooLarge(JobSettings settings) {
-    return new QuarryException(ErrorCode.JOB_TOO_LARGE, "the job's files would exceed "
-        + settings.maxBytesPerJob() + " bytes (maxJobBytes)");
+    return new QuarryException(
+        ErrorCode.JOB_TOO_LARGE,
+        "the job's files would exceed " + settings.maxBytesPerJob() + " bytes (maxJobBytes)");
   }
 
   @Override
@@ -152,8 +184,12 @@ final class JobUpload implements IngestJobs.Upload {
         throw jobTooLarge(settings);
       }
       for (int i = 0; i < files.size(); i++) {
-        entries.add(new IngestJob.Entry(job.files.size() + i, files.get(i).withFileName(stored.get(i).fileName()),
-            stored.get(i).sha256(), stored.get(i).bytes()));
+        entries.add(
+            new IngestJob.Entry(
+                job.files.size() + i,
+                files.get(i).withFileName(stored.get(i).fileName()),
+                stored.get(i).sha256(),
+                stored.get(i).bytes()));
       }
       try {
         job.folder.acknowledge(uploadId, entries);
@@ -164,7 +200,8 @@ final class JobUpload implements IngestJobs.Upload {
       job.files.addAll(entries);
       job.reservedFiles -= files.size();
       job.lastActivity = table.now();
-      // A submit's job is acknowledged with its files: closing it rewrites job.json without the mark.
+      // A submit's job is acknowledged with its files: closing it rewrites job.json without the
+      // mark.
       job.uncommittedSubmit = false;
       if (closeAfter) {
         table.closeLocked(job);
@@ -188,7 +225,8 @@ final class JobUpload implements IngestJobs.Upload {
       try {
         Files.deleteIfExists(part(i));
       } catch (IOException e) {
-        LOG.log(Level.WARNING, "could not delete an unacknowledged upload part of job " + job.id, e);
+        LOG.log(
+            Level.WARNING, "could not delete an unacknowledged upload part of job " + job.id, e);
       }
     }
     if (creates) {

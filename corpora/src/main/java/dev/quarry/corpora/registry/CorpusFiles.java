@@ -14,7 +14,10 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 
-/** Reads and writes {@code corpus.json}: written atomically (temp file, fsync, rename, fsync folder). */
+/**
+ * Reads and writes {@code corpus.json}: written atomically (temp file, fsync, rename, fsync
+ * folder).
+ */
 final class CorpusFiles {
   static final String CORPUS_JSON = "corpus.json";
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -27,10 +30,18 @@ final class CorpusFiles {
     root.put("corpusId", info.corpusId());
     root.put("createdAt", info.createdAt().toString());
     CorpusSettingsJson.write(root.putObject("settings"), info.settings());
-    byte[] bytes = MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root).getBytes(StandardCharsets.UTF_8);
+    byte[] bytes =
+        MAPPER
+            .writerWithDefaultPrettyPrinter()
+            .writeValueAsString(root)
+            .getBytes(StandardCharsets.UTF_8);
     Path tmp = corpusDir.resolve(CORPUS_JSON + ".tmp");
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
+    try (FileChannel ch =
+        FileChannel.open(
+            tmp,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
       ch.write(ByteBuffer.wrap(bytes));
       ch.force(true);
     }
@@ -40,7 +51,9 @@ final class CorpusFiles {
 
   static CorpusInfo read(Path corpusDir) throws IOException {
     JsonNode root = MAPPER.readTree(corpusDir.resolve(CORPUS_JSON).toFile());
-    return new CorpusInfo(root.path("corpus").asText(), root.path("corpusId").asText(),
+    return new CorpusInfo(
+        root.path("corpus").asText(),
+        root.path("corpusId").asText(),
         CorpusSettingsJson.read(root.path("settings")),
         Instant.parse(root.path("createdAt").asText()));
   }

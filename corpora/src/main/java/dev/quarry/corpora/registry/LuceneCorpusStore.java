@@ -9,9 +9,9 @@ import dev.quarry.corpora.CorpusBackup;
 import dev.quarry.corpora.CorpusIds;
 import dev.quarry.corpora.CorpusStore;
 import dev.quarry.corpora.FileErrors;
-import dev.quarry.corpora.PrivateFolders;
 import dev.quarry.corpora.OpenCorporaFootprint;
 import dev.quarry.corpora.OpenCorpusFootprint;
+import dev.quarry.corpora.PrivateFolders;
 import dev.quarry.engine.CacheCounts;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
@@ -52,11 +52,13 @@ public final class LuceneCorpusStore implements CorpusStore {
   private static final String CORPORA = "corpora";
   private static final String TRASH = "trash";
   private static final String LOCK = ".lock";
+
   /**
    * The entries of a data folder this store owns: everything else in it belongs to other parts of
    * the application, which a backup copies as files.
    */
   public static final Set<String> OWNED_ENTRIES = Set.of(CORPORA, TRASH, LOCK);
+
   private static final String CREATING_PREFIX = ".creating-";
   private static final String INDEX = "index";
 
@@ -66,13 +68,17 @@ public final class LuceneCorpusStore implements CorpusStore {
   private final FileChannel lockChannel;
   private final FileLock lock;
   private final Cache<String, OpenCorpus> open;
+
   /** Retired instances still closing, by name: a reopen waits for them. */
   private final ConcurrentMap<String, OpenCorpus> closing = new ConcurrentHashMap<>();
+
   private final ConcurrentMap<String, CorpusInfo> infos = new ConcurrentHashMap<>();
+
   /** Creation and deletion are rare; one lock keeps them simple and ordered. */
   private final ReentrantLock catalogLock = new ReentrantLock();
 
-  public LuceneCorpusStore(Path dataDir, EngineConfig engineConfig, int maxOpenCorpora, Duration idleTimeout) {
+  public LuceneCorpusStore(
+      Path dataDir, EngineConfig engineConfig, int maxOpenCorpora, Duration idleTimeout) {
     this.engineConfig = engineConfig;
     this.corporaDir = dataDir.resolve(CORPORA);
     this.trashDir = dataDir.resolve(TRASH);
@@ -80,9 +86,14 @@ public final class LuceneCorpusStore implements CorpusStore {
       // The data folder too, when it is new: owner only (PrivateFolders).
       PrivateFolders.create(corporaDir);
       PrivateFolders.create(trashDir);
-      lockChannel = FileChannel.open(dataDir.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      lockChannel =
+          FileChannel.open(
+              dataDir.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     } catch (IOException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open data folder " + dataDir + ": " + FileErrors.why(e), e);
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE,
+          "cannot open data folder " + dataDir + ": " + FileErrors.why(e),
+          e);
     }
     FileLock l;
     try {
@@ -92,22 +103,27 @@ public final class LuceneCorpusStore implements CorpusStore {
     }
     if (l == null) {
       closeQuietly();
-      throw new QuarryException(ErrorCode.UNAVAILABLE,
-          "data folder " + dataDir + " is in use by another Quarry process; stop it or choose another --data folder");
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE,
+          "data folder "
+              + dataDir
+              + " is in use by another Quarry process; stop it or choose another --data folder");
     }
     this.lock = l;
     cleanLeftovers();
-    this.open = Caffeine.newBuilder()
-        .maximumSize(maxOpenCorpora)
-        .expireAfterAccess(idleTimeout)
-        .scheduler(Scheduler.systemScheduler())
-        .recordStats()
-        .evictionListener((String name, OpenCorpus oc, RemovalCause cause) -> {
-          if (oc != null) {
-            retire(name, oc);
-          }
-        })
-        .build();
+    this.open =
+        Caffeine.newBuilder()
+            .maximumSize(maxOpenCorpora)
+            .expireAfterAccess(idleTimeout)
+            .scheduler(Scheduler.systemScheduler())
+            .recordStats()
+            .evictionListener(
+                (String name, OpenCorpus oc, RemovalCause cause) -> {
+                  if (oc != null) {
+                    retire(name, oc);
+                  }
+                })
+            .build();
   }
 
   private void closeQuietly() {
@@ -130,8 +146,10 @@ public final class LuceneCorpusStore implements CorpusStore {
         }
       }
     } catch (IOException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE,
-          "cannot clean data folder " + corporaDir.getParent() + ": " + FileErrors.why(e), e);
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE,
+          "cannot clean data folder " + corporaDir.getParent() + ": " + FileErrors.why(e),
+          e);
     }
   }
 
@@ -144,8 +162,12 @@ public final class LuceneCorpusStore implements CorpusStore {
       if (Files.exists(dir)) {
         throw new QuarryException(ErrorCode.CORPUS_EXISTS, "corpus '" + name + "' already exists");
       }
-      CorpusInfo info = new CorpusInfo(name, CorpusIds.next(), engineConfig.embeddingModels().resolve(settings),
-          engineConfig.clock().instant());
+      CorpusInfo info =
+          new CorpusInfo(
+              name,
+              CorpusIds.next(),
+              engineConfig.embeddingModels().resolve(settings),
+              engineConfig.clock().instant());
       Path tmp = corporaDir.resolve(CREATING_PREFIX + info.corpusId());
       try {
         PrivateFolders.create(tmp);
@@ -159,7 +181,8 @@ public final class LuceneCorpusStore implements CorpusStore {
         } catch (IOException ignored) {
           // left for cleanLeftovers at the next start
         }
-        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not create corpus '" + name + "'", e);
+        throw new QuarryException(
+            ErrorCode.UNAVAILABLE, "could not create corpus '" + name + "'", e);
       }
       infos.put(name, info);
       return info;
@@ -174,7 +197,8 @@ public final class LuceneCorpusStore implements CorpusStore {
     try {
       Path dir = corporaDir.resolve(name);
       if (info(name).isEmpty()) {
-        throw new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist");
+        throw new QuarryException(
+            ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist");
       }
       CorpusInfo info = infos.remove(name);
       OpenCorpus oc = open.asMap().remove(name);
@@ -182,13 +206,15 @@ public final class LuceneCorpusStore implements CorpusStore {
         retire(name, oc);
       }
       awaitClosed(name);
-      Path trash = trashDir.resolve(name + "-" + (info == null ? CorpusIds.next() : info.corpusId()));
+      Path trash =
+          trashDir.resolve(name + "-" + (info == null ? CorpusIds.next() : info.corpusId()));
       try {
         Files.move(dir, trash, StandardCopyOption.ATOMIC_MOVE);
         CorpusFiles.fsyncDir(corporaDir);
         IOUtils.rm(trash);
       } catch (IOException e) {
-        throw new QuarryException(ErrorCode.UNAVAILABLE, "could not delete corpus '" + name + "'", e);
+        throw new QuarryException(
+            ErrorCode.UNAVAILABLE, "could not delete corpus '" + name + "'", e);
       }
     } finally {
       catalogLock.unlock();
@@ -264,8 +290,7 @@ public final class LuceneCorpusStore implements CorpusStore {
       try {
         CorpusIndex index = oc.index();
         // The footprint first: it fails on a closed index, before the revision is read from it.
-        IndexFootprint f =
-            index.footprint().orElse(new IndexFootprint(0, 0));
+        IndexFootprint f = index.footprint().orElse(new IndexFootprint(0, 0));
         out.add(new OpenCorpusFootprint(e.getKey(), index.revision(), f.segments(), f.bytes()));
       } catch (QuarryException ex) {
         // closed under us (a failed writer): it is not open any more
@@ -283,15 +308,16 @@ public final class LuceneCorpusStore implements CorpusStore {
   }
 
   /**
-   * The open-corpora cache's counts: a hit is a use of a corpus already open, a miss one that opened
-   * it, an eviction a corpus closed for the {@code maxOpenCorpora} bound or for being idle (not one
-   * deleted).
+   * The open-corpora cache's counts: a hit is a use of a corpus already open, a miss one that
+   * opened it, an eviction a corpus closed for the {@code maxOpenCorpora} bound or for being idle
+   * (not one deleted).
    */
   @Override
   public Optional<CacheCounts> openCorporaCache() {
     CacheStats stats = open.stats();
-    return Optional.of(new CacheCounts(stats.hitCount(), stats.missCount(), stats.evictionCount(),
-        open.estimatedSize()));
+    return Optional.of(
+        new CacheCounts(
+            stats.hitCount(), stats.missCount(), stats.evictionCount(), open.estimatedSize()));
   }
 
   @Override
@@ -301,26 +327,36 @@ public final class LuceneCorpusStore implements CorpusStore {
 
   @Override
   public CorpusBackup backup(String name, Path targetDataDir) {
-    return withCorpus(name, index -> {
-      Path dir = targetDataDir.resolve(CORPORA).resolve(name);
-      try {
-        long revision = index.backup(dir.resolve(INDEX));
-        CorpusFiles.write(dir, index.info());
-        return new CorpusBackup(name, index.info().corpusId(), revision);
-      } catch (IOException e) {
-        // The cause names the server's folders: the host logs it and answers a reference to it.
-        throw new QuarryException(ErrorCode.UNAVAILABLE, "the backup of corpus '" + name + "' could not be written", e);
-      }
-    });
+    return withCorpus(
+        name,
+        index -> {
+          Path dir = targetDataDir.resolve(CORPORA).resolve(name);
+          try {
+            long revision = index.backup(dir.resolve(INDEX));
+            CorpusFiles.write(dir, index.info());
+            return new CorpusBackup(name, index.info().corpusId(), revision);
+          } catch (IOException e) {
+            // The cause names the server's folders: the host logs it and answers a reference to it.
+            throw new QuarryException(
+                ErrorCode.UNAVAILABLE,
+                "the backup of corpus '" + name + "' could not be written",
+                e);
+          }
+        });
   }
 
   private OpenCorpus acquire(String name) {
     while (true) {
-      CorpusInfo info = info(name).orElseThrow(
-          () -> new QuarryException(ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist"));
+      CorpusInfo info =
+          info(name)
+              .orElseThrow(
+                  () ->
+                      new QuarryException(
+                          ErrorCode.CORPUS_NOT_FOUND, "corpus '" + name + "' does not exist"));
       OpenCorpus oc = open.get(name, n -> load(info));
       if (oc.tryAcquire()) {
-        if (infos.get(name) == null || !infos.get(name).corpusId().equals(oc.index().info().corpusId())) {
+        if (infos.get(name) == null
+            || !infos.get(name).corpusId().equals(oc.index().info().corpusId())) {
           // Deleted (and perhaps re-created) while we waited: never hand out a stale index.
           oc.release();
           open.asMap().remove(name, oc);
@@ -336,9 +372,11 @@ public final class LuceneCorpusStore implements CorpusStore {
   private OpenCorpus load(CorpusInfo info) {
     awaitClosed(info.name());
     try {
-      return new OpenCorpus(CorpusIndex.open(corporaDir.resolve(info.name()).resolve(INDEX), info, engineConfig));
+      return new OpenCorpus(
+          CorpusIndex.open(corporaDir.resolve(info.name()).resolve(INDEX), info, engineConfig));
     } catch (IOException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "cannot open corpus '" + info.name() + "'", e);
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE, "cannot open corpus '" + info.name() + "'", e);
     }
   }
 

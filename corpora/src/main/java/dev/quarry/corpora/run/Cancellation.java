@@ -5,8 +5,8 @@ import dev.quarry.engine.QuarryException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A flag the host raises to stop a retrieval in flight, with the reason it will end with
- * ({@link ErrorCode#CANCELLED} or {@link ErrorCode#IDLE_TIMEOUT}). Thread-safe; raised once.
+ * A flag the host raises to stop a retrieval in flight, with the reason it will end with ({@link
+ * ErrorCode#CANCELLED} or {@link ErrorCode#IDLE_TIMEOUT}). Thread-safe; raised once.
  */
 public final class Cancellation {
   private final AtomicReference<QuarryException> reason = new AtomicReference<>();

@@ -16,9 +16,16 @@ import java.util.Objects;
  * @param revision the revision to pin, or null for the latest
  * @param expectedCorpusId when non-null, the corpus must still have this id
  */
-public record RetrievalOptions(String corpus, SourceScope sources, String query, int topK, Long revision,
+public record RetrievalOptions(
+    String corpus,
+    SourceScope sources,
+    String query,
+    int topK,
+    Long revision,
     String expectedCorpusId) {
-  /** Passages a run receives when it does not say: enough context for a model, few enough to read. */
+  /**
+   * Passages a run receives when it does not say: enough context for a model, few enough to read.
+   */
   public static final int DEFAULT_TOP_K = 5;
 
   public RetrievalOptions {
@@ -26,10 +33,13 @@ public record RetrievalOptions(String corpus, SourceScope sources, String query,
     sources = sources == null ? SourceScope.ALL : sources;
     Objects.requireNonNull(sources, "sources");
     if (topK < 1 || topK > SearchRequest.MAX_TOP_K) {
-      throw QuarryException.invalid("retrieval.topK", "topK must be between 1 and " + SearchRequest.MAX_TOP_K + "; got " + topK);
+      throw QuarryException.invalid(
+          "retrieval.topK",
+          "topK must be between 1 and " + SearchRequest.MAX_TOP_K + "; got " + topK);
     }
     if (revision != null && revision < 0) {
-      throw QuarryException.invalid("retrieval.revision", "revision must be 0 or more; got " + revision);
+      throw QuarryException.invalid(
+          "retrieval.revision", "revision must be 0 or more; got " + revision);
     }
   }
 }

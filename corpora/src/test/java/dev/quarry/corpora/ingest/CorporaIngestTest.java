@@ -34,11 +34,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@link Corpora#ingest} with real extractors (worker processes) over a real data folder. */
 class CorporaIngestTest {
-  static final Access ADMIN = new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
-  static final Access POLICIES = new Access("app", List.of(
-      new Grant("handbook", List.of("policies/*"), EnumSet.of(Scope.SEARCH, Scope.INDEX))));
-  static final String MARKDOWN = "# Leave policy\n\nEmployees take parental leave of sixteen weeks.\n\n"
-      + "## Travel\n\nTravel is booked through the office.\n";
+  static final Access ADMIN =
+      new Access("admin", List.of(new Grant("*", null, EnumSet.allOf(Scope.class))));
+  static final Access POLICIES =
+      new Access(
+          "app",
+          List.of(
+              new Grant("handbook", List.of("policies/*"), EnumSet.of(Scope.SEARCH, Scope.INDEX))));
+  static final String MARKDOWN =
+      "# Leave policy\n\nEmployees take parental leave of sixteen weeks.\n\n"
+          + "## Travel\n\nTravel is booked through the office.\n";
 
   static Extractors extractors;
   @TempDir Path dir;
@@ -76,22 +81,35 @@ class CorporaIngestTest {
   }
 
   MutationResult ingest(String source, Path file) {
-    return corpora.ingest(ADMIN, "handbook", new IngestRequest(source, null, null, "text/markdown", null, null), file, null);
+    return corpora.ingest(
+        ADMIN,
+        "handbook",
+        new IngestRequest(source, null, null, "text/markdown", null, null),
+        file,
+        null);
   }
 
   @Test
   void markdownFile_isIndexed_withTheBytesHashAndTheExtractionReport() throws Exception {
     Receipt r = ingest("policies/leave.md", markdown).single();
     assertEquals(Receipt.Status.INDEXED, r.status());
-    String bytesSha = HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-        .digest(MARKDOWN.getBytes(StandardCharsets.UTF_8)));
+    String bytesSha =
+        HexFormat.of()
+            .formatHex(
+                java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(MARKDOWN.getBytes(StandardCharsets.UTF_8)));
     assertEquals(bytesSha, r.contentSha256());
     assertEquals("text", r.ingest().extractor());
     SourceState state = corpora.readSource(ADMIN, "handbook", "policies/leave.md").state();
     assertEquals("text/markdown", state.mediaType());
     assertEquals(2, state.chunks(), "each heading starts a chunk");
-    assertEquals("policies/leave.md",
-        corpora.search(ADMIN, "handbook", SearchRequest.of("parental"), null).hits().get(0).source());
+    assertEquals(
+        "policies/leave.md",
+        corpora
+            .search(ADMIN, "handbook", SearchRequest.of("parental"), null)
+            .hits()
+            .get(0)
+            .source());
   }
 
   @Test
@@ -111,7 +129,9 @@ class CorporaIngestTest {
     Path random = Files.write(dir.resolve("noise.bin"), noise);
     assertCode(ErrorCode.UNSUPPORTED_MEDIA_TYPE, () -> ingest("policies/leave.md", random));
     assertEquals(before, revision());
-    assertEquals(MARKDOWN.length(), corpora.readSource(ADMIN, "handbook", "policies/leave.md").state().characters());
+    assertEquals(
+        MARKDOWN.length(),
+        corpora.readSource(ADMIN, "handbook", "policies/leave.md").state().characters());
   }
 
   @Test
@@ -123,24 +143,38 @@ class CorporaIngestTest {
     noise[0] = 0x01; // no magic number by chance
     Path junk = Files.write(dir.resolve("upload.part"), noise);
     // The name is a hint: bytes that show nothing are no PDF, whatever they are called.
-    assertCode(ErrorCode.UNSUPPORTED_MEDIA_TYPE, () -> ingestNamed("policies/leave.md", junk, "rand.pdf"));
+    assertCode(
+        ErrorCode.UNSUPPORTED_MEDIA_TYPE, () -> ingestNamed("policies/leave.md", junk, "rand.pdf"));
     // A PDF cut short is a PDF, damaged.
-    byte[] pdf = "%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages"
-        .getBytes(StandardCharsets.US_ASCII);
+    byte[] pdf =
+        "%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages"
+            .getBytes(StandardCharsets.US_ASCII);
     Path truncated = Files.write(dir.resolve("truncated.part"), pdf);
-    assertCode(ErrorCode.EXTRACTION_FAILED, () -> ingestNamed("policies/leave.md", truncated, "leave.pdf"));
+    assertCode(
+        ErrorCode.EXTRACTION_FAILED,
+        () -> ingestNamed("policies/leave.md", truncated, "leave.pdf"));
     assertEquals(before, revision(), "a failed ingest writes no revision");
     SourceState state = corpora.readSource(ADMIN, "handbook", "policies/leave.md").state();
-    assertEquals(first.sourceRevision(), state.sourceRevision(), "the previous version is still current");
+    assertEquals(
+        first.sourceRevision(), state.sourceRevision(), "the previous version is still current");
     assertEquals(first.contentSha256(), state.contentSha256());
     assertEquals("text/markdown", state.mediaType());
-    assertEquals("policies/leave.md",
-        corpora.search(ADMIN, "handbook", SearchRequest.of("parental"), null).hits().get(0).source());
+    assertEquals(
+        "policies/leave.md",
+        corpora
+            .search(ADMIN, "handbook", SearchRequest.of("parental"), null)
+            .hits()
+            .get(0)
+            .source());
   }
 
   MutationResult ingestNamed(String source, Path file, String fileName) {
-    return corpora.ingest(ADMIN, "handbook",
-        new IngestRequest(source, null, null, null, null, null, fileName, null), file, null);
+    return corpora.ingest(
+        ADMIN,
+        "handbook",
+        new IngestRequest(source, null, null, null, null, null, fileName, null),
+        file,
+        null);
   }
 
   @Test
@@ -154,12 +188,17 @@ class CorporaIngestTest {
   @Test
   void grantsAreDecidedBeforeExistence() {
     assertTrue(corpora.ingestsDocuments());
-    assertCode(ErrorCode.FORBIDDEN, () -> corpora.ingest(POLICIES, "handbook", IngestRequest.of("private/x.md"),
-        markdown, null));
-    assertCode(ErrorCode.FORBIDDEN, () -> corpora.ingest(POLICIES, "absent", IngestRequest.of("policies/x.md"),
-        markdown, null));
-    assertCode(ErrorCode.CORPUS_NOT_FOUND, () -> corpora.ingest(ADMIN, "absent", IngestRequest.of("policies/x.md"),
-        markdown, null));
+    assertCode(
+        ErrorCode.FORBIDDEN,
+        () ->
+            corpora.ingest(POLICIES, "handbook", IngestRequest.of("private/x.md"), markdown, null));
+    assertCode(
+        ErrorCode.FORBIDDEN,
+        () ->
+            corpora.ingest(POLICIES, "absent", IngestRequest.of("policies/x.md"), markdown, null));
+    assertCode(
+        ErrorCode.CORPUS_NOT_FOUND,
+        () -> corpora.ingest(ADMIN, "absent", IngestRequest.of("policies/x.md"), markdown, null));
   }
 
   @Test
@@ -171,7 +210,14 @@ class CorporaIngestTest {
     MutationResult again = corpora.ingest(ADMIN, "handbook", request, markdown, key);
     assertTrue(again.replayed());
     assertEquals(first.single(), again.single());
-    assertCode(ErrorCode.IDEMPOTENCY_KEY_REUSED, () -> corpora.ingest(ADMIN, "handbook", request, markdown,
-        new Mutation.Idempotency("k1", "fingerprint-2")));
+    assertCode(
+        ErrorCode.IDEMPOTENCY_KEY_REUSED,
+        () ->
+            corpora.ingest(
+                ADMIN,
+                "handbook",
+                request,
+                markdown,
+                new Mutation.Idempotency("k1", "fingerprint-2")));
   }
 }

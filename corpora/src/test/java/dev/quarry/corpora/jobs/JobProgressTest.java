@@ -30,13 +30,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A job's embedding progress: passages embedded of a total estimated from the files indexed so
- * far, the rate this process measured, and the time left; none of it for a lexical corpus, and no
- * rate a restarted process did not measure itself.
+ * A job's embedding progress: passages embedded of a total estimated from the files indexed so far,
+ * the rate this process measured, and the time left; none of it for a lexical corpus, and no rate a
+ * restarted process did not measure itself.
  */
 class JobProgressTest {
-  static final JobSettings KEPT = new JobSettings(3, 1 << 20, 4, 1000, 1L << 30, Duration.ofHours(1),
-      Duration.ofHours(1), 1);
+  static final JobSettings KEPT =
+      new JobSettings(3, 1 << 20, 4, 1000, 1L << 30, Duration.ofHours(1), Duration.ofHours(1), 1);
   static final Instant T0 = Instant.parse("2026-12-05T10:00:00Z");
 
   static Extractors extractors;
@@ -57,12 +57,22 @@ class JobProgressTest {
   @BeforeEach
   void open() {
     data = dir.resolve("data");
-    corpora = Corpora.builder().dataDir(data).extractors(extractors)
-        .engineConfig(EngineConfig.builder().embeddingModels(EmbeddingModels.of(new HashingEmbedder())).build())
-        .build();
+    corpora =
+        Corpora.builder()
+            .dataDir(data)
+            .extractors(extractors)
+            .engineConfig(
+                EngineConfig.builder()
+                    .embeddingModels(EmbeddingModels.of(new HashingEmbedder()))
+                    .build())
+            .build();
     corpora.createCorpus(ADMIN, "docs", null);
-    corpora.createCorpus(ADMIN, "hybrid", CorpusSettings.DEFAULT.withEmbedding(
-        new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT)));
+    corpora.createCorpus(
+        ADMIN,
+        "hybrid",
+        CorpusSettings.DEFAULT.withEmbedding(
+            new CorpusSettings.Embedding(
+                HashingEmbedder.MODEL, null, CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT)));
   }
 
   @AfterEach
@@ -75,7 +85,10 @@ class JobProgressTest {
     List<byte[]> bytes = new ArrayList<>();
     for (int i = 0; i < files; i++) {
       specs.add(new JobFile("f" + i + ".txt", null, null, null));
-      bytes.add(text(("Paragraph " + i + " of a file about rivers and their banks. ").repeat(40 + 30 * i)));
+      bytes.add(
+          text(
+              ("Paragraph " + i + " of a file about rivers and their banks. ")
+                  .repeat(40 + 30 * i)));
     }
     try (IngestJobs.Upload upload = jobs.submit(ADMIN, corpus, null, specs)) {
       List<IngestJobs.StoredFile> stored = new ArrayList<>();
@@ -124,7 +137,10 @@ class JobProgressTest {
     try (IngestJobs reopened = IngestJobs.open(data, corpora, KEPT)) {
       JobView.Progress after = reopened.read(ADMIN, id, -1, 10).job().progress();
       assertNotNull(after, "the job still reads as an embedding corpus's job (job.json says so)");
-      assertEquals(before.passagesEmbedded(), after.passagesEmbedded(), "read back from the outcomes' receipts");
+      assertEquals(
+          before.passagesEmbedded(),
+          after.passagesEmbedded(),
+          "read back from the outcomes' receipts");
       assertEquals(before.passagesTotal(), after.passagesTotal());
       assertNull(after.passagesPerSecond(), "this process has indexed no file of the job: no rate");
       assertNull(after.secondsLeft());
@@ -136,7 +152,8 @@ class JobProgressTest {
     IngestJob job = new IngestJob("job_x", "hybrid", "c1", ADMIN, T0, null, null, true, null);
     long[] sizes = {1000, 1000, 2000, 4000};
     for (int i = 0; i < sizes.length; i++) {
-      job.files.add(new IngestJob.Entry(i, new JobFile("f" + i, null, null, null), "0".repeat(64), sizes[i]));
+      job.files.add(
+          new IngestJob.Entry(i, new JobFile("f" + i, null, null, null), "0".repeat(64), sizes[i]));
     }
     job.state = JobState.RUNNING;
     return job;
@@ -145,7 +162,17 @@ class JobProgressTest {
   static void indexed(IngestJob job, int file, int chunks) {
     IngestJob.Entry e = job.files.get(file);
     e.status = FileStatus.INDEXED;
-    e.receipt = new Receipt("hybrid", "c1", e.spec.source(), 1, 1, Receipt.Status.INDEXED, "0".repeat(64), chunks, null);
+    e.receipt =
+        new Receipt(
+            "hybrid",
+            "c1",
+            e.spec.source(),
+            1,
+            1,
+            Receipt.Status.INDEXED,
+            "0".repeat(64),
+            chunks,
+            null);
   }
 
   @Test
@@ -157,7 +184,8 @@ class JobProgressTest {
   }
 
   @Test
-  void progress_estimatesTheRestAtThePassagesPerByteOfTheFilesIndexed_andTheTimeLeftAtThisProcesssRate() {
+  void
+      progress_estimatesTheRestAtThePassagesPerByteOfTheFilesIndexed_andTheTimeLeftAtThisProcesssRate() {
     IngestJob job = job();
     job.running(T0);
     indexed(job, 0, 5);
@@ -176,11 +204,13 @@ class JobProgressTest {
     indexed(job, 0, 5);
     indexed(job, 1, 5); // done by the process before the restart
     job.running(T0.plusSeconds(100)); // this process resumes the job
-    assertNull(job.progress(T0.plusSeconds(110)).passagesPerSecond(), "nothing indexed since the resume");
+    assertNull(
+        job.progress(T0.plusSeconds(110)).passagesPerSecond(), "nothing indexed since the resume");
     indexed(job, 2, 10);
     JobView.Progress p = job.progress(T0.plusSeconds(110));
     assertEquals(20, p.passagesEmbedded());
-    assertEquals(1.0, p.passagesPerSecond(), 1e-9, "10 passages in the 10 s since the resume, not 20");
+    assertEquals(
+        1.0, p.passagesPerSecond(), 1e-9, "10 passages in the 10 s since the resume, not 20");
     assertEquals(20 + 20, p.passagesTotal(), "4,000 bytes left at 20 passages per 4,000 bytes");
     assertEquals(20, p.secondsLeft());
   }
@@ -196,6 +226,9 @@ class JobProgressTest {
     job.endedAt = T0.plusSeconds(6);
     job.state = JobState.COMPLETED;
     JobView.Progress p = job.progress(T0.plusSeconds(600));
-    assertEquals(new JobView.Progress(12, 12L, false, 2.0, null), p, "the rate over the job's run, not until now");
+    assertEquals(
+        new JobView.Progress(12, 12L, false, 2.0, null),
+        p,
+        "the rate over the job's run, not until now");
   }
 }

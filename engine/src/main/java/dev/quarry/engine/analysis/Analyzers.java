@@ -61,7 +61,10 @@ public final class Analyzers {
 
   private Analyzers() {}
 
-  /** A new analyzer for {@code language}; analyzers are thread-safe and meant to be shared per corpus. */
+  /**
+   * A new analyzer for {@code language}; analyzers are thread-safe and meant to be shared per
+   * corpus.
+   */
   public static Analyzer forLanguage(CorpusSettings.Language language) {
     return switch (language) {
       case ENGLISH -> new English();
@@ -93,12 +96,16 @@ public final class Analyzers {
       case THAI -> truncating(new ThaiAnalyzer());
       case TURKISH -> truncating(new TurkishAnalyzer());
       case UKRAINIAN -> truncating(new UkrainianMorfologikAnalyzer());
-      // The writer's default only: an auto corpus's text and title carry their source's own analysis.
+      // The writer's default only: an auto corpus's text and title carry their source's own
+      // analysis.
       case AUTO -> new Standard();
     };
   }
 
-  /** Between a term's language and the term itself in an auto corpus; no language's wire name holds it. */
+  /**
+   * Between a term's language and the term itself in an auto corpus; no language's wire name holds
+   * it.
+   */
   public static final char LANGUAGE_MARK = ':';
 
   private static final Map<CorpusSettings.Language, Analyzer> MARKED = new ConcurrentHashMap<>();
@@ -112,7 +119,8 @@ public final class Analyzers {
     if (language == CorpusSettings.Language.AUTO) {
       throw new IllegalArgumentException("auto is a corpus setting, not a source language");
     }
-    return MARKED.computeIfAbsent(language, l -> new Marked(forLanguage(l), l.wireName() + LANGUAGE_MARK));
+    return MARKED.computeIfAbsent(
+        language, l -> new Marked(forLanguage(l), l.wireName() + LANGUAGE_MARK));
   }
 
   /** A language's analysis with its mark before every term. */
@@ -132,8 +140,10 @@ public final class Analyzers {
     }
 
     @Override
-    protected TokenStreamComponents wrapComponents(String fieldName, TokenStreamComponents components) {
-      return new TokenStreamComponents(components.getSource(), new MarkFilter(components.getTokenStream(), mark));
+    protected TokenStreamComponents wrapComponents(
+        String fieldName, TokenStreamComponents components) {
+      return new TokenStreamComponents(
+          components.getSource(), new MarkFilter(components.getTokenStream(), mark));
     }
   }
 
@@ -182,8 +192,10 @@ public final class Analyzers {
     }
 
     @Override
-    protected TokenStreamComponents wrapComponents(String fieldName, TokenStreamComponents components) {
-      return new TokenStreamComponents(components.getSource(),
+    protected TokenStreamComponents wrapComponents(
+        String fieldName, TokenStreamComponents components) {
+      return new TokenStreamComponents(
+          components.getSource(),
           new TruncateTokenFilter(components.getTokenStream(), MAX_TOKEN_CHARS));
     }
 
@@ -195,10 +207,11 @@ public final class Analyzers {
   }
 
   /**
-   * Whether {@code language}'s analysis may put several terms at one position: Morfologik keeps every
-   * lemma of an ambiguous Ukrainian word (Kuromoji's search mode discards the compound it splits).
-   * Lucene leaves such overlaps out of a field's length; a store that indexes the terms as
-   * space-separated text counts them, so it cannot score these languages as the embedded store does.
+   * Whether {@code language}'s analysis may put several terms at one position: Morfologik keeps
+   * every lemma of an ambiguous Ukrainian word (Kuromoji's search mode discards the compound it
+   * splits). Lucene leaves such overlaps out of a field's length; a store that indexes the terms as
+   * space-separated text counts them, so it cannot score these languages as the embedded store
+   * does.
    */
   public static boolean stacksTerms(CorpusSettings.Language language) {
     return language == CorpusSettings.Language.UKRAINIAN;

@@ -9,7 +9,8 @@ import java.util.List;
  * unpaged text), its section: the headings above it, outermost first (empty for text without
  * headings, or before the first heading), and the rows of a table it holds (null outside tables).
  */
-public record ChunkSpan(int start, int end, PageRange pages, List<String> section, ChunkTable table) {
+public record ChunkSpan(
+    int start, int end, PageRange pages, List<String> section, ChunkTable table) {
   public ChunkSpan {
     if (start < 0 || end <= start) {
       throw new IllegalArgumentException("bad chunk span " + start + ".." + end);

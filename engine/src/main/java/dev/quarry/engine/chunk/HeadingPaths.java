@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Gives each chunk its section: the Markdown ATX headings in force where it ends, outermost
- * first. A heading always starts a chunk ({@link SpanPacker}), so a chunk holds headings only at
- * its start and the path where it ends is the path of all its text. A heading of level {@code n}
- * closes every open heading of level {@code n} or deeper; a skipped level leaves no empty entry
- * ({@code #} then {@code ###} gives a path of two headings).
+ * Gives each chunk its section: the Markdown ATX headings in force where it ends, outermost first.
+ * A heading always starts a chunk ({@link SpanPacker}), so a chunk holds headings only at its start
+ * and the path where it ends is the path of all its text. A heading of level {@code n} closes every
+ * open heading of level {@code n} or deeper; a skipped level leaves no empty entry ({@code #} then
+ * {@code ###} gives a path of two headings).
  *
  * <p>Headings are recognised by the rules the scanner cuts at (at most three spaces of indent, one
  * to six {@code #} and a space, outside fenced code), so the path and the cuts agree; a closing
@@ -20,7 +20,9 @@ final class HeadingPaths {
 
   private HeadingPaths() {}
 
-  /** {@code spans} (in text order) each with its section; unchanged when {@code markdown} is false. */
+  /**
+   * {@code spans} (in text order) each with its section; unchanged when {@code markdown} is false.
+   */
   static List<ChunkSpan> assign(String text, boolean markdown, List<ChunkSpan> spans) {
     if (!markdown || spans.isEmpty()) {
       return spans;
@@ -41,8 +43,10 @@ final class HeadingPaths {
           int runEnd = runEnd(text, first, lineEnd);
           if (Markdown.isFence(text, first, runEnd)) {
             inFence = !inFence;
-          } else if (!inFence && indent(text, pos, first) <= Markdown.MAX_HEADING_INDENT
-              && Markdown.isHeadingMarker(text, first, runEnd) && runEnd < lineEnd) {
+          } else if (!inFence
+              && indent(text, pos, first) <= Markdown.MAX_HEADING_INDENT
+              && Markdown.isHeadingMarker(text, first, runEnd)
+              && runEnd < lineEnd) {
             int level = runEnd - first;
             String title = headingText(text, runEnd, lineEnd);
             if (!title.isEmpty()) {

@@ -9,16 +9,20 @@ import java.util.Locale;
  * is treated as Markdown only when it plainly looks like it: its first non-blank line is a heading,
  * or its first {@value #SNIFF_CHARS} characters hold at least {@value #MIN_SNIFFED_HEADINGS}
  * heading lines. Every other media type (text extracted from PDF, HTML, office documents) has no
- * headings: a line that happens to start with {@code #} there is a hashtag or a number, and
- * cutting a chunk at it would do harm.
+ * headings: a line that happens to start with {@code #} there is a hashtag or a number, and cutting
+ * a chunk at it would do harm.
  */
 final class Markdown {
   /** Only the start of a text is sniffed, so deciding costs the same for 1 KB and for 50 MB. */
   static final int SNIFF_CHARS = 64 * 1024;
+
   static final int MIN_SNIFFED_HEADINGS = 2;
+
   /** CommonMark: more than three spaces of indentation make a code block, not a heading. */
   static final int MAX_HEADING_INDENT = 3;
+
   static final int MAX_HEADING_LEVEL = 6;
+
   /** CommonMark: an ordered list item's number has at most nine digits. */
   static final int MAX_LIST_NUMBER_DIGITS = 9;
 
@@ -119,7 +123,10 @@ final class Markdown {
     return true;
   }
 
-  /** Whether the line {@code text[start, end)} is {@code #...# title} with at most three spaces before it. */
+  /**
+   * Whether the line {@code text[start, end)} is {@code #...# title} with at most three spaces
+   * before it.
+   */
   private static boolean isHeadingLine(String text, int start, int end) {
     int i = start;
     while (i < end && i - start <= MAX_HEADING_INDENT && text.charAt(i) == ' ') {
@@ -132,7 +139,10 @@ final class Markdown {
     while (i < end && text.charAt(i) == '#') {
       i++;
     }
-    if (i == hashes || i - hashes > MAX_HEADING_LEVEL || i == end || (text.charAt(i) != ' ' && text.charAt(i) != '\t')) {
+    if (i == hashes
+        || i - hashes > MAX_HEADING_LEVEL
+        || i == end
+        || (text.charAt(i) != ' ' && text.charAt(i) != '\t')) {
       return false;
     }
     while (i < end && Character.isWhitespace(text.charAt(i))) {

@@ -19,17 +19,31 @@ final class PageMap {
    */
   static PageMap of(int[] pageStarts, int textLength) {
     if (pageStarts.length == 0 || pageStarts[0] != 0) {
-      throw new IllegalArgumentException("pageStarts[0] must be 0; got "
-          + (pageStarts.length == 0 ? "no page starts" : String.valueOf(pageStarts[0])));
+      throw new IllegalArgumentException(
+          "pageStarts[0] must be 0; got "
+              + (pageStarts.length == 0 ? "no page starts" : String.valueOf(pageStarts[0])));
     }
     for (int i = 1; i < pageStarts.length; i++) {
       if (pageStarts[i] < pageStarts[i - 1]) {
-        throw new IllegalArgumentException("pageStarts must not decrease; pageStarts[" + i + "] = "
-            + pageStarts[i] + " < pageStarts[" + (i - 1) + "] = " + pageStarts[i - 1]);
+        throw new IllegalArgumentException(
+            "pageStarts must not decrease; pageStarts["
+                + i
+                + "] = "
+                + pageStarts[i]
+                + " < pageStarts["
+                + (i - 1)
+                + "] = "
+                + pageStarts[i - 1]);
       }
       if (pageStarts[i] > textLength) {
-        throw new IllegalArgumentException("pageStarts[" + i + "] = " + pageStarts[i]
-            + " lies past the end of the text (" + textLength + " characters)");
+        throw new IllegalArgumentException(
+            "pageStarts["
+                + i
+                + "] = "
+                + pageStarts[i]
+                + " lies past the end of the text ("
+                + textLength
+                + " characters)");
       }
     }
     return new PageMap(pageStarts.clone());

@@ -1,8 +1,8 @@
 package dev.quarry.engine.chunk;
 
 /**
- * Character classes the chunker needs, as plain range checks: {@link Character.UnicodeScript#of}
- * is a binary search per call, too slow for a scan over every character of a corpus.
+ * Character classes the chunker needs, as plain range checks: {@link Character.UnicodeScript#of} is
+ * a binary search per call, too slow for a scan over every character of a corpus.
  */
 final class Scripts {
   private Scripts() {}
@@ -27,23 +27,45 @@ final class Scripts {
         || (cp >= 0x20000 && cp <= 0x3FFFF); // supplementary ideographic planes
   }
 
-  /** Sentence-ending punctuation that ends a sentence without a following space (CJK, full width). */
+  /**
+   * Sentence-ending punctuation that ends a sentence without a following space (CJK, full width).
+   */
   static boolean isCjkTerminal(char c) {
     return c == '\u3002' || c == '\uFF01' || c == '\uFF1F' || c == '\uFF61';
   }
 
   /** Sentence-ending punctuation of scripts that put a space after it. */
   static boolean isSpacedTerminal(char c) {
-    return c == '.' || c == '!' || c == '?' || c == '\u2026' // ellipsis
-        || c == '\u061F' || c == '\u06D4' // Arabic question mark, Urdu full stop
-        || c == '\u0964' || c == '\u0965' // Devanagari danda
-        || c == '\u203C' || c == '\u2047' || c == '\u2048' || c == '\u2049';
+    return c == '.'
+        || c == '!'
+        || c == '?'
+        || c == '\u2026' // ellipsis
+        || c == '\u061F'
+        || c == '\u06D4' // Arabic question mark, Urdu full stop
+        || c == '\u0964'
+        || c == '\u0965' // Devanagari danda
+        || c == '\u203C'
+        || c == '\u2047'
+        || c == '\u2048'
+        || c == '\u2049';
   }
 
   /** Closing quotes and brackets that may follow a sentence's final punctuation. */
   static boolean isCloser(char c) {
     return switch (c) {
-      case '"', '\'', ')', ']', '}', '\u2019', '\u201D', '\u00BB', '\u203A', '\u300D', '\u300F', '\uFF09' -> true;
+      case '"',
+          '\'',
+          ')',
+          ']',
+          '}',
+          '\u2019',
+          '\u201D',
+          '\u00BB',
+          '\u203A',
+          '\u300D',
+          '\u300F',
+          '\uFF09' ->
+          true;
       default -> false;
     };
   }
@@ -51,7 +73,21 @@ final class Scripts {
   /** Opening quotes and brackets that may precede a sentence's first letter. */
   static boolean isOpener(char c) {
     return switch (c) {
-      case '"', '\'', '(', '[', '{', '\u2018', '\u201C', '\u00AB', '\u2039', '\u300C', '\u300E', '\uFF08', '\u00BF', '\u00A1' -> true;
+      case '"',
+          '\'',
+          '(',
+          '[',
+          '{',
+          '\u2018',
+          '\u201C',
+          '\u00AB',
+          '\u2039',
+          '\u300C',
+          '\u300E',
+          '\uFF08',
+          '\u00BF',
+          '\u00A1' ->
+          true;
       default -> false;
     };
   }

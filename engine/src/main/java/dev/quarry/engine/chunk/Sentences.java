@@ -1,9 +1,9 @@
 package dev.quarry.engine.chunk;
 
 /**
- * Decides whether a sentence ends between two tokens, by looking only at the end of the one and
- * the start of the other: linear, allocation-free, and right often enough for choosing where to
- * cut a passage. It errs towards "no sentence end" (an abbreviation, an initial, a lower-case
+ * Decides whether a sentence ends between two tokens, by looking only at the end of the one and the
+ * start of the other: linear, allocation-free, and right often enough for choosing where to cut a
+ * passage. It errs towards "no sentence end" (an abbreviation, an initial, a lower-case
  * continuation), since a missed sentence end only costs a less tidy cut.
  */
 final class Sentences {
@@ -12,13 +12,15 @@ final class Sentences {
    * left out on purpose: it ends sentences as often as not.
    */
   private static final String[] ABBREVIATIONS = {
-    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "vs", "fig", "figs", "no", "nos", "vol", "vols",
-    "pp", "ca", "cf", "approx", "dept", "inc", "ltd", "co", "corp", "gen", "gov", "rev", "sgt", "capt",
-    "col", "lt", "mt", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
-    "dec", "al", "eq", "eqs", "ch", "sec", "op", "ed", "eds", "est", "resp"
+    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "vs", "fig", "figs", "no", "nos", "vol",
+    "vols", "pp", "ca", "cf", "approx", "dept", "inc", "ltd", "co", "corp", "gen", "gov", "rev",
+    "sgt", "capt", "col", "lt", "mt", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+    "sept", "oct", "nov", "dec", "al", "eq", "eqs", "ch", "sec", "op", "ed", "eds", "est", "resp"
   };
 
-  /** Dotted abbreviations ("e.g.", "i.e.", "U.S.") are at most this long without the final period. */
+  /**
+   * Dotted abbreviations ("e.g.", "i.e.", "U.S.") are at most this long without the final period.
+   */
   private static final int MAX_DOTTED_ABBREVIATION_CHARS = 5;
 
   private Sentences() {}
@@ -48,7 +50,10 @@ final class Sentences {
     return !startsLowerCase(text, nextStart, nextEnd);
   }
 
-  /** Whether a CJK full stop (which needs no space after it) ends the token {@code text[start, end)}. */
+  /**
+   * Whether a CJK full stop (which needs no space after it) ends the token {@code text[start,
+   * end)}.
+   */
   static boolean endsWithCjkTerminal(String text, int start, int end) {
     if (text.charAt(end - 1) < 0x80) {
       return false;
@@ -84,7 +89,8 @@ final class Sentences {
     }
     char first = Character.toLowerCase(text.charAt(start));
     for (String abbreviation : ABBREVIATIONS) {
-      if (abbreviation.length() == length && abbreviation.charAt(0) == first
+      if (abbreviation.length() == length
+          && abbreviation.charAt(0) == first
           && text.regionMatches(true, start, abbreviation, 0, length)) {
         return true;
       }

@@ -35,13 +35,16 @@ final class SpanPacker {
   private final TokenScanner scanner;
   private final PageMap pages;
   private final Tokens tokens = new Tokens();
+
   /** The most a chunk may weigh, in half-words. */
   private final long budget;
+
   /** The most the overlap between two chunks may weigh, in half-words. */
   private final long overlapBudget;
 
   /** Why the last {@link #findCut} ended the chunk. */
   private Cut cut;
+
   /** The first token of the chunk after its leading heading lines; -1 if it holds nothing else. */
   private int bodyStart;
 
@@ -131,7 +134,8 @@ final class SpanPacker {
       return end;
     }
     long limit = Math.min(overlapBudget, tokens.weight(0, end) / 2);
-    // Half the chunk also by plain word count: a chunk weighed down by long data runs has few words.
+    // Half the chunk also by plain word count: a chunk weighed down by long data runs has few
+    // words.
     int chunkWords = 0;
     for (int k = 0; k < end; k++) {
       chunkWords += tokens.has(k, Tokens.RUN_START) ? 1 : 0;
@@ -155,6 +159,7 @@ final class SpanPacker {
   private ChunkSpan span(int end) {
     int startOffset = tokens.start(0);
     int endOffset = tokens.end(end - 1);
-    return new ChunkSpan(startOffset, endOffset, pages == null ? null : pages.range(startOffset, endOffset));
+    return new ChunkSpan(
+        startOffset, endOffset, pages == null ? null : pages.range(startOffset, endOffset));
   }
 }

@@ -1,30 +1,34 @@
 package dev.quarry.engine.chunk;
 
 /**
- * Cuts a text into {@link Tokens}, one at a time and front to back, and notes before each token
- * the boundaries the chunker cares about: line, paragraph, sentence, page, Markdown heading.
+ * Cuts a text into {@link Tokens}, one at a time and front to back, and notes before each token the
+ * boundaries the chunker cares about: line, paragraph, sentence, page, Markdown heading.
  *
  * <p>One pass, no regular expressions, no allocation per token: every character is looked at a
  * bounded number of times whatever the input (a megabyte without a space, a text of nothing but
  * newlines, control characters).
  *
- * <p>Whitespace is what {@link Character#isWhitespace} says it is, the same rule as
- * {@link String#strip()}, so "every non-whitespace character is in some chunk" means what a
- * caller checking it would expect. A run of non-whitespace becomes several tokens when it holds
- * CJK letters (each is a token, with the punctuation that follows it) or when it is longer than
- * {@code maxTokenChars} (cut at a code point boundary).
+ * <p>Whitespace is what {@link Character#isWhitespace} says it is, the same rule as {@link
+ * String#strip()}, so "every non-whitespace character is in some chunk" means what a caller
+ * checking it would expect. A run of non-whitespace becomes several tokens when it holds CJK
+ * letters (each is a token, with the punctuation that follows it) or when it is longer than {@code
+ * maxTokenChars} (cut at a code point boundary).
  *
  * <p>Token weights are in half-words: a word weighs 2 and a CJK letter 1, so that Chinese or
- * Japanese written without spaces fills a chunk with about two characters per word of the budget
- * (a 500-character paragraph is about 250 words). A whitespace-separated run always weighs at
- * least one word, so no chunk holds more whitespace-separated tokens than its word budget. A run
- * longer than {@link #LONG_TOKEN_CHARS} is data rather than a word (a URL, base64, minified code)
- * and weighs a word per {@link #CHARS_PER_DATA_WORD} characters, so such runs fill chunks by size.
+ * Japanese written without spaces fills a chunk with about two characters per word of the budget (a
+ * 500-character paragraph is about 250 words). A whitespace-separated run always weighs at least
+ * one word, so no chunk holds more whitespace-separated tokens than its word budget. A run longer
+ * than {@link #LONG_TOKEN_CHARS} is data rather than a word (a URL, base64, minified code) and
+ * weighs a word per {@link #CHARS_PER_DATA_WORD} characters, so such runs fill chunks by size.
  */
 final class TokenScanner {
   /** Runs up to this long count as one word; hardly any natural-language word is longer. */
   static final int LONG_TOKEN_CHARS = 64;
-  /** Longer runs count one word per this many characters, about the length of an English word with its space. */
+
+  /**
+   * Longer runs count one word per this many characters, about the length of an English word with
+   * its space.
+   */
   static final int CHARS_PER_DATA_WORD = 8;
 
   private final String text;
@@ -35,15 +39,23 @@ final class TokenScanner {
 
   /** Where the next token, or the whitespace before it, begins. */
   private int pos;
-  /** The current run of non-whitespace is {@code [runStart, runEnd)}; {@code pos == runEnd} between runs. */
+
+  /**
+   * The current run of non-whitespace is {@code [runStart, runEnd)}; {@code pos == runEnd} between
+   * runs.
+   */
   private int runStart;
+
   private int runEnd;
+
   /** The 0-based index of the next page start not yet passed. */
   private int nextPage = 1;
+
   private int prevStart = -1;
   private int prevEnd = -1;
   private boolean inHeadingLine;
   private boolean inFence;
+
   /** Whether the last {@link #wordEnd} took in a CJK letter after leading punctuation. */
   private boolean joinedCjkLetter;
 
@@ -94,8 +106,8 @@ final class TokenScanner {
   }
 
   /**
-   * Skips the whitespace before the next run and returns the flags of its first token, or -1 at
-   * the end of the text.
+   * Skips the whitespace before the next run and returns the flags of its first token, or -1 at the
+   * end of the text.
    */
   private int startRun() {
     int newlines = 0;
@@ -147,8 +159,9 @@ final class TokenScanner {
     }
     if (!first && newlines >= 2) {
       flags |= Tokens.PARAGRAPH | Tokens.SENTENCE;
-    } else if (!first && (lineStart && Markdown.isListMarker(text, runStart, runEnd)
-        || Sentences.endsBefore(text, prevStart, prevEnd, runStart, runEnd))) {
+    } else if (!first
+        && (lineStart && Markdown.isListMarker(text, runStart, runEnd)
+            || Sentences.endsBefore(text, prevStart, prevEnd, runStart, runEnd))) {
       flags |= Tokens.SENTENCE;
     }
     return flags;
@@ -160,14 +173,19 @@ final class TokenScanner {
       inFence = !inFence;
       return 0;
     }
-    if (!inFence && indent <= Markdown.MAX_HEADING_INDENT && Markdown.isHeadingMarker(text, runStart, runEnd)) {
+    if (!inFence
+        && indent <= Markdown.MAX_HEADING_INDENT
+        && Markdown.isHeadingMarker(text, runStart, runEnd)) {
       inHeadingLine = true;
       return Tokens.HEADING;
     }
     return 0;
   }
 
-  /** The flags of a token that follows another in the same run: only a CJK full stop ends a sentence there. */
+  /**
+   * The flags of a token that follows another in the same run: only a CJK full stop ends a sentence
+   * there.
+   */
   private int flagsInsideRun() {
     return Sentences.endsWithCjkTerminal(text, prevStart, prevEnd) ? Tokens.SENTENCE : 0;
   }
@@ -207,7 +225,8 @@ final class TokenScanner {
     int limit = Math.min(runEnd, end + maxTokenChars);
     while (end < limit) {
       int cp = text.codePointAt(end);
-      if (Character.isLetterOrDigit(cp) || (cp < Character.MIN_SUPPLEMENTARY_CODE_POINT && Scripts.isOpener((char) cp))) {
+      if (Character.isLetterOrDigit(cp)
+          || (cp < Character.MIN_SUPPLEMENTARY_CODE_POINT && Scripts.isOpener((char) cp))) {
         return end; // an opening bracket or quote belongs to the letter after it
       }
       end += Character.charCount(cp);

@@ -7,23 +7,29 @@ import java.util.Arrays;
  * scanned past its end. Parallel primitive arrays, reused from chunk to chunk, so the window costs
  * nothing per token once it has grown to the size of a chunk.
  *
- * <p>A token is a span of non-whitespace: a whitespace-separated word, a single CJK character
- * with any punctuation after it, or a piece of an overlong run. Its flags say what kind of
- * boundary comes before it; its weight is its size in half-words.
+ * <p>A token is a span of non-whitespace: a whitespace-separated word, a single CJK character with
+ * any punctuation after it, or a piece of an overlong run. Its flags say what kind of boundary
+ * comes before it; its weight is its size in half-words.
  */
 final class Tokens {
   /** The token begins a line. */
   static final int LINE_START = 1;
+
   /** A blank line (or a form feed) comes before the token. */
   static final int PARAGRAPH = 1 << 1;
+
   /** A sentence begins with the token. */
   static final int SENTENCE = 1 << 2;
+
   /** A page begins between the previous token and this one. */
   static final int PAGE = 1 << 3;
+
   /** The token is the marker of a Markdown heading ({@code ##}). */
   static final int HEADING = 1 << 4;
+
   /** The token is part of a heading line, its marker included. */
   static final int IN_HEADING = 1 << 5;
+
   /** Whitespace comes before the token: it starts a whitespace-separated word. */
   static final int RUN_START = 1 << 6;
 
@@ -32,10 +38,13 @@ final class Tokens {
   private int[] starts = new int[INITIAL_CAPACITY];
   private int[] ends = new int[INITIAL_CAPACITY];
   private int[] flags = new int[INITIAL_CAPACITY];
+
   /** The weight of all tokens before each one, since the start of the text. */
   private long[] weightBefore = new long[INITIAL_CAPACITY];
+
   /** The weight of all tokens up to and including the last one appended. */
   private long totalWeight;
+
   private int count;
 
   void append(int start, int end, int weight, int tokenFlags) {

@@ -37,9 +37,16 @@ public final class WindowFit {
    * @param tables the tables the spans were cut with: a chunk of a table is split again between its
    *     rows, and its pieces keep the table
    */
-  public static List<ChunkSpan> fit(String text, int[] pageStarts, String mediaType,
-      CorpusSettings.Chunking settings, List<SourceOperation.Table> tables, List<ChunkSpan> spans,
-      ToIntFunction<String> tokens, int emptyTokens, int window) {
+  public static List<ChunkSpan> fit(
+      String text,
+      int[] pageStarts,
+      String mediaType,
+      CorpusSettings.Chunking settings,
+      List<SourceOperation.Table> tables,
+      List<ChunkSpan> spans,
+      ToIntFunction<String> tokens,
+      int emptyTokens,
+      int window) {
     if (window - emptyTokens < CorpusSettings.Chunking.MIN_MAX_WORDS) {
       return spans; // nothing fits beside this title; every chunk is truncated and reported so
     }
@@ -47,12 +54,24 @@ public final class WindowFit {
     for (ChunkSpan s : spans) {
       fitOne(text, pageStarts, mediaType, settings, tables, s, tokens, emptyTokens, window, out);
     }
-    // A piece was chunked alone, without the headings above it: give it the section of the whole text.
-    return out.size() == spans.size() ? spans : HeadingPaths.assign(text, Markdown.hasHeadings(text, mediaType), out);
+    // A piece was chunked alone, without the headings above it: give it the section of the whole
+    // text.
+    return out.size() == spans.size()
+        ? spans
+        : HeadingPaths.assign(text, Markdown.hasHeadings(text, mediaType), out);
   }
 
-  private static void fitOne(String text, int[] pageStarts, String mediaType, CorpusSettings.Chunking settings,
-      List<SourceOperation.Table> tables, ChunkSpan s, ToIntFunction<String> tokens, int emptyTokens, int window, List<ChunkSpan> out) {
+  private static void fitOne(
+      String text,
+      int[] pageStarts,
+      String mediaType,
+      CorpusSettings.Chunking settings,
+      List<SourceOperation.Table> tables,
+      ChunkSpan s,
+      ToIntFunction<String> tokens,
+      int emptyTokens,
+      int window,
+      List<ChunkSpan> out) {
     String part = text.substring(s.start(), s.end());
     int used = tokens.applyAsInt(part);
     if (used <= window || settings.maxWords() <= CorpusSettings.Chunking.MIN_MAX_WORDS) {
@@ -61,19 +80,29 @@ public final class WindowFit {
     }
     CorpusSettings.Chunking smaller = smaller(settings, used - emptyTokens, window - emptyTokens);
     ChunkTable table = s.table();
-    List<SourceOperation.Table> rows = table == null || table.firstRow() == table.lastRow() ? List.of()
-        : List.of(localRows(tables.get(table.index()), table, s));
-    List<ChunkSpan> pieces = Chunker.split(part, pageStarts == null ? null : localStarts(pageStarts, s),
-        mediaType, smaller, rows);
+    List<SourceOperation.Table> rows =
+        table == null || table.firstRow() == table.lastRow()
+            ? List.of()
+            : List.of(localRows(tables.get(table.index()), table, s));
+    List<ChunkSpan> pieces =
+        Chunker.split(
+            part, pageStarts == null ? null : localStarts(pageStarts, s), mediaType, smaller, rows);
     int firstPage = pageStarts == null ? 0 : pageOf(pageStarts, s.start());
     for (ChunkSpan p : pieces) {
-      PageRange pages = p.pages() == null ? null
-          : new PageRange(p.pages().from() + firstPage - 1, p.pages().to() + firstPage - 1);
+      PageRange pages =
+          p.pages() == null
+              ? null
+              : new PageRange(p.pages().from() + firstPage - 1, p.pages().to() + firstPage - 1);
       // A piece of a table's rows holds some of them; a piece of one long row holds that row.
-      ChunkTable pieceTable = table == null || p.table() == null ? table
-          : new ChunkTable(table.index(), table.firstRow() + p.table().firstRow() - 1,
-              table.firstRow() + p.table().lastRow() - 1);
-      ChunkSpan piece = new ChunkSpan(s.start() + p.start(), s.start() + p.end(), pages, List.of(), pieceTable);
+      ChunkTable pieceTable =
+          table == null || p.table() == null
+              ? table
+              : new ChunkTable(
+                  table.index(),
+                  table.firstRow() + p.table().firstRow() - 1,
+                  table.firstRow() + p.table().lastRow() - 1);
+      ChunkSpan piece =
+          new ChunkSpan(s.start() + p.start(), s.start() + p.end(), pages, List.of(), pieceTable);
       fitOne(text, pageStarts, mediaType, smaller, tables, piece, tokens, emptyTokens, window, out);
     }
   }
@@ -83,7 +112,8 @@ public final class WindowFit {
    * least a tenth smaller each time (so the recursion ends however the estimate goes); overlap
    * keeps its share of the chunk.
    */
-  static CorpusSettings.Chunking smaller(CorpusSettings.Chunking settings, int chunkTokens, int room) {
+  static CorpusSettings.Chunking smaller(
+      CorpusSettings.Chunking settings, int chunkTokens, int room) {
     int max = settings.maxWords();
     int estimate = (int) Math.floor(max * MARGIN * room / Math.max(1, chunkTokens));
     int words = Math.max(CorpusSettings.Chunking.MIN_MAX_WORDS, Math.min(estimate, max * 9 / 10));
@@ -91,8 +121,11 @@ public final class WindowFit {
     return new CorpusSettings.Chunking(words, Math.min(overlap, words / 2));
   }
 
-  /** The rows {@code table} names of {@code whole}, as a table of their own within {@code s}'s text. */
-  private static SourceOperation.Table localRows(SourceOperation.Table whole, ChunkTable table, ChunkSpan s) {
+  /**
+   * The rows {@code table} names of {@code whole}, as a table of their own within {@code s}'s text.
+   */
+  private static SourceOperation.Table localRows(
+      SourceOperation.Table whole, ChunkTable table, ChunkSpan s) {
     List<Integer> starts = new ArrayList<>();
     for (int r = table.firstRow(); r <= table.lastRow(); r++) {
       starts.add(whole.rowStarts().get(r - 1) - s.start());

@@ -19,16 +19,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * seed. A chunk's code is {@code bits} bits a component of its rotated, centred, normalised
  * residual {@code u = R (x - c) / |x - c|}, plus one correction factor (RaBitQ's estimator, Gao and
  * Long, SIGMOD 2024, widened to several bits a component): the query's estimate against a code is
- * {@code |x - c| <v, R q> / <v, u>}, where {@code v} is the code's levels taken as a vector,
- * which estimates {@code <x - c, q>} and so ranks as {@code <x, q>} does ({@code <c, q>} is the
- * same for every chunk).
+ * {@code |x - c| <v, R q> / <v, u>}, where {@code v} is the code's levels taken as a vector, which
+ * estimates {@code <x - c, q>} and so ranks as {@code <x, q>} does ({@code <c, q>} is the same for
+ * every chunk).
  *
  * <p>Everything here is a pure function of the stored bytes ({@link VectorCodec}) and the frozen
  * parameters: the rotation is drawn from a SplitMix64 stream and {@link StrictMath}, made
  * orthogonal by Gram-Schmidt in one fixed order, and every estimate is integer popcounts followed
- * by one fixed floating-point expression. A code does not depend on a segment, a merge or the
- * other chunks of the corpus. Pure Java on purpose (no Lucene): a store that keeps vectors
- * elsewhere computes the same codes and estimates with this class.
+ * by one fixed floating-point expression. A code does not depend on a segment, a merge or the other
+ * chunks of the corpus. Pure Java on purpose (no Lucene): a store that keeps vectors elsewhere
+ * computes the same codes and estimates with this class.
  *
  * <p>A code of {@code d} components and {@code b} bits is {@link #bytes} long: for each 64
  * components, {@code b} little-endian longs (bit plane 0, the least significant bit of each
@@ -38,14 +38,22 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class CentredCodes {
   /** The seed of every corpus created so far; a corpus records its own. */
   public static final long DEFAULT_SEED = 20_261_205L;
+
   /** Levels of a quantized query: 2^4 (RaBitQ's choice: its error is small beside the code's). */
   public static final int QUERY_BITS = 4;
-  /** Half the range multi-bit levels span, in standard deviations of a component ({@code 1/sqrt(d)}). */
+
+  /**
+   * Half the range multi-bit levels span, in standard deviations of a component ({@code
+   * 1/sqrt(d)}).
+   */
   static final double RANGE_SIGMAS = 2.5;
 
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle FLOATS = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle FLOATS =
+      MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
   private static final Map<String, CentredCodes> CACHE = new ConcurrentHashMap<>();
+
   /** Where the shipped centres are: one file a model, named by the SHA-256 of its weights. */
   static final String CENTRES_FOLDER = "centres/";
 
@@ -65,8 +73,8 @@ public final class CentredCodes {
 
   /**
    * The codes of {@code bits} bits a component (1 to 4) around the centre shipped for the model of
-   * weights {@code modelSha256}, which must be the one named {@code centre} (its SHA-256, as
-   * {@link #centreFor} gave it when the corpus was created), rotated by the rotation of {@code seed}.
+   * weights {@code modelSha256}, which must be the one named {@code centre} (its SHA-256, as {@link
+   * #centreFor} gave it when the corpus was created), rotated by the rotation of {@code seed}.
    *
    * @throws IllegalStateException when that centre no longer ships with the model
    */
@@ -74,21 +82,25 @@ public final class CentredCodes {
     if (bits < 1 || bits > 4) {
       throw new IllegalArgumentException("bits must be 1 to 4; got " + bits);
     }
-    return CACHE.computeIfAbsent(modelSha256 + "/" + centre + "/" + seed + "/" + bits,
+    return CACHE.computeIfAbsent(
+        modelSha256 + "/" + centre + "/" + seed + "/" + bits,
         k -> new CentredCodes(shipped(modelSha256, centre), seed, bits));
   }
 
   /**
    * The centre shipped for the model whose weights have SHA-256 {@code modelSha256}, named by its
-   * own SHA-256 (of the resource's bytes), or null when none ships for that model. A corpus
-   * created with centred codes records this name.
+   * own SHA-256 (of the resource's bytes), or null when none ships for that model. A corpus created
+   * with centred codes records this name.
    */
   public static String centreFor(String modelSha256) {
     byte[] text = modelSha256 == null ? null : resource(CENTRES_FOLDER + modelSha256 + ".txt");
     return text == null ? null : sha256(text);
   }
 
-  /** The centre {@link #of} reads: the one shipped for the model, which must be the one named {@code centre}. */
+  /**
+   * The centre {@link #of} reads: the one shipped for the model, which must be the one named {@code
+   * centre}.
+   */
   static float[] centre(String modelSha256, String centre) {
     return shipped(modelSha256, centre);
   }
@@ -96,8 +108,12 @@ public final class CentredCodes {
   private static float[] shipped(String modelSha256, String centre) {
     byte[] text = resource(CENTRES_FOLDER + modelSha256 + ".txt");
     if (text == null || !sha256(text).equals(centre)) {
-      throw new IllegalStateException("the centre this corpus was created with (SHA-256 " + centre
-          + ") does not ship for its model (SHA-256 " + modelSha256 + ")");
+      throw new IllegalStateException(
+          "the centre this corpus was created with (SHA-256 "
+              + centre
+              + ") does not ship for its model (SHA-256 "
+              + modelSha256
+              + ")");
     }
     return parse(text);
   }
@@ -200,7 +216,8 @@ public final class CentredCodes {
   /** The code of a stored vector (the bytes {@link VectorCodec#encode} gives). */
   public byte[] encode(byte[] stored) {
     if (stored.length != dimensions) {
-      throw new IllegalArgumentException("vector has " + stored.length + " components; codes have " + dimensions);
+      throw new IllegalArgumentException(
+          "vector has " + stored.length + " components; codes have " + dimensions);
     }
     double[] residual = new double[dimensions];
     double norm = 0;
@@ -217,8 +234,11 @@ public final class CentredCodes {
     double vu = 0;
     for (int i = 0; i < dimensions; i++) {
       double unit = norm == 0 ? 0 : u[i] / norm;
-      int level = bits == 1 ? (unit >= 0 ? 1 : 0)
-          : (int) Math.max(0, Math.min(top, Math.floor((unit + range) / (2 * range) * (top + 1))));
+      int level =
+          bits == 1
+              ? (unit >= 0 ? 1 : 0)
+              : (int)
+                  Math.max(0, Math.min(top, Math.floor((unit + range) / (2 * range) * (top + 1))));
       vu += (level - half) * unit;
       for (int b = 0; b < bits; b++) {
         if ((level >>> b & 1) != 0) {
@@ -301,24 +321,28 @@ public final class CentredCodes {
         for (int w = 0, at = offset, qa = 0; w < words; w++, at += Long.BYTES, qa += QUERY_BITS) {
           long c = (long) LONGS.get(codes, at);
           levelSum += Long.bitCount(c);
-          cross += Long.bitCount(q[qa] & c)
-              + ((long) Long.bitCount(q[qa + 1] & c) << 1)
-              + ((long) Long.bitCount(q[qa + 2] & c) << 2)
-              + ((long) Long.bitCount(q[qa + 3] & c) << 3);
+          cross +=
+              Long.bitCount(q[qa] & c)
+                  + ((long) Long.bitCount(q[qa + 1] & c) << 1)
+                  + ((long) Long.bitCount(q[qa + 2] & c) << 2)
+                  + ((long) Long.bitCount(q[qa + 3] & c) << 3);
         }
       } else if (bits == 2) {
-        for (int w = 0, at = offset, qa = 0; w < words; w++, at += 2 * Long.BYTES, qa += QUERY_BITS) {
+        for (int w = 0, at = offset, qa = 0;
+            w < words;
+            w++, at += 2 * Long.BYTES, qa += QUERY_BITS) {
           long c0 = (long) LONGS.get(codes, at);
           long c1 = (long) LONGS.get(codes, at + Long.BYTES);
           levelSum += Long.bitCount(c0) + ((long) Long.bitCount(c1) << 1);
-          cross += Long.bitCount(q[qa] & c0)
-              + ((long) Long.bitCount(q[qa + 1] & c0) << 1)
-              + ((long) Long.bitCount(q[qa + 2] & c0) << 2)
-              + ((long) Long.bitCount(q[qa + 3] & c0) << 3)
-              + ((long) Long.bitCount(q[qa] & c1) << 1)
-              + ((long) Long.bitCount(q[qa + 1] & c1) << 2)
-              + ((long) Long.bitCount(q[qa + 2] & c1) << 3)
-              + ((long) Long.bitCount(q[qa + 3] & c1) << 4);
+          cross +=
+              Long.bitCount(q[qa] & c0)
+                  + ((long) Long.bitCount(q[qa + 1] & c0) << 1)
+                  + ((long) Long.bitCount(q[qa + 2] & c0) << 2)
+                  + ((long) Long.bitCount(q[qa + 3] & c0) << 3)
+                  + ((long) Long.bitCount(q[qa] & c1) << 1)
+                  + ((long) Long.bitCount(q[qa + 1] & c1) << 2)
+                  + ((long) Long.bitCount(q[qa + 2] & c1) << 3)
+                  + ((long) Long.bitCount(q[qa + 3] & c1) << 4);
         }
       } else {
         for (int w = 0, at = offset, qa = 0; w < words; w++, qa += QUERY_BITS) {
@@ -328,10 +352,11 @@ public final class CentredCodes {
           long q3 = q[qa + 3];
           for (int b = 0; b < bits; b++, at += Long.BYTES) {
             long c = (long) LONGS.get(codes, at);
-            long part = Long.bitCount(q0 & c)
-                + ((long) Long.bitCount(q1 & c) << 1)
-                + ((long) Long.bitCount(q2 & c) << 2)
-                + ((long) Long.bitCount(q3 & c) << 3);
+            long part =
+                Long.bitCount(q0 & c)
+                    + ((long) Long.bitCount(q1 & c) << 1)
+                    + ((long) Long.bitCount(q2 & c) << 2)
+                    + ((long) Long.bitCount(q3 & c) << 3);
             levelSum += (long) Long.bitCount(c) << b;
             cross += part << b;
           }

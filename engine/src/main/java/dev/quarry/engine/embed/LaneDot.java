@@ -6,20 +6,23 @@ package dev.quarry.engine.embed;
  * input; they differ only in speed. {@link #FASTEST} is the one this JVM runs best.
  */
 interface LaneDot {
-  /** The sum over {@code query.length} components, before {@link VectorCodec#SCALE} is divided out. */
+  /**
+   * The sum over {@code query.length} components, before {@link VectorCodec#SCALE} is divided out.
+   */
   float sum(float[] query, byte[] stored, int offset);
 
   /** The Vector API's when this JVM has it and wide enough registers, the scalar loop otherwise. */
   LaneDot FASTEST = choose();
 
   /**
-   * Loads the Vector API implementation by name, so that a JVM without the incubator module
-   * {@code jdk.incubator.vector} (an embedder that does not add it) never links against it. A
-   * species of 8 floats on hardware with narrower registers would be emulated, slower than the
-   * scalar loop; there the scalar loop is chosen.
+   * Loads the Vector API implementation by name, so that a JVM without the incubator module {@code
+   * jdk.incubator.vector} (an embedder that does not add it) never links against it. A species of 8
+   * floats on hardware with narrower registers would be emulated, slower than the scalar loop;
+   * there the scalar loop is chosen.
    */
   private static LaneDot choose() {
-    if (Boolean.getBoolean("quarry.scalarDot") || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+    if (Boolean.getBoolean("quarry.scalarDot")
+        || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
       return ScalarLaneDot.INSTANCE;
     }
     try {

@@ -19,31 +19,38 @@ public final class QueryCachingEmbedder extends FilterEmbedder {
 
   private final QueryPriority priority;
   private final Map<String, float[]> recent;
+
   /** Written under {@code recent}'s lock only. */
   private long hits;
+
   private long misses;
   private long evictions;
 
-  /** @param priority told of each query the model embeds, so passage calls make room for it */
+  /**
+   * @param priority told of each query the model embeds, so passage calls make room for it
+   */
   public QueryCachingEmbedder(Embedder model, int queries, QueryPriority priority) {
     super(model);
     if (queries < 1) {
       throw new IllegalArgumentException("queries must be at least 1; got " + queries);
     }
     this.priority = priority;
-    this.recent = new LinkedHashMap<>(64, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
-        if (size() > queries) {
-          evictions++;
-          return true;
-        }
-        return false;
-      }
-    };
+    this.recent =
+        new LinkedHashMap<>(64, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
+            if (size() > queries) {
+              evictions++;
+              return true;
+            }
+            return false;
+          }
+        };
   }
 
-  /** The cached vector when there is one; a copy, so no caller can change what the next one gets. */
+  /**
+   * The cached vector when there is one; a copy, so no caller can change what the next one gets.
+   */
   @Override
   public float[] embedQuery(String query) {
     float[] v;
@@ -56,7 +63,8 @@ public final class QueryCachingEmbedder extends FilterEmbedder {
       }
     }
     if (v == null) {
-      // Outside the lock: two threads may embed the same new query at once; both get the same vector.
+      // Outside the lock: two threads may embed the same new query at once; both get the same
+      // vector.
       priority.queryStarted();
       try {
         v = in.embedQuery(query);

@@ -5,8 +5,8 @@ package dev.quarry.engine.embed;
  * agent, a passage by an ingestion that takes minutes; both run the same model on the same cores,
  * one text per call, and a call cannot be interrupted. So while queries are being embedded, fewer
  * passage calls start: at most {@code cores} minus the queries in progress, and never fewer than
- * one, so ingestion always moves on. Passage calls already running finish; a query waits at most for
- * the share of a core they still take.
+ * one, so ingestion always moves on. Passage calls already running finish; a query waits at most
+ * for the share of a core they still take.
  *
  * <p>On a 2-core machine with a passage pool of 2 threads: idle, both embed passages; while one
  * query is embedded, one passage call runs beside it, so the query has a core of its own once the
@@ -16,11 +16,15 @@ package dev.quarry.engine.embed;
  */
 public final class QueryPriority {
   private final int cores;
+
   /** Queries being embedded, and passage calls running; under this object's lock. */
   private int queries;
+
   private int passages;
 
-  /** @param cores the cores the model calls share (the passage pool's threads) */
+  /**
+   * @param cores the cores the model calls share (the passage pool's threads)
+   */
   public QueryPriority(int cores) {
     if (cores < 1) {
       throw new IllegalArgumentException("cores must be at least 1; got " + cores);

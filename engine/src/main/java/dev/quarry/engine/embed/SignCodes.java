@@ -7,28 +7,30 @@ import java.nio.ByteOrder;
 /**
  * One-bit codes of stored vectors for a fast first pass, and a query's estimate against them.
  *
- * <p>A chunk's code holds one bit per component: set when the component's stored byte
- * ({@link VectorCodec}) is positive. Its parameters are fixed for every corpus and every release
- * (the threshold 0, no centering, no rotation), so the code is a pure function of the stored bytes:
- * it does not depend on a segment, a merge or the other chunks of the corpus. A code is {@link
- * #bytes} long: the bits in component order, 64 to a little-endian long, the last long padded with
- * zeros.
+ * <p>A chunk's code holds one bit per component: set when the component's stored byte ({@link
+ * VectorCodec}) is positive. Its parameters are fixed for every corpus and every release (the
+ * threshold 0, no centering, no rotation), so the code is a pure function of the stored bytes: it
+ * does not depend on a segment, a merge or the other chunks of the corpus. A code is {@link #bytes}
+ * long: the bits in component order, 64 to a little-endian long, the last long padded with zeros.
  *
  * <p>A query is quantized once to {@link #QUERY_BITS}-bit levels between its least and greatest
- * component ({@link Query}); its estimate against a code is the sum of the query's components
- * where the code's bit is set, computed from those levels with integer popcounts (so in any order
- * the same) and one final float expression. Ranking by it ranks by the query's dot product with
- * the code's signs (±1), which differs from it by a constant of the query. The estimate only chooses
+ * component ({@link Query}); its estimate against a code is the sum of the query's components where
+ * the code's bit is set, computed from those levels with integer popcounts (so in any order the
+ * same) and one final float expression. Ranking by it ranks by the query's dot product with the
+ * code's signs (±1), which differs from it by a constant of the query. The estimate only chooses
  * candidates: every candidate is scored again with {@link VectorCodec#dot}.
  *
  * <p>Pure Java on purpose (no Lucene): a store that keeps vectors elsewhere computes the same codes
  * and estimates with this class.
  */
 public final class SignCodes {
-  /** Levels of a quantized query: 2^8, so that quantizing the query costs little of the estimate. */
+  /**
+   * Levels of a quantized query: 2^8, so that quantizing the query costs little of the estimate.
+   */
   public static final int QUERY_BITS = 8;
 
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private SignCodes() {}
 
@@ -65,11 +67,15 @@ public final class SignCodes {
   public static final class Query {
     /** Bit {@code b} of every component's level, word {@code w} at {@code w * QUERY_BITS + b}. */
     private final long[] planes;
+
     private final float low;
     private final float step;
     private final int words;
 
-    /** Quantizes {@code query}: level {@code round((x - min) / step)}, step {@code (max - min) / 255}. */
+    /**
+     * Quantizes {@code query}: level {@code round((x - min) / step)}, step {@code (max - min) /
+     * 255}.
+     */
     public Query(float[] query) {
       float min = Float.POSITIVE_INFINITY;
       float max = Float.NEGATIVE_INFINITY;
@@ -105,14 +111,15 @@ public final class SignCodes {
         long c = (long) LONGS.get(code, offset + w * Long.BYTES);
         set += Long.bitCount(c);
         // QUERY_BITS is 8: unrolled, so the bit counts are independent of one another.
-        levels += Long.bitCount(p[at] & c)
-            + ((long) Long.bitCount(p[at + 1] & c) << 1)
-            + ((long) Long.bitCount(p[at + 2] & c) << 2)
-            + ((long) Long.bitCount(p[at + 3] & c) << 3)
-            + ((long) Long.bitCount(p[at + 4] & c) << 4)
-            + ((long) Long.bitCount(p[at + 5] & c) << 5)
-            + ((long) Long.bitCount(p[at + 6] & c) << 6)
-            + ((long) Long.bitCount(p[at + 7] & c) << 7);
+        levels +=
+            Long.bitCount(p[at] & c)
+                + ((long) Long.bitCount(p[at + 1] & c) << 1)
+                + ((long) Long.bitCount(p[at + 2] & c) << 2)
+                + ((long) Long.bitCount(p[at + 3] & c) << 3)
+                + ((long) Long.bitCount(p[at + 4] & c) << 4)
+                + ((long) Long.bitCount(p[at + 5] & c) << 5)
+                + ((long) Long.bitCount(p[at + 6] & c) << 6)
+                + ((long) Long.bitCount(p[at + 7] & c) << 7);
       }
       return (float) ((double) step * levels + (double) low * set);
     }

@@ -17,12 +17,14 @@ import org.apache.lucene.util.Bits;
 final class AllVersionsReader extends FilterDirectoryReader {
 
   AllVersionsReader(DirectoryReader latest) throws IOException {
-    super(latest, new SubReaderWrapper() {
-      @Override
-      public LeafReader wrap(LeafReader reader) {
-        return new AllVersionsLeaf(reader);
-      }
-    });
+    super(
+        latest,
+        new SubReaderWrapper() {
+          @Override
+          public LeafReader wrap(LeafReader reader) {
+            return new AllVersionsLeaf(reader);
+          }
+        });
   }
 
   @Override
@@ -44,7 +46,8 @@ final class AllVersionsReader extends FilterDirectoryReader {
       LeafReader unwrapped = FilterLeafReader.unwrap(in);
       if (unwrapped instanceof SegmentReader segment) {
         this.hardLiveDocs = segment.getHardLiveDocs();
-        this.numDocs = segment.getSegmentInfo().info.maxDoc() - segment.getSegmentInfo().getDelCount();
+        this.numDocs =
+            segment.getSegmentInfo().info.maxDoc() - segment.getSegmentInfo().getDelCount();
       } else if (unwrapped instanceof CodecReader codec) {
         this.hardLiveDocs = codec.getLiveDocs();
         this.numDocs = codec.numDocs();

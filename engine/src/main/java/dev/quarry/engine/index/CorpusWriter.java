@@ -40,25 +40,27 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 
 /**
- * The single writer of one corpus: takes queued mutations in order, checks each against the
- * corpus, gives each that changes something the next revision, writes a whole group of them, commits
- * once (group commit), publishes a new snapshot, and only then completes the group's futures.
+ * The single writer of one corpus: takes queued mutations in order, checks each against the corpus,
+ * gives each that changes something the next revision, writes a whole group of them, commits once
+ * (group commit), publishes a new snapshot, and only then completes the group's futures.
  *
  * <p>Writing a group has two phases. Phase 1 adds every new document (chunks, source records,
  * history, idempotency records); a large group is spread over a small pool of indexing threads
  * (Lucene's analysis is the costly part), a small one is written on the writer thread alone, see
- * {@link #lanes}. Phase 2, on the writer thread in revision order, supersedes
- * replaced versions (a doc-values update on the version's key) and applies purges and pruning.
- * Version keys name exactly one version, so the order of phase 1 cannot matter; a purge travels in a
- * group of its own because it deletes every document of its source.
+ * {@link #lanes}. Phase 2, on the writer thread in revision order, supersedes replaced versions (a
+ * doc-values update on the version's key) and applies purges and pruning. Version keys name exactly
+ * one version, so the order of phase 1 cannot matter; a purge travels in a group of its own because
+ * it deletes every document of its source.
  *
  * <p>Thread safety: {@link #submit} may be called from any thread; everything else runs on the
  * writer thread.
  */
 final class CorpusWriter implements Closeable {
   private static final Logger LOG = Logger.getLogger(CorpusWriter.class.getName());
+
   /** Prune history and idempotency records once retention has moved this many revisions on. */
   private static final long PRUNE_EVERY_REVISIONS = 64;
+
   /**
    * Characters of chunk text each indexing thread of phase 1 should have to itself before another
    * thread joins. Every thread that adds documents fills its own Lucene buffer, which the commit
@@ -67,8 +69,10 @@ final class CorpusWriter implements Closeable {
    * again and again) come twice as often, for an analysis speed-up that small groups hardly see.
    */
   static final long CHARS_PER_LANE = 1L << 20;
+
   /** How long closing a corpus waits for its running merges before the close aborts them. */
   static final Duration MERGE_WAIT_ON_CLOSE = Duration.ofSeconds(30);
+
   /**
    * How long a corpus must go without a write before its small segments are merged into one (see
    * {@link CompactingMergePolicy}): long enough that a bulk load's requests, which follow each
@@ -87,20 +91,27 @@ final class CorpusWriter implements Closeable {
   private volatile boolean closing;
   private volatile QuarryException broken;
   private long lastPrunedAt;
+
   /**
    * History entries below this revision were pruned already (only each source's latest is left of
    * them): the oldest retained revision of the last prune, or the first revision its snapshot did
    * not hold. 0 after opening, so that the first prune looks at every entry.
    */
   private long historyPrunedFrom;
+
   private long commits;
-  /** Set when committing finished merges failed; cleared by the next group, which commits anyway. */
+
+  /**
+   * Set when committing finished merges failed; cleared by the next group, which commits anyway.
+   */
   private boolean mergeCommitFailed;
+
   /**
    * Whether the small segments are to be merged once the corpus is idle: after opening (an index
    * may have been closed while written) and after every group.
    */
   private boolean compactionDue = true;
+
   /** {@link System#nanoTime()} of the last group's end, or of opening. */
   private long lastWriteNanos = System.nanoTime();
 
@@ -111,12 +122,18 @@ final class CorpusWriter implements Closeable {
     this.queue = new ArrayBlockingQueue<>(config.maxQueuedMutations());
     int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
     this.indexerThreads = threads;
-    this.indexers = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-        r -> {
-          Thread t = new Thread(r, "quarry-index-" + info.name());
-          t.setDaemon(true);
-          return t;
-        });
+    this.indexers =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, "quarry-index-" + info.name());
+              t.setDaemon(true);
+              return t;
+            });
     this.indexers.allowCoreThreadTimeOut(true);
     this.thread = new Thread(this::run, "quarry-writer-" + info.name());
     this.thread.setDaemon(true);
@@ -132,17 +149,26 @@ final class CorpusWriter implements Closeable {
       throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' is closing");
     }
     if (!queue.offer(m)) {
-      throw new QuarryException(ErrorCode.CAPACITY,
-          "corpus '" + info.name() + "' has " + config.maxQueuedMutations() + " mutations waiting; retry later");
+      throw new QuarryException(
+          ErrorCode.CAPACITY,
+          "corpus '"
+              + info.name()
+              + "' has "
+              + config.maxQueuedMutations()
+              + " mutations waiting; retry later");
     }
   }
 
-  /** Whether the caller is this corpus's writer thread, the one thread that commits and rolls back. */
+  /**
+   * Whether the caller is this corpus's writer thread, the one thread that commits and rolls back.
+   */
   private boolean ownsWriter() {
     return Thread.currentThread() == thread;
   }
 
-  /** Number of Lucene commits made so far (group commit makes it smaller than the mutation count). */
+  /**
+   * Number of Lucene commits made so far (group commit makes it smaller than the mutation count).
+   */
   long commits() {
     return commits;
   }
@@ -165,13 +191,16 @@ final class CorpusWriter implements Closeable {
       } catch (Throwable t) {
         LOG.log(Level.SEVERE, "writer of corpus '" + info.name() + "' failed", t);
         for (QueuedMutation m : group) {
-          m.future().completeExceptionally(new QuarryException(ErrorCode.INTERNAL, "the corpus writer failed", t));
+          m.future()
+              .completeExceptionally(
+                  new QuarryException(ErrorCode.INTERNAL, "the corpus writer failed", t));
         }
       }
       lastWriteNanos = System.nanoTime();
     }
     settleMergesBeforeClose();
-    QuarryException closed = new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' was closed");
+    QuarryException closed =
+        new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' was closed");
     for (QueuedMutation m : carried) {
       m.future().completeExceptionally(closed);
     }
@@ -180,7 +209,9 @@ final class CorpusWriter implements Closeable {
     }
   }
 
-  /** The next group: queued mutations in order, a purge always alone. Null once closed and drained. */
+  /**
+   * The next group: queued mutations in order, a purge always alone. Null once closed and drained.
+   */
   private List<QueuedMutation> nextGroup() throws InterruptedException {
     QuarryException failure = broken;
     if (failure != null) {
@@ -232,8 +263,13 @@ final class CorpusWriter implements Closeable {
       store.commitFinishedMerges();
     } catch (Throwable t) {
       mergeCommitFailed = true;
-      LOG.log(Level.WARNING, "committing finished merges of corpus '" + info.name() + "' failed; the next write"
-          + " commits them", t);
+      LOG.log(
+          Level.WARNING,
+          "committing finished merges of corpus '"
+              + info.name()
+              + "' failed; the next write"
+              + " commits them",
+          t);
     }
   }
 
@@ -260,16 +296,17 @@ final class CorpusWriter implements Closeable {
     try {
       store.compactSmallSegments();
     } catch (Throwable t) {
-      LOG.log(Level.WARNING, "merging the small segments of corpus '" + info.name() + "' failed", t);
+      LOG.log(
+          Level.WARNING, "merging the small segments of corpus '" + info.name() + "' failed", t);
     }
   }
 
   /**
    * On close, once every queued mutation is done: merges the small segments if that is due, waits a
-   * bounded time for running merges, then commits the finished ones, so a corpus closed after a bulk
-   * load reopens merged, as it would have been had it stayed open and idle. Merges still
-   * running after {@link #MERGE_WAIT_ON_CLOSE} are aborted by the writer's close (a shutdown is
-   * not held up by a long merge; the merge runs again after the next start).
+   * bounded time for running merges, then commits the finished ones, so a corpus closed after a
+   * bulk load reopens merged, as it would have been had it stayed open and idle. Merges still
+   * running after {@link #MERGE_WAIT_ON_CLOSE} are aborted by the writer's close (a shutdown is not
+   * held up by a long merge; the merge runs again after the next start).
    */
   private void settleMergesBeforeClose() {
     if (broken != null) {
@@ -290,8 +327,11 @@ final class CorpusWriter implements Closeable {
   }
 
   private void process(List<QueuedMutation> group) throws IOException {
-    assert ownsWriter() : "only the writer thread of corpus '" + info.name() + "' writes; called on "
-        + Thread.currentThread().getName();
+    assert ownsWriter()
+        : "only the writer thread of corpus '"
+            + info.name()
+            + "' writes; called on "
+            + Thread.currentThread().getName();
     if (group.isEmpty()) {
       return;
     }
@@ -305,7 +345,9 @@ final class CorpusWriter implements Closeable {
       } catch (QuarryException e) {
         m.future().completeExceptionally(e);
       } catch (RuntimeException e) {
-        m.future().completeExceptionally(new QuarryException(ErrorCode.INTERNAL, "mutation could not be planned", e));
+        m.future()
+            .completeExceptionally(
+                new QuarryException(ErrorCode.INTERNAL, "mutation could not be planned", e));
       }
     }
     boolean writes = planned.stream().anyMatch(p -> !p.replay());
@@ -321,15 +363,22 @@ final class CorpusWriter implements Closeable {
       prune(base, target, now);
       long commitStart = System.nanoTime();
       store.commit(target);
-      config.listener().committed((int) planned.stream().filter(p -> !p.replay()).count(),
-          System.nanoTime() - commitStart);
+      config
+          .listener()
+          .committed(
+              (int) planned.stream().filter(p -> !p.replay()).count(),
+              System.nanoTime() - commitStart);
       commits++;
     } catch (Throwable t) {
       recoverAfterFailedWrite(planned, target, t);
       return;
     }
-    boolean purged = planned.stream().anyMatch(p -> p.changes().stream()
-        .anyMatch(c -> c instanceof PlannedMutation.Delete d && d.purge()));
+    boolean purged =
+        planned.stream()
+            .anyMatch(
+                p ->
+                    p.changes().stream()
+                        .anyMatch(c -> c instanceof PlannedMutation.Delete d && d.purge()));
     try {
       if (purged) {
         store.eraseDeleted(target);
@@ -339,8 +388,14 @@ final class CorpusWriter implements Closeable {
       config.listener().refreshed(System.nanoTime() - refreshStart);
     } catch (Throwable t) {
       // Committed and durable, but not visible: the outcome is known to us, not yet to readers.
-      failAll(planned, new QuarryException(ErrorCode.UNAVAILABLE,
-          "the change was committed but the index could not be reopened", null, true, t));
+      failAll(
+          planned,
+          new QuarryException(
+              ErrorCode.UNAVAILABLE,
+              "the change was committed but the index could not be reopened",
+              null,
+              true,
+              t));
       markBroken(t);
       return;
     }
@@ -361,26 +416,40 @@ final class CorpusWriter implements Closeable {
           for (PreparedSource.PreparedChunk chunk : ix.prepared().chunks()) {
             chars += chunk.text().length();
           }
-          adds.add(() -> {
-            writer.addDocuments(Documents.sourceVersion(ix.prepared(), p.revision(), now));
-            writer.addDocument(Documents.history(p.revision(), ix.ordinal(), ix.prepared().op().operation(),
-                ix.source(), ix.prepared().contentSha256(), m.subject(), now));
-            return null;
-          });
+          adds.add(
+              () -> {
+                writer.addDocuments(Documents.sourceVersion(ix.prepared(), p.revision(), now));
+                writer.addDocument(
+                    Documents.history(
+                        p.revision(),
+                        ix.ordinal(),
+                        ix.prepared().op().operation(),
+                        ix.source(),
+                        ix.prepared().contentSha256(),
+                        m.subject(),
+                        now));
+                return null;
+              });
         } else if (c instanceof PlannedMutation.Delete d && !d.purge()) {
-          adds.add(() -> {
-            writer.addDocument(Documents.history(p.revision(), d.ordinal(), "delete", d.source(), null, m.subject(), now));
-            return null;
-          });
+          adds.add(
+              () -> {
+                writer.addDocument(
+                    Documents.history(
+                        p.revision(), d.ordinal(), "delete", d.source(), null, m.subject(), now));
+                return null;
+              });
         }
       }
       if (m.idempotency() != null) {
         String term = Documents.idempotencyTerm(m.subject(), m.idempotency().key());
-        Document record = Documents.idempotency(term, m.idempotency().fingerprint(), ResultCodec.write(p.result()), now);
-        adds.add(() -> {
-          writer.updateDocument(new Term(Fields.IDEM_KEY, term), record);
-          return null;
-        });
+        Document record =
+            Documents.idempotency(
+                term, m.idempotency().fingerprint(), ResultCodec.write(p.result()), now);
+        adds.add(
+            () -> {
+              writer.updateDocument(new Term(Fields.IDEM_KEY, term), record);
+              return null;
+            });
       }
     }
     runAll(adds, lanes(chars, indexerThreads));
@@ -412,8 +481,8 @@ final class CorpusWriter implements Closeable {
   }
 
   /**
-   * Runs {@code tasks} in {@code lanes} lanes: with one lane in order on this thread, else each lane
-   * in order on its own pool thread. Throws the first failure once every lane has stopped.
+   * Runs {@code tasks} in {@code lanes} lanes: with one lane in order on this thread, else each
+   * lane in order on its own pool thread. Throws the first failure once every lane has stopped.
    */
   private void runAll(List<Callable<Void>> tasks, int lanes) throws Exception {
     if (lanes <= 1 || tasks.size() <= 1) {
@@ -431,12 +500,14 @@ final class CorpusWriter implements Closeable {
     }
     List<Future<Void>> futures = new ArrayList<>(lanes);
     for (List<Callable<Void>> lane : split) {
-      futures.add(indexers.submit(() -> {
-        for (Callable<Void> t : lane) {
-          t.call();
-        }
-        return null;
-      }));
+      futures.add(
+          indexers.submit(
+              () -> {
+                for (Callable<Void> t : lane) {
+                  t.call();
+                }
+                return null;
+              }));
     }
     Exception first = null;
     for (Future<Void> f : futures) {
@@ -453,9 +524,14 @@ final class CorpusWriter implements Closeable {
     }
   }
 
-  /** Marks the version of {@code source} added at {@code versionRevision} as superseded at {@code revision}. */
-  static void supersede(IndexWriter writer, String source, long versionRevision, long revision) throws IOException {
-    writer.updateDocValues(new Term(Fields.VERSION_KEY, Fields.versionKey(source, versionRevision)),
+  /**
+   * Marks the version of {@code source} added at {@code versionRevision} as superseded at {@code
+   * revision}.
+   */
+  static void supersede(IndexWriter writer, String source, long versionRevision, long revision)
+      throws IOException {
+    writer.updateDocValues(
+        new Term(Fields.VERSION_KEY, Fields.versionKey(source, versionRevision)),
         new NumericDocValuesField(Fields.SOFT_DELETES, 1),
         new NumericDocValuesField(Fields.SUPERSEDED_REV, revision));
   }
@@ -464,33 +540,41 @@ final class CorpusWriter implements Closeable {
    * Erases every version of a source and strips its history entries to revision, operation, source
    * and time; the purge itself becomes a history entry.
    */
-  private void purge(IndexWriter writer, PlannedMutation.Delete d, long revision, String subject, Instant now)
+  private void purge(
+      IndexWriter writer, PlannedMutation.Delete d, long revision, String subject, Instant now)
       throws IOException {
     List<Document> stripped = new ArrayList<>();
     IndexSnapshot snapshot = store.acquire();
     try {
       IndexSearcher searcher = new IndexSearcher(snapshot.latest());
-      TopDocs top = searcher.search(new TermQuery(new Term(Fields.HISTORY_SOURCE, d.source())), Integer.MAX_VALUE);
+      TopDocs top =
+          searcher.search(
+              new TermQuery(new Term(Fields.HISTORY_SOURCE, d.source())), Integer.MAX_VALUE);
       for (ScoreDoc sd : top.scoreDocs) {
         Document h = searcher.storedFields().document(sd.doc);
-        stripped.add(Documents.history(
-            h.getField(Fields.HISTORY_REV).numericValue().longValue(),
-            h.getField(Fields.HISTORY_ORD).numericValue().intValue(),
-            h.get(Fields.HISTORY_OP), d.source(), null, null,
-            Instant.ofEpochMilli(h.getField(Fields.HISTORY_AT).numericValue().longValue())));
+        stripped.add(
+            Documents.history(
+                h.getField(Fields.HISTORY_REV).numericValue().longValue(),
+                h.getField(Fields.HISTORY_ORD).numericValue().intValue(),
+                h.get(Fields.HISTORY_OP),
+                d.source(),
+                null,
+                null,
+                Instant.ofEpochMilli(h.getField(Fields.HISTORY_AT).numericValue().longValue())));
       }
     } finally {
       snapshot.release();
     }
-    writer.deleteDocuments(new Term(Fields.SOURCE, d.source()), new Term(Fields.HISTORY_SOURCE, d.source()));
+    writer.deleteDocuments(
+        new Term(Fields.SOURCE, d.source()), new Term(Fields.HISTORY_SOURCE, d.source()));
     stripped.add(Documents.history(revision, d.ordinal(), "purge", d.source(), null, subject, now));
     writer.addDocuments(stripped);
   }
 
   /**
-   * Drops history entries older than retention (but each source's latest one, see
-   * {@link HistoryRetention}) and expired idempotency records, now and then. The entries read are
-   * those of the published revision {@code base}; the group being written is pruned next time.
+   * Drops history entries older than retention (but each source's latest one, see {@link
+   * HistoryRetention}) and expired idempotency records, now and then. The entries read are those of
+   * the published revision {@code base}; the group being written is pruned next time.
    */
   private void prune(long base, long revision, Instant now) throws IOException {
     long oldest = LuceneCorpusIndex.oldestRetained(revision, config.retainedRevisions());
@@ -498,12 +582,14 @@ final class CorpusWriter implements Closeable {
       return;
     }
     IndexWriter writer = store.writer();
-    store.withSnapshot(s -> {
-      HistoryRetention.prune(writer, s.latest(), historyPrunedFrom, oldest);
-      return null;
-    });
+    store.withSnapshot(
+        s -> {
+          HistoryRetention.prune(writer, s.latest(), historyPrunedFrom, oldest);
+          return null;
+        });
     long expiredBefore = now.minus(config.idempotencyRetention()).toEpochMilli();
-    writer.deleteDocuments(LongPoint.newRangeQuery(Fields.IDEM_AT, Long.MIN_VALUE, expiredBefore - 1));
+    writer.deleteDocuments(
+        LongPoint.newRangeQuery(Fields.IDEM_AT, Long.MIN_VALUE, expiredBefore - 1));
     lastPrunedAt = oldest;
     historyPrunedFrom = Math.min(oldest, base + 1);
   }
@@ -512,15 +598,22 @@ final class CorpusWriter implements Closeable {
    * Rolls back to the last commit and reopens the writer. If the commit itself made it to disk (the
    * failure came after), the group succeeded; otherwise nothing of it was applied.
    */
-  private void recoverAfterFailedWrite(List<PlannedMutation> planned, long target, Throwable cause) {
+  private void recoverAfterFailedWrite(
+      List<PlannedMutation> planned, long target, Throwable cause) {
     assert ownsWriter() : "only the writer thread rolls the writer back";
     LOG.log(Level.WARNING, "write to corpus '" + info.name() + "' failed; rolling back", cause);
     try {
       store.rollbackAndReopen();
     } catch (Throwable t) {
       markBroken(t);
-      failAll(planned, new QuarryException(ErrorCode.UNAVAILABLE,
-          "the corpus index failed and could not be reopened", null, true, cause));
+      failAll(
+          planned,
+          new QuarryException(
+              ErrorCode.UNAVAILABLE,
+              "the corpus index failed and could not be reopened",
+              null,
+              true,
+              cause));
       return;
     }
     if (store.committedRevision() == target) {
@@ -530,18 +623,31 @@ final class CorpusWriter implements Closeable {
         return;
       } catch (Throwable t) {
         markBroken(t);
-        failAll(planned, new QuarryException(ErrorCode.UNAVAILABLE,
-            "the change was committed but the index could not be reopened", null, true, t));
+        failAll(
+            planned,
+            new QuarryException(
+                ErrorCode.UNAVAILABLE,
+                "the change was committed but the index could not be reopened",
+                null,
+                true,
+                t));
         return;
       }
     }
-    failAll(planned, new QuarryException(ErrorCode.UNAVAILABLE,
-        "the change could not be written and was not applied", cause));
+    failAll(
+        planned,
+        new QuarryException(
+            ErrorCode.UNAVAILABLE, "the change could not be written and was not applied", cause));
   }
 
   private void markBroken(Throwable cause) {
-    broken = new QuarryException(ErrorCode.UNAVAILABLE,
-        "corpus '" + info.name() + "' is unavailable after a storage failure; restart to recover", cause);
+    broken =
+        new QuarryException(
+            ErrorCode.UNAVAILABLE,
+            "corpus '"
+                + info.name()
+                + "' is unavailable after a storage failure; restart to recover",
+            cause);
   }
 
   private static void complete(List<PlannedMutation> planned) {
@@ -579,8 +685,12 @@ final class CorpusWriter implements Closeable {
     private final Instant now;
     private final EngineConfig config;
     private long revision;
-    /** Sources changed earlier in this group: their state as of the group so far (empty: absent). */
+
+    /**
+     * Sources changed earlier in this group: their state as of the group so far (empty: absent).
+     */
     private final Map<String, Optional<Current>> changed = new HashMap<>();
+
     /** Idempotency records written earlier in this group. */
     private final Map<String, PlannedMutation> recordedKeys = new HashMap<>();
 
@@ -588,7 +698,10 @@ final class CorpusWriter implements Closeable {
      * What one operation will do: its status, the version it leaves in place (UNCHANGED) and its
      * prepared content (index operations).
      */
-    /** The wire name of the language {@code p} is analysed in: its own in an auto corpus, else the corpus's. */
+    /**
+     * The wire name of the language {@code p} is analysed in: its own in an auto corpus, else the
+     * corpus's.
+     */
     private String languageOf(PreparedSource p) {
       return (p.language() != null ? p.language() : info.settings().language()).wireName();
     }
@@ -634,7 +747,8 @@ final class CorpusWriter implements Closeable {
           if (current.isPresent() && current.get().fingerprint().equals(p.fingerprint())) {
             outcomes.add(new Outcome(Receipt.Status.UNCHANGED, current.get(), p));
           } else {
-            changes.add(new PlannedMutation.Index(p, current.map(Current::sourceRevision).orElse(0L), i));
+            changes.add(
+                new PlannedMutation.Index(p, current.map(Current::sourceRevision).orElse(0L), i));
             outcomes.add(new Outcome(Receipt.Status.INDEXED, null, p));
           }
         } else {
@@ -642,11 +756,17 @@ final class CorpusWriter implements Closeable {
           boolean exists = current.isPresent();
           // A purge of a source with no live version erases what is left of it (versions still on
           // disk, history to strip) unless its latest history entry is a purge already, or it has
-          // none: decided by the history alone, as on the cluster store, never by merges or retention.
-          boolean unpurged = d.purge() && !exists && !changed.containsKey(d.source())
-              && store.hasUnpurgedHistory(d.source());
+          // none: decided by the history alone, as on the cluster store, never by merges or
+          // retention.
+          boolean unpurged =
+              d.purge()
+                  && !exists
+                  && !changed.containsKey(d.source())
+                  && store.hasUnpurgedHistory(d.source());
           if (exists || unpurged || (d.purge() && changed.containsKey(d.source()))) {
-            changes.add(new PlannedMutation.Delete(d.source(), current.map(Current::sourceRevision).orElse(0L), d.purge(), i));
+            changes.add(
+                new PlannedMutation.Delete(
+                    d.source(), current.map(Current::sourceRevision).orElse(0L), d.purge(), i));
             outcomes.add(new Outcome(Receipt.Status.DELETED, null, null));
           } else {
             outcomes.add(new Outcome(Receipt.Status.ABSENT, null, null));
@@ -658,16 +778,38 @@ final class CorpusWriter implements Closeable {
       for (int i = 0; i < outcomes.size(); i++) {
         Outcome o = outcomes.get(i);
         String source = m.operations().get(i).source();
-        receipts.add(switch (o.status()) {
-          case INDEXED -> new Receipt(info.name(), info.corpusId(), source, at, at, o.status(),
-              o.prepared().contentSha256(), o.prepared().chunks().size(), o.prepared().op().ingest(),
-              languageOf(o.prepared()));
-          // The fingerprint holds an auto corpus's detected language: an unchanged source kept its own.
-          case UNCHANGED -> new Receipt(info.name(), info.corpusId(), source, at, o.current().sourceRevision(),
-              o.status(), o.current().contentSha256(), o.current().chunks(), o.prepared().op().ingest(),
-              languageOf(o.prepared()));
-          case DELETED, ABSENT -> new Receipt(info.name(), info.corpusId(), source, at, 0, o.status(), null, 0, null);
-        });
+        receipts.add(
+            switch (o.status()) {
+              case INDEXED ->
+                  new Receipt(
+                      info.name(),
+                      info.corpusId(),
+                      source,
+                      at,
+                      at,
+                      o.status(),
+                      o.prepared().contentSha256(),
+                      o.prepared().chunks().size(),
+                      o.prepared().op().ingest(),
+                      languageOf(o.prepared()));
+              // The fingerprint holds an auto corpus's detected language: an unchanged source kept
+              // its own.
+              case UNCHANGED ->
+                  new Receipt(
+                      info.name(),
+                      info.corpusId(),
+                      source,
+                      at,
+                      o.current().sourceRevision(),
+                      o.status(),
+                      o.current().contentSha256(),
+                      o.current().chunks(),
+                      o.prepared().op().ingest(),
+                      languageOf(o.prepared()));
+              case DELETED, ABSENT ->
+                  new Receipt(
+                      info.name(), info.corpusId(), source, at, 0, o.status(), null, 0, null);
+            });
       }
       MutationResult result = new MutationResult(info.name(), info.corpusId(), at, receipts, false);
       PlannedMutation plan = new PlannedMutation(q, at, List.copyOf(changes), result, false);
@@ -676,7 +818,9 @@ final class CorpusWriter implements Closeable {
       for (PlannedMutation.Change c : changes) {
         if (c instanceof PlannedMutation.Index ix) {
           PreparedSource p = ix.prepared();
-          changed.put(c.source(), Optional.of(new Current(at, p.fingerprint(), p.contentSha256(), p.chunks().size())));
+          changed.put(
+              c.source(),
+              Optional.of(new Current(at, p.fingerprint(), p.contentSha256(), p.chunks().size())));
         } else {
           changed.put(c.source(), Optional.empty());
         }
@@ -696,7 +840,8 @@ final class CorpusWriter implements Closeable {
         m.idempotency().requireSameRequest(first.fingerprint());
         return new PlannedMutation(q, earlier.revision(), List.of(), earlier.result(), true);
       }
-      Optional<CorpusIndex.StoredOutcome> stored = store.findIdempotent(term, now, config.idempotencyRetention());
+      Optional<CorpusIndex.StoredOutcome> stored =
+          store.findIdempotent(term, now, config.idempotencyRetention());
       if (stored.isPresent()) {
         m.idempotency().requireSameRequest(stored.get().fingerprint());
         MutationResult r = stored.get().result();
@@ -710,18 +855,27 @@ final class CorpusWriter implements Closeable {
       if (c != null) {
         return c;
       }
-      return store.withSnapshot(s -> {
-        Document d = SourceRecords.liveRecord(s.latest(), source);
-        if (d == null) {
-          return Optional.<Current>empty();
-        }
-        return Optional.of(new Current(d.getField(Fields.SOURCE_REV).numericValue().longValue(),
-            d.get(Fields.FINGERPRINT), d.get(Fields.CONTENT_SHA256), d.getField(Fields.CHUNKS).numericValue().intValue()));
-      });
+      return store.withSnapshot(
+          s -> {
+            Document d = SourceRecords.liveRecord(s.latest(), source);
+            if (d == null) {
+              return Optional.<Current>empty();
+            }
+            return Optional.of(
+                new Current(
+                    d.getField(Fields.SOURCE_REV).numericValue().longValue(),
+                    d.get(Fields.FINGERPRINT),
+                    d.get(Fields.CONTENT_SHA256),
+                    d.getField(Fields.CHUNKS).numericValue().intValue()));
+          });
     }
 
     private static void checkExpected(SourceOperation op, Optional<Current> current, String field) {
-      ExpectedRevision.check(op.source(), op.expectedRevision(), current.map(Current::sourceRevision).orElse(0L), field);
+      ExpectedRevision.check(
+          op.source(),
+          op.expectedRevision(),
+          current.map(Current::sourceRevision).orElse(0L),
+          field);
     }
   }
 }

@@ -1,19 +1,19 @@
 package dev.quarry.engine.index;
 
+import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Metadata;
+import dev.quarry.engine.analysis.Analyzers;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
-import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
-import dev.quarry.engine.CorpusSettings;
-import dev.quarry.engine.analysis.Analyzers;
 import org.apache.lucene.document.KnnByteVectorField;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
@@ -25,7 +25,9 @@ import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.util.BytesRef;
 
-/** Builds the Lucene documents of {@link Fields}: chunks, source records, history and idempotency. */
+/**
+ * Builds the Lucene documents of {@link Fields}: chunks, source records, history and idempotency.
+ */
 final class Documents {
   /** Chunk text: stored, with offsets in the postings so highlighting needs no re-analysis. */
   static final FieldType TEXT_TYPE;
@@ -93,8 +95,9 @@ final class Documents {
           d.add(new BinaryDocValuesField(c.code().field(), new BytesRef(c.code().bytes())));
         }
         if (c.graph()) {
-          d.add(new KnnByteVectorField(Fields.VECTOR_GRAPH, c.vector(),
-              VectorSimilarityFunction.DOT_PRODUCT));
+          d.add(
+              new KnnByteVectorField(
+                  Fields.VECTOR_GRAPH, c.vector(), VectorSimilarityFunction.DOT_PRODUCT));
         }
       }
       docs.add(d);
@@ -122,7 +125,8 @@ final class Documents {
       rec.add(new StoredField(Fields.TRUNCATED_CHUNKS, p.truncatedChunks()));
     }
     if (p.op().ingest() != null) {
-      rec.add(new StoredField(Fields.INGEST_JSON, Json.write(IngestReports.toMap(p.op().ingest()))));
+      rec.add(
+          new StoredField(Fields.INGEST_JSON, Json.write(IngestReports.toMap(p.op().ingest()))));
     }
     docs.add(rec);
     return docs;
@@ -132,7 +136,8 @@ final class Documents {
    * A text field analysed by the writer's analyzer (the corpus's language), or in an auto corpus by
    * the source's own language, its terms marked with it.
    */
-  private static Field analysed(String name, String value, FieldType type, CorpusSettings.Language language) {
+  private static Field analysed(
+      String name, String value, FieldType type, CorpusSettings.Language language) {
     if (language == null) {
       return new Field(name, value, type);
     }
@@ -145,7 +150,8 @@ final class Documents {
     };
   }
 
-  private static void addVersioned(Document d, String kind, String source, String versionKey, long revision) {
+  private static void addVersioned(
+      Document d, String kind, String source, String versionKey, long revision) {
     d.add(new StringField(Fields.KIND, kind, Field.Store.NO));
     d.add(new StringField(Fields.SOURCE, source, Field.Store.YES));
     d.add(new SortedDocValuesField(Fields.SOURCE, new BytesRef(source)));
@@ -156,15 +162,15 @@ final class Documents {
   }
 
   /**
-   * Gives a document that has no text or title an empty one of each, so that it has a norm of 0
-   * in both fields. Then every document of a segment has norms in the fields BM25 scores, and
-   * Lucene stores them densely: writing the postings of a flushed or merged segment looks up the
-   * norm of every document of every term (for the impacts that let searches skip), which in
-   * sparse norms (a segment mixing chunks with source records and history entries) is a linear
-   * scan of the segment's norm entries per term, and in dense norms an array read. Profiles of
-   * bulk indexing found that scan to be the largest cost raw Lucene on the same chunks does not
-   * have. An empty field adds no term and does not count in the field's document count or lengths
-   * (readers skip a zero norm, see LeafVisibility), so scores are unchanged.
+   * Gives a document that has no text or title an empty one of each, so that it has a norm of 0 in
+   * both fields. Then every document of a segment has norms in the fields BM25 scores, and Lucene
+   * stores them densely: writing the postings of a flushed or merged segment looks up the norm of
+   * every document of every term (for the impacts that let searches skip), which in sparse norms (a
+   * segment mixing chunks with source records and history entries) is a linear scan of the
+   * segment's norm entries per term, and in dense norms an array read. Profiles of bulk indexing
+   * found that scan to be the largest cost raw Lucene on the same chunks does not have. An empty
+   * field adds no term and does not count in the field's document count or lengths (readers skip a
+   * zero norm, see LeafVisibility), so scores are unchanged.
    */
   private static void addZeroNorms(Document d) {
     d.add(new Field(Fields.TEXT, "", EMPTY_TEXT_TYPE));
@@ -174,7 +180,11 @@ final class Documents {
   private static void addSection(Document d, List<String> section) {
     for (int depth = 0; depth < section.size(); depth++) {
       d.add(new StoredField(Fields.SECTION, section.get(depth)));
-      d.add(new StringField(Fields.SECTION_PATH, Fields.sectionPath(section.subList(0, depth + 1)), Field.Store.NO));
+      d.add(
+          new StringField(
+              Fields.SECTION_PATH,
+              Fields.sectionPath(section.subList(0, depth + 1)),
+              Field.Store.NO));
     }
   }
 
@@ -200,9 +210,17 @@ final class Documents {
     }
   }
 
-  /** One history entry. {@code ordinal} orders the entries of one revision (a batch's operations). */
-  static Document history(long revision, int ordinal, String operation, String source, String sha256,
-      String subject, Instant at) {
+  /**
+   * One history entry. {@code ordinal} orders the entries of one revision (a batch's operations).
+   */
+  static Document history(
+      long revision,
+      int ordinal,
+      String operation,
+      String source,
+      String sha256,
+      String subject,
+      Instant at) {
     Document d = new Document();
     d.add(new StringField(Fields.KIND, Fields.KIND_HISTORY, Field.Store.NO));
     addZeroNorms(d);

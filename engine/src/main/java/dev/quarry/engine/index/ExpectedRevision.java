@@ -5,14 +5,16 @@ import dev.quarry.engine.QuarryException;
 
 /**
  * The check of a write's {@code expectedRevision} against the source's current revision, shared by
- * every corpus store so that each refuses a stale write with the same REVISION_CONFLICT and message.
+ * every corpus store so that each refuses a stale write with the same REVISION_CONFLICT and
+ * message.
  */
 public final class ExpectedRevision {
   private ExpectedRevision() {}
 
   /**
    * @param source the source written
-   * @param expected the revision the write expects (0: the source must not exist); null checks nothing
+   * @param expected the revision the write expects (0: the source must not exist); null checks
+   *     nothing
    * @param actual the source's current revision (0: it does not exist)
    * @param field the request's path to the operation (such as {@code operations[2].}), or empty
    * @throws QuarryException REVISION_CONFLICT when {@code actual} is not {@code expected}
@@ -21,12 +23,19 @@ public final class ExpectedRevision {
     if (expected == null || actual == expected) {
       return;
     }
-    throw new QuarryException(ErrorCode.REVISION_CONFLICT,
+    throw new QuarryException(
+        ErrorCode.REVISION_CONFLICT,
         expected == 0
             ? "source '" + source + "' already exists at sourceRevision " + actual
             : actual == 0
-                ? "source '" + source + "' does not exist (expected sourceRevision " + expected + ")"
+                ? "source '"
+                    + source
+                    + "' does not exist (expected sourceRevision "
+                    + expected
+                    + ")"
                 : "source '" + source + "' is at sourceRevision " + actual + ", not " + expected,
-        field + "expectedRevision", false, null);
+        field + "expectedRevision",
+        false,
+        null);
   }
 }

@@ -22,20 +22,27 @@ import org.apache.lucene.search.TopDocs;
 
 /** Reads pages of a corpus's history: entries in revision order, never splitting a revision. */
 final class HistoryLog {
-  private static final Sort ORDER = new Sort(
-      new SortField(Fields.HISTORY_REV, SortField.Type.LONG), new SortField(Fields.HISTORY_ORD, SortField.Type.LONG));
+  private static final Sort ORDER =
+      new Sort(
+          new SortField(Fields.HISTORY_REV, SortField.Type.LONG),
+          new SortField(Fields.HISTORY_ORD, SortField.Type.LONG));
   private static final int FETCH = 256;
 
   private HistoryLog() {}
 
-  static HistoryPage page(DirectoryReader latest, long oldestRetained, long after, int limit, Predicate<String> visible)
+  static HistoryPage page(
+      DirectoryReader latest, long oldestRetained, long after, int limit, Predicate<String> visible)
       throws IOException {
     if (after < 0) {
       throw QuarryException.invalid("after", "after must be 0 or more; got " + after);
     }
     if (after < oldestRetained - 1) {
-      throw new QuarryException(ErrorCode.CURSOR_EXPIRED,
-          "history after revision " + after + " is no longer retained; the oldest retained revision is " + oldestRetained);
+      throw new QuarryException(
+          ErrorCode.CURSOR_EXPIRED,
+          "history after revision "
+              + after
+              + " is no longer retained; the oldest retained revision is "
+              + oldestRetained);
     }
     IndexSearcher searcher = new IndexSearcher(latest);
     var query = LongPoint.newRangeQuery(Fields.HISTORY_REV, after + 1, Long.MAX_VALUE);
@@ -43,7 +50,10 @@ final class HistoryLog {
     ScoreDoc last = null;
     Long lastRevision = null;
     while (true) {
-      TopDocs top = last == null ? searcher.search(query, FETCH, ORDER) : searcher.searchAfter(last, query, FETCH, ORDER);
+      TopDocs top =
+          last == null
+              ? searcher.search(query, FETCH, ORDER)
+              : searcher.searchAfter(last, query, FETCH, ORDER);
       if (top.scoreDocs.length == 0) {
         return new HistoryPage(entries, null);
       }

@@ -6,8 +6,8 @@ import org.apache.lucene.index.DirectoryReader;
 
 /**
  * A point-in-time view of a corpus index: the latest revision and a reader that shows exactly the
- * documents of that revision ({@link #latest()}: superseded versions hidden), plus the same segments
- * with superseded versions present ({@link #allVersions()}), for pinned searches.
+ * documents of that revision ({@link #latest()}: superseded versions hidden), plus the same
+ * segments with superseded versions present ({@link #allVersions()}), for pinned searches.
  *
  * <p>Reference counted: call {@link #release()} once for each snapshot acquired from the index.
  */
@@ -17,7 +17,8 @@ public final class IndexSnapshot {
   private final DirectoryReader latest;
   private final DirectoryReader allVersions;
 
-  IndexSnapshot(long revision, long oldestRetainedRevision, DirectoryReader latest) throws IOException {
+  IndexSnapshot(long revision, long oldestRetainedRevision, DirectoryReader latest)
+      throws IOException {
     this.revision = revision;
     this.oldestRetainedRevision = oldestRetainedRevision;
     this.latest = latest;

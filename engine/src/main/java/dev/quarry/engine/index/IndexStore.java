@@ -51,20 +51,26 @@ import org.apache.lucene.store.IOContext;
 final class IndexStore implements Closeable {
   /** Bounds the purge's merge loop; each round waits for the merges it started. */
   private static final int MAX_ERASE_ROUNDS = 5;
+
   private final CorpusInfo info;
   private final EngineConfig config;
   private final Directory directory;
   private final Analyzer analyzer;
   private final WriterTuning tuning;
+
   /**
    * Keeps only the last commit, except those a backup holds while it copies them. One instance for
    * the life of the store, so a writer reopened after a rollback keeps honouring those holds.
    */
-  private final SnapshotDeletionPolicy commits = new SnapshotDeletionPolicy(new KeepOnlyLastCommitDeletionPolicy());
+  private final SnapshotDeletionPolicy commits =
+      new SnapshotDeletionPolicy(new KeepOnlyLastCommitDeletionPolicy());
+
   /** Replaced only by the writer thread (rollback); read by backups on other threads. */
   private volatile IndexWriter writer;
+
   private volatile long committedRevision;
   private volatile IndexSnapshot snapshot;
+
   /**
    * Whether a segment may still hold a purged document (the last erase stopped with hard deletes
    * left, say in a segment a running merge held): the next commit of finished merges erases first.
@@ -72,7 +78,8 @@ final class IndexStore implements Closeable {
    */
   private boolean erasePending;
 
-  IndexStore(Path dir, CorpusInfo info, EngineConfig config, WriterTuning tuning) throws IOException {
+  IndexStore(Path dir, CorpusInfo info, EngineConfig config, WriterTuning tuning)
+      throws IOException {
     this.info = info;
     this.config = config;
     this.tuning = tuning;
@@ -95,7 +102,9 @@ final class IndexStore implements Closeable {
     iwc.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
     iwc.setCodec(new QuarryCodec());
     iwc.setSoftDeletesField(Fields.SOFT_DELETES);
-    iwc.setSimilarity(new BM25Similarity((float) info.settings().ranking().k1(), (float) info.settings().ranking().b()));
+    iwc.setSimilarity(
+        new BM25Similarity(
+            (float) info.settings().ranking().k1(), (float) info.settings().ranking().b()));
     iwc.setRAMBufferSizeMB(config.ramBufferMb());
     iwc.setCommitOnClose(false);
     iwc.setIndexDeletionPolicy(commits);
@@ -107,10 +116,18 @@ final class IndexStore implements Closeable {
     TieredMergePolicy tiered = new TieredMergePolicy();
     // A purge must be able to rewrite every segment holding a deleted document.
     tiered.setForceMergeDeletesPctAllowed(0);
-    iwc.setMergePolicy(new ErasingMergePolicy(new SoftDeletesRetentionMergePolicy(Fields.SOFT_DELETES,
-        () -> NumericDocValuesField.newSlowRangeQuery(Fields.SUPERSEDED_REV,
-            LuceneCorpusIndex.oldestRetained(committedRevision, config.retainedRevisions()) + 1, Long.MAX_VALUE),
-        new CompactingMergePolicy(tuning.mergePolicy(tiered), tiered))));
+    iwc.setMergePolicy(
+        new ErasingMergePolicy(
+            new SoftDeletesRetentionMergePolicy(
+                Fields.SOFT_DELETES,
+                () ->
+                    NumericDocValuesField.newSlowRangeQuery(
+                        Fields.SUPERSEDED_REV,
+                        LuceneCorpusIndex.oldestRetained(
+                                committedRevision, config.retainedRevisions())
+                            + 1,
+                        Long.MAX_VALUE),
+                new CompactingMergePolicy(tuning.mergePolicy(tiered), tiered))));
     tuning.configure(iwc);
     writer = new IndexWriter(directory, iwc);
     Map<String, String> data = new HashMap<>();
@@ -119,21 +136,31 @@ final class IndexStore implements Closeable {
     if (id == null) {
       if (writer.getDocStats().maxDoc != 0) {
         writer.rollback();
-        throw new QuarryException(ErrorCode.INTERNAL, "index of corpus '" + info.name() + "' has no revision record");
+        throw new QuarryException(
+            ErrorCode.INTERNAL, "index of corpus '" + info.name() + "' has no revision record");
       }
       committedRevision = 0;
       commit(0);
     } else if (!id.equals(info.corpusId())) {
       writer.rollback();
-      throw new QuarryException(ErrorCode.INTERNAL,
-          "index of corpus '" + info.name() + "' belongs to corpusId " + id + ", not " + info.corpusId());
+      throw new QuarryException(
+          ErrorCode.INTERNAL,
+          "index of corpus '"
+              + info.name()
+              + "' belongs to corpusId "
+              + id
+              + ", not "
+              + info.corpusId());
     } else {
       committedRevision = Long.parseLong(data.get(Fields.COMMIT_REVISION));
     }
     DirectoryReader reader = DirectoryReader.open(writer);
     IndexSnapshot old = snapshot;
-    snapshot = new IndexSnapshot(committedRevision,
-        LuceneCorpusIndex.oldestRetained(committedRevision, config.retainedRevisions()), reader);
+    snapshot =
+        new IndexSnapshot(
+            committedRevision,
+            LuceneCorpusIndex.oldestRetained(committedRevision, config.retainedRevisions()),
+            reader);
     if (old != null) {
       old.release();
     }
@@ -151,9 +178,11 @@ final class IndexStore implements Closeable {
   void commit(long revision) throws IOException {
     assert revision >= committedRevision
         : "revisions only move forward: committing " + revision + " after " + committedRevision;
-    writer.setLiveCommitData(Map.of(
-        Fields.COMMIT_REVISION, Long.toString(revision),
-        Fields.COMMIT_CORPUS_ID, info.corpusId()).entrySet());
+    writer.setLiveCommitData(
+        Map.of(
+                Fields.COMMIT_REVISION, Long.toString(revision),
+                Fields.COMMIT_CORPUS_ID, info.corpusId())
+            .entrySet());
     writer.commit();
     committedRevision = revision;
   }
@@ -162,14 +191,23 @@ final class IndexStore implements Closeable {
   void publish(long revision) throws IOException {
     IndexSnapshot old = snapshot;
     assert revision == committedRevision && revision >= old.revision()
-        : "only the committed revision is published, and never an older one: " + revision + " (committed "
-            + committedRevision + ", published " + old.revision() + ")";
+        : "only the committed revision is published, and never an older one: "
+            + revision
+            + " (committed "
+            + committedRevision
+            + ", published "
+            + old.revision()
+            + ")";
     DirectoryReader reader = DirectoryReader.openIfChanged(old.latest(), writer);
     if (reader == null) {
       old.latest().incRef();
       reader = old.latest();
     }
-    snapshot = new IndexSnapshot(revision, LuceneCorpusIndex.oldestRetained(revision, config.retainedRevisions()), reader);
+    snapshot =
+        new IndexSnapshot(
+            revision,
+            LuceneCorpusIndex.oldestRetained(revision, config.retainedRevisions()),
+            reader);
     old.release();
   }
 
@@ -197,12 +235,12 @@ final class IndexStore implements Closeable {
   /**
    * Commits the background merges that finished since the last commit and publishes them, at the
    * committed revision and with its commit data unchanged: a merge rewrites segments, never a
-   * revision's content, so the commit holds the same documents (and the same deletions) as the
-   * one before it, and a crash on either side of it recovers the same revision. Without this a
-   * merge that finishes after a write's commit is searched only from the next write on, and lost
-   * when the corpus closes (the writer does not commit on close: nothing but a write's own commit
-   * may make that write durable). Writer thread only, between groups, when everything written is
-   * committed; does nothing if no merge finished.
+   * revision's content, so the commit holds the same documents (and the same deletions) as the one
+   * before it, and a crash on either side of it recovers the same revision. Without this a merge
+   * that finishes after a write's commit is searched only from the next write on, and lost when the
+   * corpus closes (the writer does not commit on close: nothing but a write's own commit may make
+   * that write durable). Writer thread only, between groups, when everything written is committed;
+   * does nothing if no merge finished.
    *
    * @return whether a commit was made
    */
@@ -230,9 +268,9 @@ final class IndexStore implements Closeable {
   }
 
   /**
-   * Waits up to {@code wait} for the running and pending merges to finish (those the finished
-   * ones start included), so that closing an idle corpus leaves the segments its merge policy
-   * wants. Merges still running after that are aborted by the close. Writer thread only.
+   * Waits up to {@code wait} for the running and pending merges to finish (those the finished ones
+   * start included), so that closing an idle corpus leaves the segments its merge policy wants.
+   * Merges still running after that are aborted by the close. Writer thread only.
    */
   void awaitMerges(Duration wait) throws InterruptedException {
     long deadline = System.nanoTime() + wait.toNanos();
@@ -256,8 +294,7 @@ final class IndexStore implements Closeable {
   private boolean anyHardDeletes() throws IOException {
     try (DirectoryReader reader = DirectoryReader.open(writer)) {
       for (var leaf : reader.leaves()) {
-        if (FilterLeafReader.unwrap(leaf.reader())
-                instanceof SegmentReader segment
+        if (FilterLeafReader.unwrap(leaf.reader()) instanceof SegmentReader segment
             && segment.getSegmentInfo().getDelCount() > 0) {
           return true;
         }
@@ -267,18 +304,20 @@ final class IndexStore implements Closeable {
   }
 
   /**
-   * Copies the last commit into {@code target} (an empty or absent folder), fsynced, and returns the
-   * revision it holds. Any thread: the commit is held (Lucene's snapshot deletion policy) while its
-   * files are copied, so commits and merges go on meanwhile without deleting them; once released,
-   * files only that commit used are deleted at once, so a purge that committed during the copy
-   * leaves nothing behind. The copy is a complete Lucene index whose commit names the corpusId.
+   * Copies the last commit into {@code target} (an empty or absent folder), fsynced, and returns
+   * the revision it holds. Any thread: the commit is held (Lucene's snapshot deletion policy) while
+   * its files are copied, so commits and merges go on meanwhile without deleting them; once
+   * released, files only that commit used are deleted at once, so a purge that committed during the
+   * copy leaves nothing behind. The copy is a complete Lucene index whose commit names the
+   * corpusId.
    */
   long copyLastCommit(Path target) throws IOException {
     IndexCommit commit;
     try {
       commit = commits.snapshot();
     } catch (IllegalStateException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' has no commit to back up", e);
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' has no commit to back up", e);
     }
     try {
       assert info.corpusId().equals(commit.getUserData().get(Fields.COMMIT_CORPUS_ID))
@@ -352,26 +391,33 @@ final class IndexStore implements Closeable {
     return withSnapshot(s -> SourceRecords.read(s.latest(), source));
   }
 
-  /** Whether {@code source}'s latest history entry is not a purge: it has content history not yet purged. */
+  /**
+   * Whether {@code source}'s latest history entry is not a purge: it has content history not yet
+   * purged.
+   */
   boolean hasUnpurgedHistory(String source) throws IOException {
     return withSnapshot(s -> HistoryRetention.hasUnpurgedHistory(s.latest(), source));
   }
 
   /** The idempotency record for {@code term} unless it is older than {@code retention}. */
-  Optional<CorpusIndex.StoredOutcome> findIdempotent(String term, Instant now, Duration retention) throws IOException {
-    return withSnapshot(s -> {
-      IndexSearcher searcher = new IndexSearcher(s.latest());
-      TopDocs top = searcher.search(new TermQuery(new Term(Fields.IDEM_KEY, term)), 1);
-      if (top.scoreDocs.length == 0) {
-        return Optional.empty();
-      }
-      Document d = searcher.storedFields().document(top.scoreDocs[0].doc);
-      long at = d.getField(Fields.IDEM_AT).numericValue().longValue();
-      if (at < now.minus(retention).toEpochMilli()) {
-        return Optional.empty();
-      }
-      return Optional.of(new CorpusIndex.StoredOutcome(d.get(Fields.IDEM_FINGERPRINT), ResultCodec.read(d.get(Fields.IDEM_RESULT))));
-    });
+  Optional<CorpusIndex.StoredOutcome> findIdempotent(String term, Instant now, Duration retention)
+      throws IOException {
+    return withSnapshot(
+        s -> {
+          IndexSearcher searcher = new IndexSearcher(s.latest());
+          TopDocs top = searcher.search(new TermQuery(new Term(Fields.IDEM_KEY, term)), 1);
+          if (top.scoreDocs.length == 0) {
+            return Optional.empty();
+          }
+          Document d = searcher.storedFields().document(top.scoreDocs[0].doc);
+          long at = d.getField(Fields.IDEM_AT).numericValue().longValue();
+          if (at < now.minus(retention).toEpochMilli()) {
+            return Optional.empty();
+          }
+          return Optional.of(
+              new CorpusIndex.StoredOutcome(
+                  d.get(Fields.IDEM_FINGERPRINT), ResultCodec.read(d.get(Fields.IDEM_RESULT))));
+        });
   }
 
   /**

@@ -32,7 +32,8 @@ public final class IngestReports {
     }
     m.put("warnings", warnings);
     if (r.markdownHeadings()) {
-      // Written only when set, like mediaType: reports stored before either existed read back the same.
+      // Written only when set, like mediaType: reports stored before either existed read back the
+      // same.
       m.put("markdownHeadings", true);
     }
     if (r.encoding() != null) {
@@ -53,7 +54,8 @@ public final class IngestReports {
   @SuppressWarnings("unchecked")
   public static IngestReport fromMap(Map<String, Object> m) {
     List<IngestReport.Warning> warnings = new ArrayList<>();
-    for (Map<String, Object> wm : (List<Map<String, Object>>) m.getOrDefault("warnings", List.of())) {
+    for (Map<String, Object> wm :
+        (List<Map<String, Object>>) m.getOrDefault("warnings", List.of())) {
       List<Integer> pages = null;
       if (wm.get("pages") instanceof List<?> l) {
         pages = new ArrayList<>();
@@ -61,16 +63,26 @@ public final class IngestReports {
           pages.add(((Number) o).intValue());
         }
       }
-      warnings.add(new IngestReport.Warning((String) wm.get("code"), (String) wm.get("message"), pages));
+      warnings.add(
+          new IngestReport.Warning((String) wm.get("code"), (String) wm.get("message"), pages));
     }
     Integer pages = m.get("pages") instanceof Number n ? n.intValue() : null;
     IngestReport.Ocr ocr = null;
     if (m.get("ocr") instanceof Map<?, ?> om) {
-      ocr = new IngestReport.Ocr(((Number) om.get("pagesRecognized")).intValue(),
-          om.get("meanConfidence") instanceof Number c ? c.doubleValue() : null, ((Number) om.get("words")).intValue());
+      ocr =
+          new IngestReport.Ocr(
+              ((Number) om.get("pagesRecognized")).intValue(),
+              om.get("meanConfidence") instanceof Number c ? c.doubleValue() : null,
+              ((Number) om.get("words")).intValue());
     }
-    return new IngestReport((String) m.get("extractor"), (String) m.get("mediaType"), pages,
-        ((Number) m.get("characters")).longValue(), warnings, Boolean.TRUE.equals(m.get("markdownHeadings")),
-        (String) m.get("encoding"), ocr);
+    return new IngestReport(
+        (String) m.get("extractor"),
+        (String) m.get("mediaType"),
+        pages,
+        ((Number) m.get("characters")).longValue(),
+        warnings,
+        Boolean.TRUE.equals(m.get("markdownHeadings")),
+        (String) m.get("encoding"),
+        ocr);
   }
 }

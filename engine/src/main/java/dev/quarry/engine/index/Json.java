@@ -6,11 +6,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.util.Map;
 
-/** Canonical JSON for what the index stores (metadata, reports, results): sorted keys, no spaces. */
+/**
+ * Canonical JSON for what the index stores (metadata, reports, results): sorted keys, no spaces.
+ */
 final class Json {
-  private static final ObjectMapper MAPPER = new ObjectMapper()
-      .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
-      .configure(DeserializationFeature.USE_LONG_FOR_INTS, true);
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
+          .configure(DeserializationFeature.USE_LONG_FOR_INTS, true);
 
   private Json() {}
 

@@ -34,8 +34,7 @@ final class LoggingMergeScheduler extends ConcurrentMergeScheduler {
   }
 
   @Override
-  protected void doMerge(MergeSource mergeSource, MergePolicy.OneMerge merge)
-      throws IOException {
+  protected void doMerge(MergeSource mergeSource, MergePolicy.OneMerge merge) throws IOException {
     long start = System.nanoTime();
     try {
       super.doMerge(mergeSource, merge);
@@ -48,11 +47,20 @@ final class LoggingMergeScheduler extends ConcurrentMergeScheduler {
   protected void handleMergeException(Throwable exc) {
     long n = failures.incrementAndGet();
     if (n == 1) {
-      LOG.log(Level.SEVERE, "a background merge of corpus '" + corpus + "' failed (" + exc
-          + "); its segments stay as they were and merging is retried later. Further merge failures of this "
-          + "corpus are counted, not logged again", exc);
+      LOG.log(
+          Level.SEVERE,
+          "a background merge of corpus '"
+              + corpus
+              + "' failed ("
+              + exc
+              + "); its segments stay as they were and merging is retried later. Further merge failures of this "
+              + "corpus are counted, not logged again",
+          exc);
     } else {
-      LOG.log(Level.FINE, "background merge failure {0} of corpus ''{1}'': {2}", new Object[] {n, corpus, exc});
+      LOG.log(
+          Level.FINE,
+          "background merge failure {0} of corpus ''{1}'': {2}",
+          new Object[] {n, corpus, exc});
     }
   }
 

@@ -44,8 +44,8 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.util.IOUtils;
 
 /**
- * The Lucene implementation of {@link CorpusIndex}: an {@link IndexStore} for the index, a
- * {@link CorpusWriter} for mutations, a {@link RevisionSearcher} for searches.
+ * The Lucene implementation of {@link CorpusIndex}: an {@link IndexStore} for the index, a {@link
+ * CorpusWriter} for mutations, a {@link RevisionSearcher} for searches.
  */
 public final class LuceneCorpusIndex implements CorpusIndex {
   private final Path dir;
@@ -54,29 +54,38 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   private final IndexStore store;
   private final CorpusWriter writer;
   private final RevisionSearcher searcher;
+
   /** The corpus's embedding model, or null for a lexical corpus. */
   private final Embedder embedder;
+
   /** Idempotency keys (subject, key) of mutations queued or being written. */
   private final Set<String> keysInFlight = ConcurrentHashMap.newKeySet();
+
   private volatile boolean closed;
 
-  private LuceneCorpusIndex(Path dir, CorpusInfo info, EngineConfig config, WriterTuning tuning) throws IOException {
+  private LuceneCorpusIndex(Path dir, CorpusInfo info, EngineConfig config, WriterTuning tuning)
+      throws IOException {
     this.dir = dir;
     this.info = info;
     this.config = config;
     this.embedder = config.embeddingModels().embedderOf(info);
     this.store = new IndexStore(dir, info, config, tuning);
-    this.searcher = new RevisionSearcher(info, store.analyzer(), embedder, config.searchCaches(),
-        config.searchConcurrency());
+    this.searcher =
+        new RevisionSearcher(
+            info, store.analyzer(), embedder, config.searchCaches(), config.searchConcurrency());
     this.writer = new CorpusWriter(info, config, store);
   }
 
   /** Opens (creating when absent) the index of corpus {@code info} in {@code dir}. */
-  public static CorpusIndex open(Path dir, CorpusInfo info, EngineConfig config) throws IOException {
+  public static CorpusIndex open(Path dir, CorpusInfo info, EngineConfig config)
+      throws IOException {
     return open(dir, info, config, WriterTuning.NONE);
   }
 
-  /** Expert, for tests: {@link #open(Path, CorpusInfo, EngineConfig)} with the writer's configuration tuned. */
+  /**
+   * Expert, for tests: {@link #open(Path, CorpusInfo, EngineConfig)} with the writer's
+   * configuration tuned.
+   */
   static LuceneCorpusIndex open(Path dir, CorpusInfo info, EngineConfig config, WriterTuning tuning)
       throws IOException {
     Files.createDirectories(dir);
@@ -114,8 +123,8 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   }
 
   /**
-   * Merges the index down to {@code maxSegments} segments and republishes the current revision.
-   * For tests and maintenance: call it while no mutation is in flight.
+   * Merges the index down to {@code maxSegments} segments and republishes the current revision. For
+   * tests and maintenance: call it while no mutation is in flight.
    */
   void forceMerge(int maxSegments) throws IOException {
     store.writer().forceMerge(maxSegments);
@@ -131,8 +140,10 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     for (int i = 0; i < mutation.operations().size(); i++) {
       if (mutation.operations().get(i) instanceof SourceOperation.Index ix) {
         try {
-          prepared.put(i, PreparedSource.prepare(ix, info.settings().chunking(), embedder,
-              info.settings().language()));
+          prepared.put(
+              i,
+              PreparedSource.prepare(
+                  ix, info.settings().chunking(), embedder, info.settings().language()));
         } catch (QuarryException e) {
           throw batch ? e.withFieldPrefix("operations[" + i + "]") : e;
         }
@@ -141,13 +152,15 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     String key = null;
     if (mutation.idempotency() != null) {
       key = Documents.idempotencyTerm(mutation.subject(), mutation.idempotency().key());
-      Optional<StoredOutcome> done = findIdempotent(mutation.subject(), mutation.idempotency().key());
+      Optional<StoredOutcome> done =
+          findIdempotent(mutation.subject(), mutation.idempotency().key());
       if (done.isPresent()) {
         mutation.idempotency().requireSameRequest(done.get().fingerprint());
         return CompletableFuture.completedFuture(done.get().result().asReplay());
       }
       if (!keysInFlight.add(key)) {
-        throw new QuarryException(ErrorCode.IDEMPOTENCY_IN_PROGRESS,
+        throw new QuarryException(
+            ErrorCode.IDEMPOTENCY_IN_PROGRESS,
             "a request with this Idempotency-Key is still being applied; retry shortly");
       }
     }
@@ -167,24 +180,32 @@ public final class LuceneCorpusIndex implements CorpusIndex {
       future.completeExceptionally(e);
       throw e;
     }
-    embedded.whenComplete((withVectors, failure) -> {
-      if (failure != null) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-            ? failure.getCause() : failure;
-        future.completeExceptionally(cause instanceof QuarryException ? cause
-            : new QuarryException(ErrorCode.INTERNAL, "embedding failed: " + cause.getMessage(), cause));
-        return;
-      }
-      try {
-        enqueue(mutation, withVectors, future);
-      } catch (QuarryException e) {
-        // already completed exceptionally by enqueue
-      }
-    });
+    embedded.whenComplete(
+        (withVectors, failure) -> {
+          if (failure != null) {
+            Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause()
+                    : failure;
+            future.completeExceptionally(
+                cause instanceof QuarryException
+                    ? cause
+                    : new QuarryException(
+                        ErrorCode.INTERNAL, "embedding failed: " + cause.getMessage(), cause));
+            return;
+          }
+          try {
+            enqueue(mutation, withVectors, future);
+          } catch (QuarryException e) {
+            // already completed exceptionally by enqueue
+          }
+        });
     return future;
   }
 
-  private void enqueue(Mutation mutation, Map<Integer, PreparedSource> prepared,
+  private void enqueue(
+      Mutation mutation,
+      Map<Integer, PreparedSource> prepared,
       CompletableFuture<MutationResult> future) {
     try {
       writer.submit(new QueuedMutation(mutation, prepared, future));
@@ -195,10 +216,11 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   }
 
   /**
-   * Embeds every chunk of the mutation's index operations on the process's embedding pool (never
-   * on the writer thread), so the writer only stores vectors and a receipt covers both sides.
+   * Embeds every chunk of the mutation's index operations on the process's embedding pool (never on
+   * the writer thread), so the writer only stores vectors and a receipt covers both sides.
    */
-  private CompletableFuture<Map<Integer, PreparedSource>> embed(Map<Integer, PreparedSource> prepared) {
+  private CompletableFuture<Map<Integer, PreparedSource>> embed(
+      Map<Integer, PreparedSource> prepared) {
     List<Integer> order = new ArrayList<>(new TreeSet<>(prepared.keySet()));
     List<String> texts = new ArrayList<>();
     for (int i : order) {
@@ -208,26 +230,39 @@ public final class LuceneCorpusIndex implements CorpusIndex {
       return CompletableFuture.completedFuture(prepared);
     }
     Function<byte[], PreparedSource.ChunkCode> codes = chunkCodes(info.settings().embedding());
-    return config.embeddingModels().passages().embed(embedder, texts).thenApply(embeddings -> {
-      Map<Integer, PreparedSource> out = new HashMap<>();
-      int next = 0;
-      for (int i : order) {
-        PreparedSource ps = prepared.get(i);
-        List<byte[]> vectors = new ArrayList<>(ps.chunks().size());
-        int truncated = 0;
-        for (int c = 0; c < ps.chunks().size(); c++) {
-          Embedder.Embedding e = embeddings.get(next++);
-          vectors.add(VectorCodec.encode(e.vector()));
-          truncated += e.truncated() ? 1 : 0;
-        }
-        out.put(i, ps.withVectors(vectors, truncated,
-            info.settings().embedding().index() == CorpusSettings.VectorIndex.HNSW, codes));
-      }
-      return out;
-    });
+    return config
+        .embeddingModels()
+        .passages()
+        .embed(embedder, texts)
+        .thenApply(
+            embeddings -> {
+              Map<Integer, PreparedSource> out = new HashMap<>();
+              int next = 0;
+              for (int i : order) {
+                PreparedSource ps = prepared.get(i);
+                List<byte[]> vectors = new ArrayList<>(ps.chunks().size());
+                int truncated = 0;
+                for (int c = 0; c < ps.chunks().size(); c++) {
+                  Embedder.Embedding e = embeddings.get(next++);
+                  vectors.add(VectorCodec.encode(e.vector()));
+                  truncated += e.truncated() ? 1 : 0;
+                }
+                out.put(
+                    i,
+                    ps.withVectors(
+                        vectors,
+                        truncated,
+                        info.settings().embedding().index() == CorpusSettings.VectorIndex.HNSW,
+                        codes));
+              }
+              return out;
+            });
   }
 
-  /** What makes a stored vector's code in a corpus with the coded first pass; null in every other corpus. */
+  /**
+   * What makes a stored vector's code in a corpus with the coded first pass; null in every other
+   * corpus.
+   */
   static Function<byte[], PreparedSource.ChunkCode> chunkCodes(CorpusSettings.Embedding embedding) {
     CorpusSettings.FirstPass pass = embedding.firstPass();
     if (embedding.index() != CorpusSettings.VectorIndex.CODES || pass == null) {
@@ -236,7 +271,8 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     if (pass.code() == CorpusSettings.FirstPass.Code.SIGN) {
       return v -> new PreparedSource.ChunkCode(Fields.VECTOR_CODE, SignCodes.encode(v));
     }
-    CentredCodes centred = CentredCodes.of(embedding.sha256(), pass.centre(), pass.seed(), pass.bits());
+    CentredCodes centred =
+        CentredCodes.of(embedding.sha256(), pass.centre(), pass.seed(), pass.bits());
     return v -> new PreparedSource.ChunkCode(Fields.VECTOR_CENTRED_CODE, centred.encode(v));
   }
 
@@ -246,8 +282,11 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     IndexSnapshot s = store.acquire();
     try {
       SearchResult result = searcher.search(s, request);
-      config.listener().searched(request.mode() == null ? "default" : request.mode().wireName(),
-          System.nanoTime() - start);
+      config
+          .listener()
+          .searched(
+              request.mode() == null ? "default" : request.mode().wireName(),
+              System.nanoTime() - start);
       return result;
     } finally {
       s.release();
@@ -284,7 +323,8 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   }
 
   @Override
-  public SourcePage listSources(String prefix, String cursor, int limit, Predicate<String> visible) {
+  public SourcePage listSources(
+      String prefix, String cursor, int limit, Predicate<String> visible) {
     if (limit < 1) {
       throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
     }
@@ -309,7 +349,8 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     IndexSnapshot s = store.acquire();
     try {
       if (visible == null) {
-        return new IndexSearcher(s.latest()).count(new TermQuery(new Term(Fields.KIND, Fields.KIND_SOURCE)));
+        return new IndexSearcher(s.latest())
+            .count(new TermQuery(new Term(Fields.KIND, Fields.KIND_SOURCE)));
       }
       return SourceRecords.count(s.latest(), visible);
     } catch (IOException e) {
@@ -337,7 +378,9 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   @Override
   public Optional<StoredOutcome> findIdempotent(String subject, String key) {
     try {
-      return store.findIdempotent(Documents.idempotencyTerm(subject, key), config.clock().instant(),
+      return store.findIdempotent(
+          Documents.idempotencyTerm(subject, key),
+          config.clock().instant(),
           config.idempotencyRetention());
     } catch (IOException e) {
       throw unavailable(e);
@@ -351,7 +394,8 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   }
 
   private QuarryException unavailable(IOException e) {
-    return new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' could not be read", e);
+    return new QuarryException(
+        ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' could not be read", e);
   }
 
   @Override
@@ -363,8 +407,7 @@ public final class LuceneCorpusIndex implements CorpusIndex {
       // Lucene remembers each segment's size once measured.
       long bytes = 0;
       for (var leaf : s.latest().leaves()) {
-        if (FilterLeafReader.unwrap(leaf.reader())
-            instanceof SegmentReader segment) {
+        if (FilterLeafReader.unwrap(leaf.reader()) instanceof SegmentReader segment) {
           bytes += segment.getSegmentInfo().sizeInBytes();
         }
       }

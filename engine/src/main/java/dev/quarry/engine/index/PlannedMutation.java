@@ -12,7 +12,12 @@ import java.util.List;
  * @param result the result to send once committed
  * @param replay true when the result is a stored idempotent outcome and nothing is written
  */
-record PlannedMutation(QueuedMutation queued, long revision, List<Change> changes, MutationResult result, boolean replay) {
+record PlannedMutation(
+    QueuedMutation queued,
+    long revision,
+    List<Change> changes,
+    MutationResult result,
+    boolean replay) {
 
   boolean changesAnything() {
     return !changes.isEmpty();
@@ -26,7 +31,8 @@ record PlannedMutation(QueuedMutation queued, long revision, List<Change> change
   /**
    * A new version of a source.
    *
-   * @param supersededRevision the sourceRevision of the version it replaces, or 0 when there is none
+   * @param supersededRevision the sourceRevision of the version it replaces, or 0 when there is
+   *     none
    */
   record Index(PreparedSource prepared, long supersededRevision, int ordinal) implements Change {
     @Override
@@ -39,7 +45,8 @@ record PlannedMutation(QueuedMutation queued, long revision, List<Change> change
    * A delete of the current version ({@code currentRevision} > 0), or with {@code purge} of every
    * retained version.
    */
-  record Delete(String source, long currentRevision, boolean purge, int ordinal) implements Change {}
+  record Delete(String source, long currentRevision, boolean purge, int ordinal)
+      implements Change {}
 
   static Receipt.Status statusOf(Change c) {
     return c instanceof Index ? Receipt.Status.INDEXED : Receipt.Status.DELETED;

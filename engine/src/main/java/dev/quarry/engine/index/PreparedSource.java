@@ -2,17 +2,17 @@ package dev.quarry.engine.index;
 
 import dev.quarry.engine.ChunkTable;
 import dev.quarry.engine.CorpusSettings;
-import dev.quarry.engine.analysis.LanguageDetection;
+import dev.quarry.engine.Embedder;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.PageRange;
 import dev.quarry.engine.Passage;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Sha256;
 import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.analysis.LanguageDetection;
 import dev.quarry.engine.chunk.ChunkSpan;
 import dev.quarry.engine.chunk.Chunker;
 import dev.quarry.engine.chunk.WindowFit;
-import dev.quarry.engine.Embedder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -44,6 +44,7 @@ public record PreparedSource(
 
   /** Media type reported for text indexed without one. */
   static final String DEFAULT_MEDIA_TYPE = "text/plain";
+
   /** What the chunker is told for extracted text whose headings are Markdown lines. */
   static final String MARKDOWN_MEDIA_TYPE = "text/markdown";
 
@@ -57,8 +58,17 @@ public record PreparedSource(
    * @param section the headings above the chunk, outermost first; empty when there are none
    * @param table the rows of a table the chunk holds, or null outside tables
    */
-  public record PreparedChunk(String text, int start, int end, PageRange pages, Metadata metadata, byte[] vector,
-      boolean graph, ChunkCode code, List<String> section, ChunkTable table) {
+  public record PreparedChunk(
+      String text,
+      int start,
+      int end,
+      PageRange pages,
+      Metadata metadata,
+      byte[] vector,
+      boolean graph,
+      ChunkCode code,
+      List<String> section,
+      ChunkTable table) {
     public PreparedChunk {
       section = section == null ? List.of() : List.copyOf(section);
     }
@@ -72,8 +82,14 @@ public record PreparedSource(
   public record ChunkCode(String field, byte[] bytes) {}
 
   /** A source of a lexical corpus (no vectors, so nothing truncated). */
-  PreparedSource(SourceOperation.Index op, String contentSha256, String fingerprint, List<PreparedChunk> chunks,
-      long characters, Integer pages, String mediaType) {
+  PreparedSource(
+      SourceOperation.Index op,
+      String contentSha256,
+      String fingerprint,
+      List<PreparedChunk> chunks,
+      long characters,
+      Integer pages,
+      String mediaType) {
     this(op, contentSha256, fingerprint, chunks, characters, pages, mediaType, null, null);
   }
 
@@ -91,9 +107,9 @@ public record PreparedSource(
   }
 
   /**
-   * The section joins as {@code "Methods > Data"} on a line of its own. Its headings are not in
-   * the chunk's text (only a chunk that starts a section holds its heading line), so this is the
-   * one place a passage meets the headings above it.
+   * The section joins as {@code "Methods > Data"} on a line of its own. Its headings are not in the
+   * chunk's text (only a chunk that starts a section holds its heading line), so this is the one
+   * place a passage meets the headings above it.
    */
   static String embeddingText(String title, List<String> section, String chunk) {
     StringBuilder out = new StringBuilder(chunk.length() + 64);
@@ -126,18 +142,38 @@ public record PreparedSource(
    * @param graph whether the vectors also go into the corpus's approximate index
    * @param codes each vector's code for the coded first pass, or null when the corpus has none
    */
-  PreparedSource withVectors(List<byte[]> vectors, int truncated, boolean graph, Function<byte[], ChunkCode> codes) {
+  PreparedSource withVectors(
+      List<byte[]> vectors, int truncated, boolean graph, Function<byte[], ChunkCode> codes) {
     if (vectors.size() != chunks.size()) {
-      throw new IllegalArgumentException(vectors.size() + " vectors for " + chunks.size() + " chunks");
+      throw new IllegalArgumentException(
+          vectors.size() + " vectors for " + chunks.size() + " chunks");
     }
     List<PreparedChunk> with = new ArrayList<>(chunks.size());
     for (int i = 0; i < chunks.size(); i++) {
       PreparedChunk c = chunks.get(i);
-      with.add(new PreparedChunk(c.text(), c.start(), c.end(), c.pages(), c.metadata(), vectors.get(i), graph,
-          codes == null ? null : codes.apply(vectors.get(i)), c.section(), c.table()));
+      with.add(
+          new PreparedChunk(
+              c.text(),
+              c.start(),
+              c.end(),
+              c.pages(),
+              c.metadata(),
+              vectors.get(i),
+              graph,
+              codes == null ? null : codes.apply(vectors.get(i)),
+              c.section(),
+              c.table()));
     }
-    return new PreparedSource(op, contentSha256, fingerprint, List.copyOf(with), characters, pages, mediaType,
-        truncated, language);
+    return new PreparedSource(
+        op,
+        contentSha256,
+        fingerprint,
+        List.copyOf(with),
+        characters,
+        pages,
+        mediaType,
+        truncated,
+        language);
   }
 
   /** A source of a lexical corpus: the chunker's chunks. */
@@ -149,7 +185,8 @@ public record PreparedSource(
    * @param embedder the corpus's model, or null in a lexical corpus; with one, a chunk whose
    *     embedded text would not fit the model's window is split further ({@link WindowFit})
    */
-  public static PreparedSource prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking, Embedder embedder) {
+  public static PreparedSource prepare(
+      SourceOperation.Index op, CorpusSettings.Chunking chunking, Embedder embedder) {
     return prepare(op, chunking, embedder, null);
   }
 
@@ -157,24 +194,46 @@ public record PreparedSource(
    * @param corpusLanguage the corpus's language: in an auto corpus the source's own is detected
    *     from its text ({@link LanguageDetection}) and is part of its fingerprint; null is any other
    */
-  public static PreparedSource prepare(SourceOperation.Index op, CorpusSettings.Chunking chunking, Embedder embedder,
+  public static PreparedSource prepare(
+      SourceOperation.Index op,
+      CorpusSettings.Chunking chunking,
+      Embedder embedder,
       CorpusSettings.Language corpusLanguage) {
     List<PreparedChunk> chunks = new ArrayList<>();
     String content;
     if (op.text() != null) {
       content = op.text();
       String mediaType = chunkingMediaType(op);
-      List<ChunkSpan> spans = Chunker.split(content, op.pageStarts(), mediaType, chunking, op.tables());
+      List<ChunkSpan> spans =
+          Chunker.split(content, op.pageStarts(), mediaType, chunking, op.tables());
       if (embedder != null) {
         // Sized as if every chunk sat under the longest section, so each one fits with its own.
         List<String> section = longestSection(spans);
-        spans = WindowFit.fit(content, op.pageStarts(), mediaType, chunking, op.tables(), spans,
-            chunk -> embedder.passageTokens(embeddingText(op.title(), section, chunk)),
-            embedder.passageTokens(embeddingText(op.title(), section, "")), embedder.maxTokens());
+        spans =
+            WindowFit.fit(
+                content,
+                op.pageStarts(),
+                mediaType,
+                chunking,
+                op.tables(),
+                spans,
+                chunk -> embedder.passageTokens(embeddingText(op.title(), section, chunk)),
+                embedder.passageTokens(embeddingText(op.title(), section, "")),
+                embedder.maxTokens());
       }
       for (ChunkSpan s : spans) {
-        chunks.add(new PreparedChunk(content.substring(s.start(), s.end()), s.start(), s.end(), s.pages(),
-            op.metadata(), null, false, null, s.section(), s.table()));
+        chunks.add(
+            new PreparedChunk(
+                content.substring(s.start(), s.end()),
+                s.start(),
+                s.end(),
+                s.pages(),
+                op.metadata(),
+                null,
+                false,
+                null,
+                s.section(),
+                s.table()));
       }
     } else {
       StringBuilder joined = new StringBuilder();
@@ -186,22 +245,35 @@ public record PreparedSource(
         int start = joined.length();
         joined.append(p.text());
         if (!p.text().isBlank()) {
-          chunks.add(new PreparedChunk(p.text(), start, joined.length(), null, op.metadata().with(p.metadata())));
+          chunks.add(
+              new PreparedChunk(
+                  p.text(), start, joined.length(), null, op.metadata().with(p.metadata())));
         }
       }
       content = joined.toString();
     }
     if (chunks.isEmpty()) {
-      throw QuarryException.invalid(op.text() != null ? "text" : "passages", "the source has no text to index");
+      throw QuarryException.invalid(
+          op.text() != null ? "text" : "passages", "the source has no text to index");
     }
     String sha = op.contentSha256() != null ? op.contentSha256() : Sha256.ofUtf8(content);
-    Integer pages = op.ingest() != null ? op.ingest().pages()
-        : op.pageStarts() != null ? Integer.valueOf(op.pageStarts().length) : null;
+    Integer pages =
+        op.ingest() != null
+            ? op.ingest().pages()
+            : op.pageStarts() != null ? Integer.valueOf(op.pageStarts().length) : null;
     String mediaType = op.mediaType() != null ? op.mediaType() : DEFAULT_MEDIA_TYPE;
     long characters = op.ingest() != null ? op.ingest().characters() : content.length();
     CorpusSettings.Language language = sourceLanguage(op, corpusLanguage, content);
-    return new PreparedSource(op, sha, fingerprint(op, sha, mediaType, chunks, language), List.copyOf(chunks),
-        characters, pages, mediaType, null, language);
+    return new PreparedSource(
+        op,
+        sha,
+        fingerprint(op, sha, mediaType, chunks, language),
+        List.copyOf(chunks),
+        characters,
+        pages,
+        mediaType,
+        null,
+        language);
   }
 
   /**
@@ -209,17 +281,24 @@ public record PreparedSource(
    * from its text; null in a corpus of one language, which accepts only that language as the
    * operation's. With {@code corpusLanguage} null (a caller that does not say), nothing is checked.
    */
-  private static CorpusSettings.Language sourceLanguage(SourceOperation.Index op, CorpusSettings.Language corpusLanguage,
-      String content) {
+  private static CorpusSettings.Language sourceLanguage(
+      SourceOperation.Index op, CorpusSettings.Language corpusLanguage, String content) {
     CorpusSettings.Language own = op.language();
     if (own == CorpusSettings.Language.AUTO) {
-      throw QuarryException.invalid("language", "language names the one language to analyse the source in, not auto;"
-          + " leave it out to detect it");
+      throw QuarryException.invalid(
+          "language",
+          "language names the one language to analyse the source in, not auto;"
+              + " leave it out to detect it");
     }
     if (corpusLanguage != CorpusSettings.Language.AUTO) {
       if (own != null && corpusLanguage != null && own != corpusLanguage) {
-        throw QuarryException.invalid("language", "this corpus analyses every source in '" + corpusLanguage.wireName()
-            + "'; language may only name it, got '" + own.wireName() + "'");
+        throw QuarryException.invalid(
+            "language",
+            "this corpus analyses every source in '"
+                + corpusLanguage.wireName()
+                + "'; language may only name it, got '"
+                + own.wireName()
+                + "'");
       }
       return null;
     }
@@ -231,10 +310,16 @@ public record PreparedSource(
    * Markdown lines, else the source's own. The source keeps its own media type either way.
    */
   private static String chunkingMediaType(SourceOperation.Index op) {
-    return op.ingest() != null && op.ingest().markdownHeadings() ? MARKDOWN_MEDIA_TYPE : op.mediaType();
+    return op.ingest() != null && op.ingest().markdownHeadings()
+        ? MARKDOWN_MEDIA_TYPE
+        : op.mediaType();
   }
 
-  private static String fingerprint(SourceOperation.Index op, String sha, String mediaType, List<PreparedChunk> chunks,
+  private static String fingerprint(
+      SourceOperation.Index op,
+      String sha,
+      String mediaType,
+      List<PreparedChunk> chunks,
       CorpusSettings.Language language) {
     MessageDigest md = Sha256.newDigest();
     update(md, sha);
@@ -243,7 +328,13 @@ public record PreparedSource(
     update(md, Json.write(op.metadata().values()));
     update(md, op.ingest() == null ? "" : Json.write(IngestReports.toMap(op.ingest())));
     for (PreparedChunk c : chunks) {
-      update(md, c.start() + ":" + c.end() + ":" + (c.pages() == null ? "" : c.pages().from() + "-" + c.pages().to()));
+      update(
+          md,
+          c.start()
+              + ":"
+              + c.end()
+              + ":"
+              + (c.pages() == null ? "" : c.pages().from() + "-" + c.pages().to()));
       update(md, Json.write(c.metadata().values()));
       if (!c.section().isEmpty()) {
         // Only when there is one, so that sources without headings keep the fingerprint they had.
@@ -251,7 +342,9 @@ public record PreparedSource(
       }
       if (c.table() != null) {
         // Likewise only for chunks of tables.
-        update(md, "table:" + c.table().index() + ":" + c.table().firstRow() + "-" + c.table().lastRow());
+        update(
+            md,
+            "table:" + c.table().index() + ":" + c.table().firstRow() + "-" + c.table().lastRow());
       }
     }
     if (language != null) {

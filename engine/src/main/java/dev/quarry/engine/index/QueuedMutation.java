@@ -14,7 +14,9 @@ import java.util.concurrent.CompletableFuture;
  *     (deletes need none)
  */
 record QueuedMutation(
-    Mutation mutation, Map<Integer, PreparedSource> prepared, CompletableFuture<MutationResult> future) {
+    Mutation mutation,
+    Map<Integer, PreparedSource> prepared,
+    CompletableFuture<MutationResult> future) {
   QueuedMutation {
     prepared = Map.copyOf(prepared);
   }

@@ -1,6 +1,5 @@
 package dev.quarry.engine.index;
 
-import dev.quarry.engine.IngestReport;
 import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.Receipt;
 import java.util.ArrayList;
@@ -48,15 +47,20 @@ public final class ResultCodec {
     List<Receipt> receipts = new ArrayList<>();
     for (Map<String, Object> rm : (List<Map<String, Object>>) m.get("receipts")) {
       Object ingest = rm.get("ingest");
-      receipts.add(new Receipt(corpus, corpusId, (String) rm.get("source"),
-          ((Number) rm.get("revision")).longValue(),
-          ((Number) rm.get("sourceRevision")).longValue(),
-          Receipt.Status.valueOf((String) rm.get("status")),
-          (String) rm.get("contentSha256"),
-          ((Number) rm.get("chunks")).intValue(),
-          ingest == null ? null : IngestReports.fromMap((Map<String, Object>) ingest),
-          (String) rm.get("language")));
+      receipts.add(
+          new Receipt(
+              corpus,
+              corpusId,
+              (String) rm.get("source"),
+              ((Number) rm.get("revision")).longValue(),
+              ((Number) rm.get("sourceRevision")).longValue(),
+              Receipt.Status.valueOf((String) rm.get("status")),
+              (String) rm.get("contentSha256"),
+              ((Number) rm.get("chunks")).intValue(),
+              ingest == null ? null : IngestReports.fromMap((Map<String, Object>) ingest),
+              (String) rm.get("language")));
     }
-    return new MutationResult(corpus, corpusId, ((Number) m.get("revision")).longValue(), receipts, false);
+    return new MutationResult(
+        corpus, corpusId, ((Number) m.get("revision")).longValue(), receipts, false);
   }
 }

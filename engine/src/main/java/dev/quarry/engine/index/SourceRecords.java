@@ -44,7 +44,9 @@ final class SourceRecords {
         continue;
       }
       Bits live = leaf.getLiveDocs();
-      for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
+      for (int doc = postings.nextDoc();
+          doc != DocIdSetIterator.NO_MORE_DOCS;
+          doc = postings.nextDoc()) {
         if (live == null || live.get(doc)) {
           return leaf.storedFields().document(doc);
         }
@@ -58,33 +60,49 @@ final class SourceRecords {
    * within {@code prefix}, accepted by {@code visible}; at most {@code limit + 1} (the extra one
    * tells the caller another page follows).
    */
-  static List<String> ids(DirectoryReader latest, String prefix, String after, int limit, Predicate<String> visible)
+  static List<String> ids(
+      DirectoryReader latest, String prefix, String after, int limit, Predicate<String> visible)
       throws IOException {
     List<String> out = new ArrayList<>();
-    visitIds(latest, prefix, after, visible, id -> {
-      out.add(id);
-      return out.size() <= limit;
-    });
+    visitIds(
+        latest,
+        prefix,
+        after,
+        visible,
+        id -> {
+          out.add(id);
+          return out.size() <= limit;
+        });
     return out;
   }
 
   /** The number of live sources {@code visible} accepts, without collecting their ids. */
   static long count(DirectoryReader latest, Predicate<String> visible) throws IOException {
     long[] count = new long[1];
-    visitIds(latest, null, null, visible, id -> {
-      count[0]++;
-      return true;
-    });
+    visitIds(
+        latest,
+        null,
+        null,
+        visible,
+        id -> {
+          count[0]++;
+          return true;
+        });
     return count[0];
   }
 
   /**
-   * Visits live source ids in name order (the term dictionary's UTF-8 byte order) after
-   * {@code after}, within {@code prefix}, accepted by {@code visible}, until {@code visitor}
-   * returns false.
+   * Visits live source ids in name order (the term dictionary's UTF-8 byte order) after {@code
+   * after}, within {@code prefix}, accepted by {@code visible}, until {@code visitor} returns
+   * false.
    */
-  private static void visitIds(DirectoryReader latest, String prefix, String after, Predicate<String> visible,
-      Predicate<String> visitor) throws IOException {
+  private static void visitIds(
+      DirectoryReader latest,
+      String prefix,
+      String after,
+      Predicate<String> visible,
+      Predicate<String> visitor)
+      throws IOException {
     Terms terms = MultiTerms.getTerms(latest, Fields.SOURCE_RECORD);
     if (terms == null) {
       return;
@@ -92,7 +110,8 @@ final class SourceRecords {
     TermsEnum te = terms.iterator();
     BytesRef prefixBytes = new BytesRef(prefix == null ? "" : prefix);
     BytesRef afterBytes = after == null ? null : new BytesRef(after);
-    BytesRef start = afterBytes != null && afterBytes.compareTo(prefixBytes) >= 0 ? afterBytes : prefixBytes;
+    BytesRef start =
+        afterBytes != null && afterBytes.compareTo(prefixBytes) >= 0 ? afterBytes : prefixBytes;
     if (te.seekCeil(start) == TermsEnum.SeekStatus.END) {
       return;
     }
@@ -114,7 +133,9 @@ final class SourceRecords {
   }
 
   private static boolean hasLive(PostingsEnum postings, Bits live) throws IOException {
-    for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
+    for (int doc = postings.nextDoc();
+        doc != DocIdSetIterator.NO_MORE_DOCS;
+        doc = postings.nextDoc()) {
       if (live == null || live.get(doc)) {
         return true;
       }
@@ -138,7 +159,8 @@ final class SourceRecords {
         pages == null ? null : pages.numericValue().intValue(),
         Instant.ofEpochMilli(d.getField(Fields.INDEXED_AT).numericValue().longValue()),
         ingestJson == null ? null : IngestReports.fromMap(Json.readMap(ingestJson)),
-        d.getField(Fields.TRUNCATED_CHUNKS) == null ? null
+        d.getField(Fields.TRUNCATED_CHUNKS) == null
+            ? null
             : d.getField(Fields.TRUNCATED_CHUNKS).numericValue().intValue());
   }
 }

@@ -17,8 +17,10 @@ final class LeafRevisions {
   static final int MAX_REVISIONS_PER_SEGMENT = 8;
 
   private final long stableFrom;
+
   /** Counts lookups, entries and evictions (shared by the segments of every open corpus). */
   private final CacheCounter counter;
+
   private final Map<Long, LeafVisibility> byRevision =
       new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -37,7 +39,10 @@ final class LeafRevisions {
     this.counter = counter;
   }
 
-  /** Its segment's reader closed: the visibilities it holds, and their scopes, are no longer counted. */
+  /**
+   * Its segment's reader closed: the visibilities it holds, and their scopes, are no longer
+   * counted.
+   */
   void retire() {
     synchronized (byRevision) {
       counter.dropped(byRevision.size());

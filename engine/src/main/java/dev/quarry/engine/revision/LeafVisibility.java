@@ -29,11 +29,12 @@ import org.apache.lucene.util.StringHelper;
 final class LeafVisibility {
   /** Bounds the per-segment term counts kept for one revision. */
   static final int MAX_CACHED_TERMS = 1024;
+
   /**
    * Bounds the source scopes (grants) whose visible chunks are kept per segment and revision: each
    * costs one bit per document. As many as a view keeps statistics of ({@link
-   * RevisionView#MAX_CACHED_SCOPES}), so that the grants in use at one revision stay here when a new
-   * snapshot's view of them is built.
+   * RevisionView#MAX_CACHED_SCOPES}), so that the grants in use at one revision stay here when a
+   * new snapshot's view of them is built.
    */
   static final int MAX_CACHED_SCOPES = RevisionView.MAX_CACHED_SCOPES;
 
@@ -42,17 +43,22 @@ final class LeafVisibility {
   private final boolean complete;
   private final Map<String, FieldLengths> lengths = new ConcurrentHashMap<>();
   private final Map<Term, TermCounts> termCounts = new ConcurrentHashMap<>();
+
   /**
    * Counts the scopes kept (with the segments' visibilities); null for a narrowed visibility, which
    * keeps none.
    */
   private final CacheCounter scopeCounter;
+
   /**
    * The visible chunks of a few source scopes, most recently used last; made at the first scope
    * asked (most visibilities are never narrowed). Guarded by {@code this}, as is {@link #retired}.
    */
   private Map<SourceScope, LeafVisibility> scoped;
-  /** Set once this visibility left its segment's cache: the scopes it still keeps are not counted. */
+
+  /**
+   * Set once this visibility left its segment's cache: the scopes it still keeps are not counted.
+   */
   private boolean retired;
 
   private LeafVisibility(FixedBitSet visible, boolean complete, CacheCounter scopeCounter) {
@@ -98,16 +104,17 @@ final class LeafVisibility {
     LeafVisibility computed = computeScoped(leaf, scope);
     synchronized (this) {
       if (scoped == null) {
-        scoped = new LinkedHashMap<>(16, 0.75f, true) {
-          @Override
-          protected boolean removeEldestEntry(Map.Entry<SourceScope, LeafVisibility> eldest) {
-            boolean evict = size() > MAX_CACHED_SCOPES;
-            if (evict && !retired) {
-              scopeCounter.evicted();
-            }
-            return evict;
-          }
-        };
+        scoped =
+            new LinkedHashMap<>(16, 0.75f, true) {
+              @Override
+              protected boolean removeEldestEntry(Map.Entry<SourceScope, LeafVisibility> eldest) {
+                boolean evict = size() > MAX_CACHED_SCOPES;
+                if (evict && !retired) {
+                  scopeCounter.evicted();
+                }
+                return evict;
+              }
+            };
       }
       LeafVisibility raced = scoped.putIfAbsent(scope, computed);
       if (raced != null) {
@@ -131,7 +138,8 @@ final class LeafVisibility {
           BytesRef prefix = new BytesRef(entry.substring(0, entry.length() - 1));
           TermsEnum.SeekStatus status = source.seekCeil(prefix);
           for (BytesRef id = status == TermsEnum.SeekStatus.END ? null : source.term();
-              id != null && StringHelper.startsWith(id, prefix); id = source.next()) {
+              id != null && StringHelper.startsWith(id, prefix);
+              id = source.next()) {
             postings = markVisible(source, postings, bits);
           }
         } else if (source.seekExact(new BytesRef(entry))) {
@@ -147,9 +155,12 @@ final class LeafVisibility {
   }
 
   /** Sets the bits of the visible documents of the term {@code source} is positioned on. */
-  private PostingsEnum markVisible(TermsEnum source, PostingsEnum reuse, FixedBitSet bits) throws IOException {
+  private PostingsEnum markVisible(TermsEnum source, PostingsEnum reuse, FixedBitSet bits)
+      throws IOException {
     PostingsEnum postings = source.postings(reuse, PostingsEnum.NONE);
-    for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
+    for (int doc = postings.nextDoc();
+        doc != DocIdSetIterator.NO_MORE_DOCS;
+        doc = postings.nextDoc()) {
       if (visible.get(doc)) {
         bits.set(doc);
       }
@@ -164,7 +175,8 @@ final class LeafVisibility {
    *
    * @param scopeCounter counts the source scopes it keeps ({@link #scoped})
    */
-  static LeafVisibility compute(LeafReader leaf, long revision, CacheCounter scopeCounter) throws IOException {
+  static LeafVisibility compute(LeafReader leaf, long revision, CacheCounter scopeCounter)
+      throws IOException {
     FixedBitSet bits = new FixedBitSet(Math.max(1, leaf.maxDoc()));
     Bits hardLive = leaf.getLiveDocs();
     boolean complete = hardLive == null;
@@ -172,10 +184,15 @@ final class LeafVisibility {
     if (chunks != null) {
       NumericDocValues added = leaf.getNumericDocValues(Fields.ADDED_REV);
       NumericDocValues superseded = leaf.getNumericDocValues(Fields.SUPERSEDED_REV);
-      for (int doc = chunks.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = chunks.nextDoc()) {
-        long addedAt = added != null && added.advanceExact(doc) ? added.longValue() : Long.MAX_VALUE;
+      for (int doc = chunks.nextDoc();
+          doc != DocIdSetIterator.NO_MORE_DOCS;
+          doc = chunks.nextDoc()) {
+        long addedAt =
+            added != null && added.advanceExact(doc) ? added.longValue() : Long.MAX_VALUE;
         long supersededAt =
-            superseded != null && superseded.advanceExact(doc) ? superseded.longValue() : Long.MAX_VALUE;
+            superseded != null && superseded.advanceExact(doc)
+                ? superseded.longValue()
+                : Long.MAX_VALUE;
         boolean live = hardLive == null || hardLive.get(doc);
         if (live && addedAt <= revision && revision < supersededAt) {
           bits.set(doc);
@@ -193,7 +210,9 @@ final class LeafVisibility {
       return null;
     }
     TermsEnum kind = kinds.iterator();
-    return kind.seekExact(new BytesRef(Fields.KIND_CHUNK)) ? kind.postings(null, PostingsEnum.NONE) : null;
+    return kind.seekExact(new BytesRef(Fields.KIND_CHUNK))
+        ? kind.postings(null, PostingsEnum.NONE)
+        : null;
   }
 
   /**
@@ -211,7 +230,9 @@ final class LeafVisibility {
     }
     NumericDocValues superseded = leaf.getNumericDocValues(Fields.SUPERSEDED_REV);
     if (superseded != null) {
-      for (int doc = superseded.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = superseded.nextDoc()) {
+      for (int doc = superseded.nextDoc();
+          doc != DocIdSetIterator.NO_MORE_DOCS;
+          doc = superseded.nextDoc()) {
         long value = superseded.longValue();
         if (value != Long.MAX_VALUE) {
           stable = Math.max(stable, value);
@@ -239,8 +260,8 @@ final class LeafVisibility {
   }
 
   /**
-   * The term's document and occurrence counts over this segment's visible chunks. A segment that
-   * is not {@link #complete()} needs a walk over the term's postings; the counts are kept (up to
+   * The term's document and occurrence counts over this segment's visible chunks. A segment that is
+   * not {@link #complete()} needs a walk over the term's postings; the counts are kept (up to
    * {@link #MAX_CACHED_TERMS} terms), so a segment that stays unchanged while new revisions arrive
    * is walked once per term. A complete segment's counts are Lucene's own, one seek in its terms
    * dictionary (which a search of the term makes anyway), and a segment with no visible chunk has
@@ -285,7 +306,9 @@ final class LeafVisibility {
     long docFreq = 0;
     long totalTermFreq = 0;
     PostingsEnum postings = termsEnum.postings(null, PostingsEnum.FREQS);
-    for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
+    for (int doc = postings.nextDoc();
+        doc != DocIdSetIterator.NO_MORE_DOCS;
+        doc = postings.nextDoc()) {
       if (visible.get(doc)) {
         docFreq++;
         totalTermFreq += postings.freq();
@@ -299,7 +322,10 @@ final class LeafVisibility {
     static final TermCounts NONE = new TermCounts(0, 0);
   }
 
-  /** Visible documents having {@code field}, and the sum of their lengths as their norms encode them. */
+  /**
+   * Visible documents having {@code field}, and the sum of their lengths as their norms encode
+   * them.
+   */
   FieldLengths lengths(LeafReader leaf, String field) throws IOException {
     FieldLengths cached = lengths.get(field);
     if (cached == null) {
@@ -316,7 +342,8 @@ final class LeafVisibility {
     if (norms != null) {
       for (int doc = norms.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = norms.nextDoc()) {
         long norm = norms.longValue();
-        // A zero norm is a field that produced no token: Lucene does not count it in docCount either.
+        // A zero norm is a field that produced no token: Lucene does not count it in docCount
+        // either.
         if (norm != 0 && visible.get(doc)) {
           docCount++;
           sumLength += SmallFloat.byte4ToInt((byte) norm);

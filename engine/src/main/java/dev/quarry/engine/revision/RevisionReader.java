@@ -18,21 +18,24 @@ final class RevisionReader extends FilterDirectoryReader {
   }
 
   RevisionReader(DirectoryReader allVersions, VisibilitySource source) throws IOException {
-    super(allVersions, new SubReaderWrapper() {
-      @Override
-      public LeafReader wrap(LeafReader reader) {
-        try {
-          return new VisibleLeafReader(reader, source.visibility(reader));
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }
-    });
+    super(
+        allVersions,
+        new SubReaderWrapper() {
+          @Override
+          public LeafReader wrap(LeafReader reader) {
+            try {
+              return new VisibleLeafReader(reader, source.visibility(reader));
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          }
+        });
   }
 
   @Override
   protected DirectoryReader doWrapDirectoryReader(DirectoryReader in) {
-    throw new UnsupportedOperationException("a revision view is not reopened; ask RevisionViews for a new one");
+    throw new UnsupportedOperationException(
+        "a revision view is not reopened; ask RevisionViews for a new one");
   }
 
   /** Its live docs differ from the reader underneath, so nothing keyed on them may be shared. */

@@ -14,27 +14,34 @@ import org.apache.lucene.search.CollectionStatistics;
 import org.apache.lucene.search.TermStatistics;
 
 /**
- * The term and collection statistics of one revision over the visible chunks of some sources:
- * every source ({@link SourceScope#ALL}), or those of a caller's grants, so that a restricted
- * caller's scores are those of a corpus holding only what it may see, and say nothing of the rest.
- * They depend on those chunks only, never on how they are spread over segments.
+ * The term and collection statistics of one revision over the visible chunks of some sources: every
+ * source ({@link SourceScope#ALL}), or those of a caller's grants, so that a restricted caller's
+ * scores are those of a corpus holding only what it may see, and say nothing of the rest. They
+ * depend on those chunks only, never on how they are spread over segments.
  *
- * <p>Thread-safe; obtained from {@link RevisionView#statistics}; valid while the view's snapshot
- * is held.
+ * <p>Thread-safe; obtained from {@link RevisionView#statistics}; valid while the view's snapshot is
+ * held.
  */
 public final class RevisionStatistics {
   /** Bounds the term statistics kept by one of them; beyond it they are computed each time. */
   static final int MAX_CACHED_TERMS = 8192;
 
   private final DirectoryReader reader;
+
   /** The sources counted, normalised (sorted, distinct); {@link SourceScope#ALL} for every one. */
   private final SourceScope sources;
+
   private final Map<Term, Optional<TermStatistics>> termStats = new ConcurrentHashMap<>();
   private final Map<String, Optional<CollectionStatistics>> fieldStats = new ConcurrentHashMap<>();
+
   /** Counts the term statistics looked up and held (shared with the other views of the process). */
   private final CacheCounter termCounter;
-  /** Each segment's counted chunks (by leaf ord) when the sources restrict, resolved at first use. */
+
+  /**
+   * Each segment's counted chunks (by leaf ord) when the sources restrict, resolved at first use.
+   */
   private final AtomicReferenceArray<LeafVisibility> counted;
+
   /** Set once its view left its cache: what it still computes is no longer counted as held. */
   private boolean retired;
 
@@ -68,7 +75,9 @@ public final class RevisionStatistics {
     termCounter.miss();
     cached = Optional.ofNullable(computeTermStatistics(term));
     synchronized (this) {
-      if (termStats.size() < MAX_CACHED_TERMS && termStats.putIfAbsent(term, cached) == null && !retired) {
+      if (termStats.size() < MAX_CACHED_TERMS
+          && termStats.putIfAbsent(term, cached) == null
+          && !retired) {
         termCounter.added();
       }
     }
@@ -76,10 +85,10 @@ public final class RevisionStatistics {
   }
 
   /**
-   * The field's statistics over the chunks counted, or null when none of them has it.
-   * {@code sumTotalTermFreq} sums lengths as norms encode them (see {@link LeafVisibility.FieldLengths});
-   * {@code maxDoc} is the number of chunks counted; {@code sumDocFreq}, which BM25 does not read, is
-   * set to {@code docCount}, the least value the statistics' invariants allow.
+   * The field's statistics over the chunks counted, or null when none of them has it. {@code
+   * sumTotalTermFreq} sums lengths as norms encode them (see {@link LeafVisibility.FieldLengths});
+   * {@code maxDoc} is the number of chunks counted; {@code sumDocFreq}, which BM25 does not read,
+   * is set to {@code docCount}, the least value the statistics' invariants allow.
    */
   public CollectionStatistics collectionStatistics(String field) throws IOException {
     Optional<CollectionStatistics> cached = fieldStats.get(field);
@@ -91,9 +100,10 @@ public final class RevisionStatistics {
   }
 
   /**
-   * The counted chunks of one segment: the visible ones, narrowed to the sources when they restrict,
-   * once per segment, so that the statistics of a scope ask the segment's cache of scopes (and its
-   * lock) once, and keep that narrowed visibility (with its term counts) while they are kept.
+   * The counted chunks of one segment: the visible ones, narrowed to the sources when they
+   * restrict, once per segment, so that the statistics of a scope ask the segment's cache of scopes
+   * (and its lock) once, and keep that narrowed visibility (with its term counts) while they are
+   * kept.
    */
   private LeafVisibility counted(LeafReaderContext context) throws IOException {
     VisibleLeafReader leaf = (VisibleLeafReader) context.reader();
@@ -138,6 +148,7 @@ public final class RevisionStatistics {
     if (docCount == 0) {
       return null;
     }
-    return new CollectionStatistics(field, countedDocs, docCount, Math.max(sumLength, docCount), docCount);
+    return new CollectionStatistics(
+        field, countedDocs, docCount, Math.max(sumLength, docCount), docCount);
   }
 }

@@ -13,8 +13,8 @@ import org.apache.lucene.index.DirectoryReader;
  * must take theirs from here.
  *
  * <p>Statistics depend only on the visible documents, never on how they are spread over segments,
- * so a revision scores the same before and after any merge. Thread-safe; obtained from
- * {@link RevisionViews}; valid while the snapshot it came from is held.
+ * so a revision scores the same before and after any merge. Thread-safe; obtained from {@link
+ * RevisionViews}; valid while the snapshot it came from is held.
  */
 public final class RevisionView {
   /**
@@ -26,11 +26,15 @@ public final class RevisionView {
 
   private final long revision;
   private final DirectoryReader reader;
+
   /** Over every visible chunk: what a caller who may see every source scores with. */
   private final RevisionStatistics all;
+
   /** Over the visible chunks of a grant's sources, by normalised scope; guarded by itself. */
   private final Map<SourceScope, RevisionStatistics> scoped;
+
   private final CacheCounter termCounter;
+
   /** Set once the view left its cache; guarded by {@link #scoped}. */
   private boolean retired;
 
@@ -43,16 +47,17 @@ public final class RevisionView {
     this.reader = reader;
     this.termCounter = termCounter;
     this.all = new RevisionStatistics(reader, SourceScope.ALL, termCounter);
-    this.scoped = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<SourceScope, RevisionStatistics> eldest) {
-        boolean evict = size() > MAX_CACHED_SCOPES;
-        if (evict) {
-          eldest.getValue().retire();
-        }
-        return evict;
-      }
-    };
+    this.scoped =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<SourceScope, RevisionStatistics> eldest) {
+            boolean evict = size() > MAX_CACHED_SCOPES;
+            if (evict) {
+              eldest.getValue().retire();
+            }
+            return evict;
+          }
+        };
   }
 
   /**
@@ -78,15 +83,16 @@ public final class RevisionView {
 
   /**
    * The statistics of this revision over the visible chunks of {@code sources}: every visible chunk
-   * when it does not restrict ({@link SourceScope#isAll()}, the same object every time, so a
-   * caller who may see everything pays nothing more), else those of the listed ids and prefixes.
-   * Scopes that list the same entries in another order or twice share one.
+   * when it does not restrict ({@link SourceScope#isAll()}, the same object every time, so a caller
+   * who may see everything pays nothing more), else those of the listed ids and prefixes. Scopes
+   * that list the same entries in another order or twice share one.
    */
   public RevisionStatistics statistics(SourceScope sources) {
     if (sources.isAll()) {
       return all;
     }
-    SourceScope normalised = new SourceScope(sources.entries().stream().distinct().sorted().toList());
+    SourceScope normalised =
+        new SourceScope(sources.entries().stream().distinct().sorted().toList());
     synchronized (scoped) {
       RevisionStatistics known = scoped.get(normalised);
       if (known == null) {

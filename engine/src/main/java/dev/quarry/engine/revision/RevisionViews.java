@@ -26,21 +26,24 @@ public final class RevisionViews {
   public static final int DEFAULT_MAX_VIEWS = 16;
 
   private final int maxViews;
+
   /**
    * Count the views (hits, misses, evictions for the bound, entries held), their term statistics
    * and the segments' visibilities.
    */
   private final CacheCounter viewCounter;
+
   private final CacheCounter termCounter;
   private final CacheCounter visibilityCounter;
   private final Map<IndexReader.CacheKey, LeafRevisions> segments = new ConcurrentHashMap<>();
   private final Map<ViewKey, RevisionView> views;
   private final Set<IndexReader.CacheKey> watchedReaders = ConcurrentHashMap.newKeySet();
+
   /**
    * The view handed out last. Most searches ask again for the revision the one before asked for
-   * (the latest, until the next write), so they find it here without taking the lock of the
-   * views' access order. A view found here is not moved up in that order: if evicted meanwhile,
-   * it is still valid while its snapshot is held, and built again once another view has been asked for.
+   * (the latest, until the next write), so they find it here without taking the lock of the views'
+   * access order. A view found here is not moved up in that order: if evicted meanwhile, it is
+   * still valid while its snapshot is held, and built again once another view has been asked for.
    */
   private volatile Recent recent;
 
@@ -57,7 +60,10 @@ public final class RevisionViews {
    * @param termCounter counts the views' caches of term statistics (shared likewise)
    * @param visibilityCounter counts the segments' caches of visibilities (shared likewise)
    */
-  public RevisionViews(int maxViews, CacheCounter viewCounter, CacheCounter termCounter,
+  public RevisionViews(
+      int maxViews,
+      CacheCounter viewCounter,
+      CacheCounter termCounter,
       CacheCounter visibilityCounter) {
     if (maxViews < 1) {
       throw new IllegalArgumentException("maxViews must be at least 1; got " + maxViews);
@@ -66,17 +72,18 @@ public final class RevisionViews {
     this.viewCounter = Objects.requireNonNull(viewCounter, "viewCounter");
     this.termCounter = Objects.requireNonNull(termCounter, "termCounter");
     this.visibilityCounter = Objects.requireNonNull(visibilityCounter, "visibilityCounter");
-    this.views = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<ViewKey, RevisionView> eldest) {
-        boolean evict = size() > RevisionViews.this.maxViews;
-        if (evict) {
-          RevisionViews.this.viewCounter.evicted();
-          eldest.getValue().retire();
-        }
-        return evict;
-      }
-    };
+    this.views =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<ViewKey, RevisionView> eldest) {
+            boolean evict = size() > RevisionViews.this.maxViews;
+            if (evict) {
+              RevisionViews.this.viewCounter.evicted();
+              eldest.getValue().retire();
+            }
+            return evict;
+          }
+        };
   }
 
   /**
@@ -103,10 +110,13 @@ public final class RevisionViews {
       }
     }
     viewCounter.miss();
-    RevisionReader reader = new RevisionReader(allVersions, leaf -> segment(leaf).at(leaf, revision));
+    RevisionReader reader =
+        new RevisionReader(allVersions, leaf -> segment(leaf).at(leaf, revision));
     // A view kept by no one has its term statistics counted apart, so they are not counted as held.
-    RevisionView view = key == null ? new RevisionView(revision, reader)
-        : new RevisionView(revision, reader, termCounter);
+    RevisionView view =
+        key == null
+            ? new RevisionView(revision, reader)
+            : new RevisionView(revision, reader, termCounter);
     if (key != null) {
       if (watchedReaders.add(key.reader())) {
         helper.addClosedListener(this::forgetViewsOf);

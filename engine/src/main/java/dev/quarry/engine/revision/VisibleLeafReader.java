@@ -35,7 +35,9 @@ final class VisibleLeafReader extends FilterLeafReader {
     return visibility.visibleCount();
   }
 
-  /** Cached per-core data (such as the query cache's filter bitsets) ignores live docs: shareable. */
+  /**
+   * Cached per-core data (such as the query cache's filter bitsets) ignores live docs: shareable.
+   */
   @Override
   public CacheHelper getCoreCacheHelper() {
     return in.getCoreCacheHelper();

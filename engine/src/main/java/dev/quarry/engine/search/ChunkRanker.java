@@ -21,11 +21,11 @@ import org.apache.lucene.search.TopDocs;
  * different orders, so they differ by at most {@link #slack} (a generous bound on float rounding).
  * Lucene collects the {@code n} best candidates by its own score; every chunk left out scored at
  * most the lowest collected, {@code t}, so its exact score is at most {@code t + slack}. When the
- * k-th result's exact score is above that, the candidates hold the exact top k. Otherwise (a tie
- * or near-tie at the boundary) a second pass collects every chunk whose Lucene score reaches the
- * k-th exact score minus the slack: a superset of every chunk that can rank in the top k. When
- * fewer than k results survive {@code maxChunksPerSource}, more candidates are collected until
- * Lucene runs out of matches. The answer thus never depends on docIDs or segment layout.
+ * k-th result's exact score is above that, the candidates hold the exact top k. Otherwise (a tie or
+ * near-tie at the boundary) a second pass collects every chunk whose Lucene score reaches the k-th
+ * exact score minus the slack: a superset of every chunk that can rank in the top k. When fewer
+ * than k results survive {@code maxChunksPerSource}, more candidates are collected until Lucene
+ * runs out of matches. The answer thus never depends on docIDs or segment layout.
  */
 final class ChunkRanker {
   /**
@@ -34,13 +34,19 @@ final class ChunkRanker {
    * search; a per-source cap asks for four times topK instead, since capped chunks drop out.
    */
   static final int CANDIDATE_MARGIN = 10;
+
   /** Relative rounding bound: about 1500 float additions' worth, more than 256 terms need. */
   static final float RELATIVE_SLACK = 1e-4f;
 
   private ChunkRanker() {}
 
-  static List<ScoredChunk> topChunks(RevisionIndexSearcher searcher, Query query, ExactScorer scorer,
-      int topK, Integer maxChunksPerSource) throws IOException {
+  static List<ScoredChunk> topChunks(
+      RevisionIndexSearcher searcher,
+      Query query,
+      ExactScorer scorer,
+      int topK,
+      Integer maxChunksPerSource)
+      throws IOException {
     int maxDoc = searcher.getIndexReader().maxDoc();
     long wanted = (maxChunksPerSource == null ? topK : (long) topK * 4) + CANDIDATE_MARGIN;
     int n = (int) Math.min(wanted, (long) maxDoc + 1);
@@ -59,7 +65,8 @@ final class ChunkRanker {
           return selected;
         }
         int[] contenders = collectScoringAtLeast(searcher, query, kth - slack(kth));
-        assert covers(contenders, selected) : "the second pass must hold every chunk of the first's top " + topK;
+        assert covers(contenders, selected)
+            : "the second pass must hold every chunk of the first's top " + topK;
         return rank(scorer, contenders, topK, maxChunksPerSource);
       }
       n = (int) Math.min((long) n * 4, (long) maxDoc + 1);
@@ -77,8 +84,8 @@ final class ChunkRanker {
     return Math.abs(score) * RELATIVE_SLACK + Float.MIN_NORMAL;
   }
 
-  private static List<ScoredChunk> rank(ExactScorer scorer, int[] docs, int topK, Integer maxChunksPerSource)
-      throws IOException {
+  private static List<ScoredChunk> rank(
+      ExactScorer scorer, int[] docs, int topK, Integer maxChunksPerSource) throws IOException {
     TopChunks top = new TopChunks(topK, maxChunksPerSource);
     scorer.score(docs, top);
     return top.results();
@@ -92,19 +99,23 @@ final class ChunkRanker {
     return ids;
   }
 
-  private static int[] collectScoringAtLeast(RevisionIndexSearcher searcher, Query query, float minScore)
-      throws IOException {
-    return searcher.search(query, new CollectorManager<AtLeastCollector, int[]>() {
-      @Override
-      public AtLeastCollector newCollector() {
-        return new AtLeastCollector(minScore);
-      }
+  private static int[] collectScoringAtLeast(
+      RevisionIndexSearcher searcher, Query query, float minScore) throws IOException {
+    return searcher.search(
+        query,
+        new CollectorManager<AtLeastCollector, int[]>() {
+          @Override
+          public AtLeastCollector newCollector() {
+            return new AtLeastCollector(minScore);
+          }
 
-      @Override
-      public int[] reduce(Collection<AtLeastCollector> collectors) {
-        return collectors.stream().flatMapToInt(c -> Arrays.stream(c.docs, 0, c.size)).toArray();
-      }
-    });
+          @Override
+          public int[] reduce(Collection<AtLeastCollector> collectors) {
+            return collectors.stream()
+                .flatMapToInt(c -> Arrays.stream(c.docs, 0, c.size))
+                .toArray();
+          }
+        });
   }
 
   /** Collects every document whose score reaches a floor, letting Lucene skip those that cannot. */

@@ -14,20 +14,20 @@ import org.apache.lucene.util.BytesRef;
  * {@link CombinedFieldQuery} adds them up), and the BM25 similarity that scores the combination.
  *
  * <p>{@link CombinedFieldQuery} needs every weight to be at least 1 (its bounds for skipping
- * documents rely on it). A title weight {@code w} below 1 is therefore given as text weight
- * {@code 1/w} and title weight 1, with k1 divided by {@code w}: multiplying every weight by
- * {@code 1/w} multiplies a chunk's combined frequency, its combined length and the average length
- * by {@code 1/w}, and BM25's {@code tf / (tf + k1 * (1 - b + b * dl / avgdl))} is unchanged when k1
- * grows by the same factor. Only the rounding of lengths into norms differs from weights (1, w).
+ * documents rely on it). A title weight {@code w} below 1 is therefore given as text weight {@code
+ * 1/w} and title weight 1, with k1 divided by {@code w}: multiplying every weight by {@code 1/w}
+ * multiplies a chunk's combined frequency, its combined length and the average length by {@code
+ * 1/w}, and BM25's {@code tf / (tf + k1 * (1 - b + b * dl / avgdl))} is unchanged when k1 grows by
+ * the same factor. Only the rounding of lengths into norms differs from weights (1, w).
  *
  * @param fields the combined fields in field-name order
  * @param similarity BM25 with the corpus's b and the k1 that goes with these weights
  */
 public record CombinedFields(List<WeightedField> fields, BM25Similarity similarity) {
   /**
-   * The largest text weight a small title weight turns into: a title weight below its inverse
-   * (one millionth of a text word) counts as that. It keeps weighted lengths within an int, which
-   * the norm encoding needs, and k1 finite.
+   * The largest text weight a small title weight turns into: a title weight below its inverse (one
+   * millionth of a text word) counts as that. It keeps weighted lengths within an int, which the
+   * norm encoding needs, and k1 finite.
    */
   static final float MAX_TEXT_WEIGHT = 1e6f;
 
@@ -43,11 +43,14 @@ public record CombinedFields(List<WeightedField> fields, BM25Similarity similari
     float b = (float) ranking.b();
     double titleWeight = ranking.titleWeight();
     if (titleWeight == 0) {
-      return new CombinedFields(List.of(new WeightedField(Fields.TEXT, 1f)), new BM25Similarity(k1, b));
+      return new CombinedFields(
+          List.of(new WeightedField(Fields.TEXT, 1f)), new BM25Similarity(k1, b));
     }
     if (titleWeight >= 1) {
       return new CombinedFields(
-          List.of(new WeightedField(Fields.TEXT, 1f), new WeightedField(Fields.TITLE, (float) titleWeight)),
+          List.of(
+              new WeightedField(Fields.TEXT, 1f),
+              new WeightedField(Fields.TITLE, (float) titleWeight)),
           new BM25Similarity(k1, b));
     }
     float textWeight = (float) Math.min(1 / titleWeight, MAX_TEXT_WEIGHT);

@@ -39,7 +39,10 @@ final class CombinedNorms {
     this.anyNorms = found;
   }
 
-  /** The encoded combined length of {@code doc}; 1 in a segment where no field has norms, as Lucene scores it. */
+  /**
+   * The encoded combined length of {@code doc}; 1 in a segment where no field has norms, as Lucene
+   * scores it.
+   */
   long normOf(int doc) throws IOException {
     if (!anyNorms) {
       return 1L;

@@ -14,7 +14,8 @@ import org.apache.lucene.util.BytesRef;
  *
  * <ul>
  *   <li>a term's document frequency is the largest of its fields' (a lower bound of the chunks
- *       holding it in any field, which the idf takes as it is); its total frequency the weighted sum;
+ *       holding it in any field, which the idf takes as it is); its total frequency the weighted
+ *       sum;
  *   <li>the document count and maxDoc are the largest of the fields'; the summed length is the
  *       weighted sum of the fields' summed lengths, truncated to a whole number after each field.
  * </ul>
@@ -26,8 +27,12 @@ import org.apache.lucene.util.BytesRef;
 final class CombinedStatistics {
   private CombinedStatistics() {}
 
-  /** The combined field's statistics at the view's revision, or null when no field has a visible chunk. */
-  static CollectionStatistics collection(RevisionStatistics view, CombinedFields fields) throws IOException {
+  /**
+   * The combined field's statistics at the view's revision, or null when no field has a visible
+   * chunk.
+   */
+  static CollectionStatistics collection(RevisionStatistics view, CombinedFields fields)
+      throws IOException {
     long maxDoc = 0;
     long docCount = 0;
     long sumDocFreq = 0;
@@ -42,12 +47,17 @@ final class CombinedStatistics {
         sumTotalTermFreq += (double) field.weight() * stats.sumTotalTermFreq();
       }
     }
-    return docCount == 0 ? null
+    return docCount == 0
+        ? null
         : new CollectionStatistics("combined", maxDoc, docCount, sumTotalTermFreq, sumDocFreq);
   }
 
-  /** The term's combined statistics at the view's revision, or null when no visible chunk has it in any field. */
-  static TermStatistics term(RevisionStatistics view, CombinedFields fields, BytesRef term) throws IOException {
+  /**
+   * The term's combined statistics at the view's revision, or null when no visible chunk has it in
+   * any field.
+   */
+  static TermStatistics term(RevisionStatistics view, CombinedFields fields, BytesRef term)
+      throws IOException {
     long docFreq = 0;
     long totalTermFreq = 0;
     for (CombinedFields.WeightedField field : fields.fields()) {

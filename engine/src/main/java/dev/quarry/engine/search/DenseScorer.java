@@ -1,7 +1,7 @@
 package dev.quarry.engine.search;
 
-import dev.quarry.engine.SearchConcurrency;
 import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.SearchConcurrency;
 import dev.quarry.engine.embed.CentredCodes;
 import dev.quarry.engine.embed.SignCodes;
 import dev.quarry.engine.embed.VectorCodec;
@@ -35,10 +35,10 @@ import org.apache.lucene.util.FixedBitSet;
 /**
  * Exact semantic scoring: the query vector against the stored vector of every visible chunk in
  * scope ({@link VectorCodec#dot}). A chunk's score depends on its own stored bytes and the query
- * only, and the top chunks are kept in result order (score, then source, then chunk), so the
- * answer is the same whatever the segment layout or the order in which segments are visited. A
- * corpus that opted into the approximate index asks Lucene's HNSW graph for its candidates
- * ({@link #approximateTop}) and scores those the same exact way.
+ * only, and the top chunks are kept in result order (score, then source, then chunk), so the answer
+ * is the same whatever the segment layout or the order in which segments are visited. A corpus that
+ * opted into the approximate index asks Lucene's HNSW graph for its candidates ({@link
+ * #approximateTop}) and scores those the same exact way.
  */
 final class DenseScorer {
   private final RevisionIndexSearcher searcher;
@@ -51,23 +51,35 @@ final class DenseScorer {
     this.concurrency = concurrency;
   }
 
-  /** The best {@code topK} chunks (at most {@code maxChunksPerSource} each) matching every filter. */
-  List<ScoredChunk> top(List<Query> filters, int topK, Integer maxChunksPerSource) throws IOException {
-    return collect(scanSearcher(), inScope(filters), () -> new Collector(new TopChunks(topK, maxChunksPerSource)),
-        topK, maxChunksPerSource);
+  /**
+   * The best {@code topK} chunks (at most {@code maxChunksPerSource} each) matching every filter.
+   */
+  List<ScoredChunk> top(List<Query> filters, int topK, Integer maxChunksPerSource)
+      throws IOException {
+    return collect(
+        scanSearcher(),
+        inScope(filters),
+        () -> new Collector(new TopChunks(topK, maxChunksPerSource)),
+        topK,
+        maxChunksPerSource);
   }
 
   /**
-   * The best {@code topK} chunks (at most {@code maxChunksPerSource} each) among the
-   * {@code candidates} best by the query's estimate against each visible chunk's code
-   * ({@link SignCodes} or {@link CentredCodes}, as the corpus's settings say; each segment's codes
-   * read as one array, {@link SegmentCodes}), ties by source and chunk: the candidates are a function of the
-   * revision's visible chunks in scope and the query, and each is then scored exactly as in
-   * {@link #top}, so the answer does not depend on segments or merges either. It is the exact
-   * answer whenever the exact top chunks are among the candidates.
+   * The best {@code topK} chunks (at most {@code maxChunksPerSource} each) among the {@code
+   * candidates} best by the query's estimate against each visible chunk's code ({@link SignCodes}
+   * or {@link CentredCodes}, as the corpus's settings say; each segment's codes read as one array,
+   * {@link SegmentCodes}), ties by source and chunk: the candidates are a function of the
+   * revision's visible chunks in scope and the query, and each is then scored exactly as in {@link
+   * #top}, so the answer does not depend on segments or merges either. It is the exact answer
+   * whenever the exact top chunks are among the candidates.
    */
-  List<ScoredChunk> codedTop(List<Query> filters, FirstPassCodes codes, int candidates, int topK,
-      Integer maxChunksPerSource) throws IOException {
+  List<ScoredChunk> codedTop(
+      List<Query> filters,
+      FirstPassCodes codes,
+      int candidates,
+      int topK,
+      Integer maxChunksPerSource)
+      throws IOException {
     assert candidates >= topK : candidates + " candidates for topK " + topK;
     Estimator estimates = codes.estimator(query);
     IndexSearcher scan = scanSearcher();
@@ -82,17 +94,20 @@ final class DenseScorer {
       }
       parts = List.of(all);
     } else {
-      parts = scan.search(inScope(filters), new CollectorManager<FirstPass, List<FirstPass>>() {
-          @Override
-          public FirstPass newCollector() {
-            return new FirstPass(candidates, codes.field(), estimates);
-          }
+      parts =
+          scan.search(
+              inScope(filters),
+              new CollectorManager<FirstPass, List<FirstPass>>() {
+                @Override
+                public FirstPass newCollector() {
+                  return new FirstPass(candidates, codes.field(), estimates);
+                }
 
-          @Override
-          public List<FirstPass> reduce(Collection<FirstPass> collectors) {
-            return new ArrayList<>(collectors);
-          }
-        });
+                @Override
+                public List<FirstPass> reduce(Collection<FirstPass> collectors) {
+                  return new ArrayList<>(collectors);
+                }
+              });
     }
     List<long[]> found = new ArrayList<>(); // {estimate bits, doc}
     for (FirstPass p : parts) {
@@ -167,7 +182,8 @@ final class DenseScorer {
           }
         };
       }
-      CentredCodes codes = CentredCodes.of(embedding.sha256(), pass.centre(), pass.seed(), pass.bits());
+      CentredCodes codes =
+          CentredCodes.of(embedding.sha256(), pass.centre(), pass.seed(), pass.bits());
       return new FirstPassCodes() {
         @Override
         public String field() {
@@ -198,7 +214,9 @@ final class DenseScorer {
    * chunk: a function of the chunks and their estimates, not of document ids or segments.
    */
   private int[] chosen(List<long[]> found, int candidates) throws IOException {
-    found.sort((x, y) -> Float.compare(Float.intBitsToFloat((int) y[0]), Float.intBitsToFloat((int) x[0])));
+    found.sort(
+        (x, y) ->
+            Float.compare(Float.intBitsToFloat((int) y[0]), Float.intBitsToFloat((int) x[0])));
     if (found.size() <= candidates) {
       return found.stream().mapToInt(e -> (int) e[1]).toArray();
     }
@@ -250,9 +268,10 @@ final class DenseScorer {
         chunks = context.reader().getNumericDocValues(Fields.CHUNK);
       }
       int doc = docs[i] - context.docBase;
-      BytesRef source = sources != null && sources.advanceExact(doc)
-          ? BytesRef.deepCopyOf(sources.lookupOrd(sources.ordValue()))
-          : new BytesRef();
+      BytesRef source =
+          sources != null && sources.advanceExact(doc)
+              ? BytesRef.deepCopyOf(sources.lookupOrd(sources.ordValue()))
+              : new BytesRef();
       int chunk = chunks != null && chunks.advanceExact(doc) ? (int) chunks.longValue() : 0;
       out.add(new ScoredChunk(docs[i], scores[i], source, chunk));
     }
@@ -260,16 +279,21 @@ final class DenseScorer {
   }
 
   /**
-   * The best {@code topK} chunks (at most {@code maxChunksPerSource} each) among the
-   * {@code candidates} nearest ones the approximate index finds in scope: which chunks are found
-   * depends on the HNSW graph (so on merges), but each found chunk's score is exact, as in
-   * {@link #top}.
+   * The best {@code topK} chunks (at most {@code maxChunksPerSource} each) among the {@code
+   * candidates} nearest ones the approximate index finds in scope: which chunks are found depends
+   * on the HNSW graph (so on merges), but each found chunk's score is exact, as in {@link #top}.
    */
-  List<ScoredChunk> approximateTop(List<Query> filters, int candidates, int topK, Integer maxChunksPerSource)
+  List<ScoredChunk> approximateTop(
+      List<Query> filters, int candidates, int topK, Integer maxChunksPerSource)
       throws IOException {
-    Query nearest = new KnnByteVectorQuery(Fields.VECTOR_GRAPH, VectorCodec.encode(query), candidates,
-        inScope(filters));
-    return collect(searcher, nearest, () -> new Collector(new TopChunks(topK, maxChunksPerSource)), topK,
+    Query nearest =
+        new KnnByteVectorQuery(
+            Fields.VECTOR_GRAPH, VectorCodec.encode(query), candidates, inScope(filters));
+    return collect(
+        searcher,
+        nearest,
+        () -> new Collector(new TopChunks(topK, maxChunksPerSource)),
+        topK,
         maxChunksPerSource);
   }
 
@@ -289,28 +313,38 @@ final class DenseScorer {
    */
   private IndexSearcher scanSearcher() {
     int parts = concurrency.partsFor(searcher.getIndexReader().maxDoc());
-    return parts > 1 ? new PartitionedSearcher(searcher.getIndexReader(), concurrency, parts) : searcher;
+    return parts > 1
+        ? new PartitionedSearcher(searcher.getIndexReader(), concurrency, parts)
+        : searcher;
   }
 
   /**
    * Scores every chunk {@code matching} matches (visible ones: live docs are the revision's) with
    * the collectors {@code collectors} makes, one per part of the scan, and merges their best.
    */
-  private List<ScoredChunk> collect(IndexSearcher scan, Query matching, Supplier<? extends TopCollector> collectors,
-      int topK, Integer maxChunksPerSource) throws IOException {
-    List<TopChunks> perCollector = scan.search(matching, new CollectorManager<TopCollector, List<TopChunks>>() {
-      @Override
-      public TopCollector newCollector() {
-        return collectors.get();
-      }
+  private List<ScoredChunk> collect(
+      IndexSearcher scan,
+      Query matching,
+      Supplier<? extends TopCollector> collectors,
+      int topK,
+      Integer maxChunksPerSource)
+      throws IOException {
+    List<TopChunks> perCollector =
+        scan.search(
+            matching,
+            new CollectorManager<TopCollector, List<TopChunks>>() {
+              @Override
+              public TopCollector newCollector() {
+                return collectors.get();
+              }
 
-      @Override
-      public List<TopChunks> reduce(Collection<TopCollector> collectors) {
-        List<TopChunks> all = new ArrayList<>();
-        collectors.forEach(c -> all.add(c.top));
-        return all;
-      }
-    });
+              @Override
+              public List<TopChunks> reduce(Collection<TopCollector> collectors) {
+                List<TopChunks> all = new ArrayList<>();
+                collectors.forEach(c -> all.add(c.top));
+                return all;
+              }
+            });
     TopChunks merged = new TopChunks(topK, maxChunksPerSource);
     for (TopChunks t : perCollector) {
       t.results().forEach(merged::offer);
@@ -318,7 +352,9 @@ final class DenseScorer {
     return merged.results();
   }
 
-  /** The exact semantic scores of {@code docs} (ids in the searcher's reader), in the same order. */
+  /**
+   * The exact semantic scores of {@code docs} (ids in the searcher's reader), in the same order.
+   */
   float[] scores(int[] docs) throws IOException {
     int[] order = new int[docs.length];
     Integer[] idx = new Integer[docs.length];
@@ -343,7 +379,10 @@ final class DenseScorer {
         vectors = context.reader().getBinaryDocValues(Fields.VECTOR);
       }
       int doc = docs[i] - context.docBase;
-      out[i] = vectors != null && vectors.advanceExact(doc) ? VectorCodec.dot(query, vectors.binaryValue()) : 0f;
+      out[i] =
+          vectors != null && vectors.advanceExact(doc)
+              ? VectorCodec.dot(query, vectors.binaryValue())
+              : 0f;
     }
     return out;
   }
@@ -384,15 +423,17 @@ final class DenseScorer {
     @Override
     public void collect(int doc) throws IOException {
       if (values == null || !values.advanceExact(doc)) {
-        return; // written before the corpus had vectors: never, for a corpus is created with its model
+        return; // written before the corpus had vectors: never, for a corpus is created with its
+        // model
       }
       float score = score(values.binaryValue());
       if (score < top.minCompetitiveScore()) {
         return;
       }
-      BytesRef source = sources != null && sources.advanceExact(doc)
-          ? BytesRef.deepCopyOf(sources.lookupOrd(sources.ordValue()))
-          : new BytesRef();
+      BytesRef source =
+          sources != null && sources.advanceExact(doc)
+              ? BytesRef.deepCopyOf(sources.lookupOrd(sources.ordValue()))
+              : new BytesRef();
       int chunk = chunks != null && chunks.advanceExact(doc) ? (int) chunks.longValue() : 0;
       top.offer(new ScoredChunk(docBase + doc, score, source, chunk));
     }
@@ -411,17 +452,21 @@ final class DenseScorer {
   }
 
   /**
-   * The first pass of one part of a scan: every chunk's estimate against its code, keeping the
-   * best {@code candidates} by estimate as primitive entries, and every chunk tied with the
-   * least of them (its source is read only if the tie decides a candidate, in {@link #chosen}).
-   * Holds every chunk whose estimate is at least the least kept one.
+   * The first pass of one part of a scan: every chunk's estimate against its code, keeping the best
+   * {@code candidates} by estimate as primitive entries, and every chunk tied with the least of
+   * them (its source is read only if the tie decides a candidate, in {@link #chosen}). Holds every
+   * chunk whose estimate is at least the least kept one.
    */
   private static final class FirstPass extends SimpleCollector {
     private final int candidates;
     private final String field;
     private final Estimator estimates;
-    /** A min-heap by estimate of {doc, estimate bits} packed as (estimate order key << 32 | doc). */
+
+    /**
+     * A min-heap by estimate of {doc, estimate bits} packed as (estimate order key << 32 | doc).
+     */
     private final long[] heap;
+
     private int size;
     private final List<Integer> tied = new ArrayList<>();
     private float tiedAt = Float.NaN;
@@ -457,8 +502,8 @@ final class DenseScorer {
       FixedBitSet present = codes.present;
       int maxDoc = leaf.reader().maxDoc();
       for (int doc = maxDoc == 0 ? DocIdSetIterator.NO_MORE_DOCS : present.nextSetBit(0);
-          doc != DocIdSetIterator.NO_MORE_DOCS; doc = doc + 1 >= maxDoc ? DocIdSetIterator.NO_MORE_DOCS
-              : present.nextSetBit(doc + 1)) {
+          doc != DocIdSetIterator.NO_MORE_DOCS;
+          doc = doc + 1 >= maxDoc ? DocIdSetIterator.NO_MORE_DOCS : present.nextSetBit(doc + 1)) {
         if (live == null || live.get(doc)) {
           collect(doc);
         }
@@ -515,7 +560,10 @@ final class DenseScorer {
       }
     }
 
-    /** Packs so that a smaller long is a smaller estimate (the doc only orders equal estimates in the heap). */
+    /**
+     * Packs so that a smaller long is a smaller estimate (the doc only orders equal estimates in
+     * the heap).
+     */
     private static long pack(float estimate, int doc) {
       int bits = Float.floatToIntBits(estimate);
       int key = bits >= 0 ? bits : bits ^ 0x7fffffff;

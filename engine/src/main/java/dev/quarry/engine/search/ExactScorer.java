@@ -18,9 +18,9 @@ import org.apache.lucene.util.BytesRef;
 /**
  * Scores chunks exactly: the sum of every term's BM25F score, added in the plan's fixed order, so a
  * chunk's score depends on its own frequencies and norms and the revision's statistics only, never
- * on segment layout or on the order in which Lucene's scorers happen to add terms. Each term's score
- * is computed as Lucene's CombinedFieldQuery computes it: the weighted field frequencies added in
- * field order, scored against the chunk's combined norm ({@link CombinedNorms}).
+ * on segment layout or on the order in which Lucene's scorers happen to add terms. Each term's
+ * score is computed as Lucene's CombinedFieldQuery computes it: the weighted field frequencies
+ * added in field order, scored against the chunk's combined norm ({@link CombinedNorms}).
  */
 final class ExactScorer {
   /** Docs of one segment scored together: bounds the per-search frequencies to a block of them. */
@@ -36,7 +36,9 @@ final class ExactScorer {
     this.fields = plan.fields().fields();
   }
 
-  /** Scores the chunks {@code docs} (ids in the reader, any order, no duplicates) into {@code top}. */
+  /**
+   * Scores the chunks {@code docs} (ids in the reader, any order, no duplicates) into {@code top}.
+   */
   void score(int[] docs, TopChunks top) throws IOException {
     int[] sorted = docs.clone();
     Arrays.sort(sorted);
@@ -108,9 +110,10 @@ final class ExactScorer {
         sources = leaf.getSortedDocValues(Fields.SOURCE);
         chunks = leaf.getNumericDocValues(Fields.CHUNK);
       }
-      BytesRef source = sources != null && sources.advanceExact(doc)
-          ? BytesRef.deepCopyOf(sources.lookupOrd(sources.ordValue()))
-          : new BytesRef();
+      BytesRef source =
+          sources != null && sources.advanceExact(doc)
+              ? BytesRef.deepCopyOf(sources.lookupOrd(sources.ordValue()))
+              : new BytesRef();
       int chunk = chunks != null && chunks.advanceExact(doc) ? (int) chunks.longValue() : 0;
       top.offer(new ScoredChunk(docs[from + d], score, source, chunk));
     }

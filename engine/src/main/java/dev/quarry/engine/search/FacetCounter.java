@@ -43,8 +43,10 @@ import org.apache.lucene.util.FixedBitSet;
  */
 final class FacetCounter {
   private final RevisionIndexSearcher searcher;
+
   /** Per segment (by leaf ordinal): the matching chunks, or null when none. */
   private final FixedBitSet[] matches;
+
   /** Per segment: each matching chunk's source as a number shared by all segments. */
   private final int[][] sourceOf;
 
@@ -54,8 +56,11 @@ final class FacetCounter {
     this.sourceOf = sourceOf;
   }
 
-  /** The counts of {@code facets} over the chunks {@code matching} finds, in the request's order. */
-  static List<FacetCounts> count(RevisionIndexSearcher searcher, Query matching, List<SearchRequest.Facet> facets)
+  /**
+   * The counts of {@code facets} over the chunks {@code matching} finds, in the request's order.
+   */
+  static List<FacetCounts> count(
+      RevisionIndexSearcher searcher, Query matching, List<SearchRequest.Facet> facets)
       throws IOException {
     if (facets.isEmpty()) {
       return List.of();
@@ -73,20 +78,23 @@ final class FacetCounter {
     return new FacetCounter(searcher, new FixedBitSet[leaves], new int[leaves][]);
   }
 
-  private static FacetCounter collect(RevisionIndexSearcher searcher, Query matching) throws IOException {
+  private static FacetCounter collect(RevisionIndexSearcher searcher, Query matching)
+      throws IOException {
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
     FixedBitSet[] matches = new FixedBitSet[leaves.size()];
-    searcher.search(matching, new CollectorManager<MatchCollector, Void>() {
-      @Override
-      public MatchCollector newCollector() {
-        return new MatchCollector(matches);
-      }
+    searcher.search(
+        matching,
+        new CollectorManager<MatchCollector, Void>() {
+          @Override
+          public MatchCollector newCollector() {
+            return new MatchCollector(matches);
+          }
 
-      @Override
-      public Void reduce(Collection<MatchCollector> collectors) {
-        return null;
-      }
-    });
+          @Override
+          public Void reduce(Collection<MatchCollector> collectors) {
+            return null;
+          }
+        });
     Map<BytesRef, Integer> sourceIds = new HashMap<>();
     int[][] sourceOf = new int[leaves.size()][];
     for (LeafReaderContext context : leaves) {
@@ -98,14 +106,18 @@ final class FacetCounter {
       int[] ordToId = new int[sources == null ? 0 : sources.getValueCount()];
       Arrays.fill(ordToId, -1);
       int[] ids = new int[context.reader().maxDoc()];
-      for (int doc = bits.nextSetBit(0); doc != DocIdSetIterator.NO_MORE_DOCS;
-          doc = doc + 1 < bits.length() ? bits.nextSetBit(doc + 1) : DocIdSetIterator.NO_MORE_DOCS) {
+      for (int doc = bits.nextSetBit(0);
+          doc != DocIdSetIterator.NO_MORE_DOCS;
+          doc =
+              doc + 1 < bits.length() ? bits.nextSetBit(doc + 1) : DocIdSetIterator.NO_MORE_DOCS) {
         if (sources == null || !sources.advanceExact(doc)) {
           throw new IllegalStateException("chunk document without a source");
         }
         int ord = sources.ordValue();
         if (ordToId[ord] < 0) {
-          ordToId[ord] = sourceIds.computeIfAbsent(BytesRef.deepCopyOf(sources.lookupOrd(ord)), s -> sourceIds.size());
+          ordToId[ord] =
+              sourceIds.computeIfAbsent(
+                  BytesRef.deepCopyOf(sources.lookupOrd(ord)), s -> sourceIds.size());
         }
         ids[doc] = ordToId[ord];
       }
@@ -132,7 +144,9 @@ final class FacetCounter {
         for (BytesRef term = te.next(); term != null; term = te.next()) {
           postings = te.postings(postings, PostingsEnum.NONE);
           int id = -1;
-          for (int doc = postings.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = postings.nextDoc()) {
+          for (int doc = postings.nextDoc();
+              doc != PostingsEnum.NO_MORE_DOCS;
+              doc = postings.nextDoc()) {
             if (bits.get(doc)) {
               if (id < 0) {
                 id = idOf(BytesRef.deepCopyOf(term), values, valueIds);
@@ -144,24 +158,27 @@ final class FacetCounter {
       }
       PointValues points = leaf.getPointValues(Fields.META_NUMBER_PREFIX + facet.field());
       if (points != null) {
-        points.intersect(new PointValues.IntersectVisitor() {
-          @Override
-          public void visit(int doc) {
-            throw new AssertionError("every cell crosses: values are always visited");
-          }
+        points.intersect(
+            new PointValues.IntersectVisitor() {
+              @Override
+              public void visit(int doc) {
+                throw new AssertionError("every cell crosses: values are always visited");
+              }
 
-          @Override
-          public void visit(int doc, byte[] packedValue) {
-            if (bits.get(doc)) {
-              pairs.add(idOf(DoublePoint.decodeDimension(packedValue, 0), values, valueIds), sources[doc]);
-            }
-          }
+              @Override
+              public void visit(int doc, byte[] packedValue) {
+                if (bits.get(doc)) {
+                  pairs.add(
+                      idOf(DoublePoint.decodeDimension(packedValue, 0), values, valueIds),
+                      sources[doc]);
+                }
+              }
 
-          @Override
-          public PointValues.Relation compare(byte[] minPackedValue, byte[] maxPackedValue) {
-            return PointValues.Relation.CELL_CROSSES_QUERY;
-          }
-        });
+              @Override
+              public PointValues.Relation compare(byte[] minPackedValue, byte[] maxPackedValue) {
+                return PointValues.Relation.CELL_CROSSES_QUERY;
+              }
+            });
       }
     }
     long[] counts = pairs.distinctCountsPerValue(values.size());
@@ -202,7 +219,10 @@ final class FacetCounter {
     }
   }
 
-  /** Marks every match of the segments it visits in their bit sets; each segment is visited by one collector. */
+  /**
+   * Marks every match of the segments it visits in their bit sets; each segment is visited by one
+   * collector.
+   */
   private static final class MatchCollector extends SimpleCollector {
     private final FixedBitSet[] matches;
     private FixedBitSet current;

@@ -8,22 +8,23 @@ import java.util.List;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * The answer of one facet field from its counted values: highest count first, equal counts by
- * value (numbers in numeric order before strings in code point order), the first {@code size} of
- * them, and how many there are in all. Every store ranks its counts here, so the same counts give
- * the same answer on each.
+ * The answer of one facet field from its counted values: highest count first, equal counts by value
+ * (numbers in numeric order before strings in code point order), the first {@code size} of them,
+ * and how many there are in all. Every store ranks its counts here, so the same counts give the
+ * same answer on each.
  */
 public final class FacetRanking {
   /** Numbers before strings; numbers numerically, strings by UTF-8 bytes (code point order). */
-  static final Comparator<Object> VALUE_ORDER = (a, b) -> {
-    if (a instanceof Double x && b instanceof Double y) {
-      return Double.compare(x, y);
-    }
-    if (a instanceof BytesRef x && b instanceof BytesRef y) {
-      return x.compareTo(y);
-    }
-    return a instanceof Double ? -1 : 1;
-  };
+  static final Comparator<Object> VALUE_ORDER =
+      (a, b) -> {
+        if (a instanceof Double x && b instanceof Double y) {
+          return Double.compare(x, y);
+        }
+        if (a instanceof BytesRef x && b instanceof BytesRef y) {
+          return x.compareTo(y);
+        }
+        return a instanceof Double ? -1 : 1;
+      };
 
   private FacetRanking() {}
 
@@ -37,8 +38,10 @@ public final class FacetRanking {
     for (int i = 0; i < order.length; i++) {
       order[i] = i;
     }
-    Arrays.sort(order, Comparator.<Integer>comparingLong(i -> -counts[i])
-        .thenComparing(i -> values.get(i), VALUE_ORDER));
+    Arrays.sort(
+        order,
+        Comparator.<Integer>comparingLong(i -> -counts[i])
+            .thenComparing(i -> values.get(i), VALUE_ORDER));
     List<FacetCounts.Value> top = new ArrayList<>(Math.min(size, order.length));
     for (int i = 0; i < order.length && i < size; i++) {
       top.add(new FacetCounts.Value(wireValue(values.get(order[i])), counts[order[i]]));

@@ -25,7 +25,10 @@ import org.apache.lucene.util.BytesRef;
 final class FilterQueries {
   private FilterQueries() {}
 
-  /** The queries every result must match: one for the scope (unless it is everything), one per filter. */
+  /**
+   * The queries every result must match: one for the scope (unless it is everything), one per
+   * filter.
+   */
   static List<Query> of(SourceScope scope, List<Filter> filters) {
     List<Query> queries = new ArrayList<>(filters.size() + 1);
     if (!scope.isAll()) {
@@ -37,7 +40,10 @@ final class FilterQueries {
     return queries;
   }
 
-  /** Exact ids as one term set, each {@code prefix*} as a prefix query (only called for a restricting scope). */
+  /**
+   * Exact ids as one term set, each {@code prefix*} as a prefix query (only called for a
+   * restricting scope).
+   */
   static Query scope(SourceScope scope) {
     List<BytesRef> ids = new ArrayList<>();
     List<Query> anyOf = new ArrayList<>();
@@ -60,7 +66,8 @@ final class FilterQueries {
       case Filter.In in -> membership(in.field(), in.values());
       case Filter.Range range -> range(range);
       case Filter.Exists exists -> exists(exists.field());
-      case Filter.Prefix prefix -> new PrefixQuery(new Term(Fields.META_TERM_PREFIX + prefix.field(), prefix.prefix()));
+      case Filter.Prefix prefix ->
+          new PrefixQuery(new Term(Fields.META_TERM_PREFIX + prefix.field(), prefix.prefix()));
       case Filter.SectionPrefix section ->
           new TermQuery(new Term(Fields.SECTION_PATH, Fields.sectionPath(section.headings())));
       case Filter.AllOf all -> allOf(all.filters());
@@ -75,10 +82,13 @@ final class FilterQueries {
    * can, and Lucene rewrites it to the field's postings or point tree.
    */
   private static Query exists(String field) {
-    return anyOf(List.of(
-        new TermRangeQuery(Fields.META_TERM_PREFIX + field, null, null, true, true),
-        DoublePoint.newRangeQuery(Fields.META_NUMBER_PREFIX + field, Double.NEGATIVE_INFINITY,
-            Double.POSITIVE_INFINITY)));
+    return anyOf(
+        List.of(
+            new TermRangeQuery(Fields.META_TERM_PREFIX + field, null, null, true, true),
+            DoublePoint.newRangeQuery(
+                Fields.META_NUMBER_PREFIX + field,
+                Double.NEGATIVE_INFINITY,
+                Double.POSITIVE_INFINITY)));
   }
 
   private static Query allOf(List<Filter> filters) {
@@ -101,7 +111,9 @@ final class FilterQueries {
         .build();
   }
 
-  /** Strings and booleans are indexed as terms (each list element too), numbers as double points. */
+  /**
+   * Strings and booleans are indexed as terms (each list element too), numbers as double points.
+   */
   private static Query equality(String field, Object value) {
     if (value instanceof Number number) {
       return DoublePoint.newExactQuery(Fields.META_NUMBER_PREFIX + field, number.doubleValue());
@@ -129,7 +141,10 @@ final class FilterQueries {
     return anyOf(anyOf);
   }
 
-  /** Exclusive bounds become the next representable double inward; a bound set twice takes the tighter. */
+  /**
+   * Exclusive bounds become the next representable double inward; a bound set twice takes the
+   * tighter.
+   */
   static Query range(Filter.Range range) {
     double lower = Double.NEGATIVE_INFINITY;
     double upper = Double.POSITIVE_INFINITY;

@@ -21,27 +21,52 @@ import org.apache.lucene.index.StoredFields;
 
 /** Reads a result chunk's stored fields into a {@link Hit}; only returned chunks are ever read. */
 final class HitReader {
-  private static final Set<String> STORED = Set.of(Fields.SOURCE, Fields.SOURCE_REV, Fields.CHUNK,
-      Fields.TEXT, Fields.TITLE_STORED, Fields.MEDIA_TYPE, Fields.CONTENT_SHA256, Fields.METADATA_JSON,
-      Fields.OFFSET_START, Fields.OFFSET_END, Fields.PAGE_FROM, Fields.PAGE_TO, Fields.SECTION,
-      Fields.LANGUAGE, Fields.TABLE_INDEX, Fields.TABLE_ROW_FROM, Fields.TABLE_ROW_TO);
+  private static final Set<String> STORED =
+      Set.of(
+          Fields.SOURCE,
+          Fields.SOURCE_REV,
+          Fields.CHUNK,
+          Fields.TEXT,
+          Fields.TITLE_STORED,
+          Fields.MEDIA_TYPE,
+          Fields.CONTENT_SHA256,
+          Fields.METADATA_JSON,
+          Fields.OFFSET_START,
+          Fields.OFFSET_END,
+          Fields.PAGE_FROM,
+          Fields.PAGE_TO,
+          Fields.SECTION,
+          Fields.LANGUAGE,
+          Fields.TABLE_INDEX,
+          Fields.TABLE_ROW_FROM,
+          Fields.TABLE_ROW_TO);
+
   /** Immutable and thread-safe; decodes metadata JSON into plain maps. */
   private static final ObjectReader METADATA = new ObjectMapper().readerFor(Map.class);
 
   private HitReader() {}
 
-  /** A chunk as {@link dev.quarry.engine.SourceChunks} holds it: its text and provenance, no score. */
+  /**
+   * A chunk as {@link dev.quarry.engine.SourceChunks} holds it: its text and provenance, no score.
+   */
   static SourceChunks.Chunk chunk(Document doc) {
-    return new SourceChunks.Chunk(number(doc, Fields.CHUNK).intValue(), doc.get(Fields.TEXT), pages(doc),
-        number(doc, Fields.OFFSET_START).intValue(), number(doc, Fields.OFFSET_END).intValue(),
-        metadata(doc.get(Fields.METADATA_JSON)), section(doc), table(doc));
+    return new SourceChunks.Chunk(
+        number(doc, Fields.CHUNK).intValue(),
+        doc.get(Fields.TEXT),
+        pages(doc),
+        number(doc, Fields.OFFSET_START).intValue(),
+        number(doc, Fields.OFFSET_END).intValue(),
+        metadata(doc.get(Fields.METADATA_JSON)),
+        section(doc),
+        table(doc));
   }
 
   static Document document(StoredFields stored, int doc) throws IOException {
     return stored.document(doc, STORED);
   }
 
-  static Hit read(StoredFields stored, ScoredChunk chunk, List<int[]> highlights) throws IOException {
+  static Hit read(StoredFields stored, ScoredChunk chunk, List<int[]> highlights)
+      throws IOException {
     Document doc = stored.document(chunk.doc(), STORED);
     return new Hit(
         doc.get(Fields.SOURCE),
@@ -64,7 +89,10 @@ final class HitReader {
         table(doc));
   }
 
-  /** The rows of a table the chunk holds; null outside tables and on chunks written before tables were kept. */
+  /**
+   * The rows of a table the chunk holds; null outside tables and on chunks written before tables
+   * were kept.
+   */
   static ChunkTable table(Document doc) {
     IndexableField index = doc.getField(Fields.TABLE_INDEX);
     IndexableField from = doc.getField(Fields.TABLE_ROW_FROM);
@@ -72,7 +100,10 @@ final class HitReader {
     if (index == null || from == null || to == null) {
       return null;
     }
-    return new ChunkTable(index.numericValue().intValue(), from.numericValue().intValue(), to.numericValue().intValue());
+    return new ChunkTable(
+        index.numericValue().intValue(),
+        from.numericValue().intValue(),
+        to.numericValue().intValue());
   }
 
   static Number number(Document doc, String field) {

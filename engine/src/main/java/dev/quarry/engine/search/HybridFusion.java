@@ -12,29 +12,42 @@ import java.util.Map;
 /**
  * Fuses a lexical and a semantic ranking of candidates into one.
  *
- * <p>Convex: each side's scores are normalized to [0, 1] and the fused score is
- * {@code w * semantic + (1 - w) * lexical}. Min-max normalization spans each side's candidates (the
- * best becomes 1, the last candidate 0; a chunk outside a side's candidates counts as 0 there);
- * theoretical normalization spans the least score the side's function can give ({@link
- * #LEXICAL_FLOOR}, {@link #SEMANTIC_FLOOR}) to the side's best, and every candidate is normalized
- * from its exact score on both sides. RRF: the sum over sides of
- * {@code 1 / (60 + rank)}. Both are computed in double from the exact per-side scores, in a fixed
- * order, then rounded once to float; ties are broken by source then chunk like every ranking here.
+ * <p>Convex: each side's scores are normalized to [0, 1] and the fused score is {@code w * semantic
+ * + (1 - w) * lexical}. Min-max normalization spans each side's candidates (the best becomes 1, the
+ * last candidate 0; a chunk outside a side's candidates counts as 0 there); theoretical
+ * normalization spans the least score the side's function can give ({@link #LEXICAL_FLOOR}, {@link
+ * #SEMANTIC_FLOOR}) to the side's best, and every candidate is normalized from its exact score on
+ * both sides. RRF: the sum over sides of {@code 1 / (60 + rank)}. Both are computed in double from
+ * the exact per-side scores, in a fixed order, then rounded once to float; ties are broken by
+ * source then chunk like every ranking here.
  */
 public final class HybridFusion {
   /** RRF's constant from Cormack, Clarke and Büttcher (SIGIR 2009), used unchanged since. */
   static final int RRF_K = 60;
+
   /** BM25's least score: a chunk without any query term. */
   static final float LEXICAL_FLOOR = 0f;
+
   /** A cosine's least value: the opposite direction. */
   static final float SEMANTIC_FLOOR = -1f;
 
   private HybridFusion() {}
 
-  /** A candidate with each side's exact score and its rank (0 when not among that side's candidates). */
-  record Candidate(ScoredChunk chunk, float lexicalScore, int lexicalRank, float semanticScore, int semanticRank) {
+  /**
+   * A candidate with each side's exact score and its rank (0 when not among that side's
+   * candidates).
+   */
+  record Candidate(
+      ScoredChunk chunk,
+      float lexicalScore,
+      int lexicalRank,
+      float semanticScore,
+      int semanticRank) {
     Hit.ScoreParts parts() {
-      return new Hit.ScoreParts(lexicalScore, lexicalRank == 0 ? null : lexicalRank, semanticScore,
+      return new Hit.ScoreParts(
+          lexicalScore,
+          lexicalRank == 0 ? null : lexicalRank,
+          semanticScore,
           semanticRank == 0 ? null : semanticRank);
     }
   }
@@ -60,15 +73,22 @@ public final class HybridFusion {
    * How a request fuses on a corpus whose embedding is {@code embedding}: the request's own fusion
    * where it sets one, the corpus's semantic weight and normalization otherwise.
    */
-  public record Options(SearchRequest.Fusion.Method method, double semanticWeight,
+  public record Options(
+      SearchRequest.Fusion.Method method,
+      double semanticWeight,
       CorpusSettings.Normalization normalization) {
     public static Options of(SearchRequest request, CorpusSettings.Embedding embedding) {
       SearchRequest.Fusion fusion = request.fusion();
-      SearchRequest.Fusion.Method method = fusion == null ? SearchRequest.Fusion.Method.CONVEX : fusion.method();
-      double weight = fusion != null && fusion.semanticWeight() != null ? fusion.semanticWeight()
-          : embedding.semanticWeight();
-      CorpusSettings.Normalization normalization = fusion != null && fusion.normalization() != null
-          ? fusion.normalization() : embedding.normalization();
+      SearchRequest.Fusion.Method method =
+          fusion == null ? SearchRequest.Fusion.Method.CONVEX : fusion.method();
+      double weight =
+          fusion != null && fusion.semanticWeight() != null
+              ? fusion.semanticWeight()
+              : embedding.semanticWeight();
+      CorpusSettings.Normalization normalization =
+          fusion != null && fusion.normalization() != null
+              ? fusion.normalization()
+              : embedding.normalization();
       return new Options(method, weight, normalization);
     }
   }
@@ -87,8 +107,16 @@ public final class HybridFusion {
    * @param lexicalScores each of {@code docs}' exact lexical score (0 without a query term)
    * @param semanticScores each of {@code docs}' exact semantic score
    */
-  public static List<Fused> rank(List<ScoredChunk> lexical, List<ScoredChunk> semantic, Map<Integer, int[]> ranks, int[] docs,
-      float[] lexicalScores, float[] semanticScores, Options options, int topK, Integer maxChunksPerSource) {
+  public static List<Fused> rank(
+      List<ScoredChunk> lexical,
+      List<ScoredChunk> semantic,
+      Map<Integer, int[]> ranks,
+      int[] docs,
+      float[] lexicalScores,
+      float[] semanticScores,
+      Options options,
+      int topK,
+      Integer maxChunksPerSource) {
     Map<Integer, ScoredChunk> chunksByDoc = new HashMap<>();
     lexical.forEach(c -> chunksByDoc.put(c.doc(), c));
     semantic.forEach(c -> chunksByDoc.put(c.doc(), c));
@@ -102,8 +130,14 @@ public final class HybridFusion {
       ScoredChunk c = chunksByDoc.get(docs[i]);
       Candidate candidate = new Candidate(c, lexicalScores[i], r[0], semanticScores[i], r[1]);
       candidatesByDoc.put(docs[i], candidate);
-      float score = fuse(candidate, options.method(), options.semanticWeight(), normalization, lexicalRange,
-          semanticRange);
+      float score =
+          fuse(
+              candidate,
+              options.method(),
+              options.semanticWeight(),
+              normalization,
+              lexicalRange,
+              semanticRange);
       fused.offer(new ScoredChunk(c.doc(), score, c.source(), c.chunk()));
     }
     List<Fused> out = new ArrayList<>();
@@ -114,8 +148,13 @@ public final class HybridFusion {
   }
 
   /** The fused score of {@code c}. */
-  static float fuse(Candidate c, SearchRequest.Fusion.Method method, double semanticWeight,
-      CorpusSettings.Normalization normalization, Range lexical, Range semantic) {
+  static float fuse(
+      Candidate c,
+      SearchRequest.Fusion.Method method,
+      double semanticWeight,
+      CorpusSettings.Normalization normalization,
+      Range lexical,
+      Range semantic) {
     if (method == SearchRequest.Fusion.Method.RRF) {
       double sum = 0;
       if (c.lexicalRank() > 0) {
@@ -148,11 +187,12 @@ public final class HybridFusion {
     }
 
     /**
-     * The range {@code normalization} spans for one side's candidates: {@link #of} for min-max; from
-     * {@code floor}, the least score the side's function can give, to the best candidate's for
+     * The range {@code normalization} spans for one side's candidates: {@link #of} for min-max;
+     * from {@code floor}, the least score the side's function can give, to the best candidate's for
      * theoretical.
      */
-    static Range of(List<ScoredChunk> ranked, CorpusSettings.Normalization normalization, float floor) {
+    static Range of(
+        List<ScoredChunk> ranked, CorpusSettings.Normalization normalization, float floor) {
       if (normalization != CorpusSettings.Normalization.THEORETICAL) {
         return of(ranked);
       }

@@ -20,7 +20,10 @@ final class PartitionedSearcher extends IndexSearcher {
     this.parts = parts;
   }
 
-  /** Called lazily, on the first search (Lucene computes slices when first asked), so {@link #parts} is set. */
+  /**
+   * Called lazily, on the first search (Lucene computes slices when first asked), so {@link #parts}
+   * is set.
+   */
   @Override
   protected LeafSlice[] slices(List<LeafReaderContext> leaves) {
     assert parts > 0 : "slices computed before the constructor set parts";

@@ -14,14 +14,14 @@ import org.apache.lucene.util.QueryBuilder;
  * A query string read in one of the two syntaxes: what it scores and what it requires.
  *
  * <p>{@link SearchRequest.Syntax#PLAIN} reads every character as text: the query scores as written
- * and requires nothing. {@link SearchRequest.Syntax#OPERATORS} also reads three operators:
- * {@code "a phrase"} (the chunk must hold the words in that order, in its text or its title),
- * {@code +word} (must hold the word) and {@code -word} or {@code -"a phrase"} (must not hold it). A
- * {@code +} or {@code -} is an operator only at the start of the query or after white space and
- * directly before a word or a quote ({@code well-known}, {@code C++} and {@code a - b} are text);
- * a quote without its closing quote is ignored. Operators only decide which chunks match: the score
- * is BM25F over every word that is not excluded (phrase and required words included), exactly as
- * the plain syntax scores the same words, so scores stay exact and reproducible.
+ * and requires nothing. {@link SearchRequest.Syntax#OPERATORS} also reads three operators: {@code
+ * "a phrase"} (the chunk must hold the words in that order, in its text or its title), {@code
+ * +word} (must hold the word) and {@code -word} or {@code -"a phrase"} (must not hold it). A {@code
+ * +} or {@code -} is an operator only at the start of the query or after white space and directly
+ * before a word or a quote ({@code well-known}, {@code C++} and {@code a - b} are text); a quote
+ * without its closing quote is ignored. Operators only decide which chunks match: the score is
+ * BM25F over every word that is not excluded (phrase and required words included), exactly as the
+ * plain syntax scores the same words, so scores stay exact and reproducible.
  *
  * <p>Public for its reading of the query ({@link #clauses}), which every store shares so that a
  * query means the same on each.
@@ -49,7 +49,11 @@ public record QuerySyntax(String scoringText, List<Query> constraints) {
   }
 
   /** What a clause of the query does. */
-  public enum Occur { SHOULD, MUST, MUST_NOT }
+  public enum Occur {
+    SHOULD,
+    MUST,
+    MUST_NOT
+  }
 
   /** One word or phrase of the query, with its operator. */
   public record Clause(Occur occur, String text, boolean phrase) {}
@@ -67,7 +71,9 @@ public record QuerySyntax(String scoringText, List<Query> constraints) {
       }
       Occur occur = Occur.SHOULD;
       char c = query.charAt(i);
-      if ((c == '+' || c == '-') && i + 1 < n && !Character.isWhitespace(query.charAt(i + 1))
+      if ((c == '+' || c == '-')
+          && i + 1 < n
+          && !Character.isWhitespace(query.charAt(i + 1))
           && operators < MAX_OPERATORS) {
         occur = c == '+' ? Occur.MUST : Occur.MUST_NOT;
         i++;
@@ -75,12 +81,15 @@ public record QuerySyntax(String scoringText, List<Query> constraints) {
       if (query.charAt(i) == '"') {
         int close = query.indexOf('"', i + 1);
         if (close >= 0 && (occur != Occur.SHOULD || operators < MAX_OPERATORS)) {
-          out.add(new Clause(occur == Occur.SHOULD ? Occur.MUST : occur, query.substring(i + 1, close), true));
+          out.add(
+              new Clause(
+                  occur == Occur.SHOULD ? Occur.MUST : occur, query.substring(i + 1, close), true));
           operators++;
           i = close + 1;
           continue;
         }
-        i++; // an unbalanced quote (or one past the bound) is ignored; what follows is read as words
+        i++; // an unbalanced quote (or one past the bound) is ignored; what follows is read as
+        // words
         if (i >= n || Character.isWhitespace(query.charAt(i))) {
           continue;
         }
@@ -119,14 +128,19 @@ public record QuerySyntax(String scoringText, List<Query> constraints) {
       }
       Query inTextOrTitle = inTextOrTitle(builders, clause.text());
       if (inTextOrTitle == null) {
-        continue; // no word the analyzer keeps (stop words, punctuation): nothing to require or exclude
+        continue; // no word the analyzer keeps (stop words, punctuation): nothing to require or
+        // exclude
       }
-      constraints.add(clause.occur() == Occur.MUST ? inTextOrTitle : FilterQueries.not(inTextOrTitle));
+      constraints.add(
+          clause.occur() == Occur.MUST ? inTextOrTitle : FilterQueries.not(inTextOrTitle));
     }
     return new QuerySyntax(scoring.toString(), constraints);
   }
 
-  /** The words of {@code text} in order in the text or the title, as any of the builders reads them; null without words. */
+  /**
+   * The words of {@code text} in order in the text or the title, as any of the builders reads them;
+   * null without words.
+   */
   private static Query inTextOrTitle(List<QueryBuilder> builders, String text) {
     BooleanQuery.Builder any = new BooleanQuery.Builder();
     Query only = null;
@@ -142,7 +156,10 @@ public record QuerySyntax(String scoringText, List<Query> constraints) {
     return found <= 1 ? only : any.build();
   }
 
-  /** The words of {@code text} in order (stop words leave their gap) in the text or the title; null without words. */
+  /**
+   * The words of {@code text} in order (stop words leave their gap) in the text or the title; null
+   * without words.
+   */
   private static Query inTextOrTitle(QueryBuilder builder, String text) {
     Query inText = builder.createPhraseQuery(Fields.TEXT, text);
     Query inTitle = builder.createPhraseQuery(Fields.TITLE, text);

@@ -21,8 +21,8 @@ public record QueryTerms(List<QueryTerm> terms) {
   /**
    * At most this many distinct terms are kept (the first ones in the query). With a text and a
    * title term each (in one combined-field query per term) this stays under Lucene's default limit
-   * of 1024 clauses, which a
-   * 1000-character CJK query (one bigram per character) would otherwise exceed.
+   * of 1024 clauses, which a 1000-character CJK query (one bigram per character) would otherwise
+   * exceed.
    */
   static final int MAX_TERMS = 256;
 

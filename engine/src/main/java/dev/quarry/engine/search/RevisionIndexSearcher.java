@@ -36,13 +36,14 @@ final class RevisionIndexSearcher extends IndexSearcher {
 
   /**
    * Ignores Lucene's figures (all versions) and answers with the revision's. A term that Lucene
-   * finds but no counted chunk holds (only superseded versions, or sources outside the statistics, do) gets the least statistics
-   * allowed, one document: the combined-field query asks for every field of a term the plan kept,
-   * and takes the largest document frequency, which a field where the term is visible always
-   * reaches, so the placeholder never changes a score.
+   * finds but no counted chunk holds (only superseded versions, or sources outside the statistics,
+   * do) gets the least statistics allowed, one document: the combined-field query asks for every
+   * field of a term the plan kept, and takes the largest document frequency, which a field where
+   * the term is visible always reaches, so the placeholder never changes a score.
    */
   @Override
-  public TermStatistics termStatistics(Term term, int docFreq, long totalTermFreq) throws IOException {
+  public TermStatistics termStatistics(Term term, int docFreq, long totalTermFreq)
+      throws IOException {
     TermStatistics visible = statistics.termStatistics(term);
     return visible != null ? visible : new TermStatistics(term.bytes(), 1, 1);
   }

@@ -12,9 +12,9 @@ import dev.quarry.engine.SearchConcurrency;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SearchResult;
 import dev.quarry.engine.SourceChunks;
+import dev.quarry.engine.analysis.Analyzers;
 import dev.quarry.engine.index.Fields;
 import dev.quarry.engine.index.IndexSnapshot;
-import dev.quarry.engine.analysis.Analyzers;
 import dev.quarry.engine.revision.RevisionStatistics;
 import dev.quarry.engine.revision.RevisionView;
 import dev.quarry.engine.revision.RevisionViews;
@@ -44,10 +44,10 @@ import org.apache.lucene.store.AlreadyClosedException;
  * Searches a corpus at one revision: reproducibly scored with that revision's statistics.
  *
  * <p>A search sees exactly the chunks visible at its revision ({@link RevisionViews}), scores them
- * with BM25F over text and title ({@link CombinedFields}) and the revision's statistics, ranks
- * them by exact score in a fixed summation order ({@link ChunkRanker}), and breaks ties by source
- * then chunk. The same request at the same revision therefore answers the same, whatever was
- * written or merged since.
+ * with BM25F over text and title ({@link CombinedFields}) and the revision's statistics, ranks them
+ * by exact score in a fixed summation order ({@link ChunkRanker}), and breaks ties by source then
+ * chunk. The same request at the same revision therefore answers the same, whatever was written or
+ * merged since.
  *
  * <p>Thread-safe; one per open corpus (it caches per-revision visibility and statistics).
  */
@@ -56,8 +56,10 @@ public final class RevisionSearcher {
   private final Analyzer analyzer;
   private final CombinedFields fields;
   private final RevisionViews views;
+
   /** The corpus's embedding model, or null for a lexical corpus. */
   private final Embedder embedder;
+
   /** Where an exact semantic scan runs. */
   private final SearchConcurrency concurrency;
 
@@ -78,33 +80,53 @@ public final class RevisionSearcher {
    * @param caches where the per-revision caches of this corpus are counted (the process's)
    * @param concurrency where an exact semantic scan runs
    */
-  public RevisionSearcher(CorpusInfo info, Analyzer analyzer, Embedder embedder,
-      SearchCaches caches, SearchConcurrency concurrency) {
-    this.views = new RevisionViews(RevisionViews.DEFAULT_MAX_VIEWS, caches.revisionViewCounter(),
-        caches.termStatisticsCounter(), caches.segmentVisibilityCounter());
+  public RevisionSearcher(
+      CorpusInfo info,
+      Analyzer analyzer,
+      Embedder embedder,
+      SearchCaches caches,
+      SearchConcurrency concurrency) {
+    this.views =
+        new RevisionViews(
+            RevisionViews.DEFAULT_MAX_VIEWS,
+            caches.revisionViewCounter(),
+            caches.termStatisticsCounter(),
+            caches.segmentVisibilityCounter());
     this.info = info;
     this.analyzer = analyzer;
     this.fields = CombinedFields.of(info.settings().ranking());
     if ((embedder != null) != info.settings().hasEmbedding()) {
-      throw new IllegalArgumentException("an embedder is given iff the corpus has an embedding model");
+      throw new IllegalArgumentException(
+          "an embedder is given iff the corpus has an embedding model");
     }
     this.embedder = embedder;
     this.concurrency = concurrency;
   }
 
-  /** The mode a request runs in: its own, or hybrid on an embedding corpus and lexical on others. */
+  /**
+   * The mode a request runs in: its own, or hybrid on an embedding corpus and lexical on others.
+   */
   SearchRequest.Mode modeOf(SearchRequest request) {
     SearchRequest.Mode mode = request.mode();
     if (mode == null) {
       mode = embedder != null ? SearchRequest.Mode.HYBRID : SearchRequest.Mode.LEXICAL;
     } else if (mode != SearchRequest.Mode.LEXICAL && embedder == null) {
-      throw QuarryException.invalid("mode", "mode '" + mode.wireName() + "' needs a corpus with an embedding model;"
-          + " corpus '" + info.name() + "' is lexical (settings.embedding at creation)");
+      throw QuarryException.invalid(
+          "mode",
+          "mode '"
+              + mode.wireName()
+              + "' needs a corpus with an embedding model;"
+              + " corpus '"
+              + info.name()
+              + "' is lexical (settings.embedding at creation)");
     }
     request.requireFusionOnlyFor(mode);
     if (request.exact() && embedder == null) {
-      throw QuarryException.invalid("exact", "exact applies to a corpus with an embedding model; corpus '"
-          + info.name() + "' is lexical (settings.embedding at creation)");
+      throw QuarryException.invalid(
+          "exact",
+          "exact applies to a corpus with an embedding model; corpus '"
+              + info.name()
+              + "' is lexical (settings.embedding at creation)");
     }
     request.requireExactOnlyFor(mode);
     return mode;
@@ -122,22 +144,27 @@ public final class RevisionSearcher {
     SearchRequest.Mode mode = modeOf(request);
     request.requireLanguageOf(info.settings().language());
     long revision = revisionOf(snapshot, request);
-    // An auto corpus reads the query in the languages its counted chunks hold, known once the revision is.
+    // An auto corpus reads the query in the languages its counted chunks hold, known once the
+    // revision is.
     QuerySyntax syntax = QuerySyntax.of(request, auto() ? List.of() : List.of(analyzer));
-    float[] queryVector = mode == SearchRequest.Mode.LEXICAL ? null : queryVector(syntax.scoringText());
+    float[] queryVector =
+        mode == SearchRequest.Mode.LEXICAL ? null : queryVector(syntax.scoringText());
     List<Hit> hits;
     List<FacetCounts> facets;
     try {
       Prepared prepared = prepare(snapshot, revision, request, syntax);
-      hits = mode == SearchRequest.Mode.LEXICAL ? searchAt(prepared, request)
-          : denseSearchAt(prepared, request, mode, queryVector);
+      hits =
+          mode == SearchRequest.Mode.LEXICAL
+              ? searchAt(prepared, request)
+              : denseSearchAt(prepared, request, mode, queryVector);
       facets = request.facets().isEmpty() ? List.of() : facetsAt(prepared, request, mode);
     } catch (IOException | UncheckedIOException | AlreadyClosedException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE,
-          "corpus '" + info.name() + "' could not be searched", e);
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' could not be searched", e);
     }
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-    return new SearchResult(info.name(), info.corpusId(), revision, tookMs, inLanguage(hits), facets);
+    return new SearchResult(
+        info.name(), info.corpusId(), revision, tookMs, inLanguage(hits), facets);
   }
 
   /**
@@ -150,23 +177,30 @@ public final class RevisionSearcher {
     }
   }
 
-  private Prepared prepare(IndexSnapshot snapshot, long revision, SearchRequest request, QuerySyntax syntax)
+  private Prepared prepare(
+      IndexSnapshot snapshot, long revision, SearchRequest request, QuerySyntax syntax)
       throws IOException {
     RevisionView view = views.at(snapshot, revision);
     RevisionIndexSearcher searcher =
         new RevisionIndexSearcher(view, view.statistics(request.statistics()), fields.similarity());
     List<Analyzer> analyzers = List.of(analyzer);
     if (auto()) {
-      analyzers = request.language() != null ? List.of(Analyzers.marked(request.language()))
-          : languagesCounted(searcher.statistics());
+      analyzers =
+          request.language() != null
+              ? List.of(Analyzers.marked(request.language()))
+              : languagesCounted(searcher.statistics());
       syntax = QuerySyntax.of(request, analyzers);
     }
     QueryTerms terms = QueryTerms.analyze(analyzers, syntax.scoringText());
     ScoringPlan plan = terms.isEmpty() ? null : ScoringPlan.build(searcher, fields, terms);
-    return new Prepared(searcher, filters(request, syntax), plan == null || plan.isEmpty() ? null : plan);
+    return new Prepared(
+        searcher, filters(request, syntax), plan == null || plan.isEmpty() ? null : plan);
   }
 
-  /** Each hit saying its language: its source's, stored with it in an auto corpus, else the corpus's. */
+  /**
+   * Each hit saying its language: its source's, stored with it in an auto corpus, else the
+   * corpus's.
+   */
   private List<Hit> inLanguage(List<Hit> hits) {
     String corpus = info.settings().language().wireName();
     return hits.stream().map(h -> h.language() != null ? h : h.withLanguage(corpus)).toList();
@@ -194,11 +228,11 @@ public final class RevisionSearcher {
 
   /**
    * The facet counts over every chunk the search matches before its top k: in a lexical search the
-   * chunks holding a query term, in a semantic or hybrid one every chunk in scope (the semantic side
-   * scores them all); in both, only those the scope and filters allow.
+   * chunks holding a query term, in a semantic or hybrid one every chunk in scope (the semantic
+   * side scores them all); in both, only those the scope and filters allow.
    */
-  private static List<FacetCounts> facetsAt(Prepared prepared, SearchRequest request, SearchRequest.Mode mode)
-      throws IOException {
+  private static List<FacetCounts> facetsAt(
+      Prepared prepared, SearchRequest request, SearchRequest.Mode mode) throws IOException {
     Query matching;
     if (mode == SearchRequest.Mode.LEXICAL) {
       matching = prepared.plan() == null ? null : prepared.plan().query(prepared.filters());
@@ -226,9 +260,11 @@ public final class RevisionSearcher {
    * The source's chunks numbered above {@code after} at {@code revision} (null: the snapshot's), at
    * most {@code limit}, in chunk order; empty when the source did not exist at that revision.
    *
-   * @throws QuarryException as {@link #search} for the revision; UNAVAILABLE when the index cannot be read
+   * @throws QuarryException as {@link #search} for the revision; UNAVAILABLE when the index cannot
+   *     be read
    */
-  public Optional<SourceChunks> chunks(IndexSnapshot snapshot, String source, Long revision, int after, int limit) {
+  public Optional<SourceChunks> chunks(
+      IndexSnapshot snapshot, String source, Long revision, int after, int limit) {
     if (limit < 1) {
       throw QuarryException.invalid("limit", "limit must be at least 1; got " + limit);
     }
@@ -236,10 +272,13 @@ public final class RevisionSearcher {
     try {
       RevisionView view = views.at(snapshot, at);
       IndexSearcher searcher = new IndexSearcher(view.reader());
-      Query ofSource = new BooleanQuery.Builder()
-          .add(new TermQuery(new Term(Fields.KIND, Fields.KIND_CHUNK)), BooleanClause.Occur.FILTER)
-          .add(new TermQuery(new Term(Fields.SOURCE, source)), BooleanClause.Occur.FILTER)
-          .build();
+      Query ofSource =
+          new BooleanQuery.Builder()
+              .add(
+                  new TermQuery(new Term(Fields.KIND, Fields.KIND_CHUNK)),
+                  BooleanClause.Occur.FILTER)
+              .add(new TermQuery(new Term(Fields.SOURCE, source)), BooleanClause.Occur.FILTER)
+              .build();
       TopDocs any = searcher.search(ofSource, 1);
       if (any.scoreDocs.length == 0) {
         return Optional.empty();
@@ -247,22 +286,36 @@ public final class RevisionSearcher {
       StoredFields stored = searcher.storedFields();
       // Every chunk of one version carries the version's provenance; any one of them tells it.
       Document first = HitReader.document(stored, any.scoreDocs[0].doc);
-      Query page = new BooleanQuery.Builder()
-          .add(ofSource, BooleanClause.Occur.FILTER)
-          .add(NumericDocValuesField.newSlowRangeQuery(Fields.CHUNK, (long) after + 1, Long.MAX_VALUE),
-              BooleanClause.Occur.FILTER)
-          .build();
-      TopDocs top = searcher.search(page, limit + 1, new Sort(new SortField(Fields.CHUNK, SortField.Type.LONG)));
+      Query page =
+          new BooleanQuery.Builder()
+              .add(ofSource, BooleanClause.Occur.FILTER)
+              .add(
+                  NumericDocValuesField.newSlowRangeQuery(
+                      Fields.CHUNK, (long) after + 1, Long.MAX_VALUE),
+                  BooleanClause.Occur.FILTER)
+              .build();
+      TopDocs top =
+          searcher.search(
+              page, limit + 1, new Sort(new SortField(Fields.CHUNK, SortField.Type.LONG)));
       List<SourceChunks.Chunk> chunks = new ArrayList<>();
       for (int i = 0; i < Math.min(limit, top.scoreDocs.length); i++) {
         chunks.add(HitReader.chunk(HitReader.document(stored, top.scoreDocs[i].doc)));
       }
-      Integer nextAfter = top.scoreDocs.length > limit ? chunks.get(chunks.size() - 1).chunk() : null;
-      return Optional.of(new SourceChunks(at, source, HitReader.number(first, Fields.SOURCE_REV).longValue(),
-          first.get(Fields.TITLE_STORED), first.get(Fields.MEDIA_TYPE), first.get(Fields.CONTENT_SHA256), chunks,
-          nextAfter));
+      Integer nextAfter =
+          top.scoreDocs.length > limit ? chunks.get(chunks.size() - 1).chunk() : null;
+      return Optional.of(
+          new SourceChunks(
+              at,
+              source,
+              HitReader.number(first, Fields.SOURCE_REV).longValue(),
+              first.get(Fields.TITLE_STORED),
+              first.get(Fields.MEDIA_TYPE),
+              first.get(Fields.CONTENT_SHA256),
+              chunks,
+              nextAfter));
     } catch (IOException | UncheckedIOException | AlreadyClosedException e) {
-      throw new QuarryException(ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' could not be read", e);
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE, "corpus '" + info.name() + "' could not be read", e);
     }
   }
 
@@ -277,12 +330,16 @@ public final class RevisionSearcher {
     }
     long pinned = requested;
     if (pinned > latest) {
-      throw QuarryException.invalid("revision",
-          "revision " + pinned + " is above the corpus's current revision " + latest);
+      throw QuarryException.invalid(
+          "revision", "revision " + pinned + " is above the corpus's current revision " + latest);
     }
     if (pinned < snapshot.oldestRetainedRevision()) {
-      throw new QuarryException(ErrorCode.REVISION_EXPIRED, "revision " + pinned
-          + " is no longer retained; the oldest retained revision is " + snapshot.oldestRetainedRevision());
+      throw new QuarryException(
+          ErrorCode.REVISION_EXPIRED,
+          "revision "
+              + pinned
+              + " is no longer retained; the oldest retained revision is "
+              + snapshot.oldestRetainedRevision());
     }
     return pinned;
   }
@@ -298,18 +355,20 @@ public final class RevisionSearcher {
       throw new IllegalStateException("corpus '" + info.name() + "' is lexical");
     }
     if (query.isBlank()) {
-      throw QuarryException.invalid("query", "a semantic or hybrid search needs a query with some text");
+      throw QuarryException.invalid(
+          "query", "a semantic or hybrid search needs a query with some text");
     }
     return embedder.embedQuery(query);
   }
 
   /**
    * A semantic or hybrid search. Each side's candidates are its exact top {@link #candidates} (no
-   * per-source cap, which applies to the fused ranking); every candidate then gets both sides' exact
-   * scores, and the fused ranking keeps the top {@code topK} under the request's cap.
+   * per-source cap, which applies to the fused ranking); every candidate then gets both sides'
+   * exact scores, and the fused ranking keeps the top {@code topK} under the request's cap.
    */
-  private List<Hit> denseSearchAt(Prepared prepared, SearchRequest request, SearchRequest.Mode mode,
-      float[] queryVector) throws IOException {
+  private List<Hit> denseSearchAt(
+      Prepared prepared, SearchRequest request, SearchRequest.Mode mode, float[] queryVector)
+      throws IOException {
     RevisionIndexSearcher searcher = prepared.searcher();
     List<Query> filters = prepared.filters();
     ScoringPlan plan = prepared.plan();
@@ -319,8 +378,14 @@ public final class RevisionSearcher {
     List<ScoredChunk> top;
     List<Hit.ScoreParts> parts = new ArrayList<>();
     if (mode == SearchRequest.Mode.SEMANTIC) {
-      top = semanticTop(dense, filters, candidates(request.topK()), request.topK(), request.maxChunksPerSource(),
-          request.exact());
+      top =
+          semanticTop(
+              dense,
+              filters,
+              candidates(request.topK()),
+              request.topK(),
+              request.maxChunksPerSource(),
+              request.exact());
       for (int i = 0; i < top.size(); i++) {
         parts.add(new Hit.ScoreParts(null, null, top.get(i).score(), i + 1));
       }
@@ -328,14 +393,25 @@ public final class RevisionSearcher {
       int n = candidates(request.topK());
       List<ScoredChunk> semantic = semanticTop(dense, filters, n, n, null, request.exact());
       ExactScorer exact = plan == null ? null : new ExactScorer(prepared.view().reader(), plan);
-      List<ScoredChunk> lexical = plan == null ? List.of()
-          : ChunkRanker.topChunks(searcher, plan.query(filters), exact, n, null);
+      List<ScoredChunk> lexical =
+          plan == null
+              ? List.of()
+              : ChunkRanker.topChunks(searcher, plan.query(filters), exact, n, null);
       Map<Integer, int[]> ranks = HybridFusion.ranks(lexical, semantic);
       int[] docs = ranks.keySet().stream().mapToInt(Integer::intValue).toArray();
       float[] semanticScores = dense.scores(docs);
       float[] lexicalScores = plan == null ? new float[docs.length] : exact.scores(docs);
-      List<HybridFusion.Fused> fused = HybridFusion.rank(lexical, semantic, ranks, docs, lexicalScores, semanticScores,
-          HybridFusion.Options.of(request, info.settings().embedding()), request.topK(), request.maxChunksPerSource());
+      List<HybridFusion.Fused> fused =
+          HybridFusion.rank(
+              lexical,
+              semantic,
+              ranks,
+              docs,
+              lexicalScores,
+              semanticScores,
+              HybridFusion.Options.of(request, info.settings().embedding()),
+              request.topK(),
+              request.maxChunksPerSource());
       top = new ArrayList<>(fused.size());
       for (HybridFusion.Fused f : fused) {
         top.add(f.chunk());
@@ -355,8 +431,14 @@ public final class RevisionSearcher {
    * a large topK still leaves the first pass room to err). A request with {@code exact} scores
    * every chunk exactly whatever the index.
    */
-  private List<ScoredChunk> semanticTop(DenseScorer dense, List<Query> filters, int graphCandidates, int n,
-      Integer maxChunksPerSource, boolean exact) throws IOException {
+  private List<ScoredChunk> semanticTop(
+      DenseScorer dense,
+      List<Query> filters,
+      int graphCandidates,
+      int n,
+      Integer maxChunksPerSource,
+      boolean exact)
+      throws IOException {
     CorpusSettings.Embedding embedding = info.settings().embedding();
     if (exact) {
       return dense.top(filters, n, maxChunksPerSource);
@@ -364,8 +446,13 @@ public final class RevisionSearcher {
     return switch (embedding.index()) {
       case EXACT -> dense.top(filters, n, maxChunksPerSource);
       case HNSW -> dense.approximateTop(filters, graphCandidates, n, maxChunksPerSource);
-      case CODES -> dense.codedTop(filters, DenseScorer.FirstPassCodes.of(embedding),
-          Math.max(embedding.firstPass().candidates(), 2 * n), n, maxChunksPerSource);
+      case CODES ->
+          dense.codedTop(
+              filters,
+              DenseScorer.FirstPassCodes.of(embedding),
+              Math.max(embedding.firstPass().candidates(), 2 * n),
+              n,
+              maxChunksPerSource);
     };
   }
 
@@ -388,8 +475,13 @@ public final class RevisionSearcher {
     }
     RevisionIndexSearcher searcher = prepared.searcher();
     Query query = plan.query(prepared.filters());
-    List<ScoredChunk> top = ChunkRanker.topChunks(searcher, query, new ExactScorer(prepared.view().reader(), plan),
-        request.topK(), request.maxChunksPerSource());
+    List<ScoredChunk> top =
+        ChunkRanker.topChunks(
+            searcher,
+            query,
+            new ExactScorer(prepared.view().reader(), plan),
+            request.topK(),
+            request.maxChunksPerSource());
     if (top.isEmpty()) {
       return List.of();
     }
@@ -406,8 +498,13 @@ public final class RevisionSearcher {
    * matches of the query's terms in each chunk's text (none without a plan, as for a query whose
    * words no chunk holds in a semantic search).
    */
-  private List<Hit> present(RevisionIndexSearcher searcher, ScoringPlan plan, List<ScoredChunk> top, List<Hit> hits,
-      SearchRequest request) throws IOException {
+  private List<Hit> present(
+      RevisionIndexSearcher searcher,
+      ScoringPlan plan,
+      List<ScoredChunk> top,
+      List<Hit> hits,
+      SearchRequest request)
+      throws IOException {
     SearchRequest.Snippets snippets = request.snippets();
     if (hits.isEmpty() || (!request.highlight() && snippets == null)) {
       return hits;
@@ -428,8 +525,9 @@ public final class RevisionSearcher {
     return presented;
   }
 
-  private static List<List<int[]>> matches(RevisionIndexSearcher searcher, ScoringPlan plan, List<ScoredChunk> top,
-      List<Hit> hits) throws IOException {
+  private static List<List<int[]>> matches(
+      RevisionIndexSearcher searcher, ScoringPlan plan, List<ScoredChunk> top, List<Hit> hits)
+      throws IOException {
     int[] docs = new int[top.size()];
     int[] textLengths = new int[top.size()];
     for (int i = 0; i < docs.length; i++) {

@@ -12,8 +12,8 @@ import org.apache.lucene.util.BytesRef;
 public record ScoredChunk(int doc, float score, BytesRef source, int chunk) {
 
   /** Result order: score descending, then source in code point order, then chunk ascending. */
-  static final Comparator<ScoredChunk> RESULT_ORDER = Comparator
-      .comparing(ScoredChunk::score, Comparator.reverseOrder())
-      .thenComparing(ScoredChunk::source)
-      .thenComparingInt(ScoredChunk::chunk);
+  static final Comparator<ScoredChunk> RESULT_ORDER =
+      Comparator.comparing(ScoredChunk::score, Comparator.reverseOrder())
+          .thenComparing(ScoredChunk::source)
+          .thenComparingInt(ScoredChunk::chunk);
 }

@@ -47,12 +47,18 @@ final class ScoringPlan {
     }
     List<ScoringTerm> scored = new ArrayList<>();
     for (QueryTerms.QueryTerm queryTerm : terms.terms()) {
-      TermStatistics combined = CombinedStatistics.term(searcher.statistics(), fields, queryTerm.bytes());
+      TermStatistics combined =
+          CombinedStatistics.term(searcher.statistics(), fields, queryTerm.bytes());
       if (combined != null) {
         float boost = queryTerm.occurrences();
-        boolean inText = searcher.statistics().termStatistics(new Term(Fields.TEXT, queryTerm.bytes())) != null;
-        scored.add(new ScoringTerm(queryTerm.bytes(), boost,
-            fields.similarity().scorer(boost, collection, combined), inText));
+        boolean inText =
+            searcher.statistics().termStatistics(new Term(Fields.TEXT, queryTerm.bytes())) != null;
+        scored.add(
+            new ScoringTerm(
+                queryTerm.bytes(),
+                boost,
+                fields.similarity().scorer(boost, collection, combined),
+                inText));
       }
     }
     return new ScoringPlan(fields, scored);
@@ -80,7 +86,9 @@ final class ScoringPlan {
     BooleanQuery.Builder disjunction = new BooleanQuery.Builder();
     for (ScoringTerm term : terms) {
       Query query = fields.query(term.bytes());
-      disjunction.add(term.boost() == 1f ? query : new BoostQuery(query, term.boost()), BooleanClause.Occur.SHOULD);
+      disjunction.add(
+          term.boost() == 1f ? query : new BoostQuery(query, term.boost()),
+          BooleanClause.Occur.SHOULD);
     }
     if (filters.isEmpty()) {
       return disjunction.build();
@@ -93,7 +101,10 @@ final class ScoringPlan {
     return filtered.build();
   }
 
-  /** The terms some visible chunk holds in its text: the only matches that can be marked in a chunk's text. */
+  /**
+   * The terms some visible chunk holds in its text: the only matches that can be marked in a
+   * chunk's text.
+   */
   List<BytesRef> textTerms() {
     List<BytesRef> inText = new ArrayList<>(terms.size());
     for (ScoringTerm term : terms) {

@@ -13,8 +13,8 @@ import org.apache.lucene.util.FixedBitSet;
 
 /**
  * One segment's codes of one field laid out in one array, document after document, read once per
- * segment and kept while the segment is open: the first pass then reads each chunk's code from
- * the array instead of a doc-values call per chunk. A segment's codes never change (deletes do not
+ * segment and kept while the segment is open: the first pass then reads each chunk's code from the
+ * array instead of a doc-values call per chunk. A segment's codes never change (deletes do not
  * touch them), so the array is a function of the segment; which chunks a search reads from it is
  * the revision's business (its live documents and filters).
  */
@@ -23,8 +23,10 @@ final class SegmentCodes {
 
   /** Every document's code at {@code doc * codeBytes}; zeros where a document has none. */
   final byte[] codes;
+
   /** The documents that have a code. */
   final FixedBitSet present;
+
   final int codeBytes;
 
   private SegmentCodes(byte[] codes, FixedBitSet present, int codeBytes) {
@@ -33,7 +35,10 @@ final class SegmentCodes {
     this.codeBytes = codeBytes;
   }
 
-  /** The codes of {@code field} in {@code leaf}, each {@code codeBytes} long (another length is an error). */
+  /**
+   * The codes of {@code field} in {@code leaf}, each {@code codeBytes} long (another length is an
+   * error).
+   */
   static SegmentCodes of(LeafReader leaf, String field, int codeBytes) throws IOException {
     IndexReader.CacheHelper helper = leaf.getCoreCacheHelper();
     if (helper == null) {
@@ -51,7 +56,8 @@ final class SegmentCodes {
     return loaded;
   }
 
-  private static SegmentCodes load(LeafReader leaf, String field, int codeBytes) throws IOException {
+  private static SegmentCodes load(LeafReader leaf, String field, int codeBytes)
+      throws IOException {
     int maxDoc = leaf.maxDoc();
     byte[] codes = new byte[Math.multiplyExact(maxDoc, codeBytes)];
     FixedBitSet present = new FixedBitSet(Math.max(1, maxDoc));
@@ -60,7 +66,8 @@ final class SegmentCodes {
       for (int d = values.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = values.nextDoc()) {
         BytesRef b = values.binaryValue();
         if (b.length != codeBytes) {
-          throw new IllegalStateException("stored code has " + b.length + " bytes; the query reads " + codeBytes);
+          throw new IllegalStateException(
+              "stored code has " + b.length + " bytes; the query reads " + codeBytes);
         }
         System.arraycopy(b.bytes, b.offset, codes, d * codeBytes, codeBytes);
         present.set(d);

@@ -12,11 +12,11 @@ import java.util.Set;
  * Cuts a hit's readable window: the span of at most {@code maxChars} characters that holds the most
  * distinct matched words, then the most matches (the earliest such span on a tie), widened with
  * context (a third before, the rest after, or from the start of its sentence when that is near) and
- * cut where words end ({@link #isBreak}): at spaces, at punctuation such as hyphens, between Chinese or
- * Japanese characters; inside a word only when one word is longer than the room. Without matches it
- * is the text's beginning. A pure function of the text,
- * its matches and the options, so a pinned search gives the same snippets every time; public so that
- * every store cuts the same window from the same text and matches.
+ * cut where words end ({@link #isBreak}): at spaces, at punctuation such as hyphens, between
+ * Chinese or Japanese characters; inside a word only when one word is longer than the room. Without
+ * matches it is the text's beginning. A pure function of the text, its matches and the options, so
+ * a pinned search gives the same snippets every time; public so that every store cuts the same
+ * window from the same text and matches.
  */
 public final class SnippetWindow {
   /** An ellipsis marks where the rendered window cuts the text. */
@@ -72,18 +72,24 @@ public final class SnippetWindow {
       }
     }
     String window = text.substring(start, end);
-    String html = options.markers() == null ? null
-        : html(window, inside, options.markers(), start > 0, end < text.length());
+    String html =
+        options.markers() == null
+            ? null
+            : html(window, inside, options.markers(), start > 0, end < text.length());
     return new Snippet(window, start, end, inside, html);
   }
 
-  /** The first and last match index of the best span: most distinct words, then most matches, then earliest. */
+  /**
+   * The first and last match index of the best span: most distinct words, then most matches, then
+   * earliest.
+   */
   private static int[] bestSpan(String text, List<int[]> matches, int max) {
     int bestFirst = 0;
     int bestLast = 0;
     int bestDistinct = -1;
     int bestCount = -1;
-    String[] matched = new String[matches.size()]; // each match's word once, not once per span holding it
+    String[] matched =
+        new String[matches.size()]; // each match's word once, not once per span holding it
     for (int i = 0; i < matched.length; i++) {
       matched[i] = text.substring(matches.get(i)[0], matches.get(i)[1]).toLowerCase(Locale.ROOT);
     }
@@ -106,12 +112,17 @@ public final class SnippetWindow {
     return new int[] {bestFirst, bestLast};
   }
 
-  /** The start of the sentence holding {@code at}, when it lies at most {@code within} before it; else -1. */
+  /**
+   * The start of the sentence holding {@code at}, when it lies at most {@code within} before it;
+   * else -1.
+   */
   private static int sentenceStart(String text, int at, int within) {
     for (int i = at - 1; i >= 0 && at - i <= within; i--) {
       char c = text.charAt(i);
-      if (c == '\n' || ((c == '.' || c == '!' || c == '?') && i + 1 < text.length()
-          && Character.isWhitespace(text.charAt(i + 1)))) {
+      if (c == '\n'
+          || ((c == '.' || c == '!' || c == '?')
+              && i + 1 < text.length()
+              && Character.isWhitespace(text.charAt(i + 1)))) {
         return i + 1;
       }
       if (i == 0) {
@@ -121,7 +132,10 @@ public final class SnippetWindow {
     return -1;
   }
 
-  /** {@code from}, or the next place a window may start at, but never past {@code limit}; {@code from} when none. */
+  /**
+   * {@code from}, or the next place a window may start at, but never past {@code limit}; {@code
+   * from} when none.
+   */
   private static int wordStartAfter(String text, int from, int limit) {
     for (int i = from; i <= limit; i++) {
       if (startsWindow(text, i)) {
@@ -131,7 +145,10 @@ public final class SnippetWindow {
     return from; // one word longer than the room: cut inside it (the html ellipsis marks the cut)
   }
 
-  /** {@code to}, or the last place before it a window may end at, but never before {@code limit}; {@code to} when none. */
+  /**
+   * {@code to}, or the last place before it a window may end at, but never before {@code limit};
+   * {@code to} when none.
+   */
   private static int wordEndBefore(String text, int to, int limit) {
     for (int i = to; i >= Math.max(limit, 1); i--) { // never an empty window: 0 is no end
       if (endsWindow(text, i)) {
@@ -141,7 +158,10 @@ public final class SnippetWindow {
     return to; // one word longer than the room: cut inside it (the html ellipsis marks the cut)
   }
 
-  /** A window may start at {@code i}: after a space, or where a word (or an opening bracket or quote) begins. */
+  /**
+   * A window may start at {@code i}: after a space, or where a word (or an opening bracket or
+   * quote) begins.
+   */
   static boolean startsWindow(String text, int i) {
     assert i < text.length() : "a window starts before the text's end: " + i;
     if (i == 0 || Character.isWhitespace(text.charAt(i - 1))) {
@@ -152,12 +172,15 @@ public final class SnippetWindow {
     }
     int next = text.codePointAt(i);
     int type = Character.getType(next);
-    return isWordChar(next) || type == Character.START_PUNCTUATION || type == Character.INITIAL_QUOTE_PUNCTUATION;
+    return isWordChar(next)
+        || type == Character.START_PUNCTUATION
+        || type == Character.INITIAL_QUOTE_PUNCTUATION;
   }
 
   /**
    * A window may end at {@code i}: before a space, or where a word (or a closing bracket, quote or
-   * punctuation mark other than a dash) ends; a hyphenated compound is cut at a hyphen, not after it.
+   * punctuation mark other than a dash) ends; a hyphenated compound is cut at a hyphen, not after
+   * it.
    */
   static boolean endsWindow(String text, int i) {
     assert i > 0 : "a window ends after its first character: " + i;
@@ -169,18 +192,20 @@ public final class SnippetWindow {
     }
     int previous = text.codePointBefore(i);
     int type = Character.getType(previous);
-    return isWordChar(previous) || type == Character.END_PUNCTUATION || type == Character.FINAL_QUOTE_PUNCTUATION
+    return isWordChar(previous)
+        || type == Character.END_PUNCTUATION
+        || type == Character.FINAL_QUOTE_PUNCTUATION
         || type == Character.OTHER_PUNCTUATION;
   }
 
   /**
-   * Whether {@code 0 < i < text.length()} is a break opportunity between two characters: at a space;
-   * between a word and punctuation (a hyphen, a slash, a period ending a sentence), except the marks
-   * inside a word ({@code don't}, {@code 3.14}, {@code snake_case}); between two characters of the
-   * scripts written without spaces (Chinese, Japanese). Never inside a surrogate pair or before a
-   * combining mark or joiner. A fixed rule rather than {@link java.text.BreakIterator}, whose
-   * segmentation differs between JDK releases (and would move pinned snippets) and keeps
-   * {@code gon-needle-another} whole.
+   * Whether {@code 0 < i < text.length()} is a break opportunity between two characters: at a
+   * space; between a word and punctuation (a hyphen, a slash, a period ending a sentence), except
+   * the marks inside a word ({@code don't}, {@code 3.14}, {@code snake_case}); between two
+   * characters of the scripts written without spaces (Chinese, Japanese). Never inside a surrogate
+   * pair or before a combining mark or joiner. A fixed rule rather than {@link
+   * java.text.BreakIterator}, whose segmentation differs between JDK releases (and would move
+   * pinned snippets) and keeps {@code gon-needle-another} whole.
    */
   static boolean isBreak(String text, int i) {
     char before = text.charAt(i - 1);
@@ -208,7 +233,8 @@ public final class SnippetWindow {
       int after = i + Character.charCount(b);
       return !(isInnerMark(b) && after < text.length() && isWordChar(text.codePointAt(after)));
     }
-    int markAt = i - Character.charCount(a); // mark | word: a mark inside a word when a word precedes it
+    int markAt =
+        i - Character.charCount(a); // mark | word: a mark inside a word when a word precedes it
     return !(isInnerMark(a) && markAt > 0 && isWordChar(text.codePointBefore(markAt)));
   }
 
@@ -218,27 +244,46 @@ public final class SnippetWindow {
     return Character.isLetterOrDigit(c);
   }
 
-  /** Marks that belong to the character before them: combining marks, joiners, variation selectors. */
+  /**
+   * Marks that belong to the character before them: combining marks, joiners, variation selectors.
+   */
   private static boolean isAttached(int c) {
     int type = Character.getType(c);
-    return type == Character.NON_SPACING_MARK || type == Character.COMBINING_SPACING_MARK
-        || type == Character.ENCLOSING_MARK || c == ZERO_WIDTH_JOINER || (c >= 0xFE00 && c <= 0xFE0F);
+    return type == Character.NON_SPACING_MARK
+        || type == Character.COMBINING_SPACING_MARK
+        || type == Character.ENCLOSING_MARK
+        || c == ZERO_WIDTH_JOINER
+        || (c >= 0xFE00 && c <= 0xFE0F);
   }
 
   /** Punctuation that joins the two halves of one word when it stands between letters or digits. */
   private static boolean isInnerMark(int c) {
-    return c == '\'' || c == '\u2019' || c == '.' || c == ',' || c == ':' || c == '_' || c == '\u00B7';
+    return c == '\''
+        || c == '\u2019'
+        || c == '.'
+        || c == ','
+        || c == ':'
+        || c == '_'
+        || c == '\u00B7';
   }
 
-  /** Chinese and Japanese are written without spaces: a window may cut between any two of their characters. */
+  /**
+   * Chinese and Japanese are written without spaces: a window may cut between any two of their
+   * characters.
+   */
   private static boolean isSpacelessScript(int c) {
     Character.UnicodeScript script = Character.UnicodeScript.of(c);
-    return script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.HIRAGANA
+    return script == Character.UnicodeScript.HAN
+        || script == Character.UnicodeScript.HIRAGANA
         || script == Character.UnicodeScript.KATAKANA;
   }
 
-  private static String html(String window, List<int[]> highlights, SearchRequest.Snippets.Markers markers,
-      boolean cutBefore, boolean cutAfter) {
+  private static String html(
+      String window,
+      List<int[]> highlights,
+      SearchRequest.Snippets.Markers markers,
+      boolean cutBefore,
+      boolean cutAfter) {
     StringBuilder out = new StringBuilder(window.length() + 16 * highlights.size() + 2);
     if (cutBefore) {
       out.append(ELLIPSIS);

@@ -15,9 +15,9 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * Where a search's words occur in its result chunks: the {@code [start, end)} range of every
- * occurrence of the plan's text terms in each chunk's text, read from the offsets the text
- * postings store (no re-analysis, and the chunk texts the caller has read already give only their
- * lengths). Each segment's terms are looked up once for all the results in it.
+ * occurrence of the plan's text terms in each chunk's text, read from the offsets the text postings
+ * store (no re-analysis, and the chunk texts the caller has read already give only their lengths).
+ * Each segment's terms are looked up once for all the results in it.
  *
  * <p>The ranges are those Lucene's UnifiedHighlighter marks over the same offsets with the whole
  * chunk as one passage: every occurrence that lies within the text, in order; overlapping ones (CJK
@@ -29,10 +29,11 @@ final class TextMatches {
 
   /**
    * For each of {@code docs} (ids in {@code reader}, no duplicates), the ranges of every match of
-   * {@code terms} in its text, whose length is {@code textLengths} at the same index; empty when none.
+   * {@code terms} in its text, whose length is {@code textLengths} at the same index; empty when
+   * none.
    */
-  static List<List<int[]>> of(IndexReader reader, List<BytesRef> terms, int[] docs, int[] textLengths)
-      throws IOException {
+  static List<List<int[]>> of(
+      IndexReader reader, List<BytesRef> terms, int[] docs, int[] textLengths) throws IOException {
     List<List<int[]>> found = new ArrayList<>(docs.length);
     for (int i = 0; i < docs.length; i++) {
       found.add(new ArrayList<>());
@@ -60,9 +61,17 @@ final class TextMatches {
     return out;
   }
 
-  /** Adds the matches in one segment's docs (indexes into {@code docs}, in increasing doc order). */
-  private static void collect(LeafReaderContext leaf, List<BytesRef> terms, int[] docs, int[] textLengths,
-      Integer[] inLeaf, List<List<int[]>> found) throws IOException {
+  /**
+   * Adds the matches in one segment's docs (indexes into {@code docs}, in increasing doc order).
+   */
+  private static void collect(
+      LeafReaderContext leaf,
+      List<BytesRef> terms,
+      int[] docs,
+      int[] textLengths,
+      Integer[] inLeaf,
+      List<List<int[]>> found)
+      throws IOException {
     Terms text = leaf.reader().terms(Fields.TEXT);
     if (text == null) {
       return;
@@ -88,7 +97,8 @@ final class TextMatches {
           int start = postings.startOffset();
           int stop = postings.endOffset();
           if (start == -1) {
-            throw new IllegalArgumentException("field '" + Fields.TEXT + "' was indexed without offsets");
+            throw new IllegalArgumentException(
+                "field '" + Fields.TEXT + "' was indexed without offsets");
           }
           // What lies past the text (or runs past its end) cannot be marked in it.
           if (start < stop && stop <= length) {

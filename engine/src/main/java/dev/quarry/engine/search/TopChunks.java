@@ -8,16 +8,18 @@ import java.util.PriorityQueue;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Keeps the best chunks offered to it, in result order, with at most {@code maxChunksPerSource}
- * per source: the top {@code topK} without a cap, each source's best {@code cap} with one. Memory
- * stays bounded by what can still make the results however many chunks are offered, so a query
- * whose boundary is a tie among thousands of chunks costs time, not heap. Not thread-safe.
+ * Keeps the best chunks offered to it, in result order, with at most {@code maxChunksPerSource} per
+ * source: the top {@code topK} without a cap, each source's best {@code cap} with one. Memory stays
+ * bounded by what can still make the results however many chunks are offered, so a query whose
+ * boundary is a tie among thousands of chunks costs time, not heap. Not thread-safe.
  */
 final class TopChunks {
   private final int topK;
   private final Integer maxChunksPerSource;
+
   /** Without a cap: the best topK so far, worst at the head. */
   private final PriorityQueue<ScoredChunk> best;
+
   /** With a cap: each source's best chunks so far, worst at the head. */
   private final Map<BytesRef, PriorityQueue<ScoredChunk>> bestPerSource = new HashMap<>();
 
@@ -27,7 +29,9 @@ final class TopChunks {
     this.best = new PriorityQueue<>(topK + 1, ScoredChunk.RESULT_ORDER.reversed());
   }
 
-  /** Chunks scoring below this can no longer enter the results; no chunk needs to be built for them. */
+  /**
+   * Chunks scoring below this can no longer enter the results; no chunk needs to be built for them.
+   */
   float minCompetitiveScore() {
     if (maxChunksPerSource == null && best.size() == topK) {
       return best.peek().score();
@@ -39,8 +43,9 @@ final class TopChunks {
     PriorityQueue<ScoredChunk> queue = best;
     int bound = topK;
     if (maxChunksPerSource != null) {
-      queue = bestPerSource.computeIfAbsent(chunk.source(),
-          s -> new PriorityQueue<>(ScoredChunk.RESULT_ORDER.reversed()));
+      queue =
+          bestPerSource.computeIfAbsent(
+              chunk.source(), s -> new PriorityQueue<>(ScoredChunk.RESULT_ORDER.reversed()));
       bound = maxChunksPerSource;
     }
     queue.add(chunk);
@@ -49,7 +54,9 @@ final class TopChunks {
     }
   }
 
-  /** The first {@code topK} chunks in result order, at most {@code maxChunksPerSource} per source. */
+  /**
+   * The first {@code topK} chunks in result order, at most {@code maxChunksPerSource} per source.
+   */
   List<ScoredChunk> results() {
     List<ScoredChunk> all = new ArrayList<>(best);
     bestPerSource.values().forEach(all::addAll);

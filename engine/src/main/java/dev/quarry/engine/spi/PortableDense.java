@@ -17,7 +17,9 @@ import org.apache.lucene.util.BytesRef;
  * writes the same arithmetic again and is held to this one bit for bit by its tests.
  */
 public final class PortableDense {
-  /** Stored units per 1.0 of a component: a stored byte is {@code round(x * SCALE)} clamped to ±127. */
+  /**
+   * Stored units per 1.0 of a component: a stored byte is {@code round(x * SCALE)} clamped to ±127.
+   */
   public static final float SCALE = VectorCodec.SCALE;
 
   private PortableDense() {}
@@ -27,7 +29,10 @@ public final class PortableDense {
     return VectorCodec.encode(vector);
   }
 
-  /** The exact semantic score of {@code stored} for {@code query}, as the embedded store computes it. */
+  /**
+   * The exact semantic score of {@code stored} for {@code query}, as the embedded store computes
+   * it.
+   */
   public static float dot(float[] query, byte[] stored) {
     return VectorCodec.dot(query, new BytesRef(stored));
   }
@@ -36,8 +41,8 @@ public final class PortableDense {
    * Embeds passages with {@code embedder} on the process's one embedding pool (with its cache), as
    * the embedded store embeds the chunks it writes.
    */
-  public static CompletableFuture<List<Embedder.Embedding>> embedPassages(EmbeddingModels models, Embedder embedder,
-      List<String> texts) {
+  public static CompletableFuture<List<Embedder.Embedding>> embedPassages(
+      EmbeddingModels models, Embedder embedder, List<String> texts) {
     return models.passages().embed(embedder, texts);
   }
 

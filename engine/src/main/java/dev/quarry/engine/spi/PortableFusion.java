@@ -47,19 +47,24 @@ public final class PortableFusion {
   }
 
   /**
-   * The fused ranking of a hybrid search's candidates: its best {@code topK} under its
-   * {@code maxChunksPerSource}, fused as {@code request} asks on a corpus whose embedding is
-   * {@code embedding}.
+   * The fused ranking of a hybrid search's candidates: its best {@code topK} under its {@code
+   * maxChunksPerSource}, fused as {@code request} asks on a corpus whose embedding is {@code
+   * embedding}.
    *
    * @param lexical the lexical candidates, in result order
    * @param semantic the semantic candidates, in result order
-   * @param lexicalOfOthers the exact lexical score of each semantic candidate {@code lexical} does not
-   *     hold; one absent scores 0 (it holds no query term)
-   * @param semanticOfOthers the exact semantic score of each lexical candidate {@code semantic} does
-   *     not hold
+   * @param lexicalOfOthers the exact lexical score of each semantic candidate {@code lexical} does
+   *     not hold; one absent scores 0 (it holds no query term)
+   * @param semanticOfOthers the exact semantic score of each lexical candidate {@code semantic}
+   *     does not hold
    */
-  public static List<Fused> fuse(List<Scored> lexical, List<Scored> semantic, Map<Key, Float> lexicalOfOthers,
-      Map<Key, Float> semanticOfOthers, SearchRequest request, CorpusSettings.Embedding embedding) {
+  public static List<Fused> fuse(
+      List<Scored> lexical,
+      List<Scored> semantic,
+      Map<Key, Float> lexicalOfOthers,
+      Map<Key, Float> semanticOfOthers,
+      SearchRequest request,
+      CorpusSettings.Embedding embedding) {
     // Each candidate stands for a doc of the embedded store: numbered in the order first met.
     Map<Key, Integer> docs = new LinkedHashMap<>();
     List<ScoredChunk> lexicalChunks = chunks(lexical, docs);
@@ -83,8 +88,17 @@ public final class PortableFusion {
       semanticOf[i] = dense;
     }
     List<Fused> out = new ArrayList<>();
-    for (HybridFusion.Fused f : HybridFusion.rank(lexicalChunks, semanticChunks, ranks, order, lexicalOf, semanticOf,
-        HybridFusion.Options.of(request, embedding), request.topK(), request.maxChunksPerSource())) {
+    for (HybridFusion.Fused f :
+        HybridFusion.rank(
+            lexicalChunks,
+            semanticChunks,
+            ranks,
+            order,
+            lexicalOf,
+            semanticOf,
+            HybridFusion.Options.of(request, embedding),
+            request.topK(),
+            request.maxChunksPerSource())) {
       out.add(new Fused(byDoc.get(f.chunk().doc()), f.chunk().score(), f.parts()));
     }
     return out;

@@ -30,7 +30,8 @@ class AnalyzersTest {
 
   @Test
   void everyLanguage_cutsPathologicalTokens() throws IOException {
-    String word = "x".repeat(3 * Analyzers.MAX_TOKEN_CHARS) + " " + "猫".repeat(600) + " " + "я".repeat(700);
+    String word =
+        "x".repeat(3 * Analyzers.MAX_TOKEN_CHARS) + " " + "猫".repeat(600) + " " + "я".repeat(700);
     for (Language language : Language.values()) {
       try (Analyzer analyzer = Analyzers.forLanguage(language)) {
         List<String> terms = terms(analyzer, word);

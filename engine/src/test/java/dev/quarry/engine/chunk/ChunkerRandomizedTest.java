@@ -1,7 +1,7 @@
 package dev.quarry.engine.chunk;
 
-import dev.quarry.engine.TestSeed;
 import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.TestSeed;
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -12,11 +12,50 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ChunkerRandomizedTest {
   private static final int TEXTS = 200;
   private static final String[] PIECES = {
-    " ", " ", " ", " ", "\n", "\n\n", "\r\n", "\r\n\r\n", "\t", "\f", "\u00A0", "\u3000", "\u2029",
-    ". ", "? ", "! ", "... ", "\" ", "e.g. ", "Dr. ", "3.14 ", "U.S. ", ", ",
-    "\n# ", "\n## ", "\n###### ", "\n```\n", "#",
-    "我们的检索引擎", "。", "！", "日本語のテキスト", "한국어 텍스트", "「", "」",
-    "مرحبا بالعالم", "שלום עולם", "\uD83D\uDE00", "\uD800", "\uDC00", "\u0000", "\u0007", "\u0085", "\u200B",
+    " ",
+    " ",
+    " ",
+    " ",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "\r\n\r\n",
+    "\t",
+    "\f",
+    "\u00A0",
+    "\u3000",
+    "\u2029",
+    ". ",
+    "? ",
+    "! ",
+    "... ",
+    "\" ",
+    "e.g. ",
+    "Dr. ",
+    "3.14 ",
+    "U.S. ",
+    ", ",
+    "\n# ",
+    "\n## ",
+    "\n###### ",
+    "\n```\n",
+    "#",
+    "我们的检索引擎",
+    "。",
+    "！",
+    "日本語のテキスト",
+    "한국어 텍스트",
+    "「",
+    "」",
+    "مرحبا بالعالم",
+    "שלום עולם",
+    "\uD83D\uDE00",
+    "\uD800",
+    "\uDC00",
+    "\u0000",
+    "\u0007",
+    "\u0085",
+    "\u200B",
   };
 
   @Test
@@ -25,18 +64,32 @@ class ChunkerRandomizedTest {
       String text = randomText(random);
       int[] pageStarts = random.nextInt(3) == 0 ? null : randomPageStarts(random, text.length());
       int maxWords = CorpusSettings.Chunking.MIN_MAX_WORDS + random.nextInt(300);
-      CorpusSettings.Chunking settings = new CorpusSettings.Chunking(maxWords, random.nextInt(maxWords / 2 + 1));
-      String mediaType = switch (random.nextInt(4)) {
-        case 0 -> null;
-        case 1 -> "text/markdown";
-        case 2 -> "text/plain";
-        default -> "application/pdf";
-      };
+      CorpusSettings.Chunking settings =
+          new CorpusSettings.Chunking(maxWords, random.nextInt(maxWords / 2 + 1));
+      String mediaType =
+          switch (random.nextInt(4)) {
+            case 0 -> null;
+            case 1 -> "text/markdown";
+            case 2 -> "text/plain";
+            default -> "application/pdf";
+          };
       try {
         ChunkInvariants.splitAndCheck(text, pageStarts, mediaType, settings);
       } catch (AssertionError | RuntimeException e) {
-        throw new AssertionError("text " + n + " (" + text.length() + " chars, " + settings
-            + ", " + mediaType + ", pages " + Arrays.toString(pageStarts) + "): " + e.getMessage(), e);
+        throw new AssertionError(
+            "text "
+                + n
+                + " ("
+                + text.length()
+                + " chars, "
+                + settings
+                + ", "
+                + mediaType
+                + ", pages "
+                + Arrays.toString(pageStarts)
+                + "): "
+                + e.getMessage(),
+            e);
       }
     }
   }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 class ChunkerTest {
   private static final CorpusSettings.Chunking DEFAULT = CorpusSettings.Chunking.DEFAULT;
   private static final CorpusSettings.Chunking SMALL = new CorpusSettings.Chunking(20, 5);
-  private static final CorpusSettings.Chunking SMALL_NO_OVERLAP = new CorpusSettings.Chunking(20, 0);
+  private static final CorpusSettings.Chunking SMALL_NO_OVERLAP =
+      new CorpusSettings.Chunking(20, 0);
   private static final String MARKDOWN = "text/markdown";
 
   /** {@code count} distinct lower-case words, {@code tag0 tag1 ...}, with no sentence end. */
@@ -43,7 +44,8 @@ class ChunkerTest {
 
   @Test
   void split_whitespaceOnly_hasNoChunks() {
-    assertEquals(List.of(), Chunker.split(" \t\r\n\n\u2029\u3000 ", new int[] {0, 3}, MARKDOWN, DEFAULT));
+    assertEquals(
+        List.of(), Chunker.split(" \t\r\n\n\u2029\u3000 ", new int[] {0, 3}, MARKDOWN, DEFAULT));
   }
 
   @Test
@@ -59,7 +61,9 @@ class ChunkerTest {
     List<ChunkSpan> spans = splitAndCheck(text, null, null, DEFAULT);
     assertTrue(spans.size() >= 4, "1000 words in 250-word chunks: " + spans.size());
     for (String chunk : texts(text, spans)) {
-      assertTrue(wordCount(chunk) <= 250 && wordCount(chunk) >= 125, "chunk of " + wordCount(chunk) + " words");
+      assertTrue(
+          wordCount(chunk) <= 250 && wordCount(chunk) >= 125,
+          "chunk of " + wordCount(chunk) + " words");
     }
   }
 
@@ -75,7 +79,8 @@ class ChunkerTest {
 
   @Test
   void split_overlap_neverMoreThanHalfTheChunk() {
-    // Paragraphs of 9 words in 16-word chunks: each chunk is one paragraph, so 8 words of overlap would be too many.
+    // Paragraphs of 9 words in 16-word chunks: each chunk is one paragraph, so 8 words of overlap
+    // would be too many.
     String paragraph = words("p", 9);
     String text = String.join("\n\n", paragraph, paragraph, paragraph, paragraph);
     List<ChunkSpan> spans = splitAndCheck(text, null, null, new CorpusSettings.Chunking(16, 8));
@@ -89,7 +94,8 @@ class ChunkerTest {
 
   @Test
   void split_overlapAfterLongDataRun_isAtMostHalfThePlainWords() {
-    // The 200-character run weighs 25 words, so the first chunk holds only 14 whitespace-separated words.
+    // The 200-character run weighs 25 words, so the first chunk holds only 14 whitespace-separated
+    // words.
     String text = words("a", 5) + " " + "z".repeat(200) + " " + words("b", 20);
     List<ChunkSpan> spans = splitAndCheck(text, null, null, new CorpusSettings.Chunking(38, 16));
     String first = text.substring(spans.get(0).start(), spans.get(0).end());
@@ -113,7 +119,9 @@ class ChunkerTest {
     // The first chunk ends at the paragraph; its last 5 words hold the start of "Sb0 b1 b2.".
     String text = sentence("a", 15) + " " + sentence("b", 3) + "\n\n" + words("c", 30);
     List<ChunkSpan> spans = splitAndCheck(text, null, null, SMALL);
-    assertTrue(text.substring(spans.get(1).start()).startsWith("Sb0 b1 b2.\n\nc0"), texts(text, spans).toString());
+    assertTrue(
+        text.substring(spans.get(1).start()).startsWith("Sb0 b1 b2.\n\nc0"),
+        texts(text, spans).toString());
   }
 
   @Test
@@ -143,7 +151,9 @@ class ChunkerTest {
   void split_headingStartsNewChunk() {
     String text = "# Intro\n\nShort intro text.\n\n## Details\n\nShort details text.";
     List<ChunkSpan> spans = splitAndCheck(text, null, MARKDOWN, DEFAULT);
-    assertEquals(List.of("# Intro\n\nShort intro text.", "## Details\n\nShort details text."), texts(text, spans));
+    assertEquals(
+        List.of("# Intro\n\nShort intro text.", "## Details\n\nShort details text."),
+        texts(text, spans));
   }
 
   @Test
@@ -197,8 +207,9 @@ class ChunkerTest {
   @Test
   void split_abbreviationsAndDecimals_areNotSentenceEnds() {
     // Cut for size at the last sentence end: the only true one is after "day." .
-    String text = "Dr. Smith met Mr. Jones at 3.5 p.m. on the first day. Then e.g. Apple Inc. Made J. Doe "
-        + words("x", 20);
+    String text =
+        "Dr. Smith met Mr. Jones at 3.5 p.m. on the first day. Then e.g. Apple Inc. Made J. Doe "
+            + words("x", 20);
     List<ChunkSpan> spans = splitAndCheck(text, null, null, SMALL_NO_OVERLAP);
     assertTrue(texts(text, spans).get(0).endsWith("day."), texts(text, spans).toString());
   }
@@ -226,7 +237,8 @@ class ChunkerTest {
     String page1 = sentence("a", 5) + " " + sentence("b", 6);
     String page2 = sentence("c", 5) + " " + sentence("d", 10);
     String text = page1 + " " + page2;
-    List<ChunkSpan> spans = splitAndCheck(text, new int[] {0, page1.length() + 1}, null, SMALL_NO_OVERLAP);
+    List<ChunkSpan> spans =
+        splitAndCheck(text, new int[] {0, page1.length() + 1}, null, SMALL_NO_OVERLAP);
     assertEquals(page1, texts(text, spans).get(0));
     assertEquals(new PageRange(1, 1), spans.get(0).pages());
   }
@@ -240,18 +252,24 @@ class ChunkerTest {
 
   @Test
   void split_pageStartsNotAtZero_throws() {
-    assertThrows(IllegalArgumentException.class, () -> Chunker.split("abc", new int[] {1}, null, DEFAULT));
-    assertThrows(IllegalArgumentException.class, () -> Chunker.split("abc", new int[0], null, DEFAULT));
+    assertThrows(
+        IllegalArgumentException.class, () -> Chunker.split("abc", new int[] {1}, null, DEFAULT));
+    assertThrows(
+        IllegalArgumentException.class, () -> Chunker.split("abc", new int[0], null, DEFAULT));
   }
 
   @Test
   void split_decreasingPageStarts_throws() {
-    assertThrows(IllegalArgumentException.class, () -> Chunker.split("abc def", new int[] {0, 4, 2}, null, DEFAULT));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Chunker.split("abc def", new int[] {0, 4, 2}, null, DEFAULT));
   }
 
   @Test
   void split_pageStartPastTheText_throws() {
-    assertThrows(IllegalArgumentException.class, () -> Chunker.split("abc", new int[] {0, 4}, null, DEFAULT));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Chunker.split("abc", new int[] {0, 4}, null, DEFAULT));
   }
 
   @Test
@@ -287,7 +305,8 @@ class ChunkerTest {
 
   @Test
   void split_rightToLeftText_isPlainText() {
-    String text = ("مرحبا بالعالم. هذا نص عربي للاختبار؟ " + "שלום עולם. זהו טקסט בעברית. ").repeat(100);
+    String text =
+        ("مرحبا بالعالم. هذا نص عربي للاختبار؟ " + "שלום עולם. זהו טקסט בעברית. ").repeat(100);
     List<ChunkSpan> spans = splitAndCheck(text, null, null, SMALL);
     assertTrue(spans.size() > 10);
   }
@@ -298,7 +317,9 @@ class ChunkerTest {
     String text = "x" + "\uD83D\uDE00".repeat(512 * 1024);
     List<ChunkSpan> spans = splitAndCheck(text, null, null, DEFAULT);
     for (ChunkSpan span : spans) {
-      assertTrue(span.end() - span.start() <= 250 * Chunker.MAX_CHARS_PER_WORD + 1, "piece of " + (span.end() - span.start()));
+      assertTrue(
+          span.end() - span.start() <= 250 * Chunker.MAX_CHARS_PER_WORD + 1,
+          "piece of " + (span.end() - span.start()));
     }
     assertTrue(spans.size() >= text.length() / (250 * Chunker.MAX_CHARS_PER_WORD));
   }
@@ -321,8 +342,10 @@ class ChunkerTest {
 
   @Test
   void split_manyBlankLines_coversTheWords() {
-    String text = "\n".repeat(100_000) + "word" + "\r\n".repeat(100_000) + "other" + " ".repeat(100_000);
-    assertEquals(List.of("word\r\n".repeat(1).strip() + "\r\n".repeat(100_000) + "other"),
+    String text =
+        "\n".repeat(100_000) + "word" + "\r\n".repeat(100_000) + "other" + " ".repeat(100_000);
+    assertEquals(
+        List.of("word\r\n".repeat(1).strip() + "\r\n".repeat(100_000) + "other"),
         texts(text, splitAndCheck(text, null, null, DEFAULT)));
   }
 
@@ -349,7 +372,8 @@ class ChunkerTest {
     long started = System.nanoTime();
     List<ChunkSpan> spans = Chunker.split(text, null, null, DEFAULT);
     long millis = (System.nanoTime() - started) / 1_000_000;
-    assertTrue(millis < 10_000, "5 MB took " + millis + " ms"); // sanity bound only, not a benchmark
+    assertTrue(
+        millis < 10_000, "5 MB took " + millis + " ms"); // sanity bound only, not a benchmark
     assertFalse(spans.isEmpty());
   }
 }

@@ -95,7 +95,8 @@ class TokenScannerTest {
     Tokens tokens = scan(text, false, PageMap.of(new int[] {0, 5}, text.length()));
     assertFalse(tokens.has(0, Tokens.PAGE));
     assertFalse(tokens.has(1, Tokens.PAGE));
-    assertTrue(tokens.has(2, Tokens.PAGE), "a page starting inside a token is marked on the next one");
+    assertTrue(
+        tokens.has(2, Tokens.PAGE), "a page starting inside a token is marked on the next one");
   }
 
   @Test

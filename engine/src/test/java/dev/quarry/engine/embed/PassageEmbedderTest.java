@@ -18,7 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The passage pool (with {@link HashingEmbedder}'s vectors): its cache, and its refusal when full. */
+/**
+ * The passage pool (with {@link HashingEmbedder}'s vectors): its cache, and its refusal when full.
+ */
 class PassageEmbedderTest {
   private static final Embedder MINI = new HashingEmbedder();
 
@@ -74,7 +76,8 @@ class PassageEmbedderTest {
     counting.release.countDown();
     counting.meet = new CountDownLatch(2);
     try (PassageEmbedder pool = new PassageEmbedder(2, 8, 1000, new QueryPriority(2))) {
-      // Two passages on two threads: a part each, running at once (each waits until the other has begun).
+      // Two passages on two threads: a part each, running at once (each waits until the other has
+      // begun).
       assertEquals(2, pool.embed(counting, texts("small", 2, 8)).get(60, TimeUnit.SECONDS).size());
     }
   }
@@ -82,11 +85,16 @@ class PassageEmbedderTest {
   /** The model, counting the passages it is asked to embed. */
   private static final class Counting extends FilterEmbedder {
     final AtomicInteger passages = new AtomicInteger();
+
     /** Open once the model has been asked for its first passages. */
     final CountDownLatch started = new CountDownLatch(1);
+
     /** The first call waits for it: the test decides when the part on the thread ends. */
     final CountDownLatch release = new CountDownLatch(1);
-    /** When set, every call counts it down and waits for it to open: calls that must run at once. */
+
+    /**
+     * When set, every call counts it down and waits for it to open: calls that must run at once.
+     */
     volatile CountDownLatch meet;
 
     Counting() {
@@ -101,7 +109,8 @@ class PassageEmbedderTest {
         m.countDown();
         try {
           if (!m.await(30, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("ran alone: no other part of the request ran beside it");
+            throw new IllegalStateException(
+                "ran alone: no other part of the request ran beside it");
           }
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
@@ -128,20 +137,26 @@ class PassageEmbedderTest {
     Counting counting = new Counting();
     try (PassageEmbedder pool = new PassageEmbedder(1, 8, 1000, new QueryPriority(1))) {
       // Four parts of four passages: one runs on the only thread until released, three wait.
-      CompletableFuture<List<Embedder.Embedding>> running = pool.embed(counting, texts("a", 16, 200));
+      CompletableFuture<List<Embedder.Embedding>> running =
+          pool.embed(counting, texts("a", 16, 200));
       // Queued only once that part is on the thread, so the queue then holds 3 + 4 of its 8 places.
       assertTrue(counting.started.await(60, TimeUnit.SECONDS), "the first part never started");
       CompletableFuture<List<Embedder.Embedding>> queued = pool.embed(counting, texts("b", 32, 8));
-      QuarryException full = assertThrows(QuarryException.class, () -> pool.embed(counting, texts("c", 4, 8)));
+      QuarryException full =
+          assertThrows(QuarryException.class, () -> pool.embed(counting, texts("c", 4, 8)));
       assertEquals(ErrorCode.CAPACITY, full.code());
       assertTrue(full.code().retryable());
       counting.release.countDown();
       assertEquals(16, running.get().size());
       assertEquals(32, queued.get().size());
-      assertEquals(4, pool.embed(counting, texts("d", 4, 8)).get().size(), "once drained, the pool takes work again");
+      assertEquals(
+          4,
+          pool.embed(counting, texts("d", 4, 8)).get().size(),
+          "once drained, the pool takes work again");
       // The only thread runs parts in the order they were queued: a part of the refused request
       // would have run before the last request's.
-      assertEquals(16 + 32 + 4, counting.passages.get(), "no passage of the refused request was embedded");
+      assertEquals(
+          16 + 32 + 4, counting.passages.get(), "no passage of the refused request was embedded");
     }
   }
 
@@ -175,12 +190,14 @@ class PassageEmbedderTest {
     try (PassageEmbedder pool = new PassageEmbedder(2, 8, 1000, priority)) {
       Overlapping model = new Overlapping();
       priority.queryStarted();
-      assertEquals(8, pool.embed(model, texts("beside a query", 8, 8)).get(60, TimeUnit.SECONDS).size());
+      assertEquals(
+          8, pool.embed(model, texts("beside a query", 8, 8)).get(60, TimeUnit.SECONDS).size());
       assertEquals(1, model.most.get(), "two passage calls ran beside a query on two cores");
       // More queries than cores: passages still move on, one call at a time.
       priority.queryStarted();
       priority.queryStarted();
-      assertEquals(4, pool.embed(model, texts("beside three", 4, 8)).get(60, TimeUnit.SECONDS).size());
+      assertEquals(
+          4, pool.embed(model, texts("beside three", 4, 8)).get(60, TimeUnit.SECONDS).size());
       priority.queryEnded();
       priority.queryEnded();
       priority.queryEnded();
@@ -196,13 +213,14 @@ class PassageEmbedderTest {
   void aQueryMissingTheCache_isAQueryInProgressWhileTheModelRuns() {
     QueryPriority priority = new QueryPriority(2);
     AtomicInteger slotsDuringCall = new AtomicInteger();
-    Embedder model = new FilterEmbedder(MINI) {
-      @Override
-      public float[] embedQuery(String query) {
-        slotsDuringCall.set(priority.passageSlots());
-        return in.embedQuery(query);
-      }
-    };
+    Embedder model =
+        new FilterEmbedder(MINI) {
+          @Override
+          public float[] embedQuery(String query) {
+            slotsDuringCall.set(priority.passageSlots());
+            return in.embedQuery(query);
+          }
+        };
     QueryCachingEmbedder queries = new QueryCachingEmbedder(model, 8, priority);
     queries.embedQuery("otters");
     assertEquals(1, slotsDuringCall.get(), "the model ran without the passages making room");

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@link SignCodes}: a code holds the stored bytes' signs in component order, and a query's
- * estimate is the sum of its components where the code's bit is set, up to the query's
- * quantization (half a level a component at most).
+ * estimate is the sum of its components where the code's bit is set, up to the query's quantization
+ * (half a level a component at most).
  */
 class SignCodesTest {
   @Test
@@ -25,7 +25,8 @@ class SignCodesTest {
       byte[] stored = VectorCodec.encode(vector);
       byte[] code = SignCodes.encode(stored);
       assertEquals(SignCodes.bytes(dimensions), code.length);
-      assertArrayEquals(code, SignCodes.encode(vector), "the code of a vector is the code of its stored bytes");
+      assertArrayEquals(
+          code, SignCodes.encode(vector), "the code of a vector is the code of its stored bytes");
       double sum = 0;
       float min = Float.POSITIVE_INFINITY;
       float max = Float.NEGATIVE_INFINITY;
@@ -42,11 +43,13 @@ class SignCodesTest {
       SignCodes.Query q = new SignCodes.Query(query);
       double halfLevel = (max - min) / ((1 << SignCodes.QUERY_BITS) - 1) / 2.0;
       float estimate = q.estimate(code, 0);
-      assertTrue(Math.abs(estimate - sum) <= dimensions * halfLevel + 1e-5,
+      assertTrue(
+          Math.abs(estimate - sum) <= dimensions * halfLevel + 1e-5,
           "estimate " + estimate + " against " + sum);
       byte[] shifted = new byte[code.length + 5];
       System.arraycopy(code, 0, shifted, 5, code.length);
-      assertEquals(estimate, q.estimate(shifted, 5), "the estimate depends on the code's bytes alone");
+      assertEquals(
+          estimate, q.estimate(shifted, 5), "the estimate depends on the code's bytes alone");
     }
   }
 

@@ -35,22 +35,43 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The opt-in approximate (HNSW) index on real Lucene on disk, with {@link HashingEmbedder}'s
  * 384-dimension vectors (what is compared is the graph against the exact scan): the graph is
- * written only when asked for; on a corpus small enough for the graph to be searched
- * whole it finds what exact search finds, with the same exact scores; and it honours revisions,
- * scope and filters, since those are the reader's live documents and the query's filter.
+ * written only when asked for; on a corpus small enough for the graph to be searched whole it finds
+ * what exact search finds, with the same exact scores; and it honours revisions, scope and filters,
+ * since those are the reader's live documents and the query's filter.
  */
 class ApproximateIndexTest {
   private static final EmbeddingModels MODELS = EmbeddingModels.of(new HashingEmbedder());
   private static final String[] TOPICS = {"rivers", "banks", "birds", "mills"};
-  private static final String[] WORDS = {"river", "otter", "bank", "delta", "stone", "bridge", "water", "salmon",
-      "reed", "heron", "mill", "ford", "loan", "interest", "vault", "kingfisher", "wheel", "grain"};
+  private static final String[] WORDS = {
+    "river",
+    "otter",
+    "bank",
+    "delta",
+    "stone",
+    "bridge",
+    "water",
+    "salmon",
+    "reed",
+    "heron",
+    "mill",
+    "ford",
+    "loan",
+    "interest",
+    "vault",
+    "kingfisher",
+    "wheel",
+    "grain"
+  };
 
   @TempDir Path dir;
 
   private static CorpusInfo info(String name, CorpusSettings.VectorIndex vectors) {
-    CorpusSettings settings = new CorpusSettings(CorpusSettings.Language.ENGLISH, new CorpusSettings.Chunking(24, 0),
-        CorpusSettings.Ranking.DEFAULT,
-        new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5, vectors));
+    CorpusSettings settings =
+        new CorpusSettings(
+            CorpusSettings.Language.ENGLISH,
+            new CorpusSettings.Chunking(24, 0),
+            CorpusSettings.Ranking.DEFAULT,
+            new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5, vectors));
     return new CorpusInfo(name, name + "-id", MODELS.resolve(settings), Instant.EPOCH);
   }
 
@@ -62,14 +83,25 @@ class ApproximateIndexTest {
       for (int w = 0; w < 20 + random.nextInt(40); w++) {
         text.append(WORDS[random.nextInt(WORDS.length)]).append(w % 9 == 8 ? ". " : " ");
       }
-      ops.add(new SourceOperation.Index("s" + i, null, text.toString(), null, null,
-          Metadata.of(Map.of("topic", TOPICS[i % TOPICS.length]), "metadata"), null, null, null, null));
+      ops.add(
+          new SourceOperation.Index(
+              "s" + i,
+              null,
+              text.toString(),
+              null,
+              null,
+              Metadata.of(Map.of("topic", TOPICS[i % TOPICS.length]), "metadata"),
+              null,
+              null,
+              null,
+              null));
     }
     return ops;
   }
 
   private static SearchRequest semantic(String q, List<Filter> filters, Long revision) {
-    return new SearchRequest(q, SourceScope.ALL, filters, 20, revision, null, false, SearchRequest.Mode.SEMANTIC, null);
+    return new SearchRequest(
+        q, SourceScope.ALL, filters, 20, revision, null, false, SearchRequest.Mode.SEMANTIC, null);
   }
 
   /** Source, chunk and exact score of each hit: what the two indexes must agree on. */
@@ -79,43 +111,86 @@ class ApproximateIndexTest {
 
   @Test
   @ExtendWith(TestSeed.class)
-  void smallCorpus_findsWhatExactFinds_withExactScores_atEveryRevision_andWithinFilters(Random random)
-      throws Exception {
+  void smallCorpus_findsWhatExactFinds_withExactScores_atEveryRevision_andWithinFilters(
+      Random random) throws Exception {
     List<SourceOperation> first = sources(random.nextLong(), 40);
     List<SourceOperation> second = sources(random.nextLong(), 20);
-    try (CorpusIndex exact = CorpusIndex.open(dir.resolve("exact"), info("exact", CorpusSettings.VectorIndex.EXACT),
-            EngineConfig.builder().embeddingModels(MODELS).build());
-        CorpusIndex hnsw = CorpusIndex.open(dir.resolve("hnsw"), info("hnsw", CorpusSettings.VectorIndex.HNSW),
-            EngineConfig.builder().embeddingModels(MODELS).build())) {
+    try (CorpusIndex exact =
+            CorpusIndex.open(
+                dir.resolve("exact"),
+                info("exact", CorpusSettings.VectorIndex.EXACT),
+                EngineConfig.builder().embeddingModels(MODELS).build());
+        CorpusIndex hnsw =
+            CorpusIndex.open(
+                dir.resolve("hnsw"),
+                info("hnsw", CorpusSettings.VectorIndex.HNSW),
+                EngineConfig.builder().embeddingModels(MODELS).build())) {
       for (CorpusIndex index : List.of(exact, hnsw)) {
         index.apply(new Mutation(first, "t", null, null));
-        index.apply(new Mutation(second, "t", null, null)); // rewrites s0..s19: new versions supersede old ones
+        index.apply(
+            new Mutation(
+                second, "t", null, null)); // rewrites s0..s19: new versions supersede old ones
         index.apply(Mutation.of(new SourceOperation.Delete("s39", null, false), "t"));
       }
       List<Filter> birds = List.of(new Filter.Equals("topic", "birds"));
-      for (String q : List.of("otters swimming in a river", "money in the bank", "a heron by the mill")) {
+      for (String q :
+          List.of("otters swimming in a river", "money in the bank", "a heron by the mill")) {
         for (Long revision : new Long[] {1L, 2L, null}) {
-          assertEquals(answer(exact.search(semantic(q, List.of(), revision)).hits()),
-              answer(hnsw.search(semantic(q, List.of(), revision)).hits()), q + " at " + revision + " (" + TestSeed.replay() + ")");
+          assertEquals(
+              answer(exact.search(semantic(q, List.of(), revision)).hits()),
+              answer(hnsw.search(semantic(q, List.of(), revision)).hits()),
+              q + " at " + revision + " (" + TestSeed.replay() + ")");
           List<Hit> filtered = hnsw.search(semantic(q, birds, revision)).hits();
-          assertEquals(answer(exact.search(semantic(q, birds, revision)).hits()), answer(filtered),
+          assertEquals(
+              answer(exact.search(semantic(q, birds, revision)).hits()),
+              answer(filtered),
               q + " filtered at " + revision + " (" + TestSeed.replay() + ")");
-          assertTrue(filtered.stream().allMatch(h -> h.metadata().values().get("topic").equals("birds")));
+          assertTrue(
+              filtered.stream().allMatch(h -> h.metadata().values().get("topic").equals("birds")));
         }
-        assertTrue(hnsw.search(semantic(q, List.of(), null)).hits().stream().noneMatch(h -> h.source().equals("s39")),
+        assertTrue(
+            hnsw.search(semantic(q, List.of(), null)).hits().stream()
+                .noneMatch(h -> h.source().equals("s39")),
             "a deleted source is not found through the graph");
-        assertEquals(answer(exact.search(new SearchRequest(q, SourceScope.ALL, List.of(), 10, null, null, false,
-            SearchRequest.Mode.HYBRID, null)).hits()), answer(hnsw.search(new SearchRequest(q, SourceScope.ALL,
-            List.of(), 10, null, null, false, SearchRequest.Mode.HYBRID, null)).hits()));
+        assertEquals(
+            answer(
+                exact
+                    .search(
+                        new SearchRequest(
+                            q,
+                            SourceScope.ALL,
+                            List.of(),
+                            10,
+                            null,
+                            null,
+                            false,
+                            SearchRequest.Mode.HYBRID,
+                            null))
+                    .hits()),
+            answer(
+                hnsw.search(
+                        new SearchRequest(
+                            q,
+                            SourceScope.ALL,
+                            List.of(),
+                            10,
+                            null,
+                            null,
+                            false,
+                            SearchRequest.Mode.HYBRID,
+                            null))
+                    .hits()));
       }
     }
-    assertEquals(384, vectorGraph(dir.resolve("hnsw")).getVectorDimension(), "the graph is on disk");
+    assertEquals(
+        384, vectorGraph(dir.resolve("hnsw")).getVectorDimension(), "the graph is on disk");
     assertNull(vectorGraph(dir.resolve("exact")), "an exact corpus pays for no graph");
   }
 
   /** The graph field as the committed index on disk declares it, or null. */
   private static FieldInfo vectorGraph(Path indexDir) throws Exception {
-    try (FSDirectory d = FSDirectory.open(indexDir); DirectoryReader r = DirectoryReader.open(d)) {
+    try (FSDirectory d = FSDirectory.open(indexDir);
+        DirectoryReader r = DirectoryReader.open(d)) {
       return FieldInfos.getMergedFieldInfos(r).fieldInfo(Fields.VECTOR_GRAPH);
     }
   }

@@ -29,9 +29,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An auto corpus: each source analysed in the language detected from its text, queries read in every
- * language the counted chunks hold. The texts are article 1 of the Universal Declaration of Human
- * Rights in its official and published translations, and the first sentences of Goethe's Faust.
+ * An auto corpus: each source analysed in the language detected from its text, queries read in
+ * every language the counted chunks hold. The texts are article 1 of the Universal Declaration of
+ * Human Rights in its official and published translations, and the first sentences of Goethe's
+ * Faust.
  */
 class AutoLanguageTest {
   @TempDir Path dir;
@@ -39,58 +40,105 @@ class AutoLanguageTest {
   static final Map<String, String> TEXTS = new LinkedHashMap<>();
 
   static {
-    TEXTS.put("en", "All human beings are born free and equal in dignity and rights. They are endowed with reason "
-        + "and conscience and should act towards one another in a spirit of brotherhood.");
-    TEXTS.put("de", "Alle Menschen sind frei und gleich an Würde und Rechten geboren. Sie sind mit Vernunft und "
-        + "Gewissen begabt und sollen einander im Geist der Brüderlichkeit begegnen.");
-    TEXTS.put("fr", "Tous les êtres humains naissent libres et égaux en dignité et en droits. Ils sont doués de "
-        + "raison et de conscience et doivent agir les uns envers les autres dans un esprit de fraternité.");
-    TEXTS.put("es", "Todos los seres humanos nacen libres e iguales en dignidad y derechos y, dotados como están "
-        + "de razón y conciencia, deben comportarse fraternalmente los unos con los otros.");
-    TEXTS.put("ru", "Все люди рождаются свободными и равными в своем достоинстве и правах. Они наделены разумом и "
-        + "совестью и должны поступать в отношении друг друга в духе братства.");
-    TEXTS.put("ja", "すべての人間は、生まれながらにして自由であり、かつ、尊厳と権利とについて平等である。人間は、理性と良心とを"
-        + "授けられており、互いに同胞の精神をもって行動しなければならない。");
-    TEXTS.put("faust", "Habe nun, ach! Philosophie, Juristerei und Medizin, und leider auch Theologie durchaus "
-        + "studiert, mit heißem Bemühn. Da steh ich nun, ich armer Tor! Und bin so klug als wie zuvor.");
+    TEXTS.put(
+        "en",
+        "All human beings are born free and equal in dignity and rights. They are endowed with reason "
+            + "and conscience and should act towards one another in a spirit of brotherhood.");
+    TEXTS.put(
+        "de",
+        "Alle Menschen sind frei und gleich an Würde und Rechten geboren. Sie sind mit Vernunft und "
+            + "Gewissen begabt und sollen einander im Geist der Brüderlichkeit begegnen.");
+    TEXTS.put(
+        "fr",
+        "Tous les êtres humains naissent libres et égaux en dignité et en droits. Ils sont doués de "
+            + "raison et de conscience et doivent agir les uns envers les autres dans un esprit de fraternité.");
+    TEXTS.put(
+        "es",
+        "Todos los seres humanos nacen libres e iguales en dignidad y derechos y, dotados como están "
+            + "de razón y conciencia, deben comportarse fraternalmente los unos con los otros.");
+    TEXTS.put(
+        "ru",
+        "Все люди рождаются свободными и равными в своем достоинстве и правах. Они наделены разумом и "
+            + "совестью и должны поступать в отношении друг друга в духе братства.");
+    TEXTS.put(
+        "ja",
+        "すべての人間は、生まれながらにして自由であり、かつ、尊厳と権利とについて平等である。人間は、理性と良心とを"
+            + "授けられており、互いに同胞の精神をもって行動しなければならない。");
+    TEXTS.put(
+        "faust",
+        "Habe nun, ach! Philosophie, Juristerei und Medizin, und leider auch Theologie durchaus "
+            + "studiert, mit heißem Bemühn. Da steh ich nun, ich armer Tor! Und bin so klug als wie zuvor.");
   }
 
-  static final Map<String, Language> EXPECTED = Map.of("en", Language.ENGLISH, "de", Language.GERMAN,
-      "fr", Language.FRENCH, "es", Language.SPANISH, "ru", Language.RUSSIAN, "ja", Language.JAPANESE,
-      "faust", Language.GERMAN);
+  static final Map<String, Language> EXPECTED =
+      Map.of(
+          "en",
+          Language.ENGLISH,
+          "de",
+          Language.GERMAN,
+          "fr",
+          Language.FRENCH,
+          "es",
+          Language.SPANISH,
+          "ru",
+          Language.RUSSIAN,
+          "ja",
+          Language.JAPANESE,
+          "faust",
+          Language.GERMAN);
 
   private static CorpusInfo auto() {
-    return new CorpusInfo("udhr", "c1", new CorpusSettings(Language.AUTO, CorpusSettings.Chunking.DEFAULT,
-        CorpusSettings.Ranking.DEFAULT), Instant.EPOCH);
+    return new CorpusInfo(
+        "udhr",
+        "c1",
+        new CorpusSettings(
+            Language.AUTO, CorpusSettings.Chunking.DEFAULT, CorpusSettings.Ranking.DEFAULT),
+        Instant.EPOCH);
   }
 
   private static Receipt index(CorpusIndex index, String source, String text) {
-    return index.apply(Mutation.of(SourceOperation.Index.text(source, null, text, Metadata.EMPTY), "tester"))
-        .receipts().get(0);
+    return index
+        .apply(
+            Mutation.of(SourceOperation.Index.text(source, null, text, Metadata.EMPTY), "tester"))
+        .receipts()
+        .get(0);
   }
 
-  private static SearchResult search(CorpusIndex index, String query, Long revision, SourceScope statistics) {
-    return index.search(new SearchRequest(query, SourceScope.ALL, List.of(), 10, revision, null, true)
-        .withStatistics(statistics));
+  private static SearchResult search(
+      CorpusIndex index, String query, Long revision, SourceScope statistics) {
+    return index.search(
+        new SearchRequest(query, SourceScope.ALL, List.of(), 10, revision, null, true)
+            .withStatistics(statistics));
   }
 
   @Test
   void detection_namesEachTextsLanguage_everyTime() {
     for (Map.Entry<String, String> t : TEXTS.entrySet()) {
       assertEquals(EXPECTED.get(t.getKey()), LanguageDetection.detect(t.getValue()), t.getKey());
-      assertEquals(EXPECTED.get(t.getKey()), LanguageDetection.detect(t.getValue()), t.getKey() + ", again");
+      assertEquals(
+          EXPECTED.get(t.getKey()), LanguageDetection.detect(t.getValue()), t.getKey() + ", again");
     }
   }
 
   @Test
   void detection_readsOtherScriptsToo() {
-    assertEquals(Language.CHINESE, LanguageDetection.detect("人人生而自由,在尊严和权利上一律平等。他们赋有理性和良心,并应以兄弟关系的精神相对待。"));
-    assertEquals(Language.KOREAN, LanguageDetection.detect("모든 인간은 태어날 때부터 자유로우며 그 존엄과 권리에 있어 동등하다. 인간은 "
-        + "천부적으로 이성과 양심을 부여받았으며 서로 형제애의 정신으로 행동하여야 한다."));
-    assertEquals(Language.GREEK, LanguageDetection.detect("Όλοι οι άνθρωποι γεννιούνται ελεύθεροι και ίσοι στην "
-        + "αξιοπρέπεια και τα δικαιώματα."));
-    assertEquals(Language.ARABIC, LanguageDetection.detect("يولد جميع الناس أحرارًا متساوين في الكرامة والحقوق. وقد "
-        + "وهبوا عقلاً وضميرًا وعليهم أن يعامل بعضهم بعضًا بروح الإخاء."));
+    assertEquals(
+        Language.CHINESE, LanguageDetection.detect("人人生而自由,在尊严和权利上一律平等。他们赋有理性和良心,并应以兄弟关系的精神相对待。"));
+    assertEquals(
+        Language.KOREAN,
+        LanguageDetection.detect(
+            "모든 인간은 태어날 때부터 자유로우며 그 존엄과 권리에 있어 동등하다. 인간은 "
+                + "천부적으로 이성과 양심을 부여받았으며 서로 형제애의 정신으로 행동하여야 한다."));
+    assertEquals(
+        Language.GREEK,
+        LanguageDetection.detect(
+            "Όλοι οι άνθρωποι γεννιούνται ελεύθεροι και ίσοι στην "
+                + "αξιοπρέπεια και τα δικαιώματα."));
+    assertEquals(
+        Language.ARABIC,
+        LanguageDetection.detect(
+            "يولد جميع الناس أحرارًا متساوين في الكرامة والحقوق. وقد "
+                + "وهبوا عقلاً وضميرًا وعليهم أن يعامل بعضهم بعضًا بروح الإخاء."));
     assertEquals(Language.JAPANESE, LanguageDetection.detect("吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。"));
   }
 
@@ -98,7 +146,8 @@ class AutoLanguageTest {
   void detection_fallsBackToStandard_forShortOrUnsureText() {
     assertEquals(Language.STANDARD, LanguageDetection.detect("Leave policy"));
     assertEquals(Language.STANDARD, LanguageDetection.detect("invoice 2024-03 total 1,234.00 EUR"));
-    assertEquals(Language.STANDARD, LanguageDetection.detect("public static void main(String[] args) { }"));
+    assertEquals(
+        Language.STANDARD, LanguageDetection.detect("public static void main(String[] args) { }"));
     assertEquals(Language.STANDARD, LanguageDetection.detect(""));
   }
 
@@ -106,7 +155,8 @@ class AutoLanguageTest {
   void receiptsAndHits_sayTheSourcesLanguage() throws IOException {
     try (CorpusIndex index = CorpusIndex.open(dir, auto(), EngineConfig.defaults())) {
       for (Map.Entry<String, String> t : TEXTS.entrySet()) {
-        assertEquals(EXPECTED.get(t.getKey()).wireName(), index(index, t.getKey(), t.getValue()).language());
+        assertEquals(
+            EXPECTED.get(t.getKey()).wireName(), index(index, t.getKey(), t.getValue()).language());
       }
       assertEquals("standard", index(index, "memo", "Leave policy").language());
       // Unchanged content keeps its language, and says it.
@@ -118,8 +168,12 @@ class AutoLanguageTest {
       List<Hit> recht = search(index, "Recht", null, SourceScope.ALL).hits();
       assertEquals(List.of("de"), recht.stream().map(Hit::source).toList());
       assertEquals("german", recht.get(0).language());
-      assertTrue(recht.get(0).text().substring(recht.get(0).highlights().get(0)[0],
-          recht.get(0).highlights().get(0)[1]).equals("Rechten"));
+      assertTrue(
+          recht
+              .get(0)
+              .text()
+              .substring(recht.get(0).highlights().get(0)[0], recht.get(0).highlights().get(0)[1])
+              .equals("Rechten"));
       // An English query stems in English: "acting" finds "act".
       List<Hit> acting = search(index, "acting", null, SourceScope.ALL).hits();
       assertEquals(List.of("en"), acting.stream().map(Hit::source).toList());
@@ -138,7 +192,8 @@ class AutoLanguageTest {
   void scores_areReproducibleAtARevision_andCountOnlyWhatTheCallerMaySee() throws IOException {
     float pinned;
     long revision;
-    try (CorpusIndex index = CorpusIndex.open(dir.resolve("all"), auto(), EngineConfig.defaults())) {
+    try (CorpusIndex index =
+        CorpusIndex.open(dir.resolve("all"), auto(), EngineConfig.defaults())) {
       for (Map.Entry<String, String> t : TEXTS.entrySet()) {
         revision = index(index, t.getKey(), t.getValue()).revision();
       }
@@ -146,19 +201,32 @@ class AutoLanguageTest {
       SearchResult first = search(index, "Menschen Würde Gewissen", revision, SourceScope.ALL);
       pinned = first.hits().get(0).score();
       assertEquals("de", first.hits().get(0).source());
-      index(index, "de2", "Die Würde des Menschen ist unantastbar. Sie zu achten und zu schützen ist "
-          + "Verpflichtung aller staatlichen Gewalt.");
+      index(
+          index,
+          "de2",
+          "Die Würde des Menschen ist unantastbar. Sie zu achten und zu schützen ist "
+              + "Verpflichtung aller staatlichen Gewalt.");
       SearchResult later = search(index, "Menschen Würde Gewissen", revision, SourceScope.ALL);
       assertEquals(pinned, later.hits().get(0).score(), "the same score at the pinned revision");
-      assertEquals(first.hits().stream().map(h -> h.source() + "=" + h.score()).toList(),
+      assertEquals(
+          first.hits().stream().map(h -> h.source() + "=" + h.score()).toList(),
           later.hits().stream().map(h -> h.source() + "=" + h.score()).toList());
 
       // Statistics over the German source alone score as a corpus holding only it.
-      float scoped = search(index, "Menschen Würde Gewissen", null, new SourceScope(List.of("de"))).hits().stream()
-          .filter(h -> h.source().equals("de")).findFirst().orElseThrow().score();
-      try (CorpusIndex alone = CorpusIndex.open(dir.resolve("alone"), auto(), EngineConfig.defaults())) {
+      float scoped =
+          search(index, "Menschen Würde Gewissen", null, new SourceScope(List.of("de")))
+              .hits()
+              .stream()
+              .filter(h -> h.source().equals("de"))
+              .findFirst()
+              .orElseThrow()
+              .score();
+      try (CorpusIndex alone =
+          CorpusIndex.open(dir.resolve("alone"), auto(), EngineConfig.defaults())) {
         index(alone, "de", TEXTS.get("de"));
-        assertEquals(alone.search(SearchRequest.of("Menschen Würde Gewissen")).hits().get(0).score(), scoped);
+        assertEquals(
+            alone.search(SearchRequest.of("Menschen Würde Gewissen")).hits().get(0).score(),
+            scoped);
       }
     }
     // Pinned: the same texts always score the same.
@@ -174,15 +242,24 @@ class AutoLanguageTest {
       index(index, "de", TEXTS.get("de"));
       index(index, "en", TEXTS.get("en"));
       SearchRequest recht = SearchRequest.of("Recht rights");
-      assertEquals(List.of("de", "en"), index.search(recht).hits().stream().map(Hit::source).sorted().toList());
-      assertEquals(List.of("de"),
-          index.search(recht.withLanguage(Language.GERMAN)).hits().stream().map(Hit::source).toList());
-      assertEquals(List.of("en"),
-          index.search(recht.withLanguage(Language.ENGLISH)).hits().stream().map(Hit::source).toList());
+      assertEquals(
+          List.of("de", "en"),
+          index.search(recht).hits().stream().map(Hit::source).sorted().toList());
+      assertEquals(
+          List.of("de"),
+          index.search(recht.withLanguage(Language.GERMAN)).hits().stream()
+              .map(Hit::source)
+              .toList());
+      assertEquals(
+          List.of("en"),
+          index.search(recht.withLanguage(Language.ENGLISH)).hits().stream()
+              .map(Hit::source)
+              .toList());
       // A language no source is in reads terms no chunk holds.
       assertEquals(List.of(), index.search(recht.withLanguage(Language.FRENCH)).hits());
-      QuarryException auto = assertThrows(QuarryException.class,
-          () -> index.search(recht.withLanguage(Language.AUTO)));
+      QuarryException auto =
+          assertThrows(
+              QuarryException.class, () -> index.search(recht.withLanguage(Language.AUTO)));
       assertEquals("language", auto.field());
     }
   }
@@ -193,22 +270,31 @@ class AutoLanguageTest {
       for (Map.Entry<String, String> t : TEXTS.entrySet()) {
         index(index, t.getKey(), t.getValue());
       }
-      SearchRequest phrase = SearchRequest.of("\"Würde und Recht\"").withSyntax(SearchRequest.Syntax.OPERATORS);
+      SearchRequest phrase =
+          SearchRequest.of("\"Würde und Recht\"").withSyntax(SearchRequest.Syntax.OPERATORS);
       assertEquals(List.of("de"), index.search(phrase).hits().stream().map(Hit::source).toList());
-      SearchRequest excluded = SearchRequest.of("dignity dignité -droit").withSyntax(SearchRequest.Syntax.OPERATORS);
+      SearchRequest excluded =
+          SearchRequest.of("dignity dignité -droit").withSyntax(SearchRequest.Syntax.OPERATORS);
       assertEquals(List.of("en"), index.search(excluded).hits().stream().map(Hit::source).toList());
-      SearchRequest required = SearchRequest.of("+Theologien Menschen").withSyntax(SearchRequest.Syntax.OPERATORS);
-      assertEquals(List.of("faust"), index.search(required).hits().stream().map(Hit::source).toList());
+      SearchRequest required =
+          SearchRequest.of("+Theologien Menschen").withSyntax(SearchRequest.Syntax.OPERATORS);
+      assertEquals(
+          List.of("faust"), index.search(required).hits().stream().map(Hit::source).toList());
     }
   }
 
   @Test
-  void aQueryWithEveryOperator_overEveryLanguage_staysWithinLucenesClauseLimit() throws IOException {
+  void aQueryWithEveryOperator_overEveryLanguage_staysWithinLucenesClauseLimit()
+      throws IOException {
     try (CorpusIndex index = CorpusIndex.open(dir, auto(), EngineConfig.defaults())) {
       for (Language language : Language.values()) {
         if (language != Language.AUTO) {
-          index.apply(Mutation.of(SourceOperation.Index.text(language.wireName(), null, TEXTS.get("en"),
-              Metadata.EMPTY).withLanguage(language), "tester"));
+          index.apply(
+              Mutation.of(
+                  SourceOperation.Index.text(
+                          language.wireName(), null, TEXTS.get("en"), Metadata.EMPTY)
+                      .withLanguage(language),
+                  "tester"));
         }
       }
       StringBuilder query = new StringBuilder();
@@ -218,26 +304,43 @@ class AutoLanguageTest {
       for (int i = 0; query.length() < SearchRequest.MAX_QUERY_CHARS - 12; i++) {
         query.append("w").append(i).append(' ');
       }
-      SearchResult result = index.search(SearchRequest.of(query.toString().strip())
-          .withSyntax(SearchRequest.Syntax.OPERATORS));
-      assertTrue(result.hits().stream().map(Hit::language).toList().contains("english"), result.hits()::toString);
-      // The operators are honoured in every language: one more required word no source holds finds nothing.
-      assertEquals(List.of(), index.search(SearchRequest.of("+zyxwv " + query.toString().strip())
-          .withSyntax(SearchRequest.Syntax.OPERATORS)).hits());
+      SearchResult result =
+          index.search(
+              SearchRequest.of(query.toString().strip())
+                  .withSyntax(SearchRequest.Syntax.OPERATORS));
+      assertTrue(
+          result.hits().stream().map(Hit::language).toList().contains("english"),
+          result.hits()::toString);
+      // The operators are honoured in every language: one more required word no source holds finds
+      // nothing.
+      assertEquals(
+          List.of(),
+          index
+              .search(
+                  SearchRequest.of("+zyxwv " + query.toString().strip())
+                      .withSyntax(SearchRequest.Syntax.OPERATORS))
+              .hits());
     }
   }
 
   @Test
   void aCorpusOfOneLanguage_acceptsOnlyItsOwnInARequest() throws IOException {
-    CorpusInfo german = new CorpusInfo("de", "c2", new CorpusSettings(Language.GERMAN,
-        CorpusSettings.Chunking.DEFAULT, CorpusSettings.Ranking.DEFAULT), Instant.EPOCH);
+    CorpusInfo german =
+        new CorpusInfo(
+            "de",
+            "c2",
+            new CorpusSettings(
+                Language.GERMAN, CorpusSettings.Chunking.DEFAULT, CorpusSettings.Ranking.DEFAULT),
+            Instant.EPOCH);
     try (CorpusIndex index = CorpusIndex.open(dir, german, EngineConfig.defaults())) {
       Receipt r = index(index, "de", TEXTS.get("de"));
       assertEquals("german", r.language());
       Hit hit = index.search(SearchRequest.of("Recht").withLanguage(Language.GERMAN)).hits().get(0);
       assertEquals("german", hit.language());
-      QuarryException e = assertThrows(QuarryException.class,
-          () -> index.search(SearchRequest.of("Recht").withLanguage(Language.ENGLISH)));
+      QuarryException e =
+          assertThrows(
+              QuarryException.class,
+              () -> index.search(SearchRequest.of("Recht").withLanguage(Language.ENGLISH)));
       assertEquals("language", e.field());
     }
   }
@@ -245,28 +348,46 @@ class AutoLanguageTest {
   @Test
   void anOperationsLanguage_overridesDetection_andIsChecked() throws IOException {
     try (CorpusIndex index = CorpusIndex.open(dir, auto(), EngineConfig.defaults())) {
-      SourceOperation.Index faust = SourceOperation.Index.text("faust", null, TEXTS.get("faust"), Metadata.EMPTY);
-      Receipt standard = index.apply(Mutation.of(faust.withLanguage(Language.STANDARD), "tester")).receipts().get(0);
+      SourceOperation.Index faust =
+          SourceOperation.Index.text("faust", null, TEXTS.get("faust"), Metadata.EMPTY);
+      Receipt standard =
+          index
+              .apply(Mutation.of(faust.withLanguage(Language.STANDARD), "tester"))
+              .receipts()
+              .get(0);
       assertEquals("standard", standard.language());
       // Unstemmed: the plural finds nothing, the word as written does.
       assertEquals(List.of(), search(index, "Theologien", null, SourceScope.ALL).hits());
-      assertEquals("standard", search(index, "Theologie", null, SourceScope.ALL).hits().get(0).language());
+      assertEquals(
+          "standard", search(index, "Theologie", null, SourceScope.ALL).hits().get(0).language());
       // The same content in another language is a change, not "unchanged".
       Receipt german = index.apply(Mutation.of(faust, "tester")).receipts().get(0);
       assertEquals(Receipt.Status.INDEXED, german.status());
       assertEquals("german", german.language());
-      assertEquals("faust", search(index, "Theologien", null, SourceScope.ALL).hits().get(0).source());
-      QuarryException auto = assertThrows(QuarryException.class,
-          () -> index.apply(Mutation.of(faust.withLanguage(Language.AUTO), "tester")));
+      assertEquals(
+          "faust", search(index, "Theologien", null, SourceScope.ALL).hits().get(0).source());
+      QuarryException auto =
+          assertThrows(
+              QuarryException.class,
+              () -> index.apply(Mutation.of(faust.withLanguage(Language.AUTO), "tester")));
       assertEquals("language", auto.field());
     }
     CorpusInfo english = new CorpusInfo("en", "c3", CorpusSettings.DEFAULT, Instant.EPOCH);
-    try (CorpusIndex index = CorpusIndex.open(dir.resolve("en"), english, EngineConfig.defaults())) {
-      SourceOperation.Index en = SourceOperation.Index.text("en", null, TEXTS.get("en"), Metadata.EMPTY);
-      assertEquals("english", index.apply(Mutation.of(en.withLanguage(Language.ENGLISH), "tester")).receipts().get(0)
-          .language());
-      QuarryException other = assertThrows(QuarryException.class,
-          () -> index.apply(Mutation.of(en.withLanguage(Language.GERMAN), "tester")));
+    try (CorpusIndex index =
+        CorpusIndex.open(dir.resolve("en"), english, EngineConfig.defaults())) {
+      SourceOperation.Index en =
+          SourceOperation.Index.text("en", null, TEXTS.get("en"), Metadata.EMPTY);
+      assertEquals(
+          "english",
+          index
+              .apply(Mutation.of(en.withLanguage(Language.ENGLISH), "tester"))
+              .receipts()
+              .get(0)
+              .language());
+      QuarryException other =
+          assertThrows(
+              QuarryException.class,
+              () -> index.apply(Mutation.of(en.withLanguage(Language.GERMAN), "tester")));
       assertEquals("language", other.field());
     }
   }

@@ -45,7 +45,10 @@ class BadInputTest {
 
   @Test
   void sourceIds_empty_tooLong_controlOrPaddedSpace_areInvalid() {
-    for (String bad : new String[] {"", "x".repeat(513), "a\u0000b", "tab\there", " lead", "trail ", "new\nline", "\uD800"}) {
+    for (String bad :
+        new String[] {
+          "", "x".repeat(513), "a\u0000b", "tab\there", " lead", "trail ", "new\nline", "\uD800"
+        }) {
       invalid("source", () -> SourceOperation.Index.text(bad, null, "text", null));
     }
     SourceOperation.Index.text("x".repeat(512), null, "text", null);
@@ -64,22 +67,41 @@ class BadInputTest {
       many.put("k" + i, i);
     }
     invalid("metadata", () -> Metadata.of(many, "metadata"));
-    Metadata ok = Metadata.of(Map.of("s", "v", "n", 3, "d", 2.5, "b", true, "l", List.of("x", "y")), "metadata");
+    Metadata ok =
+        Metadata.of(
+            Map.of("s", "v", "n", 3, "d", 2.5, "b", true, "l", List.of("x", "y")), "metadata");
     assertEquals(3L, ok.values().get("n"));
   }
 
   @Test
   void operations_invalidInABatch_nameTheirIndex_andChangeNothing() throws Exception {
-    try (CorpusIndex index = CorpusIndex.open(dir, new CorpusInfo("c", "id", CorpusSettings.DEFAULT, Instant.EPOCH),
-        EngineConfig.defaults())) {
+    try (CorpusIndex index =
+        CorpusIndex.open(
+            dir,
+            new CorpusInfo("c", "id", CorpusSettings.DEFAULT, Instant.EPOCH),
+            EngineConfig.defaults())) {
       SourceOperation good = SourceOperation.Index.text("good", null, "fine text", null);
       SourceOperation blank = SourceOperation.Index.text("blank", null, "   \n\t ", null);
-      QuarryException e = invalid("operations[1].text",
-          () -> index.apply(new Mutation(List.of(good, blank), "t", null, null)));
+      QuarryException e =
+          invalid(
+              "operations[1].text",
+              () -> index.apply(new Mutation(List.of(good, blank), "t", null, null)));
       assertTrue(e.getMessage().contains("no text"), e.getMessage());
       invalid("operations[1].source", () -> new Mutation(List.of(good, good), "t", null, null));
-      invalid("text", () -> new SourceOperation.Index("x", null, "a", List.of(new Passage("b", null)), null, null, null,
-          null, null, null));
+      invalid(
+          "text",
+          () ->
+              new SourceOperation.Index(
+                  "x",
+                  null,
+                  "a",
+                  List.of(new Passage("b", null)),
+                  null,
+                  null,
+                  null,
+                  null,
+                  null,
+                  null));
       invalid("operations", () -> new Mutation(List.of(), "t", null, null));
       assertEquals(0, index.revision());
       assertTrue(index.readSource("good").isEmpty());

@@ -19,7 +19,6 @@ import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.TestSeed;
 import java.nio.file.Path;
-import java.util.TreeSet;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +27,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.LeafReaderContext;
@@ -45,10 +45,35 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CodedFirstPassTest {
   private static final EmbeddingModels MODELS = EmbeddingModels.of(new HashingEmbedder());
-  private static final String[] WORDS = {"river", "otter", "bank", "delta", "stone", "bridge", "water", "salmon",
-      "reed", "heron", "mill", "ford", "loan", "interest", "vault", "meadow", "lark", "copper", "kiln", "weir"};
-  private static final List<String> QUERIES = List.of("river", "otter in the water", "money in a bank",
-      "heron mill", "copper kiln by the weir");
+  private static final String[] WORDS = {
+    "river",
+    "otter",
+    "bank",
+    "delta",
+    "stone",
+    "bridge",
+    "water",
+    "salmon",
+    "reed",
+    "heron",
+    "mill",
+    "ford",
+    "loan",
+    "interest",
+    "vault",
+    "meadow",
+    "lark",
+    "copper",
+    "kiln",
+    "weir"
+  };
+  private static final List<String> QUERIES =
+      List.of(
+          "river",
+          "otter in the water",
+          "money in a bank",
+          "heron mill",
+          "copper kiln by the weir");
 
   @TempDir Path dir;
 
@@ -56,28 +81,47 @@ class CodedFirstPassTest {
     return EngineConfig.builder().embeddingModels(MODELS).build();
   }
 
-  private static CorpusInfo info(CorpusSettings.VectorIndex index, CorpusSettings.FirstPass firstPass) {
-    CorpusSettings settings = new CorpusSettings(CorpusSettings.Language.ENGLISH, new CorpusSettings.Chunking(16, 0),
-        CorpusSettings.Ranking.DEFAULT, new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5, index,
-            CorpusSettings.Embedding.DEFAULT_NORMALIZATION, firstPass));
+  private static CorpusInfo info(
+      CorpusSettings.VectorIndex index, CorpusSettings.FirstPass firstPass) {
+    CorpusSettings settings =
+        new CorpusSettings(
+            CorpusSettings.Language.ENGLISH,
+            new CorpusSettings.Chunking(16, 0),
+            CorpusSettings.Ranking.DEFAULT,
+            new CorpusSettings.Embedding(
+                HashingEmbedder.MODEL,
+                null,
+                0.5,
+                index,
+                CorpusSettings.Embedding.DEFAULT_NORMALIZATION,
+                firstPass));
     return new CorpusInfo("coded", "coded-id", MODELS.resolve(settings), Instant.EPOCH);
   }
 
   /** Each code the first pass can read: sign codes, and centred codes of one and of three bits. */
-  private static final List<CorpusSettings.FirstPass> PASSES = List.of(
-      new CorpusSettings.FirstPass(1, CorpusSettings.FirstPass.MIN_CANDIDATES),
-      centred(1, CorpusSettings.FirstPass.MIN_CANDIDATES),
-      new CorpusSettings.FirstPass(3, CorpusSettings.FirstPass.MIN_CANDIDATES, CorpusSettings.FirstPass.Code.CENTRED,
-          null, 7));
+  private static final List<CorpusSettings.FirstPass> PASSES =
+      List.of(
+          new CorpusSettings.FirstPass(1, CorpusSettings.FirstPass.MIN_CANDIDATES),
+          centred(1, CorpusSettings.FirstPass.MIN_CANDIDATES),
+          new CorpusSettings.FirstPass(
+              3,
+              CorpusSettings.FirstPass.MIN_CANDIDATES,
+              CorpusSettings.FirstPass.Code.CENTRED,
+              null,
+              7));
 
   private static CorpusSettings.FirstPass centred(int bits, int candidates) {
-    return new CorpusSettings.FirstPass(bits, candidates, CorpusSettings.FirstPass.Code.CENTRED, null,
+    return new CorpusSettings.FirstPass(
+        bits,
+        candidates,
+        CorpusSettings.FirstPass.Code.CENTRED,
+        null,
         CorpusSettings.FirstPass.DEFAULT.seed());
   }
 
   private static CorpusSettings.FirstPass widened(CorpusSettings.FirstPass pass) {
-    return new CorpusSettings.FirstPass(pass.bits(), CorpusSettings.FirstPass.MAX_CANDIDATES, pass.code(), null,
-        pass.seed());
+    return new CorpusSettings.FirstPass(
+        pass.bits(), CorpusSettings.FirstPass.MAX_CANDIDATES, pass.code(), null, pass.seed());
   }
 
   private static String name(CorpusSettings.FirstPass pass) {
@@ -88,7 +132,8 @@ class CodedFirstPassTest {
 
   @Test
   @ExtendWith(TestSeed.class)
-  void aPinnedSearch_answersTheSameAcrossMergesRestartsWritesAndPurges(Random random) throws Exception {
+  void aPinnedSearch_answersTheSameAcrossMergesRestartsWritesAndPurges(Random random)
+      throws Exception {
     for (CorpusSettings.FirstPass pass : PASSES) {
       pinnedSearches(random, dir.resolve(name(pass)), info(CorpusSettings.VectorIndex.CODES, pass));
     }
@@ -134,18 +179,24 @@ class CodedFirstPassTest {
             index.close();
             index = RandomWriterConfigs.open(dir, coded, config(), random);
           }
-          default -> { }
+          default -> {}
         }
         for (Map.Entry<Long, Map<String, List<Answer>>> at : answers.entrySet()) {
-          // A purge erases a source's content from every revision, so revisions that held it change;
+          // A purge erases a source's content from every revision, so revisions that held it
+          // change;
           // the others must not.
           if (heldPurged(visible.get(at.getKey()), ops)) {
             answers.put(at.getKey(), answerAll(index, at.getKey()));
             continue;
           }
-          assertEquals(at.getValue(), answerAll(index, at.getKey()),
-              name(coded.settings().embedding().firstPass()) + ": revision " + at.getKey()
-              + " answered differently after step " + step);
+          assertEquals(
+              at.getValue(),
+              answerAll(index, at.getKey()),
+              name(coded.settings().embedding().firstPass())
+                  + ": revision "
+                  + at.getKey()
+                  + " answered differently after step "
+                  + step);
         }
       }
     } finally {
@@ -154,8 +205,10 @@ class CodedFirstPassTest {
   }
 
   private static boolean heldPurged(Set<String> visible, List<SourceOperation> ops) {
-    return ops.stream().anyMatch(o -> o instanceof SourceOperation.Delete d && d.purge()
-        && visible.contains(d.source()));
+    return ops.stream()
+        .anyMatch(
+            o ->
+                o instanceof SourceOperation.Delete d && d.purge() && visible.contains(d.source()));
   }
 
   @Test
@@ -166,7 +219,8 @@ class CodedFirstPassTest {
     }
   }
 
-  private static void exactScores(Random random, Path dir, CorpusSettings.FirstPass pass) throws Exception {
+  private static void exactScores(Random random, Path dir, CorpusSettings.FirstPass pass)
+      throws Exception {
     CorpusInfo coded = info(CorpusSettings.VectorIndex.CODES, pass);
     try (CorpusIndex index = RandomWriterConfigs.open(dir, coded, config(), random)) {
       List<SourceOperation> ops = new ArrayList<>();
@@ -182,18 +236,25 @@ class CodedFirstPassTest {
       forced = answerAll(index, null, true);
     }
     Map<String, List<Answer>> exact;
-    try (CorpusIndex index = CorpusIndex.open(dir, info(CorpusSettings.VectorIndex.EXACT, null), config())) {
+    try (CorpusIndex index =
+        CorpusIndex.open(dir, info(CorpusSettings.VectorIndex.EXACT, null), config())) {
       exact = answerAll(index, null);
     }
     Map<String, List<Answer>> wide;
-    try (CorpusIndex index = CorpusIndex.open(dir, info(CorpusSettings.VectorIndex.CODES, widened(pass)), config())) {
+    try (CorpusIndex index =
+        CorpusIndex.open(dir, info(CorpusSettings.VectorIndex.CODES, widened(pass)), config())) {
       wide = answerAll(index, null);
     }
-    assertEquals(exact, wide, name(pass) + ": with every chunk a candidate, the coded pass is the exact search");
+    assertEquals(
+        exact,
+        wide,
+        name(pass) + ": with every chunk a candidate, the coded pass is the exact search");
     assertEquals(exact, forced, name(pass) + ": a request with exact scans every chunk exactly");
     for (String q : QUERIES) {
       Map<String, Float> exactScores = new HashMap<>();
-      exact.get("semantic:" + q).forEach(a -> exactScores.put(a.source() + "#" + a.chunk(), a.score()));
+      exact
+          .get("semantic:" + q)
+          .forEach(a -> exactScores.put(a.source() + "#" + a.chunk(), a.score()));
       List<Answer> got = codedAnswers.get("semantic:" + q);
       assertEquals(exact.get("semantic:" + q).size(), got.size());
       for (Answer a : got) {
@@ -219,7 +280,9 @@ class CodedFirstPassTest {
     try (CorpusIndex index = RandomWriterConfigs.open(dir, coded, config(), random)) {
       List<SourceOperation> ops = new ArrayList<>();
       for (int s = 0; s < 260; s++) {
-        ops.add(SourceOperation.Index.text(String.format("t%03d", (s * 7919) % 260), null, "river otter bank", null));
+        ops.add(
+            SourceOperation.Index.text(
+                String.format("t%03d", (s * 7919) % 260), null, "river otter bank", null));
       }
       index.apply(new Mutation(ops, "tester", null, null));
       ((LuceneCorpusIndex) index).forceMerge(1 + random.nextInt(3));
@@ -228,7 +291,8 @@ class CodedFirstPassTest {
     try (CorpusIndex index = CorpusIndex.open(dir, coded, config())) {
       answers = answerAll(index, null);
     }
-    try (CorpusIndex index = CorpusIndex.open(dir, info(CorpusSettings.VectorIndex.EXACT, null), config())) {
+    try (CorpusIndex index =
+        CorpusIndex.open(dir, info(CorpusSettings.VectorIndex.EXACT, null), config())) {
       assertEquals(answerAll(index, null), answers);
     }
     assertEquals("t000", answers.get("semantic:river").get(0).source());
@@ -236,29 +300,55 @@ class CodedFirstPassTest {
 
   @Test
   void aFirstPassSetting_thatCannotApply_isATypedError() {
-    assertEquals("settings.embedding.firstPass.bits",
+    assertEquals(
+        "settings.embedding.firstPass.bits",
         assertThrows(QuarryException.class, () -> new CorpusSettings.FirstPass(2, 1000)).field());
-    assertEquals("settings.embedding.firstPass.candidates",
+    assertEquals(
+        "settings.embedding.firstPass.candidates",
         assertThrows(QuarryException.class, () -> new CorpusSettings.FirstPass(1, 10)).field());
-    assertEquals("settings.embedding.firstPass", assertThrows(QuarryException.class,
-        () -> new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5, CorpusSettings.VectorIndex.EXACT,
-            CorpusSettings.Embedding.DEFAULT_NORMALIZATION, CorpusSettings.FirstPass.DEFAULT)).field());
-    assertEquals(CorpusSettings.FirstPass.DEFAULT, new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5,
-        CorpusSettings.VectorIndex.CODES).firstPass(), "a coded corpus without parameters gets the defaults");
-    assertEquals("settings.embedding.firstPass.bits",
+    assertEquals(
+        "settings.embedding.firstPass",
+        assertThrows(
+                QuarryException.class,
+                () ->
+                    new CorpusSettings.Embedding(
+                        HashingEmbedder.MODEL,
+                        null,
+                        0.5,
+                        CorpusSettings.VectorIndex.EXACT,
+                        CorpusSettings.Embedding.DEFAULT_NORMALIZATION,
+                        CorpusSettings.FirstPass.DEFAULT))
+            .field());
+    assertEquals(
+        CorpusSettings.FirstPass.DEFAULT,
+        new CorpusSettings.Embedding(
+                HashingEmbedder.MODEL, null, 0.5, CorpusSettings.VectorIndex.CODES)
+            .firstPass(),
+        "a coded corpus without parameters gets the defaults");
+    assertEquals(
+        "settings.embedding.firstPass.bits",
         assertThrows(QuarryException.class, () -> centred(5, 1000)).field());
-    // A model without a shipped centre cannot have centred codes: refused when the corpus is created.
+    // A model without a shipped centre cannot have centred codes: refused when the corpus is
+    // created.
     EmbeddingModels other = EmbeddingModels.of(new HashingEmbedder("no-centre", 64, 256));
-    CorpusSettings noCentre = CorpusSettings.DEFAULT.withEmbedding(new CorpusSettings.Embedding("no-centre", null, 0.5,
-        CorpusSettings.VectorIndex.CODES, CorpusSettings.Embedding.DEFAULT_NORMALIZATION, centred(1, 1000)));
-    assertEquals("settings.embedding.firstPass.code",
+    CorpusSettings noCentre =
+        CorpusSettings.DEFAULT.withEmbedding(
+            new CorpusSettings.Embedding(
+                "no-centre",
+                null,
+                0.5,
+                CorpusSettings.VectorIndex.CODES,
+                CorpusSettings.Embedding.DEFAULT_NORMALIZATION,
+                centred(1, 1000)));
+    assertEquals(
+        "settings.embedding.firstPass.code",
         assertThrows(QuarryException.class, () -> other.resolve(noCentre)).field());
   }
 
   @Test
   void theCentre_isBoundAtCreation_andRecorded() {
-    CorpusSettings.FirstPass bound = info(CorpusSettings.VectorIndex.CODES, centred(2, 500)).settings().embedding()
-        .firstPass();
+    CorpusSettings.FirstPass bound =
+        info(CorpusSettings.VectorIndex.CODES, centred(2, 500)).settings().embedding().firstPass();
     assertEquals(64, bound.centre().length(), "the centre is named by its SHA-256");
     assertEquals(CorpusSettings.FirstPass.DEFAULT.seed(), bound.seed());
     assertEquals(2, bound.bits());
@@ -274,8 +364,12 @@ class CodedFirstPassTest {
     for (Map.Entry<String, CorpusInfo> c : corpora.entrySet()) {
       Path at = dir.resolve(c.getKey());
       try (CorpusIndex index = RandomWriterConfigs.open(at, c.getValue(), config(), random)) {
-        index.apply(new Mutation(List.of(SourceOperation.Index.text("a", null, randomText(random), null)), "tester",
-            null, null));
+        index.apply(
+            new Mutation(
+                List.of(SourceOperation.Index.text("a", null, randomText(random), null)),
+                "tester",
+                null,
+                null));
       }
       try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(at))) {
         Set<String> fields = new TreeSet<>();
@@ -284,8 +378,13 @@ class CodedFirstPassTest {
             fields.add(f.name);
           }
         }
-        assertEquals(c.getKey().equals("sign"), fields.contains(Fields.VECTOR_CODE), c.getKey() + ": " + fields);
-        assertEquals(c.getKey().equals("centred"), fields.contains(Fields.VECTOR_CENTRED_CODE),
+        assertEquals(
+            c.getKey().equals("sign"),
+            fields.contains(Fields.VECTOR_CODE),
+            c.getKey() + ": " + fields);
+        assertEquals(
+            c.getKey().equals("centred"),
+            fields.contains(Fields.VECTOR_CENTRED_CODE),
             c.getKey() + ": " + fields);
         assertTrue(fields.contains(Fields.VECTOR), c.getKey() + ": " + fields);
       }
@@ -294,16 +393,39 @@ class CodedFirstPassTest {
 
   @Test
   void exact_onALexicalCorpusOrALexicalSearch_isATypedError() throws Exception {
-    CorpusInfo lexical = new CorpusInfo("lexical", "lexical-id", CorpusSettings.DEFAULT, Instant.EPOCH);
+    CorpusInfo lexical =
+        new CorpusInfo("lexical", "lexical-id", CorpusSettings.DEFAULT, Instant.EPOCH);
     try (CorpusIndex index = CorpusIndex.open(dir.resolve("lexical"), lexical, config())) {
-      assertEquals("exact", assertThrows(QuarryException.class,
-          () -> index.search(SearchRequest.of("river").withExact(true))).field());
+      assertEquals(
+          "exact",
+          assertThrows(
+                  QuarryException.class,
+                  () -> index.search(SearchRequest.of("river").withExact(true)))
+              .field());
     }
-    try (CorpusIndex index = CorpusIndex.open(dir.resolve("coded"), info(CorpusSettings.VectorIndex.CODES,
-        PASSES.get(1)), config())) {
-      assertEquals("exact", assertThrows(QuarryException.class, () -> index.search(new SearchRequest("river",
-          SourceScope.ALL, List.of(), 10, null, null, false, SearchRequest.Mode.LEXICAL, null).withExact(true)))
-          .field());
+    try (CorpusIndex index =
+        CorpusIndex.open(
+            dir.resolve("coded"),
+            info(CorpusSettings.VectorIndex.CODES, PASSES.get(1)),
+            config())) {
+      assertEquals(
+          "exact",
+          assertThrows(
+                  QuarryException.class,
+                  () ->
+                      index.search(
+                          new SearchRequest(
+                                  "river",
+                                  SourceScope.ALL,
+                                  List.of(),
+                                  10,
+                                  null,
+                                  null,
+                                  false,
+                                  SearchRequest.Mode.LEXICAL,
+                                  null)
+                              .withExact(true)))
+              .field());
     }
   }
 
@@ -311,13 +433,16 @@ class CodedFirstPassTest {
     return answerAll(index, revision, false);
   }
 
-  private static Map<String, List<Answer>> answerAll(CorpusIndex index, Long revision, boolean exact) {
+  private static Map<String, List<Answer>> answerAll(
+      CorpusIndex index, Long revision, boolean exact) {
     Map<String, List<Answer>> out = new TreeMap<>();
     for (String q : QUERIES) {
-      for (SearchRequest.Mode mode : List.of(SearchRequest.Mode.SEMANTIC, SearchRequest.Mode.HYBRID)) {
+      for (SearchRequest.Mode mode :
+          List.of(SearchRequest.Mode.SEMANTIC, SearchRequest.Mode.HYBRID)) {
         List<Answer> list = new ArrayList<>();
-        SearchRequest request = new SearchRequest(q, SourceScope.ALL, List.of(), 10, revision, null, false, mode,
-            null).withExact(exact);
+        SearchRequest request =
+            new SearchRequest(q, SourceScope.ALL, List.of(), 10, revision, null, false, mode, null)
+                .withExact(exact);
         for (Hit h : index.search(request).hits()) {
           list.add(new Answer(h.source(), h.sourceRevision(), h.chunk(), h.score(), h.parts()));
         }

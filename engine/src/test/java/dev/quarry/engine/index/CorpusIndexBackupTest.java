@@ -22,21 +22,26 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@link CorpusIndex#backup}: a consistent copy of the last commit, taken while writes go on. */
 class CorpusIndexBackupTest {
-  private static final CorpusInfo INFO = new CorpusInfo("handbook", "c1", CorpusSettings.DEFAULT, Instant.now());
+  private static final CorpusInfo INFO =
+      new CorpusInfo("handbook", "c1", CorpusSettings.DEFAULT, Instant.now());
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void backup_duringWrites_opensAtTheRevisionItReturnsWithEveryEarlierReceipt() throws Exception {
     try (CorpusIndex index = CorpusIndex.open(dir.resolve("live"), INFO, EngineConfig.defaults())) {
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong acknowledged = new AtomicLong();
-      Thread writer = new Thread(() -> {
-        for (int i = 0; !stop.get(); i++) {
-          acknowledged.set(apply(index, CorpusIndexWriteTest.passages("s" + (i % 13), "words number " + i)));
-        }
-      });
+      Thread writer =
+          new Thread(
+              () -> {
+                for (int i = 0; !stop.get(); i++) {
+                  acknowledged.set(
+                      apply(
+                          index,
+                          CorpusIndexWriteTest.passages("s" + (i % 13), "words number " + i)));
+                }
+              });
       writer.start();
       while (acknowledged.get() < 20) {
         Thread.sleep(5);
@@ -46,9 +51,12 @@ class CorpusIndexBackupTest {
       Thread.sleep(50);
       stop.set(true);
       writer.join();
-      assertTrue(revision >= before, "backed up at " + revision + ", after a receipt of revision " + before);
+      assertTrue(
+          revision >= before,
+          "backed up at " + revision + ", after a receipt of revision " + before);
       assertTrue(index.revision() > revision, "writes went on after the backup");
-      try (CorpusIndex copy = CorpusIndex.open(dir.resolve("copy"), INFO, EngineConfig.defaults())) {
+      try (CorpusIndex copy =
+          CorpusIndex.open(dir.resolve("copy"), INFO, EngineConfig.defaults())) {
         assertEquals(revision, copy.revision());
         assertEquals(13, copy.countSources(s -> true));
       }
@@ -60,14 +68,19 @@ class CorpusIndexBackupTest {
     Term secret = new Term(Fields.TEXT, "zanzibarquux");
     try (CorpusIndex index = CorpusIndex.open(dir.resolve("live"), INFO, EngineConfig.defaults())) {
       apply(index, CorpusIndexWriteTest.passages("secret", "the zanzibarquux file"));
-      apply(index, CorpusIndexWriteTest.passages("secret", "the zanzibarquux file, second version"));
+      apply(
+          index, CorpusIndexWriteTest.passages("secret", "the zanzibarquux file, second version"));
       apply(index, CorpusIndexWriteTest.passages("open", "an open file"));
       index.backup(dir.resolve("before"));
-      assertTrue(docFreq(dir.resolve("before"), secret) > 0, "a backup before the purge holds the source");
-      index.apply(new Mutation(List.of(new SourceOperation.Delete("secret", null, true)), "tester", null, null));
+      assertTrue(
+          docFreq(dir.resolve("before"), secret) > 0, "a backup before the purge holds the source");
+      index.apply(
+          new Mutation(
+              List.of(new SourceOperation.Delete("secret", null, true)), "tester", null, null));
       index.backup(dir.resolve("after"));
     }
-    // docFreq counts deleted documents too: zero means no segment of the copy holds the term at all.
+    // docFreq counts deleted documents too: zero means no segment of the copy holds the term at
+    // all.
     assertEquals(0, docFreq(dir.resolve("after"), secret));
   }
 
@@ -76,7 +89,8 @@ class CorpusIndexBackupTest {
   }
 
   private static int docFreq(Path copy, Term term) throws Exception {
-    try (FSDirectory directory = FSDirectory.open(copy); DirectoryReader reader = DirectoryReader.open(directory)) {
+    try (FSDirectory directory = FSDirectory.open(copy);
+        DirectoryReader reader = DirectoryReader.open(directory)) {
       return reader.docFreq(term);
     }
   }

@@ -21,12 +21,15 @@ import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link CorpusIndex#footprint}: the published revision's segments and their bytes, as Lucene's commit has them. */
+/**
+ * {@link CorpusIndex#footprint}: the published revision's segments and their bytes, as Lucene's
+ * commit has them.
+ */
 class CorpusIndexFootprintTest {
-  private static final CorpusInfo INFO = new CorpusInfo("handbook", "c1", CorpusSettings.DEFAULT, Instant.now());
+  private static final CorpusInfo INFO =
+      new CorpusInfo("handbook", "c1", CorpusSettings.DEFAULT, Instant.now());
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void footprint_afterWrites_isTheLastCommitsSegmentsAndTheirSize() throws Exception {
@@ -34,8 +37,12 @@ class CorpusIndexFootprintTest {
     IndexFootprint footprint;
     try (CorpusIndex index = CorpusIndex.open(live, INFO, EngineConfig.defaults())) {
       for (int i = 0; i < 3; i++) {
-        index.apply(new Mutation(List.of(CorpusIndexWriteTest.passages("s" + i, "footprint words number " + i)),
-            "tester", null, null));
+        index.apply(
+            new Mutation(
+                List.of(CorpusIndexWriteTest.passages("s" + i, "footprint words number " + i)),
+                "tester",
+                null,
+                null));
       }
       footprint = index.footprint().orElseThrow();
       // Each write committed and published its revision: the commit on disk is what searches read.
@@ -55,6 +62,7 @@ class CorpusIndexFootprintTest {
   void footprint_ofAClosedIndex_isUnavailable() throws Exception {
     CorpusIndex index = CorpusIndex.open(dir.resolve("live"), INFO, EngineConfig.defaults());
     index.close();
-    assertEquals(ErrorCode.UNAVAILABLE, assertThrows(QuarryException.class, index::footprint).code());
+    assertEquals(
+        ErrorCode.UNAVAILABLE, assertThrows(QuarryException.class, index::footprint).code());
   }
 }

@@ -41,8 +41,11 @@ class CorpusIndexWriteTest {
 
   @BeforeEach
   void open() throws Exception {
-    index = CorpusIndex.open(dir, new CorpusInfo("handbook", "c1", CorpusSettings.DEFAULT, Instant.now()),
-        EngineConfig.defaults());
+    index =
+        CorpusIndex.open(
+            dir,
+            new CorpusInfo("handbook", "c1", CorpusSettings.DEFAULT, Instant.now()),
+            EngineConfig.defaults());
   }
 
   @AfterEach
@@ -55,13 +58,31 @@ class CorpusIndexWriteTest {
     for (String t : texts) {
       ps.add(new Passage(t, Metadata.EMPTY));
     }
-    return new SourceOperation.Index(source, "Title of " + source, null, ps, null,
-        Metadata.of(Map.of("dept", "hr"), "metadata"), null, null, null, null);
+    return new SourceOperation.Index(
+        source,
+        "Title of " + source,
+        null,
+        ps,
+        null,
+        Metadata.of(Map.of("dept", "hr"), "metadata"),
+        null,
+        null,
+        null,
+        null);
   }
 
   static SourceOperation.Index expecting(SourceOperation.Index op, long expected) {
-    return new SourceOperation.Index(op.source(), op.title(), op.text(), op.passages(), op.mediaType(), op.metadata(),
-        expected, op.pageStarts(), op.contentSha256(), op.ingest());
+    return new SourceOperation.Index(
+        op.source(),
+        op.title(),
+        op.text(),
+        op.passages(),
+        op.mediaType(),
+        op.metadata(),
+        expected,
+        op.pageStarts(),
+        op.contentSha256(),
+        op.ingest());
   }
 
   MutationResult apply(SourceOperation... ops) {
@@ -97,7 +118,8 @@ class CorpusIndexWriteTest {
   @Test
   void index_expectedRevisionMismatch_isConflictAndChangesNothing() {
     apply(passages("a", "alpha"));
-    QuarryException e = assertThrows(QuarryException.class, () -> apply(expecting(passages("a", "beta"), 0)));
+    QuarryException e =
+        assertThrows(QuarryException.class, () -> apply(expecting(passages("a", "beta"), 0)));
     assertEquals(ErrorCode.REVISION_CONFLICT, e.code());
     assertEquals("expectedRevision", e.field());
     assertEquals(1, index.revision());
@@ -120,8 +142,14 @@ class CorpusIndexWriteTest {
   @Test
   void batch_withConflict_appliesNothing() {
     apply(passages("a", "alpha"));
-    QuarryException e = assertThrows(QuarryException.class, () -> apply(
-        passages("b", "beta"), expecting(passages("a", "changed"), 7), passages("c", "gamma")));
+    QuarryException e =
+        assertThrows(
+            QuarryException.class,
+            () ->
+                apply(
+                    passages("b", "beta"),
+                    expecting(passages("a", "changed"), 7),
+                    passages("c", "gamma")));
     assertEquals(ErrorCode.REVISION_CONFLICT, e.code());
     assertEquals("operations[1].expectedRevision", e.field());
     assertEquals(1, index.revision());
@@ -131,14 +159,24 @@ class CorpusIndexWriteTest {
   @Test
   void batch_appliesAllAtOneRevision_andHistoryHasOneEntryPerChange() {
     apply(passages("a", "alpha"));
-    MutationResult r = apply(passages("a", "alpha"), passages("b", "beta"), new SourceOperation.Delete("zzz", null, false),
-        passages("c", "gamma"));
+    MutationResult r =
+        apply(
+            passages("a", "alpha"),
+            passages("b", "beta"),
+            new SourceOperation.Delete("zzz", null, false),
+            passages("c", "gamma"));
     assertEquals(2, r.revision());
-    assertEquals(List.of(Receipt.Status.UNCHANGED, Receipt.Status.INDEXED, Receipt.Status.ABSENT, Receipt.Status.INDEXED),
+    assertEquals(
+        List.of(
+            Receipt.Status.UNCHANGED,
+            Receipt.Status.INDEXED,
+            Receipt.Status.ABSENT,
+            Receipt.Status.INDEXED),
         r.receipts().stream().map(Receipt::status).toList());
     HistoryPage page = index.history(0, 100, s -> true);
     assertEquals(List.of(1L, 2L, 2L), page.entries().stream().map(HistoryEntry::revision).toList());
-    assertEquals(List.of("a", "b", "c"), page.entries().stream().map(HistoryEntry::source).toList());
+    assertEquals(
+        List.of("a", "b", "c"), page.entries().stream().map(HistoryEntry::source).toList());
     assertNull(page.nextAfter());
   }
 
@@ -158,21 +196,31 @@ class CorpusIndexWriteTest {
 
   @Test
   void idempotency_replayReturnsOriginalAndReuseIsRefused() {
-    Mutation m = new Mutation(List.of(passages("a", "alpha")), "tester", new Mutation.Idempotency("k1", "fp1"), null);
+    Mutation m =
+        new Mutation(
+            List.of(passages("a", "alpha")), "tester", new Mutation.Idempotency("k1", "fp1"), null);
     MutationResult first = index.apply(m);
     MutationResult replay = index.apply(m);
     assertTrue(replay.replayed());
     assertEquals(first.single(), replay.single());
     assertEquals(1, index.revision());
-    Mutation other = new Mutation(List.of(passages("a", "beta")), "tester", new Mutation.Idempotency("k1", "fp2"), null);
-    assertEquals(ErrorCode.IDEMPOTENCY_KEY_REUSED, assertThrows(QuarryException.class, () -> index.apply(other)).code());
-    Mutation otherSubject = new Mutation(List.of(passages("a", "beta")), "someone", new Mutation.Idempotency("k1", "fp2"), null);
+    Mutation other =
+        new Mutation(
+            List.of(passages("a", "beta")), "tester", new Mutation.Idempotency("k1", "fp2"), null);
+    assertEquals(
+        ErrorCode.IDEMPOTENCY_KEY_REUSED,
+        assertThrows(QuarryException.class, () -> index.apply(other)).code());
+    Mutation otherSubject =
+        new Mutation(
+            List.of(passages("a", "beta")), "someone", new Mutation.Idempotency("k1", "fp2"), null);
     assertEquals(2, index.apply(otherSubject).revision());
   }
 
   @Test
   void idempotency_survivesReopen() throws Exception {
-    Mutation m = new Mutation(List.of(passages("a", "alpha")), "tester", new Mutation.Idempotency("k1", "fp1"), null);
+    Mutation m =
+        new Mutation(
+            List.of(passages("a", "alpha")), "tester", new Mutation.Idempotency("k1", "fp1"), null);
     MutationResult first = index.apply(m);
     index.close();
     open();
@@ -196,7 +244,8 @@ class CorpusIndexWriteTest {
     assertEquals(1L, ((TreeSet<Long>) revisions).first());
     assertEquals((long) n, ((TreeSet<Long>) revisions).last());
     long commits = ((LuceneCorpusIndex) index).commits();
-    assertTrue(commits < n, "group commit should commit fewer times than mutations; commits=" + commits);
+    assertTrue(
+        commits < n, "group commit should commit fewer times than mutations; commits=" + commits);
   }
 
   @Test
@@ -217,6 +266,8 @@ class CorpusIndexWriteTest {
   @Test
   void corpusIdMismatch_isCorpusReplaced() {
     Mutation m = new Mutation(List.of(passages("a", "alpha")), "tester", null, "other-id");
-    assertEquals(ErrorCode.CORPUS_REPLACED, assertThrows(QuarryException.class, () -> index.apply(m)).code());
+    assertEquals(
+        ErrorCode.CORPUS_REPLACED,
+        assertThrows(QuarryException.class, () -> index.apply(m)).code());
   }
 }

@@ -1,6 +1,5 @@
 package dev.quarry.engine.index;
 
-import dev.quarry.engine.TestSeed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +8,7 @@ import dev.quarry.engine.HistoryEntry;
 import dev.quarry.engine.HistoryPage;
 import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceState;
+import dev.quarry.engine.TestSeed;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -50,10 +50,21 @@ class CrashSafetyIT {
     Path log = tmp.resolve("receipts.log");
     long lastRevision = 0;
     for (int run = 0; run < KILLS; run++) {
-      Process p = new ProcessBuilder(javaBinary(), "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-          CrashWriterMain.class.getName(), dir.toString(), log.toString(), Long.toString(seed + run))
-          .redirectErrorStream(true).start();
-      BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      Process p =
+          new ProcessBuilder(
+                  javaBinary(),
+                  "-Xmx256m",
+                  "--enable-native-access=ALL-UNNAMED",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  CrashWriterMain.class.getName(),
+                  dir.toString(),
+                  log.toString(),
+                  Long.toString(seed + run))
+              .redirectErrorStream(true)
+              .start();
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       String line;
       while ((line = out.readLine()) != null && !line.equals("writing")) {
         System.out.println("writer: " + line);
@@ -71,7 +82,8 @@ class CrashSafetyIT {
       assertTrue(p.waitFor(30, TimeUnit.SECONDS));
       lastRevision = verify(dir, log, lastRevision);
     }
-    assertTrue(lines(log) >= KILLS, "the writer acknowledged too little to test anything: " + lines(log));
+    assertTrue(
+        lines(log) >= KILLS, "the writer acknowledged too little to test anything: " + lines(log));
   }
 
   /** Checks the index against the receipt log; returns the recovered revision. */
@@ -84,16 +96,25 @@ class CrashSafetyIT {
       }
     }
     long revision;
-    try (CorpusIndex index = CorpusIndex.open(dir, CrashWriterMain.INFO, CrashWriterMain.config())) {
+    try (CorpusIndex index =
+        CorpusIndex.open(dir, CrashWriterMain.INFO, CrashWriterMain.config())) {
       revision = index.revision();
-      assertTrue(revision >= previousRevision, "revision went back from " + previousRevision + " to " + revision);
+      assertTrue(
+          revision >= previousRevision,
+          "revision went back from " + previousRevision + " to " + revision);
       Map<Long, Set<String>> history = new HashMap<>();
       long after = 0;
       while (true) {
         HistoryPage page = index.history(after, 500, s -> true);
         for (HistoryEntry e : page.entries()) {
-          history.computeIfAbsent(e.revision(), r -> new HashSet<>())
-              .add(e.source() + " " + e.operation() + " " + (e.contentSha256() == null ? "-" : e.contentSha256()));
+          history
+              .computeIfAbsent(e.revision(), r -> new HashSet<>())
+              .add(
+                  e.source()
+                      + " "
+                      + e.operation()
+                      + " "
+                      + (e.contentSha256() == null ? "-" : e.contentSha256()));
         }
         if (page.nextAfter() == null) {
           break;
@@ -101,21 +122,38 @@ class CrashSafetyIT {
         after = page.nextAfter();
       }
       for (long r = 1; r <= revision; r++) {
-        assertTrue(history.containsKey(r), "revision " + r + " of " + revision + " has no history entry");
+        assertTrue(
+            history.containsKey(r), "revision " + r + " of " + revision + " has no history entry");
       }
       for (String[] rc : receipts) {
         long r = Long.parseLong(rc[0]);
-        assertTrue(r <= revision, "acknowledged revision " + r + " is missing; the corpus is at " + revision);
+        assertTrue(
+            r <= revision,
+            "acknowledged revision " + r + " is missing; the corpus is at " + revision);
         String status = rc[2];
         if (status.equals("INDEXED")) {
-          assertTrue(history.get(r).contains(rc[1] + " index " + rc[3]), "acknowledged " + String.join(" ", rc) + " lost");
+          assertTrue(
+              history.get(r).contains(rc[1] + " index " + rc[3]),
+              "acknowledged " + String.join(" ", rc) + " lost");
         } else if (status.equals("DELETED")) {
-          assertTrue(history.get(r).contains(rc[1] + " delete -"), "acknowledged " + String.join(" ", rc) + " lost");
+          assertTrue(
+              history.get(r).contains(rc[1] + " delete -"),
+              "acknowledged " + String.join(" ", rc) + " lost");
         }
       }
       // The next mutation continues without a gap.
-      assertEquals(revision + 1, index.apply(dev.quarry.engine.Mutation.of(dev.quarry.engine.SourceOperation.Index.text(
-          "verified-" + revision, null, "checked after a kill at revision " + revision, null), "verifier")).revision());
+      assertEquals(
+          revision + 1,
+          index
+              .apply(
+                  dev.quarry.engine.Mutation.of(
+                      dev.quarry.engine.SourceOperation.Index.text(
+                          "verified-" + revision,
+                          null,
+                          "checked after a kill at revision " + revision,
+                          null),
+                      "verifier"))
+              .revision());
       revision++;
       List<SourceState> sources = new ArrayList<>();
       String cursor = null;
@@ -131,20 +169,33 @@ class CrashSafetyIT {
 
   /** Every live source record has exactly its chunks live beside it: nothing half-written. */
   private static void checkWholeSources(Path dir, List<SourceState> sources) throws IOException {
-    try (FSDirectory d = FSDirectory.open(dir); DirectoryReader reader = DirectoryReader.open(d)) {
-      IndexSearcher searcher = new IndexSearcher(new org.apache.lucene.index.SoftDeletesDirectoryReaderWrapper(
-          reader, Fields.SOFT_DELETES));
+    try (FSDirectory d = FSDirectory.open(dir);
+        DirectoryReader reader = DirectoryReader.open(d)) {
+      IndexSearcher searcher =
+          new IndexSearcher(
+              new org.apache.lucene.index.SoftDeletesDirectoryReaderWrapper(
+                  reader, Fields.SOFT_DELETES));
       int liveChunks = 0;
       for (SourceState s : sources) {
-        int chunks = searcher.count(new org.apache.lucene.search.BooleanQuery.Builder()
-            .add(new TermQuery(new Term(Fields.VERSION_KEY, Fields.versionKey(s.source(), s.sourceRevision()))),
-                org.apache.lucene.search.BooleanClause.Occur.FILTER)
-            .add(new TermQuery(new Term(Fields.KIND, Fields.KIND_CHUNK)), org.apache.lucene.search.BooleanClause.Occur.FILTER)
-            .build());
+        int chunks =
+            searcher.count(
+                new org.apache.lucene.search.BooleanQuery.Builder()
+                    .add(
+                        new TermQuery(
+                            new Term(
+                                Fields.VERSION_KEY,
+                                Fields.versionKey(s.source(), s.sourceRevision()))),
+                        org.apache.lucene.search.BooleanClause.Occur.FILTER)
+                    .add(
+                        new TermQuery(new Term(Fields.KIND, Fields.KIND_CHUNK)),
+                        org.apache.lucene.search.BooleanClause.Occur.FILTER)
+                    .build());
         assertEquals(s.chunks(), chunks, "source " + s.source() + " is half-written");
         liveChunks += chunks;
       }
-      assertEquals(liveChunks, searcher.count(new TermQuery(new Term(Fields.KIND, Fields.KIND_CHUNK))),
+      assertEquals(
+          liveChunks,
+          searcher.count(new TermQuery(new Term(Fields.KIND, Fields.KIND_CHUNK))),
           "live chunks exist without a live source record");
     }
   }

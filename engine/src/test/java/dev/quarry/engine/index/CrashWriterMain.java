@@ -26,7 +26,8 @@ import java.util.Random;
  * <p>Arguments: index folder, receipt log, random seed.
  */
 public final class CrashWriterMain {
-  static final CorpusInfo INFO = new CorpusInfo("crash", "crash-id", CorpusSettings.DEFAULT, Instant.EPOCH);
+  static final CorpusInfo INFO =
+      new CorpusInfo("crash", "crash-id", CorpusSettings.DEFAULT, Instant.EPOCH);
   static final int SOURCES = 200;
 
   private CrashWriterMain() {}
@@ -39,22 +40,32 @@ public final class CrashWriterMain {
     Path dir = Path.of(args[0]);
     long seed = Long.parseLong(args[2]);
     CorpusIndex index = CorpusIndex.open(dir, INFO, config());
-    try (PrintStream log = new PrintStream(new FileOutputStream(args[1], true), false, StandardCharsets.UTF_8)) {
+    try (PrintStream log =
+        new PrintStream(new FileOutputStream(args[1], true), false, StandardCharsets.UTF_8)) {
       List<Thread> threads = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
         Random random = new Random(seed * 31 + t);
-        Thread thread = new Thread(() -> {
-          while (true) {
-            MutationResult r = index.apply(new Mutation(randomOps(random), "crash-test", null, null));
-            synchronized (log) {
-              for (Receipt rc : r.receipts()) {
-                log.println(rc.revision() + " " + rc.source() + " " + rc.status() + " "
-                    + (rc.contentSha256() == null ? "-" : rc.contentSha256()));
-              }
-              log.flush();
-            }
-          }
-        });
+        Thread thread =
+            new Thread(
+                () -> {
+                  while (true) {
+                    MutationResult r =
+                        index.apply(new Mutation(randomOps(random), "crash-test", null, null));
+                    synchronized (log) {
+                      for (Receipt rc : r.receipts()) {
+                        log.println(
+                            rc.revision()
+                                + " "
+                                + rc.source()
+                                + " "
+                                + rc.status()
+                                + " "
+                                + (rc.contentSha256() == null ? "-" : rc.contentSha256()));
+                      }
+                      log.flush();
+                    }
+                  }
+                });
         thread.setDaemon(true);
         thread.start();
         threads.add(thread);
@@ -84,8 +95,18 @@ public final class CrashWriterMain {
         for (int w = 0; w < words; w++) {
           text.append("word").append(random.nextInt(500)).append(w % 17 == 16 ? ".\n\n" : " ");
         }
-        ops.add(new SourceOperation.Index(source, "Title " + source, text.toString(), null, "text/plain",
-            Metadata.EMPTY, null, null, null, null));
+        ops.add(
+            new SourceOperation.Index(
+                source,
+                "Title " + source,
+                text.toString(),
+                null,
+                "text/plain",
+                Metadata.EMPTY,
+                null,
+                null,
+                null,
+                null));
       }
     }
     return ops;

@@ -31,21 +31,30 @@ import org.junit.jupiter.api.io.TempDir;
  * documents without text count in neither field's statistics.
  */
 class DenseNormsTest {
-  private static final CorpusInfo INFO = new CorpusInfo("handbook", "c1", CorpusSettings.DEFAULT, Instant.now());
+  private static final CorpusInfo INFO =
+      new CorpusInfo("handbook", "c1", CorpusSettings.DEFAULT, Instant.now());
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void everyDocument_hasANormInTextAndTitle_andOnlyChunksCountInTheirStatistics() throws Exception {
     try (CorpusIndex index = CorpusIndex.open(dir, INFO, EngineConfig.defaults())) {
-      index.apply(new Mutation(List.of(
-          SourceOperation.Index.text("titled", "A title", "Some words about norms.", Metadata.EMPTY),
-          SourceOperation.Index.text("untitled", null, "Other words without a title.", Metadata.EMPTY)),
-          "tester", new Mutation.Idempotency("k1", "fp1"), null));
-      index.apply(new Mutation(List.of(new SourceOperation.Delete("untitled", null, false)), "tester", null, null));
+      index.apply(
+          new Mutation(
+              List.of(
+                  SourceOperation.Index.text(
+                      "titled", "A title", "Some words about norms.", Metadata.EMPTY),
+                  SourceOperation.Index.text(
+                      "untitled", null, "Other words without a title.", Metadata.EMPTY)),
+              "tester",
+              new Mutation.Idempotency("k1", "fp1"),
+              null));
+      index.apply(
+          new Mutation(
+              List.of(new SourceOperation.Delete("untitled", null, false)), "tester", null, null));
     }
-    try (FSDirectory directory = FSDirectory.open(dir); DirectoryReader reader = DirectoryReader.open(directory)) {
+    try (FSDirectory directory = FSDirectory.open(dir);
+        DirectoryReader reader = DirectoryReader.open(directory)) {
       int documents = 0;
       for (LeafReaderContext context : reader.leaves()) {
         LeafReader leaf = context.reader();

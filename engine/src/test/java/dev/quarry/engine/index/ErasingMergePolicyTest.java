@@ -24,31 +24,43 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ErasingMergePolicyTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
-  /** The retention policy alone keeps a segment of hard-deleted, retained versions; wrapped, it is dropped. */
+  /**
+   * The retention policy alone keeps a segment of hard-deleted, retained versions; wrapped, it is
+   * dropped.
+   */
   @Test
   void fullyHardDeletedSegment_isDroppedAlthoughItsVersionsAreRetained() throws IOException {
-    assertEquals(1, segmentsAfterPurge(retainingEverything(), dir.resolve("retention-only")),
+    assertEquals(
+        1,
+        segmentsAfterPurge(retainingEverything(), dir.resolve("retention-only")),
         "without the wrapper the purged segment stays: the case this policy exists for");
-    assertEquals(0, segmentsAfterPurge(new ErasingMergePolicy(retainingEverything()), dir.resolve("erasing")));
+    assertEquals(
+        0,
+        segmentsAfterPurge(new ErasingMergePolicy(retainingEverything()), dir.resolve("erasing")));
   }
 
   private static MergePolicy retainingEverything() {
-    return new SoftDeletesRetentionMergePolicy(Fields.SOFT_DELETES, MatchAllDocsQuery::new, NoMergePolicy.INSTANCE);
+    return new SoftDeletesRetentionMergePolicy(
+        Fields.SOFT_DELETES, MatchAllDocsQuery::new, NoMergePolicy.INSTANCE);
   }
 
-  /** One segment: a version superseded (soft-deleted, retained) and its successor, then both purged. */
+  /**
+   * One segment: a version superseded (soft-deleted, retained) and its successor, then both purged.
+   */
   private static int segmentsAfterPurge(MergePolicy policy, Path path) throws IOException {
     try (Directory directory = FSDirectory.open(path)) {
-      IndexWriterConfig config = new IndexWriterConfig(new StandardAnalyzer())
-          .setSoftDeletesField(Fields.SOFT_DELETES)
-          .setMergePolicy(policy)
-          .setMaxFullFlushMergeWaitMillis(0);
+      IndexWriterConfig config =
+          new IndexWriterConfig(new StandardAnalyzer())
+              .setSoftDeletesField(Fields.SOFT_DELETES)
+              .setMergePolicy(policy)
+              .setMaxFullFlushMergeWaitMillis(0);
       try (IndexWriter writer = new IndexWriter(directory, config)) {
         writer.addDocument(version("1"));
-        writer.softUpdateDocument(new Term("source", "secret"), version("2"),
+        writer.softUpdateDocument(
+            new Term("source", "secret"),
+            version("2"),
             new NumericDocValuesField(Fields.SOFT_DELETES, 1));
         writer.commit();
         writer.deleteDocuments(new Term("source", "secret"));

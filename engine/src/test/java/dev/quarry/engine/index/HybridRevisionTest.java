@@ -46,9 +46,25 @@ import org.junit.jupiter.api.io.TempDir;
 class HybridRevisionTest {
   private static final EmbeddingModels MODELS = EmbeddingModels.of(new HashingEmbedder());
   private static final String MODEL = HashingEmbedder.MODEL;
-  private static final String[] WORDS = {"river", "otter", "bank", "delta", "stone", "bridge", "water", "salmon",
-      "reed", "heron", "mill", "ford", "loan", "interest", "vault"};
-  private static final List<String> QUERIES = List.of("river", "otter in the water", "money in a bank", "heron mill");
+  private static final String[] WORDS = {
+    "river",
+    "otter",
+    "bank",
+    "delta",
+    "stone",
+    "bridge",
+    "water",
+    "salmon",
+    "reed",
+    "heron",
+    "mill",
+    "ford",
+    "loan",
+    "interest",
+    "vault"
+  };
+  private static final List<String> QUERIES =
+      List.of("river", "otter in the water", "money in a bank", "heron mill");
 
   @TempDir Path dir;
 
@@ -57,17 +73,28 @@ class HybridRevisionTest {
   }
 
   private static CorpusInfo info(String name) {
-    CorpusSettings settings = new CorpusSettings(CorpusSettings.Language.ENGLISH, new CorpusSettings.Chunking(16, 0),
-        CorpusSettings.Ranking.DEFAULT, new CorpusSettings.Embedding(MODEL, null, 0.5));
+    CorpusSettings settings =
+        new CorpusSettings(
+            CorpusSettings.Language.ENGLISH,
+            new CorpusSettings.Chunking(16, 0),
+            CorpusSettings.Ranking.DEFAULT,
+            new CorpusSettings.Embedding(MODEL, null, 0.5));
     return new CorpusInfo(name, name + "-id", MODELS.resolve(settings), Instant.EPOCH);
   }
 
   /** A hit reduced to what must be identical across repeated searches. */
-  record Answer(String source, long sourceRevision, int chunk, float score, String text, Hit.ScoreParts parts) {}
+  record Answer(
+      String source,
+      long sourceRevision,
+      int chunk,
+      float score,
+      String text,
+      Hit.ScoreParts parts) {}
 
   @Test
   @ExtendWith(TestSeed.class)
-  void everyRetainedRevision_answersSemanticAndHybridExactlyAsWhenItWasLatest(Random random) throws Exception {
+  void everyRetainedRevision_answersSemanticAndHybridExactlyAsWhenItWasLatest(Random random)
+      throws Exception {
     Map<Long, Map<String, String>> model = new TreeMap<>();
     Map<String, String> current = new TreeMap<>();
     model.put(0L, Map.copyOf(current));
@@ -105,7 +132,8 @@ class HybridRevisionTest {
         for (Map.Entry<Long, Map<String, String>> at : model.entrySet()) {
           long rev = at.getKey();
           Map<String, List<Answer>> again = answerAll(index, rev);
-          assertEquals(answers.get(rev), again, "revision " + rev + " answered differently at step " + step);
+          assertEquals(
+              answers.get(rev), again, "revision " + rev + " answered differently at step " + step);
           checkSemanticSeesEveryChunk(at.getValue(), again, rev);
         }
       }
@@ -113,8 +141,8 @@ class HybridRevisionTest {
   }
 
   /** A semantic search with a large topK returns every chunk visible at the revision, once each. */
-  private static void checkSemanticSeesEveryChunk(Map<String, String> sources, Map<String, List<Answer>> byQuery,
-      long rev) {
+  private static void checkSemanticSeesEveryChunk(
+      Map<String, String> sources, Map<String, List<Answer>> byQuery, long rev) {
     for (Map.Entry<String, List<Answer>> e : byQuery.entrySet()) {
       if (!e.getKey().startsWith("semantic:")) {
         continue;
@@ -124,13 +152,17 @@ class HybridRevisionTest {
       for (Answer a : e.getValue()) {
         got.add(a.source());
         assertTrue(keys.add(a.source() + "#" + a.chunk()), "chunk twice in one answer: " + a);
-        assertTrue(sources.get(a.source()).contains(a.text()), "hit " + a + " is not content of revision " + rev);
+        assertTrue(
+            sources.get(a.source()).contains(a.text()),
+            "hit " + a + " is not content of revision " + rev);
         assertNull(a.parts().lexicalScore());
         assertNotNull(a.parts().semanticRank());
       }
       assertEquals(sources.keySet(), got, "semantic sources at revision " + rev);
       for (int i = 1; i < e.getValue().size(); i++) {
-        assertTrue(e.getValue().get(i - 1).score() >= e.getValue().get(i).score(), "semantic hits out of order");
+        assertTrue(
+            e.getValue().get(i - 1).score() >= e.getValue().get(i).score(),
+            "semantic hits out of order");
       }
     }
   }
@@ -138,11 +170,16 @@ class HybridRevisionTest {
   private static Map<String, List<Answer>> answerAll(CorpusIndex index, long revision) {
     Map<String, List<Answer>> out = new TreeMap<>();
     for (String q : QUERIES) {
-      for (SearchRequest.Mode mode : List.of(SearchRequest.Mode.SEMANTIC, SearchRequest.Mode.HYBRID)) {
+      for (SearchRequest.Mode mode :
+          List.of(SearchRequest.Mode.SEMANTIC, SearchRequest.Mode.HYBRID)) {
         List<Answer> list = new ArrayList<>();
-        SearchRequest request = new SearchRequest(q, SourceScope.ALL, List.of(), 100, revision, null, false, mode, null);
+        SearchRequest request =
+            new SearchRequest(
+                q, SourceScope.ALL, List.of(), 100, revision, null, false, mode, null);
         for (Hit h : index.search(request).hits()) {
-          list.add(new Answer(h.source(), h.sourceRevision(), h.chunk(), h.score(), h.text(), h.parts()));
+          list.add(
+              new Answer(
+                  h.source(), h.sourceRevision(), h.chunk(), h.score(), h.text(), h.parts()));
         }
         out.put(mode.wireName() + ":" + q, list);
       }
@@ -163,36 +200,77 @@ class HybridRevisionTest {
   @Test
   void aCorpusKeepsItsModel_andBadRequestsAreTypedErrors() throws Exception {
     CorpusSettings wide = info("typed").settings();
-    CorpusInfo info = new CorpusInfo("typed", "typed-id", new CorpusSettings(wide.language(),
-        new CorpusSettings.Chunking(1000, 0), wide.ranking(), wide.embedding()), Instant.EPOCH);
+    CorpusInfo info =
+        new CorpusInfo(
+            "typed",
+            "typed-id",
+            new CorpusSettings(
+                wide.language(),
+                new CorpusSettings.Chunking(1000, 0),
+                wide.ranking(),
+                wide.embedding()),
+            Instant.EPOCH);
     try (CorpusIndex index = CorpusIndex.open(dir, info, config())) {
       String longText = "heron ".repeat(400);
-      index.apply(Mutation.of(new SourceOperation.Index("long", null, null,
-          List.of(new dev.quarry.engine.Passage(longText, null)), null, null, null, null, null, null), "t"));
-      assertEquals(1, index.readSource("long").orElseThrow().truncatedChunks(),
+      index.apply(
+          Mutation.of(
+              new SourceOperation.Index(
+                  "long",
+                  null,
+                  null,
+                  List.of(new dev.quarry.engine.Passage(longText, null)),
+                  null,
+                  null,
+                  null,
+                  null,
+                  null,
+                  null),
+              "t"));
+      assertEquals(
+          1,
+          index.readSource("long").orElseThrow().truncatedChunks(),
           "a caller's passage longer than the model's window is embedded from its start, and reported");
-      QuarryException tooLong = assertThrows(QuarryException.class,
-          () -> index.search(request("word ".repeat(300), SearchRequest.Mode.SEMANTIC, null)));
+      QuarryException tooLong =
+          assertThrows(
+              QuarryException.class,
+              () -> index.search(request("word ".repeat(300), SearchRequest.Mode.SEMANTIC, null)));
       assertEquals("query", tooLong.field());
-      QuarryException blank = assertThrows(QuarryException.class,
-          () -> index.search(request("   ", SearchRequest.Mode.HYBRID, null)));
+      QuarryException blank =
+          assertThrows(
+              QuarryException.class,
+              () -> index.search(request("   ", SearchRequest.Mode.HYBRID, null)));
       assertEquals("query", blank.field());
     }
-    QuarryException missing = assertThrows(QuarryException.class,
-        () -> CorpusIndex.open(dir, info, EngineConfig.defaults()));
+    QuarryException missing =
+        assertThrows(
+            QuarryException.class, () -> CorpusIndex.open(dir, info, EngineConfig.defaults()));
     assertEquals(ErrorCode.EMBEDDING_UNAVAILABLE, missing.code());
-    CorpusInfo otherWeights = new CorpusInfo("typed", "typed-id", info.settings().withEmbedding(
-        info.settings().embedding().withSha256("0".repeat(64))), Instant.EPOCH);
-    assertEquals(ErrorCode.EMBEDDING_UNAVAILABLE,
-        assertThrows(QuarryException.class, () -> CorpusIndex.open(dir, otherWeights, config())).code());
-    QuarryException unknown = assertThrows(QuarryException.class, () -> MODELS.resolve(CorpusSettings.DEFAULT
-        .withEmbedding(new CorpusSettings.Embedding("no-such-model", null, 0.5))));
+    CorpusInfo otherWeights =
+        new CorpusInfo(
+            "typed",
+            "typed-id",
+            info.settings().withEmbedding(info.settings().embedding().withSha256("0".repeat(64))),
+            Instant.EPOCH);
+    assertEquals(
+        ErrorCode.EMBEDDING_UNAVAILABLE,
+        assertThrows(QuarryException.class, () -> CorpusIndex.open(dir, otherWeights, config()))
+            .code());
+    QuarryException unknown =
+        assertThrows(
+            QuarryException.class,
+            () ->
+                MODELS.resolve(
+                    CorpusSettings.DEFAULT.withEmbedding(
+                        new CorpusSettings.Embedding("no-such-model", null, 0.5))));
     assertEquals("settings.embedding.model", unknown.field());
 
-    CorpusInfo lexical = new CorpusInfo("lexical", "lexical-id", CorpusSettings.DEFAULT, Instant.EPOCH);
+    CorpusInfo lexical =
+        new CorpusInfo("lexical", "lexical-id", CorpusSettings.DEFAULT, Instant.EPOCH);
     try (CorpusIndex index = CorpusIndex.open(dir.resolve("lexical"), lexical, config())) {
-      QuarryException semantic = assertThrows(QuarryException.class,
-          () -> index.search(request("river", SearchRequest.Mode.SEMANTIC, null)));
+      QuarryException semantic =
+          assertThrows(
+              QuarryException.class,
+              () -> index.search(request("river", SearchRequest.Mode.SEMANTIC, null)));
       assertEquals(ErrorCode.INVALID_REQUEST, semantic.code());
       assertEquals("mode", semantic.field());
       assertTrue(index.search(SearchRequest.of("river")).hits().isEmpty());
@@ -202,28 +280,33 @@ class HybridRevisionTest {
   @Test
   void aQueryEmbeddedAheadOfItsSearch_isNotEmbeddedAgain() throws Exception {
     try (CorpusIndex index = CorpusIndex.open(dir, info("ahead"), config())) {
-      index.apply(Mutation.of(SourceOperation.Index.text("otter", null, "otters in the river", null), "t"));
+      index.apply(
+          Mutation.of(SourceOperation.Index.text("otter", null, "otters in the river", null), "t"));
       assertTrue(index.embedQuery("river animals"));
       var searcherEmbedder = MODELS.find(MODEL).orElseThrow();
       assertTrue(searcherEmbedder instanceof dev.quarry.engine.embed.QueryCachingEmbedder);
       float[] cached = searcherEmbedder.embedQuery("river animals");
       float[] fresh = new HashingEmbedder().embedQuery("river animals");
-      org.junit.jupiter.api.Assertions.assertArrayEquals(fresh, cached, "a cached vector is the model's own");
+      org.junit.jupiter.api.Assertions.assertArrayEquals(
+          fresh, cached, "a cached vector is the model's own");
       cached[0] = 42;
-      org.junit.jupiter.api.Assertions.assertArrayEquals(fresh, searcherEmbedder.embedQuery("river animals"),
+      org.junit.jupiter.api.Assertions.assertArrayEquals(
+          fresh,
+          searcherEmbedder.embedQuery("river animals"),
           "a caller cannot change the cached vector");
-      assertEquals(ErrorCode.INVALID_REQUEST,
+      assertEquals(
+          ErrorCode.INVALID_REQUEST,
           assertThrows(QuarryException.class, () -> index.embedQuery("  ")).code());
     }
-    CorpusInfo lexical = new CorpusInfo("lexical", "lexical-id", CorpusSettings.DEFAULT, Instant.EPOCH);
+    CorpusInfo lexical =
+        new CorpusInfo("lexical", "lexical-id", CorpusSettings.DEFAULT, Instant.EPOCH);
     try (CorpusIndex index = CorpusIndex.open(dir.resolve("lexical"), lexical, config())) {
       assertTrue(!index.embedQuery("river"), "a lexical corpus embeds nothing");
     }
   }
 
-  private static SearchRequest request(String q, SearchRequest.Mode mode, SearchRequest.Fusion fusion) {
+  private static SearchRequest request(
+      String q, SearchRequest.Mode mode, SearchRequest.Fusion fusion) {
     return new SearchRequest(q, SourceScope.ALL, List.of(), 10, null, null, true, mode, fusion);
   }
-
-
 }

@@ -25,7 +25,10 @@ final class IndexFiles {
     return !filesHolding(dir, text).isEmpty();
   }
 
-  /** The names of the files directly in {@code dir} that hold {@code text} (UTF-8) anywhere in their bytes. */
+  /**
+   * The names of the files directly in {@code dir} that hold {@code text} (UTF-8) anywhere in their
+   * bytes.
+   */
   private static List<String> filesHolding(Path dir, String text) throws IOException {
     byte[] needle = text.getBytes(StandardCharsets.UTF_8);
     List<String> holding = new ArrayList<>();

@@ -20,21 +20,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Extracted text whose headings the extractor rendered as Markdown lines is chunked as Markdown
- * (a heading starts a chunk), while the source keeps the document's own media type.
+ * Extracted text whose headings the extractor rendered as Markdown lines is chunked as Markdown (a
+ * heading starts a chunk), while the source keeps the document's own media type.
  */
 class IngestedHeadingsTest {
-  static final String DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
-  static final String TEXT = "# Alpha\n\nThe first section talks about apples and pears.\n\n"
-      + "# Beta\n\nThe second section talks about boats and harbours.\n";
+  static final String DOCX =
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+  static final String TEXT =
+      "# Alpha\n\nThe first section talks about apples and pears.\n\n"
+          + "# Beta\n\nThe second section talks about boats and harbours.\n";
 
   @TempDir Path dir;
   CorpusIndex index;
 
   @BeforeEach
   void open() throws Exception {
-    index = CorpusIndex.open(dir, new CorpusInfo("docs", "c1", CorpusSettings.DEFAULT, Instant.now()),
-        EngineConfig.defaults());
+    index =
+        CorpusIndex.open(
+            dir,
+            new CorpusInfo("docs", "c1", CorpusSettings.DEFAULT, Instant.now()),
+            EngineConfig.defaults());
   }
 
   @AfterEach
@@ -43,9 +48,11 @@ class IngestedHeadingsTest {
   }
 
   private SourceState ingest(String source, boolean markdownHeadings) {
-    IngestReport report = new IngestReport("tika", DOCX, null, TEXT.length(), List.of(), markdownHeadings);
-    SourceOperation.Index op = new SourceOperation.Index(source, null, TEXT, null, DOCX, Metadata.EMPTY, null, null,
-        "0".repeat(64), report);
+    IngestReport report =
+        new IngestReport("tika", DOCX, null, TEXT.length(), List.of(), markdownHeadings);
+    SourceOperation.Index op =
+        new SourceOperation.Index(
+            source, null, TEXT, null, DOCX, Metadata.EMPTY, null, null, "0".repeat(64), report);
     index.apply(Mutation.of(op, "tester"));
     return index.readSource(source).orElseThrow();
   }

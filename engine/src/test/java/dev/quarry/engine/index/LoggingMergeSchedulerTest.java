@@ -17,22 +17,24 @@ class LoggingMergeSchedulerTest {
   void mergeFailures_areLoggedOnceWithTheCorpus_neverThrownOnTheMergeThread() throws IOException {
     Logger logger = Logger.getLogger(LoggingMergeScheduler.class.getName());
     List<LogRecord> records = new CopyOnWriteArrayList<>();
-    Handler capture = new Handler() {
-      @Override
-      public void publish(LogRecord record) {
-        if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-          records.add(record);
-        }
-      }
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+              records.add(record);
+            }
+          }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
     logger.addHandler(capture);
-    try (LoggingMergeScheduler scheduler = new LoggingMergeScheduler("handbook", dev.quarry.engine.EngineListener.NONE)) {
+    try (LoggingMergeScheduler scheduler =
+        new LoggingMergeScheduler("handbook", dev.quarry.engine.EngineListener.NONE)) {
       // What Lucene's default scheduler rethrows on the merge thread (a raw trace on stderr).
       scheduler.handleMergeException(new IOException("No space left on device"));
       scheduler.handleMergeException(new IOException("No space left on device"));

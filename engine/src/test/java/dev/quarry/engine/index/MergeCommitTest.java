@@ -37,34 +37,40 @@ import org.junit.jupiter.api.io.TempDir;
  * revision and commit data, and the same answers, scores to the bit, at every revision.
  */
 class MergeCommitTest {
-  private static final CorpusInfo INFO = new CorpusInfo("merges", "merge-id", CorpusSettings.DEFAULT, Instant.EPOCH);
+  private static final CorpusInfo INFO =
+      new CorpusInfo("merges", "merge-id", CorpusSettings.DEFAULT, Instant.EPOCH);
   private static final List<String> QUERIES = List.of("river", "otter bank", "stone bridge water");
+
   /**
    * Quarry's merge policy merges ten small segments once about ten are flushed; every write here
    * commits one segment of its own.
    */
   private static final int WRITES = 11;
+
   /**
-   * Quarry's configuration, with every merge starting a while after the flush that asked for it,
-   * so that the writes' commits are done before any merge ends (as with a large corpus, whose
-   * merges take seconds) instead of racing them.
+   * Quarry's configuration, with every merge starting a while after the flush that asked for it, so
+   * that the writes' commits are done before any merge ends (as with a large corpus, whose merges
+   * take seconds) instead of racing them.
    */
-  private static final WriterTuning SLOW_MERGES = new WriterTuning() {
-    @Override
-    public void configure(IndexWriterConfig config) {
-      config.setMergeScheduler(new ConcurrentMergeScheduler() {
+  private static final WriterTuning SLOW_MERGES =
+      new WriterTuning() {
         @Override
-        protected void doMerge(MergeSource source, MergePolicy.OneMerge merge) throws java.io.IOException {
-          try {
-            Thread.sleep(500);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-          super.doMerge(source, merge);
+        public void configure(IndexWriterConfig config) {
+          config.setMergeScheduler(
+              new ConcurrentMergeScheduler() {
+                @Override
+                protected void doMerge(MergeSource source, MergePolicy.OneMerge merge)
+                    throws java.io.IOException {
+                  try {
+                    Thread.sleep(500);
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  super.doMerge(source, merge);
+                }
+              });
         }
-      });
-    }
-  };
+      };
 
   @TempDir Path dir;
 
@@ -72,16 +78,19 @@ class MergeCommitTest {
   record Answer(String source, long sourceRevision, int chunk, int scoreBits, String text) {}
 
   @Test
-  void close_afterWritesThatStartMerges_commitsTheMergedSegmentsAtTheSameRevision() throws Exception {
+  void close_afterWritesThatStartMerges_commitsTheMergedSegmentsAtTheSameRevision()
+      throws Exception {
     Path live = dir.resolve("live");
     long revision;
     Map<Long, Map<String, List<Answer>>> before = new TreeMap<>();
-    try (CorpusIndex index = LuceneCorpusIndex.open(live, INFO, EngineConfig.defaults(), SLOW_MERGES)) {
+    try (CorpusIndex index =
+        LuceneCorpusIndex.open(live, INFO, EngineConfig.defaults(), SLOW_MERGES)) {
       for (int i = 0; i < WRITES - 1; i++) {
         index.apply(Mutation.of(CorpusIndexWriteTest.passages("s" + i, text(i)), "tester"));
       }
       // The last write replaces a version, so older revisions differ from the latest.
-      index.apply(Mutation.of(CorpusIndexWriteTest.passages("s0", "otter otter bank replaced"), "tester"));
+      index.apply(
+          Mutation.of(CorpusIndexWriteTest.passages("s0", "otter otter bank replaced"), "tester"));
       revision = index.revision();
       for (long r = 1; r <= revision; r++) {
         before.put(r, answers(index, r));
@@ -97,8 +106,9 @@ class MergeCommitTest {
     }
     assertEquals(Long.toString(revision), committedData.get(Fields.COMMIT_REVISION));
     assertEquals(INFO.corpusId(), committedData.get(Fields.COMMIT_CORPUS_ID));
-    assertTrue(committedSegments < WRITES, "merged segments committed, not the writes' " + WRITES + ": "
-        + committedSegments);
+    assertTrue(
+        committedSegments < WRITES,
+        "merged segments committed, not the writes' " + WRITES + ": " + committedSegments);
     assertMergePolicyWantsNoMerge(live);
 
     try (CorpusIndex index = CorpusIndex.open(live, INFO, EngineConfig.defaults())) {
@@ -113,17 +123,22 @@ class MergeCommitTest {
   @Test
   void idleCorpus_commitsAndSearchesTheMergedSegments_atTheSameRevision() throws Exception {
     Path live = dir.resolve("idle");
-    try (CorpusIndex index = LuceneCorpusIndex.open(live, INFO, EngineConfig.defaults(), SLOW_MERGES)) {
+    try (CorpusIndex index =
+        LuceneCorpusIndex.open(live, INFO, EngineConfig.defaults(), SLOW_MERGES)) {
       for (int i = 0; i < WRITES; i++) {
         index.apply(Mutation.of(CorpusIndexWriteTest.passages("s" + i, text(i)), "tester"));
       }
       long revision = index.revision();
       Map<String, List<Answer>> latest = answers(index, revision);
       // The commit comes first, then the snapshot that searches it.
-      int[] segments = awaitSegments(live, index, (committed, searched) -> committed < WRITES && searched == committed);
+      int[] segments =
+          awaitSegments(
+              live, index, (committed, searched) -> committed < WRITES && searched == committed);
       int committed = segments[0];
       int searched = segments[1];
-      assertTrue(committed < WRITES, "an idle corpus commits its finished merges: " + committed + " segments");
+      assertTrue(
+          committed < WRITES,
+          "an idle corpus commits its finished merges: " + committed + " segments");
       assertEquals(committed, searched, "and searches them");
       assertEquals(revision, index.revision());
       assertEquals(latest, answers(index, revision));
@@ -131,24 +146,32 @@ class MergeCommitTest {
   }
 
   @Test
-  void idleCorpus_mergesItsSmallSegmentsIntoOne_andAnswersTheSameAtEveryRevision() throws Exception {
+  void idleCorpus_mergesItsSmallSegmentsIntoOne_andAnswersTheSameAtEveryRevision()
+      throws Exception {
     Path live = dir.resolve("compact");
     int writes = 4; // fewer small segments than the tiered policy ever merges by itself
-    try (CorpusIndex index = LuceneCorpusIndex.open(live, INFO, EngineConfig.defaults(), WriterTuning.NONE)) {
+    try (CorpusIndex index =
+        LuceneCorpusIndex.open(live, INFO, EngineConfig.defaults(), WriterTuning.NONE)) {
       for (int i = 0; i < writes - 1; i++) {
         index.apply(Mutation.of(CorpusIndexWriteTest.passages("s" + i, text(i)), "tester"));
       }
       // A replaced version: the merge must keep it for the revisions before the replacement.
-      index.apply(Mutation.of(CorpusIndexWriteTest.passages("s0", "otter otter bank replaced"), "tester"));
+      index.apply(
+          Mutation.of(CorpusIndexWriteTest.passages("s0", "otter otter bank replaced"), "tester"));
       // Checked at once: the merge starts a second after the last write.
-      assertEquals(writes, index.footprint().orElseThrow().segments(), "a segment per write before the merge");
+      assertEquals(
+          writes,
+          index.footprint().orElseThrow().segments(),
+          "a segment per write before the merge");
       long revision = index.revision();
       Map<Long, Map<String, List<Answer>>> before = new TreeMap<>();
       for (long r = 1; r <= revision; r++) {
         before.put(r, answers(index, r));
       }
-      int[] segments = awaitSegments(live, index, (committed, searched) -> committed == 1 && searched == 1);
-      assertEquals(1, segments[0], "an idle corpus merges its small segments and commits the merge");
+      int[] segments =
+          awaitSegments(live, index, (committed, searched) -> committed == 1 && searched == 1);
+      assertEquals(
+          1, segments[0], "an idle corpus merges its small segments and commits the merge");
       assertEquals(1, segments[1], "and searches it");
       assertEquals(revision, index.revision());
       for (long r = 1; r <= revision; r++) {
@@ -162,13 +185,15 @@ class MergeCommitTest {
     Path live = dir.resolve("close");
     long revision;
     Map<String, List<Answer>> latest;
-    try (CorpusIndex index = LuceneCorpusIndex.open(live, INFO, EngineConfig.defaults(), WriterTuning.NONE)) {
+    try (CorpusIndex index =
+        LuceneCorpusIndex.open(live, INFO, EngineConfig.defaults(), WriterTuning.NONE)) {
       for (int i = 0; i < 3; i++) {
         index.apply(Mutation.of(CorpusIndexWriteTest.passages("s" + i, text(i)), "tester"));
       }
       revision = index.revision();
       latest = answers(index, revision);
-      assertEquals(3, index.footprint().orElseThrow().segments(), "a segment per write before the close");
+      assertEquals(
+          3, index.footprint().orElseThrow().segments(), "a segment per write before the close");
     }
     assertEquals(1, committedSegments(live));
     try (CorpusIndex index = CorpusIndex.open(live, INFO, EngineConfig.defaults())) {
@@ -180,8 +205,10 @@ class MergeCommitTest {
   @Test
   void purgeWhileAMergeIsQueued_leavesNothingOnDisk_afterTheMergesAreCommitted() throws Exception {
     Path live = dir.resolve("purge");
-    try (CorpusIndex index = LuceneCorpusIndex.open(live, INFO, EngineConfig.defaults(), SLOW_MERGES)) {
-      index.apply(Mutation.of(CorpusIndexWriteTest.passages("secret", "zanzibarquux river"), "tester"));
+    try (CorpusIndex index =
+        LuceneCorpusIndex.open(live, INFO, EngineConfig.defaults(), SLOW_MERGES)) {
+      index.apply(
+          Mutation.of(CorpusIndexWriteTest.passages("secret", "zanzibarquux river"), "tester"));
       for (int i = 1; i < WRITES; i++) {
         index.apply(Mutation.of(CorpusIndexWriteTest.passages("s" + i, text(i)), "tester"));
       }
@@ -190,8 +217,13 @@ class MergeCommitTest {
       // of the secret on disk once the corpus is closed. A regression guard: it does not catch a
       // merge that is already reading the segment (the erase before a merge commit is for that).
       index.apply(Mutation.of(new SourceOperation.Delete("secret", null, true), "tester"));
-      assertTrue(index.search(new SearchRequest("zanzibarquux", SourceScope.ALL, List.of(), 10, null, null, false))
-          .hits().isEmpty());
+      assertTrue(
+          index
+              .search(
+                  new SearchRequest(
+                      "zanzibarquux", SourceScope.ALL, List.of(), 10, null, null, false))
+              .hits()
+              .isEmpty());
     }
     IndexFiles.assertNoFileHolds(live, "zanzibarquux", "after close");
   }
@@ -200,8 +232,8 @@ class MergeCommitTest {
    * Polls, for up to 20 seconds, the segments of the last commit and those searched until {@code
    * done} accepts them; returns the last pair read, {committed, searched}.
    */
-  private static int[] awaitSegments(Path live, CorpusIndex index, BiPredicate<Integer, Integer> done)
-      throws Exception {
+  private static int[] awaitSegments(
+      Path live, CorpusIndex index, BiPredicate<Integer, Integer> done) throws Exception {
     long deadline = System.nanoTime() + 20_000_000_000L;
     int committed = committedSegments(live);
     int searched = index.footprint().orElseThrow().segments();
@@ -219,14 +251,18 @@ class MergeCommitTest {
     }
   }
 
-  /** Plain Lucene, with Quarry's merge policy under it, finds nothing left to merge in the last commit. */
+  /**
+   * Plain Lucene, with Quarry's merge policy under it, finds nothing left to merge in the last
+   * commit.
+   */
   private static void assertMergePolicyWantsNoMerge(Path live) throws Exception {
     try (FSDirectory directory = FSDirectory.open(live)) {
-      IndexWriterConfig config = new IndexWriterConfig()
-          .setSoftDeletesField(Fields.SOFT_DELETES)
-          .setMergePolicy(new TieredMergePolicy())
-          .setMergeScheduler(new SerialMergeScheduler())
-          .setCommitOnClose(false);
+      IndexWriterConfig config =
+          new IndexWriterConfig()
+              .setSoftDeletesField(Fields.SOFT_DELETES)
+              .setMergePolicy(new TieredMergePolicy())
+              .setMergeScheduler(new SerialMergeScheduler())
+              .setCommitOnClose(false);
       IndexWriter writer = new IndexWriter(directory, config);
       try {
         writer.maybeMerge();
@@ -250,8 +286,17 @@ class MergeCommitTest {
     Map<String, List<Answer>> out = new TreeMap<>();
     for (String q : QUERIES) {
       List<Answer> list = new ArrayList<>();
-      for (Hit h : index.search(new SearchRequest(q, SourceScope.ALL, List.of(), 100, revision, null, false)).hits()) {
-        list.add(new Answer(h.source(), h.sourceRevision(), h.chunk(), Float.floatToRawIntBits(h.score()), h.text()));
+      for (Hit h :
+          index
+              .search(new SearchRequest(q, SourceScope.ALL, List.of(), 100, revision, null, false))
+              .hits()) {
+        list.add(
+            new Answer(
+                h.source(),
+                h.sourceRevision(),
+                h.chunk(),
+                Float.floatToRawIntBits(h.score()),
+                h.text()));
       }
       out.put(q, list);
     }

@@ -42,22 +42,31 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PartitionedScanTest {
   private static final EmbeddingModels MODELS = EmbeddingModels.of(new HashingEmbedder());
-  private static final List<String> QUERIES = List.of("river otter", "interest on a loan at the bank", "heron mill");
+  private static final List<String> QUERIES =
+      List.of("river otter", "interest on a loan at the bank", "heron mill");
 
   @TempDir Path dir;
 
   @Test
   @ExtendWith(TestSeed.class)
   void aScanInParts_answersAsOneThreadDoes(Random random) throws Exception {
-    CorpusSettings settings = new CorpusSettings(CorpusSettings.Language.ENGLISH, new CorpusSettings.Chunking(16, 0),
-        CorpusSettings.Ranking.DEFAULT, new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5));
+    CorpusSettings settings =
+        new CorpusSettings(
+            CorpusSettings.Language.ENGLISH,
+            new CorpusSettings.Chunking(16, 0),
+            CorpusSettings.Ranking.DEFAULT,
+            new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5));
     CorpusInfo info = new CorpusInfo("parts", "parts-id", MODELS.resolve(settings), Instant.EPOCH);
     long latest;
     Map<String, List<String>> alone;
-    EngineConfig oneThread = EngineConfig.builder().embeddingModels(MODELS)
-        .searchConcurrency(SearchConcurrency.SEARCHING_THREAD_ONLY).build();
+    EngineConfig oneThread =
+        EngineConfig.builder()
+            .embeddingModels(MODELS)
+            .searchConcurrency(SearchConcurrency.SEARCHING_THREAD_ONLY)
+            .build();
     try (CorpusIndex index = CorpusIndex.open(dir, info, oneThread)) {
-      // Several batches, each a segment; some replace or delete earlier sources, so segments hold hidden versions.
+      // Several batches, each a segment; some replace or delete earlier sources, so segments hold
+      // hidden versions.
       for (int batch = 0; batch < 6; batch++) {
         List<SourceOperation> ops = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
@@ -66,8 +75,12 @@ class PartitionedScanTest {
             ops.add(new SourceOperation.Delete("s" + random.nextInt(batch * 5), null, false));
             continue;
           }
-          ops.add(SourceOperation.Index.text(source, null, HybridRevisionTest.randomText(random),
-              new Metadata(Map.of("topic", random.nextBoolean() ? "a" : "b"))));
+          ops.add(
+              SourceOperation.Index.text(
+                  source,
+                  null,
+                  HybridRevisionTest.randomText(random),
+                  new Metadata(Map.of("topic", random.nextBoolean() ? "a" : "b"))));
         }
         index.apply(new Mutation(distinct(ops), "tester", null, null));
       }
@@ -77,11 +90,16 @@ class PartitionedScanTest {
     AtomicInteger handedOver = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(3);
     try {
-      SearchConcurrency tinyParts = new SearchConcurrency(task -> {
-        handedOver.incrementAndGet();
-        pool.execute(task);
-      }, 4, 5);
-      EngineConfig inParts = EngineConfig.builder().embeddingModels(MODELS).searchConcurrency(tinyParts).build();
+      SearchConcurrency tinyParts =
+          new SearchConcurrency(
+              task -> {
+                handedOver.incrementAndGet();
+                pool.execute(task);
+              },
+              4,
+              5);
+      EngineConfig inParts =
+          EngineConfig.builder().embeddingModels(MODELS).searchConcurrency(tinyParts).build();
       try (CorpusIndex index = CorpusIndex.open(dir, info, inParts)) {
         assertEquals(alone, answerAll(index, latest));
       }
@@ -91,7 +109,9 @@ class PartitionedScanTest {
     assertTrue(handedOver.get() > 0, "the scans were cut into parts run on the pool");
   }
 
-  /** Sources named once per batch: a delete drawn at random may name a source the batch also writes. */
+  /**
+   * Sources named once per batch: a delete drawn at random may name a source the batch also writes.
+   */
   private static List<SourceOperation> distinct(List<SourceOperation> ops) {
     Map<String, SourceOperation> bySource = new TreeMap<>();
     for (SourceOperation op : ops) {
@@ -100,20 +120,35 @@ class PartitionedScanTest {
     return List.copyOf(bySource.values());
   }
 
-  /** Every query at every revision, semantic and hybrid, bare, filtered and capped: hits as comparable lines. */
+  /**
+   * Every query at every revision, semantic and hybrid, bare, filtered and capped: hits as
+   * comparable lines.
+   */
   private static Map<String, List<String>> answerAll(CorpusIndex index, long latest) {
     Map<String, List<String>> out = new TreeMap<>();
     for (long revision = 1; revision <= latest; revision++) {
       for (String q : QUERIES) {
-        for (SearchRequest.Mode mode : List.of(SearchRequest.Mode.SEMANTIC, SearchRequest.Mode.HYBRID)) {
+        for (SearchRequest.Mode mode :
+            List.of(SearchRequest.Mode.SEMANTIC, SearchRequest.Mode.HYBRID)) {
           for (int variant = 0; variant < 3; variant++) {
-            List<Filter> filters = variant == 1 ? List.of(new Filter.Equals("topic", "a")) : List.of();
+            List<Filter> filters =
+                variant == 1 ? List.of(new Filter.Equals("topic", "a")) : List.of();
             Integer cap = variant == 2 ? 1 : null;
-            SearchRequest request = new SearchRequest(q, SourceScope.ALL, filters, 20, revision, cap, false, mode, null);
+            SearchRequest request =
+                new SearchRequest(
+                    q, SourceScope.ALL, filters, 20, revision, cap, false, mode, null);
             List<String> hits = new ArrayList<>();
             for (Hit h : index.search(request).hits()) {
-              hits.add(h.source() + "@" + h.sourceRevision() + "#" + h.chunk() + " " + Float.floatToIntBits(h.score())
-                  + " " + h.parts());
+              hits.add(
+                  h.source()
+                      + "@"
+                      + h.sourceRevision()
+                      + "#"
+                      + h.chunk()
+                      + " "
+                      + Float.floatToIntBits(h.score())
+                      + " "
+                      + h.parts());
             }
             out.put(revision + " " + mode.wireName() + " " + variant + " " + q, hits);
           }

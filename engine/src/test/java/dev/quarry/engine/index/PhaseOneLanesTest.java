@@ -18,7 +18,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Phase 1 spreads a group over indexing threads only when it is large enough to be worth a segment each. */
+/**
+ * Phase 1 spreads a group over indexing threads only when it is large enough to be worth a segment
+ * each.
+ */
 class PhaseOneLanesTest {
   @TempDir Path dir;
 
@@ -35,11 +38,16 @@ class PhaseOneLanesTest {
 
   @Test
   void smallMutation_commitsOneSegment() throws Exception {
-    try (CorpusIndex index = CorpusIndex.open(dir, new CorpusInfo("c", "c1", CorpusSettings.DEFAULT, Instant.now()),
-        EngineConfig.defaults())) {
+    try (CorpusIndex index =
+        CorpusIndex.open(
+            dir,
+            new CorpusInfo("c", "c1", CorpusSettings.DEFAULT, Instant.now()),
+            EngineConfig.defaults())) {
       List<SourceOperation> ops = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
-        ops.add(SourceOperation.Index.text("s" + i, "title " + i, "some words of source " + i, Metadata.EMPTY));
+        ops.add(
+            SourceOperation.Index.text(
+                "s" + i, "title " + i, "some words of source " + i, Metadata.EMPTY));
       }
       index.apply(new Mutation(ops, "tester", null, null));
       // Chunks, source records and history entries of the group all land in one flushed segment.

@@ -34,23 +34,27 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The corpus codec: segments are written with it (found again by name through Lucene's service
- * loader), stored fields read back byte for byte whatever a document's size against the block
- * size, and indexes written with Lucene's own codec stay readable and are rewritten by merges.
+ * loader), stored fields read back byte for byte whatever a document's size against the block size,
+ * and indexes written with Lucene's own codec stay readable and are rewritten by merges.
  */
 @ExtendWith(TestSeed.class)
 class QuarryCodecTest {
-  private static final CorpusInfo INFO = new CorpusInfo("handbook", "c1", CorpusSettings.DEFAULT, Instant.now());
+  private static final CorpusInfo INFO =
+      new CorpusInfo("handbook", "c1", CorpusSettings.DEFAULT, Instant.now());
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void corpusSegments_areWrittenWithTheCorpusCodec_withTheirTextStoredAsItIs() throws Exception {
     // Repetitive, so that LZ4 would have stored it as back-references rather than as it is.
     String text = "Uncompressed stored text is read with one copy. ".repeat(20).trim();
     try (CorpusIndex index = CorpusIndex.open(dir, INFO, EngineConfig.defaults())) {
-      index.apply(new Mutation(List.of(SourceOperation.Index.text("a", "Title", text, Metadata.EMPTY)),
-          "tester", null, null));
+      index.apply(
+          new Mutation(
+              List.of(SourceOperation.Index.text("a", "Title", text, Metadata.EMPTY)),
+              "tester",
+              null,
+              null));
     }
     try (FSDirectory directory = FSDirectory.open(dir)) {
       SegmentInfos infos = SegmentInfos.readLatestCommit(directory);
@@ -61,24 +65,31 @@ class QuarryCodecTest {
       assertEquals(QuarryCodec.class, Codec.forName(QuarryCodec.NAME).getClass());
       // Not compressed: the chunk's text lies in a file of the index as its UTF-8 bytes (the
       // stored-fields file, or the compound file a small segment packs it in).
-      assertTrue(IndexFiles.anyFileHolds(dir, text), "no file of the index holds the text as it is");
+      assertTrue(
+          IndexFiles.anyFileHolds(dir, text), "no file of the index holds the text as it is");
     }
   }
 
   @Test
-  void storedFields_readBackExactly_smallAndLargerThanABlock_acrossMerges(Random random) throws Exception {
+  void storedFields_readBackExactly_smallAndLargerThanABlock_acrossMerges(Random random)
+      throws Exception {
     List<String> texts = new ArrayList<>();
     try (FSDirectory directory = FSDirectory.open(dir);
-        IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig().setCodec(new QuarryCodec())
-            .setMaxBufferedDocs(2 + random.nextInt(40)))) {
+        IndexWriter writer =
+            new IndexWriter(
+                directory,
+                new IndexWriterConfig()
+                    .setCodec(new QuarryCodec())
+                    .setMaxBufferedDocs(2 + random.nextInt(40)))) {
       int documents = 200 + random.nextInt(300);
       for (int i = 0; i < documents; i++) {
         // Mostly chunk-sized texts, some far beyond a 16 KB block, a few empty.
-        int length = switch (random.nextInt(10)) {
-          case 0 -> 0;
-          case 1 -> 16 * 1024 + random.nextInt(60_000);
-          default -> random.nextInt(3_000);
-        };
+        int length =
+            switch (random.nextInt(10)) {
+              case 0 -> 0;
+              case 1 -> 16 * 1024 + random.nextInt(60_000);
+              default -> random.nextInt(3_000);
+            };
         texts.add(add(writer, i, randomText(random, length)));
       }
       writer.commit();
@@ -90,7 +101,8 @@ class QuarryCodecTest {
   }
 
   @Test
-  void anIndexWrittenWithLucenesCodec_staysReadable_andMergesRewriteItWithTheCorpusCodec(Random random) throws Exception {
+  void anIndexWrittenWithLucenesCodec_staysReadable_andMergesRewriteItWithTheCorpusCodec(
+      Random random) throws Exception {
     List<String> texts = new ArrayList<>();
     try (FSDirectory directory = FSDirectory.open(dir)) {
       try (IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig())) {
@@ -98,8 +110,11 @@ class QuarryCodecTest {
           texts.add(add(writer, i, randomText(random, random.nextInt(2_000))));
         }
       }
-      assertEquals(Codec.getDefault().getName(), SegmentInfos.readLatestCommit(directory).info(0).info.getCodec().getName());
-      try (IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig().setCodec(new QuarryCodec()))) {
+      assertEquals(
+          Codec.getDefault().getName(),
+          SegmentInfos.readLatestCommit(directory).info(0).info.getCodec().getName());
+      try (IndexWriter writer =
+          new IndexWriter(directory, new IndexWriterConfig().setCodec(new QuarryCodec()))) {
         for (int i = 50; i < 100; i++) {
           texts.add(add(writer, i, randomText(random, random.nextInt(2_000))));
         }

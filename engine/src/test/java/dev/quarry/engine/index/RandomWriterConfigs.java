@@ -22,11 +22,14 @@ public final class RandomWriterConfigs {
   private RandomWriterConfigs() {}
 
   /** A corpus index whose writer uses a configuration chosen by {@code random}. */
-  public static CorpusIndex open(Path dir, CorpusInfo info, EngineConfig config, Random random) throws IOException {
+  public static CorpusIndex open(Path dir, CorpusInfo info, EngineConfig config, Random random)
+      throws IOException {
     return LuceneCorpusIndex.open(dir, info, config, tuning(random));
   }
 
-  /** A tuning for the engine's writer; the choices are made now, so one tuning is one configuration. */
+  /**
+   * A tuning for the engine's writer; the choices are made now, so one tuning is one configuration.
+   */
   static WriterTuning tuning(Random random) {
     MergePolicy policy = mergePolicy(random, false);
     int maxBufferedDocs = maxBufferedDocs(random);
@@ -90,6 +93,8 @@ public final class RandomWriterConfigs {
 
   /** A RAM buffer from tiny (flush on nearly every batch) to Lucene's default. */
   public static double ramBufferMb(Random random) {
-    return random.nextBoolean() ? 0.1 + random.nextDouble() : IndexWriterConfig.DEFAULT_RAM_BUFFER_SIZE_MB;
+    return random.nextBoolean()
+        ? 0.1 + random.nextDouble()
+        : IndexWriterConfig.DEFAULT_RAM_BUFFER_SIZE_MB;
   }
 }

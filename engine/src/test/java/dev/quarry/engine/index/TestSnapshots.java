@@ -3,7 +3,10 @@ package dev.quarry.engine.index;
 import java.io.IOException;
 import org.apache.lucene.index.DirectoryReader;
 
-/** Builds {@link IndexSnapshot}s over readers a test opened itself (the constructor is package-private). */
+/**
+ * Builds {@link IndexSnapshot}s over readers a test opened itself (the constructor is
+ * package-private).
+ */
 public final class TestSnapshots {
   private TestSnapshots() {}
 

@@ -24,7 +24,8 @@ class CombinedFieldsTest {
   @Test
   void titleWeightAtLeastOne_weighsTheTitleAndKeepsK1() {
     CombinedFields fields = of(2);
-    assertEquals(List.of(new WeightedField("text", 1f), new WeightedField("title", 2f)), fields.fields());
+    assertEquals(
+        List.of(new WeightedField("text", 1f), new WeightedField("title", 2f)), fields.fields());
     assertEquals(0.9f, fields.similarity().getK1());
     assertEquals(0.4f, fields.similarity().getB());
   }
@@ -32,7 +33,8 @@ class CombinedFieldsTest {
   @Test
   void titleWeightBelowOne_becomesTextWeightOneOverWWithK1ScaledAlike() {
     CombinedFields fields = of(0.25);
-    assertEquals(List.of(new WeightedField("text", 4f), new WeightedField("title", 1f)), fields.fields());
+    assertEquals(
+        List.of(new WeightedField("text", 4f), new WeightedField("title", 1f)), fields.fields());
     assertEquals(3.6f, fields.similarity().getK1(), 1e-6f);
   }
 

@@ -27,7 +27,8 @@ class ConcurrentSearchTest {
       List<String> words = List.of("alpha", "beta", "gamma", "delta", "omega", "sigma");
       for (int round = 0; round < 8; round++) {
         List<String> ids = RevisionSearchTest.distinctIds(random, "s", 6, 2);
-        corpus.index(new Source(ids.get(0), RevisionSearchTest.sentence(random, words, 7)),
+        corpus.index(
+            new Source(ids.get(0), RevisionSearchTest.sentence(random, words, 7)),
             new Source(ids.get(1), RevisionSearchTest.sentence(random, words, 4)));
       }
       List<SearchRequest> requests = new ArrayList<>();

@@ -1,12 +1,12 @@
 package dev.quarry.engine.search;
 
-import dev.quarry.engine.TestSeed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SearchResult;
+import dev.quarry.engine.TestSeed;
 import dev.quarry.engine.index.IndexSnapshot;
 import dev.quarry.engine.search.TestCorpus.Source;
 import java.io.IOException;
@@ -24,9 +24,20 @@ class HostileQueryTest {
   @TempDir Path dir;
 
   private static List<String> hostileQueries(Random random) {
-    List<String> queries = new ArrayList<>(List.of("", " ", "\t\n", "?!.,;:'\"()[]{}<>*~^-+&&||", "the of and",
-        "\uD800", "\uDC00 lone \uD800 surrogates \uDBFF", "AND OR NOT \"unclosed", "field:value* ~2 /regex/",
-        "\u0000\u0001\u007f", "😀".repeat(500)));
+    List<String> queries =
+        new ArrayList<>(
+            List.of(
+                "",
+                " ",
+                "\t\n",
+                "?!.,;:'\"()[]{}<>*~^-+&&||",
+                "the of and",
+                "\uD800",
+                "\uDC00 lone \uD800 surrogates \uDBFF",
+                "AND OR NOT \"unclosed",
+                "field:value* ~2 /regex/",
+                "\u0000\u0001\u007f",
+                "😀".repeat(500)));
     StringBuilder codePoints = new StringBuilder();
     while (codePoints.length() < 998) {
       codePoints.appendCodePoint(random.nextInt(Character.MAX_CODE_POINT + 1));
@@ -43,8 +54,9 @@ class HostileQueryTest {
   @Test
   void hostileQueries_returnResultsWithoutErrors_inEveryLanguage(Random random) throws IOException {
     for (CorpusSettings.Language language : CorpusSettings.Language.values()) {
-      CorpusSettings settings = new CorpusSettings(language, CorpusSettings.Chunking.DEFAULT,
-          CorpusSettings.Ranking.DEFAULT);
+      CorpusSettings settings =
+          new CorpusSettings(
+              language, CorpusSettings.Chunking.DEFAULT, CorpusSettings.Ranking.DEFAULT);
       try (TestCorpus corpus = new TestCorpus(dir.resolve(language.wireName()), settings)) {
         corpus.index(new Source("a", "field value regex unclosed 😀 lone surrogates 中文文本"));
         IndexSnapshot snapshot = corpus.snapshot();

@@ -6,7 +6,6 @@ import dev.quarry.engine.Hit;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.TestSeed;
-import java.util.Random;
 import dev.quarry.engine.index.IndexSnapshot;
 import dev.quarry.engine.search.QuerySyntax.Clause;
 import dev.quarry.engine.search.QuerySyntax.Occur;
@@ -16,6 +15,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,7 +23,10 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The operator syntax: phrases, required and excluded words decide matches; scores stay plain BM25F. */
+/**
+ * The operator syntax: phrases, required and excluded words decide matches; scores stay plain
+ * BM25F.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(TestSeed.class)
 class QuerySyntaxTest {
@@ -34,7 +37,8 @@ class QuerySyntaxTest {
   @BeforeAll
   void indexCorpus(@TempDir Path dir) throws IOException {
     corpus = new TestCorpus(dir);
-    corpus.index(new Source("ordered", "Parental leave is paid for sixteen weeks."),
+    corpus.index(
+        new Source("ordered", "Parental leave is paid for sixteen weeks."),
         new Source("reversed", "Leave for parental reasons is granted."),
         new Source("unpaid", "Parental leave was unpaid, and leave was short."),
         new Source("titled", "Sixteen weeks, as the title says.").withTitle("Parental leave"),
@@ -50,8 +54,9 @@ class QuerySyntaxTest {
   }
 
   private Map<String, Float> search(String query, SearchRequest.Syntax syntax) {
-    SearchRequest request = new SearchRequest(query, SourceScope.ALL, List.of(), 100, null, null, false)
-        .withSyntax(syntax);
+    SearchRequest request =
+        new SearchRequest(query, SourceScope.ALL, List.of(), 100, null, null, false)
+            .withSyntax(syntax);
     Map<String, Float> out = new LinkedHashMap<>();
     for (Hit h : searcher.search(snapshot, request).hits()) {
       out.put(h.source(), h.score());
@@ -65,15 +70,20 @@ class QuerySyntaxTest {
 
   private static List<String> clauses(String query) {
     return QuerySyntax.clauses(query).stream()
-        .map(c -> (c.occur() == Occur.MUST ? "+" : c.occur() == Occur.MUST_NOT ? "-" : "")
-            + (c.phrase() ? "\"" + c.text() + "\"" : c.text()))
+        .map(
+            c ->
+                (c.occur() == Occur.MUST ? "+" : c.occur() == Occur.MUST_NOT ? "-" : "")
+                    + (c.phrase() ? "\"" + c.text() + "\"" : c.text()))
         .toList();
   }
 
   @Test
   void clauses_readOperatorsOnlyAtTheStartOfAWord() {
-    assertEquals(List.of("+a", "-b", "+\"c d\"", "-\"e f\"", "+\"g\""), clauses("+a -b \"c d\" -\"e f\" +\"g\""));
-    assertEquals(List.of("well-known", "C++", "a", "-", "b", "x+y"), clauses("well-known C++ a - b x+y"));
+    assertEquals(
+        List.of("+a", "-b", "+\"c d\"", "-\"e f\"", "+\"g\""),
+        clauses("+a -b \"c d\" -\"e f\" +\"g\""));
+    assertEquals(
+        List.of("well-known", "C++", "a", "-", "b", "x+y"), clauses("well-known C++ a - b x+y"));
     assertEquals(List.of("+", "-"), clauses("+ -"));
   }
 
@@ -93,7 +103,8 @@ class QuerySyntaxTest {
       q.append("-w").append(i).append(' ');
     }
     List<Clause> clauses = QuerySyntax.clauses(q.toString());
-    assertEquals(QuerySyntax.MAX_OPERATORS, clauses.stream().filter(c -> c.occur() != Occur.SHOULD).count());
+    assertEquals(
+        QuerySyntax.MAX_OPERATORS, clauses.stream().filter(c -> c.occur() != Occur.SHOULD).count());
     assertEquals("-w" + (QuerySyntax.MAX_OPERATORS + 1), clauses.get(clauses.size() - 1).text());
   }
 
@@ -108,12 +119,14 @@ class QuerySyntaxTest {
     assertEquals(List.of("ordered", "reversed", "titled", "unpaid"), sources("+parental travel"));
     assertEquals(List.of("ordered", "reversed", "titled"), sources("parental -unpaid"));
     assertEquals(List.of("reversed", "unpaid"), sources("leave -\"leave is paid\" -titled"));
-    assertEquals(List.of(), sources("-parental"), "a query of only exclusions has no words to score");
+    assertEquals(
+        List.of(), sources("-parental"), "a query of only exclusions has no words to score");
   }
 
   @Test
   void operatorScores_areThePlainScoresOfTheWordsThatAreNotExcluded() {
-    Map<String, Float> operators = search("+parental \"paid for\" -unpaid leave", SearchRequest.Syntax.OPERATORS);
+    Map<String, Float> operators =
+        search("+parental \"paid for\" -unpaid leave", SearchRequest.Syntax.OPERATORS);
     Map<String, Float> plain = search("parental paid for leave", SearchRequest.Syntax.PLAIN);
     assertEquals(List.of("ordered"), List.copyOf(operators.keySet()));
     assertEquals(plain.get("ordered"), operators.get("ordered"));
@@ -121,7 +134,8 @@ class QuerySyntaxTest {
 
   @Test
   void plainSyntax_readsOperatorsAsText() {
-    assertEquals(search("parental leave -unpaid", SearchRequest.Syntax.PLAIN),
+    assertEquals(
+        search("parental leave -unpaid", SearchRequest.Syntax.PLAIN),
         search("\"parental leave\" unpaid", SearchRequest.Syntax.PLAIN));
     assertEquals(4, search("\"parental leave", SearchRequest.Syntax.PLAIN).size());
   }

@@ -10,16 +10,38 @@ final class Results {
   private Results() {}
 
   static String render(SearchResult result) {
-    return "revision=" + result.revision() + "\n"
+    return "revision="
+        + result.revision()
+        + "\n"
         + result.hits().stream().map(Results::render).collect(Collectors.joining("\n"));
   }
 
   static String render(Hit hit) {
-    return hit.source() + "#" + hit.chunk() + " rev=" + hit.sourceRevision()
-        + " score=" + hit.score() + "/" + Integer.toHexString(Float.floatToIntBits(hit.score()))
-        + " hl=" + hit.highlights().stream().map(r -> r[0] + "-" + r[1]).collect(Collectors.joining(","))
-        + " title=" + hit.title() + " pages=" + hit.pages() + " off=" + hit.start() + "-" + hit.end()
-        + " sha=" + hit.contentSha256() + " meta=" + hit.metadata().values() + " text=" + hit.text();
+    return hit.source()
+        + "#"
+        + hit.chunk()
+        + " rev="
+        + hit.sourceRevision()
+        + " score="
+        + hit.score()
+        + "/"
+        + Integer.toHexString(Float.floatToIntBits(hit.score()))
+        + " hl="
+        + hit.highlights().stream().map(r -> r[0] + "-" + r[1]).collect(Collectors.joining(","))
+        + " title="
+        + hit.title()
+        + " pages="
+        + hit.pages()
+        + " off="
+        + hit.start()
+        + "-"
+        + hit.end()
+        + " sha="
+        + hit.contentSha256()
+        + " meta="
+        + hit.metadata().values()
+        + " text="
+        + hit.text();
   }
 
   static List<String> sourcesAndChunks(SearchResult result) {

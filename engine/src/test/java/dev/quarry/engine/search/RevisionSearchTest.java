@@ -1,6 +1,5 @@
 package dev.quarry.engine.search;
 
-import dev.quarry.engine.TestSeed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +10,7 @@ import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SearchResult;
 import dev.quarry.engine.SourceScope;
+import dev.quarry.engine.TestSeed;
 import dev.quarry.engine.index.IndexSnapshot;
 import dev.quarry.engine.search.TestCorpus.Source;
 import java.io.IOException;
@@ -34,8 +34,8 @@ class RevisionSearchTest {
     return new SearchRequest(query, SourceScope.ALL, List.of(), 100, revision, null, true);
   }
 
-  private static SearchResult search(TestCorpus corpus, RevisionSearcher searcher, SearchRequest request)
-      throws IOException {
+  private static SearchResult search(
+      TestCorpus corpus, RevisionSearcher searcher, SearchRequest request) throws IOException {
     IndexSnapshot snapshot = corpus.snapshot();
     try {
       return searcher.search(snapshot, request);
@@ -47,7 +47,8 @@ class RevisionSearchTest {
   @Test
   void pinnedSearch_seesExactlyWhatWasVisibleAtThatRevision() throws IOException {
     try (TestCorpus corpus = new TestCorpus(dir)) {
-      long r1 = corpus.index(new Source("a", "river otters swim"), new Source("b", "river banks erode"));
+      long r1 =
+          corpus.index(new Source("a", "river otters swim"), new Source("b", "river banks erode"));
       long r2 = corpus.index(new Source("a", "river dolphins swim", "second river chunk"));
       long r3 = corpus.delete("b");
       long r4 = corpus.index(new Source("c", "a river delta"));
@@ -57,7 +58,8 @@ class RevisionSearchTest {
       assertEquals(List.of("a#0", "a#1", "b#0"), sorted(search(corpus, searcher, at("river", r2))));
       assertEquals(List.of("a#0", "a#1"), sorted(search(corpus, searcher, at("river", r3))));
       assertEquals(List.of("a#0", "a#1", "c#0"), sorted(search(corpus, searcher, at("river", r4))));
-      assertEquals(List.of("a#0", "a#1", "c#0"), sorted(search(corpus, searcher, at("river", null))));
+      assertEquals(
+          List.of("a#0", "a#1", "c#0"), sorted(search(corpus, searcher, at("river", null))));
       SearchResult atR1 = search(corpus, searcher, at("otters", r1));
       assertEquals(1, atR1.hits().size());
       assertEquals("river otters swim", atR1.hits().get(0).text());
@@ -83,20 +85,24 @@ class RevisionSearchTest {
       for (int round = 0; round < 12; round++) {
         List<Source> batch = new ArrayList<>();
         for (String id : distinctIds(random, "s", 8, 3)) {
-          batch.add(new Source(id, sentence(random, words, 6), sentence(random, words, 9))
-              .withTitle(sentence(random, words, 2)));
+          batch.add(
+              new Source(id, sentence(random, words, 6), sentence(random, words, 9))
+                  .withTitle(sentence(random, words, 2)));
         }
         corpus.index(batch.toArray(Source[]::new));
         if (round % 4 == 3) {
           corpus.delete("s" + random.nextInt(8));
         }
-        renderedWhenLatest.put(corpus.revision(),
+        renderedWhenLatest.put(
+            corpus.revision(),
             Results.render(search(corpus, searcher, at("apple cherry fig", null))));
       }
       corpus.forceMerge(1);
       RevisionSearcher fresh = corpus.newSearcher();
       for (Map.Entry<Long, String> e : renderedWhenLatest.entrySet()) {
-        assertEquals(e.getValue(), Results.render(search(corpus, fresh, at("apple cherry fig", e.getKey()))),
+        assertEquals(
+            e.getValue(),
+            Results.render(search(corpus, fresh, at("apple cherry fig", e.getKey()))),
             "revision " + e.getKey());
       }
     }
@@ -106,18 +112,22 @@ class RevisionSearchTest {
   void pinnedSearch_scoresEqualAFreshIndexOfTheRevisionsChunks() throws IOException {
     // Titles count (BM25F): the revision's combined statistics must leave out the superseded and
     // later titles too.
-    Source[] first = {new Source("a", "solar panels convert light", "panels on roofs").withTitle("Solar panels"),
-        new Source("b", "wind turbines and solar farms").withTitle("Wind"),
-        new Source("c", "solar solar solar heat")};
+    Source[] first = {
+      new Source("a", "solar panels convert light", "panels on roofs").withTitle("Solar panels"),
+      new Source("b", "wind turbines and solar farms").withTitle("Wind"),
+      new Source("c", "solar solar solar heat")
+    };
     long pinned;
     SearchResult pinnedResult;
     try (TestCorpus corpus = new TestCorpus(dir.resolve("history"))) {
-      corpus.index(new Source("a", "old text about solar power").withTitle("Old solar panels panels"),
+      corpus.index(
+          new Source("a", "old text about solar power").withTitle("Old solar panels panels"),
           new Source("z", "solar everywhere solar").withTitle("Panels"));
       corpus.index(first);
       corpus.delete("z");
       pinned = corpus.revision();
-      corpus.index(new Source("b", "nothing relevant").withTitle("Solar panels, solar panels"),
+      corpus.index(
+          new Source("b", "nothing relevant").withTitle("Solar panels, solar panels"),
           new Source("d", "solar solar panels panels").withTitle("Solar"));
       pinnedResult = search(corpus, corpus.newSearcher(), at("solar panels", pinned));
     }
@@ -151,17 +161,21 @@ class RevisionSearchTest {
   }
 
   @Test
-  void search_afterForceMergeAndLaterRevisions_returnsIdenticalResults(Random random) throws IOException {
+  void search_afterForceMergeAndLaterRevisions_returnsIdenticalResults(Random random)
+      throws IOException {
     try (TestCorpus corpus = new TestCorpus(dir, random)) {
-      List<String> words = List.of("north", "south", "east", "west", "wind", "rain", "snow", "storm");
+      List<String> words =
+          List.of("north", "south", "east", "west", "wind", "rain", "snow", "storm");
       for (int round = 0; round < 10; round++) {
         List<String> ids = distinctIds(random, "doc", 15, 2);
-        corpus.index(new Source(ids.get(0), sentence(random, words, 8), sentence(random, words, 5)),
+        corpus.index(
+            new Source(ids.get(0), sentence(random, words, 8), sentence(random, words, 5)),
             new Source(ids.get(1), sentence(random, words, 12)));
       }
       long pinned = corpus.revision();
       RevisionSearcher searcher = corpus.newSearcher();
-      SearchRequest request = new SearchRequest("north wind storm", SourceScope.ALL, List.of(), 7, pinned, null, true);
+      SearchRequest request =
+          new SearchRequest("north wind storm", SourceScope.ALL, List.of(), 7, pinned, null, true);
       String before = Results.render(search(corpus, searcher, request));
 
       corpus.forceMerge(1);
@@ -180,8 +194,10 @@ class RevisionSearchTest {
   void search_aboveLatestRevision_isInvalidRequest() throws IOException {
     try (TestCorpus corpus = new TestCorpus(dir)) {
       corpus.index(new Source("a", "text"));
-      QuarryException e = assertThrows(QuarryException.class,
-          () -> search(corpus, corpus.newSearcher(), at("text", corpus.revision() + 1)));
+      QuarryException e =
+          assertThrows(
+              QuarryException.class,
+              () -> search(corpus, corpus.newSearcher(), at("text", corpus.revision() + 1)));
       assertEquals(ErrorCode.INVALID_REQUEST, e.code());
       assertEquals("revision", e.field());
     }
@@ -196,7 +212,8 @@ class RevisionSearchTest {
       IndexSnapshot snapshot = corpus.snapshot(2);
       try {
         RevisionSearcher searcher = corpus.newSearcher();
-        QuarryException e = assertThrows(QuarryException.class, () -> searcher.search(snapshot, at("text", 1L)));
+        QuarryException e =
+            assertThrows(QuarryException.class, () -> searcher.search(snapshot, at("text", 1L)));
         assertEquals(ErrorCode.REVISION_EXPIRED, e.code());
         assertEquals("more text", searcher.search(snapshot, at("text", 2L)).hits().get(0).text());
       } finally {
@@ -208,14 +225,19 @@ class RevisionSearchTest {
   @Test
   void purgedSource_isGoneFromPinnedSearches() throws IOException {
     try (TestCorpus corpus = new TestCorpus(dir)) {
-      long r1 = corpus.index(new Source("secret", "classified river data"), new Source("open", "river data"));
+      long r1 =
+          corpus.index(
+              new Source("secret", "classified river data"), new Source("open", "river data"));
       corpus.purge("secret");
       List<Hit> hits = search(corpus, corpus.newSearcher(), at("river", r1)).hits();
       assertEquals(List.of("open"), hits.stream().map(Hit::source).toList());
     }
   }
 
-  /** {@code count} distinct ids drawn from {@code prefix + 0 .. prefix + (pool - 1)}: one revision names a source once. */
+  /**
+   * {@code count} distinct ids drawn from {@code prefix + 0 .. prefix + (pool - 1)}: one revision
+   * names a source once.
+   */
   static List<String> distinctIds(Random random, String prefix, int pool, int count) {
     List<String> ids = new ArrayList<>(pool);
     for (int i = 0; i < pool; i++) {

@@ -54,11 +54,13 @@ class SearchRankingTest {
       for (int batch = 7; batch >= 0; batch--) {
         List<Source> sources = new ArrayList<>();
         for (int i = batch * 25 + 24; i >= batch * 25; i--) {
-          sources.add(new Source(String.format("src-%03d", i), "tied words here", "tied words here"));
+          sources.add(
+              new Source(String.format("src-%03d", i), "tied words here", "tied words here"));
         }
         corpus.index(sources.toArray(Source[]::new));
       }
-      List<String> expected = List.of("src-000#0", "src-000#1", "src-001#0", "src-001#1", "src-002#0");
+      List<String> expected =
+          List.of("src-000#0", "src-000#1", "src-001#0", "src-001#1", "src-002#0");
       assertEquals(expected, Results.sourcesAndChunks(search(corpus, top("tied", 5, null))));
       corpus.forceMerge(1);
       assertEquals(expected, Results.sourcesAndChunks(search(corpus, top("tied", 5, null))));
@@ -68,8 +70,12 @@ class SearchRankingTest {
   @Test
   void sourceOrder_isCodePointOrder() throws IOException {
     try (TestCorpus corpus = new TestCorpus(dir)) {
-      corpus.index(new Source("\uD83D\uDE00", "same"), new Source("\uFB01", "same"), new Source("b", "same"));
-      assertEquals(List.of("b#0", "\uFB01#0", "\uD83D\uDE00#0"),
+      corpus.index(
+          new Source("\uD83D\uDE00", "same"),
+          new Source("\uFB01", "same"),
+          new Source("b", "same"));
+      assertEquals(
+          List.of("b#0", "\uFB01#0", "\uD83D\uDE00#0"),
           Results.sourcesAndChunks(search(corpus, top("same", 10, null))));
     }
   }
@@ -77,7 +83,8 @@ class SearchRankingTest {
   @Test
   void maxChunksPerSource_keepsEachSourcesBestAndStillFillsTopK() throws IOException {
     try (TestCorpus corpus = new TestCorpus(dir)) {
-      List<String> heavy = IntStream.range(0, 60).mapToObj(i -> "lake lake lake chunk " + i).toList();
+      List<String> heavy =
+          IntStream.range(0, 60).mapToObj(i -> "lake lake lake chunk " + i).toList();
       corpus.index(new Source("big", null, heavy, Map.of(), null));
       for (int i = 0; i < 8; i++) {
         corpus.index(new Source("small-" + i, "lake shore number " + i, "nothing"));
@@ -92,29 +99,43 @@ class SearchRankingTest {
       assertEquals("big", hits.get(0).source());
       assertEquals("big", hits.get(1).source());
       List<Hit> uncapped = search(corpus, top("lake", 5, null)).hits();
-      assertTrue(uncapped.stream().allMatch(h -> h.source().equals("big")), "without a cap 'big' fills the top");
+      assertTrue(
+          uncapped.stream().allMatch(h -> h.source().equals("big")),
+          "without a cap 'big' fills the top");
     }
   }
 
   @Test
   void titleMatches_count_andTitleWeightZeroIgnoresThem() throws IOException {
-    CorpusSettings weighted = new CorpusSettings(CorpusSettings.Language.ENGLISH, CorpusSettings.Chunking.DEFAULT,
-        new CorpusSettings.Ranking(0.9, 0.4, 2.0));
-    CorpusSettings untitled = new CorpusSettings(CorpusSettings.Language.ENGLISH, CorpusSettings.Chunking.DEFAULT,
-        new CorpusSettings.Ranking(0.9, 0.4, 0.0));
+    CorpusSettings weighted =
+        new CorpusSettings(
+            CorpusSettings.Language.ENGLISH,
+            CorpusSettings.Chunking.DEFAULT,
+            new CorpusSettings.Ranking(0.9, 0.4, 2.0));
+    CorpusSettings untitled =
+        new CorpusSettings(
+            CorpusSettings.Language.ENGLISH,
+            CorpusSettings.Chunking.DEFAULT,
+            new CorpusSettings.Ranking(0.9, 0.4, 0.0));
     Source titled = new Source("titled", "a note on holidays").withTitle("Vacation policy");
-    Source plain = new Source("plain", "vacation is mentioned once in this longer note about other things");
-    Source[] others = IntStream.range(0, 5)
-        .mapToObj(i -> new Source("other" + i, "unrelated text " + i).withTitle("Other topic")).toArray(Source[]::new);
+    Source plain =
+        new Source("plain", "vacation is mentioned once in this longer note about other things");
+    Source[] others =
+        IntStream.range(0, 5)
+            .mapToObj(i -> new Source("other" + i, "unrelated text " + i).withTitle("Other topic"))
+            .toArray(Source[]::new);
     try (TestCorpus corpus = new TestCorpus(dir.resolve("w"), weighted)) {
       corpus.index(titled, plain);
       corpus.index(others);
-      assertEquals(List.of("titled#0", "plain#0"), Results.sourcesAndChunks(search(corpus, top("vacation", 10, null))));
+      assertEquals(
+          List.of("titled#0", "plain#0"),
+          Results.sourcesAndChunks(search(corpus, top("vacation", 10, null))));
     }
     try (TestCorpus corpus = new TestCorpus(dir.resolve("u"), untitled)) {
       corpus.index(titled, plain);
       corpus.index(others);
-      assertEquals(List.of("plain#0"), Results.sourcesAndChunks(search(corpus, top("vacation", 10, null))));
+      assertEquals(
+          List.of("plain#0"), Results.sourcesAndChunks(search(corpus, top("vacation", 10, null))));
     }
   }
 
@@ -136,7 +157,9 @@ class SearchRankingTest {
   }
 
   private static CorpusSettings ranked(double titleWeight) {
-    return new CorpusSettings(CorpusSettings.Language.ENGLISH, CorpusSettings.Chunking.DEFAULT,
+    return new CorpusSettings(
+        CorpusSettings.Language.ENGLISH,
+        CorpusSettings.Chunking.DEFAULT,
         new CorpusSettings.Ranking(0.9, 0.4, titleWeight));
   }
 
@@ -146,24 +169,27 @@ class SearchRankingTest {
    * norms encode exactly, so Lucene's summed field lengths equal the revision's (which sum decoded
    * norms) and the average lengths agree.
    */
-  private void assertScoresEqualLucene(CorpusSettings settings, Map<String, Float> weights, float k1)
-      throws IOException {
+  private void assertScoresEqualLucene(
+      CorpusSettings settings, Map<String, Float> weights, float k1) throws IOException {
     try (TestCorpus corpus = new TestCorpus(dir, settings)) {
       List<Source> sources = new ArrayList<>();
       for (int i = 0; i < 30; i++) {
         String text = "graph " + "node ".repeat(i % 4) + "edge ".repeat(i % 3) + "filler" + i;
-        String title = switch (i % 5) {
-          case 0 -> "graph theory";
-          case 1 -> "edges and nodes of a graph, and more edges";
-          case 2 -> "unrelated heading";
-          default -> null;
-        };
+        String title =
+            switch (i % 5) {
+              case 0 -> "graph theory";
+              case 1 -> "edges and nodes of a graph, and more edges";
+              case 2 -> "unrelated heading";
+              default -> null;
+            };
         sources.add(new Source("s" + i, text).withTitle(title));
       }
       sources.add(new Source("title-only", "nothing here").withTitle("node"));
       corpus.index(sources.toArray(Source[]::new));
       Map<String, Float> ours = new HashMap<>();
-      search(corpus, top("graph node edge node", 100, null)).hits().forEach(h -> ours.put(h.source(), h.score()));
+      search(corpus, top("graph node edge node", 100, null))
+          .hits()
+          .forEach(h -> ours.put(h.source(), h.score()));
 
       IndexSnapshot snapshot = corpus.snapshot();
       try {
@@ -174,7 +200,8 @@ class SearchRankingTest {
           CombinedFieldQuery.Builder combined = new CombinedFieldQuery.Builder();
           weights.forEach(combined::addField);
           Query term = combined.addTerm(new BytesRef(word)).build();
-          query.add(word.equals("node") ? new BoostQuery(term, 2f) : term, BooleanClause.Occur.SHOULD);
+          query.add(
+              word.equals("node") ? new BoostQuery(term, 2f) : term, BooleanClause.Occur.SHOULD);
         }
         ScoreDoc[] hits = raw.search(query.build(), 100).scoreDocs;
         assertEquals(ours.size(), hits.length);

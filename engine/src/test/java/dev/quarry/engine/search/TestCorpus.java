@@ -45,8 +45,13 @@ public final class TestCorpus implements Closeable {
   private final FSDirectory directory;
   private final IndexWriter writer;
   private final MergePolicy mergePolicy;
-  /** Whether each revision ends with a flush; a random layout sometimes lets revisions share a segment. */
+
+  /**
+   * Whether each revision ends with a flush; a random layout sometimes lets revisions share a
+   * segment.
+   */
   private final boolean flushEachRevision;
+
   private final Map<String, Long> current = new HashMap<>();
   private long revision;
 
@@ -58,12 +63,15 @@ public final class TestCorpus implements Closeable {
     this.info = new CorpusInfo("test", "test-id", settings, Instant.EPOCH);
     this.analyzer = Analyzers.forLanguage(settings.language());
     this.directory = FSDirectory.open(dir);
-    this.mergePolicy = random == null ? NoMergePolicy.INSTANCE : RandomWriterConfigs.mergePolicy(random, true);
+    this.mergePolicy =
+        random == null ? NoMergePolicy.INSTANCE : RandomWriterConfigs.mergePolicy(random, true);
     this.flushEachRevision = random == null || random.nextBoolean();
-    IndexWriterConfig config = new IndexWriterConfig(analyzer)
-        .setSimilarity(new BM25Similarity((float) settings.ranking().k1(), (float) settings.ranking().b()))
-        .setSoftDeletesField(Fields.SOFT_DELETES)
-        .setMergePolicy(retaining(mergePolicy));
+    IndexWriterConfig config =
+        new IndexWriterConfig(analyzer)
+            .setSimilarity(
+                new BM25Similarity((float) settings.ranking().k1(), (float) settings.ranking().b()))
+            .setSoftDeletesField(Fields.SOFT_DELETES)
+            .setMergePolicy(retaining(mergePolicy));
     if (random != null) {
       config.setMaxBufferedDocs(RandomWriterConfigs.maxBufferedDocs(random));
       config.setRAMBufferSizeMB(RandomWriterConfigs.ramBufferMb(random));
@@ -104,8 +112,15 @@ public final class TestCorpus implements Closeable {
     return revision;
   }
 
-  /** One source version to write: its title (or null), chunk texts, metadata, pages per chunk or null. */
-  public record Source(String id, String title, List<String> chunks, Map<String, Object> metadata,
+  /**
+   * One source version to write: its title (or null), chunk texts, metadata, pages per chunk or
+   * null.
+   */
+  public record Source(
+      String id,
+      String title,
+      List<String> chunks,
+      Map<String, Object> metadata,
       List<int[]> pages) {
     public Source(String id, String... chunks) {
       this(id, null, List.of(chunks), Map.of(), null);
@@ -128,20 +143,29 @@ public final class TestCorpus implements Closeable {
    * Writes (or replaces) the sources at one new revision, and makes them searchable. A source may
    * appear once, as in a {@link dev.quarry.engine.Mutation}: two versions written at one revision
    * would share one version key, and the next supersession of that key would move the first
-   * version's superseded revision past the revision it was hidden at, which the engine never writes.
+   * version's superseded revision past the revision it was hidden at, which the engine never
+   * writes.
    */
   public long index(Source... sources) throws IOException {
     Set<String> seen = new HashSet<>();
     for (Source source : sources) {
       if (!seen.add(source.id())) {
-        throw new IllegalArgumentException("source " + source.id() + " appears twice in one revision");
+        throw new IllegalArgumentException(
+            "source " + source.id() + " appears twice in one revision");
       }
     }
     long rev = ++revision;
     for (Source source : sources) {
       supersede(source.id(), rev);
-      writer.addDocuments(TestDocuments.sourceVersion(source.id(), source.title(), source.chunks(),
-          source.metadata(), source.pages(), "sha-" + source.id() + "-" + rev, rev));
+      writer.addDocuments(
+          TestDocuments.sourceVersion(
+              source.id(),
+              source.title(),
+              source.chunks(),
+              source.metadata(),
+              source.pages(),
+              "sha-" + source.id() + "-" + rev,
+              rev));
       current.put(source.id(), rev);
     }
     endRevision();

@@ -46,12 +46,30 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(TestSeed.class)
 class TextMatchesTest {
-  private static final String[] WORDS = {"run", "running", "runner", "shoe", "shoes", "care", "the", "a",
-      "東京", "大学", "学生", "日本語", "Müller", "naïve", "x", "data-set", "it's"};
+  private static final String[] WORDS = {
+    "run",
+    "running",
+    "runner",
+    "shoe",
+    "shoes",
+    "care",
+    "the",
+    "a",
+    "東京",
+    "大学",
+    "学生",
+    "日本語",
+    "Müller",
+    "naïve",
+    "x",
+    "data-set",
+    "it's"
+  };
 
   @Test
   void ranges_areTheUnifiedHighlightersOverTheSameOffsets(Random random) throws IOException {
-    for (CorpusSettings.Language language : List.of(CorpusSettings.Language.ENGLISH, CorpusSettings.Language.CJK)) {
+    for (CorpusSettings.Language language :
+        List.of(CorpusSettings.Language.ENGLISH, CorpusSettings.Language.CJK)) {
       Analyzer analyzer = Analyzers.forLanguage(language);
       List<String> texts = new ArrayList<>();
       try (Directory directory = new ByteBuffersDirectory()) {
@@ -61,7 +79,8 @@ class TextMatchesTest {
           for (int i = 0; i < 60; i++) {
             StringBuilder text = new StringBuilder();
             for (int w = random.nextInt(40); w > 0; w--) {
-              text.append(WORDS[random.nextInt(WORDS.length)]).append(random.nextInt(5) == 0 ? "" : " ");
+              text.append(WORDS[random.nextInt(WORDS.length)])
+                  .append(random.nextInt(5) == 0 ? "" : " ");
             }
             texts.add(text.toString());
             Document document = new Document();
@@ -75,8 +94,14 @@ class TextMatchesTest {
         try (DirectoryReader reader = DirectoryReader.open(directory)) {
           IndexSearcher searcher = new IndexSearcher(reader);
           for (int q = 0; q < 30; q++) {
-            List<BytesRef> terms = terms(analyzer, WORDS[random.nextInt(WORDS.length)] + " "
-                + WORDS[random.nextInt(WORDS.length)] + " " + WORDS[random.nextInt(WORDS.length)]);
+            List<BytesRef> terms =
+                terms(
+                    analyzer,
+                    WORDS[random.nextInt(WORDS.length)]
+                        + " "
+                        + WORDS[random.nextInt(WORDS.length)]
+                        + " "
+                        + WORDS[random.nextInt(WORDS.length)]);
             int[] docs = random.ints(0, texts.size()).distinct().limit(12).toArray();
             // A merge may join segments that were not adjacent, so a document's id need not be
             // the order it was added in: its text is read back by id.
@@ -84,8 +109,10 @@ class TextMatchesTest {
             for (int i = 0; i < docs.length; i++) {
               lengths[i] = reader.storedFields().document(docs[i]).get(Fields.TEXT).length();
             }
-            assertEquals(render(unified(searcher, analyzer, terms, docs)),
-                render(TextMatches.of(reader, terms, docs, lengths)), language + " " + terms);
+            assertEquals(
+                render(unified(searcher, analyzer, terms, docs)),
+                render(TextMatches.of(reader, terms, docs, lengths)),
+                language + " " + terms);
           }
         }
       }
@@ -106,32 +133,39 @@ class TextMatchesTest {
   }
 
   /** The highlighter the engine used before it read the offsets itself. */
-  private static List<List<int[]>> unified(IndexSearcher searcher, Analyzer analyzer, List<BytesRef> terms, int[] docs)
+  private static List<List<int[]>> unified(
+      IndexSearcher searcher, Analyzer analyzer, List<BytesRef> terms, int[] docs)
       throws IOException {
     BooleanQuery.Builder query = new BooleanQuery.Builder();
-    terms.forEach(t -> query.add(new TermQuery(new Term(Fields.TEXT, t)), BooleanClause.Occur.SHOULD));
-    Unified highlighter = new Unified(UnifiedHighlighter.builder(searcher, analyzer)
-        .withBreakIterator(WholeBreakIterator::new)
-        .withMaxLength(Integer.MAX_VALUE - 1)
-        .withMaxNoHighlightPassages(0)
-        .withFormatter(new PassageFormatter() {
-          @Override
-          public Object format(Passage[] passages, String content) {
-            List<int[]> ranges = new ArrayList<>();
-            for (Passage passage : passages) {
-              for (int i = 0; i < passage.getNumMatches(); i++) {
-                int start = Math.max(0, passage.getMatchStarts()[i]);
-                int end = Math.min(content.length(), passage.getMatchEnds()[i]);
-                if (start < end) {
-                  ranges.add(new int[] {start, end});
-                }
-              }
-            }
-            return TextMatches.merge(ranges);
-          }
-        }));
-    Object[] perDoc = highlighter.highlight(new String[] {Fields.TEXT}, query.build(), docs,
-        new int[] {1}).get(Fields.TEXT);
+    terms.forEach(
+        t -> query.add(new TermQuery(new Term(Fields.TEXT, t)), BooleanClause.Occur.SHOULD));
+    Unified highlighter =
+        new Unified(
+            UnifiedHighlighter.builder(searcher, analyzer)
+                .withBreakIterator(WholeBreakIterator::new)
+                .withMaxLength(Integer.MAX_VALUE - 1)
+                .withMaxNoHighlightPassages(0)
+                .withFormatter(
+                    new PassageFormatter() {
+                      @Override
+                      public Object format(Passage[] passages, String content) {
+                        List<int[]> ranges = new ArrayList<>();
+                        for (Passage passage : passages) {
+                          for (int i = 0; i < passage.getNumMatches(); i++) {
+                            int start = Math.max(0, passage.getMatchStarts()[i]);
+                            int end = Math.min(content.length(), passage.getMatchEnds()[i]);
+                            if (start < end) {
+                              ranges.add(new int[] {start, end});
+                            }
+                          }
+                        }
+                        return TextMatches.merge(ranges);
+                      }
+                    }));
+    Object[] perDoc =
+        highlighter
+            .highlight(new String[] {Fields.TEXT}, query.build(), docs, new int[] {1})
+            .get(Fields.TEXT);
     List<List<int[]>> out = new ArrayList<>();
     for (Object value : perDoc) {
       @SuppressWarnings("unchecked")
@@ -147,8 +181,9 @@ class TextMatchesTest {
       super(builder);
     }
 
-    java.util.Map<String, Object[]> highlight(String[] fields, org.apache.lucene.search.Query query, int[] docs,
-        int[] maxPassages) throws IOException {
+    java.util.Map<String, Object[]> highlight(
+        String[] fields, org.apache.lucene.search.Query query, int[] docs, int[] maxPassages)
+        throws IOException {
       return highlightFieldsAsObjects(fields, query, docs, maxPassages);
     }
   }

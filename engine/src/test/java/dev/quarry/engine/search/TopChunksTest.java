@@ -1,8 +1,8 @@
 package dev.quarry.engine.search;
 
-import dev.quarry.engine.TestSeed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.quarry.engine.TestSeed;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -11,7 +11,10 @@ import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The results kept are those of a greedy walk over every chunk in result order, whatever the offer order. */
+/**
+ * The results kept are those of a greedy walk over every chunk in result order, whatever the offer
+ * order.
+ */
 @ExtendWith(TestSeed.class)
 class TopChunksTest {
 
@@ -30,8 +33,15 @@ class TopChunksTest {
   }
 
   private static List<ScoredChunk> sample() {
-    return List.of(chunk(1, 3f, "b", 0), chunk(2, 3f, "a", 1), chunk(3, 3f, "a", 0), chunk(4, 5f, "c", 0),
-        chunk(5, 1f, "a", 2), chunk(6, 3f, "c", 1), chunk(7, 4f, "c", 2), chunk(8, 2f, "b", 1));
+    return List.of(
+        chunk(1, 3f, "b", 0),
+        chunk(2, 3f, "a", 1),
+        chunk(3, 3f, "a", 0),
+        chunk(4, 5f, "c", 0),
+        chunk(5, 1f, "a", 2),
+        chunk(6, 3f, "c", 1),
+        chunk(7, 4f, "c", 2),
+        chunk(8, 2f, "b", 1));
   }
 
   @Test

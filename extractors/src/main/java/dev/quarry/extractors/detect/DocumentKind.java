@@ -14,6 +14,9 @@ public enum DocumentKind {
   IMAGE,
   /** A container that is encrypted as a whole (password-protected Office files). */
   ENCRYPTED,
-  /** Bytes no extractor turns into text: unknown bytes, other images, audio, video, archives, programs. */
+  /**
+   * Bytes no extractor turns into text: unknown bytes, other images, audio, video, archives,
+   * programs.
+   */
   UNSUPPORTED
 }

@@ -15,14 +15,14 @@ import org.apache.tika.mime.MimeType;
 import org.apache.tika.mime.MimeTypes;
 
 /**
- * Detects a document's media type from its bytes with Tika's default detector (magic numbers,
- * plus container inspection for OOXML, OLE2, OpenDocument and EPUB), and decides which
- * extractor reads it.
+ * Detects a document's media type from its bytes with Tika's default detector (magic numbers, plus
+ * container inspection for OOXML, OLE2, OpenDocument and EPUB), and decides which extractor reads
+ * it.
  *
  * <p>A file name, when known, is a hint as Tika's detector takes it: it may only specialise what
  * the bytes show (a {@code .md} name on plain text is Markdown, a {@code .txt} name on bytes no
- * magic recognises is text), never contradict it (a {@code .txt} that is a PDF is a PDF), and
- * never give bytes that show nothing a binary format ({@code rand.pdf} of random bytes is not a PDF). One
+ * magic recognises is text), never contradict it (a {@code .txt} that is a PDF is a PDF), and never
+ * give bytes that show nothing a binary format ({@code rand.pdf} of random bytes is not a PDF). One
  * more specialisation is Quarry's own: Markdown may open with an HTML comment or tag, which a byte
  * detector takes for XML or HTML, so a Markdown name or declaration on such bytes means Markdown.
  *
@@ -35,23 +35,47 @@ public final class MediaTypeDetector {
       Set.of("text/markdown", "text/x-markdown", "text/x-web-markdown");
   private static final Set<String> MARKDOWN_LOOKALIKES =
       Set.of("text/plain", "text/html", "application/xml", "text/x-web-markdown");
+
   /** Archives would be unpacked recursively (a zip quine never ends); they are not documents. */
-  private static final Set<String> ARCHIVES = Set.of(
-      "application/zip", "application/x-tar", "application/gzip", "application/x-gzip",
-      "application/x-bzip2", "application/x-xz", "application/x-7z-compressed",
-      "application/x-rar-compressed", "application/vnd.rar", "application/java-archive",
-      "application/x-compress", "application/zstd", "application/x-lzma", "application/x-archive",
-      "application/x-cpio", "application/x-iso9660-image");
-  private static final Set<String> ENCRYPTED = Set.of(
-      "application/x-tika-ooxml-protected", "application/encrypted",
-      "application/x-tika-msoffice-protected");
-  private static final Set<String> PROGRAMS = Set.of(
-      "application/x-executable", "application/x-sharedlib", "application/x-msdownload",
-      "application/x-dosexec", "application/x-mach-o-executable", "application/java-vm",
-      "application/x-elf", "application/x-object", "application/x-coredump");
+  private static final Set<String> ARCHIVES =
+      Set.of(
+          "application/zip",
+          "application/x-tar",
+          "application/gzip",
+          "application/x-gzip",
+          "application/x-bzip2",
+          "application/x-xz",
+          "application/x-7z-compressed",
+          "application/x-rar-compressed",
+          "application/vnd.rar",
+          "application/java-archive",
+          "application/x-compress",
+          "application/zstd",
+          "application/x-lzma",
+          "application/x-archive",
+          "application/x-cpio",
+          "application/x-iso9660-image");
+
+  private static final Set<String> ENCRYPTED =
+      Set.of(
+          "application/x-tika-ooxml-protected",
+          "application/encrypted",
+          "application/x-tika-msoffice-protected");
+  private static final Set<String> PROGRAMS =
+      Set.of(
+          "application/x-executable",
+          "application/x-sharedlib",
+          "application/x-msdownload",
+          "application/x-dosexec",
+          "application/x-mach-o-executable",
+          "application/java-vm",
+          "application/x-elf",
+          "application/x-object",
+          "application/x-coredump");
 
   /** Images Tesseract (through Leptonica) reads. */
-  private static final Set<String> OCR_IMAGES = Set.of("image/png", "image/jpeg", "image/tiff", "image/webp");
+  private static final Set<String> OCR_IMAGES =
+      Set.of("image/png", "image/jpeg", "image/tiff", "image/webp");
 
   private final Detector detector;
   private final MediaTypeRegistry registry;
@@ -69,14 +93,14 @@ public final class MediaTypeDetector {
   }
 
   /**
-   * The media type of the bytes in {@code file}, with {@code fileName} (or null) as a hint that
-   * may specialise but never contradict what the bytes show; without parameters, lower case.
+   * The media type of the bytes in {@code file}, with {@code fileName} (or null) as a hint that may
+   * specialise but never contradict what the bytes show; without parameters, lower case.
    *
    * <p>Tika lets a name decide when the bytes match no magic number and do not look like text
-   * ({@code rand.pdf} of random bytes would be a PDF, read and failed as a damaged one; 256 KB
-   * of NUL bytes named {@code .txt} would be text). Here such bytes stay
-   * {@code application/octet-stream} whatever their name; the extraction router still reads
-   * them as text when they are named or declared text and decode as text (EBCDIC, say).
+   * ({@code rand.pdf} of random bytes would be a PDF, read and failed as a damaged one; 256 KB of
+   * NUL bytes named {@code .txt} would be text). Here such bytes stay {@code
+   * application/octet-stream} whatever their name; the extraction router still reads them as text
+   * when they are named or declared text and decode as text (EBCDIC, say).
    */
   public String detect(Path file, String fileName) throws IOException {
     Metadata metadata = new Metadata();
@@ -94,9 +118,9 @@ public final class MediaTypeDetector {
   }
 
   /**
-   * Whether no magic number matches the bytes and they do not look like text. Only magic is
-   * asked: the container detectors refine what magic already recognised (a zip, an OLE2 file).
-   * {@code in} is reset to where it was.
+   * Whether no magic number matches the bytes and they do not look like text. Only magic is asked:
+   * the container detectors refine what magic already recognised (a zip, an OLE2 file). {@code in}
+   * is reset to where it was.
    */
   private boolean showNothing(TikaInputStream in) throws IOException {
     return names.detect(in, new Metadata()).equals(MediaType.OCTET_STREAM);
@@ -113,9 +137,9 @@ public final class MediaTypeDetector {
   }
 
   /**
-   * The media type a document is extracted as: the detected one, refined by the declared one
-   * or the file name only where bytes cannot tell (Markdown is plain text, or XML when it opens
-   * with a comment, to a byte detector).
+   * The media type a document is extracted as: the detected one, refined by the declared one or the
+   * file name only where bytes cannot tell (Markdown is plain text, or XML when it opens with a
+   * comment, to a byte detector).
    */
   public String refine(String detected, String declared, String fileName) {
     String named = typeOfName(fileName);
@@ -126,12 +150,14 @@ public final class MediaTypeDetector {
   }
 
   /**
-   * The media type a document is extracted as: the detected one, refined by the declared one
-   * only where bytes cannot tell (Markdown is plain text to a byte detector).
+   * The media type a document is extracted as: the detected one, refined by the declared one only
+   * where bytes cannot tell (Markdown is plain text to a byte detector).
    */
   public String refine(String detected, String declared) {
     String declaredBase = baseOf(declared);
-    if (declaredBase != null && MARKDOWN_NAMES.contains(declaredBase) && MARKDOWN_LOOKALIKES.contains(detected)) {
+    if (declaredBase != null
+        && MARKDOWN_NAMES.contains(declaredBase)
+        && MARKDOWN_LOOKALIKES.contains(detected)) {
       // Markdown may open with HTML comments or tags, which a byte detector takes for markup.
       return MARKDOWN.toString();
     }
@@ -139,9 +165,9 @@ public final class MediaTypeDetector {
   }
 
   /**
-   * Whether a declared media type disagrees with the one the bytes show. A declared type that
-   * the detected one specialises (declared {@code application/zip}, detected DOCX), or an alias
-   * of it, agrees.
+   * Whether a declared media type disagrees with the one the bytes show. A declared type that the
+   * detected one specialises (declared {@code application/zip}, detected DOCX), or an alias of it,
+   * agrees.
    */
   public boolean disagrees(String declared, String detected) {
     String declaredBase = baseOf(declared);
@@ -153,7 +179,8 @@ public final class MediaTypeDetector {
     if (declaredType == null || detectedType == null) {
       return true;
     }
-    return !declaredType.equals(detectedType) && !registry.isSpecializationOf(detectedType, declaredType);
+    return !declaredType.equals(detectedType)
+        && !registry.isSpecializationOf(detectedType, declaredType);
   }
 
   /** Which extractor reads {@code mediaType}. */
@@ -169,7 +196,9 @@ public final class MediaTypeDetector {
     if (MARKDOWN_NAMES.contains(base)) {
       return DocumentKind.MARKDOWN;
     }
-    if (base.equals("text/plain") || base.equals("text/csv") || base.equals("text/tab-separated-values")) {
+    if (base.equals("text/plain")
+        || base.equals("text/csv")
+        || base.equals("text/tab-separated-values")) {
       return DocumentKind.PLAIN_TEXT;
     }
     if (ENCRYPTED.contains(base)) {
@@ -179,9 +208,15 @@ public final class MediaTypeDetector {
       return DocumentKind.IMAGE;
     }
     String top = type.getType();
-    if (base.equals("application/octet-stream") || ARCHIVES.contains(base) || PROGRAMS.contains(base)
-        || top.equals("image") || top.equals("audio") || top.equals("video") || top.equals("font")
-        || top.equals("model") || top.equals("chemical")) {
+    if (base.equals("application/octet-stream")
+        || ARCHIVES.contains(base)
+        || PROGRAMS.contains(base)
+        || top.equals("image")
+        || top.equals("audio")
+        || top.equals("video")
+        || top.equals("font")
+        || top.equals("model")
+        || top.equals("chemical")) {
       return DocumentKind.UNSUPPORTED;
     }
     return DocumentKind.TIKA;

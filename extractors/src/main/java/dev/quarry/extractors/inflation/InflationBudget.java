@@ -6,11 +6,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * One document's inflated bytes, counted part by part against the bounds of a decompression
- * bomb: a part (a zip entry, a PDF stream) may inflate to {@link #MAX_RATIO} times its
- * compressed size, or to {@link #RATIO_APPLIES_ABOVE_BYTES} whatever its ratio, and all parts
- * together to {@link #MAX_TOTAL_BYTES}. The same bounds for every format, so that the limits a
- * user reads in the docs are one set.
+ * One document's inflated bytes, counted part by part against the bounds of a decompression bomb: a
+ * part (a zip entry, a PDF stream) may inflate to {@link #MAX_RATIO} times its compressed size, or
+ * to {@link #RATIO_APPLIES_ABOVE_BYTES} whatever its ratio, and all parts together to {@link
+ * #MAX_TOTAL_BYTES}. The same bounds for every format, so that the limits a user reads in the docs
+ * are one set.
  *
  * <p>Not thread safe: one per document checked.
  */
@@ -18,13 +18,17 @@ public final class InflationBudget {
 
   /** A part that inflates to more than this many times its compressed size is a bomb... */
   public static final long MAX_RATIO = 100;
+
   /**
-   * ...once it is this large. Smaller parts compress very well for honest reasons (a vector
-   * image of a few MB in a real DOCX inflates 129 times; PDF content streams 3 to 10 times); the
+   * ...once it is this large. Smaller parts compress very well for honest reasons (a vector image
+   * of a few MB in a real DOCX inflates 129 times; PDF content streams 3 to 10 times); the
    * character budget and the worker's heap cap catch the rest.
    */
   public static final long RATIO_APPLIES_ABOVE_BYTES = 32L << 20;
-  /** The most all parts of a document may inflate to: an Office file's XML is a few times its text. */
+
+  /**
+   * The most all parts of a document may inflate to: an Office file's XML is a few times its text.
+   */
   public static final long MAX_TOTAL_BYTES = 1L << 30;
 
   private long total;
@@ -34,15 +38,17 @@ public final class InflationBudget {
     return Math.max(RATIO_APPLIES_ABOVE_BYTES, compressed > 0 ? MAX_RATIO * compressed : 0);
   }
 
-  /** Starts counting a part of {@code compressed} bytes (unknown: 0 or less); it adds to the total. */
+  /**
+   * Starts counting a part of {@code compressed} bytes (unknown: 0 or less); it adds to the total.
+   */
   public Part part(long compressed) {
     return new Part(partBound(compressed), true);
   }
 
   /**
-   * Starts counting an intermediate stage of a part of {@code compressed} bytes (what one filter
-   * of a chain hands the next): bound as the part, not added to the total, which counts what
-   * the part finally inflates to.
+   * Starts counting an intermediate stage of a part of {@code compressed} bytes (what one filter of
+   * a chain hands the next): bound as the part, not added to the total, which counts what the part
+   * finally inflates to.
    */
   public Part stage(long compressed) {
     return new Part(partBound(compressed), false);
@@ -58,9 +64,13 @@ public final class InflationBudget {
     return total > MAX_TOTAL_BYTES;
   }
 
-  /** The failure a bomb is refused with; {@code why} completes "The document is a decompression bomb: ". */
+  /**
+   * The failure a bomb is refused with; {@code why} completes "The document is a decompression
+   * bomb: ".
+   */
   public static ExtractionException bomb(String why) {
-    return new ExtractionException(Failure.DOCUMENT_TOO_LARGE, "The document is a decompression bomb: " + why + ".");
+    return new ExtractionException(
+        Failure.DOCUMENT_TOO_LARGE, "The document is a decompression bomb: " + why + ".");
   }
 
   /** The inflated bytes of one part. */
@@ -74,7 +84,9 @@ public final class InflationBudget {
       this.addsToTotal = addsToTotal;
     }
 
-    /** Counts {@code n} more bytes; whether the part and the document are still within their bounds. */
+    /**
+     * Counts {@code n} more bytes; whether the part and the document are still within their bounds.
+     */
     public boolean add(long n) {
       size += n;
       if (addsToTotal) {
@@ -94,9 +106,9 @@ public final class InflationBudget {
     }
 
     /**
-     * {@code sink}, counting what is written through it, and failing every write once a bound
-     * is passed so that a decoder stops at once. Decoders may swallow what a write throws: ask
-     * {@link #exceeded()} and {@link #totalExceeded()} after.
+     * {@code sink}, counting what is written through it, and failing every write once a bound is
+     * passed so that a decoder stops at once. Decoders may swallow what a write throws: ask {@link
+     * #exceeded()} and {@link #totalExceeded()} after.
      */
     public OutputStream counting(OutputStream sink) {
       return new OutputStream() {

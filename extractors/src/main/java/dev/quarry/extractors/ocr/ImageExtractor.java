@@ -18,14 +18,21 @@ import java.util.List;
 public final class ImageExtractor {
 
   /** Recognises {@code file}, an image of {@code mediaType}, with {@code recognizer}. */
-  public Extraction extract(Path file, String mediaType, Recognizer recognizer, ExtractionLimits limits)
+  public Extraction extract(
+      Path file, String mediaType, Recognizer recognizer, ExtractionLimits limits)
       throws ExtractionException {
     List<String> frames = recognizer.recognize(file, 1);
     if (frames.size() > limits.maxDocumentPages()) {
-      throw new ExtractionException(Failure.DOCUMENT_TOO_LARGE, "The image has " + frames.size()
-          + " frames, more than the limit of " + limits.maxDocumentPages() + " (maxDocumentPages).");
+      throw new ExtractionException(
+          Failure.DOCUMENT_TOO_LARGE,
+          "The image has "
+              + frames.size()
+              + " frames, more than the limit of "
+              + limits.maxDocumentPages()
+              + " (maxDocumentPages).");
     }
-    PagedTextBuilder text = new PagedTextBuilder(limits.maxExtractedChars(), limits.maxDocumentPages());
+    PagedTextBuilder text =
+        new PagedTextBuilder(limits.maxExtractedChars(), limits.maxDocumentPages());
     for (String frame : frames) {
       if (text.length() > 0) {
         text.append("\n\n");
@@ -35,12 +42,25 @@ public final class ImageExtractor {
     }
     String body = text.text();
     if (body.isBlank()) {
-      throw new ExtractionException(Failure.NO_TEXT_EXTRACTED, recognizer.warnings().stream()
-          .anyMatch(w -> w.code().equals(ExtractionWarning.OCR_FAILED))
-          ? "Optical character recognition could not read the image."
-          : "Optical character recognition found no text in the image.");
+      throw new ExtractionException(
+          Failure.NO_TEXT_EXTRACTED,
+          recognizer.warnings().stream()
+                  .anyMatch(w -> w.code().equals(ExtractionWarning.OCR_FAILED))
+              ? "Optical character recognition could not read the image."
+              : "Optical character recognition found no text in the image.");
     }
-    return new Extraction(body, text.pageStarts(), null, List.of(), mediaType, Extraction.TESSERACT,
-        frames.size(), body.length(), recognizer.warnings(), false, null, recognizer.report());
+    return new Extraction(
+        body,
+        text.pageStarts(),
+        null,
+        List.of(),
+        mediaType,
+        Extraction.TESSERACT,
+        frames.size(),
+        body.length(),
+        recognizer.warnings(),
+        false,
+        null,
+        recognizer.report());
   }
 }

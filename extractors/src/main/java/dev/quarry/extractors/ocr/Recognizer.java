@@ -28,6 +28,7 @@ public final class Recognizer {
   private int words;
   private final List<Integer> lowConfidencePages = new ArrayList<>();
   private final List<Integer> failedPages = new ArrayList<>();
+
   /** Pages read upright after lying turned, by clockwise angle in degrees. */
   private final Map<Integer, List<Integer>> rotatedPages = new TreeMap<>();
 
@@ -80,25 +81,44 @@ public final class Recognizer {
 
   /** What recognition did, or null when it recognised nothing. */
   public OcrReport report() {
-    return pages == 0 ? null : new OcrReport(pages, words == 0 ? null : round(confidenceSum / words), words);
+    return pages == 0
+        ? null
+        : new OcrReport(pages, words == 0 ? null : round(confidenceSum / words), words);
   }
 
   /** Warnings for pages recognised poorly or not at all, and for pages that lay turned. */
   public List<ExtractionWarning> warnings() {
     List<ExtractionWarning> warnings = new ArrayList<>();
     if (!lowConfidencePages.isEmpty()) {
-      warnings.add(new ExtractionWarning(ExtractionWarning.OCR_LOW_CONFIDENCE, lowConfidencePages.size()
-          + " recognised pages have a mean word confidence under " + (int) LOW_CONFIDENCE
-          + " of 100; expect misread words.", lowConfidencePages));
+      warnings.add(
+          new ExtractionWarning(
+              ExtractionWarning.OCR_LOW_CONFIDENCE,
+              lowConfidencePages.size()
+                  + " recognised pages have a mean word confidence under "
+                  + (int) LOW_CONFIDENCE
+                  + " of 100; expect misread words.",
+              lowConfidencePages));
     }
     if (!failedPages.isEmpty()) {
-      warnings.add(new ExtractionWarning(ExtractionWarning.OCR_FAILED, failedPages.size()
-          + " pages could not be recognised; their text is missing.", failedPages));
+      warnings.add(
+          new ExtractionWarning(
+              ExtractionWarning.OCR_FAILED,
+              failedPages.size() + " pages could not be recognised; their text is missing.",
+              failedPages));
     }
-    rotatedPages.forEach((degrees, pages) -> warnings.add(new ExtractionWarning(ExtractionWarning.OCR_ROTATED,
-        (pages.size() == 1 ? "1 recognised page lay turned " : pages.size() + " recognised pages lay turned ")
-            + degrees + " degrees clockwise; " + (pages.size() == 1 ? "it was" : "they were") + " read upright.",
-        pages)));
+    rotatedPages.forEach(
+        (degrees, pages) ->
+            warnings.add(
+                new ExtractionWarning(
+                    ExtractionWarning.OCR_ROTATED,
+                    (pages.size() == 1
+                            ? "1 recognised page lay turned "
+                            : pages.size() + " recognised pages lay turned ")
+                        + degrees
+                        + " degrees clockwise; "
+                        + (pages.size() == 1 ? "it was" : "they were")
+                        + " read upright.",
+                    pages)));
     return warnings;
   }
 

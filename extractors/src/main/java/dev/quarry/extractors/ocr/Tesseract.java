@@ -26,24 +26,36 @@ import java.util.regex.Pattern;
  */
 public final class Tesseract {
 
-  /** The language data Debian's {@code tesseract-ocr-eng} installs: what recognition reads by default. */
+  /**
+   * The language data Debian's {@code tesseract-ocr-eng} installs: what recognition reads by
+   * default.
+   */
   public static final String LANGUAGE = "eng";
+
   /** A name of Tesseract language data ({@code deu}, {@code chi_sim}, {@code script/Latin}). */
-  private static final Pattern LANGUAGE_NAME = Pattern.compile("[a-z][a-z_]{1,15}|script/[A-Za-z_]{2,30}");
+  private static final Pattern LANGUAGE_NAME =
+      Pattern.compile("[a-z][a-z_]{1,15}|script/[A-Za-z_]{2,30}");
+
   /** The orientation and script data Debian's {@code tesseract-ocr-osd} installs. */
   public static final String ORIENTATION_DATA = "osd";
+
   /** Address space one recognition may use; a 300 dpi page needs a few hundred MiB. */
   static final long MAX_ADDRESS_SPACE_BYTES = 2L << 30;
+
   /** Automatic page segmentation with orientation and script detection. */
   static final String PAGE_SEGMENTATION = "1";
+
   /** Automatic page segmentation of a page taken to lie upright. */
   static final String UPRIGHT_PAGE_SEGMENTATION = "3";
+
   private static final Path TIMEOUT = Path.of("/usr/bin/timeout");
   private static final Path PRLIMIT = Path.of("/usr/bin/prlimit");
 
   private final String command;
+
   /** Whether each page's orientation is detected and turned upright before it is read. */
   private final boolean detectOrientation;
+
   /** The language data recognition reads with, in order ({@code -l deu+eng}). */
   private final List<String> languages;
 
@@ -58,16 +70,19 @@ public final class Tesseract {
     return new Tesseract("tesseract", true, List.of(LANGUAGE));
   }
 
-  /** The tesseract at {@code command} (a path or a name looked up on the PATH), detecting orientation. */
+  /**
+   * The tesseract at {@code command} (a path or a name looked up on the PATH), detecting
+   * orientation.
+   */
   public static Tesseract at(String command) {
     return new Tesseract(Objects.requireNonNull(command, "command"), true, List.of(LANGUAGE));
   }
 
   /**
-   * This tesseract, detecting each page's orientation first ({@code true}, the default), or
-   * reading every page as it lies ({@code false}): for collections known to be scanned upright,
-   * which saves the detection's cost on every page (about 0.2 to 0.5 CPU-seconds) and leaves a
-   * turned page misread.
+   * This tesseract, detecting each page's orientation first ({@code true}, the default), or reading
+   * every page as it lies ({@code false}): for collections known to be scanned upright, which saves
+   * the detection's cost on every page (about 0.2 to 0.5 CPU-seconds) and leaves a turned page
+   * misread.
    */
   public Tesseract detectingOrientation(boolean detect) {
     return detect == detectOrientation ? this : new Tesseract(command, detect, languages);
@@ -95,8 +110,11 @@ public final class Tesseract {
     }
     for (String d : data) {
       if (d == null || !LANGUAGE_NAME.matcher(d).matches()) {
-        throw new IllegalArgumentException("'" + d + "' is not a Tesseract language data name (such as eng, deu, "
-            + "fra, chi_sim)");
+        throw new IllegalArgumentException(
+            "'"
+                + d
+                + "' is not a Tesseract language data name (such as eng, deu, "
+                + "fra, chi_sim)");
       }
     }
   }
@@ -131,10 +149,14 @@ public final class Tesseract {
     return installedData().contains(data);
   }
 
-  /** What {@code tesseract --list-langs} names, asked within a few seconds; empty when it does not run. */
+  /**
+   * What {@code tesseract --list-langs} names, asked within a few seconds; empty when it does not
+   * run.
+   */
   public List<String> installedData() {
     try {
-      Process process = new ProcessBuilder(command, "--list-langs").redirectErrorStream(true).start();
+      Process process =
+          new ProcessBuilder(command, "--list-langs").redirectErrorStream(true).start();
       process.getOutputStream().close();
       byte[] out = process.getInputStream().readNBytes(64 << 10);
       if (!process.waitFor(10, TimeUnit.SECONDS)) {
@@ -162,10 +184,12 @@ public final class Tesseract {
    * @throws ExtractionException {@code EXTRACTION_FAILED} when tesseract cannot read the image,
    *     fails, or runs out of time
    */
-  public TesseractTsv.Recognition recognize(Path image, Duration budget) throws ExtractionException {
+  public TesseractTsv.Recognition recognize(Path image, Duration budget)
+      throws ExtractionException {
     long millis = budget.toMillis();
     if (millis <= 0) {
-      throw new ExtractionException(Failure.EXTRACTION_FAILED,
+      throw new ExtractionException(
+          Failure.EXTRACTION_FAILED,
           "No time was left within the extraction deadline to recognise the text of an image.");
     }
     Path out = null;
@@ -174,23 +198,30 @@ public final class Tesseract {
     try {
       out = Files.createTempFile("quarry-ocr-", ".tsv");
       err = Files.createTempFile("quarry-ocr-", ".err");
-      ProcessBuilder builder = new ProcessBuilder(commandLine(image, millis))
-          .redirectOutput(out.toFile()).redirectError(err.toFile());
+      ProcessBuilder builder =
+          new ProcessBuilder(commandLine(image, millis))
+              .redirectOutput(out.toFile())
+              .redirectError(err.toFile());
       // One thread per recognition: the workers are the parallelism, the cores are shared.
       builder.environment().put("OMP_THREAD_LIMIT", "1");
       process = builder.start();
       process.getOutputStream().close();
       if (!process.waitFor(millis, TimeUnit.MILLISECONDS)) {
-        throw new ExtractionException(Failure.EXTRACTION_FAILED,
+        throw new ExtractionException(
+            Failure.EXTRACTION_FAILED,
             "Recognising the text of an image took longer than the extraction deadline allows.");
       }
       if (process.exitValue() != 0) {
-        throw new ExtractionException(Failure.EXTRACTION_FAILED,
-            "Optical character recognition could not read the image.", "tesseract: " + firstLine(err, process.exitValue()));
+        throw new ExtractionException(
+            Failure.EXTRACTION_FAILED,
+            "Optical character recognition could not read the image.",
+            "tesseract: " + firstLine(err, process.exitValue()));
       }
       return TesseractTsv.parse(Files.readString(out, StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw new ExtractionException(Failure.EXTRACTION_FAILED, "Optical character recognition could not be run.",
+      throw new ExtractionException(
+          Failure.EXTRACTION_FAILED,
+          "Optical character recognition could not be run.",
           ExtractionException.describe(e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -219,8 +250,16 @@ public final class Tesseract {
     // whatever the image format and for each frame of a TIFF. It needs the orientation data
     // (osd.traineddata); without it tesseract says so on stderr and reads the page as it lies.
     // Mode 3 alone reads every page as it lies, without the detection's cost.
-    line.addAll(List.of(command, image.toString(), "stdout", "-l", String.join("+", languages), "--psm",
-        detectOrientation ? PAGE_SEGMENTATION : UPRIGHT_PAGE_SEGMENTATION, "tsv"));
+    line.addAll(
+        List.of(
+            command,
+            image.toString(),
+            "stdout",
+            "-l",
+            String.join("+", languages),
+            "--psm",
+            detectOrientation ? PAGE_SEGMENTATION : UPRIGHT_PAGE_SEGMENTATION,
+            "tsv"));
     return line;
   }
 

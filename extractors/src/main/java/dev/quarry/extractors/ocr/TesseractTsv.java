@@ -10,13 +10,14 @@ import java.util.List;
  *
  * <p>It also tells how each page's text lay in the image. Tesseract turns a page upright before
  * reading it but gives the word boxes in the image as it was, and says nothing else of the turn:
- * the way one word follows the next along a line shows it (rightwards on an upright page,
- * downwards on a page turned a quarter clockwise, leftwards on one upside down, upwards on one
- * turned three quarters).
+ * the way one word follows the next along a line shows it (rightwards on an upright page, downwards
+ * on a page turned a quarter clockwise, leftwards on one upside down, upwards on one turned three
+ * quarters).
  */
 public final class TesseractTsv {
   private static final int LEVEL_WORD = 5;
   private static final int COLUMNS = 12;
+
   /** Fewer steps from word to word than this leave a page's turn unknown (read as upright). */
   static final int MIN_STEPS_FOR_ROTATION = 3;
 
@@ -28,15 +29,17 @@ public final class TesseractTsv {
    * @param pages one text per page, in order; a page without words is an empty string
    * @param confidenceSum the sum of word confidences (0 to 100 each)
    * @param words how many words were recognised
-   * @param rotations for each page, how far its text lay turned clockwise in the image: 0, 90,
-   *     180 or 270 degrees (0 also when too few words tell)
+   * @param rotations for each page, how far its text lay turned clockwise in the image: 0, 90, 180
+   *     or 270 degrees (0 also when too few words tell)
    */
-  public record Recognition(List<String> pages, double confidenceSum, int words, List<Integer> rotations) {
+  public record Recognition(
+      List<String> pages, double confidenceSum, int words, List<Integer> rotations) {
     public Recognition {
       pages = List.copyOf(pages);
       rotations = List.copyOf(rotations);
       if (rotations.size() != pages.size()) {
-        throw new IllegalArgumentException(pages.size() + " pages but " + rotations.size() + " rotations");
+        throw new IllegalArgumentException(
+            pages.size() + " pages but " + rotations.size() + " rotations");
       }
     }
 
@@ -49,7 +52,8 @@ public final class TesseractTsv {
   /** Parses the TSV Tesseract wrote for one image. */
   public static Recognition parse(String tsv) {
     List<StringBuilder> pages = new ArrayList<>();
-    List<int[]> steps = new ArrayList<>(); // per page: steps rightwards, downwards, leftwards, upwards
+    List<int[]> steps =
+        new ArrayList<>(); // per page: steps rightwards, downwards, leftwards, upwards
     double previousX = 0;
     double previousY = 0;
     double confidenceSum = 0;
@@ -102,7 +106,10 @@ public final class TesseractTsv {
         words++;
       }
     }
-    return new Recognition(pages.stream().map(StringBuilder::toString).toList(), confidenceSum, words,
+    return new Recognition(
+        pages.stream().map(StringBuilder::toString).toList(),
+        confidenceSum,
+        words,
         steps.stream().map(TesseractTsv::rotation).toList());
   }
 

@@ -58,7 +58,10 @@ final class FormFieldText {
         PDPage page = widget.getPage();
         Integer pageNumber = page == null ? null : pageNumbers.get(page.getCOSObject());
         if (pageNumber != null) {
-          byPage.computeIfAbsent(pageNumber, p -> new StringBuilder()).append(value.strip()).append('\n');
+          byPage
+              .computeIfAbsent(pageNumber, p -> new StringBuilder())
+              .append(value.strip())
+              .append('\n');
           chars += value.length();
         }
       }

@@ -5,35 +5,44 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Recognises a glyph drawn a second time at (nearly) the same place, as producers draw "fake
- * bold" text, so it is extracted once. It answers exactly what PDFBox's own
- * {@code suppressDuplicateOverlappingText} answers (the same character already shown at an x in
- * {@code [x - t, x + t)} and a y in {@code [y - t, y + t)}, with {@code t} a third of the glyph's
- * width per character), but from a grid of cells instead of PDFBox's per-character
- * {@code TreeMap<Float, TreeSet<Float>>}, whose range views cost about a fifth of all PDF
- * extraction time in a profile of the shared collection.
+ * Recognises a glyph drawn a second time at (nearly) the same place, as producers draw "fake bold"
+ * text, so it is extracted once. It answers exactly what PDFBox's own {@code
+ * suppressDuplicateOverlappingText} answers (the same character already shown at an x in {@code [x
+ * - t, x + t)} and a y in {@code [y - t, y + t)}, with {@code t} a third of the glyph's width per
+ * character), but from a grid of cells instead of PDFBox's per-character {@code TreeMap<Float,
+ * TreeSet<Float>>}, whose range views cost about a fifth of all PDF extraction time in a profile of
+ * the shared collection.
  *
- * <p>The grid is one open-addressing table keyed by (character, cell x, cell y) over flat arrays
- * of points, because this runs once per glyph: a map of maps of boxed cell keys, its first form,
- * still cost a tenth of PDF extraction time in a profile, mostly boxing, hashing and resizing.
+ * <p>The grid is one open-addressing table keyed by (character, cell x, cell y) over flat arrays of
+ * points, because this runs once per glyph: a map of maps of boxed cell keys, its first form, still
+ * cost a tenth of PDF extraction time in a profile, mostly boxing, hashing and resizing.
  *
  * <p>One per page ({@link #clear()} between pages); not thread safe.
  */
 final class OverprintFilter {
   /** Grid cell side in PDF units: a third of a glyph's width is mostly well below it. */
   static final float CELL = 8f;
-  /** Past this many cells along an axis (huge glyphs), the character's points are scanned instead. */
+
+  /**
+   * Past this many cells along an axis (huge glyphs), the character's points are scanned instead.
+   */
   static final int MAX_CELLS_PER_AXIS = 16;
+
   /** The cell of every non-finite coordinate; no finite window reaches it. */
   private static final long NON_FINITE_CELL = Long.MIN_VALUE / 4;
+
   private static final int NONE = -1;
 
   /** Each character shown on this page, by its number here (0, 1, ...). */
   private final Map<String, Integer> characterNumbers = new HashMap<>();
-  /** Per character number, its last point, the head of its chain through {@link #nextOfCharacter}. */
+
+  /**
+   * Per character number, its last point, the head of its chain through {@link #nextOfCharacter}.
+   */
   private int[] lastOfCharacter = new int[64];
 
-  // The points shown on this page, as parallel arrays; each is in the chain of its cell and of its character.
+  // The points shown on this page, as parallel arrays; each is in the chain of its cell and of its
+  // character.
   private float[] xs = new float[256];
   private float[] ys = new float[256];
   private int[] nextInCell = new int[256];
@@ -65,7 +74,11 @@ final class OverprintFilter {
       long cx1 = cell(xHigh);
       long cy0 = cell(yLow);
       long cy1 = cell(yHigh);
-      boolean finite = Float.isFinite(xLow) && Float.isFinite(xHigh) && Float.isFinite(yLow) && Float.isFinite(yHigh);
+      boolean finite =
+          Float.isFinite(xLow)
+              && Float.isFinite(xHigh)
+              && Float.isFinite(yLow)
+              && Float.isFinite(yHigh);
       if (!finite || cx1 - cx0 >= MAX_CELLS_PER_AXIS || cy1 - cy0 >= MAX_CELLS_PER_AXIS) {
         for (int p = lastOfCharacter[number]; p != NONE; p = nextOfCharacter[p]) {
           if (within(p, xLow, xHigh, yLow, yHigh)) {
@@ -103,7 +116,9 @@ final class OverprintFilter {
     }
   }
 
-  /** Java's {@code subMap(low, high)} and {@code subSet(low, high)}: low included, high excluded. */
+  /**
+   * Java's {@code subMap(low, high)} and {@code subSet(low, high)}: low included, high excluded.
+   */
   private boolean within(int p, float xLow, float xHigh, float yLow, float yHigh) {
     return xs[p] >= xLow && xs[p] < xHigh && ys[p] >= yLow && ys[p] < yHigh;
   }
@@ -201,7 +216,8 @@ final class OverprintFilter {
   }
 
   private static int hash(int number, long cx, long cy) {
-    long h = (cx * 0x9E3779B97F4A7C15L) ^ (cy * 0xC2B2AE3D27D4EB4FL) ^ (number * 0x165667B19E3779F9L);
+    long h =
+        (cx * 0x9E3779B97F4A7C15L) ^ (cy * 0xC2B2AE3D27D4EB4FL) ^ (number * 0x165667B19E3779F9L);
     h ^= h >>> 29;
     h *= 0xBF58476D1CE4E5B9L;
     return (int) (h ^ (h >>> 32));

@@ -3,53 +3,54 @@ package dev.quarry.extractors.pdf;
 import dev.quarry.extractors.ExtractedTable;
 import dev.quarry.extractors.ExtractionException;
 import dev.quarry.extractors.text.PagedTextBuilder;
+import java.awt.geom.Point2D;
 import java.io.IOException;
 import java.io.Writer;
 import java.text.Normalizer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.Locale;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
-import java.awt.geom.Point2D;
-import java.util.Comparator;
 import org.apache.pdfbox.contentstream.operator.Operator;
 import org.apache.pdfbox.contentstream.operator.OperatorProcessor;
 import org.apache.pdfbox.cos.COSBase;
 import org.apache.pdfbox.cos.COSDictionary;
-import org.apache.pdfbox.cos.COSNumber;
-import org.apache.pdfbox.pdmodel.common.PDRectangle;
-import org.apache.pdfbox.util.Matrix;
-import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.cos.COSName;
+import org.apache.pdfbox.cos.COSNumber;
+import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.pdmodel.common.PDRectangle;
 import org.apache.pdfbox.pdmodel.documentinterchange.markedcontent.PDMarkedContent;
 import org.apache.pdfbox.pdmodel.font.PDFont;
 import org.apache.pdfbox.pdmodel.font.PDFontDescriptor;
 import org.apache.pdfbox.text.PDFTextStripper;
 import org.apache.pdfbox.text.TextPosition;
+import org.apache.pdfbox.util.Matrix;
 
 /**
- * A text stripper that hands each page's text, NFKC-normalised, to a {@link PagedTextBuilder}
- * as the page ends, so page starts are exact offsets into the final text and the character
- * budget is checked page by page rather than after the whole document.
+ * A text stripper that hands each page's text, NFKC-normalised, to a {@link PagedTextBuilder} as
+ * the page ends, so page starts are exact offsets into the final text and the character budget is
+ * checked page by page rather than after the whole document.
  *
- * <p>Form field values (AcroForm), which live outside the page's content stream, are added
- * after the text of the page that shows them.
+ * <p>Form field values (AcroForm), which live outside the page's content stream, are added after
+ * the text of the page that shows them.
  *
- * <p>NFKC turns presentation forms into plain letters: the ligature "ﬁ" becomes "fi", so a
- * search for "file" finds "ﬁle". Words hyphenated at a line end are joined. One stripper per document; not thread safe.
+ * <p>NFKC turns presentation forms into plain letters: the ligature "ﬁ" becomes "fi", so a search
+ * for "file" finds "ﬁle". Words hyphenated at a line end are joined. One stripper per document; not
+ * thread safe.
  */
 final class PageCollectingStripper extends PDFTextStripper {
 
   /**
-   * A lower-case letter, a hyphen at the end of a line, and a lower-case letter: a word split
-   * by justification ("com-\npile"), joined again so it can be found. The price is that a
-   * compound broken at its own hyphen ("well-\nknown") loses the hyphen.
+   * A lower-case letter, a hyphen at the end of a line, and a lower-case letter: a word split by
+   * justification ("com-\npile"), joined again so it can be found. The price is that a compound
+   * broken at its own hyphen ("well-\nknown") loses the hyphen.
    */
   private static final Pattern LINE_END_HYPHEN = Pattern.compile("(\\p{Ll})-\n(\\p{Ll})");
 
@@ -57,20 +58,27 @@ final class PageCollectingStripper extends PDFTextStripper {
   private final PageBuffer pageBuffer;
   private final FormFieldText formFields;
   private final List<Integer> pagesWithoutText = new ArrayList<>();
+
   /** Recognises pages without a text layer, or null when OCR is off. */
   private final PageOcr ocr;
+
   private final Map<COSDictionary, Integer> pageNumbers = new IdentityHashMap<>();
   private int currentPage;
+
   /** The styles of each page's lines, page by page (1-based page i at index i - 1). */
   private final List<List<LineStyle>> pageStyles = new ArrayList<>();
+
   private List<LineStyle> currentStyles = new ArrayList<>();
   private final StringBuilder lineText = new StringBuilder();
+
   /** Characters of the line being written, by font size, and how many of them are bold. */
   private final Map<Float, Integer> lineSizes = new HashMap<>();
+
   private int lineChars;
   private int lineBold;
 
-  PageCollectingStripper(PagedTextBuilder text, int maxChars, FormFieldText formFields, PageOcr ocr) {
+  PageCollectingStripper(
+      PagedTextBuilder text, int maxChars, FormFieldText formFields, PageOcr ocr) {
     this.text = text;
     this.ocr = ocr;
     this.pageBuffer = new PageBuffer(maxChars);
@@ -78,7 +86,8 @@ final class PageCollectingStripper extends PDFTextStripper {
     setLineSeparator("\n");
     // The same rule, answered by a cheaper structure (OverprintFilter); see processTextPosition.
     setSuppressDuplicateOverlappingText(false);
-    for (String op : List.of("m", "l", "re", "h", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n")) {
+    for (String op :
+        List.of("m", "l", "re", "h", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n")) {
       addOperator(new PathOperator(op));
     }
   }
@@ -88,11 +97,15 @@ final class PageCollectingStripper extends PDFTextStripper {
 
   private final RuledTables ruled = new RuledTables();
   private final List<PageTable> tables = new ArrayList<>();
+
   /** The page's crop box and rotation; rulings are looked for on unrotated pages only. */
   private PDRectangle crop;
+
   private boolean upright;
+
   /** The path being built: segments and rectangles, in page coordinates (top-down). */
   private final List<float[]> pathSegments = new ArrayList<>();
+
   private final List<float[]> pathRectangles = new ArrayList<>();
   private float[] pathStart;
   private float[] pathPoint;
@@ -151,8 +164,13 @@ final class PageCollectingStripper extends PDFTextStripper {
             float h = ((COSNumber) operands.get(3)).floatValue();
             float[] a = transform(x, y);
             float[] b = transform(x + w, y + h);
-            pathRectangles.add(new float[] {Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]),
-                Math.max(a[1], b[1])});
+            pathRectangles.add(
+                new float[] {
+                  Math.min(a[0], b[0]),
+                  Math.min(a[1], b[1]),
+                  Math.max(a[0], b[0]),
+                  Math.max(a[1], b[1])
+                });
             pathStart = a;
             pathPoint = a;
           }
@@ -176,7 +194,9 @@ final class PageCollectingStripper extends PDFTextStripper {
   private float[] transform(float x, float y) {
     Matrix ctm = getGraphicsState().getCurrentTransformationMatrix();
     Point2D.Float p = ctm.transformPoint(x, y);
-    return new float[] {p.x - crop.getLowerLeftX(), crop.getHeight() - (p.y - crop.getLowerLeftY())};
+    return new float[] {
+      p.x - crop.getLowerLeftX(), crop.getHeight() - (p.y - crop.getLowerLeftY())
+    };
   }
 
   private void endPath(boolean stroke, boolean fill) {
@@ -204,8 +224,8 @@ final class PageCollectingStripper extends PDFTextStripper {
 
   /**
    * Writes the page, its ruled tables apart: the text inside a table's grid is taken out of the
-   * page's lines and written after them, one paragraph per row with each cell named by its
-   * column's header, and the table's cells are kept ({@link #tables()}).
+   * page's lines and written after them, one paragraph per row with each cell named by its column's
+   * header, and the table's cells are kept ({@link #tables()}).
    */
   @Override
   protected void writePage() throws IOException {
@@ -331,11 +351,14 @@ final class PageCollectingStripper extends PDFTextStripper {
       columnsWithText += b ? 1 : 0;
     }
     // Two rows of two cells at least: labels scattered over a drawing's lines are no table.
-    long fullRows = rows.stream().filter(r -> r.stream().filter(c -> !c.isEmpty()).count() >= 2).count();
+    long fullRows =
+        rows.stream().filter(r -> r.stream().filter(c -> !c.isEmpty()).count() >= 2).count();
     return fullRows >= 2 && columnsWithText >= 2 ? rows : null;
   }
 
-  /** Whether two glyphs of one word (on one line, closer than a space) fall in different columns. */
+  /**
+   * Whether two glyphs of one word (on one line, closer than a space) fall in different columns.
+   */
   private static boolean splitsAWord(RuledTables.Grid grid, List<TextPosition> glyphs) {
     List<TextPosition> upright = new ArrayList<>();
     for (TextPosition p : glyphs) {
@@ -343,12 +366,15 @@ final class PageCollectingStripper extends PDFTextStripper {
         upright.add(p);
       }
     }
-    upright.sort(Comparator.comparingDouble((TextPosition p) -> Math.round(p.getY())).thenComparingDouble(TextPosition::getX));
+    upright.sort(
+        Comparator.comparingDouble((TextPosition p) -> Math.round(p.getY()))
+            .thenComparingDouble(TextPosition::getX));
     for (int i = 1; i < upright.size(); i++) {
       TextPosition a = upright.get(i - 1);
       TextPosition b = upright.get(i);
       float gap = b.getX() - (a.getX() + a.getWidth());
-      if (Math.abs(a.getY() - b.getY()) < 1f && gap < a.getFontSizeInPt() * 0.15f
+      if (Math.abs(a.getY() - b.getY()) < 1f
+          && gap < a.getFontSizeInPt() * 0.15f
           && grid.column(centerX(a)) != grid.column(centerX(b))) {
         return true;
       }
@@ -362,12 +388,16 @@ final class PageCollectingStripper extends PDFTextStripper {
       return "";
     }
     List<TextPosition> sorted = new ArrayList<>(glyphs);
-    sorted.sort(Comparator.comparingDouble(TextPosition::getYDirAdj).thenComparingDouble(TextPosition::getXDirAdj));
+    sorted.sort(
+        Comparator.comparingDouble(TextPosition::getYDirAdj)
+            .thenComparingDouble(TextPosition::getXDirAdj));
     // Lines: glyphs whose baselines lie within half a glyph's height of the line's first.
     List<List<TextPosition>> lines = new ArrayList<>();
     for (TextPosition p : sorted) {
       List<TextPosition> line = lines.isEmpty() ? null : lines.get(lines.size() - 1);
-      if (line == null || Math.abs(p.getYDirAdj() - line.get(0).getYDirAdj()) > Math.max(1f, p.getHeightDir() / 2)) {
+      if (line == null
+          || Math.abs(p.getYDirAdj() - line.get(0).getYDirAdj())
+              > Math.max(1f, p.getHeightDir() / 2)) {
         line = new ArrayList<>();
         lines.add(line);
       }
@@ -383,7 +413,10 @@ final class PageCollectingStripper extends PDFTextStripper {
       for (TextPosition p : line) {
         if (previous != null) {
           float gap = p.getXDirAdj() - (previous.getXDirAdj() + previous.getWidthDirAdj());
-          float space = previous.getWidthOfSpace() > 0 ? previous.getWidthOfSpace() : previous.getFontSizeInPt() / 4;
+          float space =
+              previous.getWidthOfSpace() > 0
+                  ? previous.getWidthOfSpace()
+                  : previous.getFontSizeInPt() / 4;
           if (gap > space * 0.5f) {
             out.append(' ');
           }
@@ -412,6 +445,7 @@ final class PageCollectingStripper extends PDFTextStripper {
    * bookkeeping, which skips the duplicate rule while an /ActualText replaces the glyphs.
    */
   private final Deque<Boolean> markedContentHasActualText = new ArrayDeque<>();
+
   private boolean inActualText;
 
   @Override
@@ -447,7 +481,8 @@ final class PageCollectingStripper extends PDFTextStripper {
   @Override
   protected void writeString(String string, List<TextPosition> positions) throws IOException {
     for (TextPosition p : positions) {
-      float size = Math.round(p.getFontSizeInPt() * 2) / 2f; // half points: sizes a producer rounds alike
+      float size =
+          Math.round(p.getFontSizeInPt() * 2) / 2f; // half points: sizes a producer rounds alike
       lineSizes.merge(size, 1, Integer::sum);
       lineChars++;
       if (isBold(p)) {
@@ -502,7 +537,10 @@ final class PageCollectingStripper extends PDFTextStripper {
       return false;
     }
     String lower = name.toLowerCase(Locale.ROOT);
-    return lower.contains("bold") || lower.contains("black") || lower.contains("heavy") || lower.contains("semibold");
+    return lower.contains("bold")
+        || lower.contains("black")
+        || lower.contains("heavy")
+        || lower.contains("semibold");
   }
 
   /** The styles of each page's lines, in page order (pages without text have none). */
@@ -520,8 +558,8 @@ final class PageCollectingStripper extends PDFTextStripper {
   }
 
   /**
-   * Extracts every page of {@code document} into the builder. PDFBox skips pages without a
-   * content stream; they still get their (empty) place, so page numbers stay right.
+   * Extracts every page of {@code document} into the builder. PDFBox skips pages without a content
+   * stream; they still get their (empty) place, so page numbers stay right.
    */
   void extract(PDDocument document) throws IOException {
     int number = 1;
@@ -585,7 +623,10 @@ final class PageCollectingStripper extends PDFTextStripper {
     closePageStyles();
     String normalized = Normalizer.normalize(pageBuffer.chars, Normalizer.Form.NFKC);
     // Most pages have no hyphen at a line end: the cheap test spares them the pattern's scan.
-    String joined = normalized.contains("-\n") ? LINE_END_HYPHEN.matcher(normalized).replaceAll("$1$2") : normalized;
+    String joined =
+        normalized.contains("-\n")
+            ? LINE_END_HYPHEN.matcher(normalized).replaceAll("$1$2")
+            : normalized;
     String pageText = joined + formFields.textOf(currentPage);
     pageBuffer.chars.setLength(0);
     try {

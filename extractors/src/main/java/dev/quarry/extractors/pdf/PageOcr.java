@@ -25,6 +25,7 @@ import org.apache.pdfbox.rendering.PDFRenderer;
 final class PageOcr {
   /** Tesseract's recommended resolution for body text. */
   static final float DPI = 300;
+
   /** 40 megapixels (an A0 poster at 150 dpi): the rendered page stays within a worker's heap. */
   static final long MAX_PIXELS = 40_000_000L;
 

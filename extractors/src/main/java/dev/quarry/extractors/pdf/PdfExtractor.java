@@ -36,11 +36,12 @@ public final class PdfExtractor {
 
   /**
    * Content-stream order, not position order. Measured on the shared corpus: sorting by position
-   * interleaves the lines of two-column papers whenever their baselines line up, while the
-   * order the producer wrote keeps each column's sentences together; for one-column documents
-   * the two agree.
+   * interleaves the lines of two-column papers whenever their baselines line up, while the order
+   * the producer wrote keeps each column's sentences together; for one-column documents the two
+   * agree.
    */
   static final boolean SORT_BY_POSITION = false;
+
   /** Acrobat looks for the end-of-file marker in the last 1024 bytes; so do we. */
   static final int EOF_MARKER_WINDOW = 1024;
 
@@ -53,23 +54,33 @@ public final class PdfExtractor {
    * Extracts {@code file}, a PDF; pages without a text layer are recognised by {@code recognizer}
    * unless it is null.
    */
-  public Extraction extract(Path file, ExtractionLimits limits, Recognizer recognizer) throws ExtractionException {
+  public Extraction extract(Path file, ExtractionLimits limits, Recognizer recognizer)
+      throws ExtractionException {
     checkNotTruncated(file);
     try (PDDocument document = open(file)) {
       int pageCount = document.getNumberOfPages();
       if (pageCount > limits.maxDocumentPages()) {
-        throw new ExtractionException(Failure.DOCUMENT_TOO_LARGE, "The PDF has " + pageCount
-            + " pages, more than the limit of " + limits.maxDocumentPages() + " (maxDocumentPages).");
+        throw new ExtractionException(
+            Failure.DOCUMENT_TOO_LARGE,
+            "The PDF has "
+                + pageCount
+                + " pages, more than the limit of "
+                + limits.maxDocumentPages()
+                + " (maxDocumentPages).");
       }
       if (pageCount == 0) {
         throw new ExtractionException(Failure.EXTRACTION_FAILED, "The PDF has no readable pages.");
       }
       // PDFBox decodes a stream whole into the heap: a bomb is refused before it is read.
       StreamBombGuard.check(document.getDocument());
-      PagedTextBuilder text = new PagedTextBuilder(limits.maxExtractedChars(), limits.maxDocumentPages());
-      PageCollectingStripper stripper = new PageCollectingStripper(
-          text, limits.maxExtractedChars(), FormFieldText.read(document, limits.maxExtractedChars()),
-          recognizer == null ? null : new PageOcr(document, recognizer));
+      PagedTextBuilder text =
+          new PagedTextBuilder(limits.maxExtractedChars(), limits.maxDocumentPages());
+      PageCollectingStripper stripper =
+          new PageCollectingStripper(
+              text,
+              limits.maxExtractedChars(),
+              FormFieldText.read(document, limits.maxExtractedChars()),
+              recognizer == null ? null : new PageOcr(document, recognizer));
       stripper.setSortByPosition(SORT_BY_POSITION);
       try {
         stripper.extract(document);
@@ -79,30 +90,53 @@ public final class PdfExtractor {
       if (text.limitFailure() != null) {
         throw text.limitFailure();
       }
-      return toExtraction(document, text, stripper.pagesWithoutText(), stripper.pageStyles(), stripper.tables(),
+      return toExtraction(
+          document,
+          text,
+          stripper.pagesWithoutText(),
+          stripper.pageStyles(),
+          stripper.tables(),
           recognizer);
     } catch (IOException e) {
-      throw new ExtractionException(Failure.EXTRACTION_FAILED,
-          "The PDF could not be read: it is damaged.", ExtractionException.describe(e));
+      throw new ExtractionException(
+          Failure.EXTRACTION_FAILED,
+          "The PDF could not be read: it is damaged.",
+          ExtractionException.describe(e));
     }
   }
 
-  private static Extraction toExtraction(PDDocument document, PagedTextBuilder text, List<Integer> blankPages,
-      List<List<LineStyle>> styles, List<PageCollectingStripper.PageTable> found, Recognizer recognizer)
+  private static Extraction toExtraction(
+      PDDocument document,
+      PagedTextBuilder text,
+      List<Integer> blankPages,
+      List<List<LineStyle>> styles,
+      List<PageCollectingStripper.PageTable> found,
+      Recognizer recognizer)
       throws ExtractionException {
     String body = text.text();
     int pages = text.pageCount();
     if (body.isBlank()) {
-      throw new ExtractionException(Failure.NO_TEXT_EXTRACTED, "None of the PDF's " + pages
-          + " pages has a text layer; it appears to be scanned or image-only, and "
-          + (recognizer == null ? "OCR is off." : "optical character recognition found no text on them."));
+      throw new ExtractionException(
+          Failure.NO_TEXT_EXTRACTED,
+          "None of the PDF's "
+              + pages
+              + " pages has a text layer; it appears to be scanned or image-only, and "
+              + (recognizer == null
+                  ? "OCR is off."
+                  : "optical character recognition found no text on them."));
     }
     List<ExtractionWarning> warnings = new ArrayList<>();
     if (!blankPages.isEmpty()) {
-      warnings.add(new ExtractionWarning(ExtractionWarning.NO_TEXT_LAYER,
-          blankPages.size() + " of " + pages + " pages have no text layer (scanned, image-only or blank)"
-              + (recognizer == null ? "" : " and recognition found no text on them")
-              + "; their content is missing.", blankPages));
+      warnings.add(
+          new ExtractionWarning(
+              ExtractionWarning.NO_TEXT_LAYER,
+              blankPages.size()
+                  + " of "
+                  + pages
+                  + " pages have no text layer (scanned, image-only or blank)"
+                  + (recognizer == null ? "" : " and recognition found no text on them")
+                  + "; their content is missing.",
+              blankPages));
     }
     if (recognizer != null) {
       warnings.addAll(recognizer.warnings());
@@ -112,25 +146,38 @@ public final class PdfExtractor {
       outline = new PdfOutlineReader(document).read();
     } catch (RuntimeException unreadable) {
       outline = List.of();
-      warnings.add(new ExtractionWarning(ExtractionWarning.PARTIALLY_READ,
-          "The PDF's outline could not be read and was left out."));
+      warnings.add(
+          new ExtractionWarning(
+              ExtractionWarning.PARTIALLY_READ,
+              "The PDF's outline could not be read and was left out."));
     }
     PdfHeadings.Result headed = PdfHeadings.apply(body, text.pageStarts(), outline, styles);
     boolean markdown = headed.headings() > 0;
     String withHeadings = markdown ? headed.text() : body;
     int[] pageStarts = markdown ? headed.pageStarts() : text.pageStarts();
-    return new Extraction(withHeadings, pageStarts,
-        PdfTitleReader.read(document), outline, "application/pdf", Extraction.PDFBOX, pages, withHeadings.length(),
-        warnings, markdown, null, recognizer == null ? null : recognizer.report(),
+    return new Extraction(
+        withHeadings,
+        pageStarts,
+        PdfTitleReader.read(document),
+        outline,
+        "application/pdf",
+        Extraction.PDFBOX,
+        pages,
+        withHeadings.length(),
+        warnings,
+        markdown,
+        null,
+        recognizer == null ? null : recognizer.report(),
         locate(withHeadings, pageStarts, found));
   }
 
   /**
    * Where each found table's rendered rows lie in the final text (headings may have been written
-   * into it since): looked for in order from its page's start. A table whose rows are not all
-   * found keeps its text but is not kept as a table.
+   * into it since): looked for in order from its page's start. A table whose rows are not all found
+   * keeps its text but is not kept as a table.
    */
-  static List<ExtractedTable> locate(String text, int[] pageStarts, List<PageCollectingStripper.PageTable> found) {
+  static List<ExtractedTable> locate(
+      String text, int[] pageStarts, List<PageCollectingStripper.PageTable> found) {
     List<ExtractedTable> out = new ArrayList<>();
     int from = 0;
     for (PageCollectingStripper.PageTable t : found) {
@@ -160,7 +207,8 @@ public final class PdfExtractor {
 
   private static PDDocument open(Path file) throws ExtractionException {
     try {
-      PDDocument document = Loader.loadPDF(file.toFile(), "", null, null, IOUtils.createTempFileOnlyStreamCache());
+      PDDocument document =
+          Loader.loadPDF(file.toFile(), "", null, null, IOUtils.createTempFileOnlyStreamCache());
       // Before any page is read: each page takes the document's cache when it is created.
       document.setResourceCache(new DocumentResourceCache());
       return document;
@@ -168,24 +216,30 @@ public final class PdfExtractor {
       throw encrypted();
     } catch (IOException e) {
       String reason = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
-      if (reason.contains("decrypt") || reason.contains("security handler") || reason.contains("encrypt")
-          || reason.contains("keystore") || reason.contains("certificate")) {
+      if (reason.contains("decrypt")
+          || reason.contains("security handler")
+          || reason.contains("encrypt")
+          || reason.contains("keystore")
+          || reason.contains("certificate")) {
         throw encrypted();
       }
-      throw new ExtractionException(Failure.EXTRACTION_FAILED,
-          "The file is not a readable PDF: it is damaged.", ExtractionException.describe(e));
+      throw new ExtractionException(
+          Failure.EXTRACTION_FAILED,
+          "The file is not a readable PDF: it is damaged.",
+          ExtractionException.describe(e));
     }
   }
 
   private static ExtractionException encrypted() {
-    return new ExtractionException(Failure.DOCUMENT_ENCRYPTED,
+    return new ExtractionException(
+        Failure.DOCUMENT_ENCRYPTED,
         "The PDF is encrypted and needs a password or certificate to be opened.");
   }
 
   /**
-   * A PDF cut short (an interrupted upload) has no end-of-file marker. PDFBox would rebuild
-   * what it can from the objects it finds, but half a document silently indexed as a whole is
-   * worse than a clear error.
+   * A PDF cut short (an interrupted upload) has no end-of-file marker. PDFBox would rebuild what it
+   * can from the objects it finds, but half a document silently indexed as a whole is worse than a
+   * clear error.
    */
   private static void checkNotTruncated(Path file) throws ExtractionException {
     try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
@@ -195,8 +249,8 @@ public final class PdfExtractor {
       raf.seek(length - window);
       raf.readFully(tail);
       if (!new String(tail, StandardCharsets.ISO_8859_1).contains("%%EOF")) {
-        throw new ExtractionException(Failure.EXTRACTION_FAILED,
-            "The PDF is truncated: it has no end-of-file marker.");
+        throw new ExtractionException(
+            Failure.EXTRACTION_FAILED, "The PDF is truncated: it has no end-of-file marker.");
       }
     } catch (IOException e) {
       throw new ExtractionException(Failure.EXTRACTION_FAILED, "The file could not be read.");

@@ -15,24 +15,25 @@ import java.util.TreeMap;
  *
  * <p>From the outline when the PDF has one: each bookmark's title is looked for among the lines of
  * the page it points to (in outline order, so two bookmarks on one page land in their order), and
- * the line that holds it becomes a heading of the bookmark's depth. A bookmark whose title is on
- * no line of its page is left out: no text is invented.
+ * the line that holds it becomes a heading of the bookmark's depth. A bookmark whose title is on no
+ * line of its page is left out: no text is invented.
  *
- * <p>Without an outline, from how lines are set: the size most characters have is the body size;
- * a short line (at most {@value #MAX_HEADING_WORDS} words, with a letter, not ending like a
- * sentence) set at least {@value #SIZE_RATIO} times larger, or bold at body size or larger and
- * standing alone between non-bold lines, is a heading. Distinct heading sizes, largest first, are
- * levels 1, 2, ...; bold at body size is the level under the smallest. Consecutive heading lines
- * of one style are one heading (a title set on two lines). Sizes seen on at most
- * {@value #MIN_BODY_SHARE_PERCENT}% of the characters cannot be the body.
+ * <p>Without an outline, from how lines are set: the size most characters have is the body size; a
+ * short line (at most {@value #MAX_HEADING_WORDS} words, with a letter, not ending like a sentence)
+ * set at least {@value #SIZE_RATIO} times larger, or bold at body size or larger and standing alone
+ * between non-bold lines, is a heading. Distinct heading sizes, largest first, are levels 1, 2,
+ * ...; bold at body size is the level under the smallest. Consecutive heading lines of one style
+ * are one heading (a title set on two lines). Sizes seen on at most {@value
+ * #MIN_BODY_SHARE_PERCENT}% of the characters cannot be the body.
  *
- * <p>A line of the PDF's own that starts like a heading marker ({@code # tag}) is escaped
- * ({@code \# tag}) so it is not read as one. Page starts move with the text.
+ * <p>A line of the PDF's own that starts like a heading marker ({@code # tag}) is escaped ({@code
+ * \# tag}) so it is not read as one. Page starts move with the text.
  */
 final class PdfHeadings {
   static final int MAX_HEADING_WORDS = 15;
   static final float SIZE_RATIO = 1.15f;
   static final int MIN_BODY_SHARE_PERCENT = 20;
+
   /** Headings of more levels than Markdown has are folded into its sixth. */
   static final int MAX_LEVEL = 6;
 
@@ -41,7 +42,8 @@ final class PdfHeadings {
 
   private PdfHeadings() {}
 
-  static Result apply(String text, int[] pageStarts, List<OutlineEntry> outline, List<List<LineStyle>> styles) {
+  static Result apply(
+      String text, int[] pageStarts, List<OutlineEntry> outline, List<List<LineStyle>> styles) {
     List<List<String>> pages = new ArrayList<>(pageStarts.length);
     for (int i = 0; i < pageStarts.length; i++) {
       int end = i + 1 < pageStarts.length ? pageStarts[i + 1] : text.length();
@@ -49,7 +51,8 @@ final class PdfHeadings {
     }
     List<Map<Integer, Integer>> levels = new ArrayList<>(pages.size());
     pages.forEach(p -> levels.add(new HashMap<>()));
-    int found = hasPages(outline) ? fromOutline(pages, outline, levels) : fromStyles(pages, styles, levels);
+    int found =
+        hasPages(outline) ? fromOutline(pages, outline, levels) : fromStyles(pages, styles, levels);
     return render(pages, levels, found);
   }
 
@@ -57,8 +60,12 @@ final class PdfHeadings {
     return outline.stream().anyMatch(e -> e.page() != null);
   }
 
-  /** Marks the line holding each bookmark's title; a title on two lines marks both, the second as a continuation. */
-  private static int fromOutline(List<List<String>> pages, List<OutlineEntry> outline, List<Map<Integer, Integer>> levels) {
+  /**
+   * Marks the line holding each bookmark's title; a title on two lines marks both, the second as a
+   * continuation.
+   */
+  private static int fromOutline(
+      List<List<String>> pages, List<OutlineEntry> outline, List<Map<Integer, Integer>> levels) {
     int found = 0;
     int lastPage = -1;
     int cursor = 0;
@@ -82,8 +89,11 @@ final class PdfHeadings {
           continue;
         }
         boolean whole = holds(line, title);
-        boolean split = !whole && i + 1 < lines.size() && title.contains(line.substring(line.lastIndexOf(' ') + 1))
-            && holds(line + " " + normalize(lines.get(i + 1)), title);
+        boolean split =
+            !whole
+                && i + 1 < lines.size()
+                && title.contains(line.substring(line.lastIndexOf(' ') + 1))
+                && holds(line + " " + normalize(lines.get(i + 1)), title);
         if (whole || split) {
           levels.get(page).put(i, Math.min(MAX_LEVEL, e.level()));
           if (split) {
@@ -100,10 +110,12 @@ final class PdfHeadings {
 
   /** Whether a line is the title, or the title after a short number or label ("2.1 Results"). */
   private static boolean holds(String line, String title) {
-    return line.equals(title) || (line.endsWith(" " + title) && line.length() <= title.length() + 8);
+    return line.equals(title)
+        || (line.endsWith(" " + title) && line.length() <= title.length() + 8);
   }
 
-  private static int fromStyles(List<List<String>> pages, List<List<LineStyle>> styles, List<Map<Integer, Integer>> levels) {
+  private static int fromStyles(
+      List<List<String>> pages, List<List<LineStyle>> styles, List<Map<Integer, Integer>> levels) {
     Map<Float, Long> chars = new HashMap<>();
     long total = 0;
     for (List<LineStyle> page : styles) {
@@ -156,8 +168,11 @@ final class PdfHeadings {
         LineStyle s = e.getValue();
         boolean larger = s.size() >= body * SIZE_RATIO;
         int level = larger ? sizes.indexOf(s.size()) + 1 : sizes.size() + 1;
-        boolean continues = previous != null && previousLine == e.getKey() - 1 && previous.size() == s.size()
-            && previous.bold() == s.bold();
+        boolean continues =
+            previous != null
+                && previousLine == e.getKey() - 1
+                && previous.size() == s.size()
+                && previous.bold() == s.bold();
         levels.get(p).put(e.getKey(), continues ? 0 : Math.min(MAX_LEVEL, level));
         found += continues ? 0 : 1;
         previous = s;
@@ -167,7 +182,10 @@ final class PdfHeadings {
     return found;
   }
 
-  /** For each text line, the index of the style line with the same text, or -1 (a joined hyphenation, a form field). */
+  /**
+   * For each text line, the index of the style line with the same text, or -1 (a joined
+   * hyphenation, a form field).
+   */
   private static int[] align(List<String> lines, List<LineStyle> styles) {
     int[] out = new int[lines.size()];
     int s = 0;
@@ -189,19 +207,23 @@ final class PdfHeadings {
   }
 
   private static boolean neighbourBold(List<LineStyle> styles, int k) {
-    return (k > 0 && styles.get(k - 1).bold()) && (k + 1 < styles.size() && styles.get(k + 1).bold());
+    return (k > 0 && styles.get(k - 1).bold())
+        && (k + 1 < styles.size() && styles.get(k + 1).bold());
   }
 
   private static boolean looksLikeHeading(String line) {
     String t = line.strip();
-    if (t.isEmpty() || t.split("\\s+").length > MAX_HEADING_WORDS || !t.codePoints().anyMatch(Character::isLetter)) {
+    if (t.isEmpty()
+        || t.split("\\s+").length > MAX_HEADING_WORDS
+        || !t.codePoints().anyMatch(Character::isLetter)) {
       return false;
     }
     char last = t.charAt(t.length() - 1);
     return last != ',' && last != ';' && !(last == '.' && t.split("\\s+").length > 4);
   }
 
-  private static Result render(List<List<String>> pages, List<Map<Integer, Integer>> levels, int found) {
+  private static Result render(
+      List<List<String>> pages, List<Map<Integer, Integer>> levels, int found) {
     StringBuilder out = new StringBuilder();
     int[] starts = new int[pages.size()];
     for (int p = 0; p < pages.size(); p++) {
@@ -242,7 +264,9 @@ final class PdfHeadings {
     return n >= 2 && out.charAt(n - 1) == '\n' && out.charAt(n - 2) == '\n';
   }
 
-  /** Whether a line of the PDF's would read as an ATX heading: up to three spaces, 1-6 '#', a space. */
+  /**
+   * Whether a line of the PDF's would read as an ATX heading: up to three spaces, 1-6 '#', a space.
+   */
   private static boolean looksLikeMarker(String line) {
     int i = 0;
     while (i < line.length() && i < 4 && line.charAt(i) == ' ') {
@@ -252,7 +276,10 @@ final class PdfHeadings {
     while (i < line.length() && line.charAt(i) == '#') {
       i++;
     }
-    return i > hashes && i - hashes <= 6 && hashes <= 3 && (i == line.length() || Character.isWhitespace(line.charAt(i)));
+    return i > hashes
+        && i - hashes <= 6
+        && hashes <= 3
+        && (i == line.length() || Character.isWhitespace(line.charAt(i)));
   }
 
   private static String squash(String s) {

@@ -16,14 +16,14 @@ import org.apache.pdfbox.pdmodel.interactive.documentnavigation.outline.PDOutlin
 import org.apache.pdfbox.pdmodel.interactive.documentnavigation.outline.PDOutlineNode;
 
 /**
- * Reads a PDF's outline (bookmarks) into a flat list with levels and target pages. Hostile
- * outlines are expected: loops are cut by remembering visited items, and depth and entry count
- * are bounded.
+ * Reads a PDF's outline (bookmarks) into a flat list with levels and target pages. Hostile outlines
+ * are expected: loops are cut by remembering visited items, and depth and entry count are bounded.
  */
 final class PdfOutlineReader {
 
   /** More entries than this is no table of contents a person reads. */
   static final int MAX_ENTRIES = 10_000;
+
   /** Deeper than this is a crafted file, not a document. */
   static final int MAX_DEPTH = 32;
 

@@ -9,15 +9,17 @@ import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.common.PDMetadata;
 
 /**
- * Reads a PDF's own title: the info dictionary's {@code /Title}, else the XMP packet's
- * {@code dc:title}. The XMP packet is scanned, not parsed, and only its first
- * {@link #MAX_XMP_BYTES} bytes, so a hostile packet costs little.
+ * Reads a PDF's own title: the info dictionary's {@code /Title}, else the XMP packet's {@code
+ * dc:title}. The XMP packet is scanned, not parsed, and only its first {@link #MAX_XMP_BYTES}
+ * bytes, so a hostile packet costs little.
  */
 final class PdfTitleReader {
 
   static final int MAX_XMP_BYTES = 1 << 20;
-  private static final Pattern DC_TITLE = Pattern.compile(
-      "<dc:title>(?:(?!</dc:title>).)*?<rdf:li(?:\\s[^>]*[^/>])?>([^<]*)</rdf:li>", Pattern.DOTALL);
+  private static final Pattern DC_TITLE =
+      Pattern.compile(
+          "<dc:title>(?:(?!</dc:title>).)*?<rdf:li(?:\\s[^>]*[^/>])?>([^<]*)</rdf:li>",
+          Pattern.DOTALL);
 
   private PdfTitleReader() {}
 
@@ -44,8 +46,11 @@ final class PdfTitleReader {
   }
 
   private static String unescapeXml(String s) {
-    return s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"")
-        .replace("&apos;", "'").replace("&amp;", "&");
+    return s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&");
   }
 
   private static String clean(String title) {

@@ -18,17 +18,24 @@ import java.util.List;
 final class RuledTables {
   /** A page drawn with more strokes than this is a drawing, not a table. */
   static final int MAX_RULINGS = 20_000;
+
   /**
    * Past this many distinct rulings (collinear strokes joined), a page is a drawing, not a table:
    * crossing rulings are paired, so this bounds the search at about half a million pairs a page.
    */
   static final int MAX_LINES = 1000;
+
   /** Rulings this close (points) are one: borders drawn twice, cells drawn one by one. */
   static final float SNAP = 2f;
-  /** A ruling is at least this long; shorter strokes are glyph parts, underlines of a letter, ticks. */
+
+  /**
+   * A ruling is at least this long; shorter strokes are glyph parts, underlines of a letter, ticks.
+   */
   static final float MIN_LENGTH = 6f;
+
   /** A rule across a table of only horizontal rules is at least this long. */
   static final float MIN_STACK_WIDTH = 100f;
+
   /** A filled rectangle this thin is a ruling. */
   static final float MAX_THICKNESS = 3f;
 
@@ -88,7 +95,10 @@ final class RuledTables {
     overflow = false;
   }
 
-  /** A stroked segment from {@code (x0, y0)} to {@code (x1, y1)}; kept when it is axis-aligned and long enough. */
+  /**
+   * A stroked segment from {@code (x0, y0)} to {@code (x1, y1)}; kept when it is axis-aligned and
+   * long enough.
+   */
   void stroke(float x0, float y0, float x1, float y1) {
     if (Math.abs(y0 - y1) <= 1f && Math.abs(x1 - x0) >= MIN_LENGTH) {
       float y = (y0 + y1) / 2;
@@ -136,7 +146,8 @@ final class RuledTables {
     }
     for (int i = 0; i < n; i++) {
       for (int j = i + 1; j < n; j++) {
-        if (lines.get(i).horizontal() != lines.get(j).horizontal() && cross(lines.get(i), lines.get(j))) {
+        if (lines.get(i).horizontal() != lines.get(j).horizontal()
+            && cross(lines.get(i), lines.get(j))) {
           parent[find(parent, i)] = find(parent, j);
         }
       }
@@ -175,13 +186,16 @@ final class RuledTables {
   /**
    * Tables ruled across only (as most papers set them: a rule above, one under the header, one
    * below): three or more horizontal rulings of the same extent, stacked within a third of the page
-   * and outside every grid, make a grid of one column, which {@link #columns} may split by its text.
+   * and outside every grid, make a grid of one column, which {@link #columns} may split by its
+   * text.
    */
   private List<Grid> stacks(List<Ruling> lines, List<Grid> grids) {
     List<Ruling> free = new ArrayList<>();
     for (Ruling r : lines) {
-      if (r.horizontal() && r.x1() - r.x0() >= MIN_STACK_WIDTH
-          && grids.stream().noneMatch(g -> r.y0() >= g.top() - SNAP && r.y0() <= g.bottom() + SNAP)) {
+      if (r.horizontal()
+          && r.x1() - r.x0() >= MIN_STACK_WIDTH
+          && grids.stream()
+              .noneMatch(g -> r.y0() >= g.top() - SNAP && r.y0() <= g.bottom() + SNAP)) {
         free.add(r);
       }
     }
@@ -197,7 +211,9 @@ final class RuledTables {
       ys.add(first.y0());
       for (int j = i + 1; j < free.size(); j++) {
         Ruling r = free.get(j);
-        if (!used[j] && Math.abs(r.x0() - first.x0()) <= 2 * SNAP && Math.abs(r.x1() - first.x1()) <= 2 * SNAP
+        if (!used[j]
+            && Math.abs(r.x0() - first.x0()) <= 2 * SNAP
+            && Math.abs(r.x1() - first.x1()) <= 2 * SNAP
             && r.y0() - first.y0() <= maxStackHeight) {
           ys.add(r.y0());
           used[j] = true;
@@ -281,7 +297,10 @@ final class RuledTables {
   private static boolean cross(Ruling a, Ruling b) {
     Ruling h = a.horizontal() ? a : b;
     Ruling v = a.horizontal() ? b : a;
-    return v.x0() >= h.x0() - SNAP && v.x0() <= h.x1() + SNAP && h.y0() >= v.y0() - SNAP && h.y0() <= v.y1() + SNAP;
+    return v.x0() >= h.x0() - SNAP
+        && v.x0() <= h.x1() + SNAP
+        && h.y0() >= v.y0() - SNAP
+        && h.y0() <= v.y1() + SNAP;
   }
 
   private static int find(int[] parent, int i) {
@@ -295,21 +314,27 @@ final class RuledTables {
   /** Collinear rulings that touch or overlap, joined. */
   private static List<Ruling> merged(List<Ruling> all) {
     List<Ruling> sorted = new ArrayList<>(all);
-    sorted.sort(Comparator.<Ruling>comparingInt(r -> r.horizontal() ? 0 : 1)
-        .thenComparingDouble(r -> r.horizontal() ? r.y0() : r.x0())
-        .thenComparingDouble(r -> r.horizontal() ? r.x0() : r.y0()));
+    sorted.sort(
+        Comparator.<Ruling>comparingInt(r -> r.horizontal() ? 0 : 1)
+            .thenComparingDouble(r -> r.horizontal() ? r.y0() : r.x0())
+            .thenComparingDouble(r -> r.horizontal() ? r.x0() : r.y0()));
     List<Ruling> out = new ArrayList<>();
     Ruling current = null;
     for (Ruling r : sorted) {
       if (current != null && current.horizontal() == r.horizontal()) {
-        boolean sameLine = current.horizontal() ? Math.abs(current.y0() - r.y0()) <= SNAP
-            : Math.abs(current.x0() - r.x0()) <= SNAP;
+        boolean sameLine =
+            current.horizontal()
+                ? Math.abs(current.y0() - r.y0()) <= SNAP
+                : Math.abs(current.x0() - r.x0()) <= SNAP;
         float currentEnd = current.horizontal() ? current.x1() : current.y1();
         float start = r.horizontal() ? r.x0() : r.y0();
         if (sameLine && start <= currentEnd + SNAP) {
-          current = current.horizontal()
-              ? new Ruling(current.x0(), current.y0(), Math.max(current.x1(), r.x1()), current.y0())
-              : new Ruling(current.x0(), current.y0(), current.x0(), Math.max(current.y1(), r.y1()));
+          current =
+              current.horizontal()
+                  ? new Ruling(
+                      current.x0(), current.y0(), Math.max(current.x1(), r.x1()), current.y0())
+                  : new Ruling(
+                      current.x0(), current.y0(), current.x0(), Math.max(current.y1(), r.y1()));
           continue;
         }
       }

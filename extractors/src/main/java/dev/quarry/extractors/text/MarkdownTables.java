@@ -9,9 +9,9 @@ import java.util.List;
  * of as many cells ({@code |---|:--:|}), then body lines up to a blank line or a line without a
  * pipe. Each table is rendered as every other format's tables are ({@link ExtractedTable}): one
  * paragraph per body row, each cell named by its column's header ({@code Name = Ada; Born = 1815}),
- * and its cells are kept. Lines inside fenced code blocks are never tables. Escaped pipes
- * ({@code \|}) are a cell's text; a body row with fewer cells than the header is padded, extra
- * cells are dropped, as GFM renders them. Linear in the text.
+ * and its cells are kept. Lines inside fenced code blocks are never tables. Escaped pipes ({@code
+ * \|}) are a cell's text; a body row with fewer cells than the header is padded, extra cells are
+ * dropped, as GFM renders them. Linear in the text.
  */
 final class MarkdownTables {
   /** The text with its pipe tables rendered, and the tables. */
@@ -19,7 +19,10 @@ final class MarkdownTables {
 
   private MarkdownTables() {}
 
-  /** {@code text} with its pipe tables rendered as rows of named cells; the same text when it has none. */
+  /**
+   * {@code text} with its pipe tables rendered as rows of named cells; the same text when it has
+   * none.
+   */
   static Rendered render(String text) {
     List<int[]> lines = lines(text);
     StringBuilder out = null;
@@ -61,7 +64,8 @@ final class MarkdownTables {
       List<Integer> rowStarts = new ArrayList<>();
       int start = -1;
       for (int r = rows.size() > 1 ? 1 : 0; r < rows.size(); r++) {
-        String rendered = ExtractedTable.renderRow(rows.size() > 1 ? header : List.of(), rows.get(r));
+        String rendered =
+            ExtractedTable.renderRow(rows.size() > 1 ? header : List.of(), rows.get(r));
         if (rendered.isEmpty()) {
           continue;
         }

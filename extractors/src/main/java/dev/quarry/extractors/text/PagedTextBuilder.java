@@ -5,10 +5,10 @@ import dev.quarry.extractors.ExtractionException.Failure;
 import java.util.Arrays;
 
 /**
- * Accumulates a document's text and where each page starts, within a character and page
- * budget. Passing either bound fails with {@link Failure#DOCUMENT_TOO_LARGE} at once, so a
- * parser stops early instead of filling memory; the first such failure is also remembered,
- * because some parsers swallow exceptions thrown from their output callbacks.
+ * Accumulates a document's text and where each page starts, within a character and page budget.
+ * Passing either bound fails with {@link Failure#DOCUMENT_TOO_LARGE} at once, so a parser stops
+ * early instead of filling memory; the first such failure is also remembered, because some parsers
+ * swallow exceptions thrown from their output callbacks.
  *
  * <p>Not thread safe: one builder per document.
  */
@@ -29,8 +29,10 @@ public final class PagedTextBuilder {
   /** Marks the current end of the text as the start of the next page. */
   public void startPage() throws ExtractionException {
     if (pageCount == maxPages) {
-      throw remember(new ExtractionException(Failure.DOCUMENT_TOO_LARGE,
-          "The document has more than " + maxPages + " pages (maxDocumentPages)."));
+      throw remember(
+          new ExtractionException(
+              Failure.DOCUMENT_TOO_LARGE,
+              "The document has more than " + maxPages + " pages (maxDocumentPages)."));
     }
     if (pageCount == pageStarts.length) {
       pageStarts = Arrays.copyOf(pageStarts, pageCount * 2);
@@ -63,7 +65,8 @@ public final class PagedTextBuilder {
 
   /** The failure for text over {@code maxChars}, shared so every extractor says the same. */
   public static ExtractionException tooManyCharacters(int maxChars) {
-    return new ExtractionException(Failure.DOCUMENT_TOO_LARGE,
+    return new ExtractionException(
+        Failure.DOCUMENT_TOO_LARGE,
         "The document's text is longer than " + maxChars + " characters (maxExtractedChars).");
   }
 

@@ -26,20 +26,22 @@ import org.apache.tika.parser.txt.UniversalEncodingDetector;
  *
  * <p>The charset is, in order: the one a byte-order mark names; UTF-8 when the bytes are valid
  * UTF-8, or hold UTF-8 sequences with one or at most 1% damaged ones; the one Tika's universal
- * detector names with confidence (legacy encodings such as
- * windows-1252 or Shift_JIS); the one Tika's ICU-based detector names, when the text it decodes
- * to is free of control characters (EBCDIC, IBM866 and other encodings the universal detector
- * does not know). The extraction reports the charset used. When none applies the bytes are decoded as UTF-8, each malformed
- * sequence becomes U+FFFD and the extraction carries an {@code INVALID_ENCODING} warning. When
- * more than {@link #MAX_REPLACED_FRACTION} of the characters had to be replaced the bytes are
- * not text at all and extraction fails with {@code EXTRACTION_FAILED}.
+ * detector names with confidence (legacy encodings such as windows-1252 or Shift_JIS); the one
+ * Tika's ICU-based detector names, when the text it decodes to is free of control characters
+ * (EBCDIC, IBM866 and other encodings the universal detector does not know). The extraction reports
+ * the charset used. When none applies the bytes are decoded as UTF-8, each malformed sequence
+ * becomes U+FFFD and the extraction carries an {@code INVALID_ENCODING} warning. When more than
+ * {@link #MAX_REPLACED_FRACTION} of the characters had to be replaced the bytes are not text at all
+ * and extraction fails with {@code EXTRACTION_FAILED}.
  */
 public final class PlainTextExtractor {
 
   /** Past a quarter of replaced characters the result would be noise, not a damaged text. */
   static final double MAX_REPLACED_FRACTION = 0.25;
+
   /** UTF-8 with a few damaged sequences is damaged UTF-8, not another charset. */
   static final double MOSTLY_UTF8_FRACTION = 0.01;
+
   /** Real text in the right charset has next to no control characters; binary has many. */
   static final double MAX_CONTROL_FRACTION = 0.001;
 
@@ -68,15 +70,17 @@ public final class PlainTextExtractor {
     if (text.isBlank()) {
       throw new ExtractionException(Failure.NO_TEXT_EXTRACTED, "The file holds only white space.");
     }
-    return markdownExtraction(text, mediaType, markdown, warnings, decoded.charset().name(), limits);
+    return markdownExtraction(
+        text, mediaType, markdown, warnings, decoded.charset().name(), limits);
   }
 
   /**
-   * Reads a file declared as text whose bytes the detector could not place (EBCDIC, say):
-   * Tika's ICU-based charset detector names the charset, and the decoded text must be free of
-   * control characters, or the bytes are not text and fail with {@code UNSUPPORTED_MEDIA_TYPE}.
+   * Reads a file declared as text whose bytes the detector could not place (EBCDIC, say): Tika's
+   * ICU-based charset detector names the charset, and the decoded text must be free of control
+   * characters, or the bytes are not text and fail with {@code UNSUPPORTED_MEDIA_TYPE}.
    */
-  public Extraction extractDeclared(Path file, String mediaType, boolean markdown, ExtractionLimits limits)
+  public Extraction extractDeclared(
+      Path file, String mediaType, boolean markdown, ExtractionLimits limits)
       throws ExtractionException {
     byte[] bytes;
     try {
@@ -87,7 +91,8 @@ public final class PlainTextExtractor {
     Charset charset = detectByIcu(bytes);
     String text = charset == null ? null : new String(bytes, charset);
     if (text == null || !looksLikeText(text)) {
-      throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE,
+      throw new ExtractionException(
+          Failure.UNSUPPORTED_MEDIA_TYPE,
           "The file is declared as text but its bytes are not text in any known charset.");
     }
     if (text.length() > limits.maxExtractedChars()) {
@@ -99,16 +104,39 @@ public final class PlainTextExtractor {
     return markdownExtraction(text, mediaType, markdown, List.of(), charset.name(), limits);
   }
 
-  /** The extraction of decoded text; Markdown with its pipe tables read as tables ({@link MarkdownTables}). */
-  private static Extraction markdownExtraction(String text, String mediaType, boolean markdown,
-      List<ExtractionWarning> warnings, String charset, ExtractionLimits limits) throws ExtractionException {
-    MarkdownTables.Rendered rendered = markdown ? MarkdownTables.render(text) : new MarkdownTables.Rendered(text, List.of());
+  /**
+   * The extraction of decoded text; Markdown with its pipe tables read as tables ({@link
+   * MarkdownTables}).
+   */
+  private static Extraction markdownExtraction(
+      String text,
+      String mediaType,
+      boolean markdown,
+      List<ExtractionWarning> warnings,
+      String charset,
+      ExtractionLimits limits)
+      throws ExtractionException {
+    MarkdownTables.Rendered rendered =
+        markdown ? MarkdownTables.render(text) : new MarkdownTables.Rendered(text, List.of());
     if (rendered.text().length() > limits.maxExtractedChars()) {
-      // Every row names its cells by their header, so a long table renders longer than it is written.
+      // Every row names its cells by their header, so a long table renders longer than it is
+      // written.
       throw PagedTextBuilder.tooManyCharacters(limits.maxExtractedChars());
     }
-    return new Extraction(rendered.text(), null, null, List.of(), mediaType, Extraction.TEXT, null,
-        rendered.text().length(), warnings, markdown, charset, null, rendered.tables());
+    return new Extraction(
+        rendered.text(),
+        null,
+        null,
+        List.of(),
+        mediaType,
+        Extraction.TEXT,
+        null,
+        rendered.text().length(),
+        warnings,
+        markdown,
+        charset,
+        null,
+        rendered.tables());
   }
 
   /** The charset Tika's ICU-based detector names, or null. */
@@ -134,13 +162,15 @@ public final class PlainTextExtractor {
         .count();
   }
 
-  private static Decoded decode(byte[] bytes, List<ExtractionWarning> warnings) throws ExtractionException {
+  private static Decoded decode(byte[] bytes, List<ExtractionWarning> warnings)
+      throws ExtractionException {
     Charset bom = charsetOfByteOrderMark(bytes);
     if (bom != null) {
       return new Decoded(new String(bytes, bom), bom);
     }
     try {
-      return new Decoded(strictDecoder(StandardCharsets.UTF_8).decode(ByteBuffer.wrap(bytes)).toString(),
+      return new Decoded(
+          strictDecoder(StandardCharsets.UTF_8).decode(ByteBuffer.wrap(bytes)).toString(),
           StandardCharsets.UTF_8);
     } catch (CharacterCodingException notUtf8) {
       // fall through to detection
@@ -152,7 +182,8 @@ public final class PlainTextExtractor {
       Charset detected = detectLegacyCharset(bytes);
       if (detected != null && !detected.equals(StandardCharsets.UTF_8)) {
         try {
-          return new Decoded(strictDecoder(detected).decode(ByteBuffer.wrap(bytes)).toString(), detected);
+          return new Decoded(
+              strictDecoder(detected).decode(ByteBuffer.wrap(bytes)).toString(), detected);
         } catch (CharacterCodingException wrongGuess) {
           // fall through to ICU
         }
@@ -172,17 +203,24 @@ public final class PlainTextExtractor {
     String text = lenient;
     long nonBlank = text.chars().filter(c -> !Character.isWhitespace(c)).count();
     if (replaced > MAX_REPLACED_FRACTION * Math.max(1, nonBlank)) {
-      throw new ExtractionException(Failure.EXTRACTION_FAILED,
-          "The file is not text: " + replaced + " of its " + nonBlank
+      throw new ExtractionException(
+          Failure.EXTRACTION_FAILED,
+          "The file is not text: "
+              + replaced
+              + " of its "
+              + nonBlank
               + " characters are not valid UTF-8 and no other charset fits.");
     }
-    warnings.add(new ExtractionWarning(ExtractionWarning.INVALID_ENCODING,
-        replaced + " byte sequences are not valid UTF-8 and were replaced with U+FFFD."));
+    warnings.add(
+        new ExtractionWarning(
+            ExtractionWarning.INVALID_ENCODING,
+            replaced + " byte sequences are not valid UTF-8 and were replaced with U+FFFD."));
     return new Decoded(text, StandardCharsets.UTF_8);
   }
 
   private static CharsetDecoder strictDecoder(Charset charset) {
-    return charset.newDecoder()
+    return charset
+        .newDecoder()
         .onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT);
   }
@@ -202,10 +240,10 @@ public final class PlainTextExtractor {
 
   private static Charset detectLegacyCharset(byte[] bytes) {
     try {
-      return new UniversalEncodingDetector().detect(new ByteArrayInputStream(bytes), new Metadata());
+      return new UniversalEncodingDetector()
+          .detect(new ByteArrayInputStream(bytes), new Metadata());
     } catch (IOException | RuntimeException e) {
       return null;
     }
   }
-
 }

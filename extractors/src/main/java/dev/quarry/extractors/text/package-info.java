@@ -1,9 +1,8 @@
 /**
  * Text assembly shared by the extractors ({@link dev.quarry.extractors.text.PagedTextBuilder}:
- * text, page starts and the character and page budget) and the direct reader of plain text
- * and Markdown with charset detection
- * ({@link dev.quarry.extractors.text.PlainTextExtractor}), which reads Markdown pipe tables as
- * tables ({@code MarkdownTables}).
+ * text, page starts and the character and page budget) and the direct reader of plain text and
+ * Markdown with charset detection ({@link dev.quarry.extractors.text.PlainTextExtractor}), which
+ * reads Markdown pipe tables as tables ({@code MarkdownTables}).
  *
  * <p>Knows no document format beyond plain text, and nothing of processes.
  */

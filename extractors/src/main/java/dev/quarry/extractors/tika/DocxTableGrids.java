@@ -13,19 +13,19 @@ import org.xml.sax.SAXException;
 import org.xml.sax.helpers.DefaultHandler;
 
 /**
- * The grids of a Word document's tables with their merged cells, read from its main part
- * ({@code word/document.xml}). Tika reports a DOCX table's cells without their spans, so a cell
- * merged across columns ({@code w:gridSpan}) or down rows ({@code w:vMerge}), or a row that starts
- * late ({@code w:gridBefore}), shifts every cell after it under the wrong header. Here each merged
- * cell repeats its value in every column and row it covers, as {@link TableCollector} does with
- * HTML's {@code colspan} and {@code rowspan}.
+ * The grids of a Word document's tables with their merged cells, read from its main part ({@code
+ * word/document.xml}). Tika reports a DOCX table's cells without their spans, so a cell merged
+ * across columns ({@code w:gridSpan}) or down rows ({@code w:vMerge}), or a row that starts late
+ * ({@code w:gridBefore}), shifts every cell after it under the wrong header. Here each merged cell
+ * repeats its value in every column and row it covers, as {@link TableCollector} does with HTML's
+ * {@code colspan} and {@code rowspan}.
  *
  * <p>Only top-level tables are grids; a table nested in a cell is that cell's text. Each grid keeps
- * the text of its cells in document order without whitespace ({@link Grid#signature}), which is
- * how a table Tika reported is matched with its grid. Bounded as {@link TableCollector} is: at
- * most {@value TableCollector#MAX_COLUMNS} columns and spans of {@value TableCollector#MAX_SPAN},
- * and at most {@code maxChars} characters of cell text in all. XML is read without DTDs or
- * external entities; a part that cannot be read gives no grids (the tables stay as Tika reported them).
+ * the text of its cells in document order without whitespace ({@link Grid#signature}), which is how
+ * a table Tika reported is matched with its grid. Bounded as {@link TableCollector} is: at most
+ * {@value TableCollector#MAX_COLUMNS} columns and spans of {@value TableCollector#MAX_SPAN}, and at
+ * most {@code maxChars} characters of cell text in all. XML is read without DTDs or external
+ * entities; a part that cannot be read gives no grids (the tables stay as Tika reported them).
  */
 final class DocxTableGrids {
   /** One table: its rows, each as wide as the widest, and its cells' text without whitespace. */
@@ -33,7 +33,10 @@ final class DocxTableGrids {
 
   private DocxTableGrids() {}
 
-  /** The grids of the top-level tables of {@code file}'s main part, in document order; empty when unreadable. */
+  /**
+   * The grids of the top-level tables of {@code file}'s main part, in document order; empty when
+   * unreadable.
+   */
   static List<Grid> read(Path file, long maxChars) {
     try (ZipFile zip = new ZipFile(file.toFile())) {
       ZipEntry part = zip.getEntry("word/document.xml");
@@ -45,12 +48,18 @@ final class DocxTableGrids {
         ZipXmlText.secureParser().parse(in, collector);
       }
       return collector.grids;
-    } catch (IOException | SAXException | ParserConfigurationException | RuntimeException unreadable) {
+    } catch (IOException
+        | SAXException
+        | ParserConfigurationException
+        | RuntimeException unreadable) {
       return List.of();
     }
   }
 
-  /** The text of a Tika table's cells, in order, without whitespace: what {@link Grid#signature} is compared with. */
+  /**
+   * The text of a Tika table's cells, in order, without whitespace: what {@link Grid#signature} is
+   * compared with.
+   */
   static String signature(List<List<String>> cells) {
     StringBuilder out = new StringBuilder();
     for (List<String> row : cells) {
@@ -88,7 +97,8 @@ final class DocxTableGrids {
     }
 
     @Override
-    public void startElement(String uri, String localName, String qName, Attributes atts) throws SAXException {
+    public void startElement(String uri, String localName, String qName, Attributes atts)
+        throws SAXException {
       String name = localName.isEmpty() ? qName.substring(qName.indexOf(':') + 1) : localName;
       if (name.equals("tbl")) {
         if (tableDepth++ == 0) {
@@ -104,7 +114,8 @@ final class DocxTableGrids {
       }
       if (tableDepth > 1) {
         inText = name.equals("t") && cell != null;
-        if (cell != null && (name.equals("p") || name.equals("tab") || name.equals("br") || name.equals("tc"))) {
+        if (cell != null
+            && (name.equals("p") || name.equals("tab") || name.equals("br") || name.equals("tc"))) {
           cell.append(' ');
         }
         return;
@@ -114,7 +125,8 @@ final class DocxTableGrids {
           rows.add(new ArrayList<>());
           column = 0;
         }
-        case "gridBefore" -> column = Math.min(TableCollector.MAX_COLUMNS, column + number(atts, 0));
+        case "gridBefore" ->
+            column = Math.min(TableCollector.MAX_COLUMNS, column + number(atts, 0));
         case "tc" -> {
           cell = new StringBuilder();
           span = 1;
@@ -131,7 +143,7 @@ final class DocxTableGrids {
             cell.append(' ');
           }
         }
-        default -> { }
+        default -> {}
       }
     }
 

@@ -13,51 +13,93 @@ import org.xml.sax.SAXException;
 import org.xml.sax.helpers.DefaultHandler;
 
 /**
- * Turns Tika's XHTML events into text a Markdown-aware chunker can split: headings
- * {@code h1}..{@code h6} become ATX lines ({@code ## Section}), list items start with
- * {@code - }, block elements end lines, and the {@code <head>}, scripts and styles are left out.
- * A table becomes one paragraph per row with each cell named by its column's header
- * ({@code Name = Ada; Born = 1815}, see {@link ExtractedTable}), and its cells are kept in
- * {@link #tables()}; a table nested in a cell is part of that cell's text.
+ * Turns Tika's XHTML events into text a Markdown-aware chunker can split: headings {@code
+ * h1}..{@code h6} become ATX lines ({@code ## Section}), list items start with {@code - }, block
+ * elements end lines, and the {@code <head>}, scripts and styles are left out. A table becomes one
+ * paragraph per row with each cell named by its column's header ({@code Name = Ada; Born = 1815},
+ * see {@link ExtractedTable}), and its cells are kept in {@link #tables()}; a table nested in a
+ * cell is part of that cell's text.
  *
- * <p>When {@code paged} is set, each slide ({@code div.slide-content}) or sheet
- * ({@code div.sheet}, or {@code div.page} in the binary formats) of the top-level document starts a page; embedded documents never do.
+ * <p>When {@code paged} is set, each slide ({@code div.slide-content}) or sheet ({@code div.sheet},
+ * or {@code div.page} in the binary formats) of the top-level document starts a page; embedded
+ * documents never do.
  *
  * <p>One handler per document; not thread safe.
  */
 final class MarkdownRenderingHandler extends DefaultHandler {
 
-  private static final Set<String> BLOCKS = Set.of(
-      "p", "div", "tr", "table", "blockquote", "pre", "dl", "dt", "dd", "ul", "ol", "section",
-      "article", "header", "footer", "aside", "nav", "figure", "figcaption", "address", "hr",
-      "caption", "thead", "tbody", "tfoot", "form", "fieldset", "main");
-  private static final Set<String> SKIPPED = Set.of("head", "script", "style", "noscript", "template");
+  private static final Set<String> BLOCKS =
+      Set.of(
+          "p",
+          "div",
+          "tr",
+          "table",
+          "blockquote",
+          "pre",
+          "dl",
+          "dt",
+          "dd",
+          "ul",
+          "ol",
+          "section",
+          "article",
+          "header",
+          "footer",
+          "aside",
+          "nav",
+          "figure",
+          "figcaption",
+          "address",
+          "hr",
+          "caption",
+          "thead",
+          "tbody",
+          "tfoot",
+          "form",
+          "fieldset",
+          "main");
+  private static final Set<String> SKIPPED =
+      Set.of("head", "script", "style", "noscript", "template");
   private static final Set<String> PAGE_CLASSES = Set.of("slide-content", "sheet", "page");
 
   private final PagedTextBuilder text;
   private final boolean paged;
+
   /** For each open div, whether it wraps an embedded document. */
   private final ArrayDeque<Boolean> openDivs = new ArrayDeque<>();
+
   private int skipDepth;
   private int embeddedDepth;
   private int headingLevel;
+
   /** A package entry just opened: its first heading is the entry's file name. */
   private boolean entryNamePending;
+
   /** The open paragraph is a slide's title, rendered as a heading. */
   private boolean slideTitle;
+
   private int pendingNewlines;
   private boolean pendingSpace;
   private final List<ExtractedTable> tables = new ArrayList<>();
+
   /** Whether the first paragraph of each slide is its title (presentations). */
   private boolean slideTitles;
+
   /** A slide started and its first paragraph has not been seen yet. */
   private boolean titlePending;
+
   private final long maxTableChars;
+
   /** The outermost open table, or null outside tables. */
   private TableCollector table;
+
   private boolean sheetTables;
-  /** The grids not yet matched with a table, in document order; null when there are none to look at. */
+
+  /**
+   * The grids not yet matched with a table, in document order; null when there are none to look at.
+   */
   private List<DocxTableGrids.Grid> grids;
+
   private int tableDepth;
 
   MarkdownRenderingHandler(PagedTextBuilder text, boolean paged, long maxTableChars) {
@@ -72,8 +114,8 @@ final class MarkdownRenderingHandler extends DefaultHandler {
 
   /**
    * Renders the first paragraph of each slide as a level-1 heading: Tika's presentation reader
-   * marks no title, and the title placeholder is the slide's first shape in nearly every deck
-   * (a slide without a title then has its first text box as its heading).
+   * marks no title, and the title placeholder is the slide's first shape in nearly every deck (a
+   * slide without a title then has its first text box as its heading).
    */
   MarkdownRenderingHandler withSlideTitles() {
     this.slideTitles = true;
@@ -105,8 +147,10 @@ final class MarkdownRenderingHandler extends DefaultHandler {
   }
 
   @Override
-  public void startElement(String uri, String localName, String qName, Attributes atts) throws SAXException {
-    String name = localName.isEmpty() ? qName.toLowerCase(Locale.ROOT) : localName.toLowerCase(Locale.ROOT);
+  public void startElement(String uri, String localName, String qName, Attributes atts)
+      throws SAXException {
+    String name =
+        localName.isEmpty() ? qName.toLowerCase(Locale.ROOT) : localName.toLowerCase(Locale.ROOT);
     if (skipDepth > 0 || SKIPPED.contains(name)) {
       skipDepth++;
       return;
@@ -118,7 +162,10 @@ final class MarkdownRenderingHandler extends DefaultHandler {
       entryNamePending = "package-entry".equals(cssClass);
       if (embedded) {
         embeddedDepth++;
-      } else if (paged && embeddedDepth == 0 && cssClass != null && PAGE_CLASSES.contains(cssClass)) {
+      } else if (paged
+          && embeddedDepth == 0
+          && cssClass != null
+          && PAGE_CLASSES.contains(cssClass)) {
         startPage();
         titlePending = slideTitles && "slide-content".equals(cssClass);
       }
@@ -154,7 +201,9 @@ final class MarkdownRenderingHandler extends DefaultHandler {
     }
   }
 
-  /** Handles an element that opens inside a table, or opens one; false when it is not the table's. */
+  /**
+   * Handles an element that opens inside a table, or opens one; false when it is not the table's.
+   */
   private boolean tableElementStarted(String name, Attributes atts) {
     if ("table".equals(name)) {
       if (tableDepth++ == 0) {
@@ -182,7 +231,9 @@ final class MarkdownRenderingHandler extends DefaultHandler {
     return true;
   }
 
-  /** Handles an element that closes inside a table, or closes one; false when it is not the table's. */
+  /**
+   * Handles an element that closes inside a table, or closes one; false when it is not the table's.
+   */
   private boolean tableElementEnded(String name) throws SAXException {
     if (tableDepth == 0) {
       return false;
@@ -207,8 +258,8 @@ final class MarkdownRenderingHandler extends DefaultHandler {
   /**
    * Writes a gathered table: its caption as a paragraph, then one paragraph per row after the
    * header, each cell as {@code Header = value} (a cell under an empty header, or any cell of a
-   * one-row table, as its value alone; empty cells left out). A blank line between rows makes
-   * each row a paragraph, the break the chunker prefers, so passages end between rows.
+   * one-row table, as its value alone; empty cells left out). A blank line between rows makes each
+   * row a paragraph, the break the chunker prefers, so passages end between rows.
    */
   private void render(TableCollector collected) throws SAXException {
     String caption = collected.caption();
@@ -216,8 +267,8 @@ final class MarkdownRenderingHandler extends DefaultHandler {
       breakLines(2);
       write(caption);
     }
-    List<List<List<String>>> parts = sheetTables ? SheetTables.split(collected.grid())
-        : List.of(gridOf(collected.rows()));
+    List<List<List<String>>> parts =
+        sheetTables ? SheetTables.split(collected.grid()) : List.of(gridOf(collected.rows()));
     for (List<List<String>> rows : parts) {
       renderRows(rows);
     }
@@ -225,9 +276,9 @@ final class MarkdownRenderingHandler extends DefaultHandler {
   }
 
   /**
-   * The first remaining grid with the same text as {@code rows}, in place of them (the grids
-   * before it are passed over: tables Tika did not report where it met them); {@code rows} when
-   * none matches.
+   * The first remaining grid with the same text as {@code rows}, in place of them (the grids before
+   * it are passed over: tables Tika did not report where it met them); {@code rows} when none
+   * matches.
    */
   private List<List<String>> gridOf(List<List<String>> rows) {
     if (grids == null || grids.isEmpty()) {
@@ -284,7 +335,8 @@ final class MarkdownRenderingHandler extends DefaultHandler {
 
   @Override
   public void endElement(String uri, String localName, String qName) throws SAXException {
-    String name = localName.isEmpty() ? qName.toLowerCase(Locale.ROOT) : localName.toLowerCase(Locale.ROOT);
+    String name =
+        localName.isEmpty() ? qName.toLowerCase(Locale.ROOT) : localName.toLowerCase(Locale.ROOT);
     if (skipDepth > 0) {
       skipDepth--;
       return;
@@ -378,7 +430,10 @@ final class MarkdownRenderingHandler extends DefaultHandler {
       if (alreadyThere < pendingNewlines) {
         append("\n".repeat(pendingNewlines - alreadyThere));
       }
-    } else if (pendingSpace && text.length() > 0 && text.lastChar() != ' ' && text.lastChar() != '\n') {
+    } else if (pendingSpace
+        && text.length() > 0
+        && text.lastChar() != ' '
+        && text.lastChar() != '\n') {
       append(" ");
     }
     pendingNewlines = 0;
@@ -399,7 +454,10 @@ final class MarkdownRenderingHandler extends DefaultHandler {
   }
 
   private static int headingLevel(String name) {
-    if (name.length() == 2 && name.charAt(0) == 'h' && name.charAt(1) >= '1' && name.charAt(1) <= '6') {
+    if (name.length() == 2
+        && name.charAt(0) == 'h'
+        && name.charAt(1) >= '1'
+        && name.charAt(1) <= '6') {
       return name.charAt(1) - '0';
     }
     return 0;

@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * The data tables laid on one spreadsheet sheet. A sheet often holds several tables apart from one
  * another (a block of figures, a summary beside it, another block below): each is read as a table
- * of its own, with its own header, rather than as one sparse grid whose header names the wrong cells.
+ * of its own, with its own header, rather than as one sparse grid whose header names the wrong
+ * cells.
  *
  * <p>A table is a group of non-empty cells each next to another of the group (above, below, left or
  * right), taken with the rectangle that bounds it: an empty corner cell ({@code ""} above a column
@@ -20,7 +21,9 @@ final class SheetTables {
 
   private SheetTables() {}
 
-  /** The tables of {@code grid} (rows of equal width, blank rows and empty cells as empty strings). */
+  /**
+   * The tables of {@code grid} (rows of equal width, blank rows and empty cells as empty strings).
+   */
   static List<List<List<String>>> split(List<List<String>> grid) {
     int height = grid.size();
     int width = height == 0 ? 0 : grid.get(0).size();
@@ -48,7 +51,11 @@ final class SheetTables {
           for (int[] d : NEIGHBOURS) {
             int nr = cell[0] + d[0];
             int nc = cell[1] + d[1];
-            if (nr >= 0 && nr < height && nc >= 0 && nc < width && group[nr][nc] == 0
+            if (nr >= 0
+                && nr < height
+                && nc >= 0
+                && nc < width
+                && group[nr][nc] == 0
                 && !grid.get(nr).get(nc).isEmpty()) {
               group[nr][nc] = id;
               queue.add(new int[] {nr, nc});

@@ -8,8 +8,8 @@ import java.util.List;
  * spans columns or rows ({@code colspan}, {@code rowspan}) repeats its value in each slot it
  * covers, as a reader of the table sees it. Text of a table nested inside a cell joins that cell.
  *
- * <p>Bounded: at most {@value #MAX_COLUMNS} columns and a span of at most {@value #MAX_SPAN}, so
- * a hostile {@code colspan="100000"} costs no more than a wide table.
+ * <p>Bounded: at most {@value #MAX_COLUMNS} columns and a span of at most {@value #MAX_SPAN}, so a
+ * hostile {@code colspan="100000"} costs no more than a wide table.
  */
 final class TableCollector {
   static final int MAX_COLUMNS = 256;
@@ -23,8 +23,13 @@ final class TableCollector {
   private int colspan;
   private int rowspan;
   private boolean inCaption;
-  /** Characters gathered so far; past {@link #maxChars} the rest is dropped (the text's own limit fails first). */
+
+  /**
+   * Characters gathered so far; past {@link #maxChars} the rest is dropped (the text's own limit
+   * fails first).
+   */
   private long chars;
+
   private final long maxChars;
 
   TableCollector(long maxChars) {
@@ -172,5 +177,4 @@ final class TableCollector {
   private static int clamp(int span) {
     return Math.max(1, Math.min(MAX_SPAN, span));
   }
-
 }

@@ -30,25 +30,26 @@ import org.apache.tika.parser.ocr.TesseractOCRConfig;
 import org.xml.sax.SAXException;
 
 /**
- * Extracts every format Tika's standard parsers read: Office (OOXML and the old binary
- * formats), OpenDocument, HTML, RTF, EPUB, mail and more. Headings come out as Markdown ATX
- * lines; slides and sheets come out as pages. Attachments and embedded documents are
- * extracted too, inline, after their parent's text.
+ * Extracts every format Tika's standard parsers read: Office (OOXML and the old binary formats),
+ * OpenDocument, HTML, RTF, EPUB, mail and more. Headings come out as Markdown ATX lines; slides and
+ * sheets come out as pages. Attachments and embedded documents are extracted too, inline, after
+ * their parent's text.
  *
  * <p>Thread safe; build one per process, since the parser registry is slow to load.
  */
 public final class TikaExtractor {
 
   /** Formats whose slides or sheets become pages. */
-  private static final Set<String> PAGED = Set.of(
-      "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-      "application/vnd.ms-powerpoint.presentation.macroenabled.12",
-      "application/vnd.openxmlformats-officedocument.presentationml.slideshow",
-      "application/vnd.ms-powerpoint",
-      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-      "application/vnd.ms-excel.sheet.macroenabled.12",
-      "application/vnd.ms-excel.sheet.binary.macroenabled.12",
-      "application/vnd.ms-excel");
+  private static final Set<String> PAGED =
+      Set.of(
+          "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+          "application/vnd.ms-powerpoint.presentation.macroenabled.12",
+          "application/vnd.openxmlformats-officedocument.presentationml.slideshow",
+          "application/vnd.ms-powerpoint",
+          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+          "application/vnd.ms-excel.sheet.macroenabled.12",
+          "application/vnd.ms-excel.sheet.binary.macroenabled.12",
+          "application/vnd.ms-excel");
 
   private final AutoDetectParser parser;
   private final MediaTypeRegistry registry;
@@ -59,23 +60,26 @@ public final class TikaExtractor {
   }
 
   /** Extracts {@code file}, whose bytes were detected as {@code mediaType}. */
-  public Extraction extract(Path file, String mediaType, ExtractionLimits limits) throws ExtractionException {
+  public Extraction extract(Path file, String mediaType, ExtractionLimits limits)
+      throws ExtractionException {
     ParseContext context = newContext();
     if (!supports(MediaType.parse(mediaType), context)) {
-      throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE,
-          "No extractor reads " + mediaType + " documents.");
+      throw new ExtractionException(
+          Failure.UNSUPPORTED_MEDIA_TYPE, "No extractor reads " + mediaType + " documents.");
     }
     ZipBombGuard.check(file);
-    PagedTextBuilder text = new PagedTextBuilder(limits.maxExtractedChars(), limits.maxDocumentPages());
-    MarkdownRenderingHandler handler = new MarkdownRenderingHandler(text, PAGED.contains(mediaType),
-        limits.maxExtractedChars());
+    PagedTextBuilder text =
+        new PagedTextBuilder(limits.maxExtractedChars(), limits.maxDocumentPages());
+    MarkdownRenderingHandler handler =
+        new MarkdownRenderingHandler(text, PAGED.contains(mediaType), limits.maxExtractedChars());
     if (mediaType.contains("presentation") || mediaType.equals("application/vnd.ms-powerpoint")) {
       handler.withSlideTitles();
     }
     if (mediaType.contains("spreadsheet") || mediaType.startsWith("application/vnd.ms-excel")) {
       handler.withSheetTables();
     }
-    if (mediaType.contains("wordprocessingml") || mediaType.startsWith("application/vnd.ms-word.document")
+    if (mediaType.contains("wordprocessingml")
+        || mediaType.startsWith("application/vnd.ms-word.document")
         || mediaType.startsWith("application/vnd.ms-word.template")) {
       handler.withTableGrids(DocxTableGrids.read(file, limits.maxExtractedChars()));
     }
@@ -83,13 +87,16 @@ public final class TikaExtractor {
     try {
       parse(file, handler, metadata, context);
     } catch (EncryptedDocumentException e) {
-      throw new ExtractionException(Failure.DOCUMENT_ENCRYPTED,
+      throw new ExtractionException(
+          Failure.DOCUMENT_ENCRYPTED,
           "The document is encrypted and needs a password to be opened.");
     } catch (ZeroByteFileException e) {
       throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE, "The file is empty.");
     } catch (UnsupportedFormatException e) {
-      throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE,
-          "This variant of " + FormatNames.of(mediaType) + " is not supported.", ExtractionException.describe(e));
+      throw new ExtractionException(
+          Failure.UNSUPPORTED_MEDIA_TYPE,
+          "This variant of " + FormatNames.of(mediaType) + " is not supported.",
+          ExtractionException.describe(e));
     } catch (IOException | SAXException | TikaException | RuntimeException e) {
       ExtractionException failure = classify(e, text, mediaType);
       if (failure.failure() != Failure.EXTRACTION_FAILED || !ZipBombGuard.isZip(file)) {
@@ -104,16 +111,29 @@ public final class TikaExtractor {
     }
     String body = text.text().stripTrailing();
     if (body.isBlank()) {
-      throw new ExtractionException(Failure.NO_TEXT_EXTRACTED,
+      throw new ExtractionException(
+          Failure.NO_TEXT_EXTRACTED,
           "The document holds no text (images inside it are not read: OCR applies to images and PDF pages only).");
     }
     int[] pageStarts = clampedPageStarts(text.pageStarts(), body.length());
-    return new Extraction(body, pageStarts, title(metadata), List.of(), mediaType, Extraction.TIKA,
-        pageStarts == null ? null : pageStarts.length, body.length(), List.of(), true, null, null,
+    return new Extraction(
+        body,
+        pageStarts,
+        title(metadata),
+        List.of(),
+        mediaType,
+        Extraction.TIKA,
+        pageStarts == null ? null : pageStarts.length,
+        body.length(),
+        List.of(),
+        true,
+        null,
+        null,
         tablesWithin(handler.tables(), body.length()));
   }
 
-  private void parse(Path file, MarkdownRenderingHandler handler, Metadata metadata, ParseContext context)
+  private void parse(
+      Path file, MarkdownRenderingHandler handler, Metadata metadata, ParseContext context)
       throws IOException, SAXException, TikaException {
     try (InputStream in = TikaInputStream.get(file)) {
       parser.parse(in, handler, metadata, context);
@@ -132,7 +152,8 @@ public final class TikaExtractor {
     context.set(OfficeParserConfig.class, office);
     // Tika's own OCR parser reads every image inside a document (an EPUB's figures, a DOCX's
     // pictures) as soon as tesseract is on the PATH: twenty seconds for a small illustrated EPUB,
-    // outside the OCR switch and its budget. Images inside documents are not read (docs/ingestion.md);
+    // outside the OCR switch and its budget. Images inside documents are not read
+    // (docs/ingestion.md);
     // OCR is Quarry's own, for images and PDF pages.
     TesseractOCRConfig ocr = new TesseractOCRConfig();
     ocr.setSkipOcr(true);
@@ -143,7 +164,9 @@ public final class TikaExtractor {
   private boolean supports(MediaType type, ParseContext context) {
     Set<MediaType> supported = parser.getSupportedTypes(context);
     for (MediaType t = type; t != null; t = registry.getSupertype(t)) {
-      if (supported.contains(t) && !t.equals(MediaType.OCTET_STREAM) && !t.equals(MediaType.APPLICATION_ZIP)) {
+      if (supported.contains(t)
+          && !t.equals(MediaType.OCTET_STREAM)
+          && !t.equals(MediaType.APPLICATION_ZIP)) {
         return true;
       }
     }
@@ -155,7 +178,8 @@ public final class TikaExtractor {
    * words (they name classes, such as "TIKA-198: Illegal IOException from
    * org.apache.tika.parser.odf.OpenDocumentParser@..."); those go to the detail, for the log.
    */
-  private static ExtractionException classify(Throwable e, PagedTextBuilder text, String mediaType) {
+  private static ExtractionException classify(
+      Throwable e, PagedTextBuilder text, String mediaType) {
     if (text.limitFailure() != null) {
       return text.limitFailure();
     }
@@ -164,13 +188,18 @@ public final class TikaExtractor {
         return limit.failure;
       }
       if (t instanceof EncryptedDocumentException
-          || t instanceof org.apache.poi.EncryptedDocumentException) { // qualified: POI's, beside Tika's imported one
-        return new ExtractionException(Failure.DOCUMENT_ENCRYPTED,
+          || t
+              instanceof
+              org.apache.poi
+                  .EncryptedDocumentException) { // qualified: POI's, beside Tika's imported one
+        return new ExtractionException(
+            Failure.DOCUMENT_ENCRYPTED,
             "The document is encrypted and needs a password to be opened.");
       }
       String message = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
       if (message.contains("zip bomb") || message.contains("bomb detected")) {
-        return new ExtractionException(Failure.DOCUMENT_TOO_LARGE,
+        return new ExtractionException(
+            Failure.DOCUMENT_TOO_LARGE,
             "The document is a decompression bomb: a part of it inflates far more than documents do.",
             ExtractionException.describe(e));
       }
@@ -178,12 +207,19 @@ public final class TikaExtractor {
         break;
       }
     }
-    return new ExtractionException(Failure.EXTRACTION_FAILED,
-        "The document could not be read as " + FormatNames.of(mediaType) + ": it is damaged, or not what its"
-            + " type says.", ExtractionException.describe(e));
+    return new ExtractionException(
+        Failure.EXTRACTION_FAILED,
+        "The document could not be read as "
+            + FormatNames.of(mediaType)
+            + ": it is damaged, or not what its"
+            + " type says.",
+        ExtractionException.describe(e));
   }
 
-  /** The tables inside the stripped text (trailing whitespace dropped from the text ends none of them early). */
+  /**
+   * The tables inside the stripped text (trailing whitespace dropped from the text ends none of
+   * them early).
+   */
   private static List<ExtractedTable> tablesWithin(List<ExtractedTable> tables, int length) {
     return tables.stream().filter(t -> t.end() <= length).toList();
   }

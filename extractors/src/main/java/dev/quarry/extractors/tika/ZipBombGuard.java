@@ -17,17 +17,18 @@ import java.util.zip.ZipInputStream;
  * Refuses zip containers (DOCX, XLSX, PPTX, EPUB, OpenDocument) that are decompression bombs,
  * before any parser inflates them. First the sizes the central directory declares, which cost
  * nothing to read; then, since they can lie, the parts are inflated into nothing and counted,
- * stopping at the first part past its bound. That pass costs one inflation of an honest
- * document's parts (milliseconds for an office file) and bounds a bomb's cost by the bounds of
- * {@link InflationBudget} (the same as for PDF streams), where a parser would inflate and parse
- * all of it (an OpenDocument bomb of 2 MB that declared small sizes took its parser 10 to 28 s
- * to reach the character budget; POI, which reads OOXML, has a ratio check of its own, ODF and
- * EPUB parsers have none).
+ * stopping at the first part past its bound. That pass costs one inflation of an honest document's
+ * parts (milliseconds for an office file) and bounds a bomb's cost by the bounds of {@link
+ * InflationBudget} (the same as for PDF streams), where a parser would inflate and parse all of it
+ * (an OpenDocument bomb of 2 MB that declared small sizes took its parser 10 to 28 s to reach the
+ * character budget; POI, which reads OOXML, has a ratio check of its own, ODF and EPUB parsers have
+ * none).
  */
 final class ZipBombGuard {
 
   /** More parts than this is a crafted file. */
   static final int MAX_ENTRIES = 20_000;
+
   private static final int BUFFER_BYTES = 1 << 16;
 
   private ZipBombGuard() {}
@@ -70,10 +71,17 @@ final class ZipBombGuard {
         continue;
       }
       total += size;
-      if (size > InflationBudget.RATIO_APPLIES_ABOVE_BYTES && compressed > 0
+      if (size > InflationBudget.RATIO_APPLIES_ABOVE_BYTES
+          && compressed > 0
           && size / compressed > InflationBudget.MAX_RATIO) {
-        throw bomb("its part " + entry.getName() + " inflates " + size / compressed
-            + " times, to " + size + " bytes");
+        throw bomb(
+            "its part "
+                + entry.getName()
+                + " inflates "
+                + size / compressed
+                + " times, to "
+                + size
+                + " bytes");
       }
       if (total > InflationBudget.MAX_TOTAL_BYTES) {
         throw tooMuchInAll();
@@ -114,14 +122,22 @@ final class ZipBombGuard {
    * Reads {@code in} to its end, or to the first bound it passes. The compressed size is the
    * declared one (unknown: -1); a lie there only moves the ratio's bound, the total still holds.
    */
-  private static void count(InflationBudget budget, String name, InputStream in, long compressed, byte[] buffer)
+  private static void count(
+      InflationBudget budget, String name, InputStream in, long compressed, byte[] buffer)
       throws IOException, ExtractionException {
     InflationBudget.Part part = budget.part(compressed);
     for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
       if (!part.add(n)) {
         if (part.exceeded()) {
-          throw bomb("its part " + name + " inflates to more than " + part.bound() + " bytes"
-              + (compressed > 0 ? ", over " + InflationBudget.MAX_RATIO + " times its compressed size" : ""));
+          throw bomb(
+              "its part "
+                  + name
+                  + " inflates to more than "
+                  + part.bound()
+                  + " bytes"
+                  + (compressed > 0
+                      ? ", over " + InflationBudget.MAX_RATIO + " times its compressed size"
+                      : ""));
         }
         throw tooMuchInAll();
       }

@@ -22,26 +22,29 @@ import org.xml.sax.helpers.DefaultHandler;
 
 /**
  * The last resort for zip-based office documents whose parser failed: streams the zip (which
- * tolerates a damaged central directory) and collects the character data of the parts that
- * hold a document's text. Structure is lost, so the result carries a {@code PARTIALLY_READ}
- * warning. XML is read without DTDs or external entities.
+ * tolerates a damaged central directory) and collects the character data of the parts that hold a
+ * document's text. Structure is lost, so the result carries a {@code PARTIALLY_READ} warning. XML
+ * is read without DTDs or external entities.
  */
 final class ZipXmlText {
 
   /** Parts that hold text in OOXML and OpenDocument packages; styles and settings do not. */
-  private static final Pattern TEXT_PARTS = Pattern.compile(
-      "content\\.xml|word/(document|footnotes|endnotes)\\.xml|xl/sharedStrings\\.xml"
-          + "|xl/worksheets/sheet\\d+\\.xml|ppt/slides/slide\\d+\\.xml");
+  private static final Pattern TEXT_PARTS =
+      Pattern.compile(
+          "content\\.xml|word/(document|footnotes|endnotes)\\.xml|xl/sharedStrings\\.xml"
+              + "|xl/worksheets/sheet\\d+\\.xml|ppt/slides/slide\\d+\\.xml");
 
   private ZipXmlText() {}
 
   /**
-   * Extracts the text parts of {@code file}, or throws {@code parserFailure} when there are
-   * none or the zip cannot be streamed either.
+   * Extracts the text parts of {@code file}, or throws {@code parserFailure} when there are none or
+   * the zip cannot be streamed either.
    */
-  static Extraction extract(Path file, String mediaType, ExtractionLimits limits, ExtractionException parserFailure)
+  static Extraction extract(
+      Path file, String mediaType, ExtractionLimits limits, ExtractionException parserFailure)
       throws ExtractionException {
-    PagedTextBuilder text = new PagedTextBuilder(limits.maxExtractedChars(), limits.maxDocumentPages());
+    PagedTextBuilder text =
+        new PagedTextBuilder(limits.maxExtractedChars(), limits.maxDocumentPages());
     try (ZipInputStream zip = new ZipInputStream(Files.newInputStream(file))) {
       SAXParser sax = secureParser();
       for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
@@ -61,10 +64,20 @@ final class ZipXmlText {
     if (body.isEmpty()) {
       throw parserFailure;
     }
-    return new Extraction(body, null, null, List.of(), mediaType, Extraction.TIKA, null, body.length(),
-        List.of(new ExtractionWarning(ExtractionWarning.PARTIALLY_READ,
-            "The document's structure could not be read (it is damaged, or a variant its reader does not"
-                + " know); its text was collected without headings or pages.")),
+    return new Extraction(
+        body,
+        null,
+        null,
+        List.of(),
+        mediaType,
+        Extraction.TIKA,
+        null,
+        body.length(),
+        List.of(
+            new ExtractionWarning(
+                ExtractionWarning.PARTIALLY_READ,
+                "The document's structure could not be read (it is damaged, or a variant its reader does not"
+                    + " know); its text was collected without headings or pages.")),
         false);
   }
 
@@ -93,8 +106,12 @@ final class ZipXmlText {
 
     @Override
     public void endElement(String uri, String localName, String qName) throws SAXException {
-      if (localName.equals("p") || localName.equals("h") || localName.equals("si") || localName.equals("c")
-          || localName.equals("row") || localName.equals("tr")) {
+      if (localName.equals("p")
+          || localName.equals("h")
+          || localName.equals("si")
+          || localName.equals("c")
+          || localName.equals("row")
+          || localName.equals("tr")) {
         append("\n");
       }
     }

@@ -22,8 +22,8 @@ import java.util.Locale;
 import org.apache.tika.config.TikaConfig;
 
 /**
- * Inside a worker: detects a document's media type from its bytes and hands it to the
- * extractor for that type, adding a warning when the declared type disagrees.
+ * Inside a worker: detects a document's media type from its bytes and hands it to the extractor for
+ * that type, adding a warning when the declared type disagrees.
  *
  * <p>Built once per worker process; not shared between threads.
  */
@@ -45,14 +45,23 @@ final class ExtractionRouter {
   Extraction extract(WorkerRequest request) throws ExtractionException {
     // Started before anything is read, so recognition ends before the parent's deadline does.
     Duration budget = Duration.ofMillis(request.timeoutMillis());
-    Recognizer recognizer = request.ocr()
-        ? new Recognizer(tesseract.detectingOrientation(request.detectOrientation())
-            .withLanguages(request.ocrLanguages()), budget) : null;
+    Recognizer recognizer =
+        request.ocr()
+            ? new Recognizer(
+                tesseract
+                    .detectingOrientation(request.detectOrientation())
+                    .withLanguages(request.ocrLanguages()),
+                budget)
+            : null;
     Path file = Path.of(request.file());
     // The parent has checked the size and enforces the deadline; only pages and characters
     // can be checked while parsing.
-    ExtractionLimits limits = new ExtractionLimits(Long.MAX_VALUE, request.maxDocumentPages(),
-        request.maxExtractedChars(), Duration.ofDays(1));
+    ExtractionLimits limits =
+        new ExtractionLimits(
+            Long.MAX_VALUE,
+            request.maxDocumentPages(),
+            request.maxExtractedChars(),
+            Duration.ofDays(1));
     String detected;
     try {
       detected = detector.detect(file, request.fileName());
@@ -60,40 +69,51 @@ final class ExtractionRouter {
       throw new ExtractionException(Failure.EXTRACTION_FAILED, "The file could not be read.");
     }
     String mediaType = detector.refine(detected, request.declaredMediaType(), request.fileName());
-    Extraction extraction = switch (detector.kindOf(mediaType)) {
-      case PDF -> {
-        if (!request.pdfEnabled()) {
-          throw new ExtractionException(Failure.PDF_INGESTION_UNAVAILABLE,
-              "The document is a PDF and PDF extraction is switched off.");
-        }
-        yield pdf.extract(file, limits, recognizer);
-      }
-      case IMAGE -> {
-        if (recognizer == null) {
-          throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE, "The document is an image (" + mediaType
-              + "); its text can only be read by optical character recognition, which is off.");
-        }
-        yield image.extract(file, mediaType, recognizer, limits);
-      }
-      case MARKDOWN -> plainText.extract(file, mediaType, true, limits);
-      case PLAIN_TEXT -> plainText.extract(file, mediaType, false, limits);
-      case TIKA -> tika.extract(file, mediaType, limits);
-      case ENCRYPTED -> throw new ExtractionException(Failure.DOCUMENT_ENCRYPTED,
-          "The document is encrypted and needs a password to be opened.");
-      case UNSUPPORTED -> {
-        DocumentKind declaredKind = declaredTextKind(request.declaredMediaType());
-        if (declaredKind == null) {
-          declaredKind = declaredTextKind(detector.typeOfName(request.fileName()));
-        }
-        if (detected.equals("application/octet-stream") && declaredKind != null) {
-          // Bytes in a charset no magic recognises (EBCDIC, say) may still be the declared or named text.
-          String declared = declaredKind == DocumentKind.MARKDOWN ? "text/markdown" : "text/plain";
-          yield plainText.extractDeclared(file, declared, declaredKind == DocumentKind.MARKDOWN, limits);
-        }
-        throw new ExtractionException(Failure.UNSUPPORTED_MEDIA_TYPE,
-            "No extractor reads these bytes (detected as " + mediaType + ").");
-      }
-    };
+    Extraction extraction =
+        switch (detector.kindOf(mediaType)) {
+          case PDF -> {
+            if (!request.pdfEnabled()) {
+              throw new ExtractionException(
+                  Failure.PDF_INGESTION_UNAVAILABLE,
+                  "The document is a PDF and PDF extraction is switched off.");
+            }
+            yield pdf.extract(file, limits, recognizer);
+          }
+          case IMAGE -> {
+            if (recognizer == null) {
+              throw new ExtractionException(
+                  Failure.UNSUPPORTED_MEDIA_TYPE,
+                  "The document is an image ("
+                      + mediaType
+                      + "); its text can only be read by optical character recognition, which is off.");
+            }
+            yield image.extract(file, mediaType, recognizer, limits);
+          }
+          case MARKDOWN -> plainText.extract(file, mediaType, true, limits);
+          case PLAIN_TEXT -> plainText.extract(file, mediaType, false, limits);
+          case TIKA -> tika.extract(file, mediaType, limits);
+          case ENCRYPTED ->
+              throw new ExtractionException(
+                  Failure.DOCUMENT_ENCRYPTED,
+                  "The document is encrypted and needs a password to be opened.");
+          case UNSUPPORTED -> {
+            DocumentKind declaredKind = declaredTextKind(request.declaredMediaType());
+            if (declaredKind == null) {
+              declaredKind = declaredTextKind(detector.typeOfName(request.fileName()));
+            }
+            if (detected.equals("application/octet-stream") && declaredKind != null) {
+              // Bytes in a charset no magic recognises (EBCDIC, say) may still be the declared or
+              // named text.
+              String declared =
+                  declaredKind == DocumentKind.MARKDOWN ? "text/markdown" : "text/plain";
+              yield plainText.extractDeclared(
+                  file, declared, declaredKind == DocumentKind.MARKDOWN, limits);
+            }
+            throw new ExtractionException(
+                Failure.UNSUPPORTED_MEDIA_TYPE,
+                "No extractor reads these bytes (detected as " + mediaType + ").");
+          }
+        };
     return withMismatchWarning(extraction, request.declaredMediaType(), extraction.mediaType());
   }
 
@@ -110,9 +130,14 @@ final class ExtractionRouter {
       return extraction;
     }
     List<ExtractionWarning> warnings = new ArrayList<>(extraction.warnings());
-    warnings.add(new ExtractionWarning(ExtractionWarning.DECLARED_MEDIA_TYPE_MISMATCH,
-        "The declared media type " + declared + " disagrees with the bytes, which are "
-            + detected + "; the bytes were trusted."));
+    warnings.add(
+        new ExtractionWarning(
+            ExtractionWarning.DECLARED_MEDIA_TYPE_MISMATCH,
+            "The declared media type "
+                + declared
+                + " disagrees with the bytes, which are "
+                + detected
+                + "; the bytes were trusted."));
     return extraction.withWarnings(warnings);
   }
 }

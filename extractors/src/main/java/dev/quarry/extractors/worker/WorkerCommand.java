@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The command line that starts a worker: the given java binary and class path, a heap cap,
- * and exit on the first OutOfMemoryError so a runaway parser costs a process, not a hung JVM.
+ * The command line that starts a worker: the given java binary and class path, a heap cap, and exit
+ * on the first OutOfMemoryError so a runaway parser costs a process, not a hung JVM.
  *
  * @param javaBinary path of the {@code java} executable
  * @param classPath class path holding this module and its dependencies
@@ -24,8 +24,11 @@ public record WorkerCommand(String javaBinary, String classPath, int heapMiB) {
 
   /** The java binary and class path of the running JVM. */
   public static WorkerCommand ofCurrentJvm(int heapMiB) {
-    String java = ProcessHandle.current().info().command()
-        .orElse(System.getProperty("java.home") + "/bin/java");
+    String java =
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(System.getProperty("java.home") + "/bin/java");
     return new WorkerCommand(java, System.getProperty("java.class.path"), heapMiB);
   }
 

@@ -14,19 +14,19 @@ import java.io.InputStream;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The entry point of a worker process. It answers one request at a time from stdin to stdout
- * and exits when stdin closes, which also happens when its parent dies.
+ * The entry point of a worker process. It answers one request at a time from stdin to stdout and
+ * exits when stdin closes, which also happens when its parent dies.
  *
- * <p>Parsers print: the real stdout is kept for frames and {@code System.out} is pointed at
- * stderr, so nothing a parser prints can corrupt the protocol. Each document is extracted on
- * a thread with a large stack, so deeply nested input fails as a typed error rather than a
- * crash; running out of heap ends the process ({@code -XX:+ExitOnOutOfMemoryError}), which the
- * parent reports.
+ * <p>Parsers print: the real stdout is kept for frames and {@code System.out} is pointed at stderr,
+ * so nothing a parser prints can corrupt the protocol. Each document is extracted on a thread with
+ * a large stack, so deeply nested input fails as a typed error rather than a crash; running out of
+ * heap ends the process ({@code -XX:+ExitOnOutOfMemoryError}), which the parent reports.
  */
 public final class WorkerMain {
 
   /** The frame a worker sends once its extractors are loaded, before any request. */
   static final String READY = "ready";
+
   /** Deep nesting recurses; 512 MiB of stack is reserved, not committed, until used. */
   static final long EXTRACTION_STACK_BYTES = 512L << 20;
 
@@ -57,8 +57,9 @@ public final class WorkerMain {
 
   private static WorkerResponse handle(ExtractionRouter router, WorkerRequest request) {
     AtomicReference<WorkerResponse> response = new AtomicReference<>();
-    Thread thread = new Thread(null, () -> response.set(extract(router, request)), "extract",
-        EXTRACTION_STACK_BYTES);
+    Thread thread =
+        new Thread(
+            null, () -> response.set(extract(router, request)), "extract", EXTRACTION_STACK_BYTES);
     thread.start();
     try {
       thread.join();
@@ -66,8 +67,11 @@ public final class WorkerMain {
       Thread.currentThread().interrupt();
     }
     WorkerResponse answer = response.get();
-    return answer != null ? answer : WorkerResponse.failed(
-        new ExtractionException(Failure.EXTRACTION_FAILED, "The extraction stopped without an answer."));
+    return answer != null
+        ? answer
+        : WorkerResponse.failed(
+            new ExtractionException(
+                Failure.EXTRACTION_FAILED, "The extraction stopped without an answer."));
   }
 
   private static WorkerResponse extract(ExtractionRouter router, WorkerRequest request) {
@@ -76,12 +80,15 @@ public final class WorkerMain {
     } catch (ExtractionException e) {
       return WorkerResponse.failed(e);
     } catch (StackOverflowError e) {
-      return WorkerResponse.failed(new ExtractionException(Failure.EXTRACTION_FAILED,
-          "The document is nested too deeply to be read."));
+      return WorkerResponse.failed(
+          new ExtractionException(
+              Failure.EXTRACTION_FAILED, "The document is nested too deeply to be read."));
     } catch (RuntimeException | LinkageError e) {
-      return WorkerResponse.failed(new ExtractionException(Failure.EXTRACTION_FAILED,
-          "The document could not be read: the reader for its format failed on it.",
-          ExtractionException.describe(e)));
+      return WorkerResponse.failed(
+          new ExtractionException(
+              Failure.EXTRACTION_FAILED,
+              "The document could not be read: the reader for its format failed on it.",
+              ExtractionException.describe(e)));
     }
   }
 }

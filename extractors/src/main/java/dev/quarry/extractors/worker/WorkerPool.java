@@ -18,18 +18,20 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A bounded pool of long-lived worker processes. Each document takes one worker for its whole
- * extraction; when all are busy a caller waits, and when {@code queueCapacity} callers already
- * wait it is refused at once with {@link Failure#CAPACITY}. Workers start on first use; a
- * worker that died (deadline, memory, crash) is started afresh by the next document that needs
- * its place.
+ * extraction; when all are busy a caller waits, and when {@code queueCapacity} callers already wait
+ * it is refused at once with {@link Failure#CAPACITY}. Workers start on first use; a worker that
+ * died (deadline, memory, crash) is started afresh by the next document that needs its place.
  *
- * <p>Thread safe. The owner closes it, which ends every worker; a worker also ends on its own
- * when this process dies, since its stdin then closes.
+ * <p>Thread safe. The owner closes it, which ends every worker; a worker also ends on its own when
+ * this process dies, since its stdin then closes.
  */
 public final class WorkerPool implements AutoCloseable {
 
-  /** Starting a JVM and loading Tika's parsers takes seconds on a busy machine; a minute is stuck. */
+  /**
+   * Starting a JVM and loading Tika's parsers takes seconds on a busy machine; a minute is stuck.
+   */
   static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
+
   /** How long a closing worker may take to exit after its stdin closes. */
   static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
 
@@ -84,19 +86,21 @@ public final class WorkerPool implements AutoCloseable {
       all.add(slot);
       idle.add(slot);
     }
-    this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-      Thread thread = new Thread(runnable, "quarry-extraction-deadlines");
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "quarry-extraction-deadlines");
+              thread.setDaemon(true);
+              return thread;
+            });
   }
 
   /**
    * Extracts one document in a worker.
    *
    * @throws ExtractionException the document's typed failure, {@link Failure#CAPACITY} when the
-   *     pool and its queue are full, or {@link Failure#EXTRACTION_FAILED} when the worker ran
-   *     past {@code deadline} or died
+   *     pool and its queue are full, or {@link Failure#EXTRACTION_FAILED} when the worker ran past
+   *     {@code deadline} or died
    * @throws IllegalStateException when the pool is closed
    */
   public Extraction extract(WorkerRequest request, Duration deadline) throws ExtractionException {
@@ -136,8 +140,11 @@ public final class WorkerPool implements AutoCloseable {
     if (waiting.incrementAndGet() > queueCapacity) {
       waiting.decrementAndGet();
       refused.incrementAndGet();
-      throw new ExtractionException(Failure.CAPACITY,
-          "All extraction workers are busy and " + queueCapacity + " documents already wait; try again later.");
+      throw new ExtractionException(
+          Failure.CAPACITY,
+          "All extraction workers are busy and "
+              + queueCapacity
+              + " documents already wait; try again later.");
     }
     try {
       return idle.take();

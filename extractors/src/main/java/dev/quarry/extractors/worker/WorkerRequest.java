@@ -18,22 +18,46 @@ import java.util.Objects;
  *     first (Tesseract's orientation detection), or reads every page as it lies
  * @param timeoutMillis the document's deadline, which the parent enforces by killing the worker;
  *     the worker gives the programs it starts (Tesseract) no more than what is left of it
- * @param ocrLanguages the Tesseract language data recognition reads with, in order; null or
- *     empty: English ({@code eng})
+ * @param ocrLanguages the Tesseract language data recognition reads with, in order; null or empty:
+ *     English ({@code eng})
  */
 public record WorkerRequest(
-    String file, String declaredMediaType, int maxDocumentPages, int maxExtractedChars, boolean pdfEnabled,
-    String fileName, boolean ocr, boolean detectOrientation, long timeoutMillis, List<String> ocrLanguages) {
+    String file,
+    String declaredMediaType,
+    int maxDocumentPages,
+    int maxExtractedChars,
+    boolean pdfEnabled,
+    String fileName,
+    boolean ocr,
+    boolean detectOrientation,
+    long timeoutMillis,
+    List<String> ocrLanguages) {
 
   /** Extraction without OCR or a file name, within a minute. */
   public WorkerRequest(
-      String file, String declaredMediaType, int maxDocumentPages, int maxExtractedChars, boolean pdfEnabled) {
-    this(file, declaredMediaType, maxDocumentPages, maxExtractedChars, pdfEnabled, null, false, true, 60_000,
+      String file,
+      String declaredMediaType,
+      int maxDocumentPages,
+      int maxExtractedChars,
+      boolean pdfEnabled) {
+    this(
+        file,
+        declaredMediaType,
+        maxDocumentPages,
+        maxExtractedChars,
+        pdfEnabled,
+        null,
+        false,
+        true,
+        60_000,
         List.of(Tesseract.LANGUAGE));
   }
 
   public WorkerRequest {
     Objects.requireNonNull(file, "file");
-    ocrLanguages = ocrLanguages == null || ocrLanguages.isEmpty() ? List.of(Tesseract.LANGUAGE) : List.copyOf(ocrLanguages);
+    ocrLanguages =
+        ocrLanguages == null || ocrLanguages.isEmpty()
+            ? List.of(Tesseract.LANGUAGE)
+            : List.copyOf(ocrLanguages);
   }
 }

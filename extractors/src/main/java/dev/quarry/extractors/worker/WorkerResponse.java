@@ -11,8 +11,8 @@ import dev.quarry.extractors.ExtractionException;
  * @param message the failure's message for the client, when it failed
  * @param detail what the parser said, for the parent's log only; null when nothing
  */
-public record WorkerResponse(Extraction extraction, ExtractionException.Failure failure, String message,
-    String detail) {
+public record WorkerResponse(
+    Extraction extraction, ExtractionException.Failure failure, String message, String detail) {
 
   static WorkerResponse success(Extraction extraction) {
     return new WorkerResponse(extraction, null, null, null);
@@ -29,6 +29,7 @@ public record WorkerResponse(Extraction extraction, ExtractionException.Failure 
     }
     throw new ExtractionException(
         failure == null ? ExtractionException.Failure.EXTRACTION_FAILED : failure,
-        message == null ? "The worker gave no reason." : message, detail);
+        message == null ? "The worker gave no reason." : message,
+        detail);
   }
 }

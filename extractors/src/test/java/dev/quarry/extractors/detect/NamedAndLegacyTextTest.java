@@ -20,17 +20,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Files whose bytes alone mislead detection: Markdown opening with an HTML comment (taken for
- * XML), and plain text in legacy charsets no magic recognises (EBCDIC, IBM866). The file name is
- * the hint that settles them, as an upload's name is; it never overrides what the bytes show.
+ * Files whose bytes alone mislead detection: Markdown opening with an HTML comment (taken for XML),
+ * and plain text in legacy charsets no magic recognises (EBCDIC, IBM866). The file name is the hint
+ * that settles them, as an upload's name is; it never overrides what the bytes show.
  */
 class NamedAndLegacyTextTest {
-  private static final String ENGLISH = "The quick brown fox jumps over the lazy dog. "
-      + "Plain text written on a mainframe is stored in EBCDIC, where letters have other codes than in ASCII. "
-      + "A search engine should still index every word of it, and say which encoding it read.\n";
-  private static final String RUSSIAN = "Съешь же ещё этих мягких французских булок, да выпей чаю. "
-      + "Текст в старой кодировке DOS должен быть прочитан и проиндексирован целиком, "
-      + "а кодировка должна быть названа в отчёте об извлечении.\n";
+  private static final String ENGLISH =
+      "The quick brown fox jumps over the lazy dog. "
+          + "Plain text written on a mainframe is stored in EBCDIC, where letters have other codes than in ASCII. "
+          + "A search engine should still index every word of it, and say which encoding it read.\n";
+  private static final String RUSSIAN =
+      "Съешь же ещё этих мягких французских булок, да выпей чаю. "
+          + "Текст в старой кодировке DOS должен быть прочитан и проиндексирован целиком, "
+          + "а кодировка должна быть названа в отчёте об извлечении.\n";
   private static Extractors extractors;
 
   @BeforeAll
@@ -49,8 +51,10 @@ class NamedAndLegacyTextTest {
 
   @Test
   void markdownOpeningWithHtmlComment_isMarkdownByItsName(@TempDir Path dir) throws Exception {
-    Path file = Files.writeString(dir.resolve("upload.part"),
-        "<!-- generated: do not edit -->\n<!-- toc -->\n# Installing\n\nRun the installer, then *restart*.\n");
+    Path file =
+        Files.writeString(
+            dir.resolve("upload.part"),
+            "<!-- generated: do not edit -->\n<!-- toc -->\n# Installing\n\nRun the installer, then *restart*.\n");
     Extraction extraction = extract(file, "README_ZH.md");
     assertEquals("text/markdown", extraction.mediaType());
     assertEquals("text", extraction.extractor());
@@ -61,7 +65,9 @@ class NamedAndLegacyTextTest {
 
   @Test
   void pdfNamedTxt_isAPdf(@TempDir Path dir) throws Exception {
-    Path pdf = ScannedPages.textPdf(dir.resolve("upload.part"), List.of(List.of("Minutes of the annual meeting.")));
+    Path pdf =
+        ScannedPages.textPdf(
+            dir.resolve("upload.part"), List.of(List.of("Minutes of the annual meeting.")));
     Extraction extraction = extract(pdf, "minutes.txt");
     assertEquals("application/pdf", extraction.mediaType());
     assertEquals("pdfbox", extraction.extractor());
@@ -75,28 +81,40 @@ class NamedAndLegacyTextTest {
     new java.util.Random(seed).nextBytes(random);
     random[0] = 0x01; // no magic number by chance (seed replays the rest)
     Path file = Files.write(dir.resolve("upload.part"), random);
-    for (String name : List.of("rand.bin", "rand.pdf", "rand.docx", "rand.odt", "rand.epub", "rand.html", "rand")) {
-      ExtractionException refused = org.junit.jupiter.api.Assertions.assertThrows(ExtractionException.class,
-          () -> extract(file, name), name);
-      assertEquals(ExtractionException.Failure.UNSUPPORTED_MEDIA_TYPE, refused.failure(), name + ": " + refused);
+    for (String name :
+        List.of(
+            "rand.bin", "rand.pdf", "rand.docx", "rand.odt", "rand.epub", "rand.html", "rand")) {
+      ExtractionException refused =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              ExtractionException.class, () -> extract(file, name), name);
+      assertEquals(
+          ExtractionException.Failure.UNSUPPORTED_MEDIA_TYPE,
+          refused.failure(),
+          name + ": " + refused);
     }
   }
 
   @Test
   void truncatedPdf_namedPdf_isStillExtractionFailed(@TempDir Path dir) throws Exception {
-    Path pdf = ScannedPages.textPdf(dir.resolve("whole.pdf"), List.of(List.of("Minutes of the annual meeting.")));
+    Path pdf =
+        ScannedPages.textPdf(
+            dir.resolve("whole.pdf"), List.of(List.of("Minutes of the annual meeting.")));
     byte[] bytes = Files.readAllBytes(pdf);
-    Path half = Files.write(dir.resolve("upload.part"), java.util.Arrays.copyOf(bytes, bytes.length / 2));
+    Path half =
+        Files.write(dir.resolve("upload.part"), java.util.Arrays.copyOf(bytes, bytes.length / 2));
     for (String name : List.of("minutes.pdf", "minutes.bin")) {
-      ExtractionException refused = org.junit.jupiter.api.Assertions.assertThrows(ExtractionException.class,
-          () -> extract(half, name), name);
-      assertEquals(ExtractionException.Failure.EXTRACTION_FAILED, refused.failure(), name + ": " + refused);
+      ExtractionException refused =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              ExtractionException.class, () -> extract(half, name), name);
+      assertEquals(
+          ExtractionException.Failure.EXTRACTION_FAILED, refused.failure(), name + ": " + refused);
     }
   }
 
   @Test
   void textNamedCsvOrMarkdown_isStillSpecialisedByItsName(@TempDir Path dir) throws Exception {
-    Path file = Files.writeString(dir.resolve("upload.part"), "# Budget\n\nname,amount\nrent,1200\n");
+    Path file =
+        Files.writeString(dir.resolve("upload.part"), "# Budget\n\nname,amount\nrent,1200\n");
     assertEquals("text/markdown", extract(file, "budget.md").mediaType());
     assertEquals("text/csv", extract(file, "budget.csv").mediaType());
     assertEquals("text/plain", extract(file, "budget.bin").mediaType());
@@ -104,16 +122,22 @@ class NamedAndLegacyTextTest {
 
   @Test
   void ebcdicText_namedTxt_isDecoded_andItsCharsetReported(@TempDir Path dir) throws Exception {
-    Path file = Files.write(dir.resolve("upload.part"), repeat(ENGLISH, 4).getBytes(Charset.forName("IBM500")));
+    Path file =
+        Files.write(
+            dir.resolve("upload.part"), repeat(ENGLISH, 4).getBytes(Charset.forName("IBM500")));
     Extraction extraction = extract(file, "english.cp500.txt");
     assertEquals("text/plain", extraction.mediaType());
     assertEquals("IBM500", extraction.encoding());
-    assertTrue(extraction.text().contains("The quick brown fox jumps over the lazy dog."), extraction.text());
+    assertTrue(
+        extraction.text().contains("The quick brown fox jumps over the lazy dog."),
+        extraction.text());
   }
 
   @Test
   void ibm866Text_namedTxt_isDecoded_andItsCharsetReported(@TempDir Path dir) throws Exception {
-    Path file = Files.write(dir.resolve("upload.part"), repeat(RUSSIAN, 4).getBytes(Charset.forName("IBM866")));
+    Path file =
+        Files.write(
+            dir.resolve("upload.part"), repeat(RUSSIAN, 4).getBytes(Charset.forName("IBM866")));
     Extraction extraction = extract(file, "russian.cp866.txt");
     assertEquals("text/plain", extraction.mediaType());
     assertEquals("IBM866", extraction.encoding());
@@ -122,7 +146,8 @@ class NamedAndLegacyTextTest {
 
   @Test
   void utf8Text_reportsUtf8(@TempDir Path dir) throws Exception {
-    Path file = Files.writeString(dir.resolve("notes.txt"), "Grüße aus Köln.\n", StandardCharsets.UTF_8);
+    Path file =
+        Files.writeString(dir.resolve("notes.txt"), "Grüße aus Köln.\n", StandardCharsets.UTF_8);
     assertEquals("UTF-8", extract(file, null).encoding());
   }
 
@@ -138,13 +163,19 @@ class NamedAndLegacyTextTest {
 
     Extraction ebcdic = extract(english, "english.cp500.txt");
     assertEquals("IBM500", ebcdic.encoding());
-    System.out.println("tika__english.cp500.txt decoded as " + ebcdic.encoding() + ": "
-        + ebcdic.text().substring(0, Math.min(80, ebcdic.text().length())).strip());
+    System.out.println(
+        "tika__english.cp500.txt decoded as "
+            + ebcdic.encoding()
+            + ": "
+            + ebcdic.text().substring(0, Math.min(80, ebcdic.text().length())).strip());
 
     Extraction dos = extract(russian, "russian.cp866.txt");
     assertEquals("IBM866", dos.encoding());
-    System.out.println("tika__russian.cp866.txt decoded as " + dos.encoding() + ": "
-        + dos.text().substring(0, Math.min(80, dos.text().length())).strip());
+    System.out.println(
+        "tika__russian.cp866.txt decoded as "
+            + dos.encoding()
+            + ": "
+            + dos.text().substring(0, Math.min(80, dos.text().length())).strip());
   }
 
   private static String repeat(String text, int times) {

@@ -25,11 +25,13 @@ class InflationBudgetTest {
     OutputStream out = part.counting(OutputStream.nullOutputStream());
     out.write(new byte[1 << 20], 0, 1 << 20);
     assertFalse(part.exceeded());
-    assertThrows(IOException.class, () -> {
-      for (int i = 0; i < 100; i++) {
-        out.write(new byte[1 << 20], 0, 1 << 20);
-      }
-    });
+    assertThrows(
+        IOException.class,
+        () -> {
+          for (int i = 0; i < 100; i++) {
+            out.write(new byte[1 << 20], 0, 1 << 20);
+          }
+        });
     assertTrue(part.exceeded());
     assertFalse(budget.totalExceeded());
   }

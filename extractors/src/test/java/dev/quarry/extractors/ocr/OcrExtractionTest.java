@@ -11,16 +11,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.quarry.extractors.Extraction;
 import dev.quarry.extractors.ExtractionException;
 import dev.quarry.extractors.ExtractionException.Failure;
+import dev.quarry.extractors.ExtractionLimits;
 import dev.quarry.extractors.ExtractionOptions;
 import dev.quarry.extractors.ExtractionWarning;
 import dev.quarry.extractors.Extractors;
 import dev.quarry.extractors.ScannedPages;
 import dev.quarry.extractors.SharedDocs;
-import dev.quarry.extractors.ExtractionLimits;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.time.Duration;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
@@ -38,12 +38,17 @@ class OcrExtractionTest {
 
   @BeforeAll
   static void start() {
-    assumeTrue(Tesseract.onPath().available(),
+    assumeTrue(
+        Tesseract.onPath().available(),
         "tesseract with English language data is not installed (Debian: tesseract-ocr tesseract-ocr-eng); skipping");
     // Five minutes a document: a recognised page takes seconds of CPU, and the machines running
     // the tests are often busy.
-    extractors = Extractors.builder().workers(1).ocr(OcrMode.AUTO)
-        .limits(ExtractionLimits.defaults().withTimeout(Duration.ofMinutes(5))).build();
+    extractors =
+        Extractors.builder()
+            .workers(1)
+            .ocr(OcrMode.AUTO)
+            .limits(ExtractionLimits.defaults().withTimeout(Duration.ofMinutes(5)))
+            .build();
     assertTrue(extractors.ocrAvailable());
   }
 
@@ -59,28 +64,42 @@ class OcrExtractionTest {
     Path text = ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(ScannedPages.PAGE));
     Path scan = ScannedPages.scannedCopy(text, dir.resolve("scan.pdf"), 200);
 
-    Extraction extraction = extractors.extractWith(scan, new ExtractionOptions(null, "scan.pdf", null));
+    Extraction extraction =
+        extractors.extractWith(scan, new ExtractionOptions(null, "scan.pdf", null));
 
-    double accuracy = ScannedPages.wordAccuracy(String.join(" ", ScannedPages.PAGE), extraction.text());
-    System.out.printf("OCR word accuracy on a page scanned at 200 dpi: %.3f (mean confidence %s)%n",
+    double accuracy =
+        ScannedPages.wordAccuracy(String.join(" ", ScannedPages.PAGE), extraction.text());
+    System.out.printf(
+        "OCR word accuracy on a page scanned at 200 dpi: %.3f (mean confidence %s)%n",
         accuracy, extraction.ocr().meanConfidence());
     assertTrue(accuracy >= 0.95, "word accuracy " + accuracy + " on: " + extraction.text());
     assertEquals("pdfbox", extraction.extractor());
     assertEquals(1, extraction.ocr().pagesRecognized());
     assertTrue(extraction.ocr().meanConfidence() > 80, "confidence " + extraction.ocr());
-    assertTrue(extraction.warnings().stream().noneMatch(w -> w.code().equals(ExtractionWarning.NO_TEXT_LAYER)));
-    assertTrue(extraction.warnings().stream().noneMatch(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)),
+    assertTrue(
+        extraction.warnings().stream()
+            .noneMatch(w -> w.code().equals(ExtractionWarning.NO_TEXT_LAYER)));
+    assertTrue(
+        extraction.warnings().stream()
+            .noneMatch(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)),
         "an upright page is not reported turned: " + extraction.warnings());
   }
 
   @Test
-  void mixedPdf_pagesWithTextKeepTheirText_onlyTheScannedPageIsRecognised(@TempDir Path dir) throws Exception {
-    Path first = ScannedPages.textPdf(dir.resolve("first.pdf"), List.of(List.of("Quarterly ledger of the harbour office.")));
-    Path second = ScannedPages.scannedCopy(
-        ScannedPages.textPdf(dir.resolve("second.pdf"), List.of(ScannedPages.PAGE)), dir.resolve("s.pdf"), 200);
+  void mixedPdf_pagesWithTextKeepTheirText_onlyTheScannedPageIsRecognised(@TempDir Path dir)
+      throws Exception {
+    Path first =
+        ScannedPages.textPdf(
+            dir.resolve("first.pdf"), List.of(List.of("Quarterly ledger of the harbour office.")));
+    Path second =
+        ScannedPages.scannedCopy(
+            ScannedPages.textPdf(dir.resolve("second.pdf"), List.of(ScannedPages.PAGE)),
+            dir.resolve("s.pdf"),
+            200);
     Path mixed = ScannedPages.concatenate(dir.resolve("mixed.pdf"), first, second);
 
-    Extraction extraction = extractors.extractWith(mixed, ExtractionOptions.declared("application/pdf"));
+    Extraction extraction =
+        extractors.extractWith(mixed, ExtractionOptions.declared("application/pdf"));
 
     assertEquals(2, extraction.pages());
     assertEquals("Quarterly ledger of the harbour office.", extraction.pageText(1).strip());
@@ -97,22 +116,25 @@ class OcrExtractionTest {
       assertEquals("tesseract", extraction.extractor(), format);
       assertEquals("image/" + format, extraction.mediaType());
       assertEquals(1, extraction.pages());
-      double accuracy = ScannedPages.wordAccuracy(String.join(" ", ScannedPages.PAGE), extraction.text());
+      double accuracy =
+          ScannedPages.wordAccuracy(String.join(" ", ScannedPages.PAGE), extraction.text());
       assertTrue(accuracy >= 0.95, format + " accuracy " + accuracy);
     }
   }
 
   /** Skips, saying so, without the orientation data: pages are then read as they lie. */
   private static void assumeOrientationData() {
-    assumeTrue(Tesseract.onPath().detectsOrientation(),
+    assumeTrue(
+        Tesseract.onPath().detectsOrientation(),
         "tesseract has no orientation data (osd; Debian: tesseract-ocr-osd); skipping the turned pages");
   }
 
   @Test
   void turnedImages_areReadUpright_andTheTurnIsReported(@TempDir Path dir) throws Exception {
     assumeOrientationData();
-    BufferedImage upright = ScannedPages.render(
-        ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(ScannedPages.PAGE)), 200);
+    BufferedImage upright =
+        ScannedPages.render(
+            ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(ScannedPages.PAGE)), 200);
     for (int degrees : List.of(90, 180, 270)) {
       Path png = dir.resolve("turned-" + degrees + ".png");
       ImageIO.write(ScannedPages.turned(upright, degrees), "png", png.toFile());
@@ -127,15 +149,24 @@ class OcrExtractionTest {
     Path text = ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(ScannedPages.PAGE));
     BufferedImage upright = ScannedPages.render(text, 200);
     for (int degrees : List.of(90, 180)) {
-      Path scan = ScannedPages.imageOnlyPdf(ScannedPages.turned(upright, degrees), 200,
-          dir.resolve("turned-" + degrees + ".pdf"));
-      assertReadUpright(extractors.extractWith(scan, ExtractionOptions.declared(null)), degrees,
+      Path scan =
+          ScannedPages.imageOnlyPdf(
+              ScannedPages.turned(upright, degrees),
+              200,
+              dir.resolve("turned-" + degrees + ".pdf"));
+      assertReadUpright(
+          extractors.extractWith(scan, ExtractionOptions.declared(null)),
+          degrees,
           "PDF scan turned " + degrees);
     }
     // An upright scan whose page says /Rotate 180: it renders, as viewers show it, upside down.
-    Path rotate = ScannedPages.withPageRotation(ScannedPages.scannedCopy(text, dir.resolve("scan.pdf"), 200), 180,
-        dir.resolve("rotate-180.pdf"));
-    assertReadUpright(extractors.extractWith(rotate, ExtractionOptions.declared(null)), 180, "/Rotate 180");
+    Path rotate =
+        ScannedPages.withPageRotation(
+            ScannedPages.scannedCopy(text, dir.resolve("scan.pdf"), 200),
+            180,
+            dir.resolve("rotate-180.pdf"));
+    assertReadUpright(
+        extractors.extractWith(rotate, ExtractionOptions.declared(null)), 180, "/Rotate 180");
   }
 
   /**
@@ -145,18 +176,28 @@ class OcrExtractionTest {
   @Test
   void sharedScanTurnedAQuarter_readsAsItsUprightTwin() throws Exception {
     assumeOrientationData();
-    Extraction upright = extractors.extractWith(SharedDocs.good("docling__ocr_test.pdf"),
-        ExtractionOptions.declared("application/pdf"));
-    Extraction turned = extractors.extractWith(SharedDocs.good("docling__ocr_test_rotated_90.pdf"),
-        ExtractionOptions.declared("application/pdf"));
+    Extraction upright =
+        extractors.extractWith(
+            SharedDocs.good("docling__ocr_test.pdf"),
+            ExtractionOptions.declared("application/pdf"));
+    Extraction turned =
+        extractors.extractWith(
+            SharedDocs.good("docling__ocr_test_rotated_90.pdf"),
+            ExtractionOptions.declared("application/pdf"));
     double accuracy = ScannedPages.wordAccuracy(upright.text(), turned.text());
-    System.out.printf("OCR of a real scan turned a quarter: word accuracy %.3f against its upright twin; %s%n",
+    System.out.printf(
+        "OCR of a real scan turned a quarter: word accuracy %.3f against its upright twin; %s%n",
         accuracy, turned.warnings());
     assertTrue(upright.text().split("\\s+").length >= 10, upright.text());
     assertTrue(accuracy >= 0.9, "word accuracy " + accuracy + " on: " + turned.text());
-    assertTrue(turned.warnings().stream().anyMatch(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)
-        && w.pages().equals(List.of(1))), turned.warnings()::toString);
-    assertTrue(upright.warnings().stream().noneMatch(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)),
+    assertTrue(
+        turned.warnings().stream()
+            .anyMatch(
+                w ->
+                    w.code().equals(ExtractionWarning.OCR_ROTATED) && w.pages().equals(List.of(1))),
+        turned.warnings()::toString);
+    assertTrue(
+        upright.warnings().stream().noneMatch(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)),
         upright.warnings()::toString);
   }
 
@@ -167,15 +208,24 @@ class OcrExtractionTest {
   @Test
   void orientationDetectionOff_readsAnUpsideDownPageAsItLies(@TempDir Path dir) throws Exception {
     assumeOrientationData();
-    BufferedImage upright = ScannedPages.render(
-        ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(ScannedPages.PAGE)), 200);
+    BufferedImage upright =
+        ScannedPages.render(
+            ScannedPages.textPdf(dir.resolve("text.pdf"), List.of(ScannedPages.PAGE)), 200);
     Path png = dir.resolve("turned-180.png");
     ImageIO.write(ScannedPages.turned(upright, 180), "png", png.toFile());
     assertTrue(extractors.detectsOrientation(), "detection is on by default");
-    assertReadUpright(extractors.extractWith(png, ExtractionOptions.declared(null)), 180, "PNG turned 180, detection on");
+    assertReadUpright(
+        extractors.extractWith(png, ExtractionOptions.declared(null)),
+        180,
+        "PNG turned 180, detection on");
 
-    try (Extractors uprightOnly = Extractors.builder().workers(1).ocr(OcrMode.AUTO).detectOrientation(false)
-        .limits(ExtractionLimits.defaults().withTimeout(Duration.ofMinutes(5))).build()) {
+    try (Extractors uprightOnly =
+        Extractors.builder()
+            .workers(1)
+            .ocr(OcrMode.AUTO)
+            .detectOrientation(false)
+            .limits(ExtractionLimits.defaults().withTimeout(Duration.ofMinutes(5)))
+            .build()) {
       assertFalse(uprightOnly.detectsOrientation());
       Extraction asItLies;
       try {
@@ -185,25 +235,36 @@ class OcrExtractionTest {
         assertEquals(Failure.NO_TEXT_EXTRACTED, e.failure(), e::getMessage);
         return;
       }
-      double accuracy = ScannedPages.wordAccuracy(String.join(" ", ScannedPages.PAGE), asItLies.text());
-      System.out.printf("OCR word accuracy on a page scanned upside down, orientation detection off: %.3f%n",
+      double accuracy =
+          ScannedPages.wordAccuracy(String.join(" ", ScannedPages.PAGE), asItLies.text());
+      System.out.printf(
+          "OCR word accuracy on a page scanned upside down, orientation detection off: %.3f%n",
           accuracy);
       assertTrue(accuracy < 0.5, "word accuracy " + accuracy + " on: " + asItLies.text());
-      assertTrue(asItLies.warnings().stream().noneMatch(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)),
+      assertTrue(
+          asItLies.warnings().stream()
+              .noneMatch(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)),
           asItLies.warnings()::toString);
     }
   }
 
   private static void assertReadUpright(Extraction extraction, int degrees, String what) {
-    double accuracy = ScannedPages.wordAccuracy(String.join(" ", ScannedPages.PAGE), extraction.text());
-    System.out.printf("OCR word accuracy on a page scanned at 200 dpi, %s: %.3f (mean confidence %s)%n", what,
-        accuracy, extraction.ocr().meanConfidence());
-    assertTrue(accuracy >= 0.95, what + ": word accuracy " + accuracy + " on: " + extraction.text());
-    List<ExtractionWarning> turned = extraction.warnings().stream()
-        .filter(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)).toList();
+    double accuracy =
+        ScannedPages.wordAccuracy(String.join(" ", ScannedPages.PAGE), extraction.text());
+    System.out.printf(
+        "OCR word accuracy on a page scanned at 200 dpi, %s: %.3f (mean confidence %s)%n",
+        what, accuracy, extraction.ocr().meanConfidence());
+    assertTrue(
+        accuracy >= 0.95, what + ": word accuracy " + accuracy + " on: " + extraction.text());
+    List<ExtractionWarning> turned =
+        extraction.warnings().stream()
+            .filter(w -> w.code().equals(ExtractionWarning.OCR_ROTATED))
+            .toList();
     assertEquals(1, turned.size(), what + ": " + extraction.warnings());
     assertEquals(List.of(1), turned.get(0).pages(), what);
-    assertTrue(turned.get(0).message().contains(degrees + " degrees clockwise"), what + ": " + turned.get(0));
+    assertTrue(
+        turned.get(0).message().contains(degrees + " degrees clockwise"),
+        what + ": " + turned.get(0));
   }
 
   @Test
@@ -213,18 +274,24 @@ class OcrExtractionTest {
     Path scan = ScannedPages.scannedCopy(text, dir.resolve("scan.pdf"), 100);
     ExtractionOptions off = new ExtractionOptions(null, null, OcrMode.OFF);
 
-    ExtractionException refused = assertThrows(ExtractionException.class, () -> extractors.extractWith(image, off));
+    ExtractionException refused =
+        assertThrows(ExtractionException.class, () -> extractors.extractWith(image, off));
     assertEquals(Failure.UNSUPPORTED_MEDIA_TYPE, refused.failure());
-    assertTrue(refused.getMessage().contains("optical character recognition"), refused.getMessage());
-    assertEquals(Failure.NO_TEXT_EXTRACTED,
+    assertTrue(
+        refused.getMessage().contains("optical character recognition"), refused.getMessage());
+    assertEquals(
+        Failure.NO_TEXT_EXTRACTED,
         assertThrows(ExtractionException.class, () -> extractors.extractWith(scan, off)).failure());
   }
 
   @Test
   void blankImage_hasNoText(@TempDir Path dir) throws IOException {
     Path blank = ScannedPages.blankPng(dir.resolve("blank.png"));
-    assertEquals(Failure.NO_TEXT_EXTRACTED,
-        assertThrows(ExtractionException.class, () -> extractors.extractWith(blank, ExtractionOptions.declared(null)))
+    assertEquals(
+        Failure.NO_TEXT_EXTRACTED,
+        assertThrows(
+                ExtractionException.class,
+                () -> extractors.extractWith(blank, ExtractionOptions.declared(null)))
             .failure());
   }
 
@@ -234,29 +301,43 @@ class OcrExtractionTest {
    */
   @Test
   void sharedScans_mostAreRecognised_pagesPerSecondPrinted() throws Exception {
-    List<SharedDocs.Row> scans = SharedDocs.manifest("good").stream()
-        .filter(row -> SharedDocs.labels(row).contains("image-only") && row.file().endsWith(".pdf")
-            && row.column("pdf_pages").equals("1"))
-        .limit(5).toList();
+    List<SharedDocs.Row> scans =
+        SharedDocs.manifest("good").stream()
+            .filter(
+                row ->
+                    SharedDocs.labels(row).contains("image-only")
+                        && row.file().endsWith(".pdf")
+                        && row.column("pdf_pages").equals("1"))
+            .limit(5)
+            .toList();
     int recognised = 0;
     int pages = 0;
     long started = System.nanoTime();
     for (SharedDocs.Row row : scans) {
       try {
-        Extraction extraction = extractors.extractWith(SharedDocs.good(row.file()),
-            new ExtractionOptions("application/pdf", row.file(), null));
+        Extraction extraction =
+            extractors.extractWith(
+                SharedDocs.good(row.file()),
+                new ExtractionOptions("application/pdf", row.file(), null));
         recognised++;
         pages += extraction.ocr().pagesRecognized();
-        System.out.printf("  %-45s %d pages recognised, mean confidence %s, %d characters%n", row.file(),
-            extraction.ocr().pagesRecognized(), extraction.ocr().meanConfidence(), extraction.characters());
+        System.out.printf(
+            "  %-45s %d pages recognised, mean confidence %s, %d characters%n",
+            row.file(),
+            extraction.ocr().pagesRecognized(),
+            extraction.ocr().meanConfidence(),
+            extraction.characters());
       } catch (ExtractionException e) {
         System.out.printf("  %-45s %s: %s%n", row.file(), e.failure(), e.getMessage());
       }
     }
     double seconds = (System.nanoTime() - started) / 1e9;
-    System.out.printf("OCR of %d shared scans: %d recognised, %d pages in %.1f s (%.2f pages/s, one worker)%n",
+    System.out.printf(
+        "OCR of %d shared scans: %d recognised, %d pages in %.1f s (%.2f pages/s, one worker)%n",
         scans.size(), recognised, pages, seconds, pages / seconds);
-    assertTrue(recognised * 4 >= scans.size() * 3, recognised + " of " + scans.size() + " scans recognised");
+    assertTrue(
+        recognised * 4 >= scans.size() * 3,
+        recognised + " of " + scans.size() + " scans recognised");
   }
 
   @Test

@@ -28,31 +28,37 @@ import org.junit.jupiter.api.io.TempDir;
  * tesseract-ocr-deu, tesseract-ocr-fra).
  */
 class OcrLanguagesTest {
-  static final List<String> FAUST = List.of(
-      "Habe nun, ach! Philosophie,",
-      "Juristerei und Medizin,",
-      "Und leider auch Theologie",
-      "Durchaus studiert, mit heißem Bemühn.",
-      "Da steh ich nun, ich armer Tor!",
-      "Und bin so klug als wie zuvor;");
+  static final List<String> FAUST =
+      List.of(
+          "Habe nun, ach! Philosophie,",
+          "Juristerei und Medizin,",
+          "Und leider auch Theologie",
+          "Durchaus studiert, mit heißem Bemühn.",
+          "Da steh ich nun, ich armer Tor!",
+          "Und bin so klug als wie zuvor;");
 
-  static final List<String> DECLARATION = List.of(
-      "Les hommes naissent et demeurent libres et égaux en droits.",
-      "Les distinctions sociales ne peuvent être fondées",
-      "que sur l'utilité commune. La liberté consiste à pouvoir",
-      "faire tout ce qui ne nuit pas à autrui.");
+  static final List<String> DECLARATION =
+      List.of(
+          "Les hommes naissent et demeurent libres et égaux en droits.",
+          "Les distinctions sociales ne peuvent être fondées",
+          "que sur l'utilité commune. La liberté consiste à pouvoir",
+          "faire tout ce qui ne nuit pas à autrui.");
 
   @TempDir Path dir;
 
-  /** {@code lines} in 40 px SansSerif, black on white, as a PNG: a clean 300 dpi scan of 10 pt type. */
+  /**
+   * {@code lines} in 40 px SansSerif, black on white, as a PNG: a clean 300 dpi scan of 10 pt type.
+   */
   static Path rendered(Path file, List<String> lines) throws IOException {
-    BufferedImage image = new BufferedImage(1800, 120 + 64 * lines.size(), BufferedImage.TYPE_BYTE_GRAY);
+    BufferedImage image =
+        new BufferedImage(1800, 120 + 64 * lines.size(), BufferedImage.TYPE_BYTE_GRAY);
     Graphics2D g = image.createGraphics();
     try {
       g.setColor(Color.WHITE);
       g.fillRect(0, 0, image.getWidth(), image.getHeight());
       g.setColor(Color.BLACK);
-      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g.setRenderingHint(
+          RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
       g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 40));
       for (int i = 0; i < lines.size(); i++) {
         g.drawString(lines.get(i), 60, 100 + 64 * i);
@@ -65,13 +71,23 @@ class OcrLanguagesTest {
   }
 
   private static Extractors reading(List<String> languages) {
-    return Extractors.builder().workers(1).ocr(OcrMode.AUTO).ocrLanguages(languages)
-        .limits(ExtractionLimits.defaults().withTimeout(Duration.ofMinutes(5))).build();
+    return Extractors.builder()
+        .workers(1)
+        .ocr(OcrMode.AUTO)
+        .ocrLanguages(languages)
+        .limits(ExtractionLimits.defaults().withTimeout(Duration.ofMinutes(5)))
+        .build();
   }
 
   private static void assumeInstalled(String language) {
-    assumeTrue(Tesseract.onPath().available() && Tesseract.onPath().missingLanguages(List.of(language)).isEmpty(),
-        "tesseract with '" + language + "' data is not installed (Debian: tesseract-ocr-" + language + "); skipping");
+    assumeTrue(
+        Tesseract.onPath().available()
+            && Tesseract.onPath().missingLanguages(List.of(language)).isEmpty(),
+        "tesseract with '"
+            + language
+            + "' data is not installed (Debian: tesseract-ocr-"
+            + language
+            + "); skipping");
   }
 
   @Test
@@ -101,14 +117,19 @@ class OcrLanguagesTest {
   @Test
   void aLanguageWhoseDataIsNotInstalled_isRefusedByName_beforeAnyWorkerStarts() {
     assumeTrue(Tesseract.onPath().available(), "tesseract is not installed; skipping");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> reading(List.of("eng", "tlh")));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> reading(List.of("eng", "tlh")));
     assertTrue(e.getMessage().contains("'tlh'"), e.getMessage());
   }
 
   @Test
   void aNameThatCannotBeLanguageData_isRefused() {
-    for (List<String> bad : List.of(List.<String>of(), List.of("../eng"), List.of("eng+deu"), List.of("ENG"))) {
-      assertThrows(IllegalArgumentException.class, () -> Extractors.builder().ocrLanguages(bad), bad.toString());
+    for (List<String> bad :
+        List.of(List.<String>of(), List.of("../eng"), List.of("eng+deu"), List.of("ENG"))) {
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> Extractors.builder().ocrLanguages(bad),
+          bad.toString());
     }
   }
 }

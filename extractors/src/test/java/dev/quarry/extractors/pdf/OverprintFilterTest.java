@@ -18,13 +18,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** The grid answers what PDFBox's duplicate-glyph rule answers, glyph for glyph. */
 class OverprintFilterTest {
 
-  /** PDFBox 3's rule from {@code PDFTextStripper.processTextPosition}, kept here as the reference. */
+  /**
+   * PDFBox 3's rule from {@code PDFTextStripper.processTextPosition}, kept here as the reference.
+   */
   static final class PdfBoxRule {
     private final Map<String, TreeMap<Float, TreeSet<Float>>> characters = new HashMap<>();
 
     boolean isRepeat(String character, float x, float y, float tolerance) {
-      TreeMap<Float, TreeSet<Float>> same = characters.computeIfAbsent(character, c -> new TreeMap<>());
-      if (x - tolerance < x + tolerance && y - tolerance < y + tolerance) { // PDFBox throws on a reversed window
+      TreeMap<Float, TreeSet<Float>> same =
+          characters.computeIfAbsent(character, c -> new TreeMap<>());
+      if (x - tolerance < x + tolerance
+          && y - tolerance < y + tolerance) { // PDFBox throws on a reversed window
         SortedMap<Float, TreeSet<Float>> xMatches = same.subMap(x - tolerance, x + tolerance);
         for (TreeSet<Float> xMatch : xMatches.values()) {
           SortedSet<Float> yMatches = xMatch.subSet(y - tolerance, y + tolerance);
@@ -72,19 +76,34 @@ class OverprintFilterTest {
       PdfBoxRule reference = new PdfBoxRule();
       for (int i = 0; i < 2_000; i++) {
         String character = String.valueOf((char) ('a' + random.nextInt(4)));
-        // Coarse positions so that repeats and cell borders are common; some huge glyphs and odd widths.
+        // Coarse positions so that repeats and cell borders are common; some huge glyphs and odd
+        // widths.
         float x = random.nextInt(400) / 4f - 20;
         float y = random.nextInt(400) / 4f - 20;
-        float tolerance = switch (random.nextInt(10)) {
-          case 0 -> 60f + random.nextFloat() * 100;
-          case 1 -> 0f;
-          case 2 -> Float.POSITIVE_INFINITY;
-          case 3 -> Float.NaN;
-          default -> random.nextFloat() * 5;
-        };
-        assertEquals(reference.isRepeat(character, x, y, tolerance), filter.isRepeat(character, x, y, tolerance),
-            TestSeed.replay() + ", glyph " + i + " of page " + page + ": " + character + " at " + x + "," + y
-                + " tolerance " + tolerance);
+        float tolerance =
+            switch (random.nextInt(10)) {
+              case 0 -> 60f + random.nextFloat() * 100;
+              case 1 -> 0f;
+              case 2 -> Float.POSITIVE_INFINITY;
+              case 3 -> Float.NaN;
+              default -> random.nextFloat() * 5;
+            };
+        assertEquals(
+            reference.isRepeat(character, x, y, tolerance),
+            filter.isRepeat(character, x, y, tolerance),
+            TestSeed.replay()
+                + ", glyph "
+                + i
+                + " of page "
+                + page
+                + ": "
+                + character
+                + " at "
+                + x
+                + ","
+                + y
+                + " tolerance "
+                + tolerance);
       }
     }
   }
@@ -100,13 +119,29 @@ class OverprintFilterTest {
       int alphabet = page % 3 == 0 ? 300 : 6;
       int glyphs = page % 4 == 0 ? 12_000 : 1_500;
       for (int i = 0; i < glyphs; i++) {
-        String character = random.nextInt(20) == 0 ? "ff" : String.valueOf((char) ('a' + random.nextInt(alphabet)));
+        String character =
+            random.nextInt(20) == 0
+                ? "ff"
+                : String.valueOf((char) ('a' + random.nextInt(alphabet)));
         float x = random.nextInt(2400) / 4f - 20;
         float y = random.nextInt(3200) / 4f - 20;
         float tolerance = random.nextInt(50) == 0 ? 90f : random.nextFloat() * 4;
-        assertEquals(reference.isRepeat(character, x, y, tolerance), filter.isRepeat(character, x, y, tolerance),
-            TestSeed.replay() + ", glyph " + i + " of page " + page + ": " + character + " at " + x + "," + y
-                + " tolerance " + tolerance);
+        assertEquals(
+            reference.isRepeat(character, x, y, tolerance),
+            filter.isRepeat(character, x, y, tolerance),
+            TestSeed.replay()
+                + ", glyph "
+                + i
+                + " of page "
+                + page
+                + ": "
+                + character
+                + " at "
+                + x
+                + ","
+                + y
+                + " tolerance "
+                + tolerance);
       }
     }
   }

@@ -15,30 +15,49 @@ class PdfHeadingsTest {
 
   @Test
   void outline_marksTheLineHoldingEachBookmark_atItsDepth_andFindsTitlesOnTwoLines() {
-    PdfHeadings.Result r = PdfHeadings.apply(TEXT, STARTS, List.of(new OutlineEntry("Introduction", 1, 1),
-        new OutlineEntry("Results and findings", 2, 2), new OutlineEntry("Not on the page", 1, 2)), List.of());
+    PdfHeadings.Result r =
+        PdfHeadings.apply(
+            TEXT,
+            STARTS,
+            List.of(
+                new OutlineEntry("Introduction", 1, 1),
+                new OutlineEntry("Results and findings", 2, 2),
+                new OutlineEntry("Not on the page", 1, 2)),
+            List.of());
     assertEquals(2, r.headings(), "a bookmark whose title is on no line is left out");
-    assertEquals("Annual report\n\n# Introduction\n\nWe grew.\n"
-        + "## 2 Results and findings\n\nSales rose.\n\\# 5 is a tag\n", r.text());
-    assertArrayEquals(new int[] {0, r.text().indexOf("## 2")}, r.pageStarts(), "page starts move with the text");
+    assertEquals(
+        "Annual report\n\n# Introduction\n\nWe grew.\n"
+            + "## 2 Results and findings\n\nSales rose.\n\\# 5 is a tag\n",
+        r.text());
+    assertArrayEquals(
+        new int[] {0, r.text().indexOf("## 2")}, r.pageStarts(), "page starts move with the text");
   }
 
   @Test
   void withoutOutline_largerAndBoldAloneLines_areHeadings_largestFirst() {
-    List<List<LineStyle>> styles = List.of(
-        List.of(new LineStyle("Annual report", 20, true), new LineStyle("Introduction", 10, true),
-            new LineStyle("We grew.", 10, false)),
-        List.of(new LineStyle("2 Results and", 14, false), new LineStyle("findings", 14, false),
-            new LineStyle("Sales rose.", 10, false), new LineStyle("# 5 is a tag", 10, false)));
+    List<List<LineStyle>> styles =
+        List.of(
+            List.of(
+                new LineStyle("Annual report", 20, true),
+                new LineStyle("Introduction", 10, true),
+                new LineStyle("We grew.", 10, false)),
+            List.of(
+                new LineStyle("2 Results and", 14, false),
+                new LineStyle("findings", 14, false),
+                new LineStyle("Sales rose.", 10, false),
+                new LineStyle("# 5 is a tag", 10, false)));
     PdfHeadings.Result r = PdfHeadings.apply(TEXT, STARTS, List.of(), styles);
-    assertEquals("# Annual report\n\n### Introduction\n\nWe grew.\n"
-        + "## 2 Results and findings\n\nSales rose.\n\\# 5 is a tag\n", r.text());
+    assertEquals(
+        "# Annual report\n\n### Introduction\n\nWe grew.\n"
+            + "## 2 Results and findings\n\nSales rose.\n\\# 5 is a tag\n",
+        r.text());
     assertEquals(3, r.headings());
   }
 
   @Test
   void noHeadings_leaveTheTextAsItWas() {
-    PdfHeadings.Result r = PdfHeadings.apply(TEXT, STARTS, List.of(), List.of(List.of(), List.of()));
+    PdfHeadings.Result r =
+        PdfHeadings.apply(TEXT, STARTS, List.of(), List.of(List.of(), List.of()));
     assertEquals(0, r.headings());
   }
 }

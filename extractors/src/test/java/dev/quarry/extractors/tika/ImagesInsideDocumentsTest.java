@@ -54,19 +54,24 @@ class ImagesInsideDocumentsTest {
   @Test
   void anEpubsFigure_isNotRecognised_evenWithOcrOn(@TempDir Path dir) throws Exception {
     // Without tesseract nothing could recognise the figure, and the test would prove nothing.
-    assumeTrue(Tesseract.onPath().available(), "tesseract is not installed: nothing could read the figure");
+    assumeTrue(
+        Tesseract.onPath().available(),
+        "tesseract is not installed: nothing could read the figure");
     Path epub = epubWithFigure(dir.resolve("figure.epub"));
     for (OcrMode ocr : new OcrMode[] {OcrMode.OFF, OcrMode.AUTO}) {
-      Extraction extraction = extractors.extractWith(epub, new ExtractionOptions(null, "figure.epub", ocr));
+      Extraction extraction =
+          extractors.extractWith(epub, new ExtractionOptions(null, "figure.epub", ocr));
       assertTrue(extraction.text().contains("The chapter's own words"), extraction.text());
-      assertFalse(extraction.text().toUpperCase(Locale.ROOT).contains(PRINTED),
+      assertFalse(
+          extraction.text().toUpperCase(Locale.ROOT).contains(PRINTED),
           "the figure's printed word was recognised with OCR " + ocr + ": " + extraction.text());
     }
   }
 
   /** An EPUB 3 of one chapter whose only figure is a PNG with one large printed word. */
   private static Path epubWithFigure(Path file) throws IOException {
-    try (OutputStream out = Files.newOutputStream(file); ZipOutputStream zip = new ZipOutputStream(out)) {
+    try (OutputStream out = Files.newOutputStream(file);
+        ZipOutputStream zip = new ZipOutputStream(out)) {
       byte[] mimetype = "application/epub+zip".getBytes(StandardCharsets.US_ASCII);
       ZipEntry first = new ZipEntry("mimetype");
       first.setMethod(ZipEntry.STORED);
@@ -76,13 +81,20 @@ class ImagesInsideDocumentsTest {
       first.setCrc(crc.getValue());
       zip.putNextEntry(first);
       zip.write(mimetype);
-      put(zip, "META-INF/container.xml", """
+      put(
+          zip,
+          "META-INF/container.xml",
+          """
           <?xml version="1.0"?>
           <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
             <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles>
           </container>
-          """.getBytes(StandardCharsets.UTF_8));
-      put(zip, "OEBPS/content.opf", """
+          """
+              .getBytes(StandardCharsets.UTF_8));
+      put(
+          zip,
+          "OEBPS/content.opf",
+          """
           <?xml version="1.0" encoding="UTF-8"?>
           <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
             <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
@@ -94,12 +106,17 @@ class ImagesInsideDocumentsTest {
             </manifest>
             <spine><itemref idref="chapter"/></spine>
           </package>
-          """.getBytes(StandardCharsets.UTF_8));
-      put(zip, "OEBPS/chapter.xhtml", """
+          """
+              .getBytes(StandardCharsets.UTF_8));
+      put(
+          zip,
+          "OEBPS/chapter.xhtml",
+          """
           <?xml version="1.0" encoding="UTF-8"?>
           <html xmlns="http://www.w3.org/1999/xhtml"><head><title>Chapter</title></head>
           <body><p>The chapter's own words.</p><img src="figure.png" alt=""/></body></html>
-          """.getBytes(StandardCharsets.UTF_8));
+          """
+              .getBytes(StandardCharsets.UTF_8));
       put(zip, "OEBPS/figure.png", printedWord());
     }
     return file;
@@ -119,7 +136,8 @@ class ImagesInsideDocumentsTest {
       g.setColor(Color.WHITE);
       g.fillRect(0, 0, image.getWidth(), image.getHeight());
       g.setColor(Color.BLACK);
-      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g.setRenderingHint(
+          RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
       g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 96));
       g.drawString(PRINTED, 40, 140);
     } finally {

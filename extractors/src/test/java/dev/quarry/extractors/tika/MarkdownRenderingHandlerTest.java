@@ -15,7 +15,8 @@ class MarkdownRenderingHandlerTest {
 
   private static final String XHTML = "http://www.w3.org/1999/xhtml";
 
-  private static void element(MarkdownRenderingHandler handler, String name, String cssClass, String text)
+  private static void element(
+      MarkdownRenderingHandler handler, String name, String cssClass, String text)
       throws SAXException {
     AttributesImpl attributes = new AttributesImpl();
     if (cssClass != null) {
@@ -38,7 +39,8 @@ class MarkdownRenderingHandlerTest {
     assertEquals("## Leave policy\n\nStaff may take leave.\n\n- one", text.text());
   }
 
-  private static void row(MarkdownRenderingHandler handler, String cell, String... values) throws SAXException {
+  private static void row(MarkdownRenderingHandler handler, String cell, String... values)
+      throws SAXException {
     handler.startElement(XHTML, "tr", "tr", new AttributesImpl());
     for (String v : values) {
       element(handler, cell, null, v);
@@ -57,11 +59,17 @@ class MarkdownRenderingHandlerTest {
     row(handler, "td", "Alan", "", "");
     handler.endElement(XHTML, "table", "table");
     element(handler, "p", null, "After.");
-    assertEquals("Before.\n\nName = Ada Lovelace; Born = 1815; poet's daughter\n\nName = Alan\n\nAfter.", text.text());
+    assertEquals(
+        "Before.\n\nName = Ada Lovelace; Born = 1815; poet's daughter\n\nName = Alan\n\nAfter.",
+        text.text());
     assertEquals(1, handler.tables().size());
     var table = handler.tables().get(0);
-    assertEquals(List.of(List.of("Name", "Born", ""), List.of("Ada Lovelace", "1815", "poet's daughter"),
-        List.of("Alan", "", "")), table.rows());
+    assertEquals(
+        List.of(
+            List.of("Name", "Born", ""),
+            List.of("Ada Lovelace", "1815", "poet's daughter"),
+            List.of("Alan", "", "")),
+        table.rows());
     assertEquals("Name = Ada Lovelace", text.text().substring(table.start(), table.start() + 19));
     assertEquals("Name = Alan", text.text().substring(table.rowStarts().get(1), table.end()));
   }
@@ -100,7 +108,8 @@ class MarkdownRenderingHandlerTest {
     handler.endElement(XHTML, "tr", "tr");
     row(handler, "td", "2");
     handler.endElement(XHTML, "table", "table");
-    assertEquals(List.of(List.of("Both", "Both"), List.of("x", "1"), List.of("x", "2")),
+    assertEquals(
+        List.of(List.of("Both", "Both"), List.of("x", "1"), List.of("x", "2")),
         handler.tables().get(0).rows());
   }
 
@@ -132,8 +141,10 @@ class MarkdownRenderingHandlerTest {
   void textPastTheBudget_failsWithDocumentTooLarge() throws SAXException {
     PagedTextBuilder text = new PagedTextBuilder(10, 10);
     MarkdownRenderingHandler handler = new MarkdownRenderingHandler(text, false);
-    MarkdownRenderingHandler.LimitExceededSaxException e = assertThrows(
-        MarkdownRenderingHandler.LimitExceededSaxException.class, () -> element(handler, "p", null, "x".repeat(11)));
+    MarkdownRenderingHandler.LimitExceededSaxException e =
+        assertThrows(
+            MarkdownRenderingHandler.LimitExceededSaxException.class,
+            () -> element(handler, "p", null, "x".repeat(11)));
     assertEquals(Failure.DOCUMENT_TOO_LARGE, e.failure.failure());
   }
 

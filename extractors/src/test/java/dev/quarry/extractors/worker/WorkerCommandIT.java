@@ -25,13 +25,17 @@ class WorkerCommandIT {
   }
 
   @Test
-  void outOfMemory_exitsWithItsStatus_andWritesNothingToTheFrameStream(@TempDir Path dir) throws Exception {
+  void outOfMemory_exitsWithItsStatus_andWritesNothingToTheFrameStream(@TempDir Path dir)
+      throws Exception {
     List<String> arguments = new ArrayList<>(WorkerCommand.ofCurrentJvm(64).toArguments());
     arguments.set(arguments.size() - 1, ExhaustsHeap.class.getName());
     // Stdout goes to a file, so a JVM that never exits fails the wait instead of blocking a read.
     Path stdout = dir.resolve("stdout");
-    Process process = new ProcessBuilder(arguments)
-        .redirectOutput(stdout.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Process process =
+        new ProcessBuilder(arguments)
+            .redirectOutput(stdout.toFile())
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
     assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the JVM exits");
     assertEquals(WorkerProcess.OUT_OF_MEMORY_EXIT, process.exitValue());
     // Any byte here would be read by the parent as the start of a frame.

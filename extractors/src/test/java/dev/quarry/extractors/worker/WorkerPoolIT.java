@@ -17,7 +17,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The pool's isolation: killed workers cost one document, a full pool refuses, close ends workers. */
+/**
+ * The pool's isolation: killed workers cost one document, a full pool refuses, close ends workers.
+ */
 class WorkerPoolIT {
 
   private static final Duration DEADLINE = Duration.ofSeconds(120);
@@ -42,13 +44,15 @@ class WorkerPoolIT {
   /** Starts a long extraction on another thread and waits until the worker holds it. */
   private static CompletableFuture<Extraction> startLongExtraction() throws Exception {
     pool.extract(request("pdfjs__copy_paste_ligatures.pdf"), DEADLINE); // the worker is up
-    CompletableFuture<Extraction> running = CompletableFuture.supplyAsync(() -> {
-      try {
-        return pool.extract(request("pdfjs__freeculture.pdf"), DEADLINE);
-      } catch (ExtractionException e) {
-        throw new java.util.concurrent.CompletionException(e);
-      }
-    });
+    CompletableFuture<Extraction> running =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return pool.extract(request("pdfjs__freeculture.pdf"), DEADLINE);
+              } catch (ExtractionException e) {
+                throw new java.util.concurrent.CompletionException(e);
+              }
+            });
     while (pool.busyCount() == 0 && !running.isDone()) {
       Thread.sleep(5);
     }
@@ -56,7 +60,8 @@ class WorkerPoolIT {
   }
 
   @Test
-  void extract_workerKilledMidDocument_isExtractionFailed_andNextDocumentSucceeds() throws Exception {
+  void extract_workerKilledMidDocument_isExtractionFailed_andNextDocumentSucceeds()
+      throws Exception {
     CompletableFuture<Extraction> running = startLongExtraction();
     pool.destroyBusyWorkers();
     Throwable failure = assertThrows(Exception.class, running::join).getCause();
@@ -71,8 +76,10 @@ class WorkerPoolIT {
     CompletableFuture<Extraction> running = startLongExtraction();
     try {
       assertEquals(0, pool.refusedCount());
-      ExtractionException refused = assertThrows(ExtractionException.class,
-          () -> pool.extract(request("pdfjs__copy_paste_ligatures.pdf"), DEADLINE));
+      ExtractionException refused =
+          assertThrows(
+              ExtractionException.class,
+              () -> pool.extract(request("pdfjs__copy_paste_ligatures.pdf"), DEADLINE));
       assertEquals(Failure.CAPACITY, refused.failure());
       assertTrue(refused.failure().retryable());
       assertEquals(1, pool.refusedCount(), "the refusal is counted, for metrics");
@@ -85,10 +92,13 @@ class WorkerPoolIT {
 
   @Test
   void worker_stdinClosed_exitsByItself() throws Exception {
-    Process worker = new ProcessBuilder(WorkerCommand.ofCurrentJvm(256).toArguments())
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Process worker =
+        new ProcessBuilder(WorkerCommand.ofCurrentJvm(256).toArguments())
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
     try {
-      String ready = new Frames().read(new java.io.DataInputStream(worker.getInputStream()), String.class);
+      String ready =
+          new Frames().read(new java.io.DataInputStream(worker.getInputStream()), String.class);
       assertEquals(WorkerMain.READY, ready);
       worker.getOutputStream().close(); // what the parent's death does to the pipe
       assertTrue(worker.waitFor(30, TimeUnit.SECONDS), "the worker exits once its parent is gone");
@@ -108,6 +118,8 @@ class WorkerPoolIT {
     own.close();
     worker.onExit().get(30, TimeUnit.SECONDS);
     assertFalse(worker.isAlive());
-    assertThrows(IllegalStateException.class, () -> own.extract(request("pdfjs__copy_paste_ligatures.pdf"), DEADLINE));
+    assertThrows(
+        IllegalStateException.class,
+        () -> own.extract(request("pdfjs__copy_paste_ligatures.pdf"), DEADLINE));
   }
 }

@@ -17,18 +17,24 @@ final class Cancellations {
   Handle register(Caller caller) {
     Cancellation cancellation = new Cancellation();
     if (caller.session() == null || caller.requestId() == null) {
-      return new Handle(cancellation, () -> { });
+      return new Handle(cancellation, () -> {});
     }
     String key = key(caller.session(), caller.requestId());
     running.put(key, cancellation);
     return new Handle(cancellation, () -> running.remove(key, cancellation));
   }
 
-  /** Raises the cancellation of request {@code requestId} of {@code session}; false when none runs. */
+  /**
+   * Raises the cancellation of request {@code requestId} of {@code session}; false when none runs.
+   */
   boolean cancel(String session, String requestId, String reason) {
     Cancellation c = running.get(key(session, requestId));
-    return c != null && c.cancel(ErrorCode.CANCELLED,
-        reason == null || reason.isBlank() ? "cancelled by the client" : "cancelled by the client: " + reason);
+    return c != null
+        && c.cancel(
+            ErrorCode.CANCELLED,
+            reason == null || reason.isBlank()
+                ? "cancelled by the client"
+                : "cancelled by the client: " + reason);
   }
 
   private static String key(String session, String requestId) {

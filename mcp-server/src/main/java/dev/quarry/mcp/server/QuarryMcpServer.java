@@ -21,7 +21,10 @@ import java.io.IOException;
  * tools and resources. One per plugin; {@link #close} ends its sessions.
  */
 public final class QuarryMcpServer implements AutoCloseable {
-  /** The newest MCP specification revision the SDK speaks; older ones a client asks for are served too. */
+  /**
+   * The newest MCP specification revision the SDK speaks; older ones a client asks for are served
+   * too.
+   */
   public static final String PROTOCOL_REVISION = ProtocolVersions.MCP_2025_11_25;
 
   private final HttpServletStreamableServerTransportProvider transport;
@@ -29,35 +32,43 @@ public final class QuarryMcpServer implements AutoCloseable {
   private final Cancellations cancellations = new Cancellations();
   private final ResourceListing listing;
 
-  public QuarryMcpServer(Corpora corpora, String path, RequestGate gate, Limits limits, boolean indexing) {
+  public QuarryMcpServer(
+      Corpora corpora, String path, RequestGate gate, Limits limits, boolean indexing) {
     ObjectMapper mapper = new ObjectMapper();
     JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(mapper);
-    this.transport = HttpServletStreamableServerTransportProvider.builder()
-        .jsonMapper(json)
-        .mcpEndpoint(path)
-        // McpEndpoint authenticated the request and left the caller on it.
-        .contextExtractor(request -> ((Caller) request.getAttribute(Caller.ATTRIBUTE)).context())
-        .maxRequestSize((int) Math.min(Integer.MAX_VALUE, limits.get(Limit.MAX_REQUEST_BYTES)))
-        .build();
+    this.transport =
+        HttpServletStreamableServerTransportProvider.builder()
+            .jsonMapper(json)
+            .mcpEndpoint(path)
+            // McpEndpoint authenticated the request and left the caller on it.
+            .contextExtractor(
+                request -> ((Caller) request.getAttribute(Caller.ATTRIBUTE)).context())
+            .maxRequestSize((int) Math.min(Integer.MAX_VALUE, limits.get(Limit.MAX_REQUEST_BYTES)))
+            .build();
     QuarryTools tools = new QuarryTools(corpora, gate, limits, indexing, mapper, cancellations);
     QuarryResources resources = new QuarryResources(corpora, new ToolResults(mapper));
     this.listing = new ResourceListing(corpora, (int) limits.get(Limit.DEFAULT_LIST_LIMIT));
-    this.server = McpServer.sync(transport)
-        .serverInfo("quarry", version())
-        .instructions("Quarry searches document corpora. Start with list_corpora, then search; pass the "
-            + "revision of a search answer to read (and to later searches) to see the same corpus state.")
-        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, false).build())
-        .jsonMapper(json)
-        .jsonSchemaValidator(new OwnOutputs(mapper))
-        // Tools check their arguments with the HTTP API's readers: the same rules and field paths,
-        // answered as tool errors with Quarry's codes.
-        .validateToolInputs(false)
-        // The transport blocks its request thread until the answer is written: run the tool there.
-        .immediateExecution(true)
-        .tools(tools.specifications())
-        .addToolFilter((context, tool) -> tools.visible(Caller.of(context), tool))
-        .resourceTemplates(resources.templates())
-        .build();
+    this.server =
+        McpServer.sync(transport)
+            .serverInfo("quarry", version())
+            .instructions(
+                "Quarry searches document corpora. Start with list_corpora, then search; pass the "
+                    + "revision of a search answer to read (and to later searches) to see the same corpus state.")
+            .capabilities(
+                McpSchema.ServerCapabilities.builder().tools(false).resources(false, false).build())
+            .jsonMapper(json)
+            .jsonSchemaValidator(new OwnOutputs(mapper))
+            // Tools check their arguments with the HTTP API's readers: the same rules and field
+            // paths,
+            // answered as tool errors with Quarry's codes.
+            .validateToolInputs(false)
+            // The transport blocks its request thread until the answer is written: run the tool
+            // there.
+            .immediateExecution(true)
+            .tools(tools.specifications())
+            .addToolFilter((context, tool) -> tools.visible(Caller.of(context), tool))
+            .resourceTemplates(resources.templates())
+            .build();
   }
 
   private static String version() {
@@ -69,13 +80,16 @@ public final class QuarryMcpServer implements AutoCloseable {
     return cancellations;
   }
 
-  /** resources/list, answered per caller by McpEndpoint (the SDK lists one set for every session). */
+  /**
+   * resources/list, answered per caller by McpEndpoint (the SDK lists one set for every session).
+   */
   ResourceListing listing() {
     return listing;
   }
 
   /** Hands a request that McpEndpoint has checked to the SDK's transport. */
-  void service(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+  void service(HttpServletRequest request, HttpServletResponse response)
+      throws ServletException, IOException {
     transport.service(request, response);
   }
 

@@ -40,21 +40,32 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The tools: each reads its arguments with the api module's wire readers (the same checks, field
- * paths and limits as the HTTP endpoint), takes a place in the shared capacity gate when it searches
- * or writes, calls corpora, and answers with {@link ToolResults}. Thread-safe.
+ * paths and limits as the HTTP endpoint), takes a place in the shared capacity gate when it
+ * searches or writes, calls corpora, and answers with {@link ToolResults}. Thread-safe.
  */
 final class QuarryTools {
   /** Passages {@code read} returns with {@code chunk} on each side when the call does not say. */
   static final int DEFAULT_NEIGHBOURS = 1;
+
   static final int MAX_NEIGHBOURS = 5;
+
   /** Passages of a whole-source read when the call does not say; few enough for one model turn. */
   static final int DEFAULT_READ_LIMIT = 20;
+
   static final int MAX_READ_LIMIT = 50;
-  /** Roughly what one read answers at most: a few thousand words, not a whole book into the context. */
+
+  /**
+   * Roughly what one read answers at most: a few thousand words, not a whole book into the context.
+   */
   static final int MAX_READ_CHARS = 32_000;
+
   /** The phases search reports, in order, as MCP progress out of this total. */
-  private static final List<String> PHASES = List.of(RetrievalProgress.RESOLVING_SOURCES,
-      RetrievalProgress.EMBEDDING_QUERY, RetrievalProgress.SEARCHING, RetrievalProgress.COMPLETED);
+  private static final List<String> PHASES =
+      List.of(
+          RetrievalProgress.RESOLVING_SOURCES,
+          RetrievalProgress.EMBEDDING_QUERY,
+          RetrievalProgress.SEARCHING,
+          RetrievalProgress.COMPLETED);
 
   private final Corpora corpora;
   private final Retrieval retrieval;
@@ -66,7 +77,12 @@ final class QuarryTools {
   private final Cancellations cancellations;
   private final ObjectMapper mapper;
 
-  QuarryTools(Corpora corpora, RequestGate gate, Limits limits, boolean indexing, ObjectMapper mapper,
+  QuarryTools(
+      Corpora corpora,
+      RequestGate gate,
+      Limits limits,
+      boolean indexing,
+      ObjectMapper mapper,
       Cancellations cancellations) {
     this.corpora = corpora;
     this.retrieval = new Retrieval(corpora);
@@ -82,17 +98,27 @@ final class QuarryTools {
   List<McpServerFeatures.SyncToolSpecification> specifications() {
     // Searches and writes take a place in the capacity gate; reads do not, as on the HTTP API
     // (docs/configuration.md, capacity): they are bounded by the server's threads.
-    return List.of(spec("search", true, this::search), spec("read", false, this::read),
-        spec("list_corpora", false, this::listCorpora), spec("list_sources", false, this::listSources),
-        spec("index_text", true, this::indexText), spec("delete_source", true, this::deleteSource));
+    return List.of(
+        spec("search", true, this::search),
+        spec("read", false, this::read),
+        spec("list_corpora", false, this::listCorpora),
+        spec("list_sources", false, this::listSources),
+        spec("index_text", true, this::indexText),
+        spec("delete_source", true, this::deleteSource));
   }
 
-  /** Whether {@code tool} is listed for {@code caller}: writing tools only for tokens that may index. */
+  /**
+   * Whether {@code tool} is listed for {@code caller}: writing tools only for tokens that may
+   * index.
+   */
   boolean visible(Caller caller, McpSchema.Tool tool) {
     if (!catalog.indexes(tool.name())) {
       return true;
     }
-    return indexing && caller.access().grants().stream().map(Grant::scopes).anyMatch(s -> s.contains(Scope.INDEX));
+    return indexing
+        && caller.access().grants().stream()
+            .map(Grant::scopes)
+            .anyMatch(s -> s.contains(Scope.INDEX));
   }
 
   /** One tool's work: arguments read, the caller known, a place in the gate held. */
@@ -102,29 +128,41 @@ final class QuarryTools {
   }
 
   /** A tool call in progress. */
-  private record Call(Access access, WireObject args, McpSyncServerExchange exchange, McpSchema.CallToolRequest request,
+  private record Call(
+      Access access,
+      WireObject args,
+      McpSyncServerExchange exchange,
+      McpSchema.CallToolRequest request,
       Cancellations.Handle cancellation) {}
 
   private McpServerFeatures.SyncToolSpecification spec(String name, boolean gated, Body body) {
     McpSchema.Tool tool = catalog.tool(name);
     Set<String> accepted = catalog.arguments(name);
-    return McpServerFeatures.SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
-      Caller caller = Caller.of(exchange.transportContext());
-      boolean[] writing = {false};
-      try (Cancellations.Handle cancellation = cancellations.register(caller)) {
-        ObjectNode args = request.arguments() == null ? JsonNodeFactory.instance.objectNode()
-            : JsonNodeFactory.instance.objectNode().setAll(toNode(request.arguments()));
-        WireObject wire = WireObject.root(args);
-        wire.allowOnly(accepted);
-        try (RequestGate.Permit ignored = gated ? gate.enter() : () -> { }) {
-          writing[0] = catalog.indexes(name);
-          return results.ok(body.call(new Call(caller.access(), wire, exchange, request, cancellation)));
-        }
-      } catch (Throwable t) {
-        QuarryException e = ErrorResponses.of(t);
-        return results.refused(writing[0] && e.code() == ErrorCode.INTERNAL ? ErrorResponses.uncertain(t) : e);
-      }
-    }).build();
+    return McpServerFeatures.SyncToolSpecification.builder()
+        .tool(tool)
+        .callHandler(
+            (exchange, request) -> {
+              Caller caller = Caller.of(exchange.transportContext());
+              boolean[] writing = {false};
+              try (Cancellations.Handle cancellation = cancellations.register(caller)) {
+                ObjectNode args =
+                    request.arguments() == null
+                        ? JsonNodeFactory.instance.objectNode()
+                        : JsonNodeFactory.instance.objectNode().setAll(toNode(request.arguments()));
+                WireObject wire = WireObject.root(args);
+                wire.allowOnly(accepted);
+                try (RequestGate.Permit ignored = gated ? gate.enter() : () -> {}) {
+                  writing[0] = catalog.indexes(name);
+                  return results.ok(
+                      body.call(new Call(caller.access(), wire, exchange, request, cancellation)));
+                }
+              } catch (Throwable t) {
+                QuarryException e = ErrorResponses.of(t);
+                return results.refused(
+                    writing[0] && e.code() == ErrorCode.INTERNAL ? ErrorResponses.uncertain(t) : e);
+              }
+            })
+        .build();
   }
 
   private ObjectNode toNode(Map<String, Object> arguments) {
@@ -139,14 +177,28 @@ final class QuarryTools {
     SearchBody request = SearchBody.read(WireObject.root(body), limits);
     Object progressToken = call.request().progressToken();
     AtomicInteger step = new AtomicInteger();
-    RetrievalProgress progress = progressToken == null ? (phase, context) -> { } : (phase, context) -> {
-      int reached = PHASES.indexOf(phase) + 1;
-      step.accumulateAndGet(reached, Math::max);
-      call.exchange().progressNotification(new McpSchema.ProgressNotification(progressToken, (double) step.get(),
-          (double) PHASES.size(), phase + " " + context));
-    };
-    SearchResult result = retrieval.search(call.access(), request.corpus(), request.corpusId(), request.request(),
-        progress, call.cancellation().cancellation());
+    RetrievalProgress progress =
+        progressToken == null
+            ? (phase, context) -> {}
+            : (phase, context) -> {
+              int reached = PHASES.indexOf(phase) + 1;
+              step.accumulateAndGet(reached, Math::max);
+              call.exchange()
+                  .progressNotification(
+                      new McpSchema.ProgressNotification(
+                          progressToken,
+                          (double) step.get(),
+                          (double) PHASES.size(),
+                          phase + " " + context));
+            };
+    SearchResult result =
+        retrieval.search(
+            call.access(),
+            request.corpus(),
+            request.corpusId(),
+            request.request(),
+            progress,
+            call.cancellation().cancellation());
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     out.put("corpus", result.corpus());
     out.put("corpusId", result.corpusId());
@@ -191,7 +243,8 @@ final class QuarryTools {
     int count;
     if (chunk != null) {
       if (after != null || limit != null) {
-        throw QuarryException.invalid(args.pathOf(after != null ? "after" : "limit"),
+        throw QuarryException.invalid(
+            args.pathOf(after != null ? "after" : "limit"),
             "after and limit page through a whole source; with chunk, say how much context with neighbours");
       }
       int n = neighbours == null ? DEFAULT_NEIGHBOURS : neighbours;
@@ -200,13 +253,15 @@ final class QuarryTools {
       count = chunk + n - first + 1;
     } else {
       if (neighbours != null) {
-        throw QuarryException.invalid(args.pathOf("neighbours"), "neighbours applies to a read of one chunk");
+        throw QuarryException.invalid(
+            args.pathOf("neighbours"), "neighbours applies to a read of one chunk");
       }
       from = after;
       count = limit == null ? DEFAULT_READ_LIMIT : limit;
     }
     call.cancellation().cancellation().check();
-    SourceText text = corpora.readChunks(call.access(), corpus, source, revision, from, count, null);
+    SourceText text =
+        corpora.readChunks(call.access(), corpus, source, revision, from, count, null);
     SourceChunks c = text.chunks();
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     out.put("corpus", text.corpus());
@@ -245,7 +300,8 @@ final class QuarryTools {
 
   private ObjectNode listCorpora(Call call) {
     CorpusRequests.Page page = CorpusRequests.Page.read(call.args(), limits);
-    ObjectNode out = CorpusResponses.page(corpora.listCorpora(call.access(), page.cursor(), page.limit()));
+    ObjectNode out =
+        CorpusResponses.page(corpora.listCorpora(call.access(), page.cursor(), page.limit()));
     for (JsonNode c : out.get("corpora")) {
       ((ObjectNode) c).put("uri", ResourceUris.corpus(c.get("corpus").asText()));
     }
@@ -254,10 +310,13 @@ final class QuarryTools {
 
   private ObjectNode listSources(Call call) {
     SourceRequests.Page page = SourceRequests.Page.read(call.args(), limits);
-    ObjectNode out = SourceResponses.page(corpora.listSources(call.access(), page.corpus(), page.prefix(),
-        page.cursor(), page.limit()));
+    ObjectNode out =
+        SourceResponses.page(
+            corpora.listSources(
+                call.access(), page.corpus(), page.prefix(), page.cursor(), page.limit()));
     for (JsonNode s : out.get("sources")) {
-      ((ObjectNode) s).put("uri", ResourceUris.source(page.corpus(), s.get("source").asText(), null));
+      ((ObjectNode) s)
+          .put("uri", ResourceUris.source(page.corpus(), s.get("source").asText(), null));
     }
     return out;
   }
@@ -265,20 +324,23 @@ final class QuarryTools {
   private ObjectNode indexText(Call call) {
     requireIndexing();
     SourceRequests.Index request = SourceRequests.Index.read(call.args(), limits);
-    MutationResult result = corpora.mutate(call.access(), request.corpus(), List.of(request.operation()), null, null);
+    MutationResult result =
+        corpora.mutate(call.access(), request.corpus(), List.of(request.operation()), null, null);
     return SourceResponses.receipt(result.single());
   }
 
   private ObjectNode deleteSource(Call call) {
     requireIndexing();
     SourceRequests.Delete request = SourceRequests.Delete.read(call.args());
-    MutationResult result = corpora.mutate(call.access(), request.corpus(), List.of(request.operation()), null, null);
+    MutationResult result =
+        corpora.mutate(call.access(), request.corpus(), List.of(request.operation()), null, null);
     return SourceResponses.receipt(result.single());
   }
 
   private void requireIndexing() {
     if (!indexing) {
-      throw new QuarryException(ErrorCode.INDEXING_UNAVAILABLE, "indexing is switched off on this server");
+      throw new QuarryException(
+          ErrorCode.INDEXING_UNAVAILABLE, "indexing is switched off on this server");
     }
   }
 }

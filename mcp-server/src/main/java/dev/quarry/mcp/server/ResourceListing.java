@@ -35,7 +35,10 @@ final class ResourceListing {
     this.pageSize = pageSize;
   }
 
-  /** One page; throws an INVALID_REQUEST QuarryException (field {@code cursor}) for a cursor this did not hand out. */
+  /**
+   * One page; throws an INVALID_REQUEST QuarryException (field {@code cursor}) for a cursor this
+   * did not hand out.
+   */
   McpSchema.ListResourcesResult page(Access access, String cursor) {
     Position at = Position.decode(cursor);
     List<McpSchema.Resource> out = new ArrayList<>();
@@ -47,17 +50,26 @@ final class ResourceListing {
       CorpusDescription corpus = listed.corpora().getFirst();
       String name = corpus.info().name();
       if (!at.corpusGiven()) {
-        out.add(McpSchema.Resource.builder().uri(ResourceUris.corpus(name)).name(name).title("Corpus " + name)
-            .description("The corpus's description: revision, sources, settings.").mimeType("application/json")
-            .build());
+        out.add(
+            McpSchema.Resource.builder()
+                .uri(ResourceUris.corpus(name))
+                .name(name)
+                .title("Corpus " + name)
+                .description("The corpus's description: revision, sources, settings.")
+                .mimeType("application/json")
+                .build());
         at = new Position(at.corpora(), true, null);
         continue;
       }
       SourcePage sources = sources(access, name, at.sources(), pageSize - out.size());
       for (SourceState s : sources.sources()) {
-        out.add(McpSchema.Resource.builder().uri(ResourceUris.source(name, s.source(), corpus.revision()))
-            .name(s.source()).title(s.title() == null || s.title().isBlank() ? s.source() : s.title())
-            .mimeType("text/plain").build());
+        out.add(
+            McpSchema.Resource.builder()
+                .uri(ResourceUris.source(name, s.source(), corpus.revision()))
+                .name(s.source())
+                .title(s.title() == null || s.title().isBlank() ? s.source() : s.title())
+                .mimeType("text/plain")
+                .build());
       }
       if (sources.nextCursor() != null) {
         at = new Position(at.corpora(), true, sources.nextCursor());
@@ -70,7 +82,10 @@ final class ResourceListing {
     return new McpSchema.ListResourcesResult(out, at.encode());
   }
 
-  /** The sources of {@code corpus} the caller may read; none when its grant there does not reach them. */
+  /**
+   * The sources of {@code corpus} the caller may read; none when its grant there does not reach
+   * them.
+   */
   private SourcePage sources(Access access, String corpus, String cursor, int limit) {
     try {
       return corpora.listSources(access, corpus, null, cursor, limit);
@@ -82,7 +97,10 @@ final class ResourceListing {
     }
   }
 
-  /** Where a page starts: the corpora cursor (null: the first), whether its corpus entry was given, the sources cursor. */
+  /**
+   * Where a page starts: the corpora cursor (null: the first), whether its corpus entry was given,
+   * the sources cursor.
+   */
   private record Position(String corpora, boolean corpusGiven, String sources) {
     static Position decode(String cursor) {
       if (cursor == null) {
@@ -98,18 +116,25 @@ final class ResourceListing {
       if (parts.length != 3 || !(parts[1].equals("0") || parts[1].equals("1"))) {
         throw badCursor();
       }
-      return new Position(parts[0].isEmpty() ? null : parts[0], parts[1].equals("1"),
+      return new Position(
+          parts[0].isEmpty() ? null : parts[0],
+          parts[1].equals("1"),
           parts[2].isEmpty() ? null : parts[2]);
     }
 
     String encode() {
-      String text = (corpora == null ? "" : corpora) + SEPARATOR + (corpusGiven ? "1" : "0") + SEPARATOR
-          + (sources == null ? "" : sources);
+      String text =
+          (corpora == null ? "" : corpora)
+              + SEPARATOR
+              + (corpusGiven ? "1" : "0")
+              + SEPARATOR
+              + (sources == null ? "" : sources);
       return ENCODER.encodeToString(text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static QuarryException badCursor() {
-      return QuarryException.invalid("params.cursor", "the cursor is not one a resources/list answer handed out");
+      return QuarryException.invalid(
+          "params.cursor", "the cursor is not one a resources/list answer handed out");
     }
   }
 }

@@ -8,9 +8,10 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The resources' URIs: {@code quarry://CORPUS} for a corpus, {@code quarry://CORPUS/SOURCE?revision=N}
- * for a source at a revision (without {@code ?revision}: the latest). The source id is
- * percent-encoded whole ('/' too), so a URI has exactly one '/' after the corpus.
+ * The resources' URIs: {@code quarry://CORPUS} for a corpus, {@code
+ * quarry://CORPUS/SOURCE?revision=N} for a source at a revision (without {@code ?revision}: the
+ * latest). The source id is percent-encoded whole ('/' too), so a URI has exactly one '/' after the
+ * corpus.
  */
 final class ResourceUris {
   static final String SCHEME = "quarry://";
@@ -25,11 +26,17 @@ final class ResourceUris {
   }
 
   static String source(String corpus, String source, Long revision) {
-    String uri = SCHEME + corpus + "/" + URLEncoder.encode(source, StandardCharsets.UTF_8).replace("+", "%20");
+    String uri =
+        SCHEME
+            + corpus
+            + "/"
+            + URLEncoder.encode(source, StandardCharsets.UTF_8).replace("+", "%20");
     return revision == null ? uri : uri + "?revision=" + revision;
   }
 
-  /** A parsed URI: a corpus alone ({@code source} null), or a source at a revision (null: latest). */
+  /**
+   * A parsed URI: a corpus alone ({@code source} null), or a source at a revision (null: latest).
+   */
   record Parsed(String corpus, String source, Long revision) {}
 
   static Parsed parse(String uri) {
@@ -42,9 +49,12 @@ final class ResourceUris {
     if (query >= 0) {
       String q = rest.substring(query + 1);
       rest = rest.substring(0, query);
-      if (!q.startsWith("revision=") || q.length() == "revision=".length() || q.length() > "revision=".length() + 18
+      if (!q.startsWith("revision=")
+          || q.length() == "revision=".length()
+          || q.length() > "revision=".length() + 18
           || !q.substring("revision=".length()).chars().allMatch(Character::isDigit)) {
-        throw QuarryException.invalid("uri", "the only query a Quarry resource URI takes is ?revision=N");
+        throw QuarryException.invalid(
+            "uri", "the only query a Quarry resource URI takes is ?revision=N");
       }
       revision = Long.parseLong(q.substring("revision=".length()));
     }
@@ -61,7 +71,8 @@ final class ResourceUris {
     try {
       source = URLDecoder.decode(encoded.replace("+", "%2B"), StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
-      throw QuarryException.invalid("uri", "the source in a Quarry resource URI is percent-encoded");
+      throw QuarryException.invalid(
+          "uri", "the source in a Quarry resource URI is percent-encoded");
     }
     return new Parsed(corpus, SourceIds.check(source, "uri"), revision);
   }

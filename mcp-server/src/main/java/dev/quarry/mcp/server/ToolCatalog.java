@@ -32,16 +32,23 @@ final class ToolCatalog {
     for (JsonNode t : all) {
       JsonNode a = t.get("annotations");
       String name = t.get("name").asText();
-      tools.put(name, McpSchema.Tool.builder()
-          .name(name)
-          .title(t.get("title").asText())
-          .description(t.get("description").asText())
-          .inputSchema(mapper.convertValue(t.get("inputSchema"), Map.class))
-          .outputSchema(mapper.convertValue(t.get("outputSchema"), Map.class))
-          .annotations(new McpSchema.ToolAnnotations(t.get("title").asText(), a.get("readOnlyHint").asBoolean(),
-              a.get("destructiveHint").asBoolean(), a.get("idempotentHint").asBoolean(),
-              a.get("openWorldHint").asBoolean(), null))
-          .build());
+      tools.put(
+          name,
+          McpSchema.Tool.builder()
+              .name(name)
+              .title(t.get("title").asText())
+              .description(t.get("description").asText())
+              .inputSchema(mapper.convertValue(t.get("inputSchema"), Map.class))
+              .outputSchema(mapper.convertValue(t.get("outputSchema"), Map.class))
+              .annotations(
+                  new McpSchema.ToolAnnotations(
+                      t.get("title").asText(),
+                      a.get("readOnlyHint").asBoolean(),
+                      a.get("destructiveHint").asBoolean(),
+                      a.get("idempotentHint").asBoolean(),
+                      a.get("openWorldHint").asBoolean(),
+                      null))
+              .build());
       if (t.path("index").asBoolean(false)) {
         index.add(name);
       }

@@ -11,8 +11,8 @@ import java.util.Map;
 /**
  * Tool answers: a result as structured content with the same JSON as text (for clients that read
  * only text), a refusal as a tool error ({@code isError: true}) whose text is Quarry's error
- * envelope, so that an agent sees the code and the field and can correct its call. Protocol-level failures
- * (resources) are JSON-RPC errors with the envelope's error as {@code data}.
+ * envelope, so that an agent sees the code and the field and can correct its call. Protocol-level
+ * failures (resources) are JSON-RPC errors with the envelope's error as {@code data}.
  */
 final class ToolResults {
   private final ObjectMapper mapper;
@@ -42,16 +42,24 @@ final class ToolResults {
         .build();
   }
 
-  /** {@code e} as a JSON-RPC error: not found as -32002, the caller's mistakes as -32602, else -32603. */
+  /**
+   * {@code e} as a JSON-RPC error: not found as -32002, the caller's mistakes as -32602, else
+   * -32603.
+   */
   McpError protocolError(QuarryException e) {
-    int code = switch (e.code()) {
-      case CORPUS_NOT_FOUND, SOURCE_NOT_FOUND, NOT_FOUND -> McpSchema.ErrorCodes.RESOURCE_NOT_FOUND;
-      case INTERNAL, UNAVAILABLE, CAPACITY, INSUFFICIENT_STORAGE -> McpSchema.ErrorCodes.INTERNAL_ERROR;
-      default -> McpSchema.ErrorCodes.INVALID_PARAMS;
-    };
+    int code =
+        switch (e.code()) {
+          case CORPUS_NOT_FOUND, SOURCE_NOT_FOUND, NOT_FOUND ->
+              McpSchema.ErrorCodes.RESOURCE_NOT_FOUND;
+          case INTERNAL, UNAVAILABLE, CAPACITY, INSUFFICIENT_STORAGE ->
+              McpSchema.ErrorCodes.INTERNAL_ERROR;
+          default -> McpSchema.ErrorCodes.INVALID_PARAMS;
+        };
     ObjectNode envelope = ErrorEnvelope.of(e);
-    return McpError.builder(code).message(envelope.path("error").path("message").asText())
-        .data(asMap((ObjectNode) envelope.get("error"))).build();
+    return McpError.builder(code)
+        .message(envelope.path("error").path("message").asText())
+        .data(asMap((ObjectNode) envelope.get("error")))
+        .build();
   }
 
   @SuppressWarnings("unchecked")

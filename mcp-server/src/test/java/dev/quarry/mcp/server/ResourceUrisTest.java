@@ -23,7 +23,8 @@ class ResourceUrisTest {
       StringBuilder source = new StringBuilder("s");
       int length = random.nextInt(40);
       for (int j = 0; j < length; j++) {
-        source.appendCodePoint(ALPHABET.codePoints().toArray()[random.nextInt((int) ALPHABET.codePoints().count())]);
+        source.appendCodePoint(
+            ALPHABET.codePoints().toArray()[random.nextInt((int) ALPHABET.codePoints().count())]);
       }
       String id = source.toString().strip();
       Long revision = random.nextBoolean() ? null : (long) random.nextInt(1_000_000);
@@ -33,7 +34,8 @@ class ResourceUrisTest {
       assertEquals("c1", parsed.corpus(), replay);
       assertEquals(id, parsed.source(), replay);
       assertEquals(revision, parsed.revision(), replay);
-      assertEquals(1, uri.substring("quarry://".length()).chars().filter(c -> c == '/').count(), replay);
+      assertEquals(
+          1, uri.substring("quarry://".length()).chars().filter(c -> c == '/').count(), replay);
     }
   }
 
@@ -46,8 +48,16 @@ class ResourceUrisTest {
 
   @Test
   void malformedUris_areInvalidRequestsOnTheUri() {
-    for (String uri : new String[] {"http://c1/a", "quarry://c1/a?rev=1", "quarry://c1/a?revision=-1",
-        "quarry://c1/a?revision=", "quarry://c1?revision=3", "quarry://Bad Name/a", "quarry://c1/%zz"}) {
+    for (String uri :
+        new String[] {
+          "http://c1/a",
+          "quarry://c1/a?rev=1",
+          "quarry://c1/a?revision=-1",
+          "quarry://c1/a?revision=",
+          "quarry://c1?revision=3",
+          "quarry://Bad Name/a",
+          "quarry://c1/%zz"
+        }) {
       QuarryException e = assertThrows(QuarryException.class, () -> ResourceUris.parse(uri), uri);
       assertEquals(ErrorCode.INVALID_REQUEST, e.code(), uri);
       assertEquals("uri", e.field(), uri);

@@ -37,9 +37,15 @@ final class Attacher {
    *
    * @param asBatch whether the job is a file batch (its id then names the batch)
    */
-  JobView attach(Access access, String corpus, List<Item> items, boolean asBatch) throws IOException {
-    List<JobFile> specs = items.stream()
-        .map(i -> new JobFile(i.file().id(), null, i.attributes(), null, i.file().filename(), null)).toList();
+  JobView attach(Access access, String corpus, List<Item> items, boolean asBatch)
+      throws IOException {
+    List<JobFile> specs =
+        items.stream()
+            .map(
+                i ->
+                    new JobFile(
+                        i.file().id(), null, i.attributes(), null, i.file().filename(), null))
+            .toList();
     long total = items.stream().mapToLong(i -> i.file().bytes()).sum();
     try (IngestJobs.Upload upload = backend.jobs().submit(access, corpus, null, specs)) {
       if (total > upload.maxBytes()) {
@@ -53,8 +59,18 @@ final class Attacher {
         FileRecord f = items.get(i).file();
         Files.copy(backend.files().content(f), upload.part(i), StandardCopyOption.REPLACE_EXISTING);
         stored.add(new IngestJobs.StoredFile(f.sha256(), f.bytes(), f.filename()));
-        records.add(new Attachment(f.id(), upload.jobId(), i, batch, items.get(i).attributesJson(), now, f.bytes(),
-            null, null, null));
+        records.add(
+            new Attachment(
+                f.id(),
+                upload.jobId(),
+                i,
+                batch,
+                items.get(i).attributesJson(),
+                now,
+                f.bytes(),
+                null,
+                null,
+                null));
       }
       records.forEach(a -> backend.attachments().write(corpus, a));
       try {

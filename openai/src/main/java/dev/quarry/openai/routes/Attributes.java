@@ -44,7 +44,10 @@ final class Attributes {
       } else if (v.isNumber()) {
         out.put(e.getKey(), v.doubleValue());
       } else {
-        throw new OpenAiException(400, "Invalid type for '" + path + "': expected a string, number or boolean.", path,
+        throw new OpenAiException(
+            400,
+            "Invalid type for '" + path + "': expected a string, number or boolean.",
+            path,
             "invalid_type");
       }
     }
@@ -61,7 +64,8 @@ final class Attributes {
       Map.Entry<String, JsonNode> e = it.next();
       String path = param + "." + e.getKey();
       if (!e.getValue().isTextual()) {
-        throw new OpenAiException(400, "Invalid type for '" + path + "': expected a string.", path, "invalid_type");
+        throw new OpenAiException(
+            400, "Invalid type for '" + path + "': expected a string.", path, "invalid_type");
       }
       out.put(e.getKey(), checkString(e.getValue().asText(), path));
     }
@@ -70,17 +74,24 @@ final class Attributes {
 
   private static Iterator<Map.Entry<String, JsonNode>> entries(JsonNode node, String param) {
     if (!node.isObject()) {
-      throw new OpenAiException(400, "Invalid type for '" + param + "': expected an object.", param, "invalid_type");
+      throw new OpenAiException(
+          400, "Invalid type for '" + param + "': expected an object.", param, "invalid_type");
     }
     if (node.size() > MAX_ENTRIES) {
-      throw new OpenAiException(400, "'" + param + "' may have at most " + MAX_ENTRIES + " entries; got " + node.size()
-          + ".", param, "invalid_value");
+      throw new OpenAiException(
+          400,
+          "'" + param + "' may have at most " + MAX_ENTRIES + " entries; got " + node.size() + ".",
+          param,
+          "invalid_value");
     }
     for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
       String key = names.next();
       if (key.isEmpty() || key.length() > MAX_KEY_CHARS) {
-        throw new OpenAiException(400, "Keys of '" + param + "' have 1 to " + MAX_KEY_CHARS + " characters.",
-            param + "." + key, "invalid_value");
+        throw new OpenAiException(
+            400,
+            "Keys of '" + param + "' have 1 to " + MAX_KEY_CHARS + " characters.",
+            param + "." + key,
+            "invalid_value");
       }
     }
     return node.fields();
@@ -88,31 +99,46 @@ final class Attributes {
 
   private static String checkString(String s, String path) {
     if (s.length() > MAX_VALUE_CHARS) {
-      throw new OpenAiException(400, "'" + path + "' may have at most " + MAX_VALUE_CHARS + " characters; got "
-          + s.length() + ".", path, "invalid_value");
+      throw new OpenAiException(
+          400,
+          "'"
+              + path
+              + "' may have at most "
+              + MAX_VALUE_CHARS
+              + " characters; got "
+              + s.length()
+              + ".",
+          path,
+          "invalid_value");
     }
     return s;
   }
 
-  /** A source's metadata as attributes (a list-valued entry, which only Quarry's own API writes, as an array). */
+  /**
+   * A source's metadata as attributes (a list-valued entry, which only Quarry's own API writes, as
+   * an array).
+   */
   static ObjectNode write(Metadata metadata, ObjectMapper mapper) {
     ObjectNode out = mapper.createObjectNode();
     if (metadata == null) {
       return out;
     }
-    metadata.values().forEach((k, v) -> {
-      switch (v) {
-        case String s -> out.put(k, s);
-        case Long l -> out.put(k, l);
-        case Double d -> out.put(k, d);
-        case Boolean b -> out.put(k, b);
-        case List<?> list -> {
-          ArrayNode a = out.putArray(k);
-          list.forEach(item -> a.add(String.valueOf(item)));
-        }
-        default -> out.put(k, String.valueOf(v));
-      }
-    });
+    metadata
+        .values()
+        .forEach(
+            (k, v) -> {
+              switch (v) {
+                case String s -> out.put(k, s);
+                case Long l -> out.put(k, l);
+                case Double d -> out.put(k, d);
+                case Boolean b -> out.put(k, b);
+                case List<?> list -> {
+                  ArrayNode a = out.putArray(k);
+                  list.forEach(item -> a.add(String.valueOf(item)));
+                }
+                default -> out.put(k, String.valueOf(v));
+              }
+            });
     return out;
   }
 }

@@ -25,17 +25,39 @@ import java.util.Locale;
  * @param maxUploadBytes the largest file an upload may hold (the server's maxDocumentBytes)
  * @param maxJsonBytes the largest JSON body (the server's maxRequestBytes)
  */
-record Backend(Corpora corpora, IngestJobs jobs, FileArea files, StoreRecords stores, Attachments attachments,
-    Statuses statuses, StrictJson json, Clock clock, long maxUploadBytes, long maxJsonBytes) {
+record Backend(
+    Corpora corpora,
+    IngestJobs jobs,
+    FileArea files,
+    StoreRecords stores,
+    Attachments attachments,
+    Statuses statuses,
+    StrictJson json,
+    Clock clock,
+    long maxUploadBytes,
+    long maxJsonBytes) {
 
-  static Backend open(Corpora corpora, IngestJobs jobs, Path folder, Clock clock, long maxUploadBytes,
+  static Backend open(
+      Corpora corpora,
+      IngestJobs jobs,
+      Path folder,
+      Clock clock,
+      long maxUploadBytes,
       long maxJsonBytes) {
     StrictJson json = new StrictJson();
     ObjectMapper mapper = json.mapper();
     Attachments attachments = new Attachments(folder.resolve("attachments"), mapper);
-    return new Backend(corpora, jobs, new FileArea(folder.resolve("files"), mapper, clock),
-        new StoreRecords(folder.resolve("vector-stores"), mapper), attachments, new Statuses(corpora, jobs, attachments),
-        json, clock, maxUploadBytes, maxJsonBytes);
+    return new Backend(
+        corpora,
+        jobs,
+        new FileArea(folder.resolve("files"), mapper, clock),
+        new StoreRecords(folder.resolve("vector-stores"), mapper),
+        attachments,
+        new Statuses(corpora, jobs, attachments),
+        json,
+        clock,
+        maxUploadBytes,
+        maxJsonBytes);
   }
 
   ObjectMapper mapper() {
@@ -53,7 +75,8 @@ record Backend(Corpora corpora, IngestJobs jobs, FileArea files, StoreRecords st
   ObjectNode body(Context ctx, boolean emptyIsObject) throws IOException {
     byte[] bytes;
     try (InputStream in = ctx.req().getInputStream()) {
-      // The API's reader: 413 over the limit, 408 for a body too slow or stalled, 400 for broken framing.
+      // The API's reader: 413 over the limit, 408 for a body too slow or stalled, 400 for broken
+      // framing.
       bytes = BodyReader.read(in, ctx.contentLength(), maxJsonBytes);
     }
     if (bytes.length == 0 && emptyIsObject) {
@@ -61,7 +84,8 @@ record Backend(Corpora corpora, IngestJobs jobs, FileArea files, StoreRecords st
     }
     String type = ctx.header("Content-Type");
     if (type != null && !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
-      throw new OpenAiException(415, "Send the request as application/json.", null, "unsupported_media_type");
+      throw new OpenAiException(
+          415, "Send the request as application/json.", null, "unsupported_media_type");
     }
     return json.parseObject(bytes);
   }

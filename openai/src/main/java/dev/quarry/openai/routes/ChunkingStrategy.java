@@ -11,8 +11,8 @@ import java.util.Set;
  * tokens: a token is taken as {@value #WORDS_PER_TOKEN} of an English word (OpenAI's own rule of
  * thumb, 100 tokens for 75 words), rounded, and the chunk size held to Quarry's bounds (16 to 2000
  * words). {@code auto} is the store's chunking: Quarry's default (250 words, 50 overlapping) for a
- * store created without a strategy. Chunking belongs to a corpus on Quarry, so a strategy given when
- * files are attached must be the store's own (after the conversion), or is refused.
+ * store created without a strategy. Chunking belongs to a corpus on Quarry, so a strategy given
+ * when files are attached must be the store's own (after the conversion), or is refused.
  */
 final class ChunkingStrategy {
   static final double WORDS_PER_TOKEN = 0.75;
@@ -36,7 +36,11 @@ final class ChunkingStrategy {
         if (!p.has("static")) {
           throw p.missing("static");
         }
-        Params s = Params.of(p.get("static"), param + ".static", Set.of("max_chunk_size_tokens", "chunk_overlap_tokens"));
+        Params s =
+            Params.of(
+                p.get("static"),
+                param + ".static",
+                Set.of("max_chunk_size_tokens", "chunk_overlap_tokens"));
         Integer max = s.optInt("max_chunk_size_tokens", MIN_TOKENS, MAX_TOKENS);
         if (max == null) {
           throw s.missing("max_chunk_size_tokens");
@@ -45,11 +49,15 @@ final class ChunkingStrategy {
         if (overlap == null) {
           throw s.missing("chunk_overlap_tokens");
         }
-        int maxWords = Math.clamp(Math.round(max * WORDS_PER_TOKEN), Chunking.MIN_MAX_WORDS, Chunking.MAX_MAX_WORDS);
+        int maxWords =
+            Math.clamp(
+                Math.round(max * WORDS_PER_TOKEN), Chunking.MIN_MAX_WORDS, Chunking.MAX_MAX_WORDS);
         int overlapWords = Math.min((int) Math.round(overlap * WORDS_PER_TOKEN), maxWords / 2);
         return new Chunking(maxWords, overlapWords);
       }
-      default -> throw p.invalidValue("type", "'" + p.path("type") + "' must be 'auto' or 'static'; got '" + type + "'.");
+      default ->
+          throw p.invalidValue(
+              "type", "'" + p.path("type") + "' must be 'auto' or 'static'; got '" + type + "'.");
     }
   }
 
@@ -68,9 +76,13 @@ final class ChunkingStrategy {
    */
   static void requireStores(Chunking asked, Chunking store, String param) {
     if (asked != null && !asked.equals(store)) {
-      throw OpenAiException.unsupported(param, "This vector store chunks every file alike, at "
-          + Math.round(store.maxWords() / WORDS_PER_TOKEN) + " tokens with " + Math.round(store.overlapWords() / WORDS_PER_TOKEN)
-          + " overlapping; give its chunking_strategy when creating the store, or send 'auto'.");
+      throw OpenAiException.unsupported(
+          param,
+          "This vector store chunks every file alike, at "
+              + Math.round(store.maxWords() / WORDS_PER_TOKEN)
+              + " tokens with "
+              + Math.round(store.overlapWords() / WORDS_PER_TOKEN)
+              + " overlapping; give its chunking_strategy when creating the store, or send 'auto'.");
     }
   }
 }

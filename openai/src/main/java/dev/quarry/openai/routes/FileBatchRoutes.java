@@ -11,7 +11,6 @@ import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.openai.store.Attachment;
-import dev.quarry.openai.store.FileRecord;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -27,7 +26,8 @@ import java.util.Set;
  * cancelling it cancels the job (files already indexed stay, the others never will be).
  */
 final class FileBatchRoutes {
-  private static final Set<String> CREATE = Set.of("file_ids", "files", "attributes", "chunking_strategy");
+  private static final Set<String> CREATE =
+      Set.of("file_ids", "files", "attributes", "chunking_strategy");
   private static final Set<String> FILE = Set.of("file_id", "attributes", "chunking_strategy");
   private static final Set<Scope> READ = EnumSet.of(Scope.SEARCH, Scope.INDEX);
 
@@ -46,25 +46,33 @@ final class FileBatchRoutes {
     this.files = fileRoutes;
   }
 
-  /** The files {@code ids} (at {@code param}) names, each the caller's, each once, with {@code attributes}. */
-  List<Attacher.Item> items(Access access, JsonNode ids, String param, ObjectNode attributesJson, Metadata attributes) {
+  /**
+   * The files {@code ids} (at {@code param}) names, each the caller's, each once, with {@code
+   * attributes}.
+   */
+  List<Attacher.Item> items(
+      Access access, JsonNode ids, String param, ObjectNode attributesJson, Metadata attributes) {
     if (!ids.isArray()) {
-      throw new OpenAiException(400, "Invalid type for '" + param + "': expected an array.", param, "invalid_type");
+      throw new OpenAiException(
+          400, "Invalid type for '" + param + "': expected an array.", param, "invalid_type");
     }
     List<Attacher.Item> out = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < ids.size(); i++) {
       String path = param + "[" + i + "]";
       if (!ids.get(i).isTextual()) {
-        throw new OpenAiException(400, "Invalid type for '" + path + "': expected a string.", path, "invalid_type");
+        throw new OpenAiException(
+            400, "Invalid type for '" + path + "': expected a string.", path, "invalid_type");
       }
       String id = ids.get(i).asText();
       if (!seen.add(id)) {
         throw new OpenAiException(400, "File '" + id + "' is named twice.", path, "invalid_value");
       }
-      out.add(new Attacher.Item(FileRoutes.require(backend, access, id, path),
-          attributesJson == null ? backend.mapper().createObjectNode() : attributesJson,
-          attributes == null ? Metadata.EMPTY : attributes));
+      out.add(
+          new Attacher.Item(
+              FileRoutes.require(backend, access, id, path),
+              attributesJson == null ? backend.mapper().createObjectNode() : attributesJson,
+              attributes == null ? Metadata.EMPTY : attributes));
     }
     if (out.isEmpty()) {
       throw new OpenAiException(400, "'" + param + "' names no file.", param, "invalid_value");
@@ -75,14 +83,17 @@ final class FileBatchRoutes {
   void create(Context ctx, Access access) throws IOException {
     String store = ctx.pathParam("id");
     Params p = Params.of(backend.body(ctx, false), "", CREATE);
-    Chunking chunking = p.has("chunking_strategy")
-        ? ChunkingStrategy.read(p.get("chunking_strategy"), "chunking_strategy") : null;
+    Chunking chunking =
+        p.has("chunking_strategy")
+            ? ChunkingStrategy.read(p.get("chunking_strategy"), "chunking_strategy")
+            : null;
     Metadata attrs = Attributes.read(p.get("attributes"), "attributes");
     ObjectNode attrsJson = p.has("attributes") ? (ObjectNode) p.get("attributes") : null;
     // Grants on the store, then its existence, before the files are looked up.
     Chunking storeChunking = stores.chunking(access, store);
     if (p.has("file_ids") == p.has("files")) {
-      throw new OpenAiException(400, "Send exactly one of 'file_ids' and 'files'.", "file_ids", "invalid_value");
+      throw new OpenAiException(
+          400, "Send exactly one of 'file_ids' and 'files'.", "file_ids", "invalid_value");
     }
     List<Attacher.Item> items;
     List<Chunking> perFile = new ArrayList<>();
@@ -100,21 +111,29 @@ final class FileBatchRoutes {
         Params f = Params.of(list.get(i), path, FILE);
         String id = f.string("file_id");
         if (!seen.add(id)) {
-          throw new OpenAiException(400, "File '" + id + "' is named twice.", f.path("file_id"), "invalid_value");
+          throw new OpenAiException(
+              400, "File '" + id + "' is named twice.", f.path("file_id"), "invalid_value");
         }
         if (f.has("chunking_strategy")) {
-          perFile.add(ChunkingStrategy.read(f.get("chunking_strategy"), f.path("chunking_strategy")));
+          perFile.add(
+              ChunkingStrategy.read(f.get("chunking_strategy"), f.path("chunking_strategy")));
         }
         boolean own = f.has("attributes");
-        Metadata fileAttrs = own ? Attributes.read(f.get("attributes"), f.path("attributes")) : attrs;
-        items.add(new Attacher.Item(FileRoutes.require(backend, access, id, f.path("file_id")),
-            own ? (ObjectNode) f.get("attributes") : attrsJson == null ? backend.mapper().createObjectNode() : attrsJson,
-            fileAttrs));
+        Metadata fileAttrs =
+            own ? Attributes.read(f.get("attributes"), f.path("attributes")) : attrs;
+        items.add(
+            new Attacher.Item(
+                FileRoutes.require(backend, access, id, f.path("file_id")),
+                own
+                    ? (ObjectNode) f.get("attributes")
+                    : attrsJson == null ? backend.mapper().createObjectNode() : attrsJson,
+                fileAttrs));
       }
     }
     ChunkingStrategy.requireStores(chunking, storeChunking, "chunking_strategy");
     for (int i = 0; i < perFile.size(); i++) {
-      ChunkingStrategy.requireStores(perFile.get(i), storeChunking, "files[" + i + "].chunking_strategy");
+      ChunkingStrategy.requireStores(
+          perFile.get(i), storeChunking, "files[" + i + "].chunking_strategy");
     }
     JobView job = attacher.attach(access, store, items, true);
     Replies.json(ctx, 200, render(access, store, Ids.batch(job.id())), backend.mapper());
@@ -155,8 +174,11 @@ final class FileBatchRoutes {
   private void requireBatch(Access access, String store, String batch) {
     stores.require(access, store);
     String job = Ids.jobOf(batch);
-    boolean known = job != null && (backend.statuses().job(store, job).isPresent()
-        || backend.attachments().all(store).stream().anyMatch(a -> batch.equals(a.batch())));
+    boolean known =
+        job != null
+            && (backend.statuses().job(store, job).isPresent()
+                || backend.attachments().all(store).stream()
+                    .anyMatch(a -> batch.equals(a.batch())));
     if (!known) {
       throw OpenAiException.notFound("file batch", batch);
     }
@@ -169,7 +191,12 @@ final class FileBatchRoutes {
    */
   private ObjectNode render(Access access, String store, String batch) {
     Optional<JobView> job = backend.statuses().job(store, Ids.jobOf(batch));
-    ObjectNode out = backend.mapper().createObjectNode().put("id", batch).put("object", "vector_store.files_batch");
+    ObjectNode out =
+        backend
+            .mapper()
+            .createObjectNode()
+            .put("id", batch)
+            .put("object", "vector_store.files_batch");
     int inProgress = 0;
     int completed = 0;
     int failed = 0;
@@ -198,11 +225,19 @@ final class FileBatchRoutes {
         }
       }
     }
-    String status = job.isPresent() ? Statuses.batchStatus(job.get())
-        : inProgress > 0 ? Statuses.IN_PROGRESS : cancelled > 0 ? Statuses.CANCELLED : Statuses.COMPLETED;
+    String status =
+        job.isPresent()
+            ? Statuses.batchStatus(job.get())
+            : inProgress > 0
+                ? Statuses.IN_PROGRESS
+                : cancelled > 0 ? Statuses.CANCELLED : Statuses.COMPLETED;
     out.put("created_at", created).put("vector_store_id", store).put("status", status);
-    out.putObject("file_counts").put("in_progress", inProgress).put("completed", completed).put("failed", failed)
-        .put("cancelled", cancelled).put("total", inProgress + completed + failed + cancelled);
+    out.putObject("file_counts")
+        .put("in_progress", inProgress)
+        .put("completed", completed)
+        .put("failed", failed)
+        .put("cancelled", cancelled)
+        .put("total", inProgress + completed + failed + cancelled);
     return out;
   }
 

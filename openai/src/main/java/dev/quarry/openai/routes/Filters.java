@@ -19,17 +19,21 @@ final class Filters {
 
   static Filter read(JsonNode node, String param) {
     if (node == null || !node.isObject()) {
-      throw new OpenAiException(400, "Invalid type for '" + param + "': expected an object.", param, "invalid_type");
+      throw new OpenAiException(
+          400, "Invalid type for '" + param + "': expected an object.", param, "invalid_type");
     }
     JsonNode type = node.get("type");
-    if (type != null && type.isTextual() && (type.asText().equals("and") || type.asText().equals("or"))) {
+    if (type != null
+        && type.isTextual()
+        && (type.asText().equals("and") || type.asText().equals("or"))) {
       Params p = Params.of(node, param, Set.of("type", "filters"));
       JsonNode list = p.get("filters");
       if (list == null) {
         throw p.missing("filters");
       }
       if (!list.isArray() || list.isEmpty()) {
-        throw p.invalidValue("filters", "'" + p.path("filters") + "' must be a non-empty array of filters.");
+        throw p.invalidValue(
+            "filters", "'" + p.path("filters") + "' must be a non-empty array of filters.");
       }
       List<Filter> parts = new ArrayList<>();
       for (int i = 0; i < list.size(); i++) {
@@ -52,14 +56,21 @@ final class Filters {
       case "gt", "gte", "lt", "lte" -> range(key, op, value, valuePath);
       case "in" -> new Filter.In(key, list(value, valuePath));
       case "nin" -> new Filter.Not(new Filter.In(key, list(value, valuePath)));
-      default -> throw p.invalidValue("type", "'" + p.path("type")
-          + "' must be one of eq, ne, gt, gte, lt, lte, in, nin, and, or; got '" + op + "'.");
+      default ->
+          throw p.invalidValue(
+              "type",
+              "'"
+                  + p.path("type")
+                  + "' must be one of eq, ne, gt, gte, lt, lte, in, nin, and, or; got '"
+                  + op
+                  + "'.");
     };
   }
 
   private static Filter range(String key, String op, JsonNode value, String path) {
     if (!value.isNumber()) {
-      throw OpenAiException.unsupported(path, "'" + op + "' compares numbers on Quarry; '" + path + "' must be a number.");
+      throw OpenAiException.unsupported(
+          path, "'" + op + "' compares numbers on Quarry; '" + path + "' must be a number.");
     }
     double v = value.doubleValue();
     return switch (op) {
@@ -72,7 +83,8 @@ final class Filters {
 
   private static List<Object> list(JsonNode value, String path) {
     if (!value.isArray()) {
-      throw new OpenAiException(400, "Invalid type for '" + path + "': expected an array.", path, "invalid_type");
+      throw new OpenAiException(
+          400, "Invalid type for '" + path + "': expected an array.", path, "invalid_type");
     }
     List<Object> out = new ArrayList<>();
     for (int i = 0; i < value.size(); i++) {
@@ -81,7 +93,9 @@ final class Filters {
     return out;
   }
 
-  /** A string, a number (whole numbers as Quarry's integers) or, when {@code booleans}, a boolean. */
+  /**
+   * A string, a number (whole numbers as Quarry's integers) or, when {@code booleans}, a boolean.
+   */
   private static Object scalar(JsonNode v, String path, boolean booleans) {
     if (v.isTextual()) {
       return v.asText();
@@ -96,7 +110,14 @@ final class Filters {
     if (booleans && v.isBoolean()) {
       return v.booleanValue();
     }
-    throw new OpenAiException(400, "Invalid type for '" + path + "': expected a string" + (booleans ? ", number or boolean" : " or number")
-        + ".", path, "invalid_type");
+    throw new OpenAiException(
+        400,
+        "Invalid type for '"
+            + path
+            + "': expected a string"
+            + (booleans ? ", number or boolean" : " or number")
+            + ".",
+        path,
+        "invalid_type");
   }
 }

@@ -5,8 +5,8 @@ import java.util.regex.Pattern;
 
 /**
  * OpenAI-style ids: {@code vs_...} for a vector store created here (its corpus's name: any corpus
- * name is a vector store id), {@code file-...} for an uploaded file (and the source its text becomes),
- * {@code vsfb_...} for a file batch (its ingestion job's id after the prefix).
+ * name is a vector store id), {@code file-...} for an uploaded file (and the source its text
+ * becomes), {@code vsfb_...} for a file batch (its ingestion job's id after the prefix).
  */
 final class Ids {
   static final String STORE_PREFIX = "vs_";
@@ -14,8 +14,10 @@ final class Ids {
   static final String BATCH_PREFIX = "vsfb_";
   private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
   private static final int RANDOM_CHARS = 24;
+
   /** Also what keeps a client's id from naming anything but a file of the files area. */
   private static final Pattern FILE = Pattern.compile("file-[a-z0-9]{1,64}");
+
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private Ids() {}

@@ -30,16 +30,21 @@ final class Lists {
         try {
           limit = Integer.parseInt(l);
         } catch (NumberFormatException e) {
-          throw new OpenAiException(400, "Invalid type for 'limit': expected an integer.", "limit", "invalid_type");
+          throw new OpenAiException(
+              400, "Invalid type for 'limit': expected an integer.", "limit", "invalid_type");
         }
         if (limit < 1 || limit > MAX_LIMIT) {
-          throw new OpenAiException(400, "'limit' must be between 1 and " + MAX_LIMIT + "; got " + limit + ".", "limit",
+          throw new OpenAiException(
+              400,
+              "'limit' must be between 1 and " + MAX_LIMIT + "; got " + limit + ".",
+              "limit",
               "invalid_value");
         }
       }
       String order = query.getOrDefault("order", "desc");
       if (!order.equals("asc") && !order.equals("desc")) {
-        throw new OpenAiException(400, "'order' must be 'asc' or 'desc'; got '" + order + "'.", "order", "invalid_value");
+        throw new OpenAiException(
+            400, "'order' must be 'asc' or 'desc'; got '" + order + "'.", "order", "invalid_value");
       }
       return new Cursor(limit, order.equals("desc"), query.get("after"), query.get("before"));
     }
@@ -50,7 +55,11 @@ final class Lists {
    * An {@code after} or {@code before} that names no item of the list is 400: the caller cannot
    * tell a removed item from one it may not see, and neither is skipped silently.
    */
-  static <T> ObjectNode page(List<T> ascending, Function<T, String> id, Function<T, ObjectNode> render, Cursor cursor,
+  static <T> ObjectNode page(
+      List<T> ascending,
+      Function<T, String> id,
+      Function<T, ObjectNode> render,
+      Cursor cursor,
       ObjectMapper mapper) {
     List<T> ordered = new ArrayList<>(ascending);
     if (cursor.descending()) {
@@ -81,17 +90,20 @@ final class Lists {
     if (page.isEmpty()) {
       out.putNull("first_id").putNull("last_id");
     } else {
-      out.put("first_id", id.apply(page.get(0))).put("last_id", id.apply(page.get(page.size() - 1)));
+      out.put("first_id", id.apply(page.get(0)))
+          .put("last_id", id.apply(page.get(page.size() - 1)));
     }
     return out.put("has_more", hasMore);
   }
 
-  private static <T> int indexOf(List<T> items, Function<T, String> id, String wanted, String param) {
+  private static <T> int indexOf(
+      List<T> items, Function<T, String> id, String wanted, String param) {
     for (int i = 0; i < items.size(); i++) {
       if (id.apply(items.get(i)).equals(wanted)) {
         return i;
       }
     }
-    throw new OpenAiException(400, "'" + param + "' names no object of this list.", param, "invalid_value");
+    throw new OpenAiException(
+        400, "'" + param + "' names no object of this list.", param, "invalid_value");
   }
 }

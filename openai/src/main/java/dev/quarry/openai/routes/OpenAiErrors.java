@@ -12,9 +12,9 @@ import java.util.Locale;
 /**
  * The one place a failure becomes OpenAI's error body, {@code {"error": {"message", "type",
  * "param", "code"}}}, at the status Quarry gives its code (so the SDKs raise BadRequestError,
- * AuthenticationError, PermissionDeniedError, NotFoundError...). {@code code} is Quarry's error code
- * in lower case ({@code corpus_exists}, {@code document_too_large}), or OpenAI's own
- * ({@code unknown_parameter}, {@code invalid_api_key}); {@code param} is the offending field's path.
+ * AuthenticationError, PermissionDeniedError, NotFoundError...). {@code code} is Quarry's error
+ * code in lower case ({@code corpus_exists}, {@code document_too_large}), or OpenAI's own ({@code
+ * unknown_parameter}, {@code invalid_api_key}); {@code param} is the offending field's path.
  * Server-side faults are logged and answered without their text, as everywhere in Quarry. Every
  * answer says {@code x-should-retry}, which the SDKs obey, so they retry only what is retryable.
  */
@@ -38,10 +38,11 @@ public final class OpenAiErrors {
       status = HttpStatuses.of(e.code());
       message = e.getMessage();
       param = e.field() == null || e.field().equals(StrictJson.BODY_FIELD) ? null : e.field();
-      code = switch (e.code()) {
-        case UNAUTHENTICATED -> "invalid_api_key";
-        default -> e.code().name().toLowerCase(Locale.ROOT);
-      };
+      code =
+          switch (e.code()) {
+            case UNAUTHENTICATED -> "invalid_api_key";
+            default -> e.code().name().toLowerCase(Locale.ROOT);
+          };
       retryable = e.retryable();
     }
     ObjectNode body = mapper.createObjectNode();
@@ -63,7 +64,10 @@ public final class OpenAiErrors {
     Replies.json(ctx, status, body, mapper);
   }
 
-  /** OpenAI's error types: one for the client's requests, one for limits, one for the server's faults. */
+  /**
+   * OpenAI's error types: one for the client's requests, one for limits, one for the server's
+   * faults.
+   */
   private static String type(int status) {
     if (status == 429) {
       return "rate_limit_error";

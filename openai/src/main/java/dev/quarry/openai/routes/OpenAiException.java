@@ -17,7 +17,8 @@ final class OpenAiException extends RuntimeException {
   }
 
   static OpenAiException unknownParameter(String param) {
-    return new OpenAiException(400, "Unknown parameter: '" + param + "'.", param, "unknown_parameter");
+    return new OpenAiException(
+        400, "Unknown parameter: '" + param + "'.", param, "unknown_parameter");
   }
 
   static OpenAiException unsupported(String param, String why) {

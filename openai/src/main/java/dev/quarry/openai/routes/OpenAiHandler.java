@@ -1,8 +1,8 @@
 package dev.quarry.openai.routes;
 
 import dev.quarry.api.Authenticator;
-import dev.quarry.api.routes.Authentication;
 import dev.quarry.api.ChecksBeforeBody;
+import dev.quarry.api.routes.Authentication;
 import dev.quarry.corpora.access.Access;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -40,7 +40,10 @@ public final class OpenAiHandler implements Handler, ChecksBeforeBody {
     }
   }
 
-  /** Refused before the body when its token is missing or unknown, the check {@link #handle} makes first. */
+  /**
+   * Refused before the body when its token is missing or unknown, the check {@link #handle} makes
+   * first.
+   */
   @Override
   public boolean refusesBeforeBody(UnaryOperator<String> headers) {
     return Authentication.refuses(headers.apply("Authorization"), authenticator);

@@ -28,8 +28,14 @@ public final class OpenAiRoutes {
    * @param maxUploadBytes the largest uploaded file (the server's maxDocumentBytes)
    * @param maxJsonBytes the largest JSON body (the server's maxRequestBytes)
    */
-  public OpenAiRoutes(Corpora corpora, IngestJobs jobs, Authenticator authenticator, Path folder, Clock clock,
-      long maxUploadBytes, long maxJsonBytes) {
+  public OpenAiRoutes(
+      Corpora corpora,
+      IngestJobs jobs,
+      Authenticator authenticator,
+      Path folder,
+      Clock clock,
+      long maxUploadBytes,
+      long maxJsonBytes) {
     this.authenticator = authenticator;
     this.backend = Backend.open(corpora, jobs, folder, clock, maxUploadBytes, maxJsonBytes);
   }
@@ -65,10 +71,23 @@ public final class OpenAiRoutes {
     r.post(PREFIX + "/vector_stores/{id}/file_batches/{batch}/cancel", handler(batches::cancel));
     r.get(PREFIX + "/vector_stores/{id}/file_batches/{batch}/files", handler(batches::listFiles));
     // Registered last, so only what the endpoints above do not answer lands here.
-    for (HandlerType method : List.of(HandlerType.GET, HandlerType.POST, HandlerType.PUT, HandlerType.PATCH,
-        HandlerType.DELETE)) {
-      r.addHttpHandler(method, PREFIX + "/*", ctx -> OpenAiErrors.write(ctx, new QuarryException(ErrorCode.NOT_FOUND,
-          "Invalid URL (" + ctx.method() + " " + ctx.path() + ")."), backend.mapper()));
+    for (HandlerType method :
+        List.of(
+            HandlerType.GET,
+            HandlerType.POST,
+            HandlerType.PUT,
+            HandlerType.PATCH,
+            HandlerType.DELETE)) {
+      r.addHttpHandler(
+          method,
+          PREFIX + "/*",
+          ctx ->
+              OpenAiErrors.write(
+                  ctx,
+                  new QuarryException(
+                      ErrorCode.NOT_FOUND,
+                      "Invalid URL (" + ctx.method() + " " + ctx.path() + ")."),
+                  backend.mapper()));
     }
   }
 

@@ -24,11 +24,16 @@ final class Params {
     this.prefix = prefix;
   }
 
-  /** The object {@code node} at {@code path} ("" for the body), holding only {@code allowed} fields. */
+  /**
+   * The object {@code node} at {@code path} ("" for the body), holding only {@code allowed} fields.
+   */
   static Params of(JsonNode node, String path, Set<String> allowed) {
     if (!(node instanceof ObjectNode)) {
-      throw new OpenAiException(400, "Invalid type for '" + (path.isEmpty() ? "body" : path)
-          + "': expected an object.", path.isEmpty() ? null : path, "invalid_type");
+      throw new OpenAiException(
+          400,
+          "Invalid type for '" + (path.isEmpty() ? "body" : path) + "': expected an object.",
+          path.isEmpty() ? null : path,
+          "invalid_type");
     }
     String prefix = path.isEmpty() ? "" : path + ".";
     for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
@@ -49,7 +54,8 @@ final class Params {
         throw OpenAiException.unknownParameter(e.getKey());
       }
       if (e.getValue().size() != 1) {
-        throw new OpenAiException(400, "'" + e.getKey() + "' is given more than once.", e.getKey(), "invalid_value");
+        throw new OpenAiException(
+            400, "'" + e.getKey() + "' is given more than once.", e.getKey(), "invalid_value");
       }
       out.put(e.getKey(), e.getValue().get(0));
     }
@@ -99,7 +105,8 @@ final class Params {
     }
     int i = v.intValue();
     if (i < min || i > max) {
-      throw invalidValue(name, "'" + path(name) + "' must be between " + min + " and " + max + "; got " + i + ".");
+      throw invalidValue(
+          name, "'" + path(name) + "' must be between " + min + " and " + max + "; got " + i + ".");
     }
     return i;
   }
@@ -127,12 +134,18 @@ final class Params {
   }
 
   OpenAiException missing(String name) {
-    return new OpenAiException(400, "Missing required parameter: '" + path(name) + "'.", path(name),
+    return new OpenAiException(
+        400,
+        "Missing required parameter: '" + path(name) + "'.",
+        path(name),
         "missing_required_parameter");
   }
 
   OpenAiException wrongType(String name, String expected) {
-    return new OpenAiException(400, "Invalid type for '" + path(name) + "': expected " + expected + ".", path(name),
+    return new OpenAiException(
+        400,
+        "Invalid type for '" + path(name) + "': expected " + expected + ".",
+        path(name),
         "invalid_type");
   }
 

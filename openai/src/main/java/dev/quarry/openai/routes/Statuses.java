@@ -17,14 +17,16 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The status of attached files and batches, read from Quarry's durable ingestion jobs: a file queued
- * or being extracted is {@code in_progress}; indexed or unchanged, {@code completed}; failed,
- * {@code failed} (with its error); cancelled, {@code cancelled}. A final status is copied into the
- * file's attachment record when first seen, since a job's record is removed some time after it ends.
+ * The status of attached files and batches, read from Quarry's durable ingestion jobs: a file
+ * queued or being extracted is {@code in_progress}; indexed or unchanged, {@code completed};
+ * failed, {@code failed} (with its error); cancelled, {@code cancelled}. A final status is copied
+ * into the file's attachment record when first seen, since a job's record is removed some time
+ * after it ends.
  *
- * <p>Jobs are read with a reader's access that holds {@code manage} on the store's corpus alone: the
- * caller's own grants on the store and the file were checked before, and a job is otherwise readable
- * only by the token subject that submitted it, while a vector store's files are every reader's.
+ * <p>Jobs are read with a reader's access that holds {@code manage} on the store's corpus alone:
+ * the caller's own grants on the store and the file were checked before, and a job is otherwise
+ * readable only by the token subject that submitted it, while a vector store's files are every
+ * reader's.
  */
 final class Statuses {
   static final String IN_PROGRESS = "in_progress";
@@ -45,23 +47,33 @@ final class Statuses {
   /** A file's status, and its error when it failed. */
   record FileState(String status, String errorCode, String errorMessage) {}
 
-  /** Where attachment {@code a} of {@code corpus} is now; records a final status it sees for the first time. */
+  /**
+   * Where attachment {@code a} of {@code corpus} is now; records a final status it sees for the
+   * first time.
+   */
   FileState of(String corpus, Attachment a) {
     if (a.outcome() != null) {
       return new FileState(a.outcome(), a.errorCode(), a.errorMessage());
     }
     FileState state;
     Optional<JobPage> page = readJob(corpus, a.job(), a.index() - 1);
-    if (page.isPresent() && !page.get().files().isEmpty() && page.get().files().get(0).index() == a.index()) {
+    if (page.isPresent()
+        && !page.get().files().isEmpty()
+        && page.get().files().get(0).index() == a.index()) {
       state = of(page.get().files().get(0));
     } else {
       // The job's record is gone (ended long ago, or the store was replaced): the source tells.
-      state = sourceExists(corpus, a.fileId())
-          ? new FileState(COMPLETED, null, null)
-          : new FileState(FAILED, ErrorCode.UNAVAILABLE.name(), "the record of this file's ingestion is gone");
+      state =
+          sourceExists(corpus, a.fileId())
+              ? new FileState(COMPLETED, null, null)
+              : new FileState(
+                  FAILED,
+                  ErrorCode.UNAVAILABLE.name(),
+                  "the record of this file's ingestion is gone");
     }
     if (!state.status().equals(IN_PROGRESS)) {
-      attachments.recordOutcome(corpus, a.withOutcome(state.status(), state.errorCode(), state.errorMessage()));
+      attachments.recordOutcome(
+          corpus, a.withOutcome(state.status(), state.errorCode(), state.errorMessage()));
     }
     return state;
   }
@@ -114,8 +126,13 @@ final class Statuses {
     }
   }
 
-  /** The status reader's access: {@code manage} (which reads every job) and {@code search} on one corpus. */
+  /**
+   * The status reader's access: {@code manage} (which reads every job) and {@code search} on one
+   * corpus.
+   */
   private static Access reader(String corpus) {
-    return new Access("quarry-openai-status", List.of(new Grant(corpus, null, EnumSet.of(Scope.MANAGE, Scope.SEARCH))));
+    return new Access(
+        "quarry-openai-status",
+        List.of(new Grant(corpus, null, EnumSet.of(Scope.MANAGE, Scope.SEARCH))));
   }
 }

@@ -29,8 +29,8 @@ final class VectorStoreFileRoutes {
   private static final Set<String> CREATE = Set.of("file_id", "attributes", "chunking_strategy");
   private static final Set<String> UPDATE = Set.of("attributes");
   private static final Set<String> LIST = Set.of("limit", "order", "after", "before", "filter");
-  private static final Set<String> FILTERS = Set.of(Statuses.IN_PROGRESS, Statuses.COMPLETED, Statuses.FAILED,
-      Statuses.CANCELLED);
+  private static final Set<String> FILTERS =
+      Set.of(Statuses.IN_PROGRESS, Statuses.COMPLETED, Statuses.FAILED, Statuses.CANCELLED);
   private static final int CHUNK_PAGE = 100;
 
   private final Backend backend;
@@ -48,14 +48,20 @@ final class VectorStoreFileRoutes {
     Params p = Params.of(backend.body(ctx, false), "", CREATE);
     String fileId = p.string("file_id");
     Metadata attrs = Attributes.read(p.get("attributes"), "attributes");
-    ObjectNode attrsJson = p.has("attributes") ? (ObjectNode) p.get("attributes") : backend.mapper().createObjectNode();
-    Chunking chunking = p.has("chunking_strategy")
-        ? ChunkingStrategy.read(p.get("chunking_strategy"), "chunking_strategy") : null;
+    ObjectNode attrsJson =
+        p.has("attributes")
+            ? (ObjectNode) p.get("attributes")
+            : backend.mapper().createObjectNode();
+    Chunking chunking =
+        p.has("chunking_strategy")
+            ? ChunkingStrategy.read(p.get("chunking_strategy"), "chunking_strategy")
+            : null;
     Chunking storeChunking = stores.chunking(access, store);
     ChunkingStrategy.requireStores(chunking, storeChunking, "chunking_strategy");
     FileRecord file = FileRoutes.require(backend, access, fileId, "file_id");
     attacher.attach(access, store, List.of(new Attacher.Item(file, attrsJson, attrs)), false);
-    Replies.json(ctx, 200, render(store, require(access, store, fileId), storeChunking), backend.mapper());
+    Replies.json(
+        ctx, 200, render(store, require(access, store, fileId), storeChunking), backend.mapper());
   }
 
   void retrieve(Context ctx, Access access) {
@@ -77,12 +83,16 @@ final class VectorStoreFileRoutes {
       throw p.missing("attributes");
     }
     Metadata attrs = Attributes.read(p.get("attributes"), "attributes");
-    ObjectNode attrsJson = p.has("attributes") ? (ObjectNode) p.get("attributes") : backend.mapper().createObjectNode();
+    ObjectNode attrsJson =
+        p.has("attributes")
+            ? (ObjectNode) p.get("attributes")
+            : backend.mapper().createObjectNode();
     Chunking chunking = stores.chunking(access, store);
     Attachment old = require(access, store, ctx.pathParam("file"));
     FileRecord file = FileRoutes.require(backend, access, old.fileId(), "file_id");
     attacher.attach(access, store, List.of(new Attacher.Item(file, attrsJson, attrs)), false);
-    Replies.json(ctx, 200, render(store, require(access, store, old.fileId()), chunking), backend.mapper());
+    Replies.json(
+        ctx, 200, render(store, require(access, store, old.fileId()), chunking), backend.mapper());
   }
 
   void delete(Context ctx, Access access) {
@@ -92,8 +102,13 @@ final class VectorStoreFileRoutes {
     Attachment a = require(access, store, ctx.pathParam("file"));
     if (backend.statuses().of(store, a).status().equals(Statuses.IN_PROGRESS)) {
       if (a.batch() != null) {
-        throw new OpenAiException(400, "This file is still being ingested with batch '" + a.batch()
-            + "'; cancel the batch or wait for it.", null, "file_in_progress");
+        throw new OpenAiException(
+            400,
+            "This file is still being ingested with batch '"
+                + a.batch()
+                + "'; cancel the batch or wait for it.",
+            null,
+            "file_in_progress");
       }
       try {
         backend.jobs().cancel(access, a.job());
@@ -102,13 +117,26 @@ final class VectorStoreFileRoutes {
           throw e;
         }
         // Another subject's ingestion, on a store the caller does not manage.
-        throw new OpenAiException(400, "This file is still being ingested; wait for it.", null, "file_in_progress");
+        throw new OpenAiException(
+            400, "This file is still being ingested; wait for it.", null, "file_in_progress");
       }
     }
-    backend.corpora().mutate(access, store, List.of(new SourceOperation.Delete(a.fileId(), null, false)), null, null);
+    backend
+        .corpora()
+        .mutate(
+            access,
+            store,
+            List.of(new SourceOperation.Delete(a.fileId(), null, false)),
+            null,
+            null);
     backend.attachments().delete(store, a.fileId());
-    ObjectNode out = backend.mapper().createObjectNode().put("id", a.fileId()).put("object", "vector_store.file.deleted")
-        .put("deleted", true);
+    ObjectNode out =
+        backend
+            .mapper()
+            .createObjectNode()
+            .put("id", a.fileId())
+            .put("object", "vector_store.file.deleted")
+            .put("deleted", true);
     Replies.json(ctx, 200, out, backend.mapper());
   }
 
@@ -118,29 +146,42 @@ final class VectorStoreFileRoutes {
     list(ctx, access, store, null);
   }
 
-  /** The store's files the caller may see ({@code batch}'s alone when not null), as a cursor page. */
+  /**
+   * The store's files the caller may see ({@code batch}'s alone when not null), as a cursor page.
+   */
   void list(Context ctx, Access access, String store, String batch) {
     Map<String, String> query = Params.query(ctx, LIST);
     Lists.Cursor cursor = Lists.Cursor.of(query);
     String filter = query.get("filter");
     if (filter != null && !FILTERS.contains(filter)) {
-      throw new OpenAiException(400, "'filter' must be one of " + FILTERS + "; got '" + filter + "'.", "filter",
+      throw new OpenAiException(
+          400,
+          "'filter' must be one of " + FILTERS + "; got '" + filter + "'.",
+          "filter",
           "invalid_value");
     }
     Chunking chunking = stores.chunking(access, store);
     List<Attachment> shown = new ArrayList<>();
     for (Attachment a : backend.attachments().all(store)) {
-      if ((batch == null || batch.equals(a.batch())) && FileBatchRoutes.sees(access, store, a.fileId())
+      if ((batch == null || batch.equals(a.batch()))
+          && FileBatchRoutes.sees(access, store, a.fileId())
           && (filter == null || backend.statuses().of(store, a).status().equals(filter))) {
         shown.add(a);
       }
     }
     shown.sort(Comparator.comparingLong(Attachment::createdAt).thenComparing(Attachment::fileId));
-    Replies.json(ctx, 200, Lists.page(shown, Attachment::fileId, a -> render(store, a, chunking), cursor,
-        backend.mapper()), backend.mapper());
+    Replies.json(
+        ctx,
+        200,
+        Lists.page(
+            shown, Attachment::fileId, a -> render(store, a, chunking), cursor, backend.mapper()),
+        backend.mapper());
   }
 
-  /** The file's text as Quarry extracted it, chunk by chunk without their overlaps, as one text part. */
+  /**
+   * The file's text as Quarry extracted it, chunk by chunk without their overlaps, as one text
+   * part.
+   */
   void content(Context ctx, Access access) {
     Params.query(ctx, Set.of());
     String store = ctx.pathParam("id");
@@ -152,7 +193,8 @@ final class VectorStoreFileRoutes {
     do {
       SourceText page;
       try {
-        page = backend.corpora().readChunks(access, store, a.fileId(), null, after, CHUNK_PAGE, null);
+        page =
+            backend.corpora().readChunks(access, store, a.fileId(), null, after, CHUNK_PAGE, null);
       } catch (QuarryException e) {
         if (e.code() == ErrorCode.SOURCE_NOT_FOUND) {
           break; // not indexed (yet, or it failed): no content
@@ -169,7 +211,8 @@ final class VectorStoreFileRoutes {
       }
       after = page.chunks().nextAfter();
     } while (after != null);
-    ObjectNode out = backend.mapper().createObjectNode().put("object", "vector_store.file_content.page");
+    ObjectNode out =
+        backend.mapper().createObjectNode().put("object", "vector_store.file_content.page");
     ArrayNode data = out.putArray("data");
     if (!text.isEmpty()) {
       data.addObject().put("type", "text").put("text", text.toString());
@@ -178,24 +221,37 @@ final class VectorStoreFileRoutes {
     Replies.json(ctx, 200, out, backend.mapper());
   }
 
-  /** The attachment of {@code fileId} to {@code store}, if the caller sees that source; 404 alike otherwise. */
+  /**
+   * The attachment of {@code fileId} to {@code store}, if the caller sees that source; 404 alike
+   * otherwise.
+   */
   private Attachment require(Access access, String store, String fileId) {
     if (!Ids.isFile(fileId) || !FileBatchRoutes.sees(access, store, fileId)) {
       throw OpenAiException.notFound("file in this vector store", fileId);
     }
-    return backend.attachments().find(store, fileId)
+    return backend
+        .attachments()
+        .find(store, fileId)
         .orElseThrow(() -> OpenAiException.notFound("file in this vector store", fileId));
   }
 
   ObjectNode render(String store, Attachment a, Chunking chunking) {
     Statuses.FileState state = backend.statuses().of(store, a);
-    ObjectNode out = backend.mapper().createObjectNode().put("id", a.fileId()).put("object", "vector_store.file")
-        .put("usage_bytes", state.status().equals(Statuses.COMPLETED) ? a.bytes() : 0).put("created_at", a.createdAt())
-        .put("vector_store_id", store).put("status", state.status());
+    ObjectNode out =
+        backend
+            .mapper()
+            .createObjectNode()
+            .put("id", a.fileId())
+            .put("object", "vector_store.file")
+            .put("usage_bytes", state.status().equals(Statuses.COMPLETED) ? a.bytes() : 0)
+            .put("created_at", a.createdAt())
+            .put("vector_store_id", store)
+            .put("status", state.status());
     if (state.errorCode() == null) {
       out.putNull("last_error");
     } else {
-      out.putObject("last_error").put("code", lastErrorCode(state.errorCode()))
+      out.putObject("last_error")
+          .put("code", lastErrorCode(state.errorCode()))
           .put("message", state.errorMessage() == null ? state.errorCode() : state.errorMessage())
           .put("quarry_code", state.errorCode());
     }
@@ -211,8 +267,12 @@ final class VectorStoreFileRoutes {
   private static String lastErrorCode(String quarryCode) {
     return switch (quarryCode) {
       case "UNSUPPORTED_MEDIA_TYPE" -> "unsupported_file";
-      case "EXTRACTION_FAILED", "DOCUMENT_ENCRYPTED", "NO_TEXT_EXTRACTED", "DOCUMENT_TOO_LARGE",
-          "PDF_INGESTION_UNAVAILABLE" -> "invalid_file";
+      case "EXTRACTION_FAILED",
+          "DOCUMENT_ENCRYPTED",
+          "NO_TEXT_EXTRACTED",
+          "DOCUMENT_TOO_LARGE",
+          "PDF_INGESTION_UNAVAILABLE" ->
+          "invalid_file";
       default -> "server_error";
     };
   }

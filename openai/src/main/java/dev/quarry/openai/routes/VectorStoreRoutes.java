@@ -25,14 +25,14 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * {@code /vector_stores}: a vector store is a corpus. One created here is named {@code vs_...}; every
- * corpus the caller has a grant on is a vector store whose id is its name (so a store's grants are
- * its corpus's). Its name, description and metadata are kept beside the corpus ({@code
+ * {@code /vector_stores}: a vector store is a corpus. One created here is named {@code vs_...};
+ * every corpus the caller has a grant on is a vector store whose id is its name (so a store's
+ * grants are its corpus's). Its name, description and metadata are kept beside the corpus ({@code
  * StoreRecords}); a corpus without such a record is named after itself.
  */
 final class VectorStoreRoutes {
-  private static final Set<String> CREATE = Set.of("name", "metadata", "file_ids", "chunking_strategy",
-      "expires_after", "description");
+  private static final Set<String> CREATE =
+      Set.of("name", "metadata", "file_ids", "chunking_strategy", "expires_after", "description");
   private static final Set<String> UPDATE = Set.of("name", "metadata", "expires_after");
   private static final Set<Scope> READ = EnumSet.of(Scope.SEARCH, Scope.INDEX);
   private static final int CORPUS_PAGE = 1000;
@@ -71,20 +71,28 @@ final class VectorStoreRoutes {
   void create(Context ctx, Access access) throws IOException {
     Params p = Params.of(backend.body(ctx, false), "", CREATE);
     if (p.has("expires_after")) {
-      throw OpenAiException.unsupported("expires_after", "Vector stores do not expire on Quarry; delete them instead.");
+      throw OpenAiException.unsupported(
+          "expires_after", "Vector stores do not expire on Quarry; delete them instead.");
     }
     String name = p.optString("name");
     String description = p.optString("description");
     ObjectNode metadata = Attributes.readMetadata(p.get("metadata"), "metadata", backend.mapper());
-    Chunking chunking = p.has("chunking_strategy") ? ChunkingStrategy.read(p.get("chunking_strategy"), "chunking_strategy")
-        : null;
+    Chunking chunking =
+        p.has("chunking_strategy")
+            ? ChunkingStrategy.read(p.get("chunking_strategy"), "chunking_strategy")
+            : null;
     String id = Ids.newStore();
     // Grants first: creating a store is creating a corpus of that name.
     AccessPolicy.requireCorpus(access, id, EnumSet.of(Scope.MANAGE));
-    List<Attacher.Item> items = p.has("file_ids") ? batches.items(access, p.get("file_ids"), "file_ids", null, null)
-        : List.of();
-    CorpusSettings settings = chunking == null ? null
-        : new CorpusSettings(CorpusSettings.Language.ENGLISH, chunking, CorpusSettings.Ranking.DEFAULT);
+    List<Attacher.Item> items =
+        p.has("file_ids")
+            ? batches.items(access, p.get("file_ids"), "file_ids", null, null)
+            : List.of();
+    CorpusSettings settings =
+        chunking == null
+            ? null
+            : new CorpusSettings(
+                CorpusSettings.Language.ENGLISH, chunking, CorpusSettings.Ranking.DEFAULT);
     CorpusDescription created = backend.corpora().createCorpus(access, id, settings);
     try {
       backend.stores().write(id, new StoreRecord(name, metadata, description, backend.now()));
@@ -110,20 +118,38 @@ final class VectorStoreRoutes {
     String id = ctx.pathParam("id");
     Params p = Params.of(backend.body(ctx, false), "", UPDATE);
     if (p.has("expires_after")) {
-      throw OpenAiException.unsupported("expires_after", "Vector stores do not expire on Quarry; delete them instead.");
+      throw OpenAiException.unsupported(
+          "expires_after", "Vector stores do not expire on Quarry; delete them instead.");
     }
-    ObjectNode metadata = p.has("metadata") ? Attributes.readMetadata(p.get("metadata"), "metadata", backend.mapper())
-        : null;
+    ObjectNode metadata =
+        p.has("metadata")
+            ? Attributes.readMetadata(p.get("metadata"), "metadata", backend.mapper())
+            : null;
     String name = p.optString("name");
     // Renaming a store is managing its corpus; grants first, then existence.
     if (Backend.mayUse(access, id)) {
       AccessPolicy.requireCorpus(access, id, EnumSet.of(Scope.MANAGE));
     }
     CorpusDescription corpus = require(access, id);
-    StoreRecord old = backend.stores().find(id).orElse(
-        new StoreRecord(null, backend.mapper().createObjectNode(), null, corpus.info().createdAt().getEpochSecond()));
-    backend.stores().write(id, new StoreRecord(p.has("name") ? name : old.name(),
-        metadata != null ? metadata : old.metadata(), old.description(), old.createdAt()));
+    StoreRecord old =
+        backend
+            .stores()
+            .find(id)
+            .orElse(
+                new StoreRecord(
+                    null,
+                    backend.mapper().createObjectNode(),
+                    null,
+                    corpus.info().createdAt().getEpochSecond()));
+    backend
+        .stores()
+        .write(
+            id,
+            new StoreRecord(
+                p.has("name") ? name : old.name(),
+                metadata != null ? metadata : old.metadata(),
+                old.description(),
+                old.createdAt()));
     Replies.json(ctx, 200, render(access, corpus), backend.mapper());
   }
 
@@ -133,13 +159,19 @@ final class VectorStoreRoutes {
     backend.corpora().deleteCorpus(access, id);
     backend.stores().delete(id);
     backend.attachments().deleteAll(id);
-    ObjectNode out = backend.mapper().createObjectNode().put("id", id).put("object", "vector_store.deleted")
-        .put("deleted", true);
+    ObjectNode out =
+        backend
+            .mapper()
+            .createObjectNode()
+            .put("id", id)
+            .put("object", "vector_store.deleted")
+            .put("deleted", true);
     Replies.json(ctx, 200, out, backend.mapper());
   }
 
   void list(Context ctx, Access access) {
-    Lists.Cursor cursor = Lists.Cursor.of(Params.query(ctx, Set.of("limit", "order", "after", "before")));
+    Lists.Cursor cursor =
+        Lists.Cursor.of(Params.query(ctx, Set.of("limit", "order", "after", "before")));
     List<CorpusDescription> all = new ArrayList<>();
     String next = null;
     do {
@@ -149,18 +181,27 @@ final class VectorStoreRoutes {
     } while (next != null);
     Map<String, Long> created = new HashMap<>();
     all.forEach(d -> created.put(d.info().name(), createdAt(d)));
-    all.sort(Comparator.comparingLong((CorpusDescription d) -> created.get(d.info().name()))
-        .thenComparing(d -> d.info().name()));
-    Replies.json(ctx, 200, Lists.page(all, d -> d.info().name(), d -> render(access, d), cursor, backend.mapper()),
+    all.sort(
+        Comparator.comparingLong((CorpusDescription d) -> created.get(d.info().name()))
+            .thenComparing(d -> d.info().name()));
+    Replies.json(
+        ctx,
+        200,
+        Lists.page(all, d -> d.info().name(), d -> render(access, d), cursor, backend.mapper()),
         backend.mapper());
   }
 
   private long createdAt(CorpusDescription d) {
-    return backend.stores().find(d.info().name()).map(StoreRecord::createdAt)
+    return backend
+        .stores()
+        .find(d.info().name())
+        .map(StoreRecord::createdAt)
         .orElse(d.info().createdAt().getEpochSecond());
   }
 
-  /** A store as OpenAI's {@code vector_store} object, counting only the files the caller may see. */
+  /**
+   * A store as OpenAI's {@code vector_store} object, counting only the files the caller may see.
+   */
   ObjectNode render(Access access, CorpusDescription d) {
     String id = d.info().name();
     StoreRecord record = backend.stores().find(id).orElse(null);
@@ -185,20 +226,35 @@ final class VectorStoreRoutes {
       }
     }
     long created = record != null ? record.createdAt() : d.info().createdAt().getEpochSecond();
-    ObjectNode out = backend.mapper().createObjectNode().put("id", id).put("object", "vector_store")
-        .put("created_at", created).put("name", record != null && record.name() != null ? record.name() : id)
-        .put("usage_bytes", bytes);
-    out.putObject("file_counts").put("in_progress", inProgress).put("completed", completed).put("failed", failed)
-        .put("cancelled", cancelled).put("total", inProgress + completed + failed + cancelled);
+    ObjectNode out =
+        backend
+            .mapper()
+            .createObjectNode()
+            .put("id", id)
+            .put("object", "vector_store")
+            .put("created_at", created)
+            .put("name", record != null && record.name() != null ? record.name() : id)
+            .put("usage_bytes", bytes);
+    out.putObject("file_counts")
+        .put("in_progress", inProgress)
+        .put("completed", completed)
+        .put("failed", failed)
+        .put("cancelled", cancelled)
+        .put("total", inProgress + completed + failed + cancelled);
     out.put("status", inProgress > 0 ? "in_progress" : "completed").put("last_active_at", created);
     out.set("metadata", record != null ? record.metadata() : backend.mapper().createObjectNode());
     out.putNull("expires_at");
     if (record != null && record.description() != null) {
       out.put("description", record.description());
     }
-    ObjectNode quarry = out.putObject("quarry").put("corpus_id", d.info().corpusId()).put("revision", d.revision())
-        .put("sources", d.sources());
-    quarry.set("chunking_strategy", ChunkingStrategy.describe(d.info().settings().chunking(), backend.mapper()));
+    ObjectNode quarry =
+        out.putObject("quarry")
+            .put("corpus_id", d.info().corpusId())
+            .put("revision", d.revision())
+            .put("sources", d.sources());
+    quarry.set(
+        "chunking_strategy",
+        ChunkingStrategy.describe(d.info().settings().chunking(), backend.mapper()));
     return out;
   }
 

@@ -14,8 +14,17 @@ import java.util.Objects;
  *     ends, this one stays
  * @param errorCode for a failed file, Quarry's error code; else null
  */
-public record Attachment(String fileId, String job, int index, String batch, ObjectNode attributes, long createdAt,
-    long bytes, String outcome, String errorCode, String errorMessage) {
+public record Attachment(
+    String fileId,
+    String job,
+    int index,
+    String batch,
+    ObjectNode attributes,
+    long createdAt,
+    long bytes,
+    String outcome,
+    String errorCode,
+    String errorMessage) {
   public Attachment {
     Objects.requireNonNull(fileId, "fileId");
     Objects.requireNonNull(job, "job");
@@ -23,6 +32,7 @@ public record Attachment(String fileId, String job, int index, String batch, Obj
   }
 
   public Attachment withOutcome(String status, String code, String message) {
-    return new Attachment(fileId, job, index, batch, attributes, createdAt, bytes, status, code, message);
+    return new Attachment(
+        fileId, job, index, batch, attributes, createdAt, bytes, status, code, message);
   }
 }

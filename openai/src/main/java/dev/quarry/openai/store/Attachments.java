@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Which files are attached to each vector store: {@code <root>/<corpus>/<file id>.json}. Thread-safe;
- * records are replaced atomically.
+ * Which files are attached to each vector store: {@code <root>/<corpus>/<file id>.json}.
+ * Thread-safe; records are replaced atomically.
  */
 public final class Attachments {
   private final Path root;
@@ -51,14 +51,22 @@ public final class Attachments {
    */
   public synchronized void recordOutcome(String corpus, Attachment a) {
     Optional<Attachment> current = find(corpus, a.fileId());
-    if (current.isPresent() && current.get().job().equals(a.job()) && current.get().index() == a.index()) {
+    if (current.isPresent()
+        && current.get().job().equals(a.job())
+        && current.get().index() == a.index()) {
       write(corpus, a);
     }
   }
 
   public synchronized void write(String corpus, Attachment a) {
-    ObjectNode n = mapper.createObjectNode().put("fileId", a.fileId()).put("job", a.job()).put("index", a.index())
-        .put("createdAt", a.createdAt()).put("bytes", a.bytes());
+    ObjectNode n =
+        mapper
+            .createObjectNode()
+            .put("fileId", a.fileId())
+            .put("job", a.job())
+            .put("index", a.index())
+            .put("createdAt", a.createdAt())
+            .put("bytes", a.bytes());
     if (a.batch() != null) {
       n.put("batch", a.batch());
     }
@@ -86,10 +94,14 @@ public final class Attachments {
   }
 
   private Attachment fromRecord(ObjectNode n) {
-    return new Attachment(n.get("fileId").asText(), n.get("job").asText(), n.get("index").asInt(),
+    return new Attachment(
+        n.get("fileId").asText(),
+        n.get("job").asText(),
+        n.get("index").asInt(),
         n.hasNonNull("batch") ? n.get("batch").asText() : null,
         n.get("attributes") instanceof ObjectNode attrs ? attrs : mapper.createObjectNode(),
-        n.get("createdAt").asLong(), n.get("bytes").asLong(),
+        n.get("createdAt").asLong(),
+        n.get("bytes").asLong(),
         n.hasNonNull("outcome") ? n.get("outcome").asText() : null,
         n.hasNonNull("errorCode") ? n.get("errorCode").asText() : null,
         n.hasNonNull("errorMessage") ? n.get("errorMessage").asText() : null);

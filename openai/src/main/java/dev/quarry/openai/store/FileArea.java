@@ -42,7 +42,8 @@ public final class FileArea {
    * Stores the bytes of {@code in} as a new file. {@code maxBytes} bounds them: past it nothing is
    * kept and {@link TooLarge} is thrown.
    */
-  public FileRecord store(String id, String filename, String purpose, String subject, InputStream in, long maxBytes)
+  public FileRecord store(
+      String id, String filename, String purpose, String subject, InputStream in, long maxBytes)
       throws IOException, TooLarge {
     Path folder = root.resolve(id);
     PrivateFolders.create(folder);
@@ -68,10 +69,25 @@ public final class FileArea {
       throw e;
     }
     JsonFiles.fsync(content);
-    FileRecord file = new FileRecord(id, filename, size, clock.instant().getEpochSecond(), purpose, subject,
-        HexFormat.of().formatHex(sha.digest()));
-    ObjectNode record = mapper.createObjectNode().put("id", id).put("filename", filename).put("bytes", size)
-        .put("createdAt", file.createdAt()).put("purpose", purpose).put("subject", subject).put("sha256", file.sha256());
+    FileRecord file =
+        new FileRecord(
+            id,
+            filename,
+            size,
+            clock.instant().getEpochSecond(),
+            purpose,
+            subject,
+            HexFormat.of().formatHex(sha.digest()));
+    ObjectNode record =
+        mapper
+            .createObjectNode()
+            .put("id", id)
+            .put("filename", filename)
+            .put("bytes", size)
+            .put("createdAt", file.createdAt())
+            .put("purpose", purpose)
+            .put("subject", subject)
+            .put("sha256", file.sha256());
     JsonFiles.write(mapper, folder.resolve(RECORD), record);
     return file;
   }
@@ -94,7 +110,9 @@ public final class FileArea {
     }
     try (var folders = Files.list(root)) {
       for (Path folder : folders.toList()) {
-        JsonFiles.read(mapper, folder.resolve(RECORD)).map(FileArea::fromRecord).ifPresent(out::add);
+        JsonFiles.read(mapper, folder.resolve(RECORD))
+            .map(FileArea::fromRecord)
+            .ifPresent(out::add);
       }
     } catch (IOException e) {
       throw JsonFiles.unavailable(e);
@@ -110,8 +128,14 @@ public final class FileArea {
   }
 
   private static FileRecord fromRecord(ObjectNode n) {
-    return new FileRecord(n.get("id").asText(), n.get("filename").asText(), n.get("bytes").asLong(),
-        n.get("createdAt").asLong(), n.get("purpose").asText(), n.get("subject").asText(), n.get("sha256").asText());
+    return new FileRecord(
+        n.get("id").asText(),
+        n.get("filename").asText(),
+        n.get("bytes").asLong(),
+        n.get("createdAt").asLong(),
+        n.get("purpose").asText(),
+        n.get("subject").asText(),
+        n.get("sha256").asText());
   }
 
   /** An upload past its bound. */

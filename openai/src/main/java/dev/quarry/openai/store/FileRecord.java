@@ -9,7 +9,13 @@ import java.util.Objects;
  * @param subject the token subject that uploaded it: the only one that sees it
  * @param sha256 the bytes' SHA-256, lowercase hex
  */
-public record FileRecord(String id, String filename, long bytes, long createdAt, String purpose, String subject,
+public record FileRecord(
+    String id,
+    String filename,
+    long bytes,
+    long createdAt,
+    String purpose,
+    String subject,
     String sha256) {
   public FileRecord {
     Objects.requireNonNull(id, "id");

@@ -19,7 +19,10 @@ import java.util.Optional;
 final class JsonFiles {
   private JsonFiles() {}
 
-  /** Writes {@code record} to {@code file}: a temporary file, fsynced, moved over it, its folder fsynced. */
+  /**
+   * Writes {@code record} to {@code file}: a temporary file, fsynced, moved over it, its folder
+   * fsynced.
+   */
   static void write(ObjectMapper mapper, Path file, ObjectNode record) {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try {
@@ -80,6 +83,7 @@ final class JsonFiles {
 
   static QuarryException unavailable(IOException e) {
     // The path is the server's; the client learns only that storage failed.
-    return new QuarryException(ErrorCode.UNAVAILABLE, "the server could not read or write its file records", e);
+    return new QuarryException(
+        ErrorCode.UNAVAILABLE, "the server could not read or write its file records", e);
   }
 }

@@ -20,11 +20,14 @@ public final class StoreRecords {
   }
 
   public Optional<StoreRecord> find(String corpus) {
-    return JsonFiles.read(mapper, file(corpus)).map(n -> new StoreRecord(
-        n.hasNonNull("name") ? n.get("name").asText() : null,
-        n.get("metadata") instanceof ObjectNode m ? m : mapper.createObjectNode(),
-        n.hasNonNull("description") ? n.get("description").asText() : null,
-        n.get("createdAt").asLong()));
+    return JsonFiles.read(mapper, file(corpus))
+        .map(
+            n ->
+                new StoreRecord(
+                    n.hasNonNull("name") ? n.get("name").asText() : null,
+                    n.get("metadata") instanceof ObjectNode m ? m : mapper.createObjectNode(),
+                    n.hasNonNull("description") ? n.get("description").asText() : null,
+                    n.get("createdAt").asLong()));
   }
 
   public void write(String corpus, StoreRecord record) {

@@ -18,8 +18,11 @@ class ChunkingStrategyTest {
   }
 
   static String staticOf(int max, int overlap) {
-    return "{\"type\": \"static\", \"static\": {\"max_chunk_size_tokens\": " + max + ", \"chunk_overlap_tokens\": "
-        + overlap + "}}";
+    return "{\"type\": \"static\", \"static\": {\"max_chunk_size_tokens\": "
+        + max
+        + ", \"chunk_overlap_tokens\": "
+        + overlap
+        + "}}";
   }
 
   @Test
@@ -45,13 +48,25 @@ class ChunkingStrategyTest {
 
   @Test
   void refusals_nameTheParameter() {
-    assertEquals("chunking_strategy.static.chunk_overlap_tokens",
+    assertEquals(
+        "chunking_strategy.static.chunk_overlap_tokens",
         assertThrows(OpenAiException.class, () -> read(staticOf(800, 401))).param);
-    assertEquals("chunking_strategy.static.max_chunk_size_tokens",
+    assertEquals(
+        "chunking_strategy.static.max_chunk_size_tokens",
         assertThrows(OpenAiException.class, () -> read(staticOf(99, 0))).param);
-    assertEquals("chunking_strategy.type", assertThrows(OpenAiException.class, () -> read("{\"type\": \"semantic\"}")).param);
-    assertEquals("chunking_strategy.static", assertThrows(OpenAiException.class, () -> read("{\"type\": \"static\"}")).param);
-    assertEquals("chunking_strategy", assertThrows(OpenAiException.class,
-        () -> ChunkingStrategy.requireStores(new Chunking(600, 300), Chunking.DEFAULT, "chunking_strategy")).param);
+    assertEquals(
+        "chunking_strategy.type",
+        assertThrows(OpenAiException.class, () -> read("{\"type\": \"semantic\"}")).param);
+    assertEquals(
+        "chunking_strategy.static",
+        assertThrows(OpenAiException.class, () -> read("{\"type\": \"static\"}")).param);
+    assertEquals(
+        "chunking_strategy",
+        assertThrows(
+                OpenAiException.class,
+                () ->
+                    ChunkingStrategy.requireStores(
+                        new Chunking(600, 300), Chunking.DEFAULT, "chunking_strategy"))
+            .param);
   }
 }

@@ -22,7 +22,12 @@ class ListsTest {
   static final ObjectMapper MAPPER = new ObjectMapper();
 
   static ObjectNode page(List<String> ids, Map<String, String> query) {
-    return Lists.page(ids, id -> id, id -> MAPPER.createObjectNode().put("id", id), Lists.Cursor.of(query), MAPPER);
+    return Lists.page(
+        ids,
+        id -> id,
+        id -> MAPPER.createObjectNode().put("id", id),
+        Lists.Cursor.of(query),
+        MAPPER);
   }
 
   static List<String> ids(JsonNode page) {
@@ -46,7 +51,8 @@ class ListsTest {
       if (desc) {
         Collections.reverse(expected);
       }
-      Map<String, String> query = new HashMap<>(Map.of("limit", Integer.toString(limit), "order", desc ? "desc" : "asc"));
+      Map<String, String> query =
+          new HashMap<>(Map.of("limit", Integer.toString(limit), "order", desc ? "desc" : "asc"));
       List<String> seen = new ArrayList<>();
       List<List<String>> pages = new ArrayList<>();
       while (true) {
@@ -70,8 +76,15 @@ class ListsTest {
         if (pages.get(p).isEmpty()) {
           continue;
         }
-        Map<String, String> back = new HashMap<>(Map.of("limit", Integer.toString(limit), "order", desc ? "desc" : "asc",
-            "before", pages.get(p).get(0)));
+        Map<String, String> back =
+            new HashMap<>(
+                Map.of(
+                    "limit",
+                    Integer.toString(limit),
+                    "order",
+                    desc ? "desc" : "asc",
+                    "before",
+                    pages.get(p).get(0)));
         assertEquals(pages.get(p - 1), ids(page(ascending, back)));
       }
     }
@@ -79,10 +92,15 @@ class ListsTest {
 
   @Test
   void cursor_naming_nothing_isRefused_withItsParam() {
-    OpenAiException e = assertThrows(OpenAiException.class, () -> page(List.of("a"), Map.of("after", "zz")));
+    OpenAiException e =
+        assertThrows(OpenAiException.class, () -> page(List.of("a"), Map.of("after", "zz")));
     assertEquals("after", e.param);
-    assertEquals("limit", assertThrows(OpenAiException.class, () -> page(List.of(), Map.of("limit", "101"))).param);
-    assertEquals("order", assertThrows(OpenAiException.class, () -> page(List.of(), Map.of("order", "up"))).param);
+    assertEquals(
+        "limit",
+        assertThrows(OpenAiException.class, () -> page(List.of(), Map.of("limit", "101"))).param);
+    assertEquals(
+        "order",
+        assertThrows(OpenAiException.class, () -> page(List.of(), Map.of("order", "up"))).param);
     assertFalse(page(List.of(), Map.of()).get("has_more").asBoolean());
   }
 }
