@@ -15,6 +15,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -48,6 +49,9 @@ final class Browser implements AutoCloseable {
     this.driver = driver;
     this.profile = profile;
     this.wait = new WebDriverWait(driver, WAIT);
+    // The console re-renders a view as answers arrive: an element found a moment ago may be gone by
+    // the time it is read. A wait asks again rather than fail on it.
+    wait.ignoring(StaleElementReferenceException.class);
   }
 
   /**
@@ -207,9 +211,13 @@ final class Browser implements AutoCloseable {
    * shown).
    */
   String searchCurl() {
+    // Read inside the wait: a new answer may replace the element between finding and reading it.
     return until(
-            d -> d.findElements(By.cssSelector("#results .curl")).stream().findFirst().orElse(null))
-        .getAttribute("textContent");
+        d ->
+            d.findElements(By.cssSelector("#results .curl")).stream()
+                .findFirst()
+                .map(e -> e.getAttribute("textContent"))
+                .orElse(null));
   }
 
   /**
