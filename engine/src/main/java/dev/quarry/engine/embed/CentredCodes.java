@@ -1,5 +1,7 @@
 package dev.quarry.engine.embed;
 
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.invoke.MethodHandles;
@@ -76,7 +78,7 @@ public final class CentredCodes {
    * weights {@code modelSha256}, which must be the one named {@code centre} (its SHA-256, as {@link
    * #centreFor} gave it when the corpus was created), rotated by the rotation of {@code seed}.
    *
-   * @throws IllegalStateException when that centre no longer ships with the model
+   * @throws QuarryException EMBEDDING_UNAVAILABLE when that centre no longer ships with the model
    */
   public static CentredCodes of(String modelSha256, String centre, long seed, int bits) {
     if (bits < 1 || bits > 4) {
@@ -108,12 +110,14 @@ public final class CentredCodes {
   private static float[] shipped(String modelSha256, String centre) {
     byte[] text = resource(CENTRES_FOLDER + modelSha256 + ".txt");
     if (text == null || !sha256(text).equals(centre)) {
-      throw new IllegalStateException(
-          "the centre this corpus was created with (SHA-256 "
+      // As for a model whose weights changed: the corpus's codes cannot be read by this release.
+      throw new QuarryException(
+          ErrorCode.EMBEDDING_UNAVAILABLE,
+          "the centre this corpus's coded first pass was created with (SHA-256 "
               + centre
-              + ") does not ship for its model (SHA-256 "
+              + ") does not ship with this server for its model (SHA-256 "
               + modelSha256
-              + ")");
+              + "); search it with exact: true, or recreate it");
     }
     return parse(text);
   }

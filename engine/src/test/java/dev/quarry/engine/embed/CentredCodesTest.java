@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.TestSeed;
 import java.util.Map;
 import java.util.Random;
@@ -43,10 +45,12 @@ class CentredCodesTest {
   void theShippedCentres_areTheRecordedOnes() {
     SHIPPED.forEach((model, centre) -> assertEquals(centre, CentredCodes.centreFor(model), model));
     assertNull(CentredCodes.centreFor("0".repeat(64)), "no centre ships for an unknown model");
-    assertThrows(
-        IllegalStateException.class,
-        () -> CentredCodes.of(TEST_MODEL, "0".repeat(64), 1, 1),
-        "a recorded centre that does not ship is refused, not replaced");
+    QuarryException refused =
+        assertThrows(
+            QuarryException.class,
+            () -> CentredCodes.of(TEST_MODEL, "0".repeat(64), 1, 1),
+            "a recorded centre that does not ship is refused, not replaced");
+    assertEquals(ErrorCode.EMBEDDING_UNAVAILABLE, refused.code());
   }
 
   @Test
