@@ -1,6 +1,8 @@
 package dev.quarry.engine.analysis;
 
 import dev.quarry.engine.CorpusSettings.Language;
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
 import java.util.List;
 import java.util.Map;
 import org.apache.tika.langdetect.opennlp.OpenNLPDetector;
@@ -70,6 +72,9 @@ public final class LanguageDetection {
           Map.entry("tur", Language.TURKISH),
           Map.entry("ukr", Language.UKRAINIAN));
 
+  private static final boolean DETECTOR_PRESENT =
+      present("org.apache.tika.langdetect.opennlp.OpenNLPDetector");
+
   private LanguageDetection() {}
 
   /**
@@ -81,31 +86,65 @@ public final class LanguageDetection {
     if (letters(prefix) < MIN_LETTERS) {
       return Language.STANDARD;
     }
-    // A detector holds the text it is given; the model it reads is loaded once and shared.
-    OpenNLPDetector detector = new OpenNLPDetector();
-    detector.setMaxLength(PREFIX_CHARS);
-    detector.addText(prefix.toCharArray(), 0, prefix.length());
-    List<LanguageResult> results = detector.detectAll();
-    Language best = null;
-    float bestScore = 0;
-    for (LanguageResult r : results) {
-      Language l = ANALYZED.get(r.getLanguage());
-      // Strictly greater: of two languages that score alike, the first in the model's order wins.
-      if (l != null && r.getRawScore() > bestScore) {
-        best = l;
-        bestScore = r.getRawScore();
+    if (!DETECTOR_PRESENT) {
+      throw new QuarryException(
+          ErrorCode.INDEXING_UNAVAILABLE,
+          "this corpus detects each source's language (settings.language auto), and this server has"
+              + " no language detector: add org.apache.tika:tika-langdetect-opennlp to its class path,"
+              + " or name the source's language");
+    }
+    return OpenNlp.best(prefix);
+  }
+
+  /**
+   * Whether OpenNLP's detector is on the class path. It is an optional dependency of the engine
+   * (its model is 23.5 MB): the standalone server ships it, a host that embeds the engine adds it
+   * to use auto corpora.
+   */
+  public static boolean available() {
+    return DETECTOR_PRESENT;
+  }
+
+  private static boolean present(String className) {
+    try {
+      Class.forName(className, false, LanguageDetection.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+
+  /** The detector's classes, touched only once they are known to be there. */
+  private static final class OpenNlp {
+    private OpenNlp() {}
+
+    static Language best(String prefix) {
+      // A detector holds the text it is given; the model it reads is loaded once and shared.
+      OpenNLPDetector detector = new OpenNLPDetector();
+      detector.setMaxLength(PREFIX_CHARS);
+      detector.addText(prefix.toCharArray(), 0, prefix.length());
+      List<LanguageResult> results = detector.detectAll();
+      Language best = null;
+      float bestScore = 0;
+      for (LanguageResult r : results) {
+        Language l = ANALYZED.get(r.getLanguage());
+        // Strictly greater: of two languages that score alike, the first in the model's order wins.
+        if (l != null && r.getRawScore() > bestScore) {
+          best = l;
+          bestScore = r.getRawScore();
+        }
       }
-    }
-    if (best == null) {
-      return Language.STANDARD;
-    }
-    float rival = 0;
-    for (LanguageResult r : results) {
-      if (ANALYZED.get(r.getLanguage()) != best) {
-        rival = Math.max(rival, r.getRawScore());
+      if (best == null) {
+        return Language.STANDARD;
       }
+      float rival = 0;
+      for (LanguageResult r : results) {
+        if (ANALYZED.get(r.getLanguage()) != best) {
+          rival = Math.max(rival, r.getRawScore());
+        }
+      }
+      return (double) bestScore >= MIN_MARGIN * rival ? best : Language.STANDARD;
     }
-    return (double) bestScore >= MIN_MARGIN * rival ? best : Language.STANDARD;
   }
 
   private static int letters(String text) {
