@@ -89,9 +89,9 @@ public final class LanguageDetection {
     if (!DETECTOR_PRESENT) {
       throw new QuarryException(
           ErrorCode.INDEXING_UNAVAILABLE,
-          "this corpus detects each source's language (settings.language auto), and this server has"
-              + " no language detector: add org.apache.tika:tika-langdetect-opennlp to its class path,"
-              + " or name the source's language");
+          // Client text: what to add to the server is the operator's to read, in docs/search.md.
+          "this corpus detects each source's language (settings.language auto), and this server"
+              + " has no language detector; name the source's language in the request's language");
     }
     return OpenNlp.best(prefix);
   }
