@@ -652,21 +652,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * embedding corpus and lexical on others.
    */
   private SearchRequest.Mode modeOf(SearchRequest request) {
-    SearchRequest.Mode mode = request.mode();
-    if (mode == null) {
-      mode = embedder != null ? SearchRequest.Mode.HYBRID : SearchRequest.Mode.LEXICAL;
-    } else if (mode != SearchRequest.Mode.LEXICAL && embedder == null) {
-      throw QuarryException.invalid(
-          "mode",
-          "mode '"
-              + mode.wireName()
-              + "' needs a corpus with an embedding model;"
-              + " corpus '"
-              + info.name()
-              + "' is lexical (settings.embedding at creation)");
-    }
-    request.requireFusionOnlyFor(mode);
-    return mode;
+    return request.modeIn(info.name(), embedder != null);
   }
 
   /**

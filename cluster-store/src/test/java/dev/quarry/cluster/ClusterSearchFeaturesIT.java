@@ -126,6 +126,20 @@ class ClusterSearchFeaturesIT {
     return cluster.withCorpus("features", ix -> ix.search(request));
   }
 
+  @Test
+  void exactOnALexicalCorpus_isRefusedNamingIt_byBothStores() {
+    SearchRequest exact = request("apple", List.of(), null, List.of(), null, false).withExact(true);
+    QuarryException onDisk = assertThrows(QuarryException.class, () -> embedded.search(exact));
+    QuarryException onCluster =
+        assertThrows(
+            QuarryException.class, () -> cluster.withCorpus("features", ix -> ix.search(exact)));
+    for (QuarryException e : List.of(onDisk, onCluster)) {
+      assertEquals(ErrorCode.INVALID_REQUEST, e.code());
+      assertEquals("exact", e.field());
+    }
+    assertEquals(onDisk.getMessage(), onCluster.getMessage());
+  }
+
   static SearchRequest request(
       String query,
       List<Filter> filters,

@@ -146,6 +146,40 @@ public record SearchRequest(
   }
 
   /**
+   * The mode this search runs in on corpus {@code corpus}: its own, or hybrid on an embedding
+   * corpus and lexical on others; each store asks this one rule, with the refusals it makes.
+   *
+   * @param embedding whether the corpus has an embedding model
+   * @throws QuarryException INVALID_REQUEST naming {@code mode} (a semantic side on a lexical
+   *     corpus), {@code fusion} or {@code exact} (options of a side the search does not have)
+   */
+  public Mode modeIn(String corpus, boolean embedding) {
+    Mode effective = mode;
+    if (effective == null) {
+      effective = embedding ? Mode.HYBRID : Mode.LEXICAL;
+    } else if (effective != Mode.LEXICAL && !embedding) {
+      throw QuarryException.invalid(
+          "mode",
+          "mode '"
+              + effective.wireName()
+              + "' needs a corpus with an embedding model;"
+              + " corpus '"
+              + corpus
+              + "' is lexical (settings.embedding at creation)");
+    }
+    requireFusionOnlyFor(effective);
+    if (exact && !embedding) {
+      throw QuarryException.invalid(
+          "exact",
+          "exact applies to a corpus with an embedding model; corpus '"
+              + corpus
+              + "' is lexical (settings.embedding at creation)");
+    }
+    requireExactOnlyFor(effective);
+    return effective;
+  }
+
+  /**
    * Refuses {@code exact} on a search without a semantic side: it applies to semantic and hybrid
    * search only, so a lexical search (asked for, or a lexical corpus's only mode) given it is a
    * request mistake.

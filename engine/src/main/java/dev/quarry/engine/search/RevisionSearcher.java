@@ -107,29 +107,7 @@ public final class RevisionSearcher {
    * The mode a request runs in: its own, or hybrid on an embedding corpus and lexical on others.
    */
   SearchRequest.Mode modeOf(SearchRequest request) {
-    SearchRequest.Mode mode = request.mode();
-    if (mode == null) {
-      mode = embedder != null ? SearchRequest.Mode.HYBRID : SearchRequest.Mode.LEXICAL;
-    } else if (mode != SearchRequest.Mode.LEXICAL && embedder == null) {
-      throw QuarryException.invalid(
-          "mode",
-          "mode '"
-              + mode.wireName()
-              + "' needs a corpus with an embedding model;"
-              + " corpus '"
-              + info.name()
-              + "' is lexical (settings.embedding at creation)");
-    }
-    request.requireFusionOnlyFor(mode);
-    if (request.exact() && embedder == null) {
-      throw QuarryException.invalid(
-          "exact",
-          "exact applies to a corpus with an embedding model; corpus '"
-              + info.name()
-              + "' is lexical (settings.embedding at creation)");
-    }
-    request.requireExactOnlyFor(mode);
-    return mode;
+    return request.modeIn(info.name(), embedder != null);
   }
 
   /**
