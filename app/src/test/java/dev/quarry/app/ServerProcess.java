@@ -133,15 +133,8 @@ public final class ServerProcess implements AutoCloseable {
     try {
       Path err = Files.createTempFile("quarry-server-", ".log");
       err.toFile().deleteOnExit(); // read after the server stopped, so kept until the test JVM ends
-      List<String> command =
-          new ArrayList<>(
-              List.of(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "-Xmx" + heapMiB + "m",
-                  "-XX:TieredStopAtLevel=1",
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  "dev.quarry.app.cli.QuarryCli"));
+      List<String> command = ChildJvm.command(heapMiB, args.isEmpty() ? "none" : args.get(0));
+      command.add("dev.quarry.app.cli.QuarryCli");
       command.addAll(args);
       Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
       BufferedReader out =

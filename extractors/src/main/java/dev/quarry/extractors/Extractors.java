@@ -99,9 +99,10 @@ public final class Extractors implements AutoCloseable {
       }
     }
     WorkerCommand command =
-        builder.command != null
-            ? builder.command
-            : WorkerCommand.ofCurrentJvm(builder.getWorkerHeapMiB());
+        (builder.command != null
+                ? builder.command
+                : WorkerCommand.ofCurrentJvm(builder.getWorkerHeapMiB()))
+            .withClassArchive(builder.classArchive);
     this.pool = new WorkerPool(command, builder.getWorkers(), builder.getQueueCapacity());
   }
 
@@ -271,6 +272,7 @@ public final class Extractors implements AutoCloseable {
     private Boolean detectOrientation;
     private List<String> ocrLanguages;
     private WorkerCommand command;
+    private Path classArchive;
 
     private Builder() {}
 
@@ -403,6 +405,17 @@ public final class Extractors implements AutoCloseable {
     public Builder workerCommand(String javaBinary, String classPath) {
       requireState(command == null, "workerCommand was already set to %s", command);
       this.command = new WorkerCommand(javaBinary, classPath, getWorkerHeapMiB());
+      return this;
+    }
+
+    /**
+     * Expert: a class-data archive file the workers share, so that each starts in about half the
+     * CPU time (see {@link WorkerCommand}); written by the first worker to exit, in a folder this
+     * process may write and no other user may; default none.
+     */
+    public Builder workerClassArchive(Path file) {
+      requireState(classArchive == null, "workerClassArchive was already set to %s", classArchive);
+      this.classArchive = Objects.requireNonNull(file, "file");
       return this;
     }
 

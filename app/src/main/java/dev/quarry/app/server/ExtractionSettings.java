@@ -5,6 +5,9 @@ import dev.quarry.api.wire.Limits;
 import dev.quarry.extractors.ExtractionLimits;
 import dev.quarry.extractors.Extractors;
 import dev.quarry.extractors.ocr.OcrMode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -69,9 +72,25 @@ public record ExtractionSettings(
     ocrLanguages = List.copyOf(ocrLanguages);
   }
 
+  /**
+   * The system property naming a folder where extraction workers keep their class-data archive (the
+   * launcher sets it; see {@link Extractors.Builder#workerClassArchive}).
+   */
+  public static final String CLASS_ARCHIVES_PROPERTY = "quarry.classArchives";
+
   /** Starts nothing yet: workers start with the first document. The caller closes the result. */
   public Extractors build(Limits limits, boolean pdfEnabled) {
-    return Extractors.builder()
+    Extractors.Builder builder = Extractors.builder();
+    String archives = System.getProperty(CLASS_ARCHIVES_PROPERTY);
+    if (archives != null && !archives.isBlank()) {
+      try {
+        builder.workerClassArchive(
+            Files.createDirectories(Path.of(archives)).resolve("extraction-worker.jsa"));
+      } catch (IOException e) {
+        // Workers start without the archive: slower, never wrong.
+      }
+    }
+    return builder
         .workers(workers)
         .workerHeapMiB(workerHeapMiB)
         .queueCapacity(queueCapacity)

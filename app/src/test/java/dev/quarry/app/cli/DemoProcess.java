@@ -2,6 +2,7 @@ package dev.quarry.app.cli;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quarry.app.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -20,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 final class DemoProcess implements AutoCloseable {
   /** Defines {@code quarry_cli}, this build's command line, for scripts run by {@link #bash}. */
   static final String CLI_FUNCTION =
-      "quarry_cli() { \"$QUARRY_JAVA\" -cp \"$QUARRY_CP\" dev.quarry.app.cli.QuarryCli \"$@\"; }\n";
+      "quarry_cli() { \"$QUARRY_JAVA\" $QUARRY_JAVA_OPTS -cp \"$QUARRY_CP\" dev.quarry.app.cli.QuarryCli \"$@\"; }\n";
 
   private final Process process;
   private final Path stderr;
@@ -36,20 +37,16 @@ final class DemoProcess implements AutoCloseable {
    * Starts the demo with its temporary data folder under {@code tmp}, its stderr in {@code stderr}.
    */
   static DemoProcess start(Path tmp, Path stderr) throws Exception {
-    List<String> command =
+    List<String> command = ChildJvm.command(256, "demo");
+    command.addAll(
         List.of(
-            java(),
-            "-Xmx256m",
-            "-XX:TieredStopAtLevel=1",
             "-Djava.io.tmpdir=" + tmp,
-            "-cp",
-            System.getProperty("java.class.path"),
             "dev.quarry.app.cli.QuarryCli",
             "demo",
             "--token",
             "change-me",
             "--port",
-            "0");
+            "0"));
     Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
     String url = awaitReady(process);
     DemoProcess demo = new DemoProcess(process, stderr, url);
@@ -85,8 +82,9 @@ final class DemoProcess implements AutoCloseable {
    */
   static ProcessBuilder bash(Path script, Path folder) {
     ProcessBuilder bash = new ProcessBuilder("bash", script.toString()).directory(folder.toFile());
-    bash.environment().put("QUARRY_JAVA", java());
-    bash.environment().put("QUARRY_CP", System.getProperty("java.class.path"));
+    bash.environment().put("QUARRY_JAVA", ChildJvm.java());
+    bash.environment().put("QUARRY_JAVA_OPTS", String.join(" ", ChildJvm.options("shell")));
+    bash.environment().put("QUARRY_CP", ChildJvm.classPath());
     return bash;
   }
 
@@ -97,10 +95,6 @@ final class DemoProcess implements AutoCloseable {
       }
     }
     return false;
-  }
-
-  private static String java() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
   /**

@@ -1,5 +1,8 @@
 package dev.quarry.extractors.worker;
 
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -8,11 +11,21 @@ import java.util.Objects;
  * The command line that starts a worker: the given java binary and class path, a heap cap, and exit
  * on the first OutOfMemoryError so a runaway parser costs a process, not a hung JVM.
  *
+ * <p>With a {@code classArchive}, workers share a class-data archive (the JVM's dynamic CDS): the
+ * first worker to exit writes the classes it loaded there, and every later worker maps them instead
+ * of loading and verifying them again, which halves the CPU a worker's start takes (Tika's parsers
+ * are thousands of classes). The JVM itself checks that an archive matches its own version and the
+ * class path, and writes a fresh one when it does not. The JVM can archive classes only from jars,
+ * so a class path with a folder (an IDE's or a build's classes folder) runs without the archive.
+ *
  * @param javaBinary path of the {@code java} executable
  * @param classPath class path holding this module and its dependencies
  * @param heapMiB the worker's maximum heap
+ * @param classArchive the workers' class-data archive file, or null for none
  */
-public record WorkerCommand(String javaBinary, String classPath, int heapMiB) {
+public record WorkerCommand(String javaBinary, String classPath, int heapMiB, Path classArchive) {
+  /** This module's package folder, in a classes folder. */
+  private static final String OWN_PACKAGE = "dev/quarry/extractors";
 
   public WorkerCommand {
     Objects.requireNonNull(javaBinary, "javaBinary");
@@ -22,6 +35,16 @@ public record WorkerCommand(String javaBinary, String classPath, int heapMiB) {
     }
   }
 
+  /** A command without a class-data archive. */
+  public WorkerCommand(String javaBinary, String classPath, int heapMiB) {
+    this(javaBinary, classPath, heapMiB, null);
+  }
+
+  /** This command with workers sharing the class-data archive {@code file} (null: none). */
+  public WorkerCommand withClassArchive(Path file) {
+    return new WorkerCommand(javaBinary, classPath, heapMiB, file);
+  }
+
   /** The java binary and class path of the running JVM. */
   public static WorkerCommand ofCurrentJvm(int heapMiB) {
     String java =
@@ -29,7 +52,7 @@ public record WorkerCommand(String javaBinary, String classPath, int heapMiB) {
             .info()
             .command()
             .orElse(System.getProperty("java.home") + "/bin/java");
-    return new WorkerCommand(java, System.getProperty("java.class.path"), heapMiB);
+    return new WorkerCommand(java, workerClassPath(System.getProperty("java.class.path")), heapMiB);
   }
 
   List<String> toArguments() {
@@ -42,10 +65,51 @@ public record WorkerCommand(String javaBinary, String classPath, int heapMiB) {
     command.add("-XX:+DisplayVMOutputToStderr");
     // One worker parses one document at a time; a serial collector is smallest and enough.
     command.add("-XX:+UseSerialGC");
+    // The VM's warnings go to stderr too: unified logging writes them to stdout by default.
+    command.add("-Xlog:disable");
+    if (classArchive != null && jarsOnly(classPath)) {
+      command.add("-XX:SharedArchiveFile=" + classArchive);
+      command.add("-XX:+AutoCreateSharedArchive");
+      // Without the archive's own notices: the JVM reports an archive it rewrites as an error.
+      command.add("-Xlog:all=warning,cds=off:stderr");
+    } else {
+      command.add("-Xlog:all=warning:stderr");
+    }
     command.add("-Djava.awt.headless=true");
     command.add("-cp");
     command.add(classPath);
     command.add(WorkerMain.class.getName());
     return command;
+  }
+
+  /**
+   * The running JVM's class path without the folders that hold none of this module's classes (a
+   * host's own classes folder): a worker needs only this module and the libraries, and a class path
+   * of jars alone lets the JVM archive its classes.
+   */
+  static String workerClassPath(String classPath) {
+    List<String> kept = new ArrayList<>();
+    for (String entry : classPath.split(File.pathSeparator)) {
+      if (entry.isEmpty()) {
+        continue;
+      }
+      Path path = Path.of(entry);
+      if (!Files.isDirectory(path) || Files.isDirectory(path.resolve(OWN_PACKAGE))) {
+        kept.add(entry);
+      }
+    }
+    return String.join(File.pathSeparator, kept);
+  }
+
+  /**
+   * Whether every entry of {@code classPath} is a file: the JVM archives classes only from jars.
+   */
+  static boolean jarsOnly(String classPath) {
+    for (String entry : classPath.split(File.pathSeparator)) {
+      if (entry.isEmpty() || entry.endsWith("*") || Files.isDirectory(Path.of(entry))) {
+        return false;
+      }
+    }
+    return true;
   }
 }
