@@ -1002,6 +1002,7 @@ export interface components {
             chunks: number;
             characters: number;
             pages?: number;
+            language?: components["schemas"]["SourceLanguage"];
             indexedAt?: components["schemas"]["Time"];
             /** @description Embedding corpora: chunks longer than the model's window. */
             truncatedChunks?: number;
@@ -1021,6 +1022,7 @@ export interface components {
             chunks: number;
             characters: number;
             pages?: number;
+            language?: components["schemas"]["SourceLanguage"];
             indexedAt?: components["schemas"]["Time"];
             /** @description Embedding corpora: chunks longer than the model's window. */
             truncatedChunks?: number;

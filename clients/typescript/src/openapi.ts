@@ -1003,6 +1003,7 @@ export interface components {
             chunks: number;
             characters: number;
             pages?: number;
+            language?: components["schemas"]["SourceLanguage"];
             indexedAt?: components["schemas"]["Time"];
             /** @description Embedding corpora: chunks longer than the model's window. */
             truncatedChunks?: number;
@@ -1022,6 +1023,7 @@ export interface components {
             chunks: number;
             characters: number;
             pages?: number;
+            language?: components["schemas"]["SourceLanguage"];
             indexedAt?: components["schemas"]["Time"];
             /** @description Embedding corpora: chunks longer than the model's window. */
             truncatedChunks?: number;

@@ -117,6 +117,8 @@ class ClientOverHttpTest {
     SourceState state = admin.readSource("c1", "public/travel.md");
     assertEquals(doc.contentSha256(), state.contentSha256());
     assertEquals("Travel", state.title());
+    assertEquals(r.language(), state.language());
+    assertEquals(hit.language(), state.language());
     // Pinned: the same answer again at the same revision.
     assertEquals(
         found.results(),
@@ -185,6 +187,7 @@ class ClientOverHttpTest {
     Page<SourceState> first = admin.listSources("paged", null, null, 3);
     assertEquals(3, first.items().size());
     assertNotNull(first.next());
+    assertEquals("english", first.items().get(0).language());
     List<String> all = admin.sources("paged", null).map(SourceState::source).toList();
     assertEquals(List.of("doc-0", "doc-1", "doc-2", "doc-4", "doc-5", "doc-6"), all);
     assertEquals(

@@ -1242,7 +1242,9 @@ final class ClusterCorpusIndex implements CorpusIndex {
             .path("hits");
     return hits.isEmpty()
         ? Optional.empty()
-        : Optional.of(CorpusDocs.sourceState(hits.get(0).path("_source")));
+        : Optional.of(
+            CorpusDocs.sourceState(
+                hits.get(0).path("_source"), info.settings().language().wireName()));
   }
 
   /**
@@ -1390,7 +1392,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
         if (out.size() == limit) {
           return new SourcePage(out, out.get(limit - 1).source());
         }
-        out.add(CorpusDocs.sourceState(h.path("_source")));
+        out.add(CorpusDocs.sourceState(h.path("_source"), info.settings().language().wireName()));
       }
       if (hits.size() < page) {
         return new SourcePage(out, null);

@@ -424,9 +424,11 @@ final class CorpusDocs {
     return Metadata.of(raw, "metadata");
   }
 
-  /** A source record's state. */
+  /**
+   * A source record's state, analysed in {@code language} (the corpus's: a cluster corpus has one).
+   */
   @SuppressWarnings("unchecked")
-  static SourceState sourceState(JsonNode s) {
+  static SourceState sourceState(JsonNode s, String language) {
     JsonNode ingest = s.get("ingest");
     IngestReport report =
         ingest == null || ingest.isNull()
@@ -444,7 +446,8 @@ final class CorpusDocs {
         s.hasNonNull("pages") ? s.get("pages").asInt() : null,
         Instant.parse(s.path("indexed_at").asText()),
         report,
-        s.hasNonNull("truncated_chunks") ? s.get("truncated_chunks").asInt() : null);
+        s.hasNonNull("truncated_chunks") ? s.get("truncated_chunks").asInt() : null,
+        language);
   }
 
   static String text(JsonNode n, String field) {

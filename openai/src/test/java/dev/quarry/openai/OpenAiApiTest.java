@@ -391,6 +391,45 @@ class OpenAiApiTest {
   }
 
   @Test
+  void searchResults_carryTheSectionLanguageAndTableOfQuarrysHits() throws Exception {
+    Answer file =
+        upload(
+            ADMIN,
+            "tides.md",
+            ("# Harbour\n\nThe harbour master keeps the logbook.\n\n## Tides\n\n"
+                    + "| Port | High tide |\n|---|---|\n| Bergen | 06:40 |\n| Oslo | 07:15 |\n")
+                .getBytes(StandardCharsets.UTF_8),
+            "assistants");
+    assertEquals(200, file.status(), () -> file.body().toString());
+    String store =
+        ok(ADMIN, "POST", "/vector_stores", "{\"name\": \"Tides\"}").body().get("id").asText();
+    JsonNode batch =
+        ok(
+                ADMIN,
+                "POST",
+                "/vector_stores/" + store + "/file_batches",
+                "{\"file_ids\": [\"" + file.body().get("id").asText() + "\"]}")
+            .body();
+    JsonNode done = awaitBatch(ADMIN, store, batch.get("id").asText());
+    assertEquals("completed", done.get("status").asText(), done.toString());
+
+    JsonNode row =
+        ok(ADMIN, "POST", "/vector_stores/" + store + "/search", "{\"query\": \"Bergen\"}")
+            .body()
+            .at("/data/0/quarry");
+    assertEquals(JSON.readTree("[\"Harbour\", \"Tides\"]"), row.get("section"), row::toString);
+    assertEquals("english", row.path("language").asText(), row::toString);
+    assertEquals(JSON.readTree("{\"index\": 0, \"rows\": [1, 2]}"), row.get("table"));
+    JsonNode prose =
+        ok(ADMIN, "POST", "/vector_stores/" + store + "/search", "{\"query\": \"logbook\"}")
+            .body()
+            .at("/data/0/quarry");
+    assertEquals(JSON.readTree("[\"Harbour\"]"), prose.get("section"), prose::toString);
+    assertEquals("english", prose.path("language").asText());
+    assertFalse(prose.has("table"), prose::toString);
+  }
+
+  @Test
   void updateAttributes_ingestsTheFileAgain_andFiltersSeeTheNewValues() throws Exception {
     Loaded l = load(ADMIN, "Attributes");
     String path = "/vector_stores/" + l.store() + "/files/" + l.md();

@@ -137,6 +137,7 @@ public final class SourceResponses {
     if (s.pages() != null) {
       out.put("pages", s.pages());
     }
+    WireJson.putIfPresent(out, "language", s.language());
     if (s.indexedAt() != null) {
       out.put("indexedAt", WireJson.time(s.indexedAt()));
     }

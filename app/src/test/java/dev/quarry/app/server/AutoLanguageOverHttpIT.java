@@ -2,6 +2,7 @@ package dev.quarry.app.server;
 
 import static dev.quarry.api.ApiClient.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
@@ -17,7 +18,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * An auto corpus over HTTP: receipts and hits say each source's detected language, a German query
  * stems in German and an English one in English, a search may name one language, and bad languages
- * are typed errors naming their field. The texts are article 1 of the Universal Declaration of
+ * are typed errors naming their field; sources/read and sources/list say the language each receipt
+ * said (a corpus of one language, its own). The texts are article 1 of the Universal Declaration of
  * Human Rights; every answer is checked against openapi.yaml.
  */
 class AutoLanguageOverHttpIT {
@@ -94,6 +96,65 @@ class AutoLanguageOverHttpIT {
                 "{\"corpus\": \"udhr\", \"source\": \"names\","
                     + " \"text\": \"Johann Wolfgang von Goethe und Friedrich Schiller\", \"language\": \"german\"}"));
     assertEquals("german", receipt.get("language").asText());
+  }
+
+  @Test
+  void sourcesReadAndList_sayTheLanguageEachReceiptSaid() {
+    List<String> said = new ArrayList<>();
+    List<String> read = new ArrayList<>();
+    for (JsonNode r : receipts.get("results")) {
+      String source = r.get("source").asText();
+      said.add(source + ":" + r.get("language").asText());
+      JsonNode state =
+          ok(
+              api.retrieval(
+                  "sources/read", T, "{\"corpus\": \"udhr\", \"source\": \"" + source + "\"}"));
+      read.add(source + ":" + state.path("language").asText("(none)"));
+    }
+    assertEquals(said, read);
+    List<String> listed = new ArrayList<>();
+    ok(api.retrieval("sources/list", T, "{\"corpus\": \"udhr\", \"limit\": 1000}"))
+        .get("sources")
+        .forEach(
+            s -> listed.add(s.get("source").asText() + ":" + s.path("language").asText("(none)")));
+    for (String each : said) {
+      assertTrue(listed.contains(each), () -> each + " not in " + listed);
+    }
+  }
+
+  @Test
+  void aNamedLanguage_isTheOneTheSourceIsReadAndListedIn() {
+    ok(
+        api.retrieval(
+            "sources/index",
+            T,
+            "{\"corpus\": \"udhr\", \"source\": \"named/a\","
+                + " \"text\": \"All human beings are born free\", \"language\": \"dutch\"}"));
+    JsonNode state =
+        ok(api.retrieval("sources/read", T, "{\"corpus\": \"udhr\", \"source\": \"named/a\"}"));
+    assertEquals("dutch", state.path("language").asText());
+    JsonNode page =
+        ok(api.retrieval("sources/list", T, "{\"corpus\": \"udhr\", \"prefix\": \"named/\"}"));
+    assertEquals("dutch", page.get("sources").get(0).path("language").asText());
+  }
+
+  @Test
+  void aCorpusOfOneLanguage_saysItForEverySource() {
+    ok(
+        api.retrieval(
+            "corpora/create",
+            T,
+            "{\"corpus\": \"fixed\", \"settings\": {\"language\": \"german\"}}"));
+    ok(
+        api.retrieval(
+            "sources/index",
+            T,
+            "{\"corpus\": \"fixed\", \"source\": \"s\", \"text\": \"Tous les êtres humains\"}"));
+    JsonNode state =
+        ok(api.retrieval("sources/read", T, "{\"corpus\": \"fixed\", \"source\": \"s\"}"));
+    assertEquals("german", state.path("language").asText());
+    JsonNode page = ok(api.retrieval("sources/list", T, "{\"corpus\": \"fixed\"}"));
+    assertEquals("german", page.get("sources").get(0).path("language").asText());
   }
 
   @Test

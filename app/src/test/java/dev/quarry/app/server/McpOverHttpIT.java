@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quarry.api.ApiClient;
 import dev.quarry.api.TestTokens;
+import dev.quarry.api.ingest.Upload;
 import dev.quarry.app.ServerPerClass;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -69,6 +70,16 @@ class McpOverHttpIT {
             T,
             """
         {"corpus": "c2", "source": "other.md", "text": "Parental leave in the other corpus."}"""));
+    // A document with headings and a table, whose passages have a section and rows.
+    ApiClient.ok(
+        Upload.send(
+            api,
+            T,
+            "{\"corpus\": \"c2\", \"source\": \"tides.md\"}",
+            "tides.md",
+            ("# Harbour\n\nThe harbour master keeps the logbook.\n\n## Tides\n\n"
+                    + "| Port | High tide |\n|---|---|\n| Bergen | 06:40 |\n")
+                .getBytes(StandardCharsets.UTF_8)));
   }
 
   /** One MCP session of one token: initialize, then requests with the session id. */
@@ -238,6 +249,46 @@ class McpOverHttpIT {
     assertTrue(first.get("score").asDouble() > 0);
     assertTrue(first.get("uri").asText().startsWith("quarry://c1/"));
     assertEquals(out, ApiClient.JSON.readTree(result.at("/content/0/text").asText()));
+  }
+
+  @Test
+  void search_carriesTheSectionLanguageAndTableOfTheSearchEndpointsHits() throws Exception {
+    Session session = new Session(T);
+    for (String query : List.of("Bergen", "logbook")) {
+      JsonNode result =
+          session.tool("search", "{\"corpus\": \"c2\", \"query\": \"" + query + "\"}");
+      assertFalse(result.path("isError").asBoolean(), result::toString);
+      JsonNode mcp = result.at("/structuredContent/results/0");
+      JsonNode hit =
+          ApiClient.ok(
+                  api.retrieval("search", T, "{\"corpus\": \"c2\", \"query\": \"" + query + "\"}"))
+              .at("/results/0");
+      assertEquals("tides.md", mcp.get("source").asText(), mcp::toString);
+      assertEquals(hit.get("chunk"), mcp.get("chunk"));
+      for (String field : List.of("section", "language", "table")) {
+        assertEquals(hit.get(field), mcp.get(field), query + ": " + field + " of " + mcp);
+      }
+      assertEquals(
+          result.get("structuredContent"),
+          ApiClient.JSON.readTree(result.at("/content/0/text").asText()));
+    }
+    JsonNode row =
+        session
+            .tool("search", "{\"corpus\": \"c2\", \"query\": \"Bergen\"}")
+            .at("/structuredContent/results/0");
+    assertEquals(ApiClient.JSON.readTree("[\"Harbour\", \"Tides\"]"), row.get("section"));
+    assertEquals("english", row.get("language").asText());
+    assertEquals(ApiClient.JSON.readTree("{\"index\": 0, \"rows\": [1, 1]}"), row.get("table"));
+    JsonNode prose =
+        session
+            .tool("search", "{\"corpus\": \"c2\", \"query\": \"logbook\"}")
+            .at("/structuredContent/results/0");
+    assertEquals(ApiClient.JSON.readTree("[\"Harbour\"]"), prose.get("section"));
+    assertFalse(prose.has("table"), prose::toString);
+    JsonNode listed =
+        session.tool("list_sources", "{\"corpus\": \"c2\"}").at("/structuredContent/sources");
+    listed.forEach(s -> assertEquals("english", s.path("language").asText(), s::toString));
+    assertEquals(2, listed.size(), listed::toString);
   }
 
   @Test
@@ -557,7 +608,8 @@ class McpOverHttpIT {
             "quarry://c1/private%2Fsalaries.md",
             "quarry://c1/public%2Fleave.md",
             "quarry://c2",
-            "quarry://c2/other.md"),
+            "quarry://c2/other.md",
+            "quarry://c2/tides.md"),
         uris);
     JsonNode leave = all.get(2);
     assertEquals("public/leave.md", leave.get("name").asText());

@@ -111,6 +111,9 @@ final class Documents {
     }
     rec.add(new StoredField(Fields.MEDIA_TYPE, p.mediaType()));
     rec.add(new StoredField(Fields.CONTENT_SHA256, p.contentSha256()));
+    if (p.language() != null) {
+      rec.add(new StoredField(Fields.SOURCE_LANGUAGE, p.language().wireName()));
+    }
     if (!p.op().metadata().isEmpty()) {
       rec.add(new StoredField(Fields.METADATA_JSON, Json.write(p.op().metadata().values())));
     }

@@ -69,6 +69,14 @@ public final class Fields {
    */
   public static final String LANGUAGE = "lang";
 
+  /**
+   * Stored only, on the source records of an auto corpus: the {@link #LANGUAGE} of the source's
+   * chunks, for read and list (its own field: Lucene holds one field to one indexing, and the
+   * indexed term counts chunks alone). Records written before it was kept have none: their chunks
+   * say it.
+   */
+  public static final String SOURCE_LANGUAGE = "source_lang";
+
   /** Stored: metadata as canonical JSON (merged with passage metadata on chunk documents). */
   public static final String METADATA_JSON = "metadata";
 

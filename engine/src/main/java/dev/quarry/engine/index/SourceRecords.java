@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
@@ -31,7 +32,46 @@ final class SourceRecords {
   /** The live record of {@code source}, or empty when the source does not exist. */
   static Optional<SourceState> read(DirectoryReader latest, String source) throws IOException {
     Document d = liveRecord(latest, source);
-    return d == null ? Optional.empty() : Optional.of(toState(d));
+    if (d == null) {
+      return Optional.empty();
+    }
+    SourceState state = toState(d);
+    if (state.language() == null) {
+      String language = chunkLanguage(latest, Fields.versionKey(source, state.sourceRevision()));
+      if (language != null) {
+        state = state.withLanguage(language);
+      }
+    }
+    return Optional.of(state);
+  }
+
+  /**
+   * The language stored on a live chunk of the version {@code versionKey}, or null: an auto
+   * corpus's record written before records kept it, or a record of a corpus of one language.
+   */
+  private static String chunkLanguage(DirectoryReader latest, String versionKey)
+      throws IOException {
+    Term term = new Term(Fields.VERSION_KEY, versionKey);
+    for (LeafReaderContext ctx : latest.leaves()) {
+      LeafReader leaf = ctx.reader();
+      PostingsEnum postings = leaf.postings(term, PostingsEnum.NONE);
+      if (postings == null) {
+        continue;
+      }
+      Bits live = leaf.getLiveDocs();
+      for (int doc = postings.nextDoc();
+          doc != DocIdSetIterator.NO_MORE_DOCS;
+          doc = postings.nextDoc()) {
+        if (live == null || live.get(doc)) {
+          String language =
+              leaf.storedFields().document(doc, Set.of(Fields.LANGUAGE)).get(Fields.LANGUAGE);
+          if (language != null) {
+            return language;
+          }
+        }
+      }
+    }
+    return null;
   }
 
   /** The stored document of {@code source}'s live record, or null. */
@@ -161,6 +201,7 @@ final class SourceRecords {
         ingestJson == null ? null : IngestReports.fromMap(Json.readMap(ingestJson)),
         d.getField(Fields.TRUNCATED_CHUNKS) == null
             ? null
-            : d.getField(Fields.TRUNCATED_CHUNKS).numericValue().intValue());
+            : d.getField(Fields.TRUNCATED_CHUNKS).numericValue().intValue(),
+        d.get(Fields.SOURCE_LANGUAGE));
   }
 }

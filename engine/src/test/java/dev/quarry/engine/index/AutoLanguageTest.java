@@ -25,6 +25,13 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -185,6 +192,69 @@ class AutoLanguageTest {
       Hit ja = search(index, "良心", null, SourceScope.ALL).hits().get(0);
       assertEquals("ja", ja.source());
       assertEquals("japanese", ja.language());
+    }
+  }
+
+  @Test
+  void readAndList_sayTheLanguageEachReceiptSaid() throws IOException {
+    try (CorpusIndex index = CorpusIndex.open(dir, auto(), EngineConfig.defaults())) {
+      Map<String, String> said = new TreeMap<>();
+      for (Map.Entry<String, String> t : TEXTS.entrySet()) {
+        said.put(t.getKey(), index(index, t.getKey(), t.getValue()).language());
+      }
+      said.put("memo", index(index, "memo", "Leave policy").language());
+      Map<String, String> read = new TreeMap<>();
+      for (String source : said.keySet()) {
+        read.put(source, index.readSource(source).orElseThrow().language());
+      }
+      assertEquals(said, read);
+      Map<String, String> listed = new TreeMap<>();
+      index
+          .listSources(null, null, 100, s -> true)
+          .sources()
+          .forEach(s -> listed.put(s.source(), s.language()));
+      assertEquals(said, listed);
+      // A new version in a named language says that one.
+      index.apply(
+          Mutation.of(
+              SourceOperation.Index.text("faust", null, TEXTS.get("faust"), Metadata.EMPTY)
+                  .withLanguage(Language.STANDARD),
+              "tester"));
+      assertEquals("standard", index.readSource("faust").orElseThrow().language());
+    }
+    CorpusInfo german =
+        new CorpusInfo(
+            "de",
+            "c2",
+            new CorpusSettings(
+                Language.GERMAN, CorpusSettings.Chunking.DEFAULT, CorpusSettings.Ranking.DEFAULT),
+            Instant.EPOCH);
+    try (CorpusIndex index = CorpusIndex.open(dir.resolve("de"), german, EngineConfig.defaults())) {
+      index(index, "fr", TEXTS.get("fr"));
+      assertEquals("german", index.readSource("fr").orElseThrow().language());
+      assertEquals(
+          "german", index.listSources(null, null, 10, s -> true).sources().get(0).language());
+    }
+  }
+
+  @Test
+  void aRecordWrittenBeforeItKeptItsLanguage_saysItsChunks() throws IOException {
+    PreparedSource p =
+        PreparedSource.prepare(
+            SourceOperation.Index.text("de", null, TEXTS.get("de"), Metadata.EMPTY),
+            CorpusSettings.Chunking.DEFAULT,
+            null,
+            Language.AUTO);
+    List<Document> docs = Documents.sourceVersion(p, 1, Instant.EPOCH);
+    Document record = docs.get(docs.size() - 1);
+    assertEquals("german", record.get(Fields.SOURCE_LANGUAGE));
+    record.removeField(Fields.SOURCE_LANGUAGE);
+    try (Directory directory = new ByteBuffersDirectory();
+        IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig())) {
+      writer.addDocuments(docs);
+      try (DirectoryReader reader = DirectoryReader.open(writer)) {
+        assertEquals("german", SourceRecords.read(reader, "de").orElseThrow().language());
+      }
     }
   }
 

@@ -216,6 +216,13 @@ final class QuarryTools {
         r.set("pages", wire.get("pages"));
       }
       r.set("offsets", wire.get("offsets"));
+      // As the search endpoint's hits carry them: the headings (empty when none), the language,
+      // and a table's rows only on a table's passages.
+      for (String field : List.of("section", "language", "table")) {
+        if (wire.has(field)) {
+          r.set(field, wire.get(field));
+        }
+      }
       r.put("snippet", h.snippet() != null ? h.snippet().text() : h.text());
       r.set("score", wire.get("score"));
       r.put("revision", result.revision());

@@ -26,9 +26,10 @@ import java.util.Set;
  * alone; Quarry's {@code lexical}, {@code semantic}, {@code hybrid} by name); {@code
  * score_threshold} drops results scored below it (lexical scores are BM25's, not bounded by 1);
  * {@code rewrite_query: true} is refused, since Quarry searches what it is given. Each result
- * carries, under {@code quarry}, its source, chunk, source revision, pages and offsets; the page
- * carries the corpus revision it answered at, so the same search can be told apart from a later
- * one.
+ * carries, under {@code quarry}, its source, chunk, source revision, pages, offsets, section,
+ * language and (on a table's passages) table, as Quarry's own hits do; {@code attributes} stay the
+ * file's own, which filters read. The page carries the corpus revision it answered at, so the same
+ * search can be told apart from a later one.
  */
 final class SearchRoute {
   static final int MAX_RESULTS = 50;
@@ -206,6 +207,20 @@ final class SearchRoute {
       quarry.putObject("pages").put("from", hit.pages().from()).put("to", hit.pages().to());
     }
     quarry.putObject("offsets").put("start", hit.start()).put("end", hit.end());
+    // As Quarry's own hits: the headings (empty when none), the language, a table's rows.
+    ArrayNode section = quarry.putArray("section");
+    hit.section().forEach(section::add);
+    if (hit.language() != null) {
+      quarry.put("language", hit.language());
+    }
+    if (hit.table() != null) {
+      quarry
+          .putObject("table")
+          .put("index", hit.table().index())
+          .putArray("rows")
+          .add(hit.table().firstRow())
+          .add(hit.table().lastRow());
+    }
     return out;
   }
 }

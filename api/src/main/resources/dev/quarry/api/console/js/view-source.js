@@ -67,6 +67,7 @@ function stateCard(s) {
       ['Extractor', s.extractor],
       ['Pages', num(s.pages)],
       ['Characters', num(s.characters)],
+      ['Language', s.language],
       ['Chunks', num(s.chunks)],
       ['Source revision', num(s.sourceRevision)],
       ['Corpus revision', num(s.revision)],
