@@ -6,6 +6,7 @@ import dev.quarry.app.eval.EvalIndex;
 import dev.quarry.app.eval.EvalReport;
 import dev.quarry.app.eval.Evaluation;
 import dev.quarry.app.eval.ReportFormat;
+import dev.quarry.app.eval.SquadReader;
 import dev.quarry.embeddings.Models;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EngineConfig;
@@ -27,10 +28,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code quarry eval COLLECTION_DIR}: measures ranking quality on a BEIR-format collection through
- * Quarry's real indexing and search path, and prints nDCG@10, Recall@100 and MRR@10 with the time
- * taken. Each option overrides one corpus setting; an option left out keeps the default a corpus
- * created without settings gets.
+ * {@code quarry eval COLLECTION_DIR}: measures ranking quality on a BEIR-format collection (or a
+ * SQuAD-format question file, read by {@link SquadReader}) through Quarry's real indexing and
+ * search path, and prints nDCG@10, Recall@100 and MRR@10 with the time taken. Each option overrides
+ * one corpus setting; an option left out keeps the default a corpus created without settings gets.
  */
 @Command(
     name = "eval",
@@ -48,7 +49,10 @@ public final class EvalCommand implements Callable<Integer> {
   @Parameters(
       index = "0",
       paramLabel = "COLLECTION_DIR",
-      description = "Folder with corpus.jsonl, queries.jsonl and qrels.tsv (or qrels/test.tsv).")
+      description =
+          "Folder with corpus.jsonl, queries.jsonl and qrels.tsv (or qrels/test.tsv), or a"
+              + " SQuAD v1.1 JSON file (XQuAD's xquad.LANG.json): paragraphs are the documents,"
+              + " each question's paragraph its one relevant document.")
   private Path collectionDir;
 
   @Option(
@@ -195,7 +199,10 @@ public final class EvalCommand implements Callable<Integer> {
     }
     BeirCollection collection;
     try {
-      collection = new BeirReader().read(collectionDir);
+      collection =
+          Files.isRegularFile(collectionDir)
+              ? new SquadReader().read(collectionDir)
+              : new BeirReader().read(collectionDir);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
