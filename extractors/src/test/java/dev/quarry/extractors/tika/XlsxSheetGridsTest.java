@@ -1,6 +1,7 @@
 package dev.quarry.extractors.tika;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.extractors.ExtractedTable;
 import dev.quarry.extractors.Extraction;
@@ -11,6 +12,8 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
 import org.apache.poi.ss.usermodel.CellStyle;
+import org.apache.poi.ss.usermodel.Comment;
+import org.apache.poi.ss.usermodel.Drawing;
 import org.apache.poi.ss.usermodel.Row;
 import org.apache.poi.ss.usermodel.Sheet;
 import org.apache.poi.ss.util.CellRangeAddress;
@@ -137,6 +140,32 @@ class XlsxSheetGridsTest {
     }
     assertEquals(1, XlsxSheetGrids.read(file, 1_000).size());
     assertEquals(0, XlsxSheetGrids.read(file, 500).size());
+  }
+
+  @Test
+  void aSheetTikaWritesOtherwise_keepsTikasCells() throws Exception {
+    Path file = dir.resolve("commented.xlsx");
+    try (XSSFWorkbook book = new XSSFWorkbook();
+        OutputStream out = Files.newOutputStream(file)) {
+      Sheet sheet = book.createSheet("Commented");
+      Row header = sheet.createRow(0);
+      header.createCell(0).setCellValue("Ship");
+      header.createCell(1).setCellValue("Port");
+      Row row = sheet.createRow(1);
+      row.createCell(0).setCellValue("Aurora");
+      row.createCell(1).setCellValue("Bergen");
+      sheet.addMergedRegion(CellRangeAddress.valueOf("A2:A3"));
+      Drawing<?> drawing = sheet.createDrawingPatriarch();
+      Comment note = drawing.createCellComment(book.getCreationHelper().createClientAnchor());
+      note.setString(book.getCreationHelper().createRichTextString("refitted"));
+      row.getCell(1).setCellComment(note);
+      sheet.createRow(2).createCell(1).setCellValue("Tromso");
+      book.write(out);
+    }
+    Extraction extraction = tika.extract(file, XLSX, ExtractionLimits.defaults());
+    List<List<String>> rows = extraction.tables().get(0).rows();
+    assertEquals(List.of("", "Tromso"), rows.get(2), "the merge is not applied: " + rows);
+    assertTrue(rows.get(1).get(1).contains("refitted"), rows.toString());
   }
 
   @Test
