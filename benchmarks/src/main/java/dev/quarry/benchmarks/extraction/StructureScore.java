@@ -1,6 +1,7 @@
 package dev.quarry.benchmarks.extraction;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,11 +13,13 @@ import java.util.Map;
  * order ignored), so {@code precision} is the share of extracted headings the reference has and
  * {@code recall} the share of reference headings extracted; both are 1 when neither side has any.
  *
- * <p>Tables: each reference table is paired with the unpaired extracted table that agrees with it
- * on the most cells; a reference cell is right when its paired table has the same normalised text
- * at the same row and column. {@code cellAccuracy} is the share of reference cells that are right
- * over all its tables (a reference table left unpaired has every cell wrong), or null when the
- * reference has no table. Empty reference cells count too: a table is its grid.
+ * <p>Tables: reference and extracted tables are paired, each table at most once, the pairs that
+ * agree on the most cells first (so a reference table that agrees a little with several extracted
+ * ones does not take the one another reference table matches whole); a reference cell is right when
+ * its paired table has the same normalised text at the same row and column. {@code cellAccuracy} is
+ * the share of reference cells that are right over all its tables (a reference table left unpaired
+ * has every cell wrong), or null when the reference has no table. Empty reference cells count too:
+ * a table is its grid.
  */
 public record StructureScore(
     int referenceHeadings,
@@ -38,23 +41,33 @@ public record StructureScore(
         matched++;
       }
     }
-    List<List<List<String>>> unpaired = new ArrayList<>(extracted.tables());
+    List<List<List<String>>> references = reference.tables();
+    List<List<List<String>>> extractedTables = extracted.tables();
     long cells = 0;
-    long right = 0;
-    for (List<List<String>> table : reference.tables()) {
-      cells += cellCount(table);
-      int best = -1;
-      long bestRight = 0;
-      for (int i = 0; i < unpaired.size(); i++) {
-        long r = agreeing(table, unpaired.get(i));
-        if (r > bestRight) {
-          best = i;
-          bestRight = r;
+    List<long[]> candidates = new ArrayList<>(); // {agreeing cells, reference, extracted}
+    for (int i = 0; i < references.size(); i++) {
+      cells += cellCount(references.get(i));
+      for (int j = 0; j < extractedTables.size(); j++) {
+        long r = agreeing(references.get(i), extractedTables.get(j));
+        if (r > 0) {
+          candidates.add(new long[] {r, i, j});
         }
       }
-      if (best >= 0) {
-        right += bestRight;
-        unpaired.remove(best);
+    }
+    candidates.sort(
+        Comparator.<long[]>comparingLong(c -> -c[0])
+            .thenComparingLong(c -> c[1])
+            .thenComparingLong(c -> c[2]));
+    boolean[] referencePaired = new boolean[references.size()];
+    boolean[] extractedPaired = new boolean[extractedTables.size()];
+    long right = 0;
+    for (long[] c : candidates) {
+      int i = (int) c[1];
+      int j = (int) c[2];
+      if (!referencePaired[i] && !extractedPaired[j]) {
+        referencePaired[i] = true;
+        extractedPaired[j] = true;
+        right += c[0];
       }
     }
     return new StructureScore(

@@ -66,4 +66,18 @@ class StructureScoreTest {
                 DocumentStructure.ofMarkdown(DOCLING), new DocumentStructure(List.of(), List.of()))
             .cellAccuracy());
   }
+
+  @Test
+  void tables_arePairedMostAgreeingFirst_soAPartialMatchTakesNoWholeOne() {
+    List<List<String>> figures = List.of(List.of("a", "b"), List.of("1", "2"), List.of("3", "4"));
+    List<List<String>> chart = List.of(List.of("", "b"), List.of("1", "2"));
+    List<List<String>> other = List.of(List.of("x", "y"));
+    // The chart comes first and agrees on three cells with the figures; the figures themselves
+    // agree on all six: they are paired, and the chart is left with the other table.
+    StructureScore score =
+        StructureScore.of(
+            new DocumentStructure(List.of(), List.of(chart, figures)),
+            new DocumentStructure(List.of(), List.of(figures, other)));
+    assertEquals(6.0 / 10, score.cellAccuracy(), 1e-9);
+  }
 }

@@ -70,7 +70,7 @@ final class DocxTableGrids {
     return out.toString();
   }
 
-  private static void appendWithoutWhitespace(StringBuilder out, CharSequence s) {
+  static void appendWithoutWhitespace(StringBuilder out, CharSequence s) {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (!Character.isWhitespace(c) && c != '\u00A0') {

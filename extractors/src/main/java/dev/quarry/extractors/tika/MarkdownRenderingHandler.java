@@ -133,8 +133,9 @@ final class MarkdownRenderingHandler extends DefaultHandler {
 
   /**
    * Reads each top-level table with the cells of its grid in {@code grids} (a Word document's
-   * tables with their merged cells, {@link DocxTableGrids}) when one holds the same text; a table
-   * without one keeps the cells Tika reported.
+   * tables with their merged cells, {@link DocxTableGrids}; a workbook's sheets with their merged
+   * cells and blank rows, {@link XlsxSheetGrids}) when one holds the same text; a table without one
+   * keeps the cells Tika reported.
    */
   MarkdownRenderingHandler withTableGrids(List<DocxTableGrids.Grid> grids) {
     this.grids = new ArrayList<>(grids);
@@ -268,7 +269,9 @@ final class MarkdownRenderingHandler extends DefaultHandler {
       write(caption);
     }
     List<List<List<String>>> parts =
-        sheetTables ? SheetTables.split(collected.grid()) : List.of(gridOf(collected.rows()));
+        sheetTables
+            ? SheetTables.split(gridOf(collected.grid()))
+            : List.of(gridOf(collected.rows()));
     for (List<List<String>> rows : parts) {
       renderRows(rows);
     }

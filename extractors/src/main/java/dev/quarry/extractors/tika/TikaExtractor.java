@@ -78,6 +78,10 @@ public final class TikaExtractor {
     if (mediaType.contains("spreadsheet") || mediaType.startsWith("application/vnd.ms-excel")) {
       handler.withSheetTables();
     }
+    if (mediaType.contains("spreadsheetml")
+        || mediaType.startsWith("application/vnd.ms-excel.sheet.macroenabled")) {
+      handler.withTableGrids(XlsxSheetGrids.read(file, limits.maxExtractedChars()));
+    }
     if (mediaType.contains("wordprocessingml")
         || mediaType.startsWith("application/vnd.ms-word.document")
         || mediaType.startsWith("application/vnd.ms-word.template")) {
