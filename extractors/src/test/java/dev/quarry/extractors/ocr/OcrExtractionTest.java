@@ -16,7 +16,6 @@ import dev.quarry.extractors.ExtractionOptions;
 import dev.quarry.extractors.ExtractionWarning;
 import dev.quarry.extractors.Extractors;
 import dev.quarry.extractors.ScannedPages;
-import dev.quarry.extractors.SharedDocs;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -123,7 +122,7 @@ class OcrExtractionTest {
   }
 
   /** Skips, saying so, without the orientation data: pages are then read as they lie. */
-  private static void assumeOrientationData() {
+  static void assumeOrientationData() {
     assumeTrue(
         Tesseract.onPath().detectsOrientation(),
         "tesseract has no orientation data (osd; Debian: tesseract-ocr-osd); skipping the turned pages");
@@ -167,38 +166,6 @@ class OcrExtractionTest {
             dir.resolve("rotate-180.pdf"));
     assertReadUpright(
         extractors.extractWith(rotate, ExtractionOptions.declared(null)), 180, "/Rotate 180");
-  }
-
-  /**
-   * A real scan from the shared collection, saved turned a quarter, reads as its upright twin does
-   * (skipped without the shared collection).
-   */
-  @Test
-  void sharedScanTurnedAQuarter_readsAsItsUprightTwin() throws Exception {
-    assumeOrientationData();
-    Extraction upright =
-        extractors.extractWith(
-            SharedDocs.good("docling__ocr_test.pdf"),
-            ExtractionOptions.declared("application/pdf"));
-    Extraction turned =
-        extractors.extractWith(
-            SharedDocs.good("docling__ocr_test_rotated_90.pdf"),
-            ExtractionOptions.declared("application/pdf"));
-    double accuracy = ScannedPages.wordAccuracy(upright.text(), turned.text());
-    System.out.printf(
-        "OCR of a real scan turned a quarter: word accuracy %.3f against its upright twin; %s%n",
-        accuracy, turned.warnings());
-    assertTrue(upright.text().split("\\s+").length >= 10, upright.text());
-    assertTrue(accuracy >= 0.9, "word accuracy " + accuracy + " on: " + turned.text());
-    assertTrue(
-        turned.warnings().stream()
-            .anyMatch(
-                w ->
-                    w.code().equals(ExtractionWarning.OCR_ROTATED) && w.pages().equals(List.of(1))),
-        turned.warnings()::toString);
-    assertTrue(
-        upright.warnings().stream().noneMatch(w -> w.code().equals(ExtractionWarning.OCR_ROTATED)),
-        upright.warnings()::toString);
   }
 
   /**
@@ -293,51 +260,6 @@ class OcrExtractionTest {
                 ExtractionException.class,
                 () -> extractors.extractWith(blank, ExtractionOptions.declared(null)))
             .failure());
-  }
-
-  /**
-   * One-page scans of the shared collection (labelled image-only): most get text, and the rate is
-   * printed. Five files, so the suite stays short on a small machine.
-   */
-  @Test
-  void sharedScans_mostAreRecognised_pagesPerSecondPrinted() throws Exception {
-    List<SharedDocs.Row> scans =
-        SharedDocs.manifest("good").stream()
-            .filter(
-                row ->
-                    SharedDocs.labels(row).contains("image-only")
-                        && row.file().endsWith(".pdf")
-                        && row.column("pdf_pages").equals("1"))
-            .limit(5)
-            .toList();
-    int recognised = 0;
-    int pages = 0;
-    long started = System.nanoTime();
-    for (SharedDocs.Row row : scans) {
-      try {
-        Extraction extraction =
-            extractors.extractWith(
-                SharedDocs.good(row.file()),
-                new ExtractionOptions("application/pdf", row.file(), null));
-        recognised++;
-        pages += extraction.ocr().pagesRecognized();
-        System.out.printf(
-            "  %-45s %d pages recognised, mean confidence %s, %d characters%n",
-            row.file(),
-            extraction.ocr().pagesRecognized(),
-            extraction.ocr().meanConfidence(),
-            extraction.characters());
-      } catch (ExtractionException e) {
-        System.out.printf("  %-45s %s: %s%n", row.file(), e.failure(), e.getMessage());
-      }
-    }
-    double seconds = (System.nanoTime() - started) / 1e9;
-    System.out.printf(
-        "OCR of %d shared scans: %d recognised, %d pages in %.1f s (%.2f pages/s, one worker)%n",
-        scans.size(), recognised, pages, seconds, pages / seconds);
-    assertTrue(
-        recognised * 4 >= scans.size() * 3,
-        recognised + " of " + scans.size() + " scans recognised");
   }
 
   @Test
