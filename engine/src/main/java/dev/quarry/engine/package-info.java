@@ -17,8 +17,8 @@
  * {@link dev.quarry.engine.ErrorCode}.
  *
  * <p>The engine knows nothing of HTTP, tokens, grants or file formats: those live in {@code
- * corpora}, {@code api} and {@code extractors}. Sub-packages ({@code index}, {@code search}, {@code
- * chunk}, {@code analysis}, {@code revision}) are internal; {@code spi} is what the cluster store,
- * and it alone, may use of them.
+ * corpora}, {@code api} and {@code extractors}. Sub-packages ({@code index}, {@code revision},
+ * {@code search}, {@code embed}, {@code chunk}, {@code analysis}) are internal; {@code spi} is what
+ * the cluster store may use of them, and corpora for the form of extraction reports.
  */
 package dev.quarry.engine;

@@ -11,7 +11,8 @@
  * Javalin app = Javalin.create(config -> { config.registerPlugin(quarry); config.registerPlugin(mcp); });
  * }</pre>
  *
- * <p>It is not for HTTP endpoints of the retrieval contract (api) nor for grants (corpora): it
- * speaks MCP and calls the same services the endpoints call, never the endpoints themselves.
+ * <p>It is a module of its own so that a host not using MCP gets no MCP SDK. It is not for HTTP
+ * endpoints of the retrieval contract (api) nor for grants (corpora): it speaks MCP and calls the
+ * same services the endpoints call, never the endpoints themselves.
  */
 package dev.quarry.mcp;

@@ -10,8 +10,10 @@
  * Javalin app = Javalin.create(config -> { config.registerPlugin(quarry); config.registerPlugin(openai); });
  * }</pre>
  *
- * <p>How each endpoint and field maps onto corpora, sources and jobs: docs/openai-compatibility.md.
- * The handlers are in {@code openai.routes}, the records kept beside the corpora in {@code
- * openai.store}. It must not call the server over HTTP: it calls corpora as the plugin does.
+ * <p>A vector store is a corpus, an attached file a source ingested by an ingestion job; uploaded
+ * files and the stores' records are kept in a folder of the data folder. How each endpoint and
+ * field maps onto corpora, sources and jobs: docs/openai-compatibility.md. The handlers are in
+ * {@code openai.routes}, the records kept beside the corpora in {@code openai.store}. It must not
+ * call the server over HTTP: it calls corpora as the plugin does.
  */
 package dev.quarry.openai;
