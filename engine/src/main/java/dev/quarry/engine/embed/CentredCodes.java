@@ -194,10 +194,36 @@ public final class CentredCodes {
     return z ^ (z >>> 31);
   }
 
-  /** {@code R x}. */
-  private double[] rotate(double[] x) {
+  /**
+   * {@code R x}. Each component is its row's sum in component order (the same bits as one row at a
+   * time); four rows are summed side by side so that their additions do not wait on one another.
+   */
+  double[] rotate(double[] x) {
     double[] out = new double[dimensions];
-    for (int i = 0; i < dimensions; i++) {
+    int d = dimensions;
+    int i = 0;
+    for (; i + 4 <= d; i += 4) {
+      double s0 = 0;
+      double s1 = 0;
+      double s2 = 0;
+      double s3 = 0;
+      int r0 = i * d;
+      int r1 = r0 + d;
+      int r2 = r1 + d;
+      int r3 = r2 + d;
+      for (int k = 0; k < d; k++) {
+        double xk = x[k];
+        s0 += rotation[r0 + k] * xk;
+        s1 += rotation[r1 + k] * xk;
+        s2 += rotation[r2 + k] * xk;
+        s3 += rotation[r3 + k] * xk;
+      }
+      out[i] = s0;
+      out[i + 1] = s1;
+      out[i + 2] = s2;
+      out[i + 3] = s3;
+    }
+    for (; i < dimensions; i++) {
       double s = 0;
       int row = i * dimensions;
       for (int k = 0; k < dimensions; k++) {
@@ -367,6 +393,69 @@ public final class CentredCodes {
         }
       }
       float factor = (float) FLOATS.get(codes, offset + codeBytes - Float.BYTES);
+      return (float) (factor * (low * levelSum + step * cross + constant));
+    }
+
+    /** The code length this query reads, in whole 64-bit words (the planes before the factor). */
+    public int codeWords() {
+      return words * bits;
+    }
+
+    /**
+     * The sum of the levels of the code of {@code codeWords} words at {@code at} of {@code planes},
+     * with {@code bits} planes a word (word {@code k} is plane {@code k % bits}).
+     */
+    public static long levelSum(long[] planes, int at, int codeWords, int bits) {
+      long sum = 0;
+      for (int k = 0; k < codeWords; k++) {
+        sum += (long) Long.bitCount(planes[at + k]) << (k % bits);
+      }
+      return sum;
+    }
+
+    /**
+     * The same estimate as {@link #estimate(byte[], int)}, to the bit, of a code laid out as words:
+     * its planes at {@code at} of {@code planes} (the code's bytes read as little-endian longs),
+     * its {@code factor}, and its {@code levelSum} ({@link #levelSum}, a function of the code
+     * computed once with it). The integer counts are the same whatever the layout, and the final
+     * expression is the same one.
+     */
+    public float estimate(long[] planes, int at, float factor, long levelSum) {
+      long cross = 0;
+      long[] q = this.planes;
+      int w = 0;
+      if (bits == 2) {
+        for (int qa = 0; w < words; w++, at += 2, qa += QUERY_BITS) {
+          long c0 = planes[at];
+          long c1 = planes[at + 1];
+          long q0 = q[qa];
+          long q1 = q[qa + 1];
+          long q2 = q[qa + 2];
+          long q3 = q[qa + 3];
+          cross +=
+              Long.bitCount(q0 & c0)
+                  + ((long) (Long.bitCount(q1 & c0) + Long.bitCount(q0 & c1)) << 1)
+                  + ((long) (Long.bitCount(q2 & c0) + Long.bitCount(q1 & c1)) << 2)
+                  + ((long) (Long.bitCount(q3 & c0) + Long.bitCount(q2 & c1)) << 3)
+                  + ((long) Long.bitCount(q3 & c1) << 4);
+        }
+      } else {
+        for (int qa = 0; w < words; w++, qa += QUERY_BITS) {
+          long q0 = q[qa];
+          long q1 = q[qa + 1];
+          long q2 = q[qa + 2];
+          long q3 = q[qa + 3];
+          for (int b = 0; b < bits; b++, at++) {
+            long c = planes[at];
+            long part =
+                Long.bitCount(q0 & c)
+                    + ((long) Long.bitCount(q1 & c) << 1)
+                    + ((long) Long.bitCount(q2 & c) << 2)
+                    + ((long) Long.bitCount(q3 & c) << 3);
+            cross += part << b;
+          }
+        }
+      }
       return (float) (factor * (low * levelSum + step * cross + constant));
     }
   }

@@ -124,6 +124,30 @@ public final class SignCodes {
       return (float) ((double) step * levels + (double) low * set);
     }
 
+    /**
+     * The same estimate as {@link #estimate(byte[], int)}, to the bit, of a code read as
+     * little-endian words at {@code at} of {@code code}.
+     */
+    public float estimate(long[] code, int at) {
+      long levels = 0;
+      int set = 0;
+      long[] p = planes;
+      for (int w = 0, pa = 0; w < words; w++, pa += QUERY_BITS) {
+        long c = code[at + w];
+        set += Long.bitCount(c);
+        levels +=
+            Long.bitCount(p[pa] & c)
+                + ((long) Long.bitCount(p[pa + 1] & c) << 1)
+                + ((long) Long.bitCount(p[pa + 2] & c) << 2)
+                + ((long) Long.bitCount(p[pa + 3] & c) << 3)
+                + ((long) Long.bitCount(p[pa + 4] & c) << 4)
+                + ((long) Long.bitCount(p[pa + 5] & c) << 5)
+                + ((long) Long.bitCount(p[pa + 6] & c) << 6)
+                + ((long) Long.bitCount(p[pa + 7] & c) << 7);
+      }
+      return (float) ((double) step * levels + (double) low * set);
+    }
+
     /** The code length this query reads, in bytes. */
     public int codeBytes() {
       return words * Long.BYTES;

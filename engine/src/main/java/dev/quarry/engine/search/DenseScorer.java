@@ -21,7 +21,6 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.CollectorManager;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnByteVectorQuery;
 import org.apache.lucene.search.Query;
@@ -146,7 +145,11 @@ final class DenseScorer {
   interface Estimator {
     int codeBytes();
 
-    float estimate(byte[] codes, int offset);
+    /** Planes a word of the codes, when the estimate reads each code's level sum; else 0. */
+    int bits();
+
+    /** The estimate against {@code doc}'s code in {@code codes}. */
+    float estimate(SegmentCodes codes, int doc);
   }
 
   /** The codes a corpus's first pass reads: their field, and how a query estimates against them. */
@@ -175,8 +178,13 @@ final class DenseScorer {
               }
 
               @Override
-              public float estimate(byte[] codes, int offset) {
-                return q.estimate(codes, offset);
+              public int bits() {
+                return 0;
+              }
+
+              @Override
+              public float estimate(SegmentCodes codes, int doc) {
+                return q.estimate(codes.codes, doc * codes.words);
               }
             };
           }
@@ -200,8 +208,14 @@ final class DenseScorer {
             }
 
             @Override
-            public float estimate(byte[] bytes, int offset) {
-              return q.estimate(bytes, offset);
+            public int bits() {
+              return codes.bits();
+            }
+
+            @Override
+            public float estimate(SegmentCodes segment, int doc) {
+              return q.estimate(
+                  segment.codes, doc * segment.words, segment.factors[doc], segment.levelSums[doc]);
             }
           };
         }
@@ -356,20 +370,18 @@ final class DenseScorer {
    * The exact semantic scores of {@code docs} (ids in the searcher's reader), in the same order.
    */
   float[] scores(int[] docs) throws IOException {
-    int[] order = new int[docs.length];
-    Integer[] idx = new Integer[docs.length];
-    for (int i = 0; i < idx.length; i++) {
-      idx[i] = i;
+    // In document order (each segment's doc values read forward): (doc, index) pairs sorted.
+    long[] order = new long[docs.length];
+    for (int i = 0; i < docs.length; i++) {
+      order[i] = (long) docs[i] << 32 | i;
     }
-    Arrays.sort(idx, (x, y) -> Integer.compare(docs[x], docs[y]));
-    for (int i = 0; i < idx.length; i++) {
-      order[i] = idx[i];
-    }
+    Arrays.sort(order);
     float[] out = new float[docs.length];
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
     int leaf = 0;
     BinaryDocValues vectors = null;
-    for (int i : order) {
+    for (long pair : order) {
+      int i = (int) pair;
       while (docs[i] >= leaves.get(leaf).docBase + leaves.get(leaf).reader().maxDoc()) {
         leaf++;
         vectors = null;
@@ -468,12 +480,14 @@ final class DenseScorer {
     private final long[] heap;
 
     private int size;
+
+    /** The least kept estimate once the heap is full: most chunks fall below it. */
+    private float least = Float.NEGATIVE_INFINITY;
+
     private final List<Integer> tied = new ArrayList<>();
     private float tiedAt = Float.NaN;
     private int docBase;
     private SegmentCodes codes;
-    private byte[] bytes;
-    private int codeBytes;
 
     FirstPass(int candidates, String field, Estimator estimates) {
       this.candidates = candidates;
@@ -490,40 +504,56 @@ final class DenseScorer {
     @Override
     protected void doSetNextReader(LeafReaderContext context) throws IOException {
       docBase = context.docBase;
-      codes = SegmentCodes.of(context.reader(), field, estimates.codeBytes());
-      bytes = codes.codes;
-      codeBytes = codes.codeBytes;
+      codes = SegmentCodes.of(context.reader(), field, estimates.codeBytes(), estimates.bits());
     }
 
-    /** Every visible document of {@code leaf} that has a code. */
+    /**
+     * Every visible document of {@code leaf} that has a code, a 64-document word of both bitsets at
+     * a time.
+     */
     void scan(LeafReaderContext leaf) throws IOException {
       doSetNextReader(leaf);
-      Bits live = leaf.reader().getLiveDocs();
-      FixedBitSet present = codes.present;
       int maxDoc = leaf.reader().maxDoc();
-      for (int doc = maxDoc == 0 ? DocIdSetIterator.NO_MORE_DOCS : present.nextSetBit(0);
-          doc != DocIdSetIterator.NO_MORE_DOCS;
-          doc = doc + 1 >= maxDoc ? DocIdSetIterator.NO_MORE_DOCS : present.nextSetBit(doc + 1)) {
-        if (live == null || live.get(doc)) {
-          collect(doc);
+      if (maxDoc == 0) {
+        return;
+      }
+      Bits live = leaf.reader().getLiveDocs();
+      long[] present = codes.present.getBits();
+      long[] visible = live instanceof FixedBitSet f ? f.getBits() : null;
+      int words = Math.min(present.length, FixedBitSet.bits2words(maxDoc));
+      for (int w = 0; w < words; w++) {
+        long bits = present[w];
+        if (visible != null) {
+          bits &= w < visible.length ? visible[w] : 0L;
+        }
+        while (bits != 0) {
+          int doc = (w << 6) + Long.numberOfTrailingZeros(bits);
+          bits &= bits - 1;
+          if (visible != null || live == null || live.get(doc)) {
+            offer(estimates.estimate(codes, doc), doc);
+          }
         }
       }
     }
 
     @Override
     public void collect(int doc) throws IOException {
-      if (!codes.present.get(doc)) {
+      if (codes.present.get(doc)) {
+        offer(estimates.estimate(codes, doc), doc);
+      }
+    }
+
+    private void offer(float estimate, int doc) {
+      if (estimate < least) {
         return;
       }
-      float estimate = estimates.estimate(bytes, doc * codeBytes);
       int global = docBase + doc;
       if (size < candidates) {
         heap[size++] = pack(estimate, global);
         siftUp(size - 1);
-        return;
-      }
-      float least = estimateOf(heap[0]);
-      if (estimate < least) {
+        if (size == candidates) {
+          least = estimateOf(heap[0]);
+        }
         return;
       }
       if (estimate == least) {
@@ -539,6 +569,7 @@ final class DenseScorer {
       } else {
         tied.clear();
         tiedAt = Float.NaN;
+        least = newLeast;
       }
     }
 
