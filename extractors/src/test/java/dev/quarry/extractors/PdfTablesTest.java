@@ -44,6 +44,12 @@ class PdfTablesTest {
    * A page with a paragraph and {@link #FLEET} set in three columns, with the given rules drawn.
    */
   private Path pdf(String name, boolean verticalRules, boolean rowRules) throws IOException {
+    return pdf(name, verticalRules, verticalRules, rowRules);
+  }
+
+  /** As above; {@code outerRules}: whether the table's left and right sides are ruled too. */
+  private Path pdf(String name, boolean innerRules, boolean outerRules, boolean rowRules)
+      throws IOException {
     Path file = dir.resolve(name);
     try (PDDocument document = new PDDocument()) {
       PDPage page = new PDPage();
@@ -76,10 +82,11 @@ class PdfTablesTest {
             content.lineTo(xs[3], top - 20 * r);
           }
         }
-        if (verticalRules) {
-          for (float x : xs) {
-            content.moveTo(x, top);
-            content.lineTo(x, bottom);
+        for (int i = 0; i < xs.length; i++) {
+          boolean outer = i == 0 || i == xs.length - 1;
+          if (outer ? outerRules : innerRules) {
+            content.moveTo(xs[i], top);
+            content.lineTo(xs[i], bottom);
           }
         }
         content.stroke();
@@ -112,6 +119,12 @@ class PdfTablesTest {
     assertFalse(
         e.text().contains("# Name"), "a bold header inside a table is no heading: " + e.text());
     assertTrue(e.text().contains("The register is kept by the harbour master."), e.text());
+  }
+
+  @Test
+  void gridOpenAtItsSides_keepsItsOuterColumns() throws Exception {
+    Extraction e = extractors.extract(pdf("open.pdf", true, false, true), null);
+    assertEquals(List.of(FLEET), e.tables().stream().map(ExtractedTable::rows).toList(), e.text());
   }
 
   @Test

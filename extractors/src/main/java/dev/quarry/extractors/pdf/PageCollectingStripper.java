@@ -331,29 +331,103 @@ final class PageCollectingStripper extends PDFTextStripper {
     if (splitsAWord(grid, inside)) {
       return null; // rules through words: a form's boxes or a drawing, not a table's cells
     }
+    String[][] texts = spannedTexts(grid, slots);
     List<List<String>> rows = new ArrayList<>();
     boolean[] columnHasText = new boolean[columnCount];
-    for (List<List<TextPosition>> row : slots) {
+    int fullRows = 0;
+    for (int r = 0; r < rowCount; r++) {
       List<String> cells = new ArrayList<>();
       boolean any = false;
+      int ownCells = 0;
       for (int c = 0; c < columnCount; c++) {
-        String text = cellText(row.get(c));
+        String text = texts[r][c];
         cells.add(text);
         any |= !text.isEmpty();
-        columnHasText[c] |= !text.isEmpty();
+        boolean own = slots.get(r).get(c).stream().anyMatch(p -> !p.getUnicode().isBlank());
+        columnHasText[c] |= own;
+        ownCells += own ? 1 : 0;
       }
       if (any) {
         rows.add(cells);
       }
+      fullRows += ownCells >= 2 ? 1 : 0;
     }
     int columnsWithText = 0;
     for (boolean b : columnHasText) {
       columnsWithText += b ? 1 : 0;
     }
-    // Two rows of two cells at least: labels scattered over a drawing's lines are no table.
-    long fullRows =
-        rows.stream().filter(r -> r.stream().filter(c -> !c.isEmpty()).count() >= 2).count();
+    // Two rows of two cells at least, counting only the text each slot holds itself (a spanning
+    // cell written again is not more text): labels scattered over a drawing's lines are no table.
     return fullRows >= 2 && columnsWithText >= 2 ? rows : null;
+  }
+
+  /**
+   * Each slot's text, a cell that spans others (its grid draws the edge between them elsewhere, not
+   * across it) written whole in every slot it covers.
+   */
+  private static String[][] spannedTexts(
+      RuledTables.Grid grid, List<List<List<TextPosition>>> slots) {
+    int rowCount = slots.size();
+    int columnCount = rowCount == 0 ? 0 : slots.get(0).size();
+    int[] parent = new int[rowCount * columnCount];
+    for (int i = 0; i < parent.length; i++) {
+      parent[i] = i;
+    }
+    boolean[] hasText = new boolean[parent.length];
+    for (int i = 0; i < parent.length; i++) {
+      hasText[i] =
+          slots.get(i / columnCount).get(i % columnCount).stream()
+              .anyMatch(p -> !p.getUnicode().isBlank());
+    }
+    // Down first: a cell over two rows (its text may sit on the edge between them).
+    for (int r = 0; r + 1 < rowCount; r++) {
+      for (int c = 0; c < columnCount; c++) {
+        if (grid.spansDown(r, c)) {
+          join(parent, hasText, r * columnCount + c, (r + 1) * columnCount + c);
+        }
+      }
+    }
+    // Across: only onto an empty neighbour, for cells that shading, not rules, tells apart.
+    for (int r = 0; r < rowCount; r++) {
+      for (int c = 0; c + 1 < columnCount; c++) {
+        int a = root(parent, r * columnCount + c);
+        int b = root(parent, r * columnCount + c + 1);
+        if (grid.spansRight(r, c) && !(hasText[a] && hasText[b])) {
+          join(parent, hasText, a, b);
+        }
+      }
+    }
+    Map<Integer, List<TextPosition>> regions = new HashMap<>();
+    for (int i = 0; i < parent.length; i++) {
+      regions
+          .computeIfAbsent(root(parent, i), k -> new ArrayList<>())
+          .addAll(slots.get(i / columnCount).get(i % columnCount));
+    }
+    Map<Integer, String> regionText = new HashMap<>();
+    String[][] texts = new String[rowCount][columnCount];
+    for (int i = 0; i < parent.length; i++) {
+      int region = root(parent, i);
+      texts[i / columnCount][i % columnCount] =
+          regionText.computeIfAbsent(region, k -> cellText(regions.get(k)));
+    }
+    return texts;
+  }
+
+  private static void join(int[] parent, boolean[] hasText, int a, int b) {
+    int ra = root(parent, a);
+    int rb = root(parent, b);
+    if (ra != rb) {
+      parent[ra] = rb;
+      hasText[rb] |= hasText[ra];
+    }
+  }
+
+  private static int root(int[] parent, int i) {
+    while (parent[i] != i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
   }
 
   /**

@@ -46,8 +46,50 @@ final class RuledTables {
     }
   }
 
-  /** One grid: its column edges (left to right) and row edges (top to bottom). */
-  record Grid(float[] xs, float[] ys) {
+  /**
+   * One grid: its column edges (left to right), row edges (top to bottom) and the rulings that drew
+   * it (empty for a grid found from text), which tell where a cell spans its neighbour.
+   */
+  record Grid(float[] xs, float[] ys, List<Ruling> lines) {
+    Grid(float[] xs, float[] ys) {
+      this(xs, ys, List.of());
+    }
+
+    /**
+     * Whether the cell at {@code row}, {@code column} spans the next column: the edge between them
+     * is drawn somewhere, but not across this row (a header over several columns).
+     */
+    boolean spansRight(int row, int column) {
+      float y = (ys[row] + ys[row + 1]) / 2;
+      return open(false, xs[column + 1], y);
+    }
+
+    /**
+     * Whether the cell at {@code row}, {@code column} spans the next row: the edge between them is
+     * drawn somewhere, but not across this column.
+     */
+    boolean spansDown(int row, int column) {
+      float x = (xs[column] + xs[column + 1]) / 2;
+      return open(true, ys[row + 1], x);
+    }
+
+    /** An edge at {@code at} drawn by rulings of this grid, none of which passes {@code across}. */
+    private boolean open(boolean horizontal, float at, float across) {
+      boolean drawn = false;
+      for (Ruling r : lines) {
+        if (r.horizontal() != horizontal || Math.abs((horizontal ? r.y0() : r.x0()) - at) > SNAP) {
+          continue;
+        }
+        drawn = true;
+        float from = horizontal ? r.x0() : r.y0();
+        float to = horizontal ? r.x1() : r.y1();
+        if (across >= from - SNAP && across <= to + SNAP) {
+          return false;
+        }
+      }
+      return drawn;
+    }
+
     float left() {
       return xs[0];
     }
@@ -88,10 +130,18 @@ final class RuledTables {
   }
 
   private final List<Ruling> rulings = new ArrayList<>();
+
+  /**
+   * The top and bottom edges of shaded bands (a header's or a row's background): row edges of a
+   * grid whose rules they meet, never rules of a table ruled across only.
+   */
+  private final List<Ruling> bandEdges = new ArrayList<>();
+
   private boolean overflow;
 
   void clear() {
     rulings.clear();
+    bandEdges.clear();
     overflow = false;
   }
 
@@ -119,8 +169,18 @@ final class RuledTables {
     } else if (width <= MAX_THICKNESS && height >= MIN_LENGTH) {
       float x = (left + right) / 2;
       add(new Ruling(x, top, x, bottom));
+    } else if (width >= MIN_LENGTH && height <= MAX_BAND_HEIGHT) {
+      if (bandEdges.size() + 2 > MAX_RULINGS) {
+        overflow = true;
+        return;
+      }
+      bandEdges.add(new Ruling(left, top, right, top));
+      bandEdges.add(new Ruling(left, bottom, right, bottom));
     }
   }
+
+  /** A filled band at most this tall (points, about three lines) is a cell's or row's shading. */
+  static final float MAX_BAND_HEIGHT = 40f;
 
   private void add(Ruling r) {
     if (rulings.size() >= MAX_RULINGS) {
@@ -135,7 +195,9 @@ final class RuledTables {
     if (overflow || rulings.size() < 3) {
       return List.of();
     }
-    List<Ruling> lines = merged(rulings);
+    List<Ruling> drawn = merged(rulings);
+    List<Ruling> lines = new ArrayList<>(drawn);
+    lines.addAll(merged(bandEdges));
     if (lines.size() > MAX_LINES) {
       return List.of();
     }
@@ -162,23 +224,29 @@ final class RuledTables {
       done[root] = true;
       List<Float> xs = new ArrayList<>();
       List<Float> ys = new ArrayList<>();
+      List<Ruling> members = new ArrayList<>();
       for (int j = 0; j < n; j++) {
         if (find(parent, j) == root) {
           Ruling r = lines.get(j);
-          if (r.horizontal()) {
-            ys.add(r.y0());
-          } else {
-            xs.add(r.x0());
-          }
+          members.add(r);
+          (r.horizontal() ? ys : xs).add(r.horizontal() ? r.y0() : r.x0());
         }
       }
+      if (xs.isEmpty() || ys.isEmpty()) {
+        continue;
+      }
+      // A table open at its sides (no rule down its left or right, as many are set): its outer
+      // columns end where two or more of its rules across end together; likewise its first and
+      // last rows end where two or more of its rules down end.
+      openEnds(xs, members, true);
+      openEnds(ys, members, false);
       float[] x = snapped(xs);
       float[] y = snapped(ys);
       if (x.length >= 3 && y.length >= 3) {
-        grids.add(new Grid(x, y));
+        grids.add(new Grid(x, y, members));
       }
     }
-    grids.addAll(stacks(lines, grids));
+    grids.addAll(stacks(drawn, grids));
     grids.sort(Comparator.comparingDouble(Grid::top));
     return grids;
   }
@@ -227,6 +295,59 @@ final class RuledTables {
     return out;
   }
 
+  /**
+   * {@code edges} (of the rulings one way) with an outer edge added on either side where two or
+   * more rulings the other way ({@code across}: horizontal ones) reach beyond its outermost edge
+   * and end together there.
+   */
+  private static void openEnds(List<Float> edges, List<Ruling> members, boolean across) {
+    float low = Float.MAX_VALUE;
+    float high = -Float.MAX_VALUE;
+    for (float e : edges) {
+      low = Math.min(low, e);
+      high = Math.max(high, e);
+    }
+    List<Float> starts = new ArrayList<>();
+    List<Float> ends = new ArrayList<>();
+    for (Ruling r : members) {
+      if (r.horizontal() == across) {
+        float from = across ? r.x0() : r.y0();
+        float to = across ? r.x1() : r.y1();
+        if (from < low - SNAP) {
+          starts.add(from);
+        }
+        if (to > high + SNAP) {
+          ends.add(to);
+        }
+      }
+    }
+    Float start = shared(starts, true);
+    Float end = shared(ends, false);
+    if (start != null) {
+      edges.add(start);
+    }
+    if (end != null) {
+      edges.add(end);
+    }
+  }
+
+  /**
+   * The outermost value ({@code lowest} or highest) that two or more of {@code values} share within
+   * {@link #SNAP}, or null.
+   */
+  private static Float shared(List<Float> values, boolean lowest) {
+    values.sort(Float::compare);
+    if (!lowest) {
+      values = values.reversed();
+    }
+    for (int i = 0; i + 1 < values.size(); i++) {
+      if (Math.abs(values.get(i + 1) - values.get(i)) <= SNAP) {
+        return values.get(i);
+      }
+    }
+    return null;
+  }
+
   /** The height of the page being read, a third of which a stack of rules may span. */
   private float maxStackHeight = Float.MAX_VALUE;
 
@@ -255,7 +376,7 @@ final class RuledTables {
       }
       reach = Math.max(reach, band[1]);
     }
-    return new Grid(grid.xs(), snapped(ys));
+    return new Grid(grid.xs(), snapped(ys), grid.lines());
   }
 
   /**
@@ -291,7 +412,7 @@ final class RuledTables {
     for (int i = 0; i < a.length; i++) {
       a[i] = xs.get(i);
     }
-    return new Grid(a, grid.ys());
+    return new Grid(a, grid.ys(), grid.lines());
   }
 
   private static boolean cross(Ruling a, Ruling b) {

@@ -67,14 +67,17 @@ class PdfOutputFingerprintTest {
       checked++;
       String actual = fingerprint(good.resolve(entry.getKey()));
       if (!actual.equals(entry.getValue())) {
-        changed.add(entry.getKey());
+        changed.add(entry.getKey() + "\t" + actual);
       }
     }
     assertEquals(
         all ? expected.size() : CHECKED_BY_DEFAULT.size(),
         checked,
         "files named but missing from the list");
-    assertTrue(changed.isEmpty(), "extraction output changed for " + changed);
+    assertTrue(
+        changed.isEmpty(),
+        "extraction output changed for (file and new fingerprint, for a change meant to alter it)\n"
+            + String.join("\n", changed));
   }
 
   @Test
