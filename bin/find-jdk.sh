@@ -69,11 +69,12 @@ quarry_app_jvm_opts() {
 # beside it (quarry.classArchives). The JVM writes an archive when the first run exits and
 # writes it again when the JDK or the class path changed. Nothing when the folder cannot be made,
 # or when QUARRY_CLASS_ARCHIVES=off. The VM's warnings go to stderr (stdout is the command's),
-# without the archive's own notices (a JDK reports an archive it must rewrite as an error).
+# without the archive's own notices (a JDK reports an archive it must rewrite as an error). The
+# JVM checks an archive's checksums before it maps it (a damaged file is passed over, not run).
 quarry_class_archive_opts() {
   local folder="$1" command
   command=$(printf '%s' "${2:-none}" | tr -cd 'a-z-' | sed 's/^-*//')
   [ "${QUARRY_CLASS_ARCHIVES:-on}" = off ] && return 0
   mkdir -p "$folder" 2>/dev/null && [ -w "$folder" ] || return 0
-  printf '%s' "-XX:SharedArchiveFile=$folder/${command:-none}.jsa -XX:+AutoCreateSharedArchive -Xlog:disable -Xlog:all=warning,cds=off:stderr -Dquarry.classArchives=$folder"
+  printf '%s' "-XX:SharedArchiveFile=$folder/${command:-none}.jsa -XX:+AutoCreateSharedArchive -XX:+VerifySharedSpaces -Xlog:disable -Xlog:all=warning,cds=off:stderr -Dquarry.classArchives=$folder"
 }

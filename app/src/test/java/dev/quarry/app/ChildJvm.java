@@ -52,6 +52,7 @@ public final class ChildJvm {
             "-XX:SharedArchiveFile="
                 + folder.resolve(subcommand.replaceAll("[^a-z-]", "") + ".jsa"));
         options.add("-XX:+AutoCreateSharedArchive");
+        options.add("-XX:+VerifySharedSpaces");
         // The VM's warnings on stderr (stdout is what a test reads of a command's output),
         // without the archive's own notices, which the JVM reports as errors.
         options.add("-Xlog:disable");

@@ -70,6 +70,8 @@ public record WorkerCommand(String javaBinary, String classPath, int heapMiB, Pa
     if (classArchive != null && jarsOnly(classPath)) {
       command.add("-XX:SharedArchiveFile=" + classArchive);
       command.add("-XX:+AutoCreateSharedArchive");
+      // Checksums checked before the archive is mapped: a damaged file is passed over, not run.
+      command.add("-XX:+VerifySharedSpaces");
       // Without the archive's own notices: the JVM reports an archive it rewrites as an error.
       command.add("-Xlog:all=warning,cds=off:stderr");
     } else {

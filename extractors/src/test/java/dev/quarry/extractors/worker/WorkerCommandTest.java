@@ -23,6 +23,7 @@ class WorkerCommandTest {
         new WorkerCommand("java", jar.toString(), 256).withClassArchive(archive).toArguments();
     assertTrue(arguments.contains("-XX:SharedArchiveFile=" + archive), arguments::toString);
     assertTrue(arguments.contains("-XX:+AutoCreateSharedArchive"), arguments::toString);
+    assertTrue(arguments.contains("-XX:+VerifySharedSpaces"), arguments::toString);
     assertTrue(arguments.contains("-Xlog:disable"), arguments::toString);
     assertTrue(arguments.contains("-Xlog:all=warning,cds=off:stderr"), arguments::toString);
     assertEquals(WorkerMain.class.getName(), arguments.get(arguments.size() - 1));
