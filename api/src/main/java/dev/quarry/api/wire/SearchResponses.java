@@ -97,7 +97,7 @@ public final class SearchResponses {
    * A chunk's headings, outermost first, always present: empty for a source without headings and
    * for chunks indexed before sections were kept, so a reader never has to tell the two apart.
    */
-  static void section(ObjectNode out, List<String> section) {
+  public static void section(ObjectNode out, List<String> section) {
     ArrayNode headings = out.putArray("section");
     section.forEach(headings::add);
   }
@@ -106,7 +106,7 @@ public final class SearchResponses {
    * The rows of a table a chunk holds, {@code {"index": 0, "rows": [1, 12]}}; absent outside
    * tables.
    */
-  static void table(ObjectNode out, ChunkTable table) {
+  public static void table(ObjectNode out, ChunkTable table) {
     if (table != null) {
       out.putObject("table")
           .put("index", table.index())

@@ -3,6 +3,7 @@ package dev.quarry.openai.routes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.wire.SearchResponses;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.engine.CorpusInfo;
 import dev.quarry.engine.ErrorCode;
@@ -207,20 +208,13 @@ final class SearchRoute {
       quarry.putObject("pages").put("from", hit.pages().from()).put("to", hit.pages().to());
     }
     quarry.putObject("offsets").put("start", hit.start()).put("end", hit.end());
-    // As Quarry's own hits: the headings (empty when none), the language, a table's rows.
-    ArrayNode section = quarry.putArray("section");
-    hit.section().forEach(section::add);
+    // As Quarry's own hits, by the same writers: the headings (empty when none), the language,
+    // a table's rows.
+    SearchResponses.section(quarry, hit.section());
     if (hit.language() != null) {
       quarry.put("language", hit.language());
     }
-    if (hit.table() != null) {
-      quarry
-          .putObject("table")
-          .put("index", hit.table().index())
-          .putArray("rows")
-          .add(hit.table().firstRow())
-          .add(hit.table().lastRow());
-    }
+    SearchResponses.table(quarry, hit.table());
     return out;
   }
 }
