@@ -2,6 +2,7 @@ package dev.quarry.engine.index;
 
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
@@ -387,8 +388,9 @@ final class IndexStore implements Closeable {
     }
   }
 
-  Optional<SourceState> readSource(String source) throws IOException {
-    return withSnapshot(s -> SourceRecords.read(s.latest(), source));
+  Optional<SourceState> readSource(String source, CorpusSettings.Language corpusLanguage)
+      throws IOException {
+    return withSnapshot(s -> SourceRecords.read(s.latest(), source, corpusLanguage));
   }
 
   /**

@@ -316,7 +316,7 @@ public final class LuceneCorpusIndex implements CorpusIndex {
   @Override
   public Optional<SourceState> readSource(String source) {
     try {
-      return store.readSource(source).map(this::withLanguage);
+      return store.readSource(source, info.settings().language());
     } catch (IOException e) {
       throw unavailable(e);
     }
@@ -334,7 +334,7 @@ public final class LuceneCorpusIndex implements CorpusIndex {
       boolean more = ids.size() > limit;
       List<SourceState> states = new ArrayList<>();
       for (String id : more ? ids.subList(0, limit) : ids) {
-        SourceRecords.read(s.latest(), id).map(this::withLanguage).ifPresent(states::add);
+        SourceRecords.read(s.latest(), id, info.settings().language()).ifPresent(states::add);
       }
       return new SourcePage(states, more ? ids.get(limit - 1) : null);
     } catch (IOException e) {
@@ -342,17 +342,6 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     } finally {
       s.release();
     }
-  }
-
-  /**
-   * {@code state} saying its language: the one its record (or chunk) holds in an auto corpus, else
-   * the corpus's, as its hits say it.
-   */
-  private SourceState withLanguage(SourceState state) {
-    CorpusSettings.Language corpus = info.settings().language();
-    return state.language() != null || corpus == CorpusSettings.Language.AUTO
-        ? state
-        : state.withLanguage(corpus.wireName());
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.quarry.engine.index;
 
+import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.SourceState;
 import java.io.IOException;
@@ -29,25 +30,32 @@ import org.apache.lucene.util.StringHelper;
 final class SourceRecords {
   private SourceRecords() {}
 
-  /** The live record of {@code source}, or empty when the source does not exist. */
-  static Optional<SourceState> read(DirectoryReader latest, String source) throws IOException {
+  /**
+   * The live record of {@code source} in a corpus analysed in {@code corpusLanguage}, or empty when
+   * the source does not exist. Its language is the one its record holds; else, in an auto corpus,
+   * the one its chunks hold (a record written before records kept it); else the corpus's.
+   */
+  static Optional<SourceState> read(
+      DirectoryReader latest, String source, CorpusSettings.Language corpusLanguage)
+      throws IOException {
     Document d = liveRecord(latest, source);
     if (d == null) {
       return Optional.empty();
     }
     SourceState state = toState(d);
-    if (state.language() == null) {
-      String language = chunkLanguage(latest, Fields.versionKey(source, state.sourceRevision()));
-      if (language != null) {
-        state = state.withLanguage(language);
-      }
+    if (state.language() != null) {
+      return Optional.of(state);
     }
-    return Optional.of(state);
+    String language =
+        corpusLanguage == CorpusSettings.Language.AUTO
+            ? chunkLanguage(latest, Fields.versionKey(source, state.sourceRevision()))
+            : corpusLanguage.wireName();
+    return Optional.of(language == null ? state : state.withLanguage(language));
   }
 
   /**
-   * The language stored on a live chunk of the version {@code versionKey}, or null: an auto
-   * corpus's record written before records kept it, or a record of a corpus of one language.
+   * The language stored on a live chunk of the version {@code versionKey}, or null when it has no
+   * chunk.
    */
   private static String chunkLanguage(DirectoryReader latest, String versionKey)
       throws IOException {

@@ -253,7 +253,8 @@ class AutoLanguageTest {
         IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig())) {
       writer.addDocuments(docs);
       try (DirectoryReader reader = DirectoryReader.open(writer)) {
-        assertEquals("german", SourceRecords.read(reader, "de").orElseThrow().language());
+        assertEquals(
+            "german", SourceRecords.read(reader, "de", Language.AUTO).orElseThrow().language());
       }
     }
   }
