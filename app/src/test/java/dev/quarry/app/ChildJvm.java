@@ -1,6 +1,7 @@
 package dev.quarry.app;
 
 import dev.quarry.app.server.ExtractionSettings;
+import dev.quarry.extractors.worker.WorkerCommand;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,15 +49,9 @@ public final class ChildJvm {
     if (archives != null && !archives.isBlank() && !classPath.equals(originalClassPath())) {
       try {
         Path folder = Files.createDirectories(Path.of(archives));
-        options.add(
-            "-XX:SharedArchiveFile="
-                + folder.resolve(subcommand.replaceAll("[^a-z-]", "") + ".jsa"));
-        options.add("-XX:+AutoCreateSharedArchive");
-        options.add("-XX:+VerifySharedSpaces");
-        // The VM's warnings on stderr (stdout is what a test reads of a command's output),
-        // without the archive's own notices, which the JVM reports as errors.
-        options.add("-Xlog:disable");
-        options.add("-Xlog:all=warning,cds=off:stderr");
+        options.addAll(
+            WorkerCommand.classArchiveOptions(
+                folder.resolve(subcommand.replaceAll("[^a-z-]", "") + ".jsa")));
         options.add("-D" + ExtractionSettings.CLASS_ARCHIVES_PROPERTY + "=" + folder);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -72,6 +67,15 @@ public final class ChildJvm {
 
   /** The class path a child runs with (see the class comment). */
   public static String classPath() {
+    return ClassPath.VALUE;
+  }
+
+  /** Computed once a test JVM: it reads the module's classes folder. */
+  private static final class ClassPath {
+    static final String VALUE = childClassPath();
+  }
+
+  private static String childClassPath() {
     List<String> entries = new ArrayList<>();
     for (String entry : originalClassPath().split(File.pathSeparator)) {
       Path path = Path.of(entry);

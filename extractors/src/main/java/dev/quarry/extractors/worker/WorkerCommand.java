@@ -65,16 +65,11 @@ public record WorkerCommand(String javaBinary, String classPath, int heapMiB, Pa
     command.add("-XX:+DisplayVMOutputToStderr");
     // One worker parses one document at a time; a serial collector is smallest and enough.
     command.add("-XX:+UseSerialGC");
-    // The VM's warnings go to stderr too: unified logging writes them to stdout by default.
-    command.add("-Xlog:disable");
     if (classArchive != null && jarsOnly(classPath)) {
-      command.add("-XX:SharedArchiveFile=" + classArchive);
-      command.add("-XX:+AutoCreateSharedArchive");
-      // Checksums checked before the archive is mapped: a damaged file is passed over, not run.
-      command.add("-XX:+VerifySharedSpaces");
-      // Without the archive's own notices: the JVM reports an archive it rewrites as an error.
-      command.add("-Xlog:all=warning,cds=off:stderr");
+      command.addAll(classArchiveOptions(classArchive));
     } else {
+      // The VM's warnings go to stderr too: unified logging writes them to stdout by default.
+      command.add("-Xlog:disable");
       command.add("-Xlog:all=warning:stderr");
     }
     command.add("-Djava.awt.headless=true");
@@ -82,6 +77,22 @@ public record WorkerCommand(String javaBinary, String classPath, int heapMiB, Pa
     command.add(classPath);
     command.add(WorkerMain.class.getName());
     return command;
+  }
+
+  /**
+   * The options that have a JVM share the class-data archive {@code file}: written when the first
+   * JVM exits, written again when the JDK or the class path changed, its checksums checked before
+   * it is mapped (a damaged file is passed over, never run), and the VM's warnings on stderr
+   * (unified logging writes them to stdout by default) without the archive's own notices, which the
+   * JVM reports as errors when it rewrites one.
+   */
+  public static List<String> classArchiveOptions(Path file) {
+    return List.of(
+        "-XX:SharedArchiveFile=" + file,
+        "-XX:+AutoCreateSharedArchive",
+        "-XX:+VerifySharedSpaces",
+        "-Xlog:disable",
+        "-Xlog:all=warning,cds=off:stderr");
   }
 
   /**
