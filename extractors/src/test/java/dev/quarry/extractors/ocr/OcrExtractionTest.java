@@ -37,18 +37,27 @@ class OcrExtractionTest {
 
   @BeforeAll
   static void start() {
+    extractors = ocrExtractors();
+  }
+
+  /**
+   * Extractors with OCR on and one worker; the calling class is skipped without {@code tesseract}
+   * and its English data.
+   */
+  static Extractors ocrExtractors() {
     assumeTrue(
         Tesseract.onPath().available(),
         "tesseract with English language data is not installed (Debian: tesseract-ocr tesseract-ocr-eng); skipping");
     // Five minutes a document: a recognised page takes seconds of CPU, and the machines running
     // the tests are often busy.
-    extractors =
+    Extractors ocr =
         Extractors.builder()
             .workers(1)
             .ocr(OcrMode.AUTO)
             .limits(ExtractionLimits.defaults().withTimeout(Duration.ofMinutes(5)))
             .build();
-    assertTrue(extractors.ocrAvailable());
+    assertTrue(ocr.ocrAvailable());
+    return ocr;
   }
 
   @AfterAll

@@ -1,17 +1,14 @@
 package dev.quarry.extractors.ocr;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.quarry.extractors.Extraction;
 import dev.quarry.extractors.ExtractionException;
-import dev.quarry.extractors.ExtractionLimits;
 import dev.quarry.extractors.ExtractionOptions;
 import dev.quarry.extractors.ExtractionWarning;
 import dev.quarry.extractors.Extractors;
 import dev.quarry.extractors.ScannedPages;
 import dev.quarry.extractors.SharedDocs;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,15 +24,7 @@ class OcrSharedScansTest {
 
   @BeforeAll
   static void start() {
-    assumeTrue(
-        Tesseract.onPath().available(),
-        "tesseract with English language data is not installed (Debian: tesseract-ocr tesseract-ocr-eng); skipping");
-    extractors =
-        Extractors.builder()
-            .workers(1)
-            .ocr(OcrMode.AUTO)
-            .limits(ExtractionLimits.defaults().withTimeout(Duration.ofMinutes(5)))
-            .build();
+    extractors = OcrExtractionTest.ocrExtractors();
   }
 
   @AfterAll
