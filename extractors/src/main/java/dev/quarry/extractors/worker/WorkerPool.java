@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.BlockingDeque;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,6 +21,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * extraction; when all are busy a caller waits, and when {@code queueCapacity} callers already wait
  * it is refused at once with {@link Failure#CAPACITY}. Workers start on first use; a worker that
  * died (deadline, memory, crash) is started afresh by the next document that needs its place.
+ *
+ * <p>The place released last is taken first: documents that come one at a time all go to one warm
+ * worker (its classes loaded, its code compiled), and a second worker starts only when two
+ * documents are extracted at once. Taking places in turn would start every worker of the pool for a
+ * trickle of documents, each one cold.
  *
  * <p>Thread safe. The owner closes it, which ends every worker; a worker also ends on its own when
  * this process dies, since its stdin then closes.
@@ -38,7 +43,10 @@ public final class WorkerPool implements AutoCloseable {
   private final WorkerCommand command;
   private final int queueCapacity;
   private final Frames frames = new Frames();
-  private final BlockingQueue<Slot> idle;
+
+  /** Idle places, the one released last at the head. */
+  private final BlockingDeque<Slot> idle;
+
   private final Set<Slot> busy = ConcurrentHashMap.newKeySet();
   private final List<Slot> all = new ArrayList<>();
   private final AtomicInteger waiting = new AtomicInteger();
@@ -49,7 +57,7 @@ public final class WorkerPool implements AutoCloseable {
   /**
    * One place in the pool; holds a live worker, or null until one is started. A slot is idle (in
    * {@code idle}) or held by one caller (in {@code busy}), never both: {@link #take} and {@link
-   * #release} check the moves between the two. The queue hands a slot from thread to thread, which
+   * #release} check the moves between the two. The deque hands a slot from thread to thread, which
    * orders their reads and writes of its fields.
    */
   private static final class Slot {
@@ -80,7 +88,7 @@ public final class WorkerPool implements AutoCloseable {
       throw new IllegalArgumentException("queueCapacity must be at least 0, got " + queueCapacity);
     }
     this.queueCapacity = queueCapacity;
-    this.idle = new ArrayBlockingQueue<>(size);
+    this.idle = new LinkedBlockingDeque<>(size);
     for (int i = 0; i < size; i++) {
       Slot slot = new Slot();
       all.add(slot);
@@ -125,7 +133,7 @@ public final class WorkerPool implements AutoCloseable {
         slot.worker = null;
       }
       slot.release();
-      idle.add(slot);
+      idle.addFirst(slot);
     }
   }
 
@@ -133,7 +141,7 @@ public final class WorkerPool implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("the extraction pool is closed");
     }
-    Slot slot = idle.poll();
+    Slot slot = idle.pollFirst();
     if (slot != null) {
       return slot;
     }
@@ -147,7 +155,7 @@ public final class WorkerPool implements AutoCloseable {
               + " documents already wait; try again later.");
     }
     try {
-      return idle.take();
+      return idle.takeFirst();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ExtractionException(Failure.EXTRACTION_FAILED, "The extraction was interrupted.");

@@ -109,6 +109,40 @@ class WorkerPoolIT {
   }
 
   @Test
+  void extract_documentsOneAtATime_goToOneWarmWorker_andASecondStartsOnlyForOverlap()
+      throws Exception {
+    try (WorkerPool own = new WorkerPool(WorkerCommand.ofCurrentJvm(256), 2, 0)) {
+      for (int i = 0; i < 3; i++) {
+        own.extract(request("pdfjs__copy_paste_ligatures.pdf"), DEADLINE);
+      }
+      List<Long> sequential = own.workerPids();
+      assertEquals(1, sequential.size(), "one document at a time needs one worker: " + sequential);
+
+      CompletableFuture<Extraction> running =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return own.extract(request("pdfjs__freeculture.pdf"), DEADLINE);
+                } catch (ExtractionException e) {
+                  throw new java.util.concurrent.CompletionException(e);
+                }
+              });
+      while (own.busyCount() == 0 && !running.isDone()) {
+        Thread.sleep(5);
+      }
+      own.extract(request("pdfjs__copy_paste_ligatures.pdf"), DEADLINE);
+      // Still running after the short one ended: the two surely overlapped.
+      boolean overlapped = !running.isDone();
+      running.join();
+      List<Long> after = own.workerPids();
+      assertTrue(after.containsAll(sequential), "the warm worker is kept: " + after);
+      if (overlapped) {
+        assertEquals(2, after.size(), "two documents at once take two workers: " + after);
+      }
+    }
+  }
+
+  @Test
   void close_endsTheWorkerProcesses() throws Exception {
     WorkerPool own = new WorkerPool(WorkerCommand.ofCurrentJvm(256), 1, 0);
     own.extract(request("pdfjs__copy_paste_ligatures.pdf"), DEADLINE);
