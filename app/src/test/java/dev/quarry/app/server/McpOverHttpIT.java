@@ -292,6 +292,32 @@ class McpOverHttpIT {
   }
 
   @Test
+  void read_carriesTheSectionAndTableOfSourcesChunks() throws Exception {
+    Session session = new Session(T);
+    JsonNode result = session.tool("read", "{\"corpus\": \"c2\", \"source\": \"tides.md\"}");
+    assertFalse(result.path("isError").asBoolean(), result::toString);
+    JsonNode mcp = result.at("/structuredContent/chunks");
+    JsonNode http =
+        ApiClient.ok(
+                api.retrieval(
+                    "sources/chunks",
+                    T,
+                    "{\"corpus\": \"c2\", \"source\": \"tides.md\", \"limit\": 10}"))
+            .get("chunks");
+    assertEquals(http.size(), mcp.size(), () -> http + " and " + mcp);
+    boolean sawTable = false;
+    for (int i = 0; i < mcp.size(); i++) {
+      assertEquals(http.get(i).get("chunk"), mcp.get(i).get("chunk"));
+      for (String field : List.of("section", "table")) {
+        assertEquals(http.get(i).get(field), mcp.get(i).get(field), field + " of " + mcp.get(i));
+      }
+      sawTable |= mcp.get(i).has("table");
+      assertFalse(mcp.get(i).path("section").isEmpty(), "every passage is under a heading");
+    }
+    assertTrue(sawTable, "the table's passage says so: " + mcp);
+  }
+
+  @Test
   void search_withAProgressToken_reportsTheRunsPhasesFirst() throws Exception {
     List<JsonNode> notes = new ArrayList<>();
     JsonNode answer =

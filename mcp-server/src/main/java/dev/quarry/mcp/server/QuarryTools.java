@@ -297,6 +297,12 @@ final class QuarryTools {
         o.set("pages", wire.get(i).get("pages"));
       }
       o.set("offsets", wire.get(i).get("offsets"));
+      // As sources/chunks' chunks carry them: the headings, and a table's rows on a table's chunks.
+      for (String field : List.of("section", "table")) {
+        if (wire.get(i).has(field)) {
+          o.set(field, wire.get(i).get(field));
+        }
+      }
     }
     if (nextAfter != null) {
       out.put("nextAfter", nextAfter);
