@@ -18,6 +18,7 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.MultiBits;
 import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
@@ -59,32 +60,30 @@ final class SourceRecords {
    */
   private static String chunkLanguage(DirectoryReader latest, String versionKey)
       throws IOException {
-    Term term = new Term(Fields.VERSION_KEY, versionKey);
-    for (LeafReaderContext ctx : latest.leaves()) {
-      LeafReader leaf = ctx.reader();
-      PostingsEnum postings = leaf.postings(term, PostingsEnum.NONE);
-      if (postings == null) {
-        continue;
-      }
-      Bits live = leaf.getLiveDocs();
-      for (int doc = postings.nextDoc();
-          doc != DocIdSetIterator.NO_MORE_DOCS;
-          doc = postings.nextDoc()) {
-        if (live == null || live.get(doc)) {
-          String language =
-              leaf.storedFields().document(doc, Set.of(Fields.LANGUAGE)).get(Fields.LANGUAGE);
-          if (language != null) {
-            return language;
-          }
-        }
-      }
-    }
-    return null;
+    return firstLive(
+        latest,
+        new Term(Fields.VERSION_KEY, versionKey),
+        (fields, doc) -> fields.document(doc, Set.of(Fields.LANGUAGE)).get(Fields.LANGUAGE));
   }
 
   /** The stored document of {@code source}'s live record, or null. */
   static Document liveRecord(DirectoryReader latest, String source) throws IOException {
-    Term term = new Term(Fields.SOURCE_RECORD, source);
+    return firstLive(
+        latest, new Term(Fields.SOURCE_RECORD, source), (fields, doc) -> fields.document(doc));
+  }
+
+  /** Reads something from one stored document; null when it holds nothing of the kind. */
+  @FunctionalInterface
+  private interface StoredRead<T> {
+    T read(StoredFields fields, int doc) throws IOException;
+  }
+
+  /**
+   * What {@code read} gives for the first live document holding {@code term} for which it gives
+   * anything, in segment and document order; null when none does.
+   */
+  private static <T> T firstLive(DirectoryReader latest, Term term, StoredRead<T> read)
+      throws IOException {
     for (LeafReaderContext ctx : latest.leaves()) {
       LeafReader leaf = ctx.reader();
       PostingsEnum postings = leaf.postings(term, PostingsEnum.NONE);
@@ -92,11 +91,15 @@ final class SourceRecords {
         continue;
       }
       Bits live = leaf.getLiveDocs();
+      StoredFields fields = leaf.storedFields();
       for (int doc = postings.nextDoc();
           doc != DocIdSetIterator.NO_MORE_DOCS;
           doc = postings.nextDoc()) {
         if (live == null || live.get(doc)) {
-          return leaf.storedFields().document(doc);
+          T found = read.read(fields, doc);
+          if (found != null) {
+            return found;
+          }
         }
       }
     }
