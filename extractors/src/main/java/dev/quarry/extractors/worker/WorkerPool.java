@@ -22,10 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * it is refused at once with {@link Failure#CAPACITY}. Workers start on first use; a worker that
  * died (deadline, memory, crash) is started afresh by the next document that needs its place.
  *
- * <p>The place released last is taken first: documents that come one at a time all go to one warm
- * worker (its classes loaded, its code compiled), and a second worker starts only when two
- * documents are extracted at once. Taking places in turn would start every worker of the pool for a
- * trickle of documents, each one cold.
+ * <p>The place released last is taken first, and places without a live worker last: documents that
+ * come one at a time all go to one warm worker (its classes loaded, its code compiled), and another
+ * worker starts only when every live one is busy. Taking places in turn would start every worker of
+ * the pool for a trickle of documents, each one cold.
  *
  * <p>Thread safe. The owner closes it, which ends every worker; a worker also ends on its own when
  * this process dies, since its stdin then closes.
@@ -44,7 +44,7 @@ public final class WorkerPool implements AutoCloseable {
   private final int queueCapacity;
   private final Frames frames = new Frames();
 
-  /** Idle places, the one released last at the head. */
+  /** Idle places: those with a live worker first, the one released last at the head. */
   private final BlockingDeque<Slot> idle;
 
   private final Set<Slot> busy = ConcurrentHashMap.newKeySet();
@@ -133,7 +133,11 @@ public final class WorkerPool implements AutoCloseable {
         slot.worker = null;
       }
       slot.release();
-      idle.addFirst(slot);
+      if (slot.worker != null) {
+        idle.addFirst(slot);
+      } else {
+        idle.addLast(slot); // behind every idle live worker, so none starts while one waits
+      }
     }
   }
 
