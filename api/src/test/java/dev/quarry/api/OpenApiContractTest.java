@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ObservedProperties;
+import dev.quarry.testing.OpenApiContract;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 

@@ -4,10 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.wire.Feature;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.access.Access;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ApiClient.Answer;
 import io.javalin.Javalin;
 import java.lang.reflect.Proxy;
 import java.util.List;

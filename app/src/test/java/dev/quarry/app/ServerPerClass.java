@@ -1,7 +1,7 @@
 package dev.quarry.app;
 
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.TestTokens;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.TestTokens;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.quarry.app;
 
-import dev.quarry.api.ApiClient;
+import dev.quarry.testing.ApiClient;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

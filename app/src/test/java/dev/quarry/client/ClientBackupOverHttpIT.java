@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerProcess;
 import dev.quarry.app.cli.QuarryCli;
 import dev.quarry.app.server.ServerConfig;
+import dev.quarry.testing.TestTokens;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package dev.quarry.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.api.TestTokens;
+import dev.quarry.testing.TestTokens;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Method;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.server.ServerConfig;
 import dev.quarry.app.server.TestScans;
 import dev.quarry.extractors.ocr.Tesseract;
+import dev.quarry.testing.TestTokens;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.api.TestTokens;
+import dev.quarry.testing.TestTokens;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -3,7 +3,7 @@ package dev.quarry.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.quarry.api.TestTokens;
+import dev.quarry.testing.TestTokens;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

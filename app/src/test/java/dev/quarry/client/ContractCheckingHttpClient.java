@@ -2,7 +2,7 @@ package dev.quarry.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.quarry.api.OpenApiContract;
+import dev.quarry.testing.OpenApiContract;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.Authenticator;

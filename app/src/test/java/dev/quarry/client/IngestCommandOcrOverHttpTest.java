@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.cli.QuarryCli;
 import dev.quarry.app.server.ServerConfig;
 import dev.quarry.app.server.TestScans;
 import dev.quarry.extractors.ocr.Tesseract;
+import dev.quarry.testing.TestTokens;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;

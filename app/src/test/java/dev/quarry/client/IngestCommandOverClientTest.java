@@ -3,9 +3,9 @@ package dev.quarry.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.cli.QuarryCli;
 import dev.quarry.app.server.ServerConfig;
+import dev.quarry.testing.TestTokens;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.Charset;

@@ -1,10 +1,10 @@
 package dev.quarry.client;
 
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerPerClass;
 import dev.quarry.app.server.QuarryServer;
 import dev.quarry.app.server.ServerConfig;
 import dev.quarry.app.server.TokensFile;
+import dev.quarry.testing.TestTokens;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

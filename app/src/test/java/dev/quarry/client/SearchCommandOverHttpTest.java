@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.quarry.api.TestTokens;
+import dev.quarry.testing.TestTokens;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;

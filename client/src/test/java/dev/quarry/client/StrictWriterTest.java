@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quarry.api.OpenApiContract;
+import dev.quarry.testing.OpenApiContract;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

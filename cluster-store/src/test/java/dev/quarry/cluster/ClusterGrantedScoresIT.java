@@ -16,6 +16,7 @@ import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
+import dev.quarry.testing.OpenSearchNodes;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -15,6 +15,7 @@ import dev.quarry.engine.Mutation;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
+import dev.quarry.testing.OpenSearchNodes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

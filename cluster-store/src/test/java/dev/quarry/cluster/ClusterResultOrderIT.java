@@ -10,7 +10,7 @@ import dev.quarry.engine.Mutation;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
-import dev.quarry.engine.TestSeed;
+import dev.quarry.testing.TestSeed;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -23,6 +23,7 @@ import dev.quarry.engine.SearchResult;
 import dev.quarry.engine.Snippet;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
+import dev.quarry.testing.OpenSearchNodes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

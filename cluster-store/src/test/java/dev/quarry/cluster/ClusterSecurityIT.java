@@ -18,6 +18,7 @@ import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
+import dev.quarry.testing.OpenSearchNodes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -2,8 +2,9 @@ package dev.quarry.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.quarry.engine.TestSeed;
 import dev.quarry.engine.spi.PortableDense;
+import dev.quarry.testing.OpenSearchNodes;
+import dev.quarry.testing.TestSeed;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;

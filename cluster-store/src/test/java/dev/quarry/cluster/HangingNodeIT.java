@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quarry.testing.OpenSearchNodes;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;

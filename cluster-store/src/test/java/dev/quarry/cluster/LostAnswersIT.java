@@ -16,6 +16,7 @@ import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
+import dev.quarry.testing.OpenSearchNodes;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;

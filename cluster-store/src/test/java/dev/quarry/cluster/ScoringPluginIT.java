@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.quarry.testing.OpenSearchNodes;
 import java.net.URI;
 import java.util.HashSet;
 import java.util.List;

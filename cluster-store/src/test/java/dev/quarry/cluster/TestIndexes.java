@@ -1,5 +1,6 @@
 package dev.quarry.cluster;
 
+import dev.quarry.testing.OpenSearchNodes;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**

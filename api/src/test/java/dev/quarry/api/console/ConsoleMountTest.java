@@ -3,12 +3,12 @@ package dev.quarry.api.console;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.QuarryPlugin;
 import dev.quarry.api.routes.Responses;
 import dev.quarry.corpora.Corpora;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ApiClient.Answer;
 import io.javalin.Javalin;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.QuarryPlugin;
 import dev.quarry.api.runs.AguiEndpoint;
@@ -19,6 +17,8 @@ import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ApiClient.Answer;
 import io.javalin.Javalin;
 import java.io.IOException;
 import java.lang.reflect.Proxy;

@@ -3,13 +3,13 @@ package dev.quarry.api.routes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.QuarryPlugin;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ApiClient.Answer;
 import io.javalin.Javalin;
 import java.lang.reflect.Proxy;
 import java.util.EnumSet;

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.Authenticator;
 import dev.quarry.api.QuarryPlugin;
 import dev.quarry.api.wire.Limits;
@@ -23,6 +21,9 @@ import dev.quarry.corpora.run.RetrievalProgress;
 import dev.quarry.corpora.run.RetrievalResult;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.SourceOperation;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ApiClient.Answer;
+import dev.quarry.testing.RunStream;
 import io.javalin.Javalin;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -2,13 +2,13 @@ package dev.quarry.api.runs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.QuarryPlugin;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ApiClient.Answer;
 import io.javalin.Javalin;
 import java.nio.file.Path;
 import java.util.EnumSet;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerProcess;
 import dev.quarry.app.server.TestScans;
 import dev.quarry.corpora.Corpora;
@@ -19,6 +18,7 @@ import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.SourceState;
 import dev.quarry.extractors.ocr.Tesseract;
+import dev.quarry.testing.TestTokens;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

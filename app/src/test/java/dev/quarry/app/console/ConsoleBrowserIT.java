@@ -1,15 +1,15 @@
 package dev.quarry.app.console;
 
-import static dev.quarry.api.ApiClient.ok;
+import static dev.quarry.testing.ApiClient.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.quarry.api.ApiClient;
 import dev.quarry.app.ServerPerClass;
-import dev.quarry.engine.TestSeed;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.TestSeed;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -309,11 +309,11 @@ class ConsoleBrowserIT {
             ADMIN,
             "{\"corpus\": \"hybrid-batch\", \"settings\": {\"embedding\": {\"model\": \"all-minilm-l6-v2\"}}}"));
     String job =
-        ok(dev.quarry.api.ingest.Upload.post(
+        ok(dev.quarry.testing.Upload.post(
                 api,
                 ADMIN,
                 "/v1/retrieval/jobs/submit",
-                dev.quarry.api.ingest.Upload.namedBody(
+                dev.quarry.testing.Upload.namedBody(
                     "{\"corpus\": \"hybrid-batch\", \"files\": [{\"source\": \"pump.md\"}]}",
                     List.of("pump.md"),
                     List.of(
@@ -347,11 +347,11 @@ class ConsoleBrowserIT {
   void anIngestionJob_listsItsFilesWithTheirOutcomes_andAnUnknownJobIsRefused() throws Exception {
     ok(api.retrieval("corpora/create", ADMIN, "{\"corpus\": \"batch\"}"));
     String job =
-        ok(dev.quarry.api.ingest.Upload.post(
+        ok(dev.quarry.testing.Upload.post(
                 api,
                 ADMIN,
                 "/v1/retrieval/jobs/submit",
-                dev.quarry.api.ingest.Upload.namedBody(
+                dev.quarry.testing.Upload.namedBody(
                     "{\"corpus\": \"batch\", \"files\": [{\"source\": \"notes.md\"}, {\"source\": \"noise.bin\"}]}",
                     List.of("notes.md", "noise.bin"),
                     List.of(
@@ -761,14 +761,14 @@ class ConsoleBrowserIT {
     Path files = Files.createDirectories(dir.resolve("sample-" + corpus));
     Path pdf = TinyDocuments.pdf(files, "pump.pdf", PUMP_PAGES);
     ok(
-        dev.quarry.api.ingest.Upload.send(
+        dev.quarry.testing.Upload.send(
             api,
             ADMIN,
             "{\"corpus\": \"" + corpus + "\", \"source\": \"pump.pdf\"}",
             "pump.pdf",
             Files.readAllBytes(pdf)));
     ok(
-        dev.quarry.api.ingest.Upload.send(
+        dev.quarry.testing.Upload.send(
             api,
             ADMIN,
             "{\"corpus\": \"" + corpus + "\", \"source\": \"notes.md\"}",

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.ApiClient.Answer;
 import dev.quarry.api.console.ConsoleAssets;
 import dev.quarry.app.ServerProcess;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ApiClient.Answer;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;

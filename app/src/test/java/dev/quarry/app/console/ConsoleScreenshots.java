@@ -63,7 +63,7 @@ class ConsoleScreenshots {
                     List.of("Valve maintenance", "Grease the valves monthly.")),
                 TinyDocuments.bytes(files, "photo.raw", new byte[] {1, 2, 3, 4, 5, 6, 7, 8}));
         // Chunks of sixteen words, so each page of the manual is a passage of its own.
-        dev.quarry.api.ApiClient.ok(
+        dev.quarry.testing.ApiClient.ok(
             demo.client()
                 .retrieval(
                     "corpora/create",
@@ -87,9 +87,9 @@ class ConsoleScreenshots {
         browser.screenshot(out.resolve("search-pinned.png"));
 
         // A small corpus with metadata, so the facets have values to count.
-        dev.quarry.api.ApiClient.ok(
+        dev.quarry.testing.ApiClient.ok(
             demo.client().retrieval("corpora/create", token, "{\"corpus\": \"policies\"}"));
-        dev.quarry.api.ApiClient.ok(
+        dev.quarry.testing.ApiClient.ok(
             demo.client().retrieval("sources/batch", token, FACETED_POLICIES));
         hash(browser, "#/search?corpus=policies&q=leave&facets=department%2C%20year");
         browser.shown("#facets");

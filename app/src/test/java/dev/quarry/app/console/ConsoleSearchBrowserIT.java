@@ -1,6 +1,6 @@
 package dev.quarry.app.console;
 
-import static dev.quarry.api.ApiClient.ok;
+import static dev.quarry.testing.ApiClient.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.quarry.api.ApiClient;
 import dev.quarry.app.ServerPerClass;
+import dev.quarry.testing.ApiClient;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

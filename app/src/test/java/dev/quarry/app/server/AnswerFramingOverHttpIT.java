@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerPerClass;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.TestTokens;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

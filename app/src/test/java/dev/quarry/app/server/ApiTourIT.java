@@ -1,18 +1,18 @@
 package dev.quarry.app.server;
 
-import static dev.quarry.api.ApiClient.ok;
+import static dev.quarry.testing.ApiClient.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.ApiClient.Answer;
-import dev.quarry.api.ObservedProperties;
-import dev.quarry.api.OpenApiContract;
-import dev.quarry.api.TestTokens;
-import dev.quarry.api.ingest.Upload;
 import dev.quarry.app.ServerProcess;
 import dev.quarry.extractors.ocr.Tesseract;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ApiClient.Answer;
+import dev.quarry.testing.ObservedProperties;
+import dev.quarry.testing.OpenApiContract;
+import dev.quarry.testing.TestTokens;
+import dev.quarry.testing.Upload;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.ApiClient.Answer;
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerProcess;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ApiClient.Answer;
+import dev.quarry.testing.TestTokens;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.quarry.app.server;
 
-import dev.quarry.cluster.OpenSearchNodes;
+import dev.quarry.testing.OpenSearchNodes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.ApiClient.Answer;
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerProcess;
 import dev.quarry.engine.Sha256;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ApiClient.Answer;
+import dev.quarry.testing.TestTokens;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

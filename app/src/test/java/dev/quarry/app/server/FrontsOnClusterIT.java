@@ -1,15 +1,15 @@
 package dev.quarry.app.server;
 
-import static dev.quarry.api.ApiClient.ok;
+import static dev.quarry.testing.ApiClient.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.ApiClient.Answer;
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerProcess;
-import dev.quarry.cluster.OpenSearchNodes;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ApiClient.Answer;
+import dev.quarry.testing.OpenSearchNodes;
+import dev.quarry.testing.TestTokens;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

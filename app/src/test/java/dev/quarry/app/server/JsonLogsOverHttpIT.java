@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerProcess;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.TestTokens;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

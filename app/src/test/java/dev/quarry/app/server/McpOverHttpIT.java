@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.TestTokens;
-import dev.quarry.api.ingest.Upload;
 import dev.quarry.app.ServerPerClass;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.TestTokens;
+import dev.quarry.testing.Upload;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;

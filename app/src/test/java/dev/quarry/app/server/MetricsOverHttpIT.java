@@ -5,15 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.ApiClient.Answer;
-import dev.quarry.api.OpenApiContract;
-import dev.quarry.api.TestTokens;
 import dev.quarry.api.wire.ProtocolHeaders;
 import dev.quarry.app.ServerProcess;
 import dev.quarry.corpora.Corpora;
 import dev.quarry.engine.Sha256;
-import dev.quarry.engine.TestSeed;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ApiClient.Answer;
+import dev.quarry.testing.OpenApiContract;
+import dev.quarry.testing.TestSeed;
+import dev.quarry.testing.TestTokens;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -380,7 +380,7 @@ class MetricsOverHttpIT {
             threads.submit(
                 () -> {
                   go.await();
-                  return dev.quarry.api.ingest.Upload.send(
+                  return dev.quarry.testing.Upload.send(
                       own,
                       TestTokens.ADMIN,
                       "{\"corpus\": \"c1\", \"source\": \"" + source + "\"}",

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.api.ApiClient.Answer;
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerProcess;
+import dev.quarry.testing.ApiClient.Answer;
+import dev.quarry.testing.TestTokens;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

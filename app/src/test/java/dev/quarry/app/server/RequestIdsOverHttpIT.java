@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.ApiClient.Answer;
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerPerClass;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ApiClient.Answer;
+import dev.quarry.testing.TestTokens;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;

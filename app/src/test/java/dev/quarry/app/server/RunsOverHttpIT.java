@@ -1,17 +1,17 @@
 package dev.quarry.app.server;
 
-import static dev.quarry.api.ApiClient.ok;
+import static dev.quarry.testing.ApiClient.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.ApiClient.Answer;
-import dev.quarry.api.TestTokens;
-import dev.quarry.api.runs.RunStream;
 import dev.quarry.app.ServerPerClass;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ApiClient.Answer;
+import dev.quarry.testing.RunStream;
+import dev.quarry.testing.TestTokens;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

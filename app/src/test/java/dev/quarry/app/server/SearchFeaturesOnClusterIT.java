@@ -1,14 +1,14 @@
 package dev.quarry.app.server;
 
-import static dev.quarry.api.ApiClient.ok;
+import static dev.quarry.testing.ApiClient.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.ApiClient.Answer;
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerProcess;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.ApiClient.Answer;
+import dev.quarry.testing.TestTokens;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

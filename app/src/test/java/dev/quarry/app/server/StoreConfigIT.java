@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerProcess;
 import dev.quarry.cluster.OpenSearchSettings;
+import dev.quarry.testing.TestTokens;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

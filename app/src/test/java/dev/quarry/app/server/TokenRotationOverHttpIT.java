@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
-import dev.quarry.api.ApiClient;
-import dev.quarry.api.TestTokens;
 import dev.quarry.app.ServerProcess;
+import dev.quarry.testing.ApiClient;
+import dev.quarry.testing.TestTokens;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -10,7 +10,7 @@ import dev.quarry.benchmarks.contender.JsonHttp;
 import dev.quarry.benchmarks.report.ResultSet;
 import dev.quarry.benchmarks.report.ResultsPage;
 import dev.quarry.benchmarks.report.Target;
-import dev.quarry.cluster.OpenSearchNodes;
+import dev.quarry.testing.OpenSearchNodes;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.quarry.engine.chunk;
 
 import dev.quarry.engine.CorpusSettings;
-import dev.quarry.engine.TestSeed;
+import dev.quarry.testing.TestSeed;
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
-import dev.quarry.engine.TestSeed;
+import dev.quarry.testing.TestSeed;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

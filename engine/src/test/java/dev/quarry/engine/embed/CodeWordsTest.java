@@ -3,7 +3,7 @@ package dev.quarry.engine.embed;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.quarry.engine.TestSeed;
+import dev.quarry.testing.TestSeed;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Random;

@@ -8,7 +8,7 @@ import dev.quarry.engine.HistoryEntry;
 import dev.quarry.engine.HistoryPage;
 import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceState;
-import dev.quarry.engine.TestSeed;
+import dev.quarry.testing.TestSeed;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

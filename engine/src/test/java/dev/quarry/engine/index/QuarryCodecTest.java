@@ -10,7 +10,7 @@ import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.SourceOperation;
-import dev.quarry.engine.TestSeed;
+import dev.quarry.testing.TestSeed;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -18,7 +18,7 @@ import dev.quarry.engine.Receipt;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
-import dev.quarry.engine.TestSeed;
+import dev.quarry.testing.TestSeed;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;

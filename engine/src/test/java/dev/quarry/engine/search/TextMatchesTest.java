@@ -3,9 +3,9 @@ package dev.quarry.engine.search;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.quarry.engine.CorpusSettings;
-import dev.quarry.engine.TestSeed;
 import dev.quarry.engine.analysis.Analyzers;
 import dev.quarry.engine.index.Fields;
+import dev.quarry.testing.TestSeed;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -2,7 +2,7 @@ package dev.quarry.engine.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.quarry.engine.TestSeed;
+import dev.quarry.testing.TestSeed;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

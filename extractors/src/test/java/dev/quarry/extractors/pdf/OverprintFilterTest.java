@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.engine.TestSeed;
+import dev.quarry.testing.TestSeed;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quarry.engine.TestSeed;
 import dev.quarry.extractors.Extraction;
 import dev.quarry.extractors.ExtractionException;
 import dev.quarry.extractors.ExtractionException.Failure;
 import dev.quarry.extractors.ExtractionLimits;
+import dev.quarry.testing.TestSeed;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.quarry.engine.TestSeed;
+import dev.quarry.testing.TestSeed;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package dev.quarry.engine;
+package dev.quarry.testing;
 
 import java.util.Locale;
 import java.util.Random;

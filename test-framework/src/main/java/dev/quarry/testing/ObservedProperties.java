@@ -1,4 +1,4 @@
-package dev.quarry.api;
+package dev.quarry.testing;
 
 import java.util.Set;
 import java.util.SortedSet;

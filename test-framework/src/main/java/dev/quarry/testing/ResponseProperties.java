@@ -1,4 +1,4 @@
-package dev.quarry.api;
+package dev.quarry.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Collections;

@@ -1,4 +1,6 @@
-package dev.quarry.api;
+package dev.quarry.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -36,7 +38,7 @@ public final class ApiClient {
 
   /** The JSON body of a 200 answer; fails the test, showing the answer, on any other status. */
   public static JsonNode ok(Answer answer) {
-    org.junit.jupiter.api.Assertions.assertEquals(200, answer.status(), answer::toString);
+    assertEquals(200, answer.status(), answer::toString);
     return answer.json();
   }
 

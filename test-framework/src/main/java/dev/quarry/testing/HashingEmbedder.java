@@ -1,5 +1,8 @@
-package dev.quarry.engine;
+package dev.quarry.testing;
 
+import dev.quarry.engine.Embedder;
+import dev.quarry.engine.QuarryException;
+import dev.quarry.engine.Sha256;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,7 +23,7 @@ public final class HashingEmbedder implements Embedder {
   public static final String MODEL = "hashing-test";
 
   /** Word pieces a real model adds to every text (e.g. {@code [CLS]} and {@code [SEP]}). */
-  static final int SPECIAL_TOKENS = 2;
+  public static final int SPECIAL_TOKENS = 2;
 
   private final String model;
   private final int dimensions;

@@ -1,8 +1,9 @@
-package dev.quarry.cluster;
+package dev.quarry.testing;
 
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -139,7 +140,7 @@ public final class OpenSearchNodes {
    * The launcher's folder in the project ({@code opensearch-plugin/}), found upwards from the
    * working directory.
    */
-  static Path launcher() {
+  public static Path launcher() {
     String configured = System.getProperty("quarry.opensearch.launcher");
     if (configured != null) {
       return Path.of(configured);
@@ -364,7 +365,7 @@ public final class OpenSearchNodes {
   }
 
   private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     }
   }

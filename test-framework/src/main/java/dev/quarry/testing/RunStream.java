@@ -1,4 +1,4 @@
-package dev.quarry.api.runs;
+package dev.quarry.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -46,7 +47,7 @@ public final class RunStream {
   public final List<JsonNode> events;
 
   /** Comment frames seen (heartbeats); never events. */
-  final int comments;
+  public final int comments;
 
   private RunStream(List<JsonNode> events, int comments) {
     this.events = List.copyOf(events);
@@ -122,13 +123,13 @@ public final class RunStream {
         // Only on a corpus with an embedding model, between resolving the sources and searching.
         assertEquals(
             1, phase, "retrieval.embedding-query comes right after retrieval.resolving-sources");
-        Set<String> keys = new java.util.HashSet<>();
+        Set<String> keys = new HashSet<>();
         e.path("context").fieldNames().forEachRemaining(keys::add);
         assertEquals(Set.of("corpus", "model"), keys, "context of " + EMBEDDING_QUERY);
       } else if (type.equals("run.progress")) {
         assertTrue(phase < PHASES.size(), "no phase after retrieval.completed");
         assertEquals(PHASES.get(phase), e.path("phase").asText(), "phases in order");
-        Set<String> keys = new java.util.HashSet<>();
+        Set<String> keys = new HashSet<>();
         e.path("context").fieldNames().forEachRemaining(keys::add);
         assertEquals(PHASE_CONTEXT_KEYS.get(phase), keys, "context of " + PHASES.get(phase));
         phase++;

@@ -1,4 +1,4 @@
-package dev.quarry.api;
+package dev.quarry.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,8 +14,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Iterator;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
@@ -91,7 +93,7 @@ public final class OpenApiContract {
    * Every property of every schema an answer of the document may carry, as {@link
    * ResponseProperties#key} names them: what a tour of the API must see the server send.
    */
-  public java.util.SortedSet<String> responseProperties() {
+  public SortedSet<String> responseProperties() {
     return properties.documented();
   }
 
@@ -141,8 +143,7 @@ public final class OpenApiContract {
     }
     int query = path.indexOf('?');
     String bare = query < 0 ? path : path.substring(0, query);
-    JsonNode operation =
-        document.path("paths").path(bare).path(method.toLowerCase(java.util.Locale.ROOT));
+    JsonNode operation = document.path("paths").path(bare).path(method.toLowerCase(Locale.ROOT));
     String schemaPointer;
     if (operation.isMissingNode()) {
       if (status < 400 || !body.has("error")) {
@@ -216,7 +217,7 @@ public final class OpenApiContract {
         document
             .path("paths")
             .path(path)
-            .path(method.toLowerCase(java.util.Locale.ROOT))
+            .path(method.toLowerCase(Locale.ROOT))
             .path("requestBody")
             .path("content")
             .path("application/json")
@@ -267,8 +268,7 @@ public final class OpenApiContract {
     }
     int query = path.indexOf('?');
     String bare = query < 0 ? path : path.substring(0, query);
-    JsonNode operation =
-        document.path("paths").path(bare).path(method.toLowerCase(java.util.Locale.ROOT));
+    JsonNode operation = document.path("paths").path(bare).path(method.toLowerCase(Locale.ROOT));
     if (operation.isMissingNode()) {
       return;
     }

@@ -1,9 +1,11 @@
-package dev.quarry.api;
+package dev.quarry.testing;
 
+import dev.quarry.engine.Sha256;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /** The tokens the HTTP tests use, and the tokens file that grants them. */
 public final class TestTokens {
@@ -54,8 +56,7 @@ public final class TestTokens {
       Path file = Files.writeString(dir.resolve("tokens.json"), tokensJson);
       try {
         // As a tokens file should be: readable by its owner only (the server warns otherwise).
-        Files.setPosixFilePermissions(
-            file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
       } catch (UnsupportedOperationException notPosix) {
         // nothing to narrow
       }
@@ -66,6 +67,6 @@ public final class TestTokens {
   }
 
   static String sha256Hex(String s) {
-    return dev.quarry.engine.Sha256.ofUtf8(s);
+    return Sha256.ofUtf8(s);
   }
 }

@@ -1,8 +1,10 @@
-package dev.quarry.api.ingest;
+package dev.quarry.testing;
 
-import dev.quarry.api.ApiClient;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.IntStream;
 
 /** Builds and sends {@code multipart/form-data} ingest uploads, as a browser or curl would. */
 public final class Upload {
@@ -13,9 +15,8 @@ public final class Upload {
   /** A body with a {@code request} part and, when {@code file} is non-null, a {@code file} part. */
   public static byte[] body(String requestJson, String fileName, byte[] file) {
     return file == null
-        ? namedBody(requestJson, java.util.List.of(), java.util.List.of())
-        : namedBody(
-            requestJson, java.util.Collections.singletonList(fileName), java.util.List.of(file));
+        ? namedBody(requestJson, List.of(), List.of())
+        : namedBody(requestJson, Collections.singletonList(fileName), List.of(file));
   }
 
   public static ApiClient.Answer send(
@@ -36,18 +37,13 @@ public final class Upload {
    * A body with a {@code request} part and one {@code file} part per entry of {@code files}, in
    * order.
    */
-  public static byte[] body(String requestJson, java.util.List<byte[]> files) {
+  public static byte[] body(String requestJson, List<byte[]> files) {
     return namedBody(
-        requestJson,
-        java.util.stream.IntStream.range(0, files.size()).mapToObj(i -> "f" + i).toList(),
-        files);
+        requestJson, IntStream.range(0, files.size()).mapToObj(i -> "f" + i).toList(), files);
   }
 
-  /**
-   * {@link #body(String, java.util.List)} with each file part named by {@code fileNames}, in order.
-   */
-  public static byte[] namedBody(
-      String requestJson, java.util.List<String> fileNames, java.util.List<byte[]> files) {
+  /** {@link #body(String, List)} with each file part named by {@code fileNames}, in order. */
+  public static byte[] namedBody(String requestJson, List<String> fileNames, List<byte[]> files) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     write(
         out,
