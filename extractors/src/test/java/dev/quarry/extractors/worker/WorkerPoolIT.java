@@ -41,19 +41,22 @@ class WorkerPoolIT {
     return new WorkerRequest(SharedDocs.good(goodFile).toString(), null, 2_000, 20_000_000, true);
   }
 
-  /** Starts a long extraction on another thread and waits until the worker holds it. */
-  private static CompletableFuture<Extraction> startLongExtraction() throws Exception {
-    pool.extract(request("pdfjs__copy_paste_ligatures.pdf"), DEADLINE); // the worker is up
+  /**
+   * Starts a long extraction on another thread and waits until a worker of {@code inPool} holds it.
+   */
+  private static CompletableFuture<Extraction> startLongExtraction(WorkerPool inPool)
+      throws Exception {
+    inPool.extract(request("pdfjs__copy_paste_ligatures.pdf"), DEADLINE); // a worker is up
     CompletableFuture<Extraction> running =
         CompletableFuture.supplyAsync(
             () -> {
               try {
-                return pool.extract(request("pdfjs__freeculture.pdf"), DEADLINE);
+                return inPool.extract(request("pdfjs__freeculture.pdf"), DEADLINE);
               } catch (ExtractionException e) {
                 throw new java.util.concurrent.CompletionException(e);
               }
             });
-    while (pool.busyCount() == 0 && !running.isDone()) {
+    while (inPool.busyCount() == 0 && !running.isDone()) {
       Thread.sleep(5);
     }
     return running;
@@ -62,7 +65,7 @@ class WorkerPoolIT {
   @Test
   void extract_workerKilledMidDocument_isExtractionFailed_andNextDocumentSucceeds()
       throws Exception {
-    CompletableFuture<Extraction> running = startLongExtraction();
+    CompletableFuture<Extraction> running = startLongExtraction(pool);
     pool.destroyBusyWorkers();
     Throwable failure = assertThrows(Exception.class, running::join).getCause();
     ExtractionException typed = (ExtractionException) failure;
@@ -73,7 +76,7 @@ class WorkerPoolIT {
 
   @Test
   void extract_everyWorkerBusyAndNoQueue_isCapacity() throws Exception {
-    CompletableFuture<Extraction> running = startLongExtraction();
+    CompletableFuture<Extraction> running = startLongExtraction(pool);
     try {
       assertEquals(0, pool.refusedCount());
       ExtractionException refused =
@@ -118,18 +121,7 @@ class WorkerPoolIT {
       List<Long> sequential = own.workerPids();
       assertEquals(1, sequential.size(), "one document at a time needs one worker: " + sequential);
 
-      CompletableFuture<Extraction> running =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return own.extract(request("pdfjs__freeculture.pdf"), DEADLINE);
-                } catch (ExtractionException e) {
-                  throw new java.util.concurrent.CompletionException(e);
-                }
-              });
-      while (own.busyCount() == 0 && !running.isDone()) {
-        Thread.sleep(5);
-      }
+      CompletableFuture<Extraction> running = startLongExtraction(own);
       own.extract(request("pdfjs__copy_paste_ligatures.pdf"), DEADLINE);
       // Still running after the short one ended: the two surely overlapped.
       boolean overlapped = !running.isDone();
