@@ -5,9 +5,11 @@ import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -29,7 +31,9 @@ import java.util.regex.Pattern;
  * at least {@value #RAISED_RATIO} times larger, or is bold at body size or larger without bold
  * lines on both sides. Distinct heading sizes, largest first, are levels 1, 2, ...; bold at body
  * size is the level under the smallest. Sizes seen on at most {@value #MIN_BODY_SHARE_PERCENT}% of
- * the characters cannot be the body. One pass over each page's lines: the work grows with the text.
+ * the characters cannot be the body. A heading-like run among the first or last {@value #EDGE_RUNS}
+ * runs of at least {@value #MIN_RUNNING_PAGES} pages (digits aside) is a running header or footer
+ * and left out. A pass or two over each page's lines: the work grows with the text.
  *
  * <p>A line of the PDF's own that starts like a heading marker ({@code # tag}) is escaped ({@code
  * \# tag}) so it is not read as one. Page starts move with the text.
@@ -44,6 +48,14 @@ final class PdfHeadings {
 
   /** Lines of alike style whose sizes differ by less than this are one run. */
   static final float RUN_SIZE_RATIO = 1.1f;
+
+  /**
+   * A heading-like run among the first or last {@value #EDGE_RUNS} runs of this many pages, digits
+   * aside, is a running header or footer ("Page 3 of 9", a chapter's name), not a heading.
+   */
+  static final int MIN_RUNNING_PAGES = 3;
+
+  static final int EDGE_RUNS = 2;
 
   /** A heading set on more lines than this is a paragraph in a heading's style. */
   static final int MAX_HEADING_LINES = 3;
@@ -140,29 +152,48 @@ final class PdfHeadings {
     if (body == 0) {
       return 0; // no size dominates: nothing to tell headings from
     }
-    // Heading runs per page: the text line each starts at, and its style.
+    // Heading runs per page, then those a page header or footer repeats left out.
+    List<List<Candidate>> candidates = new ArrayList<>();
+    Map<String, Integer> edgePages = new HashMap<>();
+    for (int p = 0; p < pages.size(); p++) {
+      List<Candidate> onPage = new ArrayList<>();
+      candidates.add(onPage);
+      List<LineStyle> pageStyles = p < styles.size() ? styles.get(p) : List.of();
+      int[] lineOf = lineOf(align(pages.get(p), pageStyles), pageStyles.size());
+      List<Run> runs = runs(pageStyles, body);
+      Set<String> seen = new HashSet<>();
+      for (int r = 0; r < runs.size(); r++) {
+        Run run = runs.get(r);
+        if (lineOf[run.first()] < 0 || !run.isHeading(pageStyles, body)) {
+          continue;
+        }
+        boolean edge = r < EDGE_RUNS || r >= runs.size() - EDGE_RUNS;
+        String key = normalize(run.text(pageStyles)).replaceAll("[\\d ]", "");
+        onPage.add(new Candidate(run, lineOf, key, edge));
+        if (edge && seen.add(key)) {
+          edgePages.merge(key, 1, Integer::sum);
+        }
+      }
+    }
     List<Map<Integer, Run>> found = new ArrayList<>();
     List<Float> sizes = new ArrayList<>();
     for (int p = 0; p < pages.size(); p++) {
       Map<Integer, Run> onPage = new TreeMap<>();
       found.add(onPage);
-      List<LineStyle> pageStyles = p < styles.size() ? styles.get(p) : List.of();
-      List<String> lines = pages.get(p);
-      int[] lineOf = lineOf(align(lines, pageStyles), pageStyles.size());
-      for (Run run : runs(pageStyles, body)) {
-        if (run.isHeading(pageStyles, body) && lineOf[run.first()] >= 0) {
-          onPage.put(lineOf[run.first()], run);
-          float size = run.style().size();
-          if (size > body && !sizes.contains(size)) {
-            sizes.add(size);
-          }
+      for (Candidate c : candidates.get(p)) {
+        if (c.edge() && edgePages.get(c.key()) >= MIN_RUNNING_PAGES) {
+          continue; // a running header or footer
         }
-      }
-      for (Map.Entry<Integer, Run> e : onPage.entrySet()) {
-        Run run = e.getValue();
+        Run run = c.run();
+        int line = c.lineOf()[run.first()];
+        onPage.put(line, run);
+        float size = run.style().size();
+        if (size > body && !sizes.contains(size)) {
+          sizes.add(size);
+        }
         for (int k = run.first() + 1; k <= run.last(); k++) {
-          if (lineOf[k] >= 0 && lineOf[k] > e.getKey()) {
-            levels.get(p).put(lineOf[k], 0); // continues the heading above
+          if (c.lineOf()[k] > line) {
+            levels.get(p).put(c.lineOf()[k], 0); // continues the heading above
           }
         }
       }
@@ -242,6 +273,13 @@ final class PdfHeadings {
         && (big == small || (small >= body * SIZE_RATIO && big <= small * RUN_SIZE_RATIO));
   }
 
+  /**
+   * A heading run of a page, with the page's text line for each style line, its text without digits
+   * or spaces (what a running header keeps from page to page), and whether it is among the page's
+   * first or last {@value #EDGE_RUNS} runs.
+   */
+  private record Candidate(Run run, int[] lineOf, String key, boolean edge) {}
+
   /** Lines {@code first..last} of a page's style lines, set alike; {@code style} is the first's. */
   private record Run(int first, int last, LineStyle style) {
 
@@ -263,11 +301,16 @@ final class PdfHeadings {
       if (!larger && !raised && !boldAlone) {
         return false;
       }
+      return looksLikeHeading(text(styles));
+    }
+
+    /** The run's lines, joined by spaces. */
+    String text(List<LineStyle> styles) {
       StringBuilder text = new StringBuilder();
       for (int k = first; k <= last; k++) {
         text.append(' ').append(styles.get(k).text().strip());
       }
-      return looksLikeHeading(text.toString());
+      return text.toString().strip();
     }
 
     /** Whether the nearest non-blank line from {@code k} in direction {@code step} is bold. */
