@@ -23,12 +23,12 @@ import java.util.regex.Pattern;
  * line of its page is left out: no text is invented.
  *
  * <p>Without an outline, or when none of its bookmarks is found on its page, from how lines are
- * set: the size most characters have is the body size. Consecutive lines set alike form a run (a
- * paragraph, or a heading on several lines); a run is a heading when it has at most {@value
- * #MAX_HEADING_LINES} lines whose text reads like one (at most {@value #MAX_HEADING_WORDS} words,
- * with a letter, not ending like a clause, an introduction or a sentence, holding no web or mail
- * address) and is set at least {@value #SIZE_RATIO} times larger than the body, or is a single line
- * at least {@value #RAISED_RATIO} times larger, or is bold at body size or larger without bold
+ * set: the size most characters have is the body size. Consecutive lines of one size and weight
+ * form a run (a paragraph, or a heading on several lines); a run is a heading when it has at most
+ * {@value #MAX_HEADING_LINES} lines whose text reads like one (at most {@value #MAX_HEADING_WORDS}
+ * words, with a letter, not ending like a clause, an introduction or a sentence, holding no web or
+ * mail address) and is set at least {@value #SIZE_RATIO} times larger than the body, or is a single
+ * line at least {@value #RAISED_RATIO} times larger, or is bold at body size or larger without bold
  * lines on both sides. Distinct heading sizes, largest first, are levels 1, 2, ...; bold at body
  * size is the level under the smallest. Sizes seen on at most {@value #MIN_BODY_SHARE_PERCENT}% of
  * the characters cannot be the body. A heading-like run among the first or last {@value #EDGE_RUNS}
@@ -45,9 +45,6 @@ final class PdfHeadings {
 
   /** A single line at least this much larger than the body, yet under {@link #SIZE_RATIO}. */
   static final float RAISED_RATIO = 1.05f;
-
-  /** Lines of alike style whose sizes differ by less than this are one run. */
-  static final float RUN_SIZE_RATIO = 1.1f;
 
   /**
    * A heading-like run among the first or last {@value #EDGE_RUNS} runs of this many pages, digits
@@ -160,7 +157,7 @@ final class PdfHeadings {
       candidates.add(onPage);
       List<LineStyle> pageStyles = p < styles.size() ? styles.get(p) : List.of();
       int[] lineOf = lineOf(align(pages.get(p), pageStyles), pageStyles.size());
-      List<Run> runs = runs(pageStyles, body);
+      List<Run> runs = runs(pageStyles);
       Set<String> seen = new HashSet<>();
       for (int r = 0; r < runs.size(); r++) {
         Run run = runs.get(r);
@@ -237,18 +234,17 @@ final class PdfHeadings {
   }
 
   /**
-   * Consecutive lines of a page set alike (same weight and size, or both larger than the body and
-   * within {@value #RUN_SIZE_RATIO} of each other), each with a letter or digit (a blank line ends
-   * a run): a paragraph, or a heading set on several lines.
+   * Consecutive lines of a page set alike (same size and weight), each with a letter or digit (a
+   * blank line ends a run): a paragraph, or a heading set on several lines.
    */
-  private static List<Run> runs(List<LineStyle> styles, float body) {
+  private static List<Run> runs(List<LineStyle> styles) {
     List<Run> runs = new ArrayList<>();
     int first = -1;
     int last = -1;
     for (int k = 0; k < styles.size(); k++) {
       LineStyle s = styles.get(k);
       boolean words = s.text().codePoints().anyMatch(Character::isLetterOrDigit);
-      if (first >= 0 && (!words || !alike(styles.get(first), s, body))) {
+      if (first >= 0 && (!words || !alike(styles.get(first), s))) {
         runs.add(new Run(first, last, styles.get(first)));
         first = -1;
       }
@@ -266,19 +262,16 @@ final class PdfHeadings {
     return runs;
   }
 
-  private static boolean alike(LineStyle a, LineStyle b, float body) {
-    float big = Math.max(a.size(), b.size());
-    float small = Math.min(a.size(), b.size());
-    return a.bold() == b.bold()
-        && (big == small || (small >= body * SIZE_RATIO && big <= small * RUN_SIZE_RATIO));
-  }
-
   /**
    * A heading run of a page, with the page's text line for each style line, its text without digits
    * or spaces (what a running header keeps from page to page), and whether it is among the page's
    * first or last {@value #EDGE_RUNS} runs.
    */
   private record Candidate(Run run, int[] lineOf, String key, boolean edge) {}
+
+  private static boolean alike(LineStyle a, LineStyle b) {
+    return a.bold() == b.bold() && a.size() == b.size();
+  }
 
   /** Lines {@code first..last} of a page's style lines, set alike; {@code style} is the first's. */
   private record Run(int first, int last, LineStyle style) {
