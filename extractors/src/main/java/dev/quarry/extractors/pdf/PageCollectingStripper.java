@@ -589,19 +589,22 @@ final class PageCollectingStripper extends PDFTextStripper {
    * Where a word's glyphs step back left, past a space's width, on their line: a producer that
    * draws a heading's number after its title but left of it ("Results" then "2", shown "2
    * Results"), which PDFBox joins into one word ("Results2"); the two are told apart by a space.
-   * Only between left-to-right letters and digits, one glyph per character (right-to-left text is
-   * laid out the other way); -1 when there is no such step.
+   * Only between left-to-right letters and digits, one glyph per character, after two such glyphs
+   * that ran rightwards (right-to-left and mirrored text are laid out the other way); -1 when there
+   * is no such step.
    */
   private static int stepBack(String string, List<TextPosition> positions) {
     if (string.length() != positions.size()) {
       return -1;
     }
-    for (int i = 1; i < positions.size(); i++) {
+    for (int i = 2; i < positions.size(); i++) {
       TextPosition a = positions.get(i - 1);
       TextPosition b = positions.get(i);
       float space = a.getWidthOfSpace() > 0 ? a.getWidthOfSpace() : a.getFontSizeInPt() / 4;
       if (a.getDir() == 0
+          && positions.get(i - 2).getX() < a.getX() // the word ran rightwards (not mirrored)
           && b.getDir() == 0
+          && leftToRight(string.charAt(i - 2))
           && leftToRight(string.charAt(i - 1))
           && leftToRight(string.charAt(i))
           && Math.abs(a.getY() - b.getY()) < a.getHeight()
