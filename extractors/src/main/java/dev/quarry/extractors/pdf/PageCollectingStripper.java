@@ -74,6 +74,15 @@ final class PageCollectingStripper extends PDFTextStripper {
   /** Characters of the line being written, by font size, and how many of them are bold. */
   private final Map<Float, Integer> lineSizes = new HashMap<>();
 
+  /**
+   * TeX's bold extended faces (Computer Modern {@code CMBX10}, its Type 1 {@code SFBX1000} and
+   * {@code ECBX1000}, Latin Modern {@code LMBX}), whose names do not say "bold".
+   */
+  private static final Pattern TEX_BOLD = Pattern.compile("(cm|sf|ec|lm|tc)bx");
+
+  /** How much more a letter or digit counts than another glyph towards its line's size. */
+  private static final int WORD_WEIGHT = 1000;
+
   private int lineChars;
   private int lineBold;
 
@@ -554,10 +563,19 @@ final class PageCollectingStripper extends PDFTextStripper {
 
   @Override
   protected void writeString(String string, List<TextPosition> positions) throws IOException {
+    int back = stepBack(string, positions);
+    if (back > 0) {
+      writeString(string.substring(0, back), positions.subList(0, back));
+      writeWordSeparator();
+      writeString(string.substring(back), positions.subList(back, positions.size()));
+      return;
+    }
     for (TextPosition p : positions) {
       float size =
           Math.round(p.getFontSizeInPt() * 2) / 2f; // half points: sizes a producer rounds alike
-      lineSizes.merge(size, 1, Integer::sum);
+      // A line's size is its letters' and digits': a box or bullet glyph set large says nothing.
+      boolean word = p.getUnicode().codePoints().anyMatch(Character::isLetterOrDigit);
+      lineSizes.merge(size, word ? WORD_WEIGHT : 1, Integer::sum);
       lineChars++;
       if (isBold(p)) {
         lineBold++;
@@ -565,6 +583,43 @@ final class PageCollectingStripper extends PDFTextStripper {
     }
     lineText.append(string);
     super.writeString(string, positions);
+  }
+
+  /**
+   * Where a word's glyphs step back left, past a space's width, on their line: a producer that
+   * draws a heading's number after its title but left of it ("Results" then "2", shown "2
+   * Results"), which PDFBox joins into one word ("Results2"); the two are told apart by a space.
+   * Only between left-to-right letters and digits, one glyph per character, after two such glyphs
+   * that ran rightwards (right-to-left and mirrored text are laid out the other way); -1 when there
+   * is no such step.
+   */
+  private static int stepBack(String string, List<TextPosition> positions) {
+    if (string.length() != positions.size()) {
+      return -1;
+    }
+    for (int i = 2; i < positions.size(); i++) {
+      TextPosition a = positions.get(i - 1);
+      TextPosition b = positions.get(i);
+      float space = a.getWidthOfSpace() > 0 ? a.getWidthOfSpace() : a.getFontSizeInPt() / 4;
+      if (a.getDir() == 0
+          && positions.get(i - 2).getX() < a.getX() // the word ran rightwards (not mirrored)
+          && b.getDir() == 0
+          && leftToRight(string.charAt(i - 2))
+          && leftToRight(string.charAt(i - 1))
+          && leftToRight(string.charAt(i))
+          && Math.abs(a.getY() - b.getY()) < a.getHeight()
+          && b.getX() + b.getWidth() + space < a.getX()) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean leftToRight(char c) {
+    byte d = Character.getDirectionality(c);
+    return Character.isLetterOrDigit(c)
+        && (d == Character.DIRECTIONALITY_LEFT_TO_RIGHT
+            || d == Character.DIRECTIONALITY_EUROPEAN_NUMBER);
   }
 
   @Override
@@ -611,7 +666,8 @@ final class PageCollectingStripper extends PDFTextStripper {
       return false;
     }
     String lower = name.toLowerCase(Locale.ROOT);
-    return lower.contains("bold")
+    return TEX_BOLD.matcher(lower.substring(lower.indexOf('+') + 1)).lookingAt()
+        || lower.contains("bold")
         || lower.contains("black")
         || lower.contains("heavy")
         || lower.contains("semibold");

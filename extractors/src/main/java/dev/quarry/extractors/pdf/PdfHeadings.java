@@ -3,11 +3,15 @@ package dev.quarry.extractors.pdf;
 import dev.quarry.extractors.OutlineEntry;
 import java.text.Normalizer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Finds a PDF's headings and renders them as Markdown ATX lines ({@code ## Results}), so the
@@ -18,13 +22,18 @@ import java.util.TreeMap;
  * the line that holds it becomes a heading of the bookmark's depth. A bookmark whose title is on no
  * line of its page is left out: no text is invented.
  *
- * <p>Without an outline, from how lines are set: the size most characters have is the body size; a
- * short line (at most {@value #MAX_HEADING_WORDS} words, with a letter, not ending like a sentence)
- * set at least {@value #SIZE_RATIO} times larger, or bold at body size or larger and standing alone
- * between non-bold lines, is a heading. Distinct heading sizes, largest first, are levels 1, 2,
- * ...; bold at body size is the level under the smallest. Consecutive heading lines of one style
- * are one heading (a title set on two lines). Sizes seen on at most {@value
- * #MIN_BODY_SHARE_PERCENT}% of the characters cannot be the body.
+ * <p>Without an outline, or when none of its bookmarks is found on its page, from how lines are
+ * set: the size most characters have is the body size. Consecutive lines of one size and weight
+ * form a run (a paragraph, or a heading on several lines); a run is a heading when it has at most
+ * {@value #MAX_HEADING_LINES} lines whose text reads like one (at most {@value #MAX_HEADING_WORDS}
+ * words, with a letter, not ending like a clause, an introduction or a sentence, holding no web or
+ * mail address) and is set at least {@value #SIZE_RATIO} times larger than the body, or is a single
+ * line at least {@value #RAISED_RATIO} times larger, or is bold at body size or larger without bold
+ * lines on both sides. Distinct heading sizes, largest first, are levels 1, 2, ...; bold at body
+ * size is the level under the smallest. Sizes seen on at most {@value #MIN_BODY_SHARE_PERCENT}% of
+ * the characters cannot be the body. A heading-like run among the first or last {@value #EDGE_RUNS}
+ * runs of at least {@value #MIN_RUNNING_PAGES} pages (digits aside) is a running header or footer
+ * and left out. A pass or two over each page's lines: the work grows with the text.
  *
  * <p>A line of the PDF's own that starts like a heading marker ({@code # tag}) is escaped ({@code
  * \# tag}) so it is not read as one. Page starts move with the text.
@@ -33,6 +42,24 @@ final class PdfHeadings {
   static final int MAX_HEADING_WORDS = 15;
   static final float SIZE_RATIO = 1.15f;
   static final int MIN_BODY_SHARE_PERCENT = 20;
+
+  /** A single line at least this much larger than the body, yet under {@link #SIZE_RATIO}. */
+  static final float RAISED_RATIO = 1.05f;
+
+  /**
+   * A heading-like run among the first or last {@value #EDGE_RUNS} runs of this many pages, digits
+   * aside, is a running header or footer ("Page 3 of 9", a chapter's name), not a heading.
+   */
+  static final int MIN_RUNNING_PAGES = 3;
+
+  static final int EDGE_RUNS = 2;
+
+  /** A heading set on more lines than this is a paragraph in a heading's style. */
+  static final int MAX_HEADING_LINES = 3;
+
+  /** A web address ({@code www.}, a scheme, a domain with a path) or a mail address. */
+  private static final Pattern ADDRESS =
+      Pattern.compile("(?i)\\b(https?://|www\\.)|\\w\\.[a-z]{2,}/\\w|\\w@\\w+\\.\\w");
 
   /** Headings of more levels than Markdown has are folded into its sixth. */
   static final int MAX_LEVEL = 6;
@@ -51,8 +78,10 @@ final class PdfHeadings {
     }
     List<Map<Integer, Integer>> levels = new ArrayList<>(pages.size());
     pages.forEach(p -> levels.add(new HashMap<>()));
-    int found =
-        hasPages(outline) ? fromOutline(pages, outline, levels) : fromStyles(pages, styles, levels);
+    int found = hasPages(outline) ? fromOutline(pages, outline, levels) : 0;
+    if (found == 0) { // no outline, or none of its bookmarks is on its page
+      found = fromStyles(pages, styles, levels);
+    }
     return render(pages, levels, found);
   }
 
@@ -116,12 +145,81 @@ final class PdfHeadings {
 
   private static int fromStyles(
       List<List<String>> pages, List<List<LineStyle>> styles, List<Map<Integer, Integer>> levels) {
+    float body = bodySize(styles);
+    if (body == 0) {
+      return 0; // no size dominates: nothing to tell headings from
+    }
+    // Heading runs per page, then those a page header or footer repeats left out.
+    List<List<Candidate>> candidates = new ArrayList<>();
+    Map<String, Integer> edgePages = new HashMap<>();
+    for (int p = 0; p < pages.size(); p++) {
+      List<Candidate> onPage = new ArrayList<>();
+      candidates.add(onPage);
+      List<LineStyle> pageStyles = p < styles.size() ? styles.get(p) : List.of();
+      int[] lineOf = lineOf(align(pages.get(p), pageStyles), pageStyles.size());
+      List<Run> runs = runs(pageStyles);
+      Set<String> seen = new HashSet<>();
+      for (int r = 0; r < runs.size(); r++) {
+        Run run = runs.get(r);
+        if (lineOf[run.first()] < 0 || !run.isHeading(pageStyles, body)) {
+          continue;
+        }
+        boolean edge = r < EDGE_RUNS || r >= runs.size() - EDGE_RUNS;
+        String key = normalize(run.text(pageStyles)).replaceAll("[\\d ]", "");
+        onPage.add(new Candidate(run, lineOf, key, edge));
+        if (edge && seen.add(key)) {
+          edgePages.merge(key, 1, Integer::sum);
+        }
+      }
+    }
+    List<Map<Integer, Run>> found = new ArrayList<>();
+    List<Float> sizes = new ArrayList<>();
+    for (int p = 0; p < pages.size(); p++) {
+      Map<Integer, Run> onPage = new TreeMap<>();
+      found.add(onPage);
+      for (Candidate c : candidates.get(p)) {
+        if (c.edge() && edgePages.get(c.key()) >= MIN_RUNNING_PAGES) {
+          continue; // a running header or footer
+        }
+        Run run = c.run();
+        int line = c.lineOf()[run.first()];
+        onPage.put(line, run);
+        float size = run.style().size();
+        if (size > body && !sizes.contains(size)) {
+          sizes.add(size);
+        }
+        for (int k = run.first() + 1; k <= run.last(); k++) {
+          if (c.lineOf()[k] > line) {
+            levels.get(p).put(c.lineOf()[k], 0); // continues the heading above
+          }
+        }
+      }
+    }
+    sizes.sort((a, b) -> Float.compare(b, a));
+    int count = 0;
+    for (int p = 0; p < pages.size(); p++) {
+      for (Map.Entry<Integer, Run> e : found.get(p).entrySet()) {
+        float size = e.getValue().style().size();
+        int level = size > body ? sizes.indexOf(size) + 1 : sizes.size() + 1;
+        levels.get(p).put(e.getKey(), Math.min(MAX_LEVEL, level));
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * The size most characters (not counting spaces) are set in, or 0 when none has at least {@value
+   * #MIN_BODY_SHARE_PERCENT}% of them.
+   */
+  private static float bodySize(List<List<LineStyle>> styles) {
     Map<Float, Long> chars = new HashMap<>();
     long total = 0;
     for (List<LineStyle> page : styles) {
       for (LineStyle s : page) {
-        chars.merge(s.size(), (long) s.text().length(), Long::sum);
-        total += s.text().length();
+        int visible = squash(s.text()).length();
+        chars.merge(s.size(), (long) visible, Long::sum);
+        total += visible;
       }
     }
     float body = 0;
@@ -132,54 +230,103 @@ final class PdfHeadings {
         body = e.getKey();
       }
     }
-    if (total == 0 || most * 100 < total * MIN_BODY_SHARE_PERCENT) {
-      return 0; // no size dominates: nothing to tell headings from
+    return total == 0 || most * 100 < total * MIN_BODY_SHARE_PERCENT ? 0 : body;
+  }
+
+  /**
+   * Consecutive lines of a page set alike (same size and weight), each with a letter or digit (a
+   * blank line ends a run): a paragraph, or a heading set on several lines.
+   */
+  private static List<Run> runs(List<LineStyle> styles) {
+    List<Run> runs = new ArrayList<>();
+    int first = -1;
+    int last = -1;
+    for (int k = 0; k < styles.size(); k++) {
+      LineStyle s = styles.get(k);
+      boolean words = s.text().codePoints().anyMatch(Character::isLetterOrDigit);
+      if (first >= 0 && (!words || !alike(styles.get(first), s))) {
+        runs.add(new Run(first, last, styles.get(first)));
+        first = -1;
+      }
+      if (!words) {
+        continue;
+      }
+      if (first < 0) {
+        first = k;
+      }
+      last = k;
     }
-    // Candidate lines per page, by index into the page's text lines.
-    List<Map<Integer, LineStyle>> candidates = new ArrayList<>();
-    List<Float> sizes = new ArrayList<>();
-    for (int p = 0; p < pages.size(); p++) {
-      Map<Integer, LineStyle> onPage = new HashMap<>();
-      candidates.add(onPage);
-      List<LineStyle> pageStyles = p < styles.size() ? styles.get(p) : List.of();
-      List<String> lines = pages.get(p);
-      int[] styleOf = align(lines, pageStyles);
-      for (int i = 0; i < lines.size(); i++) {
-        if (styleOf[i] < 0) {
-          continue;
-        }
-        LineStyle s = pageStyles.get(styleOf[i]);
-        boolean larger = s.size() >= body * SIZE_RATIO;
-        boolean boldAlone = s.bold() && s.size() >= body && !neighbourBold(pageStyles, styleOf[i]);
-        if ((larger || boldAlone) && looksLikeHeading(lines.get(i))) {
-          onPage.put(i, s);
-          if (larger && !sizes.contains(s.size())) {
-            sizes.add(s.size());
-          }
+    if (first >= 0) {
+      runs.add(new Run(first, last, styles.get(first)));
+    }
+    return runs;
+  }
+
+  /**
+   * A heading run of a page, with the page's text line for each style line, its text without digits
+   * or spaces (what a running header keeps from page to page), and whether it is among the page's
+   * first or last {@value #EDGE_RUNS} runs.
+   */
+  private record Candidate(Run run, int[] lineOf, String key, boolean edge) {}
+
+  private static boolean alike(LineStyle a, LineStyle b) {
+    return a.bold() == b.bold() && a.size() == b.size();
+  }
+
+  /** Lines {@code first..last} of a page's style lines, set alike; {@code style} is the first's. */
+  private record Run(int first, int last, LineStyle style) {
+
+    /**
+     * Whether the run is a heading: at most {@value #MAX_HEADING_LINES} lines whose text reads like
+     * a heading, and set larger than the body, or a single line a little larger, or bold at body
+     * size or larger without bold lines on both sides.
+     */
+    boolean isHeading(List<LineStyle> styles, float body) {
+      int lines = last - first + 1;
+      if (lines > MAX_HEADING_LINES) {
+        return false;
+      }
+      float size = style.size();
+      boolean larger = size >= body * SIZE_RATIO;
+      boolean raised = lines == 1 && size >= body * RAISED_RATIO;
+      boolean boldAlone =
+          style.bold() && size >= body && !(boldAt(styles, first, -1) && boldAt(styles, last, 1));
+      if (!larger && !raised && !boldAlone) {
+        return false;
+      }
+      return looksLikeHeading(text(styles));
+    }
+
+    /** The run's lines, joined by spaces. */
+    String text(List<LineStyle> styles) {
+      StringBuilder text = new StringBuilder();
+      for (int k = first; k <= last; k++) {
+        text.append(' ').append(styles.get(k).text().strip());
+      }
+      return text.toString().strip();
+    }
+
+    /** Whether the nearest non-blank line from {@code k} in direction {@code step} is bold. */
+    private static boolean boldAt(List<LineStyle> styles, int k, int step) {
+      for (int i = k + step; i >= 0 && i < styles.size(); i += step) {
+        if (!styles.get(i).text().isBlank()) {
+          return styles.get(i).bold();
         }
       }
+      return false;
     }
-    sizes.sort((a, b) -> Float.compare(b, a));
-    int found = 0;
-    for (int p = 0; p < pages.size(); p++) {
-      LineStyle previous = null;
-      int previousLine = -2;
-      for (Map.Entry<Integer, LineStyle> e : new TreeMap<>(candidates.get(p)).entrySet()) {
-        LineStyle s = e.getValue();
-        boolean larger = s.size() >= body * SIZE_RATIO;
-        int level = larger ? sizes.indexOf(s.size()) + 1 : sizes.size() + 1;
-        boolean continues =
-            previous != null
-                && previousLine == e.getKey() - 1
-                && previous.size() == s.size()
-                && previous.bold() == s.bold();
-        levels.get(p).put(e.getKey(), continues ? 0 : Math.min(MAX_LEVEL, level));
-        found += continues ? 0 : 1;
-        previous = s;
-        previousLine = e.getKey();
+  }
+
+  /** The inverse of {@link #align}: for each style line, its text line or -1. */
+  private static int[] lineOf(int[] styleOf, int styleLines) {
+    int[] out = new int[styleLines];
+    Arrays.fill(out, -1);
+    for (int i = 0; i < styleOf.length; i++) {
+      if (styleOf[i] >= 0) {
+        out[styleOf[i]] = i;
       }
     }
-    return found;
+    return out;
   }
 
   /**
@@ -206,20 +353,24 @@ final class PdfHeadings {
     return out;
   }
 
-  private static boolean neighbourBold(List<LineStyle> styles, int k) {
-    return (k > 0 && styles.get(k - 1).bold())
-        && (k + 1 < styles.size() && styles.get(k + 1).bold());
-  }
-
+  /**
+   * Whether a line's text can be a heading: a few words with a letter, not ending like a clause
+   * ({@code ,} {@code ;}), an introduction ({@code :}) or a sentence of more than four words, and
+   * holding no web or mail address.
+   */
   private static boolean looksLikeHeading(String line) {
     String t = line.strip();
     if (t.isEmpty()
         || t.split("\\s+").length > MAX_HEADING_WORDS
-        || !t.codePoints().anyMatch(Character::isLetter)) {
+        || !t.codePoints().anyMatch(Character::isLetter)
+        || ADDRESS.matcher(t).find()) {
       return false;
     }
     char last = t.charAt(t.length() - 1);
-    return last != ',' && last != ';' && !(last == '.' && t.split("\\s+").length > 4);
+    return last != ','
+        && last != ';'
+        && last != ':'
+        && !(last == '.' && t.split("\\s+").length > 4);
   }
 
   private static Result render(

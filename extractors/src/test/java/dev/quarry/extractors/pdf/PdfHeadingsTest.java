@@ -2,8 +2,10 @@ package dev.quarry.extractors.pdf;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.extractors.OutlineEntry;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -59,5 +61,26 @@ class PdfHeadingsTest {
     PdfHeadings.Result r =
         PdfHeadings.apply(TEXT, STARTS, List.of(), List.of(List.of(), List.of()));
     assertEquals(0, r.headings());
+  }
+
+  @Test
+  void withoutOutline_aHeadingLikeLineAtTheTopOfThreePages_isARunningHeader() {
+    StringBuilder text = new StringBuilder();
+    int[] starts = new int[3];
+    List<List<LineStyle>> styles = new ArrayList<>();
+    for (int p = 0; p < 3; p++) {
+      starts[p] = text.length();
+      String header = "Field guide " + (p + 1);
+      String title = "Chapter " + "ABC".charAt(p);
+      text.append(header).append('\n').append(title).append("\nBirds sing at dawn.\n");
+      styles.add(
+          List.of(
+              new LineStyle(header, 10, true),
+              new LineStyle(title, 14, false),
+              new LineStyle("Birds sing at dawn.", 10, false)));
+    }
+    PdfHeadings.Result r = PdfHeadings.apply(text.toString(), starts, List.of(), styles);
+    assertEquals(3, r.headings(), r.text());
+    assertTrue(r.text().startsWith("Field guide 1\n\n# Chapter A\n"), r.text());
   }
 }
