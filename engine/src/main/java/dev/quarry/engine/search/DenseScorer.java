@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReader;
@@ -89,9 +90,24 @@ final class DenseScorer {
       // own bitset and the live documents instead of a query's postings and a collector per call.
       FirstPass all = new FirstPass(candidates, codes.field(), estimates);
       for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-        all.scan(leaf);
+        all.scan(leaf, 0, leaf.reader().maxDoc());
       }
       parts = List.of(all);
+    } else if (filters.isEmpty()) {
+      // The same walk, cut as the scan is (ranges of documents of about equal size), each part on
+      // the concurrency's threads: the parts' candidates merge as the collectors' do below.
+      List<Callable<FirstPass>> slices = new ArrayList<>();
+      for (IndexSearcher.LeafSlice slice : scan.getSlices()) {
+        slices.add(
+            () -> {
+              FirstPass part = new FirstPass(candidates, codes.field(), estimates);
+              for (IndexSearcher.LeafReaderContextPartition range : slice.partitions) {
+                part.scan(range.ctx, range.minDocId, range.maxDocId);
+              }
+              return part;
+            });
+      }
+      parts = scan.getTaskExecutor().invokeAll(slices);
     } else {
       parts =
           scan.search(
@@ -508,23 +524,29 @@ final class DenseScorer {
     }
 
     /**
-     * Every visible document of {@code leaf} that has a code, a 64-document word of both bitsets at
-     * a time.
+     * Every visible document of {@code leaf} from {@code from} (inclusive) to {@code to}
+     * (exclusive) that has a code, a 64-document word of both bitsets at a time.
      */
-    void scan(LeafReaderContext leaf) throws IOException {
+    void scan(LeafReaderContext leaf, int from, int to) throws IOException {
       doSetNextReader(leaf);
-      int maxDoc = leaf.reader().maxDoc();
-      if (maxDoc == 0) {
+      int maxDoc = Math.min(to, leaf.reader().maxDoc());
+      if (from >= maxDoc) {
         return;
       }
       Bits live = leaf.reader().getLiveDocs();
       long[] present = codes.present.getBits();
       long[] visible = live instanceof FixedBitSet f ? f.getBits() : null;
       int words = Math.min(present.length, FixedBitSet.bits2words(maxDoc));
-      for (int w = 0; w < words; w++) {
+      for (int w = from >>> 6; w < words; w++) {
         long bits = present[w];
         if (visible != null) {
           bits &= w < visible.length ? visible[w] : 0L;
+        }
+        if (w == from >>> 6) {
+          bits &= -1L << (from & 63); // documents before the range
+        }
+        if (w == words - 1 && (maxDoc & 63) != 0) {
+          bits &= -1L >>> (64 - (maxDoc & 63)); // documents after it
         }
         while (bits != 0) {
           int doc = (w << 6) + Long.numberOfTrailingZeros(bits);

@@ -33,12 +33,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An exact semantic scan cut into parts on other threads answers exactly as one thread does: the
- * same hits, order, scores and parts, for every retained revision, with and without filters and a
- * per-source cap. The corpus is written once, searched on the searching thread alone, then opened
- * again with tiny parts (every segment cut into several) and searched again. The vectors are {@link
- * HashingEmbedder}'s: what is compared is the scan, not what the texts mean. Replay a failure with
- * {@code -Dtests.seed=<hex>} ({@link TestSeed}).
+ * An exact semantic scan, and a coded first pass's walk over the codes, cut into parts on other
+ * threads answer exactly as one thread does: the same hits, order, scores and parts, for every
+ * retained revision, with and without filters and a per-source cap. The corpus is written once,
+ * searched on the searching thread alone, then opened again with tiny parts (every segment cut into
+ * several) and searched again. The vectors are {@link HashingEmbedder}'s: what is compared is the
+ * scan, not what the texts mean. Replay a failure with {@code -Dtests.seed=<hex>} ({@link
+ * TestSeed}).
  */
 class PartitionedScanTest {
   private static final EmbeddingModels MODELS = EmbeddingModels.of(new HashingEmbedder());
@@ -50,12 +51,24 @@ class PartitionedScanTest {
   @Test
   @ExtendWith(TestSeed.class)
   void aScanInParts_answersAsOneThreadDoes(Random random) throws Exception {
+    answersInPartsAsOneThread(random, dir.resolve("exact"), CorpusSettings.VectorIndex.EXACT);
+  }
+
+  /** The coded first pass's walk over the codes, cut into ranges of documents, likewise. */
+  @Test
+  @ExtendWith(TestSeed.class)
+  void aCodedFirstPassInParts_answersAsOneThreadDoes(Random random) throws Exception {
+    answersInPartsAsOneThread(random, dir.resolve("codes"), CorpusSettings.VectorIndex.CODES);
+  }
+
+  private static void answersInPartsAsOneThread(
+      Random random, Path dir, CorpusSettings.VectorIndex vectorIndex) throws Exception {
     CorpusSettings settings =
         new CorpusSettings(
             CorpusSettings.Language.ENGLISH,
             new CorpusSettings.Chunking(16, 0),
             CorpusSettings.Ranking.DEFAULT,
-            new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5));
+            new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5, vectorIndex));
     CorpusInfo info = new CorpusInfo("parts", "parts-id", MODELS.resolve(settings), Instant.EPOCH);
     long latest;
     Map<String, List<String>> alone;
