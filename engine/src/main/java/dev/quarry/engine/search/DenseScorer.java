@@ -84,21 +84,15 @@ final class DenseScorer {
     Estimator estimates = codes.estimator(query);
     IndexSearcher scan = scanSearcher();
     List<FirstPass> parts;
-    if (filters.isEmpty() && scan == searcher) {
-      // Nothing narrows the scope and the scan is not cut: the chunks in scope are exactly the
-      // visible documents that have a code (only chunks have one), so the pass walks the codes'
-      // own bitset and the live documents instead of a query's postings and a collector per call.
-      FirstPass all = new FirstPass(candidates, codes.field(), estimates);
-      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-        all.scan(leaf, 0, leaf.reader().maxDoc());
-      }
-      parts = List.of(all);
-    } else if (filters.isEmpty()) {
-      // The same walk, cut as the scan is (ranges of documents of about equal size), each part on
-      // the concurrency's threads: the parts' candidates merge as the collectors' do below.
-      List<Callable<FirstPass>> slices = new ArrayList<>();
-      for (IndexSearcher.LeafSlice slice : scan.getSlices()) {
-        slices.add(
+    if (filters.isEmpty()) {
+      // Nothing narrows the scope: the chunks in scope are exactly the visible documents that have
+      // a code (only chunks have one), so the pass walks the codes' own bitset and the live
+      // documents instead of a query's postings and a collector per call; in the scan's parts
+      // (ranges of documents on the concurrency's threads) when the scan is cut, and their
+      // candidates merge as the collectors' do below.
+      List<Callable<FirstPass>> walks = new ArrayList<>();
+      for (IndexSearcher.LeafSlice slice : scan == searcher ? wholeIndex() : scan.getSlices()) {
+        walks.add(
             () -> {
               FirstPass part = new FirstPass(candidates, codes.field(), estimates);
               for (IndexSearcher.LeafReaderContextPartition range : slice.partitions) {
@@ -107,7 +101,7 @@ final class DenseScorer {
               return part;
             });
       }
-      parts = scan.getTaskExecutor().invokeAll(slices);
+      parts = scan.getTaskExecutor().invokeAll(walks);
     } else {
       parts =
           scan.search(
@@ -155,6 +149,15 @@ final class DenseScorer {
     TopChunks top = new TopChunks(topK, maxChunksPerSource);
     identified.forEach(top::offer);
     return top.results();
+  }
+
+  /** The revision's every segment, whole, as one slice: a scan not cut into parts. */
+  private IndexSearcher.LeafSlice[] wholeIndex() {
+    List<IndexSearcher.LeafReaderContextPartition> all = new ArrayList<>();
+    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+      all.add(IndexSearcher.LeafReaderContextPartition.createForEntireSegment(leaf));
+    }
+    return new IndexSearcher.LeafSlice[] {new IndexSearcher.LeafSlice(all)};
   }
 
   /** A query's estimate against a stored code: only ranks chunks for the first pass. */
