@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,23 +23,15 @@ class DecompressionBombTest {
   /** Far above an early refusal, far below the half minute a parser needs to fill a worker. */
   private static final Duration GENEROUS = Duration.ofSeconds(15);
 
-  private static Extractors extractors;
+  private static final Extractors extractors = TestExtractors.oneWorker();
 
   @BeforeAll
   static void startPool() throws Exception {
-    extractors = Extractors.builder().workers(1).build();
     // A warm worker, so the time measured is the bomb's own.
     Path warm = Files.createTempFile("warm", ".md");
     Files.writeString(warm, "# Warm\n\nThe worker is ready.\n");
     extractors.extract(warm, "text/markdown");
     Files.delete(warm);
-  }
-
-  @AfterAll
-  static void closePool() {
-    if (extractors != null) {
-      extractors.close();
-    }
   }
 
   @Test

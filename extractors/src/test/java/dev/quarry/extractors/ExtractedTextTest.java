@@ -6,26 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** What comes out of chosen real documents: words, pages, reading order, scripts, structure. */
 class ExtractedTextTest {
 
-  private static Extractors extractors;
-
-  @BeforeAll
-  static void startPool() {
-    extractors = Extractors.builder().workers(1).build();
-  }
-
-  @AfterAll
-  static void closePool() {
-    if (extractors != null) {
-      extractors.close();
-    }
-  }
+  private static final Extractors extractors = TestExtractors.oneWorker();
 
   private static Extraction extract(String goodFile) throws ExtractionException {
     return extractors.extract(SharedDocs.good(goodFile), SharedDocs.declaredType(goodFile));

@@ -9,27 +9,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Hostile input fails with the right typed error, and the pool keeps working after each. */
 class HostileInputTest {
 
-  private static Extractors extractors;
-
-  @BeforeAll
-  static void startPool() {
-    extractors = Extractors.builder().workers(1).build();
-  }
-
-  @AfterAll
-  static void closePool() {
-    if (extractors != null) {
-      extractors.close();
-    }
-  }
+  private static final Extractors extractors = TestExtractors.oneWorker();
 
   private static Failure failureOf(Path file, String declared) {
     return failureOf(file, declared, extractors.limits());

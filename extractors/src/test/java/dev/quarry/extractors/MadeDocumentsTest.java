@@ -10,8 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,19 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MadeDocumentsTest {
 
-  private static Extractors extractors;
-
-  @BeforeAll
-  static void startPool() {
-    extractors = Extractors.builder().workers(1).build();
-  }
-
-  @AfterAll
-  static void closePool() {
-    if (extractors != null) {
-      extractors.close();
-    }
-  }
+  private static final Extractors extractors = TestExtractors.oneWorker();
 
   @Test
   void pdf_wordOnPageThree_landsInPageThree(@TempDir Path dir)

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,19 +12,7 @@ import org.junit.jupiter.api.Test;
  * no table. Skipped, saying so, without the shared documents.
  */
 class PdfTablesSharedTest {
-  private static Extractors extractors;
-
-  @BeforeAll
-  static void startPool() {
-    extractors = Extractors.builder().workers(1).build();
-  }
-
-  @AfterAll
-  static void closePool() {
-    if (extractors != null) {
-      extractors.close();
-    }
-  }
+  private static final Extractors extractors = TestExtractors.oneWorker();
 
   private static List<List<List<String>>> tables(String file) throws ExtractionException {
     Path pdf = SharedDocs.docs().resolve("good").resolve(file);

@@ -12,8 +12,6 @@ import org.apache.pdfbox.pdmodel.PDPage;
 import org.apache.pdfbox.pdmodel.PDPageContentStream;
 import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,21 +22,9 @@ class PdfTablesTest {
           List.of("Name", "Port", "Tons"),
           List.of("Aurora", "Bergen", "1200"),
           List.of("Borealis", "Tromso", "800"));
-  private static Extractors extractors;
+  private static final Extractors extractors = TestExtractors.oneWorker();
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startPool() {
-    extractors = Extractors.builder().workers(1).build();
-  }
-
-  @AfterAll
-  static void closePool() {
-    if (extractors != null) {
-      extractors.close();
-    }
-  }
 
   /**
    * A page with a paragraph and {@link #FLEET} set in three columns, with the given rules drawn.

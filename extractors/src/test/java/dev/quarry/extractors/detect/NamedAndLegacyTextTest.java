@@ -9,13 +9,12 @@ import dev.quarry.extractors.ExtractionOptions;
 import dev.quarry.extractors.Extractors;
 import dev.quarry.extractors.ScannedPages;
 import dev.quarry.extractors.SharedDocs;
+import dev.quarry.extractors.TestExtractors;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,17 +32,7 @@ class NamedAndLegacyTextTest {
       "Съешь же ещё этих мягких французских булок, да выпей чаю. "
           + "Текст в старой кодировке DOS должен быть прочитан и проиндексирован целиком, "
           + "а кодировка должна быть названа в отчёте об извлечении.\n";
-  private static Extractors extractors;
-
-  @BeforeAll
-  static void start() {
-    extractors = Extractors.builder().workers(1).build();
-  }
-
-  @AfterAll
-  static void stop() {
-    extractors.close();
-  }
+  private static final Extractors extractors = TestExtractors.oneWorker();
 
   private static Extraction extract(Path file, String name) throws ExtractionException {
     return extractors.extractWith(file, new ExtractionOptions(null, name, null));
