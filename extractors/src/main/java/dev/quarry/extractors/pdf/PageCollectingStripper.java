@@ -352,7 +352,7 @@ final class PageCollectingStripper extends PDFTextStripper {
         String text = texts[r][c];
         cells.add(text);
         any |= !text.isEmpty();
-        boolean own = slots.get(r).get(c).stream().anyMatch(p -> !p.getUnicode().isBlank());
+        boolean own = holdsText(slots.get(r).get(c));
         columnHasText[c] |= own;
         ownCells += own ? 1 : 0;
       }
@@ -384,9 +384,7 @@ final class PageCollectingStripper extends PDFTextStripper {
     }
     boolean[] hasText = new boolean[parent.length];
     for (int i = 0; i < parent.length; i++) {
-      hasText[i] =
-          slots.get(i / columnCount).get(i % columnCount).stream()
-              .anyMatch(p -> !p.getUnicode().isBlank());
+      hasText[i] = holdsText(slots.get(i / columnCount).get(i % columnCount));
     }
     // Down first: a cell over two rows (its text may sit on the edge between them).
     for (int r = 0; r + 1 < rowCount; r++) {
@@ -420,6 +418,11 @@ final class PageCollectingStripper extends PDFTextStripper {
           regionText.computeIfAbsent(region, k -> cellText(regions.get(k)));
     }
     return texts;
+  }
+
+  /** Whether a slot holds a glyph of its own that is not blank. */
+  private static boolean holdsText(List<TextPosition> slot) {
+    return slot.stream().anyMatch(p -> !p.getUnicode().isBlank());
   }
 
   private static void join(int[] parent, boolean[] hasText, int a, int b) {
