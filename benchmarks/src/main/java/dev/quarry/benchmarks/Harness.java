@@ -17,6 +17,7 @@ import dev.quarry.benchmarks.fixture.Workspace;
 import dev.quarry.benchmarks.hybrid.CentreCommand;
 import dev.quarry.benchmarks.hybrid.DenseBenchmark;
 import dev.quarry.benchmarks.hybrid.HybridBenchmark;
+import dev.quarry.benchmarks.hybrid.ListsCommand;
 import dev.quarry.benchmarks.interleaved.InterleavedSearch;
 import dev.quarry.benchmarks.jmh.ExtractionBenchmark;
 import dev.quarry.benchmarks.jmh.IndexingBenchmark;
@@ -153,6 +154,7 @@ public final class Harness {
         hybrid       hybrid retrieval against lexical
         dense        the semantic side's coded first pass against exact scoring and lexical (--collection DIR)
         centre       each shipped model's centre for the coded first pass (--collection DIR --out DIR)
+        lists        each shipped model's lists for the first pass's inverted file (--collection DIR --out DIR)
         cluster      the OpenSearch cluster store against OpenSearch alone (--opensearch URL)
         interleaved  engine and raw Lucene search in one JVM, interleaved, by CPU time
         footprint    the footprint of a search index alone, for the in-process contenders
@@ -188,6 +190,10 @@ public final class Harness {
     }
     if (args.length > 0 && args[0].equals("centre")) {
       CentreCommand.main(Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
+    if (args.length > 0 && args[0].equals("lists")) {
+      ListsCommand.main(Arrays.copyOfRange(args, 1, args.length));
       return;
     }
     if (args.length > 0 && args[0].equals("jmh")) {
