@@ -1,6 +1,7 @@
 package dev.quarry.engine;
 
 import dev.quarry.engine.embed.CentredCodes;
+import dev.quarry.engine.embed.VectorLists;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.StringJoiner;
@@ -152,10 +153,19 @@ public record CorpusSettings(
    *     model ({@code dev.quarry.engine.embed.CentredCodes}), bound at creation; null before the
    *     model is resolved and for {@link Code#SIGN}
    * @param seed for {@link Code#CENTRED}: the seed of the random rotation; 0 for {@link Code#SIGN}
+   * @param lists the SHA-256 of the lists shipped for the corpus's model ({@code
+   *     dev.quarry.engine.embed.VectorLists}) when the first pass reads an inverted file, bound at
+   *     creation; null without one, and before the model is resolved
+   * @param probes how many of those lists a search reads (the ones whose centroids are nearest its
+   *     query); 0 when the first pass reads every code in scope
    */
-  public record FirstPass(int bits, int candidates, Code code, String centre, long seed) {
+  public record FirstPass(
+      int bits, int candidates, Code code, String centre, long seed, String lists, int probes) {
     public static final int MIN_CANDIDATES = 100;
     public static final int MAX_CANDIDATES = 20_000;
+
+    /** More probes than any model ships lists for (each model's own count is checked too). */
+    public static final int MAX_PROBES = 4096;
 
     /**
      * Recall against exact measured on drawn vectors at 1,000 and more (docs/hybrid.md, the coded
@@ -175,6 +185,11 @@ public record CorpusSettings(
     /** Sign codes: the corpora created before centred codes. */
     public FirstPass(int bits, int candidates) {
       this(bits, candidates, Code.SIGN, null, 0);
+    }
+
+    /** No inverted file: every code in scope is read (the corpora created before lists). */
+    public FirstPass(int bits, int candidates, Code code, String centre, long seed) {
+      this(bits, candidates, code, centre, seed, null, 0);
     }
 
     public FirstPass {
@@ -198,30 +213,68 @@ public record CorpusSettings(
                 + "; got "
                 + candidates);
       }
+      if (probes < 0) {
+        throw QuarryException.invalid(
+            "settings.embedding.firstPass.probes",
+            "probes must be at least 1 (or absent for no inverted file); got " + probes);
+      }
       if (code == Code.SIGN) {
         centre = null;
         seed = 0;
       }
+      if (probes == 0) {
+        lists = null;
+      }
+    }
+
+    /** Whether the first pass reads only the codes of the lists nearest the query. */
+    public boolean hasLists() {
+      return probes > 0;
     }
 
     private static long defaultSeed() {
       return CentredCodes.DEFAULT_SEED;
     }
 
-    /** These settings with the centre shipped for the model of weights {@code modelSha256}. */
+    /**
+     * These settings with the centre (and, with probes, the lists) shipped for the model of weights
+     * {@code modelSha256}.
+     */
     FirstPass boundTo(String model, String modelSha256) {
-      if (code != Code.CENTRED || centre != null) {
-        return this;
+      String boundCentre = centre;
+      if (code == Code.CENTRED && centre == null) {
+        boundCentre = CentredCodes.centreFor(modelSha256);
+        if (boundCentre == null) {
+          throw QuarryException.invalid(
+              "settings.embedding.firstPass.code",
+              "no centre ships for model '"
+                  + model
+                  + "', so its corpora cannot have centred codes; use code 'sign' or index 'exact'");
+        }
       }
-      String shipped = CentredCodes.centreFor(modelSha256);
-      if (shipped == null) {
-        throw QuarryException.invalid(
-            "settings.embedding.firstPass.code",
-            "no centre ships for model '"
-                + model
-                + "', so its corpora cannot have centred codes; use code 'sign' or index 'exact'");
+      String boundLists = lists;
+      if (probes > 0 && lists == null) {
+        boundLists = VectorLists.listsFor(modelSha256);
+        int count = VectorLists.countFor(modelSha256);
+        if (boundLists == null) {
+          throw QuarryException.invalid(
+              "settings.embedding.firstPass.probes",
+              "no lists ship for model '"
+                  + model
+                  + "', so its corpora cannot have an inverted file; leave probes out");
+        }
+        if (probes > count) {
+          throw QuarryException.invalid(
+              "settings.embedding.firstPass.probes",
+              "probes must be between 1 and "
+                  + count
+                  + " (the lists shipped for model '"
+                  + model
+                  + "'); got "
+                  + probes);
+        }
       }
-      return new FirstPass(bits, candidates, code, shipped, seed);
+      return new FirstPass(bits, candidates, code, boundCentre, seed, boundLists, probes);
     }
 
     /** Which codes a first pass reads. */

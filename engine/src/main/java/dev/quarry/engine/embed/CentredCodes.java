@@ -122,7 +122,7 @@ public final class CentredCodes {
     return parse(text);
   }
 
-  private static byte[] resource(String name) {
+  static byte[] resource(String name) {
     try (InputStream in = CentredCodes.class.getResourceAsStream(name)) {
       return in == null ? null : in.readAllBytes();
     } catch (IOException e) {
@@ -139,7 +139,7 @@ public final class CentredCodes {
     return out;
   }
 
-  private static String sha256(byte[] bytes) {
+  static String sha256(byte[] bytes) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
     } catch (NoSuchAlgorithmException e) {

@@ -93,6 +93,9 @@ final class Documents {
         d.add(new BinaryDocValuesField(Fields.VECTOR, new BytesRef(c.vector())));
         if (c.code() != null) {
           d.add(new BinaryDocValuesField(c.code().field(), new BytesRef(c.code().bytes())));
+          if (c.code().list() != PreparedSource.ChunkCode.NO_LIST) {
+            d.add(new NumericDocValuesField(Fields.VECTOR_LIST, c.code().list()));
+          }
         }
         if (c.graph()) {
           d.add(

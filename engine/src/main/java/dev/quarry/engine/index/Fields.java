@@ -162,6 +162,14 @@ public final class Fields {
    */
   public static final String VECTOR_CENTRED_CODE = "vec_ccode";
 
+  /**
+   * NumericDocValues, on every chunk document of a corpus whose coded first pass reads an inverted
+   * file ({@code probes}): the list its vector belongs to ({@link
+   * dev.quarry.engine.embed.VectorLists#listOf}, a function of the vector's bytes and the corpus's
+   * frozen lists).
+   */
+  public static final String VECTOR_LIST = "vec_list";
+
   /** Stored int on source records of an embedding corpus: chunks longer than the model's window. */
   public static final String TRUNCATED_CHUNKS = "truncated_chunks";
 

@@ -20,6 +20,7 @@ import dev.quarry.engine.SourceState;
 import dev.quarry.engine.embed.CentredCodes;
 import dev.quarry.engine.embed.SignCodes;
 import dev.quarry.engine.embed.VectorCodec;
+import dev.quarry.engine.embed.VectorLists;
 import dev.quarry.engine.search.RevisionSearcher;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -36,6 +37,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 import org.apache.lucene.index.FilterLeafReader;
 import org.apache.lucene.index.SegmentReader;
 import org.apache.lucene.index.Term;
@@ -268,12 +270,19 @@ public final class LuceneCorpusIndex implements CorpusIndex {
     if (embedding.index() != CorpusSettings.VectorIndex.CODES || pass == null) {
       return null;
     }
+    VectorLists lists = pass.hasLists() ? VectorLists.of(embedding.sha256(), pass.lists()) : null;
+    ToIntFunction<byte[]> listOf =
+        lists == null ? v -> PreparedSource.ChunkCode.NO_LIST : lists::listOf;
     if (pass.code() == CorpusSettings.FirstPass.Code.SIGN) {
-      return v -> new PreparedSource.ChunkCode(Fields.VECTOR_CODE, SignCodes.encode(v));
+      return v ->
+          new PreparedSource.ChunkCode(
+              Fields.VECTOR_CODE, SignCodes.encode(v), listOf.applyAsInt(v));
     }
     CentredCodes centred =
         CentredCodes.of(embedding.sha256(), pass.centre(), pass.seed(), pass.bits());
-    return v -> new PreparedSource.ChunkCode(Fields.VECTOR_CENTRED_CODE, centred.encode(v));
+    return v ->
+        new PreparedSource.ChunkCode(
+            Fields.VECTOR_CENTRED_CODE, centred.encode(v), listOf.applyAsInt(v));
   }
 
   @Override

@@ -78,8 +78,13 @@ public record PreparedSource(
     }
   }
 
-  /** A chunk's code for the coded first pass, and the doc-values field it goes in. */
-  public record ChunkCode(String field, byte[] bytes) {}
+  /**
+   * A chunk's code for the coded first pass, the doc-values field it goes in, and the list of the
+   * first pass's inverted file the chunk belongs to ({@link #NO_LIST} without one).
+   */
+  public record ChunkCode(String field, byte[] bytes, int list) {
+    public static final int NO_LIST = -1;
+  }
 
   /** A source of a lexical corpus (no vectors, so nothing truncated). */
   PreparedSource(

@@ -5,6 +5,7 @@ import dev.quarry.engine.SearchConcurrency;
 import dev.quarry.engine.embed.CentredCodes;
 import dev.quarry.engine.embed.SignCodes;
 import dev.quarry.engine.embed.VectorCodec;
+import dev.quarry.engine.embed.VectorLists;
 import dev.quarry.engine.index.Fields;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -82,6 +83,7 @@ final class DenseScorer {
       throws IOException {
     assert candidates >= topK : candidates + " candidates for topK " + topK;
     Estimator estimates = codes.estimator(query);
+    VectorLists lists = codes.lists();
     IndexSearcher scan = scanSearcher();
     List<FirstPass> parts;
     if (filters.isEmpty()) {
@@ -89,27 +91,43 @@ final class DenseScorer {
       // a code (only chunks have one), so the pass walks the codes' own bitset and the live
       // documents instead of a query's postings and a collector per call; in the scan's parts
       // (ranges of documents on the concurrency's threads) when the scan is cut, and their
-      // candidates merge as the collectors' do below.
+      // candidates merge as the collectors' do below. With an inverted file, it walks the lists
+      // the query reads, chosen from the visible chunks each list holds.
+      boolean[] probed =
+          lists == null
+              ? null
+              : lists.probed(
+                  query,
+                  codes.probes(),
+                  visibleInLists(searcher, lists.count(), codes.field(), estimates),
+                  candidates);
       List<Callable<FirstPass>> walks = new ArrayList<>();
       for (IndexSearcher.LeafSlice slice : scan == searcher ? wholeIndex() : scan.getSlices()) {
         walks.add(
             () -> {
-              FirstPass part = new FirstPass(candidates, codes.field(), estimates);
+              FirstPass part =
+                  new FirstPass(
+                      candidates, codes.field(), estimates, lists == null ? 0 : lists.count());
               for (IndexSearcher.LeafReaderContextPartition range : slice.partitions) {
-                part.scan(range.ctx, range.minDocId, range.maxDocId);
+                part.scan(range.ctx, range.minDocId, range.maxDocId, probed);
               }
               return part;
             });
       }
       parts = scan.getTaskExecutor().invokeAll(walks);
     } else {
+      // The scope's query finds the chunks in scope; with an inverted file each part first files
+      // them by list (the counts decide which lists the query reads, so they are those of the
+      // chunks in scope: the caller's grants, sources and filter), then estimates the ones filed
+      // in the lists read.
       parts =
           scan.search(
               inScope(filters),
               new CollectorManager<FirstPass, List<FirstPass>>() {
                 @Override
                 public FirstPass newCollector() {
-                  return new FirstPass(candidates, codes.field(), estimates);
+                  return new FirstPass(
+                      candidates, codes.field(), estimates, lists == null ? 0 : lists.count());
                 }
 
                 @Override
@@ -117,6 +135,22 @@ final class DenseScorer {
                   return new ArrayList<>(collectors);
                 }
               });
+      if (lists != null) {
+        long[] inScope = new long[lists.count() + 1];
+        for (FirstPass p : parts) {
+          p.addFiled(inScope);
+        }
+        boolean[] probed = lists.probed(query, codes.probes(), inScope, candidates);
+        List<Callable<FirstPass>> estimating = new ArrayList<>();
+        for (FirstPass p : parts) {
+          estimating.add(
+              () -> {
+                p.estimateFiled(probed);
+                return p;
+              });
+        }
+        parts = scan.getTaskExecutor().invokeAll(estimating);
+      }
     }
     List<long[]> found = new ArrayList<>(); // {estimate bits, doc}
     for (FirstPass p : parts) {
@@ -151,6 +185,22 @@ final class DenseScorer {
     return top.results();
   }
 
+  /**
+   * The visible chunks each list holds over the revision's segments ({@code lists} lists, then the
+   * chunks filed in none): a function of the revision's visible chunks, not of segments.
+   */
+  private static long[] visibleInLists(
+      IndexSearcher searcher, int lists, String field, Estimator estimates) throws IOException {
+    long[] out = new long[lists + 1];
+    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+      SegmentCodes codes =
+          SegmentCodes.of(leaf.reader(), field, estimates.codeBytes(), estimates.bits());
+      SegmentLists.of(leaf.reader(), lists)
+          .addVisible(leaf.reader().getLiveDocs(), codes.present, out);
+    }
+    return out;
+  }
+
   /** The revision's every segment, whole, as one slice: a scan not cut into parts. */
   private IndexSearcher.LeafSlice[] wholeIndex() {
     List<IndexSearcher.LeafReaderContextPartition> all = new ArrayList<>();
@@ -171,20 +221,40 @@ final class DenseScorer {
     float estimate(SegmentCodes codes, int doc);
   }
 
-  /** The codes a corpus's first pass reads: their field, and how a query estimates against them. */
+  /**
+   * The codes a corpus's first pass reads: their field, how a query estimates against them, and
+   * which lists of the corpus's inverted file a query reads.
+   */
   interface FirstPassCodes {
     String field();
 
     Estimator estimator(float[] query);
 
+    /** The corpus's inverted file; null when every code in scope is read. */
+    VectorLists lists();
+
+    /** The lists a search reads at least, with {@link #lists}. */
+    int probes();
+
     /** The corpus's codes as its settings name them. */
     static FirstPassCodes of(CorpusSettings.Embedding embedding) {
       CorpusSettings.FirstPass pass = embedding.firstPass();
+      VectorLists lists = pass.hasLists() ? VectorLists.of(embedding.sha256(), pass.lists()) : null;
       if (pass.code() == CorpusSettings.FirstPass.Code.SIGN) {
         return new FirstPassCodes() {
           @Override
           public String field() {
             return Fields.VECTOR_CODE;
+          }
+
+          @Override
+          public VectorLists lists() {
+            return lists;
+          }
+
+          @Override
+          public int probes() {
+            return pass.probes();
           }
 
           @Override
@@ -215,6 +285,16 @@ final class DenseScorer {
         @Override
         public String field() {
           return Fields.VECTOR_CENTRED_CODE;
+        }
+
+        @Override
+        public VectorLists lists() {
+          return lists;
+        }
+
+        @Override
+        public int probes() {
+          return pass.probes();
         }
 
         @Override
@@ -486,12 +566,46 @@ final class DenseScorer {
    * The first pass of one part of a scan: every chunk's estimate against its code, keeping the best
    * {@code candidates} by estimate as primitive entries, and every chunk tied with the least of
    * them (its source is read only if the tie decides a candidate, in {@link #chosen}). Holds every
-   * chunk whose estimate is at least the least kept one.
+   * chunk whose estimate is at least the least kept one. With an inverted file, only the chunks of
+   * the lists the query reads are estimated.
    */
+  /** A growable array of longs. */
+  private static final class LongArrays {
+    private long[] values = new long[16];
+    private int size;
+
+    void add(long v) {
+      if (size == values.length) {
+        values = Arrays.copyOf(values, size * 2);
+      }
+      values[size++] = v;
+    }
+
+    long get(int i) {
+      return values[i];
+    }
+
+    int size() {
+      return size;
+    }
+  }
+
   private static final class FirstPass extends SimpleCollector {
     private final int candidates;
     private final String field;
     private final Estimator estimates;
+
+    /** The corpus's lists; 0 without an inverted file. */
+    private final int listCount;
+
+    /**
+     * With an inverted file, the chunks in scope a collector saw, each as (leaf's place in {@link
+     * #filedLeaves} << 32 | doc), by list (the last for chunks filed in none), until the lists read
+     * are known ({@link #estimateFiled}).
+     */
+    private final List<LeafReaderContext> filedLeaves = new ArrayList<>();
+
+    private final LongArrays[] filed;
 
     /**
      * A min-heap by estimate of {doc, estimate bits} packed as (estimate order key << 32 | doc).
@@ -507,12 +621,15 @@ final class DenseScorer {
     private float tiedAt = Float.NaN;
     private int docBase;
     private SegmentCodes codes;
+    private SegmentLists lists;
 
-    FirstPass(int candidates, String field, Estimator estimates) {
+    FirstPass(int candidates, String field, Estimator estimates, int listCount) {
       this.candidates = candidates;
       this.field = field;
       this.estimates = estimates;
+      this.listCount = listCount;
       this.heap = new long[candidates];
+      this.filed = listCount == 0 ? null : new LongArrays[listCount + 1];
     }
 
     @Override
@@ -522,21 +639,37 @@ final class DenseScorer {
 
     @Override
     protected void doSetNextReader(LeafReaderContext context) throws IOException {
-      docBase = context.docBase;
-      codes = SegmentCodes.of(context.reader(), field, estimates.codeBytes(), estimates.bits());
+      useLeaf(context);
+      if (filed != null
+          && (filedLeaves.isEmpty() || filedLeaves.get(filedLeaves.size() - 1) != context)) {
+        filedLeaves.add(context);
+      }
     }
 
     /**
      * Every visible document of {@code leaf} from {@code from} (inclusive) to {@code to}
-     * (exclusive) that has a code, a 64-document word of both bitsets at a time.
+     * (exclusive) that has a code: a 64-document word of both bitsets at a time, or, with an
+     * inverted file, the documents of the lists {@code probed}.
      */
-    void scan(LeafReaderContext leaf, int from, int to) throws IOException {
-      doSetNextReader(leaf);
+    void scan(LeafReaderContext leaf, int from, int to, boolean[] probed) throws IOException {
+      useLeaf(leaf);
       int maxDoc = Math.min(to, leaf.reader().maxDoc());
       if (from >= maxDoc) {
         return;
       }
       Bits live = leaf.reader().getLiveDocs();
+      if (probed != null) {
+        lists.forEach(
+            probed,
+            from,
+            maxDoc,
+            doc -> {
+              if (codes.present.get(doc) && (live == null || live.get(doc))) {
+                offer(estimates.estimate(codes, doc), doc);
+              }
+            });
+        return;
+      }
       long[] present = codes.present.getBits();
       long[] visible = live instanceof FixedBitSet f ? f.getBits() : null;
       int words = Math.min(present.length, FixedBitSet.bits2words(maxDoc));
@@ -563,8 +696,49 @@ final class DenseScorer {
 
     @Override
     public void collect(int doc) throws IOException {
-      if (codes.present.get(doc)) {
+      if (!codes.present.get(doc)) {
+        return;
+      }
+      if (filed == null) {
         offer(estimates.estimate(codes, doc), doc);
+        return;
+      }
+      int list = lists.listOf(doc);
+      if (filed[list] == null) {
+        filed[list] = new LongArrays();
+      }
+      filed[list].add((long) (filedLeaves.size() - 1) << 32 | doc);
+    }
+
+    /** Reads {@code context}'s codes (and lists) from now on. */
+    private void useLeaf(LeafReaderContext context) throws IOException {
+      docBase = context.docBase;
+      codes = SegmentCodes.of(context.reader(), field, estimates.codeBytes(), estimates.bits());
+      lists = listCount == 0 ? null : SegmentLists.of(context.reader(), listCount);
+    }
+
+    /** Adds the chunks this collector filed in each list to {@code counts}. */
+    void addFiled(long[] counts) {
+      for (int l = 0; l < filed.length; l++) {
+        counts[l] += filed[l] == null ? 0 : filed[l].size();
+      }
+    }
+
+    /** Estimates every chunk filed in the lists {@code probed} and in none. */
+    void estimateFiled(boolean[] probed) throws IOException {
+      for (int l = 0; l < filed.length; l++) {
+        if (filed[l] == null || (l < listCount && !probed[l])) {
+          continue;
+        }
+        int leaf = -1;
+        for (int i = 0; i < filed[l].size(); i++) {
+          long entry = filed[l].get(i);
+          if ((int) (entry >>> 32) != leaf) {
+            leaf = (int) (entry >>> 32);
+            useLeaf(filedLeaves.get(leaf));
+          }
+          offer(estimates.estimate(codes, (int) entry), (int) entry);
+        }
       }
     }
 

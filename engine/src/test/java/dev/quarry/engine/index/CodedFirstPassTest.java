@@ -1,6 +1,7 @@
 package dev.quarry.engine.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,11 +17,14 @@ import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
+import dev.quarry.engine.embed.VectorCodec;
+import dev.quarry.engine.embed.VectorLists;
 import dev.quarry.testing.HashingEmbedder;
 import dev.quarry.testing.TestSeed;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,10 +32,15 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.SortedDocValues;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,7 +107,13 @@ class CodedFirstPassTest {
     return new CorpusInfo("coded", "coded-id", MODELS.resolve(settings), Instant.EPOCH);
   }
 
-  /** Each code the first pass can read: sign codes, and centred codes of one and of three bits. */
+  /** The lists the test model ships (one a word of {@link #WORDS}' first 16). */
+  private static final int LISTS = VectorLists.countFor(new HashingEmbedder().sha256());
+
+  /**
+   * Each code the first pass can read: sign codes, centred codes of one and of three bits, and
+   * centred codes of two bits in an inverted file read four lists at a time.
+   */
   private static final List<CorpusSettings.FirstPass> PASSES =
       List.of(
           new CorpusSettings.FirstPass(1, CorpusSettings.FirstPass.MIN_CANDIDATES),
@@ -108,7 +123,19 @@ class CodedFirstPassTest {
               CorpusSettings.FirstPass.MIN_CANDIDATES,
               CorpusSettings.FirstPass.Code.CENTRED,
               null,
-              7));
+              7),
+          listed(CorpusSettings.FirstPass.MIN_CANDIDATES, 4));
+
+  private static CorpusSettings.FirstPass listed(int candidates, int probes) {
+    return new CorpusSettings.FirstPass(
+        2,
+        candidates,
+        CorpusSettings.FirstPass.Code.CENTRED,
+        null,
+        CorpusSettings.FirstPass.DEFAULT.seed(),
+        null,
+        probes);
+  }
 
   private static CorpusSettings.FirstPass centred(int bits, int candidates) {
     return new CorpusSettings.FirstPass(
@@ -119,13 +146,24 @@ class CodedFirstPassTest {
         CorpusSettings.FirstPass.DEFAULT.seed());
   }
 
+  /** Every chunk a candidate, and every list read. */
   private static CorpusSettings.FirstPass widened(CorpusSettings.FirstPass pass) {
     return new CorpusSettings.FirstPass(
-        pass.bits(), CorpusSettings.FirstPass.MAX_CANDIDATES, pass.code(), null, pass.seed());
+        pass.bits(),
+        CorpusSettings.FirstPass.MAX_CANDIDATES,
+        pass.code(),
+        null,
+        pass.seed(),
+        null,
+        pass.hasLists() ? LISTS : 0);
   }
 
   private static String name(CorpusSettings.FirstPass pass) {
-    return pass.code().wireName() + pass.bits() + "-" + pass.seed();
+    return pass.code().wireName()
+        + pass.bits()
+        + "-"
+        + pass.seed()
+        + (pass.hasLists() ? "-probes" + pass.probes() : "");
   }
 
   record Answer(String source, long sourceRevision, int chunk, float score, Hit.ScoreParts parts) {}
@@ -248,7 +286,9 @@ class CodedFirstPassTest {
     assertEquals(
         exact,
         wide,
-        name(pass) + ": with every chunk a candidate, the coded pass is the exact search");
+        name(pass)
+            + ": with every chunk a candidate (and every list read), the coded pass is the exact"
+            + " search");
     assertEquals(exact, forced, name(pass) + ": a request with exact scans every chunk exactly");
     for (String q : QUERIES) {
       Map<String, Float> exactScores = new HashMap<>();
@@ -270,8 +310,113 @@ class CodedFirstPassTest {
   @ExtendWith(TestSeed.class)
   void tiesAtTheFirstPassBoundary_goBySourceThenChunk(Random random) throws Exception {
     for (CorpusSettings.FirstPass pass : PASSES) {
-      ties(random, dir.resolve(name(pass)), info(CorpusSettings.VectorIndex.CODES, pass));
+      // Every chunk has the same text, so all are in one list: read every list.
+      CorpusSettings.FirstPass all =
+          pass.hasLists() ? listed(CorpusSettings.FirstPass.MIN_CANDIDATES, LISTS) : pass;
+      ties(random, dir.resolve(name(pass)), info(CorpusSettings.VectorIndex.CODES, all));
     }
+  }
+
+  /**
+   * With an inverted file, a search estimates only the chunks filed in the lists it reads: the
+   * lists nearest the query, at least {@code probes} and more until they hold {@code candidates}
+   * chunks in scope. Each chunk's list and score are read back from the index itself, and every hit
+   * must lie in a list read, with its exact score; the lists read are fewer than all.
+   */
+  @Test
+  @ExtendWith(TestSeed.class)
+  void anInvertedFile_readsTheNearestListsAndNoOther(Random random) throws Exception {
+    CorpusInfo coded =
+        info(CorpusSettings.VectorIndex.CODES, listed(CorpusSettings.FirstPass.MIN_CANDIDATES, 1));
+    try (CorpusIndex index = RandomWriterConfigs.open(dir, coded, config(), random)) {
+      List<SourceOperation> ops = new ArrayList<>();
+      for (int s = 0; s < 300; s++) {
+        ops.add(SourceOperation.Index.text("s" + s, null, randomText(random), null));
+      }
+      index.apply(new Mutation(ops, "tester", null, null));
+      ((LuceneCorpusIndex) index).forceMerge(1 + random.nextInt(3));
+    }
+    record Filed(String source, int chunk, int list, BytesRef vector) {}
+    List<Filed> chunks = new ArrayList<>();
+    try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(dir))) {
+      for (LeafReaderContext leaf : reader.leaves()) {
+        BinaryDocValues vectors = leaf.reader().getBinaryDocValues(Fields.VECTOR);
+        NumericDocValues lists = leaf.reader().getNumericDocValues(Fields.VECTOR_LIST);
+        SortedDocValues sources = leaf.reader().getSortedDocValues(Fields.SOURCE);
+        NumericDocValues chunkNumbers = leaf.reader().getNumericDocValues(Fields.CHUNK);
+        for (int d = vectors.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = vectors.nextDoc()) {
+          assertTrue(lists.advanceExact(d), "every chunk with a vector is filed in a list");
+          assertTrue(sources.advanceExact(d) && chunkNumbers.advanceExact(d));
+          chunks.add(
+              new Filed(
+                  sources.lookupOrd(sources.ordValue()).utf8ToString(),
+                  (int) chunkNumbers.longValue(),
+                  (int) lists.longValue(),
+                  BytesRef.deepCopyOf(vectors.binaryValue())));
+        }
+      }
+    }
+    VectorLists lists =
+        VectorLists.of(
+            coded.settings().embedding().sha256(),
+            coded.settings().embedding().firstPass().lists());
+    HashingEmbedder model = new HashingEmbedder();
+    int fewerThanAll = 0;
+    try (CorpusIndex index = CorpusIndex.open(dir, coded, config())) {
+      // Unscoped, the first pass walks the lists; scoped to some sources, it files the chunks the
+      // scope's query matches and counts those.
+      for (SourceScope scope : List.of(SourceScope.ALL, new SourceScope(List.of("s1*")))) {
+        long[] inScope = new long[LISTS + 1];
+        chunks.stream().filter(c -> scope.contains(c.source())).forEach(c -> inScope[c.list()]++);
+        for (String q : QUERIES) {
+          float[] query = model.embedQuery(q);
+          boolean[] read = lists.probed(query, 1, inScope, CorpusSettings.FirstPass.MIN_CANDIDATES);
+          Map<String, Filed> byChunk = new HashMap<>();
+          chunks.forEach(c -> byChunk.put(c.source() + "#" + c.chunk(), c));
+          SearchRequest request =
+              new SearchRequest(
+                  q, scope, List.of(), 10, null, null, false, SearchRequest.Mode.SEMANTIC, null);
+          List<Hit> hits = index.search(request).hits();
+          assertEquals(10, hits.size(), q + " in " + scope);
+          for (Hit h : hits) {
+            Filed c = byChunk.get(h.source() + "#" + h.chunk());
+            assertTrue(scope.contains(c.source()));
+            assertTrue(read[c.list()], q + " in " + scope + ": " + h + " is in an unread list");
+            assertEquals(VectorCodec.dot(query, c.vector()), h.score(), "the exact score");
+          }
+          int readLists = 0;
+          for (boolean r : read) {
+            readLists += r ? 1 : 0;
+          }
+          fewerThanAll += readLists < LISTS ? 1 : 0;
+        }
+      }
+    }
+    assertTrue(fewerThanAll > 0, "some search reads fewer lists than all");
+  }
+
+  @Test
+  void theListsRead_areTheNearest_untilTheyHoldEnoughChunks() {
+    VectorLists lists =
+        VectorLists.of(
+            new HashingEmbedder().sha256(),
+            info(CorpusSettings.VectorIndex.CODES, listed(100, 1))
+                .settings()
+                .embedding()
+                .firstPass()
+                .lists());
+    // The test model's lists are its words, in WORDS' order: "bank" is list 2.
+    float[] query = new HashingEmbedder().embedQuery("bank");
+    long[] chunks = new long[LISTS + 1];
+    Arrays.fill(chunks, 0, LISTS, 10); // and none filed in no list
+    boolean[] one = lists.probed(query, 1, chunks, 0);
+    assertTrue(one[2], "the nearest list");
+    assertEquals(1, count(one));
+    assertEquals(3, count(lists.probed(query, 3, chunks, 0)), "at least probes lists");
+    assertEquals(5, count(lists.probed(query, 1, chunks, 45)), "until they hold the floor");
+    chunks[LISTS] = 45;
+    assertEquals(1, count(lists.probed(query, 1, chunks, 45)), "chunks in no list count too");
+    assertEquals(LISTS, count(lists.probed(query, 1, chunks, 1_000)), "at most every list");
   }
 
   private static void ties(Random random, Path dir, CorpusInfo coded) throws Exception {
@@ -296,6 +441,14 @@ class CodedFirstPassTest {
       assertEquals(answerAll(index, null), answers);
     }
     assertEquals("t000", answers.get("semantic:river").get(0).source());
+  }
+
+  private static int count(boolean[] read) {
+    int n = 0;
+    for (boolean r : read) {
+      n += r ? 1 : 0;
+    }
+    return n;
   }
 
   @Test
@@ -343,6 +496,46 @@ class CodedFirstPassTest {
     assertEquals(
         "settings.embedding.firstPass.code",
         assertThrows(QuarryException.class, () -> other.resolve(noCentre)).field());
+    // Probes: at least one, at most the lists the model ships, and only for a model that ships
+    // lists.
+    assertEquals(
+        "settings.embedding.firstPass.probes",
+        assertThrows(QuarryException.class, () -> listed(1000, -1)).field());
+    assertEquals(
+        "settings.embedding.firstPass.probes",
+        assertThrows(
+                QuarryException.class,
+                () -> info(CorpusSettings.VectorIndex.CODES, listed(1000, LISTS + 1)))
+            .field());
+    CorpusSettings noLists =
+        CorpusSettings.DEFAULT.withEmbedding(
+            new CorpusSettings.Embedding(
+                "no-centre",
+                null,
+                0.5,
+                CorpusSettings.VectorIndex.CODES,
+                CorpusSettings.Embedding.DEFAULT_NORMALIZATION,
+                new CorpusSettings.FirstPass(
+                    1, 1000, CorpusSettings.FirstPass.Code.SIGN, null, 0, null, 2)));
+    assertEquals(
+        "settings.embedding.firstPass.probes",
+        assertThrows(QuarryException.class, () -> other.resolve(noLists)).field());
+  }
+
+  @Test
+  void theLists_areBoundAtCreation_andRecorded() {
+    CorpusSettings.FirstPass bound =
+        info(CorpusSettings.VectorIndex.CODES, listed(500, 3)).settings().embedding().firstPass();
+    assertEquals(64, bound.lists().length(), "the lists are named by their SHA-256");
+    assertEquals(3, bound.probes());
+    assertTrue(bound.hasLists());
+    assertNull(
+        info(CorpusSettings.VectorIndex.CODES, centred(2, 500))
+            .settings()
+            .embedding()
+            .firstPass()
+            .lists(),
+        "no probes, no lists");
   }
 
   @Test
@@ -361,6 +554,7 @@ class CodedFirstPassTest {
     corpora.put("exact", info(CorpusSettings.VectorIndex.EXACT, null));
     corpora.put("sign", info(CorpusSettings.VectorIndex.CODES, PASSES.get(0)));
     corpora.put("centred", info(CorpusSettings.VectorIndex.CODES, PASSES.get(1)));
+    corpora.put("listed", info(CorpusSettings.VectorIndex.CODES, PASSES.get(3)));
     for (Map.Entry<String, CorpusInfo> c : corpora.entrySet()) {
       Path at = dir.resolve(c.getKey());
       try (CorpusIndex index = RandomWriterConfigs.open(at, c.getValue(), config(), random)) {
@@ -383,8 +577,12 @@ class CodedFirstPassTest {
             fields.contains(Fields.VECTOR_CODE),
             c.getKey() + ": " + fields);
         assertEquals(
-            c.getKey().equals("centred"),
+            c.getKey().equals("centred") || c.getKey().equals("listed"),
             fields.contains(Fields.VECTOR_CENTRED_CODE),
+            c.getKey() + ": " + fields);
+        assertEquals(
+            c.getKey().equals("listed"),
+            fields.contains(Fields.VECTOR_LIST),
             c.getKey() + ": " + fields);
         assertTrue(fields.contains(Fields.VECTOR), c.getKey() + ": " + fields);
       }

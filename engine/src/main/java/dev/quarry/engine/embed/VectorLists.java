@@ -1,0 +1,162 @@
+package dev.quarry.engine.embed;
+
+import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.QuarryException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The lists of the coded first pass's inverted file: centroids shipped with a model (found by
+ * spherical k-means over the model's vectors of a fixed public sample, {@code benchmarks.jar
+ * lists}), named by the SHA-256 of their file (two little-endian 32-bit integers, the lists and the
+ * dimensions, then each centroid's components as little-endian 32-bit floats). A chunk belongs to
+ * the list of the centroid its stored vector has the largest dot product with (ties to the lower
+ * list), decided when the chunk is written and stored beside its code; a search reads the codes of
+ * the {@code probes} lists whose centroids are nearest its query (ties to the lower list) and no
+ * other. Both choices depend on the vector and the centroids alone, and the centroids never move
+ * once a corpus has recorded them, so which chunks a search reads is a function of the revision's
+ * visible chunks and the query, as the codes themselves are.
+ */
+public final class VectorLists {
+  /** Where the shipped lists are: one file a model, named by the SHA-256 of its weights. */
+  static final String LISTS_FOLDER = "lists/";
+
+  private static final Map<String, VectorLists> CACHE = new ConcurrentHashMap<>();
+
+  /** Centroids one after the other, {@code dimensions} components each. */
+  private final float[] centroids;
+
+  private final int dimensions;
+  private final int count;
+
+  private VectorLists(float[] centroids, int count, int dimensions) {
+    this.centroids = centroids;
+    this.dimensions = dimensions;
+    this.count = count;
+  }
+
+  /**
+   * The lists shipped for the model of weights {@code modelSha256}, which must be the ones named
+   * {@code lists} (their SHA-256, as {@link #listsFor} gave it when the corpus was created).
+   *
+   * @throws QuarryException EMBEDDING_UNAVAILABLE when those lists no longer ship with the model
+   */
+  public static VectorLists of(String modelSha256, String lists) {
+    return CACHE.computeIfAbsent(modelSha256 + "/" + lists, k -> shipped(modelSha256, lists));
+  }
+
+  /**
+   * The SHA-256 of the lists shipped for the model whose weights have SHA-256 {@code modelSha256},
+   * or null when none ship for it. A corpus created with an inverted file records this name.
+   */
+  public static String listsFor(String modelSha256) {
+    byte[] bytes = modelSha256 == null ? null : file(modelSha256);
+    return bytes == null ? null : CentredCodes.sha256(bytes);
+  }
+
+  /**
+   * How many lists ship for the model whose weights have SHA-256 {@code modelSha256}; 0 when none
+   * ship.
+   */
+  public static int countFor(String modelSha256) {
+    byte[] bytes = modelSha256 == null ? null : file(modelSha256);
+    return bytes == null ? 0 : ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
+  }
+
+  private static byte[] file(String modelSha256) {
+    return CentredCodes.resource(LISTS_FOLDER + modelSha256 + ".bin");
+  }
+
+  private static VectorLists shipped(String modelSha256, String lists) {
+    byte[] bytes = file(modelSha256);
+    if (bytes == null || !CentredCodes.sha256(bytes).equals(lists)) {
+      throw new QuarryException(
+          ErrorCode.EMBEDDING_UNAVAILABLE,
+          "the lists this corpus's coded first pass was created with (SHA-256 "
+              + lists
+              + ") do not ship with this server for its model (SHA-256 "
+              + modelSha256
+              + "); search it with exact: true, or recreate it");
+    }
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    int count = b.getInt();
+    int dimensions = b.getInt();
+    if (count < 1 || dimensions < 1 || b.remaining() != count * dimensions * Float.BYTES) {
+      throw new IllegalStateException(
+          "the lists shipped for model " + modelSha256 + " are not " + count + " x " + dimensions);
+    }
+    float[] centroids = new float[count * dimensions];
+    for (int i = 0; i < centroids.length; i++) {
+      centroids[i] = b.getFloat();
+    }
+    return new VectorLists(centroids, count, dimensions);
+  }
+
+  /** How many lists there are. */
+  public int count() {
+    return count;
+  }
+
+  /**
+   * The list of a stored vector ({@link VectorCodec}'s bytes): the centroid of the largest dot
+   * product, ties to the lower list. Summed in component order, so the same bits on every JVM.
+   */
+  public int listOf(byte[] stored) {
+    if (stored.length != dimensions) {
+      throw new IllegalArgumentException(
+          "a vector of " + stored.length + " components for lists of " + dimensions);
+    }
+    int best = 0;
+    float bestDot = Float.NEGATIVE_INFINITY;
+    for (int c = 0, at = 0; c < count; c++, at += dimensions) {
+      float dot = 0;
+      for (int j = 0; j < dimensions; j++) {
+        dot += centroids[at + j] * stored[j];
+      }
+      if (dot > bestDot) {
+        bestDot = dot;
+        best = c;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Which lists a search of {@code query} reads: the lists in the order of their centroids' dot
+   * products with the query (largest first, ties to the lower list), at least {@code probes} of
+   * them, and more until those read hold at least {@code floor} of the chunks {@code chunks} counts
+   * in each list ({@code chunks[count()]}: chunks filed in no list, always read). So a search of a
+   * small corpus, or of a scope that leaves few chunks in the nearest lists, reads enough chunks to
+   * choose its candidates from, up to all of them. {@code probed[list]} says whether that list is
+   * read.
+   */
+  public boolean[] probed(float[] query, int probes, long[] chunks, long floor) {
+    if (probes < 1 || probes > count) {
+      throw new IllegalArgumentException(probes + " probes of " + count + " lists");
+    }
+    if (chunks.length != count + 1) {
+      throw new IllegalArgumentException(chunks.length + " counts for " + count + " lists");
+    }
+    float[] dots = new float[count];
+    Integer[] order = new Integer[count];
+    for (int c = 0, at = 0; c < count; c++, at += dimensions) {
+      float dot = 0;
+      for (int j = 0; j < dimensions; j++) {
+        dot += centroids[at + j] * query[j];
+      }
+      dots[c] = dot;
+      order[c] = c;
+    }
+    java.util.Arrays.sort(
+        order, (x, y) -> dots[x] != dots[y] ? Float.compare(dots[y], dots[x]) : x - y);
+    boolean[] probed = new boolean[count];
+    long read = chunks[count];
+    for (int i = 0; i < count && (i < probes || read < floor); i++) {
+      probed[order[i]] = true;
+      read += chunks[order[i]];
+    }
+    return probed;
+  }
+}
