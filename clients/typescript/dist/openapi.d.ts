@@ -771,6 +771,8 @@ export interface components {
                      * @default 1000
                      */
                     candidates?: number;
+                    /** @description An inverted file: each chunk belongs to the nearest of the lists (centroids) shipped with the model, and a search reads the codes of the probes lists nearest its query only. Absent: every code in scope is read. More than the model ships lists for, or a model without shipped lists, is a 400 naming settings.embedding.firstPass.probes (docs/hybrid.md). */
+                    probes?: number;
                 };
                 /**
                  * @description How convex fusion brings each side's scores to [0, 1]: minmax over each side's candidates, or theoretical (from the scoring function's least score, 0 for BM25 and -1 for a cosine, to the side's best) (docs/hybrid.md). Corpora created before this setting existed keep minmax.
@@ -834,6 +836,10 @@ export interface components {
                          * @description Centred codes only: the seed of the random rotation.
                          */
                         seed?: number;
+                        /** @description With probes only: the SHA-256 of the lists shipped with the model that chunks are filed in. */
+                        lists?: string;
+                        /** @description With an inverted file only: the lists a search reads. */
+                        probes?: number;
                     };
                 };
             };

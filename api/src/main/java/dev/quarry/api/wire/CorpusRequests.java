@@ -72,7 +72,7 @@ public final class CorpusRequests {
       if (p == null) {
         return CorpusSettings.FirstPass.DEFAULT;
       }
-      p.allowOnly(Set.of("bits", "candidates", "code"));
+      p.allowOnly(Set.of("bits", "candidates", "code", "probes"));
       String codeName = p.optionalString("code", 16);
       CorpusSettings.FirstPass.Code code =
           codeName == null
@@ -85,6 +85,8 @@ public final class CorpusRequests {
               "candidates",
               CorpusSettings.FirstPass.MIN_CANDIDATES,
               CorpusSettings.FirstPass.MAX_CANDIDATES);
+      // Checked against the lists the model ships for when the model is resolved.
+      Integer probes = p.optionalInt("probes", 1, CorpusSettings.FirstPass.MAX_PROBES);
       return new CorpusSettings.FirstPass(
           bits != null
               ? bits
@@ -94,7 +96,9 @@ public final class CorpusRequests {
           candidates == null ? CorpusSettings.FirstPass.DEFAULT_CANDIDATES : candidates,
           code,
           null,
-          code == CorpusSettings.FirstPass.Code.SIGN ? 0 : CorpusSettings.FirstPass.DEFAULT.seed());
+          code == CorpusSettings.FirstPass.Code.SIGN ? 0 : CorpusSettings.FirstPass.DEFAULT.seed(),
+          null,
+          probes == null ? 0 : probes);
     }
 
     private static CorpusSettings.Chunking chunking(WireObject c) {

@@ -79,6 +79,9 @@ public final class CorpusResponses {
         if (pass.code() == CorpusSettings.FirstPass.Code.CENTRED) {
           p.put("centre", pass.centre()).put("seed", pass.seed());
         }
+        if (pass.hasLists()) {
+          p.put("lists", pass.lists()).put("probes", pass.probes());
+        }
       }
     }
     return out;

@@ -42,6 +42,9 @@ public final class CorpusSettingsJson {
         if (pass.code() == CorpusSettings.FirstPass.Code.CENTRED) {
           p.put("centre", pass.centre()).put("seed", pass.seed());
         }
+        if (pass.hasLists()) {
+          p.put("lists", pass.lists()).put("probes", pass.probes());
+        }
       }
     }
   }
@@ -86,6 +89,8 @@ public final class CorpusSettingsJson {
         p.path("candidates").asInt(),
         code,
         p.path("centre").isTextual() ? p.path("centre").asText() : null,
-        p.path("seed").asLong());
+        p.path("seed").asLong(),
+        p.path("lists").isTextual() ? p.path("lists").asText() : null,
+        p.path("probes").asInt(0));
   }
 }

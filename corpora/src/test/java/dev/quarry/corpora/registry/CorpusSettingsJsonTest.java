@@ -49,7 +49,15 @@ class CorpusSettingsJsonTest {
         new CorpusSettings.FirstPass[] {
           new CorpusSettings.FirstPass(1, 700),
           new CorpusSettings.FirstPass(
-              3, 400, CorpusSettings.FirstPass.Code.CENTRED, "cd".repeat(32), 99)
+              3, 400, CorpusSettings.FirstPass.Code.CENTRED, "cd".repeat(32), 99),
+          new CorpusSettings.FirstPass(
+              2,
+              1000,
+              CorpusSettings.FirstPass.Code.CENTRED,
+              "cd".repeat(32),
+              99,
+              "ef".repeat(32),
+              24)
         }) {
       CorpusSettings settings =
           CorpusSettings.DEFAULT.withEmbedding(
