@@ -120,6 +120,21 @@ public final class EvalCommand implements Callable<Integer> {
   private Integer codeCandidates;
 
   @Option(
+      names = "--probes",
+      paramLabel = "N",
+      description =
+          "With --index codes: file each chunk in the nearest of the model's lists and read the N"
+              + " lists nearest each query (the inverted file).")
+  private Integer probes;
+
+  @Option(
+      names = "--exact",
+      description =
+          "With --model: scan every chunk exactly in each semantic side, whatever --index says (the"
+              + " reference a coded index is measured against, on the same kept index).")
+  private boolean exact;
+
+  @Option(
       names = "--mode",
       paramLabel = "MODE",
       split = ",",
@@ -217,7 +232,7 @@ public final class EvalCommand implements Callable<Integer> {
     err.flush();
     try {
       reports =
-          new Evaluation(EngineConfig.builder().embeddingModels(Models.all()).build())
+          new Evaluation(EngineConfig.builder().embeddingModels(Models.all()).build(), exact)
               .run(
                   collection,
                   settings,
@@ -292,21 +307,30 @@ public final class EvalCommand implements Callable<Integer> {
           vectorIndex == null
               ? CorpusSettings.VectorIndex.DEFAULT
               : CorpusSettings.VectorIndex.fromWireName(vectorIndex, "--index");
-      if (codeCandidates != null && index != CorpusSettings.VectorIndex.CODES) {
+      if ((codeCandidates != null || probes != null) && index != CorpusSettings.VectorIndex.CODES) {
         throw new CommandLine.ParameterException(
-            spec.commandLine(), "--candidates needs --index codes");
+            spec.commandLine(), "--candidates and --probes need --index codes");
+      }
+      if (exact && model == null) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--exact needs --model");
+      }
+      if (probes != null && probes < 1) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--probes must be at least 1; got " + probes);
       }
       CorpusSettings.FirstPass firstPass =
           index != CorpusSettings.VectorIndex.CODES
               ? null
-              : codeCandidates == null
-                  ? CorpusSettings.FirstPass.DEFAULT
-                  : new CorpusSettings.FirstPass(
-                      CorpusSettings.FirstPass.DEFAULT.bits(),
-                      codeCandidates,
-                      CorpusSettings.FirstPass.DEFAULT.code(),
-                      null,
-                      CorpusSettings.FirstPass.DEFAULT.seed());
+              : new CorpusSettings.FirstPass(
+                  CorpusSettings.FirstPass.DEFAULT.bits(),
+                  codeCandidates == null
+                      ? CorpusSettings.FirstPass.DEFAULT_CANDIDATES
+                      : codeCandidates,
+                  CorpusSettings.FirstPass.DEFAULT.code(),
+                  null,
+                  CorpusSettings.FirstPass.DEFAULT.seed(),
+                  null,
+                  probes == null ? 0 : probes);
       CorpusSettings.Embedding embedding =
           model == null
               ? null

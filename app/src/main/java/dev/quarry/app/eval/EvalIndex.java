@@ -70,15 +70,28 @@ public record EvalIndex(
       CorpusSettings.Embedding e = settings.embedding();
       out.put("embedding.model", e.model());
       out.put("embedding.sha256", String.valueOf(e.sha256()));
-      // An exact and a coded corpus hold the same fields (every chunk's vector and its code), so
-      // either is searched with the other's setting; an index built before codes were written
-      // lacks the codes key and is built again.
+      // Every embedding index holds each chunk's vector; a coded one also holds its codes (and its
+      // lists) of the recorded parameters, which a coded search must find. Candidates and probes
+      // are read at search time, so one coded index serves every count of either, and exact
+      // searches of it (--exact). An index recorded before codes of their own kind is built again.
       out.put("embedding.index", e.index() == CorpusSettings.VectorIndex.HNSW ? "hnsw" : "exact");
-      out.put("embedding.codes", "sign-1");
+      out.put("embedding.codes", codes(e.firstPass()));
     } else {
       out.put("embedding.model", "none");
     }
     return out;
+  }
+
+  /** The codes an index of {@code pass} holds, or {@code none} for an exact or approximate one. */
+  private static String codes(CorpusSettings.FirstPass pass) {
+    if (pass == null) {
+      return "none";
+    }
+    String codes = pass.code().wireName() + "-" + pass.bits();
+    if (pass.code() == CorpusSettings.FirstPass.Code.CENTRED) {
+      codes += "-" + pass.centre() + "-" + pass.seed();
+    }
+    return pass.hasLists() ? codes + "-lists-" + pass.lists() : codes;
   }
 
   /** True when {@code dir} holds a finished evaluation index. */

@@ -51,8 +51,21 @@ public final class Evaluation {
 
   private final EngineConfig config;
 
+  /** Whether semantic sides scan every chunk exactly, whatever the corpus's index. */
+  private final boolean exact;
+
   public Evaluation(EngineConfig config) {
+    this(config, false);
+  }
+
+  /**
+   * With {@code exact}, every search with a semantic side asks for the exact scan ({@code exact:
+   * true}), so a coded or approximate index is measured against its own exact answer without being
+   * built twice.
+   */
+  public Evaluation(EngineConfig config, boolean exact) {
     this.config = config;
+    this.exact = exact;
   }
 
   /**
@@ -142,7 +155,7 @@ public final class Evaluation {
           List<QueryScores> scores = new ArrayList<>(queries.size());
           start = System.nanoTime();
           for (BeirQuery query : queries) {
-            List<String> ranking = rank(index, query.text(), effective, fusion);
+            List<String> ranking = rank(index, query.text(), effective, fusion, exact);
             var grades = collection.judgments().grades(query.id());
             scores.add(
                 new QueryScores(
@@ -161,7 +174,8 @@ public final class Evaluation {
                   scores,
                   indexing,
                   searching,
-                  label(effective, fusion)));
+                  label(effective, fusion)
+                      + (exact && effective != SearchRequest.Mode.LEXICAL ? " (exact scan)" : "")));
         }
       }
       return reports;
@@ -187,14 +201,19 @@ public final class Evaluation {
 
   /** The ids of the best sources for {@code query}, best first, each once. */
   private static List<String> rank(
-      CorpusIndex index, String query, SearchRequest.Mode mode, SearchRequest.Fusion fusion) {
+      CorpusIndex index,
+      String query,
+      SearchRequest.Mode mode,
+      SearchRequest.Fusion fusion,
+      boolean exact) {
     String text =
         query.length() > SearchRequest.MAX_QUERY_CHARS
             ? query.substring(0, SearchRequest.MAX_QUERY_CHARS)
             : query;
     SearchRequest request =
         new SearchRequest(
-            text, SourceScope.ALL, List.of(), RANKING_DEPTH, null, 1, false, mode, fusion);
+                text, SourceScope.ALL, List.of(), RANKING_DEPTH, null, 1, false, mode, fusion)
+            .withExact(exact && mode != SearchRequest.Mode.LEXICAL);
     // maxChunksPerSource already yields one hit per source; the set keeps the metrics right even
     // so.
     Set<String> sources = new LinkedHashSet<>();

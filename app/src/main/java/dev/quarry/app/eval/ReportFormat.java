@@ -41,9 +41,10 @@ public final class ReportFormat {
       out.append(
           String.format(
               Locale.ROOT,
-              "embedding   %s, semanticWeight %s%n",
+              "embedding   %s, semanticWeight %s, index %s%n",
               s.embedding().model(),
-              number(s.embedding().semanticWeight())));
+              number(s.embedding().semanticWeight()),
+              index(s.embedding())));
     }
     out.append(String.format(Locale.ROOT, "mode        %s%n", r.mode()));
     out.append(String.format(Locale.ROOT, "nDCG@10     %.4f%n", r.ndcgAt10()));
@@ -62,6 +63,22 @@ public final class ReportFormat {
             searchSeconds,
             r.queries() == 0 ? 0 : searchSeconds * 1000 / r.queries()));
     return out.toString();
+  }
+
+  /** The vector index, with a coded first pass's parameters: {@code codes (centred 2, ...)}. */
+  private static String index(CorpusSettings.Embedding e) {
+    CorpusSettings.FirstPass pass = e.firstPass();
+    if (pass == null) {
+      return e.index().wireName();
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s (%s %d bits, %d candidates%s)",
+        e.index().wireName(),
+        pass.code().wireName(),
+        pass.bits(),
+        pass.candidates(),
+        pass.hasLists() ? ", " + pass.probes() + " probes" : "");
   }
 
   /** One JSON object with camelCase fields, the settings as the wire names them. */
@@ -88,6 +105,18 @@ public final class ReportFormat {
       embedding.put("model", s.embedding().model());
       embedding.put("sha256", s.embedding().sha256());
       embedding.put("semanticWeight", s.embedding().semanticWeight());
+      embedding.put("index", s.embedding().index().wireName());
+      CorpusSettings.FirstPass pass = s.embedding().firstPass();
+      if (pass != null) {
+        Map<String, Object> firstPass = new LinkedHashMap<>();
+        firstPass.put("code", pass.code().wireName());
+        firstPass.put("bits", pass.bits());
+        firstPass.put("candidates", pass.candidates());
+        if (pass.hasLists()) {
+          firstPass.put("probes", pass.probes());
+        }
+        embedding.put("firstPass", firstPass);
+      }
       settings.put("embedding", embedding);
     }
     Map<String, Object> out = new LinkedHashMap<>();

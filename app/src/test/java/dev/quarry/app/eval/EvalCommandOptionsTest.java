@@ -83,4 +83,19 @@ class EvalCommandOptionsTest {
     assertEquals(CommandLine.ExitCode.USAGE, exit);
     assertTrue(err.toString().contains("--queries must be at least 1"), err.toString());
   }
+
+  @Test
+  void probesWithoutCodesOrExactWithoutAModel_areUsageErrors() {
+    assertEquals(CommandLine.ExitCode.USAGE, execute(dir.toString(), "--probes", "8"));
+    assertTrue(err.toString().contains("--probes need --index codes"), err.toString());
+
+    assertEquals(CommandLine.ExitCode.USAGE, execute(dir.toString(), "--exact"));
+    assertTrue(err.toString().contains("--exact needs --model"), err.toString());
+
+    assertEquals(
+        CommandLine.ExitCode.USAGE,
+        execute(
+            dir.toString(), "--model", "bge-small-en-v1.5", "--index", "codes", "--probes", "0"));
+    assertTrue(err.toString().contains("--probes must be at least 1"), err.toString());
+  }
 }

@@ -10,6 +10,7 @@ import dev.quarry.engine.CorpusSettings;
 import dev.quarry.testing.ApiClient;
 import dev.quarry.testing.ApiClient.Answer;
 import dev.quarry.testing.TestTokens;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -196,6 +197,48 @@ class HybridOverHttpIT {
             .path("firstPass")
             .isMissingNode(),
         "an exact corpus has no first pass");
+    assertTrue(
+        coded.path("firstPass").path("lists").isMissingNode()
+            && coded.path("firstPass").path("probes").isMissingNode(),
+        "no probes, no inverted file");
+
+    JsonNode listed =
+        ok(api.retrieval(
+                "corpora/create",
+                T,
+                "{\"corpus\": \"listed\", \"settings\": {\"embedding\":"
+                    + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"probes\": 32}}}}"))
+            .path("settings")
+            .path("embedding")
+            .path("firstPass");
+    assertEquals(32, listed.path("probes").asInt());
+    assertEquals(
+        64, listed.path("lists").asText().length(), "the model's shipped lists, by SHA-256");
+    assertEquals(
+        listed,
+        ok(api.retrieval("corpora/read", T, "{\"corpus\": \"listed\"}"))
+            .path("settings")
+            .path("embedding")
+            .path("firstPass"),
+        "read shows what creation recorded");
+    ok(
+        api.retrieval(
+            "sources/index",
+            T,
+            "{\"corpus\": \"listed\", \"source\": \"rates.md\", \"text\": \"Interest rates rose"
+                + " again as the central bank fought inflation.\"}"));
+    assertEquals(
+        "rates.md",
+        ok(api.retrieval(
+                "search",
+                T,
+                "{\"corpus\": \"listed\", \"query\": \"what did the central bank do\","
+                    + " \"mode\": \"semantic\"}"))
+            .path("results")
+            .path(0)
+            .path("source")
+            .asText(),
+        "a corpus holding fewer chunks than the candidates is read whole, whatever its lists");
 
     JsonNode lexical =
         ok(api.retrieval(
@@ -275,6 +318,17 @@ class HybridOverHttpIT {
             "{\"corpus\": \"x\", \"settings\": {\"embedding\":"
                 + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"kind\": \"ivf\"}}}}"),
         "settings.embedding.firstPass.kind");
+    for (String probes : List.of("0", "-3", "257", "1.5", "\"32\"", "100000")) {
+      assertError(
+          api.retrieval(
+              "corpora/create",
+              T,
+              "{\"corpus\": \"x\", \"settings\": {\"embedding\":"
+                  + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"probes\": "
+                  + probes
+                  + "}}}}"),
+          "settings.embedding.firstPass.probes");
+    }
     assertEquals(
         404,
         api.retrieval("corpora/read", T, "{\"corpus\": \"x\"}").status(),

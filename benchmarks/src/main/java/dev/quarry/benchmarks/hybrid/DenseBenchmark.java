@@ -52,8 +52,9 @@ import java.util.SplittableRandom;
  * coded corpus hold the same fields) and opened again with each setting.
  *
  * <p>Command line: {@code java -jar benchmarks.jar dense --collection DIR [--bases N] [--chunks
- * 10000,100000] [--candidates 500,1000,2000] [--noise S] [--queries N] [--parallelism N] [--out
- * FILE]}; {@code DIR} holds BEIR's {@code corpus.jsonl} and {@code queries.jsonl}.
+ * 10000,100000] [--candidates 500,1000,2000] [--codes sign,centred2] [--probes 16,32] [--noise S]
+ * [--queries N] [--parallelism N] [--keep DIR] [--out FILE]}; {@code DIR} holds BEIR's {@code
+ * corpus.jsonl} and {@code queries.jsonl}.
  */
 public final class DenseBenchmark {
   private static final String SUBJECT = "bench";
@@ -67,6 +68,10 @@ public final class DenseBenchmark {
   private final List<Integer> chunkCounts;
   private final List<Integer> candidateCounts;
   private final List<String> codes;
+
+  /** Lists read by each search of an inverted file; empty for no inverted file. */
+  private final List<Integer> probes;
+
   private final double noise;
   private final SearchConcurrency concurrency;
   private final Path workspace;
@@ -79,6 +84,7 @@ public final class DenseBenchmark {
       List<Integer> chunkCounts,
       List<Integer> candidateCounts,
       List<String> codes,
+      List<Integer> probes,
       double noise,
       SearchConcurrency concurrency,
       Path workspace) {
@@ -88,6 +94,7 @@ public final class DenseBenchmark {
     this.chunkCounts = chunkCounts;
     this.candidateCounts = candidateCounts;
     this.codes = codes;
+    this.probes = probes;
     this.noise = noise;
     this.concurrency = concurrency;
     this.workspace = workspace;
@@ -99,6 +106,7 @@ public final class DenseBenchmark {
     List<Integer> chunks = List.of(10_000, 100_000);
     List<Integer> candidates = List.of(500, 1000, 2000);
     List<String> codes = List.of("sign", "centred1", "centred2");
+    List<Integer> probes = List.of();
     double noise = 0.03;
     int queryCount = 300;
     SearchConcurrency concurrency = SearchConcurrency.commonPool();
@@ -113,6 +121,7 @@ public final class DenseBenchmark {
         case "--candidates" ->
             candidates = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
         case "--codes" -> codes = List.of(value.split(","));
+        case "--probes" -> probes = Arrays.stream(value.split(",")).map(Integer::valueOf).toList();
         case "--noise" -> noise = Double.parseDouble(value);
         case "--queries" -> queryCount = Integer.parseInt(value);
         case "--parallelism" ->
@@ -127,7 +136,7 @@ public final class DenseBenchmark {
             throw new IllegalArgumentException(
                 "unknown option "
                     + args[i]
-                    + "; dense --collection DIR [--bases N] [--chunks N,N] [--candidates N,N] [--codes sign,centred1,centred2] [--noise S] [--queries N]"
+                    + "; dense --collection DIR [--bases N] [--chunks N,N] [--candidates N,N] [--codes sign,centred1,centred2] [--probes N,N] [--noise S] [--queries N]"
                     + " [--parallelism N] [--keep DIR] [--out FILE]");
       }
       i++;
@@ -148,6 +157,7 @@ public final class DenseBenchmark {
                   chunks,
                   candidates,
                   codes,
+                  probes,
                   noise,
                   concurrency,
                   workspace)
@@ -190,9 +200,7 @@ public final class DenseBenchmark {
             .anyMatch(
                 c ->
                     codes.stream()
-                        .anyMatch(
-                            code ->
-                                !Files.isDirectory(workspace.resolve("dense-" + c + "-" + code))));
+                        .anyMatch(code -> !Files.isDirectory(indexDir(workspace, c, code))));
     DrawnEmbedder drawn = new DrawnEmbedder(model, writes ? baseVectors(model) : Map.of(), noise);
     EngineConfig config =
         EngineConfig.builder()
@@ -248,14 +256,14 @@ public final class DenseBenchmark {
     // One index per code: a corpus stores only its own codes. The exact rows read the first one.
     StringBuilder written = new StringBuilder();
     for (String code : codes) {
-      Path dir = workspace.resolve("dense-" + chunks + "-" + code);
+      Path dir = indexDir(workspace, chunks, code);
       boolean built = Files.isDirectory(dir);
       long start = System.nanoTime();
       try (CorpusIndex index =
           open(
               dir,
               CorpusSettings.VectorIndex.CODES,
-              firstPass(code, candidateCounts.get(0)),
+              firstPass(code, candidateCounts.get(0), probes.isEmpty() ? 0 : probes.get(0)),
               config)) {
         if (!built) {
           write(index, chunks, sentences, drawn.titles());
@@ -274,7 +282,7 @@ public final class DenseBenchmark {
         String.format(
             Locale.ROOT, "## %,d chunks (top 10, highlights on; indexes: %s)", chunks, written));
     line("");
-    Path first = workspace.resolve("dense-" + chunks + "-" + codes.get(0));
+    Path first = indexDir(workspace, chunks, codes.get(0));
     Map<String, List<List<String>>> exactTop = new HashMap<>();
     line(
         "| mode | p50 ms | p99 ms | p50 against lexical | CPU p50 ms | CPU p50 against lexical | recall@10"
@@ -295,26 +303,29 @@ public final class DenseBenchmark {
       row("semantic, exact", latency(index, SearchRequest.Mode.SEMANTIC), lexicalP50, null, null);
     }
     for (String code : codes) {
-      Path dir = workspace.resolve("dense-" + chunks + "-" + code);
+      Path dir = indexDir(workspace, chunks, code);
       for (int c : candidateCounts) {
-        try (CorpusIndex index =
-            open(dir, CorpusSettings.VectorIndex.CODES, firstPass(code, c), config)) {
-          queries.forEach(index::embedQuery);
-          List<List<String>> coded = semanticTop(index); // also warms the coded path up
-          semanticTop(index);
-          double[] hybrid = latency(index, SearchRequest.Mode.HYBRID);
-          row(
-              "hybrid, " + code + ", " + c + " candidates",
-              hybrid,
-              lexicalP50,
-              recall(exactTop.get("exact"), coded, 10),
-              recall(exactTop.get("exact"), coded, 100));
-          row(
-              "semantic, " + code + ", " + c + " candidates",
-              latency(index, SearchRequest.Mode.SEMANTIC),
-              lexicalP50,
-              null,
-              null);
+        for (int p : probes.isEmpty() ? List.of(0) : probes) {
+          String setting = code + ", " + c + " candidates" + (p == 0 ? "" : ", " + p + " probes");
+          try (CorpusIndex index =
+              open(dir, CorpusSettings.VectorIndex.CODES, firstPass(code, c, p), config)) {
+            queries.forEach(index::embedQuery);
+            List<List<String>> coded = semanticTop(index); // also warms the coded path up
+            semanticTop(index);
+            double[] hybrid = latency(index, SearchRequest.Mode.HYBRID);
+            row(
+                "hybrid, " + setting,
+                hybrid,
+                lexicalP50,
+                recall(exactTop.get("exact"), coded, 10),
+                recall(exactTop.get("exact"), coded, 100));
+            row(
+                "semantic, " + setting,
+                latency(index, SearchRequest.Mode.SEMANTIC),
+                lexicalP50,
+                null,
+                null);
+          }
         }
       }
     }
@@ -324,10 +335,22 @@ public final class DenseBenchmark {
     line("");
   }
 
-  /** {@code sign}, or {@code centredB} for centred codes of B bits a component. */
-  private static CorpusSettings.FirstPass firstPass(String code, int candidates) {
+  /**
+   * Where the index of {@code code} at {@code chunks} chunks is kept: one with the model's lists
+   * when {@code --probes} is given (its chunks are filed in lists as they are written).
+   */
+  private Path indexDir(Path workspace, int chunks, String code) {
+    return workspace.resolve("dense-" + chunks + "-" + code + (probes.isEmpty() ? "" : "-lists"));
+  }
+
+  /**
+   * {@code sign}, or {@code centredB} for centred codes of B bits a component; in an inverted file
+   * read {@code probes} lists at a time when that is positive.
+   */
+  private static CorpusSettings.FirstPass firstPass(String code, int candidates, int probes) {
     if (code.equals("sign")) {
-      return new CorpusSettings.FirstPass(1, candidates);
+      return new CorpusSettings.FirstPass(
+          1, candidates, CorpusSettings.FirstPass.Code.SIGN, null, 0, null, probes);
     }
     if (!code.startsWith("centred")) {
       throw new IllegalArgumentException(
@@ -338,7 +361,9 @@ public final class DenseBenchmark {
         candidates,
         CorpusSettings.FirstPass.Code.CENTRED,
         null,
-        CorpusSettings.FirstPass.DEFAULT.seed());
+        CorpusSettings.FirstPass.DEFAULT.seed(),
+        null,
+        probes);
   }
 
   private void row(
