@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntToLongFunction;
 
 /**
  * The lists of the coded first pass's inverted file: centroids shipped with a model (found by
@@ -126,18 +127,15 @@ public final class VectorLists {
   /**
    * Which lists a search of {@code query} reads: the lists in the order of their centroids' dot
    * products with the query (largest first, ties to the lower list), at least {@code probes} of
-   * them, and more until those read hold at least {@code floor} of the chunks {@code chunks} counts
-   * in each list ({@code chunks[count()]}: chunks filed in no list, always read). So a search of a
-   * small corpus, or of a scope that leaves few chunks in the nearest lists, reads enough chunks to
-   * choose its candidates from, up to all of them. {@code probed[list]} says whether that list is
-   * read.
+   * them, and more until those read hold at least {@code floor} chunks in all, {@code chunksIn}
+   * giving the chunks in scope a list holds (and, asked for {@link #count()}, the chunks filed in
+   * no list, which are always read). So a search of a small corpus, or of a scope that leaves few
+   * chunks in the nearest lists, reads enough chunks to choose its candidates from, up to all of
+   * them; only the lists read are counted. {@code probed[list]} says whether that list is read.
    */
-  public boolean[] probed(float[] query, int probes, long[] chunks, long floor) {
+  public boolean[] probed(float[] query, int probes, IntToLongFunction chunksIn, long floor) {
     if (probes < 1 || probes > count) {
       throw new IllegalArgumentException(probes + " probes of " + count + " lists");
-    }
-    if (chunks.length != count + 1) {
-      throw new IllegalArgumentException(chunks.length + " counts for " + count + " lists");
     }
     float[] dots = new float[count];
     Integer[] order = new Integer[count];
@@ -152,10 +150,10 @@ public final class VectorLists {
     java.util.Arrays.sort(
         order, (x, y) -> dots[x] != dots[y] ? Float.compare(dots[y], dots[x]) : x - y);
     boolean[] probed = new boolean[count];
-    long read = chunks[count];
+    long read = chunksIn.applyAsLong(count);
     for (int i = 0; i < count && (i < probes || read < floor); i++) {
       probed[order[i]] = true;
-      read += chunks[order[i]];
+      read += chunksIn.applyAsLong(order[i]);
     }
     return probed;
   }

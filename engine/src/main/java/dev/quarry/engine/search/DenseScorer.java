@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.IntToLongFunction;
 import java.util.function.Supplier;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReader;
@@ -140,7 +141,7 @@ final class DenseScorer {
         for (FirstPass p : parts) {
           p.addFiled(inScope);
         }
-        boolean[] probed = lists.probed(query, codes.probes(), inScope, candidates);
+        boolean[] probed = lists.probed(query, codes.probes(), l -> inScope[l], candidates);
         List<Callable<FirstPass>> estimating = new ArrayList<>();
         for (FirstPass p : parts) {
           estimating.add(
@@ -186,19 +187,29 @@ final class DenseScorer {
   }
 
   /**
-   * The visible chunks each list holds over the revision's segments ({@code lists} lists, then the
+   * The visible chunks a list holds over the revision's segments (asked for {@code lists}: the
    * chunks filed in none): a function of the revision's visible chunks, not of segments.
    */
-  private static long[] visibleInLists(
+  private static IntToLongFunction visibleInLists(
       IndexSearcher searcher, int lists, String field, Estimator estimates) throws IOException {
-    long[] out = new long[lists + 1];
-    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-      SegmentCodes codes =
-          SegmentCodes.of(leaf.reader(), field, estimates.codeBytes(), estimates.bits());
-      SegmentLists.of(leaf.reader(), lists)
-          .addVisible(leaf.reader().getLiveDocs(), codes.present, out);
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    SegmentLists[] segments = new SegmentLists[leaves.size()];
+    for (int i = 0; i < segments.length; i++) {
+      LeafReader leaf = leaves.get(i).reader();
+      segments[i] =
+          SegmentLists.of(
+              leaf,
+              lists,
+              field,
+              SegmentCodes.of(leaf, field, estimates.codeBytes(), estimates.bits()));
     }
-    return out;
+    return list -> {
+      long n = 0;
+      for (int i = 0; i < segments.length; i++) {
+        n += segments[i].visible(list, leaves.get(i).reader().getLiveDocs());
+      }
+      return n;
+    };
   }
 
   /** The revision's every segment, whole, as one slice: a scan not cut into parts. */
@@ -664,7 +675,7 @@ final class DenseScorer {
             from,
             maxDoc,
             doc -> {
-              if (codes.present.get(doc) && (live == null || live.get(doc))) {
+              if (live == null || live.get(doc)) { // every document in a list has a code
                 offer(estimates.estimate(codes, doc), doc);
               }
             });
@@ -714,7 +725,7 @@ final class DenseScorer {
     private void useLeaf(LeafReaderContext context) throws IOException {
       docBase = context.docBase;
       codes = SegmentCodes.of(context.reader(), field, estimates.codeBytes(), estimates.bits());
-      lists = listCount == 0 ? null : SegmentLists.of(context.reader(), listCount);
+      lists = listCount == 0 ? null : SegmentLists.of(context.reader(), listCount, field, codes);
     }
 
     /** Adds the chunks this collector filed in each list to {@code counts}. */

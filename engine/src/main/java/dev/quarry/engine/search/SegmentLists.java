@@ -2,6 +2,7 @@ package dev.quarry.engine.search;
 
 import dev.quarry.engine.index.Fields;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,16 +14,17 @@ import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.FixedBitSet;
 
 /**
- * One segment's inverted file for the coded first pass: the documents of each list in document
- * order, read once from {@link Fields#VECTOR_LIST} and kept while the segment is open, as {@link
- * SegmentCodes} keeps its codes. A document with no list (none is written so in a corpus with
- * lists) is in the extra last bucket, which every search reads, so such a document is never lost to
- * the first pass, only read without need.
+ * One segment's inverted file for the coded first pass: the documents with a code in each list, in
+ * document order, read once from {@link Fields#VECTOR_LIST} and kept while the segment is open, as
+ * {@link SegmentCodes} keeps its codes. A document with a code and no list (none is written so in a
+ * corpus with lists) is in the extra last bucket, which every search reads, so such a document is
+ * never lost to the first pass, only read without need; a document without a code (a source record)
+ * is in no bucket.
  */
 final class SegmentLists {
   private static final Map<List<Object>, SegmentLists> CACHE = new ConcurrentHashMap<>();
 
-  /** Every document's list, or {@code lists} (the extra bucket) for none. */
+  /** Every document's list: {@code lists} (the extra bucket) for none, -1 without a code. */
   private final int[] listOf;
 
   /** The documents of list {@code l} are {@code docs[starts[l]]} to {@code docs[starts[l+1]-1]}. */
@@ -38,28 +40,35 @@ final class SegmentLists {
     this.lists = lists;
   }
 
-  /** The inverted file of {@code leaf}, for a corpus of {@code lists} lists. */
-  static SegmentLists of(LeafReader leaf, int lists) throws IOException {
+  /**
+   * The inverted file of {@code leaf}, for a corpus of {@code lists} lists whose codes, of the
+   * field {@code field}, are {@code codes}.
+   */
+  static SegmentLists of(LeafReader leaf, int lists, String field, SegmentCodes codes)
+      throws IOException {
     IndexReader.CacheHelper helper = leaf.getCoreCacheHelper();
     if (helper == null) {
-      return load(leaf, lists);
+      return load(leaf, lists, codes.present);
     }
-    List<Object> key = List.of(helper.getKey(), lists);
+    List<Object> key = List.of(helper.getKey(), lists, field);
     SegmentLists cached = CACHE.get(key);
     if (cached != null) {
       return cached;
     }
-    SegmentLists loaded = load(leaf, lists);
+    SegmentLists loaded = load(leaf, lists, codes.present);
     if (CACHE.put(key, loaded) == null) {
-      helper.addClosedListener(k -> CACHE.remove(List.of(k, lists)));
+      helper.addClosedListener(k -> CACHE.remove(List.of(k, lists, field)));
     }
     return loaded;
   }
 
-  private static SegmentLists load(LeafReader leaf, int lists) throws IOException {
+  private static SegmentLists load(LeafReader leaf, int lists, FixedBitSet present)
+      throws IOException {
     int maxDoc = leaf.maxDoc();
     int[] listOf = new int[maxDoc];
-    java.util.Arrays.fill(listOf, lists);
+    for (int d = 0; d < maxDoc; d++) {
+      listOf[d] = present.get(d) ? lists : -1;
+    }
     NumericDocValues values = leaf.getNumericDocValues(Fields.VECTOR_LIST);
     if (values != null) {
       for (int d = values.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = values.nextDoc()) {
@@ -68,42 +77,49 @@ final class SegmentLists {
           throw new IllegalStateException(
               "a chunk of list " + list + " in a corpus of " + lists + " lists");
         }
-        listOf[d] = (int) list;
+        if (listOf[d] >= 0) { // a list is written with a code, never alone
+          listOf[d] = (int) list;
+        }
       }
     }
     int[] starts = new int[lists + 2];
     for (int l : listOf) {
-      starts[l + 1]++;
+      if (l >= 0) {
+        starts[l + 1]++;
+      }
     }
     for (int l = 0; l <= lists; l++) {
       starts[l + 1] += starts[l];
     }
-    int[] next = java.util.Arrays.copyOf(starts, lists + 1);
-    int[] docs = new int[maxDoc];
+    int[] next = Arrays.copyOf(starts, lists + 1);
+    int[] docs = new int[starts[lists + 1]];
     for (int d = 0; d < maxDoc; d++) {
-      docs[next[listOf[d]]++] = d;
+      if (listOf[d] >= 0) {
+        docs[next[listOf[d]]++] = d;
+      }
     }
     return new SegmentLists(listOf, starts, docs, lists);
   }
 
-  /** The list {@code doc} is filed in: {@code lists} (the extra bucket) for none. */
+  /** The list {@code doc}, which has a code, is filed in: {@code lists} for none. */
   int listOf(int doc) {
+    assert listOf[doc] >= 0 : "document " + doc + " has no code";
     return listOf[doc];
   }
 
   /**
-   * Adds to {@code counts} the documents of each list (and of the extra bucket, last) that are
-   * visible ({@code live} null for all) and have a code ({@code present}).
+   * The visible documents ({@code live} null for all) of list {@code list} ({@code lists}: the
+   * extra bucket).
    */
-  void addVisible(Bits live, FixedBitSet present, long[] counts) {
-    for (int l = 0; l <= lists; l++) {
-      long n = 0;
-      for (int i = starts[l]; i < starts[l + 1]; i++) {
-        int doc = docs[i];
-        n += (live == null || live.get(doc)) && present.get(doc) ? 1 : 0;
-      }
-      counts[l] += n;
+  long visible(int list, Bits live) {
+    if (live == null) {
+      return starts[list + 1] - starts[list];
     }
+    long n = 0;
+    for (int i = starts[list]; i < starts[list + 1]; i++) {
+      n += live.get(docs[i]) ? 1 : 0;
+    }
+    return n;
   }
 
   /**
@@ -117,7 +133,7 @@ final class SegmentLists {
         continue;
       }
       int end = starts[l + 1];
-      int i = java.util.Arrays.binarySearch(docs, starts[l], end, from);
+      int i = Arrays.binarySearch(docs, starts[l], end, from);
       for (i = i >= 0 ? i : -i - 1; i < end && docs[i] < to; i++) {
         visit.visit(docs[i]);
       }

@@ -370,7 +370,8 @@ class CodedFirstPassTest {
         chunks.stream().filter(c -> scope.contains(c.source())).forEach(c -> inScope[c.list()]++);
         for (String q : QUERIES) {
           float[] query = model.embedQuery(q);
-          boolean[] read = lists.probed(query, 1, inScope, CorpusSettings.FirstPass.MIN_CANDIDATES);
+          boolean[] read =
+              lists.probed(query, 1, l -> inScope[l], CorpusSettings.FirstPass.MIN_CANDIDATES);
           Map<String, Filed> byChunk = new HashMap<>();
           chunks.forEach(c -> byChunk.put(c.source() + "#" + c.chunk(), c));
           SearchRequest request =
@@ -409,14 +410,15 @@ class CodedFirstPassTest {
     float[] query = new HashingEmbedder().embedQuery("bank");
     long[] chunks = new long[LISTS + 1];
     Arrays.fill(chunks, 0, LISTS, 10); // and none filed in no list
-    boolean[] one = lists.probed(query, 1, chunks, 0);
+    boolean[] one = lists.probed(query, 1, l -> chunks[l], 0);
     assertTrue(one[2], "the nearest list");
     assertEquals(1, count(one));
-    assertEquals(3, count(lists.probed(query, 3, chunks, 0)), "at least probes lists");
-    assertEquals(5, count(lists.probed(query, 1, chunks, 45)), "until they hold the floor");
+    assertEquals(3, count(lists.probed(query, 3, l -> chunks[l], 0)), "at least probes lists");
+    assertEquals(5, count(lists.probed(query, 1, l -> chunks[l], 45)), "until they hold the floor");
     chunks[LISTS] = 45;
-    assertEquals(1, count(lists.probed(query, 1, chunks, 45)), "chunks in no list count too");
-    assertEquals(LISTS, count(lists.probed(query, 1, chunks, 1_000)), "at most every list");
+    assertEquals(
+        1, count(lists.probed(query, 1, l -> chunks[l], 45)), "chunks in no list count too");
+    assertEquals(LISTS, count(lists.probed(query, 1, l -> chunks[l], 1_000)), "at most every list");
   }
 
   private static void ties(Random random, Path dir, CorpusInfo coded) throws Exception {
