@@ -11,6 +11,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -170,7 +171,7 @@ public final class ListsCommand {
     // k-means++ seeding, by 1 - cosine.
     centroids[0] = vectors[random.nextInt(vectors.length)].clone();
     double[] distance = new double[vectors.length];
-    java.util.Arrays.fill(distance, Double.MAX_VALUE);
+    Arrays.fill(distance, Double.MAX_VALUE);
     for (int c = 1; c < k; c++) {
       double total = 0;
       for (int i = 0; i < vectors.length; i++) {

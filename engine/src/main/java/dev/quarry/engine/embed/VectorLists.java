@@ -4,6 +4,7 @@ import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntToLongFunction;
@@ -147,8 +148,7 @@ public final class VectorLists {
       dots[c] = dot;
       order[c] = c;
     }
-    java.util.Arrays.sort(
-        order, (x, y) -> dots[x] != dots[y] ? Float.compare(dots[y], dots[x]) : x - y);
+    Arrays.sort(order, (x, y) -> dots[x] != dots[y] ? Float.compare(dots[y], dots[x]) : x - y);
     boolean[] probed = new boolean[count];
     long read = chunksIn.applyAsLong(count);
     for (int i = 0; i < count && (i < probes || read < floor); i++) {
