@@ -223,9 +223,10 @@ class ApiTourIT {
         retrieval(
             "corpora/create",
             "{\"corpus\": \"coded\", \"settings\": {\"embedding\":"
-                + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"bits\": 1, \"candidates\": 100}}}}");
+                + " {\"model\": \"all-minilm-l6-v2\", \"index\": \"codes\", \"firstPass\": {\"bits\": 1, \"candidates\": 100, \"probes\": 8}}}}");
     assertEquals(
         100, coded.at("/settings/embedding/firstPass/candidates").asInt(), coded::toString);
+    assertEquals(8, coded.at("/settings/embedding/firstPass/probes").asInt(), coded::toString);
   }
 
   /**
