@@ -5,12 +5,14 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 
 /**
- * The threads one search may split its work across: today the exact semantic scan, which reads
- * every chunk in scope and so grows with the corpus. A scan over at least twice {@link
- * #minPartitionDocs()} documents is cut into at most {@link #parallelism()} parts of about equal
- * size, none smaller than that; the searching thread takes parts itself, so a busy executor delays
- * a search but never blocks it. The answer does not depend on the split: each chunk's score is a
- * function of its own bytes and the query, and the parts' best chunks are merged in result order.
+ * The threads one search may split its work across: the semantic scan (exact, or the coded first
+ * pass), which reads every chunk in scope and so grows with the corpus, and the lexical side of a
+ * hybrid search, which runs beside its semantic side when {@link #parallelism()} is above 1. A scan
+ * over at least twice {@link #minPartitionDocs()} documents is cut into at most {@link
+ * #parallelism()} parts of about equal size, none smaller than that; the searching thread takes
+ * parts itself, so a busy executor delays a search but never blocks it. The answer does not depend
+ * on the split: each chunk's score is a function of its own bytes and the query, and the parts'
+ * best chunks are merged in result order.
  *
  * <p>Splitting shortens one search on an idle machine; it adds no capacity, so under a full load of
  * concurrent searches it changes little.

@@ -19,11 +19,15 @@ import dev.quarry.engine.revision.RevisionStatistics;
 import dev.quarry.engine.revision.RevisionView;
 import dev.quarry.engine.revision.RevisionViews;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
@@ -78,7 +82,7 @@ public final class RevisionSearcher {
   /**
    * @param embedder the model of an embedding corpus, null for a lexical corpus
    * @param caches where the per-revision caches of this corpus are counted (the process's)
-   * @param concurrency where an exact semantic scan runs
+   * @param concurrency where an exact semantic scan runs, and a hybrid search's lexical side
    */
   public RevisionSearcher(
       CorpusInfo info,
@@ -369,12 +373,33 @@ public final class RevisionSearcher {
       }
     } else {
       int n = candidates(request.topK());
-      List<ScoredChunk> semantic = semanticTop(dense, filters, n, n, null, request.exact());
       ExactScorer exact = plan == null ? null : new ExactScorer(prepared.view().reader(), plan);
-      List<ScoredChunk> lexical =
-          plan == null
-              ? List.of()
-              : ChunkRanker.topChunks(searcher, plan.query(filters), exact, n, null);
+      // The two sides are independent: the lexical one is offered to the concurrency's threads
+      // while this thread finds the semantic one, and this thread runs it itself if no other has
+      // taken it by then, so a busy executor delays a hybrid search but never blocks it. Neither
+      // side's answer depends on where it ran.
+      FutureTask<List<ScoredChunk>> lexicalSide =
+          new FutureTask<>(
+              () ->
+                  plan == null
+                      ? List.of()
+                      : ChunkRanker.topChunks(searcher, plan.query(filters), exact, n, null));
+      if (concurrency.parallelism() > 1) {
+        try {
+          concurrency.executor().execute(lexicalSide);
+        } catch (RejectedExecutionException busy) {
+          // run below, on this thread
+        }
+      }
+      List<ScoredChunk> semantic;
+      try {
+        semantic = semanticTop(dense, filters, n, n, null, request.exact());
+      } catch (IOException | RuntimeException e) {
+        lexicalSide.cancel(false);
+        throw e;
+      }
+      lexicalSide.run(); // a no-op when another thread has taken it
+      List<ScoredChunk> lexical = resultOf(lexicalSide);
       Map<Integer, int[]> ranks = HybridFusion.ranks(lexical, semantic);
       int[] docs = ranks.keySet().stream().mapToInt(Integer::intValue).toArray();
       float[] semanticScores = dense.scores(docs);
@@ -400,6 +425,23 @@ public final class RevisionSearcher {
       hits.add(HitReader.read(stored, top.get(i), List.of()).withParts(parts.get(i)));
     }
     return present(searcher, plan, top, hits, request);
+  }
+
+  /** What {@code side} answered, or what it threw. */
+  private static List<ScoredChunk> resultOf(FutureTask<List<ScoredChunk>> side) throws IOException {
+    try {
+      return side.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while the lexical side ran");
+    } catch (ExecutionException e) {
+      switch (e.getCause()) {
+        case IOException io -> throw io;
+        case RuntimeException r -> throw r;
+        case Error error -> throw error;
+        default -> throw new IllegalStateException(e.getCause());
+      }
+    }
   }
 
   /**
