@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.function.IntToLongFunction;
 import java.util.function.Supplier;
 import org.apache.lucene.index.BinaryDocValues;
@@ -233,44 +234,50 @@ final class DenseScorer {
   }
 
   /**
-   * The codes a corpus's first pass reads: their field, how a query estimates against them, and
-   * which lists of the corpus's inverted file a query reads.
+   * The codes a corpus's first pass reads: their field, how a query estimates against them, and the
+   * corpus's inverted file (null without one) with the lists a search reads at least.
    */
-  interface FirstPassCodes {
-    String field();
-
-    Estimator estimator(float[] query);
-
-    /** The corpus's inverted file; null when every code in scope is read. */
-    VectorLists lists();
-
-    /** The lists a search reads at least, with {@link #lists}. */
-    int probes();
+  record FirstPassCodes(
+      String field, Function<float[], Estimator> estimators, VectorLists lists, int probes) {
+    Estimator estimator(float[] query) {
+      return estimators.apply(query);
+    }
 
     /** The corpus's codes as its settings name them. */
     static FirstPassCodes of(CorpusSettings.Embedding embedding) {
       CorpusSettings.FirstPass pass = embedding.firstPass();
       VectorLists lists = pass.hasLists() ? VectorLists.of(embedding.sha256(), pass.lists()) : null;
       if (pass.code() == CorpusSettings.FirstPass.Code.SIGN) {
-        return new FirstPassCodes() {
-          @Override
-          public String field() {
-            return Fields.VECTOR_CODE;
-          }
+        return new FirstPassCodes(
+            Fields.VECTOR_CODE,
+            query -> {
+              SignCodes.Query q = new SignCodes.Query(query);
+              return new Estimator() {
+                @Override
+                public int codeBytes() {
+                  return q.codeBytes();
+                }
 
-          @Override
-          public VectorLists lists() {
-            return lists;
-          }
+                @Override
+                public int bits() {
+                  return 0;
+                }
 
-          @Override
-          public int probes() {
-            return pass.probes();
-          }
-
-          @Override
-          public Estimator estimator(float[] query) {
-            SignCodes.Query q = new SignCodes.Query(query);
+                @Override
+                public float estimate(SegmentCodes codes, int doc) {
+                  return q.estimate(codes.codes, doc * codes.words);
+                }
+              };
+            },
+            lists,
+            pass.probes());
+      }
+      CentredCodes codes =
+          CentredCodes.of(embedding.sha256(), pass.centre(), pass.seed(), pass.bits());
+      return new FirstPassCodes(
+          Fields.VECTOR_CENTRED_CODE,
+          query -> {
+            CentredCodes.Query q = codes.query(query);
             return new Estimator() {
               @Override
               public int codeBytes() {
@@ -279,57 +286,21 @@ final class DenseScorer {
 
               @Override
               public int bits() {
-                return 0;
+                return codes.bits();
               }
 
               @Override
-              public float estimate(SegmentCodes codes, int doc) {
-                return q.estimate(codes.codes, doc * codes.words);
+              public float estimate(SegmentCodes segment, int doc) {
+                return q.estimate(
+                    segment.codes,
+                    doc * segment.words,
+                    segment.factors[doc],
+                    segment.levelSums[doc]);
               }
             };
-          }
-        };
-      }
-      CentredCodes codes =
-          CentredCodes.of(embedding.sha256(), pass.centre(), pass.seed(), pass.bits());
-      return new FirstPassCodes() {
-        @Override
-        public String field() {
-          return Fields.VECTOR_CENTRED_CODE;
-        }
-
-        @Override
-        public VectorLists lists() {
-          return lists;
-        }
-
-        @Override
-        public int probes() {
-          return pass.probes();
-        }
-
-        @Override
-        public Estimator estimator(float[] query) {
-          CentredCodes.Query q = codes.query(query);
-          return new Estimator() {
-            @Override
-            public int codeBytes() {
-              return q.codeBytes();
-            }
-
-            @Override
-            public int bits() {
-              return codes.bits();
-            }
-
-            @Override
-            public float estimate(SegmentCodes segment, int doc) {
-              return q.estimate(
-                  segment.codes, doc * segment.words, segment.factors[doc], segment.levelSums[doc]);
-            }
-          };
-        }
-      };
+          },
+          lists,
+          pass.probes());
     }
   }
 

@@ -486,15 +486,7 @@ class CodedFirstPassTest {
     // A model without a shipped centre cannot have centred codes: refused when the corpus is
     // created.
     EmbeddingModels other = EmbeddingModels.of(new HashingEmbedder("no-centre", 64, 256));
-    CorpusSettings noCentre =
-        CorpusSettings.DEFAULT.withEmbedding(
-            new CorpusSettings.Embedding(
-                "no-centre",
-                null,
-                0.5,
-                CorpusSettings.VectorIndex.CODES,
-                CorpusSettings.Embedding.DEFAULT_NORMALIZATION,
-                centred(1, 1000)));
+    CorpusSettings noCentre = codedWith("no-centre", centred(1, 1000));
     assertEquals(
         "settings.embedding.firstPass.code",
         assertThrows(QuarryException.class, () -> other.resolve(noCentre)).field());
@@ -510,18 +502,25 @@ class CodedFirstPassTest {
                 () -> info(CorpusSettings.VectorIndex.CODES, listed(1000, LISTS + 1)))
             .field());
     CorpusSettings noLists =
-        CorpusSettings.DEFAULT.withEmbedding(
-            new CorpusSettings.Embedding(
-                "no-centre",
-                null,
-                0.5,
-                CorpusSettings.VectorIndex.CODES,
-                CorpusSettings.Embedding.DEFAULT_NORMALIZATION,
-                new CorpusSettings.FirstPass(
-                    1, 1000, CorpusSettings.FirstPass.Code.SIGN, null, 0, null, 2)));
+        codedWith(
+            "no-centre",
+            new CorpusSettings.FirstPass(
+                1, 1000, CorpusSettings.FirstPass.Code.SIGN, null, 0, null, 2));
     assertEquals(
         "settings.embedding.firstPass.probes",
         assertThrows(QuarryException.class, () -> other.resolve(noLists)).field());
+  }
+
+  /** A coded corpus's settings of {@code model} with {@code pass}, before the model is resolved. */
+  private static CorpusSettings codedWith(String model, CorpusSettings.FirstPass pass) {
+    return CorpusSettings.DEFAULT.withEmbedding(
+        new CorpusSettings.Embedding(
+            model,
+            null,
+            0.5,
+            CorpusSettings.VectorIndex.CODES,
+            CorpusSettings.Embedding.DEFAULT_NORMALIZATION,
+            pass));
   }
 
   @Test
