@@ -74,7 +74,9 @@ final class DenseScorer {
    * {@link SegmentCodes}), ties by source and chunk: the candidates are a function of the
    * revision's visible chunks in scope and the query, and each is then scored exactly as in {@link
    * #top}, so the answer does not depend on segments or merges either. It is the exact answer
-   * whenever the exact top chunks are among the candidates.
+   * whenever the exact top chunks are among the candidates. With an inverted file ({@link
+   * FirstPassCodes#lists}), only the chunks filed in the lists the query reads ({@link
+   * VectorLists#probed}) are estimated.
    */
   List<ScoredChunk> codedTop(
       List<Query> filters,
