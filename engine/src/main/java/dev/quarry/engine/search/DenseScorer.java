@@ -196,15 +196,11 @@ final class DenseScorer {
   private static IntToLongFunction visibleInLists(
       IndexSearcher searcher, int lists, String field, Estimator estimates) throws IOException {
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-    SegmentLists[] segments = new SegmentLists[leaves.size()];
+    SegmentCodes[] segments = new SegmentCodes[leaves.size()];
     for (int i = 0; i < segments.length; i++) {
-      LeafReader leaf = leaves.get(i).reader();
       segments[i] =
-          SegmentLists.of(
-              leaf,
-              lists,
-              field,
-              SegmentCodes.of(leaf, field, estimates.codeBytes(), estimates.bits()));
+          SegmentCodes.of(
+              leaves.get(i).reader(), field, estimates.codeBytes(), estimates.bits(), lists);
     }
     return list -> {
       long n = 0;
@@ -231,8 +227,8 @@ final class DenseScorer {
     /** Planes a word of the codes, when the estimate reads each code's level sum; else 0. */
     int bits();
 
-    /** The estimate against {@code doc}'s code in {@code codes}. */
-    float estimate(SegmentCodes codes, int doc);
+    /** The estimate against the code in {@code slot} of {@code codes} ({@link SegmentCodes}). */
+    float estimate(SegmentCodes codes, int slot);
   }
 
   /**
@@ -266,8 +262,8 @@ final class DenseScorer {
                 }
 
                 @Override
-                public float estimate(SegmentCodes codes, int doc) {
-                  return q.estimate(codes.codes, doc * codes.words);
+                public float estimate(SegmentCodes codes, int slot) {
+                  return q.estimate(codes.codes, slot * codes.words);
                 }
               };
             },
@@ -292,12 +288,12 @@ final class DenseScorer {
               }
 
               @Override
-              public float estimate(SegmentCodes segment, int doc) {
+              public float estimate(SegmentCodes segment, int slot) {
                 return q.estimate(
                     segment.codes,
-                    doc * segment.words,
-                    segment.factors[doc],
-                    segment.levelSums[doc]);
+                    slot * segment.words,
+                    segment.factors[slot],
+                    segment.levelSums[slot]);
               }
             };
           },
@@ -605,7 +601,6 @@ final class DenseScorer {
     private float tiedAt = Float.NaN;
     private int docBase;
     private SegmentCodes codes;
-    private SegmentLists lists;
 
     FirstPass(int candidates, String field, Estimator estimates, int listCount) {
       this.candidates = candidates;
@@ -643,13 +638,13 @@ final class DenseScorer {
       }
       Bits live = leaf.reader().getLiveDocs();
       if (probed != null) {
-        lists.forEach(
+        codes.forEach(
             probed,
             from,
             maxDoc,
-            doc -> {
+            (slot, doc) -> {
               if (live == null || live.get(doc)) { // every document in a list has a code
-                offer(estimates.estimate(codes, doc), doc);
+                offer(estimates.estimate(codes, slot), doc);
               }
             });
         return;
@@ -687,18 +682,19 @@ final class DenseScorer {
         offer(estimates.estimate(codes, doc), doc);
         return;
       }
-      int list = lists.listOf(doc);
+      int list = codes.listOf(doc);
       if (filed[list] == null) {
         filed[list] = new LongArrays();
       }
       filed[list].add((long) (filedLeaves.size() - 1) << 32 | doc);
     }
 
-    /** Reads {@code context}'s codes (and lists) from now on. */
+    /** Reads {@code context}'s codes (kept by the corpus's lists, if any) from now on. */
     private void useLeaf(LeafReaderContext context) throws IOException {
       docBase = context.docBase;
-      codes = SegmentCodes.of(context.reader(), field, estimates.codeBytes(), estimates.bits());
-      lists = listCount == 0 ? null : SegmentLists.of(context.reader(), listCount, field, codes);
+      codes =
+          SegmentCodes.of(
+              context.reader(), field, estimates.codeBytes(), estimates.bits(), listCount);
     }
 
     /** Adds the chunks this collector filed in each list to {@code counts}. */
@@ -721,7 +717,7 @@ final class DenseScorer {
             leaf = (int) (entry >>> 32);
             useLeaf(filedLeaves.get(leaf));
           }
-          offer(estimates.estimate(codes, (int) entry), (int) entry);
+          offer(estimates.estimate(codes, codes.slotOf((int) entry)), (int) entry);
         }
       }
     }
