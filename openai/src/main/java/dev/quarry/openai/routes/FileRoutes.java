@@ -68,9 +68,6 @@ final class FileRoutes {
   }
 
   void upload(Context ctx, Access access) throws IOException {
-    if (access.grants().stream().map(Grant::scopes).noneMatch(s -> s.contains(Scope.INDEX))) {
-      throw AccessPolicy.forbidden();
-    }
     String type = ctx.header("Content-Type");
     if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("multipart/form-data")) {
       throw new OpenAiException(
@@ -157,6 +154,12 @@ final class FileRoutes {
     }
     if (part.size() > backend.maxUploadBytes()) {
       throw tooLarge();
+    }
+    // Decided once the body is read, as the contract's own uploads do (validation, then grants):
+    // a refusal sent while the client is still sending its file reaches it as a broken connection,
+    // not as the 403.
+    if (access.grants().stream().map(Grant::scopes).noneMatch(s -> s.contains(Scope.INDEX))) {
+      throw AccessPolicy.forbidden();
     }
     FileRecord stored;
     try (InputStream in = part.content()) {
