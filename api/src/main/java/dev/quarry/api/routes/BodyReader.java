@@ -56,7 +56,7 @@ public final class BodyReader {
           "refused a request body that declares {} bytes (maxRequestBytes {})",
           declaredLength,
           maxBytes);
-      throw tooLarge(in, maxBytes);
+      throw tooLarge(in, maxBytes, declaredLength <= LINGER_FACTOR * maxBytes);
     }
     ByteArrayOutputStream out =
         new ByteArrayOutputStream(declaredLength > 0 ? (int) declaredLength : 1024);
@@ -67,7 +67,7 @@ public final class BodyReader {
       total += n;
       if (total > maxBytes) {
         LOG.info("refused a request body of more than {} bytes (maxRequestBytes)", maxBytes);
-        throw tooLarge(in, maxBytes);
+        throw tooLarge(in, maxBytes, true);
       }
       out.write(buffer, 0, n);
     }
@@ -75,14 +75,44 @@ public final class BodyReader {
   }
 
   /**
-   * The 413 for a body over {@code maxBytes}, after discarding what has already arrived and can be
-   * read without waiting, so a client that sent its whole (small) body still reads the answer.
+   * How far past the limit a refused body is still read and dropped, in multiples of the limit: a
+   * client still sending a body a little over the limit then reads the 413, where an answer sent
+   * (and the connection closed) before its last bytes arrive reaches it as a reset connection.
    */
-  static QuarryException tooLarge(InputStream in, long maxBytes) {
+  static final long LINGER_FACTOR = 2;
+
+  /**
+   * The 413 for a body over {@code maxBytes}, after discarding what has already arrived and can be
+   * read without waiting, so a client that sent its whole (small) body still reads the answer; with
+   * {@code linger}, the rest of the body too, up to {@link #LINGER_FACTOR} times the limit in all
+   * (a slow body fails the server's minimum data rate as any other read does).
+   */
+  static QuarryException tooLarge(InputStream in, long maxBytes, boolean linger) {
+    if (linger) {
+      discardUpTo(in, LINGER_FACTOR * maxBytes);
+    }
     discardArrived(in);
     return new QuarryException(
         ErrorCode.REQUEST_TOO_LARGE,
         "the request body is larger than maxRequestBytes (" + maxBytes + " bytes)");
+  }
+
+  /**
+   * Reads and drops up to {@code limit} bytes of {@code in}, waiting for them; stops at the end.
+   */
+  private static void discardUpTo(InputStream in, long limit) {
+    byte[] buffer = new byte[64 * 1024];
+    try {
+      for (long dropped = 0; dropped < limit; ) {
+        int n = in.read(buffer, 0, (int) Math.min(buffer.length, limit - dropped));
+        if (n < 0) {
+          return;
+        }
+        dropped += n;
+      }
+    } catch (IOException | RuntimeException ignored) {
+      // too slow, or the client went away: the answer is all that is left to give
+    }
   }
 
   /** Reads and drops what {@code in} holds without blocking; stops at the first sign of waiting. */
