@@ -19,15 +19,12 @@ import dev.quarry.engine.revision.RevisionStatistics;
 import dev.quarry.engine.revision.RevisionView;
 import dev.quarry.engine.revision.RevisionViews;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
@@ -40,6 +37,7 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TaskExecutor;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.AlreadyClosedException;
@@ -374,32 +372,22 @@ public final class RevisionSearcher {
     } else {
       int n = candidates(request.topK());
       ExactScorer exact = plan == null ? null : new ExactScorer(prepared.view().reader(), plan);
-      // The two sides are independent: the lexical one is offered to the concurrency's threads
-      // while this thread finds the semantic one, and this thread runs it itself if no other has
-      // taken it by then, so a busy executor delays a hybrid search but never blocks it. Neither
-      // side's answer depends on where it ran.
-      FutureTask<List<ScoredChunk>> lexicalSide =
-          new FutureTask<>(
-              () ->
-                  plan == null
-                      ? List.of()
-                      : ChunkRanker.topChunks(searcher, plan.query(filters), exact, n, null));
-      if (concurrency.parallelism() > 1) {
-        try {
-          concurrency.executor().execute(lexicalSide);
-        } catch (RejectedExecutionException busy) {
-          // run below, on this thread
-        }
-      }
-      List<ScoredChunk> semantic;
-      try {
-        semantic = semanticTop(dense, filters, n, n, null, request.exact());
-      } catch (IOException | RuntimeException e) {
-        lexicalSide.cancel(false);
-        throw e;
-      }
-      lexicalSide.run(); // a no-op when another thread has taken it
-      List<ScoredChunk> lexical = resultOf(lexicalSide);
+      // The two sides are independent, so they run side by side on the concurrency's threads
+      // (Lucene's task executor: this thread runs whichever side no other has taken, so a busy
+      // executor delays a hybrid search but never blocks it). Neither side's answer depends on
+      // where it ran.
+      List<List<ScoredChunk>> sides =
+          new TaskExecutor(concurrency.parallelism() > 1 ? concurrency.executor() : Runnable::run)
+              .invokeAll(
+                  List.<Callable<List<ScoredChunk>>>of(
+                      () -> semanticTop(dense, filters, n, n, null, request.exact()),
+                      () ->
+                          plan == null
+                              ? List.of()
+                              : ChunkRanker.topChunks(
+                                  searcher, plan.query(filters), exact, n, null)));
+      List<ScoredChunk> semantic = sides.get(0);
+      List<ScoredChunk> lexical = sides.get(1);
       Map<Integer, int[]> ranks = HybridFusion.ranks(lexical, semantic);
       int[] docs = ranks.keySet().stream().mapToInt(Integer::intValue).toArray();
       float[] semanticScores = dense.scores(docs);
@@ -425,23 +413,6 @@ public final class RevisionSearcher {
       hits.add(HitReader.read(stored, top.get(i), List.of()).withParts(parts.get(i)));
     }
     return present(searcher, plan, top, hits, request);
-  }
-
-  /** What {@code side} answered, or what it threw. */
-  private static List<ScoredChunk> resultOf(FutureTask<List<ScoredChunk>> side) throws IOException {
-    try {
-      return side.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while the lexical side ran");
-    } catch (ExecutionException e) {
-      switch (e.getCause()) {
-        case IOException io -> throw io;
-        case RuntimeException r -> throw r;
-        case Error error -> throw error;
-        default -> throw new IllegalStateException(e.getCause());
-      }
-    }
   }
 
   /**
