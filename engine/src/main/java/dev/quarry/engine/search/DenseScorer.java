@@ -31,6 +31,7 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.SimpleCollector;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.ArrayUtil;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
@@ -220,14 +221,22 @@ final class DenseScorer {
     return new IndexSearcher.LeafSlice[] {new IndexSearcher.LeafSlice(all)};
   }
 
-  /** A query's estimate against a stored code: only ranks chunks for the first pass. */
-  interface Estimator {
-    int codeBytes();
-
-    /** Planes a word of the codes, when the estimate reads each code's level sum; else 0. */
-    int bits();
-
+  /**
+   * A query's estimate against stored codes: only ranks chunks for the first pass.
+   *
+   * @param codeBytes the length of a stored code
+   * @param bits planes a word of the codes, when the estimate reads each code's level sum; else 0
+   * @param ofSlot the estimate against the code in a slot of a segment's codes
+   */
+  record Estimator(int codeBytes, int bits, SlotEstimate ofSlot) {
     /** The estimate against the code in {@code slot} of {@code codes} ({@link SegmentCodes}). */
+    float estimate(SegmentCodes codes, int slot) {
+      return ofSlot.estimate(codes, slot);
+    }
+  }
+
+  /** An estimate against the code in a slot of a segment's codes. */
+  interface SlotEstimate {
     float estimate(SegmentCodes codes, int slot);
   }
 
@@ -250,22 +259,10 @@ final class DenseScorer {
             Fields.VECTOR_CODE,
             query -> {
               SignCodes.Query q = new SignCodes.Query(query);
-              return new Estimator() {
-                @Override
-                public int codeBytes() {
-                  return q.codeBytes();
-                }
-
-                @Override
-                public int bits() {
-                  return 0;
-                }
-
-                @Override
-                public float estimate(SegmentCodes codes, int slot) {
-                  return q.estimate(codes.codes, slot * codes.words);
-                }
-              };
+              return new Estimator(
+                  q.codeBytes(),
+                  0,
+                  (segment, slot) -> q.estimate(segment.codes, slot * segment.words));
             },
             lists,
             pass.probes());
@@ -276,26 +273,15 @@ final class DenseScorer {
           Fields.VECTOR_CENTRED_CODE,
           query -> {
             CentredCodes.Query q = codes.query(query);
-            return new Estimator() {
-              @Override
-              public int codeBytes() {
-                return q.codeBytes();
-              }
-
-              @Override
-              public int bits() {
-                return codes.bits();
-              }
-
-              @Override
-              public float estimate(SegmentCodes segment, int slot) {
-                return q.estimate(
-                    segment.codes,
-                    slot * segment.words,
-                    segment.factors[slot],
-                    segment.levelSums[slot]);
-              }
-            };
+            return new Estimator(
+                q.codeBytes(),
+                codes.bits(),
+                (segment, slot) ->
+                    q.estimate(
+                        segment.codes,
+                        slot * segment.words,
+                        segment.factors[slot],
+                        segment.levelSums[slot]));
           },
           lists,
           pass.probes());
@@ -542,22 +528,13 @@ final class DenseScorer {
     }
   }
 
-  /**
-   * The first pass of one part of a scan: every chunk's estimate against its code, keeping the best
-   * {@code candidates} by estimate as primitive entries, and every chunk tied with the least of
-   * them (its source is read only if the tie decides a candidate, in {@link #chosen}). Holds every
-   * chunk whose estimate is at least the least kept one. With an inverted file, only the chunks of
-   * the lists the query reads are estimated.
-   */
   /** A growable array of longs. */
   private static final class LongArrays {
     private long[] values = new long[16];
     private int size;
 
     void add(long v) {
-      if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
-      }
+      values = ArrayUtil.grow(values, size + 1);
       values[size++] = v;
     }
 
@@ -570,6 +547,13 @@ final class DenseScorer {
     }
   }
 
+  /**
+   * The first pass of one part of a scan: every chunk's estimate against its code, keeping the best
+   * {@code candidates} by estimate as primitive entries, and every chunk tied with the least of
+   * them (its source is read only if the tie decides a candidate, in {@link #chosen}). Holds every
+   * chunk whose estimate is at least the least kept one. With an inverted file, only the chunks of
+   * the lists the query reads are estimated.
+   */
   private static final class FirstPass extends SimpleCollector {
     private final int candidates;
     private final String field;
