@@ -25,7 +25,11 @@ public final class VectorLists {
   /** Where the shipped lists are: one file a model, named by the SHA-256 of its weights. */
   static final String LISTS_FOLDER = "lists/";
 
-  private static final Map<String, VectorLists> CACHE = new ConcurrentHashMap<>();
+  /** The lists shipped for each model asked about, read once. */
+  private static final Map<String, VectorLists> SHIPPED = new ConcurrentHashMap<>();
+
+  /** The SHA-256 of the file the lists were read from: what a corpus records. */
+  private final String sha256;
 
   /** Centroids one after the other, {@code dimensions} components each. */
   private final float[] centroids;
@@ -33,7 +37,8 @@ public final class VectorLists {
   private final int dimensions;
   private final int count;
 
-  private VectorLists(float[] centroids, int count, int dimensions) {
+  private VectorLists(String sha256, float[] centroids, int count, int dimensions) {
+    this.sha256 = sha256;
     this.centroids = centroids;
     this.dimensions = dimensions;
     this.count = count;
@@ -46,34 +51,8 @@ public final class VectorLists {
    * @throws QuarryException EMBEDDING_UNAVAILABLE when those lists no longer ship with the model
    */
   public static VectorLists of(String modelSha256, String lists) {
-    return CACHE.computeIfAbsent(modelSha256 + "/" + lists, k -> shipped(modelSha256, lists));
-  }
-
-  /**
-   * The SHA-256 of the lists shipped for the model whose weights have SHA-256 {@code modelSha256},
-   * or null when none ship for it. A corpus created with an inverted file records this name.
-   */
-  public static String listsFor(String modelSha256) {
-    byte[] bytes = modelSha256 == null ? null : file(modelSha256);
-    return bytes == null ? null : CentredCodes.sha256(bytes);
-  }
-
-  /**
-   * How many lists ship for the model whose weights have SHA-256 {@code modelSha256}; 0 when none
-   * ship.
-   */
-  public static int countFor(String modelSha256) {
-    byte[] bytes = modelSha256 == null ? null : file(modelSha256);
-    return bytes == null ? 0 : ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
-  }
-
-  private static byte[] file(String modelSha256) {
-    return CentredCodes.resource(LISTS_FOLDER + modelSha256 + ".bin");
-  }
-
-  private static VectorLists shipped(String modelSha256, String lists) {
-    byte[] bytes = file(modelSha256);
-    if (bytes == null || !CentredCodes.sha256(bytes).equals(lists)) {
+    VectorLists shipped = shippedFor(modelSha256);
+    if (shipped == null || !shipped.sha256.equals(lists)) {
       throw new QuarryException(
           ErrorCode.EMBEDDING_UNAVAILABLE,
           "the lists this corpus's coded first pass was created with (SHA-256 "
@@ -81,6 +60,40 @@ public final class VectorLists {
               + ") do not ship with this server for its model (SHA-256 "
               + modelSha256
               + "); search it with exact: true, or recreate it");
+    }
+    return shipped;
+  }
+
+  /**
+   * The SHA-256 of the lists shipped for the model whose weights have SHA-256 {@code modelSha256},
+   * or null when none ship for it. A corpus created with an inverted file records this name.
+   */
+  public static String listsFor(String modelSha256) {
+    VectorLists shipped = shippedFor(modelSha256);
+    return shipped == null ? null : shipped.sha256;
+  }
+
+  /**
+   * How many lists ship for the model whose weights have SHA-256 {@code modelSha256}; 0 when none
+   * ship.
+   */
+  public static int countFor(String modelSha256) {
+    VectorLists shipped = shippedFor(modelSha256);
+    return shipped == null ? 0 : shipped.count;
+  }
+
+  /** The lists shipped for the model, read once; null when none ship for it. */
+  private static VectorLists shippedFor(String modelSha256) {
+    if (modelSha256 == null) {
+      return null;
+    }
+    VectorLists known = SHIPPED.get(modelSha256);
+    if (known != null) {
+      return known;
+    }
+    byte[] bytes = CentredCodes.resource(LISTS_FOLDER + modelSha256 + ".bin");
+    if (bytes == null) {
+      return null;
     }
     ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     int count = b.getInt();
@@ -90,10 +103,10 @@ public final class VectorLists {
           "the lists shipped for model " + modelSha256 + " are not " + count + " x " + dimensions);
     }
     float[] centroids = new float[count * dimensions];
-    for (int i = 0; i < centroids.length; i++) {
-      centroids[i] = b.getFloat();
-    }
-    return new VectorLists(centroids, count, dimensions);
+    b.asFloatBuffer().get(centroids);
+    VectorLists read = new VectorLists(CentredCodes.sha256(bytes), centroids, count, dimensions);
+    VectorLists raced = SHIPPED.putIfAbsent(modelSha256, read);
+    return raced != null ? raced : read;
   }
 
   /** How many lists there are. */
@@ -103,22 +116,21 @@ public final class VectorLists {
 
   /**
    * The list of a stored vector ({@link VectorCodec}'s bytes): the centroid of the largest dot
-   * product, ties to the lower list. Summed in component order, so the same bits on every JVM.
+   * product, ties to the lower list.
    */
   public int listOf(byte[] stored) {
     if (stored.length != dimensions) {
       throw new IllegalArgumentException(
           "a vector of " + stored.length + " components for lists of " + dimensions);
     }
+    float[] vector = new float[dimensions];
+    for (int j = 0; j < dimensions; j++) {
+      vector[j] = stored[j];
+    }
+    float[] dots = dots(vector);
     int best = 0;
-    float bestDot = Float.NEGATIVE_INFINITY;
-    for (int c = 0, at = 0; c < count; c++, at += dimensions) {
-      float dot = 0;
-      for (int j = 0; j < dimensions; j++) {
-        dot += centroids[at + j] * stored[j];
-      }
-      if (dot > bestDot) {
-        bestDot = dot;
+    for (int c = 1; c < count; c++) {
+      if (dots[c] > dots[best]) {
         best = c;
       }
     }
@@ -138,14 +150,9 @@ public final class VectorLists {
     if (probes < 1 || probes > count) {
       throw new IllegalArgumentException(probes + " probes of " + count + " lists");
     }
-    float[] dots = new float[count];
+    float[] dots = dots(query);
     Integer[] order = new Integer[count];
-    for (int c = 0, at = 0; c < count; c++, at += dimensions) {
-      float dot = 0;
-      for (int j = 0; j < dimensions; j++) {
-        dot += centroids[at + j] * query[j];
-      }
-      dots[c] = dot;
+    for (int c = 0; c < count; c++) {
       order[c] = c;
     }
     Arrays.sort(order, (x, y) -> dots[x] != dots[y] ? Float.compare(dots[y], dots[x]) : x - y);
@@ -156,5 +163,21 @@ public final class VectorLists {
       read += chunksIn.applyAsLong(order[i]);
     }
     return probed;
+  }
+
+  /**
+   * Each centroid's dot product with {@code v}, summed in component order: the same bits on every
+   * JVM.
+   */
+  private float[] dots(float[] v) {
+    float[] dots = new float[count];
+    for (int c = 0, at = 0; c < count; c++, at += dimensions) {
+      float dot = 0;
+      for (int j = 0; j < dimensions; j++) {
+        dot += centroids[at + j] * v[j];
+      }
+      dots[c] = dot;
+    }
+    return dots;
   }
 }
