@@ -137,10 +137,22 @@ final class SegmentCodes {
     if (!factor && codeBytes % Long.BYTES != 0) {
       throw new IllegalArgumentException("codes of " + codeBytes + " bytes");
     }
-    long[] codes = new long[Math.multiplyExact(maxDoc, words)];
-    float[] factors = factor ? new float[maxDoc] : null;
-    long[] levelSums = bits > 0 ? new long[maxDoc] : null;
+    // Which documents have a code (the iterator's documents only, no value read), then where each
+    // one's code goes, then the codes read once straight into their slots.
     FixedBitSet present = new FixedBitSet(Math.max(1, maxDoc));
+    BinaryDocValues documents = leaf.getBinaryDocValues(field);
+    if (documents != null) {
+      for (int d = documents.nextDoc();
+          d != DocIdSetIterator.NO_MORE_DOCS;
+          d = documents.nextDoc()) {
+        present.set(d);
+      }
+    }
+    Slots layout = lists == 0 ? null : Slots.byList(leaf, present, lists);
+    int slots = layout == null ? maxDoc : layout.docOf.length;
+    long[] codes = new long[Math.multiplyExact(slots, words)];
+    float[] factors = factor ? new float[slots] : null;
+    long[] levelSums = bits > 0 ? new long[slots] : null;
     BinaryDocValues values = leaf.getBinaryDocValues(field);
     if (values != null) {
       for (int d = values.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = values.nextDoc()) {
@@ -149,87 +161,80 @@ final class SegmentCodes {
           throw new IllegalStateException(
               "stored code has " + b.length + " bytes; the query reads " + codeBytes);
         }
+        int s = layout == null ? d : layout.slotOf[d];
         for (int w = 0; w < words; w++) {
-          codes[d * words + w] = (long) LONGS.get(b.bytes, b.offset + w * Long.BYTES);
+          codes[s * words + w] = (long) LONGS.get(b.bytes, b.offset + w * Long.BYTES);
         }
         if (factor) {
-          factors[d] = (float) FLOATS.get(b.bytes, b.offset + words * Long.BYTES);
+          factors[s] = (float) FLOATS.get(b.bytes, b.offset + words * Long.BYTES);
         }
         if (levelSums != null) {
-          levelSums[d] = CentredCodes.Query.levelSum(codes, d * words, words, bits);
+          levelSums[s] = CentredCodes.Query.levelSum(codes, s * words, words, bits);
         }
-        present.set(d);
-      }
-    }
-    int planes = Math.max(0, bits);
-    if (lists == 0) {
-      return new SegmentCodes(
-          codes, factors, levelSums, present, codeBytes, planes, 0, null, null, null);
-    }
-    // Each coded document's list, then a counting sort of the documents by list (document order
-    // within a list), then the codes copied into that order.
-    int[] listOf = new int[maxDoc];
-    for (int d = 0; d < maxDoc; d++) {
-      listOf[d] = present.get(d) ? lists : -1;
-    }
-    NumericDocValues filed = leaf.getNumericDocValues(Fields.VECTOR_LIST);
-    if (filed != null) {
-      for (int d = filed.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = filed.nextDoc()) {
-        long list = filed.longValue();
-        if (list < 0 || list >= lists) {
-          throw new IllegalStateException(
-              "a chunk of list " + list + " in a corpus of " + lists + " lists");
-        }
-        if (listOf[d] >= 0) { // a list is written with a code, never alone
-          listOf[d] = (int) list;
-        }
-      }
-    }
-    int[] starts = new int[lists + 2];
-    for (int l : listOf) {
-      if (l >= 0) {
-        starts[l + 1]++;
-      }
-    }
-    for (int l = 0; l <= lists; l++) {
-      starts[l + 1] += starts[l];
-    }
-    int slots = starts[lists + 1];
-    int[] next = Arrays.copyOf(starts, lists + 1);
-    int[] docOf = new int[slots];
-    int[] slotOf = new int[maxDoc];
-    Arrays.fill(slotOf, -1);
-    for (int d = 0; d < maxDoc; d++) {
-      if (listOf[d] >= 0) {
-        int slot = next[listOf[d]]++;
-        docOf[slot] = d;
-        slotOf[d] = slot;
-      }
-    }
-    long[] slotCodes = new long[Math.multiplyExact(slots, words)];
-    float[] slotFactors = factor ? new float[slots] : null;
-    long[] slotLevelSums = levelSums != null ? new long[slots] : null;
-    for (int s = 0; s < slots; s++) {
-      int d = docOf[s];
-      System.arraycopy(codes, d * words, slotCodes, s * words, words);
-      if (factor) {
-        slotFactors[s] = factors[d];
-      }
-      if (slotLevelSums != null) {
-        slotLevelSums[s] = levelSums[d];
       }
     }
     return new SegmentCodes(
-        slotCodes,
-        slotFactors,
-        slotLevelSums,
+        codes,
+        factors,
+        levelSums,
         present,
         codeBytes,
-        planes,
+        Math.max(0, bits),
         lists,
-        starts,
-        docOf,
-        slotOf);
+        layout == null ? null : layout.starts,
+        layout == null ? null : layout.docOf,
+        layout == null ? null : layout.slotOf);
+  }
+
+  /**
+   * Where each coded document's code goes when codes are kept by list: the documents sorted by list
+   * (a counting sort), in document order within a list, those filed in none last.
+   *
+   * @param starts the first slot of each list, then of the bucket of none, then the slot count
+   * @param docOf each slot's document
+   * @param slotOf each document's slot, -1 without a code
+   */
+  private record Slots(int[] starts, int[] docOf, int[] slotOf) {
+    static Slots byList(LeafReader leaf, FixedBitSet present, int lists) throws IOException {
+      int maxDoc = leaf.maxDoc();
+      int[] listOf = new int[maxDoc];
+      for (int d = 0; d < maxDoc; d++) {
+        listOf[d] = present.get(d) ? lists : -1;
+      }
+      NumericDocValues filed = leaf.getNumericDocValues(Fields.VECTOR_LIST);
+      if (filed != null) {
+        for (int d = filed.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = filed.nextDoc()) {
+          long list = filed.longValue();
+          if (list < 0 || list >= lists) {
+            throw new IllegalStateException(
+                "a chunk of list " + list + " in a corpus of " + lists + " lists");
+          }
+          if (listOf[d] >= 0) { // a list is written with a code, never alone
+            listOf[d] = (int) list;
+          }
+        }
+      }
+      int[] starts = new int[lists + 2];
+      for (int l : listOf) {
+        if (l >= 0) {
+          starts[l + 1]++;
+        }
+      }
+      for (int l = 0; l <= lists; l++) {
+        starts[l + 1] += starts[l];
+      }
+      int[] next = Arrays.copyOf(starts, lists + 1);
+      int[] docOf = new int[starts[lists + 1]];
+      int[] slotOf = listOf; // reused: each document's list becomes its slot
+      for (int d = 0; d < maxDoc; d++) {
+        if (listOf[d] >= 0) {
+          int slot = next[listOf[d]]++;
+          docOf[slot] = d;
+          slotOf[d] = slot;
+        }
+      }
+      return new Slots(starts, docOf, slotOf);
+    }
   }
 
   /** The slot of {@code doc}, which has a code. */
