@@ -56,7 +56,7 @@ public final class BodyReader {
           "refused a request body that declares {} bytes (maxRequestBytes {})",
           declaredLength,
           maxBytes);
-      throw tooLarge(in, maxBytes, declaredLength <= LINGER_FACTOR * maxBytes);
+      throw tooLarge(in, 0, declaredLength, maxBytes);
     }
     ByteArrayOutputStream out =
         new ByteArrayOutputStream(declaredLength > 0 ? (int) declaredLength : 1024);
@@ -67,7 +67,7 @@ public final class BodyReader {
       total += n;
       if (total > maxBytes) {
         LOG.info("refused a request body of more than {} bytes (maxRequestBytes)", maxBytes);
-        throw tooLarge(in, maxBytes, true);
+        throw tooLarge(in, total, declaredLength, maxBytes);
       }
       out.write(buffer, 0, n);
     }
@@ -81,20 +81,28 @@ public final class BodyReader {
    */
   static final long LINGER_FACTOR = 2;
 
-  /**
-   * The 413 for a body over {@code maxBytes}, after discarding what has already arrived and can be
-   * read without waiting, so a client that sent its whole (small) body still reads the answer; with
-   * {@code linger}, the rest of the body too, up to {@link #LINGER_FACTOR} times the limit in all
-   * (a slow body fails the server's minimum data rate as any other read does).
-   */
-  static QuarryException tooLarge(InputStream in, long maxBytes, boolean linger) {
-    if (linger) {
-      discardUpTo(in, LINGER_FACTOR * maxBytes);
-    }
-    discardArrived(in);
+  /** The 413 for a JSON body over {@code maxBytes}, once the body is dropped ({@link #drop}). */
+  static QuarryException tooLarge(InputStream in, long read, long declaredLength, long maxBytes) {
+    drop(in, read, declaredLength, maxBytes);
     return new QuarryException(
         ErrorCode.REQUEST_TOO_LARGE,
         "the request body is larger than maxRequestBytes (" + maxBytes + " bytes)");
+  }
+
+  /**
+   * Before a body over {@code limit} is refused, {@code read} bytes of it read: the rest of it is
+   * read and dropped when it ends within {@link #LINGER_FACTOR} times the limit ({@code
+   * declaredLength}: -1 when not declared, and then up to that much), so a client still sending it
+   * reads the answer; a larger declared body is not waited for. Then whatever has arrived and can
+   * be read without waiting is dropped too, so a client that sent its whole body reads the answer.
+   * A slow body fails the server's minimum data rate as any other read does.
+   */
+  static void drop(InputStream in, long read, long declaredLength, long limit) {
+    long lingerTo = LINGER_FACTOR * limit;
+    if (declaredLength <= lingerTo) {
+      discardUpTo(in, lingerTo - read);
+    }
+    discardArrived(in);
   }
 
   /**
@@ -116,7 +124,7 @@ public final class BodyReader {
   }
 
   /** Reads and drops what {@code in} holds without blocking; stops at the first sign of waiting. */
-  static void discardArrived(InputStream in) {
+  private static void discardArrived(InputStream in) {
     byte[] buffer = new byte[64 * 1024];
     try {
       int available;

@@ -102,7 +102,7 @@ final class MultipartUpload {
     MultipartUpload reader =
         new MultipartUpload(in, boundary(contentType), maxRequestBytes, maxDocumentBytes);
     if (declaredLength > reader.maxTotalBytes) {
-      BodyReader.discardArrived(in);
+      BodyReader.drop(in, 0, declaredLength, reader.maxTotalBytes);
       throw new QuarryException(
           ErrorCode.DOCUMENT_TOO_LARGE,
           "the upload has "
@@ -220,7 +220,7 @@ final class MultipartUpload {
       maxTotalBytes =
           maxRequestBytes + budget + OVERHEAD_BYTES + (long) files * MAX_PART_HEADER_BYTES;
       if (declaredLength > maxTotalBytes) {
-        BodyReader.discardArrived(in);
+        BodyReader.drop(in, consumed, declaredLength, maxTotalBytes);
         throw upload.maxBytes() < files * maxDocumentBytes
             ? upload.overBudget()
             : new QuarryException(
@@ -458,6 +458,9 @@ final class MultipartUpload {
       int n = end - position;
       copied += n;
       if (copied > maxBytes) {
+        // A part over its bound in a body within the whole's: the body ends within the bound
+        // BodyReader.drop waits for.
+        BodyReader.drop(in, consumed, -1, maxTotalBytes);
         throw tooLarge.get();
       }
       out.write(buffer, position, n);
@@ -499,7 +502,8 @@ final class MultipartUpload {
     }
     consumed += n;
     if (consumed > maxTotalBytes) {
-      BodyReader.discardArrived(in);
+      // More than allowed was sent, so no declared length (if any) bounded it below the limit.
+      BodyReader.drop(in, consumed, -1, maxTotalBytes);
       throw new QuarryException(
           ErrorCode.REQUEST_TOO_LARGE,
           "the upload is larger than maxDocumentBytes plus "
