@@ -97,7 +97,7 @@ public final class BodyReader {
    * be read without waiting is dropped too, so a client that sent its whole body reads the answer.
    * A slow body fails the server's minimum data rate as any other read does.
    */
-  static void drop(InputStream in, long read, long declaredLength, long limit) {
+  public static void drop(InputStream in, long read, long declaredLength, long limit) {
     long lingerTo = LINGER_FACTOR * limit;
     if (declaredLength <= lingerTo) {
       discardUpTo(in, lingerTo - read);

@@ -1,6 +1,7 @@
 package dev.quarry.openai.routes;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quarry.api.routes.BodyReader;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.AccessPolicy;
 import dev.quarry.corpora.access.Grant;
@@ -77,6 +78,11 @@ final class FileRoutes {
           "unsupported_media_type");
     }
     if (ctx.contentLength() > backend.maxUploadBytes() + FRAMING_BYTES) {
+      BodyReader.drop(
+          ctx.req().getInputStream(),
+          0,
+          ctx.contentLength(),
+          backend.maxUploadBytes() + FRAMING_BYTES);
       throw tooLarge();
     }
     Map<String, List<String>> fields;
