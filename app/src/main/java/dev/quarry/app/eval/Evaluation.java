@@ -148,6 +148,8 @@ public final class Evaluation {
                 : info.settings().hasEmbedding()
                     ? SearchRequest.Mode.HYBRID
                     : SearchRequest.Mode.LEXICAL;
+        // A lexical search has no semantic side to scan exactly.
+        boolean exactScan = exact && effective != SearchRequest.Mode.LEXICAL;
         for (SearchRequest.Fusion fusion :
             effective == SearchRequest.Mode.HYBRID
                 ? fusions
@@ -155,7 +157,7 @@ public final class Evaluation {
           List<QueryScores> scores = new ArrayList<>(queries.size());
           start = System.nanoTime();
           for (BeirQuery query : queries) {
-            List<String> ranking = rank(index, query.text(), effective, fusion, exact);
+            List<String> ranking = rank(index, query.text(), effective, fusion, exactScan);
             var grades = collection.judgments().grades(query.id());
             scores.add(
                 new QueryScores(
@@ -174,8 +176,7 @@ public final class Evaluation {
                   scores,
                   indexing,
                   searching,
-                  label(effective, fusion)
-                      + (exact && effective != SearchRequest.Mode.LEXICAL ? " (exact scan)" : "")));
+                  label(effective, fusion) + (exactScan ? " (exact scan)" : "")));
         }
       }
       return reports;
@@ -205,7 +206,7 @@ public final class Evaluation {
       String query,
       SearchRequest.Mode mode,
       SearchRequest.Fusion fusion,
-      boolean exact) {
+      boolean exactScan) {
     String text =
         query.length() > SearchRequest.MAX_QUERY_CHARS
             ? query.substring(0, SearchRequest.MAX_QUERY_CHARS)
@@ -213,7 +214,7 @@ public final class Evaluation {
     SearchRequest request =
         new SearchRequest(
                 text, SourceScope.ALL, List.of(), RANKING_DEPTH, null, 1, false, mode, fusion)
-            .withExact(exact && mode != SearchRequest.Mode.LEXICAL);
+            .withExact(exactScan);
     // maxChunksPerSource already yields one hit per source; the set keeps the metrics right even
     // so.
     Set<String> sources = new LinkedHashSet<>();

@@ -197,10 +197,7 @@ public final class DenseBenchmark {
     // vectors alone.
     boolean writes =
         chunkCounts.stream()
-            .anyMatch(
-                c ->
-                    codes.stream()
-                        .anyMatch(code -> !Files.isDirectory(indexDir(workspace, c, code))));
+            .anyMatch(c -> codes.stream().anyMatch(code -> !Files.isDirectory(indexDir(c, code))));
     DrawnEmbedder drawn = new DrawnEmbedder(model, writes ? baseVectors(model) : Map.of(), noise);
     EngineConfig config =
         EngineConfig.builder()
@@ -256,7 +253,7 @@ public final class DenseBenchmark {
     // One index per code: a corpus stores only its own codes. The exact rows read the first one.
     StringBuilder written = new StringBuilder();
     for (String code : codes) {
-      Path dir = indexDir(workspace, chunks, code);
+      Path dir = indexDir(chunks, code);
       boolean built = Files.isDirectory(dir);
       long start = System.nanoTime();
       try (CorpusIndex index =
@@ -282,7 +279,7 @@ public final class DenseBenchmark {
         String.format(
             Locale.ROOT, "## %,d chunks (top 10, highlights on; indexes: %s)", chunks, written));
     line("");
-    Path first = indexDir(workspace, chunks, codes.get(0));
+    Path first = indexDir(chunks, codes.get(0));
     Map<String, List<List<String>>> exactTop = new HashMap<>();
     line(
         "| mode | p50 ms | p99 ms | p50 against lexical | CPU p50 ms | CPU p50 against lexical | recall@10"
@@ -303,7 +300,7 @@ public final class DenseBenchmark {
       row("semantic, exact", latency(index, SearchRequest.Mode.SEMANTIC), lexicalP50, null, null);
     }
     for (String code : codes) {
-      Path dir = indexDir(workspace, chunks, code);
+      Path dir = indexDir(chunks, code);
       for (int c : candidateCounts) {
         for (int p : probes.isEmpty() ? List.of(0) : probes) {
           String setting = code + ", " + c + " candidates" + (p == 0 ? "" : ", " + p + " probes");
@@ -339,7 +336,7 @@ public final class DenseBenchmark {
    * Where the index of {@code code} at {@code chunks} chunks is kept: one with the model's lists
    * when {@code --probes} is given (its chunks are filed in lists as they are written).
    */
-  private Path indexDir(Path workspace, int chunks, String code) {
+  private Path indexDir(int chunks, String code) {
     return workspace.resolve("dense-" + chunks + "-" + code + (probes.isEmpty() ? "" : "-lists"));
   }
 
