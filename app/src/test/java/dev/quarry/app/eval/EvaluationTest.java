@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.engine.CorpusSettings;
+import dev.quarry.engine.EmbeddingModels;
 import dev.quarry.engine.EngineConfig;
+import dev.quarry.engine.SearchRequest;
+import dev.quarry.testing.HashingEmbedder;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -102,6 +106,64 @@ class EvaluationTest {
                 new Evaluation(EngineConfig.defaults())
                     .run(collection(), otherChunks, index, Integer.MAX_VALUE));
     assertTrue(e.getMessage().contains("chunking.maxWords 250"), e::getMessage);
+  }
+
+  /**
+   * A kept coded index serves exact scans of itself ({@code --exact}) without indexing again; an
+   * index kept by an exact run holds no codes, so a coded run does not reuse it.
+   */
+  @Test
+  void aKeptCodedIndexServesExactScans_andAnExactOneIsNotReusedForCodes(@TempDir Path dir)
+      throws IOException {
+    EngineConfig config =
+        EngineConfig.builder().embeddingModels(EmbeddingModels.of(new HashingEmbedder())).build();
+    CorpusSettings coded = withIndex(CorpusSettings.VectorIndex.CODES);
+    List<SearchRequest.Mode> semantic = List.of(SearchRequest.Mode.SEMANTIC);
+    List<SearchRequest.Fusion> noFusion = Collections.singletonList(null);
+    Path index = dir.resolve("coded");
+    EvalReport codes =
+        new Evaluation(config)
+            .run(collection(), coded, index, Integer.MAX_VALUE, semantic, noFusion)
+            .get(0);
+    EvalReport exact =
+        new Evaluation(config, true)
+            .run(collection(), coded, index, Integer.MAX_VALUE, semantic, noFusion)
+            .get(0);
+    assertEquals(java.time.Duration.ZERO, exact.indexing(), "the coded index was searched again");
+    assertEquals("semantic (exact scan)", exact.mode());
+    assertEquals("semantic", codes.mode());
+    assertEquals(codes.perQuery(), exact.perQuery(), "three chunks: every one is a candidate");
+
+    Path exactIndex = dir.resolve("exact");
+    new Evaluation(config)
+        .run(
+            collection(),
+            withIndex(CorpusSettings.VectorIndex.EXACT),
+            exactIndex,
+            Integer.MAX_VALUE,
+            semantic,
+            noFusion);
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new Evaluation(config)
+                    .run(collection(), coded, exactIndex, Integer.MAX_VALUE, semantic, noFusion));
+    assertTrue(e.getMessage().contains("embedding.codes none"), e::getMessage);
+  }
+
+  /** The test model's corpus with vectors indexed by {@code index} (sign codes when coded). */
+  private static CorpusSettings withIndex(CorpusSettings.VectorIndex index) {
+    return CorpusSettings.DEFAULT.withEmbedding(
+        new CorpusSettings.Embedding(
+            HashingEmbedder.MODEL,
+            null,
+            0.5,
+            index,
+            CorpusSettings.Embedding.DEFAULT_NORMALIZATION,
+            index == CorpusSettings.VectorIndex.CODES
+                ? new CorpusSettings.FirstPass(1, CorpusSettings.FirstPass.MIN_CANDIDATES)
+                : null));
   }
 
   @Test

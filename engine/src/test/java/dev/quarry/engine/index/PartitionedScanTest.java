@@ -51,22 +51,14 @@ class PartitionedScanTest {
   @Test
   @ExtendWith(TestSeed.class)
   void aScanInParts_answersAsOneThreadDoes(Random random) throws Exception {
-    answersInPartsAsOneThread(
-        random,
-        dir.resolve("exact"),
-        new CorpusSettings.Embedding(
-            HashingEmbedder.MODEL, null, 0.5, CorpusSettings.VectorIndex.EXACT));
+    answersInPartsAsOneThread(random, dir.resolve("exact"), null);
   }
 
   /** The coded first pass's walk over the codes, cut into ranges of documents, likewise. */
   @Test
   @ExtendWith(TestSeed.class)
   void aCodedFirstPassInParts_answersAsOneThreadDoes(Random random) throws Exception {
-    answersInPartsAsOneThread(
-        random,
-        dir.resolve("codes"),
-        new CorpusSettings.Embedding(
-            HashingEmbedder.MODEL, null, 0.5, CorpusSettings.VectorIndex.CODES));
+    answersInPartsAsOneThread(random, dir.resolve("codes"), CorpusSettings.FirstPass.DEFAULT);
   }
 
   /** The walk over an inverted file's lists, cut into ranges of documents, likewise. */
@@ -76,30 +68,31 @@ class PartitionedScanTest {
     answersInPartsAsOneThread(
         random,
         dir.resolve("lists"),
-        new CorpusSettings.Embedding(
-            HashingEmbedder.MODEL,
+        new CorpusSettings.FirstPass(
+            2,
+            CorpusSettings.FirstPass.MIN_CANDIDATES,
+            CorpusSettings.FirstPass.Code.CENTRED,
             null,
-            0.5,
-            CorpusSettings.VectorIndex.CODES,
-            CorpusSettings.Embedding.DEFAULT_NORMALIZATION,
-            new CorpusSettings.FirstPass(
-                2,
-                CorpusSettings.FirstPass.MIN_CANDIDATES,
-                CorpusSettings.FirstPass.Code.CENTRED,
-                null,
-                CorpusSettings.FirstPass.DEFAULT.seed(),
-                null,
-                2)));
+            CorpusSettings.FirstPass.DEFAULT.seed(),
+            null,
+            2));
   }
 
+  /** A corpus with the coded first pass {@code pass}, or exact scoring when it is null. */
   private static void answersInPartsAsOneThread(
-      Random random, Path dir, CorpusSettings.Embedding embedding) throws Exception {
+      Random random, Path dir, CorpusSettings.FirstPass pass) throws Exception {
     CorpusSettings settings =
         new CorpusSettings(
             CorpusSettings.Language.ENGLISH,
             new CorpusSettings.Chunking(16, 0),
             CorpusSettings.Ranking.DEFAULT,
-            embedding);
+            new CorpusSettings.Embedding(
+                HashingEmbedder.MODEL,
+                null,
+                0.5,
+                pass == null ? CorpusSettings.VectorIndex.EXACT : CorpusSettings.VectorIndex.CODES,
+                CorpusSettings.Embedding.DEFAULT_NORMALIZATION,
+                pass));
     CorpusInfo info = new CorpusInfo("parts", "parts-id", MODELS.resolve(settings), Instant.EPOCH);
     long latest;
     Map<String, List<String>> alone;
