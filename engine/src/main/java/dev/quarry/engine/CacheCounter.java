@@ -16,6 +16,9 @@ public final class CacheCounter {
   private final LongAdder evictions = new LongAdder();
   private final AtomicLong size = new AtomicLong();
 
+  /** A counter at zero. */
+  public CacheCounter() {}
+
   /** A lookup found its entry. */
   public void hit() {
     hits.increment();

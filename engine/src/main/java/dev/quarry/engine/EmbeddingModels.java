@@ -27,7 +27,11 @@ public final class EmbeddingModels {
     this.passages = byName.isEmpty() ? null : PassageEmbedder.withDefaults(priority);
   }
 
-  /** The process's bounded pool (with its cache) that embeds passages for every corpus. */
+  /**
+   * The process's bounded pool (with its cache) that embeds passages for every corpus. The engine's
+   * own: its type is internal (not exported by the engine's module).
+   */
+  @SuppressWarnings("exports")
   public PassageEmbedder passages() {
     if (passages == null) {
       throw new IllegalStateException("no embedding models");

@@ -29,6 +29,9 @@ public final class SearchCaches {
   private final CacheCounter termStatistics = new CacheCounter();
   private final CacheCounter segmentVisibility = new CacheCounter();
 
+  /** The counters of a process's caches, at zero. */
+  public SearchCaches() {}
+
   /** Counts the per-revision views of the open corpora. */
   public CacheCounter revisionViewCounter() {
     return revisionViews;

@@ -5,7 +5,8 @@
  * dev.quarry.engine.spi.QueryClauses}), and cut snippets, rank facets, analyse text and check
  * expected revisions ({@link dev.quarry.engine.spi.StoreRules}). Only the cluster store
  * (quarry-cluster-store) may use it, and corpora for the form ingestion jobs record extraction
- * reports in: the repository's {@code architecture-rules} says so, and the build's architecture
- * test holds every module to it.
+ * reports in: the engine's module descriptor exports it to those two modules alone, and the
+ * repository's {@code architecture-rules} says the same, which the build's architecture test holds
+ * every module to on the class path.
  */
 package dev.quarry.engine.spi;
