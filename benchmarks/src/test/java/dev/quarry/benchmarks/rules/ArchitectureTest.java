@@ -9,13 +9,21 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import java.io.IOException;
+import java.lang.module.FindException;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
+import java.lang.module.ModuleReference;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -132,6 +140,86 @@ class ArchitectureTest {
   }
 
   /** ARCHITECTURE.md states the arrows in prose; they must be the ones this test holds. */
+  /**
+   * A module's name on the module path is its root package: a module with a {@code
+   * module-info.java} declares it and exports its root package and, qualified, the packages {@code
+   * exports} lines open to named modules (the same list, so the rules file and the descriptor
+   * cannot drift); a jar without one carries it as {@code Automatic-Module-Name}. A module whose
+   * classes are a folder without a descriptor (a build that stopped before {@code package}) has no
+   * manifest to read: it is passed over, but the engine, which has a descriptor, never is.
+   */
+  @Test
+  void module_names_are_root_packages_and_descriptors_export_what_the_rules_open()
+      throws URISyntaxException {
+    Set<String> checked = new TreeSet<>();
+    for (Map.Entry<String, String> module : rules.roots().entrySet()) {
+      String root = module.getValue();
+      Optional<Path> location = locationOf(module.getKey());
+      if (location.isEmpty()) {
+        continue;
+      }
+      Set<ModuleReference> found;
+      try {
+        found = ModuleFinder.of(location.get()).findAll();
+      } catch (FindException e) {
+        throw new AssertionError(module.getKey() + " at " + location.get() + ": " + e, e);
+      }
+      if (found.isEmpty()) {
+        continue;
+      }
+      ModuleDescriptor descriptor = found.iterator().next().descriptor();
+      assertEquals(root, descriptor.name(), "the module name of " + module.getKey());
+      checked.add(module.getKey());
+      if (descriptor.isAutomatic()) {
+        continue;
+      }
+      Map<String, Set<String>> exported = new TreeMap<>();
+      for (ModuleDescriptor.Exports e : descriptor.exports()) {
+        exported.put(e.source(), e.isQualified() ? new TreeSet<>(e.targets()) : Set.of("*"));
+      }
+      Map<String, Set<String>> expected = new TreeMap<>();
+      expected.put(root, Set.of("*"));
+      rules
+          .qualifiedExports()
+          .forEach(
+              (pkg, users) -> {
+                if (module.getKey().equals(rules.moduleOf(pkg + ".X"))) {
+                  Set<String> names = new TreeSet<>();
+                  users.forEach(user -> names.add(rules.roots().get(user)));
+                  expected.put(pkg, names);
+                }
+              });
+      assertEquals(
+          expected,
+          exported,
+          "the exports of "
+              + module.getKey()
+              + "'s module-info.java against "
+              + ArchitectureRules.FILE
+              + " (its root package to all, each `exports` line to the named modules)");
+    }
+    assertTrue(checked.contains("engine"), "the engine's descriptor was not read: " + checked);
+  }
+
+  /** The jar or classes folder a module's main classes were imported from. */
+  private static Optional<Path> locationOf(String module) throws URISyntaxException {
+    Optional<JavaClass> any =
+        classes.stream().filter(c -> module.equals(rules.moduleOf(c.getName()))).findFirst();
+    if (any.isEmpty() || any.get().getSource().isEmpty()) {
+      return Optional.empty();
+    }
+    URI uri = any.get().getSource().get().getUri();
+    if (uri.getScheme().equals("jar")) {
+      String spec = uri.getSchemeSpecificPart();
+      return Optional.of(Path.of(new URI(spec.substring(0, spec.indexOf("!/")))));
+    }
+    Path file = Path.of(uri);
+    for (int i = 0; i < any.get().getPackageName().split("\\.").length + 1; i++) {
+      file = file.getParent();
+    }
+    return Optional.of(file);
+  }
+
   @Test
   void architecture_md_states_the_same_arrows() throws IOException {
     String text = Files.readString(rulesFile.resolveSibling("ARCHITECTURE.md"));
