@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.corpora.Corpora;
-import dev.quarry.corpora.GrantedScoresContract;
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;

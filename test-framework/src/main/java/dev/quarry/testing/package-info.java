@@ -28,8 +28,9 @@
  *
  * <p>It depends on the engine and nothing above it, so that every module's tests may use it: the
  * OpenAPI document is read from the test's class path ({@code /dev/quarry/api/openapi.yaml}, the
- * api module's resource), and helpers that speak a higher module's types stay in that module's
- * tests (corpora's {@code GrantedScoresContract}). The engine's own tests are compiled by the
- * {@code engine-tests} module, since the engine cannot depend on this one.
+ * api module's resource), and helpers that speak a higher module's types stay in the tests of the
+ * module that uses them ({@code GrantedScoresContract}, which both corpus stores answer, in
+ * cluster-store's, the module that has both). The engine's own tests are compiled by the {@code
+ * engine-tests} module, since the engine cannot depend on this one.
  */
 package dev.quarry.testing;

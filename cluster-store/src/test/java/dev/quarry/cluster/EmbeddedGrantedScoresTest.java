@@ -1,12 +1,17 @@
-package dev.quarry.corpora;
+package dev.quarry.cluster;
 
+import dev.quarry.corpora.Corpora;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link GrantedScoresContract} on the embedded store (real Lucene indexes in a data folder). */
-class GrantedScoresTest extends GrantedScoresContract {
+/**
+ * {@link GrantedScoresContract} on the embedded store (real Lucene indexes in a data folder),
+ * beside {@link ClusterGrantedScoresIT} on the cluster: the contract lives with the module that has
+ * both.
+ */
+class EmbeddedGrantedScoresTest extends GrantedScoresContract {
   @TempDir static Path data;
   static Corpora corpora;
   static int corpusCount;

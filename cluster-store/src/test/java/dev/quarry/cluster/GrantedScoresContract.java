@@ -1,8 +1,9 @@
-package dev.quarry.corpora;
+package dev.quarry.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import dev.quarry.corpora.Corpora;
 import dev.quarry.corpora.access.Access;
 import dev.quarry.corpora.access.Grant;
 import dev.quarry.corpora.access.Scope;
