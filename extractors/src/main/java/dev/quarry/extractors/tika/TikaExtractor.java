@@ -25,6 +25,7 @@ import org.apache.tika.mime.MediaTypeRegistry;
 import org.apache.tika.parser.AutoDetectParser;
 import org.apache.tika.parser.ParseContext;
 import org.apache.tika.parser.Parser;
+import org.apache.tika.parser.html.HtmlMapper;
 import org.apache.tika.parser.microsoft.OfficeParserConfig;
 import org.apache.tika.parser.ocr.TesseractOCRConfig;
 import org.xml.sax.SAXException;
@@ -148,6 +149,8 @@ public final class TikaExtractor {
     ParseContext context = new ParseContext();
     // Recurse into attachments and embedded documents with the same parser.
     context.set(Parser.class, parser);
+    // Table cells keep their spans (Tika's default mapping drops colspan and rowspan).
+    context.set(HtmlMapper.class, TableSpansHtmlMapper.INSTANCE);
     OfficeParserConfig office = new OfficeParserConfig();
     // The streaming (SAX) readers use less memory and also read Strict OOXML documents.
     office.setUseSAXDocxExtractor(true);
@@ -182,8 +185,7 @@ public final class TikaExtractor {
    * words (they name classes, such as "TIKA-198: Illegal IOException from
    * org.apache.tika.parser.odf.OpenDocumentParser@..."); those go to the detail, for the log.
    */
-  private static ExtractionException classify(
-      Throwable e, PagedTextBuilder text, String mediaType) {
+  static ExtractionException classify(Throwable e, PagedTextBuilder text, String mediaType) {
     if (text.limitFailure() != null) {
       return text.limitFailure();
     }
