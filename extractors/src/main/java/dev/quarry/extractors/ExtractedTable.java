@@ -1,5 +1,6 @@
 package dev.quarry.extractors;
 
+import dev.quarry.extractors.text.MarkdownEscapes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,7 +33,8 @@ public record ExtractedTable(int start, int end, List<List<String>> rows, List<I
   /**
    * One row as it is rendered: each non-empty cell as {@code Header = value}, joined by {@code ";
    * "}; a cell under an empty header (or any cell when {@code header} is empty, as in a table of
-   * one row) as its value alone.
+   * one row) as its value alone. A row that would read as a Markdown heading or fence ({@code # of
+   * items = 4}) is escaped ({@link MarkdownEscapes}).
    */
   public static String renderRow(List<String> header, List<String> cells) {
     StringBuilder out = new StringBuilder();
@@ -50,7 +52,13 @@ public record ExtractedTable(int start, int end, List<List<String>> rows, List<I
       }
       out.append(value);
     }
-    return out.toString();
+    return MarkdownEscapes.lineStart(out.toString());
+  }
+
+  /** This table with its offsets moved by {@code offset}: where it lies once text precedes it. */
+  public ExtractedTable movedBy(int offset) {
+    return new ExtractedTable(
+        start + offset, end + offset, rows, rowStarts.stream().map(s -> s + offset).toList());
   }
 
   /** The header row's cells, or an empty list for a table of one row. */

@@ -1,6 +1,7 @@
 package dev.quarry.extractors.text;
 
 import dev.quarry.extractors.ExtractedTable;
+import dev.quarry.extractors.ExtractionException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,20 +12,34 @@ import java.util.List;
  * paragraph per body row, each cell named by its column's header ({@code Name = Ada; Born = 1815}),
  * and its cells are kept. Lines inside fenced code blocks are never tables. Escaped pipes ({@code
  * \|}) are a cell's text; a body row with fewer cells than the header is padded, extra cells are
- * dropped, as GFM renders them. Linear in the text.
+ * dropped, as GFM renders them. Tables written in HTML inside the Markdown ({@code <table>}, as
+ * GitHub renders them; cells spanning rows or columns) are read by an {@link HtmlBlockReader} and
+ * rendered the same way. Linear in the text.
  */
 final class MarkdownTables {
-  /** The text with its pipe tables rendered, and the tables. */
-  record Rendered(String text, List<ExtractedTable> tables) {}
-
   private MarkdownTables() {}
 
   /**
    * {@code text} with its pipe tables rendered as rows of named cells; the same text when it has
-   * none.
+   * none. HTML tables are left as written.
    */
-  static Rendered render(String text) {
+  static RenderedText render(String text) {
+    try {
+      return render(text, HtmlBlockReader.NONE, Integer.MAX_VALUE);
+    } catch (ExtractionException e) {
+      throw new AssertionError("no HTML is read", e);
+    }
+  }
+
+  /**
+   * {@code text} with its pipe tables rendered as rows of named cells, and its HTML tables (a block
+   * from a line that starts with {@code <table} to the line that closes it) read by {@code html}
+   * and rendered the same way; the same text when it has neither.
+   */
+  static RenderedText render(String text, HtmlBlockReader html, int maxChars)
+      throws ExtractionException {
     List<int[]> lines = lines(text);
+    HtmlTableBlocks htmlTables = new HtmlTableBlocks(text, lines);
     StringBuilder out = null;
     List<ExtractedTable> tables = new ArrayList<>();
     int copied = 0; // text before this offset is in out already
@@ -37,7 +52,26 @@ final class MarkdownTables {
         inFence = !inFence;
         continue;
       }
-      if (inFence || i + 1 >= lines.size() || !content.contains("|")) {
+      if (inFence) {
+        continue;
+      }
+      int htmlEnd = htmlTables.end(i);
+      if (htmlEnd >= 0) {
+        RenderedText block = html.read(text.substring(line[0], lines.get(htmlEnd)[1]), maxChars);
+        if (block != null && !block.tables().isEmpty()) {
+          if (out == null) {
+            out = new StringBuilder(text.length());
+          }
+          out.append(text, copied, line[0]);
+          int at = out.length();
+          out.append(block.text());
+          block.tables().forEach(t -> tables.add(t.movedBy(at)));
+          copied = lines.get(htmlEnd)[1];
+          i = htmlEnd;
+          continue;
+        }
+      }
+      if (i + 1 >= lines.size() || !content.contains("|")) {
         continue;
       }
       List<String> header = cells(content);
@@ -83,10 +117,10 @@ final class MarkdownTables {
       i = last;
     }
     if (out == null) {
-      return new Rendered(text, List.of());
+      return new RenderedText(text, List.of());
     }
     out.append(text, copied, text.length());
-    return new Rendered(out.toString(), tables);
+    return new RenderedText(out.toString(), tables);
   }
 
   /** Each line's {@code [start, end)}, without its line break. */

@@ -45,6 +45,18 @@ public final class PlainTextExtractor {
   /** Real text in the right charset has next to no control characters; binary has many. */
   static final double MAX_CONTROL_FRACTION = 0.001;
 
+  private final HtmlBlockReader htmlBlocks;
+
+  /** An extractor that leaves Markdown's HTML tables as they are written. */
+  public PlainTextExtractor() {
+    this(HtmlBlockReader.NONE);
+  }
+
+  /** An extractor that reads Markdown's HTML tables with {@code htmlBlocks}. */
+  public PlainTextExtractor(HtmlBlockReader htmlBlocks) {
+    this.htmlBlocks = htmlBlocks;
+  }
+
   /**
    * Reads {@code file} as text.
    *
@@ -105,10 +117,10 @@ public final class PlainTextExtractor {
   }
 
   /**
-   * The extraction of decoded text; Markdown with its pipe tables read as tables ({@link
-   * MarkdownTables}).
+   * The extraction of decoded text; Markdown with its pipe tables and HTML tables read as tables
+   * ({@link MarkdownTables}).
    */
-  private static Extraction markdownExtraction(
+  private Extraction markdownExtraction(
       String text,
       String mediaType,
       boolean markdown,
@@ -116,8 +128,10 @@ public final class PlainTextExtractor {
       String charset,
       ExtractionLimits limits)
       throws ExtractionException {
-    MarkdownTables.Rendered rendered =
-        markdown ? MarkdownTables.render(text) : new MarkdownTables.Rendered(text, List.of());
+    RenderedText rendered =
+        markdown
+            ? MarkdownTables.render(text, htmlBlocks, limits.maxExtractedChars())
+            : new RenderedText(text, List.of());
     if (rendered.text().length() > limits.maxExtractedChars()) {
       // Every row names its cells by their header, so a long table renders longer than it is
       // written.

@@ -2,6 +2,7 @@ package dev.quarry.extractors.tika;
 
 import dev.quarry.extractors.ExtractedTable;
 import dev.quarry.extractors.ExtractionException;
+import dev.quarry.extractors.text.MarkdownEscapes;
 import dev.quarry.extractors.text.PagedTextBuilder;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -191,7 +192,7 @@ final class MarkdownRenderingHandler extends DefaultHandler {
     if (level > 0) {
       breakLines(2);
       headingLevel = level;
-      write("#".repeat(level) + " ");
+      writeMarker("#".repeat(level) + " ");
     } else if ("li".equals(name)) {
       breakLines(1);
       write("- ");
@@ -422,7 +423,18 @@ final class MarkdownRenderingHandler extends DefaultHandler {
     pendingSpace = false;
   }
 
+  /** Writes a heading's marker: Markdown of our own, never escaped. */
+  private void writeMarker(String marker) throws SAXException {
+    writeRendered(marker);
+  }
+
+  /** Writes the document's text: at a line's start, escaped where Markdown would read structure. */
   private void write(String s) throws SAXException {
+    boolean atLineStart = text.length() == 0 || text.lastChar() == '\n' || pendingNewlines > 0;
+    writeRendered(atLineStart && headingLevel == 0 ? MarkdownEscapes.lineStart(s) : s);
+  }
+
+  private void writeRendered(String s) throws SAXException {
     boolean atLineStart = text.length() == 0 || text.lastChar() == '\n' || pendingNewlines > 0;
     if (s.isEmpty() || (atLineStart && s.isBlank())) {
       // Indentation of the source markup is not text.

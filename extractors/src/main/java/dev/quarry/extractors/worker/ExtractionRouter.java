@@ -12,6 +12,7 @@ import dev.quarry.extractors.ocr.Recognizer;
 import dev.quarry.extractors.ocr.Tesseract;
 import dev.quarry.extractors.pdf.PdfExtractor;
 import dev.quarry.extractors.text.PlainTextExtractor;
+import dev.quarry.extractors.tika.HtmlFragments;
 import dev.quarry.extractors.tika.TikaExtractor;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ final class ExtractionRouter {
   private final MediaTypeDetector detector;
   private final PdfExtractor pdf = new PdfExtractor();
   private final TikaExtractor tika;
-  private final PlainTextExtractor plainText = new PlainTextExtractor();
+  private final PlainTextExtractor plainText = new PlainTextExtractor(HtmlFragments::render);
   private final ImageExtractor image = new ImageExtractor();
   private final Tesseract tesseract = Tesseract.onPath();
 

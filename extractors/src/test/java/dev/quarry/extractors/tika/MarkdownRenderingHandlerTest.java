@@ -153,4 +153,20 @@ class MarkdownRenderingHandlerTest {
     attributes.addAttribute("", "class", "class", "CDATA", cssClass);
     return attributes;
   }
+
+  @Test
+  void textThatWouldReadAsAHeadingOrFence_isEscaped_headingsAreNot() throws SAXException {
+    PagedTextBuilder text = new PagedTextBuilder(1_000, 10);
+    MarkdownRenderingHandler handler = new MarkdownRenderingHandler(text, false);
+    element(handler, "h1", null, "Results");
+    element(handler, "p", null, "# of trials: 12");
+    element(handler, "p", null, "```not code");
+    handler.startElement(XHTML, "table", "table", new AttributesImpl());
+    row(handler, "th", "# layers", "Score");
+    row(handler, "td", "6", "0.93");
+    handler.endElement(XHTML, "table", "table");
+    assertEquals(
+        "# Results\n\n\\# of trials: 12\n\n\\```not code\n\n\\# layers = 6; Score = 0.93",
+        text.text().strip());
+  }
 }
