@@ -76,6 +76,9 @@ final class MarkdownRenderingHandler extends DefaultHandler {
   /** A package entry just opened: its first heading is the entry's file name. */
   private boolean entryNamePending;
 
+  /** A list item's marker was the last thing written: the item's first block joins its line. */
+  private boolean afterListMarker;
+
   /** The open paragraph is a slide's title, rendered as a heading. */
   private boolean slideTitle;
 
@@ -196,9 +199,13 @@ final class MarkdownRenderingHandler extends DefaultHandler {
     } else if ("li".equals(name)) {
       breakLines(1);
       write("- ");
+      afterListMarker = true;
     } else if ("br".equals(name)) {
       breakLines(1);
-    } else if (BLOCKS.contains(name)) {
+    } else if (BLOCKS.contains(name) && !afterListMarker) {
+      // A paragraph that opens a list item (as every OpenDocument item's does) stays on its
+      // marker's
+      // line.
       breakLines(name.equals("p") ? 2 : 1);
     }
   }
@@ -430,6 +437,9 @@ final class MarkdownRenderingHandler extends DefaultHandler {
 
   /** Writes the document's text: at a line's start, escaped where Markdown would read structure. */
   private void write(String s) throws SAXException {
+    if (afterListMarker && s.isBlank()) {
+      return; // the marker ends in its space
+    }
     boolean atLineStart = text.length() == 0 || text.lastChar() == '\n' || pendingNewlines > 0;
     writeRendered(atLineStart && headingLevel == 0 ? MarkdownEscapes.lineStart(s) : s);
   }
@@ -453,6 +463,7 @@ final class MarkdownRenderingHandler extends DefaultHandler {
     }
     pendingNewlines = 0;
     pendingSpace = false;
+    afterListMarker = false;
     append(s);
   }
 

@@ -169,4 +169,21 @@ class MarkdownRenderingHandlerTest {
         "# Results\n\n\\# of trials: 12\n\n\\```not code\n\n\\# layers = 6; Score = 0.93",
         text.text().strip());
   }
+
+  @Test
+  void aListItemsParagraph_staysOnItsMarkersLine() throws SAXException {
+    PagedTextBuilder text = new PagedTextBuilder(1_000, 10);
+    MarkdownRenderingHandler handler = new MarkdownRenderingHandler(text, false);
+    handler.startElement(XHTML, "ul", "ul", new AttributesImpl());
+    for (String item : new String[] {"Item A", "Item B"}) {
+      handler.startElement(XHTML, "li", "li", new AttributesImpl());
+      handler.characters(new char[] {'\t'}, 0, 1);
+      element(handler, "p", null, item);
+      handler.endElement(XHTML, "li", "li");
+    }
+    handler.endElement(XHTML, "ul", "ul");
+    element(handler, "p", null, "After.");
+    // A paragraph in each item: a loose list, as Markdown writes one.
+    assertEquals("- Item A\n\n- Item B\n\nAfter.", text.text().strip());
+  }
 }
