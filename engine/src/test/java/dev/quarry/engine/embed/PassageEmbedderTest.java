@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -186,7 +187,8 @@ class PassageEmbedderTest {
 
   @Test
   void whileAQueryIsEmbedded_passageCallsLeaveItACore_butNeverStop() throws Exception {
-    QueryPriority priority = new QueryPriority(2);
+    AtomicLong now = new AtomicLong();
+    QueryPriority priority = new QueryPriority(2, now::get);
     try (PassageEmbedder pool = new PassageEmbedder(2, 8, 1000, priority)) {
       Overlapping model = new Overlapping();
       priority.queryStarted();
@@ -201,7 +203,9 @@ class PassageEmbedderTest {
       priority.queryEnded();
       priority.queryEnded();
       priority.queryEnded();
-      // No query: both threads embed at once again (each call waits until the other has begun).
+      now.addAndGet(QueryPriority.QUERY_RESERVE.toNanos());
+      // No query for the reserve's length: both threads embed at once again (each call waits
+      // until the other has begun).
       Counting counting = new Counting();
       counting.release.countDown();
       counting.meet = new CountDownLatch(2);
@@ -211,7 +215,8 @@ class PassageEmbedderTest {
 
   @Test
   void aQueryMissingTheCache_isAQueryInProgressWhileTheModelRuns() {
-    QueryPriority priority = new QueryPriority(2);
+    AtomicLong now = new AtomicLong();
+    QueryPriority priority = new QueryPriority(2, now::get);
     AtomicInteger slotsDuringCall = new AtomicInteger();
     Embedder model =
         new FilterEmbedder(MINI) {
@@ -224,6 +229,34 @@ class PassageEmbedderTest {
     QueryCachingEmbedder queries = new QueryCachingEmbedder(model, 8, priority);
     queries.embedQuery("otters");
     assertEquals(1, slotsDuringCall.get(), "the model ran without the passages making room");
-    assertEquals(2, priority.passageSlots(), "the query ended, and so did its turn");
+    assertEquals(
+        1, priority.passageSlots(), "for a moment after a query, a core stays free for the next");
+    now.addAndGet(QueryPriority.QUERY_RESERVE.toNanos() - 1);
+    assertEquals(1, priority.passageSlots());
+    now.incrementAndGet();
+    assertEquals(2, priority.passageSlots(), "the reserve ended, and so did the queries' turn");
+  }
+
+  @Test
+  void aPassageWaitingForTheCoreKeptForQueries_startsWhenTheReserveEnds() throws Exception {
+    QueryPriority priority = new QueryPriority(2);
+    priority.queryStarted();
+    priority.queryEnded();
+    priority.passageStarting();
+    // The second call waits for the reserve to end; nothing notifies it then, so it must wake by
+    // itself (a wait without a deadline would hang here).
+    CompletableFuture<Void> second =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                priority.passageStarting();
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    second.get(30, TimeUnit.SECONDS);
+    assertEquals(2, priority.passageSlots());
+    priority.passageEnded();
+    priority.passageEnded();
   }
 }
