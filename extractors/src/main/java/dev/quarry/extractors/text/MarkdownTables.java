@@ -67,9 +67,11 @@ final class MarkdownTables {
           out.append(block.text());
           block.tables().forEach(t -> tables.add(t.movedBy(at)));
           copied = lines.get(htmlEnd)[1];
-          i = htmlEnd;
-          continue;
         }
+        // A block that holds no table stays as written, and is not read again from a line inside
+        // it: each line is read at most once.
+        i = htmlEnd;
+        continue;
       }
       if (i + 1 >= lines.size() || !content.contains("|")) {
         continue;

@@ -10,6 +10,7 @@ import dev.quarry.extractors.ExtractedTable;
 import dev.quarry.extractors.ExtractionException;
 import dev.quarry.extractors.tika.HtmlFragments;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class MarkdownTablesTest {
@@ -122,5 +123,23 @@ class MarkdownTablesTest {
             ExtractionException.class,
             () -> MarkdownTables.render(md.toString(), HtmlFragments::render, 500));
     assertEquals(ExtractionException.Failure.DOCUMENT_TOO_LARGE, e.failure());
+  }
+
+  @Test
+  void nestedHtmlBlocksWithoutATable_areReadOnce() throws Exception {
+    StringBuilder md = new StringBuilder();
+    int depth = 2_000;
+    md.append("<table>\n".repeat(depth)).append("</table>\n".repeat(depth));
+    AtomicInteger reads = new AtomicInteger();
+    RenderedText r =
+        MarkdownTables.render(
+            md.toString(),
+            (html, maxChars) -> {
+              reads.incrementAndGet();
+              return HtmlFragments.render(html, maxChars);
+            },
+            1_000_000);
+    assertEquals(1, reads.get(), "a block without a table was read again from a line inside it");
+    assertEquals(md.toString(), r.text());
   }
 }
