@@ -28,7 +28,9 @@ import org.apache.tika.parser.Parser;
 import org.apache.tika.parser.html.HtmlMapper;
 import org.apache.tika.parser.microsoft.OfficeParserConfig;
 import org.apache.tika.parser.ocr.TesseractOCRConfig;
+import org.xml.sax.ContentHandler;
 import org.xml.sax.SAXException;
+import org.xml.sax.helpers.DefaultHandler;
 
 /**
  * Extracts every format Tika's standard parsers read: Office (OOXML and the old binary formats),
@@ -41,6 +43,11 @@ import org.xml.sax.SAXException;
 public final class TikaExtractor {
 
   /** Formats whose slides or sheets become pages. */
+  private static final String ODP = "application/vnd.oasis.opendocument.presentation";
+
+  private static final String ODP_TEMPLATE =
+      "application/vnd.oasis.opendocument.presentation-template";
+
   private static final Set<String> PAGED =
       Set.of(
           "application/vnd.openxmlformats-officedocument.presentationml.presentation",
@@ -50,7 +57,9 @@ public final class TikaExtractor {
           "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
           "application/vnd.ms-excel.sheet.macroenabled.12",
           "application/vnd.ms-excel.sheet.binary.macroenabled.12",
-          "application/vnd.ms-excel");
+          "application/vnd.ms-excel",
+          ODP,
+          ODP_TEMPLATE);
 
   private final AutoDetectParser parser;
   private final MediaTypeRegistry registry;
@@ -73,7 +82,11 @@ public final class TikaExtractor {
         new PagedTextBuilder(limits.maxExtractedChars(), limits.maxDocumentPages());
     MarkdownRenderingHandler handler =
         new MarkdownRenderingHandler(text, PAGED.contains(mediaType), limits.maxExtractedChars());
-    if (mediaType.contains("presentation") || mediaType.equals("application/vnd.ms-powerpoint")) {
+    boolean odp = mediaType.equals(ODP) || mediaType.equals(ODP_TEMPLATE);
+    if (!odp
+        && (mediaType.contains("presentation")
+            || mediaType.equals("application/vnd.ms-powerpoint"))) {
+      // OdpSlides heads an OpenDocument slide itself, from its title frame.
       handler.withSlideTitles();
     }
     if (mediaType.contains("spreadsheet") || mediaType.startsWith("application/vnd.ms-excel")) {
@@ -90,7 +103,15 @@ public final class TikaExtractor {
     }
     Metadata metadata = new Metadata();
     try {
-      parse(file, handler, metadata, context);
+      if (odp) {
+        // Tika for the metadata (the title), the slides read on their own (OdpSlides).
+        parse(file, new DefaultHandler(), metadata, context);
+        if (!OdpSlides.read(file, handler)) {
+          parse(file, handler, metadata, context);
+        }
+      } else {
+        parse(file, handler, metadata, context);
+      }
     } catch (EncryptedDocumentException e) {
       throw new ExtractionException(
           Failure.DOCUMENT_ENCRYPTED,
@@ -137,8 +158,7 @@ public final class TikaExtractor {
         tablesWithin(handler.tables(), body.length()));
   }
 
-  private void parse(
-      Path file, MarkdownRenderingHandler handler, Metadata metadata, ParseContext context)
+  private void parse(Path file, ContentHandler handler, Metadata metadata, ParseContext context)
       throws IOException, SAXException, TikaException {
     try (InputStream in = TikaInputStream.get(file)) {
       parser.parse(in, handler, metadata, context);
