@@ -197,9 +197,13 @@ final class MarkdownRenderingHandler extends DefaultHandler {
       headingLevel = level;
       writeMarker("#".repeat(level) + " ");
     } else if ("li".equals(name)) {
-      breakLines(1);
-      write("- ");
-      afterListMarker = true;
+      // An item whose first content is a list of its own (an indentation level, as OpenDocument
+      // writes one) shares its marker with that list's first item: no empty item.
+      if (!afterListMarker) {
+        breakLines(1);
+        write("- ");
+        afterListMarker = true;
+      }
     } else if ("br".equals(name)) {
       breakLines(1);
     } else if (BLOCKS.contains(name) && !afterListMarker) {

@@ -186,4 +186,22 @@ class MarkdownRenderingHandlerTest {
     // A paragraph in each item: a loose list, as Markdown writes one.
     assertEquals("- Item A\n\n- Item B\n\nAfter.", text.text().strip());
   }
+
+  @Test
+  void anItemThatOpensWithAList_isNoEmptyItem() throws SAXException {
+    PagedTextBuilder text = new PagedTextBuilder(1_000, 10);
+    MarkdownRenderingHandler handler = new MarkdownRenderingHandler(text, false);
+    handler.startElement(XHTML, "ul", "ul", new AttributesImpl());
+    handler.startElement(XHTML, "li", "li", new AttributesImpl());
+    handler.startElement(XHTML, "ul", "ul", new AttributesImpl());
+    for (String item : new String[] {"Inner one", "Inner two"}) {
+      handler.startElement(XHTML, "li", "li", new AttributesImpl());
+      element(handler, "p", null, item);
+      handler.endElement(XHTML, "li", "li");
+    }
+    handler.endElement(XHTML, "ul", "ul");
+    handler.endElement(XHTML, "li", "li");
+    handler.endElement(XHTML, "ul", "ul");
+    assertEquals("- Inner one\n\n- Inner two", text.text().strip());
+  }
 }
