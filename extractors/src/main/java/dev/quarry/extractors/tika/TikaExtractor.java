@@ -42,12 +42,16 @@ import org.xml.sax.helpers.DefaultHandler;
  */
 public final class TikaExtractor {
 
-  /** Formats whose slides or sheets become pages. */
+  /** OpenDocument presentations and spreadsheets: their slides and sheets are read on their own. */
   private static final String ODP = "application/vnd.oasis.opendocument.presentation";
 
   private static final String ODP_TEMPLATE =
       "application/vnd.oasis.opendocument.presentation-template";
+  private static final String ODS = "application/vnd.oasis.opendocument.spreadsheet";
+  private static final String ODS_TEMPLATE =
+      "application/vnd.oasis.opendocument.spreadsheet-template";
 
+  /** Formats whose slides or sheets become pages. */
   private static final Set<String> PAGED =
       Set.of(
           "application/vnd.openxmlformats-officedocument.presentationml.presentation",
@@ -59,7 +63,9 @@ public final class TikaExtractor {
           "application/vnd.ms-excel.sheet.binary.macroenabled.12",
           "application/vnd.ms-excel",
           ODP,
-          ODP_TEMPLATE);
+          ODP_TEMPLATE,
+          ODS,
+          ODS_TEMPLATE);
 
   private final AutoDetectParser parser;
   private final MediaTypeRegistry registry;
@@ -103,10 +109,13 @@ public final class TikaExtractor {
     }
     Metadata metadata = new Metadata();
     try {
-      if (odp) {
-        // Tika for the metadata (the title), the slides read on their own (OdpSlides).
+      boolean ods = mediaType.equals(ODS) || mediaType.equals(ODS_TEMPLATE);
+      if (odp || ods) {
+        // Tika for the metadata (the title); the slides or sheets read on their own, since Tika
+        // gives neither their starts nor their names (OdpSlides, OdsSheets).
         parse(file, new DefaultHandler(), metadata, context);
-        if (!OdpSlides.read(file, handler)) {
+        boolean read = odp ? OdpSlides.read(file, handler) : OdsSheets.read(file, handler);
+        if (!read) {
           parse(file, handler, metadata, context);
         }
       } else {

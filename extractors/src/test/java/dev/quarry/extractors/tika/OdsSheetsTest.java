@@ -1,0 +1,125 @@
+package dev.quarry.extractors.tika;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quarry.extractors.ExtractedTable;
+import dev.quarry.extractors.Extraction;
+import dev.quarry.extractors.ExtractionLimits;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.apache.tika.config.TikaConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** An OpenDocument spreadsheet read sheet by sheet, as a workbook. */
+class OdsSheetsTest {
+  private static final String ODS = "application/vnd.oasis.opendocument.spreadsheet";
+
+  @TempDir Path dir;
+
+  /**
+   * Two sheets: a header merged over two columns, a value repeated over two columns, a comment, a
+   * row repeated three times, a million blank rows between two blocks, a thousand empty cells after
+   * a row's last value; and a master page whose header is a field.
+   */
+  private static final String CONTENT =
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <office:document-content
+          xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+          xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+          xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+          office:version="1.3">
+        <office:body><office:spreadsheet>
+          <table:table table:name="Fleet">
+            <table:table-row>
+              <table:table-cell><text:p>Ship</text:p></table:table-cell>
+              <table:table-cell table:number-columns-spanned="2"><text:p>Voyage</text:p></table:table-cell>
+              <table:covered-table-cell/>
+              <table:table-cell table:number-columns-repeated="1000"/>
+            </table:table-row>
+            <table:table-row table:number-rows-repeated="3">
+              <table:table-cell><text:p>Aurora</text:p>
+                <office:annotation><text:p>a comment</text:p></office:annotation></table:table-cell>
+              <table:table-cell table:number-columns-repeated="2"><text:p>7</text:p></table:table-cell>
+            </table:table-row>
+            <table:table-row table:number-rows-repeated="1000000">
+              <table:table-cell table:number-columns-repeated="3"/>
+            </table:table-row>
+            <table:table-row>
+              <table:table-cell><text:p>Port</text:p></table:table-cell>
+              <table:table-cell><text:p>Tide</text:p></table:table-cell>
+            </table:table-row>
+            <table:table-row>
+              <table:table-cell><text:p>Bergen</text:p></table:table-cell>
+              <table:table-cell><text:p>06:40</text:p></table:table-cell>
+            </table:table-row>
+          </table:table>
+          <table:table table:name="Totals">
+            <table:table-row><table:table-cell><text:p>Sum</text:p></table:table-cell>
+              <table:table-cell><text:p>42</text:p></table:table-cell></table:table-row>
+          </table:table>
+        </office:spreadsheet></office:body>
+      </office:document-content>
+      """;
+
+  private static final String STYLES =
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <office:document-styles
+          xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+          xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"
+          xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0">
+        <office:master-styles><style:master-page style:name="Default">
+          <style:header><text:p><text:sheet-name>???</text:sheet-name></text:p></style:header>
+          <style:footer><text:p>Page <text:page-number>1</text:page-number></text:p></style:footer>
+        </style:master-page></office:master-styles>
+      </office:document-styles>
+      """;
+
+  private Path workbook() throws Exception {
+    Path file = dir.resolve("fleet.ods");
+    try (OutputStream os = Files.newOutputStream(file);
+        ZipOutputStream zip = new ZipOutputStream(os)) {
+      for (String[] part :
+          new String[][] {{"mimetype", ODS}, {"content.xml", CONTENT}, {"styles.xml", STYLES}}) {
+        zip.putNextEntry(new ZipEntry(part[0]));
+        zip.write(part[1].strip().getBytes(StandardCharsets.UTF_8));
+        zip.closeEntry();
+      }
+    }
+    return file;
+  }
+
+  @Test
+  void eachSheetIsAPageHeadedByItsName_itsBlocksTables_withoutTheMasterPage() throws Exception {
+    Extraction extraction =
+        new TikaExtractor(TikaConfig.getDefaultConfig())
+            .extract(workbook(), ODS, ExtractionLimits.defaults());
+    String text = extraction.text();
+    assertEquals(2, extraction.pageStarts().length, text);
+    assertEquals(
+        List.of(
+            List.of(
+                List.of("Ship", "Voyage", "Voyage"),
+                List.of("Aurora", "7", "7"),
+                List.of("Aurora", "7", "7"),
+                List.of("Aurora", "7", "7")),
+            List.of(List.of("Port", "Tide"), List.of("Bergen", "06:40")),
+            List.of(List.of("Sum", "42"))),
+        extraction.tables().stream().map(ExtractedTable::rows).toList(),
+        "a merged header fills both columns, a repeated value each, a repeated row each time; "
+            + "the blank rows part two tables");
+    assertTrue(text.startsWith("# Fleet\n"), text);
+    assertTrue(text.contains("\n# Totals\n"), text);
+    assertFalse(text.contains("comment"), "a cell's comment is not its value");
+    assertFalse(text.contains("???") || text.contains("Page"), "the master page is not a sheet");
+  }
+}
