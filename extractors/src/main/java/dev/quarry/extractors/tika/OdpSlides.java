@@ -1,13 +1,15 @@
 package dev.quarry.extractors.tika;
 
+import static dev.quarry.extractors.tika.OdfContent.DRAW;
+import static dev.quarry.extractors.tika.OdfContent.PRESENTATION;
+import static dev.quarry.extractors.tika.OdfContent.SVG;
+import static dev.quarry.extractors.tika.OdfContent.TABLE;
+import static dev.quarry.extractors.tika.OdfContent.TEXT;
+
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
-import javax.xml.parsers.ParserConfigurationException;
 import org.xml.sax.Attributes;
 import org.xml.sax.ContentHandler;
 import org.xml.sax.SAXException;
@@ -26,13 +28,6 @@ import org.xml.sax.helpers.DefaultHandler;
  * leaves them.
  */
 final class OdpSlides extends DefaultHandler {
-  private static final String DRAW = "urn:oasis:names:tc:opendocument:xmlns:drawing:1.0";
-  private static final String TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0";
-  private static final String TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0";
-  private static final String PRESENTATION =
-      "urn:oasis:names:tc:opendocument:xmlns:presentation:1.0";
-  private static final String SVG = "urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0";
-  private static final String XHTML = "http://www.w3.org/1999/xhtml";
 
   private final ContentHandler out;
 
@@ -63,29 +58,14 @@ final class OdpSlides extends DefaultHandler {
    * presentation in its {@code content.xml}.
    */
   static boolean read(Path file, ContentHandler out) throws IOException, SAXException {
-    try (ZipFile zip = new ZipFile(file.toFile())) {
-      ZipEntry content = zip.getEntry("content.xml");
-      if (content == null) {
-        return false;
-      }
-      try {
-        TitleFrames titles = new TitleFrames();
-        try (InputStream in = zip.getInputStream(content)) {
-          ZipXmlText.secureParser().parse(in, titles);
-        }
-        if (titles.titled.isEmpty()) {
-          return false;
-        }
-        out.startDocument();
-        try (InputStream in = zip.getInputStream(content)) {
-          ZipXmlText.secureParser().parse(in, new OdpSlides(out, titles.titled));
-        }
-        out.endDocument();
-        return true;
-      } catch (ParserConfigurationException e) {
-        throw new IllegalStateException("the JDK's SAX parser has no secure configuration", e);
-      }
+    TitleFrames titles = new TitleFrames();
+    if (!OdfContent.parse(file, titles) || titles.titled.isEmpty()) {
+      return false;
     }
+    out.startDocument();
+    OdfContent.parse(file, new OdpSlides(out, titles.titled));
+    out.endDocument();
+    return true;
   }
 
   @Override
@@ -194,11 +174,11 @@ final class OdpSlides extends DefaultHandler {
   }
 
   private void start(String name, Attributes atts) throws SAXException {
-    out.startElement(XHTML, name, name, atts);
+    OdfContent.start(out, name, atts);
   }
 
   private void end(String name) throws SAXException {
-    out.endElement(XHTML, name, name);
+    OdfContent.end(out, name);
   }
 
   /** Which slides have a title frame, in order. */

@@ -1,13 +1,13 @@
 package dev.quarry.extractors.tika;
 
+import static dev.quarry.extractors.tika.OdfContent.OFFICE;
+import static dev.quarry.extractors.tika.OdfContent.TABLE;
+import static dev.quarry.extractors.tika.OdfContent.TEXT;
+
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
-import javax.xml.parsers.ParserConfigurationException;
 import org.xml.sax.Attributes;
 import org.xml.sax.ContentHandler;
 import org.xml.sax.SAXException;
@@ -26,11 +26,6 @@ import org.xml.sax.helpers.DefaultHandler;
  */
 final class OdsSheets extends DefaultHandler {
   static final int MAX_ROW_REPEAT = 1_000;
-
-  private static final String TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0";
-  private static final String TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0";
-  private static final String OFFICE = "urn:oasis:names:tc:opendocument:xmlns:office:1.0";
-  private static final String XHTML = "http://www.w3.org/1999/xhtml";
 
   /** One cell of the row being read. */
   private record Cell(String text, int columnsRepeated, String colspan, String rowspan) {}
@@ -58,19 +53,8 @@ final class OdsSheets extends DefaultHandler {
    * content.xml} holds no spreadsheet.
    */
   static boolean read(Path file, ContentHandler out) throws IOException, SAXException {
-    try (ZipFile zip = new ZipFile(file.toFile())) {
-      ZipEntry content = zip.getEntry("content.xml");
-      if (content == null) {
-        return false;
-      }
-      OdsSheets sheets = new OdsSheets(out);
-      try (InputStream in = zip.getInputStream(content)) {
-        ZipXmlText.secureParser().parse(in, sheets);
-      } catch (ParserConfigurationException e) {
-        throw new IllegalStateException("the JDK's SAX parser has no secure configuration", e);
-      }
-      return sheets.sawSpreadsheet;
-    }
+    OdsSheets sheets = new OdsSheets(out);
+    return OdfContent.parse(file, sheets) && sheets.sawSpreadsheet;
   }
 
   @Override
@@ -196,10 +180,10 @@ final class OdsSheets extends DefaultHandler {
   }
 
   private void start(String name, Attributes atts) throws SAXException {
-    out.startElement(XHTML, name, name, atts);
+    OdfContent.start(out, name, atts);
   }
 
   private void end(String name) throws SAXException {
-    out.endElement(XHTML, name, name);
+    OdfContent.end(out, name);
   }
 }

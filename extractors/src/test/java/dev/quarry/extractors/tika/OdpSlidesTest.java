@@ -6,13 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.extractors.Extraction;
 import dev.quarry.extractors.ExtractionLimits;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 import org.apache.tika.config.TikaConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,17 +73,7 @@ class OdpSlidesTest {
       """;
 
   private Path deck() throws Exception {
-    Path file = dir.resolve("fleet.odp");
-    try (OutputStream os = Files.newOutputStream(file);
-        ZipOutputStream zip = new ZipOutputStream(os)) {
-      for (String[] part :
-          new String[][] {{"mimetype", ODP}, {"content.xml", CONTENT}, {"styles.xml", STYLES}}) {
-        zip.putNextEntry(new ZipEntry(part[0]));
-        zip.write(part[1].strip().getBytes(StandardCharsets.UTF_8));
-        zip.closeEntry();
-      }
-    }
-    return file;
+    return OdfPackages.write(dir.resolve("fleet.odp"), ODP, CONTENT, STYLES);
   }
 
   @Test
