@@ -205,7 +205,7 @@ final class BodyPrefetch extends Handler.Wrapper {
         if (!reserve(chunk.remaining())) {
           // Too many bodies are buffered already: this one is read the old way, on the request
           // thread, starting with what was collected and the chunk in hand.
-          handOn(collected(false), chunk);
+          handOnElsewhere(collected(false), chunk);
           return;
         }
         append(chunk.getByteBuffer());
@@ -216,8 +216,8 @@ final class BodyPrefetch extends Handler.Wrapper {
           return;
         }
         if (size > maxBodyBytes) {
-          // Enough for the endpoint's 413; the rest is neither read nor waited for.
-          handOn(collected(false));
+          // Enough for the endpoint's 413, which reads on only to drop what is still coming.
+          handOnElsewhere(collected(false));
           return;
         }
         long elapsed = System.nanoTime() - started;
@@ -261,6 +261,16 @@ final class BodyPrefetch extends Handler.Wrapper {
       }
       buffer.slice().get(body, size, n);
       size += n;
+    }
+
+    /**
+     * Hands on a request whose body has not all arrived, on another of Jetty's threads: the handler
+     * reads the rest blocking, and a blocking read waits for a demand callback, which Jetty runs
+     * only after the one in progress (this one) returns. Handed on here, the handler's read of a
+     * body still arriving waited forever, and held its thread.
+     */
+    private void handOnElsewhere(Content.Chunk... chunks) {
+      request.getComponents().getExecutor().execute(() -> handOn(chunks));
     }
 
     /** Hands the request on with {@code chunks} to be read before anything still unread. */

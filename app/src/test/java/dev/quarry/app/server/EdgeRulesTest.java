@@ -17,6 +17,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.reflect.Proxy;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -298,6 +299,50 @@ class EdgeRulesTest {
       assertTrue(response.startsWith("HTTP/1.1 413"), response);
       assertTrue(response.contains("REQUEST_TOO_LARGE"), response);
       assertTrue(response.contains("AgenticDriver-Version: 1.0"), response);
+    }
+  }
+
+  /**
+   * A chunked body that passes the bound while arriving, and goes on arriving after a pause: the
+   * endpoint, reading on to drop the rest, must see it. Handed on inside Jetty's demand callback,
+   * its read waited for a callback that could not run, and the request never answered.
+   */
+  @Test
+  void chunkedBodyOverTheLimit_stillArriving_isAnsweredTooLarge() throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(20_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(
+          ("POST /v1/retrieval/search HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+                  + TOKEN
+                  + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      // One chunk, then a pause: the server waits for the rest in a demand callback. Then four
+      // (5,000 bytes, past the 4,096 bound) and a pause: the request is handed on from that
+      // callback, and the endpoint reads on while nothing arrives. Then the rest.
+      for (int[] burst : new int[][] {{1, 300}, {4, 500}, {5, 0}}) {
+        try {
+          for (int i = 0; i < burst[0]; i++) {
+            out.write(("3e8\r\n" + "x".repeat(1000) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+          }
+          if (burst[1] == 0) {
+            out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+          }
+          out.flush();
+        } catch (IOException closedEarly) {
+          break; // the server may stop reading once it has dropped enough; its answer is there
+        }
+        Thread.sleep(burst[1]);
+      }
+      String response;
+      try {
+        response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      } catch (SocketTimeoutException e) {
+        throw new AssertionError(
+            "no answer in 20 s: the endpoint's read of the body never returned");
+      }
+      assertTrue(response.startsWith("HTTP/1.1 413"), response);
+      assertTrue(response.contains("REQUEST_TOO_LARGE"), response);
     }
   }
 
