@@ -272,15 +272,18 @@ class EdgeRulesTest {
     assertError(api.retrieval("search", TOKEN, big), 413, "REQUEST_TOO_LARGE");
   }
 
+  /** The head of a search request whose body follows in chunks. */
+  static final byte[] CHUNKED_SEARCH_HEAD =
+      ("POST /v1/retrieval/search HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+              + TOKEN
+              + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII);
+
   @Test
   void chunkedBodyOverTheLimit_isTooLarge() throws IOException {
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
       OutputStream out = socket.getOutputStream();
-      out.write(
-          ("POST /v1/retrieval/search HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
-                  + TOKEN
-                  + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
-              .getBytes(StandardCharsets.US_ASCII));
+      out.write(CHUNKED_SEARCH_HEAD);
       byte[] chunk = "x".repeat(1000).getBytes(StandardCharsets.US_ASCII);
       try {
         for (int i = 0; i < 10; i++) {
@@ -312,11 +315,7 @@ class EdgeRulesTest {
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
       socket.setSoTimeout(20_000);
       OutputStream out = socket.getOutputStream();
-      out.write(
-          ("POST /v1/retrieval/search HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
-                  + TOKEN
-                  + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
-              .getBytes(StandardCharsets.US_ASCII));
+      out.write(CHUNKED_SEARCH_HEAD);
       // One chunk, then a pause: the server waits for the rest in a demand callback. Then four
       // (5,000 bytes, past the 4,096 bound) and a pause: the request is handed on from that
       // callback, and the endpoint reads on while nothing arrives. Then the rest.
