@@ -1,6 +1,7 @@
 package dev.quarry.extractors.pdf;
 
 import dev.quarry.extractors.OutlineEntry;
+import dev.quarry.extractors.text.MarkdownEscapes;
 import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,8 +36,9 @@ import java.util.regex.Pattern;
  * runs of at least {@value #MIN_RUNNING_PAGES} pages (digits aside) is a running header or footer
  * and left out. A pass or two over each page's lines: the work grows with the text.
  *
- * <p>A line of the PDF's own that starts like a heading marker ({@code # tag}) is escaped ({@code
- * \# tag}) so it is not read as one. Page starts move with the text.
+ * <p>A line of the PDF's own that starts like a heading marker ({@code # tag}) or a code fence is
+ * escaped ({@code \# tag}, {@link MarkdownEscapes}) so it is not read as one. Page starts move with
+ * the text.
  */
 final class PdfHeadings {
   static final int MAX_HEADING_WORDS = 15;
@@ -398,10 +400,7 @@ final class PdfHeadings {
           }
           continue;
         }
-        if (found > 0 && looksLikeMarker(line)) {
-          out.append('\\');
-        }
-        out.append(line);
+        out.append(found > 0 ? MarkdownEscapes.lineStart(line) : line);
         if (i + 1 < lines.size()) {
           out.append('\n');
         }
@@ -413,24 +412,6 @@ final class PdfHeadings {
   private static boolean endsWithBlankLine(StringBuilder out) {
     int n = out.length();
     return n >= 2 && out.charAt(n - 1) == '\n' && out.charAt(n - 2) == '\n';
-  }
-
-  /**
-   * Whether a line of the PDF's would read as an ATX heading: up to three spaces, 1-6 '#', a space.
-   */
-  private static boolean looksLikeMarker(String line) {
-    int i = 0;
-    while (i < line.length() && i < 4 && line.charAt(i) == ' ') {
-      i++;
-    }
-    int hashes = i;
-    while (i < line.length() && line.charAt(i) == '#') {
-      i++;
-    }
-    return i > hashes
-        && i - hashes <= 6
-        && hashes <= 3
-        && (i == line.length() || Character.isWhitespace(line.charAt(i)));
   }
 
   private static String squash(String s) {
