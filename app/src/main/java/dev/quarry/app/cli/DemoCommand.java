@@ -30,7 +30,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code quarry demo}: a server with a small sample corpus ({@code handbook}) indexed, a freshly
  * minted token with every scope, and ready-to-paste curl commands. The sample is loaded through the
- * Java client (the server's own HTTP API), the way an application would.
+ * Java client (the server's own HTTP API), the way an application would, before the {@code
+ * listening on} line is printed.
  */
 @Command(
     name = "demo",
@@ -74,15 +75,14 @@ final class DemoCommand implements Callable<Integer> {
     return Serving.serveUntilStopped(
         () -> QuarryServer.start(dir, "127.0.0.1", port, tokens, ServerConfig.DEFAULT),
         server -> {
+          // on stderr: stdout's first line stays "listening on", printed once the sample is in
+          System.err.println("quarry demo: indexing the sample corpus '" + CORPUS + "'...");
           try {
             loadSample(server.url(), bearer);
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           }
-          System.out.println(instructions(server.url(), bearer, dir, data == null));
-          System.out.println(
-              "Web console: " + server.consoleUrl() + " (sign in with the token above)");
-          System.out.flush();
+          return instructions(server.url(), server.consoleUrl(), bearer, dir, data == null);
         },
         cleanUp);
   }
@@ -135,7 +135,8 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  static String instructions(String url, String token, Path dir, boolean temporary) {
+  static String instructions(
+      String url, String consoleUrl, String token, Path dir, boolean temporary) {
     String auth = "-H 'Authorization: Bearer " + token + "' -H 'Content-Type: application/json'";
     String post = "curl -s " + auth + " " + url + "/v1/retrieval/";
     return String.join(
@@ -165,6 +166,7 @@ final class DemoCommand implements Callable<Integer> {
         post + "sources/delete -d '{\"corpus\":\"handbook\",\"source\":\"policies/remote.md\"}'",
         post + "corpora/history -d '{\"corpus\":\"handbook\"}'",
         "",
+        "Web console: " + consoleUrl + " (sign in with the token above)",
         "Stop with Ctrl-C.");
   }
 }

@@ -100,9 +100,10 @@ final class ServeCommand implements Callable<Integer> {
     ServerConfig serverSettings = settings;
     return Serving.serveUntilStopped(
         () -> QuarryServer.start(data, host, port, authenticator, serverSettings),
-        server ->
-            LoggerFactory.getLogger(ServeCommand.class)
-                .info("web console: {}", server.consoleUrl()),
+        server -> {
+          LoggerFactory.getLogger(ServeCommand.class).info("web console: {}", server.consoleUrl());
+          return null;
+        },
         authenticator::close);
   }
 }

@@ -5,7 +5,7 @@ import dev.quarry.app.server.QuarryServer;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import java.util.concurrent.CountDownLatch;
-import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /** Starts a server, announces it, and keeps it up until the process is asked to stop. */
@@ -13,25 +13,21 @@ final class Serving {
   private Serving() {}
 
   /**
-   * Starts the server, prints {@code listening on URL}, runs {@code afterStart} (may be null), then
-   * blocks until SIGTERM/SIGINT, whose shutdown hook closes the server: in-flight requests finish
-   * and every corpus is committed and closed.
+   * Starts the server, runs {@code prepare} on it, prints {@code listening on URL} and then the
+   * text {@code prepare} returned (none when null), then blocks until SIGTERM/SIGINT, whose
+   * shutdown hook closes the server (in-flight requests finish, every corpus is committed and
+   * closed) and then runs {@code afterStop} (at once instead when the server could not start).
+   *
+   * <p>The {@code listening on} line comes only once {@code prepare} is done, so a script that
+   * waits for it finds the server as it will be used (the demo's sample corpus indexed), even
+   * though {@code prepare} may already send it requests.
    *
    * @return the process exit code: 0; 2 when a setting stopped start-up (as for a config file that
    *     cannot be read); 1 when the server could not start otherwise (the process exits with 1 when
-   *     {@code afterStart} fails)
-   */
-  static int serveUntilStopped(Supplier<QuarryServer> start, Consumer<QuarryServer> afterStart)
-      throws InterruptedException {
-    return serveUntilStopped(start, afterStart, () -> {});
-  }
-
-  /**
-   * As {@link #serveUntilStopped(Supplier, Consumer)}, then runs {@code afterStop} once the server
-   * is closed (in the shutdown hook, or at once when the server could not start).
+   *     {@code prepare} fails)
    */
   static int serveUntilStopped(
-      Supplier<QuarryServer> start, Consumer<QuarryServer> afterStart, Runnable afterStop)
+      Supplier<QuarryServer> start, Function<QuarryServer, String> prepare, Runnable afterStop)
       throws InterruptedException {
     QuarryServer server;
     try {
@@ -65,16 +61,18 @@ final class Serving {
                   }
                 },
                 "quarry-shutdown"));
-    System.out.println("listening on " + server.url());
-    System.out.flush();
-    if (afterStart != null) {
-      try {
-        afterStart.accept(server);
-      } catch (RuntimeException e) {
-        System.err.println("quarry: " + e.getMessage());
-        System.exit(1); // runs the shutdown hook, which closes the server
-      }
+    String told = null;
+    try {
+      told = prepare.apply(server);
+    } catch (RuntimeException e) {
+      System.err.println("quarry: " + e.getMessage());
+      System.exit(1); // runs the shutdown hook, which closes the server
     }
+    System.out.println("listening on " + server.url());
+    if (told != null) {
+      System.out.println(told);
+    }
+    System.out.flush();
     stopped.await();
     return 0;
   }

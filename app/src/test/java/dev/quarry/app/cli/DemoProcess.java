@@ -1,11 +1,16 @@
 package dev.quarry.app.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quarry.app.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,11 +53,16 @@ final class DemoProcess implements AutoCloseable {
             "--port",
             "0"));
     Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-    String url = awaitReady(process);
+    int[] firstSearch = {0};
+    String url = awaitReady(process, firstSearch);
     DemoProcess demo = new DemoProcess(process, stderr, url);
     assertTrue(
         url != null && url.startsWith("http://127.0.0.1:"),
         () -> "the demo did not start: " + demo.stderr());
+    assertEquals(
+        200,
+        firstSearch[0],
+        "a search sent as soon as the demo said it was listening: its sample corpus is indexed");
     return demo;
   }
 
@@ -88,6 +98,26 @@ final class DemoProcess implements AutoCloseable {
     return bash;
   }
 
+  /** The status of a search of the demo's sample corpus; 0 when none came. */
+  private static int search(String url) {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(url + "/v1/retrieval/search"))
+            .header("Authorization", "Bearer change-me")
+            .header("Content-Type", "application/json")
+            .POST(
+                HttpRequest.BodyPublishers.ofString(
+                    "{\"corpus\":\"handbook\",\"query\":\"leave\"}"))
+            .build();
+    try (HttpClient client = HttpClient.newHttpClient()) {
+      return client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+    } catch (IOException e) {
+      return 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 0;
+    }
+  }
+
   static boolean onPath(String tool) {
     for (String folder : System.getenv().getOrDefault("PATH", "").split(":")) {
       if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, tool))) {
@@ -98,9 +128,11 @@ final class DemoProcess implements AutoCloseable {
   }
 
   /**
-   * Waits for the demo's last line of instructions and returns its address (null if it never came).
+   * Waits for the demo's last line of instructions and returns its address (null if it never came),
+   * with the status of a search of its sample corpus sent as soon as its {@code listening on} line
+   * came in {@code firstSearch}.
    */
-  private static String awaitReady(Process demo) throws Exception {
+  private static String awaitReady(Process demo, int[] firstSearch) throws Exception {
     BufferedReader out =
         new BufferedReader(new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8));
     CompletableFuture<String> ready =
@@ -111,6 +143,7 @@ final class DemoProcess implements AutoCloseable {
                 for (String line; (line = out.readLine()) != null; ) {
                   if (line.startsWith("listening on ")) {
                     url = line.substring("listening on ".length()).strip();
+                    firstSearch[0] = search(url);
                   } else if (line.startsWith("Stop with Ctrl-C")) {
                     Thread drain = new Thread(() -> out.lines().forEach(l -> {}), "demo-stdout");
                     drain.setDaemon(true);
