@@ -119,7 +119,7 @@ public final class TikaExtractor {
           parse(file, handler, metadata, context);
         }
       } else {
-        parse(file, handler, metadata, context);
+        parse(file, withChartTables(file, mediaType, handler, limits), metadata, context);
       }
     } catch (EncryptedDocumentException e) {
       throw new ExtractionException(
@@ -165,6 +165,19 @@ public final class TikaExtractor {
         null,
         null,
         tablesWithin(handler.tables(), body.length()));
+  }
+
+  /**
+   * {@code handler}, behind one that puts each chart's table where Tika writes its values, for an
+   * OOXML package with charts ({@link ChartTextTables}).
+   */
+  private static ContentHandler withChartTables(
+      Path file, String mediaType, ContentHandler handler, ExtractionLimits limits) {
+    if (!mediaType.contains("openxmlformats") && !mediaType.contains("macroenabled")) {
+      return handler;
+    }
+    List<OoxmlCharts.Chart> charts = OoxmlCharts.read(file, limits.maxExtractedChars());
+    return charts.isEmpty() ? handler : new ChartTextTables(handler, charts);
   }
 
   private void parse(Path file, ContentHandler handler, Metadata metadata, ParseContext context)
