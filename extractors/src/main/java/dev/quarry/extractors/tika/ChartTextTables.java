@@ -1,10 +1,13 @@
 package dev.quarry.extractors.tika;
 
-import java.util.ArrayList;
+import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.tika.sax.ContentHandlerDecorator;
 import org.xml.sax.Attributes;
 import org.xml.sax.ContentHandler;
@@ -27,7 +30,11 @@ final class ChartTextTables extends ContentHandlerDecorator {
   /** Elements whose text is not bare. Everything but the page's frame holds text of its own. */
   private static final Set<String> FRAME = Set.of("html", "body", "div");
 
-  private final List<OoxmlCharts.Chart> unused;
+  /**
+   * The tables of the charts not yet written, by their values (blank ones left out): a run of bare
+   * text is looked up by its own, so each run costs its length whatever the number of charts.
+   */
+  private final Map<List<String>, ArrayDeque<List<List<String>>>> unused = new HashMap<>();
 
   /** Elements open that are not the frame: text is bare when there are none. */
   private int inText;
@@ -47,9 +54,11 @@ final class ChartTextTables extends ContentHandlerDecorator {
 
   ChartTextTables(ContentHandler handler, List<OoxmlCharts.Chart> charts) {
     super(handler);
-    this.unused = new ArrayList<>(charts);
     long most = 0;
     for (OoxmlCharts.Chart chart : charts) {
+      unused
+          .computeIfAbsent(nonBlank(chart.values().stream()), k -> new ArrayDeque<>())
+          .add(chart.rows());
       long chars = 0;
       for (String value : chart.values()) {
         chars += value.length() + 1;
@@ -107,25 +116,22 @@ final class ChartTextTables extends ContentHandlerDecorator {
     }
     String text = bare.toString();
     bare.setLength(0);
-    OoxmlCharts.Chart chart = text.indexOf('\t') < 0 ? null : chartOf(text);
-    if (chart == null) {
+    List<String> values = text.indexOf('\t') < 0 ? null : nonBlank(Arrays.stream(text.split("\t")));
+    ArrayDeque<List<List<String>>> tables =
+        values == null || values.isEmpty() ? null : unused.get(values);
+    if (tables == null) {
       super.characters(text.toCharArray(), 0, text.length());
       return;
     }
-    unused.remove(chart);
-    writeTable(chart.rows());
+    List<List<String>> rows = tables.poll();
+    if (tables.isEmpty()) {
+      unused.remove(values);
+    }
+    writeTable(rows);
   }
 
-  /** The unused chart whose values {@code text} is, or null. */
-  private OoxmlCharts.Chart chartOf(String text) {
-    List<String> values =
-        Arrays.stream(text.split("\t")).map(String::strip).filter(v -> !v.isEmpty()).toList();
-    for (OoxmlCharts.Chart chart : unused) {
-      if (chart.values().stream().filter(v -> !v.isEmpty()).toList().equals(values)) {
-        return chart;
-      }
-    }
-    return null;
+  private static List<String> nonBlank(Stream<String> values) {
+    return values.map(String::strip).filter(v -> !v.isEmpty()).toList();
   }
 
   private void writeTable(List<List<String>> rows) throws SAXException {

@@ -9,9 +9,12 @@ import dev.quarry.extractors.Extraction;
 import dev.quarry.extractors.ExtractionLimits;
 import java.awt.geom.Rectangle2D;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 import org.apache.poi.ss.util.CellRangeAddress;
 import org.apache.poi.xddf.usermodel.chart.AxisPosition;
 import org.apache.poi.xddf.usermodel.chart.ChartTypes;
@@ -36,6 +39,8 @@ import org.apache.tika.config.TikaConfig;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.xml.sax.Attributes;
+import org.xml.sax.helpers.AttributesImpl;
 import org.xml.sax.helpers.DefaultHandler;
 
 /** Charts of presentations, workbooks and documents read as tables ({@link OoxmlCharts}). */
@@ -195,8 +200,7 @@ class ChartTablesTest {
           }
 
           @Override
-          public void startElement(
-              String uri, String localName, String qName, org.xml.sax.Attributes atts) {
+          public void startElement(String uri, String localName, String qName, Attributes atts) {
             if (localName.equals("table")) {
               tables[0]++;
             }
@@ -205,7 +209,7 @@ class ChartTablesTest {
     OoxmlCharts.Chart chart =
         new OoxmlCharts.Chart(List.of("a", "1"), List.of(List.of("", "a"), List.of("1", "1")));
     ChartTextTables handler = new ChartTextTables(sink, List.of(chart));
-    var none = new org.xml.sax.helpers.AttributesImpl();
+    var none = new AttributesImpl();
     handler.startElement("", "body", "body", none);
     char[] other = "a\t2\t".toCharArray();
     handler.characters(other, 0, other.length);
@@ -246,5 +250,35 @@ class ChartTablesTest {
         "held back: " + (100 * line.length - written.length()) + " characters");
     handler.endDocument();
     assertEquals(100 * line.length, written.length());
+  }
+
+  @Test
+  void damagedOrHugeCharts_giveNoTable_andTheOthersStillDo() throws Exception {
+    String chart =
+        "<c:chartSpace xmlns:c=\"http://schemas.openxmlformats.org/drawingml/2006/chart\">";
+    String series =
+        "<c:chart><c:plotArea><c:barChart><c:ser><c:tx><c:v>n</c:v></c:tx>"
+            + "<c:val><c:numLit><c:pt idx=\"%s\"><c:v>1</c:v></c:pt></c:numLit></c:val>"
+            + "</c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>";
+    Path file = dir.resolve("hostile.xlsx");
+    try (var zip = new ZipOutputStream(Files.newOutputStream(file))) {
+      String[][] parts = {
+        {"xl/charts/chart1.xml", chart + "<c:chart><c:plotArea"}, // cut short
+        {"xl/charts/chart2.xml", chart + series.formatted("2000000000")}, // a point far out
+        {
+          "xl/charts/chart3.xml", "<!DOCTYPE x [<!ENTITY e \"e\">]>" + chart + series.formatted("0")
+        },
+        {"xl/charts/chart4.xml", chart + series.formatted("1")},
+      };
+      for (String[] part : parts) {
+        zip.putNextEntry(new ZipEntry(part[0]));
+        zip.write(part[1].getBytes(StandardCharsets.UTF_8));
+        zip.closeEntry();
+      }
+    }
+    List<OoxmlCharts.Chart> charts = OoxmlCharts.read(file, 1_000_000);
+    assertEquals(1, charts.size());
+    assertEquals(
+        List.of(List.of("", "n"), List.of("1", ""), List.of("2", "1")), charts.get(0).rows());
   }
 }
