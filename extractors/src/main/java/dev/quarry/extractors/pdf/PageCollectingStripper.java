@@ -259,9 +259,7 @@ final class PageCollectingStripper extends PDFTextStripper {
     }
     super.writePage();
     for (List<List<String>> rows : found) {
-      List<String> header = rows.get(0);
-      for (int r = 1; r < rows.size(); r++) {
-        String line = ExtractedTable.renderRow(header, rows.get(r));
+      for (String line : ExtractedTable.renderedRows(rows)) {
         if (!line.isEmpty()) {
           output.write("\n\n" + line);
         }

@@ -182,11 +182,12 @@ public final class PdfExtractor {
     int from = 0;
     for (PageCollectingStripper.PageTable t : found) {
       int at = Math.max(from, pageStarts[Math.min(t.page(), pageStarts.length) - 1]);
-      List<String> header = t.rows().get(0);
       List<Integer> rowStarts = new ArrayList<>();
       int end = -1;
-      for (int r = 1; r < t.rows().size() && at >= 0; r++) {
-        String line = ExtractedTable.renderRow(header, t.rows().get(r));
+      for (String line : ExtractedTable.renderedRows(t.rows())) {
+        if (at < 0) {
+          break;
+        }
         if (line.isEmpty()) {
           continue;
         }

@@ -314,11 +314,9 @@ final class MarkdownRenderingHandler extends DefaultHandler {
     if (rows.isEmpty()) {
       return;
     }
-    List<String> header = rows.size() > 1 ? rows.get(0) : List.of();
     List<Integer> rowStarts = new ArrayList<>();
     int start = -1;
-    for (int r = rows.size() > 1 ? 1 : 0; r < rows.size(); r++) {
-      String line = renderRow(header, rows.get(r));
+    for (String line : ExtractedTable.renderedRows(rows)) {
       if (line.isEmpty()) {
         continue;
       }

@@ -101,10 +101,9 @@ class XlsxSheetGridsTest {
     assertEquals(List.of(List.of("Port", "Berths"), List.of("Bergen", "3")), tables.get(1).rows());
     assertEquals(
         List.of(
-            "Ship = Ship; Voyage = Departed; Voyage = Tons",
-            "Ship = Aurora; Voyage = 2024-03-05; Voyage = 1250.5",
-            "Ship = Borealis; Voyage = 2024-03-06; Voyage = 980; Notes = late",
-            "Ship = Borealis; Voyage = 2024-03-07; Voyage = 12",
+            "Ship = Aurora; Voyage / Departed = 2024-03-05; Voyage / Tons = 1250.5",
+            "Ship = Borealis; Voyage / Departed = 2024-03-06; Voyage / Tons = 980; Notes = late",
+            "Ship = Borealis; Voyage / Departed = 2024-03-07; Voyage / Tons = 12",
             "Port = Bergen; Berths = 3"),
         rowsWritten(extraction));
   }
