@@ -30,13 +30,23 @@ import org.xml.sax.helpers.DefaultHandler;
  *
  * <p>Tika writes the same cache as one run of values apart by tabs ({@link ChartTextTables} puts
  * the table in its place): {@link Chart#values} is that run, every {@code c:v} of the part in
- * order. Bounded: a chart of more than {@value #MAX_POINTS} points or {@value
- * TableCollector#MAX_COLUMNS} series, or a package whose charts' values pass {@code maxChars}
- * characters, gives no table. A package or chart that cannot be read gives none either (its values
- * stay the text Tika writes).
+ * order. Bounded: a chart of more than {@value #MAX_POINTS} points, {@value
+ * TableCollector#MAX_COLUMNS} series or {@value #MAX_CELLS} cells gives no table, and a package
+ * whose charts' values pass {@code maxChars} characters or whose tables pass {@value
+ * #MAX_PACKAGE_CELLS} cells gives none. A package or chart that cannot be read gives none either
+ * (its values stay the text Tika writes).
  */
 final class OoxmlCharts {
   static final int MAX_POINTS = 10_000;
+
+  /**
+   * The most cells of one chart's table (points times series, each point of each series, written or
+   * not) and of all of a package's: a few values far apart would otherwise ask for a table of
+   * millions of empty cells.
+   */
+  static final int MAX_CELLS = 100_000;
+
+  static final int MAX_PACKAGE_CELLS = 1_000_000;
 
   private static final String CHART = "http://schemas.openxmlformats.org/drawingml/2006/chart";
   private static final Pattern CHART_PART =
@@ -61,6 +71,7 @@ final class OoxmlCharts {
   static List<Chart> read(Path file, long maxChars) {
     List<Chart> charts = new ArrayList<>();
     long chars = 0;
+    long cells = 0;
     try (ZipFile zip = new ZipFile(file.toFile())) {
       TreeMap<String, ZipEntry> parts = new TreeMap<>();
       for (Enumeration<? extends ZipEntry> e = zip.entries(); e.hasMoreElements(); ) {
@@ -83,7 +94,8 @@ final class OoxmlCharts {
         for (String v : chart.values()) {
           chars += v.length();
         }
-        if (chars > maxChars) {
+        cells += (long) chart.rows().size() * chart.rows().get(0).size();
+        if (chars > maxChars || cells > MAX_PACKAGE_CELLS) {
           return List.of();
         }
         charts.add(chart);
@@ -237,6 +249,9 @@ final class OoxmlCharts {
       }
       if (!categories.isEmpty()) {
         points = Math.max(points, categories.lastKey() + 1);
+      }
+      if ((long) (points + 1) * (drawn.size() + 1) > MAX_CELLS) {
+        return null;
       }
       List<List<String>> rows = new ArrayList<>(points + 1);
       List<String> header = new ArrayList<>(drawn.size() + 1);

@@ -260,6 +260,10 @@ class ChartTablesTest {
         "<c:chart><c:plotArea><c:barChart><c:ser><c:tx><c:v>n</c:v></c:tx>"
             + "<c:val><c:numLit><c:pt idx=\"%s\"><c:v>1</c:v></c:pt></c:numLit></c:val>"
             + "</c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>";
+    String sparse =
+        ("<c:ser><c:val><c:numLit><c:pt idx=\"0\"><c:v>1</c:v></c:pt>"
+                + "<c:pt idx=\"9999\"><c:v>2</c:v></c:pt></c:numLit></c:val></c:ser>")
+            .repeat(20);
     Path file = dir.resolve("hostile.xlsx");
     try (var zip = new ZipOutputStream(Files.newOutputStream(file))) {
       String[][] parts = {
@@ -269,6 +273,14 @@ class ChartTablesTest {
           "xl/charts/chart3.xml", "<!DOCTYPE x [<!ENTITY e \"e\">]>" + chart + series.formatted("0")
         },
         {"xl/charts/chart4.xml", chart + series.formatted("1")},
+        // a few values far apart: a table of 10,000 rows and 21 columns, past the cells bound
+        {
+          "xl/charts/chart5.xml",
+          chart
+              + "<c:chart><c:plotArea><c:barChart>"
+              + sparse
+              + "</c:barChart></c:plotArea></c:chart></c:chartSpace>"
+        },
       };
       for (String[] part : parts) {
         zip.putNextEntry(new ZipEntry(part[0]));
