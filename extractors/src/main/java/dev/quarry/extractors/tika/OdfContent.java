@@ -20,6 +20,7 @@ final class OdfContent {
   static final String DRAW = "urn:oasis:names:tc:opendocument:xmlns:drawing:1.0";
   static final String TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0";
   static final String TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0";
+  static final String STYLE = "urn:oasis:names:tc:opendocument:xmlns:style:1.0";
   static final String PRESENTATION = "urn:oasis:names:tc:opendocument:xmlns:presentation:1.0";
   static final String SVG = "urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0";
   private static final String XHTML = "http://www.w3.org/1999/xhtml";
@@ -31,8 +32,14 @@ final class OdfContent {
    * has none.
    */
   static boolean parse(Path file, DefaultHandler... handlers) throws IOException, SAXException {
+    return parse(file, "content.xml", handlers);
+  }
+
+  /** Reads the part {@code name} of {@code file} into each handler in turn; false without it. */
+  static boolean parse(Path file, String name, DefaultHandler... handlers)
+      throws IOException, SAXException {
     try (ZipFile zip = new ZipFile(file.toFile())) {
-      ZipEntry content = zip.getEntry("content.xml");
+      ZipEntry content = zip.getEntry(name);
       if (content == null) {
         return false;
       }

@@ -47,6 +47,8 @@ public final class TikaExtractor {
 
   private static final String ODP_TEMPLATE =
       "application/vnd.oasis.opendocument.presentation-template";
+  private static final String ODT = "application/vnd.oasis.opendocument.text";
+  private static final String ODT_TEMPLATE = "application/vnd.oasis.opendocument.text-template";
   private static final String ODS = "application/vnd.oasis.opendocument.spreadsheet";
   private static final String ODS_TEMPLATE =
       "application/vnd.oasis.opendocument.spreadsheet-template";
@@ -119,7 +121,7 @@ public final class TikaExtractor {
           parse(file, handler, metadata, context);
         }
       } else {
-        parse(file, withChartTables(file, mediaType, handler, limits), metadata, context);
+        parse(file, withStructure(file, mediaType, handler, limits), metadata, context);
       }
     } catch (EncryptedDocumentException e) {
       throw new ExtractionException(
@@ -168,11 +170,17 @@ public final class TikaExtractor {
   }
 
   /**
-   * {@code handler}, behind one that puts each chart's table where Tika writes its values, for an
-   * OOXML package with charts ({@link ChartTextTables}).
+   * {@code handler}, behind one that adds what Tika's reading of the format lacks: each chart's
+   * table where Tika writes its values, for an OOXML package with charts ({@link ChartTextTables});
+   * the title paragraphs as headings, for an OpenDocument text ({@link TitleHeadings}).
    */
-  private static ContentHandler withChartTables(
+  private static ContentHandler withStructure(
       Path file, String mediaType, ContentHandler handler, ExtractionLimits limits) {
+    if (mediaType.equals(ODT) || mediaType.equals(ODT_TEMPLATE)) {
+      // An OpenDocument text's Title and Subtitle paragraphs as headings (TitleHeadings).
+      List<OdtTitles.Title> titles = OdtTitles.read(file);
+      return titles.isEmpty() ? handler : new TitleHeadings(handler, titles);
+    }
     if (!mediaType.contains("openxmlformats") && !mediaType.contains("macroenabled")) {
       return handler;
     }
