@@ -12,8 +12,9 @@ import org.xml.sax.SAXException;
 import org.xml.sax.helpers.DefaultHandler;
 
 /**
- * An OpenDocument package's {@code content.xml}, read with the secure SAX parser; the namespaces
- * {@link OdpSlides} and {@link OdsSheets} read it in, and how they write XHTML events.
+ * An OpenDocument package's {@code content.xml} (or another of its parts), read with the secure SAX
+ * parser; the namespaces {@link OdpSlides}, {@link OdsSheets} and {@link OdtTitles} read it in, and
+ * how they write XHTML events.
  */
 final class OdfContent {
   static final String OFFICE = "urn:oasis:names:tc:opendocument:xmlns:office:1.0";
