@@ -19,16 +19,8 @@ class OdpSlidesTest {
   @TempDir Path dir;
 
   private static final String CONTENT =
-      """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <office:document-content
-          xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
-          xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"
-          xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
-          xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"
-          xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"
-          xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"
-          office:version="1.3">
+      OdfPackages.content(
+          """
         <office:body><office:presentation>
           <draw:page draw:name="Slide1">
             <draw:frame presentation:class="subtitle"><draw:text-box>
@@ -53,24 +45,16 @@ class OdpSlidesTest {
               <text:p>Say it slowly.</text:p></draw:text-box></draw:frame></presentation:notes>
           </draw:page>
         </office:presentation></office:body>
-      </office:document-content>
-      """;
+      """);
 
   private static final String STYLES =
-      """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <office:document-styles
-          xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
-          xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"
-          xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"
-          xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
-          xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0">
+      OdfPackages.styles(
+          """
         <office:master-styles><style:master-page style:name="Default">
           <draw:frame presentation:class="title"><draw:text-box>
             <text:p>Click to edit Master title style</text:p></draw:text-box></draw:frame>
         </style:master-page></office:master-styles>
-      </office:document-styles>
-      """;
+      """);
 
   private Path deck() throws Exception {
     return OdfPackages.write(dir.resolve("fleet.odp"), ODP, CONTENT, STYLES);

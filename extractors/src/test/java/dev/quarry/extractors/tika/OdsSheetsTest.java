@@ -25,13 +25,8 @@ class OdsSheetsTest {
    * a row's last value; and a master page whose header is a field.
    */
   private static final String CONTENT =
-      """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <office:document-content
-          xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
-          xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
-          xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"
-          office:version="1.3">
+      OdfPackages.content(
+          """
         <office:body><office:spreadsheet>
           <table:table table:name="Fleet">
             <table:table-row>
@@ -62,22 +57,16 @@ class OdsSheetsTest {
               <table:table-cell><text:p>42</text:p></table:table-cell></table:table-row>
           </table:table>
         </office:spreadsheet></office:body>
-      </office:document-content>
-      """;
+      """);
 
   private static final String STYLES =
-      """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <office:document-styles
-          xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
-          xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"
-          xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0">
+      OdfPackages.styles(
+          """
         <office:master-styles><style:master-page style:name="Default">
           <style:header><text:p><text:sheet-name>???</text:sheet-name></text:p></style:header>
           <style:footer><text:p>Page <text:page-number>1</text:page-number></text:p></style:footer>
         </style:master-page></office:master-styles>
-      </office:document-styles>
-      """;
+      """);
 
   private Path workbook() throws Exception {
     return OdfPackages.write(dir.resolve("fleet.ods"), ODS, CONTENT, STYLES);

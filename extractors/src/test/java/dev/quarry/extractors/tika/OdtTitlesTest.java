@@ -24,14 +24,8 @@ class OdtTitlesTest {
    * later with the title's text.
    */
   private static final String CONTENT =
-      """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <office:document-content
-          xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
-          xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"
-          xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
-          xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"
-          office:version="1.3">
+      OdfPackages.content(
+          """
         <office:automatic-styles>
           <style:style style:name="P1" style:family="paragraph" style:parent-style-name="Title"/>
           <style:style style:name="P2" style:family="paragraph" style:parent-style-name="Year_20_line"/>
@@ -46,21 +40,15 @@ class OdtTitlesTest {
           </table:table-cell></table:table-row></table:table>
           <text:p text:style-name="Text_20_body">Annual report</text:p>
         </office:text></office:body>
-      </office:document-content>
-      """;
+      """);
 
   private static final String STYLES =
-      """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <office:document-styles
-          xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
-          xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"
-          office:version="1.3">
+      OdfPackages.styles(
+          """
         <office:styles>
           <style:style style:name="Year_20_line" style:family="paragraph" style:parent-style-name="Subtitle"/>
         </office:styles>
-      </office:document-styles>
-      """;
+      """);
 
   @Test
   void titleAndSubtitleParagraphs_areHeadings_andNothingElseIs() throws Exception {
