@@ -331,10 +331,6 @@ final class MarkdownRenderingHandler extends DefaultHandler {
     }
   }
 
-  static String renderRow(List<String> header, List<String> cells) {
-    return ExtractedTable.renderRow(header, cells);
-  }
-
   private static int span(String value) {
     if (value == null) {
       return 1;
