@@ -106,6 +106,13 @@ final class OoxmlCharts {
     return charts;
   }
 
+  /** The parts of a series whose values are read: its name, its categories, its values. */
+  private enum Part {
+    NAME,
+    CATEGORIES,
+    VALUES
+  }
+
   /** One series: its name and its points by index. */
   private static final class Series {
     String name = "";
@@ -125,8 +132,8 @@ final class OoxmlCharts {
     private int seriesDepth = -1;
     private int partDepth = -1;
 
-    /** The open series' part: {@code tx} (its name), {@code cat} or {@code val}; null outside. */
-    private String part;
+    /** The open series' part ({@code tx}, {@code cat}/{@code xVal}, {@code val}/{@code yVal}). */
+    private Part part;
 
     /** The open point's index, or -1 outside a point (a series name's {@code c:v} has none). */
     private int point = -1;
@@ -150,15 +157,14 @@ final class OoxmlCharts {
         part = null;
       } else if (current != null && depth == seriesDepth + 1) {
         // a series' own parts only: a data label's text inside it is not its name
-        if ("tx".equals(localName)) {
-          part = "tx";
-        } else if (CATEGORY_ELEMENTS.contains(localName)) {
-          part = "cat";
-          level = 0;
-        } else if (VALUE_ELEMENTS.contains(localName)) {
-          part = "val";
-        }
-        partDepth = depth;
+        part =
+            "tx".equals(localName)
+                ? Part.NAME
+                : CATEGORY_ELEMENTS.contains(localName)
+                    ? Part.CATEGORIES
+                    : VALUE_ELEMENTS.contains(localName) ? Part.VALUES : null;
+        partDepth = part == null ? -1 : depth;
+        level = 0;
       } else if ("lvl".equals(localName)) {
         level++;
       } else if ("pt".equals(localName)) {
@@ -204,18 +210,17 @@ final class OoxmlCharts {
         return;
       }
       switch (part) {
-        case "tx" -> current.name = value;
-        case "cat" -> {
+        case NAME -> current.name = value;
+        case CATEGORIES -> {
           if (point >= 0 && level <= 1) {
             current.categories.putIfAbsent(point, value);
           }
         }
-        case "val" -> {
+        case VALUES -> {
           if (point >= 0) {
             current.values.put(point, value);
           }
         }
-        default -> {}
       }
     }
 
