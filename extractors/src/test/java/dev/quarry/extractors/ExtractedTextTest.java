@@ -63,6 +63,38 @@ class ExtractedTextTest {
   }
 
   @Test
+  void pdf_arabicLinesWithLatinWords_readFromTheirRightEdge() throws ExtractionException {
+    String text = extract("docling__right_to_left_01.pdf").text();
+    // Docling's reading of the same lines; the Latin words stand left of the Arabic that
+    // begins each line, and were read first.
+    assertTrue(
+        text.startsWith("# تحسين الإنتاجية وحل المشكلات من خلال البرمجة بلغة R و Python\n"),
+        text.substring(0, 200));
+    assertTrue(
+        text.contains("تعتبر البرمجة بلغة R و Python من الأدوات القوية"), text.substring(0, 400));
+  }
+
+  @Test
+  void pdf_persianTable_cellsReadRightToLeft() throws ExtractionException {
+    Extraction extraction = extract("docling__right_to_left_03.pdf");
+    assertTrue(extraction.text().contains("اميدنامه پذيرش در بازار اصلی - کالای داخلی"));
+    List<List<String>> rows = extraction.tables().get(0).rows();
+    // The first column is the rightmost: each row names a standard's property, then its value.
+    assertEquals(List.of("شماره استاندارد ملی", "20300"), rows.get(1));
+    assertTrue(
+        rows.stream().anyMatch(r -> r.contains("سازمان ملی استاندارد ايران")), rows.toString());
+  }
+
+  @Test
+  void pdf_lineThatBeginsLeftToRight_keepsItsOrder() throws ExtractionException {
+    // PDFBox's own bidirectional sample, and its expected text.
+    String text = extract("pdfbox__BidiSample.pdf").text();
+    assertTrue(text.contains("test الختبار\n"), text);
+    assertTrue(text.contains("«self test» «إختبار ذاتي»"), text);
+    assertTrue(text.contains("A line with an Arabic العربية word embedded."), text);
+  }
+
+  @Test
   void pdf_titleAndOutline_areRead() throws ExtractionException {
     Extraction extraction = extract("docling__bookmark_sample.pdf");
     assertNotNull(extraction.title());

@@ -249,6 +249,9 @@ final class PageCollectingStripper extends PDFTextStripper {
       boolean onlyAcross = ruledGrid.xs().length == 2;
       RuledTables.Grid grid = withTextColumns(onlyAcross ? withTextRows(ruledGrid) : ruledGrid);
       List<List<String>> rows = onlyAcross && grid.xs().length < 4 ? null : cells(grid);
+      if (rows != null && readsRightToLeft(rows)) {
+        rows = rows.stream().map(row -> row.reversed()).toList();
+      }
       if (rows != null) {
         found.add(rows);
         kept.add(grid);
@@ -466,11 +469,22 @@ final class PageCollectingStripper extends PDFTextStripper {
     return false;
   }
 
+  /**
+   * Whether a table's cells read right to left: its columns then run from the right edge, the first
+   * column rightmost.
+   */
+  private static boolean readsRightToLeft(List<List<String>> rows) {
+    StringBuilder text = new StringBuilder();
+    rows.forEach(row -> row.forEach(text::append));
+    return VisualOrder.readsRightToLeft(text);
+  }
+
   /** A cell's glyphs as text: line by line, top to bottom, a space where glyphs stand apart. */
   private static String cellText(List<TextPosition> glyphs) {
     if (glyphs.isEmpty()) {
       return "";
     }
+    boolean rightToLeft = drawnRightToLeft(glyphs);
     List<TextPosition> sorted = new ArrayList<>(glyphs);
     sorted.sort(
         Comparator.comparingDouble(TextPosition::getYDirAdj)
@@ -493,23 +507,37 @@ final class PageCollectingStripper extends PDFTextStripper {
       if (!out.isEmpty()) {
         out.append(' ');
       }
-      TextPosition previous = null;
-      for (TextPosition p : line) {
-        if (previous != null) {
-          float gap = p.getXDirAdj() - (previous.getXDirAdj() + previous.getWidthDirAdj());
-          float space =
-              previous.getWidthOfSpace() > 0
-                  ? previous.getWidthOfSpace()
-                  : previous.getFontSizeInPt() / 4;
-          if (gap > space * 0.5f) {
-            out.append(' ');
-          }
-        }
-        out.append(p.getUnicode());
-        previous = p;
-      }
+      out.append(VisualOrder.logical(leftToRightText(line), rightToLeft));
     }
     return Normalizer.normalize(out, Normalizer.Form.NFKC).replaceAll("\\s+", " ").strip();
+  }
+
+  /**
+   * The text of one line's glyphs, given from left to right, as they stand: a space where two stand
+   * apart by more than half a space's width and neither is a space.
+   */
+  private static String leftToRightText(List<TextPosition> line) {
+    StringBuilder out = new StringBuilder();
+    TextPosition previous = null;
+    for (TextPosition p : line) {
+      String glyph = p.getVisuallyOrderedUnicode();
+      if (previous != null
+          && !out.isEmpty()
+          && !Character.isWhitespace(out.charAt(out.length() - 1))
+          && !(glyph.isEmpty() || Character.isWhitespace(glyph.charAt(0)))) {
+        float gap = p.getXDirAdj() - (previous.getXDirAdj() + previous.getWidthDirAdj());
+        float space =
+            previous.getWidthOfSpace() > 0
+                ? previous.getWidthOfSpace()
+                : previous.getFontSizeInPt() / 4;
+        if (gap > space * 0.5f) {
+          out.append(' ');
+        }
+      }
+      out.append(glyph);
+      previous = p;
+    }
+    return out.toString();
   }
 
   /** Where a glyph stands on the page (its middle when upright; rotated text by its origin). */
@@ -562,13 +590,87 @@ final class PageCollectingStripper extends PDFTextStripper {
     }
   }
 
+  /**
+   * The words of the line being written, held until the line ends: a line with right-to-left
+   * letters is then written whole in its reading order ({@link VisualOrder}), any other word by
+   * word as PDFBox gave it.
+   */
+  private final List<Word> lineWords = new ArrayList<>();
+
+  /** A word as PDFBox gives it: its text, and its glyphs in the order they were drawn. */
+  private record Word(String text, List<TextPosition> glyphs) {}
+
   @Override
   protected void writeString(String string, List<TextPosition> positions) throws IOException {
+    lineWords.add(new Word(string, List.copyOf(positions)));
+  }
+
+  /** PDFBox separates the words of a line, and only those; the line's end writes them. */
+  @Override
+  protected void writeWordSeparator() {}
+
+  /** Writes the line's held words, if any. */
+  private void writeHeldLine() throws IOException {
+    if (lineWords.isEmpty()) {
+      return;
+    }
+    List<Word> words = List.copyOf(lineWords);
+    lineWords.clear();
+    if (words.stream().anyMatch(w -> hasRightToLeft(w.glyphs()))) {
+      List<TextPosition> glyphs = new ArrayList<>();
+      words.forEach(w -> glyphs.addAll(w.glyphs()));
+      boolean rightToLeft = drawnRightToLeft(glyphs);
+      glyphs.sort(Comparator.comparingDouble(TextPosition::getXDirAdj));
+      writeWord(VisualOrder.logical(leftToRightText(glyphs), rightToLeft), glyphs);
+      return;
+    }
+    for (int i = 0; i < words.size(); i++) {
+      if (i > 0) {
+        writeSeparator();
+      }
+      writeWord(words.get(i).text(), words.get(i).glyphs());
+    }
+  }
+
+  /**
+   * Whether text drawn as {@code glyphs} (in the order drawn) reads right to left: its first letter
+   * with a direction is a right-to-left one. Producers draw a line's runs in reading order, each
+   * run's glyphs from left to right, so the first one drawn begins the line, as the first letter of
+   * a paragraph decides its direction in Unicode's algorithm.
+   */
+  private static boolean drawnRightToLeft(List<TextPosition> glyphs) {
+    StringBuilder text = new StringBuilder();
+    glyphs.forEach(p -> text.append(p.getUnicode()));
+    return VisualOrder.firstStrong(text) < 0;
+  }
+
+  private static boolean hasRightToLeft(List<TextPosition> glyphs) {
+    for (TextPosition p : glyphs) {
+      String s = p.getUnicode();
+      for (int i = 0; i < s.length(); ) {
+        int c = s.codePointAt(i);
+        i += Character.charCount(c);
+        byte d = Character.getDirectionality(c);
+        if (d == Character.DIRECTIONALITY_RIGHT_TO_LEFT
+            || d == Character.DIRECTIONALITY_RIGHT_TO_LEFT_ARABIC) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private void writeSeparator() throws IOException {
+    lineText.append(' ');
+    super.writeWordSeparator();
+  }
+
+  private void writeWord(String string, List<TextPosition> positions) throws IOException {
     int back = stepBack(string, positions);
     if (back > 0) {
-      writeString(string.substring(0, back), positions.subList(0, back));
-      writeWordSeparator();
-      writeString(string.substring(back), positions.subList(back, positions.size()));
+      writeWord(string.substring(0, back), positions.subList(0, back));
+      writeSeparator();
+      writeWord(string.substring(back), positions.subList(back, positions.size()));
       return;
     }
     for (TextPosition p : positions) {
@@ -624,15 +726,34 @@ final class PageCollectingStripper extends PDFTextStripper {
   }
 
   @Override
-  protected void writeWordSeparator() throws IOException {
-    lineText.append(' ');
-    super.writeWordSeparator();
+  protected void writeLineSeparator() throws IOException {
+    writeHeldLine();
+    endLine();
+    super.writeLineSeparator();
   }
 
   @Override
-  protected void writeLineSeparator() throws IOException {
-    endLine();
-    super.writeLineSeparator();
+  protected void writeParagraphStart() throws IOException {
+    writeHeldLine();
+    super.writeParagraphStart();
+  }
+
+  @Override
+  protected void writeParagraphEnd() throws IOException {
+    writeHeldLine();
+    super.writeParagraphEnd();
+  }
+
+  @Override
+  protected void endArticle() throws IOException {
+    writeHeldLine();
+    super.endArticle();
+  }
+
+  @Override
+  protected void writePageEnd() throws IOException {
+    writeHeldLine();
+    super.writePageEnd();
   }
 
   private void endLine() {
