@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
@@ -270,7 +271,17 @@ final class BodyPrefetch extends Handler.Wrapper {
      * body still arriving waited forever, and held its thread.
      */
     private void handOnElsewhere(Content.Chunk... chunks) {
-      request.getComponents().getExecutor().execute(() -> handOn(chunks));
+      try {
+        request.getComponents().getExecutor().execute(() -> handOn(chunks));
+      } catch (RejectedExecutionException e) {
+        // The server is stopping and runs nothing new: the request ends here, its buffer and its
+        // place given back, rather than left to the idle timeout.
+        for (Content.Chunk chunk : chunks) {
+          chunk.release();
+        }
+        closeAfter(response);
+        new Release(callback, reserved).failed(e);
+      }
     }
 
     /** Hands the request on with {@code chunks} to be read before anything still unread. */
