@@ -63,6 +63,9 @@ final class PdfHeadings {
   private static final Pattern ADDRESS =
       Pattern.compile("(?i)\\b(https?://|www\\.)|\\w\\.[a-z]{2,}/\\w|\\w@\\w+\\.\\w");
 
+  /** How many style lines with text a page's text line is looked for among. */
+  private static final int ALIGN_AHEAD = 4;
+
   /** Headings of more levels than Markdown has are folded into its sixth. */
   static final int MAX_LEVEL = 6;
 
@@ -333,7 +336,9 @@ final class PdfHeadings {
 
   /**
    * For each text line, the index of the style line with the same text, or -1 (a joined
-   * hyphenation, a form field).
+   * hyphenation, a form field). A text line is looked for among the next {@value #ALIGN_AHEAD}
+   * style lines that hold more than spaces: a page's blank lines (a form's top, drawn spaces) are
+   * style lines too, and counted, they pushed every line after them out of reach.
    */
   private static int[] align(List<String> lines, List<LineStyle> styles) {
     int[] out = new int[lines.size()];
@@ -344,8 +349,14 @@ final class PdfHeadings {
       if (line.isEmpty()) {
         continue;
       }
-      for (int k = s; k < Math.min(styles.size(), s + 4); k++) {
-        if (squash(styles.get(k).text()).equals(line)) {
+      int looked = 0;
+      for (int k = s; k < styles.size() && looked < ALIGN_AHEAD; k++) {
+        String styled = squash(styles.get(k).text());
+        if (styled.isEmpty()) {
+          continue;
+        }
+        looked++;
+        if (styled.equals(line)) {
           out[i] = k;
           s = k + 1;
           break;

@@ -85,6 +85,41 @@ class PdfStyleHeadingsTest {
         extraction.text().contains("\nAlice Martin\nBob Stone\n"), "the names stay body text");
   }
 
+  @Test
+  void headingsFromStyles_afterLinesOfDrawnSpaces_areFound()
+      throws IOException, ExtractionException {
+    // A form's top: lines that draw only spaces (a producer's padding) before the first text.
+    Path file = dir.resolve("form.pdf");
+    try (PDDocument document = new PDDocument()) {
+      PDPage page = new PDPage();
+      document.addPage(page);
+      try (PDPageContentStream content = new PDPageContentStream(document, page)) {
+        float y = 740;
+        for (int i = 0; i < 6; i++) {
+          y = line(content, REGULAR, 11, 72, y, "      ");
+        }
+        y = line(content, BOLD, 16, 72, y, "Application for admission");
+        for (int i = 0; i < 3; i++) {
+          y = line(content, REGULAR, 11, 72, y, BODY);
+        }
+        y = line(content, BOLD, 16, 72, y, "Documents to supply");
+        for (int i = 0; i < 3; i++) {
+          y = line(content, REGULAR, 11, 72, y, BODY);
+        }
+      }
+      document.save(file.toFile());
+    }
+
+    Extraction extraction = new PdfExtractor().extract(file, ExtractionLimits.defaults());
+
+    List<String> headings =
+        Arrays.stream(extraction.text().split("\n")).filter(l -> l.startsWith("#")).toList();
+    assertEquals(
+        List.of("# Application for admission", "# Documents to supply"),
+        headings,
+        extraction.text());
+  }
+
   /** Shows {@code text} at ({@code x}, {@code y}); the next line's baseline. */
   private static float line(
       PDPageContentStream content, PDFont font, float size, float x, float y, String text)
