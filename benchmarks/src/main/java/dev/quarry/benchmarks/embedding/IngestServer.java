@@ -43,6 +43,14 @@ public final class IngestServer implements AutoCloseable {
 
   /** Starts a server and creates the corpus, embedded with {@code model}. */
   public static IngestServer start(String model) throws IOException {
+    return start(model, true);
+  }
+
+  /**
+   * Starts a server, with {@code model} loaded, and creates the corpus: embedded with the model
+   * when {@code hybrid}, else lexical (the same requests, no model call per passage).
+   */
+  public static IngestServer start(String model, boolean hybrid) throws IOException {
     Path folder = Files.createTempDirectory("quarry-embedding-bench-");
     String token = "qb_" + HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
     Path tokensFile = folder.resolve("tokens.json");
@@ -62,7 +70,9 @@ public final class IngestServer implements AutoCloseable {
         new IngestServer(folder, server, new JsonHttp(server.url(), "Bearer " + token));
     try {
       ObjectNode create = s.http.mapper.createObjectNode().put("corpus", CORPUS);
-      create.putObject("settings").putObject("embedding").put("model", model);
+      if (hybrid) {
+        create.putObject("settings").putObject("embedding").put("model", model);
+      }
       s.http.postJsonOk("/v1/retrieval/corpora/create", create);
       return s;
     } catch (IOException | RuntimeException e) {

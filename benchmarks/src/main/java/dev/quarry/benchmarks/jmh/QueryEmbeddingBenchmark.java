@@ -48,6 +48,14 @@ public class QueryEmbeddingBenchmark {
   @Param({"0", "2"})
   public int ingestClients;
 
+  /**
+   * What the clients ingest into: {@code hybrid} (a corpus of the same model: passage calls beside
+   * the queries) or {@code lexical} (the same requests, chunked, analysed and written, with no
+   * model call), which tells the model's share of the queries' tail from the rest of ingestion's.
+   */
+  @Param({"hybrid"})
+  public String corpus;
+
   /** The shared folder, relative to the working directory (the project root by default). */
   @Param("../shared")
   public String sharedDir;
@@ -67,7 +75,15 @@ public class QueryEmbeddingBenchmark {
     List<Passages.Passage> passages = Passages.scifact(shared, model);
     queries = QueryFile.load(Scifact.queries(shared));
     embedder = Models.all().find(model).orElseThrow();
-    server = IngestServer.start(model);
+    server =
+        IngestServer.start(
+            model,
+            switch (corpus) {
+              case "hybrid" -> true;
+              case "lexical" -> false;
+              default ->
+                  throw new IllegalArgumentException("corpus: hybrid or lexical; got " + corpus);
+            });
     embedder.embedQuery("warm up"); // the model loaded outside the measurement
     for (int c = 0; c < ingestClients; c++) {
       Thread t = new Thread(() -> ingest(passages), "ingest-client-" + c);
