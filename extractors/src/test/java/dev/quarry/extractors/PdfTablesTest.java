@@ -36,6 +36,13 @@ class PdfTablesTest {
   /** As above; {@code outerRules}: whether the table's left and right sides are ruled too. */
   private Path pdf(String name, boolean innerRules, boolean outerRules, boolean rowRules)
       throws IOException {
+    return pdf(name, innerRules, outerRules, rowRules, false);
+  }
+
+  /** As above; {@code footerFirst}: a page footer drawn at the bottom before anything else. */
+  private Path pdf(
+      String name, boolean innerRules, boolean outerRules, boolean rowRules, boolean footerFirst)
+      throws IOException {
     Path file = dir.resolve(name);
     try (PDDocument document = new PDDocument()) {
       PDPage page = new PDPage();
@@ -43,6 +50,9 @@ class PdfTablesTest {
       PDType1Font regular = new PDType1Font(Standard14Fonts.FontName.HELVETICA);
       PDType1Font bold = new PDType1Font(Standard14Fonts.FontName.HELVETICA_BOLD);
       try (PDPageContentStream content = new PDPageContentStream(document, page)) {
+        if (footerFirst) {
+          text(content, regular, 72, 40, "Harbour office, page 1 of 1");
+        }
         text(
             content,
             regular,
@@ -105,6 +115,21 @@ class PdfTablesTest {
     assertFalse(
         e.text().contains("# Name"), "a bold header inside a table is no heading: " + e.text());
     assertTrue(e.text().contains("The register is kept by the harbour master."), e.text());
+  }
+
+  @Test
+  void table_isWrittenWhereItStands_afterTheTextAboveIt() throws Exception {
+    // The footer is drawn first and stands below the table: the table still waits for the
+    // paragraph above it, and comes before the one below.
+    for (boolean footerFirst : new boolean[] {false, true}) {
+      Extraction e = extractors.extract(pdf("placed.pdf", true, true, true, footerFirst), null);
+      ExtractedTable t = e.tables().get(0);
+      String text = e.text();
+      assertTrue(
+          text.indexOf("as listed in the register.") < t.start()
+              && t.end() < text.indexOf("The register is kept by the harbour master."),
+          text);
+    }
   }
 
   @Test

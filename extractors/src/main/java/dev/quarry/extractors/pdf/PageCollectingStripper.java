@@ -9,6 +9,7 @@ import java.io.Writer;
 import java.text.Normalizer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
@@ -16,6 +17,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.pdfbox.contentstream.operator.Operator;
 import org.apache.pdfbox.contentstream.operator.OperatorProcessor;
@@ -233,8 +235,12 @@ final class PageCollectingStripper extends PDFTextStripper {
 
   /**
    * Writes the page, its ruled tables apart: the text inside a table's grid is taken out of the
-   * page's lines and written after them, one paragraph per row with each cell named by its column's
-   * header, and the table's cells are kept ({@link #tables()}).
+   * page's lines, and the table is written as soon as every line above it in its column (the page's
+   * text above its top and across some of its width) has been, one paragraph per row with each cell
+   * named by its column's header; the table's cells are kept ({@link #tables()}). So a table's rows
+   * come under the heading above it, not the page's last, whatever order the producer drew the
+   * page's lines in (a footer first, a header last: a table waits for a line drawn late above it,
+   * at worst to the page's end, where tables were all written before).
    */
   @Override
   protected void writePage() throws IOException {
@@ -260,16 +266,64 @@ final class PageCollectingStripper extends PDFTextStripper {
     for (List<TextPosition> article : getCharactersByArticle()) {
       article.removeIf(p -> kept.stream().anyMatch(g -> g.contains(centerX(p), centerY(p))));
     }
-    super.writePage();
-    for (List<List<String>> rows : found) {
-      for (String line : ExtractedTable.renderedRows(rows)) {
-        if (!line.isEmpty()) {
-          output.write("\n\n" + line);
+    for (int i = 0; i < kept.size(); i++) {
+      RuledTables.Grid grid = kept.get(i);
+      float top = grid.ys()[0];
+      float left = grid.xs()[0];
+      float right = grid.xs()[grid.xs().length - 1];
+      Set<TextPosition> above = Collections.newSetFromMap(new IdentityHashMap<>());
+      for (List<TextPosition> article : getCharactersByArticle()) {
+        for (TextPosition p : article) {
+          if (centerY(p) < top && p.getX() < right && left < p.getX() + p.getWidth()) {
+            above.add(p);
+          }
         }
       }
-      output.write("\n\n");
-      tables.add(new PageTable(currentPage, rows));
+      unwrittenTables.add(new PlacedTable(found.get(i), above));
     }
+    super.writePage();
+    while (!unwrittenTables.isEmpty()) {
+      writeTable(unwrittenTables.remove(0));
+    }
+  }
+
+  /**
+   * A table found on the page being written, and the glyphs above it in its column not written yet:
+   * it is written once there are none.
+   */
+  private record PlacedTable(List<List<String>> rows, Set<TextPosition> above) {}
+
+  /** The page's tables not written yet, in the order found. */
+  private final List<PlacedTable> unwrittenTables = new ArrayList<>();
+
+  /** Writes the tables whose every glyph above has been written, before the next line. */
+  private void writeReadyTables() throws IOException {
+    for (int i = 0; i < unwrittenTables.size(); ) {
+      if (unwrittenTables.get(i).above().isEmpty()) {
+        writeTable(unwrittenTables.remove(i));
+      } else {
+        i++;
+      }
+    }
+  }
+
+  /** Counts a line's glyphs as written for the tables waiting for them. */
+  private void written(List<TextPosition> glyphs) {
+    for (PlacedTable t : unwrittenTables) {
+      if (!t.above().isEmpty()) {
+        glyphs.forEach(t.above()::remove);
+      }
+    }
+  }
+
+  private void writeTable(PlacedTable table) throws IOException {
+    for (String line : ExtractedTable.renderedRows(table.rows())) {
+      if (!line.isEmpty()) {
+        output.write("\n\n" + line);
+      }
+    }
+    output.write("\n\n");
+    tables.add(new PageTable(currentPage, table.rows()));
   }
 
   /**
@@ -616,9 +670,12 @@ final class PageCollectingStripper extends PDFTextStripper {
     }
     List<Word> words = List.copyOf(lineWords);
     lineWords.clear();
-    if (words.stream().anyMatch(w -> hasRightToLeft(w.glyphs()))) {
-      List<TextPosition> glyphs = new ArrayList<>();
-      words.forEach(w -> glyphs.addAll(w.glyphs()));
+    List<TextPosition> lineGlyphs = new ArrayList<>();
+    words.forEach(w -> lineGlyphs.addAll(w.glyphs()));
+    writeReadyTables();
+    written(lineGlyphs);
+    if (hasRightToLeft(lineGlyphs)) {
+      List<TextPosition> glyphs = new ArrayList<>(lineGlyphs);
       boolean rightToLeft = drawnRightToLeft(glyphs);
       glyphs.sort(Comparator.comparingDouble(TextPosition::getXDirAdj));
       writeWord(VisualOrder.logical(leftToRightText(glyphs), rightToLeft), glyphs);
