@@ -256,7 +256,7 @@ final class PageCollectingStripper extends PDFTextStripper {
       RuledTables.Grid grid = withTextColumns(onlyAcross ? withTextRows(ruledGrid) : ruledGrid);
       List<List<String>> rows = onlyAcross && grid.xs().length < 4 ? null : cells(grid);
       if (rows != null && readsRightToLeft(rows)) {
-        rows = rows.stream().map(row -> row.reversed()).toList();
+        rows = rows.stream().map(List::reversed).toList();
       }
       if (rows != null) {
         found.add(rows);
@@ -538,7 +538,7 @@ final class PageCollectingStripper extends PDFTextStripper {
     if (glyphs.isEmpty()) {
       return "";
     }
-    boolean rightToLeft = drawnRightToLeft(glyphs);
+    boolean rightToLeft = VisualOrder.firstStrong(drawnText(glyphs)) < 0;
     List<TextPosition> sorted = new ArrayList<>(glyphs);
     sorted.sort(
         Comparator.comparingDouble(TextPosition::getYDirAdj)
@@ -674,9 +674,10 @@ final class PageCollectingStripper extends PDFTextStripper {
     words.forEach(w -> lineGlyphs.addAll(w.glyphs()));
     writeReadyTables();
     written(lineGlyphs);
-    if (hasRightToLeft(lineGlyphs)) {
+    String drawn = drawnText(lineGlyphs);
+    if (VisualOrder.holdsRightToLeft(drawn)) {
+      boolean rightToLeft = VisualOrder.firstStrong(drawn) < 0;
       List<TextPosition> glyphs = new ArrayList<>(lineGlyphs);
-      boolean rightToLeft = drawnRightToLeft(glyphs);
       glyphs.sort(Comparator.comparingDouble(TextPosition::getXDirAdj));
       writeWord(VisualOrder.logical(leftToRightText(glyphs), rightToLeft), glyphs);
       return;
@@ -690,31 +691,15 @@ final class PageCollectingStripper extends PDFTextStripper {
   }
 
   /**
-   * Whether text drawn as {@code glyphs} (in the order drawn) reads right to left: its first letter
-   * with a direction is a right-to-left one. Producers draw a line's runs in reading order, each
-   * run's glyphs from left to right, so the first one drawn begins the line, as the first letter of
-   * a paragraph decides its direction in Unicode's algorithm.
+   * The text of {@code glyphs} in the order they were drawn. Its first letter with a direction is
+   * the line's ({@link VisualOrder#firstStrong}): producers draw a line's runs in reading order,
+   * each run's glyphs from left to right, so the first one drawn begins the line, as the first
+   * letter of a paragraph decides its direction in Unicode's algorithm.
    */
-  private static boolean drawnRightToLeft(List<TextPosition> glyphs) {
+  private static String drawnText(List<TextPosition> glyphs) {
     StringBuilder text = new StringBuilder();
     glyphs.forEach(p -> text.append(p.getUnicode()));
-    return VisualOrder.firstStrong(text) < 0;
-  }
-
-  private static boolean hasRightToLeft(List<TextPosition> glyphs) {
-    for (TextPosition p : glyphs) {
-      String s = p.getUnicode();
-      for (int i = 0; i < s.length(); ) {
-        int c = s.codePointAt(i);
-        i += Character.charCount(c);
-        byte d = Character.getDirectionality(c);
-        if (d == Character.DIRECTIONALITY_RIGHT_TO_LEFT
-            || d == Character.DIRECTIONALITY_RIGHT_TO_LEFT_ARABIC) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return text.toString();
   }
 
   private void writeSeparator() throws IOException {

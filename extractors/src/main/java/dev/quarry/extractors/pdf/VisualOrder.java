@@ -76,6 +76,18 @@ final class VisualOrder {
     return rtl > 0 && rtl >= ltr;
   }
 
+  /** Whether {@code text} holds a letter written right to left. */
+  static boolean holdsRightToLeft(CharSequence text) {
+    for (int i = 0; i < text.length(); ) {
+      int c = Character.codePointAt(text, i);
+      i += Character.charCount(c);
+      if (strong(c) < 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * The direction of the first letter of {@code text} that has one: 1 left to right, -1 right to
    * left, 0 when no letter has.
