@@ -80,6 +80,8 @@ class VisualOrderTest {
     assertEquals(-1, VisualOrder.firstStrong("2024 - " + "سنة" + " year"));
     assertEquals(1, VisualOrder.firstStrong("(year) " + "سنة"));
     assertEquals(0, VisualOrder.firstStrong("2024 - 2026"));
+    assertTrue(VisualOrder.holdsRightToLeft("year " + "سنة"));
+    assertFalse(VisualOrder.holdsRightToLeft("year 2024 \u0661\u0662")); // Arabic-Indic digits
   }
 
   @Test
