@@ -236,14 +236,23 @@ final class PageCollectingStripper extends PDFTextStripper {
   /**
    * Writes the page, its ruled tables apart: the text inside a table's grid is taken out of the
    * page's lines, and the table is written as soon as every line above it in its column (the page's
-   * text above its top and across some of its width) has been, one paragraph per row with each cell
-   * named by its column's header; the table's cells are kept ({@link #tables()}). So a table's rows
-   * come under the heading above it, not the page's last, whatever order the producer drew the
-   * page's lines in (a footer first, a header last: a table waits for a line drawn late above it,
-   * at worst to the page's end, where tables were all written before).
+   * text above its top and across some of its width; all the text above it when none is) has been,
+   * one paragraph per row with each cell named by its column's header; the table's cells are kept
+   * ({@link #tables()}). So a table's rows come under the heading above it, not the page's last,
+   * whatever order the producer drew the page's lines in (a footer first, a header last: a table
+   * waits for a line drawn late above it, at worst to the page's end, where tables were all written
+   * before).
    */
   @Override
   protected void writePage() throws IOException {
+    textLeft = Float.MAX_VALUE;
+    textRight = -Float.MAX_VALUE;
+    for (List<TextPosition> article : getCharactersByArticle()) {
+      for (TextPosition p : article) {
+        textLeft = Math.min(textLeft, p.getXDirAdj());
+        textRight = Math.max(textRight, p.getXDirAdj() + p.getWidthDirAdj());
+      }
+    }
     List<RuledTables.Grid> grids = upright ? ruled.grids() : List.of();
     if (grids.isEmpty()) {
       super.writePage();
@@ -263,28 +272,47 @@ final class PageCollectingStripper extends PDFTextStripper {
         kept.add(grid);
       }
     }
+    for (int i = 0; i < kept.size(); i++) {
+      unwrittenTables.add(new PlacedTable(found.get(i), textAbove(kept.get(i), kept)));
+    }
     for (List<TextPosition> article : getCharactersByArticle()) {
       article.removeIf(p -> kept.stream().anyMatch(g -> g.contains(centerX(p), centerY(p))));
-    }
-    for (int i = 0; i < kept.size(); i++) {
-      RuledTables.Grid grid = kept.get(i);
-      float top = grid.ys()[0];
-      float left = grid.xs()[0];
-      float right = grid.xs()[grid.xs().length - 1];
-      Set<TextPosition> above = Collections.newSetFromMap(new IdentityHashMap<>());
-      for (List<TextPosition> article : getCharactersByArticle()) {
-        for (TextPosition p : article) {
-          if (centerY(p) < top && p.getX() < right && left < p.getX() + p.getWidth()) {
-            above.add(p);
-          }
-        }
-      }
-      unwrittenTables.add(new PlacedTable(found.get(i), above));
     }
     super.writePage();
     while (!unwrittenTables.isEmpty()) {
       writeTable(unwrittenTables.remove(0));
     }
+  }
+
+  /**
+   * The glyphs outside every table that stand above {@code grid}'s top and across some of its
+   * width: the text of its column a reader reads before it. A table with none (a narrow table set
+   * at one side, under a heading at the other) waits for every glyph above it.
+   */
+  private Set<TextPosition> textAbove(RuledTables.Grid grid, List<RuledTables.Grid> tables) {
+    float left = grid.xs()[0];
+    float right = grid.xs()[grid.xs().length - 1];
+    Set<TextPosition> above = textAbove(grid, tables, left, right);
+    return above.isEmpty() ? textAbove(grid, tables, textLeft, textRight) : above;
+  }
+
+  private Set<TextPosition> textAbove(
+      RuledTables.Grid grid, List<RuledTables.Grid> tables, float left, float right) {
+    float top = grid.ys()[0];
+    Set<TextPosition> above = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (List<TextPosition> article : getCharactersByArticle()) {
+      for (TextPosition p : article) {
+        float x = centerX(p);
+        float y = centerY(p);
+        if (y < top
+            && p.getX() < right
+            && left < p.getX() + p.getWidth()
+            && tables.stream().noneMatch(g -> g.contains(x, y))) {
+          above.add(p);
+        }
+      }
+    }
+    return above;
   }
 
   /**
@@ -395,7 +423,9 @@ final class PageCollectingStripper extends PDFTextStripper {
     if (splitsAWord(grid, inside)) {
       return null; // rules through words: a form's boxes or a drawing, not a table's cells
     }
-    String[][] texts = spannedTexts(grid, slots);
+    // A cell whose glyphs are drawn from left to right says nothing of its direction: the table's
+    // letters do.
+    String[][] texts = spannedTexts(grid, slots, VisualOrder.readsRightToLeft(drawnText(inside)));
     List<List<String>> rows = new ArrayList<>();
     boolean[] columnHasText = new boolean[columnCount];
     int fullRows = 0;
@@ -430,7 +460,7 @@ final class PageCollectingStripper extends PDFTextStripper {
    * across it) written whole in every slot it covers.
    */
   private static String[][] spannedTexts(
-      RuledTables.Grid grid, List<List<List<TextPosition>>> slots) {
+      RuledTables.Grid grid, List<List<List<TextPosition>>> slots, boolean rightToLeft) {
     int rowCount = slots.size();
     int columnCount = rowCount == 0 ? 0 : slots.get(0).size();
     int[] parent = new int[rowCount * columnCount];
@@ -470,7 +500,7 @@ final class PageCollectingStripper extends PDFTextStripper {
     for (int i = 0; i < parent.length; i++) {
       int region = root(parent, i);
       texts[i / columnCount][i % columnCount] =
-          regionText.computeIfAbsent(region, k -> cellText(regions.get(k)));
+          regionText.computeIfAbsent(region, k -> cellText(regions.get(k), rightToLeft));
     }
     return texts;
   }
@@ -534,11 +564,11 @@ final class PageCollectingStripper extends PDFTextStripper {
   }
 
   /** A cell's glyphs as text: line by line, top to bottom, a space where glyphs stand apart. */
-  private static String cellText(List<TextPosition> glyphs) {
+  private static String cellText(List<TextPosition> glyphs, boolean tableRightToLeft) {
     if (glyphs.isEmpty()) {
       return "";
     }
-    boolean rightToLeft = VisualOrder.firstStrong(drawnText(glyphs)) < 0;
+    boolean rightToLeft = readsRightToLeft(glyphs, tableRightToLeft);
     List<TextPosition> sorted = new ArrayList<>(glyphs);
     sorted.sort(
         Comparator.comparingDouble(TextPosition::getYDirAdj)
@@ -676,7 +706,7 @@ final class PageCollectingStripper extends PDFTextStripper {
     written(lineGlyphs);
     String drawn = drawnText(lineGlyphs);
     if (VisualOrder.holdsRightToLeft(drawn)) {
-      boolean rightToLeft = VisualOrder.firstStrong(drawn) < 0;
+      boolean rightToLeft = readsRightToLeft(lineGlyphs, sideRightToLeft(lineGlyphs, drawn));
       List<TextPosition> glyphs = new ArrayList<>(lineGlyphs);
       glyphs.sort(Comparator.comparingDouble(TextPosition::getXDirAdj));
       writeWord(VisualOrder.logical(leftToRightText(glyphs), rightToLeft), glyphs);
@@ -691,11 +721,63 @@ final class PageCollectingStripper extends PDFTextStripper {
   }
 
   /**
-   * The text of {@code glyphs} in the order they were drawn. Its first letter with a direction is
-   * the line's ({@link VisualOrder#firstStrong}): producers draw a line's runs in reading order,
-   * each run's glyphs from left to right, so the first one drawn begins the line, as the first
-   * letter of a paragraph decides its direction in Unicode's algorithm.
+   * Whether text drawn as {@code glyphs} reads right to left. Producers draw glyphs in one of two
+   * orders. Word draws a line's runs in reading order, each run's glyphs from left to right, so the
+   * first letter drawn begins the line and its direction is the line's, as the first letter of a
+   * paragraph decides it in Unicode's algorithm. Chrome (and so every page printed from a browser)
+   * draws every glyph of a line from left to right, which says nothing of where the line begins:
+   * then {@code leftToRightDrawn} decides.
    */
+  private static boolean readsRightToLeft(List<TextPosition> glyphs, boolean leftToRightDrawn) {
+    if (drawnLeftToRight(glyphs)) {
+      return leftToRightDrawn;
+    }
+    int first = VisualOrder.firstStrong(drawnText(glyphs));
+    return first == 0 ? leftToRightDrawn : first < 0;
+  }
+
+  /** Whether each glyph is drawn at or right of the one before (half a glyph's overlap allowed). */
+  private static boolean drawnLeftToRight(List<TextPosition> glyphs) {
+    for (int i = 1; i < glyphs.size(); i++) {
+      TextPosition a = glyphs.get(i - 1);
+      if (glyphs.get(i).getXDirAdj() < a.getXDirAdj() - a.getWidthDirAdj() / 2) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * For a line drawn from left to right, whether it reads right to left, by the side of the page's
+   * text it keeps to: a line that ends at the right edge and starts well inside the left one (a
+   * right-aligned heading, a paragraph's last line) reads right to left, and the reverse left to
+   * right; a line as wide as the text, or centred, by its letters, most of them.
+   */
+  private boolean sideRightToLeft(List<TextPosition> glyphs, String drawn) {
+    float left = Float.MAX_VALUE;
+    float right = -Float.MAX_VALUE;
+    for (TextPosition p : glyphs) {
+      left = Math.min(left, p.getXDirAdj());
+      right = Math.max(right, p.getXDirAdj() + p.getWidthDirAdj());
+    }
+    float leftGap = left - textLeft;
+    float rightGap = textRight - right;
+    float margin = Math.max(12f, (textRight - textLeft) / 20);
+    if (rightGap + margin < leftGap) {
+      return true;
+    }
+    if (leftGap + margin < rightGap) {
+      return false;
+    }
+    return VisualOrder.readsRightToLeft(drawn);
+  }
+
+  /** Where the page's text begins and ends across, set as each page is written. */
+  private float textLeft;
+
+  private float textRight;
+
+  /** The text of {@code glyphs} in the order they were drawn. */
   private static String drawnText(List<TextPosition> glyphs) {
     StringBuilder text = new StringBuilder();
     glyphs.forEach(p -> text.append(p.getUnicode()));

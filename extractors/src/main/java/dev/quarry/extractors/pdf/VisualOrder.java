@@ -16,7 +16,10 @@ import java.text.Normalizer;
  * the caller found for it, and puts the Unicode bidirectional algorithm's runs ({@link Bidi}) in
  * reading order, each right-to-left run turned around. For the levels a line of text has (a
  * right-to-left line with left-to-right words, or the reverse) putting runs in reading order and in
- * page order are the same permutation, so the algorithm that lays text out also reads it back.
+ * page order are the same permutation, so the algorithm that lays text out also reads it back. Not
+ * always: a number typed before a Latin word in a right-to-left line ({@code 2 GB}, shown {@code GB
+ * 2}) reads back as shown, since the algorithm gives a number after a Latin letter the letter's
+ * direction; PDFBox reads it so too.
  *
  * <p>Brackets are not mirrored: the producers seen (Word's Arabic and Persian documents, a Hebrew
  * one) map the glyph drawn at either end of a bracketed phrase to the bracket as typed, so its
@@ -28,10 +31,12 @@ final class VisualOrder {
   /**
    * The reading order of {@code visual}, a line's characters as they stand from left to right (each
    * glyph's own letters in page order too), for a line that reads right to left when {@code
-   * rightToLeft}; the same string when no character in it is written right to left.
+   * rightToLeft} (where even a line of numbers runs from the right: {@code 2026 - 2024} reads
+   * {@code 2024 - 2026}); the same string for a left-to-right line with no character written right
+   * to left.
    */
   static String logical(String visual, boolean rightToLeft) {
-    if (!Bidi.requiresBidi(visual.toCharArray(), 0, visual.length())) {
+    if (!rightToLeft && !Bidi.requiresBidi(visual.toCharArray(), 0, visual.length())) {
       return visual;
     }
     String text = scriptsSpaced(presentationFormsExpanded(visual));

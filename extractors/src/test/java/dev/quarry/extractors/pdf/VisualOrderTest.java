@@ -70,9 +70,15 @@ class VisualOrderTest {
   }
 
   @Test
-  void lineWithoutRightToLeftLetters_isReturnedAsGiven() {
+  void leftToRightLineWithoutRightToLeftLetters_isReturnedAsGiven() {
     String line = "Quarterly results (2024)";
-    assertSame(line, VisualOrder.logical(line, true));
+    assertSame(line, VisualOrder.logical(line, false));
+  }
+
+  @Test
+  void rightToLeftLineOfNumbersOnly_runsFromTheRight() {
+    // A cell of a right-to-left table typed "2024 - 2026": the first year stands at the right.
+    assertEquals("2024 - 2026", VisualOrder.logical("2026 - 2024", true));
   }
 
   @Test
