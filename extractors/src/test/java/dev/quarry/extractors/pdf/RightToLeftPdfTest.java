@@ -14,9 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Hebrew and Arabic printed to PDF by Chromium ({@code right-to-left-chromium.pdf}, printed from
- * the HTML page beside it with {@code chromium --headless --print-to-pdf}). Chromium draws every
- * line's glyphs from left to right, so the order they are drawn in says nothing of where a line
- * begins; its side of the page and its letters do.
+ * the HTML page beside it with {@code chromium --headless --no-pdf-header-footer
+ * --print-to-pdf=right-to-left-chromium.pdf right-to-left-chromium.html}; DejaVu Sans, embedded).
+ * Chromium draws every line's glyphs from left to right, so the order they are drawn in says
+ * nothing of where a line begins; its side of the page and its letters do.
  */
 class RightToLeftPdfTest {
   @TempDir Path dir;
