@@ -22,8 +22,8 @@ import java.text.Normalizer;
  * direction; PDFBox reads it so too.
  *
  * <p>Brackets are not mirrored: the producers seen (Word's Arabic and Persian documents, a Hebrew
- * one) map the glyph drawn at either end of a bracketed phrase to the bracket as typed, so its
- * character is already the reading order's.
+ * one, Chromium's printed pages) map the glyph drawn at either end of a bracketed phrase to the
+ * bracket as typed, so its character is already the reading order's.
  */
 final class VisualOrder {
   private VisualOrder() {}
