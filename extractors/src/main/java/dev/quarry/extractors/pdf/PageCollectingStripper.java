@@ -264,9 +264,6 @@ final class PageCollectingStripper extends PDFTextStripper {
       boolean onlyAcross = ruledGrid.xs().length == 2;
       RuledTables.Grid grid = withTextColumns(onlyAcross ? withTextRows(ruledGrid) : ruledGrid);
       List<List<String>> rows = onlyAcross && grid.xs().length < 4 ? null : cells(grid);
-      if (rows != null && readsRightToLeft(rows)) {
-        rows = rows.stream().map(List::reversed).toList();
-      }
       if (rows != null) {
         found.add(rows);
         kept.add(grid);
@@ -423,9 +420,10 @@ final class PageCollectingStripper extends PDFTextStripper {
     if (splitsAWord(grid, inside)) {
       return null; // rules through words: a form's boxes or a drawing, not a table's cells
     }
-    // A cell whose glyphs are drawn from left to right says nothing of its direction: the table's
-    // letters do.
-    String[][] texts = spannedTexts(grid, slots, VisualOrder.readsRightToLeft(drawnText(inside)));
+    // A table whose letters read right to left has its first column rightmost; and a cell whose
+    // glyphs are drawn from left to right says nothing of its direction: the table's letters do.
+    boolean rightToLeft = VisualOrder.readsRightToLeft(drawnText(inside));
+    String[][] texts = spannedTexts(grid, slots, rightToLeft);
     List<List<String>> rows = new ArrayList<>();
     boolean[] columnHasText = new boolean[columnCount];
     int fullRows = 0;
@@ -442,7 +440,7 @@ final class PageCollectingStripper extends PDFTextStripper {
         ownCells += own ? 1 : 0;
       }
       if (any) {
-        rows.add(cells);
+        rows.add(rightToLeft ? cells.reversed() : cells);
       }
       fullRows += ownCells >= 2 ? 1 : 0;
     }
@@ -551,16 +549,6 @@ final class PageCollectingStripper extends PDFTextStripper {
       }
     }
     return false;
-  }
-
-  /**
-   * Whether a table's cells read right to left: its columns then run from the right edge, the first
-   * column rightmost.
-   */
-  private static boolean readsRightToLeft(List<List<String>> rows) {
-    StringBuilder text = new StringBuilder();
-    rows.forEach(row -> row.forEach(text::append));
-    return VisualOrder.readsRightToLeft(text);
   }
 
   /** A cell's glyphs as text: line by line, top to bottom, a space where glyphs stand apart. */
