@@ -692,8 +692,9 @@ final class PageCollectingStripper extends PDFTextStripper {
     words.forEach(w -> lineGlyphs.addAll(w.glyphs()));
     writeReadyTables();
     written(lineGlyphs);
-    String drawn = drawnText(lineGlyphs);
-    if (VisualOrder.holdsRightToLeft(drawn)) {
+    // Most lines hold no right-to-left letter: their text is not built again to say so.
+    if (lineGlyphs.stream().anyMatch(p -> VisualOrder.holdsRightToLeft(p.getUnicode()))) {
+      String drawn = drawnText(lineGlyphs);
       boolean rightToLeft = readsRightToLeft(lineGlyphs, sideRightToLeft(lineGlyphs, drawn));
       List<TextPosition> glyphs = new ArrayList<>(lineGlyphs);
       glyphs.sort(Comparator.comparingDouble(TextPosition::getXDirAdj));
