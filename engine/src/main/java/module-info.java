@@ -1,5 +1,7 @@
+import dev.quarry.engine.index.CodesFormat;
 import dev.quarry.engine.index.QuarryCodec;
 import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.codecs.DocValuesFormat;
 
 /**
  * Quarry's engine: corpora as Lucene indexes with exact, durable revisions.
@@ -40,4 +42,6 @@ module dev.quarry.engine {
 
   provides Codec with
       QuarryCodec;
+  provides DocValuesFormat with
+      CodesFormat;
 }
