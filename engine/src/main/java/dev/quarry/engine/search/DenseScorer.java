@@ -8,10 +8,13 @@ import dev.quarry.engine.embed.VectorCodec;
 import dev.quarry.engine.embed.VectorLists;
 import dev.quarry.engine.index.Fields;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.function.IntToLongFunction;
@@ -34,7 +37,6 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.util.ArrayUtil;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.FixedBitSet;
 
 /**
  * Exact semantic scoring: the query vector against the stored vector of every visible chunk in
@@ -71,8 +73,8 @@ final class DenseScorer {
   /**
    * The best {@code topK} chunks (at most {@code maxChunksPerSource} each) among the {@code
    * candidates} best by the query's estimate against each visible chunk's code ({@link SignCodes}
-   * or {@link CentredCodes}, as the corpus's settings say; each segment's codes read as one array,
-   * {@link SegmentCodes}), ties by source and chunk: the candidates are a function of the
+   * or {@link CentredCodes}, as the corpus's settings say; each segment's codes read in runs where
+   * they lie, {@link SegmentCodes}), ties by source and chunk: the candidates are a function of the
    * revision's visible chunks in scope and the query, and each is then scored exactly as in {@link
    * #top}, so the answer does not depend on segments or merges either. It is the exact answer
    * whenever the exact top chunks are among the candidates. With an inverted file ({@link
@@ -93,8 +95,9 @@ final class DenseScorer {
     List<FirstPass> parts;
     if (filters.isEmpty()) {
       // Nothing narrows the scope: the chunks in scope are exactly the visible documents that have
-      // a code (only chunks have one), so the pass walks the codes' own bitset and the live
-      // documents instead of a query's postings and a collector per call; in the scan's parts
+      // a code (only chunks have one), so the pass walks the segments' codes slot by slot,
+      // skipping deleted documents, instead of a query's postings and a collector per call; in the
+      // scan's parts
       // (ranges of documents on the concurrency's threads) when the scan is cut, and their
       // candidates merge as the collectors' do below. With an inverted file, it walks the lists
       // the query reads, chosen from the visible chunks each list holds.
@@ -197,16 +200,22 @@ final class DenseScorer {
   private static IntToLongFunction visibleInLists(
       IndexSearcher searcher, int lists, String field, Estimator estimates) throws IOException {
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-    SegmentCodes[] segments = new SegmentCodes[leaves.size()];
+    SegmentCodes.Reader[] segments = new SegmentCodes.Reader[leaves.size()];
+    SegmentCodes.Buffer buffer = new SegmentCodes.Buffer(); // counting lists reads no code
     for (int i = 0; i < segments.length; i++) {
+      LeafReader leaf = leaves.get(i).reader();
       segments[i] =
-          SegmentCodes.of(
-              leaves.get(i).reader(), field, estimates.codeBytes(), estimates.bits(), lists);
+          SegmentCodes.of(leaf, field, estimates.codeBytes(), estimates.bits(), lists)
+              .reader(leaf, buffer);
     }
     return list -> {
       long n = 0;
-      for (int i = 0; i < segments.length; i++) {
-        n += segments[i].visible(list, leaves.get(i).reader().getLiveDocs());
+      try {
+        for (int i = 0; i < segments.length; i++) {
+          n += segments[i].visible(list, leaves.get(i).reader().getLiveDocs());
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
       return n;
     };
@@ -229,15 +238,18 @@ final class DenseScorer {
    * @param ofSlot the estimate against the code in a slot of a segment's codes
    */
   record Estimator(int codeBytes, int bits, SlotEstimate ofSlot) {
-    /** The estimate against the code in {@code slot} of {@code codes} ({@link SegmentCodes}). */
-    float estimate(SegmentCodes codes, int slot) {
+    /**
+     * The estimate against the code in {@code slot} of the codes {@code codes} reads ({@link
+     * SegmentCodes}), which has it loaded.
+     */
+    float estimate(SegmentCodes.Reader codes, int slot) {
       return ofSlot.estimate(codes, slot);
     }
   }
 
-  /** An estimate against the code in a slot of a segment's codes. */
+  /** An estimate against the code in a slot of a segment's codes, loaded by a reader. */
   interface SlotEstimate {
-    float estimate(SegmentCodes codes, int slot);
+    float estimate(SegmentCodes.Reader codes, int slot);
   }
 
   /**
@@ -260,9 +272,7 @@ final class DenseScorer {
             query -> {
               SignCodes.Query q = new SignCodes.Query(query);
               return new Estimator(
-                  q.codeBytes(),
-                  0,
-                  (segment, slot) -> q.estimate(segment.codes, slot * segment.words));
+                  q.codeBytes(), 0, (segment, slot) -> q.estimate(segment.words, segment.at(slot)));
             },
             lists,
             pass.probes());
@@ -278,10 +288,10 @@ final class DenseScorer {
                 codes.bits(),
                 (segment, slot) ->
                     q.estimate(
-                        segment.codes,
-                        slot * segment.words,
-                        segment.factors[slot],
-                        segment.levelSums[slot]));
+                        segment.words,
+                        segment.at(slot),
+                        segment.factors[segment.factorAt(slot)],
+                        segment.codes.levelSum(slot)));
           },
           lists,
           pass.probes());
@@ -584,7 +594,13 @@ final class DenseScorer {
     private final List<Integer> tied = new ArrayList<>();
     private float tiedAt = Float.NaN;
     private int docBase;
-    private SegmentCodes codes;
+    private SegmentCodes.Reader codes;
+
+    /** This part's reader of each segment's codes, kept while it runs. */
+    private final Map<LeafReaderContext, SegmentCodes.Reader> readers = new IdentityHashMap<>();
+
+    /** Where this part's readers copy the codes they read. */
+    private final SegmentCodes.Buffer buffer = new SegmentCodes.Buffer();
 
     FirstPass(int candidates, String field, Estimator estimates, int listCount) {
       this.candidates = candidates;
@@ -611,8 +627,8 @@ final class DenseScorer {
 
     /**
      * Every visible document of {@code leaf} from {@code from} (inclusive) to {@code to}
-     * (exclusive) that has a code: a 64-document word of both bitsets at a time, or, with an
-     * inverted file, the documents of the lists {@code probed}.
+     * (exclusive) that has a code, in slot order: with an inverted file, those of the lists {@code
+     * probed} (and of none).
      */
     void scan(LeafReaderContext leaf, int from, int to, boolean[] probed) throws IOException {
       useLeaf(leaf);
@@ -621,49 +637,27 @@ final class DenseScorer {
         return;
       }
       Bits live = leaf.reader().getLiveDocs();
-      if (probed != null) {
-        codes.forEach(
-            probed,
-            from,
-            maxDoc,
-            (slot, doc) -> {
-              if (live == null || live.get(doc)) { // every document in a list has a code
-                offer(estimates.estimate(codes, slot), doc);
-              }
-            });
-        return;
-      }
-      long[] present = codes.present.getBits();
-      long[] visible = live instanceof FixedBitSet f ? f.getBits() : null;
-      int words = Math.min(present.length, FixedBitSet.bits2words(maxDoc));
-      for (int w = from >>> 6; w < words; w++) {
-        long bits = present[w];
-        if (visible != null) {
-          bits &= w < visible.length ? visible[w] : 0L;
-        }
-        if (w == from >>> 6) {
-          bits &= -1L << (from & 63); // documents before the range
-        }
-        if (w == words - 1 && (maxDoc & 63) != 0) {
-          bits &= -1L >>> (64 - (maxDoc & 63)); // documents after it
-        }
-        while (bits != 0) {
-          int doc = (w << 6) + Long.numberOfTrailingZeros(bits);
-          bits &= bits - 1;
-          if (visible != null || live == null || live.get(doc)) {
-            offer(estimates.estimate(codes, doc), doc);
-          }
-        }
-      }
+      SegmentCodes.Reader reading = codes;
+      reading.forEach(
+          probed,
+          from,
+          maxDoc,
+          (slot, doc) -> {
+            if (live == null || live.get(doc)) {
+              offer(estimates.estimate(reading, slot), doc);
+            }
+          });
     }
 
     @Override
     public void collect(int doc) throws IOException {
-      if (!codes.present.get(doc)) {
+      int slot = codes.slotOf(doc);
+      if (slot < 0) {
         return;
       }
       if (filed == null) {
-        offer(estimates.estimate(codes, doc), doc);
+        codes.load(slot, slot + 1); // one code: the chunks in scope may lie far apart
+        offer(estimates.estimate(codes, slot), doc);
         return;
       }
       int list = codes.listOf(doc);
@@ -676,9 +670,15 @@ final class DenseScorer {
     /** Reads {@code context}'s codes (kept by the corpus's lists, if any) from now on. */
     private void useLeaf(LeafReaderContext context) throws IOException {
       docBase = context.docBase;
-      codes =
-          SegmentCodes.of(
-              context.reader(), field, estimates.codeBytes(), estimates.bits(), listCount);
+      SegmentCodes.Reader reader = readers.get(context);
+      if (reader == null) {
+        reader =
+            SegmentCodes.of(
+                    context.reader(), field, estimates.codeBytes(), estimates.bits(), listCount)
+                .reader(context.reader(), buffer);
+        readers.put(context, reader);
+      }
+      codes = reader;
     }
 
     /** Adds the chunks this collector filed in each list to {@code counts}. */
@@ -701,7 +701,9 @@ final class DenseScorer {
             leaf = (int) (entry >>> 32);
             useLeaf(filedLeaves.get(leaf));
           }
-          offer(estimates.estimate(codes, codes.slotOf((int) entry)), (int) entry);
+          int slot = codes.slotOf((int) entry);
+          codes.load(slot, slot + 1);
+          offer(estimates.estimate(codes, slot), (int) entry);
         }
       }
     }
