@@ -97,10 +97,9 @@ final class DenseScorer {
       // Nothing narrows the scope: the chunks in scope are exactly the visible documents that have
       // a code (only chunks have one), so the pass walks the segments' codes slot by slot,
       // skipping deleted documents, instead of a query's postings and a collector per call; in the
-      // scan's parts
-      // (ranges of documents on the concurrency's threads) when the scan is cut, and their
-      // candidates merge as the collectors' do below. With an inverted file, it walks the lists
-      // the query reads, chosen from the visible chunks each list holds.
+      // scan's parts (ranges of documents on the concurrency's threads) when the scan is cut, and
+      // their candidates merge as the collectors' do below. With an inverted file, it walks the
+      // lists the query reads, chosen from the visible chunks each list holds.
       boolean[] probed =
           lists == null
               ? null
@@ -656,7 +655,7 @@ final class DenseScorer {
         return;
       }
       if (filed == null) {
-        codes.load(slot, slot + 1); // one code: the chunks in scope may lie far apart
+        codes.load(slot, Math.min(slot + SegmentCodes.NEAR, codes.end(codes.lists())));
         offer(estimates.estimate(codes, slot), doc);
         return;
       }
@@ -702,7 +701,7 @@ final class DenseScorer {
             useLeaf(filedLeaves.get(leaf));
           }
           int slot = codes.slotOf((int) entry);
-          codes.load(slot, slot + 1);
+          codes.load(slot, Math.min(slot + SegmentCodes.NEAR, codes.end(l)));
           offer(estimates.estimate(codes, slot), (int) entry);
         }
       }
