@@ -43,6 +43,26 @@ class PdfTablesTest {
   private Path pdf(
       String name, boolean innerRules, boolean outerRules, boolean rowRules, boolean footerFirst)
       throws IOException {
+    return pdf(
+        name,
+        innerRules,
+        outerRules,
+        rowRules,
+        footerFirst,
+        "The fleet of the harbour office, as listed in the register.",
+        "The register is kept by the harbour master.");
+  }
+
+  /** As above, with the lines {@code above} and {@code below} the table. */
+  private Path pdf(
+      String name,
+      boolean innerRules,
+      boolean outerRules,
+      boolean rowRules,
+      boolean footerFirst,
+      String above,
+      String below)
+      throws IOException {
     Path file = dir.resolve(name);
     try (PDDocument document = new PDDocument()) {
       PDPage page = new PDPage();
@@ -53,12 +73,7 @@ class PdfTablesTest {
         if (footerFirst) {
           text(content, regular, 72, 40, "Harbour office, page 1 of 1");
         }
-        text(
-            content,
-            regular,
-            72,
-            720,
-            "The fleet of the harbour office, as listed in the register.");
+        text(content, regular, 72, 720, above);
         float top = 680;
         float[] xs = {72, 222, 372, 522};
         for (int r = 0; r < FLEET.size(); r++) {
@@ -86,7 +101,7 @@ class PdfTablesTest {
           }
         }
         content.stroke();
-        text(content, regular, 72, bottom - 30, "The register is kept by the harbour master.");
+        text(content, regular, 72, bottom - 30, below);
       }
       document.save(file.toFile());
     }
@@ -130,6 +145,27 @@ class PdfTablesTest {
               && t.end() < text.indexOf("The register is kept by the harbour master."),
           text);
     }
+  }
+
+  @Test
+  void aWordBrokenAtAHyphenAcrossTheTable_isJoined_andTheTableFollowsTheLineThatEndsIt()
+      throws Exception {
+    Extraction e =
+        extractors.extract(
+            pdf(
+                "hyphen.pdf",
+                true,
+                true,
+                true,
+                false,
+                "The fleet of the harbour office, as listed in the regis-",
+                "ter kept by the harbour master."),
+            null);
+    ExtractedTable t = e.tables().get(0);
+    String text = e.text();
+    assertTrue(text.contains("listed in the register kept by the harbour master."), text);
+    assertTrue(text.indexOf("harbour master.") < t.start(), text);
+    assertEquals(FLEET, t.rows());
   }
 
   @Test

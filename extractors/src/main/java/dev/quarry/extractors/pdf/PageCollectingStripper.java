@@ -323,13 +323,22 @@ final class PageCollectingStripper extends PDFTextStripper {
 
   /** Writes the tables whose every glyph above has been written, before the next line. */
   private void writeReadyTables() throws IOException {
+    for (PlacedTable table : takeReadyTables()) {
+      writeTable(table);
+    }
+  }
+
+  /** Takes the tables whose every glyph above has been written out of the unwritten ones. */
+  private List<PlacedTable> takeReadyTables() {
+    List<PlacedTable> ready = new ArrayList<>();
     for (int i = 0; i < unwrittenTables.size(); ) {
       if (unwrittenTables.get(i).above().isEmpty()) {
-        writeTable(unwrittenTables.remove(i));
+        ready.add(unwrittenTables.remove(i));
       } else {
         i++;
       }
     }
+    return ready;
   }
 
   /** Counts a line's glyphs as written for the tables waiting for them. */
@@ -690,8 +699,39 @@ final class PageCollectingStripper extends PDFTextStripper {
     lineWords.clear();
     List<TextPosition> lineGlyphs = new ArrayList<>();
     words.forEach(w -> lineGlyphs.addAll(w.glyphs()));
-    writeReadyTables();
+    // A table ready here goes before the line, unless the line ends a word the one before broke at
+    // a hyphen: then right after it, so that the word is joined (the page's hyphens are joined at
+    // its end). Tables the line itself makes ready wait for the next line, as always.
+    List<PlacedTable> afterLine = List.of();
+    if (continuesHyphenatedWord(words.get(0).text())) {
+      afterLine = takeReadyTables();
+    } else {
+      writeReadyTables();
+    }
     written(lineGlyphs);
+    writeLine(words, lineGlyphs);
+    for (PlacedTable table : afterLine) {
+      writeTable(table);
+    }
+  }
+
+  /**
+   * Whether a line beginning with {@code first} (its first word) continues a word the text written
+   * so far broke at a hyphen: a lower-case letter and a hyphen end the last line, and a lower-case
+   * letter begins this one, as {@link #LINE_END_HYPHEN} joins them.
+   */
+  private boolean continuesHyphenatedWord(String first) {
+    StringBuilder chars = pageBuffer.chars;
+    int n = chars.length();
+    return n >= 3
+        && chars.charAt(n - 1) == '\n'
+        && chars.charAt(n - 2) == '-'
+        && Character.isLowerCase(chars.charAt(n - 3))
+        && !first.isEmpty()
+        && Character.isLowerCase(first.codePointAt(0));
+  }
+
+  private void writeLine(List<Word> words, List<TextPosition> lineGlyphs) throws IOException {
     // Most lines hold no right-to-left letter: their text is not built again to say so.
     if (lineGlyphs.stream().anyMatch(p -> VisualOrder.holdsRightToLeft(p.getUnicode()))) {
       String drawn = drawnText(lineGlyphs);
