@@ -5,6 +5,8 @@ import java.util.Set;
 import org.apache.lucene.codecs.DocValuesConsumer;
 import org.apache.lucene.codecs.DocValuesFormat;
 import org.apache.lucene.codecs.DocValuesProducer;
+import org.apache.lucene.index.IndexFileNames;
+import org.apache.lucene.index.SegmentInfo;
 import org.apache.lucene.index.SegmentReadState;
 import org.apache.lucene.index.SegmentWriteState;
 
@@ -52,6 +54,11 @@ public final class CodesFormat extends DocValuesFormat {
   /** Public and without arguments: Lucene's service loader creates it by name when reading. */
   public CodesFormat() {
     super(NAME);
+  }
+
+  /** The name of a segment's file of this format with {@code extension}. */
+  static String fileName(SegmentInfo segment, String suffix, String extension) {
+    return IndexFileNames.segmentFileName(segment.name, suffix, extension);
   }
 
   @Override

@@ -9,7 +9,6 @@ import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DocValuesSkipper;
 import org.apache.lucene.index.FieldInfo;
-import org.apache.lucene.index.IndexFileNames;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.SegmentReadState;
 import org.apache.lucene.index.SortedDocValues;
@@ -34,11 +33,9 @@ final class CodesReader extends DocValuesProducer {
   CodesReader(SegmentReadState state) throws IOException {
     this.maxDoc = state.segmentInfo.maxDoc();
     String metaName =
-        IndexFileNames.segmentFileName(
-            state.segmentInfo.name, state.segmentSuffix, CodesFormat.META_EXTENSION);
+        CodesFormat.fileName(state.segmentInfo, state.segmentSuffix, CodesFormat.META_EXTENSION);
     String dataName =
-        IndexFileNames.segmentFileName(
-            state.segmentInfo.name, state.segmentSuffix, CodesFormat.DATA_EXTENSION);
+        CodesFormat.fileName(state.segmentInfo, state.segmentSuffix, CodesFormat.DATA_EXTENSION);
     byte[] id = state.segmentInfo.getId();
     try (ChecksumIndexInput meta = state.directory.openChecksumInput(metaName)) {
       Throwable failure = null;

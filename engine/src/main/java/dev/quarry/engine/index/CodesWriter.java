@@ -10,7 +10,6 @@ import org.apache.lucene.codecs.DocValuesProducer;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValuesSkipIndexType;
 import org.apache.lucene.index.FieldInfo;
-import org.apache.lucene.index.IndexFileNames;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.SegmentWriteState;
 import org.apache.lucene.search.DocIdSetIterator;
@@ -162,11 +161,9 @@ final class CodesWriter extends DocValuesConsumer {
     }
     closed = true;
     String metaName =
-        IndexFileNames.segmentFileName(
-            state.segmentInfo.name, state.segmentSuffix, CodesFormat.META_EXTENSION);
+        CodesFormat.fileName(state.segmentInfo, state.segmentSuffix, CodesFormat.META_EXTENSION);
     String dataName =
-        IndexFileNames.segmentFileName(
-            state.segmentInfo.name, state.segmentSuffix, CodesFormat.DATA_EXTENSION);
+        CodesFormat.fileName(state.segmentInfo, state.segmentSuffix, CodesFormat.DATA_EXTENSION);
     boolean written = false;
     try (IndexOutput meta = state.directory.createOutput(metaName, state.context);
         IndexOutput data = state.directory.createOutput(dataName, state.context)) {
