@@ -144,9 +144,10 @@ public final class VectorLists {
    * giving the chunks in scope a list holds (and, asked for {@link #count()}, the chunks filed in
    * no list, which are always read). So a search of a small corpus, or of a scope that leaves few
    * chunks in the nearest lists, reads enough chunks to choose its candidates from, up to all of
-   * them; only the lists read are counted. {@code probed[list]} says whether that list is read.
+   * them; only the lists read are counted. The lists are given nearest first: a search that reads
+   * them in that order keeps its best estimates from the start and offers fewer chunks to them.
    */
-  public boolean[] probed(float[] query, int probes, IntToLongFunction chunksIn, long floor) {
+  public int[] read(float[] query, int probes, IntToLongFunction chunksIn, long floor) {
     if (probes < 1 || probes > count) {
       throw new IllegalArgumentException(probes + " probes of " + count + " lists");
     }
@@ -156,11 +157,25 @@ public final class VectorLists {
       order[c] = c;
     }
     Arrays.sort(order, (x, y) -> dots[x] != dots[y] ? Float.compare(dots[y], dots[x]) : x - y);
-    boolean[] probed = new boolean[count];
     long read = chunksIn.applyAsLong(count);
-    for (int i = 0; i < count && (i < probes || read < floor); i++) {
-      probed[order[i]] = true;
-      read += chunksIn.applyAsLong(order[i]);
+    int n = 0;
+    while (n < count && (n < probes || read < floor)) {
+      read += chunksIn.applyAsLong(order[n++]);
+    }
+    int[] lists = new int[n];
+    for (int i = 0; i < n; i++) {
+      lists[i] = order[i];
+    }
+    return lists;
+  }
+
+  /**
+   * {@link #read}'s lists as a mark for each list: {@code probed[list]} says whether it is read.
+   */
+  public boolean[] probed(float[] query, int probes, IntToLongFunction chunksIn, long floor) {
+    boolean[] probed = new boolean[count];
+    for (int list : read(query, probes, chunksIn, floor)) {
+      probed[list] = true;
     }
     return probed;
   }

@@ -79,7 +79,7 @@ final class DenseScorer {
    * #top}, so the answer does not depend on segments or merges either. It is the exact answer
    * whenever the exact top chunks are among the candidates. With an inverted file ({@link
    * FirstPassCodes#lists}), only the chunks filed in the lists the query reads ({@link
-   * VectorLists#probed}) are estimated.
+   * VectorLists#read}) are estimated, nearest list first.
    */
   List<ScoredChunk> codedTop(
       List<Query> filters,
@@ -100,10 +100,10 @@ final class DenseScorer {
       // scan's parts (ranges of documents on the concurrency's threads) when the scan is cut, and
       // their candidates merge as the collectors' do below. With an inverted file, it walks the
       // lists the query reads, chosen from the visible chunks each list holds.
-      boolean[] probed =
+      int[] read =
           lists == null
               ? null
-              : lists.probed(
+              : lists.read(
                   query,
                   codes.probes(),
                   visibleInLists(searcher, lists.count(), codes.field(), estimates),
@@ -116,7 +116,7 @@ final class DenseScorer {
                   new FirstPass(
                       candidates, codes.field(), estimates, lists == null ? 0 : lists.count());
               for (IndexSearcher.LeafReaderContextPartition range : slice.partitions) {
-                part.scan(range.ctx, range.minDocId, range.maxDocId, probed);
+                part.scan(range.ctx, range.minDocId, range.maxDocId, read);
               }
               return part;
             });
@@ -147,19 +147,19 @@ final class DenseScorer {
         for (FirstPass p : parts) {
           p.addFiled(inScope);
         }
-        boolean[] probed = lists.probed(query, codes.probes(), l -> inScope[l], candidates);
+        int[] read = lists.read(query, codes.probes(), l -> inScope[l], candidates);
         List<Callable<FirstPass>> estimating = new ArrayList<>();
         for (FirstPass p : parts) {
           estimating.add(
               () -> {
-                p.estimateFiled(probed);
+                p.estimateFiled(read);
                 return p;
               });
         }
         parts = scan.getTaskExecutor().invokeAll(estimating);
       }
     }
-    List<long[]> found = new ArrayList<>(); // {estimate bits, doc}
+    LongArrays found = new LongArrays(); // each entry packed by FirstPass.pack
     for (FirstPass p : parts) {
       p.entries(found);
     }
@@ -301,22 +301,27 @@ final class DenseScorer {
    * The {@code candidates} best of {@code found} by estimate, ties at the boundary by source, then
    * chunk: a function of the chunks and their estimates, not of document ids or segments.
    */
-  private int[] chosen(List<long[]> found, int candidates) throws IOException {
-    found.sort(
-        (x, y) ->
-            Float.compare(Float.intBitsToFloat((int) y[0]), Float.intBitsToFloat((int) x[0])));
-    if (found.size() <= candidates) {
-      return found.stream().mapToInt(e -> (int) e[1]).toArray();
+  private int[] chosen(LongArrays found, int candidates) throws IOException {
+    int count = found.size();
+    long[] entries = found.values;
+    if (count <= candidates) {
+      int[] all = new int[count];
+      for (int i = 0; i < count; i++) {
+        all[i] = FirstPass.docOf(entries[i]);
+      }
+      return all;
     }
-    float boundary = Float.intBitsToFloat((int) found.get(candidates - 1)[0]);
+    // Packed entries sort as their estimates do (ties by doc, which only orders them here).
+    Arrays.sort(entries, 0, count);
+    float boundary = FirstPass.estimateOf(entries[count - candidates]);
     List<Integer> above = new ArrayList<>();
     List<Integer> tied = new ArrayList<>();
-    for (long[] e : found) {
-      float estimate = Float.intBitsToFloat((int) e[0]);
+    for (int i = 0; i < count; i++) {
+      float estimate = FirstPass.estimateOf(entries[i]);
       if (estimate > boundary) {
-        above.add((int) e[1]);
+        above.add(FirstPass.docOf(entries[i]));
       } else if (estimate == boundary) {
-        tied.add((int) e[1]);
+        tied.add(FirstPass.docOf(entries[i]));
       }
     }
     int[] tiedDocs = tied.stream().mapToInt(Integer::intValue).toArray();
@@ -539,7 +544,7 @@ final class DenseScorer {
 
   /** A growable array of longs. */
   private static final class LongArrays {
-    private long[] values = new long[16];
+    long[] values = new long[16];
     private int size;
 
     void add(long v) {
@@ -627,9 +632,9 @@ final class DenseScorer {
     /**
      * Every visible document of {@code leaf} from {@code from} (inclusive) to {@code to}
      * (exclusive) that has a code, in slot order: with an inverted file, those of the lists {@code
-     * probed} (and of none).
+     * read}, in that order (and of none).
      */
-    void scan(LeafReaderContext leaf, int from, int to, boolean[] probed) throws IOException {
+    void scan(LeafReaderContext leaf, int from, int to, int[] read) throws IOException {
       useLeaf(leaf);
       int maxDoc = Math.min(to, leaf.reader().maxDoc());
       if (from >= maxDoc) {
@@ -638,7 +643,7 @@ final class DenseScorer {
       Bits live = leaf.reader().getLiveDocs();
       SegmentCodes.Reader reading = codes;
       reading.forEach(
-          probed,
+          read,
           from,
           maxDoc,
           (slot, doc) -> {
@@ -687,15 +692,16 @@ final class DenseScorer {
       }
     }
 
-    /** Estimates every chunk filed in the lists {@code probed} and in none. */
-    void estimateFiled(boolean[] probed) throws IOException {
-      for (int l = 0; l < filed.length; l++) {
-        if (filed[l] == null || (l < listCount && !probed[l])) {
+    /** Estimates every chunk filed in the lists {@code read} (in that order) and in none. */
+    void estimateFiled(int[] read) throws IOException {
+      for (int i = 0; i <= read.length; i++) {
+        int l = i == read.length ? listCount : read[i];
+        if (filed[l] == null) {
           continue;
         }
         int leaf = -1;
-        for (int i = 0; i < filed[l].size(); i++) {
-          long entry = filed[l].get(i);
+        for (int e = 0; e < filed[l].size(); e++) {
+          long entry = filed[l].get(e);
           if ((int) (entry >>> 32) != leaf) {
             leaf = (int) (entry >>> 32);
             useLeaf(filedLeaves.get(leaf));
@@ -745,14 +751,19 @@ final class DenseScorer {
       tied.add(doc);
     }
 
-    /** Adds every kept entry, as {estimate's float bits, doc}. */
-    void entries(List<long[]> out) {
+    /** Adds every kept entry, packed ({@link #pack}). */
+    void entries(LongArrays out) {
       for (int i = 0; i < size; i++) {
-        out.add(new long[] {Float.floatToIntBits(estimateOf(heap[i])), (int) heap[i]});
+        out.add(heap[i]);
       }
       for (int d : tied) {
-        out.add(new long[] {Float.floatToIntBits(tiedAt), d});
+        out.add(pack(tiedAt, d));
       }
+    }
+
+    /** The doc of a packed entry. */
+    static int docOf(long packed) {
+      return (int) packed;
     }
 
     /**

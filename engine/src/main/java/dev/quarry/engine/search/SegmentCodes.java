@@ -272,16 +272,15 @@ final class SegmentCodes {
 
     /**
      * Calls {@code visit} with the slot and document of every document from {@code from}
-     * (inclusive) to {@code to} (exclusive) in the lists {@code probed} (null for all) and the
-     * bucket of none, list after list, in slot order (document order within each list), each slot
-     * loaded when visited.
+     * (inclusive) to {@code to} (exclusive) in the lists {@code read} (in that order; null for
+     * every list in its own order) and then the bucket of none, in slot order within each list
+     * (document order), each slot loaded when visited.
      */
-    final void forEach(boolean[] probed, int from, int to, SlotVisitor visit) throws IOException {
+    final void forEach(int[] read, int from, int to, SlotVisitor visit) throws IOException {
       int lists = lists();
-      for (int l = 0; l <= lists; l++) {
-        if (l < lists && probed != null && !probed[l]) {
-          continue;
-        }
+      int runs = read == null ? lists : read.length;
+      for (int i = 0; i <= runs; i++) {
+        int l = i == runs ? lists : read == null ? i : read[i];
         int end = end(l);
         // The list's first document at or after from: documents ascend within a list.
         int lo = start(l);
