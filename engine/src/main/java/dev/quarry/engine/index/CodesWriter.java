@@ -45,6 +45,12 @@ final class CodesWriter extends DocValuesConsumer {
   private int listed;
   private boolean closed;
 
+  /**
+   * Whether a field could not be taken: the segment is then abandoned, and closing writes nothing
+   * (it only deletes the temporary files).
+   */
+  private boolean failed;
+
   /** A code field's values so far: its documents, in order, and their codes in a temporary file. */
   private record PendingCodes(FieldInfo field, int[] docs, int count, int codeBytes, String file) {}
 
@@ -55,6 +61,15 @@ final class CodesWriter extends DocValuesConsumer {
 
   @Override
   public void addBinaryField(FieldInfo field, DocValuesProducer values) throws IOException {
+    try {
+      takeCodes(field, values);
+    } catch (Throwable t) {
+      failed = true;
+      throw t;
+    }
+  }
+
+  private void takeCodes(FieldInfo field, DocValuesProducer values) throws IOException {
     BinaryDocValues iterator = values.getBinary(field);
     int[] docs = new int[16];
     int count = 0;
@@ -97,6 +112,15 @@ final class CodesWriter extends DocValuesConsumer {
 
   @Override
   public void addNumericField(FieldInfo field, DocValuesProducer values) throws IOException {
+    try {
+      takeLists(field, values);
+    } catch (Throwable t) {
+      failed = true;
+      throw t;
+    }
+  }
+
+  private void takeLists(FieldInfo field, DocValuesProducer values) throws IOException {
     if (listField != null) {
       throw new IllegalArgumentException(
           "fields " + listField.name + " and " + field.name + " both file codes in lists");
@@ -143,7 +167,8 @@ final class CodesWriter extends DocValuesConsumer {
     throw refused(field, "sorted set");
   }
 
-  private static IllegalArgumentException refused(FieldInfo field, String type) {
+  private IllegalArgumentException refused(FieldInfo field, String type) {
+    failed = true;
     return new IllegalArgumentException(
         "field "
             + field.name
@@ -160,6 +185,12 @@ final class CodesWriter extends DocValuesConsumer {
       return;
     }
     closed = true;
+    if (failed) {
+      for (PendingCodes field : codes) {
+        IOUtils.deleteFilesIgnoringExceptions(state.directory, field.file());
+      }
+      return;
+    }
     String metaName =
         CodesFormat.fileName(state.segmentInfo, state.segmentSuffix, CodesFormat.META_EXTENSION);
     String dataName =

@@ -9,11 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.quarry.testing.TestSeed;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.apache.lucene.codecs.perfield.PerFieldDocValuesFormat;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
@@ -110,6 +113,7 @@ class CodesFormatTest {
       Exception refused = assertThrows(Exception.class, writer::commit);
       assertTrue(causes(refused).contains("keeps codes of one length"), () -> causes(refused));
     }
+    assertNothingLeft();
   }
 
   @Test
@@ -123,6 +127,19 @@ class CodesFormatTest {
       writer.addDocument(d);
       Exception refused = assertThrows(Exception.class, writer::commit);
       assertTrue(causes(refused).contains("files a document in list -1"), () -> causes(refused));
+    }
+    assertNothingLeft();
+  }
+
+  /** The failed segment left no file behind: neither its codes nor their temporary files. */
+  private void assertNothingLeft() throws Exception {
+    try (Stream<Path> files = Files.list(dir)) {
+      List<String> left =
+          files
+              .map(f -> f.getFileName().toString())
+              .filter(n -> n.endsWith(".tmp") || n.contains(CodesFormat.NAME))
+              .toList();
+      assertEquals(List.of(), left);
     }
   }
 
