@@ -186,9 +186,7 @@ final class CodesWriter extends DocValuesConsumer {
     }
     closed = true;
     if (failed) {
-      for (PendingCodes field : codes) {
-        IOUtils.deleteFilesIgnoringExceptions(state.directory, field.file());
-      }
+      deleteTemporaryFiles();
       return;
     }
     String metaName =
@@ -214,12 +212,16 @@ final class CodesWriter extends DocValuesConsumer {
       CodecUtil.writeFooter(data);
       written = true;
     } finally {
-      for (PendingCodes field : codes) {
-        IOUtils.deleteFilesIgnoringExceptions(state.directory, field.file());
-      }
+      deleteTemporaryFiles();
       if (!written) {
         IOUtils.deleteFilesIgnoringExceptions(state.directory, metaName, dataName);
       }
+    }
+  }
+
+  private void deleteTemporaryFiles() {
+    for (PendingCodes field : codes) {
+      IOUtils.deleteFilesIgnoringExceptions(state.directory, field.file());
     }
   }
 
