@@ -170,17 +170,6 @@ public final class VectorLists {
   }
 
   /**
-   * {@link #read}'s lists as a mark for each list: {@code probed[list]} says whether it is read.
-   */
-  public boolean[] probed(float[] query, int probes, IntToLongFunction chunksIn, long floor) {
-    boolean[] probed = new boolean[count];
-    for (int list : read(query, probes, chunksIn, floor)) {
-      probed[list] = true;
-    }
-    return probed;
-  }
-
-  /**
    * Each centroid's dot product with {@code v}, summed in component order: the same bits on every
    * JVM.
    */

@@ -32,6 +32,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.IntToLongFunction;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FieldInfo;
@@ -371,7 +372,7 @@ class CodedFirstPassTest {
         for (String q : QUERIES) {
           float[] query = model.embedQuery(q);
           boolean[] read =
-              lists.probed(query, 1, l -> inScope[l], CorpusSettings.FirstPass.MIN_CANDIDATES);
+              probed(lists, query, 1, l -> inScope[l], CorpusSettings.FirstPass.MIN_CANDIDATES);
           Map<String, Filed> byChunk = new HashMap<>();
           chunks.forEach(c -> byChunk.put(c.source() + "#" + c.chunk(), c));
           SearchRequest request =
@@ -410,15 +411,17 @@ class CodedFirstPassTest {
     float[] query = new HashingEmbedder().embedQuery("bank");
     long[] chunks = new long[LISTS + 1];
     Arrays.fill(chunks, 0, LISTS, 10); // and none filed in no list
-    boolean[] one = lists.probed(query, 1, l -> chunks[l], 0);
+    boolean[] one = probed(lists, query, 1, l -> chunks[l], 0);
     assertTrue(one[2], "the nearest list");
     assertEquals(1, count(one));
-    assertEquals(3, count(lists.probed(query, 3, l -> chunks[l], 0)), "at least probes lists");
-    assertEquals(5, count(lists.probed(query, 1, l -> chunks[l], 45)), "until they hold the floor");
+    assertEquals(3, count(probed(lists, query, 3, l -> chunks[l], 0)), "at least probes lists");
+    assertEquals(
+        5, count(probed(lists, query, 1, l -> chunks[l], 45)), "until they hold the floor");
     chunks[LISTS] = 45;
     assertEquals(
-        1, count(lists.probed(query, 1, l -> chunks[l], 45)), "chunks in no list count too");
-    assertEquals(LISTS, count(lists.probed(query, 1, l -> chunks[l], 1_000)), "at most every list");
+        1, count(probed(lists, query, 1, l -> chunks[l], 45)), "chunks in no list count too");
+    assertEquals(
+        LISTS, count(probed(lists, query, 1, l -> chunks[l], 1_000)), "at most every list");
   }
 
   private static void ties(Random random, Path dir, CorpusInfo coded) throws Exception {
@@ -443,6 +446,16 @@ class CodedFirstPassTest {
       assertEquals(answerAll(index, null), answers);
     }
     assertEquals("t000", answers.get("semantic:river").get(0).source());
+  }
+
+  /** The lists {@link VectorLists#read} reads, marked: {@code probed[list]} for each one read. */
+  private static boolean[] probed(
+      VectorLists lists, float[] query, int probes, IntToLongFunction chunksIn, long floor) {
+    boolean[] probed = new boolean[lists.count()];
+    for (int list : lists.read(query, probes, chunksIn, floor)) {
+      probed[list] = true;
+    }
+    return probed;
   }
 
   private static int count(boolean[] read) {
