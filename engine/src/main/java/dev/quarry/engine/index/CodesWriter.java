@@ -235,21 +235,16 @@ final class CodesWriter extends DocValuesConsumer {
         lists = Math.max(lists, listOf[field.docs()[i]] + 1);
       }
     }
-    // A counting sort of the values by list (the bucket of none last), stable in document order:
-    // each slot's value, as its place in the temporary file.
-    int[] starts = new int[lists + 2];
+    // Each value's bucket (its document's list, or lists for none), then each slot's value as its
+    // place in the temporary file.
+    int[] bucketOf = new int[count];
     for (int i = 0; i < count; i++) {
-      starts[bucket(field.docs()[i], lists) + 1]++;
+      bucketOf[i] = bucket(field.docs()[i], lists);
     }
-    for (int l = 0; l <= lists; l++) {
-      starts[l + 1] += starts[l];
-    }
-    int[] next = Arrays.copyOf(starts, lists + 1);
-    int[] valueOf = new int[count];
-    for (int i = 0; i < count; i++) {
-      valueOf[next[bucket(field.docs()[i], lists)]++] = i;
-    }
-    assert starts[lists + 1] == count;
+    ListSlots slots = ListSlots.of(bucketOf, lists);
+    int[] starts = slots.starts();
+    int[] valueOf = slots.valueOf();
+    assert valueOf.length == count;
 
     meta.writeInt(field.field().number);
     meta.writeByte(CodesFormat.BINARY);

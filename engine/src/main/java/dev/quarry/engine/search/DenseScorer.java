@@ -660,7 +660,7 @@ final class DenseScorer {
         return;
       }
       if (filed == null) {
-        codes.load(slot, Math.min(slot + SegmentCodes.NEAR, codes.end(codes.lists())));
+        codes.loadNear(slot);
         offer(estimates.estimate(codes, slot), doc);
         return;
       }
@@ -707,7 +707,7 @@ final class DenseScorer {
             useLeaf(filedLeaves.get(leaf));
           }
           int slot = codes.slotOf((int) entry);
-          codes.load(slot, Math.min(slot + SegmentCodes.NEAR, codes.end(l)));
+          codes.loadNear(slot);
           offer(estimates.estimate(codes, slot), (int) entry);
         }
       }

@@ -3,6 +3,7 @@ package dev.quarry.engine.search;
 import dev.quarry.engine.embed.CentredCodes;
 import dev.quarry.engine.index.CodesFormat;
 import dev.quarry.engine.index.Fields;
+import dev.quarry.engine.index.ListSlots;
 import dev.quarry.engine.index.StoredCodes;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -48,10 +49,10 @@ final class SegmentCodes {
   static final int BLOCK = 128;
 
   /**
-   * Slots a reader copies when a search reads codes one document at a time (a filter's matches, in
-   * document order): the next few, which a broad filter reads next, at little cost to a narrow one.
+   * Slots a reader copies when a search reads codes one document at a time ({@link
+   * Reader#loadNear}).
    */
-  static final int NEAR = 16;
+  private static final int NEAR = 16;
 
   final String field;
   final int codeBytes;
@@ -219,6 +220,15 @@ final class SegmentCodes {
 
     /** Loads {@code slot}'s code, and the slots after it up to a block and {@code limit}. */
     abstract void load(int slot, int limit) throws IOException;
+
+    /**
+     * Loads {@code slot}'s code for a search that reads codes one document at a time (a filter's
+     * matches, in document order), and the next few, which a broad filter reads next, at little
+     * cost to a narrow one.
+     */
+    final void loadNear(int slot) throws IOException {
+      load(slot, Math.min(slot + NEAR, end(lists())));
+    }
 
     /**
      * The lists the slots are kept by: the corpus's, or a segment's own when the corpus reads none
@@ -453,24 +463,11 @@ final class SegmentCodes {
           }
         }
       }
-      int[] starts = new int[lists + 2];
-      for (int l : listOf) {
-        if (l >= 0) {
-          starts[l + 1]++;
-        }
-      }
-      for (int l = 0; l <= lists; l++) {
-        starts[l + 1] += starts[l];
-      }
-      int[] next = Arrays.copyOf(starts, lists + 1);
-      int[] docOf = new int[starts[lists + 1]];
+      ListSlots slots = ListSlots.of(listOf, lists);
+      int[] docOf = slots.valueOf();
       int[] slotOf = listOf; // reused: each document's list becomes its slot
-      for (int d = 0; d < maxDoc; d++) {
-        if (listOf[d] >= 0) {
-          int slot = next[listOf[d]]++;
-          docOf[slot] = d;
-          slotOf[d] = slot;
-        }
+      for (int slot = 0; slot < docOf.length; slot++) {
+        slotOf[docOf[slot]] = slot;
       }
       long[] codes = new long[Math.multiplyExact(docOf.length, words)];
       float[] factors = factor ? new float[docOf.length] : null;
@@ -491,7 +488,7 @@ final class SegmentCodes {
           }
         }
       }
-      return new HeapCodes(codes, factors, starts, docOf, slotOf);
+      return new HeapCodes(codes, factors, slots.starts(), docOf, slotOf);
     }
   }
 }
