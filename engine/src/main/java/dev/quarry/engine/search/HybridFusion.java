@@ -91,6 +91,16 @@ public final class HybridFusion {
               : embedding.normalization();
       return new Options(method, weight, normalization);
     }
+
+    /**
+     * Whether fusing reads each candidate's score on the side that did not find it: convex fusion
+     * with theoretical normalization does; RRF reads ranks alone, and min-max counts a chunk
+     * outside a side's candidates as 0 there.
+     */
+    public boolean readsOtherSidesScores() {
+      return method == SearchRequest.Fusion.Method.CONVEX
+          && normalization == CorpusSettings.Normalization.THEORETICAL;
+    }
   }
 
   /** A chunk of the fused ranking: its fused score, and each side's exact score and rank. */
@@ -104,8 +114,11 @@ public final class HybridFusion {
    * @param lexical the lexical candidates in result order
    * @param semantic the semantic candidates in result order
    * @param docs the candidates' docs in {@link #ranks}' order
-   * @param lexicalScores each of {@code docs}' exact lexical score (0 without a query term)
-   * @param semanticScores each of {@code docs}' exact semantic score
+   * @param lexicalScores each of {@code docs}' exact lexical score (0 without a query term); NaN
+   *     for a chunk outside the lexical candidates when {@link Options#readsOtherSidesScores} is
+   *     false (its parts then show NaN, for the caller to replace)
+   * @param semanticScores each of {@code docs}' exact semantic score; NaN as for {@code
+   *     lexicalScores}
    */
   public static List<Fused> rank(
       List<ScoredChunk> lexical,
@@ -203,6 +216,7 @@ public final class HybridFusion {
 
     /** {@code score} in [0, 1]; {@link #flat} when the range is empty. */
     double normalize(float score) {
+      assert !Float.isNaN(score) : "a score fusion reads was not computed";
       if (max <= min) {
         return flat;
       }

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
@@ -376,8 +377,9 @@ public final class RevisionSearcher {
       // (Lucene's task executor: this thread runs whichever side no other has taken, so a busy
       // executor delays a hybrid search but never blocks it). Neither side's answer depends on
       // where it ran.
+      Executor sideBySide = concurrency.parallelism() > 1 ? concurrency.executor() : Runnable::run;
       List<List<ScoredChunk>> sides =
-          new TaskExecutor(concurrency.parallelism() > 1 ? concurrency.executor() : Runnable::run)
+          new TaskExecutor(sideBySide)
               .invokeAll(
                   List.<Callable<List<ScoredChunk>>>of(
                       () -> semanticTop(dense, filters, n, n, null, request.exact()),
@@ -390,23 +392,28 @@ public final class RevisionSearcher {
       List<ScoredChunk> lexical = sides.get(1);
       Map<Integer, int[]> ranks = HybridFusion.ranks(lexical, semantic);
       int[] docs = ranks.keySet().stream().mapToInt(Integer::intValue).toArray();
-      float[] semanticScores = dense.scores(docs);
-      float[] lexicalScores = plan == null ? new float[docs.length] : exact.scores(docs);
+      HybridScores scores =
+          new HybridScores(docs, ranks, lexical, semantic, exact, dense, sideBySide);
+      HybridFusion.Options options = HybridFusion.Options.of(request, info.settings().embedding());
+      if (options.readsOtherSidesScores()) {
+        scores.completeAll();
+      }
       List<HybridFusion.Fused> fused =
           HybridFusion.rank(
               lexical,
               semantic,
               ranks,
               docs,
-              lexicalScores,
-              semanticScores,
-              HybridFusion.Options.of(request, info.settings().embedding()),
+              scores.lexical,
+              scores.semantic,
+              options,
               request.topK(),
               request.maxChunksPerSource());
+      scores.complete(fused);
       top = new ArrayList<>(fused.size());
       for (HybridFusion.Fused f : fused) {
         top.add(f.chunk());
-        parts.add(f.parts());
+        parts.add(scores.parts(f.chunk().doc(), f.parts()));
       }
     }
     for (int i = 0; i < top.size(); i++) {

@@ -187,6 +187,79 @@ class HybridRevisionTest {
     return out;
   }
 
+  /**
+   * Every hybrid hit shows both sides' exact scores, whatever the fusion, though min-max and RRF
+   * fusion compute a side's score of a chunk it did not find only for the hits: with more chunks
+   * than a side's 100 candidates, the hits' parts are what each side's own search gives (a chunk
+   * outside a side's candidates scoring no more than its last), and a chunk's parts are the same
+   * under every fusion, theoretical normalization computing every candidate's.
+   */
+  @Test
+  @ExtendWith(TestSeed.class)
+  void hybridHitsShowBothSidesExactScores_whateverTheFusion(Random random) throws Exception {
+    try (CorpusIndex index = CorpusIndex.open(dir, info("parts"), config())) {
+      List<SourceOperation> ops = new ArrayList<>();
+      for (int i = 0; i < 260; i++) {
+        String text = randomText(random);
+        ops.add(SourceOperation.Index.text("s" + i, null, text, null));
+      }
+      index.apply(new Mutation(ops, "tester", null, null));
+      int withoutOtherSide = 0;
+      for (String q : QUERIES) {
+        List<Hit> lexical = index.search(request(q, SearchRequest.Mode.LEXICAL, null, 100)).hits();
+        List<Hit> semantic =
+            index.search(request(q, SearchRequest.Mode.SEMANTIC, null, 100)).hits();
+        Map<String, Hit.ScoreParts> seen = new HashMap<>();
+        for (SearchRequest.Fusion fusion :
+            List.of(
+                new SearchRequest.Fusion(
+                    SearchRequest.Fusion.Method.CONVEX, null, CorpusSettings.Normalization.MINMAX),
+                new SearchRequest.Fusion(
+                    SearchRequest.Fusion.Method.CONVEX,
+                    0.3,
+                    CorpusSettings.Normalization.THEORETICAL),
+                new SearchRequest.Fusion(SearchRequest.Fusion.Method.RRF, null))) {
+          for (Hit h : index.search(request(q, SearchRequest.Mode.HYBRID, fusion, 20)).hits()) {
+            Hit.ScoreParts p = h.parts();
+            String at = fusion + " " + q + " " + h.source() + "#" + h.chunk();
+            checkSide(lexical, h, p.lexicalRank(), p.lexicalScore(), at);
+            checkSide(semantic, h, p.semanticRank(), p.semanticScore(), at);
+            if (p.lexicalRank() == null) {
+              withoutOtherSide++;
+              assertTrue(
+                  p.lexicalScore() >= 0
+                      && p.lexicalScore() <= lexical.get(lexical.size() - 1).score(),
+                  "a chunk outside the lexical candidates scores no more than the last: " + at);
+            }
+            if (p.semanticRank() == null) {
+              withoutOtherSide++;
+              assertTrue(
+                  p.semanticScore() <= semantic.get(semantic.size() - 1).score(),
+                  "a chunk outside the semantic candidates scores no more than the last: " + at);
+            }
+            Hit.ScoreParts before = seen.putIfAbsent(h.source() + "#" + h.chunk(), p);
+            assertTrue(before == null || before.equals(p), at + ": " + before + " then " + p);
+          }
+        }
+      }
+      assertTrue(withoutOtherSide > 0, "some hit lies outside one side's candidates");
+    }
+  }
+
+  /** A hit's rank and score on one side: its place and score in that side's own search. */
+  private static void checkSide(List<Hit> side, Hit hit, Integer rank, Float score, String at) {
+    assertNotNull(score, at);
+    if (rank != null) {
+      Hit there = side.get(rank - 1);
+      assertEquals(hit.source() + "#" + hit.chunk(), there.source() + "#" + there.chunk(), at);
+      assertEquals(there.score(), score, 0f, at);
+    } else {
+      for (Hit h : side) {
+        assertTrue(!h.source().equals(hit.source()) || h.chunk() != hit.chunk(), at);
+      }
+    }
+  }
+
   /** Three to 42 of the test's words: texts that share words in many proportions. */
   static String randomText(Random random) {
     int words = 3 + random.nextInt(40);
@@ -307,6 +380,11 @@ class HybridRevisionTest {
 
   private static SearchRequest request(
       String q, SearchRequest.Mode mode, SearchRequest.Fusion fusion) {
-    return new SearchRequest(q, SourceScope.ALL, List.of(), 10, null, null, true, mode, fusion);
+    return request(q, mode, fusion, 10);
+  }
+
+  private static SearchRequest request(
+      String q, SearchRequest.Mode mode, SearchRequest.Fusion fusion, int topK) {
+    return new SearchRequest(q, SourceScope.ALL, List.of(), topK, null, null, true, mode, fusion);
   }
 }
