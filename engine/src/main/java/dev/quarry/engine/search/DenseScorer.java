@@ -164,7 +164,7 @@ final class DenseScorer {
       p.entries(found);
     }
     int[] docs = chosen(found, candidates);
-    float[] exact = scores(docs);
+    float[] exact = scoresInParts(scan, docs);
     // Only the chunks that can still be in the answer need their source and chunk read: without a
     // cap, those scoring at least the topK-th best score (ties included); with one, all of them.
     int[] keep = docs;
@@ -444,6 +444,48 @@ final class DenseScorer {
     }
     return merged.results();
   }
+
+  /**
+   * {@link #scores} of the first pass's candidates, in as many parts as {@code scan} has slices
+   * (runs of the candidates in document order, each part reading its run's vectors on the scan's
+   * threads): a score is a function of its chunk and the query alone, so the parts change nothing
+   * but where the reads are done, and a few candidates are not worth a part.
+   */
+  private float[] scoresInParts(IndexSearcher scan, int[] docs) throws IOException {
+    int parts = Math.min(scan.getSlices().length, docs.length / MIN_SCORES_A_PART);
+    if (parts <= 1) {
+      return scores(docs);
+    }
+    long[] byDoc = new long[docs.length];
+    for (int i = 0; i < docs.length; i++) {
+      byDoc[i] = (long) docs[i] << 32 | i;
+    }
+    Arrays.sort(byDoc);
+    List<Callable<float[]>> scoring = new ArrayList<>(parts);
+    for (int p = 0; p < parts; p++) {
+      int from = (int) ((long) docs.length * p / parts);
+      int to = (int) ((long) docs.length * (p + 1) / parts);
+      scoring.add(
+          () -> {
+            int[] run = new int[to - from];
+            for (int i = 0; i < run.length; i++) {
+              run[i] = (int) (byDoc[from + i] >>> 32);
+            }
+            return scores(run);
+          });
+    }
+    List<float[]> scored = scan.getTaskExecutor().invokeAll(scoring);
+    float[] out = new float[docs.length];
+    for (int p = 0, at = 0; p < parts; p++) {
+      for (float score : scored.get(p)) {
+        out[(int) byDoc[at++]] = score;
+      }
+    }
+    return out;
+  }
+
+  /** The fewest candidates {@link #scoresInParts} gives a part of their own. */
+  private static final int MIN_SCORES_A_PART = 128;
 
   /**
    * The exact semantic scores of {@code docs} (ids in the searcher's reader), in the same order.

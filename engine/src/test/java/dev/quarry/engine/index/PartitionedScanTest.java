@@ -51,14 +51,24 @@ class PartitionedScanTest {
   @Test
   @ExtendWith(TestSeed.class)
   void aScanInParts_answersAsOneThreadDoes(Random random) throws Exception {
-    answersInPartsAsOneThread(random, dir.resolve("exact"), null);
+    answersInPartsAsOneThread(random, dir.resolve("exact"), null, 8);
   }
 
   /** The coded first pass's walk over the codes, cut into ranges of documents, likewise. */
   @Test
   @ExtendWith(TestSeed.class)
   void aCodedFirstPassInParts_answersAsOneThreadDoes(Random random) throws Exception {
-    answersInPartsAsOneThread(random, dir.resolve("codes"), CorpusSettings.FirstPass.DEFAULT);
+    answersInPartsAsOneThread(random, dir.resolve("codes"), CorpusSettings.FirstPass.DEFAULT, 8);
+  }
+
+  /**
+   * Enough chunks that the first pass's candidates are many, so their exact scores are read in
+   * parts too.
+   */
+  @Test
+  @ExtendWith(TestSeed.class)
+  void manyCandidatesScoredInParts_answerAsOneThreadDoes(Random random) throws Exception {
+    answersInPartsAsOneThread(random, dir.resolve("many"), CorpusSettings.FirstPass.DEFAULT, 80);
   }
 
   /** The walk over an inverted file's lists, cut into ranges of documents, likewise. */
@@ -75,12 +85,16 @@ class PartitionedScanTest {
             null,
             CorpusSettings.FirstPass.DEFAULT.seed(),
             null,
-            2));
+            2),
+        8);
   }
 
-  /** A corpus with the coded first pass {@code pass}, or exact scoring when it is null. */
+  /**
+   * A corpus with the coded first pass {@code pass}, or exact scoring when it is null, written in
+   * six batches of {@code perBatch} operations.
+   */
   private static void answersInPartsAsOneThread(
-      Random random, Path dir, CorpusSettings.FirstPass pass) throws Exception {
+      Random random, Path dir, CorpusSettings.FirstPass pass, int perBatch) throws Exception {
     CorpusSettings settings =
         new CorpusSettings(
             CorpusSettings.Language.ENGLISH,
@@ -106,10 +120,11 @@ class PartitionedScanTest {
       // hidden versions.
       for (int batch = 0; batch < 6; batch++) {
         List<SourceOperation> ops = new ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-          String source = "s" + (batch * 5 + i);
-          if (batch > 0 && i == 7) {
-            ops.add(new SourceOperation.Delete("s" + random.nextInt(batch * 5), null, false));
+        int fresh = perBatch * 5 / 8; // the others replace sources of earlier batches
+        for (int i = 0; i < perBatch; i++) {
+          String source = "s" + (batch * fresh + i);
+          if (batch > 0 && i % 8 == 7) {
+            ops.add(new SourceOperation.Delete("s" + random.nextInt(batch * fresh), null, false));
             continue;
           }
           ops.add(
