@@ -50,12 +50,16 @@ public final class ReportFormat {
     out.append(String.format(Locale.ROOT, "nDCG@10     %.4f%n", r.ndcgAt10()));
     out.append(String.format(Locale.ROOT, "Recall@100  %.4f%n", r.recallAt100()));
     out.append(String.format(Locale.ROOT, "MRR@10      %.4f%n", r.mrrAt10()));
-    out.append(
-        String.format(
-            Locale.ROOT,
-            "indexing    %.1f s (%.0f documents/s)%n",
-            indexSeconds,
-            r.documents() / Math.max(indexSeconds, 1e-9)));
+    if (r.indexing().isZero()) {
+      out.append(String.format(Locale.ROOT, "indexing    none (a kept index, reused)%n"));
+    } else {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "indexing    %.1f s (%.0f documents/s)%n",
+              indexSeconds,
+              r.documents() / indexSeconds));
+    }
     out.append(
         String.format(
             Locale.ROOT,

@@ -93,6 +93,12 @@ class EvaluationTest {
     assertEquals(first.perQuery(), again.perQuery());
     assertEquals(first.chunks(), again.chunks());
     assertEquals(java.time.Duration.ZERO, again.indexing(), "nothing was indexed");
+    assertTrue(
+        ReportFormat.text(again).contains("indexing    none (a kept index, reused)"),
+        "the report says the index was reused, not a rate: " + ReportFormat.text(again));
+    assertTrue(
+        ReportFormat.text(first).matches("(?s).*indexing    [0-9.]+ s \\([0-9]+ documents/s\\).*"),
+        ReportFormat.text(first));
     // Index-time settings may not: other chunks would need another index.
     CorpusSettings otherChunks =
         new CorpusSettings(
