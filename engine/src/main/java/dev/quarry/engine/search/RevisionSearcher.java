@@ -344,8 +344,9 @@ public final class RevisionSearcher {
 
   /**
    * A semantic or hybrid search. Each side's candidates are its exact top {@link #candidates} (no
-   * per-source cap, which applies to the fused ranking); every candidate then gets both sides'
-   * exact scores, and the fused ranking keeps the top {@code topK} under the request's cap.
+   * per-source cap, which applies to the fused ranking); every candidate then has both sides' exact
+   * scores where fusion reads them ({@link HybridScores}), and the fused ranking keeps the top
+   * {@code topK} under the request's cap, each hit with both.
    */
   private List<Hit> denseSearchAt(
       Prepared prepared, SearchRequest request, SearchRequest.Mode mode, float[] queryVector)
