@@ -34,7 +34,9 @@ import java.util.regex.Pattern;
  * size is the level under the smallest. Sizes seen on at most {@value #MIN_BODY_SHARE_PERCENT}% of
  * the characters cannot be the body. A heading-like run among the first or last {@value #EDGE_RUNS}
  * runs of at least {@value #MIN_RUNNING_PAGES} pages (digits aside) is a running header or footer
- * and left out. A pass or two over each page's lines: the work grows with the text.
+ * and left out, and so is a chain of at least {@value #MIN_LABELS} unnumbered ones of one size each
+ * over at most {@value #MAX_LABELLED_LINES} lines: labels of a figure or a form. A pass or two over
+ * each page's lines: the work grows with the text.
  *
  * <p>A line of the PDF's own that starts like a heading marker ({@code # tag}) or a code fence is
  * escaped ({@code \# tag}, {@link MarkdownEscapes}) so it is not read as one. Page starts move with
@@ -56,8 +58,20 @@ final class PdfHeadings {
 
   static final int EDGE_RUNS = 2;
 
+  /** A chain of at least this many heading-like runs, each over few lines, is labels. */
+  static final int MIN_LABELS = 4;
+
+  /** The most text lines under a label ({@link #MIN_LABELS}). */
+  static final int MAX_LABELLED_LINES = 2;
+
   /** A heading set on more lines than this is a paragraph in a heading's style. */
   static final int MAX_HEADING_LINES = 3;
+
+  /**
+   * A section's number at the start of a heading: {@code 2.}, {@code 2.1}, {@code 3)}, {@code 三、}.
+   */
+  private static final Pattern NUMBERED =
+      Pattern.compile("\\s*(\\d+(\\.\\d+)*[.)]?(\\s|$)|[一二三四五六七八九十百]+[、.])");
 
   /** A web address ({@code www.}, a scheme, a domain with a path) or a mail address. */
   private static final Pattern ADDRESS =
@@ -182,10 +196,14 @@ final class PdfHeadings {
     for (int p = 0; p < pages.size(); p++) {
       Map<Integer, Run> onPage = new TreeMap<>();
       found.add(onPage);
+      List<Candidate> kept = new ArrayList<>();
       for (Candidate c : candidates.get(p)) {
-        if (c.edge() && edgePages.get(c.key()) >= MIN_RUNNING_PAGES) {
-          continue; // a running header or footer
+        if (!(c.edge() && edgePages.get(c.key()) >= MIN_RUNNING_PAGES)) {
+          kept.add(c); // not a running header or footer
         }
+      }
+      kept.removeAll(labels(kept, p < styles.size() ? styles.get(p) : List.of()));
+      for (Candidate c : kept) {
         Run run = c.run();
         int line = c.lineOf()[run.first()];
         onPage.put(line, run);
@@ -211,6 +229,59 @@ final class PdfHeadings {
       }
     }
     return count;
+  }
+
+  /**
+   * The heading-like runs of a page that label the lines under them rather than head sections: a
+   * chain of at least {@value #MIN_LABELS} groups (runs with no text line between them) whose first
+   * runs are set in one size and unnumbered, each group over at most {@value #MAX_LABELLED_LINES}
+   * text lines before the next, as the keywords of a syntax figure over their one-line explanations
+   * or the field names of a form. A numbered run ({@code 2.}, {@code 三、}) heads a section however
+   * short, and ends a chain.
+   *
+   * @param onPage the page's heading-like runs, in page order
+   */
+  private static List<Candidate> labels(List<Candidate> onPage, List<LineStyle> styles) {
+    List<Candidate> labels = new ArrayList<>();
+    List<Candidate> chain = new ArrayList<>();
+    int groups = 0;
+    for (Candidate c : onPage) {
+      boolean numbered = NUMBERED.matcher(c.run().text(styles)).lookingAt();
+      if (!chain.isEmpty()) {
+        int between =
+            textLines(styles, chain.get(chain.size() - 1).run().last() + 1, c.run().first());
+        if (between == 0 && !numbered) {
+          chain.add(c); // the same group
+          continue;
+        }
+        if (between > MAX_LABELLED_LINES
+            || numbered
+            || chain.get(0).run().style().size() != c.run().style().size()) {
+          if (groups >= MIN_LABELS) {
+            labels.addAll(chain);
+          }
+          chain.clear();
+        }
+      }
+      if (numbered) {
+        continue;
+      }
+      groups = chain.isEmpty() ? 1 : groups + 1;
+      chain.add(c);
+    }
+    if (groups >= MIN_LABELS) {
+      labels.addAll(chain);
+    }
+    return labels;
+  }
+
+  /** How many of the style lines {@code from} (inclusive) to {@code to} (exclusive) hold text. */
+  private static int textLines(List<LineStyle> styles, int from, int to) {
+    int n = 0;
+    for (int k = from; k < to; k++) {
+      n += styles.get(k).text().codePoints().anyMatch(Character::isLetterOrDigit) ? 1 : 0;
+    }
+    return n;
   }
 
   /**

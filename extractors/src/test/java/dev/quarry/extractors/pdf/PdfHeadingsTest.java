@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.quarry.extractors.OutlineEntry;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 class PdfHeadingsTest {
@@ -61,6 +62,68 @@ class PdfHeadingsTest {
     PdfHeadings.Result r =
         PdfHeadings.apply(TEXT, STARTS, List.of(), List.of(List.of(), List.of()));
     assertEquals(0, r.headings());
+  }
+
+  /**
+   * Four or more heading-like lines of one size, each over a line or two, label a figure or a form
+   * (a syntax diagram's keywords over their explanations): not headings. Numbered ones head short
+   * sections (minutes of a meeting) and stay headings, and so does a heading over a paragraph.
+   */
+  @Test
+  void withoutOutline_aChainOfLabelsOverOneLineEach_isNotHeadings_butNumberedSectionsAre() {
+    List<String> figure =
+        List.of(
+            "Row permissions",
+            "A row permission is a database object that says which rows a user may read.",
+            "It is written once and checked by every query of the table it is defined on.",
+            "The statement that creates one reads as follows, one clause a line.",
+            "CREATE PERMISSION name",
+            "Names the row permission.",
+            "ON table",
+            "Identifies the table.",
+            "FOR ROWS",
+            "Says that a row permission is created.",
+            "Only rows matching the condition are seen.",
+            "WHERE condition",
+            "A condition that can be true or false.",
+            "ENABLE",
+            "Enables the permission at once.");
+    List<String> minutes =
+        List.of(
+            "1. Opening",
+            "The meeting opened at nine.",
+            "2. Agenda",
+            "The agenda was adopted.",
+            "3. Questions",
+            "None were asked.",
+            "4. Closing",
+            "The meeting closed at ten.");
+    StringBuilder text = new StringBuilder();
+    List<List<LineStyle>> styles = new ArrayList<>();
+    int[] starts = new int[2];
+    for (int p = 0; p < 2; p++) {
+      starts[p] = text.length();
+      List<LineStyle> page = new ArrayList<>();
+      for (String line : p == 0 ? figure : minutes) {
+        boolean label =
+            p == 0
+                ? line.equals("Row permissions")
+                    || line.equals(line.toUpperCase(Locale.ROOT))
+                    || line.matches("[A-Z ]+ [a-z]+")
+                : Character.isDigit(line.charAt(0));
+        page.add(new LineStyle(line, label ? 12 : 10, label));
+        text.append(line).append('\n');
+      }
+      styles.add(page);
+    }
+    PdfHeadings.Result r = PdfHeadings.apply(text.toString(), starts, List.of(), styles);
+    assertTrue(r.text().startsWith("# Row permissions\n"), r.text());
+    assertTrue(r.text().contains("\nCREATE PERMISSION name\n"), r.text());
+    assertTrue(r.text().contains("\nENABLE\n"), r.text());
+    for (String numbered : List.of("1. Opening", "2. Agenda", "3. Questions", "4. Closing")) {
+      assertTrue(r.text().contains("# " + numbered + "\n"), numbered + " in " + r.text());
+    }
+    assertEquals(5, r.headings(), r.text());
   }
 
   @Test
