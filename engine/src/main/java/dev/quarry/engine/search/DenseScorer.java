@@ -452,35 +452,20 @@ final class DenseScorer {
    * but where the reads are done, and a few candidates are not worth a part.
    */
   private float[] scoresInParts(IndexSearcher scan, int[] docs) throws IOException {
-    int parts = Math.min(scan.getSlices().length, docs.length / MIN_SCORES_A_PART);
-    if (parts <= 1) {
-      return scores(docs);
-    }
-    long[] byDoc = new long[docs.length];
-    for (int i = 0; i < docs.length; i++) {
-      byDoc[i] = (long) docs[i] << 32 | i;
-    }
-    Arrays.sort(byDoc);
-    List<Callable<float[]>> scoring = new ArrayList<>(parts);
+    long[] byDoc = byDoc(docs);
+    float[] out = new float[docs.length];
+    int parts = Math.max(1, Math.min(scan.getSlices().length, docs.length / MIN_SCORES_A_PART));
+    List<Callable<Void>> scoring = new ArrayList<>(parts);
     for (int p = 0; p < parts; p++) {
       int from = (int) ((long) docs.length * p / parts);
       int to = (int) ((long) docs.length * (p + 1) / parts);
       scoring.add(
           () -> {
-            int[] run = new int[to - from];
-            for (int i = 0; i < run.length; i++) {
-              run[i] = (int) (byDoc[from + i] >>> 32);
-            }
-            return scores(run);
+            score(byDoc, from, to, out); // each part writes its own places of out
+            return null;
           });
     }
-    List<float[]> scored = scan.getTaskExecutor().invokeAll(scoring);
-    float[] out = new float[docs.length];
-    for (int p = 0, at = 0; p < parts; p++) {
-      for (float score : scored.get(p)) {
-        out[(int) byDoc[at++]] = score;
-      }
-    }
+    scan.getTaskExecutor().invokeAll(scoring);
     return out;
   }
 
@@ -491,19 +476,33 @@ final class DenseScorer {
    * The exact semantic scores of {@code docs} (ids in the searcher's reader), in the same order.
    */
   float[] scores(int[] docs) throws IOException {
-    // In document order (each segment's doc values read forward): (doc, index) pairs sorted.
-    long[] order = new long[docs.length];
-    for (int i = 0; i < docs.length; i++) {
-      order[i] = (long) docs[i] << 32 | i;
-    }
-    Arrays.sort(order);
     float[] out = new float[docs.length];
+    score(byDoc(docs), 0, docs.length, out);
+    return out;
+  }
+
+  /** Each of {@code docs} packed with its index, (doc, index), in document order. */
+  private static long[] byDoc(int[] docs) {
+    long[] byDoc = new long[docs.length];
+    for (int i = 0; i < docs.length; i++) {
+      byDoc[i] = (long) docs[i] << 32 | i;
+    }
+    Arrays.sort(byDoc);
+    return byDoc;
+  }
+
+  /**
+   * Writes the exact score of each chunk of {@code byDoc} from {@code from} to {@code to} (packed
+   * as {@link #byDoc} packs them) at its index in {@code out}: in document order, so each segment's
+   * doc values are read forward.
+   */
+  private void score(long[] byDoc, int from, int to, float[] out) throws IOException {
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
     int leaf = 0;
     BinaryDocValues vectors = null;
-    for (long pair : order) {
-      int i = (int) pair;
-      while (docs[i] >= leaves.get(leaf).docBase + leaves.get(leaf).reader().maxDoc()) {
+    for (int k = from; k < to; k++) {
+      int global = (int) (byDoc[k] >>> 32);
+      while (global >= leaves.get(leaf).docBase + leaves.get(leaf).reader().maxDoc()) {
         leaf++;
         vectors = null;
       }
@@ -511,13 +510,12 @@ final class DenseScorer {
       if (vectors == null) {
         vectors = context.reader().getBinaryDocValues(Fields.VECTOR);
       }
-      int doc = docs[i] - context.docBase;
-      out[i] =
+      int doc = global - context.docBase;
+      out[(int) byDoc[k]] =
           vectors != null && vectors.advanceExact(doc)
               ? VectorCodec.dot(query, vectors.binaryValue())
               : 0f;
     }
-    return out;
   }
 
   /**
