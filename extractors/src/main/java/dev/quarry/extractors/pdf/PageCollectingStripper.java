@@ -717,18 +717,17 @@ final class PageCollectingStripper extends PDFTextStripper {
 
   /**
    * Whether a line beginning with {@code first} (its first word) continues a word the text written
-   * so far broke at a hyphen: a lower-case letter and a hyphen end the last line, and a lower-case
-   * letter begins this one, as {@link #LINE_END_HYPHEN} joins them.
+   * so far broke at a hyphen: whether {@link #LINE_END_HYPHEN}, which joins such words when the
+   * page ends, joins the last line's end with this line's first letter.
    */
   private boolean continuesHyphenatedWord(String first) {
     StringBuilder chars = pageBuffer.chars;
     int n = chars.length();
     return n >= 3
-        && chars.charAt(n - 1) == '\n'
-        && chars.charAt(n - 2) == '-'
-        && Character.isLowerCase(chars.charAt(n - 3))
         && !first.isEmpty()
-        && Character.isLowerCase(first.codePointAt(0));
+        && LINE_END_HYPHEN
+            .matcher(chars.substring(n - 3) + first.substring(0, first.offsetByCodePoints(0, 1)))
+            .matches();
   }
 
   private void writeLine(List<Word> words, List<TextPosition> lineGlyphs) throws IOException {
