@@ -267,23 +267,23 @@ final class CodesWriter extends DocValuesConsumer {
     for (int s : slotOf) {
       data.writeInt(s);
     }
+    // Each code read once, in slot order: its words written, its remaining bytes kept for the
+    // section after (a few bytes a code).
     int wordBytes = field.codeBytes() / Long.BYTES * Long.BYTES;
     int tailBytes = field.codeBytes() - wordBytes;
     byte[] code = new byte[field.codeBytes()];
+    byte[] tails = new byte[Math.multiplyExact(count, tailBytes)];
     try (IndexInput values = state.directory.openInput(field.file(), IOContext.DEFAULT)) {
       meta.writeLong(data.alignFilePointer(Long.BYTES));
       for (int slot = 0; slot < count; slot++) {
         values.seek((long) valueOf[slot] * field.codeBytes());
         values.readBytes(code, 0, code.length);
         data.writeBytes(code, 0, wordBytes);
-      }
-      meta.writeLong(data.alignFilePointer(Long.BYTES));
-      for (int slot = 0; slot < count; slot++) {
-        values.seek((long) valueOf[slot] * field.codeBytes() + wordBytes);
-        values.readBytes(code, 0, tailBytes);
-        data.writeBytes(code, 0, tailBytes);
+        System.arraycopy(code, wordBytes, tails, slot * tailBytes, tailBytes);
       }
     }
+    meta.writeLong(data.alignFilePointer(Long.BYTES));
+    data.writeBytes(tails, 0, tails.length);
   }
 
   /** The bucket of {@code doc}'s code: its list, or {@code lists} for none. */
