@@ -351,6 +351,7 @@ final class PageCollectingStripper extends PDFTextStripper {
   }
 
   private void writeTable(PlacedTable table) throws IOException {
+    articleBreak = false; // the table's own blank lines part it from what was written before
     for (String line : ExtractedTable.renderedRows(table.rows())) {
       if (!line.isEmpty()) {
         output.write("\n\n" + line);
@@ -630,6 +631,15 @@ final class PageCollectingStripper extends PDFTextStripper {
     return p.getDir() == 0 ? p.getY() - p.getHeight() / 2 : p.getY();
   }
 
+  /** Whether the article being written has written a line. */
+  private boolean articleWritten;
+
+  /**
+   * Whether an article of the page has ended after writing a line and nothing has been written
+   * since: the next line, another article's, starts on a line of its own.
+   */
+  private boolean articleBreak;
+
   /** Glyphs already shown on the current page, to drop the second drawing of a fake-bold glyph. */
   private final OverprintFilter overprints = new OverprintFilter();
 
@@ -731,6 +741,11 @@ final class PageCollectingStripper extends PDFTextStripper {
   }
 
   private void writeLine(List<Word> words, List<TextPosition> lineGlyphs) throws IOException {
+    if (articleBreak) {
+      output.write("\n");
+      articleBreak = false;
+    }
+    articleWritten = true;
     // Most lines hold no right-to-left letter: their text is not built again to say so.
     if (lineGlyphs.stream().anyMatch(p -> VisualOrder.holdsRightToLeft(p.getUnicode()))) {
       String drawn = drawnText(lineGlyphs);
@@ -897,14 +912,28 @@ final class PageCollectingStripper extends PDFTextStripper {
   }
 
   @Override
+  protected void startArticle(boolean isLeftToRight) throws IOException {
+    articleWritten = false;
+    super.startArticle(isLeftToRight);
+  }
+
+  /**
+   * Ends an article (a thread of beads, or the page's text outside them) with its last line: the
+   * next article's text on the page starts a line of its own ({@link #articleBreak}), and its first
+   * line's style is its own.
+   */
+  @Override
   protected void endArticle() throws IOException {
     writeHeldLine();
+    endLine();
+    articleBreak |= articleWritten;
     super.endArticle();
   }
 
   @Override
   protected void writePageEnd() throws IOException {
     writeHeldLine();
+    articleBreak = false;
     super.writePageEnd();
   }
 

@@ -9,14 +9,18 @@ import dev.quarry.extractors.ExtractionException;
 import dev.quarry.extractors.ExtractionLimits;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDPage;
 import org.apache.pdfbox.pdmodel.PDPageContentStream;
+import org.apache.pdfbox.pdmodel.common.PDRectangle;
 import org.apache.pdfbox.pdmodel.font.PDFont;
 import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
+import org.apache.pdfbox.pdmodel.interactive.pagenavigation.PDThread;
+import org.apache.pdfbox.pdmodel.interactive.pagenavigation.PDThreadBead;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -118,6 +122,43 @@ class PdfStyleHeadingsTest {
         List.of("# Application for admission", "# Documents to supply"),
         headings,
         extraction.text());
+  }
+
+  @Test
+  void aHeadingThatEndsAnArticle_isALineOfItsOwn() throws IOException, ExtractionException {
+    // Two article threads (beads), as a magazine or a Redbook sets its pages: the title alone in
+    // the first, the body in the second. The title's line ends with its article, not with the
+    // body's first line.
+    Path file = dir.resolve("articles.pdf");
+    try (PDDocument document = new PDDocument()) {
+      PDPage page = new PDPage();
+      document.addPage(page);
+      try (PDPageContentStream content = new PDPageContentStream(document, page)) {
+        line(content, BOLD, 20, 72, 700, "Annual Review");
+        float y = 600;
+        for (int i = 0; i < 4; i++) {
+          y = line(content, REGULAR, 11, 72, y, BODY);
+        }
+      }
+      List<PDThreadBead> beads = new ArrayList<>();
+      for (PDRectangle area :
+          List.of(new PDRectangle(60, 660, 500, 80), new PDRectangle(60, 400, 500, 220))) {
+        PDThread thread = new PDThread();
+        PDThreadBead bead = new PDThreadBead();
+        bead.setRectangle(area);
+        bead.setPage(page);
+        bead.setThread(thread);
+        thread.setFirstBead(bead);
+        beads.add(bead);
+        document.getDocumentCatalog().getThreads().add(thread);
+      }
+      page.setThreadBeads(beads);
+      document.save(file.toFile());
+    }
+
+    Extraction extraction = new PdfExtractor().extract(file, ExtractionLimits.defaults());
+
+    assertTrue(extraction.text().startsWith("# Annual Review\n"), extraction.text());
   }
 
   /** Shows {@code text} at ({@code x}, {@code y}); the next line's baseline. */
