@@ -9,8 +9,9 @@ import java.util.List;
  *
  * <p>A table is rendered one row per line, each cell named by its column's header: {@code Name =
  * Ada; Born = 1815}, so that any passage cut from it at line ends still says what its values are.
- * The first row is the header; a table of one row is rendered as its cells. Merged cells repeat
- * their value in every column and row they span, as a reader of the table sees it.
+ * The first row is the header; a table of one row is rendered as its cells, and so is each row of a
+ * table that names no columns (a PDF's table of contents), whose first row is empty cells. Merged
+ * cells repeat their value in every column and row they span, as a reader of the table sees it.
  *
  * <p>A header of two rows, a group's name over the columns it spans and a name for each of them
  * below ({@code Voyage} over {@code Departed} and {@code Tons}), names each column by both: {@code

@@ -121,7 +121,19 @@ final class PageCollectingStripper extends PDFTextStripper {
   private float[] pathStart;
   private float[] pathPoint;
 
-  /** The ruled tables found so far, page by page. */
+  /**
+   * How many characters of each size ({@link #halfPoints}) the leader tables found so far hold:
+   * lines of the page's running text, set as a list, that count towards the body's size as they did
+   * before they were a table (a ruled table's cells never did).
+   */
+  private final Map<Float, Long> leaderTableChars = new HashMap<>();
+
+  /** How many characters of each size the leader tables found so far hold. */
+  Map<Float, Long> leaderTableChars() {
+    return Map.copyOf(leaderTableChars);
+  }
+
+  /** The tables found so far, page by page. */
   List<PageTable> tables() {
     return List.copyOf(tables);
   }
@@ -234,14 +246,14 @@ final class PageCollectingStripper extends PDFTextStripper {
   }
 
   /**
-   * Writes the page, its ruled tables apart: the text inside a table's grid is taken out of the
-   * page's lines, and the table is written as soon as every line above it in its column (the page's
-   * text above its top and across some of its width; all the text above it when none is) has been,
-   * one paragraph per row with each cell named by its column's header; the table's cells are kept
-   * ({@link #tables()}). So a table's rows come under the heading above it, not the page's last,
-   * whatever order the producer drew the page's lines in (a footer first, a header last: a table
-   * waits for a line drawn late above it, at worst to the page's end, where tables were all written
-   * before).
+   * Writes the page, its tables apart (ruled ones, and lines of dot leaders: {@link LeaderTables}):
+   * the text inside a table's grid or box is taken out of the page's lines, and the table is
+   * written as soon as every line above it in its column (the page's text above its top and across
+   * some of its width; all the text above it when none is) has been, one paragraph per row with
+   * each cell named by its column's header; the table's cells are kept ({@link #tables()}). So a
+   * table's rows come under the heading above it, not the page's last, whatever order the producer
+   * drew the page's lines in (a footer first, a header last: a table waits for a line drawn late
+   * above it, at worst to the page's end, where tables were all written before).
    */
   @Override
   protected void writePage() throws IOException {
@@ -253,14 +265,9 @@ final class PageCollectingStripper extends PDFTextStripper {
         textRight = Math.max(textRight, p.getXDirAdj() + p.getWidthDirAdj());
       }
     }
-    List<RuledTables.Grid> grids = upright ? ruled.grids() : List.of();
-    if (grids.isEmpty()) {
-      super.writePage();
-      return;
-    }
     List<List<List<String>>> found = new ArrayList<>();
     List<RuledTables.Grid> kept = new ArrayList<>();
-    for (RuledTables.Grid ruledGrid : grids) {
+    for (RuledTables.Grid ruledGrid : upright ? ruled.grids() : List.<RuledTables.Grid>of()) {
       boolean onlyAcross = ruledGrid.xs().length == 2;
       RuledTables.Grid grid = withTextColumns(onlyAcross ? withTextRows(ruledGrid) : ruledGrid);
       List<List<String>> rows = onlyAcross && grid.xs().length < 4 ? null : cells(grid);
@@ -269,16 +276,98 @@ final class PageCollectingStripper extends PDFTextStripper {
         kept.add(grid);
       }
     }
+    int ruledTables = kept.size();
+    for (LeaderTables.Table t : upright ? leaderTables(kept) : List.<LeaderTables.Table>of()) {
+      found.add(t.rows());
+      kept.add(
+          new RuledTables.Grid(
+              new float[] {t.left(), t.right()}, new float[] {t.top(), t.bottom()}));
+    }
+    List<RuledTables.Grid> leaderBoxes = kept.subList(ruledTables, kept.size());
+    if (kept.isEmpty()) {
+      super.writePage();
+      return;
+    }
     for (int i = 0; i < kept.size(); i++) {
       unwrittenTables.add(new PlacedTable(found.get(i), textAbove(kept.get(i), kept)));
     }
     for (List<TextPosition> article : getCharactersByArticle()) {
+      for (TextPosition p : article) {
+        if (!p.getUnicode().isBlank()
+            && leaderBoxes.stream().anyMatch(g -> g.contains(centerX(p), centerY(p)))) {
+          leaderTableChars.merge(halfPoints(p), 1L, Long::sum);
+        }
+      }
       article.removeIf(p -> kept.stream().anyMatch(g -> g.contains(centerX(p), centerY(p))));
     }
     super.writePage();
     while (!unwrittenTables.isEmpty()) {
       writeTable(unwrittenTables.remove(0));
     }
+  }
+
+  /** A gap this many times a glyph's size wide parts two lines on one baseline. */
+  private static final float COLUMN_GAP_EMS = 3f;
+
+  /**
+   * The tables of dot-leader lines on the page outside {@code ruledTables} ({@link LeaderTables}).
+   * Lines are taken as the page's text is read, glyph after glyph of each article: a glyph off the
+   * line's baseline, behind its end or {@value #COLUMN_GAP_EMS} of its size past it starts another,
+   * so the columns of an index or a form's side notes are lines of their own. A page with too few
+   * dots for one table is not searched.
+   */
+  private List<LeaderTables.Table> leaderTables(List<RuledTables.Grid> ruledTables) {
+    int dots = 0;
+    for (List<TextPosition> article : getCharactersByArticle()) {
+      for (TextPosition p : article) {
+        dots += p.getUnicode().equals(".") ? 1 : 0;
+      }
+    }
+    if (dots < LeaderTables.MIN_ROWS * LeaderTables.MIN_DOTS) {
+      return List.of();
+    }
+    List<LeaderTables.Line> lines = new ArrayList<>();
+    for (List<TextPosition> article : getCharactersByArticle()) {
+      List<TextPosition> line = new ArrayList<>();
+      float reach = Float.NaN; // the right end of the line's glyphs so far
+      for (TextPosition p : article) {
+        if (p.getDir() != 0
+            || p.getUnicode().isBlank()
+            || ruledTables.stream().anyMatch(g -> g.contains(centerX(p), centerY(p)))) {
+          continue;
+        }
+        if (!line.isEmpty()
+            && (Math.abs(p.getY() - line.getFirst().getY()) > Math.max(1f, p.getHeight() / 2)
+                || p.getX() < reach - p.getFontSizeInPt()
+                || p.getX() - reach > COLUMN_GAP_EMS * p.getFontSizeInPt())) {
+          lines.add(leaderLine(line));
+          line = new ArrayList<>();
+          reach = Float.NaN;
+        }
+        line.add(p);
+        reach =
+            Float.isNaN(reach) ? p.getX() + p.getWidth() : Math.max(reach, p.getX() + p.getWidth());
+      }
+      if (!line.isEmpty()) {
+        lines.add(leaderLine(line));
+      }
+    }
+    return LeaderTables.find(lines);
+  }
+
+  /** One line's glyphs as a line of text, its top its glyphs' tallest font size above them. */
+  private static LeaderTables.Line leaderLine(List<TextPosition> glyphs) {
+    float left = Float.MAX_VALUE;
+    float right = -Float.MAX_VALUE;
+    float top = Float.MAX_VALUE;
+    float bottom = -Float.MAX_VALUE;
+    for (TextPosition p : glyphs) {
+      left = Math.min(left, p.getX());
+      right = Math.max(right, p.getX() + p.getWidth());
+      top = Math.min(top, p.getY() - Math.max(p.getHeight(), p.getFontSizeInPt()));
+      bottom = Math.max(bottom, p.getY());
+    }
+    return new LeaderTables.Line(cellText(glyphs, false, true), left, right, top, bottom);
   }
 
   /**
@@ -508,7 +597,7 @@ final class PageCollectingStripper extends PDFTextStripper {
     for (int i = 0; i < parent.length; i++) {
       int region = root(parent, i);
       texts[i / columnCount][i % columnCount] =
-          regionText.computeIfAbsent(region, k -> cellText(regions.get(k), rightToLeft));
+          regionText.computeIfAbsent(region, k -> cellText(regions.get(k), rightToLeft, false));
     }
     return texts;
   }
@@ -561,8 +650,12 @@ final class PageCollectingStripper extends PDFTextStripper {
     return false;
   }
 
-  /** A cell's glyphs as text: line by line, top to bottom, a space where glyphs stand apart. */
-  private static String cellText(List<TextPosition> glyphs, boolean tableRightToLeft) {
+  /**
+   * A cell's glyphs as text: line by line, top to bottom, a space where glyphs stand apart ({@link
+   * #leftToRightText}).
+   */
+  private static String cellText(
+      List<TextPosition> glyphs, boolean tableRightToLeft, boolean byCharWidth) {
     if (glyphs.isEmpty()) {
       return "";
     }
@@ -589,16 +682,19 @@ final class PageCollectingStripper extends PDFTextStripper {
       if (!out.isEmpty()) {
         out.append(' ');
       }
-      out.append(VisualOrder.logical(leftToRightText(line), rightToLeft));
+      out.append(VisualOrder.logical(leftToRightText(line, byCharWidth), rightToLeft));
     }
     return Normalizer.normalize(out, Normalizer.Form.NFKC).replaceAll("\\s+", " ").strip();
   }
 
   /**
    * The text of one line's glyphs, given from left to right, as they stand: a space where two stand
-   * apart by more than half a space's width and neither is a space.
+   * apart by more than half a space's width and neither is a space; with {@code byCharWidth}, also
+   * where they stand apart by more than 0.3 of their average width, as PDFBox parts the words of a
+   * page's lines (a producer that places its words without space glyphs, in a font whose space is
+   * wide, is read so too).
    */
-  private static String leftToRightText(List<TextPosition> line) {
+  private static String leftToRightText(List<TextPosition> line, boolean byCharWidth) {
     StringBuilder out = new StringBuilder();
     TextPosition previous = null;
     for (TextPosition p : line) {
@@ -612,7 +708,8 @@ final class PageCollectingStripper extends PDFTextStripper {
             previous.getWidthOfSpace() > 0
                 ? previous.getWidthOfSpace()
                 : previous.getFontSizeInPt() / 4;
-        if (gap > space * 0.5f) {
+        float averageChar = (previous.getWidthDirAdj() + p.getWidthDirAdj()) / 2;
+        if (gap > (byCharWidth ? Math.min(space * 0.5f, averageChar * 0.3f) : space * 0.5f)) {
           out.append(' ');
         }
       }
@@ -752,7 +849,7 @@ final class PageCollectingStripper extends PDFTextStripper {
       boolean rightToLeft = readsRightToLeft(lineGlyphs, sideRightToLeft(lineGlyphs, drawn));
       List<TextPosition> glyphs = new ArrayList<>(lineGlyphs);
       glyphs.sort(Comparator.comparingDouble(TextPosition::getXDirAdj));
-      writeWord(VisualOrder.logical(leftToRightText(glyphs), rightToLeft), glyphs);
+      writeWord(VisualOrder.logical(leftToRightText(glyphs, false), rightToLeft), glyphs);
       return;
     }
     for (int i = 0; i < words.size(); i++) {
@@ -841,8 +938,7 @@ final class PageCollectingStripper extends PDFTextStripper {
       return;
     }
     for (TextPosition p : positions) {
-      float size =
-          Math.round(p.getFontSizeInPt() * 2) / 2f; // half points: sizes a producer rounds alike
+      float size = halfPoints(p);
       // A line's size is its letters' and digits': a box or bullet glyph set large says nothing.
       boolean word = p.getUnicode().codePoints().anyMatch(Character::isLetterOrDigit);
       lineSizes.merge(size, word ? WORD_WEIGHT : 1, Integer::sum);
@@ -953,6 +1049,11 @@ final class PageCollectingStripper extends PDFTextStripper {
     lineSizes.clear();
     lineChars = 0;
     lineBold = 0;
+  }
+
+  /** A glyph's size to the half point: sizes a producer rounds alike are one. */
+  private static float halfPoints(TextPosition p) {
+    return Math.round(p.getFontSizeInPt() * 2) / 2f;
   }
 
   private static boolean isBold(TextPosition p) {

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.io.IOUtils;
 import org.apache.pdfbox.pdmodel.PDDocument;
@@ -96,6 +97,7 @@ public final class PdfExtractor {
           stripper.pagesWithoutText(),
           stripper.pageStyles(),
           stripper.tables(),
+          stripper.leaderTableChars(),
           recognizer);
     } catch (IOException e) {
       throw new ExtractionException(
@@ -111,6 +113,7 @@ public final class PdfExtractor {
       List<Integer> blankPages,
       List<List<LineStyle>> styles,
       List<PageCollectingStripper.PageTable> found,
+      Map<Float, Long> leaderTableChars,
       Recognizer recognizer)
       throws ExtractionException {
     String body = text.text();
@@ -151,7 +154,8 @@ public final class PdfExtractor {
               ExtractionWarning.PARTIALLY_READ,
               "The PDF's outline could not be read and was left out."));
     }
-    PdfHeadings.Result headed = PdfHeadings.apply(body, text.pageStarts(), outline, styles);
+    PdfHeadings.Result headed =
+        PdfHeadings.apply(body, text.pageStarts(), outline, styles, leaderTableChars);
     boolean markdown = headed.headings() > 0;
     String withHeadings = markdown ? headed.text() : body;
     int[] pageStarts = markdown ? headed.pageStarts() : text.pageStarts();

@@ -88,8 +88,18 @@ final class PdfHeadings {
 
   private PdfHeadings() {}
 
+  /**
+   * @param styles each page's lines as set ({@link LineStyle})
+   * @param leaderTableChars how many characters of each size (half points) the document's tables of
+   *     leader lines hold ({@link LeaderTables}): lines of running text set as a list, no heading,
+   *     that count towards the body's size
+   */
   static Result apply(
-      String text, int[] pageStarts, List<OutlineEntry> outline, List<List<LineStyle>> styles) {
+      String text,
+      int[] pageStarts,
+      List<OutlineEntry> outline,
+      List<List<LineStyle>> styles,
+      Map<Float, Long> leaderTableChars) {
     List<List<String>> pages = new ArrayList<>(pageStarts.length);
     for (int i = 0; i < pageStarts.length; i++) {
       int end = i + 1 < pageStarts.length ? pageStarts[i + 1] : text.length();
@@ -99,7 +109,7 @@ final class PdfHeadings {
     pages.forEach(p -> levels.add(new HashMap<>()));
     int found = hasPages(outline) ? fromOutline(pages, outline, levels) : 0;
     if (found == 0) { // no outline, or none of its bookmarks is on its page
-      found = fromStyles(pages, styles, levels);
+      found = fromStyles(pages, styles, leaderTableChars, levels);
     }
     return render(pages, levels, found);
   }
@@ -163,8 +173,11 @@ final class PdfHeadings {
   }
 
   private static int fromStyles(
-      List<List<String>> pages, List<List<LineStyle>> styles, List<Map<Integer, Integer>> levels) {
-    float body = bodySize(styles);
+      List<List<String>> pages,
+      List<List<LineStyle>> styles,
+      Map<Float, Long> leaderTableChars,
+      List<Map<Integer, Integer>> levels) {
+    float body = bodySize(styles, leaderTableChars);
     if (body == 0) {
       return 0; // no size dominates: nothing to tell headings from
     }
@@ -285,12 +298,12 @@ final class PdfHeadings {
   }
 
   /**
-   * The size most characters (not counting spaces) are set in, or 0 when none has at least {@value
-   * #MIN_BODY_SHARE_PERCENT}% of them.
+   * The size most characters (not counting spaces) are set in, the lines' and the leader tables',
+   * or 0 when none has at least {@value #MIN_BODY_SHARE_PERCENT}% of them.
    */
-  private static float bodySize(List<List<LineStyle>> styles) {
-    Map<Float, Long> chars = new HashMap<>();
-    long total = 0;
+  private static float bodySize(List<List<LineStyle>> styles, Map<Float, Long> leaderTableChars) {
+    Map<Float, Long> chars = new HashMap<>(leaderTableChars);
+    long total = leaderTableChars.values().stream().mapToLong(Long::longValue).sum();
     for (List<LineStyle> page : styles) {
       for (LineStyle s : page) {
         int visible = squash(s.text()).length();

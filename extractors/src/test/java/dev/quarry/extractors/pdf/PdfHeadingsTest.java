@@ -8,6 +8,7 @@ import dev.quarry.extractors.OutlineEntry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class PdfHeadingsTest {
@@ -26,7 +27,8 @@ class PdfHeadingsTest {
                 new OutlineEntry("Introduction", 1, 1),
                 new OutlineEntry("Results and findings", 2, 2),
                 new OutlineEntry("Not on the page", 1, 2)),
-            List.of());
+            List.of(),
+            Map.of());
     assertEquals(2, r.headings(), "a bookmark whose title is on no line is left out");
     assertEquals(
         "Annual report\n\n# Introduction\n\nWe grew.\n"
@@ -49,7 +51,7 @@ class PdfHeadingsTest {
                 new LineStyle("findings", 14, false),
                 new LineStyle("Sales rose.", 10, false),
                 new LineStyle("# 5 is a tag", 10, false)));
-    PdfHeadings.Result r = PdfHeadings.apply(TEXT, STARTS, List.of(), styles);
+    PdfHeadings.Result r = PdfHeadings.apply(TEXT, STARTS, List.of(), styles, Map.of());
     assertEquals(
         "# Annual report\n\n### Introduction\n\nWe grew.\n"
             + "## 2 Results and findings\n\nSales rose.\n\\# 5 is a tag\n",
@@ -60,7 +62,7 @@ class PdfHeadingsTest {
   @Test
   void noHeadings_leaveTheTextAsItWas() {
     PdfHeadings.Result r =
-        PdfHeadings.apply(TEXT, STARTS, List.of(), List.of(List.of(), List.of()));
+        PdfHeadings.apply(TEXT, STARTS, List.of(), List.of(List.of(), List.of()), Map.of());
     assertEquals(0, r.headings());
   }
 
@@ -116,7 +118,7 @@ class PdfHeadingsTest {
       }
       styles.add(page);
     }
-    PdfHeadings.Result r = PdfHeadings.apply(text.toString(), starts, List.of(), styles);
+    PdfHeadings.Result r = PdfHeadings.apply(text.toString(), starts, List.of(), styles, Map.of());
     assertTrue(r.text().startsWith("# Row permissions\n"), r.text());
     assertTrue(r.text().contains("\nCREATE PERMISSION name\n"), r.text());
     assertTrue(r.text().contains("\nENABLE\n"), r.text());
@@ -142,7 +144,7 @@ class PdfHeadingsTest {
               new LineStyle(title, 14, false),
               new LineStyle("Birds sing at dawn.", 10, false)));
     }
-    PdfHeadings.Result r = PdfHeadings.apply(text.toString(), starts, List.of(), styles);
+    PdfHeadings.Result r = PdfHeadings.apply(text.toString(), starts, List.of(), styles, Map.of());
     assertEquals(3, r.headings(), r.text());
     assertTrue(r.text().startsWith("Field guide 1\n\n# Chapter A\n"), r.text());
   }
