@@ -9,6 +9,7 @@ import org.apache.pdfbox.pdmodel.PDPage;
 import org.apache.pdfbox.pdmodel.PDPageContentStream;
 import org.apache.pdfbox.pdmodel.encryption.AccessPermission;
 import org.apache.pdfbox.pdmodel.encryption.StandardProtectionPolicy;
+import org.apache.pdfbox.pdmodel.font.PDFont;
 import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
 import org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory;
@@ -61,6 +62,17 @@ final class MadeDocuments {
       document.save(file.toFile());
     }
     return file;
+  }
+
+  /** Shows {@code text} in {@code font} at {@code size} with its baseline starting at (x, y). */
+  static void showText(
+      PDPageContentStream content, PDFont font, float size, float x, float y, String text)
+      throws IOException {
+    content.beginText();
+    content.setFont(font, size);
+    content.newLineAtOffset(x, y);
+    content.showText(text);
+    content.endText();
   }
 
   private static void addTextPage(PDDocument document, List<String> lines) throws IOException {

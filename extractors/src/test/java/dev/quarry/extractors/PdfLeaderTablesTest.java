@@ -41,13 +41,13 @@ class PdfLeaderTablesTest {
         float y = 720;
         for (String line : lines) {
           if (line.startsWith("# ")) {
-            text(content, BOLD, 18, 72, y, line.substring(2));
+            MadeDocuments.showText(content, BOLD, 18, 72, y, line.substring(2));
             y -= 30;
             continue;
           }
           int leader = line.indexOf(" ... ");
           if (leader < 0) {
-            text(content, REGULAR, SIZE, 72, y, line);
+            MadeDocuments.showText(content, REGULAR, SIZE, 72, y, line);
           } else {
             String entry = line.substring(0, leader);
             String reference = line.substring(leader + 5);
@@ -55,26 +55,16 @@ class PdfLeaderTablesTest {
             float pageStart = RIGHT - REGULAR.getStringWidth(reference) / 1000 * SIZE;
             float dotWidth = REGULAR.getStringWidth(" .") / 1000 * SIZE;
             int dots = (int) ((pageStart - entryEnd - 6) / dotWidth);
-            text(content, REGULAR, SIZE, 72, y, entry + " .".repeat(dots));
-            text(content, REGULAR, SIZE, pageStart, y, reference);
+            MadeDocuments.showText(content, REGULAR, SIZE, 72, y, entry + " .".repeat(dots));
+            MadeDocuments.showText(content, REGULAR, SIZE, pageStart, y, reference);
           }
           y -= 15;
         }
-        text(content, REGULAR, 9, 72, 40, "Harbour office report, page iii");
+        MadeDocuments.showText(content, REGULAR, 9, 72, 40, "Harbour office report, page iii");
       }
       document.save(file.toFile());
     }
     return file;
-  }
-
-  private static void text(
-      PDPageContentStream content, PDFont font, float size, float x, float y, String s)
-      throws IOException {
-    content.beginText();
-    content.setFont(font, size);
-    content.newLineAtOffset(x, y);
-    content.showText(s);
-    content.endText();
   }
 
   @Test

@@ -111,11 +111,7 @@ class PdfTablesTest {
   private static void text(
       PDPageContentStream content, PDType1Font font, float x, float y, String s)
       throws IOException {
-    content.beginText();
-    content.setFont(font, 11);
-    content.newLineAtOffset(x, y);
-    content.showText(s);
-    content.endText();
+    MadeDocuments.showText(content, font, 11, x, y, s);
   }
 
   @Test
