@@ -31,6 +31,12 @@ final class LeaderTables {
    */
   static final float MAX_LINE_GAP = 3f;
 
+  /**
+   * At most this many tables a page (an index's letters each start one): placing a page's tables
+   * costs its glyphs times its tables squared, so a page of many more is written as text.
+   */
+  static final int MAX_TABLES = 64;
+
   private LeaderTables() {}
 
   /** One text line of a page: its text and where it lies (top-down page coordinates). */
@@ -137,7 +143,7 @@ final class LeaderTables {
       rows.add(List.of(text, entry.reference()));
     }
     end(run, rows, tables);
-    return tables;
+    return tables.size() > MAX_TABLES ? tables.subList(0, MAX_TABLES) : tables;
   }
 
   /**

@@ -66,6 +66,21 @@ class LeaderTablesTest {
     assertEquals(4, LeaderTables.find(lines).get(0).rows().size(), "a paragraph's gap ends it");
   }
 
+  @Test
+  void find_keepsAPagesFirstTablesOnly() {
+    List<LeaderTables.Line> lines = new ArrayList<>();
+    float y = 0;
+    for (int t = 0; t < LeaderTables.MAX_TABLES + 10; t++) {
+      for (int r = 0; r < LeaderTables.MIN_ROWS; r++) {
+        lines.add(line("Entry " + t + " . . . . . " + r, y += 12));
+      }
+      y += 100; // apart from the next
+    }
+    List<LeaderTables.Table> tables = LeaderTables.find(lines);
+    assertEquals(LeaderTables.MAX_TABLES, tables.size());
+    assertEquals(List.of("Entry 0", "0"), tables.get(0).rows().get(1));
+  }
+
   private static LeaderTables.Line line(String text, float baseline) {
     return new LeaderTables.Line(text, 72, 300, baseline - 10, baseline);
   }
