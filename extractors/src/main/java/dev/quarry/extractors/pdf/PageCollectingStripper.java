@@ -317,30 +317,36 @@ final class PageCollectingStripper extends PDFTextStripper {
    * dots for one table is not searched.
    */
   private List<LeaderTables.Table> leaderTables(List<RuledTables.Grid> ruledTables) {
-    int dots = 0;
+    // Most pages hold no three runs of a leader's dots (spaces between them or not): not searched.
+    int leaders = 0;
     for (List<TextPosition> article : getCharactersByArticle()) {
+      int run = 0;
       for (TextPosition p : article) {
-        dots += p.getUnicode().equals(".") ? 1 : 0;
+        int dots = leaderDots(p.getUnicode());
+        if (dots > 0) {
+          run += dots;
+          leaders += run >= LeaderTables.MIN_DOTS && run - dots < LeaderTables.MIN_DOTS ? 1 : 0;
+        } else if (!p.getUnicode().isBlank()) {
+          run = 0;
+        }
       }
     }
-    if (dots < LeaderTables.MIN_ROWS * LeaderTables.MIN_DOTS) {
+    if (leaders < LeaderTables.MIN_ROWS) {
       return List.of();
     }
-    List<LeaderTables.Line> lines = new ArrayList<>();
+    List<List<TextPosition>> glyphLines = new ArrayList<>();
     for (List<TextPosition> article : getCharactersByArticle()) {
       List<TextPosition> line = new ArrayList<>();
       float reach = Float.NaN; // the right end of the line's glyphs so far
       for (TextPosition p : article) {
-        if (p.getDir() != 0
-            || p.getUnicode().isBlank()
-            || ruledTables.stream().anyMatch(g -> g.contains(centerX(p), centerY(p)))) {
+        if (p.getDir() != 0 || p.getUnicode().isBlank() || inside(ruledTables, p)) {
           continue;
         }
         if (!line.isEmpty()
             && (Math.abs(p.getY() - line.getFirst().getY()) > Math.max(1f, p.getHeight() / 2)
                 || p.getX() < reach - p.getFontSizeInPt()
                 || p.getX() - reach > COLUMN_GAP_EMS * p.getFontSizeInPt())) {
-          lines.add(leaderLine(line));
+          glyphLines.add(line);
           line = new ArrayList<>();
           reach = Float.NaN;
         }
@@ -349,14 +355,45 @@ final class PageCollectingStripper extends PDFTextStripper {
             Float.isNaN(reach) ? p.getX() + p.getWidth() : Math.max(reach, p.getX() + p.getWidth());
       }
       if (!line.isEmpty()) {
-        lines.add(leaderLine(line));
+        glyphLines.add(line);
       }
+    }
+    // Only a line with a leader's dots, or the line above one (an entry's start), needs its text.
+    boolean[] dotted = new boolean[glyphLines.size() + 1];
+    for (int i = 0; i < glyphLines.size(); i++) {
+      int lineDots = 0;
+      for (TextPosition p : glyphLines.get(i)) {
+        lineDots += leaderDots(p.getUnicode());
+      }
+      dotted[i] = lineDots >= LeaderTables.MIN_DOTS;
+    }
+    List<LeaderTables.Line> lines = new ArrayList<>(glyphLines.size());
+    for (int i = 0; i < glyphLines.size(); i++) {
+      lines.add(leaderLine(glyphLines.get(i), dotted[i] || dotted[i + 1]));
     }
     return LeaderTables.find(lines);
   }
 
-  /** One line's glyphs as a line of text, its top its glyphs' tallest font size above them. */
-  private static LeaderTables.Line leaderLine(List<TextPosition> glyphs) {
+  /** How many of a leader's dots a glyph is: {@code .} and {@code ·} one, {@code …} three. */
+  private static int leaderDots(String glyph) {
+    return glyph.equals(".") || glyph.equals("·") ? 1 : glyph.equals("…") ? 3 : 0;
+  }
+
+  /** Whether a glyph stands inside one of {@code grids} (a loop: this runs for every glyph). */
+  private static boolean inside(List<RuledTables.Grid> grids, TextPosition p) {
+    for (RuledTables.Grid g : grids) {
+      if (g.contains(centerX(p), centerY(p))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * One line's glyphs as a line of text, its top its glyphs' tallest font size above them; its text
+   * left empty unless {@code withText} (a line that can be no leader's nor start an entry).
+   */
+  private static LeaderTables.Line leaderLine(List<TextPosition> glyphs, boolean withText) {
     float left = Float.MAX_VALUE;
     float right = -Float.MAX_VALUE;
     float top = Float.MAX_VALUE;
@@ -367,7 +404,8 @@ final class PageCollectingStripper extends PDFTextStripper {
       top = Math.min(top, p.getY() - Math.max(p.getHeight(), p.getFontSizeInPt()));
       bottom = Math.max(bottom, p.getY());
     }
-    return new LeaderTables.Line(cellText(glyphs, false, true), left, right, top, bottom);
+    String text = withText ? cellText(glyphs, false, true) : "";
+    return new LeaderTables.Line(text, left, right, top, bottom);
   }
 
   /**
