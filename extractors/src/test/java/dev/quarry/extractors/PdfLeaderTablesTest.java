@@ -61,6 +61,9 @@ class PdfLeaderTablesTest {
           y -= 15;
         }
         MadeDocuments.showText(content, REGULAR, 9, 72, 40, "Harbour office report, page iii");
+        // A stamp drawn last over the page, between two lines of the first three: text of its
+        // own, which a table's box must not swallow.
+        MadeDocuments.showText(content, BOLD, 6, 300, 700 - 30 - 15 - 7, "APPROVED COPY");
       }
       document.save(file.toFile());
     }
@@ -104,6 +107,7 @@ class PdfLeaderTablesTest {
     assertTrue(e.text().startsWith("# Contents\n"), "the title over the table stays a heading");
     assertTrue(e.text().indexOf("# Contents") < t.start(), e.text());
     assertTrue(e.text().contains("Harbour office report, page iii"), e.text());
+    assertTrue(e.text().contains("APPROVED COPY"), "text inside the table's box is kept");
   }
 
   @Test

@@ -47,9 +47,17 @@ final class LeaderTables {
 
   /**
    * One table: its rows of two cells (an empty header first, since a table of contents names no
-   * columns) and the box its lines fill.
+   * columns), the box its lines fill, and which of the lines searched it holds ({@code firstLine}
+   * to {@code lastLine}, each its row's or the start of its row's entry).
    */
-  record Table(List<List<String>> rows, float left, float right, float top, float bottom) {}
+  record Table(
+      List<List<String>> rows,
+      float left,
+      float right,
+      float top,
+      float bottom,
+      int firstLine,
+      int lastLine) {}
 
   /**
    * {@code line} as an entry, the dots that lead from it and what they lead to, or null when it is
@@ -119,11 +127,13 @@ final class LeaderTables {
     List<Line> run = new ArrayList<>(); // the current table's lines, a leader line last
     List<List<String>> rows = new ArrayList<>();
     Line pending = null; // a line without leaders after the run's last, close below it
-    for (Line line : lines) {
+    int runStart = 0; // the index of the run's first line
+    for (int i = 0; i < lines.size(); i++) {
+      Line line = lines.get(i);
       Entry entry = split(line.text());
       if (entry == null) {
         if (pending != null || !run.isEmpty() && !close(run.getLast(), line)) {
-          end(run, rows, tables);
+          end(run, runStart, rows, tables);
           pending = null;
         }
         if (!run.isEmpty()) {
@@ -136,13 +146,16 @@ final class LeaderTables {
         run.add(pending);
         text = (pending.text().strip() + " " + text).strip();
       } else if (pending != null || !run.isEmpty() && !close(run.getLast(), line)) {
-        end(run, rows, tables);
+        end(run, runStart, rows, tables);
       }
       pending = null;
+      if (run.isEmpty()) {
+        runStart = i;
+      }
       run.add(line);
       rows.add(List.of(text, entry.reference()));
     }
-    end(run, rows, tables);
+    end(run, runStart, rows, tables);
     return tables.size() > MAX_TABLES ? tables.subList(0, MAX_TABLES) : tables;
   }
 
@@ -188,8 +201,12 @@ final class LeaderTables {
     return own * 2 > rows.size();
   }
 
-  /** Ends the current run: a table when it has rows enough, then nothing pending. */
-  private static void end(List<Line> run, List<List<String>> rows, List<Table> tables) {
+  /**
+   * Ends the current run, whose first line is the {@code runStart}th searched: a table when it has
+   * rows enough.
+   */
+  private static void end(
+      List<Line> run, int runStart, List<List<String>> rows, List<Table> tables) {
     if (rows.size() >= MIN_ROWS && !numbersItsOwnLines(rows)) {
       List<List<String>> table = new ArrayList<>(rows.size() + 1);
       table.add(List.of("", ""));
@@ -200,7 +217,15 @@ final class LeaderTables {
         left = Math.min(left, l.left());
         right = Math.max(right, l.right());
       }
-      tables.add(new Table(table, left, right, run.getFirst().top(), run.getLast().bottom()));
+      tables.add(
+          new Table(
+              table,
+              left,
+              right,
+              run.getFirst().top(),
+              run.getLast().bottom(),
+              runStart,
+              runStart + run.size() - 1));
     }
     run.clear();
     rows.clear();

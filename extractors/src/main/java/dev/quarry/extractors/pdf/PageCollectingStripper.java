@@ -276,14 +276,17 @@ final class PageCollectingStripper extends PDFTextStripper {
         kept.add(grid);
       }
     }
-    int ruledTables = kept.size();
-    for (LeaderTables.Table t : upright ? leaderTables(kept) : List.<LeaderTables.Table>of()) {
-      found.add(t.rows());
+    List<RuledTables.Grid> ruledGrids = List.copyOf(kept);
+    // A leader table's glyphs are its lines', not whatever else its box holds.
+    Set<TextPosition> leaderGlyphs = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (LeaderTable t : upright ? leaderTables(kept) : List.<LeaderTable>of()) {
+      found.add(t.table().rows());
       kept.add(
           new RuledTables.Grid(
-              new float[] {t.left(), t.right()}, new float[] {t.top(), t.bottom()}));
+              new float[] {t.table().left(), t.table().right()},
+              new float[] {t.table().top(), t.table().bottom()}));
+      leaderGlyphs.addAll(t.glyphs());
     }
-    List<RuledTables.Grid> leaderBoxes = kept.subList(ruledTables, kept.size());
     if (kept.isEmpty()) {
       super.writePage();
       return;
@@ -291,14 +294,15 @@ final class PageCollectingStripper extends PDFTextStripper {
     for (int i = 0; i < kept.size(); i++) {
       unwrittenTables.add(new PlacedTable(found.get(i), textAbove(kept.get(i), kept)));
     }
+    for (TextPosition p : leaderGlyphs) {
+      leaderTableChars.merge(halfPoints(p), 1L, Long::sum);
+    }
     for (List<TextPosition> article : getCharactersByArticle()) {
-      for (TextPosition p : article) {
-        if (!p.getUnicode().isBlank()
-            && leaderBoxes.stream().anyMatch(g -> g.contains(centerX(p), centerY(p)))) {
-          leaderTableChars.merge(halfPoints(p), 1L, Long::sum);
-        }
-      }
-      article.removeIf(p -> kept.stream().anyMatch(g -> g.contains(centerX(p), centerY(p))));
+      // Spaces inside a leader table's box go with it: they hold no text of anything else.
+      article.removeIf(
+          p ->
+              leaderGlyphs.contains(p)
+                  || (p.getUnicode().isBlank() ? inside(kept, p) : inside(ruledGrids, p)));
     }
     super.writePage();
     while (!unwrittenTables.isEmpty()) {
@@ -309,14 +313,17 @@ final class PageCollectingStripper extends PDFTextStripper {
   /** A gap this many times a glyph's size wide parts two lines on one baseline. */
   private static final float COLUMN_GAP_EMS = 3f;
 
+  /** A table of dot leaders found on the page, and the glyphs of its lines. */
+  private record LeaderTable(LeaderTables.Table table, List<TextPosition> glyphs) {}
+
   /**
    * The tables of dot-leader lines on the page outside {@code ruledTables} ({@link LeaderTables}).
    * Lines are taken as the page's text is read, glyph after glyph of each article: a glyph off the
    * line's baseline, behind its end or {@value #COLUMN_GAP_EMS} of its size past it starts another,
    * so the columns of an index or a form's side notes are lines of their own. A page with too few
-   * dots for one table is not searched.
+   * runs of dots for one table is not searched.
    */
-  private List<LeaderTables.Table> leaderTables(List<RuledTables.Grid> ruledTables) {
+  private List<LeaderTable> leaderTables(List<RuledTables.Grid> ruledTables) {
     // Most pages hold no three runs of a leader's dots (spaces between them or not): not searched.
     int leaders = 0;
     for (List<TextPosition> article : getCharactersByArticle()) {
@@ -371,7 +378,13 @@ final class PageCollectingStripper extends PDFTextStripper {
     for (int i = 0; i < glyphLines.size(); i++) {
       lines.add(leaderLine(glyphLines.get(i), dotted[i] || dotted[i + 1]));
     }
-    return LeaderTables.find(lines);
+    List<LeaderTable> tables = new ArrayList<>();
+    for (LeaderTables.Table t : LeaderTables.find(lines)) {
+      List<TextPosition> glyphs = new ArrayList<>();
+      glyphLines.subList(t.firstLine(), t.lastLine() + 1).forEach(glyphs::addAll);
+      tables.add(new LeaderTable(t, glyphs));
+    }
+    return tables;
   }
 
   /** How many of a leader's dots a glyph is: {@code .} and {@code ·} one, {@code …} three. */
