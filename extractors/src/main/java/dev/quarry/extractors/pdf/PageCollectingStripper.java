@@ -247,13 +247,14 @@ final class PageCollectingStripper extends PDFTextStripper {
 
   /**
    * Writes the page, its tables apart (ruled ones, and lines of dot leaders: {@link LeaderTables}):
-   * the text inside a table's grid or box is taken out of the page's lines, and the table is
-   * written as soon as every line above it in its column (the page's text above its top and across
-   * some of its width; all the text above it when none is) has been, one paragraph per row with
-   * each cell named by its column's header; the table's cells are kept ({@link #tables()}). So a
-   * table's rows come under the heading above it, not the page's last, whatever order the producer
-   * drew the page's lines in (a footer first, a header last: a table waits for a line drawn late
-   * above it, at worst to the page's end, where tables were all written before).
+   * the text inside a ruled table's grid, and a leader table's lines, are taken out of the page's
+   * lines, and the table is written as soon as every line above it in its column (the page's text
+   * above its top and across some of its width; all the text above it when none is) has been, one
+   * paragraph per row with each cell named by its column's header (its cells alone in a table that
+   * names no columns); the table's cells are kept ({@link #tables()}). So a table's rows come under
+   * the heading above it, not the page's last, whatever order the producer drew the page's lines in
+   * (a footer first, a header last: a table waits for a line drawn late above it, at worst to the
+   * page's end, where tables were all written before).
    */
   @Override
   protected void writePage() throws IOException {
@@ -403,8 +404,9 @@ final class PageCollectingStripper extends PDFTextStripper {
   }
 
   /**
-   * One line's glyphs as a line of text, its top its glyphs' tallest font size above them; its text
-   * left empty unless {@code withText} (a line that can be no leader's nor start an entry).
+   * One line's glyphs as a line of text, its top its glyphs' tallest font size above them. Its text
+   * is read only {@code withText}; a line without it (no leader's dots, none on the line below) can
+   * be no leader line nor an entry's start, and is given an empty text.
    */
   private static LeaderTables.Line leaderLine(List<TextPosition> glyphs, boolean withText) {
     float left = Float.MAX_VALUE;
