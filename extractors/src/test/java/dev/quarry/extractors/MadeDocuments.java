@@ -19,7 +19,7 @@ import org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject;
  * Small documents written by the tests themselves, so that the core extraction rules are tested on
  * every clone, with or without the shared document collection beside it.
  */
-final class MadeDocuments {
+public final class MadeDocuments {
   private MadeDocuments() {}
 
   /** A PDF with one page per entry of {@code pages}, each page holding its lines in Helvetica. */
@@ -65,7 +65,7 @@ final class MadeDocuments {
   }
 
   /** Shows {@code text} in {@code font} at {@code size} with its baseline starting at (x, y). */
-  static void showText(
+  public static void showText(
       PDPageContentStream content, PDFont font, float size, float x, float y, String text)
       throws IOException {
     content.beginText();

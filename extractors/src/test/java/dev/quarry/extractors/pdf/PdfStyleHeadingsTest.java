@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.quarry.extractors.Extraction;
 import dev.quarry.extractors.ExtractionException;
 import dev.quarry.extractors.ExtractionLimits;
+import dev.quarry.extractors.MadeDocuments;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -165,11 +166,7 @@ class PdfStyleHeadingsTest {
   private static float line(
       PDPageContentStream content, PDFont font, float size, float x, float y, String text)
       throws IOException {
-    content.beginText();
-    content.setFont(font, size);
-    content.newLineAtOffset(x, y);
-    content.showText(text);
-    content.endText();
+    MadeDocuments.showText(content, font, size, x, y, text);
     return y - size * 1.5f;
   }
 }
