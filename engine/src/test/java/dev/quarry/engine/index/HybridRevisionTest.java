@@ -203,9 +203,17 @@ class HybridRevisionTest {
         String text = randomText(random);
         ops.add(SourceOperation.Index.text("s" + i, null, text, null));
       }
+      // A word only three chunks hold: its lexical side has three candidates, so its hybrid hits
+      // lie outside that side's candidates whatever the random texts (which share every word).
+      for (int i = 0; i < 3; i++) {
+        ops.add(
+            SourceOperation.Index.text("k" + i, null, "kingfisher " + randomText(random), null));
+      }
       index.apply(new Mutation(ops, "tester", null, null));
       int withoutOtherSide = 0;
-      for (String q : QUERIES) {
+      List<String> queries = new ArrayList<>(QUERIES);
+      queries.add("kingfisher");
+      for (String q : queries) {
         List<Hit> lexical = index.search(request(q, SearchRequest.Mode.LEXICAL, null, 100)).hits();
         List<Hit> semantic =
             index.search(request(q, SearchRequest.Mode.SEMANTIC, null, 100)).hits();
