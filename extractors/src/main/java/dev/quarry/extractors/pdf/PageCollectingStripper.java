@@ -44,8 +44,9 @@ import org.apache.pdfbox.util.Matrix;
  * the text of the page that shows them.
  *
  * <p>NFKC turns presentation forms into plain letters: the ligature "ﬁ" becomes "fi", so a search
- * for "file" finds "ﬁle". Words hyphenated at a line end are joined. One stripper per document; not
- * thread safe.
+ * for "file" finds "ﬁle". Control characters, which a font maps its bullets, unnamed glyphs and
+ * even its space to ({@code U+0002}), are spaces. Words hyphenated at a line end are joined. One
+ * stripper per document; not thread safe.
  */
 final class PageCollectingStripper extends PDFTextStripper {
 
@@ -737,7 +738,9 @@ final class PageCollectingStripper extends PDFTextStripper {
       }
       out.append(VisualOrder.logical(leftToRightText(line, byCharWidth), rightToLeft));
     }
-    return Normalizer.normalize(out, Normalizer.Form.NFKC).replaceAll("\\s+", " ").strip();
+    return withoutControls(Normalizer.normalize(out, Normalizer.Form.NFKC))
+        .replaceAll("\\s+", " ")
+        .strip();
   }
 
   /**
@@ -1208,7 +1211,8 @@ final class PageCollectingStripper extends PDFTextStripper {
   protected void endPage(PDPage page) throws IOException {
     super.endPage(page);
     closePageStyles();
-    String normalized = Normalizer.normalize(pageBuffer.chars, Normalizer.Form.NFKC);
+    String normalized =
+        withoutControls(Normalizer.normalize(pageBuffer.chars, Normalizer.Form.NFKC));
     // Most pages have no hyphen at a line end: the cheap test spares them the pattern's scan.
     String joined =
         normalized.contains("-\n")
@@ -1227,6 +1231,33 @@ final class PageCollectingStripper extends PDFTextStripper {
     } catch (ExtractionException e) {
       throw new LimitExceededException(e);
     }
+  }
+
+  /**
+   * {@code text} with a space for each control character but line ends and tabs: what a font maps a
+   * bullet, a glyph without a name or even its space to ({@code U+0002}, {@code U+001F}, a NUL) is
+   * no text, reaches a client as an escape, and stands between words. The text itself when it holds
+   * none, as nearly every page does.
+   */
+  static String withoutControls(String text) {
+    int i = 0;
+    while (i < text.length() && !isReplacedControl(text.charAt(i))) {
+      i++;
+    }
+    if (i == text.length()) {
+      return text;
+    }
+    char[] chars = text.toCharArray();
+    for (; i < chars.length; i++) {
+      if (isReplacedControl(chars[i])) {
+        chars[i] = ' ';
+      }
+    }
+    return new String(chars);
+  }
+
+  private static boolean isReplacedControl(char c) {
+    return Character.isISOControl(c) && c != '\n' && c != '\t';
   }
 
   /** Carries a limit failure through PDFBox, which only lets IOExceptions out. */

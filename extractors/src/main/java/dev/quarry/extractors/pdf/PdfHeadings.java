@@ -513,7 +513,8 @@ final class PdfHeadings {
     StringBuilder out = new StringBuilder(s.length());
     String n = Normalizer.normalize(s, Normalizer.Form.NFKC);
     for (int i = 0; i < n.length(); i++) {
-      if (!Character.isWhitespace(n.charAt(i))) {
+      // Control characters are out of the page's text (PageCollectingStripper.withoutControls).
+      if (!Character.isWhitespace(n.charAt(i)) && !Character.isISOControl(n.charAt(i))) {
         out.append(n.charAt(i));
       }
     }
