@@ -738,7 +738,7 @@ final class PageCollectingStripper extends PDFTextStripper {
       }
       out.append(VisualOrder.logical(leftToRightText(line, byCharWidth), rightToLeft));
     }
-    return withoutControls(Normalizer.normalize(out, Normalizer.Form.NFKC))
+    return controlsAsSpaces(Normalizer.normalize(out, Normalizer.Form.NFKC))
         .replaceAll("\\s+", " ")
         .strip();
   }
@@ -1212,7 +1212,7 @@ final class PageCollectingStripper extends PDFTextStripper {
     super.endPage(page);
     closePageStyles();
     String normalized =
-        withoutControls(Normalizer.normalize(pageBuffer.chars, Normalizer.Form.NFKC));
+        controlsAsSpaces(Normalizer.normalize(pageBuffer.chars, Normalizer.Form.NFKC));
     // Most pages have no hyphen at a line end: the cheap test spares them the pattern's scan.
     String joined =
         normalized.contains("-\n")
@@ -1239,9 +1239,9 @@ final class PageCollectingStripper extends PDFTextStripper {
    * no text, reaches a client as an escape, and stands between words. The text itself when it holds
    * none, as nearly every page does.
    */
-  static String withoutControls(String text) {
+  static String controlsAsSpaces(String text) {
     int i = 0;
-    while (i < text.length() && !isReplacedControl(text.charAt(i))) {
+    while (i < text.length() && !isControlAsSpace(text.charAt(i))) {
       i++;
     }
     if (i == text.length()) {
@@ -1249,14 +1249,14 @@ final class PageCollectingStripper extends PDFTextStripper {
     }
     char[] chars = text.toCharArray();
     for (; i < chars.length; i++) {
-      if (isReplacedControl(chars[i])) {
+      if (isControlAsSpace(chars[i])) {
         chars[i] = ' ';
       }
     }
     return new String(chars);
   }
 
-  private static boolean isReplacedControl(char c) {
+  private static boolean isControlAsSpace(char c) {
     return Character.isISOControl(c) && c != '\n' && c != '\t';
   }
 

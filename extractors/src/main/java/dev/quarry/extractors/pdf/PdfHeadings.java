@@ -513,7 +513,7 @@ final class PdfHeadings {
     StringBuilder out = new StringBuilder(s.length());
     String n = Normalizer.normalize(s, Normalizer.Form.NFKC);
     for (int i = 0; i < n.length(); i++) {
-      // Control characters are out of the page's text (PageCollectingStripper.withoutControls).
+      // Control characters are spaces in the page's text (PageCollectingStripper.controlsAsSpaces).
       if (!Character.isWhitespace(n.charAt(i)) && !Character.isISOControl(n.charAt(i))) {
         out.append(n.charAt(i));
       }

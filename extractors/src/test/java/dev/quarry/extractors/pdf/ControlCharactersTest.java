@@ -15,19 +15,19 @@ class ControlCharactersTest {
     // A font whose space is U+0002 (pdf.js's TAMReview), a bullet, a NUL, a C1 bullet, a CR.
     assertEquals(
         "Overview of the model",
-        PageCollectingStripper.withoutControls("Overview\u0002of\u0002the\u0002model"));
+        PageCollectingStripper.controlsAsSpaces("Overview\u0002of\u0002the\u0002model"));
     assertEquals(
-        "  First, the policy", PageCollectingStripper.withoutControls("\u0002 First, the policy"));
-    assertEquals("  abibi", PageCollectingStripper.withoutControls("\u0000\u0000abibi"));
-    assertEquals("  They work", PageCollectingStripper.withoutControls("\u0084\u0084They work"));
+        "  First, the policy", PageCollectingStripper.controlsAsSpaces("\u0002 First, the policy"));
+    assertEquals("  abibi", PageCollectingStripper.controlsAsSpaces("\u0000\u0000abibi"));
+    assertEquals("  They work", PageCollectingStripper.controlsAsSpaces("\u0084\u0084They work"));
     assertEquals(
         "a line \nand\tthe next",
-        PageCollectingStripper.withoutControls("a line\r\nand\tthe next"));
+        PageCollectingStripper.controlsAsSpaces("a line\r\nand\tthe next"));
   }
 
   @Test
   void textWithoutControlCharacters_isTheSameString() {
     String text = "Nothing to replace here.\n\tIndented.";
-    assertSame(text, PageCollectingStripper.withoutControls(text));
+    assertSame(text, PageCollectingStripper.controlsAsSpaces(text));
   }
 }
