@@ -92,14 +92,18 @@ final class HybridScores {
   private void complete(int[] candidates) throws IOException {
     int[] lexicalFor = missing(lexical, candidates);
     int[] semanticFor = missing(semantic, candidates);
-    List<float[]> computed =
-        new TaskExecutor(executor)
-            .invokeAll(
-                List.<Callable<float[]>>of(
-                    () -> lexicalFor.length == 0 ? new float[0] : exact.scores(at(lexicalFor)),
-                    () -> semanticFor.length == 0 ? new float[0] : dense.scores(at(semanticFor))));
-    fill(lexical, lexicalFor, computed.get(0));
-    fill(semantic, semanticFor, computed.get(1));
+    // Nothing missing (the hits, once every candidate has both scores): no task handed over.
+    if (lexicalFor.length > 0 || semanticFor.length > 0) {
+      List<float[]> computed =
+          new TaskExecutor(executor)
+              .invokeAll(
+                  List.<Callable<float[]>>of(
+                      () -> lexicalFor.length == 0 ? new float[0] : exact.scores(at(lexicalFor)),
+                      () ->
+                          semanticFor.length == 0 ? new float[0] : dense.scores(at(semanticFor))));
+      fill(lexical, lexicalFor, computed.get(0));
+      fill(semantic, semanticFor, computed.get(1));
+    }
     assert keptAsComputed(candidates) : "a candidate's kept score differs from its exact score";
   }
 
