@@ -80,16 +80,19 @@ final class LeaderTables {
     int i = referenceStart;
     while (i > 0) {
       char c = s.charAt(i - 1);
-      if (c == '.' || c == '·') {
-        dots++;
-      } else if (c == '…') {
-        dots += 3;
+      if (dotsOf(c) > 0) {
+        dots += dotsOf(c);
       } else if (!Character.isWhitespace(c)) {
         break;
       }
       i--;
     }
     return dots < MIN_DOTS ? null : new Entry(s.substring(0, i).strip(), reference);
+  }
+
+  /** How many of a leader's dots {@code c} is: {@code .} and {@code ·} one, {@code …} three. */
+  static int dotsOf(char c) {
+    return c == '.' || c == '·' ? 1 : c == '…' ? 3 : 0;
   }
 
   private static boolean isReferenceChar(char c) {

@@ -389,9 +389,9 @@ final class PageCollectingStripper extends PDFTextStripper {
     return tables;
   }
 
-  /** How many of a leader's dots a glyph is: {@code .} and {@code ·} one, {@code …} three. */
+  /** How many of a leader's dots a glyph is ({@link LeaderTables#dotsOf}). */
   private static int leaderDots(String glyph) {
-    return glyph.equals(".") || glyph.equals("·") ? 1 : glyph.equals("…") ? 3 : 0;
+    return glyph.length() == 1 ? LeaderTables.dotsOf(glyph.charAt(0)) : 0;
   }
 
   /** Whether a glyph stands inside one of {@code grids} (a loop: this runs for every glyph). */
@@ -442,12 +442,10 @@ final class PageCollectingStripper extends PDFTextStripper {
     Set<TextPosition> above = Collections.newSetFromMap(new IdentityHashMap<>());
     for (List<TextPosition> article : getCharactersByArticle()) {
       for (TextPosition p : article) {
-        float x = centerX(p);
-        float y = centerY(p);
-        if (y < top
+        if (centerY(p) < top
             && p.getX() < right
             && left < p.getX() + p.getWidth()
-            && tables.stream().noneMatch(g -> g.contains(x, y))) {
+            && !inside(tables, p)) {
           above.add(p);
         }
       }
