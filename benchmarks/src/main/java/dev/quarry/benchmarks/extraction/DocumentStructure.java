@@ -45,9 +45,8 @@ public record DocumentStructure(List<String> headings, List<List<List<String>>> 
         }
         List<String> cells = pipeCells(line);
         List<String> normalized = cells.stream().map(c -> normalize(plainText(c))).toList();
-        if (!isSeparator(cells) && normalized.stream().anyMatch(c -> !c.isEmpty())) {
-          table.add(normalized); // a row without text (an image alone) is no row of the grid, as
-          // extracted
+        if (!isSeparator(cells) && holdsText(normalized)) {
+          table.add(normalized);
         }
         continue;
       }
@@ -125,6 +124,14 @@ public record DocumentStructure(List<String> headings, List<List<List<String>>> 
       }
     }
     return true;
+  }
+
+  /**
+   * Whether a row of normalised cells holds text: a row without (an image alone, or the empty
+   * header of a table that names no columns) is no row of the grid, on either side.
+   */
+  static boolean holdsText(List<String> row) {
+    return row.stream().anyMatch(c -> !c.isEmpty());
   }
 
   /**

@@ -121,12 +121,10 @@ public final class StructureCommand {
     }
     List<List<List<String>>> tables = new ArrayList<>();
     for (ExtractedTable t : extraction.tables()) {
-      // Rows without text are no rows of the grid, as the reference is read (a Markdown table's
-      // header row is there even when the table names no columns).
       tables.add(
           t.rows().stream()
               .map(r -> r.stream().map(DocumentStructure::normalize).toList())
-              .filter(r -> r.stream().anyMatch(c -> !c.isEmpty()))
+              .filter(DocumentStructure::holdsText)
               .toList());
     }
     return new DocumentStructure(headings, tables);
