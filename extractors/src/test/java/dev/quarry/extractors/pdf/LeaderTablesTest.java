@@ -64,6 +64,15 @@ class LeaderTablesTest {
     assertEquals(112 - 10, tables.get(0).top(), "the title above is not the table's");
     lines.add(line("Far below . . . . . 9", y += 200));
     assertEquals(4, LeaderTables.find(lines).get(0).rows().size(), "a paragraph's gap ends it");
+
+    // The next line read stands right below the last row but in the column beside: not this
+    // table's row.
+    List<LeaderTables.Line> twoColumns = new ArrayList<>(lines.subList(0, 4));
+    twoColumns.add(new LeaderTables.Line("Index . . . . . 40", 320, 540, 160 - 10, 160));
+    List<LeaderTables.Table> found = LeaderTables.find(twoColumns);
+    assertEquals(1, found.size());
+    assertEquals(4, found.get(0).rows().size(), "a line in another column ends it");
+    assertEquals(300, found.get(0).right(), "and is not in its box");
   }
 
   @Test
