@@ -22,7 +22,8 @@ import org.apache.tika.parser.txt.Icu4jEncodingDetector;
 import org.apache.tika.parser.txt.UniversalEncodingDetector;
 
 /**
- * Reads plain text and Markdown directly, without a parser.
+ * Reads plain text and Markdown directly, without a parser. A patent in the USPTO's full-text
+ * format (APS) is read as one: its title, sections and claims headed ({@link PatentFullText}).
  *
  * <p>The charset is, in order: the one a byte-order mark names; UTF-8 when the bytes are valid
  * UTF-8, or hold UTF-8 sequences with one or at most 1% damaged ones; the one Tika's universal
@@ -118,7 +119,8 @@ public final class PlainTextExtractor {
 
   /**
    * The extraction of decoded text; Markdown with its pipe tables and HTML tables read as tables
-   * ({@link MarkdownTables}).
+   * ({@link MarkdownTables}); plain text that is a patent in the USPTO's full-text format rendered
+   * as Markdown, its sections headed ({@link PatentFullText}).
    */
   private Extraction markdownExtraction(
       String text,
@@ -128,10 +130,12 @@ public final class PlainTextExtractor {
       String charset,
       ExtractionLimits limits)
       throws ExtractionException {
+    PatentFullText.Patents patents =
+        markdown ? null : PatentFullText.read(text, limits.maxExtractedChars());
     RenderedText rendered =
         markdown
             ? MarkdownTables.render(text, htmlBlocks, limits.maxExtractedChars())
-            : new RenderedText(text, List.of());
+            : new RenderedText(patents == null ? text : patents.markdown(), List.of());
     if (rendered.text().length() > limits.maxExtractedChars()) {
       // Every row names its cells by their header, so a long table renders longer than it is
       // written.
@@ -140,14 +144,14 @@ public final class PlainTextExtractor {
     return new Extraction(
         rendered.text(),
         null,
-        null,
+        patents == null ? null : patents.title(),
         List.of(),
         mediaType,
         Extraction.TEXT,
         null,
         rendered.text().length(),
         warnings,
-        markdown,
+        markdown || patents != null,
         charset,
         null,
         rendered.tables());
