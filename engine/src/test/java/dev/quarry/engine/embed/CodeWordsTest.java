@@ -13,9 +13,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The first pass's fast paths give the same bits as the plain ones: a code's estimate read as words
  * (and a trailing factor) is the estimate read from its bytes, for sign codes and centred codes of
- * every width; and the rotation, four rows at a time, is each row's sum in component order. An
- * answer depends on these bits (the candidates are the best estimates, ties included), so equal
- * within a tolerance would not do.
+ * every width (the count of planes in the Vector API is the scalar loop's); and the rotation, four
+ * rows at a time, is each row's sum in component order. An answer depends on these bits (the
+ * candidates are the best estimates, ties included), so equal within a tolerance would not do.
  */
 class CodeWordsTest {
   /** The test model's made-up centre (HashingEmbedder, 384 dimensions). */
@@ -101,5 +101,30 @@ class CodeWordsTest {
       v[i] = (float) (v[i] / Math.sqrt(norm));
     }
     return v;
+  }
+
+  @Test
+  @ExtendWith(TestSeed.class)
+  void vectorApiCount_isTheScalarCount(Random random) {
+    // Constructed directly: correct on any processor (emulated where it has no vector popcount),
+    // which decides only whether searches use it.
+    for (int round = 0; round < 3_000; round++) {
+      int words = 1 + random.nextInt(10);
+      int bits = new int[] {1, 2, 4}[random.nextInt(3)];
+      long[] query = new long[words * CentredCodes.QUERY_BITS];
+      for (int i = 0; i < query.length; i++) {
+        query[i] = random.nextLong();
+      }
+      int at = random.nextInt(20);
+      // The code ends the array (the last load is masked) or has words after it.
+      long[] planes = new long[at + words * bits + (random.nextBoolean() ? 0 : random.nextInt(9))];
+      for (int i = 0; i < planes.length; i++) {
+        planes[i] = random.nextLong();
+      }
+      assertEquals(
+          new ScalarCodeCross(query, words, bits).of(planes, at),
+          new VectorApiCodeCross(query, words, bits).of(planes, at),
+          "round " + round + ", " + words + " words, " + bits + " bits");
+    }
   }
 }
