@@ -177,6 +177,48 @@ class IngestOverHttpIT {
   }
 
   @Test
+  void usptoPatentText_ingestsAsAPatent_itsPassagesUnderItsSections_itsPeopleSearchable() {
+    // A corpus of its own: a patent's words would outrank other tests' documents in "docs".
+    ok(api.retrieval("corpora/create", T, "{\"corpus\": \"patents\"}"));
+    JsonNode receipt =
+        ok(
+            ingest(
+                api,
+                "patents",
+                "patents/5700647.txt",
+                SharedDocuments.good("docling__pftaps057006474.txt")));
+    assertEquals("text/plain", receipt.get("mediaType").asText());
+    assertEquals("text", receipt.get("extractor").asText());
+    JsonNode example = topPatentHit("Anti-human CRP sheep serum diluted with phosphate buffer");
+    assertEquals(
+        List.of("Carbocation containing cyanine-type dye", "EXAMPLE 1"),
+        texts(example.get("section")),
+        example::toString);
+    JsonNode inventors = topPatentHit("Miyazaki Tanaka Santo Ohnishi Fukui Okamoto");
+    assertEquals(
+        List.of("Carbocation containing cyanine-type dye"),
+        texts(inventors.get("section")),
+        "the bibliography is under the title alone");
+    assertTrue(
+        inventors.get("text").asText().contains("Takeshi Miyazaki (Ebina, JPX)"),
+        inventors::toString);
+  }
+
+  private static JsonNode topPatentHit(String query) {
+    JsonNode results =
+        ok(api.retrieval("search", T, "{\"corpus\": \"patents\", \"query\": \"" + query + "\"}"))
+            .get("results");
+    assertFalse(results.isEmpty(), "no result for " + query);
+    return results.get(0);
+  }
+
+  private static List<String> texts(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(n -> out.add(n.asText()));
+    return out;
+  }
+
+  @Test
   void scannedPdf_isNoTextExtracted() {
     assertRefusedChangingNothing(
         SharedDocuments.good("ocrmypdf__skew.pdf"), 422, "NO_TEXT_EXTRACTED");
