@@ -108,8 +108,13 @@ class IngestOverHttpIT {
   }
 
   static JsonNode topHit(String query) {
+    return topHit("docs", query);
+  }
+
+  static JsonNode topHit(String corpus, String query) {
     JsonNode results =
-        ok(api.retrieval("search", T, "{\"corpus\": \"docs\", \"query\": \"" + query + "\"}"))
+        ok(api.retrieval(
+                "search", T, "{\"corpus\": \"" + corpus + "\", \"query\": \"" + query + "\"}"))
             .get("results");
     assertFalse(results.isEmpty(), "no result for " + query);
     return results.get(0);
@@ -189,12 +194,13 @@ class IngestOverHttpIT {
                 SharedDocuments.good("docling__pftaps057006474.txt")));
     assertEquals("text/plain", receipt.get("mediaType").asText());
     assertEquals("text", receipt.get("extractor").asText());
-    JsonNode example = topPatentHit("Anti-human CRP sheep serum diluted with phosphate buffer");
+    JsonNode example =
+        topHit("patents", "Anti-human CRP sheep serum diluted with phosphate buffer");
     assertEquals(
         List.of("Carbocation containing cyanine-type dye", "EXAMPLE 1"),
         texts(example.get("section")),
         example::toString);
-    JsonNode inventors = topPatentHit("Miyazaki Tanaka Santo Ohnishi Fukui Okamoto");
+    JsonNode inventors = topHit("patents", "Miyazaki Tanaka Santo Ohnishi Fukui Okamoto");
     assertEquals(
         List.of("Carbocation containing cyanine-type dye"),
         texts(inventors.get("section")),
@@ -202,14 +208,6 @@ class IngestOverHttpIT {
     assertTrue(
         inventors.get("text").asText().contains("Takeshi Miyazaki (Ebina, JPX)"),
         inventors::toString);
-  }
-
-  private static JsonNode topPatentHit(String query) {
-    JsonNode results =
-        ok(api.retrieval("search", T, "{\"corpus\": \"patents\", \"query\": \"" + query + "\"}"))
-            .get("results");
-    assertFalse(results.isEmpty(), "no result for " + query);
-    return results.get(0);
   }
 
   private static List<String> texts(JsonNode array) {
