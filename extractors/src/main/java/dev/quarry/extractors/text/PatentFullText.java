@@ -74,12 +74,16 @@ public final class PatentFullText {
    *     maxChars} (a patent's bibliography is written in words its tags abbreviate)
    */
   public static Patents read(String text, int maxChars) throws ExtractionException {
+    // Every plain text comes here: most are told apart by their first line, before any split.
+    if (!startsWithPatent(text)) {
+      return null;
+    }
     String[] lines = text.split("\r?\n", -1);
     if (!isFullText(lines)) {
       return null;
     }
     StringBuilder out = new StringBuilder();
-    String firstTitle = null;
+    PatentWriter first = null;
     PatentWriter patent = null;
     FieldReader reader = new FieldReader(lines);
     for (Field field = reader.next(); field != null; field = reader.next()) {
@@ -88,14 +92,30 @@ public final class PatentFullText {
           append(out, patent.markdown(), maxChars);
         }
         patent = new PatentWriter();
+        first = first == null ? patent : first;
       }
       patent.add(field);
-      if (firstTitle == null && out.isEmpty()) {
-        firstTitle = patent.title;
-      }
     }
     append(out, patent.markdown(), maxChars);
-    return new Patents(out.toString(), firstTitle);
+    return new Patents(out.toString(), first.title);
+  }
+
+  /**
+   * Whether the first line that is neither blank nor a weekly file's header is {@code PATN}: read
+   * line by line from the start, so other text costs a few characters.
+   */
+  private static boolean startsWithPatent(String text) {
+    int at = 0;
+    while (at < text.length()) {
+      int end = text.indexOf('\n', at);
+      end = end < 0 ? text.length() : end;
+      String line = text.substring(at, end);
+      at = end + 1;
+      if (!line.isBlank() && !line.startsWith("HHHHHT")) {
+        return line.strip().equals("PATN");
+      }
+    }
+    return false;
   }
 
   private static void append(StringBuilder out, String patent, int maxChars)
@@ -184,9 +204,8 @@ public final class PatentFullText {
         return null;
       }
       Matcher m = FIELD.matcher(lines[at++]);
-      if (!m.matches()) {
-        throw new IllegalStateException("isFullText accepted a line that is not a field");
-      }
+      boolean isField = m.matches();
+      assert isField : "isFullText accepted a line that is not a field: " + lines[at - 1];
       List<String> continued = new ArrayList<>();
       while (at < lines.length && !startsField(lines[at])) {
         continued.add(lines[at++]);
@@ -234,7 +253,7 @@ public final class PatentFullText {
     private String pendingHeading;
     private String claimNumber;
     private Party party;
-    private String[] reference;
+    private Reference reference;
 
     void add(Field field) {
       if (field.opensGroup()) {
@@ -268,7 +287,7 @@ public final class PatentFullText {
       switch (tag) {
         case "INVT" -> inventors.add(party = new Party());
         case "ASSG" -> assignees.add(party = new Party());
-        case "PRIR", "RLAP", "REIS", "UREF", "FREF" -> reference = new String[5];
+        case "PRIR", "RLAP", "REIS", "UREF", "FREF" -> reference = new Reference();
         default -> {}
       }
       String name = TEXT_GROUPS.get(tag);
@@ -303,15 +322,15 @@ public final class PatentFullText {
       }
     }
 
-    /** Fields of a cited or related document: number, date, name, country, patent number. */
+    /** A field of a cited, related or priority document. */
     private void referenceField(Field field) {
       String v = field.prose();
       switch (field.tag()) {
-        case "APN" -> reference[0] = v;
-        case "PNO" -> reference[4] = v;
-        case "APD", "ISD" -> reference[1] = date(v);
-        case "NAM" -> reference[2] = v;
-        case "CNT" -> reference[3] = v;
+        case "APN" -> reference.application = v;
+        case "PNO" -> reference.patent = v;
+        case "APD", "ISD" -> reference.date = date(v);
+        case "NAM" -> reference.name = v;
+        case "CNT" -> reference.country = v;
         default -> {}
       }
     }
@@ -320,19 +339,21 @@ public final class PatentFullText {
       if (reference == null) {
         return;
       }
-      String[] r = reference;
+      Reference r = reference;
       reference = null;
       switch (group) {
-        case "PRIR" -> priorities.add(join(" ", r[3], r[0]) + parenthesized(r[1]));
+        case "PRIR" -> priorities.add(join(" ", r.country, r.application) + parenthesized(r.date));
         case "RLAP", "REIS" ->
             related.add(
                 join(
                     ", ",
-                    r[0],
-                    r[1] == null ? null : "filed " + r[1],
-                    r[4] == null ? null : "patent " + r[4]));
-        case "UREF" -> usReferences.add(nonNull(r[4]) + parenthesized(join(", ", r[2], r[1])));
-        case "FREF" -> foreignReferences.add(nonNull(r[4]) + parenthesized(join(", ", r[3], r[1])));
+                    r.application,
+                    r.date == null ? null : "filed " + r.date,
+                    r.patent == null ? null : "patent " + r.patent));
+        case "UREF" ->
+            usReferences.add(nonNull(r.patent) + parenthesized(join(", ", r.name, r.date)));
+        case "FREF" ->
+            foreignReferences.add(nonNull(r.patent) + parenthesized(join(", ", r.country, r.date)));
         default -> {}
       }
     }
@@ -445,6 +466,15 @@ public final class PatentFullText {
       }
       return String.join("; ", named);
     }
+  }
+
+  /** A document a patent cites, continues or claims the priority of. */
+  private static final class Reference {
+    String application;
+    String patent;
+    String date;
+    String name;
+    String country;
   }
 
   /** An inventor or assignee. */
