@@ -323,10 +323,11 @@ class StoresDifferentialIT {
       new CorpusSettings.Ranking(1.5, 0.9, 0),
       new CorpusSettings.Ranking(1.2, 0.75, 3.0)
     };
-    // Any language the cluster serves: the cluster indexes the terms of Quarry's own analysis.
+    // Any language the cluster serves: the cluster indexes the terms of Quarry's own analysis. It
+    // refuses `auto` (a language detected per source) and analyses that stack terms.
     List<CorpusSettings.Language> languages =
         Arrays.stream(CorpusSettings.Language.values())
-            .filter(l -> !StoreRules.stacksTerms(l))
+            .filter(l -> l != CorpusSettings.Language.AUTO && !StoreRules.stacksTerms(l))
             .toList();
     CorpusSettings settings =
         new CorpusSettings(
