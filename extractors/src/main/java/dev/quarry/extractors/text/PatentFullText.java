@@ -135,18 +135,25 @@ public final class PatentFullText {
    */
   private static boolean isFullText(String[] lines) {
     boolean header = true;
+    boolean afterGroup = false; // the last field opened a group, so it has no value to continue
     for (String line : lines) {
       if (line.isBlank() || (header && line.startsWith("HHHHHT"))) {
         continue;
       }
       if (Character.isWhitespace(line.charAt(0))) {
-        if (header) {
-          return false; // a continuation before any field
+        if (header || afterGroup) {
+          return false; // a continuation before any field, or of a group's opening line
         }
         continue;
       }
-      if (header ? !line.stripTrailing().equals("PATN") : !FIELD.matcher(line).matches()) {
+      Matcher field = FIELD.matcher(line);
+      if (!field.matches() || (header && !field.group(1).equals("PATN"))) {
         return false;
+      }
+      String value = field.group(2) == null ? "" : field.group(2);
+      afterGroup = value.isEmpty() && GROUPS.contains(field.group(1));
+      if (header && !afterGroup) {
+        return false; // PATN with a value opens nothing
       }
       header = false;
     }
@@ -156,7 +163,9 @@ public final class PatentFullText {
   /** One field: its tag, its value's first line and its continuation lines as written. */
   private record Field(String tag, String value, List<String> continued) {
     boolean opensGroup() {
-      return value.isEmpty() && continued.isEmpty() && GROUPS.contains(tag);
+      assert !value.isEmpty() || continued.isEmpty() || !GROUPS.contains(tag)
+          : "isFullText accepted a group's opening line with a continuation: " + tag;
+      return value.isEmpty() && GROUPS.contains(tag);
     }
 
     /** The value with its continuation lines joined by single spaces. */

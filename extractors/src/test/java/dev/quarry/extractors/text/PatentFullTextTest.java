@@ -17,8 +17,10 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -164,11 +166,65 @@ class PatentFullTextTest {
             "PATN\nTTL  A lamp\nThis line is prose, not a field.\n",
             "TTL  A lamp without its patent group\nABST\nPAL  Text.\n",
             "PATN is how the format starts.\n",
-            "  PATN\nTTL  Indented\n")) {
+            "  PATN\nTTL  Indented\n",
+            "PATN\t\nTTL  A tab after the group's tag\n",
+            "PATN\n  continues a group's opening line\nTTL  A lamp\n")) {
       Extraction extraction = extract(text);
       assertEquals(text, extraction.text());
       assertFalse(extraction.markdownHeadings(), text);
       assertNull(extraction.title(), text);
+    }
+  }
+
+  @Test
+  void mangledPatents_areReadOrLeftPlain_neverFail() throws Exception {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    System.out.println("mangledPatents seed: -Dtests.seed=" + seed);
+    Random random = new Random(seed);
+    List<String> lines = List.of(excerpt().split("\n", -1));
+    List<String> pieces =
+        List.of(
+            "PATN",
+            "PATN ",
+            "PATN\t",
+            "  ",
+            "\t",
+            "    x",
+            "PAC",
+            "PAC  ",
+            "TBL",
+            "NUM  1.",
+            "INVT",
+            "NAM  ;",
+            "APD  00000000",
+            "OCL  1",
+            "WKU  000000000",
+            "```",
+            "\r",
+            "");
+    for (int round = 0; round < 400; round++) {
+      List<String> mangled = new ArrayList<>(lines.subList(0, 1 + random.nextInt(lines.size())));
+      for (int edit = random.nextInt(6); edit > 0; edit--) {
+        // A quarter of the edits land on the first lines, where the format is recognised.
+        int at =
+            random.nextInt(
+                random.nextInt(4) == 0 ? Math.min(3, mangled.size() + 1) : mangled.size() + 1);
+        String piece = pieces.get(random.nextInt(pieces.size()));
+        if (random.nextBoolean() || at == mangled.size()) {
+          mangled.add(at, piece);
+        } else {
+          String line = mangled.get(at);
+          int cut = random.nextInt(line.length() + 1);
+          mangled.set(at, line.substring(0, cut) + piece + line.substring(cut));
+        }
+      }
+      String text = String.join("\n", mangled);
+      try {
+        PatentFullText.Patents patents = PatentFullText.read(text, 1_000_000);
+        assertTrue(patents == null || patents.markdown().startsWith("# "), text);
+      } catch (RuntimeException | AssertionError e) {
+        throw new AssertionError("seed " + seed + ", round " + round + ":\n" + text, e);
+      }
     }
   }
 
