@@ -5,6 +5,7 @@ import dev.quarry.engine.Embedder;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Sha256;
+import dev.quarry.engine.index.BackgroundThreads;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,7 +73,8 @@ public final class PassageEmbedder implements AutoCloseable {
             TimeUnit.SECONDS,
             new ArrayBlockingQueue<>(queuedBatches),
             r -> {
-              Thread t = new Thread(r, "quarry-embed-" + n.incrementAndGet());
+              Thread t =
+                  new Thread(BackgroundThreads.lowering(r), "quarry-embed-" + n.incrementAndGet());
               t.setDaemon(true);
               return t;
             });

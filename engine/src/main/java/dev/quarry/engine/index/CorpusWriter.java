@@ -130,12 +130,12 @@ final class CorpusWriter implements Closeable {
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(),
             r -> {
-              Thread t = new Thread(r, "quarry-index-" + info.name());
+              Thread t = new Thread(BackgroundThreads.lowering(r), "quarry-index-" + info.name());
               t.setDaemon(true);
               return t;
             });
     this.indexers.allowCoreThreadTimeOut(true);
-    this.thread = new Thread(this::run, "quarry-writer-" + info.name());
+    this.thread = new Thread(BackgroundThreads.lowering(this::run), "quarry-writer-" + info.name());
     this.thread.setDaemon(true);
     this.thread.start();
   }

@@ -35,6 +35,7 @@ final class LoggingMergeScheduler extends ConcurrentMergeScheduler {
 
   @Override
   protected void doMerge(MergeSource mergeSource, MergePolicy.OneMerge merge) throws IOException {
+    BackgroundThreads.lowerCurrentThread(); // on the merge's own thread (Lucene starts it)
     long start = System.nanoTime();
     try {
       super.doMerge(mergeSource, merge);
