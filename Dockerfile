@@ -6,15 +6,17 @@
 # The build stage compiles with the Maven wrapper (it fetches Maven and the dependencies from
 # Maven Central); the image holds only a Java runtime and the unpacked release. See docs/install.md:
 # run as your own uid (--user), the tokens file stays chmod 600 and yours, and the data folder too.
+# Java 25, the LTS release the tests run on: on 22 and later the server also runs ingestion at the
+# lowest thread priority, so that searches come first (docs/configuration.md).
 
-FROM eclipse-temurin:21-jdk AS build
+FROM eclipse-temurin:25-jdk AS build
 WORKDIR /src
 COPY . .
 RUN ./mvnw -B -q -DskipTests -pl dist -am package \
  && mkdir -p /opt/quarry \
  && tar xzf dist/target/quarry-*.tar.gz -C /opt/quarry --strip-components=1
 
-FROM eclipse-temurin:21-jre
+FROM eclipse-temurin:25-jre
 COPY --from=build /opt/quarry /opt/quarry
 # Without --user the server runs as this unprivileged user. Its uid and gid are fixed (10001) and
 # numeric in USER, so files can be given to it (chown 10001:10001 tokens.json) and an orchestrator
