@@ -5,7 +5,6 @@ import dev.quarry.engine.Embedder;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Sha256;
-import dev.quarry.engine.index.BackgroundThreads;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -21,7 +21,7 @@ import java.util.function.LongSupplier;
  * is embedded, and for a second after, one passage call runs, so the query has a core of its own
  * (once the call in progress ends, for the first query of a run). It changes when a passage is
  * embedded, never its vector. The rest of ingestion (and the passage calls too) yields to queries
- * by the operating system's priorities instead ({@link dev.quarry.engine.index.BackgroundThreads}).
+ * by the operating system's priorities instead ({@link BackgroundThreads}).
  *
  * <p>Thread-safe; one per process, shared by the passage pool and every model's query path.
  */

@@ -9,6 +9,7 @@ import dev.quarry.engine.MutationResult;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.engine.Receipt;
 import dev.quarry.engine.SourceOperation;
+import dev.quarry.engine.embed.BackgroundThreads;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;

@@ -1,6 +1,7 @@
 package dev.quarry.engine.index;
 
 import dev.quarry.engine.EngineListener;
+import dev.quarry.engine.embed.BackgroundThreads;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;

@@ -11,6 +11,7 @@ import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.SearchRequest;
+import dev.quarry.engine.embed.BackgroundThreads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

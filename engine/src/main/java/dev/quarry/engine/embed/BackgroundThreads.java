@@ -1,4 +1,4 @@
-package dev.quarry.engine.index;
+package dev.quarry.engine.embed;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Array;
@@ -26,7 +26,7 @@ import java.util.Optional;
  */
 public final class BackgroundThreads {
   /** The nice value of background work: the lowest priority. */
-  static final int NICE = 19;
+  public static final int NICE = 19;
 
   private static final int PRIO_PROCESS = 0; // with who = 0: the calling thread, on Linux
 
@@ -43,19 +43,15 @@ public final class BackgroundThreads {
     };
   }
 
-  /**
-   * Lowers the calling thread to background priority.
-   *
-   * @return whether it now runs at nice {@value #NICE} (false where priorities are not set)
-   */
-  public static boolean lowerCurrentThread() {
+  /** Lowers the calling thread to background priority, where priorities are set. */
+  public static void lowerCurrentThread() {
     if (SET_PRIORITY == null) {
-      return false;
+      return;
     }
     try {
-      return (int) SET_PRIORITY.invoke(PRIO_PROCESS, 0, NICE) == 0;
+      SET_PRIORITY.invoke(PRIO_PROCESS, 0, NICE); // -1 on failure: the thread runs as it did
     } catch (Throwable e) {
-      return false; // a thread that cannot be lowered runs as it did
+      // the same: a thread that cannot be lowered runs as it did
     }
   }
 
