@@ -150,8 +150,7 @@ public final class PatentFullText {
       if (!field.matches() || (header && !field.group(1).equals("PATN"))) {
         return false;
       }
-      String value = field.group(2) == null ? "" : field.group(2);
-      afterGroup = value.isEmpty() && GROUPS.contains(field.group(1));
+      afterGroup = opensGroup(field.group(1), field.group(2) == null ? "" : field.group(2));
       if (header && !afterGroup) {
         return false; // PATN with a value opens nothing
       }
@@ -160,12 +159,18 @@ public final class PatentFullText {
     return !header;
   }
 
+  /** Whether a field's line opens a group: a group's tag alone on its line. */
+  private static boolean opensGroup(String tag, String value) {
+    return value.isEmpty() && GROUPS.contains(tag);
+  }
+
   /** One field: its tag, its value's first line and its continuation lines as written. */
   private record Field(String tag, String value, List<String> continued) {
     boolean opensGroup() {
-      assert !value.isEmpty() || continued.isEmpty() || !GROUPS.contains(tag)
+      boolean opens = PatentFullText.opensGroup(tag, value);
+      assert !opens || continued.isEmpty()
           : "isFullText accepted a group's opening line with a continuation: " + tag;
-      return value.isEmpty() && GROUPS.contains(tag);
+      return opens;
     }
 
     /** The value with its continuation lines joined by single spaces. */
