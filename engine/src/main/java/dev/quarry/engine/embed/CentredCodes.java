@@ -343,6 +343,29 @@ public final class CentredCodes {
     }
 
     /**
+     * The query's bit planes: word {@code w} of the code's components, query bit {@code q}, at
+     * {@code w * QUERY_BITS + q}. A copy.
+     */
+    public long[] planes() {
+      return planes.clone();
+    }
+
+    /** The level 0 of the quantized query: the least rotated component. */
+    public double low() {
+      return low;
+    }
+
+    /** One level of the quantized query. */
+    public double step() {
+      return step;
+    }
+
+    /** The part of every estimate that depends on the query alone (before the code's factor). */
+    public double constant() {
+      return constant;
+    }
+
+    /**
      * The estimate against the code at {@code offset} of {@code codes}: the code's factor times
      * {@code <v, y>}, with {@code v} the code's centred levels and {@code y} the quantized rotated
      * query, from integer counts (the same in any order) and one expression.

@@ -449,7 +449,7 @@ public final class RevisionSearcher {
           dense.codedTop(
               filters,
               DenseScorer.FirstPassCodes.of(embedding),
-              Math.max(embedding.firstPass().candidates(), 2 * n),
+              codedCandidates(embedding.firstPass(), n),
               n,
               maxChunksPerSource);
     };
@@ -462,6 +462,15 @@ public final class RevisionSearcher {
    */
   public static int candidates(int topK) {
     return Math.max(HYBRID_MIN_CANDIDATES, 2 * topK);
+  }
+
+  /**
+   * The chunks a coded first pass scores exactly for a search that keeps {@code n}: the corpus's
+   * candidates, or twice {@code n} when larger, so that a large topK still leaves the first pass
+   * room to err.
+   */
+  public static int codedCandidates(CorpusSettings.FirstPass firstPass, int n) {
+    return Math.max(firstPass.candidates(), 2 * n);
   }
 
   /** The fewest candidates a hybrid search takes from each side. */
