@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quarry.engine.CorpusIndex;
 import dev.quarry.engine.CorpusInfo;
+import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.Embedder;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
@@ -24,12 +25,14 @@ import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourcePage;
 import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.SourceState;
+import dev.quarry.engine.spi.PortableCodes;
 import dev.quarry.engine.spi.PortableDense;
 import dev.quarry.engine.spi.PortableFusion;
 import dev.quarry.engine.spi.PortableScoring;
 import dev.quarry.engine.spi.SourcePreparation;
 import dev.quarry.engine.spi.StoreRules;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -130,6 +133,9 @@ final class ClusterCorpusIndex implements CorpusIndex {
    */
   private final Embedder embedder;
 
+  /** Whether the corpus's semantic searches run the coded first pass ({@code index: "codes"}). */
+  private final boolean coded;
+
   /**
    * Where an exactly scored search goes: with a DFS phase, so every shard scores with the
    * statistics of all (OpenSearch skips the phase on an index of one shard, whose statistics are
@@ -190,6 +196,9 @@ final class ClusterCorpusIndex implements CorpusIndex {
     this.analyzer = StoreRules.analyzer(info.settings().language());
     this.scoring = PortableScoring.of(info.settings().ranking());
     this.embedder = config.embeddingModels().embedderOf(info);
+    this.coded =
+        info.settings().hasEmbedding()
+            && info.settings().embedding().index() == CorpusSettings.VectorIndex.CODES;
     WriterLease lease = new WriterLease(http, index, owner, settings.leaseTtl(), config.clock());
     this.writer = new ClusterWriter(http, index, info, config, lease, analyzer, this);
     this.expired =
@@ -434,6 +443,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
     return embedded.thenApply(
         embeddings -> {
           List<ClusterWriter.ChunkVectors> out = new ArrayList<>();
+          // The codes' centre is checked when first used, as the embedded store checks it.
+          PortableCodes firstPass = coded ? PortableCodes.of(info.settings().embedding()) : null;
           int next = 0;
           for (SourcePreparation.Prepared p : prepared) {
             if (p == null) {
@@ -441,13 +452,18 @@ final class ClusterCorpusIndex implements CorpusIndex {
               continue;
             }
             List<byte[]> vectors = new ArrayList<>(p.chunks().size());
+            List<byte[]> codes = firstPass == null ? null : new ArrayList<>(p.chunks().size());
             int truncated = 0;
             for (int c = 0; c < p.chunks().size(); c++) {
               Embedder.Embedding e = embeddings.get(next++);
-              vectors.add(PortableDense.encode(e.vector()));
+              byte[] stored = PortableDense.encode(e.vector());
+              vectors.add(stored);
+              if (codes != null) {
+                codes.add(firstPass.encode(stored));
+              }
               truncated += e.truncated() ? 1 : 0;
             }
-            out.add(new ClusterWriter.ChunkVectors(vectors, truncated));
+            out.add(new ClusterWriter.ChunkVectors(vectors, codes, truncated));
           }
           return out;
         });
@@ -695,9 +711,26 @@ final class ClusterCorpusIndex implements CorpusIndex {
     }
     ObjectNode dense;
     List<Hit> hits = new ArrayList<>();
+    boolean firstPass = coded && !request.exact();
     if (mode == SearchRequest.Mode.SEMANTIC) {
-      dense = denseBody(request, syntax, p, queryVector, window(request), null);
-      JsonNode answer = http.json("POST", searchPath, dense).require("searching").body();
+      JsonNode answer;
+      if (firstPass) {
+        // The exact scores of the first pass's candidates, of which the best topK (or all, for a
+        // per-source cap to choose from) answer, as the embedded store ranks them.
+        PortableCodes codes = PortableCodes.of(info.settings().embedding());
+        int candidates = codes.candidates(request.topK());
+        ObjectNode chosen = chosen(request, syntax, p, codes.query(queryVector), candidates);
+        int size = request.maxChunksPerSource() == null ? request.topK() : candidates;
+        answer =
+            http.json("POST", searchPath, denseBody(request, syntax, p, queryVector, size, chosen))
+                .require("searching")
+                .body();
+        // Facets count every chunk in scope, whatever the candidates.
+        dense = denseBody(request, syntax, p, queryVector, 0, null);
+      } else {
+        dense = denseBody(request, syntax, p, queryVector, window(request), null);
+        answer = http.json("POST", searchPath, dense).require("searching").body();
+      }
       Map<String, Integer> perSource = new HashMap<>();
       for (JsonNode h : answer.path("hits").path("hits")) {
         if (hits.size() >= request.topK()) {
@@ -716,11 +749,21 @@ final class ClusterCorpusIndex implements CorpusIndex {
     } else {
       int n = PortableDense.candidates(request.topK());
       dense = denseBody(request, syntax, p, queryVector, n, null);
-      ObjectNode semanticBody = dense;
+      ObjectNode exactBody = dense;
       CompletableFuture<JsonNode> semanticAnswer =
           CompletableFuture.supplyAsync(
               ClusterHttp.carried(
-                  () -> http.json("POST", searchPath, semanticBody).require("searching").body()),
+                  () -> {
+                    ObjectNode semanticBody = exactBody;
+                    if (firstPass) {
+                      // The semantic side's best n of the first pass's candidates.
+                      PortableCodes codes = PortableCodes.of(info.settings().embedding());
+                      ObjectNode chosen =
+                          chosen(request, syntax, p, codes.query(queryVector), codes.candidates(n));
+                      semanticBody = denseBody(request, syntax, p, queryVector, n, chosen);
+                    }
+                    return http.json("POST", searchPath, semanticBody).require("searching").body();
+                  }),
               BESIDE_HEAD);
       List<PortableScoring.QueryTerm> scoredTerms =
           PortableScoring.queryTerms(analyzer, syntax.scoringText());
@@ -826,6 +869,77 @@ final class ClusterCorpusIndex implements CorpusIndex {
       float[] queryVector,
       int size,
       ObjectNode only) {
+    ObjectNode scoring = ClusterHttp.MAPPER.createObjectNode();
+    scoring
+        .putObject("quarry_dense")
+        .put("field", CorpusDocs.VECTOR)
+        .put("vector", denseVector(queryVector))
+        .put("revision", p);
+    ObjectNode body = scopedBody(request, syntax, size, only, scoring);
+    body.putArray("_source")
+        .add("source")
+        .add("chunk")
+        .add("text")
+        .add("title")
+        .add("media_type")
+        .add("sha")
+        .add("start")
+        .add("end")
+        .add("page_from")
+        .add("page_to")
+        .add("metadata")
+        .add("section")
+        .add("table")
+        .add("added");
+    return body;
+  }
+
+  /**
+   * The coded first pass of revision {@code p}, by the plugin's {@code quarry_coded} query: the
+   * {@code candidates} chunks in scope (the request's scope, filters and operators) with the best
+   * estimates, ties by source and then chunk, as the embedded store chooses them; as a filter of
+   * exactly those chunks, which their exact scores then rank.
+   */
+  private ObjectNode chosen(
+      SearchRequest request,
+      ClusterQuerySyntax syntax,
+      long p,
+      PortableCodes.QuerySide query,
+      int candidates) {
+    ObjectNode scoring = ClusterHttp.MAPPER.createObjectNode();
+    scoring
+        .putObject("quarry_coded")
+        .put("field", CorpusDocs.CODE)
+        .put("planes", planes(query.planes()))
+        .put("query_bits", query.queryBits())
+        .put("code_bits", query.codeBits())
+        .put("words", query.words())
+        .put("low", Double.doubleToRawLongBits(query.low()))
+        .put("step", Double.doubleToRawLongBits(query.step()))
+        .put("constant", Double.doubleToRawLongBits(query.constant()))
+        .put("revision", p);
+    ObjectNode body = scopedBody(request, syntax, candidates, null, scoring);
+    body.put("_source", false);
+    JsonNode answer = http.json("POST", searchPath, body).require("searching").body();
+    ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
+    ArrayNode values = q.putObject("ids").putArray("values");
+    for (JsonNode h : answer.path("hits").path("hits")) {
+      values.add(h.path("_id").asText());
+    }
+    return q;
+  }
+
+  /**
+   * A search of the chunks in the request's scope that its filters and operators allow (and {@code
+   * only}, when not null), scored by {@code scoring}, the best {@code size} in result order: score,
+   * then source, then chunk.
+   */
+  private static ObjectNode scopedBody(
+      SearchRequest request,
+      ClusterQuerySyntax syntax,
+      int size,
+      ObjectNode only,
+      ObjectNode scoring) {
     ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
     body.put("size", size).put("track_total_hits", false);
     ObjectNode bool = body.putObject("query").putObject("bool");
@@ -846,33 +960,26 @@ final class ClusterCorpusIndex implements CorpusIndex {
       ArrayNode mustNot = bool.putArray("must_not");
       syntax.excluded().forEach(mustNot::add);
     }
-    // Matches only what revision p sees, and only chunks (the documents holding a vector).
-    bool.putArray("must")
-        .addObject()
-        .putObject("quarry_dense")
-        .put("field", CorpusDocs.VECTOR)
-        .put("vector", denseVector(queryVector))
-        .put("revision", p);
+    // Matches only what the revision sees, and only chunks (the documents holding the field).
+    bool.putArray("must").add(scoring);
     ArrayNode sort = body.putArray("sort");
     sort.addObject().put("_score", "desc");
     sort.addObject().put("source", "asc");
     sort.addObject().put("chunk", "asc");
-    body.putArray("_source")
-        .add("source")
-        .add("chunk")
-        .add("text")
-        .add("title")
-        .add("media_type")
-        .add("sha")
-        .add("start")
-        .add("end")
-        .add("page_from")
-        .add("page_to")
-        .add("metadata")
-        .add("section")
-        .add("table")
-        .add("added");
     return body;
+  }
+
+  /**
+   * A query's bit planes as {@code quarry_coded} reads them: each long's eight bytes
+   * (little-endian), in base64.
+   */
+  static String planes(long[] planes) {
+    ByteBuffer bytes =
+        ByteBuffer.allocate(planes.length * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    for (long w : planes) {
+      bytes.putLong(w);
+    }
+    return Base64.getEncoder().encodeToString(bytes.array());
   }
 
   /**

@@ -94,9 +94,10 @@ final class ClusterWriter {
 
   /**
    * An index operation's chunk vectors in an embedding corpus: each chunk's stored form, in chunk
-   * order, and how many chunks were longer than the model's window.
+   * order, each chunk's code for the coded first pass (null in a corpus without one), and how many
+   * chunks were longer than the model's window.
    */
-  record ChunkVectors(List<byte[]> vectors, int truncated) {}
+  record ChunkVectors(List<byte[]> vectors, List<byte[]> codes, int truncated) {}
 
   /**
    * {@link #apply} in an embedding corpus.
@@ -725,6 +726,10 @@ final class ClusterWriter {
         // The stored form the embedded store keeps: the plugin's quarry_dense query reads it from
         // doc values.
         doc.put(CorpusDocs.VECTOR, vectors.vectors().get(c));
+        if (vectors.codes() != null) {
+          // The code of those bytes, which the plugin's quarry_coded query estimates against.
+          doc.put(CorpusDocs.CODE, vectors.codes().get(c));
+        }
       }
       line(bulk, action("index", chunkId(ix.source(), r, c)));
       line(bulk, doc);

@@ -49,6 +49,13 @@ final class CorpusDocs {
    */
   static final String VECTOR = "vector";
 
+  /**
+   * A chunk's code in a corpus with the coded first pass ({@code index: "codes"}): the embedded
+   * store's centred code of its stored vector, a {@code binary} field with doc values, which the
+   * scoring plugin's {@code quarry_coded} query reads.
+   */
+  static final String CODE = "code";
+
   static final String LEASE_ID = "lease";
 
   private CorpusDocs() {}
@@ -124,6 +131,11 @@ final class CorpusDocs {
     }
     if (settings.hasEmbedding()) {
       p.putObject(VECTOR).put("type", "binary").put("doc_values", true);
+      if (settings.embedding().index() == CorpusSettings.VectorIndex.CODES) {
+        p.putObject(CODE).put("type", "binary").put("doc_values", true);
+        // The first pass returns its candidates in one page: as many as a corpus may ask for.
+        index.put("max_result_window", CorpusSettings.FirstPass.MAX_CANDIDATES);
+      }
     }
     ObjectNode num = p.putObject("meta_num");
     num.put("type", "nested");

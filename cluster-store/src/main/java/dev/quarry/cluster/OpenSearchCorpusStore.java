@@ -250,11 +250,11 @@ public final class OpenSearchCorpusStore implements CorpusStore {
   }
 
   /**
-   * Refuses a corpus with an embedding that this store cannot search exactly: without Quarry's
-   * scoring plugin on every node no semantic score can be computed on the cluster, and the
-   * approximate index is the embedded store's HNSW graph and the coded first pass reads the
-   * embedded store's code field, neither of which the cluster builds (every semantic search here
-   * scans exactly).
+   * Refuses a corpus with an embedding that this store cannot search as the embedded store does:
+   * without Quarry's scoring plugin on every node no semantic score can be computed on the cluster;
+   * the approximate index is the embedded store's HNSW graph, which the cluster does not build; and
+   * the coded first pass runs here with centred codes over every chunk in scope (the plugin's
+   * {@code quarry_coded} query), without the inverted file and without the older sign codes.
    */
   private void requireSemanticSearch(CorpusSettings.Embedding embedding) {
     if (!exactScores) {
@@ -264,12 +264,27 @@ public final class OpenSearchCorpusStore implements CorpusStore {
               + " plugin on every node of the OpenSearch cluster, which scores semantic and hybrid searches; this"
               + " server's cluster lacks it (see scale-out.md)");
     }
-    if (embedding.index() != CorpusSettings.VectorIndex.EXACT) {
+    if (embedding.index() == CorpusSettings.VectorIndex.HNSW) {
       throw QuarryException.invalid(
           "settings.embedding.index",
-          "index '"
-              + embedding.index().wireName()
-              + "' is not offered on an OpenSearch cluster, where every semantic search scans exactly; use index 'exact'");
+          "index 'hnsw' is not offered on an OpenSearch cluster, whose semantic searches are"
+              + " reproducible; use index 'exact' or 'codes'");
+    }
+    if (embedding.index() == CorpusSettings.VectorIndex.CODES) {
+      CorpusSettings.FirstPass pass = embedding.firstPass();
+      if (pass.code() != CorpusSettings.FirstPass.Code.CENTRED) {
+        throw QuarryException.invalid(
+            "settings.embedding.firstPass.code",
+            "code '"
+                + pass.code().wireName()
+                + "' is not offered on an OpenSearch cluster; use code 'centred'");
+      }
+      if (pass.hasLists()) {
+        throw QuarryException.invalid(
+            "settings.embedding.firstPass.probes",
+            "probes (the inverted file) are not offered on an OpenSearch cluster, whose coded first"
+                + " pass estimates every chunk in scope; leave probes out");
+      }
     }
   }
 

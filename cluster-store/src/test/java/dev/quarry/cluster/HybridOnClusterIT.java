@@ -144,22 +144,42 @@ class HybridOnClusterIT {
   }
 
   @Test
-  void theApproximateIndexAndTheCodedFirstPass_areRefusedOnTheCluster() {
-    // Neither the HNSW graph nor the code field is built on the cluster: each is refused, naming
-    // the field.
-    for (CorpusSettings.VectorIndex index :
-        List.of(CorpusSettings.VectorIndex.HNSW, CorpusSettings.VectorIndex.CODES)) {
+  void theApproximateIndexAndWhatTheClustersFirstPassLacks_areRefused() {
+    // The HNSW graph is not built on the cluster, and its coded first pass has centred codes and
+    // no inverted file: each other choice is refused, naming its field, and nothing is created.
+    List<CorpusSettings.Embedding> refused =
+        List.of(
+            new CorpusSettings.Embedding(
+                HashingEmbedder.MODEL, null, 0.5, CorpusSettings.VectorIndex.HNSW),
+            new CorpusSettings.Embedding(
+                HashingEmbedder.MODEL,
+                null,
+                0.5,
+                CorpusSettings.VectorIndex.CODES,
+                CorpusSettings.Normalization.MINMAX,
+                new CorpusSettings.FirstPass(1, 1000)),
+            new CorpusSettings.Embedding(
+                HashingEmbedder.MODEL,
+                null,
+                0.5,
+                CorpusSettings.VectorIndex.CODES,
+                CorpusSettings.Normalization.MINMAX,
+                new CorpusSettings.FirstPass(
+                    2, 1000, CorpusSettings.FirstPass.Code.CENTRED, null, 1, null, 8)));
+    List<String> fields =
+        List.of(
+            "settings.embedding.index",
+            "settings.embedding.firstPass.code",
+            "settings.embedding.firstPass.probes");
+    for (int i = 0; i < refused.size(); i++) {
+      CorpusSettings.Embedding embedding = refused.get(i);
       QuarryException e =
           assertThrows(
               QuarryException.class,
-              () ->
-                  withPlugin.create(
-                      "graph",
-                      CorpusSettings.DEFAULT.withEmbedding(
-                          new CorpusSettings.Embedding(HashingEmbedder.MODEL, null, 0.5, index))));
-      assertEquals(ErrorCode.INVALID_REQUEST, e.code(), index.wireName());
-      assertEquals("settings.embedding.index", e.field());
-      assertTrue(e.getMessage().contains("'" + index.wireName() + "'"), e.getMessage());
+              () -> withPlugin.create("graph", CorpusSettings.DEFAULT.withEmbedding(embedding)));
+      assertEquals(ErrorCode.INVALID_REQUEST, e.code(), fields.get(i));
+      assertEquals(fields.get(i), e.field());
+      assertTrue(withPlugin.info("graph").isEmpty(), "nothing created for " + fields.get(i));
     }
   }
 }

@@ -243,6 +243,55 @@ class ScoringPluginIT {
     assertEquals(0, fine.body().path("hits").path("hits").size());
   }
 
+  /**
+   * The {@code quarry_coded} query refuses what no front sends (a boost, planes that are not whole
+   * longs or not as many as its words and bits say, bits or words out of range, a double that is
+   * not finite, a revision not whole) with a 400 naming the query; on an index without codes a
+   * well-formed one matches nothing.
+   */
+  @Test
+  void malformedCodedQueries_areRefusedWith400_andTheNodeAnswersOn() throws Exception {
+    String planes = ClusterCorpusIndex.planes(new long[] {1, 2, 3, 4});
+    String rest =
+        "\"low\": "
+            + Double.doubleToRawLongBits(-0.1)
+            + ", \"step\": "
+            + Double.doubleToRawLongBits(0.01)
+            + ", \"constant\": 0, \"revision\": 1";
+    String fine =
+        "\"field\": \"code\", \"planes\": \""
+            + planes
+            + "\", \"query_bits\": 4,"
+            + " \"code_bits\": 2, \"words\": 1, "
+            + rest;
+    List<String> bad =
+        List.of(
+            coded(fine + ", \"boost\": 2"),
+            coded(fine.replace("\"words\": 1", "\"words\": 2")),
+            coded(fine.replace("\"query_bits\": 4", "\"query_bits\": 9")),
+            coded(fine.replace("\"code_bits\": 2", "\"code_bits\": 0")),
+            coded(fine.replace("\"words\": 1", "\"words\": -1")),
+            coded(fine.replace(planes, "AAAA")),
+            coded(fine.replace("\"planes\": \"" + planes + "\", ", "")),
+            coded(
+                fine.replace(
+                    "\"constant\": 0", "\"constant\": " + Double.doubleToRawLongBits(Double.NaN))),
+            coded(fine.replace("\"low\": " + Double.doubleToRawLongBits(-0.1), "\"low\": -0.1")),
+            coded(fine.replace("\"revision\": 1", "\"revision\": 1.5")));
+    for (String body : bad) {
+      ClusterHttp.Answer answer = search(body);
+      assertEquals(400, answer.status(), body + " -> " + answer.body());
+      assertTrue(answer.body().toString().contains("quarry_coded"), answer.body().toString());
+    }
+    ClusterHttp.Answer answer = search(coded(fine));
+    assertEquals(200, answer.status(), answer.body().toString());
+    assertEquals(0, answer.body().path("hits").path("hits").size());
+  }
+
+  private static String coded(String fields) {
+    return "{\"query\": {\"quarry_coded\": {" + fields + "}}}";
+  }
+
   private static String dense(String fields) {
     return "{\"query\": {\"quarry_dense\": {" + fields + "}}}";
   }

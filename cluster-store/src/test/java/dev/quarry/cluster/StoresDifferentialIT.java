@@ -127,7 +127,45 @@ class StoresDifferentialIT {
     randomHybridWrites(random, 3, "t-diffhybshards-");
   }
 
+  /**
+   * A hybrid corpus with the coded first pass ({@code index: "codes"}, centred codes of 1 to 4
+   * bits, 100 candidates) on one shard, holding well over 100 chunks, so that the first pass
+   * chooses: the plugin's {@code quarry_coded} estimates choose the embedded store's candidates,
+   * and every semantic and hybrid search (and those with {@code exact}) answers the same to the
+   * bit.
+   */
+  @Test
+  void codedHybridRandomWrites_answerTheSameOnBothStores(Random random) throws Exception {
+    randomHybridWrites(random, 1, "t-diffcoded-", codedFirstPass(random));
+  }
+
+  /** The same on three shards: each returns its best estimates, merged by the cluster. */
+  @Test
+  void codedHybridRandomWritesOnThreeShards_answerTheSameOnBothStores(Random random)
+      throws Exception {
+    randomHybridWrites(random, 3, "t-diffcodedshards-", codedFirstPass(random));
+  }
+
+  private static CorpusSettings.FirstPass codedFirstPass(Random random) {
+    return new CorpusSettings.FirstPass(
+        1 + random.nextInt(4),
+        CorpusSettings.FirstPass.MIN_CANDIDATES,
+        CorpusSettings.FirstPass.Code.CENTRED,
+        null,
+        random.nextLong());
+  }
+
   private void randomHybridWrites(Random random, int shards, String prefix) throws Exception {
+    randomHybridWrites(random, shards, prefix, null);
+  }
+
+  /**
+   * @param firstPass the corpus's coded first pass, or null for exact semantic search; with one,
+   *     the corpus is first given 60 sources of several chunks each
+   */
+  private void randomHybridWrites(
+      Random random, int shards, String prefix, CorpusSettings.FirstPass firstPass)
+      throws Exception {
     EngineConfig config =
         EngineConfig.builder().embeddingModels(EmbeddingModels.of(new HashingEmbedder())).build();
     CorpusSettings.Normalization normalization =
@@ -145,8 +183,11 @@ class StoresDifferentialIT {
                 HashingEmbedder.MODEL,
                 null,
                 0.1 * random.nextInt(11),
-                CorpusSettings.VectorIndex.EXACT,
-                normalization));
+                firstPass == null
+                    ? CorpusSettings.VectorIndex.EXACT
+                    : CorpusSettings.VectorIndex.CODES,
+                normalization,
+                firstPass));
     OpenSearchCorpusStore cluster =
         new OpenSearchCorpusStore(
             OpenSearchSettings.of(OpenSearchNodes.single().urls())
@@ -158,10 +199,30 @@ class StoresDifferentialIT {
     CorpusInfo info = cluster.create("diff", settings);
     try (CorpusIndex embedded = CorpusIndex.open(dir.resolve("index"), info, config)) {
       ClusterCorpusIndex remote = cluster.withCorpus("diff", ix -> (ClusterCorpusIndex) ix);
+      int sources = 10;
+      if (firstPass != null) {
+        sources = 60;
+        List<SourceOperation> many = new ArrayList<>();
+        for (int i = 0; i < sources; i++) {
+          many.add(
+              SourceOperation.Index.text(
+                  "doc-" + i, null, text(random, 40 + random.nextInt(40)), Metadata.EMPTY));
+        }
+        Mutation m = new Mutation(many, "tester", null, null);
+        assertEquals(outcome(embedded, m), outcome(remote, m), "the first sources");
+      }
       for (int step = 0; step < 30; step++) {
-        Mutation m = randomMutation(random, step, 2, 10);
+        Mutation m = randomMutation(random, step, 2, sources);
         assertEquals(
             outcome(embedded, m), outcome(remote, m), "step " + step + ": " + m.operations());
+      }
+      if (firstPass != null) {
+        // The comparison means something: the first pass chooses 100 of many more chunks.
+        int chunks =
+            embedded.listSources(null, null, 1000, x -> true).sources().stream()
+                .mapToInt(SourceState::chunks)
+                .sum();
+        assertTrue(chunks > 2 * firstPass.candidates(), "chunks at the latest revision: " + chunks);
       }
       long latest = embedded.revision();
       long oldest = embedded.oldestRetainedRevision();
@@ -201,6 +262,9 @@ class StoresDifferentialIT {
             new SearchRequest(
                     words, grant, List.of(), topK, at, cap, random.nextBoolean(), mode, fusion)
                 .withStatistics(grant);
+        if (firstPass != null && random.nextInt(5) == 0) {
+          request = request.withExact(true);
+        }
         if (random.nextBoolean()) {
           request = request.withSnippets(new SearchRequest.Snippets(40, null));
         }
