@@ -37,6 +37,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -899,6 +900,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * {@code candidates} chunks in scope (the request's scope, filters and operators) with the best
    * estimates, ties by source and then chunk, as the embedded store chooses them; as a filter of
    * exactly those chunks, which their exact scores then rank.
+   *
+   * <p>Asked by estimate alone, for a few more than the candidates: unless equal estimates run to
+   * the last hit, every chunk estimated at least as high as the least candidate is among them, and
+   * the ties at that boundary are broken here. Sorting every hit by source and chunk on the cluster
+   * costs more than the pass; it is asked for only when ties run past what was returned.
    */
   private ObjectNode chosen(
       SearchRequest request,
@@ -918,15 +924,68 @@ final class ClusterCorpusIndex implements CorpusIndex {
         .put("step", Double.doubleToRawLongBits(query.step()))
         .put("constant", Double.doubleToRawLongBits(query.constant()))
         .put("revision", p);
-    ObjectNode body = scopedBody(request, syntax, candidates, null, scoring);
-    body.put("_source", false);
-    JsonNode answer = http.json("POST", searchPath, body).require("searching").body();
+    int asked = CorpusDocs.firstPassAsked(candidates);
+    List<Estimated> found = estimated(scopedBody(request, syntax, asked, null, scoring, false));
+    List<Estimated> chosen;
+    if (found.size() <= candidates) {
+      chosen = found;
+    } else if (found.size() == asked
+        && found.get(asked - 1).estimate() == found.get(candidates - 1).estimate()) {
+      chosen = estimated(scopedBody(request, syntax, candidates, null, scoring, true));
+    } else {
+      chosen = Estimated.best(found, candidates);
+    }
     ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
     ArrayNode values = q.putObject("ids").putArray("values");
-    for (JsonNode h : answer.path("hits").path("hits")) {
-      values.add(h.path("_id").asText());
+    for (Estimated e : chosen) {
+      values.add(ClusterWriter.chunkId(e.source(), e.added(), e.chunk()));
     }
     return q;
+  }
+
+  /**
+   * The chunks the first pass's search {@code body} returned, in its order. Each is read from doc
+   * values: reading the stored id of a thousand hits would cost more than the pass itself.
+   */
+  private List<Estimated> estimated(ObjectNode body) {
+    body.put("stored_fields", "_none_");
+    body.putArray("docvalue_fields").add("source").add("chunk").add("added");
+    JsonNode answer = http.json("POST", searchPath, body).require("searching").body();
+    List<Estimated> out = new ArrayList<>();
+    for (JsonNode h : answer.path("hits").path("hits")) {
+      JsonNode fields = h.path("fields");
+      out.add(
+          new Estimated(
+              score(h),
+              fields.path("source").path(0).asText(),
+              fields.path("chunk").path(0).asInt(),
+              fields.path("added").path(0).asLong()));
+    }
+    return out;
+  }
+
+  /** A chunk the first pass found, with its estimate, and the version it belongs to. */
+  record Estimated(float estimate, String source, int chunk, long added) {
+    /**
+     * The {@code candidates} best of {@code found} (ordered by estimate, best first, and holding
+     * every chunk estimated as high as its {@code candidates}-th) by estimate, ties by source and
+     * then chunk, as the embedded store chooses them.
+     */
+    static List<Estimated> best(List<Estimated> found, int candidates) {
+      float boundary = found.get(candidates - 1).estimate();
+      List<Estimated> out = new ArrayList<>(candidates);
+      List<Estimated> tied = new ArrayList<>();
+      for (Estimated e : found) {
+        if (e.estimate() > boundary) {
+          out.add(e);
+        } else if (e.estimate() == boundary) {
+          tied.add(e);
+        }
+      }
+      tied.sort(Comparator.comparing(Estimated::source).thenComparingInt(Estimated::chunk));
+      out.addAll(tied.subList(0, candidates - out.size()));
+      return out;
+    }
   }
 
   /**
@@ -940,6 +999,20 @@ final class ClusterCorpusIndex implements CorpusIndex {
       int size,
       ObjectNode only,
       ObjectNode scoring) {
+    return scopedBody(request, syntax, size, only, scoring, true);
+  }
+
+  /**
+   * The same, by score alone when not {@code tiesBySourceAndChunk} (equal scores in no order this
+   * store promises).
+   */
+  private static ObjectNode scopedBody(
+      SearchRequest request,
+      ClusterQuerySyntax syntax,
+      int size,
+      ObjectNode only,
+      ObjectNode scoring,
+      boolean tiesBySourceAndChunk) {
     ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
     body.put("size", size).put("track_total_hits", false);
     ObjectNode bool = body.putObject("query").putObject("bool");
@@ -964,8 +1037,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
     bool.putArray("must").add(scoring);
     ArrayNode sort = body.putArray("sort");
     sort.addObject().put("_score", "desc");
-    sort.addObject().put("source", "asc");
-    sort.addObject().put("chunk", "asc");
+    if (tiesBySourceAndChunk) {
+      sort.addObject().put("source", "asc");
+      sort.addObject().put("chunk", "asc");
+    }
     return body;
   }
 

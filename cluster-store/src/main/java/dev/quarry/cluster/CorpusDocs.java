@@ -61,6 +61,14 @@ final class CorpusDocs {
   private CorpusDocs() {}
 
   /**
+   * How many chunks the coded first pass asks the cluster for, by estimate alone, to choose {@code
+   * candidates}: a few more, so that ties at the boundary are seen whole.
+   */
+  static int firstPassAsked(int candidates) {
+    return candidates + Math.max(16, candidates / 8);
+  }
+
+  /**
    * The search endpoint of {@code index} (a corpus index or the registry). It refuses to answer
    * from some shards only: OpenSearch's default answers 200 with the hits of the shards that did
    * answer (every copy of a shard lost, a shard that failed the query), which would be a silently
@@ -134,7 +142,7 @@ final class CorpusDocs {
       if (settings.embedding().index() == CorpusSettings.VectorIndex.CODES) {
         p.putObject(CODE).put("type", "binary").put("doc_values", true);
         // The first pass returns its candidates in one page: as many as a corpus may ask for.
-        index.put("max_result_window", CorpusSettings.FirstPass.MAX_CANDIDATES);
+        index.put("max_result_window", firstPassAsked(CorpusSettings.FirstPass.MAX_CANDIDATES));
       }
     }
     ObjectNode num = p.putObject("meta_num");

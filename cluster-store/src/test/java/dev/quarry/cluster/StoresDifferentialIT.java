@@ -146,6 +146,82 @@ class StoresDifferentialIT {
     randomHybridWrites(random, 3, "t-diffcodedshards-", codedFirstPass(random));
   }
 
+  /**
+   * Equal estimates at the first pass's boundary (sources of the same text have the same vector and
+   * code): the cluster store chooses the embedded store's candidates, ties by source and chunk,
+   * both when the tied chunks fit in what it asks the cluster for (it breaks the ties itself) and
+   * when they run past it (it asks again, sorted by the cluster). The exact scores of the chosen
+   * tie too, so the answers show which were chosen.
+   */
+  @Test
+  void codedTiesAtTheBoundary_areBrokenAsOnTheEmbeddedStore() throws Exception {
+    EngineConfig config =
+        EngineConfig.builder().embeddingModels(EmbeddingModels.of(new HashingEmbedder())).build();
+    CorpusSettings.FirstPass firstPass =
+        new CorpusSettings.FirstPass(
+            2,
+            CorpusSettings.FirstPass.MIN_CANDIDATES,
+            CorpusSettings.FirstPass.Code.CENTRED,
+            null,
+            CorpusSettings.FirstPass.DEFAULT.seed());
+    OpenSearchCorpusStore cluster =
+        new OpenSearchCorpusStore(
+            OpenSearchSettings.of(OpenSearchNodes.single().urls())
+                .withReplicas(0)
+                .withShards(2)
+                .withPrefix("t-diffties-" + System.nanoTime()),
+            config);
+    CorpusInfo info =
+        cluster.create(
+            "ties",
+            CorpusSettings.DEFAULT.withEmbedding(
+                new CorpusSettings.Embedding(
+                    HashingEmbedder.MODEL,
+                    null,
+                    0.5,
+                    CorpusSettings.VectorIndex.CODES,
+                    CorpusSettings.Normalization.MINMAX,
+                    firstPass)));
+    try (CorpusIndex embedded = CorpusIndex.open(dir.resolve("ties"), info, config)) {
+      ClusterCorpusIndex remote = cluster.withCorpus("ties", ix -> (ClusterCorpusIndex) ix);
+      // 105 sources of one text (ties within the 116 chunks the cluster is asked for), then 160
+      // of another (ties past them), written in an order unlike their ids', and some others.
+      List<SourceOperation> ops = new ArrayList<>();
+      for (int i = 0; i < 105; i++) {
+        ops.add(
+            SourceOperation.Index.text(
+                "a-" + (i * 37 % 105), null, "glacier harbor island kelp", Metadata.EMPTY));
+      }
+      for (int i = 0; i < 160; i++) {
+        ops.add(
+            SourceOperation.Index.text(
+                "b-" + (i * 61 % 160), null, "meadow nectar orchard river", Metadata.EMPTY));
+      }
+      for (int i = 0; i < 30; i++) {
+        ops.add(
+            SourceOperation.Index.text("c-" + i, null, text(new Random(i), 12), Metadata.EMPTY));
+      }
+      Mutation m = new Mutation(ops, "tester", null, null);
+      assertEquals(outcome(embedded, m), outcome(remote, m));
+      for (String words : List.of("glacier harbor island kelp", "meadow nectar orchard river")) {
+        for (SearchRequest.Mode mode :
+            List.of(SearchRequest.Mode.SEMANTIC, SearchRequest.Mode.HYBRID)) {
+          for (int topK : new int[] {10, 100}) {
+            SearchRequest request =
+                new SearchRequest(
+                    words, SourceScope.ALL, List.of(), topK, null, null, false, mode, null);
+            List<String> expected = ranked(embedded, request);
+            assertEquals(expected, ranked(remote, request), words + " " + mode + " " + topK);
+            assertEquals(topK, expected.size());
+          }
+        }
+      }
+    } finally {
+      cluster.delete("ties");
+      cluster.close();
+    }
+  }
+
   private static CorpusSettings.FirstPass codedFirstPass(Random random) {
     return new CorpusSettings.FirstPass(
         1 + random.nextInt(4),
