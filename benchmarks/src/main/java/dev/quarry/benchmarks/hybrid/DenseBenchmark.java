@@ -5,6 +5,8 @@ import dev.quarry.benchmarks.corpus.QueryFile;
 import dev.quarry.benchmarks.corpus.SourceDocument;
 import dev.quarry.benchmarks.fixture.Workspace;
 import dev.quarry.benchmarks.report.Environment;
+import dev.quarry.cluster.OpenSearchCorpusStore;
+import dev.quarry.cluster.OpenSearchSettings;
 import dev.quarry.embeddings.Models;
 import dev.quarry.embeddings.OnnxEmbedder;
 import dev.quarry.engine.CorpusIndex;
@@ -18,11 +20,13 @@ import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Mutation;
 import dev.quarry.engine.SearchConcurrency;
 import dev.quarry.engine.SearchRequest;
+import dev.quarry.engine.SearchResult;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +41,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The semantic side's first pass against exact scoring and lexical search, side by side in one
@@ -54,7 +60,10 @@ import java.util.SplittableRandom;
  * <p>Command line: {@code java -jar benchmarks.jar dense --collection DIR [--bases N] [--chunks
  * 10000,100000] [--candidates 500,1000,2000] [--codes sign,centred2] [--probes 16,32] [--noise S]
  * [--queries N] [--parallelism N] [--keep DIR] [--out FILE]}; {@code DIR} holds BEIR's {@code
- * corpus.jsonl} and {@code queries.jsonl}.
+ * corpus.jsonl} and {@code queries.jsonl}. With {@code --opensearch URL [--shards N]} the same
+ * corpora are written to the cluster store on that cluster (which needs the scoring plugin) and
+ * measured there by the wall clock: one corpus a code, with the first candidate count, its exact
+ * rows asked with {@code exact}; {@code --keep} then keeps the corpora for the next run.
  */
 public final class DenseBenchmark {
   private static final String SUBJECT = "bench";
@@ -76,6 +85,14 @@ public final class DenseBenchmark {
   private final SearchConcurrency concurrency;
   private final Path workspace;
   private final StringBuilder report = new StringBuilder();
+
+  /** A node of the cluster to measure the cluster store on, or null for the embedded store. */
+  private URI opensearch;
+
+  private int shards = 1;
+
+  /** Whether the cluster's corpora stay for the next run (they are deleted otherwise). */
+  private boolean keepCorpora;
 
   DenseBenchmark(
       JsonlCorpus collection,
@@ -112,6 +129,8 @@ public final class DenseBenchmark {
     SearchConcurrency concurrency = SearchConcurrency.commonPool();
     Path out = null;
     Path keep = null;
+    URI opensearch = null;
+    int shards = 1;
     for (int i = 0; i < args.length; i++) {
       String value = i + 1 < args.length ? args[i + 1] : null;
       switch (args[i]) {
@@ -132,12 +151,14 @@ public final class DenseBenchmark {
                     concurrency.minPartitionDocs());
         case "--out" -> out = Path.of(value);
         case "--keep" -> keep = Path.of(value);
+        case "--opensearch" -> opensearch = URI.create(value);
+        case "--shards" -> shards = Integer.parseInt(value);
         default ->
             throw new IllegalArgumentException(
                 "unknown option "
                     + args[i]
                     + "; dense --collection DIR [--bases N] [--chunks N,N] [--candidates N,N] [--codes sign,centred1,centred2] [--probes N,N] [--noise S] [--queries N]"
-                    + " [--parallelism N] [--keep DIR] [--out FILE]");
+                    + " [--parallelism N] [--keep DIR] [--opensearch URL [--shards N]] [--out FILE]");
       }
       i++;
     }
@@ -161,6 +182,7 @@ public final class DenseBenchmark {
                   noise,
                   concurrency,
                   workspace)
+              .onCluster(opensearch, shards, keep != null)
               .run();
       System.out.println();
       System.out.println(markdown);
@@ -172,6 +194,21 @@ public final class DenseBenchmark {
         Workspace.delete(workspace);
       }
     }
+  }
+
+  /**
+   * Measures the cluster store on the cluster {@code opensearch} (null: the embedded store)
+   * instead, with corpora of {@code shards} shards, kept for the next run when {@code keep}.
+   */
+  DenseBenchmark onCluster(URI opensearch, int shards, boolean keep) {
+    if (opensearch != null && !probes.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--probes: the cluster store's first pass has no inverted file");
+    }
+    this.opensearch = opensearch;
+    this.shards = shards;
+    this.keepCorpora = keep;
+    return this;
   }
 
   String run() throws IOException {
@@ -196,8 +233,11 @@ public final class DenseBenchmark {
     // Base vectors are needed only to write an index; a kept one is searched with real query
     // vectors alone.
     boolean writes =
-        chunkCounts.stream()
-            .anyMatch(c -> codes.stream().anyMatch(code -> !Files.isDirectory(indexDir(c, code))));
+        opensearch != null
+            ? clusterLacksACorpus()
+            : chunkCounts.stream()
+                .anyMatch(
+                    c -> codes.stream().anyMatch(code -> !Files.isDirectory(indexDir(c, code))));
     DrawnEmbedder drawn = new DrawnEmbedder(model, writes ? baseVectors(model) : Map.of(), noise);
     EngineConfig config =
         EngineConfig.builder()
@@ -206,7 +246,11 @@ public final class DenseBenchmark {
             .build();
     List<String> sentences = sentences();
     for (int chunks : chunkCounts) {
-      measure(chunks, sentences, drawn, config);
+      if (opensearch == null) {
+        measure(chunks, sentences, drawn, config);
+      } else {
+        measureOnCluster(chunks, sentences, drawn, config);
+      }
     }
     line("load average at end: " + loadAverage());
     return report.toString();
@@ -263,7 +307,7 @@ public final class DenseBenchmark {
               firstPass(code, candidateCounts.get(0), probes.isEmpty() ? 0 : probes.get(0)),
               config)) {
         if (!built) {
-          write(index, chunks, sentences, drawn.titles());
+          write(index::apply, chunks, sentences, drawn.titles());
         }
       }
       written.append(
@@ -333,6 +377,128 @@ public final class DenseBenchmark {
   }
 
   /**
+   * The same measures on the cluster store: one corpus of each code with the first candidate count
+   * (a cluster corpus's first pass is fixed when it is created), its exact rows asked with {@code
+   * exact}; wall time only, as the work is the cluster's.
+   */
+  private void measureOnCluster(
+      int chunks, List<String> sentences, DrawnEmbedder drawn, EngineConfig config) {
+    try (OpenSearchCorpusStore store = new OpenSearchCorpusStore(clusterSettings(), config)) {
+      if (!store.searchesSemantically()) {
+        throw new IllegalStateException("the cluster lacks the quarry-scoring plugin");
+      }
+      int candidates = candidateCounts.get(0);
+      for (String code : codes) {
+        String name = clusterCorpus(chunks, code);
+        boolean built = store.info(name).isPresent();
+        long start = System.nanoTime();
+        if (!built) {
+          store.create(
+              name, settings(CorpusSettings.VectorIndex.CODES, firstPass(code, candidates, 0)));
+        }
+        // One store call a search or write: each call is bounded by the store's request timeout.
+        Function<SearchRequest, SearchResult> search =
+            request -> store.withCorpus(name, index -> index.search(request));
+        if (!built) {
+          write(
+              m -> store.withCorpus(name, index -> index.apply(m)),
+              chunks,
+              sentences,
+              drawn.titles());
+        }
+        line(
+            String.format(
+                Locale.ROOT,
+                "## %,d chunks on the cluster, %s, %d candidates, %d shard(s) (top 10,"
+                    + " highlights on; corpus %s in %.0f s)",
+                chunks,
+                code,
+                candidates,
+                shards,
+                built ? "reused" : "written",
+                (System.nanoTime() - start) / 1e9));
+        line("");
+        line("| mode | p50 ms | p99 ms | p50 against lexical | recall@10 | recall@100 |");
+        line("|---|---|---|---|---|---|");
+        queries.forEach(q -> store.withCorpus(name, index -> index.embedQuery(q)));
+        latency(search, SearchRequest.Mode.LEXICAL, false);
+        latency(search, SearchRequest.Mode.HYBRID, false);
+        latency(search, SearchRequest.Mode.HYBRID, true);
+        double[] lexical = latency(search, SearchRequest.Mode.LEXICAL, false);
+        List<List<String>> exact = semanticTop(search, true);
+        List<List<String>> coded = semanticTop(search, false);
+        clusterRow("lexical", lexical, lexical, null, null);
+        clusterRow(
+            "hybrid, exact", latency(search, SearchRequest.Mode.HYBRID, true), lexical, null, null);
+        clusterRow(
+            "hybrid, " + code,
+            latency(search, SearchRequest.Mode.HYBRID, false),
+            lexical,
+            recall(exact, coded, 10),
+            recall(exact, coded, 100));
+        clusterRow(
+            "semantic, exact",
+            latency(search, SearchRequest.Mode.SEMANTIC, true),
+            lexical,
+            null,
+            null);
+        clusterRow(
+            "semantic, " + code,
+            latency(search, SearchRequest.Mode.SEMANTIC, false),
+            lexical,
+            null,
+            null);
+        clusterRow(
+            "lexical, again",
+            latency(search, SearchRequest.Mode.LEXICAL, false),
+            lexical,
+            null,
+            null);
+        line("");
+        if (!keepCorpora) {
+          store.delete(name);
+        }
+      }
+    }
+  }
+
+  private OpenSearchSettings clusterSettings() {
+    return OpenSearchSettings.of(List.of(opensearch))
+        .withShards(shards)
+        .withReplicas(0)
+        .withPrefix("qdense-");
+  }
+
+  /** The cluster corpus of {@code chunks} chunks and {@code code}, kept by {@code --keep}. */
+  private String clusterCorpus(int chunks, String code) {
+    return "dense-" + chunks + "-" + code + "-" + candidateCounts.get(0) + "-" + shards;
+  }
+
+  /** Whether a corpus to measure is not on the cluster yet: base vectors are needed to write it. */
+  private boolean clusterLacksACorpus() {
+    try (OpenSearchCorpusStore store =
+        new OpenSearchCorpusStore(clusterSettings(), EngineConfig.defaults())) {
+      return chunkCounts.stream()
+          .anyMatch(
+              c -> codes.stream().anyMatch(code -> store.info(clusterCorpus(c, code)).isEmpty()));
+    }
+  }
+
+  private void clusterRow(
+      String mode, double[] latency, double[] lexical, Double recall10, Double recall100) {
+    line(
+        String.format(
+            Locale.ROOT,
+            "| %s | %.2f | %.2f | %.1fx | %s | %s |",
+            mode,
+            latency[0],
+            latency[1],
+            latency[0] / lexical[0],
+            recall10 == null ? "" : String.format(Locale.ROOT, "%.4f", recall10),
+            recall100 == null ? "" : String.format(Locale.ROOT, "%.4f", recall100)));
+  }
+
+  /**
    * Where the index of {@code code} at {@code chunks} chunks is kept: one with the model's lists
    * when {@code --probes} is given (its chunks are filed in lists as they are written).
    */
@@ -385,15 +551,25 @@ public final class DenseBenchmark {
    * processor, CPU time much less so (with {@code --parallelism 1} it is all of a search's work).
    */
   private double[] latency(CorpusIndex index, SearchRequest.Mode mode) {
+    return latency(index::search, mode, false);
+  }
+
+  /**
+   * The same by {@code search}, each search with {@code exact} (a semantic or hybrid one scanning
+   * exactly).
+   */
+  private double[] latency(
+      Function<SearchRequest, SearchResult> search, SearchRequest.Mode mode, boolean exact) {
     long[] nanos = new long[queries.size() - WARMUP_QUERIES];
     long[] cpu = new long[nanos.length];
     for (int i = 0; i < queries.size(); i++) {
       SearchRequest request =
           new SearchRequest(
-              queries.get(i), SourceScope.ALL, List.of(), 10, null, null, true, mode, null);
+                  queries.get(i), SourceScope.ALL, List.of(), 10, null, null, true, mode, null)
+              .withExact(exact);
       long startCpu = THREADS.getCurrentThreadCpuTime();
       long start = System.nanoTime();
-      index.search(request);
+      search.apply(request);
       if (i >= WARMUP_QUERIES) {
         nanos[i - WARMUP_QUERIES] = System.nanoTime() - start;
         cpu[i - WARMUP_QUERIES] = THREADS.getCurrentThreadCpuTime() - startCpu;
@@ -406,22 +582,29 @@ public final class DenseBenchmark {
 
   /** Each query's semantic top 100, as "source#chunk". */
   private List<List<String>> semanticTop(CorpusIndex index) {
+    return semanticTop(index::search, false);
+  }
+
+  /** The same by {@code search}, each search with {@code exact}. */
+  private List<List<String>> semanticTop(
+      Function<SearchRequest, SearchResult> search, boolean exact) {
     List<List<String>> out = new ArrayList<>();
     for (String q : queries) {
       List<String> ids = new ArrayList<>();
       for (Hit h :
-          index
-              .search(
+          search
+              .apply(
                   new SearchRequest(
-                      q,
-                      SourceScope.ALL,
-                      List.of(),
-                      100,
-                      null,
-                      null,
-                      false,
-                      SearchRequest.Mode.SEMANTIC,
-                      null))
+                          q,
+                          SourceScope.ALL,
+                          List.of(),
+                          100,
+                          null,
+                          null,
+                          false,
+                          SearchRequest.Mode.SEMANTIC,
+                          null)
+                      .withExact(exact))
               .hits()) {
         ids.add(h.source() + "#" + h.chunk());
       }
@@ -448,18 +631,25 @@ public final class DenseBenchmark {
       CorpusSettings.FirstPass firstPass,
       EngineConfig config)
       throws IOException {
-    CorpusSettings settings =
-        CorpusSettings.DEFAULT.withEmbedding(
-            new CorpusSettings.Embedding(
-                Models.DEFAULT_MODEL,
-                null,
-                CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT,
-                vectors,
-                CorpusSettings.Embedding.DEFAULT_NORMALIZATION,
-                firstPass));
     CorpusInfo info =
-        new CorpusInfo("dense", "dense", config.embeddingModels().resolve(settings), Instant.EPOCH);
+        new CorpusInfo(
+            "dense",
+            "dense",
+            config.embeddingModels().resolve(settings(vectors, firstPass)),
+            Instant.EPOCH);
     return CorpusIndex.open(dir, info, config);
+  }
+
+  private static CorpusSettings settings(
+      CorpusSettings.VectorIndex vectors, CorpusSettings.FirstPass firstPass) {
+    return CorpusSettings.DEFAULT.withEmbedding(
+        new CorpusSettings.Embedding(
+            Models.DEFAULT_MODEL,
+            null,
+            CorpusSettings.Embedding.DEFAULT_SEMANTIC_WEIGHT,
+            vectors,
+            CorpusSettings.Embedding.DEFAULT_NORMALIZATION,
+            firstPass));
   }
 
   /**
@@ -467,7 +657,7 @@ public final class DenseBenchmark {
    * collection.
    */
   private static void write(
-      CorpusIndex index, int chunks, List<String> sentences, List<String> titles) {
+      Consumer<Mutation> apply, int chunks, List<String> sentences, List<String> titles) {
     SplittableRandom random = new SplittableRandom(20261205);
     for (int from = 0; from < chunks; from += BATCH) {
       List<SourceOperation> batch = new ArrayList<>();
@@ -483,7 +673,7 @@ public final class DenseBenchmark {
                 text.toString(),
                 Metadata.EMPTY));
       }
-      index.apply(new Mutation(batch, SUBJECT, null, null));
+      apply.accept(new Mutation(batch, SUBJECT, null, null));
       if ((from / BATCH) % 50 == 0) {
         System.err.printf(Locale.ROOT, "written %,d of %,d chunks%n", from + batch.size(), chunks);
       }
