@@ -877,21 +877,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
         .put("vector", denseVector(queryVector))
         .put("revision", p);
     ObjectNode body = scopedBody(request, syntax, size, only, scoring);
-    body.putArray("_source")
-        .add("source")
-        .add("chunk")
-        .add("text")
-        .add("title")
-        .add("media_type")
-        .add("sha")
-        .add("start")
-        .add("end")
-        .add("page_from")
-        .add("page_to")
-        .add("metadata")
-        .add("section")
-        .add("table")
-        .add("added");
+    HIT_FIELDS.forEach(body.putArray("_source")::add);
     return body;
   }
 
@@ -1056,6 +1042,24 @@ final class ClusterCorpusIndex implements CorpusIndex {
     }
     return Base64.getEncoder().encodeToString(bytes.array());
   }
+
+  /** What a hit is read from: the fields of a chunk document a search returns. */
+  private static final List<String> HIT_FIELDS =
+      List.of(
+          "source",
+          "chunk",
+          "text",
+          "title",
+          "media_type",
+          "sha",
+          "start",
+          "end",
+          "page_from",
+          "page_to",
+          "metadata",
+          "section",
+          "table",
+          "added");
 
   /**
    * A query vector as {@code quarry_dense} reads it: each float's four bytes (big-endian), in
@@ -1307,21 +1311,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
     sort.addObject().put("_score", "desc");
     sort.addObject().put("source", "asc");
     sort.addObject().put("chunk", "asc");
-    body.putArray("_source")
-        .add("source")
-        .add("chunk")
-        .add("text")
-        .add("title")
-        .add("media_type")
-        .add("sha")
-        .add("start")
-        .add("end")
-        .add("page_from")
-        .add("page_to")
-        .add("metadata")
-        .add("section")
-        .add("table")
-        .add("added");
+    HIT_FIELDS.forEach(body.putArray("_source")::add);
     return body;
   }
 

@@ -55,20 +55,11 @@ public final class PortableCodes {
 
   /** The query's side of every estimate against these codes. */
   public QuerySide query(float[] query) {
-    CentredCodes.Query q = codes.query(query);
-    return new QuerySide(
-        q.planes(),
-        CentredCodes.QUERY_BITS,
-        codes.bits(),
-        q.codeWords() / codes.bits(),
-        q.low(),
-        q.step(),
-        q.constant(),
-        q);
+    return new QuerySide(codes.query(query), codes.bits());
   }
 
   /**
-   * A query prepared for estimates. A code of {@code words} groups of {@code codeBits}
+   * A query prepared for estimates. A code of {@link #words} groups of {@link #codeBits}
    * little-endian longs (bit plane {@code b} of the levels of 64 components each) followed by its
    * factor (a little-endian float) is estimated from two integer counts: {@code levelSum}, the sum
    * over its words of {@code bitCount(word) << b}, and {@code cross}, the sum over its words and
@@ -78,41 +69,21 @@ public final class PortableCodes {
    * and the counts longs.
    */
   public static final class QuerySide {
-    private final long[] planes;
-    private final int queryBits;
-    private final int codeBits;
-    private final int words;
-    private final double low;
-    private final double step;
-    private final double constant;
     private final CentredCodes.Query query;
+    private final int codeBits;
 
-    private QuerySide(
-        long[] planes,
-        int queryBits,
-        int codeBits,
-        int words,
-        double low,
-        double step,
-        double constant,
-        CentredCodes.Query query) {
-      this.planes = planes;
-      this.queryBits = queryBits;
-      this.codeBits = codeBits;
-      this.words = words;
-      this.low = low;
-      this.step = step;
-      this.constant = constant;
+    private QuerySide(CentredCodes.Query query, int codeBits) {
       this.query = query;
+      this.codeBits = codeBits;
     }
 
     /** The query's planes: word {@code w}, query bit {@code q} at {@code w * queryBits + q}. */
     public long[] planes() {
-      return planes.clone();
+      return query.planes();
     }
 
     public int queryBits() {
-      return queryBits;
+      return CentredCodes.QUERY_BITS;
     }
 
     public int codeBits() {
@@ -121,19 +92,19 @@ public final class PortableCodes {
 
     /** Groups of 64 components in a code. */
     public int words() {
-      return words;
+      return query.codeWords() / codeBits;
     }
 
     public double low() {
-      return low;
+      return query.low();
     }
 
     public double step() {
-      return step;
+      return query.step();
     }
 
     public double constant() {
-      return constant;
+      return query.constant();
     }
 
     /** The length of a code, in bytes. */
