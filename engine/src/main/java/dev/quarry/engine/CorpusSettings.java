@@ -164,8 +164,12 @@ public record CorpusSettings(
     public static final int MIN_CANDIDATES = 100;
     public static final int MAX_CANDIDATES = 20_000;
 
-    /** More probes than any model ships lists for (each model's own count is checked too). */
-    public static final int MAX_PROBES = 4096;
+    /**
+     * The most lists any model ships (every shipped model has 256; an operator's model folder has
+     * none): a request is refused past it before its model is known, and past its model's own count
+     * once it is, with the same bound in both messages.
+     */
+    public static final int MAX_PROBES = 256;
 
     /**
      * Recall against exact measured on drawn vectors at 1,000 and more (docs/hybrid.md, the coded
