@@ -129,14 +129,14 @@ public final class RevisionCodedQueryBuilder extends AbstractQueryBuilder<Revisi
       CodedEstimate estimate =
           new CodedEstimate(
               decode(planes),
-              (int) whole(body, "query_bits", Integer.MAX_VALUE),
-              (int) whole(body, "code_bits", Integer.MAX_VALUE),
-              (int) whole(body, "words", Integer.MAX_VALUE),
-              Double.longBitsToDouble(whole(body, "low", Long.MAX_VALUE)),
-              Double.longBitsToDouble(whole(body, "step", Long.MAX_VALUE)),
-              Double.longBitsToDouble(whole(body, "constant", Long.MAX_VALUE)));
+              count(body, "query_bits"),
+              count(body, "code_bits"),
+              count(body, "words"),
+              Double.longBitsToDouble(whole(body, "low")),
+              Double.longBitsToDouble(whole(body, "step")),
+              Double.longBitsToDouble(whole(body, "constant")));
       RevisionCodedQueryBuilder builder =
-          new RevisionCodedQueryBuilder(field, estimate, whole(body, "revision", Long.MAX_VALUE));
+          new RevisionCodedQueryBuilder(field, estimate, whole(body, "revision"));
       if (body.get("_name") instanceof String name) {
         builder.queryName(name);
       }
@@ -146,16 +146,21 @@ public final class RevisionCodedQueryBuilder extends AbstractQueryBuilder<Revisi
     }
   }
 
-  /** The whole number {@code key} holds, at most {@code max} (the long's bits of a double may be negative). */
-  private static long whole(Map<String, Object> body, String key, long max) {
+  /** The whole number {@code key} holds (a double's bits may be any long, negative too). */
+  private static long whole(Map<String, Object> body, String key) {
     if (!(body.get(key) instanceof Number n) || !(n instanceof Integer || n instanceof Long)) {
       throw new IllegalArgumentException("[" + key + "] must be a whole number");
     }
-    long value = n.longValue();
-    if (max == Integer.MAX_VALUE && (value < 0 || value > max)) {
+    return n.longValue();
+  }
+
+  /** The whole number {@code key} holds, an int from 0 (its own bounds are checked where it is used). */
+  private static int count(Map<String, Object> body, String key) {
+    long value = whole(body, key);
+    if (value < 0 || value > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("[" + key + "] is out of range");
     }
-    return value;
+    return (int) value;
   }
 
   private RevisionCodedQuery toLuceneQuery() {
