@@ -718,9 +718,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
       if (firstPass) {
         // The exact scores of the first pass's candidates, of which the best topK (or all, for a
         // per-source cap to choose from) answer, as the embedded store ranks them.
-        PortableCodes codes = PortableCodes.of(info.settings().embedding());
-        int candidates = codes.candidates(request.topK());
-        ObjectNode chosen = chosen(request, syntax, p, codes.query(queryVector), candidates);
+        int candidates = PortableCodes.of(info.settings().embedding()).candidates(request.topK());
+        ObjectNode chosen = chosen(request, syntax, p, queryVector, request.topK());
         int size = request.maxChunksPerSource() == null ? request.topK() : candidates;
         answer =
             http.json("POST", searchPath, denseBody(request, syntax, p, queryVector, size, chosen))
@@ -758,10 +757,14 @@ final class ClusterCorpusIndex implements CorpusIndex {
                     ObjectNode semanticBody = exactBody;
                     if (firstPass) {
                       // The semantic side's best n of the first pass's candidates.
-                      PortableCodes codes = PortableCodes.of(info.settings().embedding());
-                      ObjectNode chosen =
-                          chosen(request, syntax, p, codes.query(queryVector), codes.candidates(n));
-                      semanticBody = denseBody(request, syntax, p, queryVector, n, chosen);
+                      semanticBody =
+                          denseBody(
+                              request,
+                              syntax,
+                              p,
+                              queryVector,
+                              n,
+                              chosen(request, syntax, p, queryVector, n));
                     }
                     return http.json("POST", searchPath, semanticBody).require("searching").body();
                   }),
@@ -882,10 +885,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
   }
 
   /**
-   * The coded first pass of revision {@code p}, by the plugin's {@code quarry_coded} query: the
-   * {@code candidates} chunks in scope (the request's scope, filters and operators) with the best
-   * estimates, ties by source and then chunk, as the embedded store chooses them; as a filter of
-   * exactly those chunks, which their exact scores then rank.
+   * The coded first pass of revision {@code p} for a semantic side that keeps {@code n} chunks, by
+   * the plugin's {@code quarry_coded} query: the candidates ({@link PortableCodes#candidates}) in
+   * scope (the request's scope, filters and operators) with the best estimates, ties by source and
+   * then chunk, as the embedded store chooses them; as a filter of exactly those chunks, which
+   * their exact scores then rank.
    *
    * <p>Asked by estimate alone, for a few more than the candidates: unless equal estimates run to
    * the last hit, every chunk estimated at least as high as the least candidate is among them, and
@@ -893,11 +897,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * costs more than the pass; it is asked for only when ties run past what was returned.
    */
   private ObjectNode chosen(
-      SearchRequest request,
-      ClusterQuerySyntax syntax,
-      long p,
-      PortableCodes.QuerySide query,
-      int candidates) {
+      SearchRequest request, ClusterQuerySyntax syntax, long p, float[] queryVector, int n) {
+    PortableCodes codes = PortableCodes.of(info.settings().embedding());
+    int candidates = codes.candidates(n);
+    PortableCodes.QuerySide query = codes.query(queryVector);
     ObjectNode scoring = ClusterHttp.MAPPER.createObjectNode();
     scoring
         .putObject("quarry_coded")
