@@ -244,6 +244,57 @@ class ScoringPluginIT {
   }
 
   /**
+   * A stored value that is not one value of the length the query reads (a vector of other
+   * dimensions) fails the search, saying what it holds, rather than be scored as what it is not;
+   * values of the query's length, before and after it, score.
+   */
+  @Test
+  void aStoredVectorOfAnotherLength_failsTheSearch() throws Exception {
+    String index = INDEX + "-vectors";
+    http.json(
+            "PUT",
+            "/" + index,
+            ClusterHttp.MAPPER.readTree(
+                """
+        {"settings": {"number_of_shards": 1, "number_of_replicas": 0},
+         "mappings": {"properties": {"vector": {"type": "binary", "doc_values": true},
+                                     "source": {"type": "keyword"},
+                                     "added": {"type": "long"}, "superseded": {"type": "long"}}}}"""))
+        .require("creating");
+    String query =
+        dense(
+            "\"field\": \"vector\", \"vector\": \""
+                + ClusterCorpusIndex.denseVector(new float[] {0.6f, 0.8f})
+                + "\", \"revision\": 1");
+    putVector(index, 1, new byte[] {10, 20});
+    putVector(index, 2, new byte[] {-30, 40});
+    ClusterHttp.Answer fine =
+        http.json("POST", "/" + index + "/_search", ClusterHttp.MAPPER.readTree(query));
+    assertEquals(200, fine.status(), fine.body().toString());
+    assertEquals(2, fine.body().path("hits").path("hits").size());
+    putVector(index, 3, new byte[] {1, 2, 3});
+    ClusterHttp.Answer wrong =
+        http.json("POST", "/" + index + "/_search", ClusterHttp.MAPPER.readTree(query));
+    assertTrue(wrong.status() >= 400, wrong.body().toString());
+    assertTrue(
+        wrong.body().toString().contains("a stored vector has 3 bytes; the query reads 2"),
+        wrong.body().toString());
+  }
+
+  private static void putVector(String index, int id, byte[] vector) throws Exception {
+    http.json(
+            "PUT",
+            "/" + index + "/_doc/" + id + "?refresh=true",
+            ClusterHttp.MAPPER
+                .createObjectNode()
+                .put("vector", java.util.Base64.getEncoder().encodeToString(vector))
+                .put("source", "s/" + id)
+                .put("added", 1)
+                .put("superseded", Long.MAX_VALUE))
+        .require("indexing");
+  }
+
+  /**
    * The {@code quarry_coded} query refuses what no front sends (a boost, planes that are not whole
    * longs or not as many as its words and bits say, bits or words out of range, a double that is
    * not finite, a revision not whole) with a 400 naming the query; on an index without codes a

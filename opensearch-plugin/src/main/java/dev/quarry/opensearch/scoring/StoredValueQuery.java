@@ -1,6 +1,7 @@
 package dev.quarry.opensearch.scoring;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Objects;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
@@ -94,8 +95,15 @@ abstract class StoredValueQuery extends Query {
     private final BinaryDocValues values;
     private final TwoPhaseIterator visibleWithValue;
 
+    /**
+     * How a well-formed value starts: a count of one, then the length {@link #valueLength}, both
+     * variable-length integers; compared byte for byte, so a document costs no decoding.
+     */
+    private final byte[] header;
+
     LeafScorer(BinaryDocValues values, Bits visible) {
       this.values = values;
+      this.header = header(valueLength());
       this.visibleWithValue =
           new TwoPhaseIterator(values) {
             @Override
@@ -134,16 +142,35 @@ abstract class StoredValueQuery extends Query {
     @Override
     public float score() throws IOException {
       BytesRef value = values.binaryValue();
-      int at = value.offset;
+      if (!startsWithHeader(value)) {
+        throw malformed(value);
+      }
+      return StoredValueQuery.this.score(value.bytes, value.offset + header.length);
+    }
+
+    private boolean startsWithHeader(BytesRef value) {
+      if (value.length != header.length + valueLength()) {
+        return false;
+      }
+      for (int i = 0; i < header.length; i++) {
+        if (value.bytes[value.offset + i] != header[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** What is wrong with a value that does not start as {@link #header} says. */
+    private IllegalArgumentException malformed(BytesRef value) {
       int[] read = new int[1];
-      at = readVInt(value.bytes, at, read);
+      int at = readVInt(value.bytes, value.offset, read);
       if (read[0] != 1) {
-        throw new IllegalArgumentException(
+        return new IllegalArgumentException(
             "a document holds " + read[0] + " " + valueName() + "s; one was expected");
       }
-      at = readVInt(value.bytes, at, read);
+      readVInt(value.bytes, at, read);
       if (read[0] != valueLength()) {
-        throw new IllegalArgumentException(
+        return new IllegalArgumentException(
             "a stored "
                 + valueName()
                 + " has "
@@ -151,8 +178,27 @@ abstract class StoredValueQuery extends Query {
                 + " bytes; the query reads "
                 + valueLength());
       }
-      return StoredValueQuery.this.score(value.bytes, at);
+      return new IllegalArgumentException(
+          "a stored "
+              + valueName()
+              + "'s value is "
+              + value.length
+              + " bytes long, not as its header says");
     }
+  }
+
+  /** The variable-length integers 1 and {@code length}, as OpenSearch writes them. */
+  private static byte[] header(int length) {
+    byte[] out = new byte[1 + 5];
+    out[0] = 1;
+    int at = 1;
+    int rest = length;
+    while ((rest & ~0x7F) != 0) {
+      out[at++] = (byte) ((rest & 0x7F) | 0x80);
+      rest >>>= 7;
+    }
+    out[at++] = (byte) rest;
+    return Arrays.copyOf(out, at);
   }
 
   /**
