@@ -100,12 +100,7 @@ class DenseDotAgreementIT {
         CorpusSettings settings =
             models.resolve(
                 CorpusSettings.DEFAULT.withEmbedding(
-                    new CorpusSettings.Embedding(
-                        HashingEmbedder.MODEL,
-                        null,
-                        0.5,
-                        CorpusSettings.VectorIndex.CODES,
-                        CorpusSettings.Normalization.MINMAX,
+                    CodedEmbeddings.hashing(
                         new CorpusSettings.FirstPass(
                             1 + random.nextInt(4),
                             1000,

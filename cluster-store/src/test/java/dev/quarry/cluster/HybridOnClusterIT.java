@@ -151,19 +151,8 @@ class HybridOnClusterIT {
         List.of(
             new CorpusSettings.Embedding(
                 HashingEmbedder.MODEL, null, 0.5, CorpusSettings.VectorIndex.HNSW),
-            new CorpusSettings.Embedding(
-                HashingEmbedder.MODEL,
-                null,
-                0.5,
-                CorpusSettings.VectorIndex.CODES,
-                CorpusSettings.Normalization.MINMAX,
-                new CorpusSettings.FirstPass(1, 1000)),
-            new CorpusSettings.Embedding(
-                HashingEmbedder.MODEL,
-                null,
-                0.5,
-                CorpusSettings.VectorIndex.CODES,
-                CorpusSettings.Normalization.MINMAX,
+            CodedEmbeddings.hashing(new CorpusSettings.FirstPass(1, 1000)),
+            CodedEmbeddings.hashing(
                 new CorpusSettings.FirstPass(
                     2, 1000, CorpusSettings.FirstPass.Code.CENTRED, null, 1, null, 8)));
     List<String> fields =

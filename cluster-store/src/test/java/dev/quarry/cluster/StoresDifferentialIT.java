@@ -173,15 +173,7 @@ class StoresDifferentialIT {
             config);
     CorpusInfo info =
         cluster.create(
-            "ties",
-            CorpusSettings.DEFAULT.withEmbedding(
-                new CorpusSettings.Embedding(
-                    HashingEmbedder.MODEL,
-                    null,
-                    0.5,
-                    CorpusSettings.VectorIndex.CODES,
-                    CorpusSettings.Normalization.MINMAX,
-                    firstPass)));
+            "ties", CorpusSettings.DEFAULT.withEmbedding(CodedEmbeddings.hashing(firstPass)));
     try (CorpusIndex embedded = CorpusIndex.open(dir.resolve("ties"), info, config)) {
       ClusterCorpusIndex remote = cluster.withCorpus("ties", ix -> (ClusterCorpusIndex) ix);
       // 105 sources of one text (ties within the 116 chunks the cluster is asked for), then 160
