@@ -138,6 +138,13 @@ final class ClusterCorpusIndex implements CorpusIndex {
   private final boolean coded;
 
   /**
+   * The coded first pass's codes, once first used ({@link #codes}): not at opening, since a corpus
+   * whose centre no longer ships still opens for lexical searches and reads, as on the embedded
+   * store.
+   */
+  private volatile PortableCodes codes;
+
+  /**
    * Where an exactly scored search goes: with a DFS phase, so every shard scores with the
    * statistics of all (OpenSearch skips the phase on an index of one shard, whose statistics are
    * the corpus's).
@@ -445,7 +452,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
         embeddings -> {
           List<ClusterWriter.ChunkVectors> out = new ArrayList<>();
           // The codes' centre is checked when first used, as the embedded store checks it.
-          PortableCodes firstPass = coded ? PortableCodes.of(info.settings().embedding()) : null;
+          PortableCodes firstPass = coded ? codes() : null;
           int next = 0;
           for (SourcePreparation.Prepared p : prepared) {
             if (p == null) {
@@ -718,7 +725,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
       if (firstPass) {
         // The exact scores of the first pass's candidates, of which the best topK (or all, for a
         // per-source cap to choose from) answer, as the embedded store ranks them.
-        int candidates = PortableCodes.of(info.settings().embedding()).candidates(request.topK());
+        int candidates = codes().candidates(request.topK());
         ObjectNode chosen = chosen(request, syntax, p, queryVector, request.topK());
         int size = request.maxChunksPerSource() == null ? request.topK() : candidates;
         answer =
@@ -754,19 +761,20 @@ final class ClusterCorpusIndex implements CorpusIndex {
           CompletableFuture.supplyAsync(
               ClusterHttp.carried(
                   () -> {
-                    ObjectNode semanticBody = exactBody;
-                    if (firstPass) {
-                      // The semantic side's best n of the first pass's candidates.
-                      semanticBody =
-                          denseBody(
-                              request,
-                              syntax,
-                              p,
-                              queryVector,
-                              n,
-                              chosen(request, syntax, p, queryVector, n));
-                    }
-                    return http.json("POST", searchPath, semanticBody).require("searching").body();
+                    // The semantic side's best n: of the first pass's candidates, or of all.
+                    ObjectNode semanticBody =
+                        firstPass
+                            ? denseBody(
+                                request,
+                                syntax,
+                                p,
+                                queryVector,
+                                n,
+                                chosen(request, syntax, p, queryVector, n))
+                            : exactBody.deepCopy();
+                    return http.json("POST", searchPath, keysOnly(semanticBody))
+                        .require("searching")
+                        .body();
                   }),
               BESIDE_HEAD);
       List<PortableScoring.QueryTerm> scoredTerms =
@@ -778,54 +786,64 @@ final class ClusterCorpusIndex implements CorpusIndex {
               : http.json(
                       "POST",
                       exactSearchPath,
-                      searchBody(request, syntax, p, joined, scoredTerms, n, null))
+                      keysOnly(searchBody(request, syntax, p, joined, scoredTerms, n, null)))
                   .require("searching")
                   .body();
-      Map<PortableFusion.Key, JsonNode> sources = new HashMap<>();
-      List<PortableFusion.Scored> lexical = candidates(lexicalAnswer, sources);
-      List<PortableFusion.Scored> semantic = candidates(joinBeside(semanticAnswer), sources);
+      // Each candidate's version (its documents are read only for the hits, below).
+      Map<PortableFusion.Key, Long> versions = new HashMap<>();
+      List<PortableFusion.Scored> lexical = candidates(lexicalAnswer, versions);
+      List<PortableFusion.Scored> semantic = candidates(joinBeside(semanticAnswer), versions);
       // Every candidate's exact score on the side that did not find it: the same query, of those
-      // chunks only.
+      // chunks only, both sides at once; only their keys are read back.
       List<PortableFusion.Key> lexicalOnly = PortableFusion.onlyIn(lexical, semantic);
       List<PortableFusion.Key> semanticOnly = PortableFusion.onlyIn(semantic, lexical);
-      Map<PortableFusion.Key, Float> semanticOfOthers =
-          scores(
-              lexicalOnly.isEmpty()
-                  ? null
-                  : http.json(
-                      "POST",
-                      searchPath,
-                      denseBody(
-                          request,
-                          syntax,
-                          p,
-                          queryVector,
-                          lexicalOnly.size(),
-                          ids(lexicalOnly, sources))));
+      ObjectNode semanticOfOthersBody =
+          lexicalOnly.isEmpty()
+              ? null
+              : keysOnly(
+                  denseBody(
+                      request,
+                      syntax,
+                      p,
+                      queryVector,
+                      lexicalOnly.size(),
+                      ids(lexicalOnly, versions)));
+      CompletableFuture<Map<PortableFusion.Key, Float>> semanticOfOthersBeside =
+          semanticOfOthersBody == null
+              ? CompletableFuture.completedFuture(Map.of())
+              : CompletableFuture.supplyAsync(
+                  ClusterHttp.carried(
+                      () -> scores(http.json("POST", searchPath, semanticOfOthersBody))),
+                  BESIDE_HEAD);
       Map<PortableFusion.Key, Float> lexicalOfOthers =
-          scores(
-              semanticOnly.isEmpty() || scoredTerms.isEmpty()
-                  ? null
-                  : http.json(
+          semanticOnly.isEmpty() || scoredTerms.isEmpty()
+              ? Map.of()
+              : scores(
+                  http.json(
                       "POST",
                       exactSearchPath,
-                      searchBody(
-                          request,
-                          syntax,
-                          p,
-                          joined,
-                          scoredTerms,
-                          semanticOnly.size(),
-                          ids(semanticOnly, sources))));
-      for (PortableFusion.Fused f :
+                      keysOnly(
+                          searchBody(
+                              request,
+                              syntax,
+                              p,
+                              joined,
+                              scoredTerms,
+                              semanticOnly.size(),
+                              ids(semanticOnly, versions)))));
+      Map<PortableFusion.Key, Float> semanticOfOthers = joinBeside(semanticOfOthersBeside);
+      List<PortableFusion.Fused> fused =
           PortableFusion.fuse(
               lexical,
               semantic,
               lexicalOfOthers,
               semanticOfOthers,
               request,
-              info.settings().embedding())) {
-        hits.add(hit(sources.get(f.key()), f.score(), request, terms, f.parts()));
+              info.settings().embedding());
+      Map<PortableFusion.Key, JsonNode> documents =
+          documents(fused.stream().map(PortableFusion.Fused::key).toList(), versions, request);
+      for (PortableFusion.Fused f : fused) {
+        hits.add(hit(documents.get(f.key()), f.score(), request, terms, f.parts()));
       }
     }
     List<FacetCounts> facets =
@@ -898,9 +916,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
    */
   private ObjectNode chosen(
       SearchRequest request, ClusterQuerySyntax syntax, long p, float[] queryVector, int n) {
-    PortableCodes codes = PortableCodes.of(info.settings().embedding());
-    int candidates = codes.candidates(n);
-    PortableCodes.QuerySide query = codes.query(queryVector);
+    int candidates = codes().candidates(n);
+    PortableCodes.QuerySide query = codes().query(queryVector);
     ObjectNode scoring = ClusterHttp.MAPPER.createObjectNode();
     scoring
         .putObject("quarry_coded")
@@ -933,13 +950,25 @@ final class ClusterCorpusIndex implements CorpusIndex {
   }
 
   /**
+   * The codes of this coded corpus, checked when first used (the centre must still ship with the
+   * model) and kept: every writer and searcher gets the same ones.
+   */
+  private PortableCodes codes() {
+    PortableCodes c = codes;
+    if (c == null) {
+      // A race computes them twice, to the same value.
+      c = PortableCodes.of(info.settings().embedding());
+      codes = c;
+    }
+    return c;
+  }
+
+  /**
    * The chunks the first pass's search {@code body} returned, in its order. Each is read from doc
    * values: reading the stored id of a thousand hits would cost more than the pass itself.
    */
   private List<Estimated> estimated(ObjectNode body) {
-    body.put("stored_fields", "_none_");
-    body.putArray("docvalue_fields").add("source").add("chunk").add("added");
-    JsonNode answer = http.json("POST", searchPath, body).require("searching").body();
+    JsonNode answer = http.json("POST", searchPath, keysOnly(body)).require("searching").body();
     List<Estimated> out = new ArrayList<>();
     for (JsonNode h : answer.path("hits").path("hits")) {
       JsonNode fields = h.path("fields");
@@ -1077,36 +1106,80 @@ final class ClusterCorpusIndex implements CorpusIndex {
   }
 
   /**
-   * One side's candidates in the cluster's order (none without an answer), their documents kept in
-   * {@code sources}.
+   * One side's candidates in the cluster's order (none without an answer; asked {@link #keysOnly}),
+   * their versions kept in {@code versions}.
    */
   private static List<PortableFusion.Scored> candidates(
-      JsonNode answer, Map<PortableFusion.Key, JsonNode> sources) {
+      JsonNode answer, Map<PortableFusion.Key, Long> versions) {
     List<PortableFusion.Scored> out = new ArrayList<>();
     if (answer == null) {
       return out;
     }
     for (JsonNode h : answer.path("hits").path("hits")) {
-      JsonNode s = h.path("_source");
-      PortableFusion.Key key =
-          new PortableFusion.Key(s.path("source").asText(), s.path("chunk").asInt());
-      sources.putIfAbsent(key, s);
+      PortableFusion.Key key = key(h);
+      versions.putIfAbsent(key, h.path("fields").path("added").path(0).asLong());
       out.add(new PortableFusion.Scored(key, score(h)));
     }
     return out;
   }
 
-  /** The score of each chunk a search answered with; empty without a search. */
-  private static Map<PortableFusion.Key, Float> scores(ClusterHttp.Answer answer) {
-    Map<PortableFusion.Key, Float> out = new HashMap<>();
-    if (answer == null) {
-      return out;
+  /** The chunk of a hit asked {@link #keysOnly}. */
+  private static PortableFusion.Key key(JsonNode hit) {
+    JsonNode fields = hit.path("fields");
+    return new PortableFusion.Key(
+        fields.path("source").path(0).asText(), fields.path("chunk").path(0).asInt());
+  }
+
+  /**
+   * The stored documents of the chunks {@code keys}, whose versions {@code versions} holds, for
+   * their hits: read once the fused ranking is known, so a hybrid search reads the documents of its
+   * hits only, not those of every candidate of both sides.
+   */
+  private Map<PortableFusion.Key, JsonNode> documents(
+      List<PortableFusion.Key> keys,
+      Map<PortableFusion.Key, Long> versions,
+      SearchRequest request) {
+    if (keys.isEmpty()) {
+      return Map.of();
     }
-    for (JsonNode h : answer.require("searching").body().path("hits").path("hits")) {
+    ObjectNode body = ClusterHttp.MAPPER.createObjectNode();
+    body.put("size", keys.size()).put("track_total_hits", false);
+    body.putObject("query").putObject("bool").putArray("filter").add(ids(keys, versions));
+    HIT_FIELDS.forEach(body.putArray("_source")::add);
+    Map<PortableFusion.Key, JsonNode> out = new HashMap<>();
+    for (JsonNode h :
+        http.json("POST", searchPath, body).require("searching").body().path("hits").path("hits")) {
       JsonNode s = h.path("_source");
-      out.put(new PortableFusion.Key(s.path("source").asText(), s.path("chunk").asInt()), score(h));
+      out.put(new PortableFusion.Key(s.path("source").asText(), s.path("chunk").asInt()), s);
+    }
+    if (out.size() != keys.size()) {
+      // Found a moment ago, gone now: only a reclaim of versions past retention removes chunks.
+      searchedRevision(request.revision());
+      throw new QuarryException(
+          ErrorCode.UNAVAILABLE,
+          "corpus '" + info.name() + "' changed while it was searched; try again");
     }
     return out;
+  }
+
+  /** The score of each chunk a search asked for {@link #keysOnly} answered with. */
+  private static Map<PortableFusion.Key, Float> scores(ClusterHttp.Answer answer) {
+    Map<PortableFusion.Key, Float> out = new HashMap<>();
+    for (JsonNode h : answer.require("searching").body().path("hits").path("hits")) {
+      out.put(key(h), score(h));
+    }
+    return out;
+  }
+
+  /**
+   * {@code body} answering each hit's score, source, chunk and version only, read from doc values:
+   * a hit's stored document (its text, its tokens, its vector) is not read at all.
+   */
+  private static ObjectNode keysOnly(ObjectNode body) {
+    body.remove("_source");
+    body.put("stored_fields", "_none_");
+    body.putArray("docvalue_fields").add("source").add("chunk").add("added");
+    return body;
   }
 
   /**
@@ -1114,12 +1187,11 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * number).
    */
   private static ObjectNode ids(
-      List<PortableFusion.Key> keys, Map<PortableFusion.Key, JsonNode> sources) {
+      List<PortableFusion.Key> keys, Map<PortableFusion.Key, Long> versions) {
     ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
     ArrayNode values = q.putObject("ids").putArray("values");
     for (PortableFusion.Key k : keys) {
-      values.add(
-          ClusterWriter.chunkId(k.source(), sources.get(k).path("added").asLong(), k.chunk()));
+      values.add(ClusterWriter.chunkId(k.source(), versions.get(k), k.chunk()));
     }
     return q;
   }
