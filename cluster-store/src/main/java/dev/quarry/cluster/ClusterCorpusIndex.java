@@ -636,20 +636,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
             : send(request, syntax, p, joined.toString(), scoredTerms);
     ObjectNode query = (ObjectNode) sent.body().get("query");
     JsonNode answer = sent.answer().require("searching").body();
-    List<Hit> hits = new ArrayList<>();
-    Map<String, Integer> perSource = new HashMap<>();
-    for (JsonNode h : answer.path("hits").path("hits")) {
-      if (hits.size() >= request.topK()) {
-        break;
-      }
-      JsonNode s = h.path("_source");
-      String source = s.path("source").asText();
-      if (request.maxChunksPerSource() != null
-          && perSource.merge(source, 1, Integer::sum) > request.maxChunksPerSource()) {
-        continue;
-      }
-      hits.add(hit(s, score(h), request, terms, null));
-    }
+    List<Hit> hits = topHits(answer, request, terms, false);
     List<FacetCounts> facets =
         request.facets().isEmpty()
             ? List.of()
@@ -729,30 +716,22 @@ final class ClusterCorpusIndex implements CorpusIndex {
         ObjectNode chosen = chosen(request, syntax, p, queryVector, request.topK());
         int size = request.maxChunksPerSource() == null ? request.topK() : candidates;
         answer =
-            http.json("POST", searchPath, denseBody(request, syntax, p, queryVector, size, chosen))
+            http.json(
+                    "POST",
+                    searchPath,
+                    capped(request, denseBody(request, syntax, p, queryVector, size, chosen)))
                 .require("searching")
                 .body();
         // Facets count every chunk in scope, whatever the candidates.
         dense = denseBody(request, syntax, p, queryVector, 0, null);
       } else {
         dense = denseBody(request, syntax, p, queryVector, window(request), null);
-        answer = http.json("POST", searchPath, dense).require("searching").body();
+        answer =
+            http.json("POST", searchPath, capped(request, dense.deepCopy()))
+                .require("searching")
+                .body();
       }
-      Map<String, Integer> perSource = new HashMap<>();
-      for (JsonNode h : answer.path("hits").path("hits")) {
-        if (hits.size() >= request.topK()) {
-          break;
-        }
-        JsonNode s = h.path("_source");
-        if (request.maxChunksPerSource() != null
-            && perSource.merge(s.path("source").asText(), 1, Integer::sum)
-                > request.maxChunksPerSource()) {
-          continue;
-        }
-        float score = score(h);
-        hits.add(
-            hit(s, score, request, terms, new Hit.ScoreParts(null, null, score, hits.size() + 1)));
-      }
+      hits.addAll(topHits(answer, request, terms, true));
     } else {
       int n = PortableDense.candidates(request.topK());
       dense = denseBody(request, syntax, p, queryVector, n, null);
@@ -1131,6 +1110,60 @@ final class ClusterCorpusIndex implements CorpusIndex {
   }
 
   /**
+   * {@code body} of a search that returns its best chunks as hits, asked {@link #keysOnly} when
+   * {@code request} caps the chunks of a source: it then asks for more chunks than it answers with,
+   * and only the documents of those it keeps are read ({@link #topHits}).
+   */
+  private static ObjectNode capped(SearchRequest request, ObjectNode body) {
+    return request.maxChunksPerSource() == null ? body : keysOnly(body);
+  }
+
+  /**
+   * The hits of a one-sided search's {@code answer} (asked {@link #capped}): its best chunks in
+   * result order, at most topK, at most the request's cap of a source; with their documents, read
+   * now by id when the answer holds only keys.
+   *
+   * @param semantic whether the hits carry the semantic side's parts (score and rank)
+   */
+  private List<Hit> topHits(
+      JsonNode answer, SearchRequest request, Set<String> terms, boolean semantic) {
+    Integer cap = request.maxChunksPerSource();
+    List<PortableFusion.Scored> kept = new ArrayList<>();
+    Map<PortableFusion.Key, Long> versions = new HashMap<>();
+    Map<PortableFusion.Key, JsonNode> documents = new HashMap<>();
+    Map<String, Integer> perSource = new HashMap<>();
+    for (JsonNode h : answer.path("hits").path("hits")) {
+      if (kept.size() >= request.topK()) {
+        break;
+      }
+      PortableFusion.Key key;
+      if (cap == null) {
+        JsonNode s = h.path("_source");
+        key = new PortableFusion.Key(s.path("source").asText(), s.path("chunk").asInt());
+        documents.put(key, s);
+      } else {
+        key = key(h);
+        if (perSource.merge(key.source(), 1, Integer::sum) > cap) {
+          continue;
+        }
+        versions.put(key, h.path("fields").path("added").path(0).asLong());
+      }
+      kept.add(new PortableFusion.Scored(key, score(h)));
+    }
+    if (cap != null) {
+      documents =
+          documents(kept.stream().map(PortableFusion.Scored::key).toList(), versions, request);
+    }
+    List<Hit> out = new ArrayList<>(kept.size());
+    for (PortableFusion.Scored k : kept) {
+      Hit.ScoreParts parts =
+          semantic ? new Hit.ScoreParts(null, null, k.score(), out.size() + 1) : null;
+      out.add(hit(documents.get(k.key()), k.score(), request, terms, parts));
+    }
+    return out;
+  }
+
+  /**
    * The stored documents of the chunks {@code keys}, whose versions {@code versions} holds, for
    * their hits: read once the fused ranking is known, so a hybrid search reads the documents of its
    * hits only, not those of every candidate of both sides.
@@ -1312,7 +1345,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
       long p,
       String joined,
       List<PortableScoring.QueryTerm> scoredTerms) {
-    return searchBody(request, syntax, p, joined, scoredTerms, window(request), null);
+    return capped(
+        request, searchBody(request, syntax, p, joined, scoredTerms, window(request), null));
   }
 
   /**
