@@ -151,19 +151,28 @@ public final class VectorLists {
     if (probes < 1 || probes > count) {
       throw new IllegalArgumentException(probes + " probes of " + count + " lists");
     }
+    int[] order = nearest(query);
+    long read = chunksIn.applyAsLong(count);
+    int n = 0;
+    while (n < count && (n < probes || read < floor)) {
+      read += chunksIn.applyAsLong(order[n++]);
+    }
+    return Arrays.copyOf(order, n);
+  }
+
+  /**
+   * Every list, in the order of their centroids' dot products with {@code query}: largest first,
+   * ties to the lower list. {@link #read} takes the first of them.
+   */
+  public int[] nearest(float[] query) {
     float[] dots = dots(query);
     Integer[] order = new Integer[count];
     for (int c = 0; c < count; c++) {
       order[c] = c;
     }
     Arrays.sort(order, (x, y) -> dots[x] != dots[y] ? Float.compare(dots[y], dots[x]) : x - y);
-    long read = chunksIn.applyAsLong(count);
-    int n = 0;
-    while (n < count && (n < probes || read < floor)) {
-      read += chunksIn.applyAsLong(order[n++]);
-    }
-    int[] lists = new int[n];
-    for (int i = 0; i < n; i++) {
+    int[] lists = new int[count];
+    for (int i = 0; i < count; i++) {
       lists[i] = order[i];
     }
     return lists;

@@ -2,7 +2,10 @@ package dev.quarry.engine.spi;
 
 import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.embed.CentredCodes;
+import dev.quarry.engine.embed.VectorLists;
 import dev.quarry.engine.search.RevisionSearcher;
+import java.util.Arrays;
+import java.util.function.IntToLongFunction;
 
 /**
  * What a store outside this engine needs to run a corpus's coded first pass ({@code index:
@@ -11,30 +14,33 @@ import dev.quarry.engine.search.RevisionSearcher;
  * #query}). The other store (the cluster's scoring plugin) counts the bits a code and the query's
  * planes share, as integers, and writes the one expression {@link QuerySide} documents, so the same
  * chunk gets the same estimate bits on both stores and the same candidates are chosen. Centred
- * codes only, without an inverted file.
+ * codes only. With an inverted file ({@code firstPass.probes}), also each chunk's list ({@link
+ * #listOf}) and the lists a search reads ({@link #probed}, {@link #read}), as the embedded store
+ * chooses them.
  */
 public final class PortableCodes {
   private final CentredCodes codes;
   private final CorpusSettings.FirstPass firstPass;
 
+  /** The corpus's lists; null without an inverted file. */
+  private final VectorLists lists;
+
   private PortableCodes(CorpusSettings.Embedding embedding) {
     CorpusSettings.FirstPass pass = embedding.firstPass();
     if (embedding.index() != CorpusSettings.VectorIndex.CODES
-        || pass.code() != CorpusSettings.FirstPass.Code.CENTRED
-        || pass.hasLists()) {
-      throw new IllegalArgumentException(
-          "portable codes are centred codes without lists; got " + embedding);
+        || pass.code() != CorpusSettings.FirstPass.Code.CENTRED) {
+      throw new IllegalArgumentException("portable codes are centred codes; got " + embedding);
     }
     this.firstPass = pass;
     this.codes = CentredCodes.of(embedding.sha256(), pass.centre(), pass.seed(), pass.bits());
+    this.lists = pass.hasLists() ? VectorLists.of(embedding.sha256(), pass.lists()) : null;
   }
 
   /**
-   * The codes of a corpus whose embedding has {@code index: "codes"} with centred codes and no
-   * lists.
+   * The codes of a corpus whose embedding has {@code index: "codes"} with centred codes.
    *
-   * @throws dev.quarry.engine.QuarryException EMBEDDING_UNAVAILABLE when the corpus's centre no
-   *     longer ships with its model
+   * @throws dev.quarry.engine.QuarryException EMBEDDING_UNAVAILABLE when the corpus's centre, or
+   *     its lists, no longer ship with its model
    */
   public static PortableCodes of(CorpusSettings.Embedding embedding) {
     return new PortableCodes(embedding);
@@ -51,6 +57,52 @@ public final class PortableCodes {
    */
   public int candidates(int n) {
     return RevisionSearcher.codedCandidates(firstPass, n);
+  }
+
+  /** Whether the corpus files each chunk in a list, so that a search reads a few lists only. */
+  public boolean hasLists() {
+    return lists != null;
+  }
+
+  /** How many lists the corpus has; 0 without an inverted file. */
+  public int listCount() {
+    return lists == null ? 0 : lists.count();
+  }
+
+  /**
+   * The list of a chunk's stored vector ({@link PortableDense#encode}'s bytes), as the embedded
+   * store files it.
+   *
+   * @throws IllegalStateException without an inverted file
+   */
+  public int listOf(byte[] stored) {
+    return lists().listOf(stored);
+  }
+
+  /**
+   * The lists a search of {@code query} reads when they hold enough chunks in its scope: the {@code
+   * probes} nearest, nearest first. The embedded store reads these and no other whenever the chunks
+   * in scope they hold number at least the search's candidates ({@link #candidates}).
+   */
+  public int[] probed(float[] query) {
+    return Arrays.copyOf(lists().nearest(query), firstPass.probes());
+  }
+
+  /**
+   * The lists a search of {@code query} reads, as the embedded store chooses them: the {@link
+   * #probed} ones, and more, nearest first, until they hold at least {@code floor} chunks in scope,
+   * {@code chunksIn} giving how many a list holds (asked for {@link #listCount()}, the chunks filed
+   * in no list, of which this store writes none).
+   */
+  public int[] read(float[] query, IntToLongFunction chunksIn, long floor) {
+    return lists().read(query, firstPass.probes(), chunksIn, floor);
+  }
+
+  private VectorLists lists() {
+    if (lists == null) {
+      throw new IllegalStateException("this corpus's first pass has no inverted file");
+    }
+    return lists;
   }
 
   /** The query's side of every estimate against these codes. */
