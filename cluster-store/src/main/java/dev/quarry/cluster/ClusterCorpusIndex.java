@@ -461,6 +461,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
             }
             List<byte[]> vectors = new ArrayList<>(p.chunks().size());
             List<byte[]> codes = firstPass == null ? null : new ArrayList<>(p.chunks().size());
+            List<Integer> lists =
+                firstPass == null || !firstPass.hasLists()
+                    ? null
+                    : new ArrayList<>(p.chunks().size());
             int truncated = 0;
             for (int c = 0; c < p.chunks().size(); c++) {
               Embedder.Embedding e = embeddings.get(next++);
@@ -469,9 +473,12 @@ final class ClusterCorpusIndex implements CorpusIndex {
               if (codes != null) {
                 codes.add(firstPass.encode(stored));
               }
+              if (lists != null) {
+                lists.add(firstPass.listOf(stored));
+              }
               truncated += e.truncated() ? 1 : 0;
             }
-            out.add(new ClusterWriter.ChunkVectors(vectors, codes, truncated));
+            out.add(new ClusterWriter.ChunkVectors(vectors, codes, lists, truncated));
           }
           return out;
         });
@@ -708,92 +715,72 @@ final class ClusterCorpusIndex implements CorpusIndex {
     List<Hit> hits = new ArrayList<>();
     boolean firstPass = coded && !request.exact();
     if (mode == SearchRequest.Mode.SEMANTIC) {
-      JsonNode answer;
       if (firstPass) {
-        // The exact scores of the first pass's candidates, of which the best topK (or all, for a
-        // per-source cap to choose from) answer, as the embedded store ranks them.
-        int candidates = codes().candidates(request.topK());
-        ObjectNode chosen = chosen(request, syntax, p, queryVector, request.topK());
-        int size = request.maxChunksPerSource() == null ? request.topK() : candidates;
-        answer =
-            http.json(
-                    "POST",
-                    searchPath,
-                    capped(request, denseBody(request, syntax, p, queryVector, size, chosen)))
-                .require("searching")
-                .body();
+        // The first pass's candidates by their exact scores, of which the best topK (or, for a
+        // per-source cap to choose from, all) answer, as the embedded store ranks them.
+        Map<PortableFusion.Key, Long> versions = new HashMap<>();
+        List<PortableFusion.Scored> ranked =
+            coded(request, syntax, p, queryVector, request.topK(), versions);
+        hits.addAll(keptHits(ranked, versions, request, terms, true));
         // Facets count every chunk in scope, whatever the candidates.
         dense = denseBody(request, syntax, p, queryVector, 0, null);
       } else {
         dense = denseBody(request, syntax, p, queryVector, window(request), null);
-        answer =
+        JsonNode answer =
             http.json("POST", searchPath, capped(request, dense.deepCopy()))
                 .require("searching")
                 .body();
+        hits.addAll(topHits(answer, request, terms, true));
       }
-      hits.addAll(topHits(answer, request, terms, true));
     } else {
       int n = PortableDense.candidates(request.topK());
       dense = denseBody(request, syntax, p, queryVector, n, null);
       ObjectNode exactBody = dense;
-      CompletableFuture<JsonNode> semanticAnswer =
+      // The semantic side's best n, with the version of each: of the first pass's candidates, or
+      // of every chunk in scope.
+      CompletableFuture<Side> semanticSide =
           CompletableFuture.supplyAsync(
               ClusterHttp.carried(
                   () -> {
-                    // The semantic side's best n: of the first pass's candidates, or of all.
-                    ObjectNode semanticBody =
-                        firstPass
-                            ? denseBody(
-                                request,
-                                syntax,
-                                p,
-                                queryVector,
-                                n,
-                                chosen(request, syntax, p, queryVector, n))
-                            : exactBody.deepCopy();
-                    return http.json("POST", searchPath, keysOnly(semanticBody))
-                        .require("searching")
-                        .body();
+                    if (firstPass) {
+                      Map<PortableFusion.Key, Long> found = new HashMap<>();
+                      List<PortableFusion.Scored> ranked =
+                          coded(request, syntax, p, queryVector, n, found);
+                      return new Side(ranked.subList(0, Math.min(n, ranked.size())), found);
+                    }
+                    return Side.of(
+                        http.json("POST", searchPath, keysOnly(exactBody.deepCopy()))
+                            .require("searching")
+                            .body());
                   }),
               BESIDE_HEAD);
       List<PortableScoring.QueryTerm> scoredTerms =
           PortableScoring.queryTerms(analyzer, syntax.scoringText());
       String joined = String.join(" ", terms);
+      // The lexical side's candidates come with their stored vectors: the semantic score of those
+      // the semantic side did not find is computed here, as the plugin computes it.
       JsonNode lexicalAnswer =
           scoredTerms.isEmpty()
               ? null
               : http.json(
                       "POST",
                       exactSearchPath,
-                      keysOnly(searchBody(request, syntax, p, joined, scoredTerms, n, null)))
+                      withVectors(
+                          keysOnly(searchBody(request, syntax, p, joined, scoredTerms, n, null))))
                   .require("searching")
                   .body();
       // Each candidate's version (its documents are read only for the hits, below).
       Map<PortableFusion.Key, Long> versions = new HashMap<>();
       List<PortableFusion.Scored> lexical = candidates(lexicalAnswer, versions);
-      List<PortableFusion.Scored> semantic = candidates(joinBeside(semanticAnswer), versions);
-      // Every candidate's exact score on the side that did not find it: the same query, of those
-      // chunks only, both sides at once; only their keys are read back.
-      List<PortableFusion.Key> lexicalOnly = PortableFusion.onlyIn(lexical, semantic);
+      Side semanticFound = joinBeside(semanticSide);
+      semanticFound.versions().forEach(versions::putIfAbsent);
+      List<PortableFusion.Scored> semantic = semanticFound.ranked();
+      // Every candidate's exact score on the side that did not find it: the semantic one from the
+      // vector read with it; the lexical one by the same query, of those chunks only, whose keys
+      // alone are read back.
       List<PortableFusion.Key> semanticOnly = PortableFusion.onlyIn(semantic, lexical);
-      ObjectNode semanticOfOthersBody =
-          lexicalOnly.isEmpty()
-              ? null
-              : keysOnly(
-                  denseBody(
-                      request,
-                      syntax,
-                      p,
-                      queryVector,
-                      lexicalOnly.size(),
-                      ids(lexicalOnly, versions)));
-      CompletableFuture<Map<PortableFusion.Key, Float>> semanticOfOthersBeside =
-          semanticOfOthersBody == null
-              ? CompletableFuture.completedFuture(Map.of())
-              : CompletableFuture.supplyAsync(
-                  ClusterHttp.carried(
-                      () -> scores(http.json("POST", searchPath, semanticOfOthersBody))),
-                  BESIDE_HEAD);
+      Map<PortableFusion.Key, Float> semanticOfOthers =
+          semanticOfOthers(lexicalAnswer, PortableFusion.onlyIn(lexical, semantic), queryVector);
       Map<PortableFusion.Key, Float> lexicalOfOthers =
           semanticOnly.isEmpty() || scoredTerms.isEmpty()
               ? Map.of()
@@ -810,7 +797,6 @@ final class ClusterCorpusIndex implements CorpusIndex {
                               scoredTerms,
                               semanticOnly.size(),
                               ids(semanticOnly, versions)))));
-      Map<PortableFusion.Key, Float> semanticOfOthers = joinBeside(semanticOfOthersBeside);
       List<PortableFusion.Fused> fused =
           PortableFusion.fuse(
               lexical,
@@ -882,18 +868,72 @@ final class ClusterCorpusIndex implements CorpusIndex {
   }
 
   /**
+   * The coded first pass's candidates for a semantic side that keeps {@code n} chunks ({@link
+   * #chosen}), each with its exact score, in result order (score, then source in code point order,
+   * then chunk, as the embedded store ranks them); the version of each put in {@code versions}. The
+   * scores are computed here, from the stored vector the pass read with each candidate, by the
+   * embedded store's arithmetic ({@link PortableDense#dot}, which the plugin's {@code quarry_dense}
+   * query also computes): asking the cluster for them by the candidates' ids cost as much as the
+   * pass itself.
+   */
+  private List<PortableFusion.Scored> coded(
+      SearchRequest request,
+      ClusterQuerySyntax syntax,
+      long p,
+      float[] queryVector,
+      int n,
+      Map<PortableFusion.Key, Long> versions) {
+    List<Estimated> chosen = chosen(request, syntax, p, queryVector, n);
+    List<PortableFusion.Scored> out = new ArrayList<>(chosen.size());
+    for (Estimated e : chosen) {
+      PortableFusion.Key key = new PortableFusion.Key(e.source(), e.chunk());
+      versions.putIfAbsent(key, e.added());
+      out.add(new PortableFusion.Scored(key, PortableDense.dot(queryVector, e.vector())));
+    }
+    out.sort(RESULT_ORDER);
+    return out;
+  }
+
+  /** Result order: score descending, then source in code point order, then chunk ascending. */
+  private static final Comparator<PortableFusion.Scored> RESULT_ORDER =
+      Comparator.comparing(PortableFusion.Scored::score, Comparator.reverseOrder())
+          .thenComparing(sc -> sc.key().source(), ClusterCorpusIndex::byCodePoints)
+          .thenComparingInt(sc -> sc.key().chunk());
+
+  /**
+   * Compares two strings in Unicode code point order: the order of their UTF-8 bytes, in which the
+   * embedded store and the cluster's keyword sort order sources ({@link String#compareTo} orders
+   * UTF-16 units, which differs for characters beyond the Basic Multilingual Plane).
+   */
+  static int byCodePoints(String a, String b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int x = a.codePointAt(i);
+      int y = b.codePointAt(j);
+      if (x != y) {
+        return Integer.compare(x, y);
+      }
+      i += Character.charCount(x);
+      j += Character.charCount(y);
+    }
+    return Integer.compare(a.length() - i, b.length() - j);
+  }
+
+  /**
    * The coded first pass of revision {@code p} for a semantic side that keeps {@code n} chunks, by
    * the plugin's {@code quarry_coded} query: the candidates ({@link PortableCodes#candidates}) in
    * scope (the request's scope, filters and operators) with the best estimates, ties by source and
-   * then chunk, as the embedded store chooses them; as a filter of exactly those chunks, which
-   * their exact scores then rank.
+   * then chunk, as the embedded store chooses them, each with its stored vector. With an inverted
+   * file, only the chunks filed in the lists the embedded store would read are estimated ({@link
+   * #listsRead}).
    *
    * <p>Asked by estimate alone, for a few more than the candidates: unless equal estimates run to
    * the last hit, every chunk estimated at least as high as the least candidate is among them, and
    * the ties at that boundary are broken here. Sorting every hit by source and chunk on the cluster
    * costs more than the pass; it is asked for only when ties run past what was returned.
    */
-  private ObjectNode chosen(
+  private List<Estimated> chosen(
       SearchRequest request, ClusterQuerySyntax syntax, long p, float[] queryVector, int n) {
     int candidates = codes().candidates(n);
     PortableCodes.QuerySide query = codes().query(queryVector);
@@ -910,22 +950,97 @@ final class ClusterCorpusIndex implements CorpusIndex {
         .put("constant", Double.doubleToRawLongBits(query.constant()))
         .put("revision", p);
     int asked = CorpusDocs.firstPassAsked(candidates);
-    List<Estimated> found = estimated(scopedBody(request, syntax, asked, null, scoring, false));
+    ObjectNode lists = null;
+    JsonNode answer;
+    if (codes().hasLists()) {
+      ListsRead read = listsRead(request, syntax, scoring, queryVector, candidates, asked);
+      lists = read.filter();
+      answer = read.answer();
+    } else {
+      answer = firstPass(scopedBody(request, syntax, asked, null, scoring, false));
+    }
+    List<Estimated> found = estimated(answer);
     List<Estimated> chosen;
     if (found.size() <= candidates) {
       chosen = found;
     } else if (found.size() == asked
         && found.get(asked - 1).estimate() == found.get(candidates - 1).estimate()) {
-      chosen = estimated(scopedBody(request, syntax, candidates, null, scoring, true));
+      chosen = estimated(firstPass(scopedBody(request, syntax, candidates, lists, scoring, true)));
     } else {
       chosen = Estimated.best(found, candidates);
     }
+    return chosen;
+  }
+
+  /**
+   * The lists a first pass reads, as a filter, and its answer ({@code asked} chunks by estimate).
+   * The embedded store reads the {@code probes} lists nearest the query and, when those hold fewer
+   * than {@code candidates} chunks in scope, more lists, nearest first, until they hold that many.
+   * So the nearest lists are searched first, counting the chunks in scope they hold (up to the
+   * candidates, which is all that decides); only when they hold too few are the chunks in scope of
+   * every list counted (one more request) and the lists read chosen as the embedded store chooses
+   * them, then searched.
+   */
+  private ListsRead listsRead(
+      SearchRequest request,
+      ClusterQuerySyntax syntax,
+      ObjectNode scoring,
+      float[] queryVector,
+      int candidates,
+      int asked) {
+    int[] probed = codes().probed(queryVector);
+    ObjectNode filter = inLists(probed);
+    ObjectNode body = scopedBody(request, syntax, asked, filter, scoring, false);
+    body.put("track_total_hits", candidates);
+    JsonNode answer = firstPass(body);
+    if (answer.path("hits").path("total").path("value").asLong() >= candidates
+        || probed.length == codes().listCount()) {
+      return new ListsRead(filter, answer);
+    }
+    long[] inScope = chunksInLists(request, syntax, scoring);
+    int[] read = codes().read(queryVector, l -> l < inScope.length ? inScope[l] : 0, candidates);
+    assert read.length > probed.length : "the nearest lists hold too few chunks in scope";
+    filter = inLists(read);
+    return new ListsRead(
+        filter, firstPass(scopedBody(request, syntax, asked, filter, scoring, false)));
+  }
+
+  /** The lists a first pass reads, as a filter of their chunks, and its answer. */
+  private record ListsRead(ObjectNode filter, JsonNode answer) {}
+
+  /** A filter of the chunks filed in {@code lists}. */
+  private static ObjectNode inLists(int[] lists) {
     ObjectNode q = ClusterHttp.MAPPER.createObjectNode();
-    ArrayNode values = q.putObject("ids").putArray("values");
-    for (Estimated e : chosen) {
-      values.add(ClusterWriter.chunkId(e.source(), e.added(), e.chunk()));
+    ArrayNode values = q.putObject("terms").putArray(CorpusDocs.LIST);
+    for (int l : lists) {
+      values.add(l);
     }
     return q;
+  }
+
+  /**
+   * How many chunks in the request's scope each list holds at the revision {@code scoring} reads,
+   * by list. Every shard reports every list it holds (the aggregation asks for as many as there
+   * are), so the counts are exact.
+   */
+  private long[] chunksInLists(
+      SearchRequest request, ClusterQuerySyntax syntax, ObjectNode scoring) {
+    int lists = codes().listCount();
+    ObjectNode body = scopedBody(request, syntax, 0, null, scoring, false);
+    body.remove("sort");
+    body.putObject("aggs")
+        .putObject("lists")
+        .putObject("terms")
+        .put("field", CorpusDocs.LIST)
+        .put("size", lists)
+        .put("shard_size", lists);
+    JsonNode counted =
+        http.json("POST", searchPath, body).require("searching").body().path("aggregations");
+    long[] inScope = new long[lists];
+    for (JsonNode bucket : counted.path("lists").path("buckets")) {
+      inScope[bucket.path("key").asInt()] = bucket.path("doc_count").asLong();
+    }
+    return inScope;
   }
 
   /**
@@ -942,27 +1057,29 @@ final class ClusterCorpusIndex implements CorpusIndex {
     return c;
   }
 
+  /** A first pass's search: its hits' keys and stored vectors read from doc values. */
+  private JsonNode firstPass(ObjectNode body) {
+    return http.json("POST", searchPath, withVectors(keysOnly(body))).require("searching").body();
+  }
+
   /**
-   * The chunks the first pass's search {@code body} returned, in its order. Each is read from doc
-   * values: reading the stored id of a thousand hits would cost more than the pass itself.
+   * The chunks a first pass's {@code answer} returned, in its order. Each is read from doc values:
+   * reading the stored id of a thousand hits would cost more than the pass itself.
    */
-  private List<Estimated> estimated(ObjectNode body) {
-    JsonNode answer = http.json("POST", searchPath, keysOnly(body)).require("searching").body();
+  private static List<Estimated> estimated(JsonNode answer) {
     List<Estimated> out = new ArrayList<>();
     for (JsonNode h : answer.path("hits").path("hits")) {
-      JsonNode fields = h.path("fields");
-      out.add(
-          new Estimated(
-              score(h),
-              fields.path("source").path(0).asText(),
-              fields.path("chunk").path(0).asInt(),
-              fields.path("added").path(0).asLong()));
+      PortableFusion.Key key = key(h);
+      out.add(new Estimated(score(h), key.source(), key.chunk(), version(h), vector(h)));
     }
     return out;
   }
 
-  /** A chunk the first pass found, with its estimate, and the version it belongs to. */
-  record Estimated(float estimate, String source, int chunk, long added) {
+  /**
+   * A chunk the first pass found, with its estimate, the version it belongs to and its stored
+   * vector.
+   */
+  record Estimated(float estimate, String source, int chunk, long added, byte[] vector) {
     /**
      * The {@code candidates} best of {@code found} (ordered by estimate, best first, and holding
      * every chunk estimated as high as its {@code candidates}-th) by estimate, ties by source and
@@ -979,7 +1096,9 @@ final class ClusterCorpusIndex implements CorpusIndex {
           tied.add(e);
         }
       }
-      tied.sort(Comparator.comparing(Estimated::source).thenComparingInt(Estimated::chunk));
+      tied.sort(
+          Comparator.comparing(Estimated::source, ClusterCorpusIndex::byCodePoints)
+              .thenComparingInt(Estimated::chunk));
       out.addAll(tied.subList(0, candidates - out.size()));
       return out;
     }
@@ -1096,8 +1215,40 @@ final class ClusterCorpusIndex implements CorpusIndex {
     }
     for (JsonNode h : answer.path("hits").path("hits")) {
       PortableFusion.Key key = key(h);
-      versions.putIfAbsent(key, h.path("fields").path("added").path(0).asLong());
+      versions.putIfAbsent(key, version(h));
       out.add(new PortableFusion.Scored(key, score(h)));
+    }
+    return out;
+  }
+
+  /** One side's candidates in result order, and the version of each. */
+  private record Side(List<PortableFusion.Scored> ranked, Map<PortableFusion.Key, Long> versions) {
+    /** The candidates of an {@code answer} asked {@link #keysOnly}. */
+    static Side of(JsonNode answer) {
+      Map<PortableFusion.Key, Long> versions = new HashMap<>();
+      return new Side(candidates(answer, versions), versions);
+    }
+  }
+
+  /**
+   * The exact semantic score of each chunk {@code keys} holds, computed from the vector the lexical
+   * side's {@code answer} (asked {@link #withVectors}) read with it, as the plugin's {@code
+   * quarry_dense} query computes it; none for a chunk without a vector, which that query does not
+   * match either.
+   */
+  private static Map<PortableFusion.Key, Float> semanticOfOthers(
+      JsonNode answer, List<PortableFusion.Key> keys, float[] queryVector) {
+    if (keys.isEmpty()) {
+      return Map.of();
+    }
+    Set<PortableFusion.Key> wanted = new HashSet<>(keys);
+    Map<PortableFusion.Key, Float> out = new HashMap<>();
+    for (JsonNode h : answer.path("hits").path("hits")) {
+      PortableFusion.Key key = key(h);
+      byte[] vector = vector(h);
+      if (vector != null && wanted.contains(key)) {
+        out.put(key, PortableDense.dot(queryVector, vector));
+      }
     }
     return out;
   }
@@ -1107,6 +1258,17 @@ final class ClusterCorpusIndex implements CorpusIndex {
     JsonNode fields = hit.path("fields");
     return new PortableFusion.Key(
         fields.path("source").path(0).asText(), fields.path("chunk").path(0).asInt());
+  }
+
+  /** The stored vector of the chunk of a hit asked {@link #withVectors}; null when it has none. */
+  private static byte[] vector(JsonNode hit) {
+    JsonNode value = hit.path("fields").path(CorpusDocs.VECTOR).path(0);
+    return value.isTextual() ? Base64.getDecoder().decode(value.asText()) : null;
+  }
+
+  /** The version (the revision that added it) of the chunk of a hit asked {@link #keysOnly}. */
+  private static long version(JsonNode hit) {
+    return hit.path("fields").path("added").path(0).asLong();
   }
 
   /**
@@ -1121,39 +1283,54 @@ final class ClusterCorpusIndex implements CorpusIndex {
   /**
    * The hits of a one-sided search's {@code answer} (asked {@link #capped}): its best chunks in
    * result order, at most topK, at most the request's cap of a source; with their documents, read
-   * now by id when the answer holds only keys.
+   * now by id when the answer holds only keys ({@link #keptHits}).
    *
    * @param semantic whether the hits carry the semantic side's parts (score and rank)
    */
   private List<Hit> topHits(
       JsonNode answer, SearchRequest request, Set<String> terms, boolean semantic) {
+    if (request.maxChunksPerSource() != null) {
+      Map<PortableFusion.Key, Long> versions = new HashMap<>();
+      return keptHits(candidates(answer, versions), versions, request, terms, semantic);
+    }
+    List<Hit> out = new ArrayList<>();
+    for (JsonNode h : answer.path("hits").path("hits")) {
+      if (out.size() >= request.topK()) {
+        break;
+      }
+      float score = score(h);
+      Hit.ScoreParts parts =
+          semantic ? new Hit.ScoreParts(null, null, score, out.size() + 1) : null;
+      out.add(hit(h.path("_source"), score, request, terms, parts));
+    }
+    return out;
+  }
+
+  /**
+   * The hits of chunks {@code ranked} in result order (their versions in {@code versions}): the
+   * first topK, at most the request's cap of a source, with their documents read by id.
+   *
+   * @param semantic whether the hits carry the semantic side's parts (score and rank)
+   */
+  private List<Hit> keptHits(
+      List<PortableFusion.Scored> ranked,
+      Map<PortableFusion.Key, Long> versions,
+      SearchRequest request,
+      Set<String> terms,
+      boolean semantic) {
     Integer cap = request.maxChunksPerSource();
     List<PortableFusion.Scored> kept = new ArrayList<>();
-    Map<PortableFusion.Key, Long> versions = new HashMap<>();
-    Map<PortableFusion.Key, JsonNode> documents = new HashMap<>();
     Map<String, Integer> perSource = new HashMap<>();
-    for (JsonNode h : answer.path("hits").path("hits")) {
+    for (PortableFusion.Scored s : ranked) {
       if (kept.size() >= request.topK()) {
         break;
       }
-      PortableFusion.Key key;
-      if (cap == null) {
-        JsonNode s = h.path("_source");
-        key = new PortableFusion.Key(s.path("source").asText(), s.path("chunk").asInt());
-        documents.put(key, s);
-      } else {
-        key = key(h);
-        if (perSource.merge(key.source(), 1, Integer::sum) > cap) {
-          continue;
-        }
-        versions.put(key, h.path("fields").path("added").path(0).asLong());
+      if (cap == null || perSource.merge(s.key().source(), 1, Integer::sum) <= cap) {
+        kept.add(s);
       }
-      kept.add(new PortableFusion.Scored(key, score(h)));
     }
-    if (cap != null) {
-      documents =
-          documents(kept.stream().map(PortableFusion.Scored::key).toList(), versions, request);
-    }
+    Map<PortableFusion.Key, JsonNode> documents =
+        documents(kept.stream().map(PortableFusion.Scored::key).toList(), versions, request);
     List<Hit> out = new ArrayList<>(kept.size());
     for (PortableFusion.Scored k : kept) {
       Hit.ScoreParts parts =
@@ -1212,6 +1389,15 @@ final class ClusterCorpusIndex implements CorpusIndex {
     body.remove("_source");
     body.put("stored_fields", "_none_");
     body.putArray("docvalue_fields").add("source").add("chunk").add("added");
+    return body;
+  }
+
+  /**
+   * {@code body}, asked {@link #keysOnly}, answering each hit's stored vector too (its bytes, in
+   * base64, read from doc values), from which its exact semantic score is computed here.
+   */
+  private static ObjectNode withVectors(ObjectNode body) {
+    ((ArrayNode) body.get("docvalue_fields")).add(CorpusDocs.VECTOR);
     return body;
   }
 

@@ -97,7 +97,8 @@ final class ClusterWriter {
    * order, each chunk's code for the coded first pass (null in a corpus without one), and how many
    * chunks were longer than the model's window.
    */
-  record ChunkVectors(List<byte[]> vectors, List<byte[]> codes, int truncated) {}
+  record ChunkVectors(
+      List<byte[]> vectors, List<byte[]> codes, List<Integer> lists, int truncated) {}
 
   /**
    * {@link #apply} in an embedding corpus.
@@ -729,6 +730,10 @@ final class ClusterWriter {
         if (vectors.codes() != null) {
           // The code of those bytes, which the plugin's quarry_coded query estimates against.
           doc.put(CorpusDocs.CODE, vectors.codes().get(c));
+        }
+        if (vectors.lists() != null) {
+          // Its list, which a search's first pass filters on: written with the code, never alone.
+          doc.put(CorpusDocs.LIST, vectors.lists().get(c));
         }
       }
       line(bulk, action("index", chunkId(ix.source(), r, c)));

@@ -56,6 +56,13 @@ final class CorpusDocs {
    */
   static final String CODE = "code";
 
+  /**
+   * A chunk's list in a coded corpus with an inverted file ({@code firstPass.probes}): the list the
+   * embedded store files its stored vector in, an {@code integer} that a search's first pass
+   * filters on, so it estimates the chunks of the lists it reads alone.
+   */
+  static final String LIST = "list";
+
   static final String LEASE_ID = "lease";
 
   private CorpusDocs() {}
@@ -141,6 +148,9 @@ final class CorpusDocs {
       p.putObject(VECTOR).put("type", "binary").put("doc_values", true);
       if (settings.embedding().index() == CorpusSettings.VectorIndex.CODES) {
         p.putObject(CODE).put("type", "binary").put("doc_values", true);
+        if (settings.embedding().firstPass().hasLists()) {
+          p.putObject(LIST).put("type", "integer");
+        }
         // The first pass returns its candidates in one page: as many as a corpus may ask for.
         index.put("max_result_window", firstPassAsked(CorpusSettings.FirstPass.MAX_CANDIDATES));
       }

@@ -253,8 +253,8 @@ public final class OpenSearchCorpusStore implements CorpusStore {
    * Refuses a corpus with an embedding that this store cannot search as the embedded store does:
    * without Quarry's scoring plugin on every node no semantic score can be computed on the cluster;
    * the approximate index is the embedded store's HNSW graph, which the cluster does not build; and
-   * the coded first pass runs here with centred codes over every chunk in scope (the plugin's
-   * {@code quarry_coded} query), without the inverted file and without the older sign codes.
+   * the coded first pass runs here with centred codes (the plugin's {@code quarry_coded} query),
+   * with or without the inverted file, but not with the older sign codes.
    */
   private void requireSemanticSearch(CorpusSettings.Embedding embedding) {
     if (!exactScores) {
@@ -278,12 +278,6 @@ public final class OpenSearchCorpusStore implements CorpusStore {
             "code '"
                 + pass.code().wireName()
                 + "' is not offered on an OpenSearch cluster; use code 'centred'");
-      }
-      if (pass.hasLists()) {
-        throw QuarryException.invalid(
-            "settings.embedding.firstPass.probes",
-            "probes (the inverted file) are not offered on an OpenSearch cluster, whose coded first"
-                + " pass estimates every chunk in scope; leave probes out");
       }
     }
   }

@@ -145,21 +145,14 @@ class HybridOnClusterIT {
 
   @Test
   void theApproximateIndexAndWhatTheClustersFirstPassLacks_areRefused() {
-    // The HNSW graph is not built on the cluster, and its coded first pass has centred codes and
-    // no inverted file: each other choice is refused, naming its field, and nothing is created.
+    // The HNSW graph is not built on the cluster, and its coded first pass has centred codes: each
+    // other choice is refused, naming its field, and nothing is created.
     List<CorpusSettings.Embedding> refused =
         List.of(
             new CorpusSettings.Embedding(
                 HashingEmbedder.MODEL, null, 0.5, CorpusSettings.VectorIndex.HNSW),
-            CodedEmbeddings.hashing(new CorpusSettings.FirstPass(1, 1000)),
-            CodedEmbeddings.hashing(
-                new CorpusSettings.FirstPass(
-                    2, 1000, CorpusSettings.FirstPass.Code.CENTRED, null, 1, null, 8)));
-    List<String> fields =
-        List.of(
-            "settings.embedding.index",
-            "settings.embedding.firstPass.code",
-            "settings.embedding.firstPass.probes");
+            CodedEmbeddings.hashing(new CorpusSettings.FirstPass(1, 1000)));
+    List<String> fields = List.of("settings.embedding.index", "settings.embedding.firstPass.code");
     for (int i = 0; i < refused.size(); i++) {
       CorpusSettings.Embedding embedding = refused.get(i);
       QuarryException e =

@@ -19,6 +19,7 @@ import dev.quarry.engine.SearchRequest;
 import dev.quarry.engine.SourceOperation;
 import dev.quarry.engine.SourceScope;
 import dev.quarry.engine.SourceState;
+import dev.quarry.engine.embed.VectorLists;
 import dev.quarry.engine.spi.StoreRules;
 import dev.quarry.testing.HashingEmbedder;
 import dev.quarry.testing.OpenSearchNodes;
@@ -145,6 +146,29 @@ class StoresDifferentialIT {
       throws Exception {
     randomHybridWrites(random, 3, "t-diffcodedshards-", codedFirstPass(random));
   }
+
+  /**
+   * The same with an inverted file ({@code firstPass.probes}: 1 to all of the test model's lists)
+   * on two shards: the first pass estimates only the chunks filed in the lists the embedded store
+   * reads (the nearest ones, and more when those hold fewer chunks in scope than the candidates, as
+   * they often do here for a token granted a few sources), so the answers are the same to the bit.
+   */
+  @Test
+  void codedHybridWithListsRandomWrites_answerTheSameOnBothStores(Random random) throws Exception {
+    CorpusSettings.FirstPass firstPass =
+        new CorpusSettings.FirstPass(
+            1 + random.nextInt(4),
+            CorpusSettings.FirstPass.MIN_CANDIDATES,
+            CorpusSettings.FirstPass.Code.CENTRED,
+            null,
+            random.nextLong(),
+            null,
+            1 + random.nextInt(LISTS));
+    randomHybridWrites(random, 2, "t-difflists-", firstPass);
+  }
+
+  /** The lists the test model ships. */
+  private static final int LISTS = VectorLists.countFor(new HashingEmbedder().sha256());
 
   /**
    * Equal estimates at the first pass's boundary (sources of the same text have the same vector and
