@@ -149,26 +149,21 @@ abstract class StoredValueQuery extends Query {
     }
 
     private boolean startsWithHeader(BytesRef value) {
-      if (value.length != header.length + valueLength()) {
-        return false;
-      }
-      for (int i = 0; i < header.length; i++) {
-        if (value.bytes[value.offset + i] != header[i]) {
-          return false;
-        }
-      }
-      return true;
+      return value.length == header.length + valueLength()
+          && Arrays.equals(
+              value.bytes, value.offset, value.offset + header.length, header, 0, header.length);
     }
 
     /** What is wrong with a value that does not start as {@link #header} says. */
     private IllegalArgumentException malformed(BytesRef value) {
       int[] read = new int[1];
-      int at = readVInt(value.bytes, value.offset, read);
+      int end = value.offset + value.length;
+      int at = readVInt(value.bytes, value.offset, end, read);
       if (read[0] != 1) {
         return new IllegalArgumentException(
             "a document holds " + read[0] + " " + valueName() + "s; one was expected");
       }
-      readVInt(value.bytes, at, read);
+      readVInt(value.bytes, at, end, read);
       if (read[0] != valueLength()) {
         return new IllegalArgumentException(
             "a stored "
@@ -202,12 +197,15 @@ abstract class StoredValueQuery extends Query {
   }
 
   /**
-   * Reads OpenSearch's variable-length int at {@code at} into {@code out[0]}; returns where it
-   * ends.
+   * Reads OpenSearch's variable-length int at {@code at}, before {@code end}, into {@code out[0]};
+   * returns where it ends.
    */
-  private static int readVInt(byte[] bytes, int at, int[] out) {
+  private static int readVInt(byte[] bytes, int at, int end, int[] out) {
     int value = 0;
     for (int shift = 0; shift < 32; shift += 7) {
+      if (at >= end) {
+        throw new IllegalArgumentException("a stored value is shorter than its header");
+      }
       byte b = bytes[at++];
       value |= (b & 0x7F) << shift;
       if (b >= 0) {
