@@ -62,8 +62,9 @@ import java.util.function.Function;
  * [--queries N] [--parallelism N] [--keep DIR] [--out FILE]}; {@code DIR} holds BEIR's {@code
  * corpus.jsonl} and {@code queries.jsonl}. With {@code --opensearch URL [--shards N]} the same
  * corpora are written to the cluster store on that cluster (which needs the scoring plugin) and
- * measured there by the wall clock: one corpus a code, with the first candidate count, its exact
- * rows asked with {@code exact}; {@code --keep} then keeps the corpora for the next run.
+ * measured there by the wall clock: one corpus a code, with the first candidate count (and the
+ * inverted file with {@code --probes N}, one count), its exact rows asked with {@code exact};
+ * {@code --keep} then keeps the corpora for the next run.
  */
 public final class DenseBenchmark {
   private static final String SUBJECT = "bench";
@@ -201,9 +202,9 @@ public final class DenseBenchmark {
    * instead, with corpora of {@code shards} shards, kept for the next run when {@code keep}.
    */
   DenseBenchmark onCluster(URI opensearch, int shards, boolean keep) {
-    if (opensearch != null && !probes.isEmpty()) {
+    if (opensearch != null && probes.size() > 1) {
       throw new IllegalArgumentException(
-          "--probes: the cluster store's first pass has no inverted file");
+          "--probes: a cluster corpus's probes are fixed when it is created; give one count");
     }
     this.opensearch = opensearch;
     this.shards = shards;
@@ -394,7 +395,9 @@ public final class DenseBenchmark {
         long start = System.nanoTime();
         if (!built) {
           store.create(
-              name, settings(CorpusSettings.VectorIndex.CODES, firstPass(code, candidates, 0)));
+              name,
+              settings(
+                  CorpusSettings.VectorIndex.CODES, firstPass(code, candidates, clusterProbes())));
         }
         // One store call a search or write: each call is bounded by the store's request timeout.
         Function<SearchRequest, SearchResult> search =
@@ -409,11 +412,12 @@ public final class DenseBenchmark {
         line(
             String.format(
                 Locale.ROOT,
-                "## %,d chunks on the cluster, %s, %d candidates, %d shard(s) (top 10,"
+                "## %,d chunks on the cluster, %s, %d candidates%s, %d shard(s) (top 10,"
                     + " highlights on; corpus %s in %.0f s)",
                 chunks,
                 code,
                 candidates,
+                clusterProbes() == 0 ? "" : ", " + clusterProbes() + " probes",
                 shards,
                 built ? "reused" : "written",
                 (System.nanoTime() - start) / 1e9));
@@ -471,7 +475,20 @@ public final class DenseBenchmark {
 
   /** The cluster corpus of {@code chunks} chunks and {@code code}, kept by {@code --keep}. */
   private String clusterCorpus(int chunks, String code) {
-    return "dense-" + chunks + "-" + code + "-" + candidateCounts.get(0) + "-" + shards;
+    return "dense-"
+        + chunks
+        + "-"
+        + code
+        + "-"
+        + candidateCounts.get(0)
+        + "-"
+        + shards
+        + (clusterProbes() == 0 ? "" : "-p" + clusterProbes());
+  }
+
+  /** The probes of the cluster's corpora (their lists are written with them); 0 for none. */
+  private int clusterProbes() {
+    return probes.isEmpty() ? 0 : probes.get(0);
   }
 
   /** Whether a corpus to measure is not on the cluster yet: base vectors are needed to write it. */
