@@ -150,6 +150,10 @@ final class CorpusDocs {
         p.putObject(CODE).put("type", "binary").put("doc_values", true);
         if (settings.embedding().firstPass().hasLists()) {
           p.putObject(LIST).put("type", "integer");
+          // Each segment keeps its chunks in list order, so the lists a search reads are runs of
+          // documents, whose codes it reads one after the other: on a million chunks, the pass
+          // over 88 of 256 lists took the node about half the time it took in write order.
+          index.put("sort.field", LIST).put("sort.order", "asc");
         }
         // The first pass returns its candidates in one page: as many as a corpus may ask for.
         index.put("max_result_window", firstPassAsked(CorpusSettings.FirstPass.MAX_CANDIDATES));
