@@ -53,6 +53,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -167,6 +168,13 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * Revision 0 is published when the corpus is created.
    */
   private final AtomicLong seenPublished = new AtomicLong();
+
+  /**
+   * First passes over an inverted file answered from the nearest lists alone ({@code [0]}) and
+   * after counting every list's chunks in scope ({@code [1]}): how often the second, costlier path
+   * runs, for tests and diagnosis.
+   */
+  private final LongAdder[] listPasses = {new LongAdder(), new LongAdder()};
 
   /**
    * Runs the requests sent beside a read of the head (a search's, a batch's live source records),
@@ -995,14 +1003,24 @@ final class ClusterCorpusIndex implements CorpusIndex {
     JsonNode answer = firstPass(body);
     if (answer.path("hits").path("total").path("value").asLong() >= candidates
         || probed.length == codes().listCount()) {
+      listPasses[0].increment();
       return new ListsRead(filter, answer);
     }
+    listPasses[1].increment();
     long[] inScope = chunksInLists(request, syntax, scoring);
     int[] read = codes().read(queryVector, l -> l < inScope.length ? inScope[l] : 0, candidates);
     assert read.length > probed.length : "the nearest lists hold too few chunks in scope";
     filter = inLists(read);
     return new ListsRead(
         filter, firstPass(scopedBody(request, syntax, asked, filter, scoring, false)));
+  }
+
+  /**
+   * How many first passes over an inverted file this index answered from the nearest lists alone
+   * ({@code nearestOnly}) or after counting every list's chunks in scope.
+   */
+  long listPasses(boolean nearestOnly) {
+    return listPasses[nearestOnly ? 0 : 1].sum();
   }
 
   /** The lists a first pass reads, as a filter of their chunks, and its answer. */
@@ -1070,16 +1088,22 @@ final class ClusterCorpusIndex implements CorpusIndex {
     List<Estimated> out = new ArrayList<>();
     for (JsonNode h : answer.path("hits").path("hits")) {
       PortableFusion.Key key = key(h);
-      out.add(new Estimated(score(h), key.source(), key.chunk(), version(h), vector(h)));
+      out.add(new Estimated(score(h), key.source(), key.chunk(), version(h), vectorText(h)));
     }
     return out;
   }
 
   /**
    * A chunk the first pass found, with its estimate, the version it belongs to and its stored
-   * vector.
+   * vector as the cluster returned it (base64: a pass returns a few more chunks than it keeps, and
+   * only those kept are decoded).
    */
-  record Estimated(float estimate, String source, int chunk, long added, byte[] vector) {
+  record Estimated(float estimate, String source, int chunk, long added, String storedVector) {
+    /** The stored vector's bytes. */
+    byte[] vector() {
+      return Base64.getDecoder().decode(storedVector);
+    }
+
     /**
      * The {@code candidates} best of {@code found} (ordered by estimate, best first, and holding
      * every chunk estimated as high as its {@code candidates}-th) by estimate, ties by source and
@@ -1245,8 +1269,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
     Map<PortableFusion.Key, Float> out = new HashMap<>();
     for (JsonNode h : answer.path("hits").path("hits")) {
       PortableFusion.Key key = key(h);
-      byte[] vector = vector(h);
-      if (vector != null && wanted.contains(key)) {
+      byte[] vector = wanted.contains(key) ? vector(h) : null;
+      if (vector != null) {
         out.put(key, PortableDense.dot(queryVector, vector));
       }
     }
@@ -1262,8 +1286,14 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   /** The stored vector of the chunk of a hit asked {@link #withVectors}; null when it has none. */
   private static byte[] vector(JsonNode hit) {
+    String text = vectorText(hit);
+    return text == null ? null : Base64.getDecoder().decode(text);
+  }
+
+  /** The same, as the cluster returned it (base64), or null. */
+  private static String vectorText(JsonNode hit) {
     JsonNode value = hit.path("fields").path(CorpusDocs.VECTOR).path(0);
-    return value.isTextual() ? Base64.getDecoder().decode(value.asText()) : null;
+    return value.isTextual() ? value.asText() : null;
   }
 
   /** The version (the revision that added it) of the chunk of a hit asked {@link #keysOnly}. */

@@ -383,6 +383,22 @@ class StoresDifferentialIT {
       }
       // The comparison means something: hybrid searches found chunks ranked by both sides.
       assertTrue(fusedOfBoth > 3, "hybrid searches with hits ranked by both sides: " + fusedOfBoth);
+      if (firstPass != null && firstPass.probes() > 0 && firstPass.probes() < LISTS) {
+        // Both ways of choosing the lists read were compared: more lists after counting every
+        // list's chunks in scope (a grant of a few sources always needs more than the nearest),
+        // and, when the nearest lists are many, those alone.
+        long nearest = remote.listPasses(true);
+        long counted = remote.listPasses(false);
+        String passes =
+            "first passes from the nearest lists / after counting, probes "
+                + firstPass.probes()
+                + ": "
+                + nearest
+                + " / "
+                + counted;
+        assertTrue(counted > 0, passes);
+        assertTrue(nearest > 0 || firstPass.probes() < LISTS / 2, passes);
+      }
     } finally {
       cluster.delete("diff");
       cluster.close();
