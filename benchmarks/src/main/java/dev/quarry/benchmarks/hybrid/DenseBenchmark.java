@@ -48,7 +48,9 @@ import java.util.function.Function;
  * The semantic side's first pass against exact scoring and lexical search, side by side in one
  * process on one index per size: latency (p50, p99) of lexical, hybrid exact and hybrid with the
  * coded first pass at each candidate count, and the coded pass's recall@10 and recall@100 against
- * the exact semantic ranking.
+ * the exact semantic ranking. Each coded setting is timed twice: mode after mode, and then every
+ * query asked in lexical, hybrid and semantic mode in turn ({@code alternated} rows), whose ratios
+ * hold whatever the machine's load did meanwhile.
  *
  * <p>The corpus is drawn, so that large sizes need no day of embedding and nothing repeats: each
  * chunk's text is a few sentences drawn from the whole collection, and its vector is a real
@@ -367,6 +369,30 @@ public final class DenseBenchmark {
                 lexicalP50,
                 null,
                 null);
+            // The same searches alternated with lexical ones, query by query: a ratio whose two
+            // sides met the same machine at the same moments (minutes apart, the rows above can
+            // see a different load, or a JIT not done yet).
+            List<double[]> alternated =
+                latencies(
+                    index,
+                    List.of(
+                        SearchRequest.Mode.LEXICAL,
+                        SearchRequest.Mode.HYBRID,
+                        SearchRequest.Mode.SEMANTIC));
+            double[] lexicalBeside = alternated.get(0);
+            row("lexical, alternated with the two below", lexicalBeside, lexicalBeside, null, null);
+            row(
+                "hybrid, " + setting + ", alternated",
+                alternated.get(1),
+                lexicalBeside,
+                null,
+                null);
+            row(
+                "semantic, " + setting + ", alternated",
+                alternated.get(2),
+                lexicalBeside,
+                null,
+                null);
           }
         }
       }
@@ -596,6 +622,48 @@ public final class DenseBenchmark {
   }
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  /**
+   * The same for each of {@code modes}, every query asked in each mode in turn (the first mode
+   * rotating from query to query; the first queries warm up, as above): each mode's p50, p99 and
+   * CPU p50, in the order of {@code modes}.
+   */
+  private List<double[]> latencies(CorpusIndex index, List<SearchRequest.Mode> modes) {
+    int measured = queries.size() - WARMUP_QUERIES;
+    long[][] nanos = new long[modes.size()][measured];
+    long[][] cpu = new long[modes.size()][measured];
+    for (int i = 0; i < queries.size(); i++) {
+      for (int k = 0; k < modes.size(); k++) {
+        int m = (i + k) % modes.size();
+        SearchRequest request =
+            new SearchRequest(
+                queries.get(i),
+                SourceScope.ALL,
+                List.of(),
+                10,
+                null,
+                null,
+                true,
+                modes.get(m),
+                null);
+        long startCpu = THREADS.getCurrentThreadCpuTime();
+        long start = System.nanoTime();
+        index.search(request);
+        if (i >= WARMUP_QUERIES) {
+          nanos[m][i - WARMUP_QUERIES] = System.nanoTime() - start;
+          cpu[m][i - WARMUP_QUERIES] = THREADS.getCurrentThreadCpuTime() - startCpu;
+        }
+      }
+    }
+    List<double[]> out = new ArrayList<>();
+    for (int m = 0; m < modes.size(); m++) {
+      out.add(
+          new double[] {
+            percentile(nanos[m], 50), percentile(nanos[m], 99), percentile(cpu[m], 50)
+          });
+    }
+    return out;
+  }
 
   /** Each query's semantic top 100, as "source#chunk". */
   private List<List<String>> semanticTop(CorpusIndex index) {
