@@ -256,7 +256,7 @@ public final class WireObject {
       return "an integer";
     }
     if (v.isNumber()) {
-      return "a number with a fraction";
+      return "a number written with a fraction or an exponent";
     }
     if (v.isBoolean()) {
       return "a boolean";
