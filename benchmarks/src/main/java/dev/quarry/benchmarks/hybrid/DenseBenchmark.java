@@ -606,10 +606,7 @@ public final class DenseBenchmark {
     long[] nanos = new long[queries.size() - WARMUP_QUERIES];
     long[] cpu = new long[nanos.length];
     for (int i = 0; i < queries.size(); i++) {
-      SearchRequest request =
-          new SearchRequest(
-                  queries.get(i), SourceScope.ALL, List.of(), 10, null, null, true, mode, null)
-              .withExact(exact);
+      SearchRequest request = request(i, mode).withExact(exact);
       long startCpu = THREADS.getCurrentThreadCpuTime();
       long start = System.nanoTime();
       search.apply(request);
@@ -623,6 +620,12 @@ public final class DenseBenchmark {
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
+  /** The timed search of query {@code i} in {@code mode}: its top 10, with highlights. */
+  private SearchRequest request(int i, SearchRequest.Mode mode) {
+    return new SearchRequest(
+        queries.get(i), SourceScope.ALL, List.of(), 10, null, null, true, mode, null);
+  }
+
   /**
    * The same for each of {@code modes}, every query asked in each mode in turn (the first mode
    * rotating from query to query; the first queries warm up, as above): each mode's p50, p99 and
@@ -635,17 +638,7 @@ public final class DenseBenchmark {
     for (int i = 0; i < queries.size(); i++) {
       for (int k = 0; k < modes.size(); k++) {
         int m = (i + k) % modes.size();
-        SearchRequest request =
-            new SearchRequest(
-                queries.get(i),
-                SourceScope.ALL,
-                List.of(),
-                10,
-                null,
-                null,
-                true,
-                modes.get(m),
-                null);
+        SearchRequest request = request(i, modes.get(m));
         long startCpu = THREADS.getCurrentThreadCpuTime();
         long start = System.nanoTime();
         index.search(request);
