@@ -170,11 +170,12 @@ final class ClusterCorpusIndex implements CorpusIndex {
   private final AtomicLong seenPublished = new AtomicLong();
 
   /**
-   * First passes over an inverted file answered from the nearest lists alone ({@code [0]}) and
-   * after counting every list's chunks in scope ({@code [1]}): how often the second, costlier path
-   * runs, for tests and diagnosis.
+   * First passes over an inverted file answered from the nearest lists alone, and after counting
+   * every list's chunks in scope: how often the second, costlier way runs, for tests and diagnosis.
    */
-  private final LongAdder[] listPasses = {new LongAdder(), new LongAdder()};
+  private final LongAdder passesFromNearestLists = new LongAdder();
+
+  private final LongAdder passesAfterCountingLists = new LongAdder();
 
   /**
    * Runs the requests sent beside a read of the head (a search's, a batch's live source records),
@@ -1003,10 +1004,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
     JsonNode answer = firstPass(body);
     if (answer.path("hits").path("total").path("value").asLong() >= candidates
         || probed.length == codes().listCount()) {
-      listPasses[0].increment();
+      passesFromNearestLists.increment();
       return new ListsRead(filter, answer);
     }
-    listPasses[1].increment();
+    passesAfterCountingLists.increment();
     long[] inScope = chunksInLists(request, syntax, scoring);
     int[] read = codes().read(queryVector, l -> l < inScope.length ? inScope[l] : 0, candidates);
     assert read.length > probed.length : "the nearest lists hold too few chunks in scope";
@@ -1020,7 +1021,7 @@ final class ClusterCorpusIndex implements CorpusIndex {
    * ({@code nearestOnly}) or after counting every list's chunks in scope.
    */
   long listPasses(boolean nearestOnly) {
-    return listPasses[nearestOnly ? 0 : 1].sum();
+    return (nearestOnly ? passesFromNearestLists : passesAfterCountingLists).sum();
   }
 
   /** The lists a first pass reads, as a filter of their chunks, and its answer. */
