@@ -31,15 +31,25 @@ public final class VectorLists {
   /** The SHA-256 of the file the lists were read from: what a corpus records. */
   private final String sha256;
 
-  /** Centroids one after the other, {@code dimensions} components each. */
-  private final float[] centroids;
+  /**
+   * The centroids' components by component: the {@code j}th components of every centroid, in list
+   * order, then the next component's. So the dot products with every centroid are summed side by
+   * side, a component at a time, which the JIT computes several lists to an instruction, each still
+   * summed in component order as a plain loop over one centroid would (so the same bits).
+   */
+  private final float[] byComponent;
 
   private final int dimensions;
   private final int count;
 
   private VectorLists(String sha256, float[] centroids, int count, int dimensions) {
     this.sha256 = sha256;
-    this.centroids = centroids;
+    this.byComponent = new float[centroids.length];
+    for (int c = 0; c < count; c++) {
+      for (int j = 0; j < dimensions; j++) {
+        byComponent[j * count + c] = centroids[c * dimensions + j];
+      }
+    }
     this.dimensions = dimensions;
     this.count = count;
   }
@@ -166,16 +176,28 @@ public final class VectorLists {
    */
   public int[] nearest(float[] query) {
     float[] dots = dots(query);
-    Integer[] order = new Integer[count];
+    // Each list as (its dot product's descending sort key << 32 | list): sorted as longs, largest
+    // dot first and ties to the lower list, without boxing.
+    long[] keyed = new long[count];
     for (int c = 0; c < count; c++) {
-      order[c] = c;
+      keyed[c] = (long) descending(dots[c] + 0f) << 32 | c; // + 0f: -0 ties +0, as == does
     }
-    Arrays.sort(order, (x, y) -> dots[x] != dots[y] ? Float.compare(dots[y], dots[x]) : x - y);
+    Arrays.sort(keyed);
     int[] lists = new int[count];
     for (int i = 0; i < count; i++) {
-      lists[i] = order[i];
+      lists[i] = (int) keyed[i];
     }
     return lists;
+  }
+
+  /**
+   * A signed int that sorts ascending as {@code dot} sorts descending (in {@link Float#compare}'s
+   * order, which puts -0 below +0: callers add +0 first).
+   */
+  private static int descending(float dot) {
+    int bits = Float.floatToIntBits(dot);
+    int ascending = bits ^ ((bits >> 31) & 0x7fffffff);
+    return ~ascending;
   }
 
   /**
@@ -184,12 +206,11 @@ public final class VectorLists {
    */
   private float[] dots(float[] v) {
     float[] dots = new float[count];
-    for (int c = 0, at = 0; c < count; c++, at += dimensions) {
-      float dot = 0;
-      for (int j = 0; j < dimensions; j++) {
-        dot += centroids[at + j] * v[j];
+    for (int j = 0, at = 0; j < dimensions; j++, at += count) {
+      float component = v[j];
+      for (int c = 0; c < count; c++) {
+        dots[c] += byComponent[at + c] * component;
       }
-      dots[c] = dot;
     }
     return dots;
   }

@@ -1,5 +1,6 @@
 package dev.quarry.engine.embed;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,7 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.quarry.engine.ErrorCode;
 import dev.quarry.engine.QuarryException;
 import dev.quarry.testing.HashingEmbedder;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -63,5 +68,55 @@ class VectorListsTest {
         lists.listOf(VectorCodec.encode(model.embedQuery("river otter"))),
         "a tie goes to the lower list");
     assertThrows(IllegalArgumentException.class, () -> lists.listOf(new byte[3]));
+  }
+
+  @Test
+  void theNearestLists_areThoseOfEachCentroidsDotSummedInComponentOrder() {
+    // The lists a search reads and the list a chunk is filed in must stay the same bits on every
+    // JVM and every release: a dot product summed one centroid at a time, components in order.
+    String model = "6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4";
+    VectorLists lists = VectorLists.of(model, VectorLists.listsFor(model));
+    ByteBuffer file =
+        ByteBuffer.wrap(CentredCodes.resource(VectorLists.LISTS_FOLDER + model + ".bin"))
+            .order(ByteOrder.LITTLE_ENDIAN);
+    int count = file.getInt();
+    int dimensions = file.getInt();
+    float[][] centroids = new float[count][dimensions];
+    for (float[] centroid : centroids) {
+      file.asFloatBuffer().get(centroid);
+      file.position(file.position() + dimensions * Float.BYTES);
+    }
+    long seed = new Random().nextLong();
+    Random random = new Random(seed);
+    for (int q = 0; q < 200; q++) {
+      float[] query = new float[dimensions];
+      byte[] stored = new byte[dimensions];
+      for (int j = 0; j < dimensions; j++) {
+        // Some queries on a coarse grid, so that dot products tie.
+        query[j] = q % 4 == 0 ? random.nextInt(3) - 1 : (float) random.nextGaussian();
+        stored[j] = (byte) (random.nextInt(255) - 127);
+      }
+      float[] dots = new float[count];
+      float[] storedDots = new float[count];
+      for (int c = 0; c < count; c++) {
+        for (int j = 0; j < dimensions; j++) {
+          dots[c] += centroids[c][j] * query[j];
+          storedDots[c] += centroids[c][j] * stored[j];
+        }
+      }
+      Integer[] expected = new Integer[count];
+      Arrays.setAll(expected, c -> c);
+      Arrays.sort(expected, (x, y) -> dots[x] != dots[y] ? Float.compare(dots[y], dots[x]) : x - y);
+      int best = 0;
+      for (int c = 1; c < count; c++) {
+        best = storedDots[c] > storedDots[best] ? c : best;
+      }
+      String replay = "seed " + seed + ", query " + q;
+      assertArrayEquals(
+          Arrays.stream(expected).mapToInt(Integer::intValue).toArray(),
+          lists.nearest(query),
+          replay);
+      assertEquals(best, lists.listOf(stored), replay);
+    }
   }
 }
