@@ -43,6 +43,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /**
  * The semantic side's first pass against exact scoring and lexical search, side by side in one
@@ -393,6 +394,21 @@ public final class DenseBenchmark {
                 lexicalBeside,
                 null,
                 null);
+            // Queries the model has not embedded: the rows above find every query's vector in the
+            // model's cache, as a repeated query does; a new query's hybrid search also waits for
+            // the model.
+            List<double[]> fresh =
+                latencies(
+                    index,
+                    List.of(SearchRequest.Mode.LEXICAL, SearchRequest.Mode.HYBRID),
+                    this::newQuery);
+            row("lexical, new queries, alternated", fresh.get(0), fresh.get(0), null, null);
+            row(
+                "hybrid, " + setting + ", new queries, alternated",
+                fresh.get(1),
+                fresh.get(0),
+                null,
+                null);
           }
         }
       }
@@ -622,9 +638,24 @@ public final class DenseBenchmark {
 
   /** The timed search of query {@code i} in {@code mode}: its top 10, with highlights. */
   private SearchRequest request(int i, SearchRequest.Mode mode) {
-    return new SearchRequest(
-        queries.get(i), SourceScope.ALL, List.of(), 10, null, null, true, mode, null);
+    return request(queries.get(i), mode);
   }
+
+  private static SearchRequest request(String query, SearchRequest.Mode mode) {
+    return new SearchRequest(query, SourceScope.ALL, List.of(), 10, null, null, true, mode, null);
+  }
+
+  /**
+   * Query {@code i} followed by a word no chunk holds and never asked before in this process, so
+   * that the model has not embedded the text (its cache keys are whole texts) and its lexical
+   * search is that of query {@code i} (a word in no chunk scores nothing).
+   */
+  private String newQuery(int i) {
+    return queries.get(i) + " zq" + Long.toString(newQueries++, 36);
+  }
+
+  /** How many new queries {@link #newQuery} has made. */
+  private long newQueries;
 
   /**
    * The same for each of {@code modes}, every query asked in each mode in turn (the first mode
@@ -632,13 +663,20 @@ public final class DenseBenchmark {
    * CPU p50, in the order of {@code modes}.
    */
   private List<double[]> latencies(CorpusIndex index, List<SearchRequest.Mode> modes) {
+    return latencies(index, modes, queries::get);
+  }
+
+  /** The same with query {@code i}'s text given by {@code textOf}, asked once in each mode. */
+  private List<double[]> latencies(
+      CorpusIndex index, List<SearchRequest.Mode> modes, IntFunction<String> textOf) {
     int measured = queries.size() - WARMUP_QUERIES;
     long[][] nanos = new long[modes.size()][measured];
     long[][] cpu = new long[modes.size()][measured];
     for (int i = 0; i < queries.size(); i++) {
+      String text = textOf.apply(i);
       for (int k = 0; k < modes.size(); k++) {
         int m = (i + k) % modes.size();
-        SearchRequest request = request(i, modes.get(m));
+        SearchRequest request = request(text, modes.get(m));
         long startCpu = THREADS.getCurrentThreadCpuTime();
         long start = System.nanoTime();
         index.search(request);
