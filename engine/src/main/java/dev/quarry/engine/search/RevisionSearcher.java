@@ -128,8 +128,14 @@ public final class RevisionSearcher {
     // An auto corpus reads the query in the languages its counted chunks hold, known once the
     // revision is.
     QuerySyntax syntax = QuerySyntax.of(request, auto() ? List.of() : List.of(analyzer));
-    float[] queryVector =
-        mode == SearchRequest.Mode.LEXICAL ? null : queryVector(syntax.scoringText());
+    // A semantic search needs the query's vector before it starts; a hybrid one embeds the query on
+    // its semantic side while its lexical side runs (denseSearchAt), its text checked here.
+    float[] queryVector = null;
+    if (mode == SearchRequest.Mode.SEMANTIC) {
+      queryVector = queryVector(syntax.scoringText());
+    } else if (mode == SearchRequest.Mode.HYBRID) {
+      requireQueryText(syntax.scoringText());
+    }
     List<Hit> hits;
     List<FacetCounts> facets;
     try {
@@ -137,7 +143,7 @@ public final class RevisionSearcher {
       hits =
           mode == SearchRequest.Mode.LEXICAL
               ? searchAt(prepared, request)
-              : denseSearchAt(prepared, request, mode, queryVector);
+              : denseSearchAt(prepared, request, mode, queryVector, syntax.scoringText());
       facets = request.facets().isEmpty() ? List.of() : facetsAt(prepared, request, mode);
     } catch (IOException | UncheckedIOException | AlreadyClosedException e) {
       throw new QuarryException(
@@ -335,11 +341,15 @@ public final class RevisionSearcher {
     if (embedder == null) {
       throw new IllegalStateException("corpus '" + info.name() + "' is lexical");
     }
+    requireQueryText(query);
+    return embedder.embedQuery(query);
+  }
+
+  private static void requireQueryText(String query) {
     if (query.isBlank()) {
       throw QuarryException.invalid(
           "query", "a semantic or hybrid search needs a query with some text");
     }
-    return embedder.embedQuery(query);
   }
 
   /**
@@ -347,19 +357,26 @@ public final class RevisionSearcher {
    * per-source cap, which applies to the fused ranking); every candidate then has both sides' exact
    * scores where fusion reads them ({@link HybridScores}), and the fused ranking keeps the top
    * {@code topK} under the request's cap, each hit with both.
+   *
+   * @param queryVector the query's vector in a semantic search; null in a hybrid one, whose
+   *     semantic side embeds {@code queryText} while the lexical side runs
    */
   private List<Hit> denseSearchAt(
-      Prepared prepared, SearchRequest request, SearchRequest.Mode mode, float[] queryVector)
+      Prepared prepared,
+      SearchRequest request,
+      SearchRequest.Mode mode,
+      float[] queryVector,
+      String queryText)
       throws IOException {
     RevisionIndexSearcher searcher = prepared.searcher();
     List<Query> filters = prepared.filters();
     ScoringPlan plan = prepared.plan();
-    DenseScorer dense = new DenseScorer(searcher, queryVector, concurrency);
     StoredFields stored = searcher.storedFields();
     List<Hit> hits = new ArrayList<>();
     List<ScoredChunk> top;
     List<Hit.ScoreParts> parts = new ArrayList<>();
     if (mode == SearchRequest.Mode.SEMANTIC) {
+      DenseScorer dense = new DenseScorer(searcher, queryVector, concurrency);
       top =
           semanticTop(
               dense,
@@ -376,21 +393,31 @@ public final class RevisionSearcher {
       ExactScorer exact = plan == null ? null : new ExactScorer(prepared.view().reader(), plan);
       // The two sides are independent, so they run side by side on the concurrency's threads
       // (Lucene's task executor: this thread runs whichever side no other has taken, so a busy
-      // executor delays a hybrid search but never blocks it). Neither side's answer depends on
-      // where it ran.
+      // executor delays a hybrid search but never blocks it). The semantic side starts by
+      // embedding the query (a model call, milliseconds when the query is new), so the lexical
+      // side is often done before the semantic scan starts, and the scan's parts then have every
+      // thread. Neither side's answer depends on where it ran.
       Executor sideBySide = concurrency.parallelism() > 1 ? concurrency.executor() : Runnable::run;
-      List<List<ScoredChunk>> sides =
+      List<Side> sides =
           new TaskExecutor(sideBySide)
               .invokeAll(
-                  List.<Callable<List<ScoredChunk>>>of(
-                      () -> semanticTop(dense, filters, n, n, null, request.exact()),
+                  List.<Callable<Side>>of(
+                      () -> {
+                        DenseScorer scorer =
+                            new DenseScorer(searcher, queryVector(queryText), concurrency);
+                        return new Side(
+                            semanticTop(scorer, filters, n, n, null, request.exact()), scorer);
+                      },
                       () ->
-                          plan == null
-                              ? List.of()
-                              : ChunkRanker.topChunks(
-                                  searcher, plan.query(filters), exact, n, null)));
-      List<ScoredChunk> semantic = sides.get(0);
-      List<ScoredChunk> lexical = sides.get(1);
+                          new Side(
+                              plan == null
+                                  ? List.of()
+                                  : ChunkRanker.topChunks(
+                                      searcher, plan.query(filters), exact, n, null),
+                              null)));
+      List<ScoredChunk> semantic = sides.get(0).top();
+      List<ScoredChunk> lexical = sides.get(1).top();
+      DenseScorer dense = sides.get(0).dense();
       Map<Integer, int[]> ranks = HybridFusion.ranks(lexical, semantic);
       int[] docs = ranks.keySet().stream().mapToInt(Integer::intValue).toArray();
       HybridScores scores =
@@ -422,6 +449,11 @@ public final class RevisionSearcher {
     }
     return present(searcher, plan, top, hits, request);
   }
+
+  /**
+   * One side's best chunks in a hybrid search, and the semantic side's scorer (null on the other).
+   */
+  private record Side(List<ScoredChunk> top, DenseScorer dense) {}
 
   /**
    * The semantic side's best {@code n} chunks as the corpus's index finds them: every chunk scored
