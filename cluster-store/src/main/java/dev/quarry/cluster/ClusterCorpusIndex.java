@@ -179,10 +179,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
 
   /**
    * Runs the requests sent beside a read of the head (a search's, a batch's live source records),
-   * one blocking HTTP request each, on platform threads kept for reuse (idle ones end after a
-   * minute). Not virtual threads: the HTTP client's answer then wakes the request's thread through
-   * the virtual threads' scheduler, a hop that cost a search's median about 5%
-   * (benchmarks/HISTORY.md).
+   * one blocking HTTP request each (a hybrid search's semantic side embeds its query first), on
+   * platform threads kept for reuse (idle ones end after a minute). Not virtual threads: the HTTP
+   * client's answer then wakes the request's thread through the virtual threads' scheduler, a hop
+   * that cost a search's median about 5% (benchmarks/HISTORY.md).
    */
   private static final ExecutorService BESIDE_HEAD =
       Executors.newCachedThreadPool(
@@ -715,7 +715,9 @@ final class ClusterCorpusIndex implements CorpusIndex {
       throw QuarryException.invalid(
           "query", "a semantic or hybrid search needs a query with some text");
     }
-    float[] queryVector = embedder.embedQuery(syntax.scoringText());
+    // A hybrid search embeds the query on its semantic side, beside the lexical side's request.
+    float[] queryVector =
+        mode == SearchRequest.Mode.SEMANTIC ? embedder.embedQuery(syntax.scoringText()) : null;
     Set<String> terms = new HashSet<>();
     for (CorpusDocs.Token t : CorpusDocs.analyze(analyzer, syntax.scoringText())) {
       terms.add(t.term());
@@ -743,24 +745,28 @@ final class ClusterCorpusIndex implements CorpusIndex {
       }
     } else {
       int n = PortableDense.candidates(request.topK());
-      dense = denseBody(request, syntax, p, queryVector, n, null);
-      ObjectNode exactBody = dense;
       // The semantic side's best n, with the version of each: of the first pass's candidates, or
-      // of every chunk in scope.
-      CompletableFuture<Side> semanticSide =
+      // of every chunk in scope. It starts by embedding the query (a model call, milliseconds when
+      // the query is new), while this thread sends the lexical side's request.
+      CompletableFuture<EmbeddedSide> semanticSide =
           CompletableFuture.supplyAsync(
               ClusterHttp.carried(
                   () -> {
+                    float[] vector = embedder.embedQuery(syntax.scoringText());
                     if (firstPass) {
                       Map<PortableFusion.Key, Long> found = new HashMap<>();
                       List<PortableFusion.Scored> ranked =
-                          coded(request, syntax, p, queryVector, n, found);
-                      return new Side(ranked.subList(0, Math.min(n, ranked.size())), found);
+                          coded(request, syntax, p, vector, n, found);
+                      return new EmbeddedSide(
+                          vector, new Side(ranked.subList(0, Math.min(n, ranked.size())), found));
                     }
-                    return Side.of(
-                        http.json("POST", searchPath, keysOnly(exactBody.deepCopy()))
-                            .require("searching")
-                            .body());
+                    ObjectNode exactBody = denseBody(request, syntax, p, vector, n, null);
+                    return new EmbeddedSide(
+                        vector,
+                        Side.of(
+                            http.json("POST", searchPath, keysOnly(exactBody))
+                                .require("searching")
+                                .body()));
                   }),
               BESIDE_HEAD);
       List<PortableScoring.QueryTerm> scoredTerms =
@@ -781,7 +787,10 @@ final class ClusterCorpusIndex implements CorpusIndex {
       // Each candidate's version (its documents are read only for the hits, below).
       Map<PortableFusion.Key, Long> versions = new HashMap<>();
       List<PortableFusion.Scored> lexical = candidates(lexicalAnswer, versions);
-      Side semanticFound = joinBeside(semanticSide);
+      EmbeddedSide embeddedSide = joinBeside(semanticSide);
+      queryVector = embeddedSide.queryVector();
+      dense = denseBody(request, syntax, p, queryVector, n, null);
+      Side semanticFound = embeddedSide.side();
       semanticFound.versions().forEach(versions::putIfAbsent);
       List<PortableFusion.Scored> semantic = semanticFound.ranked();
       // Every candidate's exact score on the side that did not find it: the semantic one from the
@@ -1245,6 +1254,9 @@ final class ClusterCorpusIndex implements CorpusIndex {
     }
     return out;
   }
+
+  /** A hybrid search's semantic side, and the query's vector it embedded first. */
+  private record EmbeddedSide(float[] queryVector, Side side) {}
 
   /** One side's candidates in result order, and the version of each. */
   private record Side(List<PortableFusion.Scored> ranked, Map<PortableFusion.Key, Long> versions) {
