@@ -92,6 +92,25 @@ class HybridOnClusterIT {
   }
 
   @Test
+  void aQueryLongerThanTheModelsWindow_isRefusedNamingQuery_inBothDenseModes() {
+    // A hybrid search embeds the query on its semantic side, beside the lexical side's request:
+    // the model's refusal still reaches the caller as the request's error.
+    String tooLong = "ox ".repeat(new HashingEmbedder().maxTokens()); // within 1,000 characters
+    for (SearchRequest.Mode mode :
+        new SearchRequest.Mode[] {SearchRequest.Mode.SEMANTIC, SearchRequest.Mode.HYBRID}) {
+      SearchRequest request =
+          new SearchRequest(tooLong, SourceScope.ALL, List.of(), 10, null, null, false, mode, null);
+      QuarryException refused =
+          assertThrows(
+              QuarryException.class,
+              () -> withPlugin.withCorpus("hybrid", ix -> ix.search(request)),
+              mode.toString());
+      assertEquals(ErrorCode.INVALID_REQUEST, refused.code(), mode.toString());
+      assertEquals("query", refused.field(), mode.toString());
+    }
+  }
+
+  @Test
   void aFrontWithoutThePlugin_refusesEmbeddingCorpora_andSemanticSearches_namingThePlugin() {
     assertFalse(withoutPlugin.searchesSemantically());
     QuarryException created =
