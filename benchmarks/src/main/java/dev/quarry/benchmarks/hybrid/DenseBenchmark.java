@@ -51,7 +51,9 @@ import java.util.function.IntFunction;
  * coded first pass at each candidate count, and the coded pass's recall@10 and recall@100 against
  * the exact semantic ranking. Each coded setting is timed twice: mode after mode, and then every
  * query asked in lexical, hybrid and semantic mode in turn ({@code alternated} rows), whose ratios
- * hold whatever the machine's load did meanwhile.
+ * hold whatever the machine's load did meanwhile. Those rows find each query's vector in the
+ * model's cache, as a repeated query does; the {@code new queries} rows ask lexical and hybrid in
+ * turn with texts the model has not embedded, so a hybrid search also waits for the model.
  *
  * <p>The corpus is drawn, so that large sizes need no day of embedding and nothing repeats: each
  * chunk's text is a few sentences drawn from the whole collection, and its vector is a real
