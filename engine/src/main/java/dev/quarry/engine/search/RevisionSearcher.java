@@ -403,8 +403,9 @@ public final class RevisionSearcher {
               .invokeAll(
                   List.<Callable<Side>>of(
                       () -> {
+                        // The text was checked before the search began.
                         DenseScorer scorer =
-                            new DenseScorer(searcher, queryVector(queryText), concurrency);
+                            new DenseScorer(searcher, embedder.embedQuery(queryText), concurrency);
                         return new Side(
                             semanticTop(scorer, filters, n, n, null, request.exact()), scorer);
                       },
