@@ -423,6 +423,12 @@ public final class CentredCodes {
       return (float) (factor * (low * levelSum + step * cross + constant));
     }
 
+    /**
+     * Words an array of codes should hold past its last code for {@link #estimate(long[], int,
+     * float, long)} to read every code at full speed (any array gives the same estimates).
+     */
+    public static final int SLACK_WORDS = CodeCross.SLACK_WORDS;
+
     /** The code length this query reads, in whole 64-bit words (the planes before the factor). */
     public int codeWords() {
       return words * bits;

@@ -13,6 +13,14 @@ import java.nio.file.Path;
  * best.
  */
 interface CodeCross {
+  /**
+   * Words an array of codes keeps past its last code so that every code's count runs at full speed:
+   * the Vector API's count loads a whole register of words for a code's last few, and a load that
+   * would reach past the array's end takes a checked path built in plain Java, correct but far
+   * slower. Without them only the last code is counted that way.
+   */
+  int SLACK_WORDS = 8;
+
   /** The count against the code whose planes start at {@code at} of {@code planes}. */
   long of(long[] planes, int at);
 

@@ -17,6 +17,11 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class VectorApiCodeCross implements CodeCross {
   static final int LANES = 8;
+
+  static {
+    assert SLACK_WORDS >= LANES;
+  }
+
   private static final VectorSpecies<Long> SPECIES = LongVector.SPECIES_512;
 
   /**

@@ -338,8 +338,8 @@ final class SegmentCodes {
       }
       int n = Math.min(BLOCK, limit - slot);
       assert n > 0 : "slot " + slot + " past " + limit;
-      if (buffer.words.length < BLOCK * codes.words) {
-        buffer.words = new long[BLOCK * codes.words];
+      if (buffer.words.length < BLOCK * codes.words + CentredCodes.Query.SLACK_WORDS) {
+        buffer.words = new long[BLOCK * codes.words + CentredCodes.Query.SLACK_WORDS];
         buffer.factors = new float[BLOCK];
         buffer.docs = new int[BLOCK];
       }
@@ -469,7 +469,10 @@ final class SegmentCodes {
       for (int slot = 0; slot < docOf.length; slot++) {
         slotOf[docOf[slot]] = slot;
       }
-      long[] codes = new long[Math.multiplyExact(docOf.length, words)];
+      long[] codes =
+          new long
+              [Math.addExact(
+                  Math.multiplyExact(docOf.length, words), CentredCodes.Query.SLACK_WORDS)];
       float[] factors = factor ? new float[docOf.length] : null;
       BinaryDocValues values = leaf.getBinaryDocValues(field);
       if (values != null) {
