@@ -159,7 +159,7 @@ final class DenseScorer {
         parts = scan.getTaskExecutor().invokeAll(estimating);
       }
     }
-    LongArrays found = new LongArrays(); // each entry packed by FirstPass.pack
+    LongArrays found = new LongArrays(); // each entry packed by BestEstimates.pack
     for (FirstPass p : parts) {
       p.entries(found);
     }
@@ -307,21 +307,21 @@ final class DenseScorer {
     if (count <= candidates) {
       int[] all = new int[count];
       for (int i = 0; i < count; i++) {
-        all[i] = FirstPass.docOf(entries[i]);
+        all[i] = BestEstimates.docOf(entries[i]);
       }
       return all;
     }
     // Packed entries sort as their estimates do (ties by doc, which only orders them here).
     Arrays.sort(entries, 0, count);
-    float boundary = FirstPass.estimateOf(entries[count - candidates]);
+    float boundary = BestEstimates.estimateOf(entries[count - candidates]);
     List<Integer> above = new ArrayList<>();
     List<Integer> tied = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      float estimate = FirstPass.estimateOf(entries[i]);
+      float estimate = BestEstimates.estimateOf(entries[i]);
       if (estimate > boundary) {
-        above.add(FirstPass.docOf(entries[i]));
+        above.add(BestEstimates.docOf(entries[i]));
       } else if (estimate == boundary) {
-        tied.add(FirstPass.docOf(entries[i]));
+        tied.add(BestEstimates.docOf(entries[i]));
       }
     }
     int[] tiedDocs = tied.stream().mapToInt(Integer::intValue).toArray();
@@ -609,7 +609,6 @@ final class DenseScorer {
    * the lists the query reads are estimated.
    */
   private static final class FirstPass extends SimpleCollector {
-    private final int candidates;
     private final String field;
     private final Estimator estimates;
 
@@ -625,18 +624,9 @@ final class DenseScorer {
 
     private final LongArrays[] filed;
 
-    /**
-     * A min-heap by estimate of {doc, estimate bits} packed as (estimate order key << 32 | doc).
-     */
-    private final long[] heap;
+    /** The chunks kept: at least the best {@code candidates} by estimate, and every tie. */
+    private final BestEstimates best;
 
-    private int size;
-
-    /** The least kept estimate once the heap is full: most chunks fall below it. */
-    private float least = Float.NEGATIVE_INFINITY;
-
-    private final List<Integer> tied = new ArrayList<>();
-    private float tiedAt = Float.NaN;
     private int docBase;
     private SegmentCodes.Reader codes;
 
@@ -647,11 +637,10 @@ final class DenseScorer {
     private final SegmentCodes.Buffer buffer = new SegmentCodes.Buffer();
 
     FirstPass(int candidates, String field, Estimator estimates, int listCount) {
-      this.candidates = candidates;
       this.field = field;
       this.estimates = estimates;
       this.listCount = listCount;
-      this.heap = new long[candidates];
+      this.best = new BestEstimates(candidates);
       this.filed = listCount == 0 ? null : new LongArrays[listCount + 1];
     }
 
@@ -754,103 +743,12 @@ final class DenseScorer {
     }
 
     private void offer(float estimate, int doc) {
-      if (estimate < least) {
-        return;
-      }
-      int global = docBase + doc;
-      if (size < candidates) {
-        heap[size++] = pack(estimate, global);
-        siftUp(size - 1);
-        if (size == candidates) {
-          least = estimateOf(heap[0]);
-        }
-        return;
-      }
-      if (estimate == least) {
-        tie(least, global);
-        return;
-      }
-      long evicted = heap[0];
-      heap[0] = pack(estimate, global);
-      siftDown(0);
-      float newLeast = estimateOf(heap[0]);
-      if (newLeast == least) {
-        tie(least, (int) evicted);
-      } else {
-        tied.clear();
-        tiedAt = Float.NaN;
-        least = newLeast;
-      }
+      best.offer(estimate, docBase + doc);
     }
 
-    private void tie(float at, int doc) {
-      if (!(tiedAt == at)) {
-        tied.clear();
-        tiedAt = at;
-      }
-      tied.add(doc);
-    }
-
-    /** Adds every kept entry, packed ({@link #pack}). */
+    /** Adds every kept entry, packed ({@link BestEstimates#pack}). */
     void entries(LongArrays out) {
-      for (int i = 0; i < size; i++) {
-        out.add(heap[i]);
-      }
-      for (int d : tied) {
-        out.add(pack(tiedAt, d));
-      }
-    }
-
-    /** The doc of a packed entry. */
-    static int docOf(long packed) {
-      return (int) packed;
-    }
-
-    /**
-     * Packs so that a smaller long is a smaller estimate (the doc only orders equal estimates in
-     * the heap).
-     */
-    private static long pack(float estimate, int doc) {
-      int bits = Float.floatToIntBits(estimate);
-      int key = bits >= 0 ? bits : bits ^ 0x7fffffff;
-      return ((long) key << 32) | (doc & 0xffffffffL);
-    }
-
-    private static float estimateOf(long packed) {
-      int key = (int) (packed >> 32);
-      return Float.intBitsToFloat(key >= 0 ? key : key ^ 0x7fffffff);
-    }
-
-    private void siftUp(int i) {
-      long v = heap[i];
-      while (i > 0) {
-        int parent = (i - 1) >>> 1;
-        if (heap[parent] <= v) {
-          break;
-        }
-        heap[i] = heap[parent];
-        i = parent;
-      }
-      heap[i] = v;
-    }
-
-    private void siftDown(int i) {
-      long v = heap[i];
-      while (true) {
-        int child = 2 * i + 1;
-        if (child >= size) {
-          break;
-        }
-        if (child + 1 < size && heap[child + 1] < heap[child]) {
-          child++;
-        }
-        if (heap[child] >= v) {
-          break;
-        }
-        heap[i] = heap[child];
-        i = child;
-      }
-      heap[i] = v;
+      best.addTo(out::add);
     }
   }
 }
