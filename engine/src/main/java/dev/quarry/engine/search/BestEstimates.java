@@ -5,9 +5,9 @@ import org.apache.lucene.util.IntroSelector;
 
 /**
  * The chunks a part of the coded first pass keeps: every entry (estimate, document) whose estimate
- * is at least the {@code candidates}-th best offered, and perhaps a few below it, which the
- * candidates' choice ({@code DenseScorer#chosen}) passes over. What is kept above that bound is a
- * function of the entries offered, whatever their order.
+ * is at least the {@code candidates}-th best offered, ties with it included, and nothing below it
+ * once they are given ({@link #addTo}), the candidates' choice ({@code DenseScorer#chosen}) reading
+ * nothing else. That set is a function of the entries offered, whatever their order.
  *
  * <p>Entries are appended to a buffer twice as long as the candidates; when it fills, a selection
  * (Lucene's {@link IntroSelector}) finds the {@code candidates}-th best and drops what lies below
