@@ -244,11 +244,54 @@ final class DenseScorer {
     float estimate(SegmentCodes.Reader codes, int slot) {
       return ofSlot.estimate(codes, slot);
     }
+
+    /**
+     * The estimates against the codes in the slots from {@code first} to {@code end} (exclusive) of
+     * {@code codes}, which has them loaded, into {@code out} from 0.
+     */
+    void estimateRun(SegmentCodes.Reader codes, int first, int end, float[] out) {
+      ofSlot.estimateRun(codes, first, end, out);
+    }
   }
 
   /** An estimate against the code in a slot of a segment's codes, loaded by a reader. */
   interface SlotEstimate {
     float estimate(SegmentCodes.Reader codes, int slot);
+
+    /**
+     * The same estimates a run of loaded slots at a time ({@link Estimator#estimateRun}): one loop
+     * the compiler keeps whole, with the query's arrays at hand, where a call a slot goes through
+     * the walk's visitor first.
+     */
+    default void estimateRun(SegmentCodes.Reader codes, int first, int end, float[] out) {
+      for (int s = first; s < end; s++) {
+        out[s - first] = estimate(codes, s);
+      }
+    }
+  }
+
+  /** The estimate against centred codes ({@link CentredCodes}), a slot or a run at a time. */
+  private record CentredSlots(CentredCodes.Query query) implements SlotEstimate {
+    @Override
+    public float estimate(SegmentCodes.Reader codes, int slot) {
+      return query.estimate(
+          codes.words,
+          codes.at(slot),
+          codes.factors[codes.factorAt(slot)],
+          codes.codes.levelSum(slot));
+    }
+
+    @Override
+    public void estimateRun(SegmentCodes.Reader codes, int first, int end, float[] out) {
+      CentredCodes.Query q = query;
+      long[] words = codes.words;
+      float[] factors = codes.factors;
+      SegmentCodes segment = codes.codes;
+      for (int s = first; s < end; s++) {
+        out[s - first] =
+            q.estimate(words, codes.at(s), factors[codes.factorAt(s)], segment.levelSum(s));
+      }
+    }
   }
 
   /**
@@ -282,15 +325,7 @@ final class DenseScorer {
           Fields.VECTOR_CENTRED_CODE,
           query -> {
             CentredCodes.Query q = codes.query(query);
-            return new Estimator(
-                q.codeBytes(),
-                codes.bits(),
-                (segment, slot) ->
-                    q.estimate(
-                        segment.words,
-                        segment.at(slot),
-                        segment.factors[segment.factorAt(slot)],
-                        segment.codes.levelSum(slot)));
+            return new Estimator(q.codeBytes(), codes.bits(), new CentredSlots(q));
           },
           lists,
           pass.probes());
@@ -636,6 +671,9 @@ final class DenseScorer {
     /** Where this part's readers copy the codes they read. */
     private final SegmentCodes.Buffer buffer = new SegmentCodes.Buffer();
 
+    /** The estimates of the run of slots the walk visits. */
+    private final float[] runEstimates = new float[SegmentCodes.BLOCK];
+
     FirstPass(int candidates, String field, Estimator estimates, int listCount) {
       this.field = field;
       this.estimates = estimates;
@@ -671,13 +709,20 @@ final class DenseScorer {
       }
       Bits live = leaf.reader().getLiveDocs();
       SegmentCodes.Reader reading = codes;
-      reading.forEach(
+      float[] run = runEstimates;
+      reading.forEachRun(
           read,
           from,
           maxDoc,
-          (slot, doc) -> {
-            if (live == null || live.get(doc)) {
-              offer(estimates.estimate(reading, slot), doc);
+          (first, end) -> {
+            estimates.estimateRun(reading, first, end, run);
+            int[] docs = reading.docs;
+            int loaded = reading.first;
+            for (int s = first; s < end; s++) {
+              int doc = docs[s - loaded];
+              if (live == null || live.get(doc)) {
+                offer(run[s - first], doc);
+              }
             }
           });
     }

@@ -287,14 +287,31 @@ final class SegmentCodes {
      * (document order), each slot loaded when visited.
      */
     final void forEach(int[] read, int from, int to, SlotVisitor visit) throws IOException {
+      forEachRun(
+          read,
+          from,
+          to,
+          (runFirst, runEnd) -> {
+            for (int s = runFirst; s < runEnd; s++) {
+              visit.visit(s, docs[s - first]);
+            }
+          });
+    }
+
+    /**
+     * As {@link #forEach}, a run of loaded slots at a time: calls {@code visit} with runs of at
+     * most {@link #BLOCK} slots, each loaded when visited, whose documents are from {@code from}
+     * (inclusive) to {@code to} (exclusive); a slot's document is {@code docs[slot - first]}.
+     */
+    final void forEachRun(int[] read, int from, int to, RunVisitor visit) throws IOException {
       int lists = lists();
       int runs = read == null ? lists : read.length;
       for (int i = 0; i <= runs; i++) {
         int l = i == runs ? lists : read == null ? i : read[i];
-        int end = end(l);
+        int listEnd = end(l);
         // The list's first document at or after from: documents ascend within a list.
         int lo = start(l);
-        int hi = end;
+        int hi = listEnd;
         while (lo < hi) {
           int mid = (lo + hi) >>> 1;
           if (docOf(mid) < from) {
@@ -303,18 +320,31 @@ final class SegmentCodes {
             hi = mid;
           }
         }
-        for (int s = lo; s < end; s++) {
+        for (int s = lo; s < listEnd; ) {
           if (!holds(s)) {
-            load(s, end);
+            load(s, listEnd);
           }
-          int doc = docs[s - first];
-          if (doc >= to) {
+          int loadedEnd = Math.min(Math.min(listEnd, end), s + BLOCK);
+          int stop = s;
+          while (stop < loadedEnd && docs[stop - first] < to) {
+            stop++;
+          }
+          if (stop > s) {
+            visit.visit(s, stop);
+          }
+          if (stop < loadedEnd) {
             break;
           }
-          visit.visit(s, doc);
+          s = loadedEnd;
         }
       }
     }
+  }
+
+  /** What {@link Reader#forEachRun} calls with each run of loaded slots. */
+  interface RunVisitor {
+    /** Visits the slots from {@code first} (inclusive) to {@code end} (exclusive). */
+    void visit(int first, int end) throws IOException;
   }
 
   /** What {@link Reader#forEach} calls with each slot and its document. */
