@@ -259,13 +259,26 @@ final class DenseScorer {
     float estimate(SegmentCodes.Reader codes, int slot);
 
     /**
-     * The same estimates a run of loaded slots at a time ({@link Estimator#estimateRun}): one loop
-     * the compiler keeps whole, with the query's arrays at hand, where a call a slot goes through
-     * the walk's visitor first.
+     * The same estimates a run of loaded slots at a time ({@link Estimator#estimateRun}), into
+     * {@code out} from 0: one loop the compiler keeps whole, with the query's arrays at hand, where
+     * a call a slot goes through the walk's visitor first.
      */
-    default void estimateRun(SegmentCodes.Reader codes, int first, int end, float[] out) {
+    void estimateRun(SegmentCodes.Reader codes, int first, int end, float[] out);
+  }
+
+  /** The estimate against sign codes ({@link SignCodes}), a slot or a run at a time. */
+  private record SignSlots(SignCodes.Query query) implements SlotEstimate {
+    @Override
+    public float estimate(SegmentCodes.Reader codes, int slot) {
+      return query.estimate(codes.words, codes.at(slot));
+    }
+
+    @Override
+    public void estimateRun(SegmentCodes.Reader codes, int first, int end, float[] out) {
+      SignCodes.Query q = query;
+      long[] words = codes.words;
       for (int s = first; s < end; s++) {
-        out[s - first] = estimate(codes, s);
+        out[s - first] = q.estimate(words, codes.at(s));
       }
     }
   }
@@ -313,8 +326,7 @@ final class DenseScorer {
             Fields.VECTOR_CODE,
             query -> {
               SignCodes.Query q = new SignCodes.Query(query);
-              return new Estimator(
-                  q.codeBytes(), 0, (segment, slot) -> q.estimate(segment.words, segment.at(slot)));
+              return new Estimator(q.codeBytes(), 0, new SignSlots(q));
             },
             lists,
             pass.probes());
