@@ -281,27 +281,11 @@ final class SegmentCodes {
     }
 
     /**
-     * Calls {@code visit} with the slot and document of every document from {@code from}
-     * (inclusive) to {@code to} (exclusive) in the lists {@code read} (in that order; null for
-     * every list in its own order) and then the bucket of none, in slot order within each list
-     * (document order), each slot loaded when visited.
-     */
-    final void forEach(int[] read, int from, int to, SlotVisitor visit) throws IOException {
-      forEachRun(
-          read,
-          from,
-          to,
-          (runFirst, runEnd) -> {
-            for (int s = runFirst; s < runEnd; s++) {
-              visit.visit(s, docs[s - first]);
-            }
-          });
-    }
-
-    /**
-     * As {@link #forEach}, a run of loaded slots at a time: calls {@code visit} with runs of at
-     * most {@link #BLOCK} slots, each loaded when visited, whose documents are from {@code from}
-     * (inclusive) to {@code to} (exclusive); a slot's document is {@code docs[slot - first]}.
+     * Calls {@code visit} with runs of the slots of every document from {@code from} (inclusive) to
+     * {@code to} (exclusive) in the lists {@code read} (in that order; null for every list in its
+     * own order) and then the bucket of none, in slot order within each list (document order): runs
+     * of at most {@link #BLOCK} slots, each loaded when visited; a slot's document is {@code
+     * docs[slot - first]}.
      */
     final void forEachRun(int[] read, int from, int to, RunVisitor visit) throws IOException {
       int lists = lists();
@@ -345,11 +329,6 @@ final class SegmentCodes {
   interface RunVisitor {
     /** Visits the slots from {@code first} (inclusive) to {@code end} (exclusive). */
     void visit(int first, int end) throws IOException;
-  }
-
-  /** What {@link Reader#forEach} calls with each slot and its document. */
-  interface SlotVisitor {
-    void visit(int slot, int doc) throws IOException;
   }
 
   /** Reads codes kept in {@link CodesFormat}'s file, a block of slots at a time. */

@@ -7,6 +7,7 @@ import dev.quarry.engine.embed.CentredCodes;
 import dev.quarry.engine.index.Fields;
 import dev.quarry.engine.index.QuarryCodec;
 import dev.quarry.testing.TestSeed;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -102,8 +103,8 @@ class SegmentCodesTest {
       int words = codeBytes / Long.BYTES;
       List<Integer> visited = new ArrayList<>();
       int from = random.nextInt(heap.maxDoc());
-      actual.forEach(
-          null,
+      forEachSlot(
+          actual,
           from,
           heap.maxDoc(),
           (slot, doc) -> {
@@ -122,16 +123,31 @@ class SegmentCodesTest {
                 actual.codes.levelSum(slot));
           });
       List<Integer> all = new ArrayList<>();
-      expected.forEach(null, from, heap.maxDoc(), (slot, doc) -> all.add(slot));
+      forEachSlot(expected, from, heap.maxDoc(), (slot, doc) -> all.add(slot));
       assertEquals(all, visited, "the same slots, in the same order");
+      // The walk stops where a part of the scan ends: every slot, list after list, whose document
+      // is from `from` to a random `to`, read from the slots' own documents.
+      int to = from + 1 + random.nextInt(heap.maxDoc() - from);
+      List<Integer> walked = new ArrayList<>();
+      forEachSlot(actual, from, to, (slot, doc) -> walked.add(slot));
+      List<Integer> inRange = new ArrayList<>();
+      for (int l = 0; l <= actual.lists(); l++) {
+        for (int slot = actual.start(l); slot < actual.end(l); slot++) {
+          int doc = actual.docOf(slot);
+          if (doc >= from && doc < to) {
+            inRange.add(slot);
+          }
+        }
+      }
+      assertEquals(inRange, walked, "the slots of documents " + from + " to " + to);
       // Read without lists (a corpus that reads none, over a segment written with them): every
       // code in the range once, each list's in document order, as Lucene's format gives them.
       Map<Integer, Long> all0 = new TreeMap<>();
       SegmentCodes.Reader expected0 =
           SegmentCodes.of(heap, Fields.VECTOR_CENTRED_CODE, codeBytes, bits, 0)
               .reader(heap, new SegmentCodes.Buffer());
-      expected0.forEach(
-          null,
+      forEachSlot(
+          expected0,
           from,
           heap.maxDoc(),
           (slot, doc) -> all0.put(doc, expected0.words[expected0.at(slot)]));
@@ -139,8 +155,8 @@ class SegmentCodesTest {
       SegmentCodes.Reader actual0 =
           SegmentCodes.of(mapped, Fields.VECTOR_CENTRED_CODE, codeBytes, bits, 0)
               .reader(mapped, new SegmentCodes.Buffer());
-      actual0.forEach(
-          null,
+      forEachSlot(
+          actual0,
           from,
           heap.maxDoc(),
           (slot, doc) -> assertEquals(null, visited0.put(doc, actual0.words[actual0.at(slot)])));
@@ -164,6 +180,28 @@ class SegmentCodesTest {
             expected.words[expected.at(slot)], actual.words[actual.at(slot)], "slot " + slot);
       }
     }
+  }
+
+  /**
+   * Calls {@code visit} with every slot {@link SegmentCodes.Reader#forEachRun} walks over every
+   * list, and its document.
+   */
+  private static void forEachSlot(SegmentCodes.Reader reader, int from, int to, SlotCheck visit)
+      throws IOException {
+    reader.forEachRun(
+        null,
+        from,
+        to,
+        (first, end) -> {
+          for (int slot = first; slot < end; slot++) {
+            visit.visit(slot, reader.docs[slot - reader.first]);
+          }
+        });
+  }
+
+  /** A check of one slot the walk visits, and its document. */
+  private interface SlotCheck {
+    void visit(int slot, int doc) throws IOException;
   }
 
   private DirectoryReader write(
