@@ -734,7 +734,8 @@ final class ClusterCorpusIndex implements CorpusIndex {
             coded(request, syntax, p, queryVector, request.topK(), versions);
         hits.addAll(keptHits(ranked, versions, request, terms, true));
         // Facets count every chunk in scope, whatever the candidates.
-        dense = denseBody(request, syntax, p, queryVector, 0, null);
+        dense =
+            request.facets().isEmpty() ? null : denseBody(request, syntax, p, queryVector, 0, null);
       } else {
         dense = denseBody(request, syntax, p, queryVector, window(request), null);
         JsonNode answer =
@@ -789,7 +790,9 @@ final class ClusterCorpusIndex implements CorpusIndex {
       List<PortableFusion.Scored> lexical = candidates(lexicalAnswer, versions);
       EmbeddedSide embeddedSide = joinBeside(semanticSide);
       queryVector = embeddedSide.queryVector();
-      dense = denseBody(request, syntax, p, queryVector, n, null);
+      // Read only by the facets' count, below.
+      dense =
+          request.facets().isEmpty() ? null : denseBody(request, syntax, p, queryVector, n, null);
       Side semanticFound = embeddedSide.side();
       semanticFound.versions().forEach(versions::putIfAbsent);
       List<PortableFusion.Scored> semantic = semanticFound.ranked();

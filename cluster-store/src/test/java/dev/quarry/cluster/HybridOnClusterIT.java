@@ -10,6 +10,7 @@ import dev.quarry.engine.CorpusSettings;
 import dev.quarry.engine.EmbeddingModels;
 import dev.quarry.engine.EngineConfig;
 import dev.quarry.engine.ErrorCode;
+import dev.quarry.engine.FacetCounts;
 import dev.quarry.engine.Hit;
 import dev.quarry.engine.Metadata;
 import dev.quarry.engine.Mutation;
@@ -20,17 +21,20 @@ import dev.quarry.engine.SourceScope;
 import dev.quarry.testing.HashingEmbedder;
 import dev.quarry.testing.OpenSearchNodes;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A hybrid corpus on a real OpenSearch node (two shards): what a token granted only some sources
- * gets from semantic and hybrid searches (only chunks of those sources), and what a front without
- * the scoring plugin does (refuses to create an embedding corpus and to search one semantically,
- * naming the plugin, while its lexical searches still answer). Their scores are held to the
- * embedded store's by {@code StoresDifferentialIT}.
+ * A hybrid corpus on a real OpenSearch node (two shards), with an exact and a coded index: what a
+ * token granted only some sources gets from semantic and hybrid searches (only chunks of those
+ * sources), what their facets count (every chunk in scope), and what a front without the scoring
+ * plugin does (refuses to create an embedding corpus and to search one semantically, naming the
+ * plugin, while its lexical searches still answer). Their scores are held to the embedded store's
+ * by {@code StoresDifferentialIT}.
  */
 class HybridOnClusterIT {
   static final String PREFIX = "t-hybrid-" + System.nanoTime() % 100000;
@@ -53,6 +57,8 @@ class HybridOnClusterIT {
     withoutPlugin =
         new OpenSearchCorpusStore(settings, CONFIG, CorporaBuilder.DEFAULT_MAX_OPEN_CORPORA, false);
     withPlugin.create("hybrid", SETTINGS);
+    withPlugin.create(
+        "coded", SETTINGS.withEmbedding(CodedEmbeddings.hashing(CorpusSettings.FirstPass.DEFAULT)));
     List<SourceOperation> ops = new ArrayList<>();
     for (String source : List.of("public/a", "public/b", "secret/c", "secret/d", "other")) {
       ops.add(
@@ -60,14 +66,17 @@ class HybridOnClusterIT {
               source,
               null,
               "river otter notes from " + source + ". The heron waits by" + " the mill ford.",
-              Metadata.EMPTY));
+              Metadata.of(Map.of("team", source.split("/")[0]), "metadata")));
     }
-    withPlugin.withCorpus("hybrid", ix -> ix.apply(new Mutation(ops, "tester", null, null)));
+    for (String corpus : List.of("hybrid", "coded")) {
+      withPlugin.withCorpus(corpus, ix -> ix.apply(new Mutation(ops, "tester", null, null)));
+    }
   }
 
   @AfterAll
   static void close() {
     withPlugin.delete("hybrid");
+    withPlugin.delete("coded");
     withPlugin.close();
     withoutPlugin.close();
   }
@@ -87,6 +96,41 @@ class HybridOnClusterIT {
             h.source().startsWith("public/") || h.source().equals("other"),
             mode + ": " + h.source());
         assertTrue(h.parts().semanticScore() != null, mode + ": semantic part");
+      }
+    }
+  }
+
+  @Test
+  void facetsOfSemanticAndHybridSearches_countEveryChunkInScope_codedOrExact() {
+    // Every chunk holds "heron", so a lexical search has the same scope as the dense ones.
+    Map<Object, Long> expected = Map.of("public", 2L, "secret", 2L, "other", 1L);
+    for (String corpus : List.of("hybrid", "coded")) {
+      for (SearchRequest.Mode mode : SearchRequest.Mode.values()) {
+        for (boolean exact : new boolean[] {false, true}) {
+          if (exact && mode == SearchRequest.Mode.LEXICAL) {
+            continue;
+          }
+          SearchRequest request =
+              new SearchRequest(
+                      "heron",
+                      SourceScope.ALL,
+                      List.of(),
+                      2,
+                      null,
+                      null,
+                      false,
+                      mode,
+                      null,
+                      List.of(new SearchRequest.Facet("team")),
+                      null,
+                      SearchRequest.Syntax.PLAIN)
+                  .withExact(exact);
+          List<FacetCounts> facets =
+              withPlugin.withCorpus(corpus, ix -> ix.search(request)).facets();
+          Map<Object, Long> counted = new HashMap<>();
+          facets.get(0).values().forEach(v -> counted.put(v.value(), v.count()));
+          assertEquals(expected, counted, corpus + ", " + mode + (exact ? ", exact" : ""));
+        }
       }
     }
   }
