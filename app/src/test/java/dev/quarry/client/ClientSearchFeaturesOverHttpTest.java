@@ -161,7 +161,15 @@ class ClientSearchFeaturesOverHttpTest {
     Settings.Embedding read = admin.readCorpus("emb").settings().embedding();
     assertTrue(read.sha256().matches("[0-9a-f]{64}"), read::toString);
     assertEquals(0.5, read.semanticWeight());
-    assertEquals("exact", read.index());
+    assertEquals("codes", read.index(), "a shipped model's corpus gets the coded first pass");
+    Settings.FirstPass pass = read.firstPass();
+    assertEquals("centred", pass.code(), pass::toString);
+    assertEquals(2, pass.bits());
+    assertEquals(500, pass.candidates());
+    assertEquals(96, pass.probes());
+    assertTrue(pass.centre().matches("[0-9a-f]{64}"), pass::toString);
+    assertTrue(pass.lists().matches("[0-9a-f]{64}"), pass::toString);
+    assertNotNull(pass.seed());
     assertEquals(
         Settings.Normalization.MINMAX,
         read.normalization(),

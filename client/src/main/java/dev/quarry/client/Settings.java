@@ -25,23 +25,35 @@ public record Settings(String language, Chunking chunking, Ranking ranking, Embe
   /**
    * An embedding corpus's model ({@code bge-small-en-v1.5}, {@code bge-small-en-v1.5-f32}, {@code
    * all-minilm-l6-v2}, {@code e5-small-v2}), its default semantic weight in hybrid search, its
-   * vector index ({@code exact} or {@code hnsw}) and its default {@link Normalization} in convex
-   * fusion. {@code sha256}, the model's weights the corpus is bound to, is the server's to fill in:
-   * leave it null in a request ({@link #of}).
+   * vector index ({@code exact}, {@code codes} or {@code hnsw}; null in a request: the server's
+   * default, {@code codes} for a shipped model), its default {@link Normalization} in convex fusion
+   * and, for {@code codes}, its {@link FirstPass}. {@code sha256}, the model's weights the corpus
+   * is bound to, is the server's to fill in: leave it null in a request ({@link #of}).
    */
   public record Embedding(
       String model,
       String sha256,
       Double semanticWeight,
       String index,
-      Normalization normalization) {
+      Normalization normalization,
+      FirstPass firstPass) {
     /** An embedding with the server's default normalization. */
     public Embedding(String model, String sha256, Double semanticWeight, String index) {
-      this(model, sha256, semanticWeight, index, null);
+      this(model, sha256, semanticWeight, index, null, null);
+    }
+
+    /** An embedding with the server's default first pass for its index. */
+    public Embedding(
+        String model,
+        String sha256,
+        Double semanticWeight,
+        String index,
+        Normalization normalization) {
+      this(model, sha256, semanticWeight, index, normalization, null);
     }
 
     public static Embedding of(String model) {
-      return new Embedding(model, null, null, null, null);
+      return new Embedding(model, null, null, null, null, null);
     }
 
     /**
@@ -51,7 +63,41 @@ public record Settings(String language, Chunking chunking, Ranking ranking, Embe
      *     not know
      */
     public Embedding withNormalization(Normalization n) {
-      return new Embedding(model, sha256, semanticWeight, index, Normalization.sendable(n));
+      return new Embedding(
+          model, sha256, semanticWeight, index, Normalization.sendable(n), firstPass);
+    }
+
+    /** This embedding with index {@code codes} and {@code pass} as its first pass. */
+    public Embedding withCodes(FirstPass pass) {
+      return new Embedding(model, sha256, semanticWeight, "codes", normalization, pass);
+    }
+  }
+
+  /**
+   * The coded first pass of index {@code codes} (docs/hybrid.md). In a request every field is
+   * optional (null: the server's default) and {@code centre}, {@code seed} and {@code lists} are
+   * the server's to fill in; in an answer they say what the corpus's codes were bound to at
+   * creation ({@code probes} and {@code lists} absent without an inverted file).
+   *
+   * @param code {@code centred} or {@code sign}
+   * @param bits bits a component of a chunk's code
+   * @param candidates how many chunks the first pass hands to exact scoring
+   * @param probes how many of the model's lists nearest the query a search reads
+   * @param centre the SHA-256 of the model's centre (centred codes)
+   * @param seed the seed of the rotation (centred codes)
+   * @param lists the SHA-256 of the model's lists (with {@code probes})
+   */
+  public record FirstPass(
+      String code,
+      Integer bits,
+      Integer candidates,
+      Integer probes,
+      String centre,
+      Long seed,
+      String lists) {
+    /** A first pass for a request: the server's defaults for every null. */
+    public static FirstPass of(Integer candidates, Integer probes) {
+      return new FirstPass(null, null, candidates, probes, null, null, null);
     }
   }
 

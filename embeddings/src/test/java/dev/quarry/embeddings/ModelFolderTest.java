@@ -109,6 +109,20 @@ class ModelFolderTest {
             CorpusSettings.DEFAULT.withEmbedding(new CorpusSettings.Embedding("my-e5", null, 0.5)));
     CorpusInfo corpus = new CorpusInfo("docs", "docs-id", settings, Instant.EPOCH);
     assertEquals("my-e5", before.embedderOf(corpus).model());
+    CorpusSettings unnamed =
+        before.resolve(
+            CorpusSettings.DEFAULT.withEmbedding(
+                new CorpusSettings.Embedding(
+                    "my-e5",
+                    null,
+                    0.5,
+                    null,
+                    CorpusSettings.Embedding.DEFAULT_NORMALIZATION,
+                    null)));
+    assertEquals(
+        CorpusSettings.VectorIndex.EXACT,
+        unnamed.embedding().index(),
+        "a folder model ships no centre: its corpora are exact unless they name an index");
     // The operator edits the descriptor (another passage prefix): the stored vectors no longer
     // compare.
     Files.writeString(

@@ -45,15 +45,20 @@ public final class CorpusRequests {
       Double weight = e.optionalNumber("semanticWeight");
       String index = e.optionalString("index", 16);
       String normalization = e.optionalString("normalization", 16);
+      // Null when unnamed: the model's resolution chooses (CorpusSettings.Embedding#withSha256).
       CorpusSettings.VectorIndex vectorIndex =
           index == null
-              ? CorpusSettings.VectorIndex.DEFAULT
+              ? null
               : CorpusSettings.VectorIndex.fromWireName(index, "settings.embedding.index");
       WireObject pass = e.optionalObject("firstPass");
       if (pass != null && vectorIndex != CorpusSettings.VectorIndex.CODES) {
         throw QuarryException.invalid(
             "settings.embedding.firstPass",
-            "firstPass applies to index 'codes' only; index is '" + vectorIndex.wireName() + "'");
+            vectorIndex == null
+                ? "firstPass applies to index 'codes' only; name index 'codes' beside it"
+                : "firstPass applies to index 'codes' only; index is '"
+                    + vectorIndex.wireName()
+                    + "'");
       }
       return new CorpusSettings.Embedding(
           model,

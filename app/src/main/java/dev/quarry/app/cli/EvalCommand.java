@@ -303,9 +303,10 @@ public final class EvalCommand implements Callable<Integer> {
         throw new CommandLine.ParameterException(
             spec.commandLine(), "--semantic-weight and --index need --model");
       }
+      // Unnamed, the model's resolution chooses, as for a corpus created over HTTP.
       CorpusSettings.VectorIndex index =
           vectorIndex == null
-              ? CorpusSettings.VectorIndex.DEFAULT
+              ? null
               : CorpusSettings.VectorIndex.fromWireName(vectorIndex, "--index");
       if ((codeCandidates != null || probes != null) && index != CorpusSettings.VectorIndex.CODES) {
         throw new CommandLine.ParameterException(

@@ -54,9 +54,17 @@ class HybridOverHttpIT {
     assertTrue(embedding.path("sha256").asText().matches("[0-9a-f]{64}"), embedding::toString);
     assertEquals(0.5, embedding.path("semanticWeight").asDouble());
     assertEquals(
-        "exact",
+        "codes",
         embedding.path("index").asText(),
-        "exact unless the approximate index is asked for");
+        "a shipped model's corpus gets the coded first pass unless it names an index");
+    JsonNode pass = embedding.path("firstPass");
+    assertEquals("centred", pass.path("code").asText(), pass::toString);
+    assertEquals(2, pass.path("bits").asInt());
+    assertEquals(500, pass.path("candidates").asInt());
+    assertEquals(96, pass.path("probes").asInt());
+    assertTrue(pass.path("centre").asText().matches("[0-9a-f]{64}"), pass::toString);
+    assertTrue(pass.path("lists").asText().matches("[0-9a-f]{64}"), pass::toString);
+    assertTrue(pass.path("seed").isIntegralNumber(), pass::toString);
     assertEquals(
         CorpusSettings.Embedding.DEFAULT_NORMALIZATION.wireName(),
         embedding.path("normalization").asText());
@@ -148,7 +156,8 @@ class HybridOverHttpIT {
                 "corpora/create",
                 T,
                 "{\"corpus\": \"tmm\", \"settings\": {\"embedding\":"
-                    + " {\"model\": \"all-minilm-l6-v2\", \"normalization\": \"theoretical\"}}}"))
+                    + " {\"model\": \"all-minilm-l6-v2\", \"normalization\": \"theoretical\","
+                    + " \"index\": \"exact\"}}}"))
             .path("settings")
             .path("embedding");
     assertEquals("theoretical", kept.path("normalization").asText());
