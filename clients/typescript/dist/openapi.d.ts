@@ -748,7 +748,7 @@ export interface components {
                 /** @default 0.5 */
                 semanticWeight?: number;
                 /**
-                 * @description Without it, codes with firstPass {code: centred, bits: 2, candidates: 500, probes: 96} for a shipped model, exact for an operator's model (no shipped centre); corpora/read shows which. exact scores every chunk in scope (pinned answers never change); codes ranks every chunk in scope by a code of a few bits a component of its vector (firstPass) and scores the best firstPass.candidates exactly (pinned answers never change either; recall against exact below 1 only where the exact top chunks lie beyond the candidates); hnsw is the opt-in approximate index: faster on large corpora, but hits may differ after merges and recall is below 1 (docs/hybrid.md).
+                 * @description Without it, codes with firstPass {code: centred, bits: 2, candidates: 1000, probes: 96} for a shipped model, exact for an operator's model (no shipped centre); corpora/read shows which. exact scores every chunk in scope (pinned answers never change); codes ranks every chunk in scope by a code of a few bits a component of its vector (firstPass) and scores the best firstPass.candidates exactly (pinned answers never change either; recall against exact below 1 only where the exact top chunks lie beyond the candidates); hnsw is the opt-in approximate index: faster on large corpora, but hits may differ after merges and recall is below 1 (docs/hybrid.md).
                  * @enum {unknown}
                  */
                 index?: "exact" | "hnsw" | "codes";

@@ -165,11 +165,40 @@ class ClientSearchFeaturesOverHttpTest {
     Settings.FirstPass pass = read.firstPass();
     assertEquals("centred", pass.code(), pass::toString);
     assertEquals(2, pass.bits());
-    assertEquals(500, pass.candidates());
+    assertEquals(1000, pass.candidates());
     assertEquals(96, pass.probes());
     assertTrue(pass.centre().matches("[0-9a-f]{64}"), pass::toString);
     assertTrue(pass.lists().matches("[0-9a-f]{64}"), pass::toString);
     assertNotNull(pass.seed());
+    Settings.FirstPass own =
+        admin
+            .createCorpus(
+                "emb-codes",
+                new Settings(
+                    null,
+                    null,
+                    null,
+                    Settings.Embedding.of("all-minilm-l6-v2")
+                        .withCodes(Settings.FirstPass.of(300, null))))
+            .settings()
+            .embedding()
+            .firstPass();
+    assertEquals(300, own.candidates(), "the client's count is sent and kept");
+    assertNull(own.probes(), "no probes asked, no inverted file");
+    assertNull(own.lists());
+    assertEquals(
+        "exact",
+        admin
+            .createCorpus(
+                "emb-exact",
+                new Settings(
+                    null,
+                    null,
+                    null,
+                    new Settings.Embedding("all-minilm-l6-v2", null, null, "exact")))
+            .settings()
+            .embedding()
+            .index());
     assertEquals(
         Settings.Normalization.MINMAX,
         read.normalization(),

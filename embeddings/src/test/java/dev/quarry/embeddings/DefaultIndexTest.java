@@ -36,7 +36,7 @@ class DefaultIndexTest {
       FirstPass pass = e.firstPass();
       assertEquals(FirstPass.Code.CENTRED, pass.code(), spec.name());
       assertEquals(FirstPass.DEFAULT_INDEX.bits(), pass.bits());
-      assertEquals(500, pass.candidates());
+      assertEquals(1000, pass.candidates());
       assertEquals(96, pass.probes());
       assertEquals(FirstPass.DEFAULT_INDEX.seed(), pass.seed());
       assertNotNull(pass.centre(), spec.name() + " ships a centre");

@@ -209,13 +209,14 @@ public record CorpusSettings(
 
     /**
      * The first pass of an embedding corpus created without an index, when its model ships a centre
-     * and lists: 2-bit centred codes, 500 candidates, 96 probes. The cheapest setting measured at
-     * recall@10 0.99 against exact on 100,000 drawn chunks (hybrid about 2x lexical there, 2.4x at
-     * 1,000,000; SciFact hybrid nDCG@10 0.7387 against 0.7397 exact: docs/hybrid.md). A corpus, or
-     * a scope, of fewer chunks than the candidates is read whole and answers exactly.
+     * and lists: 2-bit centred codes, 1,000 candidates, 96 probes. The cheapest setting measured at
+     * recall@10 0.99 against exact on drawn chunks at both 100,000 and 1,000,000 (500 candidates
+     * reach it at 100,000 only: docs/hybrid.md). A corpus, or a scope, of no more chunks than the
+     * candidates is read whole and answers exactly.
      */
     public static final FirstPass DEFAULT_INDEX =
-        new FirstPass(DEFAULT_CENTRED_BITS, 500, DEFAULT_CODE, null, defaultSeed(), null, 96);
+        new FirstPass(
+            DEFAULT_CENTRED_BITS, DEFAULT_CANDIDATES, DEFAULT_CODE, null, defaultSeed(), null, 96);
 
     /**
      * The first pass a corpus created without an index gets for the model of weights {@code

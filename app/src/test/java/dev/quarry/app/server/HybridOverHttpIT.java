@@ -60,7 +60,7 @@ class HybridOverHttpIT {
     JsonNode pass = embedding.path("firstPass");
     assertEquals("centred", pass.path("code").asText(), pass::toString);
     assertEquals(2, pass.path("bits").asInt());
-    assertEquals(500, pass.path("candidates").asInt());
+    assertEquals(1000, pass.path("candidates").asInt());
     assertEquals(96, pass.path("probes").asInt());
     assertTrue(pass.path("centre").asText().matches("[0-9a-f]{64}"), pass::toString);
     assertTrue(pass.path("lists").asText().matches("[0-9a-f]{64}"), pass::toString);
