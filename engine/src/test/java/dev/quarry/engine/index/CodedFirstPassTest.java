@@ -291,6 +291,27 @@ class CodedFirstPassTest {
             + ": with every chunk a candidate (and every list read), the coded pass is the exact"
             + " search");
     assertEquals(exact, forced, name(pass) + ": a request with exact scans every chunk exactly");
+    if (pass.hasLists()) {
+      // One probe, but candidates for every chunk: the lists read grow, nearest first, until they
+      // hold the candidates in scope, so a corpus smaller than the candidates is read whole (the
+      // default index's promise to small corpora).
+      CorpusSettings.FirstPass oneProbe =
+          new CorpusSettings.FirstPass(
+              pass.bits(),
+              CorpusSettings.FirstPass.MAX_CANDIDATES,
+              pass.code(),
+              null,
+              pass.seed(),
+              null,
+              1);
+      try (CorpusIndex index =
+          CorpusIndex.open(dir, info(CorpusSettings.VectorIndex.CODES, oneProbe), config())) {
+        assertEquals(
+            exact,
+            answerAll(index, null),
+            name(pass) + ": one probe, every chunk a candidate: every list is read");
+      }
+    }
     for (String q : QUERIES) {
       Map<String, Float> exactScores = new HashMap<>();
       exact
