@@ -159,12 +159,19 @@ public record EvalIndex(
     for (Map.Entry<String, String> e : wanted.entrySet()) {
       String held = indexSettings.get(e.getKey());
       if (!e.getValue().equals(held)) {
+        // An index kept before the coded first pass became the default holds no codes: a run
+        // without --index now asks for them.
+        String hint =
+            e.getKey().equals("embedding.codes") && "none".equals(held)
+                ? " (it is an exact index: add --index exact to search it)"
+                : "";
         return "it was built with "
             + e.getKey()
             + " "
             + held
             + ", this run asks for "
-            + e.getValue();
+            + e.getValue()
+            + hint;
       }
     }
     return null;

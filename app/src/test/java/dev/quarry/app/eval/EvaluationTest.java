@@ -156,6 +156,7 @@ class EvaluationTest {
                 new Evaluation(config)
                     .run(collection(), coded, exactIndex, Integer.MAX_VALUE, semantic, noFusion));
     assertTrue(e.getMessage().contains("embedding.codes none"), e::getMessage);
+    assertTrue(e.getMessage().contains("add --index exact"), e::getMessage);
   }
 
   /** The test model's corpus with vectors indexed by {@code index} (sign codes when coded). */
