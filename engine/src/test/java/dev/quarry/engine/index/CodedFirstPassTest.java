@@ -149,6 +149,12 @@ class CodedFirstPassTest {
 
   /** Every chunk a candidate, and every list read. */
   private static CorpusSettings.FirstPass widened(CorpusSettings.FirstPass pass) {
+    return everyCandidate(pass, pass.hasLists() ? LISTS : 0);
+  }
+
+  /** {@code pass}'s codes with every chunk a candidate, reading {@code probes} lists at least. */
+  private static CorpusSettings.FirstPass everyCandidate(
+      CorpusSettings.FirstPass pass, int probes) {
     return new CorpusSettings.FirstPass(
         pass.bits(),
         CorpusSettings.FirstPass.MAX_CANDIDATES,
@@ -156,7 +162,7 @@ class CodedFirstPassTest {
         null,
         pass.seed(),
         null,
-        pass.hasLists() ? LISTS : 0);
+        probes);
   }
 
   private static String name(CorpusSettings.FirstPass pass) {
@@ -295,15 +301,7 @@ class CodedFirstPassTest {
       // One probe, but candidates for every chunk: the lists read grow, nearest first, until they
       // hold the candidates in scope, so a corpus smaller than the candidates is read whole (the
       // default index's promise to small corpora).
-      CorpusSettings.FirstPass oneProbe =
-          new CorpusSettings.FirstPass(
-              pass.bits(),
-              CorpusSettings.FirstPass.MAX_CANDIDATES,
-              pass.code(),
-              null,
-              pass.seed(),
-              null,
-              1);
+      CorpusSettings.FirstPass oneProbe = everyCandidate(pass, 1);
       try (CorpusIndex index =
           CorpusIndex.open(dir, info(CorpusSettings.VectorIndex.CODES, oneProbe), config())) {
         assertEquals(
