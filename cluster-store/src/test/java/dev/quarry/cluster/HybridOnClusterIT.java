@@ -111,19 +111,9 @@ class HybridOnClusterIT {
             continue;
           }
           SearchRequest request =
-              new SearchRequest(
-                      "heron",
-                      SourceScope.ALL,
-                      List.of(),
-                      2,
-                      null,
-                      null,
-                      false,
-                      mode,
-                      null,
-                      List.of(new SearchRequest.Facet("team")),
-                      null,
-                      SearchRequest.Syntax.PLAIN)
+              SearchRequest.of("heron")
+                  .withMode(mode)
+                  .withFacets(List.of(new SearchRequest.Facet("team")))
                   .withExact(exact);
           List<FacetCounts> facets =
               withPlugin.withCorpus(corpus, ix -> ix.search(request)).facets();
